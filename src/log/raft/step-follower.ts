@@ -1,0 +1,84 @@
+import type { Raft } from './raft.js';
+import type { AppendMessage, HeartbeatMessage, Message, SnapshotMessage } from './types.js';
+
+/** A follower's handling of messages of its own term. */
+export function stepFollower(r: Raft, m: Message): void {
+  switch (m.type) {
+    case 'app':
+      r.election_elapsed = 0;
+      r.lead = m.from;
+      handleAppend(r, m);
+      return;
+    case 'heartbeat':
+      r.election_elapsed = 0;
+      r.lead = m.from;
+      handleHeartbeat(r, m);
+      return;
+    case 'snap':
+      r.election_elapsed = 0;
+      r.lead = m.from;
+      handleSnapshot(r, m);
+      return;
+    case 'timeout_now':
+      // The leader hands over: campaign at once, skipping the pre-vote and the lease.
+      r.hup('transfer');
+      return;
+    case 'app_resp':
+    case 'heartbeat_resp':
+    case 'vote_resp':
+    case 'pre_vote_resp':
+    case 'vote':
+    case 'pre_vote':
+      return;
+  }
+}
+
+export function handleAppend(r: Raft, m: AppendMessage): void {
+  const reply = { type: 'app_resp' as const, from: r.id, to: m.from, term: r.term };
+  if (m.index < r.log.committed) {
+    // Everything up to our commit index already matches; tell the leader where we are.
+    r.send({ ...reply, index: r.log.committed, reject: false, reject_hint: 0, log_term: 0 });
+    return;
+  }
+  const last_new = r.log.maybeAppend(m.index, m.log_term, m.commit, m.entries);
+  if (last_new !== undefined) {
+    r.send({ ...reply, index: last_new, reject: false, reject_hint: 0, log_term: 0 });
+    return;
+  }
+  // Mismatch: offer the largest index whose term is <= the leader's term there, so one round trip
+  // skips a whole divergent term instead of one entry.
+  const guess = r.log.findConflictByTerm(Math.min(m.index, r.log.lastIndex()), m.log_term);
+  r.send({ ...reply, index: m.index, reject: true, reject_hint: guess.index, log_term: guess.term });
+}
+
+export function handleHeartbeat(r: Raft, m: HeartbeatMessage): void {
+  r.log.commitTo(m.commit);
+  r.send({ type: 'heartbeat_resp', from: r.id, to: m.from, term: r.term, request_ctx: m.request_ctx });
+}
+
+export function handleSnapshot(r: Raft, m: SnapshotMessage): void {
+  const reply = { type: 'app_resp' as const, from: r.id, to: m.from, term: r.term, reject: false, reject_hint: 0, log_term: 0 };
+  if (restore(r, m)) {
+    r.send({ ...reply, index: r.log.lastIndex() });
+  } else {
+    // Already have it (or newer): answer with our commit so the leader probes from there.
+    r.send({ ...reply, index: r.log.committed });
+  }
+}
+
+/** Installs a snapshot newer than our commit. Returns false when it was not needed. */
+function restore(r: Raft, m: SnapshotMessage): boolean {
+  const meta = m.snapshot.meta;
+  if (meta.index <= r.log.committed) return false;
+  const cs = meta.conf_state;
+  // A snapshot whose membership does not include us is from a configuration we are not part of.
+  if (!cs.voters.includes(r.id) && !cs.learners.includes(r.id)) return false;
+  if (r.log.matchTerm(meta.index, meta.term)) {
+    // Our log already holds the snapshot's last entry: just learn that it is committed.
+    r.log.commitTo(meta.index);
+    return false;
+  }
+  r.log.restore(m.snapshot);
+  r.tracker.reset(cs, r.log.lastIndex() + 1);
+  return true;
+}
