@@ -1,0 +1,797 @@
+/*
+ * Weft's Cypher grammar: openCypher 9 plus Weft's extensions (AS OF TIMESTAMP, query hints,
+ * constraint and index DDL, session settings).
+ *
+ * The grammar is deliberately permissive in a few places so that the AST builder can raise the
+ * TCK's specific error codes instead of a generic syntax error:
+ *   - a query is any sequence of clauses; clause composition is checked by the builder;
+ *   - number literals with a 0x / 0o prefix swallow every letter and digit that follows, so a
+ *     malformed one is reported as InvalidNumberLiteral, not as two tokens;
+ *   - a variable-length range accepts a missing '*' and negative bounds (InvalidRelationshipPattern);
+ *   - string literals accept any escape; the builder validates them (InvalidUnicodeLiteral).
+ * Whitespace and comments are skipped by the lexer; hint comments (slash-star-plus) go to their
+ * own channel and are read by the parse step.
+ *
+ * Generated with antlr-ng into ./gen by scripts/gen-grammar.mjs. Edit this file, never ./gen.
+ */
+grammar Cypher;
+
+options {
+    caseInsensitive = true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+
+script
+    : statement SEMI? EOF
+    ;
+
+statement
+    : sessionCommand
+    | schemaCommand
+    | query
+    ;
+
+// `SET vector_consistency = 'snapshot'`: a session setting. A query of the same shape (a lone SET
+// of a variable to a literal) could never bind, so the session form wins the ambiguity.
+sessionCommand
+    : SET symbolicName EQ sessionValue
+    ;
+
+sessionValue
+    : StringLiteral
+    | numberLiteral
+    | booleanLiteral
+    ;
+
+query
+    : queryOption* singleQuery (unionPart)* queryOption*
+    ;
+
+queryOption
+    : asOfTimestamp
+    | queryHint
+    ;
+
+unionPart
+    : UNION ALL? singleQuery
+    ;
+
+singleQuery
+    : clause+
+    ;
+
+asOfTimestamp
+    : AS OF TIMESTAMP expression
+    ;
+
+queryHint
+    : USING functionName LPAREN (expression (COMMA expression)*)? RPAREN
+    ;
+
+// A hint comment holds hints without USING: /*+ vector_consistency('exact') vector_build_wait(0) */
+hintCommentBody
+    : hintCall* EOF
+    ;
+
+hintCall
+    : functionName LPAREN (expression (COMMA expression)*)? RPAREN
+    ;
+
+clause
+    : matchClause
+    | unwindClause
+    | callClause
+    | createClause
+    | mergeClause
+    | setClause
+    | removeClause
+    | deleteClause
+    | withClause
+    | returnClause
+    ;
+
+// ---------------------------------------------------------------------------------------------
+// Reading clauses
+
+matchClause
+    : OPTIONAL? MATCH pattern (queryOption)* where?
+    ;
+
+unwindClause
+    : UNWIND expression AS variable
+    ;
+
+callClause
+    : CALL procedureName (LPAREN (expression (COMMA expression)*)? RPAREN)? (YIELD (STAR | yieldItems))?
+    ;
+
+procedureName
+    : namespace symbolicName
+    ;
+
+yieldItems
+    : yieldItem (COMMA yieldItem)* where?
+    ;
+
+yieldItem
+    : (symbolicName AS)? variable
+    ;
+
+// ---------------------------------------------------------------------------------------------
+// Updating clauses
+
+createClause
+    : CREATE pattern
+    ;
+
+mergeClause
+    : MERGE patternPart mergeAction*
+    ;
+
+mergeAction
+    : ON MATCH setClause
+    | ON CREATE setClause
+    ;
+
+setClause
+    : SET setItem (COMMA setItem)*
+    ;
+
+setItem
+    : propertyExpression EQ expression                 # setProperty
+    | variable EQ expression                           # setAllProperties
+    | variable PLUSEQ expression                       # setMergeProperties
+    | variable nodeLabels                              # setLabels
+    ;
+
+removeClause
+    : REMOVE removeItem (COMMA removeItem)*
+    ;
+
+removeItem
+    : variable nodeLabels                              # removeLabels
+    | propertyExpression                               # removeProperty
+    ;
+
+deleteClause
+    : DETACH? DELETE expression (COMMA expression)*
+    ;
+
+// ---------------------------------------------------------------------------------------------
+// Projections
+
+withClause
+    : WITH projectionBody where?
+    ;
+
+returnClause
+    : RETURN projectionBody
+    ;
+
+projectionBody
+    : DISTINCT? projectionItems order? skip? limit?
+    ;
+
+projectionItems
+    : STAR (COMMA projectionItem)*
+    | projectionItem (COMMA projectionItem)*
+    ;
+
+projectionItem
+    : expression (AS variable)?
+    ;
+
+order
+    : ORDER BY sortItem (COMMA sortItem)*
+    ;
+
+skip
+    : SKIP_ expression
+    ;
+
+limit
+    : LIMIT expression
+    ;
+
+sortItem
+    : expression (ASCENDING | ASC | DESCENDING | DESC)?
+    ;
+
+where
+    : WHERE expression
+    ;
+
+// ---------------------------------------------------------------------------------------------
+// Patterns
+
+pattern
+    : patternPart (COMMA patternPart)*
+    ;
+
+patternPart
+    : (variable EQ)? patternElement
+    ;
+
+patternElement
+    : nodePattern patternElementChain*
+    | LPAREN patternElement RPAREN
+    ;
+
+relationshipsPattern
+    : nodePattern patternElementChain+
+    ;
+
+nodePattern
+    : LPAREN variable? nodeLabels? properties? RPAREN
+    ;
+
+patternElementChain
+    : relationshipPattern nodePattern
+    ;
+
+relationshipPattern
+    : LT MINUS relationshipDetail? MINUS GT
+    | LT MINUS relationshipDetail? MINUS
+    | MINUS relationshipDetail? MINUS GT
+    | MINUS relationshipDetail? MINUS
+    ;
+
+relationshipDetail
+    : LBRACK variable? relationshipTypes? rangeLiteral? properties? RBRACK
+    ;
+
+properties
+    : mapLiteral
+    | parameter
+    ;
+
+relationshipTypes
+    : COLON relTypeName (PIPE COLON? relTypeName)*
+    ;
+
+nodeLabels
+    : nodeLabel+
+    ;
+
+nodeLabel
+    : COLON labelName
+    ;
+
+// `*`, `*2`, `*1..3`, `*..3`, `*2..`; the forms without '*' and with a sign are accepted here and
+// refused by the builder with InvalidRelationshipPattern.
+rangeLiteral
+    : STAR rangeBound? (DOTDOT rangeBound?)?
+    | DOTDOT rangeBound?
+    ;
+
+rangeBound
+    : MINUS? integerLiteral
+    ;
+
+labelName
+    : schemaName
+    ;
+
+relTypeName
+    : schemaName
+    ;
+
+propertyExpression
+    : atom propertyLookup+
+    ;
+
+// ---------------------------------------------------------------------------------------------
+// Expressions, lowest precedence first
+
+expression
+    : orExpression
+    ;
+
+orExpression
+    : xorExpression (OR xorExpression)*
+    ;
+
+xorExpression
+    : andExpression (XOR andExpression)*
+    ;
+
+andExpression
+    : notExpression (AND notExpression)*
+    ;
+
+notExpression
+    : NOT* comparisonExpression
+    ;
+
+comparisonExpression
+    : predicateExpression (comparisonOperator predicateExpression)*
+    ;
+
+comparisonOperator
+    : EQ
+    | NEQ
+    | LT
+    | GT
+    | LTE
+    | GTE
+    ;
+
+predicateExpression
+    : addOrSubtractExpression predicateSuffix*
+    ;
+
+predicateSuffix
+    : STARTS WITH addOrSubtractExpression              # startsWithPredicate
+    | ENDS WITH addOrSubtractExpression                # endsWithPredicate
+    | CONTAINS addOrSubtractExpression                 # containsPredicate
+    | REGEX_MATCH addOrSubtractExpression              # regexPredicate
+    | IN addOrSubtractExpression                       # inPredicate
+    | IS NULL                                          # isNullPredicate
+    | IS NOT NULL                                      # isNotNullPredicate
+    ;
+
+addOrSubtractExpression
+    : multiplyDivideModuloExpression (addOrSubtractOperator multiplyDivideModuloExpression)*
+    ;
+
+addOrSubtractOperator
+    : PLUS
+    | MINUS
+    ;
+
+multiplyDivideModuloExpression
+    : powerOfExpression (multiplyDivideModuloOperator powerOfExpression)*
+    ;
+
+multiplyDivideModuloOperator
+    : STAR
+    | SLASH
+    | PERCENT
+    ;
+
+powerOfExpression
+    : unaryAddOrSubtractExpression (CARET unaryAddOrSubtractExpression)*
+    ;
+
+unaryAddOrSubtractExpression
+    : (PLUS | MINUS)* nonArithmeticOperatorExpression
+    ;
+
+nonArithmeticOperatorExpression
+    : atom (listOperator | propertyLookup)* nodeLabels?
+    ;
+
+listOperator
+    : LBRACK expression RBRACK                         # indexOperator
+    | LBRACK lo=expression? DOTDOT hi=expression? RBRACK # sliceOperator
+    ;
+
+propertyLookup
+    : DOT propertyKeyName
+    ;
+
+atom
+    : countStar
+    | listComprehension
+    | patternComprehension
+    | quantifierExpression
+    | reduceExpression
+    | existsSubquery
+    | literal
+    | parameter
+    | caseExpression
+    | relationshipsPattern
+    | parenthesizedExpression
+    | functionInvocation
+    | mapProjection
+    | variable
+    ;
+
+countStar
+    : COUNT LPAREN STAR RPAREN
+    ;
+
+caseExpression
+    : CASE subject=expression? caseAlternative+ (ELSE elseExpr=expression)? END
+    ;
+
+caseAlternative
+    : WHEN expression THEN expression
+    ;
+
+listComprehension
+    : LBRACK filterExpression (PIPE expression)? RBRACK
+    ;
+
+patternComprehension
+    : LBRACK (variable EQ)? relationshipsPattern (WHERE expression)? PIPE expression RBRACK
+    ;
+
+quantifierExpression
+    : quantifier LPAREN filterExpression RPAREN
+    ;
+
+quantifier
+    : ALL
+    | ANY
+    | NONE
+    | SINGLE
+    ;
+
+filterExpression
+    : variable IN expression (WHERE expression)?
+    ;
+
+reduceExpression
+    : REDUCE LPAREN accumulator=variable EQ initial=expression COMMA variable IN source=expression PIPE step=expression RPAREN
+    ;
+
+existsSubquery
+    : EXISTS LBRACE (query | pattern where?) RBRACE
+    ;
+
+parenthesizedExpression
+    : LPAREN expression RPAREN
+    ;
+
+functionInvocation
+    : functionName LPAREN DISTINCT? (expression (COMMA expression)*)? RPAREN
+    ;
+
+functionName
+    : namespace symbolicName
+    ;
+
+namespace
+    : (symbolicName DOT)*
+    ;
+
+mapProjection
+    : variable LBRACE (mapProjectionItem (COMMA mapProjectionItem)*)? RBRACE
+    ;
+
+mapProjectionItem
+    : propertyKeyName COLON expression                 # mapProjectionLiteral
+    | DOT propertyKeyName                              # mapProjectionProperty
+    | DOT STAR                                         # mapProjectionAll
+    | variable                                         # mapProjectionVariable
+    ;
+
+parameter
+    : DOLLAR (symbolicName | DecimalInteger)
+    ;
+
+// ---------------------------------------------------------------------------------------------
+// Literals
+
+literal
+    : booleanLiteral
+    | NULL
+    | numberLiteral
+    | StringLiteral
+    | listLiteral
+    | mapLiteral
+    ;
+
+booleanLiteral
+    : TRUE
+    | FALSE
+    ;
+
+numberLiteral
+    : integerLiteral
+    | FloatLiteral
+    ;
+
+integerLiteral
+    : DecimalInteger
+    | HexInteger
+    | OctalInteger
+    ;
+
+listLiteral
+    : LBRACK (expression (COMMA expression)*)? RBRACK
+    ;
+
+mapLiteral
+    : LBRACE (propertyKeyName COLON expression (COMMA propertyKeyName COLON expression)*)? RBRACE
+    ;
+
+propertyKeyName
+    : schemaName
+    ;
+
+// ---------------------------------------------------------------------------------------------
+// Schema commands (Weft)
+
+schemaCommand
+    : createConstraint
+    | dropConstraint
+    | createIndex
+    | dropIndex
+    ;
+
+createConstraint
+    : CREATE CONSTRAINT symbolicName? ifNotExists? FOR LPAREN variable nodeLabel RPAREN REQUIRE constraintRequirement where?
+    ;
+
+constraintRequirement
+    : propertyReference IS UNIQUE                      # uniqueRequirement
+    | propertyReferenceList IS UNIQUE                  # uniqueRequirement
+    | propertyReference IS NOT NULL                    # notNullRequirement
+    | propertyReference IS NODE KEY                    # nodeKeyRequirement
+    | propertyReferenceList IS NODE KEY                # nodeKeyRequirement
+    | propertyReference IS (COLONCOLON | TYPED) typeName # typeRequirement
+    ;
+
+propertyReference
+    : variable DOT propertyKeyName
+    ;
+
+propertyReferenceList
+    : LPAREN propertyReference (COMMA propertyReference)* RPAREN
+    ;
+
+typeName
+    : symbolicName (LT typeName GT)? (LPAREN DecimalInteger RPAREN)?
+    ;
+
+dropConstraint
+    : DROP CONSTRAINT symbolicName ifExists?
+    ;
+
+createIndex
+    : CREATE UNIQUE? INDEX symbolicName? ifNotExists? indexTarget where?
+    ;
+
+indexTarget
+    : FOR LPAREN variable nodeLabel RPAREN ON LPAREN propertyReference (COMMA propertyReference)* RPAREN # indexForPattern
+    | ON COLON? labelName LPAREN propertyKeyName (COMMA propertyKeyName)* RPAREN                   # indexOnLabel
+    ;
+
+dropIndex
+    : DROP INDEX symbolicName ifExists?
+    ;
+
+ifNotExists
+    : IF NOT EXISTS
+    ;
+
+ifExists
+    : IF EXISTS
+    ;
+
+// ---------------------------------------------------------------------------------------------
+// Names
+
+variable
+    : symbolicName
+    ;
+
+// A name usable for a variable, function or procedure: every identifier plus the keywords that
+// openCypher or Weft do not reserve.
+symbolicName
+    : UnescapedSymbolicName
+    | EscapedSymbolicName
+    | nonReservedKeyword
+    ;
+
+nonReservedKeyword
+    : ANY
+    | NONE
+    | SINGLE
+    | COUNT
+    | EXISTS
+    | REDUCE
+    | CONSTRAINT
+    | INDEX
+    | DROP
+    | FOR
+    | IF
+    | KEY
+    | NODE
+    | OF
+    | REQUIRE
+    | TIMESTAMP
+    | TYPED
+    | UNIQUE
+    | USING
+    | ASCENDING
+    | DESCENDING
+    ;
+
+// Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
+schemaName
+    : symbolicName
+    | reservedWord
+    ;
+
+reservedWord
+    : ALL
+    | AND
+    | AS
+    | ASC
+    | BY
+    | CALL
+    | CASE
+    | CONTAINS
+    | CREATE
+    | DELETE
+    | DESC
+    | DETACH
+    | DISTINCT
+    | ELSE
+    | END
+    | ENDS
+    | FALSE
+    | IN
+    | IS
+    | LIMIT
+    | MATCH
+    | MERGE
+    | NOT
+    | NULL
+    | ON
+    | OPTIONAL
+    | OR
+    | ORDER
+    | REMOVE
+    | RETURN
+    | SET
+    | SKIP_
+    | STARTS
+    | THEN
+    | TRUE
+    | UNION
+    | UNWIND
+    | WHEN
+    | WHERE
+    | WITH
+    | XOR
+    | YIELD
+    ;
+
+// ---------------------------------------------------------------------------------------------
+// Lexer
+
+ALL         : 'ALL';
+AND         : 'AND';
+ANY         : 'ANY';
+AS          : 'AS';
+ASC         : 'ASC';
+ASCENDING   : 'ASCENDING';
+BY          : 'BY';
+CALL        : 'CALL';
+CASE        : 'CASE';
+CONSTRAINT  : 'CONSTRAINT';
+CONTAINS    : 'CONTAINS';
+COUNT       : 'COUNT';
+CREATE      : 'CREATE';
+DELETE      : 'DELETE';
+DESC        : 'DESC';
+DESCENDING  : 'DESCENDING';
+DETACH      : 'DETACH';
+DISTINCT    : 'DISTINCT';
+DROP        : 'DROP';
+ELSE        : 'ELSE';
+END         : 'END';
+ENDS        : 'ENDS';
+EXISTS      : 'EXISTS';
+FALSE       : 'FALSE';
+FOR         : 'FOR';
+IF          : 'IF';
+IN          : 'IN';
+INDEX       : 'INDEX';
+IS          : 'IS';
+KEY         : 'KEY';
+LIMIT       : 'LIMIT';
+MATCH       : 'MATCH';
+MERGE       : 'MERGE';
+NODE        : 'NODE';
+NONE        : 'NONE';
+NOT         : 'NOT';
+NULL        : 'NULL';
+OF          : 'OF';
+ON          : 'ON';
+OPTIONAL    : 'OPTIONAL';
+OR          : 'OR';
+ORDER       : 'ORDER';
+REDUCE      : 'REDUCE';
+REMOVE      : 'REMOVE';
+REQUIRE     : 'REQUIRE';
+RETURN      : 'RETURN';
+SET         : 'SET';
+SINGLE      : 'SINGLE';
+SKIP_       : 'SKIP';
+STARTS      : 'STARTS';
+THEN        : 'THEN';
+TIMESTAMP   : 'TIMESTAMP';
+TRUE        : 'TRUE';
+TYPED       : 'TYPED';
+UNION       : 'UNION';
+UNIQUE      : 'UNIQUE';
+UNWIND      : 'UNWIND';
+USING       : 'USING';
+WHEN        : 'WHEN';
+WHERE       : 'WHERE';
+WITH        : 'WITH';
+XOR         : 'XOR';
+YIELD       : 'YIELD';
+
+COLONCOLON  : '::';
+DOTDOT      : '..';
+PLUSEQ      : '+=';
+REGEX_MATCH : '=~';
+NEQ         : '<>';
+LTE         : '<=';
+GTE         : '>=';
+EQ          : '=';
+LT          : '<';
+GT          : '>';
+PLUS        : '+';
+MINUS       : '-';
+STAR        : '*';
+SLASH       : '/';
+PERCENT     : '%';
+CARET       : '^';
+DOT         : '.';
+COMMA       : ',';
+COLON       : ':';
+SEMI        : ';';
+PIPE        : '|';
+DOLLAR      : '$';
+LPAREN      : '(';
+RPAREN      : ')';
+LBRACK      : '[';
+RBRACK      : ']';
+LBRACE      : '{';
+RBRACE      : '}';
+
+// 0x and 0o literals take every following letter and digit; the builder checks them.
+HexInteger
+    : '0X' [0-9A-Z_]*
+    ;
+
+OctalInteger
+    : '0O' [0-9A-Z_]*
+    ;
+
+DecimalInteger
+    : [0-9]+
+    ;
+
+FloatLiteral
+    : [0-9]* '.' [0-9]+ ('E' [+-]? [0-9]+)?
+    | [0-9]+ 'E' [+-]? [0-9]+
+    ;
+
+StringLiteral
+    : '\'' (~['\\] | '\\' .)* '\''
+    | '"' (~["\\] | '\\' .)* '"'
+    ;
+
+EscapedSymbolicName
+    : ('`' ~'`'* '`')+
+    ;
+
+UnescapedSymbolicName
+    : [\p{ID_Start}_] [\p{ID_Continue}]*
+    ;
+
+WHITESPACE
+    : [ \t\r\n\u000B\u000C\u001C-\u001F\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+ -> skip
+    ;
+
+HINT_COMMENT
+    : '/*+' .*? '*/' -> channel(2)
+    ;
+
+BLOCK_COMMENT
+    : '/*' .*? '*/' -> skip
+    ;
+
+LINE_COMMENT
+    : '//' ~[\r\n]* -> skip
+    ;
