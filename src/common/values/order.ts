@@ -1,0 +1,226 @@
+import { compareIntFloat } from './equality.js';
+import {
+  DateTimeValue,
+  DateValue,
+  DurationValue,
+  LocalDateTimeValue,
+  LocalTimeValue,
+  TimeValue,
+} from './temporal.js';
+import { kindOf, type Value, type ValueKind, type ValueMap } from './value.js';
+
+/**
+ * Rank of each kind in the global sort order of ORDER BY (ascending): maps, nodes, relationships,
+ * lists, paths, the temporal types, vectors, bytes, strings, booleans, numbers, and null last. INTEGER
+ * and FLOAT share one rank and sort by numeric value, NaN after every other number.
+ */
+const RANK: Readonly<Record<ValueKind, number>> = {
+  map: 0,
+  node: 1,
+  relationship: 2,
+  list: 3,
+  path: 4,
+  datetime: 5,
+  localdatetime: 6,
+  date: 7,
+  time: 8,
+  localtime: 9,
+  duration: 10,
+  vector: 11,
+  bytes: 12,
+  string: 13,
+  boolean: 14,
+  integer: 15,
+  float: 15,
+  null: 16,
+};
+
+const sign = (x: number): number => (x < 0 ? -1 : x > 0 ? 1 : 0);
+
+/** Total order over all values for ORDER BY, min and max: negative, zero or positive. Never NaN. */
+export function orderCompare(a: Value, b: Value): number {
+  // Fast paths for the common homogeneous cases.
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'number' && typeof b === 'number') return compareFloatsTotal(a, b);
+  const ka = kindOf(a);
+  const kb = kindOf(b);
+  const ra = RANK[ka];
+  const rb = RANK[kb];
+  if (ra !== rb) return ra - rb;
+  switch (ka) {
+    case 'null':
+      return 0;
+    case 'integer':
+    case 'float':
+      return compareNumbersTotal(a as bigint | number, b as bigint | number);
+    case 'boolean':
+      return (a === true ? 1 : 0) - (b === true ? 1 : 0);
+    case 'string':
+      return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
+    case 'list':
+      return compareListsTotal(a as readonly Value[], b as readonly Value[]);
+    case 'map':
+      return compareMapsTotal(a as ValueMap, b as ValueMap);
+    case 'node':
+    case 'relationship':
+      return sign((a as { id: number }).id - (b as { id: number }).id);
+    case 'path': {
+      const pa = a as { nodes: readonly number[]; rels: readonly number[] };
+      const pb = b as { nodes: readonly number[]; rels: readonly number[] };
+      return compareNumberArrays(pa.nodes, pb.nodes) || compareNumberArrays(pa.rels, pb.rels);
+    }
+    case 'bytes':
+      return compareNumberArrays(a as Uint8Array, b as Uint8Array);
+    case 'vector':
+      return compareNumberArrays(a as Float32Array, b as Float32Array);
+    default: {
+      const c = compareTemporal(a, b);
+      return c === null ? 0 : c;
+    }
+  }
+}
+
+function compareFloatsTotal(a: number, b: number): number {
+  if (a < b) return -1;
+  if (a > b) return 1;
+  if (a === b) return 0;
+  // At least one NaN: NaN sorts after every number and equal to itself.
+  const an = a !== a;
+  const bn = b !== b;
+  return an === bn ? 0 : an ? 1 : -1;
+}
+
+function compareNumbersTotal(a: bigint | number, b: bigint | number): number {
+  if (typeof a === 'number' && typeof b === 'number') return compareFloatsTotal(a, b);
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'bigint') {
+    const c = compareIntFloat(a, b as number);
+    return c !== c ? -1 : c;
+  }
+  const c = compareIntFloat(b as bigint, a);
+  return c !== c ? 1 : -c;
+}
+
+function compareListsTotal(a: readonly Value[], b: readonly Value[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const c = orderCompare(a[i] as Value, b[i] as Value);
+    if (c !== 0) return c;
+  }
+  return a.length - b.length;
+}
+
+function compareMapsTotal(a: ValueMap, b: ValueMap): number {
+  const ka = [...a.keys()].sort();
+  const kb = [...b.keys()].sort();
+  const c = compareListsTotal(ka, kb);
+  if (c !== 0) return c;
+  for (const k of ka) {
+    const d = orderCompare(a.get(k) as Value, b.get(k) as Value);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+function compareNumberArrays(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareFloatsTotal(a[i] as number, b[i] as number);
+    if (c !== 0) return c;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * Order of two temporal values of the same kind; null for different kinds. Times and datetimes order
+ * by instant, then by offset and zone so that the order is total; durations by their components.
+ */
+function compareTemporal(a: Value, b: Value): number | null {
+  if (a instanceof DateValue && b instanceof DateValue) return sign(a.epochDay - b.epochDay);
+  if (a instanceof LocalTimeValue && b instanceof LocalTimeValue) return sign(a.nanoOfDay - b.nanoOfDay);
+  if (a instanceof TimeValue && b instanceof TimeValue) {
+    return sign(a.utcNanoOfDay - b.utcNanoOfDay) || sign(b.offsetSeconds - a.offsetSeconds);
+  }
+  if (a instanceof LocalDateTimeValue && b instanceof LocalDateTimeValue) {
+    return sign(a.epochDay - b.epochDay) || sign(a.nanoOfDay - b.nanoOfDay);
+  }
+  if (a instanceof DateTimeValue && b instanceof DateTimeValue) {
+    return (
+      sign(a.utcEpochDay - b.utcEpochDay) ||
+      sign(a.utcNanoOfDay - b.utcNanoOfDay) ||
+      sign(b.offsetSeconds - a.offsetSeconds) ||
+      ((a.zone ?? '') < (b.zone ?? '') ? -1 : (a.zone ?? '') > (b.zone ?? '') ? 1 : 0)
+    );
+  }
+  if (a instanceof DurationValue && b instanceof DurationValue) {
+    return sign(a.months - b.months) || sign(a.days - b.days) || sign(a.seconds - b.seconds) || sign(a.nanos - b.nanos);
+  }
+  return null;
+}
+
+/**
+ * Cypher `<`, `>`, `<=`, `>=` as one comparison: negative, zero or positive when the values are
+ * comparable; NaN when both are numbers and one is NaN (so every comparison with it is false);
+ * null when the values are incomparable (different types, null, maps, graph elements, durations).
+ * Lists compare element by element and are incomparable as soon as one pair is.
+ */
+export function compareValues(a: Value, b: Value): number | null {
+  if (a === null || b === null) return null;
+  switch (typeof a) {
+    case 'bigint':
+      if (typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+      if (typeof b === 'number') return compareIntFloat(a, b);
+      return null;
+    case 'number':
+      if (typeof b === 'number') return a < b ? -1 : a > b ? 1 : a === b ? 0 : NaN;
+      if (typeof b === 'bigint') return -compareIntFloat(b, a);
+      return null;
+    case 'string':
+      if (typeof b !== 'string') return null;
+      return a < b ? -1 : a > b ? 1 : 0;
+    case 'boolean':
+      if (typeof b !== 'boolean') return null;
+      return (a ? 1 : 0) - (b ? 1 : 0);
+    default:
+      break;
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b)) return null;
+    const la = a as readonly Value[];
+    const lb = b as readonly Value[];
+    const n = Math.min(la.length, lb.length);
+    for (let i = 0; i < n; i++) {
+      const c = compareValues(la[i] as Value, lb[i] as Value);
+      if (c === null || c !== 0) return c;
+    }
+    return la.length - lb.length;
+  }
+  if (a instanceof DurationValue) return null;
+  const c = compareTemporal(a, b);
+  if (c === null) return null;
+  // `<` on times and datetimes looks at the instant only; the order's offset tie-break is not part of it.
+  if (a instanceof TimeValue && b instanceof TimeValue) return sign(a.utcNanoOfDay - b.utcNanoOfDay);
+  if (a instanceof DateTimeValue && b instanceof DateTimeValue) {
+    return sign(a.utcEpochDay - b.utcEpochDay) || sign(a.utcNanoOfDay - b.utcNanoOfDay);
+  }
+  return c;
+}
+
+/** The four comparison operators, three-valued. */
+export function lessThan(a: Value, b: Value): boolean | null {
+  const c = compareValues(a, b);
+  return c === null ? null : c < 0;
+}
+export function lessThanOrEqual(a: Value, b: Value): boolean | null {
+  const c = compareValues(a, b);
+  return c === null ? null : c <= 0;
+}
+export function greaterThan(a: Value, b: Value): boolean | null {
+  const c = compareValues(a, b);
+  return c === null ? null : c > 0;
+}
+export function greaterThanOrEqual(a: Value, b: Value): boolean | null {
+  const c = compareValues(a, b);
+  return c === null ? null : c >= 0;
+}

@@ -1,0 +1,65 @@
+import { kindOf, type Value } from './value.js';
+
+/**
+ * Which values a property may hold. Storable: BOOLEAN, INTEGER, FLOAT, STRING, BYTES, VECTOR, the six
+ * temporal types, and lists of those whose non-null elements share one kind (INTEGER and FLOAT count as
+ * one numeric kind, as Cypher allows `[1, 2.5]`). Never storable: null (setting null removes the
+ * property), nodes, relationships, paths, lists containing lists, maps or nulls. Maps are storable only
+ * where a label's schema declares the property as MAP or DOCUMENT (SPEC 2.4), which the caller says by
+ * passing `allowMaps`; such a map may nest any storable value, lists and maps included.
+ */
+export interface StorableOptions {
+  readonly allowMaps?: boolean;
+}
+
+export function isStorableProperty(v: Value, options: StorableOptions = {}): boolean {
+  const k = kindOf(v);
+  switch (k) {
+    case 'boolean':
+    case 'integer':
+    case 'float':
+    case 'string':
+    case 'bytes':
+    case 'vector':
+    case 'date':
+    case 'localtime':
+    case 'time':
+    case 'localdatetime':
+    case 'datetime':
+    case 'duration':
+      return true;
+    case 'list':
+      return options.allowMaps === true ? isDocument(v) : isHomogeneousScalarList(v as readonly Value[]);
+    case 'map':
+      return options.allowMaps === true && isDocument(v);
+    case 'null':
+    case 'node':
+    case 'relationship':
+    case 'path':
+      return false;
+  }
+}
+
+function isHomogeneousScalarList(list: readonly Value[]): boolean {
+  let first: string | undefined;
+  for (const x of list) {
+    if (x === null) return false;
+    let k: string = kindOf(x);
+    if (k === 'list' || k === 'map' || k === 'node' || k === 'relationship' || k === 'path') return false;
+    if (k === 'integer' || k === 'float') k = 'number';
+    if (first === undefined) first = k;
+    else if (first !== k) return false;
+  }
+  return true;
+}
+
+/** A document: nested maps and lists of storable scalars (nulls allowed inside, as JSON allows). */
+function isDocument(v: Value): boolean {
+  const k = kindOf(v);
+  if (k === 'node' || k === 'relationship' || k === 'path') return false;
+  if (k === 'list') return (v as readonly Value[]).every(isDocument);
+  if (k === 'map') {
+    for (const x of (v as ReadonlyMap<string, Value>).values()) if (!isDocument(x)) return false;
+  }
+  return true;
+}

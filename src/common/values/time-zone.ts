@@ -1,0 +1,119 @@
+/**
+ * Zone offsets and IANA zone rules. Offsets are whole seconds east of UTC (ISO 8601 allows seconds,
+ * and historic local mean times need them: Stockholm was +00:53:28 before 1879). Named zones are
+ * resolved with the ICU data Node ships (`Intl.DateTimeFormat` with `timeZone`), so no zone database
+ * is bundled here.
+ */
+
+/** ISO 8601 / java.time bound on an offset: +-18:00. */
+export const OFFSET_SECONDS_MAX = 18 * 3600;
+
+const MS_MAX = 8.64e15; // the range of a JavaScript Date
+
+/** Parses `Z`, `+HH`, `+HHMM`, `+HH:MM`, `+HHMMSS`, `+HH:MM:SS` (and `-`). Undefined when malformed. */
+export function parseOffset(text: string): number | undefined {
+  if (text === 'Z' || text === 'z') return 0;
+  const m = /^([+-])(\d{2})(?::?(\d{2})(?::?(\d{2}))?)?$/.exec(text);
+  if (m === null) return undefined;
+  const h = Number(m[2]);
+  const min = m[3] === undefined ? 0 : Number(m[3]);
+  const s = m[4] === undefined ? 0 : Number(m[4]);
+  if (min > 59 || s > 59) return undefined;
+  const total = h * 3600 + min * 60 + s;
+  if (total > OFFSET_SECONDS_MAX) return undefined;
+  return m[1] === '-' ? -total : total;
+}
+
+/** `Z` for zero, else `+HH:MM`, with `:SS` only when the seconds are not zero (java.time ZoneOffset style). */
+export function formatOffset(offsetSeconds: number): string {
+  if (offsetSeconds === 0) return 'Z';
+  const sign = offsetSeconds < 0 ? '-' : '+';
+  const abs = Math.abs(offsetSeconds);
+  const h = Math.floor(abs / 3600);
+  const m = Math.floor((abs % 3600) / 60);
+  const s = abs % 60;
+  const base = `${sign}${pad2(h)}:${pad2(m)}`;
+  return s === 0 ? base : `${base}:${pad2(s)}`;
+}
+
+export function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat | null>();
+
+function formatterFor(zone: string): Intl.DateTimeFormat | null {
+  let f = formatters.get(zone);
+  if (f === undefined) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset', year: 'numeric' });
+    } catch {
+      f = null;
+    }
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+/**
+ * True when `name` is an IANA zone the runtime knows. Offsets written as zone names (`+01:00`) are not
+ * zones here; callers try `parseOffset` first.
+ */
+export function isKnownZone(name: string): boolean {
+  return /^[A-Za-z]/.test(name) && formatterFor(name) !== null;
+}
+
+/** The canonical spelling the runtime uses for a known zone (`europe/stockholm` -> `Europe/Stockholm`). */
+export function canonicalZone(name: string): string {
+  const f = formatterFor(name);
+  if (f === null) return name;
+  const resolved = f.resolvedOptions().timeZone;
+  // Keep the caller's spelling when it differs only by case-insensitive aliasing we cannot see.
+  return resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
+}
+
+/** Offset of `zone` at an instant given in epoch milliseconds. The zone must be known. */
+export function zoneOffsetAtMillis(zone: string, epochMillis: number): number {
+  const f = formatterFor(zone);
+  if (f === null) throw new Error(`unknown time zone ${zone}`);
+  const ms = Math.max(-MS_MAX, Math.min(MS_MAX, epochMillis));
+  const parts = f.formatToParts(ms);
+  for (const p of parts) {
+    if (p.type === 'timeZoneName') return parseGmtOffset(p.value);
+  }
+  return 0;
+}
+
+function parseGmtOffset(text: string): number {
+  // `GMT`, `GMT+01:00`, `GMT-09:30`, `GMT+00:53:28`
+  if (text === 'GMT' || text === 'UTC') return 0;
+  const off = parseOffset(text.slice(3));
+  return off ?? 0;
+}
+
+/** Offset of `zone` at the instant `epochSecond` (UTC). */
+export function zoneOffsetAt(zone: string, epochSecond: number): number {
+  return zoneOffsetAtMillis(zone, epochSecond * 1000);
+}
+
+/**
+ * Resolves a local date-time (seconds since 1970-01-01T00:00 on the local clock) in `zone` to an
+ * offset, the way java.time's ZonedDateTime.ofLocal does: in an overlap the earlier offset wins; in a
+ * gap the local time moves later by the length of the gap. Returns the offset to use and how many
+ * seconds the local time moved (0 outside a gap).
+ */
+export function resolveLocal(zone: string, localSecond: number): { offset: number; shift: number } {
+  const before = zoneOffsetAt(zone, localSecond - 86_400);
+  const after = zoneOffsetAt(zone, localSecond + 86_400);
+  if (before === after) {
+    const o = zoneOffsetAt(zone, localSecond - before);
+    if (zoneOffsetAt(zone, localSecond - o) === o) return { offset: o, shift: 0 };
+    return { offset: before, shift: 0 };
+  }
+  const okBefore = zoneOffsetAt(zone, localSecond - before) === before;
+  const okAfter = zoneOffsetAt(zone, localSecond - after) === after;
+  if (okBefore) return { offset: before, shift: 0 };
+  if (okAfter) return { offset: after, shift: 0 };
+  // A gap: keep the instant the earlier offset gives, shown with the later offset.
+  return { offset: after, shift: after - before };
+}
