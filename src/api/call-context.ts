@@ -1,0 +1,101 @@
+/**
+ * Per-call context: the deadline timer and the cancellation signal handlers observe. Both transports
+ * open one per call and close it when the call ends, so no timer outlives its call.
+ */
+import { WeftError } from '../common/errors.js';
+import type { CallContext, Transport } from './handlers.js';
+
+/** setTimeout's largest delay; a deadline further away than this is treated as none. */
+const timer_delay_ms_max = 2_147_483_647;
+
+export interface OpenCallOptions {
+  readonly transport: Transport;
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly peer: string;
+  /** Absolute epoch milliseconds. */
+  readonly deadline_ms?: number | undefined;
+  /** For tests: the clock. */
+  readonly now?: () => number;
+}
+
+export interface OpenCall {
+  readonly ctx: CallContext;
+  /** Aborts the signal with this reason, unless already aborted. */
+  cancel(reason: WeftError): void;
+  /** Releases the deadline timer. Idempotent. */
+  close(): void;
+}
+
+export const deadlineExceededError = (): WeftError => new WeftError('DEADLINE_EXCEEDED', 'deadline exceeded');
+export const cancelledError = (): WeftError => new WeftError('CANCELLED', 'the client cancelled the call');
+
+export function openCall(o: OpenCallOptions): OpenCall {
+  const controller = new AbortController();
+  const now = o.now ?? Date.now;
+  let timer: NodeJS.Timeout | undefined;
+  if (o.deadline_ms !== undefined) {
+    const delay_ms = o.deadline_ms - now();
+    if (delay_ms <= 0) controller.abort(deadlineExceededError());
+    else if (delay_ms <= timer_delay_ms_max) {
+      timer = setTimeout(() => controller.abort(deadlineExceededError()), delay_ms);
+      timer.unref();
+    }
+  }
+  const ctx: CallContext = {
+    signal: controller.signal,
+    transport: o.transport,
+    headers: o.headers,
+    method: o.method,
+    peer: o.peer,
+    ...(o.deadline_ms !== undefined ? { deadline_ms: o.deadline_ms } : {}),
+  };
+  return {
+    ctx,
+    cancel(reason) {
+      if (!controller.signal.aborted) controller.abort(reason);
+    },
+    close() {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+const grpc_timeout_units_ms: Readonly<Record<string, number>> = {
+  H: 3_600_000,
+  M: 60_000,
+  S: 1_000,
+  m: 1,
+  u: 0.001,
+  n: 0.000001,
+};
+
+/**
+ * Reads a REST call's deadline: `grpc-timeout` (gRPC's format, 1 to 8 digits and a unit H M S m u n)
+ * or `x-weft-timeout-ms` (milliseconds, decimal). When both are present the sooner wins.
+ * A malformed value is refused rather than ignored: a client that asked for a deadline expects one.
+ */
+export function deadlineFromHeaders(headers: Readonly<Record<string, string>>, now_ms: number): number | undefined {
+  const timeouts: number[] = [];
+  const grpcTimeout = headers['grpc-timeout'];
+  if (grpcTimeout !== undefined) {
+    const m = /^(\d{1,8})([HMSmun])$/.exec(grpcTimeout.trim());
+    const unit = m?.[2] === undefined ? undefined : grpc_timeout_units_ms[m[2]];
+    if (m === null || unit === undefined) {
+      throw new WeftError('INVALID_ARGUMENT', `grpc-timeout header "${grpcTimeout}" is not <digits><H|M|S|m|u|n>`,
+        'INVALID_REQUEST_FIELD', { field: 'grpc-timeout' });
+    }
+    timeouts.push(Number(m[1]) * unit);
+  }
+  const weftTimeout = headers['x-weft-timeout-ms'];
+  if (weftTimeout !== undefined) {
+    if (!/^\d{1,12}$/.test(weftTimeout.trim())) {
+      throw new WeftError('INVALID_ARGUMENT', `x-weft-timeout-ms header "${weftTimeout}" is not a count of milliseconds`,
+        'INVALID_REQUEST_FIELD', { field: 'x-weft-timeout-ms' });
+    }
+    timeouts.push(Number(weftTimeout.trim()));
+  }
+  if (timeouts.length === 0) return undefined;
+  return now_ms + Math.min(...timeouts);
+}

@@ -1,0 +1,95 @@
+/**
+ * Runs a handler for either transport: finds it (UNIMPLEMENTED when absent), turns its replies into
+ * messages of the method's output type, and stops waiting when the call's signal aborts, so a
+ * handler that ignores its deadline cannot hold a call open past it.
+ */
+import { create, isMessage, type DescMessage, type DescMethod, type Message } from '@bufbuild/protobuf';
+import { WeftError } from '../common/errors.js';
+import type { CallContext, ErasedHandler, RegisteredService } from './handlers.js';
+
+export function findHandler(registered: RegisteredService, method: DescMethod): ErasedHandler {
+  const handler = registered.handlers.get(method.localName);
+  if (handler === undefined) {
+    throw new WeftError('UNIMPLEMENTED', `${method.parent.typeName}.${method.name} is not implemented by this server`);
+  }
+  return handler;
+}
+
+/** The reply as a message of the output type; handlers may return a plain init object. */
+export function toOutputMessage(output: DescMessage, reply: unknown): Message {
+  if (isMessage(reply, output)) return reply;
+  if (typeof reply !== 'object' || reply === null || isMessage(reply)) {
+    throw new TypeError(`handler returned ${describe(reply)} where ${output.typeName} was expected`);
+  }
+  return create(output, reply as Record<string, unknown>);
+}
+
+function describe(v: unknown): string {
+  if (isMessage(v)) return `a ${v.$typeName}`;
+  return v === null ? 'null' : typeof v;
+}
+
+/** Rejects with the signal's reason once it aborts. Never resolves otherwise. */
+function aborted(signal: AbortSignal): { promise: Promise<never>; release(): void } {
+  let release = (): void => {};
+  const promise = new Promise<never>((_, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    release = () => signal.removeEventListener('abort', onAbort);
+  });
+  promise.catch(() => {});
+  return { promise, release };
+}
+
+/** Awaits `p` unless the signal aborts first. */
+export async function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  const stop = aborted(signal);
+  try {
+    return await Promise.race([p, stop.promise]);
+  } finally {
+    stop.release();
+  }
+}
+
+export async function callUnary(method: DescMethod, handler: ErasedHandler, req: Message, ctx: CallContext): Promise<Message> {
+  const reply = await untilAborted(Promise.resolve(handler(req, ctx)), ctx.signal);
+  return toOutputMessage(method.output, reply);
+}
+
+export async function callClientStreaming(
+  method: DescMethod,
+  handler: ErasedHandler,
+  reqs: AsyncIterable<Message>,
+  ctx: CallContext,
+): Promise<Message> {
+  const reply = await untilAborted(Promise.resolve(handler(reqs, ctx)), ctx.signal);
+  return toOutputMessage(method.output, reply);
+}
+
+/** Server and bidi streaming: the handler's iterable, each reply turned into a message. */
+export async function* callStreaming(
+  method: DescMethod,
+  handler: ErasedHandler,
+  input: Message | AsyncIterable<Message>,
+  ctx: CallContext,
+): AsyncGenerator<Message, void, undefined> {
+  const replies = handler(input, ctx);
+  if (typeof replies !== 'object' || replies === null || !(Symbol.asyncIterator in replies)) {
+    throw new TypeError(`handler of ${method.name} returned ${typeof replies}, not an async iterable`);
+  }
+  const iterator = (replies as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await untilAborted(iterator.next(), ctx.signal);
+      if (next.done === true) return;
+      yield toOutputMessage(method.output, next.value);
+    }
+  } finally {
+    // Lets the handler's generator run its own finally blocks; its result does not matter here.
+    void Promise.resolve(iterator.return?.()).catch(() => {});
+  }
+}
