@@ -1,0 +1,363 @@
+import { assert } from '../../common/assert.js';
+import type { PropertyMap, PropertyValue } from '../../common/property-value.js';
+import type { GraphOp } from '../../log/events.js';
+import { EdgeRecord, NodeRecord, visibleEdge, visibleNode, type EdgeVersion, type NodeVersion } from './records.js';
+
+/**
+ * The graph projection: nodes with labels and properties, typed edges with properties, adjacency both
+ * ways, every record a chain of versions. `applyOps` is deterministic and synchronous; the checks that
+ * decide whether a write may apply live in `checkOps`, so a refused write changes nothing.
+ */
+export interface GraphStats {
+  readonly nodes: number;
+  readonly edges: number;
+  readonly label_counts: ReadonlyMap<string, number>;
+  readonly edge_type_counts: ReadonlyMap<string, number>;
+}
+
+/** Why a write cannot apply; the write is refused whole, identically on every member. */
+export interface Refusal {
+  readonly code: 'NOT_FOUND' | 'FAILED_PRECONDITION' | 'ABORTED' | 'ALREADY_EXISTS' | 'INVALID_ARGUMENT';
+  readonly reason: string;
+  readonly message: string;
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+export class GraphStore {
+  /** Dense by id: ids are allocated in order by the proposer. Index 0 is never used. */
+  private readonly nodes: (NodeRecord | undefined)[] = [undefined];
+  private readonly edges: (EdgeRecord | undefined)[] = [undefined];
+  private readonly byLabel = new Map<string, Set<NodeRecord>>();
+  private readonly byEdgeType = new Map<string, Set<EdgeRecord>>();
+  private readonly labelCounts = new Map<string, number>();
+  private readonly edgeTypeCounts = new Map<string, number>();
+  private liveNodes = 0;
+  private liveEdges = 0;
+  /** Records each not-yet-committed entry touched, newest last, so a lost leadership can undo them. */
+  private readonly undo: { index: number; nodes: NodeRecord[]; edges: EdgeRecord[] }[] = [];
+  /**
+   * Versions at or below this index that are shadowed by a newer version also at or below it can be
+   * dropped: no reader reads below it. Set by the host from the retention window and open snapshots.
+   */
+  horizonIndex = 0;
+
+  get nextNodeId(): number {
+    return this.nodes.length;
+  }
+
+  get nextEdgeId(): number {
+    return this.edges.length;
+  }
+
+  nodeRecord(id: number): NodeRecord | undefined {
+    return Number.isSafeInteger(id) && id > 0 ? this.nodes[id] : undefined;
+  }
+
+  edgeRecord(id: number): EdgeRecord | undefined {
+    return Number.isSafeInteger(id) && id > 0 ? this.edges[id] : undefined;
+  }
+
+  /** Every node record, in id order (visibility is the reader's to check). */
+  *nodeRecords(): IterableIterator<NodeRecord> {
+    for (let i = 1; i < this.nodes.length; i++) {
+      const r = this.nodes[i];
+      if (r !== undefined) yield r;
+    }
+  }
+
+  *edgeRecords(): IterableIterator<EdgeRecord> {
+    for (let i = 1; i < this.edges.length; i++) {
+      const r = this.edges[i];
+      if (r !== undefined) yield r;
+    }
+  }
+
+  /** Records that carry (or once carried) `label`; a superset of the visible ones. */
+  recordsWithLabel(label: string): ReadonlySet<NodeRecord> {
+    return this.byLabel.get(label) ?? EMPTY_NODES;
+  }
+
+  recordsOfType(type: string): ReadonlySet<EdgeRecord> {
+    return this.byEdgeType.get(type) ?? EMPTY_EDGES;
+  }
+
+  labels(): IterableIterator<string> {
+    return this.byLabel.keys();
+  }
+
+  edgeTypes(): IterableIterator<string> {
+    return this.byEdgeType.keys();
+  }
+
+  stats(): GraphStats {
+    return { nodes: this.liveNodes, edges: this.liveEdges, label_counts: this.labelCounts, edge_type_counts: this.edgeTypeCounts };
+  }
+
+  /**
+   * Whether `ops` can apply to the latest state (pending entries included). Checks run against a
+   * small overlay so that later ops may refer to nodes the same batch creates or deletes.
+   */
+  checkOps(ops: readonly GraphOp[]): Refusal | undefined {
+    const created = new Set<number>();
+    const deletedNodes = new Set<number>();
+    const createdEdges = new Map<number, { source: number; target: number }>();
+    const deletedEdges = new Set<number>();
+    const nodeLive = (id: number): boolean =>
+      !deletedNodes.has(id) && (created.has(id) || this.latestNode(id) !== undefined);
+    const edgeLive = (id: number): boolean =>
+      !deletedEdges.has(id) && (createdEdges.has(id) || this.latestEdge(id) !== undefined);
+    for (const op of ops) {
+      switch (op.op) {
+        case 'create_node':
+          assert(this.nodeRecord(op.id) === undefined && !created.has(op.id), `node id ${op.id} allocated twice`);
+          created.add(op.id);
+          break;
+        case 'update_node':
+          if (!nodeLive(op.id)) return missing('node', op.id);
+          break;
+        case 'delete_node': {
+          if (!nodeLive(op.id)) return missing('node', op.id);
+          const rec = this.nodeRecord(op.id);
+          const attached = rec === undefined ? [] : [...rec.out, ...rec.in].filter((e) => edgeLive(e.id));
+          const attachedNew = [...createdEdges].filter(([id, e]) => !deletedEdges.has(id) && (e.source === op.id || e.target === op.id));
+          if (attached.length + attachedNew.length > 0) {
+            return {
+              code: 'FAILED_PRECONDITION',
+              reason: 'NODE_HAS_EDGES',
+              message: `node ${op.id} still has ${attached.length + attachedNew.length} edge(s); delete them first or use DETACH DELETE`,
+              metadata: { node_id: String(op.id) },
+            };
+          }
+          deletedNodes.add(op.id);
+          break;
+        }
+        case 'create_edge':
+          assert(this.edgeRecord(op.id) === undefined && !createdEdges.has(op.id), `edge id ${op.id} allocated twice`);
+          if (!nodeLive(op.source)) return missing('node', op.source);
+          if (!nodeLive(op.target)) return missing('node', op.target);
+          createdEdges.set(op.id, { source: op.source, target: op.target });
+          break;
+        case 'update_edge':
+          if (!edgeLive(op.id)) return missing('edge', op.id);
+          break;
+        case 'delete_edge':
+          if (!edgeLive(op.id)) return missing('edge', op.id);
+          deletedEdges.add(op.id);
+          break;
+      }
+    }
+    return undefined;
+  }
+
+  /** Applies checked ops as entry `index` at `ts`. */
+  applyOps(ops: readonly GraphOp[], index: number, ts: number, committed: boolean): void {
+    const touched = committed ? undefined : { index, nodes: [] as NodeRecord[], edges: [] as EdgeRecord[] };
+    for (const op of ops) {
+      switch (op.op) {
+        case 'create_node': {
+          const record = new NodeRecord(op.id);
+          while (this.nodes.length < op.id) this.nodes.push(undefined);
+          this.nodes[op.id] = record;
+          this.pushNode(record, index, ts, op.labels, new Map(op.props), false);
+          touched?.nodes.push(record);
+          break;
+        }
+        case 'update_node': {
+          const record = this.nodeRecord(op.id)!;
+          const current = record.head;
+          const labels = applyLabelChange(current.labels, op.add_labels, op.remove_labels);
+          const props = applyPropertyChange(current.props, op.set, op.replace);
+          this.pushNode(record, index, ts, labels, props, false);
+          touched?.nodes.push(record);
+          break;
+        }
+        case 'delete_node': {
+          const record = this.nodeRecord(op.id)!;
+          this.pushNode(record, index, ts, record.head.labels, record.head.props, true);
+          touched?.nodes.push(record);
+          break;
+        }
+        case 'create_edge': {
+          const source = this.nodeRecord(op.source)!;
+          const target = this.nodeRecord(op.target)!;
+          const record = new EdgeRecord(op.id, op.type, source, target);
+          while (this.edges.length < op.id) this.edges.push(undefined);
+          this.edges[op.id] = record;
+          source.out.push(record);
+          target.in.push(record);
+          addTo(this.byEdgeType, op.type, record);
+          this.pushEdge(record, index, ts, new Map(op.props), false);
+          touched?.edges.push(record);
+          break;
+        }
+        case 'update_edge': {
+          const record = this.edgeRecord(op.id)!;
+          this.pushEdge(record, index, ts, applyPropertyChange(record.head.props, op.set, op.replace), false);
+          touched?.edges.push(record);
+          break;
+        }
+        case 'delete_edge': {
+          const record = this.edgeRecord(op.id)!;
+          this.pushEdge(record, index, ts, record.head.props, true);
+          touched?.edges.push(record);
+          break;
+        }
+      }
+    }
+    if (touched) this.undo.push(touched);
+  }
+
+  /** Entries up to `index` committed: their versions can no longer be undone. */
+  markCommitted(index: number): void {
+    while (this.undo.length > 0 && this.undo[0]!.index <= index) this.undo.shift();
+  }
+
+  /** Undoes every pending entry after `index` (a leader that lost its term before they committed). */
+  rollbackAfter(index: number): void {
+    while (this.undo.length > 0 && this.undo[this.undo.length - 1]!.index > index) {
+      const { index: undone, nodes, edges } = this.undo.pop()!;
+      for (const record of edges.reverse()) this.popEdge(record, undone);
+      for (const record of nodes.reverse()) this.popNode(record, undone);
+    }
+  }
+
+  private latestNode(id: number): NodeVersion | undefined {
+    const r = this.nodeRecord(id);
+    return r === undefined ? undefined : visibleNode(r, Number.POSITIVE_INFINITY);
+  }
+
+  private latestEdge(id: number): EdgeVersion | undefined {
+    const r = this.edgeRecord(id);
+    return r === undefined ? undefined : visibleEdge(r, Number.POSITIVE_INFINITY);
+  }
+
+  private pushNode(record: NodeRecord, index: number, ts: number, labels: readonly string[], props: PropertyMap, deleted: boolean): void {
+    const prev = record.head as NodeVersion | undefined;
+    if (prev !== undefined && !prev.deleted) this.countNode(prev.labels, -1);
+    if (!deleted) this.countNode(labels, +1);
+    for (const label of labels) addTo(this.byLabel, label, record);
+    record.head = { id: record.id, record, index, ts, labels, props, deleted, prev };
+    this.prune(record.head);
+  }
+
+  private pushEdge(record: EdgeRecord, index: number, ts: number, props: PropertyMap, deleted: boolean): void {
+    const prev = record.head as EdgeVersion | undefined;
+    if (prev !== undefined && !prev.deleted) this.countEdge(record.type, -1);
+    if (!deleted) this.countEdge(record.type, +1);
+    record.head = { id: record.id, type: record.type, source: record.source.id, target: record.target.id, record, index, ts, props, deleted, prev };
+    this.prune(record.head);
+  }
+
+  private popNode(record: NodeRecord, index: number): void {
+    const head = record.head;
+    assert(head.index === index, `undo of node ${record.id} out of order`);
+    if (!head.deleted) this.countNode(head.labels, -1);
+    if (head.prev === undefined) {
+      this.nodes[record.id] = undefined;
+      for (const label of head.labels) this.byLabel.get(label)?.delete(record);
+      return;
+    }
+    record.head = head.prev;
+    if (!record.head.deleted) this.countNode(record.head.labels, +1);
+  }
+
+  private popEdge(record: EdgeRecord, index: number): void {
+    const head = record.head;
+    assert(head.index === index, `undo of edge ${record.id} out of order`);
+    if (!head.deleted) this.countEdge(record.type, -1);
+    if (head.prev === undefined) {
+      this.edges[record.id] = undefined;
+      removeFrom(record.source.out, record);
+      removeFrom(record.target.in, record);
+      this.byEdgeType.get(record.type)?.delete(record);
+      return;
+    }
+    record.head = head.prev;
+    if (!record.head.deleted) this.countEdge(record.type, +1);
+  }
+
+  /** Drops versions no reader can reach: everything older than the newest one at or below the horizon. */
+  private prune<V extends { readonly index: number; prev: V | undefined }>(head: V): void {
+    for (let v: V = head; v.prev !== undefined; v = v.prev) {
+      if (v.index <= this.horizonIndex) {
+        v.prev = undefined;
+        return;
+      }
+    }
+  }
+
+  private countNode(labels: readonly string[], delta: number): void {
+    this.liveNodes += delta;
+    for (const label of labels) this.labelCounts.set(label, (this.labelCounts.get(label) ?? 0) + delta);
+  }
+
+  private countEdge(type: string, delta: number): void {
+    this.liveEdges += delta;
+    this.edgeTypeCounts.set(type, (this.edgeTypeCounts.get(type) ?? 0) + delta);
+  }
+
+  /** Restores a record set from a checkpoint (versions oldest first per record). */
+  restoreNode(id: number, versions: readonly Pick<NodeVersion, 'index' | 'ts' | 'labels' | 'props' | 'deleted'>[]): void {
+    const record = new NodeRecord(id);
+    while (this.nodes.length < id) this.nodes.push(undefined);
+    this.nodes[id] = record;
+    for (const v of versions) this.pushNode(record, v.index, v.ts, v.labels, v.props, v.deleted);
+  }
+
+  restoreEdge(id: number, type: string, source: number, target: number, versions: readonly Pick<EdgeVersion, 'index' | 'ts' | 'props' | 'deleted'>[]): void {
+    const s = this.nodeRecord(source);
+    const t = this.nodeRecord(target);
+    assert(s !== undefined && t !== undefined, `checkpoint edge ${id} has no endpoints`);
+    const record = new EdgeRecord(id, type, s, t);
+    while (this.edges.length < id) this.edges.push(undefined);
+    this.edges[id] = record;
+    s.out.push(record);
+    t.in.push(record);
+    addTo(this.byEdgeType, type, record);
+    for (const v of versions) this.pushEdge(record, v.index, v.ts, v.props, v.deleted);
+  }
+
+  /** Keeps id allocation past ids that were used and then collected away. */
+  reserveIds(nextNodeId: number, nextEdgeId: number): void {
+    while (this.nodes.length < nextNodeId) this.nodes.push(undefined);
+    while (this.edges.length < nextEdgeId) this.edges.push(undefined);
+  }
+}
+
+const EMPTY_NODES: ReadonlySet<NodeRecord> = new Set();
+const EMPTY_EDGES: ReadonlySet<EdgeRecord> = new Set();
+
+function missing(what: 'node' | 'edge', id: number): Refusal {
+  return { code: 'NOT_FOUND', reason: '', message: `${what} ${id} does not exist`, metadata: { [`${what}_id`]: String(id) } };
+}
+
+function applyLabelChange(labels: readonly string[], add: readonly string[], remove: readonly string[]): readonly string[] {
+  if (add.length === 0 && remove.length === 0) return labels;
+  const out = labels.filter((l) => !remove.includes(l));
+  for (const l of add) if (!out.includes(l)) out.push(l);
+  return out;
+}
+
+function applyPropertyChange(
+  props: PropertyMap,
+  set: readonly (readonly [string, PropertyValue | null])[],
+  replace: boolean,
+): PropertyMap {
+  const out = replace ? new Map<string, PropertyValue>() : new Map(props);
+  for (const [key, value] of set) {
+    if (value === null) out.delete(key);
+    else out.set(key, value);
+  }
+  return out;
+}
+
+function addTo<T>(index: Map<string, Set<T>>, key: string, value: T): void {
+  let set = index.get(key);
+  if (set === undefined) index.set(key, (set = new Set()));
+  set.add(value);
+}
+
+function removeFrom<T>(list: T[], value: T): void {
+  const i = list.lastIndexOf(value);
+  if (i >= 0) list.splice(i, 1);
+}

@@ -1,0 +1,75 @@
+import type { PropertyMap } from '../../common/property-value.js';
+
+/**
+ * The graph keeps every node and edge as a record holding a chain of versions, newest first. A version
+ * is tagged with the log index and commit_ts of the entry that wrote it, so one store serves two
+ * visibility rules (DESIGN 3.2): readers see versions at or below a read index (committed, or pinned
+ * in the past), and the leader's writer sees everything, its own pending entries included.
+ */
+/** A node as a reader sees it at one point of the log. */
+export interface NodeState {
+  readonly id: number;
+  readonly labels: readonly string[];
+  readonly props: PropertyMap;
+  /** commit_ts of the entry that last wrote the node (SPEC Node.version); 0 for a write not yet committed. */
+  readonly ts: number;
+}
+
+/** An edge as a reader sees it. */
+export interface EdgeState {
+  readonly id: number;
+  readonly type: string;
+  readonly source: number;
+  readonly target: number;
+  readonly props: PropertyMap;
+  readonly ts: number;
+}
+
+export interface NodeVersion extends NodeState {
+  readonly record: NodeRecord;
+  /** Log index of the entry that wrote this version. */
+  readonly index: number;
+  /** A deletion is a version too, so a snapshot older than it still sees the node. */
+  readonly deleted: boolean;
+  /** Invariant: prev.index < index. */
+  prev: NodeVersion | undefined;
+}
+
+export class NodeRecord {
+  head!: NodeVersion;
+  /** Every edge ever attached here, whatever its visibility; readers check each edge's versions. */
+  readonly out: EdgeRecord[] = [];
+  readonly in: EdgeRecord[] = [];
+  constructor(readonly id: number) {}
+}
+
+export interface EdgeVersion extends EdgeState {
+  readonly record: EdgeRecord;
+  readonly index: number;
+  readonly deleted: boolean;
+  prev: EdgeVersion | undefined;
+}
+
+/** An edge's type and endpoints never change; only its properties and existence are versioned. */
+export class EdgeRecord {
+  head!: EdgeVersion;
+  constructor(
+    readonly id: number,
+    readonly type: string,
+    readonly source: NodeRecord,
+    readonly target: NodeRecord,
+  ) {}
+}
+
+/** The version of a record visible at `readIndex`, or undefined when none is (or it is a deletion). */
+export function visibleNode(record: NodeRecord, readIndex: number): NodeVersion | undefined {
+  let v: NodeVersion | undefined = record.head;
+  while (v !== undefined && v.index > readIndex) v = v.prev;
+  return v === undefined || v.deleted ? undefined : v;
+}
+
+export function visibleEdge(record: EdgeRecord, readIndex: number): EdgeVersion | undefined {
+  let v: EdgeVersion | undefined = record.head;
+  while (v !== undefined && v.index > readIndex) v = v.prev;
+  return v === undefined || v.deleted ? undefined : v;
+}

@@ -1,0 +1,105 @@
+import type { GraphStats, GraphStore } from './graph-store.js';
+import { visibleEdge, visibleNode, type EdgeState, type NodeState } from './records.js';
+
+/**
+ * What the query engine and the API read the graph through. Every call answers from one fixed point
+ * of the log, so a statement never sees half of a write.
+ */
+export type Direction = 'out' | 'in' | 'both';
+
+export interface GraphReader {
+  /** The log index this reader sees up to; Infinity for the leader's writer (pending entries included). */
+  readonly read_index: number;
+  node(id: number): NodeState | undefined;
+  edge(id: number): EdgeState | undefined;
+  nodes(): Iterable<NodeState>;
+  nodesWithLabel(label: string): Iterable<NodeState>;
+  edges(): Iterable<EdgeState>;
+  edgesOfType(type: string): Iterable<EdgeState>;
+  /** Edges at `nodeId` in `direction`, optionally of one type. With 'both', a self-loop appears once. */
+  edgesOf(nodeId: number, direction: Direction, type?: string): Iterable<EdgeState>;
+  /** Label and edge type names present (or once present) in the store, for catalogs and planning. */
+  labelNames(): Iterable<string>;
+  edgeTypeNames(): Iterable<string>;
+  /** Latest counts; estimates for planning, not snapshot-exact. */
+  stats(): GraphStats;
+}
+
+/** A reader of the store at a fixed read index. */
+export class SnapshotView implements GraphReader {
+  constructor(
+    private readonly store: GraphStore,
+    readonly read_index: number,
+  ) {}
+
+  node(id: number): NodeState | undefined {
+    const r = this.store.nodeRecord(id);
+    return r === undefined ? undefined : visibleNode(r, this.read_index);
+  }
+
+  edge(id: number): EdgeState | undefined {
+    const r = this.store.edgeRecord(id);
+    return r === undefined ? undefined : visibleEdge(r, this.read_index);
+  }
+
+  *nodes(): Iterable<NodeState> {
+    for (const r of this.store.nodeRecords()) {
+      const v = visibleNode(r, this.read_index);
+      if (v !== undefined) yield v;
+    }
+  }
+
+  *nodesWithLabel(label: string): Iterable<NodeState> {
+    for (const r of this.store.recordsWithLabel(label)) {
+      const v = visibleNode(r, this.read_index);
+      if (v !== undefined && v.labels.includes(label)) yield v;
+    }
+  }
+
+  *edges(): Iterable<EdgeState> {
+    for (const r of this.store.edgeRecords()) {
+      const v = visibleEdge(r, this.read_index);
+      if (v !== undefined) yield v;
+    }
+  }
+
+  *edgesOfType(type: string): Iterable<EdgeState> {
+    for (const r of this.store.recordsOfType(type)) {
+      const v = visibleEdge(r, this.read_index);
+      if (v !== undefined) yield v;
+    }
+  }
+
+  *edgesOf(nodeId: number, direction: Direction, type?: string): Iterable<EdgeState> {
+    const r = this.store.nodeRecord(nodeId);
+    if (r === undefined || visibleNode(r, this.read_index) === undefined) return;
+    if (direction !== 'in') {
+      for (const e of r.out) {
+        if (type !== undefined && e.type !== type) continue;
+        const v = visibleEdge(e, this.read_index);
+        if (v !== undefined) yield v;
+      }
+    }
+    if (direction !== 'out') {
+      for (const e of r.in) {
+        if (type !== undefined && e.type !== type) continue;
+        if (direction === 'both' && e.source === e.target) continue;
+        const v = visibleEdge(e, this.read_index);
+        if (v !== undefined) yield v;
+      }
+    }
+  }
+
+  labelNames(): Iterable<string> {
+    return this.store.labels();
+  }
+
+  edgeTypeNames(): Iterable<string> {
+    return this.store.edgeTypes();
+  }
+
+  stats(): GraphStats {
+    return this.store.stats();
+  }
+
+}

@@ -1,0 +1,194 @@
+import { assert, assertNever } from '../common/assert.js';
+import type { Entry, GraphWrite, ReadCheck } from '../log/events.js';
+import { GraphStore, type Refusal } from './graph/graph-store.js';
+import { visibleEdge, visibleNode } from './graph/records.js';
+import { SnapshotView } from './graph/view.js';
+import { OperationRegistry } from './operations/registry.js';
+import { CommitClock } from './commit-clock.js';
+
+/**
+ * Every projection of one member, fed the log in order. `apply` is pure and synchronous: the same
+ * entries in the same order give the same state on every member. The leader applies its own entries
+ * when it proposes them (pending), the others when they commit; `commit` and `rollbackAfter` move the
+ * line between the two.
+ */
+export type ApplyOutcome =
+  | { readonly status: 'applied'; readonly index: number; readonly commit_ts: number }
+  | { readonly status: 'refused'; readonly index: number; readonly refusal: Refusal };
+
+export class StateMachine {
+  readonly graph = new GraphStore();
+  readonly operations = new OperationRegistry();
+  readonly clock = new CommitClock();
+  deployment: Uint8Array | undefined;
+  engineFormat = 0;
+  /** Invariant: committedIndex <= appliedIndex; entries in between are the leader's pending ones. */
+  appliedIndex = 0;
+  committedIndex = 0;
+  /** Pending settlements, so a rollback can undo them. */
+  private readonly pendingClaims: { index: number; claim: NonNullable<GraphWrite['operation']> }[] = [];
+
+  apply(entry: Entry, committed: boolean): ApplyOutcome {
+    assert(entry.index === this.appliedIndex + 1, `entry ${entry.index} applied after ${this.appliedIndex}`);
+    this.appliedIndex = entry.index;
+    this.clock.record(entry.index, entry.commit_ts);
+    const outcome = this.applyEvent(entry, committed);
+    if (committed) this.commit(entry.index);
+    return outcome;
+  }
+
+  private applyEvent(entry: Entry, committed: boolean): ApplyOutcome {
+    const applied: ApplyOutcome = { status: 'applied', index: entry.index, commit_ts: entry.commit_ts };
+    const event = entry.event;
+    switch (event.kind) {
+      case 'deployment_formed':
+        if (this.deployment === undefined) {
+          this.deployment = event.deployment;
+          this.engineFormat = event.engine_format;
+        }
+        return applied;
+      case 'leader_noop':
+        return applied;
+      case 'issuer_enrolled':
+        this.operations.applyEnrollment(event);
+        return applied;
+      case 'graph_write': {
+        const refusal = this.checkWrite(event);
+        if (refusal !== undefined) return { status: 'refused', index: entry.index, refusal };
+        this.graph.applyOps(event.ops, entry.index, entry.commit_ts, committed);
+        if (event.operation !== undefined) {
+          this.operations.settle(event.operation, {
+            index: entry.index,
+            commit_ts: entry.commit_ts,
+            node_ids: event.ops.flatMap((op) => (op.op === 'create_node' ? [op.id] : [])),
+            edge_ids: event.ops.flatMap((op) => (op.op === 'create_edge' ? [op.id] : [])),
+          });
+          if (!committed) this.pendingClaims.push({ index: entry.index, claim: event.operation });
+        }
+        return applied;
+      }
+      default:
+        return assertNever(event, 'event');
+    }
+  }
+
+  /** The checks of a graph write, in order: operation identity, expectations, reads, the ops themselves. */
+  private checkWrite(event: GraphWrite): Refusal | undefined {
+    if (event.operation !== undefined) {
+      const found = this.operations.check(event.operation);
+      if (found?.kind === 'settled') {
+        const s = found.settlement;
+        return {
+          code: 'FAILED_PRECONDITION',
+          reason: 'OPERATION_SETTLED',
+          message: `operation ${event.operation.sequence} already took effect at commit_ts ${s.commit_ts}`,
+          metadata: {
+            commit_ts: String(s.commit_ts),
+            applied_index: String(s.index),
+            node_ids: s.node_ids.join(','),
+            edge_ids: s.edge_ids.join(','),
+          },
+        };
+      }
+      if (found?.kind === 'unknown_incarnation') {
+        return {
+          code: 'FAILED_PRECONDITION',
+          reason: 'UNKNOWN_INCARNATION',
+          message: `incarnation ${event.operation.incarnation} is not the issuer's current one (${found.current}); enroll again`,
+          metadata: { current_incarnation: String(found.current) },
+        };
+      }
+    }
+    for (const expected of event.expect ?? []) {
+      const record = this.graph.nodeRecord(expected.node_id);
+      const current = record === undefined ? undefined : visibleNode(record, Number.POSITIVE_INFINITY);
+      const currentVersion = current?.ts ?? 0;
+      const ok = expected.version === undefined ? current === undefined : current !== undefined && current.ts === expected.version;
+      if (!ok) {
+        return {
+          code: 'ABORTED',
+          reason: 'REVISION_MISMATCH',
+          message:
+            expected.version === undefined
+              ? `node ${expected.node_id} exists (version ${currentVersion}) but was expected absent`
+              : `node ${expected.node_id} is at version ${currentVersion}, expected ${expected.version}`,
+          metadata: {
+            node_id: String(expected.node_id),
+            expected_version: expected.version === undefined ? 'absent' : String(expected.version),
+            current_version: current === undefined ? 'absent' : String(currentVersion),
+          },
+        };
+      }
+    }
+    if (event.read_check !== undefined) {
+      const conflict = this.readConflict(event.read_check);
+      if (conflict !== undefined) return conflict;
+    }
+    return this.graph.checkOps(event.ops);
+  }
+
+  private readConflict(check: ReadCheck): Refusal | undefined {
+    for (const id of check.node_ids) {
+      const head = this.graph.nodeRecord(id)?.head;
+      if (head !== undefined && head.ts > check.read_ts) return conflict('node', id, head.ts, check.read_ts);
+    }
+    for (const id of check.edge_ids) {
+      const head = this.graph.edgeRecord(id)?.head;
+      if (head !== undefined && head.ts > check.read_ts) return conflict('edge', id, head.ts, check.read_ts);
+    }
+    return undefined;
+  }
+
+  commit(index: number): void {
+    if (index <= this.committedIndex) return;
+    assert(index <= this.appliedIndex, `commit ${index} beyond applied ${this.appliedIndex}`);
+    this.committedIndex = index;
+    this.graph.markCommitted(index);
+    while (this.pendingClaims.length > 0 && this.pendingClaims[0]!.index <= index) this.pendingClaims.shift();
+  }
+
+  /** Undoes pending entries after `index`: leadership was lost before they committed. */
+  rollbackAfter(index: number): void {
+    assert(index >= this.committedIndex, 'committed entries are never rolled back');
+    this.graph.rollbackAfter(index);
+    while (this.pendingClaims.length > 0 && this.pendingClaims[this.pendingClaims.length - 1]!.index > index) {
+      this.operations.unsettle(this.pendingClaims.pop()!.claim);
+    }
+    this.clock.truncateAfter(index);
+    this.appliedIndex = index;
+  }
+
+  /** A reader of committed state (LOCAL and MAJORITY reads on a member of one). */
+  committedView(): SnapshotView {
+    return new SnapshotView(this.graph, this.committedIndex);
+  }
+
+  /** The leader's writer base: committed state plus its own pending entries. */
+  latestView(): SnapshotView {
+    return new SnapshotView(this.graph, Number.POSITIVE_INFINITY);
+  }
+
+  viewAt(index: number): SnapshotView {
+    return new SnapshotView(this.graph, index);
+  }
+
+  /** Whether a node or edge exists in the latest state, pending included. */
+  latestNodeExists(id: number): boolean {
+    const r = this.graph.nodeRecord(id);
+    return r !== undefined && visibleNode(r, Number.POSITIVE_INFINITY) !== undefined;
+  }
+
+  latestEdgeExists(id: number): boolean {
+    const r = this.graph.edgeRecord(id);
+    return r !== undefined && visibleEdge(r, Number.POSITIVE_INFINITY) !== undefined;
+  }
+}
+
+function conflict(what: 'node' | 'edge', id: number, written: number, read: number): Refusal {
+  return {
+    code: 'ABORTED',
+    reason: 'TRANSACTION_CONFLICT',
+    message: `${what} ${id} was written at ${written}, after the transaction's snapshot ${read}; retry the transaction`,
+    metadata: { [`${what}_id`]: String(id), written_ts: String(written), snapshot_ts: String(read) },
+  };
+}
