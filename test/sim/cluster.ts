@@ -1,0 +1,327 @@
+import { decodeConfChange } from '../../src/log/raft/index.js';
+import type { ConfChange, NodeId, RaftConfig } from '../../src/log/raft/index.js';
+import { SafetyChecker } from './checker-safety.js';
+import { ClientPool } from './clients.js';
+import type { ClientOp } from './clients.js';
+import { decodePut, encodeKv, encodePut } from './kv.js';
+import { checkLinearizable } from './linearizability.js';
+import { SimMember } from './member.js';
+import { SimNetwork } from './network.js';
+import type { SimOptions } from './options.js';
+import { Prng } from './prng.js';
+
+export interface SimResult {
+  readonly seed: number;
+  readonly violations: readonly string[];
+  /** Ticks from the end of faults until a leader existed and a new proposal committed; undefined if never. */
+  readonly liveness_ticks: number | undefined;
+  readonly stats: Record<string, number>;
+}
+
+/** Bound on Ready rounds a member handles per tick: a member that never quiesces is a bug. */
+const READY_ROUNDS_MAX = 50;
+/** Every this many ticks the logs are compared pairwise. */
+const LOG_MATCHING_EVERY_TICKS = 25;
+
+/**
+ * Many members of the real core in one process, on a simulated clock (ticks) and network, driven by
+ * one seeded PRNG. Faults come first, then calm, during which liveness is measured.
+ */
+export class Simulation {
+  readonly prng: Prng;
+  readonly net: SimNetwork;
+  readonly members = new Map<NodeId, SimMember>();
+  readonly clients: ClientPool;
+  readonly safety = new SafetyChecker();
+  now = 0;
+  private next_id: NodeId;
+  private readonly stats = { elections: 0, crashes: 0, conf_changes: 0, transfers: 0, snapshots_sent: 0, applied_entries: 0 };
+  readonly trace: string[] = [];
+  /** Values of liveness probes some member applied. */
+  private readonly probes_applied = new Set<string>();
+
+  constructor(
+    readonly opts: SimOptions,
+    private readonly tracing = false,
+  ) {
+    this.prng = new Prng(opts.seed);
+    this.net = new SimNetwork(this.prng, opts.faults);
+    this.clients = new ClientPool(opts.clients, this.prng);
+    const voters = Array.from({ length: opts.members_initial }, (_, k) => k + 1);
+    for (const id of voters) this.members.set(id, new SimMember(id, this.config(id), voters));
+    this.next_id = voters.length + 1;
+  }
+
+  private config(id: NodeId): RaftConfig {
+    const o = this.opts;
+    return {
+      id,
+      election_ticks: o.election_ticks,
+      heartbeat_ticks: o.heartbeat_ticks,
+      random_int: (n) => this.prng.int(n),
+      pre_vote: o.pre_vote,
+      check_quorum: o.check_quorum,
+      msg_bytes_max: o.msg_bytes_max,
+      inflight_msgs_max: o.inflight_msgs_max,
+      unsafe_bugs: o.unsafe_bugs,
+    };
+  }
+
+  private log(what: string): void {
+    if (this.tracing) this.trace.push(`[${this.now}] ${what}`);
+  }
+
+  run(): SimResult {
+    for (let t = 0; t < this.opts.fault_ticks; t++) {
+      this.injectFaults();
+      this.operate();
+      this.tick(true);
+    }
+    const liveness_ticks = this.calm();
+    this.clients.expireAll();
+    this.safety.checkLogMatching(this.now, this.aliveNodes());
+    const violations = [...this.safety.violations];
+    const lin = checkLinearizable(this.clients.checkedHistory());
+    if (!lin.ok) violations.push(`linearizability: history of key ${lin.key} (${lin.ops.length} operations) is not linearizable`);
+    if (liveness_ticks === undefined) violations.push(`liveness: no leader committed a new proposal within ${this.opts.liveness_ticks_max} ticks of calm`);
+    return {
+      seed: this.opts.seed,
+      violations,
+      liveness_ticks,
+      stats: {
+        ...this.stats,
+        ticks: this.now,
+        messages: this.net.sent,
+        ops_completed: this.clients.completed,
+        ops_unknown: this.clients.unknown,
+        history: this.clients.history.length,
+      },
+    };
+  }
+
+  /** One tick: time passes, messages arrive, clients act, members carry out their Readies. */
+  private tick(clients_on: boolean): void {
+    this.now++;
+    for (const m of this.members.values()) if (m.alive) m.node.tick();
+    for (const msg of this.net.due(this.now)) {
+      const to = this.members.get(msg.to);
+      if (to?.alive) to.node.step(msg);
+    }
+    if (clients_on) for (const op of this.clients.issue(this.now)) this.submit(op);
+    this.clients.expire(this.now);
+    for (const m of this.members.values()) this.handleReadies(m);
+    if (this.now % LOG_MATCHING_EVERY_TICKS === 0) this.safety.checkLogMatching(this.now, this.aliveNodes());
+  }
+
+  private aliveNodes(): SimMember[] {
+    return [...this.members.values()].filter((m) => m.alive);
+  }
+
+  /** The alive leader with the highest term, if any. */
+  leader(): SimMember | undefined {
+    let best: SimMember | undefined;
+    for (const m of this.members.values()) {
+      if (m.alive && m.node.raft.role === 'leader' && (!best || m.node.raft.term > best.node.raft.term)) best = m;
+    }
+    return best;
+  }
+
+  private submit(op: ClientOp): void {
+    const hint = this.clients.leader_hint.get(op.client);
+    const alive = this.aliveNodes();
+    const target = hint !== undefined && this.members.get(hint)?.alive ? this.members.get(hint)! : this.prng.pick(alive);
+    if (op.kind === 'put') {
+      const r = target.node.propose(encodePut({ op: op.id, key: op.key, value: op.value }));
+      if (!r.ok) return this.clients.fail(op.id, r.lead);
+      this.clients.leader_hint.set(op.client, target.id);
+      target.writes.set(r.index, { op: op.id, index: r.index });
+    } else {
+      const ctx = `r${op.id}`;
+      const refusal = target.node.readIndex(ctx);
+      if (refusal) return this.clients.fail(op.id, target.node.raft.lead);
+      this.clients.leader_hint.set(op.client, target.id);
+      target.reads.set(ctx, { op: op.id, key: op.key, index: undefined });
+    }
+  }
+
+  private handleReadies(m: SimMember): void {
+    for (let round = 0; m.alive && m.node.hasReady(); round++) {
+      if (round >= READY_ROUNDS_MAX) throw new Error(`member ${m.id} did not quiesce in ${READY_ROUNDS_MAX} Ready rounds`);
+      this.handleReady(m);
+    }
+  }
+
+  /** Exactly what a driver does: persist (sync if asked), send, apply, advance. */
+  private handleReady(m: SimMember): void {
+    const rd = m.node.ready();
+    if (rd.soft_state) {
+      m.role = rd.soft_state.role;
+      m.lead = rd.soft_state.lead;
+      if (m.role === 'leader') {
+        this.stats.elections++;
+        this.log(`${m.id} leads term ${m.node.raft.term}`);
+        this.safety.onLeader(this.now, m.id, m.node.raft.term, m.node);
+      }
+    }
+    if (rd.snapshot) m.storage.applySnapshot(rd.snapshot);
+    m.storage.append(rd.entries);
+    if (rd.hard_state) m.storage.setHardState(rd.hard_state);
+    // Writes without must_sync (a commit-only hard state) reach the page cache only: a crash loses them.
+    if (rd.must_sync) m.sync();
+    for (const msg of rd.messages) {
+      const delivered = this.net.send(msg, this.now);
+      if (msg.type === 'snap') {
+        this.stats.snapshots_sent++;
+        m.node.reportSnapshot(msg.to, delivered);
+      }
+    }
+    if (rd.snapshot) {
+      m.kv = new Map(JSON.parse(new TextDecoder().decode(rd.snapshot.data)) as [string, string][]);
+      m.applied_index = rd.snapshot.meta.index;
+    }
+    for (const e of rd.committed_entries) {
+      this.safety.onApply(this.now, m.id, e);
+      this.stats.applied_entries++;
+      if (e.type === 'conf_change') {
+        const cc = decodeConfChange(e.data);
+        m.node.applyConfChange(cc);
+      } else {
+        const put = decodePut(e.data);
+        if (put) m.kv.set(put.key, put.value);
+        if (put?.op === 0) this.probes_applied.add(put.value);
+      }
+      m.applied_index = e.index;
+      const w = m.writes.get(e.index);
+      if (w) {
+        m.writes.delete(e.index);
+        const put = e.type === 'normal' ? decodePut(e.data) : undefined;
+        if (put?.op === w.op) this.clients.complete(w.op, null);
+        else this.clients.fail(w.op);
+      }
+    }
+    for (const rs of rd.read_states) {
+      const r = m.reads.get(rs.request_ctx);
+      if (r) r.index = rs.index;
+    }
+    for (const [ctx, r] of m.reads) {
+      if (r.index !== undefined && r.index <= m.applied_index) {
+        m.reads.delete(ctx);
+        this.clients.complete(r.op, m.kv.get(r.key) ?? null);
+      }
+    }
+    m.node.advance();
+    this.maybeSnapshot(m);
+  }
+
+  /** The application checkpoints its state and compacts the log behind it. */
+  private maybeSnapshot(m: SimMember): void {
+    const snap_index = m.storage.snapshot().meta.index;
+    if (m.applied_index - snap_index < this.opts.snapshot_entries) return;
+    m.storage.createSnapshot(m.applied_index, m.node.confState(), encodeKv(m.kv));
+    const keep_from = m.applied_index - this.opts.compact_keep_entries;
+    if (keep_from >= m.storage.firstIndex()) m.storage.compact(keep_from);
+    m.sync();
+  }
+
+  private injectFaults(): void {
+    const p = this.prng;
+    const o = this.opts;
+    const ids = [...this.members.keys()];
+    if (p.chance(o.partition_p) && this.net.cutCount() === 0) {
+      const side = new Set(ids.filter(() => p.chance(0.5)));
+      const one_way = p.chance(0.3);
+      for (const a of ids) {
+        for (const b of ids) {
+          if (side.has(a) && !side.has(b)) this.net.cutLink(a, b);
+          if (!one_way && !side.has(a) && side.has(b)) this.net.cutLink(a, b);
+        }
+      }
+      this.log(`partition ${[...side].join(',')} | rest${one_way ? ' (one way)' : ''}`);
+    }
+    if (p.chance(o.heal_p) && this.net.cutCount() > 0) {
+      this.net.heal();
+      this.log('heal');
+    }
+    const alive = this.aliveNodes();
+    const down = [...this.members.values()].filter((m) => !m.alive);
+    if (p.chance(o.crash_p) && down.length < 2 && alive.length > 1) {
+      const victim = p.pick(alive);
+      victim.crash();
+      this.stats.crashes++;
+      this.log(`crash ${victim.id}`);
+    }
+    if (p.chance(o.restart_p) && down.length > 0) {
+      const m = p.pick(down);
+      m.restart();
+      this.log(`restart ${m.id}`);
+    }
+  }
+
+  /** The operator's hand: membership changes and leadership transfers under load. */
+  private operate(): void {
+    const p = this.prng;
+    const leader = this.leader();
+    if (!leader) return;
+    const cs = leader.node.confState();
+    if (p.chance(this.opts.transfer_p)) {
+      const others = cs.voters.filter((id) => id !== leader.id);
+      if (others.length > 0) {
+        const to = p.pick(others);
+        if (leader.node.transferLeader(to) === undefined) {
+          this.stats.transfers++;
+          this.log(`transfer ${leader.id} -> ${to}`);
+        }
+      }
+    }
+    if (!p.chance(this.opts.conf_change_p)) return;
+    let cc: ConfChange | undefined;
+    const removable = [...cs.voters.filter((id) => id !== leader.id && cs.voters.length > 3), ...cs.learners];
+    const roll = p.float();
+    if (cs.learners.length > 0 && roll < 0.4) cc = { kind: 'add_voter', node: p.pick(cs.learners) };
+    else if (this.next_id <= this.opts.members_max && roll < 0.7) cc = { kind: 'add_learner', node: this.next_id };
+    else if (removable.length > 0) cc = { kind: 'remove', node: p.pick(removable) };
+    if (!cc) return;
+    const r = leader.node.proposeConfChange(cc);
+    if (!r.ok) return;
+    this.stats.conf_changes++;
+    this.log(`propose ${cc.kind}(${cc.node}) at ${r.index}`);
+    if (cc.kind === 'add_learner') {
+      this.members.set(cc.node, new SimMember(cc.node, this.config(cc.node), undefined));
+      this.next_id++;
+    }
+  }
+
+  /**
+   * Faults stop: links heal, the network stops losing messages, crashed members restart. Returns
+   * the ticks until some leader has committed a proposal made after the calm began.
+   */
+  private calm(): number | undefined {
+    this.net.heal();
+    this.net.faults = { ...this.opts.faults, drop_p: 0, duplicate_p: 0 };
+    for (const m of this.members.values()) if (!m.alive) m.restart();
+    const start = this.now;
+    // A probe is re-proposed to each new leader; any of them committing counts.
+    let probe: { member: SimMember; term: number } | undefined;
+    const values: string[] = [];
+    while (this.now - start < this.opts.liveness_ticks_max) {
+      this.tick(false);
+      if (values.some((v) => this.probes_applied.has(v))) return this.now - start;
+      const leader = this.leader();
+      if (leader && (!probe || probe.member !== leader || leader.node.raft.term !== probe.term)) {
+        const value = `probe@${this.now}`;
+        const r = leader.node.propose(encodePut({ op: 0, key: 'probe', value }));
+        if (r.ok) {
+          probe = { member: leader, term: r.term };
+          values.push(value);
+        }
+      }
+    }
+    return undefined;
+  }
+}
+
+export function runSimulation(opts: SimOptions, tracing = false): SimResult & { trace: readonly string[] } {
+  const sim = new Simulation(opts, tracing);
+  const result = sim.run();
+  return { ...result, trace: sim.trace };
+}

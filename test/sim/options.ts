@@ -1,0 +1,75 @@
+import type { UnsafeBugs } from '../../src/log/raft/index.js';
+import type { ClientSettings } from './clients.js';
+import type { NetworkFaults } from './network.js';
+import { Prng } from './prng.js';
+
+/** Everything a run depends on besides its seed. The same options and seed replay the same run. */
+export interface SimOptions {
+  readonly seed: number;
+  readonly members_initial: number;
+  /** Ids ever created, counting members added by membership changes. */
+  readonly members_max: number;
+  readonly election_ticks: number;
+  readonly heartbeat_ticks: number;
+  readonly pre_vote: boolean;
+  readonly check_quorum: boolean;
+  /** Ticks of faults (crashes, partitions, lossy network, membership changes) before the calm. */
+  readonly fault_ticks: number;
+  /** After the faults stop: the bound on ticks until a leader is elected and a new proposal commits. */
+  readonly liveness_ticks_max: number;
+  readonly faults: NetworkFaults;
+  /** Chances per tick during the fault phase. */
+  readonly crash_p: number;
+  readonly restart_p: number;
+  readonly partition_p: number;
+  readonly heal_p: number;
+  readonly conf_change_p: number;
+  readonly transfer_p: number;
+  /** A member snapshots its state after this many applied entries and compacts its log behind it. */
+  readonly snapshot_entries: number;
+  /** Entries kept behind a snapshot, so a slightly lagging follower still gets entries. */
+  readonly compact_keep_entries: number;
+  readonly msg_bytes_max: number;
+  readonly inflight_msgs_max: number;
+  readonly clients: ClientSettings;
+  readonly unsafe_bugs: UnsafeBugs;
+}
+
+/**
+ * The default profile. A few choices (cluster size, PreVote, CheckQuorum, how lossy) vary with the
+ * seed so the seeds together cover more ground; each is still fixed by its seed.
+ */
+export function defaultOptions(seed: number, overrides: Partial<SimOptions> = {}): SimOptions {
+  const p = new Prng(seed ^ 0x5eed);
+  const lossy = p.chance(0.5);
+  return {
+    seed,
+    members_initial: p.pick([3, 3, 5]),
+    members_max: 7,
+    election_ticks: 10,
+    heartbeat_ticks: 2,
+    pre_vote: p.chance(0.75),
+    check_quorum: p.chance(0.75),
+    fault_ticks: 400,
+    liveness_ticks_max: 120,
+    faults: {
+      drop_p: lossy ? 0.1 : 0.02,
+      duplicate_p: lossy ? 0.05 : 0.01,
+      delay_ticks_min: 1,
+      delay_ticks_max: lossy ? 6 : 3,
+    },
+    crash_p: 0.01,
+    restart_p: 0.05,
+    partition_p: 0.01,
+    heal_p: 0.03,
+    conf_change_p: 0.01,
+    transfer_p: 0.005,
+    snapshot_entries: 20,
+    compact_keep_entries: 5,
+    msg_bytes_max: 256,
+    inflight_msgs_max: 4,
+    clients: { clients: 3, keys: 3, op_p: 0.3, get_p: 0.4, timeout_ticks: 50 },
+    unsafe_bugs: {},
+    ...overrides,
+  };
+}
