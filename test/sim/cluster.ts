@@ -306,6 +306,7 @@ export class Simulation {
     while (this.now - start < this.opts.liveness_ticks_max) {
       this.tick(false);
       if (values.some((v) => this.probes_applied.has(v))) return this.now - start;
+      if (this.tracing && (this.now - start) % 30 === 0) for (const m of this.members.values()) this.log(describeMember(m));
       const leader = this.leader();
       if (leader && (!probe || probe.member !== leader || leader.node.raft.term !== probe.term)) {
         const value = `probe@${this.now}`;
@@ -324,4 +325,11 @@ export function runSimulation(opts: SimOptions, tracing = false): SimResult & { 
   const sim = new Simulation(opts, tracing);
   const result = sim.run();
   return { ...result, trace: sim.trace };
+}
+
+function describeMember(m: SimMember): string {
+  const s = m.node.status();
+  const r = m.node.raft;
+  const prs = s.role === 'leader' ? ' ' + [...r.tracker.progress].map(([id, pr]) => `${id}:${pr.describe()}`).join(' | ') : '';
+  return `  ${m.id}${m.alive ? '' : ' (down)'} ${s.role} term=${s.hard_state.term} vote=${s.hard_state.vote} lead=${s.lead} commit=${s.hard_state.commit} applied=${s.applied} last=${s.last_index} first=${r.log.firstIndex()} voters=${s.conf_state.voters.join(',')} learners=${s.conf_state.learners.join(',')} elapsed=${r.election_elapsed}/${r.randomized_election_timeout}${prs}`;
 }

@@ -43,6 +43,10 @@ export class Inflights {
     }
   }
 
+  freeFirst(): void {
+    if (this.indexes.length > 0) this.freeLE(this.indexes[0]!);
+  }
+
   full(): boolean {
     return this.indexes.length >= this.count_max || (this.bytes_max > 0 && this.bytes >= this.bytes_max);
   }

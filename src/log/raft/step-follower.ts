@@ -70,9 +70,9 @@ export function handleSnapshot(r: Raft, m: SnapshotMessage): void {
 function restore(r: Raft, m: SnapshotMessage): boolean {
   const meta = m.snapshot.meta;
   if (meta.index <= r.log.committed) return false;
+  // The snapshot's membership may predate our own addition (it was taken before the entry that
+  // added us); we still take it and learn our membership from the entries that follow.
   const cs = meta.conf_state;
-  // A snapshot whose membership does not include us is from a configuration we are not part of.
-  if (!cs.voters.includes(r.id) && !cs.learners.includes(r.id)) return false;
   if (r.log.matchTerm(meta.index, meta.term)) {
     // Our log already holds the snapshot's last entry: just learn that it is committed.
     r.log.commitTo(meta.index);

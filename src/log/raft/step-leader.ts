@@ -64,6 +64,9 @@ function onHeartbeatResponse(r: Raft, m: HeartbeatResponse): void {
   if (!pr) return;
   pr.recent_active = true;
   pr.probe_sent = false;
+  // The member is alive; if the window is full of appends that may have been lost, free one slot so
+  // the next append goes out and either moves the window or is rejected back into probing.
+  if (pr.state === 'replicate' && pr.inflights.full()) pr.inflights.freeFirst();
   if (pr.match < r.log.lastIndex()) r.sendAppend(m.from);
   if (m.request_ctx === '') return;
   const acks = r.read_only.ack(m.from, m.request_ctx);
