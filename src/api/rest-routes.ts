@@ -4,7 +4,7 @@
  * route. Path templates support literal segments, `{field}` and `{field=*}` variables (a field path
  * may be dotted into nested messages), and a trailing `:verb` on a literal last segment.
  */
-import { getOption, hasOption, ScalarType, type DescField, type DescMethod, type DescService } from '@bufbuild/protobuf';
+import { getOption, hasOption, type DescField, type DescMethod, type DescService } from '@bufbuild/protobuf';
 import { assert } from '../common/assert.js';
 import { http } from '../gen/google/api/annotations_pb.js';
 import type { HttpRule } from '../gen/google/api/http_pb.js';
@@ -129,7 +129,3 @@ export function restRoutes(services: readonly DescService[]): RestRoute[] {
   return routes;
 }
 
-/** True for scalar kinds whose proto3 JSON form is a string (64-bit integers). */
-export function isInt64(t: ScalarType): boolean {
-  return t === ScalarType.INT64 || t === ScalarType.UINT64 || t === ScalarType.SINT64 || t === ScalarType.FIXED64 || t === ScalarType.SFIXED64;
-}
