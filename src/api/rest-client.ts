@@ -1,6 +1,6 @@
 /**
  * A small REST client over the same descriptors, for tests and tools: it builds the URL and body of
- * a method's main HTTP binding from a request message, and reads the answer back into a message or
+ * a method's HTTP binding from a request message, and reads the answer back into a message or
  * a WeftError. It uses the route table the server uses, so the two cannot drift apart.
  */
 import { create, fromJson, toJson, type DescMethod, type JsonObject, type JsonValue, type Message } from '@bufbuild/protobuf';
@@ -15,8 +15,19 @@ export interface RestCallOptions {
   readonly signal?: AbortSignal;
 }
 
-function mainRoute(method: DescMethod): RestRoute {
-  const route = restRoutes([method.parent]).find((r) => r.method === method);
+function hasAt(obj: JsonObject, keys: readonly string[]): boolean {
+  let at: JsonValue | undefined = obj;
+  for (const key of keys) {
+    if (typeof at !== 'object' || at === null || Array.isArray(at)) return false;
+    at = at[key];
+  }
+  return at !== undefined;
+}
+
+/** The first binding whose path variables the request sets (GetNode by element_id takes the elements route). */
+function routeFor(method: DescMethod, json: JsonObject): RestRoute {
+  const routes = restRoutes([method.parent]).filter((r) => r.method === method);
+  const route = routes.find((r) => r.path_params.every((p) => hasAt(json, p.fields.map((f) => f.jsonName)))) ?? routes[0];
   if (route === undefined) throw new WeftError('UNIMPLEMENTED', `${method.name} has no REST binding`);
   return route;
 }
@@ -50,8 +61,8 @@ function flattenQuery(prefix: string, v: JsonValue, out: URLSearchParams): void 
 
 /** The HTTP request of a call: method, path with query, and body text (undefined for none). */
 export function restRequestOf(method: DescMethod, request: Message): { http_method: string; path: string; body: string | undefined } {
-  const route = mainRoute(method);
   const json = toJson(method.input, request) as JsonObject;
+  const route = routeFor(method, json);
   let path = route.template;
   for (const p of route.path_params) {
     const v = takeAt(json, p.fields.map((f) => f.jsonName));

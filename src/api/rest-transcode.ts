@@ -142,7 +142,9 @@ export function requestJson(route: RestRoute, params: Readonly<Record<string, st
     const text = params[p.param];
     const last = p.fields[p.fields.length - 1];
     if (text === undefined || last === undefined) continue;
-    setField(obj, p.fields, textAsJson(last, p.fields.map((f) => f.name).join('.'), text));
+    const name = p.fields.map((f) => f.name).join('.');
+    if (text === '') throw fieldError(name, 'the path segment is empty');
+    setField(obj, p.fields, textAsJson(last, name, text));
   }
   return obj;
 }
