@@ -1,0 +1,152 @@
+import type { Expression, PropertyExpr } from './expression.js';
+import type { Pattern, PatternPath } from './pattern.js';
+import type { Span } from './span.js';
+
+export interface ProjectionItem {
+  readonly expression: Expression;
+  readonly alias?: string;
+  /** The item's verbatim source text; an unaliased item's column is named by it (`aVg(    n.aGe     )`). */
+  readonly text: string;
+  readonly span: Span;
+}
+
+export type SortDirection = 'asc' | 'desc';
+
+export interface SortItem {
+  readonly expression: Expression;
+  readonly direction: SortDirection;
+  readonly span: Span;
+}
+
+/** The body shared by WITH and RETURN. */
+export interface Projection {
+  readonly distinct: boolean;
+  /** `WITH *` / `RETURN *`: every variable in scope, then `items`. */
+  readonly star: boolean;
+  readonly items: readonly ProjectionItem[];
+  readonly order: readonly SortItem[];
+  readonly skip?: Expression;
+  readonly limit?: Expression;
+  readonly span: Span;
+}
+
+export interface MatchClause {
+  readonly kind: 'match';
+  readonly optional: boolean;
+  readonly pattern: Pattern;
+  readonly where?: Expression;
+  readonly span: Span;
+}
+
+export interface UnwindClause {
+  readonly kind: 'unwind';
+  readonly expression: Expression;
+  readonly variable: string;
+  readonly variable_span: Span;
+  readonly span: Span;
+}
+
+export interface YieldItem {
+  /** The procedure's output field. */
+  readonly field: string;
+  /** The variable it is bound to (the field name unless renamed with AS). */
+  readonly variable: string;
+  readonly span: Span;
+}
+
+export interface CallClause {
+  readonly kind: 'call';
+  /** Dotted name as written, e.g. `test.my.proc`. */
+  readonly procedure: string;
+  /** Absent for an implicit invocation (`CALL p` without parentheses), whose arguments come from parameters. */
+  readonly args?: readonly Expression[];
+  /** Absent without YIELD; 'star' for `YIELD *`. */
+  readonly yield?: 'star' | readonly YieldItem[];
+  readonly where?: Expression;
+  readonly span: Span;
+}
+
+export interface CreateClause {
+  readonly kind: 'create';
+  readonly pattern: Pattern;
+  readonly span: Span;
+}
+
+export type SetItem =
+  | { readonly kind: 'set_property'; readonly target: PropertyExpr; readonly value: Expression; readonly span: Span }
+  /** `n = {map}`: replaces every property. */
+  | { readonly kind: 'replace_properties'; readonly variable: string; readonly value: Expression; readonly span: Span }
+  /** `n += {map}`: adds and overwrites the map's keys. */
+  | { readonly kind: 'merge_properties'; readonly variable: string; readonly value: Expression; readonly span: Span }
+  | { readonly kind: 'set_labels'; readonly variable: string; readonly labels: readonly string[]; readonly span: Span };
+
+export interface MergeClause {
+  readonly kind: 'merge';
+  readonly path: PatternPath;
+  readonly on_create: readonly SetItem[];
+  readonly on_match: readonly SetItem[];
+  readonly span: Span;
+}
+
+export interface SetClause {
+  readonly kind: 'set';
+  readonly items: readonly SetItem[];
+  readonly span: Span;
+}
+
+export type RemoveItem =
+  | { readonly kind: 'remove_property'; readonly target: PropertyExpr; readonly span: Span }
+  | { readonly kind: 'remove_labels'; readonly variable: string; readonly labels: readonly string[]; readonly span: Span };
+
+export interface RemoveClause {
+  readonly kind: 'remove';
+  readonly items: readonly RemoveItem[];
+  readonly span: Span;
+}
+
+export interface DeleteClause {
+  readonly kind: 'delete';
+  readonly detach: boolean;
+  readonly expressions: readonly Expression[];
+  readonly span: Span;
+}
+
+export interface WithClause {
+  readonly kind: 'with';
+  readonly projection: Projection;
+  readonly where?: Expression;
+  readonly span: Span;
+}
+
+export interface ReturnClause {
+  readonly kind: 'return';
+  readonly projection: Projection;
+  readonly span: Span;
+}
+
+export type Clause =
+  | MatchClause
+  | UnwindClause
+  | CallClause
+  | CreateClause
+  | MergeClause
+  | SetClause
+  | RemoveClause
+  | DeleteClause
+  | WithClause
+  | ReturnClause;
+
+export type UpdatingClause = CreateClause | MergeClause | SetClause | RemoveClause | DeleteClause;
+
+export function isUpdatingClause(clause: Clause): clause is UpdatingClause {
+  switch (clause.kind) {
+    case 'create':
+    case 'merge':
+    case 'set':
+    case 'remove':
+    case 'delete':
+      return true;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,50 @@
+import type { Expression } from './expression.js';
+import type { Span } from './span.js';
+
+export interface NodePattern {
+  readonly kind: 'node';
+  readonly variable?: string;
+  readonly labels: readonly string[];
+  /** A map literal or a parameter. */
+  readonly properties?: Expression;
+  readonly span: Span;
+}
+
+/** 'out' is `-->`, 'in' is `<--`, 'both' is `--` (and `<-->`). */
+export type Direction = 'out' | 'in' | 'both';
+
+/**
+ * The hop range of a variable-length relationship. `*` gives neither bound, `*2` gives min = max = 2.
+ * Invariant: bounds are non-negative (the parser refuses signs).
+ */
+export interface HopRange {
+  readonly min?: number;
+  readonly max?: number;
+}
+
+export interface RelationshipPattern {
+  readonly kind: 'relationship';
+  readonly variable?: string;
+  /** Alternatives: `[:A|B]` matches either type; empty matches any type. */
+  readonly types: readonly string[];
+  readonly direction: Direction;
+  /** Present only for variable-length relationships. */
+  readonly range?: HopRange;
+  readonly properties?: Expression;
+  readonly span: Span;
+}
+
+/**
+ * One comma-separated part of a pattern: a chain of nodes joined by relationships.
+ * Invariant: nodes.length === relationships.length + 1; relationships[i] joins nodes[i] and nodes[i + 1].
+ */
+export interface PatternPath {
+  readonly kind: 'path';
+  /** The path variable of `p = (a)-->(b)`. */
+  readonly variable?: string;
+  readonly nodes: readonly NodePattern[];
+  readonly relationships: readonly RelationshipPattern[];
+  readonly span: Span;
+}
+
+export type Pattern = readonly PatternPath[];

@@ -1,0 +1,225 @@
+import type {
+  CallClause,
+  Clause,
+  Projection,
+  ProjectionItem,
+  RemoveItem,
+  SetItem,
+  SortItem,
+  YieldItem,
+} from '../ast/clause.js';
+import type { Expression, PropertyExpr } from '../ast/expression.js';
+import { joinSpans } from '../ast/span.js';
+import { assert } from '../../common/assert.js';
+import {
+  RemoveLabelsContext,
+  RemovePropertyContext,
+  SetAllPropertiesContext,
+  SetLabelsContext,
+  SetMergePropertiesContext,
+  SetPropertyContext,
+  type CallClauseContext,
+  type ClauseContext,
+  type ProjectionBodyContext,
+  type PropertyExpressionContext,
+  type SetClauseContext,
+  type SetItemContext,
+  type WhereContext,
+} from '../grammar/gen/CypherParser.js';
+import { schemaName, symbolicName, type Builder } from './builder.js';
+import type { ExpressionBuilder } from './build-expression.js';
+import { labelNames } from './build-expression.js';
+
+/** Builds one clause. Query options written after a MATCH pattern are handed to `onOption`. */
+export class ClauseBuilder {
+  constructor(
+    private readonly b: Builder,
+    private readonly expressions: ExpressionBuilder,
+    private readonly onOptions: (ctx: ClauseContext) => void,
+  ) {}
+
+  clause(ctx: ClauseContext): Clause {
+    const span = this.b.source.span(ctx);
+    const match = ctx.matchClause();
+    if (match !== null) {
+      this.onOptions(ctx);
+      const where = this.where(match.where());
+      return {
+        kind: 'match',
+        optional: match.OPTIONAL() !== null,
+        pattern: this.b.pattern(match.pattern()),
+        ...(where && { where }),
+        span,
+      };
+    }
+    const unwind = ctx.unwindClause();
+    if (unwind !== null) {
+      const v = unwind.variable();
+      return {
+        kind: 'unwind',
+        expression: this.b.expression(unwind.expression()),
+        variable: symbolicName(v.symbolicName()),
+        variable_span: this.b.source.span(v),
+        span,
+      };
+    }
+    const call = ctx.callClause();
+    if (call !== null) return this.call(call);
+    const create = ctx.createClause();
+    if (create !== null) return { kind: 'create', pattern: this.b.pattern(create.pattern()), span };
+    const merge = ctx.mergeClause();
+    if (merge !== null) {
+      const on_create: SetItem[] = [];
+      const on_match: SetItem[] = [];
+      for (const action of merge.mergeAction()) {
+        const items = this.setItems(action.setClause());
+        (action.CREATE() !== null ? on_create : on_match).push(...items);
+      }
+      return { kind: 'merge', path: this.b.path(merge.patternPart()), on_create, on_match, span };
+    }
+    const set = ctx.setClause();
+    if (set !== null) return { kind: 'set', items: this.setItems(set), span };
+    const remove = ctx.removeClause();
+    if (remove !== null) {
+      const items = remove.removeItem().map((item): RemoveItem => {
+        const item_span = this.b.source.span(item);
+        if (item instanceof RemoveLabelsContext) {
+          return {
+            kind: 'remove_labels',
+            variable: symbolicName(item.variable().symbolicName()),
+            labels: labelNames(item.nodeLabels()),
+            span: item_span,
+          };
+        }
+        assert(item instanceof RemovePropertyContext, 'unknown REMOVE item');
+        return { kind: 'remove_property', target: this.propertyTarget(item.propertyExpression()), span: item_span };
+      });
+      return { kind: 'remove', items, span };
+    }
+    const del = ctx.deleteClause();
+    if (del !== null) {
+      return { kind: 'delete', detach: del.DETACH() !== null, expressions: del.expression().map((e) => this.b.expression(e)), span };
+    }
+    const w = ctx.withClause();
+    if (w !== null) {
+      const where = this.where(w.where());
+      return { kind: 'with', projection: this.projection(w.projectionBody()), ...(where && { where }), span };
+    }
+    const ret = ctx.returnClause();
+    assert(ret !== null, `unknown clause ${ctx.getText()}`);
+    return { kind: 'return', projection: this.projection(ret.projectionBody()), span };
+  }
+
+  private where(ctx: WhereContext | null): Expression | undefined {
+    return ctx !== null ? this.b.expression(ctx.expression()) : undefined;
+  }
+
+  private call(ctx: CallClauseContext): CallClause {
+    const name = ctx.procedureName();
+    const procedure = [...name.namespace().symbolicName(), name.symbolicName()].map(symbolicName).join('.');
+    const args = ctx.LPAREN() !== null ? ctx.expression().map((e) => this.b.expression(e)) : undefined;
+    let yielded: CallClause['yield'];
+    let where: Expression | undefined;
+    if (ctx.YIELD() !== null) {
+      const items = ctx.yieldItems();
+      if (items === null) {
+        yielded = 'star';
+      } else {
+        yielded = items.yieldItem().map((item): YieldItem => {
+          const variable = symbolicName(item.variable().symbolicName());
+          const field = item.symbolicName();
+          return { field: field !== null ? symbolicName(field) : variable, variable, span: this.b.source.span(item) };
+        });
+        where = this.where(items.where());
+      }
+    }
+    return {
+      kind: 'call',
+      procedure,
+      ...(args && { args }),
+      ...(yielded !== undefined && { yield: yielded }),
+      ...(where && { where }),
+      span: this.b.source.span(ctx),
+    };
+  }
+
+  private setItems(ctx: SetClauseContext): SetItem[] {
+    return ctx.setItem().map((item) => this.setItem(item));
+  }
+
+  private setItem(item: SetItemContext): SetItem {
+    const span = this.b.source.span(item);
+    if (item instanceof SetPropertyContext) {
+      return {
+        kind: 'set_property',
+        target: this.propertyTarget(item.propertyExpression()),
+        value: this.b.expression(item.expression()),
+        span,
+      };
+    }
+    if (item instanceof SetAllPropertiesContext) {
+      return {
+        kind: 'replace_properties',
+        variable: symbolicName(item.variable().symbolicName()),
+        value: this.b.expression(item.expression()),
+        span,
+      };
+    }
+    if (item instanceof SetMergePropertiesContext) {
+      return {
+        kind: 'merge_properties',
+        variable: symbolicName(item.variable().symbolicName()),
+        value: this.b.expression(item.expression()),
+        span,
+      };
+    }
+    assert(item instanceof SetLabelsContext, 'unknown SET item');
+    return { kind: 'set_labels', variable: symbolicName(item.variable().symbolicName()), labels: labelNames(item.nodeLabels()), span };
+  }
+
+  /** `a.b.c` as the target of SET or REMOVE: the last lookup is the property written. */
+  private propertyTarget(ctx: PropertyExpressionContext): PropertyExpr {
+    let e: Expression = this.expressions.atomOf(ctx.atom());
+    for (const lookup of ctx.propertyLookup()) {
+      e = {
+        kind: 'property',
+        object: e,
+        key: schemaName(lookup.propertyKeyName().schemaName()),
+        span: joinSpans(e.span, this.b.source.span(lookup)),
+      };
+    }
+    assert(e.kind === 'property', 'property expression without a lookup');
+    return e;
+  }
+
+  private projection(ctx: ProjectionBodyContext): Projection {
+    const itemsCtx = ctx.projectionItems();
+    const items = itemsCtx.projectionItem().map((item): ProjectionItem => {
+      const exprCtx = item.expression();
+      const expression = this.b.expression(exprCtx);
+      const alias = item.variable();
+      const text = this.b.source.slice(this.b.source.span(exprCtx));
+      return {
+        expression,
+        ...(alias !== null && { alias: symbolicName(alias.symbolicName()) }),
+        text,
+        span: this.b.source.span(item),
+      };
+    });
+    const order = (ctx.order()?.sortItem() ?? []).map((s): SortItem => {
+      const dir = (s.DESC() ?? s.DESCENDING()) !== null ? 'desc' : 'asc';
+      return { expression: this.b.expression(s.expression()), direction: dir, span: this.b.source.span(s) };
+    });
+    const skip = ctx.skip();
+    const limit = ctx.limit();
+    return {
+      distinct: ctx.DISTINCT() !== null,
+      star: itemsCtx.STAR() !== null,
+      items,
+      order,
+      ...(skip !== null && { skip: this.b.expression(skip.expression()) }),
+      ...(limit !== null && { limit: this.b.expression(limit.expression()) }),
+      span: this.b.source.span(ctx),
+    };
+  }
+}

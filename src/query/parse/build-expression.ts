@@ -1,0 +1,458 @@
+import { TerminalNode } from 'antlr4ng';
+import type { BinaryOperator, Expression, LiteralValue, MapProjectionItem, QuantifierKind } from '../ast/expression.js';
+import type { Span } from '../ast/span.js';
+import { joinSpans } from '../ast/span.js';
+import { assert, assertNever } from '../../common/assert.js';
+import {
+  AtomContext,
+  ContainsPredicateContext,
+  EndsWithPredicateContext,
+  IndexOperatorContext,
+  InPredicateContext,
+  IsNotNullPredicateContext,
+  IsNullPredicateContext,
+  ListOperatorContext,
+  MapProjectionAllContext,
+  MapProjectionLiteralContext,
+  MapProjectionPropertyContext,
+  MapProjectionVariableContext,
+  PropertyLookupContext,
+  RegexPredicateContext,
+  SliceOperatorContext,
+  StartsWithPredicateContext,
+  type AddOrSubtractExpressionContext,
+  type AndExpressionContext,
+  type XorExpressionContext,
+  type ComparisonExpressionContext,
+  type ExpressionContext,
+  type IntegerLiteralContext,
+  type LiteralContext,
+  type MapLiteralContext,
+  type MultiplyDivideModuloExpressionContext,
+  type NodeLabelsContext,
+  type NonArithmeticOperatorExpressionContext,
+  type NotExpressionContext,
+  type ParameterContext,
+  type SessionValueContext,
+  type PowerOfExpressionContext,
+  type PredicateExpressionContext,
+  type PredicateSuffixContext,
+  type UnaryAddOrSubtractExpressionContext,
+} from '../grammar/gen/CypherParser.js';
+import { expression_depth_max, schemaName, symbolicName, type Builder } from './builder.js';
+import { floatValue, integerMagnitude, signedInteger, stringValue } from './literals.js';
+
+/** Builds expressions; tracks every node's depth so that a long operator chain is refused, not overflowed. */
+export class ExpressionBuilder {
+  private readonly depth = new WeakMap<Expression, number>();
+
+  constructor(private readonly b: Builder) {}
+
+  private made<T extends Expression>(e: T, children: readonly (Expression | undefined)[]): T {
+    let max = 0;
+    for (const c of children) if (c !== undefined) max = Math.max(max, this.depth.get(c) ?? 1);
+    const d = max + 1;
+    if (d > expression_depth_max) {
+      throw this.b.source.error(
+        'UnexpectedSyntax',
+        `expression nests deeper than ${expression_depth_max} levels`,
+        e.span,
+      );
+    }
+    this.depth.set(e, d);
+    return e;
+  }
+
+  private binary(op: BinaryOperator, left: Expression, right: Expression): Expression {
+    return this.made({ kind: 'binary', op, left, right, span: joinSpans(left.span, right.span) }, [left, right]);
+  }
+
+  expression(ctx: ExpressionContext): Expression {
+    const or = ctx.orExpression();
+    let left = this.xor(or.xorExpression(0)!);
+    for (let i = 1; i < or.xorExpression().length; i++) left = this.binary('or', left, this.xor(or.xorExpression(i)!));
+    return left;
+  }
+
+  private xor(ctx: XorExpressionContext): Expression {
+    let left = this.and(ctx.andExpression(0)!);
+    for (let i = 1; i < ctx.andExpression().length; i++) left = this.binary('xor', left, this.and(ctx.andExpression(i)!));
+    return left;
+  }
+
+  private and(ctx: AndExpressionContext): Expression {
+    let left = this.not(ctx.notExpression(0)!);
+    for (let i = 1; i < ctx.notExpression().length; i++) left = this.binary('and', left, this.not(ctx.notExpression(i)!));
+    return left;
+  }
+
+  private not(ctx: NotExpressionContext): Expression {
+    let e = this.comparison(ctx.comparisonExpression());
+    const nots = ctx.NOT();
+    for (let i = nots.length - 1; i >= 0; i--) {
+      const span = joinSpans(this.b.source.tokenSpan(nots[i]!.symbol), e.span);
+      e = this.made({ kind: 'unary', op: 'not', operand: e, span }, [e]);
+    }
+    return e;
+  }
+
+  /** `a < b <= c` means `a < b AND b <= c`; the shared operand is the same node in both comparisons. */
+  private comparison(ctx: ComparisonExpressionContext): Expression {
+    const operands = ctx.predicateExpression().map((p) => this.predicate(p));
+    const ops = ctx.comparisonOperator();
+    if (ops.length === 0) return operands[0]!;
+    let result: Expression | undefined;
+    for (let i = 0; i < ops.length; i++) {
+      const op = comparisonOperator(ops[i]!.getText());
+      const cmp = this.binary(op, operands[i]!, operands[i + 1]!);
+      result = result === undefined ? cmp : this.binary('and', result, cmp);
+    }
+    return result!;
+  }
+
+  private predicate(ctx: PredicateExpressionContext): Expression {
+    let e = this.addSub(ctx.addOrSubtractExpression());
+    for (const suffix of ctx.predicateSuffix()) e = this.suffix(e, suffix);
+    return e;
+  }
+
+  private suffix(left: Expression, ctx: PredicateSuffixContext): Expression {
+    const span = joinSpans(left.span, this.b.source.span(ctx));
+    if (ctx instanceof IsNullPredicateContext) return this.made({ kind: 'is_null', operand: left, negated: false, span }, [left]);
+    if (ctx instanceof IsNotNullPredicateContext) return this.made({ kind: 'is_null', operand: left, negated: true, span }, [left]);
+    const op: BinaryOperator | undefined =
+      ctx instanceof StartsWithPredicateContext ? 'starts_with'
+      : ctx instanceof EndsWithPredicateContext ? 'ends_with'
+      : ctx instanceof ContainsPredicateContext ? 'contains'
+      : ctx instanceof RegexPredicateContext ? 'regex'
+      : ctx instanceof InPredicateContext ? 'in'
+      : undefined;
+    assert(op !== undefined, `unknown predicate suffix ${ctx.getText()}`);
+    const operand = (ctx as StartsWithPredicateContext).addOrSubtractExpression();
+    return this.binary(op, left, this.addSub(operand));
+  }
+
+  private addSub(ctx: AddOrSubtractExpressionContext): Expression {
+    let left = this.mulDiv(ctx.multiplyDivideModuloExpression(0)!);
+    const ops = ctx.addOrSubtractOperator();
+    for (let i = 0; i < ops.length; i++) {
+      const right = this.mulDiv(ctx.multiplyDivideModuloExpression(i + 1)!);
+      left = this.binary(ops[i]!.getText() === '+' ? 'add' : 'sub', left, right);
+    }
+    return left;
+  }
+
+  private mulDiv(ctx: MultiplyDivideModuloExpressionContext): Expression {
+    let left = this.power(ctx.powerOfExpression(0)!);
+    const ops = ctx.multiplyDivideModuloOperator();
+    for (let i = 0; i < ops.length; i++) {
+      const right = this.power(ctx.powerOfExpression(i + 1)!);
+      const t = ops[i]!.getText();
+      left = this.binary(t === '*' ? 'mul' : t === '/' ? 'div' : 'mod', left, right);
+    }
+    return left;
+  }
+
+  /** `^` is left-associative in openCypher 9: `2^3^2` is `(2^3)^2`. */
+  private power(ctx: PowerOfExpressionContext): Expression {
+    let left = this.unary(ctx.unaryAddOrSubtractExpression(0)!);
+    for (let i = 1; i < ctx.unaryAddOrSubtractExpression().length; i++) {
+      left = this.binary('pow', left, this.unary(ctx.unaryAddOrSubtractExpression(i)!));
+    }
+    return left;
+  }
+
+  /**
+   * A sign directly before an integer or float literal is folded into the literal, so that
+   * `-9223372036854775808` is in range and `-0.0` is negative zero.
+   */
+  private unary(ctx: UnaryAddOrSubtractExpressionContext): Expression {
+    const signs: { op: 'neg' | 'pos'; span: Span }[] = [];
+    for (const child of ctx.children) {
+      if (!(child instanceof TerminalNode)) break;
+      signs.push({ op: child.getText() === '-' ? 'neg' : 'pos', span: this.b.source.tokenSpan(child.symbol) });
+    }
+    const inner = ctx.nonArithmeticOperatorExpression();
+    let e: Expression;
+    let remaining = signs.length;
+    const last = signs[signs.length - 1];
+    const literal = bareNumberLiteral(inner);
+    if (last !== undefined && last.op === 'neg' && literal !== undefined) {
+      e = this.number(literal.integer, literal.float, true, joinSpans(last.span, this.b.source.span(inner)));
+      remaining -= 1;
+    } else {
+      e = this.nonArithmetic(inner);
+    }
+    for (let i = remaining - 1; i >= 0; i--) {
+      const s = signs[i]!;
+      e = this.made({ kind: 'unary', op: s.op, operand: e, span: joinSpans(s.span, e.span) }, [e]);
+    }
+    return e;
+  }
+
+  private number(integer: IntegerLiteralContext | null, float: string | null, negative: boolean, span: Span): Expression {
+    const fail = this.b.source.error.bind(this.b.source);
+    let value: LiteralValue;
+    if (integer !== null) {
+      const text = integer.getText();
+      value = signedInteger(integerMagnitude(text, span, fail), negative, text, span, fail);
+    } else {
+      assert(float !== null, 'number literal without text');
+      const v = floatValue(float, span, fail);
+      value = negative ? -v : v;
+    }
+    return this.made({ kind: 'literal', value, span }, []);
+  }
+
+  private nonArithmetic(ctx: NonArithmeticOperatorExpressionContext): Expression {
+    let e = this.atom(ctx.atom());
+    for (const child of ctx.children) {
+      if (child instanceof PropertyLookupContext) {
+        const key = schemaName(child.propertyKeyName().schemaName());
+        e = this.made({ kind: 'property', object: e, key, span: joinSpans(e.span, this.b.source.span(child)) }, [e]);
+      } else if (child instanceof IndexOperatorContext) {
+        const index = this.expression(child.expression());
+        e = this.made({ kind: 'index', object: e, index, span: joinSpans(e.span, this.b.source.span(child)) }, [e, index]);
+      } else if (child instanceof SliceOperatorContext) {
+        const from = child._lo !== undefined ? this.expression(child._lo) : undefined;
+        const to = child._hi !== undefined ? this.expression(child._hi) : undefined;
+        const span = joinSpans(e.span, this.b.source.span(child));
+        e = this.made({ kind: 'slice', object: e, ...(from && { from }), ...(to && { to }), span }, [e, from, to]);
+      } else if (child instanceof ListOperatorContext) {
+        assert(false, 'unlabelled list operator');
+      }
+    }
+    const labels = ctx.nodeLabels();
+    if (labels !== null) {
+      e = this.made({ kind: 'has_labels', subject: e, labels: labelNames(labels), span: this.b.source.span(ctx) }, [e]);
+    }
+    return e;
+  }
+
+  /** The atom a SET/REMOVE target starts from. */
+  atomOf(ctx: AtomContext): Expression {
+    return this.atom(ctx);
+  }
+
+  private atom(ctx: AtomContext): Expression {
+    const span = this.b.source.span(ctx);
+    const literal = ctx.literal();
+    if (literal !== null) return this.literal(literal);
+    const parameter = ctx.parameter();
+    if (parameter !== null) return this.parameter(parameter);
+    const variable = ctx.variable();
+    if (variable !== null) return this.made({ kind: 'variable', name: symbolicName(variable.symbolicName()), span }, []);
+    if (ctx.countStar() !== null) return this.made({ kind: 'count_star', span }, []);
+    const paren = ctx.parenthesizedExpression();
+    if (paren !== null) return this.expression(paren.expression());
+    const fn = ctx.functionInvocation();
+    if (fn !== null) {
+      const args = fn.expression().map((a) => this.expression(a));
+      const name = [...fn.functionName().namespace().symbolicName(), fn.functionName().symbolicName()]
+        .map(symbolicName)
+        .join('.');
+      return this.made({ kind: 'function', name, distinct: fn.DISTINCT() !== null, args, span }, args);
+    }
+    const kase = ctx.caseExpression();
+    if (kase !== null) {
+      const subject = kase._subject !== undefined ? this.expression(kase._subject) : undefined;
+      const alternatives = kase.caseAlternative().map((a) => ({
+        when: this.expression(a.expression(0)!),
+        then: this.expression(a.expression(1)!),
+      }));
+      const otherwise = kase._elseExpr !== undefined ? this.expression(kase._elseExpr) : undefined;
+      const children = [subject, otherwise, ...alternatives.flatMap((a) => [a.when, a.then])];
+      return this.made(
+        { kind: 'case', ...(subject && { subject }), alternatives, ...(otherwise && { otherwise }), span },
+        children,
+      );
+    }
+    const lc = ctx.listComprehension();
+    if (lc !== null) {
+      const f = lc.filterExpression();
+      const source = this.expression(f.expression(0)!);
+      const where = f.WHERE() !== null ? this.expression(f.expression(1)!) : undefined;
+      const projection = lc.expression() !== null ? this.expression(lc.expression()!) : undefined;
+      return this.made(
+        {
+          kind: 'list_comprehension',
+          variable: symbolicName(f.variable().symbolicName()),
+          source,
+          ...(where && { where }),
+          ...(projection && { projection }),
+          span,
+        },
+        [source, where, projection],
+      );
+    }
+    const pc = ctx.patternComprehension();
+    if (pc !== null) {
+      const inner = this.b.path(pc.relationshipsPattern());
+      const v = pc.variable();
+      const path = v !== null ? { ...inner, variable: symbolicName(v.symbolicName()) } : inner;
+      const exprs = pc.expression();
+      const where = pc.WHERE() !== null ? this.expression(exprs[0]!) : undefined;
+      const projection = this.expression(exprs[exprs.length - 1]!);
+      return this.made(
+        { kind: 'pattern_comprehension', path, ...(where && { where }), projection, span },
+        [where, projection],
+      );
+    }
+    const q = ctx.quantifierExpression();
+    if (q !== null) {
+      const f = q.filterExpression();
+      const source = this.expression(f.expression(0)!);
+      const where = f.WHERE() !== null ? this.expression(f.expression(1)!) : undefined;
+      const quantifier = q.quantifier().getText().toLowerCase() as QuantifierKind;
+      return this.made(
+        {
+          kind: 'quantifier',
+          quantifier,
+          variable: symbolicName(f.variable().symbolicName()),
+          source,
+          ...(where && { where }),
+          span,
+        },
+        [source, where],
+      );
+    }
+    const r = ctx.reduceExpression();
+    if (r !== null) {
+      const initial = this.expression(r._initial!);
+      const source = this.expression(r._source!);
+      const step = this.expression(r._step!);
+      return this.made(
+        {
+          kind: 'reduce',
+          accumulator: symbolicName(r._accumulator!.symbolicName()),
+          initial,
+          variable: symbolicName(r.variable(1)!.symbolicName()),
+          source,
+          step,
+          span,
+        },
+        [initial, source, step],
+      );
+    }
+    const ex = ctx.existsSubquery();
+    if (ex !== null) {
+      const query = ex.query();
+      if (query !== null) return this.made({ kind: 'exists_subquery', body: { kind: 'query', query: this.b.nestedQuery(query) }, span }, []);
+      const pattern = this.b.pattern(ex.pattern()!);
+      const w = ex.where();
+      const where = w !== null ? this.expression(w.expression()) : undefined;
+      return this.made({ kind: 'exists_subquery', body: { kind: 'pattern', pattern, ...(where && { where }) }, span }, [where]);
+    }
+    const rp = ctx.relationshipsPattern();
+    if (rp !== null) return this.made({ kind: 'pattern_predicate', path: this.b.path(rp), span }, []);
+    const mp = ctx.mapProjection();
+    if (mp !== null) {
+      const items: MapProjectionItem[] = [];
+      const children: Expression[] = [];
+      for (const item of mp.mapProjectionItem()) {
+        if (item instanceof MapProjectionLiteralContext) {
+          const value = this.expression(item.expression());
+          children.push(value);
+          items.push({ kind: 'entry', key: schemaName(item.propertyKeyName().schemaName()), value });
+        } else if (item instanceof MapProjectionPropertyContext) {
+          items.push({ kind: 'property', key: schemaName(item.propertyKeyName().schemaName()) });
+        } else if (item instanceof MapProjectionAllContext) {
+          items.push({ kind: 'all_properties' });
+        } else if (item instanceof MapProjectionVariableContext) {
+          items.push({ kind: 'variable', name: symbolicName(item.variable().symbolicName()), span: this.b.source.span(item) });
+        }
+      }
+      const v = mp.variable();
+      return this.made(
+        { kind: 'map_projection', variable: symbolicName(v.symbolicName()), variable_span: this.b.source.span(v), items, span },
+        children,
+      );
+    }
+    throw this.b.source.error('UnexpectedSyntax', `unsupported expression '${ctx.getText()}'`, span);
+  }
+
+  literal(ctx: LiteralContext): Expression {
+    const span = this.b.source.span(ctx);
+    const fail = this.b.source.error.bind(this.b.source);
+    const bool = ctx.booleanLiteral();
+    if (bool !== null) return this.made({ kind: 'literal', value: bool.TRUE() !== null, span }, []);
+    if (ctx.NULL() !== null) return this.made({ kind: 'literal', value: null, span }, []);
+    const num = ctx.numberLiteral();
+    if (num !== null) return this.number(num.integerLiteral(), num.FloatLiteral()?.getText() ?? null, false, span);
+    const str = ctx.StringLiteral();
+    if (str !== null) return this.made({ kind: 'literal', value: stringValue(str.getText(), span, fail), span }, []);
+    const list = ctx.listLiteral();
+    if (list !== null) {
+      const items = list.expression().map((e) => this.expression(e));
+      return this.made({ kind: 'list', items, span }, items);
+    }
+    const map = ctx.mapLiteral();
+    assert(map !== null, `unknown literal ${ctx.getText()}`);
+    return this.map(map);
+  }
+
+  /** The value of `SET name = <value>`: a string, number or boolean literal. */
+  sessionValue(ctx: SessionValueContext): LiteralValue {
+    const span = this.b.source.span(ctx);
+    const str = ctx.StringLiteral();
+    if (str !== null) return stringValue(str.getText(), span, this.b.source.error.bind(this.b.source));
+    const bool = ctx.booleanLiteral();
+    if (bool !== null) return bool.TRUE() !== null;
+    const num = ctx.numberLiteral()!;
+    const lit = this.number(num.integerLiteral(), num.FloatLiteral()?.getText() ?? null, false, span);
+    assert(lit.kind === 'literal', 'a number is a literal');
+    return lit.value;
+  }
+
+  map(ctx: MapLiteralContext): Expression {
+    const keys = ctx.propertyKeyName();
+    const values = ctx.expression().map((e) => this.expression(e));
+    const entries = keys.map((k, i) => ({ key: schemaName(k.schemaName()), value: values[i]! }));
+    return this.made({ kind: 'map', entries, span: this.b.source.span(ctx) }, values);
+  }
+
+  parameter(ctx: ParameterContext): Expression {
+    const span = this.b.source.span(ctx);
+    const dollar = ctx.DOLLAR().symbol;
+    const next = ctx.stop;
+    if (next !== null && next.start !== dollar.stop + 1) {
+      throw this.b.source.error('UnexpectedSyntax', `a parameter name must follow '$' directly`, span);
+    }
+    const sym = ctx.symbolicName();
+    const name = sym !== null ? symbolicName(sym) : ctx.DecimalInteger()!.getText();
+    return this.made({ kind: 'parameter', name, span }, []);
+  }
+}
+
+function comparisonOperator(text: string): BinaryOperator {
+  switch (text) {
+    case '=':
+      return 'eq';
+    case '<>':
+      return 'neq';
+    case '<':
+      return 'lt';
+    case '>':
+      return 'gt';
+    case '<=':
+      return 'lte';
+    case '>=':
+      return 'gte';
+    default:
+      return assertNever(text as never, 'comparison operator');
+  }
+}
+
+export function labelNames(ctx: NodeLabelsContext): string[] {
+  return ctx.nodeLabel().map((l) => schemaName(l.labelName().schemaName()));
+}
+
+/** The number literal an operand consists of, if it is nothing else (no parentheses, lookups or labels). */
+function bareNumberLiteral(
+  ctx: NonArithmeticOperatorExpressionContext,
+): { integer: IntegerLiteralContext | null; float: string | null } | undefined {
+  if (ctx.getChildCount() !== 1) return undefined;
+  const num = ctx.atom().literal()?.numberLiteral();
+  if (num === null || num === undefined) return undefined;
+  return { integer: num.integerLiteral(), float: num.FloatLiteral()?.getText() ?? null };
+}
