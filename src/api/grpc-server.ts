@@ -10,7 +10,7 @@ import { fromBinary, toBinary, type DescMethod, type Message } from '@bufbuild/p
 import { WeftError } from '../common/errors.js';
 import { cancelledError, deadlineExceededError, openCall, type OpenCall } from './call-context.js';
 import { reasonError, statusDetails, toWireError, type FaultLogger, logFaultToStderr } from './error-catalog.js';
-import { healthService, HealthBoard } from './grpc-health.js';
+import { healthService, HealthBoard, ServingStatus } from './grpc-health.js';
 import { reflectionServices } from './grpc-reflection.js';
 import type { ErasedHandler, RegisteredService } from './handlers.js';
 import { callClientStreaming, callStreaming, callUnary, findHandler, untilAborted } from './invoke.js';
@@ -51,6 +51,9 @@ export async function startGrpcServer(o: GrpcServerOptions): Promise<GrpcServerH
     'grpc.max_receive_message_length': message_bytes_max,
     'grpc.max_send_message_length': message_bytes_max,
   });
+  // Each served service starts SERVING unless the server already set it, so a probe of one
+  // service by name gets an answer rather than NOT_FOUND.
+  for (const r of o.services) if (health.get(r.service.typeName) === undefined) health.set(r.service.typeName, ServingStatus.SERVING);
   const served = [...o.services, healthService(health)];
   const all = [...served, ...reflectionServices(served.map((r) => r.service))];
   const names = new Set<string>();
