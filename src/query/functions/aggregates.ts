@@ -1,0 +1,238 @@
+import { ValueHashSet } from '../../common/values/hash.js';
+import { estimateValueBytes } from '../../common/values/memory.js';
+import { orderCompare } from '../../common/values/order.js';
+import { DurationValue } from '../../common/values/temporal.js';
+import { typeName, type Value } from '../../common/values/value.js';
+import { argumentError, runtimeTypeError } from '../errors.js';
+import { add as addValues } from '../values/arithmetic.js';
+import { durationDivide } from '../values/temporal-arithmetic.js';
+import type { Accumulator, AggregateFunction, AggregateOptions } from './definition.js';
+
+/**
+ * The aggregate functions as accumulators. Every aggregate except `count(*)` skips nulls; with
+ * DISTINCT, equivalent values are aggregated once (the seen-set counts toward memory).
+ */
+
+const BYTES_PER_ENTRY = 16;
+
+abstract class Base implements Accumulator {
+  protected bytes = 64;
+  abstract add(value: Value, extra?: Value): void;
+  abstract result(): Value;
+  memoryBytes(): number {
+    return this.bytes;
+  }
+}
+
+class Count extends Base {
+  private n = 0n;
+  constructor(private readonly star: boolean) {
+    super();
+  }
+  add(value: Value): void {
+    if (this.star || value !== null) this.n += 1n;
+  }
+  result(): Value {
+    return this.n;
+  }
+}
+
+/** Sum of numbers (INTEGER while every input is, with overflow checks) or of durations. */
+class Sum extends Base {
+  private total: Value = 0n;
+  private seen = false;
+  add(value: Value): void {
+    if (value === null) return;
+    if (typeof value !== 'bigint' && typeof value !== 'number' && !(value instanceof DurationValue)) {
+      throw runtimeTypeError('InvalidArgumentType', `sum() expects numbers or durations, got ${typeName(value)}`);
+    }
+    if (!this.seen) {
+      this.seen = true;
+      this.total = value instanceof DurationValue ? DurationValue.ZERO : 0n;
+    }
+    if ((this.total instanceof DurationValue) !== (value instanceof DurationValue)) {
+      throw runtimeTypeError('InvalidArgumentType', 'sum() cannot mix numbers and durations');
+    }
+    this.total = addValues(this.total, value);
+  }
+  result(): Value {
+    return this.total;
+  }
+}
+
+class Avg extends Base {
+  private intSum = 0n;
+  private floatSum = 0;
+  private anyFloat = false;
+  private duration: DurationValue | null = null;
+  private n = 0;
+  add(value: Value): void {
+    if (value === null) return;
+    if (value instanceof DurationValue) {
+      if (this.n > 0 && this.duration === null) throw runtimeTypeError('InvalidArgumentType', 'avg() cannot mix numbers and durations');
+      this.duration = addValues(this.duration ?? DurationValue.ZERO, value) as DurationValue;
+    } else if (typeof value === 'bigint') {
+      if (this.duration !== null) throw runtimeTypeError('InvalidArgumentType', 'avg() cannot mix numbers and durations');
+      this.intSum += value;
+    } else if (typeof value === 'number') {
+      if (this.duration !== null) throw runtimeTypeError('InvalidArgumentType', 'avg() cannot mix numbers and durations');
+      this.floatSum += value;
+      this.anyFloat = true;
+    } else {
+      throw runtimeTypeError('InvalidArgumentType', `avg() expects numbers or durations, got ${typeName(value)}`);
+    }
+    this.n++;
+  }
+  result(): Value {
+    if (this.n === 0) return null;
+    if (this.duration !== null) return durationDivide(this.duration, BigInt(this.n));
+    return (Number(this.intSum) + (this.anyFloat ? this.floatSum : 0)) / this.n;
+  }
+}
+
+class Extreme extends Base {
+  private best: Value = null;
+  constructor(private readonly sign: 1 | -1) {
+    super();
+  }
+  add(value: Value): void {
+    if (value === null) return;
+    if (this.best === null || this.sign * orderCompare(value, this.best) > 0) {
+      this.best = value;
+      this.bytes = 64 + estimateValueBytes(value);
+    }
+  }
+  result(): Value {
+    return this.best;
+  }
+}
+
+class Collect extends Base {
+  private readonly items: Value[] = [];
+  add(value: Value): void {
+    if (value === null) return;
+    this.items.push(value);
+    this.bytes += 8 + estimateValueBytes(value);
+  }
+  result(): Value {
+    return this.items;
+  }
+}
+
+/** Standard deviation by Welford's method (numerically stable in one pass). */
+class StdDev extends Base {
+  private n = 0;
+  private mean = 0;
+  private m2 = 0;
+  constructor(private readonly sample: boolean) {
+    super();
+  }
+  add(value: Value): void {
+    if (value === null) return;
+    if (typeof value !== 'bigint' && typeof value !== 'number') {
+      throw runtimeTypeError('InvalidArgumentType', `stDev() expects numbers, got ${typeName(value)}`);
+    }
+    const x = Number(value);
+    this.n++;
+    const d = x - this.mean;
+    this.mean += d / this.n;
+    this.m2 += d * (x - this.mean);
+  }
+  result(): Value {
+    const div = this.sample ? this.n - 1 : this.n;
+    return div <= 0 ? 0 : Math.sqrt(this.m2 / div);
+  }
+}
+
+function percentileOf(p: Value | undefined): number {
+  if (p === null || p === undefined) throw argumentError('NumberOutOfRange', 'percentile must be a number between 0.0 and 1.0, got null');
+  if (typeof p !== 'bigint' && typeof p !== 'number') {
+    throw runtimeTypeError('InvalidArgumentType', `percentile must be a number, got ${typeName(p)}`);
+  }
+  const x = Number(p);
+  if (!(x >= 0 && x <= 1)) throw argumentError('NumberOutOfRange', `percentile must be between 0.0 and 1.0, got ${x}`);
+  return x;
+}
+
+class Percentile extends Base {
+  private readonly values: (bigint | number)[] = [];
+  private percentile: number | undefined;
+  constructor(private readonly continuous: boolean) {
+    super();
+  }
+  add(value: Value, extra?: Value): void {
+    // The percentile is checked on every row, so a bad one fails even when every value is null.
+    const p = percentileOf(extra);
+    this.percentile ??= p;
+    if (value === null) return;
+    if (typeof value !== 'bigint' && typeof value !== 'number') {
+      throw runtimeTypeError('InvalidArgumentType', `percentile functions expect numbers, got ${typeName(value)}`);
+    }
+    this.values.push(value);
+    this.bytes += BYTES_PER_ENTRY;
+  }
+  result(): Value {
+    const n = this.values.length;
+    if (n === 0 || this.percentile === undefined) return null;
+    const sorted = this.values.slice().sort((a, b) => orderCompare(a, b));
+    const p = this.percentile;
+    if (this.continuous) {
+      const pos = p * (n - 1);
+      const lo = Math.floor(pos);
+      const hi = Math.ceil(pos);
+      const a = Number(sorted[lo]);
+      const b = Number(sorted[hi]);
+      return lo === hi ? a : a + (b - a) * (pos - lo);
+    }
+    const index = Math.max(0, Math.ceil(p * n) - 1);
+    return sorted[Math.min(index, n - 1)] as bigint | number;
+  }
+}
+
+/** Wraps an accumulator so equivalent values reach it once. */
+class Distinct implements Accumulator {
+  private readonly seen = new ValueHashSet();
+  private bytes = 0;
+  constructor(private readonly inner: Accumulator) {}
+  add(value: Value, extra?: Value): void {
+    if (value === null) {
+      this.inner.add(value, extra);
+      return;
+    }
+    if (this.seen.add(value)) {
+      this.bytes += 32 + estimateValueBytes(value);
+      this.inner.add(value, extra);
+    }
+  }
+  result(): Value {
+    return this.inner.result();
+  }
+  memoryBytes(): number {
+    return this.bytes + this.inner.memoryBytes();
+  }
+}
+
+function aggregate(name: string, min: number, max: number, make: (o: AggregateOptions) => Accumulator): AggregateFunction {
+  return {
+    name,
+    min_args: min,
+    max_args: max,
+    kind: 'aggregate',
+    deterministic: true,
+    create: (o) => (o.distinct ? new Distinct(make(o)) : make(o)),
+  };
+}
+
+export const aggregateFunctions: readonly AggregateFunction[] = [
+  aggregate('count', 0, 1, (o) => new Count(o.star === true)),
+  aggregate('sum', 1, 1, () => new Sum()),
+  aggregate('avg', 1, 1, () => new Avg()),
+  aggregate('min', 1, 1, () => new Extreme(-1)),
+  aggregate('max', 1, 1, () => new Extreme(1)),
+  aggregate('collect', 1, 1, () => new Collect()),
+  aggregate('stdev', 1, 1, () => new StdDev(true)),
+  aggregate('stdevp', 1, 1, () => new StdDev(false)),
+  aggregate('percentilecont', 2, 2, () => new Percentile(true)),
+  aggregate('percentiledisc', 2, 2, () => new Percentile(false)),
+];
+

@@ -1,0 +1,44 @@
+import { aggregateFunctions } from './aggregates.js';
+import { conversionFunctions } from './conversion-functions.js';
+import type { FunctionDefinition } from './definition.js';
+import { listFunctions } from './list-functions.js';
+import { mathFunctions } from './math-functions.js';
+import type { FunctionCatalog, FunctionSignature } from './signature.js';
+import { stringFunctions } from './string-functions.js';
+import { temporalFunctions } from './temporal-functions.js';
+import { searchFunctions } from './vector-functions.js';
+
+/**
+ * Every function the engine knows, by canonical (lower-case, dotted) name. The binder asks
+ * `functionCatalog` for signatures; the evaluator takes implementations from `lookupFunction`.
+ */
+const all: readonly FunctionDefinition[] = [
+  ...listFunctions,
+  ...stringFunctions,
+  ...mathFunctions,
+  ...conversionFunctions,
+  ...temporalFunctions,
+  ...aggregateFunctions,
+  ...searchFunctions,
+];
+
+const byName = new Map<string, FunctionDefinition>();
+for (const f of all) {
+  if (byName.has(f.name)) throw new Error(`function ${f.name} defined twice`);
+  byName.set(f.name, f);
+}
+
+export function lookupFunction(name: string): FunctionDefinition | undefined {
+  return byName.get(name.toLowerCase());
+}
+
+export const functionCatalog: FunctionCatalog = {
+  lookup(name: string): FunctionSignature | undefined {
+    return lookupFunction(name);
+  },
+};
+
+/** All definitions, for documentation and tests. */
+export function allFunctions(): readonly FunctionDefinition[] {
+  return all;
+}

@@ -1,0 +1,91 @@
+import type { Value } from '../../common/values/value.js';
+import { arg, badValue, smallIntegerArg, stringArg } from './args.js';
+import { scalar, type ScalarFunction } from './definition.js';
+
+/**
+ * String functions. Null in any argument gives null. Positions and lengths count UTF-16 code units,
+ * as `substring` does in the Cypher implementations this follows.
+ */
+
+const stringFn = (name: string, f: (s: string) => Value): ScalarFunction =>
+  scalar(name, 1, 1, ([v = null]) => (v === null ? null : f(stringArg(name, v))));
+
+const trimmed = /^\s+|\s+$/g;
+
+export const stringFunctions: readonly ScalarFunction[] = [
+  stringFn('toupper', (s) => s.toUpperCase()),
+  stringFn('upper', (s) => s.toUpperCase()),
+  stringFn('tolower', (s) => s.toLowerCase()),
+  stringFn('lower', (s) => s.toLowerCase()),
+  stringFn('trim', (s) => s.replace(trimmed, '')),
+  stringFn('ltrim', (s) => s.replace(/^\s+/, '')),
+  stringFn('rtrim', (s) => s.replace(/\s+$/, '')),
+  scalar('replace', 3, 3, (args) => {
+    const [o, f, r] = [arg(args, 0), arg(args, 1), arg(args, 2)];
+    if (o === null || f === null || r === null) return null;
+    return stringArg('replace', o).split(stringArg('replace', f)).join(stringArg('replace', r));
+  }),
+  scalar('substring', 2, 3, (args) => {
+    const o = arg(args, 0);
+    const st = arg(args, 1);
+    const len = args.length > 2 ? arg(args, 2) : undefined;
+    if (o === null || st === null || len === null) return null;
+    const s = stringArg('substring', o);
+    const start = smallIntegerArg('substring', st);
+    if (start < 0) badValue('substring', 'start must not be negative', 'NumberOutOfRange');
+    if (len === undefined) return s.slice(start);
+    const n = smallIntegerArg('substring', len);
+    if (n < 0) badValue('substring', 'length must not be negative', 'NumberOutOfRange');
+    return s.slice(start, start + n);
+  }),
+  scalar('left', 2, 2, (args) => {
+    const [o, l] = [arg(args, 0), arg(args, 1)];
+    if (o === null) return null;
+    if (l === null) return badValue('left', 'length must not be null');
+    const n = smallIntegerArg('left', l);
+    if (n < 0) badValue('left', 'length must not be negative', 'NumberOutOfRange');
+    return stringArg('left', o).slice(0, n);
+  }),
+  scalar('right', 2, 2, (args) => {
+    const [o, l] = [arg(args, 0), arg(args, 1)];
+    if (o === null) return null;
+    if (l === null) return badValue('right', 'length must not be null');
+    const n = smallIntegerArg('right', l);
+    if (n < 0) badValue('right', 'length must not be negative', 'NumberOutOfRange');
+    const s = stringArg('right', o);
+    return n >= s.length ? s : s.slice(s.length - n);
+  }),
+  scalar('split', 2, 2, (args) => {
+    const [o, d] = [arg(args, 0), arg(args, 1)];
+    if (o === null || d === null) return null;
+    const s = stringArg('split', o);
+    const delimiters = Array.isArray(d) ? (d as readonly Value[]).map((x) => stringArg('split', x)) : [stringArg('split', d)];
+    return splitAll(s, delimiters);
+  }),
+];
+
+/** Splits on any of the delimiters; an empty delimiter splits into characters. */
+function splitAll(s: string, delimiters: readonly string[]): string[] {
+  if (delimiters.length === 1) {
+    const d = delimiters[0] as string;
+    return d === '' ? [...s] : s.split(d);
+  }
+  const out: string[] = [];
+  let start = 0;
+  let i = 0;
+  outer: while (i < s.length) {
+    for (const d of delimiters) {
+      if (d !== '' && s.startsWith(d, i)) {
+        out.push(s.slice(start, i));
+        i += d.length;
+        start = i;
+        continue outer;
+      }
+    }
+    i++;
+  }
+  out.push(s.slice(start));
+  return out;
+}
+
+

@@ -1,0 +1,387 @@
+import {
+  civilFromDays,
+  dayOfWeek,
+  daysFromCivil,
+  floorDiv,
+  NANOS_PER_DAY,
+  NANOS_PER_SECOND,
+  SECONDS_PER_DAY,
+  weekYearOf,
+  weekYearStart,
+} from '../../common/values/calendar.js';
+import {
+  DateTimeValue,
+  DateValue,
+  DurationValue,
+  LocalDateTimeValue,
+  LocalTimeValue,
+  TimeValue,
+} from '../../common/values/temporal.js';
+import {
+  parseDate,
+  parseDateTime,
+  parseDuration,
+  parseLocalDateTime,
+  parseLocalTime,
+  parseTime,
+} from '../../common/values/temporal-parse.js';
+import type { Value } from '../../common/values/value.js';
+import {
+  dateTimeFromInstant,
+  dateTimeFromLocal,
+  durationFromTotals,
+  offsetForLocal,
+  withZoneSameInstant,
+  zoneOf,
+  type ZoneSpec,
+} from '../../common/values/zoned.js';
+import { badValue, wrongType } from './args.js';
+import type { EpochInstant, FunctionContext } from './context.js';
+import { DATE_FIELDS, Fields, resolveDate, resolveTime, TIME_FIELDS, zoneSpecOf } from './temporal-fields.js';
+
+/**
+ * The temporal constructors: `date(...)`, `localtime(...)`, `time(...)`, `localdatetime(...)`,
+ * `datetime(...)` and `duration(...)` from a component map, a string, another temporal value, or
+ * nothing (now), plus the `.truncate` and `.statement`/`.transaction`/`.realtime` variants.
+ */
+
+export type PointKind = 'date' | 'localtime' | 'time' | 'localdatetime' | 'datetime';
+type Point = DateValue | LocalTimeValue | TimeValue | LocalDateTimeValue | DateTimeValue;
+
+/** The local parts of a value and, when it has one, its zone. */
+interface Parts {
+  readonly day: number | undefined;
+  readonly nano: number | undefined;
+  readonly zone: ZoneSpec | undefined;
+}
+
+function partsOf(v: Point): Parts {
+  if (v instanceof DateValue) return { day: v.epochDay, nano: undefined, zone: undefined };
+  if (v instanceof LocalTimeValue) return { day: undefined, nano: v.nanoOfDay, zone: undefined };
+  if (v instanceof TimeValue) return { day: undefined, nano: v.nanoOfDay, zone: { offsetSeconds: v.offsetSeconds } };
+  if (v instanceof LocalDateTimeValue) return { day: v.epochDay, nano: v.nanoOfDay, zone: undefined };
+  return { day: v.epochDay, nano: v.nanoOfDay, zone: zoneOf(v) };
+}
+
+function isPoint(v: Value): v is Point {
+  return (
+    v instanceof DateValue ||
+    v instanceof LocalTimeValue ||
+    v instanceof TimeValue ||
+    v instanceof LocalDateTimeValue ||
+    v instanceof DateTimeValue
+  );
+}
+
+export function defaultZone(ctx: FunctionContext): ZoneSpec {
+  return zoneSpecOf('timezone', ctx.defaultTimeZone === '' ? 'UTC' : ctx.defaultTimeZone);
+}
+
+function instantToDateTime(i: EpochInstant, zone: ZoneSpec): DateTimeValue {
+  const day = floorDiv(i.epochSecond, SECONDS_PER_DAY);
+  const nano = (i.epochSecond - day * SECONDS_PER_DAY) * NANOS_PER_SECOND + i.nano;
+  return dateTimeFromInstant(day, nano, zone);
+}
+
+function today(ctx: FunctionContext): number {
+  return instantToDateTime(ctx.clock.statement(), defaultZone(ctx)).epochDay;
+}
+
+/** Builds a value of `kind` from local parts; `zone` applies to the zoned kinds. */
+function build(kind: PointKind, fn: string, day: number | undefined, nano: number | undefined, zone: ZoneSpec, ctx: FunctionContext): Point {
+  switch (kind) {
+    case 'date':
+      if (day === undefined) return badValue(fn, 'a value without a date cannot become a DATE');
+      return new DateValue(day);
+    case 'localtime':
+      if (nano === undefined) return badValue(fn, 'a DATE has no time of day');
+      return new LocalTimeValue(nano);
+    case 'time':
+      if (nano === undefined) return badValue(fn, 'a DATE has no time of day');
+      return new TimeValue(nano, offsetForLocal(day ?? today(ctx), nano, zone));
+    case 'localdatetime':
+      if (day === undefined) return badValue(fn, 'a value without a date cannot become a LOCAL DATETIME');
+      return new LocalDateTimeValue(day, nano ?? 0);
+    case 'datetime':
+      if (day === undefined) return badValue(fn, 'a value without a date cannot become a DATETIME');
+      return dateTimeFromLocal(day, nano ?? 0, zone);
+  }
+}
+
+/** The value at the clock's instant, in `zone`, as `kind`. */
+export function now(kind: PointKind, instant: EpochInstant, zone: ZoneSpec, ctx: FunctionContext): Point {
+  const dt = instantToDateTime(instant, zone);
+  switch (kind) {
+    case 'date':
+      return new DateValue(dt.epochDay);
+    case 'localtime':
+      return new LocalTimeValue(dt.nanoOfDay);
+    case 'time':
+      return new TimeValue(dt.nanoOfDay, dt.offsetSeconds);
+    case 'localdatetime':
+      return new LocalDateTimeValue(dt.epochDay, dt.nanoOfDay);
+    case 'datetime':
+      return build('datetime', kind, dt.epochDay, dt.nanoOfDay, zone, ctx);
+  }
+}
+
+/** `date(x)`, `time(x)`, ...: x is null, a string, a map, or another temporal value. */
+export function construct(kind: PointKind, arg: Value, ctx: FunctionContext): Value {
+  const fn = kind;
+  if (arg === null) return null;
+  if (typeof arg === 'string') return parseText(kind, arg, ctx);
+  if (isPoint(arg)) return project(kind, arg, undefined, ctx);
+  if (arg instanceof Map) return fromMap(kind, new Fields(fn, arg), ctx);
+  return wrongType(fn, 'a STRING, a MAP or a temporal value', arg);
+}
+
+function parseText(kind: PointKind, text: string, ctx: FunctionContext): Point {
+  let v: Point | undefined;
+  switch (kind) {
+    case 'date':
+      v = parseDate(text);
+      break;
+    case 'localtime':
+      v = parseLocalTime(text);
+      break;
+    case 'time':
+      v = parseTime(text, defaultZone(ctx), today(ctx));
+      break;
+    case 'localdatetime':
+      v = parseLocalDateTime(text);
+      break;
+    case 'datetime':
+      v = parseDateTime(text, defaultZone(ctx));
+      break;
+  }
+  return v ?? badValue(kind, `'${text}' is not a valid ${kind} text`);
+}
+
+/** Another temporal value seen as `kind`; with `zone` set, zoned results are moved to it. */
+function project(kind: PointKind, v: Point, zone: ZoneSpec | undefined, ctx: FunctionContext): Point {
+  const p = partsOf(v);
+  const local = build(kind, kind, p.day, p.nano, p.zone ?? defaultZone(ctx), ctx);
+  return zone === undefined ? local : moveZone(local, zone, p.zone !== undefined, ctx);
+}
+
+/**
+ * Gives a zoned value the zone of a `timezone` component: the same instant when the value already had a
+ * zone of its own, the same local time when it took the default.
+ */
+function moveZone(v: Point, zone: ZoneSpec, hadZone: boolean, ctx: FunctionContext): Point {
+  if (v instanceof DateTimeValue) {
+    return hadZone ? withZoneSameInstant(v, zone) : dateTimeFromLocal(v.epochDay, v.nanoOfDay, zone);
+  }
+  if (v instanceof TimeValue) {
+    const offset = 'offsetSeconds' in zone ? zone.offsetSeconds : offsetForLocal(today(ctx), v.nanoOfDay, zone);
+    if (!hadZone) return new TimeValue(v.nanoOfDay, offset);
+    const shifted = v.nanoOfDay + (offset - v.offsetSeconds) * NANOS_PER_SECOND;
+    return new TimeValue(((shifted % NANOS_PER_DAY) + NANOS_PER_DAY) % NANOS_PER_DAY, offset);
+  }
+  return v;
+}
+
+function basePoint(f: Fields, key: string): Point | undefined {
+  const v = f.raw(key);
+  if (v === undefined || v === null) return undefined;
+  if (!isPoint(v)) return wrongType(f.fn, `a temporal value for '${key}'`, v);
+  return v;
+}
+
+function fromMap(kind: PointKind, f: Fields, ctx: FunctionContext): Point {
+  const fn = f.fn;
+  const tz = f.raw('timezone');
+  const zoneArg = tz === undefined || tz === null ? undefined : zoneSpecOf(fn, tz);
+  // A map holding only a time zone means "now, in that zone".
+  if (f.size === (tz === undefined ? 0 : 1)) return now(kind, ctx.clock.statement(), zoneArg ?? defaultZone(ctx), ctx);
+  if (f.has('epochseconds') || f.has('epochmillis')) return fromEpochFields(kind, f, zoneArg, ctx);
+
+  const dateBase = basePoint(f, 'date');
+  const timeBase = basePoint(f, 'time');
+  const dtBase = basePoint(f, 'datetime');
+  let day: number | undefined;
+  let nano: number | undefined;
+  let zone: ZoneSpec | undefined;
+  if (dtBase !== undefined) {
+    const p = partsOf(dtBase);
+    day = p.day;
+    nano = p.nano;
+    zone = p.zone;
+  }
+  if (dateBase !== undefined) {
+    const p = partsOf(dateBase);
+    if (p.day === undefined) badValue(fn, "'date' must be a value with a date");
+    day = p.day;
+    if (kind === 'date' || timeBase === undefined) zone = zone ?? p.zone;
+  }
+  if (timeBase !== undefined) {
+    const p = partsOf(timeBase);
+    if (p.nano === undefined) badValue(fn, "'time' must be a value with a time of day");
+    nano = p.nano;
+    zone = p.zone;
+  }
+  const wantsDate = kind === 'date' || kind === 'localdatetime' || kind === 'datetime';
+  const wantsTime = kind !== 'date';
+  if (wantsDate && (day === undefined || f.any(DATE_FIELDS))) day = resolveDate(f, day);
+  else if (!wantsDate && f.any(DATE_FIELDS)) badValue(fn, `${kind} has no date components`);
+  if (wantsTime && (f.any(TIME_FIELDS) || nano === undefined)) nano = resolveTime(f, nano);
+  else if (!wantsTime && f.any(TIME_FIELDS)) badValue(fn, 'date has no time components');
+  if (kind === 'date' && dateBase === undefined && dtBase === undefined && timeBase !== undefined) {
+    badValue(fn, "a DATE takes its base from 'date'");
+  }
+  const local = build(kind, fn, day, nano, zone ?? zoneArg ?? defaultZone(ctx), ctx);
+  return zoneArg === undefined ? local : moveZone(local, zoneArg, zone !== undefined, ctx);
+}
+
+function fromEpochFields(kind: PointKind, f: Fields, zone: ZoneSpec | undefined, ctx: FunctionContext): Point {
+  if (kind !== 'datetime') return badValue(f.fn, 'epochSeconds and epochMillis build a DATETIME only');
+  const seconds = f.int('epochseconds');
+  const millis = f.int('epochmillis');
+  const nanos = f.int('nanosecond') ?? 0;
+  let epochSecond = 0;
+  let nano = nanos;
+  if (seconds !== undefined) epochSecond = seconds;
+  if (millis !== undefined) {
+    epochSecond += floorDiv(millis, 1000);
+    nano += (millis - floorDiv(millis, 1000) * 1000) * 1_000_000;
+  }
+  epochSecond += floorDiv(nano, NANOS_PER_SECOND);
+  nano -= floorDiv(nano, NANOS_PER_SECOND) * NANOS_PER_SECOND;
+  return instantToDateTime({ epochSecond, nano }, zone ?? defaultZone(ctx));
+}
+
+/** `datetime.fromepoch(seconds, nanos)` and `datetime.fromepochmillis(millis)`. */
+export function fromEpoch(seconds: number, nanos: number, ctx: FunctionContext): DateTimeValue {
+  const s = seconds + floorDiv(nanos, NANOS_PER_SECOND);
+  return instantToDateTime({ epochSecond: s, nano: nanos - floorDiv(nanos, NANOS_PER_SECOND) * NANOS_PER_SECOND }, defaultZone(ctx));
+}
+
+const DATE_UNITS = ['millennium', 'century', 'decade', 'year', 'weekyear', 'quarter', 'month', 'week', 'day'] as const;
+const TIME_UNITS = ['hour', 'minute', 'second', 'millisecond', 'microsecond'] as const;
+
+function truncateDay(unit: string, day: number): number {
+  const c = civilFromDays(day);
+  switch (unit) {
+    case 'millennium':
+      return daysFromCivil(floorDiv(c.year, 1000) * 1000, 1, 1);
+    case 'century':
+      return daysFromCivil(floorDiv(c.year, 100) * 100, 1, 1);
+    case 'decade':
+      return daysFromCivil(floorDiv(c.year, 10) * 10, 1, 1);
+    case 'year':
+      return daysFromCivil(c.year, 1, 1);
+    case 'weekyear':
+      return weekYearStart(weekYearOf(day, c.year));
+    case 'quarter':
+      return daysFromCivil(c.year, Math.floor((c.month - 1) / 3) * 3 + 1, 1);
+    case 'month':
+      return daysFromCivil(c.year, c.month, 1);
+    case 'week':
+      return day - (dayOfWeek(day) - 1);
+    default:
+      return day;
+  }
+}
+
+function truncateNano(unit: string, nano: number): number {
+  const size: Record<string, number> = {
+    day: NANOS_PER_DAY,
+    hour: 3600 * NANOS_PER_SECOND,
+    minute: 60 * NANOS_PER_SECOND,
+    second: NANOS_PER_SECOND,
+    millisecond: 1_000_000,
+    microsecond: 1000,
+  };
+  const s = size[unit] ?? NANOS_PER_DAY;
+  return Math.floor(nano / s) * s;
+}
+
+/**
+ * `<kind>.truncate(unit, value, map?)`: the value cut down to the unit, then the map's components set
+ * on top. A `timezone` in the map replaces the zone keeping the local time.
+ */
+export function truncate(kind: PointKind, unitArg: Value, v: Value, mapArg: Value, ctx: FunctionContext): Value {
+  const fn = `${kind}.truncate`;
+  if (unitArg === null || v === null) return null;
+  if (typeof unitArg !== 'string') return wrongType(fn, 'a STRING unit', unitArg);
+  if (!isPoint(v)) return wrongType(fn, 'a temporal value', v);
+  const unit = unitArg.toLowerCase();
+  const isDateUnit = (DATE_UNITS as readonly string[]).includes(unit);
+  const isTimeUnit = (TIME_UNITS as readonly string[]).includes(unit);
+  if (!isDateUnit && !isTimeUnit) badValue(fn, `unknown unit '${unitArg}'`);
+  const hasDate = kind === 'date' || kind === 'localdatetime' || kind === 'datetime';
+  if (kind === 'date' && isTimeUnit) badValue(fn, `cannot truncate a DATE to ${unitArg}`);
+  if (!hasDate && isDateUnit && unit !== 'day') badValue(fn, `cannot truncate a time to ${unitArg}`);
+  const p = partsOf(v);
+  let day = p.day;
+  let nano = p.nano;
+  if (hasDate) {
+    if (day === undefined) badValue(fn, 'the value has no date');
+    day = truncateDay(unit, day);
+  }
+  if (kind !== 'date') nano = isDateUnit ? 0 : truncateNano(unit, nano ?? 0);
+  let zone = p.zone;
+  if (mapArg !== null && mapArg !== undefined) {
+    if (!(mapArg instanceof Map)) return wrongType(fn, 'a MAP of components', mapArg);
+    const f = new Fields(fn, mapArg);
+    if (hasDate && f.any(DATE_FIELDS)) day = resolveDate(f, day);
+    if (kind !== 'date' && f.any(TIME_FIELDS)) nano = resolveTime(f, nano);
+    const tz = f.raw('timezone');
+    if (tz !== undefined && tz !== null) zone = zoneSpecOf(fn, tz);
+  }
+  return build(kind, fn, day, nano, zone ?? defaultZone(ctx), ctx);
+}
+
+const DURATION_KEYS = new Set([
+  'years',
+  'quarters',
+  'months',
+  'weeks',
+  'days',
+  'hours',
+  'minutes',
+  'seconds',
+  'milliseconds',
+  'microseconds',
+  'nanoseconds',
+]);
+
+/** `duration(x)`: from a map of (possibly fractional) units, an ISO 8601 string, or a duration. */
+export function constructDuration(arg: Value): Value {
+  const fn = 'duration';
+  if (arg === null) return null;
+  if (arg instanceof DurationValue) return arg;
+  if (typeof arg === 'string') return parseDuration(arg) ?? badValue(fn, `'${arg}' is not a valid duration text`);
+  if (!(arg instanceof Map)) return wrongType(fn, 'a STRING or a MAP', arg);
+  const units = new Map<string, bigint | number>();
+  for (const [k, v] of arg as ReadonlyMap<string, Value>) {
+    const key = k.toLowerCase();
+    if (!DURATION_KEYS.has(key)) badValue(fn, `unknown unit '${k}'`);
+    if (v === null) continue;
+    if (typeof v !== 'bigint' && typeof v !== 'number') return wrongType(fn, `a number for '${k}'`, v);
+    units.set(key, v);
+  }
+  const u = (key: string): bigint | number => units.get(key) ?? 0n;
+  const allIntegers = [...units.values()].every((x) => typeof x === 'bigint');
+  if (allIntegers) {
+    const I = (key: string): bigint => u(key) as bigint;
+    const months = I('years') * 12n + I('quarters') * 3n + I('months');
+    const days = I('weeks') * 7n + I('days');
+    const seconds = I('hours') * 3600n + I('minutes') * 60n + I('seconds');
+    const nanos = I('milliseconds') * 1_000_000n + I('microseconds') * 1000n + I('nanoseconds');
+    const carry = nanos / 1_000_000_000n;
+    const parts = [months, days, seconds + carry, nanos - carry * 1_000_000_000n];
+    const limit = BigInt(Number.MAX_SAFE_INTEGER);
+    if (parts.some((x) => x > limit || x < -limit)) badValue(fn, 'duration out of range', 'NumberOutOfRange');
+    return new DurationValue(Number(parts[0]), Number(parts[1]), Number(parts[2]), Number(parts[3]));
+  }
+  const F = (key: string): number => Number(u(key));
+  const r = durationFromTotals(
+    F('years') * 12 + F('quarters') * 3 + F('months'),
+    F('weeks') * 7 + F('days'),
+    F('hours') * 3600 + F('minutes') * 60 + F('seconds'),
+    F('milliseconds') * 1e6 + F('microseconds') * 1e3 + F('nanoseconds'),
+  );
+  return r ?? badValue(fn, 'duration out of range', 'NumberOutOfRange');
+}
+
