@@ -70,7 +70,8 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServerH
   };
   const byService = new Map(o.services.map((r) => [r.service.typeName, r]));
   const routes = restRoutes(o.services.map((r) => r.service));
-  const app = Fastify({ logger: false });
+  // No automatic HEAD routes: a HEAD of a streaming GET would run the stream for nothing.
+  const app = Fastify({ logger: false, exposeHeadRoutes: false });
   // Bodies are read by the transcoder itself, with its own bounds and error answers.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
