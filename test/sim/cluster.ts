@@ -1,3 +1,4 @@
+import { AssertionFailure } from '../../src/common/assert.js';
 import { decodeConfChange } from '../../src/log/raft/index.js';
 import type { ConfChange, NodeId, RaftConfig } from '../../src/log/raft/index.js';
 import { SafetyChecker } from './checker-safety.js';
@@ -20,6 +21,10 @@ export interface SimResult {
 
 /** Bound on Ready rounds a member handles per tick: a member that never quiesces is a bug. */
 const READY_ROUNDS_MAX = 50;
+/** Message delay bound once faults stop; a round trip stays well under election_ticks. */
+const CALM_DELAY_TICKS_MAX = 2;
+/** A doomed new leader fails within this many ticks: long enough to replicate a little, not to finish. */
+const DOOM_TICKS_MAX = 12;
 /** Every this many ticks the logs are compared pairwise. */
 const LOG_MATCHING_EVERY_TICKS = 25;
 
@@ -37,6 +42,10 @@ export class Simulation {
   private next_id: NodeId;
   private readonly stats = { elections: 0, crashes: 0, conf_changes: 0, transfers: 0, snapshots_sent: 0, applied_entries: 0 };
   readonly trace: string[] = [];
+  /** Leaders to be crashed or isolated at a tick soon after their election. */
+  private readonly doomed = new Map<NodeId, number>();
+  /** False once the calm begins. */
+  private faulty = true;
   /** Values of liveness probes some member applied. */
   private readonly probes_applied = new Set<string>();
 
@@ -72,12 +81,19 @@ export class Simulation {
   }
 
   run(): SimResult {
-    for (let t = 0; t < this.opts.fault_ticks; t++) {
-      this.injectFaults();
-      this.operate();
-      this.tick(true);
+    let liveness_ticks: number | undefined;
+    try {
+      for (let t = 0; t < this.opts.fault_ticks; t++) {
+        this.injectFaults();
+        this.operate();
+        this.tick(true);
+      }
+      liveness_ticks = this.calm();
+    } catch (e) {
+      // A failed assertion inside the core is a found bug like any other: report it with the seed.
+      if (!(e instanceof AssertionFailure)) throw e;
+      return { seed: this.opts.seed, violations: [...this.safety.violations, `tick ${this.now}: assertion failed: ${e.message}`], liveness_ticks: undefined, stats: {} };
     }
-    const liveness_ticks = this.calm();
     this.clients.expireAll();
     this.safety.checkLogMatching(this.now, this.aliveNodes());
     const violations = [...this.safety.violations];
@@ -161,6 +177,7 @@ export class Simulation {
         this.stats.elections++;
         this.log(`${m.id} leads term ${m.node.raft.term}`);
         this.safety.onLeader(this.now, m.id, m.node.raft.term, m.node);
+        if (this.faulty && this.prng.chance(this.opts.new_leader_fault_p)) this.doomed.set(m.id, this.now + 1 + this.prng.int(DOOM_TICKS_MAX));
       }
     }
     if (rd.snapshot) m.storage.applySnapshot(rd.snapshot);
@@ -238,6 +255,14 @@ export class Simulation {
       }
       this.log(`partition ${[...side].join(',')} | rest${one_way ? ' (one way)' : ''}`);
     }
+    const leader = this.leader();
+    for (const [id, at] of this.doomed) {
+      if (at > this.now) continue;
+      this.doomed.delete(id);
+      const m = this.members.get(id)!;
+      if (m.alive && m.role === 'leader') this.faultLeader(m);
+    }
+    if (leader && p.chance(o.leader_fault_p)) this.faultLeader(leader);
     if (p.chance(o.heal_p) && this.net.cutCount() > 0) {
       this.net.heal();
       this.log('heal');
@@ -254,6 +279,24 @@ export class Simulation {
       const m = p.pick(down);
       m.restart();
       this.log(`restart ${m.id}`);
+    }
+  }
+
+  /** Crashes the leader, or cuts it off from everyone (it keeps taking proposals it cannot commit). */
+  private faultLeader(leader: SimMember): void {
+    const ids = [...this.members.keys()];
+    if (this.prng.chance(0.5) && [...this.members.values()].filter((m) => !m.alive).length < 2) {
+      leader.crash();
+      this.stats.crashes++;
+      this.log(`crash leader ${leader.id}`);
+    } else {
+      this.net.heal();
+      for (const id of ids) {
+        if (id === leader.id) continue;
+        this.net.cutLink(id, leader.id);
+        this.net.cutLink(leader.id, id);
+      }
+      this.log(`isolate leader ${leader.id}`);
     }
   }
 
@@ -296,8 +339,10 @@ export class Simulation {
    * the ticks until some leader has committed a proposal made after the calm began.
    */
   private calm(): number | undefined {
+    this.faulty = false;
     this.net.heal();
-    this.net.faults = { ...this.opts.faults, drop_p: 0, duplicate_p: 0 };
+    // Calm means a healthy network: no loss, and round trips well inside the election timeout.
+    this.net.faults = { drop_p: 0, duplicate_p: 0, delay_ticks_min: 1, delay_ticks_max: CALM_DELAY_TICKS_MAX };
     for (const m of this.members.values()) if (!m.alive) m.restart();
     const start = this.now;
     // A probe is re-proposed to each new leader; any of them committing counts.

@@ -22,6 +22,10 @@ export interface SimOptions {
   readonly crash_p: number;
   readonly restart_p: number;
   readonly partition_p: number;
+  /** Chance per tick to crash or isolate whoever leads: elections amid uncommitted entries. */
+  readonly leader_fault_p: number;
+  /** Chance that a newly elected leader is crashed or isolated a few ticks into its term (Raft figure 8). */
+  readonly new_leader_fault_p: number;
   readonly heal_p: number;
   readonly conf_change_p: number;
   readonly transfer_p: number;
@@ -33,6 +37,27 @@ export interface SimOptions {
   readonly inflight_msgs_max: number;
   readonly clients: ClientSettings;
   readonly unsafe_bugs: UnsafeBugs;
+}
+
+/**
+ * A harsher profile for hunting rarer interleavings: five members, one entry per append, frequent
+ * crashes and partitions, a lossy slow network.
+ */
+export function harshOptions(seed: number, overrides: Partial<SimOptions> = {}): SimOptions {
+  const base = defaultOptions(seed);
+  return {
+    ...base,
+    members_initial: 5,
+    msg_bytes_max: 1,
+    crash_p: 0.03,
+    restart_p: 0.1,
+    partition_p: 0.04,
+    leader_fault_p: 0.02,
+    new_leader_fault_p: 0.5,
+    heal_p: 0.05,
+    faults: { drop_p: 0.15, duplicate_p: 0.05, delay_ticks_min: 1, delay_ticks_max: 8 },
+    ...overrides,
+  };
 }
 
 /**
@@ -61,6 +86,8 @@ export function defaultOptions(seed: number, overrides: Partial<SimOptions> = {}
     crash_p: 0.01,
     restart_p: 0.05,
     partition_p: 0.01,
+    leader_fault_p: 0.002,
+    new_leader_fault_p: 0.1,
     heal_p: 0.03,
     conf_change_p: 0.01,
     transfer_p: 0.005,

@@ -392,6 +392,13 @@ export class Raft {
 
   applyConfChange(cc: ConfChange): ConfState {
     const cs = applyConfChange(this.tracker, cc, this.log.lastIndex() + 1);
+    if (this.role === 'leader' && !this.tracker.voters.has(this.id)) {
+      // Leadership moved here after our removal was proposed elsewhere. A leader outside the
+      // membership cannot take proposals, and the voters hear its heartbeats so they never campaign:
+      // step down so they elect one of themselves.
+      this.becomeFollower(this.term, NONE);
+      return cs;
+    }
     if (this.role === 'leader') {
       if (this.lead_transferee !== NONE && !this.tracker.voters.has(this.lead_transferee)) this.lead_transferee = NONE;
       // A smaller quorum may commit more at once.

@@ -98,7 +98,7 @@ function runCommand(env: TraceEnv, command: string): string[] {
     case 'process-ready':
       return args.flatMap((_, k) => env.processReady(n(k)));
     case 'deliver':
-      return env.deliver(args[0] === undefined ? undefined : n(0), false);
+      return args.length === 0 ? env.deliver(undefined, false) : args.flatMap((_, k) => env.deliver(n(k), false));
     case 'drop-msgs':
       return env.deliver(args[0] === undefined ? undefined : n(0), true);
     case 'drop':
