@@ -7,12 +7,12 @@ import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
 import { fromBinary, toBinary, type DescMethod, type Message } from '@bufbuild/protobuf';
-import { WeftError } from '../common/errors.js';
+import type { StatusCode } from '../common/errors.js';
 import { cancelledError, deadlineExceededError, openCall, type OpenCall } from './call-context.js';
-import { reasonError, statusDetails, toWireError, type FaultLogger, logFaultToStderr } from './error-catalog.js';
+import { reasonError, statusDetails, toWireError, type FaultLogger, logFaultToStderr, type WireError } from './error-catalog.js';
 import { healthService, HealthBoard, ServingStatus } from './grpc-health.js';
 import { reflectionServices } from './grpc-reflection.js';
-import type { ErasedHandler, RegisteredService } from './handlers.js';
+import type { CallObserver, ErasedHandler, RegisteredService } from './handlers.js';
 import { callClientStreaming, callStreaming, callUnary, findHandler, untilAborted } from './invoke.js';
 
 /** Default bound on one message either way; grpc-js refuses a larger request with RESOURCE_EXHAUSTED. */
@@ -31,6 +31,13 @@ export interface GrpcServerOptions {
   /** The health board to serve; one reporting SERVING is made when absent. */
   readonly health?: HealthBoard;
   readonly log?: FaultLogger;
+  /** Told about every call when it ends (for metrics). */
+  readonly observe?: CallObserver;
+}
+
+interface Settings {
+  readonly log: FaultLogger;
+  readonly observe?: CallObserver;
 }
 
 export interface GrpcServerHandle {
@@ -45,7 +52,7 @@ const identity = (b: Buffer): Buffer => b;
 export async function startGrpcServer(o: GrpcServerOptions): Promise<GrpcServerHandle> {
   const host = o.host ?? '127.0.0.1';
   const message_bytes_max = o.message_bytes_max ?? grpc_message_bytes_max_default;
-  const log = o.log ?? logFaultToStderr;
+  const settings: Settings = { log: o.log ?? logFaultToStderr, ...(o.observe !== undefined ? { observe: o.observe } : {}) };
   const health = o.health ?? new HealthBoard();
   const server = new grpc.Server({
     'grpc.max_receive_message_length': message_bytes_max,
@@ -74,7 +81,7 @@ export async function startGrpcServer(o: GrpcServerOptions): Promise<GrpcServerH
         responseDeserialize: identity,
         originalName: method.localName,
       };
-      implementation[method.name] = adapt(registered, method, log);
+      implementation[method.name] = adapt(registered, method, settings);
     }
     server.addService(definition, implementation);
   }
@@ -110,13 +117,6 @@ export function decodeRequest(method: DescMethod, bytes: Uint8Array): Message {
     const detail = e instanceof Error ? e.message : String(e);
     throw reasonError('MALFORMED_REQUEST', `request is not a valid ${method.input.typeName}: ${detail}`, { detail });
   }
-}
-
-function statusFor(e: unknown, log: FaultLogger): grpc.StatusObject {
-  const wire = toWireError(e, log);
-  const metadata = new grpc.Metadata();
-  metadata.set('grpc-status-details-bin', Buffer.from(statusDetails(wire)));
-  return { code: wire.grpc_code, details: wire.message, metadata };
 }
 
 function headersOf(metadata: grpc.Metadata): Record<string, string> {
@@ -171,59 +171,76 @@ async function writeAll(
   }
 }
 
-function adapt(registered: RegisteredService, method: DescMethod, log: FaultLogger): grpc.UntypedHandleCall {
+/** Runs one call's body and settles it: answer, close the call context, report to the observer. */
+function settle(
+  opened: OpenCall,
+  o: Settings,
+  body: () => Promise<void>,
+  fail: (wire: WireError) => void,
+): void {
+  const started = performance.now();
+  body().then(
+    () => finish('OK'),
+    (e: unknown) => {
+      const wire = toWireError(e, o.log);
+      fail(wire);
+      finish(wire.code);
+    },
+  );
+  function finish(code: StatusCode | 'OK'): void {
+    opened.close();
+    o.observe?.({ transport: 'grpc', method: opened.ctx.method, code, duration_ms: performance.now() - started });
+  }
+  }
+
+function statusOf(wire: WireError): grpc.StatusObject {
+  const metadata = new grpc.Metadata();
+  metadata.set('grpc-status-details-bin', Buffer.from(statusDetails(wire)));
+  return { code: wire.grpc_code, details: wire.message, metadata };
+}
+
+function adapt(registered: RegisteredService, method: DescMethod, o: Settings): grpc.UntypedHandleCall {
   const handlerOrThrow = (): ErasedHandler => findHandler(registered, method);
   switch (method.methodKind) {
     case 'unary':
       return (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
         const opened = openFor(call, method);
-        (async () => {
+        settle(opened, o, async () => {
           const req = decodeRequest(method, call.request);
           const reply = await callUnary(method, handlerOrThrow(), req, opened.ctx);
-          return Buffer.from(toBinary(method.output, reply));
-        })().then(
-          (bytes) => callback(null, bytes),
-          (e: unknown) => callback(statusFor(e, log)),
-        ).finally(() => opened.close());
+          callback(null, Buffer.from(toBinary(method.output, reply)));
+        }, (wire) => callback(statusOf(wire)));
       };
     case 'client_streaming':
       return (call: grpc.ServerReadableStream<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
         const opened = openFor(call, method);
-        (async () => {
+        settle(opened, o, async () => {
           const reply = await callClientStreaming(method, handlerOrThrow(), decodeStream(method, call), opened.ctx);
-          return Buffer.from(toBinary(method.output, reply));
-        })().then(
-          (bytes) => callback(null, bytes),
-          (e: unknown) => callback(statusFor(e, log)),
-        ).finally(() => opened.close());
+          callback(null, Buffer.from(toBinary(method.output, reply)));
+        }, (wire) => callback(statusOf(wire)));
       };
     case 'server_streaming':
       return (call: grpc.ServerWritableStream<Buffer, Buffer>) => {
         const opened = openFor(call, method);
-        (async () => {
+        settle(opened, o, async () => {
           const req = decodeRequest(method, call.request);
           await writeAll(call, method, callStreaming(method, handlerOrThrow(), req, opened.ctx), opened);
-        })().then(
-          () => call.end(),
-          (e: unknown) => endWithError(call, e, log),
-        ).finally(() => opened.close());
+          call.end();
+        }, (wire) => endWithError(call, wire));
       };
     case 'bidi_streaming':
       return (call: grpc.ServerDuplexStream<Buffer, Buffer>) => {
         const opened = openFor(call, method);
-        (async () => {
-          const replies = callStreaming(method, handlerOrThrow(), decodeStream(method, call), opened.ctx);
-          await writeAll(call, method, replies, opened);
-        })().then(
-          () => call.end(),
-          (e: unknown) => endWithError(call, e, log),
-        ).finally(() => opened.close());
+        settle(opened, o, async () => {
+          await writeAll(call, method, callStreaming(method, handlerOrThrow(), decodeStream(method, call), opened.ctx), opened);
+          call.end();
+        }, (wire) => endWithError(call, wire));
       };
   }
 }
 
-function endWithError(call: grpc.ServerWritableStream<Buffer, Buffer> | grpc.ServerDuplexStream<Buffer, Buffer>, e: unknown, log: FaultLogger): void {
+function endWithError(call: grpc.ServerWritableStream<Buffer, Buffer> | grpc.ServerDuplexStream<Buffer, Buffer>, wire: WireError): void {
   // A cancelled call has no one to tell; grpc-js already closed it.
-  if (call.cancelled && e instanceof WeftError && e.code === 'CANCELLED') return;
-  call.emit('error', Object.assign(new Error('call failed'), statusFor(e, log)));
+  if (call.cancelled && wire.code === 'CANCELLED') return;
+  call.emit('error', Object.assign(new Error('call failed'), statusOf(wire)));
 }

@@ -14,6 +14,7 @@
  * thrown as WeftError; the error catalog answers them. A method without a handler answers UNIMPLEMENTED.
  */
 import type { DescMessage, DescMethod, DescService, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
+import type { StatusCode } from '../common/errors.js';
 
 export type Transport = 'grpc' | 'rest';
 
@@ -30,6 +31,17 @@ export interface CallContext {
   /** The remote address as the transport reports it. */
   readonly peer: string;
 }
+
+/** One finished call, as both transports report it to an observer (e.g. for latency metrics). */
+export interface CallRecord {
+  readonly transport: Transport;
+  /** The gRPC path, e.g. "/weft.v1.GraphService/GetNode". */
+  readonly method: string;
+  readonly code: StatusCode | 'OK';
+  readonly duration_ms: number;
+}
+
+export type CallObserver = (call: CallRecord) => void;
 
 export type Reply<O extends DescMessage> = MessageInitShape<O>;
 

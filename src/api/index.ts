@@ -23,6 +23,8 @@
  *        const rest = await startRestServer({ port: 7081, services: [graph, query, ...] });
  *        const ops  = await startOpsServer({ port: 7084, answers: { health, ready, metrics, version } });
  *
+ *    Pass `observe` to both to be told of every finished call (transport, method, code, duration),
+ *    e.g. to feed a `graphdb_` latency histogram from src/common/metrics.ts.
  *    gRPC also serves grpc.health.v1 (`grpc.health.set(service, ServingStatus.X)`) and reflection.
  *    REST routes come from the `google.api.http` options; docs/api.md describes them for clients.
  *
@@ -35,6 +37,8 @@ export {
   type MethodHandler,
   type RegisteredService,
   type Transport,
+  type CallObserver,
+  type CallRecord,
 } from './handlers.js';
 export {
   reasons,

@@ -10,7 +10,8 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Message } from '@bufbuild/protobuf';
 import { cancelledError, deadlineFromHeaders, openCall, type OpenCall } from './call-context.js';
 import { errorJson, logFaultToStderr, reasonError, toWireError, type FaultLogger, type WireError } from './error-catalog.js';
-import type { ErasedHandler, RegisteredService } from './handlers.js';
+import type { StatusCode } from '../common/errors.js';
+import type { CallObserver, ErasedHandler, RegisteredService } from './handlers.js';
 import { ndjsonLines, readBody } from './http-body.js';
 import { callClientStreaming, callStreaming, callUnary, findHandler, untilAborted } from './invoke.js';
 import { restRoutes, type RestRoute } from './rest-routes.js';
@@ -36,6 +37,8 @@ export interface RestServerOptions {
   readonly stream_line_bytes_max?: number;
   readonly stream_header_wait_ms?: number;
   readonly log?: FaultLogger;
+  /** Told about every routed call when it ends (for metrics). */
+  readonly observe?: CallObserver;
 }
 
 export interface RestServerHandle {
@@ -67,6 +70,7 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServerH
     body_bytes_max: o.body_bytes_max ?? rest_body_bytes_max_default,
     line_bytes_max: o.stream_line_bytes_max ?? rest_stream_line_bytes_max_default,
     header_wait_ms: o.stream_header_wait_ms ?? rest_stream_header_wait_ms_default,
+    ...(o.observe !== undefined ? { observe: o.observe } : {}),
   };
   const byService = new Map(o.services.map((r) => [r.service.typeName, r]));
   const routes = restRoutes(o.services.map((r) => r.service));
@@ -115,6 +119,7 @@ interface Limits {
   readonly body_bytes_max: number;
   readonly line_bytes_max: number;
   readonly header_wait_ms: number;
+  readonly observe?: CallObserver;
 }
 
 async function serve(
@@ -124,6 +129,34 @@ async function serve(
   reply: FastifyReply,
   limits: Limits,
   log: FaultLogger,
+): Promise<FastifyReply | undefined> {
+  const started = performance.now();
+  const outcome: Outcome = { code: 'OK' };
+  try {
+    return await serveCall(registered, route, request, reply, limits, log, outcome);
+  } finally {
+    limits.observe?.({
+      transport: 'rest',
+      method: `/${route.method.parent.typeName}/${route.method.name}`,
+      code: outcome.code,
+      duration_ms: performance.now() - started,
+    });
+  }
+}
+
+/** How a call ended, filled in as it ends. */
+interface Outcome {
+  code: StatusCode | 'OK';
+}
+
+async function serveCall(
+  registered: RegisteredService,
+  route: RestRoute,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limits: Limits,
+  log: FaultLogger,
+  outcome: Outcome,
 ): Promise<FastifyReply | undefined> {
   const method = route.method;
   let opened: OpenCall | undefined;
@@ -156,13 +189,15 @@ async function serve(
       }
       case 'server_streaming': {
         const req = await readRequest(route, request, params, query, limits);
-        return await streamReplies(route, handler, req, reply, call, limits, log);
+        return await streamReplies(route, handler, req, reply, call, limits, log, outcome);
       }
       case 'bidi_streaming':
-        return await streamReplies(route, handler, readRequestLines(route, request, params, limits), reply, call, limits, log);
+        return await streamReplies(route, handler, readRequestLines(route, request, params, limits), reply, call, limits, log, outcome);
     }
   } catch (e) {
-    return sendError(reply, toWireError(e, log));
+    const wire = toWireError(e, log);
+    outcome.code = wire.code;
+    return sendError(reply, wire);
   } finally {
     opened?.close();
   }
@@ -212,6 +247,7 @@ async function streamReplies(
   call: OpenCall,
   limits: Limits,
   log: FaultLogger,
+  outcome: Outcome,
 ): Promise<FastifyReply | undefined> {
   const replies = callStreaming(route.method, handler, input, call.ctx)[Symbol.asyncIterator]();
   let next = replies.next();
@@ -230,7 +266,9 @@ async function streamReplies(
       result = await next;
     }
   } catch (e) {
-    if (!res.destroyed) await writeLine(res, JSON.stringify({ error: errorJson(toWireError(e, log)) }), call).catch(() => {});
+    const wire = toWireError(e, log);
+    outcome.code = wire.code;
+    if (!res.destroyed) await writeLine(res, JSON.stringify({ error: errorJson(wire) }), call).catch(() => {});
   } finally {
     void replies.return().catch(() => {});
     res.end();

@@ -127,6 +127,18 @@ describe('one handler, two transports', () => {
     expect(overRest.message).not.toContain('at ');
   });
 
+  it('each finished call is reported to the observer with its transport, method and outcome', async () => {
+    servers.calls.length = 0;
+    await grpcGraph.getNode({ nodeId: 1n });
+    await caught(restCall(servers.rest_url, GraphService.method.getNode, { nodeId: 999n }));
+    await expect.poll(() => servers.calls.length).toBe(2);
+    expect(servers.calls.map((c) => [c.transport, c.method, c.code])).toEqual([
+      ['grpc', '/weft.v1.GraphService/GetNode', 'OK'],
+      ['rest', '/weft.v1.GraphService/GetNode', 'NOT_FOUND'],
+    ]);
+    expect(servers.calls.every((c) => c.duration_ms >= 0)).toBe(true);
+  });
+
   it('a method without a handler is UNIMPLEMENTED: 501 over REST', async () => {
     const overGrpc = await caught(grpcGraph.enrollIssuer({ issuer: new Uint8Array(16) }));
     expect(overGrpc.code).toBe('UNIMPLEMENTED');
