@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
 import { fromBinary, toBinary, type DescMethod, type Message } from '@bufbuild/protobuf';
-import type { StatusCode } from '../common/errors.js';
+import { WeftError, type StatusCode } from '../common/errors.js';
 import { cancelledError, deadlineExceededError, openCall, type OpenCall } from './call-context.js';
 import { reasonError, statusDetails, toWireError, type FaultLogger, logFaultToStderr, type WireError } from './error-catalog.js';
 import { healthService, HealthBoard, ServingStatus } from './grpc-health.js';
@@ -38,6 +38,8 @@ export interface GrpcServerOptions {
 interface Settings {
   readonly log: FaultLogger;
   readonly observe?: CallObserver;
+  /** Calls in flight, so stop() can end them with a status rather than cut them. */
+  readonly active: Set<OpenCall>;
 }
 
 export interface GrpcServerHandle {
@@ -52,7 +54,11 @@ const identity = (b: Buffer): Buffer => b;
 export async function startGrpcServer(o: GrpcServerOptions): Promise<GrpcServerHandle> {
   const host = o.host ?? '127.0.0.1';
   const message_bytes_max = o.message_bytes_max ?? grpc_message_bytes_max_default;
-  const settings: Settings = { log: o.log ?? logFaultToStderr, ...(o.observe !== undefined ? { observe: o.observe } : {}) };
+  const settings: Settings = {
+    log: o.log ?? logFaultToStderr,
+    ...(o.observe !== undefined ? { observe: o.observe } : {}),
+    active: new Set(),
+  };
   const health = o.health ?? new HealthBoard();
   const server = new grpc.Server({
     'grpc.max_receive_message_length': message_bytes_max,
@@ -98,6 +104,7 @@ export async function startGrpcServer(o: GrpcServerOptions): Promise<GrpcServerH
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         health.stopServing();
+        for (const call of settings.active) call.cancel(new WeftError('UNAVAILABLE', 'the server is stopping'));
         const cut = setTimeout(() => server.forceShutdown(), grace_ms);
         server.tryShutdown(() => {
           clearTimeout(cut);
@@ -179,6 +186,7 @@ function settle(
   fail: (wire: WireError) => void,
 ): void {
   const started = performance.now();
+  o.active.add(opened);
   body().then(
     () => finish('OK'),
     (e: unknown) => {
@@ -188,6 +196,7 @@ function settle(
     },
   );
   function finish(code: StatusCode | 'OK'): void {
+    o.active.delete(opened);
     opened.close();
     o.observe?.({ transport: 'grpc', method: opened.ctx.method, code, duration_ms: performance.now() - started });
   }

@@ -10,7 +10,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Message } from '@bufbuild/protobuf';
 import { cancelledError, deadlineFromHeaders, openCall, type OpenCall } from './call-context.js';
 import { errorJson, logFaultToStderr, reasonError, toWireError, type FaultLogger, type WireError } from './error-catalog.js';
-import type { StatusCode } from '../common/errors.js';
+import { WeftError, type StatusCode } from '../common/errors.js';
 import type { CallObserver, ErasedHandler, RegisteredService } from './handlers.js';
 import { ndjsonLines, readBody } from './http-body.js';
 import { callClientStreaming, callStreaming, callUnary, findHandler, untilAborted } from './invoke.js';
@@ -71,6 +71,7 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServerH
     line_bytes_max: o.stream_line_bytes_max ?? rest_stream_line_bytes_max_default,
     header_wait_ms: o.stream_header_wait_ms ?? rest_stream_header_wait_ms_default,
     ...(o.observe !== undefined ? { observe: o.observe } : {}),
+    active: new Set(),
   };
   const byService = new Map(o.services.map((r) => [r.service.typeName, r]));
   const routes = restRoutes(o.services.map((r) => r.service));
@@ -112,7 +113,15 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServerH
   await app.listen({ host: o.host ?? '127.0.0.1', port: o.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : o.port;
-  return { port, routes, stop: () => app.close() };
+  return {
+    port,
+    routes,
+    async stop() {
+      // Calls in flight end with UNAVAILABLE (streams get it as their last line); then fastify closes.
+      for (const call of limits.active) call.cancel(new WeftError('UNAVAILABLE', 'the server is stopping'));
+      await app.close();
+    },
+  };
 }
 
 interface Limits {
@@ -120,6 +129,8 @@ interface Limits {
   readonly line_bytes_max: number;
   readonly header_wait_ms: number;
   readonly observe?: CallObserver;
+  /** Calls in flight, so stop() can end them (a change feed never ends by itself). */
+  readonly active: Set<OpenCall>;
 }
 
 async function serve(
@@ -170,6 +181,7 @@ async function serveCall(
       deadline_ms: deadlineFromHeaders(headers, Date.now()),
     });
     const call = opened;
+    limits.active.add(call);
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) call.cancel(cancelledError());
     });
@@ -199,6 +211,7 @@ async function serveCall(
     outcome.code = wire.code;
     return sendError(reply, wire);
   } finally {
+    if (opened !== undefined) limits.active.delete(opened);
     opened?.close();
   }
 }

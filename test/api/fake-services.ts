@@ -133,6 +133,8 @@ export function fakeQuery(): RegisteredService {
         };
       }
       if (req.labels.includes('Fail')) throw new WeftError('UNAVAILABLE', 'the feed moved past the retention window');
+      // A live feed: nothing more until the call ends; the handler does not even watch its signal.
+      if (req.labels.includes('Live')) await new Promise<never>(() => {});
     },
     executeCypher: async (req) => ({
       columns: ['q'],

@@ -204,6 +204,34 @@ describe('one handler, two transports', () => {
   });
 });
 
+describe('stopping', () => {
+  it('stop() ends a live change feed on both transports instead of waiting for it', async () => {
+    const servers = await startServers([fakeQuery()], { grpc: { shutdown_grace_ms: 10_000 } });
+    const client = createGrpcClient(QueryService, servers.grpc_address);
+    const grpcSeen: bigint[] = [];
+    const grpcDone = (async () => {
+      try {
+        for await (const e of client.watchChanges({ fromCommitTs: 1n, labels: ['Live'] })) grpcSeen.push(e.commitTs);
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    const res = await fetch(`${servers.rest_url}/v1/changes?labels=Live`);
+    expect(res.status).toBe(200);
+    const restBody = res.text();
+    await expect.poll(() => grpcSeen.length).toBe(3);
+    const started = Date.now();
+    await servers.stop();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const lines = (await restBody).trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(JSON.parse(lines[3] ?? '{}')).toMatchObject({ error: { code: 'UNAVAILABLE' } });
+    expect(await grpcDone).toMatchObject({ code: 'UNAVAILABLE' });
+    client.close();
+  });
+});
+
 describe('deadlines', () => {
   let servers: Servers;
   let graph: FakeGraph;
