@@ -99,7 +99,8 @@ export function implement<S extends DescService>(service: S, handlers: ServiceHa
   const byName = new Map<string, ErasedHandler>();
   for (const method of service.methods) {
     const h: unknown = (handlers as Record<string, unknown>)[method.localName];
-    if (typeof h === 'function') byName.set(method.localName, h as ErasedHandler);
+    // Bound, so a class instance's methods keep their `this`.
+    if (typeof h === 'function') byName.set(method.localName, (h as ErasedHandler).bind(handlers));
   }
   return { service, handlers: byName };
 }

@@ -10,6 +10,18 @@ describe('the handler contract', () => {
     expect(registered.service.typeName).toBe('weft.v1.GraphService');
   });
 
+  it('a class instance serves as handlers and keeps its this', async () => {
+    class Nodes {
+      private readonly prefix = 'node-';
+      async getNode(req: { nodeId: bigint }): Promise<{ elementId: string }> {
+        return { elementId: this.prefix + String(req.nodeId) };
+      }
+    }
+    const registered = implement(GraphService, new Nodes());
+    const handler = registered.handlers.get('getNode');
+    expect(await handler?.({ nodeId: 3n }, {} as never)).toEqual({ elementId: 'node-3' });
+  });
+
   it('types each handler from the descriptor: request fields, reply shape and method kind', () => {
     const handlers: ServiceHandlers<typeof BlobService> = {
       uploadBlob: async (chunks) => {
