@@ -136,10 +136,11 @@ export class Raft {
       self.becomeReplicate();
       self.recent_active = true;
     }
-    // No membership change until everything the previous leaders appended is applied.
-    this.pending_conf_index = this.log.lastIndex();
     // The empty entry commits the previous terms' entries (they cannot be committed by counting).
     this.appendEntries([{ type: 'normal', data: new Uint8Array() }]);
+    // No membership change until this leader has applied an entry of its own term, and with it
+    // everything earlier leaders appended (which may hold a change of their own).
+    this.pending_conf_index = this.log.lastIndex();
   }
 
   // ---- elections ----------------------------------------------------------------------------
@@ -245,6 +246,13 @@ export class Raft {
         // The pre-candidate counts this; the term rises only when it campaigns for real.
       } else if (m.type === 'app' || m.type === 'heartbeat' || m.type === 'snap') {
         this.becomeFollower(m.term, m.from);
+      } else if (m.type === 'vote') {
+        // Only a granted vote restarts the election timer (Raft figure 2). Otherwise every losing
+        // candidate would restart everyone's timer, and the one member able to win might wait
+        // through many such rounds before its own timer fires.
+        const elapsed = this.election_elapsed;
+        this.becomeFollower(m.term, NONE);
+        this.election_elapsed = elapsed;
       } else {
         this.becomeFollower(m.term, NONE);
       }
@@ -391,7 +399,8 @@ export class Raft {
   }
 
   applyConfChange(cc: ConfChange): ConfState {
-    const cs = applyConfChange(this.tracker, cc, this.log.lastIndex() + 1);
+    // A new member is probed from our last entry: one small append finds where its log stands.
+    const cs = applyConfChange(this.tracker, cc, Math.max(this.log.lastIndex(), 1));
     if (this.role === 'leader' && !this.tracker.voters.has(this.id)) {
       // Leadership moved here after our removal was proposed elsewhere. A leader outside the
       // membership cannot take proposals, and the voters hear its heartbeats so they never campaign:
@@ -401,8 +410,10 @@ export class Raft {
     }
     if (this.role === 'leader') {
       if (this.lead_transferee !== NONE && !this.tracker.voters.has(this.lead_transferee)) this.lead_transferee = NONE;
-      // A smaller quorum may commit more at once.
+      // A smaller quorum may commit more at once; otherwise probe new members now rather than at
+      // the next heartbeat.
       if (this.maybeCommit()) this.bcastAppend();
+      else for (const id of this.tracker.members()) if (id !== this.id) this.maybeSendAppend(id, false);
     }
     return cs;
   }

@@ -10,8 +10,8 @@ interface Member {
   node: RawNode;
   storage: MemoryStorage;
   config: RaftConfig;
-  /** Application payloads applied so far, in order (the state machine of the traces). */
-  applied: string[];
+  /** Application payloads applied so far with their indexes, in order (the state machine of the traces). */
+  applied: { index: number; data: string }[];
   applied_index: number;
 }
 
@@ -26,6 +26,8 @@ export class TraceEnv {
   readonly members = new Map<NodeId, Member>();
   /** Messages sent and not yet delivered, in send order. */
   queue: Message[] = [];
+  /** Messages set aside by `hold`, to be re-queued (after everything sent meanwhile) by `release`. */
+  held: Message[] = [];
   /** Directed links that drop everything ("from->to"). */
   readonly cut = new Set<string>();
 
@@ -67,7 +69,7 @@ export class TraceEnv {
   private apply(m: Member, rd: Ready): string[] {
     const out: string[] = [];
     if (rd.snapshot) {
-      m.applied = JSON.parse(decoder.decode(rd.snapshot.data)) as string[];
+      m.applied = JSON.parse(decoder.decode(rd.snapshot.data)) as { index: number; data: string }[];
       m.applied_index = rd.snapshot.meta.index;
     }
     for (const e of rd.committed_entries) {
@@ -75,7 +77,7 @@ export class TraceEnv {
         const cs = m.node.applyConfChange(decodeConfChange(e.data));
         out.push(`  applied conf: voters=${cs.voters.join(',')} learners=${cs.learners.join(',')}`);
       } else if (e.data.byteLength > 0) {
-        m.applied.push(decoder.decode(e.data));
+        m.applied.push({ index: e.index, data: decoder.decode(e.data) });
       }
       m.applied_index = e.index;
     }
@@ -103,6 +105,27 @@ export class TraceEnv {
       if (hit) out.push(`dropped: ${formatMessage(msg)}`);
       return !hit;
     });
+    return out;
+  }
+
+  /** Sets aside the queued messages from -> to: they arrive late, after what is sent meanwhile. */
+  hold(from: NodeId, to: NodeId): string[] {
+    const out: string[] = [];
+    this.queue = this.queue.filter((msg) => {
+      const hit = msg.from === from && msg.to === to;
+      if (hit) {
+        this.held.push(msg);
+        out.push(`held: ${formatMessage(msg)}`);
+      }
+      return !hit;
+    });
+    return out;
+  }
+
+  release(): string[] {
+    const out = this.held.map((msg) => `released: ${formatMessage(msg)}`);
+    this.queue.push(...this.held);
+    this.held = [];
     return out;
   }
 
@@ -178,7 +201,9 @@ export class TraceEnv {
   compact(id: NodeId, index: number): string[] {
     const m = this.member(id);
     assert(index <= m.applied_index, `compact ${index} beyond applied ${m.applied_index}`);
-    m.storage.createSnapshot(index, m.node.confState(), encoder.encode(JSON.stringify(m.applied)));
+    // The snapshot holds the state as of `index`, not everything applied since.
+    const state = m.applied.filter((a) => a.index <= index);
+    m.storage.createSnapshot(index, m.node.confState(), encoder.encode(JSON.stringify(state)));
     m.storage.compact(index);
     return [`compacted to ${index}: first index ${m.storage.firstIndex()}`];
   }
@@ -189,7 +214,7 @@ export class TraceEnv {
     this.queue = this.queue.filter((msg) => msg.to !== id && msg.from !== id);
     const storage = m.storage.clone();
     const snap = storage.snapshot();
-    const applied = snap.meta.index > 0 ? (JSON.parse(decoder.decode(snap.data)) as string[]) : [];
+    const applied = snap.meta.index > 0 ? (JSON.parse(decoder.decode(snap.data)) as { index: number; data: string }[]) : [];
     const node = new RawNode({ ...m.config, applied: snap.meta.index }, storage);
     this.members.set(id, { node, storage, config: m.config, applied, applied_index: snap.meta.index });
     return [];
@@ -212,7 +237,7 @@ export class TraceEnv {
     const m = this.member(id);
     const st = m.storage;
     const ents = st.lastIndex() >= st.firstIndex() ? st.entries(st.firstIndex(), st.lastIndex() + 1, Number.MAX_SAFE_INTEGER) : [];
-    return [`${id} log: first=${st.firstIndex()} [${formatEntries(ents)}]`, `${id} applied: [${m.applied.join(',')}]`];
+    return [`${id} log: first=${st.firstIndex()} [${formatEntries(ents)}]`, `${id} applied: [${m.applied.map((a) => a.data).join(',')}]`];
   }
 
   /** Fails the trace (even when rewriting) unless the member's status has these fields. */

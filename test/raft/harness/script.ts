@@ -103,6 +103,10 @@ function runCommand(env: TraceEnv, command: string): string[] {
       return env.deliver(args[0] === undefined ? undefined : n(0), true);
     case 'drop':
       return env.dropBetween(n(0), n(1));
+    case 'hold':
+      return env.hold(n(0), n(1));
+    case 'release':
+      return env.release();
     case 'stabilize':
       return env.stabilize(args.map((_, k) => n(k)));
     case 'partition':
