@@ -14,6 +14,10 @@ export interface TckQuery {
   readonly text: string;
   /** For the query under test: the expected error, if the scenario expects one. */
   readonly error?: { readonly type: string; readonly phase: string; readonly detail: string };
+  /** Signatures of the procedures the scenario registers, as written: `test.my.proc(in :: INTEGER?) :: (out :: STRING?)`. */
+  readonly procedures: readonly string[];
+  /** Names of the parameters the scenario binds. */
+  readonly parameters: readonly string[];
 }
 
 function featureFiles(dir: string): string[] {
@@ -44,17 +48,27 @@ export function loadTckQueries(dir = tck_features_dir): TckQuery[] {
       let query: { text: string } | undefined;
       let error: TckQuery['error'];
       const rest: TckQuery[] = [];
+      const procedures: string[] = [];
+      const parameters: string[] = [];
       for (const step of pickle.steps) {
         const text = step.text.trim();
         const doc = step.argument?.docString?.content;
-        if (text === 'having executed:' && doc !== undefined) rest.push({ id, role: 'setup', text: doc });
+        const proc = /^there exists a procedure (.*?)\s*:$/.exec(text);
+        if (proc) procedures.push(proc[1]!);
+        if (text === 'parameters are:') {
+          for (const row of step.argument?.dataTable?.rows ?? []) parameters.push(row.cells[0]!.value);
+        }
+        if (text === 'having executed:' && doc !== undefined) rest.push({ id, role: 'setup', text: doc, procedures, parameters });
         else if (text === 'executing query:' && doc !== undefined) query = { text: doc };
-        else if (text === 'executing control query:' && doc !== undefined) rest.push({ id, role: 'control', text: doc });
+        else if (text === 'executing control query:' && doc !== undefined) rest.push({ id, role: 'control', text: doc, procedures, parameters });
         const m = error_step.exec(text);
         if (m) error = { type: m[1]!, phase: m[2]!, detail: m[3]! };
       }
       out.push(...rest);
-      if (query) out.push(error ? { id, role: 'query', text: query.text, error } : { id, role: 'query', text: query.text });
+      if (query) {
+        const base = { id, role: 'query' as const, text: query.text, procedures, parameters };
+        out.push(error ? { ...base, error } : base);
+      }
     });
   }
   return out;

@@ -1,0 +1,88 @@
+import type { Expression, LiteralValue } from '../ast/expression.js';
+import type { Hint, SessionSetStatement } from '../ast/statement.js';
+import type { Span } from '../ast/span.js';
+import { referencesVariables } from './ast-walk.js';
+import type { BoundExpression } from './bound-expression.js';
+import type { BoundHints, BoundSessionSet, VectorConsistency } from './bound-statement.js';
+import { bindError } from './context.js';
+import type { ExpressionBinder } from './bind-expression.js';
+import { Scope } from './scope.js';
+import { describeType, isKnown } from './static-type.js';
+
+/** vector_build_wait is carried as a uint32 of milliseconds (SPEC 4.1). */
+export const vector_build_wait_ms_max = 2 ** 32 - 1;
+
+const consistencies: readonly VectorConsistency[] = ['current', 'snapshot', 'exact'];
+
+function consistency(value: LiteralValue, span: Span): VectorConsistency {
+  const v = typeof value === 'string' ? value.toLowerCase() : undefined;
+  const found = consistencies.find((c) => c === v);
+  if (found === undefined) {
+    throw bindError('InvalidArgumentValue', `vector_consistency is one of ${consistencies.map((c) => `'${c}'`).join(', ')}`, span);
+  }
+  return found;
+}
+
+function waitMs(value: LiteralValue, span: Span): number {
+  if (typeof value !== 'bigint' || value < 0n || value > BigInt(vector_build_wait_ms_max)) {
+    throw bindError('InvalidArgumentValue', `vector_build_wait takes milliseconds, an integer from 0 to ${vector_build_wait_ms_max}`, span);
+  }
+  return Number(value);
+}
+
+function literalArg(h: Hint): LiteralValue {
+  const arg = h.args[0];
+  if (h.args.length !== 1 || arg === undefined) {
+    throw bindError('InvalidNumberOfArguments', `hint ${h.name} takes exactly one argument`, h.span);
+  }
+  if (arg.kind !== 'literal') throw bindError('InvalidArgumentValue', `hint ${h.name} takes a literal`, arg.span);
+  return arg.value;
+}
+
+/** The hints of a statement; a later hint of the same name overrides an earlier one. */
+export function bindHints(hints: readonly Hint[]): BoundHints {
+  let out: { vector_consistency?: VectorConsistency; vector_build_wait_ms?: number } = {};
+  for (const h of hints) {
+    switch (h.name.toLowerCase()) {
+      case 'vector_consistency':
+        out = { ...out, vector_consistency: consistency(literalArg(h), h.span) };
+        break;
+      case 'vector_build_wait':
+      case 'vector_build_wait_ms':
+        out = { ...out, vector_build_wait_ms: waitMs(literalArg(h), h.span) };
+        break;
+      default:
+        throw bindError('UnknownHint', `unknown hint ${h.name} (known: vector_consistency, vector_build_wait)`, h.span);
+    }
+  }
+  return out;
+}
+
+/** AS OF TIMESTAMP: a constant commit_ts, an integer literal or a parameter. */
+export function bindAsOf(e: Expression, expressions: ExpressionBinder): BoundExpression {
+  if (referencesVariables(e)) throw bindError('NonConstantExpression', 'AS OF TIMESTAMP must not depend on variables', e.span);
+  const bound = expressions.bind(e, { scope: new Scope(), aggregation: 'forbidden', predicate: false });
+  if (isKnown(bound.type) && bound.type.kind !== 'integer') {
+    throw bindError('InvalidArgumentType', `AS OF TIMESTAMP takes a commit_ts (an integer), not a ${describeType(bound.type)}`, e.span);
+  }
+  if (bound.kind === 'literal' && typeof bound.value === 'bigint' && bound.value < 0n) {
+    throw bindError('NegativeIntegerArgument', 'AS OF TIMESTAMP cannot be negative', e.span);
+  }
+  return bound;
+}
+
+/**
+ * `SET name = value`. A name that is no session setting is read the way the same text reads as a
+ * query: a SET of an undefined variable.
+ */
+export function bindSessionSet(s: SessionSetStatement): BoundSessionSet {
+  switch (s.name.toLowerCase()) {
+    case 'vector_consistency':
+      return { kind: 'session_set', setting: { name: 'vector_consistency', value: consistency(s.value, s.span) }, span: s.span };
+    case 'vector_build_wait':
+    case 'vector_build_wait_ms':
+      return { kind: 'session_set', setting: { name: 'vector_build_wait_ms', value: waitMs(s.value, s.span) }, span: s.span };
+    default:
+      throw bindError('UndefinedVariable', `variable \`${s.name}\` is not defined (and is not a session setting)`, s.span);
+  }
+}

@@ -1,0 +1,164 @@
+import type { NodePattern, PatternPath, RelationshipPattern } from '../ast/pattern.js';
+import type { BoundNodePattern, BoundPath, BoundRelationshipPattern } from './bound-clause.js';
+import type { BoundExpression, BoundVariable, VariableKind } from './bound-expression.js';
+import { bindError, type BindContext, type PatternMode } from './context.js';
+import type { Scope } from './scope.js';
+import { any_type, describeType, listOf, node_type, path_type, relationship_type, type StaticType } from './static-type.js';
+
+interface Declared {
+  readonly variable: BoundVariable;
+  readonly bound: boolean;
+}
+
+/**
+ * Binds the paths of one clause (or one pattern expression). Variables are declared left to right,
+ * so a name reused with another kind is a VariableTypeConflict wherever it first appeared; property
+ * maps are bound afterwards and may refer to any variable of the pattern.
+ */
+export class PatternBinder {
+  constructor(private readonly c: BindContext) {}
+
+  paths(paths: readonly PatternPath[], scope: Scope, mode: PatternMode): { paths: BoundPath[]; introduced: BoundVariable[] } {
+    const introduced: BoundVariable[] = [];
+    const relationshipsHere = new Set<number>();
+    const declared = paths.map((path) => {
+      const nodes = path.nodes.map((n) => this.node(n, path, scope, mode, introduced));
+      const rels = path.relationships.map((r) => this.relationship(r, scope, mode, introduced, relationshipsHere));
+      let variable: BoundVariable | undefined;
+      if (path.variable !== undefined) {
+        if (scope.lookup(path.variable) !== undefined) {
+          throw bindError('VariableAlreadyBound', `variable \`${path.variable}\` is already bound`, path.span);
+        }
+        if (mode === 'predicate') {
+          throw bindError('UndefinedVariable', `a pattern predicate cannot introduce \`${path.variable}\``, path.span);
+        }
+        variable = this.c.variables.make(path.variable, 'path', path_type);
+        scope.declare(variable);
+        introduced.push(variable);
+      }
+      return { path, nodes, rels, variable };
+    });
+    const bound = declared.map(({ path, nodes, rels, variable }): BoundPath => ({
+      ...(variable && { variable }),
+      nodes: path.nodes.map((n, i): BoundNodePattern => {
+        const properties = this.properties(n.properties, scope, mode);
+        return { variable: nodes[i]!.variable, bound: nodes[i]!.bound, labels: n.labels, ...(properties && { properties }), span: n.span };
+      }),
+      relationships: path.relationships.map((r, i): BoundRelationshipPattern => {
+        const properties = this.properties(r.properties, scope, mode);
+        return {
+          variable: rels[i]!.variable,
+          bound: rels[i]!.bound,
+          types: r.types,
+          direction: r.direction,
+          ...(r.range && { range: r.range }),
+          ...(properties && { properties }),
+          span: r.span,
+        };
+      }),
+      span: path.span,
+    }));
+    return { paths: bound, introduced };
+  }
+
+  private node(n: NodePattern, path: PatternPath, scope: Scope, mode: PatternMode, introduced: BoundVariable[]): Declared {
+    if (n.variable === undefined) return { variable: this.c.variables.hidden('node', 'node', node_type), bound: false };
+    const existing = scope.lookup(n.variable);
+    if (existing !== undefined) {
+      requireKind(existing, 'node', node_type, n.variable, n.span);
+      if (mode === 'create' || mode === 'merge') {
+        const decorated = n.labels.length > 0 || n.properties !== undefined;
+        if (decorated || path.relationships.length === 0) {
+          throw bindError(
+            'VariableAlreadyBound',
+            `variable \`${n.variable}\` is already bound; ${decorated ? 'it cannot be given new labels or properties' : 'it cannot be created again'}`,
+            n.span,
+          );
+        }
+      }
+      return { variable: existing, bound: !introduced.includes(existing) };
+    }
+    if (mode === 'predicate') {
+      throw bindError('UndefinedVariable', `variable \`${n.variable}\` is not defined (a pattern predicate cannot introduce variables)`, n.span);
+    }
+    const v = this.c.variables.make(n.variable, 'node', node_type);
+    scope.declare(v);
+    introduced.push(v);
+    return { variable: v, bound: false };
+  }
+
+  private relationship(
+    r: RelationshipPattern,
+    scope: Scope,
+    mode: PatternMode,
+    introduced: BoundVariable[],
+    here: Set<number>,
+  ): Declared {
+    const kind: VariableKind = r.range !== undefined ? 'relationships' : 'relationship';
+    const type = r.range !== undefined ? listOf(relationship_type) : relationship_type;
+    const existing = r.variable !== undefined ? scope.lookup(r.variable) : undefined;
+    if (existing !== undefined && r.variable !== undefined) {
+      requireKind(existing, kind, type, r.variable, r.span);
+      if (mode === 'create' || mode === 'merge') {
+        throw bindError('VariableAlreadyBound', `variable \`${r.variable}\` is already bound; a relationship cannot be created again`, r.span);
+      }
+      if (here.has(existing.id)) {
+        throw bindError(
+          'RelationshipUniquenessViolation',
+          `relationship \`${r.variable}\` appears twice in one pattern and can never match`,
+          r.span,
+        );
+      }
+      here.add(existing.id);
+      return { variable: existing, bound: !introduced.includes(existing) };
+    }
+    if (mode === 'create' || mode === 'merge') {
+      if (r.types.length !== 1) {
+        throw bindError(
+          'NoSingleRelationshipType',
+          `a relationship to ${mode === 'create' ? 'create' : 'merge'} needs exactly one type, found ${r.types.length}`,
+          r.span,
+        );
+      }
+      if (r.range !== undefined) {
+        throw bindError('CreatingVarLength', `a variable-length relationship cannot be ${mode === 'create' ? 'created' : 'merged'}`, r.span);
+      }
+      if (mode === 'create' && r.direction === 'both') {
+        throw bindError('RequiresDirectedRelationship', 'a relationship to create needs a direction', r.span);
+      }
+    }
+    if (r.variable === undefined) return { variable: this.c.variables.hidden('rel', kind, type), bound: false };
+    if (mode === 'predicate') {
+      throw bindError('UndefinedVariable', `variable \`${r.variable}\` is not defined (a pattern predicate cannot introduce variables)`, r.span);
+    }
+    const v = this.c.variables.make(r.variable, kind, type);
+    scope.declare(v);
+    introduced.push(v);
+    here.add(v.id);
+    return { variable: v, bound: false };
+  }
+
+  private properties(e: PatternPath['nodes'][number]['properties'], scope: Scope, mode: PatternMode): BoundExpression | undefined {
+    if (e === undefined) return undefined;
+    if (e.kind === 'parameter' && mode !== 'create') {
+      throw bindError(
+        'InvalidParameterUse',
+        'a parameter cannot stand for the properties of a pattern to match; write {key: $param.key}',
+        e.span,
+      );
+    }
+    return this.c.expression(e, { scope, aggregation: 'forbidden', predicate: false });
+  }
+}
+
+/** A variable reused in a pattern must hold what the pattern expects (a value of unknown type may). */
+function requireKind(existing: BoundVariable, kind: VariableKind, type: StaticType, name: string, span: NodePattern['span']): void {
+  if (existing.kind === kind) return;
+  if (existing.kind === 'value' && (existing.type.kind === 'any' || existing.type.kind === 'null' || (existing.type === any_type))) return;
+  if (kind === 'relationships' && existing.kind === 'value' && existing.type.kind === 'list' && existing.type.element.kind === 'any') return;
+  throw bindError(
+    'VariableTypeConflict',
+    `variable \`${name}\` is a ${describeType(existing.type)} and cannot be used as a ${describeType(type)}`,
+    span,
+  );
+}

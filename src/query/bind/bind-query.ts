@@ -1,0 +1,47 @@
+import type { Query, SingleQuery } from '../ast/query.js';
+import { isUpdatingClause } from '../ast/clause.js';
+import type { BoundClause, BoundQuery, BoundSingleQuery } from './bound-clause.js';
+import { bindError } from './context.js';
+import type { ClauseBinder } from './bind-clause.js';
+import { Scope } from './scope.js';
+
+/** Binds a query: each UNION part from the starting scope, then the parts' columns are compared. */
+export class QueryBinder {
+  constructor(private readonly clauses: ClauseBinder) {}
+
+  /** `outer` is the scope a subquery starts from; a top-level query starts empty. */
+  bind(query: Query, outer: Scope | undefined): BoundQuery {
+    const parts = query.parts.map((part) => this.single(part, outer, query.parts.length === 1 && outer === undefined));
+    const columns = parts[0]!.columns.map((c) => c.name);
+    parts.forEach((part, i) => {
+      const names = part.columns.map((c) => c.name);
+      if (names.length !== columns.length || names.some((n, j) => n !== columns[j])) {
+        throw bindError(
+          'DifferentColumnsInUnion',
+          `all parts of a UNION must return the same columns: (${columns.join(', ')}) vs (${names.join(', ')})`,
+          query.parts[i]!.span,
+        );
+      }
+    });
+    return { parts, union_all: query.union_all, columns };
+  }
+
+  private single(part: SingleQuery, outer: Scope | undefined, top: boolean): BoundSingleQuery {
+    let scope = outer !== undefined ? outer.flatten() : new Scope();
+    const standalone = top && part.clauses.length === 1 && part.clauses[0]!.kind === 'call';
+    const bound: BoundClause[] = [];
+    for (const clause of part.clauses) {
+      if (outer !== undefined && isUpdatingClause(clause)) {
+        throw bindError('InvalidClauseComposition', 'a subquery in an expression cannot update the graph', clause.span);
+      }
+      const result = this.clauses.bind(clause, scope, standalone);
+      bound.push(result.clause);
+      scope = result.scope;
+    }
+    const last = bound[bound.length - 1]!;
+    let columns: BoundSingleQuery['columns'] = [];
+    if (last.kind === 'return') columns = last.projection.columns.map((c) => ({ name: c.name, variable: c.variable }));
+    else if (last.kind === 'call' && last.standalone) columns = last.yields.map((y) => ({ name: y.variable.name, variable: y.variable }));
+    return { clauses: bound, columns };
+  }
+}

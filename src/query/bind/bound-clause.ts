@@ -1,0 +1,152 @@
+import type { SortDirection } from '../ast/clause.js';
+import type { Direction, HopRange } from '../ast/pattern.js';
+import type { Span } from '../ast/span.js';
+import type { BoundExpression, BoundVariable } from './bound-expression.js';
+import type { ProcedureSignature } from './procedures.js';
+
+/**
+ * A node of a pattern. `bound` tells whether the variable was bound before this pattern (the node is
+ * then looked up, not searched for or created).
+ */
+export interface BoundNodePattern {
+  readonly variable: BoundVariable;
+  readonly bound: boolean;
+  readonly labels: readonly string[];
+  readonly properties?: BoundExpression;
+  readonly span: Span;
+}
+
+export interface BoundRelationshipPattern {
+  readonly variable: BoundVariable;
+  readonly bound: boolean;
+  readonly types: readonly string[];
+  readonly direction: Direction;
+  /** Present only for variable-length relationships; the variable then holds a list. */
+  readonly range?: HopRange;
+  readonly properties?: BoundExpression;
+  readonly span: Span;
+}
+
+/** Invariant: nodes.length === relationships.length + 1; relationships[i] joins nodes[i] and nodes[i + 1]. */
+export interface BoundPath {
+  readonly variable?: BoundVariable;
+  readonly nodes: readonly BoundNodePattern[];
+  readonly relationships: readonly BoundRelationshipPattern[];
+  readonly span: Span;
+}
+
+export interface BoundColumn {
+  /** The column name: the alias, or the item's verbatim text. */
+  readonly name: string;
+  /** The slot the column is written to; WITH columns are the variables in scope afterwards. */
+  readonly variable: BoundVariable;
+  /**
+   * Without aggregation: evaluated on each input row. With aggregation: evaluated on each group's
+   * row, which holds the grouping keys' and the aggregates' slots (a key column refers to its own slot).
+   */
+  readonly expression: BoundExpression;
+}
+
+/** The grouping and the aggregates of an aggregating projection; both are evaluated on input rows. */
+export interface BoundAggregation {
+  /** Implicit grouping keys: the columns without an aggregate, written to the column's own slot. */
+  readonly keys: readonly { readonly variable: BoundVariable; readonly expression: BoundExpression }[];
+  /** Each distinct aggregate call once, written to a hidden slot. */
+  readonly aggregates: readonly { readonly variable: BoundVariable; readonly call: BoundExpression & { kind: 'aggregate' } }[];
+}
+
+export interface BoundSortItem {
+  readonly expression: BoundExpression;
+  readonly direction: SortDirection;
+}
+
+/**
+ * WITH or RETURN. Order of evaluation: aggregation (if any), columns, DISTINCT, ORDER BY, SKIP,
+ * LIMIT, then WHERE (WITH only).
+ *
+ * ORDER BY is evaluated on the projected row. For a projection without aggregation or DISTINCT the
+ * row still holds the input slots too, so a sort key may use variables that were not projected; with
+ * aggregation or DISTINCT the sort keys use only the columns (expressions equal to a column's have
+ * been replaced by that column's variable).
+ */
+export interface BoundProjection {
+  readonly columns: readonly BoundColumn[];
+  readonly distinct: boolean;
+  readonly aggregation?: BoundAggregation;
+  readonly order: readonly BoundSortItem[];
+  /** Constant expressions (literals or parameters); literal values are checked non-negative integers. */
+  readonly skip?: BoundExpression;
+  readonly limit?: BoundExpression;
+  /** WITH ... WHERE, over the columns (and the input slots when `where_reads_input`). */
+  readonly where?: BoundExpression;
+  /**
+   * True when WHERE reads a variable the projection dropped (allowed without aggregation). The
+   * planner then filters while the input slots are still present: after ORDER BY, SKIP and LIMIT,
+   * or, for DISTINCT (which then has neither SKIP nor LIMIT), before DISTINCT.
+   */
+  readonly where_reads_input?: boolean;
+}
+
+export type BoundSetItem =
+  | { readonly kind: 'set_property'; readonly object: BoundExpression; readonly key: string; readonly value: BoundExpression }
+  | { readonly kind: 'replace_properties'; readonly variable: BoundVariable; readonly value: BoundExpression }
+  | { readonly kind: 'merge_properties'; readonly variable: BoundVariable; readonly value: BoundExpression }
+  | { readonly kind: 'set_labels'; readonly variable: BoundVariable; readonly labels: readonly string[] };
+
+export type BoundRemoveItem =
+  | { readonly kind: 'remove_property'; readonly object: BoundExpression; readonly key: string }
+  | { readonly kind: 'remove_labels'; readonly variable: BoundVariable; readonly labels: readonly string[] };
+
+export interface BoundYield {
+  readonly field: string;
+  readonly variable: BoundVariable;
+}
+
+export type BoundClause =
+  | {
+      readonly kind: 'match';
+      readonly optional: boolean;
+      readonly pattern: readonly BoundPath[];
+      readonly where?: BoundExpression;
+      /** Variables this clause binds (an OPTIONAL MATCH sets them to null when nothing matches). */
+      readonly introduced: readonly BoundVariable[];
+      readonly span: Span;
+    }
+  | { readonly kind: 'unwind'; readonly expression: BoundExpression; readonly variable: BoundVariable; readonly span: Span }
+  | {
+      readonly kind: 'call';
+      readonly procedure: ProcedureSignature;
+      /** One per procedure input, in order; an implicit call reads them from parameters of the same name. */
+      readonly args: readonly BoundExpression[];
+      readonly yields: readonly BoundYield[];
+      readonly where?: BoundExpression;
+      /** A standalone call: the whole query, its outputs are the result columns. */
+      readonly standalone: boolean;
+      readonly span: Span;
+    }
+  | { readonly kind: 'create'; readonly pattern: readonly BoundPath[]; readonly span: Span }
+  | {
+      readonly kind: 'merge';
+      readonly path: BoundPath;
+      readonly on_create: readonly BoundSetItem[];
+      readonly on_match: readonly BoundSetItem[];
+      readonly span: Span;
+    }
+  | { readonly kind: 'set'; readonly items: readonly BoundSetItem[]; readonly span: Span }
+  | { readonly kind: 'remove'; readonly items: readonly BoundRemoveItem[]; readonly span: Span }
+  | { readonly kind: 'delete'; readonly detach: boolean; readonly expressions: readonly BoundExpression[]; readonly span: Span }
+  | { readonly kind: 'with'; readonly projection: BoundProjection; readonly span: Span }
+  | { readonly kind: 'return'; readonly projection: BoundProjection; readonly span: Span };
+
+export interface BoundSingleQuery {
+  readonly clauses: readonly BoundClause[];
+  /** The result columns: RETURN's columns, a standalone call's outputs, or none for a query without RETURN. */
+  readonly columns: readonly { readonly name: string; readonly variable: BoundVariable }[];
+}
+
+/** Invariant: every part has the same column names in the same order. */
+export interface BoundQuery {
+  readonly parts: readonly BoundSingleQuery[];
+  readonly union_all: boolean;
+  readonly columns: readonly string[];
+}

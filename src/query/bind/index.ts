@@ -1,0 +1,10 @@
+export { bind } from './bind.js';
+export type { BindOptions } from './context.js';
+export type * from './bound-statement.js';
+export type * from './bound-clause.js';
+export type * from './bound-expression.js';
+export type { StaticType, ScalarTypeName } from './static-type.js';
+export type { ProcedureCatalog, ProcedureSignature } from './procedures.js';
+export { no_procedures } from './procedures.js';
+export { vector_build_wait_ms_max } from './bind-options.js';
+export { vector_dimensions_max } from './bind-schema.js';
