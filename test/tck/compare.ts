@@ -1,4 +1,4 @@
-import type { TckValue } from './expected-value.js';
+import { showTckValue, type TckValue } from './expected-value.js';
 
 /**
  * Equality of TCK values as the reference runner defines it: structural and recursive; an INTEGER
@@ -94,9 +94,14 @@ export function compareTables(
   if (expected.rows.length !== actual.rows.length) {
     return `expected ${expected.rows.length} rows, got ${actual.rows.length}`;
   }
+  const show = (r: readonly TckValue[]): string => `| ${r.map(showTckValue).join(' | ')} |`;
   if (order === 'ordered') {
     const i = expected.rows.findIndex((r, j) => !rowEq(r, actual.rows[j] as readonly TckValue[]));
-    return i < 0 ? undefined : `row ${i} differs`;
+    if (i < 0) return undefined;
+    return `row ${i} differs: expected ${show(expected.rows[i] as readonly TckValue[])}, got ${show(actual.rows[i] as readonly TckValue[])}`;
   }
-  return sameMultiset(expected.rows, actual.rows, rowEq) ? undefined : 'rows differ (as a multiset)';
+  if (sameMultiset(expected.rows, actual.rows, rowEq)) return undefined;
+  const missing = expected.rows.find((e) => !actual.rows.some((a) => rowEq(e, a)));
+  const extra = actual.rows.find((a) => !expected.rows.some((e) => rowEq(e, a)));
+  return `rows differ (as a multiset): expected ${missing === undefined ? 'other counts' : show(missing)}, got ${extra === undefined ? 'other counts' : show(extra)}`;
 }

@@ -100,7 +100,7 @@ describe('TCK value comparison', () => {
     const t = (rows: string[][]) => ({ columns: ['x'], rows: rows.map((r) => r.map(v)) });
     expect(compareTables(t([['1'], ['1'], ['2']]), t([['2'], ['1'], ['1']]), 'any', false)).toBeUndefined();
     expect(compareTables(t([['1'], ['1'], ['2']]), t([['2'], ['2'], ['1']]), 'any', false)).toBeDefined();
-    expect(compareTables(t([['1'], ['2']]), t([['2'], ['1']]), 'ordered', false)).toBe('row 0 differs');
+    expect(compareTables(t([['1'], ['2']]), t([['2'], ['1']]), 'ordered', false)).toMatch(/^row 0 differs/);
     expect(compareTables(t([]), { columns: ['y'], rows: [] }, 'any', false)).toMatch(/columns differ/);
   });
 });

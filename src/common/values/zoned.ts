@@ -65,8 +65,10 @@ export function durationFromTotals(months: number, days: number, seconds: number
   seconds += (days - d) * SECONDS_PER_DAY;
   const s = Math.trunc(seconds);
   nanos += (seconds - s) * NANOS_PER_SECOND;
-  // Fractions of decimal inputs are not exact in binary; nanoseconds are the unit, so round to it.
-  const n = Math.round(nanos);
+  // Nanoseconds are the unit: a leftover fraction of one is dropped (toward zero), except for the
+  // binary noise of decimal inputs (0.1 s carried down as 99999999.99999999 ns), which is rounded away.
+  const nearest = Math.round(nanos);
+  const n = Math.abs(nanos - nearest) < 1e-6 ? nearest : Math.trunc(nanos);
   if (![m, d, s, n].every(Number.isSafeInteger)) return undefined;
   const total = s + Math.floor(n / NANOS_PER_SECOND);
   if (!Number.isSafeInteger(total)) return undefined;

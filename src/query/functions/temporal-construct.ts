@@ -73,8 +73,11 @@ function isPoint(v: Value): v is Point {
   );
 }
 
+/** The session zone; `UTC` (the default) is the zero offset `Z`, not a named zone. */
 export function defaultZone(ctx: FunctionContext): ZoneSpec {
-  return zoneSpecOf('timezone', ctx.defaultTimeZone === '' ? 'UTC' : ctx.defaultTimeZone);
+  const z = ctx.defaultTimeZone;
+  if (z === '' || z === 'UTC' || z === 'Z') return { offsetSeconds: 0 };
+  return zoneSpecOf('timezone', z);
 }
 
 function instantToDateTime(i: EpochInstant, zone: ZoneSpec): DateTimeValue {
@@ -211,8 +214,8 @@ function fromMap(kind: PointKind, f: Fields, ctx: FunctionContext): Point {
   if (dateBase !== undefined) {
     const p = partsOf(dateBase);
     if (p.day === undefined) badValue(fn, "'date' must be a value with a date");
+    // Only a time or datetime base lends its zone; a date base lends its date alone.
     day = p.day;
-    if (kind === 'date' || timeBase === undefined) zone = zone ?? p.zone;
   }
   if (timeBase !== undefined) {
     const p = partsOf(timeBase);
