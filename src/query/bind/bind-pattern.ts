@@ -62,7 +62,7 @@ export class PatternBinder {
   }
 
   private node(n: NodePattern, path: PatternPath, scope: Scope, mode: PatternMode, introduced: BoundVariable[]): Declared {
-    if (n.variable === undefined) return { variable: this.c.variables.hidden('node', 'node', node_type), bound: false };
+    if (n.variable === undefined) return this.anonymous('node', 'node', node_type, mode, introduced);
     const existing = scope.lookup(n.variable);
     if (existing !== undefined) {
       requireKind(existing, 'node', node_type, n.variable, n.span);
@@ -127,7 +127,7 @@ export class PatternBinder {
         throw bindError('RequiresDirectedRelationship', 'a relationship to create needs a direction', r.span);
       }
     }
-    if (r.variable === undefined) return { variable: this.c.variables.hidden('rel', kind, type), bound: false };
+    if (r.variable === undefined) return this.anonymous('rel', kind, type, mode, introduced);
     if (mode === 'predicate') {
       throw bindError('UndefinedVariable', `variable \`${r.variable}\` is not defined (a pattern predicate cannot introduce variables)`, r.span);
     }
@@ -136,6 +136,13 @@ export class PatternBinder {
     introduced.push(v);
     here.add(v.id);
     return { variable: v, bound: false };
+  }
+
+  /** An unnamed element gets a hidden slot; a pattern predicate's are not introduced into the clause. */
+  private anonymous(what: string, kind: VariableKind, type: StaticType, mode: PatternMode, introduced: BoundVariable[]): Declared {
+    const variable = this.c.variables.hidden(what, kind, type);
+    if (mode !== 'predicate') introduced.push(variable);
+    return { variable, bound: false };
   }
 
   private properties(e: PatternPath['nodes'][number]['properties'], scope: Scope, mode: PatternMode): BoundExpression | undefined {

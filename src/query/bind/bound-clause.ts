@@ -5,8 +5,9 @@ import type { BoundExpression, BoundVariable } from './bound-expression.js';
 import type { ProcedureSignature } from './procedures.js';
 
 /**
- * A node of a pattern. `bound` tells whether the variable was bound before this pattern (the node is
- * then looked up, not searched for or created).
+ * A node of a pattern. `bound` tells whether the variable was bound before this clause (the node is
+ * then looked up, not searched for or created). A variable repeated within one clause is the same
+ * slot at each place, with `bound` false everywhere: the places must hold the same node.
  */
 export interface BoundNodePattern {
   readonly variable: BoundVariable;
@@ -108,7 +109,7 @@ export type BoundClause =
       readonly optional: boolean;
       readonly pattern: readonly BoundPath[];
       readonly where?: BoundExpression;
-      /** Variables this clause binds (an OPTIONAL MATCH sets them to null when nothing matches). */
+      /** Slots this clause binds, named and unnamed (an OPTIONAL MATCH sets them to null when nothing matches). */
       readonly introduced: readonly BoundVariable[];
       readonly span: Span;
     }
