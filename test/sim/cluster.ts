@@ -23,8 +23,6 @@ export interface SimResult {
 const READY_ROUNDS_MAX = 50;
 /** Message delay bound once faults stop; a round trip stays well under election_ticks. */
 const CALM_DELAY_TICKS_MAX = 2;
-/** A doomed new leader fails within this many ticks: long enough to replicate a little, not to finish. */
-const DOOM_TICKS_MAX = 12;
 /** Every this many ticks the logs are compared pairwise. */
 const LOG_MATCHING_EVERY_TICKS = 25;
 
@@ -177,7 +175,7 @@ export class Simulation {
         this.stats.elections++;
         this.log(`${m.id} leads term ${m.node.raft.term}`);
         this.safety.onLeader(this.now, m.id, m.node.raft.term, m.node);
-        if (this.faulty && this.prng.chance(this.opts.new_leader_fault_p)) this.doomed.set(m.id, this.now + 1 + this.prng.int(DOOM_TICKS_MAX));
+        if (this.faulty && this.prng.chance(this.opts.new_leader_fault_p)) this.doomed.set(m.id, this.now + 1 + this.prng.int(this.opts.new_leader_fault_ticks_max));
       }
     }
     if (rd.snapshot) m.storage.applySnapshot(rd.snapshot);

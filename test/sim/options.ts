@@ -26,6 +26,8 @@ export interface SimOptions {
   readonly leader_fault_p: number;
   /** Chance that a newly elected leader is crashed or isolated a few ticks into its term (Raft figure 8). */
   readonly new_leader_fault_p: number;
+  /** A doomed new leader fails within this many ticks: long enough to replicate a little, not to finish. */
+  readonly new_leader_fault_ticks_max: number;
   readonly heal_p: number;
   readonly conf_change_p: number;
   readonly transfer_p: number;
@@ -40,21 +42,24 @@ export interface SimOptions {
 }
 
 /**
- * A harsher profile for hunting rarer interleavings: five members, one entry per append, frequent
- * crashes and partitions, a lossy slow network.
+ * A harsher profile for hunting rarer interleavings (Raft figure 8 among them): three members, long
+ * runs, one entry per append, frequent crashes and partitions, new leaders often failing within a few
+ * ticks, a lossy slow network.
  */
 export function harshOptions(seed: number, overrides: Partial<SimOptions> = {}): SimOptions {
   const base = defaultOptions(seed);
   return {
     ...base,
-    members_initial: 5,
+    members_initial: 3,
+    fault_ticks: 2000,
     msg_bytes_max: 1,
     crash_p: 0.03,
     restart_p: 0.1,
     partition_p: 0.04,
+    heal_p: 0.05,
     leader_fault_p: 0.02,
     new_leader_fault_p: 0.5,
-    heal_p: 0.05,
+    new_leader_fault_ticks_max: 12,
     faults: { drop_p: 0.15, duplicate_p: 0.05, delay_ticks_min: 1, delay_ticks_max: 8 },
     ...overrides,
   };
@@ -88,6 +93,7 @@ export function defaultOptions(seed: number, overrides: Partial<SimOptions> = {}
     partition_p: 0.01,
     leader_fault_p: 0.002,
     new_leader_fault_p: 0.1,
+    new_leader_fault_ticks_max: 12,
     heal_p: 0.03,
     conf_change_p: 0.01,
     transfer_p: 0.005,

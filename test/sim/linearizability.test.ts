@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { checkLinearizable } from './linearizability.js';
+import type { Operation } from './linearizability.js';
+
+const put = (client: number, key: string, value: string, call: number, ret: number): Operation => ({ client, kind: 'put', key, value, call, ret });
+const get = (client: number, key: string, value: string | null, call: number, ret: number): Operation => ({ client, kind: 'get', key, value, call, ret });
+
+describe('linearizability checker (key-value registers, Wing-Gong with memoization)', () => {
+  it('accepts a sequential history', () => {
+    expect(checkLinearizable([put(0, 'k', 'a', 0, 1), get(1, 'k', 'a', 2, 3), put(0, 'k', 'b', 4, 5), get(1, 'k', 'b', 6, 7)]).ok).toBe(true);
+  });
+
+  it('rejects a stale read after a completed write', () => {
+    const r = checkLinearizable([put(0, 'k', 'a', 0, 1), put(0, 'k', 'b', 2, 3), get(1, 'k', 'a', 4, 5)]);
+    expect(r.ok).toBe(false);
+    expect(r.ok ? '' : r.key).toBe('k');
+  });
+
+  it('accepts either order for overlapping operations', () => {
+    expect(checkLinearizable([put(0, 'k', 'a', 0, 10), get(1, 'k', null, 1, 2), get(2, 'k', 'a', 3, 4)]).ok).toBe(true);
+  });
+
+  it('rejects reads that see a value disappear and come back', () => {
+    const h = [put(0, 'k', 'a', 0, 10), get(1, 'k', 'a', 1, 2), get(1, 'k', null, 3, 4)];
+    expect(checkLinearizable(h).ok).toBe(false);
+  });
+
+  it('lets a write of unknown outcome take effect any time after its call, or never', () => {
+    const never_seen = [put(0, 'k', 'a', 0, Infinity), get(1, 'k', null, 5, 6)];
+    expect(checkLinearizable(never_seen).ok).toBe(true);
+    const seen_late = [put(0, 'k', 'a', 0, Infinity), get(1, 'k', null, 5, 6), get(1, 'k', 'a', 7, 8)];
+    expect(checkLinearizable(seen_late).ok).toBe(true);
+    const seen_before_call = [get(1, 'k', 'a', 0, 1), put(0, 'k', 'a', 2, Infinity)];
+    expect(checkLinearizable(seen_before_call).ok).toBe(false);
+  });
+
+  it('checks keys independently', () => {
+    expect(checkLinearizable([put(0, 'x', '1', 0, 1), put(0, 'y', '2', 2, 3), get(1, 'x', '1', 4, 5), get(1, 'y', null, 6, 7)]).ok).toBe(false);
+  });
+
+  it('handles a long concurrent history quickly', () => {
+    const h: Operation[] = [];
+    let t = 0;
+    let last = 'v0';
+    h.push(put(0, 'k', last, t++, t++));
+    for (let i = 1; i < 400; i++) {
+      const c0 = t++;
+      const c1 = t++;
+      h.push(put(i % 3, 'k', `v${i}`, c0, t + 1));
+      h.push(get((i + 1) % 3, 'k', last, c1, t++));
+      t++;
+      last = `v${i}`;
+    }
+    expect(checkLinearizable(h).ok).toBe(true);
+  });
+});

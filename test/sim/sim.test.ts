@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { runSimulation } from './cluster.js';
+import type { SimResult } from './cluster.js';
+import { defaultOptions, harshOptions } from './options.js';
+import type { SimOptions } from './options.js';
+
+// The seeded slice of the simulator that runs with every test run. Longer runs:
+//   npm run sim -- --seeds 10000            (and --profile harsh)
+// A failing seed replays exactly with: npm run sim -- --seed N [--profile harsh]
+const DEFAULT_SEEDS = 1000;
+const HARSH_SEEDS = 300;
+/** The liveness bound asserted after faults stop, in ticks (election_ticks is 10). */
+const LIVENESS_TICKS_MAX = 120;
+
+function runSlice(count: number, options: (seed: number) => SimOptions): { failures: SimResult[]; liveness: number[] } {
+  const failures: SimResult[] = [];
+  const liveness: number[] = [];
+  for (let seed = 1; seed <= count; seed++) {
+    const result = runSimulation(options(seed));
+    if (result.violations.length > 0) failures.push(result);
+    if (result.liveness_ticks !== undefined) liveness.push(result.liveness_ticks);
+  }
+  return { failures, liveness };
+}
+
+function describeFailures(failures: readonly SimResult[], profile: string): string {
+  return failures
+    .slice(0, 5)
+    .map((f) => `seed ${f.seed}: ${f.violations.join('; ')} (replay: npm run sim -- --seed ${f.seed}${profile})`)
+    .join('\n');
+}
+
+/** The first seed in 1..count whose run finds a violation, or undefined. */
+function firstCaught(count: number, options: (seed: number) => SimOptions): SimResult | undefined {
+  for (let seed = 1; seed <= count; seed++) {
+    const result = runSimulation(options(seed));
+    if (result.violations.some((v) => !v.startsWith('liveness'))) return result;
+  }
+  return undefined;
+}
+
+describe('simulator: safety, linearizability and liveness under faults', () => {
+  it(`${DEFAULT_SEEDS} seeds of the default profile (3 or 5 members, crashes, partitions, membership changes) find no violation`, () => {
+    const { failures, liveness } = runSlice(DEFAULT_SEEDS, (seed) => defaultOptions(seed, { liveness_ticks_max: LIVENESS_TICKS_MAX }));
+    expect(describeFailures(failures, '')).toBe('');
+    expect(liveness).toHaveLength(DEFAULT_SEEDS);
+    expect(Math.max(...liveness)).toBeLessThanOrEqual(LIVENESS_TICKS_MAX);
+  });
+
+  it(`${HARSH_SEEDS} seeds of the harsh profile find no violation`, () => {
+    const { failures } = runSlice(HARSH_SEEDS, (seed) => harshOptions(seed, { liveness_ticks_max: LIVENESS_TICKS_MAX }));
+    expect(describeFailures(failures, ' --profile harsh')).toBe('');
+  });
+
+  it('liveness: once faults stop, a leader is elected and a new proposal commits within the bound', () => {
+    const result = runSimulation(defaultOptions(7, { fault_ticks: 0 }));
+    expect(result.violations).toEqual([]);
+    // From a cold start: one randomized election timeout (< 2 * election_ticks) plus a few round trips.
+    expect(result.liveness_ticks).toBeLessThanOrEqual(2 * 10 + 10);
+  });
+
+  it('replay: a seed reproduces its run exactly', () => {
+    const a = runSimulation(defaultOptions(42));
+    const b = runSimulation(defaultOptions(42));
+    expect(b).toEqual(a);
+    const c = runSimulation(defaultOptions(43));
+    expect(c.stats).not.toEqual(a.stats);
+  });
+});
+
+describe('simulator: the checker bites a deliberately broken core', () => {
+  it('unsafe_bugs.double_vote is caught within the default slice (election safety)', () => {
+    const caught = firstCaught(DEFAULT_SEEDS, (seed) => defaultOptions(seed, { unsafe_bugs: { double_vote: true } }));
+    expect(caught, 'double_vote went unnoticed').toBeDefined();
+    expect(caught!.violations.join('\n')).toMatch(/election safety/);
+  });
+
+  it('unsafe_bugs.commit_old_term_by_count (Raft figure 8) is caught within the harsh slice', () => {
+    const caught = firstCaught(HARSH_SEEDS, (seed) => harshOptions(seed, { unsafe_bugs: { commit_old_term_by_count: true } }));
+    expect(caught, 'commit_old_term_by_count went unnoticed').toBeDefined();
+    expect(caught!.violations.join('\n')).toMatch(/state machine safety|leader completeness|log matching|linearizability/);
+  });
+});
