@@ -116,17 +116,9 @@ export class LogDriver {
     });
     this.appliedIndex = Math.max(this.appliedIndex, this.storage.lastIndex);
     this.core.persistedTo(this.storage.lastIndex);
-    this.drainCommittedSilently();
+    this.core.appliedTo(this.appliedIndex);
+    assert(!this.core.hasReady(), 'nothing is ready before following starts');
     this.applyHandler = handler;
-  }
-
-  /** After replay the core reports the replayed entries committed; they are applied already. */
-  private drainCommittedSilently(): void {
-    while (this.core.hasReady()) {
-      const ready = this.core.ready();
-      assert(ready.entries.length === 0, 'no new entries before following starts');
-      this.core.advance(ready);
-    }
   }
 
   /**

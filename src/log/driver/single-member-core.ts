@@ -88,6 +88,13 @@ export class SingleMemberCore {
     };
   }
 
+  /** Entries up to `index` were applied outside a Ready (replayed from storage at start). */
+  appliedTo(index: number): void {
+    assert(index <= this.commit, 'applied beyond commit');
+    this.applied = Math.max(this.applied, index);
+    this.unapplied = this.unapplied.filter((e) => e.index > index);
+  }
+
   advance(ready: CoreReady): void {
     const last = ready.committed_entries[ready.committed_entries.length - 1];
     if (last === undefined) return;

@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import { invalidArgument } from '../common/errors.js';
+
+/**
+ * Every server setting, typed, with its documented default (docs/configuration.md). Sources, later
+ * ones winning: defaults, a JSON file (`--config` or WEFT_CONFIG), environment `WEFT_<NAME>`, flags
+ * `--<name-with-dashes>`.
+ */
+export interface ServerConfig {
+  readonly data_dir: string;
+  readonly host: string;
+  readonly grpc_port: number;
+  readonly rest_port: number;
+  readonly ops_port: number;
+  readonly peer_port: number;
+  readonly node_id: number;
+  readonly index_build_max_running: number;
+  readonly index_build_statement_wait_secs: number;
+  readonly vector_build_wait_ms: number;
+  readonly query_memory_limit_mb: number;
+  readonly default_read_preference: 'PRIMARY' | 'PRIMARY_PREFERRED' | 'SECONDARY' | 'SECONDARY_PREFERRED' | 'NEAREST';
+  readonly default_read_concern: 'LOCAL' | 'MAJORITY' | 'LINEARIZABLE' | 'SNAPSHOT';
+  /** 0 means a majority of the group. */
+  readonly default_write_acks: number;
+  readonly default_write_journal: 'JOURNAL' | 'CACHE' | 'MEMORY';
+  readonly default_write_timeout_ms: number;
+  readonly mvcc_retention_secs: number;
+  readonly checkpoint_interval_entries: number;
+  readonly checkpoint_interval_secs: number;
+  readonly election_ticks: number;
+  readonly heartbeat_ticks: number;
+  readonly tick_ms: number;
+  readonly transaction_idle_timeout_secs: number;
+  readonly transactions_max: number;
+  readonly request_bytes_max: number;
+  readonly log_segment_bytes_max: number;
+  readonly shutdown_drain_ms: number;
+}
+
+export const defaultConfig: ServerConfig = {
+  data_dir: './data',
+  host: '127.0.0.1',
+  grpc_port: 7080,
+  rest_port: 7081,
+  ops_port: 7084,
+  peer_port: 7082,
+  node_id: 1,
+  index_build_max_running: 2,
+  index_build_statement_wait_secs: 10,
+  vector_build_wait_ms: 5000,
+  query_memory_limit_mb: 512,
+  default_read_preference: 'PRIMARY',
+  default_read_concern: 'LOCAL',
+  default_write_acks: 0,
+  default_write_journal: 'JOURNAL',
+  default_write_timeout_ms: 0,
+  mvcc_retention_secs: 300,
+  checkpoint_interval_entries: 50_000,
+  checkpoint_interval_secs: 300,
+  election_ticks: 10,
+  heartbeat_ticks: 1,
+  tick_ms: 100,
+  transaction_idle_timeout_secs: 60,
+  transactions_max: 1000,
+  request_bytes_max: 16 * 1024 * 1024,
+  log_segment_bytes_max: 64 * 1024 * 1024,
+  shutdown_drain_ms: 10_000,
+};
+
+type Key = keyof ServerConfig;
+
+const choices: Partial<Record<Key, readonly string[]>> = {
+  default_read_preference: ['PRIMARY', 'PRIMARY_PREFERRED', 'SECONDARY', 'SECONDARY_PREFERRED', 'NEAREST'],
+  default_read_concern: ['LOCAL', 'MAJORITY', 'LINEARIZABLE', 'SNAPSHOT'],
+  default_write_journal: ['JOURNAL', 'CACHE', 'MEMORY'],
+};
+
+/** Inclusive bounds for numeric settings. */
+const bounds: Partial<Record<Key, readonly [number, number]>> = {
+  grpc_port: [0, 65535],
+  rest_port: [0, 65535],
+  ops_port: [0, 65535],
+  peer_port: [0, 65535],
+  node_id: [1, Number.MAX_SAFE_INTEGER],
+  index_build_max_running: [1, 64],
+  query_memory_limit_mb: [1, 4096],
+  default_write_acks: [0, 64],
+  transactions_max: [1, 1_000_000],
+  request_bytes_max: [1024, 1024 * 1024 * 1024],
+  log_segment_bytes_max: [4096, 1024 * 1024 * 1024],
+  checkpoint_interval_entries: [1, Number.MAX_SAFE_INTEGER],
+};
+
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {
+  const out: Record<string, unknown> = { ...defaultConfig };
+  const flags = parseFlags(argv);
+  const file = flags.get('config') ?? env['WEFT_CONFIG'];
+  if (file !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw invalidArgument(`config file ${file}: ${(e as Error).message}`);
+    }
+    if (typeof parsed !== 'object' || parsed === null) throw invalidArgument(`config file ${file}: not a JSON object`);
+    for (const [k, v] of Object.entries(parsed)) set(out, k, v, `config file ${file}`);
+  }
+  for (const key of Object.keys(defaultConfig)) {
+    const v = env[`WEFT_${key.toUpperCase()}`];
+    if (v !== undefined) set(out, key, v, `WEFT_${key.toUpperCase()}`);
+  }
+  for (const [k, v] of flags) if (k !== 'config') set(out, k.replaceAll('-', '_'), v, `--${k}`);
+  return out as unknown as ServerConfig;
+}
+
+function set(out: Record<string, unknown>, key: string, raw: unknown, source: string): void {
+  if (!(key in defaultConfig)) throw invalidArgument(`${source}: unknown setting '${key}'`);
+  const k = key as Key;
+  const def = defaultConfig[k];
+  if (typeof def === 'number') {
+    const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
+    if (!Number.isFinite(n) || !Number.isInteger(n) || String(raw).trim() === '') {
+      throw invalidArgument(`${source}: '${String(raw)}' is not a whole number for ${key}`);
+    }
+    const [lo, hi] = bounds[k] ?? [0, Number.MAX_SAFE_INTEGER];
+    if (n < lo || n > hi) throw invalidArgument(`${source}: ${key} must lie in [${lo}, ${hi}], got ${n}`);
+    out[k] = n;
+    return;
+  }
+  const s = String(raw);
+  const allowed = choices[k];
+  if (allowed !== undefined && !allowed.includes(s.toUpperCase())) {
+    throw invalidArgument(`${source}: ${key} must be one of ${allowed.join(', ')}, got '${s}'`);
+  }
+  out[k] = allowed !== undefined ? s.toUpperCase() : s;
+}
+
+function parseFlags(argv: readonly string[]): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) throw invalidArgument(`unexpected argument '${a}'`);
+    const eq = a.indexOf('=');
+    if (eq > 0) {
+      flags.set(a.slice(2, eq), a.slice(eq + 1));
+      continue;
+    }
+    const value = argv[i + 1];
+    if (value === undefined || value.startsWith('--')) throw invalidArgument(`flag ${a} needs a value`);
+    flags.set(a.slice(2), value);
+    i++;
+  }
+  return flags;
+}

@@ -1,0 +1,265 @@
+import { randomBytes } from 'node:crypto';
+import { WeftError, unavailable } from '../common/errors.js';
+import { assert } from '../common/assert.js';
+import type { ConcernWait } from '../log/driver/log-driver.js';
+import { LogDriver } from '../log/driver/log-driver.js';
+import { ENGINE_FORMAT } from '../log/engine-format.js';
+import type { Entry, Event, GraphWrite } from '../log/events.js';
+import { HybridClock, systemClockMicros, type PhysicalClock } from '../log/hlc.js';
+import { loadCheckpoint, writeCheckpoint } from '../projections/checkpoint.js';
+import type { Refusal } from '../projections/graph/graph-store.js';
+import type { SnapshotView } from '../projections/graph/view.js';
+import { WriteSet, type IdAllocator } from '../projections/graph/write-set.js';
+import type { StateMachine } from '../projections/state-machine.js';
+import { DataDir } from './data-dir.js';
+
+/**
+ * One member: its data directory, its log, its projections, and the write path of DESIGN 3. A write
+ * is executed synchronously against the latest state (the leader's pending entries included), so its
+ * outcome is known when it is proposed; it is applied at once as pending and answered once its write
+ * concern holds.
+ */
+export interface DatabaseOptions {
+  readonly data_dir: string;
+  readonly node_id: number;
+  readonly mvcc_retention_secs: number;
+  readonly checkpoint_interval_entries: number;
+  readonly log_segment_bytes_max: number;
+  readonly clock?: PhysicalClock;
+}
+
+export interface Receipt {
+  /** Log index of the entry; 0 when nothing was written. */
+  readonly index: number;
+  /** commit_ts of the entry; 0 when nothing was written. */
+  readonly commit_ts: number;
+}
+
+export interface WriteOptions {
+  readonly concern: ConcernWait;
+  readonly operation?: GraphWrite['operation'];
+  readonly expect?: GraphWrite['expect'];
+  readonly read_check?: GraphWrite['read_check'];
+  /** Propose even when the write set is empty (a settled operation with nothing to create). */
+  readonly always_propose?: boolean;
+}
+
+export type CommitListener = (entries: readonly Entry[]) => void;
+
+export class Database {
+  private closing = false;
+  private inflight = 0;
+  private readonly drained: (() => void)[] = [];
+  private lastCheckpointIndex: number;
+  private readonly commitListeners: CommitListener[] = [];
+  /** Leader-local id allocation: ids handed to write sets that have not committed yet are never reused. */
+  private nextNodeId: number;
+  private nextEdgeId: number;
+  readonly ids: IdAllocator;
+
+  private constructor(
+    readonly dataDir: DataDir,
+    readonly sm: StateMachine,
+    readonly log: LogDriver,
+    private readonly options: DatabaseOptions,
+  ) {
+    this.lastCheckpointIndex = sm.committedIndex;
+    this.nextNodeId = sm.graph.nextNodeId;
+    this.nextEdgeId = sm.graph.nextEdgeId;
+    this.ids = {
+      nodeId: () => {
+        this.nextNodeId = Math.max(this.nextNodeId, this.sm.graph.nextNodeId);
+        return this.nextNodeId++;
+      },
+      edgeId: () => {
+        this.nextEdgeId = Math.max(this.nextEdgeId, this.sm.graph.nextEdgeId);
+        return this.nextEdgeId++;
+      },
+    };
+  }
+
+  static async open(options: DatabaseOptions): Promise<Database> {
+    const dataDir = DataDir.open(options.data_dir);
+    try {
+      const sm = loadCheckpoint(dataDir.checkpointDir);
+      const clock = new HybridClock(options.clock ?? systemClockMicros);
+      clock.observe(sm.clock.lastTs);
+      const log = await LogDriver.open(dataDir.logDir, {
+        node_id: options.node_id,
+        clock,
+        segment: { segment_bytes_max: options.log_segment_bytes_max },
+      });
+      assert(log.firstIndex <= sm.committedIndex + 1, `the log starts at ${log.firstIndex}, after checkpoint ${sm.committedIndex}`);
+      const db = new Database(dataDir, sm, log, options);
+      log.replayAndFollow(
+        sm.committedIndex + 1,
+        (entry) => sm.apply(entry, true),
+        (entries) => db.onCommitted(entries),
+      );
+      db.nextNodeId = sm.graph.nextNodeId;
+      db.nextEdgeId = sm.graph.nextEdgeId;
+      if (sm.deployment === undefined) {
+        await db.submit({ kind: 'deployment_formed', deployment: randomBytes(16), engine_format: ENGINE_FORMAT }, journaled);
+      }
+      // A new term's first entry; writes are accepted once it applies (DESIGN 3.3).
+      await db.submit({ kind: 'leader_noop' }, journaled);
+      return db;
+    } catch (e) {
+      dataDir.release();
+      throw e;
+    }
+  }
+
+  get deployment(): Uint8Array {
+    assert(this.sm.deployment !== undefined, 'the deployment is formed at first open');
+    return this.sm.deployment;
+  }
+
+  get committedIndex(): number {
+    return this.sm.committedIndex;
+  }
+
+  onCommit(listener: CommitListener): void {
+    this.commitListeners.push(listener);
+  }
+
+  /** Committed entries reach here in log order: the leader's own were applied already as pending. */
+  private onCommitted(entries: readonly Entry[]): void {
+    for (const entry of entries) {
+      if (entry.index <= this.sm.appliedIndex) this.sm.commit(entry.index);
+      else this.sm.apply(entry, true);
+    }
+    for (const listener of this.commitListeners) listener(entries);
+    this.maintain();
+  }
+
+  /** Moves the MVCC horizon with the retention window and checkpoints every so many entries. */
+  private maintain(): void {
+    const committed = this.sm.committedIndex;
+    const retention_us = this.options.mvcc_retention_secs * 1_000_000;
+    const horizon = this.sm.clock.indexAt(this.sm.clock.lastTs - retention_us, committed);
+    if (horizon > this.sm.graph.horizonIndex) this.sm.graph.horizonIndex = horizon;
+    if (committed - this.lastCheckpointIndex >= this.options.checkpoint_interval_entries) this.checkpoint();
+  }
+
+  /**
+   * Writes a checkpoint of committed state. Log segments are dropped only up to the previous
+   * checkpoint, so a damaged newest checkpoint still has an older one and the log after it.
+   */
+  checkpoint(): void {
+    const previous = this.lastCheckpointIndex;
+    writeCheckpoint(this.dataDir.checkpointDir, this.sm);
+    this.lastCheckpointIndex = this.sm.committedIndex;
+    if (previous > 0) this.log.compactTo(previous);
+  }
+
+  // ---- reads ----
+
+  /** Committed state as of now (LOCAL and MAJORITY on a member of one). */
+  latestCommitted(): SnapshotView {
+    return this.sm.committedView();
+  }
+
+  /**
+   * The committed state as of `ts` (SNAPSHOT reads, AS OF TIMESTAMP). A time before the retention
+   * horizon fails UNAVAILABLE.
+   */
+  viewAtTimestamp(ts: number): SnapshotView {
+    const horizon = this.sm.graph.horizonIndex;
+    const horizonTs = horizon > 0 ? (this.sm.clock.tsOf(horizon) ?? 0) : 0;
+    if (ts < horizonTs || this.sm.clock.indexAt(ts, this.sm.committedIndex) < this.sm.clock.firstIndex - 1) {
+      throw unavailable(`timestamp ${ts} is older than the MVCC retention window (oldest readable ${horizonTs})`, 'SNAPSHOT_TOO_OLD', {
+        oldest_readable_ts: String(horizonTs),
+      });
+    }
+    return this.sm.viewAt(this.sm.clock.indexAt(ts, this.sm.committedIndex));
+  }
+
+  /** The commit_ts of the last committed entry: a snapshot anchor. */
+  get lastCommittedTs(): number {
+    return this.sm.clock.tsOf(this.sm.committedIndex) ?? 0;
+  }
+
+  // ---- writes ----
+
+  /**
+   * Runs `build` against the latest state in a fresh write set, proposes the net effect as one entry,
+   * and resolves when the write concern holds. `build` runs synchronously: no other write interleaves.
+   */
+  async write<T>(build: (ws: WriteSet) => T, options: WriteOptions): Promise<{ value: T; receipt: Receipt }> {
+    this.admitWrite();
+    const ws = new WriteSet(this.sm.latestView(), this.ids, false);
+    const value = build(ws);
+    const ops = ws.ops();
+    if (ops.length === 0 && options.always_propose !== true && options.operation === undefined && options.expect === undefined) {
+      return { value, receipt: { index: 0, commit_ts: 0 } };
+    }
+    const event: GraphWrite = {
+      kind: 'graph_write',
+      ops,
+      ...(options.operation !== undefined ? { operation: options.operation } : {}),
+      ...(options.expect !== undefined ? { expect: options.expect } : {}),
+      ...(options.read_check !== undefined ? { read_check: options.read_check } : {}),
+    };
+    const receipt = await this.submit(event, options.concern);
+    return { value, receipt };
+  }
+
+  /** Proposes one event, applies it as pending, and waits for the concern. A refused write throws. */
+  async submit(event: Event, concern: ConcernWait): Promise<Receipt> {
+    if (event.kind === 'graph_write') {
+      const refusal = this.sm.check(event);
+      if (refusal !== undefined) throw refusalError(refusal);
+    }
+    const entry = this.log.propose(event);
+    const outcome = this.sm.apply(entry, false);
+    if (outcome.status === 'refused') throw refusalError(outcome.refusal);
+    this.inflight++;
+    try {
+      await this.log.awaitConcern(entry.index, concern);
+    } finally {
+      this.inflight--;
+      if (this.inflight === 0) for (const resolve of this.drained.splice(0)) resolve();
+    }
+    return { index: entry.index, commit_ts: entry.commit_ts };
+  }
+
+  private admitWrite(): void {
+    if (this.closing) throw unavailable('the server is shutting down; retry on another member or after restart', 'SHUTTING_DOWN');
+  }
+
+  async enrollIssuer(issuer: Uint8Array, concern: ConcernWait): Promise<{ incarnation: number; next_sequence: number }> {
+    this.admitWrite();
+    if (issuer.byteLength !== 16) {
+      throw new WeftError('INVALID_ARGUMENT', `issuer must be 16 bytes, got ${issuer.byteLength}`);
+    }
+    const incarnation = this.sm.operations.nextIncarnation(issuer);
+    await this.submit({ kind: 'issuer_enrolled', issuer, incarnation }, concern);
+    return { incarnation, next_sequence: 1 };
+  }
+
+  /**
+   * Stops taking writes, lets the ones under way reach their concern (up to `drain_ms`), then
+   * checkpoints and closes the log.
+   */
+  async close(drain_ms = 10_000): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    if (this.inflight > 0) {
+      await Promise.race([
+        new Promise<void>((resolve) => this.drained.push(resolve)),
+        new Promise<void>((resolve) => setTimeout(resolve, drain_ms).unref()),
+      ]);
+    }
+    await this.log.close();
+    if (this.sm.committedIndex > this.lastCheckpointIndex) this.checkpoint();
+    this.dataDir.release();
+  }
+}
+
+const journaled: ConcernWait = { acks: 1, level: 'journal', timeout_ms: 0 };
+
+export function refusalError(refusal: Refusal): WeftError {
+  return new WeftError(refusal.code, refusal.message, refusal.reason, refusal.metadata);
+}
+
