@@ -72,6 +72,11 @@ export class StateMachine {
     }
   }
 
+  /** Whether a graph write would apply to the latest state; the proposer asks before proposing. */
+  check(event: GraphWrite): Refusal | undefined {
+    return this.checkWrite(event);
+  }
+
   /** The checks of a graph write, in order: operation identity, expectations, reads, the ops themselves. */
   private checkWrite(event: GraphWrite): Refusal | undefined {
     if (event.operation !== undefined) {
