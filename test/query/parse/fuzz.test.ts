@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { bind } from '../../../src/query/bind/index.js';
 import { parse } from '../../../src/query/parse/index.js';
 import { CypherError } from '../../../src/query/errors.js';
 import { loadTckQueries } from './tck-queries.js';
+import { procedureCatalog, test_functions } from '../bind/test-catalog.js';
+
+const procedures = procedureCatalog(['test.my.proc(in :: INTEGER?) :: (out :: STRING?)']);
 
 /** mulberry32: a small seeded generator, so a failing input can be replayed from its seed. */
 function rng(seed: number): () => number {
@@ -26,15 +30,24 @@ const fragments = [
   '/*', '*/', '//', '\\u12', '🙂', '\n', ' ',
 ];
 
-describe('parser robustness (seeded)', () => {
-  it(`returns a statement or throws a CypherError for any text (seed ${seed}; replay with WEFT_FUZZ_SEED=${seed})`, () => {
+describe('front end robustness (seeded)', () => {
+  it(`parses and binds any text to a statement or a compile-time CypherError (seed ${seed}; replay with WEFT_FUZZ_SEED=${seed})`, () => {
     const random = rng(seed);
     const tck = loadTckQueries().map((q) => q.text);
     for (let round = 0; round < rounds; round++) {
       let text: string;
-      if (random() < 0.5) {
+      const pick = random();
+      if (pick < 0.3) {
         const n = 1 + Math.floor(random() * 25);
         text = Array.from({ length: n }, () => fragments[Math.floor(random() * fragments.length)]).join(' ');
+      } else if (pick < 0.6) {
+        // Rename: one identifier of a real query becomes another of its identifiers, which mostly
+        // keeps the syntax and exercises the binder's scoping and kind checks.
+        const base = tck[Math.floor(random() * tck.length)]!;
+        const names = [...base.matchAll(/\b[a-zA-Z_]\w*\b/g)];
+        const target = names[Math.floor(random() * names.length)];
+        const other = names[Math.floor(random() * names.length)];
+        text = target && other ? base.slice(0, target.index) + other[0] + base.slice(target.index + target[0].length) : base;
       } else {
         // Mutate a real query: cut, duplicate or splice a fragment at a random place.
         const base = tck[Math.floor(random() * tck.length)]!;
@@ -43,8 +56,9 @@ describe('parser robustness (seeded)', () => {
         const cut = Math.floor(random() * 4);
         text = base.slice(0, at) + frag + base.slice(at + cut);
       }
+      let parsed;
       try {
-        parse(text);
+        parsed = parse(text);
       } catch (e) {
         if (!(e instanceof CypherError)) {
           throw new Error(`seed ${seed} round ${round}: ${String(e)} for input:\n${text}`);
@@ -52,6 +66,15 @@ describe('parser robustness (seeded)', () => {
         expect(e.type).toBe('SyntaxError');
         expect(e.phase).toBe('compile time');
         expect(e.message).toMatch(/line \d+, column \d+/);
+        continue;
+      }
+      try {
+        bind(parsed, { functions: test_functions, procedures });
+      } catch (e) {
+        if (!(e instanceof CypherError)) {
+          throw new Error(`seed ${seed} round ${round}: bind threw ${String(e)} for input:\n${text}`);
+        }
+        expect(e.phase).toBe('compile time');
       }
     }
   });
