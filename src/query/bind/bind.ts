@@ -1,3 +1,4 @@
+import { isUpdatingClause } from '../ast/clause.js';
 import type { Statement } from '../ast/statement.js';
 import { assertNever } from '../../common/assert.js';
 import type { FunctionSignature } from '../functions/signature.js';
@@ -9,7 +10,7 @@ import { ProjectionBinder } from './bind-projection.js';
 import { QueryBinder } from './bind-query.js';
 import { bindCreateConstraint, bindCreateIndex } from './bind-schema.js';
 import type { BoundStatement } from './bound-statement.js';
-import type { BindContext, BindOptions } from './context.js';
+import { bindError, type BindContext, type BindOptions } from './context.js';
 import { VariableTable } from './scope.js';
 
 /**
@@ -23,6 +24,11 @@ export function bind(statement: Statement, options: BindOptions): BoundStatement
       const { context, expressions, queries } = makeBinder(options);
       const query = queries.bind(statement.query, undefined);
       const as_of = statement.as_of ? bindAsOf(statement.as_of, expressions) : undefined;
+      const updating = statement.query.parts.some((p) => p.clauses.some(isUpdatingClause));
+      if (as_of !== undefined && updating) {
+        // A write lands at the newest commit; reading an older snapshot for it would lose updates.
+        throw bindError('InvalidClauseComposition', 'AS OF TIMESTAMP reads a past snapshot and cannot be combined with updates', as_of.span);
+      }
       return {
         kind: 'query',
         query,
@@ -30,9 +36,7 @@ export function bind(statement: Statement, options: BindOptions): BoundStatement
         hints: bindHints(statement.hints),
         variables: context.variables.all,
         parameters: [...context.parameters].sort(),
-        updating: statement.query.parts.some((p) =>
-          p.clauses.some((c) => c.kind === 'create' || c.kind === 'merge' || c.kind === 'set' || c.kind === 'remove' || c.kind === 'delete'),
-        ),
+        updating,
       };
     }
     case 'create_constraint':

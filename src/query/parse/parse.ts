@@ -21,6 +21,7 @@ import {
   type RelationshipsPatternContext,
   type ScriptContext,
 } from '../grammar/gen/CypherParser.js';
+import { syntaxError } from '../errors.js';
 import type { Builder, StatementOptions } from './builder.js';
 import { ClauseBuilder } from './build-clause.js';
 import { ExpressionBuilder } from './build-expression.js';
@@ -41,6 +42,17 @@ const hint_channel = 2;
 
 /** Parses one statement. Any malformed input gives a CypherError (SyntaxError, compile time); nothing else is thrown. */
 export function parse(text: string): Statement {
+  try {
+    return parseChecked(text);
+  } catch (e) {
+    // The nesting bounds keep every known input far from the stack limit; should some shape still
+    // exhaust it, the query is refused as too complex rather than failing with an internal error.
+    if (e instanceof RangeError) throw syntaxError('UnexpectedSyntax', 'the query is too complex to parse (line 1, column 1)');
+    throw e;
+  }
+}
+
+function parseChecked(text: string): Statement {
   const source = new SourceText(text);
   const tokens = tokenize(text);
   checkTokens(tokens, source);

@@ -229,6 +229,7 @@ describe("Weft's statements", () => {
     expect(query('MATCH (n) RETURN n AS OF TIMESTAMP 1700000000000000').as_of).toMatchObject({ value: 1700000000000000n });
     expect(failure("MATCH (n) RETURN n AS OF TIMESTAMP 'yesterday'").detail).toBe('InvalidArgumentType');
     expect(failure('MATCH (n) AS OF TIMESTAMP n.ts RETURN n').detail).toBe('NonConstantExpression');
+    expect(failure('AS OF TIMESTAMP 5 MATCH (n) SET n.x = 1').detail).toBe('InvalidClauseComposition');
   });
 
   it('validates hints', () => {
