@@ -2,7 +2,11 @@
  * Runs the openCypher TCK against Weft's engine and reports three pass levels.
  *
  *   npx tsx scripts/tck.ts [--features <dir>] [--graphs <dir>] [--json <file>] [--filter <substring>]
+ *                          [--engine weft|literal]
  *
+ * `--engine literal` runs the graph-free fixture engine of test/functions (expressions over literals,
+ * node-only CREATE and MATCH): a check of the function library and of this runner before the real
+ * engine exists. Everything it cannot run counts as failed.
  * Defaults: features `<repo>/../shared/tck/features`, graphs `<features>/../graphs`.
  * Prints `tck: N passed, M failed` (strict level), the other levels, and per-folder totals; with
  * `--json` writes every case's outcome keyed by `path|n|exampleRowIndex` plus the totals.
@@ -26,7 +30,12 @@ function option(args: readonly string[], name: string): string | undefined {
 }
 
 /** The engine under test: the adapter over the embedded API, once that API exists. */
-async function openEngine(): Promise<TckEngine> {
+async function openEngine(kind: string): Promise<TckEngine> {
+  if (kind === 'literal') {
+    const { LiteralEngine } = await import('../test/functions/literal-engine.js');
+    return new LiteralEngine();
+  }
+  if (kind !== 'weft') throw new Error(`unknown engine ${kind} (weft or literal)`);
   const adapter = join(repo, 'test', 'tck', 'weft-engine.ts');
   try {
     const mod = (await import(adapter)) as { openWeftTckEngine?: () => Promise<TckEngine> };
@@ -44,7 +53,7 @@ async function main(): Promise<void> {
   const jsonOut = option(args, '--json');
   const filter = option(args, '--filter');
   const loaded = loadFeatures(features, filter);
-  const engine = await openEngine();
+  const engine = await openEngine(option(args, '--engine') ?? 'weft');
   const results: CaseResult[] = [];
   try {
     for (const c of loaded.cases) results.push(await runCase(c, engine, { graphsDir: graphs }));
