@@ -76,13 +76,13 @@ export class RaftLog {
     const out: Entry[] = [];
     if (lo < this.unstable_offset) {
       const stored = this.storage.entries(lo, Math.min(hi, this.unstable_offset), bytes_max);
-      out.push(...stored);
+      for (const e of stored) out.push(e);
       // Stop early when storage returned fewer than asked (the byte limit bit).
       if (lo + stored.length < Math.min(hi, this.unstable_offset)) return out;
     }
     if (hi > this.unstable_offset) {
       const from = Math.max(lo, this.unstable_offset);
-      out.push(...this.unstable_entries.slice(from - this.unstable_offset, hi - this.unstable_offset));
+      for (let i = from - this.unstable_offset; i < hi - this.unstable_offset; i++) out.push(this.unstable_entries[i]!);
     }
     return limitBytes(out, bytes_max);
   }
@@ -136,7 +136,8 @@ export class RaftLog {
     assert(after >= this.committed, `append after ${after} would truncate committed entries (committed ${this.committed})`);
     assert(after <= this.lastIndex(), `append after ${after} leaves a gap (last ${this.lastIndex()})`);
     if (after + 1 === this.unstable_offset + this.unstable_entries.length) {
-      this.unstable_entries.push(...entries);
+      // A loop, not push(...entries): spreading a long batch would overflow the stack.
+      for (const e of entries) this.unstable_entries.push(e);
     } else if (after + 1 <= this.unstable_offset) {
       // Replaces the whole unstable tail; the driver will overwrite the stored suffix when persisting.
       this.unstable_offset = after + 1;

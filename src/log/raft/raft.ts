@@ -394,6 +394,16 @@ export class Raft {
     return { ok: true, index, term: this.term };
   }
 
+  /** Appends many application entries as one batch: one append message per follower, one persist. */
+  proposeBatch(payloads: readonly Uint8Array[]): ProposeResult {
+    if (this.role !== 'leader') return this.refuse('not_leader');
+    if (this.lead_transferee !== NONE) return this.refuse('transfer_in_progress');
+    if (!this.tracker.progress.has(this.id)) return this.refuse('not_member');
+    const index = this.appendEntries(payloads.map((data) => ({ type: 'normal' as const, data })));
+    this.bcastAppend();
+    return { ok: true, index, term: this.term };
+  }
+
   proposeConfChange(cc: ConfChange): ProposeResult {
     return this.propose('conf_change', encodeConfChange(cc), cc);
   }

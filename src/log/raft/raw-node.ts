@@ -69,6 +69,14 @@ export class RawNode {
     return this.raft.propose('normal', data);
   }
 
+  /**
+   * Group commit: appends all payloads at once (consecutive indexes ending at the returned index),
+   * so they travel in one append per follower and are persisted by one Ready.
+   */
+  proposeBatch(payloads: readonly Uint8Array[]): ProposeResult {
+    return this.raft.proposeBatch(payloads);
+  }
+
   proposeConfChange(cc: ConfChange): ProposeResult {
     return this.raft.proposeConfChange(cc);
   }
@@ -147,16 +155,16 @@ export class RawNode {
     const entries = r.log.unstableEntries().slice();
     const snapshot = r.log.unstableSnapshot();
     const hard_changed = !sameHardState(hard, this.prev_hard);
-    const rd: Ready = {
-      ...(soft.lead !== this.prev_soft.lead || soft.role !== this.prev_soft.role ? { soft_state: soft } : {}),
-      ...(hard_changed ? { hard_state: hard } : {}),
+    const rd: { -readonly [K in keyof Ready]: Ready[K] } = {
       entries,
-      ...(snapshot ? { snapshot } : {}),
       committed_entries: r.log.nextCommitted(r.cfg.committed_bytes_max),
       messages: r.msgs,
       read_states: r.read_states,
       must_sync: entries.length > 0 || snapshot !== undefined || hard.term !== this.prev_hard.term || hard.vote !== this.prev_hard.vote,
     };
+    if (soft.lead !== this.prev_soft.lead || soft.role !== this.prev_soft.role) rd.soft_state = soft;
+    if (hard_changed) rd.hard_state = hard;
+    if (snapshot) rd.snapshot = snapshot;
     r.msgs = [];
     r.read_states = [];
     if (rd.soft_state) this.prev_soft = rd.soft_state;

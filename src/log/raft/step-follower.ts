@@ -34,21 +34,25 @@ export function stepFollower(r: Raft, m: Message): void {
 }
 
 export function handleAppend(r: Raft, m: AppendMessage): void {
-  const reply = { type: 'app_resp' as const, from: r.id, to: m.from, term: r.term };
   if (m.index < r.log.committed) {
     // Everything up to our commit index already matches; tell the leader where we are.
-    r.send({ ...reply, index: r.log.committed, reject: false, reject_hint: 0, log_term: 0 });
+    appendResponse(r, m.from, r.log.committed, false, 0, 0);
     return;
   }
   const last_new = r.log.maybeAppend(m.index, m.log_term, m.commit, m.entries);
   if (last_new !== undefined) {
-    r.send({ ...reply, index: last_new, reject: false, reject_hint: 0, log_term: 0 });
+    appendResponse(r, m.from, last_new, false, 0, 0);
     return;
   }
   // Mismatch: offer the largest index whose term is <= the leader's term there, so one round trip
   // skips a whole divergent term instead of one entry.
   const guess = r.log.findConflictByTerm(Math.min(m.index, r.log.lastIndex()), m.log_term);
-  r.send({ ...reply, index: m.index, reject: true, reject_hint: guess.index, log_term: guess.term });
+  appendResponse(r, m.from, m.index, true, guess.index, guess.term);
+}
+
+/** Built field by field: this runs once per append received, and object spreads cost here. */
+function appendResponse(r: Raft, to: number, index: number, reject: boolean, reject_hint: number, log_term: number): void {
+  r.send({ type: 'app_resp', from: r.id, to, term: r.term, index, reject, reject_hint, log_term });
 }
 
 export function handleHeartbeat(r: Raft, m: HeartbeatMessage): void {
@@ -57,13 +61,10 @@ export function handleHeartbeat(r: Raft, m: HeartbeatMessage): void {
 }
 
 export function handleSnapshot(r: Raft, m: SnapshotMessage): void {
-  const reply = { type: 'app_resp' as const, from: r.id, to: m.from, term: r.term, reject: false, reject_hint: 0, log_term: 0 };
-  if (restore(r, m)) {
-    r.send({ ...reply, index: r.log.lastIndex() });
-  } else {
-    // Already have it (or newer): answer with our commit so the leader probes from there.
-    r.send({ ...reply, index: r.log.committed });
-  }
+  // Installed: we now end at the snapshot. Not needed (already have it or newer): answer with our
+  // commit so the leader probes from there.
+  const index = restore(r, m) ? r.log.lastIndex() : r.log.committed;
+  appendResponse(r, m.from, index, false, 0, 0);
 }
 
 /** Installs a snapshot newer than our commit. Returns false when it was not needed. */
