@@ -39,10 +39,12 @@ sessionCommand
     : SET symbolicName EQ sessionValue
     ;
 
+// A bare word is read as a string: SET vector_consistency = exact
 sessionValue
     : StringLiteral
     | numberLiteral
     | booleanLiteral
+    | symbolicName
     ;
 
 query
@@ -513,8 +515,9 @@ schemaCommand
     | dropIndex
     ;
 
+// `ON ... ASSERT` is the older spelling of `FOR ... REQUIRE`, accepted for familiarity.
 createConstraint
-    : CREATE CONSTRAINT symbolicName? ifNotExists? FOR LPAREN variable nodeLabel RPAREN REQUIRE constraintRequirement where?
+    : CREATE CONSTRAINT symbolicName? ifNotExists? (FOR | ON) LPAREN variable nodeLabel RPAREN (REQUIRE | ASSERT) constraintRequirement where?
     ;
 
 constraintRequirement
@@ -590,6 +593,7 @@ nonReservedKeyword
     | DROP
     | FOR
     | IF
+    | ASSERT
     | KEY
     | NODE
     | OF
@@ -661,6 +665,7 @@ AND         : 'AND';
 ANY         : 'ANY';
 AS          : 'AS';
 ASC         : 'ASC';
+ASSERT      : 'ASSERT';
 ASCENDING   : 'ASCENDING';
 BY          : 'BY';
 CALL        : 'CALL';

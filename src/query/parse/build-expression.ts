@@ -398,6 +398,8 @@ export class ExpressionBuilder {
     if (str !== null) return stringValue(str.getText(), span, this.b.source.error.bind(this.b.source));
     const bool = ctx.booleanLiteral();
     if (bool !== null) return bool.TRUE() !== null;
+    const word = ctx.symbolicName();
+    if (word !== null) return symbolicName(word);
     const num = ctx.numberLiteral()!;
     const lit = this.number(num.integerLiteral(), num.FloatLiteral()?.getText() ?? null, false, span);
     assert(lit.kind === 'literal', 'a number is a literal');

@@ -248,6 +248,8 @@ describe("Weft's statements", () => {
       setting: { name: 'vector_consistency', value: 'snapshot' },
     });
     expect(failure("SET vector_consistency = 'sometimes'").detail).toBe('InvalidArgumentValue');
+    expect(compile('SET vector_consistency = current')).toMatchObject({ setting: { value: 'current' } });
+    expect(compile('SET vector_build_wait = 500')).toMatchObject({ setting: { name: 'vector_build_wait_ms', value: 500 } });
     expect(failure("SET n = 'x'").detail).toBe('UndefinedVariable');
   });
 
@@ -267,6 +269,7 @@ describe("Weft's statements", () => {
       constraint: 'UNIQUE',
       scope: { property: 'tenant', kind: 'equals', value: 'acme' },
     });
+    expect(compile('CREATE CONSTRAINT c ON (p:P) ASSERT p.a IS UNIQUE')).toMatchObject({ constraint: 'UNIQUE', properties: ['a'] });
     expect(failure('CREATE CONSTRAINT c FOR (p:P) REQUIRE q.a IS UNIQUE').detail).toBe('UndefinedVariable');
     expect(failure('CREATE CONSTRAINT c FOR (p:P) REQUIRE p.a IS :: WIDGET').detail).toBe('InvalidPropertyType');
     expect(failure('CREATE CONSTRAINT c FOR (p:P) REQUIRE p.a IS NOT NULL WHERE p.b = 1').detail).toBe('InvalidArgumentValue');

@@ -13,103 +13,104 @@ export class CypherParser extends antlr.Parser {
     public static readonly ANY = 3;
     public static readonly AS = 4;
     public static readonly ASC = 5;
-    public static readonly ASCENDING = 6;
-    public static readonly BY = 7;
-    public static readonly CALL = 8;
-    public static readonly CASE = 9;
-    public static readonly CONSTRAINT = 10;
-    public static readonly CONTAINS = 11;
-    public static readonly COUNT = 12;
-    public static readonly CREATE = 13;
-    public static readonly DELETE = 14;
-    public static readonly DESC = 15;
-    public static readonly DESCENDING = 16;
-    public static readonly DETACH = 17;
-    public static readonly DISTINCT = 18;
-    public static readonly DROP = 19;
-    public static readonly ELSE = 20;
-    public static readonly END = 21;
-    public static readonly ENDS = 22;
-    public static readonly EXISTS = 23;
-    public static readonly FALSE = 24;
-    public static readonly FOR = 25;
-    public static readonly IF = 26;
-    public static readonly IN = 27;
-    public static readonly INDEX = 28;
-    public static readonly IS = 29;
-    public static readonly KEY = 30;
-    public static readonly LIMIT = 31;
-    public static readonly MATCH = 32;
-    public static readonly MERGE = 33;
-    public static readonly NODE = 34;
-    public static readonly NONE = 35;
-    public static readonly NOT = 36;
-    public static readonly NULL = 37;
-    public static readonly OF = 38;
-    public static readonly ON = 39;
-    public static readonly OPTIONAL = 40;
-    public static readonly OR = 41;
-    public static readonly ORDER = 42;
-    public static readonly REDUCE = 43;
-    public static readonly REMOVE = 44;
-    public static readonly REQUIRE = 45;
-    public static readonly RETURN = 46;
-    public static readonly SET = 47;
-    public static readonly SINGLE = 48;
-    public static readonly SKIP_ = 49;
-    public static readonly STARTS = 50;
-    public static readonly THEN = 51;
-    public static readonly TIMESTAMP = 52;
-    public static readonly TRUE = 53;
-    public static readonly TYPED = 54;
-    public static readonly UNION = 55;
-    public static readonly UNIQUE = 56;
-    public static readonly UNWIND = 57;
-    public static readonly USING = 58;
-    public static readonly WHEN = 59;
-    public static readonly WHERE = 60;
-    public static readonly WITH = 61;
-    public static readonly XOR = 62;
-    public static readonly YIELD = 63;
-    public static readonly COLONCOLON = 64;
-    public static readonly DOTDOT = 65;
-    public static readonly PLUSEQ = 66;
-    public static readonly REGEX_MATCH = 67;
-    public static readonly NEQ = 68;
-    public static readonly LTE = 69;
-    public static readonly GTE = 70;
-    public static readonly EQ = 71;
-    public static readonly LT = 72;
-    public static readonly GT = 73;
-    public static readonly PLUS = 74;
-    public static readonly MINUS = 75;
-    public static readonly STAR = 76;
-    public static readonly SLASH = 77;
-    public static readonly PERCENT = 78;
-    public static readonly CARET = 79;
-    public static readonly DOT = 80;
-    public static readonly COMMA = 81;
-    public static readonly COLON = 82;
-    public static readonly SEMI = 83;
-    public static readonly PIPE = 84;
-    public static readonly DOLLAR = 85;
-    public static readonly LPAREN = 86;
-    public static readonly RPAREN = 87;
-    public static readonly LBRACK = 88;
-    public static readonly RBRACK = 89;
-    public static readonly LBRACE = 90;
-    public static readonly RBRACE = 91;
-    public static readonly HexInteger = 92;
-    public static readonly OctalInteger = 93;
-    public static readonly DecimalInteger = 94;
-    public static readonly FloatLiteral = 95;
-    public static readonly StringLiteral = 96;
-    public static readonly EscapedSymbolicName = 97;
-    public static readonly UnescapedSymbolicName = 98;
-    public static readonly WHITESPACE = 99;
-    public static readonly HINT_COMMENT = 100;
-    public static readonly BLOCK_COMMENT = 101;
-    public static readonly LINE_COMMENT = 102;
+    public static readonly ASSERT = 6;
+    public static readonly ASCENDING = 7;
+    public static readonly BY = 8;
+    public static readonly CALL = 9;
+    public static readonly CASE = 10;
+    public static readonly CONSTRAINT = 11;
+    public static readonly CONTAINS = 12;
+    public static readonly COUNT = 13;
+    public static readonly CREATE = 14;
+    public static readonly DELETE = 15;
+    public static readonly DESC = 16;
+    public static readonly DESCENDING = 17;
+    public static readonly DETACH = 18;
+    public static readonly DISTINCT = 19;
+    public static readonly DROP = 20;
+    public static readonly ELSE = 21;
+    public static readonly END = 22;
+    public static readonly ENDS = 23;
+    public static readonly EXISTS = 24;
+    public static readonly FALSE = 25;
+    public static readonly FOR = 26;
+    public static readonly IF = 27;
+    public static readonly IN = 28;
+    public static readonly INDEX = 29;
+    public static readonly IS = 30;
+    public static readonly KEY = 31;
+    public static readonly LIMIT = 32;
+    public static readonly MATCH = 33;
+    public static readonly MERGE = 34;
+    public static readonly NODE = 35;
+    public static readonly NONE = 36;
+    public static readonly NOT = 37;
+    public static readonly NULL = 38;
+    public static readonly OF = 39;
+    public static readonly ON = 40;
+    public static readonly OPTIONAL = 41;
+    public static readonly OR = 42;
+    public static readonly ORDER = 43;
+    public static readonly REDUCE = 44;
+    public static readonly REMOVE = 45;
+    public static readonly REQUIRE = 46;
+    public static readonly RETURN = 47;
+    public static readonly SET = 48;
+    public static readonly SINGLE = 49;
+    public static readonly SKIP_ = 50;
+    public static readonly STARTS = 51;
+    public static readonly THEN = 52;
+    public static readonly TIMESTAMP = 53;
+    public static readonly TRUE = 54;
+    public static readonly TYPED = 55;
+    public static readonly UNION = 56;
+    public static readonly UNIQUE = 57;
+    public static readonly UNWIND = 58;
+    public static readonly USING = 59;
+    public static readonly WHEN = 60;
+    public static readonly WHERE = 61;
+    public static readonly WITH = 62;
+    public static readonly XOR = 63;
+    public static readonly YIELD = 64;
+    public static readonly COLONCOLON = 65;
+    public static readonly DOTDOT = 66;
+    public static readonly PLUSEQ = 67;
+    public static readonly REGEX_MATCH = 68;
+    public static readonly NEQ = 69;
+    public static readonly LTE = 70;
+    public static readonly GTE = 71;
+    public static readonly EQ = 72;
+    public static readonly LT = 73;
+    public static readonly GT = 74;
+    public static readonly PLUS = 75;
+    public static readonly MINUS = 76;
+    public static readonly STAR = 77;
+    public static readonly SLASH = 78;
+    public static readonly PERCENT = 79;
+    public static readonly CARET = 80;
+    public static readonly DOT = 81;
+    public static readonly COMMA = 82;
+    public static readonly COLON = 83;
+    public static readonly SEMI = 84;
+    public static readonly PIPE = 85;
+    public static readonly DOLLAR = 86;
+    public static readonly LPAREN = 87;
+    public static readonly RPAREN = 88;
+    public static readonly LBRACK = 89;
+    public static readonly RBRACK = 90;
+    public static readonly LBRACE = 91;
+    public static readonly RBRACE = 92;
+    public static readonly HexInteger = 93;
+    public static readonly OctalInteger = 94;
+    public static readonly DecimalInteger = 95;
+    public static readonly FloatLiteral = 96;
+    public static readonly StringLiteral = 97;
+    public static readonly EscapedSymbolicName = 98;
+    public static readonly UnescapedSymbolicName = 99;
+    public static readonly WHITESPACE = 100;
+    public static readonly HINT_COMMENT = 101;
+    public static readonly BLOCK_COMMENT = 102;
+    public static readonly LINE_COMMENT = 103;
     public static readonly RULE_script = 0;
     public static readonly RULE_statement = 1;
     public static readonly RULE_sessionCommand = 2;
@@ -226,7 +227,7 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_reservedWord = 113;
 
     public static readonly literalNames = [
-        null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASCENDING'", 
+        null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
         "'BY'", "'CALL'", "'CASE'", "'CONSTRAINT'", "'CONTAINS'", "'COUNT'", 
         "'CREATE'", "'DELETE'", "'DESC'", "'DESCENDING'", "'DETACH'", "'DISTINCT'", 
         "'DROP'", "'ELSE'", "'END'", "'ENDS'", "'EXISTS'", "'FALSE'", "'FOR'", 
@@ -242,21 +243,21 @@ export class CypherParser extends antlr.Parser {
     ];
 
     public static readonly symbolicNames = [
-        null, "ALL", "AND", "ANY", "AS", "ASC", "ASCENDING", "BY", "CALL", 
-        "CASE", "CONSTRAINT", "CONTAINS", "COUNT", "CREATE", "DELETE", "DESC", 
-        "DESCENDING", "DETACH", "DISTINCT", "DROP", "ELSE", "END", "ENDS", 
-        "EXISTS", "FALSE", "FOR", "IF", "IN", "INDEX", "IS", "KEY", "LIMIT", 
-        "MATCH", "MERGE", "NODE", "NONE", "NOT", "NULL", "OF", "ON", "OPTIONAL", 
-        "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", "RETURN", "SET", "SINGLE", 
-        "SKIP_", "STARTS", "THEN", "TIMESTAMP", "TRUE", "TYPED", "UNION", 
-        "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", "WITH", "XOR", "YIELD", 
-        "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", "NEQ", "LTE", "GTE", 
-        "EQ", "LT", "GT", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "CARET", 
-        "DOT", "COMMA", "COLON", "SEMI", "PIPE", "DOLLAR", "LPAREN", "RPAREN", 
-        "LBRACK", "RBRACK", "LBRACE", "RBRACE", "HexInteger", "OctalInteger", 
-        "DecimalInteger", "FloatLiteral", "StringLiteral", "EscapedSymbolicName", 
-        "UnescapedSymbolicName", "WHITESPACE", "HINT_COMMENT", "BLOCK_COMMENT", 
-        "LINE_COMMENT"
+        null, "ALL", "AND", "ANY", "AS", "ASC", "ASSERT", "ASCENDING", "BY", 
+        "CALL", "CASE", "CONSTRAINT", "CONTAINS", "COUNT", "CREATE", "DELETE", 
+        "DESC", "DESCENDING", "DETACH", "DISTINCT", "DROP", "ELSE", "END", 
+        "ENDS", "EXISTS", "FALSE", "FOR", "IF", "IN", "INDEX", "IS", "KEY", 
+        "LIMIT", "MATCH", "MERGE", "NODE", "NONE", "NOT", "NULL", "OF", 
+        "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", 
+        "RETURN", "SET", "SINGLE", "SKIP_", "STARTS", "THEN", "TIMESTAMP", 
+        "TRUE", "TYPED", "UNION", "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", 
+        "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", 
+        "NEQ", "LTE", "GTE", "EQ", "LT", "GT", "PLUS", "MINUS", "STAR", 
+        "SLASH", "PERCENT", "CARET", "DOT", "COMMA", "COLON", "SEMI", "PIPE", 
+        "DOLLAR", "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE", 
+        "HexInteger", "OctalInteger", "DecimalInteger", "FloatLiteral", 
+        "StringLiteral", "EscapedSymbolicName", "UnescapedSymbolicName", 
+        "WHITESPACE", "HINT_COMMENT", "BLOCK_COMMENT", "LINE_COMMENT"
     ];
     public static readonly ruleNames = [
         "script", "statement", "sessionCommand", "sessionValue", "query", 
@@ -314,7 +315,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 230;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 83) {
+            if (_la === 84) {
                 {
                 this.state = 229;
                 this.match(CypherParser.SEMI);
@@ -414,7 +415,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 247;
+            this.state = 248;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
@@ -442,6 +443,36 @@ export class CypherParser extends antlr.Parser {
                 this.booleanLiteral();
                 }
                 break;
+            case CypherParser.ANY:
+            case CypherParser.ASSERT:
+            case CypherParser.ASCENDING:
+            case CypherParser.CONSTRAINT:
+            case CypherParser.COUNT:
+            case CypherParser.DESCENDING:
+            case CypherParser.DROP:
+            case CypherParser.EXISTS:
+            case CypherParser.FOR:
+            case CypherParser.IF:
+            case CypherParser.INDEX:
+            case CypherParser.KEY:
+            case CypherParser.NODE:
+            case CypherParser.NONE:
+            case CypherParser.OF:
+            case CypherParser.REDUCE:
+            case CypherParser.REQUIRE:
+            case CypherParser.SINGLE:
+            case CypherParser.TIMESTAMP:
+            case CypherParser.TYPED:
+            case CypherParser.UNIQUE:
+            case CypherParser.USING:
+            case CypherParser.EscapedSymbolicName:
+            case CypherParser.UnescapedSymbolicName:
+                this.enterOuterAlt(localContext, 4);
+                {
+                this.state = 247;
+                this.symbolicName();
+                }
+                break;
             default:
                 throw new antlr.NoViableAltException(this);
             }
@@ -466,47 +497,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 252;
+            this.state = 253;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 58) {
+            while (_la === 4 || _la === 59) {
                 {
                 {
-                this.state = 249;
+                this.state = 250;
                 this.queryOption();
                 }
                 }
-                this.state = 254;
+                this.state = 255;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 255;
+            this.state = 256;
             this.singleQuery();
-            this.state = 259;
+            this.state = 260;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 55) {
+            while (_la === 56) {
                 {
                 {
-                this.state = 256;
+                this.state = 257;
                 this.unionPart();
                 }
                 }
-                this.state = 261;
+                this.state = 262;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 265;
+            this.state = 266;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 58) {
+            while (_la === 4 || _la === 59) {
                 {
                 {
-                this.state = 262;
+                this.state = 263;
                 this.queryOption();
                 }
                 }
-                this.state = 267;
+                this.state = 268;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -529,20 +560,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 270;
+            this.state = 271;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 268;
+                this.state = 269;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 269;
+                this.state = 270;
                 this.queryHint();
                 }
                 break;
@@ -570,19 +601,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 272;
+            this.state = 273;
             this.match(CypherParser.UNION);
-            this.state = 274;
+            this.state = 275;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1) {
                 {
-                this.state = 273;
+                this.state = 274;
                 this.match(CypherParser.ALL);
                 }
             }
 
-            this.state = 276;
+            this.state = 277;
             this.singleQuery();
             }
         }
@@ -606,20 +637,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 279;
+            this.state = 280;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 278;
+                this.state = 279;
                 this.clause();
                 }
                 }
-                this.state = 281;
+                this.state = 282;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 155904) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 570478851) !== 0));
+            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 311808) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 570478851) !== 0));
             }
         }
         catch (re) {
@@ -641,13 +672,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 283;
-            this.match(CypherParser.AS);
             this.state = 284;
-            this.match(CypherParser.OF);
+            this.match(CypherParser.AS);
             this.state = 285;
-            this.match(CypherParser.TIMESTAMP);
+            this.match(CypherParser.OF);
             this.state = 286;
+            this.match(CypherParser.TIMESTAMP);
+            this.state = 287;
             this.expression();
             }
         }
@@ -671,39 +702,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 288;
-            this.match(CypherParser.USING);
             this.state = 289;
-            this.functionName();
+            this.match(CypherParser.USING);
             this.state = 290;
+            this.functionName();
+            this.state = 291;
             this.match(CypherParser.LPAREN);
-            this.state = 299;
+            this.state = 300;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1468601930) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22825503) !== 0) || ((((_la - 74)) & ~0x1F) === 0 && ((1 << (_la - 74)) & 33380355) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 291;
+                this.state = 292;
                 this.expression();
-                this.state = 296;
+                this.state = 297;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 81) {
+                while (_la === 82) {
                     {
                     {
-                    this.state = 292;
-                    this.match(CypherParser.COMMA);
                     this.state = 293;
+                    this.match(CypherParser.COMMA);
+                    this.state = 294;
                     this.expression();
                     }
                     }
-                    this.state = 298;
+                    this.state = 299;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 301;
+            this.state = 302;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -727,21 +758,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 306;
+            this.state = 307;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1451824200) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22301203) !== 0) || _la === 97 || _la === 98) {
+            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
                 {
-                this.state = 303;
+                this.state = 304;
                 this.hintCall();
                 }
                 }
-                this.state = 308;
+                this.state = 309;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 309;
+            this.state = 310;
             this.match(CypherParser.EOF);
             }
         }
@@ -765,37 +796,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 311;
-            this.functionName();
             this.state = 312;
+            this.functionName();
+            this.state = 313;
             this.match(CypherParser.LPAREN);
-            this.state = 321;
+            this.state = 322;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1468601930) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22825503) !== 0) || ((((_la - 74)) & ~0x1F) === 0 && ((1 << (_la - 74)) & 33380355) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 313;
+                this.state = 314;
                 this.expression();
-                this.state = 318;
+                this.state = 319;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 81) {
+                while (_la === 82) {
                     {
                     {
-                    this.state = 314;
-                    this.match(CypherParser.COMMA);
                     this.state = 315;
+                    this.match(CypherParser.COMMA);
+                    this.state = 316;
                     this.expression();
                     }
                     }
-                    this.state = 320;
+                    this.state = 321;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 323;
+            this.state = 324;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -816,56 +847,56 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 335;
+            this.state = 336;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.MATCH:
             case CypherParser.OPTIONAL:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 325;
+                this.state = 326;
                 this.matchClause();
                 }
                 break;
             case CypherParser.UNWIND:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 326;
+                this.state = 327;
                 this.unwindClause();
                 }
                 break;
             case CypherParser.CALL:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 327;
+                this.state = 328;
                 this.callClause();
                 }
                 break;
             case CypherParser.CREATE:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 328;
+                this.state = 329;
                 this.createClause();
                 }
                 break;
             case CypherParser.MERGE:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 329;
+                this.state = 330;
                 this.mergeClause();
                 }
                 break;
             case CypherParser.SET:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 330;
+                this.state = 331;
                 this.setClause();
                 }
                 break;
             case CypherParser.REMOVE:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 331;
+                this.state = 332;
                 this.removeClause();
                 }
                 break;
@@ -873,21 +904,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DETACH:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 332;
+                this.state = 333;
                 this.deleteClause();
                 }
                 break;
             case CypherParser.WITH:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 333;
+                this.state = 334;
                 this.withClause();
                 }
                 break;
             case CypherParser.RETURN:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 334;
+                this.state = 335;
                 this.returnClause();
                 }
                 break;
@@ -916,42 +947,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 338;
+            this.state = 339;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 40) {
+            if (_la === 41) {
                 {
-                this.state = 337;
+                this.state = 338;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 340;
-            this.match(CypherParser.MATCH);
             this.state = 341;
+            this.match(CypherParser.MATCH);
+            this.state = 342;
             this.pattern();
-            this.state = 345;
+            this.state = 346;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 342;
+                    this.state = 343;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 347;
+                this.state = 348;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             }
-            this.state = 349;
+            this.state = 350;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 60) {
+            if (_la === 61) {
                 {
-                this.state = 348;
+                this.state = 349;
                 this.where();
                 }
             }
@@ -977,13 +1008,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 351;
-            this.match(CypherParser.UNWIND);
             this.state = 352;
-            this.expression();
+            this.match(CypherParser.UNWIND);
             this.state = 353;
-            this.match(CypherParser.AS);
+            this.expression();
             this.state = 354;
+            this.match(CypherParser.AS);
+            this.state = 355;
             this.variable();
             }
         }
@@ -1007,65 +1038,66 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 356;
-            this.match(CypherParser.CALL);
             this.state = 357;
+            this.match(CypherParser.CALL);
+            this.state = 358;
             this.procedureName();
-            this.state = 370;
+            this.state = 371;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 86) {
+            if (_la === 87) {
                 {
-                this.state = 358;
+                this.state = 359;
                 this.match(CypherParser.LPAREN);
-                this.state = 367;
+                this.state = 368;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1468601930) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22825503) !== 0) || ((((_la - 74)) & ~0x1F) === 0 && ((1 << (_la - 74)) & 33380355) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                     {
-                    this.state = 359;
+                    this.state = 360;
                     this.expression();
-                    this.state = 364;
+                    this.state = 365;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    while (_la === 81) {
+                    while (_la === 82) {
                         {
                         {
-                        this.state = 360;
-                        this.match(CypherParser.COMMA);
                         this.state = 361;
+                        this.match(CypherParser.COMMA);
+                        this.state = 362;
                         this.expression();
                         }
                         }
-                        this.state = 366;
+                        this.state = 367;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 369;
+                this.state = 370;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 377;
+            this.state = 378;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 63) {
+            if (_la === 64) {
                 {
-                this.state = 372;
+                this.state = 373;
                 this.match(CypherParser.YIELD);
-                this.state = 375;
+                this.state = 376;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 373;
+                    this.state = 374;
                     this.match(CypherParser.STAR);
                     }
                     break;
                 case CypherParser.ANY:
+                case CypherParser.ASSERT:
                 case CypherParser.ASCENDING:
                 case CypherParser.CONSTRAINT:
                 case CypherParser.COUNT:
@@ -1089,7 +1121,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 374;
+                    this.state = 375;
                     this.yieldItems();
                     }
                     break;
@@ -1120,9 +1152,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 379;
-            this.namespace();
             this.state = 380;
+            this.namespace();
+            this.state = 381;
             this.symbolicName();
             }
         }
@@ -1146,30 +1178,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 382;
+            this.state = 383;
             this.yieldItem();
-            this.state = 387;
+            this.state = 388;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 81) {
+            while (_la === 82) {
                 {
                 {
-                this.state = 383;
-                this.match(CypherParser.COMMA);
                 this.state = 384;
+                this.match(CypherParser.COMMA);
+                this.state = 385;
                 this.yieldItem();
                 }
                 }
-                this.state = 389;
+                this.state = 390;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 391;
+            this.state = 392;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 60) {
+            if (_la === 61) {
                 {
-                this.state = 390;
+                this.state = 391;
                 this.where();
                 }
             }
@@ -1195,19 +1227,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 396;
+            this.state = 397;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 25, this.context) ) {
             case 1:
                 {
-                this.state = 393;
-                this.symbolicName();
                 this.state = 394;
+                this.symbolicName();
+                this.state = 395;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 398;
+            this.state = 399;
             this.variable();
             }
         }
@@ -1230,9 +1262,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 400;
-            this.match(CypherParser.CREATE);
             this.state = 401;
+            this.match(CypherParser.CREATE);
+            this.state = 402;
             this.pattern();
             }
         }
@@ -1256,21 +1288,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 403;
-            this.match(CypherParser.MERGE);
             this.state = 404;
+            this.match(CypherParser.MERGE);
+            this.state = 405;
             this.patternPart();
-            this.state = 408;
+            this.state = 409;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 39) {
+            while (_la === 40) {
                 {
                 {
-                this.state = 405;
+                this.state = 406;
                 this.mergeAction();
                 }
                 }
-                this.state = 410;
+                this.state = 411;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1293,28 +1325,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 42, CypherParser.RULE_mergeAction);
         try {
-            this.state = 417;
+            this.state = 418;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 27, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 411;
-                this.match(CypherParser.ON);
                 this.state = 412;
-                this.match(CypherParser.MATCH);
+                this.match(CypherParser.ON);
                 this.state = 413;
+                this.match(CypherParser.MATCH);
+                this.state = 414;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 414;
-                this.match(CypherParser.ON);
                 this.state = 415;
-                this.match(CypherParser.CREATE);
+                this.match(CypherParser.ON);
                 this.state = 416;
+                this.match(CypherParser.CREATE);
+                this.state = 417;
                 this.setClause();
                 }
                 break;
@@ -1340,23 +1372,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 419;
-            this.match(CypherParser.SET);
             this.state = 420;
+            this.match(CypherParser.SET);
+            this.state = 421;
             this.setItem();
-            this.state = 425;
+            this.state = 426;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 81) {
+            while (_la === 82) {
                 {
                 {
-                this.state = 421;
-                this.match(CypherParser.COMMA);
                 this.state = 422;
+                this.match(CypherParser.COMMA);
+                this.state = 423;
                 this.setItem();
                 }
                 }
-                this.state = 427;
+                this.state = 428;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1379,18 +1411,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 46, CypherParser.RULE_setItem);
         try {
-            this.state = 443;
+            this.state = 444;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 29, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 428;
-                this.propertyExpression();
                 this.state = 429;
-                this.match(CypherParser.EQ);
+                this.propertyExpression();
                 this.state = 430;
+                this.match(CypherParser.EQ);
+                this.state = 431;
                 this.expression();
                 }
                 break;
@@ -1398,11 +1430,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 432;
-                this.variable();
                 this.state = 433;
-                this.match(CypherParser.EQ);
+                this.variable();
                 this.state = 434;
+                this.match(CypherParser.EQ);
+                this.state = 435;
                 this.expression();
                 }
                 break;
@@ -1410,11 +1442,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 436;
-                this.variable();
                 this.state = 437;
-                this.match(CypherParser.PLUSEQ);
+                this.variable();
                 this.state = 438;
+                this.match(CypherParser.PLUSEQ);
+                this.state = 439;
                 this.expression();
                 }
                 break;
@@ -1422,9 +1454,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 440;
-                this.variable();
                 this.state = 441;
+                this.variable();
+                this.state = 442;
                 this.nodeLabels();
                 }
                 break;
@@ -1450,23 +1482,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 445;
-            this.match(CypherParser.REMOVE);
             this.state = 446;
+            this.match(CypherParser.REMOVE);
+            this.state = 447;
             this.removeItem();
-            this.state = 451;
+            this.state = 452;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 81) {
+            while (_la === 82) {
                 {
                 {
-                this.state = 447;
-                this.match(CypherParser.COMMA);
                 this.state = 448;
+                this.match(CypherParser.COMMA);
+                this.state = 449;
                 this.removeItem();
                 }
                 }
-                this.state = 453;
+                this.state = 454;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1489,16 +1521,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 50, CypherParser.RULE_removeItem);
         try {
-            this.state = 458;
+            this.state = 459;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 31, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 454;
-                this.variable();
                 this.state = 455;
+                this.variable();
+                this.state = 456;
                 this.nodeLabels();
                 }
                 break;
@@ -1506,7 +1538,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 457;
+                this.state = 458;
                 this.propertyExpression();
                 }
                 break;
@@ -1532,33 +1564,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 461;
+            this.state = 462;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 17) {
+            if (_la === 18) {
                 {
-                this.state = 460;
+                this.state = 461;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 463;
-            this.match(CypherParser.DELETE);
             this.state = 464;
+            this.match(CypherParser.DELETE);
+            this.state = 465;
             this.expression();
-            this.state = 469;
+            this.state = 470;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 81) {
+            while (_la === 82) {
                 {
                 {
-                this.state = 465;
-                this.match(CypherParser.COMMA);
                 this.state = 466;
+                this.match(CypherParser.COMMA);
+                this.state = 467;
                 this.expression();
                 }
                 }
-                this.state = 471;
+                this.state = 472;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1584,16 +1616,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 472;
-            this.match(CypherParser.WITH);
             this.state = 473;
+            this.match(CypherParser.WITH);
+            this.state = 474;
             this.projectionBody();
-            this.state = 475;
+            this.state = 476;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 60) {
+            if (_la === 61) {
                 {
-                this.state = 474;
+                this.state = 475;
                 this.where();
                 }
             }
@@ -1619,9 +1651,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 477;
-            this.match(CypherParser.RETURN);
             this.state = 478;
+            this.match(CypherParser.RETURN);
+            this.state = 479;
             this.projectionBody();
             }
         }
@@ -1645,44 +1677,44 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 481;
+            this.state = 482;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 18) {
+            if (_la === 19) {
                 {
-                this.state = 480;
+                this.state = 481;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 483;
+            this.state = 484;
             this.projectionItems();
-            this.state = 485;
+            this.state = 486;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 42) {
+            if (_la === 43) {
                 {
-                this.state = 484;
+                this.state = 485;
                 this.order();
                 }
             }
 
-            this.state = 488;
+            this.state = 489;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 49) {
+            if (_la === 50) {
                 {
-                this.state = 487;
+                this.state = 488;
                 this.skip();
                 }
             }
 
-            this.state = 491;
+            this.state = 492;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 31) {
+            if (_la === 32) {
                 {
-                this.state = 490;
+                this.state = 491;
                 this.limit();
                 }
             }
@@ -1707,27 +1739,27 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 60, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 509;
+            this.state = 510;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 493;
+                this.state = 494;
                 this.match(CypherParser.STAR);
-                this.state = 498;
+                this.state = 499;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 81) {
+                while (_la === 82) {
                     {
                     {
-                    this.state = 494;
-                    this.match(CypherParser.COMMA);
                     this.state = 495;
+                    this.match(CypherParser.COMMA);
+                    this.state = 496;
                     this.projectionItem();
                     }
                     }
-                    this.state = 500;
+                    this.state = 501;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1735,6 +1767,7 @@ export class CypherParser extends antlr.Parser {
                 break;
             case CypherParser.ALL:
             case CypherParser.ANY:
+            case CypherParser.ASSERT:
             case CypherParser.ASCENDING:
             case CypherParser.CASE:
             case CypherParser.CONSTRAINT:
@@ -1775,21 +1808,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 501;
+                this.state = 502;
                 this.projectionItem();
-                this.state = 506;
+                this.state = 507;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 81) {
+                while (_la === 82) {
                     {
                     {
-                    this.state = 502;
-                    this.match(CypherParser.COMMA);
                     this.state = 503;
+                    this.match(CypherParser.COMMA);
+                    this.state = 504;
                     this.projectionItem();
                     }
                     }
-                    this.state = 508;
+                    this.state = 509;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1818,16 +1851,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 511;
+            this.state = 512;
             this.expression();
-            this.state = 514;
+            this.state = 515;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 42, this.context) ) {
             case 1:
                 {
-                this.state = 512;
-                this.match(CypherParser.AS);
                 this.state = 513;
+                this.match(CypherParser.AS);
+                this.state = 514;
                 this.variable();
                 }
                 break;
@@ -1854,25 +1887,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 516;
-            this.match(CypherParser.ORDER);
             this.state = 517;
-            this.match(CypherParser.BY);
+            this.match(CypherParser.ORDER);
             this.state = 518;
+            this.match(CypherParser.BY);
+            this.state = 519;
             this.sortItem();
-            this.state = 523;
+            this.state = 524;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 81) {
+            while (_la === 82) {
                 {
                 {
-                this.state = 519;
-                this.match(CypherParser.COMMA);
                 this.state = 520;
+                this.match(CypherParser.COMMA);
+                this.state = 521;
                 this.sortItem();
                 }
                 }
-                this.state = 525;
+                this.state = 526;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1897,9 +1930,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 526;
-            this.match(CypherParser.SKIP_);
             this.state = 527;
+            this.match(CypherParser.SKIP_);
+            this.state = 528;
             this.expression();
             }
         }
@@ -1922,9 +1955,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 529;
-            this.match(CypherParser.LIMIT);
             this.state = 530;
+            this.match(CypherParser.LIMIT);
+            this.state = 531;
             this.expression();
             }
         }
@@ -1948,16 +1981,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 532;
+            this.state = 533;
             this.expression();
-            this.state = 534;
+            this.state = 535;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 98400) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 196768) !== 0)) {
                 {
-                this.state = 533;
+                this.state = 534;
                 _la = this.tokenStream.LA(1);
-                if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98400) !== 0))) {
+                if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 196768) !== 0))) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -1988,9 +2021,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 536;
-            this.match(CypherParser.WHERE);
             this.state = 537;
+            this.match(CypherParser.WHERE);
+            this.state = 538;
             this.expression();
             }
         }
@@ -2014,21 +2047,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 539;
+            this.state = 540;
             this.patternPart();
-            this.state = 544;
+            this.state = 545;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 81) {
+            while (_la === 82) {
                 {
                 {
-                this.state = 540;
-                this.match(CypherParser.COMMA);
                 this.state = 541;
+                this.match(CypherParser.COMMA);
+                this.state = 542;
                 this.patternPart();
                 }
                 }
-                this.state = 546;
+                this.state = 547;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2054,19 +2087,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 550;
+            this.state = 551;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1451824200) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22301203) !== 0) || _la === 97 || _la === 98) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 547;
-                this.variable();
                 this.state = 548;
+                this.variable();
+                this.state = 549;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 552;
+            this.state = 553;
             this.patternElement();
             }
         }
@@ -2088,25 +2121,25 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 78, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 565;
+            this.state = 566;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 48, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 554;
+                this.state = 555;
                 this.nodePattern();
-                this.state = 558;
+                this.state = 559;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 72 || _la === 75) {
+                while (_la === 73 || _la === 76) {
                     {
                     {
-                    this.state = 555;
+                    this.state = 556;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 560;
+                    this.state = 561;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2115,11 +2148,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 561;
-                this.match(CypherParser.LPAREN);
                 this.state = 562;
-                this.patternElement();
+                this.match(CypherParser.LPAREN);
                 this.state = 563;
+                this.patternElement();
+                this.state = 564;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2145,9 +2178,9 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 567;
+            this.state = 568;
             this.nodePattern();
-            this.state = 569;
+            this.state = 570;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2155,7 +2188,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 568;
+                    this.state = 569;
                     this.patternElementChain();
                     }
                     }
@@ -2163,7 +2196,7 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 571;
+                this.state = 572;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 49, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
@@ -2189,39 +2222,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 573;
+            this.state = 574;
             this.match(CypherParser.LPAREN);
-            this.state = 575;
+            this.state = 576;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1451824200) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22301203) !== 0) || _la === 97 || _la === 98) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 574;
+                this.state = 575;
                 this.variable();
                 }
             }
 
-            this.state = 578;
+            this.state = 579;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 82) {
+            if (_la === 83) {
                 {
-                this.state = 577;
+                this.state = 578;
                 this.nodeLabels();
                 }
             }
 
-            this.state = 581;
+            this.state = 582;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 85 || _la === 90) {
+            if (_la === 86 || _la === 91) {
                 {
-                this.state = 580;
+                this.state = 581;
                 this.properties();
                 }
             }
 
-            this.state = 583;
+            this.state = 584;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2244,9 +2277,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 585;
-            this.relationshipPattern();
             this.state = 586;
+            this.relationshipPattern();
+            this.state = 587;
             this.nodePattern();
             }
         }
@@ -2268,90 +2301,90 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 86, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 612;
+            this.state = 613;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 57, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 588;
-                this.match(CypherParser.LT);
                 this.state = 589;
+                this.match(CypherParser.LT);
+                this.state = 590;
                 this.match(CypherParser.MINUS);
-                this.state = 591;
+                this.state = 592;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 88) {
+                if (_la === 89) {
                     {
-                    this.state = 590;
+                    this.state = 591;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 593;
-                this.match(CypherParser.MINUS);
                 this.state = 594;
+                this.match(CypherParser.MINUS);
+                this.state = 595;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 595;
-                this.match(CypherParser.LT);
                 this.state = 596;
+                this.match(CypherParser.LT);
+                this.state = 597;
                 this.match(CypherParser.MINUS);
-                this.state = 598;
+                this.state = 599;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 88) {
+                if (_la === 89) {
                     {
-                    this.state = 597;
+                    this.state = 598;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 600;
+                this.state = 601;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 601;
+                this.state = 602;
                 this.match(CypherParser.MINUS);
-                this.state = 603;
+                this.state = 604;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 88) {
+                if (_la === 89) {
                     {
-                    this.state = 602;
+                    this.state = 603;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 605;
-                this.match(CypherParser.MINUS);
                 this.state = 606;
+                this.match(CypherParser.MINUS);
+                this.state = 607;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 607;
+                this.state = 608;
                 this.match(CypherParser.MINUS);
-                this.state = 609;
+                this.state = 610;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 88) {
+                if (_la === 89) {
                     {
-                    this.state = 608;
+                    this.state = 609;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 611;
+                this.state = 612;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -2377,49 +2410,49 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 614;
+            this.state = 615;
             this.match(CypherParser.LBRACK);
-            this.state = 616;
+            this.state = 617;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1451824200) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22301203) !== 0) || _la === 97 || _la === 98) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 615;
+                this.state = 616;
                 this.variable();
                 }
             }
 
-            this.state = 619;
+            this.state = 620;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 82) {
+            if (_la === 83) {
                 {
-                this.state = 618;
+                this.state = 619;
                 this.relationshipTypes();
                 }
             }
 
-            this.state = 622;
+            this.state = 623;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 65 || _la === 76) {
+            if (_la === 66 || _la === 77) {
                 {
-                this.state = 621;
+                this.state = 622;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 625;
+            this.state = 626;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 85 || _la === 90) {
+            if (_la === 86 || _la === 91) {
                 {
-                this.state = 624;
+                this.state = 625;
                 this.properties();
                 }
             }
 
-            this.state = 627;
+            this.state = 628;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -2440,20 +2473,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PropertiesContext(this.context, this.state);
         this.enterRule(localContext, 90, CypherParser.RULE_properties);
         try {
-            this.state = 631;
+            this.state = 632;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 629;
+                this.state = 630;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 630;
+                this.state = 631;
                 this.parameter();
                 }
                 break;
@@ -2481,33 +2514,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 633;
-            this.match(CypherParser.COLON);
             this.state = 634;
+            this.match(CypherParser.COLON);
+            this.state = 635;
             this.relTypeName();
-            this.state = 642;
+            this.state = 643;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 84) {
+            while (_la === 85) {
                 {
                 {
-                this.state = 635;
+                this.state = 636;
                 this.match(CypherParser.PIPE);
-                this.state = 637;
+                this.state = 638;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 82) {
+                if (_la === 83) {
                     {
-                    this.state = 636;
+                    this.state = 637;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 639;
+                this.state = 640;
                 this.relTypeName();
                 }
                 }
-                this.state = 644;
+                this.state = 645;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2533,20 +2566,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 646;
+            this.state = 647;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 645;
+                this.state = 646;
                 this.nodeLabel();
                 }
                 }
-                this.state = 648;
+                this.state = 649;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 82);
+            } while (_la === 83);
             }
         }
         catch (re) {
@@ -2568,9 +2601,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 650;
-            this.match(CypherParser.COLON);
             this.state = 651;
+            this.match(CypherParser.COLON);
+            this.state = 652;
             this.labelName();
             }
         }
@@ -2592,37 +2625,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 98, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 667;
+            this.state = 668;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 653;
+                this.state = 654;
                 this.match(CypherParser.STAR);
-                this.state = 655;
+                this.state = 656;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 917505) !== 0)) {
+                if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
                     {
-                    this.state = 654;
+                    this.state = 655;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 661;
+                this.state = 662;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 65) {
+                if (_la === 66) {
                     {
-                    this.state = 657;
+                    this.state = 658;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 659;
+                    this.state = 660;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 917505) !== 0)) {
+                    if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
                         {
-                        this.state = 658;
+                        this.state = 659;
                         this.rangeBound();
                         }
                     }
@@ -2635,14 +2668,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 663;
+                this.state = 664;
                 this.match(CypherParser.DOTDOT);
-                this.state = 665;
+                this.state = 666;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 917505) !== 0)) {
+                if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
                     {
-                    this.state = 664;
+                    this.state = 665;
                     this.rangeBound();
                     }
                 }
@@ -2673,17 +2706,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 670;
+            this.state = 671;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 75) {
+            if (_la === 76) {
                 {
-                this.state = 669;
+                this.state = 670;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 672;
+            this.state = 673;
             this.integerLiteral();
             }
         }
@@ -2706,7 +2739,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 674;
+            this.state = 675;
             this.schemaName();
             }
         }
@@ -2729,7 +2762,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 676;
+            this.state = 677;
             this.schemaName();
             }
         }
@@ -2753,22 +2786,22 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 678;
+            this.state = 679;
             this.atom();
-            this.state = 680;
+            this.state = 681;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 679;
+                this.state = 680;
                 this.propertyLookup();
                 }
                 }
-                this.state = 682;
+                this.state = 683;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 80);
+            } while (_la === 81);
             }
         }
         catch (re) {
@@ -2790,7 +2823,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 684;
+            this.state = 685;
             this.orExpression();
             }
         }
@@ -2814,21 +2847,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 686;
+            this.state = 687;
             this.xorExpression();
-            this.state = 691;
+            this.state = 692;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 41) {
+            while (_la === 42) {
                 {
                 {
-                this.state = 687;
-                this.match(CypherParser.OR);
                 this.state = 688;
+                this.match(CypherParser.OR);
+                this.state = 689;
                 this.xorExpression();
                 }
                 }
-                this.state = 693;
+                this.state = 694;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2854,21 +2887,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 694;
+            this.state = 695;
             this.andExpression();
-            this.state = 699;
+            this.state = 700;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 62) {
+            while (_la === 63) {
                 {
                 {
-                this.state = 695;
-                this.match(CypherParser.XOR);
                 this.state = 696;
+                this.match(CypherParser.XOR);
+                this.state = 697;
                 this.andExpression();
                 }
                 }
-                this.state = 701;
+                this.state = 702;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2894,21 +2927,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 702;
+            this.state = 703;
             this.notExpression();
-            this.state = 707;
+            this.state = 708;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 703;
-                this.match(CypherParser.AND);
                 this.state = 704;
+                this.match(CypherParser.AND);
+                this.state = 705;
                 this.notExpression();
                 }
                 }
-                this.state = 709;
+                this.state = 710;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2934,21 +2967,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 713;
+            this.state = 714;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 36) {
+            while (_la === 37) {
                 {
                 {
-                this.state = 710;
+                this.state = 711;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 715;
+                this.state = 716;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 716;
+            this.state = 717;
             this.comparisonExpression();
             }
         }
@@ -2972,21 +3005,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 718;
+            this.state = 719;
             this.predicateExpression();
-            this.state = 724;
+            this.state = 725;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 63) !== 0)) {
+            while (((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 63) !== 0)) {
                 {
                 {
-                this.state = 719;
-                this.comparisonOperator();
                 this.state = 720;
+                this.comparisonOperator();
+                this.state = 721;
                 this.predicateExpression();
                 }
                 }
-                this.state = 726;
+                this.state = 727;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3012,9 +3045,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 727;
+            this.state = 728;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 63) !== 0))) {
+            if(!(((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3043,19 +3076,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 729;
+            this.state = 730;
             this.addOrSubtractExpression();
-            this.state = 733;
+            this.state = 734;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 675284992) !== 0) || _la === 50 || _la === 67) {
+            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1350569984) !== 0) || _la === 51 || _la === 68) {
                 {
                 {
-                this.state = 730;
+                this.state = 731;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 735;
+                this.state = 736;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3078,18 +3111,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PredicateSuffixContext(this.context, this.state);
         this.enterRule(localContext, 124, CypherParser.RULE_predicateSuffix);
         try {
-            this.state = 753;
+            this.state = 754;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 79, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 736;
-                this.match(CypherParser.STARTS);
                 this.state = 737;
-                this.match(CypherParser.WITH);
+                this.match(CypherParser.STARTS);
                 this.state = 738;
+                this.match(CypherParser.WITH);
+                this.state = 739;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3097,11 +3130,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 739;
-                this.match(CypherParser.ENDS);
                 this.state = 740;
-                this.match(CypherParser.WITH);
+                this.match(CypherParser.ENDS);
                 this.state = 741;
+                this.match(CypherParser.WITH);
+                this.state = 742;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3109,9 +3142,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 742;
-                this.match(CypherParser.CONTAINS);
                 this.state = 743;
+                this.match(CypherParser.CONTAINS);
+                this.state = 744;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3119,9 +3152,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 744;
-                this.match(CypherParser.REGEX_MATCH);
                 this.state = 745;
+                this.match(CypherParser.REGEX_MATCH);
+                this.state = 746;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3129,9 +3162,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 746;
-                this.match(CypherParser.IN);
                 this.state = 747;
+                this.match(CypherParser.IN);
+                this.state = 748;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3139,9 +3172,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 748;
-                this.match(CypherParser.IS);
                 this.state = 749;
+                this.match(CypherParser.IS);
+                this.state = 750;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3149,11 +3182,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 750;
-                this.match(CypherParser.IS);
                 this.state = 751;
-                this.match(CypherParser.NOT);
+                this.match(CypherParser.IS);
                 this.state = 752;
+                this.match(CypherParser.NOT);
+                this.state = 753;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3179,21 +3212,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 755;
+            this.state = 756;
             this.multiplyDivideModuloExpression();
-            this.state = 761;
+            this.state = 762;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 74 || _la === 75) {
+            while (_la === 75 || _la === 76) {
                 {
                 {
-                this.state = 756;
-                this.addOrSubtractOperator();
                 this.state = 757;
+                this.addOrSubtractOperator();
+                this.state = 758;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 763;
+                this.state = 764;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3219,9 +3252,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 764;
+            this.state = 765;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 74 || _la === 75)) {
+            if(!(_la === 75 || _la === 76)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3250,21 +3283,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 766;
+            this.state = 767;
             this.powerOfExpression();
-            this.state = 772;
+            this.state = 773;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 7) !== 0)) {
+            while (((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 7) !== 0)) {
                 {
                 {
-                this.state = 767;
-                this.multiplyDivideModuloOperator();
                 this.state = 768;
+                this.multiplyDivideModuloOperator();
+                this.state = 769;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 774;
+                this.state = 775;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3290,9 +3323,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 775;
+            this.state = 776;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 7) !== 0))) {
+            if(!(((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3321,21 +3354,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 777;
+            this.state = 778;
             this.unaryAddOrSubtractExpression();
-            this.state = 782;
+            this.state = 783;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 79) {
+            while (_la === 80) {
                 {
                 {
-                this.state = 778;
-                this.match(CypherParser.CARET);
                 this.state = 779;
+                this.match(CypherParser.CARET);
+                this.state = 780;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 784;
+                this.state = 785;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3361,15 +3394,15 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 788;
+            this.state = 789;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 74 || _la === 75) {
+            while (_la === 75 || _la === 76) {
                 {
                 {
-                this.state = 785;
+                this.state = 786;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 74 || _la === 75)) {
+                if(!(_la === 75 || _la === 76)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -3378,11 +3411,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 790;
+                this.state = 791;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 791;
+            this.state = 792;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -3406,25 +3439,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 793;
+            this.state = 794;
             this.atom();
-            this.state = 798;
+            this.state = 799;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 80 || _la === 88) {
+            while (_la === 81 || _la === 89) {
                 {
-                this.state = 796;
+                this.state = 797;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 794;
+                    this.state = 795;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 795;
+                    this.state = 796;
                     this.propertyLookup();
                     }
                     break;
@@ -3432,16 +3465,16 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 800;
+                this.state = 801;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 802;
+            this.state = 803;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 82) {
+            if (_la === 83) {
                 {
-                this.state = 801;
+                this.state = 802;
                 this.nodeLabels();
                 }
             }
@@ -3466,18 +3499,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 140, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 817;
+            this.state = 818;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 804;
-                this.match(CypherParser.LBRACK);
                 this.state = 805;
-                this.expression();
+                this.match(CypherParser.LBRACK);
                 this.state = 806;
+                this.expression();
+                this.state = 807;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3485,31 +3518,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 808;
+                this.state = 809;
                 this.match(CypherParser.LBRACK);
-                this.state = 810;
+                this.state = 811;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1468601930) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22825503) !== 0) || ((((_la - 74)) & ~0x1F) === 0 && ((1 << (_la - 74)) & 33380355) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                     {
-                    this.state = 809;
+                    this.state = 810;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 812;
+                this.state = 813;
                 this.match(CypherParser.DOTDOT);
-                this.state = 814;
+                this.state = 815;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1468601930) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22825503) !== 0) || ((((_la - 74)) & ~0x1F) === 0 && ((1 << (_la - 74)) & 33380355) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                     {
-                    this.state = 813;
+                    this.state = 814;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 816;
+                this.state = 817;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3534,9 +3567,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 819;
-            this.match(CypherParser.DOT);
             this.state = 820;
+            this.match(CypherParser.DOT);
+            this.state = 821;
             this.propertyKeyName();
             }
         }
@@ -3557,104 +3590,104 @@ export class CypherParser extends antlr.Parser {
         let localContext = new AtomContext(this.context, this.state);
         this.enterRule(localContext, 144, CypherParser.RULE_atom);
         try {
-            this.state = 836;
+            this.state = 837;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 90, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 822;
+                this.state = 823;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 823;
+                this.state = 824;
                 this.listComprehension();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 824;
+                this.state = 825;
                 this.patternComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 825;
+                this.state = 826;
                 this.quantifierExpression();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 826;
+                this.state = 827;
                 this.reduceExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 827;
+                this.state = 828;
                 this.existsSubquery();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 828;
+                this.state = 829;
                 this.literal();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 829;
+                this.state = 830;
                 this.parameter();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 830;
+                this.state = 831;
                 this.caseExpression();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 831;
+                this.state = 832;
                 this.relationshipsPattern();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 832;
+                this.state = 833;
                 this.parenthesizedExpression();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 833;
+                this.state = 834;
                 this.functionInvocation();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 834;
+                this.state = 835;
                 this.mapProjection();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 835;
+                this.state = 836;
                 this.variable();
                 }
                 break;
@@ -3679,13 +3712,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 838;
-            this.match(CypherParser.COUNT);
             this.state = 839;
-            this.match(CypherParser.LPAREN);
+            this.match(CypherParser.COUNT);
             this.state = 840;
-            this.match(CypherParser.STAR);
+            this.match(CypherParser.LPAREN);
             this.state = 841;
+            this.match(CypherParser.STAR);
+            this.state = 842;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3709,45 +3742,45 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 843;
+            this.state = 844;
             this.match(CypherParser.CASE);
-            this.state = 845;
+            this.state = 846;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1468601930) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22825503) !== 0) || ((((_la - 74)) & ~0x1F) === 0 && ((1 << (_la - 74)) & 33380355) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 844;
+                this.state = 845;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 848;
+            this.state = 849;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 847;
+                this.state = 848;
                 this.caseAlternative();
                 }
                 }
-                this.state = 850;
+                this.state = 851;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 59);
-            this.state = 854;
+            } while (_la === 60);
+            this.state = 855;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 20) {
+            if (_la === 21) {
                 {
-                this.state = 852;
-                this.match(CypherParser.ELSE);
                 this.state = 853;
+                this.match(CypherParser.ELSE);
+                this.state = 854;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 856;
+            this.state = 857;
             this.match(CypherParser.END);
             }
         }
@@ -3770,13 +3803,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 858;
-            this.match(CypherParser.WHEN);
             this.state = 859;
-            this.expression();
+            this.match(CypherParser.WHEN);
             this.state = 860;
-            this.match(CypherParser.THEN);
+            this.expression();
             this.state = 861;
+            this.match(CypherParser.THEN);
+            this.state = 862;
             this.expression();
             }
         }
@@ -3800,23 +3833,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 863;
-            this.match(CypherParser.LBRACK);
             this.state = 864;
+            this.match(CypherParser.LBRACK);
+            this.state = 865;
             this.filterExpression();
-            this.state = 867;
+            this.state = 868;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 84) {
+            if (_la === 85) {
                 {
-                this.state = 865;
-                this.match(CypherParser.PIPE);
                 this.state = 866;
+                this.match(CypherParser.PIPE);
+                this.state = 867;
                 this.expression();
                 }
             }
 
-            this.state = 869;
+            this.state = 870;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3840,39 +3873,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 871;
+            this.state = 872;
             this.match(CypherParser.LBRACK);
-            this.state = 875;
+            this.state = 876;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1451824200) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22301203) !== 0) || _la === 97 || _la === 98) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 872;
-                this.variable();
                 this.state = 873;
+                this.variable();
+                this.state = 874;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 877;
+            this.state = 878;
             this.relationshipsPattern();
-            this.state = 880;
+            this.state = 881;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 60) {
+            if (_la === 61) {
                 {
-                this.state = 878;
-                this.match(CypherParser.WHERE);
                 this.state = 879;
+                this.match(CypherParser.WHERE);
+                this.state = 880;
                 this.expression();
                 }
             }
 
-            this.state = 882;
-            this.match(CypherParser.PIPE);
             this.state = 883;
-            this.expression();
+            this.match(CypherParser.PIPE);
             this.state = 884;
+            this.expression();
+            this.state = 885;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3895,13 +3928,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 886;
-            this.quantifier();
             this.state = 887;
-            this.match(CypherParser.LPAREN);
+            this.quantifier();
             this.state = 888;
-            this.filterExpression();
+            this.match(CypherParser.LPAREN);
             this.state = 889;
+            this.filterExpression();
+            this.state = 890;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3925,9 +3958,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 891;
+            this.state = 892;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 1 || _la === 3 || _la === 35 || _la === 48)) {
+            if(!(_la === 1 || _la === 3 || _la === 36 || _la === 49)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3956,20 +3989,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 893;
-            this.variable();
             this.state = 894;
-            this.match(CypherParser.IN);
+            this.variable();
             this.state = 895;
+            this.match(CypherParser.IN);
+            this.state = 896;
             this.expression();
-            this.state = 898;
+            this.state = 899;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 60) {
+            if (_la === 61) {
                 {
-                this.state = 896;
-                this.match(CypherParser.WHERE);
                 this.state = 897;
+                this.match(CypherParser.WHERE);
+                this.state = 898;
                 this.expression();
                 }
             }
@@ -3995,29 +4028,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 900;
-            this.match(CypherParser.REDUCE);
             this.state = 901;
-            this.match(CypherParser.LPAREN);
+            this.match(CypherParser.REDUCE);
             this.state = 902;
-            localContext._accumulator = this.variable();
+            this.match(CypherParser.LPAREN);
             this.state = 903;
-            this.match(CypherParser.EQ);
+            localContext._accumulator = this.variable();
             this.state = 904;
-            localContext._initial = this.expression();
+            this.match(CypherParser.EQ);
             this.state = 905;
-            this.match(CypherParser.COMMA);
+            localContext._initial = this.expression();
             this.state = 906;
-            this.variable();
+            this.match(CypherParser.COMMA);
             this.state = 907;
-            this.match(CypherParser.IN);
+            this.variable();
             this.state = 908;
-            localContext._source = this.expression();
+            this.match(CypherParser.IN);
             this.state = 909;
-            this.match(CypherParser.PIPE);
+            localContext._source = this.expression();
             this.state = 910;
-            localContext._step = this.expression();
+            this.match(CypherParser.PIPE);
             this.state = 911;
+            localContext._step = this.expression();
+            this.state = 912;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4041,29 +4074,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 913;
-            this.match(CypherParser.EXISTS);
             this.state = 914;
+            this.match(CypherParser.EXISTS);
+            this.state = 915;
             this.match(CypherParser.LBRACE);
-            this.state = 920;
+            this.state = 921;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 99, this.context) ) {
             case 1:
                 {
-                this.state = 915;
+                this.state = 916;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 916;
+                this.state = 917;
                 this.pattern();
-                this.state = 918;
+                this.state = 919;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 60) {
+                if (_la === 61) {
                     {
-                    this.state = 917;
+                    this.state = 918;
                     this.where();
                     }
                 }
@@ -4071,7 +4104,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 922;
+            this.state = 923;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4094,11 +4127,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 924;
-            this.match(CypherParser.LPAREN);
             this.state = 925;
-            this.expression();
+            this.match(CypherParser.LPAREN);
             this.state = 926;
+            this.expression();
+            this.state = 927;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4122,47 +4155,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 928;
-            this.functionName();
             this.state = 929;
+            this.functionName();
+            this.state = 930;
             this.match(CypherParser.LPAREN);
-            this.state = 931;
+            this.state = 932;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 18) {
+            if (_la === 19) {
                 {
-                this.state = 930;
+                this.state = 931;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 941;
+            this.state = 942;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1468601930) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22825503) !== 0) || ((((_la - 74)) & ~0x1F) === 0 && ((1 << (_la - 74)) & 33380355) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 933;
+                this.state = 934;
                 this.expression();
-                this.state = 938;
+                this.state = 939;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 81) {
+                while (_la === 82) {
                     {
                     {
-                    this.state = 934;
-                    this.match(CypherParser.COMMA);
                     this.state = 935;
+                    this.match(CypherParser.COMMA);
+                    this.state = 936;
                     this.expression();
                     }
                     }
-                    this.state = 940;
+                    this.state = 941;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 943;
+            this.state = 944;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4185,9 +4218,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 945;
-            this.namespace();
             this.state = 946;
+            this.namespace();
+            this.state = 947;
             this.symbolicName();
             }
         }
@@ -4211,21 +4244,21 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 953;
+            this.state = 954;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 103, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 948;
-                    this.symbolicName();
                     this.state = 949;
+                    this.symbolicName();
+                    this.state = 950;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 955;
+                this.state = 956;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 103, this.context);
             }
@@ -4251,37 +4284,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 956;
-            this.variable();
             this.state = 957;
+            this.variable();
+            this.state = 958;
             this.match(CypherParser.LBRACE);
-            this.state = 966;
+            this.state = 967;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 80)) & ~0x1F) === 0 && ((1 << (_la - 80)) & 393217) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 4294967295) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4294967295) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 393217) !== 0)) {
                 {
-                this.state = 958;
+                this.state = 959;
                 this.mapProjectionItem();
-                this.state = 963;
+                this.state = 964;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 81) {
+                while (_la === 82) {
                     {
                     {
-                    this.state = 959;
-                    this.match(CypherParser.COMMA);
                     this.state = 960;
+                    this.match(CypherParser.COMMA);
+                    this.state = 961;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 965;
+                    this.state = 966;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 968;
+            this.state = 969;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4302,18 +4335,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MapProjectionItemContext(this.context, this.state);
         this.enterRule(localContext, 176, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 979;
+            this.state = 980;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 106, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 970;
-                this.propertyKeyName();
                 this.state = 971;
-                this.match(CypherParser.COLON);
+                this.propertyKeyName();
                 this.state = 972;
+                this.match(CypherParser.COLON);
+                this.state = 973;
                 this.expression();
                 }
                 break;
@@ -4321,9 +4354,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 974;
-                this.match(CypherParser.DOT);
                 this.state = 975;
+                this.match(CypherParser.DOT);
+                this.state = 976;
                 this.propertyKeyName();
                 }
                 break;
@@ -4331,9 +4364,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 976;
-                this.match(CypherParser.DOT);
                 this.state = 977;
+                this.match(CypherParser.DOT);
+                this.state = 978;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4341,7 +4374,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 978;
+                this.state = 979;
                 this.variable();
                 }
                 break;
@@ -4366,12 +4399,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 981;
+            this.state = 982;
             this.match(CypherParser.DOLLAR);
-            this.state = 984;
+            this.state = 985;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
+            case CypherParser.ASSERT:
             case CypherParser.ASCENDING:
             case CypherParser.CONSTRAINT:
             case CypherParser.COUNT:
@@ -4395,13 +4429,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 982;
+                this.state = 983;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 983;
+                this.state = 984;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -4427,21 +4461,21 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LiteralContext(this.context, this.state);
         this.enterRule(localContext, 180, CypherParser.RULE_literal);
         try {
-            this.state = 992;
+            this.state = 993;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 986;
+                this.state = 987;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 987;
+                this.state = 988;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4451,28 +4485,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 988;
+                this.state = 989;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 989;
+                this.state = 990;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 990;
+                this.state = 991;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 991;
+                this.state = 992;
                 this.mapLiteral();
                 }
                 break;
@@ -4500,9 +4534,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 994;
+            this.state = 995;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 24 || _la === 53)) {
+            if(!(_la === 25 || _la === 54)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4528,7 +4562,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NumberLiteralContext(this.context, this.state);
         this.enterRule(localContext, 184, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 998;
+            this.state = 999;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -4536,14 +4570,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 996;
+                this.state = 997;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 997;
+                this.state = 998;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -4571,9 +4605,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1000;
+            this.state = 1001;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 92)) & ~0x1F) === 0 && ((1 << (_la - 92)) & 7) !== 0))) {
+            if(!(((((_la - 93)) & ~0x1F) === 0 && ((1 << (_la - 93)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4602,35 +4636,35 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1002;
+            this.state = 1003;
             this.match(CypherParser.LBRACK);
-            this.state = 1011;
+            this.state = 1012;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1468601930) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22825503) !== 0) || ((((_la - 74)) & ~0x1F) === 0 && ((1 << (_la - 74)) & 33380355) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 1003;
+                this.state = 1004;
                 this.expression();
-                this.state = 1008;
+                this.state = 1009;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 81) {
+                while (_la === 82) {
                     {
                     {
-                    this.state = 1004;
-                    this.match(CypherParser.COMMA);
                     this.state = 1005;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1006;
                     this.expression();
                     }
                     }
-                    this.state = 1010;
+                    this.state = 1011;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1013;
+            this.state = 1014;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4654,43 +4688,43 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1015;
+            this.state = 1016;
             this.match(CypherParser.LBRACE);
-            this.state = 1029;
+            this.state = 1030;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || _la === 97 || _la === 98) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 4294967295) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4294967295) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 1016;
-                this.propertyKeyName();
                 this.state = 1017;
-                this.match(CypherParser.COLON);
+                this.propertyKeyName();
                 this.state = 1018;
+                this.match(CypherParser.COLON);
+                this.state = 1019;
                 this.expression();
-                this.state = 1026;
+                this.state = 1027;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 81) {
+                while (_la === 82) {
                     {
                     {
-                    this.state = 1019;
-                    this.match(CypherParser.COMMA);
                     this.state = 1020;
-                    this.propertyKeyName();
+                    this.match(CypherParser.COMMA);
                     this.state = 1021;
-                    this.match(CypherParser.COLON);
+                    this.propertyKeyName();
                     this.state = 1022;
+                    this.match(CypherParser.COLON);
+                    this.state = 1023;
                     this.expression();
                     }
                     }
-                    this.state = 1028;
+                    this.state = 1029;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1031;
+            this.state = 1032;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4713,7 +4747,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1033;
+            this.state = 1034;
             this.schemaName();
             }
         }
@@ -4734,34 +4768,34 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaCommandContext(this.context, this.state);
         this.enterRule(localContext, 194, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1039;
+            this.state = 1040;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1035;
+                this.state = 1036;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1036;
+                this.state = 1037;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1037;
+                this.state = 1038;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1038;
+                this.state = 1039;
                 this.dropIndex();
                 }
                 break;
@@ -4787,50 +4821,64 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1041;
-            this.match(CypherParser.CREATE);
             this.state = 1042;
+            this.match(CypherParser.CREATE);
+            this.state = 1043;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1044;
+            this.state = 1045;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
             case 1:
                 {
-                this.state = 1043;
+                this.state = 1044;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1047;
+            this.state = 1048;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 26) {
+            if (_la === 27) {
                 {
-                this.state = 1046;
+                this.state = 1047;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1049;
-            this.match(CypherParser.FOR);
             this.state = 1050;
-            this.match(CypherParser.LPAREN);
+            _la = this.tokenStream.LA(1);
+            if(!(_la === 26 || _la === 40)) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
             this.state = 1051;
-            this.variable();
+            this.match(CypherParser.LPAREN);
             this.state = 1052;
-            this.nodeLabel();
+            this.variable();
             this.state = 1053;
-            this.match(CypherParser.RPAREN);
+            this.nodeLabel();
             this.state = 1054;
-            this.match(CypherParser.REQUIRE);
+            this.match(CypherParser.RPAREN);
             this.state = 1055;
+            _la = this.tokenStream.LA(1);
+            if(!(_la === 6 || _la === 46)) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
+            this.state = 1056;
             this.constraintRequirement();
-            this.state = 1057;
+            this.state = 1058;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 60) {
+            if (_la === 61) {
                 {
-                this.state = 1056;
+                this.state = 1057;
                 this.where();
                 }
             }
@@ -4855,18 +4903,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 198, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1087;
+            this.state = 1088;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 118, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1059;
-                this.propertyReference();
                 this.state = 1060;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1061;
+                this.match(CypherParser.IS);
+                this.state = 1062;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -4874,11 +4922,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1063;
-                this.propertyReferenceList();
                 this.state = 1064;
-                this.match(CypherParser.IS);
+                this.propertyReferenceList();
                 this.state = 1065;
+                this.match(CypherParser.IS);
+                this.state = 1066;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -4886,13 +4934,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1067;
-                this.propertyReference();
                 this.state = 1068;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1069;
-                this.match(CypherParser.NOT);
+                this.match(CypherParser.IS);
                 this.state = 1070;
+                this.match(CypherParser.NOT);
+                this.state = 1071;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4900,13 +4948,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1072;
-                this.propertyReference();
                 this.state = 1073;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1074;
-                this.match(CypherParser.NODE);
+                this.match(CypherParser.IS);
                 this.state = 1075;
+                this.match(CypherParser.NODE);
+                this.state = 1076;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -4914,13 +4962,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1077;
-                this.propertyReferenceList();
                 this.state = 1078;
-                this.match(CypherParser.IS);
+                this.propertyReferenceList();
                 this.state = 1079;
-                this.match(CypherParser.NODE);
+                this.match(CypherParser.IS);
                 this.state = 1080;
+                this.match(CypherParser.NODE);
+                this.state = 1081;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -4928,20 +4976,20 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1082;
-                this.propertyReference();
                 this.state = 1083;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1084;
+                this.match(CypherParser.IS);
+                this.state = 1085;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 54 || _la === 64)) {
+                if(!(_la === 55 || _la === 65)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1085;
+                this.state = 1086;
                 this.typeName();
                 }
                 break;
@@ -4966,11 +5014,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1089;
-            this.variable();
             this.state = 1090;
-            this.match(CypherParser.DOT);
+            this.variable();
             this.state = 1091;
+            this.match(CypherParser.DOT);
+            this.state = 1092;
             this.propertyKeyName();
             }
         }
@@ -4994,27 +5042,27 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1093;
-            this.match(CypherParser.LPAREN);
             this.state = 1094;
+            this.match(CypherParser.LPAREN);
+            this.state = 1095;
             this.propertyReference();
-            this.state = 1099;
+            this.state = 1100;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 81) {
+            while (_la === 82) {
                 {
                 {
-                this.state = 1095;
-                this.match(CypherParser.COMMA);
                 this.state = 1096;
+                this.match(CypherParser.COMMA);
+                this.state = 1097;
                 this.propertyReference();
                 }
                 }
-                this.state = 1101;
+                this.state = 1102;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1102;
+            this.state = 1103;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5038,32 +5086,32 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1104;
+            this.state = 1105;
             this.symbolicName();
-            this.state = 1109;
+            this.state = 1110;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 72) {
+            if (_la === 73) {
                 {
-                this.state = 1105;
-                this.match(CypherParser.LT);
                 this.state = 1106;
-                this.typeName();
+                this.match(CypherParser.LT);
                 this.state = 1107;
+                this.typeName();
+                this.state = 1108;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1114;
+            this.state = 1115;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 86) {
+            if (_la === 87) {
                 {
-                this.state = 1111;
-                this.match(CypherParser.LPAREN);
                 this.state = 1112;
-                this.match(CypherParser.DecimalInteger);
+                this.match(CypherParser.LPAREN);
                 this.state = 1113;
+                this.match(CypherParser.DecimalInteger);
+                this.state = 1114;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -5090,18 +5138,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1116;
-            this.match(CypherParser.DROP);
             this.state = 1117;
-            this.match(CypherParser.CONSTRAINT);
+            this.match(CypherParser.DROP);
             this.state = 1118;
+            this.match(CypherParser.CONSTRAINT);
+            this.state = 1119;
             this.symbolicName();
-            this.state = 1120;
+            this.state = 1121;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 26) {
+            if (_la === 27) {
                 {
-                this.state = 1119;
+                this.state = 1120;
                 this.ifExists();
                 }
             }
@@ -5128,48 +5176,48 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1122;
+            this.state = 1123;
             this.match(CypherParser.CREATE);
-            this.state = 1124;
+            this.state = 1125;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 56) {
+            if (_la === 57) {
                 {
-                this.state = 1123;
+                this.state = 1124;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1126;
+            this.state = 1127;
             this.match(CypherParser.INDEX);
-            this.state = 1128;
+            this.state = 1129;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 124, this.context) ) {
             case 1:
                 {
-                this.state = 1127;
+                this.state = 1128;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1131;
+            this.state = 1132;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 26) {
+            if (_la === 27) {
                 {
-                this.state = 1130;
+                this.state = 1131;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1133;
+            this.state = 1134;
             this.indexTarget();
-            this.state = 1135;
+            this.state = 1136;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 60) {
+            if (_la === 61) {
                 {
-                this.state = 1134;
+                this.state = 1135;
                 this.where();
                 }
             }
@@ -5194,46 +5242,46 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 210, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1170;
+            this.state = 1171;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1137;
-                this.match(CypherParser.FOR);
                 this.state = 1138;
-                this.match(CypherParser.LPAREN);
+                this.match(CypherParser.FOR);
                 this.state = 1139;
-                this.variable();
-                this.state = 1140;
-                this.nodeLabel();
-                this.state = 1141;
-                this.match(CypherParser.RPAREN);
-                this.state = 1142;
-                this.match(CypherParser.ON);
-                this.state = 1143;
                 this.match(CypherParser.LPAREN);
+                this.state = 1140;
+                this.variable();
+                this.state = 1141;
+                this.nodeLabel();
+                this.state = 1142;
+                this.match(CypherParser.RPAREN);
+                this.state = 1143;
+                this.match(CypherParser.ON);
                 this.state = 1144;
+                this.match(CypherParser.LPAREN);
+                this.state = 1145;
                 this.propertyReference();
-                this.state = 1149;
+                this.state = 1150;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 81) {
+                while (_la === 82) {
                     {
                     {
-                    this.state = 1145;
-                    this.match(CypherParser.COMMA);
                     this.state = 1146;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1147;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1151;
+                    this.state = 1152;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1152;
+                this.state = 1153;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -5241,41 +5289,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1154;
+                this.state = 1155;
                 this.match(CypherParser.ON);
-                this.state = 1156;
+                this.state = 1157;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 82) {
+                if (_la === 83) {
                     {
-                    this.state = 1155;
+                    this.state = 1156;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1158;
-                this.labelName();
                 this.state = 1159;
-                this.match(CypherParser.LPAREN);
+                this.labelName();
                 this.state = 1160;
+                this.match(CypherParser.LPAREN);
+                this.state = 1161;
                 this.propertyKeyName();
-                this.state = 1165;
+                this.state = 1166;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 81) {
+                while (_la === 82) {
                     {
                     {
-                    this.state = 1161;
-                    this.match(CypherParser.COMMA);
                     this.state = 1162;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1163;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1167;
+                    this.state = 1168;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1168;
+                this.state = 1169;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -5303,18 +5351,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1172;
-            this.match(CypherParser.DROP);
             this.state = 1173;
-            this.match(CypherParser.INDEX);
+            this.match(CypherParser.DROP);
             this.state = 1174;
+            this.match(CypherParser.INDEX);
+            this.state = 1175;
             this.symbolicName();
-            this.state = 1176;
+            this.state = 1177;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 26) {
+            if (_la === 27) {
                 {
-                this.state = 1175;
+                this.state = 1176;
                 this.ifExists();
                 }
             }
@@ -5340,11 +5388,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1178;
-            this.match(CypherParser.IF);
             this.state = 1179;
-            this.match(CypherParser.NOT);
+            this.match(CypherParser.IF);
             this.state = 1180;
+            this.match(CypherParser.NOT);
+            this.state = 1181;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -5367,9 +5415,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1182;
-            this.match(CypherParser.IF);
             this.state = 1183;
+            this.match(CypherParser.IF);
+            this.state = 1184;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -5392,7 +5440,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1185;
+            this.state = 1186;
             this.symbolicName();
             }
         }
@@ -5413,24 +5461,25 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SymbolicNameContext(this.context, this.state);
         this.enterRule(localContext, 220, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1190;
+            this.state = 1191;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1187;
+                this.state = 1188;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1188;
+                this.state = 1189;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
             case CypherParser.ANY:
+            case CypherParser.ASSERT:
             case CypherParser.ASCENDING:
             case CypherParser.CONSTRAINT:
             case CypherParser.COUNT:
@@ -5453,7 +5502,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1189;
+                this.state = 1190;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -5481,9 +5530,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1192;
+            this.state = 1193;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 1451824200) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 22301203) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5509,10 +5558,11 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaNameContext(this.context, this.state);
         this.enterRule(localContext, 224, CypherParser.RULE_schemaName);
         try {
-            this.state = 1196;
+            this.state = 1197;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
+            case CypherParser.ASSERT:
             case CypherParser.ASCENDING:
             case CypherParser.CONSTRAINT:
             case CypherParser.COUNT:
@@ -5537,7 +5587,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1194;
+                this.state = 1195;
                 this.symbolicName();
                 }
                 break;
@@ -5585,7 +5635,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1195;
+                this.state = 1196;
                 this.reservedWord();
                 }
                 break;
@@ -5613,9 +5663,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1198;
+            this.state = 1199;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2843143094) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4205762483) !== 0))) {
+            if(!(((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2843143067) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4205762483) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5639,7 +5689,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,102,1201,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,103,1202,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -5658,445 +5708,447 @@ export class CypherParser extends antlr.Parser {
         2,104,7,104,2,105,7,105,2,106,7,106,2,107,7,107,2,108,7,108,2,109,
         7,109,2,110,7,110,2,111,7,111,2,112,7,112,2,113,7,113,1,0,1,0,3,
         0,231,8,0,1,0,1,0,1,1,1,1,1,1,3,1,238,8,1,1,2,1,2,1,2,1,2,1,2,1,
-        3,1,3,1,3,3,3,248,8,3,1,4,5,4,251,8,4,10,4,12,4,254,9,4,1,4,1,4,
-        5,4,258,8,4,10,4,12,4,261,9,4,1,4,5,4,264,8,4,10,4,12,4,267,9,4,
-        1,5,1,5,3,5,271,8,5,1,6,1,6,3,6,275,8,6,1,6,1,6,1,7,4,7,280,8,7,
-        11,7,12,7,281,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,295,
-        8,9,10,9,12,9,298,9,9,3,9,300,8,9,1,9,1,9,1,10,5,10,305,8,10,10,
-        10,12,10,308,9,10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,317,8,
-        11,10,11,12,11,320,9,11,3,11,322,8,11,1,11,1,11,1,12,1,12,1,12,1,
-        12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,336,8,12,1,13,3,13,339,8,13,
-        1,13,1,13,1,13,5,13,344,8,13,10,13,12,13,347,9,13,1,13,3,13,350,
-        8,13,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,
-        363,8,15,10,15,12,15,366,9,15,3,15,368,8,15,1,15,3,15,371,8,15,1,
-        15,1,15,1,15,3,15,376,8,15,3,15,378,8,15,1,16,1,16,1,16,1,17,1,17,
-        1,17,5,17,386,8,17,10,17,12,17,389,9,17,1,17,3,17,392,8,17,1,18,
-        1,18,1,18,3,18,397,8,18,1,18,1,18,1,19,1,19,1,19,1,20,1,20,1,20,
-        5,20,407,8,20,10,20,12,20,410,9,20,1,21,1,21,1,21,1,21,1,21,1,21,
-        3,21,418,8,21,1,22,1,22,1,22,1,22,5,22,424,8,22,10,22,12,22,427,
-        9,22,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,
-        1,23,1,23,1,23,3,23,444,8,23,1,24,1,24,1,24,1,24,5,24,450,8,24,10,
-        24,12,24,453,9,24,1,25,1,25,1,25,1,25,3,25,459,8,25,1,26,3,26,462,
-        8,26,1,26,1,26,1,26,1,26,5,26,468,8,26,10,26,12,26,471,9,26,1,27,
-        1,27,1,27,3,27,476,8,27,1,28,1,28,1,28,1,29,3,29,482,8,29,1,29,1,
-        29,3,29,486,8,29,1,29,3,29,489,8,29,1,29,3,29,492,8,29,1,30,1,30,
-        1,30,5,30,497,8,30,10,30,12,30,500,9,30,1,30,1,30,1,30,5,30,505,
-        8,30,10,30,12,30,508,9,30,3,30,510,8,30,1,31,1,31,1,31,3,31,515,
-        8,31,1,32,1,32,1,32,1,32,1,32,5,32,522,8,32,10,32,12,32,525,9,32,
-        1,33,1,33,1,33,1,34,1,34,1,34,1,35,1,35,3,35,535,8,35,1,36,1,36,
-        1,36,1,37,1,37,1,37,5,37,543,8,37,10,37,12,37,546,9,37,1,38,1,38,
-        1,38,3,38,551,8,38,1,38,1,38,1,39,1,39,5,39,557,8,39,10,39,12,39,
-        560,9,39,1,39,1,39,1,39,1,39,3,39,566,8,39,1,40,1,40,4,40,570,8,
-        40,11,40,12,40,571,1,41,1,41,3,41,576,8,41,1,41,3,41,579,8,41,1,
-        41,3,41,582,8,41,1,41,1,41,1,42,1,42,1,42,1,43,1,43,1,43,3,43,592,
-        8,43,1,43,1,43,1,43,1,43,1,43,3,43,599,8,43,1,43,1,43,1,43,3,43,
-        604,8,43,1,43,1,43,1,43,1,43,3,43,610,8,43,1,43,3,43,613,8,43,1,
-        44,1,44,3,44,617,8,44,1,44,3,44,620,8,44,1,44,3,44,623,8,44,1,44,
-        3,44,626,8,44,1,44,1,44,1,45,1,45,3,45,632,8,45,1,46,1,46,1,46,1,
-        46,3,46,638,8,46,1,46,5,46,641,8,46,10,46,12,46,644,9,46,1,47,4,
-        47,647,8,47,11,47,12,47,648,1,48,1,48,1,48,1,49,1,49,3,49,656,8,
-        49,1,49,1,49,3,49,660,8,49,3,49,662,8,49,1,49,1,49,3,49,666,8,49,
-        3,49,668,8,49,1,50,3,50,671,8,50,1,50,1,50,1,51,1,51,1,52,1,52,1,
-        53,1,53,4,53,681,8,53,11,53,12,53,682,1,54,1,54,1,55,1,55,1,55,5,
-        55,690,8,55,10,55,12,55,693,9,55,1,56,1,56,1,56,5,56,698,8,56,10,
-        56,12,56,701,9,56,1,57,1,57,1,57,5,57,706,8,57,10,57,12,57,709,9,
-        57,1,58,5,58,712,8,58,10,58,12,58,715,9,58,1,58,1,58,1,59,1,59,1,
-        59,1,59,5,59,723,8,59,10,59,12,59,726,9,59,1,60,1,60,1,61,1,61,5,
-        61,732,8,61,10,61,12,61,735,9,61,1,62,1,62,1,62,1,62,1,62,1,62,1,
-        62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,3,62,754,8,
-        62,1,63,1,63,1,63,1,63,5,63,760,8,63,10,63,12,63,763,9,63,1,64,1,
-        64,1,65,1,65,1,65,1,65,5,65,771,8,65,10,65,12,65,774,9,65,1,66,1,
-        66,1,67,1,67,1,67,5,67,781,8,67,10,67,12,67,784,9,67,1,68,5,68,787,
-        8,68,10,68,12,68,790,9,68,1,68,1,68,1,69,1,69,1,69,5,69,797,8,69,
-        10,69,12,69,800,9,69,1,69,3,69,803,8,69,1,70,1,70,1,70,1,70,1,70,
-        1,70,3,70,811,8,70,1,70,1,70,3,70,815,8,70,1,70,3,70,818,8,70,1,
-        71,1,71,1,71,1,72,1,72,1,72,1,72,1,72,1,72,1,72,1,72,1,72,1,72,1,
-        72,1,72,1,72,1,72,3,72,837,8,72,1,73,1,73,1,73,1,73,1,73,1,74,1,
-        74,3,74,846,8,74,1,74,4,74,849,8,74,11,74,12,74,850,1,74,1,74,3,
-        74,855,8,74,1,74,1,74,1,75,1,75,1,75,1,75,1,75,1,76,1,76,1,76,1,
-        76,3,76,868,8,76,1,76,1,76,1,77,1,77,1,77,1,77,3,77,876,8,77,1,77,
-        1,77,1,77,3,77,881,8,77,1,77,1,77,1,77,1,77,1,78,1,78,1,78,1,78,
-        1,78,1,79,1,79,1,80,1,80,1,80,1,80,1,80,3,80,899,8,80,1,81,1,81,
-        1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,82,1,82,
-        1,82,1,82,1,82,3,82,919,8,82,3,82,921,8,82,1,82,1,82,1,83,1,83,1,
-        83,1,83,1,84,1,84,1,84,3,84,932,8,84,1,84,1,84,1,84,5,84,937,8,84,
-        10,84,12,84,940,9,84,3,84,942,8,84,1,84,1,84,1,85,1,85,1,85,1,86,
-        1,86,1,86,5,86,952,8,86,10,86,12,86,955,9,86,1,87,1,87,1,87,1,87,
-        1,87,5,87,962,8,87,10,87,12,87,965,9,87,3,87,967,8,87,1,87,1,87,
-        1,88,1,88,1,88,1,88,1,88,1,88,1,88,1,88,1,88,3,88,980,8,88,1,89,
-        1,89,1,89,3,89,985,8,89,1,90,1,90,1,90,1,90,1,90,1,90,3,90,993,8,
-        90,1,91,1,91,1,92,1,92,3,92,999,8,92,1,93,1,93,1,94,1,94,1,94,1,
-        94,5,94,1007,8,94,10,94,12,94,1010,9,94,3,94,1012,8,94,1,94,1,94,
-        1,95,1,95,1,95,1,95,1,95,1,95,1,95,1,95,1,95,5,95,1025,8,95,10,95,
-        12,95,1028,9,95,3,95,1030,8,95,1,95,1,95,1,96,1,96,1,97,1,97,1,97,
-        1,97,3,97,1040,8,97,1,98,1,98,1,98,3,98,1045,8,98,1,98,3,98,1048,
-        8,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,3,98,1058,8,98,1,99,
+        3,1,3,1,3,1,3,3,3,249,8,3,1,4,5,4,252,8,4,10,4,12,4,255,9,4,1,4,
+        1,4,5,4,259,8,4,10,4,12,4,262,9,4,1,4,5,4,265,8,4,10,4,12,4,268,
+        9,4,1,5,1,5,3,5,272,8,5,1,6,1,6,3,6,276,8,6,1,6,1,6,1,7,4,7,281,
+        8,7,11,7,12,7,282,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,
+        9,296,8,9,10,9,12,9,299,9,9,3,9,301,8,9,1,9,1,9,1,10,5,10,306,8,
+        10,10,10,12,10,309,9,10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,
+        318,8,11,10,11,12,11,321,9,11,3,11,323,8,11,1,11,1,11,1,12,1,12,
+        1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,337,8,12,1,13,3,13,
+        340,8,13,1,13,1,13,1,13,5,13,345,8,13,10,13,12,13,348,9,13,1,13,
+        3,13,351,8,13,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,
+        1,15,5,15,364,8,15,10,15,12,15,367,9,15,3,15,369,8,15,1,15,3,15,
+        372,8,15,1,15,1,15,1,15,3,15,377,8,15,3,15,379,8,15,1,16,1,16,1,
+        16,1,17,1,17,1,17,5,17,387,8,17,10,17,12,17,390,9,17,1,17,3,17,393,
+        8,17,1,18,1,18,1,18,3,18,398,8,18,1,18,1,18,1,19,1,19,1,19,1,20,
+        1,20,1,20,5,20,408,8,20,10,20,12,20,411,9,20,1,21,1,21,1,21,1,21,
+        1,21,1,21,3,21,419,8,21,1,22,1,22,1,22,1,22,5,22,425,8,22,10,22,
+        12,22,428,9,22,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,
+        1,23,1,23,1,23,1,23,1,23,3,23,445,8,23,1,24,1,24,1,24,1,24,5,24,
+        451,8,24,10,24,12,24,454,9,24,1,25,1,25,1,25,1,25,3,25,460,8,25,
+        1,26,3,26,463,8,26,1,26,1,26,1,26,1,26,5,26,469,8,26,10,26,12,26,
+        472,9,26,1,27,1,27,1,27,3,27,477,8,27,1,28,1,28,1,28,1,29,3,29,483,
+        8,29,1,29,1,29,3,29,487,8,29,1,29,3,29,490,8,29,1,29,3,29,493,8,
+        29,1,30,1,30,1,30,5,30,498,8,30,10,30,12,30,501,9,30,1,30,1,30,1,
+        30,5,30,506,8,30,10,30,12,30,509,9,30,3,30,511,8,30,1,31,1,31,1,
+        31,3,31,516,8,31,1,32,1,32,1,32,1,32,1,32,5,32,523,8,32,10,32,12,
+        32,526,9,32,1,33,1,33,1,33,1,34,1,34,1,34,1,35,1,35,3,35,536,8,35,
+        1,36,1,36,1,36,1,37,1,37,1,37,5,37,544,8,37,10,37,12,37,547,9,37,
+        1,38,1,38,1,38,3,38,552,8,38,1,38,1,38,1,39,1,39,5,39,558,8,39,10,
+        39,12,39,561,9,39,1,39,1,39,1,39,1,39,3,39,567,8,39,1,40,1,40,4,
+        40,571,8,40,11,40,12,40,572,1,41,1,41,3,41,577,8,41,1,41,3,41,580,
+        8,41,1,41,3,41,583,8,41,1,41,1,41,1,42,1,42,1,42,1,43,1,43,1,43,
+        3,43,593,8,43,1,43,1,43,1,43,1,43,1,43,3,43,600,8,43,1,43,1,43,1,
+        43,3,43,605,8,43,1,43,1,43,1,43,1,43,3,43,611,8,43,1,43,3,43,614,
+        8,43,1,44,1,44,3,44,618,8,44,1,44,3,44,621,8,44,1,44,3,44,624,8,
+        44,1,44,3,44,627,8,44,1,44,1,44,1,45,1,45,3,45,633,8,45,1,46,1,46,
+        1,46,1,46,3,46,639,8,46,1,46,5,46,642,8,46,10,46,12,46,645,9,46,
+        1,47,4,47,648,8,47,11,47,12,47,649,1,48,1,48,1,48,1,49,1,49,3,49,
+        657,8,49,1,49,1,49,3,49,661,8,49,3,49,663,8,49,1,49,1,49,3,49,667,
+        8,49,3,49,669,8,49,1,50,3,50,672,8,50,1,50,1,50,1,51,1,51,1,52,1,
+        52,1,53,1,53,4,53,682,8,53,11,53,12,53,683,1,54,1,54,1,55,1,55,1,
+        55,5,55,691,8,55,10,55,12,55,694,9,55,1,56,1,56,1,56,5,56,699,8,
+        56,10,56,12,56,702,9,56,1,57,1,57,1,57,5,57,707,8,57,10,57,12,57,
+        710,9,57,1,58,5,58,713,8,58,10,58,12,58,716,9,58,1,58,1,58,1,59,
+        1,59,1,59,1,59,5,59,724,8,59,10,59,12,59,727,9,59,1,60,1,60,1,61,
+        1,61,5,61,733,8,61,10,61,12,61,736,9,61,1,62,1,62,1,62,1,62,1,62,
+        1,62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,3,62,
+        755,8,62,1,63,1,63,1,63,1,63,5,63,761,8,63,10,63,12,63,764,9,63,
+        1,64,1,64,1,65,1,65,1,65,1,65,5,65,772,8,65,10,65,12,65,775,9,65,
+        1,66,1,66,1,67,1,67,1,67,5,67,782,8,67,10,67,12,67,785,9,67,1,68,
+        5,68,788,8,68,10,68,12,68,791,9,68,1,68,1,68,1,69,1,69,1,69,5,69,
+        798,8,69,10,69,12,69,801,9,69,1,69,3,69,804,8,69,1,70,1,70,1,70,
+        1,70,1,70,1,70,3,70,812,8,70,1,70,1,70,3,70,816,8,70,1,70,3,70,819,
+        8,70,1,71,1,71,1,71,1,72,1,72,1,72,1,72,1,72,1,72,1,72,1,72,1,72,
+        1,72,1,72,1,72,1,72,1,72,3,72,838,8,72,1,73,1,73,1,73,1,73,1,73,
+        1,74,1,74,3,74,847,8,74,1,74,4,74,850,8,74,11,74,12,74,851,1,74,
+        1,74,3,74,856,8,74,1,74,1,74,1,75,1,75,1,75,1,75,1,75,1,76,1,76,
+        1,76,1,76,3,76,869,8,76,1,76,1,76,1,77,1,77,1,77,1,77,3,77,877,8,
+        77,1,77,1,77,1,77,3,77,882,8,77,1,77,1,77,1,77,1,77,1,78,1,78,1,
+        78,1,78,1,78,1,79,1,79,1,80,1,80,1,80,1,80,1,80,3,80,900,8,80,1,
+        81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,
+        82,1,82,1,82,1,82,1,82,3,82,920,8,82,3,82,922,8,82,1,82,1,82,1,83,
+        1,83,1,83,1,83,1,84,1,84,1,84,3,84,933,8,84,1,84,1,84,1,84,5,84,
+        938,8,84,10,84,12,84,941,9,84,3,84,943,8,84,1,84,1,84,1,85,1,85,
+        1,85,1,86,1,86,1,86,5,86,953,8,86,10,86,12,86,956,9,86,1,87,1,87,
+        1,87,1,87,1,87,5,87,963,8,87,10,87,12,87,966,9,87,3,87,968,8,87,
+        1,87,1,87,1,88,1,88,1,88,1,88,1,88,1,88,1,88,1,88,1,88,3,88,981,
+        8,88,1,89,1,89,1,89,3,89,986,8,89,1,90,1,90,1,90,1,90,1,90,1,90,
+        3,90,994,8,90,1,91,1,91,1,92,1,92,3,92,1000,8,92,1,93,1,93,1,94,
+        1,94,1,94,1,94,5,94,1008,8,94,10,94,12,94,1011,9,94,3,94,1013,8,
+        94,1,94,1,94,1,95,1,95,1,95,1,95,1,95,1,95,1,95,1,95,1,95,5,95,1026,
+        8,95,10,95,12,95,1029,9,95,3,95,1031,8,95,1,95,1,95,1,96,1,96,1,
+        97,1,97,1,97,1,97,3,97,1041,8,97,1,98,1,98,1,98,3,98,1046,8,98,1,
+        98,3,98,1049,8,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,3,98,1059,
+        8,98,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,
         1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,
-        1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,
-        1,99,3,99,1088,8,99,1,100,1,100,1,100,1,100,1,101,1,101,1,101,1,
-        101,5,101,1098,8,101,10,101,12,101,1101,9,101,1,101,1,101,1,102,
-        1,102,1,102,1,102,1,102,3,102,1110,8,102,1,102,1,102,1,102,3,102,
-        1115,8,102,1,103,1,103,1,103,1,103,3,103,1121,8,103,1,104,1,104,
-        3,104,1125,8,104,1,104,1,104,3,104,1129,8,104,1,104,3,104,1132,8,
-        104,1,104,1,104,3,104,1136,8,104,1,105,1,105,1,105,1,105,1,105,1,
-        105,1,105,1,105,1,105,1,105,5,105,1148,8,105,10,105,12,105,1151,
-        9,105,1,105,1,105,1,105,1,105,3,105,1157,8,105,1,105,1,105,1,105,
-        1,105,1,105,5,105,1164,8,105,10,105,12,105,1167,9,105,1,105,1,105,
-        3,105,1171,8,105,1,106,1,106,1,106,1,106,3,106,1177,8,106,1,107,
-        1,107,1,107,1,107,1,108,1,108,1,108,1,109,1,109,1,110,1,110,1,110,
-        3,110,1191,8,110,1,111,1,111,1,112,1,112,3,112,1197,8,112,1,113,
-        1,113,1,113,0,0,114,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,
-        34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,
-        78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,
-        116,118,120,122,124,126,128,130,132,134,136,138,140,142,144,146,
-        148,150,152,154,156,158,160,162,164,166,168,170,172,174,176,178,
-        180,182,184,186,188,190,192,194,196,198,200,202,204,206,208,210,
-        212,214,216,218,220,222,224,226,0,10,2,0,5,6,15,16,1,0,68,73,1,0,
-        74,75,1,0,76,78,4,0,1,1,3,3,35,35,48,48,2,0,24,24,53,53,1,0,92,94,
-        2,0,54,54,64,64,19,0,3,3,6,6,10,10,12,12,16,16,19,19,23,23,25,26,
-        28,28,30,30,34,35,38,38,43,43,45,45,48,48,52,52,54,54,56,56,58,58,
-        20,0,1,2,4,5,7,9,11,11,13,15,17,18,20,22,24,24,27,27,29,29,31,33,
-        36,37,39,42,44,44,46,47,49,51,53,53,55,55,57,57,59,63,1264,0,228,
-        1,0,0,0,2,237,1,0,0,0,4,239,1,0,0,0,6,247,1,0,0,0,8,252,1,0,0,0,
-        10,270,1,0,0,0,12,272,1,0,0,0,14,279,1,0,0,0,16,283,1,0,0,0,18,288,
-        1,0,0,0,20,306,1,0,0,0,22,311,1,0,0,0,24,335,1,0,0,0,26,338,1,0,
-        0,0,28,351,1,0,0,0,30,356,1,0,0,0,32,379,1,0,0,0,34,382,1,0,0,0,
-        36,396,1,0,0,0,38,400,1,0,0,0,40,403,1,0,0,0,42,417,1,0,0,0,44,419,
-        1,0,0,0,46,443,1,0,0,0,48,445,1,0,0,0,50,458,1,0,0,0,52,461,1,0,
-        0,0,54,472,1,0,0,0,56,477,1,0,0,0,58,481,1,0,0,0,60,509,1,0,0,0,
-        62,511,1,0,0,0,64,516,1,0,0,0,66,526,1,0,0,0,68,529,1,0,0,0,70,532,
-        1,0,0,0,72,536,1,0,0,0,74,539,1,0,0,0,76,550,1,0,0,0,78,565,1,0,
-        0,0,80,567,1,0,0,0,82,573,1,0,0,0,84,585,1,0,0,0,86,612,1,0,0,0,
-        88,614,1,0,0,0,90,631,1,0,0,0,92,633,1,0,0,0,94,646,1,0,0,0,96,650,
-        1,0,0,0,98,667,1,0,0,0,100,670,1,0,0,0,102,674,1,0,0,0,104,676,1,
-        0,0,0,106,678,1,0,0,0,108,684,1,0,0,0,110,686,1,0,0,0,112,694,1,
-        0,0,0,114,702,1,0,0,0,116,713,1,0,0,0,118,718,1,0,0,0,120,727,1,
-        0,0,0,122,729,1,0,0,0,124,753,1,0,0,0,126,755,1,0,0,0,128,764,1,
-        0,0,0,130,766,1,0,0,0,132,775,1,0,0,0,134,777,1,0,0,0,136,788,1,
-        0,0,0,138,793,1,0,0,0,140,817,1,0,0,0,142,819,1,0,0,0,144,836,1,
-        0,0,0,146,838,1,0,0,0,148,843,1,0,0,0,150,858,1,0,0,0,152,863,1,
-        0,0,0,154,871,1,0,0,0,156,886,1,0,0,0,158,891,1,0,0,0,160,893,1,
-        0,0,0,162,900,1,0,0,0,164,913,1,0,0,0,166,924,1,0,0,0,168,928,1,
-        0,0,0,170,945,1,0,0,0,172,953,1,0,0,0,174,956,1,0,0,0,176,979,1,
-        0,0,0,178,981,1,0,0,0,180,992,1,0,0,0,182,994,1,0,0,0,184,998,1,
-        0,0,0,186,1000,1,0,0,0,188,1002,1,0,0,0,190,1015,1,0,0,0,192,1033,
-        1,0,0,0,194,1039,1,0,0,0,196,1041,1,0,0,0,198,1087,1,0,0,0,200,1089,
-        1,0,0,0,202,1093,1,0,0,0,204,1104,1,0,0,0,206,1116,1,0,0,0,208,1122,
-        1,0,0,0,210,1170,1,0,0,0,212,1172,1,0,0,0,214,1178,1,0,0,0,216,1182,
-        1,0,0,0,218,1185,1,0,0,0,220,1190,1,0,0,0,222,1192,1,0,0,0,224,1196,
-        1,0,0,0,226,1198,1,0,0,0,228,230,3,2,1,0,229,231,5,83,0,0,230,229,
-        1,0,0,0,230,231,1,0,0,0,231,232,1,0,0,0,232,233,5,0,0,1,233,1,1,
-        0,0,0,234,238,3,4,2,0,235,238,3,194,97,0,236,238,3,8,4,0,237,234,
-        1,0,0,0,237,235,1,0,0,0,237,236,1,0,0,0,238,3,1,0,0,0,239,240,5,
-        47,0,0,240,241,3,220,110,0,241,242,5,71,0,0,242,243,3,6,3,0,243,
-        5,1,0,0,0,244,248,5,96,0,0,245,248,3,184,92,0,246,248,3,182,91,0,
-        247,244,1,0,0,0,247,245,1,0,0,0,247,246,1,0,0,0,248,7,1,0,0,0,249,
-        251,3,10,5,0,250,249,1,0,0,0,251,254,1,0,0,0,252,250,1,0,0,0,252,
-        253,1,0,0,0,253,255,1,0,0,0,254,252,1,0,0,0,255,259,3,14,7,0,256,
-        258,3,12,6,0,257,256,1,0,0,0,258,261,1,0,0,0,259,257,1,0,0,0,259,
-        260,1,0,0,0,260,265,1,0,0,0,261,259,1,0,0,0,262,264,3,10,5,0,263,
-        262,1,0,0,0,264,267,1,0,0,0,265,263,1,0,0,0,265,266,1,0,0,0,266,
-        9,1,0,0,0,267,265,1,0,0,0,268,271,3,16,8,0,269,271,3,18,9,0,270,
-        268,1,0,0,0,270,269,1,0,0,0,271,11,1,0,0,0,272,274,5,55,0,0,273,
-        275,5,1,0,0,274,273,1,0,0,0,274,275,1,0,0,0,275,276,1,0,0,0,276,
-        277,3,14,7,0,277,13,1,0,0,0,278,280,3,24,12,0,279,278,1,0,0,0,280,
-        281,1,0,0,0,281,279,1,0,0,0,281,282,1,0,0,0,282,15,1,0,0,0,283,284,
-        5,4,0,0,284,285,5,38,0,0,285,286,5,52,0,0,286,287,3,108,54,0,287,
-        17,1,0,0,0,288,289,5,58,0,0,289,290,3,170,85,0,290,299,5,86,0,0,
-        291,296,3,108,54,0,292,293,5,81,0,0,293,295,3,108,54,0,294,292,1,
-        0,0,0,295,298,1,0,0,0,296,294,1,0,0,0,296,297,1,0,0,0,297,300,1,
-        0,0,0,298,296,1,0,0,0,299,291,1,0,0,0,299,300,1,0,0,0,300,301,1,
-        0,0,0,301,302,5,87,0,0,302,19,1,0,0,0,303,305,3,22,11,0,304,303,
-        1,0,0,0,305,308,1,0,0,0,306,304,1,0,0,0,306,307,1,0,0,0,307,309,
-        1,0,0,0,308,306,1,0,0,0,309,310,5,0,0,1,310,21,1,0,0,0,311,312,3,
-        170,85,0,312,321,5,86,0,0,313,318,3,108,54,0,314,315,5,81,0,0,315,
-        317,3,108,54,0,316,314,1,0,0,0,317,320,1,0,0,0,318,316,1,0,0,0,318,
-        319,1,0,0,0,319,322,1,0,0,0,320,318,1,0,0,0,321,313,1,0,0,0,321,
-        322,1,0,0,0,322,323,1,0,0,0,323,324,5,87,0,0,324,23,1,0,0,0,325,
-        336,3,26,13,0,326,336,3,28,14,0,327,336,3,30,15,0,328,336,3,38,19,
-        0,329,336,3,40,20,0,330,336,3,44,22,0,331,336,3,48,24,0,332,336,
-        3,52,26,0,333,336,3,54,27,0,334,336,3,56,28,0,335,325,1,0,0,0,335,
-        326,1,0,0,0,335,327,1,0,0,0,335,328,1,0,0,0,335,329,1,0,0,0,335,
-        330,1,0,0,0,335,331,1,0,0,0,335,332,1,0,0,0,335,333,1,0,0,0,335,
-        334,1,0,0,0,336,25,1,0,0,0,337,339,5,40,0,0,338,337,1,0,0,0,338,
-        339,1,0,0,0,339,340,1,0,0,0,340,341,5,32,0,0,341,345,3,74,37,0,342,
-        344,3,10,5,0,343,342,1,0,0,0,344,347,1,0,0,0,345,343,1,0,0,0,345,
-        346,1,0,0,0,346,349,1,0,0,0,347,345,1,0,0,0,348,350,3,72,36,0,349,
-        348,1,0,0,0,349,350,1,0,0,0,350,27,1,0,0,0,351,352,5,57,0,0,352,
-        353,3,108,54,0,353,354,5,4,0,0,354,355,3,218,109,0,355,29,1,0,0,
-        0,356,357,5,8,0,0,357,370,3,32,16,0,358,367,5,86,0,0,359,364,3,108,
-        54,0,360,361,5,81,0,0,361,363,3,108,54,0,362,360,1,0,0,0,363,366,
-        1,0,0,0,364,362,1,0,0,0,364,365,1,0,0,0,365,368,1,0,0,0,366,364,
-        1,0,0,0,367,359,1,0,0,0,367,368,1,0,0,0,368,369,1,0,0,0,369,371,
-        5,87,0,0,370,358,1,0,0,0,370,371,1,0,0,0,371,377,1,0,0,0,372,375,
-        5,63,0,0,373,376,5,76,0,0,374,376,3,34,17,0,375,373,1,0,0,0,375,
-        374,1,0,0,0,376,378,1,0,0,0,377,372,1,0,0,0,377,378,1,0,0,0,378,
-        31,1,0,0,0,379,380,3,172,86,0,380,381,3,220,110,0,381,33,1,0,0,0,
-        382,387,3,36,18,0,383,384,5,81,0,0,384,386,3,36,18,0,385,383,1,0,
-        0,0,386,389,1,0,0,0,387,385,1,0,0,0,387,388,1,0,0,0,388,391,1,0,
-        0,0,389,387,1,0,0,0,390,392,3,72,36,0,391,390,1,0,0,0,391,392,1,
-        0,0,0,392,35,1,0,0,0,393,394,3,220,110,0,394,395,5,4,0,0,395,397,
-        1,0,0,0,396,393,1,0,0,0,396,397,1,0,0,0,397,398,1,0,0,0,398,399,
-        3,218,109,0,399,37,1,0,0,0,400,401,5,13,0,0,401,402,3,74,37,0,402,
-        39,1,0,0,0,403,404,5,33,0,0,404,408,3,76,38,0,405,407,3,42,21,0,
-        406,405,1,0,0,0,407,410,1,0,0,0,408,406,1,0,0,0,408,409,1,0,0,0,
-        409,41,1,0,0,0,410,408,1,0,0,0,411,412,5,39,0,0,412,413,5,32,0,0,
-        413,418,3,44,22,0,414,415,5,39,0,0,415,416,5,13,0,0,416,418,3,44,
-        22,0,417,411,1,0,0,0,417,414,1,0,0,0,418,43,1,0,0,0,419,420,5,47,
-        0,0,420,425,3,46,23,0,421,422,5,81,0,0,422,424,3,46,23,0,423,421,
-        1,0,0,0,424,427,1,0,0,0,425,423,1,0,0,0,425,426,1,0,0,0,426,45,1,
-        0,0,0,427,425,1,0,0,0,428,429,3,106,53,0,429,430,5,71,0,0,430,431,
-        3,108,54,0,431,444,1,0,0,0,432,433,3,218,109,0,433,434,5,71,0,0,
-        434,435,3,108,54,0,435,444,1,0,0,0,436,437,3,218,109,0,437,438,5,
-        66,0,0,438,439,3,108,54,0,439,444,1,0,0,0,440,441,3,218,109,0,441,
-        442,3,94,47,0,442,444,1,0,0,0,443,428,1,0,0,0,443,432,1,0,0,0,443,
-        436,1,0,0,0,443,440,1,0,0,0,444,47,1,0,0,0,445,446,5,44,0,0,446,
-        451,3,50,25,0,447,448,5,81,0,0,448,450,3,50,25,0,449,447,1,0,0,0,
-        450,453,1,0,0,0,451,449,1,0,0,0,451,452,1,0,0,0,452,49,1,0,0,0,453,
-        451,1,0,0,0,454,455,3,218,109,0,455,456,3,94,47,0,456,459,1,0,0,
-        0,457,459,3,106,53,0,458,454,1,0,0,0,458,457,1,0,0,0,459,51,1,0,
-        0,0,460,462,5,17,0,0,461,460,1,0,0,0,461,462,1,0,0,0,462,463,1,0,
-        0,0,463,464,5,14,0,0,464,469,3,108,54,0,465,466,5,81,0,0,466,468,
-        3,108,54,0,467,465,1,0,0,0,468,471,1,0,0,0,469,467,1,0,0,0,469,470,
-        1,0,0,0,470,53,1,0,0,0,471,469,1,0,0,0,472,473,5,61,0,0,473,475,
-        3,58,29,0,474,476,3,72,36,0,475,474,1,0,0,0,475,476,1,0,0,0,476,
-        55,1,0,0,0,477,478,5,46,0,0,478,479,3,58,29,0,479,57,1,0,0,0,480,
-        482,5,18,0,0,481,480,1,0,0,0,481,482,1,0,0,0,482,483,1,0,0,0,483,
-        485,3,60,30,0,484,486,3,64,32,0,485,484,1,0,0,0,485,486,1,0,0,0,
-        486,488,1,0,0,0,487,489,3,66,33,0,488,487,1,0,0,0,488,489,1,0,0,
-        0,489,491,1,0,0,0,490,492,3,68,34,0,491,490,1,0,0,0,491,492,1,0,
-        0,0,492,59,1,0,0,0,493,498,5,76,0,0,494,495,5,81,0,0,495,497,3,62,
-        31,0,496,494,1,0,0,0,497,500,1,0,0,0,498,496,1,0,0,0,498,499,1,0,
-        0,0,499,510,1,0,0,0,500,498,1,0,0,0,501,506,3,62,31,0,502,503,5,
-        81,0,0,503,505,3,62,31,0,504,502,1,0,0,0,505,508,1,0,0,0,506,504,
-        1,0,0,0,506,507,1,0,0,0,507,510,1,0,0,0,508,506,1,0,0,0,509,493,
-        1,0,0,0,509,501,1,0,0,0,510,61,1,0,0,0,511,514,3,108,54,0,512,513,
-        5,4,0,0,513,515,3,218,109,0,514,512,1,0,0,0,514,515,1,0,0,0,515,
-        63,1,0,0,0,516,517,5,42,0,0,517,518,5,7,0,0,518,523,3,70,35,0,519,
-        520,5,81,0,0,520,522,3,70,35,0,521,519,1,0,0,0,522,525,1,0,0,0,523,
-        521,1,0,0,0,523,524,1,0,0,0,524,65,1,0,0,0,525,523,1,0,0,0,526,527,
-        5,49,0,0,527,528,3,108,54,0,528,67,1,0,0,0,529,530,5,31,0,0,530,
-        531,3,108,54,0,531,69,1,0,0,0,532,534,3,108,54,0,533,535,7,0,0,0,
-        534,533,1,0,0,0,534,535,1,0,0,0,535,71,1,0,0,0,536,537,5,60,0,0,
-        537,538,3,108,54,0,538,73,1,0,0,0,539,544,3,76,38,0,540,541,5,81,
-        0,0,541,543,3,76,38,0,542,540,1,0,0,0,543,546,1,0,0,0,544,542,1,
-        0,0,0,544,545,1,0,0,0,545,75,1,0,0,0,546,544,1,0,0,0,547,548,3,218,
-        109,0,548,549,5,71,0,0,549,551,1,0,0,0,550,547,1,0,0,0,550,551,1,
-        0,0,0,551,552,1,0,0,0,552,553,3,78,39,0,553,77,1,0,0,0,554,558,3,
-        82,41,0,555,557,3,84,42,0,556,555,1,0,0,0,557,560,1,0,0,0,558,556,
-        1,0,0,0,558,559,1,0,0,0,559,566,1,0,0,0,560,558,1,0,0,0,561,562,
-        5,86,0,0,562,563,3,78,39,0,563,564,5,87,0,0,564,566,1,0,0,0,565,
-        554,1,0,0,0,565,561,1,0,0,0,566,79,1,0,0,0,567,569,3,82,41,0,568,
-        570,3,84,42,0,569,568,1,0,0,0,570,571,1,0,0,0,571,569,1,0,0,0,571,
-        572,1,0,0,0,572,81,1,0,0,0,573,575,5,86,0,0,574,576,3,218,109,0,
-        575,574,1,0,0,0,575,576,1,0,0,0,576,578,1,0,0,0,577,579,3,94,47,
-        0,578,577,1,0,0,0,578,579,1,0,0,0,579,581,1,0,0,0,580,582,3,90,45,
-        0,581,580,1,0,0,0,581,582,1,0,0,0,582,583,1,0,0,0,583,584,5,87,0,
-        0,584,83,1,0,0,0,585,586,3,86,43,0,586,587,3,82,41,0,587,85,1,0,
-        0,0,588,589,5,72,0,0,589,591,5,75,0,0,590,592,3,88,44,0,591,590,
-        1,0,0,0,591,592,1,0,0,0,592,593,1,0,0,0,593,594,5,75,0,0,594,613,
-        5,73,0,0,595,596,5,72,0,0,596,598,5,75,0,0,597,599,3,88,44,0,598,
-        597,1,0,0,0,598,599,1,0,0,0,599,600,1,0,0,0,600,613,5,75,0,0,601,
-        603,5,75,0,0,602,604,3,88,44,0,603,602,1,0,0,0,603,604,1,0,0,0,604,
-        605,1,0,0,0,605,606,5,75,0,0,606,613,5,73,0,0,607,609,5,75,0,0,608,
-        610,3,88,44,0,609,608,1,0,0,0,609,610,1,0,0,0,610,611,1,0,0,0,611,
-        613,5,75,0,0,612,588,1,0,0,0,612,595,1,0,0,0,612,601,1,0,0,0,612,
-        607,1,0,0,0,613,87,1,0,0,0,614,616,5,88,0,0,615,617,3,218,109,0,
-        616,615,1,0,0,0,616,617,1,0,0,0,617,619,1,0,0,0,618,620,3,92,46,
-        0,619,618,1,0,0,0,619,620,1,0,0,0,620,622,1,0,0,0,621,623,3,98,49,
-        0,622,621,1,0,0,0,622,623,1,0,0,0,623,625,1,0,0,0,624,626,3,90,45,
-        0,625,624,1,0,0,0,625,626,1,0,0,0,626,627,1,0,0,0,627,628,5,89,0,
-        0,628,89,1,0,0,0,629,632,3,190,95,0,630,632,3,178,89,0,631,629,1,
-        0,0,0,631,630,1,0,0,0,632,91,1,0,0,0,633,634,5,82,0,0,634,642,3,
-        104,52,0,635,637,5,84,0,0,636,638,5,82,0,0,637,636,1,0,0,0,637,638,
-        1,0,0,0,638,639,1,0,0,0,639,641,3,104,52,0,640,635,1,0,0,0,641,644,
-        1,0,0,0,642,640,1,0,0,0,642,643,1,0,0,0,643,93,1,0,0,0,644,642,1,
-        0,0,0,645,647,3,96,48,0,646,645,1,0,0,0,647,648,1,0,0,0,648,646,
-        1,0,0,0,648,649,1,0,0,0,649,95,1,0,0,0,650,651,5,82,0,0,651,652,
-        3,102,51,0,652,97,1,0,0,0,653,655,5,76,0,0,654,656,3,100,50,0,655,
-        654,1,0,0,0,655,656,1,0,0,0,656,661,1,0,0,0,657,659,5,65,0,0,658,
-        660,3,100,50,0,659,658,1,0,0,0,659,660,1,0,0,0,660,662,1,0,0,0,661,
-        657,1,0,0,0,661,662,1,0,0,0,662,668,1,0,0,0,663,665,5,65,0,0,664,
-        666,3,100,50,0,665,664,1,0,0,0,665,666,1,0,0,0,666,668,1,0,0,0,667,
-        653,1,0,0,0,667,663,1,0,0,0,668,99,1,0,0,0,669,671,5,75,0,0,670,
-        669,1,0,0,0,670,671,1,0,0,0,671,672,1,0,0,0,672,673,3,186,93,0,673,
-        101,1,0,0,0,674,675,3,224,112,0,675,103,1,0,0,0,676,677,3,224,112,
-        0,677,105,1,0,0,0,678,680,3,144,72,0,679,681,3,142,71,0,680,679,
-        1,0,0,0,681,682,1,0,0,0,682,680,1,0,0,0,682,683,1,0,0,0,683,107,
-        1,0,0,0,684,685,3,110,55,0,685,109,1,0,0,0,686,691,3,112,56,0,687,
-        688,5,41,0,0,688,690,3,112,56,0,689,687,1,0,0,0,690,693,1,0,0,0,
-        691,689,1,0,0,0,691,692,1,0,0,0,692,111,1,0,0,0,693,691,1,0,0,0,
-        694,699,3,114,57,0,695,696,5,62,0,0,696,698,3,114,57,0,697,695,1,
-        0,0,0,698,701,1,0,0,0,699,697,1,0,0,0,699,700,1,0,0,0,700,113,1,
-        0,0,0,701,699,1,0,0,0,702,707,3,116,58,0,703,704,5,2,0,0,704,706,
-        3,116,58,0,705,703,1,0,0,0,706,709,1,0,0,0,707,705,1,0,0,0,707,708,
-        1,0,0,0,708,115,1,0,0,0,709,707,1,0,0,0,710,712,5,36,0,0,711,710,
-        1,0,0,0,712,715,1,0,0,0,713,711,1,0,0,0,713,714,1,0,0,0,714,716,
-        1,0,0,0,715,713,1,0,0,0,716,717,3,118,59,0,717,117,1,0,0,0,718,724,
-        3,122,61,0,719,720,3,120,60,0,720,721,3,122,61,0,721,723,1,0,0,0,
-        722,719,1,0,0,0,723,726,1,0,0,0,724,722,1,0,0,0,724,725,1,0,0,0,
-        725,119,1,0,0,0,726,724,1,0,0,0,727,728,7,1,0,0,728,121,1,0,0,0,
-        729,733,3,126,63,0,730,732,3,124,62,0,731,730,1,0,0,0,732,735,1,
-        0,0,0,733,731,1,0,0,0,733,734,1,0,0,0,734,123,1,0,0,0,735,733,1,
-        0,0,0,736,737,5,50,0,0,737,738,5,61,0,0,738,754,3,126,63,0,739,740,
-        5,22,0,0,740,741,5,61,0,0,741,754,3,126,63,0,742,743,5,11,0,0,743,
-        754,3,126,63,0,744,745,5,67,0,0,745,754,3,126,63,0,746,747,5,27,
-        0,0,747,754,3,126,63,0,748,749,5,29,0,0,749,754,5,37,0,0,750,751,
-        5,29,0,0,751,752,5,36,0,0,752,754,5,37,0,0,753,736,1,0,0,0,753,739,
-        1,0,0,0,753,742,1,0,0,0,753,744,1,0,0,0,753,746,1,0,0,0,753,748,
-        1,0,0,0,753,750,1,0,0,0,754,125,1,0,0,0,755,761,3,130,65,0,756,757,
-        3,128,64,0,757,758,3,130,65,0,758,760,1,0,0,0,759,756,1,0,0,0,760,
-        763,1,0,0,0,761,759,1,0,0,0,761,762,1,0,0,0,762,127,1,0,0,0,763,
-        761,1,0,0,0,764,765,7,2,0,0,765,129,1,0,0,0,766,772,3,134,67,0,767,
-        768,3,132,66,0,768,769,3,134,67,0,769,771,1,0,0,0,770,767,1,0,0,
-        0,771,774,1,0,0,0,772,770,1,0,0,0,772,773,1,0,0,0,773,131,1,0,0,
-        0,774,772,1,0,0,0,775,776,7,3,0,0,776,133,1,0,0,0,777,782,3,136,
-        68,0,778,779,5,79,0,0,779,781,3,136,68,0,780,778,1,0,0,0,781,784,
-        1,0,0,0,782,780,1,0,0,0,782,783,1,0,0,0,783,135,1,0,0,0,784,782,
-        1,0,0,0,785,787,7,2,0,0,786,785,1,0,0,0,787,790,1,0,0,0,788,786,
-        1,0,0,0,788,789,1,0,0,0,789,791,1,0,0,0,790,788,1,0,0,0,791,792,
-        3,138,69,0,792,137,1,0,0,0,793,798,3,144,72,0,794,797,3,140,70,0,
-        795,797,3,142,71,0,796,794,1,0,0,0,796,795,1,0,0,0,797,800,1,0,0,
-        0,798,796,1,0,0,0,798,799,1,0,0,0,799,802,1,0,0,0,800,798,1,0,0,
-        0,801,803,3,94,47,0,802,801,1,0,0,0,802,803,1,0,0,0,803,139,1,0,
-        0,0,804,805,5,88,0,0,805,806,3,108,54,0,806,807,5,89,0,0,807,818,
-        1,0,0,0,808,810,5,88,0,0,809,811,3,108,54,0,810,809,1,0,0,0,810,
-        811,1,0,0,0,811,812,1,0,0,0,812,814,5,65,0,0,813,815,3,108,54,0,
-        814,813,1,0,0,0,814,815,1,0,0,0,815,816,1,0,0,0,816,818,5,89,0,0,
-        817,804,1,0,0,0,817,808,1,0,0,0,818,141,1,0,0,0,819,820,5,80,0,0,
-        820,821,3,192,96,0,821,143,1,0,0,0,822,837,3,146,73,0,823,837,3,
-        152,76,0,824,837,3,154,77,0,825,837,3,156,78,0,826,837,3,162,81,
-        0,827,837,3,164,82,0,828,837,3,180,90,0,829,837,3,178,89,0,830,837,
-        3,148,74,0,831,837,3,80,40,0,832,837,3,166,83,0,833,837,3,168,84,
-        0,834,837,3,174,87,0,835,837,3,218,109,0,836,822,1,0,0,0,836,823,
-        1,0,0,0,836,824,1,0,0,0,836,825,1,0,0,0,836,826,1,0,0,0,836,827,
-        1,0,0,0,836,828,1,0,0,0,836,829,1,0,0,0,836,830,1,0,0,0,836,831,
-        1,0,0,0,836,832,1,0,0,0,836,833,1,0,0,0,836,834,1,0,0,0,836,835,
-        1,0,0,0,837,145,1,0,0,0,838,839,5,12,0,0,839,840,5,86,0,0,840,841,
-        5,76,0,0,841,842,5,87,0,0,842,147,1,0,0,0,843,845,5,9,0,0,844,846,
-        3,108,54,0,845,844,1,0,0,0,845,846,1,0,0,0,846,848,1,0,0,0,847,849,
-        3,150,75,0,848,847,1,0,0,0,849,850,1,0,0,0,850,848,1,0,0,0,850,851,
-        1,0,0,0,851,854,1,0,0,0,852,853,5,20,0,0,853,855,3,108,54,0,854,
-        852,1,0,0,0,854,855,1,0,0,0,855,856,1,0,0,0,856,857,5,21,0,0,857,
-        149,1,0,0,0,858,859,5,59,0,0,859,860,3,108,54,0,860,861,5,51,0,0,
-        861,862,3,108,54,0,862,151,1,0,0,0,863,864,5,88,0,0,864,867,3,160,
-        80,0,865,866,5,84,0,0,866,868,3,108,54,0,867,865,1,0,0,0,867,868,
-        1,0,0,0,868,869,1,0,0,0,869,870,5,89,0,0,870,153,1,0,0,0,871,875,
-        5,88,0,0,872,873,3,218,109,0,873,874,5,71,0,0,874,876,1,0,0,0,875,
-        872,1,0,0,0,875,876,1,0,0,0,876,877,1,0,0,0,877,880,3,80,40,0,878,
-        879,5,60,0,0,879,881,3,108,54,0,880,878,1,0,0,0,880,881,1,0,0,0,
-        881,882,1,0,0,0,882,883,5,84,0,0,883,884,3,108,54,0,884,885,5,89,
-        0,0,885,155,1,0,0,0,886,887,3,158,79,0,887,888,5,86,0,0,888,889,
-        3,160,80,0,889,890,5,87,0,0,890,157,1,0,0,0,891,892,7,4,0,0,892,
-        159,1,0,0,0,893,894,3,218,109,0,894,895,5,27,0,0,895,898,3,108,54,
-        0,896,897,5,60,0,0,897,899,3,108,54,0,898,896,1,0,0,0,898,899,1,
-        0,0,0,899,161,1,0,0,0,900,901,5,43,0,0,901,902,5,86,0,0,902,903,
-        3,218,109,0,903,904,5,71,0,0,904,905,3,108,54,0,905,906,5,81,0,0,
-        906,907,3,218,109,0,907,908,5,27,0,0,908,909,3,108,54,0,909,910,
-        5,84,0,0,910,911,3,108,54,0,911,912,5,87,0,0,912,163,1,0,0,0,913,
-        914,5,23,0,0,914,920,5,90,0,0,915,921,3,8,4,0,916,918,3,74,37,0,
-        917,919,3,72,36,0,918,917,1,0,0,0,918,919,1,0,0,0,919,921,1,0,0,
-        0,920,915,1,0,0,0,920,916,1,0,0,0,921,922,1,0,0,0,922,923,5,91,0,
-        0,923,165,1,0,0,0,924,925,5,86,0,0,925,926,3,108,54,0,926,927,5,
-        87,0,0,927,167,1,0,0,0,928,929,3,170,85,0,929,931,5,86,0,0,930,932,
-        5,18,0,0,931,930,1,0,0,0,931,932,1,0,0,0,932,941,1,0,0,0,933,938,
-        3,108,54,0,934,935,5,81,0,0,935,937,3,108,54,0,936,934,1,0,0,0,937,
-        940,1,0,0,0,938,936,1,0,0,0,938,939,1,0,0,0,939,942,1,0,0,0,940,
-        938,1,0,0,0,941,933,1,0,0,0,941,942,1,0,0,0,942,943,1,0,0,0,943,
-        944,5,87,0,0,944,169,1,0,0,0,945,946,3,172,86,0,946,947,3,220,110,
-        0,947,171,1,0,0,0,948,949,3,220,110,0,949,950,5,80,0,0,950,952,1,
-        0,0,0,951,948,1,0,0,0,952,955,1,0,0,0,953,951,1,0,0,0,953,954,1,
-        0,0,0,954,173,1,0,0,0,955,953,1,0,0,0,956,957,3,218,109,0,957,966,
-        5,90,0,0,958,963,3,176,88,0,959,960,5,81,0,0,960,962,3,176,88,0,
-        961,959,1,0,0,0,962,965,1,0,0,0,963,961,1,0,0,0,963,964,1,0,0,0,
-        964,967,1,0,0,0,965,963,1,0,0,0,966,958,1,0,0,0,966,967,1,0,0,0,
-        967,968,1,0,0,0,968,969,5,91,0,0,969,175,1,0,0,0,970,971,3,192,96,
-        0,971,972,5,82,0,0,972,973,3,108,54,0,973,980,1,0,0,0,974,975,5,
-        80,0,0,975,980,3,192,96,0,976,977,5,80,0,0,977,980,5,76,0,0,978,
-        980,3,218,109,0,979,970,1,0,0,0,979,974,1,0,0,0,979,976,1,0,0,0,
-        979,978,1,0,0,0,980,177,1,0,0,0,981,984,5,85,0,0,982,985,3,220,110,
-        0,983,985,5,94,0,0,984,982,1,0,0,0,984,983,1,0,0,0,985,179,1,0,0,
-        0,986,993,3,182,91,0,987,993,5,37,0,0,988,993,3,184,92,0,989,993,
-        5,96,0,0,990,993,3,188,94,0,991,993,3,190,95,0,992,986,1,0,0,0,992,
-        987,1,0,0,0,992,988,1,0,0,0,992,989,1,0,0,0,992,990,1,0,0,0,992,
-        991,1,0,0,0,993,181,1,0,0,0,994,995,7,5,0,0,995,183,1,0,0,0,996,
-        999,3,186,93,0,997,999,5,95,0,0,998,996,1,0,0,0,998,997,1,0,0,0,
-        999,185,1,0,0,0,1000,1001,7,6,0,0,1001,187,1,0,0,0,1002,1011,5,88,
-        0,0,1003,1008,3,108,54,0,1004,1005,5,81,0,0,1005,1007,3,108,54,0,
-        1006,1004,1,0,0,0,1007,1010,1,0,0,0,1008,1006,1,0,0,0,1008,1009,
-        1,0,0,0,1009,1012,1,0,0,0,1010,1008,1,0,0,0,1011,1003,1,0,0,0,1011,
-        1012,1,0,0,0,1012,1013,1,0,0,0,1013,1014,5,89,0,0,1014,189,1,0,0,
-        0,1015,1029,5,90,0,0,1016,1017,3,192,96,0,1017,1018,5,82,0,0,1018,
-        1026,3,108,54,0,1019,1020,5,81,0,0,1020,1021,3,192,96,0,1021,1022,
-        5,82,0,0,1022,1023,3,108,54,0,1023,1025,1,0,0,0,1024,1019,1,0,0,
-        0,1025,1028,1,0,0,0,1026,1024,1,0,0,0,1026,1027,1,0,0,0,1027,1030,
-        1,0,0,0,1028,1026,1,0,0,0,1029,1016,1,0,0,0,1029,1030,1,0,0,0,1030,
-        1031,1,0,0,0,1031,1032,5,91,0,0,1032,191,1,0,0,0,1033,1034,3,224,
-        112,0,1034,193,1,0,0,0,1035,1040,3,196,98,0,1036,1040,3,206,103,
-        0,1037,1040,3,208,104,0,1038,1040,3,212,106,0,1039,1035,1,0,0,0,
-        1039,1036,1,0,0,0,1039,1037,1,0,0,0,1039,1038,1,0,0,0,1040,195,1,
-        0,0,0,1041,1042,5,13,0,0,1042,1044,5,10,0,0,1043,1045,3,220,110,
-        0,1044,1043,1,0,0,0,1044,1045,1,0,0,0,1045,1047,1,0,0,0,1046,1048,
-        3,214,107,0,1047,1046,1,0,0,0,1047,1048,1,0,0,0,1048,1049,1,0,0,
-        0,1049,1050,5,25,0,0,1050,1051,5,86,0,0,1051,1052,3,218,109,0,1052,
-        1053,3,96,48,0,1053,1054,5,87,0,0,1054,1055,5,45,0,0,1055,1057,3,
-        198,99,0,1056,1058,3,72,36,0,1057,1056,1,0,0,0,1057,1058,1,0,0,0,
-        1058,197,1,0,0,0,1059,1060,3,200,100,0,1060,1061,5,29,0,0,1061,1062,
-        5,56,0,0,1062,1088,1,0,0,0,1063,1064,3,202,101,0,1064,1065,5,29,
-        0,0,1065,1066,5,56,0,0,1066,1088,1,0,0,0,1067,1068,3,200,100,0,1068,
-        1069,5,29,0,0,1069,1070,5,36,0,0,1070,1071,5,37,0,0,1071,1088,1,
-        0,0,0,1072,1073,3,200,100,0,1073,1074,5,29,0,0,1074,1075,5,34,0,
-        0,1075,1076,5,30,0,0,1076,1088,1,0,0,0,1077,1078,3,202,101,0,1078,
-        1079,5,29,0,0,1079,1080,5,34,0,0,1080,1081,5,30,0,0,1081,1088,1,
-        0,0,0,1082,1083,3,200,100,0,1083,1084,5,29,0,0,1084,1085,7,7,0,0,
-        1085,1086,3,204,102,0,1086,1088,1,0,0,0,1087,1059,1,0,0,0,1087,1063,
-        1,0,0,0,1087,1067,1,0,0,0,1087,1072,1,0,0,0,1087,1077,1,0,0,0,1087,
-        1082,1,0,0,0,1088,199,1,0,0,0,1089,1090,3,218,109,0,1090,1091,5,
-        80,0,0,1091,1092,3,192,96,0,1092,201,1,0,0,0,1093,1094,5,86,0,0,
-        1094,1099,3,200,100,0,1095,1096,5,81,0,0,1096,1098,3,200,100,0,1097,
-        1095,1,0,0,0,1098,1101,1,0,0,0,1099,1097,1,0,0,0,1099,1100,1,0,0,
-        0,1100,1102,1,0,0,0,1101,1099,1,0,0,0,1102,1103,5,87,0,0,1103,203,
-        1,0,0,0,1104,1109,3,220,110,0,1105,1106,5,72,0,0,1106,1107,3,204,
-        102,0,1107,1108,5,73,0,0,1108,1110,1,0,0,0,1109,1105,1,0,0,0,1109,
-        1110,1,0,0,0,1110,1114,1,0,0,0,1111,1112,5,86,0,0,1112,1113,5,94,
-        0,0,1113,1115,5,87,0,0,1114,1111,1,0,0,0,1114,1115,1,0,0,0,1115,
-        205,1,0,0,0,1116,1117,5,19,0,0,1117,1118,5,10,0,0,1118,1120,3,220,
-        110,0,1119,1121,3,216,108,0,1120,1119,1,0,0,0,1120,1121,1,0,0,0,
-        1121,207,1,0,0,0,1122,1124,5,13,0,0,1123,1125,5,56,0,0,1124,1123,
-        1,0,0,0,1124,1125,1,0,0,0,1125,1126,1,0,0,0,1126,1128,5,28,0,0,1127,
-        1129,3,220,110,0,1128,1127,1,0,0,0,1128,1129,1,0,0,0,1129,1131,1,
-        0,0,0,1130,1132,3,214,107,0,1131,1130,1,0,0,0,1131,1132,1,0,0,0,
-        1132,1133,1,0,0,0,1133,1135,3,210,105,0,1134,1136,3,72,36,0,1135,
-        1134,1,0,0,0,1135,1136,1,0,0,0,1136,209,1,0,0,0,1137,1138,5,25,0,
-        0,1138,1139,5,86,0,0,1139,1140,3,218,109,0,1140,1141,3,96,48,0,1141,
-        1142,5,87,0,0,1142,1143,5,39,0,0,1143,1144,5,86,0,0,1144,1149,3,
-        200,100,0,1145,1146,5,81,0,0,1146,1148,3,200,100,0,1147,1145,1,0,
-        0,0,1148,1151,1,0,0,0,1149,1147,1,0,0,0,1149,1150,1,0,0,0,1150,1152,
-        1,0,0,0,1151,1149,1,0,0,0,1152,1153,5,87,0,0,1153,1171,1,0,0,0,1154,
-        1156,5,39,0,0,1155,1157,5,82,0,0,1156,1155,1,0,0,0,1156,1157,1,0,
-        0,0,1157,1158,1,0,0,0,1158,1159,3,102,51,0,1159,1160,5,86,0,0,1160,
-        1165,3,192,96,0,1161,1162,5,81,0,0,1162,1164,3,192,96,0,1163,1161,
-        1,0,0,0,1164,1167,1,0,0,0,1165,1163,1,0,0,0,1165,1166,1,0,0,0,1166,
-        1168,1,0,0,0,1167,1165,1,0,0,0,1168,1169,5,87,0,0,1169,1171,1,0,
-        0,0,1170,1137,1,0,0,0,1170,1154,1,0,0,0,1171,211,1,0,0,0,1172,1173,
-        5,19,0,0,1173,1174,5,28,0,0,1174,1176,3,220,110,0,1175,1177,3,216,
-        108,0,1176,1175,1,0,0,0,1176,1177,1,0,0,0,1177,213,1,0,0,0,1178,
-        1179,5,26,0,0,1179,1180,5,36,0,0,1180,1181,5,23,0,0,1181,215,1,0,
-        0,0,1182,1183,5,26,0,0,1183,1184,5,23,0,0,1184,217,1,0,0,0,1185,
-        1186,3,220,110,0,1186,219,1,0,0,0,1187,1191,5,98,0,0,1188,1191,5,
-        97,0,0,1189,1191,3,222,111,0,1190,1187,1,0,0,0,1190,1188,1,0,0,0,
-        1190,1189,1,0,0,0,1191,221,1,0,0,0,1192,1193,7,8,0,0,1193,223,1,
-        0,0,0,1194,1197,3,220,110,0,1195,1197,3,226,113,0,1196,1194,1,0,
-        0,0,1196,1195,1,0,0,0,1197,225,1,0,0,0,1198,1199,7,9,0,0,1199,227,
-        1,0,0,0,134,230,237,247,252,259,265,270,274,281,296,299,306,318,
-        321,335,338,345,349,364,367,370,375,377,387,391,396,408,417,425,
-        443,451,458,461,469,475,481,485,488,491,498,506,509,514,523,534,
-        544,550,558,565,571,575,578,581,591,598,603,609,612,616,619,622,
-        625,631,637,642,648,655,659,661,665,667,670,682,691,699,707,713,
-        724,733,753,761,772,782,788,796,798,802,810,814,817,836,845,850,
-        854,867,875,880,898,918,920,931,938,941,953,963,966,979,984,992,
-        998,1008,1011,1026,1029,1039,1044,1047,1057,1087,1099,1109,1114,
-        1120,1124,1128,1131,1135,1149,1156,1165,1170,1176,1190,1196
+        1,99,1,99,1,99,3,99,1089,8,99,1,100,1,100,1,100,1,100,1,101,1,101,
+        1,101,1,101,5,101,1099,8,101,10,101,12,101,1102,9,101,1,101,1,101,
+        1,102,1,102,1,102,1,102,1,102,3,102,1111,8,102,1,102,1,102,1,102,
+        3,102,1116,8,102,1,103,1,103,1,103,1,103,3,103,1122,8,103,1,104,
+        1,104,3,104,1126,8,104,1,104,1,104,3,104,1130,8,104,1,104,3,104,
+        1133,8,104,1,104,1,104,3,104,1137,8,104,1,105,1,105,1,105,1,105,
+        1,105,1,105,1,105,1,105,1,105,1,105,5,105,1149,8,105,10,105,12,105,
+        1152,9,105,1,105,1,105,1,105,1,105,3,105,1158,8,105,1,105,1,105,
+        1,105,1,105,1,105,5,105,1165,8,105,10,105,12,105,1168,9,105,1,105,
+        1,105,3,105,1172,8,105,1,106,1,106,1,106,1,106,3,106,1178,8,106,
+        1,107,1,107,1,107,1,107,1,108,1,108,1,108,1,109,1,109,1,110,1,110,
+        1,110,3,110,1192,8,110,1,111,1,111,1,112,1,112,3,112,1198,8,112,
+        1,113,1,113,1,113,0,0,114,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,
+        30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,
+        74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,
+        114,116,118,120,122,124,126,128,130,132,134,136,138,140,142,144,
+        146,148,150,152,154,156,158,160,162,164,166,168,170,172,174,176,
+        178,180,182,184,186,188,190,192,194,196,198,200,202,204,206,208,
+        210,212,214,216,218,220,222,224,226,0,12,3,0,5,5,7,7,16,17,1,0,69,
+        74,1,0,75,76,1,0,77,79,4,0,1,1,3,3,36,36,49,49,2,0,25,25,54,54,1,
+        0,93,95,2,0,26,26,40,40,2,0,6,6,46,46,2,0,55,55,65,65,19,0,3,3,6,
+        7,11,11,13,13,17,17,20,20,24,24,26,27,29,29,31,31,35,36,39,39,44,
+        44,46,46,49,49,53,53,55,55,57,57,59,59,20,0,1,2,4,5,8,10,12,12,14,
+        16,18,19,21,23,25,25,28,28,30,30,32,34,37,38,40,43,45,45,47,48,50,
+        52,54,54,56,56,58,58,60,64,1266,0,228,1,0,0,0,2,237,1,0,0,0,4,239,
+        1,0,0,0,6,248,1,0,0,0,8,253,1,0,0,0,10,271,1,0,0,0,12,273,1,0,0,
+        0,14,280,1,0,0,0,16,284,1,0,0,0,18,289,1,0,0,0,20,307,1,0,0,0,22,
+        312,1,0,0,0,24,336,1,0,0,0,26,339,1,0,0,0,28,352,1,0,0,0,30,357,
+        1,0,0,0,32,380,1,0,0,0,34,383,1,0,0,0,36,397,1,0,0,0,38,401,1,0,
+        0,0,40,404,1,0,0,0,42,418,1,0,0,0,44,420,1,0,0,0,46,444,1,0,0,0,
+        48,446,1,0,0,0,50,459,1,0,0,0,52,462,1,0,0,0,54,473,1,0,0,0,56,478,
+        1,0,0,0,58,482,1,0,0,0,60,510,1,0,0,0,62,512,1,0,0,0,64,517,1,0,
+        0,0,66,527,1,0,0,0,68,530,1,0,0,0,70,533,1,0,0,0,72,537,1,0,0,0,
+        74,540,1,0,0,0,76,551,1,0,0,0,78,566,1,0,0,0,80,568,1,0,0,0,82,574,
+        1,0,0,0,84,586,1,0,0,0,86,613,1,0,0,0,88,615,1,0,0,0,90,632,1,0,
+        0,0,92,634,1,0,0,0,94,647,1,0,0,0,96,651,1,0,0,0,98,668,1,0,0,0,
+        100,671,1,0,0,0,102,675,1,0,0,0,104,677,1,0,0,0,106,679,1,0,0,0,
+        108,685,1,0,0,0,110,687,1,0,0,0,112,695,1,0,0,0,114,703,1,0,0,0,
+        116,714,1,0,0,0,118,719,1,0,0,0,120,728,1,0,0,0,122,730,1,0,0,0,
+        124,754,1,0,0,0,126,756,1,0,0,0,128,765,1,0,0,0,130,767,1,0,0,0,
+        132,776,1,0,0,0,134,778,1,0,0,0,136,789,1,0,0,0,138,794,1,0,0,0,
+        140,818,1,0,0,0,142,820,1,0,0,0,144,837,1,0,0,0,146,839,1,0,0,0,
+        148,844,1,0,0,0,150,859,1,0,0,0,152,864,1,0,0,0,154,872,1,0,0,0,
+        156,887,1,0,0,0,158,892,1,0,0,0,160,894,1,0,0,0,162,901,1,0,0,0,
+        164,914,1,0,0,0,166,925,1,0,0,0,168,929,1,0,0,0,170,946,1,0,0,0,
+        172,954,1,0,0,0,174,957,1,0,0,0,176,980,1,0,0,0,178,982,1,0,0,0,
+        180,993,1,0,0,0,182,995,1,0,0,0,184,999,1,0,0,0,186,1001,1,0,0,0,
+        188,1003,1,0,0,0,190,1016,1,0,0,0,192,1034,1,0,0,0,194,1040,1,0,
+        0,0,196,1042,1,0,0,0,198,1088,1,0,0,0,200,1090,1,0,0,0,202,1094,
+        1,0,0,0,204,1105,1,0,0,0,206,1117,1,0,0,0,208,1123,1,0,0,0,210,1171,
+        1,0,0,0,212,1173,1,0,0,0,214,1179,1,0,0,0,216,1183,1,0,0,0,218,1186,
+        1,0,0,0,220,1191,1,0,0,0,222,1193,1,0,0,0,224,1197,1,0,0,0,226,1199,
+        1,0,0,0,228,230,3,2,1,0,229,231,5,84,0,0,230,229,1,0,0,0,230,231,
+        1,0,0,0,231,232,1,0,0,0,232,233,5,0,0,1,233,1,1,0,0,0,234,238,3,
+        4,2,0,235,238,3,194,97,0,236,238,3,8,4,0,237,234,1,0,0,0,237,235,
+        1,0,0,0,237,236,1,0,0,0,238,3,1,0,0,0,239,240,5,48,0,0,240,241,3,
+        220,110,0,241,242,5,72,0,0,242,243,3,6,3,0,243,5,1,0,0,0,244,249,
+        5,97,0,0,245,249,3,184,92,0,246,249,3,182,91,0,247,249,3,220,110,
+        0,248,244,1,0,0,0,248,245,1,0,0,0,248,246,1,0,0,0,248,247,1,0,0,
+        0,249,7,1,0,0,0,250,252,3,10,5,0,251,250,1,0,0,0,252,255,1,0,0,0,
+        253,251,1,0,0,0,253,254,1,0,0,0,254,256,1,0,0,0,255,253,1,0,0,0,
+        256,260,3,14,7,0,257,259,3,12,6,0,258,257,1,0,0,0,259,262,1,0,0,
+        0,260,258,1,0,0,0,260,261,1,0,0,0,261,266,1,0,0,0,262,260,1,0,0,
+        0,263,265,3,10,5,0,264,263,1,0,0,0,265,268,1,0,0,0,266,264,1,0,0,
+        0,266,267,1,0,0,0,267,9,1,0,0,0,268,266,1,0,0,0,269,272,3,16,8,0,
+        270,272,3,18,9,0,271,269,1,0,0,0,271,270,1,0,0,0,272,11,1,0,0,0,
+        273,275,5,56,0,0,274,276,5,1,0,0,275,274,1,0,0,0,275,276,1,0,0,0,
+        276,277,1,0,0,0,277,278,3,14,7,0,278,13,1,0,0,0,279,281,3,24,12,
+        0,280,279,1,0,0,0,281,282,1,0,0,0,282,280,1,0,0,0,282,283,1,0,0,
+        0,283,15,1,0,0,0,284,285,5,4,0,0,285,286,5,39,0,0,286,287,5,53,0,
+        0,287,288,3,108,54,0,288,17,1,0,0,0,289,290,5,59,0,0,290,291,3,170,
+        85,0,291,300,5,87,0,0,292,297,3,108,54,0,293,294,5,82,0,0,294,296,
+        3,108,54,0,295,293,1,0,0,0,296,299,1,0,0,0,297,295,1,0,0,0,297,298,
+        1,0,0,0,298,301,1,0,0,0,299,297,1,0,0,0,300,292,1,0,0,0,300,301,
+        1,0,0,0,301,302,1,0,0,0,302,303,5,88,0,0,303,19,1,0,0,0,304,306,
+        3,22,11,0,305,304,1,0,0,0,306,309,1,0,0,0,307,305,1,0,0,0,307,308,
+        1,0,0,0,308,310,1,0,0,0,309,307,1,0,0,0,310,311,5,0,0,1,311,21,1,
+        0,0,0,312,313,3,170,85,0,313,322,5,87,0,0,314,319,3,108,54,0,315,
+        316,5,82,0,0,316,318,3,108,54,0,317,315,1,0,0,0,318,321,1,0,0,0,
+        319,317,1,0,0,0,319,320,1,0,0,0,320,323,1,0,0,0,321,319,1,0,0,0,
+        322,314,1,0,0,0,322,323,1,0,0,0,323,324,1,0,0,0,324,325,5,88,0,0,
+        325,23,1,0,0,0,326,337,3,26,13,0,327,337,3,28,14,0,328,337,3,30,
+        15,0,329,337,3,38,19,0,330,337,3,40,20,0,331,337,3,44,22,0,332,337,
+        3,48,24,0,333,337,3,52,26,0,334,337,3,54,27,0,335,337,3,56,28,0,
+        336,326,1,0,0,0,336,327,1,0,0,0,336,328,1,0,0,0,336,329,1,0,0,0,
+        336,330,1,0,0,0,336,331,1,0,0,0,336,332,1,0,0,0,336,333,1,0,0,0,
+        336,334,1,0,0,0,336,335,1,0,0,0,337,25,1,0,0,0,338,340,5,41,0,0,
+        339,338,1,0,0,0,339,340,1,0,0,0,340,341,1,0,0,0,341,342,5,33,0,0,
+        342,346,3,74,37,0,343,345,3,10,5,0,344,343,1,0,0,0,345,348,1,0,0,
+        0,346,344,1,0,0,0,346,347,1,0,0,0,347,350,1,0,0,0,348,346,1,0,0,
+        0,349,351,3,72,36,0,350,349,1,0,0,0,350,351,1,0,0,0,351,27,1,0,0,
+        0,352,353,5,58,0,0,353,354,3,108,54,0,354,355,5,4,0,0,355,356,3,
+        218,109,0,356,29,1,0,0,0,357,358,5,9,0,0,358,371,3,32,16,0,359,368,
+        5,87,0,0,360,365,3,108,54,0,361,362,5,82,0,0,362,364,3,108,54,0,
+        363,361,1,0,0,0,364,367,1,0,0,0,365,363,1,0,0,0,365,366,1,0,0,0,
+        366,369,1,0,0,0,367,365,1,0,0,0,368,360,1,0,0,0,368,369,1,0,0,0,
+        369,370,1,0,0,0,370,372,5,88,0,0,371,359,1,0,0,0,371,372,1,0,0,0,
+        372,378,1,0,0,0,373,376,5,64,0,0,374,377,5,77,0,0,375,377,3,34,17,
+        0,376,374,1,0,0,0,376,375,1,0,0,0,377,379,1,0,0,0,378,373,1,0,0,
+        0,378,379,1,0,0,0,379,31,1,0,0,0,380,381,3,172,86,0,381,382,3,220,
+        110,0,382,33,1,0,0,0,383,388,3,36,18,0,384,385,5,82,0,0,385,387,
+        3,36,18,0,386,384,1,0,0,0,387,390,1,0,0,0,388,386,1,0,0,0,388,389,
+        1,0,0,0,389,392,1,0,0,0,390,388,1,0,0,0,391,393,3,72,36,0,392,391,
+        1,0,0,0,392,393,1,0,0,0,393,35,1,0,0,0,394,395,3,220,110,0,395,396,
+        5,4,0,0,396,398,1,0,0,0,397,394,1,0,0,0,397,398,1,0,0,0,398,399,
+        1,0,0,0,399,400,3,218,109,0,400,37,1,0,0,0,401,402,5,14,0,0,402,
+        403,3,74,37,0,403,39,1,0,0,0,404,405,5,34,0,0,405,409,3,76,38,0,
+        406,408,3,42,21,0,407,406,1,0,0,0,408,411,1,0,0,0,409,407,1,0,0,
+        0,409,410,1,0,0,0,410,41,1,0,0,0,411,409,1,0,0,0,412,413,5,40,0,
+        0,413,414,5,33,0,0,414,419,3,44,22,0,415,416,5,40,0,0,416,417,5,
+        14,0,0,417,419,3,44,22,0,418,412,1,0,0,0,418,415,1,0,0,0,419,43,
+        1,0,0,0,420,421,5,48,0,0,421,426,3,46,23,0,422,423,5,82,0,0,423,
+        425,3,46,23,0,424,422,1,0,0,0,425,428,1,0,0,0,426,424,1,0,0,0,426,
+        427,1,0,0,0,427,45,1,0,0,0,428,426,1,0,0,0,429,430,3,106,53,0,430,
+        431,5,72,0,0,431,432,3,108,54,0,432,445,1,0,0,0,433,434,3,218,109,
+        0,434,435,5,72,0,0,435,436,3,108,54,0,436,445,1,0,0,0,437,438,3,
+        218,109,0,438,439,5,67,0,0,439,440,3,108,54,0,440,445,1,0,0,0,441,
+        442,3,218,109,0,442,443,3,94,47,0,443,445,1,0,0,0,444,429,1,0,0,
+        0,444,433,1,0,0,0,444,437,1,0,0,0,444,441,1,0,0,0,445,47,1,0,0,0,
+        446,447,5,45,0,0,447,452,3,50,25,0,448,449,5,82,0,0,449,451,3,50,
+        25,0,450,448,1,0,0,0,451,454,1,0,0,0,452,450,1,0,0,0,452,453,1,0,
+        0,0,453,49,1,0,0,0,454,452,1,0,0,0,455,456,3,218,109,0,456,457,3,
+        94,47,0,457,460,1,0,0,0,458,460,3,106,53,0,459,455,1,0,0,0,459,458,
+        1,0,0,0,460,51,1,0,0,0,461,463,5,18,0,0,462,461,1,0,0,0,462,463,
+        1,0,0,0,463,464,1,0,0,0,464,465,5,15,0,0,465,470,3,108,54,0,466,
+        467,5,82,0,0,467,469,3,108,54,0,468,466,1,0,0,0,469,472,1,0,0,0,
+        470,468,1,0,0,0,470,471,1,0,0,0,471,53,1,0,0,0,472,470,1,0,0,0,473,
+        474,5,62,0,0,474,476,3,58,29,0,475,477,3,72,36,0,476,475,1,0,0,0,
+        476,477,1,0,0,0,477,55,1,0,0,0,478,479,5,47,0,0,479,480,3,58,29,
+        0,480,57,1,0,0,0,481,483,5,19,0,0,482,481,1,0,0,0,482,483,1,0,0,
+        0,483,484,1,0,0,0,484,486,3,60,30,0,485,487,3,64,32,0,486,485,1,
+        0,0,0,486,487,1,0,0,0,487,489,1,0,0,0,488,490,3,66,33,0,489,488,
+        1,0,0,0,489,490,1,0,0,0,490,492,1,0,0,0,491,493,3,68,34,0,492,491,
+        1,0,0,0,492,493,1,0,0,0,493,59,1,0,0,0,494,499,5,77,0,0,495,496,
+        5,82,0,0,496,498,3,62,31,0,497,495,1,0,0,0,498,501,1,0,0,0,499,497,
+        1,0,0,0,499,500,1,0,0,0,500,511,1,0,0,0,501,499,1,0,0,0,502,507,
+        3,62,31,0,503,504,5,82,0,0,504,506,3,62,31,0,505,503,1,0,0,0,506,
+        509,1,0,0,0,507,505,1,0,0,0,507,508,1,0,0,0,508,511,1,0,0,0,509,
+        507,1,0,0,0,510,494,1,0,0,0,510,502,1,0,0,0,511,61,1,0,0,0,512,515,
+        3,108,54,0,513,514,5,4,0,0,514,516,3,218,109,0,515,513,1,0,0,0,515,
+        516,1,0,0,0,516,63,1,0,0,0,517,518,5,43,0,0,518,519,5,8,0,0,519,
+        524,3,70,35,0,520,521,5,82,0,0,521,523,3,70,35,0,522,520,1,0,0,0,
+        523,526,1,0,0,0,524,522,1,0,0,0,524,525,1,0,0,0,525,65,1,0,0,0,526,
+        524,1,0,0,0,527,528,5,50,0,0,528,529,3,108,54,0,529,67,1,0,0,0,530,
+        531,5,32,0,0,531,532,3,108,54,0,532,69,1,0,0,0,533,535,3,108,54,
+        0,534,536,7,0,0,0,535,534,1,0,0,0,535,536,1,0,0,0,536,71,1,0,0,0,
+        537,538,5,61,0,0,538,539,3,108,54,0,539,73,1,0,0,0,540,545,3,76,
+        38,0,541,542,5,82,0,0,542,544,3,76,38,0,543,541,1,0,0,0,544,547,
+        1,0,0,0,545,543,1,0,0,0,545,546,1,0,0,0,546,75,1,0,0,0,547,545,1,
+        0,0,0,548,549,3,218,109,0,549,550,5,72,0,0,550,552,1,0,0,0,551,548,
+        1,0,0,0,551,552,1,0,0,0,552,553,1,0,0,0,553,554,3,78,39,0,554,77,
+        1,0,0,0,555,559,3,82,41,0,556,558,3,84,42,0,557,556,1,0,0,0,558,
+        561,1,0,0,0,559,557,1,0,0,0,559,560,1,0,0,0,560,567,1,0,0,0,561,
+        559,1,0,0,0,562,563,5,87,0,0,563,564,3,78,39,0,564,565,5,88,0,0,
+        565,567,1,0,0,0,566,555,1,0,0,0,566,562,1,0,0,0,567,79,1,0,0,0,568,
+        570,3,82,41,0,569,571,3,84,42,0,570,569,1,0,0,0,571,572,1,0,0,0,
+        572,570,1,0,0,0,572,573,1,0,0,0,573,81,1,0,0,0,574,576,5,87,0,0,
+        575,577,3,218,109,0,576,575,1,0,0,0,576,577,1,0,0,0,577,579,1,0,
+        0,0,578,580,3,94,47,0,579,578,1,0,0,0,579,580,1,0,0,0,580,582,1,
+        0,0,0,581,583,3,90,45,0,582,581,1,0,0,0,582,583,1,0,0,0,583,584,
+        1,0,0,0,584,585,5,88,0,0,585,83,1,0,0,0,586,587,3,86,43,0,587,588,
+        3,82,41,0,588,85,1,0,0,0,589,590,5,73,0,0,590,592,5,76,0,0,591,593,
+        3,88,44,0,592,591,1,0,0,0,592,593,1,0,0,0,593,594,1,0,0,0,594,595,
+        5,76,0,0,595,614,5,74,0,0,596,597,5,73,0,0,597,599,5,76,0,0,598,
+        600,3,88,44,0,599,598,1,0,0,0,599,600,1,0,0,0,600,601,1,0,0,0,601,
+        614,5,76,0,0,602,604,5,76,0,0,603,605,3,88,44,0,604,603,1,0,0,0,
+        604,605,1,0,0,0,605,606,1,0,0,0,606,607,5,76,0,0,607,614,5,74,0,
+        0,608,610,5,76,0,0,609,611,3,88,44,0,610,609,1,0,0,0,610,611,1,0,
+        0,0,611,612,1,0,0,0,612,614,5,76,0,0,613,589,1,0,0,0,613,596,1,0,
+        0,0,613,602,1,0,0,0,613,608,1,0,0,0,614,87,1,0,0,0,615,617,5,89,
+        0,0,616,618,3,218,109,0,617,616,1,0,0,0,617,618,1,0,0,0,618,620,
+        1,0,0,0,619,621,3,92,46,0,620,619,1,0,0,0,620,621,1,0,0,0,621,623,
+        1,0,0,0,622,624,3,98,49,0,623,622,1,0,0,0,623,624,1,0,0,0,624,626,
+        1,0,0,0,625,627,3,90,45,0,626,625,1,0,0,0,626,627,1,0,0,0,627,628,
+        1,0,0,0,628,629,5,90,0,0,629,89,1,0,0,0,630,633,3,190,95,0,631,633,
+        3,178,89,0,632,630,1,0,0,0,632,631,1,0,0,0,633,91,1,0,0,0,634,635,
+        5,83,0,0,635,643,3,104,52,0,636,638,5,85,0,0,637,639,5,83,0,0,638,
+        637,1,0,0,0,638,639,1,0,0,0,639,640,1,0,0,0,640,642,3,104,52,0,641,
+        636,1,0,0,0,642,645,1,0,0,0,643,641,1,0,0,0,643,644,1,0,0,0,644,
+        93,1,0,0,0,645,643,1,0,0,0,646,648,3,96,48,0,647,646,1,0,0,0,648,
+        649,1,0,0,0,649,647,1,0,0,0,649,650,1,0,0,0,650,95,1,0,0,0,651,652,
+        5,83,0,0,652,653,3,102,51,0,653,97,1,0,0,0,654,656,5,77,0,0,655,
+        657,3,100,50,0,656,655,1,0,0,0,656,657,1,0,0,0,657,662,1,0,0,0,658,
+        660,5,66,0,0,659,661,3,100,50,0,660,659,1,0,0,0,660,661,1,0,0,0,
+        661,663,1,0,0,0,662,658,1,0,0,0,662,663,1,0,0,0,663,669,1,0,0,0,
+        664,666,5,66,0,0,665,667,3,100,50,0,666,665,1,0,0,0,666,667,1,0,
+        0,0,667,669,1,0,0,0,668,654,1,0,0,0,668,664,1,0,0,0,669,99,1,0,0,
+        0,670,672,5,76,0,0,671,670,1,0,0,0,671,672,1,0,0,0,672,673,1,0,0,
+        0,673,674,3,186,93,0,674,101,1,0,0,0,675,676,3,224,112,0,676,103,
+        1,0,0,0,677,678,3,224,112,0,678,105,1,0,0,0,679,681,3,144,72,0,680,
+        682,3,142,71,0,681,680,1,0,0,0,682,683,1,0,0,0,683,681,1,0,0,0,683,
+        684,1,0,0,0,684,107,1,0,0,0,685,686,3,110,55,0,686,109,1,0,0,0,687,
+        692,3,112,56,0,688,689,5,42,0,0,689,691,3,112,56,0,690,688,1,0,0,
+        0,691,694,1,0,0,0,692,690,1,0,0,0,692,693,1,0,0,0,693,111,1,0,0,
+        0,694,692,1,0,0,0,695,700,3,114,57,0,696,697,5,63,0,0,697,699,3,
+        114,57,0,698,696,1,0,0,0,699,702,1,0,0,0,700,698,1,0,0,0,700,701,
+        1,0,0,0,701,113,1,0,0,0,702,700,1,0,0,0,703,708,3,116,58,0,704,705,
+        5,2,0,0,705,707,3,116,58,0,706,704,1,0,0,0,707,710,1,0,0,0,708,706,
+        1,0,0,0,708,709,1,0,0,0,709,115,1,0,0,0,710,708,1,0,0,0,711,713,
+        5,37,0,0,712,711,1,0,0,0,713,716,1,0,0,0,714,712,1,0,0,0,714,715,
+        1,0,0,0,715,717,1,0,0,0,716,714,1,0,0,0,717,718,3,118,59,0,718,117,
+        1,0,0,0,719,725,3,122,61,0,720,721,3,120,60,0,721,722,3,122,61,0,
+        722,724,1,0,0,0,723,720,1,0,0,0,724,727,1,0,0,0,725,723,1,0,0,0,
+        725,726,1,0,0,0,726,119,1,0,0,0,727,725,1,0,0,0,728,729,7,1,0,0,
+        729,121,1,0,0,0,730,734,3,126,63,0,731,733,3,124,62,0,732,731,1,
+        0,0,0,733,736,1,0,0,0,734,732,1,0,0,0,734,735,1,0,0,0,735,123,1,
+        0,0,0,736,734,1,0,0,0,737,738,5,51,0,0,738,739,5,62,0,0,739,755,
+        3,126,63,0,740,741,5,23,0,0,741,742,5,62,0,0,742,755,3,126,63,0,
+        743,744,5,12,0,0,744,755,3,126,63,0,745,746,5,68,0,0,746,755,3,126,
+        63,0,747,748,5,28,0,0,748,755,3,126,63,0,749,750,5,30,0,0,750,755,
+        5,38,0,0,751,752,5,30,0,0,752,753,5,37,0,0,753,755,5,38,0,0,754,
+        737,1,0,0,0,754,740,1,0,0,0,754,743,1,0,0,0,754,745,1,0,0,0,754,
+        747,1,0,0,0,754,749,1,0,0,0,754,751,1,0,0,0,755,125,1,0,0,0,756,
+        762,3,130,65,0,757,758,3,128,64,0,758,759,3,130,65,0,759,761,1,0,
+        0,0,760,757,1,0,0,0,761,764,1,0,0,0,762,760,1,0,0,0,762,763,1,0,
+        0,0,763,127,1,0,0,0,764,762,1,0,0,0,765,766,7,2,0,0,766,129,1,0,
+        0,0,767,773,3,134,67,0,768,769,3,132,66,0,769,770,3,134,67,0,770,
+        772,1,0,0,0,771,768,1,0,0,0,772,775,1,0,0,0,773,771,1,0,0,0,773,
+        774,1,0,0,0,774,131,1,0,0,0,775,773,1,0,0,0,776,777,7,3,0,0,777,
+        133,1,0,0,0,778,783,3,136,68,0,779,780,5,80,0,0,780,782,3,136,68,
+        0,781,779,1,0,0,0,782,785,1,0,0,0,783,781,1,0,0,0,783,784,1,0,0,
+        0,784,135,1,0,0,0,785,783,1,0,0,0,786,788,7,2,0,0,787,786,1,0,0,
+        0,788,791,1,0,0,0,789,787,1,0,0,0,789,790,1,0,0,0,790,792,1,0,0,
+        0,791,789,1,0,0,0,792,793,3,138,69,0,793,137,1,0,0,0,794,799,3,144,
+        72,0,795,798,3,140,70,0,796,798,3,142,71,0,797,795,1,0,0,0,797,796,
+        1,0,0,0,798,801,1,0,0,0,799,797,1,0,0,0,799,800,1,0,0,0,800,803,
+        1,0,0,0,801,799,1,0,0,0,802,804,3,94,47,0,803,802,1,0,0,0,803,804,
+        1,0,0,0,804,139,1,0,0,0,805,806,5,89,0,0,806,807,3,108,54,0,807,
+        808,5,90,0,0,808,819,1,0,0,0,809,811,5,89,0,0,810,812,3,108,54,0,
+        811,810,1,0,0,0,811,812,1,0,0,0,812,813,1,0,0,0,813,815,5,66,0,0,
+        814,816,3,108,54,0,815,814,1,0,0,0,815,816,1,0,0,0,816,817,1,0,0,
+        0,817,819,5,90,0,0,818,805,1,0,0,0,818,809,1,0,0,0,819,141,1,0,0,
+        0,820,821,5,81,0,0,821,822,3,192,96,0,822,143,1,0,0,0,823,838,3,
+        146,73,0,824,838,3,152,76,0,825,838,3,154,77,0,826,838,3,156,78,
+        0,827,838,3,162,81,0,828,838,3,164,82,0,829,838,3,180,90,0,830,838,
+        3,178,89,0,831,838,3,148,74,0,832,838,3,80,40,0,833,838,3,166,83,
+        0,834,838,3,168,84,0,835,838,3,174,87,0,836,838,3,218,109,0,837,
+        823,1,0,0,0,837,824,1,0,0,0,837,825,1,0,0,0,837,826,1,0,0,0,837,
+        827,1,0,0,0,837,828,1,0,0,0,837,829,1,0,0,0,837,830,1,0,0,0,837,
+        831,1,0,0,0,837,832,1,0,0,0,837,833,1,0,0,0,837,834,1,0,0,0,837,
+        835,1,0,0,0,837,836,1,0,0,0,838,145,1,0,0,0,839,840,5,13,0,0,840,
+        841,5,87,0,0,841,842,5,77,0,0,842,843,5,88,0,0,843,147,1,0,0,0,844,
+        846,5,10,0,0,845,847,3,108,54,0,846,845,1,0,0,0,846,847,1,0,0,0,
+        847,849,1,0,0,0,848,850,3,150,75,0,849,848,1,0,0,0,850,851,1,0,0,
+        0,851,849,1,0,0,0,851,852,1,0,0,0,852,855,1,0,0,0,853,854,5,21,0,
+        0,854,856,3,108,54,0,855,853,1,0,0,0,855,856,1,0,0,0,856,857,1,0,
+        0,0,857,858,5,22,0,0,858,149,1,0,0,0,859,860,5,60,0,0,860,861,3,
+        108,54,0,861,862,5,52,0,0,862,863,3,108,54,0,863,151,1,0,0,0,864,
+        865,5,89,0,0,865,868,3,160,80,0,866,867,5,85,0,0,867,869,3,108,54,
+        0,868,866,1,0,0,0,868,869,1,0,0,0,869,870,1,0,0,0,870,871,5,90,0,
+        0,871,153,1,0,0,0,872,876,5,89,0,0,873,874,3,218,109,0,874,875,5,
+        72,0,0,875,877,1,0,0,0,876,873,1,0,0,0,876,877,1,0,0,0,877,878,1,
+        0,0,0,878,881,3,80,40,0,879,880,5,61,0,0,880,882,3,108,54,0,881,
+        879,1,0,0,0,881,882,1,0,0,0,882,883,1,0,0,0,883,884,5,85,0,0,884,
+        885,3,108,54,0,885,886,5,90,0,0,886,155,1,0,0,0,887,888,3,158,79,
+        0,888,889,5,87,0,0,889,890,3,160,80,0,890,891,5,88,0,0,891,157,1,
+        0,0,0,892,893,7,4,0,0,893,159,1,0,0,0,894,895,3,218,109,0,895,896,
+        5,28,0,0,896,899,3,108,54,0,897,898,5,61,0,0,898,900,3,108,54,0,
+        899,897,1,0,0,0,899,900,1,0,0,0,900,161,1,0,0,0,901,902,5,44,0,0,
+        902,903,5,87,0,0,903,904,3,218,109,0,904,905,5,72,0,0,905,906,3,
+        108,54,0,906,907,5,82,0,0,907,908,3,218,109,0,908,909,5,28,0,0,909,
+        910,3,108,54,0,910,911,5,85,0,0,911,912,3,108,54,0,912,913,5,88,
+        0,0,913,163,1,0,0,0,914,915,5,24,0,0,915,921,5,91,0,0,916,922,3,
+        8,4,0,917,919,3,74,37,0,918,920,3,72,36,0,919,918,1,0,0,0,919,920,
+        1,0,0,0,920,922,1,0,0,0,921,916,1,0,0,0,921,917,1,0,0,0,922,923,
+        1,0,0,0,923,924,5,92,0,0,924,165,1,0,0,0,925,926,5,87,0,0,926,927,
+        3,108,54,0,927,928,5,88,0,0,928,167,1,0,0,0,929,930,3,170,85,0,930,
+        932,5,87,0,0,931,933,5,19,0,0,932,931,1,0,0,0,932,933,1,0,0,0,933,
+        942,1,0,0,0,934,939,3,108,54,0,935,936,5,82,0,0,936,938,3,108,54,
+        0,937,935,1,0,0,0,938,941,1,0,0,0,939,937,1,0,0,0,939,940,1,0,0,
+        0,940,943,1,0,0,0,941,939,1,0,0,0,942,934,1,0,0,0,942,943,1,0,0,
+        0,943,944,1,0,0,0,944,945,5,88,0,0,945,169,1,0,0,0,946,947,3,172,
+        86,0,947,948,3,220,110,0,948,171,1,0,0,0,949,950,3,220,110,0,950,
+        951,5,81,0,0,951,953,1,0,0,0,952,949,1,0,0,0,953,956,1,0,0,0,954,
+        952,1,0,0,0,954,955,1,0,0,0,955,173,1,0,0,0,956,954,1,0,0,0,957,
+        958,3,218,109,0,958,967,5,91,0,0,959,964,3,176,88,0,960,961,5,82,
+        0,0,961,963,3,176,88,0,962,960,1,0,0,0,963,966,1,0,0,0,964,962,1,
+        0,0,0,964,965,1,0,0,0,965,968,1,0,0,0,966,964,1,0,0,0,967,959,1,
+        0,0,0,967,968,1,0,0,0,968,969,1,0,0,0,969,970,5,92,0,0,970,175,1,
+        0,0,0,971,972,3,192,96,0,972,973,5,83,0,0,973,974,3,108,54,0,974,
+        981,1,0,0,0,975,976,5,81,0,0,976,981,3,192,96,0,977,978,5,81,0,0,
+        978,981,5,77,0,0,979,981,3,218,109,0,980,971,1,0,0,0,980,975,1,0,
+        0,0,980,977,1,0,0,0,980,979,1,0,0,0,981,177,1,0,0,0,982,985,5,86,
+        0,0,983,986,3,220,110,0,984,986,5,95,0,0,985,983,1,0,0,0,985,984,
+        1,0,0,0,986,179,1,0,0,0,987,994,3,182,91,0,988,994,5,38,0,0,989,
+        994,3,184,92,0,990,994,5,97,0,0,991,994,3,188,94,0,992,994,3,190,
+        95,0,993,987,1,0,0,0,993,988,1,0,0,0,993,989,1,0,0,0,993,990,1,0,
+        0,0,993,991,1,0,0,0,993,992,1,0,0,0,994,181,1,0,0,0,995,996,7,5,
+        0,0,996,183,1,0,0,0,997,1000,3,186,93,0,998,1000,5,96,0,0,999,997,
+        1,0,0,0,999,998,1,0,0,0,1000,185,1,0,0,0,1001,1002,7,6,0,0,1002,
+        187,1,0,0,0,1003,1012,5,89,0,0,1004,1009,3,108,54,0,1005,1006,5,
+        82,0,0,1006,1008,3,108,54,0,1007,1005,1,0,0,0,1008,1011,1,0,0,0,
+        1009,1007,1,0,0,0,1009,1010,1,0,0,0,1010,1013,1,0,0,0,1011,1009,
+        1,0,0,0,1012,1004,1,0,0,0,1012,1013,1,0,0,0,1013,1014,1,0,0,0,1014,
+        1015,5,90,0,0,1015,189,1,0,0,0,1016,1030,5,91,0,0,1017,1018,3,192,
+        96,0,1018,1019,5,83,0,0,1019,1027,3,108,54,0,1020,1021,5,82,0,0,
+        1021,1022,3,192,96,0,1022,1023,5,83,0,0,1023,1024,3,108,54,0,1024,
+        1026,1,0,0,0,1025,1020,1,0,0,0,1026,1029,1,0,0,0,1027,1025,1,0,0,
+        0,1027,1028,1,0,0,0,1028,1031,1,0,0,0,1029,1027,1,0,0,0,1030,1017,
+        1,0,0,0,1030,1031,1,0,0,0,1031,1032,1,0,0,0,1032,1033,5,92,0,0,1033,
+        191,1,0,0,0,1034,1035,3,224,112,0,1035,193,1,0,0,0,1036,1041,3,196,
+        98,0,1037,1041,3,206,103,0,1038,1041,3,208,104,0,1039,1041,3,212,
+        106,0,1040,1036,1,0,0,0,1040,1037,1,0,0,0,1040,1038,1,0,0,0,1040,
+        1039,1,0,0,0,1041,195,1,0,0,0,1042,1043,5,14,0,0,1043,1045,5,11,
+        0,0,1044,1046,3,220,110,0,1045,1044,1,0,0,0,1045,1046,1,0,0,0,1046,
+        1048,1,0,0,0,1047,1049,3,214,107,0,1048,1047,1,0,0,0,1048,1049,1,
+        0,0,0,1049,1050,1,0,0,0,1050,1051,7,7,0,0,1051,1052,5,87,0,0,1052,
+        1053,3,218,109,0,1053,1054,3,96,48,0,1054,1055,5,88,0,0,1055,1056,
+        7,8,0,0,1056,1058,3,198,99,0,1057,1059,3,72,36,0,1058,1057,1,0,0,
+        0,1058,1059,1,0,0,0,1059,197,1,0,0,0,1060,1061,3,200,100,0,1061,
+        1062,5,30,0,0,1062,1063,5,57,0,0,1063,1089,1,0,0,0,1064,1065,3,202,
+        101,0,1065,1066,5,30,0,0,1066,1067,5,57,0,0,1067,1089,1,0,0,0,1068,
+        1069,3,200,100,0,1069,1070,5,30,0,0,1070,1071,5,37,0,0,1071,1072,
+        5,38,0,0,1072,1089,1,0,0,0,1073,1074,3,200,100,0,1074,1075,5,30,
+        0,0,1075,1076,5,35,0,0,1076,1077,5,31,0,0,1077,1089,1,0,0,0,1078,
+        1079,3,202,101,0,1079,1080,5,30,0,0,1080,1081,5,35,0,0,1081,1082,
+        5,31,0,0,1082,1089,1,0,0,0,1083,1084,3,200,100,0,1084,1085,5,30,
+        0,0,1085,1086,7,9,0,0,1086,1087,3,204,102,0,1087,1089,1,0,0,0,1088,
+        1060,1,0,0,0,1088,1064,1,0,0,0,1088,1068,1,0,0,0,1088,1073,1,0,0,
+        0,1088,1078,1,0,0,0,1088,1083,1,0,0,0,1089,199,1,0,0,0,1090,1091,
+        3,218,109,0,1091,1092,5,81,0,0,1092,1093,3,192,96,0,1093,201,1,0,
+        0,0,1094,1095,5,87,0,0,1095,1100,3,200,100,0,1096,1097,5,82,0,0,
+        1097,1099,3,200,100,0,1098,1096,1,0,0,0,1099,1102,1,0,0,0,1100,1098,
+        1,0,0,0,1100,1101,1,0,0,0,1101,1103,1,0,0,0,1102,1100,1,0,0,0,1103,
+        1104,5,88,0,0,1104,203,1,0,0,0,1105,1110,3,220,110,0,1106,1107,5,
+        73,0,0,1107,1108,3,204,102,0,1108,1109,5,74,0,0,1109,1111,1,0,0,
+        0,1110,1106,1,0,0,0,1110,1111,1,0,0,0,1111,1115,1,0,0,0,1112,1113,
+        5,87,0,0,1113,1114,5,95,0,0,1114,1116,5,88,0,0,1115,1112,1,0,0,0,
+        1115,1116,1,0,0,0,1116,205,1,0,0,0,1117,1118,5,20,0,0,1118,1119,
+        5,11,0,0,1119,1121,3,220,110,0,1120,1122,3,216,108,0,1121,1120,1,
+        0,0,0,1121,1122,1,0,0,0,1122,207,1,0,0,0,1123,1125,5,14,0,0,1124,
+        1126,5,57,0,0,1125,1124,1,0,0,0,1125,1126,1,0,0,0,1126,1127,1,0,
+        0,0,1127,1129,5,29,0,0,1128,1130,3,220,110,0,1129,1128,1,0,0,0,1129,
+        1130,1,0,0,0,1130,1132,1,0,0,0,1131,1133,3,214,107,0,1132,1131,1,
+        0,0,0,1132,1133,1,0,0,0,1133,1134,1,0,0,0,1134,1136,3,210,105,0,
+        1135,1137,3,72,36,0,1136,1135,1,0,0,0,1136,1137,1,0,0,0,1137,209,
+        1,0,0,0,1138,1139,5,26,0,0,1139,1140,5,87,0,0,1140,1141,3,218,109,
+        0,1141,1142,3,96,48,0,1142,1143,5,88,0,0,1143,1144,5,40,0,0,1144,
+        1145,5,87,0,0,1145,1150,3,200,100,0,1146,1147,5,82,0,0,1147,1149,
+        3,200,100,0,1148,1146,1,0,0,0,1149,1152,1,0,0,0,1150,1148,1,0,0,
+        0,1150,1151,1,0,0,0,1151,1153,1,0,0,0,1152,1150,1,0,0,0,1153,1154,
+        5,88,0,0,1154,1172,1,0,0,0,1155,1157,5,40,0,0,1156,1158,5,83,0,0,
+        1157,1156,1,0,0,0,1157,1158,1,0,0,0,1158,1159,1,0,0,0,1159,1160,
+        3,102,51,0,1160,1161,5,87,0,0,1161,1166,3,192,96,0,1162,1163,5,82,
+        0,0,1163,1165,3,192,96,0,1164,1162,1,0,0,0,1165,1168,1,0,0,0,1166,
+        1164,1,0,0,0,1166,1167,1,0,0,0,1167,1169,1,0,0,0,1168,1166,1,0,0,
+        0,1169,1170,5,88,0,0,1170,1172,1,0,0,0,1171,1138,1,0,0,0,1171,1155,
+        1,0,0,0,1172,211,1,0,0,0,1173,1174,5,20,0,0,1174,1175,5,29,0,0,1175,
+        1177,3,220,110,0,1176,1178,3,216,108,0,1177,1176,1,0,0,0,1177,1178,
+        1,0,0,0,1178,213,1,0,0,0,1179,1180,5,27,0,0,1180,1181,5,37,0,0,1181,
+        1182,5,24,0,0,1182,215,1,0,0,0,1183,1184,5,27,0,0,1184,1185,5,24,
+        0,0,1185,217,1,0,0,0,1186,1187,3,220,110,0,1187,219,1,0,0,0,1188,
+        1192,5,99,0,0,1189,1192,5,98,0,0,1190,1192,3,222,111,0,1191,1188,
+        1,0,0,0,1191,1189,1,0,0,0,1191,1190,1,0,0,0,1192,221,1,0,0,0,1193,
+        1194,7,10,0,0,1194,223,1,0,0,0,1195,1198,3,220,110,0,1196,1198,3,
+        226,113,0,1197,1195,1,0,0,0,1197,1196,1,0,0,0,1198,225,1,0,0,0,1199,
+        1200,7,11,0,0,1200,227,1,0,0,0,134,230,237,248,253,260,266,271,275,
+        282,297,300,307,319,322,336,339,346,350,365,368,371,376,378,388,
+        392,397,409,418,426,444,452,459,462,470,476,482,486,489,492,499,
+        507,510,515,524,535,545,551,559,566,572,576,579,582,592,599,604,
+        610,613,617,620,623,626,632,638,643,649,656,660,662,666,668,671,
+        683,692,700,708,714,725,734,754,762,773,783,789,797,799,803,811,
+        815,818,837,846,851,855,868,876,881,899,919,921,932,939,942,954,
+        964,967,980,985,993,999,1009,1012,1027,1030,1040,1045,1048,1058,
+        1088,1100,1110,1115,1121,1125,1129,1132,1136,1150,1157,1166,1171,
+        1177,1191,1197
     ];
 
     private static __ATN: antlr.ATN;
@@ -6190,6 +6242,9 @@ export class SessionValueContext extends antlr.ParserRuleContext {
     }
     public booleanLiteral(): BooleanLiteralContext | null {
         return this.getRuleContext(0, BooleanLiteralContext);
+    }
+    public symbolicName(): SymbolicNameContext | null {
+        return this.getRuleContext(0, SymbolicNameContext);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_sessionValue;
@@ -8808,9 +8863,6 @@ export class CreateConstraintContext extends antlr.ParserRuleContext {
     public CONSTRAINT(): antlr.TerminalNode {
         return this.getToken(CypherParser.CONSTRAINT, 0)!;
     }
-    public FOR(): antlr.TerminalNode {
-        return this.getToken(CypherParser.FOR, 0)!;
-    }
     public LPAREN(): antlr.TerminalNode {
         return this.getToken(CypherParser.LPAREN, 0)!;
     }
@@ -8823,11 +8875,20 @@ export class CreateConstraintContext extends antlr.ParserRuleContext {
     public RPAREN(): antlr.TerminalNode {
         return this.getToken(CypherParser.RPAREN, 0)!;
     }
-    public REQUIRE(): antlr.TerminalNode {
-        return this.getToken(CypherParser.REQUIRE, 0)!;
-    }
     public constraintRequirement(): ConstraintRequirementContext {
         return this.getRuleContext(0, ConstraintRequirementContext)!;
+    }
+    public FOR(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.FOR, 0);
+    }
+    public ON(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.ON, 0);
+    }
+    public REQUIRE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.REQUIRE, 0);
+    }
+    public ASSERT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.ASSERT, 0);
     }
     public symbolicName(): SymbolicNameContext | null {
         return this.getRuleContext(0, SymbolicNameContext);
@@ -9303,6 +9364,9 @@ export class NonReservedKeywordContext extends antlr.ParserRuleContext {
     }
     public IF(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.IF, 0);
+    }
+    public ASSERT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.ASSERT, 0);
     }
     public KEY(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.KEY, 0);
