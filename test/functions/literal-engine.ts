@@ -307,26 +307,14 @@ export function evaluate(e: Expression, row: Row, params: ReadonlyMap<string, Va
     }
     case 'property': {
       const o = ev(e.object);
-      if (o === null) return null;
-      if (o instanceof Map) return (o as ReadonlyMap<string, Value>).get(e.key) ?? null;
       if (isNode(o)) return nodeOf(o).properties.get(e.key) ?? null;
-      if (isTemporal(o)) {
-        const c = ops.temporalComponent(o, e.key);
-        if (c === undefined) throw runtimeTypeError('InvalidArgumentValue', `no component ${e.key}`);
-        return c;
-      }
-      return unsupported('property of non-map');
+      return ops.staticProperty(o, e.key);
     }
     case 'index': {
       const o = ev(e.object);
       const i = ev(e.index);
-      if (o === null || i === null) return null;
-      if (Array.isArray(o)) return ops.listElement(o as readonly Value[], i);
-      if (o instanceof Map) {
-        if (typeof i !== 'string') throw runtimeTypeError('MapElementAccessByNonString', 'map key must be a string');
-        return (o as ReadonlyMap<string, Value>).get(i) ?? null;
-      }
-      return unsupported('index');
+      if (isNode(o)) return typeof i === 'string' ? (nodeOf(o).properties.get(i) ?? null) : unsupported('node index');
+      return ops.subscript(o, i);
     }
     case 'slice': {
       const o = ev(e.object);

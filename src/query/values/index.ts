@@ -7,3 +7,4 @@ export * from './temporal-access.js';
 export * from './convert.js';
 export * from './format.js';
 export * from './coerce.js';
+export * from './access.js';
