@@ -40,6 +40,8 @@ export class Simulation {
   private next_id: NodeId;
   private readonly stats = { elections: 0, crashes: 0, conf_changes: 0, transfers: 0, snapshots_sent: 0, applied_entries: 0 };
   readonly trace: string[] = [];
+  /** Client writes received this tick, by member, proposed together at the end of the tick. */
+  private readonly write_batches = new Map<NodeId, ClientOp[]>();
   /** Leaders to be crashed or isolated at a tick soon after their election. */
   private readonly doomed = new Map<NodeId, number>();
   /** False once the calm begins. */
@@ -122,6 +124,7 @@ export class Simulation {
       if (to?.alive) to.node.step(msg);
     }
     if (clients_on) for (const op of this.clients.issue(this.now)) this.submit(op);
+    this.flushWrites();
     this.clients.expire(this.now);
     for (const m of this.members.values()) this.handleReadies(m);
     if (this.now % LOG_MATCHING_EVERY_TICKS === 0) this.safety.checkLogMatching(this.now, this.aliveNodes());
@@ -145,10 +148,10 @@ export class Simulation {
     const alive = this.aliveNodes();
     const target = hint !== undefined && this.members.get(hint)?.alive ? this.members.get(hint)! : this.prng.pick(alive);
     if (op.kind === 'put') {
-      const r = target.node.propose(encodePut({ op: op.id, key: op.key, value: op.value }));
-      if (!r.ok) return this.clients.fail(op.id, r.lead);
-      this.clients.leader_hint.set(op.client, target.id);
-      target.writes.set(r.index, { op: op.id, index: r.index });
+      // Writes arriving at one member in one tick are group-committed (see flushWrites).
+      const batch = this.write_batches.get(target.id);
+      if (batch) batch.push(op);
+      else this.write_batches.set(target.id, [op]);
     } else {
       const ctx = `r${op.id}`;
       const refusal = target.node.readIndex(ctx);
@@ -156,6 +159,22 @@ export class Simulation {
       this.clients.leader_hint.set(op.client, target.id);
       target.reads.set(ctx, { op: op.id, key: op.key, index: undefined });
     }
+  }
+
+  /** Proposes each member's writes of this tick as one batch: one index each, consecutive. */
+  private flushWrites(): void {
+    for (const [id, ops] of this.write_batches) {
+      const target = this.members.get(id)!;
+      const payloads = ops.map((op) => encodePut({ op: op.id, key: op.key, value: op.value }));
+      const r = ops.length === 1 ? target.node.propose(payloads[0]!) : target.node.proposeBatch(payloads);
+      ops.forEach((op, k) => {
+        if (!r.ok) return this.clients.fail(op.id, r.lead);
+        this.clients.leader_hint.set(op.client, target.id);
+        const index = r.index - ops.length + 1 + k;
+        target.writes.set(index, { op: op.id, index });
+      });
+    }
+    this.write_batches.clear();
   }
 
   private handleReadies(m: SimMember): void {

@@ -182,6 +182,11 @@ export class TraceEnv {
     return r.ok ? [`proposed at ${r.term}/${r.index}`] : [`refused: ${r.refusal} (lead=${r.lead})`];
   }
 
+  proposeBatch(id: NodeId, data: string[]): string[] {
+    const r = this.member(id).node.proposeBatch(data.map((d) => encoder.encode(d)));
+    return r.ok ? [`proposed ${data.length} at ${r.term}/${r.index - data.length + 1}..${r.index}`] : [`refused: ${r.refusal} (lead=${r.lead})`];
+  }
+
   proposeConf(id: NodeId, cc: ConfChange): string[] {
     const r = this.member(id).node.proposeConfChange(cc);
     return r.ok ? [`proposed ${cc.kind}(${cc.node}) at ${r.term}/${r.index}`] : [`refused: ${r.refusal} (lead=${r.lead})`];

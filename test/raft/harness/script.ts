@@ -88,6 +88,8 @@ function runCommand(env: TraceEnv, command: string): string[] {
       return env.tick(n(0), env.members.get(n(0))!.config.heartbeat_ticks);
     case 'propose':
       return env.propose(n(0), args[1] ?? '');
+    case 'propose-batch':
+      return env.proposeBatch(n(0), args.slice(1));
     case 'add-learner':
       return env.proposeConf(n(0), { kind: 'add_learner', node: n(1) });
     case 'promote':
