@@ -75,9 +75,11 @@ export function hashNumber(f: number): number {
   return fmix(mix(scratchWords[0] as number, scratchWords[1] as number));
 }
 
+/**
+ * Number(i) is exact below 2^53, and beyond it a FLOAT equal to `i` is exactly Number(i); either way
+ * the double is the value to hash.
+ */
 export function hashBigint(i: bigint): number {
-  if (i >= -9007199254740991n && i <= 9007199254740991n) return hashSafeInteger(Number(i));
-  // Beyond 2^53 a FLOAT equal to `i` is exactly Number(i), so hash that double.
   return hashNumber(Number(i));
 }
 
