@@ -29,6 +29,7 @@ function describeSyntaxError(offending: Token | null, line: number, column: numb
     if (text.startsWith('/*')) return syntaxError('UnexpectedSyntax', `unterminated comment ${where}`);
     return syntaxError('UnexpectedSyntax', `invalid character '${text.slice(0, 16)}' ${where}`);
   }
+  if (offending.type === -1 && offending.tokenIndex === 0) return syntaxError('UnexpectedSyntax', `the query is empty ${where}`);
   const found = offending.type === -1 ? 'end of input' : `'${offending.text ?? ''}'`;
   return syntaxError('UnexpectedSyntax', `invalid input ${found} ${where}: ${shortenExpected(msg)}`);
 }
@@ -40,6 +41,6 @@ function shortenExpected(msg: string): string {
   return msg.replace(/expecting \{([^}]*)\}/, (whole, list: string) => {
     const items = list.split(', ');
     if (items.length <= expected_tokens_shown_max) return whole;
-    return `expecting one of ${items.length} tokens, e.g. ${items.slice(-expected_tokens_shown_max).join(', ')}`;
+    return `expecting one of ${items.length} tokens, among them ${items.slice(0, expected_tokens_shown_max).join(', ')}`;
   });
 }

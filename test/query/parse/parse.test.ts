@@ -238,6 +238,11 @@ describe('syntax errors', () => {
     expect(parse(`RETURN ${'['.repeat(nesting_depth_max - 1)}1${']'.repeat(nesting_depth_max - 1)}`).kind).toBe('query');
   });
 
+  it('report an empty query as such', () => {
+    expect(failure('').message).toContain('the query is empty');
+    expect(failure('  // only a comment\n').message).toContain('the query is empty');
+  });
+
   it('report unterminated strings and comments', () => {
     expect(failure("RETURN 'abc").message).toContain('unterminated string');
     expect(failure('RETURN 1 /* no end').message).toContain('unterminated comment');
