@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DateValue } from '../../src/common/values/temporal.js';
 import { nodeRef, pathValue, relationshipRef, type Value } from '../../src/common/values/value.js';
@@ -409,6 +412,33 @@ describe('running cases against a fake engine', () => {
         [2n, 'b'],
       ],
     });
+  });
+
+  it('loads a named graph from either layout, dropping the trailing semicolon', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tck-graphs-'));
+    try {
+      writeFileSync(join(dir, 'flat.cypher'), 'CREATE (:L {num: 1});\n');
+      mkdirSync(join(dir, 'nested'));
+      writeFileSync(join(dir, 'nested', 'nested.cypher'), 'CREATE (:L {num: 1})\n');
+      for (const name of ['flat', 'nested']) {
+        const engine = new FakeEngine(handlers);
+        const c = caseOf(`  Scenario: [1] graph
+    Given the ${name} graph
+    When executing query:
+      """
+      MATCH (n) RETURN n
+      """
+    Then the result should be, in any order:
+      | n             |
+      | (:L {num: 1}) |
+    And no side effects
+`);
+        expect((await runCase(c, engine, { graphsDir: dir })).outcomes.strict).toBe('pass');
+        expect(engine.executed[0]).toBe('CREATE (:L {num: 1})');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('treats an unknown step as a harness error', async () => {

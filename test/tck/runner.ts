@@ -28,7 +28,7 @@ export interface CaseResult {
 }
 
 export interface RunnerOptions {
-  /** Directory holding `<name>/<name>.cypher` for `Given the <name> graph`. */
+  /** Directory holding `<name>/<name>.cypher` (or `<name>.cypher`) for `Given the <name> graph`. */
   readonly graphsDir: string;
 }
 
@@ -130,8 +130,10 @@ class CaseRun {
   }
 
   private async loadGraph(name: string): Promise<void> {
-    const file = join(this.options.graphsDir, name, `${name}.cypher`);
-    if (!existsSync(file)) throw new HarnessError(`graph ${name} not found at ${file}`);
+    // Upstream keeps graphs/<name>/<name>.cypher; a flattened copy has graphs/<name>.cypher.
+    const candidates = [join(this.options.graphsDir, name, `${name}.cypher`), join(this.options.graphsDir, `${name}.cypher`)];
+    const file = candidates.find((f) => existsSync(f));
+    if (file === undefined) throw new HarnessError(`graph ${name} not found at ${candidates.join(' or ')}`);
     const text = readFileSync(file, 'utf8').trim().replace(/;\s*$/, '');
     await this.setup(text);
   }
