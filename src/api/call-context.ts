@@ -99,3 +99,9 @@ export function deadlineFromHeaders(headers: Readonly<Record<string, string>>, n
   if (timeouts.length === 0) return undefined;
   return now_ms + Math.min(...timeouts);
 }
+
+/** Resolves when no call is in flight or `drain_ms` has passed, whichever comes first. */
+export async function drain(active: ReadonlySet<unknown>, drain_ms: number): Promise<void> {
+  const until = Date.now() + drain_ms;
+  while (active.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+}

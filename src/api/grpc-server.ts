@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
 import { fromBinary, toBinary, type DescMethod, type Message } from '@bufbuild/protobuf';
 import { WeftError, type StatusCode } from '../common/errors.js';
-import { cancelledError, deadlineExceededError, openCall, type OpenCall } from './call-context.js';
+import { cancelledError, deadlineExceededError, drain, openCall, type OpenCall } from './call-context.js';
 import { reasonError, statusDetails, toWireError, type FaultLogger, logFaultToStderr, type WireError } from './error-catalog.js';
 import { healthService, HealthBoard, ServingStatus } from './grpc-health.js';
 import { reflectionServices } from './grpc-reflection.js';
@@ -45,8 +45,11 @@ interface Settings {
 export interface GrpcServerHandle {
   readonly port: number;
   readonly health: HealthBoard;
-  /** Marks every service NOT_SERVING, drains calls for the grace period, then closes. */
-  stop(): Promise<void>;
+  /**
+   * Marks every service NOT_SERVING and refuses new calls, lets calls in flight finish for up to
+   * `drain_ms`, ends the rest with UNAVAILABLE, and closes after the grace period.
+   */
+  stop(drain_ms?: number): Promise<void>;
 }
 
 const identity = (b: Buffer): Buffer => b;
@@ -101,14 +104,18 @@ export async function startGrpcServer(o: GrpcServerOptions): Promise<GrpcServerH
   return {
     port,
     health,
-    stop() {
+    stop(drain_ms = 0) {
       stopped ??= new Promise<void>((resolve) => {
         health.stopServing();
-        for (const call of settings.active) call.cancel(new WeftError('UNAVAILABLE', 'the server is stopping'));
-        const cut = setTimeout(() => server.forceShutdown(), grace_ms);
+        // New calls are refused from here; calls in flight get up to drain_ms to finish on their own.
+        let cut: NodeJS.Timeout | undefined;
         server.tryShutdown(() => {
           clearTimeout(cut);
           resolve();
+        });
+        void drain(settings.active, drain_ms).then(() => {
+          for (const call of settings.active) call.cancel(new WeftError('UNAVAILABLE', 'the server is stopping'));
+          cut = setTimeout(() => server.forceShutdown(), grace_ms);
         });
       });
       return stopped;

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Message } from '@bufbuild/protobuf';
-import { cancelledError, deadlineFromHeaders, openCall, type OpenCall } from './call-context.js';
+import { cancelledError, deadlineFromHeaders, drain, openCall, type OpenCall } from './call-context.js';
 import { errorJson, logFaultToStderr, reasonError, toWireError, type FaultLogger, type WireError } from './error-catalog.js';
 import { WeftError, type StatusCode } from '../common/errors.js';
 import type { CallObserver, ErasedHandler, RegisteredService } from './handlers.js';
@@ -44,7 +44,8 @@ export interface RestServerOptions {
 export interface RestServerHandle {
   readonly port: number;
   readonly routes: readonly RestRoute[];
-  stop(): Promise<void>;
+  /** Refuses new calls, lets calls in flight finish for up to `drain_ms`, then ends the rest. */
+  stop(drain_ms?: number): Promise<void>;
 }
 
 const json_type = 'application/json; charset=utf-8';
@@ -116,10 +117,13 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServerH
   return {
     port,
     routes,
-    async stop() {
-      // Calls in flight end with UNAVAILABLE (streams get it as their last line); then fastify closes.
+    async stop(drain_ms = 0) {
+      // New connections are refused at once; calls in flight get up to drain_ms to finish, then end
+      // with UNAVAILABLE (streams get it as their last line).
+      const closed = app.close();
+      await drain(limits.active, drain_ms);
       for (const call of limits.active) call.cancel(new WeftError('UNAVAILABLE', 'the server is stopping'));
-      await app.close();
+      await closed;
     },
   };
 }

@@ -175,6 +175,14 @@ export class Database {
     return this.sm.viewAt(this.sm.clock.indexAt(ts, this.sm.committedIndex));
   }
 
+  /** The committed state at a past read index (a pinned page of results), if still retained. */
+  viewAtIndex(index: number): SnapshotView {
+    if (index < this.sm.graph.horizonIndex || index > this.sm.committedIndex) {
+      throw unavailable(`log index ${index} is outside the MVCC retention window`, 'SNAPSHOT_TOO_OLD');
+    }
+    return this.sm.viewAt(index);
+  }
+
   /** The commit_ts of the last committed entry: a snapshot anchor. */
   get lastCommittedTs(): number {
     return this.sm.clock.tsOf(this.sm.committedIndex) ?? 0;

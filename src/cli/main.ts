@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+import { isWeftError } from '../common/errors.js';
+import { defaultConfig, loadConfig } from '../server/config.js';
+import { startServer } from '../server/server.js';
+
+/**
+ * The `weft` command. `weft serve` runs one member until SIGTERM or SIGINT, then drains writes in
+ * flight, checkpoints and exits.
+ */
+const usage = `usage: weft <command> [--setting value ...]
+
+commands:
+  serve     run a member (single node) on a data directory
+  help      show this text
+
+settings (also WEFT_<NAME> in the environment, or a JSON file given by --config / WEFT_CONFIG):
+${Object.entries(defaultConfig)
+  .map(([k, v]) => `  --${k.replaceAll('_', '-').padEnd(34)} default ${JSON.stringify(v)}`)
+  .join('\n')}
+`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(usage);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`weft: unknown command '${command}'\n\n${usage}`);
+      return 2;
+  }
+}
+
+async function serve(args: readonly string[]): Promise<number> {
+  const config = loadConfig(args, process.env);
+  const server = await startServer(config);
+  return new Promise<number>((resolve) => {
+    const stop = (signal: string): void => {
+      process.stderr.write(`weft: ${signal} received, draining\n`);
+      server.stop().then(
+        () => resolve(0),
+        (e: unknown) => {
+          process.stderr.write(`weft: error while stopping: ${String(e)}\n`);
+          resolve(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    process.stderr.write(isWeftError(e) ? `weft: ${e.message}\n` : `weft: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,50 @@
+import { MetricsRegistry, type Gauge } from '../common/metrics.js';
+import type { CallRecord } from '../api/handlers.js';
+import { ENGINE_FORMAT, SERVER_HOST_EPOCH } from '../log/engine-format.js';
+import type { Database } from './database.js';
+
+/**
+ * The member's Prometheus metrics: SPEC 9's version metrics (prefix `graphdb_`), call counts and
+ * latencies per method, and the log's group commit figures. Gauges that mirror state are read when
+ * scraped rather than kept up to date on every write.
+ */
+export class ServerMetrics {
+  private readonly registry = new MetricsRegistry();
+  private readonly calls = this.registry.counter({ name: 'graphdb_calls_total', help: 'Finished API calls.', label_names: ['transport', 'method', 'code'] });
+  private readonly latency = this.registry.histogram({
+    name: 'graphdb_call_duration_seconds',
+    help: 'API call latency.',
+    label_names: ['transport', 'method'],
+  });
+  private readonly mirrored: [Gauge, () => number][] = [];
+
+  constructor(db: Database) {
+    const gauge = (name: string, help: string, read: () => number): void => {
+      this.mirrored.push([this.registry.gauge({ name, help }), read]);
+    };
+    gauge('graphdb_version_engine_format', 'Engine format version this member runs.', () => ENGINE_FORMAT);
+    gauge('graphdb_version_host_epoch', 'Host format epoch this member runs.', () => SERVER_HOST_EPOCH);
+    gauge('graphdb_version_group_engine_format', 'Engine format version the group last recorded.', () => ENGINE_FORMAT);
+    gauge('graphdb_version_group_host_epoch', 'Host format epoch the group last recorded.', () => SERVER_HOST_EPOCH);
+    gauge('graphdb_version_read_only', '1 while the member does not run its group version.', () => 0);
+    gauge('graphdb_version_pause_seconds', 'Length of the current write pause; 0 while the group writes.', () => 0);
+    this.registry.counter({ name: 'graphdb_version_refused_writes_total', help: 'Writes refused as read-only.' });
+    this.registry.counter({ name: 'graphdb_version_refused_calls_total', help: 'Inter-node calls refused from another version or group.' });
+    gauge('graphdb_log_committed_index', 'Last committed log index.', () => db.committedIndex);
+    gauge('graphdb_log_fsyncs', 'fsyncs of the log since start.', () => db.log.storageStats.fsyncs);
+    gauge('graphdb_log_entries_synced', 'Log entries made durable since start.', () => db.log.storageStats.entries_synced);
+    gauge('graphdb_log_bytes_written', 'Log bytes written since start.', () => db.log.storageStats.bytes_written);
+    gauge('graphdb_graph_nodes', 'Live nodes, pending writes included.', () => db.sm.graph.stats().nodes);
+    gauge('graphdb_graph_edges', 'Live edges, pending writes included.', () => db.sm.graph.stats().edges);
+  }
+
+  readonly observeCall = (call: CallRecord): void => {
+    this.calls.inc({ transport: call.transport, method: call.method, code: call.code });
+    this.latency.observe(call.duration_ms / 1000, { transport: call.transport, method: call.method });
+  };
+
+  expose(): string {
+    for (const [gauge, read] of this.mirrored) gauge.set(read());
+    return this.registry.expose();
+  }
+}
