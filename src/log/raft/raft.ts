@@ -1,8 +1,6 @@
 import { assert, assertNever } from '../../common/assert.js';
 import type { RaftConfig, ResolvedConfig } from './config.js';
 import { resolveConfig } from './config.js';
-import type { ConfChange } from './conf-change.js';
-import { applyConfChange, confChangeProblem, encodeConfChange } from './conf-change.js';
 import { RaftLog } from './raft-log.js';
 import { ReadOnly } from './read-only.js';
 import { stepCandidate } from './step-candidate.js';
@@ -10,7 +8,7 @@ import { stepFollower } from './step-follower.js';
 import { stepLeader } from './step-leader.js';
 import type { Storage } from './storage.js';
 import { ProgressTracker } from './tracker.js';
-import type { ConfState, Entry, EntryType, HardState, Message, NodeId, ProposeResult, ReadState, Refusal, Role } from './types.js';
+import type { Entry, EntryType, HardState, Message, NodeId, ReadState, Refusal, Role } from './types.js';
 import { NONE, entryBytes } from './types.js';
 
 type CampaignKind = 'pre_election' | 'election' | 'transfer';
@@ -374,77 +372,11 @@ export class Raft {
     for (const id of this.tracker.members()) if (id !== this.id) this.sendHeartbeat(id, ctx);
   }
 
-  // ---- requests from the application --------------------------------------------------------
-
-  private refuse(refusal: Refusal): ProposeResult {
-    return { ok: false, refusal, lead: this.lead };
-  }
-
-  propose(type: EntryType, data: Uint8Array, cc?: ConfChange): ProposeResult {
-    if (this.role !== 'leader') return this.refuse('not_leader');
-    if (this.lead_transferee !== NONE) return this.refuse('transfer_in_progress');
-    if (!this.tracker.progress.has(this.id)) return this.refuse('not_member');
-    if (cc) {
-      if (this.pending_conf_index > this.log.applied) return this.refuse('conf_change_pending');
-      if (confChangeProblem(this.tracker, cc, this.id) !== undefined) return this.refuse('conf_change_invalid');
-    }
-    const index = this.appendEntries([{ type, data }]);
-    if (cc) this.pending_conf_index = index;
-    this.bcastAppend();
-    return { ok: true, index, term: this.term };
-  }
-
-  /** Appends many application entries as one batch: one append message per follower, one persist. */
-  proposeBatch(payloads: readonly Uint8Array[]): ProposeResult {
-    if (this.role !== 'leader') return this.refuse('not_leader');
-    if (this.lead_transferee !== NONE) return this.refuse('transfer_in_progress');
-    if (!this.tracker.progress.has(this.id)) return this.refuse('not_member');
-    const index = this.appendEntries(payloads.map((data) => ({ type: 'normal' as const, data })));
-    this.bcastAppend();
-    return { ok: true, index, term: this.term };
-  }
-
-  proposeConfChange(cc: ConfChange): ProposeResult {
-    return this.propose('conf_change', encodeConfChange(cc), cc);
-  }
-
-  applyConfChange(cc: ConfChange): ConfState {
-    // A new member is probed from our last entry: one small append finds where its log stands.
-    const cs = applyConfChange(this.tracker, cc, Math.max(this.log.lastIndex(), 1));
-    if (this.role === 'leader' && !this.tracker.voters.has(this.id)) {
-      // Leadership moved here after our removal was proposed elsewhere. A leader outside the
-      // membership cannot take proposals, and the voters hear its heartbeats so they never campaign:
-      // step down so they elect one of themselves.
-      this.becomeFollower(this.term, NONE);
-      return cs;
-    }
-    if (this.role === 'leader') {
-      if (this.lead_transferee !== NONE && !this.tracker.voters.has(this.lead_transferee)) this.lead_transferee = NONE;
-      // A smaller quorum may commit more at once; otherwise probe new members now rather than at
-      // the next heartbeat.
-      if (this.maybeCommit()) this.bcastAppend();
-      else for (const id of this.tracker.members()) if (id !== this.id) this.maybeSendAppend(id, false);
-    }
-    return cs;
-  }
-
-  transferLeader(to: NodeId): Refusal | undefined {
-    if (this.role !== 'leader') return 'not_leader';
-    if (!this.tracker.voters.has(to)) return 'not_member';
-    if (to === this.id) return undefined;
-    if (this.lead_transferee === to) return undefined;
-    // The transfer must finish within one election timeout, counted from now.
-    this.election_elapsed = 0;
-    this.lead_transferee = to;
-    const pr = this.tracker.progress.get(to)!;
-    if (pr.match === this.log.lastIndex()) this.sendTimeoutNow(to);
-    else this.sendAppend(to);
-    return undefined;
-  }
-
   sendTimeoutNow(to: NodeId): void {
     this.send({ type: 'timeout_now', from: this.id, to, term: this.term });
   }
+
+  // ---- reads ------------------------------------------------------------------------------
 
   readIndex(request_ctx: string): Refusal | undefined {
     if (this.role !== 'leader') return 'not_leader';
@@ -461,20 +393,5 @@ export class Raft {
     this.read_only.ack(this.id, request_ctx);
     for (const id of this.tracker.members()) if (id !== this.id) this.sendHeartbeat(id, request_ctx);
     return undefined;
-  }
-
-  reportUnreachable(id: NodeId): void {
-    const pr = this.tracker.progress.get(id);
-    if (this.role === 'leader' && pr && pr.state === 'replicate') pr.becomeProbe();
-  }
-
-  /** The driver's report on a snapshot sent to `id`. */
-  reportSnapshot(id: NodeId, ok: boolean): void {
-    const pr = this.tracker.progress.get(id);
-    if (this.role !== 'leader' || !pr || pr.state !== 'snapshot') return;
-    if (!ok) pr.pending_snapshot = 0;
-    pr.becomeProbe();
-    // Wait for the member's answer (or a heartbeat's) before probing.
-    pr.probe_sent = true;
   }
 }

@@ -2,6 +2,7 @@ import { assert } from '../../common/assert.js';
 import type { RaftConfig } from './config.js';
 import type { ConfChange } from './conf-change.js';
 import { Raft } from './raft.js';
+import { applyConfChange, propose, proposeBatch, proposeConfChange, reportSnapshot, reportUnreachable, transferLeader } from './requests.js';
 import type { Storage } from './storage.js';
 import type { ConfState, Entry, HardState, Message, NodeId, ProposeResult, ReadState, Refusal, Role, Snapshot, SoftState } from './types.js';
 
@@ -66,7 +67,7 @@ export class RawNode {
 
   /** Appends an application entry if this member leads; the returned index is where it will commit, if it does. */
   propose(data: Uint8Array): ProposeResult {
-    return this.raft.propose('normal', data);
+    return propose(this.raft, 'normal', data);
   }
 
   /**
@@ -74,16 +75,16 @@ export class RawNode {
    * so they travel in one append per follower and are persisted by one Ready.
    */
   proposeBatch(payloads: readonly Uint8Array[]): ProposeResult {
-    return this.raft.proposeBatch(payloads);
+    return proposeBatch(this.raft, payloads);
   }
 
   proposeConfChange(cc: ConfChange): ProposeResult {
-    return this.raft.proposeConfChange(cc);
+    return proposeConfChange(this.raft, cc);
   }
 
   /** Applies a committed conf change entry; the result is the membership to save with the next snapshot. */
   applyConfChange(cc: ConfChange): ConfState {
-    return this.raft.applyConfChange(cc);
+    return applyConfChange(this.raft, cc);
   }
 
   step(m: Message): void {
@@ -93,7 +94,7 @@ export class RawNode {
   }
 
   transferLeader(to: NodeId): Refusal | undefined {
-    return this.raft.transferLeader(to);
+    return transferLeader(this.raft, to);
   }
 
   /** Asks for a linearizable read point; the answer arrives as a ReadState carrying request_ctx. */
@@ -102,11 +103,11 @@ export class RawNode {
   }
 
   reportUnreachable(id: NodeId): void {
-    this.raft.reportUnreachable(id);
+    reportUnreachable(this.raft, id);
   }
 
   reportSnapshot(id: NodeId, ok: boolean): void {
-    this.raft.reportSnapshot(id, ok);
+    reportSnapshot(this.raft, id, ok);
   }
 
   confState(): ConfState {
