@@ -46,6 +46,8 @@ describe('string functions', () => {
     expect(call('trim', '  a b  ')).toBe('a b');
     expect(call('ltrim', '  a ')).toBe('a ');
     expect(call('replace', 'hello', 'l', 'w')).toBe('hewwo');
+    expect(call('replace', 'ab', '', '-')).toBe('-a-b-');
+    expect(call('replace', 'a.b', '.', '$&$&')).toBe('a$&$&b');
     expect(call('substring', 'hello', 1n, 3n)).toBe('ell');
     expect(call('substring', 'hello', 1n)).toBe('ello');
     expect(call('left', 'hello', 2n)).toBe('he');

@@ -23,7 +23,9 @@ export const stringFunctions: readonly ScalarFunction[] = [
   scalar('replace', 3, 3, (args) => {
     const [o, f, r] = [arg(args, 0), arg(args, 1), arg(args, 2)];
     if (o === null || f === null || r === null) return null;
-    return stringArg('replace', o).split(stringArg('replace', f)).join(stringArg('replace', r));
+    // A function replacer keeps `$&` and friends literal; an empty search inserts around every unit.
+    const replacement = stringArg('replace', r);
+    return stringArg('replace', o).replaceAll(stringArg('replace', f), () => replacement);
   }),
   scalar('substring', 2, 3, (args) => {
     const o = arg(args, 0);
