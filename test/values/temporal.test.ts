@@ -9,7 +9,7 @@ import {
   parseLocalTime,
   parseTime,
 } from '../../src/common/values/temporal-parse.js';
-import { formatOffset, parseOffset } from '../../src/common/values/time-zone.js';
+import { formatOffset, icuOffsetAtMillis, parseOffset, zoneOffsetAt } from '../../src/common/values/time-zone.js';
 import { dateTimeFromLocal, durationFromTotals } from '../../src/common/values/zoned.js';
 
 const UTC = { offsetSeconds: 0 };
@@ -138,5 +138,35 @@ describe('durations', () => {
     const d = new DurationValue(0, 0, 0, -1);
     expect([d.seconds, d.nanos]).toEqual([-1, 999_999_999]);
     expect(String(new LocalTimeValue(0))).toBe('00:00');
+  });
+});
+
+describe('zone offset cache', () => {
+  it('agrees with ICU at random instants and around transitions (randomized; seed printed)', () => {
+    const seed = Number(process.env['SEED'] ?? Date.now() % 1_000_000);
+    console.log(`zone offset cache: SEED=${seed} replays this run`);
+    let x = seed;
+    const rand = (): number => {
+      // xorshift32: small, seedable, good enough to pick instants.
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) / 4294967296;
+    };
+    const zones = ['Europe/Stockholm', 'America/New_York', 'Australia/Lord_Howe', 'Africa/Casablanca', 'Asia/Kathmandu', 'Pacific/Apia'];
+    for (let i = 0; i < 300; i++) {
+      const zone = zones[Math.floor(rand() * zones.length)] as string;
+      const s = Math.floor((rand() - 0.5) * 2 * 5e9); // about 1811 to 2128
+      expect(zoneOffsetAt(zone, s)).toBe(icuOffsetAtMillis(zone, s * 1000));
+    }
+    // The second before and the second of a transition: Stockholm's 2024 spring change at 01:00Z.
+    const t = Date.UTC(2024, 2, 31, 1, 0, 0) / 1000;
+    expect([zoneOffsetAt('Europe/Stockholm', t - 1), zoneOffsetAt('Europe/Stockholm', t)]).toEqual([3600, 7200]);
+    // Stockholm's move from local mean time: 1879-01-01T00:00 local = 1878-12-31T23:06:32Z.
+    const lmt = Date.UTC(1878, 11, 31, 23, 6, 32) / 1000;
+    expect([zoneOffsetAt('Europe/Stockholm', lmt - 1), zoneOffsetAt('Europe/Stockholm', lmt)]).toEqual([
+      icuOffsetAtMillis('Europe/Stockholm', (lmt - 1) * 1000),
+      icuOffsetAtMillis('Europe/Stockholm', lmt * 1000),
+    ]);
   });
 });

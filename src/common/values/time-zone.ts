@@ -72,8 +72,8 @@ export function canonicalZone(name: string): string {
   return resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
 }
 
-/** Offset of `zone` at an instant given in epoch milliseconds. The zone must be known. */
-export function zoneOffsetAtMillis(zone: string, epochMillis: number): number {
+/** Offset of `zone` at an instant given in epoch milliseconds, straight from ICU, uncached. The zone must be known. */
+export function icuOffsetAtMillis(zone: string, epochMillis: number): number {
   const f = formatterFor(zone);
   if (f === null) throw new Error(`unknown time zone ${zone}`);
   const ms = Math.max(-MS_MAX, Math.min(MS_MAX, epochMillis));
@@ -91,9 +91,65 @@ function parseGmtOffset(text: string): number {
   return off ?? 0;
 }
 
-/** Offset of `zone` at the instant `epochSecond` (UTC). */
+/**
+ * Asking ICU costs microseconds, so offsets are remembered per zone in windows of `WINDOW_SECONDS`:
+ * each window records its offset at the start and, when the offset at its end differs, the second
+ * of the one transition inside it (found by bisection). Zone rules never change twice within eight
+ * days, which is what makes one transition per window enough.
+ */
+const WINDOW_SECONDS = 8 * 86_400;
+/** Bound on remembered windows per zone (about 8 KB of entries per 100 years each). */
+const WINDOWS_PER_ZONE_MAX = 65_536;
+
+interface Window {
+  readonly before: number;
+  /** First second at which `after` applies; Infinity when the window has no transition. */
+  readonly at: number;
+  readonly after: number;
+}
+
+const windows = new Map<string, Map<number, Window>>();
+
+function windowOf(zone: string, index: number): Window {
+  let byIndex = windows.get(zone);
+  if (byIndex === undefined) {
+    byIndex = new Map();
+    windows.set(zone, byIndex);
+  }
+  let w = byIndex.get(index);
+  if (w !== undefined) return w;
+  const start = index * WINDOW_SECONDS;
+  const end = start + WINDOW_SECONDS;
+  const before = icuOffsetAtMillis(zone, start * 1000);
+  const after = icuOffsetAtMillis(zone, end * 1000);
+  if (before === after) {
+    w = { before, at: Infinity, after };
+  } else {
+    // Invariant: the offset at lo is `before`, at hi it is `after`.
+    let lo = start;
+    let hi = end;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (icuOffsetAtMillis(zone, mid * 1000) === before) lo = mid;
+      else hi = mid;
+    }
+    w = { before, at: hi, after };
+  }
+  if (byIndex.size >= WINDOWS_PER_ZONE_MAX) byIndex.clear();
+  byIndex.set(index, w);
+  return w;
+}
+
+/** Offset of `zone` at the instant `epochSecond` (UTC). The zone must be known. */
 export function zoneOffsetAt(zone: string, epochSecond: number): number {
-  return zoneOffsetAtMillis(zone, epochSecond * 1000);
+  const s = Math.floor(epochSecond);
+  const w = windowOf(zone, Math.floor(s / WINDOW_SECONDS));
+  return s < w.at ? w.before : w.after;
+}
+
+/** Offset of `zone` at an instant given in epoch milliseconds. */
+export function zoneOffsetAtMillis(zone: string, epochMillis: number): number {
+  return zoneOffsetAt(zone, Math.floor(epochMillis / 1000));
 }
 
 /**
