@@ -201,7 +201,7 @@ export class Simulation {
     m.storage.append(rd.entries);
     if (rd.hard_state) m.storage.setHardState(rd.hard_state);
     // Writes without must_sync (a commit-only hard state) reach the page cache only: a crash loses them.
-    if (rd.must_sync) m.sync();
+    if (rd.must_sync && !this.opts.unsafe_driver_skips_sync) m.sync();
     for (const msg of rd.messages) {
       const delivered = this.net.send(msg, this.now);
       if (msg.type === 'snap') {
@@ -254,7 +254,7 @@ export class Simulation {
     m.storage.createSnapshot(m.applied_index, m.node.confState(), encodeKv(m.kv));
     const keep_from = m.applied_index - this.opts.compact_keep_entries;
     if (keep_from >= m.storage.firstIndex()) m.storage.compact(keep_from);
-    m.sync();
+    if (!this.opts.unsafe_driver_skips_sync) m.sync();
   }
 
   private injectFaults(): void {

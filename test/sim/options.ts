@@ -39,6 +39,8 @@ export interface SimOptions {
   readonly inflight_msgs_max: number;
   readonly clients: ClientSettings;
   readonly unsafe_bugs: UnsafeBugs;
+  /** A broken driver, for tests only: it never fsyncs, so a crash loses votes and entries it acknowledged. */
+  readonly unsafe_driver_skips_sync: boolean;
 }
 
 /**
@@ -103,6 +105,7 @@ export function defaultOptions(seed: number, overrides: Partial<SimOptions> = {}
     inflight_msgs_max: 4,
     clients: { clients: 3, keys: 3, op_p: 0.3, get_p: 0.4, timeout_ticks: 50 },
     unsafe_bugs: {},
+    unsafe_driver_skips_sync: false,
     ...overrides,
   };
 }

@@ -75,6 +75,11 @@ describe('simulator: the checker bites a deliberately broken core', () => {
     expect(caught!.violations.join('\n')).toMatch(/election safety/);
   });
 
+  it('a driver that ignores must_sync (a crash forgets votes and acknowledged entries) is caught', () => {
+    const caught = firstCaught(DEFAULT_SEEDS, (seed) => defaultOptions(seed, { unsafe_driver_skips_sync: true }));
+    expect(caught, 'skipping fsync went unnoticed').toBeDefined();
+  });
+
   it('unsafe_bugs.commit_old_term_by_count (Raft figure 8) is caught within the harsh slice', () => {
     const caught = firstCaught(HARSH_SEEDS, (seed) => harshOptions(seed, { unsafe_bugs: { commit_old_term_by_count: true } }));
     expect(caught, 'commit_old_term_by_count went unnoticed').toBeDefined();

@@ -55,15 +55,11 @@ export class Raft {
     this.tracker = new ProgressTracker(this.cfg.inflight_msgs_max, this.cfg.inflight_bytes_max);
     const { hard_state, conf_state } = storage.initialState();
     this.tracker.reset(conf_state, this.log.lastIndex() + 1);
-    if (hard_state.term > 0 || hard_state.commit > 0) {
-      assert(
-        hard_state.commit <= this.log.lastIndex() || hard_state.commit < this.log.firstIndex(),
-        `persisted commit ${hard_state.commit} beyond last index ${this.log.lastIndex()}`,
-      );
-      this.log.commitTo(Math.min(hard_state.commit, this.log.lastIndex()));
-      this.term = hard_state.term;
-      this.vote = hard_state.vote;
-    }
+    // Entries are persisted before the hard state that commits them, so storage holds them all.
+    assert(hard_state.commit <= this.log.lastIndex(), `persisted commit ${hard_state.commit} beyond last index ${this.log.lastIndex()}`);
+    this.log.commitTo(hard_state.commit);
+    this.term = hard_state.term;
+    this.vote = hard_state.vote;
     if (this.cfg.applied > this.log.applied) this.log.appliedTo(Math.min(this.cfg.applied, this.log.committed));
     this.randomized_election_timeout = this.cfg.election_ticks;
     this.becomeFollower(this.term, NONE);
