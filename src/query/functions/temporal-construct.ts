@@ -133,7 +133,7 @@ export function construct(kind: PointKind, arg: Value, ctx: FunctionContext): Va
   const fn = kind;
   if (arg === null) return null;
   if (typeof arg === 'string') return parseText(kind, arg, ctx);
-  if (isPoint(arg)) return project(kind, arg, undefined, ctx);
+  if (isPoint(arg)) return project(kind, arg, ctx);
   if (arg instanceof Map) return fromMap(kind, new Fields(fn, arg), ctx);
   return wrongType(fn, 'a STRING, a MAP or a temporal value', arg);
 }
@@ -160,11 +160,10 @@ function parseText(kind: PointKind, text: string, ctx: FunctionContext): Point {
   return v ?? badValue(kind, `'${text}' is not a valid ${kind} text`);
 }
 
-/** Another temporal value seen as `kind`; with `zone` set, zoned results are moved to it. */
-function project(kind: PointKind, v: Point, zone: ZoneSpec | undefined, ctx: FunctionContext): Point {
+/** Another temporal value seen as `kind`: its parts, keeping its zone or taking the default. */
+function project(kind: PointKind, v: Point, ctx: FunctionContext): Point {
   const p = partsOf(v);
-  const local = build(kind, kind, p.day, p.nano, p.zone ?? defaultZone(ctx), ctx);
-  return zone === undefined ? local : moveZone(local, zone, p.zone !== undefined, ctx);
+  return build(kind, kind, p.day, p.nano, p.zone ?? defaultZone(ctx), ctx);
 }
 
 /**
