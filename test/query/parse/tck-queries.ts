@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AstBuilder, GherkinClassicTokenMatcher, Parser, compile } from '@cucumber/gherkin';
@@ -7,15 +7,10 @@ import { IdGenerator } from '@cucumber/messages';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /**
- * Where the TCK feature files live: $WEFT_TCK_FEATURES, else a copy in the repository, else the
- * shared checkout beside it. A missing TCK fails the tests that need it; it never skips them.
+ * Where the TCK feature files live: $WEFT_TCK_FEATURES, else the shared checkout beside the
+ * repository. A missing TCK fails the tests that need it; it never skips them.
  */
-export const tck_features_dir =
-  process.env['WEFT_TCK_FEATURES'] ??
-  [join(repo, 'tck/features'), join(repo, 'test/tck/features'), resolve(repo, '../shared/tck/features'), '/work/shared/tck/features'].find(
-    (d) => existsSync(d),
-  ) ??
-  join(repo, 'tck/features');
+export const tck_features_dir = process.env['WEFT_TCK_FEATURES'] ?? resolve(repo, '../shared/tck/features');
 
 /** One query a TCK scenario (or one outline row) runs, with what it expects of compilation. */
 export interface TckQuery {
