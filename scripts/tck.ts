@@ -2,7 +2,7 @@
  * Runs the openCypher TCK against Weft's engine and reports three pass levels.
  *
  *   npx tsx scripts/tck.ts [--features <dir>] [--graphs <dir>] [--json <file>] [--filter <substring>]
- *                          [--engine weft|literal]
+ *                          [--engine weft|literal] [--case-timeout-ms <n>]
  *
  * `--engine literal` runs the graph-free fixture engine of test/functions (expressions over literals,
  * node-only CREATE and MATCH): a check of the function library and of this runner before the real
@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { TckEngine } from '../test/tck/engine.js';
 import { loadFeatures } from '../test/tck/features.js';
 import { buildReport, formatReport } from '../test/tck/report.js';
-import { runCase, type CaseResult } from '../test/tck/runner.js';
+import { CASE_TIMEOUT_MS_DEFAULT, runCase, type CaseResult } from '../test/tck/runner.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -52,11 +52,14 @@ async function main(): Promise<void> {
   const graphs = resolve(option(args, '--graphs') ?? join(features, '..', 'graphs'));
   const jsonOut = option(args, '--json');
   const filter = option(args, '--filter');
+  const timeout = option(args, '--case-timeout-ms');
+  const caseTimeoutMs = timeout === undefined ? CASE_TIMEOUT_MS_DEFAULT : Number(timeout);
+  if (!(caseTimeoutMs > 0)) throw new Error('--case-timeout-ms must be a positive number');
   const loaded = loadFeatures(features, filter);
   const engine = await openEngine(option(args, '--engine') ?? 'weft');
   const results: CaseResult[] = [];
   try {
-    for (const c of loaded.cases) results.push(await runCase(c, engine, { graphsDir: graphs }));
+    for (const c of loaded.cases) results.push(await runCase(c, engine, { graphsDir: graphs, caseTimeoutMs }));
   } finally {
     await engine.close?.();
   }

@@ -441,6 +441,22 @@ describe('running cases against a fake engine', () => {
     }
   });
 
+  it('fails a case that outlives its time bound', async () => {
+    const slow = new Map<string, FakeHandler>([['SLOW', () => ({ columns: [], rows: [] })]]);
+    const engine = new FakeEngine(slow);
+    engine.execute = () => new Promise(() => undefined);
+    const c = caseOf(`  Scenario: [1] slow
+    Given any graph
+    When executing query:
+      """
+      SLOW
+      """
+    Then the result should be empty
+`);
+    const r = await runCase(c, engine, { graphsDir: '/nonexistent', caseTimeoutMs: 50 });
+    expect(r).toEqual({ id: 'F.feature|1|-1', outcomes: { strict: 'fail', type: 'fail', lenient: 'fail' }, message: 'timed out after 50 ms' });
+  });
+
   it('treats an unknown step as a harness error', async () => {
     const c = caseOf(`  Scenario: [1] odd
     Given a graph nobody knows

@@ -30,6 +30,8 @@ export interface CaseResult {
 export interface RunnerOptions {
   /** Directory holding `<name>/<name>.cypher` (or `<name>.cypher`) for `Given the <name> graph`. */
   readonly graphsDir: string;
+  /** Bound on one case in milliseconds; CASE_TIMEOUT_MS_DEFAULT when absent. */
+  readonly caseTimeoutMs?: number;
 }
 
 class HarnessError extends Error {
@@ -49,15 +51,33 @@ const RESULT_STEPS: ReadonlyMap<string, { order: RowOrder; unorderedLists: boole
   ['the result should be, in order (ignoring element order for lists):', { order: 'ordered', unorderedLists: true }],
 ]);
 
+/** Default bound on one case, setup included; a case that takes longer fails at every level. */
+export const CASE_TIMEOUT_MS_DEFAULT = 30_000;
+
 export async function runCase(c: TckCase, engine: TckEngine, options: RunnerOptions): Promise<CaseResult> {
   const run = new CaseRun(engine, options);
-  try {
+  const timeoutMs = options.caseTimeoutMs ?? CASE_TIMEOUT_MS_DEFAULT;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  const steps = (async (): Promise<'done'> => {
     await engine.reset();
     for (let i = 0; i < c.steps.length; i++) await run.step(c.steps[i] as PickleStep, c.steps[i + 1]);
     run.finish();
+    return 'done';
+  })();
+  try {
+    if ((await Promise.race([steps, timedOut])) === 'timeout') {
+      // The engine may still be busy; the next case's reset is its chance to recover.
+      steps.catch(() => undefined);
+      return { id: c.id, outcomes: { strict: 'fail', type: 'fail', lenient: 'fail' }, message: `timed out after ${timeoutMs} ms` };
+    }
   } catch (e) {
     const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     return { id: c.id, outcomes: { strict: 'harness-error', type: 'harness-error', lenient: 'harness-error' }, message };
+  } finally {
+    clearTimeout(timer);
   }
   return run.result(c.id);
 }
