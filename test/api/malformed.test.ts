@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import { create, toBinary } from '@bufbuild/protobuf';
-import { errorFromStatus } from '../../src/api/error-catalog.js';
+import { rawUnary } from '../support/grpc-raw.js';
 import { createGrpcClient, createRawGrpcClient } from '../../src/api/grpc-client.js';
 import { CreateNodeRequestSchema, GraphService } from '../../src/gen/weft/v1/graph_pb.js';
 import { fakeBlobs, fakeGraph } from './fake-services.js';
@@ -9,19 +9,6 @@ import { startServers, type Servers } from './harness.js';
 
 const message_bytes_max = 4096;
 const body_bytes_max = 4096;
-
-function rawUnary(client: grpc.Client, path: string, bytes: Buffer): Promise<{ code: number; error: ReturnType<typeof errorFromStatus> | undefined }> {
-  const identity = (b: Buffer): Buffer => b;
-  return new Promise((resolve) => {
-    client.makeUnaryRequest(path, identity, identity, bytes, (err) => {
-      if (err === null) resolve({ code: 0, error: undefined });
-      else {
-        const details = err.metadata?.get('grpc-status-details-bin')[0];
-        resolve({ code: err.code, error: errorFromStatus(err.code, err.details, Buffer.isBuffer(details) ? details : undefined) });
-      }
-    });
-  });
-}
 
 describe('malformed and oversized requests are refused clearly and the server keeps serving', () => {
   let servers: Servers;
