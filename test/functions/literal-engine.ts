@@ -435,7 +435,7 @@ function binary(op: string, l: Expression, r: Expression, ev: (x: Expression) =>
     case 'contains':
       return ops.contains(a, b);
     case 'regex':
-      return typeof a === 'string' && typeof b === 'string' ? new RegExp(`^(?:${b})$`, 'u').test(a) : null;
+      return ops.regexMatch(a, b);
     case 'add':
       return ops.add(a, b);
     case 'sub':

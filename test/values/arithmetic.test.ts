@@ -5,7 +5,7 @@ import { parseDate, parseDateTime, parseDuration, parseLocalDateTime, parseLocal
 import { nodeRef, pathValue, type Value } from '../../src/common/values/value.js';
 import { CypherError } from '../../src/query/errors.js';
 import { add, divide, modulo, multiply, negate, power, subtract } from '../../src/query/values/arithmetic.js';
-import { asRowCount, inList, listElement, listSlice } from '../../src/query/values/coerce.js';
+import { asRowCount, inList, listElement, listSlice, regexMatch } from '../../src/query/values/coerce.js';
 import { fromJsonValue, toJsonValue } from '../../src/query/values/convert.js';
 import { formatFloat } from '../../src/query/values/format.js';
 import { temporalComponent } from '../../src/query/values/temporal-access.js';
@@ -177,6 +177,14 @@ describe('list access, IN and row counts', () => {
     expect(inList(3n, [1n, null])).toBeNull();
     expect(inList(3n, [1n, 2n])).toBe(false);
     expect(inList([1n], [[1n], [2n]])).toBe(true);
+  });
+
+  it('matches whole strings with =~', () => {
+    expect(regexMatch('abc', 'a.c')).toBe(true);
+    expect(regexMatch('abcd', 'a.c')).toBe(false);
+    expect(regexMatch('a\nb', 'a.b')).toBe(false);
+    expect(regexMatch(1n, 'a')).toBeNull();
+    expect(errorOf(() => regexMatch('a', '('))).toBe('ArgumentError/InvalidArgumentValue');
   });
 
   it('checks SKIP and LIMIT values', () => {

@@ -103,3 +103,28 @@ export function asRowCount(v: Value, clause: 'SKIP' | 'LIMIT'): number {
   if (v < 0n) throw argumentError('NegativeIntegerArgument', `${clause} must not be negative, got ${v}`);
   return v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(v);
 }
+
+/** Compiled patterns of `=~`, bounded so that generated patterns cannot grow it without end. */
+const REGEX_CACHE_ENTRIES_MAX = 256;
+const regexCache = new Map<string, RegExp>();
+
+/**
+ * `text =~ pattern`: the whole string must match (Java `matches` semantics). Null unless both sides are
+ * strings. Patterns use JavaScript syntax with the `u` flag, which agrees with Java's for the common
+ * subset (`.` does not match a line break, as in Java); an invalid pattern is
+ * ArgumentError/InvalidArgumentValue.
+ */
+export function regexMatch(text: Value, pattern: Value): boolean | null {
+  if (typeof text !== 'string' || typeof pattern !== 'string') return null;
+  let re = regexCache.get(pattern);
+  if (re === undefined) {
+    try {
+      re = new RegExp(`^(?:${pattern})$`, 'u');
+    } catch (e) {
+      throw argumentError('InvalidArgumentValue', `invalid regular expression ${JSON.stringify(pattern)}: ${(e as Error).message}`);
+    }
+    if (regexCache.size >= REGEX_CACHE_ENTRIES_MAX) regexCache.clear();
+    regexCache.set(pattern, re);
+  }
+  return re.test(text);
+}
