@@ -24,6 +24,8 @@ export interface DatabaseOptions {
   readonly node_id: number;
   readonly mvcc_retention_secs: number;
   readonly checkpoint_interval_entries: number;
+  /** Longest time between checkpoints while entries arrive; absent: entries alone decide. */
+  readonly checkpoint_interval_secs?: number;
   readonly log_segment_bytes_max: number;
   readonly clock?: PhysicalClock;
 }
@@ -51,6 +53,7 @@ export class Database {
   private inflight = 0;
   private readonly drained: (() => void)[] = [];
   private lastCheckpointIndex: number;
+  private lastCheckpointAt = Date.now();
   private readonly commitListeners: CommitListener[] = [];
   /** Leader-local id allocation: ids handed to write sets that have not committed yet are never reused. */
   private nextNodeId: number;
@@ -139,7 +142,11 @@ export class Database {
     const retention_us = this.options.mvcc_retention_secs * 1_000_000;
     const horizon = this.sm.clock.indexAt(this.sm.clock.lastTs - retention_us, committed);
     if (horizon > this.sm.graph.horizonIndex) this.sm.graph.horizonIndex = horizon;
-    if (committed - this.lastCheckpointIndex >= this.options.checkpoint_interval_entries) this.checkpoint();
+    const behind = committed - this.lastCheckpointIndex;
+    const interval_ms = (this.options.checkpoint_interval_secs ?? Number.POSITIVE_INFINITY) * 1000;
+    if (behind >= this.options.checkpoint_interval_entries || (behind > 0 && Date.now() - this.lastCheckpointAt >= interval_ms)) {
+      this.checkpoint();
+    }
   }
 
   /**
@@ -150,6 +157,7 @@ export class Database {
     const previous = this.lastCheckpointIndex;
     writeCheckpoint(this.dataDir.checkpointDir, this.sm);
     this.lastCheckpointIndex = this.sm.committedIndex;
+    this.lastCheckpointAt = Date.now();
     if (previous > 0) this.log.compactTo(previous);
   }
 

@@ -28,6 +28,7 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     node_id: config.node_id,
     mvcc_retention_secs: config.mvcc_retention_secs,
     checkpoint_interval_entries: config.checkpoint_interval_entries,
+    checkpoint_interval_secs: config.checkpoint_interval_secs,
     log_segment_bytes_max: config.log_segment_bytes_max,
   });
   const metrics = new ServerMetrics(db);
