@@ -1,4 +1,29 @@
+import type { DateTimeValue, DateValue, DurationValue, LocalDateTimeValue, LocalTimeValue, TimeValue } from './temporal.js';
 import { kindOf, type Value } from './value.js';
+
+/** The scalar kinds a property can hold. */
+export type StorableScalar =
+  | boolean
+  | bigint
+  | number
+  | string
+  | Uint8Array
+  | Float32Array
+  | DateValue
+  | LocalTimeValue
+  | TimeValue
+  | LocalDateTimeValue
+  | DateTimeValue
+  | DurationValue;
+
+/**
+ * A property value as the type system can describe it: a scalar, a list of scalars, or a document
+ * (MAP/DOCUMENT properties). The rules the type cannot say (one kind per list, documents only where
+ * declared) are `isStorableProperty`'s.
+ */
+export type StorableValue = StorableScalar | readonly StorableScalar[] | StorableDocument;
+export type StorableDocument = ReadonlyMap<string, StorableDocumentValue>;
+export type StorableDocumentValue = StorableScalar | null | readonly StorableDocumentValue[] | StorableDocument;
 
 /**
  * Which values a property may hold. Storable: BOOLEAN, INTEGER, FLOAT, STRING, BYTES, VECTOR, the six
@@ -12,7 +37,7 @@ export interface StorableOptions {
   readonly allowMaps?: boolean;
 }
 
-export function isStorableProperty(v: Value, options: StorableOptions = {}): boolean {
+export function isStorableProperty(v: Value, options: StorableOptions = {}): v is StorableValue {
   const k = kindOf(v);
   switch (k) {
     case 'boolean':
