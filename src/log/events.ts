@@ -9,7 +9,8 @@ export type Event =
   | DeploymentFormed
   | LeaderNoop
   | IssuerEnrolled
-  | GraphWrite;
+  | GraphWrite
+  | SchemaEvent;
 
 /** The first entry of a new deployment: its identity, chosen once. */
 export interface DeploymentFormed {
@@ -108,3 +109,129 @@ export interface Entry {
   readonly commit_ts: number;
   readonly event: Event;
 }
+
+// ---- schema: catalog changes, index builds and index checks (SPEC 2.4, 3.1-3.3) ----
+
+/** SPEC PropertyType: exactly one of scalar, vector, array. */
+export type PropertyTypeSpec =
+  | { readonly kind: 'scalar'; readonly scalar: ScalarTypeName }
+  | { readonly kind: 'vector'; readonly dimensions: number; readonly metric: 'COSINE' | 'L2' | 'DOT' | 'L1' }
+  | { readonly kind: 'array'; readonly element: PropertyTypeSpec };
+
+export type ScalarTypeName = 'STRING' | 'INT64' | 'FLOAT64' | 'BOOL' | 'TIMESTAMP' | 'BLOB' | 'BINARY' | 'MAP' | 'GEO' | 'DOCUMENT';
+
+export interface PropertyDefinitionSpec {
+  readonly name: string;
+  readonly type: PropertyTypeSpec;
+  readonly required: boolean;
+  readonly default_value?: PropertyValue;
+}
+
+/** Stored and validated; evaluation belongs to a later change. Numbers as SPEC ComputedPropertyDefinition. */
+export interface ComputedPropertySpec {
+  readonly name: string;
+  readonly computed_type: 'TTL' | 'DECAY' | 'VECTOR_DECAY';
+  readonly formula_type: 'LINEAR' | 'EXPONENTIAL' | 'POWER_LAW' | 'STEP';
+  readonly lambda: number;
+  readonly tau: number;
+  readonly alpha: number;
+  readonly initial: number;
+  readonly target: number;
+  readonly duration_secs: number;
+  readonly anchor_field: string;
+  readonly scope: 'NODE' | 'FIELD' | 'SUBTREE';
+  readonly target_field: string;
+}
+
+export type SchemaModeName = 'STRICT' | 'VALIDATED' | 'FLEXIBLE';
+export type ConstraintKindName = 'UNIQUE' | 'NOT_NULL' | 'NODE_KEY' | 'PROPERTY_TYPE';
+
+export type ConstraintScopeSpec =
+  | { readonly property: string; readonly test: 'equals'; readonly value: string | bigint | boolean }
+  | { readonly property: string; readonly test: 'present' };
+
+/** An index and the build that fills it, admitted in the same entry as what asks for it. */
+export interface IndexAdmission {
+  /** Identity of the logical index; never reused. */
+  readonly index_id: number;
+  readonly name: string;
+  /** Build operation number; also the generation the build fills. Never reused. */
+  readonly operation: number;
+  /** The string property a build may change to end a duplicate; empty: fail on the first one. */
+  readonly rename_property: string;
+}
+
+export type SchemaEvent =
+  | {
+      readonly kind: 'label_defined';
+      readonly name: string;
+      readonly properties: readonly PropertyDefinitionSpec[];
+      readonly computed: readonly ComputedPropertySpec[];
+      readonly mode: SchemaModeName;
+      readonly temporal: boolean;
+    }
+  | {
+      readonly kind: 'edge_type_defined';
+      readonly name: string;
+      readonly properties: readonly PropertyDefinitionSpec[];
+      readonly temporal: boolean;
+      readonly discriminator: string;
+    }
+  | {
+      readonly kind: 'constraint_created';
+      readonly name: string;
+      readonly label: string;
+      readonly constraint: ConstraintKindName;
+      readonly properties: readonly string[];
+      readonly property_type?: PropertyTypeSpec;
+      readonly scope?: ConstraintScopeSpec;
+      /** UNIQUE and NODE_KEY: the backing index and its build. */
+      readonly index?: IndexAdmission;
+    }
+  | { readonly kind: 'constraint_dropped'; readonly name: string }
+  | {
+      /** A free-standing B-tree index (Cypher CREATE INDEX) and its build. */
+      readonly kind: 'index_created';
+      readonly label: string;
+      readonly properties: readonly string[];
+      readonly index: IndexAdmission;
+    }
+  | { readonly kind: 'index_dropped'; readonly name: string }
+  /** Reindex: a fresh generation of an index, filled by its own build while the old one serves. */
+  | { readonly kind: 'index_rebuild_admitted'; readonly index_id: number; readonly operation: number }
+  /** Progress checkpoint; the first one moves the build from ACCEPTED to RUNNING. */
+  | { readonly kind: 'index_build_progress'; readonly operation: number; readonly indexed: number }
+  | { readonly kind: 'index_build_published'; readonly operation: number }
+  | { readonly kind: 'index_build_failed'; readonly operation: number; readonly failure: string }
+  | { readonly kind: 'index_build_cancelled'; readonly operation: number }
+  /** One duplicate ended by a build: the node's value changes; kept whatever the build's outcome. */
+  | {
+      readonly kind: 'index_build_repair';
+      readonly operation: number;
+      readonly node_id: number;
+      readonly property: string;
+      readonly old_value: string;
+      readonly new_value: string;
+    }
+  | { readonly kind: 'index_check_admitted'; readonly operation: number; readonly index_id: number }
+  | {
+      readonly kind: 'index_check_progress';
+      readonly operation: number;
+      readonly phase: 'RECORDS' | 'ENTRIES';
+      readonly checked: number;
+      readonly mismatches: number;
+      /** Node groups holding one value of a unique index (no entry can represent them). */
+      readonly conflicts: readonly (readonly number[])[];
+    }
+  /** Entries of these nodes disagreed with their records and are recomputed from the records. */
+  | { readonly kind: 'index_check_repair'; readonly operation: number; readonly node_ids: readonly number[] }
+  | {
+      readonly kind: 'index_check_finished';
+      readonly operation: number;
+      readonly outcome: 'DONE' | 'FAILED' | 'CANCELLED';
+      readonly failure: string;
+      /** A complete pass found everything in agreement (or the rebuild finished). */
+      readonly verified: boolean;
+      /** Set when damage was too wide and a rebuild was admitted into this generation. */
+      readonly rebuilt_into?: number;
+    };
