@@ -55,6 +55,8 @@ export class Database {
   private lastCheckpointIndex: number;
   private lastCheckpointAt = Date.now();
   private readonly commitListeners: CommitListener[] = [];
+  /** Sources of read indexes still in use (open transactions); the MVCC horizon stays below them. */
+  private readonly pinSources: (() => number | undefined)[] = [];
   /** Leader-local id allocation: ids handed to write sets that have not committed yet are never reused. */
   private nextNodeId: number;
   private nextEdgeId: number;
@@ -122,8 +124,26 @@ export class Database {
     return this.sm.committedIndex;
   }
 
-  onCommit(listener: CommitListener): void {
+  /** Calls `listener` with every batch of committed entries, after they are applied; returns the unsubscribe. */
+  onCommit(listener: CommitListener): () => void {
     this.commitListeners.push(listener);
+    return () => {
+      const i = this.commitListeners.indexOf(listener);
+      if (i >= 0) this.commitListeners.splice(i, 1);
+    };
+  }
+
+  get logFirstIndex(): number {
+    return this.log.firstIndex;
+  }
+
+  readEntry(index: number): Entry {
+    return this.log.read(index, index)[0]!;
+  }
+
+  /** Registers a source of pinned read indexes that must stay readable. */
+  pinSource(source: () => number | undefined): void {
+    this.pinSources.push(source);
   }
 
   /** Committed entries reach here in log order: the leader's own were applied already as pending. */
@@ -140,8 +160,15 @@ export class Database {
   private maintain(): void {
     const committed = this.sm.committedIndex;
     const retention_us = this.options.mvcc_retention_secs * 1_000_000;
-    const horizon = this.sm.clock.indexAt(this.sm.clock.lastTs - retention_us, committed);
-    if (horizon > this.sm.graph.horizonIndex) this.sm.graph.horizonIndex = horizon;
+    let horizon = this.sm.clock.indexAt(this.sm.clock.lastTs - retention_us, committed);
+    for (const source of this.pinSources) {
+      const pinned = source();
+      if (pinned !== undefined && pinned < horizon) horizon = pinned;
+    }
+    if (horizon > this.sm.graph.horizonIndex) {
+      this.sm.graph.horizonIndex = horizon;
+      this.sm.clock.forgetBefore(horizon);
+    }
     const behind = committed - this.lastCheckpointIndex;
     const interval_ms = (this.options.checkpoint_interval_secs ?? Number.POSITIVE_INFINITY) * 1000;
     if (behind >= this.options.checkpoint_interval_entries || (behind > 0 && Date.now() - this.lastCheckpointAt >= interval_ms)) {

@@ -1,0 +1,141 @@
+import { randomInt } from 'node:crypto';
+import { failedPrecondition, invalidArgument, notFound, resourceExhausted } from '../common/errors.js';
+import type { ConcernWait } from '../log/driver/log-driver.js';
+import type { ExpectedVersion } from '../log/events.js';
+import { WriteSet } from '../projections/graph/write-set.js';
+import type { Database, Receipt } from './database.js';
+
+/**
+ * Interactive transactions (SPEC 3.4). A transaction pins the latest committed snapshot; its
+ * statements read that snapshot plus their own buffered writes and write into the buffer. Commit
+ * proposes the buffer as one entry carrying the `expect` list and the read set; apply refuses it
+ * whole if an expectation fails or anything it read was written after its snapshot. See
+ * docs/transactions.md for the isolation this gives.
+ */
+export interface TransactionLimits {
+  readonly idle_timeout_ms: number;
+  readonly open_max: number;
+}
+
+export interface Transaction {
+  readonly id: bigint;
+  /** The pinned snapshot: its read index and commit_ts. */
+  readonly read_index: number;
+  readonly snapshot_ts: number;
+  readonly ws: WriteSet;
+  last_used_ms: number;
+  /** Set while a statement runs; statements of one transaction run one at a time. */
+  busy: boolean;
+}
+
+export class Transactions {
+  private readonly open = new Map<bigint, Transaction>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Database,
+    private readonly limits: TransactionLimits,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.sweeper = setInterval(() => this.sweep(), Math.max(100, Math.min(1000, limits.idle_timeout_ms / 4)));
+    this.sweeper.unref();
+    db.pinSource(() => this.oldestPinnedIndex());
+  }
+
+  get count(): number {
+    return this.open.size;
+  }
+
+  begin(): Transaction {
+    if (this.open.size >= this.limits.open_max) {
+      throw resourceExhausted(`${this.open.size} transactions are open, the most this member allows; commit or roll back some`, 'TOO_MANY_TRANSACTIONS', {
+        limit: String(this.limits.open_max),
+      });
+    }
+    const read_index = this.db.committedIndex;
+    const view = this.db.sm.viewAt(read_index);
+    let id = 0n;
+    while (id === 0n || this.open.has(id)) id = BigInt(randomInt(1, 2 ** 48 - 1));
+    const tx: Transaction = {
+      id,
+      read_index,
+      snapshot_ts: this.db.lastCommittedTs,
+      ws: new WriteSet(view, this.db.ids, true),
+      last_used_ms: this.now(),
+      busy: false,
+    };
+    this.open.set(id, tx);
+    return tx;
+  }
+
+  /** The open transaction `id`, or NOT_FOUND (unknown, committed, rolled back, or expired). */
+  get(id: bigint): Transaction {
+    const tx = this.open.get(id);
+    if (tx === undefined) {
+      throw notFound(`transaction ${id} is not open: unknown, already ended, or expired after ${this.limits.idle_timeout_ms} ms idle`, 'TRANSACTION_NOT_FOUND', {
+        transaction_id: String(id),
+      });
+    }
+    tx.last_used_ms = this.now();
+    return tx;
+  }
+
+  /** Runs one statement of `tx` synchronously; a second concurrent statement is refused. */
+  run<T>(tx: Transaction, statement: (ws: WriteSet) => T): T {
+    if (tx.busy) throw failedPrecondition(`a statement is already running in transaction ${tx.id}`, 'TRANSACTION_BUSY');
+    tx.busy = true;
+    try {
+      return statement(tx.ws);
+    } finally {
+      tx.busy = false;
+      tx.last_used_ms = this.now();
+    }
+  }
+
+  /**
+   * Commits: the buffered writes as one entry, checked at apply against `expect` and the read set.
+   * A transaction that wrote nothing and expects nothing commits at its pinned timestamp. The
+   * transaction ends either way.
+   */
+  async commit(id: bigint, expect: readonly ExpectedVersion[], concern: ConcernWait): Promise<Receipt> {
+    const tx = this.get(id);
+    if (tx.busy) throw failedPrecondition(`a statement is still running in transaction ${id}`, 'TRANSACTION_BUSY');
+    this.open.delete(id);
+    for (const e of expect) {
+      if (e.version === 0) throw invalidArgument(`expected version of node ${e.node_id} is 0, which is never a version; omit it to require absence`);
+    }
+    const ops = tx.ws.ops();
+    if (ops.length === 0 && expect.length === 0) return { index: tx.read_index, commit_ts: tx.snapshot_ts };
+    return this.db.submit(
+      {
+        kind: 'graph_write',
+        ops,
+        expect,
+        read_check: { read_ts: tx.snapshot_ts, node_ids: [...tx.ws.readNodes], edge_ids: [...tx.ws.readEdges] },
+      },
+      concern,
+    );
+  }
+
+  rollback(id: bigint): void {
+    this.get(id);
+    this.open.delete(id);
+  }
+
+  /** The lowest read index an open transaction still reads at; the MVCC horizon stays below it. */
+  private oldestPinnedIndex(): number | undefined {
+    let oldest: number | undefined;
+    for (const tx of this.open.values()) if (oldest === undefined || tx.read_index < oldest) oldest = tx.read_index;
+    return oldest;
+  }
+
+  private sweep(): void {
+    const cutoff = this.now() - this.limits.idle_timeout_ms;
+    for (const [id, tx] of this.open) if (!tx.busy && tx.last_used_ms < cutoff) this.open.delete(id);
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    this.open.clear();
+  }
+}
