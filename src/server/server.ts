@@ -4,10 +4,13 @@ import { startGrpcServer, type GrpcServerHandle } from '../api/grpc-server.js';
 import { startRestServer, type RestServerHandle } from '../api/rest-server.js';
 import { startOpsServer, type OpsServerHandle } from '../api/ops-server.js';
 import { graphService, type GraphBackend } from '../api/graph-service.js';
+import { queryService } from '../api/query-service.js';
 import type { RegisteredService } from '../api/handlers.js';
 import type { ServerConfig } from './config.js';
 import { Database } from './database.js';
 import { ServerMetrics } from './metrics.js';
+import { memberQueryBackend } from './query-backend.js';
+import { Transactions } from './transactions.js';
 
 /**
  * The composition root of one member: opens the database, serves the API on the gRPC, REST and ops
@@ -46,7 +49,14 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     viewAtIndex: (index) => db.viewAtIndex(index),
     defaultConcern: () => resolveWriteConcern(undefined, concernDefaults, members),
   };
-  const services: RegisteredService[] = [graphService(backend)];
+  const txs = new Transactions(db, { idle_timeout_ms: config.transaction_idle_timeout_secs * 1000, open_max: config.transactions_max });
+  const query = memberQueryBackend(db, txs, {
+    read_concern: config.default_read_concern,
+    concern: concernDefaults,
+    query_memory_limit_mb: config.query_memory_limit_mb,
+    vector_build_wait_ms: config.vector_build_wait_ms,
+  });
+  const services: RegisteredService[] = [graphService(backend), queryService(query)];
   let grpc: GrpcServerHandle | undefined;
   let rest: RestServerHandle | undefined;
   let ops: OpsServerHandle | undefined;
@@ -67,6 +77,7 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     });
   } catch (e) {
     await Promise.allSettled([grpc?.stop(), rest?.stop(), ops?.stop()]);
+    txs.close();
     await db.close();
     throw e;
   }
@@ -85,6 +96,7 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
         stopping = true;
         // Refuse new calls, let the ones in flight finish, then close the log after a checkpoint.
         await Promise.all([grpc.stop(config.shutdown_drain_ms), rest.stop(config.shutdown_drain_ms)]);
+        txs.close();
         await db.close(config.shutdown_drain_ms);
         await ops.stop();
         log('weft: stopped');
