@@ -7,6 +7,7 @@ import { decodeState, encodeState } from '../log/codec.js';
 import { writeFileAtomic } from '../log/storage/atomic-file.js';
 import type { EdgeVersion, NodeVersion } from './graph/records.js';
 import { StateMachine } from './state-machine.js';
+import type { CatalogSnapshot } from './catalog/catalog.js';
 
 /**
  * A checkpoint is the committed state of every projection at one applied index, written whole to one
@@ -31,6 +32,8 @@ interface CheckpointBody {
   readonly edges: [number, string, number, number, [number, number, [string, PropertyValue][], boolean][]][];
   readonly operations: unknown;
   readonly clock: { base: number; stamps: number[] };
+  /** The schema catalog; index entries are not stored but refilled from the records at load. */
+  readonly schema?: CatalogSnapshot;
 }
 
 export function writeCheckpoint(dir: string, sm: StateMachine): string {
@@ -48,6 +51,7 @@ export function writeCheckpoint(dir: string, sm: StateMachine): string {
     edges: [],
     operations: sm.operations.snapshot(),
     clock: sm.clock.snapshot(),
+    schema: sm.schema.snapshot(),
   };
   for (const record of sm.graph.nodeRecords()) {
     const versions = committedChain(record.head, index).map(
@@ -100,6 +104,7 @@ function restore(body: CheckpointBody): StateMachine {
   sm.graph.reserveIds(body.next_node_id, body.next_edge_id);
   sm.operations.restore(body.operations);
   sm.clock.restore(body.clock);
+  sm.schema.restore(body.schema);
   sm.appliedIndex = body.index;
   sm.committedIndex = body.index;
   return sm;

@@ -1,5 +1,6 @@
 import { assert, assertNever } from '../common/assert.js';
-import type { Entry, GraphWrite, ReadCheck } from '../log/events.js';
+import type { Entry, GraphOp, GraphWrite, ReadCheck, SchemaEvent } from '../log/events.js';
+import { SchemaProjection, isSchemaEvent } from './catalog/schema-projection.js';
 import { GraphStore, type Refusal } from './graph/graph-store.js';
 import { visibleEdge, visibleNode } from './graph/records.js';
 import { SnapshotView } from './graph/view.js';
@@ -18,6 +19,8 @@ export type ApplyOutcome =
 
 export class StateMachine {
   readonly graph = new GraphStore();
+  /** The catalog and the B-tree indexes; consulted by every graph write's checks. */
+  readonly schema = new SchemaProjection(this.graph);
   readonly operations = new OperationRegistry();
   readonly clock = new CommitClock();
   deployment: Uint8Array | undefined;
@@ -40,6 +43,7 @@ export class StateMachine {
   private applyEvent(entry: Entry, committed: boolean): ApplyOutcome {
     const applied: ApplyOutcome = { status: 'applied', index: entry.index, commit_ts: entry.commit_ts };
     const event = entry.event;
+    if (isSchemaEvent(event)) return this.applySchemaEvent(entry, event, committed);
     switch (event.kind) {
       case 'deployment_formed':
         if (this.deployment === undefined) {
@@ -53,9 +57,10 @@ export class StateMachine {
         this.operations.applyEnrollment(event);
         return applied;
       case 'graph_write': {
-        const refusal = this.checkWrite(event);
+        const ops = this.schema.withDefaults(event.ops);
+        const refusal = this.checkWrite(event, ops);
         if (refusal !== undefined) return { status: 'refused', index: entry.index, refusal };
-        this.graph.applyOps(event.ops, entry.index, entry.commit_ts, committed);
+        this.applyGraphOps(ops, entry, committed);
         if (event.operation !== undefined) {
           this.operations.settle(event.operation, {
             index: entry.index,
@@ -74,11 +79,38 @@ export class StateMachine {
 
   /** Whether a graph write would apply to the latest state; the proposer asks before proposing. */
   check(event: GraphWrite): Refusal | undefined {
-    return this.checkWrite(event);
+    return this.checkWrite(event, this.schema.withDefaults(event.ops));
   }
 
-  /** The checks of a graph write, in order: operation identity, expectations, reads, the ops themselves. */
-  private checkWrite(event: GraphWrite): Refusal | undefined {
+  /** Whether a schema event would apply to the latest state; admission asks before proposing. */
+  checkSchema(event: SchemaEvent): Refusal | undefined {
+    return this.schema.check(event);
+  }
+
+  private applySchemaEvent(entry: Entry, event: SchemaEvent, committed: boolean): ApplyOutcome {
+    const result = this.schema.apply(event, entry);
+    if (result.status === 'refused') return { status: 'refused', index: entry.index, refusal: result.refusal };
+    if (result.status === 'graph') {
+      // A build repair changes a node like any write: the same checks, then the same apply.
+      const refusal = this.graph.checkOps(result.ops) ?? this.schema.checkGraphWrite(result.ops);
+      if (refusal !== undefined) return { status: 'refused', index: entry.index, refusal };
+      this.applyGraphOps(result.ops, entry, committed);
+      result.after();
+    }
+    return { status: 'applied', index: entry.index, commit_ts: entry.commit_ts };
+  }
+
+  private applyGraphOps(ops: readonly GraphOp[], entry: Entry, committed: boolean): void {
+    const touched = this.schema.labelsBefore(ops);
+    this.graph.applyOps(ops, entry.index, entry.commit_ts, committed);
+    this.schema.graphWritten(touched, entry.index, committed);
+  }
+
+  /**
+   * The checks of a graph write, in order: operation identity, expectations, reads, the ops
+   * themselves, then the schema (modes, requiredness, constraints) over `ops` with defaults filled in.
+   */
+  private checkWrite(event: GraphWrite, ops: readonly GraphOp[]): Refusal | undefined {
     if (event.operation !== undefined) {
       const found = this.operations.check(event.operation);
       if (found?.kind === 'settled') {
@@ -129,7 +161,7 @@ export class StateMachine {
       const conflict = this.readConflict(event.read_check);
       if (conflict !== undefined) return conflict;
     }
-    return this.graph.checkOps(event.ops);
+    return this.graph.checkOps(ops) ?? this.schema.checkGraphWrite(ops);
   }
 
   private readConflict(check: ReadCheck): Refusal | undefined {
@@ -149,6 +181,7 @@ export class StateMachine {
     assert(index <= this.appliedIndex, `commit ${index} beyond applied ${this.appliedIndex}`);
     this.committedIndex = index;
     this.graph.markCommitted(index);
+    this.schema.markCommitted(index);
     while (this.pendingClaims.length > 0 && this.pendingClaims[0]!.index <= index) this.pendingClaims.shift();
   }
 
@@ -156,6 +189,7 @@ export class StateMachine {
   rollbackAfter(index: number): void {
     assert(index >= this.committedIndex, 'committed entries are never rolled back');
     this.graph.rollbackAfter(index);
+    this.schema.rolledBack(index);
     while (this.pendingClaims.length > 0 && this.pendingClaims[this.pendingClaims.length - 1]!.index > index) {
       this.operations.unsettle(this.pendingClaims.pop()!.claim);
     }

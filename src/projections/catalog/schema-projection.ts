@@ -1,0 +1,423 @@
+import { assertNever } from '../../common/assert.js';
+import type { Entry, GraphOp, SchemaEvent } from '../../log/events.js';
+import type { GraphStore, Refusal } from '../graph/graph-store.js';
+import { visibleNode } from '../graph/records.js';
+import { IndexStore } from '../indexes/index-store.js';
+import { Catalog, type CatalogSnapshot } from './catalog.js';
+import { checkConstraintCreated, checkIndexAdmission } from './constraint-rules.js';
+import { checkSchemaWrite, withDefaults } from './enforce.js';
+import { checkDefinition, exists, invalid } from './validate.js';
+import { isFinalBuild, isFinalCheck, type BuildRecord, type IndexRecord } from './types.js';
+
+/**
+ * The schema projection: the catalog and the B-tree indexes, folded from schema events and kept
+ * current with every graph write. `check` decides whether a schema event may apply (admission asks
+ * before proposing; apply asks again), `apply` changes state, and a refused event changes nothing.
+ */
+export type SchemaApply =
+  | { readonly status: 'applied' }
+  | { readonly status: 'refused'; readonly refusal: Refusal }
+  /** A build repair: the graph change the state machine applies (and checks) as a graph write. */
+  | { readonly status: 'graph'; readonly ops: readonly GraphOp[]; readonly after: () => void };
+
+const SCHEMA_KINDS: ReadonlySet<string> = new Set<SchemaEvent['kind']>([
+  'label_defined',
+  'edge_type_defined',
+  'constraint_created',
+  'constraint_dropped',
+  'index_created',
+  'index_dropped',
+  'index_rebuild_admitted',
+  'index_build_progress',
+  'index_build_published',
+  'index_build_failed',
+  'index_build_cancelled',
+  'index_build_repair',
+  'index_check_admitted',
+  'index_check_progress',
+  'index_check_repair',
+  'index_check_finished',
+]);
+
+export function isSchemaEvent(e: { readonly kind: string }): e is SchemaEvent {
+  return SCHEMA_KINDS.has(e.kind);
+}
+
+export class SchemaProjection {
+  readonly catalog = new Catalog();
+  readonly indexes: IndexStore;
+  /** Nodes each pending entry wrote, so a rollback can refresh their entries. */
+  private readonly pendingTouched: { index: number; ids: number[] }[] = [];
+
+  constructor(private readonly graph: GraphStore) {
+    this.indexes = new IndexStore(graph);
+  }
+
+  // ---- graph writes ----
+
+  withDefaults(ops: readonly GraphOp[]): readonly GraphOp[] {
+    return withDefaults(ops, this.catalog);
+  }
+
+  checkGraphWrite(ops: readonly GraphOp[]): Refusal | undefined {
+    return checkSchemaWrite(ops, this.graph, this.catalog, this.indexes);
+  }
+
+  /** Labels of the nodes `ops` touch, before they apply. */
+  labelsBefore(ops: readonly GraphOp[]): Map<number, readonly string[]> {
+    const out = new Map<number, readonly string[]>();
+    for (const op of ops) {
+      if (op.op !== 'create_node' && op.op !== 'update_node' && op.op !== 'delete_node') continue;
+      if (out.has(op.id)) continue;
+      const r = this.graph.nodeRecord(op.id);
+      out.set(op.id, r === undefined ? [] : r.head.labels);
+    }
+    return out;
+  }
+
+  graphWritten(touched: Map<number, readonly string[]>, index: number, committed: boolean): void {
+    this.indexes.nodesWritten(touched);
+    if (!committed && touched.size > 0) this.pendingTouched.push({ index, ids: [...touched.keys()] });
+  }
+
+  markCommitted(index: number): void {
+    while (this.pendingTouched.length > 0 && this.pendingTouched[0]!.index <= index) this.pendingTouched.shift();
+  }
+
+  /** After the graph undid pending entries: their nodes' entries are recomputed from what is left. */
+  rolledBack(index: number): void {
+    const touched = new Map<number, readonly string[]>();
+    while (this.pendingTouched.length > 0 && this.pendingTouched[this.pendingTouched.length - 1]!.index > index) {
+      for (const id of this.pendingTouched.pop()!.ids) touched.set(id, [...this.allLabels()]);
+    }
+    this.indexes.nodesWritten(touched);
+  }
+
+  private allLabels(): Set<string> {
+    return new Set([...this.catalog.indexes.values()].map((i) => i.label));
+  }
+
+  // ---- schema events ----
+
+  check(event: SchemaEvent): Refusal | undefined {
+    const c = this.catalog;
+    switch (event.kind) {
+      case 'label_defined':
+      case 'edge_type_defined':
+        return checkDefinition(event, c);
+      case 'constraint_created':
+        return checkConstraintCreated(event, c, this.graph);
+      case 'constraint_dropped':
+        return c.constraints.has(event.name) ? undefined : missing(`constraint ${event.name} does not exist`, { constraint: event.name });
+      case 'index_created': {
+        const bad = checkIndexAdmission(event.index, c);
+        if (bad !== undefined) return bad;
+        if (event.properties.length === 0) return invalid('an index takes one or more properties');
+        const same = c.indexesOfLabel(event.label).find((i) => i.owner === undefined && sameList(i.properties, event.properties));
+        return same === undefined ? undefined : exists(`index ${same.name} already covers ${event.label}(${event.properties.join(', ')})`, 'INDEX_EXISTS', { index: same.name });
+      }
+      case 'index_dropped': {
+        const index = c.indexByName(event.name);
+        if (index === undefined) return missing(`index ${event.name} does not exist`, { index: event.name });
+        if (index.owner !== undefined) {
+          return { code: 'FAILED_PRECONDITION', reason: 'INDEX_OWNED', message: `index ${event.name} belongs to constraint ${index.owner}; drop the constraint`, metadata: { index: event.name, constraint: index.owner } };
+        }
+        return undefined;
+      }
+      case 'index_rebuild_admitted': {
+        const index = c.indexes.get(event.index_id);
+        if (index === undefined) return missing(`index ${event.index_id} does not exist`, { index_id: String(event.index_id) });
+        if (index.serving === undefined || index.filling !== undefined) {
+          return { code: 'FAILED_PRECONDITION', reason: 'INDEX_NOT_READY', message: `index ${index.name} is being built; wait for its build`, metadata: { index: index.name } };
+        }
+        return event.operation < c.nextOperation ? { code: 'ABORTED', reason: 'STALE_ADMISSION', message: 'operation already used', metadata: {} } : undefined;
+      }
+      case 'index_build_progress':
+      case 'index_build_published':
+      case 'index_build_failed':
+      case 'index_build_cancelled':
+        return this.openBuild(event.operation).refusal;
+      case 'index_build_repair': {
+        const { refusal } = this.openBuild(event.operation);
+        if (refusal !== undefined) return refusal;
+        const r = this.graph.nodeRecord(event.node_id);
+        const v = r === undefined ? undefined : visibleNode(r, Number.POSITIVE_INFINITY);
+        if (v?.props.get(event.property) !== event.old_value) {
+          return { code: 'ABORTED', reason: 'REPAIR_STALE', message: `node ${event.node_id} no longer holds ${event.property} = ${event.old_value}`, metadata: {} };
+        }
+        return undefined;
+      }
+      case 'index_check_admitted': {
+        const index = c.indexes.get(event.index_id);
+        if (index?.serving !== event.operation) return missing(`index ${event.index_id} has no ready generation ${event.operation}`, {});
+        const running = c.checks.get(event.operation);
+        return running !== undefined && !isFinalCheck(running.state) ? exists('a check of this generation is running', 'CHECK_RUNNING', {}) : undefined;
+      }
+      case 'index_check_progress':
+      case 'index_check_repair':
+      case 'index_check_finished': {
+        const check = c.checks.get(event.operation);
+        if (check === undefined || isFinalCheck(check.state)) return settled(`check ${event.operation} has an outcome already`);
+        return undefined;
+      }
+      default:
+        return assertNever(event, 'schema event');
+    }
+  }
+
+  apply(event: SchemaEvent, entry: Entry): SchemaApply {
+    const refusal = this.check(event);
+    if (refusal !== undefined) return { status: 'refused', refusal };
+    const c = this.catalog;
+    switch (event.kind) {
+      case 'label_defined':
+        c.labels.set(event.name, { name: event.name, properties: event.properties, computed: event.computed, mode: event.mode, temporal: event.temporal });
+        c.bumpLabel(event.name);
+        break;
+      case 'edge_type_defined':
+        c.edgeTypes.set(event.name, { name: event.name, properties: event.properties, temporal: event.temporal, discriminator: event.discriminator });
+        c.bumpEdgeType(event.name);
+        break;
+      case 'constraint_created': {
+        const { index, kind: _kind, ...rest } = event;
+        c.constraints.set(event.name, { ...rest, ...(index !== undefined ? { index_id: index.index_id } : {}), state: index === undefined ? 'ACTIVE' : 'VALIDATING' });
+        if (index !== undefined) {
+          this.admitIndex(index, event.label, event.properties, entry.index, { owner: event.name, unique: true, ...(event.scope ? { scope: event.scope } : {}) });
+        }
+        c.bumpLabel(event.label);
+        break;
+      }
+      case 'constraint_dropped': {
+        const con = c.constraints.get(event.name)!;
+        c.constraints.delete(event.name);
+        const index = con.index_id === undefined ? undefined : c.indexes.get(con.index_id);
+        if (index !== undefined) this.withdrawIndex(index, 'CANCELLED', 'the constraint was dropped');
+        c.bumpLabel(con.label);
+        break;
+      }
+      case 'index_created':
+        this.admitIndex(event.index, event.label, event.properties, entry.index, { unique: false });
+        c.bumpLabel(event.label);
+        break;
+      case 'index_dropped': {
+        const index = c.indexByName(event.name)!;
+        this.withdrawIndex(index, 'CANCELLED', 'the index was dropped');
+        c.bumpLabel(index.label);
+        break;
+      }
+      case 'index_rebuild_admitted': {
+        const index = c.indexes.get(event.index_id)!;
+        index.filling = event.operation;
+        c.nextOperation = Math.max(c.nextOperation, event.operation + 1);
+        c.builds.set(event.operation, newBuild(event.operation, index, true, '', entry.index));
+        this.indexes.create(event.operation, shapeOf(index));
+        break;
+      }
+      case 'index_build_progress': {
+        const b = c.builds.get(event.operation)!;
+        b.state = 'RUNNING';
+        b.indexed = Math.max(b.indexed, event.indexed);
+        break;
+      }
+      case 'index_build_published':
+        this.publish(c.builds.get(event.operation)!);
+        break;
+      case 'index_build_failed':
+      case 'index_build_cancelled': {
+        const b = c.builds.get(event.operation)!;
+        const outcome = event.kind === 'index_build_failed' ? 'FAILED' : 'CANCELLED';
+        const why = event.kind === 'index_build_failed' ? event.failure : '';
+        const index = c.indexes.get(b.index_id);
+        if (b.rebuild && index !== undefined) {
+          // A rebuilt index is kept, serving its old generation; its constraint keeps holding.
+          this.indexes.drop(b.operation);
+          index.filling = undefined;
+          b.state = outcome;
+          b.failure = why;
+        } else if (index !== undefined) {
+          this.withdrawIndex(index, outcome, why);
+          c.bumpLabel(b.label || index.label);
+        }
+        break;
+      }
+      case 'index_build_repair': {
+        const b = c.builds.get(event.operation)!;
+        return {
+          status: 'graph',
+          ops: [{ op: 'update_node', id: event.node_id, add_labels: [], remove_labels: [], set: [[event.property, event.new_value]], replace: false }],
+          after: () => {
+            b.repairs.push({ node_id: event.node_id, property: event.property, old_value: event.old_value, new_value: event.new_value });
+          },
+        };
+      }
+      case 'index_check_admitted': {
+        const index = c.indexes.get(event.index_id)!;
+        const prev = c.checks.get(event.operation);
+        c.checks.set(event.operation, {
+          operation: event.operation,
+          index_id: index.index_id,
+          index: index.name,
+          label: index.label,
+          state: 'ACCEPTED',
+          phase: 'RECORDS',
+          passes: prev?.passes ?? 0,
+          checked: 0,
+          mismatches: 0,
+          repaired: 0,
+          conflicts: [],
+          failure: '',
+        });
+        break;
+      }
+      case 'index_check_progress': {
+        const k = c.checks.get(event.operation)!;
+        k.state = 'RUNNING';
+        k.phase = event.phase;
+        k.checked = event.checked;
+        k.mismatches = event.mismatches;
+        k.conflicts = event.conflicts.map((g) => [...g]);
+        const index = c.indexes.get(k.index_id);
+        if (index !== undefined && event.mismatches > 0) index.integrity = 'SUSPECT';
+        break;
+      }
+      case 'index_check_repair': {
+        const k = c.checks.get(event.operation)!;
+        const gen = this.indexes.get(event.operation);
+        for (const id of event.node_ids) {
+          const r = this.graph.nodeRecord(id);
+          if (gen === undefined) continue;
+          if (r === undefined) gen.forget(id);
+          else gen.refresh(r);
+        }
+        k.repaired += event.node_ids.length;
+        break;
+      }
+      case 'index_check_finished': {
+        const k = c.checks.get(event.operation)!;
+        k.state = event.outcome;
+        k.failure = event.failure;
+        if (event.rebuilt_into !== undefined) k.rebuilt_into = event.rebuilt_into;
+        if (event.outcome === 'DONE') k.passes++;
+        const index = c.indexes.get(k.index_id);
+        if (index !== undefined && event.verified) index.integrity = 'VERIFIED';
+        break;
+      }
+      default:
+        return assertNever(event, 'schema event');
+    }
+    return { status: 'applied' };
+  }
+
+  private openBuild(operation: number): { build?: BuildRecord; refusal?: Refusal } {
+    const b = this.catalog.builds.get(operation);
+    if (b === undefined) return { refusal: missing(`index build ${operation} does not exist`, { operation: String(operation) }) };
+    if (isFinalBuild(b.state)) return { refusal: settled(`index build ${operation} is ${b.state} already`) };
+    return { build: b };
+  }
+
+  private admitIndex(
+    adm: { index_id: number; name: string; operation: number; rename_property: string },
+    label: string,
+    properties: readonly string[],
+    at: number,
+    extra: Pick<IndexRecord, 'unique'> & Partial<Pick<IndexRecord, 'owner' | 'scope'>>,
+  ): void {
+    const c = this.catalog;
+    const index: IndexRecord = { index_id: adm.index_id, name: adm.name, label, properties, ...extra, filling: adm.operation, integrity: 'UNCHECKED' };
+    c.indexes.set(index.index_id, index);
+    c.nextIndexId = Math.max(c.nextIndexId, adm.index_id + 1);
+    c.nextOperation = Math.max(c.nextOperation, adm.operation + 1);
+    c.builds.set(adm.operation, newBuild(adm.operation, index, false, adm.rename_property, at));
+    this.indexes.create(adm.operation, shapeOf(index));
+  }
+
+  private publish(b: BuildRecord): void {
+    const c = this.catalog;
+    const index = c.indexes.get(b.index_id)!;
+    const gen = this.indexes.get(b.operation)!;
+    // On a member replaying the log (or restarting), the backfill finishes here, at the same position.
+    this.indexes.fill(gen);
+    if (index.serving !== undefined) this.indexes.drop(index.serving);
+    index.serving = b.operation;
+    index.filling = undefined;
+    if (b.rebuild) {
+      index.integrity = 'VERIFIED';
+      for (const k of c.checks.values()) if (k.rebuilt_into === b.operation) k.state = 'DONE';
+    }
+    b.state = 'PUBLISHED';
+    const owner = c.ownerOf(index);
+    if (owner !== undefined) owner.state = 'ACTIVE';
+    c.bumpLabel(index.label);
+  }
+
+  /** Removes an index (and its owning constraint) in one catalog change; its open build gets `outcome`. */
+  private withdrawIndex(index: IndexRecord, outcome: 'FAILED' | 'CANCELLED', failure: string): void {
+    const c = this.catalog;
+    for (const gen of [index.serving, index.filling]) if (gen !== undefined) this.indexes.drop(gen);
+    c.indexes.delete(index.index_id);
+    if (index.owner !== undefined) c.constraints.delete(index.owner);
+    for (const b of c.builds.values()) {
+      if (b.index_id !== index.index_id) continue;
+      if (!isFinalBuild(b.state)) {
+        b.state = outcome;
+        b.failure = outcome === 'FAILED' ? failure : '';
+      }
+      b.index = '';
+      b.label = '';
+    }
+    for (const k of c.checks.values()) {
+      if (k.index_id !== index.index_id) continue;
+      k.index = '';
+      k.label = '';
+      if (!isFinalCheck(k.state)) k.state = 'CANCELLED';
+    }
+  }
+
+  // ---- checkpoints ----
+
+  snapshot(): CatalogSnapshot {
+    return this.catalog.snapshot();
+  }
+
+  /** Restores the catalog and refills every ready index from the records; builds under way start over. */
+  restore(s: CatalogSnapshot | undefined): void {
+    if (s === undefined) return;
+    this.catalog.restore(s);
+    for (const index of this.catalog.indexes.values()) {
+      if (index.serving !== undefined) this.indexes.fill(this.indexes.create(index.serving, shapeOf(index)));
+      if (index.filling !== undefined) this.indexes.create(index.filling, shapeOf(index));
+    }
+  }
+}
+
+export function shapeOf(index: IndexRecord) {
+  return { label: index.label, properties: index.properties, ...(index.scope !== undefined ? { scope: index.scope } : {}) };
+}
+
+function newBuild(operation: number, index: IndexRecord, rebuild: boolean, rename: string, at: number): BuildRecord {
+  return {
+    operation,
+    index_id: index.index_id,
+    index: index.name,
+    label: index.label,
+    rebuild,
+    state: 'ACCEPTED',
+    indexed: 0,
+    failure: '',
+    rename_property: rename,
+    repairs: [],
+    admitted_at: at,
+  };
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function missing(message: string, metadata: Record<string, string>): Refusal {
+  return { code: 'NOT_FOUND', reason: '', message, metadata };
+}
+
+function settled(message: string): Refusal {
+  return { code: 'FAILED_PRECONDITION', reason: 'OPERATION_FINISHED', message, metadata: {} };
+}

@@ -1,0 +1,113 @@
+import type { PropertyMap } from '../../common/property-value.js';
+import type { ConstraintScopeSpec } from '../../log/events.js';
+import type { NodeRecord, NodeVersion } from '../graph/records.js';
+import { sameValue } from '../graph/write-set.js';
+import { SortedEntries, compareKeys, type IndexKey } from './sorted-entries.js';
+
+/**
+ * One generation of a B-tree index: the entries of every node of `label` holding all of
+ * `properties` (and admitted by `scope`), maintained at apply.
+ *
+ * MVCC: a record has an entry for the key of every version still retained (pending ones included),
+ * so a reader at any retained snapshot finds the node under the value it sees. An entry therefore
+ * names a candidate, never an answer: readers re-check the node's version visible to them.
+ */
+export interface IndexShape {
+  readonly label: string;
+  readonly properties: readonly string[];
+  readonly scope?: ConstraintScopeSpec;
+}
+
+export class IndexGeneration {
+  readonly entries = new SortedEntries();
+  /** Keys each node currently has entries under. Invariant: mirrors `entries` exactly. */
+  private readonly recordKeys = new Map<number, IndexKey[]>();
+  /**
+   * Backfill progress on this member (not a log fact): every record with id <= filled_through was
+   * visited. Records written since the generation was admitted are maintained at apply whatever this is.
+   */
+  filled_through = 0;
+  complete = false;
+
+  constructor(
+    readonly generation: number,
+    readonly shape: IndexShape,
+  ) {}
+
+  /** The key a node state gives, or undefined when the node is not in this index. */
+  keyOf(labels: readonly string[], props: PropertyMap): IndexKey | undefined {
+    if (!labels.includes(this.shape.label)) return undefined;
+    if (!scopeAdmits(this.shape.scope, props)) return undefined;
+    const key = new Array(this.shape.properties.length) as IndexKey & unknown[];
+    for (let i = 0; i < this.shape.properties.length; i++) {
+      const v = props.get(this.shape.properties[i]!);
+      if (v === undefined) return undefined;
+      (key as unknown[])[i] = v;
+    }
+    return key;
+  }
+
+  /** Recomputes a record's entries from the versions it retains. */
+  refresh(record: NodeRecord): void {
+    const want: IndexKey[] = [];
+    for (let v: NodeVersion | undefined = record.head; v !== undefined; v = v.prev) {
+      if (v.deleted) continue;
+      const k = this.keyOf(v.labels, v.props);
+      if (k !== undefined && !want.some((w) => compareKeys(w, k) === 0)) want.push(k);
+    }
+    this.setKeys(record.id, want);
+  }
+
+  /** Removes every entry of a node (its record is gone, e.g. an undone creation). */
+  forget(id: number): void {
+    this.setKeys(id, []);
+  }
+
+  keysOf(id: number): readonly IndexKey[] {
+    return this.recordKeys.get(id) ?? [];
+  }
+
+  /** Node ids with an entry, for the entry half of a check. */
+  indexedIds(): IterableIterator<number> {
+    return this.recordKeys.keys();
+  }
+
+  get entryCount(): number {
+    let n = 0;
+    for (const keys of this.recordKeys.values()) n += keys.length;
+    return n;
+  }
+
+  private setKeys(id: number, want: IndexKey[]): void {
+    const have = this.recordKeys.get(id);
+    if (have !== undefined) {
+      for (const k of have) if (!want.some((w) => compareKeys(w, k) === 0)) this.entries.remove(k, id);
+    }
+    for (const k of want) if (have === undefined || !have.some((h) => compareKeys(h, k) === 0)) this.entries.add(k, id);
+    if (want.length === 0) this.recordKeys.delete(id);
+    else this.recordKeys.set(id, want);
+  }
+
+  /** Test hook: damages the index on purpose so that a check has something to find. */
+  corruptForTest(id: number, how: 'drop_entry' | 'bogus_entry', bogus?: IndexKey): void {
+    if (how === 'drop_entry') {
+      for (const k of this.recordKeys.get(id) ?? []) this.entries.remove(k, id);
+      this.recordKeys.delete(id);
+    } else if (bogus !== undefined) {
+      this.entries.add(bogus, id);
+      this.recordKeys.set(id, [...(this.recordKeys.get(id) ?? []), bogus]);
+    }
+  }
+
+  /** Test hook: an entry in the tree with no trace in the per-record keys (an orphan entry). */
+  plantOrphanForTest(key: IndexKey, id: number): void {
+    this.entries.add(key, id);
+  }
+}
+
+export function scopeAdmits(scope: ConstraintScopeSpec | undefined, props: PropertyMap): boolean {
+  if (scope === undefined) return true;
+  const v = props.get(scope.property);
+  if (scope.test === 'present') return v !== undefined;
+  return v !== undefined && sameValue(v, scope.value);
+}

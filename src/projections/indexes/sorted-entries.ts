@@ -1,0 +1,157 @@
+import { assert } from '../../common/assert.js';
+import type { PropertyValue } from '../../common/property-value.js';
+import { orderCompare } from '../../common/values/index.js';
+
+/**
+ * The ordered half of a B-tree index: keys (tuples of property values, compared column by column in
+ * the global Cypher order) each with the set of node ids holding them. Kept as a list of sorted chunks,
+ * so an insert moves at most one chunk (`chunk_entries_max`) rather than the whole array, and a
+ * lookup is two binary searches.
+ */
+export type IndexKey = readonly PropertyValue[];
+
+export interface IndexEntry {
+  readonly key: IndexKey;
+  readonly ids: Set<number>;
+}
+
+export const chunk_entries_max = 512;
+
+export function compareKeys(a: IndexKey, b: IndexKey): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const c = orderCompare(a[i]!, b[i]!);
+    if (c !== 0) return c;
+  }
+  return a.length - b.length;
+}
+
+/** Position of an entry: chunk and offset. */
+interface Position {
+  chunk: number;
+  offset: number;
+}
+
+export class SortedEntries {
+  /** Invariant: every chunk is non-empty and sorted, and chunk i's last key < chunk i+1's first key. */
+  private chunks: IndexEntry[][] = [];
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** First position whose key is >= `key` (or > with `after`), by a prefix comparison when `prefix`. */
+  private lowerBound(key: IndexKey, after: boolean): Position {
+    const cmp = (e: IndexEntry): number => comparePrefix(e.key, key);
+    let lo = 0;
+    let hi = this.chunks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const last = this.chunks[mid]!;
+      const c = cmp(last[last.length - 1]!);
+      if (c < 0 || (after && c === 0)) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === this.chunks.length) return { chunk: lo, offset: 0 };
+    const chunk = this.chunks[lo]!;
+    let l = 0;
+    let h = chunk.length;
+    while (l < h) {
+      const m = (l + h) >> 1;
+      const c = cmp(chunk[m]!);
+      if (c < 0 || (after && c === 0)) l = m + 1;
+      else h = m;
+    }
+    return { chunk: lo, offset: l };
+  }
+
+  get(key: IndexKey): IndexEntry | undefined {
+    const p = this.lowerBound(key, false);
+    const e = this.chunks[p.chunk]?.[p.offset];
+    return e !== undefined && compareKeys(e.key, key) === 0 ? e : undefined;
+  }
+
+  add(key: IndexKey, id: number): void {
+    const p = this.lowerBound(key, false);
+    const chunk = this.chunks[p.chunk];
+    const e = chunk?.[p.offset];
+    if (e !== undefined && compareKeys(e.key, key) === 0) {
+      e.ids.add(id);
+      return;
+    }
+    const entry: IndexEntry = { key, ids: new Set([id]) };
+    this.count++;
+    if (chunk === undefined) {
+      const tail = this.chunks[this.chunks.length - 1];
+      if (tail !== undefined && tail.length < chunk_entries_max) tail.push(entry);
+      else this.chunks.push([entry]);
+      return;
+    }
+    chunk.splice(p.offset, 0, entry);
+    if (chunk.length > chunk_entries_max) this.chunks.splice(p.chunk, 1, chunk.slice(0, chunk.length >> 1), chunk.slice(chunk.length >> 1));
+  }
+
+  remove(key: IndexKey, id: number): boolean {
+    const p = this.lowerBound(key, false);
+    const chunk = this.chunks[p.chunk];
+    const e = chunk?.[p.offset];
+    if (chunk === undefined || e === undefined || compareKeys(e.key, key) !== 0 || !e.ids.delete(id)) return false;
+    if (e.ids.size === 0) {
+      chunk.splice(p.offset, 1);
+      this.count--;
+      if (chunk.length === 0) this.chunks.splice(p.chunk, 1);
+    }
+    return true;
+  }
+
+  /**
+   * Entries from `from` (a key prefix; inclusive unless `from_exclusive`) in ascending order, or all
+   * entries when `from` is undefined. The caller stops the iteration where its range ends.
+   */
+  *ascending(from?: IndexKey, from_exclusive = false): IterableIterator<IndexEntry> {
+    const p = from === undefined ? { chunk: 0, offset: 0 } : this.lowerBound(from, from_exclusive);
+    for (let c = p.chunk; c < this.chunks.length; c++) {
+      const chunk = this.chunks[c]!;
+      for (let i = c === p.chunk ? p.offset : 0; i < chunk.length; i++) yield chunk[i]!;
+    }
+  }
+
+  /** Entries up to `to` (a key prefix; inclusive unless `to_exclusive`) in descending order. */
+  *descending(to?: IndexKey, to_exclusive = false): IterableIterator<IndexEntry> {
+    const p = to === undefined ? { chunk: this.chunks.length, offset: 0 } : this.lowerBound(to, !to_exclusive);
+    let c = p.chunk;
+    let i = p.offset - 1;
+    if (i < 0) {
+      c--;
+      i = (this.chunks[c]?.length ?? 0) - 1;
+    }
+    for (; c >= 0; c--) {
+      const chunk = this.chunks[c]!;
+      for (; i >= 0; i--) yield chunk[i]!;
+      i = (this.chunks[c - 1]?.length ?? 0) - 1;
+    }
+  }
+
+  /** Checks the ordering invariant (tests and index checks). */
+  assertOrdered(): void {
+    let prev: IndexKey | undefined;
+    for (const chunk of this.chunks) {
+      assert(chunk.length > 0, 'an index chunk is never empty');
+      for (const e of chunk) {
+        assert(prev === undefined || compareKeys(prev, e.key) < 0, 'index keys are strictly ascending');
+        prev = e.key;
+      }
+    }
+  }
+}
+
+/** Compares `key` against a prefix: equal when the key starts with the prefix's values. */
+export function comparePrefix(key: IndexKey, prefix: IndexKey): number {
+  const n = Math.min(key.length, prefix.length);
+  for (let i = 0; i < n; i++) {
+    const c = orderCompare(key[i]!, prefix[i]!);
+    if (c !== 0) return c;
+  }
+  return key.length < prefix.length ? -1 : 0;
+}
