@@ -224,7 +224,13 @@ export type SchemaEvent =
       readonly conflicts: readonly (readonly number[])[];
     }
   /** Entries of these nodes disagreed with their records and are recomputed from the records. */
-  | { readonly kind: 'index_check_repair'; readonly operation: number; readonly node_ids: readonly number[] }
+  | {
+      readonly kind: 'index_check_repair';
+      readonly operation: number;
+      readonly node_ids: readonly number[];
+      /** Entries naming a node under a key none of its versions holds; removed as they are. */
+      readonly orphans: readonly (readonly [readonly PropertyValue[], number])[];
+    }
   | {
       readonly kind: 'index_check_finished';
       readonly operation: number;

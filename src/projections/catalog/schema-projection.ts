@@ -3,6 +3,8 @@ import type { Entry, GraphOp, SchemaEvent } from '../../log/events.js';
 import type { GraphStore, Refusal } from '../graph/graph-store.js';
 import { visibleNode } from '../graph/records.js';
 import { IndexStore } from '../indexes/index-store.js';
+import { IndexLookup } from '../indexes/index-lookup.js';
+import type { GraphReader } from '../graph/view.js';
 import { Catalog, type CatalogSnapshot } from './catalog.js';
 import { checkConstraintCreated, checkIndexAdmission } from './constraint-rules.js';
 import { checkSchemaWrite, withDefaults } from './enforce.js';
@@ -289,7 +291,8 @@ export class SchemaProjection {
           if (r === undefined) gen.forget(id);
           else gen.refresh(r);
         }
-        k.repaired += event.node_ids.length;
+        for (const [key, id] of event.orphans) gen?.entries.remove(key, id);
+        k.repaired += event.node_ids.length + event.orphans.length;
         break;
       }
       case 'index_check_finished': {
@@ -371,6 +374,11 @@ export class SchemaProjection {
       k.label = '';
       if (!isFinalCheck(k.state)) k.state = 'CANCELLED';
     }
+  }
+
+  /** The planner's index lookups over one reader (see IndexLookup). */
+  lookup(reader: GraphReader): IndexLookup {
+    return new IndexLookup(this.catalog, this.indexes, reader);
   }
 
   // ---- checkpoints ----

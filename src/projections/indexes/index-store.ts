@@ -72,7 +72,7 @@ export class IndexStore {
    * their entries. For a unique generation it stops at the first duplicate and reports it, leaving
    * the position on the duplicated record so that it is visited again once the duplicate is resolved.
    */
-  backfill(gen: IndexGeneration, budget: number, unique: boolean): { visited: number; duplicate?: Duplicate } {
+  backfill(gen: IndexGeneration, budget: number, unique: boolean, requireAll = false): { visited: number; duplicate?: Duplicate; missing?: number } {
     const end = this.graph.nextNodeId;
     let visited = 0;
     let id = gen.filled_through + 1;
@@ -81,6 +81,10 @@ export class IndexStore {
       if (record === undefined) continue;
       visited++;
       gen.refresh(record);
+      if (requireAll && this.lacksKey(gen, record)) {
+        gen.filled_through = id - 1;
+        return { visited, missing: id };
+      }
       if (unique) {
         const dup = this.duplicateOf(gen, record);
         if (dup !== undefined) {
@@ -92,6 +96,12 @@ export class IndexStore {
     gen.filled_through = id - 1;
     if (id >= end) gen.complete = true;
     return { visited };
+  }
+
+  /** A live node of the label without every key property (a NODE_KEY build refuses it). */
+  private lacksKey(gen: IndexGeneration, record: NodeRecord): boolean {
+    const v = visibleNode(record, Number.POSITIVE_INFINITY);
+    return v !== undefined && v.labels.includes(gen.shape.label) && gen.shape.properties.some((p) => v.props.get(p) === undefined);
   }
 
   /** Finishes a generation's backfill at once (replay of a publication, restart of a published index). */
