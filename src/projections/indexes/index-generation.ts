@@ -63,6 +63,11 @@ export class IndexGeneration {
     this.setKeys(id, []);
   }
 
+  /** Nodes holding entries: the build's progress count (`indexed`). */
+  filled_through_count(): number {
+    return this.recordKeys.size;
+  }
+
   keysOf(id: number): readonly IndexKey[] {
     return this.recordKeys.get(id) ?? [];
   }

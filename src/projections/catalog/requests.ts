@@ -1,0 +1,28 @@
+import type { ConstraintKindName, ConstraintScopeSpec, PropertyTypeSpec } from '../../log/events.js';
+
+/** What a caller asks of the schema, from either route (SchemaService or Cypher DDL). */
+export interface ConstraintRequest {
+  /** Empty: the server derives a name. */
+  readonly name: string;
+  readonly label: string;
+  readonly constraint: ConstraintKindName;
+  readonly properties: readonly string[];
+  readonly property_type?: PropertyTypeSpec;
+  readonly scope?: ConstraintScopeSpec;
+  readonly if_not_exists: boolean;
+  /** How long to wait for the backing build; undefined takes the server default. */
+  readonly wait_ms?: number;
+  readonly on_duplicate_rename: string;
+}
+
+export interface IndexRequest {
+  /** Empty: the server derives a name. */
+  readonly name: string;
+  readonly label: string;
+  readonly properties: readonly string[];
+  readonly if_not_exists: boolean;
+  readonly wait_ms?: number;
+}
+
+/** An index named by id or by name (a name that looks like a number is still a name). */
+export type IndexRef = { readonly index_id: number } | { readonly index_name: string };
