@@ -1,0 +1,97 @@
+/**
+ * Weft embedded: open a data directory and run Cypher in-process.
+ *
+ *   const db = await open('./data');
+ *   await db.query('CREATE (:Person {name: $name})', { name: 'Ada' });
+ *   const { columns, rows } = await db.query('MATCH (p:Person) RETURN p.name');
+ *   await db.close();
+ *
+ * Values follow the shared value model (src/common/values): INTEGER is a `bigint`, FLOAT a `number`,
+ * maps are `Map`s, nodes and relationships are references by id. Reads run on the latest committed
+ * state; writes are one log entry each, answered once journaled.
+ */
+import { unimplemented } from './common/errors.js';
+import type { Value } from './common/values/value.js';
+import type { ConcernWait } from './log/driver/log-driver.js';
+import { Database, type DatabaseOptions } from './server/database.js';
+import { QueryEngine, type QueryResult } from './query/engine.js';
+import type { ProcedureLibrary } from './query/execute/procedures.js';
+import type { QueryPlan } from './query/plan/explain.js';
+
+export type { Value } from './common/values/value.js';
+export type { QueryResult, Prepared, ExecuteContext, StatementKind } from './query/engine.js';
+export type { QueryPlan } from './query/plan/explain.js';
+export { QueryEngine } from './query/engine.js';
+export { ProcedureRegistry, type Procedure, type ProcedureLibrary } from './query/execute/procedures.js';
+export { CypherError } from './query/errors.js';
+export { WeftError } from './common/errors.js';
+
+export interface OpenOptions {
+  /** Statement memory limit; 256 MiB when absent. */
+  readonly memory_limit_bytes?: number;
+  /** Per-statement time limit in ms; none when absent. */
+  readonly statement_timeout_ms?: number;
+  /** Procedures callable with CALL. */
+  readonly procedures?: ProcedureLibrary;
+  readonly time_zone?: string;
+  /** Storage settings, as the server's config names them. */
+  readonly mvcc_retention_secs?: number;
+  readonly checkpoint_interval_entries?: number;
+  readonly log_segment_bytes_max?: number;
+}
+
+export const embedded_memory_limit_bytes_default = 256 * 1024 * 1024;
+
+const journaled: ConcernWait = { acks: 1, level: 'journal', timeout_ms: 0 };
+
+export class Db {
+  private readonly engine: QueryEngine;
+
+  constructor(
+    /** The member underneath: its log, projections and write path. */
+    readonly database: Database,
+    private readonly options: OpenOptions,
+  ) {
+    this.engine = new QueryEngine(options.procedures === undefined ? {} : { procedures: options.procedures });
+  }
+
+  /** Runs one statement. Params are Cypher values by name (`$name`). */
+  async query(text: string, params: Readonly<Record<string, Value>> = {}): Promise<QueryResult> {
+    const prepared = this.engine.prepare(text);
+    if (prepared.kind === 'schema' || prepared.kind === 'session') {
+      throw unimplemented(`${prepared.kind} statements are not supported by the embedded API yet`);
+    }
+    const ctx = {
+      params: new Map(Object.entries(params)),
+      memory_limit_bytes: this.options.memory_limit_bytes ?? embedded_memory_limit_bytes_default,
+      ...(this.options.statement_timeout_ms !== undefined && { deadline_ms: Date.now() + this.options.statement_timeout_ms }),
+      now_us: Date.now() * 1000,
+      viewAt: (ts: number) => this.database.viewAtTimestamp(ts),
+      ...(this.options.time_zone !== undefined && { time_zone: this.options.time_zone }),
+    };
+    if (prepared.kind === 'read' || prepared.explain) return this.engine.execute(prepared, this.database.latestCommitted(), ctx);
+    const { value } = await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: journaled });
+    return value;
+  }
+
+  /** The plan of a statement, not run. */
+  explain(text: string): QueryPlan {
+    return this.engine.explain(text, this.database.latestCommitted());
+  }
+
+  async close(): Promise<void> {
+    await this.database.close();
+  }
+}
+
+/** Opens (creating if needed) the data directory `dir`. */
+export async function open(dir: string, options: OpenOptions = {}): Promise<Db> {
+  const settings: DatabaseOptions = {
+    data_dir: dir,
+    node_id: 1,
+    mvcc_retention_secs: options.mvcc_retention_secs ?? 300,
+    checkpoint_interval_entries: options.checkpoint_interval_entries ?? 50_000,
+    log_segment_bytes_max: options.log_segment_bytes_max ?? 64 * 1024 * 1024,
+  };
+  return new Db(await Database.open(settings), options);
+}

@@ -1,0 +1,273 @@
+import { failedPrecondition } from '../common/errors.js';
+import type { Value } from '../common/values/value.js';
+import type { GraphReader } from '../projections/graph/view.js';
+import { WriteSet } from '../projections/graph/write-set.js';
+import { bind } from './bind/index.js';
+import type { BoundPath, BoundQuery } from './bind/bound-clause.js';
+import type { BoundExpression } from './bind/bound-expression.js';
+import type { BoundQueryStatement, BoundStatement } from './bind/bound-statement.js';
+import { CypherError } from './errors.js';
+import { Deadline, MemoryBudget } from './execute/budget.js';
+import { compilePlan } from './execute/compile.js';
+import { zeroStats, type ExecContext, type PhysicalOp, type Row, type SubPlanner, type UpdateStats } from './execute/context.js';
+import { ExpressionCompiler, missingParameter } from './execute/expression.js';
+import { functionContext, GraphAccess } from './execute/graph-access.js';
+import { no_procedure_library, type ProcedureLibrary } from './execute/procedures.js';
+import { rowBytes, type OpEnv } from './execute/read-ops.js';
+import { checkNoDanglingNodes } from './execute/write-ops.js';
+import { functionCatalog } from './functions/catalog.js';
+import type { EpochInstant, TemporalClock } from './functions/context.js';
+import { optimize } from './optimize/index.js';
+import { parse } from './parse/index.js';
+import type { GraphCounts } from './plan/cardinality.js';
+import { explainPlan, explainStatement, no_indexes, type IndexCatalog, type QueryPlan } from './plan/explain.js';
+import type { LogicalOp } from './plan/logical.js';
+import { planPattern } from './plan/plan-match.js';
+import { planQuery } from './plan/planner.js';
+
+/**
+ * The Cypher engine: text in, rows out.
+ *
+ *   parse -> bind -> plan -> optimize -> compile (physical operators) -> execute
+ *
+ * `prepare` does the first two once per text (cached); the plan is made per graph size class and
+ * cached beside it; operators are compiled per execution, against that execution's graph, parameters
+ * and limits. The engine knows nothing of the API: the server maps requests onto `prepare` and
+ * `execute`, wrapping write statements in `Database.write`.
+ */
+export type StatementKind = 'read' | 'write' | 'schema' | 'session';
+
+export interface Prepared {
+  readonly text: string;
+  readonly kind: StatementKind;
+  /** `EXPLAIN <query>`: executing it returns the plan instead of running the query. */
+  readonly explain: boolean;
+  /** The bound statement; for 'schema' and 'session' the server dispatches on it. */
+  readonly statement: BoundStatement;
+  /** Result column names (empty for statements that return nothing). */
+  readonly columns: readonly string[];
+}
+
+export interface ExecuteContext {
+  /** Parameter values by name (without `$`). */
+  readonly params: ReadonlyMap<string, Value>;
+  readonly memory_limit_bytes: number;
+  /** Absolute deadline in ms since the epoch (as Date.now()); absent for none. */
+  readonly deadline_ms?: number;
+  /** The statement's clock reading, microseconds since the epoch (temporal functions without arguments). */
+  readonly now_us: number;
+  /** Overrides the engine's procedure library for this execution. */
+  readonly procedures?: ProcedureLibrary;
+  /** The committed graph as of a commit_ts, for `AS OF TIMESTAMP`. */
+  viewAt?(commit_ts: number): GraphReader;
+  /** IANA zone or offset for temporal functions; UTC when absent. */
+  readonly time_zone?: string;
+  /** Uniform in [0, 1) for rand(); Math.random when absent. */
+  readonly random?: () => number;
+}
+
+export interface QueryResult {
+  readonly columns: readonly string[];
+  readonly rows: readonly (readonly Value[])[];
+  readonly stats: UpdateStats;
+}
+
+export interface EngineOptions {
+  readonly procedures?: ProcedureLibrary;
+  readonly indexes?: IndexCatalog;
+  /** Bound on cached prepared statements; the oldest goes first. */
+  readonly statement_cache_entries_max?: number;
+  /** Rewrite passes to leave out (tests compare plans with and without each). */
+  readonly skip_passes?: ReadonlySet<string>;
+}
+
+export const statement_cache_entries_max_default = 1000;
+
+const EXPLAIN_PREFIX = /^\s*EXPLAIN\s+/i;
+
+interface CacheEntry {
+  readonly prepared: Prepared;
+  readonly procedures_version: number;
+  /** Plans by graph size class: a plan made for an empty graph is not kept for a large one. */
+  readonly plans: Map<string, LogicalOp>;
+}
+
+export class QueryEngine {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly procedures: ProcedureLibrary;
+  private readonly indexes: IndexCatalog;
+  private readonly cacheMax: number;
+  private readonly skipPasses: ReadonlySet<string>;
+
+  constructor(options: EngineOptions = {}) {
+    this.procedures = options.procedures ?? no_procedure_library;
+    this.indexes = options.indexes ?? no_indexes;
+    this.cacheMax = options.statement_cache_entries_max ?? statement_cache_entries_max_default;
+    this.skipPasses = options.skip_passes ?? new Set();
+  }
+
+  /** Parses and binds a statement (cached by text). Compile-time errors are CypherErrors. */
+  prepare(text: string): Prepared {
+    return this.entry(text).prepared;
+  }
+
+  /** The plan of a statement without running it (SPEC ExplainCypher). */
+  explain(text: string, graph: GraphReader): QueryPlan {
+    const entry = this.entry(text);
+    const s = entry.prepared.statement;
+    if (s.kind !== 'query') return explainStatement(s);
+    return explainPlan(this.plan(entry, graph.stats()), graph.stats(), this.indexes, s.variables.map((v) => v.name));
+  }
+
+  /**
+   * Runs a prepared query statement. Writes go to `graph`, which must then be a WriteSet; reads may
+   * use either. Throws CypherError for Cypher failures and WeftError for limits (memory, deadline).
+   */
+  execute(prepared: Prepared, graph: GraphReader, ctx: ExecuteContext): QueryResult {
+    const entry = this.entry(prepared.text);
+    const statement = prepared.statement;
+    if (statement.kind !== 'query') {
+      throw failedPrecondition(`a ${prepared.kind} statement is carried out by the server, not the query engine`);
+    }
+    if (prepared.explain) {
+      const plan = this.explain(prepared.text, graph);
+      return { columns: ['plan'], rows: [[plan.details.explain ?? '']], stats: zeroStats() };
+    }
+    for (const p of statement.parameters) if (!ctx.params.has(p)) throw missingParameter(p);
+    const target = statement.as_of === undefined ? graph : this.asOf(statement.as_of, ctx);
+    if (statement.updating && !(target instanceof WriteSet)) {
+      throw failedPrecondition('a write statement must run against a write set');
+    }
+    // The whole pipeline, from bound statement to rows:
+    const logical = this.plan(entry, target.stats());
+    const cx = this.context(statement, target, ctx);
+    const physical = cx.subplan(logical);
+    const rows = run(logical, physical, cx);
+    if (cx.writes !== undefined && statement.updating) checkNoDanglingNodes(cx.writes);
+    return { columns: prepared.columns, rows, stats: cx.stats };
+  }
+
+  private entry(text: string): CacheEntry {
+    const cached = this.cache.get(text);
+    if (cached !== undefined && cached.procedures_version === this.procedures.version) {
+      // Refresh recency: Map iteration order is insertion order.
+      this.cache.delete(text);
+      this.cache.set(text, cached);
+      return cached;
+    }
+    const prepared = prepareStatement(text, this.procedures);
+    const entry: CacheEntry = { prepared, procedures_version: this.procedures.version, plans: new Map() };
+    this.cache.set(text, entry);
+    if (this.cache.size > this.cacheMax) this.cache.delete(this.cache.keys().next().value as string);
+    return entry;
+  }
+
+  private plan(entry: CacheEntry, counts: GraphCounts): LogicalOp {
+    const s = entry.prepared.statement as BoundQueryStatement;
+    const key = sizeClass(counts);
+    let plan = entry.plans.get(key);
+    if (plan === undefined) {
+      plan = optimize(planQuery(s.query, counts), new Set(), this.skipPasses);
+      entry.plans.set(key, plan);
+    }
+    return plan;
+  }
+
+  private asOf(expression: BoundExpression, ctx: ExecuteContext): GraphReader {
+    const v = expression.kind === 'literal' ? expression.value : expression.kind === 'parameter' ? (ctx.params.get(expression.name) ?? null) : null;
+    if (typeof v !== 'bigint' || v < 0n) {
+      throw new CypherError('ArgumentError', 'runtime', 'InvalidArgumentValue', 'AS OF TIMESTAMP needs a non-negative INTEGER commit timestamp');
+    }
+    if (ctx.viewAt === undefined) throw failedPrecondition('AS OF TIMESTAMP is not available here');
+    return ctx.viewAt(Number(v));
+  }
+
+  private context(statement: BoundQueryStatement, graph: GraphReader, ctx: ExecuteContext): ExecContext {
+    const writes = graph instanceof WriteSet ? graph : undefined;
+    const access = new GraphAccess(graph, writes);
+    const instant = instantOf(ctx.now_us);
+    const clock: TemporalClock = { statement: () => instant, transaction: () => instant, realtime: () => instantOf(Date.now() * 1000) };
+    const counts = graph.stats();
+    const skip = this.skipPasses;
+    const planner: SubPlanner = {
+      pattern: (paths, where) => {
+        const outer = boundSlots(paths);
+        return optimize(planPattern({ op: 'argument' }, paths, where, new Set(outer), { counts, joins: false }), outer, skip);
+      },
+      query: (query: BoundQuery) => optimize(planQuery(query, counts), new Set(), skip),
+    };
+    const cx: ExecContext = {
+      graph,
+      writes,
+      params: ctx.params,
+      functions: functionContext(access, {
+        clock,
+        defaultTimeZone: ctx.time_zone ?? 'UTC',
+        random: ctx.random ?? Math.random,
+      }),
+      memory: new MemoryBudget(ctx.memory_limit_bytes),
+      deadline: new Deadline(ctx.deadline_ms ?? Infinity),
+      stats: zeroStats(),
+      procedures: ctx.procedures ?? this.procedures,
+      width: statement.variables.length,
+      planner,
+      subplan: (plan) => compilePlan(plan, env),
+    };
+    const env: OpEnv = { cx, access, exprs: new ExpressionCompiler(cx, access) };
+    return cx;
+  }
+}
+
+/** parse + bind, and the statement's kind and columns. */
+function prepareStatement(text: string, procedures: ProcedureLibrary): Prepared {
+  const explain = EXPLAIN_PREFIX.test(text);
+  const body = explain ? text.replace(EXPLAIN_PREFIX, '') : text;
+  const statement = bind(parse(body), { functions: functionCatalog, procedures });
+  switch (statement.kind) {
+    case 'query':
+      return { text, kind: statement.updating ? 'write' : 'read', explain, statement, columns: explain ? ['plan'] : statement.query.columns };
+    case 'session_set':
+      return { text, kind: 'session', explain, statement, columns: [] };
+    default:
+      return { text, kind: 'schema', explain, statement, columns: [] };
+  }
+}
+
+/** Runs the physical plan from an empty row and collects the result columns. */
+function run(logical: LogicalOp, physical: PhysicalOp, cx: ExecContext): Value[][] {
+  const rows: Value[][] = [];
+  const start: Row = new Array<Value>(cx.width).fill(null);
+  if (logical.op !== 'produce') {
+    physical(start, () => true);
+    return rows;
+  }
+  const slots = logical.columns.map((c) => c.slot);
+  const memory = cx.memory;
+  physical(start, (row) => {
+    const out = slots.map((s) => row[s] as Value);
+    memory.reserve(rowBytes(out));
+    rows.push(out);
+    return true;
+  });
+  return rows;
+}
+
+/** Slots a nested pattern finds bound in the enclosing row. */
+function boundSlots(paths: readonly BoundPath[]): Set<number> {
+  const out = new Set<number>();
+  for (const p of paths) {
+    for (const n of p.nodes) if (n.bound) out.add(n.variable.id);
+    for (const r of p.relationships) if (r.bound) out.add(r.variable.id);
+  }
+  return out;
+}
+
+/** Plans are reused while the graph stays within a factor of two of the size they were made for. */
+function sizeClass(counts: GraphCounts): string {
+  return `${Math.ceil(Math.log2(counts.nodes + 1))}:${Math.ceil(Math.log2(counts.edges + 1))}`;
+}
+
+function instantOf(us: number): EpochInstant {
+  const epochSecond = Math.floor(us / 1_000_000);
+  return { epochSecond, nano: (us - epochSecond * 1_000_000) * 1000 };
+}

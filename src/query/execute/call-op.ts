@@ -1,0 +1,27 @@
+import type { Value } from '../../common/values/value.js';
+import { CypherError } from '../errors.js';
+import type { LogicalOp } from '../plan/logical.js';
+import type { PhysicalOp } from './context.js';
+import type { OpEnv } from './read-ops.js';
+
+type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
+
+/** CALL of a registered procedure: one row per row the procedure yields, outputs in the YIELD slots. */
+export function call(op: Op<'call'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const args = op.args.map((a) => env.exprs.compile(a));
+  const outputs = op.procedure.outputs.map((o) => o.name);
+  const yields = op.yields.map((y) => ({ slot: y.variable.id, index: outputs.indexOf(y.field) }));
+  const name = op.procedure.name;
+  return (arg, sink) => {
+    const proc = env.cx.procedures.lookup(name);
+    if (proc === undefined) throw new CypherError('ProcedureError', 'compile time', 'ProcedureNotFound', `there is no procedure ${name}`);
+    return input(arg, (row) => {
+      const values = args.map((f) => f(row));
+      for (const out of proc.call(values)) {
+        for (const y of yields) row[y.slot] = y.index < 0 ? null : ((out[y.index] as Value | undefined) ?? null);
+        if (!sink(row)) return false;
+      }
+      return true;
+    });
+  };
+}

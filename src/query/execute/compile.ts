@@ -1,0 +1,74 @@
+import { assertNever } from '../../common/assert.js';
+import type { LogicalOp } from '../plan/logical.js';
+import { call } from './call-op.js';
+import type { PhysicalOp } from './context.js';
+import * as read from './read-ops.js';
+import type { OpEnv } from './read-ops.js';
+import * as rel from './relational-ops.js';
+import * as write from './write-ops.js';
+
+/**
+ * Logical operators to physical ones, bottom-up. `produce` is handled by the caller (it owns the
+ * result buffer), so it compiles to its input here.
+ */
+export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
+  const c = (x: LogicalOp): PhysicalOp => compilePlan(x, env);
+  switch (op.op) {
+    case 'argument':
+      return read.argument();
+    case 'node_scan':
+      return read.nodeScan(op, c(op.input), env);
+    case 'node_by_id':
+      return read.nodeById(op, c(op.input), env);
+    case 'expand':
+      return read.expand(op, c(op.input), env);
+    case 'filter':
+      return read.filter(op, c(op.input), env);
+    case 'rel_unique':
+      return read.relUnique(op, c(op.input));
+    case 'optional':
+      return read.optional(op, c(op.input), c(op.inner));
+    case 'hash_join':
+      return read.hashJoin(op, c(op.left), c(op.right), env);
+    case 'path':
+      return read.path(op, c(op.input), env);
+    case 'project':
+      return read.project(op, c(op.input), env);
+    case 'unwind':
+      return read.unwind(op, c(op.input), env);
+    case 'aggregate':
+      return rel.aggregate(op, c(op.input), env);
+    case 'distinct':
+      return rel.distinct(op, c(op.input), env);
+    case 'sort':
+      return rel.sort(op, c(op.input), env);
+    case 'top':
+      return rel.top(op, c(op.input), env);
+    case 'skip':
+      return rel.skip(op, c(op.input), env);
+    case 'limit':
+      return rel.limit(op, c(op.input), env);
+    case 'eager':
+      return rel.eager(c(op.input), env);
+    case 'union':
+      return rel.union(op, op.parts.map(c), env);
+    case 'discard':
+      return rel.discard(c(op.input));
+    case 'produce':
+      return c(op.input);
+    case 'create':
+      return write.create(op, c(op.input), env);
+    case 'merge':
+      return write.merge(op, c(op.input), c(op.match), env);
+    case 'set':
+      return write.set(op, c(op.input), env);
+    case 'remove':
+      return write.remove(op, c(op.input), env);
+    case 'delete':
+      return write.del(op, c(op.input), env);
+    case 'call':
+      return call(op, c(op.input), env);
+    default:
+      return assertNever(op, 'logical operator');
+  }
+}

@@ -1,0 +1,68 @@
+import type { Value } from '../../common/values/value.js';
+import type { GraphReader } from '../../projections/graph/view.js';
+import type { WriteSet } from '../../projections/graph/write-set.js';
+import type { FunctionContext } from '../functions/context.js';
+import type { LogicalOp } from '../plan/logical.js';
+import type { Deadline, MemoryBudget } from './budget.js';
+import type { ProcedureLibrary } from './procedures.js';
+import type { BoundPath, BoundQuery } from '../bind/bound-clause.js';
+import type { BoundExpression } from '../bind/bound-expression.js';
+
+/**
+ * A row: one value per slot of the statement (`BoundVariable.id`). Operators write the slots they
+ * introduce in place as rows stream through; an operator that keeps rows (sort, eager, a join's
+ * build side) keeps copies.
+ */
+export type Row = Value[];
+
+/** Receives one row; answers false to stop the producer (LIMIT reached, or the consumer is done). */
+export type Sink = (row: Row) => boolean;
+
+/**
+ * A physical operator: run once per argument row, it streams its rows into the sink. It answers false
+ * when the sink stopped it, so enclosing loops stop too.
+ */
+export type PhysicalOp = (arg: Row, sink: Sink) => boolean;
+
+/** A compiled expression over a row. */
+export type Evaluator = (row: Row) => Value;
+
+/** The counters of QueryStats that a statement's writes move. */
+export interface UpdateStats {
+  nodes_created: number;
+  nodes_deleted: number;
+  edges_created: number;
+  edges_deleted: number;
+  properties_set: number;
+  labels_added: number;
+  labels_removed: number;
+}
+
+export function zeroStats(): UpdateStats {
+  return { nodes_created: 0, nodes_deleted: 0, edges_created: 0, edges_deleted: 0, properties_set: 0, labels_added: 0, labels_removed: 0 };
+}
+
+/** Everything one execution of a statement needs; built per execution, shared by its operators. */
+export interface ExecContext {
+  readonly graph: GraphReader;
+  /** Present for statements that write. */
+  readonly writes: WriteSet | undefined;
+  readonly params: ReadonlyMap<string, Value>;
+  readonly functions: FunctionContext;
+  readonly memory: MemoryBudget;
+  readonly deadline: Deadline;
+  readonly stats: UpdateStats;
+  readonly procedures: ProcedureLibrary;
+  /** Number of slots of a row. */
+  readonly width: number;
+  /** Compiles a nested plan (a pattern in an expression, an EXISTS body) in this context. */
+  subplan(plan: LogicalOp): PhysicalOp;
+  /** Plans a pattern in an expression; `bound` are the slots the enclosing row holds. */
+  readonly planner: SubPlanner;
+}
+
+/** Plans the patterns and queries nested in expressions, with the enclosing row as argument. */
+export interface SubPlanner {
+  pattern(paths: readonly BoundPath[], where: BoundExpression | undefined): LogicalOp;
+  query(query: BoundQuery): LogicalOp;
+}

@@ -1,0 +1,80 @@
+import { encodeElementId } from '../../common/element-id.js';
+import { nodeRef, type NodeRef, type RelationshipRef, type Value } from '../../common/values/value.js';
+import type { EdgeState, NodeState } from '../../projections/graph/records.js';
+import type { GraphReader } from '../../projections/graph/view.js';
+import type { WriteSet } from '../../projections/graph/write-set.js';
+import { CypherError } from '../errors.js';
+import type { FunctionContext, TemporalClock } from '../functions/context.js';
+
+/**
+ * Reads of nodes and relationships by reference, as expressions need them. A reference to an entity
+ * the statement deleted fails with EntityNotFound/DeletedEntityAccess; one the snapshot does not hold
+ * (a value carried from elsewhere) reads as having no labels and no properties.
+ */
+export class GraphAccess {
+  constructor(
+    readonly graph: GraphReader,
+    private readonly writes: WriteSet | undefined,
+  ) {}
+
+  node(id: number): NodeState | undefined {
+    const n = this.graph.node(id);
+    if (n === undefined && this.writes?.isNodeDeleted(id) === true) throw deletedAccess('node', id);
+    return n;
+  }
+
+  edge(id: number): EdgeState | undefined {
+    const e = this.graph.edge(id);
+    if (e === undefined && this.writes?.isEdgeDeleted(id) === true) throw deletedAccess('relationship', id);
+    return e;
+  }
+
+  /** `n.key` for a node or relationship reference. */
+  property(entity: NodeRef | RelationshipRef, key: string): Value {
+    const s = entity.kind === 'node' ? this.node(entity.id) : this.edge(entity.id);
+    if (s === undefined) return null;
+    return s.props.get(key) ?? null;
+  }
+
+  /** Whether a node was deleted by this statement (reading its labels is then an error too). */
+  isDeleted(entity: NodeRef | RelationshipRef): boolean {
+    if (this.writes === undefined) return false;
+    return entity.kind === 'node' ? this.writes.isNodeDeleted(entity.id) : this.writes.isEdgeDeleted(entity.id);
+  }
+}
+
+function deletedAccess(what: string, id: number): CypherError {
+  return new CypherError('EntityNotFound', 'runtime', 'DeletedEntityAccess', `the ${what} ${id} was deleted by this statement`);
+}
+
+const EMPTY: ReadonlyMap<string, Value> = new Map();
+
+/** The relationship element id (SPEC 2.2): built from the endpoints' element ids and its own id. */
+export function relationshipElementId(e: Pick<EdgeState, 'id' | 'source' | 'target'>): string {
+  return `${encodeElementId(e.source)}-${encodeElementId(e.target)}-${encodeElementId(e.id)}`;
+}
+
+export interface FunctionContextOptions {
+  readonly clock: TemporalClock;
+  readonly defaultTimeZone: string;
+  readonly random: () => number;
+}
+
+/** The function library's view of the graph for one statement. */
+export function functionContext(access: GraphAccess, options: FunctionContextOptions): FunctionContext {
+  return {
+    labelsOf: (n) => access.node(n.id)?.labels ?? [],
+    typeOf: (r) => access.edge(r.id)?.type ?? '',
+    propertiesOf: (x) => (x.kind === 'node' ? access.node(x.id)?.props : access.edge(x.id)?.props) ?? EMPTY,
+    startNodeOf: (r) => nodeRef(access.edge(r.id)?.source ?? -1),
+    endNodeOf: (r) => nodeRef(access.edge(r.id)?.target ?? -1),
+    elementIdOf: (x) => {
+      if (x.kind === 'node') return encodeElementId(x.id);
+      const e = access.edge(x.id);
+      return e === undefined ? encodeElementId(x.id) : relationshipElementId(e);
+    },
+    clock: options.clock,
+    defaultTimeZone: options.defaultTimeZone,
+    random: options.random,
+  };
+}

@@ -1,0 +1,44 @@
+import type { Value } from '../../common/values/value.js';
+import type { ProcedureCatalog, ProcedureSignature } from '../bind/procedures.js';
+
+/**
+ * Procedures callable with CALL: a signature for the binder and an implementation for the engine.
+ * Weft ships none (SPEC 1); embedders and the TCK register theirs.
+ */
+export interface Procedure extends ProcedureSignature {
+  /** Yields one list of output values (in `outputs` order) per result row. */
+  call(args: readonly Value[]): Iterable<readonly Value[]>;
+}
+
+export interface ProcedureLibrary extends ProcedureCatalog {
+  lookup(name: string): Procedure | undefined;
+  /** Changes whenever the set of procedures changes, so cached statements are bound again. */
+  readonly version: number;
+}
+
+/** A mutable library, keyed by the procedure's exact name. */
+export class ProcedureRegistry implements ProcedureLibrary {
+  private readonly byName = new Map<string, Procedure>();
+  private changes = 0;
+
+  get version(): number {
+    return this.changes;
+  }
+
+  lookup(name: string): Procedure | undefined {
+    return this.byName.get(name);
+  }
+
+  register(p: Procedure): void {
+    this.byName.set(p.name, p);
+    this.changes++;
+  }
+
+  clear(): void {
+    if (this.byName.size === 0) return;
+    this.byName.clear();
+    this.changes++;
+  }
+}
+
+export const no_procedure_library: ProcedureLibrary = { lookup: () => undefined, version: 0 };

@@ -1,0 +1,390 @@
+import { equals } from '../../common/values/equality.js';
+import { estimateValueBytes } from '../../common/values/memory.js';
+import { nodeRef, pathValue, relationshipRef, typeName, type Value } from '../../common/values/value.js';
+import type { EdgeState } from '../../projections/graph/records.js';
+import { runtimeTypeError } from '../errors.js';
+import type { LogicalOp } from '../plan/logical.js';
+import type { Evaluator, ExecContext, PhysicalOp, Row } from './context.js';
+import type { ExpressionCompiler } from './expression.js';
+import type { GraphAccess } from './graph-access.js';
+
+/**
+ * The reading operators: scans, seeks, expands, filters, OPTIONAL MATCH, joins, paths, UNWIND and
+ * projections. They stream: each writes its own slots into the row it received and passes it on.
+ */
+export interface OpEnv {
+  readonly cx: ExecContext;
+  readonly exprs: ExpressionCompiler;
+  readonly access: GraphAccess;
+}
+
+type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
+
+/** Bytes a kept row costs beyond its values: the array and its slots. */
+export const ROW_OVERHEAD_BYTES = 64;
+
+export function rowBytes(row: Row): number {
+  let n = ROW_OVERHEAD_BYTES + 8 * row.length;
+  for (const v of row) if (v !== null && typeof v === 'object') n += estimateValueBytes(v);
+  return n;
+}
+
+export function argument(): PhysicalOp {
+  return (arg, sink) => sink(arg);
+}
+
+export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const { graph, deadline } = env.cx;
+  const slot = op.variable;
+  const label = op.label;
+  const keys = op.props.map((p) => p.key);
+  const values = op.props.map((p) => env.exprs.compile(p.value));
+  const n = keys.length;
+  const wanted: Value[] = new Array<Value>(n);
+  return (arg, sink) =>
+    input(arg, (row) => {
+      for (let i = 0; i < n; i++) wanted[i] = (values[i] as Evaluator)(row);
+      const nodes = label === undefined ? graph.nodes() : graph.nodesWithLabel(label);
+      outer: for (const node of nodes) {
+        deadline.tick();
+        for (let i = 0; i < n; i++) {
+          const v = node.props.get(keys[i] as string);
+          if (v === undefined || equals(v, wanted[i] as Value) !== true) continue outer;
+        }
+        row[slot] = nodeRef(node.id);
+        if (!sink(row)) return false;
+      }
+      return true;
+    });
+}
+
+export function nodeById(op: Op<'node_by_id'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const { graph } = env.cx;
+  const ids = env.exprs.compile(op.ids);
+  const slot = op.variable;
+  const label = op.label;
+  const many = op.many;
+  const emit = (row: Row, id: Value, sink: (row: Row) => boolean): boolean => {
+    let n: number;
+    if (typeof id === 'bigint') n = Number(id);
+    else if (typeof id === 'number' && Number.isInteger(id)) n = id;
+    else return true;
+    const node = graph.node(n);
+    if (node === undefined || (label !== undefined && !node.labels.includes(label))) return true;
+    row[slot] = nodeRef(n);
+    return sink(row);
+  };
+  return (arg, sink) =>
+    input(arg, (row) => {
+      const v = ids(row);
+      if (!many) return emit(row, v, sink);
+      if (v === null) return true;
+      if (!Array.isArray(v)) throw runtimeTypeError('InvalidArgumentType', `IN expects a LIST, got ${typeName(v)}`);
+      // Each matching id once, in list order, as the filter it replaces would.
+      const seen = new Set<number>();
+      for (const id of v as readonly Value[]) {
+        const key = typeof id === 'bigint' ? Number(id) : typeof id === 'number' ? id : NaN;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (!emit(row, id, sink)) return false;
+      }
+      return true;
+    });
+}
+
+/** The relationship ids held in a slot: one relationship or a list of them (variable length). */
+function holdsRelationship(v: Value, id: number): boolean {
+  if (v === null) return false;
+  if (Array.isArray(v)) {
+    for (const x of v as readonly Value[]) if ((x as { id?: number }).id === id) return true;
+    return false;
+  }
+  return (v as { kind?: string; id?: number }).kind === 'relationship' && (v as { id: number }).id === id;
+}
+
+export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const { graph, deadline } = env.cx;
+  const { from, rel, to, direction, into } = op;
+  const types = op.types;
+  const oneType = types.length === 1 ? types[0] : undefined;
+  const anyType = types.length === 0;
+  const unique = op.unique_from;
+  const relProps = op.rel_props ? env.exprs.compile(op.rel_props) : undefined;
+  const access = env.access;
+
+  const propsMatch = (e: EdgeState, wanted: ReadonlyMap<string, Value> | null): boolean => {
+    if (wanted === null) return true;
+    for (const [k, v] of wanted) if (equals(e.props.get(k) ?? null, v) !== true) return false;
+    return true;
+  };
+  const wantedProps = (row: Row): ReadonlyMap<string, Value> | null => {
+    if (relProps === undefined) return null;
+    const m = relProps(row);
+    if (m === null) return new Map([['', null]]);
+    if (!(m instanceof Map)) throw runtimeTypeError('InvalidArgumentType', `a pattern's properties must be a MAP, not ${typeName(m)}`);
+    return m as ReadonlyMap<string, Value>;
+  };
+  const usable = (row: Row, e: EdgeState): boolean => {
+    if (!anyType && oneType === undefined && !types.includes(e.type)) return false;
+    for (let i = 0; i < unique.length; i++) if (holdsRelationship(row[unique[i] as number] as Value, e.id)) return false;
+    return true;
+  };
+  const other = (e: EdgeState, at: number): number => (direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === at ? e.target : e.source);
+  const edgesAt = (id: number): Iterable<EdgeState> => graph.edgesOf(id, direction, oneType);
+
+  if (op.rel_bound) {
+    return (arg, sink) =>
+      input(arg, (row) => {
+        const src = row[from] as Value;
+        const r = row[rel] as Value;
+        if (src === null || r === null) return true;
+        const e = access.edge((r as { id: number }).id);
+        if (e === undefined || (!anyType && !types.includes(e.type))) return true;
+        const s = (src as { id: number }).id;
+        const wanted = wantedProps(row);
+        if (!propsMatch(e, wanted)) return true;
+        const ends: number[] = [];
+        if ((direction === 'out' || direction === 'both') && e.source === s) ends.push(e.target);
+        if ((direction === 'in' || direction === 'both') && e.target === s && !(direction === 'both' && e.source === e.target)) ends.push(e.source);
+        for (const end of ends) {
+          if (into) {
+            const t = row[to] as Value;
+            if (t === null || (t as { id: number }).id !== end) continue;
+          } else row[to] = nodeRef(end);
+          if (!sink(row)) return false;
+        }
+        return true;
+      });
+  }
+
+  if (op.range === undefined) {
+    return (arg, sink) =>
+      input(arg, (row) => {
+        const src = row[from] as Value;
+        if (src === null) return true;
+        const s = (src as { id: number }).id;
+        let target = -1;
+        if (into) {
+          const t = row[to] as Value;
+          if (t === null) return true;
+          target = (t as { id: number }).id;
+        }
+        const wanted = wantedProps(row);
+        for (const e of edgesAt(s)) {
+          deadline.tick();
+          if (!usable(row, e) || !propsMatch(e, wanted)) continue;
+          const end = other(e, s);
+          if (into && end !== target) continue;
+          row[rel] = relationshipRef(e.id);
+          if (!into) row[to] = nodeRef(end);
+          if (!sink(row)) return false;
+        }
+        return true;
+      });
+  }
+
+  const { min, max } = op.range;
+  return (arg, sink) =>
+    input(arg, (row) => {
+      const src = row[from] as Value;
+      if (src === null) return true;
+      let target = -1;
+      if (into) {
+        const t = row[to] as Value;
+        if (t === null) return true;
+        target = (t as { id: number }).id;
+      }
+      const wanted = wantedProps(row);
+      const path: number[] = [];
+      const visit = (at: number, depth: number): boolean => {
+        deadline.tick();
+        if (depth >= min && (!into || at === target)) {
+          row[rel] = path.map(relationshipRef);
+          if (!into) row[to] = nodeRef(at);
+          if (!sink(row)) return false;
+        }
+        if (depth >= max) return true;
+        for (const e of edgesAt(at)) {
+          if (path.includes(e.id) || !usable(row, e) || !propsMatch(e, wanted)) continue;
+          path.push(e.id);
+          const ok = visit(other(e, at), depth + 1);
+          path.pop();
+          if (!ok) return false;
+        }
+        return true;
+      };
+      return visit((src as { id: number }).id, 0);
+    });
+}
+
+export function filter(op: Op<'filter'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const p = env.exprs.predicate(op.predicate);
+  return (arg, sink) => input(arg, (row) => (p(row) ? sink(row) : true));
+}
+
+export function relUnique(op: Op<'rel_unique'>, input: PhysicalOp): PhysicalOp {
+  const slots = op.slots;
+  return (arg, sink) =>
+    input(arg, (row) => {
+      const seen = new Set<number>();
+      for (const s of slots) {
+        const v = row[s] as Value;
+        if (v === null) continue;
+        const list = Array.isArray(v) ? (v as readonly Value[]) : [v];
+        for (const r of list) {
+          const id = (r as { id: number }).id;
+          if (seen.has(id)) return true;
+          seen.add(id);
+        }
+      }
+      return sink(row);
+    });
+}
+
+export function optional(op: Op<'optional'>, input: PhysicalOp, inner: PhysicalOp): PhysicalOp {
+  const nulls = op.nulls;
+  return (arg, sink) =>
+    input(arg, (row) => {
+      let matched = false;
+      const ok = inner(row, (r) => {
+        matched = true;
+        return sink(r);
+      });
+      if (!ok) return false;
+      if (matched) return true;
+      for (const s of nulls) row[s] = null;
+      return sink(row);
+    });
+}
+
+export function hashJoin(op: Op<'hash_join'>, left: PhysicalOp, right: PhysicalOp, env: OpEnv): PhysicalOp {
+  const keys = op.keys;
+  const slots = op.right_slots;
+  const memory = env.cx.memory;
+  const keyOf = (row: Row): string | number | undefined => {
+    if (keys.length === 1) {
+      const v = row[keys[0] as number] as Value;
+      return v === null ? undefined : (v as { id: number }).id;
+    }
+    let k = '';
+    for (const s of keys) {
+      const v = row[s] as Value;
+      if (v === null) return undefined;
+      k += `${(v as { id: number }).id},`;
+    }
+    return k;
+  };
+  return (arg, sink) => {
+    const table = new Map<string | number, Row[]>();
+    let held = 0;
+    right(arg.slice(), (r) => {
+      const k = keyOf(r);
+      if (k === undefined) return true;
+      const kept = r.slice();
+      const bytes = rowBytes(kept);
+      memory.reserve(bytes);
+      held += bytes;
+      const list = table.get(k);
+      if (list === undefined) table.set(k, [kept]);
+      else list.push(kept);
+      return true;
+    });
+    try {
+      return left(arg, (row) => {
+        const k = keyOf(row);
+        if (k === undefined) return true;
+        const matches = table.get(k);
+        if (matches === undefined) return true;
+        for (const m of matches) {
+          for (const s of slots) row[s] = m[s] as Value;
+          if (!sink(row)) return false;
+        }
+        return true;
+      });
+    } finally {
+      memory.release(held);
+    }
+  };
+}
+
+export function path(op: Op<'path'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const { nodes, rels, variable } = op;
+  const access = env.access;
+  return (arg, sink) =>
+    input(arg, (row) => {
+      const first = row[nodes[0] as number] as Value;
+      if (first === null) {
+        row[variable] = null;
+        return sink(row);
+      }
+      const nodeIds: number[] = [(first as { id: number }).id];
+      const relIds: number[] = [];
+      for (let i = 0; i < rels.length; i++) {
+        const r = row[rels[i] as number] as Value;
+        const next = row[nodes[i + 1] as number] as Value;
+        if (r === null || next === null) {
+          row[variable] = null;
+          return sink(row);
+        }
+        if (Array.isArray(r)) {
+          // A variable-length segment: walk its relationships from the current node.
+          for (const x of r as readonly Value[]) {
+            const id = (x as { id: number }).id;
+            const e = access.edge(id);
+            const at = nodeIds[nodeIds.length - 1] as number;
+            relIds.push(id);
+            nodeIds.push(e === undefined ? at : e.source === at ? e.target : e.source);
+          }
+        } else {
+          relIds.push((r as { id: number }).id);
+          nodeIds.push((next as { id: number }).id);
+        }
+      }
+      row[variable] = pathValue(nodeIds, relIds);
+      return sink(row);
+    });
+}
+
+export function unwind(op: Op<'unwind'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const list = env.exprs.compile(op.expression);
+  const slot = op.variable;
+  const deadline = env.cx.deadline;
+  return (arg, sink) =>
+    input(arg, (row) => {
+      const v = list(row);
+      if (v === null) return true;
+      if (!Array.isArray(v)) {
+        row[slot] = v;
+        return sink(row);
+      }
+      for (const x of v as readonly Value[]) {
+        deadline.tick();
+        row[slot] = x;
+        if (!sink(row)) return false;
+      }
+      return true;
+    });
+}
+
+export function project(op: Op<'project'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const slots = op.items.map((i) => i.variable);
+  const fns = op.items.map((i) => env.exprs.compile(i.expression));
+  const n = slots.length;
+  if (n === 1) {
+    const s = slots[0] as number;
+    const f = fns[0] as Evaluator;
+    return (arg, sink) =>
+      input(arg, (row) => {
+        row[s] = f(row);
+        return sink(row);
+      });
+  }
+  const values: Value[] = new Array<Value>(n);
+  return (arg, sink) =>
+    input(arg, (row) => {
+      // Evaluate every item before writing any, so items read the input slots only.
+      for (let i = 0; i < n; i++) values[i] = (fns[i] as Evaluator)(row);
+      for (let i = 0; i < n; i++) row[slots[i] as number] = values[i] as Value;
+      return sink(row);
+    });
+}

@@ -1,0 +1,258 @@
+import { ValueHashMap, ValueHashSet } from '../../common/values/hash.js';
+import { estimateValueBytes } from '../../common/values/memory.js';
+import { orderCompare } from '../../common/values/order.js';
+import type { Value } from '../../common/values/value.js';
+import { assert } from '../../common/assert.js';
+import { lookupFunction } from '../functions/catalog.js';
+import type { Accumulator, AggregateFunction } from '../functions/definition.js';
+import { asRowCount } from '../values/coerce.js';
+import type { LogicalOp, SortKey } from '../plan/logical.js';
+import type { Evaluator, PhysicalOp, Row } from './context.js';
+import { rowBytes, type OpEnv } from './read-ops.js';
+
+/**
+ * The operators that hold rows or state: aggregation, DISTINCT, sorting, SKIP/LIMIT, eager barriers
+ * and UNION. Everything they keep is reserved against the statement's memory budget.
+ */
+type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
+
+interface Group {
+  readonly accs: Accumulator[];
+  readonly keys: Value;
+}
+
+const GROUP_OVERHEAD_BYTES = 96;
+
+export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const memory = env.cx.memory;
+  const keySlots = op.aggregation.keys.map((k) => k.variable.id);
+  const keyFns = op.aggregation.keys.map((k) => env.exprs.compile(k.expression));
+  const aggs = op.aggregation.aggregates.map((a) => {
+    const def = lookupFunction(a.call.name);
+    assert(def !== undefined && def.kind === 'aggregate', `aggregate ${a.call.name} exists`);
+    return {
+      slot: a.variable.id,
+      fn: def as AggregateFunction,
+      options: { distinct: a.call.distinct, star: a.call.star },
+      value: a.call.args[0] ? env.exprs.compile(a.call.args[0]) : undefined,
+      extra: a.call.args[1] ? env.exprs.compile(a.call.args[1]) : undefined,
+    };
+  });
+  const nk = keyFns.length;
+  const newGroup = (keys: Value): Group => ({ keys, accs: aggs.map((a) => a.fn.create(a.options)) });
+  return (arg, sink) => {
+    let held = 0;
+    const reserve = (bytes: number): void => {
+      memory.reserve(bytes);
+      held += bytes;
+    };
+    const groups = new ValueHashMap<Group>();
+    let single: Group | undefined;
+    const accumulate = (g: Group, row: Row): void => {
+      for (let i = 0; i < aggs.length; i++) {
+        const a = aggs[i] as (typeof aggs)[number];
+        const acc = g.accs[i] as Accumulator;
+        const before = acc.memoryBytes();
+        acc.add(a.value === undefined ? null : a.value(row), a.extra === undefined ? undefined : a.extra(row));
+        const grown = acc.memoryBytes() - before;
+        if (grown !== 0) reserve(grown);
+      }
+    };
+    try {
+      input(arg, (row) => {
+        let g: Group;
+        if (nk === 0) {
+          g = single ??= newGroup(null);
+        } else {
+          const key: Value = nk === 1 ? (keyFns[0] as Evaluator)(row) : keyFns.map((f) => f(row));
+          g = groups.getOrCreate(key, () => {
+            reserve(GROUP_OVERHEAD_BYTES + estimateValueBytes(key));
+            return newGroup(key);
+          });
+        }
+        accumulate(g, row);
+        return true;
+      });
+      // Without grouping keys there is always one row, even over no input (count(*) is 0).
+      const all: Iterable<Group> = nk === 0 ? [single ?? newGroup(null)] : [...groups.entries()].map(([, g]) => g);
+      for (const g of all) {
+        const out = arg.slice();
+        if (nk === 1) out[keySlots[0] as number] = g.keys;
+        else for (let i = 0; i < nk; i++) out[keySlots[i] as number] = (g.keys as readonly Value[])[i] as Value;
+        for (let i = 0; i < aggs.length; i++) out[(aggs[i] as (typeof aggs)[number]).slot] = (g.accs[i] as Accumulator).result();
+        if (!sink(out)) return false;
+      }
+      return true;
+    } finally {
+      memory.release(held);
+    }
+  };
+}
+
+export function distinct(op: Op<'distinct'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const slots = op.slots;
+  const memory = env.cx.memory;
+  return (arg, sink) => {
+    const seen = new ValueHashSet();
+    let held = 0;
+    try {
+      return input(arg, (row) => {
+        const key: Value = slots.length === 1 ? (row[slots[0] as number] as Value) : slots.map((s) => row[s] as Value);
+        if (!seen.add(key)) return true;
+        const bytes = 48 + estimateValueBytes(key);
+        memory.reserve(bytes);
+        held += bytes;
+        return sink(row);
+      });
+    } finally {
+      memory.release(held);
+    }
+  };
+}
+
+interface Keyed {
+  readonly row: Row;
+  readonly keys: Value[];
+}
+
+function comparator(keys: readonly SortKey[]): (a: Keyed, b: Keyed) => number {
+  const signs = keys.map((k) => (k.direction === 'desc' ? -1 : 1));
+  const n = signs.length;
+  return (a, b) => {
+    for (let i = 0; i < n; i++) {
+      const c = orderCompare(a.keys[i] as Value, b.keys[i] as Value);
+      if (c !== 0) return c * (signs[i] as number);
+    }
+    return 0;
+  };
+}
+
+/** Sort, or with `limit` a top-k that keeps at most about twice `limit` rows while reading. */
+function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?: Evaluator, skip?: Evaluator): PhysicalOp {
+  const fns = keys.map((k) => env.exprs.compile(k.expression));
+  const compare = comparator(keys);
+  const memory = env.cx.memory;
+  return (arg, sink) => {
+    const kept: Keyed[] = [];
+    let held = 0;
+    let bytesPerRow = 0;
+    const k = limit === undefined ? Infinity : asRowCount(limit(arg), 'LIMIT') + (skip === undefined ? 0 : asRowCount(skip(arg), 'SKIP'));
+    if (k === 0) return true;
+    try {
+      input(arg, (row) => {
+        const entry: Keyed = { row: row.slice(), keys: fns.map((f) => f(row)) };
+        if (bytesPerRow === 0) bytesPerRow = rowBytes(entry.row) + 16 * fns.length;
+        kept.push(entry);
+        memory.reserve(bytesPerRow);
+        held += bytesPerRow;
+        if (kept.length >= 2 * k + 64) {
+          kept.sort(compare);
+          const dropped = kept.length - k;
+          kept.length = k;
+          memory.release(dropped * bytesPerRow);
+          held -= dropped * bytesPerRow;
+        }
+        return true;
+      });
+      kept.sort(compare);
+      const n = Math.min(k, kept.length);
+      for (let i = 0; i < n; i++) if (!sink((kept[i] as Keyed).row)) return false;
+      return true;
+    } finally {
+      memory.release(held);
+    }
+  };
+}
+
+export function sort(op: Op<'sort'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  return sorter(op.keys, input, env);
+}
+
+/** The rows a top-k keeps include the skipped ones; a `skip` operator above it drops them. */
+export function top(op: Op<'top'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  return sorter(op.keys, input, env, env.exprs.compile(op.limit), op.skip ? env.exprs.compile(op.skip) : undefined);
+}
+
+export function skip(op: Op<'skip'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const count = env.exprs.compile(op.count);
+  return (arg, sink) => {
+    let left = asRowCount(count(arg), 'SKIP');
+    return input(arg, (row) => (left > 0 ? (left--, true) : sink(row)));
+  };
+}
+
+export function limit(op: Op<'limit'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const count = env.exprs.compile(op.count);
+  return (arg, sink) => {
+    const max = asRowCount(count(arg), 'LIMIT');
+    if (max === 0) return true;
+    let n = 0;
+    let stopped = false;
+    const ok = input(arg, (row) => {
+      n++;
+      if (!sink(row)) {
+        stopped = true;
+        return false;
+      }
+      return n < max;
+    });
+    // Reaching the limit stops the input but not whoever reads this operator.
+    return ok || !stopped ? true : false;
+  };
+}
+
+export function eager(input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const memory = env.cx.memory;
+  return (arg, sink) => {
+    const rows: Row[] = [];
+    let held = 0;
+    try {
+      input(arg, (row) => {
+        const kept = row.slice();
+        const bytes = rowBytes(kept);
+        memory.reserve(bytes);
+        held += bytes;
+        rows.push(kept);
+        return true;
+      });
+      for (const r of rows) if (!sink(r)) return false;
+      return true;
+    } finally {
+      memory.release(held);
+    }
+  };
+}
+
+export function union(op: Op<'union'>, parts: readonly PhysicalOp[], env: OpEnv): PhysicalOp {
+  const target = op.part_columns[0] as readonly number[];
+  const memory = env.cx.memory;
+  return (arg, sink) => {
+    const seen = op.all ? undefined : new ValueHashSet();
+    let held = 0;
+    try {
+      for (let p = 0; p < parts.length; p++) {
+        const columns = op.part_columns[p] as readonly number[];
+        const ok = (parts[p] as PhysicalOp)(arg.slice(), (row) => {
+          const out = arg.slice();
+          for (let i = 0; i < columns.length; i++) out[target[i] as number] = row[columns[i] as number] as Value;
+          if (seen !== undefined) {
+            const key = target.map((s) => out[s] as Value);
+            if (!seen.add(key)) return true;
+            const bytes = 48 + estimateValueBytes(key);
+            memory.reserve(bytes);
+            held += bytes;
+          }
+          return sink(out);
+        });
+        if (!ok) return false;
+      }
+      return true;
+    } finally {
+      memory.release(held);
+    }
+  };
+}
+
+export function discard(input: PhysicalOp): PhysicalOp {
+  return (arg) => input(arg, () => true);
+}

@@ -1,0 +1,339 @@
+import { assert } from '../../common/assert.js';
+import type { PropertyValue } from '../../common/property-value.js';
+import { isStorableProperty } from '../../common/values/storable.js';
+import {
+  isNode,
+  isPath,
+  isRelationship,
+  nodeRef,
+  pathValue,
+  relationshipRef,
+  typeName,
+  type Value,
+} from '../../common/values/value.js';
+import type { WriteSet } from '../../projections/graph/write-set.js';
+import type { BoundPath, BoundRemoveItem, BoundSetItem } from '../bind/bound-clause.js';
+import { CypherError, runtimeTypeError } from '../errors.js';
+import type { LogicalOp } from '../plan/logical.js';
+import type { Evaluator, PhysicalOp, Row, UpdateStats } from './context.js';
+import type { OpEnv } from './read-ops.js';
+
+/**
+ * The updating clauses, run against the statement's write set. Each is fenced by eager barriers in
+ * the plan, so it sees its whole input before any of its writes can be read back.
+ */
+type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
+
+function writeSet(env: OpEnv): WriteSet {
+  const ws = env.cx.writes;
+  assert(ws !== undefined, 'an updating statement runs against a write set');
+  return ws;
+}
+
+/** A value as a stored property; null means "remove". Maps, nodes and mixed lists cannot be stored. */
+export function toProperty(v: Value, key: string): PropertyValue | null {
+  if (v === null) return null;
+  if (Array.isArray(v) && (v as readonly Value[]).length === 0) return v as PropertyValue;
+  if (!isStorableProperty(v)) {
+    throw runtimeTypeError('InvalidPropertyType', `the property '${key}' cannot hold a value of type ${typeName(v)}${Array.isArray(v) ? ' with these elements' : ''}`);
+  }
+  return v as PropertyValue;
+}
+
+/** Evaluates a pattern element's property map into stored values (null entries are left out). */
+function propertyMap(f: Evaluator | undefined, row: Row): Map<string, PropertyValue> {
+  const out = new Map<string, PropertyValue>();
+  if (f === undefined) return out;
+  const m = f(row);
+  if (m === null) return out;
+  if (!(m instanceof Map)) throw runtimeTypeError('InvalidArgumentType', `properties must be a MAP, not ${typeName(m)}`);
+  for (const [k, v] of m as ReadonlyMap<string, Value>) {
+    const p = toProperty(v, k);
+    if (p !== null) out.set(k, p);
+  }
+  return out;
+}
+
+interface CompiledPath {
+  readonly path: BoundPath;
+  readonly nodeProps: readonly (Evaluator | undefined)[];
+  readonly relProps: readonly (Evaluator | undefined)[];
+}
+
+function compilePath(path: BoundPath, env: OpEnv): CompiledPath {
+  return {
+    path,
+    nodeProps: path.nodes.map((n) => (n.properties ? env.exprs.compile(n.properties) : undefined)),
+    relProps: path.relationships.map((r) => (r.properties ? env.exprs.compile(r.properties) : undefined)),
+  };
+}
+
+/** Creates the unbound elements of a path for one row and writes them (and the path) into the row. */
+function createPath(c: CompiledPath, row: Row, created: Set<number>, ws: WriteSet, stats: UpdateStats): void {
+  const { path } = c;
+  path.nodes.forEach((n, i) => {
+    const slot = n.variable.id;
+    if (n.bound || created.has(slot)) {
+      const v = row[slot] as Value;
+      if (v === null || !isNode(v)) {
+        throw new CypherError('SemanticError', 'runtime', 'InvalidArgumentType', `cannot create a relationship from or to ${v === null ? 'null' : typeName(v)}`);
+      }
+      return;
+    }
+    const props = propertyMap(c.nodeProps[i], row);
+    const node = ws.createNode(n.labels, props);
+    stats.nodes_created++;
+    stats.labels_added += node.labels.length;
+    stats.properties_set += props.size;
+    row[slot] = nodeRef(node.id);
+    created.add(slot);
+  });
+  path.relationships.forEach((r, i) => {
+    const left = (row[path.nodes[i]!.variable.id] as { id: number }).id;
+    const right = (row[path.nodes[i + 1]!.variable.id] as { id: number }).id;
+    const [source, target] = r.direction === 'in' ? [right, left] : [left, right];
+    const props = propertyMap(c.relProps[i], row);
+    const edge = ws.createEdge(r.types[0] as string, source, target, props);
+    stats.edges_created++;
+    stats.properties_set += props.size;
+    row[r.variable.id] = relationshipRef(edge.id);
+  });
+  if (path.variable !== undefined) {
+    row[path.variable.id] = pathValue(
+      path.nodes.map((n) => (row[n.variable.id] as { id: number }).id),
+      path.relationships.map((r) => (row[r.variable.id] as { id: number }).id),
+    );
+  }
+}
+
+export function create(op: Op<'create'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const paths = op.pattern.map((p) => compilePath(p, env));
+  return (arg, sink) =>
+    input(arg, (row) => {
+      const ws = writeSet(env);
+      const created = new Set<number>();
+      for (const p of paths) createPath(p, row, created, ws, env.cx.stats);
+      return sink(row);
+    });
+}
+
+export function merge(op: Op<'merge'>, input: PhysicalOp, match: PhysicalOp, env: OpEnv): PhysicalOp {
+  const path = compilePath(op.path, env);
+  const onCreate = compileSetItems(op.on_create, env);
+  const onMatch = compileSetItems(op.on_match, env);
+  const checkNulls = mergeNullCheck(op.path, env);
+  return (arg, sink) =>
+    input(arg, (row) => {
+      const found: Row[] = [];
+      match(row.slice(), (r) => {
+        found.push(r.slice());
+        return true;
+      });
+      if (found.length > 0) {
+        for (const r of found) {
+          onMatch(r);
+          if (!sink(r)) return false;
+        }
+        return true;
+      }
+      checkNulls(row);
+      createPath(path, row, new Set(), writeSet(env), env.cx.stats);
+      onCreate(row);
+      return sink(row);
+    });
+}
+
+/** MERGE cannot create an element whose pattern asks for a null property: it could never match it again. */
+function mergeNullCheck(path: BoundPath, env: OpEnv): (row: Row) => void {
+  const maps = [...path.nodes, ...path.relationships].filter((x) => x.properties !== undefined).map((x) => env.exprs.compile(x.properties!));
+  return (row) => {
+    for (const f of maps) {
+      const m = f(row);
+      if (!(m instanceof Map)) continue;
+      for (const [k, v] of m as ReadonlyMap<string, Value>) {
+        if (v === null) {
+          throw new CypherError('SemanticError', 'runtime', 'MergeReadOwnWrites', `MERGE cannot use null for the property '${k}'`);
+        }
+      }
+    }
+  };
+}
+
+type RowAction = (row: Row) => void;
+
+function compileSetItems(items: readonly BoundSetItem[], env: OpEnv): RowAction {
+  const actions = items.map((i) => compileSetItem(i, env));
+  return (row) => {
+    for (const a of actions) a(row);
+  };
+}
+
+function entityOf(v: Value, what: string): { kind: 'node' | 'relationship'; id: number } | undefined {
+  if (v === null) return undefined;
+  if (isNode(v) || isRelationship(v)) return v;
+  throw runtimeTypeError('InvalidArgumentType', `${what} needs a NODE or RELATIONSHIP, not ${typeName(v)}`);
+}
+
+function setProps(env: OpEnv, target: { kind: 'node' | 'relationship'; id: number }, set: Map<string, PropertyValue | null>, replace: boolean): void {
+  const ws = writeSet(env);
+  const current = target.kind === 'node' ? env.access.node(target.id) : env.access.edge(target.id);
+  if (current === undefined) return;
+  if (target.kind === 'node') ws.setNodeProperties(target.id, set, replace);
+  else ws.setEdgeProperties(target.id, set, replace);
+  env.cx.stats.properties_set += set.size + (replace ? [...current.props.keys()].filter((k) => !set.has(k)).length : 0);
+}
+
+/** The properties a `SET n = x` / `SET n += x` value stands for: a map, or another entity's properties. */
+function mapOf(v: Value, env: OpEnv): ReadonlyMap<string, Value> | null {
+  if (v === null) return null;
+  if (v instanceof Map) return v as ReadonlyMap<string, Value>;
+  if (isNode(v) || isRelationship(v)) return env.cx.functions.propertiesOf(v);
+  throw runtimeTypeError('InvalidArgumentType', `SET needs a MAP, NODE or RELATIONSHIP, not ${typeName(v)}`);
+}
+
+function compileSetItem(item: BoundSetItem, env: OpEnv): RowAction {
+  switch (item.kind) {
+    case 'set_property': {
+      const object = env.exprs.compile(item.object);
+      const value = env.exprs.compile(item.value);
+      const key = item.key;
+      return (row) => {
+        const target = entityOf(object(row), 'SET');
+        const v = toProperty(value(row), key);
+        if (target === undefined) return;
+        setProps(env, target, new Map([[key, v]]), false);
+      };
+    }
+    case 'replace_properties':
+    case 'merge_properties': {
+      const slot = item.variable.id;
+      const value = env.exprs.compile(item.value);
+      const replace = item.kind === 'replace_properties';
+      return (row) => {
+        const target = entityOf(row[slot] as Value, 'SET');
+        const m = mapOf(value(row), env);
+        if (target === undefined) return;
+        const set = new Map<string, PropertyValue | null>();
+        if (m !== null) for (const [k, v] of m) set.set(k, toProperty(v, k));
+        setProps(env, target, set, replace);
+      };
+    }
+    case 'set_labels': {
+      const slot = item.variable.id;
+      const labels = item.labels;
+      return (row) => {
+        const v = row[slot] as Value;
+        if (v === null) return;
+        if (!isNode(v)) throw runtimeTypeError('InvalidArgumentType', `labels are set on a NODE, not ${typeName(v)}`);
+        const node = env.access.node(v.id);
+        if (node === undefined) return;
+        const added = labels.filter((l, i) => !node.labels.includes(l) && labels.indexOf(l) === i);
+        if (added.length === 0) return;
+        writeSet(env).setLabels(v.id, added, []);
+        env.cx.stats.labels_added += added.length;
+      };
+    }
+  }
+}
+
+export function set(op: Op<'set'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const action = compileSetItems(op.items, env);
+  return (arg, sink) =>
+    input(arg, (row) => {
+      action(row);
+      return sink(row);
+    });
+}
+
+function compileRemoveItem(item: BoundRemoveItem, env: OpEnv): RowAction {
+  switch (item.kind) {
+    case 'remove_property': {
+      const object = env.exprs.compile(item.object);
+      const key = item.key;
+      return (row) => {
+        const target = entityOf(object(row), 'REMOVE');
+        if (target === undefined) return;
+        const s = target.kind === 'node' ? env.access.node(target.id) : env.access.edge(target.id);
+        if (s === undefined || !s.props.has(key)) return;
+        setProps(env, target, new Map([[key, null]]), false);
+      };
+    }
+    case 'remove_labels': {
+      const slot = item.variable.id;
+      const labels = item.labels;
+      return (row) => {
+        const v = row[slot] as Value;
+        if (v === null) return;
+        if (!isNode(v)) throw runtimeTypeError('InvalidArgumentType', `labels are removed from a NODE, not ${typeName(v)}`);
+        const node = env.access.node(v.id);
+        if (node === undefined) return;
+        const removed = node.labels.filter((l) => labels.includes(l));
+        if (removed.length === 0) return;
+        writeSet(env).setLabels(v.id, [], removed);
+        env.cx.stats.labels_removed += removed.length;
+      };
+    }
+  }
+}
+
+export function remove(op: Op<'remove'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const actions = op.items.map((i) => compileRemoveItem(i, env));
+  return (arg, sink) =>
+    input(arg, (row) => {
+      for (const a of actions) a(row);
+      return sink(row);
+    });
+}
+
+export function del(op: Op<'delete'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const fns = op.expressions.map((e) => env.exprs.compile(e));
+  const detach = op.detach;
+  return (arg, sink) =>
+    input(arg, (row) => {
+      const ws = writeSet(env);
+      for (const f of fns) deleteValue(f(row), detach, ws, env.cx.stats);
+      return sink(row);
+    });
+}
+
+function deleteValue(v: Value, detach: boolean, ws: WriteSet, stats: UpdateStats): void {
+  if (v === null) return;
+  if (isNode(v)) return deleteNode(v.id, detach, ws, stats);
+  if (isRelationship(v)) return deleteEdge(v.id, ws, stats);
+  if (isPath(v)) {
+    for (const r of v.rels) deleteEdge(r, ws, stats);
+    for (const n of v.nodes) deleteNode(n, detach, ws, stats);
+    return;
+  }
+  if (Array.isArray(v)) {
+    for (const x of v as readonly Value[]) deleteValue(x, detach, ws, stats);
+    return;
+  }
+  throw runtimeTypeError('InvalidArgumentType', `DELETE needs a NODE, RELATIONSHIP or PATH, not ${typeName(v)}`);
+}
+
+function deleteEdge(id: number, ws: WriteSet, stats: UpdateStats): void {
+  if (ws.edge(id) === undefined) return;
+  ws.deleteEdge(id);
+  stats.edges_deleted++;
+}
+
+function deleteNode(id: number, detach: boolean, ws: WriteSet, stats: UpdateStats): void {
+  if (ws.node(id) === undefined) return;
+  if (detach) for (const e of [...ws.edgesOf(id, 'both')]) deleteEdge(e.id, ws, stats);
+  ws.deleteNode(id, false);
+  stats.nodes_deleted++;
+}
+
+/** Run at the end of a statement: a node deleted without DETACH must have lost all its relationships. */
+export function checkNoDanglingNodes(ws: WriteSet): void {
+  const id = ws.danglingNode();
+  if (id !== undefined) {
+    throw new CypherError(
+      'ConstraintValidationFailed',
+      'runtime',
+      'DeleteConnectedNode',
+      `node ${id} was deleted but still has relationships; use DETACH DELETE to delete them too`,
+    );
+  }
+}

@@ -1,0 +1,112 @@
+import { assertNever } from '../../common/assert.js';
+import type { BoundExpression } from '../bind/bound-expression.js';
+import type { LogicalOp } from './logical.js';
+
+/**
+ * Row estimates from the graph's counts (label counts, edge type counts). They steer the choice of
+ * where a pattern starts and whether to join, and EXPLAIN shows them; they are rough by design.
+ */
+export interface GraphCounts {
+  readonly nodes: number;
+  readonly edges: number;
+  readonly label_counts: ReadonlyMap<string, number>;
+  readonly edge_type_counts: ReadonlyMap<string, number>;
+}
+
+export const empty_counts: GraphCounts = { nodes: 0, edges: 0, label_counts: new Map(), edge_type_counts: new Map() };
+
+/** Fraction of rows an equality on a property keeps (no distinct-value statistics yet). */
+export const EQUALITY_SELECTIVITY = 0.1;
+/** Fraction a general predicate (a range, a function) keeps. */
+export const PREDICATE_SELECTIVITY = 0.3;
+/** Rows assumed for an UNWIND of an unknown list. */
+export const UNWIND_ROWS = 10;
+
+export function labelRows(counts: GraphCounts, label: string | undefined): number {
+  if (label === undefined) return counts.nodes;
+  return counts.label_counts.get(label) ?? 0;
+}
+
+/** Average relationships per node along `types` in `direction` ('both' counts each end). */
+export function averageDegree(counts: GraphCounts, types: readonly string[], direction: 'out' | 'in' | 'both'): number {
+  if (counts.nodes === 0) return 0;
+  const edges = types.length === 0 ? counts.edges : types.reduce((n, t) => n + (counts.edge_type_counts.get(t) ?? 0), 0);
+  return ((direction === 'both' ? 2 : 1) * edges) / counts.nodes;
+}
+
+export function predicateSelectivity(e: BoundExpression): number {
+  if (e.kind === 'binary' && e.op === 'and') return predicateSelectivity(e.left) * predicateSelectivity(e.right);
+  if (e.kind === 'binary' && e.op === 'eq') return EQUALITY_SELECTIVITY;
+  if (e.kind === 'has_labels') return 0.5;
+  return PREDICATE_SELECTIVITY;
+}
+
+/** Estimated rows an operator produces per run of the plan (the top-level argument counts as one row). */
+export function estimateRows(op: LogicalOp, counts: GraphCounts): number {
+  switch (op.op) {
+    case 'argument':
+      return 1;
+    case 'node_scan':
+      return estimateRows(op.input, counts) * labelRows(counts, op.label) * Math.pow(EQUALITY_SELECTIVITY, op.props.length);
+    case 'node_by_id':
+      return estimateRows(op.input, counts) * (op.many ? 10 : 1);
+    case 'expand': {
+      const degree = averageDegree(counts, op.types, op.direction);
+      const hops = op.range === undefined ? degree : varLengthFanout(degree, op.range);
+      const into = op.into ? 1 / Math.max(1, counts.nodes) : 1;
+      return estimateRows(op.input, counts) * hops * into * (op.rel_props ? EQUALITY_SELECTIVITY : 1);
+    }
+    case 'filter':
+      return estimateRows(op.input, counts) * predicateSelectivity(op.predicate);
+    case 'rel_unique':
+      return estimateRows(op.input, counts);
+    case 'optional':
+      return Math.max(estimateRows(op.input, counts), estimateRows(op.inner, counts) * estimateRows(op.input, counts));
+    case 'hash_join': {
+      const l = estimateRows(op.left, counts);
+      const r = estimateRows(op.right, counts);
+      return (l * r) / Math.max(1, Math.pow(counts.nodes, op.keys.length));
+    }
+    case 'aggregate': {
+      const input = estimateRows(op.input, counts);
+      return op.aggregation.keys.length === 0 ? 1 : Math.max(1, Math.sqrt(input));
+    }
+    case 'distinct':
+      return Math.max(1, estimateRows(op.input, counts) * 0.7);
+    case 'top':
+    case 'limit': {
+      const n = op.op === 'top' ? op.limit : op.count;
+      const input = estimateRows(op.input, counts);
+      return n.kind === 'literal' && typeof n.value === 'bigint' ? Math.min(input, Number(n.value)) : input;
+    }
+    case 'unwind':
+      return estimateRows(op.input, counts) * (op.expression.kind === 'list' ? op.expression.items.length : UNWIND_ROWS);
+    case 'union':
+      return op.parts.reduce((n, p) => n + estimateRows(p, counts), 0);
+    case 'merge':
+    case 'call':
+    case 'path':
+    case 'project':
+    case 'sort':
+    case 'skip':
+    case 'eager':
+    case 'create':
+    case 'set':
+    case 'remove':
+    case 'delete':
+    case 'produce':
+      return estimateRows(op.input, counts);
+    case 'discard':
+      return 0;
+    default:
+      return assertNever(op, 'logical operator');
+  }
+}
+
+function varLengthFanout(degree: number, range: { min: number; max: number }): number {
+  // Paths up to a few hops dominate; longer ranges are capped so estimates stay finite.
+  const max = Math.min(range.max, range.min + 4);
+  let total = 0;
+  for (let k = range.min; k <= max; k++) total += Math.pow(degree, k);
+  return total;
+}

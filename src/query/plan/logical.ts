@@ -1,0 +1,206 @@
+import type { SortDirection } from '../ast/clause.js';
+import type { Direction } from '../ast/pattern.js';
+import type {
+  BoundAggregation,
+  BoundPath,
+  BoundRemoveItem,
+  BoundSetItem,
+  BoundYield,
+} from '../bind/bound-clause.js';
+import type { BoundExpression } from '../bind/bound-expression.js';
+import type { ProcedureSignature } from '../bind/procedures.js';
+
+/**
+ * The logical plan: a tree of operators over rows of slots (a row is an array indexed by
+ * `BoundVariable.id`). Every operator but `argument` and `union` reads an `input` and is run once per
+ * argument row, so a subtree placed under another operator's input is a nested loop: `MATCH (a), (b)`
+ * is a scan of b whose input is the scan of a. `argument` yields the row the operator tree is run with
+ * (the empty row at the top, the outer row in OPTIONAL MATCH and pattern predicates).
+ *
+ * Slot numbers are the binder's; an operator writes only the slots it introduces, so rows can be
+ * updated in place as they stream (operators that keep rows copy them).
+ */
+export type LogicalOp =
+  | { readonly op: 'argument' }
+  /** Every node, or the nodes of one label; `props` are equality predicates the scan checks. */
+  | {
+      readonly op: 'node_scan';
+      readonly input: LogicalOp;
+      readonly variable: number;
+      readonly label?: string;
+      readonly props: readonly PropertyPredicate[];
+    }
+  /** The nodes whose id is among the values of `ids` (an INTEGER or a list, evaluated per row). */
+  | {
+      readonly op: 'node_by_id';
+      readonly input: LogicalOp;
+      readonly variable: number;
+      readonly ids: BoundExpression;
+      /** True when `ids` yields a list (`id(n) IN [...]`). */
+      readonly many: boolean;
+      readonly label?: string;
+    }
+  /**
+   * From the node in `from` along relationships to `to`. With `into`, `to` is bound already and the
+   * relationship must end there. With `range`, `rel` receives a list of relationships (variable length).
+   * `unique_from` lists relationship slots (single or list) bound earlier in the same MATCH, which the
+   * new relationships must differ from (relationship uniqueness).
+   */
+  | {
+      readonly op: 'expand';
+      readonly input: LogicalOp;
+      readonly from: number;
+      readonly rel: number;
+      readonly to: number;
+      readonly direction: Direction;
+      readonly types: readonly string[];
+      readonly into: boolean;
+      /** The relationship slot is bound already: only that relationship is followed (never with `range`). */
+      readonly rel_bound: boolean;
+      readonly range?: { readonly min: number; readonly max: number };
+      readonly unique_from: readonly number[];
+      /** A property map the relationship must match (inline `[r {k: v}]`), per relationship for var-length. */
+      readonly rel_props?: BoundExpression;
+    }
+  | { readonly op: 'filter'; readonly input: LogicalOp; readonly predicate: BoundExpression }
+  /** Relationships in these slots (single or lists) must be pairwise distinct. */
+  | { readonly op: 'rel_unique'; readonly input: LogicalOp; readonly slots: readonly number[] }
+  /** Runs `inner` per input row (with the row as argument); a row without a match continues with `nulls` set to null. */
+  | { readonly op: 'optional'; readonly input: LogicalOp; readonly inner: LogicalOp; readonly nulls: readonly number[] }
+  /** Rows of `left` joined to rows of `right` with equal node ids in `keys`; both run on the same argument. */
+  | {
+      readonly op: 'hash_join';
+      readonly left: LogicalOp;
+      readonly right: LogicalOp;
+      readonly keys: readonly number[];
+      /** Slots the right side binds, copied onto the left row. */
+      readonly right_slots: readonly number[];
+    }
+  /** Builds the path value of `p = ...` from its node and relationship slots. */
+  | {
+      readonly op: 'path';
+      readonly input: LogicalOp;
+      readonly variable: number;
+      readonly nodes: readonly number[];
+      /** Relationship slots; a variable-length slot holds a list. */
+      readonly rels: readonly number[];
+    }
+  | { readonly op: 'project'; readonly input: LogicalOp; readonly items: readonly ProjectItem[] }
+  | {
+      readonly op: 'aggregate';
+      readonly input: LogicalOp;
+      readonly aggregation: BoundAggregation;
+    }
+  /** Keeps the first row of each combination of values in `slots`. */
+  | { readonly op: 'distinct'; readonly input: LogicalOp; readonly slots: readonly number[] }
+  | { readonly op: 'sort'; readonly input: LogicalOp; readonly keys: readonly SortKey[] }
+  /** Sort followed by LIMIT: keeps only the best `limit` (+ `skip`) rows while reading. */
+  | {
+      readonly op: 'top';
+      readonly input: LogicalOp;
+      readonly keys: readonly SortKey[];
+      readonly limit: BoundExpression;
+      readonly skip?: BoundExpression;
+    }
+  | { readonly op: 'skip'; readonly input: LogicalOp; readonly count: BoundExpression }
+  | { readonly op: 'limit'; readonly input: LogicalOp; readonly count: BoundExpression }
+  | { readonly op: 'unwind'; readonly input: LogicalOp; readonly expression: BoundExpression; readonly variable: number }
+  /** Reads its whole input before passing any row on: the barrier between reads and writes. */
+  | { readonly op: 'eager'; readonly input: LogicalOp }
+  | { readonly op: 'create'; readonly input: LogicalOp; readonly pattern: readonly BoundPath[] }
+  | {
+      readonly op: 'merge';
+      readonly input: LogicalOp;
+      readonly path: BoundPath;
+      /** The plan that finds existing matches, run with the input row as argument. */
+      readonly match: LogicalOp;
+      readonly on_create: readonly BoundSetItem[];
+      readonly on_match: readonly BoundSetItem[];
+    }
+  | { readonly op: 'set'; readonly input: LogicalOp; readonly items: readonly BoundSetItem[] }
+  | { readonly op: 'remove'; readonly input: LogicalOp; readonly items: readonly BoundRemoveItem[] }
+  | { readonly op: 'delete'; readonly input: LogicalOp; readonly detach: boolean; readonly expressions: readonly BoundExpression[] }
+  | {
+      readonly op: 'call';
+      readonly input: LogicalOp;
+      readonly procedure: ProcedureSignature;
+      readonly args: readonly BoundExpression[];
+      readonly yields: readonly BoundYield[];
+    }
+  /** The rows of each part, renamed to the first part's column slots; without `all`, duplicates go. */
+  | {
+      readonly op: 'union';
+      readonly parts: readonly LogicalOp[];
+      readonly part_columns: readonly (readonly number[])[];
+      readonly all: boolean;
+    }
+  /** Drops every row: the end of a query without RETURN. */
+  | { readonly op: 'discard'; readonly input: LogicalOp }
+  /** The result: column names and the slots they are read from. */
+  | { readonly op: 'produce'; readonly input: LogicalOp; readonly columns: readonly ResultColumn[] };
+
+export interface PropertyPredicate {
+  readonly key: string;
+  readonly value: BoundExpression;
+}
+
+export interface ProjectItem {
+  readonly variable: number;
+  readonly expression: BoundExpression;
+}
+
+export interface SortKey {
+  readonly expression: BoundExpression;
+  readonly direction: SortDirection;
+}
+
+export interface ResultColumn {
+  readonly name: string;
+  readonly slot: number;
+}
+
+export type LogicalOpKind = LogicalOp['op'];
+
+/** The operators an operator reads from, in order. */
+export function inputsOf(op: LogicalOp): readonly LogicalOp[] {
+  switch (op.op) {
+    case 'argument':
+      return [];
+    case 'union':
+      return op.parts;
+    case 'hash_join':
+      return [op.left, op.right];
+    case 'optional':
+      return [op.input, op.inner];
+    case 'merge':
+      return [op.input, op.match];
+    default:
+      return [op.input];
+  }
+}
+
+/** A copy of `op` with its inputs replaced (same order as `inputsOf`). */
+export function withInputs(op: LogicalOp, inputs: readonly LogicalOp[]): LogicalOp {
+  const a = inputs[0] as LogicalOp;
+  switch (op.op) {
+    case 'argument':
+      return op;
+    case 'union':
+      return { ...op, parts: inputs };
+    case 'hash_join':
+      return { ...op, left: a, right: inputs[1] as LogicalOp };
+    case 'optional':
+      return { ...op, input: a, inner: inputs[1] as LogicalOp };
+    case 'merge':
+      return { ...op, input: a, match: inputs[1] as LogicalOp };
+    default:
+      return { ...op, input: a };
+  }
+}
+
+/** Rewrites a tree bottom-up: children first, then `f` on the rebuilt node. */
+export function transformUp(op: LogicalOp, f: (op: LogicalOp) => LogicalOp): LogicalOp {
+  const inputs = inputsOf(op);
+  const next = inputs.length === 0 ? op : withInputs(op, inputs.map((i) => transformUp(i, f)));
+  return f(next);
+}

@@ -1,0 +1,230 @@
+import type { BoundNodePattern, BoundPath } from '../bind/bound-clause.js';
+import type { BoundExpression } from '../bind/bound-expression.js';
+import { averageDegree, EQUALITY_SELECTIVITY, estimateRows, labelRows, type GraphCounts } from './cardinality.js';
+import { conjunction, conjuncts, freeSlots, hasLabels, propertyConjuncts } from './expressions.js';
+import type { LogicalOp } from './logical.js';
+
+/**
+ * Plans a pattern (of MATCH, OPTIONAL MATCH, MERGE, or a pattern in an expression) on top of `input`.
+ * Each comma-separated path starts at a node and expands along its chain both ways. Paths touching
+ * nodes bound already are planned first; a path that meets the plan so far either expands from the
+ * shared node or, when it has a much more selective start of its own, is planned apart and hash
+ * joined on the shared nodes. Predicates (labels, inline properties, WHERE) are filters placed after
+ * the pattern; the rewrite passes push them down into scans and expands.
+ *
+ * `bound` holds the slots bound before the pattern; it is updated with the slots the pattern binds.
+ */
+export interface PatternPlanOptions {
+  readonly counts: GraphCounts;
+  /** Plan every path by expansion only (no joins): used where the pattern must see its argument row. */
+  readonly joins: boolean;
+}
+
+export function planPattern(
+  input: LogicalOp,
+  paths: readonly BoundPath[],
+  where: BoundExpression | undefined,
+  bound: Set<number>,
+  options: PatternPlanOptions,
+): LogicalOp {
+  const whereConjuncts = where ? conjuncts(where) : [];
+  const hints = selectivityHints(whereConjuncts);
+  const clauseRels: number[] = [];
+  const filters: BoundExpression[] = [];
+  let plan = input;
+  const pending = [...paths];
+  let needUnique = false;
+  while (pending.length > 0) {
+    let index = pending.findIndex((p) => p.nodes.some((n) => bound.has(n.variable.id)));
+    if (index < 0) index = cheapestPath(pending, options.counts, hints);
+    const path = pending.splice(index, 1)[0] as BoundPath;
+    const shared = path.nodes.filter((n) => bound.has(n.variable.id)).map((n) => n.variable.id);
+    const connected = shared.length > 0;
+    if (connected && options.joins && clauseRels.length + path.relationships.length > 0) {
+      // Consider a hash join: the path planned from its own best start, joined on the shared nodes.
+      const alone = new Set(bound);
+      for (const s of shared) alone.delete(s);
+      const leftRows = estimateRows(plan, options.counts);
+      const sideRels: number[] = [];
+      const sideFilters: BoundExpression[] = [];
+      const side = planPath({ op: 'argument' }, path, alone, sideRels, sideFilters, options.counts, hints, true);
+      const sideRows = estimateRows(side, options.counts);
+      const expandCost = leftRows * pathFanout(path, options.counts);
+      if (input.op === 'argument' && plan !== input && sideRows + leftRows < expandCost / 4) {
+        const rightSlots = [...alone].filter((s) => !bound.has(s));
+        plan = { op: 'hash_join', left: plan, right: withFilters(side, sideFilters), keys: shared, right_slots: rightSlots };
+        for (const s of alone) bound.add(s);
+        if (clauseRels.length > 0 && sideRels.length > 0) needUnique = true;
+        clauseRels.push(...sideRels);
+        continue;
+      }
+    }
+    plan = planPath(plan, path, bound, clauseRels, filters, options.counts, hints, false);
+  }
+  if (needUnique) plan = { op: 'rel_unique', input: plan, slots: clauseRels };
+  plan = withFilters(plan, [...filters, ...whereConjuncts]);
+  return plan;
+}
+
+function withFilters(plan: LogicalOp, filters: readonly BoundExpression[]): LogicalOp {
+  const predicate = conjunction(filters);
+  return predicate === undefined ? plan : { op: 'filter', input: plan, predicate };
+}
+
+/** Per node slot, a factor from WHERE conjuncts that pin it (`id(n) = ...`, `n.p = ...`). */
+function selectivityHints(list: readonly BoundExpression[]): Map<number, number> {
+  const hints = new Map<number, number>();
+  for (const c of list) {
+    if (c.kind !== 'binary' || (c.op !== 'eq' && c.op !== 'in')) continue;
+    for (const [side, other] of [
+      [c.left, c.right],
+      [c.right, c.left],
+    ] as const) {
+      if (c.op === 'in' && side !== c.left) continue;
+      let slot: number | undefined;
+      let factor = EQUALITY_SELECTIVITY;
+      if (side.kind === 'function' && side.name === 'id' && side.args[0]?.kind === 'variable') {
+        slot = side.args[0].variable.id;
+        factor = 0;
+      } else if (side.kind === 'property' && side.object.kind === 'variable') {
+        slot = side.object.variable.id;
+      }
+      if (slot === undefined || freeSlots(other).has(slot)) continue;
+      hints.set(slot, Math.min(hints.get(slot) ?? 1, factor));
+    }
+  }
+  return hints;
+}
+
+function nodeEstimate(n: BoundNodePattern, counts: GraphCounts, hints: ReadonlyMap<number, number>): number {
+  let rows = n.labels.length === 0 ? counts.nodes : Math.min(...n.labels.map((l) => labelRows(counts, l)));
+  if (n.properties?.kind === 'map') rows *= Math.pow(EQUALITY_SELECTIVITY, n.properties.entries.length);
+  const hint = hints.get(n.variable.id);
+  if (hint !== undefined) rows = hint === 0 ? 1 : rows * hint;
+  return rows;
+}
+
+function cheapestPath(paths: readonly BoundPath[], counts: GraphCounts, hints: ReadonlyMap<number, number>): number {
+  let best = 0;
+  let bestRows = Infinity;
+  paths.forEach((p, i) => {
+    const rows = Math.min(...p.nodes.map((n) => nodeEstimate(n, counts, hints)));
+    if (rows < bestRows) {
+      bestRows = rows;
+      best = i;
+    }
+  });
+  return best;
+}
+
+function pathFanout(path: BoundPath, counts: GraphCounts): number {
+  let f = 1;
+  for (const r of path.relationships) f *= Math.max(1, averageDegree(counts, r.types, r.direction));
+  return f;
+}
+
+/**
+ * One path: scan its start node (unless bound), then expand right and left of it. Filters for
+ * labels and inline properties of the nodes it reaches are appended to `filters`.
+ */
+function planPath(
+  input: LogicalOp,
+  path: BoundPath,
+  bound: Set<number>,
+  clauseRels: number[],
+  filters: BoundExpression[],
+  counts: GraphCounts,
+  hints: ReadonlyMap<number, number>,
+  forceScan: boolean,
+): LogicalOp {
+  let plan = input;
+  const nodes = path.nodes;
+  let start = nodes.findIndex((n) => bound.has(n.variable.id));
+  if (start < 0 || forceScan) {
+    start = 0;
+    let bestRows = Infinity;
+    nodes.forEach((n, i) => {
+      if (bound.has(n.variable.id)) return;
+      const rows = nodeEstimate(n, counts, hints);
+      if (rows < bestRows) {
+        bestRows = rows;
+        start = i;
+      }
+    });
+    const first = nodes[start] as BoundNodePattern;
+    if (!bound.has(first.variable.id)) {
+      const label = first.labels.length === 0 ? undefined : [...first.labels].sort((a, b) => labelRows(counts, a) - labelRows(counts, b))[0];
+      plan = { op: 'node_scan', input: plan, variable: first.variable.id, ...(label !== undefined && { label }), props: [] };
+      bound.add(first.variable.id);
+      nodeFilters(first, label, filters);
+    }
+  } else {
+    nodeFilters(nodes[start] as BoundNodePattern, undefined, filters);
+  }
+  for (let i = start; i < path.relationships.length; i++) {
+    plan = expand(plan, path, i, false, bound, clauseRels, filters);
+  }
+  for (let i = start - 1; i >= 0; i--) {
+    plan = expand(plan, path, i, true, bound, clauseRels, filters);
+  }
+  if (path.variable !== undefined) {
+    plan = {
+      op: 'path',
+      input: plan,
+      variable: path.variable.id,
+      nodes: nodes.map((n) => n.variable.id),
+      rels: path.relationships.map((r) => r.variable.id),
+    };
+    bound.add(path.variable.id);
+  }
+  return plan;
+}
+
+/** Label and property filters of a node reached by the plan; `scanLabel` is checked by the scan itself. */
+function nodeFilters(n: BoundNodePattern, scanLabel: string | undefined, filters: BoundExpression[]): void {
+  const labels = n.labels.filter((l) => l !== scanLabel);
+  if (labels.length > 0) filters.push(hasLabels(n.variable, labels, n.span));
+  if (n.properties) filters.push(...propertyConjuncts(n.variable, n.properties, n.span));
+}
+
+/** Expands relationship `i` of `path` (leftwards: from nodes[i + 1] to nodes[i]). */
+function expand(
+  input: LogicalOp,
+  path: BoundPath,
+  i: number,
+  leftwards: boolean,
+  bound: Set<number>,
+  clauseRels: number[],
+  filters: BoundExpression[],
+): LogicalOp {
+  const rel = path.relationships[i]!;
+  const from = (leftwards ? path.nodes[i + 1] : path.nodes[i]) as BoundNodePattern;
+  const to = (leftwards ? path.nodes[i] : path.nodes[i + 1]) as BoundNodePattern;
+  const direction = leftwards ? (rel.direction === 'out' ? 'in' : rel.direction === 'in' ? 'out' : 'both') : rel.direction;
+  const into = bound.has(to.variable.id);
+  const relBound = bound.has(rel.variable.id);
+  const op: LogicalOp = {
+    op: 'expand',
+    input,
+    from: from.variable.id,
+    rel: rel.variable.id,
+    to: to.variable.id,
+    direction,
+    types: rel.types,
+    into,
+    ...(rel.range !== undefined && { range: { min: rel.range.min ?? 1, max: rel.range.max ?? Infinity } }),
+    // A relationship bound before the clause is checked to join the two nodes, not searched for.
+    rel_bound: relBound,
+    unique_from: relBound ? [] : [...clauseRels],
+    ...(rel.properties !== undefined && { rel_props: rel.properties }),
+  };
+  clauseRels.push(rel.variable.id);
+  bound.add(rel.variable.id);
+  if (!into) {
+    bound.add(to.variable.id);
+    nodeFilters(to, undefined, filters);
+  } else if (to.labels.length > 0 || to.properties) {
+    nodeFilters(to, undefined, filters);
+  }
+  return op;
+}

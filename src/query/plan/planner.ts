@@ -1,0 +1,125 @@
+import { assertNever } from '../../common/assert.js';
+import type { BoundClause, BoundPath, BoundProjection, BoundQuery, BoundSingleQuery } from '../bind/bound-clause.js';
+import type { BoundExpression } from '../bind/bound-expression.js';
+import type { GraphCounts } from './cardinality.js';
+import { isSlot } from './expressions.js';
+import type { LogicalOp, ProjectItem } from './logical.js';
+import { planPattern } from './plan-match.js';
+
+/**
+ * Turns a bound query into a logical plan, clause by clause. Reading clauses stream; every updating
+ * clause is fenced by `eager` on both sides, so that a clause sees the whole effect of the clauses
+ * before it (openCypher runs clauses one after the other over the whole table) and a scan never
+ * meets the nodes the same statement is creating.
+ */
+export function planQuery(query: BoundQuery, counts: GraphCounts): LogicalOp {
+  if (query.parts.length === 1) return planSingle(query.parts[0] as BoundSingleQuery, counts);
+  const parts = query.parts.map((p) => planSingle(p, counts, false));
+  const first = query.parts[0] as BoundSingleQuery;
+  const union: LogicalOp = {
+    op: 'union',
+    parts,
+    part_columns: query.parts.map((p) => p.columns.map((c) => c.variable.id)),
+    all: query.union_all,
+  };
+  return { op: 'produce', input: union, columns: first.columns.map((c) => ({ name: c.name, slot: c.variable.id })) };
+}
+
+/** Plans a single query; with `produce` false the plan ends at its last projection (a UNION part). */
+export function planSingle(query: BoundSingleQuery, counts: GraphCounts, produce = true): LogicalOp {
+  const bound = new Set<number>();
+  let plan: LogicalOp = { op: 'argument' };
+  let afterUpdate = false;
+  for (const clause of query.clauses) {
+    const updating = isUpdating(clause);
+    if (updating || afterUpdate) plan = eager(plan);
+    afterUpdate = updating;
+    plan = planClause(plan, clause, bound, counts);
+  }
+  if (afterUpdate) plan = eager(plan);
+  const last = query.clauses[query.clauses.length - 1];
+  const returns = last !== undefined && (last.kind === 'return' || (last.kind === 'call' && last.standalone));
+  if (!returns) return { op: 'discard', input: plan };
+  if (!produce) return plan;
+  return { op: 'produce', input: plan, columns: query.columns.map((c) => ({ name: c.name, slot: c.variable.id })) };
+}
+
+function eager(plan: LogicalOp): LogicalOp {
+  return plan.op === 'eager' || plan.op === 'argument' ? plan : { op: 'eager', input: plan };
+}
+
+function isUpdating(c: BoundClause): boolean {
+  return c.kind === 'create' || c.kind === 'merge' || c.kind === 'set' || c.kind === 'remove' || c.kind === 'delete';
+}
+
+function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, counts: GraphCounts): LogicalOp {
+  switch (clause.kind) {
+    case 'match': {
+      if (!clause.optional) return planPattern(plan, clause.pattern, clause.where, bound, { counts, joins: true });
+      const inner = planPattern({ op: 'argument' }, clause.pattern, clause.where, bound, { counts, joins: false });
+      for (const v of clause.introduced) bound.add(v.id);
+      return { op: 'optional', input: plan, inner, nulls: clause.introduced.map((v) => v.id) };
+    }
+    case 'unwind':
+      bound.add(clause.variable.id);
+      return { op: 'unwind', input: plan, expression: clause.expression, variable: clause.variable.id };
+    case 'call': {
+      for (const y of clause.yields) bound.add(y.variable.id);
+      const call: LogicalOp = { op: 'call', input: plan, procedure: clause.procedure, args: clause.args, yields: clause.yields };
+      return clause.where ? { op: 'filter', input: call, predicate: clause.where } : call;
+    }
+    case 'create':
+      for (const p of clause.pattern) bindPath(p, bound);
+      return { op: 'create', input: plan, pattern: clause.pattern };
+    case 'merge': {
+      const before = new Set(bound);
+      const match = planPattern({ op: 'argument' }, [clause.path], undefined, new Set(before), { counts, joins: false });
+      bindPath(clause.path, bound);
+      return { op: 'merge', input: plan, path: clause.path, match, on_create: clause.on_create, on_match: clause.on_match };
+    }
+    case 'set':
+      return { op: 'set', input: plan, items: clause.items };
+    case 'remove':
+      return { op: 'remove', input: plan, items: clause.items };
+    case 'delete':
+      return { op: 'delete', input: plan, detach: clause.detach, expressions: clause.expressions };
+    case 'with':
+    case 'return':
+      return planProjection(plan, clause.projection, bound);
+    default:
+      return assertNever(clause, 'clause');
+  }
+}
+
+function bindPath(p: BoundPath, bound: Set<number>): void {
+  for (const n of p.nodes) bound.add(n.variable.id);
+  for (const r of p.relationships) bound.add(r.variable.id);
+  if (p.variable) bound.add(p.variable.id);
+}
+
+/**
+ * WITH and RETURN, in the binder's order: aggregation, columns, DISTINCT, ORDER BY, SKIP, LIMIT, WHERE.
+ * A WHERE reading dropped input slots is applied while they are still in the row.
+ */
+function planProjection(input: LogicalOp, p: BoundProjection, bound: Set<number>): LogicalOp {
+  let plan = input;
+  if (p.aggregation !== undefined) plan = { op: 'aggregate', input: plan, aggregation: p.aggregation };
+  const items: ProjectItem[] = p.columns
+    .filter((c) => !isSlot(c.expression, c.variable.id))
+    .map((c) => ({ variable: c.variable.id, expression: c.expression }));
+  if (items.length > 0) plan = { op: 'project', input: plan, items };
+  const whereEarly = p.where !== undefined && p.where_reads_input === true && p.distinct;
+  if (whereEarly) plan = filter(plan, p.where as BoundExpression);
+  if (p.distinct) plan = { op: 'distinct', input: plan, slots: p.columns.map((c) => c.variable.id) };
+  if (p.order.length > 0) plan = { op: 'sort', input: plan, keys: p.order.map((o) => ({ expression: o.expression, direction: o.direction })) };
+  if (p.skip !== undefined) plan = { op: 'skip', input: plan, count: p.skip };
+  if (p.limit !== undefined) plan = { op: 'limit', input: plan, count: p.limit };
+  if (p.where !== undefined && !whereEarly) plan = filter(plan, p.where);
+  bound.clear();
+  for (const c of p.columns) bound.add(c.variable.id);
+  return plan;
+}
+
+function filter(input: LogicalOp, predicate: BoundExpression): LogicalOp {
+  return { op: 'filter', input, predicate };
+}
