@@ -200,14 +200,20 @@ export class Database {
    * horizon fails UNAVAILABLE.
    */
   viewAtTimestamp(ts: number): SnapshotView {
-    const horizon = this.sm.graph.horizonIndex;
-    const horizonTs = horizon > 0 ? (this.sm.clock.tsOf(horizon) ?? 0) : 0;
-    if (ts < horizonTs || this.sm.clock.indexAt(ts, this.sm.committedIndex) < this.sm.clock.firstIndex - 1) {
-      throw unavailable(`timestamp ${ts} is older than the MVCC retention window (oldest readable ${horizonTs})`, 'SNAPSHOT_TOO_OLD', {
-        oldest_readable_ts: String(horizonTs),
+    const oldest = this.oldestReadableTs();
+    if (ts < oldest) {
+      throw unavailable(`timestamp ${ts} is older than the MVCC retention window (oldest readable ${oldest})`, 'SNAPSHOT_TOO_OLD', {
+        oldest_readable_ts: String(oldest),
       });
     }
     return this.sm.viewAt(this.sm.clock.indexAt(ts, this.sm.committedIndex));
+  }
+
+  /** The oldest commit_ts a time-travel read may name: the retention window, or what collection left. */
+  oldestReadableTs(): number {
+    const horizon = this.sm.graph.horizonIndex;
+    const collected = horizon > 0 ? (this.sm.clock.tsOf(horizon) ?? 0) : 0;
+    return Math.max(collected, this.sm.clock.lastTs - this.options.mvcc_retention_secs * 1_000_000);
   }
 
   /** The committed state at a past read index (a pinned page of results), if still retained. */

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGrpcClient, type GrpcClient } from '../../src/api/grpc-client.js';
+import { restCall } from '../../src/api/rest-client.js';
+import { QueryService } from '../../src/gen/weft/v1/query_pb.js';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+
+/** SPEC 4.1 request rules and SPEC 3.4 transaction states, over gRPC and REST alike. */
+let server: ServerProcess;
+let grpc: GrpcClient<typeof QueryService>;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'weft-rules-'));
+  server = await startServerProcess(dir);
+  grpc = createGrpcClient(QueryService, server.grpc);
+});
+afterAll(async () => {
+  grpc?.close();
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Method = keyof typeof QueryService.method;
+const both = (method: Method, req: unknown): [string, () => Promise<unknown>][] => [
+  ['grpc', () => (grpc[method] as (r: unknown) => Promise<unknown>)(req)],
+  ['rest', () => restCall(server.rest, QueryService.method[method], req)],
+];
+
+async function failure(call: () => Promise<unknown>): Promise<{ code: string; reason: string; metadata: Record<string, string> }> {
+  try {
+    await call();
+  } catch (e) {
+    return e as { code: string; reason: string; metadata: Record<string, string> };
+  }
+  throw new Error('the call succeeded');
+}
+
+describe('ExecuteCypher request rules', () => {
+  const q = 'RETURN 1';
+  const cases: [string, unknown, string][] = [
+    ['after_index with LOCAL', { query: q, readConcern: { level: 1, afterIndex: 1n } }, 'FAILED_PRECONDITION'],
+    ['after_index with LINEARIZABLE', { query: q, readConcern: { level: 3, afterIndex: 1n } }, 'FAILED_PRECONDITION'],
+    ['at_timestamp with MAJORITY', { query: q, readConcern: { level: 2, atTimestamp: 5n } }, 'FAILED_PRECONDITION'],
+    ['at_timestamp with the default level', { query: q, readConcern: { atTimestamp: 5n } }, 'FAILED_PRECONDITION'],
+    ['unknown read concern level', { query: q, readConcern: { level: 9 } }, 'INVALID_ARGUMENT'],
+    ['unknown read preference', { query: q, readPreference: 42 }, 'INVALID_ARGUMENT'],
+    ['query_memory_limit_mb zero', { query: q, queryMemoryLimitMb: 0 }, 'INVALID_ARGUMENT'],
+    ['query_memory_limit_mb above 4096', { query: q, queryMemoryLimitMb: 4097 }, 'INVALID_ARGUMENT'],
+    ['acks above the member count', { query: q, writeConcern: { acks: 2 } }, 'INVALID_ARGUMENT'],
+    ['volatile journal with MAJORITY', { query: q, writeConcern: { journal: 3, mode: 1 } }, 'INVALID_ARGUMENT'],
+    ['volatile journal with the count unset (MAJORITY)', { query: q, writeConcern: { journal: 2 } }, 'INVALID_ARGUMENT'],
+    ['causal session with acks 0', { query: q, readConcern: { level: 2, afterIndex: 1n }, writeConcern: { acks: 0 } }, 'INVALID_ARGUMENT'],
+    ['empty query', { query: '  ' }, 'INVALID_ARGUMENT'],
+  ];
+  for (const [name, req, code] of cases) {
+    it(`${name}: ${code} on both transports`, async () => {
+      for (const [transport, call] of both('executeCypher', req)) {
+        expect((await failure(call)).code, transport).toBe(code);
+      }
+    });
+  }
+  it('a SNAPSHOT read older than the retention window fails UNAVAILABLE', async () => {
+    for (const [transport, call] of both('executeCypher', { query: q, readConcern: { level: 4, atTimestamp: 1n } })) {
+      expect((await failure(call)).code, transport).toBe('UNAVAILABLE');
+    }
+  });
+});
+
+describe('transactions (SPEC 3.4)', () => {
+  it('(none) -> open -> committed: a read-only transaction commits at its pinned timestamp', async () => {
+    for (const [transport] of both('beginTransaction', {})) {
+      const begin = (transport === 'grpc' ? await grpc.beginTransaction({}) : await restCall(server.rest, QueryService.method.beginTransaction, {})) as {
+        transactionId: bigint;
+        snapshotTs: bigint;
+      };
+      expect(begin.transactionId).not.toBe(0n);
+      const commit = (transport === 'grpc'
+        ? await grpc.commitTransaction({ transactionId: begin.transactionId })
+        : await restCall(server.rest, QueryService.method.commitTransaction, { transactionId: begin.transactionId })) as { commitTs: bigint };
+      expect(commit.commitTs).toBe(begin.snapshotTs);
+      const again = await failure(() => grpc.commitTransaction({ transactionId: begin.transactionId }));
+      expect([again.code, again.reason]).toEqual(['NOT_FOUND', 'TRANSACTION_NOT_FOUND']);
+    }
+  });
+
+  it('open -> discarded by rollback; unknown ids and zero versions are refused', async () => {
+    const tx = await grpc.beginTransaction({});
+    await grpc.rollbackTransaction({ transactionId: tx.transactionId });
+    for (const [transport, call] of both('rollbackTransaction', { transactionId: tx.transactionId })) {
+      expect((await failure(call)).code, transport).toBe('NOT_FOUND');
+    }
+    for (const [transport, call] of both('commitTransaction', { transactionId: 12345n })) {
+      expect((await failure(call)).code, transport).toBe('NOT_FOUND');
+    }
+    const open = await grpc.beginTransaction({});
+    for (const [transport, call] of both('commitTransaction', { transactionId: open.transactionId, expect: [{ nodeId: 1n, version: 0n }] })) {
+      expect((await failure(call)).code, transport).toBe('INVALID_ARGUMENT');
+    }
+  });
+
+  it('open -> aborted: an expect entry that does not match refuses the commit with REVISION_MISMATCH', async () => {
+    const tx = await grpc.beginTransaction({});
+    const err = await failure(() => grpc.commitTransaction({ transactionId: tx.transactionId, expect: [{ nodeId: 987_654n, version: 42n }] }));
+    expect([err.code, err.reason]).toEqual(['ABORTED', 'REVISION_MISMATCH']);
+    expect(err.metadata['expected_version']).toBe('42');
+    expect(err.metadata['current_version']).toBe('absent');
+  });
+});
