@@ -1,33 +1,88 @@
-import { unimplemented } from '../common/errors.js';
+import { failedPrecondition, unimplemented } from '../common/errors.js';
 import type { Value } from '../common/values/value.js';
 import type { CypherCall, CypherOutcome, PlanNode } from '../api/query-service.js';
 import type { GraphReader } from '../projections/graph/view.js';
 import type { WriteSet } from '../projections/graph/write-set.js';
+import { QueryEngine, type ExecuteContext, type Prepared, type QueryResult } from '../query/engine.js';
 import type { Database } from './database.js';
 
 /**
  * Runs Cypher statements for the member: reads on a snapshot, auto-committed writes through the write
- * path, statements of a transaction in its write set.
+ * path (one log entry per statement), statements of a transaction in its write set. Schema statements
+ * go to the catalog's admission, which the schema service shares.
  */
-export class CypherRunner {
-  constructor(private readonly db: Database) {}
+export type SchemaStatementHandler = (prepared: Prepared, call: CypherCall) => Promise<QueryResult>;
 
-  autoCommit(call: CypherCall, view: GraphReader): Promise<CypherOutcome> {
-    void this.db;
-    void call;
-    void view;
-    return Promise.reject(unimplemented('the Cypher engine is not wired to this server yet'));
+export class CypherRunner {
+  private schemaHandler: SchemaStatementHandler | undefined;
+
+  constructor(
+    private readonly db: Database,
+    readonly engine: QueryEngine = new QueryEngine(),
+  ) {}
+
+  /** Where CREATE/DROP CONSTRAINT and CREATE/DROP INDEX go. */
+  handleSchemaWith(handler: SchemaStatementHandler): void {
+    this.schemaHandler = handler;
+  }
+
+  async autoCommit(call: CypherCall, view: GraphReader): Promise<CypherOutcome> {
+    const prepared = this.engine.prepare(call.text);
+    const ctx = this.context(call);
+    switch (prepared.kind) {
+      case 'read': {
+        const result = this.engine.execute(prepared, view, ctx);
+        return this.outcome(result, view, 0);
+      }
+      case 'write': {
+        if (prepared.explain) return this.outcome(this.engine.execute(prepared, view, ctx), view, 0);
+        if (call.at_timestamp > 0) throw failedPrecondition('a statement that writes cannot read at a past timestamp');
+        const { value, receipt } = await this.db.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: call.concern });
+        // Values the statement returns are resolved against the state it wrote, pending or not.
+        return this.outcome(value, this.db.sm.latestView(), receipt.commit_ts);
+      }
+      case 'schema': {
+        if (this.schemaHandler === undefined) throw unimplemented('schema statements are not available on this server');
+        return this.outcome(await this.schemaHandler(prepared, call), this.db.latestCommitted(), 0);
+      }
+      case 'session':
+        throw unimplemented('SET vector_consistency has no effect until vector search is available');
+    }
   }
 
   inTransaction(call: CypherCall, ws: WriteSet): Omit<CypherOutcome, 'applied_index' | 'commit_ts' | 'served_by_leader'> {
-    void call;
-    void ws;
-    throw unimplemented('the Cypher engine is not wired to this server yet');
+    const prepared = this.engine.prepare(call.text);
+    if (prepared.kind === 'schema') throw failedPrecondition('schema statements run on their own, not inside a transaction');
+    if (prepared.kind === 'session') throw unimplemented('SET vector_consistency has no effect until vector search is available');
+    if (call.at_timestamp > 0) throw failedPrecondition('a statement inside a transaction reads the transaction snapshot; at_timestamp does not apply');
+    const result = this.engine.execute(prepared, ws, this.context(call));
+    return { columns: result.columns, rows: result.rows, stats: result.stats, refs: ws };
   }
 
   explain(text: string, params: ReadonlyMap<string, Value>): PlanNode {
-    void text;
     void params;
-    throw unimplemented('the Cypher engine is not wired to this server yet');
+    return this.engine.explain(text, this.db.latestCommitted());
+  }
+
+  private context(call: CypherCall): ExecuteContext {
+    return {
+      params: call.params,
+      memory_limit_bytes: call.memory_limit_bytes,
+      ...(call.deadline_ms !== undefined ? { deadline_ms: call.deadline_ms } : {}),
+      now_us: Date.now() * 1000,
+      viewAt: (ts: number) => this.db.viewAtTimestamp(ts),
+    };
+  }
+
+  private outcome(result: QueryResult, refs: GraphReader, commit_ts: number): CypherOutcome {
+    return {
+      columns: result.columns,
+      rows: result.rows,
+      stats: result.stats,
+      refs,
+      applied_index: this.db.committedIndex,
+      commit_ts,
+      served_by_leader: true,
+    };
   }
 }
