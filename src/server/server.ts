@@ -5,6 +5,8 @@ import { startRestServer, type RestServerHandle } from '../api/rest-server.js';
 import { startOpsServer, type OpsServerHandle } from '../api/ops-server.js';
 import { graphService, type GraphBackend } from '../api/graph-service.js';
 import { queryService } from '../api/query-service.js';
+import { schemaService } from '../api/schema-service.js';
+import { startSchemaRuntime } from './index-builds/schema-runtime.js';
 import type { RegisteredService } from '../api/handlers.js';
 import type { ServerConfig } from './config.js';
 import { Database } from './database.js';
@@ -56,7 +58,14 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     query_memory_limit_mb: config.query_memory_limit_mb,
     vector_build_wait_ms: config.vector_build_wait_ms,
   });
-  const services: RegisteredService[] = [graphService(backend), queryService(query)];
+  // Index builds and checks are server-owned: taken up again here after a restart.
+  const schema = startSchemaRuntime(db, {
+    index_build_max_running: config.index_build_max_running,
+    index_build_statement_wait_secs: config.index_build_statement_wait_secs,
+    concern: backend.defaultConcern,
+    log,
+  });
+  const services: RegisteredService[] = [graphService(backend), queryService(query), schemaService(schema.backend)];
   let grpc: GrpcServerHandle | undefined;
   let rest: RestServerHandle | undefined;
   let ops: OpsServerHandle | undefined;
@@ -77,6 +86,7 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     });
   } catch (e) {
     await Promise.allSettled([grpc?.stop(), rest?.stop(), ops?.stop()]);
+    schema.stop();
     txs.close();
     await db.close();
     throw e;
@@ -96,6 +106,7 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
         stopping = true;
         // Refuse new calls, let the ones in flight finish, then close the log after a checkpoint.
         await Promise.all([grpc.stop(config.shutdown_drain_ms), rest.stop(config.shutdown_drain_ms)]);
+        schema.stop();
         txs.close();
         await db.close(config.shutdown_drain_ms);
         await ops.stop();
