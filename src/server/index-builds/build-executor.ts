@@ -104,6 +104,8 @@ export class BuildExecutor {
       }
       if (open.length === 0) return;
       for (const b of open) {
+        // Taking a build up is an entry: ACCEPTED -> RUNNING, whether or not a seat is free yet.
+        if (b.state === 'ACCEPTED') this.propose({ kind: 'index_build_progress', operation: b.operation, indexed: 0 }, false);
         if (this.seated.has(b.operation)) continue;
         if (this.seated.size < this.options.max_running) this.seated.add(b.operation);
         else this.phases.set(b.operation, 'AWAITING_SEAT');
@@ -133,7 +135,8 @@ export class BuildExecutor {
     if (gen === undefined || index === undefined || isFinalBuild(b.state)) return;
     const owner = schema.catalog.ownerOf(index);
     const now = Date.now();
-    if (b.state === 'ACCEPTED' || now - (this.lastProgress.get(b.operation) ?? 0) >= this.options.progress_interval_ms) {
+    if (!this.lastProgress.has(b.operation)) this.lastProgress.set(b.operation, now);
+    if (now - (this.lastProgress.get(b.operation) ?? now) >= this.options.progress_interval_ms) {
       this.lastProgress.set(b.operation, now);
       // Progress entries are not waited for: they report, they do not decide.
       this.propose({ kind: 'index_build_progress', operation: b.operation, indexed: gen.filled_through_count() }, false);

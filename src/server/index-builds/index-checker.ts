@@ -30,6 +30,7 @@ export const check_repair_batch_max = 1000;
 
 export class IndexChecker {
   private readonly running = new Set<number>();
+  private stopped = false;
 
   constructor(
     private readonly db: Database,
@@ -42,8 +43,12 @@ export class IndexChecker {
     for (const k of this.db.sm.schema.catalog.checks.values()) if (!isFinalCheck(k.state)) this.run(k.operation);
   }
 
+  stop(): void {
+    this.stopped = true;
+  }
+
   run(operation: number): void {
-    if (this.running.has(operation)) return;
+    if (this.running.has(operation) || this.stopped) return;
     this.running.add(operation);
     void this.check(operation)
       .catch(async (e: unknown) => {
@@ -55,7 +60,7 @@ export class IndexChecker {
 
   private record(operation: number): CheckRecord | undefined {
     const k = this.db.sm.schema.catalog.checks.get(operation);
-    return k === undefined || isFinalCheck(k.state) ? undefined : k;
+    return k === undefined || isFinalCheck(k.state) || this.stopped ? undefined : k;
   }
 
   private async check(operation: number): Promise<void> {
