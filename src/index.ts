@@ -79,8 +79,9 @@ export class Db {
     return this.engine.explain(text, this.database.latestCommitted());
   }
 
-  async close(): Promise<void> {
-    await this.database.close();
+  /** Closes the database, letting writes under way reach their concern for up to `drain_ms`. */
+  async close(drain_ms?: number): Promise<void> {
+    await this.database.close(drain_ms);
   }
 }
 

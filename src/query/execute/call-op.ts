@@ -12,11 +12,17 @@ export function call(op: Op<'call'>, input: PhysicalOp, env: OpEnv): PhysicalOp 
   const outputs = op.procedure.outputs.map((o) => o.name);
   const yields = op.yields.map((y) => ({ slot: y.variable.id, index: outputs.indexOf(y.field) }));
   const name = op.procedure.name;
+  const standalone = op.standalone;
   return (arg, sink) => {
     const proc = env.cx.procedures.lookup(name);
     if (proc === undefined) throw new CypherError('ProcedureError', 'compile time', 'ProcedureNotFound', `there is no procedure ${name}`);
     return input(arg, (row) => {
       const values = args.map((f) => f(row));
+      if (outputs.length === 0) {
+        // A procedure without outputs is called for its effect; inside a query each row passes through once.
+        for (const _ of proc.call(values)) void _;
+        return standalone ? true : sink(row);
+      }
       for (const out of proc.call(values)) {
         for (const y of yields) row[y.slot] = y.index < 0 ? null : ((out[y.index] as Value | undefined) ?? null);
         if (!sink(row)) return false;

@@ -132,30 +132,7 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
   const other = (e: EdgeState, at: number): number => (direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === at ? e.target : e.source);
   const edgesAt = (id: number): Iterable<EdgeState> => graph.edgesOf(id, direction, oneType);
 
-  if (op.rel_bound) {
-    return (arg, sink) =>
-      input(arg, (row) => {
-        const src = row[from] as Value;
-        const r = row[rel] as Value;
-        if (src === null || r === null) return true;
-        const e = access.edge((r as { id: number }).id);
-        if (e === undefined || (!anyType && !types.includes(e.type))) return true;
-        const s = (src as { id: number }).id;
-        const wanted = wantedProps(row);
-        if (!propsMatch(e, wanted)) return true;
-        const ends: number[] = [];
-        if ((direction === 'out' || direction === 'both') && e.source === s) ends.push(e.target);
-        if ((direction === 'in' || direction === 'both') && e.target === s && !(direction === 'both' && e.source === e.target)) ends.push(e.source);
-        for (const end of ends) {
-          if (into) {
-            const t = row[to] as Value;
-            if (t === null || (t as { id: number }).id !== end) continue;
-          } else row[to] = nodeRef(end);
-          if (!sink(row)) return false;
-        }
-        return true;
-      });
-  }
+  if (op.rel_bound) return boundRelationship(op, input, env, usable, propsMatch, wantedProps);
 
   if (op.range === undefined) {
     return (arg, sink) =>
@@ -199,7 +176,8 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
       const visit = (at: number, depth: number): boolean => {
         deadline.tick();
         if (depth >= min && (!into || at === target)) {
-          row[rel] = path.map(relationshipRef);
+          const list = path.map(relationshipRef);
+          row[rel] = op.leftwards ? list.reverse() : list;
           if (!into) row[to] = nodeRef(at);
           if (!sink(row)) return false;
         }
@@ -214,6 +192,64 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
         return true;
       };
       return visit((src as { id: number }).id, 0);
+    });
+}
+
+/**
+ * A relationship (or a variable-length list of them) bound before the clause: check that it leads
+ * from the node in `from`, in the pattern's direction, and bind or check the node it ends at.
+ */
+function boundRelationship(
+  op: Op<'expand'>,
+  input: PhysicalOp,
+  env: OpEnv,
+  usable: (row: Row, e: EdgeState) => boolean,
+  propsMatch: (e: EdgeState, wanted: ReadonlyMap<string, Value> | null) => boolean,
+  wantedProps: (row: Row) => ReadonlyMap<string, Value> | null,
+): PhysicalOp {
+  const { from, rel, to, direction, into, range } = op;
+  const access = env.access;
+  /** Where `e` leads from `at` in the pattern's direction; -1 when it does not touch `at` that way. */
+  const step = (e: EdgeState, at: number): number => {
+    if ((direction === 'out' || direction === 'both') && e.source === at) return e.target;
+    if ((direction === 'in' || direction === 'both') && e.target === at) return e.source;
+    return -1;
+  };
+  return (arg, sink) =>
+    input(arg, (row) => {
+      const src = row[from] as Value;
+      const r = row[rel] as Value;
+      if (src === null || r === null) return true;
+      const wanted = wantedProps(row);
+      const start = (src as { id: number }).id;
+      let ends: number[];
+      if (range === undefined) {
+        const e = access.edge((r as { id: number }).id);
+        if (e === undefined || !usable(row, e) || (op.types.length > 0 && !op.types.includes(e.type)) || !propsMatch(e, wanted)) return true;
+        ends = [];
+        if ((direction === 'out' || direction === 'both') && e.source === start) ends.push(e.target);
+        if ((direction === 'in' || direction === 'both') && e.target === start && !(direction === 'both' && e.source === e.target)) ends.push(e.source);
+      } else {
+        if (!Array.isArray(r)) return true;
+        const list = op.leftwards ? [...(r as readonly Value[])].reverse() : (r as readonly Value[]);
+        if (list.length < range.min || list.length > range.max) return true;
+        let at = start;
+        for (const x of list) {
+          const e = access.edge((x as { id: number }).id);
+          if (e === undefined || (op.types.length > 0 && !op.types.includes(e.type)) || !propsMatch(e, wanted)) return true;
+          at = step(e, at);
+          if (at < 0) return true;
+        }
+        ends = [at];
+      }
+      for (const end of ends) {
+        if (into) {
+          const t = row[to] as Value;
+          if (t === null || (t as { id: number }).id !== end) continue;
+        } else row[to] = nodeRef(end);
+        if (!sink(row)) return false;
+      }
+      return true;
     });
 }
 

@@ -137,7 +137,7 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?:
     let held = 0;
     let bytesPerRow = 0;
     const k = limit === undefined ? Infinity : asRowCount(limit(arg), 'LIMIT') + (skip === undefined ? 0 : asRowCount(skip(arg), 'SKIP'));
-    if (k === 0) return true;
+    if (k === 0) return drain(input, arg);
     try {
       input(arg, (row) => {
         const entry: Keyed = { row: row.slice(), keys: fns.map((f) => f(row)) };
@@ -185,7 +185,7 @@ export function limit(op: Op<'limit'>, input: PhysicalOp, env: OpEnv): PhysicalO
   const count = env.exprs.compile(op.count);
   return (arg, sink) => {
     const max = asRowCount(count(arg), 'LIMIT');
-    if (max === 0) return true;
+    if (max === 0) return drain(input, arg);
     let n = 0;
     let stopped = false;
     const ok = input(arg, (row) => {
@@ -199,6 +199,15 @@ export function limit(op: Op<'limit'>, input: PhysicalOp, env: OpEnv): PhysicalO
     // Reaching the limit stops the input but not whoever reads this operator.
     return ok || !stopped ? true : false;
   };
+}
+
+/**
+ * LIMIT 0 still runs its input up to the first row: updates before it (behind an eager barrier,
+ * which runs its whole input first) must happen even when no row is returned.
+ */
+function drain(input: PhysicalOp, arg: Row): boolean {
+  input(arg, () => false);
+  return true;
 }
 
 export function eager(input: PhysicalOp, env: OpEnv): PhysicalOp {

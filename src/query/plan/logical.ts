@@ -58,6 +58,11 @@ export type LogicalOp =
       /** The relationship slot is bound already: only that relationship is followed (never with `range`). */
       readonly rel_bound: boolean;
       readonly range?: { readonly min: number; readonly max: number };
+      /**
+       * The pattern is walked right to left: a variable-length list is kept in pattern order, so it
+       * is reversed relative to the walk.
+       */
+      readonly leftwards: boolean;
       readonly unique_from: readonly number[];
       /** A property map the relationship must match (inline `[r {k: v}]`), per relationship for var-length. */
       readonly rel_props?: BoundExpression;
@@ -126,6 +131,8 @@ export type LogicalOp =
       readonly procedure: ProcedureSignature;
       readonly args: readonly BoundExpression[];
       readonly yields: readonly BoundYield[];
+      /** The whole query; a procedure without outputs then returns no rows at all. */
+      readonly standalone: boolean;
     }
   /** The rows of each part, renamed to the first part's column slots; without `all`, duplicates go. */
   | {

@@ -27,6 +27,11 @@ export function planPattern(
   bound: Set<number>,
   options: PatternPlanOptions,
 ): LogicalOp {
+  // Elements bound outside (an enclosing query's variables in EXISTS) count as bound here too.
+  for (const p of paths) {
+    for (const n of p.nodes) if (n.bound) bound.add(n.variable.id);
+    for (const r of p.relationships) if (r.bound) bound.add(r.variable.id);
+  }
   const whereConjuncts = where ? conjuncts(where) : [];
   const hints = selectivityHints(whereConjuncts);
   const clauseRels: number[] = [];
@@ -215,7 +220,8 @@ function expand(
     ...(rel.range !== undefined && { range: { min: rel.range.min ?? 1, max: rel.range.max ?? Infinity } }),
     // A relationship bound before the clause is checked to join the two nodes, not searched for.
     rel_bound: relBound,
-    unique_from: relBound ? [] : [...clauseRels],
+    leftwards,
+    unique_from: [...clauseRels],
     ...(rel.properties !== undefined && { rel_props: rel.properties }),
   };
   clauseRels.push(rel.variable.id);

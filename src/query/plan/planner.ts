@@ -65,7 +65,7 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
       return { op: 'unwind', input: plan, expression: clause.expression, variable: clause.variable.id };
     case 'call': {
       for (const y of clause.yields) bound.add(y.variable.id);
-      const call: LogicalOp = { op: 'call', input: plan, procedure: clause.procedure, args: clause.args, yields: clause.yields };
+      const call: LogicalOp = { op: 'call', input: plan, procedure: clause.procedure, args: clause.args, yields: clause.yields, standalone: clause.standalone };
       return clause.where ? { op: 'filter', input: call, predicate: clause.where } : call;
     }
     case 'create':
