@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { DescMessage, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGrpcClient, type GrpcClient } from '../../src/api/grpc-client.js';
@@ -6,6 +7,13 @@ import { restCall } from '../../src/api/rest-client.js';
 import { GraphService } from '../../src/gen/weft/v1/graph_pb.js';
 import { SchemaService } from '../../src/gen/weft/v2/schema_pb.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { graphService, type GraphBackend } from '../../src/api/graph-service.js';
+import { schemaService } from '../../src/api/schema-service.js';
+import { startGrpcServer } from '../../src/api/grpc-server.js';
+import { startRestServer } from '../../src/api/rest-server.js';
+import { resolveWriteConcern } from '../../src/log/write-concern.js';
+import { Database } from '../../src/server/database.js';
+import { startSchemaRuntime, type SchemaRuntime } from '../../src/server/index-builds/schema-runtime.js';
 
 /**
  * A real `weft serve` with Schema and Graph clients on both transports. `call(transport, method, req)`
@@ -15,13 +23,15 @@ export type Transport = 'grpc' | 'rest';
 export const transports: readonly Transport[] = ['grpc', 'rest'];
 
 type SchemaMethods = typeof SchemaService.method;
+type In<M> = M extends { input: infer I extends DescMessage } ? MessageInitShape<I> : never;
+type Out<M> = M extends { output: infer O extends DescMessage } ? MessageShape<O> : never;
 type GraphMethods = typeof GraphService.method;
 
 export interface SchemaHarness {
   readonly server: ServerProcess;
   readonly dir: string;
-  schema<K extends keyof SchemaMethods>(t: Transport, method: K, req: unknown): Promise<any>;
-  graph<K extends keyof GraphMethods>(t: Transport, method: K, req: unknown): Promise<any>;
+  schema<K extends keyof SchemaMethods>(t: Transport, method: K, req: In<SchemaMethods[K]>): Promise<Out<SchemaMethods[K]>>;
+  graph<K extends keyof GraphMethods>(t: Transport, method: K, req: In<GraphMethods[K]>): Promise<Out<GraphMethods[K]>>;
   restart(kill: boolean): Promise<void>;
   close(): Promise<void>;
 }
@@ -37,12 +47,12 @@ export async function startHarness(extra: readonly string[] = []): Promise<Schem
     },
     dir,
     schema(t, method, req) {
-      if (t === 'grpc') return (sg[method] as (r: unknown) => Promise<unknown>)(req);
-      return restCall(server.rest, SchemaService.method[method], req as never);
+      if (t === 'grpc') return (sg[method] as (r: unknown) => Promise<never>)(req);
+      return restCall(server.rest, SchemaService.method[method], req as never) as Promise<never>;
     },
     graph(t, method, req) {
-      if (t === 'grpc') return (gg[method] as (r: unknown) => Promise<unknown>)(req);
-      return restCall(server.rest, GraphService.method[method], req as never);
+      if (t === 'grpc') return (gg[method] as (r: unknown) => Promise<never>)(req);
+      return restCall(server.rest, GraphService.method[method], req as never) as Promise<never>;
     },
     async restart(kill) {
       sg.close();
@@ -80,3 +90,70 @@ export const float = (value: number) => ({ kind: { case: 'floatValue' as const, 
 export const bool = (value: boolean) => ({ kind: { case: 'boolValue' as const, value } });
 export const scalar = (value: number) => ({ kind: { case: 'scalar' as const, value } });
 export const seconds = (s: number) => ({ seconds: BigInt(Math.floor(s)), nanos: Math.round((s % 1) * 1e9) });
+
+/**
+ * The same services composed in this process, for scenarios that need to reach inside: pause the
+ * build executor, damage an index on purpose, or read the projection directly.
+ */
+export interface InProcess extends SchemaHarness {
+  readonly db: Database;
+  readonly runtime: SchemaRuntime;
+  readonly grpcAddress: string;
+  readonly restBase: string;
+}
+
+export async function startInProcess(options: { max_running?: number; slice_nodes?: number; wait_secs?: number } = {}): Promise<InProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-schema-inproc-'));
+  const db = await Database.open({ data_dir: dir, node_id: 1, mvcc_retention_secs: 300, checkpoint_interval_entries: 100_000, log_segment_bytes_max: 8 << 20 });
+  const concern = () => resolveWriteConcern(undefined, { acks: 0, journal: 'JOURNAL', timeout_ms: 0 }, 1);
+  const graphBackend: GraphBackend = {
+    deployment: db.deployment,
+    write: (build, o) => db.write(build, o),
+    enrollIssuer: (issuer, c) => db.enrollIssuer(issuer, c),
+    latestCommitted: () => db.latestCommitted(),
+    viewAtIndex: (index) => db.viewAtIndex(index),
+    defaultConcern: concern,
+  };
+  const runtime = startSchemaRuntime(db, {
+    index_build_max_running: options.max_running ?? 2,
+    index_build_statement_wait_secs: options.wait_secs ?? 10,
+    concern,
+    ...(options.slice_nodes !== undefined ? { slice_nodes: options.slice_nodes } : {}),
+  });
+  const services = [graphService(graphBackend), schemaService(runtime.backend)];
+  const grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services });
+  const rest = await startRestServer({ host: '127.0.0.1', port: 0, services });
+  const grpcAddress = `127.0.0.1:${grpc.port}`;
+  const restBase = `http://127.0.0.1:${rest.port}`;
+  const sg = createGrpcClient(SchemaService, grpcAddress);
+  const gg = createGrpcClient(GraphService, grpcAddress);
+  return {
+    db,
+    runtime,
+    grpcAddress,
+    restBase,
+    dir,
+    get server(): ServerProcess {
+      throw new Error('an in-process harness has no server process');
+    },
+    schema(t, method, req) {
+      if (t === 'grpc') return (sg[method] as (r: unknown) => Promise<never>)(req);
+      return restCall(restBase, SchemaService.method[method], req as never) as Promise<never>;
+    },
+    graph(t, method, req) {
+      if (t === 'grpc') return (gg[method] as (r: unknown) => Promise<never>)(req);
+      return restCall(restBase, GraphService.method[method], req as never) as Promise<never>;
+    },
+    async restart() {
+      throw new Error('restart a process harness instead');
+    },
+    async close() {
+      sg.close();
+      gg.close();
+      await Promise.all([grpc.stop(1000), rest.stop(1000)]);
+      runtime.stop();
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -45,6 +45,8 @@ export class BuildExecutor {
   private readonly lastProgress = new Map<number, number>();
   private pumping = false;
   private stopped = false;
+  /** While paused, builds are taken up and keep their seats but no slice runs (operators, tests). */
+  private paused = false;
   private readonly unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -68,6 +70,15 @@ export class BuildExecutor {
     this.stopped = true;
     this.unsubscribe?.();
     this.watch.close();
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.kick();
   }
 
   phaseOf(operation: number): BuildPhase | undefined {
@@ -119,6 +130,7 @@ export class BuildExecutor {
           continue;
         }
         this.phases.set(b.operation, 'INDEXING');
+        if (this.paused) continue;
         await this.slice(b);
         worked = true;
       }
