@@ -123,6 +123,10 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServerH
       const closed = app.close();
       await drain(limits.active, drain_ms);
       for (const call of limits.active) call.cancel(new WeftError('UNAVAILABLE', 'the server is stopping'));
+      // A client that stopped reading a stream may keep its connection open indefinitely; give the
+      // streams a moment to write their last line, then close every connection still open.
+      await drain(limits.active, 500);
+      app.server.closeAllConnections();
       await closed;
     },
   };

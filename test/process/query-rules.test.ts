@@ -109,3 +109,58 @@ describe('transactions (SPEC 3.4)', () => {
     expect(err.metadata['current_version']).toBe('absent');
   });
 });
+
+describe('Cypher over both transports', () => {
+  it('the same statements give the same columns, rows and errors over gRPC and REST', async () => {
+    await grpc.executeCypher({ query: "CREATE (:Parity {name: 'a', n: 1}), (:Parity {name: 'b', n: 2.5})" });
+    const statements = [
+      'MATCH (p:Parity) RETURN p.name AS name, p.n AS n ORDER BY name',
+      'MATCH (p:Parity) RETURN count(*) AS c, collect(p.name) AS names',
+      "RETURN date('2015-07-21') AS d, duration('P1DT2H') AS dur, [1, 'x', null] AS l, {k: 1} AS m",
+    ];
+    for (const query of statements) {
+      const viaGrpc = await grpc.executeCypher({ query });
+      const viaRest = (await restCall(server.rest, QueryService.method.executeCypher, { query })) as typeof viaGrpc;
+      expect(viaRest.columns).toEqual(viaGrpc.columns);
+      expect(viaRest.rows).toEqual(viaGrpc.rows);
+    }
+    for (const query of ['MATCH (p:Parity RETURN p', 'RETURN 1 / 0', 'RETURN nosuchfunction(1)']) {
+      const a = await failure(() => grpc.executeCypher({ query }));
+      const b = await failure(() => restCall(server.rest, QueryService.method.executeCypher, { query }));
+      expect([b.code, b.reason, b.metadata['detail']], query).toEqual([a.code, a.reason, a.metadata['detail']]);
+    }
+  });
+
+  it('a transaction over REST: statements buffer, commit lands them at one commit_ts, AS OF TIMESTAMP reads it back', async () => {
+    const begin = (await restCall(server.rest, QueryService.method.beginTransaction, {})) as { transactionId: bigint };
+    await restCall(server.rest, QueryService.method.executeCypher, { query: 'CREATE (:Tx {n: 1})', transactionId: begin.transactionId });
+    await restCall(server.rest, QueryService.method.executeCypher, { query: 'CREATE (:Tx {n: 2})', transactionId: begin.transactionId });
+    const outside = await grpc.executeCypher({ query: 'MATCH (t:Tx) RETURN count(t)' });
+    expect(outside.rows[0]!.values[0]!.kind.value).toBe(0n);
+    const commit = (await restCall(server.rest, QueryService.method.commitTransaction, { transactionId: begin.transactionId })) as { commitTs: bigint };
+    const later = await grpc.executeCypher({ query: 'CREATE (:Tx {n: 3})' });
+    expect(later.stats!.commitTs).toBeGreaterThan(commit.commitTs);
+    const asOf = await grpc.executeCypher({ query: `MATCH (t:Tx) RETURN count(t) AS c AS OF TIMESTAMP ${commit.commitTs}` }).catch(() =>
+      grpc.executeCypher({ query: `AS OF TIMESTAMP ${commit.commitTs} MATCH (t:Tx) RETURN count(t) AS c` }),
+    );
+    expect(asOf.rows[0]!.values[0]!.kind.value).toBe(2n);
+    const pinned = await grpc.executeCypher({ query: 'MATCH (t:Tx) RETURN count(t) AS c', readConcern: { level: 4, atTimestamp: commit.commitTs } });
+    expect(pinned.rows[0]!.values[0]!.kind.value).toBe(2n);
+  });
+
+  it('the change feed streams over REST as newline-delimited JSON', async () => {
+    const res = await fetch(`${server.rest}/v1/changes?fromCommitTs=0`);
+    expect(res.headers.get('content-type')).toMatch(/ndjson/);
+    const reader = res.body!.getReader();
+    let text = '';
+    while (text.split('\n').length < 4) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += Buffer.from(value).toString();
+    }
+    await reader.cancel();
+    const first = JSON.parse(text.split('\n')[0]!) as { operation: string; commitTs: string };
+    expect(first.operation).toBe('CHANGE_OPERATION_NODE_CREATED');
+    expect(BigInt(first.commitTs)).toBeGreaterThan(0n);
+  });
+});
