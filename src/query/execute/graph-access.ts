@@ -12,12 +12,28 @@ import type { FunctionContext, TemporalClock } from '../functions/context.js';
  * (a value carried from elsewhere) reads as having no labels and no properties.
  */
 export class GraphAccess {
+  /**
+   * The node a scan produced last. Reads of the current row's properties then skip the lookup by id.
+   * Only read-only statements use it: in a write statement a node's state changes under the scan.
+   */
+  private recent: NodeState | undefined;
+  readonly cacheable: boolean;
+
   constructor(
     readonly graph: GraphReader,
     private readonly writes: WriteSet | undefined,
-  ) {}
+  ) {
+    this.cacheable = writes === undefined;
+  }
+
+  /** Called by scans of read-only statements with the node they are about to emit. */
+  scanned(node: NodeState): void {
+    this.recent = node;
+  }
 
   node(id: number): NodeState | undefined {
+    const r = this.recent;
+    if (r !== undefined && r.id === id) return r;
     const n = this.graph.node(id);
     if (n === undefined && this.writes?.isNodeDeleted(id) === true) throw deletedAccess('node', id);
     return n;

@@ -41,6 +41,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
   const values = op.props.map((p) => env.exprs.compile(p.value));
   const n = keys.length;
   const wanted: Value[] = new Array<Value>(n);
+  const cache = env.access.cacheable ? env.access : undefined;
   return (arg, sink) =>
     input(arg, (row) => {
       for (let i = 0; i < n; i++) wanted[i] = (values[i] as Evaluator)(row);
@@ -51,6 +52,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
           const v = node.props.get(keys[i] as string);
           if (v === undefined || equals(v, wanted[i] as Value) !== true) continue outer;
         }
+        cache?.scanned(node);
         row[slot] = nodeRef(node.id);
         if (!sink(row)) return false;
       }

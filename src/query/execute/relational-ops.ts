@@ -23,6 +23,24 @@ interface Group {
 
 const GROUP_OVERHEAD_BYTES = 96;
 
+/**
+ * count(*) and count(x) without DISTINCT, counted in a JavaScript number: the library's counter adds
+ * BigInts, which allocates on every row. Exact up to 2^53 rows, far beyond any one statement.
+ */
+class Counter implements Accumulator {
+  private n = 0;
+  constructor(private readonly star: boolean) {}
+  add(value: Value): void {
+    if (this.star || value !== null) this.n++;
+  }
+  result(): Value {
+    return BigInt(this.n);
+  }
+  memoryBytes(): number {
+    return 64;
+  }
+}
+
 export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
   const memory = env.cx.memory;
   const keySlots = op.aggregation.keys.map((k) => k.variable.id);
@@ -39,7 +57,10 @@ export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv): P
     };
   });
   const nk = keyFns.length;
-  const newGroup = (keys: Value): Group => ({ keys, accs: aggs.map((a) => a.fn.create(a.options)) });
+  const newGroup = (keys: Value): Group => ({
+    keys,
+    accs: aggs.map((a) => (a.fn.name === 'count' && !a.options.distinct ? new Counter(a.options.star) : a.fn.create(a.options))),
+  });
   return (arg, sink) => {
     let held = 0;
     const reserve = (bytes: number): void => {
@@ -115,22 +136,28 @@ interface Keyed {
   readonly keys: Value[];
 }
 
-function comparator(keys: readonly SortKey[]): (a: Keyed, b: Keyed) => number {
+function keyComparator(keys: readonly SortKey[]): (a: readonly Value[], b: readonly Value[]) => number {
   const signs = keys.map((k) => (k.direction === 'desc' ? -1 : 1));
   const n = signs.length;
   return (a, b) => {
     for (let i = 0; i < n; i++) {
-      const c = orderCompare(a.keys[i] as Value, b.keys[i] as Value);
+      const c = orderCompare(a[i] as Value, b[i] as Value);
       if (c !== 0) return c * (signs[i] as number);
     }
     return 0;
   };
 }
 
-/** Sort, or with `limit` a top-k that keeps at most about twice `limit` rows while reading. */
+/**
+ * Sort, or with `limit` a top-k: once k rows are kept, a row that sorts after the k-th is dropped
+ * before it is copied, and the buffer is cut back to k whenever it doubles. Array.prototype.sort is
+ * stable, so rows with equal keys keep their input order (and an equal newcomer never displaces).
+ */
 function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?: Evaluator, skip?: Evaluator): PhysicalOp {
   const fns = keys.map((k) => env.exprs.compile(k.expression));
-  const compare = comparator(keys);
+  const nk = fns.length;
+  const compareKeys = keyComparator(keys);
+  const compare = (a: Keyed, b: Keyed): number => compareKeys(a.keys, b.keys);
   const memory = env.cx.memory;
   return (arg, sink) => {
     const kept: Keyed[] = [];
@@ -138,10 +165,14 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?:
     let bytesPerRow = 0;
     const k = limit === undefined ? Infinity : asRowCount(limit(arg), 'LIMIT') + (skip === undefined ? 0 : asRowCount(skip(arg), 'SKIP'));
     if (k === 0) return drain(input, arg);
+    const scratch: Value[] = new Array<Value>(nk);
+    let worst: Keyed | undefined;
     try {
       input(arg, (row) => {
-        const entry: Keyed = { row: row.slice(), keys: fns.map((f) => f(row)) };
-        if (bytesPerRow === 0) bytesPerRow = rowBytes(entry.row) + 16 * fns.length;
+        for (let i = 0; i < nk; i++) scratch[i] = (fns[i] as Evaluator)(row);
+        if (worst !== undefined && compareKeys(scratch, worst.keys) >= 0) return true;
+        const entry: Keyed = { row: row.slice(), keys: scratch.slice() };
+        if (bytesPerRow === 0) bytesPerRow = rowBytes(entry.row) + 16 * nk;
         kept.push(entry);
         memory.reserve(bytesPerRow);
         held += bytesPerRow;
@@ -149,6 +180,7 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?:
           kept.sort(compare);
           const dropped = kept.length - k;
           kept.length = k;
+          worst = kept[k - 1];
           memory.release(dropped * bytesPerRow);
           held -= dropped * bytesPerRow;
         }
