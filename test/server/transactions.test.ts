@@ -140,3 +140,30 @@ describe('change feed', () => {
     expect(again.map((c) => c.operation)).toEqual(['edge_deleted', 'node_deleted']);
   });
 });
+
+describe('change feed retention', () => {
+  it('starting before the oldest retained entry fails FAILED_PRECONDITION naming the oldest start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-feed-old-'));
+    dirs.push(dir);
+    let now = 1_800_000_000_000_000;
+    const d = await Database.open({ data_dir: dir, node_id: 1, mvcc_retention_secs: 1, checkpoint_interval_entries: 10_000, log_segment_bytes_max: 1 << 20, clock: () => now });
+    open.push(d);
+    const first = await d.write((ws) => ws.createNode(['Old'], new Map()), { concern: journaled });
+    now += 5_000_000;
+    await d.write((ws) => ws.createNode(['New'], new Map()), { concern: journaled });
+    const feed = new ChangeFeed(d);
+    const consume = async () => {
+      for await (const _ of feed.watch(first.receipt.commit_ts, new AbortController().signal)) break;
+    };
+    await expect(consume()).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'CHANGE_FEED_EXPIRED' });
+    const oldest = feed.oldestStart();
+    expect(oldest).toBeGreaterThan(first.receipt.commit_ts);
+    const got: Change[] = [];
+    const c = new AbortController();
+    for await (const changes of feed.watch(oldest, c.signal)) {
+      got.push(...changes);
+      c.abort();
+    }
+    expect(got[0]?.node_after?.labels).toEqual(['New']);
+  });
+});
