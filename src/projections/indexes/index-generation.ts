@@ -3,6 +3,7 @@ import type { ConstraintScopeSpec } from '../../log/events.js';
 import type { NodeRecord, NodeVersion } from '../graph/records.js';
 import { sameValue } from '../graph/write-set.js';
 import { SortedEntries, compareKeys, type IndexKey } from './sorted-entries.js';
+import { orderCompare } from '../../common/values/index.js';
 
 /**
  * One generation of a B-tree index: the entries of every node of `label` holding all of
@@ -28,6 +29,14 @@ export class IndexGeneration {
    */
   filled_through = 0;
   complete = false;
+  /**
+   * While the backfill runs, a hash of the key of every record visited by a quick first pass, so a
+   * write's uniqueness check finds a holder among records the backfill has not reached without
+   * scanning them. Candidates only: each is re-checked against the record. Dropped at completion.
+   */
+  probe: Map<number, number | number[]> | undefined = new Map();
+  hashed_through = 0;
+  hashed = false;
 
   constructor(
     readonly generation: number,
@@ -45,6 +54,18 @@ export class IndexGeneration {
       (key as unknown[])[i] = v;
     }
     return key;
+  }
+
+  /** Whether a node state has exactly `key` here; allocates nothing (uniqueness scans call it often). */
+  holds(labels: readonly string[], props: PropertyMap, key: IndexKey): boolean {
+    const cols = this.shape.properties;
+    for (let i = 0; i < cols.length; i++) {
+      const v = props.get(cols[i]!);
+      if (v === undefined) return false;
+      const k = key[i]!;
+      if (typeof v === 'string' || typeof k === 'string' ? v !== k : orderCompare(v, k) !== 0) return false;
+    }
+    return labels.includes(this.shape.label) && scopeAdmits(this.shape.scope, props);
   }
 
   /** Recomputes a record's entries from the versions it retains. */

@@ -2,6 +2,14 @@ import type { GraphStore } from '../graph/graph-store.js';
 import { visibleNode, type NodeRecord } from '../graph/records.js';
 import { IndexGeneration, type IndexShape } from './index-generation.js';
 import { compareKeys, type IndexKey } from './sorted-entries.js';
+import { hashValue } from '../../common/values/index.js';
+
+/** A hash of a key consistent with key equality (1 and 1.0 hash alike). */
+export function hashKey(key: IndexKey): number {
+  let h = 0x2545f491;
+  for (const v of key) h = (Math.imul(h ^ hashValue(v), 0x01000193) + 0x9e3779b9) | 0;
+  return h;
+}
 
 /**
  * Every B-tree index generation on this member, kept current at apply. A generation exists from the
@@ -94,8 +102,36 @@ export class IndexStore {
       }
     }
     gen.filled_through = id - 1;
-    if (id >= end) gen.complete = true;
+    if (id >= end) {
+      gen.complete = true;
+      gen.probe = undefined;
+    }
     return { visited };
+  }
+
+  /**
+   * The quick first pass of a build: hashes the latest key of up to `budget` records into the
+   * generation's probe. It runs well ahead of the backfill, so the records a uniqueness check must
+   * scan one by one (those beyond both passes) are few for a short time only.
+   */
+  prehash(gen: IndexGeneration, budget: number): void {
+    const probe = gen.probe;
+    const end = this.graph.nextNodeId;
+    let id = gen.hashed_through + 1;
+    for (let n = 0; id < end && n < budget; id++) {
+      const record = this.graph.nodeRecord(id);
+      if (record === undefined || record.head.deleted) continue;
+      n++;
+      const key = gen.keyOf(record.head.labels, record.head.props);
+      if (key === undefined || probe === undefined) continue;
+      const h = hashKey(key);
+      const at = probe.get(h);
+      if (at === undefined) probe.set(h, id);
+      else if (typeof at === 'number') probe.set(h, [at, id]);
+      else at.push(id);
+    }
+    gen.hashed_through = id - 1;
+    if (id >= end) gen.hashed = true;
   }
 
   /** A live node of the label without every key property (a NODE_KEY build refuses it). */
@@ -130,9 +166,14 @@ export class IndexStore {
       if (accept(id) && this.latestHolds(gen, id, key)) return id;
     }
     if (unvisited && !gen.complete) {
-      for (const record of this.graph.recordsWithLabel(gen.shape.label)) {
-        if (record.id <= gen.filled_through || !accept(record.id)) continue;
-        if (this.latestHolds(gen, record.id, key)) return record.id;
+      const hashed = gen.probe?.get(hashKey(key));
+      for (const id of hashed === undefined ? [] : typeof hashed === 'number' ? [hashed] : hashed) {
+        if (id > gen.filled_through && accept(id) && this.latestHolds(gen, id, key)) return id;
+      }
+      // Beyond both passes: the records themselves, by id (a short tail once the first pass is under way).
+      const end = this.graph.nextNodeId;
+      for (let id = Math.max(gen.filled_through, gen.hashed_through) + 1; id < end; id++) {
+        if (accept(id) && this.latestHolds(gen, id, key)) return id;
       }
     }
     return undefined;
@@ -148,9 +189,11 @@ export class IndexStore {
 
   private latestHolds(gen: IndexGeneration, id: number, key: IndexKey): boolean {
     const record = this.graph.nodeRecord(id);
-    const v = record === undefined ? undefined : visibleNode(record, Number.POSITIVE_INFINITY);
-    if (v === undefined) return false;
-    const k = gen.keyOf(v.labels, v.props);
-    return k !== undefined && compareKeys(k, key) === 0;
+    if (record === undefined) return false;
+    const head = record.head;
+    // Fast path: the newest version is the latest one (pending included) unless it is a deletion.
+    if (head.deleted) return false;
+    return gen.holds(head.labels, head.props, key);
   }
+
 }

@@ -36,6 +36,8 @@ export interface BuildExecutorOptions {
 
 export const build_slice_nodes_default = 2000;
 export const build_progress_interval_ms_default = 250;
+/** How many times larger a hashing slice is than a backfill slice (hashing a record costs far less). */
+export const prehash_slice_factor = 8;
 
 export class BuildExecutor {
   readonly watch: OutcomeWatch;
@@ -152,6 +154,11 @@ export class BuildExecutor {
       this.lastProgress.set(b.operation, now);
       // Progress entries are not waited for: they report, they do not decide.
       this.propose({ kind: 'index_build_progress', operation: b.operation, indexed: gen.filled_through_count() }, false);
+    }
+    if (index.unique && !gen.hashed) {
+      // The quick first pass (hashing keys for uniqueness checks) is cheap: a larger slice.
+      schema.indexes.prehash(gen, this.options.slice_nodes * prehash_slice_factor);
+      return;
     }
     const res = schema.indexes.backfill(gen, this.options.slice_nodes, index.unique, owner?.constraint === 'NODE_KEY');
     if (res.missing !== undefined) {
