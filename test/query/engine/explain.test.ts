@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { QueryEngine } from '../../../src/query/engine.js';
+import type { IndexCatalog } from '../../../src/query/plan/explain.js';
+import { find, withDb } from './support.js';
+
+describe('EXPLAIN', () => {
+  it('answers the QueryPlan shape with the summary details on the root', async () => {
+    await withDb(async (db) => {
+      await db.query("UNWIND range(1, 50) AS i CREATE (:Person {name: 'p' + toString(i), age: i})");
+      const plan = db.explain("MATCH (p:Person) WHERE p.name = 'p7' RETURN p.age");
+      expect(plan.operator).toBe('ProduceResults');
+      expect(Object.keys(plan.details)).toEqual(expect.arrayContaining(['explain', 'cost', 'estimated_time_ms', 'suggestions', 'suggestion_count']));
+      for (const v of Object.values(plan.details)) expect(typeof v).toBe('string');
+      expect(Number(plan.details['cost'])).toBeGreaterThan(0);
+      expect(Number.isFinite(Number(plan.details['estimated_time_ms']))).toBe(true);
+      expect(plan.details['explain']).toContain('NodeByLabelScan');
+      const scan = find(plan, 'NodeByLabelScan')!;
+      expect(scan.estimated_rows).toBe(5);
+      expect(scan.children).toEqual([]);
+    });
+  });
+
+  it('suggests an index for a label and property predicate, with severity and DDL', async () => {
+    await withDb(async (db) => {
+      const eq = db.explain("MATCH (p:Person) WHERE p.name = 'x' RETURN p");
+      expect(eq.details['suggestion_count']).toBe('1');
+      expect(eq.details['suggestions']).toContain('[WARNING]');
+      expect(eq.details['suggestions']).toContain('CREATE INDEX idx_person_name FOR (p:Person) ON (p.name)');
+      const range = db.explain('MATCH (p:Person) WHERE p.age > 30 RETURN p');
+      expect(range.details['suggestions']).toContain('[INFO]');
+      expect(range.details['suggestions']).toContain('CREATE INDEX idx_person_age FOR (p:Person) ON (p.age)');
+      const none = db.explain('MATCH (p:Person) RETURN p');
+      expect(none.details['suggestion_count']).toBe('0');
+      expect(none.details['suggestions']).toBe('');
+    });
+  });
+
+  it('asks the index catalog, so an existing index silences the suggestion', async () => {
+    await withDb(async (db) => {
+      const indexes: IndexCatalog = { hasIndex: (label, props) => label === 'Person' && props[0] === 'name' };
+      const engine = new QueryEngine({ indexes });
+      const plan = engine.explain("MATCH (p:Person) WHERE p.name = 'x' AND p.age = 3 RETURN p", db.database.latestCommitted());
+      expect(plan.details['suggestion_count']).toBe('1');
+      expect(plan.details['suggestions']).toContain('ON (p.age)');
+      expect(plan.details['suggestions']).not.toContain('ON (p.name)');
+    });
+  });
+
+  it('is also a text prefix: EXPLAIN <query> returns the plan and runs nothing', async () => {
+    await withDb(async (db) => {
+      const r = await db.query('EXPLAIN CREATE (:X)');
+      expect(r.columns).toEqual(['plan']);
+      expect(String(r.rows[0]![0])).toContain('Create');
+      expect((await db.query('MATCH (n) RETURN count(n)')).rows).toEqual([[0n]]);
+    });
+  });
+
+  it('explains schema statements without running them', async () => {
+    await withDb(async (db) => {
+      const plan = db.explain('CREATE INDEX person_name FOR (p:Person) ON (p.name)');
+      expect(plan.operator).toBe('SchemaCommand');
+      expect(plan.details['suggestion_count']).toBe('0');
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { WeftError } from '../../../src/common/errors.js';
+import { QueryEngine } from '../../../src/query/engine.js';
+import { withDb } from './support.js';
+
+async function failure(p: Promise<unknown>): Promise<WeftError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof WeftError) return e;
+    throw e;
+  }
+  throw new Error('expected the statement to fail');
+}
+
+const MiB = 1024 * 1024;
+
+describe('statement memory limit', () => {
+  it('a sort over its budget fails RESOURCE_EXHAUSTED / EXCEEDS_MEMORY_BUDGET with no partial result', async () => {
+    await withDb(
+      async (db) => {
+        const e = await failure(db.query("UNWIND range(1, 200000) AS i RETURN 'row number ' + toString(i) AS s ORDER BY s"));
+        expect(e.code).toBe('RESOURCE_EXHAUSTED');
+        expect(e.reason).toBe('EXCEEDS_MEMORY_BUDGET');
+        // The same statement within budget runs.
+        expect((await db.query('UNWIND range(1, 1000) AS i RETURN i ORDER BY i DESC LIMIT 1')).rows).toEqual([[1000n]]);
+      },
+      { memory_limit_bytes: 4 * MiB },
+    );
+  });
+
+  it('counts what aggregation, collect, DISTINCT and the result buffer hold', async () => {
+    await withDb(
+      async (db) => {
+        for (const text of [
+          'UNWIND range(1, 300000) AS i RETURN collect(i) AS xs',
+          'UNWIND range(1, 300000) AS i RETURN i % 100000 AS k, count(*) AS c',
+          'UNWIND range(1, 300000) AS i RETURN DISTINCT i',
+          'UNWIND range(1, 300000) AS i RETURN i',
+        ]) {
+          const e = await failure(db.query(text));
+          expect([text, e.reason]).toEqual([text, 'EXCEEDS_MEMORY_BUDGET']);
+        }
+        // Streaming work that holds nothing stays within the same budget.
+        expect((await db.query('UNWIND range(1, 300000) AS i WITH i WHERE i % 7 = 0 RETURN count(*)')).rows).toEqual([[42857n]]);
+      },
+      { memory_limit_bytes: 4 * MiB },
+    );
+  });
+
+  it('a write over budget changes nothing', async () => {
+    await withDb(
+      async (db) => {
+        const e = await failure(db.query('UNWIND range(1, 100000) AS i CREATE (n:N {i: i}) RETURN n ORDER BY n.i'));
+        expect(e.reason).toBe('EXCEEDS_MEMORY_BUDGET');
+        expect((await db.query('MATCH (n) RETURN count(n)')).rows).toEqual([[0n]]);
+      },
+      { memory_limit_bytes: 2 * MiB },
+    );
+  });
+});
+
+describe('statement deadline', () => {
+  it('a long cartesian product stops with DEADLINE_EXCEEDED and the engine keeps serving', async () => {
+    await withDb(async (db) => {
+      await db.query('UNWIND range(1, 400) AS i CREATE (:N {i: i})');
+      const engine = new QueryEngine();
+      const graph = db.database.latestCommitted();
+      const prepared = engine.prepare('MATCH (a:N), (b:N), (c:N) RETURN count(*)');
+      const started = Date.now();
+      let error: unknown;
+      try {
+        engine.execute(prepared, graph, { params: new Map(), memory_limit_bytes: 64 * MiB, now_us: Date.now() * 1000, deadline_ms: Date.now() + 50 });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(WeftError);
+      expect((error as WeftError).code).toBe('DEADLINE_EXCEEDED');
+      // Checked every few rows: it stops soon after the deadline, far before the 64 million rows.
+      expect(Date.now() - started).toBeLessThan(2000);
+      const r = engine.execute(engine.prepare('MATCH (n:N) RETURN count(n)'), graph, { params: new Map(), memory_limit_bytes: MiB, now_us: 0 });
+      expect(r.rows).toEqual([[400n]]);
+    });
+  });
+
+  it('the embedded API applies its statement timeout', async () => {
+    await withDb(
+      async (db) => {
+        await db.query('UNWIND range(1, 300) AS i CREATE (:N)');
+        const e = await failure(db.query('MATCH (a:N), (b:N), (c:N) RETURN count(*)'));
+        expect(e.code).toBe('DEADLINE_EXCEEDED');
+      },
+      { statement_timeout_ms: 30 },
+    );
+  });
+});
