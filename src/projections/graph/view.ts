@@ -90,6 +90,26 @@ export class SnapshotView implements GraphReader {
     }
   }
 
+  /**
+   * The nodes of a label (every node when `label` is undefined) through a callback that answers false
+   * to stop: the query engine's scans, about twice as fast as iterating the generators above.
+   */
+  forEachNode(label: string | undefined, fn: (node: NodeState) => boolean): boolean {
+    const readIndex = this.read_index;
+    if (label === undefined) {
+      for (const r of this.store.nodeRecords()) {
+        const v = visibleNode(r, readIndex);
+        if (v !== undefined && !fn(v)) return false;
+      }
+      return true;
+    }
+    for (const r of this.store.recordsWithLabel(label)) {
+      const v = visibleNode(r, readIndex);
+      if (v !== undefined && v.labels.includes(label) && !fn(v)) return false;
+    }
+    return true;
+  }
+
   labelNames(): Iterable<string> {
     return this.store.labels();
   }

@@ -68,6 +68,10 @@ export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv): P
       held += bytes;
     };
     const groups = new ValueHashMap<Group>();
+    // String keys (the common case: group by a name or a city) go through a native Map; equivalence
+    // of strings is identity, so both tables together still hold one group per distinct key.
+    const byString = new Map<string, Group>();
+    const order: Group[] = [];
     let single: Group | undefined;
     const accumulate = (g: Group, row: Row): void => {
       for (let i = 0; i < aggs.length; i++) {
@@ -86,16 +90,21 @@ export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv): P
           g = single ??= newGroup(null);
         } else {
           const key: Value = nk === 1 ? (keyFns[0] as Evaluator)(row) : keyFns.map((f) => f(row));
-          g = groups.getOrCreate(key, () => {
+          let found = typeof key === 'string' ? byString.get(key) : groups.get(key);
+          if (found === undefined) {
             reserve(GROUP_OVERHEAD_BYTES + estimateValueBytes(key));
-            return newGroup(key);
-          });
+            found = newGroup(key);
+            order.push(found);
+            if (typeof key === 'string') byString.set(key, found);
+            else groups.set(key, found);
+          }
+          g = found;
         }
         accumulate(g, row);
         return true;
       });
       // Without grouping keys there is always one row, even over no input (count(*) is 0).
-      const all: Iterable<Group> = nk === 0 ? [single ?? newGroup(null)] : [...groups.entries()].map(([, g]) => g);
+      const all: Iterable<Group> = nk === 0 ? [single ?? newGroup(null)] : order;
       for (const g of all) {
         const out = arg.slice();
         if (nk === 1) out[keySlots[0] as number] = g.keys;
