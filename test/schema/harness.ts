@@ -102,7 +102,9 @@ export interface InProcess extends SchemaHarness {
   readonly restBase: string;
 }
 
-export async function startInProcess(options: { max_running?: number; slice_nodes?: number; wait_secs?: number } = {}): Promise<InProcess> {
+export async function startInProcess(
+  options: { max_running?: number; slice_nodes?: number; wait_secs?: number; rebuild_mismatches_min?: number } = {},
+): Promise<InProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-schema-inproc-'));
   const db = await Database.open({ data_dir: dir, node_id: 1, mvcc_retention_secs: 300, checkpoint_interval_entries: 100_000, log_segment_bytes_max: 8 << 20 });
   const concern = () => resolveWriteConcern(undefined, { acks: 0, journal: 'JOURNAL', timeout_ms: 0 }, 1);
@@ -119,6 +121,7 @@ export async function startInProcess(options: { max_running?: number; slice_node
     index_build_statement_wait_secs: options.wait_secs ?? 10,
     concern,
     ...(options.slice_nodes !== undefined ? { slice_nodes: options.slice_nodes } : {}),
+    ...(options.rebuild_mismatches_min !== undefined ? { check_rebuild_mismatches_min: options.rebuild_mismatches_min } : {}),
   });
   const services = [graphService(graphBackend), schemaService(runtime.backend)];
   const grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services });

@@ -16,6 +16,8 @@ export interface SchemaRuntimeOptions {
   readonly concern: () => ConcernWait;
   readonly oldestOpenReadIndex?: () => number | undefined;
   readonly slice_nodes?: number;
+  /** Mismatches from which a check rebuilds instead of repairing entry by entry. */
+  readonly check_rebuild_mismatches_min?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -43,7 +45,7 @@ export function startSchemaRuntime(db: Database, options: SchemaRuntimeOptions):
   const checker = new IndexChecker(db, executor.watch, {
     slice_nodes: options.slice_nodes ?? build_slice_nodes_default,
     concern: options.concern,
-    rebuild_mismatches_min: check_rebuild_mismatches_min,
+    rebuild_mismatches_min: options.check_rebuild_mismatches_min ?? check_rebuild_mismatches_min,
     passes_max: check_passes_max,
   });
   const admin = new SchemaAdmin(db, executor, checker, {
