@@ -13,6 +13,8 @@ export interface ConstraintRequest {
   /** How long to wait for the backing build; undefined takes the server default. */
   readonly wait_ms?: number;
   readonly on_duplicate_rename: string;
+  /** The backing index's name; absent: derived from the constraint's (CREATE UNIQUE INDEX names it). */
+  readonly index_name?: string;
 }
 
 export interface IndexRequest {

@@ -80,7 +80,7 @@ export class SchemaAdmin {
         ? {
             index: {
               index_id: this.catalog.nextIndexId,
-              name: freeIndexName(this.catalog, `${name}_index`),
+              name: req.index_name ?? freeIndexName(this.catalog, `${name}_index`),
               operation,
               rename_property: req.on_duplicate_rename,
             },
