@@ -1,4 +1,4 @@
-import { failedPrecondition } from '../common/errors.js';
+import { failedPrecondition, resourceExhausted } from '../common/errors.js';
 import type { Value } from '../common/values/value.js';
 import type { GraphReader } from '../projections/graph/view.js';
 import { WriteSet } from '../projections/graph/write-set.js';
@@ -138,13 +138,22 @@ export class QueryEngine {
     if (statement.updating && !(target instanceof WriteSet)) {
       throw failedPrecondition('a write statement must run against a write set');
     }
-    // The whole pipeline, from bound statement to rows:
-    const logical = this.plan(entry, target.stats());
-    const cx = this.context(statement, target, ctx);
-    const physical = cx.subplan(logical);
-    const rows = run(logical, physical, cx);
-    if (cx.writes !== undefined && statement.updating) checkNoDanglingNodes(cx.writes);
-    return { columns: prepared.columns, rows, stats: cx.stats };
+    try {
+      // The whole pipeline, from bound statement to rows:
+      const logical = this.plan(entry, target.stats());
+      const cx = this.context(statement, target, ctx);
+      const physical = cx.subplan(logical);
+      const rows = run(logical, physical, cx);
+      if (cx.writes !== undefined && statement.updating) checkNoDanglingNodes(cx.writes);
+      return { columns: prepared.columns, rows, stats: cx.stats };
+    } catch (e) {
+      // A value too large for the runtime (an array beyond its length limit, recursion beyond the
+      // stack) is this statement's failure, answered like any other resource limit.
+      if (e instanceof RangeError) {
+        throw resourceExhausted(`the statement exceeds what one statement may hold: ${e.message}`, 'EXCEEDS_MEMORY_BUDGET');
+      }
+      throw e;
+    }
   }
 
   private entry(text: string): CacheEntry {

@@ -49,7 +49,7 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
     case 'limit':
       return rel.limit(op, c(op.input), env);
     case 'eager':
-      return rel.eager(c(op.input), env);
+      return rel.eager(op, c(op.input), env);
     case 'union':
       return rel.union(op, op.parts.map(c), env);
     case 'discard':

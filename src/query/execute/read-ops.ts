@@ -167,6 +167,7 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
   }
 
   const { min, max } = op.range;
+  const listUnused = op.list_unused === true;
   return (arg, sink) =>
     input(arg, (row) => {
       const src = row[from] as Value;
@@ -178,26 +179,50 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
         target = (t as { id: number }).id;
       }
       const wanted = wantedProps(row);
+      // Depth-first over relationships not yet on the path, with an explicit stack so that long
+      // paths cannot exhaust the call stack. Invariant: stack.length === path.length + 1 while
+      // searching; stack[i] iterates the relationships of nodes[i].
       const path: number[] = [];
-      const visit = (at: number, depth: number): boolean => {
-        deadline.tick();
-        if (depth >= min && (!into || at === target)) {
+      const onPath = new Set<number>();
+      const nodes: number[] = [(src as { id: number }).id];
+      const stack: Iterator<EdgeState>[] = [];
+      const emit = (at: number): boolean => {
+        if (listUnused) row[rel] = null;
+        else {
           const list = path.map(relationshipRef);
           row[rel] = op.leftwards ? list.reverse() : list;
-          if (!into) row[to] = nodeRef(at);
-          if (!sink(row)) return false;
         }
-        if (depth >= max) return true;
-        for (const e of edgesAt(at)) {
-          if (path.includes(e.id) || !usable(row, e) || !propsMatch(e, wanted)) continue;
-          path.push(e.id);
-          const ok = visit(other(e, at), depth + 1);
-          path.pop();
-          if (!ok) return false;
-        }
-        return true;
+        if (!into) row[to] = nodeRef(at);
+        return sink(row);
       };
-      return visit((src as { id: number }).id, 0);
+      if (min === 0 && (!into || nodes[0] === target) && !emit(nodes[0] as number)) return false;
+      if (max === 0) return true;
+      stack.push(edgesAt(nodes[0] as number)[Symbol.iterator]());
+      while (stack.length > 0) {
+        deadline.tick();
+        const next = (stack[stack.length - 1] as Iterator<EdgeState>).next();
+        if (next.done === true) {
+          stack.pop();
+          nodes.pop();
+          const id = path.pop();
+          if (id !== undefined) onPath.delete(id);
+          continue;
+        }
+        const e = next.value;
+        if (onPath.has(e.id) || !usable(row, e) || !propsMatch(e, wanted)) continue;
+        const at = other(e, nodes[nodes.length - 1] as number);
+        path.push(e.id);
+        onPath.add(e.id);
+        nodes.push(at);
+        if (path.length >= min && (!into || at === target) && !emit(at)) return false;
+        if (path.length < max) {
+          stack.push(edgesAt(at)[Symbol.iterator]());
+        } else {
+          nodes.pop();
+          onPath.delete(path.pop() as number);
+        }
+      }
+      return true;
     });
 }
 

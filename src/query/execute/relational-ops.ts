@@ -251,14 +251,17 @@ function drain(input: PhysicalOp, arg: Row): boolean {
   return true;
 }
 
-export function eager(input: PhysicalOp, env: OpEnv): PhysicalOp {
+export function eager(op: Op<'eager'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
   const memory = env.cx.memory;
+  const live = op.live;
   return (arg, sink) => {
     const rows: Row[] = [];
     let held = 0;
     try {
       input(arg, (row) => {
-        const kept = row.slice();
+        // Only the slots in scope are kept: a list an earlier clause unwound is not held once per row.
+        const kept = arg.slice();
+        for (const s of live) kept[s] = row[s] as Value;
         const bytes = rowBytes(kept);
         memory.reserve(bytes);
         held += bytes;

@@ -64,6 +64,11 @@ export type LogicalOp =
        */
       readonly leftwards: boolean;
       readonly unique_from: readonly number[];
+      /**
+       * Set when nothing reads the variable-length list (an unnamed relationship outside any path
+       * variable or uniqueness check): the search then skips building one list per row.
+       */
+      readonly list_unused?: true;
       /** A property map the relationship must match (inline `[r {k: v}]`), per relationship for var-length. */
       readonly rel_props?: BoundExpression;
     }
@@ -111,7 +116,12 @@ export type LogicalOp =
   | { readonly op: 'limit'; readonly input: LogicalOp; readonly count: BoundExpression }
   | { readonly op: 'unwind'; readonly input: LogicalOp; readonly expression: BoundExpression; readonly variable: number }
   /** Reads its whole input before passing any row on: the barrier between reads and writes. */
-  | { readonly op: 'eager'; readonly input: LogicalOp }
+  | {
+      readonly op: 'eager';
+      readonly input: LogicalOp;
+      /** The slots in scope here: only they are kept (dead slots of earlier clauses are dropped). */
+      readonly live: readonly number[];
+    }
   | { readonly op: 'create'; readonly input: LogicalOp; readonly pattern: readonly BoundPath[] }
   | {
       readonly op: 'merge';

@@ -2,7 +2,7 @@ import type { BoundNodePattern, BoundPath } from '../bind/bound-clause.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
 import { averageDegree, EQUALITY_SELECTIVITY, estimateRows, labelRows, type GraphCounts } from './cardinality.js';
 import { conjunction, conjuncts, freeSlots, hasLabels, propertyConjuncts } from './expressions.js';
-import type { LogicalOp } from './logical.js';
+import { inputsOf, withInputs, type LogicalOp } from './logical.js';
 
 /**
  * Plans a pattern (of MATCH, OPTIONAL MATCH, MERGE, or a pattern in an expression) on top of `input`.
@@ -67,8 +67,35 @@ export function planPattern(
     plan = planPath(plan, path, bound, clauseRels, filters, options.counts, hints, false);
   }
   if (needUnique) plan = { op: 'rel_unique', input: plan, slots: clauseRels };
+  plan = markUnusedLists(plan, input, paths);
   plan = withFilters(plan, [...filters, ...whereConjuncts]);
   return plan;
+}
+
+/**
+ * Variable-length expands of this pattern whose list no one reads: the relationship is unnamed, no
+ * path variable covers it, and no uniqueness check of the pattern looks at it.
+ */
+function markUnusedLists(plan: LogicalOp, input: LogicalOp, paths: readonly BoundPath[]): LogicalOp {
+  const read = new Set<number>();
+  for (const p of paths) {
+    for (const r of p.relationships) if (r.variable.visible || p.variable !== undefined) read.add(r.variable.id);
+  }
+  const visit = (op: LogicalOp): void => {
+    if (op === input) return;
+    if (op.op === 'expand') for (const s of op.unique_from) read.add(s);
+    if (op.op === 'rel_unique') for (const s of op.slots) read.add(s);
+    for (const i of inputsOf(op)) visit(i);
+  };
+  visit(plan);
+  const mark = (op: LogicalOp): LogicalOp => {
+    if (op === input) return op;
+    const inputs = inputsOf(op);
+    const next = inputs.length === 0 ? op : withInputs(op, inputs.map(mark));
+    if (next.op === 'expand' && next.range !== undefined && !read.has(next.rel)) return { ...next, list_unused: true };
+    return next;
+  };
+  return mark(plan);
 }
 
 function withFilters(plan: LogicalOp, filters: readonly BoundExpression[]): LogicalOp {

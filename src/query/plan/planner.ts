@@ -32,11 +32,11 @@ export function planSingle(query: BoundSingleQuery, counts: GraphCounts, produce
   let afterUpdate = false;
   for (const clause of query.clauses) {
     const updating = isUpdating(clause);
-    if (updating || afterUpdate) plan = eager(plan);
+    if (updating || afterUpdate) plan = eager(plan, bound);
     afterUpdate = updating;
     plan = planClause(plan, clause, bound, counts);
   }
-  if (afterUpdate) plan = eager(plan);
+  if (afterUpdate) plan = eager(plan, bound);
   const last = query.clauses[query.clauses.length - 1];
   const returns = last !== undefined && (last.kind === 'return' || (last.kind === 'call' && last.standalone));
   if (!returns) return { op: 'discard', input: plan };
@@ -44,8 +44,8 @@ export function planSingle(query: BoundSingleQuery, counts: GraphCounts, produce
   return { op: 'produce', input: plan, columns: query.columns.map((c) => ({ name: c.name, slot: c.variable.id })) };
 }
 
-function eager(plan: LogicalOp): LogicalOp {
-  return plan.op === 'eager' || plan.op === 'argument' ? plan : { op: 'eager', input: plan };
+function eager(plan: LogicalOp, bound: ReadonlySet<number>): LogicalOp {
+  return plan.op === 'eager' || plan.op === 'argument' ? plan : { op: 'eager', input: plan, live: [...bound].sort((a, b) => a - b) };
 }
 
 function isUpdating(c: BoundClause): boolean {

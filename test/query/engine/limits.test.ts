@@ -94,3 +94,16 @@ describe('statement deadline', () => {
     );
   });
 });
+
+describe('deep and wide statements', () => {
+  it('a variable-length search along a very long chain neither overflows the stack nor loses paths', async () => {
+    await withDb(async (db) => {
+      await db.query('UNWIND range(1, 20000) AS i CREATE (:C {i: i})');
+      await db.query(
+        'MATCH (c:C) WITH c ORDER BY c.i WITH collect(c) AS cs UNWIND range(0, size(cs) - 2) AS k WITH cs[k] AS a, cs[k + 1] AS b CREATE (a)-[:NEXT]->(b)',
+      );
+      const r = await db.query('MATCH (a:C {i: 1})-[:NEXT*]->(b) RETURN count(*) AS paths, max(b.i) AS last');
+      expect(r.rows).toEqual([[19999n, 20000n]]);
+    });
+  });
+});
