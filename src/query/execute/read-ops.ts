@@ -1,3 +1,4 @@
+import { decodeElementId, encodeElementId } from '../../common/element-id.js';
 import { equals } from '../../common/values/equality.js';
 import { estimateValueBytes } from '../../common/values/memory.js';
 import { nodeRef, pathValue, relationshipRef, typeName, type Value } from '../../common/values/value.js';
@@ -70,9 +71,15 @@ export function nodeById(op: Op<'node_by_id'>, input: PhysicalOp, env: OpEnv): P
   const slot = op.variable;
   const label = op.label;
   const many = op.many;
+  const element = op.element;
   const emit = (row: Row, id: Value, sink: (row: Row) => boolean): boolean => {
     let n: number;
-    if (typeof id === 'bigint') n = Number(id);
+    if (element) {
+      // An element id that does not decode names no node, as the equality it replaces would find.
+      const decoded = typeof id === 'string' ? decodeElementId(id) : undefined;
+      if (decoded === undefined || encodeElementId(decoded) !== id) return true;
+      n = Number(decoded);
+    } else if (typeof id === 'bigint') n = Number(id);
     else if (typeof id === 'number' && Number.isInteger(id)) n = id;
     else return true;
     const node = graph.node(n);
@@ -89,8 +96,8 @@ export function nodeById(op: Op<'node_by_id'>, input: PhysicalOp, env: OpEnv): P
       // Each matching id once, in list order, as the filter it replaces would.
       const seen = new Set<number>();
       for (const id of v as readonly Value[]) {
-        const key = typeof id === 'bigint' ? Number(id) : typeof id === 'number' ? id : NaN;
-        if (seen.has(key)) continue;
+        const key = element ? (typeof id === 'string' ? Number(decodeElementId(id) ?? NaN) : NaN) : typeof id === 'bigint' ? Number(id) : typeof id === 'number' ? id : NaN;
+        if (Number.isNaN(key) || seen.has(key)) continue;
         seen.add(key);
         if (!emit(row, id, sink)) return false;
       }

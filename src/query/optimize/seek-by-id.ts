@@ -3,7 +3,8 @@ import { conjunction, conjuncts, freeSlots } from '../plan/expressions.js';
 import { transformUp, type LogicalOp } from '../plan/logical.js';
 
 /**
- * `MATCH (n) WHERE id(n) = $x` (or `id(n) IN [...]`) right above a scan of n becomes a lookup by id.
+ * `MATCH (n) WHERE id(n) = $x` (or `id(n) IN [...]`, or `elementId(n) = $e`) right above a scan of n
+ * becomes a lookup by id.
  * It runs before the label and property passes because a lookup beats any scan, and a scan that has
  * already taken property predicates would no longer be a plain scan to replace.
  */
@@ -25,6 +26,7 @@ export function seekById(plan: LogicalOp): LogicalOp {
         variable: scan.variable,
         ids: ids.expression,
         many: ids.many,
+        element: ids.element,
         ...(scan.label !== undefined && { label: scan.label }),
       };
     }
@@ -34,16 +36,18 @@ export function seekById(plan: LogicalOp): LogicalOp {
   });
 }
 
-function isIdOf(e: BoundExpression, slot: number): boolean {
-  return e.kind === 'function' && e.name === 'id' && e.args.length === 1 && e.args[0]?.kind === 'variable' && e.args[0].variable.id === slot;
+/** 'id' for `id(n)`, 'element' for `elementId(n)`, undefined for anything else. */
+function idKind(e: BoundExpression, slot: number): 'id' | 'element' | undefined {
+  if (e.kind !== 'function' || e.args.length !== 1 || e.args[0]?.kind !== 'variable' || e.args[0].variable.id !== slot) return undefined;
+  return e.name === 'id' ? 'id' : e.name === 'elementid' ? 'element' : undefined;
 }
 
-function idOperand(c: BoundExpression, slot: number): { expression: BoundExpression; many: boolean } | undefined {
+function idOperand(c: BoundExpression, slot: number): { expression: BoundExpression; many: boolean; element: boolean } | undefined {
   if (c.kind !== 'binary') return undefined;
-  if (c.op === 'eq') {
-    if (isIdOf(c.left, slot) && !freeSlots(c.right).has(slot)) return { expression: c.right, many: false };
-    if (isIdOf(c.right, slot) && !freeSlots(c.left).has(slot)) return { expression: c.left, many: false };
+  const sides: [BoundExpression, BoundExpression][] = c.op === 'eq' ? [[c.left, c.right], [c.right, c.left]] : c.op === 'in' ? [[c.left, c.right]] : [];
+  for (const [fn, other] of sides) {
+    const kind = idKind(fn, slot);
+    if (kind !== undefined && !freeSlots(other).has(slot)) return { expression: other, many: c.op === 'in', element: kind === 'element' };
   }
-  if (c.op === 'in' && isIdOf(c.left, slot) && !freeSlots(c.right).has(slot)) return { expression: c.right, many: true };
   return undefined;
 }

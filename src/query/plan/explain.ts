@@ -96,7 +96,7 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
       return [base[0] as string, { pattern: base[1] as string, ...(props !== '' && { predicate: props }) }];
     }
     case 'node_by_id':
-      return ['NodeByIdSeek', { pattern: `(${n(op.variable)})`, ids: expressionText(op.ids, names) }];
+      return [op.element ? 'NodeByElementIdSeek' : 'NodeByIdSeek', { pattern: `(${n(op.variable)})`, ids: expressionText(op.ids, names) }];
     case 'expand': {
       const arrow = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
       const range = op.range ? `*${op.range.min}..${op.range.max === Infinity ? '' : op.range.max}` : '';

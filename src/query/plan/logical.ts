@@ -38,6 +38,8 @@ export type LogicalOp =
       readonly ids: BoundExpression;
       /** True when `ids` yields a list (`id(n) IN [...]`). */
       readonly many: boolean;
+      /** The values are element ids (`elementId(n) = $e`), decoded to node ids. */
+      readonly element: boolean;
       readonly label?: string;
     }
   /**

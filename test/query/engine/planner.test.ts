@@ -21,6 +21,11 @@ describe('planner choices', () => {
       expect(operators(db.explain(text))).not.toContain('NodeByLabelScan');
       expect((await db.query(text, { id })).rows).toEqual([['x']]);
       expect(operators(db.explain('MATCH (n) WHERE id(n) IN [1, 2] RETURN n'))).toContain('NodeByIdSeek');
+      const eid = (await db.query('MATCH (n:P) RETURN elementId(n)')).rows[0]![0]!;
+      const byElement = 'MATCH (n) WHERE elementId(n) = $e RETURN n.name';
+      expect(operators(db.explain(byElement))).toContain('NodeByElementIdSeek');
+      expect((await db.query(byElement, { e: eid })).rows).toEqual([['x']]);
+      expect((await db.query(byElement, { e: 'not-an-element-id' })).rows).toEqual([]);
     });
   });
 
