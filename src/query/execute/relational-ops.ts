@@ -143,6 +143,8 @@ export function distinct(op: Op<'distinct'>, input: PhysicalOp, env: OpEnv): Phy
 interface Keyed {
   readonly row: Row;
   readonly keys: Value[];
+  /** What the row was reserved at. */
+  bytes: number;
 }
 
 function keyComparator(keys: readonly SortKey[]): (a: readonly Value[], b: readonly Value[]) => number {
@@ -171,7 +173,6 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?:
   return (arg, sink) => {
     const kept: Keyed[] = [];
     let held = 0;
-    let bytesPerRow = 0;
     const k = limit === undefined ? Infinity : asRowCount(limit(arg), 'LIMIT') + (skip === undefined ? 0 : asRowCount(skip(arg), 'SKIP'));
     if (k === 0) return drain(input, arg);
     const scratch: Value[] = new Array<Value>(nk);
@@ -180,18 +181,19 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?:
       input(arg, (row) => {
         for (let i = 0; i < nk; i++) scratch[i] = (fns[i] as Evaluator)(row);
         if (worst !== undefined && compareKeys(scratch, worst.keys) >= 0) return true;
-        const entry: Keyed = { row: row.slice(), keys: scratch.slice() };
-        if (bytesPerRow === 0) bytesPerRow = rowBytes(entry.row) + 16 * nk;
+        const entry: Keyed = { row: row.slice(), keys: scratch.slice(), bytes: 0 };
+        entry.bytes = rowBytes(entry.row) + 16 * nk;
         kept.push(entry);
-        memory.reserve(bytesPerRow);
-        held += bytesPerRow;
+        memory.reserve(entry.bytes);
+        held += entry.bytes;
         if (kept.length >= 2 * k + 64) {
           kept.sort(compare);
-          const dropped = kept.length - k;
+          let dropped = 0;
+          for (let i = k; i < kept.length; i++) dropped += (kept[i] as Keyed).bytes;
           kept.length = k;
           worst = kept[k - 1];
-          memory.release(dropped * bytesPerRow);
-          held -= dropped * bytesPerRow;
+          memory.release(dropped);
+          held -= dropped;
         }
         return true;
       });
