@@ -3,7 +3,7 @@ import type { ConstraintScopeSpec } from '../../log/events.js';
 import type { NodeRecord, NodeVersion } from '../graph/records.js';
 import { sameValue } from '../graph/write-set.js';
 import { SortedEntries, compareKeys, type IndexKey } from './sorted-entries.js';
-import { orderCompare } from '../../common/values/index.js';
+import { hashValue, orderCompare } from '../../common/values/index.js';
 
 /**
  * One generation of a B-tree index: the entries of every node of `label` holding all of
@@ -54,6 +54,18 @@ export class IndexGeneration {
       (key as unknown[])[i] = v;
     }
     return key;
+  }
+
+  /** `hashKey` of the key a node state gives, without building the key; undefined when not indexed. */
+  hashOf(labels: readonly string[], props: PropertyMap): number | undefined {
+    const cols = this.shape.properties;
+    let h = KEY_HASH_SEED;
+    for (let i = 0; i < cols.length; i++) {
+      const v = props.get(cols[i]!);
+      if (v === undefined) return undefined;
+      h = mixKeyHash(h, hashValue(v));
+    }
+    return labels.includes(this.shape.label) && scopeAdmits(this.shape.scope, props) ? h : undefined;
   }
 
   /** Whether a node state has exactly `key` here; allocates nothing (uniqueness scans call it often). */
@@ -136,4 +148,17 @@ export function scopeAdmits(scope: ConstraintScopeSpec | undefined, props: Prope
   const v = props.get(scope.property);
   if (scope.test === 'present') return v !== undefined;
   return v !== undefined && sameValue(v, scope.value);
+}
+
+export const KEY_HASH_SEED = 0x2545f491;
+
+export function mixKeyHash(h: number, v: number): number {
+  return (Math.imul(h ^ v, 0x01000193) + 0x9e3779b9) | 0;
+}
+
+/** A hash of a key consistent with key equality (1 and 1.0 hash alike). */
+export function hashKey(key: IndexKey): number {
+  let h = KEY_HASH_SEED;
+  for (const v of key) h = mixKeyHash(h, hashValue(v));
+  return h;
 }

@@ -1,15 +1,8 @@
 import type { GraphStore } from '../graph/graph-store.js';
 import { visibleNode, type NodeRecord } from '../graph/records.js';
-import { IndexGeneration, type IndexShape } from './index-generation.js';
+import { IndexGeneration, hashKey, type IndexShape } from './index-generation.js';
 import { compareKeys, type IndexKey } from './sorted-entries.js';
-import { hashValue } from '../../common/values/index.js';
 
-/** A hash of a key consistent with key equality (1 and 1.0 hash alike). */
-export function hashKey(key: IndexKey): number {
-  let h = 0x2545f491;
-  for (const v of key) h = (Math.imul(h ^ hashValue(v), 0x01000193) + 0x9e3779b9) | 0;
-  return h;
-}
 
 /**
  * Every B-tree index generation on this member, kept current at apply. A generation exists from the
@@ -80,11 +73,19 @@ export class IndexStore {
    * their entries. For a unique generation it stops at the first duplicate and reports it, leaving
    * the position on the duplicated record so that it is visited again once the duplicate is resolved.
    */
-  backfill(gen: IndexGeneration, budget: number, unique: boolean, requireAll = false): { visited: number; duplicate?: Duplicate; missing?: number } {
+  backfill(
+    gen: IndexGeneration,
+    budget: number,
+    unique: boolean,
+    requireAll = false,
+    /** Asked every few records: the executor bounds a slice in time too (apply never passes one). */
+    enough?: () => boolean,
+  ): { visited: number; duplicate?: Duplicate; missing?: number } {
     const end = this.graph.nextNodeId;
     let visited = 0;
     let id = gen.filled_through + 1;
     for (; id < end && visited < budget; id++) {
+      if ((visited & 63) === 63 && enough?.() === true) break;
       const record = this.graph.nodeRecord(id);
       if (record === undefined) continue;
       visited++;
@@ -122,9 +123,8 @@ export class IndexStore {
       const record = this.graph.nodeRecord(id);
       if (record === undefined || record.head.deleted) continue;
       n++;
-      const key = gen.keyOf(record.head.labels, record.head.props);
-      if (key === undefined || probe === undefined) continue;
-      const h = hashKey(key);
+      const h = probe === undefined ? undefined : gen.hashOf(record.head.labels, record.head.props);
+      if (h === undefined || probe === undefined) continue;
       const at = probe.get(h);
       if (at === undefined) probe.set(h, id);
       else if (typeof at === 'number') probe.set(h, [at, id]);

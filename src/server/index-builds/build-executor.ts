@@ -24,6 +24,8 @@ export interface BuildExecutorOptions {
   readonly max_running: number;
   /** Records visited per slice; bounds how long one slice holds the event loop. */
   readonly slice_nodes: number;
+  /** Longest one slice runs; whichever of this and `slice_nodes` comes first ends it. */
+  readonly slice_ms: number;
   /** Time between progress entries of one build. */
   readonly progress_interval_ms: number;
   readonly concern: () => ConcernWait;
@@ -36,8 +38,8 @@ export interface BuildExecutorOptions {
 
 export const build_slice_nodes_default = 2000;
 export const build_progress_interval_ms_default = 250;
-/** How many times larger a hashing slice is than a backfill slice (hashing a record costs far less). */
-export const prehash_slice_factor = 8;
+/** Longest a backfill slice holds the event loop. */
+export const build_slice_ms_default = 4;
 
 export class BuildExecutor {
   readonly watch: OutcomeWatch;
@@ -156,11 +158,13 @@ export class BuildExecutor {
       this.propose({ kind: 'index_build_progress', operation: b.operation, indexed: gen.filled_through_count() }, false);
     }
     if (index.unique && !gen.hashed) {
-      // The quick first pass (hashing keys for uniqueness checks) is cheap: a larger slice.
-      schema.indexes.prehash(gen, this.options.slice_nodes * prehash_slice_factor);
+      // The quick first pass, hashing every key for uniqueness checks, in one go: until it is done a
+      // unique check scans the records one by one, which costs every write far more than this pause.
+      schema.indexes.prehash(gen, Number.MAX_SAFE_INTEGER);
       return;
     }
-    const res = schema.indexes.backfill(gen, this.options.slice_nodes, index.unique, owner?.constraint === 'NODE_KEY');
+    const until = performance.now() + this.options.slice_ms;
+    const res = schema.indexes.backfill(gen, this.options.slice_nodes, index.unique, owner?.constraint === 'NODE_KEY', () => performance.now() >= until);
     if (res.missing !== undefined) {
       const p = index.properties.find((q) => this.latestProp(res.missing!, q) === undefined) ?? index.properties[0]!;
       await this.fail(b, `node ${res.missing} of label ${index.label} has no ${p}, which the node key requires`);

@@ -1,7 +1,7 @@
 import type { ConcernWait } from '../../log/driver/log-driver.js';
 import type { SchemaBackend } from '../../api/schema-service.js';
 import type { Database } from '../database.js';
-import { BuildExecutor, build_progress_interval_ms_default, build_slice_nodes_default } from './build-executor.js';
+import { BuildExecutor, build_progress_interval_ms_default, build_slice_ms_default, build_slice_nodes_default } from './build-executor.js';
 import { IndexChecker } from './index-checker.js';
 import { SchemaAdmin } from './schema-admin.js';
 
@@ -37,6 +37,7 @@ export function startSchemaRuntime(db: Database, options: SchemaRuntimeOptions):
   const executor = new BuildExecutor(db, {
     max_running: options.index_build_max_running,
     slice_nodes: options.slice_nodes ?? build_slice_nodes_default,
+    slice_ms: build_slice_ms_default,
     progress_interval_ms: build_progress_interval_ms_default,
     concern: options.concern,
     ...(options.oldestOpenReadIndex !== undefined ? { oldestOpenReadIndex: options.oldestOpenReadIndex } : {}),
