@@ -110,6 +110,29 @@ export class SnapshotView implements GraphReader {
     return true;
   }
 
+  /** `edgesOf` through a callback that answers false to stop: the query engine's expands. */
+  forEachEdgeOf(nodeId: number, direction: Direction, type: string | undefined, fn: (edge: EdgeState) => boolean): boolean {
+    const r = this.store.nodeRecord(nodeId);
+    const readIndex = this.read_index;
+    if (r === undefined || visibleNode(r, readIndex) === undefined) return true;
+    if (direction !== 'in') {
+      for (const e of r.out) {
+        if (type !== undefined && e.type !== type) continue;
+        const v = visibleEdge(e, readIndex);
+        if (v !== undefined && !fn(v)) return false;
+      }
+    }
+    if (direction !== 'out') {
+      for (const e of r.in) {
+        if (type !== undefined && e.type !== type) continue;
+        if (direction === 'both' && e.source === e.target) continue;
+        const v = visibleEdge(e, readIndex);
+        if (v !== undefined && !fn(v)) return false;
+      }
+    }
+    return true;
+  }
+
   labelNames(): Iterable<string> {
     return this.store.labels();
   }

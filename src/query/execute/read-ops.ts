@@ -46,6 +46,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
   const cache = env.access.cacheable ? env.access : undefined;
   // Committed snapshots offer a callback scan, cheaper than their generators.
   const snapshot = graph instanceof SnapshotView ? graph : undefined;
+  const writeSlot = op.variable_unused !== true;
   return (arg, sink) =>
     input(arg, (row) => {
       for (let i = 0; i < n; i++) wanted[i] = (values[i] as Evaluator)(row);
@@ -56,7 +57,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
           if (v === undefined || equals(v, wanted[i] as Value) !== true) return true;
         }
         cache?.scanned(node);
-        row[slot] = nodeRef(node.id);
+        if (writeSlot) row[slot] = nodeRef(node.id);
         return sink(row);
       };
       if (snapshot !== undefined) return snapshot.forEachNode(label, visit);
@@ -144,6 +145,12 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
   };
   const other = (e: EdgeState, at: number): number => (direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === at ? e.target : e.source);
   const edgesAt = (id: number): Iterable<EdgeState> => graph.edgesOf(id, direction, oneType);
+  const writeRel = op.rel_unused !== true;
+  // Committed snapshots offer a callback walk, cheaper than their generators.
+  const snapshot = graph instanceof SnapshotView ? graph : undefined;
+  /** Whether `usable` has anything to check beyond the single type the store already filtered. */
+  const checks = unique.length > 0 || (!anyType && oneType === undefined);
+  const writeTo = !into && op.to_unused !== true;
 
   if (op.rel_bound) return boundRelationship(op, input, env, usable, propsMatch, wantedProps);
 
@@ -160,13 +167,24 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
           target = (t as { id: number }).id;
         }
         const wanted = wantedProps(row);
+        if (snapshot !== undefined) {
+          return snapshot.forEachEdgeOf(s, direction, oneType, (e) => {
+            deadline.tick();
+            if ((checks && !usable(row, e)) || (wanted !== null && !propsMatch(e, wanted))) return true;
+            const end = direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === s ? e.target : e.source;
+            if (into && end !== target) return true;
+            if (writeRel) row[rel] = relationshipRef(e.id);
+            if (writeTo) row[to] = nodeRef(end);
+            return sink(row);
+          });
+        }
         for (const e of edgesAt(s)) {
           deadline.tick();
           if (!usable(row, e) || !propsMatch(e, wanted)) continue;
           const end = other(e, s);
           if (into && end !== target) continue;
-          row[rel] = relationshipRef(e.id);
-          if (!into) row[to] = nodeRef(end);
+          if (writeRel) row[rel] = relationshipRef(e.id);
+          if (writeTo) row[to] = nodeRef(end);
           if (!sink(row)) return false;
         }
         return true;
@@ -194,12 +212,12 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
       const nodes: number[] = [(src as { id: number }).id];
       const stack: Iterator<EdgeState>[] = [];
       const emit = (at: number): boolean => {
-        if (listUnused) row[rel] = null;
+        if (listUnused || !writeRel) row[rel] = null;
         else {
           const list = path.map(relationshipRef);
           row[rel] = op.leftwards ? list.reverse() : list;
         }
-        if (!into) row[to] = nodeRef(at);
+        if (writeTo) row[to] = nodeRef(at);
         return sink(row);
       };
       if (min === 0 && (!into || nodes[0] === target) && !emit(nodes[0] as number)) return false;

@@ -4,6 +4,7 @@ import { propertyScan } from './property-scan.js';
 import { pushDownFilters } from './push-down-filters.js';
 import { seekById } from './seek-by-id.js';
 import { topK } from './top-k.js';
+import { unusedSlots } from './unused-slots.js';
 
 /**
  * The rewrite passes, in the order they run. Each takes a plan and returns an equivalent one.
@@ -14,7 +15,8 @@ import { topK } from './top-k.js';
  *    passes would otherwise fold predicates into a scan that is about to disappear.
  * 3. label-scan before property-scan: property predicates should land on the narrowest scan.
  * 4. property-scan.
- * 5. top-k last: it rewrites ORDER BY + LIMIT, which no other pass touches.
+ * 5. top-k: it rewrites ORDER BY + LIMIT, which no other pass touches.
+ * 6. unused-slots last: it needs the final set of operators that read each slot.
  */
 export interface RewritePass {
   readonly name: string;
@@ -27,6 +29,7 @@ export const rewrite_passes: readonly RewritePass[] = [
   { name: 'label-scan', run: labelScan },
   { name: 'property-scan', run: propertyScan },
   { name: 'top-k', run: topK },
+  { name: 'unused-slots', run: unusedSlots },
 ];
 
 /**

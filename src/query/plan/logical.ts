@@ -29,6 +29,8 @@ export type LogicalOp =
       readonly variable: number;
       readonly label?: string;
       readonly props: readonly PropertyPredicate[];
+      /** No operator reads the variable: the scan does not write it. */
+      readonly variable_unused?: true;
     }
   /** The nodes whose id is among the values of `ids` (an INTEGER or a list, evaluated per row). */
   | {
@@ -71,6 +73,9 @@ export type LogicalOp =
        * variable or uniqueness check): the search then skips building one list per row.
        */
       readonly list_unused?: true;
+      /** No operator reads the relationship / the end node: the expand does not write them. */
+      readonly rel_unused?: true;
+      readonly to_unused?: true;
       /** A property map the relationship must match (inline `[r {k: v}]`), per relationship for var-length. */
       readonly rel_props?: BoundExpression;
     }

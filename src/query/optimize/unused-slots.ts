@@ -1,0 +1,153 @@
+import { assertNever } from '../../common/assert.js';
+import type { BoundPath, BoundRemoveItem, BoundSetItem } from '../bind/bound-clause.js';
+import type { BoundExpression } from '../bind/bound-expression.js';
+import { freeSlots, UNMOVABLE } from '../plan/expressions.js';
+import { inputsOf, transformUp, type LogicalOp } from '../plan/logical.js';
+
+/**
+ * Scans and expands write a reference per row into their slots; when no operator ever reads a slot
+ * (`MATCH (a)-[:KNOWS]->(b) RETURN count(*)` reads neither the relationship nor b), the write and its
+ * allocation are skipped. It runs after every other pass, since it needs the final set of readers.
+ * A plan holding an EXISTS query body is left alone: the body's reads of the enclosing row are not
+ * listed in its expression.
+ */
+export function unusedSlots(plan: LogicalOp): LogicalOp {
+  const read = readSlots(plan);
+  if (read.has(UNMOVABLE)) return plan;
+  return transformUp(plan, (op) => {
+    if (op.op === 'node_scan' && !read.has(op.variable)) return { ...op, variable_unused: true };
+    if (op.op === 'expand' && !op.rel_bound) {
+      const relUnused = !read.has(op.rel);
+      const toUnused = !op.into && !read.has(op.to);
+      if (!relUnused && !toUnused) return op;
+      return { ...op, ...(relUnused && { rel_unused: true as const }), ...(toUnused && { to_unused: true as const }) };
+    }
+    return op;
+  });
+}
+
+/** Every slot some operator of the plan reads. */
+export function readSlots(plan: LogicalOp): Set<number> {
+  const out = new Set<number>();
+  const expr = (e: BoundExpression | undefined): void => {
+    if (e !== undefined) freeSlots(e, out);
+  };
+  const slots = (list: readonly number[]): void => {
+    for (const s of list) out.add(s);
+  };
+  const path = (p: BoundPath): void => {
+    for (const n of p.nodes) {
+      out.add(n.variable.id);
+      expr(n.properties);
+    }
+    for (const r of p.relationships) {
+      out.add(r.variable.id);
+      expr(r.properties);
+    }
+  };
+  const setItem = (i: BoundSetItem): void => {
+    if (i.kind === 'set_property') {
+      expr(i.object);
+      expr(i.value);
+    } else {
+      out.add(i.variable.id);
+      if (i.kind !== 'set_labels') expr(i.value);
+    }
+  };
+  const removeItem = (i: BoundRemoveItem): void => {
+    if (i.kind === 'remove_property') expr(i.object);
+    else out.add(i.variable.id);
+  };
+  const visit = (op: LogicalOp): void => {
+    switch (op.op) {
+      case 'argument':
+      case 'optional':
+      case 'discard':
+        break;
+      case 'node_scan':
+        for (const p of op.props) expr(p.value);
+        break;
+      case 'node_by_id':
+        expr(op.ids);
+        break;
+      case 'expand':
+        out.add(op.from);
+        if (op.into) out.add(op.to);
+        if (op.rel_bound) out.add(op.rel);
+        slots(op.unique_from);
+        expr(op.rel_props);
+        break;
+      case 'filter':
+        expr(op.predicate);
+        break;
+      case 'rel_unique':
+      case 'distinct':
+        slots(op.slots);
+        break;
+      case 'hash_join':
+        slots(op.keys);
+        slots(op.right_slots);
+        break;
+      case 'path':
+        slots(op.nodes);
+        slots(op.rels);
+        break;
+      case 'project':
+        for (const i of op.items) expr(i.expression);
+        break;
+      case 'aggregate':
+        for (const k of op.aggregation.keys) expr(k.expression);
+        for (const a of op.aggregation.aggregates) for (const x of a.call.args) expr(x);
+        break;
+      case 'sort':
+        for (const k of op.keys) expr(k.expression);
+        break;
+      case 'top':
+        for (const k of op.keys) expr(k.expression);
+        expr(op.limit);
+        expr(op.skip);
+        break;
+      case 'skip':
+      case 'limit':
+        expr(op.count);
+        break;
+      case 'unwind':
+        expr(op.expression);
+        break;
+      case 'eager':
+        slots(op.live);
+        break;
+      case 'create':
+        op.pattern.forEach(path);
+        break;
+      case 'merge':
+        path(op.path);
+        op.on_create.forEach(setItem);
+        op.on_match.forEach(setItem);
+        break;
+      case 'set':
+        op.items.forEach(setItem);
+        break;
+      case 'remove':
+        op.items.forEach(removeItem);
+        break;
+      case 'delete':
+        op.expressions.forEach(expr);
+        break;
+      case 'call':
+        op.args.forEach(expr);
+        break;
+      case 'union':
+        for (const c of op.part_columns) slots(c);
+        break;
+      case 'produce':
+        slots(op.columns.map((c) => c.slot));
+        break;
+      default:
+        assertNever(op, 'logical operator');
+    }
+    for (const i of inputsOf(op)) visit(i);
+  };
+  visit(plan);
+  return out;
+}
