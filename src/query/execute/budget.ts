@@ -25,6 +25,20 @@ export class MemoryBudget {
     }
   }
 
+  /**
+   * A value that is built up step by step but not held by an operator (reduce's accumulator) must
+   * still fit the budget, or a doubling loop would exhaust the process before anything is reserved.
+   */
+  checkTransient(bytes: number): void {
+    if (this.used + bytes > this.limit_bytes) {
+      throw resourceExhausted(
+        `a value built by the statement needs more than its memory limit of ${this.limit_bytes} bytes`,
+        'EXCEEDS_MEMORY_BUDGET',
+        { limit_bytes: String(this.limit_bytes) },
+      );
+    }
+  }
+
   release(bytes: number): void {
     this.used -= bytes;
   }

@@ -148,6 +148,7 @@ export class ExpressionCompiler {
         const step = this.compile(e.step);
         const acc = e.accumulator.id;
         const slot = e.variable.id;
+        const memory = this.cx.memory;
         return (row) => {
           let value = initial(row);
           const list = source(row);
@@ -156,6 +157,9 @@ export class ExpressionCompiler {
             row[acc] = value;
             row[slot] = x;
             value = step(row);
+            // A list or string accumulator can double each step; stop it at the budget.
+            if (Array.isArray(value)) memory.checkTransient(16 * (value as readonly Value[]).length);
+            else if (typeof value === 'string') memory.checkTransient(2 * value.length);
           }
           return value;
         };

@@ -107,3 +107,18 @@ describe('deep and wide statements', () => {
     });
   });
 });
+
+describe('values built inside an expression', () => {
+  it('a reduce that doubles a list stops at the budget instead of exhausting the process', async () => {
+    await withDb(
+      async (db) => {
+        const e = await failure(db.query('RETURN size(reduce(l = [1], i IN range(1, 60) | l + l)) AS n'));
+        expect([e.code, e.reason]).toEqual(['RESOURCE_EXHAUSTED', 'EXCEEDS_MEMORY_BUDGET']);
+        const s = await failure(db.query("RETURN size(reduce(s = 'ab', i IN range(1, 60) | s + s)) AS n"));
+        expect([s.code, s.reason]).toEqual(['RESOURCE_EXHAUSTED', 'EXCEEDS_MEMORY_BUDGET']);
+        expect((await db.query('RETURN size(reduce(l = [1], i IN range(1, 10) | l + l)) AS n')).rows).toEqual([[1024n]]);
+      },
+      { memory_limit_bytes: 64 * MiB },
+    );
+  });
+});
