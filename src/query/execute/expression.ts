@@ -178,10 +178,12 @@ export class ExpressionCompiler {
       case 'pattern_comprehension': {
         const plan = this.lazyPlan(() => this.cx.planner.pattern([e.path], e.where));
         const projection = this.compile(e.projection);
+        const memory = this.cx.memory;
         return (row) => {
           const out: Value[] = [];
           plan()(row.slice(), (r) => {
             out.push(projection(r));
+            if ((out.length & 1023) === 0) memory.checkTransient(16 * out.length);
             return true;
           });
           return out;
