@@ -56,6 +56,7 @@ export function withDefaults(ops: readonly GraphOp[], catalog: Catalog): readonl
 
 export function checkSchemaWrite(ops: readonly GraphOp[], graph: GraphStore, catalog: Catalog, indexes: IndexStore): Refusal | undefined {
   if (catalog.labels.size === 0 && catalog.edgeTypes.size === 0 && catalog.constraints.size === 0) return undefined;
+  if (!touchesSchema(ops, graph, catalog)) return undefined;
   const { nodes, before, edges } = afterStates(ops, graph);
   for (const [id, after] of nodes) {
     if (after === null) continue;
@@ -70,6 +71,34 @@ export function checkSchemaWrite(ops: readonly GraphOp[], graph: GraphStore, cat
     if (bad !== undefined) return bad;
   }
   return undefined;
+}
+
+/** Whether any node or edge the ops touch has a label or type the schema says something about. */
+function touchesSchema(ops: readonly GraphOp[], graph: GraphStore, catalog: Catalog): boolean {
+  const governed = (label: string): boolean => catalog.labels.has(label) || catalog.constraints.size > 0 && catalog.constraintsOfLabel(label).length > 0;
+  for (const op of ops) {
+    switch (op.op) {
+      case 'create_node':
+        if (op.labels.some(governed)) return true;
+        break;
+      case 'update_node':
+        if (op.add_labels.some(governed) || (graph.nodeRecord(op.id)?.head.labels ?? []).some(governed)) return true;
+        break;
+      case 'delete_node':
+        break;
+      case 'create_edge':
+        if (catalog.edgeTypes.has(op.type)) return true;
+        break;
+      case 'update_edge': {
+        const type = graph.edgeRecord(op.id)?.type;
+        if (type !== undefined && catalog.edgeTypes.has(type)) return true;
+        break;
+      }
+      case 'delete_edge':
+        break;
+    }
+  }
+  return false;
 }
 
 function afterStates(ops: readonly GraphOp[], graph: GraphStore) {

@@ -157,12 +157,10 @@ export class IndexLookup {
     for (const entry of walk) {
       if (!startsWithKey(entry.key, within) || stop?.(entry.key) === true) break;
       if (!test(entry.key)) continue;
-      const ids = [...entry.ids].sort((a, b) => (order === 'asc' ? a - b : b - a));
+      const ids = entry.ids.size === 1 ? entry.ids : [...entry.ids].sort((a, b) => (order === 'asc' ? a - b : b - a));
       for (const id of ids) {
         const node = this.reader.node(id);
-        if (node === undefined) continue;
-        const key = gen.keyOf(node.labels, node.props);
-        if (key !== undefined && compareKeys(key, entry.key) === 0) yield node;
+        if (node !== undefined && gen.holds(node.labels, node.props, entry.key)) yield node;
       }
     }
   }
@@ -183,7 +181,7 @@ export class IndexLookup {
 function startsWithKey(key: IndexKey, prefix: IndexKey): boolean {
   for (let i = 0; i < prefix.length; i++) {
     const k = key[i];
-    if (k === undefined || compareKeys([k], [prefix[i]!]) !== 0) return false;
+    if (k === undefined || orderCompare(k, prefix[i]!) !== 0) return false;
   }
   return true;
 }

@@ -12,7 +12,54 @@ export type IndexKey = readonly PropertyValue[];
 
 export interface IndexEntry {
   readonly key: IndexKey;
-  readonly ids: Set<number>;
+  readonly ids: IdSet;
+}
+
+/**
+ * The node ids of one entry. Nearly every entry holds one id (always, for a unique index), so the
+ * first is kept inline and only further ids take an array: a Set per entry costs far more memory and
+ * collection time across millions of entries.
+ */
+export class IdSet implements Iterable<number> {
+  /** Invariant: `first` is meaningful only when size > 0; `rest` holds the ids after it, none repeated. */
+  private first: number;
+  private rest: number[] | undefined;
+  size = 1;
+
+  constructor(id: number) {
+    this.first = id;
+  }
+
+  has(id: number): boolean {
+    return (this.size > 0 && this.first === id) || (this.rest !== undefined && this.rest.includes(id));
+  }
+
+  add(id: number): void {
+    if (this.has(id)) return;
+    if (this.size === 0) this.first = id;
+    else (this.rest ??= []).push(id);
+    this.size++;
+  }
+
+  delete(id: number): boolean {
+    if (this.size > 0 && this.first === id) {
+      const next = this.rest?.shift();
+      if (next !== undefined) this.first = next;
+      this.size--;
+      return true;
+    }
+    const i = this.rest?.indexOf(id) ?? -1;
+    if (i < 0) return false;
+    this.rest!.splice(i, 1);
+    this.size--;
+    return true;
+  }
+
+  *[Symbol.iterator](): IterableIterator<number> {
+    if (this.size === 0) return;
+    yield this.first;
+    if (this.rest !== undefined) yield* [...this.rest];
+  }
 }
 
 export const chunk_entries_max = 512;
@@ -80,7 +127,7 @@ export class SortedEntries {
       e.ids.add(id);
       return;
     }
-    const entry: IndexEntry = { key, ids: new Set([id]) };
+    const entry: IndexEntry = { key, ids: new IdSet(id) };
     this.count++;
     if (chunk === undefined) {
       const tail = this.chunks[this.chunks.length - 1];
