@@ -2,6 +2,7 @@ import { assertNever } from '../../common/assert.js';
 import type { LogicalOp } from '../plan/logical.js';
 import { call } from './call-op.js';
 import type { PhysicalOp } from './context.js';
+import { expand } from './expand-ops.js';
 import * as read from './read-ops.js';
 import type { OpEnv } from './read-ops.js';
 import * as rel from './relational-ops.js';
@@ -21,7 +22,7 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
     case 'node_by_id':
       return read.nodeById(op, c(op.input), env);
     case 'expand':
-      return read.expand(op, c(op.input), env);
+      return expand(op, c(op.input), env);
     case 'filter':
       return read.filter(op, c(op.input), env);
     case 'rel_unique':

@@ -6,11 +6,6 @@ import { inputsOf, type LogicalOp } from '../plan/logical.js';
  * operator of the plan writes (the enclosing row of a pattern predicate, an OPTIONAL MATCH's input),
  * so `outer` is passed down from the root.
  */
-export function writtenBy(op: LogicalOp, out: Set<number> = new Set()): Set<number> {
-  for (const s of ownSlots(op)) out.add(s);
-  for (const i of inputsOf(op)) writtenBy(i, out);
-  return out;
-}
 
 /** Slots an operator itself writes. */
 export function ownSlots(op: LogicalOp): readonly number[] {

@@ -1,0 +1,216 @@
+import { equals } from '../../common/values/equality.js';
+import { nodeRef, relationshipRef, typeName, type Value } from '../../common/values/value.js';
+import type { EdgeState } from '../../projections/graph/records.js';
+import { SnapshotView } from '../../projections/graph/view.js';
+import { runtimeTypeError } from '../errors.js';
+import type { LogicalOp } from '../plan/logical.js';
+import type { PhysicalOp, Row } from './context.js';
+import type { OpEnv } from './read-ops.js';
+
+/**
+ * Expand: from a node along its relationships, one hop or a variable-length search, or along a
+ * relationship bound before the clause. Relationship uniqueness within a MATCH is checked here.
+ */
+type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
+
+/** The relationship ids held in a slot: one relationship or a list of them (variable length). */
+function holdsRelationship(v: Value, id: number): boolean {
+  if (v === null) return false;
+  if (Array.isArray(v)) {
+    for (const x of v as readonly Value[]) if ((x as { id?: number }).id === id) return true;
+    return false;
+  }
+  return (v as { kind?: string; id?: number }).kind === 'relationship' && (v as { id: number }).id === id;
+}
+
+export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const { graph, deadline } = env.cx;
+  const { from, rel, to, direction, into } = op;
+  const types = op.types;
+  const oneType = types.length === 1 ? types[0] : undefined;
+  const anyType = types.length === 0;
+  const unique = op.unique_from;
+  const relProps = op.rel_props ? env.exprs.compile(op.rel_props) : undefined;
+
+  const propsMatch = (e: EdgeState, wanted: ReadonlyMap<string, Value> | null): boolean => {
+    if (wanted === null) return true;
+    for (const [k, v] of wanted) if (equals(e.props.get(k) ?? null, v) !== true) return false;
+    return true;
+  };
+  const wantedProps = (row: Row): ReadonlyMap<string, Value> | null => {
+    if (relProps === undefined) return null;
+    const m = relProps(row);
+    if (m === null) return new Map([['', null]]);
+    if (!(m instanceof Map)) throw runtimeTypeError('InvalidArgumentType', `a pattern's properties must be a MAP, not ${typeName(m)}`);
+    return m as ReadonlyMap<string, Value>;
+  };
+  const usable = (row: Row, e: EdgeState): boolean => {
+    if (!anyType && oneType === undefined && !types.includes(e.type)) return false;
+    for (let i = 0; i < unique.length; i++) if (holdsRelationship(row[unique[i] as number] as Value, e.id)) return false;
+    return true;
+  };
+  const other = (e: EdgeState, at: number): number => (direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === at ? e.target : e.source);
+  const edgesAt = (id: number): Iterable<EdgeState> => graph.edgesOf(id, direction, oneType);
+  const writeRel = op.rel_unused !== true;
+  // Committed snapshots offer a callback walk, cheaper than their generators.
+  const snapshot = graph instanceof SnapshotView ? graph : undefined;
+  /** Whether `usable` has anything to check beyond the single type the store already filtered. */
+  const checks = unique.length > 0 || (!anyType && oneType === undefined);
+  const writeTo = !into && op.to_unused !== true;
+
+  if (op.rel_bound) return boundRelationship(op, input, env, usable, propsMatch, wantedProps);
+
+  if (op.range === undefined) {
+    return (arg, sink) =>
+      input(arg, (row) => {
+        const src = row[from] as Value;
+        if (src === null) return true;
+        const s = (src as { id: number }).id;
+        let target = -1;
+        if (into) {
+          const t = row[to] as Value;
+          if (t === null) return true;
+          target = (t as { id: number }).id;
+        }
+        const wanted = wantedProps(row);
+        if (snapshot !== undefined) {
+          return snapshot.forEachEdgeOf(s, direction, oneType, (e) => {
+            deadline.tick();
+            if ((checks && !usable(row, e)) || (wanted !== null && !propsMatch(e, wanted))) return true;
+            const end = direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === s ? e.target : e.source;
+            if (into && end !== target) return true;
+            if (writeRel) row[rel] = relationshipRef(e.id);
+            if (writeTo) row[to] = nodeRef(end);
+            return sink(row);
+          });
+        }
+        for (const e of edgesAt(s)) {
+          deadline.tick();
+          if (!usable(row, e) || !propsMatch(e, wanted)) continue;
+          const end = other(e, s);
+          if (into && end !== target) continue;
+          if (writeRel) row[rel] = relationshipRef(e.id);
+          if (writeTo) row[to] = nodeRef(end);
+          if (!sink(row)) return false;
+        }
+        return true;
+      });
+  }
+
+  const { min, max } = op.range;
+  const listUnused = op.list_unused === true;
+  return (arg, sink) =>
+    input(arg, (row) => {
+      const src = row[from] as Value;
+      if (src === null) return true;
+      let target = -1;
+      if (into) {
+        const t = row[to] as Value;
+        if (t === null) return true;
+        target = (t as { id: number }).id;
+      }
+      const wanted = wantedProps(row);
+      // Depth-first over relationships not yet on the path, with an explicit stack so that long
+      // paths cannot exhaust the call stack. Invariant: stack.length === path.length + 1 while
+      // searching; stack[i] iterates the relationships of nodes[i].
+      const path: number[] = [];
+      const onPath = new Set<number>();
+      const nodes: number[] = [(src as { id: number }).id];
+      const stack: Iterator<EdgeState>[] = [];
+      const emit = (at: number): boolean => {
+        if (listUnused || !writeRel) row[rel] = null;
+        else {
+          const list = path.map(relationshipRef);
+          row[rel] = op.leftwards ? list.reverse() : list;
+        }
+        if (writeTo) row[to] = nodeRef(at);
+        return sink(row);
+      };
+      if (min === 0 && (!into || nodes[0] === target) && !emit(nodes[0] as number)) return false;
+      if (max === 0) return true;
+      stack.push(edgesAt(nodes[0] as number)[Symbol.iterator]());
+      while (stack.length > 0) {
+        deadline.tick();
+        const next = (stack[stack.length - 1] as Iterator<EdgeState>).next();
+        if (next.done === true) {
+          stack.pop();
+          nodes.pop();
+          const id = path.pop();
+          if (id !== undefined) onPath.delete(id);
+          continue;
+        }
+        const e = next.value;
+        if (onPath.has(e.id) || !usable(row, e) || !propsMatch(e, wanted)) continue;
+        const at = other(e, nodes[nodes.length - 1] as number);
+        path.push(e.id);
+        onPath.add(e.id);
+        nodes.push(at);
+        if (path.length >= min && (!into || at === target) && !emit(at)) return false;
+        if (path.length < max) {
+          stack.push(edgesAt(at)[Symbol.iterator]());
+        } else {
+          nodes.pop();
+          onPath.delete(path.pop() as number);
+        }
+      }
+      return true;
+    });
+}
+
+/**
+ * A relationship (or a variable-length list of them) bound before the clause: check that it leads
+ * from the node in `from`, in the pattern's direction, and bind or check the node it ends at.
+ */
+function boundRelationship(
+  op: Op<'expand'>,
+  input: PhysicalOp,
+  env: OpEnv,
+  usable: (row: Row, e: EdgeState) => boolean,
+  propsMatch: (e: EdgeState, wanted: ReadonlyMap<string, Value> | null) => boolean,
+  wantedProps: (row: Row) => ReadonlyMap<string, Value> | null,
+): PhysicalOp {
+  const { from, rel, to, direction, into, range } = op;
+  const access = env.access;
+  /** Where `e` leads from `at` in the pattern's direction; -1 when it does not touch `at` that way. */
+  const step = (e: EdgeState, at: number): number => {
+    if ((direction === 'out' || direction === 'both') && e.source === at) return e.target;
+    if ((direction === 'in' || direction === 'both') && e.target === at) return e.source;
+    return -1;
+  };
+  return (arg, sink) =>
+    input(arg, (row) => {
+      const src = row[from] as Value;
+      const r = row[rel] as Value;
+      if (src === null || r === null) return true;
+      const wanted = wantedProps(row);
+      const start = (src as { id: number }).id;
+      let ends: number[];
+      if (range === undefined) {
+        const e = access.edge((r as { id: number }).id);
+        if (e === undefined || !usable(row, e) || (op.types.length > 0 && !op.types.includes(e.type)) || !propsMatch(e, wanted)) return true;
+        ends = [];
+        if ((direction === 'out' || direction === 'both') && e.source === start) ends.push(e.target);
+        if ((direction === 'in' || direction === 'both') && e.target === start && !(direction === 'both' && e.source === e.target)) ends.push(e.source);
+      } else {
+        if (!Array.isArray(r)) return true;
+        const list = op.leftwards ? [...(r as readonly Value[])].reverse() : (r as readonly Value[]);
+        if (list.length < range.min || list.length > range.max) return true;
+        let at = start;
+        for (const x of list) {
+          const e = access.edge((x as { id: number }).id);
+          if (e === undefined || (op.types.length > 0 && !op.types.includes(e.type)) || !propsMatch(e, wanted)) return true;
+          at = step(e, at);
+          if (at < 0) return true;
+        }
+        ends = [at];
+      }
+      for (const end of ends) {
+        if (into) {
+          const t = row[to] as Value;
+          if (t === null || (t as { id: number }).id !== end) continue;
+        } else row[to] = nodeRef(end);
+        if (!sink(row)) return false;
+      }
+      return true;
+    });
+}
