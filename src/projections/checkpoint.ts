@@ -50,7 +50,7 @@ export function writeCheckpoint(dir: string, sm: StateMachine): string {
     nodes: [],
     edges: [],
     operations: sm.operations.snapshot(),
-    clock: sm.clock.snapshot(),
+    clock: committedStamps(sm.clock.snapshot(), index),
     schema: sm.schema.snapshot(),
   };
   for (const record of sm.graph.nodeRecords()) {
@@ -108,6 +108,11 @@ function restore(body: CheckpointBody): StateMachine {
   sm.appliedIndex = body.index;
   sm.committedIndex = body.index;
   return sm;
+}
+
+/** The clock's stamps up to `index`: a pending entry's stamp is not committed state (its entry replays). */
+function committedStamps(clock: { base: number; stamps: number[] }, index: number): { base: number; stamps: number[] } {
+  return { base: clock.base, stamps: clock.stamps.slice(0, Math.max(0, index - clock.base + 1)) };
 }
 
 /** Checkpoint file names, newest first. */

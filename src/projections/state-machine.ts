@@ -88,7 +88,7 @@ export class StateMachine {
   }
 
   private applySchemaEvent(entry: Entry, event: SchemaEvent, committed: boolean): ApplyOutcome {
-    const result = this.schema.apply(event, entry);
+    const result = this.schema.apply(event, entry, committed);
     if (result.status === 'refused') return { status: 'refused', index: entry.index, refusal: result.refusal };
     if (result.status === 'graph') {
       // A build repair changes a node like any write: the same checks, then the same apply.

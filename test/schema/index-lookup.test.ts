@@ -117,6 +117,32 @@ describe('index lookups', () => {
     }
   });
 
+  it('pending schema entries: a checkpoint holds the committed catalog; a rollback restores it and its generations', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-ckpt-pending-'));
+    try {
+      const log = new Log();
+      log.apply({ kind: 'graph_write', ops: [create(1, ['P'], { k: 'a' })] });
+      const idx = withIndex(log, 'P', ['k']);
+      const committed = log.sm.schema.snapshot();
+      const at = log.at;
+      // Pending: a reindex publishes (dropping the old generation) and a label is defined.
+      const operation = log.sm.schema.catalog.nextOperation;
+      log.apply({ kind: 'index_rebuild_admitted', index_id: idx, operation }, false);
+      log.apply({ kind: 'index_build_published', operation }, false);
+      log.apply({ kind: 'label_defined', name: 'P', properties: [], computed: [], mode: 'STRICT', temporal: false }, false);
+      expect(log.sm.schema.catalog.indexes.get(idx)?.serving).toBe(operation);
+      writeCheckpoint(dir, log.sm);
+      expect(loadCheckpoint(dir).schema.snapshot()).toEqual(committed);
+      log.rollbackAfter(at);
+      expect(log.sm.schema.snapshot()).toEqual(committed);
+      expect(log.sm.schema.catalog.labels.has('P')).toBe(false);
+      expect([...log.sm.schema.lookup(log.sm.committedView()).equal(idx, ['a'])].map((n) => n.id)).toEqual([1]);
+      expect(log.sm.schema.indexes.get(operation)).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('randomized: after random writes every lookup equals a filtered, sorted scan of the label', () => {
     const seed = testSeed('index lookups');
     const rand = prng(seed);

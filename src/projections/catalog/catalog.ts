@@ -65,14 +65,15 @@ export class Catalog {
     this.edgeTypeRevisions.set(type, ++this.revision);
   }
 
+  /** A copy: definitions are immutable and shared; records that change in place are copied. */
   snapshot(): CatalogSnapshot {
     return {
       labels: [...this.labels.values()],
       edge_types: [...this.edgeTypes.values()],
-      constraints: [...this.constraints.values()],
-      indexes: [...this.indexes.values()],
-      builds: [...this.builds.values()],
-      checks: [...this.checks.values()],
+      constraints: [...this.constraints.values()].map((c) => ({ ...c })),
+      indexes: [...this.indexes.values()].map((i) => ({ ...i })),
+      builds: [...this.builds.values()].map((b) => ({ ...b, repairs: [...b.repairs] })),
+      checks: [...this.checks.values()].map((k) => ({ ...k, conflicts: [...k.conflicts] })),
       label_revisions: [...this.labelRevisions],
       edge_type_revisions: [...this.edgeTypeRevisions],
       revision: this.revision,
@@ -81,7 +82,11 @@ export class Catalog {
     };
   }
 
+  /** Replaces the whole catalog with a snapshot's. */
   restore(s: CatalogSnapshot): void {
+    for (const m of [this.labels, this.edgeTypes, this.constraints, this.indexes, this.builds, this.checks, this.labelRevisions, this.edgeTypeRevisions]) {
+      (m as Map<unknown, unknown>).clear();
+    }
     for (const l of s.labels) this.labels.set(l.name, l);
     for (const e of s.edge_types) this.edgeTypes.set(e.name, e);
     for (const c of s.constraints) this.constraints.set(c.name, { ...c });

@@ -50,6 +50,11 @@ export class SchemaProjection {
   readonly indexes: IndexStore;
   /** Nodes each pending entry wrote, so a rollback can refresh their entries. */
   private readonly pendingTouched: { index: number; ids: number[] }[] = [];
+  /**
+   * The catalog as it was before each pending schema entry, oldest first: a checkpoint holds only
+   * committed state, and a rollback of pending entries goes back to the first one's.
+   */
+  private readonly pendingBefore: { index: number; before: CatalogSnapshot }[] = [];
 
   constructor(private readonly graph: GraphStore) {
     this.indexes = new IndexStore(graph);
@@ -84,10 +89,17 @@ export class SchemaProjection {
 
   markCommitted(index: number): void {
     while (this.pendingTouched.length > 0 && this.pendingTouched[0]!.index <= index) this.pendingTouched.shift();
+    while (this.pendingBefore.length > 0 && this.pendingBefore[0]!.index <= index) this.pendingBefore.shift();
   }
 
   /** After the graph undid pending entries: their nodes' entries are recomputed from what is left. */
   rolledBack(index: number): void {
+    const undone = this.pendingBefore.findIndex((p) => p.index > index);
+    if (undone >= 0) {
+      this.catalog.restore(this.pendingBefore[undone]!.before);
+      this.pendingBefore.length = undone;
+      this.reconcileGenerations();
+    }
     const touched = new Map<number, readonly string[]>();
     while (this.pendingTouched.length > 0 && this.pendingTouched[this.pendingTouched.length - 1]!.index > index) {
       for (const id of this.pendingTouched.pop()!.ids) touched.set(id, [...this.allLabels()]);
@@ -167,9 +179,10 @@ export class SchemaProjection {
     }
   }
 
-  apply(event: SchemaEvent, entry: Entry): SchemaApply {
+  apply(event: SchemaEvent, entry: Entry, committed: boolean): SchemaApply {
     const refusal = this.check(event);
     if (refusal !== undefined) return { status: 'refused', refusal };
+    if (!committed) this.pendingBefore.push({ index: entry.index, before: this.catalog.snapshot() });
     const c = this.catalog;
     switch (event.kind) {
       case 'label_defined':
@@ -385,8 +398,23 @@ export class SchemaProjection {
 
   // ---- checkpoints ----
 
+  /** The committed catalog: as it was before the first pending schema entry, if any. */
   snapshot(): CatalogSnapshot {
-    return this.catalog.snapshot();
+    return this.pendingBefore[0]?.before ?? this.catalog.snapshot();
+  }
+
+  /** Makes the generations match the catalog again (after a rollback restored an older catalog). */
+  private reconcileGenerations(): void {
+    const wanted = new Map<number, IndexRecord>();
+    for (const index of this.catalog.indexes.values()) {
+      for (const gen of [index.serving, index.filling]) if (gen !== undefined) wanted.set(gen, index);
+    }
+    for (const gen of [...this.indexes.all()]) if (!wanted.has(gen.generation)) this.indexes.drop(gen.generation);
+    for (const [generation, index] of wanted) {
+      if (this.indexes.get(generation) !== undefined) continue;
+      const gen = this.indexes.create(generation, shapeOf(index));
+      if (generation === index.serving) this.indexes.fill(gen);
+    }
   }
 
   /** Restores the catalog and refills every ready index from the records; builds under way start over. */
