@@ -22,7 +22,7 @@ import { parse } from './parse/index.js';
 import type { GraphCounts } from './plan/cardinality.js';
 import { explainPlan, explainStatement, no_indexes, type IndexCatalog, type QueryPlan } from './plan/explain.js';
 import type { LogicalOp } from './plan/logical.js';
-import { planPattern } from './plan/plan-match.js';
+import { planPattern, type JoinPolicy } from './plan/plan-match.js';
 import { planQuery } from './plan/planner.js';
 
 /**
@@ -79,6 +79,8 @@ export interface EngineOptions {
   readonly statement_cache_entries_max?: number;
   /** Rewrite passes to leave out (tests compare plans with and without each). */
   readonly skip_passes?: ReadonlySet<string>;
+  /** When paths of a MATCH are hash joined; 'cost' unless a test compares the alternatives. */
+  readonly join_policy?: JoinPolicy;
 }
 
 export const statement_cache_entries_max_default = 1000;
@@ -98,12 +100,14 @@ export class QueryEngine {
   private readonly indexes: IndexCatalog;
   private readonly cacheMax: number;
   private readonly skipPasses: ReadonlySet<string>;
+  private readonly joinPolicy: JoinPolicy;
 
   constructor(options: EngineOptions = {}) {
     this.procedures = options.procedures ?? no_procedure_library;
     this.indexes = options.indexes ?? no_indexes;
     this.cacheMax = options.statement_cache_entries_max ?? statement_cache_entries_max_default;
     this.skipPasses = options.skip_passes ?? new Set();
+    this.joinPolicy = options.join_policy ?? 'cost';
   }
 
   /** Parses and binds a statement (cached by text). Compile-time errors are CypherErrors. */
@@ -176,7 +180,7 @@ export class QueryEngine {
     const key = sizeClass(counts);
     let plan = entry.plans.get(key);
     if (plan === undefined) {
-      plan = optimize(planQuery(s.query, counts), new Set(), this.skipPasses);
+      plan = optimize(planQuery(s.query, counts, this.joinPolicy), new Set(), this.skipPasses);
       entry.plans.set(key, plan);
     }
     return plan;
@@ -201,9 +205,9 @@ export class QueryEngine {
     const planner: SubPlanner = {
       pattern: (paths, where) => {
         const outer = boundSlots(paths);
-        return optimize(planPattern({ op: 'argument' }, paths, where, new Set(outer), { counts, joins: false }), outer, skip);
+        return optimize(planPattern({ op: 'argument' }, paths, where, new Set(outer), { counts, joins: 'never' }), outer, skip);
       },
-      query: (query: BoundQuery) => optimize(planQuery(query, counts), new Set(), skip),
+      query: (query: BoundQuery) => optimize(planQuery(query, counts, this.joinPolicy), new Set(), skip),
     };
     const cx: ExecContext = {
       graph,

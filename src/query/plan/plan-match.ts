@@ -16,9 +16,15 @@ import { inputsOf, withInputs, type LogicalOp } from './logical.js';
  */
 export interface PatternPlanOptions {
   readonly counts: GraphCounts;
-  /** Plan every path by expansion only (no joins): used where the pattern must see its argument row. */
-  readonly joins: boolean;
+  /**
+   * 'cost' joins where the estimates favour it; 'never' plans every path by expansion (patterns that
+   * must see their argument row: OPTIONAL MATCH, MERGE, patterns in expressions); 'always' joins
+   * wherever paths meet (tests compare it with 'never').
+   */
+  readonly joins: JoinPolicy;
 }
+
+export type JoinPolicy = 'cost' | 'never' | 'always';
 
 export function planPattern(
   input: LogicalOp,
@@ -45,7 +51,7 @@ export function planPattern(
     const path = pending.splice(index, 1)[0] as BoundPath;
     const shared = path.nodes.filter((n) => bound.has(n.variable.id)).map((n) => n.variable.id);
     const connected = shared.length > 0;
-    if (connected && options.joins && clauseRels.length + path.relationships.length > 0) {
+    if (connected && options.joins !== 'never' && clauseRels.length + path.relationships.length > 0) {
       // Consider a hash join: the path planned from its own best start, joined on the shared nodes.
       const alone = new Set(bound);
       for (const s of shared) alone.delete(s);
@@ -55,7 +61,8 @@ export function planPattern(
       const side = planPath({ op: 'argument' }, path, alone, sideRels, sideFilters, options.counts, hints, true);
       const sideRows = estimateRows(side, options.counts);
       const expandCost = leftRows * pathFanout(path, options.counts);
-      if (input.op === 'argument' && plan !== input && sideRows + leftRows < expandCost / 4) {
+      const cheaper = options.joins === 'always' || sideRows + leftRows < expandCost / 4;
+      if (input.op === 'argument' && plan !== input && cheaper) {
         const rightSlots = [...alone].filter((s) => !bound.has(s));
         plan = { op: 'hash_join', left: plan, right: withFilters(side, sideFilters), keys: shared, right_slots: rightSlots };
         for (const s of alone) bound.add(s);

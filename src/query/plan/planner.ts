@@ -4,7 +4,7 @@ import type { BoundExpression } from '../bind/bound-expression.js';
 import type { GraphCounts } from './cardinality.js';
 import { isSlot } from './expressions.js';
 import type { LogicalOp, ProjectItem } from './logical.js';
-import { planPattern } from './plan-match.js';
+import { planPattern, type JoinPolicy } from './plan-match.js';
 
 /**
  * Turns a bound query into a logical plan, clause by clause. Reading clauses stream; every updating
@@ -12,9 +12,9 @@ import { planPattern } from './plan-match.js';
  * before it (openCypher runs clauses one after the other over the whole table) and a scan never
  * meets the nodes the same statement is creating.
  */
-export function planQuery(query: BoundQuery, counts: GraphCounts): LogicalOp {
-  if (query.parts.length === 1) return planSingle(query.parts[0] as BoundSingleQuery, counts);
-  const parts = query.parts.map((p) => planSingle(p, counts, false));
+export function planQuery(query: BoundQuery, counts: GraphCounts, joins: JoinPolicy = 'cost'): LogicalOp {
+  if (query.parts.length === 1) return planSingle(query.parts[0] as BoundSingleQuery, counts, true, joins);
+  const parts = query.parts.map((p) => planSingle(p, counts, false, joins));
   const first = query.parts[0] as BoundSingleQuery;
   const union: LogicalOp = {
     op: 'union',
@@ -26,7 +26,7 @@ export function planQuery(query: BoundQuery, counts: GraphCounts): LogicalOp {
 }
 
 /** Plans a single query; with `produce` false the plan ends at its last projection (a UNION part). */
-export function planSingle(query: BoundSingleQuery, counts: GraphCounts, produce = true): LogicalOp {
+export function planSingle(query: BoundSingleQuery, counts: GraphCounts, produce = true, joins: JoinPolicy = 'cost'): LogicalOp {
   const bound = new Set<number>();
   let plan: LogicalOp = { op: 'argument' };
   let afterUpdate = false;
@@ -34,7 +34,7 @@ export function planSingle(query: BoundSingleQuery, counts: GraphCounts, produce
     const updating = isUpdating(clause);
     if (updating || afterUpdate) plan = eager(plan, bound);
     afterUpdate = updating;
-    plan = planClause(plan, clause, bound, counts);
+    plan = planClause(plan, clause, bound, counts, joins);
   }
   if (afterUpdate) plan = eager(plan, bound);
   const last = query.clauses[query.clauses.length - 1];
@@ -52,11 +52,11 @@ function isUpdating(c: BoundClause): boolean {
   return c.kind === 'create' || c.kind === 'merge' || c.kind === 'set' || c.kind === 'remove' || c.kind === 'delete';
 }
 
-function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, counts: GraphCounts): LogicalOp {
+function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, counts: GraphCounts, joins: JoinPolicy): LogicalOp {
   switch (clause.kind) {
     case 'match': {
-      if (!clause.optional) return planPattern(plan, clause.pattern, clause.where, bound, { counts, joins: true });
-      const inner = planPattern({ op: 'argument' }, clause.pattern, clause.where, bound, { counts, joins: false });
+      if (!clause.optional) return planPattern(plan, clause.pattern, clause.where, bound, { counts, joins });
+      const inner = planPattern({ op: 'argument' }, clause.pattern, clause.where, bound, { counts, joins: 'never' });
       for (const v of clause.introduced) bound.add(v.id);
       return { op: 'optional', input: plan, inner, nulls: clause.introduced.map((v) => v.id) };
     }
@@ -73,7 +73,7 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
       return { op: 'create', input: plan, pattern: clause.pattern };
     case 'merge': {
       const before = new Set(bound);
-      const match = planPattern({ op: 'argument' }, [clause.path], undefined, new Set(before), { counts, joins: false });
+      const match = planPattern({ op: 'argument' }, [clause.path], undefined, new Set(before), { counts, joins: 'never' });
       bindPath(clause.path, bound);
       return { op: 'merge', input: plan, path: clause.path, match, on_create: clause.on_create, on_match: clause.on_match };
     }
