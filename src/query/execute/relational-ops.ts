@@ -77,6 +77,11 @@ export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv): P
       for (let i = 0; i < aggs.length; i++) {
         const a = aggs[i] as (typeof aggs)[number];
         const acc = g.accs[i] as Accumulator;
+        if (acc instanceof Counter) {
+          // Constant size: no accounting per row.
+          acc.add(a.value === undefined ? null : a.value(row));
+          continue;
+        }
         const before = acc.memoryBytes();
         acc.add(a.value === undefined ? null : a.value(row), a.extra === undefined ? undefined : a.extra(row));
         const grown = acc.memoryBytes() - before;
