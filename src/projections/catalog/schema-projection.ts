@@ -1,14 +1,12 @@
 import { assertNever } from '../../common/assert.js';
 import type { Entry, GraphOp, SchemaEvent } from '../../log/events.js';
 import type { GraphStore, Refusal } from '../graph/graph-store.js';
-import { visibleNode } from '../graph/records.js';
 import { IndexStore } from '../indexes/index-store.js';
 import { IndexLookup } from '../indexes/index-lookup.js';
 import type { GraphReader } from '../graph/view.js';
 import { Catalog, type CatalogSnapshot } from './catalog.js';
-import { checkConstraintCreated, checkIndexAdmission } from './constraint-rules.js';
 import { checkSchemaWrite, withDefaults } from './enforce.js';
-import { checkDefinition, exists, invalid } from './validate.js';
+import { checkSchemaEvent } from './event-checks.js';
 import { isFinalBuild, isFinalCheck, type BuildRecord, type IndexRecord } from './types.js';
 
 /**
@@ -114,69 +112,7 @@ export class SchemaProjection {
   // ---- schema events ----
 
   check(event: SchemaEvent): Refusal | undefined {
-    const c = this.catalog;
-    switch (event.kind) {
-      case 'label_defined':
-      case 'edge_type_defined':
-        return checkDefinition(event, c);
-      case 'constraint_created':
-        return checkConstraintCreated(event, c, this.graph);
-      case 'constraint_dropped':
-        return c.constraints.has(event.name) ? undefined : missing(`constraint ${event.name} does not exist`, { constraint: event.name });
-      case 'index_created': {
-        const bad = checkIndexAdmission(event.index, c);
-        if (bad !== undefined) return bad;
-        if (event.properties.length === 0) return invalid('an index takes one or more properties');
-        const same = c.indexesOfLabel(event.label).find((i) => i.owner === undefined && sameList(i.properties, event.properties));
-        return same === undefined ? undefined : exists(`index ${same.name} already covers ${event.label}(${event.properties.join(', ')})`, 'INDEX_EXISTS', { index: same.name });
-      }
-      case 'index_dropped': {
-        const index = c.indexByName(event.name);
-        if (index === undefined) return missing(`index ${event.name} does not exist`, { index: event.name });
-        if (index.owner !== undefined) {
-          return { code: 'FAILED_PRECONDITION', reason: 'INDEX_OWNED', message: `index ${event.name} belongs to constraint ${index.owner}; drop the constraint`, metadata: { index: event.name, constraint: index.owner } };
-        }
-        return undefined;
-      }
-      case 'index_rebuild_admitted': {
-        const index = c.indexes.get(event.index_id);
-        if (index === undefined) return missing(`index ${event.index_id} does not exist`, { index_id: String(event.index_id) });
-        if (index.serving === undefined || index.filling !== undefined) {
-          return { code: 'FAILED_PRECONDITION', reason: 'INDEX_NOT_READY', message: `index ${index.name} is being built; wait for its build`, metadata: { index: index.name } };
-        }
-        return event.operation < c.nextOperation ? { code: 'ABORTED', reason: 'STALE_ADMISSION', message: 'operation already used', metadata: {} } : undefined;
-      }
-      case 'index_build_progress':
-      case 'index_build_published':
-      case 'index_build_failed':
-      case 'index_build_cancelled':
-        return this.openBuild(event.operation).refusal;
-      case 'index_build_repair': {
-        const { refusal } = this.openBuild(event.operation);
-        if (refusal !== undefined) return refusal;
-        const r = this.graph.nodeRecord(event.node_id);
-        const v = r === undefined ? undefined : visibleNode(r, Number.POSITIVE_INFINITY);
-        if (v?.props.get(event.property) !== event.old_value) {
-          return { code: 'ABORTED', reason: 'REPAIR_STALE', message: `node ${event.node_id} no longer holds ${event.property} = ${event.old_value}`, metadata: {} };
-        }
-        return undefined;
-      }
-      case 'index_check_admitted': {
-        const index = c.indexes.get(event.index_id);
-        if (index?.serving !== event.operation) return missing(`index ${event.index_id} has no ready generation ${event.operation}`, {});
-        const running = c.checks.get(event.operation);
-        return running !== undefined && !isFinalCheck(running.state) ? exists('a check of this generation is running', 'CHECK_RUNNING', {}) : undefined;
-      }
-      case 'index_check_progress':
-      case 'index_check_repair':
-      case 'index_check_finished': {
-        const check = c.checks.get(event.operation);
-        if (check === undefined || isFinalCheck(check.state)) return settled(`check ${event.operation} has an outcome already`);
-        return undefined;
-      }
-      default:
-        return assertNever(event, 'schema event');
-    }
+    return checkSchemaEvent(event, this.catalog, this.graph);
   }
 
   apply(event: SchemaEvent, entry: Entry, committed: boolean): SchemaApply {
@@ -324,13 +260,6 @@ export class SchemaProjection {
     return { status: 'applied' };
   }
 
-  private openBuild(operation: number): { build?: BuildRecord; refusal?: Refusal } {
-    const b = this.catalog.builds.get(operation);
-    if (b === undefined) return { refusal: missing(`index build ${operation} does not exist`, { operation: String(operation) }) };
-    if (isFinalBuild(b.state)) return { refusal: settled(`index build ${operation} is ${b.state} already`) };
-    return { build: b };
-  }
-
   private admitIndex(
     adm: { index_id: number; name: string; operation: number; rename_property: string },
     label: string,
@@ -448,14 +377,5 @@ function newBuild(operation: number, index: IndexRecord, rebuild: boolean, renam
   };
 }
 
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
 
-function missing(message: string, metadata: Record<string, string>): Refusal {
-  return { code: 'NOT_FOUND', reason: '', message, metadata };
-}
 
-function settled(message: string): Refusal {
-  return { code: 'FAILED_PRECONDITION', reason: 'OPERATION_FINISHED', message, metadata: {} };
-}

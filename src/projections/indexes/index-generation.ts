@@ -110,12 +110,6 @@ export class IndexGeneration {
     return this.recordKeys.keys();
   }
 
-  get entryCount(): number {
-    let n = 0;
-    for (const keys of this.recordKeys.values()) n += keys.length;
-    return n;
-  }
-
   private setKeys(id: number, want: IndexKey[]): void {
     const have = this.recordKeys.get(id);
     if (have !== undefined) {

@@ -1,4 +1,3 @@
-import type { PropertyValue } from '../../common/property-value.js';
 import { compareValues, equals, orderCompare, type Value } from '../../common/values/index.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { IndexIntegrity, IndexRecord } from '../catalog/types.js';
@@ -198,4 +197,3 @@ function describe(i: IndexRecord): IndexDescriptor {
   };
 }
 
-export type { PropertyValue };

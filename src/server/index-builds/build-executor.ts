@@ -7,7 +7,6 @@ import type { BuildRecord } from '../../projections/catalog/types.js';
 import { isFinalBuild } from '../../projections/catalog/types.js';
 import { visibleNode } from '../../projections/graph/records.js';
 import type { Database } from '../database.js';
-import { refusalError } from '../database.js';
 import { OutcomeWatch } from './outcome-watch.js';
 
 /**
@@ -227,4 +226,3 @@ export function defaultSuffix(): string {
   return [...randomBytes(8)].map((b) => alphabet[b & 31]).join('');
 }
 
-export { refusalError };

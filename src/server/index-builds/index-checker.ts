@@ -1,6 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { isWeftError } from '../../common/errors.js';
-import type { PropertyValue } from '../../common/property-value.js';
 import type { ConcernWait } from '../../log/driver/log-driver.js';
 import type { SchemaEvent } from '../../log/events.js';
 import { isFinalCheck, type CheckRecord } from '../../projections/catalog/types.js';
@@ -210,4 +209,3 @@ function keysOfChain(gen: IndexGeneration, head: NodeVersion): IndexKey[] {
   return out;
 }
 
-export type { PropertyValue };
