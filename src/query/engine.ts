@@ -90,12 +90,12 @@ const EXPLAIN_PREFIX = /^\s*EXPLAIN\s+/i;
 interface CacheEntry {
   readonly prepared: Prepared;
   readonly procedures_version: number;
-  /** Plans by graph size class: a plan made for an empty graph is not kept for a large one. */
-  readonly plans: Map<string, LogicalOp>;
 }
 
 export class QueryEngine {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Plans of each prepared statement by graph size class: a plan made for an empty graph is not kept for a large one. */
+  private readonly plans = new WeakMap<Prepared, Map<string, LogicalOp>>();
   private readonly procedures: ProcedureLibrary;
   private readonly indexes: IndexCatalog;
   private readonly cacheMax: number;
@@ -117,10 +117,11 @@ export class QueryEngine {
 
   /** The plan of a statement without running it (SPEC ExplainCypher). */
   explain(text: string, graph: GraphReader): QueryPlan {
-    const entry = this.entry(text);
-    const s = entry.prepared.statement;
+    const prepared = this.prepare(text);
+    const s = prepared.statement;
     if (s.kind !== 'query') return explainStatement(s);
-    return explainPlan(this.plan(entry, graph.stats()), graph.stats(), this.indexes, s.variables.map((v) => v.name));
+    const counts = graph.stats();
+    return explainPlan(this.plan(prepared, s, counts), counts, this.indexes, s.variables.map((v) => v.name));
   }
 
   /**
@@ -128,7 +129,6 @@ export class QueryEngine {
    * use either. Throws CypherError for Cypher failures and WeftError for limits (memory, deadline).
    */
   execute(prepared: Prepared, graph: GraphReader, ctx: ExecuteContext): QueryResult {
-    const entry = this.entry(prepared.text);
     const statement = prepared.statement;
     if (statement.kind !== 'query') {
       throw failedPrecondition(`a ${prepared.kind} statement is carried out by the server, not the query engine`);
@@ -143,11 +143,11 @@ export class QueryEngine {
       throw failedPrecondition('a write statement must run against a write set');
     }
     try {
-      // The whole pipeline, from bound statement to rows:
-      const logical = this.plan(entry, target.stats());
+      // The pipeline from bound statement to rows (parse and bind happened in `prepare`):
+      const logical = this.plan(prepared, statement, target.stats()); // plan + optimize, cached
       const cx = this.context(statement, target, ctx);
-      const physical = cx.subplan(logical);
-      const rows = run(logical, physical, cx);
+      const physical = cx.subplan(logical); // compile to physical operators
+      const rows = run(logical, physical, cx); // execute
       if (cx.writes !== undefined && statement.updating) checkNoDanglingNodes(cx.writes);
       return { columns: prepared.columns, rows, stats: cx.stats };
     } catch (e) {
@@ -169,19 +169,21 @@ export class QueryEngine {
       return cached;
     }
     const prepared = prepareStatement(text, this.procedures);
-    const entry: CacheEntry = { prepared, procedures_version: this.procedures.version, plans: new Map() };
+    const entry: CacheEntry = { prepared, procedures_version: this.procedures.version };
     this.cache.set(text, entry);
     if (this.cache.size > this.cacheMax) this.cache.delete(this.cache.keys().next().value as string);
     return entry;
   }
 
-  private plan(entry: CacheEntry, counts: GraphCounts): LogicalOp {
-    const s = entry.prepared.statement as BoundQueryStatement;
+  /** plan, then optimize; cached per prepared statement and graph size class. */
+  private plan(prepared: Prepared, statement: BoundQueryStatement, counts: GraphCounts): LogicalOp {
+    let byClass = this.plans.get(prepared);
+    if (byClass === undefined) this.plans.set(prepared, (byClass = new Map()));
     const key = sizeClass(counts);
-    let plan = entry.plans.get(key);
+    let plan = byClass.get(key);
     if (plan === undefined) {
-      plan = optimize(planQuery(s.query, counts, this.joinPolicy), new Set(), this.skipPasses);
-      entry.plans.set(key, plan);
+      plan = optimize(planQuery(statement.query, counts, this.joinPolicy), new Set(), this.skipPasses);
+      byClass.set(key, plan);
     }
     return plan;
   }
