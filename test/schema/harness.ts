@@ -103,7 +103,14 @@ export interface InProcess extends SchemaHarness {
 }
 
 export async function startInProcess(
-  options: { max_running?: number; slice_nodes?: number; wait_secs?: number; rebuild_mismatches_min?: number } = {},
+  options: {
+    max_running?: number;
+    slice_nodes?: number;
+    wait_secs?: number;
+    rebuild_mismatches_min?: number;
+    /** Stands in for the transactions' oldest open read index. */
+    oldestOpenReadIndex?: () => number | undefined;
+  } = {},
 ): Promise<InProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-schema-inproc-'));
   const db = await Database.open({ data_dir: dir, node_id: 1, mvcc_retention_secs: 300, checkpoint_interval_entries: 100_000, log_segment_bytes_max: 8 << 20 });
@@ -122,6 +129,7 @@ export async function startInProcess(
     concern,
     ...(options.slice_nodes !== undefined ? { slice_nodes: options.slice_nodes } : {}),
     ...(options.rebuild_mismatches_min !== undefined ? { check_rebuild_mismatches_min: options.rebuild_mismatches_min } : {}),
+    ...(options.oldestOpenReadIndex !== undefined ? { oldestOpenReadIndex: options.oldestOpenReadIndex } : {}),
   });
   const services = [graphService(graphBackend), schemaService(runtime.backend)];
   const grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services });

@@ -7,8 +7,10 @@ import { failureOf, seconds, startInProcess, str, transports, type InProcess } f
  * process so a scenario can hold it paused and see every state and phase on its way.
  */
 let h: InProcess;
+/** The read index of a transaction held open by a scenario, if any. */
+let openTransaction: number | undefined;
 beforeAll(async () => {
-  h = await startInProcess({ max_running: 1, slice_nodes: 500 });
+  h = await startInProcess({ max_running: 1, slice_nodes: 500, oldestOpenReadIndex: () => openTransaction });
 });
 afterAll(async () => {
   await h?.close();
@@ -75,6 +77,21 @@ describe.each(transports)('index builds over %s', (t) => {
     for (const c of [a, b]) {
       expect((await h.schema(t, 'getIndexBuild', { operation: c.build!.operation, wait: seconds(20) })).state).toBe(IndexBuildState.PUBLISHED);
     }
+  });
+
+  it('AWAITING_OLDER_TRANSACTIONS while a transaction opened before the build is open', async () => {
+    await fill(L('Older'), 20, (i) => `o${i}`);
+    openTransaction = h.db.committedIndex;
+    const c = await h.schema(t, 'createConstraint', { label: L('Older'), properties: ['k'], kind: ConstraintKind.UNIQUE, wait: seconds(0) });
+    const waiting = await until(
+      () => h.schema(t, 'getIndexBuild', { operation: c.build!.operation }),
+      (b) => b.phase === IndexBuildPhase.AWAITING_OLDER_TRANSACTIONS,
+    );
+    expect(waiting).toMatchObject({ state: IndexBuildState.RUNNING, phase: IndexBuildPhase.AWAITING_OLDER_TRANSACTIONS });
+    // A transaction opened after the admission does not hold the build.
+    openTransaction = h.db.committedIndex;
+    expect((await h.schema(t, 'getIndexBuild', { operation: c.build!.operation, wait: seconds(20) })).state).toBe(IndexBuildState.PUBLISHED);
+    openTransaction = undefined;
   });
 
   it('CancelIndexBuild withdraws the index with its constraint; a build with an outcome is returned unchanged', async () => {
