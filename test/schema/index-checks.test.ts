@@ -152,6 +152,17 @@ describe.each(transports)('index checks over %s', (t) => {
     expect(await failureOf(h.schema(t, 'reindex', { index: { case: 'indexName', value: 'no-such-index' } }))).toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('a check whose generation a rebuild replaces fails, saying why', async () => {
+    const { index } = await indexed(t, L('Swap'), 100);
+    h.runtime.checker.pause();
+    const k = await h.schema(t, 'checkIndex', { index: { case: 'indexId', value: BigInt(index.index_id) } });
+    const b = await h.schema(t, 'reindex', { index: { case: 'indexId', value: BigInt(index.index_id) }, wait: seconds(20) });
+    expect(b.state).toBe(IndexBuildState.PUBLISHED);
+    h.runtime.checker.resume();
+    const ended = await h.schema(t, 'getIndexCheck', { operation: k.operation, wait: seconds(5) });
+    expect(ended).toMatchObject({ state: IndexCheckState.FAILED, failure: 'the generation was replaced by a rebuild' });
+  });
+
   it('Reindex: a fresh generation maintained by writers at once, the constraint enforced throughout, VERIFIED after', async () => {
     const { index } = await indexed(t, L('Re'), 400);
     const old = index.serving!;

@@ -284,7 +284,10 @@ export class SchemaProjection {
     this.indexes.fill(gen);
     // Complete now: the count of indexed nodes is a function of the state, the same on every member.
     b.indexed = Math.max(b.indexed, gen.filled_through_count());
-    if (index.serving !== undefined) this.indexes.drop(index.serving);
+    if (index.serving !== undefined) {
+      this.indexes.drop(index.serving);
+      this.endChecksOf(index.serving, 'the generation was replaced by a rebuild');
+    }
     index.serving = b.operation;
     index.filling = undefined;
     if (b.rebuild) {
@@ -314,10 +317,18 @@ export class SchemaProjection {
     }
     for (const k of c.checks.values()) {
       if (k.index_id !== index.index_id) continue;
+      this.endChecksOf(k.operation, 'the index was dropped');
       k.index = '';
       k.label = '';
-      if (!isFinalCheck(k.state)) k.state = 'CANCELLED';
     }
+  }
+
+  /** A check whose generation is gone cannot finish: it fails, saying why. */
+  private endChecksOf(generation: number, failure: string): void {
+    const k = this.catalog.checks.get(generation);
+    if (k === undefined || isFinalCheck(k.state)) return;
+    k.state = 'FAILED';
+    k.failure = failure;
   }
 
   /** The planner's index lookups over one reader (see IndexLookup). */

@@ -54,7 +54,14 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
         deadline.tick();
         for (let i = 0; i < n; i++) {
           const v = node.props.get(keys[i] as string);
-          if (v === undefined || equals(v, wanted[i] as Value) !== true) return true;
+          if (v === undefined) return true;
+          const w = wanted[i] as Value;
+          // Equal primitives of one type are ===; unequal ones of one type are not equal in Cypher
+          // either (NaN included). Only mixed or structured values need the full equality.
+          if (v !== w) {
+            if (typeof v !== 'object' && typeof v === typeof w) return true;
+            if (equals(v, w) !== true) return true;
+          }
         }
         cache?.scanned(node);
         if (writeSlot) row[slot] = nodeRef(node.id);

@@ -147,7 +147,12 @@ export class BuildExecutor {
     const schema = this.db.sm.schema;
     const gen = schema.indexes.get(b.operation);
     const index = schema.catalog.indexes.get(b.index_id);
-    if (gen === undefined || index === undefined || isFinalBuild(b.state)) return;
+    if (isFinalBuild(b.state)) return;
+    if (gen === undefined || index === undefined) {
+      // Cannot happen while the catalog and the generations agree; fail loudly rather than spin.
+      await this.fail(b, 'the generation this build fills is missing on this member');
+      return;
+    }
     const owner = schema.catalog.ownerOf(index);
     const now = Date.now();
     if (!this.lastProgress.has(b.operation)) this.lastProgress.set(b.operation, now);
