@@ -3,6 +3,7 @@ import type { ConstraintScopeSpec } from '../../log/events.js';
 import type { NodeRecord, NodeVersion } from '../graph/records.js';
 import { sameValue } from '../graph/write-set.js';
 import { SortedEntries, compareKeys, type IndexKey } from './sorted-entries.js';
+import { KeyHashTable } from './key-hash-table.js';
 import { hashValue, orderCompare } from '../../common/values/index.js';
 
 /**
@@ -34,7 +35,7 @@ export class IndexGeneration {
    * write's uniqueness check finds a holder among records the backfill has not reached without
    * scanning them. Candidates only: each is re-checked against the record. Dropped at completion.
    */
-  probe: Map<number, number | number[]> | undefined = new Map();
+  probe: KeyHashTable | undefined;
   hashed_through = 0;
   hashed = false;
 

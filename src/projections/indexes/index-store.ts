@@ -2,6 +2,7 @@ import type { GraphStore } from '../graph/graph-store.js';
 import { visibleNode, type NodeRecord } from '../graph/records.js';
 import { IndexGeneration, hashKey, type IndexShape } from './index-generation.js';
 import { compareKeys, type IndexKey } from './sorted-entries.js';
+import { KeyHashTable } from './key-hash-table.js';
 
 
 /**
@@ -116,19 +117,15 @@ export class IndexStore {
    * scan one by one (those beyond both passes) are few for a short time only.
    */
   prehash(gen: IndexGeneration, budget: number): void {
-    const probe = gen.probe;
+    const probe = (gen.probe ??= new KeyHashTable(this.graph.stats().label_counts.get(gen.shape.label) ?? 0));
     const end = this.graph.nextNodeId;
     let id = gen.hashed_through + 1;
     for (let n = 0; id < end && n < budget; id++) {
       const record = this.graph.nodeRecord(id);
       if (record === undefined || record.head.deleted) continue;
       n++;
-      const h = probe === undefined ? undefined : gen.hashOf(record.head.labels, record.head.props);
-      if (h === undefined || probe === undefined) continue;
-      const at = probe.get(h);
-      if (at === undefined) probe.set(h, id);
-      else if (typeof at === 'number') probe.set(h, [at, id]);
-      else at.push(id);
+      const h = gen.hashOf(record.head.labels, record.head.props);
+      if (h !== undefined) probe.add(h, id);
     }
     gen.hashed_through = id - 1;
     if (id >= end) gen.hashed = true;
@@ -166,9 +163,10 @@ export class IndexStore {
       if (accept(id) && this.latestHolds(gen, id, key)) return id;
     }
     if (unvisited && !gen.complete) {
-      const hashed = gen.probe?.get(hashKey(key));
-      for (const id of hashed === undefined ? [] : typeof hashed === 'number' ? [hashed] : hashed) {
-        if (id > gen.filled_through && accept(id) && this.latestHolds(gen, id, key)) return id;
+      if (gen.probe !== undefined) {
+        for (const id of gen.probe.idsOf(hashKey(key))) {
+          if (id > gen.filled_through && accept(id) && this.latestHolds(gen, id, key)) return id;
+        }
       }
       // Beyond both passes: the records themselves, by id (a short tail once the first pass is under way).
       const end = this.graph.nextNodeId;
