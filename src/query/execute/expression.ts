@@ -127,12 +127,14 @@ export class ExpressionCompiler {
         const where = e.where ? this.compile(e.where) : undefined;
         const projection = e.projection ? this.compile(e.projection) : undefined;
         const slot = e.variable.id;
+        const deadline = this.cx.deadline;
         return (row) => {
           const list = source(row);
           if (list === null) return null;
           const items = asList(list, 'a list comprehension');
           const out: Value[] = [];
           for (const x of items) {
+            deadline.tick();
             row[slot] = x;
             if (where !== undefined && asPredicate(where(row)) !== true) continue;
             out.push(projection === undefined ? x : projection(row));
@@ -149,11 +151,13 @@ export class ExpressionCompiler {
         const acc = e.accumulator.id;
         const slot = e.variable.id;
         const memory = this.cx.memory;
+        const deadline = this.cx.deadline;
         return (row) => {
           let value = initial(row);
           const list = source(row);
           if (list === null) return null;
           for (const x of asList(list, 'reduce()')) {
+            deadline.tick();
             row[acc] = value;
             row[slot] = x;
             value = step(row);
