@@ -224,6 +224,7 @@ export class QueryEngine {
       deadline: new Deadline(ctx.deadline_ms ?? Infinity),
       stats: zeroStats(),
       procedures: ctx.procedures ?? this.procedures,
+      indexes: this.indexes,
       width: statement.variables.length,
       planner,
       subplan: (plan) => compilePlan(plan, env),

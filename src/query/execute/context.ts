@@ -2,6 +2,7 @@ import type { Value } from '../../common/values/value.js';
 import type { GraphReader } from '../../projections/graph/view.js';
 import type { WriteSet } from '../../projections/graph/write-set.js';
 import type { FunctionContext } from '../functions/context.js';
+import type { IndexCatalog } from '../plan/explain.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { Deadline, MemoryBudget } from './budget.js';
 import type { ProcedureLibrary } from './procedures.js';
@@ -53,6 +54,8 @@ export interface ExecContext {
   readonly deadline: Deadline;
   readonly stats: UpdateStats;
   readonly procedures: ProcedureLibrary;
+  /** Index lookups for scans with a property equality, when the catalog offers them. */
+  readonly indexes: IndexCatalog;
   /** Number of slots of a row. */
   readonly width: number;
   /** Compiles a nested plan (a pattern in an expression, an EXISTS body) in this context. */

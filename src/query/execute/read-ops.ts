@@ -47,6 +47,8 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
   // Committed snapshots offer a callback scan, cheaper than their generators.
   const snapshot = graph instanceof SnapshotView ? graph : undefined;
   const writeSlot = op.variable_unused !== true;
+  const catalog = env.cx.indexes;
+  const seek = n > 0 && catalog.seek !== undefined ? catalog.seek.bind(catalog) : undefined;
   return (arg, sink) =>
     input(arg, (row) => {
       for (let i = 0; i < n; i++) wanted[i] = (values[i] as Evaluator)(row);
@@ -67,6 +69,12 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
         if (writeSlot) row[slot] = nodeRef(node.id);
         return sink(row);
       };
+      // An index answers for a committed snapshot only: a write set's own nodes are in no index.
+      const hits = seek !== undefined && snapshot !== undefined && label !== undefined ? seek(snapshot, label, keys[0] as string, wanted[0] as Value) : undefined;
+      if (hits !== undefined) {
+        for (const node of hits) if (node.labels.includes(label as string) && !visit(node)) return false;
+        return true;
+      }
       if (snapshot !== undefined) return snapshot.forEachNode(label, visit);
       for (const node of label === undefined ? graph.nodes() : graph.nodesWithLabel(label)) if (!visit(node)) return false;
       return true;

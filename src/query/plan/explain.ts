@@ -1,4 +1,7 @@
 import { assertNever } from '../../common/assert.js';
+import type { Value } from '../../common/values/value.js';
+import type { NodeState } from '../../projections/graph/records.js';
+import type { GraphReader } from '../../projections/graph/view.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
 import type { BoundStatement } from '../bind/bound-statement.js';
 import { estimateRows, type GraphCounts } from './cardinality.js';
@@ -13,9 +16,19 @@ export interface QueryPlan {
   readonly estimated_rows: number;
 }
 
-/** What EXPLAIN asks of the index catalog; there are no indexes yet, so the default has none. */
+/**
+ * What the engine asks of the index catalog. There are no indexes yet, so the default has none; the
+ * server plugs the B-tree indexes in here. EXPLAIN asks `hasIndex` (to show a seek and to hold back
+ * advice); a label scan with an equality on a property asks `seek` at run time and reads the index's
+ * answer instead of the label when there is one.
+ */
 export interface IndexCatalog {
   hasIndex(label: string, properties: readonly string[]): boolean;
+  /**
+   * The nodes of `label` whose `property` equals `value` (Cypher `=`) as `reader` sees them, each
+   * once; undefined when no ready index answers for this reader (the scan then reads the label).
+   */
+  seek?(reader: GraphReader, label: string, property: string, value: Value): Iterable<NodeState> | undefined;
 }
 
 export const no_indexes: IndexCatalog = { hasIndex: () => false };
@@ -37,7 +50,7 @@ const COST_NS_PER_UNIT = 150;
 /** The QueryPlan of a plan, with the summary details on the root. */
 export function explainPlan(plan: LogicalOp, counts: GraphCounts, indexes: IndexCatalog, slotNames: readonly string[]): QueryPlan {
   const suggestions = indexSuggestions(plan, indexes, slotNames);
-  const tree = describe(plan, counts, slotNames);
+  const tree = describe(plan, counts, slotNames, indexes);
   const cost = planCost(plan, counts);
   const details: Record<string, string> = {
     ...tree.details,
@@ -73,14 +86,16 @@ function name(slot: number, names: readonly string[]): string {
   return n.startsWith(' ') ? `anon_${slot}` : n;
 }
 
-function describe(op: LogicalOp, counts: GraphCounts, names: readonly string[]): QueryPlan {
-  const [operator, details] = operatorOf(op, names);
+function describe(op: LogicalOp, counts: GraphCounts, names: readonly string[], indexes: IndexCatalog): QueryPlan {
+  const [named, details] = operatorOf(op, names);
+  const seek = op.op === 'node_scan' && op.label !== undefined && op.props.length > 0 && indexes.seek !== undefined && indexes.hasIndex(op.label, [op.props[0]!.key]);
+  const operator = seek ? 'NodeIndexSeek' : named;
   return {
     operator,
     details,
     children: inputsOf(op)
       .filter((i) => i.op !== 'argument' || op.op === 'optional' || op.op === 'hash_join')
-      .map((i) => describe(i, counts, names)),
+      .map((i) => describe(i, counts, names, indexes)),
     estimated_rows: Math.round(estimateRows(op, counts) * 100) / 100,
   };
 }

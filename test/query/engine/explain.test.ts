@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QueryEngine } from '../../../src/query/engine.js';
 import type { IndexCatalog } from '../../../src/query/plan/explain.js';
+import type { NodeState } from '../../../src/projections/graph/records.js';
 import { find, withDb } from './support.js';
 
 describe('EXPLAIN', () => {
@@ -43,6 +44,41 @@ describe('EXPLAIN', () => {
       expect(plan.details['suggestion_count']).toBe('1');
       expect(plan.details['suggestions']).toContain('ON (p.age)');
       expect(plan.details['suggestions']).not.toContain('ON (p.name)');
+    });
+  });
+
+  it('a catalog that can seek answers equality scans from its index, and EXPLAIN shows the seek', async () => {
+    await withDb(async (db) => {
+      await db.query("UNWIND range(1, 300) AS i CREATE (:Person {name: 'p' + toString(i % 100), age: i})");
+      const graph = db.database.latestCommitted();
+      // A stand-in index on :Person(name), built from the snapshot: name -> nodes.
+      const byName = new Map<string, NodeState[]>();
+      for (const n of graph.nodesWithLabel('Person')) {
+        const name = n.props.get('name') as string;
+        byName.set(name, [...(byName.get(name) ?? []), n]);
+      }
+      const seeks: string[] = [];
+      const indexes: IndexCatalog = {
+        hasIndex: (label, props) => label === 'Person' && props[0] === 'name',
+        seek: (_reader, label, property, value) => {
+          if (label !== 'Person' || property !== 'name') return undefined;
+          seeks.push(String(value));
+          return typeof value === 'string' ? (byName.get(value) ?? []) : [];
+        },
+      };
+      const engine = new QueryEngine({ indexes });
+      const text = "MATCH (p:Person {name: 'p7'}) WHERE p.age > 100 RETURN p.age ORDER BY p.age";
+      const plan = engine.explain(text, graph);
+      expect(find(plan, 'NodeIndexSeek')?.details['predicate']).toBe("p.name = 'p7'");
+      // The name has its index; the age range still gets its advice.
+      expect(plan.details['suggestions']).not.toContain('(p.name)');
+      expect(plan.details['suggestions']).toContain('[INFO]');
+      const ctx = { params: new Map(), memory_limit_bytes: 64 * 1024 * 1024, now_us: 0 };
+      const seeked = engine.execute(engine.prepare(text), graph, ctx).rows;
+      expect(seeks).toEqual(['p7']);
+      const scanned = new QueryEngine().execute(new QueryEngine().prepare(text), graph, ctx).rows;
+      expect(seeked).toEqual(scanned);
+      expect(seeked).toEqual([[107n], [207n]]);
     });
   });
 
