@@ -174,6 +174,7 @@ describe('index lookups', () => {
       log.apply({ kind: 'graph_write', ops });
       if (step % 40 === 0) snapshots.push(log.at);
     }
+    log.sm.schema.indexes.get(log.sm.schema.catalog.indexes.get(idx)!.serving!)!.entries.assertOrdered();
     for (const at of [...snapshots, log.at]) {
       const view = log.sm.viewAt(at);
       const q = log.sm.schema.lookup(view);

@@ -82,6 +82,8 @@ interface Position {
 export class SortedEntries {
   /** Invariant: every chunk is non-empty and sorted, and chunk i's last key < chunk i+1's first key. */
   private chunks: IndexEntry[][] = [];
+  /** Invariant: lasts[i] is chunks[i]'s last key; the first binary search reads only these. */
+  private lasts: IndexKey[] = [];
   private count = 0;
 
   get size(): number {
@@ -90,13 +92,11 @@ export class SortedEntries {
 
   /** First position whose key is >= `key` (or > with `after`), by a prefix comparison when `prefix`. */
   private lowerBound(key: IndexKey, after: boolean): Position {
-    const cmp = (e: IndexEntry): number => comparePrefix(e.key, key);
     let lo = 0;
     let hi = this.chunks.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const last = this.chunks[mid]!;
-      const c = cmp(last[last.length - 1]!);
+      const c = comparePrefix(this.lasts[mid]!, key);
       if (c < 0 || (after && c === 0)) lo = mid + 1;
       else hi = mid;
     }
@@ -106,7 +106,7 @@ export class SortedEntries {
     let h = chunk.length;
     while (l < h) {
       const m = (l + h) >> 1;
-      const c = cmp(chunk[m]!);
+      const c = comparePrefix(chunk[m]!.key, key);
       if (c < 0 || (after && c === 0)) l = m + 1;
       else h = m;
     }
@@ -131,12 +131,23 @@ export class SortedEntries {
     this.count++;
     if (chunk === undefined) {
       const tail = this.chunks[this.chunks.length - 1];
-      if (tail !== undefined && tail.length < chunk_entries_max) tail.push(entry);
-      else this.chunks.push([entry]);
+      if (tail !== undefined && tail.length < chunk_entries_max) {
+        tail.push(entry);
+        this.lasts[this.lasts.length - 1] = key;
+      } else {
+        this.chunks.push([entry]);
+        this.lasts.push(key);
+      }
       return;
     }
+    // The chunk's last key is >= this one, so it stays the chunk's last.
     chunk.splice(p.offset, 0, entry);
-    if (chunk.length > chunk_entries_max) this.chunks.splice(p.chunk, 1, chunk.slice(0, chunk.length >> 1), chunk.slice(chunk.length >> 1));
+    if (chunk.length > chunk_entries_max) {
+      const a = chunk.slice(0, chunk.length >> 1);
+      const b = chunk.slice(chunk.length >> 1);
+      this.chunks.splice(p.chunk, 1, a, b);
+      this.lasts.splice(p.chunk, 1, a[a.length - 1]!.key, b[b.length - 1]!.key);
+    }
   }
 
   remove(key: IndexKey, id: number): boolean {
@@ -147,7 +158,12 @@ export class SortedEntries {
     if (e.ids.size === 0) {
       chunk.splice(p.offset, 1);
       this.count--;
-      if (chunk.length === 0) this.chunks.splice(p.chunk, 1);
+      if (chunk.length === 0) {
+        this.chunks.splice(p.chunk, 1);
+        this.lasts.splice(p.chunk, 1);
+      } else if (p.offset === chunk.length) {
+        this.lasts[p.chunk] = chunk[chunk.length - 1]!.key;
+      }
     }
     return true;
   }
@@ -183,8 +199,10 @@ export class SortedEntries {
   /** Checks the ordering invariant (tests and index checks). */
   assertOrdered(): void {
     let prev: IndexKey | undefined;
-    for (const chunk of this.chunks) {
+    assert(this.lasts.length === this.chunks.length, 'one last key per chunk');
+    for (const [i, chunk] of this.chunks.entries()) {
       assert(chunk.length > 0, 'an index chunk is never empty');
+      assert(this.lasts[i] === chunk[chunk.length - 1]!.key, 'lasts mirror the chunks');
       for (const e of chunk) {
         assert(prev === undefined || compareKeys(prev, e.key) < 0, 'index keys are strictly ascending');
         prev = e.key;
