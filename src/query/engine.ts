@@ -22,6 +22,7 @@ import { parse } from './parse/index.js';
 import type { GraphCounts } from './plan/cardinality.js';
 import { explainPlan, explainStatement, no_indexes, type IndexCatalog, type QueryPlan } from './plan/explain.js';
 import type { LogicalOp } from './plan/logical.js';
+import { freeSlots } from './plan/expressions.js';
 import { planPattern, type JoinPolicy } from './plan/plan-match.js';
 import { planQuery } from './plan/planner.js';
 
@@ -182,7 +183,7 @@ export class QueryEngine {
     const key = sizeClass(counts);
     let plan = byClass.get(key);
     if (plan === undefined) {
-      plan = optimize(planQuery(statement.query, counts, this.joinPolicy), new Set(), this.skipPasses);
+      plan = optimize(planQuery(statement.query, counts, this.joinPolicy), {}, this.skipPasses);
       byClass.set(key, plan);
     }
     return plan;
@@ -205,11 +206,12 @@ export class QueryEngine {
     const counts = graph.stats();
     const skip = this.skipPasses;
     const planner: SubPlanner = {
-      pattern: (paths, where) => {
+      pattern: (paths, where, reads) => {
         const outer = boundSlots(paths);
-        return optimize(planPattern({ op: 'argument' }, paths, where, new Set(outer), { counts, joins: 'never' }), outer, skip);
+        const plan = planPattern({ op: 'argument' }, paths, where, new Set(outer), { counts, joins: 'never' });
+        return optimize(plan, { outer, read_outside: reads === undefined ? new Set() : freeSlots(reads) }, skip);
       },
-      query: (query: BoundQuery) => optimize(planQuery(query, counts, this.joinPolicy), new Set(), skip),
+      query: (query: BoundQuery) => optimize(planQuery(query, counts, this.joinPolicy), {}, skip),
     };
     const cx: ExecContext = {
       graph,

@@ -66,6 +66,7 @@ export interface ExecContext {
 
 /** Plans the patterns and queries nested in expressions, with the enclosing row as argument. */
 export interface SubPlanner {
-  pattern(paths: readonly BoundPath[], where: BoundExpression | undefined): LogicalOp;
+  /** `reads`: an expression evaluated on the plan's rows afterwards (a comprehension's projection). */
+  pattern(paths: readonly BoundPath[], where: BoundExpression | undefined, reads?: BoundExpression): LogicalOp;
   query(query: BoundQuery): LogicalOp;
 }

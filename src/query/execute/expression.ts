@@ -180,7 +180,7 @@ export class ExpressionCompiler {
         return (row) => exists(plan(), row);
       }
       case 'pattern_comprehension': {
-        const plan = this.lazyPlan(() => this.cx.planner.pattern([e.path], e.where));
+        const plan = this.lazyPlan(() => this.cx.planner.pattern([e.path], e.where, e.projection));
         const projection = this.compile(e.projection);
         const memory = this.cx.memory;
         return (row) => {

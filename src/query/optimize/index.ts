@@ -20,24 +20,34 @@ import { unusedSlots } from './unused-slots.js';
  */
 export interface RewritePass {
   readonly name: string;
-  run(plan: LogicalOp, outer: ReadonlySet<number>): LogicalOp;
+  run(plan: LogicalOp, context: PassContext): LogicalOp;
+}
+
+export interface PassContext {
+  /** Slots the plan's argument row holds (the enclosing row of a nested pattern). */
+  readonly outer: ReadonlySet<number>;
+  /** Slots read from the plan's rows by someone outside it (a pattern comprehension's projection). */
+  readonly read_outside: ReadonlySet<number>;
 }
 
 export const rewrite_passes: readonly RewritePass[] = [
-  { name: 'push-down-filters', run: pushDownFilters },
+  { name: 'push-down-filters', run: (p, c) => pushDownFilters(p, c.outer) },
   { name: 'seek-by-id', run: seekById },
   { name: 'label-scan', run: labelScan },
   { name: 'property-scan', run: propertyScan },
   { name: 'top-k', run: topK },
-  { name: 'unused-slots', run: unusedSlots },
+  { name: 'unused-slots', run: (p, c) => unusedSlots(p, c.read_outside) },
 ];
+
+const none: ReadonlySet<number> = new Set();
 
 /**
  * Runs the passes in order; `skip` names passes to leave out (the differential test compares plans
- * with and without each). `outer` are the slots the plan's argument row holds.
+ * with and without each).
  */
-export function optimize(plan: LogicalOp, outer: ReadonlySet<number> = new Set(), skip: ReadonlySet<string> = new Set()): LogicalOp {
+export function optimize(plan: LogicalOp, context: Partial<PassContext> = {}, skip: ReadonlySet<string> = new Set()): LogicalOp {
+  const c: PassContext = { outer: context.outer ?? none, read_outside: context.read_outside ?? none };
   let p = plan;
-  for (const pass of rewrite_passes) if (!skip.has(pass.name)) p = pass.run(p, outer);
+  for (const pass of rewrite_passes) if (!skip.has(pass.name)) p = pass.run(p, c);
   return p;
 }

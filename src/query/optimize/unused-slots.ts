@@ -9,10 +9,12 @@ import { inputsOf, transformUp, type LogicalOp } from '../plan/logical.js';
  * (`MATCH (a)-[:KNOWS]->(b) RETURN count(*)` reads neither the relationship nor b), the write and its
  * allocation are skipped. It runs after every other pass, since it needs the final set of readers.
  * A plan holding an EXISTS query body is left alone: the body's reads of the enclosing row are not
- * listed in its expression.
+ * listed in its expression. A nested plan whose rows someone else reads (a pattern comprehension's
+ * projection) names those slots in `readOutside`.
  */
-export function unusedSlots(plan: LogicalOp): LogicalOp {
+export function unusedSlots(plan: LogicalOp, readOutside: ReadonlySet<number> = new Set()): LogicalOp {
   const read = readSlots(plan);
+  for (const s of readOutside) read.add(s);
   if (read.has(UNMOVABLE)) return plan;
   return transformUp(plan, (op) => {
     if (op.op === 'node_scan' && !read.has(op.variable)) return { ...op, variable_unused: true };

@@ -77,7 +77,10 @@ function query(r: Random, maxId: number): string {
   }
   const a = pick(r, vars);
   const b = pick(r, vars);
-  switch (Math.floor(r() * 4)) {
+  switch (Math.floor(r() * 5)) {
+    case 4:
+      // A nested plan whose rows an expression outside it reads.
+      return `${q} RETURN ${a}.uid AS a, [(${a})${rel(r)}(y) | y.uid] AS ys`;
     case 0:
       return `${q} RETURN count(*) AS c`;
     case 1:

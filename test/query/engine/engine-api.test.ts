@@ -74,6 +74,14 @@ describe('the engine interface', () => {
     );
   });
 
+  it('pattern comprehensions see the elements their pattern binds', async () => {
+    await withDb(async (db) => {
+      await db.query("CREATE (a:A)-[:R {w: 1}]->(:B {name: 'b1'}), (a)-[:R {w: 2}]->(:B {name: 'b2'})");
+      const r = await db.query('MATCH (a:A) RETURN [(a)-->(b) | b.name] AS names, [(a)-[r]->() | r.w] AS ws');
+      expect(r.rows).toEqual([[['b1', 'b2'], [1n, 2n]]]);
+    });
+  });
+
   it('reports the write counters of QueryStats', async () => {
     await withDb(async (db) => {
       const c = await db.query("CREATE (a:A:B {x: 1, y: 'z'})-[:R {w: 2}]->(b:A)");
