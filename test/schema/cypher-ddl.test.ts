@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CypherCall } from '../../src/api/query-service.js';
 import { ConstraintKind, ConstraintState, IndexBuildState } from '../../src/gen/weft/v2/schema_pb.js';
 import { CypherRunner } from '../../src/server/cypher-runner.js';
+import { Transactions } from '../../src/server/transactions.js';
 import { schemaStatementHandler } from '../../src/server/index-builds/cypher-ddl.js';
 import { failureOf, startInProcess, transports, type InProcess } from './harness.js';
 
@@ -90,6 +91,24 @@ describe('Cypher DDL and the SchemaService share one catalog', () => {
     expect(await failureOf(cypher("CREATE (:Acct {handle: 'h', status: 'active'})"))).toMatchObject({ reason: 'UNIQUE_VIOLATION' });
     await cypher('DROP INDEX active_handle');
     expect((await h.schema('grpc', 'listConstraints', {})).constraints.map((x) => x.name)).not.toContain('active_handle');
+  });
+
+  it('a transaction’s Cypher writes meet the constraints when it commits, including one created after it began', async () => {
+    const txs = new Transactions(h.db, { idle_timeout_ms: 60_000, open_max: 4 });
+    try {
+      const concern = { acks: 1, level: 'journal', timeout_ms: 0 } as const;
+      const tx = txs.begin();
+      const call = { text: "CREATE (:Ticket {code: 'T1'}), (:Ticket {code: 'T2'})", params: new Map(), level: 'LOCAL', after_index: 0, at_timestamp: 0, concern, transaction_id: tx.id, memory_limit_bytes: 64 << 20, signal: new AbortController().signal, vector_consistency: undefined, vector_build_wait_ms: undefined } as const;
+      txs.run(tx, (ws) => runner.inTransaction(call, ws));
+      await cypher("CREATE (:Ticket {code: 'T2'})");
+      await cypher('CREATE CONSTRAINT ticket_code FOR (t:Ticket) REQUIRE t.code IS UNIQUE');
+      expect(await failureOf(txs.commit(tx.id, [], concern))).toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'UNIQUE_VIOLATION' });
+      const again = txs.begin();
+      txs.run(again, (ws) => runner.inTransaction({ ...call, text: "CREATE (:Ticket {code: 'T3'})", transaction_id: again.id }, ws));
+      await txs.commit(again.id, [], concern);
+    } finally {
+      txs.close();
+    }
   });
 
   it('CREATE INDEX makes a B-tree index with its own build; an owned index cannot be dropped on its own', async () => {
