@@ -146,6 +146,8 @@ describe.each(transports)('index builds over %s', (t) => {
     const build = (await h.schema(t, 'listIndexBuilds', {})).builds.find((b) => b.operation === BigInt(f.metadata['operation']!))!;
     expect(build).toMatchObject({ state: IndexBuildState.FAILED, index: '', label: '', repaired: 0n });
     expect(build.failure).toContain('dup0');
+    // An outcome is final: cancelling a failed build changes nothing.
+    expect(await h.schema(t, 'cancelIndexBuild', { operation: build.operation })).toEqual(build);
     expect((await h.schema(t, 'listConstraints', {})).constraints.filter((x) => x.label === L('Dup'))).toEqual([]);
     await h.graph(t, 'createNode', { labels: [L('Dup')], properties: { k: str('dup0') } });
   });
