@@ -175,6 +175,7 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?:
   const compareKeys = keyComparator(keys);
   const compare = (a: Keyed, b: Keyed): number => compareKeys(a.keys, b.keys);
   const memory = env.cx.memory;
+  const deadline = env.cx.deadline;
   return (arg, sink) => {
     const kept: Keyed[] = [];
     let held = 0;
@@ -203,6 +204,8 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?:
         return true;
       });
       kept.sort(compare);
+      // A large sort runs without row ticks; look at the clock once it is done.
+      deadline.check();
       const n = Math.min(k, kept.length);
       for (let i = 0; i < n; i++) if (!sink((kept[i] as Keyed).row)) return false;
       return true;
