@@ -50,18 +50,17 @@ export class BuildExecutor {
   private stopped = false;
   /** While paused, builds are taken up and keep their seats but no slice runs (operators, tests). */
   private paused = false;
-  private readonly unsubscribe: (() => void) | undefined;
+  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly db: Database,
     private readonly options: BuildExecutorOptions,
   ) {
     this.watch = new OutcomeWatch();
-    const off: unknown = db.onCommit(() => {
+    this.unsubscribe = db.onCommit(() => {
       this.watch.notify();
       this.kick();
     });
-    this.unsubscribe = typeof off === 'function' ? (off as () => void) : undefined;
   }
 
   /** Takes up every open build (at start, and after a restart). */
@@ -71,7 +70,7 @@ export class BuildExecutor {
 
   stop(): void {
     this.stopped = true;
-    this.unsubscribe?.();
+    this.unsubscribe();
     this.watch.close();
   }
 
@@ -91,7 +90,7 @@ export class BuildExecutor {
   /** Wakes the pump when there is an open build. */
   kick(): void {
     if (this.pumping || this.stopped) return;
-    if (!this.openBuilds().some(() => true)) return;
+    if (this.openBuilds().length === 0) return;
     this.pumping = true;
     void this.pump()
       .catch((e: unknown) => this.options.log?.(`weft: index build executor stopped on ${String(e)}`))
