@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcClient, type GrpcClient } from '../../src/api/grpc-client.js';
 import { restCall } from '../../src/api/rest-client.js';
+import type { MessageShape } from '@bufbuild/protobuf';
 import { QueryService } from '../../src/gen/weft/v1/query_pb.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 
@@ -24,6 +25,9 @@ afterAll(async () => {
 });
 
 type Method = keyof typeof QueryService.method;
+/** A REST call typed by the method's output message. */
+const rest = async <K extends Method>(method: K, req: unknown): Promise<MessageShape<(typeof QueryService.method)[K]['output']>> =>
+  (await restCall(server.rest, QueryService.method[method], req)) as unknown as MessageShape<(typeof QueryService.method)[K]['output']>;
 const both = (method: Method, req: unknown): [string, () => Promise<unknown>][] => [
   ['grpc', () => (grpc[method] as (r: unknown) => Promise<unknown>)(req)],
   ['rest', () => restCall(server.rest, QueryService.method[method], req)],
@@ -72,14 +76,12 @@ describe('ExecuteCypher request rules', () => {
 describe('transactions (SPEC 3.4)', () => {
   it('(none) -> open -> committed: a read-only transaction commits at its pinned timestamp', async () => {
     for (const [transport] of both('beginTransaction', {})) {
-      const begin = (transport === 'grpc' ? await grpc.beginTransaction({}) : await restCall(server.rest, QueryService.method.beginTransaction, {})) as {
-        transactionId: bigint;
-        snapshotTs: bigint;
-      };
+      const begin = transport === 'grpc' ? await grpc.beginTransaction({}) : await rest('beginTransaction', {});
       expect(begin.transactionId).not.toBe(0n);
-      const commit = (transport === 'grpc'
-        ? await grpc.commitTransaction({ transactionId: begin.transactionId })
-        : await restCall(server.rest, QueryService.method.commitTransaction, { transactionId: begin.transactionId })) as { commitTs: bigint };
+      const commit =
+        transport === 'grpc'
+          ? await grpc.commitTransaction({ transactionId: begin.transactionId })
+          : await rest('commitTransaction', { transactionId: begin.transactionId });
       expect(commit.commitTs).toBe(begin.snapshotTs);
       const again = await failure(() => grpc.commitTransaction({ transactionId: begin.transactionId }));
       expect([again.code, again.reason]).toEqual(['NOT_FOUND', 'TRANSACTION_NOT_FOUND']);
@@ -120,7 +122,7 @@ describe('Cypher over both transports', () => {
     ];
     for (const query of statements) {
       const viaGrpc = await grpc.executeCypher({ query });
-      const viaRest = (await restCall(server.rest, QueryService.method.executeCypher, { query })) as typeof viaGrpc;
+      const viaRest = await rest('executeCypher', { query });
       expect(viaRest.columns).toEqual(viaGrpc.columns);
       expect(viaRest.rows).toEqual(viaGrpc.rows);
     }
@@ -132,12 +134,12 @@ describe('Cypher over both transports', () => {
   });
 
   it('a transaction over REST: statements buffer, commit lands them at one commit_ts, AS OF TIMESTAMP reads it back', async () => {
-    const begin = (await restCall(server.rest, QueryService.method.beginTransaction, {})) as { transactionId: bigint };
+    const begin = await rest('beginTransaction', {});
     await restCall(server.rest, QueryService.method.executeCypher, { query: 'CREATE (:Tx {n: 1})', transactionId: begin.transactionId });
     await restCall(server.rest, QueryService.method.executeCypher, { query: 'CREATE (:Tx {n: 2})', transactionId: begin.transactionId });
     const outside = await grpc.executeCypher({ query: 'MATCH (t:Tx) RETURN count(t)' });
     expect(outside.rows[0]!.values[0]!.kind.value).toBe(0n);
-    const commit = (await restCall(server.rest, QueryService.method.commitTransaction, { transactionId: begin.transactionId })) as { commitTs: bigint };
+    const commit = await rest('commitTransaction', { transactionId: begin.transactionId });
     const later = await grpc.executeCypher({ query: 'CREATE (:Tx {n: 3})' });
     expect(later.stats!.commitTs).toBeGreaterThan(commit.commitTs);
     const asOf = await grpc.executeCypher({ query: `MATCH (t:Tx) RETURN count(t) AS c AS OF TIMESTAMP ${commit.commitTs}` }).catch(() =>
