@@ -19,7 +19,7 @@ import { functionCatalog } from './functions/catalog.js';
 import type { EpochInstant, TemporalClock } from './functions/context.js';
 import { optimize } from './optimize/index.js';
 import { parse } from './parse/index.js';
-import type { GraphCounts } from './plan/cardinality.js';
+import { DEGREE_SAMPLE_EDGES_MAX, DEGREE_SAMPLE_NODES, type GraphCounts } from './plan/cardinality.js';
 import { explainPlan, explainStatement, no_indexes, type IndexCatalog, type QueryPlan } from './plan/explain.js';
 import type { LogicalOp } from './plan/logical.js';
 import { freeSlots } from './plan/expressions.js';
@@ -121,7 +121,7 @@ export class QueryEngine {
     const prepared = this.prepare(text);
     const s = prepared.statement;
     if (s.kind !== 'query') return explainStatement(s);
-    const counts = graph.stats();
+    const counts = plannerCounts(graph);
     return explainPlan(this.plan(prepared, s, counts), counts, this.indexes, s.variables.map((v) => v.name));
   }
 
@@ -145,7 +145,7 @@ export class QueryEngine {
     }
     try {
       // The pipeline from bound statement to rows (parse and bind happened in `prepare`):
-      const logical = this.plan(prepared, statement, target.stats()); // plan + optimize, cached
+      const logical = this.plan(prepared, statement, plannerCounts(target)); // plan + optimize, cached
       const cx = this.context(statement, target, ctx);
       const physical = cx.subplan(logical); // compile to physical operators
       const rows = run(logical, physical, cx); // execute
@@ -203,7 +203,7 @@ export class QueryEngine {
     const access = new GraphAccess(graph, writes);
     const instant = instantOf(ctx.now_us);
     const clock: TemporalClock = { statement: () => instant, transaction: () => instant, realtime: () => instantOf(Date.now() * 1000) };
-    const counts = graph.stats();
+    const counts = plannerCounts(graph);
     const skip = this.skipPasses;
     const planner: SubPlanner = {
       pattern: (paths, where, reads) => {
@@ -278,6 +278,35 @@ function boundSlots(paths: readonly BoundPath[]): Set<number> {
     for (const r of p.relationships) if (r.bound) out.add(r.variable.id);
   }
   return out;
+}
+
+/**
+ * The graph's counts for the planner, with degrees measured per label on a sample of the label's
+ * nodes (the first DEGREE_SAMPLE_NODES the store lists), each measurement made once per planning.
+ */
+function plannerCounts(graph: GraphReader): GraphCounts {
+  const stats = graph.stats();
+  const measured = new Map<string, number>();
+  const degree = (label: string, types: readonly string[], direction: 'out' | 'in' | 'both'): number => {
+    const key = `${label}\u0000${types.join('|')}\u0000${direction}`;
+    const known = measured.get(key);
+    if (known !== undefined) return known;
+    let nodes = 0;
+    let edges = 0;
+    for (const n of graph.nodesWithLabel(label)) {
+      let here = 0;
+      for (const e of graph.edgesOf(n.id, direction, types.length === 1 ? types[0] : undefined)) {
+        if (types.length > 1 && !types.includes(e.type)) continue;
+        if (++here >= DEGREE_SAMPLE_EDGES_MAX) break;
+      }
+      edges += here;
+      if (++nodes >= DEGREE_SAMPLE_NODES) break;
+    }
+    const average = nodes === 0 ? 0 : edges / nodes;
+    measured.set(key, average);
+    return average;
+  };
+  return { ...stats, degree };
 }
 
 /** Plans are reused while the graph stays within a factor of two of the size they were made for. */

@@ -11,6 +11,11 @@ export interface GraphCounts {
   readonly edges: number;
   readonly label_counts: ReadonlyMap<string, number>;
   readonly edge_type_counts: ReadonlyMap<string, number>;
+  /**
+   * Average relationships (of `types`, in `direction`) of a node with `label`, when the engine can
+   * measure it (a sample of the label's nodes); absent, degrees are averaged over the whole graph.
+   */
+  readonly degree?: (label: string, types: readonly string[], direction: 'out' | 'in' | 'both') => number;
 }
 
 export const empty_counts: GraphCounts = { nodes: 0, edges: 0, label_counts: new Map(), edge_type_counts: new Map() };
@@ -21,15 +26,19 @@ export const EQUALITY_SELECTIVITY = 0.1;
 export const PREDICATE_SELECTIVITY = 0.3;
 /** Rows assumed for an UNWIND of an unknown list. */
 export const UNWIND_ROWS = 10;
+/** Nodes of a label looked at to measure its degree, and the most relationships counted per node. */
+export const DEGREE_SAMPLE_NODES = 64;
+export const DEGREE_SAMPLE_EDGES_MAX = 10_000;
 
 export function labelRows(counts: GraphCounts, label: string | undefined): number {
   if (label === undefined) return counts.nodes;
   return counts.label_counts.get(label) ?? 0;
 }
 
-/** Average relationships per node along `types` in `direction` ('both' counts each end). */
-export function averageDegree(counts: GraphCounts, types: readonly string[], direction: 'out' | 'in' | 'both'): number {
+/** Average relationships per node along `types` in `direction` ('both' counts each end), of nodes with `label` when known. */
+export function averageDegree(counts: GraphCounts, types: readonly string[], direction: 'out' | 'in' | 'both', label?: string): number {
   if (counts.nodes === 0) return 0;
+  if (label !== undefined && counts.degree !== undefined) return counts.degree(label, types, direction);
   const edges = types.length === 0 ? counts.edges : types.reduce((n, t) => n + (counts.edge_type_counts.get(t) ?? 0), 0);
   return ((direction === 'both' ? 2 : 1) * edges) / counts.nodes;
 }
@@ -51,7 +60,7 @@ export function estimateRows(op: LogicalOp, counts: GraphCounts): number {
     case 'node_by_id':
       return estimateRows(op.input, counts) * (op.many ? 10 : 1);
     case 'expand': {
-      const degree = averageDegree(counts, op.types, op.direction);
+      const degree = averageDegree(counts, op.types, op.direction, op.from_label);
       const hops = op.range === undefined ? degree : varLengthFanout(degree, op.range);
       const into = op.into ? 1 / Math.max(1, counts.nodes) : 1;
       return estimateRows(op.input, counts) * hops * into * (op.rel_props ? EQUALITY_SELECTIVITY : 1);

@@ -58,6 +58,8 @@ export type LogicalOp =
       readonly to: number;
       readonly direction: Direction;
       readonly types: readonly string[];
+      /** A label the `from` node is known to have: its degree is then estimated for that label. */
+      readonly from_label?: string;
       readonly into: boolean;
       /** The relationship slot is bound already: only that relationship is followed (never with `range`). */
       readonly rel_bound: boolean;

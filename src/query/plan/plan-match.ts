@@ -60,7 +60,7 @@ export function planPattern(
       const sideFilters: BoundExpression[] = [];
       const side = planPath({ op: 'argument' }, path, alone, sideRels, sideFilters, options.counts, hints, true);
       const sideRows = estimateRows(side, options.counts);
-      const expandCost = leftRows * pathFanout(path, options.counts);
+      const expandCost = leftRows * pathFanout(path, options.counts, bound);
       const cheaper = options.joins === 'always' || sideRows + leftRows < expandCost / 4;
       if (input.op === 'argument' && plan !== input && cheaper) {
         const rightSlots = [...alone].filter((s) => !bound.has(s));
@@ -156,9 +156,16 @@ function cheapestPath(paths: readonly BoundPath[], counts: GraphCounts, hints: R
   return best;
 }
 
-function pathFanout(path: BoundPath, counts: GraphCounts): number {
+/** Rows one start row becomes along the path, walked from its first node bound in `bound`. */
+function pathFanout(path: BoundPath, counts: GraphCounts, bound: ReadonlySet<number>): number {
+  const start = Math.max(0, path.nodes.findIndex((n) => bound.has(n.variable.id)));
   let f = 1;
-  for (const r of path.relationships) f *= Math.max(1, averageDegree(counts, r.types, r.direction));
+  path.relationships.forEach((r, i) => {
+    const leftwards = i < start;
+    const from = path.nodes[leftwards ? i + 1 : i] as BoundNodePattern;
+    const direction = leftwards ? (r.direction === 'out' ? 'in' : r.direction === 'in' ? 'out' : 'both') : r.direction;
+    f *= Math.max(1, averageDegree(counts, r.types, direction, from.labels[0]));
+  });
   return f;
 }
 
@@ -250,6 +257,7 @@ function expand(
     to: to.variable.id,
     direction,
     types: rel.types,
+    ...(from.labels[0] !== undefined && { from_label: from.labels[0] }),
     into,
     ...(rel.range !== undefined && { range: { min: rel.range.min ?? 1, max: rel.range.max ?? Infinity } }),
     // A relationship bound before the clause is checked to join the two nodes, not searched for.
