@@ -6,7 +6,7 @@ import { ChangeFeed } from '../projections/change-feed.js';
 import type { GraphReader } from '../projections/graph/view.js';
 import type { Database } from './database.js';
 import type { Transactions } from './transactions.js';
-import { CypherRunner } from './cypher-runner.js';
+import { CypherRunner, type SchemaStatementHandler } from './cypher-runner.js';
 
 /**
  * The member's side of QueryService: which snapshot a statement reads (read concern, causal fence,
@@ -17,14 +17,17 @@ export interface QueryBackendOptions {
   readonly concern: ConcernDefaults;
   readonly query_memory_limit_mb: number;
   readonly vector_build_wait_ms: number;
+  /** Where Cypher schema statements go (the catalog's admission). */
+  readonly schema?: SchemaStatementHandler;
 }
 
 export function memberQueryBackend(db: Database, txs: Transactions, options: QueryBackendOptions): QueryBackend {
   const feed = new ChangeFeed(db);
   const runner = new CypherRunner(db);
+  if (options.schema !== undefined) runner.handleSchemaWith(options.schema);
   return {
     members: 1,
-    defaults: options,
+    defaults: { read_concern: options.read_concern, concern: options.concern, query_memory_limit_mb: options.query_memory_limit_mb, vector_build_wait_ms: options.vector_build_wait_ms },
 
     async runCypher(call: CypherCall): Promise<CypherOutcome> {
       if (call.after_index > 0) await awaitApplied(db, call.after_index, call.signal);

@@ -7,6 +7,7 @@ import { graphService, type GraphBackend } from '../api/graph-service.js';
 import { queryService } from '../api/query-service.js';
 import { schemaService } from '../api/schema-service.js';
 import { startSchemaRuntime } from './index-builds/schema-runtime.js';
+import { schemaStatementHandler } from './index-builds/cypher-ddl.js';
 import type { RegisteredService } from '../api/handlers.js';
 import type { ServerConfig } from './config.js';
 import { Database } from './database.js';
@@ -52,18 +53,19 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     defaultConcern: () => resolveWriteConcern(undefined, concernDefaults, members),
   };
   const txs = new Transactions(db, { idle_timeout_ms: config.transaction_idle_timeout_secs * 1000, open_max: config.transactions_max });
-  const query = memberQueryBackend(db, txs, {
-    read_concern: config.default_read_concern,
-    concern: concernDefaults,
-    query_memory_limit_mb: config.query_memory_limit_mb,
-    vector_build_wait_ms: config.vector_build_wait_ms,
-  });
   // Index builds and checks are server-owned: taken up again here after a restart.
   const schema = startSchemaRuntime(db, {
     index_build_max_running: config.index_build_max_running,
     index_build_statement_wait_secs: config.index_build_statement_wait_secs,
     concern: backend.defaultConcern,
     log,
+  });
+  const query = memberQueryBackend(db, txs, {
+    read_concern: config.default_read_concern,
+    concern: concernDefaults,
+    query_memory_limit_mb: config.query_memory_limit_mb,
+    vector_build_wait_ms: config.vector_build_wait_ms,
+    schema: schemaStatementHandler(schema.admin),
   });
   const services: RegisteredService[] = [graphService(backend), queryService(query), schemaService(schema.backend)];
   let grpc: GrpcServerHandle | undefined;
