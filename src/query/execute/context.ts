@@ -1,13 +1,13 @@
 import type { Value } from '../../common/values/value.js';
 import type { GraphReader } from '../../projections/graph/view.js';
 import type { WriteSet } from '../../projections/graph/write-set.js';
+import type { BoundPath, BoundQuery } from '../bind/bound-clause.js';
+import type { BoundExpression } from '../bind/bound-expression.js';
 import type { FunctionContext } from '../functions/context.js';
 import type { IndexCatalog } from '../plan/explain.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { Deadline, MemoryBudget } from './budget.js';
 import type { ProcedureLibrary } from './procedures.js';
-import type { BoundPath, BoundQuery } from '../bind/bound-clause.js';
-import type { BoundExpression } from '../bind/bound-expression.js';
 
 /**
  * A row: one value per slot of the statement (`BoundVariable.id`). Operators write the slots they
@@ -60,7 +60,7 @@ export interface ExecContext {
   readonly width: number;
   /** Compiles a nested plan (a pattern in an expression, an EXISTS body) in this context. */
   subplan(plan: LogicalOp): PhysicalOp;
-  /** Plans a pattern in an expression; `bound` are the slots the enclosing row holds. */
+  /** Plans the patterns and queries nested in expressions. */
   readonly planner: SubPlanner;
 }
 
