@@ -6,6 +6,7 @@ import { createGrpcClient, type GrpcClient } from '../../src/api/grpc-client.js'
 import { restCall } from '../../src/api/rest-client.js';
 import { GraphService } from '../../src/gen/weft/v1/graph_pb.js';
 import { SchemaService } from '../../src/gen/weft/v2/schema_pb.js';
+import { QueryService } from '../../src/gen/weft/v1/query_pb.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { graphService, type GraphBackend } from '../../src/api/graph-service.js';
 import { schemaService } from '../../src/api/schema-service.js';
@@ -26,12 +27,15 @@ type SchemaMethods = typeof SchemaService.method;
 type In<M> = M extends { input: infer I extends DescMessage } ? MessageInitShape<I> : never;
 type Out<M> = M extends { output: infer O extends DescMessage } ? MessageShape<O> : never;
 type GraphMethods = typeof GraphService.method;
+type QueryMethods = typeof QueryService.method;
 
 export interface SchemaHarness {
   readonly server: ServerProcess;
   readonly dir: string;
   schema<K extends keyof SchemaMethods>(t: Transport, method: K, req: In<SchemaMethods[K]>): Promise<Out<SchemaMethods[K]>>;
   graph<K extends keyof GraphMethods>(t: Transport, method: K, req: In<GraphMethods[K]>): Promise<Out<GraphMethods[K]>>;
+  /** Runs Cypher through the QueryService (the real server only). */
+  cypher(t: Transport, query: string): Promise<Out<QueryMethods['executeCypher']>>;
   restart(kill: boolean): Promise<void>;
   close(): Promise<void>;
 }
@@ -41,6 +45,7 @@ export async function startHarness(extra: readonly string[] = []): Promise<Schem
   let server = await startServerProcess(dir, extra);
   let sg = createGrpcClient(SchemaService, server.grpc);
   let gg = createGrpcClient(GraphService, server.grpc);
+  let qg = createGrpcClient(QueryService, server.grpc);
   const h: SchemaHarness = {
     get server() {
       return server;
@@ -54,18 +59,25 @@ export async function startHarness(extra: readonly string[] = []): Promise<Schem
       if (t === 'grpc') return (gg[method] as (r: unknown) => Promise<never>)(req);
       return restCall(server.rest, GraphService.method[method], req as never) as Promise<never>;
     },
+    cypher(t, query) {
+      if (t === 'grpc') return qg.executeCypher({ query });
+      return restCall(server.rest, QueryService.method.executeCypher, { query }) as Promise<never>;
+    },
     async restart(kill) {
       sg.close();
       gg.close();
+      qg.close();
       if (kill) await server.kill();
       else await server.stop();
       server = await startServerProcess(dir, extra);
       sg = createGrpcClient(SchemaService, server.grpc);
       gg = createGrpcClient(GraphService, server.grpc);
+      qg = createGrpcClient(QueryService, server.grpc);
     },
     async close() {
       sg.close();
       gg.close();
+      qg.close();
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -154,6 +166,9 @@ export async function startInProcess(
     graph(t, method, req) {
       if (t === 'grpc') return (gg[method] as (r: unknown) => Promise<never>)(req);
       return restCall(restBase, GraphService.method[method], req as never) as Promise<never>;
+    },
+    cypher() {
+      throw new Error('an in-process harness serves no QueryService; use a CypherRunner');
     },
     async restart() {
       throw new Error('restart a process harness instead');

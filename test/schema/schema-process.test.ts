@@ -54,3 +54,24 @@ describe('schema on a real server', () => {
     expect(c.name).toBe('Kept_k_unique');
   });
 });
+
+describe('Cypher DDL through the QueryService of a real server', () => {
+  it.each(transports)('over %s: DDL and the SchemaService make and see the same objects', async (t) => {
+    const L = `Q_${t}`;
+    await h.cypher(t, `CREATE (:${L} {email: 'a'}), (:${L} {email: 'b'})`);
+    await h.cypher(t, `CREATE CONSTRAINT ${L}_email FOR (n:${L}) REQUIRE n.email IS UNIQUE`);
+    const views = await Promise.all(transports.map(async (u) => (await h.schema(u, 'listConstraints', {})).constraints.find((c) => c.name === `${L}_email`)));
+    expect(views[0]).toMatchObject({ kind: ConstraintKind.UNIQUE, state: ConstraintState.ACTIVE, label: L, properties: ['email'] });
+    expect(views[1]).toEqual(views[0]);
+    const same = await h.schema(t, 'createConstraint', { label: L, properties: ['email'], kind: ConstraintKind.UNIQUE, ifNotExists: true });
+    expect(same.name).toBe(`${L}_email`);
+    expect(await failureOf(h.cypher(t, `CREATE (:${L} {email: 'a'})`))).toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'UNIQUE_VIOLATION' });
+    // The name is taken: DDL without IF NOT EXISTS is refused, whatever it asks.
+    expect(await failureOf(h.cypher(t, `CREATE CONSTRAINT ${L}_email FOR (n:${L}) REQUIRE n.x IS NOT NULL`))).toMatchObject({ code: 'ALREADY_EXISTS' });
+    await h.cypher(t, `CREATE INDEX ${L}_idx ON ${L}(email, n)`);
+    expect((await h.schema(t, 'listIndexBuilds', {})).builds.find((b) => b.index === `${L}_idx`)?.state).toBe(IndexBuildState.PUBLISHED);
+    await h.cypher(t, `DROP CONSTRAINT ${L}_email`);
+    expect((await h.schema(t, 'listConstraints', {})).constraints.map((c) => c.name)).not.toContain(`${L}_email`);
+    await h.cypher(t, `CREATE (:${L} {email: 'a'})`);
+  });
+});
