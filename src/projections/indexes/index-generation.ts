@@ -31,6 +31,12 @@ export class IndexGeneration {
   filled_through = 0;
   complete = false;
   /**
+   * One past the highest node id stored when the generation was created. Every record with a higher
+   * id was created later, through apply, so it has its entries already: the backfill, the hashing
+   * pass and the uniqueness scans stop here.
+   */
+  born_next_id = 0;
+  /**
    * While the backfill runs, a hash of the key of every record visited by a quick first pass, so a
    * write's uniqueness check finds a holder among records the backfill has not reached without
    * scanning them. Candidates only: each is re-checked against the record. Dropped at completion.

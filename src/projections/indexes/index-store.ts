@@ -25,6 +25,7 @@ export class IndexStore {
 
   create(generation: number, shape: IndexShape): IndexGeneration {
     const gen = new IndexGeneration(generation, shape);
+    gen.born_next_id = this.graph.nextNodeId;
     this.generations.set(generation, gen);
     let set = this.byLabel.get(shape.label);
     if (set === undefined) this.byLabel.set(shape.label, (set = new Set()));
@@ -82,7 +83,7 @@ export class IndexStore {
     /** Asked every few records: the executor bounds a slice in time too (apply never passes one). */
     enough?: () => boolean,
   ): { visited: number; duplicate?: Duplicate; missing?: number } {
-    const end = this.graph.nextNodeId;
+    const end = gen.born_next_id;
     let visited = 0;
     let id = gen.filled_through + 1;
     for (; id < end && visited < budget; id++) {
@@ -118,7 +119,7 @@ export class IndexStore {
    */
   prehash(gen: IndexGeneration, budget: number): void {
     const probe = (gen.probe ??= new KeyHashTable(this.graph.stats().label_counts.get(gen.shape.label) ?? 0));
-    const end = this.graph.nextNodeId;
+    const end = gen.born_next_id;
     let id = gen.hashed_through + 1;
     for (let n = 0; id < end && n < budget; id++) {
       const record = this.graph.nodeRecord(id);
@@ -168,8 +169,9 @@ export class IndexStore {
           if (id > gen.filled_through && accept(id) && this.latestHolds(gen, id, key)) return id;
         }
       }
-      // Beyond both passes: the records themselves, by id (a short tail once the first pass is under way).
-      const end = this.graph.nextNodeId;
+      // Beyond both passes, among the records stored before the generation: the records themselves
+      // (only until the hashing pass has run, right after admission).
+      const end = gen.born_next_id;
       for (let id = Math.max(gen.filled_through, gen.hashed_through) + 1; id < end; id++) {
         if (accept(id) && this.latestHolds(gen, id, key)) return id;
       }
