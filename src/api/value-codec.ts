@@ -1,6 +1,6 @@
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { NullValue } from '@bufbuild/protobuf/wkt';
-import { encodeElementId } from '../common/element-id.js';
+import { edgeElementId, encodeElementId } from '../common/element-id.js';
 import { invalidArgument } from '../common/errors.js';
 import type { PropertyMap, PropertyValue } from '../common/property-value.js';
 import { NANOS_PER_DAY, NANOS_PER_SECOND } from '../common/values/calendar.js';
@@ -208,13 +208,6 @@ export function edgeToWire(edge: EdgeState): Edge {
   });
 }
 
-/**
- * An edge's element id is built from its endpoints' element ids, with the edge id appended so that
- * two edges between the same nodes differ: `<source>-<target>-<edge id in base32>`.
- */
-export function edgeElementId(edge: Pick<EdgeState, 'id' | 'source' | 'target'>): string {
-  return `${encodeElementId(edge.source)}-${encodeElementId(edge.target)}-${encodeElementId(edge.id)}`;
-}
 
 function clock(nanoOfDayValue: number): { hour: number; minute: number; second: number; nanosecond: number } {
   const secs = Math.floor(nanoOfDayValue / NANOS_PER_SECOND);

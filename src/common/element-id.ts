@@ -37,3 +37,11 @@ export function parseElementId(text: string): bigint {
   if (id === undefined) throw invalidArgument(`'${text}' is not an element id (13 characters of Crockford base32)`);
   return id;
 }
+
+/**
+ * An edge's element id (SPEC 2.2): built from its endpoints' element ids, with the edge id appended
+ * so two edges between the same nodes differ: `<source>-<target>-<edge id in base32>`.
+ */
+export function edgeElementId(edge: { readonly id: number; readonly source: number; readonly target: number }): string {
+  return `${encodeElementId(edge.source)}-${encodeElementId(edge.target)}-${encodeElementId(edge.id)}`;
+}

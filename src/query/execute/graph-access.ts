@@ -1,4 +1,4 @@
-import { encodeElementId } from '../../common/element-id.js';
+import { edgeElementId, encodeElementId } from '../../common/element-id.js';
 import { nodeRef, type NodeRef, type RelationshipRef, type Value } from '../../common/values/value.js';
 import type { EdgeState, NodeState } from '../../projections/graph/records.js';
 import type { GraphReader } from '../../projections/graph/view.js';
@@ -65,10 +65,6 @@ function deletedAccess(what: string, id: number): CypherError {
 
 const EMPTY: ReadonlyMap<string, Value> = new Map();
 
-/** The relationship element id (SPEC 2.2): built from the endpoints' element ids and its own id. */
-export function relationshipElementId(e: Pick<EdgeState, 'id' | 'source' | 'target'>): string {
-  return `${encodeElementId(e.source)}-${encodeElementId(e.target)}-${encodeElementId(e.id)}`;
-}
 
 export interface FunctionContextOptions {
   readonly clock: TemporalClock;
@@ -87,7 +83,7 @@ export function functionContext(access: GraphAccess, options: FunctionContextOpt
     elementIdOf: (x) => {
       if (x.kind === 'node') return encodeElementId(x.id);
       const e = access.edge(x.id);
-      return e === undefined ? encodeElementId(x.id) : relationshipElementId(e);
+      return e === undefined ? encodeElementId(x.id) : edgeElementId(e);
     },
     clock: options.clock,
     defaultTimeZone: options.defaultTimeZone,
