@@ -14,6 +14,7 @@ import { unimplemented } from './common/errors.js';
 import type { Value } from './common/values/value.js';
 import type { ConcernWait } from './log/driver/log-driver.js';
 import { Database, type DatabaseOptions } from './server/database.js';
+import { indexCatalogOf } from './server/cypher-runner.js';
 import { QueryEngine, type QueryResult } from './query/engine.js';
 import type { ProcedureLibrary } from './query/execute/procedures.js';
 import type { QueryPlan } from './query/plan/explain.js';
@@ -52,7 +53,7 @@ export class Db {
     readonly database: Database,
     private readonly options: OpenOptions,
   ) {
-    this.engine = new QueryEngine(options.procedures === undefined ? {} : { procedures: options.procedures });
+    this.engine = new QueryEngine({ indexes: indexCatalogOf(database), ...(options.procedures !== undefined ? { procedures: options.procedures } : {}) });
   }
 
   /** Runs one statement. Params are Cypher values by name (`$name`). */

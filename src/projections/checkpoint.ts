@@ -49,7 +49,7 @@ export function writeCheckpoint(dir: string, sm: StateMachine): string {
     horizon_index: sm.graph.horizonIndex,
     nodes: [],
     edges: [],
-    operations: sm.operations.snapshot(),
+    operations: sm.operations.snapshot(index),
     clock: committedStamps(sm.clock.snapshot(), index),
     schema: sm.schema.snapshot(),
   };

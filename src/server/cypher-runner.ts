@@ -1,9 +1,10 @@
 import { failedPrecondition, unimplemented } from '../common/errors.js';
 import type { Value } from '../common/values/value.js';
 import type { CypherCall, CypherOutcome, PlanNode } from '../api/query-service.js';
-import type { GraphReader } from '../projections/graph/view.js';
+import { SnapshotView, type GraphReader } from '../projections/graph/view.js';
 import type { WriteSet } from '../projections/graph/write-set.js';
 import { QueryEngine, type ExecuteContext, type Prepared, type QueryResult } from '../query/engine.js';
+import type { IndexCatalog } from '../query/plan/explain.js';
 import type { Database } from './database.js';
 
 /**
@@ -18,7 +19,7 @@ export class CypherRunner {
 
   constructor(
     private readonly db: Database,
-    readonly engine: QueryEngine = new QueryEngine(),
+    readonly engine: QueryEngine = new QueryEngine({ indexes: indexCatalogOf(db) }),
   ) {}
 
   /** Where CREATE/DROP CONSTRAINT and CREATE/DROP INDEX go. */
@@ -85,4 +86,21 @@ export class CypherRunner {
       served_by_leader: true,
     };
   }
+}
+
+/**
+ * The planner's view of the member's B-tree indexes: which exist (for EXPLAIN's advice) and equality
+ * seeks. A seek answers only over a committed snapshot; a write set's own buffered nodes are in no
+ * index, so statements over one scan instead.
+ */
+export function indexCatalogOf(db: Database): IndexCatalog {
+  return {
+    hasIndex: (label, properties) => db.sm.schema.lookup(db.latestCommitted()).find(label, properties) !== undefined,
+    seek: (reader, label, property, value) => {
+      if (!(reader instanceof SnapshotView)) return undefined;
+      const lookup = db.sm.schema.lookup(reader);
+      const index = lookup.find(label, [property]);
+      return index === undefined ? undefined : lookup.equal(index.index_id, [value]);
+    },
+  };
 }

@@ -58,6 +58,7 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     index_build_max_running: config.index_build_max_running,
     index_build_statement_wait_secs: config.index_build_statement_wait_secs,
     concern: backend.defaultConcern,
+    oldestOpenReadIndex: () => txs.oldestPinnedIndex(),
     log,
   });
   const query = memberQueryBackend(db, txs, {

@@ -123,7 +123,7 @@ export class Transactions {
   }
 
   /** The lowest read index an open transaction still reads at; the MVCC horizon stays below it. */
-  private oldestPinnedIndex(): number | undefined {
+  oldestPinnedIndex(): number | undefined {
     let oldest: number | undefined;
     for (const tx of this.open.values()) if (oldest === undefined || tx.read_index < oldest) oldest = tx.read_index;
     return oldest;

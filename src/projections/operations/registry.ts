@@ -61,8 +61,9 @@ export class OperationRegistry {
     this.issuers.get(key(claim.issuer))?.settled.delete(claim.sequence);
   }
 
-  snapshot(): unknown {
-    return [...this.issuers].map(([k, s]) => [k, s.incarnation, [...s.settled]]);
+  /** The registry as of committed index `upTo`: settlements of pending entries are left out. */
+  snapshot(upTo: number): unknown {
+    return [...this.issuers].map(([k, s]) => [k, s.incarnation, [...s.settled].filter(([, settlement]) => settlement.index <= upTo)]);
   }
 
   restore(data: unknown): void {
