@@ -1,0 +1,123 @@
+/**
+ * Weft as a `SocialEngine`, two ways: embedded (`open()` in this process) and over gRPC (a `weft serve`
+ * child process on loopback, ExecuteCypher per statement). Both load through Cypher on the write path
+ * and then build a B-tree index on Person.id, which the planner seeks for `{id: $id}`; Kùzu's
+ * comparison point has `id` as its primary key.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { createGrpcClient, type GrpcClient } from '../src/api/grpc-client.js';
+import { valueFromWire } from '../src/api/value-codec.js';
+import type { Value } from '../src/common/values/value.js';
+import type { ConcernWait } from '../src/log/driver/log-driver.js';
+import { QueryService } from '../src/gen/weft/v1/query_pb.js';
+import type { PropertyValueSchema } from '../src/gen/weft/v1/values_pb.js';
+import { open, type Db } from '../src/index.js';
+import { startSchemaRuntime } from '../src/server/index-builds/schema-runtime.js';
+import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
+import { answerOf, type Answer, type SocialEngine, type SocialGraph } from './cypher-social-graph.js';
+
+const person_batch = 10_000;
+const edge_batch = 20_000;
+const memory_limit_mb = 4096;
+const create_persons = 'UNWIND $batch AS p CREATE (n:Person {id: p.id, name: p.name, age: p.age, city: p.city}) RETURN p.id, id(n)';
+// Node ids are the database's; edges are matched by node id, which needs no property index.
+const create_knows = 'UNWIND $batch AS e MATCH (a), (b) WHERE id(a) = e[0] AND id(b) = e[1] CREATE (a)-[:KNOWS]->(b)';
+const create_index = 'CREATE INDEX person_id FOR (p:Person) ON (p.id)';
+
+/** Loads through `exec`, which runs one statement and returns its rows; shared by both transports. */
+async function loadThrough(graph: SocialGraph, exec: (cypher: string, params: Record<string, Value>) => Promise<readonly (readonly Value[])[]>): Promise<void> {
+  const nodeOf = new Array<number>(graph.persons.length);
+  for (let i = 0; i < graph.persons.length; i += person_batch) {
+    const batch: Value[] = graph.persons
+      .slice(i, i + person_batch)
+      .map((p) => new Map<string, Value>([['id', BigInt(p.id)], ['name', p.name], ['age', BigInt(p.age)], ['city', p.city]]));
+    for (const [pid, nid] of await exec(create_persons, { batch })) nodeOf[Number(pid)] = Number(nid);
+  }
+  for (let i = 0; i < graph.knows.length; i += edge_batch) {
+    const batch: Value[] = graph.knows.slice(i, i + edge_batch).map(([a, b]) => [BigInt(nodeOf[a] as number), BigInt(nodeOf[b] as number)]);
+    await exec(create_knows, { batch });
+  }
+}
+
+const bigints = (params: Record<string, number>): Record<string, Value> => Object.fromEntries(Object.entries(params).map(([k, v]) => [k, BigInt(v)]));
+
+export class WeftEmbeddedEngine implements SocialEngine {
+  readonly name = 'weft-embedded';
+  private db: Db | undefined;
+  private readonly dir = mkdtempSync(join(tmpdir(), 'weft-bench-'));
+
+  async load(graph: SocialGraph): Promise<void> {
+    const db = await open(this.dir, { memory_limit_bytes: memory_limit_mb * 1024 * 1024, checkpoint_interval_entries: 1_000_000 });
+    this.db = db;
+    await loadThrough(graph, async (cypher, params) => (await db.query(cypher, params)).rows);
+    // The embedded API does not run DDL yet, so the index goes through the schema runtime the server uses.
+    const journaled: ConcernWait = { acks: 1, level: 'journal', timeout_ms: 0 };
+    const rt = startSchemaRuntime(db.database, { index_build_max_running: 1, index_build_statement_wait_secs: 3600, concern: () => journaled });
+    try {
+      const index = await rt.admin.createIndex({ name: 'person_id', label: 'Person', properties: ['id'], if_not_exists: false });
+      if (index.serving === undefined) throw new Error('index person_id did not publish');
+    } finally {
+      rt.stop();
+    }
+  }
+
+  async run(cypher: string, params: Record<string, number>): Promise<Answer> {
+    const r = await this.db!.query(cypher, bigints(params));
+    return answerOf(r.rows.length, r.rows[0]);
+  }
+
+  async close(): Promise<void> {
+    await this.db?.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+type WireValue = MessageInitShape<typeof PropertyValueSchema>;
+
+/** The parameter values the load and the queries send: integers, strings, lists and maps of them. */
+function toWire(v: Value): WireValue {
+  if (typeof v === 'bigint') return { kind: { case: 'intValue', value: v } };
+  if (typeof v === 'string') return { kind: { case: 'stringValue', value: v } };
+  if (Array.isArray(v)) return { kind: { case: 'listValue', value: { values: v.map(toWire) } } };
+  if (v instanceof Map) {
+    const entries: Record<string, WireValue> = {};
+    for (const [k, x] of v as Map<string, Value>) entries[k] = toWire(x);
+    return { kind: { case: 'mapValue', value: { fields: entries } } };
+  }
+  throw new Error(`no wire form for parameter ${String(v)}`);
+}
+
+export class WeftGrpcEngine implements SocialEngine {
+  readonly name = 'weft-grpc';
+  private server: ServerProcess | undefined;
+  private client: GrpcClient<typeof QueryService> | undefined;
+  private readonly dir = mkdtempSync(join(tmpdir(), 'weft-bench-grpc-'));
+
+  async load(graph: SocialGraph): Promise<void> {
+    this.server = await startServerProcess(this.dir, ['--query-memory-limit-mb', String(memory_limit_mb), '--checkpoint-interval-entries', '1000000']);
+    this.client = createGrpcClient(QueryService, this.server.grpc, { message_bytes_max: 64 * 1024 * 1024 });
+    await loadThrough(graph, (cypher, params) => this.exec(cypher, params));
+    await this.exec(create_index, {});
+  }
+
+  private async exec(query: string, params: Record<string, Value>): Promise<Value[][]> {
+    const parameters: Record<string, WireValue> = {};
+    for (const [k, v] of Object.entries(params)) parameters[k] = toWire(v);
+    const r = await this.client!.executeCypher({ query, parameters });
+    return r.rows.map((row) => row.values.map((v) => valueFromWire(v, 'row')));
+  }
+
+  async run(cypher: string, params: Record<string, number>): Promise<Answer> {
+    const rows = await this.exec(cypher, bigints(params));
+    return answerOf(rows.length, rows[0]);
+  }
+
+  async close(): Promise<void> {
+    this.client?.close();
+    await this.server?.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
