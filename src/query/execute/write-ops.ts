@@ -92,6 +92,11 @@ function createPath(c: CompiledPath, row: Row, created: Set<number>, ws: WriteSe
     const left = (row[path.nodes[i]!.variable.id] as { id: number }).id;
     const right = (row[path.nodes[i + 1]!.variable.id] as { id: number }).id;
     const [source, target] = r.direction === 'in' ? [right, left] : [left, right];
+    for (const end of [source, target]) {
+      if (ws.node(end) === undefined) {
+        throw new CypherError('EntityNotFound', 'runtime', 'DeletedEntityAccess', `cannot create a relationship to node ${end}: it was deleted`);
+      }
+    }
     const props = propertyMap(c.relProps[i], row);
     const edge = ws.createEdge(r.types[0] as string, source, target, props);
     stats.edges_created++;

@@ -102,3 +102,14 @@ describe('the engine interface', () => {
     });
   });
 });
+
+describe('writes after deletes', () => {
+  it('creating a relationship to a node the statement deleted fails DeletedEntityAccess and changes nothing', async () => {
+    await withDb(async (db) => {
+      await db.query('CREATE (a:A)-[:T]->(b:B)');
+      await expect(db.query('MATCH (a:A)-[t:T]->(b:B) DELETE t, a CREATE (a)-[:R]->(b)')).rejects.toMatchObject({ type: 'EntityNotFound', detail: 'DeletedEntityAccess' });
+      const { rows } = await db.query('MATCH (n) RETURN count(n)');
+      expect(rows[0]![0]).toBe(2n);
+    });
+  });
+});
