@@ -16,6 +16,36 @@ import type { Event } from './events.js';
  */
 const packr = new Packr({ useRecords: false, int64AsType: 'bigint', moreTypes: true });
 
+/**
+ * MessagePack maps decode as plain objects, which is what events are; a value that is a `Map` (a MAP or
+ * DOCUMENT property, a default value) travels wrapped, as an extension, so it comes back a `Map`.
+ */
+class PackedMap {
+  constructor(readonly entries: [unknown, unknown][]) {}
+}
+addExtension({ Class: PackedMap, type: 0x37, write: (m: PackedMap) => m.entries, read: (entries: [unknown, unknown][]) => new Map(entries) });
+
+/** `v` with every Map inside it wrapped; parts without a Map are returned as they are, uncopied. */
+function wrapMaps(v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return v;
+  if (v instanceof Map) return new PackedMap([...(v as Map<unknown, unknown>)].map(([k, x]) => [k, wrapMaps(x)]));
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const w = wrapMaps(v[i]);
+      if (w !== v[i]) (out ??= v.slice())[i] = w;
+    }
+    return out ?? v;
+  }
+  if (Object.getPrototypeOf(v) !== Object.prototype) return v; // temporal values and other classes
+  let out: Record<string, unknown> | undefined;
+  for (const [k, x] of Object.entries(v)) {
+    const w = wrapMaps(x);
+    if (w !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = w;
+  }
+  return out ?? v;
+}
+
 // Temporal values travel as their defining fields. Extension type numbers are part of the engine format.
 addExtension({ Class: DateValue, type: 0x31, write: (v: DateValue) => v.epochDay, read: (d: number) => new DateValue(d) });
 addExtension({ Class: LocalTimeValue, type: 0x32, write: (v: LocalTimeValue) => v.nanoOfDay, read: (n: number) => new LocalTimeValue(n) });
@@ -50,7 +80,7 @@ export interface Payload {
 }
 
 export function encodePayload(payload: Payload): Uint8Array {
-  return packr.pack(payload);
+  return packr.pack(wrapMaps(payload));
 }
 
 export function decodePayload(bytes: Uint8Array): Payload {
@@ -59,7 +89,7 @@ export function decodePayload(bytes: Uint8Array): Payload {
 
 /** Encodes any state the projections checkpoint, with the same value rules as the log. */
 export function encodeState(state: unknown): Uint8Array {
-  return packr.pack(state);
+  return packr.pack(wrapMaps(state));
 }
 
 export function decodeState(bytes: Uint8Array): unknown {

@@ -36,4 +36,18 @@ describe('log payload codec', () => {
       } else expect(got[i]![1]).toBe(v);
     }
   });
+
+  it('keeps Map values (MAP and DOCUMENT properties, defaults) as Maps, nested too, and events as plain objects', () => {
+    const doc = new Map<string, unknown>([['a', 1n], ['nested', new Map([['b', [new Map([['c', 'd']])]]])]]);
+    const payload = { commit_ts: 1, event: { kind: 'graph_write' as const, ops: [{ op: 'create_node' as const, id: 1, labels: [], props: [['doc', doc]] as never }] } };
+    const back = decodePayload(encodePayload(payload));
+    const value = ((back.event as typeof payload.event).ops[0]!.props as unknown as [string, unknown][])[0]![1] as Map<string, unknown>;
+    expect(value).toBeInstanceOf(Map);
+    expect(value.get('a')).toBe(1n);
+    const nested = value.get('nested') as Map<string, unknown>;
+    expect(((nested.get('b') as unknown[])[0] as Map<string, unknown>).get('c')).toBe('d');
+    expect(Object.getPrototypeOf(back.event)).toBe(Object.prototype);
+    // The original payload is not changed by encoding.
+    expect(payload.event.ops[0]!.props).toEqual([['doc', doc]]);
+  });
 });
