@@ -62,6 +62,8 @@ export class WeftEmbeddedEngine implements SocialEngine {
     } finally {
       rt.stop();
     }
+    const plan = JSON.stringify(db.explain('MATCH (p:Person {id: $id}) RETURN p.name'));
+    if (!plan.includes('NodeIndexSeek')) throw new Error(`the point lookup does not seek person_id: ${plan}`);
   }
 
   async run(cypher: string, params: Record<string, number>): Promise<Answer> {
