@@ -2,7 +2,7 @@ import { assert, assertNever } from '../common/assert.js';
 import type { Entry, GraphOp, GraphWrite, ReadCheck, SchemaEvent } from '../log/events.js';
 import { SchemaProjection, isSchemaEvent } from './catalog/schema-projection.js';
 import { GraphStore, type Refusal } from './graph/graph-store.js';
-import { visibleEdge, visibleNode } from './graph/records.js';
+import { visibleNode } from './graph/records.js';
 import { SnapshotView } from './graph/view.js';
 import { OperationRegistry } from './operations/registry.js';
 import { CommitClock } from './commit-clock.js';
@@ -209,17 +209,6 @@ export class StateMachine {
 
   viewAt(index: number): SnapshotView {
     return new SnapshotView(this.graph, index);
-  }
-
-  /** Whether a node or edge exists in the latest state, pending included. */
-  latestNodeExists(id: number): boolean {
-    const r = this.graph.nodeRecord(id);
-    return r !== undefined && visibleNode(r, Number.POSITIVE_INFINITY) !== undefined;
-  }
-
-  latestEdgeExists(id: number): boolean {
-    const r = this.graph.edgeRecord(id);
-    return r !== undefined && visibleEdge(r, Number.POSITIVE_INFINITY) !== undefined;
   }
 }
 

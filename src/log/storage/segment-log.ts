@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, unlinkSync } from 'node:fs';
 import { fdatasync as fdatasyncCb, writev as writevCb } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -272,10 +272,6 @@ export class SegmentLog {
     }
   }
 
-  termOf(index: number): number {
-    return this.read(index, index)[0]!.term;
-  }
-
   private segmentOf(index: number): Segment {
     for (let i = this.segments.length - 1; i >= 0; i--) {
       const s = this.segments[i]!;
@@ -384,18 +380,7 @@ function scanSegment(path: string, first_index: number, isLast: boolean): Segmen
     offset = record.end;
     expected++;
   }
-  const bytesKept = offset;
-  assert(bytesKept <= fstatSizeOf(path), 'scan ends inside the file');
-  return { first_index, path, last_index: first_index + offsets.length - 1, bytes: bytesKept, offsets };
-}
-
-function fstatSizeOf(path: string): number {
-  const fd = openSync(path, 'r');
-  try {
-    return fstatSync(fd).size;
-  } finally {
-    closeSync(fd);
-  }
+  return { first_index, path, last_index: first_index + offsets.length - 1, bytes: offset, offsets };
 }
 
 function sliceBuffers(buffers: readonly Uint8Array[], skip: number): Uint8Array[] {

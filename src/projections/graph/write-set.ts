@@ -43,10 +43,6 @@ export class WriteSet implements GraphReader {
     return this.base.read_index;
   }
 
-  get isEmpty(): boolean {
-    return this.nodeOverlay.size === 0 && this.edgeOverlay.size === 0;
-  }
-
   // ---- reads ----
 
   node(id: number): NodeState | undefined {
