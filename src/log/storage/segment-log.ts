@@ -46,6 +46,8 @@ interface Segment {
   bytes: number;
   /** offsets[i] is the byte offset of entry first_index + i. */
   readonly offsets: number[];
+  /** A descriptor kept open for reads once the segment is first read; closed when it is removed. */
+  read_fd?: number | undefined;
 }
 
 export type DurabilityListener = (watermarks: { cache: number; journal: number }) => void;
@@ -244,17 +246,20 @@ export class SegmentLog {
     const segment = this.segmentOf(index);
     const offset = segment.offsets[index - segment.first_index];
     assert(offset !== undefined, `no offset for entry ${index}`);
-    const fd = openSync(segment.path, 'r');
-    try {
-      const header = Buffer.alloc(HEADER_BYTES);
-      readSync(fd, header, 0, HEADER_BYTES, offset);
-      const length = header.readUInt32LE(0);
-      const data = Buffer.alloc(length);
-      readSync(fd, data, 0, length, offset + HEADER_BYTES);
-      return { index, term: Number(header.readBigUInt64LE(16)), data };
-    } finally {
-      closeSync(fd);
-    }
+    const fd = (segment.read_fd ??= openSync(segment.path, 'r'));
+    const header = Buffer.alloc(HEADER_BYTES);
+    readSync(fd, header, 0, HEADER_BYTES, offset);
+    const length = header.readUInt32LE(0);
+    const data = Buffer.alloc(length);
+    readSync(fd, data, 0, length, offset + HEADER_BYTES);
+    return { index, term: Number(header.readBigUInt64LE(16)), data };
+  }
+
+  /** Deletes a segment's file, closing its read descriptor first. */
+  private remove(segment: Segment): void {
+    if (segment.read_fd !== undefined) closeSync(segment.read_fd);
+    segment.read_fd = undefined;
+    unlinkSync(segment.path);
   }
 
   /** Calls `visit` for every entry from `from` on, segment by segment, without holding them all. */
@@ -290,7 +295,7 @@ export class SegmentLog {
     while (this.segments.length > 1 && this.segments[this.segments.length - 1]!.first_index >= index) {
       const s = this.segments.pop()!;
       closeSync(this.fd);
-      unlinkSync(s.path);
+      this.remove(s);
       this.fd = openSync(this.segments[this.segments.length - 1]!.path, 'r+');
     }
     const segment = this.segments[this.segments.length - 1]!;
@@ -310,8 +315,7 @@ export class SegmentLog {
   /** Deletes whole segments whose entries all lie at or below `index` (they are in a checkpoint). */
   compactTo(index: number): void {
     while (this.segments.length > 1 && this.segments[0]!.last_index <= index) {
-      const s = this.segments.shift()!;
-      unlinkSync(s.path);
+      this.remove(this.segments.shift()!);
     }
     fsyncDir(this.dir);
   }
@@ -321,6 +325,10 @@ export class SegmentLog {
     await this.sync().catch(() => undefined);
     this.closed = true;
     closeSync(this.fd);
+    for (const segment of this.segments) {
+      if (segment.read_fd !== undefined) closeSync(segment.read_fd);
+      segment.read_fd = undefined;
+    }
   }
 }
 
