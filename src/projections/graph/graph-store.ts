@@ -236,7 +236,7 @@ export class GraphStore {
     if (prev !== undefined && !prev.deleted) this.countNode(prev.labels, -1);
     if (!deleted) this.countNode(labels, +1);
     for (const label of labels) addTo(this.byLabel, label, record);
-    record.head = { id: record.id, record, index, ts, labels, props, deleted, prev };
+    record.head = { id: record.id, ref: record.ref, record, index, ts, labels, props, deleted, prev };
     this.prune(record.head);
   }
 
@@ -244,7 +244,7 @@ export class GraphStore {
     const prev = record.head as EdgeVersion | undefined;
     if (prev !== undefined && !prev.deleted) this.countEdge(record.type, -1);
     if (!deleted) this.countEdge(record.type, +1);
-    record.head = { id: record.id, type: record.type, source: record.source.id, target: record.target.id, record, index, ts, props, deleted, prev };
+    record.head = { id: record.id, ref: record.ref, type: record.type, source: record.source.id, target: record.target.id, record, index, ts, props, deleted, prev };
     this.prune(record.head);
   }
 

@@ -1,4 +1,5 @@
 import type { PropertyMap } from '../../common/property-value.js';
+import { nodeRef, relationshipRef, type NodeRef, type RelationshipRef } from '../../common/values/value.js';
 
 /**
  * The graph keeps every node and edge as a record holding a chain of versions, newest first. A version
@@ -9,6 +10,11 @@ import type { PropertyMap } from '../../common/property-value.js';
 /** A node as a reader sees it at one point of the log. */
 export interface NodeState {
   readonly id: number;
+  /**
+   * The node as a query value, one object per node for the life of the store: scans and expands put
+   * it in rows without allocating.
+   */
+  readonly ref: NodeRef;
   readonly labels: readonly string[];
   readonly props: PropertyMap;
   /** commit_ts of the entry that last wrote the node (SPEC Node.version); 0 for a write not yet committed. */
@@ -18,6 +24,8 @@ export interface NodeState {
 /** An edge as a reader sees it. */
 export interface EdgeState {
   readonly id: number;
+  /** The edge as a query value, one object per edge (as NodeState.ref). */
+  readonly ref: RelationshipRef;
   readonly type: string;
   readonly source: number;
   readonly target: number;
@@ -40,7 +48,10 @@ export class NodeRecord {
   /** Every edge ever attached here, whatever its visibility; readers check each edge's versions. */
   readonly out: EdgeRecord[] = [];
   readonly in: EdgeRecord[] = [];
-  constructor(readonly id: number) {}
+  readonly ref: NodeRef;
+  constructor(readonly id: number) {
+    this.ref = nodeRef(id);
+  }
 }
 
 export interface EdgeVersion extends EdgeState {
@@ -53,12 +64,15 @@ export interface EdgeVersion extends EdgeState {
 /** An edge's type and endpoints never change; only its properties and existence are versioned. */
 export class EdgeRecord {
   head!: EdgeVersion;
+  readonly ref: RelationshipRef;
   constructor(
     readonly id: number,
     readonly type: string,
     readonly source: NodeRecord,
     readonly target: NodeRecord,
-  ) {}
+  ) {
+    this.ref = relationshipRef(id);
+  }
 }
 
 /** The version of a record visible at `readIndex`, or undefined when none is (or it is a deletion). */

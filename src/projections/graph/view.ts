@@ -1,4 +1,5 @@
 import type { GraphStats, GraphStore } from './graph-store.js';
+import { nodeRef, type NodeRef } from '../../common/values/value.js';
 import { visibleEdge, visibleNode, type EdgeState, type NodeState } from './records.js';
 
 /**
@@ -11,6 +12,8 @@ export interface GraphReader {
   /** The log index this reader sees up to; Infinity for the leader's writer (pending entries included). */
   readonly read_index: number;
   node(id: number): NodeState | undefined;
+  /** Node `id` as a query value, the same object every time for a node the store holds; reads nothing. */
+  nodeRef(id: number): NodeRef;
   edge(id: number): EdgeState | undefined;
   nodes(): Iterable<NodeState>;
   nodesWithLabel(label: string): Iterable<NodeState>;
@@ -35,6 +38,10 @@ export class SnapshotView implements GraphReader {
   node(id: number): NodeState | undefined {
     const r = this.store.nodeRecord(id);
     return r === undefined ? undefined : visibleNode(r, this.read_index);
+  }
+
+  nodeRef(id: number): NodeRef {
+    return this.store.nodeRecord(id)?.ref ?? nodeRef(id);
   }
 
   edge(id: number): EdgeState | undefined {

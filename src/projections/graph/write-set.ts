@@ -1,5 +1,6 @@
 import { assert } from '../../common/assert.js';
 import type { PropertyMap, PropertyValue } from '../../common/property-value.js';
+import { nodeRef, relationshipRef, type NodeRef } from '../../common/values/value.js';
 import type { GraphOp } from '../../log/events.js';
 import type { GraphStats } from './graph-store.js';
 import type { EdgeState, NodeState } from './records.js';
@@ -50,6 +51,10 @@ export class WriteSet implements GraphReader {
     if (o !== undefined) return o ?? undefined;
     if (this.trackReads) this.readNodes.add(id);
     return this.base.node(id);
+  }
+
+  nodeRef(id: number): NodeRef {
+    return this.nodeOverlay.get(id)?.ref ?? this.base.nodeRef(id);
   }
 
   edge(id: number): EdgeState | undefined {
@@ -159,7 +164,7 @@ export class WriteSet implements GraphReader {
 
   createNode(labels: readonly string[], props: PropertyMap): NodeState {
     const id = this.ids.nodeId();
-    const node: NodeState = { id, labels: dedupe(labels), props, ts: 0 };
+    const node: NodeState = { id, ref: nodeRef(id), labels: dedupe(labels), props, ts: 0 };
     this.nodeOverlay.set(id, node);
     this.createdNodes.push(id);
     return node;
@@ -168,7 +173,7 @@ export class WriteSet implements GraphReader {
   createEdge(type: string, source: number, target: number, props: PropertyMap): EdgeState {
     assert(this.node(source) !== undefined && this.node(target) !== undefined, 'edge endpoints exist');
     const id = this.ids.edgeId();
-    const edge: EdgeState = { id, type, source, target, props, ts: 0 };
+    const edge: EdgeState = { id, ref: relationshipRef(id), type, source, target, props, ts: 0 };
     this.edgeOverlay.set(id, edge);
     this.createdEdges.push(id);
     push(this.newOut, source, id);

@@ -1,5 +1,5 @@
 import { equals } from '../../common/values/equality.js';
-import { nodeRef, relationshipRef, typeName, type Value } from '../../common/values/value.js';
+import { relationshipRef, typeName, type Value } from '../../common/values/value.js';
 import type { EdgeState } from '../../projections/graph/records.js';
 import { SnapshotView } from '../../projections/graph/view.js';
 import { runtimeTypeError } from '../errors.js';
@@ -79,8 +79,8 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
             if ((checks && !usable(row, e)) || (wanted !== null && !propsMatch(e, wanted))) return true;
             const end = direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === s ? e.target : e.source;
             if (into && end !== target) return true;
-            if (writeRel) row[rel] = relationshipRef(e.id);
-            if (writeTo) row[to] = nodeRef(end);
+            if (writeRel) row[rel] = e.ref;
+            if (writeTo) row[to] = graph.nodeRef(end);
             return sink(row);
           });
         }
@@ -89,8 +89,8 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
           if (!usable(row, e) || !propsMatch(e, wanted)) continue;
           const end = other(e, s);
           if (into && end !== target) continue;
-          if (writeRel) row[rel] = relationshipRef(e.id);
-          if (writeTo) row[to] = nodeRef(end);
+          if (writeRel) row[rel] = e.ref;
+          if (writeTo) row[to] = graph.nodeRef(end);
           if (!sink(row)) return false;
         }
         return true;
@@ -123,7 +123,7 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
           const list = path.map(relationshipRef);
           row[rel] = op.leftwards ? list.reverse() : list;
         }
-        if (writeTo) row[to] = nodeRef(at);
+        if (writeTo) row[to] = graph.nodeRef(at);
         return sink(row);
       };
       if (min === 0 && (!into || nodes[0] === target) && !emit(nodes[0] as number)) return false;
@@ -208,7 +208,7 @@ function boundRelationship(
         if (into) {
           const t = row[to] as Value;
           if (t === null || (t as { id: number }).id !== end) continue;
-        } else row[to] = nodeRef(end);
+        } else row[to] = env.cx.graph.nodeRef(end);
         if (!sink(row)) return false;
       }
       return true;

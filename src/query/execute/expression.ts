@@ -55,6 +55,7 @@ export class ExpressionCompiler {
         };
       }
       case 'property':
+        if (e.object.kind === 'variable' && e.object.variable.type.kind === 'node') return this.nodeVariableProperty(e.object.variable.id, e.key);
         return this.property(this.compile(e.object), e.key);
       case 'index': {
         const object = this.compile(e.object);
@@ -209,6 +210,18 @@ export class ExpressionCompiler {
   private lazyPlan(make: () => LogicalOp): () => PhysicalOp {
     let op: PhysicalOp | undefined;
     return () => (op ??= this.cx.subplan(make()));
+  }
+
+  /** `n.key` where the binder knows `n` holds a node (or null): the common case, kept short. */
+  private nodeVariableProperty(slot: number, key: string): Evaluator {
+    const access = this.access;
+    const general = this.property((row) => row[slot] as Value, key);
+    return (row) => {
+      const o = row[slot] as Value;
+      if (o === null) return null;
+      if ((o as NodeRef).kind === 'node') return access.nodeProperty((o as NodeRef).id, key);
+      return general(row);
+    };
   }
 
   private property(object: Evaluator, key: string): Evaluator {

@@ -45,6 +45,14 @@ export class GraphAccess {
     return e;
   }
 
+  /** `n.key` for the node with id `id`. */
+  nodeProperty(id: number, key: string): Value {
+    const r = this.recent;
+    const s = r !== undefined && r.id === id ? r : this.node(id);
+    if (s === undefined) return null;
+    return s.props.get(key) ?? null;
+  }
+
   /** `n.key` for a node or relationship reference. */
   property(entity: NodeRef | RelationshipRef, key: string): Value {
     const s = entity.kind === 'node' ? this.node(entity.id) : this.edge(entity.id);

@@ -1,7 +1,7 @@
 import { decodeElementId, encodeElementId } from '../../common/element-id.js';
 import { equals } from '../../common/values/equality.js';
 import { estimateValueBytes } from '../../common/values/memory.js';
-import { nodeRef, pathValue, typeName, type Value } from '../../common/values/value.js';
+import { pathValue, typeName, type Value } from '../../common/values/value.js';
 import type { NodeState } from '../../projections/graph/records.js';
 import { SnapshotView } from '../../projections/graph/view.js';
 import { runtimeTypeError } from '../errors.js';
@@ -66,7 +66,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
           }
         }
         cache?.scanned(node);
-        if (writeSlot) row[slot] = nodeRef(node.id);
+        if (writeSlot) row[slot] = node.ref;
         return sink(row);
       };
       // An index answers for a committed snapshot only: a write set's own nodes are in no index.
@@ -100,7 +100,7 @@ export function nodeById(op: Op<'node_by_id'>, input: PhysicalOp, env: OpEnv): P
     else return true;
     const node = graph.node(n);
     if (node === undefined || (label !== undefined && !node.labels.includes(label))) return true;
-    row[slot] = nodeRef(n);
+    row[slot] = node.ref;
     return sink(row);
   };
   return (arg, sink) =>

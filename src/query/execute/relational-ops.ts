@@ -23,24 +23,6 @@ interface Group {
 
 const GROUP_OVERHEAD_BYTES = 96;
 
-/**
- * count(*) and count(x) without DISTINCT, counted in a JavaScript number: the library's counter adds
- * BigInts, which allocates on every row. Exact up to 2^53 rows, far beyond any one statement.
- */
-class Counter implements Accumulator {
-  private n = 0;
-  constructor(private readonly star: boolean) {}
-  add(value: Value): void {
-    if (this.star || value !== null) this.n++;
-  }
-  result(): Value {
-    return BigInt(this.n);
-  }
-  memoryBytes(): number {
-    return 64;
-  }
-}
-
 export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
   const memory = env.cx.memory;
   const keySlots = op.aggregation.keys.map((k) => k.variable.id);
@@ -57,9 +39,12 @@ export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv): P
     };
   });
   const nk = keyFns.length;
+  const na = aggs.length;
+  const valueFns = aggs.map((a) => a.value);
+  const extraFns = aggs.map((a) => a.extra);
   const newGroup = (keys: Value): Group => ({
     keys,
-    accs: aggs.map((a) => (a.fn.name === 'count' && !a.options.distinct ? new Counter(a.options.star) : a.fn.create(a.options))),
+    accs: aggs.map((a) => a.fn.create(a.options)),
   });
   return (arg, sink) => {
     let held = 0;
@@ -74,16 +59,19 @@ export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv): P
     const order: Group[] = [];
     let single: Group | undefined;
     const accumulate = (g: Group, row: Row): void => {
-      for (let i = 0; i < aggs.length; i++) {
-        const a = aggs[i] as (typeof aggs)[number];
-        const acc = g.accs[i] as Accumulator;
-        if (acc instanceof Counter) {
-          // Constant size: no accounting per row.
-          acc.add(a.value === undefined ? null : a.value(row));
+      const accs = g.accs;
+      for (let i = 0; i < na; i++) {
+        const acc = accs[i] as Accumulator;
+        const f = valueFns[i];
+        const x = extraFns[i];
+        const value = f === undefined ? null : f(row);
+        const extra = x === undefined ? undefined : x(row);
+        if (acc.fixed === true) {
+          acc.add(value, extra);
           continue;
         }
         const before = acc.memoryBytes();
-        acc.add(a.value === undefined ? null : a.value(row), a.extra === undefined ? undefined : a.extra(row));
+        acc.add(value, extra);
         const grown = acc.memoryBytes() - before;
         if (grown !== 0) reserve(grown);
       }
@@ -173,6 +161,7 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?:
   const fns = keys.map((k) => env.exprs.compile(k.expression));
   const nk = fns.length;
   const compareKeys = keyComparator(keys);
+  const signs = keys.map((k) => (k.direction === 'desc' ? -1 : 1));
   const compare = (a: Keyed, b: Keyed): number => compareKeys(a.keys, b.keys);
   const memory = env.cx.memory;
   const deadline = env.cx.deadline;
@@ -185,8 +174,20 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?:
     let worst: Keyed | undefined;
     try {
       input(arg, (row) => {
-        for (let i = 0; i < nk; i++) scratch[i] = (fns[i] as Evaluator)(row);
-        if (worst !== undefined && compareKeys(scratch, worst.keys) >= 0) return true;
+        if (worst !== undefined) {
+          // Keys are evaluated left to right only while they tie with the current k-th row, so
+          // most rows a top-k drops cost one key.
+          let c = 0;
+          for (let i = 0; i < nk && c === 0; i++) {
+            const v = (fns[i] as Evaluator)(row);
+            scratch[i] = v;
+            c = orderCompare(v, worst.keys[i] as Value) * (signs[i] as number);
+            if (c === 0) continue;
+            if (c > 0) return true;
+            for (let j = i + 1; j < nk; j++) scratch[j] = (fns[j] as Evaluator)(row);
+          }
+          if (c === 0) return true;
+        } else for (let i = 0; i < nk; i++) scratch[i] = (fns[i] as Evaluator)(row);
         const entry: Keyed = { row: row.slice(), keys: scratch.slice(), bytes: 0 };
         entry.bytes = rowBytes(entry.row) + 16 * nk;
         kept.push(entry);

@@ -5,9 +5,7 @@ import {
   isNode,
   isPath,
   isRelationship,
-  nodeRef,
   pathValue,
-  relationshipRef,
   typeName,
   type Value,
 } from '../../common/values/value.js';
@@ -85,7 +83,7 @@ function createPath(c: CompiledPath, row: Row, created: Set<number>, ws: WriteSe
     stats.nodes_created++;
     stats.labels_added += node.labels.length;
     stats.properties_set += props.size;
-    row[slot] = nodeRef(node.id);
+    row[slot] = node.ref;
     created.add(slot);
   });
   path.relationships.forEach((r, i) => {
@@ -101,7 +99,7 @@ function createPath(c: CompiledPath, row: Row, created: Set<number>, ws: WriteSe
     const edge = ws.createEdge(r.types[0] as string, source, target, props);
     stats.edges_created++;
     stats.properties_set += props.size;
-    row[r.variable.id] = relationshipRef(edge.id);
+    row[r.variable.id] = edge.ref;
   });
   if (path.variable !== undefined) {
     row[path.variable.id] = pathValue(

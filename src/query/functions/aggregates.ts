@@ -4,7 +4,7 @@ import { orderCompare } from '../../common/values/order.js';
 import { DurationValue } from '../../common/values/temporal.js';
 import { typeName, type Value } from '../../common/values/value.js';
 import { argumentError, runtimeTypeError } from '../errors.js';
-import { add as addValues } from '../values/arithmetic.js';
+import { add as addValues, checkedInt } from '../values/arithmetic.js';
 import { durationDivide } from '../values/temporal-arithmetic.js';
 import type { Accumulator, AggregateFunction, AggregateOptions } from './definition.js';
 
@@ -17,6 +17,7 @@ const BYTES_PER_ENTRY = 16;
 
 abstract class Base implements Accumulator {
   protected bytes = 64;
+  fixed = false;
   abstract add(value: Value, extra?: Value): void;
   abstract result(): Value;
   memoryBytes(): number {
@@ -24,56 +25,114 @@ abstract class Base implements Accumulator {
   }
 }
 
+/** Counted in a JavaScript number, exact up to 2^53 rows (far beyond any one statement); a BigInt would allocate per row. */
 class Count extends Base {
-  private n = 0n;
+  private n = 0;
   constructor(private readonly star: boolean) {
     super();
+    this.fixed = true;
   }
   add(value: Value): void {
-    if (this.star || value !== null) this.n += 1n;
+    if (this.star || value !== null) this.n++;
   }
   result(): Value {
-    return this.n;
+    return BigInt(this.n);
   }
 }
 
-/** Sum of numbers (INTEGER while every input is, with overflow checks) or of durations. */
+/** Half the safe-integer range: a partial sum kept below it stays exact after adding any value below it. */
+const SMALL_LIMIT = 2 ** 52;
+
+/**
+ * An exact INTEGER running sum that adds in a JavaScript number while the partial sum is small and
+ * moves it into a BigInt when it grows, so a scan of ordinary integers allocates nothing per row.
+ * Overflow of the 64-bit range is checked whenever the BigInt part changes and on reading.
+ */
+class IntSum {
+  private small = 0;
+  private big = 0n;
+  add(value: bigint): void {
+    const x = Number(value);
+    if (x < SMALL_LIMIT && x > -SMALL_LIMIT) {
+      this.small += x;
+      if (this.small >= SMALL_LIMIT || this.small <= -SMALL_LIMIT) this.flush();
+    } else {
+      this.big = checkedInt(this.big + value);
+    }
+  }
+  value(): bigint {
+    this.flush();
+    return this.big;
+  }
+  private flush(): void {
+    if (this.small === 0) return;
+    this.big = checkedInt(this.big + BigInt(this.small));
+    this.small = 0;
+  }
+}
+
+/**
+ * Sum of numbers (INTEGER while every input is, with overflow checks) or of durations. Once a FLOAT
+ * arrives the sum is a FLOAT from then on, the integers before it converted once, as `+` would.
+ */
 class Sum extends Base {
-  private total: Value = 0n;
+  private ints: IntSum | undefined = new IntSum();
+  private float = 0;
+  private duration: DurationValue | null = null;
   private seen = false;
+  constructor() {
+    super();
+    this.fixed = true;
+  }
   add(value: Value): void {
     if (value === null) return;
-    if (typeof value !== 'bigint' && typeof value !== 'number' && !(value instanceof DurationValue)) {
+    if (typeof value === 'bigint' && this.duration === null) {
+      this.seen = true;
+      if (this.ints !== undefined) this.ints.add(value);
+      else this.float += Number(value);
+      return;
+    }
+    if (typeof value === 'number' && this.duration === null) {
+      this.seen = true;
+      if (this.ints !== undefined) {
+        this.float = Number(this.ints.value()) + value;
+        this.ints = undefined;
+      } else this.float += value;
+      return;
+    }
+    if (!(value instanceof DurationValue)) {
+      if (typeof value === 'bigint' || typeof value === 'number') throw runtimeTypeError('InvalidArgumentType', 'sum() cannot mix numbers and durations');
       throw runtimeTypeError('InvalidArgumentType', `sum() expects numbers or durations, got ${typeName(value)}`);
     }
-    if (!this.seen) {
-      this.seen = true;
-      this.total = value instanceof DurationValue ? DurationValue.ZERO : 0n;
-    }
-    if ((this.total instanceof DurationValue) !== (value instanceof DurationValue)) {
-      throw runtimeTypeError('InvalidArgumentType', 'sum() cannot mix numbers and durations');
-    }
-    this.total = addValues(this.total, value);
+    if (this.seen && this.duration === null) throw runtimeTypeError('InvalidArgumentType', 'sum() cannot mix numbers and durations');
+    this.seen = true;
+    this.duration = addValues(this.duration ?? DurationValue.ZERO, value) as DurationValue;
   }
   result(): Value {
-    return this.total;
+    if (this.duration !== null) return this.duration;
+    return this.ints !== undefined ? this.ints.value() : this.float;
   }
 }
 
 class Avg extends Base {
-  private intSum = 0n;
+  private readonly ints = new IntSum();
   private floatSum = 0;
   private anyFloat = false;
   private duration: DurationValue | null = null;
   private n = 0;
+  constructor() {
+    super();
+    this.fixed = true;
+  }
   add(value: Value): void {
-    if (value === null) return;
-    if (value instanceof DurationValue) {
+    if (typeof value === 'bigint') {
+      if (this.duration !== null) throw runtimeTypeError('InvalidArgumentType', 'avg() cannot mix numbers and durations');
+      this.ints.add(value);
+    } else if (value === null) {
+      return;
+    } else if (value instanceof DurationValue) {
       if (this.n > 0 && this.duration === null) throw runtimeTypeError('InvalidArgumentType', 'avg() cannot mix numbers and durations');
       this.duration = addValues(this.duration ?? DurationValue.ZERO, value) as DurationValue;
-    } else if (typeof value === 'bigint') {
-      if (this.duration !== null) throw runtimeTypeError('InvalidArgumentType', 'avg() cannot mix numbers and durations');
-      this.intSum += value;
     } else if (typeof value === 'number') {
       if (this.duration !== null) throw runtimeTypeError('InvalidArgumentType', 'avg() cannot mix numbers and durations');
       this.floatSum += value;
@@ -86,7 +145,7 @@ class Avg extends Base {
   result(): Value {
     if (this.n === 0) return null;
     if (this.duration !== null) return durationDivide(this.duration, BigInt(this.n));
-    return (Number(this.intSum) + (this.anyFloat ? this.floatSum : 0)) / this.n;
+    return (Number(this.ints.value()) + (this.anyFloat ? this.floatSum : 0)) / this.n;
   }
 }
 
@@ -126,6 +185,7 @@ class StdDev extends Base {
   private m2 = 0;
   constructor(private readonly sample: boolean) {
     super();
+    this.fixed = true;
   }
   add(value: Value): void {
     if (value === null) return;

@@ -23,6 +23,8 @@ export interface Accumulator {
   result(): Value;
   /** Estimated bytes held, for the engine's per-query memory limit; updated as values are added. */
   memoryBytes(): number;
+  /** True when `memoryBytes()` never changes, so the engine need not ask after every value. */
+  readonly fixed?: boolean;
 }
 
 export interface AggregateOptions {

@@ -1,5 +1,6 @@
 import type { LogicalOp } from '../plan/logical.js';
 import { labelScan } from './label-scan.js';
+import { lateProjection } from './late-projection.js';
 import { propertyScan } from './property-scan.js';
 import { pushDownFilters } from './push-down-filters.js';
 import { seekById } from './seek-by-id.js';
@@ -16,7 +17,8 @@ import { unusedSlots } from './unused-slots.js';
  * 3. label-scan before property-scan: property predicates should land on the narrowest scan.
  * 4. property-scan.
  * 5. top-k: it rewrites ORDER BY + LIMIT, which no other pass touches.
- * 6. unused-slots last: it needs the final set of operators that read each slot.
+ * 6. late-projection after top-k: it moves a projection above the top-k that top-k made.
+ * 7. unused-slots last: it needs the final set of operators that read each slot.
  */
 export interface RewritePass {
   readonly name: string;
@@ -36,6 +38,7 @@ export const rewrite_passes: readonly RewritePass[] = [
   { name: 'label-scan', run: labelScan },
   { name: 'property-scan', run: propertyScan },
   { name: 'top-k', run: topK },
+  { name: 'late-projection', run: lateProjection },
   { name: 'unused-slots', run: (p, c) => unusedSlots(p, c.read_outside) },
 ];
 

@@ -77,7 +77,10 @@ function query(r: Random, maxId: number): string {
   }
   const a = pick(r, vars);
   const b = pick(r, vars);
-  switch (Math.floor(r() * 5)) {
+  switch (Math.floor(r() * 6)) {
+    case 5:
+      // A top-k over a projection (the late-projection pass moves the projection above it).
+      return `${q} RETURN ${a}.uid AS a, ${b}.p AS p ORDER BY p DESC, a LIMIT ${1 + Math.floor(r() * 5)}`;
     case 4:
       // A nested plan whose rows an expression outside it reads.
       return `${q} RETURN ${a}.uid AS a, [(${a})${rel(r)}(y) | y.uid] AS ys`;

@@ -31,6 +31,7 @@ const QUERIES = [
   'MATCH (p:Person {id: 3}) SET p.seen = true',
   'MERGE (c:City {name: $name}) ON CREATE SET c.new = true RETURN c',
   'MATCH (n) WHERE n:City RETURN n.name',
+  'MATCH (p:Person) RETURN p.name, p.age ORDER BY p.age DESC, p.name LIMIT 10',
 ];
 
 function render(query: string, explain: string): string {

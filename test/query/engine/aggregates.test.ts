@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { CypherError } from '../../../src/query/errors.js';
+import { withDb } from './support.js';
+
+/**
+ * sum() and avg() add integers in a JavaScript number while the partial sum is small and move it
+ * into a BigInt when it grows. These check that the answer is still the exact 64-bit one, at and
+ * around the edges of the safe-integer range, and that overflow is still refused.
+ */
+const SAFE = 2n ** 53n;
+const MAX = 2n ** 63n - 1n;
+
+async function one(db: { query(t: string, p?: Record<string, unknown>): Promise<{ rows: readonly (readonly unknown[])[] }> }, text: string, xs: readonly unknown[]): Promise<unknown> {
+  const r = await db.query(text, { xs: xs as never });
+  return r.rows[0]?.[0];
+}
+
+describe('sum and avg', () => {
+  it('sum of integers is exact across the safe-integer range', async () => {
+    await withDb(async (db) => {
+      const cases: bigint[][] = [
+        [1n, 2n, 3n],
+        [SAFE - 1n, 1n, 1n, 1n],
+        [SAFE / 2n, SAFE / 2n, SAFE / 2n, -5n],
+        [SAFE + 1n, SAFE + 3n, -7n],
+        [-(SAFE - 1n), -(SAFE - 1n), -(SAFE - 1n)],
+        [MAX - 10n, 5n, 5n],
+        [MAX, -MAX, MAX],
+        Array.from({ length: 5000 }, (_, i) => BigInt(i) * 1_000_000_007n),
+      ];
+      for (const xs of cases) {
+        const expected = xs.reduce((a, b) => a + b, 0n);
+        expect(await one(db, 'UNWIND $xs AS x RETURN sum(x)', xs)).toBe(expected);
+        const avg = await one(db, 'UNWIND $xs AS x RETURN avg(x)', xs);
+        expect(avg).toBe(Number(expected) / xs.length);
+      }
+    });
+  });
+
+  it('sum over the 64-bit range is IntegerOverflow', async () => {
+    await withDb(async (db) => {
+      for (const xs of [[MAX, 1n], [SAFE, MAX], [-MAX, -2n], Array.from({ length: 3000 }, () => 2n ** 52n * 1000n)]) {
+        const e = await db.query('UNWIND $xs AS x RETURN sum(x)', { xs }).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+        expect(e).toBeInstanceOf(CypherError);
+        expect((e as CypherError).detail).toBe('IntegerOverflow');
+      }
+    });
+  });
+
+  it('a FLOAT makes the sum a FLOAT from there on', async () => {
+    await withDb(async (db) => {
+      expect(await one(db, 'UNWIND $xs AS x RETURN sum(x)', [1n, 2n, 0.5, 3n])).toBe(6.5);
+      expect(await one(db, 'UNWIND $xs AS x RETURN sum(x)', [0.5, SAFE + 1n])).toBe(0.5 + Number(SAFE + 1n));
+      expect(await one(db, 'UNWIND $xs AS x RETURN avg(x)', [1n, 2n, 0.5])).toBe(3.5 / 3);
+      expect(await one(db, 'UNWIND $xs AS x RETURN sum(x)', [])).toBe(0n);
+      expect(await one(db, 'UNWIND $xs AS x RETURN avg(x)', [])).toBe(null);
+      expect(await one(db, 'UNWIND $xs AS x RETURN sum(x)', [null, 4n, null])).toBe(4n);
+    });
+  });
+
+  it('numbers and durations do not mix, in either order', async () => {
+    await withDb(async (db) => {
+      for (const text of [
+        "UNWIND [1, duration('P1D')] AS x RETURN sum(x)",
+        "UNWIND [duration('P1D'), 1] AS x RETURN sum(x)",
+        "UNWIND [1.5, duration('P1D')] AS x RETURN avg(x)",
+        "UNWIND [duration('P1D'), 2] AS x RETURN avg(x)",
+        "UNWIND ['a'] AS x RETURN sum(x)",
+      ]) {
+        const e = await db.query(text).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+        expect(e, text).toBeInstanceOf(CypherError);
+        expect((e as CypherError).detail, text).toBe('InvalidArgumentType');
+      }
+      const d = await db.query("UNWIND [duration('P1D'), duration('PT12H')] AS x RETURN toString(sum(x)), toString(avg(x))");
+      expect(d.rows[0]).toEqual(['P1DT12H', 'PT18H']);
+    });
+  });
+
+  it('count is an INTEGER, also under DISTINCT and over no rows', async () => {
+    await withDb(async (db) => {
+      expect((await db.query('UNWIND [1, 1, 2, null] AS x RETURN count(x), count(DISTINCT x), count(*)')).rows[0]).toEqual([3n, 2n, 4n]);
+      expect((await db.query('UNWIND [] AS x RETURN count(x), count(*)')).rows[0]).toEqual([0n, 0n]);
+    });
+  });
+});
