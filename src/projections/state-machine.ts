@@ -185,6 +185,18 @@ export class StateMachine {
     while (this.pendingClaims.length > 0 && this.pendingClaims[0]!.index <= index) this.pendingClaims.shift();
   }
 
+  /**
+   * Moves the MVCC horizon forward (never back): versions and deleted records at or below it that
+   * nothing can read any more are dropped, from the graph and from the indexes.
+   */
+  advanceHorizon(index: number): void {
+    assert(index <= this.committedIndex, `horizon ${index} beyond committed ${this.committedIndex}`);
+    if (index <= this.graph.horizonIndex) return;
+    this.graph.horizonIndex = index;
+    const dropped = this.graph.collect();
+    if (dropped.size > 0) this.schema.nodesCollected(dropped);
+  }
+
   /** Undoes pending entries after `index`: leadership was lost before they committed. */
   rollbackAfter(index: number): void {
     assert(index >= this.committedIndex, 'committed entries are never rolled back');

@@ -166,7 +166,7 @@ export class Database {
       if (pinned !== undefined && pinned < horizon) horizon = pinned;
     }
     if (horizon > this.sm.graph.horizonIndex) {
-      this.sm.graph.horizonIndex = horizon;
+      this.sm.advanceHorizon(horizon);
       this.sm.clock.forgetBefore(horizon);
     }
     const behind = committed - this.lastCheckpointIndex;

@@ -52,6 +52,19 @@ describe('time travel', () => {
       let versions = 0;
       for (let v = db.sm.graph.nodeRecord(node.id)?.head; v !== undefined; v = v.prev) versions++;
       expect(versions).toBeLessThanOrEqual(3);
+
+      // A deleted node stays readable at its old timestamps while the window holds it, then goes.
+      const { value: gone, receipt: made } = await db.write((ws) => ws.createNode(['V'], new Map()), { concern: journaled });
+      now += 1000;
+      await db.write((ws) => ws.deleteNode(gone.id, false), { concern: journaled });
+      now += 1000;
+      await db.write((ws) => ws.createNode(['W'], new Map()), { concern: journaled });
+      expect(db.viewAtTimestamp(made.commit_ts).node(gone.id)).toBeDefined();
+      expect(db.sm.graph.nodeRecord(gone.id)).toBeDefined();
+      now += 120_000_000;
+      await db.write((ws) => ws.createNode(['W'], new Map()), { concern: journaled });
+      expect(db.sm.graph.nodeRecord(gone.id)).toBeUndefined();
+      expect([...db.sm.graph.recordsWithLabel('V')].map((r) => r.id)).toEqual([node.id]);
       await db.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -85,6 +85,11 @@ export class SchemaProjection {
     if (!committed && touched.size > 0) this.pendingTouched.push({ index, ids: [...touched.keys()] });
   }
 
+  /** Nodes the graph dropped for good (deleted below the MVCC horizon), with their labels: forgotten by every index. */
+  nodesCollected(dropped: ReadonlyMap<number, readonly string[]>): void {
+    this.indexes.nodesWritten(dropped);
+  }
+
   markCommitted(index: number): void {
     while (this.pendingTouched.length > 0 && this.pendingTouched[0]!.index <= index) this.pendingTouched.shift();
     while (this.pendingBefore.length > 0 && this.pendingBefore[0]!.index <= index) this.pendingBefore.shift();

@@ -40,6 +40,16 @@ export class GraphStore {
    * dropped: no reader reads below it. Set by the host from the retention window and open snapshots.
    */
   horizonIndex = 0;
+  /**
+   * Deletions the horizon has not passed yet, in the order they applied (log order), consumed from
+   * `*Collected`; `collect()` drops the records the horizon has passed. A checkpoint restores them out
+   * of order, which `unsorted` notes.
+   */
+  private readonly nodeDeletions: NodeVersion[] = [];
+  private readonly edgeDeletions: EdgeVersion[] = [];
+  private nodesCollected = 0;
+  private edgesCollected = 0;
+  private unsorted = false;
 
   get nextNodeId(): number {
     return this.nodes.length;
@@ -207,6 +217,54 @@ export class GraphStore {
     if (touched) this.undo.push(touched);
   }
 
+  /**
+   * Drops the records of nodes and edges deleted at or below the horizon: no reader can see them any
+   * more, and a store that kept them would grow with every deletion and scan them forever. Ids are
+   * not reused (`reserveIds`). Answers, for each node dropped, the labels its retained versions had,
+   * so the indexes can forget it.
+   */
+  collect(): Map<number, readonly string[]> {
+    if (this.unsorted) {
+      sortFrom(this.nodeDeletions, this.nodesCollected);
+      sortFrom(this.edgeDeletions, this.edgesCollected);
+      this.unsorted = false;
+    }
+    const horizon = this.horizonIndex;
+    const gone = new Set<EdgeRecord>();
+    const ends = new Set<NodeRecord>();
+    for (; this.edgesCollected < this.edgeDeletions.length; this.edgesCollected++) {
+      const v = this.edgeDeletions[this.edgesCollected]!;
+      if (v.index > horizon) break;
+      const record = v.record;
+      // An undone deletion is no longer the head; the edge lives on.
+      if (record.head !== v) continue;
+      this.edges[record.id] = undefined;
+      this.byEdgeType.get(record.type)?.delete(record);
+      gone.add(record);
+      ends.add(record.source).add(record.target);
+    }
+    for (const node of ends) {
+      keepOnly(node.out, gone);
+      keepOnly(node.in, gone);
+    }
+    const dropped = new Map<number, readonly string[]>();
+    for (; this.nodesCollected < this.nodeDeletions.length; this.nodesCollected++) {
+      const v = this.nodeDeletions[this.nodesCollected]!;
+      if (v.index > horizon) break;
+      const record = v.record;
+      if (record.head !== v) continue;
+      this.nodes[record.id] = undefined;
+      const labels = new Set<string>();
+      for (let x: NodeVersion | undefined = v; x !== undefined; x = x.prev) for (const l of x.labels) labels.add(l);
+      // A label the node lost before its pruned versions leaves it in that label's set; look in all.
+      for (const set of this.byLabel.values()) set.delete(record);
+      dropped.set(record.id, [...labels]);
+    }
+    compactQueue(this.nodeDeletions, this.nodesCollected, (n) => (this.nodesCollected = n));
+    compactQueue(this.edgeDeletions, this.edgesCollected, (n) => (this.edgesCollected = n));
+    return dropped;
+  }
+
   /** Entries up to `index` committed: their versions can no longer be undone. */
   markCommitted(index: number): void {
     while (this.undo.length > 0 && this.undo[0]!.index <= index) this.undo.shift();
@@ -237,6 +295,7 @@ export class GraphStore {
     if (!deleted) this.countNode(labels, +1);
     for (const label of labels) addTo(this.byLabel, label, record);
     record.head = { id: record.id, ref: record.ref, record, index, ts, labels, props, deleted, prev };
+    if (deleted) this.nodeDeletions.push(record.head);
     this.prune(record.head);
   }
 
@@ -245,6 +304,7 @@ export class GraphStore {
     if (prev !== undefined && !prev.deleted) this.countEdge(record.type, -1);
     if (!deleted) this.countEdge(record.type, +1);
     record.head = { id: record.id, ref: record.ref, type: record.type, source: record.source.id, target: record.target.id, record, index, ts, props, deleted, prev };
+    if (deleted) this.edgeDeletions.push(record.head);
     this.prune(record.head);
   }
 
@@ -302,6 +362,7 @@ export class GraphStore {
     while (this.nodes.length < id) this.nodes.push(undefined);
     this.nodes[id] = record;
     for (const v of versions) this.pushNode(record, v.index, v.ts, v.labels, v.props, v.deleted);
+    this.unsorted ||= record.head.deleted;
   }
 
   restoreEdge(id: number, type: string, source: number, target: number, versions: readonly Pick<EdgeVersion, 'index' | 'ts' | 'props' | 'deleted'>[]): void {
@@ -315,6 +376,7 @@ export class GraphStore {
     t.in.push(record);
     addTo(this.byEdgeType, type, record);
     for (const v of versions) this.pushEdge(record, v.index, v.ts, v.props, v.deleted);
+    this.unsorted ||= record.head.deleted;
   }
 
   /** Keeps id allocation past ids that were used and then collected away. */
@@ -355,6 +417,25 @@ function addTo<T>(index: Map<string, Set<T>>, key: string, value: T): void {
   let set = index.get(key);
   if (set === undefined) index.set(key, (set = new Set()));
   set.add(value);
+}
+
+/** Removes from `list`, in place and in one pass, the edges in `gone`. */
+function keepOnly(list: EdgeRecord[], gone: ReadonlySet<EdgeRecord>): void {
+  let w = 0;
+  for (const e of list) if (!gone.has(e)) list[w++] = e;
+  list.length = w;
+}
+
+function sortFrom<V extends { readonly index: number }>(queue: V[], from: number): void {
+  const rest = queue.splice(from).sort((a, b) => a.index - b.index);
+  for (const v of rest) queue.push(v);
+}
+
+/** Drops the consumed front of a deletion queue once it is most of the array. */
+function compactQueue<V>(queue: V[], consumed: number, setConsumed: (n: number) => void): void {
+  if (consumed < 1024 || consumed * 2 < queue.length) return;
+  queue.splice(0, consumed);
+  setConsumed(0);
 }
 
 function removeFrom<T>(list: T[], value: T): void {

@@ -47,10 +47,7 @@ export class GraphAccess {
 
   /** `n.key` for the node with id `id`. */
   nodeProperty(id: number, key: string): Value {
-    const r = this.recent;
-    const s = r !== undefined && r.id === id ? r : this.node(id);
-    if (s === undefined) return null;
-    return s.props.get(key) ?? null;
+    return this.node(id)?.props.get(key) ?? null;
   }
 
   /** `n.key` for a node or relationship reference. */
