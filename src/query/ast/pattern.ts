@@ -42,6 +42,11 @@ export interface PatternPath {
   readonly kind: 'path';
   /** The path variable of `p = (a)-->(b)`. */
   readonly variable?: string;
+  /**
+   * `shortestPath(...)` ('one') or `allShortestPaths(...)` ('all'): the part matches only the
+   * shortest paths between its two end nodes.
+   */
+  readonly shortest?: 'one' | 'all';
   readonly nodes: readonly NodePattern[];
   readonly relationships: readonly RelationshipPattern[];
   readonly span: Span;

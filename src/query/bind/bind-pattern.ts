@@ -18,10 +18,12 @@ interface Declared {
 export class PatternBinder {
   constructor(private readonly c: BindContext) {}
 
-  paths(paths: readonly PatternPath[], scope: Scope, mode: PatternMode): { paths: BoundPath[]; introduced: BoundVariable[] } {
+  paths(written: readonly PatternPath[], scope: Scope, mode: PatternMode): { paths: BoundPath[]; introduced: BoundVariable[] } {
+    const paths = written.map((p) => (p.shortest === undefined ? p : shortestPart(p, mode)));
     const introduced: BoundVariable[] = [];
     const relationshipsHere = new Set<number>();
     const declared = paths.map((path) => {
+      if (path.shortest !== undefined) this.requireUnbound(path, scope);
       const nodes = path.nodes.map((n) => this.node(n, path, scope, mode, introduced));
       const rels = path.relationships.map((r) => this.relationship(r, scope, mode, introduced, relationshipsHere));
       let variable: BoundVariable | undefined;
@@ -40,6 +42,7 @@ export class PatternBinder {
     });
     const bound = declared.map(({ path, nodes, rels, variable }): BoundPath => ({
       ...(variable && { variable }),
+      ...(path.shortest && { shortest: path.shortest }),
       nodes: path.nodes.map((n, i): BoundNodePattern => {
         const properties = this.properties(n.properties, scope, mode);
         return { variable: nodes[i]!.variable, bound: nodes[i]!.bound, labels: n.labels, ...(properties && { properties }), span: n.span };
@@ -59,6 +62,14 @@ export class PatternBinder {
       span: path.span,
     }));
     return { paths: bound, introduced };
+  }
+
+  /** The only relationship of a shortest path part: matched by the search, never bound before it. */
+  private requireUnbound(path: PatternPath, scope: Scope): void {
+    const r = path.relationships[0]!;
+    if (r.variable !== undefined && scope.lookup(r.variable) !== undefined) {
+      throw bindError('InvalidShortestPath', `the relationship \`${r.variable}\` of a shortest path cannot be bound before it`, r.span);
+    }
   }
 
   private node(n: NodePattern, path: PatternPath, scope: Scope, mode: PatternMode, introduced: BoundVariable[]): Declared {
@@ -168,4 +179,21 @@ function requireKind(existing: BoundVariable, kind: VariableKind, type: StaticTy
     `variable \`${name}\` is a ${describeType(existing.type)} and cannot be used as a ${describeType(type)}`,
     span,
   );
+}
+
+/**
+ * A `shortestPath(...)` or `allShortestPaths(...)` part, checked: MATCH only, one relationship, a
+ * search from length 0 or 1. A fixed-length relationship is searched as `*1..1`, so its variable,
+ * like any variable-length one, holds a list.
+ */
+function shortestPart(path: PatternPath, mode: PatternMode): PatternPath {
+  const name = path.shortest === 'all' ? 'allShortestPaths' : 'shortestPath';
+  if (mode !== 'match') throw bindError('InvalidShortestPath', `${name}(...) is only allowed in MATCH and OPTIONAL MATCH`, path.span);
+  if (path.relationships.length !== 1) {
+    throw bindError('InvalidShortestPath', `${name}(...) needs a pattern of exactly one relationship between two nodes`, path.span);
+  }
+  const r = path.relationships[0]!;
+  const min = r.range?.min ?? 1;
+  if (min > 1) throw bindError('InvalidShortestPath', `${name}(...) searches from length 0 or 1, not ${min}`, r.span);
+  return r.range === undefined ? { ...path, relationships: [{ ...r, range: { min: 1, max: 1 } }] } : path;
 }

@@ -31,6 +31,8 @@ export interface BoundRelationshipPattern {
 /** Invariant: nodes.length === relationships.length + 1; relationships[i] joins nodes[i] and nodes[i + 1]. */
 export interface BoundPath {
   readonly variable?: BoundVariable;
+  /** Only the shortest (or all shortest) paths between the two end nodes match (a single relationship). */
+  readonly shortest?: 'one' | 'all';
   readonly nodes: readonly BoundNodePattern[];
   readonly relationships: readonly BoundRelationshipPattern[];
   readonly span: Span;

@@ -6,6 +6,7 @@ import { runtimeTypeError } from '../errors.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { PhysicalOp, Row } from './context.js';
 import type { OpEnv } from './read-ops.js';
+import { shortestPath } from './shortest-path.js';
 
 /**
  * Expand: from a node along its relationships, one hop or a variable-length search, or along a
@@ -59,6 +60,7 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
   const writeTo = !into && op.to_unused !== true;
 
   if (op.rel_bound) return boundRelationship(op, input, env, usable, propsMatch, wantedProps);
+  if (op.shortest !== undefined) return shortestPath(op, input, env, usable, propsMatch, wantedProps);
 
   if (op.range === undefined) {
     return (arg, sink) =>

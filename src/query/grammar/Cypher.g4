@@ -213,7 +213,12 @@ pattern
     ;
 
 patternPart
-    : (variable EQ)? patternElement
+    : (variable EQ)? (patternElement | shortestPathPattern)
+    ;
+
+// shortestPath(...) and allShortestPaths(...); the builder checks the name.
+shortestPathPattern
+    : symbolicName LPAREN patternElement RPAREN
     ;
 
 patternElement

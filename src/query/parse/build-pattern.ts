@@ -3,6 +3,7 @@ import type { Direction, HopRange, NodePattern, Pattern, PatternPath, Relationsh
 import {
   PatternPartContext,
   RangeBoundContext,
+  type ShortestPathPatternContext,
   type NodePatternContext,
   type PatternContext,
   type PatternElementContext,
@@ -32,13 +33,22 @@ export class PatternBuilder {
   path(ctx: PatternPartContext | RelationshipsPatternContext): PatternPath {
     const span = this.b.source.span(ctx);
     if (ctx instanceof PatternPartContext) {
-      let element: PatternElementContext = ctx.patternElement();
+      const shortestCtx = ctx.shortestPathPattern();
+      let element: PatternElementContext = shortestCtx?.patternElement() ?? ctx.patternElement()!;
       while (element.patternElement() !== null) element = element.patternElement()!;
       const v = ctx.variable();
-      const path = this.chain(element.nodePattern()!, element.patternElementChain(), span);
+      let path = this.chain(element.nodePattern()!, element.patternElementChain(), span);
+      if (shortestCtx !== null) path = { ...path, shortest: this.shortest(shortestCtx) };
       return v !== null ? { ...path, variable: symbolicName(v.symbolicName()) } : path;
     }
     return this.chain(ctx.nodePattern(), ctx.patternElementChain(), span);
+  }
+
+  private shortest(ctx: ShortestPathPatternContext): 'one' | 'all' {
+    const name = symbolicName(ctx.symbolicName()).toLowerCase();
+    if (name === 'shortestpath') return 'one';
+    if (name === 'allshortestpaths') return 'all';
+    throw this.b.source.error('InvalidPattern', `\`${symbolicName(ctx.symbolicName())}(...)\` is not a pattern; shortestPath and allShortestPaths are`, this.b.source.span(ctx));
   }
 
   private chain(

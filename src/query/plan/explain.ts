@@ -117,6 +117,7 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
       const range = op.range ? `*${op.range.min}..${op.range.max === Infinity ? '' : op.range.max}` : '';
       const types = op.types.length > 0 ? `:${op.types.join('|')}` : '';
       const pattern = `(${n(op.from)})${arrow[0]}[${n(op.rel)}${types}${range}]${arrow[1]}(${n(op.to)})`;
+      if (op.shortest !== undefined) return [op.shortest === 'all' ? 'AllShortestPaths' : 'ShortestPath', { pattern }];
       return [op.range ? 'VarLengthExpand' : op.into ? 'Expand(Into)' : 'Expand(All)', { pattern }];
     }
     case 'filter':

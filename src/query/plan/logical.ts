@@ -80,6 +80,11 @@ export type LogicalOp =
       readonly to_unused?: true;
       /** A property map the relationship must match (inline `[r {k: v}]`), per relationship for var-length. */
       readonly rel_props?: BoundExpression;
+      /**
+       * A shortest path search (always `into`, with a `range`): one shortest path from `from` to `to`
+       * ('one'), or every path of the shortest length ('all'), breadth first.
+       */
+      readonly shortest?: 'one' | 'all';
     }
   | { readonly op: 'filter'; readonly input: LogicalOp; readonly predicate: BoundExpression }
   /** Relationships in these slots (single or lists) must be pairwise distinct. */

@@ -43,7 +43,9 @@ export function planPattern(
   const clauseRels: number[] = [];
   const filters: BoundExpression[] = [];
   let plan = input;
-  const pending = [...paths];
+  // Shortest path parts search between end nodes the rest of the pattern binds, so they come last.
+  const pending = paths.filter((p) => p.shortest === undefined);
+  const shortest = paths.filter((p) => p.shortest !== undefined);
   let needUnique = false;
   while (pending.length > 0) {
     let index = pending.findIndex((p) => p.nodes.some((n) => bound.has(n.variable.id)));
@@ -73,6 +75,7 @@ export function planPattern(
     }
     plan = planPath(plan, path, bound, clauseRels, filters, options.counts, hints, false);
   }
+  for (const path of shortest) plan = planShortestPath(plan, path, bound, filters, options.counts, hints);
   if (needUnique) plan = { op: 'rel_unique', input: plan, slots: clauseRels };
   plan = markUnusedLists(plan, input, paths);
   plan = withFilters(plan, [...filters, ...whereConjuncts]);
@@ -221,6 +224,63 @@ function planPath(
       nodes: nodes.map((n) => n.variable.id),
       rels: path.relationships.map((r) => r.variable.id),
     };
+    bound.add(path.variable.id);
+  }
+  return plan;
+}
+
+/**
+ * A shortest path part: both end nodes bound (scanned here when the rest of the pattern does not
+ * bind them), then a breadth-first search between them. Its relationships are not checked for
+ * uniqueness against the clause's other relationships, and WHERE filters the paths it finds.
+ */
+function planShortestPath(
+  input: LogicalOp,
+  path: BoundPath,
+  bound: Set<number>,
+  filters: BoundExpression[],
+  counts: GraphCounts,
+  hints: ReadonlyMap<number, number>,
+): LogicalOp {
+  let plan = input;
+  const ends = [path.nodes[0]!, path.nodes[1]!];
+  // The end with fewer candidates is scanned first, so the cross product runs its cheap side outside.
+  const order = [...ends].sort((a, b) => (bound.has(a.variable.id) ? 0 : nodeEstimate(a, counts, hints)) - (bound.has(b.variable.id) ? 0 : nodeEstimate(b, counts, hints)));
+  const seen = new Set<number>();
+  for (const n of order) {
+    if (seen.has(n.variable.id)) continue;
+    seen.add(n.variable.id);
+    if (bound.has(n.variable.id)) {
+      nodeFilters(n, undefined, filters);
+      continue;
+    }
+    const label = n.labels.length === 0 ? undefined : [...n.labels].sort((a, b) => labelRows(counts, a) - labelRows(counts, b))[0];
+    plan = { op: 'node_scan', input: plan, variable: n.variable.id, ...(label !== undefined && { label }), props: [] };
+    bound.add(n.variable.id);
+    nodeFilters(n, label, filters);
+  }
+  const rel = path.relationships[0]!;
+  const range = rel.range ?? { min: 1, max: 1 };
+  plan = {
+    op: 'expand',
+    input: plan,
+    from: ends[0]!.variable.id,
+    rel: rel.variable.id,
+    to: ends[1]!.variable.id,
+    direction: rel.direction,
+    types: rel.types,
+    ...(ends[0]!.labels[0] !== undefined && { from_label: ends[0]!.labels[0] }),
+    into: true,
+    rel_bound: false,
+    range: { min: range.min ?? 1, max: range.max ?? Infinity },
+    leftwards: false,
+    unique_from: [],
+    ...(rel.properties !== undefined && { rel_props: rel.properties }),
+    shortest: path.shortest!,
+  };
+  bound.add(rel.variable.id);
+  if (path.variable !== undefined) {
+    plan = { op: 'path', input: plan, variable: path.variable.id, nodes: path.nodes.map((n) => n.variable.id), rels: [rel.variable.id] };
     bound.add(path.variable.id);
   }
   return plan;

@@ -150,81 +150,82 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_where = 36;
     public static readonly RULE_pattern = 37;
     public static readonly RULE_patternPart = 38;
-    public static readonly RULE_patternElement = 39;
-    public static readonly RULE_relationshipsPattern = 40;
-    public static readonly RULE_nodePattern = 41;
-    public static readonly RULE_patternElementChain = 42;
-    public static readonly RULE_relationshipPattern = 43;
-    public static readonly RULE_relationshipDetail = 44;
-    public static readonly RULE_properties = 45;
-    public static readonly RULE_relationshipTypes = 46;
-    public static readonly RULE_nodeLabels = 47;
-    public static readonly RULE_nodeLabel = 48;
-    public static readonly RULE_rangeLiteral = 49;
-    public static readonly RULE_rangeBound = 50;
-    public static readonly RULE_labelName = 51;
-    public static readonly RULE_relTypeName = 52;
-    public static readonly RULE_propertyExpression = 53;
-    public static readonly RULE_expression = 54;
-    public static readonly RULE_orExpression = 55;
-    public static readonly RULE_xorExpression = 56;
-    public static readonly RULE_andExpression = 57;
-    public static readonly RULE_notExpression = 58;
-    public static readonly RULE_comparisonExpression = 59;
-    public static readonly RULE_comparisonOperator = 60;
-    public static readonly RULE_predicateExpression = 61;
-    public static readonly RULE_predicateSuffix = 62;
-    public static readonly RULE_addOrSubtractExpression = 63;
-    public static readonly RULE_addOrSubtractOperator = 64;
-    public static readonly RULE_multiplyDivideModuloExpression = 65;
-    public static readonly RULE_multiplyDivideModuloOperator = 66;
-    public static readonly RULE_powerOfExpression = 67;
-    public static readonly RULE_unaryAddOrSubtractExpression = 68;
-    public static readonly RULE_nonArithmeticOperatorExpression = 69;
-    public static readonly RULE_listOperator = 70;
-    public static readonly RULE_propertyLookup = 71;
-    public static readonly RULE_atom = 72;
-    public static readonly RULE_countStar = 73;
-    public static readonly RULE_caseExpression = 74;
-    public static readonly RULE_caseAlternative = 75;
-    public static readonly RULE_listComprehension = 76;
-    public static readonly RULE_patternComprehension = 77;
-    public static readonly RULE_quantifierExpression = 78;
-    public static readonly RULE_quantifier = 79;
-    public static readonly RULE_filterExpression = 80;
-    public static readonly RULE_reduceExpression = 81;
-    public static readonly RULE_existsSubquery = 82;
-    public static readonly RULE_parenthesizedExpression = 83;
-    public static readonly RULE_functionInvocation = 84;
-    public static readonly RULE_functionName = 85;
-    public static readonly RULE_namespace = 86;
-    public static readonly RULE_mapProjection = 87;
-    public static readonly RULE_mapProjectionItem = 88;
-    public static readonly RULE_parameter = 89;
-    public static readonly RULE_literal = 90;
-    public static readonly RULE_booleanLiteral = 91;
-    public static readonly RULE_numberLiteral = 92;
-    public static readonly RULE_integerLiteral = 93;
-    public static readonly RULE_listLiteral = 94;
-    public static readonly RULE_mapLiteral = 95;
-    public static readonly RULE_propertyKeyName = 96;
-    public static readonly RULE_schemaCommand = 97;
-    public static readonly RULE_createConstraint = 98;
-    public static readonly RULE_constraintRequirement = 99;
-    public static readonly RULE_propertyReference = 100;
-    public static readonly RULE_propertyReferenceList = 101;
-    public static readonly RULE_typeName = 102;
-    public static readonly RULE_dropConstraint = 103;
-    public static readonly RULE_createIndex = 104;
-    public static readonly RULE_indexTarget = 105;
-    public static readonly RULE_dropIndex = 106;
-    public static readonly RULE_ifNotExists = 107;
-    public static readonly RULE_ifExists = 108;
-    public static readonly RULE_variable = 109;
-    public static readonly RULE_symbolicName = 110;
-    public static readonly RULE_nonReservedKeyword = 111;
-    public static readonly RULE_schemaName = 112;
-    public static readonly RULE_reservedWord = 113;
+    public static readonly RULE_shortestPathPattern = 39;
+    public static readonly RULE_patternElement = 40;
+    public static readonly RULE_relationshipsPattern = 41;
+    public static readonly RULE_nodePattern = 42;
+    public static readonly RULE_patternElementChain = 43;
+    public static readonly RULE_relationshipPattern = 44;
+    public static readonly RULE_relationshipDetail = 45;
+    public static readonly RULE_properties = 46;
+    public static readonly RULE_relationshipTypes = 47;
+    public static readonly RULE_nodeLabels = 48;
+    public static readonly RULE_nodeLabel = 49;
+    public static readonly RULE_rangeLiteral = 50;
+    public static readonly RULE_rangeBound = 51;
+    public static readonly RULE_labelName = 52;
+    public static readonly RULE_relTypeName = 53;
+    public static readonly RULE_propertyExpression = 54;
+    public static readonly RULE_expression = 55;
+    public static readonly RULE_orExpression = 56;
+    public static readonly RULE_xorExpression = 57;
+    public static readonly RULE_andExpression = 58;
+    public static readonly RULE_notExpression = 59;
+    public static readonly RULE_comparisonExpression = 60;
+    public static readonly RULE_comparisonOperator = 61;
+    public static readonly RULE_predicateExpression = 62;
+    public static readonly RULE_predicateSuffix = 63;
+    public static readonly RULE_addOrSubtractExpression = 64;
+    public static readonly RULE_addOrSubtractOperator = 65;
+    public static readonly RULE_multiplyDivideModuloExpression = 66;
+    public static readonly RULE_multiplyDivideModuloOperator = 67;
+    public static readonly RULE_powerOfExpression = 68;
+    public static readonly RULE_unaryAddOrSubtractExpression = 69;
+    public static readonly RULE_nonArithmeticOperatorExpression = 70;
+    public static readonly RULE_listOperator = 71;
+    public static readonly RULE_propertyLookup = 72;
+    public static readonly RULE_atom = 73;
+    public static readonly RULE_countStar = 74;
+    public static readonly RULE_caseExpression = 75;
+    public static readonly RULE_caseAlternative = 76;
+    public static readonly RULE_listComprehension = 77;
+    public static readonly RULE_patternComprehension = 78;
+    public static readonly RULE_quantifierExpression = 79;
+    public static readonly RULE_quantifier = 80;
+    public static readonly RULE_filterExpression = 81;
+    public static readonly RULE_reduceExpression = 82;
+    public static readonly RULE_existsSubquery = 83;
+    public static readonly RULE_parenthesizedExpression = 84;
+    public static readonly RULE_functionInvocation = 85;
+    public static readonly RULE_functionName = 86;
+    public static readonly RULE_namespace = 87;
+    public static readonly RULE_mapProjection = 88;
+    public static readonly RULE_mapProjectionItem = 89;
+    public static readonly RULE_parameter = 90;
+    public static readonly RULE_literal = 91;
+    public static readonly RULE_booleanLiteral = 92;
+    public static readonly RULE_numberLiteral = 93;
+    public static readonly RULE_integerLiteral = 94;
+    public static readonly RULE_listLiteral = 95;
+    public static readonly RULE_mapLiteral = 96;
+    public static readonly RULE_propertyKeyName = 97;
+    public static readonly RULE_schemaCommand = 98;
+    public static readonly RULE_createConstraint = 99;
+    public static readonly RULE_constraintRequirement = 100;
+    public static readonly RULE_propertyReference = 101;
+    public static readonly RULE_propertyReferenceList = 102;
+    public static readonly RULE_typeName = 103;
+    public static readonly RULE_dropConstraint = 104;
+    public static readonly RULE_createIndex = 105;
+    public static readonly RULE_indexTarget = 106;
+    public static readonly RULE_dropIndex = 107;
+    public static readonly RULE_ifNotExists = 108;
+    public static readonly RULE_ifExists = 109;
+    public static readonly RULE_variable = 110;
+    public static readonly RULE_symbolicName = 111;
+    public static readonly RULE_nonReservedKeyword = 112;
+    public static readonly RULE_schemaName = 113;
+    public static readonly RULE_reservedWord = 114;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -267,14 +268,14 @@ export class CypherParser extends antlr.Parser {
         "mergeClause", "mergeAction", "setClause", "setItem", "removeClause", 
         "removeItem", "deleteClause", "withClause", "returnClause", "projectionBody", 
         "projectionItems", "projectionItem", "order", "skip", "limit", "sortItem", 
-        "where", "pattern", "patternPart", "patternElement", "relationshipsPattern", 
-        "nodePattern", "patternElementChain", "relationshipPattern", "relationshipDetail", 
-        "properties", "relationshipTypes", "nodeLabels", "nodeLabel", "rangeLiteral", 
-        "rangeBound", "labelName", "relTypeName", "propertyExpression", 
-        "expression", "orExpression", "xorExpression", "andExpression", 
-        "notExpression", "comparisonExpression", "comparisonOperator", "predicateExpression", 
-        "predicateSuffix", "addOrSubtractExpression", "addOrSubtractOperator", 
-        "multiplyDivideModuloExpression", "multiplyDivideModuloOperator", 
+        "where", "pattern", "patternPart", "shortestPathPattern", "patternElement", 
+        "relationshipsPattern", "nodePattern", "patternElementChain", "relationshipPattern", 
+        "relationshipDetail", "properties", "relationshipTypes", "nodeLabels", 
+        "nodeLabel", "rangeLiteral", "rangeBound", "labelName", "relTypeName", 
+        "propertyExpression", "expression", "orExpression", "xorExpression", 
+        "andExpression", "notExpression", "comparisonExpression", "comparisonOperator", 
+        "predicateExpression", "predicateSuffix", "addOrSubtractExpression", 
+        "addOrSubtractOperator", "multiplyDivideModuloExpression", "multiplyDivideModuloOperator", 
         "powerOfExpression", "unaryAddOrSubtractExpression", "nonArithmeticOperatorExpression", 
         "listOperator", "propertyLookup", "atom", "countStar", "caseExpression", 
         "caseAlternative", "listComprehension", "patternComprehension", 
@@ -310,19 +311,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 228;
-            this.statement();
             this.state = 230;
+            this.statement();
+            this.state = 232;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 84) {
                 {
-                this.state = 229;
+                this.state = 231;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 232;
+            this.state = 234;
             this.match(CypherParser.EOF);
             }
         }
@@ -343,27 +344,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 237;
+            this.state = 239;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 234;
+                this.state = 236;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 235;
+                this.state = 237;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 236;
+                this.state = 238;
                 this.query();
                 }
                 break;
@@ -388,13 +389,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 239;
-            this.match(CypherParser.SET);
-            this.state = 240;
-            this.symbolicName();
             this.state = 241;
-            this.match(CypherParser.EQ);
+            this.match(CypherParser.SET);
             this.state = 242;
+            this.symbolicName();
+            this.state = 243;
+            this.match(CypherParser.EQ);
+            this.state = 244;
             this.sessionValue();
             }
         }
@@ -415,13 +416,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 248;
+            this.state = 250;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 244;
+                this.state = 246;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -431,7 +432,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 245;
+                this.state = 247;
                 this.numberLiteral();
                 }
                 break;
@@ -439,7 +440,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 246;
+                this.state = 248;
                 this.booleanLiteral();
                 }
                 break;
@@ -469,7 +470,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 247;
+                this.state = 249;
                 this.symbolicName();
                 }
                 break;
@@ -497,47 +498,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 253;
+            this.state = 255;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 59) {
                 {
                 {
-                this.state = 250;
+                this.state = 252;
                 this.queryOption();
                 }
                 }
-                this.state = 255;
+                this.state = 257;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 256;
+            this.state = 258;
             this.singleQuery();
-            this.state = 260;
+            this.state = 262;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 56) {
                 {
                 {
-                this.state = 257;
+                this.state = 259;
                 this.unionPart();
                 }
                 }
-                this.state = 262;
+                this.state = 264;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 266;
+            this.state = 268;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 59) {
                 {
                 {
-                this.state = 263;
+                this.state = 265;
                 this.queryOption();
                 }
                 }
-                this.state = 268;
+                this.state = 270;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -560,20 +561,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 271;
+            this.state = 273;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 269;
+                this.state = 271;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 270;
+                this.state = 272;
                 this.queryHint();
                 }
                 break;
@@ -601,19 +602,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 273;
-            this.match(CypherParser.UNION);
             this.state = 275;
+            this.match(CypherParser.UNION);
+            this.state = 277;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1) {
                 {
-                this.state = 274;
+                this.state = 276;
                 this.match(CypherParser.ALL);
                 }
             }
 
-            this.state = 277;
+            this.state = 279;
             this.singleQuery();
             }
         }
@@ -637,17 +638,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 280;
+            this.state = 282;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 279;
+                this.state = 281;
                 this.clause();
                 }
                 }
-                this.state = 282;
+                this.state = 284;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 311808) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 570478851) !== 0));
@@ -672,13 +673,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 284;
-            this.match(CypherParser.AS);
-            this.state = 285;
-            this.match(CypherParser.OF);
             this.state = 286;
-            this.match(CypherParser.TIMESTAMP);
+            this.match(CypherParser.AS);
             this.state = 287;
+            this.match(CypherParser.OF);
+            this.state = 288;
+            this.match(CypherParser.TIMESTAMP);
+            this.state = 289;
             this.expression();
             }
         }
@@ -702,39 +703,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 289;
-            this.match(CypherParser.USING);
-            this.state = 290;
-            this.functionName();
             this.state = 291;
+            this.match(CypherParser.USING);
+            this.state = 292;
+            this.functionName();
+            this.state = 293;
             this.match(CypherParser.LPAREN);
-            this.state = 300;
+            this.state = 302;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 292;
+                this.state = 294;
                 this.expression();
-                this.state = 297;
+                this.state = 299;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 293;
+                    this.state = 295;
                     this.match(CypherParser.COMMA);
-                    this.state = 294;
+                    this.state = 296;
                     this.expression();
                     }
                     }
-                    this.state = 299;
+                    this.state = 301;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 302;
+            this.state = 304;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -758,21 +759,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 307;
+            this.state = 309;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
                 {
-                this.state = 304;
+                this.state = 306;
                 this.hintCall();
                 }
                 }
-                this.state = 309;
+                this.state = 311;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 310;
+            this.state = 312;
             this.match(CypherParser.EOF);
             }
         }
@@ -796,37 +797,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 312;
+            this.state = 314;
             this.functionName();
-            this.state = 313;
+            this.state = 315;
             this.match(CypherParser.LPAREN);
-            this.state = 322;
+            this.state = 324;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 314;
+                this.state = 316;
                 this.expression();
-                this.state = 319;
+                this.state = 321;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 315;
+                    this.state = 317;
                     this.match(CypherParser.COMMA);
-                    this.state = 316;
+                    this.state = 318;
                     this.expression();
                     }
                     }
-                    this.state = 321;
+                    this.state = 323;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 324;
+            this.state = 326;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -847,56 +848,56 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 336;
+            this.state = 338;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.MATCH:
             case CypherParser.OPTIONAL:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 326;
+                this.state = 328;
                 this.matchClause();
                 }
                 break;
             case CypherParser.UNWIND:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 327;
+                this.state = 329;
                 this.unwindClause();
                 }
                 break;
             case CypherParser.CALL:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 328;
+                this.state = 330;
                 this.callClause();
                 }
                 break;
             case CypherParser.CREATE:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 329;
+                this.state = 331;
                 this.createClause();
                 }
                 break;
             case CypherParser.MERGE:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 330;
+                this.state = 332;
                 this.mergeClause();
                 }
                 break;
             case CypherParser.SET:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 331;
+                this.state = 333;
                 this.setClause();
                 }
                 break;
             case CypherParser.REMOVE:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 332;
+                this.state = 334;
                 this.removeClause();
                 }
                 break;
@@ -904,21 +905,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DETACH:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 333;
+                this.state = 335;
                 this.deleteClause();
                 }
                 break;
             case CypherParser.WITH:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 334;
+                this.state = 336;
                 this.withClause();
                 }
                 break;
             case CypherParser.RETURN:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 335;
+                this.state = 337;
                 this.returnClause();
                 }
                 break;
@@ -947,42 +948,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 339;
+            this.state = 341;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 41) {
                 {
-                this.state = 338;
+                this.state = 340;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 341;
+            this.state = 343;
             this.match(CypherParser.MATCH);
-            this.state = 342;
+            this.state = 344;
             this.pattern();
-            this.state = 346;
+            this.state = 348;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 343;
+                    this.state = 345;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 348;
+                this.state = 350;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             }
-            this.state = 350;
+            this.state = 352;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 349;
+                this.state = 351;
                 this.where();
                 }
             }
@@ -1008,13 +1009,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 352;
-            this.match(CypherParser.UNWIND);
-            this.state = 353;
-            this.expression();
             this.state = 354;
-            this.match(CypherParser.AS);
+            this.match(CypherParser.UNWIND);
             this.state = 355;
+            this.expression();
+            this.state = 356;
+            this.match(CypherParser.AS);
+            this.state = 357;
             this.variable();
             }
         }
@@ -1038,61 +1039,61 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 357;
+            this.state = 359;
             this.match(CypherParser.CALL);
-            this.state = 358;
+            this.state = 360;
             this.procedureName();
-            this.state = 371;
+            this.state = 373;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 87) {
                 {
-                this.state = 359;
+                this.state = 361;
                 this.match(CypherParser.LPAREN);
-                this.state = 368;
+                this.state = 370;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                     {
-                    this.state = 360;
+                    this.state = 362;
                     this.expression();
-                    this.state = 365;
+                    this.state = 367;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     while (_la === 82) {
                         {
                         {
-                        this.state = 361;
+                        this.state = 363;
                         this.match(CypherParser.COMMA);
-                        this.state = 362;
+                        this.state = 364;
                         this.expression();
                         }
                         }
-                        this.state = 367;
+                        this.state = 369;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 370;
+                this.state = 372;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 378;
+            this.state = 380;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 64) {
                 {
-                this.state = 373;
+                this.state = 375;
                 this.match(CypherParser.YIELD);
-                this.state = 376;
+                this.state = 378;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 374;
+                    this.state = 376;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1121,7 +1122,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 375;
+                    this.state = 377;
                     this.yieldItems();
                     }
                     break;
@@ -1152,9 +1153,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 380;
+            this.state = 382;
             this.namespace();
-            this.state = 381;
+            this.state = 383;
             this.symbolicName();
             }
         }
@@ -1178,30 +1179,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 383;
+            this.state = 385;
             this.yieldItem();
-            this.state = 388;
+            this.state = 390;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 384;
+                this.state = 386;
                 this.match(CypherParser.COMMA);
-                this.state = 385;
+                this.state = 387;
                 this.yieldItem();
                 }
                 }
-                this.state = 390;
+                this.state = 392;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 392;
+            this.state = 394;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 391;
+                this.state = 393;
                 this.where();
                 }
             }
@@ -1227,19 +1228,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 397;
+            this.state = 399;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 25, this.context) ) {
             case 1:
                 {
-                this.state = 394;
+                this.state = 396;
                 this.symbolicName();
-                this.state = 395;
+                this.state = 397;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 399;
+            this.state = 401;
             this.variable();
             }
         }
@@ -1262,9 +1263,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 401;
+            this.state = 403;
             this.match(CypherParser.CREATE);
-            this.state = 402;
+            this.state = 404;
             this.pattern();
             }
         }
@@ -1288,21 +1289,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 404;
+            this.state = 406;
             this.match(CypherParser.MERGE);
-            this.state = 405;
+            this.state = 407;
             this.patternPart();
-            this.state = 409;
+            this.state = 411;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 40) {
                 {
                 {
-                this.state = 406;
+                this.state = 408;
                 this.mergeAction();
                 }
                 }
-                this.state = 411;
+                this.state = 413;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1325,28 +1326,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 42, CypherParser.RULE_mergeAction);
         try {
-            this.state = 418;
+            this.state = 420;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 27, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 412;
-                this.match(CypherParser.ON);
-                this.state = 413;
-                this.match(CypherParser.MATCH);
                 this.state = 414;
+                this.match(CypherParser.ON);
+                this.state = 415;
+                this.match(CypherParser.MATCH);
+                this.state = 416;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 415;
-                this.match(CypherParser.ON);
-                this.state = 416;
-                this.match(CypherParser.CREATE);
                 this.state = 417;
+                this.match(CypherParser.ON);
+                this.state = 418;
+                this.match(CypherParser.CREATE);
+                this.state = 419;
                 this.setClause();
                 }
                 break;
@@ -1372,23 +1373,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 420;
+            this.state = 422;
             this.match(CypherParser.SET);
-            this.state = 421;
+            this.state = 423;
             this.setItem();
-            this.state = 426;
+            this.state = 428;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 422;
+                this.state = 424;
                 this.match(CypherParser.COMMA);
-                this.state = 423;
+                this.state = 425;
                 this.setItem();
                 }
                 }
-                this.state = 428;
+                this.state = 430;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1411,18 +1412,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 46, CypherParser.RULE_setItem);
         try {
-            this.state = 444;
+            this.state = 446;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 29, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 429;
-                this.propertyExpression();
-                this.state = 430;
-                this.match(CypherParser.EQ);
                 this.state = 431;
+                this.propertyExpression();
+                this.state = 432;
+                this.match(CypherParser.EQ);
+                this.state = 433;
                 this.expression();
                 }
                 break;
@@ -1430,11 +1431,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 433;
-                this.variable();
-                this.state = 434;
-                this.match(CypherParser.EQ);
                 this.state = 435;
+                this.variable();
+                this.state = 436;
+                this.match(CypherParser.EQ);
+                this.state = 437;
                 this.expression();
                 }
                 break;
@@ -1442,11 +1443,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 437;
-                this.variable();
-                this.state = 438;
-                this.match(CypherParser.PLUSEQ);
                 this.state = 439;
+                this.variable();
+                this.state = 440;
+                this.match(CypherParser.PLUSEQ);
+                this.state = 441;
                 this.expression();
                 }
                 break;
@@ -1454,9 +1455,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 441;
+                this.state = 443;
                 this.variable();
-                this.state = 442;
+                this.state = 444;
                 this.nodeLabels();
                 }
                 break;
@@ -1482,23 +1483,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 446;
+            this.state = 448;
             this.match(CypherParser.REMOVE);
-            this.state = 447;
+            this.state = 449;
             this.removeItem();
-            this.state = 452;
+            this.state = 454;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 448;
+                this.state = 450;
                 this.match(CypherParser.COMMA);
-                this.state = 449;
+                this.state = 451;
                 this.removeItem();
                 }
                 }
-                this.state = 454;
+                this.state = 456;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1521,16 +1522,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 50, CypherParser.RULE_removeItem);
         try {
-            this.state = 459;
+            this.state = 461;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 31, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 455;
+                this.state = 457;
                 this.variable();
-                this.state = 456;
+                this.state = 458;
                 this.nodeLabels();
                 }
                 break;
@@ -1538,7 +1539,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 458;
+                this.state = 460;
                 this.propertyExpression();
                 }
                 break;
@@ -1564,33 +1565,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 462;
+            this.state = 464;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 18) {
                 {
-                this.state = 461;
+                this.state = 463;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 464;
+            this.state = 466;
             this.match(CypherParser.DELETE);
-            this.state = 465;
+            this.state = 467;
             this.expression();
-            this.state = 470;
+            this.state = 472;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 466;
+                this.state = 468;
                 this.match(CypherParser.COMMA);
-                this.state = 467;
+                this.state = 469;
                 this.expression();
                 }
                 }
-                this.state = 472;
+                this.state = 474;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1616,16 +1617,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 473;
+            this.state = 475;
             this.match(CypherParser.WITH);
-            this.state = 474;
-            this.projectionBody();
             this.state = 476;
+            this.projectionBody();
+            this.state = 478;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 475;
+                this.state = 477;
                 this.where();
                 }
             }
@@ -1651,9 +1652,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 478;
+            this.state = 480;
             this.match(CypherParser.RETURN);
-            this.state = 479;
+            this.state = 481;
             this.projectionBody();
             }
         }
@@ -1677,44 +1678,44 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 482;
+            this.state = 484;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 481;
+                this.state = 483;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 484;
-            this.projectionItems();
             this.state = 486;
+            this.projectionItems();
+            this.state = 488;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 43) {
                 {
-                this.state = 485;
+                this.state = 487;
                 this.order();
                 }
             }
 
-            this.state = 489;
+            this.state = 491;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 50) {
                 {
-                this.state = 488;
+                this.state = 490;
                 this.skip();
                 }
             }
 
-            this.state = 492;
+            this.state = 494;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 32) {
                 {
-                this.state = 491;
+                this.state = 493;
                 this.limit();
                 }
             }
@@ -1739,27 +1740,27 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 60, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 510;
+            this.state = 512;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 494;
+                this.state = 496;
                 this.match(CypherParser.STAR);
-                this.state = 499;
+                this.state = 501;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 495;
+                    this.state = 497;
                     this.match(CypherParser.COMMA);
-                    this.state = 496;
+                    this.state = 498;
                     this.projectionItem();
                     }
                     }
-                    this.state = 501;
+                    this.state = 503;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1808,21 +1809,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 502;
+                this.state = 504;
                 this.projectionItem();
-                this.state = 507;
+                this.state = 509;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 503;
+                    this.state = 505;
                     this.match(CypherParser.COMMA);
-                    this.state = 504;
+                    this.state = 506;
                     this.projectionItem();
                     }
                     }
-                    this.state = 509;
+                    this.state = 511;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1851,16 +1852,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 512;
+            this.state = 514;
             this.expression();
-            this.state = 515;
+            this.state = 517;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 42, this.context) ) {
             case 1:
                 {
-                this.state = 513;
+                this.state = 515;
                 this.match(CypherParser.AS);
-                this.state = 514;
+                this.state = 516;
                 this.variable();
                 }
                 break;
@@ -1887,25 +1888,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 517;
-            this.match(CypherParser.ORDER);
-            this.state = 518;
-            this.match(CypherParser.BY);
             this.state = 519;
+            this.match(CypherParser.ORDER);
+            this.state = 520;
+            this.match(CypherParser.BY);
+            this.state = 521;
             this.sortItem();
-            this.state = 524;
+            this.state = 526;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 520;
+                this.state = 522;
                 this.match(CypherParser.COMMA);
-                this.state = 521;
+                this.state = 523;
                 this.sortItem();
                 }
                 }
-                this.state = 526;
+                this.state = 528;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1930,9 +1931,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 527;
+            this.state = 529;
             this.match(CypherParser.SKIP_);
-            this.state = 528;
+            this.state = 530;
             this.expression();
             }
         }
@@ -1955,9 +1956,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 530;
+            this.state = 532;
             this.match(CypherParser.LIMIT);
-            this.state = 531;
+            this.state = 533;
             this.expression();
             }
         }
@@ -1981,14 +1982,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 533;
-            this.expression();
             this.state = 535;
+            this.expression();
+            this.state = 537;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 196768) !== 0)) {
                 {
-                this.state = 534;
+                this.state = 536;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 196768) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2021,9 +2022,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 537;
+            this.state = 539;
             this.match(CypherParser.WHERE);
-            this.state = 538;
+            this.state = 540;
             this.expression();
             }
         }
@@ -2047,21 +2048,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 540;
+            this.state = 542;
             this.patternPart();
-            this.state = 545;
+            this.state = 547;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 541;
+                this.state = 543;
                 this.match(CypherParser.COMMA);
-                this.state = 542;
+                this.state = 544;
                 this.patternPart();
                 }
                 }
-                this.state = 547;
+                this.state = 549;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2083,24 +2084,91 @@ export class CypherParser extends antlr.Parser {
     public patternPart(): PatternPartContext {
         let localContext = new PatternPartContext(this.context, this.state);
         this.enterRule(localContext, 76, CypherParser.RULE_patternPart);
-        let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 551;
+            this.state = 553;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 46, this.context) ) {
+            case 1:
                 {
-                this.state = 548;
+                this.state = 550;
                 this.variable();
-                this.state = 549;
+                this.state = 551;
                 this.match(CypherParser.EQ);
                 }
+                break;
             }
-
-            this.state = 553;
+            this.state = 557;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.LPAREN:
+                {
+                this.state = 555;
+                this.patternElement();
+                }
+                break;
+            case CypherParser.ANY:
+            case CypherParser.ASSERT:
+            case CypherParser.ASCENDING:
+            case CypherParser.CONSTRAINT:
+            case CypherParser.COUNT:
+            case CypherParser.DESCENDING:
+            case CypherParser.DROP:
+            case CypherParser.EXISTS:
+            case CypherParser.FOR:
+            case CypherParser.IF:
+            case CypherParser.INDEX:
+            case CypherParser.KEY:
+            case CypherParser.NODE:
+            case CypherParser.NONE:
+            case CypherParser.OF:
+            case CypherParser.REDUCE:
+            case CypherParser.REQUIRE:
+            case CypherParser.SINGLE:
+            case CypherParser.TIMESTAMP:
+            case CypherParser.TYPED:
+            case CypherParser.UNIQUE:
+            case CypherParser.USING:
+            case CypherParser.EscapedSymbolicName:
+            case CypherParser.UnescapedSymbolicName:
+                {
+                this.state = 556;
+                this.shortestPathPattern();
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public shortestPathPattern(): ShortestPathPatternContext {
+        let localContext = new ShortestPathPatternContext(this.context, this.state);
+        this.enterRule(localContext, 78, CypherParser.RULE_shortestPathPattern);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 559;
+            this.symbolicName();
+            this.state = 560;
+            this.match(CypherParser.LPAREN);
+            this.state = 561;
             this.patternElement();
+            this.state = 562;
+            this.match(CypherParser.RPAREN);
             }
         }
         catch (re) {
@@ -2118,28 +2186,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElement(): PatternElementContext {
         let localContext = new PatternElementContext(this.context, this.state);
-        this.enterRule(localContext, 78, CypherParser.RULE_patternElement);
+        this.enterRule(localContext, 80, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 566;
+            this.state = 575;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 48, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 49, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 555;
+                this.state = 564;
                 this.nodePattern();
-                this.state = 559;
+                this.state = 568;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 73 || _la === 76) {
                     {
                     {
-                    this.state = 556;
+                    this.state = 565;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 561;
+                    this.state = 570;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2148,11 +2216,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 562;
+                this.state = 571;
                 this.match(CypherParser.LPAREN);
-                this.state = 563;
+                this.state = 572;
                 this.patternElement();
-                this.state = 564;
+                this.state = 573;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2173,14 +2241,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipsPattern(): RelationshipsPatternContext {
         let localContext = new RelationshipsPatternContext(this.context, this.state);
-        this.enterRule(localContext, 80, CypherParser.RULE_relationshipsPattern);
+        this.enterRule(localContext, 82, CypherParser.RULE_relationshipsPattern);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 568;
+            this.state = 577;
             this.nodePattern();
-            this.state = 570;
+            this.state = 579;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2188,7 +2256,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 569;
+                    this.state = 578;
                     this.patternElementChain();
                     }
                     }
@@ -2196,9 +2264,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 572;
+                this.state = 581;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 49, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 50, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -2217,44 +2285,44 @@ export class CypherParser extends antlr.Parser {
     }
     public nodePattern(): NodePatternContext {
         let localContext = new NodePatternContext(this.context, this.state);
-        this.enterRule(localContext, 82, CypherParser.RULE_nodePattern);
+        this.enterRule(localContext, 84, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 574;
+            this.state = 583;
             this.match(CypherParser.LPAREN);
-            this.state = 576;
+            this.state = 585;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 575;
+                this.state = 584;
                 this.variable();
                 }
             }
 
-            this.state = 579;
+            this.state = 588;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 83) {
                 {
-                this.state = 578;
+                this.state = 587;
                 this.nodeLabels();
                 }
             }
 
-            this.state = 582;
+            this.state = 591;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 86 || _la === 91) {
                 {
-                this.state = 581;
+                this.state = 590;
                 this.properties();
                 }
             }
 
-            this.state = 584;
+            this.state = 593;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2273,13 +2341,13 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 84, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 86, CypherParser.RULE_patternElementChain);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 586;
+            this.state = 595;
             this.relationshipPattern();
-            this.state = 587;
+            this.state = 596;
             this.nodePattern();
             }
         }
@@ -2298,93 +2366,93 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 86, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 88, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 613;
+            this.state = 622;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 57, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 589;
+                this.state = 598;
                 this.match(CypherParser.LT);
-                this.state = 590;
+                this.state = 599;
                 this.match(CypherParser.MINUS);
-                this.state = 592;
+                this.state = 601;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 89) {
                     {
-                    this.state = 591;
+                    this.state = 600;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 594;
+                this.state = 603;
                 this.match(CypherParser.MINUS);
-                this.state = 595;
+                this.state = 604;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 596;
+                this.state = 605;
                 this.match(CypherParser.LT);
-                this.state = 597;
+                this.state = 606;
                 this.match(CypherParser.MINUS);
-                this.state = 599;
+                this.state = 608;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 89) {
                     {
-                    this.state = 598;
+                    this.state = 607;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 601;
+                this.state = 610;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 602;
+                this.state = 611;
                 this.match(CypherParser.MINUS);
-                this.state = 604;
+                this.state = 613;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 89) {
                     {
-                    this.state = 603;
+                    this.state = 612;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 606;
+                this.state = 615;
                 this.match(CypherParser.MINUS);
-                this.state = 607;
+                this.state = 616;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 608;
+                this.state = 617;
                 this.match(CypherParser.MINUS);
-                this.state = 610;
+                this.state = 619;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 89) {
                     {
-                    this.state = 609;
+                    this.state = 618;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 612;
+                this.state = 621;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -2405,54 +2473,54 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 88, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 90, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 615;
+            this.state = 624;
             this.match(CypherParser.LBRACK);
-            this.state = 617;
+            this.state = 626;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 616;
+                this.state = 625;
                 this.variable();
                 }
             }
 
-            this.state = 620;
+            this.state = 629;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 83) {
                 {
-                this.state = 619;
+                this.state = 628;
                 this.relationshipTypes();
                 }
             }
 
-            this.state = 623;
+            this.state = 632;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 66 || _la === 77) {
                 {
-                this.state = 622;
+                this.state = 631;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 626;
+            this.state = 635;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 86 || _la === 91) {
                 {
-                this.state = 625;
+                this.state = 634;
                 this.properties();
                 }
             }
 
-            this.state = 628;
+            this.state = 637;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -2471,22 +2539,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 90, CypherParser.RULE_properties);
+        this.enterRule(localContext, 92, CypherParser.RULE_properties);
         try {
-            this.state = 632;
+            this.state = 641;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 630;
+                this.state = 639;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 631;
+                this.state = 640;
                 this.parameter();
                 }
                 break;
@@ -2509,38 +2577,38 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 92, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 94, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 634;
-            this.match(CypherParser.COLON);
-            this.state = 635;
-            this.relTypeName();
             this.state = 643;
+            this.match(CypherParser.COLON);
+            this.state = 644;
+            this.relTypeName();
+            this.state = 652;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 85) {
                 {
                 {
-                this.state = 636;
+                this.state = 645;
                 this.match(CypherParser.PIPE);
-                this.state = 638;
+                this.state = 647;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 83) {
                     {
-                    this.state = 637;
+                    this.state = 646;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 640;
+                this.state = 649;
                 this.relTypeName();
                 }
                 }
-                this.state = 645;
+                this.state = 654;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2561,22 +2629,22 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 94, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 96, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 647;
+            this.state = 656;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 646;
+                this.state = 655;
                 this.nodeLabel();
                 }
                 }
-                this.state = 649;
+                this.state = 658;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 83);
@@ -2597,13 +2665,13 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 96, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 98, CypherParser.RULE_nodeLabel);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 651;
+            this.state = 660;
             this.match(CypherParser.COLON);
-            this.state = 652;
+            this.state = 661;
             this.labelName();
             }
         }
@@ -2622,40 +2690,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 98, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 100, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 668;
+            this.state = 677;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 654;
+                this.state = 663;
                 this.match(CypherParser.STAR);
-                this.state = 656;
+                this.state = 665;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
                     {
-                    this.state = 655;
+                    this.state = 664;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 662;
+                this.state = 671;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 66) {
                     {
-                    this.state = 658;
+                    this.state = 667;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 660;
+                    this.state = 669;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
                         {
-                        this.state = 659;
+                        this.state = 668;
                         this.rangeBound();
                         }
                     }
@@ -2668,14 +2736,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 664;
+                this.state = 673;
                 this.match(CypherParser.DOTDOT);
-                this.state = 666;
+                this.state = 675;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
                     {
-                    this.state = 665;
+                    this.state = 674;
                     this.rangeBound();
                     }
                 }
@@ -2701,22 +2769,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 102, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 671;
+            this.state = 680;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 76) {
                 {
-                this.state = 670;
+                this.state = 679;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 673;
+            this.state = 682;
             this.integerLiteral();
             }
         }
@@ -2735,11 +2803,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 104, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 675;
+            this.state = 684;
             this.schemaName();
             }
         }
@@ -2758,11 +2826,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 106, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 677;
+            this.state = 686;
             this.schemaName();
             }
         }
@@ -2781,24 +2849,24 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 108, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 679;
+            this.state = 688;
             this.atom();
-            this.state = 681;
+            this.state = 690;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 680;
+                this.state = 689;
                 this.propertyLookup();
                 }
                 }
-                this.state = 683;
+                this.state = 692;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 81);
@@ -2819,11 +2887,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_expression);
+        this.enterRule(localContext, 110, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 685;
+            this.state = 694;
             this.orExpression();
             }
         }
@@ -2842,26 +2910,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 112, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 687;
+            this.state = 696;
             this.xorExpression();
-            this.state = 692;
+            this.state = 701;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 42) {
                 {
                 {
-                this.state = 688;
+                this.state = 697;
                 this.match(CypherParser.OR);
-                this.state = 689;
+                this.state = 698;
                 this.xorExpression();
                 }
                 }
-                this.state = 694;
+                this.state = 703;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2882,26 +2950,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 114, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 695;
+            this.state = 704;
             this.andExpression();
-            this.state = 700;
+            this.state = 709;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 63) {
                 {
                 {
-                this.state = 696;
+                this.state = 705;
                 this.match(CypherParser.XOR);
-                this.state = 697;
+                this.state = 706;
                 this.andExpression();
                 }
                 }
-                this.state = 702;
+                this.state = 711;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2922,26 +2990,26 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 116, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 703;
+            this.state = 712;
             this.notExpression();
-            this.state = 708;
+            this.state = 717;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 704;
+                this.state = 713;
                 this.match(CypherParser.AND);
-                this.state = 705;
+                this.state = 714;
                 this.notExpression();
                 }
                 }
-                this.state = 710;
+                this.state = 719;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2962,26 +3030,26 @@ export class CypherParser extends antlr.Parser {
     }
     public notExpression(): NotExpressionContext {
         let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_notExpression);
+        this.enterRule(localContext, 118, CypherParser.RULE_notExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 714;
+            this.state = 723;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 37) {
                 {
                 {
-                this.state = 711;
+                this.state = 720;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 716;
+                this.state = 725;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 717;
+            this.state = 726;
             this.comparisonExpression();
             }
         }
@@ -3000,26 +3068,26 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonExpression(): ComparisonExpressionContext {
         let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_comparisonExpression);
+        this.enterRule(localContext, 120, CypherParser.RULE_comparisonExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 719;
+            this.state = 728;
             this.predicateExpression();
-            this.state = 725;
+            this.state = 734;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 63) !== 0)) {
                 {
                 {
-                this.state = 720;
+                this.state = 729;
                 this.comparisonOperator();
-                this.state = 721;
+                this.state = 730;
                 this.predicateExpression();
                 }
                 }
-                this.state = 727;
+                this.state = 736;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3040,12 +3108,12 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonOperator(): ComparisonOperatorContext {
         let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_comparisonOperator);
+        this.enterRule(localContext, 122, CypherParser.RULE_comparisonOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 728;
+            this.state = 737;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -3071,24 +3139,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 124, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 730;
+            this.state = 739;
             this.addOrSubtractExpression();
-            this.state = 734;
+            this.state = 743;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1350569984) !== 0) || _la === 51 || _la === 68) {
                 {
                 {
-                this.state = 731;
+                this.state = 740;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 736;
+                this.state = 745;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3109,20 +3177,20 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 126, CypherParser.RULE_predicateSuffix);
         try {
-            this.state = 754;
+            this.state = 763;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 79, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 80, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 737;
+                this.state = 746;
                 this.match(CypherParser.STARTS);
-                this.state = 738;
+                this.state = 747;
                 this.match(CypherParser.WITH);
-                this.state = 739;
+                this.state = 748;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3130,11 +3198,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 740;
+                this.state = 749;
                 this.match(CypherParser.ENDS);
-                this.state = 741;
+                this.state = 750;
                 this.match(CypherParser.WITH);
-                this.state = 742;
+                this.state = 751;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3142,9 +3210,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 743;
+                this.state = 752;
                 this.match(CypherParser.CONTAINS);
-                this.state = 744;
+                this.state = 753;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3152,9 +3220,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 745;
+                this.state = 754;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 746;
+                this.state = 755;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3162,9 +3230,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 747;
+                this.state = 756;
                 this.match(CypherParser.IN);
-                this.state = 748;
+                this.state = 757;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3172,9 +3240,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 749;
+                this.state = 758;
                 this.match(CypherParser.IS);
-                this.state = 750;
+                this.state = 759;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3182,11 +3250,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 751;
+                this.state = 760;
                 this.match(CypherParser.IS);
-                this.state = 752;
+                this.state = 761;
                 this.match(CypherParser.NOT);
-                this.state = 753;
+                this.state = 762;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3207,26 +3275,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 128, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 756;
+            this.state = 765;
             this.multiplyDivideModuloExpression();
-            this.state = 762;
+            this.state = 771;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 75 || _la === 76) {
                 {
                 {
-                this.state = 757;
+                this.state = 766;
                 this.addOrSubtractOperator();
-                this.state = 758;
+                this.state = 767;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 764;
+                this.state = 773;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3247,12 +3315,12 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 130, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 765;
+            this.state = 774;
             _la = this.tokenStream.LA(1);
             if(!(_la === 75 || _la === 76)) {
             this.errorHandler.recoverInline(this);
@@ -3278,26 +3346,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 132, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 767;
+            this.state = 776;
             this.powerOfExpression();
-            this.state = 773;
+            this.state = 782;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 7) !== 0)) {
                 {
                 {
-                this.state = 768;
+                this.state = 777;
                 this.multiplyDivideModuloOperator();
-                this.state = 769;
+                this.state = 778;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 775;
+                this.state = 784;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3318,12 +3386,12 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 134, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 776;
+            this.state = 785;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -3349,26 +3417,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 136, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 778;
+            this.state = 787;
             this.unaryAddOrSubtractExpression();
-            this.state = 783;
+            this.state = 792;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 80) {
                 {
                 {
-                this.state = 779;
+                this.state = 788;
                 this.match(CypherParser.CARET);
-                this.state = 780;
+                this.state = 789;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 785;
+                this.state = 794;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3389,18 +3457,18 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 138, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 789;
+            this.state = 798;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 75 || _la === 76) {
                 {
                 {
-                this.state = 786;
+                this.state = 795;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 75 || _la === 76)) {
                 this.errorHandler.recoverInline(this);
@@ -3411,11 +3479,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 791;
+                this.state = 800;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 792;
+            this.state = 801;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -3434,30 +3502,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 140, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 794;
+            this.state = 803;
             this.atom();
-            this.state = 799;
+            this.state = 808;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 81 || _la === 89) {
                 {
-                this.state = 797;
+                this.state = 806;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 795;
+                    this.state = 804;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 796;
+                    this.state = 805;
                     this.propertyLookup();
                     }
                     break;
@@ -3465,16 +3533,16 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 801;
+                this.state = 810;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 803;
+            this.state = 812;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 83) {
                 {
-                this.state = 802;
+                this.state = 811;
                 this.nodeLabels();
                 }
             }
@@ -3496,21 +3564,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 142, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 818;
+            this.state = 827;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 90, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 805;
+                this.state = 814;
                 this.match(CypherParser.LBRACK);
-                this.state = 806;
+                this.state = 815;
                 this.expression();
-                this.state = 807;
+                this.state = 816;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3518,31 +3586,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 809;
+                this.state = 818;
                 this.match(CypherParser.LBRACK);
-                this.state = 811;
+                this.state = 820;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                     {
-                    this.state = 810;
+                    this.state = 819;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 813;
+                this.state = 822;
                 this.match(CypherParser.DOTDOT);
-                this.state = 815;
+                this.state = 824;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                     {
-                    this.state = 814;
+                    this.state = 823;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 817;
+                this.state = 826;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3563,13 +3631,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 144, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 820;
+            this.state = 829;
             this.match(CypherParser.DOT);
-            this.state = 821;
+            this.state = 830;
             this.propertyKeyName();
             }
         }
@@ -3588,106 +3656,106 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_atom);
+        this.enterRule(localContext, 146, CypherParser.RULE_atom);
         try {
-            this.state = 837;
+            this.state = 846;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 90, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 91, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 823;
+                this.state = 832;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 824;
+                this.state = 833;
                 this.listComprehension();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 825;
+                this.state = 834;
                 this.patternComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 826;
+                this.state = 835;
                 this.quantifierExpression();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 827;
+                this.state = 836;
                 this.reduceExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 828;
+                this.state = 837;
                 this.existsSubquery();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 829;
+                this.state = 838;
                 this.literal();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 830;
+                this.state = 839;
                 this.parameter();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 831;
+                this.state = 840;
                 this.caseExpression();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 832;
+                this.state = 841;
                 this.relationshipsPattern();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 833;
+                this.state = 842;
                 this.parenthesizedExpression();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 834;
+                this.state = 843;
                 this.functionInvocation();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 835;
+                this.state = 844;
                 this.mapProjection();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 836;
+                this.state = 845;
                 this.variable();
                 }
                 break;
@@ -3708,17 +3776,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 148, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 839;
+            this.state = 848;
             this.match(CypherParser.COUNT);
-            this.state = 840;
+            this.state = 849;
             this.match(CypherParser.LPAREN);
-            this.state = 841;
+            this.state = 850;
             this.match(CypherParser.STAR);
-            this.state = 842;
+            this.state = 851;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3737,50 +3805,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 150, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 844;
+            this.state = 853;
             this.match(CypherParser.CASE);
-            this.state = 846;
+            this.state = 855;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 845;
+                this.state = 854;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 849;
+            this.state = 858;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 848;
+                this.state = 857;
                 this.caseAlternative();
                 }
                 }
-                this.state = 851;
+                this.state = 860;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 60);
-            this.state = 855;
+            this.state = 864;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 21) {
                 {
-                this.state = 853;
+                this.state = 862;
                 this.match(CypherParser.ELSE);
-                this.state = 854;
+                this.state = 863;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 857;
+            this.state = 866;
             this.match(CypherParser.END);
             }
         }
@@ -3799,17 +3867,17 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 152, CypherParser.RULE_caseAlternative);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 859;
+            this.state = 868;
             this.match(CypherParser.WHEN);
-            this.state = 860;
+            this.state = 869;
             this.expression();
-            this.state = 861;
+            this.state = 870;
             this.match(CypherParser.THEN);
-            this.state = 862;
+            this.state = 871;
             this.expression();
             }
         }
@@ -3828,28 +3896,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 154, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 864;
+            this.state = 873;
             this.match(CypherParser.LBRACK);
-            this.state = 865;
+            this.state = 874;
             this.filterExpression();
-            this.state = 868;
+            this.state = 877;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 85) {
                 {
-                this.state = 866;
+                this.state = 875;
                 this.match(CypherParser.PIPE);
-                this.state = 867;
+                this.state = 876;
                 this.expression();
                 }
             }
 
-            this.state = 870;
+            this.state = 879;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3868,44 +3936,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 156, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 872;
+            this.state = 881;
             this.match(CypherParser.LBRACK);
-            this.state = 876;
+            this.state = 885;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 873;
+                this.state = 882;
                 this.variable();
-                this.state = 874;
+                this.state = 883;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 878;
+            this.state = 887;
             this.relationshipsPattern();
-            this.state = 881;
+            this.state = 890;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 879;
+                this.state = 888;
                 this.match(CypherParser.WHERE);
-                this.state = 880;
+                this.state = 889;
                 this.expression();
                 }
             }
 
-            this.state = 883;
+            this.state = 892;
             this.match(CypherParser.PIPE);
-            this.state = 884;
+            this.state = 893;
             this.expression();
-            this.state = 885;
+            this.state = 894;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3924,17 +3992,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 158, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 887;
+            this.state = 896;
             this.quantifier();
-            this.state = 888;
+            this.state = 897;
             this.match(CypherParser.LPAREN);
-            this.state = 889;
+            this.state = 898;
             this.filterExpression();
-            this.state = 890;
+            this.state = 899;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3953,12 +4021,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 160, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 892;
+            this.state = 901;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 36 || _la === 49)) {
             this.errorHandler.recoverInline(this);
@@ -3984,25 +4052,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 162, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 894;
+            this.state = 903;
             this.variable();
-            this.state = 895;
+            this.state = 904;
             this.match(CypherParser.IN);
-            this.state = 896;
+            this.state = 905;
             this.expression();
-            this.state = 899;
+            this.state = 908;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 897;
+                this.state = 906;
                 this.match(CypherParser.WHERE);
-                this.state = 898;
+                this.state = 907;
                 this.expression();
                 }
             }
@@ -4024,33 +4092,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 164, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 901;
-            this.match(CypherParser.REDUCE);
-            this.state = 902;
-            this.match(CypherParser.LPAREN);
-            this.state = 903;
-            localContext._accumulator = this.variable();
-            this.state = 904;
-            this.match(CypherParser.EQ);
-            this.state = 905;
-            localContext._initial = this.expression();
-            this.state = 906;
-            this.match(CypherParser.COMMA);
-            this.state = 907;
-            this.variable();
-            this.state = 908;
-            this.match(CypherParser.IN);
-            this.state = 909;
-            localContext._source = this.expression();
             this.state = 910;
-            this.match(CypherParser.PIPE);
+            this.match(CypherParser.REDUCE);
             this.state = 911;
-            localContext._step = this.expression();
+            this.match(CypherParser.LPAREN);
             this.state = 912;
+            localContext._accumulator = this.variable();
+            this.state = 913;
+            this.match(CypherParser.EQ);
+            this.state = 914;
+            localContext._initial = this.expression();
+            this.state = 915;
+            this.match(CypherParser.COMMA);
+            this.state = 916;
+            this.variable();
+            this.state = 917;
+            this.match(CypherParser.IN);
+            this.state = 918;
+            localContext._source = this.expression();
+            this.state = 919;
+            this.match(CypherParser.PIPE);
+            this.state = 920;
+            localContext._step = this.expression();
+            this.state = 921;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4069,34 +4137,34 @@ export class CypherParser extends antlr.Parser {
     }
     public existsSubquery(): ExistsSubqueryContext {
         let localContext = new ExistsSubqueryContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_existsSubquery);
+        this.enterRule(localContext, 166, CypherParser.RULE_existsSubquery);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 914;
+            this.state = 923;
             this.match(CypherParser.EXISTS);
-            this.state = 915;
+            this.state = 924;
             this.match(CypherParser.LBRACE);
-            this.state = 921;
+            this.state = 930;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 99, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 100, this.context) ) {
             case 1:
                 {
-                this.state = 916;
+                this.state = 925;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 917;
+                this.state = 926;
                 this.pattern();
-                this.state = 919;
+                this.state = 928;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 61) {
                     {
-                    this.state = 918;
+                    this.state = 927;
                     this.where();
                     }
                 }
@@ -4104,7 +4172,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 923;
+            this.state = 932;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4123,15 +4191,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 168, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 925;
+            this.state = 934;
             this.match(CypherParser.LPAREN);
-            this.state = 926;
+            this.state = 935;
             this.expression();
-            this.state = 927;
+            this.state = 936;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4150,52 +4218,52 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 170, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 929;
+            this.state = 938;
             this.functionName();
-            this.state = 930;
+            this.state = 939;
             this.match(CypherParser.LPAREN);
-            this.state = 932;
+            this.state = 941;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 931;
+                this.state = 940;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 942;
+            this.state = 951;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 934;
+                this.state = 943;
                 this.expression();
-                this.state = 939;
+                this.state = 948;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 935;
+                    this.state = 944;
                     this.match(CypherParser.COMMA);
-                    this.state = 936;
+                    this.state = 945;
                     this.expression();
                     }
                     }
-                    this.state = 941;
+                    this.state = 950;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 944;
+            this.state = 953;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4214,13 +4282,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 172, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 946;
+            this.state = 955;
             this.namespace();
-            this.state = 947;
+            this.state = 956;
             this.symbolicName();
             }
         }
@@ -4239,28 +4307,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 174, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 954;
+            this.state = 963;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 103, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 949;
+                    this.state = 958;
                     this.symbolicName();
-                    this.state = 950;
+                    this.state = 959;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 956;
+                this.state = 965;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 103, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
             }
             }
         }
@@ -4279,42 +4347,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 176, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 957;
+            this.state = 966;
             this.variable();
-            this.state = 958;
-            this.match(CypherParser.LBRACE);
             this.state = 967;
+            this.match(CypherParser.LBRACE);
+            this.state = 976;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 4294967295) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4294967295) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 393217) !== 0)) {
                 {
-                this.state = 959;
+                this.state = 968;
                 this.mapProjectionItem();
-                this.state = 964;
+                this.state = 973;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 960;
+                    this.state = 969;
                     this.match(CypherParser.COMMA);
-                    this.state = 961;
+                    this.state = 970;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 966;
+                    this.state = 975;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 969;
+            this.state = 978;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4333,20 +4401,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 178, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 980;
+            this.state = 989;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 106, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 971;
+                this.state = 980;
                 this.propertyKeyName();
-                this.state = 972;
+                this.state = 981;
                 this.match(CypherParser.COLON);
-                this.state = 973;
+                this.state = 982;
                 this.expression();
                 }
                 break;
@@ -4354,9 +4422,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 975;
+                this.state = 984;
                 this.match(CypherParser.DOT);
-                this.state = 976;
+                this.state = 985;
                 this.propertyKeyName();
                 }
                 break;
@@ -4364,9 +4432,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 977;
+                this.state = 986;
                 this.match(CypherParser.DOT);
-                this.state = 978;
+                this.state = 987;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4374,7 +4442,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 979;
+                this.state = 988;
                 this.variable();
                 }
                 break;
@@ -4395,13 +4463,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 180, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 982;
+            this.state = 991;
             this.match(CypherParser.DOLLAR);
-            this.state = 985;
+            this.state = 994;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4429,13 +4497,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 983;
+                this.state = 992;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 984;
+                this.state = 993;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -4459,23 +4527,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_literal);
+        this.enterRule(localContext, 182, CypherParser.RULE_literal);
         try {
-            this.state = 993;
+            this.state = 1002;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 987;
+                this.state = 996;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 988;
+                this.state = 997;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4485,28 +4553,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 989;
+                this.state = 998;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 990;
+                this.state = 999;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 991;
+                this.state = 1000;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 992;
+                this.state = 1001;
                 this.mapLiteral();
                 }
                 break;
@@ -4529,12 +4597,12 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 184, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 995;
+            this.state = 1004;
             _la = this.tokenStream.LA(1);
             if(!(_la === 25 || _la === 54)) {
             this.errorHandler.recoverInline(this);
@@ -4560,9 +4628,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 186, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 999;
+            this.state = 1008;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -4570,14 +4638,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 997;
+                this.state = 1006;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 998;
+                this.state = 1007;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -4600,12 +4668,12 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 188, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1001;
+            this.state = 1010;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 93)) & ~0x1F) === 0 && ((1 << (_la - 93)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4631,40 +4699,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 190, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1003;
-            this.match(CypherParser.LBRACK);
             this.state = 1012;
+            this.match(CypherParser.LBRACK);
+            this.state = 1021;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 1004;
+                this.state = 1013;
                 this.expression();
-                this.state = 1009;
+                this.state = 1018;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1005;
+                    this.state = 1014;
                     this.match(CypherParser.COMMA);
-                    this.state = 1006;
+                    this.state = 1015;
                     this.expression();
                     }
                     }
-                    this.state = 1011;
+                    this.state = 1020;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1014;
+            this.state = 1023;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4683,48 +4751,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 192, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1016;
+            this.state = 1025;
             this.match(CypherParser.LBRACE);
-            this.state = 1030;
+            this.state = 1039;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 4294967295) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4294967295) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 1017;
+                this.state = 1026;
                 this.propertyKeyName();
-                this.state = 1018;
-                this.match(CypherParser.COLON);
-                this.state = 1019;
-                this.expression();
                 this.state = 1027;
+                this.match(CypherParser.COLON);
+                this.state = 1028;
+                this.expression();
+                this.state = 1036;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1020;
+                    this.state = 1029;
                     this.match(CypherParser.COMMA);
-                    this.state = 1021;
+                    this.state = 1030;
                     this.propertyKeyName();
-                    this.state = 1022;
+                    this.state = 1031;
                     this.match(CypherParser.COLON);
-                    this.state = 1023;
+                    this.state = 1032;
                     this.expression();
                     }
                     }
-                    this.state = 1029;
+                    this.state = 1038;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1032;
+            this.state = 1041;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4743,11 +4811,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 194, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1034;
+            this.state = 1043;
             this.schemaName();
             }
         }
@@ -4766,36 +4834,36 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 196, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1040;
+            this.state = 1049;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1036;
+                this.state = 1045;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1037;
+                this.state = 1046;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1038;
+                this.state = 1047;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1039;
+                this.state = 1048;
                 this.dropIndex();
                 }
                 break;
@@ -4816,36 +4884,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 198, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1042;
+            this.state = 1051;
             this.match(CypherParser.CREATE);
-            this.state = 1043;
+            this.state = 1052;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1045;
+            this.state = 1054;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
             case 1:
                 {
-                this.state = 1044;
+                this.state = 1053;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1048;
+            this.state = 1057;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 27) {
                 {
-                this.state = 1047;
+                this.state = 1056;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1050;
+            this.state = 1059;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 40)) {
             this.errorHandler.recoverInline(this);
@@ -4854,15 +4922,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1051;
+            this.state = 1060;
             this.match(CypherParser.LPAREN);
-            this.state = 1052;
+            this.state = 1061;
             this.variable();
-            this.state = 1053;
+            this.state = 1062;
             this.nodeLabel();
-            this.state = 1054;
+            this.state = 1063;
             this.match(CypherParser.RPAREN);
-            this.state = 1055;
+            this.state = 1064;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 46)) {
             this.errorHandler.recoverInline(this);
@@ -4871,14 +4939,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1056;
+            this.state = 1065;
             this.constraintRequirement();
-            this.state = 1058;
+            this.state = 1067;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 1057;
+                this.state = 1066;
                 this.where();
                 }
             }
@@ -4900,21 +4968,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 200, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1088;
+            this.state = 1097;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 118, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 119, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1060;
+                this.state = 1069;
                 this.propertyReference();
-                this.state = 1061;
+                this.state = 1070;
                 this.match(CypherParser.IS);
-                this.state = 1062;
+                this.state = 1071;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -4922,11 +4990,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1064;
+                this.state = 1073;
                 this.propertyReferenceList();
-                this.state = 1065;
+                this.state = 1074;
                 this.match(CypherParser.IS);
-                this.state = 1066;
+                this.state = 1075;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -4934,13 +5002,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1068;
+                this.state = 1077;
                 this.propertyReference();
-                this.state = 1069;
+                this.state = 1078;
                 this.match(CypherParser.IS);
-                this.state = 1070;
+                this.state = 1079;
                 this.match(CypherParser.NOT);
-                this.state = 1071;
+                this.state = 1080;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4948,13 +5016,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1073;
+                this.state = 1082;
                 this.propertyReference();
-                this.state = 1074;
+                this.state = 1083;
                 this.match(CypherParser.IS);
-                this.state = 1075;
+                this.state = 1084;
                 this.match(CypherParser.NODE);
-                this.state = 1076;
+                this.state = 1085;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -4962,13 +5030,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1078;
+                this.state = 1087;
                 this.propertyReferenceList();
-                this.state = 1079;
+                this.state = 1088;
                 this.match(CypherParser.IS);
-                this.state = 1080;
+                this.state = 1089;
                 this.match(CypherParser.NODE);
-                this.state = 1081;
+                this.state = 1090;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -4976,11 +5044,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1083;
+                this.state = 1092;
                 this.propertyReference();
-                this.state = 1084;
+                this.state = 1093;
                 this.match(CypherParser.IS);
-                this.state = 1085;
+                this.state = 1094;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 55 || _la === 65)) {
                 this.errorHandler.recoverInline(this);
@@ -4989,7 +5057,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1086;
+                this.state = 1095;
                 this.typeName();
                 }
                 break;
@@ -5010,15 +5078,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 202, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1090;
+            this.state = 1099;
             this.variable();
-            this.state = 1091;
+            this.state = 1100;
             this.match(CypherParser.DOT);
-            this.state = 1092;
+            this.state = 1101;
             this.propertyKeyName();
             }
         }
@@ -5037,32 +5105,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 204, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1094;
+            this.state = 1103;
             this.match(CypherParser.LPAREN);
-            this.state = 1095;
+            this.state = 1104;
             this.propertyReference();
-            this.state = 1100;
+            this.state = 1109;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 1096;
+                this.state = 1105;
                 this.match(CypherParser.COMMA);
-                this.state = 1097;
+                this.state = 1106;
                 this.propertyReference();
                 }
                 }
-                this.state = 1102;
+                this.state = 1111;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1103;
+            this.state = 1112;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5081,37 +5149,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 206, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1105;
+            this.state = 1114;
             this.symbolicName();
-            this.state = 1110;
+            this.state = 1119;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 73) {
                 {
-                this.state = 1106;
+                this.state = 1115;
                 this.match(CypherParser.LT);
-                this.state = 1107;
+                this.state = 1116;
                 this.typeName();
-                this.state = 1108;
+                this.state = 1117;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1115;
+            this.state = 1124;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 87) {
                 {
-                this.state = 1112;
+                this.state = 1121;
                 this.match(CypherParser.LPAREN);
-                this.state = 1113;
+                this.state = 1122;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1114;
+                this.state = 1123;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -5133,23 +5201,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 208, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1117;
+            this.state = 1126;
             this.match(CypherParser.DROP);
-            this.state = 1118;
+            this.state = 1127;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1119;
+            this.state = 1128;
             this.symbolicName();
-            this.state = 1121;
+            this.state = 1130;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 27) {
                 {
-                this.state = 1120;
+                this.state = 1129;
                 this.ifExists();
                 }
             }
@@ -5171,53 +5239,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 210, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1123;
+            this.state = 1132;
             this.match(CypherParser.CREATE);
-            this.state = 1125;
+            this.state = 1134;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 57) {
                 {
-                this.state = 1124;
+                this.state = 1133;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1127;
+            this.state = 1136;
             this.match(CypherParser.INDEX);
-            this.state = 1129;
+            this.state = 1138;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 124, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 125, this.context) ) {
             case 1:
                 {
-                this.state = 1128;
+                this.state = 1137;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1132;
+            this.state = 1141;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 27) {
                 {
-                this.state = 1131;
+                this.state = 1140;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1134;
+            this.state = 1143;
             this.indexTarget();
-            this.state = 1136;
+            this.state = 1145;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 1135;
+                this.state = 1144;
                 this.where();
                 }
             }
@@ -5239,49 +5307,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 212, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1171;
+            this.state = 1180;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1138;
+                this.state = 1147;
                 this.match(CypherParser.FOR);
-                this.state = 1139;
+                this.state = 1148;
                 this.match(CypherParser.LPAREN);
-                this.state = 1140;
+                this.state = 1149;
                 this.variable();
-                this.state = 1141;
-                this.nodeLabel();
-                this.state = 1142;
-                this.match(CypherParser.RPAREN);
-                this.state = 1143;
-                this.match(CypherParser.ON);
-                this.state = 1144;
-                this.match(CypherParser.LPAREN);
-                this.state = 1145;
-                this.propertyReference();
                 this.state = 1150;
+                this.nodeLabel();
+                this.state = 1151;
+                this.match(CypherParser.RPAREN);
+                this.state = 1152;
+                this.match(CypherParser.ON);
+                this.state = 1153;
+                this.match(CypherParser.LPAREN);
+                this.state = 1154;
+                this.propertyReference();
+                this.state = 1159;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1146;
+                    this.state = 1155;
                     this.match(CypherParser.COMMA);
-                    this.state = 1147;
+                    this.state = 1156;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1152;
+                    this.state = 1161;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1153;
+                this.state = 1162;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -5289,41 +5357,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1155;
+                this.state = 1164;
                 this.match(CypherParser.ON);
-                this.state = 1157;
+                this.state = 1166;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 83) {
                     {
-                    this.state = 1156;
+                    this.state = 1165;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1159;
+                this.state = 1168;
                 this.labelName();
-                this.state = 1160;
+                this.state = 1169;
                 this.match(CypherParser.LPAREN);
-                this.state = 1161;
+                this.state = 1170;
                 this.propertyKeyName();
-                this.state = 1166;
+                this.state = 1175;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1162;
+                    this.state = 1171;
                     this.match(CypherParser.COMMA);
-                    this.state = 1163;
+                    this.state = 1172;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1168;
+                    this.state = 1177;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1169;
+                this.state = 1178;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -5346,23 +5414,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 214, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1173;
+            this.state = 1182;
             this.match(CypherParser.DROP);
-            this.state = 1174;
+            this.state = 1183;
             this.match(CypherParser.INDEX);
-            this.state = 1175;
+            this.state = 1184;
             this.symbolicName();
-            this.state = 1177;
+            this.state = 1186;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 27) {
                 {
-                this.state = 1176;
+                this.state = 1185;
                 this.ifExists();
                 }
             }
@@ -5384,15 +5452,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 216, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1179;
+            this.state = 1188;
             this.match(CypherParser.IF);
-            this.state = 1180;
+            this.state = 1189;
             this.match(CypherParser.NOT);
-            this.state = 1181;
+            this.state = 1190;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -5411,13 +5479,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 218, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1183;
+            this.state = 1192;
             this.match(CypherParser.IF);
-            this.state = 1184;
+            this.state = 1193;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -5436,11 +5504,11 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_variable);
+        this.enterRule(localContext, 220, CypherParser.RULE_variable);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1186;
+            this.state = 1195;
             this.symbolicName();
             }
         }
@@ -5459,22 +5527,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 222, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1191;
+            this.state = 1200;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1188;
+                this.state = 1197;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1189;
+                this.state = 1198;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -5502,7 +5570,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1190;
+                this.state = 1199;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -5525,12 +5593,12 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 224, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1193;
+            this.state = 1202;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5556,9 +5624,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 226, CypherParser.RULE_schemaName);
         try {
-            this.state = 1197;
+            this.state = 1206;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5587,7 +5655,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1195;
+                this.state = 1204;
                 this.symbolicName();
                 }
                 break;
@@ -5635,7 +5703,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1196;
+                this.state = 1205;
                 this.reservedWord();
                 }
                 break;
@@ -5658,12 +5726,12 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 228, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1199;
+            this.state = 1208;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2843143067) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4205762483) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5689,7 +5757,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,103,1202,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,103,1211,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -5706,449 +5774,453 @@ export class CypherParser extends antlr.Parser {
         91,2,92,7,92,2,93,7,93,2,94,7,94,2,95,7,95,2,96,7,96,2,97,7,97,2,
         98,7,98,2,99,7,99,2,100,7,100,2,101,7,101,2,102,7,102,2,103,7,103,
         2,104,7,104,2,105,7,105,2,106,7,106,2,107,7,107,2,108,7,108,2,109,
-        7,109,2,110,7,110,2,111,7,111,2,112,7,112,2,113,7,113,1,0,1,0,3,
-        0,231,8,0,1,0,1,0,1,1,1,1,1,1,3,1,238,8,1,1,2,1,2,1,2,1,2,1,2,1,
-        3,1,3,1,3,1,3,3,3,249,8,3,1,4,5,4,252,8,4,10,4,12,4,255,9,4,1,4,
-        1,4,5,4,259,8,4,10,4,12,4,262,9,4,1,4,5,4,265,8,4,10,4,12,4,268,
-        9,4,1,5,1,5,3,5,272,8,5,1,6,1,6,3,6,276,8,6,1,6,1,6,1,7,4,7,281,
-        8,7,11,7,12,7,282,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,
-        9,296,8,9,10,9,12,9,299,9,9,3,9,301,8,9,1,9,1,9,1,10,5,10,306,8,
-        10,10,10,12,10,309,9,10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,
-        318,8,11,10,11,12,11,321,9,11,3,11,323,8,11,1,11,1,11,1,12,1,12,
-        1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,337,8,12,1,13,3,13,
-        340,8,13,1,13,1,13,1,13,5,13,345,8,13,10,13,12,13,348,9,13,1,13,
-        3,13,351,8,13,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,
-        1,15,5,15,364,8,15,10,15,12,15,367,9,15,3,15,369,8,15,1,15,3,15,
-        372,8,15,1,15,1,15,1,15,3,15,377,8,15,3,15,379,8,15,1,16,1,16,1,
-        16,1,17,1,17,1,17,5,17,387,8,17,10,17,12,17,390,9,17,1,17,3,17,393,
-        8,17,1,18,1,18,1,18,3,18,398,8,18,1,18,1,18,1,19,1,19,1,19,1,20,
-        1,20,1,20,5,20,408,8,20,10,20,12,20,411,9,20,1,21,1,21,1,21,1,21,
-        1,21,1,21,3,21,419,8,21,1,22,1,22,1,22,1,22,5,22,425,8,22,10,22,
-        12,22,428,9,22,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,
-        1,23,1,23,1,23,1,23,1,23,3,23,445,8,23,1,24,1,24,1,24,1,24,5,24,
-        451,8,24,10,24,12,24,454,9,24,1,25,1,25,1,25,1,25,3,25,460,8,25,
-        1,26,3,26,463,8,26,1,26,1,26,1,26,1,26,5,26,469,8,26,10,26,12,26,
-        472,9,26,1,27,1,27,1,27,3,27,477,8,27,1,28,1,28,1,28,1,29,3,29,483,
-        8,29,1,29,1,29,3,29,487,8,29,1,29,3,29,490,8,29,1,29,3,29,493,8,
-        29,1,30,1,30,1,30,5,30,498,8,30,10,30,12,30,501,9,30,1,30,1,30,1,
-        30,5,30,506,8,30,10,30,12,30,509,9,30,3,30,511,8,30,1,31,1,31,1,
-        31,3,31,516,8,31,1,32,1,32,1,32,1,32,1,32,5,32,523,8,32,10,32,12,
-        32,526,9,32,1,33,1,33,1,33,1,34,1,34,1,34,1,35,1,35,3,35,536,8,35,
-        1,36,1,36,1,36,1,37,1,37,1,37,5,37,544,8,37,10,37,12,37,547,9,37,
-        1,38,1,38,1,38,3,38,552,8,38,1,38,1,38,1,39,1,39,5,39,558,8,39,10,
-        39,12,39,561,9,39,1,39,1,39,1,39,1,39,3,39,567,8,39,1,40,1,40,4,
-        40,571,8,40,11,40,12,40,572,1,41,1,41,3,41,577,8,41,1,41,3,41,580,
-        8,41,1,41,3,41,583,8,41,1,41,1,41,1,42,1,42,1,42,1,43,1,43,1,43,
-        3,43,593,8,43,1,43,1,43,1,43,1,43,1,43,3,43,600,8,43,1,43,1,43,1,
-        43,3,43,605,8,43,1,43,1,43,1,43,1,43,3,43,611,8,43,1,43,3,43,614,
-        8,43,1,44,1,44,3,44,618,8,44,1,44,3,44,621,8,44,1,44,3,44,624,8,
-        44,1,44,3,44,627,8,44,1,44,1,44,1,45,1,45,3,45,633,8,45,1,46,1,46,
-        1,46,1,46,3,46,639,8,46,1,46,5,46,642,8,46,10,46,12,46,645,9,46,
-        1,47,4,47,648,8,47,11,47,12,47,649,1,48,1,48,1,48,1,49,1,49,3,49,
-        657,8,49,1,49,1,49,3,49,661,8,49,3,49,663,8,49,1,49,1,49,3,49,667,
-        8,49,3,49,669,8,49,1,50,3,50,672,8,50,1,50,1,50,1,51,1,51,1,52,1,
-        52,1,53,1,53,4,53,682,8,53,11,53,12,53,683,1,54,1,54,1,55,1,55,1,
-        55,5,55,691,8,55,10,55,12,55,694,9,55,1,56,1,56,1,56,5,56,699,8,
-        56,10,56,12,56,702,9,56,1,57,1,57,1,57,5,57,707,8,57,10,57,12,57,
-        710,9,57,1,58,5,58,713,8,58,10,58,12,58,716,9,58,1,58,1,58,1,59,
-        1,59,1,59,1,59,5,59,724,8,59,10,59,12,59,727,9,59,1,60,1,60,1,61,
-        1,61,5,61,733,8,61,10,61,12,61,736,9,61,1,62,1,62,1,62,1,62,1,62,
-        1,62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,1,62,3,62,
-        755,8,62,1,63,1,63,1,63,1,63,5,63,761,8,63,10,63,12,63,764,9,63,
-        1,64,1,64,1,65,1,65,1,65,1,65,5,65,772,8,65,10,65,12,65,775,9,65,
-        1,66,1,66,1,67,1,67,1,67,5,67,782,8,67,10,67,12,67,785,9,67,1,68,
-        5,68,788,8,68,10,68,12,68,791,9,68,1,68,1,68,1,69,1,69,1,69,5,69,
-        798,8,69,10,69,12,69,801,9,69,1,69,3,69,804,8,69,1,70,1,70,1,70,
-        1,70,1,70,1,70,3,70,812,8,70,1,70,1,70,3,70,816,8,70,1,70,3,70,819,
-        8,70,1,71,1,71,1,71,1,72,1,72,1,72,1,72,1,72,1,72,1,72,1,72,1,72,
-        1,72,1,72,1,72,1,72,1,72,3,72,838,8,72,1,73,1,73,1,73,1,73,1,73,
-        1,74,1,74,3,74,847,8,74,1,74,4,74,850,8,74,11,74,12,74,851,1,74,
-        1,74,3,74,856,8,74,1,74,1,74,1,75,1,75,1,75,1,75,1,75,1,76,1,76,
-        1,76,1,76,3,76,869,8,76,1,76,1,76,1,77,1,77,1,77,1,77,3,77,877,8,
-        77,1,77,1,77,1,77,3,77,882,8,77,1,77,1,77,1,77,1,77,1,78,1,78,1,
-        78,1,78,1,78,1,79,1,79,1,80,1,80,1,80,1,80,1,80,3,80,900,8,80,1,
-        81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,
-        82,1,82,1,82,1,82,1,82,3,82,920,8,82,3,82,922,8,82,1,82,1,82,1,83,
-        1,83,1,83,1,83,1,84,1,84,1,84,3,84,933,8,84,1,84,1,84,1,84,5,84,
-        938,8,84,10,84,12,84,941,9,84,3,84,943,8,84,1,84,1,84,1,85,1,85,
-        1,85,1,86,1,86,1,86,5,86,953,8,86,10,86,12,86,956,9,86,1,87,1,87,
-        1,87,1,87,1,87,5,87,963,8,87,10,87,12,87,966,9,87,3,87,968,8,87,
-        1,87,1,87,1,88,1,88,1,88,1,88,1,88,1,88,1,88,1,88,1,88,3,88,981,
-        8,88,1,89,1,89,1,89,3,89,986,8,89,1,90,1,90,1,90,1,90,1,90,1,90,
-        3,90,994,8,90,1,91,1,91,1,92,1,92,3,92,1000,8,92,1,93,1,93,1,94,
-        1,94,1,94,1,94,5,94,1008,8,94,10,94,12,94,1011,9,94,3,94,1013,8,
-        94,1,94,1,94,1,95,1,95,1,95,1,95,1,95,1,95,1,95,1,95,1,95,5,95,1026,
-        8,95,10,95,12,95,1029,9,95,3,95,1031,8,95,1,95,1,95,1,96,1,96,1,
-        97,1,97,1,97,1,97,3,97,1041,8,97,1,98,1,98,1,98,3,98,1046,8,98,1,
-        98,3,98,1049,8,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,1,98,3,98,1059,
-        8,98,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,
-        1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,
-        1,99,1,99,1,99,3,99,1089,8,99,1,100,1,100,1,100,1,100,1,101,1,101,
-        1,101,1,101,5,101,1099,8,101,10,101,12,101,1102,9,101,1,101,1,101,
-        1,102,1,102,1,102,1,102,1,102,3,102,1111,8,102,1,102,1,102,1,102,
-        3,102,1116,8,102,1,103,1,103,1,103,1,103,3,103,1122,8,103,1,104,
-        1,104,3,104,1126,8,104,1,104,1,104,3,104,1130,8,104,1,104,3,104,
-        1133,8,104,1,104,1,104,3,104,1137,8,104,1,105,1,105,1,105,1,105,
-        1,105,1,105,1,105,1,105,1,105,1,105,5,105,1149,8,105,10,105,12,105,
-        1152,9,105,1,105,1,105,1,105,1,105,3,105,1158,8,105,1,105,1,105,
-        1,105,1,105,1,105,5,105,1165,8,105,10,105,12,105,1168,9,105,1,105,
-        1,105,3,105,1172,8,105,1,106,1,106,1,106,1,106,3,106,1178,8,106,
-        1,107,1,107,1,107,1,107,1,108,1,108,1,108,1,109,1,109,1,110,1,110,
-        1,110,3,110,1192,8,110,1,111,1,111,1,112,1,112,3,112,1198,8,112,
-        1,113,1,113,1,113,0,0,114,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,
-        30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,
-        74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,
-        114,116,118,120,122,124,126,128,130,132,134,136,138,140,142,144,
-        146,148,150,152,154,156,158,160,162,164,166,168,170,172,174,176,
-        178,180,182,184,186,188,190,192,194,196,198,200,202,204,206,208,
-        210,212,214,216,218,220,222,224,226,0,12,3,0,5,5,7,7,16,17,1,0,69,
-        74,1,0,75,76,1,0,77,79,4,0,1,1,3,3,36,36,49,49,2,0,25,25,54,54,1,
-        0,93,95,2,0,26,26,40,40,2,0,6,6,46,46,2,0,55,55,65,65,19,0,3,3,6,
-        7,11,11,13,13,17,17,20,20,24,24,26,27,29,29,31,31,35,36,39,39,44,
-        44,46,46,49,49,53,53,55,55,57,57,59,59,20,0,1,2,4,5,8,10,12,12,14,
-        16,18,19,21,23,25,25,28,28,30,30,32,34,37,38,40,43,45,45,47,48,50,
-        52,54,54,56,56,58,58,60,64,1266,0,228,1,0,0,0,2,237,1,0,0,0,4,239,
-        1,0,0,0,6,248,1,0,0,0,8,253,1,0,0,0,10,271,1,0,0,0,12,273,1,0,0,
-        0,14,280,1,0,0,0,16,284,1,0,0,0,18,289,1,0,0,0,20,307,1,0,0,0,22,
-        312,1,0,0,0,24,336,1,0,0,0,26,339,1,0,0,0,28,352,1,0,0,0,30,357,
-        1,0,0,0,32,380,1,0,0,0,34,383,1,0,0,0,36,397,1,0,0,0,38,401,1,0,
-        0,0,40,404,1,0,0,0,42,418,1,0,0,0,44,420,1,0,0,0,46,444,1,0,0,0,
-        48,446,1,0,0,0,50,459,1,0,0,0,52,462,1,0,0,0,54,473,1,0,0,0,56,478,
-        1,0,0,0,58,482,1,0,0,0,60,510,1,0,0,0,62,512,1,0,0,0,64,517,1,0,
-        0,0,66,527,1,0,0,0,68,530,1,0,0,0,70,533,1,0,0,0,72,537,1,0,0,0,
-        74,540,1,0,0,0,76,551,1,0,0,0,78,566,1,0,0,0,80,568,1,0,0,0,82,574,
-        1,0,0,0,84,586,1,0,0,0,86,613,1,0,0,0,88,615,1,0,0,0,90,632,1,0,
-        0,0,92,634,1,0,0,0,94,647,1,0,0,0,96,651,1,0,0,0,98,668,1,0,0,0,
-        100,671,1,0,0,0,102,675,1,0,0,0,104,677,1,0,0,0,106,679,1,0,0,0,
-        108,685,1,0,0,0,110,687,1,0,0,0,112,695,1,0,0,0,114,703,1,0,0,0,
-        116,714,1,0,0,0,118,719,1,0,0,0,120,728,1,0,0,0,122,730,1,0,0,0,
-        124,754,1,0,0,0,126,756,1,0,0,0,128,765,1,0,0,0,130,767,1,0,0,0,
-        132,776,1,0,0,0,134,778,1,0,0,0,136,789,1,0,0,0,138,794,1,0,0,0,
-        140,818,1,0,0,0,142,820,1,0,0,0,144,837,1,0,0,0,146,839,1,0,0,0,
-        148,844,1,0,0,0,150,859,1,0,0,0,152,864,1,0,0,0,154,872,1,0,0,0,
-        156,887,1,0,0,0,158,892,1,0,0,0,160,894,1,0,0,0,162,901,1,0,0,0,
-        164,914,1,0,0,0,166,925,1,0,0,0,168,929,1,0,0,0,170,946,1,0,0,0,
-        172,954,1,0,0,0,174,957,1,0,0,0,176,980,1,0,0,0,178,982,1,0,0,0,
-        180,993,1,0,0,0,182,995,1,0,0,0,184,999,1,0,0,0,186,1001,1,0,0,0,
-        188,1003,1,0,0,0,190,1016,1,0,0,0,192,1034,1,0,0,0,194,1040,1,0,
-        0,0,196,1042,1,0,0,0,198,1088,1,0,0,0,200,1090,1,0,0,0,202,1094,
-        1,0,0,0,204,1105,1,0,0,0,206,1117,1,0,0,0,208,1123,1,0,0,0,210,1171,
-        1,0,0,0,212,1173,1,0,0,0,214,1179,1,0,0,0,216,1183,1,0,0,0,218,1186,
-        1,0,0,0,220,1191,1,0,0,0,222,1193,1,0,0,0,224,1197,1,0,0,0,226,1199,
-        1,0,0,0,228,230,3,2,1,0,229,231,5,84,0,0,230,229,1,0,0,0,230,231,
-        1,0,0,0,231,232,1,0,0,0,232,233,5,0,0,1,233,1,1,0,0,0,234,238,3,
-        4,2,0,235,238,3,194,97,0,236,238,3,8,4,0,237,234,1,0,0,0,237,235,
-        1,0,0,0,237,236,1,0,0,0,238,3,1,0,0,0,239,240,5,48,0,0,240,241,3,
-        220,110,0,241,242,5,72,0,0,242,243,3,6,3,0,243,5,1,0,0,0,244,249,
-        5,97,0,0,245,249,3,184,92,0,246,249,3,182,91,0,247,249,3,220,110,
-        0,248,244,1,0,0,0,248,245,1,0,0,0,248,246,1,0,0,0,248,247,1,0,0,
-        0,249,7,1,0,0,0,250,252,3,10,5,0,251,250,1,0,0,0,252,255,1,0,0,0,
-        253,251,1,0,0,0,253,254,1,0,0,0,254,256,1,0,0,0,255,253,1,0,0,0,
-        256,260,3,14,7,0,257,259,3,12,6,0,258,257,1,0,0,0,259,262,1,0,0,
-        0,260,258,1,0,0,0,260,261,1,0,0,0,261,266,1,0,0,0,262,260,1,0,0,
-        0,263,265,3,10,5,0,264,263,1,0,0,0,265,268,1,0,0,0,266,264,1,0,0,
-        0,266,267,1,0,0,0,267,9,1,0,0,0,268,266,1,0,0,0,269,272,3,16,8,0,
-        270,272,3,18,9,0,271,269,1,0,0,0,271,270,1,0,0,0,272,11,1,0,0,0,
-        273,275,5,56,0,0,274,276,5,1,0,0,275,274,1,0,0,0,275,276,1,0,0,0,
-        276,277,1,0,0,0,277,278,3,14,7,0,278,13,1,0,0,0,279,281,3,24,12,
-        0,280,279,1,0,0,0,281,282,1,0,0,0,282,280,1,0,0,0,282,283,1,0,0,
-        0,283,15,1,0,0,0,284,285,5,4,0,0,285,286,5,39,0,0,286,287,5,53,0,
-        0,287,288,3,108,54,0,288,17,1,0,0,0,289,290,5,59,0,0,290,291,3,170,
-        85,0,291,300,5,87,0,0,292,297,3,108,54,0,293,294,5,82,0,0,294,296,
-        3,108,54,0,295,293,1,0,0,0,296,299,1,0,0,0,297,295,1,0,0,0,297,298,
-        1,0,0,0,298,301,1,0,0,0,299,297,1,0,0,0,300,292,1,0,0,0,300,301,
-        1,0,0,0,301,302,1,0,0,0,302,303,5,88,0,0,303,19,1,0,0,0,304,306,
-        3,22,11,0,305,304,1,0,0,0,306,309,1,0,0,0,307,305,1,0,0,0,307,308,
-        1,0,0,0,308,310,1,0,0,0,309,307,1,0,0,0,310,311,5,0,0,1,311,21,1,
-        0,0,0,312,313,3,170,85,0,313,322,5,87,0,0,314,319,3,108,54,0,315,
-        316,5,82,0,0,316,318,3,108,54,0,317,315,1,0,0,0,318,321,1,0,0,0,
-        319,317,1,0,0,0,319,320,1,0,0,0,320,323,1,0,0,0,321,319,1,0,0,0,
-        322,314,1,0,0,0,322,323,1,0,0,0,323,324,1,0,0,0,324,325,5,88,0,0,
-        325,23,1,0,0,0,326,337,3,26,13,0,327,337,3,28,14,0,328,337,3,30,
-        15,0,329,337,3,38,19,0,330,337,3,40,20,0,331,337,3,44,22,0,332,337,
-        3,48,24,0,333,337,3,52,26,0,334,337,3,54,27,0,335,337,3,56,28,0,
-        336,326,1,0,0,0,336,327,1,0,0,0,336,328,1,0,0,0,336,329,1,0,0,0,
-        336,330,1,0,0,0,336,331,1,0,0,0,336,332,1,0,0,0,336,333,1,0,0,0,
-        336,334,1,0,0,0,336,335,1,0,0,0,337,25,1,0,0,0,338,340,5,41,0,0,
-        339,338,1,0,0,0,339,340,1,0,0,0,340,341,1,0,0,0,341,342,5,33,0,0,
-        342,346,3,74,37,0,343,345,3,10,5,0,344,343,1,0,0,0,345,348,1,0,0,
-        0,346,344,1,0,0,0,346,347,1,0,0,0,347,350,1,0,0,0,348,346,1,0,0,
-        0,349,351,3,72,36,0,350,349,1,0,0,0,350,351,1,0,0,0,351,27,1,0,0,
-        0,352,353,5,58,0,0,353,354,3,108,54,0,354,355,5,4,0,0,355,356,3,
-        218,109,0,356,29,1,0,0,0,357,358,5,9,0,0,358,371,3,32,16,0,359,368,
-        5,87,0,0,360,365,3,108,54,0,361,362,5,82,0,0,362,364,3,108,54,0,
-        363,361,1,0,0,0,364,367,1,0,0,0,365,363,1,0,0,0,365,366,1,0,0,0,
-        366,369,1,0,0,0,367,365,1,0,0,0,368,360,1,0,0,0,368,369,1,0,0,0,
-        369,370,1,0,0,0,370,372,5,88,0,0,371,359,1,0,0,0,371,372,1,0,0,0,
-        372,378,1,0,0,0,373,376,5,64,0,0,374,377,5,77,0,0,375,377,3,34,17,
-        0,376,374,1,0,0,0,376,375,1,0,0,0,377,379,1,0,0,0,378,373,1,0,0,
-        0,378,379,1,0,0,0,379,31,1,0,0,0,380,381,3,172,86,0,381,382,3,220,
-        110,0,382,33,1,0,0,0,383,388,3,36,18,0,384,385,5,82,0,0,385,387,
-        3,36,18,0,386,384,1,0,0,0,387,390,1,0,0,0,388,386,1,0,0,0,388,389,
-        1,0,0,0,389,392,1,0,0,0,390,388,1,0,0,0,391,393,3,72,36,0,392,391,
-        1,0,0,0,392,393,1,0,0,0,393,35,1,0,0,0,394,395,3,220,110,0,395,396,
-        5,4,0,0,396,398,1,0,0,0,397,394,1,0,0,0,397,398,1,0,0,0,398,399,
-        1,0,0,0,399,400,3,218,109,0,400,37,1,0,0,0,401,402,5,14,0,0,402,
-        403,3,74,37,0,403,39,1,0,0,0,404,405,5,34,0,0,405,409,3,76,38,0,
-        406,408,3,42,21,0,407,406,1,0,0,0,408,411,1,0,0,0,409,407,1,0,0,
-        0,409,410,1,0,0,0,410,41,1,0,0,0,411,409,1,0,0,0,412,413,5,40,0,
-        0,413,414,5,33,0,0,414,419,3,44,22,0,415,416,5,40,0,0,416,417,5,
-        14,0,0,417,419,3,44,22,0,418,412,1,0,0,0,418,415,1,0,0,0,419,43,
-        1,0,0,0,420,421,5,48,0,0,421,426,3,46,23,0,422,423,5,82,0,0,423,
-        425,3,46,23,0,424,422,1,0,0,0,425,428,1,0,0,0,426,424,1,0,0,0,426,
-        427,1,0,0,0,427,45,1,0,0,0,428,426,1,0,0,0,429,430,3,106,53,0,430,
-        431,5,72,0,0,431,432,3,108,54,0,432,445,1,0,0,0,433,434,3,218,109,
-        0,434,435,5,72,0,0,435,436,3,108,54,0,436,445,1,0,0,0,437,438,3,
-        218,109,0,438,439,5,67,0,0,439,440,3,108,54,0,440,445,1,0,0,0,441,
-        442,3,218,109,0,442,443,3,94,47,0,443,445,1,0,0,0,444,429,1,0,0,
-        0,444,433,1,0,0,0,444,437,1,0,0,0,444,441,1,0,0,0,445,47,1,0,0,0,
-        446,447,5,45,0,0,447,452,3,50,25,0,448,449,5,82,0,0,449,451,3,50,
-        25,0,450,448,1,0,0,0,451,454,1,0,0,0,452,450,1,0,0,0,452,453,1,0,
-        0,0,453,49,1,0,0,0,454,452,1,0,0,0,455,456,3,218,109,0,456,457,3,
-        94,47,0,457,460,1,0,0,0,458,460,3,106,53,0,459,455,1,0,0,0,459,458,
-        1,0,0,0,460,51,1,0,0,0,461,463,5,18,0,0,462,461,1,0,0,0,462,463,
-        1,0,0,0,463,464,1,0,0,0,464,465,5,15,0,0,465,470,3,108,54,0,466,
-        467,5,82,0,0,467,469,3,108,54,0,468,466,1,0,0,0,469,472,1,0,0,0,
-        470,468,1,0,0,0,470,471,1,0,0,0,471,53,1,0,0,0,472,470,1,0,0,0,473,
-        474,5,62,0,0,474,476,3,58,29,0,475,477,3,72,36,0,476,475,1,0,0,0,
-        476,477,1,0,0,0,477,55,1,0,0,0,478,479,5,47,0,0,479,480,3,58,29,
-        0,480,57,1,0,0,0,481,483,5,19,0,0,482,481,1,0,0,0,482,483,1,0,0,
-        0,483,484,1,0,0,0,484,486,3,60,30,0,485,487,3,64,32,0,486,485,1,
-        0,0,0,486,487,1,0,0,0,487,489,1,0,0,0,488,490,3,66,33,0,489,488,
-        1,0,0,0,489,490,1,0,0,0,490,492,1,0,0,0,491,493,3,68,34,0,492,491,
-        1,0,0,0,492,493,1,0,0,0,493,59,1,0,0,0,494,499,5,77,0,0,495,496,
-        5,82,0,0,496,498,3,62,31,0,497,495,1,0,0,0,498,501,1,0,0,0,499,497,
-        1,0,0,0,499,500,1,0,0,0,500,511,1,0,0,0,501,499,1,0,0,0,502,507,
-        3,62,31,0,503,504,5,82,0,0,504,506,3,62,31,0,505,503,1,0,0,0,506,
-        509,1,0,0,0,507,505,1,0,0,0,507,508,1,0,0,0,508,511,1,0,0,0,509,
-        507,1,0,0,0,510,494,1,0,0,0,510,502,1,0,0,0,511,61,1,0,0,0,512,515,
-        3,108,54,0,513,514,5,4,0,0,514,516,3,218,109,0,515,513,1,0,0,0,515,
-        516,1,0,0,0,516,63,1,0,0,0,517,518,5,43,0,0,518,519,5,8,0,0,519,
-        524,3,70,35,0,520,521,5,82,0,0,521,523,3,70,35,0,522,520,1,0,0,0,
-        523,526,1,0,0,0,524,522,1,0,0,0,524,525,1,0,0,0,525,65,1,0,0,0,526,
-        524,1,0,0,0,527,528,5,50,0,0,528,529,3,108,54,0,529,67,1,0,0,0,530,
-        531,5,32,0,0,531,532,3,108,54,0,532,69,1,0,0,0,533,535,3,108,54,
-        0,534,536,7,0,0,0,535,534,1,0,0,0,535,536,1,0,0,0,536,71,1,0,0,0,
-        537,538,5,61,0,0,538,539,3,108,54,0,539,73,1,0,0,0,540,545,3,76,
-        38,0,541,542,5,82,0,0,542,544,3,76,38,0,543,541,1,0,0,0,544,547,
-        1,0,0,0,545,543,1,0,0,0,545,546,1,0,0,0,546,75,1,0,0,0,547,545,1,
-        0,0,0,548,549,3,218,109,0,549,550,5,72,0,0,550,552,1,0,0,0,551,548,
-        1,0,0,0,551,552,1,0,0,0,552,553,1,0,0,0,553,554,3,78,39,0,554,77,
-        1,0,0,0,555,559,3,82,41,0,556,558,3,84,42,0,557,556,1,0,0,0,558,
-        561,1,0,0,0,559,557,1,0,0,0,559,560,1,0,0,0,560,567,1,0,0,0,561,
-        559,1,0,0,0,562,563,5,87,0,0,563,564,3,78,39,0,564,565,5,88,0,0,
-        565,567,1,0,0,0,566,555,1,0,0,0,566,562,1,0,0,0,567,79,1,0,0,0,568,
-        570,3,82,41,0,569,571,3,84,42,0,570,569,1,0,0,0,571,572,1,0,0,0,
-        572,570,1,0,0,0,572,573,1,0,0,0,573,81,1,0,0,0,574,576,5,87,0,0,
-        575,577,3,218,109,0,576,575,1,0,0,0,576,577,1,0,0,0,577,579,1,0,
-        0,0,578,580,3,94,47,0,579,578,1,0,0,0,579,580,1,0,0,0,580,582,1,
-        0,0,0,581,583,3,90,45,0,582,581,1,0,0,0,582,583,1,0,0,0,583,584,
-        1,0,0,0,584,585,5,88,0,0,585,83,1,0,0,0,586,587,3,86,43,0,587,588,
-        3,82,41,0,588,85,1,0,0,0,589,590,5,73,0,0,590,592,5,76,0,0,591,593,
-        3,88,44,0,592,591,1,0,0,0,592,593,1,0,0,0,593,594,1,0,0,0,594,595,
-        5,76,0,0,595,614,5,74,0,0,596,597,5,73,0,0,597,599,5,76,0,0,598,
-        600,3,88,44,0,599,598,1,0,0,0,599,600,1,0,0,0,600,601,1,0,0,0,601,
-        614,5,76,0,0,602,604,5,76,0,0,603,605,3,88,44,0,604,603,1,0,0,0,
-        604,605,1,0,0,0,605,606,1,0,0,0,606,607,5,76,0,0,607,614,5,74,0,
-        0,608,610,5,76,0,0,609,611,3,88,44,0,610,609,1,0,0,0,610,611,1,0,
-        0,0,611,612,1,0,0,0,612,614,5,76,0,0,613,589,1,0,0,0,613,596,1,0,
-        0,0,613,602,1,0,0,0,613,608,1,0,0,0,614,87,1,0,0,0,615,617,5,89,
-        0,0,616,618,3,218,109,0,617,616,1,0,0,0,617,618,1,0,0,0,618,620,
-        1,0,0,0,619,621,3,92,46,0,620,619,1,0,0,0,620,621,1,0,0,0,621,623,
-        1,0,0,0,622,624,3,98,49,0,623,622,1,0,0,0,623,624,1,0,0,0,624,626,
-        1,0,0,0,625,627,3,90,45,0,626,625,1,0,0,0,626,627,1,0,0,0,627,628,
-        1,0,0,0,628,629,5,90,0,0,629,89,1,0,0,0,630,633,3,190,95,0,631,633,
-        3,178,89,0,632,630,1,0,0,0,632,631,1,0,0,0,633,91,1,0,0,0,634,635,
-        5,83,0,0,635,643,3,104,52,0,636,638,5,85,0,0,637,639,5,83,0,0,638,
-        637,1,0,0,0,638,639,1,0,0,0,639,640,1,0,0,0,640,642,3,104,52,0,641,
-        636,1,0,0,0,642,645,1,0,0,0,643,641,1,0,0,0,643,644,1,0,0,0,644,
-        93,1,0,0,0,645,643,1,0,0,0,646,648,3,96,48,0,647,646,1,0,0,0,648,
-        649,1,0,0,0,649,647,1,0,0,0,649,650,1,0,0,0,650,95,1,0,0,0,651,652,
-        5,83,0,0,652,653,3,102,51,0,653,97,1,0,0,0,654,656,5,77,0,0,655,
-        657,3,100,50,0,656,655,1,0,0,0,656,657,1,0,0,0,657,662,1,0,0,0,658,
-        660,5,66,0,0,659,661,3,100,50,0,660,659,1,0,0,0,660,661,1,0,0,0,
-        661,663,1,0,0,0,662,658,1,0,0,0,662,663,1,0,0,0,663,669,1,0,0,0,
-        664,666,5,66,0,0,665,667,3,100,50,0,666,665,1,0,0,0,666,667,1,0,
-        0,0,667,669,1,0,0,0,668,654,1,0,0,0,668,664,1,0,0,0,669,99,1,0,0,
-        0,670,672,5,76,0,0,671,670,1,0,0,0,671,672,1,0,0,0,672,673,1,0,0,
-        0,673,674,3,186,93,0,674,101,1,0,0,0,675,676,3,224,112,0,676,103,
-        1,0,0,0,677,678,3,224,112,0,678,105,1,0,0,0,679,681,3,144,72,0,680,
-        682,3,142,71,0,681,680,1,0,0,0,682,683,1,0,0,0,683,681,1,0,0,0,683,
-        684,1,0,0,0,684,107,1,0,0,0,685,686,3,110,55,0,686,109,1,0,0,0,687,
-        692,3,112,56,0,688,689,5,42,0,0,689,691,3,112,56,0,690,688,1,0,0,
-        0,691,694,1,0,0,0,692,690,1,0,0,0,692,693,1,0,0,0,693,111,1,0,0,
-        0,694,692,1,0,0,0,695,700,3,114,57,0,696,697,5,63,0,0,697,699,3,
-        114,57,0,698,696,1,0,0,0,699,702,1,0,0,0,700,698,1,0,0,0,700,701,
-        1,0,0,0,701,113,1,0,0,0,702,700,1,0,0,0,703,708,3,116,58,0,704,705,
-        5,2,0,0,705,707,3,116,58,0,706,704,1,0,0,0,707,710,1,0,0,0,708,706,
-        1,0,0,0,708,709,1,0,0,0,709,115,1,0,0,0,710,708,1,0,0,0,711,713,
-        5,37,0,0,712,711,1,0,0,0,713,716,1,0,0,0,714,712,1,0,0,0,714,715,
-        1,0,0,0,715,717,1,0,0,0,716,714,1,0,0,0,717,718,3,118,59,0,718,117,
-        1,0,0,0,719,725,3,122,61,0,720,721,3,120,60,0,721,722,3,122,61,0,
-        722,724,1,0,0,0,723,720,1,0,0,0,724,727,1,0,0,0,725,723,1,0,0,0,
-        725,726,1,0,0,0,726,119,1,0,0,0,727,725,1,0,0,0,728,729,7,1,0,0,
-        729,121,1,0,0,0,730,734,3,126,63,0,731,733,3,124,62,0,732,731,1,
-        0,0,0,733,736,1,0,0,0,734,732,1,0,0,0,734,735,1,0,0,0,735,123,1,
-        0,0,0,736,734,1,0,0,0,737,738,5,51,0,0,738,739,5,62,0,0,739,755,
-        3,126,63,0,740,741,5,23,0,0,741,742,5,62,0,0,742,755,3,126,63,0,
-        743,744,5,12,0,0,744,755,3,126,63,0,745,746,5,68,0,0,746,755,3,126,
-        63,0,747,748,5,28,0,0,748,755,3,126,63,0,749,750,5,30,0,0,750,755,
-        5,38,0,0,751,752,5,30,0,0,752,753,5,37,0,0,753,755,5,38,0,0,754,
-        737,1,0,0,0,754,740,1,0,0,0,754,743,1,0,0,0,754,745,1,0,0,0,754,
-        747,1,0,0,0,754,749,1,0,0,0,754,751,1,0,0,0,755,125,1,0,0,0,756,
-        762,3,130,65,0,757,758,3,128,64,0,758,759,3,130,65,0,759,761,1,0,
-        0,0,760,757,1,0,0,0,761,764,1,0,0,0,762,760,1,0,0,0,762,763,1,0,
-        0,0,763,127,1,0,0,0,764,762,1,0,0,0,765,766,7,2,0,0,766,129,1,0,
-        0,0,767,773,3,134,67,0,768,769,3,132,66,0,769,770,3,134,67,0,770,
-        772,1,0,0,0,771,768,1,0,0,0,772,775,1,0,0,0,773,771,1,0,0,0,773,
-        774,1,0,0,0,774,131,1,0,0,0,775,773,1,0,0,0,776,777,7,3,0,0,777,
-        133,1,0,0,0,778,783,3,136,68,0,779,780,5,80,0,0,780,782,3,136,68,
-        0,781,779,1,0,0,0,782,785,1,0,0,0,783,781,1,0,0,0,783,784,1,0,0,
-        0,784,135,1,0,0,0,785,783,1,0,0,0,786,788,7,2,0,0,787,786,1,0,0,
-        0,788,791,1,0,0,0,789,787,1,0,0,0,789,790,1,0,0,0,790,792,1,0,0,
-        0,791,789,1,0,0,0,792,793,3,138,69,0,793,137,1,0,0,0,794,799,3,144,
-        72,0,795,798,3,140,70,0,796,798,3,142,71,0,797,795,1,0,0,0,797,796,
-        1,0,0,0,798,801,1,0,0,0,799,797,1,0,0,0,799,800,1,0,0,0,800,803,
-        1,0,0,0,801,799,1,0,0,0,802,804,3,94,47,0,803,802,1,0,0,0,803,804,
-        1,0,0,0,804,139,1,0,0,0,805,806,5,89,0,0,806,807,3,108,54,0,807,
-        808,5,90,0,0,808,819,1,0,0,0,809,811,5,89,0,0,810,812,3,108,54,0,
-        811,810,1,0,0,0,811,812,1,0,0,0,812,813,1,0,0,0,813,815,5,66,0,0,
-        814,816,3,108,54,0,815,814,1,0,0,0,815,816,1,0,0,0,816,817,1,0,0,
-        0,817,819,5,90,0,0,818,805,1,0,0,0,818,809,1,0,0,0,819,141,1,0,0,
-        0,820,821,5,81,0,0,821,822,3,192,96,0,822,143,1,0,0,0,823,838,3,
-        146,73,0,824,838,3,152,76,0,825,838,3,154,77,0,826,838,3,156,78,
-        0,827,838,3,162,81,0,828,838,3,164,82,0,829,838,3,180,90,0,830,838,
-        3,178,89,0,831,838,3,148,74,0,832,838,3,80,40,0,833,838,3,166,83,
-        0,834,838,3,168,84,0,835,838,3,174,87,0,836,838,3,218,109,0,837,
-        823,1,0,0,0,837,824,1,0,0,0,837,825,1,0,0,0,837,826,1,0,0,0,837,
-        827,1,0,0,0,837,828,1,0,0,0,837,829,1,0,0,0,837,830,1,0,0,0,837,
-        831,1,0,0,0,837,832,1,0,0,0,837,833,1,0,0,0,837,834,1,0,0,0,837,
-        835,1,0,0,0,837,836,1,0,0,0,838,145,1,0,0,0,839,840,5,13,0,0,840,
-        841,5,87,0,0,841,842,5,77,0,0,842,843,5,88,0,0,843,147,1,0,0,0,844,
-        846,5,10,0,0,845,847,3,108,54,0,846,845,1,0,0,0,846,847,1,0,0,0,
-        847,849,1,0,0,0,848,850,3,150,75,0,849,848,1,0,0,0,850,851,1,0,0,
-        0,851,849,1,0,0,0,851,852,1,0,0,0,852,855,1,0,0,0,853,854,5,21,0,
-        0,854,856,3,108,54,0,855,853,1,0,0,0,855,856,1,0,0,0,856,857,1,0,
-        0,0,857,858,5,22,0,0,858,149,1,0,0,0,859,860,5,60,0,0,860,861,3,
-        108,54,0,861,862,5,52,0,0,862,863,3,108,54,0,863,151,1,0,0,0,864,
-        865,5,89,0,0,865,868,3,160,80,0,866,867,5,85,0,0,867,869,3,108,54,
-        0,868,866,1,0,0,0,868,869,1,0,0,0,869,870,1,0,0,0,870,871,5,90,0,
-        0,871,153,1,0,0,0,872,876,5,89,0,0,873,874,3,218,109,0,874,875,5,
-        72,0,0,875,877,1,0,0,0,876,873,1,0,0,0,876,877,1,0,0,0,877,878,1,
-        0,0,0,878,881,3,80,40,0,879,880,5,61,0,0,880,882,3,108,54,0,881,
-        879,1,0,0,0,881,882,1,0,0,0,882,883,1,0,0,0,883,884,5,85,0,0,884,
-        885,3,108,54,0,885,886,5,90,0,0,886,155,1,0,0,0,887,888,3,158,79,
-        0,888,889,5,87,0,0,889,890,3,160,80,0,890,891,5,88,0,0,891,157,1,
-        0,0,0,892,893,7,4,0,0,893,159,1,0,0,0,894,895,3,218,109,0,895,896,
-        5,28,0,0,896,899,3,108,54,0,897,898,5,61,0,0,898,900,3,108,54,0,
-        899,897,1,0,0,0,899,900,1,0,0,0,900,161,1,0,0,0,901,902,5,44,0,0,
-        902,903,5,87,0,0,903,904,3,218,109,0,904,905,5,72,0,0,905,906,3,
-        108,54,0,906,907,5,82,0,0,907,908,3,218,109,0,908,909,5,28,0,0,909,
-        910,3,108,54,0,910,911,5,85,0,0,911,912,3,108,54,0,912,913,5,88,
-        0,0,913,163,1,0,0,0,914,915,5,24,0,0,915,921,5,91,0,0,916,922,3,
-        8,4,0,917,919,3,74,37,0,918,920,3,72,36,0,919,918,1,0,0,0,919,920,
-        1,0,0,0,920,922,1,0,0,0,921,916,1,0,0,0,921,917,1,0,0,0,922,923,
-        1,0,0,0,923,924,5,92,0,0,924,165,1,0,0,0,925,926,5,87,0,0,926,927,
-        3,108,54,0,927,928,5,88,0,0,928,167,1,0,0,0,929,930,3,170,85,0,930,
-        932,5,87,0,0,931,933,5,19,0,0,932,931,1,0,0,0,932,933,1,0,0,0,933,
-        942,1,0,0,0,934,939,3,108,54,0,935,936,5,82,0,0,936,938,3,108,54,
-        0,937,935,1,0,0,0,938,941,1,0,0,0,939,937,1,0,0,0,939,940,1,0,0,
-        0,940,943,1,0,0,0,941,939,1,0,0,0,942,934,1,0,0,0,942,943,1,0,0,
-        0,943,944,1,0,0,0,944,945,5,88,0,0,945,169,1,0,0,0,946,947,3,172,
-        86,0,947,948,3,220,110,0,948,171,1,0,0,0,949,950,3,220,110,0,950,
-        951,5,81,0,0,951,953,1,0,0,0,952,949,1,0,0,0,953,956,1,0,0,0,954,
-        952,1,0,0,0,954,955,1,0,0,0,955,173,1,0,0,0,956,954,1,0,0,0,957,
-        958,3,218,109,0,958,967,5,91,0,0,959,964,3,176,88,0,960,961,5,82,
-        0,0,961,963,3,176,88,0,962,960,1,0,0,0,963,966,1,0,0,0,964,962,1,
-        0,0,0,964,965,1,0,0,0,965,968,1,0,0,0,966,964,1,0,0,0,967,959,1,
-        0,0,0,967,968,1,0,0,0,968,969,1,0,0,0,969,970,5,92,0,0,970,175,1,
-        0,0,0,971,972,3,192,96,0,972,973,5,83,0,0,973,974,3,108,54,0,974,
-        981,1,0,0,0,975,976,5,81,0,0,976,981,3,192,96,0,977,978,5,81,0,0,
-        978,981,5,77,0,0,979,981,3,218,109,0,980,971,1,0,0,0,980,975,1,0,
-        0,0,980,977,1,0,0,0,980,979,1,0,0,0,981,177,1,0,0,0,982,985,5,86,
-        0,0,983,986,3,220,110,0,984,986,5,95,0,0,985,983,1,0,0,0,985,984,
-        1,0,0,0,986,179,1,0,0,0,987,994,3,182,91,0,988,994,5,38,0,0,989,
-        994,3,184,92,0,990,994,5,97,0,0,991,994,3,188,94,0,992,994,3,190,
-        95,0,993,987,1,0,0,0,993,988,1,0,0,0,993,989,1,0,0,0,993,990,1,0,
-        0,0,993,991,1,0,0,0,993,992,1,0,0,0,994,181,1,0,0,0,995,996,7,5,
-        0,0,996,183,1,0,0,0,997,1000,3,186,93,0,998,1000,5,96,0,0,999,997,
-        1,0,0,0,999,998,1,0,0,0,1000,185,1,0,0,0,1001,1002,7,6,0,0,1002,
-        187,1,0,0,0,1003,1012,5,89,0,0,1004,1009,3,108,54,0,1005,1006,5,
-        82,0,0,1006,1008,3,108,54,0,1007,1005,1,0,0,0,1008,1011,1,0,0,0,
-        1009,1007,1,0,0,0,1009,1010,1,0,0,0,1010,1013,1,0,0,0,1011,1009,
-        1,0,0,0,1012,1004,1,0,0,0,1012,1013,1,0,0,0,1013,1014,1,0,0,0,1014,
-        1015,5,90,0,0,1015,189,1,0,0,0,1016,1030,5,91,0,0,1017,1018,3,192,
-        96,0,1018,1019,5,83,0,0,1019,1027,3,108,54,0,1020,1021,5,82,0,0,
-        1021,1022,3,192,96,0,1022,1023,5,83,0,0,1023,1024,3,108,54,0,1024,
-        1026,1,0,0,0,1025,1020,1,0,0,0,1026,1029,1,0,0,0,1027,1025,1,0,0,
-        0,1027,1028,1,0,0,0,1028,1031,1,0,0,0,1029,1027,1,0,0,0,1030,1017,
-        1,0,0,0,1030,1031,1,0,0,0,1031,1032,1,0,0,0,1032,1033,5,92,0,0,1033,
-        191,1,0,0,0,1034,1035,3,224,112,0,1035,193,1,0,0,0,1036,1041,3,196,
-        98,0,1037,1041,3,206,103,0,1038,1041,3,208,104,0,1039,1041,3,212,
-        106,0,1040,1036,1,0,0,0,1040,1037,1,0,0,0,1040,1038,1,0,0,0,1040,
-        1039,1,0,0,0,1041,195,1,0,0,0,1042,1043,5,14,0,0,1043,1045,5,11,
-        0,0,1044,1046,3,220,110,0,1045,1044,1,0,0,0,1045,1046,1,0,0,0,1046,
-        1048,1,0,0,0,1047,1049,3,214,107,0,1048,1047,1,0,0,0,1048,1049,1,
-        0,0,0,1049,1050,1,0,0,0,1050,1051,7,7,0,0,1051,1052,5,87,0,0,1052,
-        1053,3,218,109,0,1053,1054,3,96,48,0,1054,1055,5,88,0,0,1055,1056,
-        7,8,0,0,1056,1058,3,198,99,0,1057,1059,3,72,36,0,1058,1057,1,0,0,
-        0,1058,1059,1,0,0,0,1059,197,1,0,0,0,1060,1061,3,200,100,0,1061,
-        1062,5,30,0,0,1062,1063,5,57,0,0,1063,1089,1,0,0,0,1064,1065,3,202,
-        101,0,1065,1066,5,30,0,0,1066,1067,5,57,0,0,1067,1089,1,0,0,0,1068,
-        1069,3,200,100,0,1069,1070,5,30,0,0,1070,1071,5,37,0,0,1071,1072,
-        5,38,0,0,1072,1089,1,0,0,0,1073,1074,3,200,100,0,1074,1075,5,30,
-        0,0,1075,1076,5,35,0,0,1076,1077,5,31,0,0,1077,1089,1,0,0,0,1078,
-        1079,3,202,101,0,1079,1080,5,30,0,0,1080,1081,5,35,0,0,1081,1082,
-        5,31,0,0,1082,1089,1,0,0,0,1083,1084,3,200,100,0,1084,1085,5,30,
-        0,0,1085,1086,7,9,0,0,1086,1087,3,204,102,0,1087,1089,1,0,0,0,1088,
-        1060,1,0,0,0,1088,1064,1,0,0,0,1088,1068,1,0,0,0,1088,1073,1,0,0,
-        0,1088,1078,1,0,0,0,1088,1083,1,0,0,0,1089,199,1,0,0,0,1090,1091,
-        3,218,109,0,1091,1092,5,81,0,0,1092,1093,3,192,96,0,1093,201,1,0,
-        0,0,1094,1095,5,87,0,0,1095,1100,3,200,100,0,1096,1097,5,82,0,0,
-        1097,1099,3,200,100,0,1098,1096,1,0,0,0,1099,1102,1,0,0,0,1100,1098,
-        1,0,0,0,1100,1101,1,0,0,0,1101,1103,1,0,0,0,1102,1100,1,0,0,0,1103,
-        1104,5,88,0,0,1104,203,1,0,0,0,1105,1110,3,220,110,0,1106,1107,5,
-        73,0,0,1107,1108,3,204,102,0,1108,1109,5,74,0,0,1109,1111,1,0,0,
-        0,1110,1106,1,0,0,0,1110,1111,1,0,0,0,1111,1115,1,0,0,0,1112,1113,
-        5,87,0,0,1113,1114,5,95,0,0,1114,1116,5,88,0,0,1115,1112,1,0,0,0,
-        1115,1116,1,0,0,0,1116,205,1,0,0,0,1117,1118,5,20,0,0,1118,1119,
-        5,11,0,0,1119,1121,3,220,110,0,1120,1122,3,216,108,0,1121,1120,1,
-        0,0,0,1121,1122,1,0,0,0,1122,207,1,0,0,0,1123,1125,5,14,0,0,1124,
-        1126,5,57,0,0,1125,1124,1,0,0,0,1125,1126,1,0,0,0,1126,1127,1,0,
-        0,0,1127,1129,5,29,0,0,1128,1130,3,220,110,0,1129,1128,1,0,0,0,1129,
-        1130,1,0,0,0,1130,1132,1,0,0,0,1131,1133,3,214,107,0,1132,1131,1,
-        0,0,0,1132,1133,1,0,0,0,1133,1134,1,0,0,0,1134,1136,3,210,105,0,
-        1135,1137,3,72,36,0,1136,1135,1,0,0,0,1136,1137,1,0,0,0,1137,209,
-        1,0,0,0,1138,1139,5,26,0,0,1139,1140,5,87,0,0,1140,1141,3,218,109,
-        0,1141,1142,3,96,48,0,1142,1143,5,88,0,0,1143,1144,5,40,0,0,1144,
-        1145,5,87,0,0,1145,1150,3,200,100,0,1146,1147,5,82,0,0,1147,1149,
-        3,200,100,0,1148,1146,1,0,0,0,1149,1152,1,0,0,0,1150,1148,1,0,0,
-        0,1150,1151,1,0,0,0,1151,1153,1,0,0,0,1152,1150,1,0,0,0,1153,1154,
-        5,88,0,0,1154,1172,1,0,0,0,1155,1157,5,40,0,0,1156,1158,5,83,0,0,
-        1157,1156,1,0,0,0,1157,1158,1,0,0,0,1158,1159,1,0,0,0,1159,1160,
-        3,102,51,0,1160,1161,5,87,0,0,1161,1166,3,192,96,0,1162,1163,5,82,
-        0,0,1163,1165,3,192,96,0,1164,1162,1,0,0,0,1165,1168,1,0,0,0,1166,
-        1164,1,0,0,0,1166,1167,1,0,0,0,1167,1169,1,0,0,0,1168,1166,1,0,0,
-        0,1169,1170,5,88,0,0,1170,1172,1,0,0,0,1171,1138,1,0,0,0,1171,1155,
-        1,0,0,0,1172,211,1,0,0,0,1173,1174,5,20,0,0,1174,1175,5,29,0,0,1175,
-        1177,3,220,110,0,1176,1178,3,216,108,0,1177,1176,1,0,0,0,1177,1178,
-        1,0,0,0,1178,213,1,0,0,0,1179,1180,5,27,0,0,1180,1181,5,37,0,0,1181,
-        1182,5,24,0,0,1182,215,1,0,0,0,1183,1184,5,27,0,0,1184,1185,5,24,
-        0,0,1185,217,1,0,0,0,1186,1187,3,220,110,0,1187,219,1,0,0,0,1188,
-        1192,5,99,0,0,1189,1192,5,98,0,0,1190,1192,3,222,111,0,1191,1188,
-        1,0,0,0,1191,1189,1,0,0,0,1191,1190,1,0,0,0,1192,221,1,0,0,0,1193,
-        1194,7,10,0,0,1194,223,1,0,0,0,1195,1198,3,220,110,0,1196,1198,3,
-        226,113,0,1197,1195,1,0,0,0,1197,1196,1,0,0,0,1198,225,1,0,0,0,1199,
-        1200,7,11,0,0,1200,227,1,0,0,0,134,230,237,248,253,260,266,271,275,
-        282,297,300,307,319,322,336,339,346,350,365,368,371,376,378,388,
-        392,397,409,418,426,444,452,459,462,470,476,482,486,489,492,499,
-        507,510,515,524,535,545,551,559,566,572,576,579,582,592,599,604,
-        610,613,617,620,623,626,632,638,643,649,656,660,662,666,668,671,
-        683,692,700,708,714,725,734,754,762,773,783,789,797,799,803,811,
-        815,818,837,846,851,855,868,876,881,899,919,921,932,939,942,954,
-        964,967,980,985,993,999,1009,1012,1027,1030,1040,1045,1048,1058,
-        1088,1100,1110,1115,1121,1125,1129,1132,1136,1150,1157,1166,1171,
-        1177,1191,1197
+        7,109,2,110,7,110,2,111,7,111,2,112,7,112,2,113,7,113,2,114,7,114,
+        1,0,1,0,3,0,233,8,0,1,0,1,0,1,1,1,1,1,1,3,1,240,8,1,1,2,1,2,1,2,
+        1,2,1,2,1,3,1,3,1,3,1,3,3,3,251,8,3,1,4,5,4,254,8,4,10,4,12,4,257,
+        9,4,1,4,1,4,5,4,261,8,4,10,4,12,4,264,9,4,1,4,5,4,267,8,4,10,4,12,
+        4,270,9,4,1,5,1,5,3,5,274,8,5,1,6,1,6,3,6,278,8,6,1,6,1,6,1,7,4,
+        7,283,8,7,11,7,12,7,284,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,
+        1,9,5,9,298,8,9,10,9,12,9,301,9,9,3,9,303,8,9,1,9,1,9,1,10,5,10,
+        308,8,10,10,10,12,10,311,9,10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,
+        5,11,320,8,11,10,11,12,11,323,9,11,3,11,325,8,11,1,11,1,11,1,12,
+        1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,339,8,12,1,13,
+        3,13,342,8,13,1,13,1,13,1,13,5,13,347,8,13,10,13,12,13,350,9,13,
+        1,13,3,13,353,8,13,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,15,1,15,
+        1,15,1,15,5,15,366,8,15,10,15,12,15,369,9,15,3,15,371,8,15,1,15,
+        3,15,374,8,15,1,15,1,15,1,15,3,15,379,8,15,3,15,381,8,15,1,16,1,
+        16,1,16,1,17,1,17,1,17,5,17,389,8,17,10,17,12,17,392,9,17,1,17,3,
+        17,395,8,17,1,18,1,18,1,18,3,18,400,8,18,1,18,1,18,1,19,1,19,1,19,
+        1,20,1,20,1,20,5,20,410,8,20,10,20,12,20,413,9,20,1,21,1,21,1,21,
+        1,21,1,21,1,21,3,21,421,8,21,1,22,1,22,1,22,1,22,5,22,427,8,22,10,
+        22,12,22,430,9,22,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,
+        23,1,23,1,23,1,23,1,23,1,23,3,23,447,8,23,1,24,1,24,1,24,1,24,5,
+        24,453,8,24,10,24,12,24,456,9,24,1,25,1,25,1,25,1,25,3,25,462,8,
+        25,1,26,3,26,465,8,26,1,26,1,26,1,26,1,26,5,26,471,8,26,10,26,12,
+        26,474,9,26,1,27,1,27,1,27,3,27,479,8,27,1,28,1,28,1,28,1,29,3,29,
+        485,8,29,1,29,1,29,3,29,489,8,29,1,29,3,29,492,8,29,1,29,3,29,495,
+        8,29,1,30,1,30,1,30,5,30,500,8,30,10,30,12,30,503,9,30,1,30,1,30,
+        1,30,5,30,508,8,30,10,30,12,30,511,9,30,3,30,513,8,30,1,31,1,31,
+        1,31,3,31,518,8,31,1,32,1,32,1,32,1,32,1,32,5,32,525,8,32,10,32,
+        12,32,528,9,32,1,33,1,33,1,33,1,34,1,34,1,34,1,35,1,35,3,35,538,
+        8,35,1,36,1,36,1,36,1,37,1,37,1,37,5,37,546,8,37,10,37,12,37,549,
+        9,37,1,38,1,38,1,38,3,38,554,8,38,1,38,1,38,3,38,558,8,38,1,39,1,
+        39,1,39,1,39,1,39,1,40,1,40,5,40,567,8,40,10,40,12,40,570,9,40,1,
+        40,1,40,1,40,1,40,3,40,576,8,40,1,41,1,41,4,41,580,8,41,11,41,12,
+        41,581,1,42,1,42,3,42,586,8,42,1,42,3,42,589,8,42,1,42,3,42,592,
+        8,42,1,42,1,42,1,43,1,43,1,43,1,44,1,44,1,44,3,44,602,8,44,1,44,
+        1,44,1,44,1,44,1,44,3,44,609,8,44,1,44,1,44,1,44,3,44,614,8,44,1,
+        44,1,44,1,44,1,44,3,44,620,8,44,1,44,3,44,623,8,44,1,45,1,45,3,45,
+        627,8,45,1,45,3,45,630,8,45,1,45,3,45,633,8,45,1,45,3,45,636,8,45,
+        1,45,1,45,1,46,1,46,3,46,642,8,46,1,47,1,47,1,47,1,47,3,47,648,8,
+        47,1,47,5,47,651,8,47,10,47,12,47,654,9,47,1,48,4,48,657,8,48,11,
+        48,12,48,658,1,49,1,49,1,49,1,50,1,50,3,50,666,8,50,1,50,1,50,3,
+        50,670,8,50,3,50,672,8,50,1,50,1,50,3,50,676,8,50,3,50,678,8,50,
+        1,51,3,51,681,8,51,1,51,1,51,1,52,1,52,1,53,1,53,1,54,1,54,4,54,
+        691,8,54,11,54,12,54,692,1,55,1,55,1,56,1,56,1,56,5,56,700,8,56,
+        10,56,12,56,703,9,56,1,57,1,57,1,57,5,57,708,8,57,10,57,12,57,711,
+        9,57,1,58,1,58,1,58,5,58,716,8,58,10,58,12,58,719,9,58,1,59,5,59,
+        722,8,59,10,59,12,59,725,9,59,1,59,1,59,1,60,1,60,1,60,1,60,5,60,
+        733,8,60,10,60,12,60,736,9,60,1,61,1,61,1,62,1,62,5,62,742,8,62,
+        10,62,12,62,745,9,62,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,
+        1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,3,63,764,8,63,1,64,1,64,
+        1,64,1,64,5,64,770,8,64,10,64,12,64,773,9,64,1,65,1,65,1,66,1,66,
+        1,66,1,66,5,66,781,8,66,10,66,12,66,784,9,66,1,67,1,67,1,68,1,68,
+        1,68,5,68,791,8,68,10,68,12,68,794,9,68,1,69,5,69,797,8,69,10,69,
+        12,69,800,9,69,1,69,1,69,1,70,1,70,1,70,5,70,807,8,70,10,70,12,70,
+        810,9,70,1,70,3,70,813,8,70,1,71,1,71,1,71,1,71,1,71,1,71,3,71,821,
+        8,71,1,71,1,71,3,71,825,8,71,1,71,3,71,828,8,71,1,72,1,72,1,72,1,
+        73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,
+        73,3,73,847,8,73,1,74,1,74,1,74,1,74,1,74,1,75,1,75,3,75,856,8,75,
+        1,75,4,75,859,8,75,11,75,12,75,860,1,75,1,75,3,75,865,8,75,1,75,
+        1,75,1,76,1,76,1,76,1,76,1,76,1,77,1,77,1,77,1,77,3,77,878,8,77,
+        1,77,1,77,1,78,1,78,1,78,1,78,3,78,886,8,78,1,78,1,78,1,78,3,78,
+        891,8,78,1,78,1,78,1,78,1,78,1,79,1,79,1,79,1,79,1,79,1,80,1,80,
+        1,81,1,81,1,81,1,81,1,81,3,81,909,8,81,1,82,1,82,1,82,1,82,1,82,
+        1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,83,1,83,1,83,1,83,1,83,
+        3,83,929,8,83,3,83,931,8,83,1,83,1,83,1,84,1,84,1,84,1,84,1,85,1,
+        85,1,85,3,85,942,8,85,1,85,1,85,1,85,5,85,947,8,85,10,85,12,85,950,
+        9,85,3,85,952,8,85,1,85,1,85,1,86,1,86,1,86,1,87,1,87,1,87,5,87,
+        962,8,87,10,87,12,87,965,9,87,1,88,1,88,1,88,1,88,1,88,5,88,972,
+        8,88,10,88,12,88,975,9,88,3,88,977,8,88,1,88,1,88,1,89,1,89,1,89,
+        1,89,1,89,1,89,1,89,1,89,1,89,3,89,990,8,89,1,90,1,90,1,90,3,90,
+        995,8,90,1,91,1,91,1,91,1,91,1,91,1,91,3,91,1003,8,91,1,92,1,92,
+        1,93,1,93,3,93,1009,8,93,1,94,1,94,1,95,1,95,1,95,1,95,5,95,1017,
+        8,95,10,95,12,95,1020,9,95,3,95,1022,8,95,1,95,1,95,1,96,1,96,1,
+        96,1,96,1,96,1,96,1,96,1,96,1,96,5,96,1035,8,96,10,96,12,96,1038,
+        9,96,3,96,1040,8,96,1,96,1,96,1,97,1,97,1,98,1,98,1,98,1,98,3,98,
+        1050,8,98,1,99,1,99,1,99,3,99,1055,8,99,1,99,3,99,1058,8,99,1,99,
+        1,99,1,99,1,99,1,99,1,99,1,99,1,99,3,99,1068,8,99,1,100,1,100,1,
+        100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,
+        1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,
+        1,100,1,100,1,100,1,100,3,100,1098,8,100,1,101,1,101,1,101,1,101,
+        1,102,1,102,1,102,1,102,5,102,1108,8,102,10,102,12,102,1111,9,102,
+        1,102,1,102,1,103,1,103,1,103,1,103,1,103,3,103,1120,8,103,1,103,
+        1,103,1,103,3,103,1125,8,103,1,104,1,104,1,104,1,104,3,104,1131,
+        8,104,1,105,1,105,3,105,1135,8,105,1,105,1,105,3,105,1139,8,105,
+        1,105,3,105,1142,8,105,1,105,1,105,3,105,1146,8,105,1,106,1,106,
+        1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,5,106,1158,8,106,
+        10,106,12,106,1161,9,106,1,106,1,106,1,106,1,106,3,106,1167,8,106,
+        1,106,1,106,1,106,1,106,1,106,5,106,1174,8,106,10,106,12,106,1177,
+        9,106,1,106,1,106,3,106,1181,8,106,1,107,1,107,1,107,1,107,3,107,
+        1187,8,107,1,108,1,108,1,108,1,108,1,109,1,109,1,109,1,110,1,110,
+        1,111,1,111,1,111,3,111,1201,8,111,1,112,1,112,1,113,1,113,3,113,
+        1207,8,113,1,114,1,114,1,114,0,0,115,0,2,4,6,8,10,12,14,16,18,20,
+        22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,
+        66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,
+        108,110,112,114,116,118,120,122,124,126,128,130,132,134,136,138,
+        140,142,144,146,148,150,152,154,156,158,160,162,164,166,168,170,
+        172,174,176,178,180,182,184,186,188,190,192,194,196,198,200,202,
+        204,206,208,210,212,214,216,218,220,222,224,226,228,0,12,3,0,5,5,
+        7,7,16,17,1,0,69,74,1,0,75,76,1,0,77,79,4,0,1,1,3,3,36,36,49,49,
+        2,0,25,25,54,54,1,0,93,95,2,0,26,26,40,40,2,0,6,6,46,46,2,0,55,55,
+        65,65,19,0,3,3,6,7,11,11,13,13,17,17,20,20,24,24,26,27,29,29,31,
+        31,35,36,39,39,44,44,46,46,49,49,53,53,55,55,57,57,59,59,20,0,1,
+        2,4,5,8,10,12,12,14,16,18,19,21,23,25,25,28,28,30,30,32,34,37,38,
+        40,43,45,45,47,48,50,52,54,54,56,56,58,58,60,64,1275,0,230,1,0,0,
+        0,2,239,1,0,0,0,4,241,1,0,0,0,6,250,1,0,0,0,8,255,1,0,0,0,10,273,
+        1,0,0,0,12,275,1,0,0,0,14,282,1,0,0,0,16,286,1,0,0,0,18,291,1,0,
+        0,0,20,309,1,0,0,0,22,314,1,0,0,0,24,338,1,0,0,0,26,341,1,0,0,0,
+        28,354,1,0,0,0,30,359,1,0,0,0,32,382,1,0,0,0,34,385,1,0,0,0,36,399,
+        1,0,0,0,38,403,1,0,0,0,40,406,1,0,0,0,42,420,1,0,0,0,44,422,1,0,
+        0,0,46,446,1,0,0,0,48,448,1,0,0,0,50,461,1,0,0,0,52,464,1,0,0,0,
+        54,475,1,0,0,0,56,480,1,0,0,0,58,484,1,0,0,0,60,512,1,0,0,0,62,514,
+        1,0,0,0,64,519,1,0,0,0,66,529,1,0,0,0,68,532,1,0,0,0,70,535,1,0,
+        0,0,72,539,1,0,0,0,74,542,1,0,0,0,76,553,1,0,0,0,78,559,1,0,0,0,
+        80,575,1,0,0,0,82,577,1,0,0,0,84,583,1,0,0,0,86,595,1,0,0,0,88,622,
+        1,0,0,0,90,624,1,0,0,0,92,641,1,0,0,0,94,643,1,0,0,0,96,656,1,0,
+        0,0,98,660,1,0,0,0,100,677,1,0,0,0,102,680,1,0,0,0,104,684,1,0,0,
+        0,106,686,1,0,0,0,108,688,1,0,0,0,110,694,1,0,0,0,112,696,1,0,0,
+        0,114,704,1,0,0,0,116,712,1,0,0,0,118,723,1,0,0,0,120,728,1,0,0,
+        0,122,737,1,0,0,0,124,739,1,0,0,0,126,763,1,0,0,0,128,765,1,0,0,
+        0,130,774,1,0,0,0,132,776,1,0,0,0,134,785,1,0,0,0,136,787,1,0,0,
+        0,138,798,1,0,0,0,140,803,1,0,0,0,142,827,1,0,0,0,144,829,1,0,0,
+        0,146,846,1,0,0,0,148,848,1,0,0,0,150,853,1,0,0,0,152,868,1,0,0,
+        0,154,873,1,0,0,0,156,881,1,0,0,0,158,896,1,0,0,0,160,901,1,0,0,
+        0,162,903,1,0,0,0,164,910,1,0,0,0,166,923,1,0,0,0,168,934,1,0,0,
+        0,170,938,1,0,0,0,172,955,1,0,0,0,174,963,1,0,0,0,176,966,1,0,0,
+        0,178,989,1,0,0,0,180,991,1,0,0,0,182,1002,1,0,0,0,184,1004,1,0,
+        0,0,186,1008,1,0,0,0,188,1010,1,0,0,0,190,1012,1,0,0,0,192,1025,
+        1,0,0,0,194,1043,1,0,0,0,196,1049,1,0,0,0,198,1051,1,0,0,0,200,1097,
+        1,0,0,0,202,1099,1,0,0,0,204,1103,1,0,0,0,206,1114,1,0,0,0,208,1126,
+        1,0,0,0,210,1132,1,0,0,0,212,1180,1,0,0,0,214,1182,1,0,0,0,216,1188,
+        1,0,0,0,218,1192,1,0,0,0,220,1195,1,0,0,0,222,1200,1,0,0,0,224,1202,
+        1,0,0,0,226,1206,1,0,0,0,228,1208,1,0,0,0,230,232,3,2,1,0,231,233,
+        5,84,0,0,232,231,1,0,0,0,232,233,1,0,0,0,233,234,1,0,0,0,234,235,
+        5,0,0,1,235,1,1,0,0,0,236,240,3,4,2,0,237,240,3,196,98,0,238,240,
+        3,8,4,0,239,236,1,0,0,0,239,237,1,0,0,0,239,238,1,0,0,0,240,3,1,
+        0,0,0,241,242,5,48,0,0,242,243,3,222,111,0,243,244,5,72,0,0,244,
+        245,3,6,3,0,245,5,1,0,0,0,246,251,5,97,0,0,247,251,3,186,93,0,248,
+        251,3,184,92,0,249,251,3,222,111,0,250,246,1,0,0,0,250,247,1,0,0,
+        0,250,248,1,0,0,0,250,249,1,0,0,0,251,7,1,0,0,0,252,254,3,10,5,0,
+        253,252,1,0,0,0,254,257,1,0,0,0,255,253,1,0,0,0,255,256,1,0,0,0,
+        256,258,1,0,0,0,257,255,1,0,0,0,258,262,3,14,7,0,259,261,3,12,6,
+        0,260,259,1,0,0,0,261,264,1,0,0,0,262,260,1,0,0,0,262,263,1,0,0,
+        0,263,268,1,0,0,0,264,262,1,0,0,0,265,267,3,10,5,0,266,265,1,0,0,
+        0,267,270,1,0,0,0,268,266,1,0,0,0,268,269,1,0,0,0,269,9,1,0,0,0,
+        270,268,1,0,0,0,271,274,3,16,8,0,272,274,3,18,9,0,273,271,1,0,0,
+        0,273,272,1,0,0,0,274,11,1,0,0,0,275,277,5,56,0,0,276,278,5,1,0,
+        0,277,276,1,0,0,0,277,278,1,0,0,0,278,279,1,0,0,0,279,280,3,14,7,
+        0,280,13,1,0,0,0,281,283,3,24,12,0,282,281,1,0,0,0,283,284,1,0,0,
+        0,284,282,1,0,0,0,284,285,1,0,0,0,285,15,1,0,0,0,286,287,5,4,0,0,
+        287,288,5,39,0,0,288,289,5,53,0,0,289,290,3,110,55,0,290,17,1,0,
+        0,0,291,292,5,59,0,0,292,293,3,172,86,0,293,302,5,87,0,0,294,299,
+        3,110,55,0,295,296,5,82,0,0,296,298,3,110,55,0,297,295,1,0,0,0,298,
+        301,1,0,0,0,299,297,1,0,0,0,299,300,1,0,0,0,300,303,1,0,0,0,301,
+        299,1,0,0,0,302,294,1,0,0,0,302,303,1,0,0,0,303,304,1,0,0,0,304,
+        305,5,88,0,0,305,19,1,0,0,0,306,308,3,22,11,0,307,306,1,0,0,0,308,
+        311,1,0,0,0,309,307,1,0,0,0,309,310,1,0,0,0,310,312,1,0,0,0,311,
+        309,1,0,0,0,312,313,5,0,0,1,313,21,1,0,0,0,314,315,3,172,86,0,315,
+        324,5,87,0,0,316,321,3,110,55,0,317,318,5,82,0,0,318,320,3,110,55,
+        0,319,317,1,0,0,0,320,323,1,0,0,0,321,319,1,0,0,0,321,322,1,0,0,
+        0,322,325,1,0,0,0,323,321,1,0,0,0,324,316,1,0,0,0,324,325,1,0,0,
+        0,325,326,1,0,0,0,326,327,5,88,0,0,327,23,1,0,0,0,328,339,3,26,13,
+        0,329,339,3,28,14,0,330,339,3,30,15,0,331,339,3,38,19,0,332,339,
+        3,40,20,0,333,339,3,44,22,0,334,339,3,48,24,0,335,339,3,52,26,0,
+        336,339,3,54,27,0,337,339,3,56,28,0,338,328,1,0,0,0,338,329,1,0,
+        0,0,338,330,1,0,0,0,338,331,1,0,0,0,338,332,1,0,0,0,338,333,1,0,
+        0,0,338,334,1,0,0,0,338,335,1,0,0,0,338,336,1,0,0,0,338,337,1,0,
+        0,0,339,25,1,0,0,0,340,342,5,41,0,0,341,340,1,0,0,0,341,342,1,0,
+        0,0,342,343,1,0,0,0,343,344,5,33,0,0,344,348,3,74,37,0,345,347,3,
+        10,5,0,346,345,1,0,0,0,347,350,1,0,0,0,348,346,1,0,0,0,348,349,1,
+        0,0,0,349,352,1,0,0,0,350,348,1,0,0,0,351,353,3,72,36,0,352,351,
+        1,0,0,0,352,353,1,0,0,0,353,27,1,0,0,0,354,355,5,58,0,0,355,356,
+        3,110,55,0,356,357,5,4,0,0,357,358,3,220,110,0,358,29,1,0,0,0,359,
+        360,5,9,0,0,360,373,3,32,16,0,361,370,5,87,0,0,362,367,3,110,55,
+        0,363,364,5,82,0,0,364,366,3,110,55,0,365,363,1,0,0,0,366,369,1,
+        0,0,0,367,365,1,0,0,0,367,368,1,0,0,0,368,371,1,0,0,0,369,367,1,
+        0,0,0,370,362,1,0,0,0,370,371,1,0,0,0,371,372,1,0,0,0,372,374,5,
+        88,0,0,373,361,1,0,0,0,373,374,1,0,0,0,374,380,1,0,0,0,375,378,5,
+        64,0,0,376,379,5,77,0,0,377,379,3,34,17,0,378,376,1,0,0,0,378,377,
+        1,0,0,0,379,381,1,0,0,0,380,375,1,0,0,0,380,381,1,0,0,0,381,31,1,
+        0,0,0,382,383,3,174,87,0,383,384,3,222,111,0,384,33,1,0,0,0,385,
+        390,3,36,18,0,386,387,5,82,0,0,387,389,3,36,18,0,388,386,1,0,0,0,
+        389,392,1,0,0,0,390,388,1,0,0,0,390,391,1,0,0,0,391,394,1,0,0,0,
+        392,390,1,0,0,0,393,395,3,72,36,0,394,393,1,0,0,0,394,395,1,0,0,
+        0,395,35,1,0,0,0,396,397,3,222,111,0,397,398,5,4,0,0,398,400,1,0,
+        0,0,399,396,1,0,0,0,399,400,1,0,0,0,400,401,1,0,0,0,401,402,3,220,
+        110,0,402,37,1,0,0,0,403,404,5,14,0,0,404,405,3,74,37,0,405,39,1,
+        0,0,0,406,407,5,34,0,0,407,411,3,76,38,0,408,410,3,42,21,0,409,408,
+        1,0,0,0,410,413,1,0,0,0,411,409,1,0,0,0,411,412,1,0,0,0,412,41,1,
+        0,0,0,413,411,1,0,0,0,414,415,5,40,0,0,415,416,5,33,0,0,416,421,
+        3,44,22,0,417,418,5,40,0,0,418,419,5,14,0,0,419,421,3,44,22,0,420,
+        414,1,0,0,0,420,417,1,0,0,0,421,43,1,0,0,0,422,423,5,48,0,0,423,
+        428,3,46,23,0,424,425,5,82,0,0,425,427,3,46,23,0,426,424,1,0,0,0,
+        427,430,1,0,0,0,428,426,1,0,0,0,428,429,1,0,0,0,429,45,1,0,0,0,430,
+        428,1,0,0,0,431,432,3,108,54,0,432,433,5,72,0,0,433,434,3,110,55,
+        0,434,447,1,0,0,0,435,436,3,220,110,0,436,437,5,72,0,0,437,438,3,
+        110,55,0,438,447,1,0,0,0,439,440,3,220,110,0,440,441,5,67,0,0,441,
+        442,3,110,55,0,442,447,1,0,0,0,443,444,3,220,110,0,444,445,3,96,
+        48,0,445,447,1,0,0,0,446,431,1,0,0,0,446,435,1,0,0,0,446,439,1,0,
+        0,0,446,443,1,0,0,0,447,47,1,0,0,0,448,449,5,45,0,0,449,454,3,50,
+        25,0,450,451,5,82,0,0,451,453,3,50,25,0,452,450,1,0,0,0,453,456,
+        1,0,0,0,454,452,1,0,0,0,454,455,1,0,0,0,455,49,1,0,0,0,456,454,1,
+        0,0,0,457,458,3,220,110,0,458,459,3,96,48,0,459,462,1,0,0,0,460,
+        462,3,108,54,0,461,457,1,0,0,0,461,460,1,0,0,0,462,51,1,0,0,0,463,
+        465,5,18,0,0,464,463,1,0,0,0,464,465,1,0,0,0,465,466,1,0,0,0,466,
+        467,5,15,0,0,467,472,3,110,55,0,468,469,5,82,0,0,469,471,3,110,55,
+        0,470,468,1,0,0,0,471,474,1,0,0,0,472,470,1,0,0,0,472,473,1,0,0,
+        0,473,53,1,0,0,0,474,472,1,0,0,0,475,476,5,62,0,0,476,478,3,58,29,
+        0,477,479,3,72,36,0,478,477,1,0,0,0,478,479,1,0,0,0,479,55,1,0,0,
+        0,480,481,5,47,0,0,481,482,3,58,29,0,482,57,1,0,0,0,483,485,5,19,
+        0,0,484,483,1,0,0,0,484,485,1,0,0,0,485,486,1,0,0,0,486,488,3,60,
+        30,0,487,489,3,64,32,0,488,487,1,0,0,0,488,489,1,0,0,0,489,491,1,
+        0,0,0,490,492,3,66,33,0,491,490,1,0,0,0,491,492,1,0,0,0,492,494,
+        1,0,0,0,493,495,3,68,34,0,494,493,1,0,0,0,494,495,1,0,0,0,495,59,
+        1,0,0,0,496,501,5,77,0,0,497,498,5,82,0,0,498,500,3,62,31,0,499,
+        497,1,0,0,0,500,503,1,0,0,0,501,499,1,0,0,0,501,502,1,0,0,0,502,
+        513,1,0,0,0,503,501,1,0,0,0,504,509,3,62,31,0,505,506,5,82,0,0,506,
+        508,3,62,31,0,507,505,1,0,0,0,508,511,1,0,0,0,509,507,1,0,0,0,509,
+        510,1,0,0,0,510,513,1,0,0,0,511,509,1,0,0,0,512,496,1,0,0,0,512,
+        504,1,0,0,0,513,61,1,0,0,0,514,517,3,110,55,0,515,516,5,4,0,0,516,
+        518,3,220,110,0,517,515,1,0,0,0,517,518,1,0,0,0,518,63,1,0,0,0,519,
+        520,5,43,0,0,520,521,5,8,0,0,521,526,3,70,35,0,522,523,5,82,0,0,
+        523,525,3,70,35,0,524,522,1,0,0,0,525,528,1,0,0,0,526,524,1,0,0,
+        0,526,527,1,0,0,0,527,65,1,0,0,0,528,526,1,0,0,0,529,530,5,50,0,
+        0,530,531,3,110,55,0,531,67,1,0,0,0,532,533,5,32,0,0,533,534,3,110,
+        55,0,534,69,1,0,0,0,535,537,3,110,55,0,536,538,7,0,0,0,537,536,1,
+        0,0,0,537,538,1,0,0,0,538,71,1,0,0,0,539,540,5,61,0,0,540,541,3,
+        110,55,0,541,73,1,0,0,0,542,547,3,76,38,0,543,544,5,82,0,0,544,546,
+        3,76,38,0,545,543,1,0,0,0,546,549,1,0,0,0,547,545,1,0,0,0,547,548,
+        1,0,0,0,548,75,1,0,0,0,549,547,1,0,0,0,550,551,3,220,110,0,551,552,
+        5,72,0,0,552,554,1,0,0,0,553,550,1,0,0,0,553,554,1,0,0,0,554,557,
+        1,0,0,0,555,558,3,80,40,0,556,558,3,78,39,0,557,555,1,0,0,0,557,
+        556,1,0,0,0,558,77,1,0,0,0,559,560,3,222,111,0,560,561,5,87,0,0,
+        561,562,3,80,40,0,562,563,5,88,0,0,563,79,1,0,0,0,564,568,3,84,42,
+        0,565,567,3,86,43,0,566,565,1,0,0,0,567,570,1,0,0,0,568,566,1,0,
+        0,0,568,569,1,0,0,0,569,576,1,0,0,0,570,568,1,0,0,0,571,572,5,87,
+        0,0,572,573,3,80,40,0,573,574,5,88,0,0,574,576,1,0,0,0,575,564,1,
+        0,0,0,575,571,1,0,0,0,576,81,1,0,0,0,577,579,3,84,42,0,578,580,3,
+        86,43,0,579,578,1,0,0,0,580,581,1,0,0,0,581,579,1,0,0,0,581,582,
+        1,0,0,0,582,83,1,0,0,0,583,585,5,87,0,0,584,586,3,220,110,0,585,
+        584,1,0,0,0,585,586,1,0,0,0,586,588,1,0,0,0,587,589,3,96,48,0,588,
+        587,1,0,0,0,588,589,1,0,0,0,589,591,1,0,0,0,590,592,3,92,46,0,591,
+        590,1,0,0,0,591,592,1,0,0,0,592,593,1,0,0,0,593,594,5,88,0,0,594,
+        85,1,0,0,0,595,596,3,88,44,0,596,597,3,84,42,0,597,87,1,0,0,0,598,
+        599,5,73,0,0,599,601,5,76,0,0,600,602,3,90,45,0,601,600,1,0,0,0,
+        601,602,1,0,0,0,602,603,1,0,0,0,603,604,5,76,0,0,604,623,5,74,0,
+        0,605,606,5,73,0,0,606,608,5,76,0,0,607,609,3,90,45,0,608,607,1,
+        0,0,0,608,609,1,0,0,0,609,610,1,0,0,0,610,623,5,76,0,0,611,613,5,
+        76,0,0,612,614,3,90,45,0,613,612,1,0,0,0,613,614,1,0,0,0,614,615,
+        1,0,0,0,615,616,5,76,0,0,616,623,5,74,0,0,617,619,5,76,0,0,618,620,
+        3,90,45,0,619,618,1,0,0,0,619,620,1,0,0,0,620,621,1,0,0,0,621,623,
+        5,76,0,0,622,598,1,0,0,0,622,605,1,0,0,0,622,611,1,0,0,0,622,617,
+        1,0,0,0,623,89,1,0,0,0,624,626,5,89,0,0,625,627,3,220,110,0,626,
+        625,1,0,0,0,626,627,1,0,0,0,627,629,1,0,0,0,628,630,3,94,47,0,629,
+        628,1,0,0,0,629,630,1,0,0,0,630,632,1,0,0,0,631,633,3,100,50,0,632,
+        631,1,0,0,0,632,633,1,0,0,0,633,635,1,0,0,0,634,636,3,92,46,0,635,
+        634,1,0,0,0,635,636,1,0,0,0,636,637,1,0,0,0,637,638,5,90,0,0,638,
+        91,1,0,0,0,639,642,3,192,96,0,640,642,3,180,90,0,641,639,1,0,0,0,
+        641,640,1,0,0,0,642,93,1,0,0,0,643,644,5,83,0,0,644,652,3,106,53,
+        0,645,647,5,85,0,0,646,648,5,83,0,0,647,646,1,0,0,0,647,648,1,0,
+        0,0,648,649,1,0,0,0,649,651,3,106,53,0,650,645,1,0,0,0,651,654,1,
+        0,0,0,652,650,1,0,0,0,652,653,1,0,0,0,653,95,1,0,0,0,654,652,1,0,
+        0,0,655,657,3,98,49,0,656,655,1,0,0,0,657,658,1,0,0,0,658,656,1,
+        0,0,0,658,659,1,0,0,0,659,97,1,0,0,0,660,661,5,83,0,0,661,662,3,
+        104,52,0,662,99,1,0,0,0,663,665,5,77,0,0,664,666,3,102,51,0,665,
+        664,1,0,0,0,665,666,1,0,0,0,666,671,1,0,0,0,667,669,5,66,0,0,668,
+        670,3,102,51,0,669,668,1,0,0,0,669,670,1,0,0,0,670,672,1,0,0,0,671,
+        667,1,0,0,0,671,672,1,0,0,0,672,678,1,0,0,0,673,675,5,66,0,0,674,
+        676,3,102,51,0,675,674,1,0,0,0,675,676,1,0,0,0,676,678,1,0,0,0,677,
+        663,1,0,0,0,677,673,1,0,0,0,678,101,1,0,0,0,679,681,5,76,0,0,680,
+        679,1,0,0,0,680,681,1,0,0,0,681,682,1,0,0,0,682,683,3,188,94,0,683,
+        103,1,0,0,0,684,685,3,226,113,0,685,105,1,0,0,0,686,687,3,226,113,
+        0,687,107,1,0,0,0,688,690,3,146,73,0,689,691,3,144,72,0,690,689,
+        1,0,0,0,691,692,1,0,0,0,692,690,1,0,0,0,692,693,1,0,0,0,693,109,
+        1,0,0,0,694,695,3,112,56,0,695,111,1,0,0,0,696,701,3,114,57,0,697,
+        698,5,42,0,0,698,700,3,114,57,0,699,697,1,0,0,0,700,703,1,0,0,0,
+        701,699,1,0,0,0,701,702,1,0,0,0,702,113,1,0,0,0,703,701,1,0,0,0,
+        704,709,3,116,58,0,705,706,5,63,0,0,706,708,3,116,58,0,707,705,1,
+        0,0,0,708,711,1,0,0,0,709,707,1,0,0,0,709,710,1,0,0,0,710,115,1,
+        0,0,0,711,709,1,0,0,0,712,717,3,118,59,0,713,714,5,2,0,0,714,716,
+        3,118,59,0,715,713,1,0,0,0,716,719,1,0,0,0,717,715,1,0,0,0,717,718,
+        1,0,0,0,718,117,1,0,0,0,719,717,1,0,0,0,720,722,5,37,0,0,721,720,
+        1,0,0,0,722,725,1,0,0,0,723,721,1,0,0,0,723,724,1,0,0,0,724,726,
+        1,0,0,0,725,723,1,0,0,0,726,727,3,120,60,0,727,119,1,0,0,0,728,734,
+        3,124,62,0,729,730,3,122,61,0,730,731,3,124,62,0,731,733,1,0,0,0,
+        732,729,1,0,0,0,733,736,1,0,0,0,734,732,1,0,0,0,734,735,1,0,0,0,
+        735,121,1,0,0,0,736,734,1,0,0,0,737,738,7,1,0,0,738,123,1,0,0,0,
+        739,743,3,128,64,0,740,742,3,126,63,0,741,740,1,0,0,0,742,745,1,
+        0,0,0,743,741,1,0,0,0,743,744,1,0,0,0,744,125,1,0,0,0,745,743,1,
+        0,0,0,746,747,5,51,0,0,747,748,5,62,0,0,748,764,3,128,64,0,749,750,
+        5,23,0,0,750,751,5,62,0,0,751,764,3,128,64,0,752,753,5,12,0,0,753,
+        764,3,128,64,0,754,755,5,68,0,0,755,764,3,128,64,0,756,757,5,28,
+        0,0,757,764,3,128,64,0,758,759,5,30,0,0,759,764,5,38,0,0,760,761,
+        5,30,0,0,761,762,5,37,0,0,762,764,5,38,0,0,763,746,1,0,0,0,763,749,
+        1,0,0,0,763,752,1,0,0,0,763,754,1,0,0,0,763,756,1,0,0,0,763,758,
+        1,0,0,0,763,760,1,0,0,0,764,127,1,0,0,0,765,771,3,132,66,0,766,767,
+        3,130,65,0,767,768,3,132,66,0,768,770,1,0,0,0,769,766,1,0,0,0,770,
+        773,1,0,0,0,771,769,1,0,0,0,771,772,1,0,0,0,772,129,1,0,0,0,773,
+        771,1,0,0,0,774,775,7,2,0,0,775,131,1,0,0,0,776,782,3,136,68,0,777,
+        778,3,134,67,0,778,779,3,136,68,0,779,781,1,0,0,0,780,777,1,0,0,
+        0,781,784,1,0,0,0,782,780,1,0,0,0,782,783,1,0,0,0,783,133,1,0,0,
+        0,784,782,1,0,0,0,785,786,7,3,0,0,786,135,1,0,0,0,787,792,3,138,
+        69,0,788,789,5,80,0,0,789,791,3,138,69,0,790,788,1,0,0,0,791,794,
+        1,0,0,0,792,790,1,0,0,0,792,793,1,0,0,0,793,137,1,0,0,0,794,792,
+        1,0,0,0,795,797,7,2,0,0,796,795,1,0,0,0,797,800,1,0,0,0,798,796,
+        1,0,0,0,798,799,1,0,0,0,799,801,1,0,0,0,800,798,1,0,0,0,801,802,
+        3,140,70,0,802,139,1,0,0,0,803,808,3,146,73,0,804,807,3,142,71,0,
+        805,807,3,144,72,0,806,804,1,0,0,0,806,805,1,0,0,0,807,810,1,0,0,
+        0,808,806,1,0,0,0,808,809,1,0,0,0,809,812,1,0,0,0,810,808,1,0,0,
+        0,811,813,3,96,48,0,812,811,1,0,0,0,812,813,1,0,0,0,813,141,1,0,
+        0,0,814,815,5,89,0,0,815,816,3,110,55,0,816,817,5,90,0,0,817,828,
+        1,0,0,0,818,820,5,89,0,0,819,821,3,110,55,0,820,819,1,0,0,0,820,
+        821,1,0,0,0,821,822,1,0,0,0,822,824,5,66,0,0,823,825,3,110,55,0,
+        824,823,1,0,0,0,824,825,1,0,0,0,825,826,1,0,0,0,826,828,5,90,0,0,
+        827,814,1,0,0,0,827,818,1,0,0,0,828,143,1,0,0,0,829,830,5,81,0,0,
+        830,831,3,194,97,0,831,145,1,0,0,0,832,847,3,148,74,0,833,847,3,
+        154,77,0,834,847,3,156,78,0,835,847,3,158,79,0,836,847,3,164,82,
+        0,837,847,3,166,83,0,838,847,3,182,91,0,839,847,3,180,90,0,840,847,
+        3,150,75,0,841,847,3,82,41,0,842,847,3,168,84,0,843,847,3,170,85,
+        0,844,847,3,176,88,0,845,847,3,220,110,0,846,832,1,0,0,0,846,833,
+        1,0,0,0,846,834,1,0,0,0,846,835,1,0,0,0,846,836,1,0,0,0,846,837,
+        1,0,0,0,846,838,1,0,0,0,846,839,1,0,0,0,846,840,1,0,0,0,846,841,
+        1,0,0,0,846,842,1,0,0,0,846,843,1,0,0,0,846,844,1,0,0,0,846,845,
+        1,0,0,0,847,147,1,0,0,0,848,849,5,13,0,0,849,850,5,87,0,0,850,851,
+        5,77,0,0,851,852,5,88,0,0,852,149,1,0,0,0,853,855,5,10,0,0,854,856,
+        3,110,55,0,855,854,1,0,0,0,855,856,1,0,0,0,856,858,1,0,0,0,857,859,
+        3,152,76,0,858,857,1,0,0,0,859,860,1,0,0,0,860,858,1,0,0,0,860,861,
+        1,0,0,0,861,864,1,0,0,0,862,863,5,21,0,0,863,865,3,110,55,0,864,
+        862,1,0,0,0,864,865,1,0,0,0,865,866,1,0,0,0,866,867,5,22,0,0,867,
+        151,1,0,0,0,868,869,5,60,0,0,869,870,3,110,55,0,870,871,5,52,0,0,
+        871,872,3,110,55,0,872,153,1,0,0,0,873,874,5,89,0,0,874,877,3,162,
+        81,0,875,876,5,85,0,0,876,878,3,110,55,0,877,875,1,0,0,0,877,878,
+        1,0,0,0,878,879,1,0,0,0,879,880,5,90,0,0,880,155,1,0,0,0,881,885,
+        5,89,0,0,882,883,3,220,110,0,883,884,5,72,0,0,884,886,1,0,0,0,885,
+        882,1,0,0,0,885,886,1,0,0,0,886,887,1,0,0,0,887,890,3,82,41,0,888,
+        889,5,61,0,0,889,891,3,110,55,0,890,888,1,0,0,0,890,891,1,0,0,0,
+        891,892,1,0,0,0,892,893,5,85,0,0,893,894,3,110,55,0,894,895,5,90,
+        0,0,895,157,1,0,0,0,896,897,3,160,80,0,897,898,5,87,0,0,898,899,
+        3,162,81,0,899,900,5,88,0,0,900,159,1,0,0,0,901,902,7,4,0,0,902,
+        161,1,0,0,0,903,904,3,220,110,0,904,905,5,28,0,0,905,908,3,110,55,
+        0,906,907,5,61,0,0,907,909,3,110,55,0,908,906,1,0,0,0,908,909,1,
+        0,0,0,909,163,1,0,0,0,910,911,5,44,0,0,911,912,5,87,0,0,912,913,
+        3,220,110,0,913,914,5,72,0,0,914,915,3,110,55,0,915,916,5,82,0,0,
+        916,917,3,220,110,0,917,918,5,28,0,0,918,919,3,110,55,0,919,920,
+        5,85,0,0,920,921,3,110,55,0,921,922,5,88,0,0,922,165,1,0,0,0,923,
+        924,5,24,0,0,924,930,5,91,0,0,925,931,3,8,4,0,926,928,3,74,37,0,
+        927,929,3,72,36,0,928,927,1,0,0,0,928,929,1,0,0,0,929,931,1,0,0,
+        0,930,925,1,0,0,0,930,926,1,0,0,0,931,932,1,0,0,0,932,933,5,92,0,
+        0,933,167,1,0,0,0,934,935,5,87,0,0,935,936,3,110,55,0,936,937,5,
+        88,0,0,937,169,1,0,0,0,938,939,3,172,86,0,939,941,5,87,0,0,940,942,
+        5,19,0,0,941,940,1,0,0,0,941,942,1,0,0,0,942,951,1,0,0,0,943,948,
+        3,110,55,0,944,945,5,82,0,0,945,947,3,110,55,0,946,944,1,0,0,0,947,
+        950,1,0,0,0,948,946,1,0,0,0,948,949,1,0,0,0,949,952,1,0,0,0,950,
+        948,1,0,0,0,951,943,1,0,0,0,951,952,1,0,0,0,952,953,1,0,0,0,953,
+        954,5,88,0,0,954,171,1,0,0,0,955,956,3,174,87,0,956,957,3,222,111,
+        0,957,173,1,0,0,0,958,959,3,222,111,0,959,960,5,81,0,0,960,962,1,
+        0,0,0,961,958,1,0,0,0,962,965,1,0,0,0,963,961,1,0,0,0,963,964,1,
+        0,0,0,964,175,1,0,0,0,965,963,1,0,0,0,966,967,3,220,110,0,967,976,
+        5,91,0,0,968,973,3,178,89,0,969,970,5,82,0,0,970,972,3,178,89,0,
+        971,969,1,0,0,0,972,975,1,0,0,0,973,971,1,0,0,0,973,974,1,0,0,0,
+        974,977,1,0,0,0,975,973,1,0,0,0,976,968,1,0,0,0,976,977,1,0,0,0,
+        977,978,1,0,0,0,978,979,5,92,0,0,979,177,1,0,0,0,980,981,3,194,97,
+        0,981,982,5,83,0,0,982,983,3,110,55,0,983,990,1,0,0,0,984,985,5,
+        81,0,0,985,990,3,194,97,0,986,987,5,81,0,0,987,990,5,77,0,0,988,
+        990,3,220,110,0,989,980,1,0,0,0,989,984,1,0,0,0,989,986,1,0,0,0,
+        989,988,1,0,0,0,990,179,1,0,0,0,991,994,5,86,0,0,992,995,3,222,111,
+        0,993,995,5,95,0,0,994,992,1,0,0,0,994,993,1,0,0,0,995,181,1,0,0,
+        0,996,1003,3,184,92,0,997,1003,5,38,0,0,998,1003,3,186,93,0,999,
+        1003,5,97,0,0,1000,1003,3,190,95,0,1001,1003,3,192,96,0,1002,996,
+        1,0,0,0,1002,997,1,0,0,0,1002,998,1,0,0,0,1002,999,1,0,0,0,1002,
+        1000,1,0,0,0,1002,1001,1,0,0,0,1003,183,1,0,0,0,1004,1005,7,5,0,
+        0,1005,185,1,0,0,0,1006,1009,3,188,94,0,1007,1009,5,96,0,0,1008,
+        1006,1,0,0,0,1008,1007,1,0,0,0,1009,187,1,0,0,0,1010,1011,7,6,0,
+        0,1011,189,1,0,0,0,1012,1021,5,89,0,0,1013,1018,3,110,55,0,1014,
+        1015,5,82,0,0,1015,1017,3,110,55,0,1016,1014,1,0,0,0,1017,1020,1,
+        0,0,0,1018,1016,1,0,0,0,1018,1019,1,0,0,0,1019,1022,1,0,0,0,1020,
+        1018,1,0,0,0,1021,1013,1,0,0,0,1021,1022,1,0,0,0,1022,1023,1,0,0,
+        0,1023,1024,5,90,0,0,1024,191,1,0,0,0,1025,1039,5,91,0,0,1026,1027,
+        3,194,97,0,1027,1028,5,83,0,0,1028,1036,3,110,55,0,1029,1030,5,82,
+        0,0,1030,1031,3,194,97,0,1031,1032,5,83,0,0,1032,1033,3,110,55,0,
+        1033,1035,1,0,0,0,1034,1029,1,0,0,0,1035,1038,1,0,0,0,1036,1034,
+        1,0,0,0,1036,1037,1,0,0,0,1037,1040,1,0,0,0,1038,1036,1,0,0,0,1039,
+        1026,1,0,0,0,1039,1040,1,0,0,0,1040,1041,1,0,0,0,1041,1042,5,92,
+        0,0,1042,193,1,0,0,0,1043,1044,3,226,113,0,1044,195,1,0,0,0,1045,
+        1050,3,198,99,0,1046,1050,3,208,104,0,1047,1050,3,210,105,0,1048,
+        1050,3,214,107,0,1049,1045,1,0,0,0,1049,1046,1,0,0,0,1049,1047,1,
+        0,0,0,1049,1048,1,0,0,0,1050,197,1,0,0,0,1051,1052,5,14,0,0,1052,
+        1054,5,11,0,0,1053,1055,3,222,111,0,1054,1053,1,0,0,0,1054,1055,
+        1,0,0,0,1055,1057,1,0,0,0,1056,1058,3,216,108,0,1057,1056,1,0,0,
+        0,1057,1058,1,0,0,0,1058,1059,1,0,0,0,1059,1060,7,7,0,0,1060,1061,
+        5,87,0,0,1061,1062,3,220,110,0,1062,1063,3,98,49,0,1063,1064,5,88,
+        0,0,1064,1065,7,8,0,0,1065,1067,3,200,100,0,1066,1068,3,72,36,0,
+        1067,1066,1,0,0,0,1067,1068,1,0,0,0,1068,199,1,0,0,0,1069,1070,3,
+        202,101,0,1070,1071,5,30,0,0,1071,1072,5,57,0,0,1072,1098,1,0,0,
+        0,1073,1074,3,204,102,0,1074,1075,5,30,0,0,1075,1076,5,57,0,0,1076,
+        1098,1,0,0,0,1077,1078,3,202,101,0,1078,1079,5,30,0,0,1079,1080,
+        5,37,0,0,1080,1081,5,38,0,0,1081,1098,1,0,0,0,1082,1083,3,202,101,
+        0,1083,1084,5,30,0,0,1084,1085,5,35,0,0,1085,1086,5,31,0,0,1086,
+        1098,1,0,0,0,1087,1088,3,204,102,0,1088,1089,5,30,0,0,1089,1090,
+        5,35,0,0,1090,1091,5,31,0,0,1091,1098,1,0,0,0,1092,1093,3,202,101,
+        0,1093,1094,5,30,0,0,1094,1095,7,9,0,0,1095,1096,3,206,103,0,1096,
+        1098,1,0,0,0,1097,1069,1,0,0,0,1097,1073,1,0,0,0,1097,1077,1,0,0,
+        0,1097,1082,1,0,0,0,1097,1087,1,0,0,0,1097,1092,1,0,0,0,1098,201,
+        1,0,0,0,1099,1100,3,220,110,0,1100,1101,5,81,0,0,1101,1102,3,194,
+        97,0,1102,203,1,0,0,0,1103,1104,5,87,0,0,1104,1109,3,202,101,0,1105,
+        1106,5,82,0,0,1106,1108,3,202,101,0,1107,1105,1,0,0,0,1108,1111,
+        1,0,0,0,1109,1107,1,0,0,0,1109,1110,1,0,0,0,1110,1112,1,0,0,0,1111,
+        1109,1,0,0,0,1112,1113,5,88,0,0,1113,205,1,0,0,0,1114,1119,3,222,
+        111,0,1115,1116,5,73,0,0,1116,1117,3,206,103,0,1117,1118,5,74,0,
+        0,1118,1120,1,0,0,0,1119,1115,1,0,0,0,1119,1120,1,0,0,0,1120,1124,
+        1,0,0,0,1121,1122,5,87,0,0,1122,1123,5,95,0,0,1123,1125,5,88,0,0,
+        1124,1121,1,0,0,0,1124,1125,1,0,0,0,1125,207,1,0,0,0,1126,1127,5,
+        20,0,0,1127,1128,5,11,0,0,1128,1130,3,222,111,0,1129,1131,3,218,
+        109,0,1130,1129,1,0,0,0,1130,1131,1,0,0,0,1131,209,1,0,0,0,1132,
+        1134,5,14,0,0,1133,1135,5,57,0,0,1134,1133,1,0,0,0,1134,1135,1,0,
+        0,0,1135,1136,1,0,0,0,1136,1138,5,29,0,0,1137,1139,3,222,111,0,1138,
+        1137,1,0,0,0,1138,1139,1,0,0,0,1139,1141,1,0,0,0,1140,1142,3,216,
+        108,0,1141,1140,1,0,0,0,1141,1142,1,0,0,0,1142,1143,1,0,0,0,1143,
+        1145,3,212,106,0,1144,1146,3,72,36,0,1145,1144,1,0,0,0,1145,1146,
+        1,0,0,0,1146,211,1,0,0,0,1147,1148,5,26,0,0,1148,1149,5,87,0,0,1149,
+        1150,3,220,110,0,1150,1151,3,98,49,0,1151,1152,5,88,0,0,1152,1153,
+        5,40,0,0,1153,1154,5,87,0,0,1154,1159,3,202,101,0,1155,1156,5,82,
+        0,0,1156,1158,3,202,101,0,1157,1155,1,0,0,0,1158,1161,1,0,0,0,1159,
+        1157,1,0,0,0,1159,1160,1,0,0,0,1160,1162,1,0,0,0,1161,1159,1,0,0,
+        0,1162,1163,5,88,0,0,1163,1181,1,0,0,0,1164,1166,5,40,0,0,1165,1167,
+        5,83,0,0,1166,1165,1,0,0,0,1166,1167,1,0,0,0,1167,1168,1,0,0,0,1168,
+        1169,3,104,52,0,1169,1170,5,87,0,0,1170,1175,3,194,97,0,1171,1172,
+        5,82,0,0,1172,1174,3,194,97,0,1173,1171,1,0,0,0,1174,1177,1,0,0,
+        0,1175,1173,1,0,0,0,1175,1176,1,0,0,0,1176,1178,1,0,0,0,1177,1175,
+        1,0,0,0,1178,1179,5,88,0,0,1179,1181,1,0,0,0,1180,1147,1,0,0,0,1180,
+        1164,1,0,0,0,1181,213,1,0,0,0,1182,1183,5,20,0,0,1183,1184,5,29,
+        0,0,1184,1186,3,222,111,0,1185,1187,3,218,109,0,1186,1185,1,0,0,
+        0,1186,1187,1,0,0,0,1187,215,1,0,0,0,1188,1189,5,27,0,0,1189,1190,
+        5,37,0,0,1190,1191,5,24,0,0,1191,217,1,0,0,0,1192,1193,5,27,0,0,
+        1193,1194,5,24,0,0,1194,219,1,0,0,0,1195,1196,3,222,111,0,1196,221,
+        1,0,0,0,1197,1201,5,99,0,0,1198,1201,5,98,0,0,1199,1201,3,224,112,
+        0,1200,1197,1,0,0,0,1200,1198,1,0,0,0,1200,1199,1,0,0,0,1201,223,
+        1,0,0,0,1202,1203,7,10,0,0,1203,225,1,0,0,0,1204,1207,3,222,111,
+        0,1205,1207,3,228,114,0,1206,1204,1,0,0,0,1206,1205,1,0,0,0,1207,
+        227,1,0,0,0,1208,1209,7,11,0,0,1209,229,1,0,0,0,135,232,239,250,
+        255,262,268,273,277,284,299,302,309,321,324,338,341,348,352,367,
+        370,373,378,380,390,394,399,411,420,428,446,454,461,464,472,478,
+        484,488,491,494,501,509,512,517,526,537,547,553,557,568,575,581,
+        585,588,591,601,608,613,619,622,626,629,632,635,641,647,652,658,
+        665,669,671,675,677,680,692,701,709,717,723,734,743,763,771,782,
+        792,798,806,808,812,820,824,827,846,855,860,864,877,885,890,908,
+        928,930,941,948,951,963,973,976,989,994,1002,1008,1018,1021,1036,
+        1039,1049,1054,1057,1067,1097,1109,1119,1124,1130,1134,1138,1141,
+        1145,1159,1166,1175,1180,1186,1200,1206
     ];
 
     private static __ATN: antlr.ATN;
@@ -7178,8 +7250,11 @@ export class PatternPartContext extends antlr.ParserRuleContext {
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
         super(parent, invokingState);
     }
-    public patternElement(): PatternElementContext {
-        return this.getRuleContext(0, PatternElementContext)!;
+    public patternElement(): PatternElementContext | null {
+        return this.getRuleContext(0, PatternElementContext);
+    }
+    public shortestPathPattern(): ShortestPathPatternContext | null {
+        return this.getRuleContext(0, ShortestPathPatternContext);
     }
     public variable(): VariableContext | null {
         return this.getRuleContext(0, VariableContext);
@@ -7189,6 +7264,28 @@ export class PatternPartContext extends antlr.ParserRuleContext {
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_patternPart;
+    }
+}
+
+
+export class ShortestPathPatternContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public symbolicName(): SymbolicNameContext {
+        return this.getRuleContext(0, SymbolicNameContext)!;
+    }
+    public LPAREN(): antlr.TerminalNode {
+        return this.getToken(CypherParser.LPAREN, 0)!;
+    }
+    public patternElement(): PatternElementContext {
+        return this.getRuleContext(0, PatternElementContext)!;
+    }
+    public RPAREN(): antlr.TerminalNode {
+        return this.getToken(CypherParser.RPAREN, 0)!;
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_shortestPathPattern;
     }
 }
 

@@ -1,0 +1,158 @@
+import type { Value } from '../../common/values/value.js';
+import type { EdgeState } from '../../projections/graph/records.js';
+import type { LogicalOp } from '../plan/logical.js';
+import type { PhysicalOp, Row } from './context.js';
+import type { OpEnv } from './read-ops.js';
+
+type ExpandOp = Extract<LogicalOp, { op: 'expand' }>;
+
+/** A relationship that reaches a node at its depth, and the node it comes from. */
+interface Way {
+  readonly edge: EdgeState;
+  readonly prev: number;
+}
+
+/** What one breadth-first search found: the ways into every node reached, and the goal's depth. */
+interface Search {
+  readonly ways: ReadonlyMap<number, readonly Way[]>;
+  readonly start: number;
+  readonly depth: number;
+}
+
+/** Bytes a search holds per node it reaches: the map entry and the list of ways in. */
+const BYTES_PER_REACHED_NODE = 96;
+
+/**
+ * `shortestPath` and `allShortestPaths`: a breadth-first search from the `from` node to the `to`
+ * node along relationships of the pattern's types and direction (and inline properties), at most
+ * `range.max` hops. Each node reached remembers every relationship that reached it at its first
+ * depth, so 'all' can list every path of the shortest length and 'one' takes the first.
+ *
+ * From a node to itself, a range starting at 0 answers the empty path; otherwise the answer is the
+ * shortest cycles through the node: for each first step, the shortest way back that does not use
+ * that step's relationship again.
+ *
+ * The nodes reached are reserved against the statement's memory budget, and the search ticks the
+ * deadline per relationship, so a search over a large graph is bounded like any other operator.
+ */
+export function shortestPath(
+  op: ExpandOp,
+  input: PhysicalOp,
+  env: OpEnv,
+  usable: (row: Row, e: EdgeState) => boolean,
+  propsMatch: (e: EdgeState, wanted: ReadonlyMap<string, Value> | null) => boolean,
+  wantedProps: (row: Row) => ReadonlyMap<string, Value> | null,
+): PhysicalOp {
+  const { graph, deadline, memory } = env.cx;
+  const { from, rel, to, direction } = op;
+  const oneType = op.types.length === 1 ? op.types[0] : undefined;
+  const min = op.range?.min ?? 1;
+  const max = op.range?.max ?? Infinity;
+  const all = op.shortest === 'all';
+  const writeRel = op.rel_unused !== true;
+  const other = (e: EdgeState, at: number): number =>
+    direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === at ? e.target : e.source;
+
+  return (arg, sink) =>
+    input(arg, (row) => {
+      const a = row[from] as Value;
+      const b = row[to] as Value;
+      if (a === null || b === null) return true;
+      const source = (a as { id: number }).id;
+      const target = (b as { id: number }).id;
+      const wanted = wantedProps(row);
+      const steps = (at: number): EdgeState[] => {
+        const out: EdgeState[] = [];
+        for (const e of graph.edgesOf(at, direction, oneType)) {
+          deadline.tick();
+          if (usable(row, e) && propsMatch(e, wanted)) out.push(e);
+        }
+        return out;
+      };
+      const emit = (edges: readonly EdgeState[]): boolean => {
+        if (writeRel) row[rel] = edges.map((e) => e.ref);
+        return sink(row);
+      };
+      let held = 0;
+      /** Breadth first from `start` until `goal` is reached, never along `skip`, at most `limit` hops. */
+      const search = (start: number, goal: number, skip: EdgeState | undefined, limit: number): Search | undefined => {
+        const ways = new Map<number, Way[]>([[start, []]]);
+        memory.reserve(BYTES_PER_REACHED_NODE);
+        held += BYTES_PER_REACHED_NODE;
+        let frontier = [start];
+        for (let depth = 1; depth <= limit && frontier.length > 0; depth++) {
+          const next: number[] = [];
+          const reachedNow = new Set<number>();
+          for (const at of frontier) {
+            for (const e of steps(at)) {
+              if (e === skip || (skip !== undefined && e.id === skip.id)) continue;
+              const end = other(e, at);
+              const known = ways.get(end);
+              if (known === undefined) {
+                ways.set(end, [{ edge: e, prev: at }]);
+                next.push(end);
+                reachedNow.add(end);
+                memory.reserve(BYTES_PER_REACHED_NODE);
+                held += BYTES_PER_REACHED_NODE;
+              } else if (all && reachedNow.has(end)) {
+                known.push({ edge: e, prev: at });
+              }
+            }
+          }
+          if (ways.has(goal)) return { ways, start, depth };
+          frontier = next;
+        }
+        return undefined;
+      };
+      try {
+        if (source !== target) {
+          const found = search(source, target, undefined, max);
+          return found === undefined ? true : walkBack(found, target, [], emit);
+        }
+        if (min === 0) return emit([]);
+        // The shortest cycles: a first step, then the shortest way back that does not reuse it.
+        const firsts = steps(source).map((e) => ({ e, back: other(e, source) === source ? ('loop' as const) : search(other(e, source), source, e, max - 1) }));
+        const length = (f: (typeof firsts)[number]): number => (f.back === 'loop' ? 1 : f.back === undefined ? Infinity : f.back.depth + 1);
+        const best = Math.min(...firsts.map(length));
+        if (best === Infinity) return true;
+        for (const f of firsts) {
+          if (length(f) !== best) continue;
+          const go = f.back === 'loop' ? emit([f.e]) : walkBack(f.back as Search, source, [f.e], emit);
+          if (!go) return false;
+          if (!all) return true;
+        }
+        return true;
+      } finally {
+        memory.release(held);
+      }
+    });
+
+  /**
+   * Emits the paths from the search's start to `goal`, each prefixed by `before`, read back along
+   * the recorded ways depth first with an explicit stack (a path may be long). 'one' emits the first.
+   */
+  function walkBack(found: Search, goal: number, before: readonly EdgeState[], emit: (edges: readonly EdgeState[]) => boolean): boolean {
+    /** Relationships from the goal back towards the start; choices[i] the ways tried at depth i. */
+    const edges: EdgeState[] = [];
+    const choices: { ways: readonly Way[]; next: number }[] = [{ ways: found.ways.get(goal) as readonly Way[], next: 0 }];
+    while (choices.length > 0) {
+      const top = choices[choices.length - 1]!;
+      if (top.next >= top.ways.length) {
+        choices.pop();
+        edges.pop();
+        continue;
+      }
+      deadline.tick();
+      const w = top.ways[top.next++]!;
+      edges.push(w.edge);
+      if (w.prev !== found.start) {
+        choices.push({ ways: found.ways.get(w.prev) as readonly Way[], next: 0 });
+        continue;
+      }
+      if (!emit([...before, ...[...edges].reverse()])) return false;
+      if (!all) return true;
+      edges.pop();
+    }
+    return true;
+  }
+}
