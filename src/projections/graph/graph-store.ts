@@ -48,6 +48,14 @@ export class GraphStore {
   private readonly nodeDeletions: NodeVersion[] = [];
   private readonly edgeDeletions: EdgeVersion[] = [];
   private nodesCollected = 0;
+  /**
+   * Per label, the log index of the newest version of any node that has or had the label: past
+   * it, every reader sees the same nodes of the label, so their list can be kept (`members`).
+   */
+  private readonly labelWritten = new Map<string, number>();
+  private readonly memberLists = new Map<string, { readonly written: number; readonly nodes: readonly NodeVersion[] }>();
+  /** What `labelWritten` was at the last scan that found no list, so a list is built only for a label read twice unchanged. */
+  private readonly scannedAt = new Map<string, number>();
   private edgesCollected = 0;
   private unsorted = false;
 
@@ -83,6 +91,29 @@ export class GraphStore {
   }
 
   /** Records that carry (or once carried) `label`; a superset of the visible ones. */
+  /**
+   * The nodes of `label` a reader at `readIndex` sees, in the label set's order, when no write to
+   * the label is newer than the reader; undefined otherwise (the caller then walks the records).
+   * A list is built on the second scan of an unchanged label and kept until the label is written.
+   */
+  members(label: string, readIndex: number): readonly NodeVersion[] | undefined {
+    const written = this.labelWritten.get(label) ?? 0;
+    if (written > readIndex) return undefined;
+    const kept = this.memberLists.get(label);
+    if (kept !== undefined && kept.written === written) return kept.nodes;
+    if (this.scannedAt.get(label) !== written) {
+      this.scannedAt.set(label, written);
+      return undefined;
+    }
+    const nodes: NodeVersion[] = [];
+    for (const r of this.recordsWithLabel(label)) {
+      const v = visibleNode(r, readIndex);
+      if (v !== undefined && v.labels.includes(label)) nodes.push(v);
+    }
+    this.memberLists.set(label, { written, nodes });
+    return nodes;
+  }
+
   recordsWithLabel(label: string): ReadonlySet<NodeRecord> {
     return this.byLabel.get(label) ?? EMPTY_NODES;
   }
@@ -296,6 +327,8 @@ export class GraphStore {
     for (const label of labels) addTo(this.byLabel, label, record);
     record.head = { id: record.id, ref: record.ref, record, index, ts, labels, props, deleted, prev };
     if (deleted) this.nodeDeletions.push(record.head);
+    this.labelsWritten(labels, index);
+    if (prev !== undefined && prev.labels !== labels) this.labelsWritten(prev.labels, index);
     this.prune(record.head);
   }
 
@@ -308,9 +341,20 @@ export class GraphStore {
     this.prune(record.head);
   }
 
+  private labelsWritten(labels: readonly string[], index: number): void {
+    for (const label of labels) {
+      // A pending entry undone and written again reuses its index, so a list goes whatever the index.
+      this.memberLists.delete(label);
+      if ((this.labelWritten.get(label) ?? 0) < index) this.labelWritten.set(label, index);
+    }
+  }
+
   private popNode(record: NodeRecord, index: number): void {
     const head = record.head;
     assert(head.index === index, `undo of node ${record.id} out of order`);
+    // A list built by the writer's view may hold the version undone here.
+    for (const label of head.labels) this.memberLists.delete(label);
+    if (head.prev !== undefined) for (const label of head.prev.labels) this.memberLists.delete(label);
     if (!head.deleted) this.countNode(head.labels, -1);
     if (head.prev === undefined) {
       this.nodes[record.id] = undefined;

@@ -110,6 +110,11 @@ export class SnapshotView implements GraphReader {
       }
       return true;
     }
+    const members = this.store.members(label, readIndex);
+    if (members !== undefined) {
+      for (let i = 0; i < members.length; i++) if (!fn(members[i] as NodeState)) return false;
+      return true;
+    }
     for (const r of this.store.recordsWithLabel(label)) {
       const v = visibleNode(r, readIndex);
       if (v !== undefined && v.labels.includes(label) && !fn(v)) return false;
