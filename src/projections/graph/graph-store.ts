@@ -1,7 +1,7 @@
 import { assert } from '../../common/assert.js';
 import type { PropertyMap, PropertyValue } from '../../common/property-value.js';
 import type { GraphOp } from '../../log/events.js';
-import { EdgeRecord, NodeRecord, visibleEdge, visibleNode, type EdgeVersion, type NodeVersion } from './records.js';
+import { EdgeRecord, LabelMembers, NodeRecord, visibleEdge, visibleNode, type EdgeVersion, type NodeVersion } from './records.js';
 
 /**
  * The graph projection: nodes with labels and properties, typed edges with properties, adjacency both
@@ -53,7 +53,7 @@ export class GraphStore {
    * it, every reader sees the same nodes of the label, so their list can be kept (`members`).
    */
   private readonly labelWritten = new Map<string, number>();
-  private readonly memberLists = new Map<string, { readonly written: number; readonly nodes: readonly NodeVersion[] }>();
+  private readonly memberLists = new Map<string, LabelMembers>();
   /** What `labelWritten` was at the last scan that found no list, so a list is built only for a label read twice unchanged. */
   private readonly scannedAt = new Map<string, number>();
   private edgesCollected = 0;
@@ -96,11 +96,11 @@ export class GraphStore {
    * the label is newer than the reader; undefined otherwise (the caller then walks the records).
    * A list is built on the second scan of an unchanged label and kept until the label is written.
    */
-  members(label: string, readIndex: number): readonly NodeVersion[] | undefined {
+  members(label: string, readIndex: number): LabelMembers | undefined {
     const written = this.labelWritten.get(label) ?? 0;
     if (written > readIndex) return undefined;
     const kept = this.memberLists.get(label);
-    if (kept !== undefined && kept.written === written) return kept.nodes;
+    if (kept !== undefined && kept.written === written) return kept;
     if (this.scannedAt.get(label) !== written) {
       this.scannedAt.set(label, written);
       return undefined;
@@ -110,8 +110,9 @@ export class GraphStore {
       const v = visibleNode(r, readIndex);
       if (v !== undefined && v.labels.includes(label)) nodes.push(v);
     }
-    this.memberLists.set(label, { written, nodes });
-    return nodes;
+    const members = new LabelMembers(written, nodes);
+    this.memberLists.set(label, members);
+    return members;
   }
 
   recordsWithLabel(label: string): ReadonlySet<NodeRecord> {

@@ -1,4 +1,4 @@
-import type { PropertyMap } from '../../common/property-value.js';
+import type { PropertyMap, PropertyValue } from '../../common/property-value.js';
 import { nodeRef, relationshipRef, type NodeRef, type RelationshipRef } from '../../common/values/value.js';
 
 /**
@@ -72,6 +72,29 @@ export class EdgeRecord {
     readonly target: NodeRecord,
   ) {
     this.ref = relationshipRef(id);
+  }
+}
+
+/**
+ * The nodes of one label as every reader past `written` sees them (see GraphStore.members), with
+ * the values of the properties scans have read, one column per key in member order, so a scan reads
+ * a property from an array instead of each node's map.
+ */
+export class LabelMembers {
+  private readonly columns = new Map<string, readonly (PropertyValue | undefined)[]>();
+  constructor(
+    readonly written: number,
+    readonly nodes: readonly NodeVersion[],
+  ) {}
+
+  /** The value of `key` of every member, in member order (undefined where absent); built on first use. */
+  column(key: string): readonly (PropertyValue | undefined)[] {
+    let c = this.columns.get(key);
+    if (c === undefined) {
+      c = this.nodes.map((n) => n.props.get(key));
+      this.columns.set(key, c);
+    }
+    return c;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { GraphStats, GraphStore } from './graph-store.js';
 import { nodeRef, type NodeRef } from '../../common/values/value.js';
-import { visibleEdge, visibleNode, type EdgeState, type NodeState } from './records.js';
+import { visibleEdge, visibleNode, type EdgeState, type LabelMembers, type NodeState } from './records.js';
 
 /**
  * What the query engine and the API read the graph through. Every call answers from one fixed point
@@ -101,7 +101,7 @@ export class SnapshotView implements GraphReader {
    * The nodes of a label (every node when `label` is undefined) through a callback that answers false
    * to stop: the query engine's scans, about twice as fast as iterating the generators above.
    */
-  forEachNode(label: string | undefined, fn: (node: NodeState) => boolean): boolean {
+  forEachNode(label: string | undefined, fn: (node: NodeState, members?: LabelMembers, position?: number) => boolean): boolean {
     const readIndex = this.read_index;
     if (label === undefined) {
       for (const r of this.store.nodeRecords()) {
@@ -112,7 +112,8 @@ export class SnapshotView implements GraphReader {
     }
     const members = this.store.members(label, readIndex);
     if (members !== undefined) {
-      for (let i = 0; i < members.length; i++) if (!fn(members[i] as NodeState)) return false;
+      const nodes = members.nodes;
+      for (let i = 0; i < nodes.length; i++) if (!fn(nodes[i] as NodeState, members, i)) return false;
       return true;
     }
     for (const r of this.store.recordsWithLabel(label)) {

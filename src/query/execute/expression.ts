@@ -2,6 +2,7 @@ import { assert, assertNever } from '../../common/assert.js';
 import { equals } from '../../common/values/equality.js';
 import { compareValues } from '../../common/values/order.js';
 import { isNode, isRelationship, typeName, type NodeRef, type RelationshipRef, type Value } from '../../common/values/value.js';
+import type { LabelMembers } from '../../projections/graph/records.js';
 import type { BinaryOperator } from '../ast/expression.js';
 import type { BoundExpression, BoundMapProjectionItem } from '../bind/bound-expression.js';
 import { CypherError, runtimeTypeError } from '../errors.js';
@@ -216,11 +217,28 @@ export class ExpressionCompiler {
   private nodeVariableProperty(slot: number, key: string): Evaluator {
     const access = this.access;
     const general = this.property((row) => row[slot] as Value, key);
+    // The column of `key` in the kept label list the scan last read from. It is asked for only once
+    // this evaluator has read an eighth of the list's nodes, so a selective query never builds one.
+    let members: LabelMembers | undefined;
+    let column: readonly (Value | undefined)[] | undefined;
+    let reads = 0;
     return (row) => {
       const o = row[slot] as Value;
       if (o === null) return null;
-      if ((o as NodeRef).kind === 'node') return access.nodeProperty((o as NodeRef).id, key);
-      return general(row);
+      if ((o as NodeRef).kind !== 'node') return general(row);
+      const id = (o as NodeRef).id;
+      const from = access.scannedFrom(id);
+      if (from === undefined) return access.nodeProperty(id, key);
+      if (from !== members) {
+        members = from;
+        column = undefined;
+        reads = 0;
+      }
+      if (column === undefined) {
+        if (++reads * 8 < from.nodes.length) return access.nodeProperty(id, key);
+        column = from.column(key);
+      }
+      return column[access.scannedPosition] ?? null;
     };
   }
 

@@ -1,6 +1,6 @@
 import { edgeElementId, encodeElementId } from '../../common/element-id.js';
 import { nodeRef, type NodeRef, type RelationshipRef, type Value } from '../../common/values/value.js';
-import type { EdgeState, NodeState } from '../../projections/graph/records.js';
+import type { EdgeState, LabelMembers, NodeState } from '../../projections/graph/records.js';
 import type { GraphReader } from '../../projections/graph/view.js';
 import type { WriteSet } from '../../projections/graph/write-set.js';
 import { CypherError } from '../errors.js';
@@ -17,6 +17,12 @@ export class GraphAccess {
    * Only read-only statements use it: in a write statement a node's state changes under the scan.
    */
   private recent: NodeState | undefined;
+  /**
+   * When the scan reads a kept list of its label: the list and the node's position in it, so reads
+   * of the node's properties can come from the list's columns (see `scannedColumn`).
+   */
+  private recentMembers: LabelMembers | undefined;
+  private recentPosition = 0;
   readonly cacheable: boolean;
 
   constructor(
@@ -27,8 +33,23 @@ export class GraphAccess {
   }
 
   /** Called by scans of read-only statements with the node they are about to emit. */
-  scanned(node: NodeState): void {
+  scanned(node: NodeState, members?: LabelMembers, position?: number): void {
     this.recent = node;
+    this.recentMembers = members;
+    this.recentPosition = position ?? 0;
+  }
+
+  /**
+   * The kept list the node with id `id` was just scanned from, with its position; undefined when it
+   * is not the node the scan produced last or the scan read no list.
+   */
+  scannedFrom(id: number): LabelMembers | undefined {
+    const r = this.recent;
+    return r !== undefined && r.id === id ? this.recentMembers : undefined;
+  }
+
+  get scannedPosition(): number {
+    return this.recentPosition;
   }
 
   node(id: number): NodeState | undefined {

@@ -2,7 +2,7 @@ import { decodeElementId, encodeElementId } from '../../common/element-id.js';
 import { equals } from '../../common/values/equality.js';
 import { estimateValueBytes } from '../../common/values/memory.js';
 import { pathValue, typeName, type Value } from '../../common/values/value.js';
-import type { NodeState } from '../../projections/graph/records.js';
+import type { LabelMembers, NodeState } from '../../projections/graph/records.js';
 import { SnapshotView } from '../../projections/graph/view.js';
 import { runtimeTypeError } from '../errors.js';
 import type { LogicalOp } from '../plan/logical.js';
@@ -52,7 +52,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
   return (arg, sink) =>
     input(arg, (row) => {
       for (let i = 0; i < n; i++) wanted[i] = (values[i] as Evaluator)(row);
-      const visit = (node: NodeState): boolean => {
+      const visit = (node: NodeState, members?: LabelMembers, position?: number): boolean => {
         deadline.tick();
         for (let i = 0; i < n; i++) {
           const v = node.props.get(keys[i] as string);
@@ -65,7 +65,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
             if (equals(v, w) !== true) return true;
           }
         }
-        cache?.scanned(node);
+        cache?.scanned(node, members, position);
         if (writeSlot) row[slot] = node.ref;
         return sink(row);
       };
