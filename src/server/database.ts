@@ -27,6 +27,8 @@ export interface DatabaseOptions {
   /** Longest time between checkpoints while entries arrive; absent: entries alone decide. */
   readonly checkpoint_interval_secs?: number;
   readonly log_segment_bytes_max: number;
+  /** What kept label lists and their columns may hold, in MiB (`scan_cache_mb`); absent: the store's default. */
+  readonly scan_cache_mb?: number;
   readonly clock?: PhysicalClock;
 }
 
@@ -95,6 +97,7 @@ export class Database {
         segment: { segment_bytes_max: options.log_segment_bytes_max },
       });
       assert(log.firstIndex <= sm.committedIndex + 1, `the log starts at ${log.firstIndex}, after checkpoint ${sm.committedIndex}`);
+      if (options.scan_cache_mb !== undefined) sm.graph.scanCache.limit_bytes = options.scan_cache_mb * 1024 * 1024;
       const db = new Database(dataDir, sm, log, options);
       log.replayAndFollow(
         sm.committedIndex + 1,

@@ -33,6 +33,7 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     data_dir: config.data_dir,
     node_id: config.node_id,
     mvcc_retention_secs: config.mvcc_retention_secs,
+    scan_cache_mb: config.scan_cache_mb,
     checkpoint_interval_entries: config.checkpoint_interval_entries,
     checkpoint_interval_secs: config.checkpoint_interval_secs,
     log_segment_bytes_max: config.log_segment_bytes_max,

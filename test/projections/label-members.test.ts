@@ -80,4 +80,33 @@ describe('kept label lists', () => {
       }
     }
   });
+
+  it('keeps lists and columns within the scan cache budget, the oldest list making room', () => {
+    const sm = new StateMachine();
+    const budget = sm.graph.scanCache;
+    sm.apply({ index: 1, term: 1, commit_ts: 1, event: { kind: 'graph_write', ops: Array.from({ length: 100 }, (_, i) => create(i + 1, [i < 50 ? 'A' : 'B'], { v: BigInt(i) })) } }, true);
+    // Room for one list of 50 (8 bytes a slot and 64 over) and one column, not for two lists.
+    budget.limit_bytes = 8 * 50 + 64 + 8 * 50 + 100;
+    const twice = (label: string) => {
+      scan(sm, label, 1);
+      return sm.graph.members(label, 1);
+    };
+    const a = twice('A');
+    expect(a?.nodes.length).toBe(50);
+    expect(a?.column('v')?.[3]).toBe(3n);
+    expect(budget.used).toBe(8 * 50 + 64 + 8 * 50);
+    const b = twice('B');
+    // A's list and column made room for B's list.
+    expect(b?.nodes.length).toBe(50);
+    expect(budget.used).toBe(8 * 50 + 64);
+    expect(b?.column('v')?.[0]).toBe(50n);
+    expect(b?.column('w')).toBeUndefined();
+    // A write to B drops its list and gives its memory back; scans still answer right.
+    sm.apply({ index: 2, term: 1, commit_ts: 2, event: { kind: 'graph_write', ops: [setProp(51, 7n)] } }, true);
+    expect(budget.used).toBe(0);
+    expect(scan(sm, 'B', 2)).toEqual(walk(sm, 'B', 2));
+    budget.limit_bytes = 0;
+    expect(twice('A')).toBeUndefined();
+    expect(scan(sm, 'A', 2)).toEqual(walk(sm, 'A', 2));
+  });
 });

@@ -1,7 +1,7 @@
 import { assert } from '../../common/assert.js';
 import type { PropertyMap, PropertyValue } from '../../common/property-value.js';
 import type { GraphOp } from '../../log/events.js';
-import { EdgeRecord, LabelMembers, NodeRecord, visibleEdge, visibleNode, type EdgeVersion, type NodeVersion } from './records.js';
+import { EdgeRecord, LabelMembers, NodeRecord, ScanCacheBudget, SLOT_BYTES, visibleEdge, visibleNode, type EdgeVersion, type NodeVersion } from './records.js';
 
 /**
  * The graph projection: nodes with labels and properties, typed edges with properties, adjacency both
@@ -56,6 +56,8 @@ export class GraphStore {
   private readonly memberLists = new Map<string, LabelMembers>();
   /** What `labelWritten` was at the last scan that found no list, so a list is built only for a label read twice unchanged. */
   private readonly scannedAt = new Map<string, number>();
+  /** Bounds what kept lists and their columns hold; the host sets the limit (`scan_cache_mb`). */
+  readonly scanCache = new ScanCacheBudget(256 * 1024 * 1024);
   private edgesCollected = 0;
   private unsorted = false;
 
@@ -90,7 +92,6 @@ export class GraphStore {
     }
   }
 
-  /** Records that carry (or once carried) `label`; a superset of the visible ones. */
   /**
    * The nodes of `label` a reader at `readIndex` sees, in the label set's order, when no write to
    * the label is newer than the reader; undefined otherwise (the caller then walks the records).
@@ -105,16 +106,26 @@ export class GraphStore {
       this.scannedAt.set(label, written);
       return undefined;
     }
+    this.dropMembers(label);
+    // The records of the label bound the list's length; older lists make room if they must.
+    const records = this.recordsWithLabel(label);
+    const bytes = SLOT_BYTES * records.size + 64;
+    while (!this.scanCache.tryReserve(bytes)) {
+      const oldest = this.memberLists.keys().next();
+      if (oldest.done === true) return undefined;
+      this.dropMembers(oldest.value);
+    }
     const nodes: NodeVersion[] = [];
-    for (const r of this.recordsWithLabel(label)) {
+    for (const r of records) {
       const v = visibleNode(r, readIndex);
       if (v !== undefined && v.labels.includes(label)) nodes.push(v);
     }
-    const members = new LabelMembers(written, nodes);
+    const members = new LabelMembers(written, nodes, this.scanCache, bytes);
     this.memberLists.set(label, members);
     return members;
   }
 
+  /** Records that carry (or once carried) `label`; a superset of the visible ones. */
   recordsWithLabel(label: string): ReadonlySet<NodeRecord> {
     return this.byLabel.get(label) ?? EMPTY_NODES;
   }
@@ -342,10 +353,17 @@ export class GraphStore {
     this.prune(record.head);
   }
 
+  private dropMembers(label: string): void {
+    const members = this.memberLists.get(label);
+    if (members === undefined) return;
+    this.scanCache.release(members.bytes);
+    this.memberLists.delete(label);
+  }
+
   private labelsWritten(labels: readonly string[], index: number): void {
     for (const label of labels) {
       // A pending entry undone and written again reuses its index, so a list goes whatever the index.
-      this.memberLists.delete(label);
+      this.dropMembers(label);
       if ((this.labelWritten.get(label) ?? 0) < index) this.labelWritten.set(label, index);
     }
   }
@@ -354,8 +372,8 @@ export class GraphStore {
     const head = record.head;
     assert(head.index === index, `undo of node ${record.id} out of order`);
     // A list built by the writer's view may hold the version undone here.
-    for (const label of head.labels) this.memberLists.delete(label);
-    if (head.prev !== undefined) for (const label of head.prev.labels) this.memberLists.delete(label);
+    for (const label of head.labels) this.dropMembers(label);
+    if (head.prev !== undefined) for (const label of head.prev.labels) this.dropMembers(label);
     if (!head.deleted) this.countNode(head.labels, -1);
     if (head.prev === undefined) {
       this.nodes[record.id] = undefined;

@@ -82,19 +82,50 @@ export class EdgeRecord {
  */
 export class LabelMembers {
   private readonly columns = new Map<string, readonly (PropertyValue | undefined)[]>();
+  /** What the list and its columns hold against the store's scan cache budget. */
+  bytes: number;
   constructor(
     readonly written: number,
     readonly nodes: readonly NodeVersion[],
-  ) {}
+    private readonly budget: ScanCacheBudget,
+    bytes: number,
+  ) {
+    this.bytes = bytes;
+  }
 
-  /** The value of `key` of every member, in member order (undefined where absent); built on first use. */
-  column(key: string): readonly (PropertyValue | undefined)[] {
+  /**
+   * The value of `key` of every member, in member order (undefined where absent); built on first
+   * use, or undefined when the scan cache budget has no room for it.
+   */
+  column(key: string): readonly (PropertyValue | undefined)[] | undefined {
     let c = this.columns.get(key);
     if (c === undefined) {
+      const bytes = SLOT_BYTES * this.nodes.length;
+      if (!this.budget.tryReserve(bytes)) return undefined;
+      this.bytes += bytes;
       c = this.nodes.map((n) => n.props.get(key));
       this.columns.set(key, c);
     }
     return c;
+  }
+}
+
+/** Bytes one slot of a kept list or column costs: a pointer. */
+export const SLOT_BYTES = 8;
+
+/** The memory that kept label lists and their columns may hold together (`scan_cache_mb`). */
+export class ScanCacheBudget {
+  used = 0;
+  constructor(public limit_bytes: number) {}
+
+  tryReserve(bytes: number): boolean {
+    if (this.used + bytes > this.limit_bytes) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  release(bytes: number): void {
+    this.used -= bytes;
   }
 }
 

@@ -222,6 +222,8 @@ export class ExpressionCompiler {
     let members: LabelMembers | undefined;
     let column: readonly (Value | undefined)[] | undefined;
     let reads = 0;
+    /** The scan cache had no room for the column: read the nodes' maps for the rest of this list. */
+    let refused = false;
     return (row) => {
       const o = row[slot] as Value;
       if (o === null) return null;
@@ -233,10 +235,15 @@ export class ExpressionCompiler {
         members = from;
         column = undefined;
         reads = 0;
+        refused = false;
       }
       if (column === undefined) {
-        if (++reads * 8 < from.nodes.length) return access.nodeProperty(id, key);
+        if (refused || ++reads * 8 < from.nodes.length) return access.nodeProperty(id, key);
         column = from.column(key);
+        if (column === undefined) {
+          refused = true;
+          return access.nodeProperty(id, key);
+        }
       }
       return column[access.scannedPosition] ?? null;
     };
