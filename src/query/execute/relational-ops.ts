@@ -140,8 +140,13 @@ interface Keyed {
   bytes: number;
 }
 
+/** 1 for an ascending key, -1 for a descending one. */
+function directionSigns(keys: readonly SortKey[]): number[] {
+  return keys.map((k) => (k.direction === 'desc' ? -1 : 1));
+}
+
 function keyComparator(keys: readonly SortKey[]): (a: readonly Value[], b: readonly Value[]) => number {
-  const signs = keys.map((k) => (k.direction === 'desc' ? -1 : 1));
+  const signs = directionSigns(keys);
   const n = signs.length;
   return (a, b) => {
     for (let i = 0; i < n; i++) {
@@ -161,7 +166,7 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?:
   const fns = keys.map((k) => env.exprs.compile(k.expression));
   const nk = fns.length;
   const compareKeys = keyComparator(keys);
-  const signs = keys.map((k) => (k.direction === 'desc' ? -1 : 1));
+  const signs = directionSigns(keys);
   const compare = (a: Keyed, b: Keyed): number => compareKeys(a.keys, b.keys);
   const memory = env.cx.memory;
   const deadline = env.cx.deadline;
@@ -174,20 +179,18 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?:
     let worst: Keyed | undefined;
     try {
       input(arg, (row) => {
+        let i = 0;
         if (worst !== undefined) {
           // Keys are evaluated left to right only while they tie with the current k-th row, so
           // most rows a top-k drops cost one key.
           let c = 0;
-          for (let i = 0; i < nk && c === 0; i++) {
-            const v = (fns[i] as Evaluator)(row);
-            scratch[i] = v;
-            c = orderCompare(v, worst.keys[i] as Value) * (signs[i] as number);
-            if (c === 0) continue;
-            if (c > 0) return true;
-            for (let j = i + 1; j < nk; j++) scratch[j] = (fns[j] as Evaluator)(row);
+          for (; i < nk && c === 0; i++) {
+            scratch[i] = (fns[i] as Evaluator)(row);
+            c = orderCompare(scratch[i] as Value, worst.keys[i] as Value) * (signs[i] as number);
           }
-          if (c === 0) return true;
-        } else for (let i = 0; i < nk; i++) scratch[i] = (fns[i] as Evaluator)(row);
+          if (c >= 0) return true;
+        }
+        for (; i < nk; i++) scratch[i] = (fns[i] as Evaluator)(row);
         const entry: Keyed = { row: row.slice(), keys: scratch.slice(), bytes: 0 };
         entry.bytes = rowBytes(entry.row) + 16 * nk;
         kept.push(entry);
