@@ -24,6 +24,7 @@ const fragments = [
   'TIMESTAMP', 'CONSTRAINT', 'INDEX', '(', ')', '[', ']', '{', '}', '-', '->', '<-', ':', ',', '.', '..', '*', '|',
   '=', '+=', '<>', '$', 'n', 'm', 'x', '`a`', "'s'", '"t', '0x', '0x1F', '0o7', '1', '1.5', '9223372036854775808',
   '/*', '*/', '//', '\\u12', '🙂', '\n', ' ',
+  'shortestPath', 'allShortestPaths', 'p =', '*0..', '*..3',
 ];
 
 let tck: string[] | undefined;
@@ -44,6 +45,13 @@ export function fuzzInput(random: () => number): string {
     const target = names[Math.floor(random() * names.length)];
     const other = names[Math.floor(random() * names.length)];
     text = target && other ? base.slice(0, target.index) + other[0] + base.slice(target.index + target[0].length) : base;
+  } else if (pick < 0.7) {
+    // Wrap the first pattern of a real query in shortestPath or allShortestPaths: the search's
+    // checks and its plan meet every kind of pattern the TCK has.
+    const base = queries[Math.floor(random() * queries.length)]!;
+    const m = /MATCH (\([^,]*?\))( WHERE| RETURN| WITH| CREATE| SET| DELETE|,|$)/.exec(base);
+    const wrap = random() < 0.5 ? 'shortestPath' : 'allShortestPaths';
+    text = m === null ? base : `${base.slice(0, m.index)}MATCH p = ${wrap}(${m[1]})${base.slice(m.index + 6 + m[1]!.length)}`;
   } else {
     // Mutate a real query: cut, duplicate or splice a fragment at a random place.
     const base = queries[Math.floor(random() * queries.length)]!;
