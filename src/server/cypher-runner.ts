@@ -2,7 +2,7 @@ import { failedPrecondition, unimplemented } from '../common/errors.js';
 import type { Value } from '../common/values/value.js';
 import type { CypherCall, CypherOutcome, PlanNode } from '../api/query-service.js';
 import { SnapshotView, type GraphReader } from '../projections/graph/view.js';
-import type { WriteSet } from '../projections/graph/write-set.js';
+import { WriteSet } from '../projections/graph/write-set.js';
 import { QueryEngine, type ExecuteContext, type Prepared, type QueryResult } from '../query/engine.js';
 import type { IndexCatalog } from '../query/plan/explain.js';
 import type { Database } from './database.js';
@@ -90,17 +90,21 @@ export class CypherRunner {
 
 /**
  * The planner's view of the member's B-tree indexes: which exist (for EXPLAIN's advice) and equality
- * seeks. A seek answers only over a committed snapshot; a write set's own buffered nodes are in no
- * index, so statements over one scan instead.
+ * seeks, over a snapshot or over a write set (the base snapshot's index, then the write set's own
+ * nodes, which are in no index).
  */
 export function indexCatalogOf(db: Database): IndexCatalog {
   return {
     hasIndex: (label, properties) => db.sm.schema.lookup(db.latestCommitted()).find(label, properties) !== undefined,
     seek: (reader, label, property, value) => {
-      if (!(reader instanceof SnapshotView)) return undefined;
-      const lookup = db.sm.schema.lookup(reader);
+      // A write set's own nodes are in no index: the base answers, and the write set adds its own.
+      const snapshot = reader instanceof WriteSet ? reader.baseReader : reader;
+      if (!(snapshot instanceof SnapshotView)) return undefined;
+      const lookup = db.sm.schema.lookup(snapshot);
       const index = lookup.find(label, [property]);
-      return index === undefined ? undefined : lookup.equal(index.index_id, [value]);
+      if (index === undefined) return undefined;
+      const hits = lookup.equal(index.index_id, [value]);
+      return reader instanceof WriteSet ? reader.throughOverlay(hits, label) : hits;
     },
   };
 }

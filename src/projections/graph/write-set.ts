@@ -82,6 +82,26 @@ export class WriteSet implements GraphReader {
     yield* this.overlayNodes(undefined);
   }
 
+  /** The reader this write set buffers over (an index answers for it, not for the overlay). */
+  get baseReader(): GraphReader {
+    return this.base;
+  }
+
+  /**
+   * An index lookup over this write set: `baseHits` (what the index found in the base reader), as
+   * this write set has them, then every node it created or changed that has `label`; the caller
+   * re-checks the predicate on each. Only the base nodes found are recorded as read, so a
+   * transaction that seeks one key conflicts with writers of that key's nodes, not of the label.
+   */
+  *throughOverlay(baseHits: Iterable<NodeState>, label: string): Iterable<NodeState> {
+    for (const v of baseHits) {
+      if (this.nodeOverlay.has(v.id)) continue;
+      if (this.trackReads) this.readNodes.add(v.id);
+      yield v;
+    }
+    yield* this.overlayNodes(label);
+  }
+
   *nodesWithLabel(label: string): Iterable<NodeState> {
     for (const v of this.base.nodesWithLabel(label)) {
       if (this.nodeOverlay.has(v.id)) continue;

@@ -69,8 +69,8 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
         if (writeSlot) row[slot] = node.ref;
         return sink(row);
       };
-      // An index answers for a committed snapshot only: a write set's own nodes are in no index.
-      const hits = seek !== undefined && snapshot !== undefined && label !== undefined ? seek(snapshot, label, keys[0] as string, wanted[0] as Value) : undefined;
+      // The catalog answers for a snapshot, or for a write set through its overlay, or declines.
+      const hits = seek !== undefined && label !== undefined ? seek(graph, label, keys[0] as string, wanted[0] as Value) : undefined;
       if (hits !== undefined) {
         for (const node of hits) if (node.labels.includes(label as string) && !visit(node)) return false;
         return true;

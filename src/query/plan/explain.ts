@@ -27,6 +27,8 @@ export interface IndexCatalog {
   /**
    * The nodes of `label` whose `property` equals `value` (Cypher `=`) as `reader` sees them, each
    * once; undefined when no ready index answers for this reader (the scan then reads the label).
+   * Over a write set the answer also holds the nodes the write set created or changed, matching or
+   * not, so the caller checks the label and the property of every node it gets.
    */
   seek?(reader: GraphReader, label: string, property: string, value: Value): Iterable<NodeState> | undefined;
 }
