@@ -125,6 +125,17 @@ export class GraphStore {
     return members;
   }
 
+  /**
+   * The kept list of `label` when one is kept and a reader at `readIndex` sees exactly it; unlike
+   * `members`, it neither builds a list nor counts as a scan of the label.
+   */
+  keptMembers(label: string, readIndex: number): LabelMembers | undefined {
+    const written = this.labelWritten.get(label) ?? 0;
+    if (written > readIndex) return undefined;
+    const kept = this.memberLists.get(label);
+    return kept !== undefined && kept.written === written ? kept : undefined;
+  }
+
   /** Records that carry (or once carried) `label`; a superset of the visible ones. */
   recordsWithLabel(label: string): ReadonlySet<NodeRecord> {
     return this.byLabel.get(label) ?? EMPTY_NODES;

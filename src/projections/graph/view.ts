@@ -123,6 +123,14 @@ export class SnapshotView implements GraphReader {
     return true;
   }
 
+  /**
+   * The kept list of `label`'s nodes as this reader sees them, when the store keeps one; undefined
+   * otherwise (then `forEachNode` walks the records, and may start a list).
+   */
+  keptMembers(label: string): LabelMembers | undefined {
+    return this.store.keptMembers(label, this.read_index);
+  }
+
   /** `edgesOf` through a callback that answers false to stop: the query engine's expands. */
   forEachEdgeOf(nodeId: number, direction: Direction, type: string | undefined, fn: (edge: EdgeState) => boolean): boolean {
     const r = this.store.nodeRecord(nodeId);

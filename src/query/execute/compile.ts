@@ -1,6 +1,7 @@
 import { assertNever } from '../../common/assert.js';
 import type { LogicalOp } from '../plan/logical.js';
 import { call } from './call-op.js';
+import { aggregateOverScan, topOverScan } from './column-scan.js';
 import type { PhysicalOp } from './context.js';
 import { expand } from './expand-ops.js';
 import * as read from './read-ops.js';
@@ -37,14 +38,18 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       return read.project(op, c(op.input), env);
     case 'unwind':
       return read.unwind(op, c(op.input), env);
-    case 'aggregate':
-      return rel.aggregate(op, c(op.input), env);
+    case 'aggregate': {
+      const rows = rel.aggregate(op, c(op.input), env);
+      return aggregateOverScan(op, rows, env) ?? rows;
+    }
     case 'distinct':
       return rel.distinct(op, c(op.input), env);
     case 'sort':
       return rel.sort(op, c(op.input), env);
-    case 'top':
-      return rel.top(op, c(op.input), env);
+    case 'top': {
+      const rows = rel.top(op, c(op.input), env);
+      return topOverScan(op, rows, env) ?? rows;
+    }
     case 'skip':
       return rel.skip(op, c(op.input), env);
     case 'limit':

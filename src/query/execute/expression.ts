@@ -16,6 +16,15 @@ import type { Evaluator, ExecContext, PhysicalOp, Row } from './context.js';
 import type { GraphAccess } from './graph-access.js';
 
 /**
+ * The properties of the node a fused scan is at: `read(key)` evaluates `n.key` for the node in slot
+ * `slot` without looking at the row, valid while the scan has not moved on.
+ */
+export interface ScanColumns {
+  readonly slot: number;
+  read(key: string): Evaluator;
+}
+
+/**
  * Compiles a bound expression into a closure over rows, once per execution, so that rows are
  * evaluated without walking the tree again. Nested patterns (pattern predicates, comprehensions,
  * EXISTS) are planned and compiled on first use and run with the current row as their argument.
@@ -24,7 +33,14 @@ export class ExpressionCompiler {
   constructor(
     private readonly cx: ExecContext,
     private readonly access: GraphAccess,
+    /** Reads of one scanned node's properties that a fused scan serves from columns (see column-scan.ts). */
+    private readonly scan?: ScanColumns,
   ) {}
+
+  /** A compiler whose reads of `scan.slot`'s properties come from `scan` instead of the node. */
+  overScan(scan: ScanColumns): ExpressionCompiler {
+    return new ExpressionCompiler(this.cx, this.access, scan);
+  }
 
   compile(e: BoundExpression): Evaluator {
     switch (e.kind) {
@@ -56,6 +72,7 @@ export class ExpressionCompiler {
         };
       }
       case 'property':
+        if (e.object.kind === 'variable' && e.object.variable.id === this.scan?.slot) return this.scan.read(e.key);
         if (e.object.kind === 'variable' && e.object.variable.type.kind === 'node') return this.nodeVariableProperty(e.object.variable.id, e.key);
         return this.property(this.compile(e.object), e.key);
       case 'index': {

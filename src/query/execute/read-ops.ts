@@ -35,6 +35,16 @@ export function argument(): PhysicalOp {
   return (arg, sink) => sink(arg);
 }
 
+/** Whether a property's value (undefined: absent) equals `w` in Cypher's `=`, as a scan's inline map needs. */
+export function propertyEquals(v: Value | undefined, w: Value): boolean {
+  if (v === undefined) return false;
+  // Equal primitives of one type are ===; unequal ones of one type are not equal in Cypher either
+  // (NaN included). Only mixed or structured values need the full equality.
+  if (v === w) return true;
+  if (typeof v !== 'object' && typeof v === typeof w) return false;
+  return equals(v, w) === true;
+}
+
 export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
   const { graph, deadline } = env.cx;
   const slot = op.variable;
@@ -54,17 +64,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
       for (let i = 0; i < n; i++) wanted[i] = (values[i] as Evaluator)(row);
       const visit = (node: NodeState, members?: LabelMembers, position?: number): boolean => {
         deadline.tick();
-        for (let i = 0; i < n; i++) {
-          const v = node.props.get(keys[i] as string);
-          if (v === undefined) return true;
-          const w = wanted[i] as Value;
-          // Equal primitives of one type are ===; unequal ones of one type are not equal in Cypher
-          // either (NaN included). Only mixed or structured values need the full equality.
-          if (v !== w) {
-            if (typeof v !== 'object' && typeof v === typeof w) return true;
-            if (equals(v, w) !== true) return true;
-          }
-        }
+        for (let i = 0; i < n; i++) if (!propertyEquals(node.props.get(keys[i] as string), wanted[i] as Value)) return true;
         cache?.scanned(node, members, position);
         if (writeSlot) row[slot] = node.ref;
         return sink(row);

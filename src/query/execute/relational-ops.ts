@@ -6,6 +6,7 @@ import { assert } from '../../common/assert.js';
 import { lookupFunction } from '../functions/catalog.js';
 import type { Accumulator, AggregateFunction } from '../functions/definition.js';
 import { asRowCount } from '../values/coerce.js';
+import type { BoundExpression } from '../bind/bound-expression.js';
 import type { LogicalOp, SortKey } from '../plan/logical.js';
 import type { Evaluator, PhysicalOp, Row } from './context.js';
 import { rowBytes, type OpEnv } from './read-ops.js';
@@ -23,10 +24,13 @@ interface Group {
 
 const GROUP_OVERHEAD_BYTES = 96;
 
-export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+/** How an operator turns its expressions into evaluators: the row compiler, unless a fused scan reads columns. */
+export type CompileExpression = (e: BoundExpression) => Evaluator;
+
+export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv, compile: CompileExpression = (e) => env.exprs.compile(e)): PhysicalOp {
   const memory = env.cx.memory;
   const keySlots = op.aggregation.keys.map((k) => k.variable.id);
-  const keyFns = op.aggregation.keys.map((k) => env.exprs.compile(k.expression));
+  const keyFns = op.aggregation.keys.map((k) => compile(k.expression));
   const aggs = op.aggregation.aggregates.map((a) => {
     const def = lookupFunction(a.call.name);
     assert(def !== undefined && def.kind === 'aggregate', `aggregate ${a.call.name} exists`);
@@ -34,8 +38,8 @@ export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv): P
       slot: a.variable.id,
       fn: def as AggregateFunction,
       options: { distinct: a.call.distinct, star: a.call.star },
-      value: a.call.args[0] ? env.exprs.compile(a.call.args[0]) : undefined,
-      extra: a.call.args[1] ? env.exprs.compile(a.call.args[1]) : undefined,
+      value: a.call.args[0] ? compile(a.call.args[0]) : undefined,
+      extra: a.call.args[1] ? compile(a.call.args[1]) : undefined,
     };
   });
   const nk = keyFns.length;
@@ -162,8 +166,8 @@ function keyComparator(keys: readonly SortKey[]): (a: readonly Value[], b: reado
  * before it is copied, and the buffer is cut back to k whenever it doubles. Array.prototype.sort is
  * stable, so rows with equal keys keep their input order (and an equal newcomer never displaces).
  */
-function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?: Evaluator, skip?: Evaluator): PhysicalOp {
-  const fns = keys.map((k) => env.exprs.compile(k.expression));
+function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, compile: CompileExpression, limit?: Evaluator, skip?: Evaluator): PhysicalOp {
+  const fns = keys.map((k) => compile(k.expression));
   const nk = fns.length;
   const compareKeys = keyComparator(keys);
   const signs = directionSigns(keys);
@@ -220,12 +224,12 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, limit?:
 }
 
 export function sort(op: Op<'sort'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
-  return sorter(op.keys, input, env);
+  return sorter(op.keys, input, env, (e) => env.exprs.compile(e));
 }
 
 /** The rows a top-k keeps include the skipped ones; a `skip` operator above it drops them. */
-export function top(op: Op<'top'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
-  return sorter(op.keys, input, env, env.exprs.compile(op.limit), op.skip ? env.exprs.compile(op.skip) : undefined);
+export function top(op: Op<'top'>, input: PhysicalOp, env: OpEnv, compile: CompileExpression = (e) => env.exprs.compile(e)): PhysicalOp {
+  return sorter(op.keys, input, env, compile, env.exprs.compile(op.limit), op.skip ? env.exprs.compile(op.skip) : undefined);
 }
 
 export function skip(op: Op<'skip'>, input: PhysicalOp, env: OpEnv): PhysicalOp {

@@ -1,0 +1,199 @@
+import type { Value } from '../../common/values/value.js';
+import type { LabelMembers, NodeState } from '../../projections/graph/records.js';
+import { SnapshotView } from '../../projections/graph/view.js';
+import type { BoundExpression } from '../bind/bound-expression.js';
+import { mapChildren } from '../bind/bound-walk.js';
+import { freeSlots, UNMOVABLE } from '../plan/expressions.js';
+import type { LogicalOp } from '../plan/logical.js';
+import type { Evaluator, PhysicalOp, Row } from './context.js';
+import type { ExpressionCompiler, ScanColumns } from './expression.js';
+import { propertyEquals, type OpEnv } from './read-ops.js';
+import { asPredicate } from '../values/coerce.js';
+import * as rel from './relational-ops.js';
+
+/**
+ * Fused scans over kept label lists.
+ *
+ * An aggregation or a top-k over a label scan (with the scan's inline properties and any filters
+ * between them) reads every node of the label, and row at a time that is a chain of callbacks per
+ * node plus a check, on each property read, that the row still holds the node the scan produced
+ * last. When the store keeps the label's list for the statement's snapshot, the fused operator
+ * instead runs the scan as one loop over the list, and every `n.key` of the scanned node, in the
+ * inline properties, the filters and the consumer's expressions, reads the list's column for `key`
+ * at the loop's position. Otherwise (a write set, a label written since its list was made, a label
+ * scanned for the first time) it runs the row-at-a-time plan compiled beside it. Both read the
+ * label's nodes in the same order, so they give the same rows in the same order.
+ */
+type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
+
+/** The scan and the filters over it that a fused operator takes in, or undefined when its input is something else. */
+interface ScanPipeline {
+  readonly scan: Op<'node_scan'> & { readonly label: string };
+  /** Innermost first. */
+  readonly filters: readonly Op<'filter'>[];
+}
+
+function scanPipeline(input: LogicalOp): ScanPipeline | undefined {
+  const filters: Op<'filter'>[] = [];
+  let op = input;
+  while (op.op === 'filter') {
+    filters.unshift(op);
+    op = op.input;
+  }
+  if (op.op !== 'node_scan' || op.label === undefined || op.input.op !== 'argument') return undefined;
+  return { scan: op as Op<'node_scan'> & { readonly label: string }, filters };
+}
+
+/**
+ * Whether `e` reads the node in `slot` other than through `slot.key` (its labels, its map, the node
+ * itself); a subquery body counts as reading it. Such reads need the node's record in the row.
+ */
+function readsNodeItself(e: BoundExpression, slot: number): boolean {
+  const strip = (x: BoundExpression): BoundExpression =>
+    x.kind === 'property' && x.object.kind === 'variable' && x.object.variable.id === slot ? { kind: 'literal', value: null, type: x.type, span: x.span } : mapChildren(x, strip);
+  const slots = freeSlots(strip(e));
+  return slots.has(slot) || slots.has(UNMOVABLE);
+}
+
+/** One property key read from columns: built on its first read in a run, from the list of that run. */
+interface ColumnRead {
+  readonly key: string;
+  values: readonly (Value | undefined)[] | undefined;
+  /** The list was asked for the column in this run (it may have had no room for it). */
+  asked: boolean;
+}
+
+/**
+ * A label scan that loops over a kept list and serves its node's properties from columns. `compile`
+ * compiles the consumer's expressions the same way; `run` runs the scan over one list.
+ */
+class ColumnScan implements ScanColumns {
+  readonly slot: number;
+  private members: LabelMembers | undefined;
+  /** Invariant: during `run`, the index in `members.nodes` of the node being read. */
+  private position = 0;
+  private readonly reads: ColumnRead[] = [];
+  private readonly props: readonly { readonly read: Evaluator; readonly value: Evaluator }[];
+  private readonly predicates: readonly ((row: Row) => boolean)[];
+  private readonly exprs: ExpressionCompiler;
+  /**
+   * Something reads the scanned node beyond its properties, or its consumer passes the scan's rows
+   * on: the loop then puts the node in the row. Otherwise it reads no node record at all, only columns.
+   */
+  private needsNode: boolean;
+
+  constructor(
+    private readonly pipeline: ScanPipeline,
+    private readonly env: OpEnv,
+    passesRowsOn: boolean,
+  ) {
+    this.slot = pipeline.scan.variable;
+    this.needsNode = passesRowsOn && pipeline.scan.variable_unused !== true;
+    this.exprs = env.exprs.overScan(this);
+    this.props = pipeline.scan.props.map((p) => ({ read: this.read(p.key), value: env.exprs.compile(p.value) }));
+    this.predicates = pipeline.filters.map((f) => this.compile(f.predicate)).map((f) => (row: Row) => asPredicate(f(row)) === true);
+  }
+
+  read(key: string): Evaluator {
+    const c: ColumnRead = { key, values: undefined, asked: false };
+    this.reads.push(c);
+    return () => {
+      let values = c.values;
+      if (values === undefined) {
+        const members = this.members as LabelMembers;
+        if (!c.asked) {
+          c.asked = true;
+          values = c.values = members.column(key);
+        }
+        // No room for the column in the scan cache: read the node's own map.
+        if (values === undefined) return (members.nodes[this.position] as NodeState).props.get(key) ?? null;
+      }
+      return values[this.position] ?? null;
+    };
+  }
+
+  compile(e: BoundExpression): Evaluator {
+    if (readsNodeItself(e, this.slot)) this.needsNode = true;
+    return this.exprs.compile(e);
+  }
+
+  /** The kept list this scan can read for the statement's snapshot, if the store keeps one. */
+  list(): LabelMembers | undefined {
+    const graph = this.env.cx.graph;
+    if (!this.env.access.cacheable || !(graph instanceof SnapshotView)) return undefined;
+    return graph.keptMembers(this.pipeline.scan.label);
+  }
+
+  /** The scan over `members`, as a physical operator fed the argument row. */
+  run(members: LabelMembers, arg: Row, sink: (row: Row) => boolean): boolean {
+    this.members = members;
+    for (const c of this.reads) {
+      c.values = undefined;
+      c.asked = false;
+    }
+    const { deadline } = this.env.cx;
+    const access = this.env.access;
+    const slot = this.slot;
+    const needsNode = this.needsNode;
+    const props = this.props;
+    const np = props.length;
+    const wanted = props.map((p) => p.value(arg));
+    const predicates = this.predicates;
+    const nf = predicates.length;
+    const nodes = members.nodes;
+    const row = arg;
+    next: for (let i = 0; i < nodes.length; i++) {
+      deadline.tick();
+      this.position = i;
+      for (let k = 0; k < np; k++) {
+        const v = (props[k] as (typeof props)[number]).read(row);
+        if (v === null || !propertyEquals(v, wanted[k] as Value)) continue next;
+      }
+      if (needsNode) {
+        const node = nodes[i] as NodeState;
+        // Reads of the node other than its properties (labels, keys, the whole map) find it without a lookup.
+        access.scanned(node, members, i);
+        row[slot] = node.ref;
+      }
+      for (let k = 0; k < nf; k++) if (!(predicates[k] as (row: Row) => boolean)(row)) continue next;
+      if (!sink(row)) return false;
+    }
+    return true;
+  }
+}
+
+/**
+ * `consumer` over a fused scan of `input` when the input is a label scan under filters, the statement
+ * only reads and no index answers the scan's inline equality; undefined otherwise. `rows` is the row-at-a-time plan of the same operator,
+ * used whenever the label has no kept list for the snapshot.
+ */
+function fused(input: LogicalOp, env: OpEnv, rows: PhysicalOp, passesRowsOn: boolean, consumer: (scan: PhysicalOp, compile: rel.CompileExpression) => PhysicalOp): PhysicalOp | undefined {
+  const pipeline = scanPipeline(input);
+  if (pipeline === undefined || !env.access.cacheable || !(env.cx.graph instanceof SnapshotView)) return undefined;
+  // A scan with an inline equality on an indexed property seeks the index on the row path instead.
+  const { scan: s } = pipeline;
+  const first = s.props[0];
+  const catalog = env.cx.indexes;
+  if (first !== undefined && catalog.seek !== undefined && catalog.hasIndex(s.label, [first.key])) return undefined;
+  const scan = new ColumnScan(pipeline, env, passesRowsOn);
+  let members: LabelMembers | undefined;
+  const columns = consumer(
+    (arg, sink) => scan.run(members as LabelMembers, arg, sink),
+    (e) => scan.compile(e),
+  );
+  return (arg, sink) => {
+    members = scan.list();
+    return members === undefined ? rows(arg, sink) : columns(arg, sink);
+  };
+}
+
+/** An aggregation over a fused scan, or undefined when its input is not a label scan (see `fused`). */
+export function aggregateOverScan(op: Op<'aggregate'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
+  // Its rows are the groups: the scanned node goes no further.
+  return fused(op.input, env, rows, false, (scan, compile) => rel.aggregate(op, scan, env, compile));
+}
+
+/** A top-k over a fused scan, or undefined when its input is not a label scan (see `fused`). */
+export function topOverScan(op: Op<'top'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
+  return fused(op.input, env, rows, true, (scan, compile) => rel.top(op, scan, env, compile));
+}
