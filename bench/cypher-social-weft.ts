@@ -11,11 +11,9 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { createGrpcClient, type GrpcClient } from '../src/api/grpc-client.js';
 import { valueFromWire } from '../src/api/value-codec.js';
 import type { Value } from '../src/common/values/value.js';
-import type { ConcernWait } from '../src/log/driver/log-driver.js';
 import { QueryService } from '../src/gen/weft/v1/query_pb.js';
 import type { PropertyValueSchema } from '../src/gen/weft/v1/values_pb.js';
 import { open, type Db } from '../src/index.js';
-import { startSchemaRuntime } from '../src/server/index-builds/schema-runtime.js';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
 import { answerOf, type Answer, type SocialEngine, type SocialGraph } from './cypher-social-graph.js';
 
@@ -50,18 +48,10 @@ export class WeftEmbeddedEngine implements SocialEngine {
   private readonly dir = mkdtempSync(join(tmpdir(), 'weft-bench-'));
 
   async load(graph: SocialGraph): Promise<void> {
-    const db = await open(this.dir, { memory_limit_bytes: memory_limit_mb * 1024 * 1024, checkpoint_interval_entries: 1_000_000 });
+    const db = await open(this.dir, { memory_limit_bytes: memory_limit_mb * 1024 * 1024, checkpoint_interval_entries: 1_000_000, index_build_statement_wait_secs: 3600 });
     this.db = db;
     await loadThrough(graph, async (cypher, params) => (await db.query(cypher, params)).rows);
-    // The embedded API does not run DDL yet, so the index goes through the schema runtime the server uses.
-    const journaled: ConcernWait = { acks: 1, level: 'journal', timeout_ms: 0 };
-    const rt = startSchemaRuntime(db.database, { index_build_max_running: 1, index_build_statement_wait_secs: 3600, concern: () => journaled });
-    try {
-      const index = await rt.admin.createIndex({ name: 'person_id', label: 'Person', properties: ['id'], if_not_exists: false });
-      if (index.serving === undefined) throw new Error('index person_id did not publish');
-    } finally {
-      rt.stop();
-    }
+    await db.query(create_index);
     const plan = JSON.stringify(db.explain('MATCH (p:Person {id: $id}) RETURN p.name'));
     if (!plan.includes('NodeIndexSeek')) throw new Error(`the point lookup does not seek person_id: ${plan}`);
   }

@@ -15,6 +15,9 @@ import type { Value } from './common/values/value.js';
 import type { ConcernWait } from './log/driver/log-driver.js';
 import { Database, type DatabaseOptions } from './server/database.js';
 import { indexCatalogOf } from './server/cypher-runner.js';
+import { admitSchemaStatement } from './server/index-builds/cypher-ddl.js';
+import { startSchemaRuntime, type SchemaRuntime } from './server/index-builds/schema-runtime.js';
+import { zeroStats } from './query/execute/context.js';
 import { QueryEngine, type QueryResult } from './query/engine.js';
 import type { ProcedureLibrary } from './query/execute/procedures.js';
 import type { QueryPlan } from './query/plan/explain.js';
@@ -35,6 +38,10 @@ export interface OpenOptions {
   /** Procedures callable with CALL. */
   readonly procedures?: ProcedureLibrary;
   readonly time_zone?: string;
+  /** How long a schema statement (CREATE INDEX, CREATE CONSTRAINT) waits for its build, in seconds; 30 when absent. */
+  readonly index_build_statement_wait_secs?: number;
+  /** Index builds that run at once; 1 when absent. */
+  readonly index_build_max_running?: number;
   /** Storage settings, as the server's config names them. */
   readonly mvcc_retention_secs?: number;
   readonly checkpoint_interval_entries?: number;
@@ -42,11 +49,17 @@ export interface OpenOptions {
 }
 
 export const embedded_memory_limit_bytes_default = 256 * 1024 * 1024;
+export const embedded_statement_wait_secs_default = 30;
 
 const journaled: ConcernWait = { acks: 1, level: 'journal', timeout_ms: 0 };
 
 export class Db {
   private readonly engine: QueryEngine;
+  /**
+   * Index builds and checks of this database, as a server runs them: schema statements are admitted
+   * here, and builds a crash interrupted are taken up again on open.
+   */
+  private readonly schema: SchemaRuntime;
 
   constructor(
     /** The member underneath: its log, projections and write path. */
@@ -54,14 +67,25 @@ export class Db {
     private readonly options: OpenOptions,
   ) {
     this.engine = new QueryEngine({ indexes: indexCatalogOf(database), ...(options.procedures !== undefined ? { procedures: options.procedures } : {}) });
+    this.schema = startSchemaRuntime(database, {
+      index_build_max_running: options.index_build_max_running ?? 1,
+      index_build_statement_wait_secs: options.index_build_statement_wait_secs ?? embedded_statement_wait_secs_default,
+      concern: () => journaled,
+    });
   }
 
-  /** Runs one statement. Params are Cypher values by name (`$name`). */
+  /**
+   * Runs one statement. Params are Cypher values by name (`$name`). A schema statement returns once
+   * its build has published, or fails when the build does not finish within the statement wait (the
+   * build goes on; the catalog shows it).
+   */
   async query(text: string, params: Readonly<Record<string, Value>> = {}): Promise<QueryResult> {
     const prepared = this.engine.prepare(text);
-    if (prepared.kind === 'schema' || prepared.kind === 'session') {
-      throw unimplemented(`${prepared.kind} statements are not supported by the embedded API yet`);
+    if (prepared.kind === 'schema') {
+      await admitSchemaStatement(this.schema.admin, prepared.statement);
+      return { columns: [], rows: [], stats: zeroStats() };
     }
+    if (prepared.kind === 'session') throw unimplemented('SET vector_consistency has no effect until vector search is available');
     const ctx = {
       params: new Map(Object.entries(params)),
       memory_limit_bytes: this.options.memory_limit_bytes ?? embedded_memory_limit_bytes_default,
@@ -82,6 +106,7 @@ export class Db {
 
   /** Closes the database, letting writes under way reach their concern for up to `drain_ms`. */
   async close(drain_ms?: number): Promise<void> {
+    this.schema.stop();
     await this.database.close(drain_ms);
   }
 }
