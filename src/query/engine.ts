@@ -1,4 +1,5 @@
 import { failedPrecondition, resourceExhausted } from '../common/errors.js';
+import { ValueHashMap } from '../common/values/hash.js';
 import type { Value } from '../common/values/value.js';
 import type { GraphReader } from '../projections/graph/view.js';
 import { WriteSet } from '../projections/graph/write-set.js';
@@ -19,7 +20,7 @@ import { functionCatalog } from './functions/catalog.js';
 import type { EpochInstant, TemporalClock } from './functions/context.js';
 import { optimize } from './optimize/index.js';
 import { parse } from './parse/index.js';
-import { DEGREE_SAMPLE_EDGES_MAX, DEGREE_SAMPLE_NODES, type GraphCounts } from './plan/cardinality.js';
+import { DEGREE_SAMPLE_EDGES_MAX, DEGREE_SAMPLE_NODES, DISTINCT_SAMPLE_NODES, estimateDistinct, type DistinctEstimate, type GraphCounts } from './plan/cardinality.js';
 import { explainPlan, explainStatement, no_indexes, type IndexCatalog, type QueryPlan } from './plan/explain.js';
 import type { LogicalOp } from './plan/logical.js';
 import { freeSlots } from './plan/expressions.js';
@@ -284,7 +285,10 @@ function boundSlots(paths: readonly BoundPath[]): Set<number> {
  * The graph's counts for the planner, with degrees measured per label on a sample of the label's
  * nodes (the first DEGREE_SAMPLE_NODES the store lists), each measurement made once per planning.
  */
-function plannerCounts(graph: GraphReader): GraphCounts {
+function plannerCounts(target: GraphReader): GraphCounts {
+  // Samples read the committed state under a write set: a transaction's read set holds what its
+  // statements read, not what the planner looked at to estimate.
+  const graph = target instanceof WriteSet ? target.baseReader : target;
   const stats = graph.stats();
   const measured = new Map<string, number>();
   const degree = (label: string, types: readonly string[], direction: 'out' | 'in' | 'both'): number => {
@@ -306,7 +310,34 @@ function plannerCounts(graph: GraphReader): GraphCounts {
     measured.set(key, average);
     return average;
   };
-  return { ...stats, degree };
+  const distinctOf = new Map<string, DistinctEstimate>();
+  const distinct = (label: string, property: string): DistinctEstimate => {
+    const key = `${label}\u0000${property}`;
+    let known = distinctOf.get(key);
+    if (known === undefined) distinctOf.set(key, (known = sampleDistinct(graph, label, property, stats.label_counts.get(label) ?? 0)));
+    return known;
+  };
+  return { ...stats, degree, distinct };
+}
+
+/** Distinct values of `property` over the first DISTINCT_SAMPLE_NODES nodes of `label` (of `population`). */
+function sampleDistinct(graph: GraphReader, label: string, property: string, population: number): DistinctEstimate {
+  const seen = new ValueHashMap<number>();
+  let nodes = 0;
+  let present = 0;
+  for (const n of graph.nodesWithLabel(label)) {
+    const v = n.props.get(property);
+    if (v !== undefined) {
+      present++;
+      seen.set(v, (seen.get(v) ?? 0) + 1);
+    }
+    if (++nodes >= DISTINCT_SAMPLE_NODES) break;
+  }
+  if (nodes === 0) return { values: 0, present: 0 };
+  let once = 0;
+  for (const [, c] of seen.entries()) if (c === 1) once++;
+  const fraction = present / nodes;
+  return { values: estimateDistinct(present, seen.size, once, Math.round(population * fraction)), present: fraction };
 }
 
 /** Plans are reused while the graph stays within a factor of two of the size they were made for. */

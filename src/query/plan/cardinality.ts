@@ -16,11 +16,24 @@ export interface GraphCounts {
    * measure it (a sample of the label's nodes); absent, degrees are averaged over the whole graph.
    */
   readonly degree?: (label: string, types: readonly string[], direction: 'out' | 'in' | 'both') => number;
+  /**
+   * Distinct values of `property` among the nodes with `label`, when the engine can measure it (a
+   * sample of the label's nodes); absent, an equality keeps EQUALITY_SELECTIVITY of the rows.
+   */
+  readonly distinct?: (label: string, property: string) => DistinctEstimate;
+}
+
+/** What a sample says of one property of one label's nodes. */
+export interface DistinctEstimate {
+  /** Estimated distinct values among the nodes that have the property (at least 1 when any has it). */
+  readonly values: number;
+  /** Fraction of the label's nodes that have the property, 0..1. */
+  readonly present: number;
 }
 
 export const empty_counts: GraphCounts = { nodes: 0, edges: 0, label_counts: new Map(), edge_type_counts: new Map() };
 
-/** Fraction of rows an equality on a property keeps (no distinct-value statistics yet). */
+/** Fraction of rows an equality on a property keeps when nothing is known of the property's values. */
 export const EQUALITY_SELECTIVITY = 0.1;
 /** Fraction a general predicate (a range, a function) keeps. */
 export const PREDICATE_SELECTIVITY = 0.3;
@@ -29,6 +42,36 @@ export const UNWIND_ROWS = 10;
 /** Nodes of a label looked at to measure its degree, and the most relationships counted per node. */
 export const DEGREE_SAMPLE_NODES = 64;
 export const DEGREE_SAMPLE_EDGES_MAX = 10_000;
+/** Nodes of a label looked at to estimate the distinct values of a property. */
+export const DISTINCT_SAMPLE_NODES = 1000;
+
+/**
+ * The distinct values of a population of `population` values, from a sample of `sampled` of them
+ * holding `seen` distinct values of which `once` appear exactly once: the Duj1 estimator of Haas and
+ * Stokes (1998), n·d / (n − f1 + f1·n/N). It gives `seen` when the sample is the whole population and
+ * `population` when every sampled value differs.
+ */
+export function estimateDistinct(sampled: number, seen: number, once: number, population: number): number {
+  if (sampled === 0 || seen === 0) return 0;
+  const n = sampled;
+  const N = Math.max(population, n);
+  const d = (n * seen) / (n - once + (once * n) / N);
+  return Math.min(N, Math.max(seen, d));
+}
+
+/**
+ * Fraction of the nodes of `label` that an equality on `property` keeps: the nodes with the property,
+ * spread evenly over its distinct values. EQUALITY_SELECTIVITY without a label or a measure.
+ */
+export function equalitySelectivity(counts: GraphCounts, label: string | undefined, property: string): number {
+  if (label === undefined || counts.distinct === undefined) return EQUALITY_SELECTIVITY;
+  const rows = labelRows(counts, label);
+  if (rows === 0) return EQUALITY_SELECTIVITY;
+  const { values, present } = counts.distinct(label, property);
+  // No sampled node has the property: an equality on it keeps (almost) nothing.
+  if (values === 0) return 1 / rows;
+  return Math.max(1 / rows, present / values);
+}
 
 export function labelRows(counts: GraphCounts, label: string | undefined): number {
   if (label === undefined) return counts.nodes;
@@ -56,7 +99,7 @@ export function estimateRows(op: LogicalOp, counts: GraphCounts): number {
     case 'argument':
       return 1;
     case 'node_scan':
-      return estimateRows(op.input, counts) * labelRows(counts, op.label) * Math.pow(EQUALITY_SELECTIVITY, op.props.length);
+      return estimateRows(op.input, counts) * labelRows(counts, op.label) * op.props.reduce((f, p) => f * equalitySelectivity(counts, op.label, p.key), 1);
     case 'node_by_id':
       return estimateRows(op.input, counts) * (op.many ? 10 : 1);
     case 'expand': {

@@ -1,6 +1,6 @@
 import type { BoundNodePattern, BoundPath } from '../bind/bound-clause.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
-import { averageDegree, EQUALITY_SELECTIVITY, estimateRows, labelRows, type GraphCounts } from './cardinality.js';
+import { averageDegree, equalitySelectivity, estimateRows, labelRows, type GraphCounts } from './cardinality.js';
 import { conjunction, conjuncts, freeSlots, hasLabels, propertyConjuncts } from './expressions.js';
 import { inputsOf, withInputs, type LogicalOp } from './logical.js';
 
@@ -113,9 +113,15 @@ function withFilters(plan: LogicalOp, filters: readonly BoundExpression[]): Logi
   return predicate === undefined ? plan : { op: 'filter', input: plan, predicate };
 }
 
-/** Per node slot, a factor from WHERE conjuncts that pin it (`id(n) = ...`, `n.p = ...`). */
-function selectivityHints(list: readonly BoundExpression[]): Map<number, number> {
-  const hints = new Map<number, number>();
+/**
+ * Per node slot, what WHERE conjuncts pin it by: `id(n) = ...` (0: one node) or `n.p = ...` /
+ * `n.p IN ...` (the property's key, weighed once the node's label is known).
+ */
+type SelectivityHint = 0 | string;
+type Hints = ReadonlyMap<number, readonly SelectivityHint[]>;
+
+function selectivityHints(list: readonly BoundExpression[]): Map<number, SelectivityHint[]> {
+  const hints = new Map<number, SelectivityHint[]>();
   for (const c of list) {
     if (c.kind !== 'binary' || (c.op !== 'eq' && c.op !== 'in')) continue;
     for (const [side, other] of [
@@ -124,29 +130,35 @@ function selectivityHints(list: readonly BoundExpression[]): Map<number, number>
     ] as const) {
       if (c.op === 'in' && side !== c.left) continue;
       let slot: number | undefined;
-      let factor = EQUALITY_SELECTIVITY;
+      let hint: SelectivityHint | undefined;
       if (side.kind === 'function' && side.name === 'id' && side.args[0]?.kind === 'variable') {
         slot = side.args[0].variable.id;
-        factor = 0;
+        hint = 0;
       } else if (side.kind === 'property' && side.object.kind === 'variable') {
         slot = side.object.variable.id;
+        hint = side.key;
       }
-      if (slot === undefined || freeSlots(other).has(slot)) continue;
-      hints.set(slot, Math.min(hints.get(slot) ?? 1, factor));
+      if (slot === undefined || hint === undefined || freeSlots(other).has(slot)) continue;
+      hints.set(slot, [...(hints.get(slot) ?? []), hint]);
     }
   }
   return hints;
 }
 
-function nodeEstimate(n: BoundNodePattern, counts: GraphCounts, hints: ReadonlyMap<number, number>): number {
-  let rows = n.labels.length === 0 ? counts.nodes : Math.min(...n.labels.map((l) => labelRows(counts, l)));
-  if (n.properties?.kind === 'map') rows *= Math.pow(EQUALITY_SELECTIVITY, n.properties.entries.length);
-  const hint = hints.get(n.variable.id);
-  if (hint !== undefined) rows = hint === 0 ? 1 : rows * hint;
+function nodeEstimate(n: BoundNodePattern, counts: GraphCounts, hints: Hints): number {
+  // The label with the fewest nodes is where a scan would start; its statistics weigh the equalities.
+  let label: string | undefined;
+  for (const l of n.labels) if (label === undefined || labelRows(counts, l) < labelRows(counts, label)) label = l;
+  let rows = label === undefined ? counts.nodes : labelRows(counts, label);
+  if (n.properties?.kind === 'map') for (const e of n.properties.entries) rows *= equalitySelectivity(counts, label, e.key);
+  const pins = hints.get(n.variable.id) ?? [];
+  if (pins.includes(0)) return 1;
+  // Several conjuncts on one node: the most selective is counted (they are rarely independent).
+  if (pins.length > 0) rows *= Math.min(...pins.map((key) => equalitySelectivity(counts, label, key as string)));
   return rows;
 }
 
-function cheapestPath(paths: readonly BoundPath[], counts: GraphCounts, hints: ReadonlyMap<number, number>): number {
+function cheapestPath(paths: readonly BoundPath[], counts: GraphCounts, hints: Hints): number {
   let best = 0;
   let bestRows = Infinity;
   paths.forEach((p, i) => {
@@ -183,7 +195,7 @@ function planPath(
   clauseRels: number[],
   filters: BoundExpression[],
   counts: GraphCounts,
-  hints: ReadonlyMap<number, number>,
+  hints: Hints,
   forceScan: boolean,
 ): LogicalOp {
   let plan = input;
@@ -240,7 +252,7 @@ function planShortestPath(
   bound: Set<number>,
   filters: BoundExpression[],
   counts: GraphCounts,
-  hints: ReadonlyMap<number, number>,
+  hints: Hints,
 ): LogicalOp {
   let plan = input;
   const ends = [path.nodes[0]!, path.nodes[1]!];

@@ -7,7 +7,7 @@ import { find, withDb } from './support.js';
 describe('EXPLAIN', () => {
   it('answers the QueryPlan shape with the summary details on the root', async () => {
     await withDb(async (db) => {
-      await db.query("UNWIND range(1, 50) AS i CREATE (:Person {name: 'p' + toString(i), age: i})");
+      await db.query("UNWIND range(1, 50) AS i CREATE (:Person {name: 'p' + toString(i), age: i, team: i % 5})");
       const plan = db.explain("MATCH (p:Person) WHERE p.name = 'p7' RETURN p.age");
       expect(plan.operator).toBe('ProduceResults');
       expect(Object.keys(plan.details)).toEqual(expect.arrayContaining(['explain', 'cost', 'estimated_time_ms', 'suggestions', 'suggestion_count']));
@@ -15,9 +15,12 @@ describe('EXPLAIN', () => {
       expect(Number(plan.details['cost'])).toBeGreaterThan(0);
       expect(Number.isFinite(Number(plan.details['estimated_time_ms']))).toBe(true);
       expect(plan.details['explain']).toContain('NodeByLabelScan');
+      // Estimates come from the distinct values of a sample: 50 names over 50 people, 5 teams.
       const scan = find(plan, 'NodeByLabelScan')!;
-      expect(scan.estimated_rows).toBe(5);
+      expect(scan.estimated_rows).toBe(1);
       expect(scan.children).toEqual([]);
+      expect(find(db.explain('MATCH (p:Person) WHERE p.team = 3 RETURN p.age'), 'NodeByLabelScan')!.estimated_rows).toBe(10);
+      expect(find(db.explain('MATCH (p:Person) WHERE p.missing = 3 RETURN p.age'), 'NodeByLabelScan')!.estimated_rows).toBe(1);
     });
   });
 
