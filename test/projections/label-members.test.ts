@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PropertyValue } from '../../src/common/property-value.js';
 import type { GraphOp } from '../../src/log/events.js';
-import { visibleNode } from '../../src/projections/graph/records.js';
+import { DICTIONARY_VALUES_MAX, visibleNode } from '../../src/projections/graph/records.js';
 import { StateMachine } from '../../src/projections/state-machine.js';
 import { prng, testSeed } from '../support/prng.js';
 
@@ -108,5 +108,34 @@ describe('kept label lists', () => {
     budget.limit_bytes = 0;
     expect(twice('A')).toBeUndefined();
     expect(scan(sm, 'A', 2)).toEqual(walk(sm, 'A', 2));
+  });
+
+  it('dictionary-encodes a column of few strings, and only such a column', () => {
+    const sm = new StateMachine();
+    const cities = ['Oslo', 'Lima', 'Pune'];
+    const ops = Array.from({ length: 30 }, (_, i) =>
+      create(i + 1, ['P'], { ...(i % 10 !== 9 && { city: cities[i % 3] as string }), mixed: i === 5 ? 5n : 'x', many: `n${i}` }),
+    );
+    sm.apply({ index: 1, term: 1, commit_ts: 1, event: { kind: 'graph_write', ops } }, true);
+    scan(sm, 'P', 1);
+    const members = sm.graph.members('P', 1)!;
+    const before = sm.graph.scanCache.used;
+    const d = members.dictionary('city')!;
+    // Codes in order of first appearance; absent values share the code of null.
+    expect(d.values).toEqual(['Oslo', 'Lima', 'Pune', null]);
+    const column = members.column('city')!;
+    for (let i = 0; i < 30; i++) expect(d.values[d.codes[i]!], `member ${i}`).toBe(column[i] ?? null);
+    expect(sm.graph.scanCache.used).toBe(before + 8 * 30 + 2 * 30);
+    expect(members.dictionary('city')).toBe(d);
+    // A non-string value: no dictionary, and nothing held for it beyond the column.
+    const withMixed = sm.graph.scanCache.used;
+    expect(members.dictionary('mixed')).toBeUndefined();
+    expect(sm.graph.scanCache.used).toBe(withMixed + 8 * 30);
+    // Thirty distinct strings fit; one more than DICTIONARY_VALUES_MAX does not.
+    expect(members.dictionary('many')?.values).toHaveLength(30);
+    const wide = Array.from({ length: DICTIONARY_VALUES_MAX + 1 }, (_, i) => create(100 + i, ['W'], { s: `s${i}` }));
+    sm.apply({ index: 2, term: 1, commit_ts: 2, event: { kind: 'graph_write', ops: wide } }, true);
+    scan(sm, 'W', 2);
+    expect(sm.graph.members('W', 2)!.dictionary('s')).toBeUndefined();
   });
 });

@@ -82,6 +82,8 @@ export class EdgeRecord {
  */
 export class LabelMembers {
   private readonly columns = new Map<string, readonly (PropertyValue | undefined)[]>();
+  /** Per key, its column's dictionary, or null when the column is not one of few strings. */
+  private readonly dictionaries = new Map<string, ColumnDictionary | null>();
   /** What the list and its columns hold against the store's scan cache budget. */
   bytes: number;
   constructor(
@@ -108,6 +110,62 @@ export class LabelMembers {
     }
     return c;
   }
+
+  /**
+   * The column of `key` as codes into its distinct values, when every value is a string or absent
+   * and there are at most DICTIONARY_VALUES_MAX of them; undefined otherwise, or when the scan
+   * cache has no room. Built on first use from the column.
+   */
+  dictionary(key: string): ColumnDictionary | undefined {
+    const known = this.dictionaries.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const column = this.column(key);
+    if (column === undefined) return undefined;
+    const bytes = DICTIONARY_CODE_BYTES * column.length;
+    if (!this.budget.tryReserve(bytes)) return undefined;
+    const dictionary = encode(column);
+    if (dictionary === undefined) {
+      this.budget.release(bytes);
+      this.dictionaries.set(key, null);
+      return undefined;
+    }
+    this.bytes += bytes;
+    this.dictionaries.set(key, dictionary);
+    return dictionary;
+  }
+}
+
+/**
+ * A column of few distinct strings, dictionary-encoded: `values[codes[i]]` is member i's value,
+ * null where it has none. Codes follow first appearance in member order.
+ */
+export interface ColumnDictionary {
+  readonly codes: Uint16Array;
+  readonly values: readonly (string | null)[];
+}
+
+/** The most distinct values a dictionary holds (its codes are 16-bit). */
+export const DICTIONARY_VALUES_MAX = 4096;
+const DICTIONARY_CODE_BYTES = 2;
+
+function encode(column: readonly (PropertyValue | undefined)[]): ColumnDictionary | undefined {
+  const codes = new Uint16Array(column.length);
+  const values: (string | null)[] = [];
+  const codeOf = new Map<string | null, number>();
+  for (let i = 0; i < column.length; i++) {
+    const v = column[i];
+    if (v !== undefined && typeof v !== 'string') return undefined;
+    const key = v ?? null;
+    let code = codeOf.get(key);
+    if (code === undefined) {
+      if (values.length === DICTIONARY_VALUES_MAX) return undefined;
+      code = values.length;
+      values.push(key);
+      codeOf.set(key, code);
+    }
+    codes[i] = code;
+  }
+  return { codes, values };
 }
 
 /** Bytes one slot of a kept list or column costs: a pointer. */

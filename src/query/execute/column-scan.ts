@@ -55,6 +55,8 @@ function readsNodeItself(e: BoundExpression, slot: number): boolean {
   return slots.has(slot) || slots.has(UNMOVABLE);
 }
 
+const EMPTY_CODES = new Uint16Array(0);
+
 /** One property key read from columns: built on its first read in a run, from the list of that run. */
 interface ColumnRead {
   readonly key: string;
@@ -112,6 +114,24 @@ class ColumnScan implements ScanColumns {
     };
   }
 
+  /**
+   * Codes of the grouping key `e` when it is a property of the scanned node: the column's dictionary
+   * when the list has one for this run, so an aggregation groups by code.
+   */
+  groupCodes(e: BoundExpression): rel.GroupCodes | undefined {
+    if (e.kind !== 'property' || e.object.kind !== 'variable' || e.object.variable.id !== this.slot) return undefined;
+    const key = e.key;
+    let codes: Uint16Array = EMPTY_CODES;
+    return {
+      start: () => {
+        const dictionary = (this.members as LabelMembers).dictionary(key);
+        codes = dictionary?.codes ?? EMPTY_CODES;
+        return dictionary?.values;
+      },
+      code: () => codes[this.position] as number,
+    };
+  }
+
   compile(e: BoundExpression): Evaluator {
     if (readsNodeItself(e, this.slot)) this.needsNode = true;
     return this.exprs.compile(e);
@@ -124,13 +144,18 @@ class ColumnScan implements ScanColumns {
     return graph.keptMembers(this.pipeline.scan.label);
   }
 
-  /** The scan over `members`, as a physical operator fed the argument row. */
-  run(members: LabelMembers, arg: Row, sink: (row: Row) => boolean): boolean {
+  /** Makes `members` the list the next run reads; column reads start afresh. */
+  attach(members: LabelMembers): void {
     this.members = members;
     for (const c of this.reads) {
       c.values = undefined;
       c.asked = false;
     }
+  }
+
+  /** The scan over the attached list, as a physical operator fed the argument row. */
+  run(arg: Row, sink: (row: Row) => boolean): boolean {
+    const members = this.members as LabelMembers;
     const { deadline } = this.env.cx;
     const access = this.env.access;
     const slot = this.slot;
@@ -167,7 +192,7 @@ class ColumnScan implements ScanColumns {
  * only reads and no index answers the scan's inline equality; undefined otherwise. `rows` is the row-at-a-time plan of the same operator,
  * used whenever the label has no kept list for the snapshot.
  */
-function fused(input: LogicalOp, env: OpEnv, rows: PhysicalOp, passesRowsOn: boolean, consumer: (scan: PhysicalOp, compile: rel.CompileExpression) => PhysicalOp): PhysicalOp | undefined {
+function fused(input: LogicalOp, env: OpEnv, rows: PhysicalOp, passesRowsOn: boolean, consumer: (scan: PhysicalOp, columns: ColumnScan) => PhysicalOp): PhysicalOp | undefined {
   const pipeline = scanPipeline(input);
   if (pipeline === undefined || !env.access.cacheable || !(env.cx.graph instanceof SnapshotView)) return undefined;
   // A scan with an inline equality on an indexed property seeks the index on the row path instead.
@@ -176,24 +201,25 @@ function fused(input: LogicalOp, env: OpEnv, rows: PhysicalOp, passesRowsOn: boo
   const catalog = env.cx.indexes;
   if (first !== undefined && catalog.seek !== undefined && catalog.hasIndex(s.label, [first.key])) return undefined;
   const scan = new ColumnScan(pipeline, env, passesRowsOn);
-  let members: LabelMembers | undefined;
-  const columns = consumer(
-    (arg, sink) => scan.run(members as LabelMembers, arg, sink),
-    (e) => scan.compile(e),
-  );
+  const columns = consumer((arg, sink) => scan.run(arg, sink), scan);
   return (arg, sink) => {
-    members = scan.list();
-    return members === undefined ? rows(arg, sink) : columns(arg, sink);
+    const members = scan.list();
+    if (members === undefined) return rows(arg, sink);
+    scan.attach(members);
+    return columns(arg, sink);
   };
 }
 
 /** An aggregation over a fused scan, or undefined when its input is not a label scan (see `fused`). */
 export function aggregateOverScan(op: Op<'aggregate'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
   // Its rows are the groups: the scanned node goes no further.
-  return fused(op.input, env, rows, false, (scan, compile) => rel.aggregate(op, scan, env, compile));
+  const keys = op.aggregation.keys;
+  return fused(op.input, env, rows, false, (scan, columns) =>
+    rel.aggregate(op, scan, env, (e) => columns.compile(e), keys.length === 1 ? columns.groupCodes((keys[0] as (typeof keys)[number]).expression) : undefined),
+  );
 }
 
 /** A top-k over a fused scan, or undefined when its input is not a label scan (see `fused`). */
 export function topOverScan(op: Op<'top'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
-  return fused(op.input, env, rows, true, (scan, compile) => rel.top(op, scan, env, compile));
+  return fused(op.input, env, rows, true, (scan, columns) => rel.top(op, scan, env, (e) => columns.compile(e)));
 }

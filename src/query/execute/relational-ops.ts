@@ -27,7 +27,17 @@ const GROUP_OVERHEAD_BYTES = 96;
 /** How an operator turns its expressions into evaluators: the row compiler, unless a fused scan reads columns. */
 export type CompileExpression = (e: BoundExpression) => Evaluator;
 
-export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv, compile: CompileExpression = (e) => env.exprs.compile(e)): PhysicalOp {
+/**
+ * A single grouping key that a fused scan can give as small integer codes: when `start` (called as
+ * a run begins) answers the key's distinct values, `code()` is the current row's index into them,
+ * and groups are found by that index instead of hashing the key.
+ */
+export interface GroupCodes {
+  start(): readonly Value[] | undefined;
+  code(): number;
+}
+
+export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv, compile: CompileExpression = (e) => env.exprs.compile(e), codes?: GroupCodes): PhysicalOp {
   const memory = env.cx.memory;
   const keySlots = op.aggregation.keys.map((k) => k.variable.id);
   const keyFns = op.aggregation.keys.map((k) => compile(k.expression));
@@ -80,26 +90,39 @@ export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv, co
         if (grown !== 0) reserve(grown);
       }
     };
+    const newKey = (key: Value): Group => {
+      reserve(GROUP_OVERHEAD_BYTES + estimateValueBytes(key));
+      const g = newGroup(key);
+      order.push(g);
+      return g;
+    };
+    const byKey = (row: Row): Group => {
+      if (nk === 0) return (single ??= newGroup(null));
+      const key: Value = nk === 1 ? (keyFns[0] as Evaluator)(row) : keyFns.map((f) => f(row));
+      let found = typeof key === 'string' ? byString.get(key) : groups.get(key);
+      if (found === undefined) {
+        found = newKey(key);
+        if (typeof key === 'string') byString.set(key, found);
+        else groups.set(key, found);
+      }
+      return found;
+    };
+    const dictionary = nk === 1 ? codes?.start() : undefined;
     try {
-      input(arg, (row) => {
-        let g: Group;
-        if (nk === 0) {
-          g = single ??= newGroup(null);
-        } else {
-          const key: Value = nk === 1 ? (keyFns[0] as Evaluator)(row) : keyFns.map((f) => f(row));
-          let found = typeof key === 'string' ? byString.get(key) : groups.get(key);
-          if (found === undefined) {
-            reserve(GROUP_OVERHEAD_BYTES + estimateValueBytes(key));
-            found = newGroup(key);
-            order.push(found);
-            if (typeof key === 'string') byString.set(key, found);
-            else groups.set(key, found);
-          }
-          g = found;
-        }
-        accumulate(g, row);
-        return true;
-      });
+      if (codes !== undefined && dictionary !== undefined) {
+        // Groups by the key's code: the same groups, made in the same order, as by the key itself.
+        const byCode = new Array<Group | undefined>(dictionary.length);
+        input(arg, (row) => {
+          const c = codes.code();
+          accumulate((byCode[c] ??= newKey(dictionary[c] as Value)), row);
+          return true;
+        });
+      } else {
+        input(arg, (row) => {
+          accumulate(byKey(row), row);
+          return true;
+        });
+      }
       // Without grouping keys there is always one row, even over no input (count(*) is 0).
       const all: Iterable<Group> = nk === 0 ? [single ?? newGroup(null)] : order;
       for (const g of all) {
