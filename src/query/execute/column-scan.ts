@@ -7,8 +7,8 @@ import { freeSlots, UNMOVABLE } from '../plan/expressions.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { Evaluator, PhysicalOp, Row } from './context.js';
 import type { ExpressionCompiler, ScanColumns } from './expression.js';
-import { propertyEquals, type OpEnv } from './read-ops.js';
 import { asPredicate } from '../values/coerce.js';
+import { propertyEquals, type OpEnv } from './read-ops.js';
 import * as rel from './relational-ops.js';
 
 /**
@@ -189,8 +189,8 @@ class ColumnScan implements ScanColumns {
 
 /**
  * `consumer` over a fused scan of `input` when the input is a label scan under filters, the statement
- * only reads and no index answers the scan's inline equality; undefined otherwise. `rows` is the row-at-a-time plan of the same operator,
- * used whenever the label has no kept list for the snapshot.
+ * only reads and no index answers the scan's inline equality; undefined otherwise. `rows` is the
+ * row-at-a-time plan of the same operator, run whenever the label has no kept list for the snapshot.
  */
 function fused(input: LogicalOp, env: OpEnv, rows: PhysicalOp, passesRowsOn: boolean, consumer: (scan: PhysicalOp, columns: ColumnScan) => PhysicalOp): PhysicalOp | undefined {
   const pipeline = scanPipeline(input);
