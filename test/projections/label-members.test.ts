@@ -138,4 +138,22 @@ describe('kept label lists', () => {
     scan(sm, 'W', 2);
     expect(sm.graph.members('W', 2)!.dictionary('s')).toBeUndefined();
   });
+
+  it('keeps a column of exact INTEGERs as doubles, and only such a column', () => {
+    const sm = new StateMachine();
+    const big = 2n ** 53n;
+    const ops = Array.from({ length: 20 }, (_, i) =>
+      create(i + 1, ['P'], { v: BigInt(i * 7 - 50), ...(i !== 4 && { some: 1n }), float: i === 3 ? 1.5 : 2n, huge: i === 9 ? big : 0n, edge: i === 9 ? big - 1n : -(big - 1n) }),
+    );
+    sm.apply({ index: 1, term: 1, commit_ts: 1, event: { kind: 'graph_write', ops } }, true);
+    scan(sm, 'P', 1);
+    const members = sm.graph.members('P', 1)!;
+    const v = members.integers('v')!;
+    const column = members.column('v')!;
+    for (let i = 0; i < 20; i++) expect(v[i]).toBe(Number(column[i]));
+    expect(members.integers('v')).toBe(v);
+    expect(members.integers('edge')).toBeDefined();
+    // Absent on one node, a FLOAT on one, or beyond 2^53 - 1: no doubles.
+    for (const key of ['some', 'float', 'huge', 'missing']) expect(members.integers(key), key).toBeUndefined();
+  });
 });

@@ -84,6 +84,8 @@ export class LabelMembers {
   private readonly columns = new Map<string, readonly (PropertyValue | undefined)[]>();
   /** Per key, its column's dictionary, or null when the column is not one of few strings. */
   private readonly dictionaries = new Map<string, ColumnDictionary | null>();
+  /** Per key, its column as doubles, or null when the column is not all exact integers. */
+  private readonly integerColumns = new Map<string, Float64Array | null>();
   /** What the list and its columns hold against the store's scan cache budget. */
   bytes: number;
   constructor(
@@ -133,6 +135,42 @@ export class LabelMembers {
     this.dictionaries.set(key, dictionary);
     return dictionary;
   }
+
+  /**
+   * The column of `key` as doubles, when every member has the key as an INTEGER of magnitude at most
+   * 2^53 - 1 (so the doubles are exact and order as the integers do); undefined otherwise, or when
+   * the scan cache has no room. Built on first use from the column.
+   */
+  integers(key: string): Float64Array | undefined {
+    const known = this.integerColumns.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const column = this.column(key);
+    if (column === undefined) return undefined;
+    const bytes = SLOT_BYTES * column.length;
+    if (!this.budget.tryReserve(bytes)) return undefined;
+    const doubles = asDoubles(column);
+    if (doubles === undefined) {
+      this.budget.release(bytes);
+      this.integerColumns.set(key, null);
+      return undefined;
+    }
+    this.bytes += bytes;
+    this.integerColumns.set(key, doubles);
+    return doubles;
+  }
+}
+
+/** INTEGERs within this magnitude are exact as doubles, so doubles order them as the integers are ordered. */
+const EXACT_INTEGER_MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+function asDoubles(column: readonly (PropertyValue | undefined)[]): Float64Array | undefined {
+  const out = new Float64Array(column.length);
+  for (let i = 0; i < column.length; i++) {
+    const v = column[i];
+    if (typeof v !== 'bigint' || v > EXACT_INTEGER_MAX || v < -EXACT_INTEGER_MAX) return undefined;
+    out[i] = Number(v);
+  }
+  return out;
 }
 
 /**

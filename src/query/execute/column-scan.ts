@@ -50,9 +50,14 @@ function scanPipeline(input: LogicalOp): ScanPipeline | undefined {
  */
 function readsNodeItself(e: BoundExpression, slot: number): boolean {
   const strip = (x: BoundExpression): BoundExpression =>
-    x.kind === 'property' && x.object.kind === 'variable' && x.object.variable.id === slot ? { kind: 'literal', value: null, type: x.type, span: x.span } : mapChildren(x, strip);
+    propertyKey(x, slot) !== undefined ? { kind: 'literal', value: null, type: x.type, span: x.span } : mapChildren(x, strip);
   const slots = freeSlots(strip(e));
   return slots.has(slot) || slots.has(UNMOVABLE);
+}
+
+/** The key of `e` when it is `n.key` for the node in `slot`. */
+function propertyKey(e: BoundExpression, slot: number): string | undefined {
+  return e.kind === 'property' && e.object.kind === 'variable' && e.object.variable.id === slot ? e.key : undefined;
 }
 
 const EMPTY_CODES = new Uint16Array(0);
@@ -119,8 +124,8 @@ class ColumnScan implements ScanColumns {
    * when the list has one for this run, so an aggregation groups by code.
    */
   groupCodes(e: BoundExpression): rel.GroupCodes | undefined {
-    if (e.kind !== 'property' || e.object.kind !== 'variable' || e.object.variable.id !== this.slot) return undefined;
-    const key = e.key;
+    const key = propertyKey(e, this.slot);
+    if (key === undefined) return undefined;
     let codes: Uint16Array = EMPTY_CODES;
     return {
       start: () => {
@@ -129,6 +134,16 @@ class ColumnScan implements ScanColumns {
         return dictionary?.values;
       },
       code: () => codes[this.position] as number,
+    };
+  }
+
+  /** The sort key `e` as exact doubles, when it is an INTEGER property of the scanned node that the list has as such. */
+  leadingNumbers(e: BoundExpression): rel.LeadingNumbers | undefined {
+    const key = propertyKey(e, this.slot);
+    if (key === undefined) return undefined;
+    return {
+      start: () => (this.members as LabelMembers).integers(key),
+      position: () => this.position,
     };
   }
 
@@ -221,5 +236,8 @@ export function aggregateOverScan(op: Op<'aggregate'>, rows: PhysicalOp, env: Op
 
 /** A top-k over a fused scan, or undefined when its input is not a label scan (see `fused`). */
 export function topOverScan(op: Op<'top'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
-  return fused(op.input, env, rows, true, (scan, columns) => rel.top(op, scan, env, (e) => columns.compile(e)));
+  const first = op.keys[0];
+  return fused(op.input, env, rows, true, (scan, columns) =>
+    rel.top(op, scan, env, (e) => columns.compile(e), first === undefined ? undefined : columns.leadingNumbers(first.expression)),
+  );
 }

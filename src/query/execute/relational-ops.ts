@@ -189,7 +189,17 @@ function keyComparator(keys: readonly SortKey[]): (a: readonly Value[], b: reado
  * before it is copied, and the buffer is cut back to k whenever it doubles. Array.prototype.sort is
  * stable, so rows with equal keys keep their input order (and an equal newcomer never displaces).
  */
-function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, compile: CompileExpression, limit?: Evaluator, skip?: Evaluator): PhysicalOp {
+/**
+ * The first sort key as exact doubles, when a fused scan has them: `start` (as a run begins) answers
+ * the column, or undefined, and `position()` the current row's index in it. A top-k then drops a row
+ * that sorts after its k-th by comparing doubles, before evaluating any key.
+ */
+export interface LeadingNumbers {
+  start(): Float64Array | undefined;
+  position(): number;
+}
+
+function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, compile: CompileExpression, limit?: Evaluator, skip?: Evaluator, leading?: LeadingNumbers): PhysicalOp {
   const fns = keys.map((k) => compile(k.expression));
   const nk = fns.length;
   const compareKeys = keyComparator(keys);
@@ -204,10 +214,18 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, compile
     if (k === 0) return drain(input, arg);
     const scratch: Value[] = new Array<Value>(nk);
     let worst: Keyed | undefined;
+    const numbers = limit === undefined ? undefined : leading?.start();
+    const sign = signs[0] as number;
+    /** The k-th row's first key as a double, when `numbers` holds the first key. */
+    let worstNumber = 0;
     try {
       input(arg, (row) => {
         let i = 0;
         if (worst !== undefined) {
+          if (numbers !== undefined) {
+            const x = numbers[(leading as LeadingNumbers).position()] as number;
+            if ((x < worstNumber ? -1 : x > worstNumber ? 1 : 0) * sign > 0) return true;
+          }
           // Keys are evaluated left to right only while they tie with the current k-th row, so
           // most rows a top-k drops cost one key.
           let c = 0;
@@ -228,7 +246,8 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, compile
           let dropped = 0;
           for (let i = k; i < kept.length; i++) dropped += (kept[i] as Keyed).bytes;
           kept.length = k;
-          worst = kept[k - 1];
+          worst = kept[k - 1] as Keyed;
+          if (numbers !== undefined) worstNumber = Number(worst.keys[0] as bigint);
           memory.release(dropped);
           held -= dropped;
         }
@@ -251,8 +270,8 @@ export function sort(op: Op<'sort'>, input: PhysicalOp, env: OpEnv): PhysicalOp 
 }
 
 /** The rows a top-k keeps include the skipped ones; a `skip` operator above it drops them. */
-export function top(op: Op<'top'>, input: PhysicalOp, env: OpEnv, compile: CompileExpression = (e) => env.exprs.compile(e)): PhysicalOp {
-  return sorter(op.keys, input, env, compile, env.exprs.compile(op.limit), op.skip ? env.exprs.compile(op.skip) : undefined);
+export function top(op: Op<'top'>, input: PhysicalOp, env: OpEnv, compile: CompileExpression = (e) => env.exprs.compile(e), leading?: LeadingNumbers): PhysicalOp {
+  return sorter(op.keys, input, env, compile, env.exprs.compile(op.limit), op.skip ? env.exprs.compile(op.skip) : undefined, leading);
 }
 
 export function skip(op: Op<'skip'>, input: PhysicalOp, env: OpEnv): PhysicalOp {

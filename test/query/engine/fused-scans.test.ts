@@ -29,6 +29,12 @@ const QUERIES: readonly string[] = [
   'MATCH (n:P) WHERE n.i >= 2 RETURN n ORDER BY n.i, n.s LIMIT 3',
   'MATCH (n:P {k: \'c\'}) RETURN n.i + n.f AS y ORDER BY y DESC LIMIT 3',
   'MATCH (n:P) RETURN n.k AS k, count(*) AS c ORDER BY c DESC, k LIMIT 2',
+  // `r` is an INTEGER on every node: a top-k drops rows by its doubles first.
+  'MATCH (n:P) RETURN n.r, n.s ORDER BY n.r DESC, n.s LIMIT 9',
+  'MATCH (n:P) RETURN n.r, id(n) ORDER BY n.r, id(n) DESC SKIP 3 LIMIT 6',
+  'MATCH (n:P) WHERE n.k = \'a\' RETURN n.r, n.s ORDER BY n.r DESC, n.s LIMIT 2',
+  // `z` is the same on every node: every row ties with the k-th on the first key.
+  'MATCH (n:P) RETURN n.s, n.r ORDER BY n.z, n.s, n.r DESC LIMIT 5',
 ];
 
 function randomValue(r: () => number): Value {
@@ -47,7 +53,7 @@ describe('fused scans over kept label lists', () => {
     await withDb(async (db) => {
       const store = db.database.sm.graph;
       const rows: Value[] = [];
-      const nodes = 120;
+      const nodes = 300;
       for (let i = 0; i < nodes; i++) {
         const m = new Map<string, Value>();
         if (r() < 0.9) m.set('k', ['a', 'b', 'c'][Math.floor(r() * 3)] as string);
@@ -56,6 +62,8 @@ describe('fused scans over kept label lists', () => {
         if (r() < 0.8) m.set('s', `s${Math.floor(r() * 20)}`);
         if (r() < 0.8) m.set('x', randomValue(r));
         m.set('q', r() < 0.3);
+        m.set('r', BigInt(Math.floor(r() * 21)) - 10n);
+        m.set('z', 3n);
         rows.push(m);
       }
       await db.query('UNWIND $rows AS row CREATE (n:P) SET n = row WITH n WHERE n.q REMOVE n.q SET n:Q', { rows });
