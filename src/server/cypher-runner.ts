@@ -4,7 +4,10 @@ import type { CypherCall, CypherOutcome, PlanNode } from '../api/query-service.j
 import { SnapshotView, type GraphReader } from '../projections/graph/view.js';
 import { WriteSet } from '../projections/graph/write-set.js';
 import { QueryEngine, type ExecuteContext, type Prepared, type QueryResult } from '../query/engine.js';
-import type { IndexCatalog } from '../query/plan/explain.js';
+import type { IndexCatalog, IndexTest } from '../query/plan/explain.js';
+import type { IndexLookup } from '../projections/indexes/index-lookup.js';
+import type { NodeState } from '../projections/graph/records.js';
+import { assertNever } from '../common/assert.js';
 import type { Database } from './database.js';
 
 /**
@@ -106,5 +109,27 @@ export function indexCatalogOf(db: Database): IndexCatalog {
       const hits = lookup.equal(index.index_id, [value]);
       return reader instanceof WriteSet ? reader.throughOverlay(hits, label) : hits;
     },
+    seekWhere: (reader, label, property, test) => {
+      const snapshot = reader instanceof WriteSet ? reader.baseReader : reader;
+      if (!(snapshot instanceof SnapshotView)) return undefined;
+      const lookup = db.sm.schema.lookup(snapshot);
+      const index = lookup.find(label, [property]);
+      if (index === undefined) return undefined;
+      const hits = indexAnswer(lookup, index.index_id, test);
+      return reader instanceof WriteSet ? reader.throughOverlay(hits, label) : hits;
+    },
   };
+}
+
+function indexAnswer(lookup: IndexLookup, index_id: number, test: IndexTest): Iterable<NodeState> {
+  switch (test.kind) {
+    case 'range':
+      return lookup.range(index_id, [], test.lower, test.upper);
+    case 'prefix':
+      return lookup.startsWith(index_id, [], test.text);
+    case 'in':
+      return lookup.in(index_id, test.values.map((v) => [v]));
+    default:
+      return assertNever(test, 'index test');
+  }
 }

@@ -204,17 +204,17 @@ class ColumnScan implements ScanColumns {
 
 /**
  * `consumer` over a fused scan of `input` when the input is a label scan under filters, the statement
- * only reads and no index answers the scan's inline equality; undefined otherwise. `rows` is the
+ * only reads and no index answers the scan's equalities or comparison; undefined otherwise. `rows` is the
  * row-at-a-time plan of the same operator, run whenever the label has no kept list for the snapshot.
  */
 function fused(input: LogicalOp, env: OpEnv, rows: PhysicalOp, passesRowsOn: boolean, consumer: (scan: PhysicalOp, columns: ColumnScan) => PhysicalOp): PhysicalOp | undefined {
   const pipeline = scanPipeline(input);
   if (pipeline === undefined || !env.access.cacheable || !(env.cx.graph instanceof SnapshotView)) return undefined;
-  // A scan with an inline equality on an indexed property seeks the index on the row path instead.
+  // A scan that an index can answer (an inline equality, the filter's comparison) seeks it on the row path instead.
   const { scan: s } = pipeline;
-  const first = s.props[0];
   const catalog = env.cx.indexes;
-  if (first !== undefined && catalog.seek !== undefined && catalog.hasIndex(s.label, [first.key])) return undefined;
+  if (catalog.seek !== undefined && s.props.some((p) => catalog.hasIndex(s.label, [p.key]))) return undefined;
+  if (catalog.seekWhere !== undefined && s.seekable !== undefined && catalog.hasIndex(s.label, [s.seekable.key])) return undefined;
   const scan = new ColumnScan(pipeline, env, passesRowsOn);
   const columns = consumer((arg, sink) => scan.run(arg, sink), scan);
   return (arg, sink) => {

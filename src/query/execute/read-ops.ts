@@ -1,3 +1,4 @@
+import { assertNever } from '../../common/assert.js';
 import { decodeElementId, encodeElementId } from '../../common/element-id.js';
 import { equals } from '../../common/values/equality.js';
 import { estimateValueBytes } from '../../common/values/memory.js';
@@ -5,7 +6,8 @@ import { pathValue, typeName, type Value } from '../../common/values/value.js';
 import type { LabelMembers, NodeState } from '../../projections/graph/records.js';
 import { SnapshotView } from '../../projections/graph/view.js';
 import { runtimeTypeError } from '../errors.js';
-import type { LogicalOp } from '../plan/logical.js';
+import type { IndexTest } from '../plan/explain.js';
+import type { LogicalOp, SeekablePredicate } from '../plan/logical.js';
 import type { Evaluator, ExecContext, PhysicalOp, Row } from './context.js';
 import type { ExpressionCompiler } from './expression.js';
 import type { GraphAccess } from './graph-access.js';
@@ -59,6 +61,22 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
   const writeSlot = op.variable_unused !== true;
   const catalog = env.cx.indexes;
   const seek = n > 0 && catalog.seek !== undefined ? catalog.seek.bind(catalog) : undefined;
+  const seekWhere = op.seekable !== undefined && catalog.seekWhere !== undefined ? catalog.seekWhere.bind(catalog) : undefined;
+  const seekable = op.seekable === undefined ? undefined : seekableTest(op.seekable, env);
+  /** The nodes an index answers for this row: an equality first, then the filter's comparison. */
+  const fromIndex = (row: Row): Iterable<NodeState> | 'none' | undefined => {
+    if (label === undefined) return undefined;
+    if (seek !== undefined) {
+      for (let i = 0; i < n; i++) {
+        const hits = seek(graph, label, keys[i] as string, wanted[i] as Value);
+        if (hits !== undefined) return hits;
+      }
+    }
+    if (seekWhere === undefined || seekable === undefined) return undefined;
+    const test = seekable.test(row);
+    if (test === 'none') return 'none';
+    return test === undefined ? undefined : seekWhere(graph, label, seekable.key, test);
+  };
   return (arg, sink) =>
     input(arg, (row) => {
       for (let i = 0; i < n; i++) wanted[i] = (values[i] as Evaluator)(row);
@@ -70,7 +88,8 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
         return sink(row);
       };
       // The catalog answers for a snapshot, or for a write set through its overlay, or declines.
-      const hits = seek !== undefined && label !== undefined ? seek(graph, label, keys[0] as string, wanted[0] as Value) : undefined;
+      const hits = fromIndex(row);
+      if (hits === 'none') return true;
       if (hits !== undefined) {
         for (const node of hits) if (node.labels.includes(label as string) && !visit(node)) return false;
         return true;
@@ -79,6 +98,54 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
       for (const node of label === undefined ? graph.nodes() : graph.nodesWithLabel(label)) if (!visit(node)) return false;
       return true;
     });
+}
+
+/**
+ * The index test of a scan's seekable comparison for one row: 'none' when the filter above can keep
+ * no row (a null bound, a prefix that is not a string), undefined when an index cannot stand in for
+ * the scan (IN over something that is not a list, which the filter must see to fail on).
+ */
+function seekableTest(s: SeekablePredicate, env: OpEnv): { readonly key: string; test(row: Row): IndexTest | 'none' | undefined } {
+  const key = s.key;
+  switch (s.kind) {
+    case 'range': {
+      const lower = s.lower === undefined ? undefined : { value: env.exprs.compile(s.lower.value), inclusive: s.lower.inclusive };
+      const upper = s.upper === undefined ? undefined : { value: env.exprs.compile(s.upper.value), inclusive: s.upper.inclusive };
+      return {
+        key,
+        test: (row) => {
+          const lo = lower === undefined ? undefined : { value: lower.value(row), inclusive: lower.inclusive };
+          const hi = upper === undefined ? undefined : { value: upper.value(row), inclusive: upper.inclusive };
+          // A comparison with null is null: the filter keeps nothing.
+          if (lo?.value === null || hi?.value === null) return 'none';
+          return { kind: 'range', ...(lo !== undefined && { lower: lo }), ...(hi !== undefined && { upper: hi }) };
+        },
+      };
+    }
+    case 'prefix': {
+      const prefix = env.exprs.compile(s.prefix);
+      return {
+        key,
+        test: (row) => {
+          const text = prefix(row);
+          return typeof text === 'string' ? { kind: 'prefix', text } : 'none';
+        },
+      };
+    }
+    case 'in': {
+      const list = env.exprs.compile(s.list);
+      return {
+        key,
+        test: (row) => {
+          const values = list(row);
+          if (values === null) return 'none';
+          return Array.isArray(values) ? { kind: 'in', values: values as readonly Value[] } : undefined;
+        },
+      };
+    }
+    default:
+      return assertNever(s, 'seekable predicate');
+  }
 }
 
 export function nodeById(op: Op<'node_by_id'>, input: PhysicalOp, env: OpEnv): PhysicalOp {

@@ -4,6 +4,7 @@ import { lateProjection } from './late-projection.js';
 import { propertyScan } from './property-scan.js';
 import { pushDownFilters } from './push-down-filters.js';
 import { seekById } from './seek-by-id.js';
+import { seekableScan } from './seekable-scan.js';
 import { topK } from './top-k.js';
 import { unusedSlots } from './unused-slots.js';
 
@@ -16,9 +17,11 @@ import { unusedSlots } from './unused-slots.js';
  *    passes would otherwise fold predicates into a scan that is about to disappear.
  * 3. label-scan before property-scan: property predicates should land on the narrowest scan.
  * 4. property-scan.
- * 5. top-k: it rewrites ORDER BY + LIMIT, which no other pass touches.
- * 6. late-projection after top-k: it moves a projection above the top-k that top-k made.
- * 7. unused-slots last: it needs the final set of operators that read each slot.
+ * 5. seekable-scan after property-scan: equalities have left the filter for the scan, so what it
+ *    marks is a comparison, STARTS WITH or IN that only an index could answer better than a scan.
+ * 6. top-k: it rewrites ORDER BY + LIMIT, which no other pass touches.
+ * 7. late-projection after top-k: it moves a projection above the top-k that top-k made.
+ * 8. unused-slots last: it needs the final set of operators that read each slot.
  */
 export interface RewritePass {
   readonly name: string;
@@ -37,6 +40,7 @@ export const rewrite_passes: readonly RewritePass[] = [
   { name: 'seek-by-id', run: seekById },
   { name: 'label-scan', run: labelScan },
   { name: 'property-scan', run: propertyScan },
+  { name: 'seekable-scan', run: seekableScan },
   { name: 'top-k', run: topK },
   { name: 'late-projection', run: lateProjection },
   { name: 'unused-slots', run: (p, c) => unusedSlots(p, c.read_outside) },

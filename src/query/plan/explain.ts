@@ -31,7 +31,23 @@ export interface IndexCatalog {
    * not, so the caller checks the label and the property of every node it gets.
    */
   seek?(reader: GraphReader, label: string, property: string, value: Value): Iterable<NodeState> | undefined;
+  /**
+   * The nodes of `label` whose `property` passes `test` as `reader` sees them, each once, or a
+   * superset of them (over a write set, as `seek`); undefined when no ready index answers.
+   */
+  seekWhere?(reader: GraphReader, label: string, property: string, test: IndexTest): Iterable<NodeState> | undefined;
 }
+
+export interface IndexBound {
+  readonly value: Value;
+  readonly inclusive: boolean;
+}
+
+/** What `seekWhere` looks for: Cypher's comparisons, STARTS WITH, or IN over the values given. */
+export type IndexTest =
+  | { readonly kind: 'range'; readonly lower?: IndexBound; readonly upper?: IndexBound }
+  | { readonly kind: 'prefix'; readonly text: string }
+  | { readonly kind: 'in'; readonly values: readonly Value[] };
 
 export const no_indexes: IndexCatalog = { hasIndex: () => false };
 
@@ -90,16 +106,40 @@ function name(slot: number, names: readonly string[]): string {
 
 function describe(op: LogicalOp, counts: GraphCounts, names: readonly string[], indexes: IndexCatalog): QueryPlan {
   const [named, details] = operatorOf(op, names);
-  const seek = op.op === 'node_scan' && op.label !== undefined && op.props.length > 0 && indexes.seek !== undefined && indexes.hasIndex(op.label, [op.props[0]!.key]);
-  const operator = seek ? 'NodeIndexSeek' : named;
+  const [operator, more] = op.op === 'node_scan' ? indexUse(op, indexes, names) : [named, {}];
   return {
     operator,
-    details,
+    details: { ...details, ...more },
     children: inputsOf(op)
       .filter((i) => i.op !== 'argument' || op.op === 'optional' || op.op === 'hash_join')
       .map((i) => describe(i, counts, names, indexes)),
     estimated_rows: Math.round(estimateRows(op, counts) * 100) / 100,
   };
+}
+
+/**
+ * How a label scan will use an index when the catalog has one: an equality of its inline properties
+ * (NodeIndexSeek), else the filter's comparison (NodeIndexSeekByRange, NodeIndexSeekByPrefix,
+ * NodeIndexSeekByList, naming the index's label and property).
+ */
+function indexUse(op: Extract<LogicalOp, { op: 'node_scan' }>, indexes: IndexCatalog, names: readonly string[]): [string, Record<string, string>] {
+  const [named] = operatorOf(op, names);
+  const label = op.label;
+  if (label === undefined) return [named, {}];
+  if (indexes.seek !== undefined && op.props.some((p) => indexes.hasIndex(label, [p.key]))) return ['NodeIndexSeek', {}];
+  const s = op.seekable;
+  if (s === undefined || indexes.seekWhere === undefined || !indexes.hasIndex(label, [s.key])) return [named, {}];
+  const index = { index: `:${label}(${s.key})` };
+  switch (s.kind) {
+    case 'range':
+      return ['NodeIndexSeekByRange', index];
+    case 'prefix':
+      return ['NodeIndexSeekByPrefix', index];
+    case 'in':
+      return ['NodeIndexSeekByList', index];
+    default:
+      return assertNever(s, 'seekable predicate');
+  }
 }
 
 function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<string, string>] {

@@ -29,6 +29,11 @@ export type LogicalOp =
       readonly variable: number;
       readonly label?: string;
       readonly props: readonly PropertyPredicate[];
+      /**
+       * A comparison of one property in the filter right above, which an index of the label may
+       * answer at run time instead of the whole label; the filter still checks it on every row.
+       */
+      readonly seekable?: SeekablePredicate;
       /** No operator reads the variable: the scan does not write it. */
       readonly variable_unused?: true;
     }
@@ -174,6 +179,17 @@ export interface PropertyPredicate {
   readonly key: string;
   readonly value: BoundExpression;
 }
+
+export interface SeekBound {
+  readonly value: BoundExpression;
+  readonly inclusive: boolean;
+}
+
+/** `n.key` compared by `<`, `<=`, `>`, `>=` (one or both bounds), STARTS WITH or IN. */
+export type SeekablePredicate =
+  | { readonly kind: 'range'; readonly key: string; readonly lower?: SeekBound; readonly upper?: SeekBound }
+  | { readonly kind: 'prefix'; readonly key: string; readonly prefix: BoundExpression }
+  | { readonly kind: 'in'; readonly key: string; readonly list: BoundExpression };
 
 export interface ProjectItem {
   readonly variable: number;
