@@ -51,11 +51,15 @@ export class IndexLookup {
     return this.catalog.indexesOfLabel(label).map(describe);
   }
 
-  /** A ready index of `label` whose leading columns are `properties` (in that order), if any. */
+  /**
+   * A ready index of `label` whose leading columns are `properties` (in that order), if any. A scoped
+   * index (a UNIQUE constraint's `WHERE`) is never chosen: it holds only the nodes its scope admits,
+   * so it cannot answer a predicate on the property alone.
+   */
   find(label: string, properties: readonly string[]): IndexDescriptor | undefined {
     const all = this.catalog
       .indexesOfLabel(label)
-      .filter((i) => i.serving !== undefined && properties.every((p, k) => i.properties[k] === p))
+      .filter((i) => i.serving !== undefined && i.scope === undefined && properties.every((p, k) => i.properties[k] === p))
       .sort((a, b) => a.properties.length - b.properties.length || a.index_id - b.index_id);
     const best = all[0];
     return best === undefined ? undefined : describe(best);

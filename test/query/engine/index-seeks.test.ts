@@ -101,4 +101,20 @@ describe('index seeks for comparisons, STARTS WITH and IN', () => {
       expect(with_).toEqual(without);
     });
   });
+
+  it('a scoped UNIQUE index answers no predicate on its property alone: it holds only what its scope admits', async () => {
+    await withDb(async (db) => {
+      await db.query("UNWIND range(1, 12) AS i CREATE (:Acct {handle: 'h' + toString(i), status: CASE WHEN i % 2 = 0 THEN 'active' ELSE 'closed' END})");
+      await db.query("CREATE (:Acct {handle: 'h2', status: 'closed'})");
+      await db.query("CREATE UNIQUE INDEX active_handle ON Acct(handle) WHERE status = 'active'");
+      for (const [query, count] of [
+        ["MATCH (a:Acct {handle: 'h2'}) RETURN count(*)", 2n],
+        ["MATCH (a:Acct) WHERE a.handle >= 'h2' RETURN count(*)", 9n],
+        ["MATCH (a:Acct) WHERE a.handle IN ['h1', 'h2'] RETURN count(*)", 3n],
+      ] as const) {
+        expect((await db.query(query)).rows, query).toEqual([[count]]);
+        expect(find(db.explain(query), 'NodeByLabelScan'), query).toBeDefined();
+      }
+    });
+  });
 });
