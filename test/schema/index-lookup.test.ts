@@ -68,6 +68,14 @@ describe('index lookups', () => {
     expect(q.find('P', ['age'])?.index_id).toBe(byAge);
     expect(q.find('P', ['zip'])).toBeUndefined();
     expect(q.indexesOf('P').map((i) => i.name)).toEqual(['P_age', 'P_name_age']);
+    // Counting what a lookup would walk, up to a limit, without reading nodes.
+    expect(q.countAtMost(byAge, { kind: 'equal', value: 36n }, 10)).toBe(2);
+    expect(q.countAtMost(byAge, { kind: 'equal', value: null }, 10)).toBe(0);
+    expect(q.countAtMost(byAge, { kind: 'range', lower: { value: 20n, inclusive: false } }, 10)).toBe(3);
+    expect(q.countAtMost(byAge, { kind: 'range', lower: { value: 20n, inclusive: true } }, 2)).toBe(3);
+    expect(q.countAtMost(byAge, { kind: 'in', values: [7n, 50n, null, 7n] }, 10)).toBe(2);
+    expect(q.countAtMost(byName, { kind: 'prefix', text: 'a' }, 10)).toBe(3);
+    expect(q.countAtMost(byAge, { kind: 'range', upper: { value: 'z', inclusive: true } }, 10)).toBe(0);
   });
 
   it('MVCC: a snapshot reader finds a node under the value it sees, never under a later one; pending writes stay unseen', () => {

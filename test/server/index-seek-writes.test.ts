@@ -32,13 +32,13 @@ function call(text: string, params: Record<string, Value> = {}): CypherCall {
   } as CypherCall;
 }
 
-async function withIndexedAccounts(body: (db: Database, runner: CypherRunner, txs: Transactions) => Promise<void>): Promise<void> {
+async function withIndexedAccounts(accounts: number, body: (db: Database, runner: CypherRunner, txs: Transactions) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-seek-writes-'));
   const db = await Database.open({ data_dir: dir, node_id: 1, mvcc_retention_secs: 300, checkpoint_interval_entries: 10_000, log_segment_bytes_max: 1 << 20 });
   const runner = new CypherRunner(db);
   const txs = new Transactions(db, { idle_timeout_ms: 60_000, open_max: 10 });
   try {
-    await runner.autoCommit(call('UNWIND range(1, 50) AS i CREATE (:Account {no: i, balance: 100})'), db.latestCommitted());
+    await runner.autoCommit(call('UNWIND range(1, $n) AS i CREATE (:Account {no: i, balance: 100})', { n: BigInt(accounts) }), db.latestCommitted());
     const rt = startSchemaRuntime(db, { index_build_max_running: 1, index_build_statement_wait_secs: 30, concern: () => journaled });
     try {
       const index = await rt.admin.createIndex({ name: 'account_no', label: 'Account', properties: ['no'], if_not_exists: false });
@@ -56,7 +56,7 @@ async function withIndexedAccounts(body: (db: Database, runner: CypherRunner, tx
 
 describe('index seeks over write sets', () => {
   it('a transaction reading one account by its indexed key reads only that account', async () => {
-    await withIndexedAccounts(async (db, runner, txs) => {
+    await withIndexedAccounts(50, async (db, runner, txs) => {
       const t1 = txs.begin();
       const t2 = txs.begin();
       const move = (no: bigint) => "MATCH (a:Account {no: $no}) SET a.balance = a.balance - 1 RETURN a.balance";
@@ -81,7 +81,7 @@ describe('index seeks over write sets', () => {
   });
 
   it('a seek inside a write set sees the nodes it created, changed and deleted', async () => {
-    await withIndexedAccounts(async (db, runner, txs) => {
+    await withIndexedAccounts(50, async (db, runner, txs) => {
       const tx = txs.begin();
       const run = (text: string) => txs.run(tx, (ws) => runner.inTransaction(call(text), ws)).rows;
       run('CREATE (:Account {no: 100, balance: 5})');
@@ -99,6 +99,23 @@ describe('index seeks over write sets', () => {
       expect(out.rows).toEqual([[101n]]);
       const plan = JSON.stringify(runner.explain('MATCH (a:Account {no: 1}) SET a.x = 1', new Map()));
       expect(plan).toContain('NodeIndexSeek');
+    });
+  });
+
+  it('a seek that would return more than a twentieth of a large label scans it instead', async () => {
+    // 30,000 accounts: a seek may return max(1000, 5% of 30,000) = 1500 nodes.
+    await withIndexedAccounts(30_000, async (_db, runner, txs) => {
+      const readSet = (text: string): { rows: unknown; read: number } => {
+        const tx = txs.begin();
+        const rows = txs.run(tx, (ws) => runner.inTransaction(call(text), ws)).rows;
+        const read = txs.get(tx.id).ws.readNodes.size;
+        txs.rollback(tx.id);
+        return { rows, read };
+      };
+      expect(readSet('MATCH (a:Account) WHERE a.no > 29000 RETURN count(*)')).toEqual({ rows: [[1000n]], read: 1000 });
+      expect(readSet('MATCH (a:Account) WHERE a.no > 28000 RETURN count(*)')).toEqual({ rows: [[2000n]], read: 30000 });
+      expect(readSet('MATCH (a:Account) WHERE a.no IN range(1, 1200) RETURN count(*)')).toEqual({ rows: [[1200n]], read: 1200 });
+      expect(readSet("MATCH (a:Account) WHERE a.no >= 0 AND a.no < 'x' RETURN count(*)")).toEqual({ rows: [[0n]], read: 0 });
     });
   });
 });

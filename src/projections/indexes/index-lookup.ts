@@ -1,3 +1,4 @@
+import { assertNever } from '../../common/assert.js';
 import { compareValues, equals, orderCompare, type Value } from '../../common/values/index.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { IndexIntegrity, IndexRecord } from '../catalog/types.js';
@@ -5,7 +6,7 @@ import type { NodeState } from '../graph/records.js';
 import type { GraphReader } from '../graph/view.js';
 import type { IndexGeneration } from './index-generation.js';
 import type { IndexStore } from './index-store.js';
-import { compareKeys, type IndexKey } from './sorted-entries.js';
+import { compareKeys, type IndexEntry, type IndexKey } from './sorted-entries.js';
 
 /**
  * The planner's entry to B-tree indexes: which indexes a label has, and lookups that answer nodes as
@@ -67,9 +68,8 @@ export class IndexLookup {
 
   /** Nodes whose leading key columns equal `values` (Cypher `=`: 1 equals 1.0; null matches nothing). */
   equal(index_id: number, values: readonly Value[], order: ScanOrder = 'asc'): Iterable<NodeState> {
-    if (values.some((v) => v === null)) return [];
-    const test = (key: IndexKey): boolean => values.every((v, i) => equals(key[i]!, v) === true);
-    return this.run(index_id, values as IndexKey, test, order, values as IndexKey);
+    const walk = equalWalk(values, order);
+    return walk === undefined ? [] : this.run(index_id, walk);
   }
 
   /** Nodes whose leading key equals any of `keys` (Cypher IN), each node once, in key order. */
@@ -91,76 +91,66 @@ export class IndexLookup {
    * yields numbers).
    */
   range(index_id: number, prefix: readonly Value[], lower: RangeBound | undefined, upper: RangeBound | undefined, order: ScanOrder = 'asc'): Iterable<NodeState> {
-    const col = prefix.length;
-    const test = (key: IndexKey): boolean => {
-      if (!prefix.every((v, i) => equals(key[i]!, v) === true)) return false;
-      const v = key[col];
-      if (v === undefined) return false;
-      if (lower !== undefined) {
-        const c = compareValues(v, lower.value);
-        if (c === null || Number.isNaN(c) || c < 0 || (c === 0 && !lower.inclusive)) return false;
-      }
-      if (upper !== undefined) {
-        const c = compareValues(v, upper.value);
-        if (c === null || Number.isNaN(c) || c > 0 || (c === 0 && !upper.inclusive)) return false;
-      }
-      return true;
-    };
-    const from = order === 'asc' && lower !== undefined ? ([...prefix, lower.value] as IndexKey) : (prefix as IndexKey);
-    const to = order === 'desc' && upper !== undefined ? ([...prefix, upper.value] as IndexKey) : (prefix as IndexKey);
-    // Past the far bound in walking order, no later key can match (the total order agrees with `<` on comparable values).
-    const far = order === 'asc' ? upper : lower;
-    const stop = far === undefined ? undefined : (key: IndexKey): boolean => {
-      const c = orderCompare(key[col]!, far.value);
-      return order === 'asc' ? c > 0 : c < 0;
-    };
-    return this.run(index_id, order === 'asc' ? from : to, test, order, prefix as IndexKey, stop);
+    return this.run(index_id, rangeWalk(prefix, lower, upper, order));
   }
 
   /** Nodes whose column after `prefix` is a string starting with `text` (Cypher STARTS WITH). */
   startsWith(index_id: number, prefix: readonly Value[], text: string, order: ScanOrder = 'asc'): Iterable<NodeState> {
-    const col = prefix.length;
-    const test = (key: IndexKey): boolean => {
-      const v = key[col];
-      return prefix.every((p, i) => equals(key[i]!, p) === true) && typeof v === 'string' && v.startsWith(text);
-    };
-    const stop = (key: IndexKey): boolean => {
-      const v = key[col];
-      return typeof v !== 'string' || (v > text && !v.startsWith(text));
-    };
-    const hits = [...this.run(index_id, [...prefix, text] as IndexKey, test, 'asc', prefix as IndexKey, stop)];
+    const hits = [...this.run(index_id, prefixWalk(prefix, text))];
     return order === 'asc' ? hits : hits.reverse();
   }
 
   /** Every node of the index in key order (ORDER BY on the leading columns). */
   scan(index_id: number, order: ScanOrder = 'asc'): Iterable<NodeState> {
-    return this.run(index_id, [], () => true, order, []);
+    return this.run(index_id, { start: [], test: () => true, order, within: [] });
   }
 
   /**
-   * Walks entries from `start` in `order` while their keys keep `within` as a prefix, yielding the
-   * nodes whose visible version holds the entry's key and passes `test`.
+   * How many nodes the entries a lookup walks name, counted up to `limit` (past it the answer is
+   * limit + 1): an upper bound of what the lookup returns, since entries of every retained version
+   * count, read without touching a node. Counting stops at `limit`, so it costs at most that many
+   * entries. Undefined when the index answers from the label's records (not built, or SUSPECT).
    */
-  private *run(
-    index_id: number,
-    start: IndexKey,
-    test: (key: IndexKey) => boolean,
-    order: ScanOrder,
-    within: IndexKey,
-    stop?: (key: IndexKey) => boolean,
-  ): Iterable<NodeState> {
+  countAtMost(index_id: number, lookup: LookupKind, limit: number): number | undefined {
+    const walk = walkOf(lookup);
+    if (walk === undefined) return 0;
+    const gen = this.servingGeneration(index_id);
+    if (gen === undefined) return undefined;
+    let n = 0;
+    for (const entry of this.entriesOf(gen, walk)) {
+      n += entry.ids.size;
+      if (n > limit) return limit + 1;
+    }
+    return n;
+  }
+
+  /** The generation that answers `index_id`'s lookups from entries, if one does. */
+  private servingGeneration(index_id: number): IndexGeneration | undefined {
+    const index = this.catalog.indexes.get(index_id);
+    if (index === undefined || index.serving === undefined || index.integrity === 'SUSPECT') return undefined;
+    return this.store.get(index.serving);
+  }
+
+  /** The entries of `gen` a walk passes, in its order. */
+  private *entriesOf(gen: IndexGeneration, walk: Walk): Iterable<IndexEntry> {
+    const { start, test, order, within, stop } = walk;
+    const entries = order === 'asc' ? gen.entries.ascending(start) : gen.entries.descending(start.length === 0 ? undefined : start);
+    for (const entry of entries) {
+      if (!startsWithKey(entry.key, within) || stop?.(entry.key) === true) break;
+      if (test(entry.key)) yield entry;
+    }
+  }
+  /** The nodes whose visible version holds the key of an entry the walk passes. */
+  private *run(index_id: number, walk: Walk): Iterable<NodeState> {
     const index = this.catalog.indexes.get(index_id);
     if (index === undefined) return;
-    const gen = index.serving === undefined ? undefined : this.store.get(index.serving);
-    if (gen === undefined || index.integrity === 'SUSPECT') {
-      yield* this.fromRecords(index, gen ?? this.store.get(index.filling ?? -1), test, order);
+    const gen = this.servingGeneration(index_id);
+    if (gen === undefined) {
+      yield* this.fromRecords(index, this.store.get(index.serving ?? index.filling ?? -1), walk.test, walk.order);
       return;
     }
-    const walk = order === 'asc' ? gen.entries.ascending(start) : gen.entries.descending(start.length === 0 ? undefined : start);
-    for (const entry of walk) {
-      if (!startsWithKey(entry.key, within) || stop?.(entry.key) === true) break;
-      if (!test(entry.key)) continue;
-      const ids = entry.ids.size === 1 ? entry.ids : [...entry.ids].sort((a, b) => (order === 'asc' ? a - b : b - a));
+    for (const entry of this.entriesOf(gen, walk)) {
+      const ids = entry.ids.size === 1 ? entry.ids : [...entry.ids].sort((a, b) => (walk.order === 'asc' ? a - b : b - a));
       for (const id of ids) {
         const node = this.reader.node(id);
         if (node !== undefined && gen.holds(node.labels, node.props, entry.key)) yield node;
@@ -179,6 +169,106 @@ export class IndexLookup {
     if (order === 'desc') hits.reverse();
     for (const h of hits) yield h.node;
   }
+}
+
+/**
+ * How a lookup walks the entries: from `start` in `order` while keys keep `within` as a prefix and
+ * `stop` is false, taking the entries that pass `test`.
+ */
+interface Walk {
+  readonly start: IndexKey;
+  readonly test: (key: IndexKey) => boolean;
+  readonly order: ScanOrder;
+  readonly within: IndexKey;
+  readonly stop?: (key: IndexKey) => boolean;
+}
+
+/** A lookup on the leading column, as `countAtMost` takes it. */
+export type LookupKind =
+  | { readonly kind: 'equal'; readonly value: Value }
+  | { readonly kind: 'range'; readonly lower?: RangeBound; readonly upper?: RangeBound }
+  | { readonly kind: 'prefix'; readonly text: string }
+  | { readonly kind: 'in'; readonly values: readonly Value[] };
+
+/** The walk of a lookup; undefined when it can match nothing (a null key). */
+function walkOf(lookup: LookupKind): Walk | undefined {
+  switch (lookup.kind) {
+    case 'equal':
+      return equalWalk([lookup.value], 'asc');
+    case 'range':
+      return rangeWalk([], lookup.lower, lookup.upper, 'asc');
+    case 'prefix':
+      return prefixWalk([], lookup.text);
+    case 'in': {
+      // One walk over the span of the listed keys, taking the keys equal to one of them.
+      const keys = lookup.values.filter((v) => v !== null);
+      if (keys.length === 0) return undefined;
+      const sorted = [...keys].sort(orderCompare);
+      const least = sorted[0] as Value;
+      const most = sorted[sorted.length - 1] as Value;
+      return {
+        start: [least] as IndexKey,
+        test: (key) => keys.some((v) => equals(key[0]!, v) === true),
+        order: 'asc',
+        within: [],
+        stop: (key) => orderCompare(key[0]!, most) > 0,
+      };
+    }
+    default:
+      return assertNever(lookup, 'index lookup');
+  }
+}
+
+function equalWalk(values: readonly Value[], order: ScanOrder): Walk | undefined {
+  if (values.some((v) => v === null)) return undefined;
+  return { start: values as IndexKey, test: (key) => values.every((v, i) => equals(key[i]!, v) === true), order, within: values as IndexKey };
+}
+
+function rangeWalk(prefix: readonly Value[], lower: RangeBound | undefined, upper: RangeBound | undefined, order: ScanOrder): Walk {
+  const col = prefix.length;
+  const test = (key: IndexKey): boolean => {
+    if (!prefix.every((v, i) => equals(key[i]!, v) === true)) return false;
+    const v = key[col];
+    if (v === undefined) return false;
+    if (lower !== undefined) {
+      const c = compareValues(v, lower.value);
+      if (c === null || Number.isNaN(c) || c < 0 || (c === 0 && !lower.inclusive)) return false;
+    }
+    if (upper !== undefined) {
+      const c = compareValues(v, upper.value);
+      if (c === null || Number.isNaN(c) || c > 0 || (c === 0 && !upper.inclusive)) return false;
+    }
+    return true;
+  };
+  const from = order === 'asc' && lower !== undefined ? ([...prefix, lower.value] as IndexKey) : (prefix as IndexKey);
+  const to = order === 'desc' && upper !== undefined ? ([...prefix, upper.value] as IndexKey) : (prefix as IndexKey);
+  // Past the far bound in walking order, no later key can match (the total order agrees with `<` on comparable values).
+  const far = order === 'asc' ? upper : lower;
+  const stop =
+    far === undefined
+      ? undefined
+      : (key: IndexKey): boolean => {
+          const c = orderCompare(key[col]!, far.value);
+          return order === 'asc' ? c > 0 : c < 0;
+        };
+  return { start: order === 'asc' ? from : to, test, order, within: prefix as IndexKey, ...(stop !== undefined && { stop }) };
+}
+
+function prefixWalk(prefix: readonly Value[], text: string): Walk {
+  const col = prefix.length;
+  return {
+    start: [...prefix, text] as IndexKey,
+    test: (key) => {
+      const v = key[col];
+      return prefix.every((p, i) => equals(key[i]!, p) === true) && typeof v === 'string' && v.startsWith(text);
+    },
+    order: 'asc',
+    within: prefix as IndexKey,
+    stop: (key) => {
+      const v = key[col];
+      return typeof v !== 'string' || (v > text && !v.startsWith(text));
+    },
+  };
 }
 
 function startsWithKey(key: IndexKey, prefix: IndexKey): boolean {

@@ -8,7 +8,7 @@ import type { LogicalOp } from '../plan/logical.js';
 import type { Evaluator, PhysicalOp, Row } from './context.js';
 import type { ExpressionCompiler, ScanColumns } from './expression.js';
 import { asPredicate } from '../values/coerce.js';
-import { propertyEquals, type OpEnv } from './read-ops.js';
+import { indexSource, propertyEquals, type OpEnv } from './read-ops.js';
 import * as rel from './relational-ops.js';
 
 /**
@@ -203,21 +203,28 @@ class ColumnScan implements ScanColumns {
 }
 
 /**
- * `consumer` over a fused scan of `input` when the input is a label scan under filters, the statement
- * only reads and no index answers the scan's equalities or comparison; undefined otherwise. `rows` is the
+ * `consumer` over a fused scan of `input` when the input is a label scan under filters and the
+ * statement only reads; undefined otherwise. An index that answers the scan's row is used instead. `rows` is the
  * row-at-a-time plan of the same operator, run whenever the label has no kept list for the snapshot.
  */
 function fused(input: LogicalOp, env: OpEnv, rows: PhysicalOp, passesRowsOn: boolean, consumer: (scan: PhysicalOp, columns: ColumnScan) => PhysicalOp): PhysicalOp | undefined {
   const pipeline = scanPipeline(input);
   if (pipeline === undefined || !env.access.cacheable || !(env.cx.graph instanceof SnapshotView)) return undefined;
-  // A scan that an index can answer (an inline equality, the filter's comparison) seeks it on the row path instead.
+  // When an index of the scanned properties answers a row, the row path seeks it; the catalog
+  // declines a seek that would return so much of the label that this loop is cheaper.
   const { scan: s } = pipeline;
   const catalog = env.cx.indexes;
-  if (catalog.seek !== undefined && s.props.some((p) => catalog.hasIndex(s.label, [p.key]))) return undefined;
-  if (catalog.seekWhere !== undefined && s.seekable !== undefined && catalog.hasIndex(s.label, [s.seekable.key])) return undefined;
+  const indexed = s.props.some((p) => catalog.hasIndex(s.label, [p.key])) || (s.seekable !== undefined && catalog.hasIndex(s.label, [s.seekable.key]));
+  const wanted = new Array<Value>(s.props.length);
+  const values = s.props.map((p) => env.exprs.compile(p.value));
+  const seeks = indexed ? indexSource(s, env, wanted) : undefined;
   const scan = new ColumnScan(pipeline, env, passesRowsOn);
   const columns = consumer((arg, sink) => scan.run(arg, sink), scan);
   return (arg, sink) => {
+    if (seeks !== undefined) {
+      for (let i = 0; i < wanted.length; i++) wanted[i] = (values[i] as Evaluator)(arg);
+      if (seeks(arg) !== undefined) return rows(arg, sink);
+    }
     const members = scan.list();
     if (members === undefined) return rows(arg, sink);
     scan.attach(members);

@@ -59,24 +59,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
   // Committed snapshots offer a callback scan, cheaper than their generators.
   const snapshot = graph instanceof SnapshotView ? graph : undefined;
   const writeSlot = op.variable_unused !== true;
-  const catalog = env.cx.indexes;
-  const seek = n > 0 && catalog.seek !== undefined ? catalog.seek.bind(catalog) : undefined;
-  const seekWhere = op.seekable !== undefined && catalog.seekWhere !== undefined ? catalog.seekWhere.bind(catalog) : undefined;
-  const seekable = op.seekable === undefined ? undefined : seekableTest(op.seekable, env);
-  /** The nodes an index answers for this row: an equality first, then the filter's comparison. */
-  const fromIndex = (row: Row): Iterable<NodeState> | 'none' | undefined => {
-    if (label === undefined) return undefined;
-    if (seek !== undefined) {
-      for (let i = 0; i < n; i++) {
-        const hits = seek(graph, label, keys[i] as string, wanted[i] as Value);
-        if (hits !== undefined) return hits;
-      }
-    }
-    if (seekWhere === undefined || seekable === undefined) return undefined;
-    const test = seekable.test(row);
-    if (test === 'none') return 'none';
-    return test === undefined ? undefined : seekWhere(graph, label, seekable.key, test);
-  };
+  const fromIndex = indexSource(op, env, wanted);
   return (arg, sink) =>
     input(arg, (row) => {
       for (let i = 0; i < n; i++) wanted[i] = (values[i] as Evaluator)(row);
@@ -88,7 +71,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
         return sink(row);
       };
       // The catalog answers for a snapshot, or for a write set through its overlay, or declines.
-      const hits = fromIndex(row);
+      const hits = fromIndex?.(row);
       if (hits === 'none') return true;
       if (hits !== undefined) {
         for (const node of hits) if (node.labels.includes(label as string) && !visit(node)) return false;
@@ -98,6 +81,35 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
       for (const node of label === undefined ? graph.nodes() : graph.nodesWithLabel(label)) if (!visit(node)) return false;
       return true;
     });
+}
+
+/**
+ * The nodes an index answers for a scan's row: an equality of its inline properties (`wanted`, the
+ * values for this row) first, then the filter's comparison; 'none' when the comparison can keep no
+ * row; undefined when no index answers (none exists, or the catalog judged a scan cheaper). Undefined
+ * as a whole when the scan has nothing an index could answer.
+ */
+export function indexSource(op: Op<'node_scan'>, env: OpEnv, wanted: readonly Value[]): ((row: Row) => Iterable<NodeState> | 'none' | undefined) | undefined {
+  const { graph, indexes: catalog } = env.cx;
+  const label = op.label;
+  const keys = op.props.map((p) => p.key);
+  const n = keys.length;
+  const seek = n > 0 && catalog.seek !== undefined ? catalog.seek.bind(catalog) : undefined;
+  const seekWhere = op.seekable !== undefined && catalog.seekWhere !== undefined ? catalog.seekWhere.bind(catalog) : undefined;
+  const seekable = op.seekable === undefined ? undefined : seekableTest(op.seekable, env);
+  if (label === undefined || (seek === undefined && seekWhere === undefined)) return undefined;
+  return (row) => {
+    if (seek !== undefined) {
+      for (let i = 0; i < n; i++) {
+        const hits = seek(graph, label, keys[i] as string, wanted[i] as Value);
+        if (hits !== undefined) return hits;
+      }
+    }
+    if (seekWhere === undefined || seekable === undefined) return undefined;
+    const test = seekable.test(row);
+    if (test === 'none') return 'none';
+    return test === undefined ? undefined : seekWhere(graph, label, seekable.key, test);
+  };
 }
 
 /**
