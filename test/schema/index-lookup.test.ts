@@ -74,6 +74,7 @@ describe('index lookups', () => {
     expect(q.countAtMost(byAge, { kind: 'range', lower: { value: 20n, inclusive: false } }, 10)).toBe(3);
     expect(q.countAtMost(byAge, { kind: 'range', lower: { value: 20n, inclusive: true } }, 2)).toBe(3);
     expect(q.countAtMost(byAge, { kind: 'in', values: [7n, 50n, null, 7n] }, 10)).toBe(2);
+    expect(q.countAtMost(byAge, { kind: 'in', values: [36n, 36, 7n] }, 10)).toBe(3);
     expect(q.countAtMost(byName, { kind: 'prefix', text: 'a' }, 10)).toBe(3);
     expect(q.countAtMost(byAge, { kind: 'range', upper: { value: 'z', inclusive: true } }, 10)).toBe(0);
   });

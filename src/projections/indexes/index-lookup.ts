@@ -112,14 +112,14 @@ export class IndexLookup {
    * entries. Undefined when the index answers from the label's records (not built, or SUSPECT).
    */
   countAtMost(index_id: number, lookup: LookupKind, limit: number): number | undefined {
-    const walk = walkOf(lookup);
-    if (walk === undefined) return 0;
     const gen = this.servingGeneration(index_id);
     if (gen === undefined) return undefined;
     let n = 0;
-    for (const entry of this.entriesOf(gen, walk)) {
-      n += entry.ids.size;
-      if (n > limit) return limit + 1;
+    for (const walk of walksOf(lookup)) {
+      for (const entry of this.entriesOf(gen, walk)) {
+        n += entry.ids.size;
+        if (n > limit) return limit + 1;
+      }
     }
     return n;
   }
@@ -190,29 +190,26 @@ export type LookupKind =
   | { readonly kind: 'prefix'; readonly text: string }
   | { readonly kind: 'in'; readonly values: readonly Value[] };
 
-/** The walk of a lookup; undefined when it can match nothing (a null key). */
-function walkOf(lookup: LookupKind): Walk | undefined {
+/** The walks of a lookup, whose entries do not overlap: none when it can match nothing (a null key). */
+function walksOf(lookup: LookupKind): Walk[] {
   switch (lookup.kind) {
-    case 'equal':
-      return equalWalk([lookup.value], 'asc');
+    case 'equal': {
+      const walk = equalWalk([lookup.value], 'asc');
+      return walk === undefined ? [] : [walk];
+    }
     case 'range':
-      return rangeWalk([], lookup.lower, lookup.upper, 'asc');
+      return [rangeWalk([], lookup.lower, lookup.upper, 'asc')];
     case 'prefix':
-      return prefixWalk([], lookup.text);
+      return [prefixWalk([], lookup.text)];
     case 'in': {
-      // One walk over the span of the listed keys, taking the keys equal to one of them.
-      const keys = lookup.values.filter((v) => v !== null);
-      if (keys.length === 0) return undefined;
-      const sorted = [...keys].sort(orderCompare);
-      const least = sorted[0] as Value;
-      const most = sorted[sorted.length - 1] as Value;
-      return {
-        start: [least] as IndexKey,
-        test: (key) => keys.some((v) => equals(key[0]!, v) === true),
-        order: 'asc',
-        within: [],
-        stop: (key) => orderCompare(key[0]!, most) > 0,
-      };
+      // One equality walk per distinct key (1 and 1.0 are one key, as `=` has them).
+      const walks: Walk[] = [];
+      const keys = lookup.values.filter((v) => v !== null).sort(orderCompare);
+      keys.forEach((v, i) => {
+        const walk = equalWalk([v], 'asc');
+        if (walk !== undefined && (i === 0 || equals(keys[i - 1] as Value, v) !== true)) walks.push(walk);
+      });
+      return walks;
     }
     default:
       return assertNever(lookup, 'index lookup');
