@@ -95,8 +95,11 @@ export function indexSource(op: Op<'node_scan'>, env: OpEnv, wanted: readonly Va
   const keys = op.props.map((p) => p.key);
   const n = keys.length;
   const seek = n > 0 && catalog.seek !== undefined ? catalog.seek.bind(catalog) : undefined;
-  const seekWhere = op.seekable !== undefined && catalog.seekWhere !== undefined ? catalog.seekWhere.bind(catalog) : undefined;
-  const seekable = op.seekable === undefined ? undefined : seekableTest(op.seekable, env);
+  // Only with an index of the property does the comparison leave the filter's hands: without one
+  // the scan reads every node and the filter judges each, raising what it raises.
+  const indexed = op.seekable !== undefined && label !== undefined && catalog.hasIndex(label, [op.seekable.key]);
+  const seekWhere = indexed && catalog.seekWhere !== undefined ? catalog.seekWhere.bind(catalog) : undefined;
+  const seekable = indexed && op.seekable !== undefined ? seekableTest(op.seekable, env) : undefined;
   if (label === undefined || (seek === undefined && seekWhere === undefined)) return undefined;
   return (row) => {
     if (seek !== undefined) {

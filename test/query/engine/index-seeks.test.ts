@@ -91,6 +91,14 @@ describe('index seeks for comparisons, STARTS WITH and IN', () => {
     });
   });
 
+  it('without an index of the property, the filter judges every node, raising what it raises', async () => {
+    await withDb(async (db) => {
+      await db.query('UNWIND range(1, 5) AS i CREATE (:P {v: i})');
+      // The null bound keeps no row, but the filter still meets the IN over an INTEGER on each node.
+      await expect(db.query('MATCH (n:P) WHERE n.v > $lo AND n.v IN $xs RETURN n', { lo: null, xs: 5n })).rejects.toMatchObject({ type: 'TypeError', detail: 'InvalidArgumentType' });
+    });
+  });
+
   it('IN over something that is not a list fails as it does without the index', async () => {
     await withDb(async (db) => {
       await db.query('UNWIND range(1, 5) AS i CREATE (:P {v: i})');
