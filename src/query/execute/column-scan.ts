@@ -137,8 +137,8 @@ class ColumnScan implements ScanColumns {
     };
   }
 
-  /** The sort key `e` as exact doubles, when it is an INTEGER property of the scanned node that the list has as such. */
-  leadingNumbers(e: BoundExpression): rel.LeadingNumbers | undefined {
+  /** `e` as exact doubles, when it is an INTEGER property of the scanned node that the list has as such. */
+  integerColumn(e: BoundExpression): rel.ColumnNumbers | undefined {
     const key = propertyKey(e, this.slot);
     if (key === undefined) return undefined;
     return {
@@ -237,7 +237,14 @@ export function aggregateOverScan(op: Op<'aggregate'>, rows: PhysicalOp, env: Op
   // Its rows are the groups: the scanned node goes no further.
   const keys = op.aggregation.keys;
   return fused(op.input, env, rows, false, (scan, columns) =>
-    rel.aggregate(op, scan, env, (e) => columns.compile(e), keys.length === 1 ? columns.groupCodes((keys[0] as (typeof keys)[number]).expression) : undefined),
+    rel.aggregate(
+      op,
+      scan,
+      env,
+      (e) => columns.compile(e),
+      keys.length === 1 ? columns.groupCodes((keys[0] as (typeof keys)[number]).expression) : undefined,
+      (e) => columns.integerColumn(e),
+    ),
   );
 }
 
@@ -245,6 +252,6 @@ export function aggregateOverScan(op: Op<'aggregate'>, rows: PhysicalOp, env: Op
 export function topOverScan(op: Op<'top'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
   const first = op.keys[0];
   return fused(op.input, env, rows, true, (scan, columns) =>
-    rel.top(op, scan, env, (e) => columns.compile(e), first === undefined ? undefined : columns.leadingNumbers(first.expression)),
+    rel.top(op, scan, env, (e) => columns.compile(e), first === undefined ? undefined : columns.integerColumn(first.expression)),
   );
 }

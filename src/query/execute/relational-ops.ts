@@ -37,7 +37,14 @@ export interface GroupCodes {
   code(): number;
 }
 
-export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv, compile: CompileExpression = (e) => env.exprs.compile(e), codes?: GroupCodes): PhysicalOp {
+export function aggregate(
+  op: Op<'aggregate'>,
+  input: PhysicalOp,
+  env: OpEnv,
+  compile: CompileExpression = (e) => env.exprs.compile(e),
+  codes?: GroupCodes,
+  numbers?: (e: BoundExpression) => ColumnNumbers | undefined,
+): PhysicalOp {
   const memory = env.cx.memory;
   const keySlots = op.aggregation.keys.map((k) => k.variable.id);
   const keyFns = op.aggregation.keys.map((k) => compile(k.expression));
@@ -56,6 +63,13 @@ export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv, co
   const na = aggs.length;
   const valueFns = aggs.map((a) => a.value);
   const extraFns = aggs.map((a) => a.extra);
+  // Aggregates that take exact integers (sum, avg), of one argument that is an INTEGER column.
+  const integerSources = op.aggregation.aggregates.map((a, i) => {
+    const arg = a.call.args[0];
+    const agg = aggs[i] as (typeof aggs)[number];
+    if (numbers === undefined || arg === undefined || a.call.args.length !== 1 || a.call.distinct) return undefined;
+    return agg.fn.create(agg.options).addExactInteger === undefined ? undefined : numbers(arg);
+  });
   const newGroup = (keys: Value): Group => ({
     keys,
     accs: aggs.map((a) => a.fn.create(a.options)),
@@ -72,10 +86,16 @@ export function aggregate(op: Op<'aggregate'>, input: PhysicalOp, env: OpEnv, co
     const byString = new Map<string, Group>();
     const order: Group[] = [];
     let single: Group | undefined;
+    const integers = integerSources.map((src) => src?.start());
     const accumulate = (g: Group, row: Row): void => {
       const accs = g.accs;
       for (let i = 0; i < na; i++) {
         const acc = accs[i] as Accumulator;
+        const column = integers[i];
+        if (column !== undefined) {
+          (acc.addExactInteger as (x: number) => void).call(acc, column[(integerSources[i] as ColumnNumbers).position()] as number);
+          continue;
+        }
         const f = valueFns[i];
         const x = extraFns[i];
         const value = f === undefined ? null : f(row);
@@ -190,16 +210,17 @@ function keyComparator(keys: readonly SortKey[]): (a: readonly Value[], b: reado
  * stable, so rows with equal keys keep their input order (and an equal newcomer never displaces).
  */
 /**
- * The first sort key as exact doubles, when a fused scan has them: `start` (as a run begins) answers
- * the column, or undefined, and `position()` the current row's index in it. A top-k then drops a row
- * that sorts after its k-th by comparing doubles, before evaluating any key.
+ * An INTEGER expression as exact doubles, when a fused scan has its column: `start` (as a run begins)
+ * answers the column, or undefined, and `position()` the current row's index in it. A top-k drops a
+ * row that sorts after its k-th by comparing its leading key's doubles, before evaluating any key;
+ * sum and avg add the doubles instead of evaluating their argument.
  */
-export interface LeadingNumbers {
+export interface ColumnNumbers {
   start(): Float64Array | undefined;
   position(): number;
 }
 
-function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, compile: CompileExpression, limit?: Evaluator, skip?: Evaluator, leading?: LeadingNumbers): PhysicalOp {
+function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, compile: CompileExpression, limit?: Evaluator, skip?: Evaluator, leading?: ColumnNumbers): PhysicalOp {
   const fns = keys.map((k) => compile(k.expression));
   const nk = fns.length;
   const compareKeys = keyComparator(keys);
@@ -223,7 +244,7 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, compile
         let i = 0;
         if (worst !== undefined) {
           if (numbers !== undefined) {
-            const x = numbers[(leading as LeadingNumbers).position()] as number;
+            const x = numbers[(leading as ColumnNumbers).position()] as number;
             if ((x < worstNumber ? -1 : x > worstNumber ? 1 : 0) * sign > 0) return true;
           }
           // Keys are evaluated left to right only while they tie with the current k-th row, so
@@ -270,7 +291,7 @@ export function sort(op: Op<'sort'>, input: PhysicalOp, env: OpEnv): PhysicalOp 
 }
 
 /** The rows a top-k keeps include the skipped ones; a `skip` operator above it drops them. */
-export function top(op: Op<'top'>, input: PhysicalOp, env: OpEnv, compile: CompileExpression = (e) => env.exprs.compile(e), leading?: LeadingNumbers): PhysicalOp {
+export function top(op: Op<'top'>, input: PhysicalOp, env: OpEnv, compile: CompileExpression = (e) => env.exprs.compile(e), leading?: ColumnNumbers): PhysicalOp {
   return sorter(op.keys, input, env, compile, env.exprs.compile(op.limit), op.skip ? env.exprs.compile(op.skip) : undefined, leading);
 }
 

@@ -53,12 +53,17 @@ class IntSum {
   private big = 0n;
   add(value: bigint): void {
     const x = Number(value);
-    if (x < SMALL_LIMIT && x > -SMALL_LIMIT) {
-      this.small += x;
-      if (this.small >= SMALL_LIMIT || this.small <= -SMALL_LIMIT) this.flush();
-    } else {
-      this.big = checkedInt(this.big + value);
-    }
+    if (x < SMALL_LIMIT && x > -SMALL_LIMIT) this.addSmall(x);
+    else this.big = checkedInt(this.big + value);
+  }
+  /** `add(BigInt(x))` for an integer-valued double of magnitude below 2^53. */
+  addNumber(x: number): void {
+    if (x < SMALL_LIMIT && x > -SMALL_LIMIT) this.addSmall(x);
+    else this.big = checkedInt(this.big + BigInt(x));
+  }
+  private addSmall(x: number): void {
+    this.small += x;
+    if (this.small >= SMALL_LIMIT || this.small <= -SMALL_LIMIT) this.flush();
   }
   value(): bigint {
     this.flush();
@@ -108,6 +113,11 @@ class Sum extends Base {
     this.seen = true;
     this.duration = addValues(this.duration ?? DurationValue.ZERO, value) as DurationValue;
   }
+  addExactInteger(x: number): void {
+    if (this.duration !== null || this.ints === undefined) return this.add(BigInt(x));
+    this.seen = true;
+    this.ints.addNumber(x);
+  }
   result(): Value {
     if (this.duration !== null) return this.duration;
     return this.ints !== undefined ? this.ints.value() : this.float;
@@ -140,6 +150,11 @@ class Avg extends Base {
     } else {
       throw runtimeTypeError('InvalidArgumentType', `avg() expects numbers or durations, got ${typeName(value)}`);
     }
+    this.n++;
+  }
+  addExactInteger(x: number): void {
+    if (this.duration !== null) return this.add(BigInt(x));
+    this.ints.addNumber(x);
     this.n++;
   }
   result(): Value {

@@ -20,6 +20,11 @@ export interface ScalarFunction extends FunctionSignature {
  */
 export interface Accumulator {
   add(value: Value, extra?: Value): void;
+  /**
+   * An INTEGER given as a double that holds it exactly (magnitude below 2^53): the same as
+   * `add(BigInt(x))`, without making the BigInt. Offered by sum and avg.
+   */
+  addExactInteger?(x: number): void;
   result(): Value;
   /** Estimated bytes held, for the engine's per-query memory limit; updated as values are added. */
   memoryBytes(): number;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CypherError } from '../../../src/query/errors.js';
+import { lookupFunction } from '../../../src/query/functions/catalog.js';
+import type { AggregateFunction } from '../../../src/query/functions/definition.js';
 import { withDb } from './support.js';
 
 /**
@@ -87,5 +89,37 @@ describe('sum and avg', () => {
       expect((await db.query('UNWIND [1, 1, 2, null] AS x RETURN count(x), count(DISTINCT x), count(*)')).rows[0]).toEqual([3n, 2n, 4n]);
       expect((await db.query('UNWIND [] AS x RETURN count(x), count(*)')).rows[0]).toEqual([0n, 0n]);
     });
+  });
+
+  it('adding exact integers as doubles gives what adding them as INTEGERs gives, overflow included', () => {
+    const sum = lookupFunction('sum') as AggregateFunction;
+    const avg = lookupFunction('avg') as AggregateFunction;
+    const big = SAFE - 1n;
+    const cases: bigint[][] = [
+      [1n, 2n, 3n],
+      [big, big, big, -big, 7n],
+      [SAFE / 2n, SAFE / 2n, SAFE / 2n + 1n, -5n],
+      Array.from({ length: 2000 }, () => big),
+      Array.from({ length: 1025 }, () => big),
+      Array.from({ length: 1024 }, () => big),
+      Array.from({ length: 500 }, (_, i) => BigInt(i * 9_007_199) * (i % 2 === 0 ? 1n : -1n)),
+    ];
+    const outcome = (f: AggregateFunction, xs: bigint[], exact: boolean): unknown => {
+      const acc = f.create({ distinct: false });
+      try {
+        for (const x of xs) {
+          if (exact) acc.addExactInteger?.(Number(x));
+          else acc.add(x);
+        }
+        return acc.result();
+      } catch (e) {
+        return e instanceof CypherError ? `${e.type}/${e.detail}` : e;
+      }
+    };
+    for (const xs of cases) {
+      for (const f of [sum, avg]) expect(outcome(f, xs, true), `${f.name} of ${xs.length} values`).toEqual(outcome(f, xs, false));
+    }
+    // 1025 values of 2^53 - 1 pass 2^63 - 1: both ways refuse it.
+    expect(outcome(sum, Array.from({ length: 1025 }, () => big), true)).toMatch(/Overflow/);
   });
 });

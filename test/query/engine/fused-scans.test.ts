@@ -33,6 +33,9 @@ const QUERIES: readonly string[] = [
   'MATCH (n:P) RETURN n.r, n.s ORDER BY n.r DESC, n.s LIMIT 9',
   'MATCH (n:P) RETURN n.r, id(n) ORDER BY n.r, id(n) DESC SKIP 3 LIMIT 6',
   'MATCH (n:P) WHERE n.k = \'a\' RETURN n.r, n.s ORDER BY n.r DESC, n.s LIMIT 2',
+  // sum and avg of an INTEGER on every node add its doubles.
+  'MATCH (n:P) RETURN n.k AS k, sum(n.r) AS s, avg(n.r) AS a, count(n.r) AS c',
+  'MATCH (n:P) WHERE n.r > 0 RETURN avg(n.r), sum(n.r + 1), sum(DISTINCT n.r), avg(n.z)',
   // `z` is the same on every node: every row ties with the k-th on the first key.
   'MATCH (n:P) RETURN n.s, n.r ORDER BY n.z, n.s, n.r DESC LIMIT 5',
 ];
