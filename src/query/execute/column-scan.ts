@@ -204,8 +204,9 @@ class ColumnScan implements ScanColumns {
 
 /**
  * `consumer` over a fused scan of `input` when the input is a label scan under filters and the
- * statement only reads; undefined otherwise. An index that answers the scan's row is used instead. `rows` is the
- * row-at-a-time plan of the same operator, run whenever the label has no kept list for the snapshot.
+ * statement only reads; undefined otherwise. An index that answers the scan's row is used instead.
+ * `rows` is the row-at-a-time plan of the same operator, run whenever the label has no kept list for
+ * the snapshot.
  */
 function fused(input: LogicalOp, env: OpEnv, rows: PhysicalOp, passesRowsOn: boolean, consumer: (scan: PhysicalOp, columns: ColumnScan) => PhysicalOp): PhysicalOp | undefined {
   const pipeline = scanPipeline(input);
