@@ -37,6 +37,17 @@ export interface GroupCodes {
   code(): number;
 }
 
+/**
+ * An INTEGER expression as exact doubles, when a fused scan has its column: `start` (as a run begins)
+ * answers the column, or undefined, and `position()` the current row's index in it. A top-k drops a
+ * row that sorts after its k-th by comparing its leading key's doubles, before evaluating any key;
+ * sum and avg add the doubles instead of evaluating their argument.
+ */
+export interface ColumnNumbers {
+  start(): Float64Array | undefined;
+  position(): number;
+}
+
 export function aggregate(
   op: Op<'aggregate'>,
   input: PhysicalOp,
@@ -209,17 +220,6 @@ function keyComparator(keys: readonly SortKey[]): (a: readonly Value[], b: reado
  * before it is copied, and the buffer is cut back to k whenever it doubles. Array.prototype.sort is
  * stable, so rows with equal keys keep their input order (and an equal newcomer never displaces).
  */
-/**
- * An INTEGER expression as exact doubles, when a fused scan has its column: `start` (as a run begins)
- * answers the column, or undefined, and `position()` the current row's index in it. A top-k drops a
- * row that sorts after its k-th by comparing its leading key's doubles, before evaluating any key;
- * sum and avg add the doubles instead of evaluating their argument.
- */
-export interface ColumnNumbers {
-  start(): Float64Array | undefined;
-  position(): number;
-}
-
 function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, compile: CompileExpression, limit?: Evaluator, skip?: Evaluator, leading?: ColumnNumbers): PhysicalOp {
   const fns = keys.map((k) => compile(k.expression));
   const nk = fns.length;
