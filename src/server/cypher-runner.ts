@@ -5,9 +5,8 @@ import { SnapshotView, type GraphReader } from '../projections/graph/view.js';
 import { WriteSet } from '../projections/graph/write-set.js';
 import { QueryEngine, type ExecuteContext, type Prepared, type QueryResult } from '../query/engine.js';
 import type { IndexCatalog } from '../query/plan/explain.js';
-import type { IndexLookup, LookupKind } from '../projections/indexes/index-lookup.js';
+import type { LookupKind } from '../projections/indexes/index-lookup.js';
 import type { NodeState } from '../projections/graph/records.js';
-import { assertNever } from '../common/assert.js';
 import type { Database } from './database.js';
 
 /**
@@ -128,21 +127,6 @@ function seekIndex(db: Database, reader: GraphReader, label: string, property: s
   const limit = Math.max(seek_nodes_min, seek_fraction_max * (snapshot.stats().label_counts.get(label) ?? 0));
   const count = indexes.countAtMost(index.index_id, lookup, limit);
   if (count !== undefined && count > limit) return undefined;
-  const hits = answer(indexes, index.index_id, lookup);
+  const hits = indexes.lookup(index.index_id, lookup);
   return reader instanceof WriteSet ? reader.throughOverlay(hits, label) : hits;
-}
-
-function answer(indexes: IndexLookup, index_id: number, lookup: LookupKind): Iterable<NodeState> {
-  switch (lookup.kind) {
-    case 'equal':
-      return indexes.equal(index_id, [lookup.value]);
-    case 'range':
-      return indexes.range(index_id, [], lookup.lower, lookup.upper);
-    case 'prefix':
-      return indexes.startsWith(index_id, [], lookup.text);
-    case 'in':
-      return indexes.in(index_id, lookup.values.map((v) => [v]));
-    default:
-      return assertNever(lookup, 'index lookup');
-  }
 }

@@ -105,11 +105,28 @@ export class IndexLookup {
     return this.run(index_id, { start: [], test: () => true, order, within: [] });
   }
 
+  /** The nodes a lookup on the leading column finds: `equal`, `range`, `startsWith` or `in` by its kind. */
+  lookup(index_id: number, lookup: LookupKind): Iterable<NodeState> {
+    switch (lookup.kind) {
+      case 'equal':
+        return this.equal(index_id, [lookup.value]);
+      case 'range':
+        return this.range(index_id, [], lookup.lower, lookup.upper);
+      case 'prefix':
+        return this.startsWith(index_id, [], lookup.text);
+      case 'in':
+        return this.in(index_id, lookup.values.map((v) => [v]));
+      default:
+        return assertNever(lookup, 'index lookup');
+    }
+  }
+
   /**
    * How many nodes the entries a lookup walks name, counted up to `limit` (past it the answer is
    * limit + 1): an upper bound of what the lookup returns, since entries of every retained version
-   * count, read without touching a node. Counting stops at `limit`, so it costs at most that many
-   * entries. Undefined when the index answers from the label's records (not built, or SUSPECT).
+   * count, read without touching a node. Counting stops once past `limit`, so it reads at most that
+   * many matching entries. Undefined when the index answers from the label's records (not built, or
+   * SUSPECT).
    */
   countAtMost(index_id: number, lookup: LookupKind, limit: number): number | undefined {
     const gen = this.servingGeneration(index_id);
@@ -183,7 +200,7 @@ interface Walk {
   readonly stop?: (key: IndexKey) => boolean;
 }
 
-/** A lookup on the leading column, as `countAtMost` takes it. */
+/** A lookup on the leading column, as `lookup` and `countAtMost` take it. */
 export type LookupKind =
   | { readonly kind: 'equal'; readonly value: Value }
   | { readonly kind: 'range'; readonly lower?: RangeBound; readonly upper?: RangeBound }

@@ -2,6 +2,7 @@ import { assertNever } from '../../common/assert.js';
 import type { Value } from '../../common/values/value.js';
 import type { NodeState } from '../../projections/graph/records.js';
 import type { GraphReader } from '../../projections/graph/view.js';
+import type { LookupKind } from '../../projections/indexes/index-lookup.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
 import type { BoundStatement } from '../bind/bound-statement.js';
 import { estimateRows, type GraphCounts } from './cardinality.js';
@@ -38,16 +39,8 @@ export interface IndexCatalog {
   seekWhere?(reader: GraphReader, label: string, property: string, test: IndexTest): Iterable<NodeState> | undefined;
 }
 
-export interface IndexBound {
-  readonly value: Value;
-  readonly inclusive: boolean;
-}
-
 /** What `seekWhere` looks for: Cypher's comparisons, STARTS WITH, or IN over the values given. */
-export type IndexTest =
-  | { readonly kind: 'range'; readonly lower?: IndexBound; readonly upper?: IndexBound }
-  | { readonly kind: 'prefix'; readonly text: string }
-  | { readonly kind: 'in'; readonly values: readonly Value[] };
+export type IndexTest = Exclude<LookupKind, { readonly kind: 'equal' }>;
 
 export const no_indexes: IndexCatalog = { hasIndex: () => false };
 
