@@ -119,21 +119,7 @@ export class LabelMembers {
    * cache has no room. Built on first use from the column.
    */
   dictionary(key: string): ColumnDictionary | undefined {
-    const known = this.dictionaries.get(key);
-    if (known !== undefined) return known ?? undefined;
-    const column = this.column(key);
-    if (column === undefined) return undefined;
-    const bytes = DICTIONARY_CODE_BYTES * column.length;
-    if (!this.budget.tryReserve(bytes)) return undefined;
-    const dictionary = encode(column);
-    if (dictionary === undefined) {
-      this.budget.release(bytes);
-      this.dictionaries.set(key, null);
-      return undefined;
-    }
-    this.bytes += bytes;
-    this.dictionaries.set(key, dictionary);
-    return dictionary;
+    return this.derived(this.dictionaries, key, DICTIONARY_CODE_BYTES, encode);
   }
 
   /**
@@ -142,21 +128,29 @@ export class LabelMembers {
    * the scan cache has no room. Built on first use from the column.
    */
   integers(key: string): Float64Array | undefined {
-    const known = this.integerColumns.get(key);
+    return this.derived(this.integerColumns, key, SLOT_BYTES, asDoubles);
+  }
+
+  /**
+   * A form of `key`'s column kept in `cache`, made by `build` on first use against the scan cache
+   * budget (`slot_bytes` a member); a column `build` refuses is remembered as null, holding nothing.
+   */
+  private derived<T>(cache: Map<string, T | null>, key: string, slot_bytes: number, build: (column: readonly (PropertyValue | undefined)[]) => T | undefined): T | undefined {
+    const known = cache.get(key);
     if (known !== undefined) return known ?? undefined;
     const column = this.column(key);
     if (column === undefined) return undefined;
-    const bytes = SLOT_BYTES * column.length;
+    const bytes = slot_bytes * column.length;
     if (!this.budget.tryReserve(bytes)) return undefined;
-    const doubles = asDoubles(column);
-    if (doubles === undefined) {
+    const made = build(column);
+    if (made === undefined) {
       this.budget.release(bytes);
-      this.integerColumns.set(key, null);
+      cache.set(key, null);
       return undefined;
     }
     this.bytes += bytes;
-    this.integerColumns.set(key, doubles);
-    return doubles;
+    cache.set(key, made);
+    return made;
   }
 }
 
