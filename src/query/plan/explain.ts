@@ -99,7 +99,7 @@ function name(slot: number, names: readonly string[]): string {
 
 function describe(op: LogicalOp, counts: GraphCounts, names: readonly string[], indexes: IndexCatalog): QueryPlan {
   const [named, details] = operatorOf(op, names);
-  const [operator, more] = op.op === 'node_scan' ? indexUse(op, indexes, names) : [named, {}];
+  const [operator, more] = op.op === 'node_scan' ? indexUse(op, named, indexes) : [named, {}];
   return {
     operator,
     details: { ...details, ...more },
@@ -113,10 +113,9 @@ function describe(op: LogicalOp, counts: GraphCounts, names: readonly string[], 
 /**
  * How a label scan will use an index when the catalog has one: an equality of its inline properties
  * (NodeIndexSeek), else the filter's comparison (NodeIndexSeekByRange, NodeIndexSeekByPrefix,
- * NodeIndexSeekByList, naming the index's label and property).
+ * NodeIndexSeekByList, naming the index's label and property); `named`, the scan's own name, when none.
  */
-function indexUse(op: Extract<LogicalOp, { op: 'node_scan' }>, indexes: IndexCatalog, names: readonly string[]): [string, Record<string, string>] {
-  const [named] = operatorOf(op, names);
+function indexUse(op: Extract<LogicalOp, { op: 'node_scan' }>, named: string, indexes: IndexCatalog): [string, Record<string, string>] {
   const label = op.label;
   if (label === undefined) return [named, {}];
   if (indexes.seek !== undefined && op.props.some((p) => indexes.hasIndex(label, [p.key]))) return ['NodeIndexSeek', {}];
