@@ -131,6 +131,21 @@ export const reasons = {
     metadata_keys: ['error_id'],
     condition: 'an unexpected fault; the server log holds the details under error_id',
   },
+  LOG_DAMAGED: {
+    code: 'DATA_LOSS',
+    metadata_keys: ['segment', 'offset', 'index', 'detail'],
+    condition: 'a log record that was durable fails its checksum (at open or on a read); nothing is cut',
+  },
+  LOG_FAILED: {
+    code: 'UNAVAILABLE',
+    metadata_keys: ['detail'],
+    condition: 'a write or fsync of the log failed; the member takes no more writes until restarted',
+  },
+  LOG_FORMAT_UNSUPPORTED: {
+    code: 'FAILED_PRECONDITION',
+    metadata_keys: ['segment'],
+    condition: 'a log segment was written in another format version (or is not a segment)',
+  },
 } as const satisfies Record<string, ReasonEntry>;
 
 export type Reason = keyof typeof reasons;

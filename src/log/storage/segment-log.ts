@@ -1,16 +1,22 @@
-import { closeSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
 import { fdatasync as fdatasyncCb, writev as writevCb } from 'node:fs';
-import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
+import { basename } from 'node:path';
+import { promisify } from 'node:util';
 import { assert } from '../../common/assert.js';
 import { WeftError } from '../../common/errors.js';
 import { fsyncDir } from './fsync-dir.js';
-import { promisify } from 'node:util';
+import { LOG_DAMAGED, LOG_FAILED, createSegment, recoverSegments, type DamagePolicy, type RecoveryReport } from './segment-directory.js';
+import { ENTRY_BYTES_MAX, RECORD_HEADER_BYTES, decodeRecordHeader, encodeRecordHeader, payloadIntact } from './segment-format.js';
+import { verifyRecordAt } from './segment-recovery.js';
+
+export { ENTRY_BYTES_MAX } from './segment-format.js';
+export type { DamagePolicy, RecoveryReport } from './segment-directory.js';
+export type { Damage } from './segment-recovery.js';
 
 /**
  * The durable, append-only log of one member: a folder of segment files, each named by the index of
- * its first entry. A record is a 24-byte header (payload length, CRC-32 of index, term and payload,
- * index, term) followed by the payload.
+ * its first entry. The bytes are described in segment-format.ts and docs/storage.md; every record is
+ * verified when open recovers the log and again on every read.
  *
  * Three watermarks say how far the log is safe (DESIGN 3.4):
  * - memory:  appended to this process;
@@ -34,9 +40,17 @@ export interface SegmentLogOptions {
 
 export const defaultSegmentLogOptions: SegmentLogOptions = { segment_bytes_max: 64 * 1024 * 1024 };
 
-const HEADER_BYTES = 24;
-/** A single payload larger than this is refused; it bounds what recovery must read at once. */
-export const ENTRY_BYTES_MAX = 256 * 1024 * 1024;
+/** The file operations whose failure the log must survive correctly; tests inject failing ones. */
+export interface SegmentLogIo {
+  fdatasync(fd: number): Promise<void>;
+  fdatasyncSync(fd: number): void;
+}
+
+export interface OpenOptions {
+  /** What to do with corruption found at open; a torn tail is always cut. Default refuse. */
+  readonly on_damage?: DamagePolicy;
+  readonly io?: SegmentLogIo;
+}
 
 interface Segment {
   readonly first_index: number;
@@ -61,7 +75,8 @@ export class SegmentLog {
   private waiters: { index: number; level: 'cache' | 'journal'; resolve: () => void; reject: (e: Error) => void }[] = [];
   private flushing = false;
   private closed = false;
-  private flushError: Error | undefined;
+  /** Set once, by the first failed write or fsync; never cleared (see fail). */
+  private flushError: WeftError | undefined;
   private readonly listeners: DurabilityListener[] = [];
   /** Entries count and fsync count, for the group commit figures of the benchmarks. */
   readonly stats = { fsyncs: 0, entries_synced: 0, bytes_written: 0 };
@@ -69,44 +84,38 @@ export class SegmentLog {
   memoryIndex: number;
   cacheIndex: number;
   journalIndex: number;
+  /** What open found and did: a torn tail cut, or (under truncate_and_report) corruption cut. */
+  readonly recovery: RecoveryReport;
 
   private constructor(
     private readonly dir: string,
     private readonly options: SegmentLogOptions,
     segments: Segment[],
+    recovery: RecoveryReport,
+    private readonly io: SegmentLogIo,
   ) {
     this.segments = segments;
+    this.recovery = recovery;
     const last = segments[segments.length - 1];
     assert(last !== undefined, 'a log has at least one segment');
     this.fd = openSync(last.path, 'r+');
+    // The previous process may have crashed after writing and before its fdatasync: those bytes sit
+    // in the page cache and would vanish on a power loss. Nothing is reported durable until synced.
+    io.fdatasyncSync(this.fd);
+    fsyncDir(dir);
     this.memoryIndex = this.cacheIndex = this.journalIndex = last.last_index;
   }
 
   /**
-   * Opens the log in `dir`, creating it when absent. A torn record at the end of the last segment (a
-   * crash in the middle of a write) is cut off; damage anywhere else is refused as DATA_LOSS.
+   * Opens the log in `dir`, creating it when absent. A torn last write batch (a crash before its
+   * fdatasync returned) is cut off; corruption of anything that was durable is refused as DATA_LOSS
+   * (reason LOG_DAMAGED, metadata segment, offset, index), or cut and reported under
+   * `on_damage: 'truncate_and_report'`. A segment of another format version is refused as
+   * FAILED_PRECONDITION (LOG_FORMAT_UNSUPPORTED). See docs/storage.md.
    */
-  static open(dir: string, options: SegmentLogOptions = defaultSegmentLogOptions, first_index = 1): SegmentLog {
-    mkdirSync(dir, { recursive: true });
-    const names = readdirSync(dir).filter((n) => n.endsWith('.seg')).sort();
-    const segments: Segment[] = [];
-    if (names.length === 0) {
-      const path = join(dir, segmentName(first_index));
-      closeSync(openSync(path, 'w'));
-      fsyncDir(dir);
-      segments.push({ first_index, path, last_index: first_index - 1, bytes: 0, offsets: [] });
-    }
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i]!;
-      const isLast = i === names.length - 1;
-      const segment = scanSegment(join(dir, name), Number.parseInt(name, 10), isLast);
-      const previous = segments[segments.length - 1];
-      if (previous !== undefined && previous.last_index + 1 !== segment.first_index) {
-        throw new WeftError('DATA_LOSS', `log segment ${name} does not follow entry ${previous.last_index}`);
-      }
-      segments.push(segment);
-    }
-    return new SegmentLog(dir, options, segments);
+  static open(dir: string, options: SegmentLogOptions = defaultSegmentLogOptions, first_index = 1, open: OpenOptions = {}): SegmentLog {
+    const { segments, report } = recoverSegments(dir, first_index, open.on_damage ?? 'refuse');
+    return new SegmentLog(dir, options, segments.map((s) => ({ ...s, offsets: [...s.offsets] })), report, open.io ?? nodeIo);
   }
 
   get firstIndex(): number {
@@ -152,7 +161,9 @@ export class SegmentLog {
         await this.writeBatch(batch);
         this.cacheIndex = batch[batch.length - 1]!.index;
         this.notify();
-        await fdatasyncFd(this.fd);
+        // A failed fdatasync is fatal to this log and never retried: the kernel may already have
+        // dropped the dirty pages and marked them clean, so a retry could succeed over lost data.
+        await this.io.fdatasync(this.fd);
         this.stats.fsyncs++;
         this.stats.entries_synced += batch.length;
         this.journalIndex = this.cacheIndex;
@@ -161,12 +172,21 @@ export class SegmentLog {
         this.maybeRoll();
       }
     } catch (e) {
-      // A failed write or fsync leaves the file in an unknown state: stop accepting writes.
-      this.flushError = e instanceof Error ? e : new Error(String(e));
-      this.notify();
+      this.fail(e);
     } finally {
       this.flushing = false;
     }
+  }
+
+  /**
+   * A failed write or fsync leaves the file in an unknown state: the log takes no more writes and
+   * every waiter is refused. Only a restart, which re-reads and re-verifies the files, recovers.
+   */
+  private fail(cause: unknown): WeftError {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    this.flushError ??= new WeftError('UNAVAILABLE', `the log in ${this.dir} failed to write or fsync (${detail}); it accepts no writes until restarted`, LOG_FAILED, { detail });
+    this.notify();
+    return this.flushError;
   }
 
   private async writeBatch(batch: readonly StoredEntry[]): Promise<void> {
@@ -174,10 +194,12 @@ export class SegmentLog {
     const buffers: Uint8Array[] = [];
     let offset = segment.bytes;
     const offsets: number[] = [];
+    // Every record names its batch's first entry: recovery's evidence of what was durable.
+    const batch_first_index = batch[0]!.index;
     for (const entry of batch) {
-      buffers.push(encodeHeader(entry), entry.data);
+      buffers.push(encodeRecordHeader(entry.index, entry.term, entry.data, batch_first_index), entry.data);
       offsets.push(offset);
-      offset += HEADER_BYTES + entry.data.byteLength;
+      offset += RECORD_HEADER_BYTES + entry.data.byteLength;
     }
     const total = offset - segment.bytes;
     let written = 0;
@@ -195,11 +217,9 @@ export class SegmentLog {
     const segment = this.segments[this.segments.length - 1]!;
     if (segment.bytes < this.options.segment_bytes_max) return;
     closeSync(this.fd);
-    const first_index = segment.last_index + 1;
-    const path = join(this.dir, segmentName(first_index));
-    this.fd = openSync(path, 'w+');
-    fsyncDir(this.dir);
-    this.segments.push({ first_index, path, last_index: first_index - 1, bytes: 0, offsets: [] });
+    const created = createSegment(this.dir, segment.last_index + 1);
+    this.fd = openSync(created.path, 'r+');
+    this.segments.push({ ...created, offsets: [] });
   }
 
   private notify(): void {
@@ -242,17 +262,21 @@ export class SegmentLog {
     return out;
   }
 
+  /** Reads one written entry and verifies both checksums and its index; DATA_LOSS if any fails. */
   private readOne(index: number): StoredEntry {
     const segment = this.segmentOf(index);
     const offset = segment.offsets[index - segment.first_index];
     assert(offset !== undefined, `no offset for entry ${index}`);
     const fd = (segment.read_fd ??= openSync(segment.path, 'r'));
-    const header = Buffer.alloc(HEADER_BYTES);
-    readSync(fd, header, 0, HEADER_BYTES, offset);
-    const length = header.readUInt32LE(0);
-    const data = Buffer.alloc(length);
-    readSync(fd, data, 0, length, offset + HEADER_BYTES);
-    return { index, term: Number(header.readBigUInt64LE(16)), data };
+    const head = Buffer.alloc(RECORD_HEADER_BYTES);
+    const got = readSync(fd, head, 0, RECORD_HEADER_BYTES, offset);
+    const header = got === RECORD_HEADER_BYTES ? decodeRecordHeader(head, 0) : undefined;
+    if (header === undefined) throw damagedOnRead(segment, offset, index, 'record header unreadable or checksum mismatch');
+    if (header.index !== index) throw damagedOnRead(segment, offset, index, `record holds entry ${header.index}`);
+    const data = Buffer.alloc(header.payload_bytes);
+    const read = readSync(fd, data, 0, header.payload_bytes, offset + RECORD_HEADER_BYTES);
+    if (read !== header.payload_bytes || !payloadIntact(header, data)) throw damagedOnRead(segment, offset, index, 'record payload checksum mismatch');
+    return { index, term: header.term, data };
   }
 
   /** Deletes a segment's file, closing its read descriptor first. */
@@ -270,9 +294,12 @@ export class SegmentLog {
       for (let i = 0; i < segment.offsets.length; i++) {
         const index = segment.first_index + i;
         if (index < from || index > this.cacheIndex) continue;
-        const record = decodeRecord(bytes, segment.offsets[i]!);
-        assert(record !== undefined && record.index === index, `entry ${index} unreadable after recovery`);
-        visit(record);
+        const offset = segment.offsets[i]!;
+        const problem = verifyRecordAt(bytes, offset, index);
+        if (problem !== undefined) throw damagedOnRead(segment, offset, index, problem.detail);
+        const header = decodeRecordHeader(bytes, offset)!;
+        const start = offset + RECORD_HEADER_BYTES;
+        visit({ index, term: header.term, data: bytes.subarray(start, start + header.payload_bytes) });
       }
     }
   }
@@ -303,7 +330,11 @@ export class SegmentLog {
     if (keep < segment.offsets.length) {
       const cut = segment.offsets[keep]!;
       ftruncateSync(this.fd, cut);
-      fdatasyncSync(this.fd);
+      try {
+        this.io.fdatasyncSync(this.fd);
+      } catch (e) {
+        throw this.fail(e);
+      }
       segment.offsets.length = keep;
       segment.bytes = cut;
       segment.last_index = index - 1;
@@ -333,62 +364,19 @@ export class SegmentLog {
 }
 
 const writevP = promisify(writevCb);
-const fdatasyncFd = promisify(fdatasyncCb);
+const nodeIo: SegmentLogIo = { fdatasync: promisify(fdatasyncCb), fdatasyncSync };
 async function writevFd(fd: number, buffers: Uint8Array[], position: number): Promise<number> {
   return (await writevP(fd, buffers, position)).bytesWritten;
 }
 
-function segmentName(first_index: number): string {
-  return `${String(first_index).padStart(20, '0')}.seg`;
-}
-
-function encodeHeader(entry: StoredEntry): Uint8Array {
-  const header = Buffer.alloc(HEADER_BYTES);
-  header.writeUInt32LE(entry.data.byteLength, 0);
-  header.writeBigUInt64LE(BigInt(entry.index), 8);
-  header.writeBigUInt64LE(BigInt(entry.term), 16);
-  const crc = crc32(entry.data, crc32(header.subarray(8, 24)));
-  header.writeUInt32LE(crc, 4);
-  return header;
-}
-
-function decodeRecord(bytes: Buffer, offset: number): (StoredEntry & { end: number }) | undefined {
-  if (offset + HEADER_BYTES > bytes.byteLength) return undefined;
-  const length = bytes.readUInt32LE(offset);
-  const end = offset + HEADER_BYTES + length;
-  if (length > ENTRY_BYTES_MAX || end > bytes.byteLength) return undefined;
-  const header = bytes.subarray(offset + 8, offset + HEADER_BYTES);
-  const data = bytes.subarray(offset + HEADER_BYTES, end);
-  if (crc32(data, crc32(header)) !== bytes.readUInt32LE(offset + 4)) return undefined;
-  return {
-    index: Number(bytes.readBigUInt64LE(offset + 8)),
-    term: Number(bytes.readBigUInt64LE(offset + 16)),
-    data,
-    end,
-  };
-}
-
-function scanSegment(path: string, first_index: number, isLast: boolean): Segment {
-  const bytes = readFileSync(path);
-  const offsets: number[] = [];
-  let offset = 0;
-  let expected = first_index;
-  while (offset < bytes.byteLength) {
-    const record = decodeRecord(bytes, offset);
-    if (record === undefined || record.index !== expected) {
-      if (!isLast) throw new WeftError('DATA_LOSS', `log segment ${path} is damaged at byte ${offset}`);
-      // A torn write at the tail: nothing after it was ever acknowledged as durable.
-      const fd = openSync(path, 'r+');
-      ftruncateSync(fd, offset);
-      fdatasyncSync(fd);
-      closeSync(fd);
-      break;
-    }
-    offsets.push(offset);
-    offset = record.end;
-    expected++;
-  }
-  return { first_index, path, last_index: first_index + offsets.length - 1, bytes: offset, offsets };
+function damagedOnRead(segment: Segment, offset: number, index: number, detail: string): WeftError {
+  const name = basename(segment.path);
+  return new WeftError('DATA_LOSS', `log segment ${name} is damaged at byte ${offset} (entry ${index}): ${detail}`, LOG_DAMAGED, {
+    segment: name,
+    offset: String(offset),
+    index: String(index),
+    detail,
+  });
 }
 
 function sliceBuffers(buffers: readonly Uint8Array[], skip: number): Uint8Array[] {

@@ -1,0 +1,117 @@
+import {
+  RECORD_HEADER_BYTES,
+  SEGMENT_FORMAT_VERSION,
+  SEGMENT_HEADER_BYTES,
+  checkSegmentHeader,
+  decodeRecordHeader,
+  nextRecordMagic,
+  payloadIntact,
+  type RecordHeader,
+} from './segment-format.js';
+
+/**
+ * Recovery of one segment file: it walks the records from the segment header on and, at the first
+ * record that does not verify, decides whether the damage is a torn write or corruption.
+ *
+ * The reasoning (after TigerBeetle's): a flush writes one batch of records with one writev and then
+ * fdatasyncs; the next batch is written only after that fdatasync returned. So at a crash, only the
+ * last batch of the last segment can be incomplete, and it was never reported durable. Damage is a
+ * tear only if it lies in that batch: nothing intact follows it that belongs to a later batch. If
+ * an intact record of a later batch follows the damage, the damaged record was fsynced before that
+ * batch was written: it is corruption, and cutting there would throw away acknowledged entries.
+ * In any segment but the last, every byte was fsynced before the next segment was created, so any
+ * damage there is corruption.
+ */
+export interface Damage {
+  readonly segment: string;
+  /** Byte offset of the damaged record (or 0 for a damaged segment header). */
+  readonly offset: number;
+  /** The entry index that should have been at `offset`. */
+  readonly index: number;
+  readonly detail: string;
+}
+
+export type SegmentScan =
+  /** Every record verified; `bytes` is the end of the last one. */
+  | { readonly kind: 'intact'; readonly offsets: number[]; readonly bytes: number }
+  /** A torn last batch: records at `bytes` and after are to be cut. Only for the last segment. */
+  | { readonly kind: 'torn'; readonly offsets: number[]; readonly bytes: number; readonly torn_bytes: number; readonly torn_from_index: number }
+  /** Corruption: `offsets` and `bytes` describe the good prefix before it. */
+  | { readonly kind: 'corrupt'; readonly offsets: number[]; readonly bytes: number; readonly damage: Damage }
+  /** Not a segment this code can read: an older format, a newer one, or not a segment at all. */
+  | { readonly kind: 'unsupported'; readonly detail: string };
+
+export function scanSegment(name: string, bytes: Buffer, first_index: number, is_last: boolean): SegmentScan {
+  const header = checkSegmentHeader(bytes);
+  switch (header.kind) {
+    case 'foreign':
+      return { kind: 'unsupported', detail: `log segment ${name} has no segment header: it was written by an older version of the log format, or is not a log segment` };
+    case 'version':
+      return { kind: 'unsupported', detail: `log segment ${name} has format version ${header.version}; this build reads version ${SEGMENT_FORMAT_VERSION}` };
+    case 'damaged':
+      return { kind: 'corrupt', offsets: [], bytes: 0, damage: { segment: name, offset: 0, index: first_index, detail: 'segment header checksum mismatch' } };
+    case 'ok':
+      if (header.first_index !== first_index) {
+        return { kind: 'corrupt', offsets: [], bytes: 0, damage: { segment: name, offset: 0, index: first_index, detail: `segment header names first entry ${header.first_index}` } };
+      }
+      break;
+  }
+  const offsets: number[] = [];
+  let offset = SEGMENT_HEADER_BYTES;
+  let expected = first_index;
+  while (offset < bytes.byteLength) {
+    const problem = verifyRecordAt(bytes, offset, expected);
+    if (problem === undefined) {
+      const record = decodeRecordHeader(bytes, offset)!;
+      offsets.push(offset);
+      offset += RECORD_HEADER_BYTES + record.payload_bytes;
+      expected++;
+      continue;
+    }
+    const damage: Damage = { segment: name, offset, index: expected, detail: problem.detail };
+    if (!is_last || problem.intact_but_misplaced) return { kind: 'corrupt', offsets, bytes: offset, damage };
+    const later = laterBatchAfter(bytes, offset, expected);
+    if (later !== undefined) {
+      const detail = `${problem.detail}; entry ${later.index} of a later write batch follows intact at byte ${later.offset}`;
+      return { kind: 'corrupt', offsets, bytes: offset, damage: { ...damage, detail } };
+    }
+    return { kind: 'torn', offsets, bytes: offset, torn_bytes: bytes.byteLength - offset, torn_from_index: expected };
+  }
+  return { kind: 'intact', offsets, bytes: offset };
+}
+
+interface RecordProblem {
+  readonly detail: string;
+  /** The record verifies but holds the wrong entry: never a tear (files are cut, never left stale). */
+  readonly intact_but_misplaced: boolean;
+}
+
+/** Undefined when the record at `offset` is whole, verifies, and holds entry `expected`. */
+export function verifyRecordAt(bytes: Buffer, offset: number, expected: number): RecordProblem | undefined {
+  if (offset + RECORD_HEADER_BYTES > bytes.byteLength) return { detail: 'record header incomplete', intact_but_misplaced: false };
+  const header = decodeRecordHeader(bytes, offset);
+  if (header === undefined) return { detail: 'record header checksum mismatch', intact_but_misplaced: false };
+  const end = offset + RECORD_HEADER_BYTES + header.payload_bytes;
+  if (end > bytes.byteLength) return { detail: 'record payload incomplete', intact_but_misplaced: false };
+  if (!payloadIntact(header, bytes.subarray(offset + RECORD_HEADER_BYTES, end))) return { detail: 'record payload checksum mismatch', intact_but_misplaced: false };
+  if (header.index !== expected) return { detail: `record holds entry ${header.index}`, intact_but_misplaced: true };
+  return undefined;
+}
+
+/**
+ * The first intact record after `damaged_at` written in a batch that began after entry
+ * `damaged_index`, or undefined. Candidates are found by their magic, so the search is a native
+ * byte scan; a candidate counts only if its header and payload both verify.
+ */
+function laterBatchAfter(bytes: Buffer, damaged_at: number, damaged_index: number): { index: number; offset: number } | undefined {
+  let at = nextRecordMagic(bytes, damaged_at + 1);
+  while (at >= 0) {
+    const header: RecordHeader | undefined = decodeRecordHeader(bytes, at);
+    const end = header === undefined ? -1 : at + RECORD_HEADER_BYTES + header.payload_bytes;
+    if (header !== undefined && end <= bytes.byteLength && payloadIntact(header, bytes.subarray(at + RECORD_HEADER_BYTES, end))) {
+      if (header.index > damaged_index && header.batch_first_index > damaged_index) return { index: header.index, offset: at };
+    }
+    at = nextRecordMagic(bytes, at + 1);
+  }
+  return undefined;
+}
