@@ -1,10 +1,11 @@
 import { AssertionFailure } from '../../src/common/assert.js';
 import { decodeConfChange } from '../../src/log/raft/index.js';
-import type { ConfChange, NodeId, RaftConfig } from '../../src/log/raft/index.js';
+import type { ConfChange, Message, NodeId, RaftConfig, Ready } from '../../src/log/raft/index.js';
 import { SafetyChecker } from './checker-safety.js';
+import { StateChecker } from './checker-state.js';
 import { ClientPool } from './clients.js';
 import type { ClientOp } from './clients.js';
-import { decodePut, encodeKv, encodePut } from './kv.js';
+import { decodeKv, decodePut, encodeKv, encodePut } from './kv.js';
 import { checkLinearizable } from './linearizability.js';
 import { SimMember } from './member.js';
 import { SimNetwork } from './network.js';
@@ -36,9 +37,22 @@ export class Simulation {
   readonly members = new Map<NodeId, SimMember>();
   readonly clients: ClientPool;
   readonly safety = new SafetyChecker();
+  readonly state = new StateChecker();
   now = 0;
   private next_id: NodeId;
-  private readonly stats = { elections: 0, crashes: 0, conf_changes: 0, transfers: 0, snapshots_sent: 0, applied_entries: 0 };
+  private readonly stats = {
+    elections: 0,
+    crashes: 0,
+    conf_changes: 0,
+    transfers: 0,
+    snapshots_sent: 0,
+    applied_entries: 0,
+    torn_writes: 0,
+    fsync_failures: 0,
+    bit_flips: 0,
+    repairs: 0,
+    pauses: 0,
+  };
   readonly trace: string[] = [];
   /** Client writes received this tick, by member, proposed together at the end of the tick. */
   private readonly write_batches = new Map<NodeId, ClientOp[]>();
@@ -57,8 +71,14 @@ export class Simulation {
     this.net = new SimNetwork(this.prng, opts.faults);
     this.clients = new ClientPool(opts.clients, this.prng);
     const voters = Array.from({ length: opts.members_initial }, (_, k) => k + 1);
-    for (const id of voters) this.members.set(id, new SimMember(id, this.config(id), voters));
+    for (const id of voters) this.members.set(id, this.newMember(id, voters));
     this.next_id = voters.length + 1;
+  }
+
+  private newMember(id: NodeId, initial_voters: readonly NodeId[] | undefined): SimMember {
+    const m = new SimMember(id, this.config(id), initial_voters);
+    m.clock_rate = 1 + (2 * this.prng.float() - 1) * this.opts.clock_skew_max;
+    return m;
   }
 
   private config(id: NodeId): RaftConfig {
@@ -92,11 +112,11 @@ export class Simulation {
     } catch (e) {
       // A failed assertion inside the core is a found bug like any other: report it with the seed.
       if (!(e instanceof AssertionFailure)) throw e;
-      return { seed: this.opts.seed, violations: [...this.safety.violations, `tick ${this.now}: assertion failed: ${e.message}`], liveness_ticks: undefined, stats: {} };
+      return { seed: this.opts.seed, violations: [...this.safety.violations, ...this.state.violations, `tick ${this.now}: assertion failed: ${e.message}`], liveness_ticks: undefined, stats: {} };
     }
     this.clients.expireAll();
     this.safety.checkLogMatching(this.now, this.aliveNodes());
-    const violations = [...this.safety.violations];
+    const violations = [...this.safety.violations, ...this.state.violations];
     const lin = checkLinearizable(this.clients.checkedHistory());
     if (!lin.ok) violations.push(`linearizability: history of key ${lin.key} (${lin.ops.length} operations) is not linearizable`);
     if (liveness_ticks === undefined) violations.push(`liveness: no leader committed a new proposal within ${this.opts.liveness_ticks_max} ticks of calm`);
@@ -118,10 +138,19 @@ export class Simulation {
   /** One tick: time passes, messages arrive, clients act, members carry out their Readies. */
   private tick(clients_on: boolean): void {
     this.now++;
-    for (const m of this.members.values()) if (m.alive) m.node.tick();
+    for (const m of this.members.values()) {
+      if (!m.alive || m.isPaused(this.now)) continue;
+      // A woken process first handles what queued up while it was stopped.
+      for (const msg of m.inbox.splice(0)) m.node.step(msg);
+      // Clocks are skewed only while faults last; calm means healthy clocks too.
+      m.clock_owed += this.faulty ? m.clock_rate : 1;
+      for (; m.clock_owed >= 1; m.clock_owed--) m.node.tick();
+    }
     for (const msg of this.net.due(this.now)) {
       const to = this.members.get(msg.to);
-      if (to?.alive) to.node.step(msg);
+      if (!to?.alive) continue;
+      if (to.isPaused(this.now)) to.inbox.push(msg);
+      else to.node.step(msg);
     }
     if (clients_on) for (const op of this.clients.issue(this.now)) this.submit(op);
     this.flushWrites();
@@ -134,19 +163,33 @@ export class Simulation {
     return [...this.members.values()].filter((m) => m.alive);
   }
 
-  /** The alive leader with the highest term, if any. */
+  /** Running members: alive and not paused. */
+  private runningNodes(): SimMember[] {
+    return this.aliveNodes().filter((m) => !m.isPaused(this.now));
+  }
+
+  /** Whether one more member may stop now; the faults keep at most two members down at once. */
+  private mayStop(): boolean {
+    return [...this.members.values()].filter((m) => !m.alive).length < 2;
+  }
+
+  /** The running leader with the highest term, if any. */
   leader(): SimMember | undefined {
     let best: SimMember | undefined;
     for (const m of this.members.values()) {
-      if (m.alive && m.node.raft.role === 'leader' && (!best || m.node.raft.term > best.node.raft.term)) best = m;
+      if (m.alive && !m.isPaused(this.now) && m.node.raft.role === 'leader' && (!best || m.node.raft.term > best.node.raft.term)) best = m;
     }
     return best;
   }
 
   private submit(op: ClientOp): void {
     const hint = this.clients.leader_hint.get(op.client);
-    const alive = this.aliveNodes();
-    const target = hint !== undefined && this.members.get(hint)?.alive ? this.members.get(hint)! : this.prng.pick(alive);
+    const running = this.runningNodes();
+    const hinted = hint === undefined ? undefined : this.members.get(hint);
+    // A request to a paused process gets no answer: the client moves on as after a timeout.
+    if (hinted?.alive && hinted.isPaused(this.now)) return this.clients.fail(op.id);
+    if (running.length === 0) return this.clients.fail(op.id);
+    const target = hinted?.alive ? hinted : this.prng.pick(running);
     if (op.kind === 'put') {
       // Writes arriving at one member in one tick are group-committed (see flushWrites).
       const batch = this.write_batches.get(target.id);
@@ -178,7 +221,7 @@ export class Simulation {
   }
 
   private handleReadies(m: SimMember): void {
-    for (let round = 0; m.alive && m.node.hasReady(); round++) {
+    for (let round = 0; m.alive && !m.isPaused(this.now) && m.node.hasReady(); round++) {
       if (round >= READY_ROUNDS_MAX) throw new Error(`member ${m.id} did not quiesce in ${READY_ROUNDS_MAX} Ready rounds`);
       this.handleReady(m);
     }
@@ -201,17 +244,15 @@ export class Simulation {
     m.storage.append(rd.entries);
     if (rd.hard_state) m.storage.setHardState(rd.hard_state);
     // Writes without must_sync (a commit-only hard state) reach the page cache only: a crash loses them.
-    if (rd.must_sync && !this.opts.unsafe_driver_skips_sync) m.sync();
-    for (const msg of rd.messages) {
-      const delivered = this.net.send(msg, this.now);
-      if (msg.type === 'snap') {
-        this.stats.snapshots_sent++;
-        m.node.reportSnapshot(msg.to, delivered);
-      }
+    if (rd.must_sync) {
+      if (this.stopsMidWrite(m, rd)) return;
+      if (!this.skipsSync(rd)) m.sync();
     }
+    for (const msg of rd.messages) this.send(m, msg);
     if (rd.snapshot) {
-      m.kv = new Map(JSON.parse(new TextDecoder().decode(rd.snapshot.data)) as [string, string][]);
+      m.kv = decodeKv(rd.snapshot.data);
       m.applied_index = rd.snapshot.meta.index;
+      this.state.onState(this.now, m.id, m.applied_index, m.kv);
     }
     for (const e of rd.committed_entries) {
       this.safety.onApply(this.now, m.id, e);
@@ -233,6 +274,7 @@ export class Simulation {
         else this.clients.fail(w.op);
       }
     }
+    if (rd.committed_entries.length > 0) this.state.onState(this.now, m.id, m.applied_index, m.kv);
     for (const rs of rd.read_states) {
       const r = m.reads.get(rs.request_ctx);
       if (r) r.index = rs.index;
@@ -245,6 +287,45 @@ export class Simulation {
     }
     m.node.advance();
     this.maybeSnapshot(m);
+  }
+
+  /** The planted driver bugs that skip a sync the core asked for. */
+  private skipsSync(rd: Ready): boolean {
+    if (this.opts.unsafe_driver_skips_sync) return true;
+    return this.opts.unsafe_driver_skips_vote_sync && rd.entries.length === 0 && rd.snapshot === undefined;
+  }
+
+  /**
+   * The process dies before the sync returns (a crash, or a failed fsync that stops the member
+   * rather than retry): the write is torn, nothing of this Ready is sent or applied.
+   */
+  private stopsMidWrite(m: SimMember, rd: Ready): boolean {
+    if (!this.faulty || !this.mayStop()) return false;
+    const roll = this.prng.float();
+    if (roll >= this.opts.torn_write_p + this.opts.fsync_fail_p) return false;
+    const fsync_failed = roll >= this.opts.torn_write_p;
+    const { entries_kept } = m.disk.tear(this.prng, rd.snapshot, rd.entries, rd.hard_state);
+    m.crash();
+    this.stats.crashes++;
+    if (fsync_failed) this.stats.fsync_failures++;
+    else this.stats.torn_writes++;
+    this.log(`${fsync_failed ? 'fsync failed, stop' : 'crash mid-write'} ${m.id}: ${entries_kept} of ${rd.entries.length} entries reached the disk`);
+    return true;
+  }
+
+  private send(m: SimMember, msg: Message): void {
+    if (msg.type !== 'snap') {
+      this.net.send(msg, this.now);
+      return;
+    }
+    this.stats.snapshots_sent++;
+    let delivered = this.net.send(msg, this.now);
+    if (!delivered && this.opts.unsafe_snapshot_lost_reported_delivered) {
+      // The planted bug: the data is lost, its position arrives, and the send is reported a success.
+      this.net.send({ ...msg, snapshot: { ...msg.snapshot, data: encodeKv(new Map()) } }, this.now);
+      delivered = true;
+    }
+    m.node.reportSnapshot(msg.to, delivered);
   }
 
   /** The application checkpoints its state and compacts the log behind it. */
@@ -293,9 +374,50 @@ export class Simulation {
       this.log(`crash ${victim.id}`);
     }
     if (p.chance(o.restart_p) && down.length > 0) {
-      const m = p.pick(down);
-      m.restart();
-      this.log(`restart ${m.id}`);
+      this.restart(p.pick(down));
+    }
+    this.injectDiskAndProcessFaults();
+  }
+
+  /** Restarts `m` unless its damaged log finds no running peer to repair from; then it stays down. */
+  private restart(m: SimMember): void {
+    const repairing = m.disk.isDamaged();
+    const running = this.runningNodes();
+    const peers = running.map((p) => p.storage);
+    if (!m.restart(peers, running.length === this.members.size - 1)) return this.log(`${m.id} stays down: no running peer holds the entries its damaged log lost`);
+    if (repairing) this.stats.repairs++;
+    this.log(`restart ${m.id}${repairing ? ' (its damaged log cut and refilled from a peer)' : ''}`);
+  }
+
+  /** Bit rot on a disk (found by a read or at the next restart) and process pauses. */
+  private injectDiskAndProcessFaults(): void {
+    const p = this.prng;
+    const o = this.opts;
+    // As in TigerBeetle's VOPR, storage faults leave the group recoverable: one damaged disk at a time.
+    const members = [...this.members.values()];
+    if (p.chance(o.bit_flip_p) && !members.some((m) => m.disk.isDamaged())) {
+      const m = p.pick(members);
+      const index = m.disk.rot(p);
+      if (index !== undefined) {
+        this.stats.bit_flips++;
+        this.log(`bit flip in entry ${index} on ${m.id}'s disk`);
+        // The segment log verifies checksums on every read: a member that reads the record stops
+        // with DATA_LOSS rather than serve it.
+        if (m.alive && p.chance(o.rot_found_by_read_p) && this.mayStop()) {
+          m.crash();
+          this.stats.crashes++;
+          this.log(`${m.id} read the damaged entry ${index}: stops`);
+        }
+      }
+    }
+    if (p.chance(o.pause_p)) {
+      const running = this.runningNodes();
+      if (running.length > 0) {
+        const m = p.pick(running);
+        m.paused_until = this.now + 1 + p.int(o.pause_ticks_max);
+        this.stats.pauses++;
+        this.log(`pause ${m.id} until ${m.paused_until}`);
+      }
     }
   }
 
@@ -346,7 +468,7 @@ export class Simulation {
     this.stats.conf_changes++;
     this.log(`propose ${cc.kind}(${cc.node}) at ${r.index}`);
     if (cc.kind === 'add_learner') {
-      this.members.set(cc.node, new SimMember(cc.node, this.config(cc.node), undefined));
+      this.members.set(cc.node, this.newMember(cc.node, undefined));
       this.next_id++;
     }
   }
@@ -360,7 +482,10 @@ export class Simulation {
     this.net.heal();
     // Calm means a healthy network: no loss, and round trips well inside the election timeout.
     this.net.faults = { drop_p: 0, duplicate_p: 0, delay_ticks_min: 1, delay_ticks_max: CALM_DELAY_TICKS_MAX };
-    for (const m of this.members.values()) if (!m.alive) m.restart();
+    for (const m of this.members.values()) m.paused_until = Math.min(m.paused_until, this.now);
+    // Members with intact disks first: a damaged one may need all of them running to repair.
+    const down = [...this.members.values()].filter((m) => !m.alive);
+    for (const m of [...down.filter((d) => !d.disk.isDamaged()), ...down.filter((d) => d.disk.isDamaged())]) this.restart(m);
     const start = this.now;
     // A probe is re-proposed to each new leader; any of them committing counts.
     let probe: { member: SimMember; term: number } | undefined;
@@ -395,3 +520,4 @@ function describeMember(m: SimMember): string {
   const prs = s.role === 'leader' ? ' ' + [...r.tracker.progress].map(([id, pr]) => `${id}:${pr.describe()}`).join(' | ') : '';
   return `  ${m.id}${m.alive ? '' : ' (down)'} ${s.role} term=${s.hard_state.term} vote=${s.hard_state.vote} lead=${s.lead} commit=${s.hard_state.commit} applied=${s.applied} last=${s.last_index} first=${r.log.firstIndex()} voters=${s.conf_state.voters.join(',')} learners=${s.conf_state.learners.join(',')} elapsed=${r.election_elapsed}/${r.randomized_election_timeout}${prs}`;
 }
+

@@ -1,5 +1,6 @@
 import { MemoryStorage, RawNode, bootstrap } from '../../src/log/raft/index.js';
-import type { NodeId, RaftConfig, Role } from '../../src/log/raft/index.js';
+import type { Message, NodeId, RaftConfig, Role } from '../../src/log/raft/index.js';
+import { SimDisk } from './disk.js';
 import { decodeKv } from './kv.js';
 
 /** A client operation waiting at the member that accepted it. */
@@ -17,14 +18,13 @@ export interface PendingRead {
 
 /**
  * One simulated member: the real RawNode, the storage it reads (everything written, synced or not),
- * the durable copy (what survives a crash: only synced writes) and its in-memory key-value state.
+ * its disk (what survives a crash, with its faults: see SimDisk) and its in-memory key-value state.
  */
 export class SimMember {
   node: RawNode;
   /** What the core reads: every write, synced or not. */
   storage: MemoryStorage;
-  /** What a crash leaves: the state as of the last sync. Writes made without must_sync are not here. */
-  durable: MemoryStorage;
+  readonly disk: SimDisk;
   alive = true;
   kv = new Map<string, string>();
   applied_index = 0;
@@ -33,6 +33,14 @@ export class SimMember {
   readonly writes = new Map<number, PendingWrite>();
   readonly reads = new Map<string, PendingRead>();
   restarts = 0;
+  /** A paused process (a stop-the-world pause, SIGSTOP) does nothing until this tick. */
+  paused_until = 0;
+  /** Messages that arrived while paused, handled in order on waking. */
+  readonly inbox: Message[] = [];
+  /** Ticks of this member's clock per tick of simulated time: a skewed clock runs fast or slow. */
+  clock_rate = 1;
+  /** Fractional ticks owed to the member's clock. Invariant: 0 <= clock_owed < 1 between ticks. */
+  clock_owed = 0;
 
   constructor(
     readonly id: NodeId,
@@ -41,24 +49,35 @@ export class SimMember {
   ) {
     this.storage = new MemoryStorage();
     if (initial_voters) bootstrap(this.storage, initial_voters);
-    this.durable = this.storage.clone();
+    this.disk = new SimDisk(this.storage);
     this.node = new RawNode(config, this.storage);
   }
 
   /** Everything written so far is now synced. */
   sync(): void {
-    this.durable = this.storage.clone();
+    this.disk.sync(this.storage);
+  }
+
+  isPaused(now: number): boolean {
+    return this.paused_until > now;
   }
 
   crash(): void {
     this.alive = false;
+    this.paused_until = 0;
+    this.inbox.length = 0;
     this.writes.clear();
     this.reads.clear();
   }
 
-  /** Comes back with only what was synced; the state machine reloads from the snapshot and replays. */
-  restart(): void {
-    this.storage = this.durable.clone();
+  /**
+   * Comes back with what its disk recovers; the state machine reloads from the snapshot and replays.
+   * Returns false, and stays down, while a damaged log cannot be repaired from `peers`.
+   */
+  restart(peers: readonly MemoryStorage[], all_others_running: boolean): boolean {
+    const storage = this.disk.recover(peers, all_others_running);
+    if (storage === undefined) return false;
+    this.storage = storage;
     const snap = this.storage.snapshot();
     this.kv = decodeKv(snap.data);
     this.applied_index = snap.meta.index;
@@ -67,5 +86,6 @@ export class SimMember {
     this.lead = 0;
     this.alive = true;
     this.restarts++;
+    return true;
   }
 }

@@ -41,6 +41,27 @@ export interface SimOptions {
   readonly unsafe_bugs: UnsafeBugs;
   /** A broken driver, for tests only: it never fsyncs, so a crash loses votes and entries it acknowledged. */
   readonly unsafe_driver_skips_sync: boolean;
+  /** A broken driver: it ignores must_sync when a Ready holds only a hard state (a vote or a new term). */
+  readonly unsafe_driver_skips_vote_sync: boolean;
+  /**
+   * A broken transport: a snapshot whose data was lost on the way is reported delivered
+   * (reportSnapshot ok), and the follower installs the snapshot's position without its state.
+   */
+  readonly unsafe_snapshot_lost_reported_delivered: boolean;
+  // The disk and process faults of the fault phase (test/sim/disk.ts). Chances are per event named.
+  /** Per synced write: the process dies before the sync returns, leaving the write torn. */
+  readonly torn_write_p: number;
+  /** Per synced write: fsync fails; the member stops (no retry), its write torn like a crash. */
+  readonly fsync_fail_p: number;
+  /** Per tick: one record on one member's disk rots (a bit flip), found at latest on restart. */
+  readonly bit_flip_p: number;
+  /** Chance that a rotten record of a running member is read (and the member stops) at once. */
+  readonly rot_found_by_read_p: number;
+  /** Per tick: a running member's process pauses (no ticks, no messages handled) for a while. */
+  readonly pause_p: number;
+  readonly pause_ticks_max: number;
+  /** Each member's clock runs at a rate drawn from [1 - clock_skew_max, 1 + clock_skew_max]. */
+  readonly clock_skew_max: number;
 }
 
 /**
@@ -106,6 +127,15 @@ export function defaultOptions(seed: number, overrides: Partial<SimOptions> = {}
     clients: { clients: 3, keys: 3, op_p: 0.3, get_p: 0.4, timeout_ticks: 50 },
     unsafe_bugs: {},
     unsafe_driver_skips_sync: false,
+    unsafe_driver_skips_vote_sync: false,
+    unsafe_snapshot_lost_reported_delivered: false,
+    torn_write_p: 0.001,
+    fsync_fail_p: 0.0005,
+    bit_flip_p: 0.002,
+    rot_found_by_read_p: 0.5,
+    pause_p: 0.004,
+    pause_ticks_max: 25,
+    clock_skew_max: 0.2,
     ...overrides,
   };
 }
