@@ -2,11 +2,14 @@
  * The simulator from the command line.
  *   npm run sim -- --seed 42            replay one seed (add --trace to print its events)
  *   npm run sim -- --seeds 10000        run seeds 1..10000 (or --from N)
- *   npm run sim -- --seeds 300 --bug double_vote   run with a deliberate bug (expects violations)
- *   npm run sim -- --seeds 1000 --profile harsh    five members, more crashes and partitions, lossier network
+ *   npm run sim -- --seeds 300 --bug double_vote   run with a deliberate bug (expects violations);
+ *     bugs: double_vote, commit_old_term_by_count, conf_change_while_pending (core), skips_sync,
+ *     skips_vote_sync, snapshot_lost_reported_delivered (driver and transport)
+ *   npm run sim -- --seeds 1000 --profile harsh    three members, long runs, more crashes and partitions
+ *   npm run sim -- --seeds 1000 --profile churn    membership changes back to back
  */
 import { runSimulation } from './cluster.js';
-import { defaultOptions, harshOptions } from './options.js';
+import { bugOptions, churnOptions, defaultOptions, harshOptions } from './options.js';
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -14,11 +17,15 @@ function flag(name: string): string | undefined {
 }
 
 const bug = flag('bug');
-const profile = flag('profile') === 'harsh' ? harshOptions : defaultOptions;
-const unsafe_bugs = bug === undefined ? {} : { [bug]: true };
+const profiles = { default: defaultOptions, harsh: harshOptions, churn: churnOptions } as const;
+const profile_name = flag('profile') ?? 'default';
+if (!(profile_name in profiles)) throw new Error(`unknown profile ${profile_name}; one of ${Object.keys(profiles).join(', ')}`);
+const profile = profiles[profile_name as keyof typeof profiles];
+const bug_overrides = bug === undefined ? {} : bugOptions(bug);
+const replay = `${profile_name === 'default' ? '' : ` --profile ${profile_name}`}${bug ? ` --bug ${bug}` : ''}`;
 const one = flag('seed');
 if (one !== undefined) {
-  const result = runSimulation(profile(Number(one), { unsafe_bugs }), process.argv.includes('--trace'));
+  const result = runSimulation(profile(Number(one), bug_overrides), process.argv.includes('--trace'));
   for (const line of result.trace) console.log(line);
   console.log(JSON.stringify({ seed: result.seed, liveness_ticks: result.liveness_ticks, stats: result.stats }));
   for (const v of result.violations) console.log(`VIOLATION ${v}`);
@@ -30,11 +37,11 @@ if (one !== undefined) {
   let failures = 0;
   const liveness: number[] = [];
   for (let seed = from; seed < from + count; seed++) {
-    const result = runSimulation(profile(seed, { unsafe_bugs }));
+    const result = runSimulation(profile(seed, bug_overrides));
     liveness.push(result.liveness_ticks ?? Infinity);
     if (result.violations.length > 0) {
       failures++;
-      console.log(`seed ${seed}: ${result.violations[0]} (replay: npm run sim -- --seed ${seed}${bug ? ` --bug ${bug}` : ''})`);
+      console.log(`seed ${seed}: ${result.violations[0]} (replay: npm run sim -- --seed ${seed}${replay})`);
     }
     if ((seed - from + 1) % 500 === 0) console.log(`... ${seed - from + 1} seeds, ${failures} failing, ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }

@@ -89,6 +89,28 @@ export function harshOptions(seed: number, overrides: Partial<SimOptions> = {}):
 }
 
 /**
+ * Membership churn: the default profile with an operator who changes the membership at every
+ * chance, so changes follow each other closely (the guard against two pending changes matters).
+ */
+export function churnOptions(seed: number, overrides: Partial<SimOptions> = {}): SimOptions {
+  return defaultOptions(seed, { conf_change_p: 0.3, ...overrides });
+}
+
+/** The planted bugs `npm run sim -- --bug NAME` can switch on, by name. */
+export function bugOptions(name: string): Partial<SimOptions> {
+  switch (name) {
+    case 'skips_sync':
+      return { unsafe_driver_skips_sync: true };
+    case 'skips_vote_sync':
+      return { unsafe_driver_skips_vote_sync: true };
+    case 'snapshot_lost_reported_delivered':
+      return { unsafe_snapshot_lost_reported_delivered: true };
+    default:
+      return { unsafe_bugs: { [name]: true } };
+  }
+}
+
+/**
  * The default profile. A few choices (cluster size, PreVote, CheckQuorum, how lossy) vary with the
  * seed so the seeds together cover more ground; each is still fixed by its seed.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runSimulation } from './cluster.js';
 import type { SimResult } from './cluster.js';
-import { defaultOptions, harshOptions } from './options.js';
+import { churnOptions, defaultOptions, harshOptions } from './options.js';
 import type { SimOptions } from './options.js';
 
 // The seeded slice of the simulator that runs with every test run. Longer runs:
@@ -9,6 +9,8 @@ import type { SimOptions } from './options.js';
 // A failing seed replays exactly with: npm run sim -- --seed N [--profile harsh]
 const DEFAULT_SEEDS = 1000;
 const HARSH_SEEDS = 300;
+/** The fixed small seed set each planted bug must be caught within (and the clean run must pass). */
+const PLANTED_SEEDS = 40;
 /** The liveness bound asserted after faults stop, in ticks (election_ticks is 10). */
 const LIVENESS_TICKS_MAX = 120;
 
@@ -59,6 +61,19 @@ describe('simulator: safety, linearizability and liveness under faults', () => {
     expect(result.liveness_ticks).toBeLessThanOrEqual(2 * 10 + 10);
   });
 
+  it(`${PLANTED_SEEDS} seeds of membership churn (changes back to back) find no violation`, () => {
+    const { failures } = runSlice(PLANTED_SEEDS, (seed) => churnOptions(seed));
+    expect(describeFailures(failures, ' --profile churn')).toBe('');
+  });
+
+  it('the disk and process faults happen: torn writes, failed fsyncs, bit flips repaired from peers, pauses', () => {
+    const totals: Record<string, number> = {};
+    for (let seed = 1; seed <= 200; seed++) {
+      for (const [k, v] of Object.entries(runSimulation(defaultOptions(seed)).stats)) totals[k] = (totals[k] ?? 0) + v;
+    }
+    for (const fault of ['torn_writes', 'fsync_failures', 'bit_flips', 'repairs', 'pauses']) expect(totals[fault], fault).toBeGreaterThan(0);
+  });
+
   it('replay: a seed reproduces its run exactly', () => {
     const a = runSimulation(defaultOptions(42));
     const b = runSimulation(defaultOptions(42));
@@ -84,5 +99,23 @@ describe('simulator: the checker bites a deliberately broken core', () => {
     const caught = firstCaught(HARSH_SEEDS, (seed) => harshOptions(seed, { unsafe_bugs: { commit_old_term_by_count: true } }));
     expect(caught, 'commit_old_term_by_count went unnoticed').toBeDefined();
     expect(caught!.violations.join('\n')).toMatch(/state machine safety|leader completeness|log matching|linearizability/);
+  });
+
+  it(`a driver that does not fsync a vote (must_sync ignored for a hard state alone) is caught within ${PLANTED_SEEDS} harsh seeds`, () => {
+    const caught = firstCaught(PLANTED_SEEDS, (seed) => harshOptions(seed, { unsafe_driver_skips_vote_sync: true }));
+    expect(caught, 'an unsynced vote went unnoticed').toBeDefined();
+    expect(caught!.violations.join('\n')).toMatch(/election safety|leader completeness/);
+  });
+
+  it(`unsafe_bugs.conf_change_while_pending (a wrong membership guard) is caught within ${PLANTED_SEEDS} churn seeds`, () => {
+    const caught = firstCaught(PLANTED_SEEDS, (seed) => churnOptions(seed, { unsafe_bugs: { conf_change_while_pending: true } }));
+    expect(caught, 'two pending membership changes went unnoticed').toBeDefined();
+    expect(caught!.violations.join('\n')).toMatch(/election safety|leader completeness|state machine safety/);
+  });
+
+  it(`a snapshot reported delivered though its data was lost is caught within ${PLANTED_SEEDS} seeds`, () => {
+    const caught = firstCaught(PLANTED_SEEDS, (seed) => defaultOptions(seed, { unsafe_snapshot_lost_reported_delivered: true }));
+    expect(caught, 'a lost snapshot went unnoticed').toBeDefined();
+    expect(caught!.violations.join('\n')).toMatch(/state convergence|linearizability/);
   });
 });

@@ -10,6 +10,8 @@ export interface UnsafeBugs {
   readonly double_vote?: boolean;
   /** Commit by counting replicas even for entries of an older term (the mistake of Raft paper figure 8). */
   readonly commit_old_term_by_count?: boolean;
+  /** Take a membership change while another is still pending (appended, not applied): two steps at once. */
+  readonly conf_change_while_pending?: boolean;
 }
 
 export interface RaftConfig {

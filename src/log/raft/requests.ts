@@ -27,7 +27,8 @@ export function propose(r: Raft, type: EntryType, data: Uint8Array, cc?: ConfCha
   const refusal = proposalRefusal(r);
   if (refusal) return refuse(r, refusal);
   if (cc) {
-    if (r.pending_conf_index > r.log.applied) return refuse(r, 'conf_change_pending');
+    const guarded = r.cfg.unsafe_bugs.conf_change_while_pending !== true;
+    if (guarded && r.pending_conf_index > r.log.applied) return refuse(r, 'conf_change_pending');
     if (confChangeProblem(r.tracker, cc, r.id) !== undefined) return refuse(r, 'conf_change_invalid');
   }
   const index = r.appendEntries([{ type, data }]);
