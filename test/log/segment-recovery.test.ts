@@ -164,6 +164,24 @@ describe('segment log recovery: segment boundaries and formats', () => {
     await log.close();
   });
 
+  it('recovery: with truncate_and_report, damage in an older segment removes every later segment', async () => {
+    const dir = scratch.fresh();
+    await writeBatches(dir, [[1], [2], [3], [4], [5], [6], [7], [8], [9]], small);
+    const files = segmentFiles(dir);
+    expect(files).toHaveLength(3);
+    flipBit(files[0]!, recordLayout(files[0]!)[2]!.offset + RECORD_HEADER_BYTES);
+    const log = SegmentLog.open(dir, small, 1, { on_damage: 'truncate_and_report' });
+    expect(log.recovery.damage).toMatchObject({ index: 3, segment: basename(files[0]!) });
+    expect(log.lastIndex).toBe(2);
+    expect(segmentFiles(dir)).toEqual([files[0]]);
+    log.append([entry(3, 'refetched')]);
+    await log.sync();
+    await log.close();
+    const again = SegmentLog.open(dir, small);
+    expect(text(again, 1, 3)).toEqual(['entry 1', 'entry 2', 'refetched']);
+    await again.close();
+  });
+
   it('recovery: a damaged segment header is refused as DATA_LOSS', async () => {
     const dir = scratch.fresh();
     await writeBatches(dir, [[1], [2]]);

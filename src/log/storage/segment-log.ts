@@ -295,11 +295,10 @@ export class SegmentLog {
         const index = segment.first_index + i;
         if (index < from || index > this.cacheIndex) continue;
         const offset = segment.offsets[i]!;
-        const problem = verifyRecordAt(bytes, offset, index);
-        if (problem !== undefined) throw damagedOnRead(segment, offset, index, problem.detail);
-        const header = decodeRecordHeader(bytes, offset)!;
+        const check = verifyRecordAt(bytes, offset, index);
+        if (check.kind === 'damaged') throw damagedOnRead(segment, offset, index, check.detail);
         const start = offset + RECORD_HEADER_BYTES;
-        visit({ index, term: header.term, data: bytes.subarray(start, start + header.payload_bytes) });
+        visit({ index, term: check.header.term, data: bytes.subarray(start, start + check.header.payload_bytes) });
       }
     }
   }

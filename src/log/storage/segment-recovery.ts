@@ -60,14 +60,14 @@ export function scanSegment(name: string, bytes: Buffer, first_index: number, is
   let offset = SEGMENT_HEADER_BYTES;
   let expected = first_index;
   while (offset < bytes.byteLength) {
-    const problem = verifyRecordAt(bytes, offset, expected);
-    if (problem === undefined) {
-      const record = decodeRecordHeader(bytes, offset)!;
+    const check = verifyRecordAt(bytes, offset, expected);
+    if (check.kind === 'ok') {
       offsets.push(offset);
-      offset += RECORD_HEADER_BYTES + record.payload_bytes;
+      offset += RECORD_HEADER_BYTES + check.header.payload_bytes;
       expected++;
       continue;
     }
+    const problem = check;
     const damage: Damage = { segment: name, offset, index: expected, detail: problem.detail };
     if (!is_last || problem.intact_but_misplaced) return { kind: 'corrupt', offsets, bytes: offset, damage };
     const later = laterBatchAfter(bytes, offset, expected);
@@ -80,22 +80,26 @@ export function scanSegment(name: string, bytes: Buffer, first_index: number, is
   return { kind: 'intact', offsets, bytes: offset };
 }
 
-interface RecordProblem {
-  readonly detail: string;
-  /** The record verifies but holds the wrong entry: never a tear (files are cut, never left stale). */
-  readonly intact_but_misplaced: boolean;
-}
+export type RecordCheck =
+  | { readonly kind: 'ok'; readonly header: RecordHeader }
+  | {
+      readonly kind: 'damaged';
+      readonly detail: string;
+      /** The record verifies but holds the wrong entry: never a tear (files are cut, never left stale). */
+      readonly intact_but_misplaced: boolean;
+    };
 
-/** Undefined when the record at `offset` is whole, verifies, and holds entry `expected`. */
-export function verifyRecordAt(bytes: Buffer, offset: number, expected: number): RecordProblem | undefined {
-  if (offset + RECORD_HEADER_BYTES > bytes.byteLength) return { detail: 'record header incomplete', intact_but_misplaced: false };
+/** Whether the record at `offset` is whole, verifies, and holds entry `expected`. */
+export function verifyRecordAt(bytes: Buffer, offset: number, expected: number): RecordCheck {
+  const damaged = (detail: string, intact_but_misplaced = false): RecordCheck => ({ kind: 'damaged', detail, intact_but_misplaced });
+  if (offset + RECORD_HEADER_BYTES > bytes.byteLength) return damaged('record header incomplete');
   const header = decodeRecordHeader(bytes, offset);
-  if (header === undefined) return { detail: 'record header checksum mismatch', intact_but_misplaced: false };
+  if (header === undefined) return damaged('record header checksum mismatch');
   const end = offset + RECORD_HEADER_BYTES + header.payload_bytes;
-  if (end > bytes.byteLength) return { detail: 'record payload incomplete', intact_but_misplaced: false };
-  if (!payloadIntact(header, bytes.subarray(offset + RECORD_HEADER_BYTES, end))) return { detail: 'record payload checksum mismatch', intact_but_misplaced: false };
-  if (header.index !== expected) return { detail: `record holds entry ${header.index}`, intact_but_misplaced: true };
-  return undefined;
+  if (end > bytes.byteLength) return damaged('record payload incomplete');
+  if (!payloadIntact(header, bytes.subarray(offset + RECORD_HEADER_BYTES, end))) return damaged('record payload checksum mismatch');
+  if (header.index !== expected) return damaged(`record holds entry ${header.index}`, true);
+  return { kind: 'ok', header };
 }
 
 /**
