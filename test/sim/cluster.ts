@@ -3,6 +3,7 @@ import { decodeConfChange } from '../../src/log/raft/index.js';
 import type { ConfChange, Message, NodeId, RaftConfig, Ready } from '../../src/log/raft/index.js';
 import { SafetyChecker } from './checker-safety.js';
 import { StateChecker } from './checker-state.js';
+import { DiskAndProcessFaults } from './disk-faults.js';
 import { ClientPool } from './clients.js';
 import type { ClientOp } from './clients.js';
 import { decodeKv, decodePut, encodeKv, encodePut } from './kv.js';
@@ -62,6 +63,7 @@ export class Simulation {
   private faulty = true;
   /** Values of liveness probes some member applied. */
   private readonly probes_applied = new Set<string>();
+  private readonly disk_faults: DiskAndProcessFaults;
 
   constructor(
     readonly opts: SimOptions,
@@ -73,6 +75,14 @@ export class Simulation {
     const voters = Array.from({ length: opts.members_initial }, (_, k) => k + 1);
     for (const id of voters) this.members.set(id, this.newMember(id, voters));
     this.next_id = voters.length + 1;
+    this.disk_faults = new DiskAndProcessFaults({
+      prng: this.prng,
+      opts,
+      members: this.members,
+      now: () => this.now,
+      count: (stat) => this.stats[stat]++,
+      log: (what) => this.log(what),
+    });
   }
 
   private newMember(id: NodeId, initial_voters: readonly NodeId[] | undefined): SimMember {
@@ -163,16 +173,6 @@ export class Simulation {
     return [...this.members.values()].filter((m) => m.alive);
   }
 
-  /** Running members: alive and not paused. */
-  private runningNodes(): SimMember[] {
-    return this.aliveNodes().filter((m) => !m.isPaused(this.now));
-  }
-
-  /** Whether one more member may stop now; the faults keep at most two members down at once. */
-  private mayStop(): boolean {
-    return [...this.members.values()].filter((m) => !m.alive).length < 2;
-  }
-
   /** The running leader with the highest term, if any. */
   leader(): SimMember | undefined {
     let best: SimMember | undefined;
@@ -184,7 +184,7 @@ export class Simulation {
 
   private submit(op: ClientOp): void {
     const hint = this.clients.leader_hint.get(op.client);
-    const running = this.runningNodes();
+    const running = this.disk_faults.running();
     const hinted = hint === undefined ? undefined : this.members.get(hint);
     // A request to a paused process gets no answer: the client moves on as after a timeout.
     if (hinted?.alive && hinted.isPaused(this.now)) return this.clients.fail(op.id);
@@ -245,7 +245,7 @@ export class Simulation {
     if (rd.hard_state) m.storage.setHardState(rd.hard_state);
     // Writes without must_sync (a commit-only hard state) reach the page cache only: a crash loses them.
     if (rd.must_sync) {
-      if (this.stopsMidWrite(m, rd)) return;
+      if (this.faulty && this.disk_faults.stopsMidWrite(m, rd)) return;
       if (!this.skipsSync(rd)) m.sync();
     }
     for (const msg of rd.messages) this.send(m, msg);
@@ -293,24 +293,6 @@ export class Simulation {
   private skipsSync(rd: Ready): boolean {
     if (this.opts.unsafe_driver_skips_sync) return true;
     return this.opts.unsafe_driver_skips_vote_sync && rd.entries.length === 0 && rd.snapshot === undefined;
-  }
-
-  /**
-   * The process dies before the sync returns (a crash, or a failed fsync that stops the member
-   * rather than retry): the write is torn, nothing of this Ready is sent or applied.
-   */
-  private stopsMidWrite(m: SimMember, rd: Ready): boolean {
-    if (!this.faulty || !this.mayStop()) return false;
-    const roll = this.prng.float();
-    if (roll >= this.opts.torn_write_p + this.opts.fsync_fail_p) return false;
-    const fsync_failed = roll >= this.opts.torn_write_p;
-    const { entries_kept } = m.disk.tear(this.prng, rd.snapshot, rd.entries, rd.hard_state);
-    m.crash();
-    this.stats.crashes++;
-    if (fsync_failed) this.stats.fsync_failures++;
-    else this.stats.torn_writes++;
-    this.log(`${fsync_failed ? 'fsync failed, stop' : 'crash mid-write'} ${m.id}: ${entries_kept} of ${rd.entries.length} entries reached the disk`);
-    return true;
   }
 
   private send(m: SimMember, msg: Message): void {
@@ -373,52 +355,8 @@ export class Simulation {
       this.stats.crashes++;
       this.log(`crash ${victim.id}`);
     }
-    if (p.chance(o.restart_p) && down.length > 0) {
-      this.restart(p.pick(down));
-    }
-    this.injectDiskAndProcessFaults();
-  }
-
-  /** Restarts `m` unless its damaged log finds no running peer to repair from; then it stays down. */
-  private restart(m: SimMember): void {
-    const repairing = m.disk.isDamaged();
-    const running = this.runningNodes();
-    const peers = running.map((p) => p.storage);
-    if (!m.restart(peers, running.length === this.members.size - 1)) return this.log(`${m.id} stays down: no running peer holds the entries its damaged log lost`);
-    if (repairing) this.stats.repairs++;
-    this.log(`restart ${m.id}${repairing ? ' (its damaged log cut and refilled from a peer)' : ''}`);
-  }
-
-  /** Bit rot on a disk (found by a read or at the next restart) and process pauses. */
-  private injectDiskAndProcessFaults(): void {
-    const p = this.prng;
-    const o = this.opts;
-    // As in TigerBeetle's VOPR, storage faults leave the group recoverable: one damaged disk at a time.
-    const members = [...this.members.values()];
-    if (p.chance(o.bit_flip_p) && !members.some((m) => m.disk.isDamaged())) {
-      const m = p.pick(members);
-      const index = m.disk.rot(p);
-      if (index !== undefined) {
-        this.stats.bit_flips++;
-        this.log(`bit flip in entry ${index} on ${m.id}'s disk`);
-        // The segment log verifies checksums on every read: a member that reads the record stops
-        // with DATA_LOSS rather than serve it.
-        if (m.alive && p.chance(o.rot_found_by_read_p) && this.mayStop()) {
-          m.crash();
-          this.stats.crashes++;
-          this.log(`${m.id} read the damaged entry ${index}: stops`);
-        }
-      }
-    }
-    if (p.chance(o.pause_p)) {
-      const running = this.runningNodes();
-      if (running.length > 0) {
-        const m = p.pick(running);
-        m.paused_until = this.now + 1 + p.int(o.pause_ticks_max);
-        this.stats.pauses++;
-        this.log(`pause ${m.id} until ${m.paused_until}`);
-      }
-    }
+    if (p.chance(o.restart_p) && down.length > 0) this.disk_faults.restart(p.pick(down));
+    this.disk_faults.inject();
   }
 
   /** Crashes the leader, or cuts it off from everyone (it keeps taking proposals it cannot commit). */
@@ -485,7 +423,7 @@ export class Simulation {
     for (const m of this.members.values()) m.paused_until = Math.min(m.paused_until, this.now);
     // Members with intact disks first: a damaged one may need all of them running to repair.
     const down = [...this.members.values()].filter((m) => !m.alive);
-    for (const m of [...down.filter((d) => !d.disk.isDamaged()), ...down.filter((d) => d.disk.isDamaged())]) this.restart(m);
+    for (const m of [...down.filter((d) => !d.disk.isDamaged()), ...down.filter((d) => d.disk.isDamaged())]) this.disk_faults.restart(m);
     const start = this.now;
     // A probe is re-proposed to each new leader; any of them committing counts.
     let probe: { member: SimMember; term: number } | undefined;
