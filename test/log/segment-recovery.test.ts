@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { reasons } from '../../src/api/error-catalog.js';
 import { SegmentLog } from '../../src/log/storage/segment-log.js';
 import { RECORD_HEADER_BYTES } from '../../src/log/storage/segment-format.js';
+import { SECTOR_BYTES } from '../../src/log/storage/segment-recovery.js';
 import { ScratchDirs, entry, flipBit, openError, recordLayout, segmentFiles, writeBatches } from './segment-files.js';
 
 const scratch = new ScratchDirs();
@@ -83,18 +84,32 @@ describe('segment log recovery: a torn last write batch is cut', () => {
     }
   });
 
-  it('recovery: a hole inside the last batch with later records of the same batch intact is a tear (pages reach the disk out of order)', async () => {
+  it('recovery: an unwritten sector inside the last batch, later records of the same batch intact, is a tear (pages reach the disk out of order)', async () => {
     const dir = scratch.fresh();
-    await writeBatches(dir, [[1], [2, 3, 4]]);
+    const batch = Array.from({ length: 40 }, (_, k) => k + 2);
+    await writeBatches(dir, [[1], batch]);
     const [seg] = segmentFiles(dir);
     const b = readFileSync(seg!);
-    const third = recordLayout(seg!)[2]!;
-    b.fill(0, third.offset, third.offset + third.bytes);
+    const hole = { from: 2 * SECTOR_BYTES, to: 3 * SECTOR_BYTES };
+    b.fill(0, hole.from, hole.to);
     writeFileSync(seg!, b);
+    const layout = recordLayout(seg!);
+    const whole = layout.filter((r) => r.offset + r.bytes <= hole.from).length;
+    expect(whole).toBeLessThan(layout.length - 2); // intact records of the batch follow the hole
     const log = SegmentLog.open(dir);
-    expect(log.lastIndex).toBe(2);
-    expect(log.recovery.torn).toEqual({ from_index: 3, bytes: b.byteLength - third.offset });
+    expect(log.lastIndex).toBe(whole);
+    expect(log.recovery.torn?.from_index).toBe(whole + 1);
     await log.close();
+  });
+
+  it('recovery: a bit flip in the middle of the newest write batch, intact records of that batch after it, is refused', async () => {
+    const dir = scratch.fresh();
+    await writeBatches(dir, [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]]);
+    const [seg] = segmentFiles(dir);
+    flipBit(seg!, recordLayout(seg!)[4]!.offset + RECORD_HEADER_BYTES + 3, 6);
+    const e = openError(() => SegmentLog.open(dir));
+    expect([e.code, e.metadata['index']]).toEqual(['DATA_LOSS', '5']);
+    expect(e.message).toMatch(/same write batch follows intact/);
   });
 
   it('recovery: damage to the newest batch alone cannot be told from a tear; it is cut and reported as one', async () => {

@@ -15,10 +15,14 @@ import {
  *
  * The reasoning (after TigerBeetle's): a flush writes one batch of records with one writev and then
  * fdatasyncs; the next batch is written only after that fdatasync returned. So at a crash, only the
- * last batch of the last segment can be incomplete, and it was never reported durable. Damage is a
- * tear only if it lies in that batch: nothing intact follows it that belongs to a later batch. If
- * an intact record of a later batch follows the damage, the damaged record was fsynced before that
- * batch was written: it is corruption, and cutting there would throw away acknowledged entries.
+ * last batch of the last segment can be incomplete, and it was never reported durable. A torn write
+ * leaves the end of that batch missing, or whole sectors of it unwritten (zeros: the region lay past
+ * the old end of the file), never a flipped bit. So damage in the last segment is a tear only if
+ * - nothing intact follows it, or
+ * - only intact records of its own batch follow, and the damaged span holds an unwritten (all-zero)
+ *   sector: pages of one write may reach the disk out of order.
+ * Anything else is corruption. In particular an intact record of a later batch proves the damaged
+ * one was fsynced before it was written, and cutting there would throw away acknowledged entries.
  * In any segment but the last, every byte was fsynced before the next segment was created, so any
  * damage there is corruption.
  */
@@ -70,12 +74,16 @@ export function scanSegment(name: string, bytes: Buffer, first_index: number, is
     const problem = check;
     const damage: Damage = { segment: name, offset, index: expected, detail: problem.detail };
     if (!is_last || problem.intact_but_misplaced) return { kind: 'corrupt', offsets, bytes: offset, damage };
-    const later = laterBatchAfter(bytes, offset, expected);
-    if (later !== undefined) {
-      const detail = `${problem.detail}; entry ${later.index} of a later write batch follows intact at byte ${later.offset}`;
+    const after = intactAfter(bytes, offset, expected);
+    const torn: SegmentScan = { kind: 'torn', offsets, bytes: offset, torn_bytes: bytes.byteLength - offset, torn_from_index: expected };
+    if (after.first === undefined) return torn;
+    if (after.later_batch !== undefined) {
+      const detail = `${problem.detail}; entry ${after.later_batch.index} of a later write batch follows intact at byte ${after.later_batch.offset}`;
       return { kind: 'corrupt', offsets, bytes: offset, damage: { ...damage, detail } };
     }
-    return { kind: 'torn', offsets, bytes: offset, torn_bytes: bytes.byteLength - offset, torn_from_index: expected };
+    if (holdsUnwrittenSector(bytes, offset, after.first.offset)) return torn;
+    const detail = `${problem.detail}; entry ${after.first.index} of the same write batch follows intact at byte ${after.first.offset}, and no unwritten sector lies between`;
+    return { kind: 'corrupt', offsets, bytes: offset, damage: { ...damage, detail } };
   }
   return { kind: 'intact', offsets, bytes: offset };
 }
@@ -102,20 +110,38 @@ export function verifyRecordAt(bytes: Buffer, offset: number, expected: number):
   return { kind: 'ok', header };
 }
 
+interface IntactRecord {
+  readonly index: number;
+  readonly offset: number;
+}
+
 /**
- * The first intact record after `damaged_at` written in a batch that began after entry
- * `damaged_index`, or undefined. Candidates are found by their magic, so the search is a native
- * byte scan; a candidate counts only if its header and payload both verify.
+ * Intact records after `damaged_at`: the first one, and the first written in a batch that began
+ * after entry `damaged_index`. Candidates are found by their magic (a native byte search) and count
+ * only if header and payload both verify and they hold a later entry.
  */
-function laterBatchAfter(bytes: Buffer, damaged_at: number, damaged_index: number): { index: number; offset: number } | undefined {
-  let at = nextRecordMagic(bytes, damaged_at + 1);
-  while (at >= 0) {
+function intactAfter(bytes: Buffer, damaged_at: number, damaged_index: number): { first?: IntactRecord; later_batch?: IntactRecord } {
+  let first: IntactRecord | undefined;
+  for (let at = nextRecordMagic(bytes, damaged_at + 1); at >= 0; at = nextRecordMagic(bytes, at + 1)) {
     const header: RecordHeader | undefined = decodeRecordHeader(bytes, at);
-    const end = header === undefined ? -1 : at + RECORD_HEADER_BYTES + header.payload_bytes;
-    if (header !== undefined && end <= bytes.byteLength && payloadIntact(header, bytes.subarray(at + RECORD_HEADER_BYTES, end))) {
-      if (header.index > damaged_index && header.batch_first_index > damaged_index) return { index: header.index, offset: at };
-    }
-    at = nextRecordMagic(bytes, at + 1);
+    if (header === undefined || header.index <= damaged_index) continue;
+    const end = at + RECORD_HEADER_BYTES + header.payload_bytes;
+    if (end > bytes.byteLength || !payloadIntact(header, bytes.subarray(at + RECORD_HEADER_BYTES, end))) continue;
+    first ??= { index: header.index, offset: at };
+    if (header.batch_first_index > damaged_index) return { first, later_batch: { index: header.index, offset: at } };
   }
-  return undefined;
+  return first === undefined ? {} : { first };
+}
+
+/** The unit a disk writes whole or not at all; a torn write leaves whole sectors unwritten. */
+export const SECTOR_BYTES = 512;
+
+/** Whether some whole sector overlapping [from, to) is all zeros: a part of the write never landed. */
+function holdsUnwrittenSector(bytes: Buffer, from: number, to: number): boolean {
+  for (let s = from - (from % SECTOR_BYTES); s < to && s + SECTOR_BYTES <= bytes.byteLength; s += SECTOR_BYTES) {
+    let zero = true;
+    for (let k = s; k < s + SECTOR_BYTES && zero; k++) zero = bytes[k] === 0;
+    if (zero) return true;
+  }
+  return false;
 }
