@@ -99,10 +99,15 @@ export class SegmentLog {
     const last = segments[segments.length - 1];
     assert(last !== undefined, 'a log has at least one segment');
     this.fd = openSync(last.path, 'r+');
-    // The previous process may have crashed after writing and before its fdatasync: those bytes sit
-    // in the page cache and would vanish on a power loss. Nothing is reported durable until synced.
-    io.fdatasyncSync(this.fd);
-    fsyncDir(dir);
+    try {
+      // The previous process may have crashed after writing and before its fdatasync: those bytes
+      // sit in the page cache and would vanish on a power loss. Nothing is reported durable unsynced.
+      io.fdatasyncSync(this.fd);
+      fsyncDir(dir);
+    } catch (e) {
+      closeSync(this.fd);
+      throw e;
+    }
     this.memoryIndex = this.cacheIndex = this.journalIndex = last.last_index;
   }
 
