@@ -62,6 +62,20 @@ describe('segment log: checksums on every read', () => {
   });
 });
 
+describe('segment log: large batches', () => {
+  it('group commit: one batch of 200,000 entries is written, synced and read back', async () => {
+    const dir = scratch.fresh();
+    const log = SegmentLog.open(dir);
+    const count = 200_000;
+    log.append(Array.from({ length: count }, (_, k) => ({ index: k + 1, term: 1, data: Buffer.from([k % 251]) })));
+    await log.sync();
+    expect(log.journalIndex).toBe(count);
+    expect(log.stats.fsyncs).toBe(1);
+    expect(log.read(count, count)[0]!.data).toEqual(Buffer.from([(count - 1) % 251]));
+    await log.close();
+  });
+});
+
 describe('segment log: fsync', () => {
   it('fsync on open: what a crashed process left in the file is fsynced before any entry is reported durable', async () => {
     const dir = scratch.fresh();

@@ -212,7 +212,8 @@ export class SegmentLog {
       // writev may write less than asked; continue from where it stopped.
       written += await writevFd(this.fd, sliceBuffers(buffers, written), segment.bytes + written);
     }
-    segment.offsets.push(...offsets);
+    // Not push(...offsets): a batch of a few hundred thousand entries would overflow the stack.
+    for (const o of offsets) segment.offsets.push(o);
     segment.bytes = offset;
     segment.last_index = batch[batch.length - 1]!.index;
     this.stats.bytes_written += total;
