@@ -1,3 +1,4 @@
+import { assertNever } from '../../common/assert.js';
 import {
   RECORD_HEADER_BYTES,
   SEGMENT_FORMAT_VERSION,
@@ -59,6 +60,8 @@ export function scanSegment(name: string, bytes: Buffer, first_index: number, is
         return { kind: 'corrupt', offsets: [], bytes: 0, damage: { segment: name, offset: 0, index: first_index, detail: `segment header names first entry ${header.first_index}` } };
       }
       break;
+    default:
+      assertNever(header, 'segment header check');
   }
   const offsets: number[] = [];
   let offset = SEGMENT_HEADER_BYTES;
@@ -71,21 +74,25 @@ export function scanSegment(name: string, bytes: Buffer, first_index: number, is
       expected++;
       continue;
     }
-    const problem = check;
-    const damage: Damage = { segment: name, offset, index: expected, detail: problem.detail };
-    if (!is_last || problem.intact_but_misplaced) return { kind: 'corrupt', offsets, bytes: offset, damage };
-    const after = intactAfter(bytes, offset, expected);
-    const torn: SegmentScan = { kind: 'torn', offsets, bytes: offset, torn_bytes: bytes.byteLength - offset, torn_from_index: expected };
-    if (after.first === undefined) return torn;
-    if (after.later_batch !== undefined) {
-      const detail = `${problem.detail}; entry ${after.later_batch.index} of a later write batch follows intact at byte ${after.later_batch.offset}`;
-      return { kind: 'corrupt', offsets, bytes: offset, damage: { ...damage, detail } };
-    }
-    if (holdsUnwrittenSector(bytes, offset, after.first.offset)) return torn;
-    const detail = `${problem.detail}; entry ${after.first.index} of the same write batch follows intact at byte ${after.first.offset}, and no unwritten sector lies between`;
-    return { kind: 'corrupt', offsets, bytes: offset, damage: { ...damage, detail } };
+    const damage: Damage = { segment: name, offset, index: expected, detail: check.detail };
+    if (!is_last || check.intact_but_misplaced) return { kind: 'corrupt', offsets, bytes: offset, damage };
+    return tearOrCorruption(bytes, offsets, damage);
   }
   return { kind: 'intact', offsets, bytes: offset };
+}
+
+/** The verdict on damage in the last segment, from what follows it (see the reasoning above). */
+function tearOrCorruption(bytes: Buffer, offsets: number[], damage: Damage): SegmentScan {
+  const { offset, index } = damage;
+  const after = intactAfter(bytes, offset, index);
+  if (after.first === undefined || (after.later_batch === undefined && holdsUnwrittenSector(bytes, offset, after.first.offset))) {
+    return { kind: 'torn', offsets, bytes: offset, torn_bytes: bytes.byteLength - offset, torn_from_index: index };
+  }
+  const why =
+    after.later_batch !== undefined
+      ? `entry ${after.later_batch.index} of a later write batch follows intact at byte ${after.later_batch.offset}`
+      : `entry ${after.first.index} of the same write batch follows intact at byte ${after.first.offset}, and no unwritten sector lies between`;
+  return { kind: 'corrupt', offsets, bytes: offset, damage: { ...damage, detail: `${damage.detail}; ${why}` } };
 }
 
 export type RecordCheck =
