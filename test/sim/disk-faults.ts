@@ -58,7 +58,7 @@ export class DiskAndProcessFaults {
     const repairing = m.disk.isDamaged();
     const running = this.running();
     const all_others_running = running.length === this.scene.members.size - 1;
-    if (!m.restart(running.map((p) => p.storage), all_others_running)) {
+    if (!m.restart(this.scene.prng, running.map((p) => p.storage), all_others_running)) {
       this.scene.log(`${m.id} stays down: its damaged log cannot be repaired from the running members yet`);
       return;
     }

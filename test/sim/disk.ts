@@ -1,5 +1,8 @@
+import { AssertionFailure } from '../../src/common/assert.js';
 import { MemoryStorage } from '../../src/log/raft/index.js';
 import type { Entry, HardState, Snapshot } from '../../src/log/raft/index.js';
+import { RECORD_HEADER_BYTES, SEGMENT_HEADER_BYTES, encodeRecordHeader, encodeSegmentHeader } from '../../src/log/storage/segment-format.js';
+import { scanSegment } from '../../src/log/storage/segment-recovery.js';
 import type { Prng } from './prng.js';
 
 /**
@@ -83,10 +86,13 @@ export class SimDisk {
    * entries no peer holds are given up only when every other member is running and none holds them:
    * then no quorum but this member's own could have committed them, and it cannot commit alone.
    */
-  recover(peers: readonly MemoryStorage[], all_others_running: boolean): MemoryStorage | undefined {
+  recover(prng: Prng, peers: readonly MemoryStorage[], all_others_running: boolean): MemoryStorage | undefined {
     const damaged = [...this.damaged.keys()];
     if (damaged.length === 0) return this.durable.clone();
     const from = Math.min(...damaged);
+    // The log's own recovery code judges the bytes: it must find the damage, and nowhere else.
+    const cut = realRecoveryCut(this.durable, from, prng);
+    if (cut !== from) throw new AssertionFailure(`segment recovery cut a log with entry ${from} damaged at entry ${cut}`);
     const last = this.durable.lastIndex();
     let upto = from - 1;
     let source: MemoryStorage | undefined;
@@ -99,6 +105,35 @@ export class SimDisk {
     this.durable = repaired(this.durable, from, upto, source);
     this.damaged.clear();
     return this.durable.clone();
+  }
+}
+
+/**
+ * Writes the durable log as segment records (each entry its own write batch, as if synced one by
+ * one), flips one bit of entry `damaged` chosen by the PRNG, and returns the index at which the
+ * segment log's recovery (scanSegment) cuts it: its first damaged entry, or one past the end.
+ */
+function realRecoveryCut(s: MemoryStorage, damaged: number, prng: Prng): number {
+  const first = s.firstIndex();
+  const parts: Uint8Array[] = [encodeSegmentHeader(first)];
+  let at = SEGMENT_HEADER_BYTES;
+  let record = { offset: 0, bytes: 0 };
+  for (const e of s.entries(first, s.lastIndex() + 1, Number.MAX_SAFE_INTEGER)) {
+    if (e.index === damaged) record = { offset: at, bytes: RECORD_HEADER_BYTES + e.data.byteLength };
+    parts.push(encodeRecordHeader(e.index, e.term, e.data, e.index), e.data);
+    at += RECORD_HEADER_BYTES + e.data.byteLength;
+  }
+  const bytes = Buffer.concat(parts);
+  const flip = record.offset + prng.int(record.bytes);
+  bytes.writeUInt8(bytes.readUInt8(flip) ^ (1 << prng.int(8)), flip);
+  const verdict = scanSegment('sim.seg', bytes, first, true);
+  switch (verdict.kind) {
+    case 'intact':
+    case 'torn':
+    case 'corrupt':
+      return first + verdict.offsets.length;
+    case 'unsupported':
+      throw new AssertionFailure(`segment recovery refused a segment it wrote: ${verdict.detail}`);
   }
 }
 

@@ -2,6 +2,7 @@ import { MemoryStorage, RawNode, bootstrap } from '../../src/log/raft/index.js';
 import type { Message, NodeId, RaftConfig, Role } from '../../src/log/raft/index.js';
 import { SimDisk } from './disk.js';
 import { decodeKv } from './kv.js';
+import type { Prng } from './prng.js';
 
 /** A client operation waiting at the member that accepted it. */
 export interface PendingWrite {
@@ -74,8 +75,8 @@ export class SimMember {
    * Comes back with what its disk recovers; the state machine reloads from the snapshot and replays.
    * Returns false, and stays down, while a damaged log cannot be repaired from `peers`.
    */
-  restart(peers: readonly MemoryStorage[], all_others_running: boolean): boolean {
-    const storage = this.disk.recover(peers, all_others_running);
+  restart(prng: Prng, peers: readonly MemoryStorage[], all_others_running: boolean): boolean {
+    const storage = this.disk.recover(prng, peers, all_others_running);
     if (storage === undefined) return false;
     this.storage = storage;
     const snap = this.storage.snapshot();
