@@ -39,7 +39,8 @@ export class SimDisk {
   /**
    * The process died while a write was in flight (a crash, or an fsync that failed and stopped
    * it): of `snapshot`, `entries` and `hard_state`, written after the last sync, a random part
-   * reached the disk. Entries reach it in order, so a prefix survives.
+   * reached the disk. Whatever pages landed, recovery keeps only the records before the first one
+   * that did not, so what survives is a prefix of the entries.
    */
   tear(prng: Prng, snapshot: Snapshot | undefined, entries: readonly Entry[], hard_state: HardState | undefined): { entries_kept: number } {
     const torn = this.durable.clone();
