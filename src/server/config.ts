@@ -19,6 +19,8 @@ export interface ServerConfig {
   readonly tls_ca_file: string;
   readonly tls_cert_file: string;
   readonly tls_key_file: string;
+  /** 'address=dial,...': dial a peer whose membership address is `address` at `dial` instead (a proxy or tunnel). */
+  readonly peer_dial_overrides: string;
   readonly node_id: number;
   readonly index_build_max_running: number;
   readonly index_build_statement_wait_secs: number;
@@ -55,6 +57,7 @@ export const defaultConfig: ServerConfig = {
   tls_ca_file: '',
   tls_cert_file: '',
   tls_key_file: '',
+  peer_dial_overrides: '',
   node_id: 1,
   index_build_max_running: 2,
   index_build_statement_wait_secs: 10,

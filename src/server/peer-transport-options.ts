@@ -1,6 +1,7 @@
 import type { AdmissionMode } from '../log/transport/admission.js';
 import type { GrpcPeerTransportOptions } from '../log/transport/grpc-peer-transport.js';
 import { loadTlsMaterial } from '../log/transport/tls-material.js';
+import { invalidArgument } from '../common/errors.js';
 import type { ServerConfig } from './config.js';
 
 /**
@@ -18,6 +19,20 @@ export function peerTransportOptions(config: ServerConfig, admission: AdmissionM
     ...(config.peer_advertise_address !== '' ? { advertise_address: config.peer_advertise_address } : {}),
     tls,
     admission,
+    dial_overrides: parseDialOverrides(config.peer_dial_overrides),
     ...(log !== undefined ? { log } : {}),
   };
+}
+
+/** `a=b,c=d` as a map from membership address to the address really dialed. */
+export function parseDialOverrides(text: string): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const pair of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    const [from, to, ...rest] = pair.split('=');
+    if (from === undefined || to === undefined || from === '' || to === '' || rest.length > 0) {
+      throw invalidArgument(`peer_dial_overrides: '${pair}' is not 'address=dial'`);
+    }
+    out.set(from, to);
+  }
+  return out;
 }

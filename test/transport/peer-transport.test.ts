@@ -9,6 +9,7 @@ import { peerServiceImplementation } from '../../src/log/transport/peer-server.j
 import { PeerBinding } from '../../src/log/transport/admission.js';
 import type { TlsMaterial } from '../../src/log/transport/tls-material.js';
 import type { AppendMessage, Message, NodeId, SnapshotMessage } from '../../src/log/raft/types.js';
+import { LinkProxy } from '../chaos/link-proxy.js';
 import { foreignMember, testAuthority, type TestAuthority } from '../support/certs.js';
 
 /**
@@ -24,8 +25,16 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((t) => t.close()));
 });
 
-async function member(node_id: NodeId, tls: TlsMaterial, admission: AdmissionMode = 'bound'): Promise<Member> {
-  const transport = await startGrpcPeerTransport({ node_id, host: '127.0.0.1', port: 0, tls, admission, limits: { snapshot_chunk_bytes: 64 * 1024, reconnect_backoff_ms_max: 200 } });
+async function member(node_id: NodeId, tls: TlsMaterial, admission: AdmissionMode = 'bound', dial_overrides?: ReadonlyMap<string, string>): Promise<Member> {
+  const transport = await startGrpcPeerTransport({
+    node_id,
+    host: '127.0.0.1',
+    port: 0,
+    tls,
+    admission,
+    limits: { snapshot_chunk_bytes: 64 * 1024, reconnect_backoff_ms_max: 200, keepalive_ms: 500 },
+    ...(dial_overrides !== undefined ? { dial_overrides } : {}),
+  });
   started.push(transport);
   const m: Member = { id: node_id, transport, received: [], unreachable: [], snapshots: [] };
   transport.onRaftMessage((msg) => m.received.push(msg));
@@ -182,7 +191,7 @@ describe('peer transport: mutual TLS between members', () => {
   it('refused: a plaintext peer, as caller and as server', async () => {
     const ca = await testAuthority();
     const b = await member(2, await ca.member(2));
-    b.transport.setPeers(identitiesOf(ca, [1, 2]).size ? new Map([[1, { address: '127.0.0.1:1', identity: `spiffe://${ca.trust_domain}/member/1` }]]) : new Map());
+    b.transport.setPeers(new Map([[1, { address: '127.0.0.1:1', identity: `spiffe://${ca.trust_domain}/member/1` }]]));
 
     // A plaintext caller speaking the peer protocol to member 2's TLS port.
     const plain = new Client(b.transport.address, credentials.createInsecure());
@@ -247,5 +256,43 @@ describe('peer transport: mutual TLS between members', () => {
     );
     expect(joiner.transport.admissionOpen).toBe(false);
     expect((await callError(leader.transport.call(4, 'echo', new Uint8Array(), call_timeout_ms))).code).toBe('PERMISSION_DENIED');
+  });
+
+  it('through a link proxy: messages pass, a dropped link is reported unreachable, a partition is found by pings, and the link heals', async () => {
+    const ca = await testAuthority();
+    const b = await member(2, await ca.member(2));
+    const proxy = await LinkProxy.start(b.transport.address);
+    try {
+      const a = await member(1, await ca.member(1), 'bound', new Map([[b.transport.address, proxy.address]]));
+      bind([a, b], identitiesOf(ca, [1, 2]));
+      a.transport.send([append(1, 2, 0)]);
+      await eventually('the first append passes the proxy', () => b.received.length === 1);
+      expect(proxy.connections).toBeGreaterThan(0);
+
+      proxy.set({ kind: 'drop' });
+      await eventually('member 2 is reported unreachable', () => {
+        a.transport.send([append(1, 2, 1)]);
+        return a.unreachable.includes(2);
+      });
+      proxy.set({ kind: 'pass' });
+      await eventually('appends pass again', () => {
+        a.transport.send([append(1, 2, 2)]);
+        return b.received.some((m) => m.type === 'app' && m.index === 2);
+      });
+
+      const before = a.unreachable.length;
+      proxy.set({ kind: 'partition', direction: 'both' });
+      await eventually('pings find the partition', () => {
+        a.transport.send([append(1, 2, 3)]);
+        return a.unreachable.length > before;
+      });
+      proxy.set({ kind: 'pass' });
+      await eventually('appends pass after the partition heals', () => {
+        a.transport.send([append(1, 2, 4)]);
+        return b.received.some((m) => m.type === 'app' && m.index === 4);
+      });
+    } finally {
+      await proxy.close();
+    }
   });
 });

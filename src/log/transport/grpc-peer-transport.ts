@@ -29,6 +29,11 @@ export interface GrpcPeerTransportOptions {
   readonly tls: TlsMaterial;
   readonly admission: AdmissionMode;
   readonly limits?: Partial<PeerTransportLimits>;
+  /**
+   * Where to really dial a peer whose membership address is the key: a proxy or tunnel in between
+   * (the chaos harness puts a proxy on every link this way). The identity checked is unchanged.
+   */
+  readonly dial_overrides?: ReadonlyMap<string, string>;
   /** Where refusals and broken streams are reported; silent by default. */
   readonly log?: (line: string) => void;
 }
@@ -194,7 +199,7 @@ export class GrpcPeerTransport implements PeerTransport {
     if (existing !== undefined) return existing;
     const peer = this.binding.peer(to);
     if (peer === undefined || to === this.options.node_id) return undefined;
-    const client = new Client(peer.address, this.credentialsFor(peer.identity), this.channelOptions());
+    const client = new Client(this.options.dial_overrides?.get(peer.address) ?? peer.address, this.credentialsFor(peer.identity), this.channelOptions());
     const link = new PeerLink(to, client, this.header(), this.limits, {
       unreachable: (id) => this.unreachable_handler(id),
       streamFailed: (id, error) => {
