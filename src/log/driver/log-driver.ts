@@ -67,6 +67,9 @@ export interface LogDriverOptions {
   readonly random_int?: RandomInt;
 }
 
+/** The unary peer call by which a leader introduces the group to a member it is about to join. */
+const INTRODUCE_METHOD = 'weft.member.introduce';
+
 /** Why a waiting caller's write was cut loose when this member stopped leading. */
 const LEADERSHIP_LOST =
   'leadership lost before the write concern held; the write may or may not have committed (read it back, or retry with an OperationRef)';
@@ -192,6 +195,15 @@ export class LogDriver {
       t.onSnapshotSent((to, ok) => {
         this.node.reportSnapshot(to, ok);
         this.kick();
+      });
+      t.handle(INTRODUCE_METHOD, async (_from, payload) => {
+        // A member waiting to be joined knows nobody: the leader names the group's members so this
+        // member can answer it before the log has taught it the membership.
+        if (this.members.records().length === 0) {
+          this.introduced = JSON.parse(Buffer.from(payload).toString('utf8')) as MemberRecord[];
+          this.bindPeers();
+        }
+        return new Uint8Array();
       });
       this.bindPeers();
     }
@@ -493,11 +505,36 @@ export class LogDriver {
   /** The state machine tells the driver the commit_ts of the snapshot's last entry after installing it. */
   snapshotTs: (index: number) => number = () => 0;
 
+  /** Members named by a leader's introduction, used until the log's membership arrives. */
+  private introduced: MemberRecord[] = [];
+  /** Members being joined by this leader: bound before the membership entry applies, so it can reach them. */
+  private readonly joining = new Map<NodeId, MemberRecord>();
+
+  /**
+   * On the leader, before a member is added: binds it as a peer and tells it who the members are,
+   * so it can answer the leader's first messages. Rejects UNAVAILABLE when it cannot be reached.
+   */
+  async introduce(record: MemberRecord, timeout_ms: number): Promise<void> {
+    const t = this.options.transport;
+    if (t === undefined) throw unavailable('this member has no peer transport; start it with a peer_port to grow the group', 'NO_PEER_TRANSPORT');
+    this.joining.set(record.node_id, record);
+    this.bindPeers();
+    const directory = this.members.records();
+    await t.call(record.node_id, INTRODUCE_METHOD, Buffer.from(JSON.stringify(directory)), timeout_ms).catch((e: unknown) => {
+      this.joining.delete(record.node_id);
+      this.bindPeers();
+      throw e;
+    });
+  }
+
   private bindPeers(): void {
     const t = this.options.transport;
     if (t === undefined) return;
     const peers = new Map<NodeId, PeerAddress>();
-    for (const m of this.members.records()) {
+    const known = this.members.records();
+    for (const [id] of this.joining) if (this.members.get(id) !== undefined) this.joining.delete(id);
+    const sources = [...(known.length === 0 ? this.introduced : []), ...this.joining.values(), ...known];
+    for (const m of sources) {
       if (m.node_id !== this.options.node_id && m.address !== '') peers.set(m.node_id, { address: m.address, identity: m.identity });
     }
     t.setPeers(peers);
