@@ -315,6 +315,7 @@ export class Database {
 
   /** submit() once admitted: synchronous up to the proposal, so nothing interleaves with the checks. */
   private async submitAdmitted(event: Event, concern: ConcernWait): Promise<Receipt> {
+    this.log.checkConcern(concern);
     if (event.kind === 'graph_write') {
       const refusal = this.sm.check(event);
       if (refusal !== undefined) throw refusalError(refusal);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { assert } from '../../common/assert.js';
 import { WeftError } from '../../common/errors.js';
@@ -13,7 +13,11 @@ import { decodeStored, encodeStored } from './stored-entry.js';
 /**
  * The Raft Storage of one member on disk:
  * - `log/`: the entries, in a SegmentLog (a membership change is tagged, see stored-entry.ts);
- * - `raft-state`: the hard state {term, vote, commit}, replaced atomically (write, fsync, rename);
+ * - `raft-state`: the hard state {term, vote, commit}, replaced atomically (write, fsync, rename)
+ *   whenever term or vote change;
+ * - `raft-commit`: the commit index alone, overwritten in place (8 bytes, not fsynced) at every
+ *   change, so a restarted process re-applies what committed, membership changes included, without
+ *   waiting for a leader. After a power loss it may lag, which is safe;
  * - `raft-snapshots/snapshot-<index>.json`: the meta of a checkpoint (index, term, membership),
  *   written before the checkpoint itself, so the checkpoint a restart loads always has its meta.
  *
@@ -46,6 +50,9 @@ export class DiskStorage implements Storage {
   private terms: number[] = [];
   private termBase: number;
   private dataSource: SnapshotDataSource = () => undefined;
+  /** The open `raft-commit` file. */
+  private readonly commitFd: number;
+  private readonly commitBuf = Buffer.alloc(8);
 
   private constructor(
     private readonly dir: string,
@@ -59,6 +66,7 @@ export class DiskStorage implements Storage {
     this.written = hard;
     this.snap = snap;
     this.termBase = log.firstIndex;
+    this.commitFd = openSync(join(dir, 'raft-commit'), existsSync(join(dir, 'raft-commit')) ? 'r+' : 'w+');
     log.scan(log.firstIndex, (e) => this.terms.push(e.term));
     assert(this.termBase + this.terms.length - 1 === log.lastIndex, 'every entry of the log was scanned');
   }
@@ -83,8 +91,10 @@ export class DiskStorage implements Storage {
             // A hard state from before commit was kept: on a member of one, the whole log committed.
             commit: stored.commit ?? log.lastIndex,
           };
+    const commitPath = join(dir, 'raft-commit');
+    const lastCommit = existsSync(commitPath) ? readCommitFile(commitPath) : 0;
     // What a checkpoint holds committed, even if the commit written beside it lags.
-    const commit = Math.min(Math.max(hard.commit, snap.index), log.lastIndex);
+    const commit = Math.min(Math.max(hard.commit, lastCommit, snap.index), log.lastIndex);
     return new DiskStorage(dir, options, log, { ...hard, commit }, snap);
   }
 
@@ -180,8 +190,13 @@ export class DiskStorage implements Storage {
    * vote must never be forgotten); a commit-only change rides along with the next such write.
    */
   setHardState(hs: HardState): void {
+    const commitChanged = hs.commit !== this.hard.commit;
     this.hard = hs;
     if (hs.term !== this.written.term || hs.vote !== this.written.vote) this.writeHardState();
+    if (commitChanged) {
+      this.commitBuf.writeDoubleLE(hs.commit, 0);
+      writeSync(this.commitFd, this.commitBuf, 0, 8, 0);
+    }
   }
 
   private writeHardState(): void {
@@ -239,7 +254,16 @@ export class DiskStorage implements Storage {
   async close(): Promise<void> {
     await this.log.close();
     if (this.hard.commit !== this.written.commit) this.writeHardState();
+    closeSync(this.commitFd);
   }
+}
+
+/** The commit index in `raft-commit`; 0 when the file is short (never written, or torn). */
+function readCommitFile(path: string): number {
+  const bytes = readFileSync(path);
+  if (bytes.byteLength < 8) return 0;
+  const commit = bytes.readDoubleLE(0);
+  return Number.isSafeInteger(commit) && commit > 0 ? commit : 0;
 }
 
 function snapshotPath(dir: string, index: number): string {

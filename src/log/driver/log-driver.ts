@@ -347,13 +347,26 @@ export class LogDriver {
     return { index: result.index, term: result.term, commit_ts, event };
   }
 
+  /** Members that can acknowledge a write: voters and learners. */
+  get memberCount(): number {
+    const cs = this.node.confState();
+    return cs.voters.length + cs.learners.length;
+  }
+
+  /** Throws INVALID_ARGUMENT for a concern this group can never satisfy; called before proposing. */
+  checkConcern(concern: ConcernWait): void {
+    const members = this.memberCount;
+    if (concern.acks > members) throw invalidArgument(`write concern acks ${concern.acks} exceeds the group's ${members} member(s)`);
+  }
+
   /** Resolves when the concern holds for entry `index`; rejects DEADLINE_EXCEEDED on timeout. */
   awaitConcern(index: number, concern: ConcernWait): Promise<void> {
     if (concern.acks === 0 || concern.level === 'memory') return Promise.resolve();
     const voters = this.voterCount;
-    const members = voters + this.node.confState().learners.length;
-    if (concern.acks > members) {
-      return Promise.reject(invalidArgument(`write concern acks ${concern.acks} exceeds the group's ${members} member(s)`));
+    try {
+      this.checkConcern(concern);
+    } catch (e) {
+      return Promise.reject(e);
     }
     const needs_apply = concern.acks >= Math.floor(voters / 2) + 1;
     const waiter = new Promise<void>((resolve, reject) => {
