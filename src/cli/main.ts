@@ -2,6 +2,8 @@
 import { isWeftError } from '../common/errors.js';
 import { defaultConfig, loadConfig } from '../server/config.js';
 import { startServer } from '../server/server.js';
+import { certsCommand } from './certs-command.js';
+import { clusterCommand } from './cluster-command.js';
 
 /**
  * The `weft` command. `weft serve` runs one member until SIGTERM or SIGINT, then drains writes in
@@ -11,6 +13,8 @@ const usage = `usage: weft <command> [--setting value ...]
 
 commands:
   serve     run a member (single node) on a data directory
+  certs     make a development CA and member certificates (weft certs init|issue --dir DIR ...)
+  cluster   start a local group of members on loopback (weft cluster --members 3), Ctrl-C stops it
   help      show this text
 
 settings (also WEFT_<NAME> in the environment, or a JSON file given by --config / WEFT_CONFIG):
@@ -24,6 +28,10 @@ async function main(argv: readonly string[]): Promise<number> {
   switch (command) {
     case 'serve':
       return serve(rest);
+    case 'cluster':
+      return clusterCommand(rest, (line) => process.stdout.write(`${line}\n`));
+    case 'certs':
+      return certsCommand(rest, (line) => process.stdout.write(`${line}\n`));
     case undefined:
     case 'help':
     case '--help':

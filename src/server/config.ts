@@ -13,6 +13,14 @@ export interface ServerConfig {
   readonly rest_port: number;
   readonly ops_port: number;
   readonly peer_port: number;
+  /** host:port peers dial to reach this member's peer port; '' means host:peer_port. */
+  readonly peer_advertise_address: string;
+  /** PEM files of the peer transport's mutual TLS (docs/cluster.md): the group's CA, this member's certificate and key. */
+  readonly tls_ca_file: string;
+  readonly tls_cert_file: string;
+  readonly tls_key_file: string;
+  /** 'address=dial,...': dial a peer whose membership address is `address` at `dial` instead (a proxy or tunnel). */
+  readonly peer_dial_overrides: string;
   readonly node_id: number;
   readonly index_build_max_running: number;
   readonly index_build_statement_wait_secs: number;
@@ -45,6 +53,11 @@ export const defaultConfig: ServerConfig = {
   rest_port: 7081,
   ops_port: 7084,
   peer_port: 7082,
+  peer_advertise_address: '',
+  tls_ca_file: '',
+  tls_cert_file: '',
+  tls_key_file: '',
+  peer_dial_overrides: '',
   node_id: 1,
   index_build_max_running: 2,
   index_build_statement_wait_secs: 10,

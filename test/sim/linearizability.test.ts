@@ -53,4 +53,20 @@ describe('linearizability checker (key-value registers, Wing-Gong with memoizati
     }
     expect(checkLinearizable(h).ok).toBe(true);
   });
+
+  it('compare-and-set: an answered one must agree with the value it found', () => {
+    const cas = (client: number, expect_: string, value: string, outcome: 'wrote' | 'refused' | undefined, call: number, ret: number): Operation => ({
+      client, kind: 'cas', key: 'k', value, expect: expect_, ...(outcome !== undefined ? { cas_outcome: outcome } : {}), call, ret,
+    });
+    expect(checkLinearizable([put(0, 'k', 'a', 0, 1), cas(1, 'a', 'b', 'wrote', 2, 3), get(0, 'k', 'b', 4, 5)]).ok).toBe(true);
+    // It wrote although the register held another value: impossible.
+    expect(checkLinearizable([put(0, 'k', 'a', 0, 1), cas(1, 'x', 'b', 'wrote', 2, 3)]).ok).toBe(false);
+    // Refused while the register held the expected value: impossible.
+    expect(checkLinearizable([put(0, 'k', 'a', 0, 1), cas(1, 'a', 'b', 'refused', 2, 3)]).ok).toBe(false);
+    // Two clients both winning the same compare-and-set: impossible.
+    expect(checkLinearizable([put(0, 'k', 'a', 0, 1), cas(1, 'a', 'b', 'wrote', 2, 5), cas(2, 'a', 'c', 'wrote', 3, 6)]).ok).toBe(false);
+    // An unknown one whose effect a later read saw, and one whose effect nobody saw.
+    expect(checkLinearizable([put(0, 'k', 'a', 0, 1), cas(1, 'a', 'b', undefined, 2, Infinity), get(0, 'k', 'b', 4, 5)]).ok).toBe(true);
+    expect(checkLinearizable([put(0, 'k', 'a', 0, 1), cas(1, 'a', 'b', undefined, 2, Infinity), get(0, 'k', 'a', 4, 5)]).ok).toBe(true);
+  });
 });

@@ -4,12 +4,18 @@
  * history is searched with the Wing-Gong algorithm plus Lowe's memoization of (linearized set, state).
  */
 
+import { assertNever } from '../../src/common/assert.js';
+
 export interface Operation {
   readonly client: number;
-  readonly kind: 'put' | 'get';
+  readonly kind: 'put' | 'get' | 'cas';
   readonly key: string;
-  /** put: the value written; get: the value observed (null when the key was absent). */
+  /** put and cas: the value written; get: the value observed (null when the key was absent). */
   readonly value: string | null;
+  /** cas: the value the register must hold for the write to happen. */
+  readonly expect?: string | null;
+  /** cas: whether it wrote; absent when the outcome is unknown (then it wrote exactly if `expect` held). */
+  readonly cas_outcome?: 'wrote' | 'refused';
   /** Logical times: every call and return of the run gets a distinct, increasing number. */
   readonly call: number;
   /** Infinity when the outcome is unknown (a put that timed out or whose member crashed). */
@@ -43,10 +49,26 @@ interface Node {
   next: Node | undefined;
 }
 
-/** Register semantics: a put always succeeds; a get must observe the current value. */
+/**
+ * Register semantics: the state after `op`, or undefined when `op` cannot happen in `state`. A put
+ * always succeeds; a get must observe the current value; a compare-and-set writes exactly when the
+ * register holds its `expect`, so an answered one must agree with that and an unknown one follows it.
+ */
 function step(state: string | null, op: Operation): string | null | undefined {
-  if (op.kind === 'put') return op.value;
-  return op.value === state ? state : undefined;
+  switch (op.kind) {
+    case 'put':
+      return op.value;
+    case 'get':
+      return op.value === state ? state : undefined;
+    case 'cas': {
+      const holds = state === (op.expect ?? null);
+      if (op.cas_outcome === 'wrote') return holds ? op.value : undefined;
+      if (op.cas_outcome === 'refused') return holds ? undefined : state;
+      return holds ? op.value : state;
+    }
+    default:
+      return assertNever(op.kind, 'operation kind');
+  }
 }
 
 function checkRegister(ops: readonly Operation[]): boolean {

@@ -1,0 +1,135 @@
+import { type Client, type ClientWritableStream, Metadata, type ServiceError } from '@grpc/grpc-js';
+import { assertNever } from '../../common/assert.js';
+import type { Message, NodeId } from '../raft/types.js';
+import { peerServiceDefinition, type RaftBatch, type SenderHeader } from './peer-wire.js';
+import type { PeerTransportLimits } from './transport-limits.js';
+
+/**
+ * The Raft stream to one peer: a bounded queue drained into one long-lived client stream in batches.
+ *
+ *   idle --send--> streaming --stream ends or fails--> backoff --timer--> idle
+ *
+ * While in backoff the peer is treated as unreachable: what is sent is dropped and reported, because
+ * Raft resends on its own schedule and a queue filling for a dead peer would only replay stale
+ * messages later. The backoff doubles on each failure and resets once the peer admits a frame.
+ */
+type LinkState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'streaming'; readonly call: ClientWritableStream<RaftBatch>; writable: boolean }
+  | { readonly kind: 'backoff'; readonly timer: NodeJS.Timeout }
+  | { readonly kind: 'closed' };
+
+/** A message's cost toward batch_bytes_max besides its entries' payloads. */
+const message_overhead_bytes = 64;
+
+export interface PeerLinkEvents {
+  unreachable(to: NodeId): void;
+  /** A stream ended with an error: for logs and counters. */
+  streamFailed(to: NodeId, error: ServiceError): void;
+}
+
+export class PeerLink {
+  private state: LinkState = { kind: 'idle' };
+  /** Invariant: queue.length <= limits.queue_messages_max. */
+  private queue: Message[] = [];
+  private failures = 0;
+  /** Messages dropped because the queue was full or the peer unreachable (for metrics). */
+  dropped = 0;
+
+  constructor(
+    private readonly to: NodeId,
+    private readonly client: Client,
+    private readonly header: SenderHeader,
+    private readonly limits: PeerTransportLimits,
+    private readonly events: PeerLinkEvents,
+  ) {}
+
+  send(messages: readonly Message[]): void {
+    switch (this.state.kind) {
+      case 'closed':
+        this.dropped += messages.length;
+        return;
+      case 'backoff':
+        this.dropped += messages.length;
+        this.events.unreachable(this.to);
+        return;
+      case 'idle':
+      case 'streaming':
+        break;
+      default:
+        assertNever(this.state, 'link state');
+    }
+    this.queue.push(...messages);
+    const over = this.queue.length - this.limits.queue_messages_max;
+    if (over > 0) {
+      this.queue.splice(0, over);
+      this.dropped += over;
+    }
+    if (this.state.kind === 'idle') this.open();
+    this.flush();
+  }
+
+  close(): void {
+    const state = this.state;
+    this.state = { kind: 'closed' };
+    this.queue = [];
+    if (state.kind === 'streaming') state.call.end();
+    if (state.kind === 'backoff') clearTimeout(state.timer);
+  }
+
+  private open(): void {
+    const call = this.client.makeClientStreamRequest<RaftBatch, Record<string, never>>(
+      peerServiceDefinition.raft.path,
+      peerServiceDefinition.raft.requestSerialize,
+      peerServiceDefinition.raft.responseDeserialize,
+      new Metadata(),
+      {},
+      (error) => this.ended(call, error),
+    );
+    const state: LinkState = { kind: 'streaming', call, writable: true };
+    this.state = state;
+    // The receiver sends its headers once it admitted our first frame: the peer is really there.
+    call.on('metadata', () => (this.failures = 0));
+    call.on('drain', () => {
+      if (this.state === state) {
+        state.writable = true;
+        this.flush();
+      }
+    });
+  }
+
+  private flush(): void {
+    const state = this.state;
+    if (state.kind !== 'streaming') return;
+    while (state.writable && this.queue.length > 0) {
+      let count = 0;
+      let bytes = 0;
+      while (count < this.queue.length && count < this.limits.batch_messages_max) {
+        const cost = messageBytes(this.queue[count]!);
+        if (count > 0 && bytes + cost > this.limits.batch_bytes_max) break;
+        bytes += cost;
+        count++;
+      }
+      const messages = this.queue.splice(0, count);
+      state.writable = state.call.write({ ...this.header, messages } satisfies RaftBatch);
+    }
+  }
+
+  private ended(call: ClientWritableStream<RaftBatch>, error: ServiceError | null): void {
+    if (this.state.kind !== 'streaming' || this.state.call !== call) return;
+    if (error !== null) this.events.streamFailed(this.to, error);
+    this.dropped += this.queue.length;
+    this.queue = [];
+    this.events.unreachable(this.to);
+    const wait = Math.min(this.limits.reconnect_backoff_ms_max, this.limits.reconnect_backoff_ms_min * 2 ** this.failures);
+    this.failures = Math.min(this.failures + 1, 30);
+    const timer = setTimeout(() => {
+      if (this.state.kind === 'backoff') this.state = { kind: 'idle' };
+    }, wait);
+    this.state = { kind: 'backoff', timer };
+  }
+}
+
+function messageBytes(m: Message): number {
+  return m.type === 'app' ? m.entries.reduce((sum, e) => sum + e.data.length + message_overhead_bytes, message_overhead_bytes) : message_overhead_bytes;
+}

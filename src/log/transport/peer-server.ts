@@ -1,0 +1,160 @@
+import {
+  Metadata,
+  type sendUnaryData,
+  type ServerReadableStream,
+  type ServerUnaryCall,
+  type ServerErrorResponse,
+  status,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import { isWeftError } from '../../common/errors.js';
+import type { Message, NodeId } from '../raft/types.js';
+import type { PeerBinding } from './admission.js';
+import type { PeerCallHandler, RaftMessageHandler } from './peer-transport.js';
+import {
+  encodeFrame,
+  error_detail_key,
+  type PeerCallErrorDetail,
+  type PeerCallRequest,
+  type PeerCallResponse,
+  type RaftBatch,
+  type SenderHeader,
+  type SnapshotChunk,
+  type SnapshotOutcome,
+} from './peer-wire.js';
+import { spiffeIdOfCertificate } from './spiffe-id.js';
+import { SnapshotAssembler } from './snapshot-stream.js';
+
+/**
+ * The accepting side of the peer service. Every frame is admitted under the identity the caller's
+ * certificate proves (admission.ts) before anything in it reaches Raft or a call handler; a refused
+ * stream ends PERMISSION_DENIED so the sender sees why in its logs.
+ */
+export interface PeerServerContext {
+  readonly self: NodeId;
+  readonly binding: PeerBinding;
+  readonly snapshot_bytes_max: number;
+  raftHandler(): RaftMessageHandler | undefined;
+  callHandler(method: string): PeerCallHandler | undefined;
+  /** A frame or message that was refused or dropped, and why (for logs and counters). */
+  refused(from: NodeId, why: string): void;
+}
+
+type AnyCall = ServerReadableStream<unknown, unknown> | ServerUnaryCall<unknown, unknown>;
+
+function callerIdentity(call: AnyCall): string | undefined {
+  return spiffeIdOfCertificate(call.getAuthContext().sslPeerCertificate);
+}
+
+function admit(ctx: PeerServerContext, call: AnyCall, header: SenderHeader): string | undefined {
+  if (typeof header.from !== 'number' || typeof header.from_address !== 'string') return 'a frame without a sender';
+  const verdict = ctx.binding.admit(header.from, callerIdentity(call), header.from_address);
+  return verdict.admitted ? undefined : verdict.why;
+}
+
+function denied(why: string): ServerErrorResponse {
+  return { name: 'PeerRefused', message: why, code: status.PERMISSION_DENIED, details: why };
+}
+
+export function peerServiceImplementation(ctx: PeerServerContext): UntypedServiceImplementation {
+  const raft = (call: ServerReadableStream<RaftBatch, Record<string, never>>, callback: sendUnaryData<Record<string, never>>): void => {
+    let admitted = false;
+    let done = false;
+    call.on('data', (batch: RaftBatch) => {
+      if (done) return;
+      const why = admit(ctx, call, batch);
+      if (why !== undefined) {
+        done = true;
+        ctx.refused(batch.from, why);
+        callback(denied(why));
+        return;
+      }
+      if (!admitted) {
+        admitted = true;
+        call.sendMetadata(new Metadata());
+      }
+      const handler = ctx.raftHandler();
+      for (const message of batch.messages) {
+        if (message.from !== batch.from || message.to !== ctx.self) {
+          ctx.refused(batch.from, `a message from ${message.from} to ${message.to} in a frame from ${batch.from} to ${ctx.self}`);
+          continue;
+        }
+        handler?.(message as Message);
+      }
+    });
+    call.on('end', () => {
+      if (!done) callback(null, {});
+      done = true;
+    });
+    call.on('error', () => (done = true));
+  };
+
+  const snapshot = (call: ServerReadableStream<SnapshotChunk, SnapshotOutcome>, callback: sendUnaryData<SnapshotOutcome>): void => {
+    const assembler = new SnapshotAssembler(ctx.snapshot_bytes_max);
+    let done = false;
+    const refuse = (from: NodeId, error: ServerErrorResponse): void => {
+      done = true;
+      ctx.refused(from, error.message);
+      callback(error);
+    };
+    call.on('data', (chunk: SnapshotChunk) => {
+      if (done) return;
+      const why = admit(ctx, call, chunk);
+      if (why !== undefined) return refuse(chunk.from, denied(why));
+      const step = assembler.add(chunk);
+      if (step.kind === 'refused') refuse(chunk.from, { name: 'SnapshotRefused', message: step.why, code: status.INVALID_ARGUMENT, details: step.why });
+    });
+    call.on('end', () => {
+      if (done) return;
+      done = true;
+      const result = assembler.finish();
+      if (result.kind !== 'complete') {
+        const why = result.kind === 'refused' ? result.why : 'the snapshot stream ended early';
+        callback({ name: 'SnapshotRefused', message: why, code: status.INVALID_ARGUMENT, details: why });
+        return;
+      }
+      if (result.message.to !== ctx.self) {
+        callback({ name: 'SnapshotRefused', message: `a snapshot for ${result.message.to}`, code: status.INVALID_ARGUMENT });
+        return;
+      }
+      const handler = ctx.raftHandler();
+      handler?.(result.message);
+      callback(null, { delivered: handler !== undefined });
+    });
+    call.on('error', () => (done = true));
+  };
+
+  const unary = (call: ServerUnaryCall<PeerCallRequest, PeerCallResponse>, callback: sendUnaryData<PeerCallResponse>): void => {
+    const request = call.request;
+    const why = admit(ctx, call, request);
+    if (why !== undefined) {
+      ctx.refused(request.from, why);
+      callback(denied(why));
+      return;
+    }
+    const handler = ctx.callHandler(request.method);
+    if (handler === undefined) {
+      callback({ name: 'Unimplemented', message: `no peer method '${request.method}'`, code: status.UNIMPLEMENTED, details: `no peer method '${request.method}'` });
+      return;
+    }
+    const abort = new AbortController();
+    call.on('cancelled', () => abort.abort());
+    handler(request.from, request.payload, abort.signal).then(
+      (payload) => callback(null, { payload }),
+      (e: unknown) => callback(errorResponse(e)),
+    );
+  };
+
+  return { raft, snapshot, call: unary } as UntypedServiceImplementation;
+}
+
+/** A handler's failure as a gRPC status: a WeftError keeps its code, reason and metadata; anything else is INTERNAL. */
+function errorResponse(e: unknown): ServerErrorResponse {
+  if (!isWeftError(e)) {
+    const message = e instanceof Error ? e.message : String(e);
+    return { name: 'Internal', message, code: status.INTERNAL, details: message };
+  }
+  const metadata = new Metadata();
+  metadata.set(error_detail_key, encodeFrame({ reason: e.reason, metadata: e.metadata } satisfies PeerCallErrorDetail));
+  return { name: e.name, message: e.message, code: status[e.code], details: e.message, metadata };
+}

@@ -1,0 +1,104 @@
+import type { ServiceDefinition } from '@grpc/grpc-js';
+import { Packr } from 'msgpackr';
+import type { Message, NodeId, SnapshotMessage } from '../raft/types.js';
+
+/**
+ * The peer service on the wire. src/log may not import the generated protobuf code, and members of
+ * one group speak only to each other, so the service is defined by hand here and its messages are
+ * msgpack: the same encoding the log uses for events, with byte strings carried as they are.
+ *
+ *   Raft      client stream of RaftBatch, one stream per (sender, receiver) pair, answered once at its end
+ *   Snapshot  client stream of SnapshotChunk for one snapshot, answered with its outcome
+ *   Call      unary PeerCallRequest -> PeerCallResponse
+ */
+
+/** Every frame a member sends names itself and where it can be dialed back (for a member not yet bound, see admission.ts). */
+export interface SenderHeader {
+  readonly from: NodeId;
+  /** host:port of the sender's transport. */
+  readonly from_address: string;
+}
+
+export interface RaftBatch extends SenderHeader {
+  /** Invariant: every message's `from` equals the header's `from`. */
+  readonly messages: readonly Message[];
+}
+
+/** A snapshot message with its data cut out: sent first, then the data in chunks. */
+export interface SnapshotHead {
+  readonly message: Omit<SnapshotMessage, 'snapshot'> & { readonly snapshot: { readonly meta: SnapshotMessage['snapshot']['meta'] } };
+  /** The whole data's length, so the receiver can refuse a snapshot too large before holding it. */
+  readonly data_bytes: number;
+}
+
+export interface SnapshotChunk extends SenderHeader {
+  /** Present on the first chunk only. */
+  readonly head?: SnapshotHead;
+  /** Bytes of snapshot.data, in order. */
+  readonly data: Uint8Array;
+}
+
+export interface SnapshotOutcome {
+  readonly delivered: boolean;
+}
+
+export interface PeerCallRequest extends SenderHeader {
+  readonly method: string;
+  readonly payload: Uint8Array;
+}
+
+export interface PeerCallResponse {
+  readonly payload: Uint8Array;
+}
+
+/** A WeftError's reason and metadata, sent in trailing metadata beside the gRPC status. */
+export interface PeerCallErrorDetail {
+  readonly reason: string;
+  readonly metadata: Readonly<Record<string, string>>;
+}
+export const error_detail_key = 'weft-error-bin';
+
+// Records off: every frame is a plain map, so a frame written by one version reads in another.
+const packr = new Packr({ useRecords: false });
+
+export function encodeFrame(value: unknown): Buffer {
+  return packr.pack(value);
+}
+
+export function decodeFrame<T>(bytes: Buffer): T {
+  return packr.unpack(bytes) as T;
+}
+
+const codec = { serialize: encodeFrame, deserialize: decodeFrame } as const;
+
+export const peer_service_name = 'weft.peer.v1.Peer';
+
+export const peerServiceDefinition = {
+  raft: {
+    path: `/${peer_service_name}/Raft`,
+    requestStream: true,
+    responseStream: false,
+    requestSerialize: codec.serialize,
+    requestDeserialize: (b: Buffer) => decodeFrame<RaftBatch>(b),
+    responseSerialize: codec.serialize,
+    responseDeserialize: (b: Buffer) => decodeFrame<Record<string, never>>(b),
+  },
+  snapshot: {
+    path: `/${peer_service_name}/Snapshot`,
+    requestStream: true,
+    responseStream: false,
+    requestSerialize: codec.serialize,
+    requestDeserialize: (b: Buffer) => decodeFrame<SnapshotChunk>(b),
+    responseSerialize: codec.serialize,
+    responseDeserialize: (b: Buffer) => decodeFrame<SnapshotOutcome>(b),
+  },
+  call: {
+    path: `/${peer_service_name}/Call`,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: codec.serialize,
+    requestDeserialize: (b: Buffer) => decodeFrame<PeerCallRequest>(b),
+    responseSerialize: codec.serialize,
+    responseDeserialize: (b: Buffer) => decodeFrame<PeerCallResponse>(b),
+  },
+} satisfies ServiceDefinition;

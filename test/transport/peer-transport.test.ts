@@ -1,0 +1,298 @@
+import { Client, credentials, Metadata, Server, ServerCredentials } from '@grpc/grpc-js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isWeftError, notFound, WeftError } from '../../src/common/errors.js';
+import type { AdmissionMode } from '../../src/log/transport/admission.js';
+import { type GrpcPeerTransport, startGrpcPeerTransport } from '../../src/log/transport/grpc-peer-transport.js';
+import type { PeerAddress } from '../../src/log/transport/peer-transport.js';
+import { encodeFrame, peerServiceDefinition, type PeerCallRequest } from '../../src/log/transport/peer-wire.js';
+import { peerServiceImplementation } from '../../src/log/transport/peer-server.js';
+import { PeerBinding } from '../../src/log/transport/admission.js';
+import type { TlsMaterial } from '../../src/log/transport/tls-material.js';
+import type { AppendMessage, Message, NodeId, SnapshotMessage } from '../../src/log/raft/types.js';
+import { LinkProxy } from '../chaos/link-proxy.js';
+import { foreignMember, testAuthority, type TestAuthority } from '../support/certs.js';
+
+/**
+ * The peer transport over real sockets on loopback: mutual TLS, identities bound to member ids, the
+ * four refusals of SPEC 5.1 (plaintext, foreign CA, expired certificate, wrong identity), unary calls
+ * with their errors, chunked snapshots, and a member waiting for a join.
+ */
+const wait_ms_max = 10_000;
+const call_timeout_ms = 3_000;
+
+const started: GrpcPeerTransport[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((t) => t.close()));
+});
+
+async function member(node_id: NodeId, tls: TlsMaterial, admission: AdmissionMode = 'bound', dial_overrides?: ReadonlyMap<string, string>): Promise<Member> {
+  const transport = await startGrpcPeerTransport({
+    node_id,
+    host: '127.0.0.1',
+    port: 0,
+    tls,
+    admission,
+    limits: { snapshot_chunk_bytes: 64 * 1024, reconnect_backoff_ms_max: 200, keepalive_ms: 500 },
+    ...(dial_overrides !== undefined ? { dial_overrides } : {}),
+  });
+  started.push(transport);
+  const m: Member = { id: node_id, transport, received: [], unreachable: [], snapshots: [] };
+  transport.onRaftMessage((msg) => m.received.push(msg));
+  transport.onUnreachable((to) => m.unreachable.push(to));
+  transport.onSnapshotSent((to, ok) => m.snapshots.push({ to, ok }));
+  transport.handle('echo', async (from, payload) => Buffer.concat([Buffer.from(`${from}:`), payload]));
+  transport.handle('missing', async () => {
+    throw notFound('no such thing', 'THING_NOT_FOUND', { thing: 'x' });
+  });
+  return m;
+}
+
+interface Member {
+  readonly id: NodeId;
+  readonly transport: GrpcPeerTransport;
+  readonly received: Message[];
+  readonly unreachable: NodeId[];
+  readonly snapshots: { to: NodeId; ok: boolean }[];
+}
+
+function bind(members: readonly Member[], identities: ReadonlyMap<NodeId, string>): void {
+  const peers = new Map<NodeId, PeerAddress>(members.map((m) => [m.id, { address: m.transport.address, identity: identities.get(m.id)! }]));
+  for (const m of members) m.transport.setPeers(peers);
+}
+
+function identitiesOf(ca: TestAuthority, ids: readonly NodeId[]): Map<NodeId, string> {
+  return new Map(ids.map((id) => [id, `spiffe://${ca.trust_domain}/member/${id}`]));
+}
+
+function append(from: NodeId, to: NodeId, index: number): AppendMessage {
+  return { type: 'app', from, to, term: 1, index, log_term: 1, commit: 0, entries: [{ index: index + 1, term: 1, type: 'normal', data: new Uint8Array([index & 255, 7]) }] };
+}
+
+async function eventually(what: string, ok: () => boolean): Promise<void> {
+  const deadline = Date.now() + wait_ms_max;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`not within ${wait_ms_max} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function callError(p: Promise<unknown>): Promise<WeftError> {
+  try {
+    await p;
+  } catch (e) {
+    if (isWeftError(e)) return e;
+    throw e;
+  }
+  throw new Error('the call succeeded');
+}
+
+/** Gives a refused sender time to have been refused: a delivered message would have arrived by then. */
+async function settle(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 300));
+}
+
+describe('peer transport: mutual TLS between members', () => {
+  it('happy path: two members bound to their identities exchange Raft messages in order, answer calls and ship a chunked snapshot', async () => {
+    const ca = await testAuthority();
+    const a = await member(1, await ca.member(1));
+    const b = await member(2, await ca.member(2));
+    bind([a, b], identitiesOf(ca, [1, 2]));
+
+    a.transport.send(Array.from({ length: 100 }, (_, i) => append(1, 2, i)));
+    await eventually('member 2 receives 100 appends', () => b.received.length === 100);
+    expect(b.received.map((m) => (m as AppendMessage).index)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(Buffer.from((b.received[5] as AppendMessage).entries[0]!.data)).toEqual(Buffer.from([5, 7]));
+    b.transport.send([{ type: 'app_resp', from: 2, to: 1, term: 1, index: 100, reject: false, reject_hint: 0, log_term: 0 }]);
+    await eventually('member 1 receives the answer', () => a.received.length === 1);
+
+    expect(Buffer.from(await a.transport.call(2, 'echo', Buffer.from('hi'), call_timeout_ms)).toString()).toBe('1:hi');
+    const missing = await callError(a.transport.call(2, 'missing', new Uint8Array(), call_timeout_ms));
+    expect([missing.code, missing.reason, missing.metadata['thing']]).toEqual(['NOT_FOUND', 'THING_NOT_FOUND', 'x']);
+    expect((await callError(a.transport.call(2, 'nobody-registered-this', new Uint8Array(), call_timeout_ms))).code).toBe('UNIMPLEMENTED');
+
+    const data = new Uint8Array(1024 * 1024 + 17).map((_, i) => (i * 31) & 255);
+    const snap: SnapshotMessage = { type: 'snap', from: 1, to: 2, term: 3, snapshot: { meta: { index: 900, term: 3, conf_state: { voters: [1, 2], learners: [] } }, data } };
+    a.transport.send([snap]);
+    await eventually('the snapshot is reported sent', () => a.snapshots.length === 1);
+    expect(a.snapshots).toEqual([{ to: 2, ok: true }]);
+    const got = b.received.find((m): m is SnapshotMessage => m.type === 'snap')!;
+    expect(got.snapshot.meta).toEqual(snap.snapshot.meta);
+    expect(Buffer.from(got.snapshot.data).equals(Buffer.from(data))).toBe(true);
+    expect(a.unreachable).toEqual([]);
+  });
+
+  it('a peer that is down: calls fail UNAVAILABLE, sends are reported unreachable, a snapshot is reported not sent', async () => {
+    const ca = await testAuthority();
+    const a = await member(1, await ca.member(1));
+    const b = await member(2, await ca.member(2));
+    bind([a, b], identitiesOf(ca, [1, 2]));
+    await b.transport.close();
+
+    expect((await callError(a.transport.call(2, 'echo', new Uint8Array(), call_timeout_ms))).code).toBe('UNAVAILABLE');
+    expect((await callError(a.transport.call(9, 'echo', new Uint8Array(), call_timeout_ms))).code).toBe('UNAVAILABLE');
+    a.transport.send([append(1, 2, 0)]);
+    await eventually('member 2 is reported unreachable', () => a.unreachable.includes(2));
+    a.transport.send([{ type: 'snap', from: 1, to: 2, term: 1, snapshot: { meta: { index: 1, term: 1, conf_state: { voters: [1, 2], learners: [] } }, data: new Uint8Array(10) } }]);
+    await eventually('the snapshot is reported', () => a.snapshots.length === 1);
+    expect(a.snapshots).toEqual([{ to: 2, ok: false }]);
+  });
+
+  it('refused: a caller proving an identity other than the one bound to its member id', async () => {
+    const ca = await testAuthority();
+    const a = await member(1, await ca.member(1, { identity: `spiffe://${ca.trust_domain}/member/9` }));
+    const b = await member(2, await ca.member(2));
+    bind([a, b], identitiesOf(ca, [1, 2]));
+    // Member 1 dials correctly (2 proves member/2), but 2 refuses what 1 proves.
+    expect((await callError(a.transport.call(2, 'echo', new Uint8Array(), call_timeout_ms))).code).toBe('PERMISSION_DENIED');
+    a.transport.send([append(1, 2, 0)]);
+    await eventually('member 1 learns the stream was refused', () => a.unreachable.includes(2));
+    await settle();
+    expect(b.received).toEqual([]);
+    expect(b.transport.counters.refused_frames).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refused: a server proving an identity other than the one the dialer expects', async () => {
+    const ca = await testAuthority();
+    const a = await member(1, await ca.member(1));
+    const b = await member(2, await ca.member(2, { identity: `spiffe://${ca.trust_domain}/member/3` }));
+    const ids = identitiesOf(ca, [1, 2]);
+    bind([a, b], ids);
+    const err = await callError(a.transport.call(2, 'echo', new Uint8Array(), call_timeout_ms));
+    expect(err.code).toBe('UNAVAILABLE');
+    a.transport.send([append(1, 2, 0)]);
+    await eventually('member 2 is reported unreachable', () => a.unreachable.includes(2));
+    expect(b.received).toEqual([]);
+  });
+
+  it('refused: a member whose certificate a foreign CA signed, both as caller and as server', async () => {
+    const ca = await testAuthority();
+    const a = await member(1, await foreignMember(ca, 1));
+    const b = await member(2, await ca.member(2));
+    bind([a, b], identitiesOf(ca, [1, 2]));
+    expect((await callError(a.transport.call(2, 'echo', new Uint8Array(), call_timeout_ms))).code).toBe('UNAVAILABLE');
+    expect((await callError(b.transport.call(1, 'echo', new Uint8Array(), call_timeout_ms))).code).toBe('UNAVAILABLE');
+    a.transport.send([append(1, 2, 0)]);
+    await eventually('member 2 is reported unreachable', () => a.unreachable.includes(2));
+    await settle();
+    expect(b.received).toEqual([]);
+  });
+
+  it('refused: an expired certificate, both as caller and as server', async () => {
+    const ca = await testAuthority();
+    const a = await member(1, await ca.member(1, { expired: true }));
+    const b = await member(2, await ca.member(2));
+    bind([a, b], identitiesOf(ca, [1, 2]));
+    expect((await callError(a.transport.call(2, 'echo', new Uint8Array(), call_timeout_ms))).code).toBe('UNAVAILABLE');
+    expect((await callError(b.transport.call(1, 'echo', new Uint8Array(), call_timeout_ms))).code).toBe('UNAVAILABLE');
+    await settle();
+    expect([a.received, b.received]).toEqual([[], []]);
+  });
+
+  it('refused: a plaintext peer, as caller and as server', async () => {
+    const ca = await testAuthority();
+    const b = await member(2, await ca.member(2));
+    b.transport.setPeers(new Map([[1, { address: '127.0.0.1:1', identity: `spiffe://${ca.trust_domain}/member/1` }]]));
+
+    // A plaintext caller speaking the peer protocol to member 2's TLS port.
+    const plain = new Client(b.transport.address, credentials.createInsecure());
+    const request: PeerCallRequest = { from: 1, from_address: '127.0.0.1:1', method: 'echo', payload: Buffer.from('x') };
+    const code = await new Promise<number>((resolve) =>
+      plain.makeUnaryRequest(peerServiceDefinition.call.path, encodeFrame, (x: Buffer) => x, request, new Metadata(), { deadline: Date.now() + call_timeout_ms }, (e) => resolve(e?.code ?? 0)),
+    );
+    plain.close();
+    expect(code).not.toBe(0);
+
+    // A plaintext server answering the peer protocol: member 2 must not talk to it.
+    let served = 0;
+    const server = new Server();
+    server.addService(
+      peerServiceDefinition,
+      peerServiceImplementation({
+        self: 1,
+        binding: new PeerBinding(1, 'open_until_bound'),
+        snapshot_bytes_max: 1 << 20,
+        raftHandler: () => () => served++,
+        callHandler: () => async () => {
+          served++;
+          return new Uint8Array();
+        },
+        refused: () => {},
+      }),
+    );
+    const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    try {
+      b.transport.setPeers(new Map([[1, { address: `127.0.0.1:${port}`, identity: `spiffe://${ca.trust_domain}/member/1` }]]));
+      expect((await callError(b.transport.call(1, 'echo', new Uint8Array(), call_timeout_ms))).code).toBe('UNAVAILABLE');
+      b.transport.send([append(2, 1, 0)]);
+      await eventually('member 1 is reported unreachable', () => b.unreachable.includes(1));
+      expect(served).toBe(0);
+    } finally {
+      server.forceShutdown();
+    }
+  });
+
+  it('join wait: a member in no membership admits a CA-signed leader, answers it at the address it came from, and binds once it learns its peers', async () => {
+    const ca = await testAuthority();
+    const leader = await member(1, await ca.member(1));
+    const joiner = await member(4, await ca.member(4), 'open_until_bound');
+    leader.transport.setPeers(
+      new Map([
+        [1, { address: leader.transport.address, identity: `spiffe://${ca.trust_domain}/member/1` }],
+        [4, { address: joiner.transport.address, identity: `spiffe://${ca.trust_domain}/member/4` }],
+      ]),
+    );
+    expect(joiner.transport.admissionOpen).toBe(true);
+    leader.transport.send([append(1, 4, 0)]);
+    await eventually('the joiner receives the append', () => joiner.received.length === 1);
+    joiner.transport.send([{ type: 'app_resp', from: 4, to: 1, term: 1, index: 1, reject: false, reject_hint: 0, log_term: 0 }]);
+    await eventually('the leader receives the answer', () => leader.received.length === 1);
+
+    // Once the joiner learns a membership that binds member 1 to another identity, member 1 is refused.
+    joiner.transport.setPeers(
+      new Map([
+        [1, { address: leader.transport.address, identity: `spiffe://${ca.trust_domain}/member/100` }],
+        [4, { address: joiner.transport.address, identity: `spiffe://${ca.trust_domain}/member/4` }],
+      ]),
+    );
+    expect(joiner.transport.admissionOpen).toBe(false);
+    expect((await callError(leader.transport.call(4, 'echo', new Uint8Array(), call_timeout_ms))).code).toBe('PERMISSION_DENIED');
+  });
+
+  it('through a link proxy: messages pass, a dropped link is reported unreachable, a partition is found by pings, and the link heals', async () => {
+    const ca = await testAuthority();
+    const b = await member(2, await ca.member(2));
+    const proxy = await LinkProxy.start(b.transport.address);
+    try {
+      const a = await member(1, await ca.member(1), 'bound', new Map([[b.transport.address, proxy.address]]));
+      bind([a, b], identitiesOf(ca, [1, 2]));
+      a.transport.send([append(1, 2, 0)]);
+      await eventually('the first append passes the proxy', () => b.received.length === 1);
+      expect(proxy.connections).toBeGreaterThan(0);
+
+      proxy.set({ kind: 'drop' });
+      await eventually('member 2 is reported unreachable', () => {
+        a.transport.send([append(1, 2, 1)]);
+        return a.unreachable.includes(2);
+      });
+      proxy.set({ kind: 'pass' });
+      await eventually('appends pass again', () => {
+        a.transport.send([append(1, 2, 2)]);
+        return b.received.some((m) => m.type === 'app' && m.index === 2);
+      });
+
+      const before = a.unreachable.length;
+      proxy.set({ kind: 'partition', direction: 'both' });
+      await eventually('pings find the partition', () => {
+        a.transport.send([append(1, 2, 3)]);
+        return a.unreachable.length > before;
+      });
+      proxy.set({ kind: 'pass' });
+      await eventually('appends pass after the partition heals', () => {
+        a.transport.send([append(1, 2, 4)]);
+        return b.received.some((m) => m.type === 'app' && m.index === 4);
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
