@@ -26,7 +26,10 @@ export function memberQueryBackend(db: Database, txs: Transactions, options: Que
   const runner = new CypherRunner(db);
   if (options.schema !== undefined) runner.handleSchemaWith(options.schema);
   return {
-    members: 1,
+    // Voters decide what a majority is and bound acks.
+    get members() {
+      return db.log.voterCount;
+    },
     defaults: { read_concern: options.read_concern, concern: options.concern, query_memory_limit_mb: options.query_memory_limit_mb, vector_build_wait_ms: options.vector_build_wait_ms },
 
     async runCypher(call: CypherCall): Promise<CypherOutcome> {

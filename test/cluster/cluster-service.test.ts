@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultConfig, type ServerConfig } from '../../src/server/config.js';
+import { startServer, type RunningServer } from '../../src/server/server.js';
+import { MemoryHub } from '../support/memory-transport.js';
+import { until } from './support.js';
+
+/** Three whole servers in this process, their peers over the in-memory transport, called over REST. */
+let servers: RunningServer[] = [];
+let root = '';
+afterEach(async () => {
+  for (const s of servers.splice(0).reverse()) await s.stop();
+  if (root !== '') rmSync(root, { recursive: true, force: true });
+  root = '';
+});
+
+const identity = (id: number): string => `spiffe://weft.test/member/${id}`;
+
+async function start(hub: MemoryHub, id: number, join_wait: boolean): Promise<RunningServer> {
+  const config: ServerConfig = {
+    ...defaultConfig,
+    data_dir: join(root, `member-${id}`),
+    node_id: id,
+    grpc_port: 0,
+    rest_port: 0,
+    ops_port: 0,
+    peer_port: 0,
+    tick_ms: 10,
+    join_wait,
+    shutdown_drain_ms: 1000,
+  };
+  const s = await startServer(config, () => undefined, { transport: hub.transport(`mem:${id}`), identity: identity(id) });
+  servers.push(s);
+  return s;
+}
+
+async function rest(s: RunningServer, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`http://127.0.0.1:${s.ports.rest}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+describe('ClusterService and forwarding over REST', () => {
+  it('JoinNode grows the group; a follower forwards writes to the leader; GetClusterStatus reports every member', async () => {
+    root = mkdtempSync(join(tmpdir(), 'weft-cluster-service-'));
+    const hub = new MemoryHub();
+    const one = await start(hub, 1, false);
+    const two = await start(hub, 2, true);
+    const three = await start(hub, 3, true);
+    for (const id of [2, 3]) {
+      const joined = await rest(one, 'POST', '/v1/admin/cluster/join', { nodeId: String(id), address: `mem:${id}`, nodeIdentity: identity(id) });
+      expect(joined).toMatchObject({ status: 200, json: { nodeId: String(id), status: 'JOIN_INITIATED' } });
+      await until(() => one.db.log.membership.conf_state.voters.includes(id), `member ${id} promoted`);
+    }
+    // Errors are clear: a node_id already in use, an identity already bound.
+    const dup = await rest(one, 'POST', '/v1/admin/cluster/join', { nodeId: '2', address: 'mem:9', nodeIdentity: identity(9) });
+    expect(dup).toMatchObject({ status: 409, json: { code: 'ALREADY_EXISTS', reason: 'NODE_ID_IN_USE' } });
+    const taken = await rest(one, 'POST', '/v1/admin/cluster/join', { nodeId: '9', address: 'mem:9', nodeIdentity: identity(3) });
+    expect(taken).toMatchObject({ status: 409, json: { reason: 'IDENTITY_IN_USE' } });
+
+    // A write sent to a follower is carried out by the leader and answered with its result.
+    await until(() => two.db.log.leaderId === 1, 'member 2 follows member 1');
+    const created = await rest(two, 'POST', '/v1/graph/nodes', { labels: ['Person'], properties: { name: { stringValue: 'Ada' } } });
+    expect(created.status).toBe(200);
+    const cypher = await rest(three, 'POST', '/v1/query/cypher', { query: "CREATE (:Person {name: 'Bob'})" });
+    expect(cypher.status).toBe(200);
+    await until(() => two.db.committedIndex >= one.db.committedIndex && three.db.committedIndex >= one.db.committedIndex, 'every member applied both');
+    for (const s of [one, two, three]) {
+      const names = [...s.db.latestCommitted().nodesWithLabel('Person')].map((n) => n.props.get('name')).sort();
+      expect(names).toEqual(['Ada', 'Bob']);
+    }
+    // A read with SECONDARY preference is served by the follower itself.
+    const read = await rest(two, 'POST', '/v1/query/cypher', { query: 'MATCH (p:Person) RETURN count(p) AS n', readPreference: 'READ_PREFERENCE_SECONDARY' });
+    expect(read.status).toBe(200);
+
+    const status = await rest(three, 'GET', '/v1/admin/cluster/status');
+    expect(status.status).toBe(200);
+    expect(status.json.leaderId).toBe('1');
+    expect(status.json.deployment).toBe(Buffer.from(one.db.deployment).toString('hex'));
+    const nodes = status.json.nodes as { nodeId: string; role: string; state: string; nodeIdentity: string; address: string }[];
+    expect(nodes.map((n) => [n.nodeId, n.role, n.address, n.nodeIdentity])).toEqual([
+      ['1', 'NODE_ROLE_LEADER', 'mem:1', identity(1)],
+      ['2', 'NODE_ROLE_FOLLOWER', 'mem:2', identity(2)],
+      ['3', 'NODE_ROLE_FOLLOWER', 'mem:3', identity(3)],
+    ]);
+    expect(nodes.every((n) => n.state === 'NODE_STATE_HEALTHY')).toBe(true);
+
+    // AddNode is retired; decommissioning keeps at least two voters.
+    expect((await rest(one, 'POST', '/v1/admin/cluster/nodes', { address: 'x:1' })).json).toMatchObject({ code: 'UNIMPLEMENTED' });
+    const gone = await rest(one, 'POST', '/v1/admin/cluster/decommission', { nodeId: '3', pruning: true });
+    expect(gone).toMatchObject({ status: 200, json: { nodeId: '3', operatorCleanupRequired: true } });
+    expect(one.db.log.membership.conf_state.voters).toEqual([1, 2]);
+    const gate = await rest(one, 'POST', '/v1/admin/cluster/decommission', { nodeId: '2' });
+    expect(gate).toMatchObject({ json: { code: 'FAILED_PRECONDITION', reason: 'QUORUM_GATE' } });
+    const back = await rest(one, 'POST', '/v1/admin/cluster/join', { nodeId: '4', address: 'mem:3', nodeIdentity: identity(3) });
+    expect(back).toMatchObject({ json: { code: 'FAILED_PRECONDITION', reason: 'IDENTITY_DEPARTED' } });
+  });
+});
