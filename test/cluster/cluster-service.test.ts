@@ -75,9 +75,39 @@ describe('ClusterService and forwarding over REST', () => {
       const names = [...s.db.latestCommitted().nodesWithLabel('Person')].map((n) => n.props.get('name')).sort();
       expect(names).toEqual(['Ada', 'Bob']);
     }
-    // A read with SECONDARY preference is served by the follower itself.
-    const read = await rest(two, 'POST', '/v1/query/cypher', { query: 'MATCH (p:Person) RETURN count(p) AS n', readPreference: 'READ_PREFERENCE_SECONDARY' });
-    expect(read.status).toBe(200);
+    // A read with SECONDARY preference is served by the follower itself, from its applied state.
+    const count = { query: 'MATCH (p:Person) RETURN count(p) AS n' };
+    const local = await rest(two, 'POST', '/v1/query/cypher', { ...count, readPreference: 'READ_PREFERENCE_SECONDARY' });
+    expect(local.json.stats).toMatchObject({ servedByLeader: false });
+    expect(Number((local.json.stats as { appliedIndex: string }).appliedIndex)).toBeGreaterThan(0);
+    // PRIMARY (the default) and LINEARIZABLE reads sent to a follower are answered by the leader.
+    const primary = await rest(two, 'POST', '/v1/query/cypher', count);
+    expect(primary.json.stats).toMatchObject({ servedByLeader: true });
+    const linear = await rest(three, 'POST', '/v1/query/cypher', {
+      ...count,
+      readPreference: 'READ_PREFERENCE_SECONDARY',
+      readConcern: { level: 'READ_CONCERN_LEVEL_LINEARIZABLE' },
+    });
+    expect(linear.status, JSON.stringify(linear.json)).toBe(200);
+    expect(linear.json.stats).toMatchObject({ servedByLeader: true });
+    // after_index is a causal fence on any member: the follower answers once it applied that index.
+    const fenced = await rest(three, 'POST', '/v1/query/cypher', {
+      ...count,
+      readPreference: 'READ_PREFERENCE_SECONDARY',
+      readConcern: { level: 'READ_CONCERN_LEVEL_MAJORITY', afterIndex: String(one.db.committedIndex) },
+    });
+    expect(fenced.status, JSON.stringify(fenced.json)).toBe(200);
+    expect(Number((fenced.json.stats as { appliedIndex: string }).appliedIndex)).toBeGreaterThanOrEqual(one.db.committedIndex);
+
+    // An interactive transaction opened on a follower runs whole on the leader.
+    const begun = await rest(three, 'POST', '/v1/query/transaction/begin', {});
+    expect(begun.status, JSON.stringify(begun.json)).toBe(200);
+    const transactionId = begun.json.transactionId as string;
+    const inTx = await rest(three, 'POST', '/v1/query/cypher', { query: "CREATE (:Person {name: 'Cy'})", transactionId });
+    expect(inTx.status, JSON.stringify(inTx.json)).toBe(200);
+    const committed = await rest(three, 'POST', '/v1/query/transaction/commit', { transactionId });
+    expect(committed.status, JSON.stringify(committed.json)).toBe(200);
+    await until(() => [...three.db.latestCommitted().nodesWithLabel('Person')].length === 3, 'the transaction reached member 3');
 
     const status = await rest(three, 'GET', '/v1/admin/cluster/status');
     expect(status.status).toBe(200);

@@ -91,4 +91,24 @@ describe('a replicated group in one process', () => {
     await until(() => old.db.committedIndex >= next.db.committedIndex, 'the old leader catches up');
     expect(names(old.db)).toEqual(['after', 'before']);
   });
+
+  it('write concerns count members: acks 3 waits for every member\'s fsync, more than the group has is refused, a timeout does not undo the write', async () => {
+    group = new TestGroup();
+    await group.form(3);
+    const leader = group.leader();
+    const all = { acks: 3, level: 'journal', timeout_ms: 0 } as const;
+    const { receipt } = await leader.db.write((ws) => ws.createNode(['Person'], new Map([['name', 'everywhere']])), { concern: all });
+    for (const [id, pr] of leader.db.log.progress()) expect(pr.match, `member ${id}`).toBeGreaterThanOrEqual(receipt.index);
+    await expect(leader.db.write((ws) => ws.createNode(['Person'], new Map()), { concern: { acks: 4, level: 'journal', timeout_ms: 0 } })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    // One follower cut off: acks 3 cannot hold, the caller gets DEADLINE_EXCEEDED, and the write commits anyway.
+    group.hub.isolate('mem:3');
+    const late = leader.db.write((ws) => ws.createNode(['Person'], new Map([['name', 'late']])), { concern: { acks: 3, level: 'journal', timeout_ms: 200 } });
+    await expect(late).rejects.toMatchObject({ code: 'DEADLINE_EXCEEDED' });
+    await until(() => names(leader.db).includes('late'), 'the timed-out write commits on the majority');
+    group.hub.heal('mem:3');
+    const three = group.members.get(3)!;
+    await until(() => names(three.db).includes('late'), 'the healed member receives it');
+  });
 });
