@@ -76,7 +76,7 @@ export async function startLocalCluster(o: LocalClusterOptions): Promise<LocalCl
     const failed = rest.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
     members.sort((a, b) => a.node_id - b.node_id);
-    const joined = await joinAll(members, files, say);
+    const joined = await joinMembers(members[0]!.rest, members.slice(1).map((m) => ({ node_id: m.node_id, peer: m.peer, identity: files[m.node_id - 1]!.identity })), say);
     return { dir, members, identities: files.map((f) => f.identity), joined, stop };
   } catch (e) {
     await stop();
@@ -84,20 +84,26 @@ export async function startLocalCluster(o: LocalClusterOptions): Promise<LocalCl
   }
 }
 
-/** JoinNode on member 1 for each other member; stops at the first UNIMPLEMENTED (a build whose leader cannot join yet). */
-async function joinAll(members: readonly MemberProcess[], files: readonly MemberFiles[], say: (line: string) => void): Promise<boolean> {
-  const leader = members[0]!;
-  for (const m of members.slice(1)) {
+/** A member to be joined: its id, the peer address the leader dials, and the identity it must prove there. */
+export interface JoinTarget {
+  readonly node_id: number;
+  readonly peer: string;
+  readonly identity: string;
+}
+
+/**
+ * JoinNode on the leader (REST at `leader_rest`, host:port) for each target, in order; true when all
+ * were joined, false at the first UNIMPLEMENTED (a build whose leader cannot join yet).
+ */
+export async function joinMembers(leader_rest: string, targets: readonly JoinTarget[], say: (line: string) => void): Promise<boolean> {
+  for (const t of targets) {
     try {
-      await restCall(`http://${leader.rest}`, ClusterService.method.joinNode, { nodeId: BigInt(m.node_id), address: m.peer, nodeIdentity: files[m.node_id - 1]!.identity }, { timeout_ms: join_timeout_ms });
-      say(`joined member ${m.node_id} (${m.peer}) through member 1`);
+      await restCall(`http://${leader_rest}`, ClusterService.method.joinNode, { nodeId: BigInt(t.node_id), address: t.peer, nodeIdentity: t.identity }, { timeout_ms: join_timeout_ms });
+      say(`joined member ${t.node_id} (${t.peer}, ${t.identity})`);
     } catch (e) {
       // A leader without the cluster service answers UNIMPLEMENTED, or NOT_FOUND for a route it does not serve.
       if (isWeftError(e) && (e.code === 'UNIMPLEMENTED' || e.code === 'NOT_FOUND')) {
-        say(
-          `JoinNode is not available on member 1 in this build (${e.code}: ${e.message}); ` +
-            `members ${members.length === 2 ? '2' : `2-${members.length}`} run alone and were not joined`,
-        );
+        say(`JoinNode is not available on the leader in this build (${e.code}: ${e.message}); members ${targets.map((x) => x.node_id).join(', ')} run alone and were not joined`);
         return false;
       }
       throw e;

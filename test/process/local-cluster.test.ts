@@ -20,7 +20,7 @@ describe('local cluster launcher', () => {
         const health = (await (await fetch(`http://${m.ops}/health`)).json()) as { status: string };
         expect(health.status).toBe('SERVING');
       }
-      expect(said.join('\n')).toMatch(cluster.joined ? /joined member 2/ : /JoinNode is not available on member 1/);
+      expect(said.join('\n')).toMatch(cluster.joined ? /joined member 2/ : /JoinNode is not available on the leader/);
     } finally {
       await cluster.stop();
       rmSync(cluster.dir, { recursive: true, force: true });

@@ -1,0 +1,87 @@
+import { type MemberProcess, type MemberProcessSpec, startMemberProcess } from '../../src/cli/member-process.js';
+
+/**
+ * The members of a chaos run as OS processes: started, killed with SIGKILL, paused with SIGSTOP and
+ * continued, restarted on the same data directory and ports, and stopped, each by pid. Every wait is
+ * bounded by member-process.ts (start and stop waits).
+ */
+export type MemberState = 'running' | 'paused' | 'killed' | 'stopped';
+
+interface Slot {
+  readonly spec: MemberProcessSpec;
+  process: MemberProcess;
+  state: MemberState;
+}
+
+export class Supervisor {
+  private readonly slots = new Map<number, Slot>();
+
+  constructor(private readonly log: (line: string) => void = () => {}) {}
+
+  async start(spec: MemberProcessSpec): Promise<MemberProcess> {
+    const process = await startMemberProcess(spec);
+    this.slots.set(spec.node_id, { spec, process, state: 'running' });
+    this.log(`member ${spec.node_id}: started, pid ${process.pid}`);
+    return process;
+  }
+
+  member(node_id: number): MemberProcess {
+    return this.slot(node_id).process;
+  }
+
+  state(node_id: number): MemberState {
+    return this.slot(node_id).state;
+  }
+
+  get ids(): number[] {
+    return [...this.slots.keys()].sort((a, b) => a - b);
+  }
+
+  /** kill -9: no drain, no checkpoint; what was not fsynced is gone. */
+  async kill(node_id: number): Promise<void> {
+    const slot = this.slot(node_id);
+    await slot.process.kill();
+    slot.state = 'killed';
+    this.log(`member ${node_id}: killed (SIGKILL, pid ${slot.process.pid})`);
+  }
+
+  pause(node_id: number): void {
+    const slot = this.slot(node_id);
+    slot.process.signal('SIGSTOP');
+    slot.state = 'paused';
+    this.log(`member ${node_id}: paused (SIGSTOP, pid ${slot.process.pid})`);
+  }
+
+  resume(node_id: number): void {
+    const slot = this.slot(node_id);
+    slot.process.signal('SIGCONT');
+    slot.state = 'running';
+    this.log(`member ${node_id}: continued (SIGCONT, pid ${slot.process.pid})`);
+  }
+
+  /** Starts a killed or stopped member again on its data directory and ports; a running one is stopped first. */
+  async restart(node_id: number): Promise<MemberProcess> {
+    const slot = this.slot(node_id);
+    if (slot.state === 'running' || slot.state === 'paused') await slot.process.stop();
+    slot.process = await startMemberProcess(slot.spec);
+    slot.state = 'running';
+    this.log(`member ${node_id}: restarted, pid ${slot.process.pid}`);
+    return slot.process;
+  }
+
+  /** SIGTERM (after SIGCONT) to every member still there; resolves once all are gone. */
+  async stopAll(): Promise<void> {
+    await Promise.all(
+      [...this.slots.values()].map(async (slot) => {
+        if (slot.state === 'running' || slot.state === 'paused') await slot.process.stop();
+        slot.state = 'stopped';
+      }),
+    );
+  }
+
+  private slot(node_id: number): Slot {
+    const slot = this.slots.get(node_id);
+    if (slot === undefined) throw new Error(`no member ${node_id} in this run`);
+    return slot;
+  }
+}
