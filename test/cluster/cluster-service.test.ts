@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig, type ServerConfig } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
+import { createGrpcClient } from '../../src/api/grpc-client.js';
+import { ClusterService, JoinPhase } from '../../src/gen/weft/v1/cluster_pb.js';
 import { MemoryHub } from '../support/memory-transport.js';
 import { until } from './support.js';
 
@@ -130,5 +132,32 @@ describe('ClusterService and forwarding over REST', () => {
     expect(gate).toMatchObject({ json: { code: 'FAILED_PRECONDITION', reason: 'QUORUM_GATE' } });
     const back = await rest(one, 'POST', '/v1/admin/cluster/join', { nodeId: '4', address: 'mem:3', nodeIdentity: identity(3) });
     expect(back).toMatchObject({ json: { code: 'FAILED_PRECONDITION', reason: 'IDENTITY_DEPARTED' } });
+  });
+
+  it('JoinProgress streams the phases of a join until COMPLETE, then answers NOT_FOUND', async () => {
+    root = mkdtempSync(join(tmpdir(), 'weft-join-progress-'));
+    const hub = new MemoryHub();
+    const one = await start(hub, 1, false);
+    await start(hub, 2, true);
+    const client = createGrpcClient(ClusterService, `127.0.0.1:${one.ports.grpc}`);
+    try {
+      await expect(client.joinProgress({ nodeId: 2n }, { timeout_ms: 5000 })[Symbol.asyncIterator]().next()).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
+      await client.joinNode({ nodeId: 2n, address: 'mem:2', nodeIdentity: identity(2) }, { timeout_ms: 5000 });
+      const phases: JoinPhase[] = [];
+      for await (const status of client.joinProgress({ nodeId: 2n }, { timeout_ms: 20_000 })) {
+        expect(status.nodeId).toBe(2n);
+        if (phases[phases.length - 1] !== status.phase) phases.push(status.phase);
+      }
+      expect(phases[phases.length - 1]).toBe(JoinPhase.COMPLETE);
+      expect(phases.every((p) => [JoinPhase.LEARNER, JoinPhase.READY_CHECK, JoinPhase.PROMOTING, JoinPhase.COMPLETE].includes(p))).toBe(true);
+      await expect(client.joinProgress({ nodeId: 2n }, { timeout_ms: 5000 })[Symbol.asyncIterator]().next()).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
+      expect(one.db.log.membership.conf_state.voters).toEqual([1, 2]);
+    } finally {
+      client.close();
+    }
   });
 });
