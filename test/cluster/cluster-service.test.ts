@@ -160,4 +160,26 @@ describe('ClusterService and forwarding over REST', () => {
       client.close();
     }
   });
+
+  it('DecommissionNode of the leader itself moves leadership first; the new leader removes it', async () => {
+    root = mkdtempSync(join(tmpdir(), 'weft-decommission-'));
+    const hub = new MemoryHub();
+    const one = await start(hub, 1, false);
+    const two = await start(hub, 2, true);
+    const three = await start(hub, 3, true);
+    for (const id of [2, 3]) {
+      await rest(one, 'POST', '/v1/admin/cluster/join', { nodeId: String(id), address: `mem:${id}`, nodeIdentity: identity(id) });
+      await until(() => one.db.log.membership.conf_state.voters.includes(id), `member ${id} promoted`);
+    }
+    const forced = await rest(one, 'POST', '/v1/admin/cluster/decommission', { nodeId: '2', force: true });
+    expect(forced).toMatchObject({ json: { code: 'INVALID_ARGUMENT' } });
+    const out = await rest(one, 'POST', '/v1/admin/cluster/decommission', { nodeId: '1' });
+    expect(out.status, JSON.stringify(out.json)).toBe(200);
+    const survivors = [two, three];
+    await until(() => survivors.some((s) => s.db.log.acceptsWrites && !s.db.log.membership.conf_state.voters.includes(1)), 'member 1 is removed by the new leader');
+    const leader = survivors.find((s) => s.db.log.acceptsWrites)!;
+    expect(leader.db.log.membership.conf_state.voters).toEqual([2, 3]);
+    const write = await rest(leader, 'POST', '/v1/graph/nodes', { labels: ['Person'], properties: {} });
+    expect(write.status).toBe(200);
+  });
 });
