@@ -146,6 +146,46 @@ export const reasons = {
     metadata_keys: ['segment'],
     condition: 'a log segment was written in another format version (or is not a segment)',
   },
+  NOT_LEADER: {
+    code: 'UNAVAILABLE',
+    metadata_keys: ['leader_id', 'leader_addr'],
+    condition: 'a call that only the leader answers reached a member that does not lead and could not forward it',
+  },
+  LEADERSHIP_LOST: {
+    code: 'UNAVAILABLE',
+    metadata_keys: [],
+    condition: 'the leader stopped leading before the write concern held; the write may or may not have committed',
+  },
+  CONF_CHANGE_PENDING: {
+    code: 'UNAVAILABLE',
+    metadata_keys: [],
+    condition: 'another membership change is under way; retry when it completes',
+  },
+  NODE_ID_IN_USE: {
+    code: 'ALREADY_EXISTS',
+    metadata_keys: ['node_id'],
+    condition: 'JoinNode names a node_id that is already a member',
+  },
+  IDENTITY_IN_USE: {
+    code: 'ALREADY_EXISTS',
+    metadata_keys: ['node_id'],
+    condition: 'JoinNode names an identity already bound to another member',
+  },
+  IDENTITY_DEPARTED: {
+    code: 'FAILED_PRECONDITION',
+    metadata_keys: [],
+    condition: 'JoinNode names an identity that already left the deployment; a returning member joins under a new one',
+  },
+  JOIN_NOT_FOUND: {
+    code: 'NOT_FOUND',
+    metadata_keys: [],
+    condition: 'JoinProgress for a member whose join was never started here or has completed',
+  },
+  NOT_JOINED: {
+    code: 'UNAVAILABLE',
+    metadata_keys: [],
+    condition: 'a member started with join_wait has not been joined to a group yet',
+  },
 } as const satisfies Record<string, ReasonEntry>;
 
 export type Reason = keyof typeof reasons;

@@ -10,7 +10,8 @@ export type Event =
   | LeaderNoop
   | IssuerEnrolled
   | GraphWrite
-  | SchemaEvent;
+  | SchemaEvent
+  | MembershipChanged;
 
 /** The first entry of a new deployment: its identity, chosen once. */
 export interface DeploymentFormed {
@@ -23,6 +24,20 @@ export interface DeploymentFormed {
 /** A new leader's first entry of its term; it accepts writes only after applying it (DESIGN 3.3). */
 export interface LeaderNoop {
   readonly kind: 'leader_noop';
+}
+
+/**
+ * A change of the group's membership (the payload of a Raft membership change entry). The member
+ * driver keeps the directory of members from these; the projections only record the index.
+ */
+export interface MembershipChanged {
+  readonly kind: 'membership_changed';
+  readonly change: 'add_voter' | 'add_learner' | 'remove';
+  readonly node_id: number;
+  /** host:port of the member's peer transport; empty when it has none (a member of one). */
+  readonly address: string;
+  /** The SPIFFE ID the member proves; empty when peers run without TLS. */
+  readonly identity: string;
 }
 
 export interface IssuerEnrolled {

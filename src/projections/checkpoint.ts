@@ -115,6 +115,22 @@ function committedStamps(clock: { base: number; stamps: number[] }, index: numbe
   return { base: clock.base, stamps: clock.stamps.slice(0, Math.max(0, index - clock.base + 1)) };
 }
 
+/** The bytes of the checkpoint file at `index` (a snapshot shipped to a member), if it is still kept. */
+export function readCheckpointFile(dir: string, index: number): Uint8Array | undefined {
+  const path = join(dir, checkpointName(index));
+  return existsSync(path) ? readFileSync(path) : undefined;
+}
+
+/** Stores a checkpoint file received from the leader; loadCheckpoint then finds it as the newest. */
+export function storeCheckpointFile(dir: string, index: number, bytes: Uint8Array): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileAtomic(join(dir, checkpointName(index)), bytes);
+}
+
+function checkpointName(index: number): string {
+  return `checkpoint-${String(index).padStart(20, '0')}.ckpt`;
+}
+
 /** Checkpoint file names, newest first. */
 function listCheckpoints(dir: string): string[] {
   return readdirSync(dir)

@@ -53,6 +53,8 @@ export class StateMachine {
         return applied;
       case 'leader_noop':
         return applied;
+      case 'membership_changed':
+        return applied;
       case 'issuer_enrolled':
         this.operations.applyEnrollment(event);
         return applied;

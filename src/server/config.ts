@@ -21,6 +21,8 @@ export interface ServerConfig {
   readonly tls_key_file: string;
   /** 'address=dial,...': dial a peer whose membership address is `address` at `dial` instead (a proxy or tunnel). */
   readonly peer_dial_overrides: string;
+  /** Form no group on a fresh data directory: wait to be joined by a group's leader (JoinNode). */
+  readonly join_wait: boolean;
   readonly node_id: number;
   readonly index_build_max_running: number;
   readonly index_build_statement_wait_secs: number;
@@ -58,6 +60,7 @@ export const defaultConfig: ServerConfig = {
   tls_cert_file: '',
   tls_key_file: '',
   peer_dial_overrides: '',
+  join_wait: false,
   node_id: 1,
   index_build_max_running: 2,
   index_build_statement_wait_secs: 10,
@@ -143,6 +146,12 @@ function set(out: Record<string, unknown>, key: string, raw: unknown, source: st
     out[k] = n;
     return;
   }
+  if (typeof def === 'boolean') {
+    const b = typeof raw === 'boolean' ? String(raw) : String(raw).trim().toLowerCase();
+    if (b !== 'true' && b !== 'false') throw invalidArgument(`${source}: ${key} must be true or false, got '${String(raw)}'`);
+    out[k] = b === 'true';
+    return;
+  }
   const s = String(raw);
   const allowed = choices[k];
   if (allowed !== undefined && !allowed.includes(s.toUpperCase())) {
@@ -162,6 +171,12 @@ function parseFlags(argv: readonly string[]): Map<string, string> {
       continue;
     }
     const value = argv[i + 1];
+    const bare = a.slice(2).replaceAll('-', '_');
+    if ((value === undefined || value.startsWith('--')) && typeof defaultConfig[bare as Key] === 'boolean') {
+      // A switch given alone (`--join-wait`) turns its setting on.
+      flags.set(a.slice(2), 'true');
+      continue;
+    }
     if (value === undefined || value.startsWith('--')) throw invalidArgument(`flag ${a} needs a value`);
     flags.set(a.slice(2), value);
     i++;

@@ -85,7 +85,7 @@ export class CypherRunner {
       refs,
       applied_index: this.db.committedIndex,
       commit_ts,
-      served_by_leader: true,
+      served_by_leader: this.db.log.isLeader,
     };
   }
 }

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { WeftError, unavailable } from '../common/errors.js';
 import { assert } from '../common/assert.js';
-import type { ConcernWait } from '../log/driver/log-driver.js';
+import type { ConcernWait, RaftTiming } from '../log/driver/log-driver.js';
 import { LogDriver } from '../log/driver/log-driver.js';
+import type { MemberRecord } from '../log/driver/membership.js';
+import type { PeerTransport } from '../log/transport/peer-transport.js';
 import { ENGINE_FORMAT } from '../log/engine-format.js';
 import type { Entry, Event, GraphWrite } from '../log/events.js';
 import { HybridClock, systemClockMicros, type PhysicalClock } from '../log/hlc.js';
-import { loadCheckpoint, writeCheckpoint } from '../projections/checkpoint.js';
+import { loadCheckpoint, readCheckpointFile, storeCheckpointFile, writeCheckpoint } from '../projections/checkpoint.js';
 import type { Refusal } from '../projections/graph/graph-store.js';
 import type { SnapshotView } from '../projections/graph/view.js';
 import { WriteSet, type IdAllocator } from '../projections/graph/write-set.js';
@@ -30,7 +32,17 @@ export interface DatabaseOptions {
   /** What kept label lists and their columns may hold, in MiB (`scan_cache_mb`); absent: the store's default. */
   readonly scan_cache_mb?: number;
   readonly clock?: PhysicalClock;
+  /** Raft timing and flow control; absent: the defaults of docs/configuration.md. */
+  readonly raft?: RaftTiming;
+  /** Form no group on a fresh data directory: wait to be joined by a leader (`join_wait`). */
+  readonly join_wait?: boolean;
+  /** This member's peer address and identity as recorded in the membership. */
+  readonly self?: Omit<MemberRecord, 'node_id'>;
+  /** The channel to the other members; absent: a member of one. */
+  readonly transport?: PeerTransport;
 }
+
+const DEFAULT_TIMING: RaftTiming = { tick_ms: 100, election_ticks: 10, heartbeat_ticks: 1 };
 
 export interface Receipt {
   /** Log index of the entry; 0 when nothing was written. */
@@ -64,12 +76,16 @@ export class Database {
   private nextEdgeId: number;
   readonly ids: IdAllocator;
 
+  /** Replaced whole when a snapshot from the leader is installed; read it through `sm`. */
+  private machine: StateMachine;
+
   private constructor(
     readonly dataDir: DataDir,
-    readonly sm: StateMachine,
+    sm: StateMachine,
     readonly log: LogDriver,
     private readonly options: DatabaseOptions,
   ) {
+    this.machine = sm;
     this.lastCheckpointIndex = sm.committedIndex;
     this.nextNodeId = sm.graph.nextNodeId;
     this.nextEdgeId = sm.graph.nextEdgeId;
@@ -85,6 +101,10 @@ export class Database {
     };
   }
 
+  get sm(): StateMachine {
+    return this.machine;
+  }
+
   static async open(options: DatabaseOptions): Promise<Database> {
     const dataDir = DataDir.open(options.data_dir);
     try {
@@ -95,22 +115,30 @@ export class Database {
         node_id: options.node_id,
         clock,
         segment: { segment_bytes_max: options.log_segment_bytes_max },
+        checkpoint_index: sm.committedIndex,
+        checkpoint_ts: sm.clock.lastTs,
+        timing: options.raft ?? DEFAULT_TIMING,
+        join_wait: options.join_wait ?? false,
+        self: { node_id: options.node_id, address: options.self?.address ?? '', identity: options.self?.identity ?? '' },
+        ...(options.transport !== undefined ? { transport: options.transport } : {}),
       });
       assert(log.firstIndex <= sm.committedIndex + 1, `the log starts at ${log.firstIndex}, after checkpoint ${sm.committedIndex}`);
       if (options.scan_cache_mb !== undefined) sm.graph.scanCache.limit_bytes = options.scan_cache_mb * 1024 * 1024;
       const db = new Database(dataDir, sm, log, options);
-      log.replayAndFollow(
-        sm.committedIndex + 1,
-        (entry) => sm.apply(entry, true),
-        (entries) => db.onCommitted(entries),
-      );
-      db.nextNodeId = sm.graph.nextNodeId;
-      db.nextEdgeId = sm.graph.nextEdgeId;
-      if (sm.deployment === undefined) {
+      log.setSnapshotSource((index) => readCheckpointFile(dataDir.checkpointDir, index));
+      log.snapshotTs = () => db.sm.clock.lastTs;
+      // Committed entries after the checkpoint replay through the driver (membership changes too); a
+      // member that is its group's only voter leads before start() returns, its term's no-op applied.
+      await log.start({
+        apply: (entries) => db.onCommitted(entries),
+        leadershipLost: () => db.onLeadershipLost(),
+        installSnapshot: (index, data) => db.installSnapshot(index, data),
+      });
+      db.nextNodeId = db.sm.graph.nextNodeId;
+      db.nextEdgeId = db.sm.graph.nextEdgeId;
+      if (db.sm.deployment === undefined && log.acceptsWrites) {
         await db.submit({ kind: 'deployment_formed', deployment: randomBytes(16), engine_format: ENGINE_FORMAT }, journaled);
       }
-      // A new term's first entry; writes are accepted once it applies (DESIGN 3.3).
-      await db.submit({ kind: 'leader_noop' }, journaled);
       return db;
     } catch (e) {
       dataDir.release();
@@ -119,7 +147,9 @@ export class Database {
   }
 
   get deployment(): Uint8Array {
-    assert(this.sm.deployment !== undefined, 'the deployment is formed at first open');
+    if (this.sm.deployment === undefined) {
+      throw unavailable('this member has not joined a group yet; call JoinNode on the group\'s leader', 'NOT_JOINED');
+    }
     return this.sm.deployment;
   }
 
@@ -159,6 +189,25 @@ export class Database {
     this.maintain();
   }
 
+  /**
+   * This member stopped leading: its pending entries are undone. Those that reached the new leader
+   * commit later and are applied again then; their callers were told the outcome is unknown.
+   */
+  private onLeadershipLost(): void {
+    if (this.sm.appliedIndex > this.sm.committedIndex) this.sm.rollbackAfter(this.sm.committedIndex);
+  }
+
+  /** Replaces the whole state with a checkpoint shipped by the leader (this member fell behind compaction). */
+  private async installSnapshot(index: number, data: Uint8Array): Promise<void> {
+    storeCheckpointFile(this.dataDir.checkpointDir, index, data);
+    const sm = loadCheckpoint(this.dataDir.checkpointDir);
+    assert(sm.committedIndex === index, `installed checkpoint ${index} loaded as ${sm.committedIndex}`);
+    if (this.options.scan_cache_mb !== undefined) sm.graph.scanCache.limit_bytes = this.options.scan_cache_mb * 1024 * 1024;
+    this.machine = sm;
+    this.lastCheckpointIndex = index;
+    await Promise.resolve();
+  }
+
   /** Moves the MVCC horizon with the retention window and checkpoints every so many entries. */
   private maintain(): void {
     const committed = this.sm.committedIndex;
@@ -185,6 +234,7 @@ export class Database {
    */
   checkpoint(): void {
     const previous = this.lastCheckpointIndex;
+    this.log.recordCheckpoint(this.sm.committedIndex);
     writeCheckpoint(this.dataDir.checkpointDir, this.sm);
     this.lastCheckpointIndex = this.sm.committedIndex;
     this.lastCheckpointAt = Date.now();
@@ -239,7 +289,7 @@ export class Database {
    * and resolves when the write concern holds. `build` runs synchronously: no other write interleaves.
    */
   async write<T>(build: (ws: WriteSet) => T, options: WriteOptions): Promise<{ value: T; receipt: Receipt }> {
-    this.admitWrite();
+    await this.admitWrite();
     const ws = new WriteSet(this.sm.latestView(), this.ids, false);
     const value = build(ws);
     const ops = ws.ops();
@@ -253,12 +303,19 @@ export class Database {
       ...(options.expect !== undefined ? { expect: options.expect } : {}),
       ...(options.read_check !== undefined ? { read_check: options.read_check } : {}),
     };
-    const receipt = await this.submit(event, options.concern);
+    const receipt = await this.submitAdmitted(event, options.concern);
     return { value, receipt };
   }
 
   /** Proposes one event, applies it as pending, and waits for the concern. A refused write throws. */
   async submit(event: Event, concern: ConcernWait): Promise<Receipt> {
+    await this.admitWrite();
+    return this.submitAdmitted(event, concern);
+  }
+
+  /** submit() once admitted: synchronous up to the proposal, so nothing interleaves with the checks. */
+  private async submitAdmitted(event: Event, concern: ConcernWait): Promise<Receipt> {
+    this.log.checkConcern(concern);
     if (event.kind === 'graph_write') {
       const refusal = this.sm.check(event);
       if (refusal !== undefined) throw refusalError(refusal);
@@ -276,17 +333,19 @@ export class Database {
     return { index: entry.index, commit_ts: entry.commit_ts };
   }
 
-  private admitWrite(): void {
+  /** Writes enter only at a leader that applied its term's first entry; elsewhere they fail NOT_LEADER. */
+  private async admitWrite(): Promise<void> {
     if (this.closing) throw unavailable('the server is shutting down; retry on another member or after restart', 'SHUTTING_DOWN');
+    if (!this.log.acceptsWrites) await this.log.whenAcceptsWrites();
   }
 
   async enrollIssuer(issuer: Uint8Array, concern: ConcernWait): Promise<{ incarnation: number; next_sequence: number }> {
-    this.admitWrite();
+    await this.admitWrite();
     if (issuer.byteLength !== 16) {
       throw new WeftError('INVALID_ARGUMENT', `issuer must be 16 bytes, got ${issuer.byteLength}`);
     }
     const incarnation = this.sm.operations.nextIncarnation(issuer);
-    await this.submit({ kind: 'issuer_enrolled', issuer, incarnation }, concern);
+    await this.submitAdmitted({ kind: 'issuer_enrolled', issuer, incarnation }, concern);
     return { incarnation, next_sequence: 1 };
   }
 

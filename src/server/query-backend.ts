@@ -26,15 +26,26 @@ export function memberQueryBackend(db: Database, txs: Transactions, options: Que
   const runner = new CypherRunner(db);
   if (options.schema !== undefined) runner.handleSchemaWith(options.schema);
   return {
-    members: 1,
+    // Voters decide what a majority is and bound acks.
+    get members() {
+      return db.log.voterCount;
+    },
     defaults: { read_concern: options.read_concern, concern: options.concern, query_memory_limit_mb: options.query_memory_limit_mb, vector_build_wait_ms: options.vector_build_wait_ms },
 
     async runCypher(call: CypherCall): Promise<CypherOutcome> {
       if (call.after_index > 0) await awaitApplied(db, call.after_index, call.signal);
+      if (call.level === 'LINEARIZABLE' && call.transaction_id === 0n) {
+        // ReadIndex: the leader confirms with a heartbeat round that it still leads, then the read
+        // waits until this member applied the commit index it named. A follower fails NOT_LEADER
+        // here and the call is forwarded to the leader (src/server/cluster/forwarding.ts).
+        const timeout_ms = call.deadline_ms !== undefined ? Math.max(1, call.deadline_ms - Date.now()) : read_index_timeout_ms;
+        const index = await db.log.readIndex(timeout_ms);
+        await awaitApplied(db, index, call.signal);
+      }
       if (call.transaction_id !== 0n) {
         const tx = txs.get(call.transaction_id);
         const out = txs.run(tx, (ws) => runner.inTransaction(call, ws));
-        return { ...out, applied_index: db.committedIndex, commit_ts: 0, served_by_leader: true };
+        return { ...out, applied_index: db.committedIndex, commit_ts: 0, served_by_leader: db.log.isLeader };
       }
       const view: GraphReader = call.at_timestamp > 0 ? db.viewAtTimestamp(call.at_timestamp) : db.latestCommitted();
       return runner.autoCommit(call, view);
@@ -53,6 +64,9 @@ export function memberQueryBackend(db: Database, txs: Transactions, options: Que
     watch: (from_ts, signal) => feed.watch(from_ts, signal),
   };
 }
+
+/** How long a linearizable read waits for the leader to confirm its leadership when the call has no deadline. */
+const read_index_timeout_ms = 5000;
 
 /** Waits until this member applied `index` (a causal read), or until the call is cancelled. */
 async function awaitApplied(db: Database, index: number, signal: AbortSignal): Promise<void> {

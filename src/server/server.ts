@@ -14,6 +14,11 @@ import { Database } from './database.js';
 import { ServerMetrics } from './metrics.js';
 import { memberQueryBackend } from './query-backend.js';
 import { Transactions } from './transactions.js';
+import { clusterService } from '../api/cluster-service.js';
+import { clusterBackend } from './cluster/cluster-backend.js';
+import { forwardingServices } from './cluster/forwarding.js';
+import { MembershipAdmin, PROMOTE_LAG_ENTRIES } from './cluster/membership-admin.js';
+import { openPeerMember, type PeerMember } from './cluster/peer-member.js';
 
 /**
  * The composition root of one member: opens the database, serves the API on the gRPC, REST and ops
@@ -28,7 +33,12 @@ export interface RunningServer {
 
 export type ServerLog = (line: string) => void;
 
-export async function startServer(config: ServerConfig, log: ServerLog = (l) => process.stderr.write(`${l}\n`)): Promise<RunningServer> {
+export async function startServer(
+  config: ServerConfig,
+  log: ServerLog = (l) => process.stderr.write(`${l}\n`),
+  peer?: PeerMember,
+): Promise<RunningServer> {
+  const member = await openPeerMember(config, log, peer);
   const db = await Database.open({
     data_dir: config.data_dir,
     node_id: config.node_id,
@@ -37,21 +47,29 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     checkpoint_interval_entries: config.checkpoint_interval_entries,
     checkpoint_interval_secs: config.checkpoint_interval_secs,
     log_segment_bytes_max: config.log_segment_bytes_max,
+    raft: { tick_ms: config.tick_ms, election_ticks: config.election_ticks, heartbeat_ticks: config.heartbeat_ticks },
+    join_wait: config.join_wait,
+    self: { address: member.transport?.address ?? '', identity: member.identity },
+    ...(member.transport !== undefined ? { transport: member.transport } : {}),
+  }).catch(async (e: unknown) => {
+    await member.transport?.close();
+    throw e;
   });
   const metrics = new ServerMetrics(db);
-  const members = 1;
   const concernDefaults = {
     acks: config.default_write_acks,
     journal: config.default_write_journal,
     timeout_ms: config.default_write_timeout_ms,
   };
   const backend: GraphBackend = {
-    deployment: db.deployment,
+    get deployment() {
+      return db.deployment;
+    },
     write: (build, options) => db.write(build, options),
     enrollIssuer: (issuer, concern) => db.enrollIssuer(issuer, concern),
     latestCommitted: () => db.latestCommitted(),
     viewAtIndex: (index) => db.viewAtIndex(index),
-    defaultConcern: () => resolveWriteConcern(undefined, concernDefaults, members),
+    defaultConcern: () => resolveWriteConcern(undefined, concernDefaults, db.log.voterCount),
   };
   const txs = new Transactions(db, { idle_timeout_ms: config.transaction_idle_timeout_secs * 1000, open_max: config.transactions_max });
   // Index builds and checks are server-owned: taken up again here after a restart.
@@ -69,7 +87,12 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     vector_build_wait_ms: config.vector_build_wait_ms,
     schema: schemaStatementHandler(schema.admin),
   });
-  const services: RegisteredService[] = [graphService(backend), queryService(query), schemaService(schema.backend)];
+  const admin = new MembershipAdmin(db, { poll_ms: 200, promote_lag_entries: PROMOTE_LAG_ENTRIES, concern: backend.defaultConcern, log });
+  const cluster = clusterBackend(db, admin, { transport: member.transport, election_ticks: config.election_ticks, peer_call_timeout_ms: 5000 });
+  const services: RegisteredService[] = forwardingServices(
+    [graphService(backend), queryService(query), schemaService(schema.backend), clusterService(cluster)],
+    { log: db.log, transport: member.transport, default_read_preference: config.default_read_preference },
+  );
   let grpc: GrpcServerHandle | undefined;
   let rest: RestServerHandle | undefined;
   let ops: OpsServerHandle | undefined;
@@ -92,13 +115,16 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     await Promise.allSettled([grpc?.stop(), rest?.stop(), ops?.stop()]);
     schema.stop();
     txs.close();
+    admin.stop();
     await db.close();
+    await member.transport?.close();
     throw e;
   }
   const ports = { grpc: grpc.port, rest: rest.port, ops: ops.port };
   log(
-    `weft: serving data directory ${db.dataDir.path} (deployment ${Buffer.from(db.deployment).toString('hex')}) ` +
-      `on ${config.host}: gRPC ${ports.grpc}, REST ${ports.rest}, ops ${ports.ops}`,
+    `weft: serving data directory ${db.dataDir.path} (deployment ${db.sm.deployment === undefined ? 'not joined yet' : Buffer.from(db.sm.deployment).toString('hex')}) ` +
+      `on ${config.host}: gRPC ${ports.grpc}, REST ${ports.rest}, ops ${ports.ops}` +
+      (member.transport !== undefined ? `, peer ${member.transport.address} as ${member.identity}` : ''),
   );
   let stopped: Promise<void> | undefined;
   return {
@@ -112,7 +138,9 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
         await Promise.all([grpc.stop(config.shutdown_drain_ms), rest.stop(config.shutdown_drain_ms)]);
         schema.stop();
         txs.close();
+        admin.stop();
         await db.close(config.shutdown_drain_ms);
+        await member.transport?.close();
         await ops.stop();
         log('weft: stopped');
       })();

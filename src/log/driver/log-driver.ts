@@ -1,18 +1,24 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { assert } from '../../common/assert.js';
-import { deadlineExceeded, invalidArgument } from '../../common/errors.js';
-import { decodePayload, encodePayload } from '../codec.js';
-import type { Entry, Event } from '../events.js';
+import { WeftError, deadlineExceeded, invalidArgument, unavailable } from '../../common/errors.js';
+import { encodePayload } from '../codec.js';
+import type { Entry, Event, MembershipChanged } from '../events.js';
 import type { HybridClock } from '../hlc.js';
-import { writeFileAtomic } from '../storage/atomic-file.js';
-import { SegmentLog, type SegmentLogOptions, defaultSegmentLogOptions } from '../storage/segment-log.js';
-import { SingleMemberCore, type CoreReady } from './single-member-core.js';
+import { RawNode, type Ready } from '../raft/raw-node.js';
+import { decodeConfChange, encodeConfChange, type ConfChange } from '../raft/conf-change.js';
+import type { Message, NodeId, RandomInt, Role, Snapshot } from '../raft/types.js';
+import { NONE } from '../raft/types.js';
+import type { PeerAddress, PeerTransport } from '../transport/peer-transport.js';
+import type { SegmentLogOptions } from '../storage/segment-log.js';
+import { DiskStorage } from './disk-storage.js';
+import { toEvent, toEvents } from './entry-map.js';
+import { MembershipDirectory } from './membership-directory.js';
+import type { MemberRecord, MembershipSnapshot } from './membership.js';
 
 /**
- * Runs a consensus core against real storage: it carries out each Ready (persist entries, apply the
- * committed ones) and calls `advance`, and it answers write concerns from the storage watermarks.
- * Today the core is the group of one; the Raft core takes its place behind the same calls.
+ * The member driver: runs the Raft core (RawNode) over the disk storage. It carries out each Ready in
+ * the order the core requires (persist, then send, then apply), ticks the core from a timer, steps
+ * messages from the peer transport into it, and answers write concerns from the storage watermarks
+ * and the leader's view of its followers.
  */
 export type JournalLevel = 'memory' | 'cache' | 'journal';
 
@@ -25,146 +31,559 @@ export interface ConcernWait {
   readonly timeout_ms: number;
 }
 
-export type ApplyHandler = (entries: readonly Entry[]) => void;
+/** What the driver asks of the member's state machine. */
+export interface ApplyTarget {
+  /** Committed entries in log order (the leader's own were applied already as pending). */
+  apply(entries: readonly Entry[]): void;
+  /** This member stopped leading: entries applied as pending after `committed` must be undone. */
+  leadershipLost(): void;
+  /** A snapshot from the leader: replace the state with `data` (as of `index`); resolves when done. */
+  installSnapshot(index: number, data: Uint8Array): Promise<void>;
+}
+
+export interface RaftTiming {
+  readonly tick_ms: number;
+  readonly election_ticks: number;
+  readonly heartbeat_ticks: number;
+  /** Appends in flight per follower (flow control). */
+  readonly inflight_msgs_max?: number;
+  /** Bytes of entries in one append message. */
+  readonly msg_bytes_max?: number;
+}
 
 export interface LogDriverOptions {
   readonly node_id: number;
   readonly clock: HybridClock;
   readonly segment: SegmentLogOptions;
+  /** The index of the checkpoint the state machine was loaded from, and its last commit_ts. */
+  readonly checkpoint_index: number;
+  readonly checkpoint_ts: number;
+  readonly timing: RaftTiming;
+  /** Form nothing: wait to be joined by a group's leader (a new member). */
+  readonly join_wait: boolean;
+  /** This member's own peer address and identity, recorded when it founds a group. */
+  readonly self: MemberRecord;
+  readonly transport?: PeerTransport;
+  readonly random_int?: RandomInt;
 }
 
-interface HardStateFile {
+/** The unary peer call by which a leader introduces the group to a member it is about to join. */
+const INTRODUCE_METHOD = 'weft.member.introduce';
+
+/** Why a waiting caller's write was cut loose when this member stopped leading. */
+const LEADERSHIP_LOST =
+  'leadership lost before the write concern held; the write may or may not have committed (read it back, or retry with an OperationRef)';
+
+interface ConcernWaiter {
+  readonly index: number;
+  readonly concern: ConcernWait;
+  /** Majority writes also wait until this member applied the entry (it committed). */
+  readonly needs_apply: boolean;
   readonly term: number;
-  readonly vote: number;
+  resolve(): void;
+  reject(e: Error): void;
 }
 
 export class LogDriver {
-  private readonly core: SingleMemberCore;
-  private applyHandler: ApplyHandler | undefined;
+  private readonly node: RawNode;
+  private applyTarget: ApplyTarget | undefined;
   private appliedIndex: number;
+  /** commit_ts of the entry at appliedIndex: the no-op after it is stamped from it. */
+  private appliedTs: number;
   private readonly applyWaiters = new Map<number, (() => void)[]>();
-  readonly term: number;
+  private concernWaiters: ConcernWaiter[] = [];
+  private readonly leaderWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  private running = false;
+  private closed = false;
+  private ticker: NodeJS.Timeout | undefined;
+  /** The term this member leads in as the last Ready reported, and the index of that term's no-op. */
+  private ledTerm = 0;
+  private termStart = 0;
+  /** Set when this member applied pending entries as leader in ledTerm. */
+  private role: Role = 'follower';
+  readonly members: MembershipDirectory;
+  /** Why the Ready loop stopped, if it failed; every later write fails with it. */
+  private failure: Error | undefined;
 
   private constructor(
-    private readonly storage: SegmentLog,
+    private readonly storage: DiskStorage,
     private readonly options: LogDriverOptions,
-    term: number,
-    applied: number,
   ) {
-    this.term = term;
-    this.appliedIndex = applied;
-    this.core = new SingleMemberCore(options.node_id, term, storage.lastIndex, applied);
-    storage.onDurable(({ journal }) => {
-      this.core.persistedTo(journal);
-      this.pump();
-    });
+    const hs = storage.hardState;
+    this.appliedIndex = Math.max(options.checkpoint_index, storage.snapshotMeta.index);
+    this.appliedTs = options.checkpoint_ts;
+    this.members = new MembershipDirectory(storage.snapshotMeta.membership);
+    this.node = new RawNode(
+      {
+        id: options.node_id,
+        election_ticks: options.timing.election_ticks,
+        heartbeat_ticks: options.timing.heartbeat_ticks,
+        random_int: options.random_int ?? ((n) => Math.floor(Math.random() * n)),
+        applied: this.appliedIndex,
+        pre_vote: true,
+        check_quorum: true,
+        ...(options.timing.inflight_msgs_max !== undefined ? { inflight_msgs_max: options.timing.inflight_msgs_max } : {}),
+        ...(options.timing.msg_bytes_max !== undefined ? { msg_bytes_max: options.timing.msg_bytes_max } : {}),
+      },
+      storage,
+    );
+    assert(hs.commit >= 0, 'hard state read');
+    storage.segmentLog.onDurable(() => this.checkConcerns());
   }
 
   /**
-   * Opens the log under `dir`. Every entry found in the file is made durable first: on a member of one,
-   * what the log holds after a crash is what committed. A new term starts at each open.
+   * Opens the member's log under `dir`. A fresh directory founds a group of one (this member the
+   * only voter) unless `join_wait` is set, in which case it forms nothing and waits for a leader.
    */
-  static async open(dir: string, options: Partial<LogDriverOptions> & Pick<LogDriverOptions, 'clock'>): Promise<LogDriver> {
-    const storage = SegmentLog.open(join(dir, 'log'), options.segment ?? defaultSegmentLogOptions);
-    const statePath = join(dir, 'raft-state');
-    const previous: HardStateFile = existsSync(statePath)
-      ? (JSON.parse(readFileSync(statePath, 'utf8')) as HardStateFile)
-      : { term: 0, vote: 0 };
-    const node_id = options.node_id ?? 1;
-    const term = previous.term + 1;
-    writeFileAtomic(statePath, Buffer.from(JSON.stringify({ term, vote: node_id } satisfies HardStateFile)));
-    if (storage.lastIndex >= storage.firstIndex) {
-      const last = decodePayload(storage.read(storage.lastIndex, storage.lastIndex)[0]!.data);
-      options.clock.observe(last.commit_ts);
+  static async open(dir: string, options: LogDriverOptions): Promise<LogDriver> {
+    const legacy: MembershipSnapshot = {
+      conf_state: { voters: [options.node_id], learners: [] },
+      members: [options.self],
+      departed: [],
+    };
+    const storage = DiskStorage.open(dir, { segment: options.segment, checkpoint_index: options.checkpoint_index, legacy_membership: legacy });
+    if (storage.lastIndex() === 0 && storage.hardState.term === 0 && !options.join_wait) {
+      await LogDriver.found(storage, options);
+    } else if (storage.lastIndex() > 0 && storage.snapshotMeta.index === 0 && storage.hardState.term > 0) {
+      // A log written before membership was logged starts without a membership entry: the member alone.
+      const first = storage.entries(storage.firstIndex(), storage.firstIndex() + 1, 1)[0];
+      if (first !== undefined && first.type === 'normal') {
+        storage.recordCheckpoint(0, legacy);
+      }
     }
-    return new LogDriver(storage, { node_id, clock: options.clock, segment: options.segment ?? defaultSegmentLogOptions }, term, storage.firstIndex - 1);
+    const last = storage.lastIndex();
+    if (last >= storage.firstIndex()) {
+      const entry = storage.entries(last, last + 1, Number.MAX_SAFE_INTEGER)[0]!;
+      const mapped = toEvent(entry, options.checkpoint_ts);
+      options.clock.observe(mapped.commit_ts);
+    }
+    return new LogDriver(storage, options);
+  }
+
+  /** The founding entry of a new group: this member as its only voter, with its address. */
+  private static async found(storage: DiskStorage, options: LogDriverOptions): Promise<void> {
+    const event: MembershipChanged = {
+      kind: 'membership_changed',
+      change: 'add_voter',
+      node_id: options.node_id,
+      address: options.self.address,
+      identity: options.self.identity,
+    };
+    const cc: ConfChange = { kind: 'add_voter', node: options.node_id, context: encodePayload({ commit_ts: options.clock.next(), event }) };
+    // The membership before entry 1 applies, so the core counts this member as the voter it elects.
+    storage.recordCheckpoint(0, { conf_state: { voters: [options.node_id], learners: [] }, members: [options.self], departed: [] });
+    await storage.append([{ index: 1, term: 1, type: 'conf_change', data: encodeConfChange(cc) }]);
+    await storage.sync();
+    storage.setHardState({ term: 1, vote: 0, commit: 1 });
+  }
+
+  /**
+   * Starts applying: committed entries after the checkpoint are replayed through `target` (membership
+   * changes included), then the member follows the group. A member that is its group's only voter
+   * campaigns at once, so it leads before this returns.
+   */
+  async start(target: ApplyTarget): Promise<void> {
+    assert(this.applyTarget === undefined, 'the driver starts once');
+    this.applyTarget = target;
+    const t = this.options.transport;
+    if (t !== undefined) {
+      t.onRaftMessage((m) => this.step(m));
+      t.onUnreachable((to) => {
+        this.node.reportUnreachable(to);
+        this.kick();
+      });
+      t.onSnapshotSent((to, ok) => {
+        this.node.reportSnapshot(to, ok);
+        this.kick();
+      });
+      t.handle(INTRODUCE_METHOD, async (_from, payload) => {
+        // A member waiting to be joined knows nobody: the leader names the group's members so this
+        // member can answer it before the log has taught it the membership.
+        if (this.members.records().length === 0) {
+          this.introduced = JSON.parse(Buffer.from(payload).toString('utf8')) as MemberRecord[];
+          this.bindPeers();
+        }
+        return new Uint8Array();
+      });
+      this.bindPeers();
+    }
+    // Committed entries first: a member does not campaign with a membership change unapplied.
+    this.kick();
+    await this.idle();
+    const cs = this.node.confState();
+    const alone = cs.voters.length === 1 && cs.voters[0] === this.options.node_id;
+    if (alone) {
+      this.node.campaign();
+      this.kick();
+      await this.idle();
+    }
+    this.ticker = setInterval(() => {
+      this.node.tick();
+      this.kick();
+    }, this.options.timing.tick_ms);
+    this.ticker.unref();
+    if (alone) await this.whenAcceptsWrites();
+  }
+
+  private step(m: Message): void {
+    if (this.closed || m.to !== this.options.node_id) return;
+    this.node.step(m);
+    this.kick();
+  }
+
+  // ---- state ----
+
+  get nodeId(): NodeId {
+    return this.options.node_id;
   }
 
   get firstIndex(): number {
-    return this.storage.firstIndex;
+    return this.storage.firstIndex();
   }
 
   get lastIndex(): number {
-    return this.storage.lastIndex;
+    return this.storage.lastIndex();
   }
 
   get committedIndex(): number {
-    return this.core.committed;
+    return this.node.raft.log.committed;
   }
 
   get applied(): number {
     return this.appliedIndex;
   }
 
+  get term(): number {
+    return this.node.raft.term;
+  }
+
+  get leaderId(): NodeId {
+    return this.node.raft.lead;
+  }
+
   get isLeader(): boolean {
-    return true;
+    return this.node.raft.role === 'leader';
   }
 
-  get storageStats(): SegmentLog['stats'] {
-    return this.storage.stats;
+  get raftRole(): Role {
+    return this.node.raft.role;
+  }
+
+  /** Leads, and has applied its term's first entry, so its state includes every committed write (DESIGN 3.3). */
+  get acceptsWrites(): boolean {
+    return this.isLeader && this.role === 'leader' && this.ledTerm === this.node.raft.term && this.appliedIndex >= this.termStart;
+  }
+
+  get storageStats(): DiskStorage['segmentLog']['stats'] {
+    return this.storage.segmentLog.stats;
+  }
+
+  /** Voters and learners. */
+  get membership(): MembershipSnapshot {
+    return this.members.snapshot(this.node.confState());
+  }
+
+  /** The leader's view of each member's log: match index (fsynced there), and whether it answered lately. */
+  progress(): ReadonlyMap<NodeId, { match: number; recent_active: boolean; is_learner: boolean }> {
+    const out = new Map<NodeId, { match: number; recent_active: boolean; is_learner: boolean }>();
+    if (!this.isLeader) return out;
+    for (const [id, pr] of this.node.raft.tracker.progress) {
+      const match = id === this.options.node_id ? this.storage.segmentLog.journalIndex : pr.match;
+      out.set(id, { match, recent_active: pr.recent_active, is_learner: pr.is_learner });
+    }
+    return out;
+  }
+
+  /** Ticks since this member last heard from a leader (a follower's view of its leader's liveness). */
+  get electionElapsedTicks(): number {
+    return this.node.raft.election_elapsed;
+  }
+
+  /** A member of more than one voter cannot answer from its own state alone. */
+  get voterCount(): number {
+    return this.node.confState().voters.length;
+  }
+
+  // ---- writes ----
+
+  /** Resolves when this member leads and accepts writes; rejects NOT_LEADER when another member leads. */
+  whenAcceptsWrites(): Promise<void> {
+    if (this.acceptsWrites) return Promise.resolve();
+    if (this.failure) return Promise.reject(this.failure);
+    if (!this.isLeader) return Promise.reject(this.notLeader());
+    return new Promise((resolve, reject) => this.leaderWaiters.push({ resolve, reject }));
+  }
+
+  notLeader(): WeftError {
+    const lead = this.node.raft.lead;
+    const record = lead === NONE ? undefined : this.members.get(lead);
+    return unavailable(
+      lead === NONE ? 'no leader is known; retry shortly' : `member ${this.options.node_id} does not lead; member ${lead} does`,
+      'NOT_LEADER',
+      { leader_id: String(lead), leader_addr: record?.address ?? '' },
+    );
   }
 
   /**
-   * Replays committed entries from `from` (after a checkpoint) through `visit`, then starts delivering
-   * new commits to `handler`. Entries at or below `from - 1` are taken as applied.
-   */
-  replayAndFollow(from: number, visit: (entry: Entry) => void, handler: ApplyHandler): void {
-    assert(this.applyHandler === undefined, 'replay runs once');
-    const start = Math.max(from, this.storage.firstIndex);
-    this.storage.scan(start, (stored) => {
-      visit(toEntry(stored.index, stored.term, stored.data));
-    });
-    this.appliedIndex = Math.max(this.appliedIndex, this.storage.lastIndex);
-    this.core.persistedTo(this.storage.lastIndex);
-    this.core.appliedTo(this.appliedIndex);
-    assert(!this.core.hasReady(), 'nothing is ready before following starts');
-    this.applyHandler = handler;
-  }
-
-  /**
-   * Stamps `event` with the next commit_ts and appends it. The returned entry is the proposer's to
-   * apply speculatively at once (DESIGN 3.2); it reaches the apply handler again when it commits.
+   * Stamps `event` with the next commit_ts and appends it through the core. The returned entry is the
+   * proposer's to apply speculatively at once (DESIGN 3.2); it reaches the apply target again when it
+   * commits. Refused (NOT_LEADER) unless this member accepts writes.
    */
   propose(event: Event): Entry {
+    if (this.failure) throw this.failure;
+    if (!this.acceptsWrites) throw this.notLeader();
     const commit_ts = this.options.clock.next();
     const data = encodePayload({ commit_ts, event });
-    const core = this.core.propose(data);
-    this.pump();
-    return { index: core.index, term: core.term, commit_ts, event };
+    const result =
+      event.kind === 'membership_changed'
+        ? this.node.proposeConfChange({ kind: event.change, node: event.node_id, context: data })
+        : this.node.propose(data);
+    if (!result.ok) {
+      if (result.refusal === 'conf_change_pending') throw unavailable('another membership change is under way; retry when it completes', 'CONF_CHANGE_PENDING');
+      if (result.refusal === 'conf_change_invalid') throw invalidArgument(`membership change refused: ${event.kind === 'membership_changed' ? `${event.change} ${event.node_id}` : ''}`);
+      throw this.notLeader();
+    }
+    this.kick();
+    return { index: result.index, term: result.term, commit_ts, event };
   }
 
-  private pump(): void {
-    while (this.core.hasReady()) {
-      const ready: CoreReady = this.core.ready();
-      if (ready.entries.length > 0) this.storage.append(ready.entries);
-      if (ready.committed_entries.length > 0) {
-        const entries = ready.committed_entries.map((e) => toEntry(e.index, e.term, e.data));
-        this.appliedIndex = entries[entries.length - 1]!.index;
-        this.applyHandler?.(entries);
-        this.wakeApplied();
-      }
-      this.core.advance(ready);
-    }
+  /** Members that can acknowledge a write: voters and learners. */
+  get memberCount(): number {
+    const cs = this.node.confState();
+    return cs.voters.length + cs.learners.length;
+  }
+
+  /** Throws INVALID_ARGUMENT for a concern this group can never satisfy; called before proposing. */
+  checkConcern(concern: ConcernWait): void {
+    const members = this.memberCount;
+    if (concern.acks > members) throw invalidArgument(`write concern acks ${concern.acks} exceeds the group's ${members} member(s)`);
   }
 
   /** Resolves when the concern holds for entry `index`; rejects DEADLINE_EXCEEDED on timeout. */
-  async awaitConcern(index: number, concern: ConcernWait): Promise<void> {
-    if (concern.acks === 0 || concern.level === 'memory') return;
-    if (concern.acks > 1) throw invalidArgument(`write concern acks ${concern.acks} exceeds the group's 1 member`);
-    const durable = this.storage.whenDurable(index, concern.level);
-    if (concern.timeout_ms <= 0) return durable;
+  awaitConcern(index: number, concern: ConcernWait): Promise<void> {
+    if (concern.acks === 0 || concern.level === 'memory') return Promise.resolve();
+    const voters = this.voterCount;
+    try {
+      this.checkConcern(concern);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const needs_apply = concern.acks >= Math.floor(voters / 2) + 1;
+    const waiter = new Promise<void>((resolve, reject) => {
+      this.concernWaiters.push({ index, concern, needs_apply, term: this.node.raft.term, resolve, reject });
+    });
+    this.checkConcerns();
+    if (concern.timeout_ms <= 0) return waiter;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(deadlineExceeded(`write concern not met within ${concern.timeout_ms} ms; the write may still commit`)),
+        () => reject(deadlineExceeded(`write concern not met within ${concern.timeout_ms} ms; the write is not undone and may still commit`)),
         concern.timeout_ms,
       );
     });
-    try {
-      await Promise.race([durable, timeout]);
-    } finally {
-      clearTimeout(timer);
+    return Promise.race([waiter, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  /** Members (this one included) whose fsynced log holds `index`, as this leader knows. */
+  private acksAt(index: number): number {
+    let n = this.storage.segmentLog.journalIndex >= index ? 1 : 0;
+    for (const [id, pr] of this.node.raft.tracker.progress) if (id !== this.options.node_id && pr.match >= index) n++;
+    return n;
+  }
+
+  private checkConcerns(): void {
+    if (this.concernWaiters.length === 0) return;
+    const still: ConcernWaiter[] = [];
+    const log = this.storage.segmentLog;
+    for (const w of this.concernWaiters) {
+      if (this.failure) w.reject(this.failure);
+      else if (!this.isLeader || this.node.raft.term !== w.term) w.reject(unavailable(LEADERSHIP_LOST, 'LEADERSHIP_LOST'));
+      else if (w.concern.level === 'cache' ? log.cacheIndex >= w.index : this.acksAt(w.index) >= w.concern.acks && (!w.needs_apply || this.appliedIndex >= w.index)) w.resolve();
+      else still.push(w);
     }
+    this.concernWaiters = still;
+  }
+
+  // ---- the Ready loop ----
+
+  private kick(): void {
+    if (this.running || this.closed) return;
+    if (!this.node.hasReady()) {
+      this.checkConcerns();
+      return;
+    }
+    this.running = true;
+    void this.loop().finally(() => {
+      this.running = false;
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+      // Something may have arrived while the last Ready was being persisted.
+      if (!this.closed && this.node.hasReady()) this.kick();
+    });
+  }
+
+  private readonly idleWaiters: (() => void)[] = [];
+
+  /** Resolves once the Ready loop has nothing left to do. */
+  private idle(): Promise<void> {
+    if (!this.running && !this.node.hasReady()) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.kick();
+    });
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      while (!this.closed && this.node.hasReady()) {
+        const rd = this.node.ready();
+        await this.handle(rd);
+        this.node.advance();
+        this.afterReady();
+      }
+    } catch (e) {
+      // A failed write or fsync leaves the log in an unknown state: stop, and fail every waiter.
+      this.failure = e instanceof Error ? e : new Error(String(e));
+      this.closed = true;
+      for (const w of this.leaderWaiters.splice(0)) w.reject(this.failure);
+      this.checkConcerns();
+    }
+  }
+
+  private async handle(rd: Ready): Promise<void> {
+    if (rd.soft_state !== undefined && rd.soft_state.role !== 'leader' && this.role === 'leader') this.stepDown();
+    if (rd.soft_state !== undefined) this.role = rd.soft_state.role;
+    if (this.role === 'leader' && this.ledTerm !== this.node.raft.term) {
+      // This term's no-op is the newest entry: the core appended it on election, and writes wait for it.
+      if (this.ledTerm !== 0 && this.ledTerm < this.node.raft.term) this.stepDown();
+      this.ledTerm = this.node.raft.term;
+      this.termStart = rd.entries.find((e) => e.term === this.ledTerm)?.index ?? this.node.raft.log.lastIndex();
+    }
+    // 1. persist: snapshot, entries, hard state; fsync when the core says so.
+    if (rd.snapshot !== undefined) await this.installSnapshot(rd.snapshot);
+    if (rd.entries.length > 0) await this.storage.append(rd.entries);
+    if (rd.hard_state !== undefined) this.storage.setHardState(rd.hard_state);
+    if (rd.must_sync) await this.storage.sync();
+    // 2. send: what these messages promise is now on disk.
+    if (rd.messages.length > 0) this.options.transport?.send(rd.messages);
+    // 3. apply.
+    if (rd.committed_entries.length > 0) this.applyCommitted(rd.committed_entries);
+    for (const rs of rd.read_states) this.readStates.get(rs.request_ctx)?.(rs.index);
+  }
+
+  /** Pending entries of a lost term are undone and their callers told the outcome is unknown. */
+  private stepDown(): void {
+    this.ledTerm = 0;
+    this.applyTarget?.leadershipLost();
+    this.checkConcerns();
+  }
+
+  private applyCommitted(raftEntries: readonly import('../raft/types.js').Entry[]): void {
+    const entries = toEvents(raftEntries, this.appliedTs);
+    // Membership first, so a checkpoint taken at the end of this batch records the membership it has.
+    for (let i = 0; i < raftEntries.length; i++) {
+      const e = raftEntries[i]!;
+      if (e.type !== 'conf_change') continue;
+      const cc = decodeConfChange(e.data);
+      const cs = this.node.applyConfChange(cc);
+      const event = entries[i]!.event;
+      if (event.kind === 'membership_changed') this.members.apply(event);
+      this.members.retain(cs);
+      this.bindPeers();
+    }
+    for (const e of entries) this.options.clock.observe(e.commit_ts);
+    const last = entries[entries.length - 1]!;
+    this.applyTarget?.apply(entries);
+    this.appliedIndex = last.index;
+    this.appliedTs = last.commit_ts;
+    this.wakeApplied();
+  }
+
+  private afterReady(): void {
+    if (this.acceptsWrites) for (const w of this.leaderWaiters.splice(0)) w.resolve();
+    else if (!this.isLeader) for (const w of this.leaderWaiters.splice(0)) w.reject(this.notLeader());
+    this.checkConcerns();
+  }
+
+  private async installSnapshot(snap: Snapshot): Promise<void> {
+    const { membership, state } = decodeShippedSnapshot(snap.data);
+    await this.applyTarget?.installSnapshot(snap.meta.index, state);
+    await this.storage.installSnapshot(snap.meta, membership);
+    this.members.reset(membership);
+    this.bindPeers();
+    this.appliedIndex = snap.meta.index;
+    this.appliedTs = this.snapshotTs(snap.meta.index);
+    this.wakeApplied();
+  }
+
+  /** The state machine tells the driver the commit_ts of the snapshot's last entry after installing it. */
+  snapshotTs: (index: number) => number = () => 0;
+
+  /** Members named by a leader's introduction, used until the log's membership arrives. */
+  private introduced: MemberRecord[] = [];
+  /** Members being joined by this leader: bound before the membership entry applies, so it can reach them. */
+  private readonly joining = new Map<NodeId, MemberRecord>();
+
+  /**
+   * On the leader, before a member is added: binds it as a peer and tells it who the members are,
+   * so it can answer the leader's first messages. Rejects UNAVAILABLE when it cannot be reached.
+   */
+  async introduce(record: MemberRecord, timeout_ms: number): Promise<void> {
+    const t = this.options.transport;
+    if (t === undefined) throw unavailable('this member has no peer transport; start it with a peer_port to grow the group', 'NO_PEER_TRANSPORT');
+    this.joining.set(record.node_id, record);
+    this.bindPeers();
+    const directory = this.members.records();
+    await t.call(record.node_id, INTRODUCE_METHOD, Buffer.from(JSON.stringify(directory)), timeout_ms).catch((e: unknown) => {
+      this.joining.delete(record.node_id);
+      this.bindPeers();
+      throw e;
+    });
+  }
+
+  private bindPeers(): void {
+    const t = this.options.transport;
+    if (t === undefined) return;
+    const peers = new Map<NodeId, PeerAddress>();
+    const known = this.members.records();
+    for (const [id] of this.joining) if (this.members.get(id) !== undefined) this.joining.delete(id);
+    const sources = [...(known.length === 0 ? this.introduced : []), ...this.joining.values(), ...known];
+    for (const m of sources) {
+      if (m.node_id !== this.options.node_id && m.address !== '') peers.set(m.node_id, { address: m.address, identity: m.identity });
+    }
+    t.setPeers(peers);
+  }
+
+  // ---- reads ----
+
+  private readonly readStates = new Map<string, (index: number) => void>();
+  private readSeq = 0;
+
+  /**
+   * ReadIndex: the leader confirms it still leads (a heartbeat round) and answers its commit index;
+   * a read served once that index is applied is linearizable.
+   */
+  readIndex(timeout_ms: number): Promise<number> {
+    const ctx = `r${this.options.node_id}-${++this.readSeq}`;
+    return new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.readStates.delete(ctx);
+        reject(unavailable('leadership could not be confirmed for a linearizable read; retry', 'READ_INDEX_TIMEOUT'));
+      }, timeout_ms);
+      timer.unref();
+      this.readStates.set(ctx, (index) => {
+        clearTimeout(timer);
+        this.readStates.delete(ctx);
+        resolve(index);
+      });
+      const refusal = this.node.readIndex(ctx);
+      if (refusal !== undefined) {
+        clearTimeout(timer);
+        this.readStates.delete(ctx);
+        reject(this.notLeader());
+        return;
+      }
+      this.kick();
+    });
   }
 
   /** Resolves once this member has applied entry `index`. */
@@ -185,9 +604,42 @@ export class LogDriver {
     }
   }
 
-  /** Reads committed entries [from, to], e.g. for the change feed. */
+  /** Reads entries [from, to] as events, e.g. for the change feed. */
   read(from: number, to: number): Entry[] {
-    return this.storage.read(from, to).map((s) => toEntry(s.index, s.term, s.data));
+    const lo = Math.max(from - 1, this.storage.firstIndex());
+    const raw = this.storage.entries(lo, to + 1, Number.MAX_SAFE_INTEGER);
+    const mapped = toEvents(raw, 0);
+    return mapped.filter((e) => e.index >= from);
+  }
+
+  // ---- membership and leadership ----
+
+  /** Hands leadership to `to` (a voter); the caller watches leaderId for the outcome. */
+  transferLeadership(to: NodeId): void {
+    const refusal = this.node.transferLeader(to);
+    if (refusal !== undefined) throw refusal === 'not_leader' ? this.notLeader() : invalidArgument(`cannot transfer leadership to ${to}: ${refusal}`);
+    this.kick();
+  }
+
+  /** Campaigns now (used when this member is the only voter left). */
+  campaign(): void {
+    this.node.campaign();
+    this.kick();
+  }
+
+  // ---- checkpoints ----
+
+  /** Records the meta (term, membership) of a checkpoint about to be written at `index`. */
+  recordCheckpoint(index: number): void {
+    this.storage.recordCheckpoint(index, this.membership);
+  }
+
+  /** Supplies the state shipped with a snapshot to a member behind compaction. */
+  setSnapshotSource(source: (index: number) => Uint8Array | undefined): void {
+    this.storage.setSnapshotDataSource((meta) => {
+      const state = source(meta.index);
+      return state === undefined ? undefined : encodeShippedSnapshot(meta.membership, state);
+    });
   }
 
   /** Entries at or below `index` are in a checkpoint; whole segments below it may go. */
@@ -196,11 +648,28 @@ export class LogDriver {
   }
 
   async close(): Promise<void> {
+    if (this.ticker !== undefined) clearInterval(this.ticker);
+    await this.idle();
+    this.closed = true;
+    for (const w of this.leaderWaiters.splice(0)) w.reject(unavailable('the member is stopping', 'SHUTTING_DOWN'));
+    for (const w of this.concernWaiters.splice(0)) w.reject(unavailable('the member is stopping before the write concern held', 'SHUTTING_DOWN'));
     await this.storage.close();
   }
 }
 
-function toEntry(index: number, term: number, data: Uint8Array): Entry {
-  const payload = decodePayload(data);
-  return { index, term, commit_ts: payload.commit_ts, event: payload.event };
+/** A shipped snapshot: the membership as of its index, then the checkpoint bytes. */
+function encodeShippedSnapshot(membership: MembershipSnapshot, state: Uint8Array): Uint8Array {
+  const head = Buffer.from(JSON.stringify(membership));
+  const out = Buffer.alloc(4 + head.byteLength + state.byteLength);
+  out.writeUInt32LE(head.byteLength, 0);
+  head.copy(out, 4);
+  out.set(state, 4 + head.byteLength);
+  return out;
+}
+
+function decodeShippedSnapshot(data: Uint8Array): { membership: MembershipSnapshot; state: Uint8Array } {
+  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const n = buf.readUInt32LE(0);
+  const membership = JSON.parse(buf.subarray(4, 4 + n).toString('utf8')) as MembershipSnapshot;
+  return { membership, state: buf.subarray(4 + n) };
 }

@@ -12,25 +12,32 @@ import type { ConfState, NodeId } from './types.js';
 export interface ConfChange {
   readonly kind: 'add_voter' | 'add_learner' | 'remove';
   readonly node: NodeId;
+  /** Opaque to the core: what the application records with the change (a member's address, identity). */
+  readonly context?: Uint8Array;
 }
 
 const KIND_CODES = ['add_voter', 'add_learner', 'remove'] as const;
 
-/** Entry payload: one byte of kind, then the id as a float64 (exact for ids below 2^53). */
+const HEAD_BYTES = 9;
+
+/** Entry payload: one byte of kind, the id as a float64 (exact for ids below 2^53), then the context. */
 export function encodeConfChange(cc: ConfChange): Uint8Array {
-  const buf = new Uint8Array(9);
+  const context = cc.context ?? new Uint8Array();
+  const buf = new Uint8Array(HEAD_BYTES + context.byteLength);
   buf[0] = KIND_CODES.indexOf(cc.kind);
   new DataView(buf.buffer).setFloat64(1, cc.node);
+  buf.set(context, HEAD_BYTES);
   return buf;
 }
 
 export function decodeConfChange(data: Uint8Array): ConfChange {
-  assert(data.byteLength === 9, `conf change payload has ${data.byteLength} bytes, expected 9`);
+  assert(data.byteLength >= HEAD_BYTES, `conf change payload has ${data.byteLength} bytes, expected at least ${HEAD_BYTES}`);
   const kind = KIND_CODES[data[0]!];
   assert(kind !== undefined, `unknown conf change kind ${data[0]}`);
   const node = new DataView(data.buffer, data.byteOffset, data.byteLength).getFloat64(1);
   assert(Number.isSafeInteger(node) && node > 0, `bad node id ${node} in conf change`);
-  return { kind, node };
+  if (data.byteLength === HEAD_BYTES) return { kind, node };
+  return { kind, node, context: data.subarray(HEAD_BYTES) };
 }
 
 /** Why a change cannot be applied to the current membership, or undefined if it can. */

@@ -90,6 +90,8 @@ export class BuildExecutor {
   /** Wakes the pump when there is an open build. */
   kick(): void {
     if (this.pumping || this.stopped) return;
+    // Only the leader drives builds; a new leader takes them up when its first entry applies.
+    if (!this.db.log.acceptsWrites) return;
     if (this.openBuilds().length === 0) return;
     this.pumping = true;
     void this.pump()
@@ -106,7 +108,7 @@ export class BuildExecutor {
 
   private async pump(): Promise<void> {
     for (;;) {
-      if (this.stopped) return;
+      if (this.stopped || !this.db.log.acceptsWrites) return;
       const open = this.openBuilds();
       for (const op of [...this.phases.keys()]) {
         if (!open.some((b) => b.operation === op)) {

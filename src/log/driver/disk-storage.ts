@@ -1,0 +1,303 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { assert } from '../../common/assert.js';
+import { WeftError } from '../../common/errors.js';
+import { limitBytes, type Storage } from '../raft/storage.js';
+import type { ConfState, Entry, HardState, Snapshot, SnapshotMeta } from '../raft/types.js';
+import { EMPTY_HARD_STATE } from '../raft/types.js';
+import { writeFileAtomic } from '../storage/atomic-file.js';
+import { SegmentLog, type SegmentLogOptions } from '../storage/segment-log.js';
+import { EMPTY_MEMBERSHIP, type MembershipSnapshot } from './membership.js';
+import { decodeStored, encodeStored } from './stored-entry.js';
+
+/**
+ * The Raft Storage of one member on disk:
+ * - `log/`: the entries, in a SegmentLog (a membership change is tagged, see stored-entry.ts);
+ * - `raft-state`: the hard state {term, vote, commit}, replaced atomically (write, fsync, rename)
+ *   whenever term or vote change;
+ * - `raft-commit`: the commit index alone, overwritten in place (8 bytes, not fsynced) at every
+ *   change, so a restarted process re-applies what committed, membership changes included, without
+ *   waiting for a leader. After a power loss it may lag, which is safe;
+ * - `raft-snapshots/snapshot-<index>.json`: the meta of a checkpoint (index, term, membership),
+ *   written before the checkpoint itself, so the checkpoint a restart loads always has its meta.
+ *
+ * The term of every entry still in the log is kept in memory, so term() never reads a file.
+ * Invariant: the log holds every entry in (snapshot index, lastIndex()]; entries at or below the
+ * snapshot's index may still be there (they go when whole segments are compacted).
+ */
+export interface DiskStorageOptions {
+  readonly segment: SegmentLogOptions;
+  /** The index of the checkpoint the state machine was loaded from (0: none). */
+  readonly checkpoint_index: number;
+  /** Membership of a data directory written before membership was logged: the member alone. */
+  readonly legacy_membership: MembershipSnapshot;
+}
+
+interface SnapshotFile extends SnapshotMeta {
+  readonly membership: MembershipSnapshot;
+}
+
+/** Loads the application's snapshot data for the meta at `index` (a checkpoint), or undefined if gone. */
+export type SnapshotDataSource = (meta: SnapshotFile) => Uint8Array | undefined;
+
+export class DiskStorage implements Storage {
+  private log: SegmentLog;
+  private hard: HardState;
+  /** The hard state as last written to disk; the commit in it may lag (a lower commit is safe). */
+  private written: HardState;
+  private snap: SnapshotFile;
+  /** terms[i - termBase] is the term of entry i, for termBase <= i <= lastIndex(). */
+  private terms: number[] = [];
+  private termBase: number;
+  private dataSource: SnapshotDataSource = () => undefined;
+  /** The open `raft-commit` file. */
+  private readonly commitFd: number;
+  private readonly commitBuf = Buffer.alloc(8);
+
+  private constructor(
+    private readonly dir: string,
+    private readonly options: DiskStorageOptions,
+    log: SegmentLog,
+    hard: HardState,
+    snap: SnapshotFile,
+  ) {
+    this.log = log;
+    this.hard = hard;
+    this.written = hard;
+    this.snap = snap;
+    this.termBase = log.firstIndex;
+    this.commitFd = openSync(join(dir, 'raft-commit'), existsSync(join(dir, 'raft-commit')) ? 'r+' : 'w+');
+    log.scan(log.firstIndex, (e) => this.terms.push(e.term));
+    assert(this.termBase + this.terms.length - 1 === log.lastIndex, 'every entry of the log was scanned');
+  }
+
+  static open(dir: string, options: DiskStorageOptions): DiskStorage {
+    mkdirSync(join(dir, 'raft-snapshots'), { recursive: true });
+    const snap = readSnapshotFile(dir, options);
+    let log = SegmentLog.open(join(dir, 'log'), options.segment, snap.index + 1);
+    if (log.lastIndex < snap.index || log.firstIndex > snap.index + 1) {
+      // A snapshot from the leader was installed and the crash came before the old log was replaced:
+      // nothing in it follows the snapshot, so start the log again after it.
+      log = resetLog(dir, log, options.segment, snap.index + 1);
+    }
+    const statePath = join(dir, 'raft-state');
+    const stored = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as Partial<HardState>) : undefined;
+    const hard: HardState =
+      stored === undefined
+        ? EMPTY_HARD_STATE
+        : {
+            term: stored.term ?? 0,
+            vote: stored.vote ?? 0,
+            // A hard state from before commit was kept: on a member of one, the whole log committed.
+            commit: stored.commit ?? log.lastIndex,
+          };
+    const commitPath = join(dir, 'raft-commit');
+    const lastCommit = existsSync(commitPath) ? readCommitFile(commitPath) : 0;
+    // What a checkpoint holds committed, even if the commit written beside it lags.
+    const commit = Math.min(Math.max(hard.commit, lastCommit, snap.index), log.lastIndex);
+    return new DiskStorage(dir, options, log, { ...hard, commit }, snap);
+  }
+
+  /** Supplies the data of the snapshot shipped to a member behind compaction (the newest checkpoint). */
+  setSnapshotDataSource(source: SnapshotDataSource): void {
+    this.dataSource = source;
+  }
+
+  // ---- Storage (what the core reads) ----
+
+  initialState(): { hard_state: HardState; conf_state: ConfState } {
+    return { hard_state: this.hard, conf_state: this.snap.membership.conf_state };
+  }
+
+  /** The index before the first entry the core may read: the snapshot's, or the oldest stored entry's. */
+  private dummyIndex(): number {
+    return this.termBase <= this.snap.index ? this.termBase : this.snap.index;
+  }
+
+  firstIndex(): number {
+    return this.dummyIndex() + 1;
+  }
+
+  lastIndex(): number {
+    return this.log.lastIndex;
+  }
+
+  term(i: number): number | undefined {
+    if (i === this.snap.index) return this.snap.term;
+    if (i < this.dummyIndex() || i < this.termBase || i > this.log.lastIndex) return undefined;
+    return this.terms[i - this.termBase];
+  }
+
+  entries(lo: number, hi: number, bytes_max: number): Entry[] {
+    assert(lo >= this.firstIndex(), `entries(${lo}) compacted: first index is ${this.firstIndex()}`);
+    assert(hi <= this.lastIndex() + 1, `entries(..${hi}) beyond last index ${this.lastIndex()}`);
+    if (lo >= hi) return [];
+    const out: Entry[] = [];
+    let bytes = 0;
+    // Read in small runs so a budget of a few entries does not read the whole range.
+    for (let from = lo; from < hi; ) {
+      const to = Math.min(hi - 1, from + 63);
+      for (const s of this.log.read(from, to)) {
+        out.push(decodeStored(s.index, s.term, s.data));
+        bytes += s.data.byteLength;
+      }
+      if (bytes > bytes_max) break;
+      from = to + 1;
+    }
+    return limitBytes(out, bytes_max);
+  }
+
+  snapshot(): Snapshot | undefined {
+    const data = this.dataSource(this.snap);
+    if (data === undefined) return undefined;
+    return { meta: { index: this.snap.index, term: this.snap.term, conf_state: this.snap.membership.conf_state }, data };
+  }
+
+  // ---- what the driver writes ----
+
+  get hardState(): HardState {
+    return this.hard;
+  }
+
+  get snapshotMeta(): SnapshotFile {
+    return this.snap;
+  }
+
+  get segmentLog(): SegmentLog {
+    return this.log;
+  }
+
+  /**
+   * Appends entries from a Ready, first cutting any stored suffix they replace. Entries at or
+   * below the snapshot are committed and equal to what the snapshot holds; they are skipped.
+   */
+  async append(entries: readonly Entry[]): Promise<void> {
+    const fresh = entries.filter((e) => e.index > this.snap.index);
+    if (fresh.length === 0) return;
+    const first = fresh[0]!.index;
+    assert(first <= this.log.lastIndex + 1, `append at ${first} leaves a gap after ${this.log.lastIndex}`);
+    if (first <= this.log.lastIndex) {
+      // A new leader's entries replace ones this member held but never acknowledged as committed.
+      await this.log.truncateFrom(first);
+      this.terms.length = first - this.termBase;
+    }
+    this.log.append(fresh.map((e) => ({ index: e.index, term: e.term, data: encodeStored(e.type, e.data) })));
+    for (const e of fresh) this.terms.push(e.term);
+  }
+
+  /**
+   * Records the hard state. A change of term or vote is written and fsynced before this returns (a
+   * vote must never be forgotten); a commit-only change rides along with the next such write.
+   */
+  setHardState(hs: HardState): void {
+    const commitChanged = hs.commit !== this.hard.commit;
+    this.hard = hs;
+    if (hs.term !== this.written.term || hs.vote !== this.written.vote) this.writeHardState();
+    if (commitChanged) {
+      this.commitBuf.writeDoubleLE(hs.commit, 0);
+      writeSync(this.commitFd, this.commitBuf, 0, 8, 0);
+    }
+  }
+
+  private writeHardState(): void {
+    writeFileAtomic(join(this.dir, 'raft-state'), Buffer.from(JSON.stringify(this.hard)));
+    this.written = this.hard;
+  }
+
+  /** Resolves once every appended entry is fsynced. */
+  sync(): Promise<void> {
+    return this.log.sync();
+  }
+
+  /**
+   * Records the meta of a checkpoint about to be written at `index` (already applied and committed).
+   * Written first: the checkpoint a restart finds always has its meta.
+   */
+  recordCheckpoint(index: number, membership: MembershipSnapshot): void {
+    const term = this.term(index);
+    assert(term !== undefined, `no term known for checkpoint index ${index}`);
+    const file: SnapshotFile = { index, term, conf_state: membership.conf_state, membership };
+    writeFileAtomic(snapshotPath(this.dir, index), Buffer.from(JSON.stringify(file)));
+    this.snap = file;
+  }
+
+  /** Entries at or below `index` are in a checkpoint; whole segments below it go, with older metas. */
+  compactTo(index: number): void {
+    this.log.compactTo(index);
+    const dropped = this.log.firstIndex - this.termBase;
+    if (dropped > 0) {
+      this.terms = this.terms.slice(dropped);
+      this.termBase = this.log.firstIndex;
+    }
+    for (const name of readdirSync(join(this.dir, 'raft-snapshots'))) {
+      const at = Number.parseInt(name.replace(/^snapshot-/, ''), 10);
+      if (Number.isSafeInteger(at) && at < index) unlinkSync(join(this.dir, 'raft-snapshots', name));
+    }
+  }
+
+  /**
+   * Replaces the log with a snapshot received from the leader: its meta is recorded, then the log
+   * starts again after it. The caller has already stored the snapshot's data as a checkpoint.
+   */
+  async installSnapshot(meta: SnapshotMeta, membership: MembershipSnapshot): Promise<void> {
+    const file: SnapshotFile = { index: meta.index, term: meta.term, conf_state: meta.conf_state, membership };
+    writeFileAtomic(snapshotPath(this.dir, meta.index), Buffer.from(JSON.stringify(file)));
+    this.snap = file;
+    await this.log.close();
+    this.log = resetLog(this.dir, undefined, this.options.segment, meta.index + 1);
+    this.terms = [];
+    this.termBase = meta.index + 1;
+    this.hard = { ...this.hard, commit: Math.max(this.hard.commit, meta.index) };
+    this.writeHardState();
+  }
+
+  async close(): Promise<void> {
+    await this.log.close();
+    if (this.hard.commit !== this.written.commit) this.writeHardState();
+    closeSync(this.commitFd);
+  }
+}
+
+/** The commit index in `raft-commit`; 0 when the file is short (never written, or torn). */
+function readCommitFile(path: string): number {
+  const bytes = readFileSync(path);
+  if (bytes.byteLength < 8) return 0;
+  const commit = bytes.readDoubleLE(0);
+  return Number.isSafeInteger(commit) && commit > 0 ? commit : 0;
+}
+
+function snapshotPath(dir: string, index: number): string {
+  return join(dir, 'raft-snapshots', `snapshot-${String(index).padStart(20, '0')}.json`);
+}
+
+function readSnapshotFile(dir: string, options: DiskStorageOptions): SnapshotFile {
+  const index = options.checkpoint_index;
+  const path = snapshotPath(dir, index);
+  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as SnapshotFile;
+  // Index 0 without a file: a member waiting to be joined, which knows no membership yet.
+  if (index === 0) return { index: 0, term: 0, conf_state: EMPTY_MEMBERSHIP.conf_state, membership: EMPTY_MEMBERSHIP };
+  // A checkpoint written before membership was logged: its log still holds the checkpoint's entry.
+  const log = SegmentLog.open(join(dir, 'log'), options.segment);
+  try {
+    if (index < log.firstIndex || index > log.lastIndex) {
+      throw new WeftError('DATA_LOSS', `checkpoint ${index} has no membership record and its log entry is gone`);
+    }
+    const term = log.read(index, index)[0]!.term;
+    const membership = options.legacy_membership;
+    return { index, term, conf_state: membership.conf_state, membership };
+  } finally {
+    void log.close();
+  }
+}
+
+/** Moves the old log aside, starts an empty one at `first_index`, then removes the old one. */
+function resetLog(dir: string, old: SegmentLog | undefined, segment: SegmentLogOptions, first_index: number): SegmentLog {
+  if (old !== undefined) void old.close();
+  const path = join(dir, 'log');
+  const aside = join(dir, 'log.replaced');
+  rmSync(aside, { recursive: true, force: true });
+  if (existsSync(path)) renameSync(path, aside);
+  const log = SegmentLog.open(path, segment, first_index);
+  rmSync(aside, { recursive: true, force: true });
+  return log;
+}

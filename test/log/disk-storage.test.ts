@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DiskStorage, type DiskStorageOptions } from '../../src/log/driver/disk-storage.js';
+import { EMPTY_MEMBERSHIP, type MembershipSnapshot } from '../../src/log/driver/membership.js';
+import type { Entry } from '../../src/log/raft/types.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function fresh(): string {
+  const d = mkdtempSync(join(tmpdir(), 'weft-disk-storage-'));
+  dirs.push(d);
+  return d;
+}
+
+const options = (checkpoint_index = 0): DiskStorageOptions => ({
+  segment: { segment_bytes_max: 256 },
+  checkpoint_index,
+  legacy_membership: EMPTY_MEMBERSHIP,
+});
+
+function entries(from: number, to: number, term: number): Entry[] {
+  const out: Entry[] = [];
+  for (let i = from; i <= to; i++) out.push({ index: i, term, type: i % 5 === 0 ? 'conf_change' : 'normal', data: Buffer.from(`e${i}t${term}`) });
+  return out;
+}
+
+const pair: MembershipSnapshot = {
+  conf_state: { voters: [1, 2], learners: [] },
+  members: [
+    { node_id: 1, address: 'a:1', identity: 'spiffe://t/1' },
+    { node_id: 2, address: 'a:2', identity: 'spiffe://t/2' },
+  ],
+  departed: [],
+};
+
+describe('disk Raft storage', () => {
+  it('entries, their types and terms, and the hard state survive a reopen; a commit-only change is kept too', async () => {
+    const dir = fresh();
+    const s = DiskStorage.open(dir, options());
+    await s.append(entries(1, 12, 1));
+    await s.sync();
+    s.setHardState({ term: 3, vote: 2, commit: 4 });
+    s.setHardState({ term: 3, vote: 2, commit: 9 });
+    await s.close();
+
+    const again = DiskStorage.open(dir, options());
+    expect(again.initialState().hard_state).toEqual({ term: 3, vote: 2, commit: 9 });
+    expect([again.firstIndex(), again.lastIndex()]).toEqual([1, 12]);
+    expect(again.term(0)).toBe(0);
+    expect(again.term(7)).toBe(1);
+    expect(again.term(13)).toBeUndefined();
+    const read = again.entries(4, 7, Number.MAX_SAFE_INTEGER);
+    expect(read.map((e) => [e.index, e.type, Buffer.from(e.data).toString()])).toEqual([
+      [4, 'normal', 'e4t1'],
+      [5, 'conf_change', 'e5t1'],
+      [6, 'normal', 'e6t1'],
+    ]);
+    // At least one entry is returned even when it alone passes the byte budget.
+    expect(again.entries(4, 7, 1)).toHaveLength(1);
+    await again.close();
+  });
+
+  it('entries from a new leader replace a conflicting stored suffix', async () => {
+    const dir = fresh();
+    const s = DiskStorage.open(dir, options());
+    await s.append(entries(1, 10, 1));
+    await s.append(entries(7, 8, 2));
+    expect(s.lastIndex()).toBe(8);
+    expect([s.term(6), s.term(7), s.term(8), s.term(9)]).toEqual([1, 2, 2, undefined]);
+    await s.close();
+    const again = DiskStorage.open(dir, options());
+    expect(again.entries(6, 9, Number.MAX_SAFE_INTEGER).map((e) => Buffer.from(e.data).toString())).toEqual(['e6t1', 'e7t2', 'e8t2']);
+    await again.close();
+  });
+
+  it('a checkpoint records its term and membership; compaction keeps the terms the core may still ask for; a restart from it sees that membership', async () => {
+    const dir = fresh();
+    const s = DiskStorage.open(dir, options());
+    await s.append(entries(1, 40, 1));
+    await s.sync();
+    s.recordCheckpoint(30, pair);
+    s.compactTo(20);
+    expect(s.firstIndex()).toBeGreaterThan(1);
+    expect(s.firstIndex()).toBeLessThanOrEqual(21);
+    expect(s.term(s.firstIndex() - 1)).toBe(1);
+    expect(s.term(30)).toBe(1);
+    await s.close();
+
+    const again = DiskStorage.open(dir, options(30));
+    expect(again.initialState().conf_state).toEqual(pair.conf_state);
+    expect(again.snapshotMeta.membership.members.map((m) => m.address)).toEqual(['a:1', 'a:2']);
+    // The checkpoint's index is committed whatever the hard state said.
+    expect(again.initialState().hard_state.commit).toBe(30);
+    await again.close();
+  });
+
+  it('installing a snapshot from the leader starts the log again after it', async () => {
+    const dir = fresh();
+    const s = DiskStorage.open(dir, options());
+    await s.append(entries(1, 5, 1));
+    await s.installSnapshot({ index: 100, term: 4, conf_state: pair.conf_state }, pair);
+    expect([s.firstIndex(), s.lastIndex(), s.term(100)]).toEqual([101, 100, 4]);
+    await s.append(entries(101, 103, 4));
+    await s.close();
+    const again = DiskStorage.open(dir, options(100));
+    expect([again.firstIndex(), again.lastIndex(), again.term(102)]).toEqual([101, 103, 4]);
+    expect(again.initialState().hard_state.commit).toBe(100);
+    await again.close();
+  });
+});

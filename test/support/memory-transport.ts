@@ -1,0 +1,116 @@
+import { WeftError, unavailable } from '../../src/common/errors.js';
+import type { Message, NodeId } from '../../src/log/raft/types.js';
+import type { PeerAddress, PeerCallHandler, PeerTransport, RaftMessageHandler } from '../../src/log/transport/peer-transport.js';
+
+/**
+ * Peers in one process, for tests: a hub routes messages between transports by address, honouring
+ * each transport's bound peers (a message to an id with no binding is dropped, as over the network).
+ * `isolate` cuts a member off in both directions, as a partition or a dead process would.
+ */
+export class MemoryHub {
+  private readonly byAddress = new Map<string, MemoryTransport>();
+  private readonly isolated = new Set<string>();
+
+  transport(address: string): MemoryTransport {
+    const t = new MemoryTransport(this, address);
+    this.byAddress.set(address, t);
+    return t;
+  }
+
+  isolate(address: string): void {
+    this.isolated.add(address);
+  }
+
+  heal(address: string): void {
+    this.isolated.delete(address);
+  }
+
+  /** The transport at `address` if a message from `from` can reach it now. */
+  reach(from: string, address: string): MemoryTransport | undefined {
+    if (this.isolated.has(from) || this.isolated.has(address)) return undefined;
+    const t = this.byAddress.get(address);
+    return t === undefined || t.closed ? undefined : t;
+  }
+
+  forget(address: string): void {
+    this.byAddress.delete(address);
+  }
+}
+
+export class MemoryTransport implements PeerTransport {
+  private peers: ReadonlyMap<NodeId, PeerAddress> = new Map();
+  private raftHandler: RaftMessageHandler = () => undefined;
+  private unreachable: (to: NodeId) => void = () => undefined;
+  private snapshotSent: (to: NodeId, ok: boolean) => void = () => undefined;
+  private readonly handlers = new Map<string, PeerCallHandler>();
+  closed = false;
+  /** Raft messages this transport sent, by type (tests look for snapshots). */
+  readonly sent = new Map<string, number>();
+
+  constructor(
+    private readonly hub: MemoryHub,
+    readonly address: string,
+  ) {}
+
+  setPeers(peers: ReadonlyMap<NodeId, PeerAddress>): void {
+    this.peers = new Map(peers);
+  }
+
+  send(messages: readonly Message[]): void {
+    for (const m of messages) {
+      this.sent.set(m.type, (this.sent.get(m.type) ?? 0) + 1);
+      const peer = this.peers.get(m.to);
+      const target = peer === undefined ? undefined : this.hub.reach(this.address, peer.address);
+      // Delivered on a later turn, like a network: never inside the sender's Ready.
+      setImmediate(() => {
+        if (this.closed) return;
+        if (target === undefined || target.closed) {
+          this.unreachable(m.to);
+          if (m.type === 'snap') this.snapshotSent(m.to, false);
+          return;
+        }
+        target.raftHandler(m);
+        if (m.type === 'snap') this.snapshotSent(m.to, true);
+      });
+    }
+  }
+
+  onRaftMessage(handler: RaftMessageHandler): void {
+    this.raftHandler = handler;
+  }
+
+  onUnreachable(handler: (to: NodeId) => void): void {
+    this.unreachable = handler;
+  }
+
+  onSnapshotSent(handler: (to: NodeId, ok: boolean) => void): void {
+    this.snapshotSent = handler;
+  }
+
+  async call(to: NodeId, method: string, payload: Uint8Array, timeout_ms: number): Promise<Uint8Array> {
+    const peer = this.peers.get(to);
+    const target = peer === undefined ? undefined : this.hub.reach(this.address, peer.address);
+    const handler = target?.handlers.get(method);
+    if (handler === undefined) throw unavailable(`peer ${to} cannot be reached for ${method}`);
+    const from = [...target!.peers].find(([, p]) => p.address === this.address)?.[0] ?? 0;
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(), timeout_ms);
+    try {
+      return await handler(from, payload, ac.signal);
+    } catch (e) {
+      if (e instanceof WeftError) throw e;
+      throw unavailable(`peer ${to} failed ${method}: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  handle(method: string, handler: PeerCallHandler): void {
+    this.handlers.set(method, handler);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.hub.forget(this.address);
+  }
+}
