@@ -5,11 +5,12 @@ import type { BoundExpression } from '../bind/bound-expression.js';
 import { mapChildren } from '../bind/bound-walk.js';
 import { freeSlots, UNMOVABLE } from '../plan/expressions.js';
 import type { LogicalOp } from '../plan/logical.js';
-import type { Evaluator, PhysicalOp, Row } from './context.js';
+import type { Evaluator, PhysicalOp, Row, Sink } from './context.js';
 import type { ExpressionCompiler, ScanColumns } from './expression.js';
 import { asPredicate } from '../values/coerce.js';
 import { indexSource, propertyEquals, type OpEnv } from './read-ops.js';
 import * as rel from './relational-ops.js';
+import { loop, type Flow } from './slices.js';
 
 /**
  * Fused scans over kept label lists.
@@ -169,7 +170,7 @@ class ColumnScan implements ScanColumns {
   }
 
   /** The scan over the attached list, as a physical operator fed the argument row. */
-  run(arg: Row, sink: (row: Row) => boolean): boolean {
+  run(arg: Row, sink: Sink): Flow {
     const members = this.members as LabelMembers;
     const { deadline } = this.env.cx;
     const access = this.env.access;
@@ -182,23 +183,26 @@ class ColumnScan implements ScanColumns {
     const nf = predicates.length;
     const nodes = members.nodes;
     const row = arg;
-    next: for (let i = 0; i < nodes.length; i++) {
+    const n = nodes.length;
+    let i = 0;
+    return loop(() => {
+      if (i >= n) return null;
       deadline.tick();
-      this.position = i;
+      const at = i++;
+      this.position = at;
       for (let k = 0; k < np; k++) {
         const v = (props[k] as (typeof props)[number]).read(row);
-        if (v === null || !propertyEquals(v, wanted[k] as Value)) continue next;
+        if (v === null || !propertyEquals(v, wanted[k] as Value)) return true;
       }
       if (needsNode) {
-        const node = nodes[i] as NodeState;
+        const node = nodes[at] as NodeState;
         // Reads of the node other than its properties (labels, keys, the whole map) find it without a lookup.
-        access.scanned(node, members, i);
+        access.scanned(node, members, at);
         row[slot] = node.ref;
       }
-      for (let k = 0; k < nf; k++) if (!(predicates[k] as (row: Row) => boolean)(row)) continue next;
-      if (!sink(row)) return false;
-    }
-    return true;
+      for (let k = 0; k < nf; k++) if (!(predicates[k] as (row: Row) => boolean)(row)) return true;
+      return sink(row);
+    }, deadline);
   }
 }
 
