@@ -6,7 +6,8 @@ import { ChangeFeed } from '../projections/change-feed.js';
 import type { GraphReader } from '../projections/graph/view.js';
 import type { Database } from './database.js';
 import type { Transactions } from './transactions.js';
-import { CypherRunner, type SchemaStatementHandler } from './cypher-runner.js';
+import { CypherRunner, indexCatalogOf, no_statement_limits, type SchemaStatementHandler, type StatementLimits } from './cypher-runner.js';
+import { QueryEngine } from '../query/engine.js';
 
 /**
  * The member's side of QueryService: which snapshot a statement reads (read concern, causal fence,
@@ -19,11 +20,15 @@ export interface QueryBackendOptions {
   readonly vector_build_wait_ms: number;
   /** Where Cypher schema statements go (the catalog's admission). */
   readonly schema?: SchemaStatementHandler;
+  /** The member's engine (its plan cache is reported in /metrics); a new one when absent. */
+  readonly engine?: QueryEngine;
+  /** Statement timeout and the cap on statements running at once. */
+  readonly limits?: StatementLimits;
 }
 
 export function memberQueryBackend(db: Database, txs: Transactions, options: QueryBackendOptions): QueryBackend {
   const feed = new ChangeFeed(db);
-  const runner = new CypherRunner(db);
+  const runner = new CypherRunner(db, options.engine ?? new QueryEngine({ indexes: indexCatalogOf(db) }), options.limits ?? no_statement_limits);
   if (options.schema !== undefined) runner.handleSchemaWith(options.schema);
   return {
     members: 1,

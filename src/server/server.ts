@@ -14,6 +14,9 @@ import { Database } from './database.js';
 import { ServerMetrics } from './metrics.js';
 import { memberQueryBackend } from './query-backend.js';
 import { Transactions } from './transactions.js';
+import { QueryEngine } from '../query/engine.js';
+import { indexCatalogOf } from './cypher-runner.js';
+import { StatementGate } from './statement-gate.js';
 
 /**
  * The composition root of one member: opens the database, serves the API on the gRPC, REST and ops
@@ -62,13 +65,18 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     oldestOpenReadIndex: () => txs.oldestPinnedIndex(),
     log,
   });
+  const engine = new QueryEngine({ indexes: indexCatalogOf(db) });
+  const statements = new StatementGate(config.statement_running_max);
   const query = memberQueryBackend(db, txs, {
     read_concern: config.default_read_concern,
     concern: concernDefaults,
     query_memory_limit_mb: config.query_memory_limit_mb,
     vector_build_wait_ms: config.vector_build_wait_ms,
     schema: schemaStatementHandler(schema.admin),
+    engine,
+    limits: { statement_timeout_ms: config.statement_timeout_ms, gate: statements },
   });
+  metrics.watchStatements(statements, () => engine.planCacheStats());
   const services: RegisteredService[] = [graphService(backend), queryService(query), schemaService(schema.backend)];
   let grpc: GrpcServerHandle | undefined;
   let rest: RestServerHandle | undefined;
