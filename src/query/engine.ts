@@ -16,7 +16,7 @@ import { functionContext, GraphAccess } from './execute/graph-access.js';
 import { no_procedure_library, type ProcedureLibrary } from './execute/procedures.js';
 import { rowBytes, type OpEnv } from './execute/read-ops.js';
 import { checkNoDanglingNodes } from './execute/write-ops.js';
-import { drive, finish, type Flow } from './execute/slices.js';
+import { drive, finish, SliceScheduler, type Flow } from './execute/slices.js';
 import { functionCatalog } from './functions/catalog.js';
 import type { EpochInstant, TemporalClock } from './functions/context.js';
 import { optimize } from './optimize/index.js';
@@ -109,6 +109,8 @@ export class QueryEngine {
   private readonly skipPasses: ReadonlySet<string>;
   private readonly joinPolicy: JoinPolicy;
   private planHits = 0;
+  /** Takes this engine's paused statements in turn, one slice per turn of the event loop. */
+  private readonly slices = new SliceScheduler();
   private planMisses = 0;
 
   constructor(options: EngineOptions = {}) {
@@ -157,7 +159,7 @@ export class QueryEngine {
     const started = this.start(prepared, graph, ctx, true);
     if (!('flow' in started)) return started;
     try {
-      await drive(started.flow, started.deadline, signal, ctx.slice_ms ?? slice_ms_max);
+      await drive(started.flow, started.deadline, signal, ctx.slice_ms ?? slice_ms_max, this.slices);
     } catch (e) {
       return runtimeLimits(() => {
         throw e;
