@@ -56,7 +56,7 @@ export const DEADLINE_CHECK_ROWS = 1024;
  * DEADLINE_CHECK_ROWS rows, so a slice can run over by that many rows' work). Short enough that a
  * health check or a point write queued behind four runaway statements waits a few slices at most.
  */
-export const slice_ms_max = 4;
+export const slice_ms_max = 2;
 
 /**
  * A cooperative deadline, and the clock of time slices: long loops call `tick()` per row and the
