@@ -65,7 +65,8 @@ export const slice_ms_max = 2;
  * (see slices.ts).
  */
 export class Deadline {
-  private ticks = 0;
+  /** Ticks until the next clock read. Invariant: 1 <= ticks_left <= check_rows between ticks. */
+  private ticks_left: number;
   /**
    * True once the current slice has run out, until the driver starts the next one. Sticky, so every
    * loop on the way up pauses instead of starting another row. Never true without a driver.
@@ -79,11 +80,17 @@ export class Deadline {
     private readonly now: () => number = Date.now,
     /** Rows between two clock reads; tests set 1 so that a sliced statement pauses at every row. */
     private readonly check_rows: number = DEADLINE_CHECK_ROWS,
-  ) {}
+  ) {
+    this.ticks_left = check_rows;
+  }
 
   /** Answers whether the slice has run out (always false for a statement that is not sliced). */
   tick(): boolean {
-    if (++this.ticks % this.check_rows === 0) this.check();
+    // A countdown rather than a modulo: `check_rows` is not a constant the compiler can fold.
+    if (--this.ticks_left === 0) {
+      this.ticks_left = this.check_rows;
+      this.check();
+    }
     return this.due;
   }
 
