@@ -9,6 +9,7 @@ import type { LookupKind } from '../projections/indexes/index-lookup.js';
 import type { NodeState } from '../projections/graph/records.js';
 import type { Database } from './database.js';
 import type { StatementGate } from './statement-gate.js';
+import { SnapshotPins } from './snapshot-pins.js';
 
 /**
  * Runs Cypher statements for the member: reads on a snapshot, auto-committed writes through the write
@@ -29,12 +30,16 @@ export const no_statement_limits: StatementLimits = { statement_timeout_ms: 0 };
 
 export class CypherRunner {
   private schemaHandler: SchemaStatementHandler | undefined;
+  /** Snapshots that sliced reads still read, held from collection (see SnapshotPins). */
+  private readonly pins = new SnapshotPins();
 
   constructor(
     private readonly db: Database,
     readonly engine: QueryEngine = new QueryEngine({ indexes: indexCatalogOf(db) }),
     private readonly limits: StatementLimits = no_statement_limits,
-  ) {}
+  ) {
+    db.pinSource(() => this.pins.oldest());
+  }
 
   /** Where CREATE/DROP CONSTRAINT and CREATE/DROP INDEX go. */
   handleSchemaWith(handler: SchemaStatementHandler): void {
@@ -53,8 +58,13 @@ export class CypherRunner {
       case 'read': {
         // In time slices on its snapshot: other calls are served between them, and a cancelled
         // call stops it at the next one.
-        const result = await this.engine.executeSliced(prepared, view, ctx, call.signal);
-        return this.outcome(result, view, 0);
+        const unpin = view instanceof SnapshotView ? this.pins.pin(view.read_index) : undefined;
+        try {
+          const result = await this.engine.executeSliced(prepared, view, ctx, call.signal);
+          return this.outcome(result, view, 0);
+        } finally {
+          unpin?.();
+        }
       }
       case 'write': {
         if (prepared.explain) return this.outcome(this.engine.execute(prepared, view, ctx), view, 0);
