@@ -71,6 +71,11 @@ export interface ExecuteContext {
   readonly slice_ms?: number;
   /** Rows between clock reads (DEADLINE_CHECK_ROWS when absent); tests set 1 to pause at every row. */
   readonly clock_check_rows?: number;
+  /**
+   * The write set belongs to one transaction, whose statements run one at a time: nothing else
+   * writes into it, so `executeSliced` may pause its write statements too.
+   */
+  readonly writes_private?: boolean;
 }
 
 export interface QueryResult {
@@ -155,7 +160,7 @@ export class QueryEngine {
    * against the latest state with no other write in between (docs/query-engine.md, Time slices).
    */
   async executeSliced(prepared: Prepared, graph: GraphReader, ctx: ExecuteContext, signal?: AbortSignal): Promise<QueryResult> {
-    if (prepared.kind === 'write') return this.execute(prepared, graph, ctx);
+    if (prepared.kind === 'write' && ctx.writes_private !== true) return this.execute(prepared, graph, ctx);
     const started = this.start(prepared, graph, ctx, true);
     if (!('flow' in started)) return started;
     try {

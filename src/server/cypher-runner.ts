@@ -82,13 +82,9 @@ export class CypherRunner {
     }
   }
 
+  /** A statement of a transaction, run in one go on its write set. */
   inTransaction(call: CypherCall, ws: WriteSet): Omit<CypherOutcome, 'applied_index' | 'commit_ts' | 'served_by_leader'> {
-    const prepared = this.engine.prepare(call.text);
-    if (prepared.kind === 'schema') throw failedPrecondition('schema statements run on their own, not inside a transaction');
-    if (prepared.kind === 'session') throw unimplemented('SET vector_consistency has no effect until vector search is available');
-    if (call.at_timestamp > 0) throw failedPrecondition('a statement inside a transaction reads the transaction snapshot; at_timestamp does not apply');
-    // A transaction's statements run in one go on its write set (they are not sliced), under the
-    // call's deadline or the statement timeout like any other.
+    const prepared = this.transactionStatement(call);
     const leave = this.limits.gate?.enter();
     try {
       const result = this.engine.execute(prepared, ws, this.context(call));
@@ -96,6 +92,26 @@ export class CypherRunner {
     } finally {
       leave?.();
     }
+  }
+
+  /**
+   * A statement of a transaction in time slices, writes included: the write set is the transaction's
+   * own (its statements run one at a time) and reads its pinned snapshot, so nothing else reads or
+   * writes it during a pause. A cancelled call stops it at its next slice, like a read.
+   */
+  async inTransactionSliced(call: CypherCall, ws: WriteSet): Promise<Omit<CypherOutcome, 'applied_index' | 'commit_ts' | 'served_by_leader'>> {
+    const prepared = this.transactionStatement(call);
+    const run = async (): Promise<QueryResult> => this.engine.executeSliced(prepared, ws, { ...this.context(call), writes_private: true }, call.signal);
+    const result = this.limits.gate === undefined ? await run() : await this.limits.gate.hold(run);
+    return { columns: result.columns, rows: result.rows, stats: result.stats, refs: ws };
+  }
+
+  private transactionStatement(call: CypherCall): Prepared {
+    const prepared = this.engine.prepare(call.text);
+    if (prepared.kind === 'schema') throw failedPrecondition('schema statements run on their own, not inside a transaction');
+    if (prepared.kind === 'session') throw unimplemented('SET vector_consistency has no effect until vector search is available');
+    if (call.at_timestamp > 0) throw failedPrecondition('a statement inside a transaction reads the transaction snapshot; at_timestamp does not apply');
+    return prepared;
   }
 
   explain(text: string, params: ReadonlyMap<string, Value>): PlanNode {

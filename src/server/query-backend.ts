@@ -38,7 +38,7 @@ export function memberQueryBackend(db: Database, txs: Transactions, options: Que
       if (call.after_index > 0) await awaitApplied(db, call.after_index, call.signal);
       if (call.transaction_id !== 0n) {
         const tx = txs.get(call.transaction_id);
-        const out = txs.run(tx, (ws) => runner.inTransaction(call, ws));
+        const out = await txs.runSliced(tx, (ws) => runner.inTransactionSliced(call, ws));
         return { ...out, applied_index: db.committedIndex, commit_ts: 0, served_by_leader: true };
       }
       const view: GraphReader = call.at_timestamp > 0 ? db.viewAtTimestamp(call.at_timestamp) : db.latestCommitted();

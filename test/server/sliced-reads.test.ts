@@ -6,6 +6,7 @@ import type { Value } from '../../src/common/values/value.js';
 import type { CypherCall } from '../../src/api/query-service.js';
 import { CypherRunner } from '../../src/server/cypher-runner.js';
 import { Database } from '../../src/server/database.js';
+import { Transactions } from '../../src/server/transactions.js';
 
 /**
  * A read that pauses between time slices keeps reading its snapshot while writes commit during its
@@ -27,6 +28,17 @@ function call(text: string, params: Record<string, Value> = {}): CypherCall {
     vector_consistency: undefined,
     vector_build_wait_ms: undefined,
   } as CypherCall;
+}
+
+async function withRunner(body: (db: Database, runner: CypherRunner) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-sliced-reads-'));
+  const db = await Database.open({ data_dir: dir, node_id: 1, mvcc_retention_secs: 0, checkpoint_interval_entries: 1_000_000, log_segment_bytes_max: 1 << 24 });
+  try {
+    await body(db, new CypherRunner(db));
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('sliced reads over a moving graph', () => {
@@ -55,5 +67,31 @@ describe('sliced reads over a moving graph', () => {
       await db.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a transaction statement that writes pauses too, while auto-committed writes go on, and commits whole', async () => {
+    await withRunner(async (db, runner) => {
+      const txs = new Transactions(db, { idle_timeout_ms: 60_000, open_max: 4 });
+      try {
+        const tx = txs.begin();
+        const n = 100_000;
+        const inTx = (text: string) => txs.runSliced(tx, (ws) => runner.inTransactionSliced({ ...call(text, { n: BigInt(n) }), transaction_id: tx.id }, ws));
+        const writing = inTx('UNWIND range(1, $n) AS i CREATE (:T {i: i})');
+        let settled = false;
+        void writing.finally(() => (settled = true));
+        await new Promise((resolve) => setImmediate(resolve));
+        // The transaction's write set is its own: another write commits while its statement is paused.
+        await runner.autoCommit(call('CREATE (:Other)'), db.latestCommitted());
+        expect(settled).toBe(false);
+        expect((await writing).stats.nodes_created).toBe(n);
+        const inside = await inTx('MATCH (t:T) RETURN count(t), sum(t.i)');
+        expect(inside.rows[0]).toEqual([BigInt(n), BigInt((n * (n + 1)) / 2)]);
+        await txs.commit(tx.id, [], journaled);
+        const after = await runner.autoCommit(call('MATCH (t:T) RETURN count(t)'), db.latestCommitted());
+        expect(after.rows[0]).toEqual([BigInt(n)]);
+      } finally {
+        txs.close();
+      }
+    });
   });
 });
