@@ -105,6 +105,11 @@ export const reasons = {
     metadata_keys: ['limit_mb'],
     condition: 'statement needs more memory than its limit; no partial result',
   },
+  TOO_MANY_RUNNING_STATEMENTS: {
+    code: 'RESOURCE_EXHAUSTED',
+    metadata_keys: ['limit'],
+    condition: 'as many Cypher statements as statement_running_max are already running on the member; retry later',
+  },
   MALFORMED_REQUEST: {
     code: 'INVALID_ARGUMENT',
     metadata_keys: ['detail'],

@@ -8,7 +8,7 @@ import type { BoundPath, BoundQuery } from './bind/bound-clause.js';
 import type { BoundExpression } from './bind/bound-expression.js';
 import type { BoundQueryStatement, BoundStatement } from './bind/bound-statement.js';
 import { CypherError } from './errors.js';
-import { Deadline, MemoryBudget } from './execute/budget.js';
+import { Deadline, MemoryBudget, slice_ms_max } from './execute/budget.js';
 import { compilePlan } from './execute/compile.js';
 import { zeroStats, type ExecContext, type PhysicalOp, type Row, type SubPlanner, type UpdateStats } from './execute/context.js';
 import { ExpressionCompiler, missingParameter } from './execute/expression.js';
@@ -16,6 +16,7 @@ import { functionContext, GraphAccess } from './execute/graph-access.js';
 import { no_procedure_library, type ProcedureLibrary } from './execute/procedures.js';
 import { rowBytes, type OpEnv } from './execute/read-ops.js';
 import { checkNoDanglingNodes } from './execute/write-ops.js';
+import { drive, finish, SliceScheduler, type Flow } from './execute/slices.js';
 import { functionCatalog } from './functions/catalog.js';
 import type { EpochInstant, TemporalClock } from './functions/context.js';
 import { optimize } from './optimize/index.js';
@@ -66,6 +67,15 @@ export interface ExecuteContext {
   readonly time_zone?: string;
   /** Uniform in [0, 1) for rand(); Math.random when absent. */
   readonly random?: () => number;
+  /** Length of a time slice of `executeSliced`; `slice_ms_max` when absent. */
+  readonly slice_ms?: number;
+  /** Rows between clock reads (DEADLINE_CHECK_ROWS when absent); tests set 1 to pause at every row. */
+  readonly clock_check_rows?: number;
+  /**
+   * The write set belongs to one transaction, whose statements run one at a time: nothing else
+   * writes into it, so `executeSliced` may pause its write statements too.
+   */
+  readonly writes_private?: boolean;
 }
 
 export interface QueryResult {
@@ -103,6 +113,10 @@ export class QueryEngine {
   private readonly cacheMax: number;
   private readonly skipPasses: ReadonlySet<string>;
   private readonly joinPolicy: JoinPolicy;
+  private planHits = 0;
+  /** Takes this engine's paused statements in turn, one slice per turn of the event loop. */
+  private readonly slices = new SliceScheduler();
+  private planMisses = 0;
 
   constructor(options: EngineOptions = {}) {
     this.procedures = options.procedures ?? no_procedure_library;
@@ -131,6 +145,36 @@ export class QueryEngine {
    * use either. Throws CypherError for Cypher failures and WeftError for limits (memory, deadline).
    */
   execute(prepared: Prepared, graph: GraphReader, ctx: ExecuteContext): QueryResult {
+    const started = this.start(prepared, graph, ctx, false);
+    if (!('flow' in started)) return started;
+    return runtimeLimits(() => {
+      finish(started.flow);
+      return started.result();
+    });
+  }
+
+  /**
+   * Runs a read statement in time slices (`slice_ms_max`), giving the event loop back between them so
+   * one long statement cannot stall the server; `signal` stops it at its next slice (the call was
+   * cancelled or passed its deadline). Write statements run as `execute` does: a write executes
+   * against the latest state with no other write in between (docs/query-engine.md, Time slices).
+   */
+  async executeSliced(prepared: Prepared, graph: GraphReader, ctx: ExecuteContext, signal?: AbortSignal): Promise<QueryResult> {
+    if (prepared.kind === 'write' && ctx.writes_private !== true) return this.execute(prepared, graph, ctx);
+    const started = this.start(prepared, graph, ctx, true);
+    if (!('flow' in started)) return started;
+    try {
+      await drive(started.flow, started.deadline, signal, ctx.slice_ms ?? slice_ms_max, this.slices);
+    } catch (e) {
+      return runtimeLimits(() => {
+        throw e;
+      });
+    }
+    return started.result();
+  }
+
+  /** Checks, plans and compiles a statement, and starts it; the result is read once its flow ends. */
+  private start(prepared: Prepared, graph: GraphReader, ctx: ExecuteContext, sliced: boolean): QueryResult | Started {
     const statement = prepared.statement;
     if (statement.kind !== 'query') {
       throw failedPrecondition(`a ${prepared.kind} statement is carried out by the server, not the query engine`);
@@ -144,22 +188,27 @@ export class QueryEngine {
     if (statement.updating && !(target instanceof WriteSet)) {
       throw failedPrecondition('a write statement must run against a write set');
     }
-    try {
+    return runtimeLimits(() => {
       // The pipeline from bound statement to rows (parse and bind happened in `prepare`):
       const logical = this.plan(prepared, statement, plannerCounts(target)); // plan + optimize, cached
       const cx = this.context(statement, target, ctx);
       const physical = cx.subplan(logical); // compile to physical operators
-      const rows = run(logical, physical, cx); // execute
-      if (cx.writes !== undefined && statement.updating) checkNoDanglingNodes(cx.writes);
-      return { columns: prepared.columns, rows, stats: cx.stats };
-    } catch (e) {
-      // A value too large for the runtime (an array beyond its length limit, recursion beyond the
-      // stack) is this statement's failure, answered like any other resource limit.
-      if (e instanceof RangeError) {
-        throw resourceExhausted(`the statement exceeds what one statement may hold: ${e.message}`, 'EXCEEDS_MEMORY_BUDGET');
-      }
-      throw e;
-    }
+      if (sliced) cx.deadline.beginSlice(ctx.slice_ms ?? slice_ms_max);
+      const { flow, rows } = run(logical, physical, cx); // execute: the first slice runs here
+      return {
+        flow,
+        deadline: cx.deadline,
+        result: (): QueryResult => {
+          if (cx.writes !== undefined && statement.updating) checkNoDanglingNodes(cx.writes);
+          return { columns: prepared.columns, rows, stats: cx.stats };
+        },
+      };
+    });
+  }
+
+  /** Prepared-plan cache counters since the engine started (SPEC 9 metrics). */
+  planCacheStats(): PlanCacheStats {
+    return { hits: this.planHits, misses: this.planMisses, entries: this.cache.size };
   }
 
   private entry(text: string): CacheEntry {
@@ -184,9 +233,10 @@ export class QueryEngine {
     const key = sizeClass(counts);
     let plan = byClass.get(key);
     if (plan === undefined) {
+      this.planMisses++;
       plan = optimize(planQuery(statement.query, counts, this.joinPolicy), {}, this.skipPasses);
       byClass.set(key, plan);
-    }
+    } else this.planHits++;
     return plan;
   }
 
@@ -224,7 +274,7 @@ export class QueryEngine {
         random: ctx.random ?? Math.random,
       }),
       memory: new MemoryBudget(ctx.memory_limit_bytes),
-      deadline: new Deadline(ctx.deadline_ms ?? Infinity),
+      deadline: new Deadline(ctx.deadline_ms ?? Infinity, Date.now, ctx.clock_check_rows),
       stats: zeroStats(),
       procedures: ctx.procedures ?? this.procedures,
       indexes: this.indexes,
@@ -252,23 +302,51 @@ function prepareStatement(text: string, procedures: ProcedureLibrary): Prepared 
   }
 }
 
-/** Runs the physical plan from an empty row and collects the result columns. */
-function run(logical: LogicalOp, physical: PhysicalOp, cx: ExecContext): Value[][] {
+/** A statement under way: its flow, and its result once the flow has ended. */
+interface Started {
+  readonly flow: Flow;
+  readonly deadline: Deadline;
+  result(): QueryResult;
+}
+
+export interface PlanCacheStats {
+  /** Executions that found their plan cached (per statement text and graph size class). */
+  readonly hits: number;
+  /** Executions that planned and cached. */
+  readonly misses: number;
+  /** Prepared statements cached, at most `statement_cache_entries_max`. */
+  readonly entries: number;
+}
+
+/**
+ * A value too large for the runtime (an array beyond its length limit, recursion beyond the stack)
+ * is this statement's failure, answered like any other resource limit.
+ */
+function runtimeLimits<T>(body: () => T): T {
+  try {
+    return body();
+  } catch (e) {
+    if (e instanceof RangeError) {
+      throw resourceExhausted(`the statement exceeds what one statement may hold: ${e.message}`, 'EXCEEDS_MEMORY_BUDGET');
+    }
+    throw e;
+  }
+}
+
+/** Starts the physical plan from an empty row; `rows` fills with the result columns as the flow runs. */
+function run(logical: LogicalOp, physical: PhysicalOp, cx: ExecContext): { flow: Flow; rows: Value[][] } {
   const rows: Value[][] = [];
   const start: Row = new Array<Value>(cx.width).fill(null);
-  if (logical.op !== 'produce') {
-    physical(start, () => true);
-    return rows;
-  }
+  if (logical.op !== 'produce') return { flow: physical(start, () => true), rows };
   const slots = logical.columns.map((c) => c.slot);
   const memory = cx.memory;
-  physical(start, (row) => {
+  const flow = physical(start, (row) => {
     const out = slots.map((s) => row[s] as Value);
     memory.reserve(rowBytes(out));
     rows.push(out);
     return true;
   });
-  return rows;
+  return { flow, rows };
 }
 
 /** Slots a nested pattern finds bound in the enclosing row. */

@@ -46,6 +46,10 @@ export interface ServerConfig {
   readonly request_bytes_max: number;
   readonly log_segment_bytes_max: number;
   readonly shutdown_drain_ms: number;
+  /** Deadline of a Cypher statement whose call sets none, in ms; 0 for none. */
+  readonly statement_timeout_ms: number;
+  /** Cypher statements running at once on the member; one more is refused (TOO_MANY_RUNNING_STATEMENTS). */
+  readonly statement_running_max: number;
 }
 
 export const defaultConfig: ServerConfig = {
@@ -83,6 +87,8 @@ export const defaultConfig: ServerConfig = {
   request_bytes_max: 16 * 1024 * 1024,
   log_segment_bytes_max: 64 * 1024 * 1024,
   shutdown_drain_ms: 10_000,
+  statement_timeout_ms: 300_000,
+  statement_running_max: 64,
 };
 
 type Key = keyof ServerConfig;
@@ -108,6 +114,7 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   request_bytes_max: [1024, 1024 * 1024 * 1024],
   log_segment_bytes_max: [4096, 1024 * 1024 * 1024],
   checkpoint_interval_entries: [1, Number.MAX_SAFE_INTEGER],
+  statement_running_max: [1, 100_000],
 };
 
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {

@@ -8,6 +8,8 @@ import type { IndexCatalog } from '../query/plan/explain.js';
 import type { LookupKind } from '../projections/indexes/index-lookup.js';
 import type { NodeState } from '../projections/graph/records.js';
 import type { Database } from './database.js';
+import type { StatementGate } from './statement-gate.js';
+import { SnapshotPins } from './snapshot-pins.js';
 
 /**
  * Runs Cypher statements for the member: reads on a snapshot, auto-committed writes through the write
@@ -16,13 +18,28 @@ import type { Database } from './database.js';
  */
 export type SchemaStatementHandler = (prepared: Prepared, call: CypherCall) => Promise<QueryResult>;
 
+/** How long statements may run, and how many at once. */
+export interface StatementLimits {
+  /** Deadline of a statement whose call has none, in ms from its start; 0 for none. */
+  readonly statement_timeout_ms: number;
+  /** The cap on statements running at once; none when absent. */
+  readonly gate?: StatementGate;
+}
+
+export const no_statement_limits: StatementLimits = { statement_timeout_ms: 0 };
+
 export class CypherRunner {
   private schemaHandler: SchemaStatementHandler | undefined;
+  /** Snapshots that sliced reads still read, held from collection (see SnapshotPins). */
+  private readonly pins = new SnapshotPins();
 
   constructor(
     private readonly db: Database,
     readonly engine: QueryEngine = new QueryEngine({ indexes: indexCatalogOf(db) }),
-  ) {}
+    private readonly limits: StatementLimits = no_statement_limits,
+  ) {
+    db.pinSource(() => this.pins.oldest());
+  }
 
   /** Where CREATE/DROP CONSTRAINT and CREATE/DROP INDEX go. */
   handleSchemaWith(handler: SchemaStatementHandler): void {
@@ -30,12 +47,24 @@ export class CypherRunner {
   }
 
   async autoCommit(call: CypherCall, view: GraphReader): Promise<CypherOutcome> {
+    const gate = this.limits.gate;
+    return gate === undefined ? this.runAutoCommit(call, view) : gate.hold(() => this.runAutoCommit(call, view));
+  }
+
+  private async runAutoCommit(call: CypherCall, view: GraphReader): Promise<CypherOutcome> {
     const prepared = this.engine.prepare(call.text);
     const ctx = this.context(call);
     switch (prepared.kind) {
       case 'read': {
-        const result = this.engine.execute(prepared, view, ctx);
-        return this.outcome(result, view, 0);
+        // In time slices on its snapshot: other calls are served between them, and a cancelled
+        // call stops it at the next one.
+        const unpin = view instanceof SnapshotView ? this.pins.pin(view.read_index) : undefined;
+        try {
+          const result = await this.engine.executeSliced(prepared, view, ctx, call.signal);
+          return this.outcome(result, view, 0);
+        } finally {
+          unpin?.();
+        }
       }
       case 'write': {
         if (prepared.explain) return this.outcome(this.engine.execute(prepared, view, ctx), view, 0);
@@ -53,13 +82,36 @@ export class CypherRunner {
     }
   }
 
+  /** A statement of a transaction, run in one go on its write set. */
   inTransaction(call: CypherCall, ws: WriteSet): Omit<CypherOutcome, 'applied_index' | 'commit_ts' | 'served_by_leader'> {
+    const prepared = this.transactionStatement(call);
+    const leave = this.limits.gate?.enter();
+    try {
+      const result = this.engine.execute(prepared, ws, this.context(call));
+      return { columns: result.columns, rows: result.rows, stats: result.stats, refs: ws };
+    } finally {
+      leave?.();
+    }
+  }
+
+  /**
+   * A statement of a transaction in time slices, writes included: the write set is the transaction's
+   * own (its statements run one at a time) and reads its pinned snapshot, so nothing else reads or
+   * writes it during a pause. A cancelled call stops it at its next slice, like a read.
+   */
+  async inTransactionSliced(call: CypherCall, ws: WriteSet): Promise<Omit<CypherOutcome, 'applied_index' | 'commit_ts' | 'served_by_leader'>> {
+    const prepared = this.transactionStatement(call);
+    const run = async (): Promise<QueryResult> => this.engine.executeSliced(prepared, ws, { ...this.context(call), writes_private: true }, call.signal);
+    const result = this.limits.gate === undefined ? await run() : await this.limits.gate.hold(run);
+    return { columns: result.columns, rows: result.rows, stats: result.stats, refs: ws };
+  }
+
+  private transactionStatement(call: CypherCall): Prepared {
     const prepared = this.engine.prepare(call.text);
     if (prepared.kind === 'schema') throw failedPrecondition('schema statements run on their own, not inside a transaction');
     if (prepared.kind === 'session') throw unimplemented('SET vector_consistency has no effect until vector search is available');
     if (call.at_timestamp > 0) throw failedPrecondition('a statement inside a transaction reads the transaction snapshot; at_timestamp does not apply');
-    const result = this.engine.execute(prepared, ws, this.context(call));
-    return { columns: result.columns, rows: result.rows, stats: result.stats, refs: ws };
+    return prepared;
   }
 
   explain(text: string, params: ReadonlyMap<string, Value>): PlanNode {
@@ -68,10 +120,12 @@ export class CypherRunner {
   }
 
   private context(call: CypherCall): ExecuteContext {
+    const timeout_ms = this.limits.statement_timeout_ms;
+    const deadline_ms = call.deadline_ms ?? (timeout_ms > 0 ? Date.now() + timeout_ms : undefined);
     return {
       params: call.params,
       memory_limit_bytes: call.memory_limit_bytes,
-      ...(call.deadline_ms !== undefined ? { deadline_ms: call.deadline_ms } : {}),
+      ...(deadline_ms !== undefined ? { deadline_ms } : {}),
       now_us: Date.now() * 1000,
       viewAt: (ts: number) => this.db.viewAtTimestamp(ts),
     };

@@ -2,6 +2,8 @@ import { MetricsRegistry, type Gauge } from '../common/metrics.js';
 import type { CallRecord } from '../api/handlers.js';
 import { ENGINE_FORMAT, SERVER_HOST_EPOCH } from '../log/engine-format.js';
 import type { Database } from './database.js';
+import type { PlanCacheStats } from '../query/engine.js';
+import type { StatementGate } from './statement-gate.js';
 
 /**
  * The member's Prometheus metrics: SPEC 9's version metrics (prefix `graphdb_`), call counts and
@@ -36,6 +38,18 @@ export class ServerMetrics {
     gauge('graphdb_log_bytes_written', 'Log bytes written since start.', () => db.log.storageStats.bytes_written);
     gauge('graphdb_graph_nodes', 'Live nodes, pending writes included.', () => db.sm.graph.stats().nodes);
     gauge('graphdb_graph_edges', 'Live edges, pending writes included.', () => db.sm.graph.stats().edges);
+  }
+
+  /** The running-statements gauge, refusals by the cap, and the prepared-plan cache's counters. */
+  watchStatements(gate: StatementGate, plans: () => PlanCacheStats): void {
+    const gauge = (name: string, help: string, read: () => number): void => {
+      this.mirrored.push([this.registry.gauge({ name, help }), read]);
+    };
+    gauge('graphdb_statements_running', 'Cypher statements running now, paused between time slices included.', () => gate.running);
+    gauge('graphdb_statements_refused', 'Cypher statements refused since start because statement_running_max were running.', () => gate.refused);
+    gauge('graphdb_query_plan_cache_hits', 'Executions that found their plan cached, since start.', () => plans().hits);
+    gauge('graphdb_query_plan_cache_misses', 'Executions that planned their statement, since start.', () => plans().misses);
+    gauge('graphdb_query_plan_cache_entries', 'Prepared statements in the cache.', () => plans().entries);
   }
 
   readonly observeCall = (call: CallRecord): void => {

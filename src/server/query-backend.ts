@@ -6,7 +6,8 @@ import { ChangeFeed } from '../projections/change-feed.js';
 import type { GraphReader } from '../projections/graph/view.js';
 import type { Database } from './database.js';
 import type { Transactions } from './transactions.js';
-import { CypherRunner, type SchemaStatementHandler } from './cypher-runner.js';
+import { CypherRunner, indexCatalogOf, no_statement_limits, type SchemaStatementHandler, type StatementLimits } from './cypher-runner.js';
+import { QueryEngine } from '../query/engine.js';
 
 /**
  * The member's side of QueryService: which snapshot a statement reads (read concern, causal fence,
@@ -19,11 +20,15 @@ export interface QueryBackendOptions {
   readonly vector_build_wait_ms: number;
   /** Where Cypher schema statements go (the catalog's admission). */
   readonly schema?: SchemaStatementHandler;
+  /** The member's engine (its plan cache is reported in /metrics); a new one when absent. */
+  readonly engine?: QueryEngine;
+  /** Statement timeout and the cap on statements running at once. */
+  readonly limits?: StatementLimits;
 }
 
 export function memberQueryBackend(db: Database, txs: Transactions, options: QueryBackendOptions): QueryBackend {
   const feed = new ChangeFeed(db);
-  const runner = new CypherRunner(db);
+  const runner = new CypherRunner(db, options.engine ?? new QueryEngine({ indexes: indexCatalogOf(db) }), options.limits ?? no_statement_limits);
   if (options.schema !== undefined) runner.handleSchemaWith(options.schema);
   return {
     // Voters decide what a majority is and bound acks.
@@ -44,7 +49,7 @@ export function memberQueryBackend(db: Database, txs: Transactions, options: Que
       }
       if (call.transaction_id !== 0n) {
         const tx = txs.get(call.transaction_id);
-        const out = txs.run(tx, (ws) => runner.inTransaction(call, ws));
+        const out = await txs.runSliced(tx, (ws) => runner.inTransactionSliced(call, ws));
         return { ...out, applied_index: db.committedIndex, commit_ts: 0, served_by_leader: db.log.isLeader };
       }
       const view: GraphReader = call.at_timestamp > 0 ? db.viewAtTimestamp(call.at_timestamp) : db.latestCommitted();

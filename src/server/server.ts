@@ -19,6 +19,9 @@ import { clusterBackend } from './cluster/cluster-backend.js';
 import { forwardingServices } from './cluster/forwarding.js';
 import { MembershipAdmin, PROMOTE_LAG_ENTRIES } from './cluster/membership-admin.js';
 import { openPeerMember, type PeerMember } from './cluster/peer-member.js';
+import { QueryEngine } from '../query/engine.js';
+import { indexCatalogOf } from './cypher-runner.js';
+import { StatementGate } from './statement-gate.js';
 
 /**
  * The composition root of one member: opens the database, serves the API on the gRPC, REST and ops
@@ -80,13 +83,18 @@ export async function startServer(
     oldestOpenReadIndex: () => txs.oldestPinnedIndex(),
     log,
   });
+  const engine = new QueryEngine({ indexes: indexCatalogOf(db) });
+  const statements = new StatementGate(config.statement_running_max);
   const query = memberQueryBackend(db, txs, {
     read_concern: config.default_read_concern,
     concern: concernDefaults,
     query_memory_limit_mb: config.query_memory_limit_mb,
     vector_build_wait_ms: config.vector_build_wait_ms,
     schema: schemaStatementHandler(schema.admin),
+    engine,
+    limits: { statement_timeout_ms: config.statement_timeout_ms, gate: statements },
   });
+  metrics.watchStatements(statements, () => engine.planCacheStats());
   const admin = new MembershipAdmin(db, { poll_ms: 200, promote_lag_entries: PROMOTE_LAG_ENTRIES, concern: backend.defaultConcern, log });
   const cluster = clusterBackend(db, admin, { transport: member.transport, election_ticks: config.election_ticks, peer_call_timeout_ms: 5000 });
   const services: RegisteredService[] = forwardingServices(

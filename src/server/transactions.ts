@@ -92,6 +92,18 @@ export class Transactions {
     }
   }
 
+  /** `run` for a statement that pauses between time slices: the transaction stays busy until it ends. */
+  async runSliced<T>(tx: Transaction, statement: (ws: WriteSet) => Promise<T>): Promise<T> {
+    if (tx.busy) throw failedPrecondition(`a statement is already running in transaction ${tx.id}`, 'TRANSACTION_BUSY');
+    tx.busy = true;
+    try {
+      return await statement(tx.ws);
+    } finally {
+      tx.busy = false;
+      tx.last_used_ms = this.now();
+    }
+  }
+
   /**
    * Commits: the buffered writes as one entry, checked at apply against `expect` and the read set.
    * A transaction that wrote nothing and expects nothing commits at its pinned timestamp. The

@@ -52,24 +52,60 @@ export class MemoryBudget {
 export const DEADLINE_CHECK_ROWS = 1024;
 
 /**
- * A cooperative deadline: long loops call `tick()` per row and the clock is read every
- * DEADLINE_CHECK_ROWS ticks; past the deadline the statement fails with DEADLINE_EXCEEDED.
+ * Longest a sliced statement runs before it gives the event loop back (checked every
+ * DEADLINE_CHECK_ROWS rows, so a slice can run over by that many rows' work). Short enough that a
+ * health check or a point write queued behind four runaway statements waits a few slices at most.
+ */
+export const slice_ms_max = 2;
+
+/**
+ * A cooperative deadline, and the clock of time slices: long loops call `tick()` per row and the
+ * clock is read every DEADLINE_CHECK_ROWS ticks; past the deadline the statement fails with
+ * DEADLINE_EXCEEDED; past the end of the current slice `due` turns true, and loops that can pause do
+ * (see slices.ts).
  */
 export class Deadline {
-  private ticks = 0;
+  /** Ticks until the next clock read. Invariant: 1 <= ticks_left <= check_rows between ticks. */
+  private ticks_left: number;
+  /**
+   * True once the current slice has run out, until the driver starts the next one. Sticky, so every
+   * loop on the way up pauses instead of starting another row. Never true without a driver.
+   */
+  due = false;
+  /** End of the current slice (ms, as `now` counts); Infinity when the statement is not sliced. */
+  private slice_end_ms = Infinity;
   constructor(
     /** Absolute time in ms since the epoch (Date.now()); Infinity for none. */
     readonly at_ms: number,
     private readonly now: () => number = Date.now,
-  ) {}
+    /** Rows between two clock reads; tests set 1 so that a sliced statement pauses at every row. */
+    private readonly check_rows: number = DEADLINE_CHECK_ROWS,
+  ) {
+    this.ticks_left = check_rows;
+  }
 
-  tick(): void {
-    if (++this.ticks % DEADLINE_CHECK_ROWS === 0) this.check();
+  /** Answers whether the slice has run out (always false for a statement that is not sliced). */
+  tick(): boolean {
+    // A countdown rather than a modulo: `check_rows` is not a constant the compiler can fold.
+    if (--this.ticks_left === 0) {
+      this.ticks_left = this.check_rows;
+      this.check();
+    }
+    return this.due;
   }
 
   check(): void {
-    if (this.at_ms !== Infinity && this.now() > this.at_ms) {
+    if (this.at_ms === Infinity && this.slice_end_ms === Infinity) return;
+    const now = this.now();
+    if (now > this.at_ms) {
       throw deadlineExceeded('the statement did not finish before its deadline', 'DEADLINE_EXCEEDED');
     }
+    if (now >= this.slice_end_ms) this.due = true;
+  }
+
+  /** Starts a slice of `slice_ms` from now: called by the driver before the statement runs and at each resume. */
+  beginSlice(slice_ms: number): void {
+    this.due = false;
+    this.slice_end_ms = this.now() + slice_ms;
   }
 }

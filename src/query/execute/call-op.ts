@@ -3,6 +3,7 @@ import { CypherError } from '../errors.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { PhysicalOp } from './context.js';
 import type { OpEnv } from './read-ops.js';
+import { loopIterable } from './slices.js';
 
 type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
 
@@ -23,11 +24,14 @@ export function call(op: Op<'call'>, input: PhysicalOp, env: OpEnv): PhysicalOp 
         for (const _ of proc.call(values)) void _;
         return standalone ? true : sink(row);
       }
-      for (const out of proc.call(values)) {
-        for (const y of yields) row[y.slot] = y.index < 0 ? null : ((out[y.index] as Value | undefined) ?? null);
-        if (!sink(row)) return false;
-      }
-      return true;
+      return loopIterable(
+        proc.call(values),
+        (out) => {
+          for (const y of yields) row[y.slot] = y.index < 0 ? null : ((out[y.index] as Value | undefined) ?? null);
+          return sink(row);
+        },
+        env.cx.deadline,
+      );
     });
   };
 }

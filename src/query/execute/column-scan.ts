@@ -5,11 +5,12 @@ import type { BoundExpression } from '../bind/bound-expression.js';
 import { mapChildren } from '../bind/bound-walk.js';
 import { freeSlots, UNMOVABLE } from '../plan/expressions.js';
 import type { LogicalOp } from '../plan/logical.js';
-import type { Evaluator, PhysicalOp, Row } from './context.js';
+import type { Evaluator, PhysicalOp, Row, Sink } from './context.js';
 import type { ExpressionCompiler, ScanColumns } from './expression.js';
 import { asPredicate } from '../values/coerce.js';
 import { indexSource, propertyEquals, type OpEnv } from './read-ops.js';
 import * as rel from './relational-ops.js';
+import { continueLoop, type Flow } from './slices.js';
 
 /**
  * Fused scans over kept label lists.
@@ -169,7 +170,7 @@ class ColumnScan implements ScanColumns {
   }
 
   /** The scan over the attached list, as a physical operator fed the argument row. */
-  run(arg: Row, sink: (row: Row) => boolean): boolean {
+  run(arg: Row, sink: Sink): Flow {
     const members = this.members as LabelMembers;
     const { deadline } = this.env.cx;
     const access = this.env.access;
@@ -182,21 +183,40 @@ class ColumnScan implements ScanColumns {
     const nf = predicates.length;
     const nodes = members.nodes;
     const row = arg;
-    next: for (let i = 0; i < nodes.length; i++) {
-      deadline.tick();
-      this.position = i;
+    const n = nodes.length;
+    /** Whether node `at` passes the equalities and filters (and, if so, is in the row). */
+    const admit = (at: number): boolean => {
+      this.position = at;
       for (let k = 0; k < np; k++) {
         const v = (props[k] as (typeof props)[number]).read(row);
-        if (v === null || !propertyEquals(v, wanted[k] as Value)) continue next;
+        if (v === null || !propertyEquals(v, wanted[k] as Value)) return false;
       }
       if (needsNode) {
-        const node = nodes[i] as NodeState;
+        const node = nodes[at] as NodeState;
         // Reads of the node other than its properties (labels, keys, the whole map) find it without a lookup.
-        access.scanned(node, members, i);
+        access.scanned(node, members, at);
         row[slot] = node.ref;
       }
-      for (let k = 0; k < nf; k++) if (!(predicates[k] as (row: Row) => boolean)(row)) continue next;
-      if (!sink(row)) return false;
+      for (let k = 0; k < nf; k++) if (!(predicates[k] as (row: Row) => boolean)(row)) return false;
+      return true;
+    };
+    let i = 0;
+    /** The loop after its first pause, one node per step. */
+    const step = (): Flow | null => {
+      if (i >= n) return null;
+      deadline.tick();
+      return admit(i++) ? sink(row) : true;
+    };
+    // The fused scans' hot loop stays a plain loop until the first pause: a step through a shared
+    // loop helper cost these scans about twice their time.
+    for (; i < n; i++) {
+      if (deadline.tick()) return continueLoop(step, deadline, undefined);
+      if (!admit(i)) continue;
+      const r = sink(row);
+      if (r === true) continue;
+      if (r === false) return false;
+      i++;
+      return continueLoop(step, deadline, r);
     }
     return true;
   }

@@ -8,6 +8,7 @@ import type { IndexCatalog } from '../plan/explain.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { Deadline, MemoryBudget } from './budget.js';
 import type { ProcedureLibrary } from './procedures.js';
+import type { Flow } from './slices.js';
 
 /**
  * A row: one value per slot of the statement (`BoundVariable.id`). Operators write the slots they
@@ -16,14 +17,17 @@ import type { ProcedureLibrary } from './procedures.js';
  */
 export type Row = Value[];
 
-/** Receives one row; answers false to stop the producer (LIMIT reached, or the consumer is done). */
-export type Sink = (row: Row) => boolean;
+/**
+ * Receives one row; answers false to stop the producer (LIMIT reached, or the consumer is done), or
+ * a generator when the row's work paused for the event loop (slices.ts).
+ */
+export type Sink = (row: Row) => Flow;
 
 /**
  * A physical operator: run once per argument row, it streams its rows into the sink. It answers false
- * when the sink stopped it, so enclosing loops stop too.
+ * when the sink stopped it, so enclosing loops stop too; a generator when it paused.
  */
-export type PhysicalOp = (arg: Row, sink: Sink) => boolean;
+export type PhysicalOp = (arg: Row, sink: Sink) => Flow;
 
 /** A compiled expression over a row. */
 export type Evaluator = (row: Row) => Value;

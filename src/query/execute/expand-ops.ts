@@ -6,6 +6,7 @@ import { runtimeTypeError } from '../errors.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { PhysicalOp, Row } from './context.js';
 import type { OpEnv } from './read-ops.js';
+import { after, loop, loopArray, loopIterable, loopWalk, skipped, type Flow } from './slices.js';
 import { shortestPath } from './shortest-path.js';
 
 /**
@@ -76,7 +77,7 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
         }
         const wanted = wantedProps(row);
         if (snapshot !== undefined) {
-          return snapshot.forEachEdgeOf(s, direction, oneType, (e) => {
+          const visit = (e: EdgeState): Flow => {
             deadline.tick();
             if ((checks && !usable(row, e)) || (wanted !== null && !propsMatch(e, wanted))) return true;
             const end = direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === s ? e.target : e.source;
@@ -84,18 +85,23 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
             if (writeRel) row[rel] = e.ref;
             if (writeTo) row[to] = graph.nodeRef(end);
             return sink(row);
-          });
+          };
+          // edgesOf lists a node's relationships in the walk's order, so a paused walk goes on there.
+          return loopWalk<EdgeState>((fn) => snapshot.forEachEdgeOf(s, direction, oneType, fn), (seen) => skipped(edgesAt(s), seen), visit, deadline);
         }
-        for (const e of edgesAt(s)) {
-          deadline.tick();
-          if (!usable(row, e) || !propsMatch(e, wanted)) continue;
-          const end = other(e, s);
-          if (into && end !== target) continue;
-          if (writeRel) row[rel] = e.ref;
-          if (writeTo) row[to] = graph.nodeRef(end);
-          if (!sink(row)) return false;
-        }
-        return true;
+        return loopIterable(
+          edgesAt(s),
+          (e) => {
+            deadline.tick();
+            if (!usable(row, e) || !propsMatch(e, wanted)) return true;
+            const end = other(e, s);
+            if (into && end !== target) return true;
+            if (writeRel) row[rel] = e.ref;
+            if (writeTo) row[to] = graph.nodeRef(end);
+            return sink(row);
+          },
+          deadline,
+        );
       });
   }
 
@@ -119,7 +125,7 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
       const onPath = new Set<number>();
       const nodes: number[] = [(src as { id: number }).id];
       const stack: Iterator<EdgeState>[] = [];
-      const emit = (at: number): boolean => {
+      const emit = (at: number): Flow => {
         if (listUnused || !writeRel) row[rel] = null;
         else {
           const list = path.map(relationshipRef);
@@ -128,10 +134,9 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
         if (writeTo) row[to] = graph.nodeRef(at);
         return sink(row);
       };
-      if (min === 0 && (!into || nodes[0] === target) && !emit(nodes[0] as number)) return false;
-      if (max === 0) return true;
-      stack.push(edgesAt(nodes[0] as number)[Symbol.iterator]());
-      while (stack.length > 0) {
+      /** One step of the search: the sink's flow when it reached a path to emit, null when done. */
+      const step = (): Flow | null => {
+        if (stack.length === 0) return null;
         deadline.tick();
         const next = (stack[stack.length - 1] as Iterator<EdgeState>).next();
         if (next.done === true) {
@@ -139,23 +144,32 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
           nodes.pop();
           const id = path.pop();
           if (id !== undefined) onPath.delete(id);
-          continue;
+          return true;
         }
         const e = next.value;
-        if (onPath.has(e.id) || !usable(row, e) || !propsMatch(e, wanted)) continue;
+        if (onPath.has(e.id) || !usable(row, e) || !propsMatch(e, wanted)) return true;
         const at = other(e, nodes[nodes.length - 1] as number);
         path.push(e.id);
         onPath.add(e.id);
         nodes.push(at);
-        if (path.length >= min && (!into || at === target) && !emit(at)) return false;
+        // emit reads the path into the row before the search moves on, so the bookkeeping below
+        // may run before a paused sink finishes.
+        const flow = path.length >= min && (!into || at === target) ? emit(at) : true;
         if (path.length < max) {
           stack.push(edgesAt(at)[Symbol.iterator]());
         } else {
           nodes.pop();
           onPath.delete(path.pop() as number);
         }
-      }
-      return true;
+        return flow;
+      };
+      const first = min === 0 && (!into || nodes[0] === target) ? emit(nodes[0] as number) : true;
+      return after(first, (ok) => {
+        if (!ok) return false;
+        if (max === 0) return true;
+        stack.push(edgesAt(nodes[0] as number)[Symbol.iterator]());
+        return loop(step, deadline);
+      });
     });
 }
 
@@ -206,13 +220,16 @@ function boundRelationship(
         }
         ends = [at];
       }
-      for (const end of ends) {
-        if (into) {
-          const t = row[to] as Value;
-          if (t === null || (t as { id: number }).id !== end) continue;
-        } else row[to] = env.cx.graph.nodeRef(end);
-        if (!sink(row)) return false;
-      }
-      return true;
+      return loopArray(
+        ends,
+        (end) => {
+          if (into) {
+            const t = row[to] as Value;
+            if (t === null || (t as { id: number }).id !== end) return true;
+          } else row[to] = env.cx.graph.nodeRef(end);
+          return sink(row);
+        },
+        env.cx.deadline,
+      );
     });
 }

@@ -13,6 +13,7 @@ import { asPredicate, contains, endsWith, inList, listSlice, not3, regexMatch, s
 import { staticProperty, subscript } from '../values/access.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { Evaluator, ExecContext, PhysicalOp, Row } from './context.js';
+import { finish } from './slices.js';
 import type { GraphAccess } from './graph-access.js';
 
 /**
@@ -204,11 +205,13 @@ export class ExpressionCompiler {
         const memory = this.cx.memory;
         return (row) => {
           const out: Value[] = [];
-          plan()(row.slice(), (r) => {
-            out.push(projection(r));
-            if ((out.length & 1023) === 0) memory.checkTransient(16 * out.length);
-            return true;
-          });
+          finish(
+            plan()(row.slice(), (r) => {
+              out.push(projection(r));
+              if ((out.length & 1023) === 0) memory.checkTransient(16 * out.length);
+              return true;
+            }),
+          );
           return out;
         };
       }
@@ -489,10 +492,13 @@ export class ExpressionCompiler {
 
 function exists(plan: PhysicalOp, row: Row): boolean {
   let found = false;
-  plan(row.slice(), () => {
-    found = true;
-    return false;
-  });
+  // An expression's value is needed now: its plan runs to its end without pausing.
+  finish(
+    plan(row.slice(), () => {
+      found = true;
+      return false;
+    }),
+  );
   return found;
 }
 

@@ -8,9 +8,10 @@ import { SnapshotView } from '../../projections/graph/view.js';
 import { runtimeTypeError } from '../errors.js';
 import type { IndexTest } from '../plan/explain.js';
 import type { LogicalOp, SeekablePredicate } from '../plan/logical.js';
-import type { Evaluator, ExecContext, PhysicalOp, Row } from './context.js';
+import type { Evaluator, ExecContext, PhysicalOp, Row, Sink } from './context.js';
 import type { ExpressionCompiler } from './expression.js';
 import type { GraphAccess } from './graph-access.js';
+import { after, holding, loop, loopArray, loopIterable, loopWalk, skipped, type Flow } from './slices.js';
 
 /**
  * The reading operators: scans, seeks, expands, filters, OPTIONAL MATCH, joins, paths, UNWIND and
@@ -63,7 +64,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
   return (arg, sink) =>
     input(arg, (row) => {
       for (let i = 0; i < n; i++) wanted[i] = (values[i] as Evaluator)(row);
-      const visit = (node: NodeState, members?: LabelMembers, position?: number): boolean => {
+      const visit = (node: NodeState, members?: LabelMembers, position?: number): Flow => {
         deadline.tick();
         for (let i = 0; i < n; i++) if (!propertyEquals(node.props.get(keys[i] as string), wanted[i] as Value)) return true;
         cache?.scanned(node, members, position);
@@ -73,14 +74,40 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
       // The catalog answers for a snapshot, or for a write set through its overlay, or declines.
       const hits = fromIndex?.(row);
       if (hits === 'none') return true;
-      if (hits !== undefined) {
-        for (const node of hits) if (node.labels.includes(label as string) && !visit(node)) return false;
-        return true;
+      if (hits !== undefined) return loopIterable(hits, (node) => (node.labels.includes(label as string) ? visit(node) : true), deadline);
+      const all = (): Iterable<NodeState> => (label === undefined ? graph.nodes() : graph.nodesWithLabel(label));
+      if (snapshot !== undefined) {
+        // The kept list and the records list the label's nodes in one order, so a paused walk
+        // goes on through the iterator where the callback stopped.
+        let members: LabelMembers | undefined;
+        let position: number | undefined;
+        return loopWalk<NodeState>(
+          (fn) =>
+            snapshot.forEachNode(label, (node, m, p) => {
+              members = m;
+              position = p;
+              return fn(node);
+            }),
+          (seen) => (members !== undefined ? keptFrom(members, seen, (p) => (position = p)) : skipped(all(), seen)),
+          (node) => visit(node, members, position),
+          deadline,
+        );
       }
-      if (snapshot !== undefined) return snapshot.forEachNode(label, visit);
-      for (const node of label === undefined ? graph.nodes() : graph.nodesWithLabel(label)) if (!visit(node)) return false;
-      return true;
+      return loopIterable(all(), visit, deadline);
     });
+}
+
+/** A kept list's nodes from `start`, telling `at` each node's position before handing it out. */
+function keptFrom(members: LabelMembers, start: number, at: (position: number) => void): Iterator<NodeState> {
+  const nodes = members.nodes;
+  let i = start;
+  return {
+    next: (): IteratorResult<NodeState> => {
+      if (i >= nodes.length) return { done: true, value: undefined };
+      at(i);
+      return { done: false, value: nodes[i++] as NodeState };
+    },
+  };
 }
 
 /**
@@ -170,7 +197,8 @@ export function nodeById(op: Op<'node_by_id'>, input: PhysicalOp, env: OpEnv): P
   const label = op.label;
   const many = op.many;
   const element = op.element;
-  const emit = (row: Row, id: Value, sink: (row: Row) => boolean): boolean => {
+  const deadline = env.cx.deadline;
+  const emit = (row: Row, id: Value, sink: Sink): Flow => {
     let n: number;
     if (element) {
       // An element id that does not decode names no node, as the equality it replaces would find.
@@ -193,13 +221,16 @@ export function nodeById(op: Op<'node_by_id'>, input: PhysicalOp, env: OpEnv): P
       if (!Array.isArray(v)) throw runtimeTypeError('InvalidArgumentType', `IN expects a LIST, got ${typeName(v)}`);
       // Each matching id once, in list order, as the filter it replaces would.
       const seen = new Set<number>();
-      for (const id of v as readonly Value[]) {
-        const key = element ? (typeof id === 'string' ? Number(decodeElementId(id) ?? NaN) : NaN) : typeof id === 'bigint' ? Number(id) : typeof id === 'number' ? id : NaN;
-        if (Number.isNaN(key) || seen.has(key)) continue;
-        seen.add(key);
-        if (!emit(row, id, sink)) return false;
-      }
-      return true;
+      return loopArray(
+        v as readonly Value[],
+        (id) => {
+          const key = element ? (typeof id === 'string' ? Number(decodeElementId(id) ?? NaN) : NaN) : typeof id === 'bigint' ? Number(id) : typeof id === 'number' ? id : NaN;
+          if (Number.isNaN(key) || seen.has(key)) return true;
+          seen.add(key);
+          return emit(row, id, sink);
+        },
+        deadline,
+      );
     });
 }
 
@@ -232,14 +263,16 @@ export function optional(op: Op<'optional'>, input: PhysicalOp, inner: PhysicalO
   return (arg, sink) =>
     input(arg, (row) => {
       let matched = false;
-      const ok = inner(row, (r) => {
+      const flow = inner(row, (r) => {
         matched = true;
         return sink(r);
       });
-      if (!ok) return false;
-      if (matched) return true;
-      for (const s of nulls) row[s] = null;
-      return sink(row);
+      return after(flow, (ok) => {
+        if (!ok) return false;
+        if (matched) return true;
+        for (const s of nulls) row[s] = null;
+        return sink(row);
+      });
     });
 }
 
@@ -260,10 +293,11 @@ export function hashJoin(op: Op<'hash_join'>, left: PhysicalOp, right: PhysicalO
     }
     return k;
   };
+  const deadline = env.cx.deadline;
   return (arg, sink) => {
     const table = new Map<string | number, Row[]>();
     let held = 0;
-    right(arg.slice(), (r) => {
+    const build = right(arg.slice(), (r) => {
       const k = keyOf(r);
       if (k === undefined) return true;
       const kept = r.slice();
@@ -275,21 +309,26 @@ export function hashJoin(op: Op<'hash_join'>, left: PhysicalOp, right: PhysicalO
       else list.push(kept);
       return true;
     });
-    try {
-      return left(arg, (row) => {
-        const k = keyOf(row);
-        if (k === undefined) return true;
-        const matches = table.get(k);
-        if (matches === undefined) return true;
-        for (const m of matches) {
-          for (const s of slots) row[s] = m[s] as Value;
-          if (!sink(row)) return false;
-        }
-        return true;
-      });
-    } finally {
-      memory.release(held);
-    }
+    return holding(
+      () =>
+        after(build, () =>
+          left(arg, (row) => {
+            const k = keyOf(row);
+            if (k === undefined) return true;
+            const matches = table.get(k);
+            if (matches === undefined) return true;
+            return loopArray(
+              matches,
+              (m) => {
+                for (const s of slots) row[s] = m[s] as Value;
+                return sink(row);
+              },
+              deadline,
+            );
+          }),
+        ),
+      () => memory.release(held),
+    );
   };
 }
 
@@ -343,12 +382,15 @@ export function unwind(op: Op<'unwind'>, input: PhysicalOp, env: OpEnv): Physica
         row[slot] = v;
         return sink(row);
       }
-      for (const x of v as readonly Value[]) {
+      const items = v as readonly Value[];
+      const n = items.length;
+      let i = 0;
+      return loop(() => {
+        if (i >= n) return null;
         deadline.tick();
-        row[slot] = x;
-        if (!sink(row)) return false;
-      }
-      return true;
+        row[slot] = items[i++] as Value;
+        return sink(row);
+      }, deadline);
     });
 }
 

@@ -10,6 +10,7 @@ import type { BoundExpression } from '../bind/bound-expression.js';
 import type { LogicalOp, SortKey } from '../plan/logical.js';
 import type { Evaluator, PhysicalOp, Row } from './context.js';
 import { rowBytes, type OpEnv } from './read-ops.js';
+import { after, holding, loopArray, loopIterable, type Flow } from './slices.js';
 
 /**
  * The operators that hold rows or state: aggregation, DISTINCT, sorting, SKIP/LIMIT, eager barriers
@@ -81,6 +82,7 @@ export function aggregate(
     if (numbers === undefined || arg === undefined || a.call.args.length !== 1 || a.call.distinct) return undefined;
     return agg.fn.create(agg.options).addExactInteger === undefined ? undefined : numbers(arg);
   });
+  const deadline = env.cx.deadline;
   const newGroup = (keys: Value): Group => ({
     keys,
     accs: aggs.map((a) => a.fn.create(a.options)),
@@ -139,34 +141,42 @@ export function aggregate(
       return found;
     };
     const dictionary = nk === 1 ? codes?.start() : undefined;
-    try {
+    const emit = (): Flow => {
+      // Without grouping keys there is always one row, even over no input (count(*) is 0).
+      const all: readonly Group[] = nk === 0 ? [single ?? newGroup(null)] : order;
+      return loopArray(
+        all,
+        (g) => {
+          const out = arg.slice();
+          if (nk === 1) out[keySlots[0] as number] = g.keys;
+          else for (let i = 0; i < nk; i++) out[keySlots[i] as number] = (g.keys as readonly Value[])[i] as Value;
+          for (let i = 0; i < aggs.length; i++) out[(aggs[i] as (typeof aggs)[number]).slot] = (g.accs[i] as Accumulator).result();
+          return sink(out);
+        },
+        deadline,
+      );
+    };
+    return holding(() => {
       if (codes !== undefined && dictionary !== undefined) {
         // Groups by the key's code: the same groups, made in the same order, as by the key itself.
         const byCode = new Array<Group | undefined>(dictionary.length);
-        input(arg, (row) => {
-          const c = codes.code();
-          accumulate((byCode[c] ??= newKey(dictionary[c] as Value)), row);
-          return true;
-        });
-      } else {
+        return after(
+          input(arg, (row) => {
+            const c = codes.code();
+            accumulate((byCode[c] ??= newKey(dictionary[c] as Value)), row);
+            return true;
+          }),
+          emit,
+        );
+      }
+      return after(
         input(arg, (row) => {
           accumulate(byKey(row), row);
           return true;
-        });
-      }
-      // Without grouping keys there is always one row, even over no input (count(*) is 0).
-      const all: Iterable<Group> = nk === 0 ? [single ?? newGroup(null)] : order;
-      for (const g of all) {
-        const out = arg.slice();
-        if (nk === 1) out[keySlots[0] as number] = g.keys;
-        else for (let i = 0; i < nk; i++) out[keySlots[i] as number] = (g.keys as readonly Value[])[i] as Value;
-        for (let i = 0; i < aggs.length; i++) out[(aggs[i] as (typeof aggs)[number]).slot] = (g.accs[i] as Accumulator).result();
-        if (!sink(out)) return false;
-      }
-      return true;
-    } finally {
-      memory.release(held);
-    }
+        }),
+        emit,
+      );
+    }, () => memory.release(held));
   };
 }
 
@@ -176,18 +186,18 @@ export function distinct(op: Op<'distinct'>, input: PhysicalOp, env: OpEnv): Phy
   return (arg, sink) => {
     const seen = new ValueHashSet();
     let held = 0;
-    try {
-      return input(arg, (row) => {
-        const key: Value = slots.length === 1 ? (row[slots[0] as number] as Value) : slots.map((s) => row[s] as Value);
-        if (!seen.add(key)) return true;
-        const bytes = 48 + estimateValueBytes(key);
-        memory.reserve(bytes);
-        held += bytes;
-        return sink(row);
-      });
-    } finally {
-      memory.release(held);
-    }
+    return holding(
+      () =>
+        input(arg, (row) => {
+          const key: Value = slots.length === 1 ? (row[slots[0] as number] as Value) : slots.map((s) => row[s] as Value);
+          if (!seen.add(key)) return true;
+          const bytes = 48 + estimateValueBytes(key);
+          memory.reserve(bytes);
+          held += bytes;
+          return sink(row);
+        }),
+      () => memory.release(held),
+    );
   };
 }
 
@@ -239,7 +249,7 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, compile
     const sign = signs[0] as number;
     /** The k-th row's first key as a double, when `numbers` holds the first key. */
     let worstNumber = 0;
-    try {
+    const fill = (): Flow =>
       input(arg, (row) => {
         let i = 0;
         if (worst !== undefined) {
@@ -274,15 +284,14 @@ function sorter(keys: readonly SortKey[], input: PhysicalOp, env: OpEnv, compile
         }
         return true;
       });
+    const emit = (): Flow => {
       kept.sort(compare);
       // A large sort runs without row ticks; look at the clock once it is done.
       deadline.check();
-      const n = Math.min(k, kept.length);
-      for (let i = 0; i < n; i++) if (!sink((kept[i] as Keyed).row)) return false;
-      return true;
-    } finally {
-      memory.release(held);
-    }
+      kept.length = Math.min(k, kept.length);
+      return loopArray(kept, (entry) => sink(entry.row), deadline);
+    };
+    return holding(() => after(fill(), emit), () => memory.release(held));
   };
 }
 
@@ -310,16 +319,18 @@ export function limit(op: Op<'limit'>, input: PhysicalOp, env: OpEnv): PhysicalO
     if (max === 0) return drain(input, arg);
     let n = 0;
     let stopped = false;
-    const ok = input(arg, (row) => {
+    const flow = input(arg, (row) => {
       n++;
-      if (!sink(row)) {
-        stopped = true;
-        return false;
-      }
-      return n < max;
+      return after(sink(row), (ok) => {
+        if (!ok) {
+          stopped = true;
+          return false;
+        }
+        return n < max;
+      });
     });
     // Reaching the limit stops the input but not whoever reads this operator.
-    return ok || !stopped ? true : false;
+    return after(flow, (ok) => ok || !stopped);
   };
 }
 
@@ -327,18 +338,20 @@ export function limit(op: Op<'limit'>, input: PhysicalOp, env: OpEnv): PhysicalO
  * LIMIT 0 still runs its input up to the first row: updates before it (behind an eager barrier,
  * which runs its whole input first) must happen even when no row is returned.
  */
-function drain(input: PhysicalOp, arg: Row): boolean {
-  input(arg, () => false);
-  return true;
+function drain(input: PhysicalOp, arg: Row): Flow {
+  return after(
+    input(arg, () => false),
+    () => true,
+  );
 }
 
 export function eager(op: Op<'eager'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
-  const memory = env.cx.memory;
+  const { memory, deadline } = env.cx;
   const live = op.live;
   return (arg, sink) => {
     const rows: Row[] = [];
     let held = 0;
-    try {
+    const fill = (): Flow =>
       input(arg, (row) => {
         // Only the slots in scope are kept: a list an earlier clause unwound is not held once per row.
         const kept = arg.slice();
@@ -349,24 +362,19 @@ export function eager(op: Op<'eager'>, input: PhysicalOp, env: OpEnv): PhysicalO
         rows.push(kept);
         return true;
       });
-      for (const r of rows) if (!sink(r)) return false;
-      return true;
-    } finally {
-      memory.release(held);
-    }
+    return holding(() => after(fill(), () => loopArray(rows, sink, deadline)), () => memory.release(held));
   };
 }
 
 export function union(op: Op<'union'>, parts: readonly PhysicalOp[], env: OpEnv): PhysicalOp {
   const target = op.part_columns[0] as readonly number[];
-  const memory = env.cx.memory;
+  const { memory, deadline } = env.cx;
   return (arg, sink) => {
     const seen = op.all ? undefined : new ValueHashSet();
     let held = 0;
-    try {
-      for (let p = 0; p < parts.length; p++) {
-        const columns = op.part_columns[p] as readonly number[];
-        const ok = (parts[p] as PhysicalOp)(arg.slice(), (row) => {
+    const part = (p: number): Flow => {
+      const columns = op.part_columns[p] as readonly number[];
+      return (parts[p] as PhysicalOp)(arg.slice(), (row) => {
           const out = arg.slice();
           for (let i = 0; i < columns.length; i++) out[target[i] as number] = row[columns[i] as number] as Value;
           if (seen !== undefined) {
@@ -378,12 +386,8 @@ export function union(op: Op<'union'>, parts: readonly PhysicalOp[], env: OpEnv)
           }
           return sink(out);
         });
-        if (!ok) return false;
-      }
-      return true;
-    } finally {
-      memory.release(held);
-    }
+    };
+    return holding(() => loopIterable(parts.keys(), part, deadline), () => memory.release(held));
   };
 }
 

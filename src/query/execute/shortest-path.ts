@@ -3,6 +3,7 @@ import type { EdgeState } from '../../projections/graph/records.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { PhysicalOp, Row } from './context.js';
 import type { OpEnv } from './read-ops.js';
+import { finish } from './slices.js';
 
 type ExpandOp = Extract<LogicalOp, { op: 'expand' }>;
 
@@ -69,9 +70,11 @@ export function shortestPath(
         }
         return out;
       };
+      // The search holds its ways until it has emitted every path, so the paths' rows run to
+      // their end here rather than pausing midway (the search itself ticks the deadline).
       const emit = (edges: readonly EdgeState[]): boolean => {
         if (writeRel) row[rel] = edges.map((e) => e.ref);
-        return sink(row);
+        return finish(sink(row));
       };
       let held = 0;
       /** Breadth first from `start` until `goal` is reached, never along `skip`, at most `limit` hops. */

@@ -14,6 +14,7 @@ import type { BoundPath, BoundRemoveItem, BoundSetItem } from '../bind/bound-cla
 import { CypherError, runtimeTypeError } from '../errors.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { Evaluator, PhysicalOp, Row, UpdateStats } from './context.js';
+import { finish } from './slices.js';
 import type { OpEnv } from './read-ops.js';
 
 /**
@@ -128,14 +129,17 @@ export function merge(op: Op<'merge'>, input: PhysicalOp, match: PhysicalOp, env
   return (arg, sink) =>
     input(arg, (row) => {
       const found: Row[] = [];
-      match(row.slice(), (r) => {
-        found.push(r.slice());
-        return true;
-      });
+      // Write statements run without a driver, so nothing here pauses (slices.ts).
+      finish(
+        match(row.slice(), (r) => {
+          found.push(r.slice());
+          return true;
+        }),
+      );
       if (found.length > 0) {
         for (const r of found) {
           onMatch(r);
-          if (!sink(r)) return false;
+          if (!finish(sink(r))) return false;
         }
         return true;
       }

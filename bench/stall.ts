@@ -1,0 +1,124 @@
+/**
+ * Whether long statements stall the server: latency of GET /health, a point write over gRPC
+ * (CreateNode) and a point write in Cypher over REST, on an idle member and then while four runaway
+ * reads run (`UNWIND range(1,3000) x3 ... RETURN count(*)`, no deadline of their own but a long one,
+ * so they run for the whole measurement). The goal: each probe within 100 ms at p99 under the load.
+ *
+ *   npx tsx bench/stall.ts [--samples 200] [--runaways 4]
+ *
+ * Prints a table and writes bench/results/stall.json.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createGrpcClient } from '../src/api/grpc-client.js';
+import { GraphService } from '../src/gen/weft/v1/graph_pb.js';
+import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
+
+const option = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && process.argv[i + 1] !== undefined ? Number(process.argv[i + 1]) : fallback;
+};
+const samples = option('--samples', 200);
+const runaways = option('--runaways', 4);
+/** Bound on waiting for the runaway statements to start or to leave. */
+const settle_wait_ms = 30_000;
+const RUNAWAY = 'UNWIND range(1, 3000) AS a UNWIND range(1, 3000) AS b UNWIND range(1, 3000) AS c RETURN count(*)';
+
+interface Row {
+  readonly load: string;
+  readonly probe: string;
+  readonly n: number;
+  readonly p50_ms: number;
+  readonly p99_ms: number;
+  readonly max_ms: number;
+}
+
+const pct = (s: readonly number[], p: number): number => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+
+async function running(server: ServerProcess): Promise<number> {
+  const text = await (await fetch(`${server.ops}/metrics`)).text();
+  return Number(/^graphdb_statements_running (\d+)/m.exec(text)?.[1] ?? NaN);
+}
+
+async function until(server: ServerProcess, n: number): Promise<void> {
+  const end = Date.now() + settle_wait_ms;
+  while ((await running(server)) !== n) {
+    if (Date.now() > end) throw new Error(`the running-statements gauge did not reach ${n} within ${settle_wait_ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-bench-stall-'));
+  const server = await startServerProcess(join(dir, 'data'));
+  const graph = createGrpcClient(GraphService, server.grpc);
+  const rows: Row[] = [];
+  let seq = 0;
+  const probes: Record<string, () => Promise<void>> = {
+    'GET /health': async () => {
+      const res = await fetch(`${server.ops}/health`);
+      if (res.status !== 200) throw new Error(`/health answered ${res.status}`);
+      await res.arrayBuffer();
+    },
+    'CreateNode (gRPC)': async () => {
+      await graph.createNode({ labels: ['Probe'] });
+    },
+    'Cypher CREATE (REST)': async () => {
+      const res = await fetch(`${server.rest}/v1/query/cypher`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'CREATE (p:Probe {i: $i}) RETURN p.i', parameters: { i: { intValue: String(seq++) } } }),
+      });
+      if (res.status !== 200) throw new Error(`Cypher CREATE answered ${res.status}: ${await res.text()}`);
+      await res.arrayBuffer();
+    },
+  };
+  const measure = async (load: string): Promise<void> => {
+    const times = new Map<string, number[]>(Object.keys(probes).map((k) => [k, []]));
+    for (let i = 0; i < samples; i++) {
+      for (const [name, probe] of Object.entries(probes)) {
+        const t0 = performance.now();
+        await probe();
+        times.get(name)!.push(performance.now() - t0);
+      }
+    }
+    for (const [probe, t] of times) {
+      t.sort((a, b) => a - b);
+      rows.push({ load, probe, n: t.length, p50_ms: pct(t, 50), p99_ms: pct(t, 99), max_ms: t[t.length - 1] ?? 0 });
+    }
+  };
+  try {
+    // Warm both paths first, so the idle row is not the JIT's.
+    for (let i = 0; i < 50; i++) for (const probe of Object.values(probes)) await probe();
+    await measure('idle');
+    const clients = Array.from({ length: runaways }, () => new AbortController());
+    const statements = clients.map((c) =>
+      fetch(`${server.rest}/v1/query/cypher`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'grpc-timeout': '3600S' },
+        body: JSON.stringify({ query: RUNAWAY }),
+        signal: c.signal,
+      }).catch(() => undefined),
+    );
+    await until(server, runaways);
+    await measure(`${runaways} runaway reads`);
+    const still = await running(server);
+    for (const c of clients) c.abort();
+    await Promise.all(statements);
+    await until(server, 0);
+    if (still !== runaways) throw new Error(`only ${still} of the ${runaways} runaway reads were still running at the end`);
+  } finally {
+    graph.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`\nWeft single member, ${samples} sequential samples per probe and load`);
+  console.log('| load | probe | n | p50 ms | p99 ms | max ms |');
+  console.log('|---|---|---:|---:|---:|---:|');
+  for (const r of rows) console.log(`| ${r.load} | ${r.probe} | ${r.n} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.max_ms.toFixed(2)} |`);
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/stall.json', JSON.stringify({ samples, runaways, rows, at: new Date().toISOString() }, null, 2));
+}
+
+await main();
