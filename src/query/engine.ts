@@ -66,6 +66,11 @@ export interface ExecuteContext {
   readonly time_zone?: string;
   /** Uniform in [0, 1) for rand(); Math.random when absent. */
   readonly random?: () => number;
+  /**
+   * VectorConsistency from the request, else the session, else the server's default for the read
+   * concern; a `vector_consistency` hint in the statement overrides it. SNAPSHOT when absent.
+   */
+  readonly vector_consistency?: 'current' | 'snapshot' | 'exact';
 }
 
 export interface QueryResult {
@@ -229,6 +234,8 @@ export class QueryEngine {
       procedures: ctx.procedures ?? this.procedures,
       indexes: this.indexes,
       width: statement.variables.length,
+      vector_consistency: statement.hints.vector_consistency ?? ctx.vector_consistency ?? 'snapshot',
+      candidates: new Map(),
       planner,
       subplan: (plan) => compilePlan(plan, env),
     };

@@ -6,6 +6,7 @@ import { WriteSet } from '../projections/graph/write-set.js';
 import { QueryEngine, type ExecuteContext, type Prepared, type QueryResult } from '../query/engine.js';
 import type { IndexCatalog } from '../query/plan/explain.js';
 import type { LookupKind } from '../projections/indexes/index-lookup.js';
+import { searchCatalogOf } from './search-catalog.js';
 import type { NodeState } from '../projections/graph/records.js';
 import type { Database } from './database.js';
 
@@ -100,6 +101,7 @@ export function indexCatalogOf(db: Database): IndexCatalog {
     hasIndex: (label, properties) => db.sm.schema.lookup(db.latestCommitted()).find(label, properties) !== undefined,
     seek: (reader, label, property, value) => seekIndex(db, reader, label, property, { kind: 'equal', value }),
     seekWhere: (reader, label, property, test) => seekIndex(db, reader, label, property, test),
+    ...searchCatalogOf(db),
   };
 }
 
