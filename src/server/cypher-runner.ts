@@ -7,6 +7,11 @@ import { QueryEngine, type ExecuteContext, type Prepared, type QueryResult } fro
 import type { IndexCatalog } from '../query/plan/explain.js';
 import type { LookupKind } from '../projections/indexes/index-lookup.js';
 import { searchCatalogOf } from './search-catalog.js';
+import { applySessionSet, awaitVectorBuilds, resolveConsistency, type VectorSession } from './vector-reads.js';
+import type { VectorConsistency } from '../query/bind/bound-statement.js';
+import { zeroStats } from '../query/execute/context.js';
+import type { RefResolver } from '../api/value-codec.js';
+import { defaultConfig } from './config.js';
 import type { NodeState } from '../projections/graph/records.js';
 import type { Database } from './database.js';
 
@@ -19,11 +24,16 @@ export type SchemaStatementHandler = (prepared: Prepared, call: CypherCall) => P
 
 export class CypherRunner {
   private schemaHandler: SchemaStatementHandler | undefined;
+  /** The server's `vector_build_wait_ms`: how long a statement waits for a vector index being built. */
+  vector_build_wait_ms = defaultConfig.vector_build_wait_ms;
+  private readonly indexes: IndexCatalog;
 
   constructor(
     private readonly db: Database,
     readonly engine: QueryEngine = new QueryEngine({ indexes: indexCatalogOf(db) }),
-  ) {}
+  ) {
+    this.indexes = indexCatalogOf(db);
+  }
 
   /** Where CREATE/DROP CONSTRAINT and CREATE/DROP INDEX go. */
   handleSchemaWith(handler: SchemaStatementHandler): void {
@@ -32,11 +42,16 @@ export class CypherRunner {
 
   async autoCommit(call: CypherCall, view: GraphReader): Promise<CypherOutcome> {
     const prepared = this.engine.prepare(call.text);
-    const ctx = this.context(call);
+    const consistency = resolveConsistency(call.vector_consistency, undefined, call.level);
+    const ctx = this.context(call, consistency);
+    if (prepared.kind === 'read' || prepared.kind === 'write') {
+      await awaitVectorBuilds(this.db, this.engine, this.indexes, prepared, consistency, { request: call.vector_build_wait_ms, server: this.vector_build_wait_ms }, call.signal);
+    }
     switch (prepared.kind) {
       case 'read': {
         const result = this.engine.execute(prepared, view, ctx);
-        return this.outcome(result, view, 0);
+        // A CURRENT search may return nodes written after the snapshot: they resolve in their current state.
+        return this.outcome(result, withCurrentNodes(view, this.db), 0);
       }
       case 'write': {
         if (prepared.explain) return this.outcome(this.engine.execute(prepared, view, ctx), view, 0);
@@ -50,16 +65,27 @@ export class CypherRunner {
         return this.outcome(await this.schemaHandler(prepared, call), this.db.latestCommitted(), 0);
       }
       case 'session':
-        throw unimplemented('SET vector_consistency has no effect until vector search is available');
+        throw failedPrecondition(
+          'SET vector_consistency lasts for a session: run it inside a transaction, or give vector_consistency in the request or as a hint',
+          'SESSION_REQUIRED',
+        );
     }
   }
 
-  inTransaction(call: CypherCall, ws: WriteSet): Omit<CypherOutcome, 'applied_index' | 'commit_ts' | 'served_by_leader'> {
+  /**
+   * A statement of a transaction. A SET of the session applies to its later statements. A vector
+   * index still being built is not waited for here (a statement of a transaction runs at once): its
+   * searches scan the label exactly.
+   */
+  inTransaction(call: CypherCall, ws: WriteSet, session: VectorSession = {}): Omit<CypherOutcome, 'applied_index' | 'commit_ts' | 'served_by_leader'> {
     const prepared = this.engine.prepare(call.text);
     if (prepared.kind === 'schema') throw failedPrecondition('schema statements run on their own, not inside a transaction');
-    if (prepared.kind === 'session') throw unimplemented('SET vector_consistency has no effect until vector search is available');
+    if (prepared.kind === 'session') {
+      applySessionSet(prepared, session);
+      return { columns: [], rows: [], stats: zeroStats(), refs: ws };
+    }
     if (call.at_timestamp > 0) throw failedPrecondition('a statement inside a transaction reads the transaction snapshot; at_timestamp does not apply');
-    const result = this.engine.execute(prepared, ws, this.context(call));
+    const result = this.engine.execute(prepared, ws, this.context(call, resolveConsistency(call.vector_consistency, session, 'TRANSACTION')));
     return { columns: result.columns, rows: result.rows, stats: result.stats, refs: ws };
   }
 
@@ -68,8 +94,9 @@ export class CypherRunner {
     return this.engine.explain(text, this.db.latestCommitted());
   }
 
-  private context(call: CypherCall): ExecuteContext {
+  private context(call: CypherCall, vector_consistency: VectorConsistency): ExecuteContext {
     return {
+      vector_consistency,
       params: call.params,
       memory_limit_bytes: call.memory_limit_bytes,
       ...(call.deadline_ms !== undefined ? { deadline_ms: call.deadline_ms } : {}),
@@ -78,7 +105,7 @@ export class CypherRunner {
     };
   }
 
-  private outcome(result: QueryResult, refs: GraphReader, commit_ts: number): CypherOutcome {
+  private outcome(result: QueryResult, refs: RefResolver, commit_ts: number): CypherOutcome {
     return {
       columns: result.columns,
       rows: result.rows,
@@ -131,4 +158,12 @@ function seekIndex(db: Database, reader: GraphReader, label: string, property: s
   if (count !== undefined && count > limit) return undefined;
   const hits = indexes.lookup(index.index_id, lookup);
   return reader instanceof WriteSet ? reader.throughOverlay(hits, label) : hits;
+}
+
+/** Node values of a read: as the snapshot has them, else (a CURRENT vector search's newer node) as committed now. */
+function withCurrentNodes(view: GraphReader, db: Database): RefResolver {
+  return {
+    node: (id) => view.node(id) ?? db.latestCommitted().node(id),
+    edge: (id) => view.edge(id),
+  };
 }

@@ -24,6 +24,7 @@ export interface QueryBackendOptions {
 export function memberQueryBackend(db: Database, txs: Transactions, options: QueryBackendOptions): QueryBackend {
   const feed = new ChangeFeed(db);
   const runner = new CypherRunner(db);
+  runner.vector_build_wait_ms = options.vector_build_wait_ms;
   if (options.schema !== undefined) runner.handleSchemaWith(options.schema);
   return {
     members: 1,
@@ -33,7 +34,7 @@ export function memberQueryBackend(db: Database, txs: Transactions, options: Que
       if (call.after_index > 0) await awaitApplied(db, call.after_index, call.signal);
       if (call.transaction_id !== 0n) {
         const tx = txs.get(call.transaction_id);
-        const out = txs.run(tx, (ws) => runner.inTransaction(call, ws));
+        const out = txs.run(tx, (ws) => runner.inTransaction(call, ws, tx.session));
         return { ...out, applied_index: db.committedIndex, commit_ts: 0, served_by_leader: true };
       }
       const view: GraphReader = call.at_timestamp > 0 ? db.viewAtTimestamp(call.at_timestamp) : db.latestCommitted();

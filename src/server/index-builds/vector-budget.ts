@@ -19,6 +19,17 @@ export function vectorIndexBytes(db: Database): number {
   return total;
 }
 
+/** Vectors held by vector indexes and bytes held by text indexes, over every generation. */
+export function searchIndexTotals(db: Database): { vectors: number; text_bytes: number } {
+  let vectors = 0;
+  let text_bytes = 0;
+  for (const gen of db.sm.schema.indexes.all()) {
+    if (gen.search?.kind === 'vector') vectors += gen.search.count();
+    else if (gen.search?.kind === 'text') text_bytes += gen.search.bytes();
+  }
+  return { vectors, text_bytes };
+}
+
 export function estimateVectorIndexBytes(nodes: number, spec: Extract<SearchIndexSpec, { kind: 'vector' }>): number {
   // The vector is held twice (the HNSW copy and the one exact search and compaction read).
   return nodes * (spec.dimensions * 4 * 2 + spec.m * 3 * 4 + element_overhead_bytes);
