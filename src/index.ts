@@ -12,6 +12,7 @@
  */
 import type { Value } from './common/values/value.js';
 import type { ConcernWait } from './log/driver/log-driver.js';
+import type { SearchIndexSpec } from './log/events.js';
 import { Database, type DatabaseOptions } from './server/database.js';
 import { indexCatalogOf } from './server/cypher-runner.js';
 import { admitSchemaStatement } from './server/index-builds/cypher-ddl.js';
@@ -29,6 +30,7 @@ export { QueryEngine } from './query/engine.js';
 export { ProcedureRegistry, type Procedure, type ProcedureLibrary } from './query/execute/procedures.js';
 export { CypherError } from './query/errors.js';
 export { WeftError } from './common/errors.js';
+export type { SearchIndexSpec, TextAnalyzerName } from './log/events.js';
 
 export interface OpenOptions {
   /** Statement memory limit; 256 MiB when absent. */
@@ -118,6 +120,14 @@ export class Db {
     if (prepared.kind === 'read' || prepared.explain) return this.engine.execute(prepared, this.database.latestCommitted(), ctx);
     const { value } = await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: journaled });
     return value;
+  }
+
+  /**
+   * A vector or full-text index of one label, as `CREATE VECTOR INDEX` / `CREATE FULLTEXT INDEX` make
+   * it; returns once its build has published (or fails as the DDL does).
+   */
+  async createSearchIndex(req: { name?: string; label: string; properties: readonly string[]; search: SearchIndexSpec; if_not_exists?: boolean }): Promise<void> {
+    await this.schema.admin.createIndex({ name: req.name ?? '', label: req.label, properties: req.properties, if_not_exists: req.if_not_exists ?? false, search: req.search });
   }
 
   /** The plan of a statement, not run. */

@@ -2,7 +2,7 @@ import type { Expression, LiteralValue } from '../ast/expression.js';
 import type { SearchIndexClause } from '../ast/statement.js';
 import type { Span } from '../ast/span.js';
 import type { BoundSearchIndex } from './bound-statement.js';
-import { vector_dimensions_max } from '../../projections/catalog/validate.js';
+import { vector_dimensions_max, vector_index_ef_construction_default, vector_index_m_default } from '../../projections/catalog/validate.js';
 import { bindError } from './context.js';
 
 /**
@@ -14,8 +14,6 @@ import { bindError } from './context.js';
  *
  * Values are literals. An unknown key is refused, so a misspelt setting is not silently ignored.
  */
-export const vector_index_m_default = 16;
-export const vector_index_ef_construction_default = 200;
 
 const similarity_functions: Readonly<Record<string, 'COSINE' | 'L2' | 'DOT' | 'L1'>> = {
   cosine: 'COSINE',

@@ -160,6 +160,15 @@ export class SchemaAdmin {
     await this.propose({ kind: 'index_dropped', name });
   }
 
+  /** DropSearchIndex: like DROP INDEX, for vector and text indexes only. */
+  async dropSearchIndex(name: string, if_exists: boolean): Promise<void> {
+    const index = this.catalog.indexByName(name);
+    if (index !== undefined && index.search === undefined) {
+      throw failedPrecondition(`index ${name} is a B-tree index; drop it with DROP INDEX`, 'NOT_A_SEARCH_INDEX', { index: name });
+    }
+    await this.dropIndex(name, if_exists);
+  }
+
   build(operation: number): BuildRecord {
     const b = this.catalog.builds.get(operation);
     if (b === undefined) throw notFound(`no index build has operation ${operation}`, 'INDEX_BUILD_NOT_FOUND', { operation: String(operation) });

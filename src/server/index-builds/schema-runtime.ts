@@ -71,6 +71,11 @@ export function startSchemaRuntime(db: Database, options: SchemaRuntimeOptions):
     waitCheck: (op, wait_ms, signal) => admin.waitCheck(op, wait_ms, signal),
     cancelCheck: (op) => admin.cancelCheck(op),
     reindex: (ref, wait_ms, signal) => admin.reindex(ref, wait_ms, signal),
+    createSearchIndex: async (req, signal) => {
+      const index = await admin.createIndex(req, signal);
+      return admin.build(index.filling ?? index.serving ?? 0);
+    },
+    dropSearchIndex: (name, if_exists) => admin.dropSearchIndex(name, if_exists),
   };
   executor.start();
   checker.start();
