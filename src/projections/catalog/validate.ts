@@ -125,7 +125,7 @@ export const vector_index_m_max = 100;
 export const vector_index_ef_construction_max = 4096;
 /** What an index gets when its definition names no HNSW settings (Cypher DDL and the SchemaService alike). */
 export const vector_index_m_default = 16;
-export const vector_index_ef_construction_default = 200;
+export const vector_index_ef_construction_default = 100;
 
 /** A vector index covers one property with a fixed width; a text index one or more properties. */
 export function checkSearchSpec(spec: SearchIndexSpec, properties: readonly string[]): Refusal | undefined {

@@ -11,8 +11,9 @@ import type { OpEnv } from './read-ops.js';
  * call's metric and width and the consistency mode is not EXACT, it runs its input (the label scan
  * and the filters) over the index's candidates, nearest first, until k rows have passed:
  *
- * - Over-fetch with a growing k: each round asks the index for more candidates (at least twice as
- *   many, more when few passed the filters) and runs the scan over the new ones only.
+ * - Over-fetch with a growing k: the first round asks for k candidates (2k under filters), each
+ *   next one for more (at least twice as many, more when few passed the filters), and the scan runs
+ *   over the new ones only.
  * - The cost choice: once the candidates a round would need pass `exact_fraction_max` of the index
  *   (a selective filter), the rest of the label is scanned instead, exactly as without an index;
  *   a small index (`exact_nodes_max`) is scanned from the start.
@@ -20,14 +21,15 @@ import type { OpEnv } from './read-ops.js';
  *   seen (those without a vector, which sort last) are scanned too, so the top-k above gets
  *   every row it would have had without the index.
  *
- * SNAPSHOT keeps only candidates the reader sees with the label; CURRENT takes the index as it is:
- * a node the snapshot does not see is read in its current state.
+ * SNAPSHOT keeps only candidates the reader sees (the scan checks the label and the filters read
+ * the version it sees); CURRENT takes the index as it is: a node the snapshot does not see is read
+ * in its current state.
  */
 export const exact_nodes_max = 128;
 export const exact_fraction_max = 0.25;
 /** Smallest HNSW beam; a larger k widens it to k. */
 export const ef_search_min = 64;
-/** First round: this many candidates per wanted row. */
+/** First round under filters: this many candidates per wanted row (without filters, k are enough). */
 const overfetch_first = 2;
 
 type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
@@ -38,6 +40,8 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
   const limit = env.exprs.compile(op.limit);
   const skip = op.skip === undefined ? undefined : env.exprs.compile(op.skip);
   const slot = op.variable;
+  // Rows are dropped only by filters (or, under SNAPSHOT, by candidates the reader does not see).
+  const filtered = op.input.op !== 'node_scan' || op.input.props.length > 0;
   return (arg, sink) => {
     const handle = cx.vector_consistency === 'exact' ? undefined : cx.indexes.vectorIndex?.(op.label, op.key);
     const q = asVector(query(arg));
@@ -68,13 +72,11 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
       if (current !== undefined) access.adopt(current);
       return current;
     };
-    const accept =
-      cx.vector_consistency === 'snapshot'
-        ? (id: number): boolean => access.node(id)?.labels.includes(op.label) === true
-        : undefined;
-    let fetch = Math.min(handle.size, Math.max(k * overfetch_first, k));
+    let fetch = Math.min(handle.size, filtered ? k * overfetch_first : k);
     for (;;) {
-      const hits = handle.search(q, fetch, Math.max(ef_search_min, fetch), accept);
+      // Visibility is checked on the answers, not inside the search: a callback per visited
+      // element costs more than the next round a few invisible answers may need.
+      const hits = handle.search(q, fetch, Math.max(ef_search_min, fetch));
       const fresh: NodeState[] = [];
       for (const h of hits) {
         if (seen.has(h.id)) continue;
