@@ -1,9 +1,8 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { IndexRecord } from '../catalog/types.js';
 import type { IndexStore } from '../indexes/index-store.js';
-import { analyze } from './analyzers.js';
 import type { TextIndex } from './text-index.js';
-import { documentMatches, parseTextQuery } from './text-query.js';
+import { documentMatches } from './text-query.js';
 import type { VectorHit, VectorIndex } from './vector-index.js';
 import { metric_function_names, type VectorMetricName } from './vector-metrics.js';
 
@@ -33,10 +32,10 @@ export interface TextIndexHandle {
   readonly ready: boolean;
   /** Nodes whose latest text matches, ascending ids. */
   matching(query: string): readonly number[];
-  /** Whether a text (a version a reader sees) matches the query under the index's analyzer. */
-  matches(text: string, query: string): boolean;
-  /** BM25 of a text under the index's current statistics. */
-  score(text: string, query: string): number;
+  /** Whether node `id`'s text (the version a reader sees) matches the query under the index's analyzer. */
+  matches(id: number, text: string, query: string): boolean;
+  /** BM25 of node `id`'s text under the index's current statistics. */
+  score(id: number, text: string, query: string): number;
 }
 
 function find(catalog: Catalog, label: string, property: string, kind: 'vector' | 'text'): IndexRecord | undefined {
@@ -77,9 +76,9 @@ export function textIndexHandle(catalog: Catalog, store: IndexStore, label: stri
     name: record.name,
     analyzer: t.analyzer,
     ready: record.serving !== undefined,
-    matching: (query) => t.matching(property, parseTextQuery(t.analyzer, query)),
-    matches: (text, query) => documentMatches(analyze(t.analyzer, text), parseTextQuery(t.analyzer, query)),
-    score: (text, query) => t.score(property, analyze(t.analyzer, text), parseTextQuery(t.analyzer, query)),
+    matching: (query) => t.matching(property, t.parse(query)),
+    matches: (id, text, query) => documentMatches(t.termsOf(property, id, text), t.parse(query)),
+    score: (id, text, query) => t.score(property, t.termsOf(property, id, text), t.parse(query)),
   };
 }
 

@@ -2,7 +2,7 @@ import type { TextAnalyzerName } from '../../log/events.js';
 import type { NodeRecord } from '../graph/records.js';
 import { analyze } from './analyzers.js';
 import type { SearchMaintenance } from './search-index.js';
-import { clauseOccurrences, type TextClause } from './text-query.js';
+import { clauseOccurrences, parseTextQuery, type TextClause } from './text-query.js';
 
 /**
  * A full-text index of one label over one or more string properties: per property an inverted index
@@ -11,9 +11,13 @@ import { clauseOccurrences, type TextClause } from './text-query.js';
  * each candidate against the version it sees (see IndexLookup's text search).
  */
 export const bm25_k1 = 1.2;
+/** Parsed queries a text index keeps (their clauses also key the document frequency cache). */
+const parsed_queries_max = 64;
 export const bm25_b = 0.75;
 
 interface FieldDocument {
+  /** The value analyzed: a reader seeing this same string reuses `terms` instead of analyzing again. */
+  readonly text: string;
   /** The analyzed terms in order: phrase checks and re-scoring read them. */
   readonly terms: readonly string[];
 }
@@ -26,12 +30,16 @@ class FieldIndex {
   /** Terms in order, for prefix queries; rebuilt after a new term arrives. */
   private sorted: string[] | undefined;
 
-  set(id: number, terms: readonly string[]): void {
+  /** Bumped by every change: cached document frequencies of queries are valid for one version. */
+  version = 0;
+
+  set(id: number, text: string, terms: readonly string[]): void {
     const had = this.docs.get(id);
     if (had !== undefined && sameTerms(had.terms, terms)) return;
     this.remove(id);
     if (terms.length === 0) return;
-    this.docs.set(id, { terms });
+    this.version++;
+    this.docs.set(id, { text, terms });
     this.total_terms += terms.length;
     for (const t of terms) {
       let p = this.postings.get(t);
@@ -46,6 +54,7 @@ class FieldIndex {
   remove(id: number): void {
     const had = this.docs.get(id);
     if (had === undefined) return;
+    this.version++;
     this.docs.delete(id);
     this.total_terms -= had.terms.length;
     for (const t of had.terms) {
@@ -122,8 +131,13 @@ export class TextIndex implements SearchMaintenance {
     let held = 0;
     for (const [p, field] of this.fields) {
       const v = live ? head.props.get(p) : undefined;
+      const had = field.docs.get(record.id);
+      if (had !== undefined && had.text === v) {
+        held++;
+        continue;
+      }
       const terms = typeof v === 'string' ? analyze(this.analyzer, v) : [];
-      field.set(record.id, terms);
+      field.set(record.id, typeof v === 'string' ? v : '', terms);
       if (terms.length > 0) held++;
     }
     if (held > 0) this.holders.set(record.id, held);
@@ -151,6 +165,38 @@ export class TextIndex implements SearchMaintenance {
 
   covers(property: string): boolean {
     return this.fields.has(property);
+  }
+
+  /**
+   * The terms of a text as this index analyzes it: the stored ones when the node's indexed value is
+   * this very text (the common case of a reader at the latest version), else analyzed now.
+   */
+  termsOf(property: string, id: number, text: string): readonly string[] {
+    const doc = this.fields.get(property)?.docs.get(id);
+    return doc !== undefined && doc.text === text ? doc.terms : analyze(this.analyzer, text);
+  }
+
+  /** A query parsed for this index's analyzer; the last few are kept, as one statement asks per row. */
+  parse(query: string): readonly TextClause[] {
+    let clauses = this.parsed.get(query);
+    if (clauses === undefined) {
+      clauses = parseTextQuery(this.analyzer, query);
+      if (this.parsed.size >= parsed_queries_max) this.parsed.delete(this.parsed.keys().next().value as string);
+      this.parsed.set(query, clauses);
+    }
+    return clauses;
+  }
+
+  private readonly parsed = new Map<string, readonly TextClause[]>();
+  /** Document frequencies of clauses, by property and clause, valid while the field's version holds. */
+  private readonly frequencies = new Map<FieldIndex, { version: number; df: Map<TextClause, number> }>();
+
+  private documentFrequency(field: FieldIndex, c: TextClause): number {
+    let cache = this.frequencies.get(field);
+    if (cache === undefined || cache.version !== field.version) this.frequencies.set(field, (cache = { version: field.version, df: new Map() }));
+    let df = cache.df.get(c);
+    if (df === undefined) cache.df.set(c, (df = field.documentFrequency(c)));
+    return df;
   }
 
   /** Nodes whose latest value of `property` matches every clause. */
@@ -182,7 +228,7 @@ export class TextIndex implements SearchMaintenance {
     for (const c of clauses) {
       const tf = clauseOccurrences(terms, c);
       if (tf === 0) continue;
-      const df = field.documentFrequency(c);
+      const df = this.documentFrequency(field, c);
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       score += (idf * tf * (bm25_k1 + 1)) / (tf + bm25_k1 * (1 - bm25_b + (bm25_b * terms.length) / avg));
     }

@@ -39,7 +39,7 @@ export function compileTextFunction(
     if (handle === undefined) throw textIndexRequired(name, key);
     const text = node.props.get(key);
     if (typeof text !== 'string') return name === 'text_match' ? false : 0;
-    return name === 'text_match' ? handle.matches(text, q) : handle.score(text, q);
+    return name === 'text_match' ? handle.matches(node.id, text, q) : handle.score(node.id, text, q);
   };
 }
 
