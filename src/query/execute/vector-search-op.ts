@@ -43,7 +43,8 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
   // Rows are dropped only by filters (or, under SNAPSHOT, by candidates the reader does not see).
   const filtered = op.input.op !== 'node_scan' || op.input.props.length > 0;
   return (arg, sink) => {
-    const handle = cx.vector_consistency === 'exact' ? undefined : cx.indexes.vectorIndex?.(op.label, op.key);
+    // A statement that writes reads its write set, whose own nodes are in no index: it scans.
+    const handle = cx.vector_consistency === 'exact' || cx.writes !== undefined ? undefined : cx.indexes.vectorIndex?.(op.label, op.key);
     const q = asVector(query(arg));
     const k = count(limit(arg)) + (skip === undefined ? 0 : count(skip(arg)));
     if (handle === undefined || !usable(handle, op.metric, q) || q === undefined || Number.isNaN(k) || handle.size <= Math.max(exact_nodes_max, k)) {
