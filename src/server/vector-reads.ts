@@ -57,6 +57,8 @@ export async function awaitVectorBuilds(
   const s = prepared.statement;
   if (s.kind !== 'query' || prepared.explain) return;
   if ((s.hints.vector_consistency ?? consistency) === 'exact') return;
+  // The common case costs one pass over the catalog's indexes, not a look at the plan.
+  if (!anyVectorIndexBuilding(db)) return;
   const building = () =>
     engine
       .vectorTargets(prepared, db.latestCommitted())
@@ -91,4 +93,9 @@ export async function awaitVectorBuilds(
     });
     first = building();
   }
+}
+
+function anyVectorIndexBuilding(db: Database): boolean {
+  for (const i of db.sm.schema.catalog.indexes.values()) if (i.search?.kind === 'vector' && i.serving === undefined) return true;
+  return false;
 }
