@@ -10,9 +10,9 @@
  * maps are `Map`s, nodes and relationships are references by id. Reads run on the latest committed
  * state; writes are one log entry each, answered once journaled.
  */
-import { unimplemented } from './common/errors.js';
 import type { Value } from './common/values/value.js';
 import type { ConcernWait } from './log/driver/log-driver.js';
+import type { SearchIndexSpec } from './log/events.js';
 import { Database, type DatabaseOptions } from './server/database.js';
 import { indexCatalogOf } from './server/cypher-runner.js';
 import { admitSchemaStatement } from './server/index-builds/cypher-ddl.js';
@@ -20,7 +20,8 @@ import { startSchemaRuntime, type SchemaRuntime } from './server/index-builds/sc
 import { zeroStats } from './query/execute/context.js';
 import { QueryEngine, type QueryResult } from './query/engine.js';
 import type { ProcedureLibrary } from './query/execute/procedures.js';
-import type { QueryPlan } from './query/plan/explain.js';
+import type { IndexCatalog, QueryPlan } from './query/plan/explain.js';
+import { applySessionSet, awaitVectorBuilds, type VectorSession } from './server/vector-reads.js';
 
 export type { Value } from './common/values/value.js';
 export type { QueryResult, Prepared, ExecuteContext, StatementKind } from './query/engine.js';
@@ -29,6 +30,7 @@ export { QueryEngine } from './query/engine.js';
 export { ProcedureRegistry, type Procedure, type ProcedureLibrary } from './query/execute/procedures.js';
 export { CypherError } from './query/errors.js';
 export { WeftError } from './common/errors.js';
+export type { SearchIndexSpec, TextAnalyzerName } from './log/events.js';
 
 export interface OpenOptions {
   /** Statement memory limit; 256 MiB when absent. */
@@ -46,30 +48,42 @@ export interface OpenOptions {
   readonly mvcc_retention_secs?: number;
   readonly checkpoint_interval_entries?: number;
   readonly log_segment_bytes_max?: number;
+  /** VectorConsistency of this Db's reads unless a hint or `SET vector_consistency` says otherwise; SNAPSHOT when absent. */
+  readonly vector_consistency?: 'current' | 'snapshot' | 'exact';
+  /** How long a statement waits for a vector index being built, in ms; 5000 when absent, 0 refuses at once. */
+  readonly vector_build_wait_ms?: number;
+  /** Memory all vector indexes may hold together, in MiB; a build that would pass it is refused. No limit when absent. */
+  readonly vector_index_memory_mb?: number;
 }
 
 export const embedded_memory_limit_bytes_default = 256 * 1024 * 1024;
 export const embedded_statement_wait_secs_default = 30;
+export const embedded_vector_build_wait_ms_default = 5000;
 
 const journaled: ConcernWait = { acks: 1, level: 'journal', timeout_ms: 0 };
 
 export class Db {
   private readonly engine: QueryEngine;
+  private readonly indexes: IndexCatalog;
   /**
    * Index builds and checks of this database, as a server runs them: schema statements are admitted
    * here, and builds a crash interrupted are taken up again on open.
    */
   private readonly schema: SchemaRuntime;
+  /** `SET vector_consistency` and `SET vector_build_wait`: this Db is one session. */
+  private readonly session: VectorSession = {};
 
   constructor(
     /** The member underneath: its log, projections and write path. */
     readonly database: Database,
     private readonly options: OpenOptions,
   ) {
-    this.engine = new QueryEngine({ indexes: indexCatalogOf(database), ...(options.procedures !== undefined ? { procedures: options.procedures } : {}) });
+    this.indexes = indexCatalogOf(database);
+    this.engine = new QueryEngine({ indexes: this.indexes, ...(options.procedures !== undefined ? { procedures: options.procedures } : {}) });
     this.schema = startSchemaRuntime(database, {
       index_build_max_running: options.index_build_max_running ?? 1,
       index_build_statement_wait_secs: options.index_build_statement_wait_secs ?? embedded_statement_wait_secs_default,
+      ...(options.vector_index_memory_mb !== undefined ? { vector_index_memory_mb: options.vector_index_memory_mb } : {}),
       concern: () => journaled,
     });
   }
@@ -85,8 +99,17 @@ export class Db {
       await admitSchemaStatement(this.schema.admin, prepared.statement);
       return { columns: [], rows: [], stats: zeroStats() };
     }
-    if (prepared.kind === 'session') throw unimplemented('SET vector_consistency has no effect until vector search is available');
+    if (prepared.kind === 'session') {
+      applySessionSet(prepared, this.session);
+      return { columns: [], rows: [], stats: zeroStats() };
+    }
+    const vector_consistency = this.session.vector_consistency ?? this.options.vector_consistency ?? 'snapshot';
+    await awaitVectorBuilds(this.database, this.engine, this.indexes, prepared, vector_consistency, {
+      session: this.session.vector_build_wait_ms,
+      server: this.options.vector_build_wait_ms ?? embedded_vector_build_wait_ms_default,
+    });
     const ctx = {
+      vector_consistency,
       params: new Map(Object.entries(params)),
       memory_limit_bytes: this.options.memory_limit_bytes ?? embedded_memory_limit_bytes_default,
       ...(this.options.statement_timeout_ms !== undefined && { deadline_ms: Date.now() + this.options.statement_timeout_ms }),
@@ -97,6 +120,14 @@ export class Db {
     if (prepared.kind === 'read' || prepared.explain) return this.engine.execute(prepared, this.database.latestCommitted(), ctx);
     const { value } = await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: journaled });
     return value;
+  }
+
+  /**
+   * A vector or full-text index of one label, as `CREATE VECTOR INDEX` / `CREATE FULLTEXT INDEX` make
+   * it; returns once its build has published (or fails as the DDL does).
+   */
+  async createSearchIndex(req: { name?: string; label: string; properties: readonly string[]; search: SearchIndexSpec; if_not_exists?: boolean }): Promise<void> {
+    await this.schema.admin.createIndex({ name: req.name ?? '', label: req.label, properties: req.properties, if_not_exists: req.if_not_exists ?? false, search: req.search });
   }
 
   /** The plan of a statement, not run. */

@@ -14,7 +14,8 @@ import type {
   SchemaModeName,
 } from '../log/events.js';
 import type { Catalog } from '../projections/catalog/catalog.js';
-import type { ConstraintRequest, IndexRef } from '../projections/catalog/requests.js';
+import type { ConstraintRequest, IndexRef, IndexRequest } from '../projections/catalog/requests.js';
+import { searchIndexRequestFromWire } from './search-index-requests.js';
 import type { BuildRecord, CheckRecord, ConstraintRecord } from '../projections/catalog/types.js';
 import {
   ComputedType,
@@ -64,6 +65,9 @@ export interface SchemaBackend {
   waitCheck(operation: number, wait_ms: number, signal: AbortSignal): Promise<CheckRecord>;
   cancelCheck(operation: number): Promise<CheckRecord>;
   reindex(ref: IndexRef, wait_ms: number, signal: AbortSignal): Promise<BuildRecord>;
+  /** A vector or text index (`req.search` set) and its build. */
+  createSearchIndex(req: IndexRequest, signal: AbortSignal): Promise<BuildRecord>;
+  dropSearchIndex(name: string, if_exists: boolean): Promise<void>;
 }
 
 /** The longest wait a request may ask for; longer ones are cut to it. */
@@ -166,6 +170,16 @@ export function schemaService(backend: SchemaBackend): RegisteredService {
     async reindex(req, ctx) {
       const b = await backend.reindex(indexRefOf(req.index), req.wait === undefined ? 0 : durationMs(req.wait, 'wait'), ctx.signal);
       return buildToWire(b, backend);
+    },
+
+    async createSearchIndex(req, ctx) {
+      const request = searchIndexRequestFromWire(req, req.wait === undefined ? undefined : durationMs(req.wait, 'wait'));
+      return buildToWire(await backend.createSearchIndex(request, ctx.signal), backend);
+    },
+
+    async dropSearchIndex(req) {
+      await backend.dropSearchIndex(req.name, req.ifExists);
+      return {};
     },
   });
 }

@@ -176,6 +176,21 @@ export interface IndexAdmission {
   readonly rename_property: string;
 }
 
+/** A vector (HNSW) or full-text (inverted, BM25) index: what it holds is fixed by the log. */
+export type SearchIndexSpec =
+  | {
+      readonly kind: 'vector';
+      /** 1 to 65536: the index's own width, whatever the label's VectorType says. */
+      readonly dimensions: number;
+      readonly metric: 'COSINE' | 'L2' | 'DOT' | 'L1';
+      /** HNSW graph degree and construction beam width. */
+      readonly m: number;
+      readonly ef_construction: number;
+    }
+  | { readonly kind: 'text'; readonly analyzer: TextAnalyzerName };
+
+export type TextAnalyzerName = 'standard' | 'whitespace' | 'keyword' | 'english';
+
 export type SchemaEvent =
   | {
       readonly kind: 'label_defined';
@@ -210,6 +225,8 @@ export type SchemaEvent =
       readonly label: string;
       readonly properties: readonly string[];
       readonly index: IndexAdmission;
+      /** Set for a vector or full-text index; absent for a B-tree index. */
+      readonly search?: SearchIndexSpec;
     }
   | { readonly kind: 'index_dropped'; readonly name: string }
   /** Reindex: a fresh generation of an index, filled by its own build while the old one serves. */

@@ -23,7 +23,7 @@ import { optimize } from './optimize/index.js';
 import { parse } from './parse/index.js';
 import { DEGREE_SAMPLE_EDGES_MAX, DEGREE_SAMPLE_NODES, DISTINCT_SAMPLE_NODES, estimateDistinct, type DistinctEstimate, type GraphCounts } from './plan/cardinality.js';
 import { explainPlan, explainStatement, no_indexes, type IndexCatalog, type QueryPlan } from './plan/explain.js';
-import type { LogicalOp } from './plan/logical.js';
+import { inputsOf, type LogicalOp } from './plan/logical.js';
 import { freeSlots } from './plan/expressions.js';
 import { planPattern, type JoinPolicy } from './plan/plan-match.js';
 import { planQuery } from './plan/planner.js';
@@ -76,6 +76,11 @@ export interface ExecuteContext {
    * writes into it, so `executeSliced` may pause its write statements too.
    */
   readonly writes_private?: boolean;
+  /**
+   * VectorConsistency from the request, else the session, else the server's default for the read
+   * concern; a `vector_consistency` hint in the statement overrides it. SNAPSHOT when absent.
+   */
+  readonly vector_consistency?: 'current' | 'snapshot' | 'exact';
 }
 
 export interface QueryResult {
@@ -138,6 +143,19 @@ export class QueryEngine {
     if (s.kind !== 'query') return explainStatement(s);
     const counts = plannerCounts(graph);
     return explainPlan(this.plan(prepared, s, counts), counts, this.indexes, s.variables.map((v) => v.name));
+  }
+
+  /** The vector searches a query statement's plan holds (label, key and metric of each). */
+  vectorTargets(prepared: Prepared, graph: GraphReader): { label: string; key: string; metric: string }[] {
+    const s = prepared.statement;
+    if (s.kind !== 'query') return [];
+    const out: { label: string; key: string; metric: string }[] = [];
+    const visit = (op: LogicalOp): void => {
+      if (op.op === 'vector_search') out.push({ label: op.label, key: op.key, metric: op.metric });
+      for (const i of inputsOf(op)) visit(i);
+    };
+    visit(this.plan(prepared, s, plannerCounts(graph)));
+    return out;
   }
 
   /**
@@ -279,6 +297,8 @@ export class QueryEngine {
       procedures: ctx.procedures ?? this.procedures,
       indexes: this.indexes,
       width: statement.variables.length,
+      vector_consistency: statement.hints.vector_consistency ?? ctx.vector_consistency ?? 'snapshot',
+      candidates: new Map(),
       planner,
       subplan: (plan) => compilePlan(plan, env),
     };

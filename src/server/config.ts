@@ -27,6 +27,8 @@ export interface ServerConfig {
   readonly index_build_max_running: number;
   readonly index_build_statement_wait_secs: number;
   readonly vector_build_wait_ms: number;
+  /** Memory all vector indexes may hold together; a build that would pass it is refused. 0: no limit. */
+  readonly vector_index_memory_mb: number;
   readonly query_memory_limit_mb: number;
   readonly default_read_preference: 'PRIMARY' | 'PRIMARY_PREFERRED' | 'SECONDARY' | 'SECONDARY_PREFERRED' | 'NEAREST';
   readonly default_read_concern: 'LOCAL' | 'MAJORITY' | 'LINEARIZABLE' | 'SNAPSHOT';
@@ -69,6 +71,7 @@ export const defaultConfig: ServerConfig = {
   index_build_max_running: 2,
   index_build_statement_wait_secs: 10,
   vector_build_wait_ms: 5000,
+  vector_index_memory_mb: 2048,
   query_memory_limit_mb: 512,
   default_read_preference: 'PRIMARY',
   default_read_concern: 'LOCAL',

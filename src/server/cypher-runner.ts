@@ -6,6 +6,12 @@ import { WriteSet } from '../projections/graph/write-set.js';
 import { QueryEngine, type ExecuteContext, type Prepared, type QueryResult } from '../query/engine.js';
 import type { IndexCatalog } from '../query/plan/explain.js';
 import type { LookupKind } from '../projections/indexes/index-lookup.js';
+import { searchCatalogOf } from './search-catalog.js';
+import { applySessionSet, awaitVectorBuilds, resolveConsistency, type VectorSession } from './vector-reads.js';
+import type { VectorConsistency } from '../query/bind/bound-statement.js';
+import { zeroStats } from '../query/execute/context.js';
+import type { RefResolver } from '../api/value-codec.js';
+import { defaultConfig } from './config.js';
 import type { NodeState } from '../projections/graph/records.js';
 import type { Database } from './database.js';
 import type { StatementGate } from './statement-gate.js';
@@ -32,12 +38,16 @@ export class CypherRunner {
   private schemaHandler: SchemaStatementHandler | undefined;
   /** Snapshots that sliced reads still read, held from collection (see SnapshotPins). */
   private readonly pins = new SnapshotPins();
+  /** The server's `vector_build_wait_ms`: how long a statement waits for a vector index being built. */
+  vector_build_wait_ms = defaultConfig.vector_build_wait_ms;
+  private readonly indexes: IndexCatalog;
 
   constructor(
     private readonly db: Database,
     readonly engine: QueryEngine = new QueryEngine({ indexes: indexCatalogOf(db) }),
     private readonly limits: StatementLimits = no_statement_limits,
   ) {
+    this.indexes = indexCatalogOf(db);
     db.pinSource(() => this.pins.oldest());
   }
 
@@ -53,7 +63,11 @@ export class CypherRunner {
 
   private async runAutoCommit(call: CypherCall, view: GraphReader): Promise<CypherOutcome> {
     const prepared = this.engine.prepare(call.text);
-    const ctx = this.context(call);
+    const consistency = resolveConsistency(call.vector_consistency, undefined, call.level);
+    const ctx = this.context(call, consistency);
+    if (prepared.kind === 'read' || prepared.kind === 'write') {
+      await awaitVectorBuilds(this.db, this.engine, this.indexes, prepared, consistency, { request: call.vector_build_wait_ms, server: this.vector_build_wait_ms }, call.signal);
+    }
     switch (prepared.kind) {
       case 'read': {
         // In time slices on its snapshot: other calls are served between them, and a cancelled
@@ -61,7 +75,8 @@ export class CypherRunner {
         const unpin = view instanceof SnapshotView ? this.pins.pin(view.read_index) : undefined;
         try {
           const result = await this.engine.executeSliced(prepared, view, ctx, call.signal);
-          return this.outcome(result, view, 0);
+          // A CURRENT search may return nodes written after the snapshot: they resolve in their current state.
+          return this.outcome(result, withCurrentNodes(view, this.db), 0);
         } finally {
           unpin?.();
         }
@@ -78,16 +93,24 @@ export class CypherRunner {
         return this.outcome(await this.schemaHandler(prepared, call), this.db.latestCommitted(), 0);
       }
       case 'session':
-        throw unimplemented('SET vector_consistency has no effect until vector search is available');
+        throw failedPrecondition(
+          'SET vector_consistency lasts for a session: run it inside a transaction, or give vector_consistency in the request or as a hint',
+          'SESSION_REQUIRED',
+        );
     }
   }
 
-  /** A statement of a transaction, run in one go on its write set. */
-  inTransaction(call: CypherCall, ws: WriteSet): Omit<CypherOutcome, 'applied_index' | 'commit_ts' | 'served_by_leader'> {
+  /**
+   * A statement of a transaction, run in one go on its write set. A SET of the session applies to its
+   * later statements. A vector index still being built is not waited for here (a statement of a
+   * transaction runs at once): its searches scan the label exactly.
+   */
+  inTransaction(call: CypherCall, ws: WriteSet, session: VectorSession = {}): Omit<CypherOutcome, 'applied_index' | 'commit_ts' | 'served_by_leader'> {
     const prepared = this.transactionStatement(call);
+    if (prepared.kind === 'session') return this.sessionSet(prepared, session, ws);
     const leave = this.limits.gate?.enter();
     try {
-      const result = this.engine.execute(prepared, ws, this.context(call));
+      const result = this.engine.execute(prepared, ws, this.context(call, resolveConsistency(call.vector_consistency, session, 'TRANSACTION')));
       return { columns: result.columns, rows: result.rows, stats: result.stats, refs: ws };
     } finally {
       leave?.();
@@ -99,18 +122,31 @@ export class CypherRunner {
    * own (its statements run one at a time) and reads its pinned snapshot, so nothing else reads or
    * writes it during a pause. A cancelled call stops it at its next slice, like a read.
    */
-  async inTransactionSliced(call: CypherCall, ws: WriteSet): Promise<Omit<CypherOutcome, 'applied_index' | 'commit_ts' | 'served_by_leader'>> {
+  async inTransactionSliced(
+    call: CypherCall,
+    ws: WriteSet,
+    session: VectorSession = {},
+  ): Promise<Omit<CypherOutcome, 'applied_index' | 'commit_ts' | 'served_by_leader'>> {
     const prepared = this.transactionStatement(call);
-    const run = async (): Promise<QueryResult> => this.engine.executeSliced(prepared, ws, { ...this.context(call), writes_private: true }, call.signal);
+    if (prepared.kind === 'session') return this.sessionSet(prepared, session, ws);
+    const ctx: ExecuteContext = { ...this.context(call, resolveConsistency(call.vector_consistency, session, 'TRANSACTION')), writes_private: true };
+    const run = async (): Promise<QueryResult> => this.engine.executeSliced(prepared, ws, ctx, call.signal);
     const result = this.limits.gate === undefined ? await run() : await this.limits.gate.hold(run);
     return { columns: result.columns, rows: result.rows, stats: result.stats, refs: ws };
+  }
+
+  /** `SET vector_consistency = '...'` applies to the session's later statements. */
+  private sessionSet(prepared: Prepared, session: VectorSession, ws: WriteSet): Omit<CypherOutcome, 'applied_index' | 'commit_ts' | 'served_by_leader'> {
+    applySessionSet(prepared, session);
+    return { columns: [], rows: [], stats: zeroStats(), refs: ws };
   }
 
   private transactionStatement(call: CypherCall): Prepared {
     const prepared = this.engine.prepare(call.text);
     if (prepared.kind === 'schema') throw failedPrecondition('schema statements run on their own, not inside a transaction');
-    if (prepared.kind === 'session') throw unimplemented('SET vector_consistency has no effect until vector search is available');
-    if (call.at_timestamp > 0) throw failedPrecondition('a statement inside a transaction reads the transaction snapshot; at_timestamp does not apply');
+    if (prepared.kind !== 'session' && call.at_timestamp > 0) {
+      throw failedPrecondition('a statement inside a transaction reads the transaction snapshot; at_timestamp does not apply');
+    }
     return prepared;
   }
 
@@ -119,10 +155,11 @@ export class CypherRunner {
     return this.engine.explain(text, this.db.latestCommitted());
   }
 
-  private context(call: CypherCall): ExecuteContext {
+  private context(call: CypherCall, vector_consistency: VectorConsistency): ExecuteContext {
     const timeout_ms = this.limits.statement_timeout_ms;
     const deadline_ms = call.deadline_ms ?? (timeout_ms > 0 ? Date.now() + timeout_ms : undefined);
     return {
+      vector_consistency,
       params: call.params,
       memory_limit_bytes: call.memory_limit_bytes,
       ...(deadline_ms !== undefined ? { deadline_ms } : {}),
@@ -131,7 +168,7 @@ export class CypherRunner {
     };
   }
 
-  private outcome(result: QueryResult, refs: GraphReader, commit_ts: number): CypherOutcome {
+  private outcome(result: QueryResult, refs: RefResolver, commit_ts: number): CypherOutcome {
     return {
       columns: result.columns,
       rows: result.rows,
@@ -154,6 +191,7 @@ export function indexCatalogOf(db: Database): IndexCatalog {
     hasIndex: (label, properties) => db.sm.schema.lookup(db.latestCommitted()).find(label, properties) !== undefined,
     seek: (reader, label, property, value) => seekIndex(db, reader, label, property, { kind: 'equal', value }),
     seekWhere: (reader, label, property, test) => seekIndex(db, reader, label, property, test),
+    ...searchCatalogOf(db),
   };
 }
 
@@ -183,4 +221,12 @@ function seekIndex(db: Database, reader: GraphReader, label: string, property: s
   if (count !== undefined && count > limit) return undefined;
   const hits = indexes.lookup(index.index_id, lookup);
   return reader instanceof WriteSet ? reader.throughOverlay(hits, label) : hits;
+}
+
+/** Node values of a read: as the snapshot has them, else (a CURRENT vector search's newer node) as committed now. */
+function withCurrentNodes(view: GraphReader, db: Database): RefResolver {
+  return {
+    node: (id) => view.node(id) ?? db.latestCommitted().node(id),
+    edge: (id) => view.edge(id),
+  };
 }

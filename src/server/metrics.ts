@@ -4,6 +4,7 @@ import { ENGINE_FORMAT, SERVER_HOST_EPOCH } from '../log/engine-format.js';
 import type { Database } from './database.js';
 import type { PlanCacheStats } from '../query/engine.js';
 import type { StatementGate } from './statement-gate.js';
+import { searchIndexTotals, vectorIndexBytes } from './index-builds/vector-budget.js';
 
 /**
  * The member's Prometheus metrics: SPEC 9's version metrics (prefix `graphdb_`), call counts and
@@ -38,6 +39,9 @@ export class ServerMetrics {
     gauge('graphdb_log_bytes_written', 'Log bytes written since start.', () => db.log.storageStats.bytes_written);
     gauge('graphdb_graph_nodes', 'Live nodes, pending writes included.', () => db.sm.graph.stats().nodes);
     gauge('graphdb_graph_edges', 'Live edges, pending writes included.', () => db.sm.graph.stats().edges);
+    gauge('graphdb_vector_index_bytes', 'Estimated memory every vector index holds (vectors and HNSW graphs).', () => vectorIndexBytes(db));
+    gauge('graphdb_vector_index_vectors', 'Vectors held by every vector index.', () => searchIndexTotals(db).vectors);
+    gauge('graphdb_text_index_bytes', 'Estimated memory every text index holds (postings and documents).', () => searchIndexTotals(db).text_bytes);
   }
 
   /** The running-statements gauge, refusals by the cap, and the prepared-plan cache's counters. */

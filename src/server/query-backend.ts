@@ -29,6 +29,7 @@ export interface QueryBackendOptions {
 export function memberQueryBackend(db: Database, txs: Transactions, options: QueryBackendOptions): QueryBackend {
   const feed = new ChangeFeed(db);
   const runner = new CypherRunner(db, options.engine ?? new QueryEngine({ indexes: indexCatalogOf(db) }), options.limits ?? no_statement_limits);
+  runner.vector_build_wait_ms = options.vector_build_wait_ms;
   if (options.schema !== undefined) runner.handleSchemaWith(options.schema);
   return {
     // Voters decide what a majority is and bound acks.
@@ -49,7 +50,7 @@ export function memberQueryBackend(db: Database, txs: Transactions, options: Que
       }
       if (call.transaction_id !== 0n) {
         const tx = txs.get(call.transaction_id);
-        const out = await txs.runSliced(tx, (ws) => runner.inTransactionSliced(call, ws));
+        const out = await txs.runSliced(tx, (ws) => runner.inTransactionSliced(call, ws, tx.session));
         return { ...out, applied_index: db.committedIndex, commit_ts: 0, served_by_leader: db.log.isLeader };
       }
       const view: GraphReader = call.at_timestamp > 0 ? db.viewAtTimestamp(call.at_timestamp) : db.latestCommitted();

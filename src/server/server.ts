@@ -79,6 +79,7 @@ export async function startServer(
   const schema = startSchemaRuntime(db, {
     index_build_max_running: config.index_build_max_running,
     index_build_statement_wait_secs: config.index_build_statement_wait_secs,
+    vector_index_memory_mb: config.vector_index_memory_mb,
     concern: backend.defaultConcern,
     oldestOpenReadIndex: () => txs.oldestPinnedIndex(),
     log,

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { VectorSession } from './vector-reads.js';
 import { failedPrecondition, invalidArgument, notFound, resourceExhausted } from '../common/errors.js';
 import type { ConcernWait } from '../log/driver/log-driver.js';
 import type { ExpectedVersion } from '../log/events.js';
@@ -26,6 +27,8 @@ export interface Transaction {
   last_used_ms: number;
   /** Set while a statement runs; statements of one transaction run one at a time. */
   busy: boolean;
+  /** `SET vector_consistency` and `vector_build_wait` for the transaction's later statements. */
+  readonly session: VectorSession;
 }
 
 export class Transactions {
@@ -63,6 +66,7 @@ export class Transactions {
       ws: new WriteSet(view, this.db.ids, true),
       last_used_ms: this.now(),
       busy: false,
+      session: {},
     };
     this.open.set(id, tx);
     return tx;

@@ -12,7 +12,7 @@ import { SchemaService } from '../../src/gen/weft/v2/schema_pb.js';
 
 const services: DescService[] = [QueryService, GraphService, BlobService, ClusterService, SchemaService];
 
-/** SPEC section 4's endpoint tables, plus the bindings this contract adds (element ids, enrollment, changes). */
+/** SPEC section 4's endpoint tables, plus the bindings this contract adds (element ids, enrollment, changes, search indexes). */
 const spec_routes = [
   'POST /v1/query/cypher', 'POST /v1/query/cypher/explain', 'POST /v1/query/transaction/begin',
   'POST /v1/query/transaction/commit', 'POST /v1/query/transaction/rollback', 'GET /v1/changes',
@@ -26,6 +26,7 @@ const spec_routes = [
   'GET /v2/graph/schema/index-builds', 'GET /v2/graph/schema/index-builds/{operation}', 'POST /v2/graph/schema/index-builds/{operation}/cancel',
   'GET /v2/graph/schema/index-builds/{operation}/repairs', 'POST /v2/graph/schema/index-checks', 'GET /v2/graph/schema/index-checks',
   'GET /v2/graph/schema/index-checks/{operation}', 'POST /v2/graph/schema/index-checks/{operation}/cancel', 'POST /v2/graph/schema/index-rebuilds',
+  'POST /v2/graph/schema/search-indexes', 'DELETE /v2/graph/schema/search-indexes/{name}',
 ];
 
 describe('the REST route table follows the descriptors', () => {

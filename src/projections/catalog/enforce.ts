@@ -184,6 +184,15 @@ function checkNode(id: number, after: NodeAfter, before: NodeAfter | undefined, 
         }
         continue;
       }
+      if (def.mode !== 'FLEXIBLE' && p.type.kind === 'vector' && v instanceof Float32Array && !valueHasType(v, p.type)) {
+        // A vector of the wrong width is a bad argument, not a state of the database.
+        return {
+          code: 'INVALID_ARGUMENT',
+          reason: 'VECTOR_DIMENSION_MISMATCH',
+          message: `${def.name}.${p.name} takes vectors of ${p.type.dimensions} dimensions; got ${v.length}`,
+          metadata: { label: def.name, property: p.name, node_id: node, expected_dimensions: String(p.type.dimensions), got_dimensions: String(v.length) },
+        };
+      }
       if (def.mode !== 'FLEXIBLE' && !valueHasType(v, p.type)) {
         return violation(
           'PROPERTY_TYPE_MISMATCH',

@@ -5,7 +5,7 @@ import { visibleNode } from '../graph/records.js';
 import type { Catalog } from './catalog.js';
 import { checkConstraintCreated, checkIndexAdmission } from './constraint-rules.js';
 import { isFinalBuild, isFinalCheck, type BuildRecord } from './types.js';
-import { checkDefinition, exists, invalid } from './validate.js';
+import { checkDefinition, checkSearchSpec, exists, invalid } from './validate.js';
 
 /**
  * Whether a schema event may apply to the catalog as it stands (SPEC 4.3 and 7). Admission asks
@@ -24,7 +24,13 @@ export function checkSchemaEvent(event: SchemaEvent, c: Catalog, graph: GraphSto
       const bad = checkIndexAdmission(event.index, c);
       if (bad !== undefined) return bad;
       if (event.properties.length === 0) return invalid('an index takes one or more properties');
-      const same = c.indexesOfLabel(event.label).find((i) => i.owner === undefined && sameList(i.properties, event.properties));
+      if (event.search !== undefined) {
+        const wrong = checkSearchSpec(event.search, event.properties);
+        if (wrong !== undefined) return wrong;
+      }
+      const same = c
+        .indexesOfLabel(event.label)
+        .find((i) => i.owner === undefined && i.search?.kind === event.search?.kind && sameList(i.properties, event.properties));
       return same === undefined ? undefined : exists(`index ${same.name} already covers ${event.label}(${event.properties.join(', ')})`, 'INDEX_EXISTS', { index: same.name });
     }
     case 'index_dropped': {

@@ -1,4 +1,4 @@
-import type { ConstraintKindName, ConstraintScopeSpec, PropertyTypeSpec } from '../../log/events.js';
+import type { ConstraintKindName, ConstraintScopeSpec, PropertyTypeSpec, SearchIndexSpec } from '../../log/events.js';
 
 /** What a caller asks of the schema, from either route (SchemaService or Cypher DDL). */
 export interface ConstraintRequest {
@@ -24,6 +24,8 @@ export interface IndexRequest {
   readonly properties: readonly string[];
   readonly if_not_exists: boolean;
   readonly wait_ms?: number;
+  /** A vector or text index; absent for a B-tree index. */
+  readonly search?: SearchIndexSpec;
 }
 
 /** An index named by id or by name (a name that looks like a number is still a name). */

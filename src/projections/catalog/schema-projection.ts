@@ -152,7 +152,7 @@ export class SchemaProjection {
         break;
       }
       case 'index_created':
-        this.admitIndex(event.index, event.label, event.properties, entry.index, { unique: false });
+        this.admitIndex(event.index, event.label, event.properties, entry.index, { unique: false, ...(event.search !== undefined ? { search: event.search } : {}) });
         c.bumpLabel(event.label);
         break;
       case 'index_dropped': {
@@ -270,7 +270,7 @@ export class SchemaProjection {
     label: string,
     properties: readonly string[],
     at: number,
-    extra: Pick<IndexRecord, 'unique'> & Partial<Pick<IndexRecord, 'owner' | 'scope'>>,
+    extra: Pick<IndexRecord, 'unique'> & Partial<Pick<IndexRecord, 'owner' | 'scope' | 'search'>>,
   ): void {
     const c = this.catalog;
     const index: IndexRecord = { index_id: adm.index_id, name: adm.name, label, properties, ...extra, filling: adm.operation, integrity: 'UNCHECKED' };
@@ -374,7 +374,12 @@ export class SchemaProjection {
 }
 
 export function shapeOf(index: IndexRecord) {
-  return { label: index.label, properties: index.properties, ...(index.scope !== undefined ? { scope: index.scope } : {}) };
+  return {
+    label: index.label,
+    properties: index.properties,
+    ...(index.scope !== undefined ? { scope: index.scope } : {}),
+    ...(index.search !== undefined ? { search: index.search } : {}),
+  };
 }
 
 function newBuild(operation: number, index: IndexRecord, rebuild: boolean, rename: string, at: number): BuildRecord {

@@ -5,6 +5,7 @@ import type {
   PropertyDefinitionSpec,
   PropertyTypeSpec,
   SchemaModeName,
+  SearchIndexSpec,
 } from '../../log/events.js';
 
 /**
@@ -51,6 +52,8 @@ export interface IndexRecord {
   readonly owner?: string;
   readonly unique: boolean;
   readonly scope?: ConstraintScopeSpec;
+  /** A vector or text index (never unique, never owned); absent for a B-tree index. */
+  readonly search?: SearchIndexSpec;
   /** The generation answering lookups; undefined until the first build publishes. */
   serving?: number | undefined;
   /** The generation a build is filling (the build's operation); undefined when none runs. */

@@ -1,4 +1,4 @@
-import type { ComputedPropertySpec, PropertyDefinitionSpec, PropertyTypeSpec, SchemaEvent } from '../../log/events.js';
+import type { ComputedPropertySpec, PropertyDefinitionSpec, PropertyTypeSpec, SchemaEvent, SearchIndexSpec } from '../../log/events.js';
 import type { Refusal } from '../graph/graph-store.js';
 import type { Catalog } from './catalog.js';
 import { typeText, valueHasType } from './value-types.js';
@@ -117,4 +117,34 @@ export function checkDefinition(event: Extract<SchemaEvent, { kind: 'label_defin
     }
   }
   return undefined;
+}
+
+/** HNSW degree bounds: below 2 the graph does not connect; above 100 it only costs memory. */
+export const vector_index_m_min = 2;
+export const vector_index_m_max = 100;
+export const vector_index_ef_construction_max = 4096;
+/** What an index gets when its definition names no HNSW settings (Cypher DDL and the SchemaService alike). */
+export const vector_index_m_default = 16;
+export const vector_index_ef_construction_default = 100;
+
+/** A vector index covers one property with a fixed width; a text index one or more properties. */
+export function checkSearchSpec(spec: SearchIndexSpec, properties: readonly string[]): Refusal | undefined {
+  switch (spec.kind) {
+    case 'vector':
+      if (properties.length !== 1) return invalid('a vector index covers exactly one property', 'INVALID_INDEX');
+      if (!Number.isInteger(spec.dimensions) || spec.dimensions < 1 || spec.dimensions > vector_dimensions_max) {
+        return invalid(`a vector index needs vector.dimensions from 1 to ${vector_dimensions_max}, not ${spec.dimensions}`, 'INVALID_INDEX', {
+          dimensions: String(spec.dimensions),
+        });
+      }
+      if (!Number.isInteger(spec.m) || spec.m < vector_index_m_min || spec.m > vector_index_m_max) {
+        return invalid(`vector.hnsw.m must be ${vector_index_m_min} to ${vector_index_m_max}`, 'INVALID_INDEX');
+      }
+      if (!Number.isInteger(spec.ef_construction) || spec.ef_construction < 1 || spec.ef_construction > vector_index_ef_construction_max) {
+        return invalid(`vector.hnsw.ef_construction must be 1 to ${vector_index_ef_construction_max}`, 'INVALID_INDEX');
+      }
+      return undefined;
+    case 'text':
+      return undefined;
+  }
 }

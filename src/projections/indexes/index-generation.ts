@@ -1,5 +1,6 @@
 import type { PropertyMap } from '../../common/property-value.js';
-import type { ConstraintScopeSpec } from '../../log/events.js';
+import type { ConstraintScopeSpec, SearchIndexSpec } from '../../log/events.js';
+import { createSearchIndex, type SearchIndex } from '../search/search-index.js';
 import type { NodeRecord, NodeVersion } from '../graph/records.js';
 import { sameValue } from '../graph/write-set.js';
 import { SortedEntries, compareKeys, type IndexKey } from './sorted-entries.js';
@@ -18,6 +19,8 @@ export interface IndexShape {
   readonly label: string;
   readonly properties: readonly string[];
   readonly scope?: ConstraintScopeSpec;
+  /** A vector or text index: its nodes go to `search`, never to the B-tree entries. */
+  readonly search?: SearchIndexSpec;
 }
 
 export class IndexGeneration {
@@ -45,14 +48,19 @@ export class IndexGeneration {
   hashed_through = 0;
   hashed = false;
 
+  /** The vector or text index this generation fills; the B-tree entries then stay empty. */
+  readonly search: SearchIndex | undefined;
+
   constructor(
     readonly generation: number,
     readonly shape: IndexShape,
-  ) {}
+  ) {
+    this.search = shape.search === undefined ? undefined : createSearchIndex(shape.search, shape.label, shape.properties);
+  }
 
   /** The key a node state gives, or undefined when the node is not in this index. */
   keyOf(labels: readonly string[], props: PropertyMap): IndexKey | undefined {
-    if (!labels.includes(this.shape.label)) return undefined;
+    if (this.search !== undefined || !labels.includes(this.shape.label)) return undefined;
     if (!scopeAdmits(this.shape.scope, props)) return undefined;
     const key = new Array(this.shape.properties.length) as IndexKey & unknown[];
     for (let i = 0; i < this.shape.properties.length; i++) {
@@ -89,6 +97,10 @@ export class IndexGeneration {
 
   /** Recomputes a record's entries from the versions it retains. */
   refresh(record: NodeRecord): void {
+    if (this.search !== undefined) {
+      this.search.refresh(record);
+      return;
+    }
     const want: IndexKey[] = [];
     for (let v: NodeVersion | undefined = record.head; v !== undefined; v = v.prev) {
       if (v.deleted) continue;
@@ -100,12 +112,13 @@ export class IndexGeneration {
 
   /** Removes every entry of a node (its record is gone, e.g. an undone creation). */
   forget(id: number): void {
-    this.setKeys(id, []);
+    if (this.search !== undefined) this.search.forget(id);
+    else this.setKeys(id, []);
   }
 
   /** Nodes holding entries: the build's progress count (`indexed`). */
   filled_through_count(): number {
-    return this.recordKeys.size;
+    return this.search?.count() ?? this.recordKeys.size;
   }
 
   keysOf(id: number): readonly IndexKey[] {

@@ -60,7 +60,7 @@ export class IndexLookup {
   find(label: string, properties: readonly string[]): IndexDescriptor | undefined {
     const all = this.catalog
       .indexesOfLabel(label)
-      .filter((i) => i.serving !== undefined && i.scope === undefined && properties.every((p, k) => i.properties[k] === p))
+      .filter((i) => i.serving !== undefined && i.scope === undefined && i.search === undefined && properties.every((p, k) => i.properties[k] === p))
       .sort((a, b) => a.properties.length - b.properties.length || a.index_id - b.index_id);
     const best = all[0];
     return best === undefined ? undefined : describe(best);

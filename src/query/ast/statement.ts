@@ -70,6 +70,14 @@ export interface CreateIndexStatement {
   readonly properties: readonly string[];
   readonly property_refs: readonly PropertyRef[];
   readonly where?: Expression;
+  /** `CREATE VECTOR INDEX` or `CREATE FULLTEXT INDEX`, with its `OPTIONS {...}` map. */
+  readonly search?: SearchIndexClause;
+  readonly span: Span;
+}
+
+export interface SearchIndexClause {
+  readonly kind: 'vector' | 'fulltext';
+  readonly options?: Expression;
   readonly span: Span;
 }
 

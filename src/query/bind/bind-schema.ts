@@ -3,6 +3,7 @@ import type { CreateConstraintStatement, CreateIndexStatement, PropertyRef, Type
 import type { Span } from '../ast/span.js';
 import { assertNever } from '../../common/assert.js';
 import type { BoundConstraintScope, BoundCreateConstraint, BoundCreateIndex, BoundPropertyType } from './bound-statement.js';
+import { bindSearchIndex } from './bind-search-index.js';
 import { bindError } from './context.js';
 
 /** The largest vector width a property type may declare (SPEC 2.4: 1 to 65536; 0 means any). */
@@ -136,7 +137,9 @@ export function bindCreateIndex(s: CreateIndexStatement): BoundCreateIndex {
   if (s.where !== undefined && !s.unique) {
     throw bindError('InvalidArgumentValue', 'only a UNIQUE index can have a scope (WHERE)', s.where.span);
   }
+  const search = s.search === undefined ? undefined : bindSearchIndex(s.search, properties);
   return {
+    ...(search !== undefined && { search }),
     kind: 'create_index',
     ...(s.name !== undefined && { name: s.name }),
     unique: s.unique,

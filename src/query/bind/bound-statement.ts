@@ -64,8 +64,20 @@ export interface BoundCreateIndex {
   readonly properties: readonly string[];
   /** Only for a UNIQUE index. */
   readonly scope?: BoundConstraintScope;
+  /** A vector or full-text index (never unique, never scoped). */
+  readonly search?: BoundSearchIndex;
   readonly span: Span;
 }
+
+export type BoundSearchIndex =
+  | {
+      readonly kind: 'vector';
+      readonly dimensions: number;
+      readonly metric: 'COSINE' | 'L2' | 'DOT' | 'L1';
+      readonly m: number;
+      readonly ef_construction: number;
+    }
+  | { readonly kind: 'text'; readonly analyzer: 'standard' | 'whitespace' | 'keyword' | 'english' };
 
 export interface BoundDrop {
   readonly kind: 'drop_constraint' | 'drop_index';

@@ -66,6 +66,7 @@ export function functionResultType(name: string, args: readonly BoundExpression[
     case 'sqrt':
     case 'rand':
     case 'vector_distance':
+    case 'text_score':
     case 'percentilecont':
     case 'percentiledisc':
     case 'stdev':

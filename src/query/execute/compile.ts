@@ -4,6 +4,7 @@ import { call } from './call-op.js';
 import { aggregateOverScan, topOverScan } from './column-scan.js';
 import type { PhysicalOp } from './context.js';
 import { expand } from './expand-ops.js';
+import { vectorSearch } from './vector-search-op.js';
 import * as read from './read-ops.js';
 import type { OpEnv } from './read-ops.js';
 import * as rel from './relational-ops.js';
@@ -26,6 +27,8 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       return expand(op, c(op.input), env);
     case 'filter':
       return read.filter(op, c(op.input), env);
+    case 'vector_search':
+      return vectorSearch(op, c(op.input), env);
     case 'rel_unique':
       return read.relUnique(op, c(op.input));
     case 'optional':

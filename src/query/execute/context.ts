@@ -1,4 +1,5 @@
 import type { Value } from '../../common/values/value.js';
+import type { NodeState } from '../../projections/graph/records.js';
 import type { GraphReader } from '../../projections/graph/view.js';
 import type { WriteSet } from '../../projections/graph/write-set.js';
 import type { BoundPath, BoundQuery } from '../bind/bound-clause.js';
@@ -62,6 +63,13 @@ export interface ExecContext {
   readonly indexes: IndexCatalog;
   /** Number of slots of a row. */
   readonly width: number;
+  /** How vector searches read (SPEC VectorConsistency), hint first, then the request and the session. */
+  readonly vector_consistency: 'current' | 'snapshot' | 'exact';
+  /**
+   * Nodes a vector search hands to the label scan of a slot while it runs the scan over them; the
+   * scan reads these instead of its label while the entry is present.
+   */
+  readonly candidates: Map<number, Iterable<NodeState>>;
   /** Compiles a nested plan (a pattern in an expression, an EXISTS body) in this context. */
   subplan(plan: LogicalOp): PhysicalOp;
   /** Plans the patterns and queries nested in expressions. */

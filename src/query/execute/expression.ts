@@ -15,6 +15,7 @@ import type { LogicalOp } from '../plan/logical.js';
 import type { Evaluator, ExecContext, PhysicalOp, Row } from './context.js';
 import { finish } from './slices.js';
 import type { GraphAccess } from './graph-access.js';
+import { compileTextFunction } from './text-functions.js';
 
 /**
  * The properties of the node a fused scan is at: `read(key)` evaluates `n.key` for the node in slot
@@ -136,6 +137,7 @@ export class ExpressionCompiler {
         return e.negated ? (row) => operand(row) !== null : (row) => operand(row) === null;
       }
       case 'function':
+        if (e.name === 'text_match' || e.name === 'text_score') return compileTextFunction(e.name, e.args, (x) => this.compile(x), this.cx, this.access);
         return this.function(e.name, e.args.map((a) => this.compile(a)));
       case 'aggregate':
         assert(false, 'aggregate calls are evaluated by the aggregation operator');

@@ -52,10 +52,20 @@ export class GraphAccess {
     return this.recentPosition;
   }
 
+  /**
+   * Nodes a CURRENT vector search found that the reader does not see (written after its snapshot):
+   * reads of them answer from the state the search found.
+   */
+  private adopted: Map<number, NodeState> | undefined;
+
+  adopt(node: NodeState): void {
+    (this.adopted ??= new Map()).set(node.id, node);
+  }
+
   node(id: number): NodeState | undefined {
     const r = this.recent;
     if (r !== undefined && r.id === id) return r;
-    const n = this.graph.node(id);
+    const n = this.graph.node(id) ?? this.adopted?.get(id);
     if (n === undefined && this.writes?.isNodeDeleted(id) === true) throw deletedAccess('node', id);
     return n;
   }

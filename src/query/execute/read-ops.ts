@@ -61,6 +61,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
   const snapshot = graph instanceof SnapshotView ? graph : undefined;
   const writeSlot = op.variable_unused !== true;
   const fromIndex = indexSource(op, env, wanted);
+  const fromText = textSource(op, env);
   return (arg, sink) =>
     input(arg, (row) => {
       for (let i = 0; i < n; i++) wanted[i] = (values[i] as Evaluator)(row);
@@ -71,7 +72,13 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
         if (writeSlot) row[slot] = node.ref;
         return sink(row);
       };
-      // The catalog answers for a snapshot, or for a write set through its overlay, or declines.
+      // A vector search running this scan over its candidates; then an index; then the label.
+      const offered = env.cx.candidates.get(slot);
+      if (offered !== undefined) {
+        return loopIterable(offered, (node) => (label === undefined || node.labels.includes(label) ? visit(node) : true), deadline);
+      }
+      const texts = fromText?.(row);
+      if (texts !== undefined) return loopIterable(texts, visit, deadline);
       const hits = fromIndex?.(row);
       if (hits === 'none') return true;
       if (hits !== undefined) return loopIterable(hits, (node) => (node.labels.includes(label as string) ? visit(node) : true), deadline);
@@ -108,6 +115,33 @@ function keptFrom(members: LabelMembers, start: number, at: (position: number) =
       return { done: false, value: nodes[i++] as NodeState };
     },
   };
+}
+
+/**
+ * The nodes of the scan's label whose text matches the `text_match` marked on the scan, from a ready
+ * text index, as a snapshot reader sees them (the filter above re-checks the text it sees); undefined
+ * when no ready index covers the property, the reader is a write set (its own nodes are in no index)
+ * or the query is not a string (the filter above decides).
+ */
+function textSource(op: Op<'node_scan'>, env: OpEnv): ((row: Row) => Iterable<NodeState> | undefined) | undefined {
+  const text = op.text;
+  const label = op.label;
+  const graph = env.cx.graph;
+  if (text === undefined || label === undefined || !(graph instanceof SnapshotView)) return undefined;
+  const query = env.exprs.compile(text.query);
+  return (row) => {
+    const handle = env.cx.indexes.textIndex?.(label, text.key);
+    const q = query(row);
+    if (handle === undefined || !handle.ready || typeof q !== 'string') return undefined;
+    return matchingNodes(graph, label, handle.matching(q));
+  };
+}
+
+function* matchingNodes(graph: SnapshotView, label: string, ids: readonly number[]): Iterable<NodeState> {
+  for (const id of ids) {
+    const node = graph.node(id);
+    if (node !== undefined && node.labels.includes(label)) yield node;
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Value } from '../../common/values/value.js';
+import { vectorMetricDistance, type VectorMetricName } from '../../projections/search/vector-metrics.js';
 import { CypherError } from '../errors.js';
 import { arg, badValue, stringArg, wrongType } from './args.js';
 import { scalar, type ScalarFunction } from './definition.js';
@@ -10,9 +11,9 @@ import { scalar, type ScalarFunction } from './definition.js';
  * inner product, so that smaller is still closer). The planner may push a `vector_distance` ordering
  * into a vector index; this implementation is the exact fallback and the reference for it.
  *
- * `text_match(property, text)` is answered only by a text index: the catalog marks it with
- * `requires: 'text_index'` so the planner rewrites it into an index lookup, and the evaluator refuses it
- * when no text index covers the property. Called directly it raises that refusal.
+ * `text_match(n.prop, query)` and `text_score(n.prop, query)` need a text index covering the
+ * property: the expression compiler evaluates them with that index's analyzer and BM25 statistics,
+ * and the planner starts a label scan from the index when text_match filters it.
  */
 
 export const VECTOR_METRICS = ['cosine', 'euclidean', 'manhattan', 'dot'] as const;
@@ -32,32 +33,22 @@ function asVector(v: Value): ArrayLike<number> {
   return wrongType('vector_distance', 'a VECTOR or a LIST of numbers', v);
 }
 
+const index_metrics: Readonly<Record<VectorMetric, VectorMetricName>> = { cosine: 'COSINE', euclidean: 'L2', manhattan: 'L1', dot: 'DOT' };
+
+/** The distance vector indexes order by, so an index and this function never disagree. */
 export function vectorDistance(a: ArrayLike<number>, b: ArrayLike<number>, metric: VectorMetric): number {
   if (a.length !== b.length) badValue('vector_distance', `dimensions differ: ${a.length} and ${b.length}`);
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  let l1 = 0;
-  let l2 = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-    l1 += Math.abs(x - y);
-    l2 += (x - y) * (x - y);
-  }
-  switch (metric) {
-    case 'cosine':
-      return na === 0 || nb === 0 ? 1 : 1 - dot / Math.sqrt(na * nb);
-    case 'euclidean':
-      return Math.sqrt(l2);
-    case 'manhattan':
-      return l1;
-    case 'dot':
-      return -dot;
-  }
+  return vectorMetricDistance(index_metrics[metric], a, b);
+}
+
+function textIndexRequired(name: string): never {
+  throw new CypherError(
+    'SemanticError',
+    'runtime',
+    'TextIndexRequired',
+    `${name}() takes a node property as its first argument and needs a text index covering it`,
+    'FAILED_PRECONDITION',
+  );
 }
 
 export const searchFunctions: readonly ScalarFunction[] = [
@@ -74,19 +65,8 @@ export const searchFunctions: readonly ScalarFunction[] = [
     }
     return vectorDistance(asVector(a), asVector(b), metric);
   }),
-  scalar(
-    'text_match',
-    2,
-    2,
-    () => {
-      throw new CypherError(
-        'SemanticError',
-        'runtime',
-        'TextIndexRequired',
-        'text_match() needs a text index on the property it searches, and none exists',
-        'FAILED_PRECONDITION',
-      );
-    },
-    { requires: 'text_index' },
-  ),
+  // Both are compiled against the text index by the expression compiler (execute/text-functions.ts);
+  // these entries give the binder their arity, and refuse a call that reaches them some other way.
+  scalar('text_match', 2, 2, () => textIndexRequired('text_match'), { requires: 'text_index' }),
+  scalar('text_score', 2, 2, () => textIndexRequired('text_score'), { requires: 'text_index' }),
 ];

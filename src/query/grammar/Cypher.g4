@@ -517,6 +517,7 @@ schemaCommand
     : createConstraint
     | dropConstraint
     | createIndex
+    | createSearchIndex
     | dropIndex
     ;
 
@@ -557,6 +558,21 @@ createIndex
 indexTarget
     : FOR LPAREN variable nodeLabel RPAREN ON LPAREN propertyReference (COMMA propertyReference)* RPAREN # indexForPattern
     | ON COLON? labelName LPAREN propertyKeyName (COMMA propertyKeyName)* RPAREN                   # indexOnLabel
+    ;
+
+// `CREATE VECTOR INDEX ... ON (n.p) OPTIONS {...}` and `CREATE FULLTEXT INDEX ... ON EACH [n.p, ...]`:
+// the kind, EACH and OPTIONS are plain words here (the builder checks them), so none is reserved.
+createSearchIndex
+    : CREATE searchKind=symbolicName INDEX indexName=symbolicName? ifNotExists? FOR LPAREN variable nodeLabel RPAREN ON each=symbolicName? searchIndexProperties indexOptions?
+    ;
+
+searchIndexProperties
+    : LPAREN propertyReference (COMMA propertyReference)* RPAREN
+    | LBRACK propertyReference (COMMA propertyReference)* RBRACK
+    ;
+
+indexOptions
+    : symbolicName mapLiteral
     ;
 
 dropIndex

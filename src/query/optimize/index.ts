@@ -5,7 +5,9 @@ import { propertyScan } from './property-scan.js';
 import { pushDownFilters } from './push-down-filters.js';
 import { seekById } from './seek-by-id.js';
 import { seekableScan } from './seekable-scan.js';
+import { textSearch } from './text-search.js';
 import { topK } from './top-k.js';
+import { vectorSearch } from './vector-search.js';
 import { unusedSlots } from './unused-slots.js';
 
 /**
@@ -19,9 +21,12 @@ import { unusedSlots } from './unused-slots.js';
  * 4. property-scan.
  * 5. seekable-scan after property-scan: equalities have left the filter for the scan, so what it
  *    marks is a comparison, STARTS WITH or IN that only an index could answer better than a scan.
- * 6. top-k: it rewrites ORDER BY + LIMIT, which no other pass touches.
- * 7. late-projection after top-k: it moves a projection above the top-k that top-k made.
- * 8. unused-slots last: it needs the final set of operators that read each slot.
+ * 6. text-search beside seekable-scan: it marks a text_match on the scan the same way.
+ * 7. top-k: it rewrites ORDER BY + LIMIT, which no other pass touches.
+ * 8. vector-search after top-k: it puts a vector search under the top-k that top-k made, and
+ *    before late-projection, which would move the projection it looks through.
+ * 9. late-projection after top-k: it moves a projection above the top-k that top-k made.
+ * 10. unused-slots last: it needs the final set of operators that read each slot.
  */
 export interface RewritePass {
   readonly name: string;
@@ -41,7 +46,9 @@ export const rewrite_passes: readonly RewritePass[] = [
   { name: 'label-scan', run: labelScan },
   { name: 'property-scan', run: propertyScan },
   { name: 'seekable-scan', run: seekableScan },
+  { name: 'text-search', run: textSearch },
   { name: 'top-k', run: topK },
+  { name: 'vector-search', run: vectorSearch },
   { name: 'late-projection', run: lateProjection },
   { name: 'unused-slots', run: (p, c) => unusedSlots(p, c.read_outside) },
 ];

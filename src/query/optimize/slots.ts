@@ -41,6 +41,7 @@ export function ownSlots(op: LogicalOp): readonly number[] {
     case 'union':
       return op.part_columns[0] ?? [];
     case 'argument':
+    case 'vector_search':
     case 'filter':
     case 'rel_unique':
     case 'distinct':

@@ -109,6 +109,12 @@ export function readSlots(plan: LogicalOp): Set<number> {
         expr(op.limit);
         expr(op.skip);
         break;
+      case 'vector_search':
+        slots([op.variable]);
+        expr(op.query);
+        expr(op.limit);
+        expr(op.skip);
+        break;
       case 'skip':
       case 'limit':
         expr(op.count);

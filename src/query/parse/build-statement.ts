@@ -22,6 +22,7 @@ import {
   UniqueRequirementContext,
   type CreateConstraintContext,
   type CreateIndexContext,
+  type CreateSearchIndexContext,
   type ExpressionContext,
   type FunctionNameContext,
   type HintCallContext,
@@ -134,6 +135,8 @@ export class StatementBuilder {
     }
     const ci = ctx.createIndex();
     if (ci !== null) return this.createIndex(ci, span);
+    const si = ctx.createSearchIndex();
+    if (si !== null) return this.createSearchIndex(si, span);
     const di = ctx.dropIndex()!;
     return { kind: 'drop_index', name: symbolicName(di.symbolicName()), if_exists: di.ifExists() !== null, span };
   }
@@ -185,6 +188,40 @@ export class StatementBuilder {
       ...(element !== null && { element: this.typeRef(element) }),
       ...(size !== null && { size: Number(size.getText()) }),
       span: this.b.source.span(ctx),
+    };
+  }
+
+  /** The kind, EACH and OPTIONS are words the grammar leaves unreserved; they are checked here. */
+  private createSearchIndex(ctx: CreateSearchIndexContext, span: Span): CreateIndexStatement {
+    const kindWord = symbolicName(ctx._searchKind!).toUpperCase();
+    if (kindWord !== 'VECTOR' && kindWord !== 'FULLTEXT') {
+      throw this.b.source.error('UnexpectedSyntax', `CREATE ${kindWord} INDEX: the index kinds are VECTOR and FULLTEXT`, span);
+    }
+    const each = ctx._each;
+    if (each !== undefined && symbolicName(each).toUpperCase() !== 'EACH') {
+      throw this.b.source.error('UnexpectedSyntax', `expected EACH or a property list after ON, got ${symbolicName(each)}`, span);
+    }
+    const options = ctx.indexOptions();
+    if (options !== null && symbolicName(options.symbolicName()).toUpperCase() !== 'OPTIONS') {
+      throw this.b.source.error('UnexpectedSyntax', `expected OPTIONS {...}, got ${symbolicName(options.symbolicName())}`, span);
+    }
+    const property_refs = ctx.searchIndexProperties().propertyReference().map((r) => this.propertyRef(r));
+    const name = ctx._indexName;
+    return {
+      kind: 'create_index',
+      ...(name !== undefined && { name: symbolicName(name) }),
+      unique: false,
+      if_not_exists: ctx.ifNotExists() !== null,
+      variable: symbolicName(ctx.variable().symbolicName()),
+      label: schemaName(ctx.nodeLabel().labelName().schemaName()),
+      properties: property_refs.map((r) => r.key),
+      property_refs,
+      search: {
+        kind: kindWord === 'VECTOR' ? 'vector' : 'fulltext',
+        ...(options !== null && { options: this.expressions.map(options.mapLiteral()) }),
+        span,
+      },
+      span,
     };
   }
 

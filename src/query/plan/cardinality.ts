@@ -137,6 +137,7 @@ export function estimateRows(op: LogicalOp, counts: GraphCounts): number {
       return op.parts.reduce((n, p) => n + estimateRows(p, counts), 0);
     case 'merge':
     case 'call':
+    case 'vector_search':
     case 'path':
     case 'project':
     case 'sort':

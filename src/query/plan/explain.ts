@@ -1,3 +1,4 @@
+import type { TextIndexHandle, VectorIndexHandle } from '../../projections/search/search-lookup.js';
 import { assertNever } from '../../common/assert.js';
 import type { Value } from '../../common/values/value.js';
 import type { NodeState } from '../../projections/graph/records.js';
@@ -37,6 +38,12 @@ export interface IndexCatalog {
    * superset of them (over a write set, as `seek`); undefined when no ready index answers.
    */
   seekWhere?(reader: GraphReader, label: string, property: string, test: IndexTest): Iterable<NodeState> | undefined;
+  /** The vector index of `label`.`property`, ready or being built; undefined when there is none. */
+  vectorIndex?(label: string, property: string): VectorIndexHandle | undefined;
+  /** The text index of `label` covering `property`, ready or being built; undefined when there is none. */
+  textIndex?(label: string, property: string): TextIndexHandle | undefined;
+  /** A node in the latest committed state (a CURRENT vector search's candidate the reader does not see). */
+  currentNode?(id: number): NodeState | undefined;
 }
 
 /** What `seekWhere` looks for: Cypher's comparisons, STARTS WITH, or IN over the values given. */
@@ -99,7 +106,7 @@ function name(slot: number, names: readonly string[]): string {
 
 function describe(op: LogicalOp, counts: GraphCounts, names: readonly string[], indexes: IndexCatalog): QueryPlan {
   const [named, details] = operatorOf(op, names);
-  const [operator, more] = op.op === 'node_scan' ? indexUse(op, named, indexes) : [named, {}];
+  const [operator, more] = op.op === 'node_scan' ? indexUse(op, named, indexes) : op.op === 'vector_search' ? [named, vectorIndexUse(op, indexes)] : [named, {}];
   return {
     operator,
     details: { ...details, ...more },
@@ -118,6 +125,10 @@ function describe(op: LogicalOp, counts: GraphCounts, names: readonly string[], 
 function indexUse(op: Extract<LogicalOp, { op: 'node_scan' }>, named: string, indexes: IndexCatalog): [string, Record<string, string>] {
   const label = op.label;
   if (label === undefined) return [named, {}];
+  const text = op.text === undefined ? undefined : indexes.textIndex?.(label, op.text.key);
+  if (text !== undefined && op.text !== undefined) {
+    return ['NodeIndexTextSearch', { index: text.name, property: `:${label}(${op.text.key})`, ready: String(text.ready) }];
+  }
   if (indexes.seek !== undefined && op.props.some((p) => indexes.hasIndex(label, [p.key]))) return ['NodeIndexSeek', {}];
   const s = op.seekable;
   if (s === undefined || indexes.seekWhere === undefined || !indexes.hasIndex(label, [s.key])) return [named, {}];
@@ -132,6 +143,14 @@ function indexUse(op: Extract<LogicalOp, { op: 'node_scan' }>, named: string, in
     default:
       return assertNever(s, 'seekable predicate');
   }
+}
+
+/** The vector index a search will use, or why it scans instead. */
+function vectorIndexUse(op: Extract<LogicalOp, { op: 'vector_search' }>, indexes: IndexCatalog): Record<string, string> {
+  const h = indexes.vectorIndex?.(op.label, op.key);
+  if (h === undefined) return { index: 'none: exact scan of the label' };
+  if (h.metric_function !== op.metric) return { index: `none: ${h.name} orders by ${h.metric_function}, the query by ${op.metric}` };
+  return { index: h.name, metric: h.metric, ready: String(h.ready), search: h.approximate ? 'hnsw' : 'exact' };
 }
 
 function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<string, string>] {
@@ -156,6 +175,15 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
     }
     case 'filter':
       return ['Filter', { predicate: expressionText(op.predicate, names) }];
+    case 'vector_search':
+      return [
+        'VectorSearch',
+        {
+          pattern: `(${n(op.variable)}:${op.label})`,
+          order: `vector_distance(${n(op.variable)}.${op.key}, ${expressionText(op.query, names)}, '${op.metric}')`,
+          limit: expressionText(op.limit, names),
+        },
+      ];
     case 'rel_unique':
       return ['RelationshipUniqueness', { relationships: op.slots.map(n).join(', ') }];
     case 'optional':

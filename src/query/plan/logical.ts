@@ -34,6 +34,12 @@ export type LogicalOp =
        * answer at run time instead of the whole label; the filter still checks it on every row.
        */
       readonly seekable?: SeekablePredicate;
+      /**
+       * A `text_match(n.key, query)` in the filter right above, which a text index of the label may
+       * answer at run time (the nodes whose text matches) instead of the whole label; the filter
+       * still checks it on every row.
+       */
+      readonly text?: { readonly key: string; readonly query: BoundExpression };
       /** No operator reads the variable: the scan does not write it. */
       readonly variable_unused?: true;
     }
@@ -92,6 +98,25 @@ export type LogicalOp =
       readonly shortest?: 'one' | 'all';
     }
   | { readonly op: 'filter'; readonly input: LogicalOp; readonly predicate: BoundExpression }
+  /**
+   * The nearest nodes for a top-k ordered by `vector_distance(variable.key, query)`: a vector index of
+   * the label, when one is ready and the consistency mode allows it, offers candidates nearest first,
+   * and `input` (the label scan and the filters the rows must pass, over the argument) is run over
+   * them until `limit + skip` rows pass; without an index `input` runs as it is. The top-k above
+   * still orders the rows by their exact distances.
+   */
+  | {
+      readonly op: 'vector_search';
+      readonly input: LogicalOp;
+      readonly variable: number;
+      readonly label: string;
+      readonly key: string;
+      readonly query: BoundExpression;
+      /** `vector_distance`'s metric name (cosine, euclidean, dot, manhattan). */
+      readonly metric: string;
+      readonly limit: BoundExpression;
+      readonly skip?: BoundExpression;
+    }
   /** Relationships in these slots (single or lists) must be pairwise distinct. */
   | { readonly op: 'rel_unique'; readonly input: LogicalOp; readonly slots: readonly number[] }
   /** Runs `inner` per input row (with the row as argument); a row without a match continues with `nulls` set to null. */

@@ -50,7 +50,16 @@ export async function admitSchemaStatement(admin: SchemaAdmin, statement: BoundS
         );
         return;
       }
-      await admin.createIndex({ name: statement.name ?? '', label: statement.label, properties: statement.properties, if_not_exists: statement.if_not_exists }, signal);
+      await admin.createIndex(
+        {
+          name: statement.name ?? '',
+          label: statement.label,
+          properties: statement.properties,
+          if_not_exists: statement.if_not_exists,
+          ...(statement.search !== undefined ? { search: statement.search } : {}),
+        },
+        signal,
+      );
       return;
     case 'drop_constraint':
       await admin.dropConstraint(statement.name, statement.if_exists);

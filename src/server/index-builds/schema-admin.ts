@@ -13,6 +13,7 @@ import type { Database } from '../database.js';
 import { refusalError } from '../database.js';
 import type { BuildExecutor } from './build-executor.js';
 import type { IndexChecker } from './index-checker.js';
+import { checkVectorBudget } from './vector-budget.js';
 
 /**
  * Schema admission: the one path every schema change takes, from the SchemaService and from Cypher
@@ -22,6 +23,8 @@ import type { IndexChecker } from './index-checker.js';
  */
 export interface SchemaAdminOptions {
   readonly statement_wait_ms: number;
+  /** Memory all vector indexes may hold together; a build that would pass it is refused. 0: no limit. */
+  readonly vector_index_memory_mb?: number;
   readonly concern: () => ConcernWait;
 }
 
@@ -122,9 +125,17 @@ export class SchemaAdmin {
     const existing = req.name !== '' ? this.catalog.indexByName(req.name) : undefined;
     const same = this.catalog
       .indexesOfLabel(req.label)
-      .find((i) => i.owner === undefined && i.properties.length === req.properties.length && i.properties.every((p, k) => p === req.properties[k]));
+      .find(
+        (i) =>
+          i.owner === undefined &&
+          i.search?.kind === req.search?.kind &&
+          i.properties.length === req.properties.length &&
+          i.properties.every((p, k) => p === req.properties[k]),
+      );
     if (req.if_not_exists && (existing ?? same) !== undefined) return (existing ?? same)!;
-    const name = req.name !== '' ? req.name : freeIndexName(this.catalog, `${req.label}_${req.properties.join('_')}_index`);
+    if (req.search?.kind === 'vector') checkVectorBudget(this.db, req.label, req.search, this.options.vector_index_memory_mb ?? 0);
+    const kind = req.search === undefined ? '' : `_${req.search.kind}`;
+    const name = req.name !== '' ? req.name : freeIndexName(this.catalog, `${req.label}_${req.properties.join('_')}${kind}_index`);
     const operation = this.catalog.nextOperation;
     const index_id = this.catalog.nextIndexId;
     await this.propose({
@@ -132,6 +143,7 @@ export class SchemaAdmin {
       label: req.label,
       properties: req.properties,
       index: { index_id, name, operation, rename_property: '' },
+      ...(req.search !== undefined ? { search: req.search } : {}),
     });
     const build = await this.waitBuild(operation, req.wait_ms ?? this.options.statement_wait_ms, signal);
     if (build.state === 'FAILED') throw failedPrecondition(`index ${name} was not created: ${build.failure}`, 'INDEX_BUILD_FAILED', { index: name });
@@ -146,6 +158,15 @@ export class SchemaAdmin {
       throw notFound(`index ${name} does not exist`, 'INDEX_NOT_FOUND', { index: name });
     }
     await this.propose({ kind: 'index_dropped', name });
+  }
+
+  /** DropSearchIndex: like DROP INDEX, for vector and text indexes only. */
+  async dropSearchIndex(name: string, if_exists: boolean): Promise<void> {
+    const index = this.catalog.indexByName(name);
+    if (index !== undefined && index.search === undefined) {
+      throw failedPrecondition(`index ${name} is a B-tree index; drop it with DROP INDEX`, 'NOT_A_SEARCH_INDEX', { index: name });
+    }
+    await this.dropIndex(name, if_exists);
   }
 
   build(operation: number): BuildRecord {

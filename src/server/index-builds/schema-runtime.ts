@@ -13,6 +13,8 @@ import { SchemaAdmin } from './schema-admin.js';
 export interface SchemaRuntimeOptions {
   readonly index_build_max_running: number;
   readonly index_build_statement_wait_secs: number;
+  /** The server's vector_index_memory_mb; absent or 0: no limit. */
+  readonly vector_index_memory_mb?: number;
   readonly concern: () => ConcernWait;
   readonly oldestOpenReadIndex?: () => number | undefined;
   readonly slice_nodes?: number;
@@ -52,6 +54,7 @@ export function startSchemaRuntime(db: Database, options: SchemaRuntimeOptions):
   const admin = new SchemaAdmin(db, executor, checker, {
     statement_wait_ms: options.index_build_statement_wait_secs * 1000,
     concern: options.concern,
+    ...(options.vector_index_memory_mb !== undefined ? { vector_index_memory_mb: options.vector_index_memory_mb } : {}),
   });
   const backend: SchemaBackend = {
     catalog: () => db.sm.schema.catalog,
@@ -68,6 +71,11 @@ export function startSchemaRuntime(db: Database, options: SchemaRuntimeOptions):
     waitCheck: (op, wait_ms, signal) => admin.waitCheck(op, wait_ms, signal),
     cancelCheck: (op) => admin.cancelCheck(op),
     reindex: (ref, wait_ms, signal) => admin.reindex(ref, wait_ms, signal),
+    createSearchIndex: async (req, signal) => {
+      const index = await admin.createIndex(req, signal);
+      return admin.build(index.filling ?? index.serving ?? 0);
+    },
+    dropSearchIndex: (name, if_exists) => admin.dropSearchIndex(name, if_exists),
   };
   executor.start();
   checker.start();

@@ -17,7 +17,150 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file weft/v2/schema.proto.
  */
 export const file_weft_v2_schema: GenFile = /*@__PURE__*/
-  fileDesc("ChR3ZWZ0L3YyL3NjaGVtYS5wcm90bxIHd2VmdC52MiKJAQoMUHJvcGVydHlUeXBlEiUKBnNjYWxhchgBIAEoDjITLndlZnQudjIuU2NhbGFyVHlwZUgAEiUKBnZlY3RvchgCIAEoCzITLndlZnQudjIuVmVjdG9yVHlwZUgAEiMKBWFycmF5GAMgASgLMhIud2VmdC52Mi5BcnJheVR5cGVIAEIGCgRraW5kIjMKCUFycmF5VHlwZRImCgdlbGVtZW50GAEgASgLMhUud2VmdC52Mi5Qcm9wZXJ0eVR5cGUiSQoKVmVjdG9yVHlwZRISCgpkaW1lbnNpb25zGAEgASgNEicKBm1ldHJpYxgCIAEoDjIXLndlZnQudjIuRGlzdGFuY2VNZXRyaWMiiAEKElByb3BlcnR5RGVmaW5pdGlvbhIMCgRuYW1lGAEgASgJEiMKBHR5cGUYAiABKAsyFS53ZWZ0LnYyLlByb3BlcnR5VHlwZRIQCghyZXF1aXJlZBgDIAEoCBItCg1kZWZhdWx0X3ZhbHVlGAQgASgLMhYud2VmdC52MS5Qcm9wZXJ0eVZhbHVlIr8CChpDb21wdXRlZFByb3BlcnR5RGVmaW5pdGlvbhIMCgRuYW1lGAEgASgJEiwKDWNvbXB1dGVkX3R5cGUYAiABKA4yFS53ZWZ0LnYyLkNvbXB1dGVkVHlwZRIvCgxmb3JtdWxhX3R5cGUYAyABKA4yGS53ZWZ0LnYyLkRlY2F5Rm9ybXVsYVR5cGUSDgoGbGFtYmRhGAQgASgBEgsKA3RhdRgFIAEoARINCgVhbHBoYRgGIAEoARIPCgdpbml0aWFsGAcgASgBEg4KBnRhcmdldBgIIAEoARIVCg1kdXJhdGlvbl9zZWNzGAkgASgEEhQKDGFuY2hvcl9maWVsZBgKIAEoCRIkCgVzY29wZRgLIAEoDjIVLndlZnQudjIuVHRsU2NvcGVUeXBlEhQKDHRhcmdldF9maWVsZBgMIAEoCSLvAQoFTGFiZWwSDAoEbmFtZRgBIAEoCRIQCghkZWNsYXJlZBgCIAEoCBIvCgpwcm9wZXJ0aWVzGAMgAygLMhsud2VmdC52Mi5Qcm9wZXJ0eURlZmluaXRpb24SQAoTY29tcHV0ZWRfcHJvcGVydGllcxgEIAMoCzIjLndlZnQudjIuQ29tcHV0ZWRQcm9wZXJ0eURlZmluaXRpb24SKAoLc2NoZW1hX21vZGUYBSABKA4yEy53ZWZ0LnYyLlNjaGVtYU1vZGUSEAoIdGVtcG9yYWwYBiABKAgSFwoPc2NoZW1hX3JldmlzaW9uGAcgASgEIp0BCghFZGdlVHlwZRIMCgRuYW1lGAEgASgJEhAKCGRlY2xhcmVkGAIgASgIEi8KCnByb3BlcnRpZXMYAyADKAsyGy53ZWZ0LnYyLlByb3BlcnR5RGVmaW5pdGlvbhIQCgh0ZW1wb3JhbBgEIAEoCBIXCg9zY2hlbWFfcmV2aXNpb24YBSABKAQSFQoNZGlzY3JpbWluYXRvchgGIAEoCSKcAQoPQ29uc3RyYWludFNjb3BlEhAKCHByb3BlcnR5GAEgASgJEhcKDWVxdWFsc19zdHJpbmcYAiABKAlIABIUCgplcXVhbHNfaW50GAMgASgDSAASFQoLZXF1YWxzX2Jvb2wYBCABKAhIABIpCgdwcmVzZW50GAUgASgLMhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5SABCBgoEdGVzdCLcAQoKSW5kZXhCdWlsZBIRCglvcGVyYXRpb24YASABKAQSDQoFaW5kZXgYAiABKAkSDQoFbGFiZWwYAyABKAkSJwoFc3RhdGUYBCABKA4yGC53ZWZ0LnYyLkluZGV4QnVpbGRTdGF0ZRInCgVwaGFzZRgFIAEoDjIYLndlZnQudjIuSW5kZXhCdWlsZFBoYXNlEg8KB2luZGV4ZWQYBiABKAQSDwoHZmFpbHVyZRgHIAEoCRIXCg9yZW5hbWVfcHJvcGVydHkYCCABKAkSEAoIcmVwYWlyZWQYCSABKAQinwIKCkNvbnN0cmFpbnQSDAoEbmFtZRgBIAEoCRISCgpwcm9wZXJ0aWVzGAIgAygJEiUKBGtpbmQYAyABKA4yFy53ZWZ0LnYyLkNvbnN0cmFpbnRLaW5kEiwKDXByb3BlcnR5X3R5cGUYBCABKAsyFS53ZWZ0LnYyLlByb3BlcnR5VHlwZRInCgVzdGF0ZRgFIAEoDjIYLndlZnQudjIuQ29uc3RyYWludFN0YXRlEhUKDWJhY2tpbmdfaW5kZXgYBiABKAkSIgoFYnVpbGQYByABKAsyEy53ZWZ0LnYyLkluZGV4QnVpbGQSJwoFc2NvcGUYCCABKAsyGC53ZWZ0LnYyLkNvbnN0cmFpbnRTY29wZRINCgVsYWJlbBgJIAEoCSJeChBJbmRleEJ1aWxkUmVwYWlyEhIKCmVsZW1lbnRfaWQYASABKAkSEAoIcHJvcGVydHkYAiABKAkSEQoJb2xkX3ZhbHVlGAMgASgJEhEKCW5ld192YWx1ZRgEIAEoCSIqChNJbmRleFNvdXJjZUNvbmZsaWN0EhMKC2VsZW1lbnRfaWRzGAEgAygJIoIDCgpJbmRleENoZWNrEhEKCW9wZXJhdGlvbhgBIAEoBBIQCghpbmRleF9pZBgCIAEoBBINCgVpbmRleBgDIAEoCRINCgVsYWJlbBgEIAEoCRIqCglpbnRlZ3JpdHkYBSABKA4yFy53ZWZ0LnYyLkluZGV4SW50ZWdyaXR5EicKBXN0YXRlGAYgASgOMhgud2VmdC52Mi5JbmRleENoZWNrU3RhdGUSJwoFcGhhc2UYByABKA4yGC53ZWZ0LnYyLkluZGV4Q2hlY2tQaGFzZRIOCgZwYXNzZXMYCCABKA0SDwoHY2hlY2tlZBgJIAEoBBISCgptaXNtYXRjaGVzGAogASgEEhAKCHJlcGFpcmVkGAsgASgEEi8KCWNvbmZsaWN0cxgMIAMoCzIcLndlZnQudjIuSW5kZXhTb3VyY2VDb25mbGljdBIZCgxyZWJ1aWx0X2ludG8YDSABKARIAIgBARIPCgdmYWlsdXJlGA4gASgJQg8KDV9yZWJ1aWx0X2ludG8i0QEKEkNyZWF0ZUxhYmVsUmVxdWVzdBIMCgRuYW1lGAEgASgJEi8KCnByb3BlcnRpZXMYAiADKAsyGy53ZWZ0LnYyLlByb3BlcnR5RGVmaW5pdGlvbhJAChNjb21wdXRlZF9wcm9wZXJ0aWVzGAMgAygLMiMud2VmdC52Mi5Db21wdXRlZFByb3BlcnR5RGVmaW5pdGlvbhIoCgtzY2hlbWFfbW9kZRgEIAEoDjITLndlZnQudjIuU2NoZW1hTW9kZRIQCgh0ZW1wb3JhbBgFIAEoCCITChFMaXN0TGFiZWxzUmVxdWVzdCI0ChJMaXN0TGFiZWxzUmVzcG9uc2USHgoGbGFiZWxzGAEgAygLMg4ud2VmdC52Mi5MYWJlbCJ/ChVDcmVhdGVFZGdlVHlwZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIvCgpwcm9wZXJ0aWVzGAIgAygLMhsud2VmdC52Mi5Qcm9wZXJ0eURlZmluaXRpb24SEAoIdGVtcG9yYWwYAyABKAgSFQoNZGlzY3JpbWluYXRvchgEIAEoCSIWChRMaXN0RWRnZVR5cGVzUmVxdWVzdCI+ChVMaXN0RWRnZVR5cGVzUmVzcG9uc2USJQoKZWRnZV90eXBlcxgBIAMoCzIRLndlZnQudjIuRWRnZVR5cGUipQIKF0NyZWF0ZUNvbnN0cmFpbnRSZXF1ZXN0EgwKBG5hbWUYASABKAkSDQoFbGFiZWwYAiABKAkSEgoKcHJvcGVydGllcxgDIAMoCRIlCgRraW5kGAQgASgOMhcud2VmdC52Mi5Db25zdHJhaW50S2luZBIsCg1wcm9wZXJ0eV90eXBlGAUgASgLMhUud2VmdC52Mi5Qcm9wZXJ0eVR5cGUSFQoNaWZfbm90X2V4aXN0cxgGIAEoCBInCgR3YWl0GAcgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEhsKE29uX2R1cGxpY2F0ZV9yZW5hbWUYCCABKAkSJwoFc2NvcGUYCSABKAsyGC53ZWZ0LnYyLkNvbnN0cmFpbnRTY29wZSIYChZMaXN0Q29uc3RyYWludHNSZXF1ZXN0IkMKF0xpc3RDb25zdHJhaW50c1Jlc3BvbnNlEigKC2NvbnN0cmFpbnRzGAEgAygLMhMud2VmdC52Mi5Db25zdHJhaW50IjgKFURyb3BDb25zdHJhaW50UmVxdWVzdBIMCgRuYW1lGAEgASgJEhEKCWlmX2V4aXN0cxgCIAEoCCIYChZMaXN0SW5kZXhCdWlsZHNSZXF1ZXN0Ij4KF0xpc3RJbmRleEJ1aWxkc1Jlc3BvbnNlEiMKBmJ1aWxkcxgBIAMoCzITLndlZnQudjIuSW5kZXhCdWlsZCJlChRHZXRJbmRleEJ1aWxkUmVxdWVzdBIWCglvcGVyYXRpb24YASABKARIAIgBARInCgR3YWl0GAIgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uQgwKCl9vcGVyYXRpb24iPwoXQ2FuY2VsSW5kZXhCdWlsZFJlcXVlc3QSFgoJb3BlcmF0aW9uGAEgASgESACIAQFCDAoKX29wZXJhdGlvbiJEChxMaXN0SW5kZXhCdWlsZFJlcGFpcnNSZXF1ZXN0EhYKCW9wZXJhdGlvbhgBIAEoBEgAiAEBQgwKCl9vcGVyYXRpb24iSwodTGlzdEluZGV4QnVpbGRSZXBhaXJzUmVzcG9uc2USKgoHcmVwYWlycxgBIAMoCzIZLndlZnQudjIuSW5kZXhCdWlsZFJlcGFpciJGChFDaGVja0luZGV4UmVxdWVzdBISCghpbmRleF9pZBgBIAEoBEgAEhQKCmluZGV4X25hbWUYAiABKAlIAEIHCgVpbmRleCIYChZMaXN0SW5kZXhDaGVja3NSZXF1ZXN0Ij4KF0xpc3RJbmRleENoZWNrc1Jlc3BvbnNlEiMKBmNoZWNrcxgBIAMoCzITLndlZnQudjIuSW5kZXhDaGVjayJlChRHZXRJbmRleENoZWNrUmVxdWVzdBIWCglvcGVyYXRpb24YASABKARIAIgBARInCgR3YWl0GAIgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uQgwKCl9vcGVyYXRpb24iPwoXQ2FuY2VsSW5kZXhDaGVja1JlcXVlc3QSFgoJb3BlcmF0aW9uGAEgASgESACIAQFCDAoKX29wZXJhdGlvbiJsCg5SZWluZGV4UmVxdWVzdBInCgR3YWl0GAEgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEhIKCGluZGV4X2lkGAIgASgESAASFAoKaW5kZXhfbmFtZRgDIAEoCUgAQgcKBWluZGV4KpQCCgpTY2FsYXJUeXBlEhsKF1NDQUxBUl9UWVBFX1VOU1BFQ0lGSUVEEAASFgoSU0NBTEFSX1RZUEVfU1RSSU5HEAESFQoRU0NBTEFSX1RZUEVfSU5UNjQQAhIXChNTQ0FMQVJfVFlQRV9GTE9BVDY0EAMSFAoQU0NBTEFSX1RZUEVfQk9PTBAEEhkKFVNDQUxBUl9UWVBFX1RJTUVTVEFNUBAFEhQKEFNDQUxBUl9UWVBFX0JMT0IQBhIWChJTQ0FMQVJfVFlQRV9CSU5BUlkQBxITCg9TQ0FMQVJfVFlQRV9NQVAQCBITCg9TQ0FMQVJfVFlQRV9HRU8QCRIYChRTQ0FMQVJfVFlQRV9ET0NVTUVOVBAKKnYKClNjaGVtYU1vZGUSGwoXU0NIRU1BX01PREVfVU5TUEVDSUZJRUQQABIWChJTQ0hFTUFfTU9ERV9TVFJJQ1QQARIZChVTQ0hFTUFfTU9ERV9WQUxJREFURUQQAhIYChRTQ0hFTUFfTU9ERV9GTEVYSUJMRRADKpYBCg5EaXN0YW5jZU1ldHJpYxIfChtESVNUQU5DRV9NRVRSSUNfVU5TUEVDSUZJRUQQABIaChZESVNUQU5DRV9NRVRSSUNfQ09TSU5FEAESFgoSRElTVEFOQ0VfTUVUUklDX0wyEAISFwoTRElTVEFOQ0VfTUVUUklDX0RPVBADEhYKEkRJU1RBTkNFX01FVFJJQ19MMRAEKn0KDENvbXB1dGVkVHlwZRIdChlDT01QVVRFRF9UWVBFX1VOU1BFQ0lGSUVEEAASFQoRQ09NUFVURURfVFlQRV9UVEwQARIXChNDT01QVVRFRF9UWVBFX0RFQ0FZEAISHgoaQ09NUFVURURfVFlQRV9WRUNUT1JfREVDQVkQAyq4AQoQRGVjYXlGb3JtdWxhVHlwZRIiCh5ERUNBWV9GT1JNVUxBX1RZUEVfVU5TUEVDSUZJRUQQABIdChlERUNBWV9GT1JNVUxBX1RZUEVfTElORUFSEAESIgoeREVDQVlfRk9STVVMQV9UWVBFX0VYUE9ORU5USUFMEAISIAocREVDQVlfRk9STVVMQV9UWVBFX1BPV0VSX0xBVxADEhsKF0RFQ0FZX0ZPUk1VTEFfVFlQRV9TVEVQEAQqfQoMVHRsU2NvcGVUeXBlEh4KGlRUTF9TQ09QRV9UWVBFX1VOU1BFQ0lGSUVEEAASGAoUVFRMX1NDT1BFX1RZUEVfRklFTEQQARIaChZUVExfU0NPUEVfVFlQRV9TVUJUUkVFEAISFwoTVFRMX1NDT1BFX1RZUEVfTk9ERRADKqwBCg5Db25zdHJhaW50S2luZBIfChtDT05TVFJBSU5UX0tJTkRfVU5TUEVDSUZJRUQQABIaChZDT05TVFJBSU5UX0tJTkRfVU5JUVVFEAESHAoYQ09OU1RSQUlOVF9LSU5EX05PVF9OVUxMEAISHAoYQ09OU1RSQUlOVF9LSU5EX05PREVfS0VZEAMSIQodQ09OU1RSQUlOVF9LSU5EX1BST1BFUlRZX1RZUEUQBCpxCg9Db25zdHJhaW50U3RhdGUSIAocQ09OU1RSQUlOVF9TVEFURV9VTlNQRUNJRklFRBAAEh8KG0NPTlNUUkFJTlRfU1RBVEVfVkFMSURBVElORxABEhsKF0NPTlNUUkFJTlRfU1RBVEVfQUNUSVZFEAIq0wEKD0luZGV4QnVpbGRTdGF0ZRIhCh1JTkRFWF9CVUlMRF9TVEFURV9VTlNQRUNJRklFRBAAEh4KGklOREVYX0JVSUxEX1NUQVRFX0FDQ0VQVEVEEAESHQoZSU5ERVhfQlVJTERfU1RBVEVfUlVOTklORxACEh8KG0lOREVYX0JVSUxEX1NUQVRFX1BVQkxJU0hFRBADEhwKGElOREVYX0JVSUxEX1NUQVRFX0ZBSUxFRBAEEh8KG0lOREVYX0JVSUxEX1NUQVRFX0NBTkNFTExFRBAFKqwBCg9JbmRleEJ1aWxkUGhhc2USIQodSU5ERVhfQlVJTERfUEhBU0VfVU5TUEVDSUZJRUQQABIjCh9JTkRFWF9CVUlMRF9QSEFTRV9BV0FJVElOR19TRUFUEAESMQotSU5ERVhfQlVJTERfUEhBU0VfQVdBSVRJTkdfT0xERVJfVFJBTlNBQ1RJT05TEAISHgoaSU5ERVhfQlVJTERfUEhBU0VfSU5ERVhJTkcQAypyCg9JbmRleENoZWNrUGhhc2USIQodSU5ERVhfQ0hFQ0tfUEhBU0VfVU5TUEVDSUZJRUQQABIdChlJTkRFWF9DSEVDS19QSEFTRV9SRUNPUkRTEAESHQoZSU5ERVhfQ0hFQ0tfUEhBU0VfRU5UUklFUxACKs4BCg9JbmRleENoZWNrU3RhdGUSIQodSU5ERVhfQ0hFQ0tfU1RBVEVfVU5TUEVDSUZJRUQQABIeChpJTkRFWF9DSEVDS19TVEFURV9BQ0NFUFRFRBABEh0KGUlOREVYX0NIRUNLX1NUQVRFX1JVTk5JTkcQAhIaChZJTkRFWF9DSEVDS19TVEFURV9ET05FEAMSHAoYSU5ERVhfQ0hFQ0tfU1RBVEVfRkFJTEVEEAQSHwobSU5ERVhfQ0hFQ0tfU1RBVEVfQ0FOQ0VMTEVEEAUqiwEKDkluZGV4SW50ZWdyaXR5Eh8KG0lOREVYX0lOVEVHUklUWV9VTlNQRUNJRklFRBAAEh0KGUlOREVYX0lOVEVHUklUWV9VTkNIRUNLRUQQARIbChdJTkRFWF9JTlRFR1JJVFlfU1VTUEVDVBACEhwKGElOREVYX0lOVEVHUklUWV9WRVJJRklFRBADMo4PCg1TY2hlbWFTZXJ2aWNlEl4KC0NyZWF0ZUxhYmVsEhsud2VmdC52Mi5DcmVhdGVMYWJlbFJlcXVlc3QaDi53ZWZ0LnYyLkxhYmVsIiKC0+STAhw6ASoiFy92Mi9ncmFwaC9zY2hlbWEvbGFiZWxzEmYKCkxpc3RMYWJlbHMSGi53ZWZ0LnYyLkxpc3RMYWJlbHNSZXF1ZXN0Ghsud2VmdC52Mi5MaXN0TGFiZWxzUmVzcG9uc2UiH4LT5JMCGRIXL3YyL2dyYXBoL3NjaGVtYS9sYWJlbHMSawoOQ3JlYXRlRWRnZVR5cGUSHi53ZWZ0LnYyLkNyZWF0ZUVkZ2VUeXBlUmVxdWVzdBoRLndlZnQudjIuRWRnZVR5cGUiJoLT5JMCIDoBKiIbL3YyL2dyYXBoL3NjaGVtYS9lZGdlLXR5cGVzEnMKDUxpc3RFZGdlVHlwZXMSHS53ZWZ0LnYyLkxpc3RFZGdlVHlwZXNSZXF1ZXN0Gh4ud2VmdC52Mi5MaXN0RWRnZVR5cGVzUmVzcG9uc2UiI4LT5JMCHRIbL3YyL2dyYXBoL3NjaGVtYS9lZGdlLXR5cGVzEnIKEENyZWF0ZUNvbnN0cmFpbnQSIC53ZWZ0LnYyLkNyZWF0ZUNvbnN0cmFpbnRSZXF1ZXN0GhMud2VmdC52Mi5Db25zdHJhaW50IieC0+STAiE6ASoiHC92Mi9ncmFwaC9zY2hlbWEvY29uc3RyYWludHMSegoPTGlzdENvbnN0cmFpbnRzEh8ud2VmdC52Mi5MaXN0Q29uc3RyYWludHNSZXF1ZXN0GiAud2VmdC52Mi5MaXN0Q29uc3RyYWludHNSZXNwb25zZSIkgtPkkwIeEhwvdjIvZ3JhcGgvc2NoZW1hL2NvbnN0cmFpbnRzEnUKDkRyb3BDb25zdHJhaW50Eh4ud2VmdC52Mi5Ecm9wQ29uc3RyYWludFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiK4LT5JMCJSojL3YyL2dyYXBoL3NjaGVtYS9jb25zdHJhaW50cy97bmFtZX0SewoPTGlzdEluZGV4QnVpbGRzEh8ud2VmdC52Mi5MaXN0SW5kZXhCdWlsZHNSZXF1ZXN0GiAud2VmdC52Mi5MaXN0SW5kZXhCdWlsZHNSZXNwb25zZSIlgtPkkwIfEh0vdjIvZ3JhcGgvc2NoZW1hL2luZGV4LWJ1aWxkcxJ2Cg1HZXRJbmRleEJ1aWxkEh0ud2VmdC52Mi5HZXRJbmRleEJ1aWxkUmVxdWVzdBoTLndlZnQudjIuSW5kZXhCdWlsZCIxgtPkkwIrEikvdjIvZ3JhcGgvc2NoZW1hL2luZGV4LWJ1aWxkcy97b3BlcmF0aW9ufRKGAQoQQ2FuY2VsSW5kZXhCdWlsZBIgLndlZnQudjIuQ2FuY2VsSW5kZXhCdWlsZFJlcXVlc3QaEy53ZWZ0LnYyLkluZGV4QnVpbGQiO4LT5JMCNToBKiIwL3YyL2dyYXBoL3NjaGVtYS9pbmRleC1idWlsZHMve29wZXJhdGlvbn0vY2FuY2VsEqEBChVMaXN0SW5kZXhCdWlsZFJlcGFpcnMSJS53ZWZ0LnYyLkxpc3RJbmRleEJ1aWxkUmVwYWlyc1JlcXVlc3QaJi53ZWZ0LnYyLkxpc3RJbmRleEJ1aWxkUmVwYWlyc1Jlc3BvbnNlIjmC0+STAjMSMS92Mi9ncmFwaC9zY2hlbWEvaW5kZXgtYnVpbGRzL3tvcGVyYXRpb259L3JlcGFpcnMSZwoKQ2hlY2tJbmRleBIaLndlZnQudjIuQ2hlY2tJbmRleFJlcXVlc3QaEy53ZWZ0LnYyLkluZGV4Q2hlY2siKILT5JMCIjoBKiIdL3YyL2dyYXBoL3NjaGVtYS9pbmRleC1jaGVja3MSewoPTGlzdEluZGV4Q2hlY2tzEh8ud2VmdC52Mi5MaXN0SW5kZXhDaGVja3NSZXF1ZXN0GiAud2VmdC52Mi5MaXN0SW5kZXhDaGVja3NSZXNwb25zZSIlgtPkkwIfEh0vdjIvZ3JhcGgvc2NoZW1hL2luZGV4LWNoZWNrcxJ2Cg1HZXRJbmRleENoZWNrEh0ud2VmdC52Mi5HZXRJbmRleENoZWNrUmVxdWVzdBoTLndlZnQudjIuSW5kZXhDaGVjayIxgtPkkwIrEikvdjIvZ3JhcGgvc2NoZW1hL2luZGV4LWNoZWNrcy97b3BlcmF0aW9ufRKGAQoQQ2FuY2VsSW5kZXhDaGVjaxIgLndlZnQudjIuQ2FuY2VsSW5kZXhDaGVja1JlcXVlc3QaEy53ZWZ0LnYyLkluZGV4Q2hlY2siO4LT5JMCNToBKiIwL3YyL2dyYXBoL3NjaGVtYS9pbmRleC1jaGVja3Mve29wZXJhdGlvbn0vY2FuY2VsEmMKB1JlaW5kZXgSFy53ZWZ0LnYyLlJlaW5kZXhSZXF1ZXN0GhMud2VmdC52Mi5JbmRleEJ1aWxkIiqC0+STAiQ6ASoiHy92Mi9ncmFwaC9zY2hlbWEvaW5kZXgtcmVidWlsZHNiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_duration, file_google_protobuf_empty, file_weft_v1_values]);
+  fileDesc("ChR3ZWZ0L3YyL3NjaGVtYS5wcm90bxIHd2VmdC52MiLrAQoYQ3JlYXRlU2VhcmNoSW5kZXhSZXF1ZXN0EgwKBG5hbWUYASABKAkSDQoFbGFiZWwYAiABKAkSEgoKcHJvcGVydGllcxgDIAMoCRIVCg1pZl9ub3RfZXhpc3RzGAQgASgIEiwKBnZlY3RvchgFIAEoCzIaLndlZnQudjIuVmVjdG9ySW5kZXhDb25maWdIABIoCgR0ZXh0GAYgASgLMhgud2VmdC52Mi5UZXh0SW5kZXhDb25maWdIABInCgR3YWl0GAcgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uQgYKBGtpbmQidAoRVmVjdG9ySW5kZXhDb25maWcSEgoKZGltZW5zaW9ucxgBIAEoDRInCgZtZXRyaWMYAiABKA4yFy53ZWZ0LnYyLkRpc3RhbmNlTWV0cmljEgkKAW0YAyABKA0SFwoPZWZfY29uc3RydWN0aW9uGAQgASgNIjoKD1RleHRJbmRleENvbmZpZxInCghhbmFseXplchgBIAEoDjIVLndlZnQudjIuVGV4dEFuYWx5emVyIjkKFkRyb3BTZWFyY2hJbmRleFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIRCglpZl9leGlzdHMYAiABKAgiiQEKDFByb3BlcnR5VHlwZRIlCgZzY2FsYXIYASABKA4yEy53ZWZ0LnYyLlNjYWxhclR5cGVIABIlCgZ2ZWN0b3IYAiABKAsyEy53ZWZ0LnYyLlZlY3RvclR5cGVIABIjCgVhcnJheRgDIAEoCzISLndlZnQudjIuQXJyYXlUeXBlSABCBgoEa2luZCIzCglBcnJheVR5cGUSJgoHZWxlbWVudBgBIAEoCzIVLndlZnQudjIuUHJvcGVydHlUeXBlIkkKClZlY3RvclR5cGUSEgoKZGltZW5zaW9ucxgBIAEoDRInCgZtZXRyaWMYAiABKA4yFy53ZWZ0LnYyLkRpc3RhbmNlTWV0cmljIogBChJQcm9wZXJ0eURlZmluaXRpb24SDAoEbmFtZRgBIAEoCRIjCgR0eXBlGAIgASgLMhUud2VmdC52Mi5Qcm9wZXJ0eVR5cGUSEAoIcmVxdWlyZWQYAyABKAgSLQoNZGVmYXVsdF92YWx1ZRgEIAEoCzIWLndlZnQudjEuUHJvcGVydHlWYWx1ZSK/AgoaQ29tcHV0ZWRQcm9wZXJ0eURlZmluaXRpb24SDAoEbmFtZRgBIAEoCRIsCg1jb21wdXRlZF90eXBlGAIgASgOMhUud2VmdC52Mi5Db21wdXRlZFR5cGUSLwoMZm9ybXVsYV90eXBlGAMgASgOMhkud2VmdC52Mi5EZWNheUZvcm11bGFUeXBlEg4KBmxhbWJkYRgEIAEoARILCgN0YXUYBSABKAESDQoFYWxwaGEYBiABKAESDwoHaW5pdGlhbBgHIAEoARIOCgZ0YXJnZXQYCCABKAESFQoNZHVyYXRpb25fc2VjcxgJIAEoBBIUCgxhbmNob3JfZmllbGQYCiABKAkSJAoFc2NvcGUYCyABKA4yFS53ZWZ0LnYyLlR0bFNjb3BlVHlwZRIUCgx0YXJnZXRfZmllbGQYDCABKAki7wEKBUxhYmVsEgwKBG5hbWUYASABKAkSEAoIZGVjbGFyZWQYAiABKAgSLwoKcHJvcGVydGllcxgDIAMoCzIbLndlZnQudjIuUHJvcGVydHlEZWZpbml0aW9uEkAKE2NvbXB1dGVkX3Byb3BlcnRpZXMYBCADKAsyIy53ZWZ0LnYyLkNvbXB1dGVkUHJvcGVydHlEZWZpbml0aW9uEigKC3NjaGVtYV9tb2RlGAUgASgOMhMud2VmdC52Mi5TY2hlbWFNb2RlEhAKCHRlbXBvcmFsGAYgASgIEhcKD3NjaGVtYV9yZXZpc2lvbhgHIAEoBCKdAQoIRWRnZVR5cGUSDAoEbmFtZRgBIAEoCRIQCghkZWNsYXJlZBgCIAEoCBIvCgpwcm9wZXJ0aWVzGAMgAygLMhsud2VmdC52Mi5Qcm9wZXJ0eURlZmluaXRpb24SEAoIdGVtcG9yYWwYBCABKAgSFwoPc2NoZW1hX3JldmlzaW9uGAUgASgEEhUKDWRpc2NyaW1pbmF0b3IYBiABKAkinAEKD0NvbnN0cmFpbnRTY29wZRIQCghwcm9wZXJ0eRgBIAEoCRIXCg1lcXVhbHNfc3RyaW5nGAIgASgJSAASFAoKZXF1YWxzX2ludBgDIAEoA0gAEhUKC2VxdWFsc19ib29sGAQgASgISAASKQoHcHJlc2VudBgFIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eUgAQgYKBHRlc3Qi3AEKCkluZGV4QnVpbGQSEQoJb3BlcmF0aW9uGAEgASgEEg0KBWluZGV4GAIgASgJEg0KBWxhYmVsGAMgASgJEicKBXN0YXRlGAQgASgOMhgud2VmdC52Mi5JbmRleEJ1aWxkU3RhdGUSJwoFcGhhc2UYBSABKA4yGC53ZWZ0LnYyLkluZGV4QnVpbGRQaGFzZRIPCgdpbmRleGVkGAYgASgEEg8KB2ZhaWx1cmUYByABKAkSFwoPcmVuYW1lX3Byb3BlcnR5GAggASgJEhAKCHJlcGFpcmVkGAkgASgEIp8CCgpDb25zdHJhaW50EgwKBG5hbWUYASABKAkSEgoKcHJvcGVydGllcxgCIAMoCRIlCgRraW5kGAMgASgOMhcud2VmdC52Mi5Db25zdHJhaW50S2luZBIsCg1wcm9wZXJ0eV90eXBlGAQgASgLMhUud2VmdC52Mi5Qcm9wZXJ0eVR5cGUSJwoFc3RhdGUYBSABKA4yGC53ZWZ0LnYyLkNvbnN0cmFpbnRTdGF0ZRIVCg1iYWNraW5nX2luZGV4GAYgASgJEiIKBWJ1aWxkGAcgASgLMhMud2VmdC52Mi5JbmRleEJ1aWxkEicKBXNjb3BlGAggASgLMhgud2VmdC52Mi5Db25zdHJhaW50U2NvcGUSDQoFbGFiZWwYCSABKAkiXgoQSW5kZXhCdWlsZFJlcGFpchISCgplbGVtZW50X2lkGAEgASgJEhAKCHByb3BlcnR5GAIgASgJEhEKCW9sZF92YWx1ZRgDIAEoCRIRCgluZXdfdmFsdWUYBCABKAkiKgoTSW5kZXhTb3VyY2VDb25mbGljdBITCgtlbGVtZW50X2lkcxgBIAMoCSKCAwoKSW5kZXhDaGVjaxIRCglvcGVyYXRpb24YASABKAQSEAoIaW5kZXhfaWQYAiABKAQSDQoFaW5kZXgYAyABKAkSDQoFbGFiZWwYBCABKAkSKgoJaW50ZWdyaXR5GAUgASgOMhcud2VmdC52Mi5JbmRleEludGVncml0eRInCgVzdGF0ZRgGIAEoDjIYLndlZnQudjIuSW5kZXhDaGVja1N0YXRlEicKBXBoYXNlGAcgASgOMhgud2VmdC52Mi5JbmRleENoZWNrUGhhc2USDgoGcGFzc2VzGAggASgNEg8KB2NoZWNrZWQYCSABKAQSEgoKbWlzbWF0Y2hlcxgKIAEoBBIQCghyZXBhaXJlZBgLIAEoBBIvCgljb25mbGljdHMYDCADKAsyHC53ZWZ0LnYyLkluZGV4U291cmNlQ29uZmxpY3QSGQoMcmVidWlsdF9pbnRvGA0gASgESACIAQESDwoHZmFpbHVyZRgOIAEoCUIPCg1fcmVidWlsdF9pbnRvItEBChJDcmVhdGVMYWJlbFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIvCgpwcm9wZXJ0aWVzGAIgAygLMhsud2VmdC52Mi5Qcm9wZXJ0eURlZmluaXRpb24SQAoTY29tcHV0ZWRfcHJvcGVydGllcxgDIAMoCzIjLndlZnQudjIuQ29tcHV0ZWRQcm9wZXJ0eURlZmluaXRpb24SKAoLc2NoZW1hX21vZGUYBCABKA4yEy53ZWZ0LnYyLlNjaGVtYU1vZGUSEAoIdGVtcG9yYWwYBSABKAgiEwoRTGlzdExhYmVsc1JlcXVlc3QiNAoSTGlzdExhYmVsc1Jlc3BvbnNlEh4KBmxhYmVscxgBIAMoCzIOLndlZnQudjIuTGFiZWwifwoVQ3JlYXRlRWRnZVR5cGVSZXF1ZXN0EgwKBG5hbWUYASABKAkSLwoKcHJvcGVydGllcxgCIAMoCzIbLndlZnQudjIuUHJvcGVydHlEZWZpbml0aW9uEhAKCHRlbXBvcmFsGAMgASgIEhUKDWRpc2NyaW1pbmF0b3IYBCABKAkiFgoUTGlzdEVkZ2VUeXBlc1JlcXVlc3QiPgoVTGlzdEVkZ2VUeXBlc1Jlc3BvbnNlEiUKCmVkZ2VfdHlwZXMYASADKAsyES53ZWZ0LnYyLkVkZ2VUeXBlIqUCChdDcmVhdGVDb25zdHJhaW50UmVxdWVzdBIMCgRuYW1lGAEgASgJEg0KBWxhYmVsGAIgASgJEhIKCnByb3BlcnRpZXMYAyADKAkSJQoEa2luZBgEIAEoDjIXLndlZnQudjIuQ29uc3RyYWludEtpbmQSLAoNcHJvcGVydHlfdHlwZRgFIAEoCzIVLndlZnQudjIuUHJvcGVydHlUeXBlEhUKDWlmX25vdF9leGlzdHMYBiABKAgSJwoEd2FpdBgHIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIbChNvbl9kdXBsaWNhdGVfcmVuYW1lGAggASgJEicKBXNjb3BlGAkgASgLMhgud2VmdC52Mi5Db25zdHJhaW50U2NvcGUiGAoWTGlzdENvbnN0cmFpbnRzUmVxdWVzdCJDChdMaXN0Q29uc3RyYWludHNSZXNwb25zZRIoCgtjb25zdHJhaW50cxgBIAMoCzITLndlZnQudjIuQ29uc3RyYWludCI4ChVEcm9wQ29uc3RyYWludFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIRCglpZl9leGlzdHMYAiABKAgiGAoWTGlzdEluZGV4QnVpbGRzUmVxdWVzdCI+ChdMaXN0SW5kZXhCdWlsZHNSZXNwb25zZRIjCgZidWlsZHMYASADKAsyEy53ZWZ0LnYyLkluZGV4QnVpbGQiZQoUR2V0SW5kZXhCdWlsZFJlcXVlc3QSFgoJb3BlcmF0aW9uGAEgASgESACIAQESJwoEd2FpdBgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbkIMCgpfb3BlcmF0aW9uIj8KF0NhbmNlbEluZGV4QnVpbGRSZXF1ZXN0EhYKCW9wZXJhdGlvbhgBIAEoBEgAiAEBQgwKCl9vcGVyYXRpb24iRAocTGlzdEluZGV4QnVpbGRSZXBhaXJzUmVxdWVzdBIWCglvcGVyYXRpb24YASABKARIAIgBAUIMCgpfb3BlcmF0aW9uIksKHUxpc3RJbmRleEJ1aWxkUmVwYWlyc1Jlc3BvbnNlEioKB3JlcGFpcnMYASADKAsyGS53ZWZ0LnYyLkluZGV4QnVpbGRSZXBhaXIiRgoRQ2hlY2tJbmRleFJlcXVlc3QSEgoIaW5kZXhfaWQYASABKARIABIUCgppbmRleF9uYW1lGAIgASgJSABCBwoFaW5kZXgiGAoWTGlzdEluZGV4Q2hlY2tzUmVxdWVzdCI+ChdMaXN0SW5kZXhDaGVja3NSZXNwb25zZRIjCgZjaGVja3MYASADKAsyEy53ZWZ0LnYyLkluZGV4Q2hlY2siZQoUR2V0SW5kZXhDaGVja1JlcXVlc3QSFgoJb3BlcmF0aW9uGAEgASgESACIAQESJwoEd2FpdBgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbkIMCgpfb3BlcmF0aW9uIj8KF0NhbmNlbEluZGV4Q2hlY2tSZXF1ZXN0EhYKCW9wZXJhdGlvbhgBIAEoBEgAiAEBQgwKCl9vcGVyYXRpb24ibAoOUmVpbmRleFJlcXVlc3QSJwoEd2FpdBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhISCghpbmRleF9pZBgCIAEoBEgAEhQKCmluZGV4X25hbWUYAyABKAlIAEIHCgVpbmRleCqdAQoMVGV4dEFuYWx5emVyEh0KGVRFWFRfQU5BTFlaRVJfVU5TUEVDSUZJRUQQABIaChZURVhUX0FOQUxZWkVSX1NUQU5EQVJEEAESHAoYVEVYVF9BTkFMWVpFUl9XSElURVNQQUNFEAISGQoVVEVYVF9BTkFMWVpFUl9LRVlXT1JEEAMSGQoVVEVYVF9BTkFMWVpFUl9FTkdMSVNIEAQqlAIKClNjYWxhclR5cGUSGwoXU0NBTEFSX1RZUEVfVU5TUEVDSUZJRUQQABIWChJTQ0FMQVJfVFlQRV9TVFJJTkcQARIVChFTQ0FMQVJfVFlQRV9JTlQ2NBACEhcKE1NDQUxBUl9UWVBFX0ZMT0FUNjQQAxIUChBTQ0FMQVJfVFlQRV9CT09MEAQSGQoVU0NBTEFSX1RZUEVfVElNRVNUQU1QEAUSFAoQU0NBTEFSX1RZUEVfQkxPQhAGEhYKElNDQUxBUl9UWVBFX0JJTkFSWRAHEhMKD1NDQUxBUl9UWVBFX01BUBAIEhMKD1NDQUxBUl9UWVBFX0dFTxAJEhgKFFNDQUxBUl9UWVBFX0RPQ1VNRU5UEAoqdgoKU2NoZW1hTW9kZRIbChdTQ0hFTUFfTU9ERV9VTlNQRUNJRklFRBAAEhYKElNDSEVNQV9NT0RFX1NUUklDVBABEhkKFVNDSEVNQV9NT0RFX1ZBTElEQVRFRBACEhgKFFNDSEVNQV9NT0RFX0ZMRVhJQkxFEAMqlgEKDkRpc3RhbmNlTWV0cmljEh8KG0RJU1RBTkNFX01FVFJJQ19VTlNQRUNJRklFRBAAEhoKFkRJU1RBTkNFX01FVFJJQ19DT1NJTkUQARIWChJESVNUQU5DRV9NRVRSSUNfTDIQAhIXChNESVNUQU5DRV9NRVRSSUNfRE9UEAMSFgoSRElTVEFOQ0VfTUVUUklDX0wxEAQqfQoMQ29tcHV0ZWRUeXBlEh0KGUNPTVBVVEVEX1RZUEVfVU5TUEVDSUZJRUQQABIVChFDT01QVVRFRF9UWVBFX1RUTBABEhcKE0NPTVBVVEVEX1RZUEVfREVDQVkQAhIeChpDT01QVVRFRF9UWVBFX1ZFQ1RPUl9ERUNBWRADKrgBChBEZWNheUZvcm11bGFUeXBlEiIKHkRFQ0FZX0ZPUk1VTEFfVFlQRV9VTlNQRUNJRklFRBAAEh0KGURFQ0FZX0ZPUk1VTEFfVFlQRV9MSU5FQVIQARIiCh5ERUNBWV9GT1JNVUxBX1RZUEVfRVhQT05FTlRJQUwQAhIgChxERUNBWV9GT1JNVUxBX1RZUEVfUE9XRVJfTEFXEAMSGwoXREVDQVlfRk9STVVMQV9UWVBFX1NURVAQBCp9CgxUdGxTY29wZVR5cGUSHgoaVFRMX1NDT1BFX1RZUEVfVU5TUEVDSUZJRUQQABIYChRUVExfU0NPUEVfVFlQRV9GSUVMRBABEhoKFlRUTF9TQ09QRV9UWVBFX1NVQlRSRUUQAhIXChNUVExfU0NPUEVfVFlQRV9OT0RFEAMqrAEKDkNvbnN0cmFpbnRLaW5kEh8KG0NPTlNUUkFJTlRfS0lORF9VTlNQRUNJRklFRBAAEhoKFkNPTlNUUkFJTlRfS0lORF9VTklRVUUQARIcChhDT05TVFJBSU5UX0tJTkRfTk9UX05VTEwQAhIcChhDT05TVFJBSU5UX0tJTkRfTk9ERV9LRVkQAxIhCh1DT05TVFJBSU5UX0tJTkRfUFJPUEVSVFlfVFlQRRAEKnEKD0NvbnN0cmFpbnRTdGF0ZRIgChxDT05TVFJBSU5UX1NUQVRFX1VOU1BFQ0lGSUVEEAASHwobQ09OU1RSQUlOVF9TVEFURV9WQUxJREFUSU5HEAESGwoXQ09OU1RSQUlOVF9TVEFURV9BQ1RJVkUQAirTAQoPSW5kZXhCdWlsZFN0YXRlEiEKHUlOREVYX0JVSUxEX1NUQVRFX1VOU1BFQ0lGSUVEEAASHgoaSU5ERVhfQlVJTERfU1RBVEVfQUNDRVBURUQQARIdChlJTkRFWF9CVUlMRF9TVEFURV9SVU5OSU5HEAISHwobSU5ERVhfQlVJTERfU1RBVEVfUFVCTElTSEVEEAMSHAoYSU5ERVhfQlVJTERfU1RBVEVfRkFJTEVEEAQSHwobSU5ERVhfQlVJTERfU1RBVEVfQ0FOQ0VMTEVEEAUqrAEKD0luZGV4QnVpbGRQaGFzZRIhCh1JTkRFWF9CVUlMRF9QSEFTRV9VTlNQRUNJRklFRBAAEiMKH0lOREVYX0JVSUxEX1BIQVNFX0FXQUlUSU5HX1NFQVQQARIxCi1JTkRFWF9CVUlMRF9QSEFTRV9BV0FJVElOR19PTERFUl9UUkFOU0FDVElPTlMQAhIeChpJTkRFWF9CVUlMRF9QSEFTRV9JTkRFWElORxADKnIKD0luZGV4Q2hlY2tQaGFzZRIhCh1JTkRFWF9DSEVDS19QSEFTRV9VTlNQRUNJRklFRBAAEh0KGUlOREVYX0NIRUNLX1BIQVNFX1JFQ09SRFMQARIdChlJTkRFWF9DSEVDS19QSEFTRV9FTlRSSUVTEAIqzgEKD0luZGV4Q2hlY2tTdGF0ZRIhCh1JTkRFWF9DSEVDS19TVEFURV9VTlNQRUNJRklFRBAAEh4KGklOREVYX0NIRUNLX1NUQVRFX0FDQ0VQVEVEEAESHQoZSU5ERVhfQ0hFQ0tfU1RBVEVfUlVOTklORxACEhoKFklOREVYX0NIRUNLX1NUQVRFX0RPTkUQAxIcChhJTkRFWF9DSEVDS19TVEFURV9GQUlMRUQQBBIfChtJTkRFWF9DSEVDS19TVEFURV9DQU5DRUxMRUQQBSqLAQoOSW5kZXhJbnRlZ3JpdHkSHwobSU5ERVhfSU5URUdSSVRZX1VOU1BFQ0lGSUVEEAASHQoZSU5ERVhfSU5URUdSSVRZX1VOQ0hFQ0tFRBABEhsKF0lOREVYX0lOVEVHUklUWV9TVVNQRUNUEAISHAoYSU5ERVhfSU5URUdSSVRZX1ZFUklGSUVEEAMygxEKDVNjaGVtYVNlcnZpY2USXgoLQ3JlYXRlTGFiZWwSGy53ZWZ0LnYyLkNyZWF0ZUxhYmVsUmVxdWVzdBoOLndlZnQudjIuTGFiZWwiIoLT5JMCHDoBKiIXL3YyL2dyYXBoL3NjaGVtYS9sYWJlbHMSZgoKTGlzdExhYmVscxIaLndlZnQudjIuTGlzdExhYmVsc1JlcXVlc3QaGy53ZWZ0LnYyLkxpc3RMYWJlbHNSZXNwb25zZSIfgtPkkwIZEhcvdjIvZ3JhcGgvc2NoZW1hL2xhYmVscxJrCg5DcmVhdGVFZGdlVHlwZRIeLndlZnQudjIuQ3JlYXRlRWRnZVR5cGVSZXF1ZXN0GhEud2VmdC52Mi5FZGdlVHlwZSImgtPkkwIgOgEqIhsvdjIvZ3JhcGgvc2NoZW1hL2VkZ2UtdHlwZXMScwoNTGlzdEVkZ2VUeXBlcxIdLndlZnQudjIuTGlzdEVkZ2VUeXBlc1JlcXVlc3QaHi53ZWZ0LnYyLkxpc3RFZGdlVHlwZXNSZXNwb25zZSIjgtPkkwIdEhsvdjIvZ3JhcGgvc2NoZW1hL2VkZ2UtdHlwZXMScgoQQ3JlYXRlQ29uc3RyYWludBIgLndlZnQudjIuQ3JlYXRlQ29uc3RyYWludFJlcXVlc3QaEy53ZWZ0LnYyLkNvbnN0cmFpbnQiJ4LT5JMCIToBKiIcL3YyL2dyYXBoL3NjaGVtYS9jb25zdHJhaW50cxJ6Cg9MaXN0Q29uc3RyYWludHMSHy53ZWZ0LnYyLkxpc3RDb25zdHJhaW50c1JlcXVlc3QaIC53ZWZ0LnYyLkxpc3RDb25zdHJhaW50c1Jlc3BvbnNlIiSC0+STAh4SHC92Mi9ncmFwaC9zY2hlbWEvY29uc3RyYWludHMSdQoORHJvcENvbnN0cmFpbnQSHi53ZWZ0LnYyLkRyb3BDb25zdHJhaW50UmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eSIrgtPkkwIlKiMvdjIvZ3JhcGgvc2NoZW1hL2NvbnN0cmFpbnRzL3tuYW1lfRJ7Cg9MaXN0SW5kZXhCdWlsZHMSHy53ZWZ0LnYyLkxpc3RJbmRleEJ1aWxkc1JlcXVlc3QaIC53ZWZ0LnYyLkxpc3RJbmRleEJ1aWxkc1Jlc3BvbnNlIiWC0+STAh8SHS92Mi9ncmFwaC9zY2hlbWEvaW5kZXgtYnVpbGRzEnYKDUdldEluZGV4QnVpbGQSHS53ZWZ0LnYyLkdldEluZGV4QnVpbGRSZXF1ZXN0GhMud2VmdC52Mi5JbmRleEJ1aWxkIjGC0+STAisSKS92Mi9ncmFwaC9zY2hlbWEvaW5kZXgtYnVpbGRzL3tvcGVyYXRpb259EoYBChBDYW5jZWxJbmRleEJ1aWxkEiAud2VmdC52Mi5DYW5jZWxJbmRleEJ1aWxkUmVxdWVzdBoTLndlZnQudjIuSW5kZXhCdWlsZCI7gtPkkwI1OgEqIjAvdjIvZ3JhcGgvc2NoZW1hL2luZGV4LWJ1aWxkcy97b3BlcmF0aW9ufS9jYW5jZWwSoQEKFUxpc3RJbmRleEJ1aWxkUmVwYWlycxIlLndlZnQudjIuTGlzdEluZGV4QnVpbGRSZXBhaXJzUmVxdWVzdBomLndlZnQudjIuTGlzdEluZGV4QnVpbGRSZXBhaXJzUmVzcG9uc2UiOYLT5JMCMxIxL3YyL2dyYXBoL3NjaGVtYS9pbmRleC1idWlsZHMve29wZXJhdGlvbn0vcmVwYWlycxJnCgpDaGVja0luZGV4Ehoud2VmdC52Mi5DaGVja0luZGV4UmVxdWVzdBoTLndlZnQudjIuSW5kZXhDaGVjayIogtPkkwIiOgEqIh0vdjIvZ3JhcGgvc2NoZW1hL2luZGV4LWNoZWNrcxJ7Cg9MaXN0SW5kZXhDaGVja3MSHy53ZWZ0LnYyLkxpc3RJbmRleENoZWNrc1JlcXVlc3QaIC53ZWZ0LnYyLkxpc3RJbmRleENoZWNrc1Jlc3BvbnNlIiWC0+STAh8SHS92Mi9ncmFwaC9zY2hlbWEvaW5kZXgtY2hlY2tzEnYKDUdldEluZGV4Q2hlY2sSHS53ZWZ0LnYyLkdldEluZGV4Q2hlY2tSZXF1ZXN0GhMud2VmdC52Mi5JbmRleENoZWNrIjGC0+STAisSKS92Mi9ncmFwaC9zY2hlbWEvaW5kZXgtY2hlY2tzL3tvcGVyYXRpb259EoYBChBDYW5jZWxJbmRleENoZWNrEiAud2VmdC52Mi5DYW5jZWxJbmRleENoZWNrUmVxdWVzdBoTLndlZnQudjIuSW5kZXhDaGVjayI7gtPkkwI1OgEqIjAvdjIvZ3JhcGgvc2NoZW1hL2luZGV4LWNoZWNrcy97b3BlcmF0aW9ufS9jYW5jZWwSYwoHUmVpbmRleBIXLndlZnQudjIuUmVpbmRleFJlcXVlc3QaEy53ZWZ0LnYyLkluZGV4QnVpbGQiKoLT5JMCJDoBKiIfL3YyL2dyYXBoL3NjaGVtYS9pbmRleC1yZWJ1aWxkcxJ3ChFDcmVhdGVTZWFyY2hJbmRleBIhLndlZnQudjIuQ3JlYXRlU2VhcmNoSW5kZXhSZXF1ZXN0GhMud2VmdC52Mi5JbmRleEJ1aWxkIiqC0+STAiQ6ASoiHy92Mi9ncmFwaC9zY2hlbWEvc2VhcmNoLWluZGV4ZXMSegoPRHJvcFNlYXJjaEluZGV4Eh8ud2VmdC52Mi5Ecm9wU2VhcmNoSW5kZXhSZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5Ii6C0+STAigqJi92Mi9ncmFwaC9zY2hlbWEvc2VhcmNoLWluZGV4ZXMve25hbWV9YgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_duration, file_google_protobuf_empty, file_weft_v1_values]);
+
+/**
+ * @generated from message weft.v2.CreateSearchIndexRequest
+ */
+export type CreateSearchIndexRequest = Message<"weft.v2.CreateSearchIndexRequest"> & {
+  /**
+   * Empty: the server derives one from the label, the properties and the kind.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string label = 2;
+   */
+  label: string;
+
+  /**
+   * A vector index covers exactly one property; a text index one or more.
+   *
+   * @generated from field: repeated string properties = 3;
+   */
+  properties: string[];
+
+  /**
+   * An index of that name, or of the same kind over the same properties, is answered as it is.
+   *
+   * @generated from field: bool if_not_exists = 4;
+   */
+  ifNotExists: boolean;
+
+  /**
+   * Exactly one.
+   *
+   * @generated from oneof weft.v2.CreateSearchIndexRequest.kind
+   */
+  kind: {
+    /**
+     * @generated from field: weft.v2.VectorIndexConfig vector = 5;
+     */
+    value: VectorIndexConfig;
+    case: "vector";
+  } | {
+    /**
+     * @generated from field: weft.v2.TextIndexConfig text = 6;
+     */
+    value: TextIndexConfig;
+    case: "text";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * Unset takes the server's index_build_statement_wait_secs.
+   *
+   * @generated from field: google.protobuf.Duration wait = 7;
+   */
+  wait?: Duration | undefined;
+};
+
+/**
+ * Describes the message weft.v2.CreateSearchIndexRequest.
+ * Use `create(CreateSearchIndexRequestSchema)` to create a new message.
+ */
+export const CreateSearchIndexRequestSchema: GenMessage<CreateSearchIndexRequest> = /*@__PURE__*/
+  messageDesc(file_weft_v2_schema, 0);
+
+/**
+ * @generated from message weft.v2.VectorIndexConfig
+ */
+export type VectorIndexConfig = Message<"weft.v2.VectorIndexConfig"> & {
+  /**
+   * 1 to 65536, required.
+   *
+   * @generated from field: uint32 dimensions = 1;
+   */
+  dimensions: number;
+
+  /**
+   * UNSPECIFIED means COSINE. L1 is answered by exact search.
+   *
+   * @generated from field: weft.v2.DistanceMetric metric = 2;
+   */
+  metric: DistanceMetric;
+
+  /**
+   * HNSW graph degree, 2 to 100; 0 takes 16.
+   *
+   * @generated from field: uint32 m = 3;
+   */
+  m: number;
+
+  /**
+   * HNSW construction beam, 1 to 4096; 0 takes 200.
+   *
+   * @generated from field: uint32 ef_construction = 4;
+   */
+  efConstruction: number;
+};
+
+/**
+ * Describes the message weft.v2.VectorIndexConfig.
+ * Use `create(VectorIndexConfigSchema)` to create a new message.
+ */
+export const VectorIndexConfigSchema: GenMessage<VectorIndexConfig> = /*@__PURE__*/
+  messageDesc(file_weft_v2_schema, 1);
+
+/**
+ * @generated from message weft.v2.TextIndexConfig
+ */
+export type TextIndexConfig = Message<"weft.v2.TextIndexConfig"> & {
+  /**
+   * @generated from field: weft.v2.TextAnalyzer analyzer = 1;
+   */
+  analyzer: TextAnalyzer;
+};
+
+/**
+ * Describes the message weft.v2.TextIndexConfig.
+ * Use `create(TextIndexConfigSchema)` to create a new message.
+ */
+export const TextIndexConfigSchema: GenMessage<TextIndexConfig> = /*@__PURE__*/
+  messageDesc(file_weft_v2_schema, 2);
+
+/**
+ * @generated from message weft.v2.DropSearchIndexRequest
+ */
+export type DropSearchIndexRequest = Message<"weft.v2.DropSearchIndexRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: bool if_exists = 2;
+   */
+  ifExists: boolean;
+};
+
+/**
+ * Describes the message weft.v2.DropSearchIndexRequest.
+ * Use `create(DropSearchIndexRequestSchema)` to create a new message.
+ */
+export const DropSearchIndexRequestSchema: GenMessage<DropSearchIndexRequest> = /*@__PURE__*/
+  messageDesc(file_weft_v2_schema, 3);
 
 /**
  * Exactly one kind.
@@ -54,7 +197,7 @@ export type PropertyType = Message<"weft.v2.PropertyType"> & {
  * Use `create(PropertyTypeSchema)` to create a new message.
  */
 export const PropertyTypeSchema: GenMessage<PropertyType> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 0);
+  messageDesc(file_weft_v2_schema, 4);
 
 /**
  * @generated from message weft.v2.ArrayType
@@ -73,7 +216,7 @@ export type ArrayType = Message<"weft.v2.ArrayType"> & {
  * Use `create(ArrayTypeSchema)` to create a new message.
  */
 export const ArrayTypeSchema: GenMessage<ArrayType> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 1);
+  messageDesc(file_weft_v2_schema, 5);
 
 /**
  * @generated from message weft.v2.VectorType
@@ -99,7 +242,7 @@ export type VectorType = Message<"weft.v2.VectorType"> & {
  * Use `create(VectorTypeSchema)` to create a new message.
  */
 export const VectorTypeSchema: GenMessage<VectorType> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 2);
+  messageDesc(file_weft_v2_schema, 6);
 
 /**
  * @generated from message weft.v2.PropertyDefinition
@@ -139,7 +282,7 @@ export type PropertyDefinition = Message<"weft.v2.PropertyDefinition"> & {
  * Use `create(PropertyDefinitionSchema)` to create a new message.
  */
 export const PropertyDefinitionSchema: GenMessage<PropertyDefinition> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 3);
+  messageDesc(file_weft_v2_schema, 7);
 
 /**
  * Read-only, evaluated from node data; a write to it is refused.
@@ -233,7 +376,7 @@ export type ComputedPropertyDefinition = Message<"weft.v2.ComputedPropertyDefini
  * Use `create(ComputedPropertyDefinitionSchema)` to create a new message.
  */
 export const ComputedPropertyDefinitionSchema: GenMessage<ComputedPropertyDefinition> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 4);
+  messageDesc(file_weft_v2_schema, 8);
 
 /**
  * @generated from message weft.v2.Label
@@ -288,7 +431,7 @@ export type Label = Message<"weft.v2.Label"> & {
  * Use `create(LabelSchema)` to create a new message.
  */
 export const LabelSchema: GenMessage<Label> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 5);
+  messageDesc(file_weft_v2_schema, 9);
 
 /**
  * @generated from message weft.v2.EdgeType
@@ -332,7 +475,7 @@ export type EdgeType = Message<"weft.v2.EdgeType"> & {
  * Use `create(EdgeTypeSchema)` to create a new message.
  */
 export const EdgeTypeSchema: GenMessage<EdgeType> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 6);
+  messageDesc(file_weft_v2_schema, 10);
 
 /**
  * A test of one property, limiting a UNIQUE constraint to the nodes it admits.
@@ -384,7 +527,7 @@ export type ConstraintScope = Message<"weft.v2.ConstraintScope"> & {
  * Use `create(ConstraintScopeSchema)` to create a new message.
  */
 export const ConstraintScopeSchema: GenMessage<ConstraintScope> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 7);
+  messageDesc(file_weft_v2_schema, 11);
 
 /**
  * @generated from message weft.v2.IndexBuild
@@ -455,7 +598,7 @@ export type IndexBuild = Message<"weft.v2.IndexBuild"> & {
  * Use `create(IndexBuildSchema)` to create a new message.
  */
 export const IndexBuildSchema: GenMessage<IndexBuild> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 8);
+  messageDesc(file_weft_v2_schema, 12);
 
 /**
  * @generated from message weft.v2.Constraint
@@ -524,7 +667,7 @@ export type Constraint = Message<"weft.v2.Constraint"> & {
  * Use `create(ConstraintSchema)` to create a new message.
  */
 export const ConstraintSchema: GenMessage<Constraint> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 9);
+  messageDesc(file_weft_v2_schema, 13);
 
 /**
  * @generated from message weft.v2.IndexBuildRepair
@@ -560,7 +703,7 @@ export type IndexBuildRepair = Message<"weft.v2.IndexBuildRepair"> & {
  * Use `create(IndexBuildRepairSchema)` to create a new message.
  */
 export const IndexBuildRepairSchema: GenMessage<IndexBuildRepair> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 10);
+  messageDesc(file_weft_v2_schema, 14);
 
 /**
  * @generated from message weft.v2.IndexSourceConflict
@@ -579,7 +722,7 @@ export type IndexSourceConflict = Message<"weft.v2.IndexSourceConflict"> & {
  * Use `create(IndexSourceConflictSchema)` to create a new message.
  */
 export const IndexSourceConflictSchema: GenMessage<IndexSourceConflict> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 11);
+  messageDesc(file_weft_v2_schema, 15);
 
 /**
  * @generated from message weft.v2.IndexCheck
@@ -675,7 +818,7 @@ export type IndexCheck = Message<"weft.v2.IndexCheck"> & {
  * Use `create(IndexCheckSchema)` to create a new message.
  */
 export const IndexCheckSchema: GenMessage<IndexCheck> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 12);
+  messageDesc(file_weft_v2_schema, 16);
 
 /**
  * @generated from message weft.v2.CreateLabelRequest
@@ -712,7 +855,7 @@ export type CreateLabelRequest = Message<"weft.v2.CreateLabelRequest"> & {
  * Use `create(CreateLabelRequestSchema)` to create a new message.
  */
 export const CreateLabelRequestSchema: GenMessage<CreateLabelRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 13);
+  messageDesc(file_weft_v2_schema, 17);
 
 /**
  * @generated from message weft.v2.ListLabelsRequest
@@ -725,7 +868,7 @@ export type ListLabelsRequest = Message<"weft.v2.ListLabelsRequest"> & {
  * Use `create(ListLabelsRequestSchema)` to create a new message.
  */
 export const ListLabelsRequestSchema: GenMessage<ListLabelsRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 14);
+  messageDesc(file_weft_v2_schema, 18);
 
 /**
  * @generated from message weft.v2.ListLabelsResponse
@@ -742,7 +885,7 @@ export type ListLabelsResponse = Message<"weft.v2.ListLabelsResponse"> & {
  * Use `create(ListLabelsResponseSchema)` to create a new message.
  */
 export const ListLabelsResponseSchema: GenMessage<ListLabelsResponse> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 15);
+  messageDesc(file_weft_v2_schema, 19);
 
 /**
  * @generated from message weft.v2.CreateEdgeTypeRequest
@@ -774,7 +917,7 @@ export type CreateEdgeTypeRequest = Message<"weft.v2.CreateEdgeTypeRequest"> & {
  * Use `create(CreateEdgeTypeRequestSchema)` to create a new message.
  */
 export const CreateEdgeTypeRequestSchema: GenMessage<CreateEdgeTypeRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 16);
+  messageDesc(file_weft_v2_schema, 20);
 
 /**
  * @generated from message weft.v2.ListEdgeTypesRequest
@@ -787,7 +930,7 @@ export type ListEdgeTypesRequest = Message<"weft.v2.ListEdgeTypesRequest"> & {
  * Use `create(ListEdgeTypesRequestSchema)` to create a new message.
  */
 export const ListEdgeTypesRequestSchema: GenMessage<ListEdgeTypesRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 17);
+  messageDesc(file_weft_v2_schema, 21);
 
 /**
  * @generated from message weft.v2.ListEdgeTypesResponse
@@ -804,7 +947,7 @@ export type ListEdgeTypesResponse = Message<"weft.v2.ListEdgeTypesResponse"> & {
  * Use `create(ListEdgeTypesResponseSchema)` to create a new message.
  */
 export const ListEdgeTypesResponseSchema: GenMessage<ListEdgeTypesResponse> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 18);
+  messageDesc(file_weft_v2_schema, 22);
 
 /**
  * @generated from message weft.v2.CreateConstraintRequest
@@ -873,7 +1016,7 @@ export type CreateConstraintRequest = Message<"weft.v2.CreateConstraintRequest">
  * Use `create(CreateConstraintRequestSchema)` to create a new message.
  */
 export const CreateConstraintRequestSchema: GenMessage<CreateConstraintRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 19);
+  messageDesc(file_weft_v2_schema, 23);
 
 /**
  * @generated from message weft.v2.ListConstraintsRequest
@@ -886,7 +1029,7 @@ export type ListConstraintsRequest = Message<"weft.v2.ListConstraintsRequest"> &
  * Use `create(ListConstraintsRequestSchema)` to create a new message.
  */
 export const ListConstraintsRequestSchema: GenMessage<ListConstraintsRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 20);
+  messageDesc(file_weft_v2_schema, 24);
 
 /**
  * @generated from message weft.v2.ListConstraintsResponse
@@ -903,7 +1046,7 @@ export type ListConstraintsResponse = Message<"weft.v2.ListConstraintsResponse">
  * Use `create(ListConstraintsResponseSchema)` to create a new message.
  */
 export const ListConstraintsResponseSchema: GenMessage<ListConstraintsResponse> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 21);
+  messageDesc(file_weft_v2_schema, 25);
 
 /**
  * @generated from message weft.v2.DropConstraintRequest
@@ -927,7 +1070,7 @@ export type DropConstraintRequest = Message<"weft.v2.DropConstraintRequest"> & {
  * Use `create(DropConstraintRequestSchema)` to create a new message.
  */
 export const DropConstraintRequestSchema: GenMessage<DropConstraintRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 22);
+  messageDesc(file_weft_v2_schema, 26);
 
 /**
  * @generated from message weft.v2.ListIndexBuildsRequest
@@ -940,7 +1083,7 @@ export type ListIndexBuildsRequest = Message<"weft.v2.ListIndexBuildsRequest"> &
  * Use `create(ListIndexBuildsRequestSchema)` to create a new message.
  */
 export const ListIndexBuildsRequestSchema: GenMessage<ListIndexBuildsRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 23);
+  messageDesc(file_weft_v2_schema, 27);
 
 /**
  * @generated from message weft.v2.ListIndexBuildsResponse
@@ -959,7 +1102,7 @@ export type ListIndexBuildsResponse = Message<"weft.v2.ListIndexBuildsResponse">
  * Use `create(ListIndexBuildsResponseSchema)` to create a new message.
  */
 export const ListIndexBuildsResponseSchema: GenMessage<ListIndexBuildsResponse> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 24);
+  messageDesc(file_weft_v2_schema, 28);
 
 /**
  * @generated from message weft.v2.GetIndexBuildRequest
@@ -985,7 +1128,7 @@ export type GetIndexBuildRequest = Message<"weft.v2.GetIndexBuildRequest"> & {
  * Use `create(GetIndexBuildRequestSchema)` to create a new message.
  */
 export const GetIndexBuildRequestSchema: GenMessage<GetIndexBuildRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 25);
+  messageDesc(file_weft_v2_schema, 29);
 
 /**
  * @generated from message weft.v2.CancelIndexBuildRequest
@@ -1002,7 +1145,7 @@ export type CancelIndexBuildRequest = Message<"weft.v2.CancelIndexBuildRequest">
  * Use `create(CancelIndexBuildRequestSchema)` to create a new message.
  */
 export const CancelIndexBuildRequestSchema: GenMessage<CancelIndexBuildRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 26);
+  messageDesc(file_weft_v2_schema, 30);
 
 /**
  * @generated from message weft.v2.ListIndexBuildRepairsRequest
@@ -1019,7 +1162,7 @@ export type ListIndexBuildRepairsRequest = Message<"weft.v2.ListIndexBuildRepair
  * Use `create(ListIndexBuildRepairsRequestSchema)` to create a new message.
  */
 export const ListIndexBuildRepairsRequestSchema: GenMessage<ListIndexBuildRepairsRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 27);
+  messageDesc(file_weft_v2_schema, 31);
 
 /**
  * @generated from message weft.v2.ListIndexBuildRepairsResponse
@@ -1038,7 +1181,7 @@ export type ListIndexBuildRepairsResponse = Message<"weft.v2.ListIndexBuildRepai
  * Use `create(ListIndexBuildRepairsResponseSchema)` to create a new message.
  */
 export const ListIndexBuildRepairsResponseSchema: GenMessage<ListIndexBuildRepairsResponse> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 28);
+  messageDesc(file_weft_v2_schema, 32);
 
 /**
  * @generated from message weft.v2.CheckIndexRequest
@@ -1069,7 +1212,7 @@ export type CheckIndexRequest = Message<"weft.v2.CheckIndexRequest"> & {
  * Use `create(CheckIndexRequestSchema)` to create a new message.
  */
 export const CheckIndexRequestSchema: GenMessage<CheckIndexRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 29);
+  messageDesc(file_weft_v2_schema, 33);
 
 /**
  * @generated from message weft.v2.ListIndexChecksRequest
@@ -1082,7 +1225,7 @@ export type ListIndexChecksRequest = Message<"weft.v2.ListIndexChecksRequest"> &
  * Use `create(ListIndexChecksRequestSchema)` to create a new message.
  */
 export const ListIndexChecksRequestSchema: GenMessage<ListIndexChecksRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 30);
+  messageDesc(file_weft_v2_schema, 34);
 
 /**
  * @generated from message weft.v2.ListIndexChecksResponse
@@ -1101,7 +1244,7 @@ export type ListIndexChecksResponse = Message<"weft.v2.ListIndexChecksResponse">
  * Use `create(ListIndexChecksResponseSchema)` to create a new message.
  */
 export const ListIndexChecksResponseSchema: GenMessage<ListIndexChecksResponse> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 31);
+  messageDesc(file_weft_v2_schema, 35);
 
 /**
  * @generated from message weft.v2.GetIndexCheckRequest
@@ -1123,7 +1266,7 @@ export type GetIndexCheckRequest = Message<"weft.v2.GetIndexCheckRequest"> & {
  * Use `create(GetIndexCheckRequestSchema)` to create a new message.
  */
 export const GetIndexCheckRequestSchema: GenMessage<GetIndexCheckRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 32);
+  messageDesc(file_weft_v2_schema, 36);
 
 /**
  * @generated from message weft.v2.CancelIndexCheckRequest
@@ -1140,7 +1283,7 @@ export type CancelIndexCheckRequest = Message<"weft.v2.CancelIndexCheckRequest">
  * Use `create(CancelIndexCheckRequestSchema)` to create a new message.
  */
 export const CancelIndexCheckRequestSchema: GenMessage<CancelIndexCheckRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 33);
+  messageDesc(file_weft_v2_schema, 37);
 
 /**
  * @generated from message weft.v2.ReindexRequest
@@ -1176,7 +1319,53 @@ export type ReindexRequest = Message<"weft.v2.ReindexRequest"> & {
  * Use `create(ReindexRequestSchema)` to create a new message.
  */
 export const ReindexRequestSchema: GenMessage<ReindexRequest> = /*@__PURE__*/
-  messageDesc(file_weft_v2_schema, 34);
+  messageDesc(file_weft_v2_schema, 38);
+
+/**
+ * @generated from enum weft.v2.TextAnalyzer
+ */
+export enum TextAnalyzer {
+  /**
+   * Acts as STANDARD.
+   *
+   * @generated from enum value: TEXT_ANALYZER_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Unicode letters and digits, lower-cased.
+   *
+   * @generated from enum value: TEXT_ANALYZER_STANDARD = 1;
+   */
+  STANDARD = 1,
+
+  /**
+   * Runs of non-space characters, case kept.
+   *
+   * @generated from enum value: TEXT_ANALYZER_WHITESPACE = 2;
+   */
+  WHITESPACE = 2,
+
+  /**
+   * The whole value as one term.
+   *
+   * @generated from enum value: TEXT_ANALYZER_KEYWORD = 3;
+   */
+  KEYWORD = 3,
+
+  /**
+   * STANDARD without English stop words, Porter-stemmed.
+   *
+   * @generated from enum value: TEXT_ANALYZER_ENGLISH = 4;
+   */
+  ENGLISH = 4,
+}
+
+/**
+ * Describes the enum weft.v2.TextAnalyzer.
+ */
+export const TextAnalyzerSchema: GenEnum<TextAnalyzer> = /*@__PURE__*/
+  enumDesc(file_weft_v2_schema, 0);
 
 /**
  * @generated from enum weft.v2.ScalarType
@@ -1244,7 +1433,7 @@ export enum ScalarType {
  * Describes the enum weft.v2.ScalarType.
  */
 export const ScalarTypeSchema: GenEnum<ScalarType> = /*@__PURE__*/
-  enumDesc(file_weft_v2_schema, 0);
+  enumDesc(file_weft_v2_schema, 1);
 
 /**
  * @generated from enum weft.v2.SchemaMode
@@ -1277,7 +1466,7 @@ export enum SchemaMode {
  * Describes the enum weft.v2.SchemaMode.
  */
 export const SchemaModeSchema: GenEnum<SchemaMode> = /*@__PURE__*/
-  enumDesc(file_weft_v2_schema, 1);
+  enumDesc(file_weft_v2_schema, 2);
 
 /**
  * @generated from enum weft.v2.DistanceMetric
@@ -1315,7 +1504,7 @@ export enum DistanceMetric {
  * Describes the enum weft.v2.DistanceMetric.
  */
 export const DistanceMetricSchema: GenEnum<DistanceMetric> = /*@__PURE__*/
-  enumDesc(file_weft_v2_schema, 2);
+  enumDesc(file_weft_v2_schema, 3);
 
 /**
  * @generated from enum weft.v2.ComputedType
@@ -1348,7 +1537,7 @@ export enum ComputedType {
  * Describes the enum weft.v2.ComputedType.
  */
 export const ComputedTypeSchema: GenEnum<ComputedType> = /*@__PURE__*/
-  enumDesc(file_weft_v2_schema, 3);
+  enumDesc(file_weft_v2_schema, 4);
 
 /**
  * @generated from enum weft.v2.DecayFormulaType
@@ -1386,7 +1575,7 @@ export enum DecayFormulaType {
  * Describes the enum weft.v2.DecayFormulaType.
  */
 export const DecayFormulaTypeSchema: GenEnum<DecayFormulaType> = /*@__PURE__*/
-  enumDesc(file_weft_v2_schema, 4);
+  enumDesc(file_weft_v2_schema, 5);
 
 /**
  * @generated from enum weft.v2.TtlScopeType
@@ -1419,7 +1608,7 @@ export enum TtlScopeType {
  * Describes the enum weft.v2.TtlScopeType.
  */
 export const TtlScopeTypeSchema: GenEnum<TtlScopeType> = /*@__PURE__*/
-  enumDesc(file_weft_v2_schema, 5);
+  enumDesc(file_weft_v2_schema, 6);
 
 /**
  * @generated from enum weft.v2.ConstraintKind
@@ -1457,7 +1646,7 @@ export enum ConstraintKind {
  * Describes the enum weft.v2.ConstraintKind.
  */
 export const ConstraintKindSchema: GenEnum<ConstraintKind> = /*@__PURE__*/
-  enumDesc(file_weft_v2_schema, 6);
+  enumDesc(file_weft_v2_schema, 7);
 
 /**
  * @generated from enum weft.v2.ConstraintState
@@ -1485,7 +1674,7 @@ export enum ConstraintState {
  * Describes the enum weft.v2.ConstraintState.
  */
 export const ConstraintStateSchema: GenEnum<ConstraintState> = /*@__PURE__*/
-  enumDesc(file_weft_v2_schema, 7);
+  enumDesc(file_weft_v2_schema, 8);
 
 /**
  * @generated from enum weft.v2.IndexBuildState
@@ -1528,7 +1717,7 @@ export enum IndexBuildState {
  * Describes the enum weft.v2.IndexBuildState.
  */
 export const IndexBuildStateSchema: GenEnum<IndexBuildState> = /*@__PURE__*/
-  enumDesc(file_weft_v2_schema, 8);
+  enumDesc(file_weft_v2_schema, 9);
 
 /**
  * @generated from enum weft.v2.IndexBuildPhase
@@ -1561,7 +1750,7 @@ export enum IndexBuildPhase {
  * Describes the enum weft.v2.IndexBuildPhase.
  */
 export const IndexBuildPhaseSchema: GenEnum<IndexBuildPhase> = /*@__PURE__*/
-  enumDesc(file_weft_v2_schema, 9);
+  enumDesc(file_weft_v2_schema, 10);
 
 /**
  * @generated from enum weft.v2.IndexCheckPhase
@@ -1589,7 +1778,7 @@ export enum IndexCheckPhase {
  * Describes the enum weft.v2.IndexCheckPhase.
  */
 export const IndexCheckPhaseSchema: GenEnum<IndexCheckPhase> = /*@__PURE__*/
-  enumDesc(file_weft_v2_schema, 10);
+  enumDesc(file_weft_v2_schema, 11);
 
 /**
  * @generated from enum weft.v2.IndexCheckState
@@ -1632,7 +1821,7 @@ export enum IndexCheckState {
  * Describes the enum weft.v2.IndexCheckState.
  */
 export const IndexCheckStateSchema: GenEnum<IndexCheckState> = /*@__PURE__*/
-  enumDesc(file_weft_v2_schema, 11);
+  enumDesc(file_weft_v2_schema, 12);
 
 /**
  * @generated from enum weft.v2.IndexIntegrity
@@ -1665,7 +1854,7 @@ export enum IndexIntegrity {
  * Describes the enum weft.v2.IndexIntegrity.
  */
 export const IndexIntegritySchema: GenEnum<IndexIntegrity> = /*@__PURE__*/
-  enumDesc(file_weft_v2_schema, 12);
+  enumDesc(file_weft_v2_schema, 13);
 
 /**
  * @generated from service weft.v2.SchemaService
@@ -1802,6 +1991,25 @@ export const SchemaService: GenService<{
     methodKind: "unary";
     input: typeof ReindexRequestSchema;
     output: typeof IndexBuildSchema;
+  },
+  /**
+   * A vector (HNSW) or full-text (inverted, BM25) index of one label and its build, admitted like
+   * any index build; answers the build once it has an outcome or the wait ends.
+   *
+   * @generated from rpc weft.v2.SchemaService.CreateSearchIndex
+   */
+  createSearchIndex: {
+    methodKind: "unary";
+    input: typeof CreateSearchIndexRequestSchema;
+    output: typeof IndexBuildSchema;
+  },
+  /**
+   * @generated from rpc weft.v2.SchemaService.DropSearchIndex
+   */
+  dropSearchIndex: {
+    methodKind: "unary";
+    input: typeof DropSearchIndexRequestSchema;
+    output: typeof EmptySchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_weft_v2_schema, 0);

@@ -218,14 +218,17 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_dropConstraint = 104;
     public static readonly RULE_createIndex = 105;
     public static readonly RULE_indexTarget = 106;
-    public static readonly RULE_dropIndex = 107;
-    public static readonly RULE_ifNotExists = 108;
-    public static readonly RULE_ifExists = 109;
-    public static readonly RULE_variable = 110;
-    public static readonly RULE_symbolicName = 111;
-    public static readonly RULE_nonReservedKeyword = 112;
-    public static readonly RULE_schemaName = 113;
-    public static readonly RULE_reservedWord = 114;
+    public static readonly RULE_createSearchIndex = 107;
+    public static readonly RULE_searchIndexProperties = 108;
+    public static readonly RULE_indexOptions = 109;
+    public static readonly RULE_dropIndex = 110;
+    public static readonly RULE_ifNotExists = 111;
+    public static readonly RULE_ifExists = 112;
+    public static readonly RULE_variable = 113;
+    public static readonly RULE_symbolicName = 114;
+    public static readonly RULE_nonReservedKeyword = 115;
+    public static readonly RULE_schemaName = 116;
+    public static readonly RULE_reservedWord = 117;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -286,8 +289,9 @@ export class CypherParser extends antlr.Parser {
         "listLiteral", "mapLiteral", "propertyKeyName", "schemaCommand", 
         "createConstraint", "constraintRequirement", "propertyReference", 
         "propertyReferenceList", "typeName", "dropConstraint", "createIndex", 
-        "indexTarget", "dropIndex", "ifNotExists", "ifExists", "variable", 
-        "symbolicName", "nonReservedKeyword", "schemaName", "reservedWord",
+        "indexTarget", "createSearchIndex", "searchIndexProperties", "indexOptions", 
+        "dropIndex", "ifNotExists", "ifExists", "variable", "symbolicName", 
+        "nonReservedKeyword", "schemaName", "reservedWord",
     ];
 
     public get grammarFileName(): string { return "Cypher.g4"; }
@@ -311,19 +315,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 230;
+            this.state = 236;
             this.statement();
-            this.state = 232;
+            this.state = 238;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 84) {
                 {
-                this.state = 231;
+                this.state = 237;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 234;
+            this.state = 240;
             this.match(CypherParser.EOF);
             }
         }
@@ -344,27 +348,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 239;
+            this.state = 245;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 236;
+                this.state = 242;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 237;
+                this.state = 243;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 238;
+                this.state = 244;
                 this.query();
                 }
                 break;
@@ -389,13 +393,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 241;
+            this.state = 247;
             this.match(CypherParser.SET);
-            this.state = 242;
+            this.state = 248;
             this.symbolicName();
-            this.state = 243;
+            this.state = 249;
             this.match(CypherParser.EQ);
-            this.state = 244;
+            this.state = 250;
             this.sessionValue();
             }
         }
@@ -416,13 +420,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 250;
+            this.state = 256;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 246;
+                this.state = 252;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -432,7 +436,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 247;
+                this.state = 253;
                 this.numberLiteral();
                 }
                 break;
@@ -440,7 +444,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 248;
+                this.state = 254;
                 this.booleanLiteral();
                 }
                 break;
@@ -470,7 +474,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 249;
+                this.state = 255;
                 this.symbolicName();
                 }
                 break;
@@ -498,47 +502,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 255;
+            this.state = 261;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 59) {
                 {
                 {
-                this.state = 252;
+                this.state = 258;
                 this.queryOption();
                 }
                 }
-                this.state = 257;
+                this.state = 263;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 258;
+            this.state = 264;
             this.singleQuery();
-            this.state = 262;
+            this.state = 268;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 56) {
                 {
                 {
-                this.state = 259;
+                this.state = 265;
                 this.unionPart();
                 }
                 }
-                this.state = 264;
+                this.state = 270;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 268;
+            this.state = 274;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 59) {
                 {
                 {
-                this.state = 265;
+                this.state = 271;
                 this.queryOption();
                 }
                 }
-                this.state = 270;
+                this.state = 276;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -561,20 +565,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 273;
+            this.state = 279;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 271;
+                this.state = 277;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 272;
+                this.state = 278;
                 this.queryHint();
                 }
                 break;
@@ -602,19 +606,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 275;
+            this.state = 281;
             this.match(CypherParser.UNION);
-            this.state = 277;
+            this.state = 283;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1) {
                 {
-                this.state = 276;
+                this.state = 282;
                 this.match(CypherParser.ALL);
                 }
             }
 
-            this.state = 279;
+            this.state = 285;
             this.singleQuery();
             }
         }
@@ -638,17 +642,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 282;
+            this.state = 288;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 281;
+                this.state = 287;
                 this.clause();
                 }
                 }
-                this.state = 284;
+                this.state = 290;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 311808) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 570478851) !== 0));
@@ -673,13 +677,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 286;
+            this.state = 292;
             this.match(CypherParser.AS);
-            this.state = 287;
+            this.state = 293;
             this.match(CypherParser.OF);
-            this.state = 288;
+            this.state = 294;
             this.match(CypherParser.TIMESTAMP);
-            this.state = 289;
+            this.state = 295;
             this.expression();
             }
         }
@@ -703,39 +707,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 291;
+            this.state = 297;
             this.match(CypherParser.USING);
-            this.state = 292;
+            this.state = 298;
             this.functionName();
-            this.state = 293;
+            this.state = 299;
             this.match(CypherParser.LPAREN);
-            this.state = 302;
+            this.state = 308;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 294;
+                this.state = 300;
                 this.expression();
-                this.state = 299;
+                this.state = 305;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 295;
+                    this.state = 301;
                     this.match(CypherParser.COMMA);
-                    this.state = 296;
+                    this.state = 302;
                     this.expression();
                     }
                     }
-                    this.state = 301;
+                    this.state = 307;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 304;
+            this.state = 310;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -759,21 +763,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 309;
+            this.state = 315;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
                 {
-                this.state = 306;
+                this.state = 312;
                 this.hintCall();
                 }
                 }
-                this.state = 311;
+                this.state = 317;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 312;
+            this.state = 318;
             this.match(CypherParser.EOF);
             }
         }
@@ -797,37 +801,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 314;
+            this.state = 320;
             this.functionName();
-            this.state = 315;
+            this.state = 321;
             this.match(CypherParser.LPAREN);
-            this.state = 324;
+            this.state = 330;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 316;
+                this.state = 322;
                 this.expression();
-                this.state = 321;
+                this.state = 327;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 317;
+                    this.state = 323;
                     this.match(CypherParser.COMMA);
-                    this.state = 318;
+                    this.state = 324;
                     this.expression();
                     }
                     }
-                    this.state = 323;
+                    this.state = 329;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 326;
+            this.state = 332;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -848,56 +852,56 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 338;
+            this.state = 344;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.MATCH:
             case CypherParser.OPTIONAL:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 328;
+                this.state = 334;
                 this.matchClause();
                 }
                 break;
             case CypherParser.UNWIND:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 329;
+                this.state = 335;
                 this.unwindClause();
                 }
                 break;
             case CypherParser.CALL:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 330;
+                this.state = 336;
                 this.callClause();
                 }
                 break;
             case CypherParser.CREATE:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 331;
+                this.state = 337;
                 this.createClause();
                 }
                 break;
             case CypherParser.MERGE:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 332;
+                this.state = 338;
                 this.mergeClause();
                 }
                 break;
             case CypherParser.SET:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 333;
+                this.state = 339;
                 this.setClause();
                 }
                 break;
             case CypherParser.REMOVE:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 334;
+                this.state = 340;
                 this.removeClause();
                 }
                 break;
@@ -905,21 +909,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DETACH:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 335;
+                this.state = 341;
                 this.deleteClause();
                 }
                 break;
             case CypherParser.WITH:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 336;
+                this.state = 342;
                 this.withClause();
                 }
                 break;
             case CypherParser.RETURN:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 337;
+                this.state = 343;
                 this.returnClause();
                 }
                 break;
@@ -948,42 +952,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 341;
+            this.state = 347;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 41) {
                 {
-                this.state = 340;
+                this.state = 346;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 343;
+            this.state = 349;
             this.match(CypherParser.MATCH);
-            this.state = 344;
+            this.state = 350;
             this.pattern();
-            this.state = 348;
+            this.state = 354;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 345;
+                    this.state = 351;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 350;
+                this.state = 356;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             }
-            this.state = 352;
+            this.state = 358;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 351;
+                this.state = 357;
                 this.where();
                 }
             }
@@ -1009,13 +1013,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 354;
+            this.state = 360;
             this.match(CypherParser.UNWIND);
-            this.state = 355;
+            this.state = 361;
             this.expression();
-            this.state = 356;
+            this.state = 362;
             this.match(CypherParser.AS);
-            this.state = 357;
+            this.state = 363;
             this.variable();
             }
         }
@@ -1039,61 +1043,61 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 359;
+            this.state = 365;
             this.match(CypherParser.CALL);
-            this.state = 360;
+            this.state = 366;
             this.procedureName();
-            this.state = 373;
+            this.state = 379;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 87) {
                 {
-                this.state = 361;
+                this.state = 367;
                 this.match(CypherParser.LPAREN);
-                this.state = 370;
+                this.state = 376;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                     {
-                    this.state = 362;
+                    this.state = 368;
                     this.expression();
-                    this.state = 367;
+                    this.state = 373;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     while (_la === 82) {
                         {
                         {
-                        this.state = 363;
+                        this.state = 369;
                         this.match(CypherParser.COMMA);
-                        this.state = 364;
+                        this.state = 370;
                         this.expression();
                         }
                         }
-                        this.state = 369;
+                        this.state = 375;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 372;
+                this.state = 378;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 380;
+            this.state = 386;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 64) {
                 {
-                this.state = 375;
+                this.state = 381;
                 this.match(CypherParser.YIELD);
-                this.state = 378;
+                this.state = 384;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 376;
+                    this.state = 382;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1122,7 +1126,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 377;
+                    this.state = 383;
                     this.yieldItems();
                     }
                     break;
@@ -1153,9 +1157,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 382;
+            this.state = 388;
             this.namespace();
-            this.state = 383;
+            this.state = 389;
             this.symbolicName();
             }
         }
@@ -1179,30 +1183,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 385;
+            this.state = 391;
             this.yieldItem();
-            this.state = 390;
+            this.state = 396;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 386;
+                this.state = 392;
                 this.match(CypherParser.COMMA);
-                this.state = 387;
+                this.state = 393;
                 this.yieldItem();
                 }
                 }
-                this.state = 392;
+                this.state = 398;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 394;
+            this.state = 400;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 393;
+                this.state = 399;
                 this.where();
                 }
             }
@@ -1228,19 +1232,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 399;
+            this.state = 405;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 25, this.context) ) {
             case 1:
                 {
-                this.state = 396;
+                this.state = 402;
                 this.symbolicName();
-                this.state = 397;
+                this.state = 403;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 401;
+            this.state = 407;
             this.variable();
             }
         }
@@ -1263,9 +1267,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 403;
+            this.state = 409;
             this.match(CypherParser.CREATE);
-            this.state = 404;
+            this.state = 410;
             this.pattern();
             }
         }
@@ -1289,21 +1293,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 406;
+            this.state = 412;
             this.match(CypherParser.MERGE);
-            this.state = 407;
+            this.state = 413;
             this.patternPart();
-            this.state = 411;
+            this.state = 417;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 40) {
                 {
                 {
-                this.state = 408;
+                this.state = 414;
                 this.mergeAction();
                 }
                 }
-                this.state = 413;
+                this.state = 419;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1326,28 +1330,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 42, CypherParser.RULE_mergeAction);
         try {
-            this.state = 420;
+            this.state = 426;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 27, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 414;
+                this.state = 420;
                 this.match(CypherParser.ON);
-                this.state = 415;
+                this.state = 421;
                 this.match(CypherParser.MATCH);
-                this.state = 416;
+                this.state = 422;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 417;
+                this.state = 423;
                 this.match(CypherParser.ON);
-                this.state = 418;
+                this.state = 424;
                 this.match(CypherParser.CREATE);
-                this.state = 419;
+                this.state = 425;
                 this.setClause();
                 }
                 break;
@@ -1373,23 +1377,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 422;
-            this.match(CypherParser.SET);
-            this.state = 423;
-            this.setItem();
             this.state = 428;
+            this.match(CypherParser.SET);
+            this.state = 429;
+            this.setItem();
+            this.state = 434;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 424;
+                this.state = 430;
                 this.match(CypherParser.COMMA);
-                this.state = 425;
+                this.state = 431;
                 this.setItem();
                 }
                 }
-                this.state = 430;
+                this.state = 436;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1412,18 +1416,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 46, CypherParser.RULE_setItem);
         try {
-            this.state = 446;
+            this.state = 452;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 29, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 431;
+                this.state = 437;
                 this.propertyExpression();
-                this.state = 432;
+                this.state = 438;
                 this.match(CypherParser.EQ);
-                this.state = 433;
+                this.state = 439;
                 this.expression();
                 }
                 break;
@@ -1431,11 +1435,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 435;
+                this.state = 441;
                 this.variable();
-                this.state = 436;
+                this.state = 442;
                 this.match(CypherParser.EQ);
-                this.state = 437;
+                this.state = 443;
                 this.expression();
                 }
                 break;
@@ -1443,11 +1447,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 439;
+                this.state = 445;
                 this.variable();
-                this.state = 440;
+                this.state = 446;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 441;
+                this.state = 447;
                 this.expression();
                 }
                 break;
@@ -1455,9 +1459,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 443;
+                this.state = 449;
                 this.variable();
-                this.state = 444;
+                this.state = 450;
                 this.nodeLabels();
                 }
                 break;
@@ -1483,23 +1487,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 448;
-            this.match(CypherParser.REMOVE);
-            this.state = 449;
-            this.removeItem();
             this.state = 454;
+            this.match(CypherParser.REMOVE);
+            this.state = 455;
+            this.removeItem();
+            this.state = 460;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 450;
+                this.state = 456;
                 this.match(CypherParser.COMMA);
-                this.state = 451;
+                this.state = 457;
                 this.removeItem();
                 }
                 }
-                this.state = 456;
+                this.state = 462;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1522,16 +1526,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 50, CypherParser.RULE_removeItem);
         try {
-            this.state = 461;
+            this.state = 467;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 31, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 457;
+                this.state = 463;
                 this.variable();
-                this.state = 458;
+                this.state = 464;
                 this.nodeLabels();
                 }
                 break;
@@ -1539,7 +1543,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 460;
+                this.state = 466;
                 this.propertyExpression();
                 }
                 break;
@@ -1565,33 +1569,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 464;
+            this.state = 470;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 18) {
                 {
-                this.state = 463;
+                this.state = 469;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 466;
-            this.match(CypherParser.DELETE);
-            this.state = 467;
-            this.expression();
             this.state = 472;
+            this.match(CypherParser.DELETE);
+            this.state = 473;
+            this.expression();
+            this.state = 478;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 468;
+                this.state = 474;
                 this.match(CypherParser.COMMA);
-                this.state = 469;
+                this.state = 475;
                 this.expression();
                 }
                 }
-                this.state = 474;
+                this.state = 480;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1617,16 +1621,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 475;
+            this.state = 481;
             this.match(CypherParser.WITH);
-            this.state = 476;
+            this.state = 482;
             this.projectionBody();
-            this.state = 478;
+            this.state = 484;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 477;
+                this.state = 483;
                 this.where();
                 }
             }
@@ -1652,9 +1656,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 480;
+            this.state = 486;
             this.match(CypherParser.RETURN);
-            this.state = 481;
+            this.state = 487;
             this.projectionBody();
             }
         }
@@ -1678,44 +1682,44 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 484;
+            this.state = 490;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 483;
+                this.state = 489;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 486;
+            this.state = 492;
             this.projectionItems();
-            this.state = 488;
+            this.state = 494;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 43) {
                 {
-                this.state = 487;
+                this.state = 493;
                 this.order();
                 }
             }
 
-            this.state = 491;
+            this.state = 497;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 50) {
                 {
-                this.state = 490;
+                this.state = 496;
                 this.skip();
                 }
             }
 
-            this.state = 494;
+            this.state = 500;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 32) {
                 {
-                this.state = 493;
+                this.state = 499;
                 this.limit();
                 }
             }
@@ -1740,27 +1744,27 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 60, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 512;
+            this.state = 518;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 496;
+                this.state = 502;
                 this.match(CypherParser.STAR);
-                this.state = 501;
+                this.state = 507;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 497;
+                    this.state = 503;
                     this.match(CypherParser.COMMA);
-                    this.state = 498;
+                    this.state = 504;
                     this.projectionItem();
                     }
                     }
-                    this.state = 503;
+                    this.state = 509;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1809,21 +1813,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 504;
+                this.state = 510;
                 this.projectionItem();
-                this.state = 509;
+                this.state = 515;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 505;
+                    this.state = 511;
                     this.match(CypherParser.COMMA);
-                    this.state = 506;
+                    this.state = 512;
                     this.projectionItem();
                     }
                     }
-                    this.state = 511;
+                    this.state = 517;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1852,16 +1856,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 514;
+            this.state = 520;
             this.expression();
-            this.state = 517;
+            this.state = 523;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 42, this.context) ) {
             case 1:
                 {
-                this.state = 515;
+                this.state = 521;
                 this.match(CypherParser.AS);
-                this.state = 516;
+                this.state = 522;
                 this.variable();
                 }
                 break;
@@ -1888,25 +1892,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 519;
+            this.state = 525;
             this.match(CypherParser.ORDER);
-            this.state = 520;
-            this.match(CypherParser.BY);
-            this.state = 521;
-            this.sortItem();
             this.state = 526;
+            this.match(CypherParser.BY);
+            this.state = 527;
+            this.sortItem();
+            this.state = 532;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 522;
+                this.state = 528;
                 this.match(CypherParser.COMMA);
-                this.state = 523;
+                this.state = 529;
                 this.sortItem();
                 }
                 }
-                this.state = 528;
+                this.state = 534;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1931,9 +1935,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 529;
+            this.state = 535;
             this.match(CypherParser.SKIP_);
-            this.state = 530;
+            this.state = 536;
             this.expression();
             }
         }
@@ -1956,9 +1960,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 532;
+            this.state = 538;
             this.match(CypherParser.LIMIT);
-            this.state = 533;
+            this.state = 539;
             this.expression();
             }
         }
@@ -1982,14 +1986,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 535;
+            this.state = 541;
             this.expression();
-            this.state = 537;
+            this.state = 543;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 196768) !== 0)) {
                 {
-                this.state = 536;
+                this.state = 542;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 196768) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2022,9 +2026,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 539;
+            this.state = 545;
             this.match(CypherParser.WHERE);
-            this.state = 540;
+            this.state = 546;
             this.expression();
             }
         }
@@ -2048,21 +2052,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 542;
+            this.state = 548;
             this.patternPart();
-            this.state = 547;
+            this.state = 553;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 543;
+                this.state = 549;
                 this.match(CypherParser.COMMA);
-                this.state = 544;
+                this.state = 550;
                 this.patternPart();
                 }
                 }
-                this.state = 549;
+                this.state = 555;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2087,24 +2091,24 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 553;
+            this.state = 559;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 46, this.context) ) {
             case 1:
                 {
-                this.state = 550;
+                this.state = 556;
                 this.variable();
-                this.state = 551;
+                this.state = 557;
                 this.match(CypherParser.EQ);
                 }
                 break;
             }
-            this.state = 557;
+            this.state = 563;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 {
-                this.state = 555;
+                this.state = 561;
                 this.patternElement();
                 }
                 break;
@@ -2133,7 +2137,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 556;
+                this.state = 562;
                 this.shortestPathPattern();
                 }
                 break;
@@ -2161,13 +2165,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 559;
+            this.state = 565;
             this.symbolicName();
-            this.state = 560;
+            this.state = 566;
             this.match(CypherParser.LPAREN);
-            this.state = 561;
+            this.state = 567;
             this.patternElement();
-            this.state = 562;
+            this.state = 568;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2189,25 +2193,25 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 80, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 575;
+            this.state = 581;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 49, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 564;
+                this.state = 570;
                 this.nodePattern();
-                this.state = 568;
+                this.state = 574;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 73 || _la === 76) {
                     {
                     {
-                    this.state = 565;
+                    this.state = 571;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 570;
+                    this.state = 576;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2216,11 +2220,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 571;
+                this.state = 577;
                 this.match(CypherParser.LPAREN);
-                this.state = 572;
+                this.state = 578;
                 this.patternElement();
-                this.state = 573;
+                this.state = 579;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2246,9 +2250,9 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 577;
+            this.state = 583;
             this.nodePattern();
-            this.state = 579;
+            this.state = 585;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2256,7 +2260,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 578;
+                    this.state = 584;
                     this.patternElementChain();
                     }
                     }
@@ -2264,7 +2268,7 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 581;
+                this.state = 587;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 50, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
@@ -2290,39 +2294,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 583;
+            this.state = 589;
             this.match(CypherParser.LPAREN);
-            this.state = 585;
+            this.state = 591;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 584;
+                this.state = 590;
                 this.variable();
                 }
             }
 
-            this.state = 588;
+            this.state = 594;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 83) {
                 {
-                this.state = 587;
+                this.state = 593;
                 this.nodeLabels();
                 }
             }
 
-            this.state = 591;
+            this.state = 597;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 86 || _la === 91) {
                 {
-                this.state = 590;
+                this.state = 596;
                 this.properties();
                 }
             }
 
-            this.state = 593;
+            this.state = 599;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2345,9 +2349,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 595;
+            this.state = 601;
             this.relationshipPattern();
-            this.state = 596;
+            this.state = 602;
             this.nodePattern();
             }
         }
@@ -2369,76 +2373,55 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 88, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 622;
+            this.state = 628;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 598;
+                this.state = 604;
                 this.match(CypherParser.LT);
-                this.state = 599;
+                this.state = 605;
                 this.match(CypherParser.MINUS);
-                this.state = 601;
+                this.state = 607;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 89) {
                     {
-                    this.state = 600;
+                    this.state = 606;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 603;
+                this.state = 609;
                 this.match(CypherParser.MINUS);
-                this.state = 604;
+                this.state = 610;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 605;
+                this.state = 611;
                 this.match(CypherParser.LT);
-                this.state = 606;
+                this.state = 612;
                 this.match(CypherParser.MINUS);
-                this.state = 608;
+                this.state = 614;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 89) {
                     {
-                    this.state = 607;
+                    this.state = 613;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 610;
+                this.state = 616;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
-                {
-                this.state = 611;
-                this.match(CypherParser.MINUS);
-                this.state = 613;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 89) {
-                    {
-                    this.state = 612;
-                    this.relationshipDetail();
-                    }
-                }
-
-                this.state = 615;
-                this.match(CypherParser.MINUS);
-                this.state = 616;
-                this.match(CypherParser.GT);
-                }
-                break;
-            case 4:
-                this.enterOuterAlt(localContext, 4);
                 {
                 this.state = 617;
                 this.match(CypherParser.MINUS);
@@ -2453,6 +2436,27 @@ export class CypherParser extends antlr.Parser {
                 }
 
                 this.state = 621;
+                this.match(CypherParser.MINUS);
+                this.state = 622;
+                this.match(CypherParser.GT);
+                }
+                break;
+            case 4:
+                this.enterOuterAlt(localContext, 4);
+                {
+                this.state = 623;
+                this.match(CypherParser.MINUS);
+                this.state = 625;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 89) {
+                    {
+                    this.state = 624;
+                    this.relationshipDetail();
+                    }
+                }
+
+                this.state = 627;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -2478,49 +2482,49 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 624;
+            this.state = 630;
             this.match(CypherParser.LBRACK);
-            this.state = 626;
+            this.state = 632;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 625;
-                this.variable();
-                }
-            }
-
-            this.state = 629;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 83) {
-                {
-                this.state = 628;
-                this.relationshipTypes();
-                }
-            }
-
-            this.state = 632;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 66 || _la === 77) {
-                {
                 this.state = 631;
-                this.rangeLiteral();
+                this.variable();
                 }
             }
 
             this.state = 635;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 86 || _la === 91) {
+            if (_la === 83) {
                 {
                 this.state = 634;
+                this.relationshipTypes();
+                }
+            }
+
+            this.state = 638;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 66 || _la === 77) {
+                {
+                this.state = 637;
+                this.rangeLiteral();
+                }
+            }
+
+            this.state = 641;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 86 || _la === 91) {
+                {
+                this.state = 640;
                 this.properties();
                 }
             }
 
-            this.state = 637;
+            this.state = 643;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -2541,20 +2545,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PropertiesContext(this.context, this.state);
         this.enterRule(localContext, 92, CypherParser.RULE_properties);
         try {
-            this.state = 641;
+            this.state = 647;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 639;
+                this.state = 645;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 640;
+                this.state = 646;
                 this.parameter();
                 }
                 break;
@@ -2582,33 +2586,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 643;
+            this.state = 649;
             this.match(CypherParser.COLON);
-            this.state = 644;
+            this.state = 650;
             this.relTypeName();
-            this.state = 652;
+            this.state = 658;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 85) {
                 {
                 {
-                this.state = 645;
+                this.state = 651;
                 this.match(CypherParser.PIPE);
-                this.state = 647;
+                this.state = 653;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 83) {
                     {
-                    this.state = 646;
+                    this.state = 652;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 649;
+                this.state = 655;
                 this.relTypeName();
                 }
                 }
-                this.state = 654;
+                this.state = 660;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2634,17 +2638,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 656;
+            this.state = 662;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 655;
+                this.state = 661;
                 this.nodeLabel();
                 }
                 }
-                this.state = 658;
+                this.state = 664;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 83);
@@ -2669,9 +2673,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 660;
+            this.state = 666;
             this.match(CypherParser.COLON);
-            this.state = 661;
+            this.state = 667;
             this.labelName();
             }
         }
@@ -2693,37 +2697,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 100, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 677;
+            this.state = 683;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 663;
+                this.state = 669;
                 this.match(CypherParser.STAR);
-                this.state = 665;
+                this.state = 671;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
                     {
-                    this.state = 664;
+                    this.state = 670;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 671;
+                this.state = 677;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 66) {
                     {
-                    this.state = 667;
+                    this.state = 673;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 669;
+                    this.state = 675;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
                         {
-                        this.state = 668;
+                        this.state = 674;
                         this.rangeBound();
                         }
                     }
@@ -2736,14 +2740,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 673;
+                this.state = 679;
                 this.match(CypherParser.DOTDOT);
-                this.state = 675;
+                this.state = 681;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
                     {
-                    this.state = 674;
+                    this.state = 680;
                     this.rangeBound();
                     }
                 }
@@ -2774,17 +2778,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 680;
+            this.state = 686;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 76) {
                 {
-                this.state = 679;
+                this.state = 685;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 682;
+            this.state = 688;
             this.integerLiteral();
             }
         }
@@ -2807,7 +2811,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 684;
+            this.state = 690;
             this.schemaName();
             }
         }
@@ -2830,7 +2834,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 686;
+            this.state = 692;
             this.schemaName();
             }
         }
@@ -2854,19 +2858,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 688;
+            this.state = 694;
             this.atom();
-            this.state = 690;
+            this.state = 696;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 689;
+                this.state = 695;
                 this.propertyLookup();
                 }
                 }
-                this.state = 692;
+                this.state = 698;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 81);
@@ -2891,7 +2895,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 694;
+            this.state = 700;
             this.orExpression();
             }
         }
@@ -2915,21 +2919,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 696;
+            this.state = 702;
             this.xorExpression();
-            this.state = 701;
+            this.state = 707;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 42) {
                 {
                 {
-                this.state = 697;
+                this.state = 703;
                 this.match(CypherParser.OR);
-                this.state = 698;
+                this.state = 704;
                 this.xorExpression();
                 }
                 }
-                this.state = 703;
+                this.state = 709;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2955,21 +2959,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 704;
+            this.state = 710;
             this.andExpression();
-            this.state = 709;
+            this.state = 715;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 63) {
                 {
                 {
-                this.state = 705;
+                this.state = 711;
                 this.match(CypherParser.XOR);
-                this.state = 706;
+                this.state = 712;
                 this.andExpression();
                 }
                 }
-                this.state = 711;
+                this.state = 717;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2995,21 +2999,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 712;
+            this.state = 718;
             this.notExpression();
-            this.state = 717;
+            this.state = 723;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 713;
+                this.state = 719;
                 this.match(CypherParser.AND);
-                this.state = 714;
+                this.state = 720;
                 this.notExpression();
                 }
                 }
-                this.state = 719;
+                this.state = 725;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3035,21 +3039,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 723;
+            this.state = 729;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 37) {
                 {
                 {
-                this.state = 720;
+                this.state = 726;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 725;
+                this.state = 731;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 726;
+            this.state = 732;
             this.comparisonExpression();
             }
         }
@@ -3073,21 +3077,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 728;
-            this.predicateExpression();
             this.state = 734;
+            this.predicateExpression();
+            this.state = 740;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 63) !== 0)) {
                 {
                 {
-                this.state = 729;
+                this.state = 735;
                 this.comparisonOperator();
-                this.state = 730;
+                this.state = 736;
                 this.predicateExpression();
                 }
                 }
-                this.state = 736;
+                this.state = 742;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3113,7 +3117,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 737;
+            this.state = 743;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -3144,19 +3148,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 739;
+            this.state = 745;
             this.addOrSubtractExpression();
-            this.state = 743;
+            this.state = 749;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1350569984) !== 0) || _la === 51 || _la === 68) {
                 {
                 {
-                this.state = 740;
+                this.state = 746;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 745;
+                this.state = 751;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3179,18 +3183,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PredicateSuffixContext(this.context, this.state);
         this.enterRule(localContext, 126, CypherParser.RULE_predicateSuffix);
         try {
-            this.state = 763;
+            this.state = 769;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 80, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 746;
+                this.state = 752;
                 this.match(CypherParser.STARTS);
-                this.state = 747;
+                this.state = 753;
                 this.match(CypherParser.WITH);
-                this.state = 748;
+                this.state = 754;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3198,11 +3202,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 749;
+                this.state = 755;
                 this.match(CypherParser.ENDS);
-                this.state = 750;
+                this.state = 756;
                 this.match(CypherParser.WITH);
-                this.state = 751;
+                this.state = 757;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3210,9 +3214,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 752;
+                this.state = 758;
                 this.match(CypherParser.CONTAINS);
-                this.state = 753;
+                this.state = 759;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3220,9 +3224,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 754;
+                this.state = 760;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 755;
+                this.state = 761;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3230,9 +3234,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 756;
+                this.state = 762;
                 this.match(CypherParser.IN);
-                this.state = 757;
+                this.state = 763;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3240,9 +3244,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 758;
+                this.state = 764;
                 this.match(CypherParser.IS);
-                this.state = 759;
+                this.state = 765;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3250,11 +3254,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 760;
+                this.state = 766;
                 this.match(CypherParser.IS);
-                this.state = 761;
+                this.state = 767;
                 this.match(CypherParser.NOT);
-                this.state = 762;
+                this.state = 768;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3280,21 +3284,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 765;
-            this.multiplyDivideModuloExpression();
             this.state = 771;
+            this.multiplyDivideModuloExpression();
+            this.state = 777;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 75 || _la === 76) {
                 {
                 {
-                this.state = 766;
+                this.state = 772;
                 this.addOrSubtractOperator();
-                this.state = 767;
+                this.state = 773;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 773;
+                this.state = 779;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3320,7 +3324,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 774;
+            this.state = 780;
             _la = this.tokenStream.LA(1);
             if(!(_la === 75 || _la === 76)) {
             this.errorHandler.recoverInline(this);
@@ -3351,21 +3355,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 776;
-            this.powerOfExpression();
             this.state = 782;
+            this.powerOfExpression();
+            this.state = 788;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 7) !== 0)) {
                 {
                 {
-                this.state = 777;
+                this.state = 783;
                 this.multiplyDivideModuloOperator();
-                this.state = 778;
+                this.state = 784;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 784;
+                this.state = 790;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3391,7 +3395,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 785;
+            this.state = 791;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -3422,21 +3426,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 787;
+            this.state = 793;
             this.unaryAddOrSubtractExpression();
-            this.state = 792;
+            this.state = 798;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 80) {
                 {
                 {
-                this.state = 788;
+                this.state = 794;
                 this.match(CypherParser.CARET);
-                this.state = 789;
+                this.state = 795;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 794;
+                this.state = 800;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3462,13 +3466,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 798;
+            this.state = 804;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 75 || _la === 76) {
                 {
                 {
-                this.state = 795;
+                this.state = 801;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 75 || _la === 76)) {
                 this.errorHandler.recoverInline(this);
@@ -3479,11 +3483,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 800;
+                this.state = 806;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 801;
+            this.state = 807;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -3507,25 +3511,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 803;
+            this.state = 809;
             this.atom();
-            this.state = 808;
+            this.state = 814;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 81 || _la === 89) {
                 {
-                this.state = 806;
+                this.state = 812;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 804;
+                    this.state = 810;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 805;
+                    this.state = 811;
                     this.propertyLookup();
                     }
                     break;
@@ -3533,16 +3537,16 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 810;
+                this.state = 816;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 812;
+            this.state = 818;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 83) {
                 {
-                this.state = 811;
+                this.state = 817;
                 this.nodeLabels();
                 }
             }
@@ -3567,18 +3571,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 142, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 827;
+            this.state = 833;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 90, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 814;
+                this.state = 820;
                 this.match(CypherParser.LBRACK);
-                this.state = 815;
+                this.state = 821;
                 this.expression();
-                this.state = 816;
+                this.state = 822;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3586,31 +3590,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 818;
+                this.state = 824;
                 this.match(CypherParser.LBRACK);
-                this.state = 820;
+                this.state = 826;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                     {
-                    this.state = 819;
+                    this.state = 825;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 822;
+                this.state = 828;
                 this.match(CypherParser.DOTDOT);
-                this.state = 824;
+                this.state = 830;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                     {
-                    this.state = 823;
+                    this.state = 829;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 826;
+                this.state = 832;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3635,9 +3639,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 829;
+            this.state = 835;
             this.match(CypherParser.DOT);
-            this.state = 830;
+            this.state = 836;
             this.propertyKeyName();
             }
         }
@@ -3658,104 +3662,104 @@ export class CypherParser extends antlr.Parser {
         let localContext = new AtomContext(this.context, this.state);
         this.enterRule(localContext, 146, CypherParser.RULE_atom);
         try {
-            this.state = 846;
+            this.state = 852;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 91, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 832;
+                this.state = 838;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 833;
+                this.state = 839;
                 this.listComprehension();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 834;
+                this.state = 840;
                 this.patternComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 835;
+                this.state = 841;
                 this.quantifierExpression();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 836;
+                this.state = 842;
                 this.reduceExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 837;
+                this.state = 843;
                 this.existsSubquery();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 838;
+                this.state = 844;
                 this.literal();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 839;
+                this.state = 845;
                 this.parameter();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 840;
+                this.state = 846;
                 this.caseExpression();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 841;
+                this.state = 847;
                 this.relationshipsPattern();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 842;
+                this.state = 848;
                 this.parenthesizedExpression();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 843;
+                this.state = 849;
                 this.functionInvocation();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 844;
+                this.state = 850;
                 this.mapProjection();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 845;
+                this.state = 851;
                 this.variable();
                 }
                 break;
@@ -3780,13 +3784,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 848;
+            this.state = 854;
             this.match(CypherParser.COUNT);
-            this.state = 849;
+            this.state = 855;
             this.match(CypherParser.LPAREN);
-            this.state = 850;
+            this.state = 856;
             this.match(CypherParser.STAR);
-            this.state = 851;
+            this.state = 857;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3810,45 +3814,45 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 853;
+            this.state = 859;
             this.match(CypherParser.CASE);
-            this.state = 855;
+            this.state = 861;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 854;
+                this.state = 860;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 858;
+            this.state = 864;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 857;
+                this.state = 863;
                 this.caseAlternative();
                 }
                 }
-                this.state = 860;
+                this.state = 866;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 60);
-            this.state = 864;
+            this.state = 870;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 21) {
                 {
-                this.state = 862;
+                this.state = 868;
                 this.match(CypherParser.ELSE);
-                this.state = 863;
+                this.state = 869;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 866;
+            this.state = 872;
             this.match(CypherParser.END);
             }
         }
@@ -3871,13 +3875,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 868;
+            this.state = 874;
             this.match(CypherParser.WHEN);
-            this.state = 869;
+            this.state = 875;
             this.expression();
-            this.state = 870;
+            this.state = 876;
             this.match(CypherParser.THEN);
-            this.state = 871;
+            this.state = 877;
             this.expression();
             }
         }
@@ -3901,23 +3905,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 873;
+            this.state = 879;
             this.match(CypherParser.LBRACK);
-            this.state = 874;
+            this.state = 880;
             this.filterExpression();
-            this.state = 877;
+            this.state = 883;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 85) {
                 {
-                this.state = 875;
+                this.state = 881;
                 this.match(CypherParser.PIPE);
-                this.state = 876;
+                this.state = 882;
                 this.expression();
                 }
             }
 
-            this.state = 879;
+            this.state = 885;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3941,39 +3945,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 881;
+            this.state = 887;
             this.match(CypherParser.LBRACK);
-            this.state = 885;
+            this.state = 891;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 882;
+                this.state = 888;
                 this.variable();
-                this.state = 883;
+                this.state = 889;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 887;
+            this.state = 893;
             this.relationshipsPattern();
-            this.state = 890;
+            this.state = 896;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 888;
+                this.state = 894;
                 this.match(CypherParser.WHERE);
-                this.state = 889;
+                this.state = 895;
                 this.expression();
                 }
             }
 
-            this.state = 892;
+            this.state = 898;
             this.match(CypherParser.PIPE);
-            this.state = 893;
+            this.state = 899;
             this.expression();
-            this.state = 894;
+            this.state = 900;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3996,13 +4000,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 896;
+            this.state = 902;
             this.quantifier();
-            this.state = 897;
+            this.state = 903;
             this.match(CypherParser.LPAREN);
-            this.state = 898;
+            this.state = 904;
             this.filterExpression();
-            this.state = 899;
+            this.state = 905;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4026,7 +4030,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 901;
+            this.state = 907;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 36 || _la === 49)) {
             this.errorHandler.recoverInline(this);
@@ -4057,20 +4061,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 903;
+            this.state = 909;
             this.variable();
-            this.state = 904;
+            this.state = 910;
             this.match(CypherParser.IN);
-            this.state = 905;
+            this.state = 911;
             this.expression();
-            this.state = 908;
+            this.state = 914;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 906;
+                this.state = 912;
                 this.match(CypherParser.WHERE);
-                this.state = 907;
+                this.state = 913;
                 this.expression();
                 }
             }
@@ -4096,29 +4100,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 910;
-            this.match(CypherParser.REDUCE);
-            this.state = 911;
-            this.match(CypherParser.LPAREN);
-            this.state = 912;
-            localContext._accumulator = this.variable();
-            this.state = 913;
-            this.match(CypherParser.EQ);
-            this.state = 914;
-            localContext._initial = this.expression();
-            this.state = 915;
-            this.match(CypherParser.COMMA);
             this.state = 916;
-            this.variable();
+            this.match(CypherParser.REDUCE);
             this.state = 917;
-            this.match(CypherParser.IN);
+            this.match(CypherParser.LPAREN);
             this.state = 918;
-            localContext._source = this.expression();
+            localContext._accumulator = this.variable();
             this.state = 919;
-            this.match(CypherParser.PIPE);
+            this.match(CypherParser.EQ);
             this.state = 920;
-            localContext._step = this.expression();
+            localContext._initial = this.expression();
             this.state = 921;
+            this.match(CypherParser.COMMA);
+            this.state = 922;
+            this.variable();
+            this.state = 923;
+            this.match(CypherParser.IN);
+            this.state = 924;
+            localContext._source = this.expression();
+            this.state = 925;
+            this.match(CypherParser.PIPE);
+            this.state = 926;
+            localContext._step = this.expression();
+            this.state = 927;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4142,29 +4146,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 923;
+            this.state = 929;
             this.match(CypherParser.EXISTS);
-            this.state = 924;
-            this.match(CypherParser.LBRACE);
             this.state = 930;
+            this.match(CypherParser.LBRACE);
+            this.state = 936;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 100, this.context) ) {
             case 1:
                 {
-                this.state = 925;
+                this.state = 931;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 926;
+                this.state = 932;
                 this.pattern();
-                this.state = 928;
+                this.state = 934;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 61) {
                     {
-                    this.state = 927;
+                    this.state = 933;
                     this.where();
                     }
                 }
@@ -4172,7 +4176,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 932;
+            this.state = 938;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4195,11 +4199,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 934;
+            this.state = 940;
             this.match(CypherParser.LPAREN);
-            this.state = 935;
+            this.state = 941;
             this.expression();
-            this.state = 936;
+            this.state = 942;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4223,47 +4227,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 938;
+            this.state = 944;
             this.functionName();
-            this.state = 939;
+            this.state = 945;
             this.match(CypherParser.LPAREN);
-            this.state = 941;
+            this.state = 947;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 940;
+                this.state = 946;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 951;
+            this.state = 957;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 943;
+                this.state = 949;
                 this.expression();
-                this.state = 948;
+                this.state = 954;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 944;
+                    this.state = 950;
                     this.match(CypherParser.COMMA);
-                    this.state = 945;
+                    this.state = 951;
                     this.expression();
                     }
                     }
-                    this.state = 950;
+                    this.state = 956;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 953;
+            this.state = 959;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4286,9 +4290,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 955;
+            this.state = 961;
             this.namespace();
-            this.state = 956;
+            this.state = 962;
             this.symbolicName();
             }
         }
@@ -4312,21 +4316,21 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 963;
+            this.state = 969;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 958;
+                    this.state = 964;
                     this.symbolicName();
-                    this.state = 959;
+                    this.state = 965;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 965;
+                this.state = 971;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
             }
@@ -4352,37 +4356,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 966;
+            this.state = 972;
             this.variable();
-            this.state = 967;
+            this.state = 973;
             this.match(CypherParser.LBRACE);
-            this.state = 976;
+            this.state = 982;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 4294967295) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4294967295) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 393217) !== 0)) {
                 {
-                this.state = 968;
+                this.state = 974;
                 this.mapProjectionItem();
-                this.state = 973;
+                this.state = 979;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 969;
+                    this.state = 975;
                     this.match(CypherParser.COMMA);
-                    this.state = 970;
+                    this.state = 976;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 975;
+                    this.state = 981;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 978;
+            this.state = 984;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4403,18 +4407,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MapProjectionItemContext(this.context, this.state);
         this.enterRule(localContext, 178, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 989;
+            this.state = 995;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 980;
+                this.state = 986;
                 this.propertyKeyName();
-                this.state = 981;
+                this.state = 987;
                 this.match(CypherParser.COLON);
-                this.state = 982;
+                this.state = 988;
                 this.expression();
                 }
                 break;
@@ -4422,9 +4426,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 984;
+                this.state = 990;
                 this.match(CypherParser.DOT);
-                this.state = 985;
+                this.state = 991;
                 this.propertyKeyName();
                 }
                 break;
@@ -4432,9 +4436,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 986;
+                this.state = 992;
                 this.match(CypherParser.DOT);
-                this.state = 987;
+                this.state = 993;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4442,7 +4446,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 988;
+                this.state = 994;
                 this.variable();
                 }
                 break;
@@ -4467,9 +4471,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 991;
+            this.state = 997;
             this.match(CypherParser.DOLLAR);
-            this.state = 994;
+            this.state = 1000;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4497,13 +4501,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 992;
+                this.state = 998;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 993;
+                this.state = 999;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -4529,21 +4533,21 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LiteralContext(this.context, this.state);
         this.enterRule(localContext, 182, CypherParser.RULE_literal);
         try {
-            this.state = 1002;
+            this.state = 1008;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 996;
+                this.state = 1002;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 997;
+                this.state = 1003;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4553,28 +4557,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 998;
+                this.state = 1004;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 999;
+                this.state = 1005;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1000;
+                this.state = 1006;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1001;
+                this.state = 1007;
                 this.mapLiteral();
                 }
                 break;
@@ -4602,7 +4606,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1004;
+            this.state = 1010;
             _la = this.tokenStream.LA(1);
             if(!(_la === 25 || _la === 54)) {
             this.errorHandler.recoverInline(this);
@@ -4630,7 +4634,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NumberLiteralContext(this.context, this.state);
         this.enterRule(localContext, 186, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1008;
+            this.state = 1014;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -4638,14 +4642,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1006;
+                this.state = 1012;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1007;
+                this.state = 1013;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -4673,7 +4677,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1010;
+            this.state = 1016;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 93)) & ~0x1F) === 0 && ((1 << (_la - 93)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4704,35 +4708,35 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1012;
+            this.state = 1018;
             this.match(CypherParser.LBRACK);
-            this.state = 1021;
+            this.state = 1027;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 1013;
+                this.state = 1019;
                 this.expression();
-                this.state = 1018;
+                this.state = 1024;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1014;
+                    this.state = 1020;
                     this.match(CypherParser.COMMA);
-                    this.state = 1015;
+                    this.state = 1021;
                     this.expression();
                     }
                     }
-                    this.state = 1020;
+                    this.state = 1026;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1023;
+            this.state = 1029;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4756,43 +4760,43 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1025;
+            this.state = 1031;
             this.match(CypherParser.LBRACE);
-            this.state = 1039;
+            this.state = 1045;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 4294967295) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4294967295) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 1026;
+                this.state = 1032;
                 this.propertyKeyName();
-                this.state = 1027;
+                this.state = 1033;
                 this.match(CypherParser.COLON);
-                this.state = 1028;
+                this.state = 1034;
                 this.expression();
-                this.state = 1036;
+                this.state = 1042;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1029;
+                    this.state = 1035;
                     this.match(CypherParser.COMMA);
-                    this.state = 1030;
+                    this.state = 1036;
                     this.propertyKeyName();
-                    this.state = 1031;
+                    this.state = 1037;
                     this.match(CypherParser.COLON);
-                    this.state = 1032;
+                    this.state = 1038;
                     this.expression();
                     }
                     }
-                    this.state = 1038;
+                    this.state = 1044;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1041;
+            this.state = 1047;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4815,7 +4819,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1043;
+            this.state = 1049;
             this.schemaName();
             }
         }
@@ -4836,34 +4840,41 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaCommandContext(this.context, this.state);
         this.enterRule(localContext, 196, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1049;
+            this.state = 1056;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1045;
+                this.state = 1051;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1046;
+                this.state = 1052;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1047;
+                this.state = 1053;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1048;
+                this.state = 1054;
+                this.createSearchIndex();
+                }
+                break;
+            case 5:
+                this.enterOuterAlt(localContext, 5);
+                {
+                this.state = 1055;
                 this.dropIndex();
                 }
                 break;
@@ -4889,31 +4900,31 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1051;
+            this.state = 1058;
             this.match(CypherParser.CREATE);
-            this.state = 1052;
+            this.state = 1059;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1054;
+            this.state = 1061;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
             case 1:
                 {
-                this.state = 1053;
+                this.state = 1060;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1057;
+            this.state = 1064;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 27) {
                 {
-                this.state = 1056;
+                this.state = 1063;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1059;
+            this.state = 1066;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 40)) {
             this.errorHandler.recoverInline(this);
@@ -4922,15 +4933,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1060;
+            this.state = 1067;
             this.match(CypherParser.LPAREN);
-            this.state = 1061;
+            this.state = 1068;
             this.variable();
-            this.state = 1062;
+            this.state = 1069;
             this.nodeLabel();
-            this.state = 1063;
+            this.state = 1070;
             this.match(CypherParser.RPAREN);
-            this.state = 1064;
+            this.state = 1071;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 46)) {
             this.errorHandler.recoverInline(this);
@@ -4939,14 +4950,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1065;
+            this.state = 1072;
             this.constraintRequirement();
-            this.state = 1067;
+            this.state = 1074;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 1066;
+                this.state = 1073;
                 this.where();
                 }
             }
@@ -4971,18 +4982,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 200, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1097;
+            this.state = 1104;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 119, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1069;
+                this.state = 1076;
                 this.propertyReference();
-                this.state = 1070;
+                this.state = 1077;
                 this.match(CypherParser.IS);
-                this.state = 1071;
+                this.state = 1078;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -4990,11 +5001,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1073;
+                this.state = 1080;
                 this.propertyReferenceList();
-                this.state = 1074;
+                this.state = 1081;
                 this.match(CypherParser.IS);
-                this.state = 1075;
+                this.state = 1082;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -5002,13 +5013,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1077;
+                this.state = 1084;
                 this.propertyReference();
-                this.state = 1078;
+                this.state = 1085;
                 this.match(CypherParser.IS);
-                this.state = 1079;
+                this.state = 1086;
                 this.match(CypherParser.NOT);
-                this.state = 1080;
+                this.state = 1087;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5016,13 +5027,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1082;
+                this.state = 1089;
                 this.propertyReference();
-                this.state = 1083;
+                this.state = 1090;
                 this.match(CypherParser.IS);
-                this.state = 1084;
+                this.state = 1091;
                 this.match(CypherParser.NODE);
-                this.state = 1085;
+                this.state = 1092;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -5030,13 +5041,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1087;
+                this.state = 1094;
                 this.propertyReferenceList();
-                this.state = 1088;
+                this.state = 1095;
                 this.match(CypherParser.IS);
-                this.state = 1089;
+                this.state = 1096;
                 this.match(CypherParser.NODE);
-                this.state = 1090;
+                this.state = 1097;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -5044,11 +5055,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1092;
+                this.state = 1099;
                 this.propertyReference();
-                this.state = 1093;
+                this.state = 1100;
                 this.match(CypherParser.IS);
-                this.state = 1094;
+                this.state = 1101;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 55 || _la === 65)) {
                 this.errorHandler.recoverInline(this);
@@ -5057,7 +5068,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1095;
+                this.state = 1102;
                 this.typeName();
                 }
                 break;
@@ -5082,11 +5093,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1099;
+            this.state = 1106;
             this.variable();
-            this.state = 1100;
+            this.state = 1107;
             this.match(CypherParser.DOT);
-            this.state = 1101;
+            this.state = 1108;
             this.propertyKeyName();
             }
         }
@@ -5110,27 +5121,27 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1103;
+            this.state = 1110;
             this.match(CypherParser.LPAREN);
-            this.state = 1104;
+            this.state = 1111;
             this.propertyReference();
-            this.state = 1109;
+            this.state = 1116;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 1105;
+                this.state = 1112;
                 this.match(CypherParser.COMMA);
-                this.state = 1106;
+                this.state = 1113;
                 this.propertyReference();
                 }
                 }
-                this.state = 1111;
+                this.state = 1118;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1112;
+            this.state = 1119;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5154,32 +5165,32 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1114;
+            this.state = 1121;
             this.symbolicName();
-            this.state = 1119;
+            this.state = 1126;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 73) {
                 {
-                this.state = 1115;
+                this.state = 1122;
                 this.match(CypherParser.LT);
-                this.state = 1116;
+                this.state = 1123;
                 this.typeName();
-                this.state = 1117;
+                this.state = 1124;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1124;
+            this.state = 1131;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 87) {
                 {
-                this.state = 1121;
+                this.state = 1128;
                 this.match(CypherParser.LPAREN);
-                this.state = 1122;
+                this.state = 1129;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1123;
+                this.state = 1130;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -5206,18 +5217,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1126;
+            this.state = 1133;
             this.match(CypherParser.DROP);
-            this.state = 1127;
+            this.state = 1134;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1128;
+            this.state = 1135;
             this.symbolicName();
-            this.state = 1130;
+            this.state = 1137;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 27) {
                 {
-                this.state = 1129;
+                this.state = 1136;
                 this.ifExists();
                 }
             }
@@ -5244,48 +5255,48 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1132;
+            this.state = 1139;
             this.match(CypherParser.CREATE);
-            this.state = 1134;
+            this.state = 1141;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 57) {
                 {
-                this.state = 1133;
+                this.state = 1140;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1136;
+            this.state = 1143;
             this.match(CypherParser.INDEX);
-            this.state = 1138;
+            this.state = 1145;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 125, this.context) ) {
             case 1:
                 {
-                this.state = 1137;
+                this.state = 1144;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1141;
+            this.state = 1148;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 27) {
                 {
-                this.state = 1140;
+                this.state = 1147;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1143;
+            this.state = 1150;
             this.indexTarget();
-            this.state = 1145;
+            this.state = 1152;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 1144;
+                this.state = 1151;
                 this.where();
                 }
             }
@@ -5310,46 +5321,46 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 212, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1180;
+            this.state = 1187;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1147;
-                this.match(CypherParser.FOR);
-                this.state = 1148;
-                this.match(CypherParser.LPAREN);
-                this.state = 1149;
-                this.variable();
-                this.state = 1150;
-                this.nodeLabel();
-                this.state = 1151;
-                this.match(CypherParser.RPAREN);
-                this.state = 1152;
-                this.match(CypherParser.ON);
-                this.state = 1153;
-                this.match(CypherParser.LPAREN);
                 this.state = 1154;
-                this.propertyReference();
+                this.match(CypherParser.FOR);
+                this.state = 1155;
+                this.match(CypherParser.LPAREN);
+                this.state = 1156;
+                this.variable();
+                this.state = 1157;
+                this.nodeLabel();
+                this.state = 1158;
+                this.match(CypherParser.RPAREN);
                 this.state = 1159;
+                this.match(CypherParser.ON);
+                this.state = 1160;
+                this.match(CypherParser.LPAREN);
+                this.state = 1161;
+                this.propertyReference();
+                this.state = 1166;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1155;
+                    this.state = 1162;
                     this.match(CypherParser.COMMA);
-                    this.state = 1156;
+                    this.state = 1163;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1161;
+                    this.state = 1168;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1162;
+                this.state = 1169;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -5357,41 +5368,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1164;
+                this.state = 1171;
                 this.match(CypherParser.ON);
-                this.state = 1166;
+                this.state = 1173;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 83) {
                     {
-                    this.state = 1165;
+                    this.state = 1172;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1168;
-                this.labelName();
-                this.state = 1169;
-                this.match(CypherParser.LPAREN);
-                this.state = 1170;
-                this.propertyKeyName();
                 this.state = 1175;
+                this.labelName();
+                this.state = 1176;
+                this.match(CypherParser.LPAREN);
+                this.state = 1177;
+                this.propertyKeyName();
+                this.state = 1182;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1171;
+                    this.state = 1178;
                     this.match(CypherParser.COMMA);
-                    this.state = 1172;
+                    this.state = 1179;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1177;
+                    this.state = 1184;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1178;
+                this.state = 1185;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -5412,25 +5423,211 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
-    public dropIndex(): DropIndexContext {
-        let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_dropIndex);
+    public createSearchIndex(): CreateSearchIndexContext {
+        let localContext = new CreateSearchIndexContext(this.context, this.state);
+        this.enterRule(localContext, 214, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1182;
-            this.match(CypherParser.DROP);
-            this.state = 1183;
+            this.state = 1189;
+            this.match(CypherParser.CREATE);
+            this.state = 1190;
+            localContext._searchKind = this.symbolicName();
+            this.state = 1191;
             this.match(CypherParser.INDEX);
-            this.state = 1184;
-            this.symbolicName();
-            this.state = 1186;
+            this.state = 1193;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
+            case 1:
+                {
+                this.state = 1192;
+                localContext._indexName = this.symbolicName();
+                }
+                break;
+            }
+            this.state = 1196;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 27) {
                 {
-                this.state = 1185;
+                this.state = 1195;
+                this.ifNotExists();
+                }
+            }
+
+            this.state = 1198;
+            this.match(CypherParser.FOR);
+            this.state = 1199;
+            this.match(CypherParser.LPAREN);
+            this.state = 1200;
+            this.variable();
+            this.state = 1201;
+            this.nodeLabel();
+            this.state = 1202;
+            this.match(CypherParser.RPAREN);
+            this.state = 1203;
+            this.match(CypherParser.ON);
+            this.state = 1205;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
+                {
+                this.state = 1204;
+                localContext._each = this.symbolicName();
+                }
+            }
+
+            this.state = 1207;
+            this.searchIndexProperties();
+            this.state = 1209;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
+                {
+                this.state = 1208;
+                this.indexOptions();
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public searchIndexProperties(): SearchIndexPropertiesContext {
+        let localContext = new SearchIndexPropertiesContext(this.context, this.state);
+        this.enterRule(localContext, 216, CypherParser.RULE_searchIndexProperties);
+        let _la: number;
+        try {
+            this.state = 1233;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.LPAREN:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 1211;
+                this.match(CypherParser.LPAREN);
+                this.state = 1212;
+                this.propertyReference();
+                this.state = 1217;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 82) {
+                    {
+                    {
+                    this.state = 1213;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1214;
+                    this.propertyReference();
+                    }
+                    }
+                    this.state = 1219;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                this.state = 1220;
+                this.match(CypherParser.RPAREN);
+                }
+                break;
+            case CypherParser.LBRACK:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 1222;
+                this.match(CypherParser.LBRACK);
+                this.state = 1223;
+                this.propertyReference();
+                this.state = 1228;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 82) {
+                    {
+                    {
+                    this.state = 1224;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1225;
+                    this.propertyReference();
+                    }
+                    }
+                    this.state = 1230;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                this.state = 1231;
+                this.match(CypherParser.RBRACK);
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public indexOptions(): IndexOptionsContext {
+        let localContext = new IndexOptionsContext(this.context, this.state);
+        this.enterRule(localContext, 218, CypherParser.RULE_indexOptions);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1235;
+            this.symbolicName();
+            this.state = 1236;
+            this.mapLiteral();
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public dropIndex(): DropIndexContext {
+        let localContext = new DropIndexContext(this.context, this.state);
+        this.enterRule(localContext, 220, CypherParser.RULE_dropIndex);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1238;
+            this.match(CypherParser.DROP);
+            this.state = 1239;
+            this.match(CypherParser.INDEX);
+            this.state = 1240;
+            this.symbolicName();
+            this.state = 1242;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 27) {
+                {
+                this.state = 1241;
                 this.ifExists();
                 }
             }
@@ -5452,15 +5649,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 222, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1188;
+            this.state = 1244;
             this.match(CypherParser.IF);
-            this.state = 1189;
+            this.state = 1245;
             this.match(CypherParser.NOT);
-            this.state = 1190;
+            this.state = 1246;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -5479,13 +5676,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 224, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1192;
+            this.state = 1248;
             this.match(CypherParser.IF);
-            this.state = 1193;
+            this.state = 1249;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -5504,11 +5701,11 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_variable);
+        this.enterRule(localContext, 226, CypherParser.RULE_variable);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1195;
+            this.state = 1251;
             this.symbolicName();
             }
         }
@@ -5527,22 +5724,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 228, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1200;
+            this.state = 1256;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1197;
+                this.state = 1253;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1198;
+                this.state = 1254;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -5570,7 +5767,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1199;
+                this.state = 1255;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -5593,12 +5790,12 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 230, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1202;
+            this.state = 1258;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5624,9 +5821,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 232, CypherParser.RULE_schemaName);
         try {
-            this.state = 1206;
+            this.state = 1262;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5655,7 +5852,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1204;
+                this.state = 1260;
                 this.symbolicName();
                 }
                 break;
@@ -5703,7 +5900,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1205;
+                this.state = 1261;
                 this.reservedWord();
                 }
                 break;
@@ -5726,12 +5923,12 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 234, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1208;
+            this.state = 1264;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2843143067) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4205762483) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5757,7 +5954,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,103,1211,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,103,1267,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -5775,452 +5972,476 @@ export class CypherParser extends antlr.Parser {
         98,7,98,2,99,7,99,2,100,7,100,2,101,7,101,2,102,7,102,2,103,7,103,
         2,104,7,104,2,105,7,105,2,106,7,106,2,107,7,107,2,108,7,108,2,109,
         7,109,2,110,7,110,2,111,7,111,2,112,7,112,2,113,7,113,2,114,7,114,
-        1,0,1,0,3,0,233,8,0,1,0,1,0,1,1,1,1,1,1,3,1,240,8,1,1,2,1,2,1,2,
-        1,2,1,2,1,3,1,3,1,3,1,3,3,3,251,8,3,1,4,5,4,254,8,4,10,4,12,4,257,
-        9,4,1,4,1,4,5,4,261,8,4,10,4,12,4,264,9,4,1,4,5,4,267,8,4,10,4,12,
-        4,270,9,4,1,5,1,5,3,5,274,8,5,1,6,1,6,3,6,278,8,6,1,6,1,6,1,7,4,
-        7,283,8,7,11,7,12,7,284,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,
-        1,9,5,9,298,8,9,10,9,12,9,301,9,9,3,9,303,8,9,1,9,1,9,1,10,5,10,
-        308,8,10,10,10,12,10,311,9,10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,
-        5,11,320,8,11,10,11,12,11,323,9,11,3,11,325,8,11,1,11,1,11,1,12,
-        1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,339,8,12,1,13,
-        3,13,342,8,13,1,13,1,13,1,13,5,13,347,8,13,10,13,12,13,350,9,13,
-        1,13,3,13,353,8,13,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,15,1,15,
-        1,15,1,15,5,15,366,8,15,10,15,12,15,369,9,15,3,15,371,8,15,1,15,
-        3,15,374,8,15,1,15,1,15,1,15,3,15,379,8,15,3,15,381,8,15,1,16,1,
-        16,1,16,1,17,1,17,1,17,5,17,389,8,17,10,17,12,17,392,9,17,1,17,3,
-        17,395,8,17,1,18,1,18,1,18,3,18,400,8,18,1,18,1,18,1,19,1,19,1,19,
-        1,20,1,20,1,20,5,20,410,8,20,10,20,12,20,413,9,20,1,21,1,21,1,21,
-        1,21,1,21,1,21,3,21,421,8,21,1,22,1,22,1,22,1,22,5,22,427,8,22,10,
-        22,12,22,430,9,22,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,
-        23,1,23,1,23,1,23,1,23,1,23,3,23,447,8,23,1,24,1,24,1,24,1,24,5,
-        24,453,8,24,10,24,12,24,456,9,24,1,25,1,25,1,25,1,25,3,25,462,8,
-        25,1,26,3,26,465,8,26,1,26,1,26,1,26,1,26,5,26,471,8,26,10,26,12,
-        26,474,9,26,1,27,1,27,1,27,3,27,479,8,27,1,28,1,28,1,28,1,29,3,29,
-        485,8,29,1,29,1,29,3,29,489,8,29,1,29,3,29,492,8,29,1,29,3,29,495,
-        8,29,1,30,1,30,1,30,5,30,500,8,30,10,30,12,30,503,9,30,1,30,1,30,
-        1,30,5,30,508,8,30,10,30,12,30,511,9,30,3,30,513,8,30,1,31,1,31,
-        1,31,3,31,518,8,31,1,32,1,32,1,32,1,32,1,32,5,32,525,8,32,10,32,
-        12,32,528,9,32,1,33,1,33,1,33,1,34,1,34,1,34,1,35,1,35,3,35,538,
-        8,35,1,36,1,36,1,36,1,37,1,37,1,37,5,37,546,8,37,10,37,12,37,549,
-        9,37,1,38,1,38,1,38,3,38,554,8,38,1,38,1,38,3,38,558,8,38,1,39,1,
-        39,1,39,1,39,1,39,1,40,1,40,5,40,567,8,40,10,40,12,40,570,9,40,1,
-        40,1,40,1,40,1,40,3,40,576,8,40,1,41,1,41,4,41,580,8,41,11,41,12,
-        41,581,1,42,1,42,3,42,586,8,42,1,42,3,42,589,8,42,1,42,3,42,592,
-        8,42,1,42,1,42,1,43,1,43,1,43,1,44,1,44,1,44,3,44,602,8,44,1,44,
-        1,44,1,44,1,44,1,44,3,44,609,8,44,1,44,1,44,1,44,3,44,614,8,44,1,
-        44,1,44,1,44,1,44,3,44,620,8,44,1,44,3,44,623,8,44,1,45,1,45,3,45,
-        627,8,45,1,45,3,45,630,8,45,1,45,3,45,633,8,45,1,45,3,45,636,8,45,
-        1,45,1,45,1,46,1,46,3,46,642,8,46,1,47,1,47,1,47,1,47,3,47,648,8,
-        47,1,47,5,47,651,8,47,10,47,12,47,654,9,47,1,48,4,48,657,8,48,11,
-        48,12,48,658,1,49,1,49,1,49,1,50,1,50,3,50,666,8,50,1,50,1,50,3,
-        50,670,8,50,3,50,672,8,50,1,50,1,50,3,50,676,8,50,3,50,678,8,50,
-        1,51,3,51,681,8,51,1,51,1,51,1,52,1,52,1,53,1,53,1,54,1,54,4,54,
-        691,8,54,11,54,12,54,692,1,55,1,55,1,56,1,56,1,56,5,56,700,8,56,
-        10,56,12,56,703,9,56,1,57,1,57,1,57,5,57,708,8,57,10,57,12,57,711,
-        9,57,1,58,1,58,1,58,5,58,716,8,58,10,58,12,58,719,9,58,1,59,5,59,
-        722,8,59,10,59,12,59,725,9,59,1,59,1,59,1,60,1,60,1,60,1,60,5,60,
-        733,8,60,10,60,12,60,736,9,60,1,61,1,61,1,62,1,62,5,62,742,8,62,
-        10,62,12,62,745,9,62,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,
-        1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,3,63,764,8,63,1,64,1,64,
-        1,64,1,64,5,64,770,8,64,10,64,12,64,773,9,64,1,65,1,65,1,66,1,66,
-        1,66,1,66,5,66,781,8,66,10,66,12,66,784,9,66,1,67,1,67,1,68,1,68,
-        1,68,5,68,791,8,68,10,68,12,68,794,9,68,1,69,5,69,797,8,69,10,69,
-        12,69,800,9,69,1,69,1,69,1,70,1,70,1,70,5,70,807,8,70,10,70,12,70,
-        810,9,70,1,70,3,70,813,8,70,1,71,1,71,1,71,1,71,1,71,1,71,3,71,821,
-        8,71,1,71,1,71,3,71,825,8,71,1,71,3,71,828,8,71,1,72,1,72,1,72,1,
-        73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,
-        73,3,73,847,8,73,1,74,1,74,1,74,1,74,1,74,1,75,1,75,3,75,856,8,75,
-        1,75,4,75,859,8,75,11,75,12,75,860,1,75,1,75,3,75,865,8,75,1,75,
-        1,75,1,76,1,76,1,76,1,76,1,76,1,77,1,77,1,77,1,77,3,77,878,8,77,
-        1,77,1,77,1,78,1,78,1,78,1,78,3,78,886,8,78,1,78,1,78,1,78,3,78,
-        891,8,78,1,78,1,78,1,78,1,78,1,79,1,79,1,79,1,79,1,79,1,80,1,80,
-        1,81,1,81,1,81,1,81,1,81,3,81,909,8,81,1,82,1,82,1,82,1,82,1,82,
-        1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,83,1,83,1,83,1,83,1,83,
-        3,83,929,8,83,3,83,931,8,83,1,83,1,83,1,84,1,84,1,84,1,84,1,85,1,
-        85,1,85,3,85,942,8,85,1,85,1,85,1,85,5,85,947,8,85,10,85,12,85,950,
-        9,85,3,85,952,8,85,1,85,1,85,1,86,1,86,1,86,1,87,1,87,1,87,5,87,
-        962,8,87,10,87,12,87,965,9,87,1,88,1,88,1,88,1,88,1,88,5,88,972,
-        8,88,10,88,12,88,975,9,88,3,88,977,8,88,1,88,1,88,1,89,1,89,1,89,
-        1,89,1,89,1,89,1,89,1,89,1,89,3,89,990,8,89,1,90,1,90,1,90,3,90,
-        995,8,90,1,91,1,91,1,91,1,91,1,91,1,91,3,91,1003,8,91,1,92,1,92,
-        1,93,1,93,3,93,1009,8,93,1,94,1,94,1,95,1,95,1,95,1,95,5,95,1017,
-        8,95,10,95,12,95,1020,9,95,3,95,1022,8,95,1,95,1,95,1,96,1,96,1,
-        96,1,96,1,96,1,96,1,96,1,96,1,96,5,96,1035,8,96,10,96,12,96,1038,
-        9,96,3,96,1040,8,96,1,96,1,96,1,97,1,97,1,98,1,98,1,98,1,98,3,98,
-        1050,8,98,1,99,1,99,1,99,3,99,1055,8,99,1,99,3,99,1058,8,99,1,99,
-        1,99,1,99,1,99,1,99,1,99,1,99,1,99,3,99,1068,8,99,1,100,1,100,1,
+        2,115,7,115,2,116,7,116,2,117,7,117,1,0,1,0,3,0,239,8,0,1,0,1,0,
+        1,1,1,1,1,1,3,1,246,8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,
+        257,8,3,1,4,5,4,260,8,4,10,4,12,4,263,9,4,1,4,1,4,5,4,267,8,4,10,
+        4,12,4,270,9,4,1,4,5,4,273,8,4,10,4,12,4,276,9,4,1,5,1,5,3,5,280,
+        8,5,1,6,1,6,3,6,284,8,6,1,6,1,6,1,7,4,7,289,8,7,11,7,12,7,290,1,
+        8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,304,8,9,10,9,12,9,
+        307,9,9,3,9,309,8,9,1,9,1,9,1,10,5,10,314,8,10,10,10,12,10,317,9,
+        10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,326,8,11,10,11,12,11,
+        329,9,11,3,11,331,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,
+        12,1,12,1,12,1,12,3,12,345,8,12,1,13,3,13,348,8,13,1,13,1,13,1,13,
+        5,13,353,8,13,10,13,12,13,356,9,13,1,13,3,13,359,8,13,1,14,1,14,
+        1,14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,372,8,15,10,15,
+        12,15,375,9,15,3,15,377,8,15,1,15,3,15,380,8,15,1,15,1,15,1,15,3,
+        15,385,8,15,3,15,387,8,15,1,16,1,16,1,16,1,17,1,17,1,17,5,17,395,
+        8,17,10,17,12,17,398,9,17,1,17,3,17,401,8,17,1,18,1,18,1,18,3,18,
+        406,8,18,1,18,1,18,1,19,1,19,1,19,1,20,1,20,1,20,5,20,416,8,20,10,
+        20,12,20,419,9,20,1,21,1,21,1,21,1,21,1,21,1,21,3,21,427,8,21,1,
+        22,1,22,1,22,1,22,5,22,433,8,22,10,22,12,22,436,9,22,1,23,1,23,1,
+        23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,3,
+        23,453,8,23,1,24,1,24,1,24,1,24,5,24,459,8,24,10,24,12,24,462,9,
+        24,1,25,1,25,1,25,1,25,3,25,468,8,25,1,26,3,26,471,8,26,1,26,1,26,
+        1,26,1,26,5,26,477,8,26,10,26,12,26,480,9,26,1,27,1,27,1,27,3,27,
+        485,8,27,1,28,1,28,1,28,1,29,3,29,491,8,29,1,29,1,29,3,29,495,8,
+        29,1,29,3,29,498,8,29,1,29,3,29,501,8,29,1,30,1,30,1,30,5,30,506,
+        8,30,10,30,12,30,509,9,30,1,30,1,30,1,30,5,30,514,8,30,10,30,12,
+        30,517,9,30,3,30,519,8,30,1,31,1,31,1,31,3,31,524,8,31,1,32,1,32,
+        1,32,1,32,1,32,5,32,531,8,32,10,32,12,32,534,9,32,1,33,1,33,1,33,
+        1,34,1,34,1,34,1,35,1,35,3,35,544,8,35,1,36,1,36,1,36,1,37,1,37,
+        1,37,5,37,552,8,37,10,37,12,37,555,9,37,1,38,1,38,1,38,3,38,560,
+        8,38,1,38,1,38,3,38,564,8,38,1,39,1,39,1,39,1,39,1,39,1,40,1,40,
+        5,40,573,8,40,10,40,12,40,576,9,40,1,40,1,40,1,40,1,40,3,40,582,
+        8,40,1,41,1,41,4,41,586,8,41,11,41,12,41,587,1,42,1,42,3,42,592,
+        8,42,1,42,3,42,595,8,42,1,42,3,42,598,8,42,1,42,1,42,1,43,1,43,1,
+        43,1,44,1,44,1,44,3,44,608,8,44,1,44,1,44,1,44,1,44,1,44,3,44,615,
+        8,44,1,44,1,44,1,44,3,44,620,8,44,1,44,1,44,1,44,1,44,3,44,626,8,
+        44,1,44,3,44,629,8,44,1,45,1,45,3,45,633,8,45,1,45,3,45,636,8,45,
+        1,45,3,45,639,8,45,1,45,3,45,642,8,45,1,45,1,45,1,46,1,46,3,46,648,
+        8,46,1,47,1,47,1,47,1,47,3,47,654,8,47,1,47,5,47,657,8,47,10,47,
+        12,47,660,9,47,1,48,4,48,663,8,48,11,48,12,48,664,1,49,1,49,1,49,
+        1,50,1,50,3,50,672,8,50,1,50,1,50,3,50,676,8,50,3,50,678,8,50,1,
+        50,1,50,3,50,682,8,50,3,50,684,8,50,1,51,3,51,687,8,51,1,51,1,51,
+        1,52,1,52,1,53,1,53,1,54,1,54,4,54,697,8,54,11,54,12,54,698,1,55,
+        1,55,1,56,1,56,1,56,5,56,706,8,56,10,56,12,56,709,9,56,1,57,1,57,
+        1,57,5,57,714,8,57,10,57,12,57,717,9,57,1,58,1,58,1,58,5,58,722,
+        8,58,10,58,12,58,725,9,58,1,59,5,59,728,8,59,10,59,12,59,731,9,59,
+        1,59,1,59,1,60,1,60,1,60,1,60,5,60,739,8,60,10,60,12,60,742,9,60,
+        1,61,1,61,1,62,1,62,5,62,748,8,62,10,62,12,62,751,9,62,1,63,1,63,
+        1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,
+        1,63,1,63,3,63,770,8,63,1,64,1,64,1,64,1,64,5,64,776,8,64,10,64,
+        12,64,779,9,64,1,65,1,65,1,66,1,66,1,66,1,66,5,66,787,8,66,10,66,
+        12,66,790,9,66,1,67,1,67,1,68,1,68,1,68,5,68,797,8,68,10,68,12,68,
+        800,9,68,1,69,5,69,803,8,69,10,69,12,69,806,9,69,1,69,1,69,1,70,
+        1,70,1,70,5,70,813,8,70,10,70,12,70,816,9,70,1,70,3,70,819,8,70,
+        1,71,1,71,1,71,1,71,1,71,1,71,3,71,827,8,71,1,71,1,71,3,71,831,8,
+        71,1,71,3,71,834,8,71,1,72,1,72,1,72,1,73,1,73,1,73,1,73,1,73,1,
+        73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,3,73,853,8,73,1,74,1,
+        74,1,74,1,74,1,74,1,75,1,75,3,75,862,8,75,1,75,4,75,865,8,75,11,
+        75,12,75,866,1,75,1,75,3,75,871,8,75,1,75,1,75,1,76,1,76,1,76,1,
+        76,1,76,1,77,1,77,1,77,1,77,3,77,884,8,77,1,77,1,77,1,78,1,78,1,
+        78,1,78,3,78,892,8,78,1,78,1,78,1,78,3,78,897,8,78,1,78,1,78,1,78,
+        1,78,1,79,1,79,1,79,1,79,1,79,1,80,1,80,1,81,1,81,1,81,1,81,1,81,
+        3,81,915,8,81,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,
+        1,82,1,82,1,82,1,83,1,83,1,83,1,83,1,83,3,83,935,8,83,3,83,937,8,
+        83,1,83,1,83,1,84,1,84,1,84,1,84,1,85,1,85,1,85,3,85,948,8,85,1,
+        85,1,85,1,85,5,85,953,8,85,10,85,12,85,956,9,85,3,85,958,8,85,1,
+        85,1,85,1,86,1,86,1,86,1,87,1,87,1,87,5,87,968,8,87,10,87,12,87,
+        971,9,87,1,88,1,88,1,88,1,88,1,88,5,88,978,8,88,10,88,12,88,981,
+        9,88,3,88,983,8,88,1,88,1,88,1,89,1,89,1,89,1,89,1,89,1,89,1,89,
+        1,89,1,89,3,89,996,8,89,1,90,1,90,1,90,3,90,1001,8,90,1,91,1,91,
+        1,91,1,91,1,91,1,91,3,91,1009,8,91,1,92,1,92,1,93,1,93,3,93,1015,
+        8,93,1,94,1,94,1,95,1,95,1,95,1,95,5,95,1023,8,95,10,95,12,95,1026,
+        9,95,3,95,1028,8,95,1,95,1,95,1,96,1,96,1,96,1,96,1,96,1,96,1,96,
+        1,96,1,96,5,96,1041,8,96,10,96,12,96,1044,9,96,3,96,1046,8,96,1,
+        96,1,96,1,97,1,97,1,98,1,98,1,98,1,98,1,98,3,98,1057,8,98,1,99,1,
+        99,1,99,3,99,1062,8,99,1,99,3,99,1065,8,99,1,99,1,99,1,99,1,99,1,
+        99,1,99,1,99,1,99,3,99,1075,8,99,1,100,1,100,1,100,1,100,1,100,1,
         100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,
         1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,
-        1,100,1,100,1,100,1,100,3,100,1098,8,100,1,101,1,101,1,101,1,101,
-        1,102,1,102,1,102,1,102,5,102,1108,8,102,10,102,12,102,1111,9,102,
-        1,102,1,102,1,103,1,103,1,103,1,103,1,103,3,103,1120,8,103,1,103,
-        1,103,1,103,3,103,1125,8,103,1,104,1,104,1,104,1,104,3,104,1131,
-        8,104,1,105,1,105,3,105,1135,8,105,1,105,1,105,3,105,1139,8,105,
-        1,105,3,105,1142,8,105,1,105,1,105,3,105,1146,8,105,1,106,1,106,
-        1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,5,106,1158,8,106,
-        10,106,12,106,1161,9,106,1,106,1,106,1,106,1,106,3,106,1167,8,106,
-        1,106,1,106,1,106,1,106,1,106,5,106,1174,8,106,10,106,12,106,1177,
-        9,106,1,106,1,106,3,106,1181,8,106,1,107,1,107,1,107,1,107,3,107,
-        1187,8,107,1,108,1,108,1,108,1,108,1,109,1,109,1,109,1,110,1,110,
-        1,111,1,111,1,111,3,111,1201,8,111,1,112,1,112,1,113,1,113,3,113,
-        1207,8,113,1,114,1,114,1,114,0,0,115,0,2,4,6,8,10,12,14,16,18,20,
+        1,100,3,100,1105,8,100,1,101,1,101,1,101,1,101,1,102,1,102,1,102,
+        1,102,5,102,1115,8,102,10,102,12,102,1118,9,102,1,102,1,102,1,103,
+        1,103,1,103,1,103,1,103,3,103,1127,8,103,1,103,1,103,1,103,3,103,
+        1132,8,103,1,104,1,104,1,104,1,104,3,104,1138,8,104,1,105,1,105,
+        3,105,1142,8,105,1,105,1,105,3,105,1146,8,105,1,105,3,105,1149,8,
+        105,1,105,1,105,3,105,1153,8,105,1,106,1,106,1,106,1,106,1,106,1,
+        106,1,106,1,106,1,106,1,106,5,106,1165,8,106,10,106,12,106,1168,
+        9,106,1,106,1,106,1,106,1,106,3,106,1174,8,106,1,106,1,106,1,106,
+        1,106,1,106,5,106,1181,8,106,10,106,12,106,1184,9,106,1,106,1,106,
+        3,106,1188,8,106,1,107,1,107,1,107,1,107,3,107,1194,8,107,1,107,
+        3,107,1197,8,107,1,107,1,107,1,107,1,107,1,107,1,107,1,107,3,107,
+        1206,8,107,1,107,1,107,3,107,1210,8,107,1,108,1,108,1,108,1,108,
+        5,108,1216,8,108,10,108,12,108,1219,9,108,1,108,1,108,1,108,1,108,
+        1,108,1,108,5,108,1227,8,108,10,108,12,108,1230,9,108,1,108,1,108,
+        3,108,1234,8,108,1,109,1,109,1,109,1,110,1,110,1,110,1,110,3,110,
+        1243,8,110,1,111,1,111,1,111,1,111,1,112,1,112,1,112,1,113,1,113,
+        1,114,1,114,1,114,3,114,1257,8,114,1,115,1,115,1,116,1,116,3,116,
+        1263,8,116,1,117,1,117,1,117,0,0,118,0,2,4,6,8,10,12,14,16,18,20,
         22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,
         66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,
         108,110,112,114,116,118,120,122,124,126,128,130,132,134,136,138,
         140,142,144,146,148,150,152,154,156,158,160,162,164,166,168,170,
         172,174,176,178,180,182,184,186,188,190,192,194,196,198,200,202,
-        204,206,208,210,212,214,216,218,220,222,224,226,228,0,12,3,0,5,5,
-        7,7,16,17,1,0,69,74,1,0,75,76,1,0,77,79,4,0,1,1,3,3,36,36,49,49,
-        2,0,25,25,54,54,1,0,93,95,2,0,26,26,40,40,2,0,6,6,46,46,2,0,55,55,
-        65,65,19,0,3,3,6,7,11,11,13,13,17,17,20,20,24,24,26,27,29,29,31,
-        31,35,36,39,39,44,44,46,46,49,49,53,53,55,55,57,57,59,59,20,0,1,
-        2,4,5,8,10,12,12,14,16,18,19,21,23,25,25,28,28,30,30,32,34,37,38,
-        40,43,45,45,47,48,50,52,54,54,56,56,58,58,60,64,1275,0,230,1,0,0,
-        0,2,239,1,0,0,0,4,241,1,0,0,0,6,250,1,0,0,0,8,255,1,0,0,0,10,273,
-        1,0,0,0,12,275,1,0,0,0,14,282,1,0,0,0,16,286,1,0,0,0,18,291,1,0,
-        0,0,20,309,1,0,0,0,22,314,1,0,0,0,24,338,1,0,0,0,26,341,1,0,0,0,
-        28,354,1,0,0,0,30,359,1,0,0,0,32,382,1,0,0,0,34,385,1,0,0,0,36,399,
-        1,0,0,0,38,403,1,0,0,0,40,406,1,0,0,0,42,420,1,0,0,0,44,422,1,0,
-        0,0,46,446,1,0,0,0,48,448,1,0,0,0,50,461,1,0,0,0,52,464,1,0,0,0,
-        54,475,1,0,0,0,56,480,1,0,0,0,58,484,1,0,0,0,60,512,1,0,0,0,62,514,
-        1,0,0,0,64,519,1,0,0,0,66,529,1,0,0,0,68,532,1,0,0,0,70,535,1,0,
-        0,0,72,539,1,0,0,0,74,542,1,0,0,0,76,553,1,0,0,0,78,559,1,0,0,0,
-        80,575,1,0,0,0,82,577,1,0,0,0,84,583,1,0,0,0,86,595,1,0,0,0,88,622,
-        1,0,0,0,90,624,1,0,0,0,92,641,1,0,0,0,94,643,1,0,0,0,96,656,1,0,
-        0,0,98,660,1,0,0,0,100,677,1,0,0,0,102,680,1,0,0,0,104,684,1,0,0,
-        0,106,686,1,0,0,0,108,688,1,0,0,0,110,694,1,0,0,0,112,696,1,0,0,
-        0,114,704,1,0,0,0,116,712,1,0,0,0,118,723,1,0,0,0,120,728,1,0,0,
-        0,122,737,1,0,0,0,124,739,1,0,0,0,126,763,1,0,0,0,128,765,1,0,0,
-        0,130,774,1,0,0,0,132,776,1,0,0,0,134,785,1,0,0,0,136,787,1,0,0,
-        0,138,798,1,0,0,0,140,803,1,0,0,0,142,827,1,0,0,0,144,829,1,0,0,
-        0,146,846,1,0,0,0,148,848,1,0,0,0,150,853,1,0,0,0,152,868,1,0,0,
-        0,154,873,1,0,0,0,156,881,1,0,0,0,158,896,1,0,0,0,160,901,1,0,0,
-        0,162,903,1,0,0,0,164,910,1,0,0,0,166,923,1,0,0,0,168,934,1,0,0,
-        0,170,938,1,0,0,0,172,955,1,0,0,0,174,963,1,0,0,0,176,966,1,0,0,
-        0,178,989,1,0,0,0,180,991,1,0,0,0,182,1002,1,0,0,0,184,1004,1,0,
-        0,0,186,1008,1,0,0,0,188,1010,1,0,0,0,190,1012,1,0,0,0,192,1025,
-        1,0,0,0,194,1043,1,0,0,0,196,1049,1,0,0,0,198,1051,1,0,0,0,200,1097,
-        1,0,0,0,202,1099,1,0,0,0,204,1103,1,0,0,0,206,1114,1,0,0,0,208,1126,
-        1,0,0,0,210,1132,1,0,0,0,212,1180,1,0,0,0,214,1182,1,0,0,0,216,1188,
-        1,0,0,0,218,1192,1,0,0,0,220,1195,1,0,0,0,222,1200,1,0,0,0,224,1202,
-        1,0,0,0,226,1206,1,0,0,0,228,1208,1,0,0,0,230,232,3,2,1,0,231,233,
-        5,84,0,0,232,231,1,0,0,0,232,233,1,0,0,0,233,234,1,0,0,0,234,235,
-        5,0,0,1,235,1,1,0,0,0,236,240,3,4,2,0,237,240,3,196,98,0,238,240,
-        3,8,4,0,239,236,1,0,0,0,239,237,1,0,0,0,239,238,1,0,0,0,240,3,1,
-        0,0,0,241,242,5,48,0,0,242,243,3,222,111,0,243,244,5,72,0,0,244,
-        245,3,6,3,0,245,5,1,0,0,0,246,251,5,97,0,0,247,251,3,186,93,0,248,
-        251,3,184,92,0,249,251,3,222,111,0,250,246,1,0,0,0,250,247,1,0,0,
-        0,250,248,1,0,0,0,250,249,1,0,0,0,251,7,1,0,0,0,252,254,3,10,5,0,
-        253,252,1,0,0,0,254,257,1,0,0,0,255,253,1,0,0,0,255,256,1,0,0,0,
-        256,258,1,0,0,0,257,255,1,0,0,0,258,262,3,14,7,0,259,261,3,12,6,
-        0,260,259,1,0,0,0,261,264,1,0,0,0,262,260,1,0,0,0,262,263,1,0,0,
-        0,263,268,1,0,0,0,264,262,1,0,0,0,265,267,3,10,5,0,266,265,1,0,0,
-        0,267,270,1,0,0,0,268,266,1,0,0,0,268,269,1,0,0,0,269,9,1,0,0,0,
-        270,268,1,0,0,0,271,274,3,16,8,0,272,274,3,18,9,0,273,271,1,0,0,
-        0,273,272,1,0,0,0,274,11,1,0,0,0,275,277,5,56,0,0,276,278,5,1,0,
-        0,277,276,1,0,0,0,277,278,1,0,0,0,278,279,1,0,0,0,279,280,3,14,7,
-        0,280,13,1,0,0,0,281,283,3,24,12,0,282,281,1,0,0,0,283,284,1,0,0,
-        0,284,282,1,0,0,0,284,285,1,0,0,0,285,15,1,0,0,0,286,287,5,4,0,0,
-        287,288,5,39,0,0,288,289,5,53,0,0,289,290,3,110,55,0,290,17,1,0,
-        0,0,291,292,5,59,0,0,292,293,3,172,86,0,293,302,5,87,0,0,294,299,
-        3,110,55,0,295,296,5,82,0,0,296,298,3,110,55,0,297,295,1,0,0,0,298,
-        301,1,0,0,0,299,297,1,0,0,0,299,300,1,0,0,0,300,303,1,0,0,0,301,
-        299,1,0,0,0,302,294,1,0,0,0,302,303,1,0,0,0,303,304,1,0,0,0,304,
-        305,5,88,0,0,305,19,1,0,0,0,306,308,3,22,11,0,307,306,1,0,0,0,308,
-        311,1,0,0,0,309,307,1,0,0,0,309,310,1,0,0,0,310,312,1,0,0,0,311,
-        309,1,0,0,0,312,313,5,0,0,1,313,21,1,0,0,0,314,315,3,172,86,0,315,
-        324,5,87,0,0,316,321,3,110,55,0,317,318,5,82,0,0,318,320,3,110,55,
-        0,319,317,1,0,0,0,320,323,1,0,0,0,321,319,1,0,0,0,321,322,1,0,0,
-        0,322,325,1,0,0,0,323,321,1,0,0,0,324,316,1,0,0,0,324,325,1,0,0,
-        0,325,326,1,0,0,0,326,327,5,88,0,0,327,23,1,0,0,0,328,339,3,26,13,
-        0,329,339,3,28,14,0,330,339,3,30,15,0,331,339,3,38,19,0,332,339,
-        3,40,20,0,333,339,3,44,22,0,334,339,3,48,24,0,335,339,3,52,26,0,
-        336,339,3,54,27,0,337,339,3,56,28,0,338,328,1,0,0,0,338,329,1,0,
-        0,0,338,330,1,0,0,0,338,331,1,0,0,0,338,332,1,0,0,0,338,333,1,0,
-        0,0,338,334,1,0,0,0,338,335,1,0,0,0,338,336,1,0,0,0,338,337,1,0,
-        0,0,339,25,1,0,0,0,340,342,5,41,0,0,341,340,1,0,0,0,341,342,1,0,
-        0,0,342,343,1,0,0,0,343,344,5,33,0,0,344,348,3,74,37,0,345,347,3,
-        10,5,0,346,345,1,0,0,0,347,350,1,0,0,0,348,346,1,0,0,0,348,349,1,
-        0,0,0,349,352,1,0,0,0,350,348,1,0,0,0,351,353,3,72,36,0,352,351,
-        1,0,0,0,352,353,1,0,0,0,353,27,1,0,0,0,354,355,5,58,0,0,355,356,
-        3,110,55,0,356,357,5,4,0,0,357,358,3,220,110,0,358,29,1,0,0,0,359,
-        360,5,9,0,0,360,373,3,32,16,0,361,370,5,87,0,0,362,367,3,110,55,
-        0,363,364,5,82,0,0,364,366,3,110,55,0,365,363,1,0,0,0,366,369,1,
-        0,0,0,367,365,1,0,0,0,367,368,1,0,0,0,368,371,1,0,0,0,369,367,1,
-        0,0,0,370,362,1,0,0,0,370,371,1,0,0,0,371,372,1,0,0,0,372,374,5,
-        88,0,0,373,361,1,0,0,0,373,374,1,0,0,0,374,380,1,0,0,0,375,378,5,
-        64,0,0,376,379,5,77,0,0,377,379,3,34,17,0,378,376,1,0,0,0,378,377,
-        1,0,0,0,379,381,1,0,0,0,380,375,1,0,0,0,380,381,1,0,0,0,381,31,1,
-        0,0,0,382,383,3,174,87,0,383,384,3,222,111,0,384,33,1,0,0,0,385,
-        390,3,36,18,0,386,387,5,82,0,0,387,389,3,36,18,0,388,386,1,0,0,0,
-        389,392,1,0,0,0,390,388,1,0,0,0,390,391,1,0,0,0,391,394,1,0,0,0,
-        392,390,1,0,0,0,393,395,3,72,36,0,394,393,1,0,0,0,394,395,1,0,0,
-        0,395,35,1,0,0,0,396,397,3,222,111,0,397,398,5,4,0,0,398,400,1,0,
-        0,0,399,396,1,0,0,0,399,400,1,0,0,0,400,401,1,0,0,0,401,402,3,220,
-        110,0,402,37,1,0,0,0,403,404,5,14,0,0,404,405,3,74,37,0,405,39,1,
-        0,0,0,406,407,5,34,0,0,407,411,3,76,38,0,408,410,3,42,21,0,409,408,
-        1,0,0,0,410,413,1,0,0,0,411,409,1,0,0,0,411,412,1,0,0,0,412,41,1,
-        0,0,0,413,411,1,0,0,0,414,415,5,40,0,0,415,416,5,33,0,0,416,421,
-        3,44,22,0,417,418,5,40,0,0,418,419,5,14,0,0,419,421,3,44,22,0,420,
-        414,1,0,0,0,420,417,1,0,0,0,421,43,1,0,0,0,422,423,5,48,0,0,423,
-        428,3,46,23,0,424,425,5,82,0,0,425,427,3,46,23,0,426,424,1,0,0,0,
-        427,430,1,0,0,0,428,426,1,0,0,0,428,429,1,0,0,0,429,45,1,0,0,0,430,
-        428,1,0,0,0,431,432,3,108,54,0,432,433,5,72,0,0,433,434,3,110,55,
-        0,434,447,1,0,0,0,435,436,3,220,110,0,436,437,5,72,0,0,437,438,3,
-        110,55,0,438,447,1,0,0,0,439,440,3,220,110,0,440,441,5,67,0,0,441,
-        442,3,110,55,0,442,447,1,0,0,0,443,444,3,220,110,0,444,445,3,96,
-        48,0,445,447,1,0,0,0,446,431,1,0,0,0,446,435,1,0,0,0,446,439,1,0,
-        0,0,446,443,1,0,0,0,447,47,1,0,0,0,448,449,5,45,0,0,449,454,3,50,
-        25,0,450,451,5,82,0,0,451,453,3,50,25,0,452,450,1,0,0,0,453,456,
-        1,0,0,0,454,452,1,0,0,0,454,455,1,0,0,0,455,49,1,0,0,0,456,454,1,
-        0,0,0,457,458,3,220,110,0,458,459,3,96,48,0,459,462,1,0,0,0,460,
-        462,3,108,54,0,461,457,1,0,0,0,461,460,1,0,0,0,462,51,1,0,0,0,463,
-        465,5,18,0,0,464,463,1,0,0,0,464,465,1,0,0,0,465,466,1,0,0,0,466,
-        467,5,15,0,0,467,472,3,110,55,0,468,469,5,82,0,0,469,471,3,110,55,
-        0,470,468,1,0,0,0,471,474,1,0,0,0,472,470,1,0,0,0,472,473,1,0,0,
-        0,473,53,1,0,0,0,474,472,1,0,0,0,475,476,5,62,0,0,476,478,3,58,29,
-        0,477,479,3,72,36,0,478,477,1,0,0,0,478,479,1,0,0,0,479,55,1,0,0,
-        0,480,481,5,47,0,0,481,482,3,58,29,0,482,57,1,0,0,0,483,485,5,19,
-        0,0,484,483,1,0,0,0,484,485,1,0,0,0,485,486,1,0,0,0,486,488,3,60,
-        30,0,487,489,3,64,32,0,488,487,1,0,0,0,488,489,1,0,0,0,489,491,1,
-        0,0,0,490,492,3,66,33,0,491,490,1,0,0,0,491,492,1,0,0,0,492,494,
-        1,0,0,0,493,495,3,68,34,0,494,493,1,0,0,0,494,495,1,0,0,0,495,59,
-        1,0,0,0,496,501,5,77,0,0,497,498,5,82,0,0,498,500,3,62,31,0,499,
-        497,1,0,0,0,500,503,1,0,0,0,501,499,1,0,0,0,501,502,1,0,0,0,502,
-        513,1,0,0,0,503,501,1,0,0,0,504,509,3,62,31,0,505,506,5,82,0,0,506,
-        508,3,62,31,0,507,505,1,0,0,0,508,511,1,0,0,0,509,507,1,0,0,0,509,
-        510,1,0,0,0,510,513,1,0,0,0,511,509,1,0,0,0,512,496,1,0,0,0,512,
-        504,1,0,0,0,513,61,1,0,0,0,514,517,3,110,55,0,515,516,5,4,0,0,516,
-        518,3,220,110,0,517,515,1,0,0,0,517,518,1,0,0,0,518,63,1,0,0,0,519,
-        520,5,43,0,0,520,521,5,8,0,0,521,526,3,70,35,0,522,523,5,82,0,0,
-        523,525,3,70,35,0,524,522,1,0,0,0,525,528,1,0,0,0,526,524,1,0,0,
-        0,526,527,1,0,0,0,527,65,1,0,0,0,528,526,1,0,0,0,529,530,5,50,0,
-        0,530,531,3,110,55,0,531,67,1,0,0,0,532,533,5,32,0,0,533,534,3,110,
-        55,0,534,69,1,0,0,0,535,537,3,110,55,0,536,538,7,0,0,0,537,536,1,
-        0,0,0,537,538,1,0,0,0,538,71,1,0,0,0,539,540,5,61,0,0,540,541,3,
-        110,55,0,541,73,1,0,0,0,542,547,3,76,38,0,543,544,5,82,0,0,544,546,
-        3,76,38,0,545,543,1,0,0,0,546,549,1,0,0,0,547,545,1,0,0,0,547,548,
-        1,0,0,0,548,75,1,0,0,0,549,547,1,0,0,0,550,551,3,220,110,0,551,552,
-        5,72,0,0,552,554,1,0,0,0,553,550,1,0,0,0,553,554,1,0,0,0,554,557,
-        1,0,0,0,555,558,3,80,40,0,556,558,3,78,39,0,557,555,1,0,0,0,557,
-        556,1,0,0,0,558,77,1,0,0,0,559,560,3,222,111,0,560,561,5,87,0,0,
-        561,562,3,80,40,0,562,563,5,88,0,0,563,79,1,0,0,0,564,568,3,84,42,
-        0,565,567,3,86,43,0,566,565,1,0,0,0,567,570,1,0,0,0,568,566,1,0,
-        0,0,568,569,1,0,0,0,569,576,1,0,0,0,570,568,1,0,0,0,571,572,5,87,
-        0,0,572,573,3,80,40,0,573,574,5,88,0,0,574,576,1,0,0,0,575,564,1,
-        0,0,0,575,571,1,0,0,0,576,81,1,0,0,0,577,579,3,84,42,0,578,580,3,
-        86,43,0,579,578,1,0,0,0,580,581,1,0,0,0,581,579,1,0,0,0,581,582,
-        1,0,0,0,582,83,1,0,0,0,583,585,5,87,0,0,584,586,3,220,110,0,585,
-        584,1,0,0,0,585,586,1,0,0,0,586,588,1,0,0,0,587,589,3,96,48,0,588,
-        587,1,0,0,0,588,589,1,0,0,0,589,591,1,0,0,0,590,592,3,92,46,0,591,
-        590,1,0,0,0,591,592,1,0,0,0,592,593,1,0,0,0,593,594,5,88,0,0,594,
-        85,1,0,0,0,595,596,3,88,44,0,596,597,3,84,42,0,597,87,1,0,0,0,598,
-        599,5,73,0,0,599,601,5,76,0,0,600,602,3,90,45,0,601,600,1,0,0,0,
-        601,602,1,0,0,0,602,603,1,0,0,0,603,604,5,76,0,0,604,623,5,74,0,
-        0,605,606,5,73,0,0,606,608,5,76,0,0,607,609,3,90,45,0,608,607,1,
-        0,0,0,608,609,1,0,0,0,609,610,1,0,0,0,610,623,5,76,0,0,611,613,5,
-        76,0,0,612,614,3,90,45,0,613,612,1,0,0,0,613,614,1,0,0,0,614,615,
-        1,0,0,0,615,616,5,76,0,0,616,623,5,74,0,0,617,619,5,76,0,0,618,620,
-        3,90,45,0,619,618,1,0,0,0,619,620,1,0,0,0,620,621,1,0,0,0,621,623,
-        5,76,0,0,622,598,1,0,0,0,622,605,1,0,0,0,622,611,1,0,0,0,622,617,
-        1,0,0,0,623,89,1,0,0,0,624,626,5,89,0,0,625,627,3,220,110,0,626,
-        625,1,0,0,0,626,627,1,0,0,0,627,629,1,0,0,0,628,630,3,94,47,0,629,
-        628,1,0,0,0,629,630,1,0,0,0,630,632,1,0,0,0,631,633,3,100,50,0,632,
-        631,1,0,0,0,632,633,1,0,0,0,633,635,1,0,0,0,634,636,3,92,46,0,635,
-        634,1,0,0,0,635,636,1,0,0,0,636,637,1,0,0,0,637,638,5,90,0,0,638,
-        91,1,0,0,0,639,642,3,192,96,0,640,642,3,180,90,0,641,639,1,0,0,0,
-        641,640,1,0,0,0,642,93,1,0,0,0,643,644,5,83,0,0,644,652,3,106,53,
-        0,645,647,5,85,0,0,646,648,5,83,0,0,647,646,1,0,0,0,647,648,1,0,
-        0,0,648,649,1,0,0,0,649,651,3,106,53,0,650,645,1,0,0,0,651,654,1,
-        0,0,0,652,650,1,0,0,0,652,653,1,0,0,0,653,95,1,0,0,0,654,652,1,0,
-        0,0,655,657,3,98,49,0,656,655,1,0,0,0,657,658,1,0,0,0,658,656,1,
-        0,0,0,658,659,1,0,0,0,659,97,1,0,0,0,660,661,5,83,0,0,661,662,3,
-        104,52,0,662,99,1,0,0,0,663,665,5,77,0,0,664,666,3,102,51,0,665,
-        664,1,0,0,0,665,666,1,0,0,0,666,671,1,0,0,0,667,669,5,66,0,0,668,
-        670,3,102,51,0,669,668,1,0,0,0,669,670,1,0,0,0,670,672,1,0,0,0,671,
-        667,1,0,0,0,671,672,1,0,0,0,672,678,1,0,0,0,673,675,5,66,0,0,674,
+        204,206,208,210,212,214,216,218,220,222,224,226,228,230,232,234,
+        0,12,3,0,5,5,7,7,16,17,1,0,69,74,1,0,75,76,1,0,77,79,4,0,1,1,3,3,
+        36,36,49,49,2,0,25,25,54,54,1,0,93,95,2,0,26,26,40,40,2,0,6,6,46,
+        46,2,0,55,55,65,65,19,0,3,3,6,7,11,11,13,13,17,17,20,20,24,24,26,
+        27,29,29,31,31,35,36,39,39,44,44,46,46,49,49,53,53,55,55,57,57,59,
+        59,20,0,1,2,4,5,8,10,12,12,14,16,18,19,21,23,25,25,28,28,30,30,32,
+        34,37,38,40,43,45,45,47,48,50,52,54,54,56,56,58,58,60,64,1336,0,
+        236,1,0,0,0,2,245,1,0,0,0,4,247,1,0,0,0,6,256,1,0,0,0,8,261,1,0,
+        0,0,10,279,1,0,0,0,12,281,1,0,0,0,14,288,1,0,0,0,16,292,1,0,0,0,
+        18,297,1,0,0,0,20,315,1,0,0,0,22,320,1,0,0,0,24,344,1,0,0,0,26,347,
+        1,0,0,0,28,360,1,0,0,0,30,365,1,0,0,0,32,388,1,0,0,0,34,391,1,0,
+        0,0,36,405,1,0,0,0,38,409,1,0,0,0,40,412,1,0,0,0,42,426,1,0,0,0,
+        44,428,1,0,0,0,46,452,1,0,0,0,48,454,1,0,0,0,50,467,1,0,0,0,52,470,
+        1,0,0,0,54,481,1,0,0,0,56,486,1,0,0,0,58,490,1,0,0,0,60,518,1,0,
+        0,0,62,520,1,0,0,0,64,525,1,0,0,0,66,535,1,0,0,0,68,538,1,0,0,0,
+        70,541,1,0,0,0,72,545,1,0,0,0,74,548,1,0,0,0,76,559,1,0,0,0,78,565,
+        1,0,0,0,80,581,1,0,0,0,82,583,1,0,0,0,84,589,1,0,0,0,86,601,1,0,
+        0,0,88,628,1,0,0,0,90,630,1,0,0,0,92,647,1,0,0,0,94,649,1,0,0,0,
+        96,662,1,0,0,0,98,666,1,0,0,0,100,683,1,0,0,0,102,686,1,0,0,0,104,
+        690,1,0,0,0,106,692,1,0,0,0,108,694,1,0,0,0,110,700,1,0,0,0,112,
+        702,1,0,0,0,114,710,1,0,0,0,116,718,1,0,0,0,118,729,1,0,0,0,120,
+        734,1,0,0,0,122,743,1,0,0,0,124,745,1,0,0,0,126,769,1,0,0,0,128,
+        771,1,0,0,0,130,780,1,0,0,0,132,782,1,0,0,0,134,791,1,0,0,0,136,
+        793,1,0,0,0,138,804,1,0,0,0,140,809,1,0,0,0,142,833,1,0,0,0,144,
+        835,1,0,0,0,146,852,1,0,0,0,148,854,1,0,0,0,150,859,1,0,0,0,152,
+        874,1,0,0,0,154,879,1,0,0,0,156,887,1,0,0,0,158,902,1,0,0,0,160,
+        907,1,0,0,0,162,909,1,0,0,0,164,916,1,0,0,0,166,929,1,0,0,0,168,
+        940,1,0,0,0,170,944,1,0,0,0,172,961,1,0,0,0,174,969,1,0,0,0,176,
+        972,1,0,0,0,178,995,1,0,0,0,180,997,1,0,0,0,182,1008,1,0,0,0,184,
+        1010,1,0,0,0,186,1014,1,0,0,0,188,1016,1,0,0,0,190,1018,1,0,0,0,
+        192,1031,1,0,0,0,194,1049,1,0,0,0,196,1056,1,0,0,0,198,1058,1,0,
+        0,0,200,1104,1,0,0,0,202,1106,1,0,0,0,204,1110,1,0,0,0,206,1121,
+        1,0,0,0,208,1133,1,0,0,0,210,1139,1,0,0,0,212,1187,1,0,0,0,214,1189,
+        1,0,0,0,216,1233,1,0,0,0,218,1235,1,0,0,0,220,1238,1,0,0,0,222,1244,
+        1,0,0,0,224,1248,1,0,0,0,226,1251,1,0,0,0,228,1256,1,0,0,0,230,1258,
+        1,0,0,0,232,1262,1,0,0,0,234,1264,1,0,0,0,236,238,3,2,1,0,237,239,
+        5,84,0,0,238,237,1,0,0,0,238,239,1,0,0,0,239,240,1,0,0,0,240,241,
+        5,0,0,1,241,1,1,0,0,0,242,246,3,4,2,0,243,246,3,196,98,0,244,246,
+        3,8,4,0,245,242,1,0,0,0,245,243,1,0,0,0,245,244,1,0,0,0,246,3,1,
+        0,0,0,247,248,5,48,0,0,248,249,3,228,114,0,249,250,5,72,0,0,250,
+        251,3,6,3,0,251,5,1,0,0,0,252,257,5,97,0,0,253,257,3,186,93,0,254,
+        257,3,184,92,0,255,257,3,228,114,0,256,252,1,0,0,0,256,253,1,0,0,
+        0,256,254,1,0,0,0,256,255,1,0,0,0,257,7,1,0,0,0,258,260,3,10,5,0,
+        259,258,1,0,0,0,260,263,1,0,0,0,261,259,1,0,0,0,261,262,1,0,0,0,
+        262,264,1,0,0,0,263,261,1,0,0,0,264,268,3,14,7,0,265,267,3,12,6,
+        0,266,265,1,0,0,0,267,270,1,0,0,0,268,266,1,0,0,0,268,269,1,0,0,
+        0,269,274,1,0,0,0,270,268,1,0,0,0,271,273,3,10,5,0,272,271,1,0,0,
+        0,273,276,1,0,0,0,274,272,1,0,0,0,274,275,1,0,0,0,275,9,1,0,0,0,
+        276,274,1,0,0,0,277,280,3,16,8,0,278,280,3,18,9,0,279,277,1,0,0,
+        0,279,278,1,0,0,0,280,11,1,0,0,0,281,283,5,56,0,0,282,284,5,1,0,
+        0,283,282,1,0,0,0,283,284,1,0,0,0,284,285,1,0,0,0,285,286,3,14,7,
+        0,286,13,1,0,0,0,287,289,3,24,12,0,288,287,1,0,0,0,289,290,1,0,0,
+        0,290,288,1,0,0,0,290,291,1,0,0,0,291,15,1,0,0,0,292,293,5,4,0,0,
+        293,294,5,39,0,0,294,295,5,53,0,0,295,296,3,110,55,0,296,17,1,0,
+        0,0,297,298,5,59,0,0,298,299,3,172,86,0,299,308,5,87,0,0,300,305,
+        3,110,55,0,301,302,5,82,0,0,302,304,3,110,55,0,303,301,1,0,0,0,304,
+        307,1,0,0,0,305,303,1,0,0,0,305,306,1,0,0,0,306,309,1,0,0,0,307,
+        305,1,0,0,0,308,300,1,0,0,0,308,309,1,0,0,0,309,310,1,0,0,0,310,
+        311,5,88,0,0,311,19,1,0,0,0,312,314,3,22,11,0,313,312,1,0,0,0,314,
+        317,1,0,0,0,315,313,1,0,0,0,315,316,1,0,0,0,316,318,1,0,0,0,317,
+        315,1,0,0,0,318,319,5,0,0,1,319,21,1,0,0,0,320,321,3,172,86,0,321,
+        330,5,87,0,0,322,327,3,110,55,0,323,324,5,82,0,0,324,326,3,110,55,
+        0,325,323,1,0,0,0,326,329,1,0,0,0,327,325,1,0,0,0,327,328,1,0,0,
+        0,328,331,1,0,0,0,329,327,1,0,0,0,330,322,1,0,0,0,330,331,1,0,0,
+        0,331,332,1,0,0,0,332,333,5,88,0,0,333,23,1,0,0,0,334,345,3,26,13,
+        0,335,345,3,28,14,0,336,345,3,30,15,0,337,345,3,38,19,0,338,345,
+        3,40,20,0,339,345,3,44,22,0,340,345,3,48,24,0,341,345,3,52,26,0,
+        342,345,3,54,27,0,343,345,3,56,28,0,344,334,1,0,0,0,344,335,1,0,
+        0,0,344,336,1,0,0,0,344,337,1,0,0,0,344,338,1,0,0,0,344,339,1,0,
+        0,0,344,340,1,0,0,0,344,341,1,0,0,0,344,342,1,0,0,0,344,343,1,0,
+        0,0,345,25,1,0,0,0,346,348,5,41,0,0,347,346,1,0,0,0,347,348,1,0,
+        0,0,348,349,1,0,0,0,349,350,5,33,0,0,350,354,3,74,37,0,351,353,3,
+        10,5,0,352,351,1,0,0,0,353,356,1,0,0,0,354,352,1,0,0,0,354,355,1,
+        0,0,0,355,358,1,0,0,0,356,354,1,0,0,0,357,359,3,72,36,0,358,357,
+        1,0,0,0,358,359,1,0,0,0,359,27,1,0,0,0,360,361,5,58,0,0,361,362,
+        3,110,55,0,362,363,5,4,0,0,363,364,3,226,113,0,364,29,1,0,0,0,365,
+        366,5,9,0,0,366,379,3,32,16,0,367,376,5,87,0,0,368,373,3,110,55,
+        0,369,370,5,82,0,0,370,372,3,110,55,0,371,369,1,0,0,0,372,375,1,
+        0,0,0,373,371,1,0,0,0,373,374,1,0,0,0,374,377,1,0,0,0,375,373,1,
+        0,0,0,376,368,1,0,0,0,376,377,1,0,0,0,377,378,1,0,0,0,378,380,5,
+        88,0,0,379,367,1,0,0,0,379,380,1,0,0,0,380,386,1,0,0,0,381,384,5,
+        64,0,0,382,385,5,77,0,0,383,385,3,34,17,0,384,382,1,0,0,0,384,383,
+        1,0,0,0,385,387,1,0,0,0,386,381,1,0,0,0,386,387,1,0,0,0,387,31,1,
+        0,0,0,388,389,3,174,87,0,389,390,3,228,114,0,390,33,1,0,0,0,391,
+        396,3,36,18,0,392,393,5,82,0,0,393,395,3,36,18,0,394,392,1,0,0,0,
+        395,398,1,0,0,0,396,394,1,0,0,0,396,397,1,0,0,0,397,400,1,0,0,0,
+        398,396,1,0,0,0,399,401,3,72,36,0,400,399,1,0,0,0,400,401,1,0,0,
+        0,401,35,1,0,0,0,402,403,3,228,114,0,403,404,5,4,0,0,404,406,1,0,
+        0,0,405,402,1,0,0,0,405,406,1,0,0,0,406,407,1,0,0,0,407,408,3,226,
+        113,0,408,37,1,0,0,0,409,410,5,14,0,0,410,411,3,74,37,0,411,39,1,
+        0,0,0,412,413,5,34,0,0,413,417,3,76,38,0,414,416,3,42,21,0,415,414,
+        1,0,0,0,416,419,1,0,0,0,417,415,1,0,0,0,417,418,1,0,0,0,418,41,1,
+        0,0,0,419,417,1,0,0,0,420,421,5,40,0,0,421,422,5,33,0,0,422,427,
+        3,44,22,0,423,424,5,40,0,0,424,425,5,14,0,0,425,427,3,44,22,0,426,
+        420,1,0,0,0,426,423,1,0,0,0,427,43,1,0,0,0,428,429,5,48,0,0,429,
+        434,3,46,23,0,430,431,5,82,0,0,431,433,3,46,23,0,432,430,1,0,0,0,
+        433,436,1,0,0,0,434,432,1,0,0,0,434,435,1,0,0,0,435,45,1,0,0,0,436,
+        434,1,0,0,0,437,438,3,108,54,0,438,439,5,72,0,0,439,440,3,110,55,
+        0,440,453,1,0,0,0,441,442,3,226,113,0,442,443,5,72,0,0,443,444,3,
+        110,55,0,444,453,1,0,0,0,445,446,3,226,113,0,446,447,5,67,0,0,447,
+        448,3,110,55,0,448,453,1,0,0,0,449,450,3,226,113,0,450,451,3,96,
+        48,0,451,453,1,0,0,0,452,437,1,0,0,0,452,441,1,0,0,0,452,445,1,0,
+        0,0,452,449,1,0,0,0,453,47,1,0,0,0,454,455,5,45,0,0,455,460,3,50,
+        25,0,456,457,5,82,0,0,457,459,3,50,25,0,458,456,1,0,0,0,459,462,
+        1,0,0,0,460,458,1,0,0,0,460,461,1,0,0,0,461,49,1,0,0,0,462,460,1,
+        0,0,0,463,464,3,226,113,0,464,465,3,96,48,0,465,468,1,0,0,0,466,
+        468,3,108,54,0,467,463,1,0,0,0,467,466,1,0,0,0,468,51,1,0,0,0,469,
+        471,5,18,0,0,470,469,1,0,0,0,470,471,1,0,0,0,471,472,1,0,0,0,472,
+        473,5,15,0,0,473,478,3,110,55,0,474,475,5,82,0,0,475,477,3,110,55,
+        0,476,474,1,0,0,0,477,480,1,0,0,0,478,476,1,0,0,0,478,479,1,0,0,
+        0,479,53,1,0,0,0,480,478,1,0,0,0,481,482,5,62,0,0,482,484,3,58,29,
+        0,483,485,3,72,36,0,484,483,1,0,0,0,484,485,1,0,0,0,485,55,1,0,0,
+        0,486,487,5,47,0,0,487,488,3,58,29,0,488,57,1,0,0,0,489,491,5,19,
+        0,0,490,489,1,0,0,0,490,491,1,0,0,0,491,492,1,0,0,0,492,494,3,60,
+        30,0,493,495,3,64,32,0,494,493,1,0,0,0,494,495,1,0,0,0,495,497,1,
+        0,0,0,496,498,3,66,33,0,497,496,1,0,0,0,497,498,1,0,0,0,498,500,
+        1,0,0,0,499,501,3,68,34,0,500,499,1,0,0,0,500,501,1,0,0,0,501,59,
+        1,0,0,0,502,507,5,77,0,0,503,504,5,82,0,0,504,506,3,62,31,0,505,
+        503,1,0,0,0,506,509,1,0,0,0,507,505,1,0,0,0,507,508,1,0,0,0,508,
+        519,1,0,0,0,509,507,1,0,0,0,510,515,3,62,31,0,511,512,5,82,0,0,512,
+        514,3,62,31,0,513,511,1,0,0,0,514,517,1,0,0,0,515,513,1,0,0,0,515,
+        516,1,0,0,0,516,519,1,0,0,0,517,515,1,0,0,0,518,502,1,0,0,0,518,
+        510,1,0,0,0,519,61,1,0,0,0,520,523,3,110,55,0,521,522,5,4,0,0,522,
+        524,3,226,113,0,523,521,1,0,0,0,523,524,1,0,0,0,524,63,1,0,0,0,525,
+        526,5,43,0,0,526,527,5,8,0,0,527,532,3,70,35,0,528,529,5,82,0,0,
+        529,531,3,70,35,0,530,528,1,0,0,0,531,534,1,0,0,0,532,530,1,0,0,
+        0,532,533,1,0,0,0,533,65,1,0,0,0,534,532,1,0,0,0,535,536,5,50,0,
+        0,536,537,3,110,55,0,537,67,1,0,0,0,538,539,5,32,0,0,539,540,3,110,
+        55,0,540,69,1,0,0,0,541,543,3,110,55,0,542,544,7,0,0,0,543,542,1,
+        0,0,0,543,544,1,0,0,0,544,71,1,0,0,0,545,546,5,61,0,0,546,547,3,
+        110,55,0,547,73,1,0,0,0,548,553,3,76,38,0,549,550,5,82,0,0,550,552,
+        3,76,38,0,551,549,1,0,0,0,552,555,1,0,0,0,553,551,1,0,0,0,553,554,
+        1,0,0,0,554,75,1,0,0,0,555,553,1,0,0,0,556,557,3,226,113,0,557,558,
+        5,72,0,0,558,560,1,0,0,0,559,556,1,0,0,0,559,560,1,0,0,0,560,563,
+        1,0,0,0,561,564,3,80,40,0,562,564,3,78,39,0,563,561,1,0,0,0,563,
+        562,1,0,0,0,564,77,1,0,0,0,565,566,3,228,114,0,566,567,5,87,0,0,
+        567,568,3,80,40,0,568,569,5,88,0,0,569,79,1,0,0,0,570,574,3,84,42,
+        0,571,573,3,86,43,0,572,571,1,0,0,0,573,576,1,0,0,0,574,572,1,0,
+        0,0,574,575,1,0,0,0,575,582,1,0,0,0,576,574,1,0,0,0,577,578,5,87,
+        0,0,578,579,3,80,40,0,579,580,5,88,0,0,580,582,1,0,0,0,581,570,1,
+        0,0,0,581,577,1,0,0,0,582,81,1,0,0,0,583,585,3,84,42,0,584,586,3,
+        86,43,0,585,584,1,0,0,0,586,587,1,0,0,0,587,585,1,0,0,0,587,588,
+        1,0,0,0,588,83,1,0,0,0,589,591,5,87,0,0,590,592,3,226,113,0,591,
+        590,1,0,0,0,591,592,1,0,0,0,592,594,1,0,0,0,593,595,3,96,48,0,594,
+        593,1,0,0,0,594,595,1,0,0,0,595,597,1,0,0,0,596,598,3,92,46,0,597,
+        596,1,0,0,0,597,598,1,0,0,0,598,599,1,0,0,0,599,600,5,88,0,0,600,
+        85,1,0,0,0,601,602,3,88,44,0,602,603,3,84,42,0,603,87,1,0,0,0,604,
+        605,5,73,0,0,605,607,5,76,0,0,606,608,3,90,45,0,607,606,1,0,0,0,
+        607,608,1,0,0,0,608,609,1,0,0,0,609,610,5,76,0,0,610,629,5,74,0,
+        0,611,612,5,73,0,0,612,614,5,76,0,0,613,615,3,90,45,0,614,613,1,
+        0,0,0,614,615,1,0,0,0,615,616,1,0,0,0,616,629,5,76,0,0,617,619,5,
+        76,0,0,618,620,3,90,45,0,619,618,1,0,0,0,619,620,1,0,0,0,620,621,
+        1,0,0,0,621,622,5,76,0,0,622,629,5,74,0,0,623,625,5,76,0,0,624,626,
+        3,90,45,0,625,624,1,0,0,0,625,626,1,0,0,0,626,627,1,0,0,0,627,629,
+        5,76,0,0,628,604,1,0,0,0,628,611,1,0,0,0,628,617,1,0,0,0,628,623,
+        1,0,0,0,629,89,1,0,0,0,630,632,5,89,0,0,631,633,3,226,113,0,632,
+        631,1,0,0,0,632,633,1,0,0,0,633,635,1,0,0,0,634,636,3,94,47,0,635,
+        634,1,0,0,0,635,636,1,0,0,0,636,638,1,0,0,0,637,639,3,100,50,0,638,
+        637,1,0,0,0,638,639,1,0,0,0,639,641,1,0,0,0,640,642,3,92,46,0,641,
+        640,1,0,0,0,641,642,1,0,0,0,642,643,1,0,0,0,643,644,5,90,0,0,644,
+        91,1,0,0,0,645,648,3,192,96,0,646,648,3,180,90,0,647,645,1,0,0,0,
+        647,646,1,0,0,0,648,93,1,0,0,0,649,650,5,83,0,0,650,658,3,106,53,
+        0,651,653,5,85,0,0,652,654,5,83,0,0,653,652,1,0,0,0,653,654,1,0,
+        0,0,654,655,1,0,0,0,655,657,3,106,53,0,656,651,1,0,0,0,657,660,1,
+        0,0,0,658,656,1,0,0,0,658,659,1,0,0,0,659,95,1,0,0,0,660,658,1,0,
+        0,0,661,663,3,98,49,0,662,661,1,0,0,0,663,664,1,0,0,0,664,662,1,
+        0,0,0,664,665,1,0,0,0,665,97,1,0,0,0,666,667,5,83,0,0,667,668,3,
+        104,52,0,668,99,1,0,0,0,669,671,5,77,0,0,670,672,3,102,51,0,671,
+        670,1,0,0,0,671,672,1,0,0,0,672,677,1,0,0,0,673,675,5,66,0,0,674,
         676,3,102,51,0,675,674,1,0,0,0,675,676,1,0,0,0,676,678,1,0,0,0,677,
-        663,1,0,0,0,677,673,1,0,0,0,678,101,1,0,0,0,679,681,5,76,0,0,680,
-        679,1,0,0,0,680,681,1,0,0,0,681,682,1,0,0,0,682,683,3,188,94,0,683,
-        103,1,0,0,0,684,685,3,226,113,0,685,105,1,0,0,0,686,687,3,226,113,
-        0,687,107,1,0,0,0,688,690,3,146,73,0,689,691,3,144,72,0,690,689,
-        1,0,0,0,691,692,1,0,0,0,692,690,1,0,0,0,692,693,1,0,0,0,693,109,
-        1,0,0,0,694,695,3,112,56,0,695,111,1,0,0,0,696,701,3,114,57,0,697,
-        698,5,42,0,0,698,700,3,114,57,0,699,697,1,0,0,0,700,703,1,0,0,0,
-        701,699,1,0,0,0,701,702,1,0,0,0,702,113,1,0,0,0,703,701,1,0,0,0,
-        704,709,3,116,58,0,705,706,5,63,0,0,706,708,3,116,58,0,707,705,1,
-        0,0,0,708,711,1,0,0,0,709,707,1,0,0,0,709,710,1,0,0,0,710,115,1,
-        0,0,0,711,709,1,0,0,0,712,717,3,118,59,0,713,714,5,2,0,0,714,716,
-        3,118,59,0,715,713,1,0,0,0,716,719,1,0,0,0,717,715,1,0,0,0,717,718,
-        1,0,0,0,718,117,1,0,0,0,719,717,1,0,0,0,720,722,5,37,0,0,721,720,
-        1,0,0,0,722,725,1,0,0,0,723,721,1,0,0,0,723,724,1,0,0,0,724,726,
-        1,0,0,0,725,723,1,0,0,0,726,727,3,120,60,0,727,119,1,0,0,0,728,734,
-        3,124,62,0,729,730,3,122,61,0,730,731,3,124,62,0,731,733,1,0,0,0,
-        732,729,1,0,0,0,733,736,1,0,0,0,734,732,1,0,0,0,734,735,1,0,0,0,
-        735,121,1,0,0,0,736,734,1,0,0,0,737,738,7,1,0,0,738,123,1,0,0,0,
-        739,743,3,128,64,0,740,742,3,126,63,0,741,740,1,0,0,0,742,745,1,
-        0,0,0,743,741,1,0,0,0,743,744,1,0,0,0,744,125,1,0,0,0,745,743,1,
-        0,0,0,746,747,5,51,0,0,747,748,5,62,0,0,748,764,3,128,64,0,749,750,
-        5,23,0,0,750,751,5,62,0,0,751,764,3,128,64,0,752,753,5,12,0,0,753,
-        764,3,128,64,0,754,755,5,68,0,0,755,764,3,128,64,0,756,757,5,28,
-        0,0,757,764,3,128,64,0,758,759,5,30,0,0,759,764,5,38,0,0,760,761,
-        5,30,0,0,761,762,5,37,0,0,762,764,5,38,0,0,763,746,1,0,0,0,763,749,
-        1,0,0,0,763,752,1,0,0,0,763,754,1,0,0,0,763,756,1,0,0,0,763,758,
-        1,0,0,0,763,760,1,0,0,0,764,127,1,0,0,0,765,771,3,132,66,0,766,767,
-        3,130,65,0,767,768,3,132,66,0,768,770,1,0,0,0,769,766,1,0,0,0,770,
-        773,1,0,0,0,771,769,1,0,0,0,771,772,1,0,0,0,772,129,1,0,0,0,773,
-        771,1,0,0,0,774,775,7,2,0,0,775,131,1,0,0,0,776,782,3,136,68,0,777,
-        778,3,134,67,0,778,779,3,136,68,0,779,781,1,0,0,0,780,777,1,0,0,
-        0,781,784,1,0,0,0,782,780,1,0,0,0,782,783,1,0,0,0,783,133,1,0,0,
-        0,784,782,1,0,0,0,785,786,7,3,0,0,786,135,1,0,0,0,787,792,3,138,
-        69,0,788,789,5,80,0,0,789,791,3,138,69,0,790,788,1,0,0,0,791,794,
-        1,0,0,0,792,790,1,0,0,0,792,793,1,0,0,0,793,137,1,0,0,0,794,792,
-        1,0,0,0,795,797,7,2,0,0,796,795,1,0,0,0,797,800,1,0,0,0,798,796,
-        1,0,0,0,798,799,1,0,0,0,799,801,1,0,0,0,800,798,1,0,0,0,801,802,
-        3,140,70,0,802,139,1,0,0,0,803,808,3,146,73,0,804,807,3,142,71,0,
-        805,807,3,144,72,0,806,804,1,0,0,0,806,805,1,0,0,0,807,810,1,0,0,
-        0,808,806,1,0,0,0,808,809,1,0,0,0,809,812,1,0,0,0,810,808,1,0,0,
-        0,811,813,3,96,48,0,812,811,1,0,0,0,812,813,1,0,0,0,813,141,1,0,
-        0,0,814,815,5,89,0,0,815,816,3,110,55,0,816,817,5,90,0,0,817,828,
-        1,0,0,0,818,820,5,89,0,0,819,821,3,110,55,0,820,819,1,0,0,0,820,
-        821,1,0,0,0,821,822,1,0,0,0,822,824,5,66,0,0,823,825,3,110,55,0,
-        824,823,1,0,0,0,824,825,1,0,0,0,825,826,1,0,0,0,826,828,5,90,0,0,
-        827,814,1,0,0,0,827,818,1,0,0,0,828,143,1,0,0,0,829,830,5,81,0,0,
-        830,831,3,194,97,0,831,145,1,0,0,0,832,847,3,148,74,0,833,847,3,
-        154,77,0,834,847,3,156,78,0,835,847,3,158,79,0,836,847,3,164,82,
-        0,837,847,3,166,83,0,838,847,3,182,91,0,839,847,3,180,90,0,840,847,
-        3,150,75,0,841,847,3,82,41,0,842,847,3,168,84,0,843,847,3,170,85,
-        0,844,847,3,176,88,0,845,847,3,220,110,0,846,832,1,0,0,0,846,833,
-        1,0,0,0,846,834,1,0,0,0,846,835,1,0,0,0,846,836,1,0,0,0,846,837,
-        1,0,0,0,846,838,1,0,0,0,846,839,1,0,0,0,846,840,1,0,0,0,846,841,
-        1,0,0,0,846,842,1,0,0,0,846,843,1,0,0,0,846,844,1,0,0,0,846,845,
-        1,0,0,0,847,147,1,0,0,0,848,849,5,13,0,0,849,850,5,87,0,0,850,851,
-        5,77,0,0,851,852,5,88,0,0,852,149,1,0,0,0,853,855,5,10,0,0,854,856,
-        3,110,55,0,855,854,1,0,0,0,855,856,1,0,0,0,856,858,1,0,0,0,857,859,
-        3,152,76,0,858,857,1,0,0,0,859,860,1,0,0,0,860,858,1,0,0,0,860,861,
-        1,0,0,0,861,864,1,0,0,0,862,863,5,21,0,0,863,865,3,110,55,0,864,
-        862,1,0,0,0,864,865,1,0,0,0,865,866,1,0,0,0,866,867,5,22,0,0,867,
-        151,1,0,0,0,868,869,5,60,0,0,869,870,3,110,55,0,870,871,5,52,0,0,
-        871,872,3,110,55,0,872,153,1,0,0,0,873,874,5,89,0,0,874,877,3,162,
-        81,0,875,876,5,85,0,0,876,878,3,110,55,0,877,875,1,0,0,0,877,878,
-        1,0,0,0,878,879,1,0,0,0,879,880,5,90,0,0,880,155,1,0,0,0,881,885,
-        5,89,0,0,882,883,3,220,110,0,883,884,5,72,0,0,884,886,1,0,0,0,885,
-        882,1,0,0,0,885,886,1,0,0,0,886,887,1,0,0,0,887,890,3,82,41,0,888,
-        889,5,61,0,0,889,891,3,110,55,0,890,888,1,0,0,0,890,891,1,0,0,0,
-        891,892,1,0,0,0,892,893,5,85,0,0,893,894,3,110,55,0,894,895,5,90,
-        0,0,895,157,1,0,0,0,896,897,3,160,80,0,897,898,5,87,0,0,898,899,
-        3,162,81,0,899,900,5,88,0,0,900,159,1,0,0,0,901,902,7,4,0,0,902,
-        161,1,0,0,0,903,904,3,220,110,0,904,905,5,28,0,0,905,908,3,110,55,
-        0,906,907,5,61,0,0,907,909,3,110,55,0,908,906,1,0,0,0,908,909,1,
-        0,0,0,909,163,1,0,0,0,910,911,5,44,0,0,911,912,5,87,0,0,912,913,
-        3,220,110,0,913,914,5,72,0,0,914,915,3,110,55,0,915,916,5,82,0,0,
-        916,917,3,220,110,0,917,918,5,28,0,0,918,919,3,110,55,0,919,920,
-        5,85,0,0,920,921,3,110,55,0,921,922,5,88,0,0,922,165,1,0,0,0,923,
-        924,5,24,0,0,924,930,5,91,0,0,925,931,3,8,4,0,926,928,3,74,37,0,
-        927,929,3,72,36,0,928,927,1,0,0,0,928,929,1,0,0,0,929,931,1,0,0,
-        0,930,925,1,0,0,0,930,926,1,0,0,0,931,932,1,0,0,0,932,933,5,92,0,
-        0,933,167,1,0,0,0,934,935,5,87,0,0,935,936,3,110,55,0,936,937,5,
-        88,0,0,937,169,1,0,0,0,938,939,3,172,86,0,939,941,5,87,0,0,940,942,
-        5,19,0,0,941,940,1,0,0,0,941,942,1,0,0,0,942,951,1,0,0,0,943,948,
-        3,110,55,0,944,945,5,82,0,0,945,947,3,110,55,0,946,944,1,0,0,0,947,
-        950,1,0,0,0,948,946,1,0,0,0,948,949,1,0,0,0,949,952,1,0,0,0,950,
-        948,1,0,0,0,951,943,1,0,0,0,951,952,1,0,0,0,952,953,1,0,0,0,953,
-        954,5,88,0,0,954,171,1,0,0,0,955,956,3,174,87,0,956,957,3,222,111,
-        0,957,173,1,0,0,0,958,959,3,222,111,0,959,960,5,81,0,0,960,962,1,
-        0,0,0,961,958,1,0,0,0,962,965,1,0,0,0,963,961,1,0,0,0,963,964,1,
-        0,0,0,964,175,1,0,0,0,965,963,1,0,0,0,966,967,3,220,110,0,967,976,
-        5,91,0,0,968,973,3,178,89,0,969,970,5,82,0,0,970,972,3,178,89,0,
-        971,969,1,0,0,0,972,975,1,0,0,0,973,971,1,0,0,0,973,974,1,0,0,0,
-        974,977,1,0,0,0,975,973,1,0,0,0,976,968,1,0,0,0,976,977,1,0,0,0,
-        977,978,1,0,0,0,978,979,5,92,0,0,979,177,1,0,0,0,980,981,3,194,97,
-        0,981,982,5,83,0,0,982,983,3,110,55,0,983,990,1,0,0,0,984,985,5,
-        81,0,0,985,990,3,194,97,0,986,987,5,81,0,0,987,990,5,77,0,0,988,
-        990,3,220,110,0,989,980,1,0,0,0,989,984,1,0,0,0,989,986,1,0,0,0,
-        989,988,1,0,0,0,990,179,1,0,0,0,991,994,5,86,0,0,992,995,3,222,111,
-        0,993,995,5,95,0,0,994,992,1,0,0,0,994,993,1,0,0,0,995,181,1,0,0,
-        0,996,1003,3,184,92,0,997,1003,5,38,0,0,998,1003,3,186,93,0,999,
-        1003,5,97,0,0,1000,1003,3,190,95,0,1001,1003,3,192,96,0,1002,996,
-        1,0,0,0,1002,997,1,0,0,0,1002,998,1,0,0,0,1002,999,1,0,0,0,1002,
-        1000,1,0,0,0,1002,1001,1,0,0,0,1003,183,1,0,0,0,1004,1005,7,5,0,
-        0,1005,185,1,0,0,0,1006,1009,3,188,94,0,1007,1009,5,96,0,0,1008,
-        1006,1,0,0,0,1008,1007,1,0,0,0,1009,187,1,0,0,0,1010,1011,7,6,0,
-        0,1011,189,1,0,0,0,1012,1021,5,89,0,0,1013,1018,3,110,55,0,1014,
-        1015,5,82,0,0,1015,1017,3,110,55,0,1016,1014,1,0,0,0,1017,1020,1,
-        0,0,0,1018,1016,1,0,0,0,1018,1019,1,0,0,0,1019,1022,1,0,0,0,1020,
-        1018,1,0,0,0,1021,1013,1,0,0,0,1021,1022,1,0,0,0,1022,1023,1,0,0,
-        0,1023,1024,5,90,0,0,1024,191,1,0,0,0,1025,1039,5,91,0,0,1026,1027,
-        3,194,97,0,1027,1028,5,83,0,0,1028,1036,3,110,55,0,1029,1030,5,82,
-        0,0,1030,1031,3,194,97,0,1031,1032,5,83,0,0,1032,1033,3,110,55,0,
-        1033,1035,1,0,0,0,1034,1029,1,0,0,0,1035,1038,1,0,0,0,1036,1034,
-        1,0,0,0,1036,1037,1,0,0,0,1037,1040,1,0,0,0,1038,1036,1,0,0,0,1039,
-        1026,1,0,0,0,1039,1040,1,0,0,0,1040,1041,1,0,0,0,1041,1042,5,92,
-        0,0,1042,193,1,0,0,0,1043,1044,3,226,113,0,1044,195,1,0,0,0,1045,
-        1050,3,198,99,0,1046,1050,3,208,104,0,1047,1050,3,210,105,0,1048,
-        1050,3,214,107,0,1049,1045,1,0,0,0,1049,1046,1,0,0,0,1049,1047,1,
-        0,0,0,1049,1048,1,0,0,0,1050,197,1,0,0,0,1051,1052,5,14,0,0,1052,
-        1054,5,11,0,0,1053,1055,3,222,111,0,1054,1053,1,0,0,0,1054,1055,
-        1,0,0,0,1055,1057,1,0,0,0,1056,1058,3,216,108,0,1057,1056,1,0,0,
-        0,1057,1058,1,0,0,0,1058,1059,1,0,0,0,1059,1060,7,7,0,0,1060,1061,
-        5,87,0,0,1061,1062,3,220,110,0,1062,1063,3,98,49,0,1063,1064,5,88,
-        0,0,1064,1065,7,8,0,0,1065,1067,3,200,100,0,1066,1068,3,72,36,0,
-        1067,1066,1,0,0,0,1067,1068,1,0,0,0,1068,199,1,0,0,0,1069,1070,3,
-        202,101,0,1070,1071,5,30,0,0,1071,1072,5,57,0,0,1072,1098,1,0,0,
-        0,1073,1074,3,204,102,0,1074,1075,5,30,0,0,1075,1076,5,57,0,0,1076,
-        1098,1,0,0,0,1077,1078,3,202,101,0,1078,1079,5,30,0,0,1079,1080,
-        5,37,0,0,1080,1081,5,38,0,0,1081,1098,1,0,0,0,1082,1083,3,202,101,
-        0,1083,1084,5,30,0,0,1084,1085,5,35,0,0,1085,1086,5,31,0,0,1086,
-        1098,1,0,0,0,1087,1088,3,204,102,0,1088,1089,5,30,0,0,1089,1090,
-        5,35,0,0,1090,1091,5,31,0,0,1091,1098,1,0,0,0,1092,1093,3,202,101,
-        0,1093,1094,5,30,0,0,1094,1095,7,9,0,0,1095,1096,3,206,103,0,1096,
-        1098,1,0,0,0,1097,1069,1,0,0,0,1097,1073,1,0,0,0,1097,1077,1,0,0,
-        0,1097,1082,1,0,0,0,1097,1087,1,0,0,0,1097,1092,1,0,0,0,1098,201,
-        1,0,0,0,1099,1100,3,220,110,0,1100,1101,5,81,0,0,1101,1102,3,194,
-        97,0,1102,203,1,0,0,0,1103,1104,5,87,0,0,1104,1109,3,202,101,0,1105,
-        1106,5,82,0,0,1106,1108,3,202,101,0,1107,1105,1,0,0,0,1108,1111,
-        1,0,0,0,1109,1107,1,0,0,0,1109,1110,1,0,0,0,1110,1112,1,0,0,0,1111,
-        1109,1,0,0,0,1112,1113,5,88,0,0,1113,205,1,0,0,0,1114,1119,3,222,
-        111,0,1115,1116,5,73,0,0,1116,1117,3,206,103,0,1117,1118,5,74,0,
-        0,1118,1120,1,0,0,0,1119,1115,1,0,0,0,1119,1120,1,0,0,0,1120,1124,
-        1,0,0,0,1121,1122,5,87,0,0,1122,1123,5,95,0,0,1123,1125,5,88,0,0,
-        1124,1121,1,0,0,0,1124,1125,1,0,0,0,1125,207,1,0,0,0,1126,1127,5,
-        20,0,0,1127,1128,5,11,0,0,1128,1130,3,222,111,0,1129,1131,3,218,
-        109,0,1130,1129,1,0,0,0,1130,1131,1,0,0,0,1131,209,1,0,0,0,1132,
-        1134,5,14,0,0,1133,1135,5,57,0,0,1134,1133,1,0,0,0,1134,1135,1,0,
-        0,0,1135,1136,1,0,0,0,1136,1138,5,29,0,0,1137,1139,3,222,111,0,1138,
-        1137,1,0,0,0,1138,1139,1,0,0,0,1139,1141,1,0,0,0,1140,1142,3,216,
-        108,0,1141,1140,1,0,0,0,1141,1142,1,0,0,0,1142,1143,1,0,0,0,1143,
-        1145,3,212,106,0,1144,1146,3,72,36,0,1145,1144,1,0,0,0,1145,1146,
-        1,0,0,0,1146,211,1,0,0,0,1147,1148,5,26,0,0,1148,1149,5,87,0,0,1149,
-        1150,3,220,110,0,1150,1151,3,98,49,0,1151,1152,5,88,0,0,1152,1153,
-        5,40,0,0,1153,1154,5,87,0,0,1154,1159,3,202,101,0,1155,1156,5,82,
-        0,0,1156,1158,3,202,101,0,1157,1155,1,0,0,0,1158,1161,1,0,0,0,1159,
-        1157,1,0,0,0,1159,1160,1,0,0,0,1160,1162,1,0,0,0,1161,1159,1,0,0,
-        0,1162,1163,5,88,0,0,1163,1181,1,0,0,0,1164,1166,5,40,0,0,1165,1167,
-        5,83,0,0,1166,1165,1,0,0,0,1166,1167,1,0,0,0,1167,1168,1,0,0,0,1168,
-        1169,3,104,52,0,1169,1170,5,87,0,0,1170,1175,3,194,97,0,1171,1172,
-        5,82,0,0,1172,1174,3,194,97,0,1173,1171,1,0,0,0,1174,1177,1,0,0,
-        0,1175,1173,1,0,0,0,1175,1176,1,0,0,0,1176,1178,1,0,0,0,1177,1175,
-        1,0,0,0,1178,1179,5,88,0,0,1179,1181,1,0,0,0,1180,1147,1,0,0,0,1180,
-        1164,1,0,0,0,1181,213,1,0,0,0,1182,1183,5,20,0,0,1183,1184,5,29,
-        0,0,1184,1186,3,222,111,0,1185,1187,3,218,109,0,1186,1185,1,0,0,
-        0,1186,1187,1,0,0,0,1187,215,1,0,0,0,1188,1189,5,27,0,0,1189,1190,
-        5,37,0,0,1190,1191,5,24,0,0,1191,217,1,0,0,0,1192,1193,5,27,0,0,
-        1193,1194,5,24,0,0,1194,219,1,0,0,0,1195,1196,3,222,111,0,1196,221,
-        1,0,0,0,1197,1201,5,99,0,0,1198,1201,5,98,0,0,1199,1201,3,224,112,
-        0,1200,1197,1,0,0,0,1200,1198,1,0,0,0,1200,1199,1,0,0,0,1201,223,
-        1,0,0,0,1202,1203,7,10,0,0,1203,225,1,0,0,0,1204,1207,3,222,111,
-        0,1205,1207,3,228,114,0,1206,1204,1,0,0,0,1206,1205,1,0,0,0,1207,
-        227,1,0,0,0,1208,1209,7,11,0,0,1209,229,1,0,0,0,135,232,239,250,
-        255,262,268,273,277,284,299,302,309,321,324,338,341,348,352,367,
-        370,373,378,380,390,394,399,411,420,428,446,454,461,464,472,478,
-        484,488,491,494,501,509,512,517,526,537,547,553,557,568,575,581,
-        585,588,591,601,608,613,619,622,626,629,632,635,641,647,652,658,
-        665,669,671,675,677,680,692,701,709,717,723,734,743,763,771,782,
-        792,798,806,808,812,820,824,827,846,855,860,864,877,885,890,908,
-        928,930,941,948,951,963,973,976,989,994,1002,1008,1018,1021,1036,
-        1039,1049,1054,1057,1067,1097,1109,1119,1124,1130,1134,1138,1141,
-        1145,1159,1166,1175,1180,1186,1200,1206
+        673,1,0,0,0,677,678,1,0,0,0,678,684,1,0,0,0,679,681,5,66,0,0,680,
+        682,3,102,51,0,681,680,1,0,0,0,681,682,1,0,0,0,682,684,1,0,0,0,683,
+        669,1,0,0,0,683,679,1,0,0,0,684,101,1,0,0,0,685,687,5,76,0,0,686,
+        685,1,0,0,0,686,687,1,0,0,0,687,688,1,0,0,0,688,689,3,188,94,0,689,
+        103,1,0,0,0,690,691,3,232,116,0,691,105,1,0,0,0,692,693,3,232,116,
+        0,693,107,1,0,0,0,694,696,3,146,73,0,695,697,3,144,72,0,696,695,
+        1,0,0,0,697,698,1,0,0,0,698,696,1,0,0,0,698,699,1,0,0,0,699,109,
+        1,0,0,0,700,701,3,112,56,0,701,111,1,0,0,0,702,707,3,114,57,0,703,
+        704,5,42,0,0,704,706,3,114,57,0,705,703,1,0,0,0,706,709,1,0,0,0,
+        707,705,1,0,0,0,707,708,1,0,0,0,708,113,1,0,0,0,709,707,1,0,0,0,
+        710,715,3,116,58,0,711,712,5,63,0,0,712,714,3,116,58,0,713,711,1,
+        0,0,0,714,717,1,0,0,0,715,713,1,0,0,0,715,716,1,0,0,0,716,115,1,
+        0,0,0,717,715,1,0,0,0,718,723,3,118,59,0,719,720,5,2,0,0,720,722,
+        3,118,59,0,721,719,1,0,0,0,722,725,1,0,0,0,723,721,1,0,0,0,723,724,
+        1,0,0,0,724,117,1,0,0,0,725,723,1,0,0,0,726,728,5,37,0,0,727,726,
+        1,0,0,0,728,731,1,0,0,0,729,727,1,0,0,0,729,730,1,0,0,0,730,732,
+        1,0,0,0,731,729,1,0,0,0,732,733,3,120,60,0,733,119,1,0,0,0,734,740,
+        3,124,62,0,735,736,3,122,61,0,736,737,3,124,62,0,737,739,1,0,0,0,
+        738,735,1,0,0,0,739,742,1,0,0,0,740,738,1,0,0,0,740,741,1,0,0,0,
+        741,121,1,0,0,0,742,740,1,0,0,0,743,744,7,1,0,0,744,123,1,0,0,0,
+        745,749,3,128,64,0,746,748,3,126,63,0,747,746,1,0,0,0,748,751,1,
+        0,0,0,749,747,1,0,0,0,749,750,1,0,0,0,750,125,1,0,0,0,751,749,1,
+        0,0,0,752,753,5,51,0,0,753,754,5,62,0,0,754,770,3,128,64,0,755,756,
+        5,23,0,0,756,757,5,62,0,0,757,770,3,128,64,0,758,759,5,12,0,0,759,
+        770,3,128,64,0,760,761,5,68,0,0,761,770,3,128,64,0,762,763,5,28,
+        0,0,763,770,3,128,64,0,764,765,5,30,0,0,765,770,5,38,0,0,766,767,
+        5,30,0,0,767,768,5,37,0,0,768,770,5,38,0,0,769,752,1,0,0,0,769,755,
+        1,0,0,0,769,758,1,0,0,0,769,760,1,0,0,0,769,762,1,0,0,0,769,764,
+        1,0,0,0,769,766,1,0,0,0,770,127,1,0,0,0,771,777,3,132,66,0,772,773,
+        3,130,65,0,773,774,3,132,66,0,774,776,1,0,0,0,775,772,1,0,0,0,776,
+        779,1,0,0,0,777,775,1,0,0,0,777,778,1,0,0,0,778,129,1,0,0,0,779,
+        777,1,0,0,0,780,781,7,2,0,0,781,131,1,0,0,0,782,788,3,136,68,0,783,
+        784,3,134,67,0,784,785,3,136,68,0,785,787,1,0,0,0,786,783,1,0,0,
+        0,787,790,1,0,0,0,788,786,1,0,0,0,788,789,1,0,0,0,789,133,1,0,0,
+        0,790,788,1,0,0,0,791,792,7,3,0,0,792,135,1,0,0,0,793,798,3,138,
+        69,0,794,795,5,80,0,0,795,797,3,138,69,0,796,794,1,0,0,0,797,800,
+        1,0,0,0,798,796,1,0,0,0,798,799,1,0,0,0,799,137,1,0,0,0,800,798,
+        1,0,0,0,801,803,7,2,0,0,802,801,1,0,0,0,803,806,1,0,0,0,804,802,
+        1,0,0,0,804,805,1,0,0,0,805,807,1,0,0,0,806,804,1,0,0,0,807,808,
+        3,140,70,0,808,139,1,0,0,0,809,814,3,146,73,0,810,813,3,142,71,0,
+        811,813,3,144,72,0,812,810,1,0,0,0,812,811,1,0,0,0,813,816,1,0,0,
+        0,814,812,1,0,0,0,814,815,1,0,0,0,815,818,1,0,0,0,816,814,1,0,0,
+        0,817,819,3,96,48,0,818,817,1,0,0,0,818,819,1,0,0,0,819,141,1,0,
+        0,0,820,821,5,89,0,0,821,822,3,110,55,0,822,823,5,90,0,0,823,834,
+        1,0,0,0,824,826,5,89,0,0,825,827,3,110,55,0,826,825,1,0,0,0,826,
+        827,1,0,0,0,827,828,1,0,0,0,828,830,5,66,0,0,829,831,3,110,55,0,
+        830,829,1,0,0,0,830,831,1,0,0,0,831,832,1,0,0,0,832,834,5,90,0,0,
+        833,820,1,0,0,0,833,824,1,0,0,0,834,143,1,0,0,0,835,836,5,81,0,0,
+        836,837,3,194,97,0,837,145,1,0,0,0,838,853,3,148,74,0,839,853,3,
+        154,77,0,840,853,3,156,78,0,841,853,3,158,79,0,842,853,3,164,82,
+        0,843,853,3,166,83,0,844,853,3,182,91,0,845,853,3,180,90,0,846,853,
+        3,150,75,0,847,853,3,82,41,0,848,853,3,168,84,0,849,853,3,170,85,
+        0,850,853,3,176,88,0,851,853,3,226,113,0,852,838,1,0,0,0,852,839,
+        1,0,0,0,852,840,1,0,0,0,852,841,1,0,0,0,852,842,1,0,0,0,852,843,
+        1,0,0,0,852,844,1,0,0,0,852,845,1,0,0,0,852,846,1,0,0,0,852,847,
+        1,0,0,0,852,848,1,0,0,0,852,849,1,0,0,0,852,850,1,0,0,0,852,851,
+        1,0,0,0,853,147,1,0,0,0,854,855,5,13,0,0,855,856,5,87,0,0,856,857,
+        5,77,0,0,857,858,5,88,0,0,858,149,1,0,0,0,859,861,5,10,0,0,860,862,
+        3,110,55,0,861,860,1,0,0,0,861,862,1,0,0,0,862,864,1,0,0,0,863,865,
+        3,152,76,0,864,863,1,0,0,0,865,866,1,0,0,0,866,864,1,0,0,0,866,867,
+        1,0,0,0,867,870,1,0,0,0,868,869,5,21,0,0,869,871,3,110,55,0,870,
+        868,1,0,0,0,870,871,1,0,0,0,871,872,1,0,0,0,872,873,5,22,0,0,873,
+        151,1,0,0,0,874,875,5,60,0,0,875,876,3,110,55,0,876,877,5,52,0,0,
+        877,878,3,110,55,0,878,153,1,0,0,0,879,880,5,89,0,0,880,883,3,162,
+        81,0,881,882,5,85,0,0,882,884,3,110,55,0,883,881,1,0,0,0,883,884,
+        1,0,0,0,884,885,1,0,0,0,885,886,5,90,0,0,886,155,1,0,0,0,887,891,
+        5,89,0,0,888,889,3,226,113,0,889,890,5,72,0,0,890,892,1,0,0,0,891,
+        888,1,0,0,0,891,892,1,0,0,0,892,893,1,0,0,0,893,896,3,82,41,0,894,
+        895,5,61,0,0,895,897,3,110,55,0,896,894,1,0,0,0,896,897,1,0,0,0,
+        897,898,1,0,0,0,898,899,5,85,0,0,899,900,3,110,55,0,900,901,5,90,
+        0,0,901,157,1,0,0,0,902,903,3,160,80,0,903,904,5,87,0,0,904,905,
+        3,162,81,0,905,906,5,88,0,0,906,159,1,0,0,0,907,908,7,4,0,0,908,
+        161,1,0,0,0,909,910,3,226,113,0,910,911,5,28,0,0,911,914,3,110,55,
+        0,912,913,5,61,0,0,913,915,3,110,55,0,914,912,1,0,0,0,914,915,1,
+        0,0,0,915,163,1,0,0,0,916,917,5,44,0,0,917,918,5,87,0,0,918,919,
+        3,226,113,0,919,920,5,72,0,0,920,921,3,110,55,0,921,922,5,82,0,0,
+        922,923,3,226,113,0,923,924,5,28,0,0,924,925,3,110,55,0,925,926,
+        5,85,0,0,926,927,3,110,55,0,927,928,5,88,0,0,928,165,1,0,0,0,929,
+        930,5,24,0,0,930,936,5,91,0,0,931,937,3,8,4,0,932,934,3,74,37,0,
+        933,935,3,72,36,0,934,933,1,0,0,0,934,935,1,0,0,0,935,937,1,0,0,
+        0,936,931,1,0,0,0,936,932,1,0,0,0,937,938,1,0,0,0,938,939,5,92,0,
+        0,939,167,1,0,0,0,940,941,5,87,0,0,941,942,3,110,55,0,942,943,5,
+        88,0,0,943,169,1,0,0,0,944,945,3,172,86,0,945,947,5,87,0,0,946,948,
+        5,19,0,0,947,946,1,0,0,0,947,948,1,0,0,0,948,957,1,0,0,0,949,954,
+        3,110,55,0,950,951,5,82,0,0,951,953,3,110,55,0,952,950,1,0,0,0,953,
+        956,1,0,0,0,954,952,1,0,0,0,954,955,1,0,0,0,955,958,1,0,0,0,956,
+        954,1,0,0,0,957,949,1,0,0,0,957,958,1,0,0,0,958,959,1,0,0,0,959,
+        960,5,88,0,0,960,171,1,0,0,0,961,962,3,174,87,0,962,963,3,228,114,
+        0,963,173,1,0,0,0,964,965,3,228,114,0,965,966,5,81,0,0,966,968,1,
+        0,0,0,967,964,1,0,0,0,968,971,1,0,0,0,969,967,1,0,0,0,969,970,1,
+        0,0,0,970,175,1,0,0,0,971,969,1,0,0,0,972,973,3,226,113,0,973,982,
+        5,91,0,0,974,979,3,178,89,0,975,976,5,82,0,0,976,978,3,178,89,0,
+        977,975,1,0,0,0,978,981,1,0,0,0,979,977,1,0,0,0,979,980,1,0,0,0,
+        980,983,1,0,0,0,981,979,1,0,0,0,982,974,1,0,0,0,982,983,1,0,0,0,
+        983,984,1,0,0,0,984,985,5,92,0,0,985,177,1,0,0,0,986,987,3,194,97,
+        0,987,988,5,83,0,0,988,989,3,110,55,0,989,996,1,0,0,0,990,991,5,
+        81,0,0,991,996,3,194,97,0,992,993,5,81,0,0,993,996,5,77,0,0,994,
+        996,3,226,113,0,995,986,1,0,0,0,995,990,1,0,0,0,995,992,1,0,0,0,
+        995,994,1,0,0,0,996,179,1,0,0,0,997,1000,5,86,0,0,998,1001,3,228,
+        114,0,999,1001,5,95,0,0,1000,998,1,0,0,0,1000,999,1,0,0,0,1001,181,
+        1,0,0,0,1002,1009,3,184,92,0,1003,1009,5,38,0,0,1004,1009,3,186,
+        93,0,1005,1009,5,97,0,0,1006,1009,3,190,95,0,1007,1009,3,192,96,
+        0,1008,1002,1,0,0,0,1008,1003,1,0,0,0,1008,1004,1,0,0,0,1008,1005,
+        1,0,0,0,1008,1006,1,0,0,0,1008,1007,1,0,0,0,1009,183,1,0,0,0,1010,
+        1011,7,5,0,0,1011,185,1,0,0,0,1012,1015,3,188,94,0,1013,1015,5,96,
+        0,0,1014,1012,1,0,0,0,1014,1013,1,0,0,0,1015,187,1,0,0,0,1016,1017,
+        7,6,0,0,1017,189,1,0,0,0,1018,1027,5,89,0,0,1019,1024,3,110,55,0,
+        1020,1021,5,82,0,0,1021,1023,3,110,55,0,1022,1020,1,0,0,0,1023,1026,
+        1,0,0,0,1024,1022,1,0,0,0,1024,1025,1,0,0,0,1025,1028,1,0,0,0,1026,
+        1024,1,0,0,0,1027,1019,1,0,0,0,1027,1028,1,0,0,0,1028,1029,1,0,0,
+        0,1029,1030,5,90,0,0,1030,191,1,0,0,0,1031,1045,5,91,0,0,1032,1033,
+        3,194,97,0,1033,1034,5,83,0,0,1034,1042,3,110,55,0,1035,1036,5,82,
+        0,0,1036,1037,3,194,97,0,1037,1038,5,83,0,0,1038,1039,3,110,55,0,
+        1039,1041,1,0,0,0,1040,1035,1,0,0,0,1041,1044,1,0,0,0,1042,1040,
+        1,0,0,0,1042,1043,1,0,0,0,1043,1046,1,0,0,0,1044,1042,1,0,0,0,1045,
+        1032,1,0,0,0,1045,1046,1,0,0,0,1046,1047,1,0,0,0,1047,1048,5,92,
+        0,0,1048,193,1,0,0,0,1049,1050,3,232,116,0,1050,195,1,0,0,0,1051,
+        1057,3,198,99,0,1052,1057,3,208,104,0,1053,1057,3,210,105,0,1054,
+        1057,3,214,107,0,1055,1057,3,220,110,0,1056,1051,1,0,0,0,1056,1052,
+        1,0,0,0,1056,1053,1,0,0,0,1056,1054,1,0,0,0,1056,1055,1,0,0,0,1057,
+        197,1,0,0,0,1058,1059,5,14,0,0,1059,1061,5,11,0,0,1060,1062,3,228,
+        114,0,1061,1060,1,0,0,0,1061,1062,1,0,0,0,1062,1064,1,0,0,0,1063,
+        1065,3,222,111,0,1064,1063,1,0,0,0,1064,1065,1,0,0,0,1065,1066,1,
+        0,0,0,1066,1067,7,7,0,0,1067,1068,5,87,0,0,1068,1069,3,226,113,0,
+        1069,1070,3,98,49,0,1070,1071,5,88,0,0,1071,1072,7,8,0,0,1072,1074,
+        3,200,100,0,1073,1075,3,72,36,0,1074,1073,1,0,0,0,1074,1075,1,0,
+        0,0,1075,199,1,0,0,0,1076,1077,3,202,101,0,1077,1078,5,30,0,0,1078,
+        1079,5,57,0,0,1079,1105,1,0,0,0,1080,1081,3,204,102,0,1081,1082,
+        5,30,0,0,1082,1083,5,57,0,0,1083,1105,1,0,0,0,1084,1085,3,202,101,
+        0,1085,1086,5,30,0,0,1086,1087,5,37,0,0,1087,1088,5,38,0,0,1088,
+        1105,1,0,0,0,1089,1090,3,202,101,0,1090,1091,5,30,0,0,1091,1092,
+        5,35,0,0,1092,1093,5,31,0,0,1093,1105,1,0,0,0,1094,1095,3,204,102,
+        0,1095,1096,5,30,0,0,1096,1097,5,35,0,0,1097,1098,5,31,0,0,1098,
+        1105,1,0,0,0,1099,1100,3,202,101,0,1100,1101,5,30,0,0,1101,1102,
+        7,9,0,0,1102,1103,3,206,103,0,1103,1105,1,0,0,0,1104,1076,1,0,0,
+        0,1104,1080,1,0,0,0,1104,1084,1,0,0,0,1104,1089,1,0,0,0,1104,1094,
+        1,0,0,0,1104,1099,1,0,0,0,1105,201,1,0,0,0,1106,1107,3,226,113,0,
+        1107,1108,5,81,0,0,1108,1109,3,194,97,0,1109,203,1,0,0,0,1110,1111,
+        5,87,0,0,1111,1116,3,202,101,0,1112,1113,5,82,0,0,1113,1115,3,202,
+        101,0,1114,1112,1,0,0,0,1115,1118,1,0,0,0,1116,1114,1,0,0,0,1116,
+        1117,1,0,0,0,1117,1119,1,0,0,0,1118,1116,1,0,0,0,1119,1120,5,88,
+        0,0,1120,205,1,0,0,0,1121,1126,3,228,114,0,1122,1123,5,73,0,0,1123,
+        1124,3,206,103,0,1124,1125,5,74,0,0,1125,1127,1,0,0,0,1126,1122,
+        1,0,0,0,1126,1127,1,0,0,0,1127,1131,1,0,0,0,1128,1129,5,87,0,0,1129,
+        1130,5,95,0,0,1130,1132,5,88,0,0,1131,1128,1,0,0,0,1131,1132,1,0,
+        0,0,1132,207,1,0,0,0,1133,1134,5,20,0,0,1134,1135,5,11,0,0,1135,
+        1137,3,228,114,0,1136,1138,3,224,112,0,1137,1136,1,0,0,0,1137,1138,
+        1,0,0,0,1138,209,1,0,0,0,1139,1141,5,14,0,0,1140,1142,5,57,0,0,1141,
+        1140,1,0,0,0,1141,1142,1,0,0,0,1142,1143,1,0,0,0,1143,1145,5,29,
+        0,0,1144,1146,3,228,114,0,1145,1144,1,0,0,0,1145,1146,1,0,0,0,1146,
+        1148,1,0,0,0,1147,1149,3,222,111,0,1148,1147,1,0,0,0,1148,1149,1,
+        0,0,0,1149,1150,1,0,0,0,1150,1152,3,212,106,0,1151,1153,3,72,36,
+        0,1152,1151,1,0,0,0,1152,1153,1,0,0,0,1153,211,1,0,0,0,1154,1155,
+        5,26,0,0,1155,1156,5,87,0,0,1156,1157,3,226,113,0,1157,1158,3,98,
+        49,0,1158,1159,5,88,0,0,1159,1160,5,40,0,0,1160,1161,5,87,0,0,1161,
+        1166,3,202,101,0,1162,1163,5,82,0,0,1163,1165,3,202,101,0,1164,1162,
+        1,0,0,0,1165,1168,1,0,0,0,1166,1164,1,0,0,0,1166,1167,1,0,0,0,1167,
+        1169,1,0,0,0,1168,1166,1,0,0,0,1169,1170,5,88,0,0,1170,1188,1,0,
+        0,0,1171,1173,5,40,0,0,1172,1174,5,83,0,0,1173,1172,1,0,0,0,1173,
+        1174,1,0,0,0,1174,1175,1,0,0,0,1175,1176,3,104,52,0,1176,1177,5,
+        87,0,0,1177,1182,3,194,97,0,1178,1179,5,82,0,0,1179,1181,3,194,97,
+        0,1180,1178,1,0,0,0,1181,1184,1,0,0,0,1182,1180,1,0,0,0,1182,1183,
+        1,0,0,0,1183,1185,1,0,0,0,1184,1182,1,0,0,0,1185,1186,5,88,0,0,1186,
+        1188,1,0,0,0,1187,1154,1,0,0,0,1187,1171,1,0,0,0,1188,213,1,0,0,
+        0,1189,1190,5,14,0,0,1190,1191,3,228,114,0,1191,1193,5,29,0,0,1192,
+        1194,3,228,114,0,1193,1192,1,0,0,0,1193,1194,1,0,0,0,1194,1196,1,
+        0,0,0,1195,1197,3,222,111,0,1196,1195,1,0,0,0,1196,1197,1,0,0,0,
+        1197,1198,1,0,0,0,1198,1199,5,26,0,0,1199,1200,5,87,0,0,1200,1201,
+        3,226,113,0,1201,1202,3,98,49,0,1202,1203,5,88,0,0,1203,1205,5,40,
+        0,0,1204,1206,3,228,114,0,1205,1204,1,0,0,0,1205,1206,1,0,0,0,1206,
+        1207,1,0,0,0,1207,1209,3,216,108,0,1208,1210,3,218,109,0,1209,1208,
+        1,0,0,0,1209,1210,1,0,0,0,1210,215,1,0,0,0,1211,1212,5,87,0,0,1212,
+        1217,3,202,101,0,1213,1214,5,82,0,0,1214,1216,3,202,101,0,1215,1213,
+        1,0,0,0,1216,1219,1,0,0,0,1217,1215,1,0,0,0,1217,1218,1,0,0,0,1218,
+        1220,1,0,0,0,1219,1217,1,0,0,0,1220,1221,5,88,0,0,1221,1234,1,0,
+        0,0,1222,1223,5,89,0,0,1223,1228,3,202,101,0,1224,1225,5,82,0,0,
+        1225,1227,3,202,101,0,1226,1224,1,0,0,0,1227,1230,1,0,0,0,1228,1226,
+        1,0,0,0,1228,1229,1,0,0,0,1229,1231,1,0,0,0,1230,1228,1,0,0,0,1231,
+        1232,5,90,0,0,1232,1234,1,0,0,0,1233,1211,1,0,0,0,1233,1222,1,0,
+        0,0,1234,217,1,0,0,0,1235,1236,3,228,114,0,1236,1237,3,192,96,0,
+        1237,219,1,0,0,0,1238,1239,5,20,0,0,1239,1240,5,29,0,0,1240,1242,
+        3,228,114,0,1241,1243,3,224,112,0,1242,1241,1,0,0,0,1242,1243,1,
+        0,0,0,1243,221,1,0,0,0,1244,1245,5,27,0,0,1245,1246,5,37,0,0,1246,
+        1247,5,24,0,0,1247,223,1,0,0,0,1248,1249,5,27,0,0,1249,1250,5,24,
+        0,0,1250,225,1,0,0,0,1251,1252,3,228,114,0,1252,227,1,0,0,0,1253,
+        1257,5,99,0,0,1254,1257,5,98,0,0,1255,1257,3,230,115,0,1256,1253,
+        1,0,0,0,1256,1254,1,0,0,0,1256,1255,1,0,0,0,1257,229,1,0,0,0,1258,
+        1259,7,10,0,0,1259,231,1,0,0,0,1260,1263,3,228,114,0,1261,1263,3,
+        234,117,0,1262,1260,1,0,0,0,1262,1261,1,0,0,0,1263,233,1,0,0,0,1264,
+        1265,7,11,0,0,1265,235,1,0,0,0,142,238,245,256,261,268,274,279,283,
+        290,305,308,315,327,330,344,347,354,358,373,376,379,384,386,396,
+        400,405,417,426,434,452,460,467,470,478,484,490,494,497,500,507,
+        515,518,523,532,543,553,559,563,574,581,587,591,594,597,607,614,
+        619,625,628,632,635,638,641,647,653,658,664,671,675,677,681,683,
+        686,698,707,715,723,729,740,749,769,777,788,798,804,812,814,818,
+        826,830,833,852,861,866,870,883,891,896,914,934,936,947,954,957,
+        969,979,982,995,1000,1008,1014,1024,1027,1042,1045,1056,1061,1064,
+        1074,1104,1116,1126,1131,1137,1141,1145,1148,1152,1166,1173,1182,
+        1187,1193,1196,1205,1209,1217,1228,1233,1242,1256,1262
     ];
 
     private static __ATN: antlr.ATN;
@@ -8941,6 +9162,9 @@ export class SchemaCommandContext extends antlr.ParserRuleContext {
     public createIndex(): CreateIndexContext | null {
         return this.getRuleContext(0, CreateIndexContext);
     }
+    public createSearchIndex(): CreateSearchIndexContext | null {
+        return this.getRuleContext(0, CreateSearchIndexContext);
+    }
     public dropIndex(): DropIndexContext | null {
         return this.getRuleContext(0, DropIndexContext);
     }
@@ -9332,6 +9556,117 @@ export class IndexOnLabelContext extends IndexTargetContext {
     	} else {
     		return this.getToken(CypherParser.COMMA, i);
     	}
+    }
+}
+
+
+export class CreateSearchIndexContext extends antlr.ParserRuleContext {
+    public _searchKind?: SymbolicNameContext;
+    public _indexName?: SymbolicNameContext;
+    public _each?: SymbolicNameContext;
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public CREATE(): antlr.TerminalNode {
+        return this.getToken(CypherParser.CREATE, 0)!;
+    }
+    public INDEX(): antlr.TerminalNode {
+        return this.getToken(CypherParser.INDEX, 0)!;
+    }
+    public FOR(): antlr.TerminalNode {
+        return this.getToken(CypherParser.FOR, 0)!;
+    }
+    public LPAREN(): antlr.TerminalNode {
+        return this.getToken(CypherParser.LPAREN, 0)!;
+    }
+    public variable(): VariableContext {
+        return this.getRuleContext(0, VariableContext)!;
+    }
+    public nodeLabel(): NodeLabelContext {
+        return this.getRuleContext(0, NodeLabelContext)!;
+    }
+    public RPAREN(): antlr.TerminalNode {
+        return this.getToken(CypherParser.RPAREN, 0)!;
+    }
+    public ON(): antlr.TerminalNode {
+        return this.getToken(CypherParser.ON, 0)!;
+    }
+    public searchIndexProperties(): SearchIndexPropertiesContext {
+        return this.getRuleContext(0, SearchIndexPropertiesContext)!;
+    }
+    public symbolicName(): SymbolicNameContext[];
+    public symbolicName(i: number): SymbolicNameContext | null;
+    public symbolicName(i?: number): SymbolicNameContext[] | SymbolicNameContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(SymbolicNameContext);
+        }
+
+        return this.getRuleContext(i, SymbolicNameContext);
+    }
+    public ifNotExists(): IfNotExistsContext | null {
+        return this.getRuleContext(0, IfNotExistsContext);
+    }
+    public indexOptions(): IndexOptionsContext | null {
+        return this.getRuleContext(0, IndexOptionsContext);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_createSearchIndex;
+    }
+}
+
+
+export class SearchIndexPropertiesContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public LPAREN(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.LPAREN, 0);
+    }
+    public propertyReference(): PropertyReferenceContext[];
+    public propertyReference(i: number): PropertyReferenceContext | null;
+    public propertyReference(i?: number): PropertyReferenceContext[] | PropertyReferenceContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(PropertyReferenceContext);
+        }
+
+        return this.getRuleContext(i, PropertyReferenceContext);
+    }
+    public RPAREN(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.RPAREN, 0);
+    }
+    public COMMA(): antlr.TerminalNode[];
+    public COMMA(i: number): antlr.TerminalNode | null;
+    public COMMA(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
+    	if (i === undefined) {
+    		return this.getTokens(CypherParser.COMMA);
+    	} else {
+    		return this.getToken(CypherParser.COMMA, i);
+    	}
+    }
+    public LBRACK(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.LBRACK, 0);
+    }
+    public RBRACK(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.RBRACK, 0);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_searchIndexProperties;
+    }
+}
+
+
+export class IndexOptionsContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public symbolicName(): SymbolicNameContext {
+        return this.getRuleContext(0, SymbolicNameContext)!;
+    }
+    public mapLiteral(): MapLiteralContext {
+        return this.getRuleContext(0, MapLiteralContext)!;
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_indexOptions;
     }
 }
 

@@ -1,0 +1,150 @@
+/**
+ * Vector search: raw hnswlib-node beside Weft through Cypher, in one run, on the same vectors.
+ *
+ * - data: `--n` vectors of `--dims` dimensions in `--clusters` Gaussian clusters (seeded, `--seed`);
+ * - build: raw HNSW inserts vs Weft's online build (CREATE VECTOR INDEX, through the log and the
+ *   build executor), both with M 16 and ef_construction 100;
+ * - recall@k against exact search, and queries per second: raw at several beams, and Weft through
+ *   `ORDER BY vector_distance(...) LIMIT k` (without filters its search asks HNSW for k with beam 64,
+ *   so raw with k and ef 64 is the point of equal recall; they alternate in blocks of queries);
+ * - the rebuild at load: reopening the directory rebuilds the index from the graph.
+ *
+ *   npx tsx bench/vector.ts [--n 100000] [--dims 128] [--queries 500] [--k 10] [--clusters 100] [--seed 42]
+ *
+ * Prints a table and writes bench/results/vector.json.
+ */
+import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HierarchicalNSW as Hnsw } from 'hnswlib-node';
+import { open } from '../src/index.js';
+import { clusteredSet, exactKnn, recallAt } from './vector-data.js';
+
+const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node') as typeof import('hnswlib-node');
+
+const arg = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const n = arg('n', 100_000);
+const dims = arg('dims', 128);
+const queryCount = arg('queries', 500);
+const k = arg('k', 10);
+const clusters = arg('clusters', 100);
+const seed = arg('seed', 42);
+const m = 16;
+const ef_construction = 100;
+const seed_batch_nodes = 5000;
+const block_queries = 50;
+
+interface Row {
+  readonly case: string;
+  readonly recall?: number;
+  readonly qps?: number;
+  readonly seconds?: number;
+  readonly note?: string;
+}
+
+function timeQueries(run: (q: Float32Array) => number[], queries: readonly Float32Array[], truth: readonly number[][]): { recall: number; qps: number } {
+  let recall = 0;
+  const t = performance.now();
+  queries.forEach((q, i) => (recall += recallAt(run(q).slice(0, k), truth[i]!)));
+  const s = (performance.now() - t) / 1000;
+  return { recall: recall / queries.length, qps: queries.length / s };
+}
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  console.log(`vector bench: n ${n}, dims ${dims}, clusters ${clusters}, queries ${queryCount}, k ${k}, seed ${seed}`);
+  const { data, queries } = clusteredSet(seed, n, queryCount, dims, clusters, 0.35);
+  const truth = queries.map((q) => exactKnn(data, q, k));
+
+  // ---- raw hnswlib-node ----
+  let t = performance.now();
+  const raw: Hnsw = new HierarchicalNSW('l2', dims);
+  raw.initIndex({ maxElements: n, m, efConstruction: ef_construction, randomSeed: 100 });
+  for (let i = 0; i < n; i++) raw.addPoint(Array.from(data[i]!), i);
+  const rawBuild = (performance.now() - t) / 1000;
+  rows.push({ case: 'raw hnswlib build', seconds: rawBuild });
+  for (const ef of [16, 32, 64, 128]) {
+    raw.setEf(ef);
+    const r = timeQueries((q) => raw.searchKnn(Array.from(q), k).neighbors, queries, truth);
+    rows.push({ case: `raw k=${k} ef=${ef}`, ...r });
+  }
+
+  // ---- Weft through Cypher ----
+  const dir = mkdtempSync(join(tmpdir(), 'weft-bench-vector-'));
+  try {
+    let db = await open(dir, { index_build_statement_wait_secs: 3600 });
+    t = performance.now();
+    for (let i = 0; i < n; i += seed_batch_nodes) {
+      await db.database.write(
+        (ws) => {
+          for (let j = i; j < Math.min(n, i + seed_batch_nodes); j++) ws.createNode(['Doc'], new Map<string, bigint | Float32Array>([['id', BigInt(j)], ['emb', data[j]!]]));
+        },
+        { concern: { acks: 1, level: 'journal', timeout_ms: 0 } },
+      );
+    }
+    rows.push({ case: 'weft seed nodes', seconds: (performance.now() - t) / 1000, note: `${n} nodes, batches of ${seed_batch_nodes}` });
+    t = performance.now();
+    await db.query(
+      `CREATE VECTOR INDEX doc_emb FOR (d:Doc) ON (d.emb) OPTIONS {indexConfig: {\`vector.dimensions\`: ${dims}, \`vector.similarity_function\`: 'euclidean', \`vector.hnsw.m\`: ${m}, \`vector.hnsw.ef_construction\`: ${ef_construction}}}`,
+    );
+    const weftBuild = (performance.now() - t) / 1000;
+    rows.push({ case: 'weft online build (CREATE VECTOR INDEX)', seconds: weftBuild, note: `${(weftBuild / rawBuild).toFixed(2)}x raw` });
+    const cypher = `MATCH (d:Doc) RETURN d.id ORDER BY vector_distance(d.emb, $q, 'euclidean') LIMIT ${k}`;
+    // Raw and Weft alternate in blocks of queries, so both see the same load on a shared machine;
+    // a first pass warms both up and is not counted.
+    const run = async (mode: 'current' | 'snapshot'): Promise<{ weft: { recall: number; qps: number }; raw: { recall: number; qps: number } }> => {
+      const text = `/*+ vector_consistency('${mode}') */ ${cypher}`;
+      let weftRecall = 0;
+      let rawRecall = 0;
+      let weftMs = 0;
+      let rawMs = 0;
+      raw.setEf(64);
+      for (let pass = 0; pass < 2; pass++) {
+        for (let b = 0; b < queries.length; b += block_queries) {
+          const block = queries.slice(b, b + block_queries);
+          let t0 = performance.now();
+          for (let i = 0; i < block.length; i++) {
+            const res = await db.query(text, { q: block[i]! });
+            if (pass === 1) weftRecall += recallAt(res.rows.map((r) => Number(r[0] as bigint)), truth[b + i]!);
+          }
+          if (pass === 1) weftMs += performance.now() - t0;
+          t0 = performance.now();
+          for (let i = 0; i < block.length; i++) {
+            const got = raw.searchKnn(Array.from(block[i]!), k).neighbors;
+            if (pass === 1) rawRecall += recallAt(got, truth[b + i]!);
+          }
+          if (pass === 1) rawMs += performance.now() - t0;
+        }
+      }
+      const count = queries.length;
+      return { weft: { recall: weftRecall / count, qps: count / (weftMs / 1000) }, raw: { recall: rawRecall / count, qps: count / (rawMs / 1000) } };
+    };
+    for (const mode of ['current', 'snapshot'] as const) {
+      const r = await run(mode);
+      rows.push({ case: `raw k=${k} ef=64, alternating with the next row`, ...r.raw });
+      rows.push({ case: `weft cypher ${mode.toUpperCase()}`, ...r.weft, note: `${((r.weft.qps / r.raw.qps) * 100).toFixed(0)}% of raw QPS at equal recall` });
+    }
+    await db.close();
+    t = performance.now();
+    db = await open(dir);
+    rows.push({ case: 'weft reopen (replay, index rebuilt from the graph)', seconds: (performance.now() - t) / 1000 });
+    const again = await run('snapshot');
+    rows.push({ case: 'weft after reopen SNAPSHOT', ...again.weft, note: `${((again.weft.qps / again.raw.qps) * 100).toFixed(0)}% of raw QPS` });
+    await db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  console.log('\n| case | recall@k | QPS | seconds | note |\n|---|---|---|---|---|');
+  for (const r of rows) {
+    console.log(`| ${r.case} | ${r.recall?.toFixed(3) ?? ''} | ${r.qps?.toFixed(0) ?? ''} | ${r.seconds?.toFixed(2) ?? ''} | ${r.note ?? ''} |`);
+  }
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/vector.json', JSON.stringify({ n, dims, clusters, queries: queryCount, k, seed, m, ef_construction, rows }, null, 2));
+}
+
+await main();

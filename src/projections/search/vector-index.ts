@@ -1,0 +1,197 @@
+import { createRequire } from 'node:module';
+import type { HierarchicalNSW as Hnsw } from 'hnswlib-node';
+import type { SearchIndexSpec } from '../../log/events.js';
+import type { NodeRecord } from '../graph/records.js';
+import type { SearchMaintenance } from './search-index.js';
+import { vectorMetricDistance, type VectorMetricName } from './vector-metrics.js';
+
+// hnswlib-node is a CommonJS native addon: its classes are reached through require.
+const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node') as typeof import('hnswlib-node');
+
+/**
+ * A vector index of one label and property on hnswlib-node (HNSW), maintained at apply.
+ *
+ * It holds the latest vector of each node of the label (pending writes included): a node deleted,
+ * relabelled or changed to a vector of another width is mark-deleted in the graph, and once mark-deleted
+ * slots outnumber live ones (and pass `compaction_deleted_min`) the graph is rebuilt from the live
+ * vectors. Capacity doubles when full. Everything here is deterministic: the same writes in the same
+ * order give the same graph on every member (a fixed seed, no threads), so apply may call it.
+ *
+ * L1 has no HNSW space: an L1 index keeps only the vectors and is answered by exact search.
+ */
+export type VectorHit = { readonly id: number; readonly distance: number };
+
+/** Slots allocated when an index is created; doubled when full. */
+export const vector_capacity_initial = 1024;
+/** Mark-deleted slots below which no compaction runs, however few live vectors remain. */
+export const compaction_deleted_min = 1024;
+/** The HNSW search beam when a query does not need a wider one. */
+export const vector_ef_search_default = 64;
+/** Seed of the HNSW level generator: fixed so every member builds the same graph. */
+const hnsw_seed = 100;
+/** Bytes per HNSW link slot (a 32-bit id) and per element of fixed bookkeeping. */
+const link_bytes = 4;
+const element_overhead_bytes = 64;
+
+export class VectorIndex implements SearchMaintenance {
+  readonly kind = 'vector' as const;
+  readonly dimensions: number;
+  readonly metric: VectorMetricName;
+  /** Latest vector of every indexed node. Invariant: the HNSW graph holds exactly these ids unmarked. */
+  private readonly vectors = new Map<number, Float32Array>();
+  private hnsw: Hnsw | undefined;
+  private capacity = 0;
+  /** Ids mark-deleted in the HNSW graph. Invariant: disjoint from `vectors`; empty when there is no graph. */
+  private readonly deleted = new Set<number>();
+  /** Compactions run so far (operators and tests read it). */
+  compactions = 0;
+
+  constructor(
+    readonly spec: Extract<SearchIndexSpec, { kind: 'vector' }>,
+    readonly label: string,
+    readonly property: string,
+  ) {
+    this.dimensions = spec.dimensions;
+    this.metric = spec.metric;
+    this.reset(vector_capacity_initial);
+  }
+
+  refresh(record: NodeRecord): void {
+    const head = record.head;
+    const v = head.deleted || !head.labels.includes(this.label) ? undefined : head.props.get(this.property);
+    if (v instanceof Float32Array && v.length === this.dimensions) this.put(record.id, v);
+    else this.forget(record.id);
+  }
+
+  forget(id: number): void {
+    if (!this.vectors.delete(id)) return;
+    if (this.hnsw === undefined) return;
+    this.hnsw.markDelete(id);
+    this.deleted.add(id);
+    if (this.deleted.size >= compaction_deleted_min && this.deleted.size > this.vectors.size) this.compact();
+  }
+
+  count(): number {
+    return this.vectors.size;
+  }
+
+  /** The vector held for a node, if any. */
+  vectorOf(id: number): Float32Array | undefined {
+    return this.vectors.get(id);
+  }
+
+  ids(): IterableIterator<number> {
+    return this.vectors.keys();
+  }
+
+  /** Vectors plus the HNSW graph (links at level 0 and an average of one upper level). */
+  bytes(): number {
+    const links = this.hnsw === undefined ? 0 : this.spec.m * 3 * link_bytes;
+    return this.capacity * (this.dimensions * 4 + links + element_overhead_bytes) + this.vectors.size * this.dimensions * 4;
+  }
+
+  /** Whether searches go through HNSW (false: L1, answered exactly). */
+  get approximate(): boolean {
+    return this.hnsw !== undefined;
+  }
+
+  /**
+   * Up to `k` nearest held vectors by HNSW with beam `ef`, each passing `accept`, nearest first, with
+   * distances as `vector_distance` gives them. An L1 index answers exactly.
+   */
+  search(query: Float32Array, k: number, ef: number, accept?: (id: number) => boolean): VectorHit[] {
+    const live = this.vectors.size;
+    if (k <= 0 || live === 0) return [];
+    if (this.hnsw === undefined) return this.exact(query, k, accept);
+    this.hnsw.setEf(Math.max(ef, k));
+    const res = this.hnsw.searchKnn(Array.from(query), Math.min(k, live), accept);
+    const out: VectorHit[] = [];
+    for (let i = 0; i < res.neighbors.length; i++) {
+      out.push({ id: res.neighbors[i]!, distance: fromSpace(this.metric, res.distances[i]!) });
+    }
+    return out;
+  }
+
+  /** The `k` nearest held vectors passing `accept`, by comparing every one. */
+  exact(query: Float32Array, k: number, accept?: (id: number) => boolean): VectorHit[] {
+    const out: VectorHit[] = [];
+    for (const [id, v] of this.vectors) {
+      if (accept !== undefined && !accept(id)) continue;
+      out.push({ id, distance: vectorMetricDistance(this.metric, v, query) });
+    }
+    out.sort((a, b) => a.distance - b.distance || a.id - b.id);
+    out.length = Math.min(out.length, k);
+    return out;
+  }
+
+  private put(id: number, v: Float32Array): void {
+    const had = this.vectors.get(id);
+    if (had !== undefined && sameVector(had, v)) return;
+    this.vectors.set(id, v);
+    if (this.hnsw === undefined) return;
+    // A mark-deleted id keeps its slot: hnswlib unmarks it and updates the vector in place.
+    const reused = this.deleted.delete(id);
+    if (had === undefined && !reused && this.vectors.size + this.deleted.size > this.capacity) {
+      this.capacity *= 2;
+      this.hnsw.resizeIndex(this.capacity);
+    }
+    this.hnsw.addPoint(Array.from(v), id);
+  }
+
+  /** Mark-deleted slots waiting for a compaction. */
+  deletedCount(): number {
+    return this.deleted.size;
+  }
+
+  /** A fresh graph holding the live vectors only, inserted in id order (deterministic). */
+  private compact(): void {
+    const live = [...this.vectors.entries()].sort((a, b) => a[0] - b[0]);
+    this.reset(Math.max(vector_capacity_initial, live.length * 2));
+    for (const [id, v] of live) this.hnsw?.addPoint(Array.from(v), id);
+    this.compactions++;
+  }
+
+  private reset(capacity: number): void {
+    this.capacity = capacity;
+    this.deleted.clear();
+    const space = spaceOf(this.metric);
+    if (space === undefined) {
+      this.hnsw = undefined;
+      return;
+    }
+    this.hnsw = new HierarchicalNSW(space, this.dimensions);
+    this.hnsw.initIndex({ maxElements: capacity, m: this.spec.m, efConstruction: this.spec.ef_construction, randomSeed: hnsw_seed });
+  }
+}
+
+function spaceOf(metric: VectorMetricName): 'cosine' | 'l2' | 'ip' | undefined {
+  switch (metric) {
+    case 'COSINE':
+      return 'cosine';
+    case 'L2':
+      return 'l2';
+    case 'DOT':
+      return 'ip';
+    case 'L1':
+      return undefined;
+  }
+}
+
+/** hnswlib's distances in `vector_distance`'s terms: l2 is squared, ip is 1 - dot. */
+function fromSpace(metric: VectorMetricName, d: number): number {
+  switch (metric) {
+    case 'L2':
+      return Math.sqrt(Math.max(0, d));
+    case 'DOT':
+      return d - 1;
+    case 'COSINE':
+    case 'L1':
+      return d;
+  }
+}
+
+function sameVector(a: Float32Array, b: Float32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

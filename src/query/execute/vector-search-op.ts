@@ -1,0 +1,126 @@
+import type { Value } from '../../common/values/value.js';
+import type { NodeState } from '../../projections/graph/records.js';
+import type { VectorIndexHandle } from '../../projections/search/search-lookup.js';
+import type { LogicalOp } from '../plan/logical.js';
+import type { PhysicalOp, Row } from './context.js';
+import type { OpEnv } from './read-ops.js';
+import { finish } from './slices.js';
+
+/**
+ * The vector search under a top-k (see optimize/vector-search.ts). Per argument row it evaluates the
+ * query vector and k = limit + skip, then, when a ready vector index of the label and key has the
+ * call's metric and width and the consistency mode is not EXACT, it runs its input (the label scan
+ * and the filters) over the index's candidates, nearest first, until k rows have passed:
+ *
+ * - Over-fetch with a growing k: the first round asks for k candidates (2k under filters), each
+ *   next one for more (at least twice as many, more when few passed the filters), and the scan runs
+ *   over the new ones only.
+ * - The cost choice: once the candidates a round would need pass `exact_fraction_max` of the index
+ *   (a selective filter), the rest of the label is scanned instead, exactly as without an index;
+ *   a small index (`exact_nodes_max`) is scanned from the start.
+ * - When the index has no more candidates and fewer than k rows passed, the label's nodes not yet
+ *   seen (those without a vector, which sort last) are scanned too, so the top-k above gets
+ *   every row it would have had without the index.
+ *
+ * SNAPSHOT keeps only candidates the reader sees (the scan checks the label and the filters read
+ * the version it sees); CURRENT takes the index as it is: a node the snapshot does not see is read
+ * in its current state.
+ */
+export const exact_nodes_max = 128;
+export const exact_fraction_max = 0.25;
+/** Smallest HNSW beam; a larger k widens it to k. */
+export const ef_search_min = 64;
+/** First round under filters: this many candidates per wanted row (without filters, k are enough). */
+const overfetch_first = 2;
+
+type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
+
+export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
+  const { cx, access } = env;
+  const query = env.exprs.compile(op.query);
+  const limit = env.exprs.compile(op.limit);
+  const skip = op.skip === undefined ? undefined : env.exprs.compile(op.skip);
+  const slot = op.variable;
+  // Rows are dropped only by filters (or, under SNAPSHOT, by candidates the reader does not see).
+  const filtered = op.input.op !== 'node_scan' || op.input.props.length > 0;
+  return (arg, sink) => {
+    // A statement that writes reads its write set, whose own nodes are in no index: it scans.
+    const handle = cx.vector_consistency === 'exact' || cx.writes !== undefined ? undefined : cx.indexes.vectorIndex?.(op.label, op.key);
+    const q = asVector(query(arg));
+    const k = count(limit(arg)) + (skip === undefined ? 0 : count(skip(arg)));
+    if (handle === undefined || !usable(handle, op.metric, q) || q === undefined || Number.isNaN(k) || handle.size <= Math.max(exact_nodes_max, k)) {
+      return input(arg, sink);
+    }
+    const seen = new Set<number>();
+    let passed = 0;
+    let stopped = false;
+    const counting = (row: Row): boolean => {
+      passed++;
+      // Rounds run to their end at once: a round's rows are bounded by what it fetched.
+      if (!finish(sink(row))) stopped = true;
+      return !stopped;
+    };
+    const runOver = (nodes: Iterable<NodeState>): boolean => {
+      cx.candidates.set(slot, nodes);
+      try {
+        return finish(input(arg, counting));
+      } finally {
+        cx.candidates.delete(slot);
+      }
+    };
+    const resolve = (id: number): NodeState | undefined => {
+      const seenNode = access.node(id);
+      if (seenNode !== undefined || cx.vector_consistency === 'snapshot') return seenNode;
+      const current = cx.indexes.currentNode?.(id);
+      if (current !== undefined) access.adopt(current);
+      return current;
+    };
+    let fetch = Math.min(handle.size, filtered ? k * overfetch_first : k);
+    for (;;) {
+      // Visibility is checked on the answers, not inside the search: a callback per visited
+      // element costs more than the next round a few invisible answers may need.
+      const hits = handle.search(q, fetch, Math.max(ef_search_min, fetch));
+      const fresh: NodeState[] = [];
+      for (const h of hits) {
+        if (seen.has(h.id)) continue;
+        seen.add(h.id);
+        const node = resolve(h.id);
+        if (node !== undefined) fresh.push(node);
+      }
+      if (!runOver(fresh) || stopped) return false;
+      if (passed >= k) return true;
+      const exhausted = hits.length < fetch || fetch >= handle.size;
+      // Few passed: ask for as many more as the pass rate so far says k needs, at least double.
+      const rate = Math.max(passed, 0.5) / Math.max(seen.size, 1);
+      const next = Math.ceil(Math.max(fetch * 2, (k / rate) * 1.5));
+      if (exhausted || next > handle.size * exact_fraction_max) {
+        // The rest of the label, exactly: the nodes the rounds have not offered.
+        return runOver(unseen(env, op.label, seen));
+      }
+      fetch = next;
+    }
+  };
+}
+
+function* unseen(env: OpEnv, label: string, seen: ReadonlySet<number>): Iterable<NodeState> {
+  for (const n of env.cx.graph.nodesWithLabel(label)) if (!seen.has(n.id)) yield n;
+}
+
+function usable(h: VectorIndexHandle, metric: string, q: Float32Array | undefined): boolean {
+  return h.ready && h.metric_function === metric && q !== undefined && q.length === h.dimensions;
+}
+
+/** A VECTOR, or a LIST of numbers, as a query vector; anything else leaves the search to the scan. */
+function asVector(v: Value): Float32Array | undefined {
+  if (v instanceof Float32Array) return v;
+  if (Array.isArray(v) && v.length > 0 && (v as readonly Value[]).every((x) => typeof x === 'number' || typeof x === 'bigint')) {
+    return Float32Array.from(v as readonly (number | bigint)[], Number);
+  }
+  return undefined;
+}
+
+/** LIMIT and SKIP values; NaN when they are not counts (the top-k above raises the error). */
+function count(v: Value): number {
+  if (typeof v === 'bigint' && v >= 0n) return Number(v);
+  return NaN;
+}
