@@ -10,7 +10,8 @@ export type Event =
   | LeaderNoop
   | IssuerEnrolled
   | GraphWrite
-  | SchemaEvent;
+  | SchemaEvent
+  | BlobEvent;
 
 /** The first entry of a new deployment: its identity, chosen once. */
 export interface DeploymentFormed {
@@ -241,3 +242,20 @@ export type SchemaEvent =
       /** Set when damage was too wide and a rebuild was admitted into this generation. */
       readonly rebuilt_into?: number;
     };
+
+// ---- blobs: references to content-addressed chunks stored outside the log (SPEC 2.5, 4.4) ----
+
+/**
+ * A blob's existence and the chunk references it holds. The chunk bytes were written and fsynced
+ * under their SHA-256 names before this entry was proposed; the log carries only the names.
+ */
+export type BlobEvent =
+  | {
+      readonly kind: 'blob_put';
+      /** Hex SHA-256 over the concatenated 32-byte chunk hashes (docs/blobs.md). */
+      readonly blob_id: string;
+      /** Hex SHA-256 of each chunk, in order; a chunk may appear more than once. */
+      readonly chunk_ids: readonly string[];
+      readonly total_size: number;
+    }
+  | { readonly kind: 'blob_deleted'; readonly blob_id: string };

@@ -36,6 +36,12 @@ export interface ServerConfig {
   readonly request_bytes_max: number;
   readonly log_segment_bytes_max: number;
   readonly shutdown_drain_ms: number;
+  /** Chunk writes (write + fsync) one blob upload keeps in flight; also bounds its memory, 256 KiB each. */
+  readonly blob_chunk_writes_in_flight_max: number;
+  /** An unreferenced chunk file younger than this is not collected (an upload may still be writing it). */
+  readonly blob_orphan_grace_secs: number;
+  /** Seconds between orphan chunk collections while serving; 0: only at start. */
+  readonly blob_orphan_sweep_secs: number;
 }
 
 export const defaultConfig: ServerConfig = {
@@ -67,6 +73,9 @@ export const defaultConfig: ServerConfig = {
   request_bytes_max: 16 * 1024 * 1024,
   log_segment_bytes_max: 64 * 1024 * 1024,
   shutdown_drain_ms: 10_000,
+  blob_chunk_writes_in_flight_max: 8,
+  blob_orphan_grace_secs: 3600,
+  blob_orphan_sweep_secs: 600,
 };
 
 type Key = keyof ServerConfig;
@@ -92,6 +101,7 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   request_bytes_max: [1024, 1024 * 1024 * 1024],
   log_segment_bytes_max: [4096, 1024 * 1024 * 1024],
   checkpoint_interval_entries: [1, Number.MAX_SAFE_INTEGER],
+  blob_chunk_writes_in_flight_max: [1, 256],
 };
 
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {

@@ -14,6 +14,8 @@ import { Database } from './database.js';
 import { ServerMetrics } from './metrics.js';
 import { memberQueryBackend } from './query-backend.js';
 import { Transactions } from './transactions.js';
+import { blobService } from '../api/blob-service.js';
+import { startBlobs } from './blobs/blob-runtime.js';
 
 /**
  * The composition root of one member: opens the database, serves the API on the gRPC, REST and ops
@@ -69,7 +71,9 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     vector_build_wait_ms: config.vector_build_wait_ms,
     schema: schemaStatementHandler(schema.admin),
   });
+  const blobs = await startBlobs(db, config, backend.defaultConcern, log);
   const services: RegisteredService[] = [graphService(backend), queryService(query), schemaService(schema.backend)];
+  services.push(blobService(blobs.backend));
   let grpc: GrpcServerHandle | undefined;
   let rest: RestServerHandle | undefined;
   let ops: OpsServerHandle | undefined;
@@ -90,6 +94,7 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     });
   } catch (e) {
     await Promise.allSettled([grpc?.stop(), rest?.stop(), ops?.stop()]);
+    blobs.stop();
     schema.stop();
     txs.close();
     await db.close();
@@ -110,6 +115,7 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
         stopping = true;
         // Refuse new calls, let the ones in flight finish, then close the log after a checkpoint.
         await Promise.all([grpc.stop(config.shutdown_drain_ms), rest.stop(config.shutdown_drain_ms)]);
+        blobs.stop();
         schema.stop();
         txs.close();
         await db.close(config.shutdown_drain_ms);
