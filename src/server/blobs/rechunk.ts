@@ -10,6 +10,11 @@ export async function* fixedChunks(source: AsyncIterable<Uint8Array>, chunk_byte
   let filled = 0;
   for await (const piece of source) {
     let at = 0;
+    // Whole chunks that arrive aligned are passed on as they are, without a copy.
+    while (filled === 0 && piece.byteLength - at >= chunk_bytes) {
+      yield Buffer.from(piece.buffer, piece.byteOffset + at, chunk_bytes);
+      at += chunk_bytes;
+    }
     while (at < piece.byteLength) {
       const take = Math.min(chunk_bytes - filled, piece.byteLength - at);
       buffer.set(piece.subarray(at, at + take), filled);
