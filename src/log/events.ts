@@ -11,7 +11,8 @@ export type Event =
   | IssuerEnrolled
   | GraphWrite
   | SchemaEvent
-  | BlobEvent;
+  | BlobEvent
+  | TtlExpired;
 
 /** The first entry of a new deployment: its identity, chosen once. */
 export interface DeploymentFormed {
@@ -259,3 +260,17 @@ export type BlobEvent =
       readonly total_size: number;
     }
   | { readonly kind: 'blob_deleted'; readonly blob_id: string };
+
+// ---- TTL: expiry decided by the leader's clock, carried in the log so every member agrees ----
+
+/**
+ * Nodes whose TTL computed property expired by `as_of_us`. Apply re-checks each against its anchor
+ * as it is then (a write may have moved it) and removes what the TTL's scope names: the node and its
+ * edges (NODE), the anchor property (FIELD) or the DOCUMENT property (SUBTREE).
+ */
+export interface TtlExpired {
+  readonly kind: 'ttl_expired';
+  /** The proposer's clock, epoch microseconds; nothing expiring after it is removed. */
+  readonly as_of_us: number;
+  readonly expired: readonly { readonly node_id: number; readonly label: string; readonly property: string }[];
+}

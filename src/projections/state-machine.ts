@@ -8,6 +8,7 @@ import { OperationRegistry } from './operations/registry.js';
 import { CommitClock } from './commit-clock.js';
 import { BlobProjection } from './blobs/blob-projection.js';
 import { checkBlobProperties, propertyReferences } from './blobs/blob-references.js';
+import { expiryOps } from './computed/ttl-expiry.js';
 
 /**
  * Every projection of one member, fed the log in order. `apply` is pure and synchronous: the same
@@ -81,6 +82,14 @@ export class StateMachine {
         const refusal = this.checkBlob(event);
         if (refusal !== undefined) return { status: 'refused', index: entry.index, refusal };
         this.blobs.apply(event, entry.index, committed);
+        return applied;
+      }
+      case 'ttl_expired': {
+        // The same checks as any write: an expiry that would break a rule is refused, not forced.
+        const ops = expiryOps(event, this.schema.catalog, this.graph);
+        const refusal = this.graph.checkOps(ops) ?? this.schema.checkGraphWrite(ops);
+        if (refusal !== undefined) return { status: 'refused', index: entry.index, refusal };
+        if (ops.length > 0) this.applyGraphOps(ops, entry, committed);
         return applied;
       }
       default:

@@ -42,6 +42,10 @@ export interface ServerConfig {
   readonly blob_orphan_grace_secs: number;
   /** Seconds between orphan chunk collections while serving; 0: only at start. */
   readonly blob_orphan_sweep_secs: number;
+  /** Milliseconds between TTL sweeps (expired data is hidden from reads before its sweep). */
+  readonly ttl_sweep_ms: number;
+  /** Most TTL expirations one log entry carries. */
+  readonly ttl_expire_batch_max: number;
 }
 
 export const defaultConfig: ServerConfig = {
@@ -76,6 +80,8 @@ export const defaultConfig: ServerConfig = {
   blob_chunk_writes_in_flight_max: 8,
   blob_orphan_grace_secs: 3600,
   blob_orphan_sweep_secs: 600,
+  ttl_sweep_ms: 1000,
+  ttl_expire_batch_max: 1000,
 };
 
 type Key = keyof ServerConfig;
@@ -102,6 +108,8 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   log_segment_bytes_max: [4096, 1024 * 1024 * 1024],
   checkpoint_interval_entries: [1, Number.MAX_SAFE_INTEGER],
   blob_chunk_writes_in_flight_max: [1, 256],
+  ttl_sweep_ms: [10, 86_400_000],
+  ttl_expire_batch_max: [1, 100_000],
 };
 
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {

@@ -8,6 +8,7 @@ import type { IndexCatalog } from '../query/plan/explain.js';
 import type { LookupKind } from '../projections/indexes/index-lookup.js';
 import type { NodeState } from '../projections/graph/records.js';
 import type { Database } from './database.js';
+import { readWithComputed, wallClockMicros, type ReadClock } from './computed/read-views.js';
 
 /**
  * Runs Cypher statements for the member: reads on a snapshot, auto-committed writes through the write
@@ -18,6 +19,8 @@ export type SchemaStatementHandler = (prepared: Prepared, call: CypherCall) => P
 
 export class CypherRunner {
   private schemaHandler: SchemaStatementHandler | undefined;
+  /** The read time of computed properties in current reads. */
+  private clock: ReadClock = wallClockMicros;
 
   constructor(
     private readonly db: Database,
@@ -29,13 +32,20 @@ export class CypherRunner {
     this.schemaHandler = handler;
   }
 
+  /** Where current reads take their read time (tests inject one). */
+  useClock(clock: ReadClock): void {
+    this.clock = clock;
+  }
+
   async autoCommit(call: CypherCall, view: GraphReader): Promise<CypherOutcome> {
     const prepared = this.engine.prepare(call.text);
     const ctx = this.context(call);
     switch (prepared.kind) {
       case 'read': {
-        const result = this.engine.execute(prepared, view, ctx);
-        return this.outcome(result, view, 0);
+        // A read-only statement sees computed properties; a time-travel read at its own timestamp.
+        const read = view instanceof SnapshotView ? readWithComputed(this.db, view, call.at_timestamp > 0 ? call.at_timestamp : this.clock()) : view;
+        const result = this.engine.execute(prepared, read, ctx);
+        return this.outcome(result, read, 0);
       }
       case 'write': {
         if (prepared.explain) return this.outcome(this.engine.execute(prepared, view, ctx), view, 0);
@@ -73,7 +83,7 @@ export class CypherRunner {
       memory_limit_bytes: call.memory_limit_bytes,
       ...(call.deadline_ms !== undefined ? { deadline_ms: call.deadline_ms } : {}),
       now_us: Date.now() * 1000,
-      viewAt: (ts: number) => this.db.viewAtTimestamp(ts),
+      viewAt: (ts: number) => readWithComputed(this.db, this.db.viewAtTimestamp(ts), ts),
     };
   }
 

@@ -7,6 +7,7 @@ import type { GraphReader } from '../projections/graph/view.js';
 import type { Database } from './database.js';
 import type { Transactions } from './transactions.js';
 import { CypherRunner, type SchemaStatementHandler } from './cypher-runner.js';
+import type { ReadClock } from './computed/read-views.js';
 
 /**
  * The member's side of QueryService: which snapshot a statement reads (read concern, causal fence,
@@ -19,12 +20,15 @@ export interface QueryBackendOptions {
   readonly vector_build_wait_ms: number;
   /** Where Cypher schema statements go (the catalog's admission). */
   readonly schema?: SchemaStatementHandler;
+  /** The read time of computed properties; the wall clock when absent. */
+  readonly read_clock?: ReadClock;
 }
 
 export function memberQueryBackend(db: Database, txs: Transactions, options: QueryBackendOptions): QueryBackend {
   const feed = new ChangeFeed(db);
   const runner = new CypherRunner(db);
   if (options.schema !== undefined) runner.handleSchemaWith(options.schema);
+  if (options.read_clock !== undefined) runner.useClock(options.read_clock);
   return {
     members: 1,
     defaults: { read_concern: options.read_concern, concern: options.concern, query_memory_limit_mb: options.query_memory_limit_mb, vector_build_wait_ms: options.vector_build_wait_ms },

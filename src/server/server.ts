@@ -16,6 +16,9 @@ import { memberQueryBackend } from './query-backend.js';
 import { Transactions } from './transactions.js';
 import { blobService } from '../api/blob-service.js';
 import { startBlobs } from './blobs/blob-runtime.js';
+import { readWithComputed, wallClockMicros, type ReadClock } from './computed/read-views.js';
+import { startTtlSweeps } from './computed/ttl-runtime.js';
+import type { TtlSweeper } from './computed/ttl-sweeper.js';
 
 /**
  * The composition root of one member: opens the database, serves the API on the gRPC, REST and ops
@@ -25,12 +28,24 @@ export interface RunningServer {
   readonly config: ServerConfig;
   readonly db: Database;
   readonly ports: { readonly grpc: number; readonly rest: number; readonly ops: number };
+  /** The TTL sweeper, so a test driving the clock can sweep at a moment of its choosing. */
+  readonly ttl: TtlSweeper;
   stop(): Promise<void>;
 }
 
 export type ServerLog = (line: string) => void;
 
-export async function startServer(config: ServerConfig, log: ServerLog = (l) => process.stderr.write(`${l}\n`)): Promise<RunningServer> {
+/** Effects a test may replace; the real ones otherwise. */
+export interface ServerEffects {
+  /** Epoch microseconds: the read time of computed properties and the TTL sweeper's clock. */
+  readonly clock_us?: ReadClock;
+}
+
+export async function startServer(
+  config: ServerConfig,
+  log: ServerLog = (l) => process.stderr.write(`${l}\n`),
+  effects: ServerEffects = {},
+): Promise<RunningServer> {
   const db = await Database.open({
     data_dir: config.data_dir,
     node_id: config.node_id,
@@ -41,6 +56,7 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     log_segment_bytes_max: config.log_segment_bytes_max,
   });
   const metrics = new ServerMetrics(db);
+  const clock_us = effects.clock_us ?? wallClockMicros;
   const members = 1;
   const concernDefaults = {
     acks: config.default_write_acks,
@@ -51,8 +67,8 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     deployment: db.deployment,
     write: (build, options) => db.write(build, options),
     enrollIssuer: (issuer, concern) => db.enrollIssuer(issuer, concern),
-    latestCommitted: () => db.latestCommitted(),
-    viewAtIndex: (index) => db.viewAtIndex(index),
+    latestCommitted: () => readWithComputed(db, db.latestCommitted(), clock_us()),
+    viewAtIndex: (index) => readWithComputed(db, db.viewAtIndex(index), clock_us()),
     defaultConcern: () => resolveWriteConcern(undefined, concernDefaults, members),
   };
   const txs = new Transactions(db, { idle_timeout_ms: config.transaction_idle_timeout_secs * 1000, open_max: config.transactions_max });
@@ -70,7 +86,10 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     query_memory_limit_mb: config.query_memory_limit_mb,
     vector_build_wait_ms: config.vector_build_wait_ms,
     schema: schemaStatementHandler(schema.admin),
+    read_clock: clock_us,
   });
+  const ttl = startTtlSweeps(db, config, backend.defaultConcern, clock_us, log);
+  metrics.watchTtl(ttl.sweeper);
   const blobs = await startBlobs(db, config, backend.defaultConcern, log);
   const services: RegisteredService[] = [graphService(backend), queryService(query), schemaService(schema.backend)];
   services.push(blobService(blobs.backend));
@@ -95,6 +114,7 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
   } catch (e) {
     await Promise.allSettled([grpc?.stop(), rest?.stop(), ops?.stop()]);
     blobs.stop();
+    ttl.stop();
     schema.stop();
     txs.close();
     await db.close();
@@ -110,12 +130,14 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
     config,
     db,
     ports,
+    ttl: ttl.sweeper,
     stop() {
       stopped ??= (async () => {
         stopping = true;
         // Refuse new calls, let the ones in flight finish, then close the log after a checkpoint.
         await Promise.all([grpc.stop(config.shutdown_drain_ms), rest.stop(config.shutdown_drain_ms)]);
         blobs.stop();
+        ttl.stop();
         schema.stop();
         txs.close();
         await db.close(config.shutdown_drain_ms);
