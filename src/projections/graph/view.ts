@@ -32,7 +32,7 @@ export interface GraphReader {
 /**
  * A reader of the store at a fixed read index. With `computed`, nodes are read with their computed
  * properties evaluated and TTL expiry applied at its read time (an expired node hides its edges);
- * the kept label lists are not used for the labels it affects.
+ * the kept label lists and their columns, which hold stored values, are then not used.
  */
 export class SnapshotView implements GraphReader {
   constructor(
