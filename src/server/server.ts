@@ -88,9 +88,9 @@ export async function startServer(
     schema: schemaStatementHandler(schema.admin),
     read_clock: clock_us,
   });
+  const blobs = await startBlobs(db, config, backend.defaultConcern, log);
   const ttl = startTtlSweeps(db, config, backend.defaultConcern, clock_us, log);
   metrics.watchTtl(ttl.sweeper);
-  const blobs = await startBlobs(db, config, backend.defaultConcern, log);
   const services: RegisteredService[] = [graphService(backend), queryService(query), schemaService(schema.backend)];
   services.push(blobService(blobs.backend));
   let grpc: GrpcServerHandle | undefined;
