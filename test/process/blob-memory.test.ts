@@ -9,15 +9,15 @@ import { startServerProcess } from '../support/server-process.js';
 
 /**
  * Streaming, not buffering: a blob several times larger than the server's heap limit goes up and
- * comes back over gRPC, and the server's peak resident memory stays below the blob's size.
+ * comes back over gRPC, and the server's peak resident memory rises by less than half the blob.
  * `npm run test:blob-memory` runs it with a 2 GiB blob.
  */
-const blob_mb = Number(process.env['WEFT_BLOB_MEMORY_MB'] ?? 256);
+const blob_mb = Number(process.env['WEFT_BLOB_MEMORY_MB'] ?? 192);
 const message_bytes = 256 * 1024;
 /** The server's old-space limit; the blob is far larger. */
 const heap_mb_max = 64;
-/** Peak resident memory the server may reach: its runtime plus bounded buffers, less than the blob. */
-const rss_mb_max = 200;
+/** How far the server's peak resident memory may rise during the transfer: bounded buffers, half the blob at most. */
+const rss_growth_mb_max = 128;
 
 function peakRssMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -30,6 +30,9 @@ describe('blob streaming memory', () => {
     const server = await startServerProcess(dir, [], [`--max-old-space-size=${heap_mb_max}`]);
     const client = createGrpcClient(BlobService, server.grpc);
     try {
+      // The runtime's own peak (start-up, compiling the sources) is the baseline the transfer adds to.
+      await client.getBlobMeta({ blobId: '0'.repeat(64) }).catch(() => undefined);
+      const baseline = peakRssMb(server.pid);
       const base = randomBytes(message_bytes);
       const messages = (blob_mb * 1024 * 1024) / message_bytes;
       const sent = createHash('sha256');
@@ -54,8 +57,8 @@ describe('blob streaming memory', () => {
       expect(bytes).toBe(blob_mb * 1024 * 1024);
       expect(received.digest('hex')).toBe(sent.digest('hex'));
       const peak = peakRssMb(server.pid);
-      console.log(`blob-memory: ${blob_mb} MiB blob, server peak RSS ${peak.toFixed(0)} MiB`);
-      expect(peak).toBeLessThan(rss_mb_max);
+      console.log(`blob-memory: ${blob_mb} MiB blob, server peak RSS ${baseline.toFixed(0)} MiB before, ${peak.toFixed(0)} MiB after`);
+      expect(peak - baseline).toBeLessThan(Math.min(rss_growth_mb_max, blob_mb / 2));
     } finally {
       client.close();
       await server.stop();

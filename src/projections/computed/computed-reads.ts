@@ -1,3 +1,4 @@
+import { assertNever } from '../../common/assert.js';
 import type { PropertyValue } from '../../common/property-value.js';
 import { DateTimeValue } from '../../common/values/index.js';
 import type { ComputedPropertySpec } from '../../log/events.js';
@@ -83,6 +84,8 @@ export class ComputedReads {
           props.delete(spec.scope === 'FIELD' ? spec.anchor_field : spec.target_field);
           break;
         }
+        default:
+          return assertNever(spec.computed_type, 'computed type');
       }
     }
     return { ...node, props };

@@ -128,11 +128,19 @@ export class BlobManager {
     }
   }
 
-  /** The blob's chunks in order, each read whole and checked against its hash; one chunk held at a time. */
+  /**
+   * The blob's chunks in order, each read whole and checked against its hash; one chunk held at a
+   * time. The chunks stay pinned until the download ends, so a delete meanwhile cannot cut it short.
+   */
   async *chunks(blob: BlobRecord, signal: AbortSignal): AsyncGenerator<Buffer, void, undefined> {
-    for (const chunk_id of blob.chunk_ids) {
-      if (signal.aborted) throw signal.reason;
-      yield await this.store.read(chunk_id);
+    for (const c of blob.chunk_ids) this.pin(c);
+    try {
+      for (const chunk_id of blob.chunk_ids) {
+        if (signal.aborted) throw signal.reason;
+        yield await this.store.read(chunk_id);
+      }
+    } finally {
+      for (const c of blob.chunk_ids) this.unpin(c);
     }
   }
 
