@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcClient, type GrpcClient } from '../../src/api/grpc-client.js';
 import { WeftError } from '../../src/common/errors.js';
 import { BlobService } from '../../src/gen/weft/v1/blob_pb.js';
+import { GraphService } from '../../src/gen/weft/v1/graph_pb.js';
+import { ScalarType, SchemaService } from '../../src/gen/weft/v2/schema_pb.js';
 import { defaultConfig } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 
@@ -134,6 +136,25 @@ describe('blob service on a member', () => {
     const again = await fetch(`${rest}/v1/blobs/${upB.blobId}`, { method: 'DELETE' });
     expect(again.status).toBe(404);
     expect(((await again.json()) as Record<string, unknown>)['reason']).toBe('BLOB_NOT_FOUND');
+  });
+
+  it('a BLOB property holds its blob on both transports: unknown ids refused, deleting a held blob refused', async () => {
+    const address = `127.0.0.1:${server.ports.grpc}`;
+    const schema = createGrpcClient(SchemaService, address);
+    const graph = createGrpcClient(GraphService, address);
+    await schema.createLabel({ name: 'Photo', properties: [{ name: 'file', type: { kind: { case: 'scalar', value: ScalarType.BLOB } } }], schemaMode: 2 });
+    const up = await grpc.uploadBlob(frames(randomBytes(5000)));
+    const file = (id: string) => ({ file: { kind: { case: 'stringValue' as const, value: id } } });
+    const photo = await graph.createNode({ labels: ['Photo'], properties: file(up.blobId) });
+    expect(await failure(graph.createNode({ labels: ['Photo'], properties: file('f'.repeat(64)) }))).toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'BLOB_REFERENCE_UNKNOWN' });
+    const viaRest = await fetch(`${rest}/v1/graph/nodes`, { method: 'POST', body: JSON.stringify({ labels: ['Photo'], properties: { file: { stringValue: 'e'.repeat(64) } } }) });
+    expect(viaRest.status).toBe(400);
+    expect(await failure(grpc.deleteBlob({ blobId: up.blobId }))).toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'BLOB_REFERENCED' });
+    const del = await fetch(`${rest}/v1/blobs/${up.blobId}`, { method: 'DELETE' });
+    expect([del.status, ((await del.json()) as Record<string, unknown>)['reason']]).toEqual([400, 'BLOB_REFERENCED']);
+    expect(photo.properties['file']?.kind).toMatchObject({ case: 'stringValue', value: up.blobId });
+    schema.close();
+    graph.close();
   });
 
   it('framing is checked: a sequence gap, an oversized message and a malformed id are refused', async () => {
