@@ -17,6 +17,8 @@ export interface OpenCallOptions {
   readonly deadline_ms?: number | undefined;
   /** For tests: the clock. */
   readonly now?: () => number;
+  /** Passed to the handler as `ctx.announceSize` (raw byte-stream responses). */
+  readonly announceSize?: (bytes: number) => void;
 }
 
 export interface OpenCall {
@@ -49,6 +51,7 @@ export function openCall(o: OpenCallOptions): OpenCall {
     method: o.method,
     peer: o.peer,
     ...(o.deadline_ms !== undefined ? { deadline_ms: o.deadline_ms } : {}),
+    ...(o.announceSize !== undefined ? { announceSize: o.announceSize } : {}),
   };
   return {
     ctx,

@@ -7,6 +7,7 @@ import * as grpc from '@grpc/grpc-js';
 import { create, fromBinary, toBinary, type DescMessage, type DescMethod, type DescService, type Message, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
 import { WeftError } from '../common/errors.js';
 import { errorFromStatus } from './error-catalog.js';
+import { asBuffer } from './wire-bytes.js';
 
 export interface ClientCallOptions {
   /** Relative deadline; sent as grpc-timeout. */
@@ -75,7 +76,7 @@ function isServiceError(e: unknown): e is grpc.ServiceError {
 async function writeRequests(method: DescMethod, stream: grpc.ClientWritableStream<Buffer> | grpc.ClientDuplexStream<Buffer, Buffer>, reqs: AsyncIterable<unknown> | Iterable<unknown>): Promise<void> {
   try {
     for await (const req of reqs) {
-      const bytes = Buffer.from(toBinary(method.input, create(method.input, req as Record<string, unknown>)));
+      const bytes = asBuffer(toBinary(method.input, create(method.input, req as Record<string, unknown>)));
       if (!stream.write(bytes)) await new Promise((resolve) => stream.once('drain', resolve));
     }
     stream.end();
@@ -96,7 +97,7 @@ export function createGrpcClient<S extends DescService>(service: S, address: str
   const methods: Record<string, unknown> = {};
   for (const method of service.methods) {
     const path = `/${service.typeName}/${method.name}`;
-    const encode = (req: unknown): Buffer => Buffer.from(toBinary(method.input, create(method.input, req as Record<string, unknown>)));
+    const encode = (req: unknown): Buffer => asBuffer(toBinary(method.input, create(method.input, req as Record<string, unknown>)));
     switch (method.methodKind) {
       case 'unary':
         methods[method.localName] = (req: unknown, options?: ClientCallOptions) =>

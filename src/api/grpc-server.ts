@@ -14,6 +14,7 @@ import { healthService, HealthBoard, ServingStatus } from './grpc-health.js';
 import { reflectionServices } from './grpc-reflection.js';
 import type { CallObserver, ErasedHandler, RegisteredService } from './handlers.js';
 import { callClientStreaming, callStreaming, callUnary, findHandler, untilAborted } from './invoke.js';
+import { asBuffer } from './wire-bytes.js';
 
 /** Default bound on one message either way; grpc-js refuses a larger request with RESOURCE_EXHAUSTED. */
 export const grpc_message_bytes_max_default = 16 * 1024 * 1024;
@@ -179,7 +180,7 @@ async function writeAll(
   opened: OpenCall,
 ): Promise<void> {
   for await (const reply of replies) {
-    if (!call.write(Buffer.from(toBinary(method.output, reply)))) {
+    if (!call.write(asBuffer(toBinary(method.output, reply)))) {
       await untilAborted(once(call, 'drain'), opened.ctx.signal);
     }
   }
@@ -224,7 +225,7 @@ function adapt(registered: RegisteredService, method: DescMethod, o: Settings): 
         settle(opened, o, async () => {
           const req = decodeRequest(method, call.request);
           const reply = await callUnary(method, handlerOrThrow(), req, opened.ctx);
-          callback(null, Buffer.from(toBinary(method.output, reply)));
+          callback(null, asBuffer(toBinary(method.output, reply)));
         }, (wire) => callback(statusOf(wire)));
       };
     case 'client_streaming':
@@ -232,7 +233,7 @@ function adapt(registered: RegisteredService, method: DescMethod, o: Settings): 
         const opened = openFor(call, method);
         settle(opened, o, async () => {
           const reply = await callClientStreaming(method, handlerOrThrow(), decodeStream(method, call), opened.ctx);
-          callback(null, Buffer.from(toBinary(method.output, reply)));
+          callback(null, asBuffer(toBinary(method.output, reply)));
         }, (wire) => callback(statusOf(wire)));
       };
     case 'server_streaming':

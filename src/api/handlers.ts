@@ -30,6 +30,12 @@ export interface CallContext {
   readonly method: string;
   /** The remote address as the transport reports it. */
   readonly peer: string;
+  /**
+   * Present when the transport answers a byte stream raw (REST `application/octet-stream`): a
+   * server-streaming handler that knows its total payload size reports it before its first reply,
+   * so the response carries Content-Length.
+   */
+  readonly announceSize?: (bytes: number) => void;
 }
 
 /** One finished call, as both transports report it to an observer (e.g. for latency metrics). */

@@ -15,6 +15,7 @@ import type { CallObserver, ErasedHandler, RegisteredService } from './handlers.
 import { ndjsonLines, readBody } from './http-body.js';
 import { callClientStreaming, callStreaming, callUnary, findHandler, untilAborted } from './invoke.js';
 import { restRoutes, type RestRoute } from './rest-routes.js';
+import { byteChunkShape, namesOctetStream, rawBodyMessages, writeRawReplies } from './rest-bytes.js';
 import { decodeJson, parseJson, requestJson, responseJson, type QueryParams } from './rest-transcode.js';
 
 /** Largest JSON request body of a unary or server-streaming call. */
@@ -181,12 +182,17 @@ async function serveCall(
   let opened: OpenCall | undefined;
   try {
     const headers = headersOf(request);
+    // Byte-chunk methods also take and give raw bytes (rest-bytes.ts); otherwise JSON as usual.
+    const rawIn = method.methodKind === 'client_streaming' && namesOctetStream(headers['content-type']) ? byteChunkShape(method.input) : undefined;
+    const rawOut = method.methodKind === 'server_streaming' && namesOctetStream(headers['accept']) ? byteChunkShape(method.output) : undefined;
+    let announced: number | undefined;
     opened = openCall({
       transport: 'rest',
       method: `/${method.parent.typeName}/${method.name}`,
       headers,
       peer: request.ip,
       deadline_ms: deadlineFromHeaders(headers, Date.now()),
+      ...(rawOut !== undefined ? { announceSize: (bytes: number) => (announced = bytes) } : {}),
     });
     const call = opened;
     limits.active.add(call);
@@ -203,12 +209,17 @@ async function serveCall(
         return reply.code(200).header('content-type', json_type).send(JSON.stringify(responseJson(route, res)));
       }
       case 'client_streaming': {
-        const reqs = readRequestLines(route, request, params, limits);
+        const reqs = rawIn !== undefined ? rawBodyMessages(method.input, rawIn, request.raw) : readRequestLines(route, request, params, limits);
         const res = await callClientStreaming(method, handler, reqs, call.ctx);
         return reply.code(200).header('content-type', json_type).send(JSON.stringify(responseJson(route, res)));
       }
       case 'server_streaming': {
         const req = await readRequest(route, request, params, query, limits);
+        if (rawOut !== undefined) {
+          const replies = callStreaming(method, handler, req, call.ctx)[Symbol.asyncIterator]();
+          await writeRawReplies(replies, rawOut, reply.raw, call, () => announced, () => reply.hijack());
+          return undefined;
+        }
         return await streamReplies(route, handler, req, reply, call, limits, log, outcome);
       }
       case 'bidi_streaming':

@@ -11,7 +11,9 @@ export type Event =
   | IssuerEnrolled
   | GraphWrite
   | SchemaEvent
-  | MembershipChanged;
+  | MembershipChanged
+  | BlobEvent
+  | TtlExpired;
 
 /** The first entry of a new deployment: its identity, chosen once. */
 export interface DeploymentFormed {
@@ -273,3 +275,34 @@ export type SchemaEvent =
       /** Set when damage was too wide and a rebuild was admitted into this generation. */
       readonly rebuilt_into?: number;
     };
+
+// ---- blobs: references to content-addressed chunks stored outside the log (SPEC 2.5, 4.4) ----
+
+/**
+ * A blob's existence and the chunk references it holds. The chunk bytes were written and fsynced
+ * under their SHA-256 names before this entry was proposed; the log carries only the names.
+ */
+export type BlobEvent =
+  | {
+      readonly kind: 'blob_put';
+      /** Hex SHA-256 over the concatenated 32-byte chunk hashes (docs/blobs.md). */
+      readonly blob_id: string;
+      /** Hex SHA-256 of each chunk, in order; a chunk may appear more than once. */
+      readonly chunk_ids: readonly string[];
+      readonly total_size: number;
+    }
+  | { readonly kind: 'blob_deleted'; readonly blob_id: string };
+
+// ---- TTL: expiry decided by the leader's clock, carried in the log so every member agrees ----
+
+/**
+ * Nodes whose TTL computed property expired by `as_of_us`. Apply re-checks each against its anchor
+ * as it is then (a write may have moved it) and removes what the TTL's scope names: the node and its
+ * edges (NODE), the anchor property (FIELD) or the DOCUMENT property (SUBTREE).
+ */
+export interface TtlExpired {
+  readonly kind: 'ttl_expired';
+  /** The proposer's clock, epoch microseconds; nothing expiring after it is removed. */
+  readonly as_of_us: number;
+  readonly expired: readonly { readonly node_id: number; readonly label: string; readonly property: string }[];
+}

@@ -8,6 +8,7 @@ import { writeFileAtomic } from '../log/storage/atomic-file.js';
 import type { EdgeVersion, NodeVersion } from './graph/records.js';
 import { StateMachine } from './state-machine.js';
 import type { CatalogSnapshot } from './catalog/catalog.js';
+import type { BlobSnapshot } from './blobs/blob-projection.js';
 
 /**
  * A checkpoint is the committed state of every projection at one applied index, written whole to one
@@ -34,6 +35,8 @@ interface CheckpointBody {
   readonly clock: { base: number; stamps: number[] };
   /** The schema catalog; index entries are not stored but refilled from the records at load. */
   readonly schema?: CatalogSnapshot;
+  /** Blobs and their chunk lists; chunk counts are derived at load. */
+  readonly blobs?: BlobSnapshot;
 }
 
 export function writeCheckpoint(dir: string, sm: StateMachine): string {
@@ -52,6 +55,7 @@ export function writeCheckpoint(dir: string, sm: StateMachine): string {
     operations: sm.operations.snapshot(index),
     clock: committedStamps(sm.clock.snapshot(), index),
     schema: sm.schema.snapshot(),
+    blobs: sm.blobs.snapshot(),
   };
   for (const record of sm.graph.nodeRecords()) {
     const versions = committedChain(record.head, index).map(
@@ -105,6 +109,7 @@ function restore(body: CheckpointBody): StateMachine {
   sm.operations.restore(body.operations);
   sm.clock.restore(body.clock);
   sm.schema.restore(body.schema);
+  sm.blobs.restore(body.blobs);
   sm.appliedIndex = body.index;
   sm.committedIndex = body.index;
   return sm;

@@ -1,11 +1,14 @@
 import { assert, assertNever } from '../common/assert.js';
-import type { Entry, GraphOp, GraphWrite, ReadCheck, SchemaEvent } from '../log/events.js';
+import type { BlobEvent, Entry, GraphOp, GraphWrite, ReadCheck, SchemaEvent } from '../log/events.js';
 import { SchemaProjection, isSchemaEvent } from './catalog/schema-projection.js';
 import { GraphStore, type Refusal } from './graph/graph-store.js';
 import { visibleNode } from './graph/records.js';
 import { SnapshotView } from './graph/view.js';
 import { OperationRegistry } from './operations/registry.js';
 import { CommitClock } from './commit-clock.js';
+import { BlobProjection } from './blobs/blob-projection.js';
+import { checkBlobProperties, propertyReferences } from './blobs/blob-references.js';
+import { expiryOps } from './computed/ttl-expiry.js';
 
 /**
  * Every projection of one member, fed the log in order. `apply` is pure and synchronous: the same
@@ -23,6 +26,8 @@ export class StateMachine {
   readonly schema = new SchemaProjection(this.graph);
   readonly operations = new OperationRegistry();
   readonly clock = new CommitClock();
+  /** Blob existence and chunk reference counts (SPEC 2.5); the chunk bytes live outside the log. */
+  readonly blobs = new BlobProjection();
   deployment: Uint8Array | undefined;
   engineFormat = 0;
   /** Invariant: committedIndex <= appliedIndex; entries in between are the leader's pending ones. */
@@ -74,9 +79,29 @@ export class StateMachine {
         }
         return applied;
       }
+      case 'blob_put':
+      case 'blob_deleted': {
+        const refusal = this.checkBlob(event);
+        if (refusal !== undefined) return { status: 'refused', index: entry.index, refusal };
+        this.blobs.apply(event, entry.index, committed);
+        return applied;
+      }
+      case 'ttl_expired': {
+        // The same checks as any write: an expiry that would break a rule is refused, not forced.
+        const ops = expiryOps(event, this.schema.catalog, this.graph);
+        const refusal = this.graph.checkOps(ops) ?? this.schema.checkGraphWrite(ops);
+        if (refusal !== undefined) return { status: 'refused', index: entry.index, refusal };
+        if (ops.length > 0) this.applyGraphOps(ops, entry, committed);
+        return applied;
+      }
       default:
         return assertNever(event, 'event');
     }
+  }
+
+  /** Whether a blob event would apply to the latest state; the proposer asks before proposing. */
+  checkBlob(event: BlobEvent): Refusal | undefined {
+    return this.blobs.check(event, (blob_id) => propertyReferences(this.schema.catalog, this.graph, blob_id));
   }
 
   /** Whether a graph write would apply to the latest state; the proposer asks before proposing. */
@@ -163,7 +188,7 @@ export class StateMachine {
       const conflict = this.readConflict(event.read_check);
       if (conflict !== undefined) return conflict;
     }
-    return this.graph.checkOps(ops) ?? this.schema.checkGraphWrite(ops);
+    return this.graph.checkOps(ops) ?? this.schema.checkGraphWrite(ops) ?? checkBlobProperties(ops, this.schema.catalog, this.graph, this.blobs);
   }
 
   private readConflict(check: ReadCheck): Refusal | undefined {
@@ -184,6 +209,7 @@ export class StateMachine {
     this.committedIndex = index;
     this.graph.markCommitted(index);
     this.schema.markCommitted(index);
+    this.blobs.commit(index);
     while (this.pendingClaims.length > 0 && this.pendingClaims[0]!.index <= index) this.pendingClaims.shift();
   }
 
@@ -204,6 +230,7 @@ export class StateMachine {
     assert(index >= this.committedIndex, 'committed entries are never rolled back');
     this.graph.rollbackAfter(index);
     this.schema.rolledBack(index);
+    this.blobs.rollbackAfter(index);
     while (this.pendingClaims.length > 0 && this.pendingClaims[this.pendingClaims.length - 1]!.index > index) {
       this.operations.unsettle(this.pendingClaims.pop()!.claim);
     }

@@ -52,6 +52,16 @@ export interface ServerConfig {
   readonly statement_timeout_ms: number;
   /** Cypher statements running at once on the member; one more is refused (TOO_MANY_RUNNING_STATEMENTS). */
   readonly statement_running_max: number;
+  /** Chunk writes (write + fsync) one blob upload keeps in flight; also bounds its memory, 256 KiB each. */
+  readonly blob_chunk_writes_in_flight_max: number;
+  /** An unreferenced chunk file younger than this is not collected (an upload may still be writing it). */
+  readonly blob_orphan_grace_secs: number;
+  /** Seconds between orphan chunk collections while serving; 0: only at start. */
+  readonly blob_orphan_sweep_secs: number;
+  /** Milliseconds between TTL sweeps (expired data is hidden from reads before its sweep). */
+  readonly ttl_sweep_ms: number;
+  /** Most TTL expirations one log entry carries. */
+  readonly ttl_expire_batch_max: number;
 }
 
 export const defaultConfig: ServerConfig = {
@@ -92,6 +102,11 @@ export const defaultConfig: ServerConfig = {
   shutdown_drain_ms: 10_000,
   statement_timeout_ms: 300_000,
   statement_running_max: 64,
+  blob_chunk_writes_in_flight_max: 8,
+  blob_orphan_grace_secs: 3600,
+  blob_orphan_sweep_secs: 600,
+  ttl_sweep_ms: 1000,
+  ttl_expire_batch_max: 1000,
 };
 
 type Key = keyof ServerConfig;
@@ -118,6 +133,9 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   log_segment_bytes_max: [4096, 1024 * 1024 * 1024],
   checkpoint_interval_entries: [1, Number.MAX_SAFE_INTEGER],
   statement_running_max: [1, 100_000],
+  blob_chunk_writes_in_flight_max: [1, 256],
+  ttl_sweep_ms: [10, 86_400_000],
+  ttl_expire_batch_max: [1, 100_000],
 };
 
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {

@@ -16,6 +16,7 @@ import type { NodeState } from '../projections/graph/records.js';
 import type { Database } from './database.js';
 import type { StatementGate } from './statement-gate.js';
 import { SnapshotPins } from './snapshot-pins.js';
+import { readWithComputed, wallClockMicros, type ReadClock } from './computed/read-views.js';
 
 /**
  * Runs Cypher statements for the member: reads on a snapshot, auto-committed writes through the write
@@ -41,6 +42,8 @@ export class CypherRunner {
   /** The server's `vector_build_wait_ms`: how long a statement waits for a vector index being built. */
   vector_build_wait_ms = defaultConfig.vector_build_wait_ms;
   private readonly indexes: IndexCatalog;
+  /** The read time of computed properties in current reads. */
+  private clock: ReadClock = wallClockMicros;
 
   constructor(
     private readonly db: Database,
@@ -54,6 +57,11 @@ export class CypherRunner {
   /** Where CREATE/DROP CONSTRAINT and CREATE/DROP INDEX go. */
   handleSchemaWith(handler: SchemaStatementHandler): void {
     this.schemaHandler = handler;
+  }
+
+  /** Where current reads take their read time (tests inject one). */
+  useClock(clock: ReadClock): void {
+    this.clock = clock;
   }
 
   async autoCommit(call: CypherCall, view: GraphReader): Promise<CypherOutcome> {
@@ -71,12 +79,14 @@ export class CypherRunner {
     switch (prepared.kind) {
       case 'read': {
         // In time slices on its snapshot: other calls are served between them, and a cancelled
-        // call stops it at the next one.
+        // call stops it at the next one. A read-only statement sees computed properties; a
+        // time-travel read at its own timestamp.
         const unpin = view instanceof SnapshotView ? this.pins.pin(view.read_index) : undefined;
         try {
-          const result = await this.engine.executeSliced(prepared, view, ctx, call.signal);
+          const read = view instanceof SnapshotView ? readWithComputed(this.db, view, call.at_timestamp > 0 ? call.at_timestamp : this.clock()) : view;
+          const result = await this.engine.executeSliced(prepared, read, ctx, call.signal);
           // A CURRENT search may return nodes written after the snapshot: they resolve in their current state.
-          return this.outcome(result, withCurrentNodes(view, this.db), 0);
+          return this.outcome(result, withCurrentNodes(read, this.db), 0);
         } finally {
           unpin?.();
         }
@@ -164,7 +174,7 @@ export class CypherRunner {
       memory_limit_bytes: call.memory_limit_bytes,
       ...(deadline_ms !== undefined ? { deadline_ms } : {}),
       now_us: Date.now() * 1000,
-      viewAt: (ts: number) => this.db.viewAtTimestamp(ts),
+      viewAt: (ts: number) => readWithComputed(this.db, this.db.viewAtTimestamp(ts), ts),
     };
   }
 

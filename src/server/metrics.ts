@@ -5,6 +5,7 @@ import type { Database } from './database.js';
 import type { PlanCacheStats } from '../query/engine.js';
 import type { StatementGate } from './statement-gate.js';
 import { searchIndexTotals, vectorIndexBytes } from './index-builds/vector-budget.js';
+import type { TtlSweeper } from './computed/ttl-sweeper.js';
 
 /**
  * The member's Prometheus metrics: SPEC 9's version metrics (prefix `graphdb_`), call counts and
@@ -20,6 +21,7 @@ export class ServerMetrics {
     label_names: ['transport', 'method'],
   });
   private readonly mirrored: [Gauge, () => number][] = [];
+  private readonly scrapeHooks: (() => void)[] = [];
 
   constructor(db: Database) {
     const gauge = (name: string, help: string, read: () => number): void => {
@@ -56,6 +58,16 @@ export class ServerMetrics {
     gauge('graphdb_query_plan_cache_entries', 'Prepared statements in the cache.', () => plans().entries);
   }
 
+  /** TTL expiry figures read from the sweeper when scraped. */
+  watchTtl(sweeper: TtlSweeper): void {
+    const expired = this.registry.counter({ name: 'graphdb_ttl_expired_total', help: 'TTL expirations committed since start, by scope.', label_names: ['scope'] });
+    const lag = this.registry.gauge({ name: 'graphdb_ttl_expiry_lag_seconds', help: 'Longest wait of an expiry for its sweep, in the last sweep that expired something.' });
+    this.mirrored.push([lag, () => sweeper.lag_secs]);
+    this.scrapeHooks.push(() => {
+      for (const [scope, n] of sweeper.expired_total) expired.inc({ scope }, n - expired.get({ scope }));
+    });
+  }
+
   readonly observeCall = (call: CallRecord): void => {
     this.calls.inc({ transport: call.transport, method: call.method, code: call.code });
     this.latency.observe(call.duration_ms / 1000, { transport: call.transport, method: call.method });
@@ -63,6 +75,7 @@ export class ServerMetrics {
 
   expose(): string {
     for (const [gauge, read] of this.mirrored) gauge.set(read());
+    for (const hook of this.scrapeHooks) hook();
     return this.registry.expose();
   }
 }

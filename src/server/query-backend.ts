@@ -8,6 +8,7 @@ import type { Database } from './database.js';
 import type { Transactions } from './transactions.js';
 import { CypherRunner, indexCatalogOf, no_statement_limits, type SchemaStatementHandler, type StatementLimits } from './cypher-runner.js';
 import { QueryEngine } from '../query/engine.js';
+import type { ReadClock } from './computed/read-views.js';
 
 /**
  * The member's side of QueryService: which snapshot a statement reads (read concern, causal fence,
@@ -24,6 +25,8 @@ export interface QueryBackendOptions {
   readonly engine?: QueryEngine;
   /** Statement timeout and the cap on statements running at once. */
   readonly limits?: StatementLimits;
+  /** The read time of computed properties; the wall clock when absent. */
+  readonly read_clock?: ReadClock;
 }
 
 export function memberQueryBackend(db: Database, txs: Transactions, options: QueryBackendOptions): QueryBackend {
@@ -31,6 +34,7 @@ export function memberQueryBackend(db: Database, txs: Transactions, options: Que
   const runner = new CypherRunner(db, options.engine ?? new QueryEngine({ indexes: indexCatalogOf(db) }), options.limits ?? no_statement_limits);
   runner.vector_build_wait_ms = options.vector_build_wait_ms;
   if (options.schema !== undefined) runner.handleSchemaWith(options.schema);
+  if (options.read_clock !== undefined) runner.useClock(options.read_clock);
   return {
     // Voters decide what a majority is and bound acks.
     get members() {

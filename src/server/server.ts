@@ -22,6 +22,11 @@ import { openPeerMember, type PeerMember } from './cluster/peer-member.js';
 import { QueryEngine } from '../query/engine.js';
 import { indexCatalogOf } from './cypher-runner.js';
 import { StatementGate } from './statement-gate.js';
+import { blobService } from '../api/blob-service.js';
+import { startBlobs } from './blobs/blob-runtime.js';
+import { readWithComputed, wallClockMicros, type ReadClock } from './computed/read-views.js';
+import { startTtlSweeps } from './computed/ttl-runtime.js';
+import type { TtlSweeper } from './computed/ttl-sweeper.js';
 
 /**
  * The composition root of one member: opens the database, serves the API on the gRPC, REST and ops
@@ -31,17 +36,27 @@ export interface RunningServer {
   readonly config: ServerConfig;
   readonly db: Database;
   readonly ports: { readonly grpc: number; readonly rest: number; readonly ops: number };
+  /** The TTL sweeper, so a test driving the clock can sweep at a moment of its choosing. */
+  readonly ttl: TtlSweeper;
   stop(): Promise<void>;
 }
 
 export type ServerLog = (line: string) => void;
 
+/** Effects a test may replace; the real ones otherwise. */
+export interface ServerEffects {
+  /** Epoch microseconds: the read time of computed properties and the TTL sweeper's clock. */
+  readonly clock_us?: ReadClock;
+  /** The member's peer transport and identity; made from the tls settings when absent. */
+  readonly peer?: PeerMember;
+}
+
 export async function startServer(
   config: ServerConfig,
   log: ServerLog = (l) => process.stderr.write(`${l}\n`),
-  peer?: PeerMember,
+  effects: ServerEffects = {},
 ): Promise<RunningServer> {
-  const member = await openPeerMember(config, log, peer);
+  const member = await openPeerMember(config, log, effects.peer);
   const db = await Database.open({
     data_dir: config.data_dir,
     node_id: config.node_id,
@@ -59,6 +74,7 @@ export async function startServer(
     throw e;
   });
   const metrics = new ServerMetrics(db);
+  const clock_us = effects.clock_us ?? wallClockMicros;
   const concernDefaults = {
     acks: config.default_write_acks,
     journal: config.default_write_journal,
@@ -70,8 +86,8 @@ export async function startServer(
     },
     write: (build, options) => db.write(build, options),
     enrollIssuer: (issuer, concern) => db.enrollIssuer(issuer, concern),
-    latestCommitted: () => db.latestCommitted(),
-    viewAtIndex: (index) => db.viewAtIndex(index),
+    latestCommitted: () => readWithComputed(db, db.latestCommitted(), clock_us()),
+    viewAtIndex: (index) => readWithComputed(db, db.viewAtIndex(index), clock_us()),
     defaultConcern: () => resolveWriteConcern(undefined, concernDefaults, db.log.voterCount),
   };
   const txs = new Transactions(db, { idle_timeout_ms: config.transaction_idle_timeout_secs * 1000, open_max: config.transactions_max });
@@ -94,12 +110,16 @@ export async function startServer(
     schema: schemaStatementHandler(schema.admin),
     engine,
     limits: { statement_timeout_ms: config.statement_timeout_ms, gate: statements },
+    read_clock: clock_us,
   });
   metrics.watchStatements(statements, () => engine.planCacheStats());
+  const blobs = await startBlobs(db, config, backend.defaultConcern, log);
+  const ttl = startTtlSweeps(db, config, backend.defaultConcern, clock_us, log);
+  metrics.watchTtl(ttl.sweeper);
   const admin = new MembershipAdmin(db, { poll_ms: 200, promote_lag_entries: PROMOTE_LAG_ENTRIES, concern: backend.defaultConcern, log });
   const cluster = clusterBackend(db, admin, { transport: member.transport, election_ticks: config.election_ticks, peer_call_timeout_ms: 5000 });
   const services: RegisteredService[] = forwardingServices(
-    [graphService(backend), queryService(query), schemaService(schema.backend), clusterService(cluster)],
+    [graphService(backend), queryService(query), schemaService(schema.backend), clusterService(cluster), blobService(blobs.backend)],
     { log: db.log, transport: member.transport, default_read_preference: config.default_read_preference },
   );
   let grpc: GrpcServerHandle | undefined;
@@ -122,6 +142,8 @@ export async function startServer(
     });
   } catch (e) {
     await Promise.allSettled([grpc?.stop(), rest?.stop(), ops?.stop()]);
+    blobs.stop();
+    ttl.stop();
     schema.stop();
     txs.close();
     admin.stop();
@@ -140,11 +162,14 @@ export async function startServer(
     config,
     db,
     ports,
+    ttl: ttl.sweeper,
     stop() {
       stopped ??= (async () => {
         stopping = true;
         // Refuse new calls, let the ones in flight finish, then close the log after a checkpoint.
         await Promise.all([grpc.stop(config.shutdown_drain_ms), rest.stop(config.shutdown_drain_ms)]);
+        blobs.stop();
+        ttl.stop();
         schema.stop();
         txs.close();
         admin.stop();

@@ -33,7 +33,7 @@ async function start(hub: MemoryHub, id: number, join_wait: boolean): Promise<Ru
     join_wait,
     shutdown_drain_ms: 1000,
   };
-  const s = await startServer(config, () => undefined, { transport: hub.transport(`mem:${id}`), identity: identity(id) });
+  const s = await startServer(config, () => undefined, { peer: { transport: hub.transport(`mem:${id}`), identity: identity(id) } });
   servers.push(s);
   return s;
 }

@@ -20,10 +20,10 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-export async function startServerProcess(dataDir: string, extra: readonly string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(dataDir: string, extra: readonly string[] = [], node_args: readonly string[] = []): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--data-dir', dataDir, '--grpc-port', '0', '--rest-port', '0', '--ops-port', '0', ...extra],
+    [...node_args, '--import', 'tsx', 'src/cli/main.ts', 'serve', '--data-dir', dataDir, '--grpc-port', '0', '--rest-port', '0', '--ops-port', '0', ...extra],
     { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_NO_WARNINGS: '1' } },
   );
   let output = '';

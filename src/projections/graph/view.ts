@@ -1,6 +1,7 @@
 import type { GraphStats, GraphStore } from './graph-store.js';
 import { nodeRef, type NodeRef } from '../../common/values/value.js';
-import { visibleEdge, visibleNode, type EdgeState, type LabelMembers, type NodeState } from './records.js';
+import { visibleEdge, visibleNode, type EdgeState, type LabelMembers, type NodeRecord, type NodeState } from './records.js';
+import type { ComputedReads } from '../computed/computed-reads.js';
 
 /**
  * What the query engine and the API read the graph through. Every call answers from one fixed point
@@ -28,16 +29,37 @@ export interface GraphReader {
   stats(): GraphStats;
 }
 
-/** A reader of the store at a fixed read index. */
+/**
+ * A reader of the store at a fixed read index. With `computed`, nodes are read with their computed
+ * properties evaluated and TTL expiry applied at its read time (an expired node hides its edges);
+ * the kept label lists and their columns, which hold stored values, are then not used.
+ */
 export class SnapshotView implements GraphReader {
   constructor(
     private readonly store: GraphStore,
     readonly read_index: number,
+    readonly computed?: ComputedReads,
   ) {}
+
+  /** The same snapshot read with computed properties at a read time. */
+  withComputed(computed: ComputedReads | undefined): SnapshotView {
+    return computed === undefined ? this : new SnapshotView(this.store, this.read_index, computed);
+  }
+
+  /** The record's visible version as this reader shows it. */
+  private see(r: NodeRecord): NodeState | undefined {
+    const v = visibleNode(r, this.read_index);
+    return v === undefined || this.computed === undefined ? v : this.computed.node(v);
+  }
+
+  /** Whether an edge's endpoints are both visible (only computed reads can hide one). */
+  private endsVisible(e: EdgeState): boolean {
+    return this.computed === undefined || (this.node(e.source) !== undefined && this.node(e.target) !== undefined);
+  }
 
   node(id: number): NodeState | undefined {
     const r = this.store.nodeRecord(id);
-    return r === undefined ? undefined : visibleNode(r, this.read_index);
+    return r === undefined ? undefined : this.see(r);
   }
 
   nodeRef(id: number): NodeRef {
@@ -46,19 +68,20 @@ export class SnapshotView implements GraphReader {
 
   edge(id: number): EdgeState | undefined {
     const r = this.store.edgeRecord(id);
-    return r === undefined ? undefined : visibleEdge(r, this.read_index);
+    const v = r === undefined ? undefined : visibleEdge(r, this.read_index);
+    return v !== undefined && this.endsVisible(v) ? v : undefined;
   }
 
   *nodes(): Iterable<NodeState> {
     for (const r of this.store.nodeRecords()) {
-      const v = visibleNode(r, this.read_index);
+      const v = this.see(r);
       if (v !== undefined) yield v;
     }
   }
 
   *nodesWithLabel(label: string): Iterable<NodeState> {
     for (const r of this.store.recordsWithLabel(label)) {
-      const v = visibleNode(r, this.read_index);
+      const v = this.see(r);
       if (v !== undefined && v.labels.includes(label)) yield v;
     }
   }
@@ -66,25 +89,25 @@ export class SnapshotView implements GraphReader {
   *edges(): Iterable<EdgeState> {
     for (const r of this.store.edgeRecords()) {
       const v = visibleEdge(r, this.read_index);
-      if (v !== undefined) yield v;
+      if (v !== undefined && this.endsVisible(v)) yield v;
     }
   }
 
   *edgesOfType(type: string): Iterable<EdgeState> {
     for (const r of this.store.recordsOfType(type)) {
       const v = visibleEdge(r, this.read_index);
-      if (v !== undefined) yield v;
+      if (v !== undefined && this.endsVisible(v)) yield v;
     }
   }
 
   *edgesOf(nodeId: number, direction: Direction, type?: string): Iterable<EdgeState> {
     const r = this.store.nodeRecord(nodeId);
-    if (r === undefined || visibleNode(r, this.read_index) === undefined) return;
+    if (r === undefined || this.see(r) === undefined) return;
     if (direction !== 'in') {
       for (const e of r.out) {
         if (type !== undefined && e.type !== type) continue;
         const v = visibleEdge(e, this.read_index);
-        if (v !== undefined) yield v;
+        if (v !== undefined && this.endsVisible(v)) yield v;
       }
     }
     if (direction !== 'out') {
@@ -92,7 +115,7 @@ export class SnapshotView implements GraphReader {
         if (type !== undefined && e.type !== type) continue;
         if (direction === 'both' && e.source === e.target) continue;
         const v = visibleEdge(e, this.read_index);
-        if (v !== undefined) yield v;
+        if (v !== undefined && this.endsVisible(v)) yield v;
       }
     }
   }
@@ -103,6 +126,11 @@ export class SnapshotView implements GraphReader {
    */
   forEachNode(label: string | undefined, fn: (node: NodeState, members?: LabelMembers, position?: number) => boolean): boolean {
     const readIndex = this.read_index;
+    if (this.computed !== undefined) {
+      // Computed values differ from the stored columns: no kept list, every node seen through them.
+      for (const v of label === undefined ? this.nodes() : this.nodesWithLabel(label)) if (!fn(v)) return false;
+      return true;
+    }
     if (label === undefined) {
       for (const r of this.store.nodeRecords()) {
         const v = visibleNode(r, readIndex);
@@ -128,11 +156,16 @@ export class SnapshotView implements GraphReader {
    * otherwise (then `forEachNode` walks the records, and may start a list).
    */
   keptMembers(label: string): LabelMembers | undefined {
+    if (this.computed !== undefined) return undefined;
     return this.store.keptMembers(label, this.read_index);
   }
 
   /** `edgesOf` through a callback that answers false to stop: the query engine's expands. */
   forEachEdgeOf(nodeId: number, direction: Direction, type: string | undefined, fn: (edge: EdgeState) => boolean): boolean {
+    if (this.computed !== undefined) {
+      for (const e of this.edgesOf(nodeId, direction, type)) if (!fn(e)) return false;
+      return true;
+    }
     const r = this.store.nodeRecord(nodeId);
     const readIndex = this.read_index;
     if (r === undefined || visibleNode(r, readIndex) === undefined) return true;

@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { notFound } from '../../common/errors.js';
+import type { ConcernWait } from '../../log/driver/log-driver.js';
+import type { BlobRecord } from '../../projections/blobs/blob-projection.js';
+import { refusalError, type Database } from '../database.js';
+import { ChunkStore } from './chunk-store.js';
+import { fixedChunks } from './rechunk.js';
+
+/**
+ * The blob write path of one member (DESIGN 5): chunk bytes go to the content-addressed store and
+ * are durable before the `blob_put` entry naming them is proposed; deletes go through the log, and
+ * a chunk whose count reached zero is removed after its entry applies. Chunks an upload in progress
+ * has touched are pinned, so neither release nor orphan collection removes them under it.
+ */
+export interface BlobManagerOptions {
+  /** Chunk writes (write + fsync) one upload keeps in flight; bounds its memory to this many chunks. */
+  readonly chunk_writes_in_flight_max: number;
+  /** An unreferenced chunk younger than this is left alone by orphan collection. */
+  readonly orphan_grace_ms: number;
+  readonly concern: () => ConcernWait;
+  /** Epoch milliseconds; injectable for tests of the grace period. */
+  readonly now_ms?: () => number;
+}
+
+export interface UploadOutcome {
+  readonly blob_id: string;
+  readonly chunk_ids: readonly string[];
+  readonly total_size: number;
+  readonly dedup_chunks: number;
+}
+
+export interface CollectOutcome {
+  readonly chunks_deleted: number;
+  readonly temporaries_deleted: number;
+}
+
+/** The blob id: hex SHA-256 over the concatenated 32-byte chunk hashes, in order (docs/blobs.md). */
+export function blobIdOfChunks(chunk_hashes: readonly Uint8Array[]): string {
+  const h = createHash('sha256');
+  for (const c of chunk_hashes) h.update(c);
+  return h.digest('hex');
+}
+
+export class BlobManager {
+  /** Chunk id -> uploads in progress holding it. Invariant: every count is positive. */
+  private readonly pins = new Map<string, number>();
+  private readonly unsubscribe: () => void;
+  private chunksReleased = 0;
+
+  private constructor(
+    private readonly db: Database,
+    readonly store: ChunkStore,
+    private readonly o: BlobManagerOptions,
+  ) {
+    // Deletion is I/O after apply: the projection only says which chunks reached zero.
+    this.unsubscribe = db.onCommit(() => this.deleteReleased());
+  }
+
+  static open(db: Database, o: BlobManagerOptions): BlobManager {
+    const store = ChunkStore.open(join(db.dataDir.path, 'blobs', 'chunks'));
+    return new BlobManager(db, store, o);
+  }
+
+  get released(): number {
+    return this.chunksReleased;
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  meta(blob_id: string): BlobRecord {
+    const blob = this.db.sm.blobs.blob(blob_id);
+    if (blob === undefined) throw notFound(`blob ${blob_id} does not exist`, 'BLOB_NOT_FOUND', { blob_id });
+    return blob;
+  }
+
+  /**
+   * Stores the bytes of `source` as a blob: cut into 256 KiB chunks, each hashed and written (at most
+   * `chunk_writes_in_flight_max` at once), the directory fsynced, then one `blob_put` proposed.
+   */
+  async upload(source: AsyncIterable<Uint8Array>, signal: AbortSignal): Promise<UploadOutcome> {
+    const pinned: string[] = [];
+    const hashes: Buffer[] = [];
+    const chunk_ids: string[] = [];
+    const inFlight = new Set<Promise<void>>();
+    let failure: unknown;
+    let dedup_chunks = 0;
+    let total_size = 0;
+    try {
+      for await (const chunk of fixedChunks(source)) {
+        if (signal.aborted) throw signal.reason;
+        if (failure !== undefined) throw failure;
+        const digest = createHash('sha256').update(chunk).digest();
+        const chunk_id = digest.toString('hex');
+        hashes.push(digest);
+        chunk_ids.push(chunk_id);
+        total_size += chunk.byteLength;
+        // Pinned before its existence is looked at: a release between the look and the propose
+        // would otherwise delete a file this upload counts on.
+        this.pin(chunk_id);
+        pinned.push(chunk_id);
+        const write = this.store.put(chunk_id, chunk).then(
+          (outcome) => {
+            if (outcome === 'existed') dedup_chunks++;
+          },
+          (e: unknown) => {
+            failure ??= e;
+          },
+        );
+        inFlight.add(write);
+        void write.finally(() => inFlight.delete(write));
+        if (inFlight.size >= this.o.chunk_writes_in_flight_max) await Promise.race(inFlight);
+      }
+      await Promise.all(inFlight);
+      if (failure !== undefined) throw failure;
+      if (signal.aborted) throw signal.reason;
+      this.store.syncDir();
+      const blob_id = blobIdOfChunks(hashes);
+      if (this.db.sm.blobs.blob(blob_id) === undefined) {
+        await this.db.submit({ kind: 'blob_put', blob_id, chunk_ids, total_size }, this.o.concern());
+      }
+      return { blob_id, chunk_ids, total_size, dedup_chunks };
+    } finally {
+      await Promise.allSettled(inFlight);
+      for (const c of pinned) this.unpin(c);
+    }
+  }
+
+  /**
+   * The blob's chunks in order, each read whole and checked against its hash; one chunk held at a
+   * time. The chunks stay pinned until the download ends, so a delete meanwhile cannot cut it short.
+   */
+  async *chunks(blob: BlobRecord, signal: AbortSignal): AsyncGenerator<Buffer, void, undefined> {
+    for (const c of blob.chunk_ids) this.pin(c);
+    try {
+      for (const chunk_id of blob.chunk_ids) {
+        if (signal.aborted) throw signal.reason;
+        yield await this.store.read(chunk_id);
+      }
+    } finally {
+      for (const c of blob.chunk_ids) this.unpin(c);
+    }
+  }
+
+  /**
+   * Deletes the blob through the log. The answer counts the chunks no other blob references, known
+   * when the entry is proposed; their files go once it applies.
+   */
+  async delete(blob_id: string): Promise<{ chunks_deleted: number }> {
+    const event = { kind: 'blob_deleted', blob_id } as const;
+    const refusal = this.db.sm.checkBlob(event);
+    if (refusal !== undefined) throw refusalError(refusal);
+    const blob = this.meta(blob_id);
+    const occurrences = new Map<string, number>();
+    for (const c of blob.chunk_ids) occurrences.set(c, (occurrences.get(c) ?? 0) + 1);
+    let chunks_deleted = 0;
+    for (const [c, n] of occurrences) if (this.db.sm.blobs.refCount(c) === n) chunks_deleted++;
+    await this.db.submit(event, this.o.concern());
+    this.deleteReleased();
+    return { chunks_deleted };
+  }
+
+  /**
+   * Removes chunk files nothing references: left by an upload that never reached its entry, or by a
+   * release interrupted by a crash. Files younger than the grace period, and chunks an upload in
+   * progress holds, are left alone.
+   */
+  async collectOrphans(grace_ms = this.o.orphan_grace_ms): Promise<CollectOutcome> {
+    const before = this.now() - grace_ms;
+    let chunks_deleted = 0;
+    let temporaries_deleted = 0;
+    for (const { chunk_id, mtime_ms } of this.store.list()) {
+      if (mtime_ms > before) continue;
+      // Checked and deleted in one synchronous step: no upload can pin it in between.
+      if (this.db.sm.blobs.refCount(chunk_id) === 0 && !this.pins.has(chunk_id) && this.store.deleteSync(chunk_id)) chunks_deleted++;
+    }
+    for (const { name, mtime_ms } of this.store.temporaries()) {
+      if (mtime_ms > before) continue;
+      await this.store.deleteTemporary(name);
+      temporaries_deleted++;
+    }
+    return { chunks_deleted, temporaries_deleted };
+  }
+
+  private deleteReleased(): void {
+    for (const chunk_id of this.db.sm.blobs.takeReleased()) {
+      // A later upload may have referenced or pinned the chunk again since its count reached zero.
+      if (this.db.sm.blobs.refCount(chunk_id) > 0 || this.pins.has(chunk_id)) continue;
+      if (this.store.deleteSync(chunk_id)) this.chunksReleased++;
+    }
+  }
+
+  private pin(chunk_id: string): void {
+    this.pins.set(chunk_id, (this.pins.get(chunk_id) ?? 0) + 1);
+  }
+
+  private unpin(chunk_id: string): void {
+    const n = (this.pins.get(chunk_id) ?? 0) - 1;
+    if (n <= 0) this.pins.delete(chunk_id);
+    else this.pins.set(chunk_id, n);
+  }
+
+  private now(): number {
+    return (this.o.now_ms ?? Date.now)();
+  }
+}
+
