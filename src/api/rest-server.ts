@@ -15,6 +15,7 @@ import type { CallObserver, ErasedHandler, RegisteredService } from './handlers.
 import { ndjsonLines, readBody } from './http-body.js';
 import { callClientStreaming, callStreaming, callUnary, findHandler, untilAborted } from './invoke.js';
 import { restRoutes, type RestRoute } from './rest-routes.js';
+import { openApiDocument, openapi_path } from './openapi.js';
 import { decodeJson, parseJson, requestJson, responseJson, type QueryParams } from './rest-transcode.js';
 
 /** Largest JSON request body of a unary or server-streaming call. */
@@ -111,6 +112,9 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServerH
       handler: (request, reply) => serve(registered, route, request, reply, limits, log),
     });
   }
+  // The document describes exactly the routes registered above (docs/openapi.md).
+  const openapi = JSON.stringify(openApiDocument(routes.filter((r) => byService.has(r.method.parent.typeName))));
+  app.get(openapi_path, (_request, reply) => reply.code(200).header('content-type', json_type).send(openapi));
   await app.listen({ host: o.host ?? '127.0.0.1', port: o.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : o.port;
