@@ -2,6 +2,7 @@
 import { isWeftError } from '../common/errors.js';
 import { defaultConfig, loadConfig } from '../server/config.js';
 import { startServer } from '../server/server.js';
+import { shellMain } from './shell/shell.js';
 
 /**
  * The `weft` command. `weft serve` runs one member until SIGTERM or SIGINT, then drains writes in
@@ -11,6 +12,7 @@ const usage = `usage: weft <command> [--setting value ...]
 
 commands:
   serve     run a member (single node) on a data directory
+  shell     a Cypher shell to a member (weft shell --help)
   help      show this text
 
 settings (also WEFT_<NAME> in the environment, or a JSON file given by --config / WEFT_CONFIG):
@@ -24,6 +26,8 @@ async function main(argv: readonly string[]): Promise<number> {
   switch (command) {
     case 'serve':
       return serve(rest);
+    case 'shell':
+      return shellMain(rest);
     case undefined:
     case 'help':
     case '--help':
