@@ -3,6 +3,7 @@ import { isWeftError } from '../common/errors.js';
 import { defaultConfig, loadConfig } from '../server/config.js';
 import { startServer } from '../server/server.js';
 import { shellMain } from './shell/shell.js';
+import { backupMain, restoreMain } from './backup-commands.js';
 
 /**
  * The `weft` command. `weft serve` runs one member until SIGTERM or SIGINT, then drains writes in
@@ -13,6 +14,8 @@ const usage = `usage: weft <command> [--setting value ...]
 commands:
   serve     run a member (single node) on a data directory
   shell     a Cypher shell to a member (weft shell --help)
+  backup    an online backup of a running member: --from <host:ops-port> --to DIR
+  restore   a new data directory from a backup: --from DIR --data-dir NEWDIR
   help      show this text
 
 settings (also WEFT_<NAME> in the environment, or a JSON file given by --config / WEFT_CONFIG):
@@ -28,6 +31,10 @@ async function main(argv: readonly string[]): Promise<number> {
       return serve(rest);
     case 'shell':
       return shellMain(rest);
+    case 'backup':
+      return backupMain(rest);
+    case 'restore':
+      return restoreMain(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -69,7 +69,7 @@ export function writeCheckpoint(dir: string, sm: StateMachine): string {
   const file = Buffer.alloc(4 + bytes.byteLength);
   file.writeUInt32LE(crc32(bytes), 0);
   file.set(bytes, 4);
-  const path = join(dir, `checkpoint-${String(index).padStart(20, '0')}.ckpt`);
+  const path = join(dir, checkpointFileName(index));
   writeFileAtomic(path, file);
   for (const old of listCheckpoints(dir).slice(KEEP)) unlinkSync(join(dir, old));
   return path;
@@ -113,6 +113,24 @@ function restore(body: CheckpointBody): StateMachine {
 /** The clock's stamps up to `index`: a pending entry's stamp is not committed state (its entry replays). */
 function committedStamps(clock: { base: number; stamps: number[] }, index: number): { base: number; stamps: number[] } {
   return { base: clock.base, stamps: clock.stamps.slice(0, Math.max(0, index - clock.base + 1)) };
+}
+
+/** The file name of the checkpoint at `index`. */
+export function checkpointFileName(index: number): string {
+  return `checkpoint-${String(index).padStart(20, '0')}.ckpt`;
+}
+
+/**
+ * The newest checkpoint whose CRC holds, as its bytes (the one a restart would load), for copying it
+ * elsewhere (an online backup); undefined when there is none.
+ */
+export function newestCheckpoint(dir: string): { readonly index: number; readonly name: string; readonly bytes: Buffer } | undefined {
+  for (const name of existsSync(dir) ? listCheckpoints(dir) : []) {
+    const bytes = readFileSync(join(dir, name));
+    if (bytes.byteLength < 4 || crc32(bytes.subarray(4)) !== bytes.readUInt32LE(0)) continue;
+    return { index: Number.parseInt(name.slice('checkpoint-'.length), 10), name, bytes };
+  }
+  return undefined;
 }
 
 /** Checkpoint file names, newest first. */

@@ -14,6 +14,7 @@ import { Database } from './database.js';
 import { ServerMetrics } from './metrics.js';
 import { memberQueryBackend } from './query-backend.js';
 import { Transactions } from './transactions.js';
+import { backupStream } from './backup/backup-source.js';
 
 /**
  * The composition root of one member: opens the database, serves the API on the gRPC, REST and ops
@@ -87,6 +88,8 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
         metrics: () => metrics.expose(),
         version: () => versionReport(config.node_id),
       },
+      // An online backup (docs/backup.md): the newest checkpoint and the committed log after it.
+      streams: { '/backup': { content_type: 'application/octet-stream', open: (signal) => backupStream(db, signal) } },
     });
   } catch (e) {
     await Promise.allSettled([grpc?.stop(), rest?.stop(), ops?.stop()]);
