@@ -36,6 +36,8 @@ export interface ServerConfig {
   readonly request_bytes_max: number;
   readonly log_segment_bytes_max: number;
   readonly shutdown_drain_ms: number;
+  /** Whether the ops port serves GET /backup (docs/backup.md): anyone who reaches the port can read every record. */
+  readonly ops_backup: 'ON' | 'OFF';
 }
 
 export const defaultConfig: ServerConfig = {
@@ -67,6 +69,7 @@ export const defaultConfig: ServerConfig = {
   request_bytes_max: 16 * 1024 * 1024,
   log_segment_bytes_max: 64 * 1024 * 1024,
   shutdown_drain_ms: 10_000,
+  ops_backup: 'ON',
 };
 
 type Key = keyof ServerConfig;
@@ -75,6 +78,7 @@ const choices: Partial<Record<Key, readonly string[]>> = {
   default_read_preference: ['PRIMARY', 'PRIMARY_PREFERRED', 'SECONDARY', 'SECONDARY_PREFERRED', 'NEAREST'],
   default_read_concern: ['LOCAL', 'MAJORITY', 'LINEARIZABLE', 'SNAPSHOT'],
   default_write_journal: ['JOURNAL', 'CACHE', 'MEMORY'],
+  ops_backup: ['ON', 'OFF'],
 };
 
 /** Inclusive bounds for numeric settings. */

@@ -89,7 +89,7 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
         version: () => versionReport(config.node_id),
       },
       // An online backup (docs/backup.md): the newest checkpoint and the committed log after it.
-      streams: { '/backup': { content_type: 'application/octet-stream', open: (signal) => backupStream(db, signal) } },
+      streams: config.ops_backup === 'ON' ? { '/backup': { content_type: 'application/octet-stream', open: (signal) => backupStream(db, signal) } } : {},
     });
   } catch (e) {
     await Promise.allSettled([grpc?.stop(), rest?.stop(), ops?.stop()]);

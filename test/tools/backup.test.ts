@@ -8,6 +8,9 @@ import { createGrpcClient } from '../../src/api/grpc-client.js';
 import { GraphService } from '../../src/gen/weft/v1/graph_pb.js';
 import { QueryService } from '../../src/gen/weft/v1/query_pb.js';
 import { restoreBackup } from '../../src/server/backup/restore.js';
+import { takeBackup } from '../../src/server/backup/take-backup.js';
+import { defaultConfig } from '../../src/server/config.js';
+import { startServer } from '../../src/server/server.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { prng, testSeed } from '../support/prng.js';
 
@@ -140,5 +143,17 @@ describe('online backup and restore', () => {
     writeFileSync(tail, bytes);
     await expect(restoreBackup(copy, join(dir, 'restored-damaged'))).rejects.toMatchObject({ code: 'DATA_LOSS', reason: 'BACKUP_DAMAGED', metadata: { file: tail } });
     expect(existsSync(join(dir, 'restored-damaged'))).toBe(false);
+  });
+
+  it('with ops_backup OFF the ops port has no /backup, and weft backup says so', async () => {
+    const server = await startServer({ ...defaultConfig, data_dir: join(dir, 'no-backup'), grpc_port: 0, rest_port: 0, ops_port: 0, ops_backup: 'OFF' }, () => {});
+    try {
+      const res = await fetch(`http://127.0.0.1:${server.ports.ops}/backup`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ reason: 'ROUTE_NOT_FOUND' });
+      await expect(takeBackup(`127.0.0.1:${server.ports.ops}`, join(dir, 'backup-refused'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    } finally {
+      await server.stop();
+    }
   });
 });
