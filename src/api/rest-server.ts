@@ -40,6 +40,13 @@ export interface RestServerOptions {
   readonly log?: FaultLogger;
   /** Told about every routed call when it ends (for metrics). */
   readonly observe?: CallObserver;
+  /** Fixed documents served by GET at their paths (the web console), besides the API routes. */
+  readonly pages?: Readonly<Record<string, StaticPage>>;
+}
+
+export interface StaticPage {
+  readonly content_type: string;
+  readonly body: Buffer;
 }
 
 export interface RestServerHandle {
@@ -115,6 +122,9 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServerH
   // The document describes exactly the routes registered above (docs/openapi.md).
   const openapi = JSON.stringify(openApiDocument(routes.filter((r) => byService.has(r.method.parent.typeName))));
   app.get(openapi_path, (_request, reply) => reply.code(200).header('content-type', json_type).send(openapi));
+  for (const [path, page] of Object.entries(o.pages ?? {})) {
+    app.get(path, (_request, reply) => reply.code(200).header('content-type', page.content_type).header('cache-control', 'no-cache').send(page.body));
+  }
   await app.listen({ host: o.host ?? '127.0.0.1', port: o.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : o.port;

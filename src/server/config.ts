@@ -38,6 +38,8 @@ export interface ServerConfig {
   readonly shutdown_drain_ms: number;
   /** Whether the ops port serves GET /backup (docs/backup.md): anyone who reaches the port can read every record. */
   readonly ops_backup: 'ON' | 'OFF';
+  /** Whether the REST port serves the web console under /console/ (docs/console.md). */
+  readonly console: 'ON' | 'OFF';
 }
 
 export const defaultConfig: ServerConfig = {
@@ -70,6 +72,7 @@ export const defaultConfig: ServerConfig = {
   log_segment_bytes_max: 64 * 1024 * 1024,
   shutdown_drain_ms: 10_000,
   ops_backup: 'ON',
+  console: 'ON',
 };
 
 type Key = keyof ServerConfig;
@@ -79,6 +82,7 @@ const choices: Partial<Record<Key, readonly string[]>> = {
   default_read_concern: ['LOCAL', 'MAJORITY', 'LINEARIZABLE', 'SNAPSHOT'],
   default_write_journal: ['JOURNAL', 'CACHE', 'MEMORY'],
   ops_backup: ['ON', 'OFF'],
+  console: ['ON', 'OFF'],
 };
 
 /** Inclusive bounds for numeric settings. */

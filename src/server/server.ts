@@ -15,6 +15,7 @@ import { ServerMetrics } from './metrics.js';
 import { memberQueryBackend } from './query-backend.js';
 import { Transactions } from './transactions.js';
 import { backupStream } from './backup/backup-source.js';
+import { consolePages } from './console-pages.js';
 
 /**
  * The composition root of one member: opens the database, serves the API on the gRPC, REST and ops
@@ -78,7 +79,8 @@ export async function startServer(config: ServerConfig, log: ServerLog = (l) => 
   try {
     const observe = metrics.observeCall;
     grpc = await startGrpcServer({ host: config.host, port: config.grpc_port, services, message_bytes_max: config.request_bytes_max, observe });
-    rest = await startRestServer({ host: config.host, port: config.rest_port, services, body_bytes_max: config.request_bytes_max, observe });
+    const pages = config.console === 'ON' ? consolePages() : {};
+    rest = await startRestServer({ host: config.host, port: config.rest_port, services, body_bytes_max: config.request_bytes_max, observe, pages });
     ops = await startOpsServer({
       host: config.host,
       port: config.ops_port,
