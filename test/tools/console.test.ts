@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/server/config.js';
+import { startServer } from '../../src/server/server.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 
 /**
@@ -145,5 +147,22 @@ describe('web console', () => {
     await page.keyboard.up('Alt');
     expect(await page.$eval('#editor', (e) => (e as unknown as { value: string }).value)).toMatch(/^MATCH \(p:Person \{name: \$name\}\)-\[r:KNOWS\]/);
     await shot('5-schema-history');
+  });
+});
+
+describe('web console setting', () => {
+  it('with console OFF the REST port serves the API but no /console/', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-console-off-'));
+    const server = await startServer({ ...defaultConfig, data_dir: dir, grpc_port: 0, rest_port: 0, ops_port: 0, console: 'OFF' }, () => {});
+    try {
+      const page = await fetch(`http://127.0.0.1:${server.ports.rest}/console/`);
+      expect(page.status).toBe(404);
+      expect(await page.json()).toMatchObject({ reason: 'ROUTE_NOT_FOUND' });
+      const api = await fetch(`http://127.0.0.1:${server.ports.rest}/v1/query/cypher`, { method: 'POST', body: '{"query": "RETURN 1 AS one"}' });
+      expect(api.status).toBe(200);
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
