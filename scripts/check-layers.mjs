@@ -14,6 +14,8 @@ const allowed = {
   query: ['projections', 'log', 'common'],
   api: ['query', 'projections', 'log', 'gen', 'common'],
   gen: ['common'],
+  // The client SDK (`weft/client`): the wire contract and the shared basics, nothing of the server.
+  client: ['gen', 'common'],
   server: ['api', 'query', 'projections', 'log', 'gen', 'cli', 'common'],
   cli: ['api', 'query', 'projections', 'log', 'gen', 'server', 'common'],
   '.': ['api', 'query', 'projections', 'log', 'gen', 'server', 'cli', 'common'],

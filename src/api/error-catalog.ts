@@ -131,6 +131,16 @@ export const reasons = {
     metadata_keys: ['method', 'path'],
     condition: 'no REST route has this method and path',
   },
+  BACKUP_OVERTAKEN: {
+    code: 'ABORTED',
+    metadata_keys: ['needed_index', 'first_index'],
+    condition: 'an online backup read too slowly: the log was compacted past the entries it still had to send; retry',
+  },
+  BACKUP_DAMAGED: {
+    code: 'DATA_LOSS',
+    metadata_keys: ['file', 'detail'],
+    condition: 'a backup being restored is incomplete or a file of it does not match its manifest',
+  },
   INTERNAL_ERROR: {
     code: 'INTERNAL',
     metadata_keys: ['error_id'],

@@ -3,6 +3,7 @@
  * supplies the function behind each answer; this file only speaks HTTP. Plain node:http keeps the
  * probes independent of the REST stack, so they still answer when that one is wedged.
  */
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorJson, logFaultToStderr, reasonError, toWireError, type FaultLogger } from './error-catalog.js';
@@ -20,11 +21,22 @@ export interface OpsAnswers {
   version(): object | Promise<object>;
 }
 
+/**
+ * A GET answered with a stream of bytes (an online backup). An error before the first chunk gets its
+ * own status and JSON body; after it, the connection is cut, so the reader sees a truncated stream.
+ */
+export interface OpsStream {
+  readonly content_type: string;
+  open(signal: AbortSignal): AsyncIterable<Uint8Array>;
+}
+
 export interface OpsServerOptions {
   /** Default 127.0.0.1. */
   readonly host?: string;
   readonly port: number;
   readonly answers: OpsAnswers;
+  /** Further GET paths answered with byte streams, e.g. "/backup". */
+  readonly streams?: Readonly<Record<string, OpsStream>>;
   readonly log?: FaultLogger;
 }
 
@@ -41,12 +53,35 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
   res.end(body);
 }
 
-async function answer(req: IncomingMessage, res: ServerResponse, answers: OpsAnswers, log: FaultLogger): Promise<void> {
+async function streamAnswer(res: ServerResponse, stream: OpsStream, log: FaultLogger): Promise<void> {
+  const controller = new AbortController();
+  res.on('close', () => controller.abort());
+  let started = false;
+  try {
+    for await (const chunk of stream.open(controller.signal)) {
+      if (!started) {
+        res.writeHead(200, { 'content-type': stream.content_type, 'cache-control': 'no-store' });
+        started = true;
+      }
+      if (!res.write(chunk)) await once(res, 'drain', { signal: controller.signal });
+    }
+    if (!started) res.writeHead(200, { 'content-type': stream.content_type, 'cache-control': 'no-store' });
+    res.end();
+  } catch (e) {
+    const wire = toWireError(e, log);
+    if (!started) send(res, wire.http_status, json_type, JSON.stringify(errorJson(wire)));
+    else res.destroy();
+  }
+}
+
+async function answer(req: IncomingMessage, res: ServerResponse, answers: OpsAnswers, log: FaultLogger, streams: Readonly<Record<string, OpsStream>> = {}): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     send(res, 405, json_type, JSON.stringify({ code: 'UNIMPLEMENTED', message: `${req.method ?? ''} is not served; use GET` }));
     return;
   }
+  const stream = streams[path];
+  if (stream !== undefined && req.method === 'GET') return streamAnswer(res, stream, log);
   try {
     switch (path) {
       case '/health':
@@ -76,7 +111,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, answers: OpsAns
 
 export async function startOpsServer(o: OpsServerOptions): Promise<OpsServerHandle> {
   const log = o.log ?? logFaultToStderr;
-  const server = createServer((req, res) => void answer(req, res, o.answers, log));
+  const server = createServer((req, res) => void answer(req, res, o.answers, log, o.streams));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host ?? '127.0.0.1', () => {

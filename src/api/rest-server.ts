@@ -16,6 +16,7 @@ import { ndjsonLines, readBody } from './http-body.js';
 import { callClientStreaming, callStreaming, callUnary, findHandler, untilAborted } from './invoke.js';
 import { restRoutes, type RestRoute } from './rest-routes.js';
 import { byteChunkShape, namesOctetStream, rawBodyMessages, writeRawReplies } from './rest-bytes.js';
+import { openApiDocument, openapi_path } from './openapi.js';
 import { decodeJson, parseJson, requestJson, responseJson, type QueryParams } from './rest-transcode.js';
 
 /** Largest JSON request body of a unary or server-streaming call. */
@@ -40,6 +41,13 @@ export interface RestServerOptions {
   readonly log?: FaultLogger;
   /** Told about every routed call when it ends (for metrics). */
   readonly observe?: CallObserver;
+  /** Fixed documents served by GET at their paths (the web console), besides the API routes. */
+  readonly pages?: Readonly<Record<string, StaticPage>>;
+}
+
+export interface StaticPage {
+  readonly content_type: string;
+  readonly body: Buffer;
 }
 
 export interface RestServerHandle {
@@ -111,6 +119,12 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServerH
       url: route.fastify_path,
       handler: (request, reply) => serve(registered, route, request, reply, limits, log),
     });
+  }
+  // The document describes exactly the routes registered above (docs/openapi.md).
+  const openapi = JSON.stringify(openApiDocument(routes.filter((r) => byService.has(r.method.parent.typeName))));
+  app.get(openapi_path, (_request, reply) => reply.code(200).header('content-type', json_type).send(openapi));
+  for (const [path, page] of Object.entries(o.pages ?? {})) {
+    app.get(path, (_request, reply) => reply.code(200).header('content-type', page.content_type).header('cache-control', 'no-cache').send(page.body));
   }
   await app.listen({ host: o.host ?? '127.0.0.1', port: o.port });
   const address = app.server.address();

@@ -4,6 +4,8 @@ import { defaultConfig, loadConfig } from '../server/config.js';
 import { startServer } from '../server/server.js';
 import { certsCommand } from './certs-command.js';
 import { clusterCommand } from './cluster-command.js';
+import { shellMain } from './shell/shell.js';
+import { backupMain, restoreMain } from './backup-commands.js';
 
 /**
  * The `weft` command. `weft serve` runs one member until SIGTERM or SIGINT, then drains writes in
@@ -15,6 +17,9 @@ commands:
   serve     run a member (single node) on a data directory
   certs     make a development CA and member certificates (weft certs init|issue --dir DIR ...)
   cluster   start a local group of members on loopback (weft cluster --members 3), Ctrl-C stops it
+  shell     a Cypher shell to a member (weft shell --help)
+  backup    an online backup of a running member: --from <host:ops-port> --to DIR
+  restore   a new data directory from a backup: --from DIR --data-dir NEWDIR
   help      show this text
 
 settings (also WEFT_<NAME> in the environment, or a JSON file given by --config / WEFT_CONFIG):
@@ -32,6 +37,12 @@ async function main(argv: readonly string[]): Promise<number> {
       return clusterCommand(rest, (line) => process.stdout.write(`${line}\n`));
     case 'certs':
       return certsCommand(rest, (line) => process.stdout.write(`${line}\n`));
+    case 'shell':
+      return shellMain(rest);
+    case 'backup':
+      return backupMain(rest);
+    case 'restore':
+      return restoreMain(rest);
     case undefined:
     case 'help':
     case '--help':

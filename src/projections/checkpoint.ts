@@ -73,7 +73,7 @@ export function writeCheckpoint(dir: string, sm: StateMachine): string {
   const file = Buffer.alloc(4 + bytes.byteLength);
   file.writeUInt32LE(crc32(bytes), 0);
   file.set(bytes, 4);
-  const path = join(dir, `checkpoint-${String(index).padStart(20, '0')}.ckpt`);
+  const path = join(dir, checkpointFileName(index));
   writeFileAtomic(path, file);
   for (const old of listCheckpoints(dir).slice(KEEP)) unlinkSync(join(dir, old));
   return path;
@@ -122,18 +122,32 @@ function committedStamps(clock: { base: number; stamps: number[] }, index: numbe
 
 /** The bytes of the checkpoint file at `index` (a snapshot shipped to a member), if it is still kept. */
 export function readCheckpointFile(dir: string, index: number): Uint8Array | undefined {
-  const path = join(dir, checkpointName(index));
+  const path = join(dir, checkpointFileName(index));
   return existsSync(path) ? readFileSync(path) : undefined;
 }
 
 /** Stores a checkpoint file received from the leader; loadCheckpoint then finds it as the newest. */
 export function storeCheckpointFile(dir: string, index: number, bytes: Uint8Array): void {
   mkdirSync(dir, { recursive: true });
-  writeFileAtomic(join(dir, checkpointName(index)), bytes);
+  writeFileAtomic(join(dir, checkpointFileName(index)), bytes);
 }
 
-function checkpointName(index: number): string {
+/** The file name of the checkpoint at `index`. */
+export function checkpointFileName(index: number): string {
   return `checkpoint-${String(index).padStart(20, '0')}.ckpt`;
+}
+
+/**
+ * The newest checkpoint whose CRC holds, as its bytes (the one a restart would load), for copying it
+ * elsewhere (an online backup); undefined when there is none.
+ */
+export function newestCheckpoint(dir: string): { readonly index: number; readonly name: string; readonly bytes: Buffer } | undefined {
+  for (const name of existsSync(dir) ? listCheckpoints(dir) : []) {
+    const bytes = readFileSync(join(dir, name));
+    if (bytes.byteLength < 4 || crc32(bytes.subarray(4)) !== bytes.readUInt32LE(0)) continue;
+    return { index: Number.parseInt(name.slice('checkpoint-'.length), 10), name, bytes };
+  }
+  return undefined;
 }
 
 /** Checkpoint file names, newest first. */

@@ -62,6 +62,10 @@ export interface ServerConfig {
   readonly ttl_sweep_ms: number;
   /** Most TTL expirations one log entry carries. */
   readonly ttl_expire_batch_max: number;
+  /** Whether the ops port serves GET /backup (docs/backup.md): anyone who reaches the port can read every record. */
+  readonly ops_backup: 'ON' | 'OFF';
+  /** Whether the REST port serves the web console under /console/ (docs/console.md). */
+  readonly console: 'ON' | 'OFF';
 }
 
 export const defaultConfig: ServerConfig = {
@@ -107,6 +111,8 @@ export const defaultConfig: ServerConfig = {
   blob_orphan_sweep_secs: 600,
   ttl_sweep_ms: 1000,
   ttl_expire_batch_max: 1000,
+  ops_backup: 'ON',
+  console: 'ON',
 };
 
 type Key = keyof ServerConfig;
@@ -115,6 +121,8 @@ const choices: Partial<Record<Key, readonly string[]>> = {
   default_read_preference: ['PRIMARY', 'PRIMARY_PREFERRED', 'SECONDARY', 'SECONDARY_PREFERRED', 'NEAREST'],
   default_read_concern: ['LOCAL', 'MAJORITY', 'LINEARIZABLE', 'SNAPSHOT'],
   default_write_journal: ['JOURNAL', 'CACHE', 'MEMORY'],
+  ops_backup: ['ON', 'OFF'],
+  console: ['ON', 'OFF'],
 };
 
 /** Inclusive bounds for numeric settings. */

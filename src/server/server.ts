@@ -27,6 +27,8 @@ import { startBlobs } from './blobs/blob-runtime.js';
 import { readWithComputed, wallClockMicros, type ReadClock } from './computed/read-views.js';
 import { startTtlSweeps } from './computed/ttl-runtime.js';
 import type { TtlSweeper } from './computed/ttl-sweeper.js';
+import { backupStream } from './backup/backup-source.js';
+import { consolePages } from './console-pages.js';
 
 /**
  * The composition root of one member: opens the database, serves the API on the gRPC, REST and ops
@@ -129,7 +131,8 @@ export async function startServer(
   try {
     const observe = metrics.observeCall;
     grpc = await startGrpcServer({ host: config.host, port: config.grpc_port, services, message_bytes_max: config.request_bytes_max, observe });
-    rest = await startRestServer({ host: config.host, port: config.rest_port, services, body_bytes_max: config.request_bytes_max, observe });
+    const pages = config.console === 'ON' ? consolePages() : {};
+    rest = await startRestServer({ host: config.host, port: config.rest_port, services, body_bytes_max: config.request_bytes_max, observe, pages });
     ops = await startOpsServer({
       host: config.host,
       port: config.ops_port,
@@ -139,6 +142,8 @@ export async function startServer(
         metrics: () => metrics.expose(),
         version: () => versionReport(config.node_id),
       },
+      // An online backup (docs/backup.md): the newest checkpoint and the committed log after it.
+      streams: config.ops_backup === 'ON' ? { '/backup': { content_type: 'application/octet-stream', open: (signal) => backupStream(db, signal) } } : {},
     });
   } catch (e) {
     await Promise.allSettled([grpc?.stop(), rest?.stop(), ops?.stop()]);

@@ -1,0 +1,262 @@
+/**
+ * The Weft client: queries with plain JavaScript values, transactions retried on ABORTED, the change
+ * feed as an async iterator, and creations that take effect at most once however often they are
+ * retried. docs/sdk.md shows it in use.
+ */
+import { WeftError, isWeftError } from '../common/errors.js';
+import { GraphService } from '../gen/weft/v1/graph_pb.js';
+import { ChangeOperation, QueryService, type ChangeEvent, type ExecuteCypherResponse } from '../gen/weft/v1/query_pb.js';
+import { OperationIssuer, fileIssuerStore, memoryIssuerStore, type IssuerStore, type OperationRefInit } from './issuer.js';
+import { Transport, type CallOptions } from './transport.js';
+import { fromWire, nodeOf, paramsToWire, relationshipOf, type Id, type Node, type Param, type Relationship, type Value } from './values.js';
+
+export interface ConnectOptions {
+  /** Where the at-most-once issuer is kept: a file path, a store of your own, or memory (the default). */
+  readonly issuer?: string | IssuerStore;
+  /** Attempts of a transaction before its ABORTED reaches the caller. */
+  readonly transaction_attempts_max?: number;
+  /** Attempts of an at-most-once creation whose answer was lost (UNAVAILABLE, DEADLINE_EXCEEDED). */
+  readonly create_attempts_max?: number;
+  /** First wait between attempts; doubled each time, with jitter. */
+  readonly retry_wait_ms?: number;
+  readonly message_bytes_max?: number;
+}
+
+export const transaction_attempts_max_default = 5;
+export const create_attempts_max_default = 5;
+export const retry_wait_ms_default = 20;
+export const message_bytes_max_default = 16 * 1024 * 1024;
+
+export type Row = Record<string, Value>;
+
+export interface QueryStats {
+  readonly nodesCreated: number;
+  readonly nodesDeleted: number;
+  readonly relationshipsCreated: number;
+  readonly relationshipsDeleted: number;
+  readonly propertiesSet: number;
+  /** HLC microseconds of an auto-committed write; 0n for reads and inside a transaction. */
+  readonly commitTs: bigint;
+}
+
+export interface QueryResult<R extends Row = Row> {
+  readonly columns: readonly string[];
+  /** One object per row, keyed by column name. */
+  readonly rows: R[];
+  readonly stats: QueryStats;
+}
+
+export type ChangeKind = 'node_created' | 'node_updated' | 'node_deleted' | 'relationship_created' | 'relationship_updated' | 'relationship_deleted' | 'schema_changed';
+
+export interface Change {
+  readonly kind: ChangeKind;
+  /** Resume a feed from `commitTs + 1n` to see only what came after this change's commit. */
+  readonly commitTs: bigint;
+  /** Position within its commit. */
+  readonly ordinal: number;
+  readonly before?: Node | Relationship;
+  readonly after?: Node | Relationship;
+  readonly schemaSubject?: string;
+}
+
+export interface ChangeOptions {
+  /** Inclusive; 0n (the default) starts at the oldest change the member still has. */
+  readonly fromCommitTs?: bigint;
+  readonly labels?: readonly string[];
+  readonly relationshipTypes?: readonly string[];
+  /** Ends the iteration. Breaking out of `for await` ends it too. */
+  readonly signal?: AbortSignal;
+}
+
+export interface Transaction {
+  readonly id: bigint;
+  query<R extends Row = Row>(text: string, params?: Readonly<Record<string, Param>>): Promise<QueryResult<R>>;
+}
+
+export interface CreateOptions {
+  /** An operation identity of your own (from `newOperation`), e.g. one saved to retry after a restart. */
+  readonly operation?: OperationRefInit;
+}
+
+function changeKind(op: ChangeOperation): ChangeKind {
+  switch (op) {
+    case ChangeOperation.NODE_CREATED:
+      return 'node_created';
+    case ChangeOperation.NODE_UPDATED:
+      return 'node_updated';
+    case ChangeOperation.NODE_DELETED:
+      return 'node_deleted';
+    case ChangeOperation.EDGE_CREATED:
+      return 'relationship_created';
+    case ChangeOperation.EDGE_UPDATED:
+      return 'relationship_updated';
+    case ChangeOperation.EDGE_DELETED:
+      return 'relationship_deleted';
+    case ChangeOperation.SCHEMA_CHANGED:
+      return 'schema_changed';
+    case ChangeOperation.UNSPECIFIED:
+      throw new WeftError('INTERNAL', 'the server sent a change without an operation');
+  }
+}
+
+function changeOf(e: ChangeEvent): Change {
+  const before = e.nodeBefore !== undefined ? nodeOf(e.nodeBefore) : e.edgeBefore !== undefined ? relationshipOf(e.edgeBefore) : undefined;
+  const after = e.nodeAfter !== undefined ? nodeOf(e.nodeAfter) : e.edgeAfter !== undefined ? relationshipOf(e.edgeAfter) : undefined;
+  return {
+    kind: changeKind(e.operation),
+    commitTs: e.commitTs,
+    ordinal: e.ordinal,
+    ...(before !== undefined ? { before } : {}),
+    ...(after !== undefined ? { after } : {}),
+    ...(e.schemaSubject !== '' ? { schemaSubject: e.schemaSubject } : {}),
+  };
+}
+
+function resultOf<R extends Row>(res: ExecuteCypherResponse): QueryResult<R> {
+  const s = res.stats;
+  return {
+    columns: res.columns,
+    rows: res.rows.map((r) => Object.fromEntries(res.columns.map((c, i) => [c, fromWire(r.values[i])])) as R),
+    stats: {
+      nodesCreated: Number(s?.nodesCreated ?? 0n),
+      nodesDeleted: Number(s?.nodesDeleted ?? 0n),
+      relationshipsCreated: Number(s?.edgesCreated ?? 0n),
+      relationshipsDeleted: Number(s?.edgesDeleted ?? 0n),
+      propertiesSet: Number(s?.propertiesSet ?? 0n),
+      commitTs: s?.commitTs ?? 0n,
+    },
+  };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export class WeftClient {
+  private readonly transport: Transport;
+  private readonly issuer: OperationIssuer;
+  private readonly transaction_attempts_max: number;
+  private readonly create_attempts_max: number;
+  private readonly retry_wait_ms: number;
+
+  constructor(address: string, options: ConnectOptions = {}) {
+    this.transport = new Transport(address, options.message_bytes_max ?? message_bytes_max_default);
+    const store = options.issuer === undefined ? memoryIssuerStore() : typeof options.issuer === 'string' ? fileIssuerStore(options.issuer) : options.issuer;
+    this.issuer = new OperationIssuer(store, async (issuer) => {
+      const res = await this.transport.unary(GraphService.method.enrollIssuer, { issuer });
+      return { deployment: res.deployment, incarnation: res.incarnation, next_sequence: res.nextSequence };
+    });
+    this.transaction_attempts_max = options.transaction_attempts_max ?? transaction_attempts_max_default;
+    this.create_attempts_max = options.create_attempts_max ?? create_attempts_max_default;
+    this.retry_wait_ms = options.retry_wait_ms ?? retry_wait_ms_default;
+  }
+
+  /** Runs one auto-committed statement. */
+  async query<R extends Row = Row>(text: string, params: Readonly<Record<string, Param>> = {}, options: CallOptions = {}): Promise<QueryResult<R>> {
+    return resultOf<R>(await this.transport.unary(QueryService.method.executeCypher, { query: text, parameters: paramsToWire(params) }, options));
+  }
+
+  /**
+   * Runs `work` in a transaction and commits it. When a statement or the commit fails ABORTED (a
+   * conflicting write committed first), the transaction is rolled back and `work` runs again, up to
+   * `transaction_attempts_max` times: `work` must be safe to repeat.
+   */
+  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const begun = await this.transport.unary(QueryService.method.beginTransaction, {});
+      const id = begun.transactionId;
+      const tx: Transaction = {
+        id,
+        query: async <R extends Row = Row>(text: string, params: Readonly<Record<string, Param>> = {}) =>
+          resultOf<R>(await this.transport.unary(QueryService.method.executeCypher, { query: text, parameters: paramsToWire(params), transactionId: id })),
+      };
+      let committed = false;
+      try {
+        const value = await work(tx);
+        committed = true;
+        await this.transport.unary(QueryService.method.commitTransaction, { transactionId: id });
+        return value;
+      } catch (e) {
+        if (!committed) await this.transport.unary(QueryService.method.rollbackTransaction, { transactionId: id }).catch(() => undefined);
+        if (!isWeftError(e) || e.code !== 'ABORTED' || attempt >= this.transaction_attempts_max) throw e;
+        await this.backoff(attempt);
+      }
+    }
+  }
+
+  /** The change feed from `fromCommitTs`, in commit order; it waits for new changes until stopped. */
+  async *changes(options: ChangeOptions = {}): AsyncGenerator<Change> {
+    const stream = this.transport.stream(
+      QueryService.method.watchChanges,
+      { fromCommitTs: options.fromCommitTs ?? 0n, labels: [...(options.labels ?? [])], edgeTypes: [...(options.relationshipTypes ?? [])] },
+      options.signal !== undefined ? { signal: options.signal } : {},
+    );
+    for await (const e of stream) yield changeOf(e);
+  }
+
+  /** A fresh operation identity; pass it in `CreateOptions.operation` to retry one creation yourself. */
+  newOperation(): Promise<OperationRefInit> {
+    return this.issuer.newOperation();
+  }
+
+  /** Creates a node at most once: a retry after a lost answer returns the node the first attempt made. */
+  async createNode(labels: readonly string[], properties: Readonly<Record<string, Param>> = {}, options: CreateOptions = {}): Promise<Node> {
+    const created = await this.atMostOnce(options, (operation) =>
+      this.transport.unary(GraphService.method.createNode, { labels: [...labels], properties: paramsToWire(properties), operation }),
+    );
+    if (created.kind === 'made') return nodeOf(created.value);
+    const id = created.node_ids[0];
+    if (id === undefined) throw new WeftError('INTERNAL', 'a settled node creation names no node');
+    return nodeOf(await this.transport.unary(GraphService.method.getNode, { nodeId: BigInt(id) }));
+  }
+
+  /** Creates a relationship at most once, like `createNode`. */
+  async createRelationship(type: string, start: Id, end: Id, properties: Readonly<Record<string, Param>> = {}, options: CreateOptions = {}): Promise<Relationship> {
+    const created = await this.atMostOnce(options, (operation) =>
+      this.transport.unary(GraphService.method.createEdge, { edgeType: type, sourceNodeId: BigInt(start), targetNodeId: BigInt(end), properties: paramsToWire(properties), operation }),
+    );
+    if (created.kind === 'made') return relationshipOf(created.value);
+    const res = await this.query<{ r: Relationship }>('MATCH ()-[r]->() WHERE id(r) = $id RETURN r', { id: BigInt(created.edge_ids[0] ?? '0') });
+    const r = res.rows[0]?.r;
+    if (r === undefined) throw new WeftError('NOT_FOUND', `relationship ${created.edge_ids[0] ?? ''} made by this operation is gone`);
+    return r;
+  }
+
+  private async atMostOnce<T>(
+    options: CreateOptions,
+    send: (operation: OperationRefInit) => Promise<T>,
+  ): Promise<{ kind: 'made'; value: T } | { kind: 'settled'; node_ids: string[]; edge_ids: string[] }> {
+    let operation = options.operation ?? (await this.issuer.newOperation());
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return { kind: 'made', value: await send(operation) };
+      } catch (e) {
+        if (!isWeftError(e)) throw e;
+        if (e.reason === 'OPERATION_SETTLED') {
+          const ids = (key: string): string[] => (e.metadata[key] ?? '').split(',').filter((x) => x !== '');
+          return { kind: 'settled', node_ids: ids('node_ids'), edge_ids: ids('edge_ids') };
+        }
+        // Refused before anything happened: enroll again and use a new identity.
+        const refusedIdentity = (e.reason === 'FOREIGN_OPERATION' || e.reason === 'UNKNOWN_INCARNATION') && options.operation === undefined;
+        const answerLost = e.code === 'UNAVAILABLE' || e.code === 'DEADLINE_EXCEEDED';
+        if ((!refusedIdentity && !answerLost) || attempt >= this.create_attempts_max) throw e;
+        if (refusedIdentity) {
+          await this.issuer.reenroll();
+          operation = await this.issuer.newOperation();
+        } else await this.backoff(attempt);
+      }
+    }
+  }
+
+  private backoff(attempt: number): Promise<void> {
+    const base = this.retry_wait_ms * 2 ** (attempt - 1);
+    return sleep(base / 2 + Math.random() * base);
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}
+
+/** Connects to a member's gRPC address, e.g. `connect('127.0.0.1:7080')`. */
+export function connect(address: string, options: ConnectOptions = {}): WeftClient {
+  return new WeftClient(address, options);
+}

@@ -1,0 +1,130 @@
+/**
+ * The online backup's wire and file format. A backup stream is a sequence of frames, each
+ * `[u8 tag][u32 LE length][body]`:
+ *
+ *   head        JSON BackupHead: what follows and the commit_ts the backup stands at
+ *   checkpoint  a chunk of the checkpoint file's bytes, in order
+ *   entry       one committed log entry after the checkpoint: u64 index, u64 term, then its payload
+ *               as the log codec writes it (`{commit_ts, event}`)
+ *   end         JSON BackupEnd: the count of entries and the SHA-256 of every byte before this frame
+ *
+ * A stream without its end frame, or whose digest differs, is incomplete. The backup directory keeps
+ * the checkpoint file as it was and the entry frames, unchanged, in `log-tail.bin`. docs/backup.md.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { WeftError } from '../../common/errors.js';
+
+export const backup_format = 1;
+/** A checkpoint travels in chunks of at most this many bytes. */
+export const backup_checkpoint_chunk_bytes = 1024 * 1024;
+/** The largest frame a reader accepts: a log entry's bound plus its header. */
+export const backup_frame_bytes_max = 256 * 1024 * 1024 + 64;
+export const backup_manifest_file = 'backup.json';
+export const backup_tail_file = 'log-tail.bin';
+
+export interface BackupHead {
+  readonly format: number;
+  readonly engine_format: number;
+  /** Hex of the 16-byte deployment id of the member backed up. */
+  readonly deployment: string;
+  /** 0 when the member had no checkpoint yet; the tail then starts at the log's first entry. */
+  readonly checkpoint_index: number;
+  /** The checkpoint's file name, empty when there is none. */
+  readonly checkpoint_name: string;
+  readonly checkpoint_bytes: number;
+  /** Entries `checkpoint_index + 1 ..= last_index` follow. */
+  readonly last_index: number;
+  /** commit_ts of `last_index`: the restored state equals the member's state AS OF this timestamp. */
+  readonly commit_ts: number;
+}
+
+export interface BackupEnd {
+  readonly entries: number;
+  readonly sha256: string;
+}
+
+export type BackupFrame =
+  | { readonly kind: 'head'; readonly head: BackupHead }
+  | { readonly kind: 'checkpoint'; readonly bytes: Uint8Array }
+  | { readonly kind: 'entry'; readonly index: number; readonly term: number; readonly payload: Uint8Array }
+  | { readonly kind: 'end'; readonly end: BackupEnd };
+
+const tags = { head: 1, checkpoint: 2, entry: 3, end: 4 } as const;
+const frame_header_bytes = 5;
+
+function frame(tag: number, body: Uint8Array): Buffer {
+  const out = Buffer.alloc(frame_header_bytes + body.byteLength);
+  out.writeUInt8(tag, 0);
+  out.writeUInt32LE(body.byteLength, 1);
+  out.set(body, frame_header_bytes);
+  return out;
+}
+
+export function encodeFrame(f: BackupFrame): Buffer {
+  switch (f.kind) {
+    case 'head':
+      return frame(tags.head, Buffer.from(JSON.stringify(f.head)));
+    case 'checkpoint':
+      return frame(tags.checkpoint, f.bytes);
+    case 'entry': {
+      const body = Buffer.alloc(16 + f.payload.byteLength);
+      body.writeBigUInt64LE(BigInt(f.index), 0);
+      body.writeBigUInt64LE(BigInt(f.term), 8);
+      body.set(f.payload, 16);
+      return frame(tags.entry, body);
+    }
+    case 'end':
+      return frame(tags.end, Buffer.from(JSON.stringify(f.end)));
+  }
+}
+
+export function damaged(file: string, detail: string): WeftError {
+  return new WeftError('DATA_LOSS', `backup ${file}: ${detail}`, 'BACKUP_DAMAGED', { file, detail });
+}
+
+function decodeBody(tag: number, body: Buffer, source: string): BackupFrame {
+  try {
+    switch (tag) {
+      case tags.head:
+        return { kind: 'head', head: JSON.parse(body.toString('utf8')) as BackupHead };
+      case tags.checkpoint:
+        return { kind: 'checkpoint', bytes: body };
+      case tags.entry:
+        if (body.byteLength < 16) throw new Error('entry frame shorter than its header');
+        return { kind: 'entry', index: Number(body.readBigUInt64LE(0)), term: Number(body.readBigUInt64LE(8)), payload: body.subarray(16) };
+      case tags.end:
+        return { kind: 'end', end: JSON.parse(body.toString('utf8')) as BackupEnd };
+      default:
+        throw new Error(`unknown frame tag ${tag}`);
+    }
+  } catch (e) {
+    throw damaged(source, (e as Error).message);
+  }
+}
+
+/**
+ * Reads frames from chunks of bytes. `digest`, when given, is fed every byte of every frame before
+ * the end frame, which is what the end frame's sha256 covers.
+ */
+export async function* decodeFrames(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, source: string, digest?: Hash): AsyncGenerator<BackupFrame> {
+  let buffered = Buffer.alloc(0);
+  for await (const chunk of chunks) {
+    buffered = buffered.byteLength === 0 ? Buffer.from(chunk) : Buffer.concat([buffered, chunk]);
+    for (;;) {
+      if (buffered.byteLength < frame_header_bytes) break;
+      const length = buffered.readUInt32LE(1);
+      if (length > backup_frame_bytes_max) throw damaged(source, `a frame of ${length} bytes exceeds ${backup_frame_bytes_max}`);
+      if (buffered.byteLength < frame_header_bytes + length) break;
+      const tag = buffered.readUInt8(0);
+      const whole = buffered.subarray(0, frame_header_bytes + length);
+      if (tag !== tags.end) digest?.update(whole);
+      yield decodeBody(tag, Buffer.from(whole.subarray(frame_header_bytes)), source);
+      buffered = buffered.subarray(frame_header_bytes + length);
+    }
+  }
+  if (buffered.byteLength > 0) throw damaged(source, `ends inside a frame (${buffered.byteLength} bytes left over)`);
+}
+
+export function sha256(): Hash {
+  return createHash('sha256');
+}

@@ -1,0 +1,68 @@
+/**
+ * The member's side of an online backup: the newest checkpoint, then every committed entry after it
+ * up to the commit index at the moment the backup starts. Writes go on meanwhile; they land after
+ * that index and are not part of this backup. Everything is read through the Database, the log
+ * driver and the checkpoint functions, never from the files' layout.
+ */
+import { reasonError } from '../../api/error-catalog.js';
+import { encodePayload } from '../../log/codec.js';
+import { ENGINE_FORMAT } from '../../log/engine-format.js';
+import { newestCheckpoint } from '../../projections/checkpoint.js';
+import type { Database } from '../database.js';
+import { backup_checkpoint_chunk_bytes, backup_format, encodeFrame, sha256, type BackupFrame, type BackupHead } from './backup-format.js';
+
+/** Entries read from the log per step; the stream yields between steps so writes keep flowing. */
+export const backup_entries_per_read = 512;
+
+export async function* backupStream(db: Database, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+  // One synchronous step fixes the backup's position: no write can land between these reads.
+  const last_index = db.committedIndex;
+  const commit_ts = db.lastCommittedTs;
+  const checkpoint = newestCheckpoint(db.dataDir.checkpointDir);
+  const checkpoint_index = checkpoint?.index ?? 0;
+  const first_needed = checkpoint_index + 1;
+  overtaken(db, first_needed);
+  const head: BackupHead = {
+    format: backup_format,
+    engine_format: ENGINE_FORMAT,
+    deployment: Buffer.from(db.deployment).toString('hex'),
+    checkpoint_index,
+    checkpoint_name: checkpoint?.name ?? '',
+    checkpoint_bytes: checkpoint?.bytes.byteLength ?? 0,
+    last_index,
+    commit_ts,
+  };
+  const digest = sha256();
+  const emit = (f: BackupFrame): Buffer => {
+    const bytes = encodeFrame(f);
+    digest.update(bytes);
+    return bytes;
+  };
+  yield emit({ kind: 'head', head });
+  if (checkpoint !== undefined) {
+    for (let at = 0; at < checkpoint.bytes.byteLength; at += backup_checkpoint_chunk_bytes) {
+      signal.throwIfAborted();
+      yield emit({ kind: 'checkpoint', bytes: checkpoint.bytes.subarray(at, at + backup_checkpoint_chunk_bytes) });
+    }
+  }
+  let entries = 0;
+  for (let from = first_needed; from <= last_index; from += backup_entries_per_read) {
+    signal.throwIfAborted();
+    // Compaction keeps the log after the previous checkpoint; a backup slower than two checkpoints loses its tail.
+    overtaken(db, from);
+    const to = Math.min(last_index, from + backup_entries_per_read - 1);
+    const frames = db.log.read(from, to).map((e) => emit({ kind: 'entry', index: e.index, term: e.term, payload: encodePayload({ commit_ts: e.commit_ts, event: e.event }) }));
+    entries += frames.length;
+    yield Buffer.concat(frames);
+  }
+  yield encodeFrame({ kind: 'end', end: { entries, sha256: digest.digest('hex') } });
+}
+
+function overtaken(db: Database, needed: number): void {
+  if (db.logFirstIndex > needed) {
+    throw reasonError('BACKUP_OVERTAKEN', `the log now starts at entry ${db.logFirstIndex}; the backup still needed entry ${needed}`, {
+      needed_index: String(needed),
+      first_index: String(db.logFirstIndex),
+    });
+  }
+}
