@@ -425,7 +425,7 @@ export class LogDriver {
 
   /** Resolves once the Ready loop has nothing left to do. */
   private idle(): Promise<void> {
-    if (!this.running && !this.node.hasReady()) return Promise.resolve();
+    if (this.closed || (!this.running && !this.node.hasReady())) return Promise.resolve();
     return new Promise((resolve) => {
       this.idleWaiters.push(resolve);
       this.kick();
@@ -506,6 +506,7 @@ export class LogDriver {
 
   private async installSnapshot(snap: Snapshot): Promise<void> {
     const { membership, state } = decodeShippedSnapshot(snap.data);
+    this.storage.recordSnapshot(snap.meta, membership);
     await this.applyTarget?.installSnapshot(snap.meta.index, state);
     await this.storage.installSnapshot(snap.meta, membership);
     this.members.reset(membership);
