@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PeerBinding } from '../../src/log/transport/admission.js';
 import { SnapshotAssembler } from '../../src/log/transport/snapshot-stream.js';
+import { isRaftBatch } from '../../src/log/transport/frame-shape.js';
 import { parseSpiffeId, spiffeIdOfCertificate } from '../../src/log/transport/spiffe-id.js';
 import type { PeerCertificate } from 'node:tls';
 
@@ -67,7 +68,7 @@ describe('snapshot assembly', () => {
   });
 });
 
-describe('SPIFFE IDs', () => {
+describe('reading what a peer sends: SPIFFE IDs and frame shapes', () => {
   it('parses valid IDs and refuses malformed ones', () => {
     expect(parseSpiffeId('spiffe://weft.local/member/1')).toEqual({ trust_domain: 'weft.local', path: '/member/1' });
     expect(parseSpiffeId('spiffe://weft.local')).toEqual({ trust_domain: 'weft.local', path: '' });
@@ -83,5 +84,14 @@ describe('SPIFFE IDs', () => {
     expect(spiffeIdOfCertificate(cert('URI:spiffe://a/x, URI:spiffe://a/y'))).toBeUndefined();
     expect(spiffeIdOfCertificate(cert(undefined))).toBeUndefined();
     expect(spiffeIdOfCertificate(undefined)).toBeUndefined();
+  });
+
+  it('frames this version cannot read are recognised before they reach Raft', () => {
+    const ok = { from: 1, from_address: 'x', messages: [{ type: 'heartbeat', from: 1, to: 2, term: 1, commit: 0, request_ctx: '' }] };
+    expect(isRaftBatch(ok)).toBe(true);
+    expect(isRaftBatch({ ...ok, messages: [{ type: 'gossip', from: 1, to: 2, term: 1 }] })).toBe(false);
+    expect(isRaftBatch({ ...ok, messages: [{ type: 'app', from: 1, to: 2, term: 1, entries: [{ index: 1, term: 1, data: 'text' }] }] })).toBe(false);
+    expect(isRaftBatch({ ...ok, messages: 'none' })).toBe(false);
+    expect(isRaftBatch({ from: '1', from_address: 'x', messages: [] })).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import {
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { isWeftError } from '../../common/errors.js';
-import type { Message, NodeId } from '../raft/types.js';
+import type { NodeId } from '../raft/types.js';
 import type { PeerBinding } from './admission.js';
 import type { PeerCallHandler, RaftMessageHandler } from './peer-transport.js';
 import {
@@ -22,6 +22,7 @@ import {
   type SnapshotChunk,
   type SnapshotOutcome,
 } from './peer-wire.js';
+import { isPeerCallRequest, isRaftBatch, isSnapshotChunk } from './frame-shape.js';
 import { spiffeIdOfCertificate } from './spiffe-id.js';
 import { SnapshotAssembler } from './snapshot-stream.js';
 
@@ -46,8 +47,8 @@ function callerIdentity(call: AnyCall): string | undefined {
   return spiffeIdOfCertificate(call.getAuthContext().sslPeerCertificate);
 }
 
-function admit(ctx: PeerServerContext, call: AnyCall, header: SenderHeader): string | undefined {
-  if (typeof header.from !== 'number' || typeof header.from_address !== 'string') return 'a frame without a sender';
+function admit(ctx: PeerServerContext, call: AnyCall, header: SenderHeader, well_formed: boolean): string | undefined {
+  if (!well_formed) return 'a frame this version cannot read';
   const verdict = ctx.binding.admit(header.from, callerIdentity(call), header.from_address);
   return verdict.admitted ? undefined : verdict.why;
 }
@@ -62,7 +63,7 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
     let done = false;
     call.on('data', (batch: RaftBatch) => {
       if (done) return;
-      const why = admit(ctx, call, batch);
+      const why = admit(ctx, call, batch, isRaftBatch(batch));
       if (why !== undefined) {
         done = true;
         ctx.refused(batch.from, why);
@@ -79,7 +80,7 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
           ctx.refused(batch.from, `a message from ${message.from} to ${message.to} in a frame from ${batch.from} to ${ctx.self}`);
           continue;
         }
-        handler?.(message as Message);
+        handler?.(message);
       }
     });
     call.on('end', () => {
@@ -99,7 +100,7 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
     };
     call.on('data', (chunk: SnapshotChunk) => {
       if (done) return;
-      const why = admit(ctx, call, chunk);
+      const why = admit(ctx, call, chunk, isSnapshotChunk(chunk));
       if (why !== undefined) return refuse(chunk.from, denied(why));
       const step = assembler.add(chunk);
       if (step.kind === 'refused') refuse(chunk.from, { name: 'SnapshotRefused', message: step.why, code: status.INVALID_ARGUMENT, details: step.why });
@@ -126,7 +127,7 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
 
   const unary = (call: ServerUnaryCall<PeerCallRequest, PeerCallResponse>, callback: sendUnaryData<PeerCallResponse>): void => {
     const request = call.request;
-    const why = admit(ctx, call, request);
+    const why = admit(ctx, call, request, isPeerCallRequest(request));
     if (why !== undefined) {
       ctx.refused(request.from, why);
       callback(denied(why));
