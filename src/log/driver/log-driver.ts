@@ -5,7 +5,7 @@ import type { Entry, Event, MembershipChanged } from '../events.js';
 import type { HybridClock } from '../hlc.js';
 import { RawNode, type Ready } from '../raft/raw-node.js';
 import { decodeConfChange, encodeConfChange, type ConfChange } from '../raft/conf-change.js';
-import type { Message, NodeId, RandomInt, Role, Snapshot } from '../raft/types.js';
+import type { Message, NodeId, Entry as RaftEntry, RandomInt, Role, Snapshot } from '../raft/types.js';
 import { NONE } from '../raft/types.js';
 import type { PeerAddress, PeerTransport } from '../transport/peer-transport.js';
 import type { SegmentLogOptions } from '../storage/segment-log.js';
@@ -13,6 +13,7 @@ import { DiskStorage } from './disk-storage.js';
 import { toEvent, toEvents } from './entry-map.js';
 import { MembershipDirectory } from './membership-directory.js';
 import type { MemberRecord, MembershipSnapshot } from './membership.js';
+import { decodeShippedSnapshot, encodeShippedSnapshot } from './shipped-snapshot.js';
 
 /**
  * The member driver: runs the Raft core (RawNode) over the disk storage. It carries out each Ready in
@@ -99,7 +100,7 @@ export class LogDriver {
   /** The term this member leads in as the last Ready reported, and the index of that term's no-op. */
   private ledTerm = 0;
   private termStart = 0;
-  /** Set when this member applied pending entries as leader in ledTerm. */
+  /** The role as the last Ready reported it (the core's own may have moved on since). */
   private role: Role = 'follower';
   readonly members: MembershipDirectory;
   /** Why the Ready loop stopped, if it failed; every later write fails with it. */
@@ -109,7 +110,6 @@ export class LogDriver {
     private readonly storage: DiskStorage,
     private readonly options: LogDriverOptions,
   ) {
-    const hs = storage.hardState;
     this.appliedIndex = Math.max(options.checkpoint_index, storage.snapshotMeta.index);
     this.appliedTs = options.checkpoint_ts;
     this.members = new MembershipDirectory(storage.snapshotMeta.membership);
@@ -127,7 +127,6 @@ export class LogDriver {
       },
       storage,
     );
-    assert(hs.commit >= 0, 'hard state read');
     storage.segmentLog.onDurable(() => this.checkConcerns());
   }
 
@@ -477,7 +476,7 @@ export class LogDriver {
     this.checkConcerns();
   }
 
-  private applyCommitted(raftEntries: readonly import('../raft/types.js').Entry[]): void {
+  private applyCommitted(raftEntries: readonly RaftEntry[]): void {
     const entries = toEvents(raftEntries, this.appliedTs);
     // Membership first, so a checkpoint taken at the end of this batch records the membership it has.
     for (let i = 0; i < raftEntries.length; i++) {
@@ -656,21 +655,4 @@ export class LogDriver {
     for (const w of this.concernWaiters.splice(0)) w.reject(unavailable('the member is stopping before the write concern held', 'SHUTTING_DOWN'));
     await this.storage.close();
   }
-}
-
-/** A shipped snapshot: the membership as of its index, then the checkpoint bytes. */
-function encodeShippedSnapshot(membership: MembershipSnapshot, state: Uint8Array): Uint8Array {
-  const head = Buffer.from(JSON.stringify(membership));
-  const out = Buffer.alloc(4 + head.byteLength + state.byteLength);
-  out.writeUInt32LE(head.byteLength, 0);
-  head.copy(out, 4);
-  out.set(state, 4 + head.byteLength);
-  return out;
-}
-
-function decodeShippedSnapshot(data: Uint8Array): { membership: MembershipSnapshot; state: Uint8Array } {
-  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const n = buf.readUInt32LE(0);
-  const membership = JSON.parse(buf.subarray(4, 4 + n).toString('utf8')) as MembershipSnapshot;
-  return { membership, state: buf.subarray(4 + n) };
 }
