@@ -121,16 +121,6 @@ export const reasons = {
     condition: 'a request body or message is larger than the server accepts',
     http_status: 413,
   },
-  ROUTE_NOT_FOUND: {
-    code: 'NOT_FOUND',
-    metadata_keys: ['method', 'path'],
-    condition: 'no REST route has this method and path',
-  },
-  INTERNAL_ERROR: {
-    code: 'INTERNAL',
-    metadata_keys: ['error_id'],
-    condition: 'an unexpected fault; the server log holds the details under error_id',
-  },
   NOT_LEADER: {
     code: 'UNAVAILABLE',
     metadata_keys: ['leader_id', 'leader_addr'],
@@ -170,6 +160,16 @@ export const reasons = {
     code: 'UNAVAILABLE',
     metadata_keys: [],
     condition: 'a member started with join_wait has not been joined to a group yet',
+  },
+  ROUTE_NOT_FOUND: {
+    code: 'NOT_FOUND',
+    metadata_keys: ['method', 'path'],
+    condition: 'no REST route has this method and path',
+  },
+  INTERNAL_ERROR: {
+    code: 'INTERNAL',
+    metadata_keys: ['error_id'],
+    condition: 'an unexpected fault; the server log holds the details under error_id',
   },
 } as const satisfies Record<string, ReasonEntry>;
 
