@@ -161,6 +161,41 @@ export const reasons = {
     metadata_keys: [],
     condition: 'a member started with join_wait has not been joined to a group yet',
   },
+  NOT_A_VOTER: {
+    code: 'FAILED_PRECONDITION',
+    metadata_keys: ['node_id'],
+    condition: 'DecommissionNode names a member that is not a voter of the group',
+  },
+  QUORUM_GATE: {
+    code: 'FAILED_PRECONDITION',
+    metadata_keys: ['voters'],
+    condition: 'DecommissionNode would leave fewer than 2 voters (force skips the gate)',
+  },
+  MEMBER_NOT_FOUND: {
+    code: 'NOT_FOUND',
+    metadata_keys: ['node_id'],
+    condition: 'RemoveNode names a member that is not in the group',
+  },
+  LEADER_SELF_REMOVE: {
+    code: 'FAILED_PRECONDITION',
+    metadata_keys: [],
+    condition: 'RemoveNode names the leader itself; DecommissionNode moves leadership first',
+  },
+  LEADER_TRANSFER_TIMEOUT: {
+    code: 'UNAVAILABLE',
+    metadata_keys: [],
+    condition: 'a decommission of the leader could not move leadership in time; nothing was removed',
+  },
+  NO_PEER_TRANSPORT: {
+    code: 'UNAVAILABLE',
+    metadata_keys: [],
+    condition: 'a call that needs other members reached a member started without a peer transport',
+  },
+  READ_INDEX_TIMEOUT: {
+    code: 'UNAVAILABLE',
+    metadata_keys: [],
+    condition: 'the leader could not confirm its leadership for a LINEARIZABLE read in time',
+  },
   ROUTE_NOT_FOUND: {
     code: 'NOT_FOUND',
     metadata_keys: ['method', 'path'],
