@@ -14,6 +14,7 @@ import { toEvent, toEvents } from './entry-map.js';
 import { MembershipDirectory } from './membership-directory.js';
 import type { MemberRecord, MembershipSnapshot } from './membership.js';
 import { decodeShippedSnapshot, encodeShippedSnapshot } from './shipped-snapshot.js';
+import { ConcernWaiters } from './concern-waiters.js';
 
 /**
  * The member driver: runs the Raft core (RawNode) over the disk storage. It carries out each Ready in
@@ -71,20 +72,6 @@ export interface LogDriverOptions {
 /** The unary peer call by which a leader introduces the group to a member it is about to join. */
 const INTRODUCE_METHOD = 'weft.member.introduce';
 
-/** Why a waiting caller's write was cut loose when this member stopped leading. */
-const LEADERSHIP_LOST =
-  'leadership lost before the write concern held; the write may or may not have committed (read it back, or retry with an OperationRef)';
-
-interface ConcernWaiter {
-  readonly index: number;
-  readonly concern: ConcernWait;
-  /** Majority writes also wait until this member applied the entry (it committed). */
-  readonly needs_apply: boolean;
-  readonly term: number;
-  resolve(): void;
-  reject(e: Error): void;
-}
-
 export class LogDriver {
   private readonly node: RawNode;
   private applyTarget: ApplyTarget | undefined;
@@ -92,7 +79,13 @@ export class LogDriver {
   /** commit_ts of the entry at appliedIndex: the no-op after it is stamped from it. */
   private appliedTs: number;
   private readonly applyWaiters = new Map<number, (() => void)[]>();
-  private concernWaiters: ConcernWaiter[] = [];
+  private readonly concerns = new ConcernWaiters(() => ({
+    failure: this.failure,
+    leading_term: this.isLeader ? this.node.raft.term : undefined,
+    cache_index: this.storage.segmentLog.cacheIndex,
+    applied_index: this.appliedIndex,
+    acksAt: (index) => this.acksAt(index),
+  }));
   private readonly leaderWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
   private running = false;
   private closed = false;
@@ -368,10 +361,7 @@ export class LogDriver {
       return Promise.reject(e);
     }
     const needs_apply = concern.acks >= Math.floor(voters / 2) + 1;
-    const waiter = new Promise<void>((resolve, reject) => {
-      this.concernWaiters.push({ index, concern, needs_apply, term: this.node.raft.term, resolve, reject });
-    });
-    this.checkConcerns();
+    const waiter = this.concerns.add(index, concern, needs_apply, this.node.raft.term);
     if (concern.timeout_ms <= 0) return waiter;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -391,16 +381,7 @@ export class LogDriver {
   }
 
   private checkConcerns(): void {
-    if (this.concernWaiters.length === 0) return;
-    const still: ConcernWaiter[] = [];
-    const log = this.storage.segmentLog;
-    for (const w of this.concernWaiters) {
-      if (this.failure) w.reject(this.failure);
-      else if (!this.isLeader || this.node.raft.term !== w.term) w.reject(unavailable(LEADERSHIP_LOST, 'LEADERSHIP_LOST'));
-      else if (w.concern.level === 'cache' ? log.cacheIndex >= w.index : this.acksAt(w.index) >= w.concern.acks && (!w.needs_apply || this.appliedIndex >= w.index)) w.resolve();
-      else still.push(w);
-    }
-    this.concernWaiters = still;
+    this.concerns.check();
   }
 
   // ---- the Ready loop ----
@@ -652,7 +633,7 @@ export class LogDriver {
     await this.idle();
     this.closed = true;
     for (const w of this.leaderWaiters.splice(0)) w.reject(unavailable('the member is stopping', 'SHUTTING_DOWN'));
-    for (const w of this.concernWaiters.splice(0)) w.reject(unavailable('the member is stopping before the write concern held', 'SHUTTING_DOWN'));
+    this.concerns.rejectAll(unavailable('the member is stopping before the write concern held', 'SHUTTING_DOWN'));
     await this.storage.close();
   }
 }
