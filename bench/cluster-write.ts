@@ -6,7 +6,8 @@
  *
  *   npx tsx bench/cluster-write.ts [--seconds 5]
  *
- * Prints a table and writes bench/results/cluster-write.json. etcd is not started by this script.
+ * Prints a table and writes bench/results/cluster-write.json. etcd is not started by this script
+ * (the comparison with a 3-member etcd is still to be added).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createGrpcClient } from '../src/api/grpc-client.js';

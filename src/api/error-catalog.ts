@@ -126,11 +126,6 @@ export const reasons = {
     condition: 'a request body or message is larger than the server accepts',
     http_status: 413,
   },
-  ROUTE_NOT_FOUND: {
-    code: 'NOT_FOUND',
-    metadata_keys: ['method', 'path'],
-    condition: 'no REST route has this method and path',
-  },
   BACKUP_OVERTAKEN: {
     code: 'ABORTED',
     metadata_keys: ['needed_index', 'first_index'],
@@ -140,11 +135,6 @@ export const reasons = {
     code: 'DATA_LOSS',
     metadata_keys: ['file', 'detail'],
     condition: 'a backup being restored is incomplete or a file of it does not match its manifest',
-  },
-  INTERNAL_ERROR: {
-    code: 'INTERNAL',
-    metadata_keys: ['error_id'],
-    condition: 'an unexpected fault; the server log holds the details under error_id',
   },
   LOG_DAMAGED: {
     code: 'DATA_LOSS',
@@ -200,6 +190,51 @@ export const reasons = {
     code: 'UNAVAILABLE',
     metadata_keys: [],
     condition: 'a member started with join_wait has not been joined to a group yet',
+  },
+  NOT_A_VOTER: {
+    code: 'FAILED_PRECONDITION',
+    metadata_keys: ['node_id'],
+    condition: 'DecommissionNode names a member that is not a voter of the group',
+  },
+  QUORUM_GATE: {
+    code: 'FAILED_PRECONDITION',
+    metadata_keys: ['voters'],
+    condition: 'DecommissionNode would leave fewer than 2 voters (force skips the gate)',
+  },
+  MEMBER_NOT_FOUND: {
+    code: 'NOT_FOUND',
+    metadata_keys: ['node_id'],
+    condition: 'RemoveNode names a member that is not in the group',
+  },
+  LEADER_SELF_REMOVE: {
+    code: 'FAILED_PRECONDITION',
+    metadata_keys: [],
+    condition: 'RemoveNode names the leader itself; DecommissionNode moves leadership first',
+  },
+  LEADER_TRANSFER_TIMEOUT: {
+    code: 'UNAVAILABLE',
+    metadata_keys: [],
+    condition: 'a decommission of the leader could not move leadership in time; nothing was removed',
+  },
+  NO_PEER_TRANSPORT: {
+    code: 'UNAVAILABLE',
+    metadata_keys: [],
+    condition: 'a call that needs other members reached a member started without a peer transport',
+  },
+  READ_INDEX_TIMEOUT: {
+    code: 'UNAVAILABLE',
+    metadata_keys: [],
+    condition: 'the leader could not confirm its leadership for a LINEARIZABLE read in time',
+  },
+  ROUTE_NOT_FOUND: {
+    code: 'NOT_FOUND',
+    metadata_keys: ['method', 'path'],
+    condition: 'no REST route has this method and path',
+  },
+  INTERNAL_ERROR: {
+    code: 'INTERNAL',
+    metadata_keys: ['error_id'],
+    condition: 'an unexpected fault; the server log holds the details under error_id',
   },
 } as const satisfies Record<string, ReasonEntry>;
 

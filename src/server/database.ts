@@ -291,9 +291,21 @@ export class Database {
   async write<T>(build: (ws: WriteSet) => T, options: WriteOptions): Promise<{ value: T; receipt: Receipt }> {
     await this.admitWrite();
     const ws = new WriteSet(this.sm.latestView(), this.ids, false);
-    const value = build(ws);
+    // The write is executed against state that may include entries not yet committed (DESIGN 3.2).
+    // An answer that writes nothing (a refusal, a compare that did not match, a failed statement)
+    // still tells the caller what it saw: it is given only once what it saw committed, so a read
+    // that comes after it sees at least as much (what the chaos harness's compare-and-set found).
+    const seen = this.sm.appliedIndex;
+    let value: T;
+    try {
+      value = build(ws);
+    } catch (e) {
+      await this.settleSeen(seen, options.concern);
+      throw e;
+    }
     const ops = ws.ops();
     if (ops.length === 0 && options.always_propose !== true && options.operation === undefined && options.expect === undefined) {
+      await this.settleSeen(seen, options.concern);
       return { value, receipt: { index: 0, commit_ts: 0 } };
     }
     const event: GraphWrite = {
@@ -318,11 +330,17 @@ export class Database {
     this.log.checkConcern(concern);
     if (event.kind === 'graph_write') {
       const refusal = this.sm.check(event);
-      if (refusal !== undefined) throw refusalError(refusal);
+      if (refusal !== undefined) {
+        await this.settleSeen(this.sm.appliedIndex, concern);
+        throw refusalError(refusal);
+      }
     }
     const entry = this.log.propose(event);
     const outcome = this.sm.apply(entry, false);
-    if (outcome.status === 'refused') throw refusalError(outcome.refusal);
+    if (outcome.status === 'refused') {
+      await this.settleSeen(entry.index, concern);
+      throw refusalError(outcome.refusal);
+    }
     this.inflight++;
     try {
       await this.log.awaitConcern(entry.index, concern);
@@ -331,6 +349,15 @@ export class Database {
       if (this.inflight === 0) for (const resolve of this.drained.splice(0)) resolve();
     }
     return { index: entry.index, commit_ts: entry.commit_ts };
+  }
+
+  /**
+   * Waits until the entries up to `seen` hold the caller's concern, when some of them are still
+   * pending; a leadership lost meanwhile fails the call (what it saw may be undone).
+   */
+  private async settleSeen(seen: number, concern: ConcernWait): Promise<void> {
+    if (seen <= this.sm.committedIndex) return;
+    await this.log.awaitConcern(seen, concern);
   }
 
   /** Writes enter only at a leader that applied its term's first entry; elsewhere they fail NOT_LEADER. */

@@ -123,6 +123,19 @@ describe('ClusterService and forwarding over REST', () => {
     ]);
     expect(nodes.every((n) => n.state === 'NODE_STATE_HEALTHY')).toBe(true);
 
+    // A member that stops answering is reported DOWN by the leader within an election timeout.
+    hub.isolate('mem:3');
+    let seen = '';
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const s = (await rest(one, 'GET', '/v1/admin/cluster/status')).json.nodes as { nodeId: string; state: string }[];
+      seen = s.find((n) => n.nodeId === '3')!.state;
+      if (seen === 'NODE_STATE_DOWN') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(seen).toBe('NODE_STATE_DOWN');
+    hub.heal('mem:3');
+
     // AddNode is retired; decommissioning keeps at least two voters.
     expect((await rest(one, 'POST', '/v1/admin/cluster/nodes', { address: 'x:1' })).json).toMatchObject({ code: 'UNIMPLEMENTED' });
     const gone = await rest(one, 'POST', '/v1/admin/cluster/decommission', { nodeId: '3', pruning: true });

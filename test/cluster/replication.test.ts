@@ -111,4 +111,16 @@ describe('a replicated group in one process', () => {
     const three = group.members.get(3)!;
     await until(() => names(three.db).includes('late'), 'the healed member receives it');
   });
+
+  it('two joins back to back: the second waits for the first one\'s membership changes instead of failing', async () => {
+    group = new TestGroup();
+    const founder = await group.open(1, false);
+    await group.open(2, true);
+    await group.open(3, true);
+    for (const id of [2, 3]) {
+      await founder.admin.join({ node_id: id, address: `mem:${id}`, identity: group.identity(id), pre_seeded: false });
+    }
+    await until(() => founder.db.log.membership.conf_state.voters.length === 3, 'both are promoted');
+    expect(founder.db.log.membership.conf_state).toEqual({ voters: [1, 2, 3], learners: [] });
+  });
 });

@@ -103,7 +103,9 @@ describe('disk Raft storage', () => {
     const dir = fresh();
     const s = DiskStorage.open(dir, options());
     await s.append(entries(1, 5, 1));
-    await s.installSnapshot({ index: 100, term: 4, conf_state: pair.conf_state }, pair);
+    const meta = { index: 100, term: 4, conf_state: pair.conf_state };
+    s.recordSnapshot(meta, pair);
+    await s.installSnapshot(meta, pair);
     expect([s.firstIndex(), s.lastIndex(), s.term(100)]).toEqual([101, 100, 4]);
     await s.append(entries(101, 103, 4));
     await s.close();

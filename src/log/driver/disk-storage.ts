@@ -236,12 +236,19 @@ export class DiskStorage implements Storage {
   }
 
   /**
-   * Replaces the log with a snapshot received from the leader: its meta is recorded, then the log
-   * starts again after it. The caller has already stored the snapshot's data as a checkpoint.
+   * A snapshot received from the leader, in three steps a crash may interrupt anywhere:
+   * 1. recordSnapshot writes its meta (a restart ignores it until its checkpoint exists);
+   * 2. the caller stores the snapshot's data as its newest checkpoint;
+   * 3. installSnapshot starts the log again after it (a restart that finds the checkpoint but an old
+   *    log ending before it does this itself, see open()).
    */
-  async installSnapshot(meta: SnapshotMeta, membership: MembershipSnapshot): Promise<void> {
+  recordSnapshot(meta: SnapshotMeta, membership: MembershipSnapshot): void {
     const file: SnapshotFile = { index: meta.index, term: meta.term, conf_state: meta.conf_state, membership };
     writeFileAtomic(snapshotPath(this.dir, meta.index), Buffer.from(JSON.stringify(file)));
+  }
+
+  async installSnapshot(meta: SnapshotMeta, membership: MembershipSnapshot): Promise<void> {
+    const file: SnapshotFile = { index: meta.index, term: meta.term, conf_state: meta.conf_state, membership };
     this.snap = file;
     await this.log.close();
     this.log = resetLog(this.dir, undefined, this.options.segment, meta.index + 1);

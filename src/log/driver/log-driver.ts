@@ -5,7 +5,7 @@ import type { Entry, Event, MembershipChanged } from '../events.js';
 import type { HybridClock } from '../hlc.js';
 import { RawNode, type Ready } from '../raft/raw-node.js';
 import { decodeConfChange, encodeConfChange, type ConfChange } from '../raft/conf-change.js';
-import type { Message, NodeId, RandomInt, Role, Snapshot } from '../raft/types.js';
+import type { Message, NodeId, Entry as RaftEntry, RandomInt, Role, Snapshot } from '../raft/types.js';
 import { NONE } from '../raft/types.js';
 import type { PeerAddress, PeerTransport } from '../transport/peer-transport.js';
 import type { SegmentLogOptions } from '../storage/segment-log.js';
@@ -13,6 +13,8 @@ import { DiskStorage } from './disk-storage.js';
 import { toEvent, toEvents } from './entry-map.js';
 import { MembershipDirectory } from './membership-directory.js';
 import type { MemberRecord, MembershipSnapshot } from './membership.js';
+import { decodeShippedSnapshot, encodeShippedSnapshot } from './shipped-snapshot.js';
+import { ConcernWaiters } from './concern-waiters.js';
 
 /**
  * The member driver: runs the Raft core (RawNode) over the disk storage. It carries out each Ready in
@@ -70,20 +72,6 @@ export interface LogDriverOptions {
 /** The unary peer call by which a leader introduces the group to a member it is about to join. */
 const INTRODUCE_METHOD = 'weft.member.introduce';
 
-/** Why a waiting caller's write was cut loose when this member stopped leading. */
-const LEADERSHIP_LOST =
-  'leadership lost before the write concern held; the write may or may not have committed (read it back, or retry with an OperationRef)';
-
-interface ConcernWaiter {
-  readonly index: number;
-  readonly concern: ConcernWait;
-  /** Majority writes also wait until this member applied the entry (it committed). */
-  readonly needs_apply: boolean;
-  readonly term: number;
-  resolve(): void;
-  reject(e: Error): void;
-}
-
 export class LogDriver {
   private readonly node: RawNode;
   private applyTarget: ApplyTarget | undefined;
@@ -91,7 +79,13 @@ export class LogDriver {
   /** commit_ts of the entry at appliedIndex: the no-op after it is stamped from it. */
   private appliedTs: number;
   private readonly applyWaiters = new Map<number, (() => void)[]>();
-  private concernWaiters: ConcernWaiter[] = [];
+  private readonly concerns = new ConcernWaiters(() => ({
+    failure: this.failure,
+    leading_term: this.isLeader ? this.node.raft.term : undefined,
+    cache_index: this.storage.segmentLog.cacheIndex,
+    applied_index: this.appliedIndex,
+    acksAt: (index) => this.acksAt(index),
+  }));
   private readonly leaderWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
   private running = false;
   private closed = false;
@@ -99,7 +93,7 @@ export class LogDriver {
   /** The term this member leads in as the last Ready reported, and the index of that term's no-op. */
   private ledTerm = 0;
   private termStart = 0;
-  /** Set when this member applied pending entries as leader in ledTerm. */
+  /** The role as the last Ready reported it (the core's own may have moved on since). */
   private role: Role = 'follower';
   readonly members: MembershipDirectory;
   /** Why the Ready loop stopped, if it failed; every later write fails with it. */
@@ -109,7 +103,6 @@ export class LogDriver {
     private readonly storage: DiskStorage,
     private readonly options: LogDriverOptions,
   ) {
-    const hs = storage.hardState;
     this.appliedIndex = Math.max(options.checkpoint_index, storage.snapshotMeta.index);
     this.appliedTs = options.checkpoint_ts;
     this.members = new MembershipDirectory(storage.snapshotMeta.membership);
@@ -127,7 +120,6 @@ export class LogDriver {
       },
       storage,
     );
-    assert(hs.commit >= 0, 'hard state read');
     storage.segmentLog.onDurable(() => this.checkConcerns());
   }
 
@@ -369,10 +361,7 @@ export class LogDriver {
       return Promise.reject(e);
     }
     const needs_apply = concern.acks >= Math.floor(voters / 2) + 1;
-    const waiter = new Promise<void>((resolve, reject) => {
-      this.concernWaiters.push({ index, concern, needs_apply, term: this.node.raft.term, resolve, reject });
-    });
-    this.checkConcerns();
+    const waiter = this.concerns.add(index, concern, needs_apply, this.node.raft.term);
     if (concern.timeout_ms <= 0) return waiter;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -392,16 +381,7 @@ export class LogDriver {
   }
 
   private checkConcerns(): void {
-    if (this.concernWaiters.length === 0) return;
-    const still: ConcernWaiter[] = [];
-    const log = this.storage.segmentLog;
-    for (const w of this.concernWaiters) {
-      if (this.failure) w.reject(this.failure);
-      else if (!this.isLeader || this.node.raft.term !== w.term) w.reject(unavailable(LEADERSHIP_LOST, 'LEADERSHIP_LOST'));
-      else if (w.concern.level === 'cache' ? log.cacheIndex >= w.index : this.acksAt(w.index) >= w.concern.acks && (!w.needs_apply || this.appliedIndex >= w.index)) w.resolve();
-      else still.push(w);
-    }
-    this.concernWaiters = still;
+    this.concerns.check();
   }
 
   // ---- the Ready loop ----
@@ -425,7 +405,7 @@ export class LogDriver {
 
   /** Resolves once the Ready loop has nothing left to do. */
   private idle(): Promise<void> {
-    if (!this.running && !this.node.hasReady()) return Promise.resolve();
+    if (this.closed || (!this.running && !this.node.hasReady())) return Promise.resolve();
     return new Promise((resolve) => {
       this.idleWaiters.push(resolve);
       this.kick();
@@ -477,7 +457,7 @@ export class LogDriver {
     this.checkConcerns();
   }
 
-  private applyCommitted(raftEntries: readonly import('../raft/types.js').Entry[]): void {
+  private applyCommitted(raftEntries: readonly RaftEntry[]): void {
     const entries = toEvents(raftEntries, this.appliedTs);
     // Membership first, so a checkpoint taken at the end of this batch records the membership it has.
     for (let i = 0; i < raftEntries.length; i++) {
@@ -506,6 +486,7 @@ export class LogDriver {
 
   private async installSnapshot(snap: Snapshot): Promise<void> {
     const { membership, state } = decodeShippedSnapshot(snap.data);
+    this.storage.recordSnapshot(snap.meta, membership);
     await this.applyTarget?.installSnapshot(snap.meta.index, state);
     await this.storage.installSnapshot(snap.meta, membership);
     this.members.reset(membership);
@@ -652,24 +633,7 @@ export class LogDriver {
     await this.idle();
     this.closed = true;
     for (const w of this.leaderWaiters.splice(0)) w.reject(unavailable('the member is stopping', 'SHUTTING_DOWN'));
-    for (const w of this.concernWaiters.splice(0)) w.reject(unavailable('the member is stopping before the write concern held', 'SHUTTING_DOWN'));
+    this.concerns.rejectAll(unavailable('the member is stopping before the write concern held', 'SHUTTING_DOWN'));
     await this.storage.close();
   }
-}
-
-/** A shipped snapshot: the membership as of its index, then the checkpoint bytes. */
-function encodeShippedSnapshot(membership: MembershipSnapshot, state: Uint8Array): Uint8Array {
-  const head = Buffer.from(JSON.stringify(membership));
-  const out = Buffer.alloc(4 + head.byteLength + state.byteLength);
-  out.writeUInt32LE(head.byteLength, 0);
-  head.copy(out, 4);
-  out.set(state, 4 + head.byteLength);
-  return out;
-}
-
-function decodeShippedSnapshot(data: Uint8Array): { membership: MembershipSnapshot; state: Uint8Array } {
-  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const n = buf.readUInt32LE(0);
-  const membership = JSON.parse(buf.subarray(4, 4 + n).toString('utf8')) as MembershipSnapshot;
-  return { membership, state: buf.subarray(4 + n) };
 }

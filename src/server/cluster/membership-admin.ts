@@ -1,4 +1,4 @@
-import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../common/errors.js';
+import { alreadyExists, failedPrecondition, invalidArgument, isWeftError, notFound } from '../../common/errors.js';
 import type { ConcernWait } from '../../log/driver/log-driver.js';
 import type { MembershipChanged } from '../../log/events.js';
 import type { Database } from '../database.js';
@@ -33,6 +33,9 @@ export interface MembershipAdminOptions {
   readonly concern: () => ConcernWait;
   readonly log: (line: string) => void;
 }
+
+/** How long JoinNode or RemoveNode waits for a membership change under way to complete. */
+const CONF_CHANGE_WAIT_MS = 10_000;
 
 /** How long JoinNode waits for the target to answer its introduction. */
 const INTRODUCE_TIMEOUT_MS = 5000;
@@ -83,9 +86,25 @@ export class MembershipAdmin {
     // The target must be running and reachable (SPEC 4.5): it is told who the members are first.
     await log.introduce({ node_id: req.node_id, address: req.address, identity: req.identity }, INTRODUCE_TIMEOUT_MS);
     const event: MembershipChanged = { kind: 'membership_changed', change: 'add_learner', node_id: req.node_id, address: req.address, identity: req.identity };
-    const receipt = await this.db.submit(event, this.options.concern());
+    const receipt = await this.submitWhenFree(event);
     this.joinIndex.set(req.node_id, receipt.index);
     this.set({ node_id: req.node_id, phase: 'LEARNER', lag_entries: this.lagOf(req.node_id), message: 'receiving the log as a learner' });
+  }
+
+  /**
+   * Proposes a membership change, waiting (up to conf_change_wait_ms) while another one is under
+   * way: one change at a time, and a promotion the monitor just proposed must not fail a join.
+   */
+  private async submitWhenFree(event: MembershipChanged): Promise<{ index: number }> {
+    const deadline = Date.now() + CONF_CHANGE_WAIT_MS;
+    for (;;) {
+      try {
+        return await this.db.submit(event, this.options.concern());
+      } catch (e) {
+        if (!isWeftError(e) || e.reason !== 'CONF_CHANGE_PENDING' || Date.now() > deadline) throw e;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
   }
 
   /** The join of `node_id` while it is under way; NOT_FOUND when none was started or it completed. */
@@ -111,7 +130,7 @@ export class MembershipAdmin {
       throw notFound(`member ${node_id} is not in the group`, 'MEMBER_NOT_FOUND', { node_id: String(node_id) });
     }
     if (node_id === log.nodeId) throw failedPrecondition('the leader cannot remove itself; decommission it instead (leadership moves first)', 'LEADER_SELF_REMOVE');
-    await this.db.submit({ kind: 'membership_changed', change: 'remove', node_id, address: '', identity: '' }, this.options.concern());
+    await this.submitWhenFree({ kind: 'membership_changed', change: 'remove', node_id, address: '', identity: '' });
     this.joins.delete(node_id);
   }
 

@@ -1,0 +1,70 @@
+import { unavailable } from '../../common/errors.js';
+import type { ConcernWait } from './log-driver.js';
+
+/**
+ * Callers waiting for a write concern on the leader. Each is settled by the watermarks the driver
+ * reports: the leader's own fsync and cache watermarks, its followers' match indexes (fsynced
+ * there), and what it applied; all of them fail when the leadership they wrote under ends.
+ */
+export interface ConcernWatermarks {
+  /** Set when the log failed: every waiter fails with it. */
+  readonly failure: Error | undefined;
+  /** The term this member leads in, or undefined when it does not lead. */
+  readonly leading_term: number | undefined;
+  /** Entries written to this member's log file (CACHE). */
+  readonly cache_index: number;
+  /** Entries this member applied (committed, and fsynced here). */
+  readonly applied_index: number;
+  /** Members, this one included, whose fsynced log holds `index`. */
+  acksAt(index: number): number;
+}
+
+/** Why a waiting caller's write was cut loose when this member stopped leading. */
+const LEADERSHIP_LOST =
+  'leadership lost before the write concern held; the write may or may not have committed (read it back, or retry with an OperationRef)';
+
+interface Waiter {
+  readonly index: number;
+  readonly concern: ConcernWait;
+  /** Concerns of a majority or more also wait until the entry committed and applied here. */
+  readonly needs_apply: boolean;
+  readonly term: number;
+  resolve(): void;
+  reject(e: Error): void;
+}
+
+export class ConcernWaiters {
+  private waiters: Waiter[] = [];
+
+  constructor(private readonly marks: () => ConcernWatermarks) {}
+
+  /** Waits for `concern` on entry `index`, written in `term`. */
+  add(index: number, concern: ConcernWait, needs_apply: boolean, term: number): Promise<void> {
+    const p = new Promise<void>((resolve, reject) => this.waiters.push({ index, concern, needs_apply, term, resolve, reject }));
+    this.check();
+    return p;
+  }
+
+  /** Settles every waiter whose concern now holds, or can no longer hold. */
+  check(): void {
+    if (this.waiters.length === 0) return;
+    const m = this.marks();
+    const still: Waiter[] = [];
+    for (const w of this.waiters) {
+      if (m.failure !== undefined) w.reject(m.failure);
+      else if (m.leading_term !== w.term) w.reject(unavailable(LEADERSHIP_LOST, 'LEADERSHIP_LOST'));
+      else if (held(w, m)) w.resolve();
+      else still.push(w);
+    }
+    this.waiters = still;
+  }
+
+  rejectAll(e: Error): void {
+    for (const w of this.waiters.splice(0)) w.reject(e);
+  }
+}
+
+function held(w: Waiter, m: ConcernWatermarks): boolean {
+  if (w.concern.level === 'cache') return m.cache_index >= w.index;
+  return m.acksAt(w.index) >= w.concern.acks && (!w.needs_apply || m.applied_index >= w.index);
+}
