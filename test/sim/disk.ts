@@ -2,7 +2,7 @@ import { AssertionFailure } from '../../src/common/assert.js';
 import { MemoryStorage } from '../../src/log/raft/index.js';
 import type { Entry, HardState, Snapshot } from '../../src/log/raft/index.js';
 import { RECORD_HEADER_BYTES, SEGMENT_HEADER_BYTES, encodeRecordHeader, encodeSegmentHeader } from '../../src/log/storage/segment-format.js';
-import { scanSegment } from '../../src/log/storage/segment-recovery.js';
+import { SECTOR_BYTES, scanSegment } from '../../src/log/storage/segment-recovery.js';
 import type { Prng } from './prng.js';
 
 /**
@@ -40,7 +40,8 @@ export class SimDisk {
    * The process died while a write was in flight (a crash, or an fsync that failed and stopped
    * it): of `snapshot`, `entries` and `hard_state`, written after the last sync, a random part
    * reached the disk. Whatever pages landed, recovery keeps only the records before the first one
-   * that did not, so what survives is a prefix of the entries.
+   * that did not, so what survives is a prefix of the entries; the log's own recovery code decides
+   * how long a prefix from the torn bytes.
    */
   tear(prng: Prng, snapshot: Snapshot | undefined, entries: readonly Entry[], hard_state: HardState | undefined): { entries_kept: number } {
     const torn = this.durable.clone();
@@ -49,7 +50,7 @@ export class SimDisk {
       torn.applySnapshot(snapshot);
       snapshot_kept = true;
     }
-    const entries_kept = snapshot_kept && entries.length > 0 ? prng.int(entries.length + 1) : 0;
+    const entries_kept = snapshot_kept && entries.length > 0 ? realTornPrefix(entries, prng) : 0;
     if (entries_kept > 0) torn.append(entries.slice(0, entries_kept));
     if (hard_state !== undefined && prng.chance(0.5)) {
       // Term and vote may land before the entries; a commit index must not outrun them, or it would
@@ -107,6 +108,32 @@ export class SimDisk {
     this.damaged.clear();
     return this.durable.clone();
   }
+}
+
+/**
+ * Writes `batch` as the segment log writes one batch, tears it the way a crash does (the end lost
+ * at any byte, or one sector never written while the rest landed), and returns how many entries
+ * the log's own recovery keeps. A tear must never be judged corruption: that would refuse to open
+ * a log that lost only what it never acknowledged.
+ */
+function realTornPrefix(batch: readonly Entry[], prng: Prng): number {
+  const first = batch[0]!.index;
+  const parts: Uint8Array[] = [encodeSegmentHeader(first)];
+  for (const e of batch) parts.push(encodeRecordHeader(e.index, e.term, e.data, first), e.data);
+  let bytes = Buffer.concat(parts);
+  // Sector 0 holds the segment header, written whole when the segment was created.
+  const sectors = Math.floor(bytes.byteLength / SECTOR_BYTES) - 1;
+  if (sectors > 0 && prng.chance(0.5)) {
+    const hole = (1 + prng.int(sectors)) * SECTOR_BYTES;
+    bytes.fill(0, hole, hole + SECTOR_BYTES);
+  } else {
+    bytes = bytes.subarray(0, SEGMENT_HEADER_BYTES + prng.int(bytes.byteLength - SEGMENT_HEADER_BYTES + 1));
+  }
+  const verdict = scanSegment('sim.seg', bytes, first, true);
+  if (verdict.kind === 'corrupt' || verdict.kind === 'unsupported') {
+    throw new AssertionFailure(`segment recovery judged a torn write ${verdict.kind}: ${JSON.stringify(verdict)}`);
+  }
+  return verdict.offsets.length;
 }
 
 /**
