@@ -17,6 +17,8 @@ export interface ConnectOptions {
   readonly transaction_attempts_max?: number;
   /** Attempts of an at-most-once creation whose answer was lost (UNAVAILABLE, DEADLINE_EXCEEDED). */
   readonly create_attempts_max?: number;
+  /** Reconnections of a change feed in a row, without a change between them, before it fails. */
+  readonly feed_reconnect_attempts_max?: number;
   /** First wait between attempts; doubled each time, with jitter. */
   readonly retry_wait_ms?: number;
   readonly message_bytes_max?: number;
@@ -25,6 +27,7 @@ export interface ConnectOptions {
 export const transaction_attempts_max_default = 5;
 export const create_attempts_max_default = 5;
 export const retry_wait_ms_default = 20;
+export const feed_reconnect_attempts_max_default = 50;
 export const message_bytes_max_default = 16 * 1024 * 1024;
 
 export type Row = Record<string, Value>;
@@ -136,6 +139,7 @@ export class WeftClient {
   private readonly transaction_attempts_max: number;
   private readonly create_attempts_max: number;
   private readonly retry_wait_ms: number;
+  private readonly feed_reconnect_attempts_max: number;
 
   constructor(address: string, options: ConnectOptions = {}) {
     this.transport = new Transport(address, options.message_bytes_max ?? message_bytes_max_default);
@@ -147,6 +151,7 @@ export class WeftClient {
     this.transaction_attempts_max = options.transaction_attempts_max ?? transaction_attempts_max_default;
     this.create_attempts_max = options.create_attempts_max ?? create_attempts_max_default;
     this.retry_wait_ms = options.retry_wait_ms ?? retry_wait_ms_default;
+    this.feed_reconnect_attempts_max = options.feed_reconnect_attempts_max ?? feed_reconnect_attempts_max_default;
   }
 
   /** Runs one auto-committed statement. */
@@ -182,14 +187,39 @@ export class WeftClient {
     }
   }
 
-  /** The change feed from `fromCommitTs`, in commit order; it waits for new changes until stopped. */
+  /**
+   * The change feed from `fromCommitTs`, in commit order; it waits for new changes until stopped.
+   * When the member goes away (UNAVAILABLE: a restart, a dropped connection) the feed reconnects
+   * and resumes from the last change it delivered, without repeating or skipping one, giving up
+   * after `feed_reconnect_attempts_max` failed attempts in a row.
+   */
   async *changes(options: ChangeOptions = {}): AsyncGenerator<Change> {
-    const stream = this.transport.stream(
-      QueryService.method.watchChanges,
-      { fromCommitTs: options.fromCommitTs ?? 0n, labels: [...(options.labels ?? [])], edgeTypes: [...(options.relationshipTypes ?? [])] },
-      options.signal !== undefined ? { signal: options.signal } : {},
-    );
-    for await (const e of stream) yield changeOf(e);
+    // Resume point: the last change delivered. Its commit's later changes may not have arrived, so
+    // a reconnect starts at that commit again and skips what was delivered of it.
+    let lastTs = -1n;
+    let lastOrdinal = -1;
+    let failures = 0;
+    for (;;) {
+      const from = lastTs >= 0n ? lastTs : (options.fromCommitTs ?? 0n);
+      const stream = this.transport.stream(
+        QueryService.method.watchChanges,
+        { fromCommitTs: from, labels: [...(options.labels ?? [])], edgeTypes: [...(options.relationshipTypes ?? [])] },
+        options.signal !== undefined ? { signal: options.signal } : {},
+      );
+      try {
+        for await (const e of stream) {
+          if (e.commitTs === lastTs && e.ordinal <= lastOrdinal) continue;
+          lastTs = e.commitTs;
+          lastOrdinal = e.ordinal;
+          failures = 0;
+          yield changeOf(e);
+        }
+        return;
+      } catch (e) {
+        if (options.signal?.aborted === true || !isWeftError(e) || e.code !== 'UNAVAILABLE' || ++failures >= this.feed_reconnect_attempts_max) throw e;
+        await this.backoff(Math.min(failures, 6));
+      }
+    }
   }
 
   /** A fresh operation identity; pass it in `CreateOptions.operation` to retry one creation yourself. */

@@ -11,6 +11,7 @@ export {
   transaction_attempts_max_default,
   create_attempts_max_default,
   retry_wait_ms_default,
+  feed_reconnect_attempts_max_default,
   type ConnectOptions,
   type QueryResult,
   type QueryStats,

@@ -60,6 +60,13 @@ export interface CallOptions {
 
 const identity = (b: Buffer): Buffer => b;
 
+/**
+ * Longest wait between reconnection attempts after a member went away. gRPC's default grows to two
+ * minutes; a database client wants to find a restarted member within seconds.
+ */
+export const reconnect_backoff_ms_max = 2000;
+export const reconnect_backoff_ms_initial = 100;
+
 export class Transport {
   private readonly client: grpc.Client;
 
@@ -67,6 +74,8 @@ export class Transport {
     this.client = new grpc.Client(address, grpc.credentials.createInsecure(), {
       'grpc.max_receive_message_length': message_bytes_max,
       'grpc.max_send_message_length': message_bytes_max,
+      'grpc.initial_reconnect_backoff_ms': reconnect_backoff_ms_initial,
+      'grpc.max_reconnect_backoff_ms': reconnect_backoff_ms_max,
     });
   }
 

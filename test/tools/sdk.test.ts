@@ -12,7 +12,8 @@ describe('weft/client', () => {
   let db: WeftClient;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'weft-sdk-'));
-    server = await startServerProcess(join(dir, 'data'));
+    // A short drain: the restart below stops a member with a change feed open, which never ends by itself.
+    server = await startServerProcess(join(dir, 'data'), ['--shutdown-drain-ms', '300']);
     db = connect(server.grpc);
   });
   afterAll(async () => {
@@ -151,5 +152,39 @@ describe('weft/client', () => {
     expect(orders.rows[0]!.n).toBe(3);
     const afters = await db.query<{ n: number }>('MATCH ()-[r:AFTER]->() RETURN count(r) AS n');
     expect(afters.rows[0]!.n).toBe(1);
+  });
+
+  it('the change feed rides out a restart of the member: every change arrives once, in order', async () => {
+    const start = (await db.query('CREATE (:Restart {i: 0})')).stats.commitTs;
+    const seen: number[] = [];
+    let resolveThree: () => void = () => {};
+    const three = new Promise<void>((resolve) => (resolveThree = resolve));
+    const watching = (async () => {
+      for await (const change of db.changes({ fromCommitTs: start + 1n, labels: ['Restart'] })) {
+        seen.push((change.after as Node).properties['i'] as number);
+        if (seen.length === 3) resolveThree();
+        if (seen.length === 6) break;
+      }
+    })();
+    for (const i of [1, 2, 3]) await db.query('CREATE (:Restart {i: $i})', { i });
+    await three;
+    // The same ports again, so the client's address still reaches the member.
+    const port = server.grpc.split(':')[1]!;
+    await server.stop();
+    server = await startServerProcess(join(dir, 'data'), ['--shutdown-drain-ms', '300', '--grpc-port', port]);
+    // The client never retries a write blindly: like an application, wait until a read gets through.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        await db.query('RETURN 1 AS one');
+        break;
+      } catch (e) {
+        if (Date.now() > deadline) throw e;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    for (const i of [4, 5, 6]) await db.query('CREATE (:Restart {i: $i})', { i });
+    await watching;
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
