@@ -80,9 +80,13 @@ describe('sliced reads over a moving graph', () => {
         let settled = false;
         void writing.finally(() => (settled = true));
         await new Promise((resolve) => setImmediate(resolve));
-        // The transaction's write set is its own: another write commits while its statement is paused.
-        await runner.autoCommit(call('CREATE (:Other)'), db.latestCommitted());
+        // The transaction's write set is its own: another write is executed and applied while its
+        // statement is paused (its commit waits for the log, which may take longer than the statement).
+        const applied = db.sm.appliedIndex;
+        const other = runner.autoCommit(call('CREATE (:Other)'), db.latestCommitted());
+        while (db.sm.appliedIndex === applied && !settled) await new Promise((resolve) => setImmediate(resolve));
         expect(settled).toBe(false);
+        await other;
         expect((await writing).stats.nodes_created).toBe(n);
         const inside = await inTx('MATCH (t:T) RETURN count(t), sum(t.i)');
         expect(inside.rows[0]).toEqual([BigInt(n), BigInt((n * (n + 1)) / 2)]);
