@@ -43,15 +43,6 @@ export function loop(step: () => Flow | null, deadline: Deadline): Flow {
   }
 }
 
-/**
- * The rest of a loop as a generator: first the paused row's `pending` work (or, without it, a pause
- * because the slice ran out), then `step` until done. For hot loops that keep their own plain loop
- * until the first pause and hand over here.
- */
-export function continueLoop(step: () => Flow | null, deadline: Deadline, pending: Slices | undefined): Slices {
-  return resumeLoop(step, deadline, pending);
-}
-
 function* resumeLoop(step: () => Flow | null, deadline: Deadline, pending: Slices | undefined): Slices {
   if (pending === undefined) yield;
   else if (!(yield* pending)) return false;
@@ -197,10 +188,6 @@ export class SliceScheduler {
       this.waiting.push(resolve);
       this.arm();
     });
-  }
-
-  get paused(): number {
-    return this.waiting.length;
   }
 
   private arm(): void {
