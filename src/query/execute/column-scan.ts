@@ -10,7 +10,7 @@ import type { ExpressionCompiler, ScanColumns } from './expression.js';
 import { asPredicate } from '../values/coerce.js';
 import { indexSource, propertyEquals, type OpEnv } from './read-ops.js';
 import * as rel from './relational-ops.js';
-import { continueLoop, type Flow } from './slices.js';
+import type { Flow, Slices } from './slices.js';
 
 /**
  * Fused scans over kept label lists.
@@ -169,7 +169,11 @@ class ColumnScan implements ScanColumns {
     }
   }
 
-  /** The scan over the attached list, as a physical operator fed the argument row. */
+  /**
+   * The scan over the attached list, as a physical operator fed the argument row. A plain loop until
+   * the first pause, then a generator with the same loop: both stay tight (a step through the shared
+   * loop helper, or a generator from the start, cost these scans up to a third of their time).
+   */
   run(arg: Row, sink: Sink): Flow {
     const members = this.members as LabelMembers;
     const { deadline } = this.env.cx;
@@ -200,23 +204,25 @@ class ColumnScan implements ScanColumns {
       for (let k = 0; k < nf; k++) if (!(predicates[k] as (row: Row) => boolean)(row)) return false;
       return true;
     };
-    let i = 0;
-    /** The loop after its first pause, one node per step. */
-    const step = (): Flow | null => {
-      if (i >= n) return null;
-      deadline.tick();
-      return admit(i++) ? sink(row) : true;
+    const rest = function* (from: number, pending: Slices | undefined): Slices {
+      if (pending === undefined) yield;
+      else if (!(yield* pending)) return false;
+      for (let i = from; i < n; i++) {
+        if (deadline.tick()) yield;
+        if (!admit(i)) continue;
+        const r = sink(row);
+        if (r === true) continue;
+        if (r === false || !(yield* r)) return false;
+      }
+      return true;
     };
-    // The fused scans' hot loop stays a plain loop until the first pause: a step through a shared
-    // loop helper cost these scans about twice their time.
-    for (; i < n; i++) {
-      if (deadline.tick()) return continueLoop(step, deadline, undefined);
+    for (let i = 0; i < n; i++) {
+      if (deadline.tick()) return rest(i, undefined);
       if (!admit(i)) continue;
       const r = sink(row);
       if (r === true) continue;
       if (r === false) return false;
-      i++;
-      return continueLoop(step, deadline, r);
+      return rest(i + 1, r);
     }
     return true;
   }

@@ -4,9 +4,9 @@ import type { EdgeState } from '../../projections/graph/records.js';
 import { SnapshotView } from '../../projections/graph/view.js';
 import { runtimeTypeError } from '../errors.js';
 import type { LogicalOp } from '../plan/logical.js';
-import type { PhysicalOp, Row } from './context.js';
+import type { PhysicalOp, Row, Sink } from './context.js';
 import type { OpEnv } from './read-ops.js';
-import { after, loop, loopArray, loopIterable, loopWalk, skipped, type Flow } from './slices.js';
+import { after, loop, loopArray, loopIterable, skipped, Walk, type Flow } from './slices.js';
 import { shortestPath } from './shortest-path.js';
 
 /**
@@ -64,41 +64,54 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
   if (op.shortest !== undefined) return shortestPath(op, input, env, usable, propsMatch, wantedProps);
 
   if (op.range === undefined) {
-    return (arg, sink) =>
-      input(arg, (row) => {
-        const src = row[from] as Value;
+    // The row being expanded, for the walk's visit (made once: an expand runs one row at a time,
+    // and a paused row is finished before the next one comes).
+    let row: Row = [];
+    let s = 0;
+    let target = -1;
+    let wanted: ReadonlyMap<string, Value> | null = null;
+    let sink: Sink = () => true;
+    const walk = new Walk<EdgeState>((e) => {
+      deadline.tick();
+      if ((checks && !usable(row, e)) || (wanted !== null && !propsMatch(e, wanted))) return true;
+      const end = direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === s ? e.target : e.source;
+      if (into && end !== target) return true;
+      if (writeRel) row[rel] = e.ref;
+      if (writeTo) row[to] = graph.nodeRef(end);
+      return sink(row);
+    }, deadline);
+    return (arg, rowSink) =>
+      input(arg, (r) => {
+        const src = r[from] as Value;
         if (src === null) return true;
-        const s = (src as { id: number }).id;
-        let target = -1;
+        row = r;
+        sink = rowSink;
+        s = (src as { id: number }).id;
+        target = -1;
         if (into) {
-          const t = row[to] as Value;
+          const t = r[to] as Value;
           if (t === null) return true;
           target = (t as { id: number }).id;
         }
-        const wanted = wantedProps(row);
+        wanted = wantedProps(r);
         if (snapshot !== undefined) {
-          const visit = (e: EdgeState): Flow => {
-            deadline.tick();
-            if ((checks && !usable(row, e)) || (wanted !== null && !propsMatch(e, wanted))) return true;
-            const end = direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === s ? e.target : e.source;
-            if (into && end !== target) return true;
-            if (writeRel) row[rel] = e.ref;
-            if (writeTo) row[to] = graph.nodeRef(end);
-            return sink(row);
-          };
+          walk.begin();
+          const ok = snapshot.forEachEdgeOf(s, direction, oneType, walk.callback);
           // edgesOf lists a node's relationships in the walk's order, so a paused walk goes on there.
-          return loopWalk<EdgeState>((fn) => snapshot.forEachEdgeOf(s, direction, oneType, fn), (seen) => skipped(edgesAt(s), seen), visit, deadline);
+          return walk.paused ? walk.resume(skipped(edgesAt(s), walk.seen)) : ok;
         }
+        const at = s;
+        const w = wanted;
         return loopIterable(
-          edgesAt(s),
+          edgesAt(at),
           (e) => {
             deadline.tick();
-            if (!usable(row, e) || !propsMatch(e, wanted)) return true;
-            const end = other(e, s);
+            if (!usable(r, e) || !propsMatch(e, w)) return true;
+            const end = other(e, at);
             if (into && end !== target) return true;
-            if (writeRel) row[rel] = e.ref;
-            if (writeTo) row[to] = graph.nodeRef(end);
-            return sink(row);
+            if (writeRel) r[rel] = e.ref;
+            if (writeTo) r[to] = graph.nodeRef(end);
+            return rowSink(r);
           },
           deadline,
         );

@@ -11,7 +11,7 @@ import type { LogicalOp, SeekablePredicate } from '../plan/logical.js';
 import type { Evaluator, ExecContext, PhysicalOp, Row, Sink } from './context.js';
 import type { ExpressionCompiler } from './expression.js';
 import type { GraphAccess } from './graph-access.js';
-import { after, holding, loop, loopArray, loopIterable, loopWalk, skipped, type Flow } from './slices.js';
+import { after, holding, loop, loopArray, loopIterable, skipped, Walk, type Flow } from './slices.js';
 
 /**
  * The reading operators: scans, seeks, expands, filters, OPTIONAL MATCH, joins, paths, UNWIND and
@@ -88,17 +88,14 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
         // goes on through the iterator where the callback stopped.
         let members: LabelMembers | undefined;
         let position: number | undefined;
-        return loopWalk<NodeState>(
-          (fn) =>
-            snapshot.forEachNode(label, (node, m, p) => {
-              members = m;
-              position = p;
-              return fn(node);
-            }),
-          (seen) => (members !== undefined ? keptFrom(members, seen, (p) => (position = p)) : skipped(all(), seen)),
-          (node) => visit(node, members, position),
-          deadline,
-        );
+        const walk = new Walk<NodeState>((node) => visit(node, members, position), deadline);
+        const ok = snapshot.forEachNode(label, (node, m, p) => {
+          members = m;
+          position = p;
+          return walk.callback(node);
+        });
+        if (!walk.paused) return ok;
+        return walk.resume(members !== undefined ? keptFrom(members, walk.seen, (p) => (position = p)) : skipped(all(), walk.seen));
       }
       return loopIterable(all(), visit, deadline);
     });

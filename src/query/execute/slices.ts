@@ -43,15 +43,6 @@ export function loop(step: () => Flow | null, deadline: Deadline): Flow {
   }
 }
 
-/**
- * The rest of a loop as a generator: first the paused row's `pending` work (or, without it, a pause
- * because the slice ran out), then `step` until done. For hot loops that keep their own plain loop
- * until the first pause and hand over here.
- */
-export function continueLoop(step: () => Flow | null, deadline: Deadline, pending: Slices | undefined): Slices {
-  return resumeLoop(step, deadline, pending);
-}
-
 function* resumeLoop(step: () => Flow | null, deadline: Deadline, pending: Slices | undefined): Slices {
   if (pending === undefined) yield;
   else if (!(yield* pending)) return false;
@@ -84,38 +75,54 @@ export function loopIterable<T>(items: Iterable<T>, visit: (item: T) => Flow, de
 }
 
 /**
- * A loop through one of the store's callback walks (cheaper than its iterators), which hands over to
- * `remaining(seen)`, an iterator over the same items less the first `seen`, when an item pauses.
+ * A loop through one of the store's callback walks, which are cheaper than its iterators. Made once
+ * per operator, not per row: `callback` goes to the walk, and the row's state lives in the operator
+ * (`visit` reads it), so a walk that never pauses allocates nothing. When an item pauses, the walk
+ * stops and `resume` takes an iterator over the same items less the `seen` first ones.
  */
-export function loopWalk<T>(
-  walk: (fn: (item: T) => boolean) => boolean,
-  remaining: (seen: number) => Iterator<T>,
-  visit: (item: T) => Flow,
-  deadline: Deadline,
-): Flow {
-  let seen = 0;
-  let paused = false;
-  let pending: Slices | undefined;
-  const ok = walk((item) => {
-    seen++;
-    const r = visit(item);
-    if (r === true) {
-      if (!deadline.due) return true;
-      paused = true;
+export class Walk<T> {
+  /** Items the current walk has visited. */
+  seen = 0;
+  /** Whether the current walk stopped for a pause (rather than ending or being stopped by a sink). */
+  paused = false;
+  private pending: Slices | undefined;
+  readonly callback: (item: T) => boolean;
+
+  constructor(
+    private readonly visit: (item: T) => Flow,
+    private readonly deadline: Deadline,
+  ) {
+    this.callback = (item) => {
+      this.seen++;
+      const r = this.visit(item);
+      if (r === true) {
+        if (!this.deadline.due) return true;
+        this.paused = true;
+        return false;
+      }
+      if (r === false) return false;
+      this.pending = r;
+      this.paused = true;
       return false;
-    }
-    if (r === false) return false;
-    pending = r;
-    paused = true;
-    return false;
-  });
-  if (!paused) return ok;
-  const it = remaining(seen);
-  const step = (): Flow | null => {
-    const n = it.next();
-    return n.done === true ? null : visit(n.value);
-  };
-  return resumeLoop(step, deadline, pending);
+    };
+  }
+
+  /** Readies for the next walk. */
+  begin(): void {
+    this.seen = 0;
+    this.paused = false;
+    this.pending = undefined;
+  }
+
+  /** The rest of a paused walk: the paused item's work, then the items of `rest`. */
+  resume(rest: Iterator<T>): Slices {
+    const visit = this.visit;
+    const step = (): Flow | null => {
+      const n = rest.next();
+      return n.done === true ? null : visit(n.value);
+    };
+    return resumeLoop(step, this.deadline, this.pending);
+  }
 }
 
 /** An iterator over `items` less the first `count`. */
@@ -181,10 +188,6 @@ export class SliceScheduler {
       this.waiting.push(resolve);
       this.arm();
     });
-  }
-
-  get paused(): number {
-    return this.waiting.length;
   }
 
   private arm(): void {
