@@ -265,6 +265,16 @@ export class DiskStorage implements Storage {
   }
 }
 
+/**
+ * Writes the meta of a checkpoint into a data directory no member has opened yet (a restore): the
+ * directory then opens as a group whose membership is `membership`, its log continuing after `index`.
+ */
+export function writeSnapshotMeta(dir: string, meta: SnapshotMeta, membership: MembershipSnapshot): void {
+  mkdirSync(join(dir, 'raft-snapshots'), { recursive: true });
+  const file: SnapshotFile = { index: meta.index, term: meta.term, conf_state: meta.conf_state, membership };
+  writeFileAtomic(snapshotPath(dir, meta.index), Buffer.from(JSON.stringify(file)));
+}
+
 /** The commit index in `raft-commit`; 0 when the file is short (never written, or torn). */
 function readCommitFile(path: string): number {
   const bytes = readFileSync(path);

@@ -16,6 +16,7 @@ import { failedPrecondition } from '../../common/errors.js';
 import { decodePayload } from '../../log/codec.js';
 import { ENGINE_FORMAT } from '../../log/engine-format.js';
 import { SegmentLog, defaultSegmentLogOptions } from '../../log/storage/segment-log.js';
+import { writeSnapshotMeta } from '../../log/driver/disk-storage.js';
 import { loadCheckpoint, writeCheckpoint } from '../../projections/checkpoint.js';
 import { DataDir } from '../data-dir.js';
 import { backup_manifest_file, backup_tail_file, damaged, decodeFrames, sha256 } from './backup-format.js';
@@ -54,7 +55,11 @@ async function readManifest(from: string): Promise<BackupManifest> {
   return manifest;
 }
 
-export async function restoreBackup(from: string, dataDir: string): Promise<RestoreResult> {
+/**
+ * The restored directory opens as a group of one: member `node_id` (start it with that node_id), the
+ * only voter, with no peer address or identity until it is given a transport.
+ */
+export async function restoreBackup(from: string, dataDir: string, node_id = 1): Promise<RestoreResult> {
   const manifest = await readManifest(from);
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0) throw failedPrecondition(`data directory ${dataDir} is not empty; restore makes a new one`);
   // loadCheckpoint reads the newest valid checkpoint of a directory: the backup holds just its one.
@@ -63,16 +68,22 @@ export async function restoreBackup(from: string, dataDir: string): Promise<Rest
     throw damaged(manifest.checkpoint_file, `the checkpoint loads at index ${sm.committedIndex}, not ${manifest.checkpoint_index}`);
   }
   const tail = join(from, backup_tail_file);
+  // The term of the last entry applied: the snapshot's term in the new directory's Raft log.
+  let term = 0;
   for await (const f of decodeFrames(createReadStream(tail), tail)) {
     if (f.kind !== 'entry') throw damaged(tail, `a ${f.kind} frame among the entries`);
     if (f.index !== sm.committedIndex + 1) throw damaged(tail, `entry ${f.index} where ${sm.committedIndex + 1} was due`);
     const { commit_ts, event } = decodePayload(f.payload);
     sm.apply({ index: f.index, term: f.term, commit_ts, event }, true);
+    term = f.term;
   }
   if (sm.committedIndex !== manifest.last_index) throw damaged(tail, `entries end at ${sm.committedIndex}, not ${manifest.last_index}`);
   sm.deployment = new Uint8Array(randomBytes(16));
   const dir = DataDir.open(dataDir);
   try {
+    const conf_state = { voters: [node_id], learners: [] };
+    const membership = { conf_state, members: [{ node_id, address: '', identity: '' }], departed: [] };
+    writeSnapshotMeta(dir.logDir, { index: sm.committedIndex, term, conf_state }, membership);
     writeCheckpoint(dir.checkpointDir, sm);
     // The log continues after the checkpoint; the log driver keeps its segments under `log/`.
     await SegmentLog.open(join(dir.logDir, 'log'), defaultSegmentLogOptions, sm.committedIndex + 1).close();
