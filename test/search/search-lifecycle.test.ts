@@ -91,6 +91,22 @@ describe('search index builds', () => {
     await h.schema('grpc', 'dropSearchIndex', { name: 'nope', ifExists: true });
   });
 
+  it('CheckIndex and Reindex refuse a vector index with FAILED_PRECONDITION: they take B-tree indexes only', async () => {
+    // The first test's index, published by now.
+    const index = h.db.sm.schema.catalog.indexByName('P_v_vector_index');
+    expect(index?.serving).toBeDefined();
+    for (const t of ['grpc', 'rest'] as const) {
+      expect(await failureOf(h.schema(t, 'checkIndex', { index: { case: 'indexName', value: 'P_v_vector_index' } }))).toMatchObject({
+        code: 'FAILED_PRECONDITION',
+        reason: 'NOT_A_BTREE_INDEX',
+      });
+      expect(await failureOf(h.schema(t, 'reindex', { index: { case: 'indexName', value: 'P_v_vector_index' } }))).toMatchObject({
+        code: 'FAILED_PRECONDITION',
+        reason: 'NOT_A_BTREE_INDEX',
+      });
+    }
+  });
+
   it('the memory budget (vector_index_memory_mb) refuses a build that would pass it, before it is admitted', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weft-vector-budget-'));
     const db = await open(dir, { vector_index_memory_mb: 1 });

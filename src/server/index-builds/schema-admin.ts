@@ -201,6 +201,7 @@ export class SchemaAdmin {
   /** CheckIndex (SPEC 4.3 rule 11): a check of the serving generation, or the one already running. */
   async checkIndex(ref: IndexRef): Promise<CheckRecord> {
     const index = this.resolveIndex(ref);
+    refuseSearchIndex(index, 'CheckIndex');
     if (index.serving === undefined) {
       throw failedPrecondition(`index ${index.name} is not ready: its first build has not published`, 'INDEX_NOT_READY', { index: index.name });
     }
@@ -236,6 +237,7 @@ export class SchemaAdmin {
   /** Reindex (SPEC 4.3 rule 13): a fresh generation, maintained by writers at once. */
   async reindex(ref: IndexRef, wait_ms: number, signal?: AbortSignal): Promise<BuildRecord> {
     const index = this.resolveIndex(ref);
+    refuseSearchIndex(index, 'Reindex');
     if (index.serving === undefined || index.filling !== undefined) {
       throw failedPrecondition(`index ${index.name} is being built; wait for its build first`, 'INDEX_NOT_READY', { index: index.name });
     }
@@ -255,5 +257,15 @@ export class SchemaAdmin {
       needed ??= this.db.sm.appliedIndex;
       return this.db.sm.committedIndex >= needed;
     };
+  }
+}
+
+/**
+ * CheckIndex and Reindex take B-tree indexes only (SPEC 4.3 rules 11 and 13): a vector or text index
+ * has no entries a check could compare with its records, and is rebuilt by dropping and creating it.
+ */
+function refuseSearchIndex(index: { readonly name: string; readonly search?: { readonly kind: string } | undefined }, call: string): void {
+  if (index.search !== undefined) {
+    throw failedPrecondition(`${call} takes B-tree indexes; ${index.name} is a ${index.search.kind} index`, 'NOT_A_BTREE_INDEX', { index: index.name });
   }
 }
