@@ -1,8 +1,10 @@
 /**
  * The Weft console: a Cypher editor with highlighting, history and parameters; results as a table and
  * as a graph; EXPLAIN drawn as a tree; the schema. Keyboard: Ctrl+Enter runs, Ctrl+Shift+Enter
- * explains, Alt+Up/Down walk the history, Alt+1/2/3 show the table, graph and plan. docs/console.md.
+ * explains, Alt+Up/Down walk the history, Alt+1/2/3 show the table, graph and plan, Alt+R reads the
+ * cluster status again. docs/console.md.
  */
+import { ClusterPanel } from './cluster.js';
 import { GraphView } from './graph.js';
 import { highlight } from './highlight.js';
 import { CallFailed, call, graphOf, paramToWire, valueText, type CypherResult, type Plan, type WireValue } from './wire.js';
@@ -22,6 +24,7 @@ const historyList = $<HTMLOListElement>('history');
 const views = ['table', 'graph', 'plan'] as const;
 type View = (typeof views)[number];
 
+const cluster = new ClusterPanel($('cluster'), $('cluster-state'));
 const graph = new GraphView($('view-graph'), (id) => void expand(id));
 let history: string[] = JSON.parse(localStorage.getItem(history_key) ?? '[]') as string[];
 let historyAt = -1;
@@ -213,14 +216,19 @@ document.addEventListener('keydown', (ev) => {
   if (ev.altKey && n >= 0) {
     ev.preventDefault();
     show(views[n]!);
+  } else if (ev.altKey && (ev.key === 'r' || ev.key === 'R')) {
+    ev.preventDefault();
+    void cluster.refresh();
   }
 });
 for (const v of views) $(`tab-${v}`).addEventListener('click', () => show(v));
 $('run').addEventListener('click', () => void run());
 $('explain').addEventListener('click', () => void explain());
 $('refresh-schema').addEventListener('click', () => void loadSchema());
+$('refresh-cluster').addEventListener('click', () => void cluster.refresh());
 paint();
 drawHistory();
 show('table');
 void loadSchema();
+cluster.start();
 editor.focus();

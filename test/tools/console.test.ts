@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/server/config.js';
 import { startServer } from '../../src/server/server.js';
@@ -11,7 +11,7 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
 /**
  * The web console in headless Chromium against a real `weft serve`, used from the keyboard and the
  * mouse as a person would: type a query, run it, see the table and the graph, expand a node, explain,
- * read the schema. Screenshots of each step go to .tmp/console-screenshots/.
+ * read the schema and the cluster status. Screenshots of each step go to .tmp/console-screenshots/.
  */
 const chromium = process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium';
 const shots = fileURLToPath(new URL('../../.tmp/console-screenshots/', import.meta.url));
@@ -147,6 +147,39 @@ describe('web console', () => {
     await page.keyboard.up('Alt');
     expect(await page.$eval('#editor', (e) => (e as unknown as { value: string }).value)).toMatch(/^MATCH \(p:Person \{name: \$name\}\)-\[r:KNOWS\]/);
     await shot('5-schema-history');
+  });
+
+  it('the cluster panel shows the one-member group as LEADER/HEALTHY, refreshes on Alt+R, and says so when the call fails', async () => {
+    await page.waitForSelector('#cluster tr[data-node-id]', { timeout: ui_wait_ms });
+    const row = await page.$$eval('#cluster tr[data-node-id] td', (tds) => tds.map((td) => td.textContent ?? ''));
+    expect(row[0]).toBe('1');
+    expect(row[2]).toBe('LEADER');
+    expect(row[3]).toBe('HEALTHY');
+    expect(await page.$eval('#cluster .cluster-summary', (e) => e.textContent ?? '')).toMatch(/^leader 1 · term [1-9]\d* · deployment [0-9a-f]{32}$/);
+    await shot('6-cluster');
+
+    // The member goes away (as the browser sees it): the panel keeps the last table, marked stale.
+    await page.setRequestInterception(true);
+    const refuse = (r: HTTPRequest): void => {
+      if (r.url().endsWith('/v1/admin/cluster/status')) void r.respond({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'UNAVAILABLE', reason: 'NOT_LEADER', message: 'no leader' }) });
+      else void r.continue();
+    };
+    page.on('request', refuse);
+    await page.focus('#editor');
+    await page.keyboard.down('Alt');
+    await page.keyboard.press('KeyR');
+    await page.keyboard.up('Alt');
+    await page.waitForFunction("(document.getElementById('cluster-state')?.textContent ?? '').startsWith('cluster status unavailable: UNAVAILABLE (NOT_LEADER)')", { timeout: ui_wait_ms });
+    expect(await page.$eval('#cluster', (e) => e.className)).toContain('stale');
+    await shot('7-cluster-unavailable');
+
+    // Back again: the refresh button, reached by keyboard focus and Enter, reads it anew.
+    page.off('request', refuse);
+    await page.setRequestInterception(false);
+    await page.focus('#refresh-cluster');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction("(document.getElementById('cluster-state')?.textContent ?? '').startsWith('read at')", { timeout: ui_wait_ms });
+    expect(await page.$eval('#cluster', (e) => e.className)).not.toContain('stale');
   });
 });
 
