@@ -1,13 +1,16 @@
 /**
  * The Weft client: queries with plain JavaScript values, transactions retried on ABORTED, the change
  * feed as an async iterator, and creations that take effect at most once however often they are
- * retried. docs/sdk.md shows it in use.
+ * retried. Given several members it finds the one that leads and follows it through failovers.
+ * docs/sdk.md shows it in use.
  */
 import { WeftError, isWeftError } from '../common/errors.js';
 import { GraphService } from '../gen/weft/v1/graph_pb.js';
 import { ChangeOperation, QueryService, type ChangeEvent, type ExecuteCypherResponse } from '../gen/weft/v1/query_pb.js';
 import { OperationIssuer, fileIssuerStore, memoryIssuerStore, type IssuerStore, type OperationRefInit } from './issuer.js';
-import { Transport, type CallOptions } from './transport.js';
+import { Members, isMemberFailure, type LeaderView, type Route } from './members.js';
+import { ReadPreference } from '../gen/weft/v1/consistency_pb.js';
+import type { CallOptions, Transport } from './transport.js';
 import { fromWire, nodeOf, paramsToWire, relationshipOf, type Id, type Node, type Param, type Relationship, type Value } from './values.js';
 
 export interface ConnectOptions {
@@ -22,6 +25,17 @@ export interface ConnectOptions {
   /** First wait between attempts; doubled each time, with jitter. */
   readonly retry_wait_ms?: number;
   readonly message_bytes_max?: number;
+  /**
+   * How long a call that is safe to repeat (a read, an at-most-once creation) keeps trying other
+   * members after UNAVAILABLE, NOT_LEADER or LEADERSHIP_LOST: long enough for an election.
+   */
+  readonly failover_ms_max?: number;
+}
+
+/** Options of `query`. A statement that names a read preference is a read, and so safe to repeat. */
+export interface QueryOptions extends CallOptions {
+  /** PRIMARY reads at the leader; SECONDARY_PREFERRED may be answered by any member. */
+  readonly readPreference?: 'PRIMARY' | 'SECONDARY_PREFERRED';
 }
 
 export const transaction_attempts_max_default = 5;
@@ -29,6 +43,7 @@ export const create_attempts_max_default = 5;
 export const retry_wait_ms_default = 20;
 export const feed_reconnect_attempts_max_default = 50;
 export const message_bytes_max_default = 16 * 1024 * 1024;
+export const failover_ms_max_default = 15_000;
 
 export type Row = Record<string, Value>;
 
@@ -134,29 +149,65 @@ function resultOf<R extends Row>(res: ExecuteCypherResponse): QueryResult<R> {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export class WeftClient {
-  private readonly transport: Transport;
+  private readonly members: Members;
   private readonly issuer: OperationIssuer;
   private readonly transaction_attempts_max: number;
   private readonly create_attempts_max: number;
   private readonly retry_wait_ms: number;
   private readonly feed_reconnect_attempts_max: number;
+  private readonly failover_ms_max: number;
 
-  constructor(address: string, options: ConnectOptions = {}) {
-    this.transport = new Transport(address, options.message_bytes_max ?? message_bytes_max_default);
+  constructor(addresses: string | readonly string[], options: ConnectOptions = {}) {
+    this.members = new Members(typeof addresses === 'string' ? [addresses] : addresses, options.message_bytes_max ?? message_bytes_max_default);
     const store = options.issuer === undefined ? memoryIssuerStore() : typeof options.issuer === 'string' ? fileIssuerStore(options.issuer) : options.issuer;
     this.issuer = new OperationIssuer(store, async (issuer) => {
-      const res = await this.transport.unary(GraphService.method.enrollIssuer, { issuer });
+      const res = await this.routed('entry', false, (t) => t.unary(GraphService.method.enrollIssuer, { issuer }));
       return { deployment: res.deployment, incarnation: res.incarnation, next_sequence: res.nextSequence };
     });
     this.transaction_attempts_max = options.transaction_attempts_max ?? transaction_attempts_max_default;
     this.create_attempts_max = options.create_attempts_max ?? create_attempts_max_default;
     this.retry_wait_ms = options.retry_wait_ms ?? retry_wait_ms_default;
     this.feed_reconnect_attempts_max = options.feed_reconnect_attempts_max ?? feed_reconnect_attempts_max_default;
+    this.failover_ms_max = options.failover_ms_max ?? failover_ms_max_default;
   }
 
-  /** Runs one auto-committed statement. */
-  async query<R extends Row = Row>(text: string, params: Readonly<Record<string, Param>> = {}, options: CallOptions = {}): Promise<QueryResult<R>> {
-    return resultOf<R>(await this.transport.unary(QueryService.method.executeCypher, { query: text, parameters: paramsToWire(params) }, options));
+  /** Asks the members which one leads (GetClusterStatus) and returns what was learned. */
+  leader(): Promise<LeaderView> {
+    return this.members.discover();
+  }
+
+  /**
+   * Sends a call on `route`. A member failure makes the route stale so the next call re-discovers
+   * the leader; a call that is `safe` to repeat is sent again, for up to `failover_ms_max`.
+   */
+  private async routed<T>(route: Route, safe: boolean, send: (t: Transport) => Promise<T>): Promise<T> {
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await send(await this.members.pick(route));
+      } catch (e) {
+        if (!isMemberFailure(e)) throw e;
+        this.members.failed(e);
+        if (!safe || Date.now() - started >= this.failover_ms_max) throw e;
+        await this.backoff(Math.min(attempt, 6));
+      }
+    }
+  }
+
+  /**
+   * Runs one auto-committed statement through the member that reaches the leader. One that names a
+   * `readPreference` is a read: it is repeated on another member after a failover, and a
+   * SECONDARY_PREFERRED one may go to any member. Any other statement may write, so it is sent once.
+   */
+  async query<R extends Row = Row>(text: string, params: Readonly<Record<string, Param>> = {}, options: QueryOptions = {}): Promise<QueryResult<R>> {
+    const { readPreference, ...call } = options;
+    const preference = readPreference === undefined ? ReadPreference.UNSPECIFIED : ReadPreference[readPreference];
+    const route: Route = readPreference === 'SECONDARY_PREFERRED' ? 'any' : 'entry';
+    return resultOf<R>(
+      await this.routed(route, readPreference !== undefined, (t) =>
+        t.unary(QueryService.method.executeCypher, { query: text, parameters: paramsToWire(params), readPreference: preference }, call),
+      ),
+    );
   }
 
   /**
@@ -166,21 +217,23 @@ export class WeftClient {
    */
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const begun = await this.transport.unary(QueryService.method.beginTransaction, {});
+      // A transaction lives on the member that began it: every statement goes to that one.
+      const member = await this.members.pick('entry');
+      const begun = await this.routed('entry', false, () => member.unary(QueryService.method.beginTransaction, {}));
       const id = begun.transactionId;
       const tx: Transaction = {
         id,
         query: async <R extends Row = Row>(text: string, params: Readonly<Record<string, Param>> = {}) =>
-          resultOf<R>(await this.transport.unary(QueryService.method.executeCypher, { query: text, parameters: paramsToWire(params), transactionId: id })),
+          resultOf<R>(await this.routed('entry', false, () => member.unary(QueryService.method.executeCypher, { query: text, parameters: paramsToWire(params), transactionId: id }))),
       };
       let committed = false;
       try {
         const value = await work(tx);
         committed = true;
-        await this.transport.unary(QueryService.method.commitTransaction, { transactionId: id });
+        await this.routed('entry', false, () => member.unary(QueryService.method.commitTransaction, { transactionId: id }));
         return value;
       } catch (e) {
-        if (!committed) await this.transport.unary(QueryService.method.rollbackTransaction, { transactionId: id }).catch(() => undefined);
+        if (!committed) await member.unary(QueryService.method.rollbackTransaction, { transactionId: id }).catch(() => undefined);
         if (!isWeftError(e) || e.code !== 'ABORTED' || attempt >= this.transaction_attempts_max) throw e;
         await this.backoff(attempt);
       }
@@ -201,7 +254,7 @@ export class WeftClient {
     let failures = 0;
     for (;;) {
       const from = lastTs >= 0n ? lastTs : (options.fromCommitTs ?? 0n);
-      const stream = this.transport.stream(
+      const stream = (await this.members.pick('entry')).stream(
         QueryService.method.watchChanges,
         { fromCommitTs: from, labels: [...(options.labels ?? [])], edgeTypes: [...(options.relationshipTypes ?? [])] },
         options.signal !== undefined ? { signal: options.signal } : {},
@@ -217,6 +270,7 @@ export class WeftClient {
         return;
       } catch (e) {
         if (options.signal?.aborted === true || !isWeftError(e) || e.code !== 'UNAVAILABLE' || ++failures >= this.feed_reconnect_attempts_max) throw e;
+        this.members.failed(e);
         await this.backoff(Math.min(failures, 6));
       }
     }
@@ -230,21 +284,23 @@ export class WeftClient {
   /** Creates a node at most once: a retry after a lost answer returns the node the first attempt made. */
   async createNode(labels: readonly string[], properties: Readonly<Record<string, Param>> = {}, options: CreateOptions = {}): Promise<Node> {
     const created = await this.atMostOnce(options, (operation) =>
-      this.transport.unary(GraphService.method.createNode, { labels: [...labels], properties: paramsToWire(properties), operation }),
+      this.routed('entry', true, (t) => t.unary(GraphService.method.createNode, { labels: [...labels], properties: paramsToWire(properties), operation })),
     );
     if (created.kind === 'made') return nodeOf(created.value);
     const id = created.node_ids[0];
     if (id === undefined) throw new WeftError('INTERNAL', 'a settled node creation names no node');
-    return nodeOf(await this.transport.unary(GraphService.method.getNode, { nodeId: BigInt(id) }));
+    return nodeOf(await this.routed('entry', true, (t) => t.unary(GraphService.method.getNode, { nodeId: BigInt(id) })));
   }
 
   /** Creates a relationship at most once, like `createNode`. */
   async createRelationship(type: string, start: Id, end: Id, properties: Readonly<Record<string, Param>> = {}, options: CreateOptions = {}): Promise<Relationship> {
     const created = await this.atMostOnce(options, (operation) =>
-      this.transport.unary(GraphService.method.createEdge, { edgeType: type, sourceNodeId: BigInt(start), targetNodeId: BigInt(end), properties: paramsToWire(properties), operation }),
+      this.routed('entry', true, (t) =>
+        t.unary(GraphService.method.createEdge, { edgeType: type, sourceNodeId: BigInt(start), targetNodeId: BigInt(end), properties: paramsToWire(properties), operation }),
+      ),
     );
     if (created.kind === 'made') return relationshipOf(created.value);
-    const res = await this.query<{ r: Relationship }>('MATCH ()-[r]->() WHERE id(r) = $id RETURN r', { id: BigInt(created.edge_ids[0] ?? '0') });
+    const res = await this.query<{ r: Relationship }>('MATCH ()-[r]->() WHERE id(r) = $id RETURN r', { id: BigInt(created.edge_ids[0] ?? '0') }, { readPreference: 'PRIMARY' });
     const r = res.rows[0]?.r;
     if (r === undefined) throw new WeftError('NOT_FOUND', `relationship ${created.edge_ids[0] ?? ''} made by this operation is gone`);
     return r;
@@ -282,11 +338,14 @@ export class WeftClient {
   }
 
   close(): void {
-    this.transport.close();
+    this.members.close();
   }
 }
 
-/** Connects to a member's gRPC address, e.g. `connect('127.0.0.1:7080')`. */
-export function connect(address: string, options: ConnectOptions = {}): WeftClient {
-  return new WeftClient(address, options);
+/**
+ * Connects to a member's gRPC address, e.g. `connect('127.0.0.1:7080')`, or to several members of a
+ * group, `connect(['10.0.0.1:7080', '10.0.0.2:7080'])`: calls then follow the leader through failovers.
+ */
+export function connect(addresses: string | readonly string[], options: ConnectOptions = {}): WeftClient {
+  return new WeftClient(addresses, options);
 }

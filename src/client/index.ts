@@ -12,7 +12,9 @@ export {
   create_attempts_max_default,
   retry_wait_ms_default,
   feed_reconnect_attempts_max_default,
+  failover_ms_max_default,
   type ConnectOptions,
+  type QueryOptions,
   type QueryResult,
   type QueryStats,
   type Row,
@@ -22,6 +24,7 @@ export {
   type ChangeOptions,
   type CreateOptions,
 } from './client.js';
+export { type LeaderView } from './members.js';
 export { Node, Relationship, Path, Temporal, Float, float, type Value, type Param, type Id, type TemporalKind } from './values.js';
 export { fileIssuerStore, memoryIssuerStore, issuer_sequence_block, type IssuerStore, type IssuerState, type OperationRefInit } from './issuer.js';
 export { WeftError, isWeftError, type StatusCode } from '../common/errors.js';
