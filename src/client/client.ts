@@ -161,7 +161,8 @@ export class WeftClient {
     this.members = new Members(typeof addresses === 'string' ? [addresses] : addresses, options.message_bytes_max ?? message_bytes_max_default);
     const store = options.issuer === undefined ? memoryIssuerStore() : typeof options.issuer === 'string' ? fileIssuerStore(options.issuer) : options.issuer;
     this.issuer = new OperationIssuer(store, async (issuer) => {
-      const res = await this.routed('entry', false, (t) => t.unary(GraphService.method.enrollIssuer, { issuer }));
+      // Safe to repeat: an enrollment whose answer was lost leaves only an incarnation nobody uses.
+      const res = await this.routed('entry', true, (t) => t.unary(GraphService.method.enrollIssuer, { issuer }));
       return { deployment: res.deployment, incarnation: res.incarnation, next_sequence: res.nextSequence };
     });
     this.transaction_attempts_max = options.transaction_attempts_max ?? transaction_attempts_max_default;

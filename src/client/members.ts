@@ -35,8 +35,10 @@ export class Members {
   private entry = 0;
   /** Round-robin position for `any` calls. */
   private next_any = 0;
-  /** True after a member failure: the next `entry` call discovers first. */
-  private stale = false;
+  /** True after a member failure, and before the first call to a group: the next `entry` call discovers first. */
+  private stale: boolean;
+  /** True when the entry member itself failed the last call: discovery asks the others first. */
+  private entry_failed = false;
   private leader_id = '';
   private raft_term = 0n;
 
@@ -46,6 +48,7 @@ export class Members {
   ) {
     if (addresses.length === 0) throw new Error('connect needs at least one member address');
     this.addresses = [...new Set(addresses)];
+    this.stale = this.addresses.length > 1;
   }
 
   get view(): LeaderView {
@@ -79,6 +82,7 @@ export class Members {
     const lead = e.metadata['leader_id'];
     if (e.reason === 'NOT_LEADER' && lead !== undefined && lead !== '' && lead !== '0') this.leader_id = lead;
     this.stale = true;
+    this.entry_failed = true;
   }
 
   /**
@@ -88,7 +92,7 @@ export class Members {
    */
   async discover(): Promise<LeaderView> {
     const n = this.addresses.length;
-    const first = this.stale && n > 1 ? (this.entry + 1) % n : this.entry;
+    const first = this.entry_failed && n > 1 ? (this.entry + 1) % n : this.entry;
     for (let k = 0; k < n; k++) {
       const i = (first + k) % n;
       try {
@@ -98,6 +102,7 @@ export class Members {
         this.raft_term = s.raftTerm;
         this.entry = i;
         this.stale = false;
+        this.entry_failed = false;
         return this.view;
       } catch {
         // This member is down or cut off: ask the next.

@@ -2,42 +2,7 @@ import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startLocalCluster } from '../../src/cli/cluster-command.js';
 import type { MemberProcess } from '../../src/cli/member-process.js';
-
-/**
- * Three `weft serve` processes with certificates: member 1 founds the group, 2 and 3 are joined
- * through JoinNode; writes go through a follower; the leader is killed with SIGKILL; every
- * acknowledged write is then read back on both survivors.
- */
-interface Answer {
-  readonly status: number;
-  readonly json: Record<string, unknown>;
-}
-
-async function rest(m: MemberProcess, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
-  const res = await fetch(`http://${m.rest}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    signal: AbortSignal.timeout(10_000),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeout_ms = 30_000): Promise<T> {
-  const deadline = Date.now() + timeout_ms;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeout_ms} ms waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function status(m: MemberProcess): Promise<{ leaderId: string; nodes: { nodeId: string; role: string }[] }> {
-  const s = await rest(m, 'GET', '/v1/admin/cluster/status');
-  if (s.status !== 200) throw new Error(`status ${s.status}`);
-  return s.json as { leaderId: string; nodes: { nodeId: string; role: string }[] };
-}
+import { groupStatus as status, rest, until } from '../support/group-rest.js';
 
 async function names(m: MemberProcess): Promise<string[]> {
   const r = await rest(m, 'POST', '/v1/query/cypher', { query: 'MATCH (p:Person) RETURN p.name AS name', readPreference: 'READ_PREFERENCE_SECONDARY' });
@@ -46,6 +11,11 @@ async function names(m: MemberProcess): Promise<string[]> {
   return rows.map((row) => row.values[0]?.stringValue ?? '').sort();
 }
 
+/**
+ * Three `weft serve` processes with certificates: member 1 founds the group, 2 and 3 are joined
+ * through JoinNode; writes go through a follower; the leader is killed with SIGKILL; every
+ * acknowledged write is then read back on both survivors.
+ */
 describe('a replicated group of processes', () => {
   it('joins 2 and 3, writes through a follower, survives SIGKILL of the leader with every acknowledged write', async () => {
     const cluster = await startLocalCluster({ members: 3, args: ['--tick-ms', '50'] });
