@@ -32,7 +32,10 @@ export interface ConnectOptions {
   readonly failover_ms_max?: number;
 }
 
-/** Options of `query`. A statement that names a read preference is a read, and so safe to repeat. */
+/**
+ * Options of `query`. A statement that names a read preference is taken to be a read, and so safe
+ * to repeat after a failover: name one only on statements that do not write.
+ */
 export interface QueryOptions extends CallOptions {
   /** PRIMARY reads at the leader; SECONDARY_PREFERRED may be answered by any member. */
   readonly readPreference?: 'PRIMARY' | 'SECONDARY_PREFERRED';
