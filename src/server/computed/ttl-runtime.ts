@@ -4,7 +4,7 @@ import type { Database } from '../database.js';
 import type { ReadClock } from './read-views.js';
 import { TtlSweeper } from './ttl-sweeper.js';
 
-/** Runs the TTL sweeper every `ttl_sweep_ms` while the member serves (it is the leader of its group of one). */
+/** Runs the TTL sweeper every `ttl_sweep_ms` while the member serves; only the leader proposes expiries. */
 export interface TtlRuntime {
   readonly sweeper: TtlSweeper;
   stop(): void;

@@ -36,7 +36,9 @@ export class TtlSweeper {
 
   /** One sweep at the clock's time. A sweep under way makes a second call a no-op. */
   async sweep(): Promise<SweepOutcome> {
-    if (this.running) return { expired: 0, lag_secs: 0 };
+    // Expiry enters the log through the leader; every other member learns it from the log (reads
+    // hide expired data on every member meanwhile).
+    if (this.running || !this.db.log.acceptsWrites) return { expired: 0, lag_secs: 0 };
     this.running = true;
     try {
       const as_of_us = this.o.clock();
