@@ -38,6 +38,11 @@ describe('which Readies may send before their fsync', () => {
     expect(sendsBeforePersist('leader', ready({ messages: [append, ack] }), persisted)).toBe(false);
   });
 
+  it('a lone voter that commits its new entry at once does not tell a learner before the entry is durable', () => {
+    const to_learner: Message = { ...append, commit: 11 } as Message;
+    expect(sendsBeforePersist('leader', ready({ messages: [to_learner], hard_state: { ...persisted, commit: 11 } }), persisted)).toBe(false);
+  });
+
   it('a Ready without messages has nothing to send early', () => {
     expect(sendsBeforePersist('leader', ready({ messages: [] }), persisted)).toBe(false);
   });
