@@ -6,19 +6,30 @@
  *
  *   npx tsx bench/cluster-write.ts [--seconds 5]
  *
- * Prints a table and writes bench/results/cluster-write.json. etcd is not started by this script
- * (the comparison with a 3-member etcd is still to be added).
+ * When `etcd` is on PATH the same run starts a 3-member etcd group on loopback (bench/etcd-group.ts)
+ * and puts 256-byte values under new keys through its leader at the same concurrencies, measured the
+ * same way; writes per fsync there come from its WAL fsync and committed-proposal counters. Without
+ * etcd only the Weft side runs.
+ *
+ * Prints a table and writes bench/results/cluster-write.json.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createGrpcClient } from '../src/api/grpc-client.js';
 import { startLocalCluster } from '../src/cli/cluster-command.js';
 import type { MemberProcess } from '../src/cli/member-process.js';
 import { GraphService } from '../src/gen/weft/v1/graph_pb.js';
+import { etcdCounters, etcdPut, etcdVersion, startEtcdGroup } from './etcd-group.js';
 
-const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1] || 5);
+/** Seconds per measured case; `--seconds N` overrides. */
+const seconds_default = 5;
+const seconds_at = process.argv.indexOf('--seconds');
+const seconds = seconds_at >= 0 ? Number(process.argv[seconds_at + 1]) : seconds_default;
+if (!(seconds > 0)) throw new Error(`--seconds wants a positive number, got ${process.argv[seconds_at + 1]}`);
 
 interface Row {
+  readonly system: 'weft' | 'etcd';
   readonly case: string;
+  readonly concurrency: number;
   readonly ops_per_s: number;
   readonly p50_ms: number;
   readonly p99_ms: number;
@@ -30,14 +41,16 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function counters(m: MemberProcess): Promise<{ fsyncs: number; entries: number }> {
+async function weftCounters(m: MemberProcess): Promise<{ fsyncs: number; entries: number }> {
   const text = await (await fetch(`http://${m.ops}/metrics`)).text();
   const read = (name: string): number => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)![1]);
   return { fsyncs: read('graphdb_log_fsyncs'), entries: read('graphdb_log_entries_synced') };
 }
 
-async function load(members: readonly MemberProcess[], name: string, concurrency: number, call: () => Promise<unknown>): Promise<Row> {
-  const before = await Promise.all(members.map(counters));
+type Counters = () => Promise<{ fsyncs: number; entries: number }[]>;
+
+async function load(system: Row['system'], counters: Counters, name: string, concurrency: number, call: () => Promise<unknown>): Promise<Row> {
+  const before = await counters();
   const lat: number[] = [];
   const end = performance.now() + seconds * 1000;
   const started = performance.now();
@@ -51,10 +64,12 @@ async function load(members: readonly MemberProcess[], name: string, concurrency
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
-  const after = await Promise.all(members.map(counters));
+  const after = await counters();
   lat.sort((a, b) => a - b);
   return {
+    system,
     case: name,
+    concurrency,
     ops_per_s: lat.length / elapsed,
     p50_ms: percentile(lat, 50),
     p99_ms: percentile(lat, 99),
@@ -62,7 +77,9 @@ async function load(members: readonly MemberProcess[], name: string, concurrency
   };
 }
 
-async function main(): Promise<void> {
+const payload = 'x'.repeat(256);
+
+async function runWeft(): Promise<Row[]> {
   const cluster = await startLocalCluster({ members: 3 });
   const leader = cluster.members[0]!;
   const client = createGrpcClient(GraphService, leader.grpc);
@@ -75,23 +92,57 @@ async function main(): Promise<void> {
       if (status.nodes.filter((n) => n.role === 'NODE_ROLE_FOLLOWER').length === 2) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    const node = { labels: ['Bench'], properties: { payload: { kind: { case: 'stringValue' as const, value: 'x'.repeat(256) } } } };
-    await load(cluster.members, 'warm-up', 8, () => client.createNode(node));
-    rows.push(await load(cluster.members, 'CreateNode 256 B, MAJORITY+JOURNAL, concurrency 1', 1, () => client.createNode(node)));
-    rows.push(await load(cluster.members, 'CreateNode 256 B, MAJORITY+JOURNAL, concurrency 64', 64, () => client.createNode(node)));
+    const node = { labels: ['Bench'], properties: { payload: { kind: { case: 'stringValue' as const, value: payload } } } };
+    const counters: Counters = () => Promise.all(cluster.members.map(weftCounters));
+    await load('weft', counters, 'warm-up', 8, () => client.createNode(node));
+    for (const c of [1, 64]) rows.push(await load('weft', counters, `Weft CreateNode 256 B, MAJORITY+JOURNAL, concurrency ${c}`, c, () => client.createNode(node)));
   } finally {
     client.close();
     await cluster.stop();
     rmSync(cluster.dir, { recursive: true, force: true });
   }
-  console.log(`\nWeft, 3 members on loopback, gRPC to the leader, ${seconds} s per case`);
+  return rows;
+}
+
+async function runEtcd(): Promise<Row[]> {
+  const group = await startEtcdGroup(3);
+  const rows: Row[] = [];
+  try {
+    const counters: Counters = () => Promise.all(group.members.map(etcdCounters));
+    let next_key = 0;
+    const put = (): Promise<unknown> => etcdPut(group.leader, `bench/${next_key++}`, payload);
+    await load('etcd', counters, 'warm-up', 8, put);
+    for (const c of [1, 64]) rows.push(await load('etcd', counters, `etcd ${group.version} put 256 B, concurrency ${c}`, c, put));
+  } finally {
+    await group.stop();
+  }
+  return rows;
+}
+
+function ratio(rows: readonly Row[], pick: (r: Row) => number, concurrency: number): string {
+  const weft = rows.find((r) => r.system === 'weft' && r.concurrency === concurrency);
+  const etcd = rows.find((r) => r.system === 'etcd' && r.concurrency === concurrency);
+  return weft === undefined || etcd === undefined ? 'n/a' : (pick(weft) / pick(etcd)).toFixed(2);
+}
+
+async function main(): Promise<void> {
+  const rows = await runWeft();
+  const etcd = etcdVersion();
+  if (etcd === null) console.log('\netcd is not on PATH: the etcd comparison is skipped (apt-get install etcd-server)');
+  else rows.push(...(await runEtcd()));
+  console.log(`\n3 members each on loopback, writes to the leader, ${seconds} s per case`);
   console.log('| case | ops/s | p50 ms | p99 ms | writes per fsync (members 1, 2, 3) |');
   console.log('|---|---:|---:|---:|---|');
   for (const r of rows) {
     console.log(`| ${r.case} | ${r.ops_per_s.toFixed(0)} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.writes_per_fsync.map((w) => w.toFixed(1)).join(', ')} |`);
   }
+  const ratios = {
+    c64_throughput_weft_over_etcd: ratio(rows, (r) => r.ops_per_s, 64),
+    c1_p50_weft_over_etcd: ratio(rows, (r) => r.p50_ms, 1),
+  };
+  if (etcd !== null) console.log(`\nWeft / etcd: writes/s at concurrency 64 ${ratios.c64_throughput_weft_over_etcd}x (goal >= 1.5), p50 at concurrency 1 ${ratios.c1_p50_weft_over_etcd}x (goal <= 1)`);
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/cluster-write.json', JSON.stringify({ seconds, members: 3, rows, at: new Date().toISOString() }, null, 2));
+  writeFileSync('bench/results/cluster-write.json', JSON.stringify({ seconds, members: 3, etcd, rows, ratios, at: new Date().toISOString() }, null, 2));
 }
 
 await main();

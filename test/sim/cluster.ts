@@ -1,6 +1,7 @@
 import { AssertionFailure } from '../../src/common/assert.js';
 import { decodeConfChange } from '../../src/log/raft/index.js';
 import type { ConfChange, Message, NodeId, RaftConfig, Ready } from '../../src/log/raft/index.js';
+import { sendsBeforePersist } from '../../src/log/driver/send-order.js';
 import { SafetyChecker } from './checker-safety.js';
 import { StateChecker } from './checker-state.js';
 import { DiskAndProcessFaults } from './disk-faults.js';
@@ -227,7 +228,7 @@ export class Simulation {
     }
   }
 
-  /** Exactly what a driver does: persist (sync if asked), send, apply, advance. */
+  /** Exactly what the member driver does: persist (sync if asked), send, apply, advance. */
   private handleReady(m: SimMember): void {
     const rd = m.node.ready();
     if (rd.soft_state) {
@@ -240,6 +241,10 @@ export class Simulation {
         if (this.faulty && this.prng.chance(this.opts.new_leader_fault_p)) this.doomed.set(m.id, this.now + 1 + this.prng.int(this.opts.new_leader_fault_ticks_max));
       }
     }
+    // As the member driver does, a leader's replication messages leave before its own fsync, so a
+    // crash mid-write can leave followers holding entries the leader loses.
+    const send_first = sendsBeforePersist(m.role, rd, m.storage.hardState());
+    if (send_first) for (const msg of rd.messages) this.send(m, msg);
     if (rd.snapshot) m.storage.applySnapshot(rd.snapshot);
     m.storage.append(rd.entries);
     if (rd.hard_state) m.storage.setHardState(rd.hard_state);
@@ -248,7 +253,7 @@ export class Simulation {
       if (this.faulty && this.disk_faults.stopsMidWrite(m, rd)) return;
       if (!this.skipsSync(rd)) m.sync();
     }
-    for (const msg of rd.messages) this.send(m, msg);
+    if (!send_first) for (const msg of rd.messages) this.send(m, msg);
     if (rd.snapshot) {
       m.kv = decodeKv(rd.snapshot.data);
       m.applied_index = rd.snapshot.meta.index;

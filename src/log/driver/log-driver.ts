@@ -15,6 +15,7 @@ import { MembershipDirectory } from './membership-directory.js';
 import type { MemberRecord, MembershipSnapshot } from './membership.js';
 import { decodeShippedSnapshot, encodeShippedSnapshot } from './shipped-snapshot.js';
 import { ConcernWaiters } from './concern-waiters.js';
+import { sendsBeforePersist } from './send-order.js';
 
 /**
  * The member driver: runs the Raft core (RawNode) over the disk storage. It carries out each Ready in
@@ -438,13 +439,17 @@ export class LogDriver {
       this.ledTerm = this.node.raft.term;
       this.termStart = rd.entries.find((e) => e.term === this.ledTerm)?.index ?? this.node.raft.log.lastIndex();
     }
+    // A leader's appends leave while its own fsync runs, so the followers' fsyncs overlap it
+    // (docs/raft.md, "A leader sends before its own fsync").
+    const send_first = sendsBeforePersist(this.role, rd, this.storage.hardState);
+    if (send_first) this.options.transport?.send(rd.messages);
     // 1. persist: snapshot, entries, hard state; fsync when the core says so.
     if (rd.snapshot !== undefined) await this.installSnapshot(rd.snapshot);
     if (rd.entries.length > 0) await this.storage.append(rd.entries);
     if (rd.hard_state !== undefined) this.storage.setHardState(rd.hard_state);
     if (rd.must_sync) await this.storage.sync();
     // 2. send: what these messages promise is now on disk.
-    if (rd.messages.length > 0) this.options.transport?.send(rd.messages);
+    if (!send_first && rd.messages.length > 0) this.options.transport?.send(rd.messages);
     // 3. apply.
     if (rd.committed_entries.length > 0) this.applyCommitted(rd.committed_entries);
     for (const rs of rd.read_states) this.readStates.get(rs.request_ctx)?.(rs.index);
