@@ -45,7 +45,9 @@ function runShell(args: readonly string[]): Promise<Run> {
 
 /** A terminal a test types into: a detached tmux session on its own socket. */
 class Terminal {
-  private readonly socket = `weft-shell-test-${process.pid}`;
+  private static made = 0;
+  /** A socket of its own: a server still shutting down on the last one must not take this session with it. */
+  private readonly socket = `weft-shell-test-${process.pid}-${++Terminal.made}`;
   constructor(command: string) {
     this.tmux('new-session', '-d', '-s', 'shell', '-x', '160', '-y', '60', command);
   }
