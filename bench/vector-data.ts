@@ -3,16 +3,10 @@
  * centre plus Gaussian noise, as embeddings of related things cluster. Queries are drawn the same way
  * (fresh points near the same centres), so the nearest neighbours are not the query itself.
  */
-export function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x9e3779b9) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return ((z ^ (z >>> 16)) >>> 0) / 4294967296;
-  };
-}
+/** The benches draw from the tests' seeded generator, so one seed means one data set everywhere. */
+import { prng as seeded } from '../test/support/prng.js';
+
+export { seeded };
 
 export interface VectorSet {
   readonly data: Float32Array[];
