@@ -19,6 +19,7 @@ import { startLocalCluster } from '../src/cli/cluster-command.js';
 import type { MemberProcess } from '../src/cli/member-process.js';
 import { GraphService } from '../src/gen/weft/v1/graph_pb.js';
 import { etcdCounters, etcdPut, etcdVersion, startEtcdGroup } from './etcd-group.js';
+import { percentile } from './stats.js';
 
 /** Seconds per measured case; `--seconds N` overrides. */
 const seconds_default = 5;
@@ -35,10 +36,6 @@ interface Row {
   readonly p99_ms: number;
   /** Per member, in member order. */
   readonly writes_per_fsync: readonly number[];
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 async function weftCounters(m: MemberProcess): Promise<{ fsyncs: number; entries: number }> {

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { createGrpcClient } from '../src/api/grpc-client.js';
 import { GraphService } from '../src/gen/weft/v1/graph_pb.js';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
+import { percentile } from './stats.js';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1] || 5);
 
@@ -22,10 +23,6 @@ interface Row {
   readonly p50_ms: number;
   readonly p99_ms: number;
   readonly writes_per_fsync?: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 /** The machine's fsync rate: 4 KiB appends each followed by fdatasync, in the same temp folder. */
