@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CypherCall } from '../../src/api/query-service.js';
 import { ConstraintKind, ConstraintState, IndexBuildState } from '../../src/gen/weft/v2/schema_pb.js';
 import { CypherRunner } from '../../src/server/cypher-runner.js';
 import { Transactions } from '../../src/server/transactions.js';
 import { schemaStatementHandler } from '../../src/server/index-builds/cypher-ddl.js';
 import { failureOf, startInProcess, transports, type InProcess } from './harness.js';
+import { cypherCall } from '../support/cypher-call.js';
 
 /**
  * Cypher DDL through the CypherRunner's schema hook lands in the one catalog: the objects it makes are
@@ -22,20 +22,7 @@ afterAll(async () => {
 });
 
 function cypher(text: string) {
-  const call: CypherCall = {
-    text,
-    params: new Map(),
-    level: 'LOCAL',
-    after_index: 0,
-    at_timestamp: 0,
-    concern: { acks: 1, level: 'journal', timeout_ms: 0 },
-    transaction_id: 0n,
-    memory_limit_bytes: 64 << 20,
-    signal: new AbortController().signal,
-    vector_consistency: undefined,
-    vector_build_wait_ms: undefined,
-  };
-  return runner.autoCommit(call, h.db.latestCommitted());
+  return runner.autoCommit(cypherCall(text), h.db.latestCommitted());
 }
 
 describe('Cypher DDL and the SchemaService share one catalog', () => {

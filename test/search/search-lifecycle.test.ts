@@ -9,6 +9,7 @@ import { CypherRunner } from '../../src/server/cypher-runner.js';
 import { schemaStatementHandler } from '../../src/server/index-builds/cypher-ddl.js';
 import { failureOf, seconds, startInProcess, type InProcess } from '../schema/harness.js';
 import { clusteredVectors } from './data.js';
+import { cypherCall } from '../support/cypher-call.js';
 
 /**
  * Vector and text index builds share the B-tree builds' lifecycle: ACCEPTED, RUNNING with progress,
@@ -17,24 +18,11 @@ import { clusteredVectors } from './data.js';
  */
 let h: InProcess;
 let runner: CypherRunner;
+/** Writes here answer at once (acks 0); the builds are what the tests wait for. */
+const call = (text: string, extra: Partial<CypherCall> = {}): CypherCall =>
+  cypherCall(text, {}, { concern: { acks: 0, level: 'journal', timeout_ms: 0 }, ...extra });
 const vec = (v: Float32Array) => ({ kind: { case: 'vectorValue' as const, value: { values: [...v] } } });
 
-function call(text: string, extra: Partial<CypherCall> = {}): CypherCall {
-  return {
-    text,
-    params: new Map(),
-    level: 'LOCAL',
-    after_index: 0,
-    at_timestamp: 0,
-    concern: { acks: 0, level: 'journal', timeout_ms: 0 },
-    transaction_id: 0n,
-    memory_limit_bytes: 64 << 20,
-    signal: new AbortController().signal,
-    vector_consistency: undefined,
-    vector_build_wait_ms: undefined,
-    ...extra,
-  };
-}
 
 beforeAll(async () => {
   h = await startInProcess({ wait_secs: 0 });

@@ -8,6 +8,7 @@ import { CypherRunner } from '../../src/server/cypher-runner.js';
 import { Database } from '../../src/server/database.js';
 import { startSchemaRuntime } from '../../src/server/index-builds/schema-runtime.js';
 import { Transactions } from '../../src/server/transactions.js';
+import { cypherCall } from '../support/cypher-call.js';
 
 /**
  * Statements over a write set (auto-committed writes, transactions) seek a B-tree index like reads
@@ -15,22 +16,8 @@ import { Transactions } from '../../src/server/transactions.js';
  * transaction records as read only the nodes the seek found.
  */
 const journaled = { acks: 1, level: 'journal', timeout_ms: 0 } as const;
+const call = (text: string, params: Record<string, Value> = {}): CypherCall => cypherCall(text, params);
 
-function call(text: string, params: Record<string, Value> = {}): CypherCall {
-  return {
-    text,
-    params: new Map(Object.entries(params)),
-    level: 'LOCAL',
-    after_index: 0,
-    at_timestamp: 0,
-    concern: journaled,
-    transaction_id: 0n,
-    memory_limit_bytes: 64 * 1024 * 1024,
-    signal: new AbortController().signal,
-    vector_consistency: undefined,
-    vector_build_wait_ms: undefined,
-  } as CypherCall;
-}
 
 async function withIndexedAccounts(accounts: number, body: (db: Database, runner: CypherRunner, txs: Transactions) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-seek-writes-'));

@@ -7,6 +7,7 @@ import type { CypherCall } from '../../src/api/query-service.js';
 import { CypherRunner } from '../../src/server/cypher-runner.js';
 import { Database } from '../../src/server/database.js';
 import { Transactions } from '../../src/server/transactions.js';
+import { cypherCall } from '../support/cypher-call.js';
 
 /**
  * A read that pauses between time slices keeps reading its snapshot while writes commit during its
@@ -14,21 +15,9 @@ import { Transactions } from '../../src/server/transactions.js';
  */
 const journaled = { acks: 1, level: 'journal', timeout_ms: 0 } as const;
 
-function call(text: string, params: Record<string, Value> = {}): CypherCall {
-  return {
-    text,
-    params: new Map(Object.entries(params)),
-    level: 'LOCAL',
-    after_index: 0,
-    at_timestamp: 0,
-    concern: journaled,
-    transaction_id: 0n,
-    memory_limit_bytes: 256 * 1024 * 1024,
-    signal: new AbortController().signal,
-    vector_consistency: undefined,
-    vector_build_wait_ms: undefined,
-  } as CypherCall;
-}
+/** Its statements may hold many rows at once (millions pass through the long read). */
+const call = (text: string, params: Record<string, Value> = {}): CypherCall => cypherCall(text, params, { memory_limit_bytes: 256 * 1024 * 1024 });
+
 
 async function withRunner(body: (db: Database, runner: CypherRunner) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-sliced-reads-'));
