@@ -231,6 +231,21 @@ export const reasons = {
     metadata_keys: ['method', 'path'],
     condition: 'no REST route has this method and path',
   },
+  VERSION_MISMATCH: {
+    code: 'FAILED_PRECONDITION',
+    metadata_keys: ['engine_format', 'host_epoch', 'deployment'],
+    condition: 'an inter-node call from a member of another version pair or deployment; only the version handshake is answered',
+  },
+  ENGINE_FORMAT_MISMATCH: {
+    code: 'FAILED_PRECONDITION',
+    metadata_keys: ['directory_engine_format', 'engine_format'],
+    condition: 'the data directory was written in an engine format this release does not open; it is left untouched',
+  },
+  ENGINE_FORMAT_MISSING: {
+    code: 'FAILED_PRECONDITION',
+    metadata_keys: ['engine_format'],
+    condition: 'the data directory holds data but no ENGINE_FORMAT file; it is left untouched',
+  },
   INTERNAL_ERROR: {
     code: 'INTERNAL',
     metadata_keys: ['error_id'],

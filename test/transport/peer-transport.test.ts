@@ -2,7 +2,9 @@ import { Client, credentials, Metadata, Server, ServerCredentials } from '@grpc/
 import { afterEach, describe, expect, it } from 'vitest';
 import { isWeftError, notFound, WeftError } from '../../src/common/errors.js';
 import type { AdmissionMode } from '../../src/log/transport/admission.js';
-import { type GrpcPeerTransport, startGrpcPeerTransport } from '../../src/log/transport/grpc-peer-transport.js';
+import { type GrpcPeerTransport, type PeerVersion, startGrpcPeerTransport } from '../../src/log/transport/grpc-peer-transport.js';
+import { server_pair } from '../../src/log/version/version-pair.js';
+import { HANDSHAKE_METHOD } from '../../src/log/version/handshake.js';
 import type { PeerAddress } from '../../src/log/transport/peer-transport.js';
 import { encodeFrame, peerServiceDefinition, type PeerCallRequest } from '../../src/log/transport/peer-wire.js';
 import { peerServiceImplementation } from '../../src/log/transport/peer-server.js';
@@ -25,7 +27,13 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((t) => t.close()));
 });
 
-async function member(node_id: NodeId, tls: TlsMaterial, admission: AdmissionMode = 'bound', dial_overrides?: ReadonlyMap<string, string>): Promise<Member> {
+async function member(
+  node_id: NodeId,
+  tls: TlsMaterial,
+  admission: AdmissionMode = 'bound',
+  dial_overrides?: ReadonlyMap<string, string>,
+  version?: PeerVersion,
+): Promise<Member> {
   const transport = await startGrpcPeerTransport({
     node_id,
     host: '127.0.0.1',
@@ -34,6 +42,7 @@ async function member(node_id: NodeId, tls: TlsMaterial, admission: AdmissionMod
     admission,
     limits: { snapshot_chunk_bytes: 64 * 1024, reconnect_backoff_ms_max: 200, keepalive_ms: 500 },
     ...(dial_overrides !== undefined ? { dial_overrides } : {}),
+    ...(version !== undefined ? { version } : {}),
   });
   started.push(transport);
   const m: Member = { id: node_id, transport, received: [], unreachable: [], snapshots: [] };
@@ -41,6 +50,7 @@ async function member(node_id: NodeId, tls: TlsMaterial, admission: AdmissionMod
   transport.onUnreachable((to) => m.unreachable.push(to));
   transport.onSnapshotSent((to, ok) => m.snapshots.push({ to, ok }));
   transport.handle('echo', async (from, payload) => Buffer.concat([Buffer.from(`${from}:`), payload]));
+  transport.handle(HANDSHAKE_METHOD, async (from) => Buffer.from(`handshake from ${from}`));
   transport.handle('missing', async () => {
     throw notFound('no such thing', 'THING_NOT_FOUND', { thing: 'x' });
   });
@@ -217,6 +227,8 @@ describe('peer transport: mutual TLS between members', () => {
           return new Uint8Array();
         },
         refused: () => {},
+        stamp: () => ({ pair: server_pair, deployment: '' }),
+        versionRefused: () => {},
       }),
     );
     const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
@@ -294,5 +306,34 @@ describe('peer transport: mutual TLS between members', () => {
     } finally {
       await proxy.close();
     }
+  });
+  it('version handshake: members of different pairs or deployments exchange only the handshake; every other frame is refused and counted', async () => {
+    const ca = await testAuthority();
+    const a = await member(1, await ca.member(1), 'bound', undefined, { pair: { engine: 1, host_epoch: 0 }, deployment: () => 'aa' });
+    const b = await member(2, await ca.member(2), 'bound', undefined, { pair: { engine: 2, host_epoch: 0 }, deployment: () => 'aa' });
+    const c = await member(3, await ca.member(3), 'bound', undefined, { pair: { engine: 1, host_epoch: 0 }, deployment: () => 'bb' });
+    bind([a, b, c], identitiesOf(ca, [1, 2, 3]));
+
+    // Raft between different pairs: refused, so to the sender the peer is unreachable.
+    a.transport.send([append(1, 2, 0)]);
+    b.transport.send([append(2, 1, 0)]);
+    await eventually('both ends report the other unreachable', () => a.unreachable.includes(2) && b.unreachable.includes(1));
+    // Another deployment at the same pair: refused the same way.
+    a.transport.send([append(1, 3, 0)]);
+    await eventually('member 3 is unreachable to member 1', () => a.unreachable.includes(3));
+
+    // A call (a forwarded write, a read index) is refused with the receiver's pair; the handshake is answered.
+    const refused = await callError(a.transport.call(2, 'echo', Buffer.from('x'), call_timeout_ms));
+    expect(refused.code).toBe('FAILED_PRECONDITION');
+    expect(refused.reason).toBe('VERSION_MISMATCH');
+    expect(refused.metadata).toMatchObject({ engine_format: '2', host_epoch: '0', deployment: 'aa' });
+    expect(Buffer.from(await a.transport.call(2, HANDSHAKE_METHOD, new Uint8Array(), call_timeout_ms)).toString()).toBe('handshake from 1');
+    expect(Buffer.from(await c.transport.call(1, HANDSHAKE_METHOD, new Uint8Array(), call_timeout_ms)).toString()).toBe('handshake from 3');
+
+    await settle();
+    expect([a.received, b.received, c.received]).toEqual([[], [], []]);
+    expect(b.transport.counters.version_refused_calls).toBeGreaterThanOrEqual(2);
+    expect(a.transport.counters.version_refused_calls).toBeGreaterThanOrEqual(1);
+    expect(c.transport.counters.version_refused_calls).toBeGreaterThanOrEqual(1);
   });
 });

@@ -10,6 +10,8 @@ import { decodeFrame, error_detail_key, type PeerCallErrorDetail, type PeerCallR
 import { sendSnapshot } from './snapshot-stream.js';
 import { spiffeIdOfCertificate } from './spiffe-id.js';
 import type { TlsMaterial } from './tls-material.js';
+import { server_pair, type VersionPair } from '../version/version-pair.js';
+import type { VersionStamp } from '../version/handshake.js';
 import { default_peer_transport_limits, frameBytesMax, type PeerTransportLimits } from './transport-limits.js';
 
 /**
@@ -36,6 +38,14 @@ export interface GrpcPeerTransportOptions {
   readonly dial_overrides?: ReadonlyMap<string, string>;
   /** Where refusals and broken streams are reported; silent by default. */
   readonly log?: (line: string) => void;
+  /** The version this member runs and the deployment it belongs to (SPEC 9.3); the server's pair and no deployment when absent. */
+  readonly version?: PeerVersion;
+}
+
+export interface PeerVersion {
+  readonly pair: VersionPair;
+  /** The deployment id as 32 hex digits, read at every frame; empty until the member joined one. */
+  deployment(): string;
 }
 
 /** The SNI name every peer is dialed with. */
@@ -51,6 +61,8 @@ interface PeerChannel {
 /** Counters a server can export as metrics. */
 export interface PeerTransportCounters {
   refused_frames: number;
+  /** Frames and calls refused because the sender runs another version or belongs to another deployment. */
+  version_refused_calls: number;
   failed_streams: number;
   dropped_messages: number;
 }
@@ -80,7 +92,7 @@ export class GrpcPeerTransport implements PeerTransport {
   private unreachable_handler: (to: NodeId) => void = () => {};
   private snapshot_handler: (to: NodeId, ok: boolean) => void = () => {};
   private closed = false;
-  readonly counters: PeerTransportCounters = { refused_frames: 0, failed_streams: 0, dropped_messages: 0 };
+  readonly counters: PeerTransportCounters = { refused_frames: 0, version_refused_calls: 0, failed_streams: 0, dropped_messages: 0 };
 
   constructor(
     private readonly options: GrpcPeerTransportOptions,
@@ -99,6 +111,10 @@ export class GrpcPeerTransport implements PeerTransport {
         refused: (from, why) => {
           this.counters.refused_frames++;
           this.options.log?.(`peer transport: refused a frame from member ${from}: ${why}`);
+        },
+        stamp: () => this.stamp(),
+        versionRefused: () => {
+          this.counters.version_refused_calls++;
         },
       }),
     );
@@ -190,7 +206,11 @@ export class GrpcPeerTransport implements PeerTransport {
   }
 
   private header(): SenderHeader {
-    return { from: this.options.node_id, from_address: this.advertised };
+    return { from: this.options.node_id, from_address: this.advertised, ...this.stamp() };
+  }
+
+  private stamp(): VersionStamp {
+    return { pair: this.options.version?.pair ?? server_pair, deployment: this.options.version?.deployment() ?? '' };
   }
 
   private channelTo(to: NodeId): PeerChannel | undefined {
@@ -200,7 +220,7 @@ export class GrpcPeerTransport implements PeerTransport {
     const peer = this.binding.peer(to);
     if (peer === undefined || to === this.options.node_id) return undefined;
     const client = new Client(this.options.dial_overrides?.get(peer.address) ?? peer.address, this.credentialsFor(peer.identity), this.channelOptions());
-    const link = new PeerLink(to, client, this.header(), this.limits, {
+    const link = new PeerLink(to, client, () => this.header(), this.limits, {
       unreachable: (id) => this.unreachable_handler(id),
       streamFailed: (id, error) => {
         this.counters.failed_streams++;

@@ -39,7 +39,8 @@ export class PeerLink {
   constructor(
     private readonly to: NodeId,
     private readonly client: Client,
-    private readonly header: SenderHeader,
+    /** Read at every frame: the deployment a member belongs to is learned after it starts. */
+    private readonly header: () => SenderHeader,
     private readonly limits: PeerTransportLimits,
     private readonly events: PeerLinkEvents,
   ) {}
@@ -111,7 +112,7 @@ export class PeerLink {
         count++;
       }
       const messages = this.queue.splice(0, count);
-      state.writable = state.call.write({ ...this.header, messages } satisfies RaftBatch);
+      state.writable = state.call.write({ ...this.header(), messages } satisfies RaftBatch);
     }
   }
 

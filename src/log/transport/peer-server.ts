@@ -25,6 +25,7 @@ import {
 import { isPeerCallRequest, isRaftBatch, isSnapshotChunk } from './frame-shape.js';
 import { spiffeIdOfCertificate } from './spiffe-id.js';
 import { SnapshotAssembler } from './snapshot-stream.js';
+import { HANDSHAKE_METHOD, versionRefusal, versionVerdict, type VersionStamp } from '../version/handshake.js';
 
 /**
  * The accepting side of the peer service. Every frame is admitted under the identity the caller's
@@ -39,6 +40,10 @@ export interface PeerServerContext {
   callHandler(method: string): PeerCallHandler | undefined;
   /** A frame or message that was refused or dropped, and why (for logs and counters). */
   refused(from: NodeId, why: string): void;
+  /** This member's version pair and deployment, as every frame is checked against them. */
+  stamp(): VersionStamp;
+  /** A frame or call refused because its sender runs another version or deployment (counted apart). */
+  versionRefused(from: NodeId): void;
 }
 
 type AnyCall = ServerReadableStream<unknown, unknown> | ServerUnaryCall<unknown, unknown>;
@@ -47,10 +52,23 @@ function callerIdentity(call: AnyCall): string | undefined {
   return spiffeIdOfCertificate(call.getAuthContext().sslPeerCertificate);
 }
 
-function admit(ctx: PeerServerContext, call: AnyCall, header: SenderHeader, well_formed: boolean): string | undefined {
-  if (!well_formed) return 'a frame this version cannot read';
+/**
+ * Admits a frame: first the caller's identity (admission.ts), then its version (SPEC 9.3). Only the
+ * handshake call passes between members whose pairs or deployments differ.
+ */
+function admit(ctx: PeerServerContext, call: AnyCall, header: SenderHeader, well_formed: boolean, method?: string): ServerErrorResponse | undefined {
+  if (!well_formed) return denied('a frame this version cannot read');
   const verdict = ctx.binding.admit(header.from, callerIdentity(call), header.from_address);
-  return verdict.admitted ? undefined : verdict.why;
+  if (!verdict.admitted) {
+    ctx.refused(header.from, verdict.why);
+    return denied(verdict.why);
+  }
+  if (method === HANDSHAKE_METHOD) return undefined;
+  const stamp = ctx.stamp();
+  const why = versionVerdict(stamp, header);
+  if (why === undefined) return undefined;
+  ctx.versionRefused(header.from);
+  return errorResponse(versionRefusal(stamp, why));
 }
 
 function denied(why: string): ServerErrorResponse {
@@ -63,11 +81,10 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
     let done = false;
     call.on('data', (batch: RaftBatch) => {
       if (done) return;
-      const why = admit(ctx, call, batch, isRaftBatch(batch));
-      if (why !== undefined) {
+      const refusal = admit(ctx, call, batch, isRaftBatch(batch));
+      if (refusal !== undefined) {
         done = true;
-        ctx.refused(batch.from, why);
-        callback(denied(why));
+        callback(refusal);
         return;
       }
       if (!admitted) {
@@ -100,8 +117,12 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
     };
     call.on('data', (chunk: SnapshotChunk) => {
       if (done) return;
-      const why = admit(ctx, call, chunk, isSnapshotChunk(chunk));
-      if (why !== undefined) return refuse(chunk.from, denied(why));
+      const refusal = admit(ctx, call, chunk, isSnapshotChunk(chunk));
+      if (refusal !== undefined) {
+        done = true;
+        callback(refusal);
+        return;
+      }
       const step = assembler.add(chunk);
       if (step.kind === 'refused') refuse(chunk.from, { name: 'SnapshotRefused', message: step.why, code: status.INVALID_ARGUMENT, details: step.why });
     });
@@ -127,10 +148,9 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
 
   const unary = (call: ServerUnaryCall<PeerCallRequest, PeerCallResponse>, callback: sendUnaryData<PeerCallResponse>): void => {
     const request = call.request;
-    const why = admit(ctx, call, request, isPeerCallRequest(request));
-    if (why !== undefined) {
-      ctx.refused(request.from, why);
-      callback(denied(why));
+    const refusal = admit(ctx, call, request, isPeerCallRequest(request), isPeerCallRequest(request) ? request.method : undefined);
+    if (refusal !== undefined) {
+      callback(refusal);
       return;
     }
     const handler = ctx.callHandler(request.method);

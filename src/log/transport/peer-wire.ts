@@ -1,6 +1,7 @@
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { Packr } from 'msgpackr';
 import type { Message, NodeId, SnapshotMessage } from '../raft/types.js';
+import type { VersionStamp } from '../version/handshake.js';
 
 /**
  * The peer service on the wire. src/log may not import the generated protobuf code, and members of
@@ -12,8 +13,12 @@ import type { Message, NodeId, SnapshotMessage } from '../raft/types.js';
  *   Call      unary PeerCallRequest -> PeerCallResponse
  */
 
-/** Every frame a member sends names itself and where it can be dialed back (for a member not yet bound, see admission.ts). */
-export interface SenderHeader {
+/**
+ * Every frame a member sends names itself, where it can be dialed back (for a member not yet bound,
+ * see admission.ts), and its version pair and deployment (the handshake of SPEC 9.3, see
+ * version/handshake.ts). A frame of a release before the handshake carries no pair: it is refused.
+ */
+export interface SenderHeader extends Partial<VersionStamp> {
   readonly from: NodeId;
   /** host:port of the sender's transport. */
   readonly from_address: string;
