@@ -54,6 +54,8 @@ export interface CypherOutcome {
   /** The commit_ts the statement's writes landed at; 0 for reads and inside a transaction. */
   readonly commit_ts: number;
   readonly served_by_leader: boolean;
+  /** Set by a read-only member (SPEC 9.4): commit_ts of the last entry it applied; absent or 0 otherwise. */
+  readonly read_as_of_ts?: number;
 }
 
 export interface PlanNode {
@@ -100,7 +102,7 @@ export function queryService(backend: QueryBackend): RegisteredService {
           appliedIndex: BigInt(out.applied_index),
           servedByLeader: out.served_by_leader,
           commitTs: BigInt(out.commit_ts),
-          readAsOfTs: 0n,
+          readAsOfTs: BigInt(out.read_as_of_ts ?? 0),
         },
       };
     },

@@ -13,7 +13,8 @@ export type Event =
   | SchemaEvent
   | MembershipChanged
   | BlobEvent
-  | TtlExpired;
+  | TtlExpired
+  | GroupVersionRecorded;
 
 /** The first entry of a new deployment: its identity, chosen once. */
 export interface DeploymentFormed {
@@ -21,6 +22,19 @@ export interface DeploymentFormed {
   /** 16 random bytes, shown as 32 hex digits. */
   readonly deployment: Uint8Array;
   readonly engine_format: number;
+}
+
+/**
+ * The group moved to a new version pair (SPEC 9.4, 9.5): proposed by a leader as the first entry
+ * after its term's no-op, when its pair differs from the last one recorded and a majority of the
+ * voters runs it. The entry that formed the deployment is record 1.
+ */
+export interface GroupVersionRecorded {
+  readonly kind: 'group_version';
+  readonly engine_format: number;
+  readonly host_epoch: number;
+  /** Invariant: one more than the seq of the record before it. */
+  readonly seq: number;
 }
 
 /** A new leader's first entry of its term; it accepts writes only after applying it (DESIGN 3.3). */

@@ -24,6 +24,9 @@ interface CheckpointBody {
   readonly index: number;
   readonly deployment: Uint8Array | undefined;
   readonly engine_format: number;
+  /** The group's last version record (host epoch and ordinal); absent in checkpoints written before it was kept: epoch 0, record 1. */
+  readonly group_host_epoch?: number;
+  readonly group_version_seq?: number;
   readonly next_node_id: number;
   readonly next_edge_id: number;
   readonly horizon_index: number;
@@ -47,6 +50,8 @@ export function writeCheckpoint(dir: string, sm: StateMachine): string {
     index,
     deployment: sm.deployment,
     engine_format: sm.engineFormat,
+    group_host_epoch: sm.groupHostEpoch,
+    group_version_seq: sm.groupVersionSeq,
     next_node_id: sm.graph.nextNodeId,
     next_edge_id: sm.graph.nextEdgeId,
     horizon_index: sm.graph.horizonIndex,
@@ -95,6 +100,8 @@ function restore(body: CheckpointBody): StateMachine {
   const sm = new StateMachine();
   sm.deployment = body.deployment === undefined ? undefined : new Uint8Array(body.deployment);
   sm.engineFormat = body.engine_format;
+  sm.groupHostEpoch = body.group_host_epoch ?? 0;
+  sm.groupVersionSeq = body.group_version_seq ?? (body.deployment === undefined ? 0 : 1);
   sm.graph.horizonIndex = body.horizon_index;
   for (const [id, versions] of body.nodes) {
     sm.graph.restoreNode(

@@ -29,7 +29,13 @@ export class StateMachine {
   /** Blob existence and chunk reference counts (SPEC 2.5); the chunk bytes live outside the log. */
   readonly blobs = new BlobProjection();
   deployment: Uint8Array | undefined;
+  /** The engine format the group last recorded (the deployment's, then each group_version's). */
   engineFormat = 0;
+  /** The host epoch and ordinal of the group's last version record; seq 0 before the deployment is formed. */
+  groupHostEpoch = 0;
+  groupVersionSeq = 0;
+  /** Pending version records with the version before each, so a rollback can restore it. */
+  private readonly pendingVersions: { index: number; before: { engine: number; host_epoch: number; seq: number } }[] = [];
   /** Invariant: committedIndex <= appliedIndex; entries in between are the leader's pending ones. */
   appliedIndex = 0;
   committedIndex = 0;
@@ -54,7 +60,14 @@ export class StateMachine {
         if (this.deployment === undefined) {
           this.deployment = event.deployment;
           this.engineFormat = event.engine_format;
+          this.groupVersionSeq = 1;
         }
+        return applied;
+      case 'group_version':
+        if (!committed) this.pendingVersions.push({ index: entry.index, before: { engine: this.engineFormat, host_epoch: this.groupHostEpoch, seq: this.groupVersionSeq } });
+        this.engineFormat = event.engine_format;
+        this.groupHostEpoch = event.host_epoch;
+        this.groupVersionSeq = event.seq;
         return applied;
       case 'leader_noop':
         return applied;
@@ -211,6 +224,7 @@ export class StateMachine {
     this.schema.markCommitted(index);
     this.blobs.commit(index);
     while (this.pendingClaims.length > 0 && this.pendingClaims[0]!.index <= index) this.pendingClaims.shift();
+    while (this.pendingVersions.length > 0 && this.pendingVersions[0]!.index <= index) this.pendingVersions.shift();
   }
 
   /**
@@ -233,6 +247,12 @@ export class StateMachine {
     this.blobs.rollbackAfter(index);
     while (this.pendingClaims.length > 0 && this.pendingClaims[this.pendingClaims.length - 1]!.index > index) {
       this.operations.unsettle(this.pendingClaims.pop()!.claim);
+    }
+    while (this.pendingVersions.length > 0 && this.pendingVersions[this.pendingVersions.length - 1]!.index > index) {
+      const { before } = this.pendingVersions.pop()!;
+      this.engineFormat = before.engine;
+      this.groupHostEpoch = before.host_epoch;
+      this.groupVersionSeq = before.seq;
     }
     this.clock.truncateAfter(index);
     this.appliedIndex = index;

@@ -66,6 +66,8 @@ export interface ServerConfig {
   readonly ops_backup: 'ON' | 'OFF';
   /** Whether the REST port serves the web console under /console/ (docs/console.md). */
   readonly console: 'ON' | 'OFF';
+  /** Test only: run this engine format instead of the release's own; 0 for the release's. Refused unless WEFT_TEST_FORMATS=1 (docs/upgrades.md). */
+  readonly engine_format_override: number;
 }
 
 export const defaultConfig: ServerConfig = {
@@ -113,6 +115,7 @@ export const defaultConfig: ServerConfig = {
   ttl_expire_batch_max: 1000,
   ops_backup: 'ON',
   console: 'ON',
+  engine_format_override: 0,
 };
 
 type Key = keyof ServerConfig;
@@ -144,6 +147,7 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   blob_chunk_writes_in_flight_max: [1, 256],
   ttl_sweep_ms: [10, 86_400_000],
   ttl_expire_batch_max: [1, 100_000],
+  engine_format_override: [0, 1_000_000],
 };
 
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {

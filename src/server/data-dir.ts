@@ -1,12 +1,15 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { WeftError, failedPrecondition } from '../common/errors.js';
-import { ENGINE_FORMAT } from '../log/engine-format.js';
+import { ENGINE_FORMAT, predecessorFormat } from '../log/engine-format.js';
 import { writeFileAtomic } from '../log/storage/atomic-file.js';
 
 /**
  * The data directory of one member:
- *   ENGINE_FORMAT   the engine format that wrote it (SPEC 9.7); any other is refused, untouched
+ *   ENGINE_FORMAT   the engine format that wrote it (SPEC 9.7). A release opens its own format, and takes
+ *                   over its predecessor's directory at an upgrade by rewriting the file (after which
+ *                   the older release refuses it); any other format is refused by name, untouched.
+ *                   A directory holding data but no file is refused too (docs/storage.md).
  *   LOCK            the pid of the process that has it open
  *   log/            segment files of the log
  *   checkpoints/    projection checkpoints
@@ -26,26 +29,34 @@ export class DataDir {
     return join(this.path, 'checkpoints');
   }
 
-  static open(path: string): DataDir {
+  /** `engine_format` is the format this release runs (the test-only override may change it, docs/upgrades.md). */
+  static open(path: string, engine_format: number = ENGINE_FORMAT): DataDir {
     const dir = resolve(path);
     mkdirSync(dir, { recursive: true });
     const formatPath = join(dir, 'ENGINE_FORMAT');
     if (existsSync(formatPath)) {
       const text = readFileSync(formatPath, 'utf8').trim();
-      if (text !== String(ENGINE_FORMAT)) {
+      const found = /^\d+$/.test(text) ? Number(text) : undefined;
+      if (found !== engine_format && (found === undefined || found !== predecessorFormat(engine_format))) {
+        const newer = found !== undefined && found > engine_format ? ' It was written by a newer release, which an older one never opens.' : '';
         throw new WeftError(
           'FAILED_PRECONDITION',
-          `data directory ${dir} has engine format ${text}; this release opens only format ${ENGINE_FORMAT}. It was left untouched.`,
+          `data directory ${dir} has engine format ${text}; this release opens only format ${engine_format}.${newer} It was left untouched.`,
           'ENGINE_FORMAT_MISMATCH',
-          { directory_engine_format: text, engine_format: String(ENGINE_FORMAT) },
+          { directory_engine_format: text, engine_format: String(engine_format) },
         );
       }
+      // The predecessor's directory: this release takes it over. Once the file names the new format,
+      // the older release refuses the directory (SPEC 9.6).
+      if (found !== engine_format) takeLockThen(dir, () => writeFileAtomic(formatPath, Buffer.from(`${engine_format}\n`)));
     } else {
       const nonEmpty = existsSync(join(dir, 'log')) || existsSync(join(dir, 'checkpoints'));
       if (nonEmpty) {
-        throw failedPrecondition(`data directory ${dir} holds data but no ENGINE_FORMAT file; refusing to open it`, 'ENGINE_FORMAT_MISSING');
+        throw failedPrecondition(`data directory ${dir} holds data but no ENGINE_FORMAT file; refusing to open it. It was left untouched.`, 'ENGINE_FORMAT_MISSING', {
+          engine_format: String(engine_format),
+        });
       }
-      writeFileAtomic(formatPath, Buffer.from(`${ENGINE_FORMAT}\n`));
+      writeFileAtomic(formatPath, Buffer.from(`${engine_format}\n`));
     }
     const lockPath = join(dir, 'LOCK');
     takeLock(lockPath, dir);
@@ -58,6 +69,17 @@ export class DataDir {
     } catch {
       // Already gone: nothing to release.
     }
+  }
+}
+
+/** Runs `change` holding the directory's lock, so a process that has the directory open is never changed under. */
+function takeLockThen(dir: string, change: () => void): void {
+  const lockPath = join(dir, 'LOCK');
+  takeLock(lockPath, dir);
+  try {
+    change();
+  } finally {
+    unlinkSync(lockPath);
   }
 }
 

@@ -40,6 +40,8 @@ export interface DatabaseOptions {
   readonly self?: Omit<MemberRecord, 'node_id'>;
   /** The channel to the other members; absent: a member of one. */
   readonly transport?: PeerTransport;
+  /** The engine format this member runs; absent: the release's own (docs/upgrades.md). */
+  readonly engine_format?: number;
 }
 
 const DEFAULT_TIMING: RaftTiming = { tick_ms: 100, election_ticks: 10, heartbeat_ticks: 1 };
@@ -75,6 +77,11 @@ export class Database {
   private nextNodeId: number;
   private nextEdgeId: number;
   readonly ids: IdAllocator;
+  /**
+   * Refuses a write this member may not take though it leads (a member that does not run its group's
+   * version, SPEC 9.4) by throwing; the event is the one about to be proposed, absent for a graph write.
+   */
+  writeGate: (event: Event | undefined) => void = () => {};
 
   /** Replaced whole when a snapshot from the leader is installed; read it through `sm`. */
   private machine: StateMachine;
@@ -106,7 +113,7 @@ export class Database {
   }
 
   static async open(options: DatabaseOptions): Promise<Database> {
-    const dataDir = DataDir.open(options.data_dir);
+    const dataDir = DataDir.open(options.data_dir, options.engine_format ?? ENGINE_FORMAT);
     try {
       const sm = loadCheckpoint(dataDir.checkpointDir);
       const clock = new HybridClock(options.clock ?? systemClockMicros);
@@ -137,7 +144,7 @@ export class Database {
       db.nextNodeId = db.sm.graph.nextNodeId;
       db.nextEdgeId = db.sm.graph.nextEdgeId;
       if (db.sm.deployment === undefined && log.acceptsWrites) {
-        await db.submit({ kind: 'deployment_formed', deployment: randomBytes(16), engine_format: ENGINE_FORMAT }, journaled);
+        await db.submit({ kind: 'deployment_formed', deployment: randomBytes(16), engine_format: options.engine_format ?? ENGINE_FORMAT }, journaled);
       }
       return db;
     } catch (e) {
@@ -321,7 +328,7 @@ export class Database {
 
   /** Proposes one event, applies it as pending, and waits for the concern. A refused write throws. */
   async submit(event: Event, concern: ConcernWait): Promise<Receipt> {
-    await this.admitWrite();
+    await this.admitWrite(event);
     return this.submitAdmitted(event, concern);
   }
 
@@ -361,8 +368,9 @@ export class Database {
   }
 
   /** Writes enter only at a leader that applied its term's first entry; elsewhere they fail NOT_LEADER. */
-  private async admitWrite(): Promise<void> {
+  private async admitWrite(event?: Event): Promise<void> {
     if (this.closing) throw unavailable('the server is shutting down; retry on another member or after restart', 'SHUTTING_DOWN');
+    this.writeGate(event);
     if (!this.log.acceptsWrites) await this.log.whenAcceptsWrites();
   }
 

@@ -1,6 +1,6 @@
 import { MetricsRegistry, type Gauge } from '../common/metrics.js';
 import type { CallRecord } from '../api/handlers.js';
-import { ENGINE_FORMAT, SERVER_HOST_EPOCH } from '../log/engine-format.js';
+import type { VersionMonitor } from './version/version-monitor.js';
 import type { Database } from './database.js';
 import type { PlanCacheStats } from '../query/engine.js';
 import type { StatementGate } from './statement-gate.js';
@@ -27,14 +27,6 @@ export class ServerMetrics {
     const gauge = (name: string, help: string, read: () => number): void => {
       this.mirrored.push([this.registry.gauge({ name, help }), read]);
     };
-    gauge('graphdb_version_engine_format', 'Engine format version this member runs.', () => ENGINE_FORMAT);
-    gauge('graphdb_version_host_epoch', 'Host format epoch this member runs.', () => SERVER_HOST_EPOCH);
-    gauge('graphdb_version_group_engine_format', 'Engine format version the group last recorded.', () => ENGINE_FORMAT);
-    gauge('graphdb_version_group_host_epoch', 'Host format epoch the group last recorded.', () => SERVER_HOST_EPOCH);
-    gauge('graphdb_version_read_only', '1 while the member does not run its group version.', () => 0);
-    gauge('graphdb_version_pause_seconds', 'Length of the current write pause; 0 while the group writes.', () => 0);
-    this.registry.counter({ name: 'graphdb_version_refused_writes_total', help: 'Writes refused as read-only.' });
-    this.registry.counter({ name: 'graphdb_version_refused_calls_total', help: 'Inter-node calls refused from another version or group.' });
     gauge('graphdb_log_committed_index', 'Last committed log index.', () => db.committedIndex);
     gauge('graphdb_log_fsyncs', 'fsyncs of the log since start.', () => db.log.storageStats.fsyncs);
     gauge('graphdb_log_entries_synced', 'Log entries made durable since start.', () => db.log.storageStats.entries_synced);
@@ -56,6 +48,26 @@ export class ServerMetrics {
     gauge('graphdb_query_plan_cache_hits', 'Executions that found their plan cached, since start.', () => plans().hits);
     gauge('graphdb_query_plan_cache_misses', 'Executions that planned their statement, since start.', () => plans().misses);
     gauge('graphdb_query_plan_cache_entries', 'Prepared statements in the cache.', () => plans().entries);
+  }
+
+  /** SPEC 9.9: the member's pair, its group's, read-only, the write pause, and the refusals. */
+  watchVersion(monitor: VersionMonitor, refused_calls: () => number): void {
+    const gauge = (name: string, help: string, read: () => number): void => {
+      this.mirrored.push([this.registry.gauge({ name, help }), read]);
+    };
+    gauge('graphdb_version_engine_format', 'Engine format version this member runs.', () => monitor.pair.engine);
+    gauge('graphdb_version_host_epoch', 'Host format epoch this member runs.', () => monitor.pair.host_epoch);
+    gauge('graphdb_version_group_engine_format', 'Engine format version the group last recorded.', () => (monitor.group ?? { pair: monitor.pair }).pair.engine);
+    gauge('graphdb_version_group_host_epoch', 'Host format epoch the group last recorded.', () => (monitor.group ?? { pair: monitor.pair }).pair.host_epoch);
+    gauge('graphdb_version_read_only', '1 while the member does not run its group version.', () => (monitor.readOnly ? 1 : 0));
+    gauge('graphdb_version_pause_seconds', 'Length of the current write pause; 0 while the group writes.', () => (monitor.pause.current_ms ?? 0) / 1000);
+    gauge('graphdb_version_last_pause_seconds', 'Length of the last write pause that ended.', () => monitor.pause.last_ms / 1000);
+    const writes = this.registry.counter({ name: 'graphdb_version_refused_writes_total', help: 'Writes refused as read-only.' });
+    const calls = this.registry.counter({ name: 'graphdb_version_refused_calls_total', help: 'Inter-node calls refused from another version or group.' });
+    this.scrapeHooks.push(() => {
+      writes.inc({}, monitor.refused_writes - writes.get({}));
+      calls.inc({}, refused_calls() - calls.get({}));
+    });
   }
 
   /** TTL expiry figures read from the sweeper when scraped. */

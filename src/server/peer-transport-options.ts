@@ -1,5 +1,5 @@
 import type { AdmissionMode } from '../log/transport/admission.js';
-import type { GrpcPeerTransportOptions } from '../log/transport/grpc-peer-transport.js';
+import type { GrpcPeerTransportOptions, PeerVersion } from '../log/transport/grpc-peer-transport.js';
 import { loadTlsMaterial } from '../log/transport/tls-material.js';
 import { invalidArgument } from '../common/errors.js';
 import type { ServerConfig } from './config.js';
@@ -10,7 +10,7 @@ import type { ServerConfig } from './config.js';
  * for a join admits peers with 'open_until_bound' (src/log/transport/admission.ts); any other member
  * admits only the identities its membership binds.
  */
-export function peerTransportOptions(config: ServerConfig, admission: AdmissionMode, log?: (line: string) => void): GrpcPeerTransportOptions {
+export function peerTransportOptions(config: ServerConfig, admission: AdmissionMode, log?: (line: string) => void, version?: PeerVersion): GrpcPeerTransportOptions {
   const tls = loadTlsMaterial({ ca_file: config.tls_ca_file, cert_file: config.tls_cert_file, key_file: config.tls_key_file });
   return {
     node_id: config.node_id,
@@ -21,6 +21,7 @@ export function peerTransportOptions(config: ServerConfig, admission: AdmissionM
     admission,
     dial_overrides: parseDialOverrides(config.peer_dial_overrides),
     ...(log !== undefined ? { log } : {}),
+    ...(version !== undefined ? { version } : {}),
   };
 }
 

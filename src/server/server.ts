@@ -1,5 +1,4 @@
 import { resolveWriteConcern } from '../log/write-concern.js';
-import { ENGINE_FORMAT, SERVER_HOST_EPOCH } from '../log/engine-format.js';
 import { startGrpcServer, type GrpcServerHandle } from '../api/grpc-server.js';
 import { startRestServer, type RestServerHandle } from '../api/rest-server.js';
 import { startOpsServer, type OpsServerHandle } from '../api/ops-server.js';
@@ -29,6 +28,11 @@ import { startTtlSweeps } from './computed/ttl-runtime.js';
 import type { TtlSweeper } from './computed/ttl-sweeper.js';
 import { backupStream } from './backup/backup-source.js';
 import { consolePages } from './console-pages.js';
+import { runningPair } from './version/running-pair.js';
+import { VersionMonitor, version_probe_ms } from './version/version-monitor.js';
+import { versionReport } from './version/version-report.js';
+import { readOnlyAwareQueries } from './version/read-only-queries.js';
+import { GrpcPeerTransport } from '../log/transport/grpc-peer-transport.js';
 
 /**
  * The composition root of one member: opens the database, serves the API on the gRPC, REST and ops
@@ -58,7 +62,11 @@ export async function startServer(
   log: ServerLog = (l) => process.stderr.write(`${l}\n`),
   effects: ServerEffects = {},
 ): Promise<RunningServer> {
-  const member = await openPeerMember(config, log, effects.peer);
+  // The version pair (SPEC 9.2) every peer frame carries; the deployment is read once the log holds it.
+  const pair = runningPair(config);
+  let opened: Database | undefined;
+  const deployment = (): string => (opened?.sm.deployment === undefined ? '' : Buffer.from(opened.sm.deployment).toString('hex'));
+  const member = await openPeerMember(config, log, effects.peer, { pair, deployment });
   const db = await Database.open({
     data_dir: config.data_dir,
     node_id: config.node_id,
@@ -71,10 +79,12 @@ export async function startServer(
     join_wait: config.join_wait,
     self: { address: member.transport?.address ?? '', identity: member.identity },
     ...(member.transport !== undefined ? { transport: member.transport } : {}),
+    engine_format: pair.engine,
   }).catch(async (e: unknown) => {
     await member.transport?.close();
     throw e;
   });
+  opened = db;
   const metrics = new ServerMetrics(db);
   const clock_us = effects.clock_us ?? wallClockMicros;
   const concernDefaults = {
@@ -92,6 +102,16 @@ export async function startServer(
     viewAtIndex: (index) => readWithComputed(db, db.viewAtIndex(index), clock_us()),
     defaultConcern: () => resolveWriteConcern(undefined, concernDefaults, db.log.voterCount),
   };
+  const versions = new VersionMonitor(db, {
+    pair,
+    transport: member.transport,
+    election_timeout_ms: config.election_ticks * config.tick_ms,
+    probe_ms: version_probe_ms,
+    concern: backend.defaultConcern,
+    log,
+  });
+  versions.start();
+  metrics.watchVersion(versions, () => (member.transport instanceof GrpcPeerTransport ? member.transport.counters.version_refused_calls : 0));
   const txs = new Transactions(db, { idle_timeout_ms: config.transaction_idle_timeout_secs * 1000, open_max: config.transactions_max });
   // Index builds and checks are server-owned: taken up again here after a restart.
   const schema = startSchemaRuntime(db, {
@@ -104,7 +124,7 @@ export async function startServer(
   });
   const engine = new QueryEngine({ indexes: indexCatalogOf(db) });
   const statements = new StatementGate(config.statement_running_max);
-  const query = memberQueryBackend(db, txs, {
+  const memberQueries = memberQueryBackend(db, txs, {
     read_concern: config.default_read_concern,
     concern: concernDefaults,
     query_memory_limit_mb: config.query_memory_limit_mb,
@@ -114,6 +134,7 @@ export async function startServer(
     limits: { statement_timeout_ms: config.statement_timeout_ms, gate: statements },
     read_clock: clock_us,
   });
+  const query = readOnlyAwareQueries(memberQueries, versions);
   metrics.watchStatements(statements, () => engine.planCacheStats());
   const blobs = await startBlobs(db, config, backend.defaultConcern, log);
   const ttl = startTtlSweeps(db, config, backend.defaultConcern, clock_us, log);
@@ -122,7 +143,12 @@ export async function startServer(
   const cluster = clusterBackend(db, admin, { transport: member.transport, election_ticks: config.election_ticks, peer_call_timeout_ms: 5000 });
   const services: RegisteredService[] = forwardingServices(
     [graphService(backend), queryService(query), schemaService(schema.backend), clusterService(cluster), blobService(blobs.backend)],
-    { log: db.log, transport: member.transport, default_read_preference: config.default_read_preference },
+    {
+      log: db.log,
+      transport: member.transport,
+      default_read_preference: config.default_read_preference,
+      readOnly: () => (versions.readOnly ? versions.readOnlyError() : undefined),
+    },
   );
   let grpc: GrpcServerHandle | undefined;
   let rest: RestServerHandle | undefined;
@@ -140,7 +166,7 @@ export async function startServer(
         health: () => ({ status: stopping ? 'STOPPING' : 'SERVING' }),
         ready: () => (stopping ? { ready: false, reason: 'the server is stopping' } : { ready: true }),
         metrics: () => metrics.expose(),
-        version: () => versionReport(config.node_id),
+        version: () => versionReport(config.node_id, versions),
       },
       // An online backup (docs/backup.md): the newest checkpoint and the committed log after it.
       streams: config.ops_backup === 'ON' ? { '/backup': { content_type: 'application/octet-stream', open: (signal) => backupStream(db, signal) } } : {},
@@ -152,6 +178,7 @@ export async function startServer(
     schema.stop();
     txs.close();
     admin.stop();
+    versions.stop();
     await db.close();
     await member.transport?.close();
     throw e;
@@ -178,6 +205,7 @@ export async function startServer(
         schema.stop();
         txs.close();
         admin.stop();
+        versions.stop();
         await db.close(config.shutdown_drain_ms);
         await member.transport?.close();
         await ops.stop();
@@ -185,19 +213,5 @@ export async function startServer(
       })();
       return stopped;
     },
-  };
-}
-
-/** SPEC 2.7 for a member of one: it always runs its group's version. */
-function versionReport(node_id: number): object {
-  const pair = { engine: ENGINE_FORMAT, host_epoch: SERVER_HOST_EPOCH };
-  return {
-    node_id,
-    pair,
-    group_pair: { pair, seq: 1 },
-    read_only: null,
-    voters: [{ node_id, pair, live: true }],
-    majority_pair: pair,
-    pause_ms: null,
   };
 }

@@ -21,21 +21,38 @@ export interface VersionStamp {
   readonly deployment: string;
 }
 
-export interface HandshakeRequest extends VersionStamp {
-  /** The newest group version the caller knows. */
+/**
+ * What each side of a handshake tells the other: the caller in its request, the callee in its answer.
+ * A member records the other's pair as heard now (the leader's liveness, SPEC 9.8), and a group
+ * version newer than its own tells it the group moved past it.
+ */
+export interface VersionReport extends VersionStamp {
+  readonly node_id: NodeId;
+  /** The newest group version the member knows (its log's, or one it learned); null before it joined a group. */
   readonly group: GroupVersion | null;
+  /** True when the member leads and takes writes at that group version. */
+  readonly leads: boolean;
+  /** The leader the member follows; 0 when none is known. */
+  readonly leader_id: NodeId;
+  /** The last pair the member knows of each voter, itself included. */
+  readonly voters: readonly (readonly [NodeId, VersionPair])[];
 }
 
-export interface HandshakeAnswer extends VersionStamp {
-  readonly node_id: NodeId;
-  /** The newest group version the answering member knows (its log's, or one it learned). */
-  readonly group: GroupVersion | null;
-  /** True when the answering member leads and takes writes at that group version. */
-  readonly leads: boolean;
-  /** The leader the answering member follows; 0 when none is known. */
-  readonly leader_id: NodeId;
-  /** The last pair the answering member knows of each voter, itself included. */
-  readonly voters: readonly (readonly [NodeId, VersionPair])[];
+export function isVersionReport(x: unknown): x is VersionReport {
+  if (typeof x !== 'object' || x === null) return false;
+  const r = x as Record<string, unknown>;
+  const group = r['group'];
+  const groupOk = group === null || (typeof group === 'object' && isVersionPair((group as Record<string, unknown>)['pair']) && Number.isSafeInteger((group as Record<string, unknown>)['seq']));
+  return (
+    Number.isSafeInteger(r['node_id']) &&
+    isVersionPair(r['pair']) &&
+    typeof r['deployment'] === 'string' &&
+    groupOk &&
+    typeof r['leads'] === 'boolean' &&
+    Number.isSafeInteger(r['leader_id']) &&
+    Array.isArray(r['voters']) &&
+    r['voters'].every((v: unknown) => Array.isArray(v) && Number.isSafeInteger(v[0]) && isVersionPair(v[1]))
+  );
 }
 
 /** Why a frame from a sender stamped `theirs` is refused by a member stamped `own`; undefined to admit it. */

@@ -1,6 +1,6 @@
 import { create, fromBinary, toBinary, type DescMethod } from '@bufbuild/protobuf';
 import type { CallContext, ErasedHandler, RegisteredService } from '../../api/handlers.js';
-import { invalidArgument, isWeftError, unimplemented } from '../../common/errors.js';
+import { invalidArgument, isWeftError, unimplemented, type WeftError } from '../../common/errors.js';
 import type { LogDriver } from '../../log/driver/log-driver.js';
 import type { PeerTransport } from '../../log/transport/peer-transport.js';
 
@@ -29,6 +29,11 @@ export interface ForwardingOptions {
   readonly transport: PeerTransport | undefined;
   /** The configured read preference, used when a request leaves it unspecified. */
   readonly default_read_preference: string;
+  /**
+   * The refusal of a member that does not run its group's version (SPEC 9.4), undefined while it
+   * does: such a member forwards nothing and serves leader-routed reads itself.
+   */
+  readonly readOnly?: () => WeftError | undefined;
 }
 
 type Route = 'local' | 'leader';
@@ -51,6 +56,11 @@ function routeOf(service: string, method: string, req: unknown, defaultPrimary: 
     default:
       return 'local';
   }
+}
+
+/** ExecuteCypher outside a transaction: a read a read-only member may serve (its writes meet the write gate). */
+function isPlainStatement(service: string, method: string, req: unknown): boolean {
+  return service === 'weft.v1.QueryService' && method === 'executeCypher' && (req as { transactionId: bigint }).transactionId === 0n;
 }
 
 function encodeCall(service: string, method: string, request: Uint8Array): Uint8Array {
@@ -123,11 +133,20 @@ export function forwardingServices(services: readonly RegisteredService[], optio
       }
       const service = s.service.typeName;
       wrapped.set(name, async (req: unknown, ctx: CallContext) => {
-        if (!log.isLeader && routeOf(service, name, req, defaultPrimary) === 'leader') return forward(method, service, req, ctx);
+        if (!log.isLeader && routeOf(service, name, req, defaultPrimary) === 'leader') {
+          const refusal = options.readOnly?.();
+          if (refusal === undefined) return forward(method, service, req, ctx);
+          // A read-only member serves reads itself; what only the leader may run is refused.
+          if (!isPlainStatement(service, name, req)) throw refusal;
+        }
         try {
           return await h(req, ctx);
         } catch (e) {
-          if (isWeftError(e) && e.reason === 'NOT_LEADER' && !log.isLeader && log.leaderId !== 0) return forward(method, service, req, ctx);
+          if (isWeftError(e) && e.reason === 'NOT_LEADER' && !log.isLeader && log.leaderId !== 0) {
+            const refusal = options.readOnly?.();
+            if (refusal !== undefined) throw refusal;
+            return forward(method, service, req, ctx);
+          }
           throw e;
         }
       });

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { invalidArgument } from '../../common/errors.js';
-import { startGrpcPeerTransport } from '../../log/transport/grpc-peer-transport.js';
+import { type PeerVersion, startGrpcPeerTransport } from '../../log/transport/grpc-peer-transport.js';
 import type { PeerTransport } from '../../log/transport/peer-transport.js';
 import type { ServerConfig } from '../config.js';
 import { peerTransportOptions } from '../peer-transport-options.js';
@@ -16,14 +16,14 @@ export interface PeerMember {
   readonly identity: string;
 }
 
-export async function openPeerMember(config: ServerConfig, log: (line: string) => void, injected?: PeerMember): Promise<PeerMember> {
+export async function openPeerMember(config: ServerConfig, log: (line: string) => void, injected?: PeerMember, version?: PeerVersion): Promise<PeerMember> {
   if (injected !== undefined) return injected;
   if (config.tls_cert_file === '') {
     if (config.join_wait) throw invalidArgument('join_wait needs the peer transport: set tls_ca_file, tls_cert_file and tls_key_file');
     return { transport: undefined, identity: '' };
   }
   const identity = identityOfCertificate(readFileSync(config.tls_cert_file, 'utf8'));
-  const transport = await startGrpcPeerTransport(peerTransportOptions(config, config.join_wait ? 'open_until_bound' : 'bound', log));
+  const transport = await startGrpcPeerTransport(peerTransportOptions(config, config.join_wait ? 'open_until_bound' : 'bound', log, version));
   return { transport, identity };
 }
 
