@@ -42,8 +42,10 @@ export class UpgradeGroup {
   private readonly certs = join(this.dir, 'certs');
   private readonly slots = new Map<number, Slot>();
 
+  private constructor(private readonly log: (line: string) => void) {}
+
   static async start(members: number, log: (line: string) => void): Promise<UpgradeGroup> {
-    const g = new UpgradeGroup();
+    const g = new UpgradeGroup(log);
     try {
       await initAuthority(g.certs, 'upgrade.weft');
       for (let id = 1; id <= members; id++) {
@@ -111,8 +113,12 @@ export class UpgradeGroup {
 
   /** Updating a member: stop it, start the release of `format` on the same data directory. */
   async update(id: number, format: number): Promise<MemberProcess> {
+    const t0 = Date.now();
     await this.halt(id);
-    return this.launch(id, format, false);
+    const t1 = Date.now();
+    const p = await this.launch(id, format, false);
+    this.log(`member ${id} updated to format ${format}: stopped in ${t1 - t0} ms, serving ${Date.now() - t1} ms later`);
+    return p;
   }
 
   /** A member that comes back under a new identity (a removed identity is never admitted again). */

@@ -1,4 +1,6 @@
-import { WeftError } from '../../common/errors.js';
+import type { WeftError } from '../../common/errors.js';
+import { reasonError } from '../../api/error-catalog.js';
+import { assert } from '../../common/assert.js';
 import type { ConcernWait } from '../../log/driver/log-driver.js';
 import type { NodeId } from '../../log/raft/types.js';
 import type { PeerTransport } from '../../log/transport/peer-transport.js';
@@ -158,12 +160,12 @@ export class VersionMonitor {
 
   /** The refusal of a write on a read-only member, with every metadata key of SPEC 7. */
   readOnlyError(): WeftError {
-    const group = this.group!;
+    const group = this.group;
+    assert(group !== undefined, 'a read-only member knows its group version');
     const leader = this.writingLeader();
-    return new WeftError(
-      'FAILED_PRECONDITION',
-      `member ${this.db.log.nodeId} runs version ${pairText(this.options.pair)} but its group runs ${pairText(group.pair)}: it is read-only; retry at the leader`,
+    return reasonError(
       'MEMBER_READ_ONLY',
+      `member ${this.db.log.nodeId} runs version ${pairText(this.options.pair)} but its group runs ${pairText(group.pair)}: it is read-only; retry at the leader`,
       {
         member_engine_format: String(this.options.pair.engine),
         member_host_epoch: String(this.options.pair.host_epoch),
