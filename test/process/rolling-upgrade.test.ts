@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MemberProcess } from '../../src/cli/member-process.js';
+import { createGrpcClient } from '../../src/api/grpc-client.js';
+import { GraphService } from '../../src/gen/weft/v1/graph_pb.js';
 import { allMatched, leaderOf, metric, new_format, old_format, rest, until, UpgradeGroup, version, type VersionJson } from './upgrade-group.js';
 import { WriteLoad } from './write-load.js';
 
@@ -77,6 +79,21 @@ describe('rolling upgrade of a 3-member group (SPEC 9.5)', () => {
       const read = await rest(updated, 'POST', '/v1/query/cypher', { query: 'MATCH (n:W) RETURN count(n) AS c' });
       expect(read.status, JSON.stringify(read.json)).toBe(200);
       expect(Number((read.json.stats as { readAsOfTs: string }).readAsOfTs)).toBeGreaterThan(0);
+      // The same refusal on gRPC, for a Cypher write, a transaction and a read that must be current.
+      const grpc = createGrpcClient(GraphService, updated.grpc);
+      try {
+        await expect(grpc.createNode({ labels: ['Probe'] })).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'MEMBER_READ_ONLY' });
+      } finally {
+        grpc.close();
+      }
+      for (const [path, body] of [
+        ['/v1/query/cypher', { query: 'CREATE (:Probe)', readPreference: 'READ_PREFERENCE_SECONDARY' }],
+        ['/v1/query/transaction/begin', {}],
+        ['/v1/query/cypher', { query: 'MATCH (n:W) RETURN count(n)', readConcern: { level: 'READ_CONCERN_LEVEL_LINEARIZABLE' } }],
+      ] as const) {
+        const r = await rest(updated, 'POST', path, body);
+        expect([r.status, r.json.reason], `${path} ${JSON.stringify(body)}`).toEqual([400, 'MEMBER_READ_ONLY']);
+      }
       expect(await metric(updated, 'graphdb_version_read_only')).toBe(1);
       expect(await metric(updated, 'graphdb_version_refused_writes_total')).toBeGreaterThanOrEqual(1);
       const before_pause = load.pauses().length;
