@@ -16,7 +16,7 @@ import type { NodeState } from '../projections/graph/records.js';
 import type { Database } from './database.js';
 import type { StatementGate } from './statement-gate.js';
 import { SnapshotPins } from './snapshot-pins.js';
-import { readWithComputed, wallClockMicros, type ReadClock } from './computed/read-views.js';
+import { readWithComputed, validTimeReader, wallClockMicros, type ReadClock } from './computed/read-views.js';
 
 /**
  * Runs Cypher statements for the member: reads on a snapshot, auto-committed writes through the write
@@ -175,6 +175,7 @@ export class CypherRunner {
       ...(deadline_ms !== undefined ? { deadline_ms } : {}),
       now_us: Date.now() * 1000,
       viewAt: (ts: number) => readWithComputed(this.db, this.db.viewAtTimestamp(ts), ts),
+      validAt: validTimeReader(this.db, this.clock),
     };
   }
 
@@ -223,6 +224,8 @@ export const seek_nodes_min = 1000;
 function seekIndex(db: Database, reader: GraphReader, label: string, property: string, lookup: LookupKind): Iterable<NodeState> | undefined {
   const snapshot = reader instanceof WriteSet ? reader.baseReader : reader;
   if (!(snapshot instanceof SnapshotView)) return undefined;
+  // An index holds a temporal node's newest version; a read at a valid time may need another one.
+  if (snapshot.lens !== undefined && db.sm.schema.catalog.labels.get(label)?.temporal === true) return undefined;
   const indexes = db.sm.schema.lookup(snapshot);
   const index = indexes.find(label, [property]);
   if (index === undefined) return undefined;
