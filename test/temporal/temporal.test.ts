@@ -91,7 +91,7 @@ describe('temporal labels and edge types', () => {
     await schema.createEdgeType({ name: 'RATED', properties: [{ name: 'source', type: scalar(ScalarType.STRING), required: true }], discriminator: 'source' });
     await schema.createEdgeType({ name: 'OWNS', properties: [] });
     // The definitions say what they are on both transports.
-    const labels = await restCall(rest, SchemaService.method.listLabels, {});
+    const labels = (await restCall(rest, SchemaService.method.listLabels, {})) as Awaited<ReturnType<typeof schema.listLabels>>;
     expect(labels.labels.find((l) => l.name === 'Price')).toMatchObject({ temporal: true });
     const types = (await schema.listEdgeTypes({})).edgeTypes;
     expect(types.find((e) => e.name === 'LISTED_AT')).toMatchObject({ temporal: true, discriminator: '' });
