@@ -1,0 +1,94 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CypherError, open, type Db } from '../../src/index.js';
+
+/**
+ * Temporal labels in the embedded database: the same Cypher as over the wire, read at valid times
+ * and by default at the wall clock (versions far in the past and future keep that deterministic),
+ * and after a reopen that loads a checkpoint and replays the entries after it.
+ */
+const plain = (rows: readonly (readonly unknown[])[]) => rows.map((r) => r.map((v) => (typeof v === 'bigint' ? Number(v) : v === null ? null : String(v))));
+
+describe('temporal labels, embedded', () => {
+  let dir: string;
+  let db: Db;
+  // A checkpoint every few entries, so the reopen below loads one and replays the rest.
+  const options = { checkpoint_interval_entries: 4 };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'weft-temporal-embedded-'));
+    db = await open(dir, options);
+    await db.defineLabel({
+      name: 'Role',
+      properties: [{ name: 'title', type: { kind: 'scalar', scalar: 'STRING' }, required: true }],
+      computed: [],
+      mode: 'VALIDATED',
+      temporal: true,
+    });
+    await db.defineEdgeType({ name: 'REPORTS_TO', properties: [], temporal: true, discriminator: '' });
+  });
+  afterAll(async () => {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const titles = async (): Promise<unknown[]> => {
+    const out: unknown[] = [];
+    for (const year of [1999, 2000, 2005, 2012, 2999, 3001]) {
+      const r = await db.query('USING valid_at(datetime({year: $y})) MATCH (r:Role {person: "ada"}) RETURN r.title, toString(r.valid_to)', { y: BigInt(year) });
+      out.push([year, ...(plain(r.rows)[0] ?? ['none'])]);
+    }
+    return out;
+  };
+  const expected = [
+    [1999, 'none'],
+    [2000, 'engineer', '2010-01-01T00:00Z'],
+    [2005, 'engineer', '2010-01-01T00:00Z'],
+    [2012, 'lead', '2999-01-01T00:00Z'],
+    [2999, 'director', null],
+    [3001, 'director', null],
+  ];
+
+  it('versions at three valid_from read at several valid times; by default the one valid now', async () => {
+    await db.query("CREATE (:Role {person: 'ada', title: 'engineer', valid_from: datetime('2000-01-01T00:00Z')})");
+    await db.query("MATCH (r:Role {person: 'ada'}) SET r.valid_from = datetime('2010-01-01T00:00Z'), r.title = 'lead'");
+    await db.query("MATCH (r:Role {person: 'ada'}) SET r.valid_from = datetime('2999-01-01T00:00Z'), r.title = 'director'");
+    expect(await titles()).toEqual(expected);
+    // Now lies between 2010 and 2999: the current version is the lead, though the director is stored newest.
+    expect(plain((await db.query("MATCH (r:Role {person: 'ada'}) RETURN r.title")).rows)).toEqual([['lead']]);
+    // A writing statement reads the stored (newest) version.
+    expect(plain((await db.query("MATCH (r:Role {person: 'ada'}) SET r.seen = true RETURN r.title")).rows)).toEqual([['director']]);
+  });
+
+  it('temporal edges between one pair end where the next begins', async () => {
+    await db.query(
+      "CREATE (a:Person {name: 'ann'}), (b:Person {name: 'bob'}), (c:Person {name: 'cy'}), (a)-[:REPORTS_TO {valid_from: datetime('2001-01-01T00:00Z')}]->(b), (a)-[:REPORTS_TO {valid_from: datetime('2001-01-01T00:00Z')}]->(c)",
+    );
+    await db.query("MATCH (a:Person {name: 'ann'}), (b:Person {name: 'bob'}) CREATE (a)-[:REPORTS_TO {valid_from: datetime('2003-01-01T00:00Z')}]->(b)");
+    const managers = async (year: number) =>
+      plain((await db.query("USING valid_at(datetime({year: $y})) MATCH (:Person {name: 'ann'})-[r:REPORTS_TO]->(m) RETURN m.name, toString(r.valid_to) ORDER BY m.name", { y: BigInt(year) })).rows);
+    expect(await managers(2000)).toEqual([]);
+    expect(await managers(2002)).toEqual([['bob', '2003-01-01T00:00Z'], ['cy', null]]);
+    expect(await managers(2004)).toEqual([['bob', null], ['cy', null]]);
+    await expect(db.query("MATCH (a:Person {name: 'ann'}), (b:Person {name: 'bob'}) CREATE (a)-[:REPORTS_TO {valid_from: datetime('2003-01-01T00:00Z')}]->(b)")).rejects.toMatchObject({
+      reason: 'EDGE_EXISTS',
+    });
+  });
+
+  it('valid_at is checked when the statement is compiled and when it runs', async () => {
+    await expect(db.query('USING valid_at() MATCH (r:Role) RETURN r')).rejects.toBeInstanceOf(CypherError);
+    await expect(db.query('MATCH (r:Role) USING valid_at(r.valid_from) RETURN r')).rejects.toMatchObject({ detail: 'NonConstantExpression' });
+    await expect(db.query('USING valid_at($t) MATCH (r:Role) RETURN r', { t: 'soon' })).rejects.toMatchObject({ detail: 'InvalidArgumentValue' });
+    await expect(db.query("USING valid_at(datetime('2001-01-01T00:00Z')) CREATE (:Role {title: 'x'})")).rejects.toMatchObject({ detail: 'InvalidClauseComposition' });
+  });
+
+  it('a reopen loads a checkpoint, replays the entries after it, and reads every version as before', async () => {
+    await db.close();
+    expect(readdirSync(join(dir, 'checkpoints')).some((f) => f.endsWith('.ckpt'))).toBe(true);
+    db = await open(dir, options);
+    expect(await titles()).toEqual(expected);
+    expect(plain((await db.query("MATCH (r:Role {person: 'ada'}) RETURN r.title, r.seen")).rows)).toEqual([['lead', null]]);
+  });
+});
