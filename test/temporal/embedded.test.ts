@@ -53,9 +53,14 @@ describe('temporal labels, embedded', () => {
 
   it('versions at three valid_from read at several valid times; by default the one valid now', async () => {
     await db.query("CREATE (:Role {person: 'ada', title: 'engineer', valid_from: datetime('2000-01-01T00:00Z')})");
+    const [[id]] = (await db.query("MATCH (r:Role {person: 'ada'}) RETURN id(r)")).rows as [[bigint]];
+    const written_ts = db.database.latestCommitted().node(Number(id))!.ts;
     await db.query("MATCH (r:Role {person: 'ada'}) SET r.valid_from = datetime('2010-01-01T00:00Z'), r.title = 'lead'");
     await db.query("MATCH (r:Role {person: 'ada'}) SET r.valid_from = datetime('2999-01-01T00:00Z'), r.title = 'director'");
     expect(await titles()).toEqual(expected);
+    // The two axes apart: as the database knew it after the first write, 3001 was still the engineer's.
+    const known = await db.query('USING valid_at(datetime({year: 3001})) AS OF TIMESTAMP $ts MATCH (r:Role {person: "ada"}) RETURN r.title', { ts: BigInt(written_ts) });
+    expect(plain(known.rows)).toEqual([['engineer']]);
     // Now lies between 2010 and 2999: the current version is the lead, though the director is stored newest.
     expect(plain((await db.query("MATCH (r:Role {person: 'ada'}) RETURN r.title")).rows)).toEqual([['lead']]);
     // A writing statement reads the stored (newest) version.
