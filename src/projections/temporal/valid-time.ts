@@ -74,10 +74,20 @@ export function edgeAt(props: PropertyMap, next_us: number, at_us: number): Prop
   return withEnd(props, next_us);
 }
 
+/**
+ * Versions as read with the end a later version gives them, kept while the version lives: a version
+ * map never changes, and its end changes only when a version is written next to it, which the end
+ * stored beside it tells. Reads of old versions then allocate nothing after the first.
+ */
+const closedVersions = new WeakMap<PropertyMap, { readonly end_us: number; readonly props: PropertyMap }>();
+
 /** `props` with `valid_to` lowered to `end_us` when a later version ends it sooner. */
 function withEnd(props: PropertyMap, end_us: number): PropertyMap {
   if (end_us === Number.POSITIVE_INFINITY || validToMicros(props) <= end_us) return props;
+  const known = closedVersions.get(props);
+  if (known !== undefined && known.end_us === end_us) return known.props;
   const out = new Map<string, PropertyValue>(props);
   out.set(valid_to_key, instantOfMicros(end_us));
+  closedVersions.set(props, { end_us, props: out });
   return out;
 }
