@@ -125,7 +125,7 @@ export class Db {
     };
     if (prepared.explain) return this.engine.execute(prepared, this.database.latestCommitted(), ctx);
     if (prepared.kind === 'read') return this.engine.execute(prepared, readWithComputed(this.database, this.database.latestCommitted(), now_us), ctx);
-    const { value } = await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: journaled });
+    const { value } = await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: journaled, computed_at_us: now_us });
     return value;
   }
 

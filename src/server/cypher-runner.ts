@@ -94,7 +94,8 @@ export class CypherRunner {
       case 'write': {
         if (prepared.explain) return this.outcome(this.engine.execute(prepared, view, ctx), view, 0);
         if (call.at_timestamp > 0) throw failedPrecondition('a statement that writes cannot read at a past timestamp');
-        const { value, receipt } = await this.db.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: call.concern });
+        // Its reads see computed properties as a read-only statement does, at the same clock.
+        const { value, receipt } = await this.db.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: call.concern, computed_at_us: this.clock() });
         // Values the statement returns are resolved against the state it wrote, pending or not.
         return this.outcome(value, this.db.sm.latestView(), receipt.commit_ts);
       }
