@@ -228,6 +228,26 @@ describe('temporal labels and edge types', () => {
         reason: 'VALID_AT_IN_TRANSACTION',
       });
       await call(t, 'rollbackTransaction', { transactionId: begin.transactionId });
+      // A temporal definition declares its valid time as TIMESTAMP, or not at all.
+      const bad = { name: `Bad-${t}`, properties: [{ name: 'valid_from', type: scalar(ScalarType.STRING) }], temporal: true };
+      const schema = createGrpcClient(SchemaService, `127.0.0.1:${server.ports.grpc}`);
+      const refused = await failure(t === 'grpc' ? schema.createLabel(bad) : restCall(rest, SchemaService.method.createLabel, bad as never));
+      schema.close();
+      expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', reason: 'INVALID_VALID_TIME' });
+    });
+
+    it(`${t}: in a transaction a version write commits as one entry, like an auto-committed one`, async () => {
+      const sku = `tx-${t}`;
+      await cypher(t, "CREATE (:Price {sku: $sku, amount: 1, valid_from: datetime('2024-01-01T00:00Z')})", { sku: text(sku) });
+      const begin = (await call(t, 'beginTransaction', {})) as { transactionId: bigint };
+      await cypher(t, "MATCH (p:Price {sku: $sku}) SET p.valid_from = datetime('2024-02-01T00:00Z'), p.amount = 2", { sku: text(sku) }, begin.transactionId);
+      // Inside, the statement reads the stored version it wrote; outside, nothing has changed yet.
+      expect(await cypher(t, 'MATCH (p:Price {sku: $sku}) RETURN p.amount', { sku: text(sku) }, begin.transactionId)).toEqual([['2']]);
+      expect(await cypher(t, 'USING valid_at($at) MATCH (p:Price {sku: $sku}) RETURN p.amount', { sku: text(sku), at: ts(day('2024-02-15')) })).toEqual([['1']]);
+      await call(t, 'commitTransaction', { transactionId: begin.transactionId });
+      for (const [d, amount, to] of [['2024-01-15', '1', '2024-02-01T00:00Z'], ['2024-02-15', '2', null]] as const) {
+        expect(await cypher(t, 'USING valid_at($at) MATCH (p:Price {sku: $sku}) RETURN p.amount, p.valid_to', { sku: text(sku), at: ts(day(d)) })).toEqual([[amount, to]]);
+      }
     });
   }
 
