@@ -48,7 +48,7 @@ export class SnapshotView implements GraphReader {
     private readonly store: GraphStore,
     readonly read_index: number,
     readonly lens?: ReadLens,
-    /** The times `lens` reads at; absent for a reader of stored values. */
+    /** The times this reader was made to read at (its lens, if any, reads there); absent for a plain snapshot. */
     readonly times?: ReadTimes,
   ) {}
 
