@@ -18,10 +18,12 @@ import { indexCatalogOf } from './server/cypher-runner.js';
 import { admitSchemaStatement } from './server/index-builds/cypher-ddl.js';
 import { startSchemaRuntime, type SchemaRuntime } from './server/index-builds/schema-runtime.js';
 import { zeroStats } from './query/execute/context.js';
+import type { SchemaEvent } from './log/events.js';
 import { QueryEngine, type QueryResult } from './query/engine.js';
 import type { ProcedureLibrary } from './query/execute/procedures.js';
 import type { IndexCatalog, QueryPlan } from './query/plan/explain.js';
 import { applySessionSet, awaitVectorBuilds, type VectorSession } from './server/vector-reads.js';
+import { readWithComputed, validTimeReader, wallClockMicros } from './server/computed/read-views.js';
 
 export type { Value } from './common/values/value.js';
 export type { QueryResult, Prepared, ExecuteContext, StatementKind } from './query/engine.js';
@@ -31,6 +33,7 @@ export { ProcedureRegistry, type Procedure, type ProcedureLibrary } from './quer
 export { CypherError } from './query/errors.js';
 export { WeftError } from './common/errors.js';
 export type { SearchIndexSpec, TextAnalyzerName } from './log/events.js';
+export type { PropertyDefinitionSpec, SchemaEvent } from './log/events.js';
 
 export interface OpenOptions {
   /** Statement memory limit; 256 MiB when absent. */
@@ -108,17 +111,21 @@ export class Db {
       session: this.session.vector_build_wait_ms,
       server: this.options.vector_build_wait_ms ?? embedded_vector_build_wait_ms_default,
     });
+    const now_us = Date.now() * 1000;
     const ctx = {
       vector_consistency,
       params: new Map(Object.entries(params)),
       memory_limit_bytes: this.options.memory_limit_bytes ?? embedded_memory_limit_bytes_default,
       ...(this.options.statement_timeout_ms !== undefined && { deadline_ms: Date.now() + this.options.statement_timeout_ms }),
-      now_us: Date.now() * 1000,
-      viewAt: (ts: number) => this.database.viewAtTimestamp(ts),
+      now_us,
+      // Reads see what a server's reads see: computed properties and valid time at the read time.
+      viewAt: (ts: number) => readWithComputed(this.database, this.database.viewAtTimestamp(ts), ts),
+      validAt: validTimeReader(this.database, wallClockMicros),
       ...(this.options.time_zone !== undefined && { time_zone: this.options.time_zone }),
     };
-    if (prepared.kind === 'read' || prepared.explain) return this.engine.execute(prepared, this.database.latestCommitted(), ctx);
-    const { value } = await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: journaled });
+    if (prepared.explain) return this.engine.execute(prepared, this.database.latestCommitted(), ctx);
+    if (prepared.kind === 'read') return this.engine.execute(prepared, readWithComputed(this.database, this.database.latestCommitted(), now_us), ctx);
+    const { value } = await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: journaled, computed_at_us: now_us });
     return value;
   }
 
@@ -128,6 +135,19 @@ export class Db {
    */
   async createSearchIndex(req: { name?: string; label: string; properties: readonly string[]; search: SearchIndexSpec; if_not_exists?: boolean }): Promise<void> {
     await this.schema.admin.createIndex({ name: req.name ?? '', label: req.label, properties: req.properties, if_not_exists: req.if_not_exists ?? false, search: req.search });
+  }
+
+  /**
+   * A label definition, as the SchemaService's CreateLabel makes it (SPEC 4.3 rule 2): declared
+   * properties, computed properties, schema mode, and whether it is temporal (docs/temporal.md).
+   */
+  async defineLabel(def: Omit<Extract<SchemaEvent, { kind: 'label_defined' }>, 'kind'>): Promise<void> {
+    await this.schema.admin.defineLabel({ kind: 'label_defined', ...def });
+  }
+
+  /** An edge type definition, as CreateEdgeType makes it (SPEC 4.3 rule 3). */
+  async defineEdgeType(def: Omit<Extract<SchemaEvent, { kind: 'edge_type_defined' }>, 'kind'>): Promise<void> {
+    await this.schema.admin.defineEdgeType({ kind: 'edge_type_defined', ...def });
   }
 
   /** The plan of a statement, not run. */

@@ -17,6 +17,8 @@ import type { BlobSnapshot } from './blobs/blob-projection.js';
  * Version history inside the retention horizon is kept, so time travel survives a restart.
  */
 const FORMAT = 1;
+
+type NodeVersionTuple = [number, number, readonly string[], [string, PropertyValue][], boolean, [string, PropertyValue][][]?];
 const KEEP = 2;
 
 interface CheckpointBody {
@@ -30,8 +32,11 @@ interface CheckpointBody {
   readonly next_node_id: number;
   readonly next_edge_id: number;
   readonly horizon_index: number;
-  /** [id, versions oldest first as [index, ts, labels, props, deleted]] */
-  readonly nodes: [number, [number, number, readonly string[], [string, PropertyValue][], boolean][]][];
+  /**
+   * [id, versions oldest first as [index, ts, labels, props, deleted, earlier?]]; `earlier` only for
+   * a node of a temporal label (its older valid-time versions), so older checkpoints read unchanged.
+   */
+  readonly nodes: [number, NodeVersionTuple[]][];
   /** [id, type, source, target, versions oldest first as [index, ts, props, deleted]] */
   readonly edges: [number, string, number, number, [number, number, [string, PropertyValue][], boolean][]][];
   readonly operations: unknown;
@@ -63,9 +68,11 @@ export function writeCheckpoint(dir: string, sm: StateMachine): string {
     blobs: sm.blobs.snapshot(),
   };
   for (const record of sm.graph.nodeRecords()) {
-    const versions = committedChain(record.head, index).map(
-      (v: NodeVersion) => [v.index, v.ts, v.labels, [...v.props], v.deleted] as [number, number, readonly string[], [string, PropertyValue][], boolean],
-    );
+    const versions = committedChain(record.head, index).map((v: NodeVersion): NodeVersionTuple => {
+      const tuple: NodeVersionTuple = [v.index, v.ts, v.labels, [...v.props], v.deleted];
+      if (v.earlier !== undefined) tuple.push(v.earlier.map((e) => [...e]));
+      return tuple;
+    });
     if (versions.length > 0) body.nodes.push([record.id, versions]);
   }
   for (const record of sm.graph.edgeRecords()) {
@@ -106,7 +113,14 @@ function restore(body: CheckpointBody): StateMachine {
   for (const [id, versions] of body.nodes) {
     sm.graph.restoreNode(
       id,
-      versions.map(([index, ts, labels, props, deleted]) => ({ index, ts, labels, props: new Map(props), deleted })),
+      versions.map(([index, ts, labels, props, deleted, earlier]) => ({
+        index,
+        ts,
+        labels,
+        props: new Map(props),
+        deleted,
+        ...(earlier !== undefined && { earlier: earlier.map((e) => new Map(e)) }),
+      })),
     );
   }
   for (const [id, type, source, target, versions] of body.edges) {

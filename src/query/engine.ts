@@ -1,6 +1,8 @@
 import { failedPrecondition, resourceExhausted } from '../common/errors.js';
 import { ValueHashMap } from '../common/values/hash.js';
 import type { Value } from '../common/values/value.js';
+import { DateTimeValue } from '../common/values/index.js';
+import { instantMicros } from '../projections/computed/computed-reads.js';
 import type { GraphReader } from '../projections/graph/view.js';
 import { WriteSet } from '../projections/graph/write-set.js';
 import { bind } from './bind/index.js';
@@ -63,6 +65,8 @@ export interface ExecuteContext {
   readonly procedures?: ProcedureLibrary;
   /** The committed graph as of a commit_ts, for `AS OF TIMESTAMP`. */
   viewAt?(commit_ts: number): GraphReader;
+  /** `graph` with temporal records read at a valid time (epoch microseconds), for `valid_at`. */
+  validAt?(graph: GraphReader, valid_us: number): GraphReader;
   /** IANA zone or offset for temporal functions; UTC when absent. */
   readonly time_zone?: string;
   /** Uniform in [0, 1) for rand(); Math.random when absent. */
@@ -202,7 +206,7 @@ export class QueryEngine {
       return { columns: ['plan'], rows: [[plan.details.explain ?? '']], stats: zeroStats() };
     }
     for (const p of statement.parameters) if (!ctx.params.has(p)) throw missingParameter(p);
-    const target = statement.as_of === undefined ? graph : this.asOf(statement.as_of, ctx);
+    const target = this.atValidTime(statement, statement.as_of === undefined ? graph : this.asOf(statement.as_of, ctx), ctx);
     if (statement.updating && !(target instanceof WriteSet)) {
       throw failedPrecondition('a write statement must run against a write set');
     }
@@ -265,6 +269,22 @@ export class QueryEngine {
     }
     if (ctx.viewAt === undefined) throw failedPrecondition('AS OF TIMESTAMP is not available here');
     return ctx.viewAt(Number(v));
+  }
+
+  /** The reader of a statement with a `valid_at` hint: its datetime evaluated once, before any row. */
+  private atValidTime(statement: BoundQueryStatement, graph: GraphReader, ctx: ExecuteContext): GraphReader {
+    const e = statement.hints.valid_at;
+    if (e === undefined) return graph;
+    const at = runtimeLimits(() => {
+      const cx = this.context(statement, graph, ctx);
+      const row = new Array<Value>(statement.variables.length).fill(null);
+      return new ExpressionCompiler(cx, new GraphAccess(graph, undefined)).compile(e)(row);
+    });
+    if (!(at instanceof DateTimeValue)) {
+      throw new CypherError('ArgumentError', 'runtime', 'InvalidArgumentValue', 'valid_at needs a DATETIME, such as datetime(\'2024-03-01T00:00Z\')');
+    }
+    if (ctx.validAt === undefined) throw failedPrecondition('valid_at is not available here: it reads a snapshot, not a transaction');
+    return ctx.validAt(graph, instantMicros(at)!);
   }
 
   private context(statement: BoundQueryStatement, graph: GraphReader, ctx: ExecuteContext): ExecContext {

@@ -16,7 +16,7 @@ import type { NodeState } from '../projections/graph/records.js';
 import type { Database } from './database.js';
 import type { StatementGate } from './statement-gate.js';
 import { SnapshotPins } from './snapshot-pins.js';
-import { readWithComputed, wallClockMicros, type ReadClock } from './computed/read-views.js';
+import { readWithComputed, validTimeReader, wallClockMicros, type ReadClock } from './computed/read-views.js';
 
 /**
  * Runs Cypher statements for the member: reads on a snapshot, auto-committed writes through the write
@@ -94,7 +94,8 @@ export class CypherRunner {
       case 'write': {
         if (prepared.explain) return this.outcome(this.engine.execute(prepared, view, ctx), view, 0);
         if (call.at_timestamp > 0) throw failedPrecondition('a statement that writes cannot read at a past timestamp');
-        const { value, receipt } = await this.db.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: call.concern });
+        // Its reads see computed properties as a read-only statement does, at the same clock.
+        const { value, receipt } = await this.db.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: call.concern, computed_at_us: this.clock() });
         // Values the statement returns are resolved against the state it wrote, pending or not.
         return this.outcome(value, this.db.sm.latestView(), receipt.commit_ts);
       }
@@ -175,6 +176,7 @@ export class CypherRunner {
       ...(deadline_ms !== undefined ? { deadline_ms } : {}),
       now_us: Date.now() * 1000,
       viewAt: (ts: number) => readWithComputed(this.db, this.db.viewAtTimestamp(ts), ts),
+      validAt: validTimeReader(this.db, this.clock),
     };
   }
 
@@ -223,6 +225,8 @@ export const seek_nodes_min = 1000;
 function seekIndex(db: Database, reader: GraphReader, label: string, property: string, lookup: LookupKind): Iterable<NodeState> | undefined {
   const snapshot = reader instanceof WriteSet ? reader.baseReader : reader;
   if (!(snapshot instanceof SnapshotView)) return undefined;
+  // An index holds a temporal node's newest version; a read at a valid time may need another one.
+  if (snapshot.lens !== undefined && db.sm.schema.catalog.labels.get(label)?.temporal === true) return undefined;
   const indexes = db.sm.schema.lookup(snapshot);
   const index = indexes.find(label, [property]);
   if (index === undefined) return undefined;

@@ -8,6 +8,7 @@ import type { PeerTransport } from '../log/transport/peer-transport.js';
 import { ENGINE_FORMAT } from '../log/engine-format.js';
 import type { Entry, Event, GraphWrite } from '../log/events.js';
 import { HybridClock, systemClockMicros, type PhysicalClock } from '../log/hlc.js';
+import { withComputedValues } from '../projections/computed/computed-view.js';
 import { loadCheckpoint, readCheckpointFile, storeCheckpointFile, writeCheckpoint } from '../projections/checkpoint.js';
 import type { Refusal } from '../projections/graph/graph-store.js';
 import type { SnapshotView } from '../projections/graph/view.js';
@@ -60,6 +61,11 @@ export interface WriteOptions {
   readonly read_check?: GraphWrite['read_check'];
   /** Propose even when the write set is empty (a settled operation with nothing to create). */
   readonly always_propose?: boolean;
+  /**
+   * Epoch microseconds computed properties are evaluated at when the write reads nodes (a Cypher
+   * statement that writes); absent: it reads stored values only (docs/computed-properties.md).
+   */
+  readonly computed_at_us?: number;
 }
 
 export type CommitListener = (entries: readonly Entry[]) => void;
@@ -297,7 +303,8 @@ export class Database {
    */
   async write<T>(build: (ws: WriteSet) => T, options: WriteOptions): Promise<{ value: T; receipt: Receipt }> {
     await this.admitWrite();
-    const ws = new WriteSet(this.sm.latestView(), this.ids, false);
+    const latest = this.sm.latestView();
+    const ws = new WriteSet(options.computed_at_us === undefined ? latest : withComputedValues(latest, this.sm.schema.catalog, options.computed_at_us), this.ids, false);
     // The write is executed against state that may include entries not yet committed (DESIGN 3.2).
     // An answer that writes nothing (a refusal, a compare that did not match, a failed statement)
     // still tells the caller what it saw: it is given only once what it saw committed, so a read

@@ -147,6 +147,27 @@ describe('computed properties', () => {
     expect(direct.reason).toBe('COMPUTED_PROPERTY_WRITE');
   });
 
+  it('a statement that writes reads computed values as a read does, on both transports', async () => {
+    now_us = secs(0);
+    const node = await graph.createNode({ labels: ['Signal'], properties: { at: at(secs(0)), v: { kind: { case: 'intValue', value: 7n } } } });
+    const id = { kind: { case: 'intValue' as const, value: node.nodeId } };
+    for (const [tr, elapsed] of [['grpc', 25], ['rest', 50]] as const) {
+      now_us = secs(elapsed);
+      const t = elapsed / 100;
+      const res = (tr === 'grpc'
+        ? await query.executeCypher({ query: 'MATCH (s:Signal) WHERE id(s) = $id SET s.copy = s.lin RETURN s.copy', parameters: { id } })
+        : await restCall(rest, QueryService.method.executeCypher, { query: 'MATCH (s:Signal) WHERE id(s) = $id SET s.copy = s.lin RETURN s.copy', parameters: { id } })) as Awaited<
+        ReturnType<typeof query.executeCypher>
+      >;
+      expect(plain(res.rows[0]!.values[0])).toBeCloseTo(20 + 80 * (1 - t), 9);
+      // What was written is the value at the write's clock, stored: it no longer decays.
+      now_us = secs(90);
+      expect((await cypher(tr, `MATCH (s:Signal) WHERE id(s) = ${node.nodeId} RETURN s.copy, s.lin`))[0]).toEqual([expect.closeTo(20 + 80 * (1 - t), 9), expect.closeTo(28, 9)]);
+    }
+    // The computed property itself is still not stored by the write.
+    expect(server.db.latestCommitted().node(Number(node.nodeId))?.props.has('lin')).toBe(false);
+  });
+
   it('TTL: expired data is hidden at once on both transports, then the sweep removes it through the log', async () => {
     now_us = secs(0);
     const eph = await graph.createNode({ labels: ['Ephemeral'], properties: { at: at(secs(0)) } });

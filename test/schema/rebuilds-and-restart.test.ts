@@ -79,10 +79,11 @@ describe.each(transports)('rebuilds over %s', (t) => {
   });
 
   it('a temporal edge type with no discriminator identifies its edges by valid_from', async () => {
-    await h.schema(t, 'createEdgeType', { name: L('HELD'), properties: [{ name: 'valid_from', type: scalar(ScalarType.INT64), required: true }], temporal: true });
+    // valid_from is valid time: a temporal type declares it TIMESTAMP (docs/temporal.md).
+    await h.schema(t, 'createEdgeType', { name: L('HELD'), properties: [{ name: 'valid_from', type: scalar(ScalarType.TIMESTAMP), required: true }], temporal: true });
     const a = await h.graph(t, 'createNode', { labels: [], properties: {} });
     const b = await h.graph(t, 'createNode', { labels: [], properties: {} });
-    const at = (n: number) => ({ valid_from: { kind: { case: 'intValue' as const, value: BigInt(n) } } });
+    const at = (n: number) => ({ valid_from: { kind: { case: 'timestampValue' as const, value: { unixMicros: BigInt(n) } } } });
     await h.graph(t, 'createEdge', { edgeType: L('HELD'), sourceNodeId: a.nodeId, targetNodeId: b.nodeId, properties: at(1) });
     await h.graph(t, 'createEdge', { edgeType: L('HELD'), sourceNodeId: a.nodeId, targetNodeId: b.nodeId, properties: at(2) });
     expect((await failureOf(h.graph(t, 'createEdge', { edgeType: L('HELD'), sourceNodeId: a.nodeId, targetNodeId: b.nodeId, properties: at(1) }))).reason).toBe('EDGE_EXISTS');

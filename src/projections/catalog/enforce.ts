@@ -8,6 +8,7 @@ import { compareKeys, type IndexKey } from '../indexes/sorted-entries.js';
 import type { Catalog } from './catalog.js';
 import type { ConstraintRecord, IndexRecord } from './types.js';
 import { typeText, valueHasType, valueKindText } from './value-types.js';
+import { checkValidInterval, checkVersionRoom, valid_time_keys } from '../temporal/valid-time-checks.js';
 
 /**
  * The schema checks of a graph write, run at propose and again at apply on every member (DESIGN 2):
@@ -60,7 +61,7 @@ export function checkSchemaWrite(ops: readonly GraphOp[], graph: GraphStore, cat
   const { nodes, before, edges } = afterStates(ops, graph);
   for (const [id, after] of nodes) {
     if (after === null) continue;
-    const bad = checkNode(id, after, before.get(id), catalog);
+    const bad = checkNode(id, after, before.get(id), catalog) ?? checkTemporalNode(id, after, graph, catalog);
     if (bad !== undefined) return bad;
   }
   const dup = checkUniqueness(nodes, before, catalog, indexes);
@@ -203,7 +204,9 @@ function checkNode(id: number, after: NodeAfter, before: NodeAfter | undefined, 
     }
     if (def.mode === 'STRICT') {
       for (const key of after.props.keys()) {
-        const known = declared.some((d) => d.properties.some((p) => p.name === key) || d.computed.some((c) => c.name === key));
+        const known =
+          declared.some((d) => d.properties.some((p) => p.name === key) || d.computed.some((c) => c.name === key)) ||
+          (valid_time_keys.includes(key) && declared.some((d) => d.temporal));
         if (!known) {
           return violation('UNDECLARED_PROPERTY', `label ${def.name} is STRICT and declares no property ${key}`, { label: def.name, property: key, node_id: node });
         }
@@ -217,6 +220,21 @@ function checkNode(id: number, after: NodeAfter, before: NodeAfter | undefined, 
     }
   }
   return undefined;
+}
+
+/**
+ * A node of a temporal label: its version's interval, and room for the version when the write
+ * starts a new one. Versions start afresh when the node takes its first temporal label.
+ */
+function checkTemporalNode(id: number, after: NodeAfter, graph: GraphStore, catalog: Catalog): Refusal | undefined {
+  const temporal = after.labels.find((l) => catalog.labels.get(l)?.temporal === true);
+  if (temporal === undefined) return undefined;
+  const meta = { label: temporal, node_id: String(id) };
+  const bad = checkValidInterval(`label ${temporal}`, after.props, meta);
+  if (bad !== undefined) return bad;
+  const head = graph.nodeRecord(id)?.head;
+  if (head === undefined || !head.labels.some((l) => catalog.labels.get(l)?.temporal === true)) return undefined;
+  return checkVersionRoom(`label ${temporal}`, [...(head.earlier ?? []), head.props], after.props, meta);
 }
 
 /** Whether one node alone satisfies a constraint (everything but uniqueness). */
@@ -333,9 +351,13 @@ function checkEdge(id: number, after: EdgeAfter, graph: GraphStore, catalog: Cat
       });
     }
   }
-  if (!after.created) return undefined;
+  if (def.temporal) {
+    const bad = checkValidInterval(`edge type ${def.name}`, after.props, meta);
+    if (bad !== undefined) return bad;
+  }
   // Edge identity (SPEC 2.4 discriminator): type, both endpoints and the discriminator's value.
   const idProp = def.discriminator !== '' ? def.discriminator : def.temporal ? 'valid_from' : undefined;
+  if (!after.created && !identityChanged(id, idProp, after, graph)) return undefined;
   const same = (props: PropertyMap): boolean => {
     if (idProp === undefined) return true;
     const a = after.props.get(idProp);
@@ -353,6 +375,15 @@ function checkEdge(id: number, after: EdgeAfter, graph: GraphStore, catalog: Cat
     if (other < id && same(o.props)) return edgeExists(def.name, id, other);
   }
   return undefined;
+}
+
+/** Whether an update gives an existing edge another identity (a changed discriminator or valid_from). */
+function identityChanged(id: number, idProp: string | undefined, after: EdgeAfter, graph: GraphStore): boolean {
+  if (idProp === undefined) return false;
+  const r = graph.edgeRecord(id);
+  const before = r === undefined ? undefined : visibleEdge(r, Number.POSITIVE_INFINITY)?.props.get(idProp);
+  const now = after.props.get(idProp);
+  return before === undefined || now === undefined ? before !== now : !sameValue(before, now);
 }
 
 function edgeExists(type: string, id: number, other: number): Refusal {

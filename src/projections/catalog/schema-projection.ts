@@ -56,6 +56,9 @@ export class SchemaProjection {
 
   constructor(private readonly graph: GraphStore) {
     this.indexes = new IndexStore(graph);
+    // The catalog decides which labels keep valid-time versions; it is read at each apply, so a
+    // label defined (or a pending definition undone) takes effect at its place in the log.
+    graph.temporalLabel = (label) => this.catalog.labels.get(label)?.temporal === true;
   }
 
   // ---- graph writes ----

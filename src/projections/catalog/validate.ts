@@ -2,6 +2,7 @@ import type { ComputedPropertySpec, PropertyDefinitionSpec, PropertyTypeSpec, Sc
 import type { Refusal } from '../graph/graph-store.js';
 import type { Catalog } from './catalog.js';
 import { typeText, valueHasType } from './value-types.js';
+import { checkValidTimeDeclarations } from '../temporal/valid-time-checks.js';
 
 /**
  * The rules of SPEC 4.3 for definitions, as pure checks against the catalog. Admission runs them
@@ -98,7 +99,7 @@ export function checkDefinition(event: Extract<SchemaEvent, { kind: 'label_defin
       const badComputed = checkComputed(c, event.properties, event.name);
       if (badComputed !== undefined) return badComputed;
     }
-    return undefined;
+    return temporalDeclarations(event.temporal, event.name, event.properties);
   }
   const bad = checkName(event.name, 'the edge type name') ?? checkProperties(event.properties, event.name);
   if (bad !== undefined) return bad;
@@ -116,7 +117,12 @@ export function checkDefinition(event: Extract<SchemaEvent, { kind: 'label_defin
       );
     }
   }
-  return undefined;
+  return temporalDeclarations(event.temporal, event.name, event.properties);
+}
+
+function temporalDeclarations(temporal: boolean, owner: string, props: readonly PropertyDefinitionSpec[]): Refusal | undefined {
+  const bad = temporal ? checkValidTimeDeclarations(owner, props) : undefined;
+  return bad === undefined ? undefined : invalid(bad, 'INVALID_VALID_TIME');
 }
 
 /** HNSW degree bounds: below 2 the graph does not connect; above 100 it only costs memory. */

@@ -3,7 +3,8 @@ import type { PropertyValue } from '../../common/property-value.js';
 import { DateTimeValue } from '../../common/values/index.js';
 import type { ComputedPropertySpec } from '../../log/events.js';
 import type { Catalog } from '../catalog/catalog.js';
-import type { NodeState } from '../graph/records.js';
+import type { ReadLens } from '../graph/read-lens.js';
+import type { EdgeState, NodeState } from '../graph/records.js';
 import { decayValue, vectorDecayMultiplier } from './decay.js';
 
 /**
@@ -31,7 +32,7 @@ export function expiryMicros(spec: ComputedPropertySpec, anchor_us: number): num
   return anchor_us + spec.duration_secs * 1_000_000;
 }
 
-export class ComputedReads {
+export class ComputedReads implements ReadLens {
   private constructor(
     /** Computed properties by label; only labels that declare some. */
     private readonly byLabel: ReadonlyMap<string, readonly ComputedPropertySpec[]>,
@@ -48,6 +49,11 @@ export class ComputedReads {
 
   affects(label: string): boolean {
     return this.byLabel.has(label);
+  }
+
+  /** Edges carry no computed properties; one hidden with an expired end is the reader's to drop. */
+  edge(edge: EdgeState): EdgeState {
+    return edge;
   }
 
   /** The node as read at `read_ts_us`, or undefined when a NODE-scoped TTL has expired it. */

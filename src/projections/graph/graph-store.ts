@@ -1,6 +1,7 @@
 import { assert } from '../../common/assert.js';
 import type { PropertyMap, PropertyValue } from '../../common/property-value.js';
 import type { GraphOp } from '../../log/events.js';
+import { writeValidVersion } from '../temporal/valid-time.js';
 import { EdgeRecord, LabelMembers, NodeRecord, ScanCacheBudget, SLOT_BYTES, visibleEdge, visibleNode, type EdgeVersion, type NodeVersion } from './records.js';
 
 /**
@@ -60,6 +61,11 @@ export class GraphStore {
   readonly scanCache = new ScanCacheBudget(256 * 1024 * 1024);
   private edgesCollected = 0;
   private unsorted = false;
+  /**
+   * Whether a label is temporal (SPEC 2.4): its nodes keep one version per valid_from. The schema
+   * projection answers from the catalog, which is itself a fold of the log, so apply stays pure.
+   */
+  temporalLabel: (label: string) => boolean = () => false;
 
   get nextNodeId(): number {
     return this.nodes.length;
@@ -231,13 +237,18 @@ export class GraphStore {
           const current = record.head;
           const labels = applyLabelChange(current.labels, op.add_labels, op.remove_labels);
           const props = applyPropertyChange(current.props, op.set, op.replace);
-          this.pushNode(record, index, ts, labels, props, false);
+          if (labels.some(this.temporalLabel)) {
+            // A node that only now takes a temporal label starts its valid-time history here.
+            const earlier = current.labels.some(this.temporalLabel) ? (current.earlier ?? []) : [];
+            const valid = writeValidVersion(current.props, earlier, props);
+            this.pushNode(record, index, ts, labels, valid.props, false, valid.earlier);
+          } else this.pushNode(record, index, ts, labels, props, false);
           touched?.nodes.push(record);
           break;
         }
         case 'delete_node': {
           const record = this.nodeRecord(op.id)!;
-          this.pushNode(record, index, ts, record.head.labels, record.head.props, true);
+          this.pushNode(record, index, ts, record.head.labels, record.head.props, true, record.head.earlier);
           touched?.nodes.push(record);
           break;
         }
@@ -343,12 +354,20 @@ export class GraphStore {
     return r === undefined ? undefined : visibleEdge(r, Number.POSITIVE_INFINITY);
   }
 
-  private pushNode(record: NodeRecord, index: number, ts: number, labels: readonly string[], props: PropertyMap, deleted: boolean): void {
+  private pushNode(
+    record: NodeRecord,
+    index: number,
+    ts: number,
+    labels: readonly string[],
+    props: PropertyMap,
+    deleted: boolean,
+    earlier?: readonly PropertyMap[],
+  ): void {
     const prev = record.head as NodeVersion | undefined;
     if (prev !== undefined && !prev.deleted) this.countNode(prev.labels, -1);
     if (!deleted) this.countNode(labels, +1);
     for (const label of labels) addTo(this.byLabel, label, record);
-    record.head = { id: record.id, ref: record.ref, record, index, ts, labels, props, deleted, prev };
+    record.head = { id: record.id, ref: record.ref, record, index, ts, labels, props, deleted, prev, ...(earlier !== undefined && { earlier }) };
     if (deleted) this.nodeDeletions.push(record.head);
     this.labelsWritten(labels, index);
     if (prev !== undefined && prev.labels !== labels) this.labelsWritten(prev.labels, index);
@@ -431,11 +450,11 @@ export class GraphStore {
   }
 
   /** Restores a record set from a checkpoint (versions oldest first per record). */
-  restoreNode(id: number, versions: readonly Pick<NodeVersion, 'index' | 'ts' | 'labels' | 'props' | 'deleted'>[]): void {
+  restoreNode(id: number, versions: readonly Pick<NodeVersion, 'index' | 'ts' | 'labels' | 'props' | 'deleted' | 'earlier'>[]): void {
     const record = new NodeRecord(id);
     while (this.nodes.length < id) this.nodes.push(undefined);
     this.nodes[id] = record;
-    for (const v of versions) this.pushNode(record, v.index, v.ts, v.labels, v.props, v.deleted);
+    for (const v of versions) this.pushNode(record, v.index, v.ts, v.labels, v.props, v.deleted, v.earlier);
     this.unsorted ||= record.head.deleted;
   }
 

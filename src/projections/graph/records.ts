@@ -17,6 +17,11 @@ export interface NodeState {
   readonly ref: NodeRef;
   readonly labels: readonly string[];
   readonly props: PropertyMap;
+  /**
+   * A node of a temporal label: its valid-time versions older than `props` (which is the one with the
+   * latest valid_from), ordered by valid_from; absent for every other node (docs/temporal.md).
+   */
+  readonly earlier?: readonly PropertyMap[];
   /** commit_ts of the entry that last wrote the node (SPEC Node.version); 0 for a write not yet committed. */
   readonly ts: number;
 }

@@ -1,7 +1,7 @@
 import type { GraphStats, GraphStore } from './graph-store.js';
 import { nodeRef, type NodeRef } from '../../common/values/value.js';
-import { visibleEdge, visibleNode, type EdgeState, type LabelMembers, type NodeRecord, type NodeState } from './records.js';
-import type { ComputedReads } from '../computed/computed-reads.js';
+import { visibleEdge, visibleNode, type EdgeRecord, type EdgeState, type LabelMembers, type NodeRecord, type NodeState } from './records.js';
+import type { ReadLens } from './read-lens.js';
 
 /**
  * What the query engine and the API read the graph through. Every call answers from one fixed point
@@ -29,32 +29,55 @@ export interface GraphReader {
   stats(): GraphStats;
 }
 
+/** The two instants a current or time-travel read is evaluated at, epoch microseconds. */
+export interface ReadTimes {
+  /** Computed properties and TTL expiry are evaluated here (docs/computed-properties.md). */
+  readonly read_ts_us: number;
+  /** Temporal labels and edge types show the versions valid here (docs/temporal.md). */
+  readonly valid_us: number;
+}
+
 /**
- * A reader of the store at a fixed read index. With `computed`, nodes are read with their computed
- * properties evaluated and TTL expiry applied at its read time (an expired node hides its edges);
- * the kept label lists and their columns, which hold stored values, are then not used.
+ * A reader of the store at a fixed read index. With a `lens`, records are read through it: computed
+ * properties evaluated and TTL expiry applied at its read time (an expired node hides its edges),
+ * temporal records at their valid time; the kept label lists and their columns, which hold stored
+ * values, are then not used.
  */
 export class SnapshotView implements GraphReader {
   constructor(
     private readonly store: GraphStore,
     readonly read_index: number,
-    readonly computed?: ComputedReads,
+    readonly lens?: ReadLens,
+    /** The times this reader was made to read at (its lens, if any, reads there); absent for a plain snapshot. */
+    readonly times?: ReadTimes,
   ) {}
 
-  /** The same snapshot read with computed properties at a read time. */
-  withComputed(computed: ComputedReads | undefined): SnapshotView {
-    return computed === undefined ? this : new SnapshotView(this.store, this.read_index, computed);
+  /** The same snapshot read through `lens`, made for `times`. */
+  withLens(lens: ReadLens | undefined, times: ReadTimes): SnapshotView {
+    return new SnapshotView(this.store, this.read_index, lens, times);
   }
 
   /** The record's visible version as this reader shows it. */
   private see(r: NodeRecord): NodeState | undefined {
     const v = visibleNode(r, this.read_index);
-    return v === undefined || this.computed === undefined ? v : this.computed.node(v);
+    return v === undefined || this.lens === undefined ? v : this.lens.node(v);
   }
 
-  /** Whether an edge's endpoints are both visible (only computed reads can hide one). */
-  private endsVisible(e: EdgeState): boolean {
-    return this.computed === undefined || (this.node(e.source) !== undefined && this.node(e.target) !== undefined);
+  /** The record's visible version as this reader shows it: through the lens, with both ends visible. */
+  private seeEdge(r: EdgeRecord): EdgeState | undefined {
+    const v = visibleEdge(r, this.read_index);
+    if (v === undefined || this.lens === undefined) return v;
+    if (this.node(v.source) === undefined || this.node(v.target) === undefined) return undefined;
+    return this.lens.edge(v, () => this.siblings(r));
+  }
+
+  /** The stored edges of `r`'s type from its source to its target that this snapshot holds. */
+  private *siblings(r: EdgeRecord): Iterable<EdgeState> {
+    for (const e of r.source.out) {
+      if (e.type !== r.type || e.target !== r.target) continue;
+      const v = visibleEdge(e, this.read_index);
+      if (v !== undefined) yield v;
+    }
   }
 
   node(id: number): NodeState | undefined {
@@ -68,8 +91,7 @@ export class SnapshotView implements GraphReader {
 
   edge(id: number): EdgeState | undefined {
     const r = this.store.edgeRecord(id);
-    const v = r === undefined ? undefined : visibleEdge(r, this.read_index);
-    return v !== undefined && this.endsVisible(v) ? v : undefined;
+    return r === undefined ? undefined : this.seeEdge(r);
   }
 
   *nodes(): Iterable<NodeState> {
@@ -88,15 +110,15 @@ export class SnapshotView implements GraphReader {
 
   *edges(): Iterable<EdgeState> {
     for (const r of this.store.edgeRecords()) {
-      const v = visibleEdge(r, this.read_index);
-      if (v !== undefined && this.endsVisible(v)) yield v;
+      const v = this.seeEdge(r);
+      if (v !== undefined) yield v;
     }
   }
 
   *edgesOfType(type: string): Iterable<EdgeState> {
     for (const r of this.store.recordsOfType(type)) {
-      const v = visibleEdge(r, this.read_index);
-      if (v !== undefined && this.endsVisible(v)) yield v;
+      const v = this.seeEdge(r);
+      if (v !== undefined) yield v;
     }
   }
 
@@ -106,16 +128,16 @@ export class SnapshotView implements GraphReader {
     if (direction !== 'in') {
       for (const e of r.out) {
         if (type !== undefined && e.type !== type) continue;
-        const v = visibleEdge(e, this.read_index);
-        if (v !== undefined && this.endsVisible(v)) yield v;
+        const v = this.seeEdge(e);
+        if (v !== undefined) yield v;
       }
     }
     if (direction !== 'out') {
       for (const e of r.in) {
         if (type !== undefined && e.type !== type) continue;
         if (direction === 'both' && e.source === e.target) continue;
-        const v = visibleEdge(e, this.read_index);
-        if (v !== undefined && this.endsVisible(v)) yield v;
+        const v = this.seeEdge(e);
+        if (v !== undefined) yield v;
       }
     }
   }
@@ -126,8 +148,8 @@ export class SnapshotView implements GraphReader {
    */
   forEachNode(label: string | undefined, fn: (node: NodeState, members?: LabelMembers, position?: number) => boolean): boolean {
     const readIndex = this.read_index;
-    if (this.computed !== undefined) {
-      // Computed values differ from the stored columns: no kept list, every node seen through them.
+    if (this.lens !== undefined) {
+      // Values read through a lens differ from the stored columns: no kept list, every node seen through them.
       for (const v of label === undefined ? this.nodes() : this.nodesWithLabel(label)) if (!fn(v)) return false;
       return true;
     }
@@ -156,13 +178,13 @@ export class SnapshotView implements GraphReader {
    * otherwise (then `forEachNode` walks the records, and may start a list).
    */
   keptMembers(label: string): LabelMembers | undefined {
-    if (this.computed !== undefined) return undefined;
+    if (this.lens !== undefined) return undefined;
     return this.store.keptMembers(label, this.read_index);
   }
 
   /** `edgesOf` through a callback that answers false to stop: the query engine's expands. */
   forEachEdgeOf(nodeId: number, direction: Direction, type: string | undefined, fn: (edge: EdgeState) => boolean): boolean {
-    if (this.computed !== undefined) {
+    if (this.lens !== undefined) {
       for (const e of this.edgesOf(nodeId, direction, type)) if (!fn(e)) return false;
       return true;
     }

@@ -40,8 +40,8 @@ function literalArg(h: Hint): LiteralValue {
 }
 
 /** The hints of a statement; a later hint of the same name overrides an earlier one. */
-export function bindHints(hints: readonly Hint[]): BoundHints {
-  let out: { vector_consistency?: VectorConsistency; vector_build_wait_ms?: number } = {};
+export function bindHints(hints: readonly Hint[], expressions: ExpressionBinder): BoundHints {
+  let out: { vector_consistency?: VectorConsistency; vector_build_wait_ms?: number; valid_at?: BoundExpression } = {};
   for (const h of hints) {
     switch (h.name.toLowerCase()) {
       case 'vector_consistency':
@@ -51,8 +51,11 @@ export function bindHints(hints: readonly Hint[]): BoundHints {
       case 'vector_build_wait_ms':
         out = { ...out, vector_build_wait_ms: waitMs(literalArg(h), h.span) };
         break;
+      case 'valid_at':
+        out = { ...out, valid_at: bindValidAt(h, expressions) };
+        break;
       default:
-        throw bindError('UnknownHint', `unknown hint ${h.name} (known: vector_consistency, vector_build_wait)`, h.span);
+        throw bindError('UnknownHint', `unknown hint ${h.name} (known: vector_consistency, vector_build_wait, valid_at)`, h.span);
     }
   }
   return out;
@@ -67,6 +70,24 @@ export function bindAsOf(e: Expression, expressions: ExpressionBinder): BoundExp
   }
   if (bound.kind === 'literal' && typeof bound.value === 'bigint' && bound.value < 0n) {
     throw bindError('NegativeIntegerArgument', 'AS OF TIMESTAMP cannot be negative', e.span);
+  }
+  return bound;
+}
+
+/**
+ * `valid_at(<datetime>)`: one constant argument (a literal, a parameter or a function of them, such as
+ * `datetime('2024-03-01T00:00Z')`), evaluated when the statement runs; it must give a DATETIME.
+ */
+function bindValidAt(h: Hint, expressions: ExpressionBinder): BoundExpression {
+  const arg = h.args[0];
+  if (h.args.length !== 1 || arg === undefined) {
+    throw bindError('InvalidNumberOfArguments', 'hint valid_at takes exactly one argument, a datetime', h.span);
+  }
+  if (referencesVariables(arg)) throw bindError('NonConstantExpression', 'valid_at must not depend on variables', arg.span);
+  const bound = expressions.bind(arg, { scope: new Scope(), aggregation: 'forbidden', predicate: false });
+  // The static types know no temporal kind: a type known at all is not a datetime.
+  if (isKnown(bound.type)) {
+    throw bindError('InvalidArgumentType', `valid_at takes a datetime, not a ${describeType(bound.type)}`, arg.span);
   }
   return bound;
 }

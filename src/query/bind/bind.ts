@@ -29,11 +29,16 @@ export function bind(statement: Statement, options: BindOptions): BoundStatement
         // A write lands at the newest commit; reading an older snapshot for it would lose updates.
         throw bindError('InvalidClauseComposition', 'AS OF TIMESTAMP reads a past snapshot and cannot be combined with updates', as_of.span);
       }
+      const hints = bindHints(statement.hints, expressions);
+      if (hints.valid_at !== undefined && updating) {
+        // A write changes the stored versions; it reads them as stored, never at a valid time.
+        throw bindError('InvalidClauseComposition', 'valid_at reads temporal records at a valid time and cannot be combined with updates', hints.valid_at.span);
+      }
       return {
         kind: 'query',
         query,
         ...(as_of && { as_of }),
-        hints: bindHints(statement.hints),
+        hints,
         variables: context.variables.all,
         parameters: [...context.parameters].sort(),
         updating,

@@ -9,6 +9,8 @@ export type VectorConsistency = 'current' | 'snapshot' | 'exact';
 export interface BoundHints {
   readonly vector_consistency?: VectorConsistency;
   readonly vector_build_wait_ms?: number;
+  /** `valid_at(<datetime>)`: the valid time temporal labels and edge types are read at (docs/temporal.md). */
+  readonly valid_at?: BoundExpression;
 }
 
 export interface BoundQueryStatement {
