@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+import { crc32 } from 'node:zlib';
 import type { HierarchicalNSW as Hnsw } from 'hnswlib-node';
+import { assert } from '../../common/assert.js';
 import type { SearchIndexSpec } from '../../log/events.js';
 import type { NodeRecord } from '../graph/records.js';
 import type { SearchMaintenance } from './search-index.js';
@@ -45,6 +47,16 @@ export class VectorIndex implements SearchMaintenance {
   private readonly deleted = new Set<number>();
   /** Compactions run so far (operators and tests read it). */
   compactions = 0;
+  /**
+   * How the HNSW graph came to be at load: taken from the file saved with the checkpoint, or built
+   * from the vectors (no usable file, or a fresh index). Tests and operators read it.
+   */
+  origin: 'built' | 'saved' = 'built';
+  /**
+   * A saved graph adopted at load, while the refill from the records puts the vectors back: `put`
+   * only records them (the graph holds them already) until `settleSaved` checks them against it.
+   */
+  private adopting: SavedGraphFacts | undefined;
 
   constructor(
     readonly spec: Extract<SearchIndexSpec, { kind: 'vector' }>,
@@ -124,11 +136,78 @@ export class VectorIndex implements SearchMaintenance {
     return out;
   }
 
+  /**
+   * What a saved graph must be checked against at load: the digest of the vectors it was saved
+   * with, and the ids it holds mark-deleted. Undefined for L1 (no graph) or with pending entries
+   * applied beyond the committed index being saved (the graph holds them).
+   */
+  savedFacts(): SavedGraphFacts | undefined {
+    if (this.hnsw === undefined || this.adopting !== undefined) return undefined;
+    return { digest: this.digest(), count: this.vectors.size, deleted: [...this.deleted].sort((a, b) => a - b) };
+  }
+
+  /** The HNSW graph, for writing it beside a checkpoint (hnswlib writes files only). */
+  graph(): Hnsw | undefined {
+    return this.hnsw;
+  }
+
+  /**
+   * Takes a graph read from a saved file before the refill at load. Call on an empty index only;
+   * `settleSaved` must follow the refill.
+   */
+  adoptSaved(hnsw: Hnsw, facts: SavedGraphFacts): void {
+    assert(this.vectors.size === 0 && this.metric !== 'L1', 'a saved graph is adopted by an empty HNSW index only');
+    this.hnsw = hnsw;
+    this.capacity = hnsw.getMaxElements();
+    this.deleted.clear();
+    for (const id of facts.deleted) this.deleted.add(id);
+    this.adopting = facts;
+  }
+
+  /**
+   * After the refill: keeps the adopted graph when the refilled vectors are exactly those it was
+   * saved with, else rebuilds it from them. Returns why it rebuilt, or undefined when it kept it.
+   */
+  settleSaved(): string | undefined {
+    const facts = this.adopting;
+    if (facts === undefined) return undefined;
+    this.adopting = undefined;
+    const held = this.hnsw?.getCurrentCount() ?? 0;
+    let why: string | undefined;
+    if (facts.count !== this.vectors.size || held !== this.vectors.size + this.deleted.size) {
+      why = `it holds ${held} vectors (${this.deleted.size} deleted), the graph has ${this.vectors.size}`;
+    } else if ([...this.deleted].some((id) => this.vectors.has(id))) {
+      why = 'a vector it holds deleted is live in the graph';
+    } else if (facts.digest !== this.digest()) {
+      why = 'its vectors differ from the graph\'s';
+    }
+    if (why === undefined) {
+      this.origin = 'saved';
+      return undefined;
+    }
+    this.rebuild(Math.max(vector_capacity_initial, this.vectors.size * 2));
+    return why;
+  }
+
+  /** CRC-32 of every (id, vector) in id order: equal digests, equal contents. */
+  digest(): number {
+    const entries = [...this.vectors].sort((a, b) => a[0] - b[0]);
+    const idBytes = new DataView(new ArrayBuffer(8));
+    const idView = new Uint8Array(idBytes.buffer);
+    let crc = 0;
+    for (const [id, v] of entries) {
+      idBytes.setFloat64(0, id, true);
+      crc = crc32(idView, crc);
+      crc = crc32(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), crc);
+    }
+    return crc;
+  }
+
   private put(id: number, v: Float32Array): void {
     const had = this.vectors.get(id);
     if (had !== undefined && sameVector(had, v)) return;
     this.vectors.set(id, v);
-    if (this.hnsw === undefined) return;
+    if (this.hnsw === undefined || this.adopting !== undefined) return;
     // A mark-deleted id keeps its slot: hnswlib unmarks it and updates the vector in place.
     const reused = this.deleted.delete(id);
     if (had === undefined && !reused && this.vectors.size + this.deleted.size > this.capacity) {
@@ -145,10 +224,14 @@ export class VectorIndex implements SearchMaintenance {
 
   /** A fresh graph holding the live vectors only, inserted in id order (deterministic). */
   private compact(): void {
-    const live = [...this.vectors.entries()].sort((a, b) => a[0] - b[0]);
-    this.reset(Math.max(vector_capacity_initial, live.length * 2));
-    for (const [id, v] of live) this.hnsw?.addPoint(Array.from(v), id);
+    this.rebuild(Math.max(vector_capacity_initial, this.vectors.size * 2));
     this.compactions++;
+  }
+
+  private rebuild(capacity: number): void {
+    const live = [...this.vectors.entries()].sort((a, b) => a[0] - b[0]);
+    this.reset(capacity);
+    for (const [id, v] of live) this.hnsw?.addPoint(Array.from(v), id);
   }
 
   private reset(capacity: number): void {
@@ -160,11 +243,28 @@ export class VectorIndex implements SearchMaintenance {
       return;
     }
     this.hnsw = new HierarchicalNSW(space, this.dimensions);
+    this.origin = 'built';
     this.hnsw.initIndex({ maxElements: capacity, m: this.spec.m, efConstruction: this.spec.ef_construction, randomSeed: hnsw_seed });
   }
 }
 
-function spaceOf(metric: VectorMetricName): 'cosine' | 'l2' | 'ip' | undefined {
+/** What a saved graph is checked against at load (see `savedFacts`). */
+export interface SavedGraphFacts {
+  /** `digest()` of the vectors when the graph was saved. */
+  readonly digest: number;
+  /** Live vectors then. */
+  readonly count: number;
+  /** Ids mark-deleted in the graph then, ascending. */
+  readonly deleted: readonly number[];
+}
+
+/** A fresh hnswlib graph of an index's space, to read a saved file into. */
+export function emptyGraph(metric: VectorMetricName, dimensions: number): Hnsw | undefined {
+  const space = spaceOf(metric);
+  return space === undefined ? undefined : new HierarchicalNSW(space, dimensions);
+}
+
+export function spaceOf(metric: VectorMetricName): 'cosine' | 'l2' | 'ip' | undefined {
   switch (metric) {
     case 'COSINE':
       return 'cosine';
