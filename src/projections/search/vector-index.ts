@@ -45,6 +45,8 @@ export class VectorIndex implements SearchMaintenance {
   private capacity = 0;
   /** Ids mark-deleted in the HNSW graph. Invariant: disjoint from `vectors`; empty when there is no graph. */
   private readonly deleted = new Set<number>();
+  /** The beam last set on `hnsw` (-1: none yet). */
+  private ef = -1;
   /** Compactions run so far (operators and tests read it). */
   compactions = 0;
   /**
@@ -115,7 +117,9 @@ export class VectorIndex implements SearchMaintenance {
     const live = this.vectors.size;
     if (k <= 0 || live === 0) return [];
     if (this.hnsw === undefined) return this.exact(query, k, accept);
-    this.hnsw.setEf(Math.max(ef, k));
+    const beam = Math.max(ef, k);
+    // setEf is a call into the addon: skipped when the beam is the one set last.
+    if (beam !== this.ef) this.hnsw.setEf((this.ef = beam));
     const res = this.hnsw.searchKnn(Array.from(query), Math.min(k, live), accept);
     const out: VectorHit[] = [];
     for (let i = 0; i < res.neighbors.length; i++) {
@@ -158,6 +162,7 @@ export class VectorIndex implements SearchMaintenance {
   adoptSaved(hnsw: Hnsw, facts: SavedGraphFacts): void {
     assert(this.vectors.size === 0 && this.metric !== 'L1', 'a saved graph is adopted by an empty HNSW index only');
     this.hnsw = hnsw;
+    this.ef = -1;
     this.capacity = hnsw.getMaxElements();
     this.deleted.clear();
     for (const id of facts.deleted) this.deleted.add(id);
@@ -243,6 +248,7 @@ export class VectorIndex implements SearchMaintenance {
       return;
     }
     this.hnsw = new HierarchicalNSW(space, this.dimensions);
+    this.ef = -1;
     this.origin = 'built';
     this.hnsw.initIndex({ maxElements: capacity, m: this.spec.m, efConstruction: this.spec.ef_construction, randomSeed: hnsw_seed });
   }
