@@ -142,8 +142,8 @@ export class VectorIndex implements SearchMaintenance {
 
   /**
    * What a saved graph must be checked against at load: the digest of the vectors it was saved
-   * with, and the ids it holds mark-deleted. Undefined for L1 (no graph) or with pending entries
-   * applied beyond the committed index being saved (the graph holds them).
+   * with, and the ids it holds mark-deleted. Undefined for L1 (no graph) and while a saved graph is
+   * being adopted.
    */
   savedFacts(): SavedGraphFacts | undefined {
     if (this.hnsw === undefined || this.adopting !== undefined) return undefined;
@@ -180,11 +180,11 @@ export class VectorIndex implements SearchMaintenance {
     const held = this.hnsw?.getCurrentCount() ?? 0;
     let why: string | undefined;
     if (facts.count !== this.vectors.size || held !== this.vectors.size + this.deleted.size) {
-      why = `it holds ${held} vectors (${this.deleted.size} deleted), the graph has ${this.vectors.size}`;
+      why = `it holds ${held} elements (${this.deleted.size} deleted) for ${facts.count} vectors, the nodes hold ${this.vectors.size}`;
     } else if ([...this.deleted].some((id) => this.vectors.has(id))) {
-      why = 'a vector it holds deleted is live in the graph';
+      why = 'a node it holds deleted has a vector';
     } else if (facts.digest !== this.digest()) {
-      why = 'its vectors differ from the graph\'s';
+      why = 'its vectors differ from the nodes\' vectors';
     }
     if (why === undefined) {
       this.origin = 'saved';
