@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -113,6 +113,14 @@ describe('the saved HNSW graph', () => {
     expect((await again.query(query, { q: fresh })).rows[0]).toEqual([99999n]);
     expect(await answers(again, probes.slice(1))).toEqual(before.slice(1));
     await again.close();
+
+    // Nothing changed the index since it was read: that close linked the file instead of writing it.
+    const [older, newer] = graphFiles(dir).filter((f) => f.endsWith('.hnsw')).map((f) => statSync(join(dir, 'checkpoints', f)));
+    expect(newer!.ino).toBe(older!.ino);
+    const third = await open(dir);
+    expect(vectorIndexOf(third.database.sm).origin).toBe('saved');
+    expect(await answers(third, probes.slice(1))).toEqual(before.slice(1));
+    await third.close();
   });
 
   it('damaged (graph or meta), from another checkpoint, or holding other vectors: rebuilt with a warning, still right', async () => {

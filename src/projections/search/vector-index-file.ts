@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { decodeState, encodeState } from '../../log/codec.js';
@@ -39,7 +39,20 @@ interface GraphMeta {
   readonly facts: SavedGraphFacts;
 }
 
-export type GraphLoad = { readonly kind: 'loaded' } | { readonly kind: 'absent' } | { readonly kind: 'refused'; readonly reason: string };
+/** The graph file an index was last saved to, at which version, and what its meta said. */
+interface SavedGraph {
+  readonly dir: string;
+  readonly path: string;
+  readonly version: number;
+  readonly graph_bytes: number;
+  readonly graph_crc: number;
+  readonly facts: SavedGraphFacts;
+}
+
+/** Per index, its last save: a checkpoint that finds the index unchanged links the file instead. */
+const lastSaved = new WeakMap<VectorIndex, SavedGraph>();
+
+export type GraphLoad = { readonly kind: 'loaded'; readonly saved: SavedGraph } | { readonly kind: 'absent' } | { readonly kind: 'refused'; readonly reason: string };
 
 /**
  * Saves `index`'s graph for the checkpoint at `checkpoint_index`. False when it has nothing to save
@@ -47,22 +60,29 @@ export type GraphLoad = { readonly kind: 'loaded' } | { readonly kind: 'absent' 
  */
 export function saveVectorGraph(dir: string, checkpoint_index: number, generation: number, index: VectorIndex): boolean {
   const graph = index.graph();
-  const facts = index.savedFacts();
-  if (graph === undefined || facts === undefined) return false;
+  if (graph === undefined) return false;
   const base = join(dir, graphFileBase(checkpoint_index, generation));
   // A meta left from an earlier save of this checkpoint must not vouch for the new graph file.
   if (existsSync(`${base}.meta`)) unlinkSync(`${base}.meta`);
-  const tmp = `${base}.hnsw.tmp`;
-  graph.writeIndexSync(tmp);
-  const fd = openSync(tmp, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+  let saved = linkUnchanged(dir, `${base}.hnsw`, index);
+  if (saved === undefined) {
+    const facts = index.savedFacts();
+    if (facts === undefined) return false;
+    const tmp = `${base}.hnsw.tmp`;
+    graph.writeIndexSync(tmp);
+    const fd = openSync(tmp, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    const bytes = readFileSync(tmp);
+    renameSync(tmp, `${base}.hnsw`);
+    fsyncDir(dir);
+    saved = { dir, path: `${base}.hnsw`, version: index.version, graph_bytes: bytes.byteLength, graph_crc: crc32(bytes), facts };
   }
-  const bytes = readFileSync(tmp);
-  renameSync(tmp, `${base}.hnsw`);
-  fsyncDir(dir);
+  lastSaved.set(index, saved);
+  const facts = saved.facts;
   const meta: GraphMeta = {
     format: FORMAT,
     checkpoint_index,
@@ -73,8 +93,8 @@ export function saveVectorGraph(dir: string, checkpoint_index: number, generatio
     metric: index.metric,
     m: index.spec.m,
     ef_construction: index.spec.ef_construction,
-    graph_bytes: bytes.byteLength,
-    graph_crc: crc32(bytes),
+    graph_bytes: saved.graph_bytes,
+    graph_crc: saved.graph_crc,
     facts,
   };
   const body = encodeState(meta);
@@ -83,6 +103,24 @@ export function saveVectorGraph(dir: string, checkpoint_index: number, generatio
   file.set(body, 4);
   writeFileAtomic(`${base}.meta`, file);
   return true;
+}
+
+/**
+ * When the index has not changed since its last save into `dir`, links `path` to that file (its CRC
+ * is checked at load like any other) instead of writing and measuring the graph again. Undefined
+ * when it changed, or the file or the link is not there to be had.
+ */
+function linkUnchanged(dir: string, path: string, index: VectorIndex): SavedGraph | undefined {
+  const same = lastSaved.get(index);
+  if (same === undefined || same.version !== index.version || same.dir !== dir || same.path === path || !existsSync(same.path)) return undefined;
+  try {
+    if (existsSync(path)) unlinkSync(path);
+    linkSync(same.path, path);
+  } catch {
+    return undefined; // no hard links here: the caller writes the file
+  }
+  fsyncDir(dir);
+  return { ...same, path };
 }
 
 /**
@@ -103,7 +141,7 @@ export function loadVectorGraph(dir: string, checkpoint_index: number, generatio
   if (graph === undefined) return { kind: 'refused', reason: `metric ${index.metric} has no graph` };
   graph.readIndexSync(`${base}.hnsw`);
   index.adoptSaved(graph, meta.facts);
-  return { kind: 'loaded' };
+  return { kind: 'loaded', saved: { dir, path: `${base}.hnsw`, version: index.version, graph_bytes: meta.graph_bytes, graph_crc: meta.graph_crc, facts: meta.facts } };
 }
 
 function metaMismatch(meta: GraphMeta, checkpoint_index: number, generation: number, index: VectorIndex): string | undefined {
@@ -133,6 +171,8 @@ export function vectorGraphRestore(
 ): { beforeFill(gen: IndexGeneration): void; afterFill(gen: IndexGeneration): void } {
   const say = (gen: IndexGeneration, why: string) =>
     warn(`vector index on :${gen.shape.label}(${gen.shape.properties.join(', ')}) generation ${gen.generation}: ${why}; rebuilding it from the checkpoint's nodes`);
+  /** Graphs read before their refill, by generation, until the refill has checked them. */
+  const read = new Map<number, SavedGraph>();
   return {
     beforeFill(gen) {
       if (gen.search?.kind !== 'vector' || !gen.search.approximate) return;
@@ -142,13 +182,18 @@ export function vectorGraphRestore(
       } catch (e) {
         outcome = { kind: 'refused', reason: `reading it failed (${e instanceof Error ? e.message : String(e)})` };
       }
+      if (outcome.kind === 'loaded') read.set(gen.generation, outcome.saved);
       if (outcome.kind === 'absent') say(gen, `no graph was saved with checkpoint ${checkpoint_index}`);
       if (outcome.kind === 'refused') say(gen, `the graph saved with checkpoint ${checkpoint_index} is not used: ${outcome.reason}`);
     },
     afterFill(gen) {
       if (gen.search?.kind !== 'vector') return;
       const why = gen.search.settleSaved();
+      const saved = read.get(gen.generation);
+      read.delete(gen.generation);
       if (why !== undefined) say(gen, `the graph saved with checkpoint ${checkpoint_index} does not match its nodes: ${why}`);
+      // The file read is the index's last save: the next checkpoint links it while nothing changes.
+      else if (saved !== undefined) lastSaved.set(gen.search, { ...saved, version: gen.search.version });
     },
   };
 }

@@ -45,6 +45,11 @@ export class VectorIndex implements SearchMaintenance {
   private capacity = 0;
   /** Ids mark-deleted in the HNSW graph. Invariant: disjoint from `vectors`; empty when there is no graph. */
   private readonly deleted = new Set<number>();
+  /**
+   * Bumped by every change to the vectors or the graph: a graph saved at one version need not be
+   * written again while it holds (see vector-index-file.ts).
+   */
+  version = 0;
   /** The beam last set on `hnsw` (-1: none yet). */
   private ef = -1;
   /** Compactions run so far (operators and tests read it). */
@@ -79,6 +84,7 @@ export class VectorIndex implements SearchMaintenance {
 
   forget(id: number): void {
     if (!this.vectors.delete(id)) return;
+    this.version++;
     if (this.hnsw === undefined) return;
     this.hnsw.markDelete(id);
     this.deleted.add(id);
@@ -162,6 +168,7 @@ export class VectorIndex implements SearchMaintenance {
   adoptSaved(hnsw: Hnsw, facts: SavedGraphFacts): void {
     assert(this.vectors.size === 0 && this.metric !== 'L1', 'a saved graph is adopted by an empty HNSW index only');
     this.hnsw = hnsw;
+    this.version++;
     this.ef = -1;
     this.capacity = hnsw.getMaxElements();
     this.deleted.clear();
@@ -212,6 +219,7 @@ export class VectorIndex implements SearchMaintenance {
     const had = this.vectors.get(id);
     if (had !== undefined && sameVector(had, v)) return;
     this.vectors.set(id, v);
+    this.version++;
     if (this.hnsw === undefined || this.adopting !== undefined) return;
     // A mark-deleted id keeps its slot: hnswlib unmarks it and updates the vector in place.
     const reused = this.deleted.delete(id);
@@ -234,6 +242,7 @@ export class VectorIndex implements SearchMaintenance {
   }
 
   private rebuild(capacity: number): void {
+    this.version++;
     const live = [...this.vectors.entries()].sort((a, b) => a[0] - b[0]);
     this.reset(capacity);
     for (const [id, v] of live) this.hnsw?.addPoint(Array.from(v), id);
