@@ -52,7 +52,10 @@ interface SavedGraph {
 /** Per index, its last save: a checkpoint that finds the index unchanged links the file instead. */
 const lastSaved = new WeakMap<VectorIndex, SavedGraph>();
 
-export type GraphLoad = { readonly kind: 'loaded'; readonly saved: SavedGraph } | { readonly kind: 'absent' } | { readonly kind: 'refused'; readonly reason: string };
+export type GraphLoad =
+  | { readonly kind: 'loaded'; readonly saved: SavedGraph }
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'refused'; readonly reason: string };
 
 /**
  * Saves `index`'s graph for the checkpoint at `checkpoint_index`. False when it has nothing to save
