@@ -9,6 +9,7 @@ import type { EdgeVersion, NodeVersion } from './graph/records.js';
 import { StateMachine } from './state-machine.js';
 import type { CatalogSnapshot } from './catalog/catalog.js';
 import type { BlobSnapshot } from './blobs/blob-projection.js';
+import { pruneVectorGraphs, saveVectorGraph, vectorGraphRestore } from './search/vector-index-file.js';
 
 /**
  * A checkpoint is the committed state of every projection at one applied index, written whole to one
@@ -81,6 +82,7 @@ export function writeCheckpoint(dir: string, sm: StateMachine): string {
     );
     if (versions.length > 0) body.edges.push([record.id, record.type, record.source.id, record.target.id, versions]);
   }
+  saveVectorGraphs(dir, sm, index);
   const bytes = encodeState(body);
   const file = Buffer.alloc(4 + bytes.byteLength);
   file.writeUInt32LE(crc32(bytes), 0);
@@ -88,22 +90,44 @@ export function writeCheckpoint(dir: string, sm: StateMachine): string {
   const path = join(dir, checkpointFileName(index));
   writeFileAtomic(path, file);
   for (const old of listCheckpoints(dir).slice(KEEP)) unlinkSync(join(dir, old));
+  pruneVectorGraphs(dir, new Set(listCheckpoints(dir).map(checkpointIndexOf)));
   return path;
 }
 
-/** Loads the newest readable checkpoint, or a fresh state machine when there is none. */
-export function loadCheckpoint(dir: string): StateMachine {
+/**
+ * The HNSW graphs of ready vector indexes, saved before the checkpoint (docs/vector.md, Saved
+ * graphs). A graph holds pending entries too, so with any applied beyond `index` none is saved and
+ * the next load rebuilds them.
+ */
+function saveVectorGraphs(dir: string, sm: StateMachine, index: number): void {
+  if (sm.appliedIndex !== index) return;
+  for (const record of sm.schema.catalog.indexes.values()) {
+    if (record.search?.kind !== 'vector' || record.serving === undefined) continue;
+    const search = sm.schema.indexes.get(record.serving)?.search;
+    if (search?.kind === 'vector') saveVectorGraph(dir, index, record.serving, search);
+  }
+}
+
+/**
+ * Loads the newest readable checkpoint, or a fresh state machine when there is none. `warn` hears
+ * each saved vector graph that could not be used (the index is rebuilt).
+ */
+export function loadCheckpoint(dir: string, warn: (line: string) => void = stderrWarning): StateMachine {
   for (const name of existsSync(dir) ? listCheckpoints(dir) : []) {
     const file = readFileSync(join(dir, name));
     if (file.byteLength < 4 || crc32(file.subarray(4)) !== file.readUInt32LE(0)) continue;
     const body = decodeState(file.subarray(4)) as CheckpointBody;
     assert(body.format === FORMAT, `checkpoint format ${body.format} is not ${FORMAT}`);
-    return restore(body);
+    return restore(body, dir, warn);
   }
   return new StateMachine();
 }
 
-function restore(body: CheckpointBody): StateMachine {
+function stderrWarning(line: string): void {
+  process.stderr.write(`weft: warning: ${line}\n`);
+}
+
+function restore(body: CheckpointBody, dir: string, warn: (line: string) => void): StateMachine {
   const sm = new StateMachine();
   sm.deployment = body.deployment === undefined ? undefined : new Uint8Array(body.deployment);
   sm.engineFormat = body.engine_format;
@@ -129,7 +153,7 @@ function restore(body: CheckpointBody): StateMachine {
   sm.graph.reserveIds(body.next_node_id, body.next_edge_id);
   sm.operations.restore(body.operations);
   sm.clock.restore(body.clock);
-  sm.schema.restore(body.schema);
+  sm.schema.restore(body.schema, vectorGraphRestore(dir, body.index, warn));
   sm.blobs.restore(body.blobs);
   sm.appliedIndex = body.index;
   sm.committedIndex = body.index;
@@ -166,9 +190,13 @@ export function newestCheckpoint(dir: string): { readonly index: number; readonl
   for (const name of existsSync(dir) ? listCheckpoints(dir) : []) {
     const bytes = readFileSync(join(dir, name));
     if (bytes.byteLength < 4 || crc32(bytes.subarray(4)) !== bytes.readUInt32LE(0)) continue;
-    return { index: Number.parseInt(name.slice('checkpoint-'.length), 10), name, bytes };
+    return { index: checkpointIndexOf(name), name, bytes };
   }
   return undefined;
+}
+
+function checkpointIndexOf(name: string): number {
+  return Number.parseInt(name.slice('checkpoint-'.length), 10);
 }
 
 /** Checkpoint file names, newest first. */

@@ -146,7 +146,7 @@ export class QueryEngine {
     const s = prepared.statement;
     if (s.kind !== 'query') return explainStatement(s);
     const counts = plannerCounts(graph);
-    return explainPlan(this.plan(prepared, s, counts), counts, this.indexes, s.variables.map((v) => v.name));
+    return explainPlan(this.plan(prepared, s, graph, counts), counts, this.indexes, s.variables.map((v) => v.name));
   }
 
   /** The vector searches a query statement's plan holds (label, key and metric of each). */
@@ -158,7 +158,7 @@ export class QueryEngine {
       if (op.op === 'vector_search') out.push({ label: op.label, key: op.key, metric: op.metric });
       for (const i of inputsOf(op)) visit(i);
     };
-    visit(this.plan(prepared, s, plannerCounts(graph)));
+    visit(this.plan(prepared, s, graph));
     return out;
   }
 
@@ -212,7 +212,7 @@ export class QueryEngine {
     }
     return runtimeLimits(() => {
       // The pipeline from bound statement to rows (parse and bind happened in `prepare`):
-      const logical = this.plan(prepared, statement, plannerCounts(target)); // plan + optimize, cached
+      const logical = this.plan(prepared, statement, target); // plan + optimize, cached
       const cx = this.context(statement, target, ctx);
       const physical = cx.subplan(logical); // compile to physical operators
       if (sliced) cx.deadline.beginSlice(ctx.slice_ms ?? slice_ms_max);
@@ -248,15 +248,18 @@ export class QueryEngine {
     return entry;
   }
 
-  /** plan, then optimize; cached per prepared statement and graph size class. */
-  private plan(prepared: Prepared, statement: BoundQueryStatement, counts: GraphCounts): LogicalOp {
+  /**
+   * plan, then optimize; cached per prepared statement and graph size class. The planner's counts
+   * (samples of degrees and distinct values) are taken on a miss only: a hit costs two lookups.
+   */
+  private plan(prepared: Prepared, statement: BoundQueryStatement, target: GraphReader, counts?: GraphCounts): LogicalOp {
     let byClass = this.plans.get(prepared);
     if (byClass === undefined) this.plans.set(prepared, (byClass = new Map()));
-    const key = sizeClass(counts);
+    const key = sizeClass((target instanceof WriteSet ? target.baseReader : target).stats());
     let plan = byClass.get(key);
     if (plan === undefined) {
       this.planMisses++;
-      plan = optimize(planQuery(statement.query, counts, this.joinPolicy), {}, this.skipPasses);
+      plan = optimize(planQuery(statement.query, counts ?? plannerCounts(target), this.joinPolicy), {}, this.skipPasses);
       byClass.set(key, plan);
     } else this.planHits++;
     return plan;
@@ -292,15 +295,17 @@ export class QueryEngine {
     const access = new GraphAccess(graph, writes);
     const instant = instantOf(ctx.now_us);
     const clock: TemporalClock = { statement: () => instant, transaction: () => instant, realtime: () => instantOf(Date.now() * 1000) };
-    const counts = plannerCounts(graph);
+    // Only statements that plan at run time (subqueries, pattern expressions) need the counts.
+    let measured: GraphCounts | undefined;
+    const counts = (): GraphCounts => (measured ??= plannerCounts(graph));
     const skip = this.skipPasses;
     const planner: SubPlanner = {
       pattern: (paths, where, reads) => {
         const outer = boundSlots(paths);
-        const plan = planPattern({ op: 'argument' }, paths, where, new Set(outer), { counts, joins: 'never' });
+        const plan = planPattern({ op: 'argument' }, paths, where, new Set(outer), { counts: counts(), joins: 'never' });
         return optimize(plan, { outer, read_outside: reads === undefined ? new Set() : freeSlots(reads) }, skip);
       },
-      query: (query: BoundQuery) => optimize(planQuery(query, counts, this.joinPolicy), {}, skip),
+      query: (query: BoundQuery) => optimize(planQuery(query, counts(), this.joinPolicy), {}, skip),
     };
     const cx: ExecContext = {
       graph,
@@ -459,7 +464,7 @@ function sampleDistinct(graph: GraphReader, label: string, property: string, pop
 }
 
 /** Plans are reused while the graph stays within a factor of two of the size they were made for. */
-function sizeClass(counts: GraphCounts): string {
+function sizeClass(counts: Pick<GraphCounts, 'nodes' | 'edges'>): string {
   return `${Math.ceil(Math.log2(counts.nodes + 1))}:${Math.ceil(Math.log2(counts.edges + 1))}`;
 }
 

@@ -1,6 +1,7 @@
 import { assertNever } from '../../common/assert.js';
 import type { Entry, GraphOp, SchemaEvent } from '../../log/events.js';
 import type { GraphStore, Refusal } from '../graph/graph-store.js';
+import type { IndexGeneration } from '../indexes/index-generation.js';
 import { IndexStore } from '../indexes/index-store.js';
 import { IndexLookup } from '../indexes/index-lookup.js';
 import type { GraphReader } from '../graph/view.js';
@@ -38,6 +39,12 @@ const SCHEMA_KINDS: ReadonlySet<string> = new Set<SchemaEvent['kind']>([
   'index_check_repair',
   'index_check_finished',
 ]);
+
+/** What a checkpoint load does around the refill of one ready index generation. */
+export interface RefillHooks {
+  beforeFill(gen: IndexGeneration): void;
+  afterFill(gen: IndexGeneration): void;
+}
 
 export function isSchemaEvent(e: { readonly kind: string }): e is SchemaEvent {
   return SCHEMA_KINDS.has(e.kind);
@@ -365,12 +372,21 @@ export class SchemaProjection {
     }
   }
 
-  /** Restores the catalog and refills every ready index from the records; builds under way start over. */
-  restore(s: CatalogSnapshot | undefined): void {
+  /**
+   * Restores the catalog and refills every ready index from the records; builds under way start over.
+   * `hooks` see each ready generation before and after its refill (a checkpoint load hands vector
+   * indexes their saved graphs there).
+   */
+  restore(s: CatalogSnapshot | undefined, hooks?: RefillHooks): void {
     if (s === undefined) return;
     this.catalog.restore(s);
     for (const index of this.catalog.indexes.values()) {
-      if (index.serving !== undefined) this.indexes.fill(this.indexes.create(index.serving, shapeOf(index)));
+      if (index.serving !== undefined) {
+        const gen = this.indexes.create(index.serving, shapeOf(index));
+        hooks?.beforeFill(gen);
+        this.indexes.fill(gen);
+        hooks?.afterFill(gen);
+      }
       if (index.filling !== undefined) this.indexes.create(index.filling, shapeOf(index));
     }
   }

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+import { crc32 } from 'node:zlib';
 import type { HierarchicalNSW as Hnsw } from 'hnswlib-node';
+import { assert } from '../../common/assert.js';
 import type { SearchIndexSpec } from '../../log/events.js';
 import type { NodeRecord } from '../graph/records.js';
 import type { SearchMaintenance } from './search-index.js';
@@ -43,8 +45,25 @@ export class VectorIndex implements SearchMaintenance {
   private capacity = 0;
   /** Ids mark-deleted in the HNSW graph. Invariant: disjoint from `vectors`; empty when there is no graph. */
   private readonly deleted = new Set<number>();
+  /**
+   * Bumped by every change to the vectors or the graph: a graph saved at one version need not be
+   * written again while it holds (see vector-index-file.ts).
+   */
+  version = 0;
+  /** The beam last set on `hnsw` (-1: none yet). */
+  private ef = -1;
   /** Compactions run so far (operators and tests read it). */
   compactions = 0;
+  /**
+   * How the HNSW graph came to be at load: taken from the file saved with the checkpoint, or built
+   * from the vectors (no usable file, or a fresh index). Tests and operators read it.
+   */
+  origin: 'built' | 'saved' = 'built';
+  /**
+   * A saved graph adopted at load, while the refill from the records puts the vectors back: `put`
+   * only records them (the graph holds them already) until `settleSaved` checks them against it.
+   */
+  private adopting: SavedGraphFacts | undefined;
 
   constructor(
     readonly spec: Extract<SearchIndexSpec, { kind: 'vector' }>,
@@ -65,6 +84,7 @@ export class VectorIndex implements SearchMaintenance {
 
   forget(id: number): void {
     if (!this.vectors.delete(id)) return;
+    this.version++;
     if (this.hnsw === undefined) return;
     this.hnsw.markDelete(id);
     this.deleted.add(id);
@@ -103,7 +123,9 @@ export class VectorIndex implements SearchMaintenance {
     const live = this.vectors.size;
     if (k <= 0 || live === 0) return [];
     if (this.hnsw === undefined) return this.exact(query, k, accept);
-    this.hnsw.setEf(Math.max(ef, k));
+    const beam = Math.max(ef, k);
+    // setEf is a call into the addon: skipped when the beam is the one set last.
+    if (beam !== this.ef) this.hnsw.setEf((this.ef = beam));
     const res = this.hnsw.searchKnn(Array.from(query), Math.min(k, live), accept);
     const out: VectorHit[] = [];
     for (let i = 0; i < res.neighbors.length; i++) {
@@ -124,11 +146,81 @@ export class VectorIndex implements SearchMaintenance {
     return out;
   }
 
+  /**
+   * What a saved graph must be checked against at load: the digest of the vectors it was saved
+   * with, and the ids it holds mark-deleted. Undefined for L1 (no graph) and while a saved graph is
+   * being adopted.
+   */
+  savedFacts(): SavedGraphFacts | undefined {
+    if (this.hnsw === undefined || this.adopting !== undefined) return undefined;
+    return { digest: this.digest(), count: this.vectors.size, deleted: [...this.deleted].sort((a, b) => a - b) };
+  }
+
+  /** The HNSW graph, for writing it beside a checkpoint (hnswlib writes files only). */
+  graph(): Hnsw | undefined {
+    return this.hnsw;
+  }
+
+  /**
+   * Takes a graph read from a saved file before the refill at load. Call on an empty index only;
+   * `settleSaved` must follow the refill.
+   */
+  adoptSaved(hnsw: Hnsw, facts: SavedGraphFacts): void {
+    assert(this.vectors.size === 0 && this.metric !== 'L1', 'a saved graph is adopted by an empty HNSW index only');
+    this.hnsw = hnsw;
+    this.version++;
+    this.ef = -1;
+    this.capacity = hnsw.getMaxElements();
+    this.deleted.clear();
+    for (const id of facts.deleted) this.deleted.add(id);
+    this.adopting = facts;
+  }
+
+  /**
+   * After the refill: keeps the adopted graph when the refilled vectors are exactly those it was
+   * saved with, else rebuilds it from them. Returns why it rebuilt, or undefined when it kept it.
+   */
+  settleSaved(): string | undefined {
+    const facts = this.adopting;
+    if (facts === undefined) return undefined;
+    this.adopting = undefined;
+    const held = this.hnsw?.getCurrentCount() ?? 0;
+    let why: string | undefined;
+    if (facts.count !== this.vectors.size || held !== this.vectors.size + this.deleted.size) {
+      why = `it holds ${held} elements (${this.deleted.size} deleted) for ${facts.count} vectors, the nodes hold ${this.vectors.size}`;
+    } else if ([...this.deleted].some((id) => this.vectors.has(id))) {
+      why = 'a node it holds deleted has a vector';
+    } else if (facts.digest !== this.digest()) {
+      why = 'its vectors differ from the nodes\' vectors';
+    }
+    if (why === undefined) {
+      this.origin = 'saved';
+      return undefined;
+    }
+    this.rebuild(Math.max(vector_capacity_initial, this.vectors.size * 2));
+    return why;
+  }
+
+  /** CRC-32 of every (id, vector) in id order: equal digests, equal contents. */
+  digest(): number {
+    const entries = [...this.vectors].sort((a, b) => a[0] - b[0]);
+    const idBytes = new DataView(new ArrayBuffer(8));
+    const idView = new Uint8Array(idBytes.buffer);
+    let crc = 0;
+    for (const [id, v] of entries) {
+      idBytes.setFloat64(0, id, true);
+      crc = crc32(idView, crc);
+      crc = crc32(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), crc);
+    }
+    return crc;
+  }
+
   private put(id: number, v: Float32Array): void {
     const had = this.vectors.get(id);
     if (had !== undefined && sameVector(had, v)) return;
     this.vectors.set(id, v);
-    if (this.hnsw === undefined) return;
+    this.version++;
+    if (this.hnsw === undefined || this.adopting !== undefined) return;
     // A mark-deleted id keeps its slot: hnswlib unmarks it and updates the vector in place.
     const reused = this.deleted.delete(id);
     if (had === undefined && !reused && this.vectors.size + this.deleted.size > this.capacity) {
@@ -145,10 +237,15 @@ export class VectorIndex implements SearchMaintenance {
 
   /** A fresh graph holding the live vectors only, inserted in id order (deterministic). */
   private compact(): void {
-    const live = [...this.vectors.entries()].sort((a, b) => a[0] - b[0]);
-    this.reset(Math.max(vector_capacity_initial, live.length * 2));
-    for (const [id, v] of live) this.hnsw?.addPoint(Array.from(v), id);
+    this.rebuild(Math.max(vector_capacity_initial, this.vectors.size * 2));
     this.compactions++;
+  }
+
+  private rebuild(capacity: number): void {
+    this.version++;
+    const live = [...this.vectors.entries()].sort((a, b) => a[0] - b[0]);
+    this.reset(capacity);
+    for (const [id, v] of live) this.hnsw?.addPoint(Array.from(v), id);
   }
 
   private reset(capacity: number): void {
@@ -160,11 +257,29 @@ export class VectorIndex implements SearchMaintenance {
       return;
     }
     this.hnsw = new HierarchicalNSW(space, this.dimensions);
+    this.ef = -1;
+    this.origin = 'built';
     this.hnsw.initIndex({ maxElements: capacity, m: this.spec.m, efConstruction: this.spec.ef_construction, randomSeed: hnsw_seed });
   }
 }
 
-function spaceOf(metric: VectorMetricName): 'cosine' | 'l2' | 'ip' | undefined {
+/** What a saved graph is checked against at load (see `savedFacts`). */
+export interface SavedGraphFacts {
+  /** `digest()` of the vectors when the graph was saved. */
+  readonly digest: number;
+  /** Live vectors then. */
+  readonly count: number;
+  /** Ids mark-deleted in the graph then, ascending. */
+  readonly deleted: readonly number[];
+}
+
+/** A fresh hnswlib graph of an index's space, to read a saved file into. */
+export function emptyGraph(metric: VectorMetricName, dimensions: number): Hnsw | undefined {
+  const space = spaceOf(metric);
+  return space === undefined ? undefined : new HierarchicalNSW(space, dimensions);
+}
+
+export function spaceOf(metric: VectorMetricName): 'cosine' | 'l2' | 'ip' | undefined {
   switch (metric) {
     case 'COSINE':
       return 'cosine';
