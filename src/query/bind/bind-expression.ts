@@ -2,6 +2,7 @@ import type { BinaryOperator, Expression, LiteralValue } from '../ast/expression
 import type { Span } from '../ast/span.js';
 import { assertNever } from '../../common/assert.js';
 import { astKey } from './ast-walk.js';
+import { rewrite } from './bound-walk.js';
 import type { BoundExpression, BoundMapProjectionItem, BoundVariable } from './bound-expression.js';
 import { bindError, type BindContext, type ExpressionEnv } from './context.js';
 import { checkFunctionArguments, functionResultType } from './function-types.js';
@@ -328,6 +329,11 @@ export class ExpressionBinder {
       this.checkAggregationPlace(`${name}()`, env, span, () => argExprs.forEach((a) => this.bind(a, inner)));
       const args = argExprs.map((a) => this.bind(a, inner));
       checkFunctionArguments(signature.name, args, span);
+      // An aggregate over values that change from call to call (rand(), a real-time clock) has no
+      // meaning a second evaluation could reproduce.
+      if (args.some(callsNonDeterministic)) {
+        throw bindError('NonConstantExpression', `${name}() cannot aggregate a non-deterministic function such as rand()`, span);
+      }
       return { kind: 'aggregate', name: signature.name, signature, distinct, args, star: false, type: functionResultType(signature.name, args), span };
     }
     if (distinct) {
@@ -348,4 +354,15 @@ function numericResult(a: StaticType, b: StaticType): StaticType {
 function symbol(op: BinaryOperator): string {
   const symbols: Partial<Record<BinaryOperator, string>> = { sub: '-', mul: '*', div: '/', mod: '%', pow: '^' };
   return symbols[op] ?? op;
+}
+
+function callsNonDeterministic(e: BoundExpression): boolean {
+  let found = false;
+  rewrite(e, (x) => {
+    // timestamp() and the statement clocks are non-deterministic across statements but fixed within
+    // one, so only rand() and the real-time clocks vary from one evaluation to the next.
+    if (x.kind === 'function' && !x.signature.deterministic && (x.name === 'rand' || x.name.endsWith('.realtime'))) found = true;
+    return found ? x : undefined;
+  });
+  return found;
 }
