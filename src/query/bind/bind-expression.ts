@@ -169,14 +169,15 @@ export class ExpressionBinder {
         return { kind: 'pattern_predicate', path: paths[0]!, type: boolean_type, span };
       }
       case 'exists_subquery': {
+        const resultType = e.measure === 'count' ? integer_type : boolean_type;
         if (e.body.kind === 'query') {
           const query = this.c.subquery(e.body.query, env.scope);
-          return { kind: 'exists_subquery', body: { kind: 'query', query }, type: boolean_type, span };
+          return { kind: 'exists_subquery', measure: e.measure, body: { kind: 'query', query }, type: resultType, span };
         }
         const scope = new Scope(env.scope);
         const { paths } = this.c.paths(e.body.pattern, scope, 'local');
         const where = e.body.where ? this.predicate(e.body.where, { scope, aggregation: 'forbidden', predicate: true }) : undefined;
-        return { kind: 'exists_subquery', body: { kind: 'pattern', pattern: paths, ...(where && { where }) }, type: boolean_type, span };
+        return { kind: 'exists_subquery', measure: e.measure, body: { kind: 'pattern', pattern: paths, ...(where && { where }) }, type: resultType, span };
       }
       case 'map_projection': {
         const subject = env.scope.lookup(e.variable);

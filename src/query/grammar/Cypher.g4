@@ -385,7 +385,7 @@ atom
     | patternComprehension
     | quantifierExpression
     | reduceExpression
-    | existsSubquery
+    | subqueryExpression
     | literal
     | parameter
     | caseExpression
@@ -435,8 +435,9 @@ reduceExpression
     : REDUCE LPAREN accumulator=variable EQ initial=expression COMMA variable IN source=expression PIPE step=expression RPAREN
     ;
 
-existsSubquery
-    : EXISTS LBRACE (query | pattern where?) RBRACE
+// EXISTS { ... } asks whether the body has a row, COUNT { ... } how many.
+subqueryExpression
+    : (EXISTS | COUNT) LBRACE (query | pattern where?) RBRACE
     ;
 
 parenthesizedExpression
