@@ -110,6 +110,7 @@ export class ExpressionBinder {
       case 'is_null':
         return { kind: 'is_null', operand: this.bind(e.operand, plain), negated: e.negated, type: boolean_type, span };
       case 'function':
+        if (e.name.toLowerCase() === 'exists' && !e.distinct) return this.existsFunction(e.args, env, span);
         return this.functionCall(e.name, e.distinct, e.args, plain, span);
       case 'count_star':
         this.checkAggregationPlace('count(*)', plain, span, () => undefined);
@@ -311,6 +312,25 @@ export class ExpressionBinder {
       throw bindError('NestedAggregation', `an aggregate (${name}) cannot be used inside another aggregate`, span);
     }
     throw bindError('InvalidAggregation', `an aggregate (${name}) can only be used in WITH and RETURN items`, span);
+  }
+
+  /**
+   * openCypher 9's `exists(n.prop)` (the property is present: `n.prop IS NOT NULL`) and
+   * `exists((n)-->())` (the pattern has a match). Anything else has no meaning for it.
+   */
+  private existsFunction(argExprs: readonly Expression[], env: ExpressionEnv, span: Span): BoundExpression {
+    if (argExprs.length !== 1) throw bindError('InvalidNumberOfArguments', `exists() takes 1 argument, got ${argExprs.length}`, span);
+    const a = argExprs[0]!;
+    switch (a.kind) {
+      case 'property':
+        return { kind: 'is_null', operand: this.bind(a, { ...env, predicate: false }), negated: true, type: boolean_type, span };
+      case 'pattern_predicate': {
+        const { paths } = this.c.paths([a.path], env.scope, 'predicate');
+        return { kind: 'pattern_predicate', path: paths[0]!, type: boolean_type, span };
+      }
+      default:
+        throw bindError('InvalidArgumentType', 'exists() takes a property access (n.prop) or a pattern', span);
+    }
   }
 
   private functionCall(name: string, distinct: boolean, argExprs: readonly Expression[], env: ExpressionEnv, span: Span): BoundExpression {
