@@ -109,8 +109,9 @@ callClause
     : CALL procedureName (LPAREN (expression (COMMA expression)*)? RPAREN)? (YIELD (STAR | yieldItems))?
     ;
 
+// Segments may be reserved words (`apoc.create.node`): after CALL a name can only be a procedure's.
 procedureName
-    : namespace symbolicName
+    : (schemaName DOT)* schemaName
     ;
 
 yieldItems

@@ -111,3 +111,18 @@ Feature: ProcedureCallForms - standalone and in-query calls, YIELD forms and the
       CALL test.tides.levels('Brest')
       """
     Then a ProcedureError should be raised at compile time: ProcedureNotFound
+
+  Scenario: [11] Name segments may be reserved words
+    Given an empty graph
+    And there exists a procedure test.create.all() :: (made :: INTEGER?):
+      | made |
+      | 3    |
+    When executing query:
+      """
+      CALL test.create.all() YIELD made
+      RETURN made
+      """
+    Then the result should be, in order:
+      | made |
+      | 3    |
+    And no side effects
