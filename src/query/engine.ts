@@ -305,7 +305,12 @@ export class QueryEngine {
         const plan = planPattern({ op: 'argument' }, paths, where, new Set(outer), { counts: counts(), joins: 'never' });
         return optimize(plan, { outer, read_outside: reads === undefined ? new Set() : freeSlots(reads) }, skip);
       },
-      query: (query: BoundQuery) => optimize(planQuery(query, counts(), this.joinPolicy), {}, skip),
+      query: (query: BoundQuery) => {
+        // A subquery that ends without RETURN (`EXISTS { MATCH ... }`) is asked whether it has rows;
+        // the discard that ends such a statement would always answer no.
+        const plan = planQuery(query, counts(), this.joinPolicy);
+        return optimize(plan.op === 'discard' ? plan.input : plan, {}, skip);
+      },
     };
     const cx: ExecContext = {
       graph,

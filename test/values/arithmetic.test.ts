@@ -9,7 +9,8 @@ import { asRowCount, inList, listElement, listSlice, regexMatch } from '../../sr
 import { fromJsonValue, toJsonValue } from '../../src/query/values/convert.js';
 import { formatFloat } from '../../src/query/values/format.js';
 import { temporalComponent } from '../../src/query/values/temporal-access.js';
-import { durationBetween, temporalPlusDuration } from '../../src/query/values/temporal-arithmetic.js';
+import { temporalPlusDuration } from '../../src/query/values/temporal-arithmetic.js';
+import { durationBetween } from '../../src/query/values/temporal-between.js';
 
 const MAX = 9223372036854775807n;
 const MIN = -9223372036854775808n;

@@ -23,6 +23,8 @@ export class WriteSet implements GraphReader {
   /** Overlay: the current state of every node this write set touched; null once deleted here. */
   private readonly nodeOverlay = new Map<number, NodeState | null>();
   private readonly edgeOverlay = new Map<number, EdgeState | null>();
+  /** Types of the edges deleted here, by id (see deletedEdgeType). */
+  private readonly deletedEdgeTypes = new Map<number, string>();
   /** Ids created here, in creation order. */
   private readonly createdNodes: number[] = [];
   private readonly createdEdges: number[] = [];
@@ -224,8 +226,18 @@ export class WriteSet implements GraphReader {
   }
 
   deleteEdge(id: number): void {
-    if (this.edge(id) === undefined) return;
+    const edge = this.edge(id);
+    if (edge === undefined) return;
+    this.deletedEdgeTypes.set(id, edge.type);
     this.edgeOverlay.set(id, null);
+  }
+
+  /**
+   * The type of an edge deleted here. A relationship's type stays readable after DELETE in the same
+   * statement (`DELETE r RETURN type(r)`), unlike its properties.
+   */
+  deletedEdgeType(id: number): string | undefined {
+    return this.deletedEdgeTypes.get(id);
   }
 
   /**

@@ -195,12 +195,16 @@ export interface PatternPredicateExpr {
   readonly span: Span;
 }
 
+export type SubqueryMeasure = 'exists' | 'count';
+
 export type ExistsBody =
   | { readonly kind: 'pattern'; readonly pattern: Pattern; readonly where?: Expression }
   | { readonly kind: 'query'; readonly query: Query };
 
+/** `EXISTS { body }` (whether the body has a row) or `COUNT { body }` (how many rows it has). */
 export interface ExistsSubqueryExpr {
   readonly kind: 'exists_subquery';
+  readonly measure: SubqueryMeasure;
   readonly body: ExistsBody;
   readonly span: Span;
 }

@@ -7,7 +7,7 @@ import type { BoundExpression, BoundVariable } from './bound-expression.js';
 import { bindError, type BindContext, type ExpressionEnv } from './context.js';
 import type { ExpressionBinder } from './bind-expression.js';
 import type { ProjectionBinder } from './bind-projection.js';
-import { no_procedures } from './procedures.js';
+import { acceptsArgument, no_procedures } from './procedures.js';
 import { Scope, kindOfType } from './scope.js';
 import { describeType, elementOf, mayBe } from './static-type.js';
 
@@ -147,6 +147,10 @@ export class ClauseBinder {
     }
     let args: BoundExpression[];
     if (clause.args === undefined) {
+      // Arguments taken from same-named parameters are a standalone call's shorthand only.
+      if (!standalone && procedure.inputs.length > 0) {
+        throw bindError('InvalidArgumentPassingMode', `procedure ${procedure.name} called inside a query needs its arguments in parentheses`, span);
+      }
       args = procedure.inputs.map((input) => this.expressions.implicitArgument(input.name, span));
     } else {
       if (clause.args.length !== procedure.inputs.length) {
@@ -157,6 +161,16 @@ export class ClauseBinder {
         );
       }
       args = clause.args.map((a) => this.expressions.bind(a, { scope, aggregation: 'forbidden', predicate: false }));
+      procedure.inputs.forEach((input, i) => {
+        const given = (args[i] as BoundExpression).type;
+        if (!acceptsArgument(input.type, given)) {
+          throw bindError(
+            'InvalidArgumentType',
+            `procedure ${procedure.name} takes a ${describeType(input.type)} as \`${input.name}\`, got a ${describeType(given)}`,
+            span,
+          );
+        }
+      });
     }
     let fields: { field: string; variable: string; span: Span }[];
     if (clause.yield === undefined || clause.yield === 'star') {

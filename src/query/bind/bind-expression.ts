@@ -2,6 +2,7 @@ import type { BinaryOperator, Expression, LiteralValue } from '../ast/expression
 import type { Span } from '../ast/span.js';
 import { assertNever } from '../../common/assert.js';
 import { astKey } from './ast-walk.js';
+import { rewrite } from './bound-walk.js';
 import type { BoundExpression, BoundMapProjectionItem, BoundVariable } from './bound-expression.js';
 import { bindError, type BindContext, type ExpressionEnv } from './context.js';
 import { checkFunctionArguments, functionResultType } from './function-types.js';
@@ -109,6 +110,7 @@ export class ExpressionBinder {
       case 'is_null':
         return { kind: 'is_null', operand: this.bind(e.operand, plain), negated: e.negated, type: boolean_type, span };
       case 'function':
+        if (e.name.toLowerCase() === 'exists' && !e.distinct) return this.existsFunction(e.args, env, span);
         return this.functionCall(e.name, e.distinct, e.args, plain, span);
       case 'count_star':
         this.checkAggregationPlace('count(*)', plain, span, () => undefined);
@@ -168,14 +170,15 @@ export class ExpressionBinder {
         return { kind: 'pattern_predicate', path: paths[0]!, type: boolean_type, span };
       }
       case 'exists_subquery': {
+        const resultType = e.measure === 'count' ? integer_type : boolean_type;
         if (e.body.kind === 'query') {
           const query = this.c.subquery(e.body.query, env.scope);
-          return { kind: 'exists_subquery', body: { kind: 'query', query }, type: boolean_type, span };
+          return { kind: 'exists_subquery', measure: e.measure, body: { kind: 'query', query }, type: resultType, span };
         }
         const scope = new Scope(env.scope);
         const { paths } = this.c.paths(e.body.pattern, scope, 'local');
         const where = e.body.where ? this.predicate(e.body.where, { scope, aggregation: 'forbidden', predicate: true }) : undefined;
-        return { kind: 'exists_subquery', body: { kind: 'pattern', pattern: paths, ...(where && { where }) }, type: boolean_type, span };
+        return { kind: 'exists_subquery', measure: e.measure, body: { kind: 'pattern', pattern: paths, ...(where && { where }) }, type: resultType, span };
       }
       case 'map_projection': {
         const subject = env.scope.lookup(e.variable);
@@ -311,6 +314,25 @@ export class ExpressionBinder {
     throw bindError('InvalidAggregation', `an aggregate (${name}) can only be used in WITH and RETURN items`, span);
   }
 
+  /**
+   * openCypher 9's `exists(n.prop)` (the property is present: `n.prop IS NOT NULL`) and
+   * `exists((n)-->())` (the pattern has a match). Anything else has no meaning for it.
+   */
+  private existsFunction(argExprs: readonly Expression[], env: ExpressionEnv, span: Span): BoundExpression {
+    if (argExprs.length !== 1) throw bindError('InvalidNumberOfArguments', `exists() takes 1 argument, got ${argExprs.length}`, span);
+    const a = argExprs[0]!;
+    switch (a.kind) {
+      case 'property':
+        return { kind: 'is_null', operand: this.bind(a, { ...env, predicate: false }), negated: true, type: boolean_type, span };
+      case 'pattern_predicate': {
+        const { paths } = this.c.paths([a.path], env.scope, 'predicate');
+        return { kind: 'pattern_predicate', path: paths[0]!, type: boolean_type, span };
+      }
+      default:
+        throw bindError('InvalidArgumentType', 'exists() takes a property access (n.prop) or a pattern', span);
+    }
+  }
+
   private functionCall(name: string, distinct: boolean, argExprs: readonly Expression[], env: ExpressionEnv, span: Span): BoundExpression {
     const signature = this.c.lookupFunction(name);
     if (signature === undefined) throw bindError('UnknownFunction', `unknown function '${name}'`, span);
@@ -328,6 +350,11 @@ export class ExpressionBinder {
       this.checkAggregationPlace(`${name}()`, env, span, () => argExprs.forEach((a) => this.bind(a, inner)));
       const args = argExprs.map((a) => this.bind(a, inner));
       checkFunctionArguments(signature.name, args, span);
+      // An aggregate over values that change from call to call (rand(), a real-time clock) has no
+      // meaning a second evaluation could reproduce.
+      if (args.some(callsNonDeterministic)) {
+        throw bindError('NonConstantExpression', `${name}() cannot aggregate a non-deterministic function such as rand()`, span);
+      }
       return { kind: 'aggregate', name: signature.name, signature, distinct, args, star: false, type: functionResultType(signature.name, args), span };
     }
     if (distinct) {
@@ -348,4 +375,15 @@ function numericResult(a: StaticType, b: StaticType): StaticType {
 function symbol(op: BinaryOperator): string {
   const symbols: Partial<Record<BinaryOperator, string>> = { sub: '-', mul: '*', div: '/', mod: '%', pow: '^' };
   return symbols[op] ?? op;
+}
+
+function callsNonDeterministic(e: BoundExpression): boolean {
+  let found = false;
+  rewrite(e, (x) => {
+    // timestamp() and the statement clocks are non-deterministic across statements but fixed within
+    // one, so only rand() and the real-time clocks vary from one evaluation to the next.
+    if (x.kind === 'function' && !x.signature.deterministic && (x.name === 'rand' || x.name.endsWith('.realtime'))) found = true;
+    return found ? x : undefined;
+  });
+  return found;
 }

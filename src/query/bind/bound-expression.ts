@@ -1,4 +1,4 @@
-import type { BinaryOperator, LiteralValue, QuantifierKind, UnaryOperator } from '../ast/expression.js';
+import type { BinaryOperator, LiteralValue, QuantifierKind, SubqueryMeasure, UnaryOperator } from '../ast/expression.js';
 import type { Span } from '../ast/span.js';
 import type { FunctionSignature } from '../functions/signature.js';
 import type { BoundPath, BoundQuery } from './bound-clause.js';
@@ -111,7 +111,7 @@ export type BoundExpression = Typed &
       }
     /** True when the path (whose variables are all bound outside) has a match. */
     | { readonly kind: 'pattern_predicate'; readonly path: BoundPath }
-    | { readonly kind: 'exists_subquery'; readonly body: BoundExistsBody }
+    | { readonly kind: 'exists_subquery'; readonly measure: SubqueryMeasure; readonly body: BoundExistsBody }
     | { readonly kind: 'map_projection'; readonly subject: BoundVariable; readonly items: readonly BoundMapProjectionItem[] }
   );
 

@@ -199,7 +199,7 @@ export class ExpressionCompiler {
         const plan = this.lazyPlan(() =>
           body.kind === 'pattern' ? this.cx.planner.pattern(body.pattern, body.where) : this.cx.planner.query(body.query),
         );
-        return (row) => exists(plan(), row);
+        return e.measure === 'count' ? (row) => countRows(plan(), row) : (row) => exists(plan(), row);
       }
       case 'pattern_comprehension': {
         const plan = this.lazyPlan(() => this.cx.planner.pattern([e.path], e.where, e.projection));
@@ -502,6 +502,18 @@ function exists(plan: PhysicalOp, row: Row): boolean {
     }),
   );
   return found;
+}
+
+/** The number of rows a subquery's plan produces for one outer row (COUNT { ... }). */
+function countRows(plan: PhysicalOp, row: Row): bigint {
+  let n = 0;
+  finish(
+    plan(row.slice(), () => {
+      n++;
+      return true;
+    }),
+  );
+  return BigInt(n);
 }
 
 function asList(v: Value, what: string): readonly Value[] {

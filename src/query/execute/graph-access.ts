@@ -88,6 +88,13 @@ export class GraphAccess {
     return s.props.get(key) ?? null;
   }
 
+  /** A relationship's type; still known after this statement deleted the relationship. */
+  relationshipType(id: number): string {
+    const deleted = this.writes?.deletedEdgeType(id);
+    if (deleted !== undefined) return deleted;
+    return this.edge(id)?.type ?? '';
+  }
+
   /** Whether a node was deleted by this statement (reading its labels is then an error too). */
   isDeleted(entity: NodeRef | RelationshipRef): boolean {
     if (this.writes === undefined) return false;
@@ -112,7 +119,7 @@ export interface FunctionContextOptions {
 export function functionContext(access: GraphAccess, options: FunctionContextOptions): FunctionContext {
   return {
     labelsOf: (n) => access.node(n.id)?.labels ?? [],
-    typeOf: (r) => access.edge(r.id)?.type ?? '',
+    typeOf: (r) => access.relationshipType(r.id),
     propertiesOf: (x) => (x.kind === 'node' ? access.node(x.id)?.props : access.edge(x.id)?.props) ?? EMPTY,
     startNodeOf: (r) => nodeRef(access.edge(r.id)?.source ?? -1),
     endNodeOf: (r) => nodeRef(access.edge(r.id)?.target ?? -1),

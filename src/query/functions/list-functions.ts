@@ -1,6 +1,7 @@
 import { isNode, isPath, isRelationship, nodeRef, relationshipRef, type Value } from '../../common/values/value.js';
 import { runtimeTypeError, argumentError } from '../errors.js';
 import { arg, listArg, wrongType } from './args.js';
+import { codePointLength } from './code-points.js';
 import { scalar, type ScalarFunction } from './definition.js';
 
 /**
@@ -76,7 +77,7 @@ export const listFunctions: readonly ScalarFunction[] = [
   }),
   scalar('size', 1, 1, ([v = null]) => {
     if (v === null) return null;
-    if (typeof v === 'string') return BigInt(v.length);
+    if (typeof v === 'string') return BigInt(codePointLength(v));
     if (Array.isArray(v)) return BigInt(v.length);
     return wrongType('size', 'a STRING or LIST', v);
   }),

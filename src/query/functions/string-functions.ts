@@ -1,10 +1,11 @@
 import type { Value } from '../../common/values/value.js';
 import { arg, badValue, smallIntegerArg, stringArg } from './args.js';
+import { codePointLength, codePointSlice } from './code-points.js';
 import { scalar, type ScalarFunction } from './definition.js';
 
 /**
- * String functions. Null in any argument gives null. Positions and lengths count UTF-16 code units,
- * as `substring` does in the Cypher implementations this follows.
+ * String functions. A null string gives null; a null position or length is an error (it has no
+ * meaningful default). Positions and lengths count characters (code points), see code-points.ts.
  */
 
 const stringFn = (name: string, f: (s: string) => Value): ScalarFunction =>
@@ -31,14 +32,16 @@ export const stringFunctions: readonly ScalarFunction[] = [
     const o = arg(args, 0);
     const st = arg(args, 1);
     const len = args.length > 2 ? arg(args, 2) : undefined;
-    if (o === null || st === null || len === null) return null;
+    if (o === null) return null;
+    if (st === null) return badValue('substring', 'start must not be null');
+    if (len === null) return badValue('substring', 'length must not be null');
     const s = stringArg('substring', o);
     const start = smallIntegerArg('substring', st);
     if (start < 0) badValue('substring', 'start must not be negative', 'NumberOutOfRange');
-    if (len === undefined) return s.slice(start);
+    if (len === undefined) return codePointSlice(s, start);
     const n = smallIntegerArg('substring', len);
     if (n < 0) badValue('substring', 'length must not be negative', 'NumberOutOfRange');
-    return s.slice(start, start + n);
+    return codePointSlice(s, start, start + n);
   }),
   scalar('left', 2, 2, (args) => {
     const [o, l] = [arg(args, 0), arg(args, 1)];
@@ -46,7 +49,7 @@ export const stringFunctions: readonly ScalarFunction[] = [
     if (l === null) return badValue('left', 'length must not be null');
     const n = smallIntegerArg('left', l);
     if (n < 0) badValue('left', 'length must not be negative', 'NumberOutOfRange');
-    return stringArg('left', o).slice(0, n);
+    return codePointSlice(stringArg('left', o), 0, n);
   }),
   scalar('right', 2, 2, (args) => {
     const [o, l] = [arg(args, 0), arg(args, 1)];
@@ -55,7 +58,8 @@ export const stringFunctions: readonly ScalarFunction[] = [
     const n = smallIntegerArg('right', l);
     if (n < 0) badValue('right', 'length must not be negative', 'NumberOutOfRange');
     const s = stringArg('right', o);
-    return n >= s.length ? s : s.slice(s.length - n);
+    const length = codePointLength(s);
+    return n >= length ? s : codePointSlice(s, length - n);
   }),
   scalar('split', 2, 2, (args) => {
     const [o, d] = [arg(args, 0), arg(args, 1)];

@@ -1,4 +1,5 @@
-import { durationBetween, isTemporalPoint, type BetweenUnit } from '../values/temporal-arithmetic.js';
+import { isTemporalPoint } from '../values/temporal-arithmetic.js';
+import { durationBetween, type BetweenUnit } from '../values/temporal-between.js';
 import { arg, integerArg, wrongType } from './args.js';
 import type { EpochInstant, FunctionContext } from './context.js';
 import { scalar, type ScalarFunction } from './definition.js';

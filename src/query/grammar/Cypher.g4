@@ -109,8 +109,9 @@ callClause
     : CALL procedureName (LPAREN (expression (COMMA expression)*)? RPAREN)? (YIELD (STAR | yieldItems))?
     ;
 
+// Segments may be reserved words (`apoc.create.node`): after CALL a name can only be a procedure's.
 procedureName
-    : namespace symbolicName
+    : (schemaName DOT)* schemaName
     ;
 
 yieldItems
@@ -385,7 +386,7 @@ atom
     | patternComprehension
     | quantifierExpression
     | reduceExpression
-    | existsSubquery
+    | subqueryExpression
     | literal
     | parameter
     | caseExpression
@@ -435,8 +436,9 @@ reduceExpression
     : REDUCE LPAREN accumulator=variable EQ initial=expression COMMA variable IN source=expression PIPE step=expression RPAREN
     ;
 
-existsSubquery
-    : EXISTS LBRACE (query | pattern where?) RBRACE
+// EXISTS { ... } asks whether the body has a row, COUNT { ... } how many.
+subqueryExpression
+    : (EXISTS | COUNT) LBRACE (query | pattern where?) RBRACE
     ;
 
 parenthesizedExpression

@@ -116,7 +116,7 @@ export class ClauseBuilder {
 
   private call(ctx: CallClauseContext): CallClause {
     const name = ctx.procedureName();
-    const procedure = [...name.namespace().symbolicName(), name.symbolicName()].map(symbolicName).join('.');
+    const procedure = name.schemaName().map(schemaName).join('.');
     const args = ctx.LPAREN() !== null ? ctx.expression().map((e) => this.b.expression(e)) : undefined;
     let yielded: CallClause['yield'];
     let where: Expression | undefined;

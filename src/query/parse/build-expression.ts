@@ -334,14 +334,15 @@ export class ExpressionBuilder {
         [initial, source, step],
       );
     }
-    const ex = ctx.existsSubquery();
+    const ex = ctx.subqueryExpression();
     if (ex !== null) {
+      const measure = ex.COUNT() !== null ? 'count' : 'exists';
       const query = ex.query();
-      if (query !== null) return this.made({ kind: 'exists_subquery', body: { kind: 'query', query: this.b.nestedQuery(query) }, span }, []);
+      if (query !== null) return this.made({ kind: 'exists_subquery', measure, body: { kind: 'query', query: this.b.nestedQuery(query) }, span }, []);
       const pattern = this.b.pattern(ex.pattern()!);
       const w = ex.where();
       const where = w !== null ? this.expression(w.expression()) : undefined;
-      return this.made({ kind: 'exists_subquery', body: { kind: 'pattern', pattern, ...(where && { where }) }, span }, [where]);
+      return this.made({ kind: 'exists_subquery', measure, body: { kind: 'pattern', pattern, ...(where && { where }) }, span }, [where]);
     }
     const rp = ctx.relationshipsPattern();
     if (rp !== null) return this.made({ kind: 'pattern_predicate', path: this.b.path(rp), span }, []);

@@ -3,6 +3,7 @@ export * from '../../common/values/index.js';
 export * from './graph-refs.js';
 export * from './arithmetic.js';
 export * from './temporal-arithmetic.js';
+export * from './temporal-between.js';
 export * from './temporal-access.js';
 export * from './convert.js';
 export * from './format.js';

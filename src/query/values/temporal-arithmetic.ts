@@ -22,13 +22,14 @@ import { arithmeticError } from '../errors.js';
 
 /**
  * Temporal arithmetic: a duration added to or taken from an instant-like value, durations with each
- * other and with numbers, and the distance between two temporal values (`duration.between`).
+ * other and with numbers.
  *
  * A duration is applied unit by unit, months first, then days, then seconds and nanoseconds, as
  * java.time does: months move the calendar date (clamping the day to the month's end), days move it
  * further, and the time part moves the clock. A value without a date ignores months and days; a value
  * without a time (DATE) takes only the whole days contained in the seconds. A DATETIME in a named zone
- * applies months and days to its local date-time and the time part to its instant.
+ * applies months and days to its local date-time and the time part to its instant. The distance between
+ * two values is in temporal-between.ts.
  */
 
 export type TemporalPoint = DateValue | LocalTimeValue | TimeValue | LocalDateTimeValue | DateTimeValue;
@@ -137,82 +138,4 @@ function approximate(months: number, days: number, seconds: number, nanos: numbe
   const r = durationFromTotals(months, days, seconds, nanos);
   if (r === undefined) throw arithmeticError('IntegerOverflow', 'duration out of range');
   return r;
-}
-
-/** What `duration.between` and its `inMonths` / `inDays` / `inSeconds` variants keep. */
-export type BetweenUnit = 'all' | 'months' | 'days' | 'seconds';
-
-interface Parts {
-  /** Local epoch day; undefined for values without a date. */
-  readonly day: number | undefined;
-  /** Local nanosecond of day; undefined for a DATE. */
-  readonly nano: number | undefined;
-  /** Offset in seconds; undefined for local values. */
-  readonly offset: number | undefined;
-}
-
-function partsOf(t: TemporalPoint): Parts {
-  if (t instanceof DateValue) return { day: t.epochDay, nano: undefined, offset: undefined };
-  if (t instanceof LocalTimeValue) return { day: undefined, nano: t.nanoOfDay, offset: undefined };
-  if (t instanceof TimeValue) return { day: undefined, nano: t.nanoOfDay, offset: t.offsetSeconds };
-  if (t instanceof LocalDateTimeValue) return { day: t.epochDay, nano: t.nanoOfDay, offset: undefined };
-  return { day: t.epochDay, nano: t.nanoOfDay, offset: t.offsetSeconds };
-}
-
-/**
- * The duration from `from` to `to`. When both have a date, whole months are counted first (a month
- * counts only once the day and time of day are reached), then whole days, then the time left; when
- * either lacks a date only the time of day differs. When both carry an offset, `to` is first moved
- * to `from`'s offset so that the result measures elapsed time.
- */
-export function durationBetween(from: TemporalPoint, to: TemporalPoint, unit: BetweenUnit): DurationValue {
-  const a = partsOf(from);
-  let b = partsOf(to);
-  if (a.offset !== undefined && b.offset !== undefined && a.offset !== b.offset && b.nano !== undefined) {
-    const shifted = normalizeLocal(b.day ?? 0, b.nano + (a.offset - b.offset) * NANOS_PER_SECOND);
-    b = { day: b.day === undefined ? undefined : shifted.epochDay, nano: b.day === undefined ? wrapDay(shifted.nanoOfDay) : shifted.nanoOfDay, offset: a.offset };
-  }
-  const nanoA = a.nano ?? 0;
-  const nanoB = b.nano ?? 0;
-  if (a.day === undefined || b.day === undefined) {
-    return splitNanos(0, 0, BigInt(nanoB - nanoA), unit === 'months' ? 'none' : 'time');
-  }
-  let dayA = a.day;
-  let months = 0;
-  if (unit === 'all' || unit === 'months') {
-    months = monthsUntil(dayA, nanoA, b.day, nanoB);
-    const c = civilFromDays(dayA);
-    const p = plusMonths(c.year, c.month, c.day, months);
-    dayA = daysFromCivil(p.year, p.month, p.day);
-    if (unit === 'months') return new DurationValue(months, 0, 0, 0);
-  }
-  let days = 0;
-  if (unit === 'all' || unit === 'days') {
-    days = b.day - dayA;
-    if (days > 0 && nanoB < nanoA) days -= 1;
-    else if (days < 0 && nanoB > nanoA) days += 1;
-    dayA += days;
-  }
-  const rest = BigInt(b.day - dayA) * BigInt(NANOS_PER_DAY) + BigInt(nanoB - nanoA);
-  return splitNanos(months, days, rest, 'time');
-}
-
-/** Whole months from (dayA, nanoA) to (dayB, nanoB), java.time LocalDateTime.until(MONTHS) style. */
-function monthsUntil(dayA: number, nanoA: number, dayB: number, nanoB: number): number {
-  let endDay = dayB;
-  if (dayB > dayA && nanoB < nanoA) endDay -= 1;
-  else if (dayB < dayA && nanoB > nanoA) endDay += 1;
-  const s = civilFromDays(dayA);
-  const e = civilFromDays(endDay);
-  const packedS = (s.year * 12 + s.month - 1) * 32 + s.day;
-  const packedE = (e.year * 12 + e.month - 1) * 32 + e.day;
-  return Math.trunc((packedE - packedS) / 32);
-}
-
-function splitNanos(months: number, days: number, nanos: bigint, keep: 'time' | 'none'): DurationValue {
-  if (keep === 'none') return new DurationValue(months, days, 0, 0);
-  const ns = BigInt(NANOS_PER_SECOND);
-  const seconds = nanos / ns;
-  const rest = nanos % ns;
-  return new DurationValue(months, days, safe(Number(seconds), 'seconds'), Number(rest));
 }

@@ -194,7 +194,7 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_quantifier = 80;
     public static readonly RULE_filterExpression = 81;
     public static readonly RULE_reduceExpression = 82;
-    public static readonly RULE_existsSubquery = 83;
+    public static readonly RULE_subqueryExpression = 83;
     public static readonly RULE_parenthesizedExpression = 84;
     public static readonly RULE_functionInvocation = 85;
     public static readonly RULE_functionName = 86;
@@ -283,7 +283,7 @@ export class CypherParser extends antlr.Parser {
         "listOperator", "propertyLookup", "atom", "countStar", "caseExpression", 
         "caseAlternative", "listComprehension", "patternComprehension", 
         "quantifierExpression", "quantifier", "filterExpression", "reduceExpression", 
-        "existsSubquery", "parenthesizedExpression", "functionInvocation", 
+        "subqueryExpression", "parenthesizedExpression", "functionInvocation", 
         "functionName", "namespace", "mapProjection", "mapProjectionItem", 
         "parameter", "literal", "booleanLiteral", "numberLiteral", "integerLiteral", 
         "listLiteral", "mapLiteral", "propertyKeyName", "schemaCommand", 
@@ -1155,12 +1155,29 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ProcedureNameContext(this.context, this.state);
         this.enterRule(localContext, 32, CypherParser.RULE_procedureName);
         try {
+            let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 388;
-            this.namespace();
-            this.state = 389;
-            this.symbolicName();
+            this.state = 393;
+            this.errorHandler.sync(this);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
+            while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
+                if (alternative === 1) {
+                    {
+                    {
+                    this.state = 388;
+                    this.schemaName();
+                    this.state = 389;
+                    this.match(CypherParser.DOT);
+                    }
+                    }
+                }
+                this.state = 395;
+                this.errorHandler.sync(this);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
+            }
+            this.state = 396;
+            this.schemaName();
             }
         }
         catch (re) {
@@ -1183,30 +1200,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 391;
+            this.state = 398;
             this.yieldItem();
-            this.state = 396;
+            this.state = 403;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 392;
+                this.state = 399;
                 this.match(CypherParser.COMMA);
-                this.state = 393;
+                this.state = 400;
                 this.yieldItem();
                 }
                 }
-                this.state = 398;
+                this.state = 405;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 400;
+            this.state = 407;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 399;
+                this.state = 406;
                 this.where();
                 }
             }
@@ -1232,19 +1249,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 405;
+            this.state = 412;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 25, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 26, this.context) ) {
             case 1:
                 {
-                this.state = 402;
+                this.state = 409;
                 this.symbolicName();
-                this.state = 403;
+                this.state = 410;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 407;
+            this.state = 414;
             this.variable();
             }
         }
@@ -1267,9 +1284,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 409;
+            this.state = 416;
             this.match(CypherParser.CREATE);
-            this.state = 410;
+            this.state = 417;
             this.pattern();
             }
         }
@@ -1293,21 +1310,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 412;
+            this.state = 419;
             this.match(CypherParser.MERGE);
-            this.state = 413;
+            this.state = 420;
             this.patternPart();
-            this.state = 417;
+            this.state = 424;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 40) {
                 {
                 {
-                this.state = 414;
+                this.state = 421;
                 this.mergeAction();
                 }
                 }
-                this.state = 419;
+                this.state = 426;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1330,28 +1347,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 42, CypherParser.RULE_mergeAction);
         try {
-            this.state = 426;
+            this.state = 433;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 27, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 28, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 420;
+                this.state = 427;
                 this.match(CypherParser.ON);
-                this.state = 421;
+                this.state = 428;
                 this.match(CypherParser.MATCH);
-                this.state = 422;
+                this.state = 429;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 423;
+                this.state = 430;
                 this.match(CypherParser.ON);
-                this.state = 424;
+                this.state = 431;
                 this.match(CypherParser.CREATE);
-                this.state = 425;
+                this.state = 432;
                 this.setClause();
                 }
                 break;
@@ -1377,23 +1394,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 428;
+            this.state = 435;
             this.match(CypherParser.SET);
-            this.state = 429;
+            this.state = 436;
             this.setItem();
-            this.state = 434;
+            this.state = 441;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 430;
+                this.state = 437;
                 this.match(CypherParser.COMMA);
-                this.state = 431;
+                this.state = 438;
                 this.setItem();
                 }
                 }
-                this.state = 436;
+                this.state = 443;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1416,18 +1433,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 46, CypherParser.RULE_setItem);
         try {
-            this.state = 452;
+            this.state = 459;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 29, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 30, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 437;
+                this.state = 444;
                 this.propertyExpression();
-                this.state = 438;
+                this.state = 445;
                 this.match(CypherParser.EQ);
-                this.state = 439;
+                this.state = 446;
                 this.expression();
                 }
                 break;
@@ -1435,11 +1452,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 441;
+                this.state = 448;
                 this.variable();
-                this.state = 442;
+                this.state = 449;
                 this.match(CypherParser.EQ);
-                this.state = 443;
+                this.state = 450;
                 this.expression();
                 }
                 break;
@@ -1447,11 +1464,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 445;
+                this.state = 452;
                 this.variable();
-                this.state = 446;
+                this.state = 453;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 447;
+                this.state = 454;
                 this.expression();
                 }
                 break;
@@ -1459,9 +1476,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 449;
+                this.state = 456;
                 this.variable();
-                this.state = 450;
+                this.state = 457;
                 this.nodeLabels();
                 }
                 break;
@@ -1487,23 +1504,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 454;
+            this.state = 461;
             this.match(CypherParser.REMOVE);
-            this.state = 455;
+            this.state = 462;
             this.removeItem();
-            this.state = 460;
+            this.state = 467;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 456;
+                this.state = 463;
                 this.match(CypherParser.COMMA);
-                this.state = 457;
+                this.state = 464;
                 this.removeItem();
                 }
                 }
-                this.state = 462;
+                this.state = 469;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1526,16 +1543,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 50, CypherParser.RULE_removeItem);
         try {
-            this.state = 467;
+            this.state = 474;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 31, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 32, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 463;
+                this.state = 470;
                 this.variable();
-                this.state = 464;
+                this.state = 471;
                 this.nodeLabels();
                 }
                 break;
@@ -1543,7 +1560,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 466;
+                this.state = 473;
                 this.propertyExpression();
                 }
                 break;
@@ -1569,33 +1586,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 470;
+            this.state = 477;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 18) {
                 {
-                this.state = 469;
+                this.state = 476;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 472;
+            this.state = 479;
             this.match(CypherParser.DELETE);
-            this.state = 473;
+            this.state = 480;
             this.expression();
-            this.state = 478;
+            this.state = 485;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 474;
+                this.state = 481;
                 this.match(CypherParser.COMMA);
-                this.state = 475;
+                this.state = 482;
                 this.expression();
                 }
                 }
-                this.state = 480;
+                this.state = 487;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1621,16 +1638,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 481;
+            this.state = 488;
             this.match(CypherParser.WITH);
-            this.state = 482;
+            this.state = 489;
             this.projectionBody();
-            this.state = 484;
+            this.state = 491;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 483;
+                this.state = 490;
                 this.where();
                 }
             }
@@ -1656,9 +1673,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 486;
+            this.state = 493;
             this.match(CypherParser.RETURN);
-            this.state = 487;
+            this.state = 494;
             this.projectionBody();
             }
         }
@@ -1682,44 +1699,44 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 490;
+            this.state = 497;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 489;
+                this.state = 496;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 492;
+            this.state = 499;
             this.projectionItems();
-            this.state = 494;
+            this.state = 501;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 43) {
                 {
-                this.state = 493;
+                this.state = 500;
                 this.order();
                 }
             }
 
-            this.state = 497;
+            this.state = 504;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 50) {
                 {
-                this.state = 496;
+                this.state = 503;
                 this.skip();
                 }
             }
 
-            this.state = 500;
+            this.state = 507;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 32) {
                 {
-                this.state = 499;
+                this.state = 506;
                 this.limit();
                 }
             }
@@ -1744,27 +1761,27 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 60, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 518;
+            this.state = 525;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 502;
+                this.state = 509;
                 this.match(CypherParser.STAR);
-                this.state = 507;
+                this.state = 514;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 503;
+                    this.state = 510;
                     this.match(CypherParser.COMMA);
-                    this.state = 504;
+                    this.state = 511;
                     this.projectionItem();
                     }
                     }
-                    this.state = 509;
+                    this.state = 516;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1813,21 +1830,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 510;
+                this.state = 517;
                 this.projectionItem();
-                this.state = 515;
+                this.state = 522;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 511;
+                    this.state = 518;
                     this.match(CypherParser.COMMA);
-                    this.state = 512;
+                    this.state = 519;
                     this.projectionItem();
                     }
                     }
-                    this.state = 517;
+                    this.state = 524;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1856,16 +1873,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 520;
+            this.state = 527;
             this.expression();
-            this.state = 523;
+            this.state = 530;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 42, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
             case 1:
                 {
-                this.state = 521;
+                this.state = 528;
                 this.match(CypherParser.AS);
-                this.state = 522;
+                this.state = 529;
                 this.variable();
                 }
                 break;
@@ -1892,25 +1909,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 525;
-            this.match(CypherParser.ORDER);
-            this.state = 526;
-            this.match(CypherParser.BY);
-            this.state = 527;
-            this.sortItem();
             this.state = 532;
+            this.match(CypherParser.ORDER);
+            this.state = 533;
+            this.match(CypherParser.BY);
+            this.state = 534;
+            this.sortItem();
+            this.state = 539;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 528;
+                this.state = 535;
                 this.match(CypherParser.COMMA);
-                this.state = 529;
+                this.state = 536;
                 this.sortItem();
                 }
                 }
-                this.state = 534;
+                this.state = 541;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1935,9 +1952,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 535;
+            this.state = 542;
             this.match(CypherParser.SKIP_);
-            this.state = 536;
+            this.state = 543;
             this.expression();
             }
         }
@@ -1960,9 +1977,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 538;
+            this.state = 545;
             this.match(CypherParser.LIMIT);
-            this.state = 539;
+            this.state = 546;
             this.expression();
             }
         }
@@ -1986,14 +2003,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 541;
+            this.state = 548;
             this.expression();
-            this.state = 543;
+            this.state = 550;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 196768) !== 0)) {
                 {
-                this.state = 542;
+                this.state = 549;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 196768) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2026,9 +2043,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 545;
+            this.state = 552;
             this.match(CypherParser.WHERE);
-            this.state = 546;
+            this.state = 553;
             this.expression();
             }
         }
@@ -2052,21 +2069,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 548;
+            this.state = 555;
             this.patternPart();
-            this.state = 553;
+            this.state = 560;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 549;
+                this.state = 556;
                 this.match(CypherParser.COMMA);
-                this.state = 550;
+                this.state = 557;
                 this.patternPart();
                 }
                 }
-                this.state = 555;
+                this.state = 562;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2091,24 +2108,24 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 559;
+            this.state = 566;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 46, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 47, this.context) ) {
             case 1:
                 {
-                this.state = 556;
+                this.state = 563;
                 this.variable();
-                this.state = 557;
+                this.state = 564;
                 this.match(CypherParser.EQ);
                 }
                 break;
             }
-            this.state = 563;
+            this.state = 570;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 {
-                this.state = 561;
+                this.state = 568;
                 this.patternElement();
                 }
                 break;
@@ -2137,7 +2154,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 562;
+                this.state = 569;
                 this.shortestPathPattern();
                 }
                 break;
@@ -2165,13 +2182,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 565;
+            this.state = 572;
             this.symbolicName();
-            this.state = 566;
+            this.state = 573;
             this.match(CypherParser.LPAREN);
-            this.state = 567;
+            this.state = 574;
             this.patternElement();
-            this.state = 568;
+            this.state = 575;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2193,25 +2210,25 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 80, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 581;
+            this.state = 588;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 49, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 50, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 570;
+                this.state = 577;
                 this.nodePattern();
-                this.state = 574;
+                this.state = 581;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 73 || _la === 76) {
                     {
                     {
-                    this.state = 571;
+                    this.state = 578;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 576;
+                    this.state = 583;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2220,11 +2237,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 577;
+                this.state = 584;
                 this.match(CypherParser.LPAREN);
-                this.state = 578;
+                this.state = 585;
                 this.patternElement();
-                this.state = 579;
+                this.state = 586;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2250,9 +2267,9 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 583;
+            this.state = 590;
             this.nodePattern();
-            this.state = 585;
+            this.state = 592;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2260,7 +2277,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 584;
+                    this.state = 591;
                     this.patternElementChain();
                     }
                     }
@@ -2268,9 +2285,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 587;
+                this.state = 594;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 50, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 51, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -2294,39 +2311,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 589;
+            this.state = 596;
             this.match(CypherParser.LPAREN);
-            this.state = 591;
+            this.state = 598;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 590;
+                this.state = 597;
                 this.variable();
                 }
             }
 
-            this.state = 594;
+            this.state = 601;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 83) {
                 {
-                this.state = 593;
+                this.state = 600;
                 this.nodeLabels();
                 }
             }
 
-            this.state = 597;
+            this.state = 604;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 86 || _la === 91) {
                 {
-                this.state = 596;
+                this.state = 603;
                 this.properties();
                 }
             }
 
-            this.state = 599;
+            this.state = 606;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2349,9 +2366,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 601;
+            this.state = 608;
             this.relationshipPattern();
-            this.state = 602;
+            this.state = 609;
             this.nodePattern();
             }
         }
@@ -2373,34 +2390,11 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 88, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 628;
+            this.state = 635;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
-                {
-                this.state = 604;
-                this.match(CypherParser.LT);
-                this.state = 605;
-                this.match(CypherParser.MINUS);
-                this.state = 607;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 89) {
-                    {
-                    this.state = 606;
-                    this.relationshipDetail();
-                    }
-                }
-
-                this.state = 609;
-                this.match(CypherParser.MINUS);
-                this.state = 610;
-                this.match(CypherParser.GT);
-                }
-                break;
-            case 2:
-                this.enterOuterAlt(localContext, 2);
                 {
                 this.state = 611;
                 this.match(CypherParser.LT);
@@ -2418,45 +2412,68 @@ export class CypherParser extends antlr.Parser {
 
                 this.state = 616;
                 this.match(CypherParser.MINUS);
+                this.state = 617;
+                this.match(CypherParser.GT);
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 618;
+                this.match(CypherParser.LT);
+                this.state = 619;
+                this.match(CypherParser.MINUS);
+                this.state = 621;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 89) {
+                    {
+                    this.state = 620;
+                    this.relationshipDetail();
+                    }
+                }
+
+                this.state = 623;
+                this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 617;
+                this.state = 624;
                 this.match(CypherParser.MINUS);
-                this.state = 619;
+                this.state = 626;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 89) {
                     {
-                    this.state = 618;
+                    this.state = 625;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 621;
+                this.state = 628;
                 this.match(CypherParser.MINUS);
-                this.state = 622;
+                this.state = 629;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 623;
+                this.state = 630;
                 this.match(CypherParser.MINUS);
-                this.state = 625;
+                this.state = 632;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 89) {
                     {
-                    this.state = 624;
+                    this.state = 631;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 627;
+                this.state = 634;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -2482,49 +2499,49 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 630;
+            this.state = 637;
             this.match(CypherParser.LBRACK);
-            this.state = 632;
+            this.state = 639;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 631;
+                this.state = 638;
                 this.variable();
                 }
             }
 
-            this.state = 635;
+            this.state = 642;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 83) {
                 {
-                this.state = 634;
+                this.state = 641;
                 this.relationshipTypes();
                 }
             }
 
-            this.state = 638;
+            this.state = 645;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 66 || _la === 77) {
                 {
-                this.state = 637;
+                this.state = 644;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 641;
+            this.state = 648;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 86 || _la === 91) {
                 {
-                this.state = 640;
+                this.state = 647;
                 this.properties();
                 }
             }
 
-            this.state = 643;
+            this.state = 650;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -2545,20 +2562,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PropertiesContext(this.context, this.state);
         this.enterRule(localContext, 92, CypherParser.RULE_properties);
         try {
-            this.state = 647;
+            this.state = 654;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 645;
+                this.state = 652;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 646;
+                this.state = 653;
                 this.parameter();
                 }
                 break;
@@ -2586,33 +2603,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 649;
+            this.state = 656;
             this.match(CypherParser.COLON);
-            this.state = 650;
+            this.state = 657;
             this.relTypeName();
-            this.state = 658;
+            this.state = 665;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 85) {
                 {
                 {
-                this.state = 651;
+                this.state = 658;
                 this.match(CypherParser.PIPE);
-                this.state = 653;
+                this.state = 660;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 83) {
                     {
-                    this.state = 652;
+                    this.state = 659;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 655;
+                this.state = 662;
                 this.relTypeName();
                 }
                 }
-                this.state = 660;
+                this.state = 667;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2638,17 +2655,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 662;
+            this.state = 669;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 661;
+                this.state = 668;
                 this.nodeLabel();
                 }
                 }
-                this.state = 664;
+                this.state = 671;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 83);
@@ -2673,9 +2690,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 666;
+            this.state = 673;
             this.match(CypherParser.COLON);
-            this.state = 667;
+            this.state = 674;
             this.labelName();
             }
         }
@@ -2697,37 +2714,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 100, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 683;
+            this.state = 690;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 669;
+                this.state = 676;
                 this.match(CypherParser.STAR);
-                this.state = 671;
+                this.state = 678;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
                     {
-                    this.state = 670;
+                    this.state = 677;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 677;
+                this.state = 684;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 66) {
                     {
-                    this.state = 673;
+                    this.state = 680;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 675;
+                    this.state = 682;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
                         {
-                        this.state = 674;
+                        this.state = 681;
                         this.rangeBound();
                         }
                     }
@@ -2740,14 +2757,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 679;
+                this.state = 686;
                 this.match(CypherParser.DOTDOT);
-                this.state = 681;
+                this.state = 688;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
                     {
-                    this.state = 680;
+                    this.state = 687;
                     this.rangeBound();
                     }
                 }
@@ -2778,17 +2795,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 686;
+            this.state = 693;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 76) {
                 {
-                this.state = 685;
+                this.state = 692;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 688;
+            this.state = 695;
             this.integerLiteral();
             }
         }
@@ -2811,7 +2828,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 690;
+            this.state = 697;
             this.schemaName();
             }
         }
@@ -2834,7 +2851,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 692;
+            this.state = 699;
             this.schemaName();
             }
         }
@@ -2858,19 +2875,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 694;
+            this.state = 701;
             this.atom();
-            this.state = 696;
+            this.state = 703;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 695;
+                this.state = 702;
                 this.propertyLookup();
                 }
                 }
-                this.state = 698;
+                this.state = 705;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 81);
@@ -2895,7 +2912,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 700;
+            this.state = 707;
             this.orExpression();
             }
         }
@@ -2919,21 +2936,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 702;
+            this.state = 709;
             this.xorExpression();
-            this.state = 707;
+            this.state = 714;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 42) {
                 {
                 {
-                this.state = 703;
+                this.state = 710;
                 this.match(CypherParser.OR);
-                this.state = 704;
+                this.state = 711;
                 this.xorExpression();
                 }
                 }
-                this.state = 709;
+                this.state = 716;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2959,21 +2976,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 710;
+            this.state = 717;
             this.andExpression();
-            this.state = 715;
+            this.state = 722;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 63) {
                 {
                 {
-                this.state = 711;
+                this.state = 718;
                 this.match(CypherParser.XOR);
-                this.state = 712;
+                this.state = 719;
                 this.andExpression();
                 }
                 }
-                this.state = 717;
+                this.state = 724;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2999,21 +3016,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 718;
+            this.state = 725;
             this.notExpression();
-            this.state = 723;
+            this.state = 730;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 719;
+                this.state = 726;
                 this.match(CypherParser.AND);
-                this.state = 720;
+                this.state = 727;
                 this.notExpression();
                 }
                 }
-                this.state = 725;
+                this.state = 732;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3039,21 +3056,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 729;
+            this.state = 736;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 37) {
                 {
                 {
-                this.state = 726;
+                this.state = 733;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 731;
+                this.state = 738;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 732;
+            this.state = 739;
             this.comparisonExpression();
             }
         }
@@ -3077,21 +3094,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 734;
+            this.state = 741;
             this.predicateExpression();
-            this.state = 740;
+            this.state = 747;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 63) !== 0)) {
                 {
                 {
-                this.state = 735;
+                this.state = 742;
                 this.comparisonOperator();
-                this.state = 736;
+                this.state = 743;
                 this.predicateExpression();
                 }
                 }
-                this.state = 742;
+                this.state = 749;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3117,7 +3134,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 743;
+            this.state = 750;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -3148,19 +3165,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 745;
+            this.state = 752;
             this.addOrSubtractExpression();
-            this.state = 749;
+            this.state = 756;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1350569984) !== 0) || _la === 51 || _la === 68) {
                 {
                 {
-                this.state = 746;
+                this.state = 753;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 751;
+                this.state = 758;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3183,18 +3200,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PredicateSuffixContext(this.context, this.state);
         this.enterRule(localContext, 126, CypherParser.RULE_predicateSuffix);
         try {
-            this.state = 769;
+            this.state = 776;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 80, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 81, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 752;
+                this.state = 759;
                 this.match(CypherParser.STARTS);
-                this.state = 753;
+                this.state = 760;
                 this.match(CypherParser.WITH);
-                this.state = 754;
+                this.state = 761;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3202,11 +3219,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 755;
+                this.state = 762;
                 this.match(CypherParser.ENDS);
-                this.state = 756;
+                this.state = 763;
                 this.match(CypherParser.WITH);
-                this.state = 757;
+                this.state = 764;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3214,9 +3231,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 758;
+                this.state = 765;
                 this.match(CypherParser.CONTAINS);
-                this.state = 759;
+                this.state = 766;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3224,9 +3241,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 760;
+                this.state = 767;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 761;
+                this.state = 768;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3234,9 +3251,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 762;
+                this.state = 769;
                 this.match(CypherParser.IN);
-                this.state = 763;
+                this.state = 770;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3244,9 +3261,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 764;
+                this.state = 771;
                 this.match(CypherParser.IS);
-                this.state = 765;
+                this.state = 772;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3254,11 +3271,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 766;
+                this.state = 773;
                 this.match(CypherParser.IS);
-                this.state = 767;
+                this.state = 774;
                 this.match(CypherParser.NOT);
-                this.state = 768;
+                this.state = 775;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3284,21 +3301,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 771;
+            this.state = 778;
             this.multiplyDivideModuloExpression();
-            this.state = 777;
+            this.state = 784;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 75 || _la === 76) {
                 {
                 {
-                this.state = 772;
+                this.state = 779;
                 this.addOrSubtractOperator();
-                this.state = 773;
+                this.state = 780;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 779;
+                this.state = 786;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3324,7 +3341,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 780;
+            this.state = 787;
             _la = this.tokenStream.LA(1);
             if(!(_la === 75 || _la === 76)) {
             this.errorHandler.recoverInline(this);
@@ -3355,21 +3372,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 782;
+            this.state = 789;
             this.powerOfExpression();
-            this.state = 788;
+            this.state = 795;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 7) !== 0)) {
                 {
                 {
-                this.state = 783;
+                this.state = 790;
                 this.multiplyDivideModuloOperator();
-                this.state = 784;
+                this.state = 791;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 790;
+                this.state = 797;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3395,7 +3412,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 791;
+            this.state = 798;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -3426,21 +3443,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 793;
+            this.state = 800;
             this.unaryAddOrSubtractExpression();
-            this.state = 798;
+            this.state = 805;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 80) {
                 {
                 {
-                this.state = 794;
+                this.state = 801;
                 this.match(CypherParser.CARET);
-                this.state = 795;
+                this.state = 802;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 800;
+                this.state = 807;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3466,13 +3483,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 804;
+            this.state = 811;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 75 || _la === 76) {
                 {
                 {
-                this.state = 801;
+                this.state = 808;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 75 || _la === 76)) {
                 this.errorHandler.recoverInline(this);
@@ -3483,11 +3500,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 806;
+                this.state = 813;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 807;
+            this.state = 814;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -3511,25 +3528,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 809;
+            this.state = 816;
             this.atom();
-            this.state = 814;
+            this.state = 821;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 81 || _la === 89) {
                 {
-                this.state = 812;
+                this.state = 819;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 810;
+                    this.state = 817;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 811;
+                    this.state = 818;
                     this.propertyLookup();
                     }
                     break;
@@ -3537,16 +3554,16 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 816;
+                this.state = 823;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 818;
+            this.state = 825;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 83) {
                 {
-                this.state = 817;
+                this.state = 824;
                 this.nodeLabels();
                 }
             }
@@ -3571,18 +3588,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 142, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 833;
+            this.state = 840;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 90, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 91, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 820;
+                this.state = 827;
                 this.match(CypherParser.LBRACK);
-                this.state = 821;
+                this.state = 828;
                 this.expression();
-                this.state = 822;
+                this.state = 829;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3590,31 +3607,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 824;
+                this.state = 831;
                 this.match(CypherParser.LBRACK);
-                this.state = 826;
+                this.state = 833;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                     {
-                    this.state = 825;
+                    this.state = 832;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 828;
+                this.state = 835;
                 this.match(CypherParser.DOTDOT);
-                this.state = 830;
+                this.state = 837;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                     {
-                    this.state = 829;
+                    this.state = 836;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 832;
+                this.state = 839;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3639,9 +3656,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 835;
+            this.state = 842;
             this.match(CypherParser.DOT);
-            this.state = 836;
+            this.state = 843;
             this.propertyKeyName();
             }
         }
@@ -3662,104 +3679,104 @@ export class CypherParser extends antlr.Parser {
         let localContext = new AtomContext(this.context, this.state);
         this.enterRule(localContext, 146, CypherParser.RULE_atom);
         try {
-            this.state = 852;
+            this.state = 859;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 91, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 92, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 838;
+                this.state = 845;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 839;
+                this.state = 846;
                 this.listComprehension();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 840;
+                this.state = 847;
                 this.patternComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 841;
+                this.state = 848;
                 this.quantifierExpression();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 842;
+                this.state = 849;
                 this.reduceExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 843;
-                this.existsSubquery();
+                this.state = 850;
+                this.subqueryExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 844;
+                this.state = 851;
                 this.literal();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 845;
+                this.state = 852;
                 this.parameter();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 846;
+                this.state = 853;
                 this.caseExpression();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 847;
+                this.state = 854;
                 this.relationshipsPattern();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 848;
+                this.state = 855;
                 this.parenthesizedExpression();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 849;
+                this.state = 856;
                 this.functionInvocation();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 850;
+                this.state = 857;
                 this.mapProjection();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 851;
+                this.state = 858;
                 this.variable();
                 }
                 break;
@@ -3784,13 +3801,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 854;
+            this.state = 861;
             this.match(CypherParser.COUNT);
-            this.state = 855;
+            this.state = 862;
             this.match(CypherParser.LPAREN);
-            this.state = 856;
+            this.state = 863;
             this.match(CypherParser.STAR);
-            this.state = 857;
+            this.state = 864;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3814,45 +3831,45 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 859;
+            this.state = 866;
             this.match(CypherParser.CASE);
-            this.state = 861;
+            this.state = 868;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 860;
+                this.state = 867;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 864;
+            this.state = 871;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 863;
+                this.state = 870;
                 this.caseAlternative();
                 }
                 }
-                this.state = 866;
+                this.state = 873;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 60);
-            this.state = 870;
+            this.state = 877;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 21) {
                 {
-                this.state = 868;
+                this.state = 875;
                 this.match(CypherParser.ELSE);
-                this.state = 869;
+                this.state = 876;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 872;
+            this.state = 879;
             this.match(CypherParser.END);
             }
         }
@@ -3875,13 +3892,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 874;
+            this.state = 881;
             this.match(CypherParser.WHEN);
-            this.state = 875;
+            this.state = 882;
             this.expression();
-            this.state = 876;
+            this.state = 883;
             this.match(CypherParser.THEN);
-            this.state = 877;
+            this.state = 884;
             this.expression();
             }
         }
@@ -3905,23 +3922,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 879;
+            this.state = 886;
             this.match(CypherParser.LBRACK);
-            this.state = 880;
+            this.state = 887;
             this.filterExpression();
-            this.state = 883;
+            this.state = 890;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 85) {
                 {
-                this.state = 881;
+                this.state = 888;
                 this.match(CypherParser.PIPE);
-                this.state = 882;
+                this.state = 889;
                 this.expression();
                 }
             }
 
-            this.state = 885;
+            this.state = 892;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3945,39 +3962,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 887;
+            this.state = 894;
             this.match(CypherParser.LBRACK);
-            this.state = 891;
+            this.state = 898;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 888;
+                this.state = 895;
                 this.variable();
-                this.state = 889;
+                this.state = 896;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 893;
+            this.state = 900;
             this.relationshipsPattern();
-            this.state = 896;
+            this.state = 903;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 894;
+                this.state = 901;
                 this.match(CypherParser.WHERE);
-                this.state = 895;
+                this.state = 902;
                 this.expression();
                 }
             }
 
-            this.state = 898;
+            this.state = 905;
             this.match(CypherParser.PIPE);
-            this.state = 899;
+            this.state = 906;
             this.expression();
-            this.state = 900;
+            this.state = 907;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4000,13 +4017,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 902;
+            this.state = 909;
             this.quantifier();
-            this.state = 903;
+            this.state = 910;
             this.match(CypherParser.LPAREN);
-            this.state = 904;
+            this.state = 911;
             this.filterExpression();
-            this.state = 905;
+            this.state = 912;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4030,7 +4047,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 907;
+            this.state = 914;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 36 || _la === 49)) {
             this.errorHandler.recoverInline(this);
@@ -4061,20 +4078,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 909;
+            this.state = 916;
             this.variable();
-            this.state = 910;
+            this.state = 917;
             this.match(CypherParser.IN);
-            this.state = 911;
+            this.state = 918;
             this.expression();
-            this.state = 914;
+            this.state = 921;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 912;
+                this.state = 919;
                 this.match(CypherParser.WHERE);
-                this.state = 913;
+                this.state = 920;
                 this.expression();
                 }
             }
@@ -4100,29 +4117,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 916;
-            this.match(CypherParser.REDUCE);
-            this.state = 917;
-            this.match(CypherParser.LPAREN);
-            this.state = 918;
-            localContext._accumulator = this.variable();
-            this.state = 919;
-            this.match(CypherParser.EQ);
-            this.state = 920;
-            localContext._initial = this.expression();
-            this.state = 921;
-            this.match(CypherParser.COMMA);
-            this.state = 922;
-            this.variable();
             this.state = 923;
-            this.match(CypherParser.IN);
+            this.match(CypherParser.REDUCE);
             this.state = 924;
-            localContext._source = this.expression();
+            this.match(CypherParser.LPAREN);
             this.state = 925;
-            this.match(CypherParser.PIPE);
+            localContext._accumulator = this.variable();
             this.state = 926;
-            localContext._step = this.expression();
+            this.match(CypherParser.EQ);
             this.state = 927;
+            localContext._initial = this.expression();
+            this.state = 928;
+            this.match(CypherParser.COMMA);
+            this.state = 929;
+            this.variable();
+            this.state = 930;
+            this.match(CypherParser.IN);
+            this.state = 931;
+            localContext._source = this.expression();
+            this.state = 932;
+            this.match(CypherParser.PIPE);
+            this.state = 933;
+            localContext._step = this.expression();
+            this.state = 934;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4139,36 +4156,43 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
-    public existsSubquery(): ExistsSubqueryContext {
-        let localContext = new ExistsSubqueryContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_existsSubquery);
+    public subqueryExpression(): SubqueryExpressionContext {
+        let localContext = new SubqueryExpressionContext(this.context, this.state);
+        this.enterRule(localContext, 166, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 929;
-            this.match(CypherParser.EXISTS);
-            this.state = 930;
-            this.match(CypherParser.LBRACE);
             this.state = 936;
+            _la = this.tokenStream.LA(1);
+            if(!(_la === 13 || _la === 24)) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
+            this.state = 937;
+            this.match(CypherParser.LBRACE);
+            this.state = 943;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 100, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 101, this.context) ) {
             case 1:
                 {
-                this.state = 931;
+                this.state = 938;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 932;
+                this.state = 939;
                 this.pattern();
-                this.state = 934;
+                this.state = 941;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 61) {
                     {
-                    this.state = 933;
+                    this.state = 940;
                     this.where();
                     }
                 }
@@ -4176,7 +4200,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 938;
+            this.state = 945;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4199,11 +4223,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 940;
+            this.state = 947;
             this.match(CypherParser.LPAREN);
-            this.state = 941;
+            this.state = 948;
             this.expression();
-            this.state = 942;
+            this.state = 949;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4227,47 +4251,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 944;
+            this.state = 951;
             this.functionName();
-            this.state = 945;
+            this.state = 952;
             this.match(CypherParser.LPAREN);
-            this.state = 947;
+            this.state = 954;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 946;
+                this.state = 953;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 957;
+            this.state = 964;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 949;
+                this.state = 956;
                 this.expression();
-                this.state = 954;
+                this.state = 961;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 950;
+                    this.state = 957;
                     this.match(CypherParser.COMMA);
-                    this.state = 951;
+                    this.state = 958;
                     this.expression();
                     }
                     }
-                    this.state = 956;
+                    this.state = 963;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 959;
+            this.state = 966;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4290,9 +4314,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 961;
+            this.state = 968;
             this.namespace();
-            this.state = 962;
+            this.state = 969;
             this.symbolicName();
             }
         }
@@ -4316,23 +4340,23 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 969;
+            this.state = 976;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 105, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 964;
+                    this.state = 971;
                     this.symbolicName();
-                    this.state = 965;
+                    this.state = 972;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 971;
+                this.state = 978;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 105, this.context);
             }
             }
         }
@@ -4356,37 +4380,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 972;
+            this.state = 979;
             this.variable();
-            this.state = 973;
+            this.state = 980;
             this.match(CypherParser.LBRACE);
-            this.state = 982;
+            this.state = 989;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 4294967295) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4294967295) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 393217) !== 0)) {
                 {
-                this.state = 974;
+                this.state = 981;
                 this.mapProjectionItem();
-                this.state = 979;
+                this.state = 986;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 975;
+                    this.state = 982;
                     this.match(CypherParser.COMMA);
-                    this.state = 976;
+                    this.state = 983;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 981;
+                    this.state = 988;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 984;
+            this.state = 991;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4407,18 +4431,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MapProjectionItemContext(this.context, this.state);
         this.enterRule(localContext, 178, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 995;
+            this.state = 1002;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 108, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 986;
+                this.state = 993;
                 this.propertyKeyName();
-                this.state = 987;
+                this.state = 994;
                 this.match(CypherParser.COLON);
-                this.state = 988;
+                this.state = 995;
                 this.expression();
                 }
                 break;
@@ -4426,9 +4450,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 990;
+                this.state = 997;
                 this.match(CypherParser.DOT);
-                this.state = 991;
+                this.state = 998;
                 this.propertyKeyName();
                 }
                 break;
@@ -4436,9 +4460,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 992;
+                this.state = 999;
                 this.match(CypherParser.DOT);
-                this.state = 993;
+                this.state = 1000;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4446,7 +4470,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 994;
+                this.state = 1001;
                 this.variable();
                 }
                 break;
@@ -4471,9 +4495,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 997;
+            this.state = 1004;
             this.match(CypherParser.DOLLAR);
-            this.state = 1000;
+            this.state = 1007;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4501,13 +4525,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 998;
+                this.state = 1005;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 999;
+                this.state = 1006;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -4533,21 +4557,21 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LiteralContext(this.context, this.state);
         this.enterRule(localContext, 182, CypherParser.RULE_literal);
         try {
-            this.state = 1008;
+            this.state = 1015;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1002;
+                this.state = 1009;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1003;
+                this.state = 1010;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4557,28 +4581,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1004;
+                this.state = 1011;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1005;
+                this.state = 1012;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1006;
+                this.state = 1013;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1007;
+                this.state = 1014;
                 this.mapLiteral();
                 }
                 break;
@@ -4606,7 +4630,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1010;
+            this.state = 1017;
             _la = this.tokenStream.LA(1);
             if(!(_la === 25 || _la === 54)) {
             this.errorHandler.recoverInline(this);
@@ -4634,7 +4658,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NumberLiteralContext(this.context, this.state);
         this.enterRule(localContext, 186, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1014;
+            this.state = 1021;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -4642,14 +4666,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1012;
+                this.state = 1019;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1013;
+                this.state = 1020;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -4677,7 +4701,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1016;
+            this.state = 1023;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 93)) & ~0x1F) === 0 && ((1 << (_la - 93)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4708,35 +4732,35 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1018;
+            this.state = 1025;
             this.match(CypherParser.LBRACK);
-            this.state = 1027;
+            this.state = 1034;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
                 {
-                this.state = 1019;
+                this.state = 1026;
                 this.expression();
-                this.state = 1024;
+                this.state = 1031;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1020;
+                    this.state = 1027;
                     this.match(CypherParser.COMMA);
-                    this.state = 1021;
+                    this.state = 1028;
                     this.expression();
                     }
                     }
-                    this.state = 1026;
+                    this.state = 1033;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1029;
+            this.state = 1036;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4760,43 +4784,43 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1031;
+            this.state = 1038;
             this.match(CypherParser.LBRACE);
-            this.state = 1045;
+            this.state = 1052;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 4294967295) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4294967295) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 1032;
+                this.state = 1039;
                 this.propertyKeyName();
-                this.state = 1033;
+                this.state = 1040;
                 this.match(CypherParser.COLON);
-                this.state = 1034;
+                this.state = 1041;
                 this.expression();
-                this.state = 1042;
+                this.state = 1049;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1035;
+                    this.state = 1042;
                     this.match(CypherParser.COMMA);
-                    this.state = 1036;
+                    this.state = 1043;
                     this.propertyKeyName();
-                    this.state = 1037;
+                    this.state = 1044;
                     this.match(CypherParser.COLON);
-                    this.state = 1038;
+                    this.state = 1045;
                     this.expression();
                     }
                     }
-                    this.state = 1044;
+                    this.state = 1051;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1047;
+            this.state = 1054;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4819,7 +4843,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1049;
+            this.state = 1056;
             this.schemaName();
             }
         }
@@ -4840,41 +4864,41 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaCommandContext(this.context, this.state);
         this.enterRule(localContext, 196, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1056;
+            this.state = 1063;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1051;
+                this.state = 1058;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1052;
+                this.state = 1059;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1053;
+                this.state = 1060;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1054;
+                this.state = 1061;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1055;
+                this.state = 1062;
                 this.dropIndex();
                 }
                 break;
@@ -4900,31 +4924,31 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1058;
+            this.state = 1065;
             this.match(CypherParser.CREATE);
-            this.state = 1059;
+            this.state = 1066;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1061;
+            this.state = 1068;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 117, this.context) ) {
             case 1:
                 {
-                this.state = 1060;
+                this.state = 1067;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1064;
+            this.state = 1071;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 27) {
                 {
-                this.state = 1063;
+                this.state = 1070;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1066;
+            this.state = 1073;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 40)) {
             this.errorHandler.recoverInline(this);
@@ -4933,15 +4957,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1067;
+            this.state = 1074;
             this.match(CypherParser.LPAREN);
-            this.state = 1068;
+            this.state = 1075;
             this.variable();
-            this.state = 1069;
+            this.state = 1076;
             this.nodeLabel();
-            this.state = 1070;
+            this.state = 1077;
             this.match(CypherParser.RPAREN);
-            this.state = 1071;
+            this.state = 1078;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 46)) {
             this.errorHandler.recoverInline(this);
@@ -4950,14 +4974,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1072;
+            this.state = 1079;
             this.constraintRequirement();
-            this.state = 1074;
+            this.state = 1081;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 1073;
+                this.state = 1080;
                 this.where();
                 }
             }
@@ -4982,18 +5006,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 200, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1104;
+            this.state = 1111;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 119, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 120, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1076;
+                this.state = 1083;
                 this.propertyReference();
-                this.state = 1077;
+                this.state = 1084;
                 this.match(CypherParser.IS);
-                this.state = 1078;
+                this.state = 1085;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -5001,11 +5025,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1080;
+                this.state = 1087;
                 this.propertyReferenceList();
-                this.state = 1081;
+                this.state = 1088;
                 this.match(CypherParser.IS);
-                this.state = 1082;
+                this.state = 1089;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -5013,13 +5037,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1084;
+                this.state = 1091;
                 this.propertyReference();
-                this.state = 1085;
+                this.state = 1092;
                 this.match(CypherParser.IS);
-                this.state = 1086;
+                this.state = 1093;
                 this.match(CypherParser.NOT);
-                this.state = 1087;
+                this.state = 1094;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5027,13 +5051,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1089;
+                this.state = 1096;
                 this.propertyReference();
-                this.state = 1090;
+                this.state = 1097;
                 this.match(CypherParser.IS);
-                this.state = 1091;
+                this.state = 1098;
                 this.match(CypherParser.NODE);
-                this.state = 1092;
+                this.state = 1099;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -5041,13 +5065,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1094;
+                this.state = 1101;
                 this.propertyReferenceList();
-                this.state = 1095;
+                this.state = 1102;
                 this.match(CypherParser.IS);
-                this.state = 1096;
+                this.state = 1103;
                 this.match(CypherParser.NODE);
-                this.state = 1097;
+                this.state = 1104;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -5055,11 +5079,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1099;
+                this.state = 1106;
                 this.propertyReference();
-                this.state = 1100;
+                this.state = 1107;
                 this.match(CypherParser.IS);
-                this.state = 1101;
+                this.state = 1108;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 55 || _la === 65)) {
                 this.errorHandler.recoverInline(this);
@@ -5068,7 +5092,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1102;
+                this.state = 1109;
                 this.typeName();
                 }
                 break;
@@ -5093,11 +5117,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1106;
+            this.state = 1113;
             this.variable();
-            this.state = 1107;
+            this.state = 1114;
             this.match(CypherParser.DOT);
-            this.state = 1108;
+            this.state = 1115;
             this.propertyKeyName();
             }
         }
@@ -5121,27 +5145,27 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1110;
+            this.state = 1117;
             this.match(CypherParser.LPAREN);
-            this.state = 1111;
+            this.state = 1118;
             this.propertyReference();
-            this.state = 1116;
+            this.state = 1123;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82) {
                 {
                 {
-                this.state = 1112;
+                this.state = 1119;
                 this.match(CypherParser.COMMA);
-                this.state = 1113;
+                this.state = 1120;
                 this.propertyReference();
                 }
                 }
-                this.state = 1118;
+                this.state = 1125;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1119;
+            this.state = 1126;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5165,32 +5189,32 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1121;
+            this.state = 1128;
             this.symbolicName();
-            this.state = 1126;
+            this.state = 1133;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 73) {
                 {
-                this.state = 1122;
+                this.state = 1129;
                 this.match(CypherParser.LT);
-                this.state = 1123;
+                this.state = 1130;
                 this.typeName();
-                this.state = 1124;
+                this.state = 1131;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1131;
+            this.state = 1138;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 87) {
                 {
-                this.state = 1128;
+                this.state = 1135;
                 this.match(CypherParser.LPAREN);
-                this.state = 1129;
+                this.state = 1136;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1130;
+                this.state = 1137;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -5217,18 +5241,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1133;
+            this.state = 1140;
             this.match(CypherParser.DROP);
-            this.state = 1134;
+            this.state = 1141;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1135;
+            this.state = 1142;
             this.symbolicName();
-            this.state = 1137;
+            this.state = 1144;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 27) {
                 {
-                this.state = 1136;
+                this.state = 1143;
                 this.ifExists();
                 }
             }
@@ -5255,48 +5279,48 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1139;
+            this.state = 1146;
             this.match(CypherParser.CREATE);
-            this.state = 1141;
+            this.state = 1148;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 57) {
                 {
-                this.state = 1140;
+                this.state = 1147;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1143;
+            this.state = 1150;
             this.match(CypherParser.INDEX);
-            this.state = 1145;
+            this.state = 1152;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 125, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 126, this.context) ) {
             case 1:
                 {
-                this.state = 1144;
+                this.state = 1151;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1148;
+            this.state = 1155;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 27) {
                 {
-                this.state = 1147;
+                this.state = 1154;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1150;
+            this.state = 1157;
             this.indexTarget();
-            this.state = 1152;
+            this.state = 1159;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 61) {
                 {
-                this.state = 1151;
+                this.state = 1158;
                 this.where();
                 }
             }
@@ -5321,46 +5345,46 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 212, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1187;
+            this.state = 1194;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1154;
-                this.match(CypherParser.FOR);
-                this.state = 1155;
-                this.match(CypherParser.LPAREN);
-                this.state = 1156;
-                this.variable();
-                this.state = 1157;
-                this.nodeLabel();
-                this.state = 1158;
-                this.match(CypherParser.RPAREN);
-                this.state = 1159;
-                this.match(CypherParser.ON);
-                this.state = 1160;
-                this.match(CypherParser.LPAREN);
                 this.state = 1161;
-                this.propertyReference();
+                this.match(CypherParser.FOR);
+                this.state = 1162;
+                this.match(CypherParser.LPAREN);
+                this.state = 1163;
+                this.variable();
+                this.state = 1164;
+                this.nodeLabel();
+                this.state = 1165;
+                this.match(CypherParser.RPAREN);
                 this.state = 1166;
+                this.match(CypherParser.ON);
+                this.state = 1167;
+                this.match(CypherParser.LPAREN);
+                this.state = 1168;
+                this.propertyReference();
+                this.state = 1173;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1162;
+                    this.state = 1169;
                     this.match(CypherParser.COMMA);
-                    this.state = 1163;
+                    this.state = 1170;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1168;
+                    this.state = 1175;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1169;
+                this.state = 1176;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -5368,41 +5392,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1171;
+                this.state = 1178;
                 this.match(CypherParser.ON);
-                this.state = 1173;
+                this.state = 1180;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 83) {
                     {
-                    this.state = 1172;
+                    this.state = 1179;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1175;
-                this.labelName();
-                this.state = 1176;
-                this.match(CypherParser.LPAREN);
-                this.state = 1177;
-                this.propertyKeyName();
                 this.state = 1182;
+                this.labelName();
+                this.state = 1183;
+                this.match(CypherParser.LPAREN);
+                this.state = 1184;
+                this.propertyKeyName();
+                this.state = 1189;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1178;
+                    this.state = 1185;
                     this.match(CypherParser.COMMA);
-                    this.state = 1179;
+                    this.state = 1186;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1184;
+                    this.state = 1191;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1185;
+                this.state = 1192;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -5430,62 +5454,62 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1189;
+            this.state = 1196;
             this.match(CypherParser.CREATE);
-            this.state = 1190;
+            this.state = 1197;
             localContext._searchKind = this.symbolicName();
-            this.state = 1191;
+            this.state = 1198;
             this.match(CypherParser.INDEX);
-            this.state = 1193;
+            this.state = 1200;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 133, this.context) ) {
             case 1:
                 {
-                this.state = 1192;
+                this.state = 1199;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1196;
+            this.state = 1203;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 27) {
                 {
-                this.state = 1195;
+                this.state = 1202;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1198;
-            this.match(CypherParser.FOR);
-            this.state = 1199;
-            this.match(CypherParser.LPAREN);
-            this.state = 1200;
-            this.variable();
-            this.state = 1201;
-            this.nodeLabel();
-            this.state = 1202;
-            this.match(CypherParser.RPAREN);
-            this.state = 1203;
-            this.match(CypherParser.ON);
             this.state = 1205;
+            this.match(CypherParser.FOR);
+            this.state = 1206;
+            this.match(CypherParser.LPAREN);
+            this.state = 1207;
+            this.variable();
+            this.state = 1208;
+            this.nodeLabel();
+            this.state = 1209;
+            this.match(CypherParser.RPAREN);
+            this.state = 1210;
+            this.match(CypherParser.ON);
+            this.state = 1212;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 1204;
+                this.state = 1211;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1207;
+            this.state = 1214;
             this.searchIndexProperties();
-            this.state = 1209;
+            this.state = 1216;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
                 {
-                this.state = 1208;
+                this.state = 1215;
                 this.indexOptions();
                 }
             }
@@ -5510,60 +5534,60 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 216, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1233;
+            this.state = 1240;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1211;
+                this.state = 1218;
                 this.match(CypherParser.LPAREN);
-                this.state = 1212;
+                this.state = 1219;
                 this.propertyReference();
-                this.state = 1217;
+                this.state = 1224;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1213;
+                    this.state = 1220;
                     this.match(CypherParser.COMMA);
-                    this.state = 1214;
+                    this.state = 1221;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1219;
+                    this.state = 1226;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1220;
+                this.state = 1227;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1222;
+                this.state = 1229;
                 this.match(CypherParser.LBRACK);
-                this.state = 1223;
+                this.state = 1230;
                 this.propertyReference();
-                this.state = 1228;
+                this.state = 1235;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82) {
                     {
                     {
-                    this.state = 1224;
+                    this.state = 1231;
                     this.match(CypherParser.COMMA);
-                    this.state = 1225;
+                    this.state = 1232;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1230;
+                    this.state = 1237;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1231;
+                this.state = 1238;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5590,9 +5614,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1235;
+            this.state = 1242;
             this.symbolicName();
-            this.state = 1236;
+            this.state = 1243;
             this.mapLiteral();
             }
         }
@@ -5616,18 +5640,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1238;
+            this.state = 1245;
             this.match(CypherParser.DROP);
-            this.state = 1239;
+            this.state = 1246;
             this.match(CypherParser.INDEX);
-            this.state = 1240;
+            this.state = 1247;
             this.symbolicName();
-            this.state = 1242;
+            this.state = 1249;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 27) {
                 {
-                this.state = 1241;
+                this.state = 1248;
                 this.ifExists();
                 }
             }
@@ -5653,11 +5677,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1244;
+            this.state = 1251;
             this.match(CypherParser.IF);
-            this.state = 1245;
+            this.state = 1252;
             this.match(CypherParser.NOT);
-            this.state = 1246;
+            this.state = 1253;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -5680,9 +5704,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1248;
+            this.state = 1255;
             this.match(CypherParser.IF);
-            this.state = 1249;
+            this.state = 1256;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -5705,7 +5729,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1251;
+            this.state = 1258;
             this.symbolicName();
             }
         }
@@ -5726,20 +5750,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SymbolicNameContext(this.context, this.state);
         this.enterRule(localContext, 228, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1256;
+            this.state = 1263;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1253;
+                this.state = 1260;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1254;
+                this.state = 1261;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -5767,7 +5791,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1255;
+                this.state = 1262;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -5795,7 +5819,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1258;
+            this.state = 1265;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5823,7 +5847,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaNameContext(this.context, this.state);
         this.enterRule(localContext, 232, CypherParser.RULE_schemaName);
         try {
-            this.state = 1262;
+            this.state = 1269;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5852,7 +5876,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1260;
+                this.state = 1267;
                 this.symbolicName();
                 }
                 break;
@@ -5900,7 +5924,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1261;
+                this.state = 1268;
                 this.reservedWord();
                 }
                 break;
@@ -5928,7 +5952,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1264;
+            this.state = 1271;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2843143067) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4205762483) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5954,7 +5978,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,103,1267,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,103,1274,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -5985,463 +6009,466 @@ export class CypherParser extends antlr.Parser {
         5,13,353,8,13,10,13,12,13,356,9,13,1,13,3,13,359,8,13,1,14,1,14,
         1,14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,372,8,15,10,15,
         12,15,375,9,15,3,15,377,8,15,1,15,3,15,380,8,15,1,15,1,15,1,15,3,
-        15,385,8,15,3,15,387,8,15,1,16,1,16,1,16,1,17,1,17,1,17,5,17,395,
-        8,17,10,17,12,17,398,9,17,1,17,3,17,401,8,17,1,18,1,18,1,18,3,18,
-        406,8,18,1,18,1,18,1,19,1,19,1,19,1,20,1,20,1,20,5,20,416,8,20,10,
-        20,12,20,419,9,20,1,21,1,21,1,21,1,21,1,21,1,21,3,21,427,8,21,1,
-        22,1,22,1,22,1,22,5,22,433,8,22,10,22,12,22,436,9,22,1,23,1,23,1,
-        23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,3,
-        23,453,8,23,1,24,1,24,1,24,1,24,5,24,459,8,24,10,24,12,24,462,9,
-        24,1,25,1,25,1,25,1,25,3,25,468,8,25,1,26,3,26,471,8,26,1,26,1,26,
-        1,26,1,26,5,26,477,8,26,10,26,12,26,480,9,26,1,27,1,27,1,27,3,27,
-        485,8,27,1,28,1,28,1,28,1,29,3,29,491,8,29,1,29,1,29,3,29,495,8,
-        29,1,29,3,29,498,8,29,1,29,3,29,501,8,29,1,30,1,30,1,30,5,30,506,
-        8,30,10,30,12,30,509,9,30,1,30,1,30,1,30,5,30,514,8,30,10,30,12,
-        30,517,9,30,3,30,519,8,30,1,31,1,31,1,31,3,31,524,8,31,1,32,1,32,
-        1,32,1,32,1,32,5,32,531,8,32,10,32,12,32,534,9,32,1,33,1,33,1,33,
-        1,34,1,34,1,34,1,35,1,35,3,35,544,8,35,1,36,1,36,1,36,1,37,1,37,
-        1,37,5,37,552,8,37,10,37,12,37,555,9,37,1,38,1,38,1,38,3,38,560,
-        8,38,1,38,1,38,3,38,564,8,38,1,39,1,39,1,39,1,39,1,39,1,40,1,40,
-        5,40,573,8,40,10,40,12,40,576,9,40,1,40,1,40,1,40,1,40,3,40,582,
-        8,40,1,41,1,41,4,41,586,8,41,11,41,12,41,587,1,42,1,42,3,42,592,
-        8,42,1,42,3,42,595,8,42,1,42,3,42,598,8,42,1,42,1,42,1,43,1,43,1,
-        43,1,44,1,44,1,44,3,44,608,8,44,1,44,1,44,1,44,1,44,1,44,3,44,615,
-        8,44,1,44,1,44,1,44,3,44,620,8,44,1,44,1,44,1,44,1,44,3,44,626,8,
-        44,1,44,3,44,629,8,44,1,45,1,45,3,45,633,8,45,1,45,3,45,636,8,45,
-        1,45,3,45,639,8,45,1,45,3,45,642,8,45,1,45,1,45,1,46,1,46,3,46,648,
-        8,46,1,47,1,47,1,47,1,47,3,47,654,8,47,1,47,5,47,657,8,47,10,47,
-        12,47,660,9,47,1,48,4,48,663,8,48,11,48,12,48,664,1,49,1,49,1,49,
-        1,50,1,50,3,50,672,8,50,1,50,1,50,3,50,676,8,50,3,50,678,8,50,1,
-        50,1,50,3,50,682,8,50,3,50,684,8,50,1,51,3,51,687,8,51,1,51,1,51,
-        1,52,1,52,1,53,1,53,1,54,1,54,4,54,697,8,54,11,54,12,54,698,1,55,
-        1,55,1,56,1,56,1,56,5,56,706,8,56,10,56,12,56,709,9,56,1,57,1,57,
-        1,57,5,57,714,8,57,10,57,12,57,717,9,57,1,58,1,58,1,58,5,58,722,
-        8,58,10,58,12,58,725,9,58,1,59,5,59,728,8,59,10,59,12,59,731,9,59,
-        1,59,1,59,1,60,1,60,1,60,1,60,5,60,739,8,60,10,60,12,60,742,9,60,
-        1,61,1,61,1,62,1,62,5,62,748,8,62,10,62,12,62,751,9,62,1,63,1,63,
-        1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,
-        1,63,1,63,3,63,770,8,63,1,64,1,64,1,64,1,64,5,64,776,8,64,10,64,
-        12,64,779,9,64,1,65,1,65,1,66,1,66,1,66,1,66,5,66,787,8,66,10,66,
-        12,66,790,9,66,1,67,1,67,1,68,1,68,1,68,5,68,797,8,68,10,68,12,68,
-        800,9,68,1,69,5,69,803,8,69,10,69,12,69,806,9,69,1,69,1,69,1,70,
-        1,70,1,70,5,70,813,8,70,10,70,12,70,816,9,70,1,70,3,70,819,8,70,
-        1,71,1,71,1,71,1,71,1,71,1,71,3,71,827,8,71,1,71,1,71,3,71,831,8,
-        71,1,71,3,71,834,8,71,1,72,1,72,1,72,1,73,1,73,1,73,1,73,1,73,1,
-        73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,3,73,853,8,73,1,74,1,
-        74,1,74,1,74,1,74,1,75,1,75,3,75,862,8,75,1,75,4,75,865,8,75,11,
-        75,12,75,866,1,75,1,75,3,75,871,8,75,1,75,1,75,1,76,1,76,1,76,1,
-        76,1,76,1,77,1,77,1,77,1,77,3,77,884,8,77,1,77,1,77,1,78,1,78,1,
-        78,1,78,3,78,892,8,78,1,78,1,78,1,78,3,78,897,8,78,1,78,1,78,1,78,
-        1,78,1,79,1,79,1,79,1,79,1,79,1,80,1,80,1,81,1,81,1,81,1,81,1,81,
-        3,81,915,8,81,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,
-        1,82,1,82,1,82,1,83,1,83,1,83,1,83,1,83,3,83,935,8,83,3,83,937,8,
-        83,1,83,1,83,1,84,1,84,1,84,1,84,1,85,1,85,1,85,3,85,948,8,85,1,
-        85,1,85,1,85,5,85,953,8,85,10,85,12,85,956,9,85,3,85,958,8,85,1,
-        85,1,85,1,86,1,86,1,86,1,87,1,87,1,87,5,87,968,8,87,10,87,12,87,
-        971,9,87,1,88,1,88,1,88,1,88,1,88,5,88,978,8,88,10,88,12,88,981,
-        9,88,3,88,983,8,88,1,88,1,88,1,89,1,89,1,89,1,89,1,89,1,89,1,89,
-        1,89,1,89,3,89,996,8,89,1,90,1,90,1,90,3,90,1001,8,90,1,91,1,91,
-        1,91,1,91,1,91,1,91,3,91,1009,8,91,1,92,1,92,1,93,1,93,3,93,1015,
-        8,93,1,94,1,94,1,95,1,95,1,95,1,95,5,95,1023,8,95,10,95,12,95,1026,
-        9,95,3,95,1028,8,95,1,95,1,95,1,96,1,96,1,96,1,96,1,96,1,96,1,96,
-        1,96,1,96,5,96,1041,8,96,10,96,12,96,1044,9,96,3,96,1046,8,96,1,
-        96,1,96,1,97,1,97,1,98,1,98,1,98,1,98,1,98,3,98,1057,8,98,1,99,1,
-        99,1,99,3,99,1062,8,99,1,99,3,99,1065,8,99,1,99,1,99,1,99,1,99,1,
-        99,1,99,1,99,1,99,3,99,1075,8,99,1,100,1,100,1,100,1,100,1,100,1,
-        100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,
+        15,385,8,15,3,15,387,8,15,1,16,1,16,1,16,5,16,392,8,16,10,16,12,
+        16,395,9,16,1,16,1,16,1,17,1,17,1,17,5,17,402,8,17,10,17,12,17,405,
+        9,17,1,17,3,17,408,8,17,1,18,1,18,1,18,3,18,413,8,18,1,18,1,18,1,
+        19,1,19,1,19,1,20,1,20,1,20,5,20,423,8,20,10,20,12,20,426,9,20,1,
+        21,1,21,1,21,1,21,1,21,1,21,3,21,434,8,21,1,22,1,22,1,22,1,22,5,
+        22,440,8,22,10,22,12,22,443,9,22,1,23,1,23,1,23,1,23,1,23,1,23,1,
+        23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,3,23,460,8,23,1,24,1,
+        24,1,24,1,24,5,24,466,8,24,10,24,12,24,469,9,24,1,25,1,25,1,25,1,
+        25,3,25,475,8,25,1,26,3,26,478,8,26,1,26,1,26,1,26,1,26,5,26,484,
+        8,26,10,26,12,26,487,9,26,1,27,1,27,1,27,3,27,492,8,27,1,28,1,28,
+        1,28,1,29,3,29,498,8,29,1,29,1,29,3,29,502,8,29,1,29,3,29,505,8,
+        29,1,29,3,29,508,8,29,1,30,1,30,1,30,5,30,513,8,30,10,30,12,30,516,
+        9,30,1,30,1,30,1,30,5,30,521,8,30,10,30,12,30,524,9,30,3,30,526,
+        8,30,1,31,1,31,1,31,3,31,531,8,31,1,32,1,32,1,32,1,32,1,32,5,32,
+        538,8,32,10,32,12,32,541,9,32,1,33,1,33,1,33,1,34,1,34,1,34,1,35,
+        1,35,3,35,551,8,35,1,36,1,36,1,36,1,37,1,37,1,37,5,37,559,8,37,10,
+        37,12,37,562,9,37,1,38,1,38,1,38,3,38,567,8,38,1,38,1,38,3,38,571,
+        8,38,1,39,1,39,1,39,1,39,1,39,1,40,1,40,5,40,580,8,40,10,40,12,40,
+        583,9,40,1,40,1,40,1,40,1,40,3,40,589,8,40,1,41,1,41,4,41,593,8,
+        41,11,41,12,41,594,1,42,1,42,3,42,599,8,42,1,42,3,42,602,8,42,1,
+        42,3,42,605,8,42,1,42,1,42,1,43,1,43,1,43,1,44,1,44,1,44,3,44,615,
+        8,44,1,44,1,44,1,44,1,44,1,44,3,44,622,8,44,1,44,1,44,1,44,3,44,
+        627,8,44,1,44,1,44,1,44,1,44,3,44,633,8,44,1,44,3,44,636,8,44,1,
+        45,1,45,3,45,640,8,45,1,45,3,45,643,8,45,1,45,3,45,646,8,45,1,45,
+        3,45,649,8,45,1,45,1,45,1,46,1,46,3,46,655,8,46,1,47,1,47,1,47,1,
+        47,3,47,661,8,47,1,47,5,47,664,8,47,10,47,12,47,667,9,47,1,48,4,
+        48,670,8,48,11,48,12,48,671,1,49,1,49,1,49,1,50,1,50,3,50,679,8,
+        50,1,50,1,50,3,50,683,8,50,3,50,685,8,50,1,50,1,50,3,50,689,8,50,
+        3,50,691,8,50,1,51,3,51,694,8,51,1,51,1,51,1,52,1,52,1,53,1,53,1,
+        54,1,54,4,54,704,8,54,11,54,12,54,705,1,55,1,55,1,56,1,56,1,56,5,
+        56,713,8,56,10,56,12,56,716,9,56,1,57,1,57,1,57,5,57,721,8,57,10,
+        57,12,57,724,9,57,1,58,1,58,1,58,5,58,729,8,58,10,58,12,58,732,9,
+        58,1,59,5,59,735,8,59,10,59,12,59,738,9,59,1,59,1,59,1,60,1,60,1,
+        60,1,60,5,60,746,8,60,10,60,12,60,749,9,60,1,61,1,61,1,62,1,62,5,
+        62,755,8,62,10,62,12,62,758,9,62,1,63,1,63,1,63,1,63,1,63,1,63,1,
+        63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,3,63,777,8,
+        63,1,64,1,64,1,64,1,64,5,64,783,8,64,10,64,12,64,786,9,64,1,65,1,
+        65,1,66,1,66,1,66,1,66,5,66,794,8,66,10,66,12,66,797,9,66,1,67,1,
+        67,1,68,1,68,1,68,5,68,804,8,68,10,68,12,68,807,9,68,1,69,5,69,810,
+        8,69,10,69,12,69,813,9,69,1,69,1,69,1,70,1,70,1,70,5,70,820,8,70,
+        10,70,12,70,823,9,70,1,70,3,70,826,8,70,1,71,1,71,1,71,1,71,1,71,
+        1,71,3,71,834,8,71,1,71,1,71,3,71,838,8,71,1,71,3,71,841,8,71,1,
+        72,1,72,1,72,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,
+        73,1,73,1,73,1,73,3,73,860,8,73,1,74,1,74,1,74,1,74,1,74,1,75,1,
+        75,3,75,869,8,75,1,75,4,75,872,8,75,11,75,12,75,873,1,75,1,75,3,
+        75,878,8,75,1,75,1,75,1,76,1,76,1,76,1,76,1,76,1,77,1,77,1,77,1,
+        77,3,77,891,8,77,1,77,1,77,1,78,1,78,1,78,1,78,3,78,899,8,78,1,78,
+        1,78,1,78,3,78,904,8,78,1,78,1,78,1,78,1,78,1,79,1,79,1,79,1,79,
+        1,79,1,80,1,80,1,81,1,81,1,81,1,81,1,81,3,81,922,8,81,1,82,1,82,
+        1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,83,1,83,
+        1,83,1,83,1,83,3,83,942,8,83,3,83,944,8,83,1,83,1,83,1,84,1,84,1,
+        84,1,84,1,85,1,85,1,85,3,85,955,8,85,1,85,1,85,1,85,5,85,960,8,85,
+        10,85,12,85,963,9,85,3,85,965,8,85,1,85,1,85,1,86,1,86,1,86,1,87,
+        1,87,1,87,5,87,975,8,87,10,87,12,87,978,9,87,1,88,1,88,1,88,1,88,
+        1,88,5,88,985,8,88,10,88,12,88,988,9,88,3,88,990,8,88,1,88,1,88,
+        1,89,1,89,1,89,1,89,1,89,1,89,1,89,1,89,1,89,3,89,1003,8,89,1,90,
+        1,90,1,90,3,90,1008,8,90,1,91,1,91,1,91,1,91,1,91,1,91,3,91,1016,
+        8,91,1,92,1,92,1,93,1,93,3,93,1022,8,93,1,94,1,94,1,95,1,95,1,95,
+        1,95,5,95,1030,8,95,10,95,12,95,1033,9,95,3,95,1035,8,95,1,95,1,
+        95,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,5,96,1048,8,96,10,
+        96,12,96,1051,9,96,3,96,1053,8,96,1,96,1,96,1,97,1,97,1,98,1,98,
+        1,98,1,98,1,98,3,98,1064,8,98,1,99,1,99,1,99,3,99,1069,8,99,1,99,
+        3,99,1072,8,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,3,99,1082,
+        8,99,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,
         1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,
-        1,100,3,100,1105,8,100,1,101,1,101,1,101,1,101,1,102,1,102,1,102,
-        1,102,5,102,1115,8,102,10,102,12,102,1118,9,102,1,102,1,102,1,103,
-        1,103,1,103,1,103,1,103,3,103,1127,8,103,1,103,1,103,1,103,3,103,
-        1132,8,103,1,104,1,104,1,104,1,104,3,104,1138,8,104,1,105,1,105,
-        3,105,1142,8,105,1,105,1,105,3,105,1146,8,105,1,105,3,105,1149,8,
-        105,1,105,1,105,3,105,1153,8,105,1,106,1,106,1,106,1,106,1,106,1,
-        106,1,106,1,106,1,106,1,106,5,106,1165,8,106,10,106,12,106,1168,
-        9,106,1,106,1,106,1,106,1,106,3,106,1174,8,106,1,106,1,106,1,106,
-        1,106,1,106,5,106,1181,8,106,10,106,12,106,1184,9,106,1,106,1,106,
-        3,106,1188,8,106,1,107,1,107,1,107,1,107,3,107,1194,8,107,1,107,
-        3,107,1197,8,107,1,107,1,107,1,107,1,107,1,107,1,107,1,107,3,107,
-        1206,8,107,1,107,1,107,3,107,1210,8,107,1,108,1,108,1,108,1,108,
-        5,108,1216,8,108,10,108,12,108,1219,9,108,1,108,1,108,1,108,1,108,
-        1,108,1,108,5,108,1227,8,108,10,108,12,108,1230,9,108,1,108,1,108,
-        3,108,1234,8,108,1,109,1,109,1,109,1,110,1,110,1,110,1,110,3,110,
-        1243,8,110,1,111,1,111,1,111,1,111,1,112,1,112,1,112,1,113,1,113,
-        1,114,1,114,1,114,3,114,1257,8,114,1,115,1,115,1,116,1,116,3,116,
-        1263,8,116,1,117,1,117,1,117,0,0,118,0,2,4,6,8,10,12,14,16,18,20,
-        22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,
-        66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,
-        108,110,112,114,116,118,120,122,124,126,128,130,132,134,136,138,
-        140,142,144,146,148,150,152,154,156,158,160,162,164,166,168,170,
-        172,174,176,178,180,182,184,186,188,190,192,194,196,198,200,202,
-        204,206,208,210,212,214,216,218,220,222,224,226,228,230,232,234,
-        0,12,3,0,5,5,7,7,16,17,1,0,69,74,1,0,75,76,1,0,77,79,4,0,1,1,3,3,
-        36,36,49,49,2,0,25,25,54,54,1,0,93,95,2,0,26,26,40,40,2,0,6,6,46,
-        46,2,0,55,55,65,65,19,0,3,3,6,7,11,11,13,13,17,17,20,20,24,24,26,
-        27,29,29,31,31,35,36,39,39,44,44,46,46,49,49,53,53,55,55,57,57,59,
-        59,20,0,1,2,4,5,8,10,12,12,14,16,18,19,21,23,25,25,28,28,30,30,32,
-        34,37,38,40,43,45,45,47,48,50,52,54,54,56,56,58,58,60,64,1336,0,
-        236,1,0,0,0,2,245,1,0,0,0,4,247,1,0,0,0,6,256,1,0,0,0,8,261,1,0,
-        0,0,10,279,1,0,0,0,12,281,1,0,0,0,14,288,1,0,0,0,16,292,1,0,0,0,
-        18,297,1,0,0,0,20,315,1,0,0,0,22,320,1,0,0,0,24,344,1,0,0,0,26,347,
-        1,0,0,0,28,360,1,0,0,0,30,365,1,0,0,0,32,388,1,0,0,0,34,391,1,0,
-        0,0,36,405,1,0,0,0,38,409,1,0,0,0,40,412,1,0,0,0,42,426,1,0,0,0,
-        44,428,1,0,0,0,46,452,1,0,0,0,48,454,1,0,0,0,50,467,1,0,0,0,52,470,
-        1,0,0,0,54,481,1,0,0,0,56,486,1,0,0,0,58,490,1,0,0,0,60,518,1,0,
-        0,0,62,520,1,0,0,0,64,525,1,0,0,0,66,535,1,0,0,0,68,538,1,0,0,0,
-        70,541,1,0,0,0,72,545,1,0,0,0,74,548,1,0,0,0,76,559,1,0,0,0,78,565,
-        1,0,0,0,80,581,1,0,0,0,82,583,1,0,0,0,84,589,1,0,0,0,86,601,1,0,
-        0,0,88,628,1,0,0,0,90,630,1,0,0,0,92,647,1,0,0,0,94,649,1,0,0,0,
-        96,662,1,0,0,0,98,666,1,0,0,0,100,683,1,0,0,0,102,686,1,0,0,0,104,
-        690,1,0,0,0,106,692,1,0,0,0,108,694,1,0,0,0,110,700,1,0,0,0,112,
-        702,1,0,0,0,114,710,1,0,0,0,116,718,1,0,0,0,118,729,1,0,0,0,120,
-        734,1,0,0,0,122,743,1,0,0,0,124,745,1,0,0,0,126,769,1,0,0,0,128,
-        771,1,0,0,0,130,780,1,0,0,0,132,782,1,0,0,0,134,791,1,0,0,0,136,
-        793,1,0,0,0,138,804,1,0,0,0,140,809,1,0,0,0,142,833,1,0,0,0,144,
-        835,1,0,0,0,146,852,1,0,0,0,148,854,1,0,0,0,150,859,1,0,0,0,152,
-        874,1,0,0,0,154,879,1,0,0,0,156,887,1,0,0,0,158,902,1,0,0,0,160,
-        907,1,0,0,0,162,909,1,0,0,0,164,916,1,0,0,0,166,929,1,0,0,0,168,
-        940,1,0,0,0,170,944,1,0,0,0,172,961,1,0,0,0,174,969,1,0,0,0,176,
-        972,1,0,0,0,178,995,1,0,0,0,180,997,1,0,0,0,182,1008,1,0,0,0,184,
-        1010,1,0,0,0,186,1014,1,0,0,0,188,1016,1,0,0,0,190,1018,1,0,0,0,
-        192,1031,1,0,0,0,194,1049,1,0,0,0,196,1056,1,0,0,0,198,1058,1,0,
-        0,0,200,1104,1,0,0,0,202,1106,1,0,0,0,204,1110,1,0,0,0,206,1121,
-        1,0,0,0,208,1133,1,0,0,0,210,1139,1,0,0,0,212,1187,1,0,0,0,214,1189,
-        1,0,0,0,216,1233,1,0,0,0,218,1235,1,0,0,0,220,1238,1,0,0,0,222,1244,
-        1,0,0,0,224,1248,1,0,0,0,226,1251,1,0,0,0,228,1256,1,0,0,0,230,1258,
-        1,0,0,0,232,1262,1,0,0,0,234,1264,1,0,0,0,236,238,3,2,1,0,237,239,
-        5,84,0,0,238,237,1,0,0,0,238,239,1,0,0,0,239,240,1,0,0,0,240,241,
-        5,0,0,1,241,1,1,0,0,0,242,246,3,4,2,0,243,246,3,196,98,0,244,246,
-        3,8,4,0,245,242,1,0,0,0,245,243,1,0,0,0,245,244,1,0,0,0,246,3,1,
-        0,0,0,247,248,5,48,0,0,248,249,3,228,114,0,249,250,5,72,0,0,250,
-        251,3,6,3,0,251,5,1,0,0,0,252,257,5,97,0,0,253,257,3,186,93,0,254,
-        257,3,184,92,0,255,257,3,228,114,0,256,252,1,0,0,0,256,253,1,0,0,
-        0,256,254,1,0,0,0,256,255,1,0,0,0,257,7,1,0,0,0,258,260,3,10,5,0,
-        259,258,1,0,0,0,260,263,1,0,0,0,261,259,1,0,0,0,261,262,1,0,0,0,
-        262,264,1,0,0,0,263,261,1,0,0,0,264,268,3,14,7,0,265,267,3,12,6,
-        0,266,265,1,0,0,0,267,270,1,0,0,0,268,266,1,0,0,0,268,269,1,0,0,
-        0,269,274,1,0,0,0,270,268,1,0,0,0,271,273,3,10,5,0,272,271,1,0,0,
-        0,273,276,1,0,0,0,274,272,1,0,0,0,274,275,1,0,0,0,275,9,1,0,0,0,
-        276,274,1,0,0,0,277,280,3,16,8,0,278,280,3,18,9,0,279,277,1,0,0,
-        0,279,278,1,0,0,0,280,11,1,0,0,0,281,283,5,56,0,0,282,284,5,1,0,
-        0,283,282,1,0,0,0,283,284,1,0,0,0,284,285,1,0,0,0,285,286,3,14,7,
-        0,286,13,1,0,0,0,287,289,3,24,12,0,288,287,1,0,0,0,289,290,1,0,0,
-        0,290,288,1,0,0,0,290,291,1,0,0,0,291,15,1,0,0,0,292,293,5,4,0,0,
-        293,294,5,39,0,0,294,295,5,53,0,0,295,296,3,110,55,0,296,17,1,0,
-        0,0,297,298,5,59,0,0,298,299,3,172,86,0,299,308,5,87,0,0,300,305,
-        3,110,55,0,301,302,5,82,0,0,302,304,3,110,55,0,303,301,1,0,0,0,304,
-        307,1,0,0,0,305,303,1,0,0,0,305,306,1,0,0,0,306,309,1,0,0,0,307,
-        305,1,0,0,0,308,300,1,0,0,0,308,309,1,0,0,0,309,310,1,0,0,0,310,
-        311,5,88,0,0,311,19,1,0,0,0,312,314,3,22,11,0,313,312,1,0,0,0,314,
-        317,1,0,0,0,315,313,1,0,0,0,315,316,1,0,0,0,316,318,1,0,0,0,317,
-        315,1,0,0,0,318,319,5,0,0,1,319,21,1,0,0,0,320,321,3,172,86,0,321,
-        330,5,87,0,0,322,327,3,110,55,0,323,324,5,82,0,0,324,326,3,110,55,
-        0,325,323,1,0,0,0,326,329,1,0,0,0,327,325,1,0,0,0,327,328,1,0,0,
-        0,328,331,1,0,0,0,329,327,1,0,0,0,330,322,1,0,0,0,330,331,1,0,0,
-        0,331,332,1,0,0,0,332,333,5,88,0,0,333,23,1,0,0,0,334,345,3,26,13,
-        0,335,345,3,28,14,0,336,345,3,30,15,0,337,345,3,38,19,0,338,345,
-        3,40,20,0,339,345,3,44,22,0,340,345,3,48,24,0,341,345,3,52,26,0,
-        342,345,3,54,27,0,343,345,3,56,28,0,344,334,1,0,0,0,344,335,1,0,
-        0,0,344,336,1,0,0,0,344,337,1,0,0,0,344,338,1,0,0,0,344,339,1,0,
-        0,0,344,340,1,0,0,0,344,341,1,0,0,0,344,342,1,0,0,0,344,343,1,0,
-        0,0,345,25,1,0,0,0,346,348,5,41,0,0,347,346,1,0,0,0,347,348,1,0,
-        0,0,348,349,1,0,0,0,349,350,5,33,0,0,350,354,3,74,37,0,351,353,3,
-        10,5,0,352,351,1,0,0,0,353,356,1,0,0,0,354,352,1,0,0,0,354,355,1,
-        0,0,0,355,358,1,0,0,0,356,354,1,0,0,0,357,359,3,72,36,0,358,357,
-        1,0,0,0,358,359,1,0,0,0,359,27,1,0,0,0,360,361,5,58,0,0,361,362,
-        3,110,55,0,362,363,5,4,0,0,363,364,3,226,113,0,364,29,1,0,0,0,365,
-        366,5,9,0,0,366,379,3,32,16,0,367,376,5,87,0,0,368,373,3,110,55,
-        0,369,370,5,82,0,0,370,372,3,110,55,0,371,369,1,0,0,0,372,375,1,
-        0,0,0,373,371,1,0,0,0,373,374,1,0,0,0,374,377,1,0,0,0,375,373,1,
-        0,0,0,376,368,1,0,0,0,376,377,1,0,0,0,377,378,1,0,0,0,378,380,5,
-        88,0,0,379,367,1,0,0,0,379,380,1,0,0,0,380,386,1,0,0,0,381,384,5,
-        64,0,0,382,385,5,77,0,0,383,385,3,34,17,0,384,382,1,0,0,0,384,383,
-        1,0,0,0,385,387,1,0,0,0,386,381,1,0,0,0,386,387,1,0,0,0,387,31,1,
-        0,0,0,388,389,3,174,87,0,389,390,3,228,114,0,390,33,1,0,0,0,391,
-        396,3,36,18,0,392,393,5,82,0,0,393,395,3,36,18,0,394,392,1,0,0,0,
-        395,398,1,0,0,0,396,394,1,0,0,0,396,397,1,0,0,0,397,400,1,0,0,0,
-        398,396,1,0,0,0,399,401,3,72,36,0,400,399,1,0,0,0,400,401,1,0,0,
-        0,401,35,1,0,0,0,402,403,3,228,114,0,403,404,5,4,0,0,404,406,1,0,
-        0,0,405,402,1,0,0,0,405,406,1,0,0,0,406,407,1,0,0,0,407,408,3,226,
-        113,0,408,37,1,0,0,0,409,410,5,14,0,0,410,411,3,74,37,0,411,39,1,
-        0,0,0,412,413,5,34,0,0,413,417,3,76,38,0,414,416,3,42,21,0,415,414,
-        1,0,0,0,416,419,1,0,0,0,417,415,1,0,0,0,417,418,1,0,0,0,418,41,1,
-        0,0,0,419,417,1,0,0,0,420,421,5,40,0,0,421,422,5,33,0,0,422,427,
-        3,44,22,0,423,424,5,40,0,0,424,425,5,14,0,0,425,427,3,44,22,0,426,
-        420,1,0,0,0,426,423,1,0,0,0,427,43,1,0,0,0,428,429,5,48,0,0,429,
-        434,3,46,23,0,430,431,5,82,0,0,431,433,3,46,23,0,432,430,1,0,0,0,
-        433,436,1,0,0,0,434,432,1,0,0,0,434,435,1,0,0,0,435,45,1,0,0,0,436,
-        434,1,0,0,0,437,438,3,108,54,0,438,439,5,72,0,0,439,440,3,110,55,
-        0,440,453,1,0,0,0,441,442,3,226,113,0,442,443,5,72,0,0,443,444,3,
-        110,55,0,444,453,1,0,0,0,445,446,3,226,113,0,446,447,5,67,0,0,447,
-        448,3,110,55,0,448,453,1,0,0,0,449,450,3,226,113,0,450,451,3,96,
-        48,0,451,453,1,0,0,0,452,437,1,0,0,0,452,441,1,0,0,0,452,445,1,0,
-        0,0,452,449,1,0,0,0,453,47,1,0,0,0,454,455,5,45,0,0,455,460,3,50,
-        25,0,456,457,5,82,0,0,457,459,3,50,25,0,458,456,1,0,0,0,459,462,
-        1,0,0,0,460,458,1,0,0,0,460,461,1,0,0,0,461,49,1,0,0,0,462,460,1,
-        0,0,0,463,464,3,226,113,0,464,465,3,96,48,0,465,468,1,0,0,0,466,
-        468,3,108,54,0,467,463,1,0,0,0,467,466,1,0,0,0,468,51,1,0,0,0,469,
-        471,5,18,0,0,470,469,1,0,0,0,470,471,1,0,0,0,471,472,1,0,0,0,472,
-        473,5,15,0,0,473,478,3,110,55,0,474,475,5,82,0,0,475,477,3,110,55,
-        0,476,474,1,0,0,0,477,480,1,0,0,0,478,476,1,0,0,0,478,479,1,0,0,
-        0,479,53,1,0,0,0,480,478,1,0,0,0,481,482,5,62,0,0,482,484,3,58,29,
-        0,483,485,3,72,36,0,484,483,1,0,0,0,484,485,1,0,0,0,485,55,1,0,0,
-        0,486,487,5,47,0,0,487,488,3,58,29,0,488,57,1,0,0,0,489,491,5,19,
-        0,0,490,489,1,0,0,0,490,491,1,0,0,0,491,492,1,0,0,0,492,494,3,60,
-        30,0,493,495,3,64,32,0,494,493,1,0,0,0,494,495,1,0,0,0,495,497,1,
-        0,0,0,496,498,3,66,33,0,497,496,1,0,0,0,497,498,1,0,0,0,498,500,
-        1,0,0,0,499,501,3,68,34,0,500,499,1,0,0,0,500,501,1,0,0,0,501,59,
-        1,0,0,0,502,507,5,77,0,0,503,504,5,82,0,0,504,506,3,62,31,0,505,
-        503,1,0,0,0,506,509,1,0,0,0,507,505,1,0,0,0,507,508,1,0,0,0,508,
-        519,1,0,0,0,509,507,1,0,0,0,510,515,3,62,31,0,511,512,5,82,0,0,512,
-        514,3,62,31,0,513,511,1,0,0,0,514,517,1,0,0,0,515,513,1,0,0,0,515,
-        516,1,0,0,0,516,519,1,0,0,0,517,515,1,0,0,0,518,502,1,0,0,0,518,
-        510,1,0,0,0,519,61,1,0,0,0,520,523,3,110,55,0,521,522,5,4,0,0,522,
-        524,3,226,113,0,523,521,1,0,0,0,523,524,1,0,0,0,524,63,1,0,0,0,525,
-        526,5,43,0,0,526,527,5,8,0,0,527,532,3,70,35,0,528,529,5,82,0,0,
-        529,531,3,70,35,0,530,528,1,0,0,0,531,534,1,0,0,0,532,530,1,0,0,
-        0,532,533,1,0,0,0,533,65,1,0,0,0,534,532,1,0,0,0,535,536,5,50,0,
-        0,536,537,3,110,55,0,537,67,1,0,0,0,538,539,5,32,0,0,539,540,3,110,
-        55,0,540,69,1,0,0,0,541,543,3,110,55,0,542,544,7,0,0,0,543,542,1,
-        0,0,0,543,544,1,0,0,0,544,71,1,0,0,0,545,546,5,61,0,0,546,547,3,
-        110,55,0,547,73,1,0,0,0,548,553,3,76,38,0,549,550,5,82,0,0,550,552,
-        3,76,38,0,551,549,1,0,0,0,552,555,1,0,0,0,553,551,1,0,0,0,553,554,
-        1,0,0,0,554,75,1,0,0,0,555,553,1,0,0,0,556,557,3,226,113,0,557,558,
-        5,72,0,0,558,560,1,0,0,0,559,556,1,0,0,0,559,560,1,0,0,0,560,563,
-        1,0,0,0,561,564,3,80,40,0,562,564,3,78,39,0,563,561,1,0,0,0,563,
-        562,1,0,0,0,564,77,1,0,0,0,565,566,3,228,114,0,566,567,5,87,0,0,
-        567,568,3,80,40,0,568,569,5,88,0,0,569,79,1,0,0,0,570,574,3,84,42,
-        0,571,573,3,86,43,0,572,571,1,0,0,0,573,576,1,0,0,0,574,572,1,0,
-        0,0,574,575,1,0,0,0,575,582,1,0,0,0,576,574,1,0,0,0,577,578,5,87,
-        0,0,578,579,3,80,40,0,579,580,5,88,0,0,580,582,1,0,0,0,581,570,1,
-        0,0,0,581,577,1,0,0,0,582,81,1,0,0,0,583,585,3,84,42,0,584,586,3,
-        86,43,0,585,584,1,0,0,0,586,587,1,0,0,0,587,585,1,0,0,0,587,588,
-        1,0,0,0,588,83,1,0,0,0,589,591,5,87,0,0,590,592,3,226,113,0,591,
-        590,1,0,0,0,591,592,1,0,0,0,592,594,1,0,0,0,593,595,3,96,48,0,594,
-        593,1,0,0,0,594,595,1,0,0,0,595,597,1,0,0,0,596,598,3,92,46,0,597,
-        596,1,0,0,0,597,598,1,0,0,0,598,599,1,0,0,0,599,600,5,88,0,0,600,
-        85,1,0,0,0,601,602,3,88,44,0,602,603,3,84,42,0,603,87,1,0,0,0,604,
-        605,5,73,0,0,605,607,5,76,0,0,606,608,3,90,45,0,607,606,1,0,0,0,
-        607,608,1,0,0,0,608,609,1,0,0,0,609,610,5,76,0,0,610,629,5,74,0,
-        0,611,612,5,73,0,0,612,614,5,76,0,0,613,615,3,90,45,0,614,613,1,
-        0,0,0,614,615,1,0,0,0,615,616,1,0,0,0,616,629,5,76,0,0,617,619,5,
-        76,0,0,618,620,3,90,45,0,619,618,1,0,0,0,619,620,1,0,0,0,620,621,
-        1,0,0,0,621,622,5,76,0,0,622,629,5,74,0,0,623,625,5,76,0,0,624,626,
-        3,90,45,0,625,624,1,0,0,0,625,626,1,0,0,0,626,627,1,0,0,0,627,629,
-        5,76,0,0,628,604,1,0,0,0,628,611,1,0,0,0,628,617,1,0,0,0,628,623,
-        1,0,0,0,629,89,1,0,0,0,630,632,5,89,0,0,631,633,3,226,113,0,632,
-        631,1,0,0,0,632,633,1,0,0,0,633,635,1,0,0,0,634,636,3,94,47,0,635,
-        634,1,0,0,0,635,636,1,0,0,0,636,638,1,0,0,0,637,639,3,100,50,0,638,
-        637,1,0,0,0,638,639,1,0,0,0,639,641,1,0,0,0,640,642,3,92,46,0,641,
-        640,1,0,0,0,641,642,1,0,0,0,642,643,1,0,0,0,643,644,5,90,0,0,644,
-        91,1,0,0,0,645,648,3,192,96,0,646,648,3,180,90,0,647,645,1,0,0,0,
-        647,646,1,0,0,0,648,93,1,0,0,0,649,650,5,83,0,0,650,658,3,106,53,
-        0,651,653,5,85,0,0,652,654,5,83,0,0,653,652,1,0,0,0,653,654,1,0,
-        0,0,654,655,1,0,0,0,655,657,3,106,53,0,656,651,1,0,0,0,657,660,1,
-        0,0,0,658,656,1,0,0,0,658,659,1,0,0,0,659,95,1,0,0,0,660,658,1,0,
-        0,0,661,663,3,98,49,0,662,661,1,0,0,0,663,664,1,0,0,0,664,662,1,
-        0,0,0,664,665,1,0,0,0,665,97,1,0,0,0,666,667,5,83,0,0,667,668,3,
-        104,52,0,668,99,1,0,0,0,669,671,5,77,0,0,670,672,3,102,51,0,671,
-        670,1,0,0,0,671,672,1,0,0,0,672,677,1,0,0,0,673,675,5,66,0,0,674,
-        676,3,102,51,0,675,674,1,0,0,0,675,676,1,0,0,0,676,678,1,0,0,0,677,
-        673,1,0,0,0,677,678,1,0,0,0,678,684,1,0,0,0,679,681,5,66,0,0,680,
-        682,3,102,51,0,681,680,1,0,0,0,681,682,1,0,0,0,682,684,1,0,0,0,683,
-        669,1,0,0,0,683,679,1,0,0,0,684,101,1,0,0,0,685,687,5,76,0,0,686,
-        685,1,0,0,0,686,687,1,0,0,0,687,688,1,0,0,0,688,689,3,188,94,0,689,
-        103,1,0,0,0,690,691,3,232,116,0,691,105,1,0,0,0,692,693,3,232,116,
-        0,693,107,1,0,0,0,694,696,3,146,73,0,695,697,3,144,72,0,696,695,
-        1,0,0,0,697,698,1,0,0,0,698,696,1,0,0,0,698,699,1,0,0,0,699,109,
-        1,0,0,0,700,701,3,112,56,0,701,111,1,0,0,0,702,707,3,114,57,0,703,
-        704,5,42,0,0,704,706,3,114,57,0,705,703,1,0,0,0,706,709,1,0,0,0,
-        707,705,1,0,0,0,707,708,1,0,0,0,708,113,1,0,0,0,709,707,1,0,0,0,
-        710,715,3,116,58,0,711,712,5,63,0,0,712,714,3,116,58,0,713,711,1,
-        0,0,0,714,717,1,0,0,0,715,713,1,0,0,0,715,716,1,0,0,0,716,115,1,
-        0,0,0,717,715,1,0,0,0,718,723,3,118,59,0,719,720,5,2,0,0,720,722,
-        3,118,59,0,721,719,1,0,0,0,722,725,1,0,0,0,723,721,1,0,0,0,723,724,
-        1,0,0,0,724,117,1,0,0,0,725,723,1,0,0,0,726,728,5,37,0,0,727,726,
-        1,0,0,0,728,731,1,0,0,0,729,727,1,0,0,0,729,730,1,0,0,0,730,732,
-        1,0,0,0,731,729,1,0,0,0,732,733,3,120,60,0,733,119,1,0,0,0,734,740,
-        3,124,62,0,735,736,3,122,61,0,736,737,3,124,62,0,737,739,1,0,0,0,
-        738,735,1,0,0,0,739,742,1,0,0,0,740,738,1,0,0,0,740,741,1,0,0,0,
-        741,121,1,0,0,0,742,740,1,0,0,0,743,744,7,1,0,0,744,123,1,0,0,0,
-        745,749,3,128,64,0,746,748,3,126,63,0,747,746,1,0,0,0,748,751,1,
-        0,0,0,749,747,1,0,0,0,749,750,1,0,0,0,750,125,1,0,0,0,751,749,1,
-        0,0,0,752,753,5,51,0,0,753,754,5,62,0,0,754,770,3,128,64,0,755,756,
-        5,23,0,0,756,757,5,62,0,0,757,770,3,128,64,0,758,759,5,12,0,0,759,
-        770,3,128,64,0,760,761,5,68,0,0,761,770,3,128,64,0,762,763,5,28,
-        0,0,763,770,3,128,64,0,764,765,5,30,0,0,765,770,5,38,0,0,766,767,
-        5,30,0,0,767,768,5,37,0,0,768,770,5,38,0,0,769,752,1,0,0,0,769,755,
-        1,0,0,0,769,758,1,0,0,0,769,760,1,0,0,0,769,762,1,0,0,0,769,764,
-        1,0,0,0,769,766,1,0,0,0,770,127,1,0,0,0,771,777,3,132,66,0,772,773,
-        3,130,65,0,773,774,3,132,66,0,774,776,1,0,0,0,775,772,1,0,0,0,776,
-        779,1,0,0,0,777,775,1,0,0,0,777,778,1,0,0,0,778,129,1,0,0,0,779,
-        777,1,0,0,0,780,781,7,2,0,0,781,131,1,0,0,0,782,788,3,136,68,0,783,
-        784,3,134,67,0,784,785,3,136,68,0,785,787,1,0,0,0,786,783,1,0,0,
-        0,787,790,1,0,0,0,788,786,1,0,0,0,788,789,1,0,0,0,789,133,1,0,0,
-        0,790,788,1,0,0,0,791,792,7,3,0,0,792,135,1,0,0,0,793,798,3,138,
-        69,0,794,795,5,80,0,0,795,797,3,138,69,0,796,794,1,0,0,0,797,800,
-        1,0,0,0,798,796,1,0,0,0,798,799,1,0,0,0,799,137,1,0,0,0,800,798,
-        1,0,0,0,801,803,7,2,0,0,802,801,1,0,0,0,803,806,1,0,0,0,804,802,
-        1,0,0,0,804,805,1,0,0,0,805,807,1,0,0,0,806,804,1,0,0,0,807,808,
-        3,140,70,0,808,139,1,0,0,0,809,814,3,146,73,0,810,813,3,142,71,0,
-        811,813,3,144,72,0,812,810,1,0,0,0,812,811,1,0,0,0,813,816,1,0,0,
-        0,814,812,1,0,0,0,814,815,1,0,0,0,815,818,1,0,0,0,816,814,1,0,0,
-        0,817,819,3,96,48,0,818,817,1,0,0,0,818,819,1,0,0,0,819,141,1,0,
-        0,0,820,821,5,89,0,0,821,822,3,110,55,0,822,823,5,90,0,0,823,834,
-        1,0,0,0,824,826,5,89,0,0,825,827,3,110,55,0,826,825,1,0,0,0,826,
-        827,1,0,0,0,827,828,1,0,0,0,828,830,5,66,0,0,829,831,3,110,55,0,
-        830,829,1,0,0,0,830,831,1,0,0,0,831,832,1,0,0,0,832,834,5,90,0,0,
-        833,820,1,0,0,0,833,824,1,0,0,0,834,143,1,0,0,0,835,836,5,81,0,0,
-        836,837,3,194,97,0,837,145,1,0,0,0,838,853,3,148,74,0,839,853,3,
-        154,77,0,840,853,3,156,78,0,841,853,3,158,79,0,842,853,3,164,82,
-        0,843,853,3,166,83,0,844,853,3,182,91,0,845,853,3,180,90,0,846,853,
-        3,150,75,0,847,853,3,82,41,0,848,853,3,168,84,0,849,853,3,170,85,
-        0,850,853,3,176,88,0,851,853,3,226,113,0,852,838,1,0,0,0,852,839,
-        1,0,0,0,852,840,1,0,0,0,852,841,1,0,0,0,852,842,1,0,0,0,852,843,
-        1,0,0,0,852,844,1,0,0,0,852,845,1,0,0,0,852,846,1,0,0,0,852,847,
-        1,0,0,0,852,848,1,0,0,0,852,849,1,0,0,0,852,850,1,0,0,0,852,851,
-        1,0,0,0,853,147,1,0,0,0,854,855,5,13,0,0,855,856,5,87,0,0,856,857,
-        5,77,0,0,857,858,5,88,0,0,858,149,1,0,0,0,859,861,5,10,0,0,860,862,
-        3,110,55,0,861,860,1,0,0,0,861,862,1,0,0,0,862,864,1,0,0,0,863,865,
-        3,152,76,0,864,863,1,0,0,0,865,866,1,0,0,0,866,864,1,0,0,0,866,867,
-        1,0,0,0,867,870,1,0,0,0,868,869,5,21,0,0,869,871,3,110,55,0,870,
-        868,1,0,0,0,870,871,1,0,0,0,871,872,1,0,0,0,872,873,5,22,0,0,873,
-        151,1,0,0,0,874,875,5,60,0,0,875,876,3,110,55,0,876,877,5,52,0,0,
-        877,878,3,110,55,0,878,153,1,0,0,0,879,880,5,89,0,0,880,883,3,162,
-        81,0,881,882,5,85,0,0,882,884,3,110,55,0,883,881,1,0,0,0,883,884,
-        1,0,0,0,884,885,1,0,0,0,885,886,5,90,0,0,886,155,1,0,0,0,887,891,
-        5,89,0,0,888,889,3,226,113,0,889,890,5,72,0,0,890,892,1,0,0,0,891,
-        888,1,0,0,0,891,892,1,0,0,0,892,893,1,0,0,0,893,896,3,82,41,0,894,
-        895,5,61,0,0,895,897,3,110,55,0,896,894,1,0,0,0,896,897,1,0,0,0,
-        897,898,1,0,0,0,898,899,5,85,0,0,899,900,3,110,55,0,900,901,5,90,
-        0,0,901,157,1,0,0,0,902,903,3,160,80,0,903,904,5,87,0,0,904,905,
-        3,162,81,0,905,906,5,88,0,0,906,159,1,0,0,0,907,908,7,4,0,0,908,
-        161,1,0,0,0,909,910,3,226,113,0,910,911,5,28,0,0,911,914,3,110,55,
-        0,912,913,5,61,0,0,913,915,3,110,55,0,914,912,1,0,0,0,914,915,1,
-        0,0,0,915,163,1,0,0,0,916,917,5,44,0,0,917,918,5,87,0,0,918,919,
-        3,226,113,0,919,920,5,72,0,0,920,921,3,110,55,0,921,922,5,82,0,0,
-        922,923,3,226,113,0,923,924,5,28,0,0,924,925,3,110,55,0,925,926,
-        5,85,0,0,926,927,3,110,55,0,927,928,5,88,0,0,928,165,1,0,0,0,929,
-        930,5,24,0,0,930,936,5,91,0,0,931,937,3,8,4,0,932,934,3,74,37,0,
-        933,935,3,72,36,0,934,933,1,0,0,0,934,935,1,0,0,0,935,937,1,0,0,
-        0,936,931,1,0,0,0,936,932,1,0,0,0,937,938,1,0,0,0,938,939,5,92,0,
-        0,939,167,1,0,0,0,940,941,5,87,0,0,941,942,3,110,55,0,942,943,5,
-        88,0,0,943,169,1,0,0,0,944,945,3,172,86,0,945,947,5,87,0,0,946,948,
-        5,19,0,0,947,946,1,0,0,0,947,948,1,0,0,0,948,957,1,0,0,0,949,954,
-        3,110,55,0,950,951,5,82,0,0,951,953,3,110,55,0,952,950,1,0,0,0,953,
-        956,1,0,0,0,954,952,1,0,0,0,954,955,1,0,0,0,955,958,1,0,0,0,956,
-        954,1,0,0,0,957,949,1,0,0,0,957,958,1,0,0,0,958,959,1,0,0,0,959,
-        960,5,88,0,0,960,171,1,0,0,0,961,962,3,174,87,0,962,963,3,228,114,
-        0,963,173,1,0,0,0,964,965,3,228,114,0,965,966,5,81,0,0,966,968,1,
-        0,0,0,967,964,1,0,0,0,968,971,1,0,0,0,969,967,1,0,0,0,969,970,1,
-        0,0,0,970,175,1,0,0,0,971,969,1,0,0,0,972,973,3,226,113,0,973,982,
-        5,91,0,0,974,979,3,178,89,0,975,976,5,82,0,0,976,978,3,178,89,0,
-        977,975,1,0,0,0,978,981,1,0,0,0,979,977,1,0,0,0,979,980,1,0,0,0,
-        980,983,1,0,0,0,981,979,1,0,0,0,982,974,1,0,0,0,982,983,1,0,0,0,
-        983,984,1,0,0,0,984,985,5,92,0,0,985,177,1,0,0,0,986,987,3,194,97,
-        0,987,988,5,83,0,0,988,989,3,110,55,0,989,996,1,0,0,0,990,991,5,
-        81,0,0,991,996,3,194,97,0,992,993,5,81,0,0,993,996,5,77,0,0,994,
-        996,3,226,113,0,995,986,1,0,0,0,995,990,1,0,0,0,995,992,1,0,0,0,
-        995,994,1,0,0,0,996,179,1,0,0,0,997,1000,5,86,0,0,998,1001,3,228,
-        114,0,999,1001,5,95,0,0,1000,998,1,0,0,0,1000,999,1,0,0,0,1001,181,
-        1,0,0,0,1002,1009,3,184,92,0,1003,1009,5,38,0,0,1004,1009,3,186,
-        93,0,1005,1009,5,97,0,0,1006,1009,3,190,95,0,1007,1009,3,192,96,
-        0,1008,1002,1,0,0,0,1008,1003,1,0,0,0,1008,1004,1,0,0,0,1008,1005,
-        1,0,0,0,1008,1006,1,0,0,0,1008,1007,1,0,0,0,1009,183,1,0,0,0,1010,
-        1011,7,5,0,0,1011,185,1,0,0,0,1012,1015,3,188,94,0,1013,1015,5,96,
-        0,0,1014,1012,1,0,0,0,1014,1013,1,0,0,0,1015,187,1,0,0,0,1016,1017,
-        7,6,0,0,1017,189,1,0,0,0,1018,1027,5,89,0,0,1019,1024,3,110,55,0,
-        1020,1021,5,82,0,0,1021,1023,3,110,55,0,1022,1020,1,0,0,0,1023,1026,
-        1,0,0,0,1024,1022,1,0,0,0,1024,1025,1,0,0,0,1025,1028,1,0,0,0,1026,
-        1024,1,0,0,0,1027,1019,1,0,0,0,1027,1028,1,0,0,0,1028,1029,1,0,0,
-        0,1029,1030,5,90,0,0,1030,191,1,0,0,0,1031,1045,5,91,0,0,1032,1033,
-        3,194,97,0,1033,1034,5,83,0,0,1034,1042,3,110,55,0,1035,1036,5,82,
-        0,0,1036,1037,3,194,97,0,1037,1038,5,83,0,0,1038,1039,3,110,55,0,
-        1039,1041,1,0,0,0,1040,1035,1,0,0,0,1041,1044,1,0,0,0,1042,1040,
-        1,0,0,0,1042,1043,1,0,0,0,1043,1046,1,0,0,0,1044,1042,1,0,0,0,1045,
-        1032,1,0,0,0,1045,1046,1,0,0,0,1046,1047,1,0,0,0,1047,1048,5,92,
-        0,0,1048,193,1,0,0,0,1049,1050,3,232,116,0,1050,195,1,0,0,0,1051,
-        1057,3,198,99,0,1052,1057,3,208,104,0,1053,1057,3,210,105,0,1054,
-        1057,3,214,107,0,1055,1057,3,220,110,0,1056,1051,1,0,0,0,1056,1052,
-        1,0,0,0,1056,1053,1,0,0,0,1056,1054,1,0,0,0,1056,1055,1,0,0,0,1057,
-        197,1,0,0,0,1058,1059,5,14,0,0,1059,1061,5,11,0,0,1060,1062,3,228,
-        114,0,1061,1060,1,0,0,0,1061,1062,1,0,0,0,1062,1064,1,0,0,0,1063,
-        1065,3,222,111,0,1064,1063,1,0,0,0,1064,1065,1,0,0,0,1065,1066,1,
-        0,0,0,1066,1067,7,7,0,0,1067,1068,5,87,0,0,1068,1069,3,226,113,0,
-        1069,1070,3,98,49,0,1070,1071,5,88,0,0,1071,1072,7,8,0,0,1072,1074,
-        3,200,100,0,1073,1075,3,72,36,0,1074,1073,1,0,0,0,1074,1075,1,0,
-        0,0,1075,199,1,0,0,0,1076,1077,3,202,101,0,1077,1078,5,30,0,0,1078,
-        1079,5,57,0,0,1079,1105,1,0,0,0,1080,1081,3,204,102,0,1081,1082,
-        5,30,0,0,1082,1083,5,57,0,0,1083,1105,1,0,0,0,1084,1085,3,202,101,
-        0,1085,1086,5,30,0,0,1086,1087,5,37,0,0,1087,1088,5,38,0,0,1088,
-        1105,1,0,0,0,1089,1090,3,202,101,0,1090,1091,5,30,0,0,1091,1092,
-        5,35,0,0,1092,1093,5,31,0,0,1093,1105,1,0,0,0,1094,1095,3,204,102,
-        0,1095,1096,5,30,0,0,1096,1097,5,35,0,0,1097,1098,5,31,0,0,1098,
-        1105,1,0,0,0,1099,1100,3,202,101,0,1100,1101,5,30,0,0,1101,1102,
-        7,9,0,0,1102,1103,3,206,103,0,1103,1105,1,0,0,0,1104,1076,1,0,0,
-        0,1104,1080,1,0,0,0,1104,1084,1,0,0,0,1104,1089,1,0,0,0,1104,1094,
-        1,0,0,0,1104,1099,1,0,0,0,1105,201,1,0,0,0,1106,1107,3,226,113,0,
-        1107,1108,5,81,0,0,1108,1109,3,194,97,0,1109,203,1,0,0,0,1110,1111,
-        5,87,0,0,1111,1116,3,202,101,0,1112,1113,5,82,0,0,1113,1115,3,202,
-        101,0,1114,1112,1,0,0,0,1115,1118,1,0,0,0,1116,1114,1,0,0,0,1116,
-        1117,1,0,0,0,1117,1119,1,0,0,0,1118,1116,1,0,0,0,1119,1120,5,88,
-        0,0,1120,205,1,0,0,0,1121,1126,3,228,114,0,1122,1123,5,73,0,0,1123,
-        1124,3,206,103,0,1124,1125,5,74,0,0,1125,1127,1,0,0,0,1126,1122,
-        1,0,0,0,1126,1127,1,0,0,0,1127,1131,1,0,0,0,1128,1129,5,87,0,0,1129,
-        1130,5,95,0,0,1130,1132,5,88,0,0,1131,1128,1,0,0,0,1131,1132,1,0,
-        0,0,1132,207,1,0,0,0,1133,1134,5,20,0,0,1134,1135,5,11,0,0,1135,
-        1137,3,228,114,0,1136,1138,3,224,112,0,1137,1136,1,0,0,0,1137,1138,
-        1,0,0,0,1138,209,1,0,0,0,1139,1141,5,14,0,0,1140,1142,5,57,0,0,1141,
-        1140,1,0,0,0,1141,1142,1,0,0,0,1142,1143,1,0,0,0,1143,1145,5,29,
-        0,0,1144,1146,3,228,114,0,1145,1144,1,0,0,0,1145,1146,1,0,0,0,1146,
-        1148,1,0,0,0,1147,1149,3,222,111,0,1148,1147,1,0,0,0,1148,1149,1,
-        0,0,0,1149,1150,1,0,0,0,1150,1152,3,212,106,0,1151,1153,3,72,36,
-        0,1152,1151,1,0,0,0,1152,1153,1,0,0,0,1153,211,1,0,0,0,1154,1155,
-        5,26,0,0,1155,1156,5,87,0,0,1156,1157,3,226,113,0,1157,1158,3,98,
-        49,0,1158,1159,5,88,0,0,1159,1160,5,40,0,0,1160,1161,5,87,0,0,1161,
-        1166,3,202,101,0,1162,1163,5,82,0,0,1163,1165,3,202,101,0,1164,1162,
-        1,0,0,0,1165,1168,1,0,0,0,1166,1164,1,0,0,0,1166,1167,1,0,0,0,1167,
-        1169,1,0,0,0,1168,1166,1,0,0,0,1169,1170,5,88,0,0,1170,1188,1,0,
-        0,0,1171,1173,5,40,0,0,1172,1174,5,83,0,0,1173,1172,1,0,0,0,1173,
-        1174,1,0,0,0,1174,1175,1,0,0,0,1175,1176,3,104,52,0,1176,1177,5,
-        87,0,0,1177,1182,3,194,97,0,1178,1179,5,82,0,0,1179,1181,3,194,97,
-        0,1180,1178,1,0,0,0,1181,1184,1,0,0,0,1182,1180,1,0,0,0,1182,1183,
-        1,0,0,0,1183,1185,1,0,0,0,1184,1182,1,0,0,0,1185,1186,5,88,0,0,1186,
-        1188,1,0,0,0,1187,1154,1,0,0,0,1187,1171,1,0,0,0,1188,213,1,0,0,
-        0,1189,1190,5,14,0,0,1190,1191,3,228,114,0,1191,1193,5,29,0,0,1192,
-        1194,3,228,114,0,1193,1192,1,0,0,0,1193,1194,1,0,0,0,1194,1196,1,
-        0,0,0,1195,1197,3,222,111,0,1196,1195,1,0,0,0,1196,1197,1,0,0,0,
-        1197,1198,1,0,0,0,1198,1199,5,26,0,0,1199,1200,5,87,0,0,1200,1201,
-        3,226,113,0,1201,1202,3,98,49,0,1202,1203,5,88,0,0,1203,1205,5,40,
-        0,0,1204,1206,3,228,114,0,1205,1204,1,0,0,0,1205,1206,1,0,0,0,1206,
-        1207,1,0,0,0,1207,1209,3,216,108,0,1208,1210,3,218,109,0,1209,1208,
-        1,0,0,0,1209,1210,1,0,0,0,1210,215,1,0,0,0,1211,1212,5,87,0,0,1212,
-        1217,3,202,101,0,1213,1214,5,82,0,0,1214,1216,3,202,101,0,1215,1213,
-        1,0,0,0,1216,1219,1,0,0,0,1217,1215,1,0,0,0,1217,1218,1,0,0,0,1218,
-        1220,1,0,0,0,1219,1217,1,0,0,0,1220,1221,5,88,0,0,1221,1234,1,0,
-        0,0,1222,1223,5,89,0,0,1223,1228,3,202,101,0,1224,1225,5,82,0,0,
-        1225,1227,3,202,101,0,1226,1224,1,0,0,0,1227,1230,1,0,0,0,1228,1226,
-        1,0,0,0,1228,1229,1,0,0,0,1229,1231,1,0,0,0,1230,1228,1,0,0,0,1231,
-        1232,5,90,0,0,1232,1234,1,0,0,0,1233,1211,1,0,0,0,1233,1222,1,0,
-        0,0,1234,217,1,0,0,0,1235,1236,3,228,114,0,1236,1237,3,192,96,0,
-        1237,219,1,0,0,0,1238,1239,5,20,0,0,1239,1240,5,29,0,0,1240,1242,
-        3,228,114,0,1241,1243,3,224,112,0,1242,1241,1,0,0,0,1242,1243,1,
-        0,0,0,1243,221,1,0,0,0,1244,1245,5,27,0,0,1245,1246,5,37,0,0,1246,
-        1247,5,24,0,0,1247,223,1,0,0,0,1248,1249,5,27,0,0,1249,1250,5,24,
-        0,0,1250,225,1,0,0,0,1251,1252,3,228,114,0,1252,227,1,0,0,0,1253,
-        1257,5,99,0,0,1254,1257,5,98,0,0,1255,1257,3,230,115,0,1256,1253,
-        1,0,0,0,1256,1254,1,0,0,0,1256,1255,1,0,0,0,1257,229,1,0,0,0,1258,
-        1259,7,10,0,0,1259,231,1,0,0,0,1260,1263,3,228,114,0,1261,1263,3,
-        234,117,0,1262,1260,1,0,0,0,1262,1261,1,0,0,0,1263,233,1,0,0,0,1264,
-        1265,7,11,0,0,1265,235,1,0,0,0,142,238,245,256,261,268,274,279,283,
-        290,305,308,315,327,330,344,347,354,358,373,376,379,384,386,396,
-        400,405,417,426,434,452,460,467,470,478,484,490,494,497,500,507,
-        515,518,523,532,543,553,559,563,574,581,587,591,594,597,607,614,
-        619,625,628,632,635,638,641,647,653,658,664,671,675,677,681,683,
-        686,698,707,715,723,729,740,749,769,777,788,798,804,812,814,818,
-        826,830,833,852,861,866,870,883,891,896,914,934,936,947,954,957,
-        969,979,982,995,1000,1008,1014,1024,1027,1042,1045,1056,1061,1064,
-        1074,1104,1116,1126,1131,1137,1141,1145,1148,1152,1166,1173,1182,
-        1187,1193,1196,1205,1209,1217,1228,1233,1242,1256,1262
+        1,100,1,100,1,100,1,100,1,100,1,100,1,100,3,100,1112,8,100,1,101,
+        1,101,1,101,1,101,1,102,1,102,1,102,1,102,5,102,1122,8,102,10,102,
+        12,102,1125,9,102,1,102,1,102,1,103,1,103,1,103,1,103,1,103,3,103,
+        1134,8,103,1,103,1,103,1,103,3,103,1139,8,103,1,104,1,104,1,104,
+        1,104,3,104,1145,8,104,1,105,1,105,3,105,1149,8,105,1,105,1,105,
+        3,105,1153,8,105,1,105,3,105,1156,8,105,1,105,1,105,3,105,1160,8,
+        105,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,
+        5,106,1172,8,106,10,106,12,106,1175,9,106,1,106,1,106,1,106,1,106,
+        3,106,1181,8,106,1,106,1,106,1,106,1,106,1,106,5,106,1188,8,106,
+        10,106,12,106,1191,9,106,1,106,1,106,3,106,1195,8,106,1,107,1,107,
+        1,107,1,107,3,107,1201,8,107,1,107,3,107,1204,8,107,1,107,1,107,
+        1,107,1,107,1,107,1,107,1,107,3,107,1213,8,107,1,107,1,107,3,107,
+        1217,8,107,1,108,1,108,1,108,1,108,5,108,1223,8,108,10,108,12,108,
+        1226,9,108,1,108,1,108,1,108,1,108,1,108,1,108,5,108,1234,8,108,
+        10,108,12,108,1237,9,108,1,108,1,108,3,108,1241,8,108,1,109,1,109,
+        1,109,1,110,1,110,1,110,1,110,3,110,1250,8,110,1,111,1,111,1,111,
+        1,111,1,112,1,112,1,112,1,113,1,113,1,114,1,114,1,114,3,114,1264,
+        8,114,1,115,1,115,1,116,1,116,3,116,1270,8,116,1,117,1,117,1,117,
+        0,0,118,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,
+        42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,
+        86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,120,
+        122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,152,
+        154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,184,
+        186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,216,
+        218,220,222,224,226,228,230,232,234,0,13,3,0,5,5,7,7,16,17,1,0,69,
+        74,1,0,75,76,1,0,77,79,4,0,1,1,3,3,36,36,49,49,2,0,13,13,24,24,2,
+        0,25,25,54,54,1,0,93,95,2,0,26,26,40,40,2,0,6,6,46,46,2,0,55,55,
+        65,65,19,0,3,3,6,7,11,11,13,13,17,17,20,20,24,24,26,27,29,29,31,
+        31,35,36,39,39,44,44,46,46,49,49,53,53,55,55,57,57,59,59,20,0,1,
+        2,4,5,8,10,12,12,14,16,18,19,21,23,25,25,28,28,30,30,32,34,37,38,
+        40,43,45,45,47,48,50,52,54,54,56,56,58,58,60,64,1344,0,236,1,0,0,
+        0,2,245,1,0,0,0,4,247,1,0,0,0,6,256,1,0,0,0,8,261,1,0,0,0,10,279,
+        1,0,0,0,12,281,1,0,0,0,14,288,1,0,0,0,16,292,1,0,0,0,18,297,1,0,
+        0,0,20,315,1,0,0,0,22,320,1,0,0,0,24,344,1,0,0,0,26,347,1,0,0,0,
+        28,360,1,0,0,0,30,365,1,0,0,0,32,393,1,0,0,0,34,398,1,0,0,0,36,412,
+        1,0,0,0,38,416,1,0,0,0,40,419,1,0,0,0,42,433,1,0,0,0,44,435,1,0,
+        0,0,46,459,1,0,0,0,48,461,1,0,0,0,50,474,1,0,0,0,52,477,1,0,0,0,
+        54,488,1,0,0,0,56,493,1,0,0,0,58,497,1,0,0,0,60,525,1,0,0,0,62,527,
+        1,0,0,0,64,532,1,0,0,0,66,542,1,0,0,0,68,545,1,0,0,0,70,548,1,0,
+        0,0,72,552,1,0,0,0,74,555,1,0,0,0,76,566,1,0,0,0,78,572,1,0,0,0,
+        80,588,1,0,0,0,82,590,1,0,0,0,84,596,1,0,0,0,86,608,1,0,0,0,88,635,
+        1,0,0,0,90,637,1,0,0,0,92,654,1,0,0,0,94,656,1,0,0,0,96,669,1,0,
+        0,0,98,673,1,0,0,0,100,690,1,0,0,0,102,693,1,0,0,0,104,697,1,0,0,
+        0,106,699,1,0,0,0,108,701,1,0,0,0,110,707,1,0,0,0,112,709,1,0,0,
+        0,114,717,1,0,0,0,116,725,1,0,0,0,118,736,1,0,0,0,120,741,1,0,0,
+        0,122,750,1,0,0,0,124,752,1,0,0,0,126,776,1,0,0,0,128,778,1,0,0,
+        0,130,787,1,0,0,0,132,789,1,0,0,0,134,798,1,0,0,0,136,800,1,0,0,
+        0,138,811,1,0,0,0,140,816,1,0,0,0,142,840,1,0,0,0,144,842,1,0,0,
+        0,146,859,1,0,0,0,148,861,1,0,0,0,150,866,1,0,0,0,152,881,1,0,0,
+        0,154,886,1,0,0,0,156,894,1,0,0,0,158,909,1,0,0,0,160,914,1,0,0,
+        0,162,916,1,0,0,0,164,923,1,0,0,0,166,936,1,0,0,0,168,947,1,0,0,
+        0,170,951,1,0,0,0,172,968,1,0,0,0,174,976,1,0,0,0,176,979,1,0,0,
+        0,178,1002,1,0,0,0,180,1004,1,0,0,0,182,1015,1,0,0,0,184,1017,1,
+        0,0,0,186,1021,1,0,0,0,188,1023,1,0,0,0,190,1025,1,0,0,0,192,1038,
+        1,0,0,0,194,1056,1,0,0,0,196,1063,1,0,0,0,198,1065,1,0,0,0,200,1111,
+        1,0,0,0,202,1113,1,0,0,0,204,1117,1,0,0,0,206,1128,1,0,0,0,208,1140,
+        1,0,0,0,210,1146,1,0,0,0,212,1194,1,0,0,0,214,1196,1,0,0,0,216,1240,
+        1,0,0,0,218,1242,1,0,0,0,220,1245,1,0,0,0,222,1251,1,0,0,0,224,1255,
+        1,0,0,0,226,1258,1,0,0,0,228,1263,1,0,0,0,230,1265,1,0,0,0,232,1269,
+        1,0,0,0,234,1271,1,0,0,0,236,238,3,2,1,0,237,239,5,84,0,0,238,237,
+        1,0,0,0,238,239,1,0,0,0,239,240,1,0,0,0,240,241,5,0,0,1,241,1,1,
+        0,0,0,242,246,3,4,2,0,243,246,3,196,98,0,244,246,3,8,4,0,245,242,
+        1,0,0,0,245,243,1,0,0,0,245,244,1,0,0,0,246,3,1,0,0,0,247,248,5,
+        48,0,0,248,249,3,228,114,0,249,250,5,72,0,0,250,251,3,6,3,0,251,
+        5,1,0,0,0,252,257,5,97,0,0,253,257,3,186,93,0,254,257,3,184,92,0,
+        255,257,3,228,114,0,256,252,1,0,0,0,256,253,1,0,0,0,256,254,1,0,
+        0,0,256,255,1,0,0,0,257,7,1,0,0,0,258,260,3,10,5,0,259,258,1,0,0,
+        0,260,263,1,0,0,0,261,259,1,0,0,0,261,262,1,0,0,0,262,264,1,0,0,
+        0,263,261,1,0,0,0,264,268,3,14,7,0,265,267,3,12,6,0,266,265,1,0,
+        0,0,267,270,1,0,0,0,268,266,1,0,0,0,268,269,1,0,0,0,269,274,1,0,
+        0,0,270,268,1,0,0,0,271,273,3,10,5,0,272,271,1,0,0,0,273,276,1,0,
+        0,0,274,272,1,0,0,0,274,275,1,0,0,0,275,9,1,0,0,0,276,274,1,0,0,
+        0,277,280,3,16,8,0,278,280,3,18,9,0,279,277,1,0,0,0,279,278,1,0,
+        0,0,280,11,1,0,0,0,281,283,5,56,0,0,282,284,5,1,0,0,283,282,1,0,
+        0,0,283,284,1,0,0,0,284,285,1,0,0,0,285,286,3,14,7,0,286,13,1,0,
+        0,0,287,289,3,24,12,0,288,287,1,0,0,0,289,290,1,0,0,0,290,288,1,
+        0,0,0,290,291,1,0,0,0,291,15,1,0,0,0,292,293,5,4,0,0,293,294,5,39,
+        0,0,294,295,5,53,0,0,295,296,3,110,55,0,296,17,1,0,0,0,297,298,5,
+        59,0,0,298,299,3,172,86,0,299,308,5,87,0,0,300,305,3,110,55,0,301,
+        302,5,82,0,0,302,304,3,110,55,0,303,301,1,0,0,0,304,307,1,0,0,0,
+        305,303,1,0,0,0,305,306,1,0,0,0,306,309,1,0,0,0,307,305,1,0,0,0,
+        308,300,1,0,0,0,308,309,1,0,0,0,309,310,1,0,0,0,310,311,5,88,0,0,
+        311,19,1,0,0,0,312,314,3,22,11,0,313,312,1,0,0,0,314,317,1,0,0,0,
+        315,313,1,0,0,0,315,316,1,0,0,0,316,318,1,0,0,0,317,315,1,0,0,0,
+        318,319,5,0,0,1,319,21,1,0,0,0,320,321,3,172,86,0,321,330,5,87,0,
+        0,322,327,3,110,55,0,323,324,5,82,0,0,324,326,3,110,55,0,325,323,
+        1,0,0,0,326,329,1,0,0,0,327,325,1,0,0,0,327,328,1,0,0,0,328,331,
+        1,0,0,0,329,327,1,0,0,0,330,322,1,0,0,0,330,331,1,0,0,0,331,332,
+        1,0,0,0,332,333,5,88,0,0,333,23,1,0,0,0,334,345,3,26,13,0,335,345,
+        3,28,14,0,336,345,3,30,15,0,337,345,3,38,19,0,338,345,3,40,20,0,
+        339,345,3,44,22,0,340,345,3,48,24,0,341,345,3,52,26,0,342,345,3,
+        54,27,0,343,345,3,56,28,0,344,334,1,0,0,0,344,335,1,0,0,0,344,336,
+        1,0,0,0,344,337,1,0,0,0,344,338,1,0,0,0,344,339,1,0,0,0,344,340,
+        1,0,0,0,344,341,1,0,0,0,344,342,1,0,0,0,344,343,1,0,0,0,345,25,1,
+        0,0,0,346,348,5,41,0,0,347,346,1,0,0,0,347,348,1,0,0,0,348,349,1,
+        0,0,0,349,350,5,33,0,0,350,354,3,74,37,0,351,353,3,10,5,0,352,351,
+        1,0,0,0,353,356,1,0,0,0,354,352,1,0,0,0,354,355,1,0,0,0,355,358,
+        1,0,0,0,356,354,1,0,0,0,357,359,3,72,36,0,358,357,1,0,0,0,358,359,
+        1,0,0,0,359,27,1,0,0,0,360,361,5,58,0,0,361,362,3,110,55,0,362,363,
+        5,4,0,0,363,364,3,226,113,0,364,29,1,0,0,0,365,366,5,9,0,0,366,379,
+        3,32,16,0,367,376,5,87,0,0,368,373,3,110,55,0,369,370,5,82,0,0,370,
+        372,3,110,55,0,371,369,1,0,0,0,372,375,1,0,0,0,373,371,1,0,0,0,373,
+        374,1,0,0,0,374,377,1,0,0,0,375,373,1,0,0,0,376,368,1,0,0,0,376,
+        377,1,0,0,0,377,378,1,0,0,0,378,380,5,88,0,0,379,367,1,0,0,0,379,
+        380,1,0,0,0,380,386,1,0,0,0,381,384,5,64,0,0,382,385,5,77,0,0,383,
+        385,3,34,17,0,384,382,1,0,0,0,384,383,1,0,0,0,385,387,1,0,0,0,386,
+        381,1,0,0,0,386,387,1,0,0,0,387,31,1,0,0,0,388,389,3,232,116,0,389,
+        390,5,81,0,0,390,392,1,0,0,0,391,388,1,0,0,0,392,395,1,0,0,0,393,
+        391,1,0,0,0,393,394,1,0,0,0,394,396,1,0,0,0,395,393,1,0,0,0,396,
+        397,3,232,116,0,397,33,1,0,0,0,398,403,3,36,18,0,399,400,5,82,0,
+        0,400,402,3,36,18,0,401,399,1,0,0,0,402,405,1,0,0,0,403,401,1,0,
+        0,0,403,404,1,0,0,0,404,407,1,0,0,0,405,403,1,0,0,0,406,408,3,72,
+        36,0,407,406,1,0,0,0,407,408,1,0,0,0,408,35,1,0,0,0,409,410,3,228,
+        114,0,410,411,5,4,0,0,411,413,1,0,0,0,412,409,1,0,0,0,412,413,1,
+        0,0,0,413,414,1,0,0,0,414,415,3,226,113,0,415,37,1,0,0,0,416,417,
+        5,14,0,0,417,418,3,74,37,0,418,39,1,0,0,0,419,420,5,34,0,0,420,424,
+        3,76,38,0,421,423,3,42,21,0,422,421,1,0,0,0,423,426,1,0,0,0,424,
+        422,1,0,0,0,424,425,1,0,0,0,425,41,1,0,0,0,426,424,1,0,0,0,427,428,
+        5,40,0,0,428,429,5,33,0,0,429,434,3,44,22,0,430,431,5,40,0,0,431,
+        432,5,14,0,0,432,434,3,44,22,0,433,427,1,0,0,0,433,430,1,0,0,0,434,
+        43,1,0,0,0,435,436,5,48,0,0,436,441,3,46,23,0,437,438,5,82,0,0,438,
+        440,3,46,23,0,439,437,1,0,0,0,440,443,1,0,0,0,441,439,1,0,0,0,441,
+        442,1,0,0,0,442,45,1,0,0,0,443,441,1,0,0,0,444,445,3,108,54,0,445,
+        446,5,72,0,0,446,447,3,110,55,0,447,460,1,0,0,0,448,449,3,226,113,
+        0,449,450,5,72,0,0,450,451,3,110,55,0,451,460,1,0,0,0,452,453,3,
+        226,113,0,453,454,5,67,0,0,454,455,3,110,55,0,455,460,1,0,0,0,456,
+        457,3,226,113,0,457,458,3,96,48,0,458,460,1,0,0,0,459,444,1,0,0,
+        0,459,448,1,0,0,0,459,452,1,0,0,0,459,456,1,0,0,0,460,47,1,0,0,0,
+        461,462,5,45,0,0,462,467,3,50,25,0,463,464,5,82,0,0,464,466,3,50,
+        25,0,465,463,1,0,0,0,466,469,1,0,0,0,467,465,1,0,0,0,467,468,1,0,
+        0,0,468,49,1,0,0,0,469,467,1,0,0,0,470,471,3,226,113,0,471,472,3,
+        96,48,0,472,475,1,0,0,0,473,475,3,108,54,0,474,470,1,0,0,0,474,473,
+        1,0,0,0,475,51,1,0,0,0,476,478,5,18,0,0,477,476,1,0,0,0,477,478,
+        1,0,0,0,478,479,1,0,0,0,479,480,5,15,0,0,480,485,3,110,55,0,481,
+        482,5,82,0,0,482,484,3,110,55,0,483,481,1,0,0,0,484,487,1,0,0,0,
+        485,483,1,0,0,0,485,486,1,0,0,0,486,53,1,0,0,0,487,485,1,0,0,0,488,
+        489,5,62,0,0,489,491,3,58,29,0,490,492,3,72,36,0,491,490,1,0,0,0,
+        491,492,1,0,0,0,492,55,1,0,0,0,493,494,5,47,0,0,494,495,3,58,29,
+        0,495,57,1,0,0,0,496,498,5,19,0,0,497,496,1,0,0,0,497,498,1,0,0,
+        0,498,499,1,0,0,0,499,501,3,60,30,0,500,502,3,64,32,0,501,500,1,
+        0,0,0,501,502,1,0,0,0,502,504,1,0,0,0,503,505,3,66,33,0,504,503,
+        1,0,0,0,504,505,1,0,0,0,505,507,1,0,0,0,506,508,3,68,34,0,507,506,
+        1,0,0,0,507,508,1,0,0,0,508,59,1,0,0,0,509,514,5,77,0,0,510,511,
+        5,82,0,0,511,513,3,62,31,0,512,510,1,0,0,0,513,516,1,0,0,0,514,512,
+        1,0,0,0,514,515,1,0,0,0,515,526,1,0,0,0,516,514,1,0,0,0,517,522,
+        3,62,31,0,518,519,5,82,0,0,519,521,3,62,31,0,520,518,1,0,0,0,521,
+        524,1,0,0,0,522,520,1,0,0,0,522,523,1,0,0,0,523,526,1,0,0,0,524,
+        522,1,0,0,0,525,509,1,0,0,0,525,517,1,0,0,0,526,61,1,0,0,0,527,530,
+        3,110,55,0,528,529,5,4,0,0,529,531,3,226,113,0,530,528,1,0,0,0,530,
+        531,1,0,0,0,531,63,1,0,0,0,532,533,5,43,0,0,533,534,5,8,0,0,534,
+        539,3,70,35,0,535,536,5,82,0,0,536,538,3,70,35,0,537,535,1,0,0,0,
+        538,541,1,0,0,0,539,537,1,0,0,0,539,540,1,0,0,0,540,65,1,0,0,0,541,
+        539,1,0,0,0,542,543,5,50,0,0,543,544,3,110,55,0,544,67,1,0,0,0,545,
+        546,5,32,0,0,546,547,3,110,55,0,547,69,1,0,0,0,548,550,3,110,55,
+        0,549,551,7,0,0,0,550,549,1,0,0,0,550,551,1,0,0,0,551,71,1,0,0,0,
+        552,553,5,61,0,0,553,554,3,110,55,0,554,73,1,0,0,0,555,560,3,76,
+        38,0,556,557,5,82,0,0,557,559,3,76,38,0,558,556,1,0,0,0,559,562,
+        1,0,0,0,560,558,1,0,0,0,560,561,1,0,0,0,561,75,1,0,0,0,562,560,1,
+        0,0,0,563,564,3,226,113,0,564,565,5,72,0,0,565,567,1,0,0,0,566,563,
+        1,0,0,0,566,567,1,0,0,0,567,570,1,0,0,0,568,571,3,80,40,0,569,571,
+        3,78,39,0,570,568,1,0,0,0,570,569,1,0,0,0,571,77,1,0,0,0,572,573,
+        3,228,114,0,573,574,5,87,0,0,574,575,3,80,40,0,575,576,5,88,0,0,
+        576,79,1,0,0,0,577,581,3,84,42,0,578,580,3,86,43,0,579,578,1,0,0,
+        0,580,583,1,0,0,0,581,579,1,0,0,0,581,582,1,0,0,0,582,589,1,0,0,
+        0,583,581,1,0,0,0,584,585,5,87,0,0,585,586,3,80,40,0,586,587,5,88,
+        0,0,587,589,1,0,0,0,588,577,1,0,0,0,588,584,1,0,0,0,589,81,1,0,0,
+        0,590,592,3,84,42,0,591,593,3,86,43,0,592,591,1,0,0,0,593,594,1,
+        0,0,0,594,592,1,0,0,0,594,595,1,0,0,0,595,83,1,0,0,0,596,598,5,87,
+        0,0,597,599,3,226,113,0,598,597,1,0,0,0,598,599,1,0,0,0,599,601,
+        1,0,0,0,600,602,3,96,48,0,601,600,1,0,0,0,601,602,1,0,0,0,602,604,
+        1,0,0,0,603,605,3,92,46,0,604,603,1,0,0,0,604,605,1,0,0,0,605,606,
+        1,0,0,0,606,607,5,88,0,0,607,85,1,0,0,0,608,609,3,88,44,0,609,610,
+        3,84,42,0,610,87,1,0,0,0,611,612,5,73,0,0,612,614,5,76,0,0,613,615,
+        3,90,45,0,614,613,1,0,0,0,614,615,1,0,0,0,615,616,1,0,0,0,616,617,
+        5,76,0,0,617,636,5,74,0,0,618,619,5,73,0,0,619,621,5,76,0,0,620,
+        622,3,90,45,0,621,620,1,0,0,0,621,622,1,0,0,0,622,623,1,0,0,0,623,
+        636,5,76,0,0,624,626,5,76,0,0,625,627,3,90,45,0,626,625,1,0,0,0,
+        626,627,1,0,0,0,627,628,1,0,0,0,628,629,5,76,0,0,629,636,5,74,0,
+        0,630,632,5,76,0,0,631,633,3,90,45,0,632,631,1,0,0,0,632,633,1,0,
+        0,0,633,634,1,0,0,0,634,636,5,76,0,0,635,611,1,0,0,0,635,618,1,0,
+        0,0,635,624,1,0,0,0,635,630,1,0,0,0,636,89,1,0,0,0,637,639,5,89,
+        0,0,638,640,3,226,113,0,639,638,1,0,0,0,639,640,1,0,0,0,640,642,
+        1,0,0,0,641,643,3,94,47,0,642,641,1,0,0,0,642,643,1,0,0,0,643,645,
+        1,0,0,0,644,646,3,100,50,0,645,644,1,0,0,0,645,646,1,0,0,0,646,648,
+        1,0,0,0,647,649,3,92,46,0,648,647,1,0,0,0,648,649,1,0,0,0,649,650,
+        1,0,0,0,650,651,5,90,0,0,651,91,1,0,0,0,652,655,3,192,96,0,653,655,
+        3,180,90,0,654,652,1,0,0,0,654,653,1,0,0,0,655,93,1,0,0,0,656,657,
+        5,83,0,0,657,665,3,106,53,0,658,660,5,85,0,0,659,661,5,83,0,0,660,
+        659,1,0,0,0,660,661,1,0,0,0,661,662,1,0,0,0,662,664,3,106,53,0,663,
+        658,1,0,0,0,664,667,1,0,0,0,665,663,1,0,0,0,665,666,1,0,0,0,666,
+        95,1,0,0,0,667,665,1,0,0,0,668,670,3,98,49,0,669,668,1,0,0,0,670,
+        671,1,0,0,0,671,669,1,0,0,0,671,672,1,0,0,0,672,97,1,0,0,0,673,674,
+        5,83,0,0,674,675,3,104,52,0,675,99,1,0,0,0,676,678,5,77,0,0,677,
+        679,3,102,51,0,678,677,1,0,0,0,678,679,1,0,0,0,679,684,1,0,0,0,680,
+        682,5,66,0,0,681,683,3,102,51,0,682,681,1,0,0,0,682,683,1,0,0,0,
+        683,685,1,0,0,0,684,680,1,0,0,0,684,685,1,0,0,0,685,691,1,0,0,0,
+        686,688,5,66,0,0,687,689,3,102,51,0,688,687,1,0,0,0,688,689,1,0,
+        0,0,689,691,1,0,0,0,690,676,1,0,0,0,690,686,1,0,0,0,691,101,1,0,
+        0,0,692,694,5,76,0,0,693,692,1,0,0,0,693,694,1,0,0,0,694,695,1,0,
+        0,0,695,696,3,188,94,0,696,103,1,0,0,0,697,698,3,232,116,0,698,105,
+        1,0,0,0,699,700,3,232,116,0,700,107,1,0,0,0,701,703,3,146,73,0,702,
+        704,3,144,72,0,703,702,1,0,0,0,704,705,1,0,0,0,705,703,1,0,0,0,705,
+        706,1,0,0,0,706,109,1,0,0,0,707,708,3,112,56,0,708,111,1,0,0,0,709,
+        714,3,114,57,0,710,711,5,42,0,0,711,713,3,114,57,0,712,710,1,0,0,
+        0,713,716,1,0,0,0,714,712,1,0,0,0,714,715,1,0,0,0,715,113,1,0,0,
+        0,716,714,1,0,0,0,717,722,3,116,58,0,718,719,5,63,0,0,719,721,3,
+        116,58,0,720,718,1,0,0,0,721,724,1,0,0,0,722,720,1,0,0,0,722,723,
+        1,0,0,0,723,115,1,0,0,0,724,722,1,0,0,0,725,730,3,118,59,0,726,727,
+        5,2,0,0,727,729,3,118,59,0,728,726,1,0,0,0,729,732,1,0,0,0,730,728,
+        1,0,0,0,730,731,1,0,0,0,731,117,1,0,0,0,732,730,1,0,0,0,733,735,
+        5,37,0,0,734,733,1,0,0,0,735,738,1,0,0,0,736,734,1,0,0,0,736,737,
+        1,0,0,0,737,739,1,0,0,0,738,736,1,0,0,0,739,740,3,120,60,0,740,119,
+        1,0,0,0,741,747,3,124,62,0,742,743,3,122,61,0,743,744,3,124,62,0,
+        744,746,1,0,0,0,745,742,1,0,0,0,746,749,1,0,0,0,747,745,1,0,0,0,
+        747,748,1,0,0,0,748,121,1,0,0,0,749,747,1,0,0,0,750,751,7,1,0,0,
+        751,123,1,0,0,0,752,756,3,128,64,0,753,755,3,126,63,0,754,753,1,
+        0,0,0,755,758,1,0,0,0,756,754,1,0,0,0,756,757,1,0,0,0,757,125,1,
+        0,0,0,758,756,1,0,0,0,759,760,5,51,0,0,760,761,5,62,0,0,761,777,
+        3,128,64,0,762,763,5,23,0,0,763,764,5,62,0,0,764,777,3,128,64,0,
+        765,766,5,12,0,0,766,777,3,128,64,0,767,768,5,68,0,0,768,777,3,128,
+        64,0,769,770,5,28,0,0,770,777,3,128,64,0,771,772,5,30,0,0,772,777,
+        5,38,0,0,773,774,5,30,0,0,774,775,5,37,0,0,775,777,5,38,0,0,776,
+        759,1,0,0,0,776,762,1,0,0,0,776,765,1,0,0,0,776,767,1,0,0,0,776,
+        769,1,0,0,0,776,771,1,0,0,0,776,773,1,0,0,0,777,127,1,0,0,0,778,
+        784,3,132,66,0,779,780,3,130,65,0,780,781,3,132,66,0,781,783,1,0,
+        0,0,782,779,1,0,0,0,783,786,1,0,0,0,784,782,1,0,0,0,784,785,1,0,
+        0,0,785,129,1,0,0,0,786,784,1,0,0,0,787,788,7,2,0,0,788,131,1,0,
+        0,0,789,795,3,136,68,0,790,791,3,134,67,0,791,792,3,136,68,0,792,
+        794,1,0,0,0,793,790,1,0,0,0,794,797,1,0,0,0,795,793,1,0,0,0,795,
+        796,1,0,0,0,796,133,1,0,0,0,797,795,1,0,0,0,798,799,7,3,0,0,799,
+        135,1,0,0,0,800,805,3,138,69,0,801,802,5,80,0,0,802,804,3,138,69,
+        0,803,801,1,0,0,0,804,807,1,0,0,0,805,803,1,0,0,0,805,806,1,0,0,
+        0,806,137,1,0,0,0,807,805,1,0,0,0,808,810,7,2,0,0,809,808,1,0,0,
+        0,810,813,1,0,0,0,811,809,1,0,0,0,811,812,1,0,0,0,812,814,1,0,0,
+        0,813,811,1,0,0,0,814,815,3,140,70,0,815,139,1,0,0,0,816,821,3,146,
+        73,0,817,820,3,142,71,0,818,820,3,144,72,0,819,817,1,0,0,0,819,818,
+        1,0,0,0,820,823,1,0,0,0,821,819,1,0,0,0,821,822,1,0,0,0,822,825,
+        1,0,0,0,823,821,1,0,0,0,824,826,3,96,48,0,825,824,1,0,0,0,825,826,
+        1,0,0,0,826,141,1,0,0,0,827,828,5,89,0,0,828,829,3,110,55,0,829,
+        830,5,90,0,0,830,841,1,0,0,0,831,833,5,89,0,0,832,834,3,110,55,0,
+        833,832,1,0,0,0,833,834,1,0,0,0,834,835,1,0,0,0,835,837,5,66,0,0,
+        836,838,3,110,55,0,837,836,1,0,0,0,837,838,1,0,0,0,838,839,1,0,0,
+        0,839,841,5,90,0,0,840,827,1,0,0,0,840,831,1,0,0,0,841,143,1,0,0,
+        0,842,843,5,81,0,0,843,844,3,194,97,0,844,145,1,0,0,0,845,860,3,
+        148,74,0,846,860,3,154,77,0,847,860,3,156,78,0,848,860,3,158,79,
+        0,849,860,3,164,82,0,850,860,3,166,83,0,851,860,3,182,91,0,852,860,
+        3,180,90,0,853,860,3,150,75,0,854,860,3,82,41,0,855,860,3,168,84,
+        0,856,860,3,170,85,0,857,860,3,176,88,0,858,860,3,226,113,0,859,
+        845,1,0,0,0,859,846,1,0,0,0,859,847,1,0,0,0,859,848,1,0,0,0,859,
+        849,1,0,0,0,859,850,1,0,0,0,859,851,1,0,0,0,859,852,1,0,0,0,859,
+        853,1,0,0,0,859,854,1,0,0,0,859,855,1,0,0,0,859,856,1,0,0,0,859,
+        857,1,0,0,0,859,858,1,0,0,0,860,147,1,0,0,0,861,862,5,13,0,0,862,
+        863,5,87,0,0,863,864,5,77,0,0,864,865,5,88,0,0,865,149,1,0,0,0,866,
+        868,5,10,0,0,867,869,3,110,55,0,868,867,1,0,0,0,868,869,1,0,0,0,
+        869,871,1,0,0,0,870,872,3,152,76,0,871,870,1,0,0,0,872,873,1,0,0,
+        0,873,871,1,0,0,0,873,874,1,0,0,0,874,877,1,0,0,0,875,876,5,21,0,
+        0,876,878,3,110,55,0,877,875,1,0,0,0,877,878,1,0,0,0,878,879,1,0,
+        0,0,879,880,5,22,0,0,880,151,1,0,0,0,881,882,5,60,0,0,882,883,3,
+        110,55,0,883,884,5,52,0,0,884,885,3,110,55,0,885,153,1,0,0,0,886,
+        887,5,89,0,0,887,890,3,162,81,0,888,889,5,85,0,0,889,891,3,110,55,
+        0,890,888,1,0,0,0,890,891,1,0,0,0,891,892,1,0,0,0,892,893,5,90,0,
+        0,893,155,1,0,0,0,894,898,5,89,0,0,895,896,3,226,113,0,896,897,5,
+        72,0,0,897,899,1,0,0,0,898,895,1,0,0,0,898,899,1,0,0,0,899,900,1,
+        0,0,0,900,903,3,82,41,0,901,902,5,61,0,0,902,904,3,110,55,0,903,
+        901,1,0,0,0,903,904,1,0,0,0,904,905,1,0,0,0,905,906,5,85,0,0,906,
+        907,3,110,55,0,907,908,5,90,0,0,908,157,1,0,0,0,909,910,3,160,80,
+        0,910,911,5,87,0,0,911,912,3,162,81,0,912,913,5,88,0,0,913,159,1,
+        0,0,0,914,915,7,4,0,0,915,161,1,0,0,0,916,917,3,226,113,0,917,918,
+        5,28,0,0,918,921,3,110,55,0,919,920,5,61,0,0,920,922,3,110,55,0,
+        921,919,1,0,0,0,921,922,1,0,0,0,922,163,1,0,0,0,923,924,5,44,0,0,
+        924,925,5,87,0,0,925,926,3,226,113,0,926,927,5,72,0,0,927,928,3,
+        110,55,0,928,929,5,82,0,0,929,930,3,226,113,0,930,931,5,28,0,0,931,
+        932,3,110,55,0,932,933,5,85,0,0,933,934,3,110,55,0,934,935,5,88,
+        0,0,935,165,1,0,0,0,936,937,7,5,0,0,937,943,5,91,0,0,938,944,3,8,
+        4,0,939,941,3,74,37,0,940,942,3,72,36,0,941,940,1,0,0,0,941,942,
+        1,0,0,0,942,944,1,0,0,0,943,938,1,0,0,0,943,939,1,0,0,0,944,945,
+        1,0,0,0,945,946,5,92,0,0,946,167,1,0,0,0,947,948,5,87,0,0,948,949,
+        3,110,55,0,949,950,5,88,0,0,950,169,1,0,0,0,951,952,3,172,86,0,952,
+        954,5,87,0,0,953,955,5,19,0,0,954,953,1,0,0,0,954,955,1,0,0,0,955,
+        964,1,0,0,0,956,961,3,110,55,0,957,958,5,82,0,0,958,960,3,110,55,
+        0,959,957,1,0,0,0,960,963,1,0,0,0,961,959,1,0,0,0,961,962,1,0,0,
+        0,962,965,1,0,0,0,963,961,1,0,0,0,964,956,1,0,0,0,964,965,1,0,0,
+        0,965,966,1,0,0,0,966,967,5,88,0,0,967,171,1,0,0,0,968,969,3,174,
+        87,0,969,970,3,228,114,0,970,173,1,0,0,0,971,972,3,228,114,0,972,
+        973,5,81,0,0,973,975,1,0,0,0,974,971,1,0,0,0,975,978,1,0,0,0,976,
+        974,1,0,0,0,976,977,1,0,0,0,977,175,1,0,0,0,978,976,1,0,0,0,979,
+        980,3,226,113,0,980,989,5,91,0,0,981,986,3,178,89,0,982,983,5,82,
+        0,0,983,985,3,178,89,0,984,982,1,0,0,0,985,988,1,0,0,0,986,984,1,
+        0,0,0,986,987,1,0,0,0,987,990,1,0,0,0,988,986,1,0,0,0,989,981,1,
+        0,0,0,989,990,1,0,0,0,990,991,1,0,0,0,991,992,5,92,0,0,992,177,1,
+        0,0,0,993,994,3,194,97,0,994,995,5,83,0,0,995,996,3,110,55,0,996,
+        1003,1,0,0,0,997,998,5,81,0,0,998,1003,3,194,97,0,999,1000,5,81,
+        0,0,1000,1003,5,77,0,0,1001,1003,3,226,113,0,1002,993,1,0,0,0,1002,
+        997,1,0,0,0,1002,999,1,0,0,0,1002,1001,1,0,0,0,1003,179,1,0,0,0,
+        1004,1007,5,86,0,0,1005,1008,3,228,114,0,1006,1008,5,95,0,0,1007,
+        1005,1,0,0,0,1007,1006,1,0,0,0,1008,181,1,0,0,0,1009,1016,3,184,
+        92,0,1010,1016,5,38,0,0,1011,1016,3,186,93,0,1012,1016,5,97,0,0,
+        1013,1016,3,190,95,0,1014,1016,3,192,96,0,1015,1009,1,0,0,0,1015,
+        1010,1,0,0,0,1015,1011,1,0,0,0,1015,1012,1,0,0,0,1015,1013,1,0,0,
+        0,1015,1014,1,0,0,0,1016,183,1,0,0,0,1017,1018,7,6,0,0,1018,185,
+        1,0,0,0,1019,1022,3,188,94,0,1020,1022,5,96,0,0,1021,1019,1,0,0,
+        0,1021,1020,1,0,0,0,1022,187,1,0,0,0,1023,1024,7,7,0,0,1024,189,
+        1,0,0,0,1025,1034,5,89,0,0,1026,1031,3,110,55,0,1027,1028,5,82,0,
+        0,1028,1030,3,110,55,0,1029,1027,1,0,0,0,1030,1033,1,0,0,0,1031,
+        1029,1,0,0,0,1031,1032,1,0,0,0,1032,1035,1,0,0,0,1033,1031,1,0,0,
+        0,1034,1026,1,0,0,0,1034,1035,1,0,0,0,1035,1036,1,0,0,0,1036,1037,
+        5,90,0,0,1037,191,1,0,0,0,1038,1052,5,91,0,0,1039,1040,3,194,97,
+        0,1040,1041,5,83,0,0,1041,1049,3,110,55,0,1042,1043,5,82,0,0,1043,
+        1044,3,194,97,0,1044,1045,5,83,0,0,1045,1046,3,110,55,0,1046,1048,
+        1,0,0,0,1047,1042,1,0,0,0,1048,1051,1,0,0,0,1049,1047,1,0,0,0,1049,
+        1050,1,0,0,0,1050,1053,1,0,0,0,1051,1049,1,0,0,0,1052,1039,1,0,0,
+        0,1052,1053,1,0,0,0,1053,1054,1,0,0,0,1054,1055,5,92,0,0,1055,193,
+        1,0,0,0,1056,1057,3,232,116,0,1057,195,1,0,0,0,1058,1064,3,198,99,
+        0,1059,1064,3,208,104,0,1060,1064,3,210,105,0,1061,1064,3,214,107,
+        0,1062,1064,3,220,110,0,1063,1058,1,0,0,0,1063,1059,1,0,0,0,1063,
+        1060,1,0,0,0,1063,1061,1,0,0,0,1063,1062,1,0,0,0,1064,197,1,0,0,
+        0,1065,1066,5,14,0,0,1066,1068,5,11,0,0,1067,1069,3,228,114,0,1068,
+        1067,1,0,0,0,1068,1069,1,0,0,0,1069,1071,1,0,0,0,1070,1072,3,222,
+        111,0,1071,1070,1,0,0,0,1071,1072,1,0,0,0,1072,1073,1,0,0,0,1073,
+        1074,7,8,0,0,1074,1075,5,87,0,0,1075,1076,3,226,113,0,1076,1077,
+        3,98,49,0,1077,1078,5,88,0,0,1078,1079,7,9,0,0,1079,1081,3,200,100,
+        0,1080,1082,3,72,36,0,1081,1080,1,0,0,0,1081,1082,1,0,0,0,1082,199,
+        1,0,0,0,1083,1084,3,202,101,0,1084,1085,5,30,0,0,1085,1086,5,57,
+        0,0,1086,1112,1,0,0,0,1087,1088,3,204,102,0,1088,1089,5,30,0,0,1089,
+        1090,5,57,0,0,1090,1112,1,0,0,0,1091,1092,3,202,101,0,1092,1093,
+        5,30,0,0,1093,1094,5,37,0,0,1094,1095,5,38,0,0,1095,1112,1,0,0,0,
+        1096,1097,3,202,101,0,1097,1098,5,30,0,0,1098,1099,5,35,0,0,1099,
+        1100,5,31,0,0,1100,1112,1,0,0,0,1101,1102,3,204,102,0,1102,1103,
+        5,30,0,0,1103,1104,5,35,0,0,1104,1105,5,31,0,0,1105,1112,1,0,0,0,
+        1106,1107,3,202,101,0,1107,1108,5,30,0,0,1108,1109,7,10,0,0,1109,
+        1110,3,206,103,0,1110,1112,1,0,0,0,1111,1083,1,0,0,0,1111,1087,1,
+        0,0,0,1111,1091,1,0,0,0,1111,1096,1,0,0,0,1111,1101,1,0,0,0,1111,
+        1106,1,0,0,0,1112,201,1,0,0,0,1113,1114,3,226,113,0,1114,1115,5,
+        81,0,0,1115,1116,3,194,97,0,1116,203,1,0,0,0,1117,1118,5,87,0,0,
+        1118,1123,3,202,101,0,1119,1120,5,82,0,0,1120,1122,3,202,101,0,1121,
+        1119,1,0,0,0,1122,1125,1,0,0,0,1123,1121,1,0,0,0,1123,1124,1,0,0,
+        0,1124,1126,1,0,0,0,1125,1123,1,0,0,0,1126,1127,5,88,0,0,1127,205,
+        1,0,0,0,1128,1133,3,228,114,0,1129,1130,5,73,0,0,1130,1131,3,206,
+        103,0,1131,1132,5,74,0,0,1132,1134,1,0,0,0,1133,1129,1,0,0,0,1133,
+        1134,1,0,0,0,1134,1138,1,0,0,0,1135,1136,5,87,0,0,1136,1137,5,95,
+        0,0,1137,1139,5,88,0,0,1138,1135,1,0,0,0,1138,1139,1,0,0,0,1139,
+        207,1,0,0,0,1140,1141,5,20,0,0,1141,1142,5,11,0,0,1142,1144,3,228,
+        114,0,1143,1145,3,224,112,0,1144,1143,1,0,0,0,1144,1145,1,0,0,0,
+        1145,209,1,0,0,0,1146,1148,5,14,0,0,1147,1149,5,57,0,0,1148,1147,
+        1,0,0,0,1148,1149,1,0,0,0,1149,1150,1,0,0,0,1150,1152,5,29,0,0,1151,
+        1153,3,228,114,0,1152,1151,1,0,0,0,1152,1153,1,0,0,0,1153,1155,1,
+        0,0,0,1154,1156,3,222,111,0,1155,1154,1,0,0,0,1155,1156,1,0,0,0,
+        1156,1157,1,0,0,0,1157,1159,3,212,106,0,1158,1160,3,72,36,0,1159,
+        1158,1,0,0,0,1159,1160,1,0,0,0,1160,211,1,0,0,0,1161,1162,5,26,0,
+        0,1162,1163,5,87,0,0,1163,1164,3,226,113,0,1164,1165,3,98,49,0,1165,
+        1166,5,88,0,0,1166,1167,5,40,0,0,1167,1168,5,87,0,0,1168,1173,3,
+        202,101,0,1169,1170,5,82,0,0,1170,1172,3,202,101,0,1171,1169,1,0,
+        0,0,1172,1175,1,0,0,0,1173,1171,1,0,0,0,1173,1174,1,0,0,0,1174,1176,
+        1,0,0,0,1175,1173,1,0,0,0,1176,1177,5,88,0,0,1177,1195,1,0,0,0,1178,
+        1180,5,40,0,0,1179,1181,5,83,0,0,1180,1179,1,0,0,0,1180,1181,1,0,
+        0,0,1181,1182,1,0,0,0,1182,1183,3,104,52,0,1183,1184,5,87,0,0,1184,
+        1189,3,194,97,0,1185,1186,5,82,0,0,1186,1188,3,194,97,0,1187,1185,
+        1,0,0,0,1188,1191,1,0,0,0,1189,1187,1,0,0,0,1189,1190,1,0,0,0,1190,
+        1192,1,0,0,0,1191,1189,1,0,0,0,1192,1193,5,88,0,0,1193,1195,1,0,
+        0,0,1194,1161,1,0,0,0,1194,1178,1,0,0,0,1195,213,1,0,0,0,1196,1197,
+        5,14,0,0,1197,1198,3,228,114,0,1198,1200,5,29,0,0,1199,1201,3,228,
+        114,0,1200,1199,1,0,0,0,1200,1201,1,0,0,0,1201,1203,1,0,0,0,1202,
+        1204,3,222,111,0,1203,1202,1,0,0,0,1203,1204,1,0,0,0,1204,1205,1,
+        0,0,0,1205,1206,5,26,0,0,1206,1207,5,87,0,0,1207,1208,3,226,113,
+        0,1208,1209,3,98,49,0,1209,1210,5,88,0,0,1210,1212,5,40,0,0,1211,
+        1213,3,228,114,0,1212,1211,1,0,0,0,1212,1213,1,0,0,0,1213,1214,1,
+        0,0,0,1214,1216,3,216,108,0,1215,1217,3,218,109,0,1216,1215,1,0,
+        0,0,1216,1217,1,0,0,0,1217,215,1,0,0,0,1218,1219,5,87,0,0,1219,1224,
+        3,202,101,0,1220,1221,5,82,0,0,1221,1223,3,202,101,0,1222,1220,1,
+        0,0,0,1223,1226,1,0,0,0,1224,1222,1,0,0,0,1224,1225,1,0,0,0,1225,
+        1227,1,0,0,0,1226,1224,1,0,0,0,1227,1228,5,88,0,0,1228,1241,1,0,
+        0,0,1229,1230,5,89,0,0,1230,1235,3,202,101,0,1231,1232,5,82,0,0,
+        1232,1234,3,202,101,0,1233,1231,1,0,0,0,1234,1237,1,0,0,0,1235,1233,
+        1,0,0,0,1235,1236,1,0,0,0,1236,1238,1,0,0,0,1237,1235,1,0,0,0,1238,
+        1239,5,90,0,0,1239,1241,1,0,0,0,1240,1218,1,0,0,0,1240,1229,1,0,
+        0,0,1241,217,1,0,0,0,1242,1243,3,228,114,0,1243,1244,3,192,96,0,
+        1244,219,1,0,0,0,1245,1246,5,20,0,0,1246,1247,5,29,0,0,1247,1249,
+        3,228,114,0,1248,1250,3,224,112,0,1249,1248,1,0,0,0,1249,1250,1,
+        0,0,0,1250,221,1,0,0,0,1251,1252,5,27,0,0,1252,1253,5,37,0,0,1253,
+        1254,5,24,0,0,1254,223,1,0,0,0,1255,1256,5,27,0,0,1256,1257,5,24,
+        0,0,1257,225,1,0,0,0,1258,1259,3,228,114,0,1259,227,1,0,0,0,1260,
+        1264,5,99,0,0,1261,1264,5,98,0,0,1262,1264,3,230,115,0,1263,1260,
+        1,0,0,0,1263,1261,1,0,0,0,1263,1262,1,0,0,0,1264,229,1,0,0,0,1265,
+        1266,7,11,0,0,1266,231,1,0,0,0,1267,1270,3,228,114,0,1268,1270,3,
+        234,117,0,1269,1267,1,0,0,0,1269,1268,1,0,0,0,1270,233,1,0,0,0,1271,
+        1272,7,12,0,0,1272,235,1,0,0,0,143,238,245,256,261,268,274,279,283,
+        290,305,308,315,327,330,344,347,354,358,373,376,379,384,386,393,
+        403,407,412,424,433,441,459,467,474,477,485,491,497,501,504,507,
+        514,522,525,530,539,550,560,566,570,581,588,594,598,601,604,614,
+        621,626,632,635,639,642,645,648,654,660,665,671,678,682,684,688,
+        690,693,705,714,722,730,736,747,756,776,784,795,805,811,819,821,
+        825,833,837,840,859,868,873,877,890,898,903,921,941,943,954,961,
+        964,976,986,989,1002,1007,1015,1021,1031,1034,1049,1052,1063,1068,
+        1071,1081,1111,1123,1133,1138,1144,1148,1152,1155,1159,1173,1180,
+        1189,1194,1200,1203,1212,1216,1224,1235,1240,1249,1263,1269
     ];
 
     private static __ATN: antlr.ATN;
@@ -6897,11 +6924,23 @@ export class ProcedureNameContext extends antlr.ParserRuleContext {
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
         super(parent, invokingState);
     }
-    public namespace(): NamespaceContext {
-        return this.getRuleContext(0, NamespaceContext)!;
+    public schemaName(): SchemaNameContext[];
+    public schemaName(i: number): SchemaNameContext | null;
+    public schemaName(i?: number): SchemaNameContext[] | SchemaNameContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(SchemaNameContext);
+        }
+
+        return this.getRuleContext(i, SchemaNameContext);
     }
-    public symbolicName(): SymbolicNameContext {
-        return this.getRuleContext(0, SymbolicNameContext)!;
+    public DOT(): antlr.TerminalNode[];
+    public DOT(i: number): antlr.TerminalNode | null;
+    public DOT(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
+    	if (i === undefined) {
+    		return this.getTokens(CypherParser.DOT);
+    	} else {
+    		return this.getToken(CypherParser.DOT, i);
+    	}
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_procedureName;
@@ -8414,8 +8453,8 @@ export class AtomContext extends antlr.ParserRuleContext {
     public reduceExpression(): ReduceExpressionContext | null {
         return this.getRuleContext(0, ReduceExpressionContext);
     }
-    public existsSubquery(): ExistsSubqueryContext | null {
-        return this.getRuleContext(0, ExistsSubqueryContext);
+    public subqueryExpression(): SubqueryExpressionContext | null {
+        return this.getRuleContext(0, SubqueryExpressionContext);
     }
     public literal(): LiteralContext | null {
         return this.getRuleContext(0, LiteralContext);
@@ -8723,18 +8762,21 @@ export class ReduceExpressionContext extends antlr.ParserRuleContext {
 }
 
 
-export class ExistsSubqueryContext extends antlr.ParserRuleContext {
+export class SubqueryExpressionContext extends antlr.ParserRuleContext {
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
         super(parent, invokingState);
-    }
-    public EXISTS(): antlr.TerminalNode {
-        return this.getToken(CypherParser.EXISTS, 0)!;
     }
     public LBRACE(): antlr.TerminalNode {
         return this.getToken(CypherParser.LBRACE, 0)!;
     }
     public RBRACE(): antlr.TerminalNode {
         return this.getToken(CypherParser.RBRACE, 0)!;
+    }
+    public EXISTS(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.EXISTS, 0);
+    }
+    public COUNT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.COUNT, 0);
     }
     public query(): QueryContext | null {
         return this.getRuleContext(0, QueryContext);
@@ -8746,7 +8788,7 @@ export class ExistsSubqueryContext extends antlr.ParserRuleContext {
         return this.getRuleContext(0, WhereContext);
     }
     public override get ruleIndex(): number {
-        return CypherParser.RULE_existsSubquery;
+        return CypherParser.RULE_subqueryExpression;
     }
 }
 
