@@ -280,7 +280,12 @@ export class QueryEngine {
         const plan = planPattern({ op: 'argument' }, paths, where, new Set(outer), { counts, joins: 'never' });
         return optimize(plan, { outer, read_outside: reads === undefined ? new Set() : freeSlots(reads) }, skip);
       },
-      query: (query: BoundQuery) => optimize(planQuery(query, counts, this.joinPolicy), {}, skip),
+      query: (query: BoundQuery) => {
+        const plan = planQuery(query, counts, this.joinPolicy);
+        // A body without RETURN (`EXISTS { MATCH ... }`) asks whether its last clause has rows; the
+        // discard that ends such a statement at top level would answer none.
+        return optimize(plan.op === 'discard' ? plan.input : plan, {}, skip);
+      },
     };
     const cx: ExecContext = {
       graph,
