@@ -6,6 +6,7 @@ import { SnapshotView } from '../../projections/graph/view.js';
 import { runtimeTypeError } from '../errors.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { PhysicalOp, Row, Sink } from './context.js';
+import { COLUMN_ASK_READS } from './graph-access.js';
 import type { OpEnv } from './read-ops.js';
 import { after, loop, loopArray, loopIterable, skipped, Walk, type Flow } from './slices.js';
 import { shortestPath } from './shortest-path.js';
@@ -61,6 +62,8 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
   const checks = unique.length > 0 || (!anyType && oneType === undefined);
   const writeTo = !into && op.to_unused !== true;
 
+  const endHas = endLabels(op, env);
+
   if (op.rel_bound) return boundRelationship(op, input, env, usable, propsMatch, wantedProps);
   if (op.shortest !== undefined) return shortestPath(op, input, env, usable, propsMatch, wantedProps);
 
@@ -70,7 +73,7 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
     let csr = csrUsable ? snapshot.adjacency(oneType, 0) : undefined;
     /** Edges walked record by record since the store was last asked for a CSR. */
     let walked = 0;
-    const overCsr = csrUsable ? csrExpand(op, env, snapshot) : undefined;
+    const overCsr = csrUsable ? csrExpand(op, env, snapshot, endHas) : undefined;
     // The row being expanded, for the walk's visit (made once: an expand runs one row at a time,
     // and a paused row is finished before the next one comes).
     let row: Row = [];
@@ -84,6 +87,7 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
       if ((checks && !usable(row, e)) || (wanted !== null && !propsMatch(e, wanted))) return true;
       const end = direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === s ? e.target : e.source;
       if (into && end !== target) return true;
+      if (endHas !== undefined && !endHas(end)) return true;
       if (writeRel) row[rel] = e.ref;
       if (writeTo) row[to] = graph.nodeRef(end);
       return sink(row);
@@ -124,6 +128,7 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
             if (!usable(r, e) || !propsMatch(e, w)) return true;
             const end = other(e, at);
             if (into && end !== target) return true;
+            if (endHas !== undefined && !endHas(end)) return true;
             if (writeRel) r[rel] = e.ref;
             if (writeTo) r[to] = graph.nodeRef(end);
             return rowSink(r);
@@ -201,6 +206,43 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
     });
 }
 
+/**
+ * The test of `to_labels` on an end node by id: the labels' bitmaps on a quiet graph, asked for as
+ * expressions ask for columns (every COLUMN_ASK_READS tests until the store has them), otherwise the
+ * node's own labels. Undefined when the expand has no such labels.
+ */
+function endLabels(op: Op<'expand'>, env: OpEnv): ((node: number) => boolean) | undefined {
+  const labels = op.to_labels;
+  if (labels === undefined || labels.length === 0) return undefined;
+  const access = env.access;
+  let bitmaps: Uint8Array[] | undefined;
+  let reads = 0;
+  const ask = (n: number): Uint8Array[] | undefined => {
+    const out: Uint8Array[] = [];
+    for (const l of labels) {
+      const bits = access.labelBitmap(l, n);
+      if (bits === undefined) return undefined;
+      out.push(bits);
+    }
+    return out;
+  };
+  bitmaps = ask(0);
+  return (node) => {
+    if (bitmaps !== undefined) {
+      for (let i = 0; i < bitmaps.length; i++) if ((bitmaps[i] as Uint8Array)[node] !== 1) return false;
+      return true;
+    }
+    if (++reads >= COLUMN_ASK_READS) {
+      bitmaps = ask(reads);
+      reads = 0;
+    }
+    const state = access.node(node);
+    if (state === undefined) return false;
+    for (const l of labels) if (!state.labels.includes(l)) return false;
+    return true;
+  };
+}
+
 /** How many edges an expand walks record by record between asks for a CSR of its type. */
 const ADJACENCY_ASK_EDGES = 4096;
 
@@ -210,7 +252,7 @@ const ADJACENCY_ASK_EDGES = 4096;
  * relationship is checked for uniqueness by id, and its reference and the end node's are the
  * store's shared objects. Only used without inline relationship properties and with one type.
  */
-function csrExpand(op: Op<'expand'>, env: OpEnv, snapshot: SnapshotView): (csr: TypeAdjacency, row: Row, at: number, target: number, sink: Sink) => Flow {
+function csrExpand(op: Op<'expand'>, env: OpEnv, snapshot: SnapshotView, endHas: ((node: number) => boolean) | undefined): (csr: TypeAdjacency, row: Row, at: number, target: number, sink: Sink) => Flow {
   const { deadline } = env.cx;
   const { rel, to, direction, into } = op;
   const unique = op.unique_from;
@@ -248,6 +290,7 @@ function csrExpand(op: Op<'expand'>, env: OpEnv, snapshot: SnapshotView): (csr: 
     if (part === 1 && end === at) return true;
     for (let u = 0; u < unique.length; u++) if (holdsRelationship(row[unique[u] as number] as Value, edge)) return true;
     if (into && end !== target) return true;
+    if (endHas !== undefined && !endHas(end)) return true;
     if (writeRel) row[rel] = snapshot.edgeRef(edge);
     if (writeTo) row[to] = snapshot.nodeRef(end);
     return sink(row);

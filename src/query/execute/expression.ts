@@ -14,7 +14,7 @@ import { staticProperty, subscript } from '../values/access.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { Evaluator, ExecContext, PhysicalOp, Row } from './context.js';
 import { finish } from './slices.js';
-import type { GraphAccess } from './graph-access.js';
+import { COLUMN_ASK_READS, type GraphAccess } from './graph-access.js';
 import { compileTextFunction } from './text-functions.js';
 
 /**
@@ -25,9 +25,6 @@ export interface ScanColumns {
   readonly slot: number;
   read(key: string): Evaluator;
 }
-
-/** How many reads of a property by node id an evaluator makes between asks for the whole column. */
-const COLUMN_ASK_READS = 1024;
 
 /**
  * Compiles a bound expression into a closure over rows, once per execution, so that rows are

@@ -7,6 +7,12 @@ import { CypherError } from '../errors.js';
 import type { FunctionContext, TemporalClock } from '../functions/context.js';
 
 /**
+ * How many reads of a property (or tests of a label) by node id an evaluator makes between asks for
+ * the whole column (or bitmap): the store builds one once the asks add up to a share of the nodes.
+ */
+export const COLUMN_ASK_READS = 1024;
+
+/**
  * Reads of nodes and relationships by reference, as expressions need them. A reference to an entity
  * the statement deleted fails with EntityNotFound/DeletedEntityAccess; one the snapshot does not hold
  * (a value carried from elsewhere) reads as having no labels and no properties.
