@@ -1,3 +1,4 @@
+import { nodeRef, type NodeRef } from '../../common/values/value.js';
 import { visibleEdge, type EdgeRecord } from './records.js';
 
 /**
@@ -26,6 +27,12 @@ export class TypeAdjacency {
     readonly written: number,
     readonly out: AdjacencyRows,
     readonly into: AdjacencyRows,
+    /**
+     * A reference per node id, made together so they sit side by side in memory: an expand puts
+     * the end node's in its row, and whatever reads the row next touches a dense block instead of
+     * one record per end node scattered over the heap.
+     */
+    readonly refs: readonly NodeRef[],
     /** What the arrays hold against the scan cache budget. */
     readonly bytes: number,
   ) {}
@@ -34,9 +41,12 @@ export class TypeAdjacency {
 /** Ids above this do not fit the arrays' 32-bit slots; such a store keeps no CSR. */
 export const ADJACENCY_ID_MAX = 0x7fffffff;
 
+/** Bytes a node reference costs: its slot and the object. */
+const NODE_REF_BYTES = 40;
+
 /** Bytes a CSR of `nodes` id slots and `edges` edges holds, both directions. */
 export function adjacencyBytes(node_id_bound: number, edges: number): number {
-  return 2 * (4 * (node_id_bound + 1) + 8 * edges);
+  return 2 * (4 * (node_id_bound + 1) + 8 * edges) + NODE_REF_BYTES * node_id_bound;
 }
 
 /**
@@ -54,7 +64,9 @@ export function buildAdjacency(records: Iterable<EdgeRecord>, readIndex: number,
   }
   const out = rows(visible, node_id_bound, (r) => r.source.id, (r) => r.target.id);
   const into = rows(visible, node_id_bound, (r) => r.target.id, (r) => r.source.id);
-  return new TypeAdjacency(written, out, into, adjacencyBytes(node_id_bound, visible.length));
+  const refs = new Array<NodeRef>(node_id_bound);
+  for (let i = 0; i < node_id_bound; i++) refs[i] = nodeRef(i);
+  return new TypeAdjacency(written, out, into, refs, adjacencyBytes(node_id_bound, visible.length));
 }
 
 /** A counting sort of `edges` by `from`: stable, so each node's edges keep their order. */

@@ -191,7 +191,10 @@ export class GraphStore {
     const values = new Array<PropertyValue | undefined>(this.nodes.length);
     for (let i = 1; i < this.nodes.length; i++) {
       const r = this.nodes[i];
-      values[i] = r === undefined ? undefined : visibleNode(r, readIndex)?.props.get(key);
+      const v = r === undefined ? undefined : visibleNode(r, readIndex)?.props.get(key);
+      // A fresh copy of an INTEGER, so the column's BigInts sit side by side in memory rather than
+      // each beside its node's map: comparisons over the column then read a dense block.
+      values[i] = typeof v === 'bigint' ? -(-v) : v;
     }
     this.nodeColumns.set(key, { written: this.nodesWritten, values });
     return values;

@@ -1,5 +1,5 @@
 import { equals } from '../../common/values/equality.js';
-import { relationshipRef, typeName, type Value } from '../../common/values/value.js';
+import { relationshipRef, typeName, type NodeRef, type Value } from '../../common/values/value.js';
 import type { AdjacencyRows, TypeAdjacency } from '../../projections/graph/adjacency.js';
 import type { EdgeState } from '../../projections/graph/records.js';
 import { SnapshotView } from '../../projections/graph/view.js';
@@ -292,7 +292,7 @@ function csrExpand(op: Op<'expand'>, env: OpEnv, snapshot: SnapshotView, endHas:
     if (into && end !== target) return true;
     if (endHas !== undefined && !endHas(end)) return true;
     if (writeRel) row[rel] = snapshot.edgeRef(edge);
-    if (writeTo) row[to] = snapshot.nodeRef(end);
+    if (writeTo) row[to] = (csr as TypeAdjacency).refs[end] as NodeRef;
     return sink(row);
   };
   const rest = (ok: boolean): Flow => (ok ? loop(step, deadline) : false);
