@@ -188,13 +188,14 @@ export class GraphStore {
     this.nodeColumnDemand.set(key, demand);
     if (demand * NODE_COLUMN_DEMAND_SHARE < this.liveNodes) return undefined;
     if (!this.scanCache.tryReserve(SLOT_BYTES * this.nodes.length)) return undefined;
-    const values = new Array<PropertyValue | undefined>(this.nodes.length);
+    // Pushed, not preallocated: `new Array(n)` with n of 100,000 or more is a slow dictionary array.
+    const values: (PropertyValue | undefined)[] = [undefined];
     for (let i = 1; i < this.nodes.length; i++) {
       const r = this.nodes[i];
       const v = r === undefined ? undefined : visibleNode(r, readIndex)?.props.get(key);
       // A fresh copy of an INTEGER, so the column's BigInts sit side by side in memory rather than
       // each beside its node's map: comparisons over the column then read a dense block.
-      values[i] = typeof v === 'bigint' ? -(-v) : v;
+      values.push(typeof v === 'bigint' ? -(-v) : v);
     }
     this.nodeColumns.set(key, { written: this.nodesWritten, values });
     return values;
