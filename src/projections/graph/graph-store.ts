@@ -469,7 +469,7 @@ export class GraphStore {
   /** A node version at `index`: columns by id no longer picture the nodes. */
   private nodesWrittenAt(index: number): void {
     // A pending entry undone and written again reuses its index, so columns go whatever the index.
-    for (const key of this.nodeColumns.keys()) this.scanCache.release(SLOT_BYTES * this.nodeColumns.get(key)!.values.length);
+    for (const column of this.nodeColumns.values()) this.scanCache.release(SLOT_BYTES * column.values.length);
     this.nodeColumns.clear();
     for (const bits of this.labelBitmaps.values()) this.scanCache.release(bits.length);
     this.labelBitmaps.clear();
