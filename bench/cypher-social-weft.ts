@@ -15,7 +15,7 @@ import { QueryService } from '../src/gen/weft/v1/query_pb.js';
 import type { PropertyValueSchema } from '../src/gen/weft/v1/values_pb.js';
 import { open, type Db } from '../src/index.js';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
-import { answerOf, type Answer, type SocialEngine, type SocialGraph } from './cypher-social-graph.js';
+import type { SocialEngine, SocialGraph, SocialQuery } from './cypher-social-graph.js';
 
 const person_batch = 10_000;
 const edge_batch = 20_000;
@@ -56,9 +56,8 @@ export class WeftEmbeddedEngine implements SocialEngine {
     if (!plan.includes('NodeIndexSeek')) throw new Error(`the point lookup does not seek person_id: ${plan}`);
   }
 
-  async run(cypher: string, params: Record<string, number>): Promise<Answer> {
-    const r = await this.db!.query(cypher, bigints(params));
-    return answerOf(r.rows.length, r.rows[0]);
+  async run(query: SocialQuery, params: Record<string, number>): Promise<readonly (readonly unknown[])[]> {
+    return (await this.db!.query(query.cypher, bigints(params))).rows;
   }
 
   async close(): Promise<void> {
@@ -102,9 +101,8 @@ export class WeftGrpcEngine implements SocialEngine {
     return r.rows.map((row) => row.values.map((v) => valueFromWire(v, 'row')));
   }
 
-  async run(cypher: string, params: Record<string, number>): Promise<Answer> {
-    const rows = await this.exec(cypher, bigints(params));
-    return answerOf(rows.length, rows[0]);
+  async run(query: SocialQuery, params: Record<string, number>): Promise<readonly (readonly unknown[])[]> {
+    return this.exec(query.cypher, bigints(params));
   }
 
   async close(): Promise<void> {

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { answerOf, type Answer, type SocialEngine, type SocialGraph } from './cypher-social-graph.js';
+import type { SocialEngine, SocialGraph, SocialQuery } from './cypher-social-graph.js';
 
 export const kuzu_version = '0.11.3';
 const scratch = join(tmpdir(), `weft-bench-kuzu-${kuzu_version}`);
@@ -71,13 +71,16 @@ export class KuzuSocialEngine implements SocialEngine {
     await this.exec('CREATE REL TABLE KNOWS(FROM Person TO Person)');
     await this.exec(`COPY Person FROM '${persons}' (header=false)`);
     await this.exec(`COPY KNOWS FROM '${knows}' (header=false)`);
+    // Cypher's variable-length patterns never repeat a relationship; Kùzu's default walks may.
+    await this.exec("CALL recursive_pattern_semantic='TRAIL'");
   }
 
   private async exec(cypher: string): Promise<void> {
     (await this.conn!.query(cypher)).close();
   }
 
-  async run(cypher: string, params: Record<string, number>): Promise<Answer> {
+  async run(query: SocialQuery, params: Record<string, number>): Promise<readonly (readonly unknown[])[]> {
+    const cypher = query.kuzu ?? query.cypher;
     let prepared = this.prepared.get(cypher);
     if (prepared === undefined) {
       prepared = await this.conn!.prepare(cypher);
@@ -86,8 +89,7 @@ export class KuzuSocialEngine implements SocialEngine {
     const result = await this.conn!.execute(prepared, params);
     const rows = await result.getAll();
     result.close();
-    const first = rows[0];
-    return answerOf(rows.length, first === undefined ? undefined : Object.values(first));
+    return rows.map((r) => Object.values(r));
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@ import { assert } from '../../common/assert.js';
 import type { PropertyMap, PropertyValue } from '../../common/property-value.js';
 import type { GraphOp } from '../../log/events.js';
 import { writeValidVersion } from '../temporal/valid-time.js';
+import { adjacencyBytes, buildAdjacency, type TypeAdjacency } from './adjacency.js';
 import { EdgeRecord, LabelMembers, NodeRecord, ScanCacheBudget, SLOT_BYTES, visibleEdge, visibleNode, type EdgeVersion, type NodeVersion } from './records.js';
 
 /**
@@ -66,6 +67,19 @@ export class GraphStore {
    * projection answers from the catalog, which is itself a fold of the log, so apply stays pure.
    */
   temporalLabel: (label: string) => boolean = () => false;
+  /** Per edge type, the log index of the newest version of any edge of the type (see `adjacency`). */
+  private readonly typeWritten = new Map<string, number>();
+  private readonly adjacencies = new Map<string, TypeAdjacency>();
+  /** Per edge type, edges walked record by record since its last write: what a CSR would have saved. */
+  private readonly adjacencyDemand = new Map<string, number>();
+  /** The log index of the newest version of any node (see `nodeColumn`). */
+  private nodesWritten = 0;
+  /** Per property key, every node's value by id, built at `nodesWritten` (see `nodeColumn`). */
+  private readonly nodeColumns = new Map<string, { readonly written: number; readonly values: readonly (PropertyValue | undefined)[] }>();
+  /** Per property key (and per `:label`), reads of it by node id since the last node write. */
+  private readonly nodeColumnDemand = new Map<string, number>();
+  /** Per label, 1 at the id of each node that has it, as of `nodesWritten` (see `labelBitmap`). */
+  private readonly labelBitmaps = new Map<string, Uint8Array>();
 
   get nextNodeId(): number {
     return this.nodes.length;
@@ -140,6 +154,77 @@ export class GraphStore {
     if (written > readIndex) return undefined;
     const kept = this.memberLists.get(label);
     return kept !== undefined && kept.written === written ? kept : undefined;
+  }
+
+  /**
+   * The CSR of edge type `type` when a reader at `readIndex` sees exactly the edges it holds (no edge
+   * of the type written since). `walked` is how many edges the caller walked record by record since
+   * it last asked: a CSR is built once that work adds up to a quarter of the type's edges, so an
+   * anchored query never pays for a whole-type build, and a whole-graph one pays once per write.
+   */
+  adjacency(type: string, readIndex: number, walked: number): TypeAdjacency | undefined {
+    const written = this.typeWritten.get(type) ?? 0;
+    if (written > readIndex) return undefined;
+    const kept = this.adjacencies.get(type);
+    if (kept !== undefined && kept.written === written) return kept;
+    const demand = (this.adjacencyDemand.get(type) ?? 0) + walked;
+    this.adjacencyDemand.set(type, demand);
+    const count = this.edgeTypeCounts.get(type) ?? 0;
+    if (demand * ADJACENCY_DEMAND_SHARE < count) return undefined;
+    this.dropAdjacency(type);
+    if (!this.scanCache.tryReserve(adjacencyBytes(this.nodes.length, count))) return undefined;
+    const built = buildAdjacency(this.recordsOfType(type), readIndex, this.nodes.length, written);
+    // The reservation was made for the live count; the build holds what it measured.
+    this.scanCache.release(adjacencyBytes(this.nodes.length, count));
+    if (built === undefined || !this.scanCache.tryReserve(built.bytes)) return undefined;
+    this.adjacencies.set(type, built);
+    return built;
+  }
+
+  /**
+   * Every node's value of `key`, indexed by node id (undefined where absent or no node), when a
+   * reader at `readIndex` sees the nodes as they were at the build (no node written since). Built
+   * once `reads` since the last write add up to an eighth of the nodes, as `adjacency` is.
+   */
+  nodeColumn(key: string, readIndex: number, reads: number): readonly (PropertyValue | undefined)[] | undefined {
+    if (this.nodesWritten > readIndex) return undefined;
+    const kept = this.nodeColumns.get(key);
+    if (kept !== undefined && kept.written === this.nodesWritten) return kept.values;
+    const demand = (this.nodeColumnDemand.get(key) ?? 0) + reads;
+    this.nodeColumnDemand.set(key, demand);
+    if (demand * NODE_COLUMN_DEMAND_SHARE < this.liveNodes) return undefined;
+    if (!this.scanCache.tryReserve(SLOT_BYTES * this.nodes.length)) return undefined;
+    // Pushed, not preallocated: `new Array(n)` with n of 100,000 or more is a slow dictionary array.
+    const values: (PropertyValue | undefined)[] = [undefined];
+    for (let i = 1; i < this.nodes.length; i++) {
+      const r = this.nodes[i];
+      const v = r === undefined ? undefined : visibleNode(r, readIndex)?.props.get(key);
+      // A fresh copy of an INTEGER, so the column's BigInts sit side by side in memory rather than
+      // each beside its node's map: comparisons over the column then read a dense block.
+      values.push(typeof v === 'bigint' ? -(-v) : v);
+    }
+    this.nodeColumns.set(key, { written: this.nodesWritten, values });
+    return values;
+  }
+
+  /**
+   * Which nodes have `label`, one byte per node id, when a reader at `readIndex` sees the nodes as
+   * they were at the build (no node written since). Built once `reads` since the last node write
+   * add up to an eighth of the label's nodes.
+   */
+  labelBitmap(label: string, readIndex: number, reads: number): Uint8Array | undefined {
+    if (this.nodesWritten > readIndex) return undefined;
+    const kept = this.labelBitmaps.get(label);
+    if (kept !== undefined) return kept;
+    const key = `:${label}`;
+    const demand = (this.nodeColumnDemand.get(key) ?? 0) + reads;
+    this.nodeColumnDemand.set(key, demand);
+    if (demand * NODE_COLUMN_DEMAND_SHARE < (this.labelCounts.get(label) ?? 0)) return undefined;
+    if (!this.scanCache.tryReserve(this.nodes.length)) return undefined;
+    const bits = new Uint8Array(this.nodes.length);
+    for (const r of this.recordsWithLabel(label)) if (visibleNode(r, readIndex)?.labels.includes(label) === true) bits[r.id] = 1;
+    this.labelBitmaps.set(label, bits);
+    return bits;
   }
 
   /** Records that carry (or once carried) `label`; a superset of the visible ones. */
@@ -368,6 +453,7 @@ export class GraphStore {
     if (!deleted) this.countNode(labels, +1);
     for (const label of labels) addTo(this.byLabel, label, record);
     record.head = { id: record.id, ref: record.ref, record, index, ts, labels, props, deleted, prev, ...(earlier !== undefined && { earlier }) };
+    this.nodesWrittenAt(index);
     if (deleted) this.nodeDeletions.push(record.head);
     this.labelsWritten(labels, index);
     if (prev !== undefined && prev.labels !== labels) this.labelsWritten(prev.labels, index);
@@ -379,6 +465,7 @@ export class GraphStore {
     if (prev !== undefined && !prev.deleted) this.countEdge(record.type, -1);
     if (!deleted) this.countEdge(record.type, +1);
     record.head = { id: record.id, ref: record.ref, type: record.type, source: record.source.id, target: record.target.id, record, index, ts, props, deleted, prev };
+    this.typeWrittenAt(record.type, index);
     if (deleted) this.edgeDeletions.push(record.head);
     this.prune(record.head);
   }
@@ -398,8 +485,34 @@ export class GraphStore {
     }
   }
 
+  /** A node version at `index`: columns by id no longer picture the nodes. */
+  private nodesWrittenAt(index: number): void {
+    // A pending entry undone and written again reuses its index, so columns go whatever the index.
+    for (const column of this.nodeColumns.values()) this.scanCache.release(SLOT_BYTES * column.values.length);
+    this.nodeColumns.clear();
+    for (const bits of this.labelBitmaps.values()) this.scanCache.release(bits.length);
+    this.labelBitmaps.clear();
+    this.nodeColumnDemand.clear();
+    if (this.nodesWritten < index) this.nodesWritten = index;
+  }
+
+  /** An edge version of `type` at `index`: the type's CSR no longer pictures its edges. */
+  private typeWrittenAt(type: string, index: number): void {
+    this.dropAdjacency(type);
+    this.adjacencyDemand.delete(type);
+    if ((this.typeWritten.get(type) ?? 0) < index) this.typeWritten.set(type, index);
+  }
+
+  private dropAdjacency(type: string): void {
+    const kept = this.adjacencies.get(type);
+    if (kept === undefined) return;
+    this.scanCache.release(kept.bytes);
+    this.adjacencies.delete(type);
+  }
+
   private popNode(record: NodeRecord, index: number): void {
     const head = record.head;
+    this.nodesWrittenAt(index);
     assert(head.index === index, `undo of node ${record.id} out of order`);
     // A list built by the writer's view may hold the version undone here.
     for (const label of head.labels) this.dropMembers(label);
@@ -416,6 +529,7 @@ export class GraphStore {
 
   private popEdge(record: EdgeRecord, index: number): void {
     const head = record.head;
+    this.typeWrittenAt(record.type, index);
     assert(head.index === index, `undo of edge ${record.id} out of order`);
     if (!head.deleted) this.countEdge(record.type, -1);
     if (head.prev === undefined) {
@@ -478,6 +592,11 @@ export class GraphStore {
     while (this.edges.length < nextEdgeId) this.edges.push(undefined);
   }
 }
+
+/** A CSR is built once record-by-record walks since the last write reach 1/this of the type's edges. */
+const ADJACENCY_DEMAND_SHARE = 4;
+/** A column by id is built once reads by id since the last node write reach 1/this of the nodes. */
+const NODE_COLUMN_DEMAND_SHARE = 8;
 
 const EMPTY_NODES: ReadonlySet<NodeRecord> = new Set();
 const EMPTY_EDGES: ReadonlySet<EdgeRecord> = new Set();

@@ -1,7 +1,9 @@
 import type { GraphStats, GraphStore } from './graph-store.js';
-import { nodeRef, type NodeRef } from '../../common/values/value.js';
+import { nodeRef, relationshipRef, type NodeRef, type RelationshipRef } from '../../common/values/value.js';
 import { visibleEdge, visibleNode, type EdgeRecord, type EdgeState, type LabelMembers, type NodeRecord, type NodeState } from './records.js';
 import type { ReadLens } from './read-lens.js';
+import type { TypeAdjacency } from './adjacency.js';
+import type { PropertyValue } from '../../common/property-value.js';
 
 /**
  * What the query engine and the API read the graph through. Every call answers from one fixed point
@@ -87,6 +89,11 @@ export class SnapshotView implements GraphReader {
 
   nodeRef(id: number): NodeRef {
     return this.store.nodeRecord(id)?.ref ?? nodeRef(id);
+  }
+
+  /** Edge `id` as a query value, the same object every time for an edge the store holds; reads nothing. */
+  edgeRef(id: number): RelationshipRef {
+    return this.store.edgeRecord(id)?.ref ?? relationshipRef(id);
   }
 
   edge(id: number): EdgeState | undefined {
@@ -180,6 +187,25 @@ export class SnapshotView implements GraphReader {
   keptMembers(label: string): LabelMembers | undefined {
     if (this.lens !== undefined) return undefined;
     return this.store.keptMembers(label, this.read_index);
+  }
+
+  /**
+   * The CSR of `type` as this reader sees it, when the store keeps (or now builds) one; `walked` is
+   * the edges the caller walked record by record since it last asked (GraphStore.adjacency).
+   * Never through a read lens: expiry and valid time can hide or change a node and its edges.
+   */
+  adjacency(type: string, walked: number): TypeAdjacency | undefined {
+    return this.lens === undefined ? this.store.adjacency(type, this.read_index, walked) : undefined;
+  }
+
+  /** Every node's stored value of `key` by node id, as this reader sees it (GraphStore.nodeColumn). */
+  nodeColumn(key: string, reads: number): readonly (PropertyValue | undefined)[] | undefined {
+    return this.lens === undefined ? this.store.nodeColumn(key, this.read_index, reads) : undefined;
+  }
+
+  /** Which nodes have `label`, by node id, as this reader sees them (GraphStore.labelBitmap). */
+  labelBitmap(label: string, reads: number): Uint8Array | undefined {
+    return this.lens === undefined ? this.store.labelBitmap(label, this.read_index, reads) : undefined;
   }
 
   /** `edgesOf` through a callback that answers false to stop: the query engine's expands. */

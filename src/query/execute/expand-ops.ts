@@ -1,10 +1,12 @@
 import { equals } from '../../common/values/equality.js';
-import { relationshipRef, typeName, type Value } from '../../common/values/value.js';
+import { relationshipRef, typeName, type NodeRef, type Value } from '../../common/values/value.js';
+import type { AdjacencyRows, TypeAdjacency } from '../../projections/graph/adjacency.js';
 import type { EdgeState } from '../../projections/graph/records.js';
 import { SnapshotView } from '../../projections/graph/view.js';
 import { runtimeTypeError } from '../errors.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { PhysicalOp, Row, Sink } from './context.js';
+import { COLUMN_ASK_READS } from './graph-access.js';
 import type { OpEnv } from './read-ops.js';
 import { after, loop, loopArray, loopIterable, skipped, Walk, type Flow } from './slices.js';
 import { shortestPath } from './shortest-path.js';
@@ -60,10 +62,18 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
   const checks = unique.length > 0 || (!anyType && oneType === undefined);
   const writeTo = !into && op.to_unused !== true;
 
+  const endHas = endLabels(op, env);
+
   if (op.rel_bound) return boundRelationship(op, input, env, usable, propsMatch, wantedProps);
   if (op.shortest !== undefined) return shortestPath(op, input, env, usable, propsMatch, wantedProps);
 
   if (op.range === undefined) {
+    // A CSR of the type, when the snapshot keeps one or the walks below add up to building one.
+    const csrUsable = snapshot !== undefined && oneType !== undefined && relProps === undefined;
+    let csr = csrUsable ? snapshot.adjacency(oneType, 0) : undefined;
+    /** Edges walked record by record since the store was last asked for a CSR. */
+    let walked = 0;
+    const overCsr = csrUsable ? csrExpand(op, env, snapshot, endHas) : undefined;
     // The row being expanded, for the walk's visit (made once: an expand runs one row at a time,
     // and a paused row is finished before the next one comes).
     let row: Row = [];
@@ -73,9 +83,11 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
     let sink: Sink = () => true;
     const walk = new Walk<EdgeState>((e) => {
       deadline.tick();
+      walked++;
       if ((checks && !usable(row, e)) || (wanted !== null && !propsMatch(e, wanted))) return true;
       const end = direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === s ? e.target : e.source;
       if (into && end !== target) return true;
+      if (endHas !== undefined && !endHas(end)) return true;
       if (writeRel) row[rel] = e.ref;
       if (writeTo) row[to] = graph.nodeRef(end);
       return sink(row);
@@ -94,6 +106,13 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
           target = (t as { id: number }).id;
         }
         wanted = wantedProps(r);
+        if (overCsr !== undefined) {
+          if (csr === undefined && walked >= ADJACENCY_ASK_EDGES) {
+            csr = snapshot!.adjacency(oneType!, walked);
+            walked = 0;
+          }
+          if (csr !== undefined) return overCsr(csr, r, s, target, rowSink);
+        }
         if (snapshot !== undefined) {
           walk.begin();
           const ok = snapshot.forEachEdgeOf(s, direction, oneType, walk.callback);
@@ -109,6 +128,7 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
             if (!usable(r, e) || !propsMatch(e, w)) return true;
             const end = other(e, at);
             if (into && end !== target) return true;
+            if (endHas !== undefined && !endHas(end)) return true;
             if (writeRel) r[rel] = e.ref;
             if (writeTo) r[to] = graph.nodeRef(end);
             return rowSink(r);
@@ -184,6 +204,118 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
         return loop(step, deadline);
       });
     });
+}
+
+/**
+ * The test of `to_labels` on an end node by id: the labels' bitmaps on a quiet graph, asked for as
+ * expressions ask for columns (every COLUMN_ASK_READS tests until the store has them), otherwise the
+ * node's own labels. Undefined when the expand has no such labels.
+ */
+function endLabels(op: Op<'expand'>, env: OpEnv): ((node: number) => boolean) | undefined {
+  const labels = op.to_labels;
+  if (labels === undefined || labels.length === 0) return undefined;
+  const access = env.access;
+  let bitmaps: Uint8Array[] | undefined;
+  let reads = 0;
+  const ask = (n: number): Uint8Array[] | undefined => {
+    const out: Uint8Array[] = [];
+    for (const l of labels) {
+      const bits = access.labelBitmap(l, n);
+      if (bits === undefined) return undefined;
+      out.push(bits);
+    }
+    return out;
+  };
+  bitmaps = ask(0);
+  return (node) => {
+    if (bitmaps !== undefined) {
+      for (let i = 0; i < bitmaps.length; i++) if ((bitmaps[i] as Uint8Array)[node] !== 1) return false;
+      return true;
+    }
+    if (++reads >= COLUMN_ASK_READS) {
+      bitmaps = ask(reads);
+      reads = 0;
+    }
+    const state = access.node(node);
+    if (state === undefined) return false;
+    for (const l of labels) if (!state.labels.includes(l)) return false;
+    return true;
+  };
+}
+
+/** How many edges an expand walks record by record between asks for a CSR of its type. */
+const ADJACENCY_ASK_EDGES = 4096;
+
+/**
+ * One hop over a CSR: for each input row, the node's slice of the type's arrays in the pattern's
+ * direction (out, then in for 'both', where a self-loop is listed once). It reads no edge record: the
+ * relationship is checked for uniqueness by id, and its reference and the end node's are the
+ * store's shared objects. Only used without inline relationship properties and with one type.
+ */
+function csrExpand(op: Op<'expand'>, env: OpEnv, snapshot: SnapshotView, endHas: ((node: number) => boolean) | undefined): (csr: TypeAdjacency, row: Row, at: number, target: number, sink: Sink) => Flow {
+  const { deadline } = env.cx;
+  const { rel, to, direction, into } = op;
+  const unique = op.unique_from;
+  const writeRel = op.rel_unused !== true;
+  const writeTo = !into && op.to_unused !== true;
+  const parts = direction === 'both' ? 2 : 1;
+  // The row being expanded and where its walk stands, kept here rather than in a closure per row:
+  // an expand runs one row at a time, and a paused row is finished before the next one comes.
+  let csr: TypeAdjacency | undefined;
+  let row: Row = [];
+  let sink: Sink = () => true;
+  let at = 0;
+  let target = -1;
+  let part = 0;
+  let rows: AdjacencyRows | undefined;
+  let i = 0;
+  let hi = 0;
+  const enter = (r: AdjacencyRows): void => {
+    rows = r;
+    const known = at < r.offsets.length - 1;
+    i = known ? (r.offsets[at] as number) : 0;
+    hi = known ? (r.offsets[at + 1] as number) : 0;
+  };
+  /** One edge's work, or null when the node's edges are done. */
+  const step = (): Flow | null => {
+    while (i >= hi) {
+      if (++part >= parts) return null;
+      enter((csr as TypeAdjacency).into);
+    }
+    const r = rows as AdjacencyRows;
+    const end = r.ends[i] as number;
+    const edge = r.edges[i] as number;
+    i++;
+    deadline.tick();
+    if (part === 1 && end === at) return true;
+    for (let u = 0; u < unique.length; u++) if (holdsRelationship(row[unique[u] as number] as Value, edge)) return true;
+    if (into && end !== target) return true;
+    if (endHas !== undefined && !endHas(end)) return true;
+    if (writeRel) row[rel] = snapshot.edgeRef(edge);
+    if (writeTo) row[to] = (csr as TypeAdjacency).refs[end] as NodeRef;
+    return sink(row);
+  };
+  const rest = (ok: boolean): Flow => (ok ? loop(step, deadline) : false);
+  return (c, r, node, t, s) => {
+    csr = c;
+    row = r;
+    sink = s;
+    at = node;
+    target = t;
+    part = 0;
+    enter(direction === 'in' ? c.into : c.out);
+    // The plain loop first; a pause or a paused sink hands the rest to `loop`, which goes on here.
+    for (;;) {
+      const f = step();
+      if (f === null) return true;
+      if (f === true) {
+        if (deadline.due) return loop(step, deadline);
+        continue;
+      }
+      if (f === false) return false;
+      return after(f, rest);
+    }
+  };
 }
 
 /**

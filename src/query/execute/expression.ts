@@ -14,7 +14,7 @@ import { staticProperty, subscript } from '../values/access.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { Evaluator, ExecContext, PhysicalOp, Row } from './context.js';
 import { finish } from './slices.js';
-import type { GraphAccess } from './graph-access.js';
+import { COLUMN_ASK_READS, type GraphAccess } from './graph-access.js';
 import { compileTextFunction } from './text-functions.js';
 
 /**
@@ -109,10 +109,22 @@ export class ExpressionCompiler {
         const subject = this.compile(e.subject);
         const labels = e.labels;
         const access = this.access;
+        // One label, tested often (a labelled end of an expand): the label's bitmap by node id,
+        // asked for as `nodeVariableProperty` asks for columns.
+        const one = labels.length === 1 ? (labels[0] as string) : undefined;
+        let bits = one === undefined ? undefined : access.labelBitmap(one, 0);
+        let reads = 0;
         return (row) => {
           const s = subject(row);
           if (s === null) return null;
           if (!isNode(s)) throw runtimeTypeError('InvalidArgumentType', `labels are checked on a NODE, not ${typeName(s)}`);
+          if (one !== undefined) {
+            if (bits !== undefined && s.id < bits.length) return bits[s.id] === 1;
+            if (bits === undefined && ++reads >= COLUMN_ASK_READS) {
+              bits = access.labelBitmap(one, reads);
+              reads = 0;
+            }
+          }
           const n = access.node(s.id);
           if (n === undefined) return false;
           for (const l of labels) if (!n.labels.includes(l)) return false;
@@ -246,13 +258,26 @@ export class ExpressionCompiler {
     let reads = 0;
     /** The scan cache had no room for the column: read the nodes' maps for the rest of this list. */
     let refused = false;
+    // Reads of nodes a scan did not just produce (the end of an expand): every node's value by id,
+    // asked for every COLUMN_ASK_READS reads until the store has one (it builds it once the reads
+    // add up to an eighth of the nodes).
+    let byId = access.nodeColumn(key, 0);
+    let idReads = 0;
+    const readById = (id: number): Value => {
+      if (byId !== undefined) return id < byId.length ? (byId[id] ?? null) : access.nodeProperty(id, key);
+      if (++idReads >= COLUMN_ASK_READS) {
+        byId = access.nodeColumn(key, idReads);
+        idReads = 0;
+      }
+      return access.nodeProperty(id, key);
+    };
     return (row) => {
       const o = row[slot] as Value;
       if (o === null) return null;
       if ((o as NodeRef).kind !== 'node') return general(row);
       const id = (o as NodeRef).id;
       const from = access.scannedFrom(id);
-      if (from === undefined) return access.nodeProperty(id, key);
+      if (from === undefined) return readById(id);
       if (from !== members) {
         members = from;
         column = undefined;

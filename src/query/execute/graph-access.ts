@@ -1,10 +1,16 @@
 import { edgeElementId, encodeElementId } from '../../common/element-id.js';
 import { nodeRef, type NodeRef, type RelationshipRef, type Value } from '../../common/values/value.js';
 import type { EdgeState, LabelMembers, NodeState } from '../../projections/graph/records.js';
-import type { GraphReader } from '../../projections/graph/view.js';
+import { SnapshotView, type GraphReader } from '../../projections/graph/view.js';
 import type { WriteSet } from '../../projections/graph/write-set.js';
 import { CypherError } from '../errors.js';
 import type { FunctionContext, TemporalClock } from '../functions/context.js';
+
+/**
+ * How many reads of a property (or tests of a label) by node id an evaluator makes between asks for
+ * the whole column (or bitmap): the store builds one once the asks add up to a share of the nodes.
+ */
+export const COLUMN_ASK_READS = 1024;
 
 /**
  * Reads of nodes and relationships by reference, as expressions need them. A reference to an entity
@@ -74,6 +80,20 @@ export class GraphAccess {
     const e = this.graph.edge(id);
     if (e === undefined && this.writes?.isEdgeDeleted(id) === true) throw deletedAccess('relationship', id);
     return e;
+  }
+
+  /**
+   * Every node's stored `key` by node id, for read-only statements over a committed snapshot whose
+   * nodes no write has changed since the column was built (GraphStore.nodeColumn); `reads` is how
+   * many reads by id the caller made since it last asked.
+   */
+  nodeColumn(key: string, reads: number): readonly (Value | undefined)[] | undefined {
+    return this.cacheable && this.graph instanceof SnapshotView ? this.graph.nodeColumn(key, reads) : undefined;
+  }
+
+  /** Which nodes have `label`, by id, on the same terms as `nodeColumn`. */
+  labelBitmap(label: string, reads: number): Uint8Array | undefined {
+    return this.cacheable && this.graph instanceof SnapshotView ? this.graph.labelBitmap(label, reads) : undefined;
   }
 
   /** `n.key` for the node with id `id`. */

@@ -129,14 +129,24 @@ export function aggregate(
       order.push(g);
       return g;
     };
+    // The group of the previous row: rows that an expand makes from one node come in a run with
+    // the same key (grouping by a property of the node expanded from), so a run hashes its key once.
+    // Only strings, integers and null, for which === is the grouping's equivalence.
+    let lastKey: Value | undefined;
+    let lastGroup: Group | undefined;
     const byKey = (row: Row): Group => {
       if (nk === 0) return (single ??= newGroup(null));
       const key: Value = nk === 1 ? (keyFns[0] as Evaluator)(row) : keyFns.map((f) => f(row));
+      if (key === lastKey && lastGroup !== undefined) return lastGroup;
       let found = typeof key === 'string' ? byString.get(key) : groups.get(key);
       if (found === undefined) {
         found = newKey(key);
         if (typeof key === 'string') byString.set(key, found);
         else groups.set(key, found);
+      }
+      if (typeof key === 'string' || typeof key === 'bigint' || key === null) {
+        lastKey = key;
+        lastGroup = found;
       }
       return found;
     };

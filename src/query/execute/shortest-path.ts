@@ -1,5 +1,6 @@
 import type { Value } from '../../common/values/value.js';
 import type { EdgeState } from '../../projections/graph/records.js';
+import type { Direction } from '../../projections/graph/view.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { PhysicalOp, Row } from './context.js';
 import type { OpEnv } from './read-ops.js';
@@ -18,6 +19,15 @@ interface Search {
   readonly ways: ReadonlyMap<number, readonly Way[]>;
   readonly start: number;
   readonly depth: number;
+}
+
+/** One end of a bidirectional search: the ways into each node it reached, and its last layer. */
+interface Side {
+  readonly ways: Map<number, Way[]>;
+  frontier: number[];
+  depth: number;
+  /** The direction walked from this end: the pattern's from the source, the reverse from the target. */
+  readonly dir: Direction;
 }
 
 /** Bytes a search holds per node it reaches: the map entry and the list of ways in. */
@@ -51,6 +61,7 @@ export function shortestPath(
   const max = op.range?.max ?? Infinity;
   const all = op.shortest === 'all';
   const writeRel = op.rel_unused !== true;
+  const reverse: Direction = direction === 'out' ? 'in' : direction === 'in' ? 'out' : 'both';
   const other = (e: EdgeState, at: number): number =>
     direction === 'out' ? e.target : direction === 'in' ? e.source : e.source === at ? e.target : e.source;
 
@@ -62,14 +73,16 @@ export function shortestPath(
       const source = (a as { id: number }).id;
       const target = (b as { id: number }).id;
       const wanted = wantedProps(row);
-      const steps = (at: number): EdgeState[] => {
+      /** Edges at `at` in `dir` that the pattern allows. */
+      const stepsFrom = (at: number, dir: Direction): EdgeState[] => {
         const out: EdgeState[] = [];
-        for (const e of graph.edgesOf(at, direction, oneType)) {
+        for (const e of graph.edgesOf(at, dir, oneType)) {
           deadline.tick();
           if (usable(row, e) && propsMatch(e, wanted)) out.push(e);
         }
         return out;
       };
+      const steps = (at: number): EdgeState[] => stepsFrom(at, direction);
       // The search holds its ways until it has emitted every path, so the paths' rows run to
       // their end here rather than pausing midway (the search itself ticks the deadline).
       const emit = (edges: readonly EdgeState[]): boolean => {
@@ -107,10 +120,62 @@ export function shortestPath(
         }
         return undefined;
       };
+      /**
+       * Breadth first from both ends at once, a whole layer at a time on the side with the smaller
+       * frontier, until a layer reaches a node the other side has reached. Before that layer the two
+       * reached sets were disjoint, so every path is longer than both depths together; the nodes the
+       * layer meets the other side at are then exactly the nodes at this side's depth on a shortest
+       * path, and every shortest path is one way from the source to such a node and one way on to
+       * the target. Each side keeps every way into a node at its first depth, as `search` does.
+       */
+      const bidirectional = (): boolean => {
+        const forward: Side = { ways: new Map([[source, []]]), frontier: [source], depth: 0, dir: direction };
+        const backward: Side = { ways: new Map([[target, []]]), frontier: [target], depth: 0, dir: reverse };
+        memory.reserve(2 * BYTES_PER_REACHED_NODE);
+        held += 2 * BYTES_PER_REACHED_NODE;
+        while (forward.depth + backward.depth < max && forward.frontier.length > 0 && backward.frontier.length > 0) {
+          const side = forward.frontier.length <= backward.frontier.length ? forward : backward;
+          const far = side === forward ? backward : forward;
+          const next: number[] = [];
+          const reachedNow = new Set<number>();
+          for (const at of side.frontier) {
+            for (const e of stepsFrom(at, side.dir)) {
+              const end = e.source === at ? e.target : e.source;
+              const known = side.ways.get(end);
+              if (known === undefined) {
+                side.ways.set(end, [{ edge: e, prev: at }]);
+                next.push(end);
+                reachedNow.add(end);
+                memory.reserve(BYTES_PER_REACHED_NODE);
+                held += BYTES_PER_REACHED_NODE;
+              } else if (all && reachedNow.has(end)) {
+                known.push({ edge: e, prev: at });
+              }
+            }
+          }
+          side.depth++;
+          side.frontier = next;
+          const meets = next.filter((n) => far.ways.has(n));
+          if (meets.length === 0) continue;
+          // The sink's answer, apart from a 'one' search ending its walk after the first path.
+          let flow = true;
+          for (const m of meets) {
+            eachWay(forward, m, source, (toMeet) => {
+              const head = [...toMeet].reverse();
+              return eachWay(backward, m, target, (onward) => {
+                flow = emit([...head, ...onward]);
+                return flow && all;
+              });
+            });
+            if (!flow || !all) return flow;
+          }
+          return true;
+        }
+        return true;
+      };
       try {
         if (source !== target) {
-          const found = search(source, target, undefined, max);
-          return found === undefined ? true : walkBack(found, target, [], emit);
+          return bidirectional();
         }
         if (min === 0) return emit([]);
         // The shortest cycles: a first step, then the shortest way back that does not reuse it.
@@ -129,6 +194,34 @@ export function shortestPath(
         memory.release(held);
       }
     });
+
+  /**
+   * Calls `fn` with each way from `node` back to the side's root (the relationships in that order),
+   * depth first with an explicit stack; stops when `fn` answers false, and then answers false.
+   */
+  function eachWay(side: Side, node: number, root: number, fn: (edges: readonly EdgeState[]) => boolean): boolean {
+    const edges: EdgeState[] = [];
+    if (node === root) return fn(edges);
+    const choices: { ways: readonly Way[]; next: number }[] = [{ ways: side.ways.get(node) as readonly Way[], next: 0 }];
+    while (choices.length > 0) {
+      const top = choices[choices.length - 1]!;
+      if (top.next >= top.ways.length) {
+        choices.pop();
+        edges.pop();
+        continue;
+      }
+      deadline.tick();
+      const w = top.ways[top.next++]!;
+      edges.push(w.edge);
+      if (w.prev !== root) {
+        choices.push({ ways: side.ways.get(w.prev) as readonly Way[], next: 0 });
+        continue;
+      }
+      if (!fn(edges)) return false;
+      edges.pop();
+    }
+    return true;
+  }
 
   /**
    * Emits the paths from the search's start to `goal`, each prefixed by `before`, read back along

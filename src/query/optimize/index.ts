@@ -1,4 +1,5 @@
 import type { LogicalOp } from '../plan/logical.js';
+import { expandLabels } from './expand-labels.js';
 import { labelScan } from './label-scan.js';
 import { lateProjection } from './late-projection.js';
 import { propertyScan } from './property-scan.js';
@@ -18,7 +19,9 @@ import { unusedSlots } from './unused-slots.js';
  * 2. seek-by-id before the scan passes: a lookup by id replaces the scan outright, and the scan
  *    passes would otherwise fold predicates into a scan that is about to disappear.
  * 3. label-scan before property-scan: property predicates should land on the narrowest scan.
- * 4. property-scan.
+ * 4. expand-labels beside label-scan: it moves the label test of an expand's end node into the
+ *    expand, so unused-slots may find no reader of the end node.
+ * 4b. property-scan.
  * 5. seekable-scan after property-scan: equalities have left the filter for the scan, so what it
  *    marks is a comparison, STARTS WITH or IN that only an index could answer better than a scan.
  * 6. text-search beside seekable-scan: it marks a text_match on the scan the same way.
@@ -44,6 +47,7 @@ export const rewrite_passes: readonly RewritePass[] = [
   { name: 'push-down-filters', run: (p, c) => pushDownFilters(p, c.outer) },
   { name: 'seek-by-id', run: seekById },
   { name: 'label-scan', run: labelScan },
+  { name: 'expand-labels', run: expandLabels },
   { name: 'property-scan', run: propertyScan },
   { name: 'seekable-scan', run: seekableScan },
   { name: 'text-search', run: textSearch },

@@ -106,7 +106,9 @@ export function estimateRows(op: LogicalOp, counts: GraphCounts): number {
       const degree = averageDegree(counts, op.types, op.direction, op.from_label);
       const hops = op.range === undefined ? degree : varLengthFanout(degree, op.range);
       const into = op.into ? 1 / Math.max(1, counts.nodes) : 1;
-      return estimateRows(op.input, counts) * hops * into * (op.rel_props ? EQUALITY_SELECTIVITY : 1);
+      // An end label the expand tests keeps the label's share of the nodes.
+      const labelled = (op.to_labels ?? []).reduce((f, l) => f * Math.min(1, labelRows(counts, l) / Math.max(1, counts.nodes)), 1);
+      return estimateRows(op.input, counts) * hops * into * labelled * (op.rel_props ? EQUALITY_SELECTIVITY : 1);
     }
     case 'filter':
       return estimateRows(op.input, counts) * predicateSelectivity(op.predicate);

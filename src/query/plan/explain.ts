@@ -169,7 +169,8 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
       const arrow = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
       const range = op.range ? `*${op.range.min}..${op.range.max === Infinity ? '' : op.range.max}` : '';
       const types = op.types.length > 0 ? `:${op.types.join('|')}` : '';
-      const pattern = `(${n(op.from)})${arrow[0]}[${n(op.rel)}${types}${range}]${arrow[1]}(${n(op.to)})`;
+      const toLabels = op.to_labels === undefined ? '' : op.to_labels.map((l) => `:${l}`).join('');
+      const pattern = `(${n(op.from)})${arrow[0]}[${n(op.rel)}${types}${range}]${arrow[1]}(${n(op.to)}${toLabels})`;
       if (op.shortest !== undefined) return [op.shortest === 'all' ? 'AllShortestPaths' : 'ShortestPath', { pattern }];
       return [op.range ? 'VarLengthExpand' : op.into ? 'Expand(Into)' : 'Expand(All)', { pattern }];
     }

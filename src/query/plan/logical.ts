@@ -86,6 +86,8 @@ export type LogicalOp =
        * variable or uniqueness check): the search then skips building one list per row.
        */
       readonly list_unused?: true;
+      /** Labels the end node must have, tested by the expand before it writes the row (single hop only). */
+      readonly to_labels?: readonly string[];
       /** No operator reads the relationship / the end node: the expand does not write them. */
       readonly rel_unused?: true;
       readonly to_unused?: true;
