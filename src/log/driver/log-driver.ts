@@ -116,12 +116,18 @@ export class LogDriver {
         applied: this.appliedIndex,
         pre_vote: true,
         check_quorum: true,
+        // The leader counts its own entries only once fsynced, so its Ready loop never waits on its
+        // own fsync: appends for new writes leave, and commits are applied, while it runs.
+        leader_self_ack: 'on_persist',
         ...(options.timing.inflight_msgs_max !== undefined ? { inflight_msgs_max: options.timing.inflight_msgs_max } : {}),
         ...(options.timing.msg_bytes_max !== undefined ? { msg_bytes_max: options.timing.msg_bytes_max } : {}),
       },
       storage,
     );
-    storage.segmentLog.onDurable(() => this.checkConcerns());
+    storage.segmentLog.onDurable(({ journal }) => {
+      this.node.persisted(journal);
+      this.kick();
+    });
   }
 
   /**
@@ -443,15 +449,25 @@ export class LogDriver {
     // (docs/raft.md, "A leader sends before its own fsync").
     const send_first = sendsBeforePersist(this.role, rd, this.storage.hardState);
     if (send_first) this.options.transport?.send(rd.messages);
+    // Committed entries already fsynced here are applied before this Ready's own fsync, so a write
+    // whose quorum answered is not held back a whole fsync round by the writes that followed it.
+    const early = rd.snapshot === undefined ? durablePrefix(rd.committed_entries, this.storage.segmentLog.journalIndex) : 0;
+    if (early > 0) {
+      this.applyCommitted(rd.committed_entries.slice(0, early));
+      this.checkConcerns();
+    }
     // 1. persist: snapshot, entries, hard state; fsync when the core says so.
     if (rd.snapshot !== undefined) await this.installSnapshot(rd.snapshot);
     if (rd.entries.length > 0) await this.storage.append(rd.entries);
     if (rd.hard_state !== undefined) this.storage.setHardState(rd.hard_state);
-    if (rd.must_sync) await this.storage.sync();
+    // A leader's replication Ready does not wait for its fsync: its own entries count toward a
+    // commit only once fsynced (leader_self_ack 'on_persist'). Every other Ready waits for the whole
+    // log, entries of earlier such Readies included: a vote or an acknowledgement promises all of it.
+    if (!send_first && (rd.must_sync || this.storage.segmentLog.journalIndex < this.storage.lastIndex())) await this.storage.sync();
     // 2. send: what these messages promise is now on disk.
     if (!send_first && rd.messages.length > 0) this.options.transport?.send(rd.messages);
     // 3. apply.
-    if (rd.committed_entries.length > 0) this.applyCommitted(rd.committed_entries);
+    if (rd.committed_entries.length > early) this.applyCommitted(early === 0 ? rd.committed_entries : rd.committed_entries.slice(early));
     for (const rs of rd.read_states) this.readStates.get(rs.request_ctx)?.(rs.index);
   }
 
@@ -641,4 +657,11 @@ export class LogDriver {
     this.concerns.rejectAll(unavailable('the member is stopping before the write concern held', 'SHUTTING_DOWN'));
     await this.storage.close();
   }
+}
+
+/** How many of `committed`, from the first, are at or below `journal_index` (fsynced on this member). */
+function durablePrefix(committed: readonly RaftEntry[], journal_index: number): number {
+  let n = 0;
+  while (n < committed.length && committed[n]!.index <= journal_index) n++;
+  return n;
 }
