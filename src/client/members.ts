@@ -28,7 +28,7 @@ export interface LeaderView {
 
 /** A failure after which another member, or the same one later, may answer: the route is re-learned. */
 export function isMemberFailure(e: unknown): e is WeftError {
-  return isWeftError(e) && (e.code === 'UNAVAILABLE' || e.reason === 'NOT_LEADER' || e.reason === 'LEADERSHIP_LOST');
+  return isWeftError(e) && (e.code === 'UNAVAILABLE' || e.reason === 'NOT_LEADER' || e.reason === 'LEADERSHIP_LOST' || e.reason === 'MEMBER_REMOVED');
 }
 
 export class Members {

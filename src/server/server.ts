@@ -140,7 +140,7 @@ export async function startServer(
       port: config.ops_port,
       answers: {
         health: () => ({ status: stopping ? 'STOPPING' : 'SERVING' }),
-        ready: () => (stopping ? { ready: false, reason: 'the server is stopping' } : { ready: true }),
+        ready: () => (stopping ? { ready: false, reason: 'the server is stopping' } : db.log.removed ? { ready: false, reason: 'removed from its group' } : { ready: true }),
         metrics: () => metrics.expose(),
         version: () => versionReport(config.node_id),
       },

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultConfig, type ServerConfig } from '../../src/server/config.js';
-import { startServer, type RunningServer } from '../../src/server/server.js';
+import type { RunningServer } from '../../src/server/server.js';
 import { createGrpcClient } from '../../src/api/grpc-client.js';
 import { ClusterService, JoinPhase } from '../../src/gen/weft/v1/cluster_pb.js';
 import { MemoryHub } from '../support/memory-transport.js';
 import { connect } from '../../src/client/index.js';
+import { identity, rest, startMember } from './servers.js';
 import { until } from './support.js';
 
 /** Three whole servers in this process, their peers over the in-memory transport, called over REST. */
@@ -19,34 +19,10 @@ afterEach(async () => {
   root = '';
 });
 
-const identity = (id: number): string => `spiffe://weft.test/member/${id}`;
-
 async function start(hub: MemoryHub, id: number, join_wait: boolean): Promise<RunningServer> {
-  const config: ServerConfig = {
-    ...defaultConfig,
-    data_dir: join(root, `member-${id}`),
-    node_id: id,
-    grpc_port: 0,
-    rest_port: 0,
-    ops_port: 0,
-    peer_port: 0,
-    tick_ms: 10,
-    join_wait,
-    shutdown_drain_ms: 1000,
-  };
-  const s = await startServer(config, () => undefined, { peer: { transport: hub.transport(`mem:${id}`), identity: identity(id) } });
+  const s = await startMember(hub, root, id, join_wait);
   servers.push(s);
   return s;
-}
-
-async function rest(s: RunningServer, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`http://127.0.0.1:${s.ports.rest}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    signal: AbortSignal.timeout(10_000),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
 describe('ClusterService and forwarding over REST', () => {

@@ -72,6 +72,8 @@ export interface LogDriverOptions {
 
 /** The unary peer call by which a leader introduces the group to a member it is about to join. */
 const INTRODUCE_METHOD = 'weft.member.introduce';
+/** The unary peer call by which a leader tells a member its removal committed. */
+const REMOVED_METHOD = 'weft.member.removed';
 
 export class LogDriver {
   private readonly node: RawNode;
@@ -204,6 +206,10 @@ export class LogDriver {
         }
         return new Uint8Array();
       });
+      t.handle(REMOVED_METHOD, async () => {
+        this.removedSelf = true;
+        return new Uint8Array();
+      });
       this.bindPeers();
     }
     // Committed entries first: a member does not campaign with a membership change unapplied.
@@ -296,6 +302,15 @@ export class LogDriver {
   /** Ticks since this member last heard from a leader (a follower's view of its leader's liveness). */
   get electionElapsedTicks(): number {
     return this.node.raft.election_elapsed;
+  }
+
+  /**
+   * This member was removed from its group: it applied its own removal, or the leader that committed
+   * it said so. It serves nothing more (the server refuses calls MEMBER_REMOVED); the others no
+   * longer admit its identity. A member down while it was removed does not know until told.
+   */
+  get removed(): boolean {
+    return this.removedSelf;
   }
 
   /** A member of more than one voter cannot answer from its own state alone. */
@@ -488,6 +503,7 @@ export class LogDriver {
       const cs = this.node.applyConfChange(cc);
       const event = entries[i]!.event;
       if (event.kind === 'membership_changed') this.members.apply(event);
+      if (cc.kind === 'remove' && cc.node === this.options.node_id) this.removedSelf = true;
       this.members.retain(cs);
       this.bindPeers();
     }
@@ -524,6 +540,27 @@ export class LogDriver {
   private introduced: MemberRecord[] = [];
   /** Members being joined by this leader: bound before the membership entry applies, so it can reach them. */
   private readonly joining = new Map<NodeId, MemberRecord>();
+  /** Members this leader removed and is telling so: still bound until the call ends. */
+  private readonly leaving = new Map<NodeId, MemberRecord>();
+  private removedSelf = false;
+
+  /**
+   * On the leader, once the removal of `record` committed: tells that member, which would otherwise
+   * never hear it (the leader stops replicating to it as the removal applies), so it stops serving.
+   * Best effort, bounded by `timeout_ms`: a member that is down is not told.
+   */
+  async tellRemoved(record: MemberRecord, timeout_ms: number): Promise<void> {
+    const t = this.options.transport;
+    if (t === undefined || record.address === '') return;
+    this.leaving.set(record.node_id, record);
+    this.bindPeers();
+    try {
+      await t.call(record.node_id, REMOVED_METHOD, new Uint8Array(), timeout_ms);
+    } finally {
+      this.leaving.delete(record.node_id);
+      this.bindPeers();
+    }
+  }
 
   /**
    * On the leader, before a member is added: binds it as a peer and tells it who the members are,
@@ -548,7 +585,7 @@ export class LogDriver {
     const peers = new Map<NodeId, PeerAddress>();
     const known = this.members.records();
     for (const [id] of this.joining) if (this.members.get(id) !== undefined) this.joining.delete(id);
-    const sources = [...(known.length === 0 ? this.introduced : []), ...this.joining.values(), ...known];
+    const sources = [...(known.length === 0 ? this.introduced : []), ...this.joining.values(), ...this.leaving.values(), ...known];
     for (const m of sources) {
       if (m.node_id !== this.options.node_id && m.address !== '') peers.set(m.node_id, { address: m.address, identity: m.identity });
     }
