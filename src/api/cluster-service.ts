@@ -18,6 +18,9 @@ export interface MemberView {
   readonly role: MemberRole;
   readonly state: MemberHealth;
   readonly lag_entries: number;
+  /** host:port of the member's gRPC and REST APIs as it announced them; '' when not known. */
+  readonly grpc_address: string;
+  readonly rest_address: string;
 }
 
 export interface GroupStatus {
@@ -38,7 +41,7 @@ export interface JoinView {
 
 export interface ClusterBackend {
   status(): Promise<GroupStatus>;
-  join(req: { node_id: number; address: string; identity: string; pre_seeded: boolean }): Promise<void>;
+  join(req: { node_id: number; address: string; identity: string; pre_seeded: boolean; grpc_address: string; rest_address: string }): Promise<void>;
   /** The join under way for `node_id`; NOT_FOUND when none was started or it completed. */
   joinProgress(node_id: number): JoinView;
   /** Calls `listener` at every phase change and lag poll; returns the unsubscribe. */
@@ -83,6 +86,8 @@ export function clusterService(backend: ClusterBackend): RegisteredService {
           state: states[m.state],
           lagEntries: BigInt(m.lag_entries),
           nodeIdentity: m.identity,
+          grpcAddress: m.grpc_address,
+          restAddress: m.rest_address,
         })),
         leaderId: s.leader_id === 0 ? '' : String(s.leader_id),
         raftTerm: BigInt(s.term),
@@ -92,7 +97,14 @@ export function clusterService(backend: ClusterBackend): RegisteredService {
 
     async joinNode(req) {
       const node_id = nodeIdOf(req.nodeId, 'node_id');
-      await backend.join({ node_id, address: req.address, identity: req.nodeIdentity, pre_seeded: req.preSeeded });
+      await backend.join({
+        node_id,
+        address: req.address,
+        identity: req.nodeIdentity,
+        pre_seeded: req.preSeeded,
+        grpc_address: req.grpcAddress,
+        rest_address: req.restAddress,
+      });
       return { nodeId: BigInt(node_id), status: 'JOIN_INITIATED' };
     },
 

@@ -211,6 +211,11 @@ export const reasons = {
     metadata_keys: [],
     condition: 'RemoveNode names the leader itself; DecommissionNode moves leadership first',
   },
+  MEMBER_REMOVED: {
+    code: 'FAILED_PRECONDITION',
+    metadata_keys: [],
+    condition: 'a call reached a member that was removed from its group; it serves nothing but its status',
+  },
   LEADER_TRANSFER_TIMEOUT: {
     code: 'UNAVAILABLE',
     metadata_keys: [],

@@ -38,6 +38,8 @@ export interface LocalClusterOptions {
   /** Peer port of member K (1-based); free loopback ports by default (the chaos harness points members at its proxies). */
   readonly peer_ports?: readonly number[];
   readonly say?: (line: string) => void;
+  /** false: members 2..N are started waiting and left for the caller to join (joinMembers); default true. */
+  readonly join?: boolean;
 }
 
 export async function startLocalCluster(o: LocalClusterOptions): Promise<LocalCluster> {
@@ -76,6 +78,7 @@ export async function startLocalCluster(o: LocalClusterOptions): Promise<LocalCl
     const failed = rest.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
     members.sort((a, b) => a.node_id - b.node_id);
+    if (o.join === false) return { dir, members, identities: files.map((f) => f.identity), joined: false, stop };
     const joined = await joinMembers(members[0]!.rest, members.slice(1).map((m) => ({ node_id: m.node_id, peer: m.peer, identity: files[m.node_id - 1]!.identity })), say);
     return { dir, members, identities: files.map((f) => f.identity), joined, stop };
   } catch (e) {

@@ -3,7 +3,10 @@
  * (a follower forwards writes and PRIMARY reads to the leader, docs/cluster.md); the leader's id and
  * term are learned from GetClusterStatus and from NOT_LEADER metadata. After UNAVAILABLE the route
  * is stale and the next call asks the members again, starting with the one after the member that
- * failed, so a dead member is passed over.
+ * failed, so a dead member is passed over. When the status names the leader's own gRPC address
+ * (the address it announces, docs/cluster.md), calls go to the leader directly, with no forwarding
+ * hop, and follow it to the next leader after a failover; a leader address the client cannot reach
+ * is passed over for the member that named it.
  */
 import { isWeftError, type WeftError } from '../common/errors.js';
 import { ClusterService } from '../gen/weft/v1/cluster_pb.js';
@@ -19,23 +22,24 @@ export interface LeaderView {
   /** '' until a member names one. */
   readonly leader_id: string;
   readonly raft_term: bigint;
-  /** The member address calls to the leader go through. */
+  /** The member address calls to the leader go through: the leader's own when it announces one. */
   readonly entry: string;
 }
 
 /** A failure after which another member, or the same one later, may answer: the route is re-learned. */
 export function isMemberFailure(e: unknown): e is WeftError {
-  return isWeftError(e) && (e.code === 'UNAVAILABLE' || e.reason === 'NOT_LEADER' || e.reason === 'LEADERSHIP_LOST');
+  return isWeftError(e) && (e.code === 'UNAVAILABLE' || e.reason === 'NOT_LEADER' || e.reason === 'LEADERSHIP_LOST' || e.reason === 'MEMBER_REMOVED');
 }
 
 export class Members {
-  private readonly addresses: readonly string[];
+  /** The addresses given to connect, then each leader address learned. Invariant: no duplicates. */
+  private readonly addresses: string[];
   private readonly transports = new Map<string, Transport>();
   /** Index into `addresses` of the entry member; always < addresses.length. */
   private entry = 0;
   /** Round-robin position for `any` calls. */
   private next_any = 0;
-  /** True after a member failure, and before the first call to a group: the next `entry` call discovers first. */
+  /** True after a member failure, and before the first call: the next `entry` call discovers first. */
   private stale: boolean;
   /** True when the entry member itself failed the last call: discovery asks the others first. */
   private entry_failed = false;
@@ -48,7 +52,7 @@ export class Members {
   ) {
     if (addresses.length === 0) throw new Error('connect needs at least one member address');
     this.addresses = [...new Set(addresses)];
-    this.stale = this.addresses.length > 1;
+    this.stale = true;
   }
 
   get view(): LeaderView {
@@ -86,6 +90,23 @@ export class Members {
   }
 
   /**
+   * The entry for a status answered by member `i`: the leader's announced address when the leader
+   * answers there and agrees it leads (it may be unreachable from this client, e.g. behind NAT),
+   * else member `i`, which forwards.
+   */
+  private async entryFor(i: number, leader_id: string, leader_grpc: string): Promise<number> {
+    if (leader_grpc === '' || leader_grpc === this.addresses[i]) return i;
+    try {
+      const s = await this.transportOf(leader_grpc).unary(ClusterService.method.getClusterStatus, {}, { timeout_ms: discovery_call_timeout_ms });
+      if (s.leaderId !== leader_id) return i;
+    } catch {
+      return i;
+    }
+    const known = this.addresses.indexOf(leader_grpc);
+    return known >= 0 ? known : this.addresses.push(leader_grpc) - 1;
+  }
+
+  /**
    * Asks each member in turn, starting after the current entry when it failed, for the group's
    * status; the first that names a leader becomes the entry. When none does, the route stays
    * stale and the caller's next attempt asks again.
@@ -100,7 +121,7 @@ export class Members {
         if (s.leaderId === '') continue;
         this.leader_id = s.leaderId;
         this.raft_term = s.raftTerm;
-        this.entry = i;
+        this.entry = await this.entryFor(i, s.leaderId, s.nodes.find((node) => node.nodeId === s.leaderId)?.grpcAddress ?? '');
         this.stale = false;
         this.entry_failed = false;
         return this.view;

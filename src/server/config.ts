@@ -21,6 +21,9 @@ export interface ServerConfig {
   readonly tls_key_file: string;
   /** 'address=dial,...': dial a peer whose membership address is `address` at `dial` instead (a proxy or tunnel). */
   readonly peer_dial_overrides: string;
+  /** host:port clients dial to reach this member's gRPC / REST API, reported in the group's status; '' means host:port as bound. */
+  readonly grpc_advertise_address: string;
+  readonly rest_advertise_address: string;
   /** Form no group on a fresh data directory: wait to be joined by a group's leader (JoinNode). */
   readonly join_wait: boolean;
   readonly node_id: number;
@@ -82,6 +85,8 @@ export const defaultConfig: ServerConfig = {
   tls_cert_file: '',
   tls_key_file: '',
   peer_dial_overrides: '',
+  grpc_advertise_address: '',
+  rest_advertise_address: '',
   join_wait: false,
   node_id: 1,
   index_build_max_running: 2,

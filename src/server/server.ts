@@ -15,6 +15,7 @@ import { memberQueryBackend } from './query-backend.js';
 import { Transactions } from './transactions.js';
 import { clusterService } from '../api/cluster-service.js';
 import { clusterBackend } from './cluster/cluster-backend.js';
+import { ClientAddresses } from './cluster/client-addresses.js';
 import { forwardingServices } from './cluster/forwarding.js';
 import { MembershipAdmin, PROMOTE_LAG_ENTRIES } from './cluster/membership-admin.js';
 import { openPeerMember, type PeerMember } from './cluster/peer-member.js';
@@ -140,7 +141,8 @@ export async function startServer(
   const ttl = startTtlSweeps(db, config, backend.defaultConcern, clock_us, log);
   metrics.watchTtl(ttl.sweeper);
   const admin = new MembershipAdmin(db, { poll_ms: 200, promote_lag_entries: PROMOTE_LAG_ENTRIES, concern: backend.defaultConcern, log });
-  const cluster = clusterBackend(db, admin, { transport: member.transport, election_ticks: config.election_ticks, peer_call_timeout_ms: 5000 });
+  const client_addresses = new ClientAddresses(config.node_id, member.transport);
+  const cluster = clusterBackend(db, admin, { transport: member.transport, election_ticks: config.election_ticks, peer_call_timeout_ms: 5000, client_addresses });
   const services: RegisteredService[] = forwardingServices(
     [graphService(backend), queryService(query), schemaService(schema.backend), clusterService(cluster), blobService(blobs.backend)],
     {
@@ -164,7 +166,7 @@ export async function startServer(
       port: config.ops_port,
       answers: {
         health: () => ({ status: stopping ? 'STOPPING' : 'SERVING' }),
-        ready: () => (stopping ? { ready: false, reason: 'the server is stopping' } : { ready: true }),
+        ready: () => (stopping ? { ready: false, reason: 'the server is stopping' } : db.log.removed ? { ready: false, reason: 'removed from its group' } : { ready: true }),
         metrics: () => metrics.expose(),
         version: () => versionReport(config.node_id, versions),
       },
@@ -184,6 +186,10 @@ export async function startServer(
     throw e;
   }
   const ports = { grpc: grpc.port, rest: rest.port, ops: ops.port };
+  client_addresses.announce({
+    grpc: config.grpc_advertise_address !== '' ? config.grpc_advertise_address : `${config.host}:${ports.grpc}`,
+    rest: config.rest_advertise_address !== '' ? config.rest_advertise_address : `${config.host}:${ports.rest}`,
+  });
   log(
     `weft: serving data directory ${db.dataDir.path} (deployment ${db.sm.deployment === undefined ? 'not joined yet' : Buffer.from(db.sm.deployment).toString('hex')}) ` +
       `on ${config.host}: gRPC ${ports.grpc}, REST ${ports.rest}, ops ${ports.ops}` +

@@ -13,6 +13,13 @@ interface Slot {
   state: MemberState;
 }
 
+/**
+ * Bound on a member's restart. Longer than a first start's: a restart replays the log since the last
+ * checkpoint, and a long run shares the machine with its own clients, proxies and other members
+ * (a 200-round run on a loaded 2-core machine once saw a restart pass 30 s).
+ */
+export const member_restart_wait_ms = 120_000;
+
 export class Supervisor {
   private readonly slots = new Map<number, Slot>();
 
@@ -63,7 +70,7 @@ export class Supervisor {
   async restart(node_id: number): Promise<MemberProcess> {
     const slot = this.slot(node_id);
     if (slot.state === 'running' || slot.state === 'paused') await slot.process.stop();
-    slot.process = await startMemberProcess(slot.spec);
+    slot.process = await startMemberProcess(slot.spec, member_restart_wait_ms);
     slot.state = 'running';
     this.log(`member ${node_id}: restarted, pid ${slot.process.pid}`);
     return slot.process;

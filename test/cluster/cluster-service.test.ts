@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultConfig, type ServerConfig } from '../../src/server/config.js';
-import { startServer, type RunningServer } from '../../src/server/server.js';
+import type { RunningServer } from '../../src/server/server.js';
 import { createGrpcClient } from '../../src/api/grpc-client.js';
 import { ClusterService, JoinPhase } from '../../src/gen/weft/v1/cluster_pb.js';
 import { MemoryHub } from '../support/memory-transport.js';
+import { connect } from '../../src/client/index.js';
+import { identity, rest, startMember } from './servers.js';
 import { until } from './support.js';
 
 /** Three whole servers in this process, their peers over the in-memory transport, called over REST. */
@@ -18,34 +19,10 @@ afterEach(async () => {
   root = '';
 });
 
-const identity = (id: number): string => `spiffe://weft.test/member/${id}`;
-
 async function start(hub: MemoryHub, id: number, join_wait: boolean): Promise<RunningServer> {
-  const config: ServerConfig = {
-    ...defaultConfig,
-    data_dir: join(root, `member-${id}`),
-    node_id: id,
-    grpc_port: 0,
-    rest_port: 0,
-    ops_port: 0,
-    peer_port: 0,
-    tick_ms: 10,
-    join_wait,
-    shutdown_drain_ms: 1000,
-  };
-  const s = await startServer(config, () => undefined, { peer: { transport: hub.transport(`mem:${id}`), identity: identity(id) } });
+  const s = await startMember(hub, root, id, join_wait);
   servers.push(s);
   return s;
-}
-
-async function rest(s: RunningServer, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`http://127.0.0.1:${s.ports.rest}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    signal: AbortSignal.timeout(10_000),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
 describe('ClusterService and forwarding over REST', () => {
@@ -202,5 +179,51 @@ describe('ClusterService and forwarding over REST', () => {
     expect(leader.db.log.membership.conf_state.voters).toEqual([2, 3]);
     const write = await rest(leader, 'POST', '/v1/graph/nodes', { labels: ['Person'], properties: {} });
     expect(write.status).toBe(200);
+  });
+});
+
+describe('client addresses: every member announces where clients reach it', () => {
+  it('GetClusterStatus on any member names each member gRPC and REST address; the SDK dials the leader there and follows it to the next leader', async () => {
+    root = mkdtempSync(join(tmpdir(), 'weft-client-addresses-'));
+    const hub = new MemoryHub();
+    const one = await start(hub, 1, false);
+    const two = await start(hub, 2, true);
+    const three = await start(hub, 3, true);
+    const grpcOf = (s: RunningServer): string => `127.0.0.1:${s.ports.grpc}`;
+    const restOf = (s: RunningServer): string => `127.0.0.1:${s.ports.rest}`;
+    // Member 3's JoinNode names its addresses; member 2's does not: each announces its own once joined.
+    await rest(one, 'POST', '/v1/admin/cluster/join', { nodeId: '2', address: 'mem:2', nodeIdentity: identity(2) });
+    await rest(one, 'POST', '/v1/admin/cluster/join', { nodeId: '3', address: 'mem:3', nodeIdentity: identity(3), grpcAddress: grpcOf(three), restAddress: restOf(three) });
+    await until(() => one.db.log.membership.conf_state.voters.length === 3, 'members 2 and 3 are voters');
+
+    for (const asked of [one, two, three]) {
+      const status = await rest(asked, 'GET', '/v1/admin/cluster/status');
+      const nodes = status.json.nodes as { nodeId: string; grpcAddress: string; restAddress: string }[];
+      expect(nodes.map((n) => [n.nodeId, n.grpcAddress, n.restAddress])).toEqual([
+        ['1', grpcOf(one), restOf(one)],
+        ['2', grpcOf(two), restOf(two)],
+        ['3', grpcOf(three), restOf(three)],
+      ]);
+    }
+
+    // A client given only a follower dials the leader itself.
+    const client = connect([grpcOf(two)], { failover_ms_max: 20_000 });
+    try {
+      expect(await client.leader()).toMatchObject({ leader_id: '1', entry: grpcOf(one) });
+      await client.createNode(['Before']);
+
+      // The leader stops; the client follows the next leader to its own address.
+      servers.splice(servers.indexOf(one), 1);
+      await one.stop();
+      await until(() => two.db.log.acceptsWrites || three.db.log.acceptsWrites, 'a new leader is elected');
+      await client.createNode(['After']);
+      const next = two.db.log.acceptsWrites ? two : three;
+      expect((await client.leader()).entry).toBe(grpcOf(next));
+      // The stopped member is reported where it was last seen.
+      const nodes = (await rest(next, 'GET', '/v1/admin/cluster/status')).json.nodes as { nodeId: string; grpcAddress: string }[];
+      expect(nodes.find((n) => n.nodeId === '1')?.grpcAddress).toBe(grpcOf(one));
+    } finally {
+      client.close();
+    }
   });
 });

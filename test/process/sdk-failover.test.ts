@@ -27,7 +27,8 @@ describe('SDK leader discovery in a replicated group', () => {
       try {
         const seen = await client.leader();
         expect(seen.leader_id).toBe(before.leaderId);
-        expect(seen.entry).toBe(follower.grpc);
+        // The status names the leader's own gRPC address: the client dials the leader there.
+        expect(seen.entry).toBe(old_leader.grpc);
 
         const acked: string[] = [];
         for (let i = 0; i < 10; i++) {
@@ -45,6 +46,7 @@ describe('SDK leader discovery in a replicated group', () => {
         const now = await client.leader();
         expect([String(follower.node_id), String(other.node_id)]).toContain(now.leader_id);
         expect(now.raft_term).toBeGreaterThan(BigInt(before.raftTerm));
+        expect(now.entry).toBe(members.find((m) => String(m.node_id) === now.leader_id)!.grpc);
         for (let i = 1; i < 5; i++) {
           await client.createNode(['Person'], { name: `after${i}` });
           acked.push(`after${i}`);

@@ -28,6 +28,8 @@ const READY_ROUNDS_MAX = 50;
 const CALM_DELAY_TICKS_MAX = 2;
 /** Every this many ticks the logs are compared pairwise. */
 const LOG_MATCHING_EVERY_TICKS = 25;
+/** Chance per tick that a leader's fsync left running returns. */
+const SYNC_RETURNS_P = 0.5;
 
 /**
  * Many members of the real core in one process, on a simulated clock (ticks) and network, driven by
@@ -103,6 +105,8 @@ export class Simulation {
       check_quorum: o.check_quorum,
       msg_bytes_max: o.msg_bytes_max,
       inflight_msgs_max: o.inflight_msgs_max,
+      // As the member driver runs it: a leader's own entries count only once fsynced.
+      leader_self_ack: o.unsafe_leader_counts_unsynced ? 'on_append' : 'on_persist',
       unsafe_bugs: o.unsafe_bugs,
     };
   }
@@ -156,6 +160,7 @@ export class Simulation {
       // Clocks are skewed only while faults last; calm means healthy clocks too.
       m.clock_owed += this.faulty ? m.clock_rate : 1;
       for (; m.clock_owed >= 1; m.clock_owed--) m.node.tick();
+      this.syncLater(m);
     }
     for (const msg of this.net.due(this.now)) {
       const to = this.members.get(msg.to);
@@ -249,7 +254,11 @@ export class Simulation {
     m.storage.append(rd.entries);
     if (rd.hard_state) m.storage.setHardState(rd.hard_state);
     // Writes without must_sync (a commit-only hard state) reach the page cache only: a crash loses them.
-    if (rd.must_sync) {
+    // A leader's replication Ready does not wait for its fsync, which returns some ticks later
+    // (syncLater); every other Ready waits for the whole log, earlier unsynced entries included.
+    if (send_first) {
+      if (rd.must_sync) m.unsynced = true;
+    } else if (rd.must_sync || m.unsynced) {
       if (this.faulty && this.disk_faults.stopsMidWrite(m, rd)) return;
       if (!this.skipsSync(rd)) m.sync();
     }
@@ -292,6 +301,11 @@ export class Simulation {
     }
     m.node.advance();
     this.maybeSnapshot(m);
+  }
+
+  /** A leader's fsync left running by a replication Ready returns, on average a tick or two later. */
+  private syncLater(m: SimMember): void {
+    if (m.unsynced && this.prng.chance(SYNC_RETURNS_P)) m.sync();
   }
 
   /** The planted driver bugs that skip a sync the core asked for. */

@@ -54,9 +54,17 @@ export class SimMember {
     this.node = new RawNode(config, this.storage);
   }
 
-  /** Everything written so far is now synced. */
+  /**
+   * Entries a leader wrote without waiting for their fsync (the driver's replication Readies):
+   * a crash before the fsync returns loses them.
+   */
+  unsynced = false;
+
+  /** Everything written so far is now synced; as the driver does, the core hears of it. */
   sync(): void {
     this.disk.sync(this.storage);
+    this.unsynced = false;
+    this.node.persisted(this.storage.lastIndex());
   }
 
   isPaused(now: number): boolean {
@@ -65,6 +73,7 @@ export class SimMember {
 
   crash(): void {
     this.alive = false;
+    this.unsynced = false;
     this.paused_until = 0;
     this.inbox.length = 0;
     this.writes.clear();

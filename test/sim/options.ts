@@ -44,6 +44,12 @@ export interface SimOptions {
   /** A broken driver: it ignores must_sync when a Ready holds only a hard state (a vote or a new term). */
   readonly unsafe_driver_skips_vote_sync: boolean;
   /**
+   * A broken core setting: the leader counts its own entries toward a commit as it appends them
+   * (leader_self_ack 'on_append') while the driver leaves its fsync running, so an entry can commit
+   * on one durable copy and the leader's page cache.
+   */
+  readonly unsafe_leader_counts_unsynced: boolean;
+  /**
    * A broken transport: a snapshot whose data was lost on the way is reported delivered
    * (reportSnapshot ok), and the follower installs the snapshot's position without its state.
    */
@@ -103,6 +109,8 @@ export function bugOptions(name: string): Partial<SimOptions> {
       return { unsafe_driver_skips_sync: true };
     case 'skips_vote_sync':
       return { unsafe_driver_skips_vote_sync: true };
+    case 'leader_counts_unsynced':
+      return { unsafe_leader_counts_unsynced: true };
     case 'snapshot_lost_reported_delivered':
       return { unsafe_snapshot_lost_reported_delivered: true };
     default:
@@ -150,6 +158,7 @@ export function defaultOptions(seed: number, overrides: Partial<SimOptions> = {}
     unsafe_bugs: {},
     unsafe_driver_skips_sync: false,
     unsafe_driver_skips_vote_sync: false,
+    unsafe_leader_counts_unsynced: false,
     unsafe_snapshot_lost_reported_delivered: false,
     torn_write_p: 0.001,
     fsync_fail_p: 0.0005,

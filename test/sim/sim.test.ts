@@ -113,6 +113,12 @@ describe('simulator: the checker bites a deliberately broken core', () => {
     expect(caught!.violations.join('\n')).toMatch(/election safety|leader completeness|state machine safety/);
   });
 
+  it('a leader that counts its own unsynced entries toward a commit (its fsync still running) is caught within the harsh slice', () => {
+    const caught = firstCaught(HARSH_SEEDS, (seed) => harshOptions(seed, { unsafe_leader_counts_unsynced: true }));
+    expect(caught, 'a commit on one durable copy went unnoticed').toBeDefined();
+    expect(caught!.violations.join('\n')).toMatch(/leader completeness|state machine safety|linearizability/);
+  });
+
   it(`a snapshot reported delivered though its data was lost is caught within ${PLANTED_SEEDS} seeds`, () => {
     const caught = firstCaught(PLANTED_SEEDS, (seed) => defaultOptions(seed, { unsafe_snapshot_lost_reported_delivered: true }));
     expect(caught, 'a lost snapshot went unnoticed').toBeDefined();

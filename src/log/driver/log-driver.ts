@@ -72,6 +72,8 @@ export interface LogDriverOptions {
 
 /** The unary peer call by which a leader introduces the group to a member it is about to join. */
 const INTRODUCE_METHOD = 'weft.member.introduce';
+/** The unary peer call by which a leader tells a member its removal committed. */
+const REMOVED_METHOD = 'weft.member.removed';
 
 export class LogDriver {
   private readonly node: RawNode;
@@ -116,12 +118,18 @@ export class LogDriver {
         applied: this.appliedIndex,
         pre_vote: true,
         check_quorum: true,
+        // The leader counts its own entries only once fsynced, so its Ready loop never waits on its
+        // own fsync: appends for new writes leave, and commits are applied, while it runs.
+        leader_self_ack: 'on_persist',
         ...(options.timing.inflight_msgs_max !== undefined ? { inflight_msgs_max: options.timing.inflight_msgs_max } : {}),
         ...(options.timing.msg_bytes_max !== undefined ? { msg_bytes_max: options.timing.msg_bytes_max } : {}),
       },
       storage,
     );
-    storage.segmentLog.onDurable(() => this.checkConcerns());
+    storage.segmentLog.onDurable(({ journal }) => {
+      this.node.persisted(journal);
+      this.kick();
+    });
   }
 
   /**
@@ -196,6 +204,10 @@ export class LogDriver {
           this.introduced = JSON.parse(Buffer.from(payload).toString('utf8')) as MemberRecord[];
           this.bindPeers();
         }
+        return new Uint8Array();
+      });
+      t.handle(REMOVED_METHOD, async () => {
+        this.removedSelf = true;
         return new Uint8Array();
       });
       this.bindPeers();
@@ -290,6 +302,15 @@ export class LogDriver {
   /** Ticks since this member last heard from a leader (a follower's view of its leader's liveness). */
   get electionElapsedTicks(): number {
     return this.node.raft.election_elapsed;
+  }
+
+  /**
+   * This member was removed from its group: it applied its own removal, or the leader that committed
+   * it said so. It serves nothing more (the server refuses calls MEMBER_REMOVED); the others no
+   * longer admit its identity. A member down while it was removed does not know until told.
+   */
+  get removed(): boolean {
+    return this.removedSelf;
   }
 
   /** A member of more than one voter cannot answer from its own state alone. */
@@ -443,15 +464,25 @@ export class LogDriver {
     // (docs/raft.md, "A leader sends before its own fsync").
     const send_first = sendsBeforePersist(this.role, rd, this.storage.hardState);
     if (send_first) this.options.transport?.send(rd.messages);
+    // Committed entries already fsynced here are applied before this Ready's own fsync, so a write
+    // whose quorum answered is not held back a whole fsync round by the writes that followed it.
+    const early = rd.snapshot === undefined ? durablePrefix(rd.committed_entries, this.storage.segmentLog.journalIndex) : 0;
+    if (early > 0) {
+      this.applyCommitted(rd.committed_entries.slice(0, early));
+      this.checkConcerns();
+    }
     // 1. persist: snapshot, entries, hard state; fsync when the core says so.
     if (rd.snapshot !== undefined) await this.installSnapshot(rd.snapshot);
     if (rd.entries.length > 0) await this.storage.append(rd.entries);
     if (rd.hard_state !== undefined) this.storage.setHardState(rd.hard_state);
-    if (rd.must_sync) await this.storage.sync();
+    // A leader's replication Ready does not wait for its fsync: its own entries count toward a
+    // commit only once fsynced (leader_self_ack 'on_persist'). Every other Ready waits for the whole
+    // log, entries of earlier such Readies included: a vote or an acknowledgement promises all of it.
+    if (!send_first && (rd.must_sync || this.storage.segmentLog.journalIndex < this.storage.lastIndex())) await this.storage.sync();
     // 2. send: what these messages promise is now on disk.
     if (!send_first && rd.messages.length > 0) this.options.transport?.send(rd.messages);
     // 3. apply.
-    if (rd.committed_entries.length > 0) this.applyCommitted(rd.committed_entries);
+    if (rd.committed_entries.length > early) this.applyCommitted(early === 0 ? rd.committed_entries : rd.committed_entries.slice(early));
     for (const rs of rd.read_states) this.readStates.get(rs.request_ctx)?.(rs.index);
   }
 
@@ -472,6 +503,7 @@ export class LogDriver {
       const cs = this.node.applyConfChange(cc);
       const event = entries[i]!.event;
       if (event.kind === 'membership_changed') this.members.apply(event);
+      if (cc.kind === 'remove' && cc.node === this.options.node_id) this.removedSelf = true;
       this.members.retain(cs);
       this.bindPeers();
     }
@@ -508,6 +540,27 @@ export class LogDriver {
   private introduced: MemberRecord[] = [];
   /** Members being joined by this leader: bound before the membership entry applies, so it can reach them. */
   private readonly joining = new Map<NodeId, MemberRecord>();
+  /** Members this leader removed and is telling so: still bound until the call ends. */
+  private readonly leaving = new Map<NodeId, MemberRecord>();
+  private removedSelf = false;
+
+  /**
+   * On the leader, once the removal of `record` committed: tells that member, which would otherwise
+   * never hear it (the leader stops replicating to it as the removal applies), so it stops serving.
+   * Best effort, bounded by `timeout_ms`: a member that is down is not told.
+   */
+  async tellRemoved(record: MemberRecord, timeout_ms: number): Promise<void> {
+    const t = this.options.transport;
+    if (t === undefined || record.address === '') return;
+    this.leaving.set(record.node_id, record);
+    this.bindPeers();
+    try {
+      await t.call(record.node_id, REMOVED_METHOD, new Uint8Array(), timeout_ms);
+    } finally {
+      this.leaving.delete(record.node_id);
+      this.bindPeers();
+    }
+  }
 
   /**
    * On the leader, before a member is added: binds it as a peer and tells it who the members are,
@@ -532,7 +585,7 @@ export class LogDriver {
     const peers = new Map<NodeId, PeerAddress>();
     const known = this.members.records();
     for (const [id] of this.joining) if (this.members.get(id) !== undefined) this.joining.delete(id);
-    const sources = [...(known.length === 0 ? this.introduced : []), ...this.joining.values(), ...known];
+    const sources = [...(known.length === 0 ? this.introduced : []), ...this.joining.values(), ...this.leaving.values(), ...known];
     for (const m of sources) {
       if (m.node_id !== this.options.node_id && m.address !== '') peers.set(m.node_id, { address: m.address, identity: m.identity });
     }
@@ -641,4 +694,11 @@ export class LogDriver {
     this.concerns.rejectAll(unavailable('the member is stopping before the write concern held', 'SHUTTING_DOWN'));
     await this.storage.close();
   }
+}
+
+/** How many of `committed`, from the first, are at or below `journal_index` (fsynced on this member). */
+function durablePrefix(committed: readonly RaftEntry[], journal_index: number): number {
+  let n = 0;
+  while (n < committed.length && committed[n]!.index <= journal_index) n++;
+  return n;
 }

@@ -36,8 +36,18 @@ export interface RaftConfig {
   readonly inflight_bytes_max?: number;
   /** Byte budget of committed entries handed out in one Ready. */
   readonly committed_bytes_max?: number;
+  /**
+   * When a leader counts its own entries toward a commit. 'on_append' (the default): as it appends
+   * them, so the driver must persist a Ready before any commit it carries can be seen.
+   * 'on_persist': only once the driver reports them fsynced (RawNode.persisted), so the driver may
+   * carry on with further Readies while its own fsync runs and still never commit an entry a
+   * majority has not durably stored.
+   */
+  readonly leader_self_ack?: LeaderSelfAck;
   readonly unsafe_bugs?: UnsafeBugs;
 }
+
+export type LeaderSelfAck = 'on_append' | 'on_persist';
 
 export interface ResolvedConfig {
   readonly id: NodeId;
@@ -51,6 +61,7 @@ export interface ResolvedConfig {
   readonly inflight_msgs_max: number;
   readonly inflight_bytes_max: number;
   readonly committed_bytes_max: number;
+  readonly leader_self_ack: LeaderSelfAck;
   readonly unsafe_bugs: UnsafeBugs;
 }
 
@@ -75,6 +86,7 @@ export function resolveConfig(c: RaftConfig): ResolvedConfig {
     inflight_msgs_max: c.inflight_msgs_max ?? DEFAULT_INFLIGHT_MSGS_MAX,
     inflight_bytes_max: c.inflight_bytes_max ?? DEFAULT_INFLIGHT_BYTES_MAX,
     committed_bytes_max: c.committed_bytes_max ?? DEFAULT_COMMITTED_BYTES_MAX,
+    leader_self_ack: c.leader_self_ack ?? 'on_append',
     unsafe_bugs: c.unsafe_bugs ?? {},
   };
   assert(r.inflight_msgs_max > 0, 'inflight_msgs_max must be positive');

@@ -306,9 +306,23 @@ export class Raft {
     let index = this.log.lastIndex();
     const ents: Entry[] = entries.map((e) => ({ index: ++index, term: this.term, type: e.type, data: e.data }));
     const last = this.log.append(ents);
-    this.tracker.progress.get(this.id)?.maybeUpdate(last);
-    this.maybeCommit();
+    if (this.cfg.leader_self_ack === 'on_append') {
+      this.tracker.progress.get(this.id)?.maybeUpdate(last);
+      this.maybeCommit();
+    }
     return last;
+  }
+
+  /**
+   * The driver fsynced this member's log up to `index` (leader_self_ack 'on_persist'): a leader now
+   * counts those entries as its own acknowledgement, and tells the followers of a commit it makes.
+   * The log a leader holds is never cut while it leads, so `index` names entries of this log.
+   */
+  persisted(index: number): void {
+    if (this.role !== 'leader' || this.cfg.leader_self_ack !== 'on_persist') return;
+    const self = this.tracker.progress.get(this.id);
+    if (self === undefined || !self.maybeUpdate(Math.min(index, this.log.lastIndex()))) return;
+    if (this.maybeCommit()) this.bcastAppend();
   }
 
   /** Commits what a majority holds (current-term entries only); on a first commit of the term, serves queued reads. */

@@ -87,6 +87,11 @@ export class RawNode {
     return applyConfChange(this.raft, cc);
   }
 
+  /** This member's log is fsynced up to `index` (see RaftConfig.leader_self_ack). */
+  persisted(index: number): void {
+    this.raft.persisted(index);
+  }
+
   step(m: Message): void {
     // A message for another member is a routing bug in the driver.
     assert(m.to === this.raft.id, `message for ${m.to} stepped into ${this.raft.id}`);

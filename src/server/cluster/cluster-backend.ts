@@ -2,6 +2,7 @@ import type { ClusterBackend, GroupStatus, MemberHealth, MemberView } from '../.
 import { failedPrecondition, unavailable } from '../../common/errors.js';
 import type { PeerTransport } from '../../log/transport/peer-transport.js';
 import type { Database } from '../database.js';
+import type { ClientAddresses } from './client-addresses.js';
 import { PROMOTE_LAG_ENTRIES, type MembershipAdmin } from './membership-admin.js';
 
 /**
@@ -15,6 +16,8 @@ export interface ClusterBackendOptions {
   readonly election_ticks: number;
   /** Bound on each peer call and on waiting for a leadership transfer. */
   readonly peer_call_timeout_ms: number;
+  /** Where clients reach each member, reported beside its peer address. */
+  readonly client_addresses: ClientAddresses;
 }
 
 const STATUS_METHOD = 'weft.cluster.status';
@@ -22,6 +25,16 @@ const REMOVE_METHOD = 'weft.cluster.remove';
 
 export function clusterBackend(db: Database, admin: MembershipAdmin, options: ClusterBackendOptions): ClusterBackend {
   const log = db.log;
+  const clients = options.client_addresses;
+  const clientFields = (node_id: number): Pick<MemberView, 'grpc_address' | 'rest_address'> => {
+    const a = clients.of(node_id);
+    return { grpc_address: a.grpc, rest_address: a.rest };
+  };
+  /** A status names the client addresses each member announces now, asked for just before. */
+  const refreshed = async <T>(status: () => T): Promise<T> => {
+    await clients.refresh(log.membership.members.map((m) => m.node_id));
+    return status();
+  };
   const deploymentHex = (): string => (db.sm.deployment === undefined ? '' : Buffer.from(db.sm.deployment).toString('hex'));
 
   /** The leader's view: lag from each member's match index, health from whether it answered within an election timeout. */
@@ -34,7 +47,7 @@ export function clusterBackend(db: Database, admin: MembershipAdmin, options: Cl
       const self = m.node_id === log.nodeId;
       const state: MemberHealth = self ? 'HEALTHY' : pr === undefined || !pr.recent_active ? 'DOWN' : lag >= PROMOTE_LAG_ENTRIES ? 'DEGRADED' : 'HEALTHY';
       const role = self ? 'leader' : membership.conf_state.learners.includes(m.node_id) ? 'learner' : 'follower';
-      return { node_id: m.node_id, address: m.address, identity: m.identity, role, state, lag_entries: lag };
+      return { node_id: m.node_id, address: m.address, identity: m.identity, role, state, lag_entries: lag, ...clientFields(m.node_id) };
     });
     return { members, leader_id: log.nodeId, term: log.term, deployment: deploymentHex() };
   };
@@ -46,7 +59,7 @@ export function clusterBackend(db: Database, admin: MembershipAdmin, options: Cl
     const members: MemberView[] = membership.members.map((m) => {
       const role = m.node_id === log.leaderId ? 'leader' : membership.conf_state.learners.includes(m.node_id) ? 'learner' : 'follower';
       const state: MemberHealth = m.node_id === log.nodeId ? (heard ? 'HEALTHY' : 'DEGRADED') : m.node_id === log.leaderId ? (heard ? 'HEALTHY' : 'DOWN') : 'DEGRADED';
-      return { node_id: m.node_id, address: m.address, identity: m.identity, role, state, lag_entries: 0 };
+      return { node_id: m.node_id, address: m.address, identity: m.identity, role, state, lag_entries: 0, ...clientFields(m.node_id) };
     });
     return { members, leader_id: log.leaderId, term: log.term, deployment: deploymentHex() };
   };
@@ -54,7 +67,7 @@ export function clusterBackend(db: Database, admin: MembershipAdmin, options: Cl
   const t = options.transport;
   t?.handle(STATUS_METHOD, async () => {
     if (!log.isLeader) throw log.notLeader();
-    return Buffer.from(JSON.stringify(leaderStatus()));
+    return Buffer.from(JSON.stringify(await refreshed(leaderStatus)));
   });
   t?.handle(REMOVE_METHOD, async (_from, payload) => {
     await admin.remove(Number(Buffer.from(payload).toString('utf8')));
@@ -73,20 +86,25 @@ export function clusterBackend(db: Database, admin: MembershipAdmin, options: Cl
 
   return {
     async status() {
-      if (log.isLeader) return leaderStatus();
+      if (log.isLeader) return refreshed(leaderStatus);
       const lead = log.leaderId;
       if (t !== undefined && lead !== 0) {
         try {
           const bytes = await t.call(lead, STATUS_METHOD, new Uint8Array(), options.peer_call_timeout_ms);
-          return JSON.parse(Buffer.from(bytes).toString('utf8')) as GroupStatus;
+          const status = JSON.parse(Buffer.from(bytes).toString('utf8')) as GroupStatus;
+          for (const m of status.members) clients.reported(m.node_id, { grpc: m.grpc_address, rest: m.rest_address });
+          return status;
         } catch {
           // The leader is unreachable from here: answer what this member sees.
         }
       }
-      return localStatus();
+      return refreshed(localStatus);
     },
 
-    join: (req) => admin.join(req),
+    join: (req) => {
+      clients.named(req.node_id, { grpc: req.grpc_address, rest: req.rest_address });
+      return admin.join(req);
+    },
     joinProgress: (node_id) => admin.progress(node_id),
     watchJoins: (listener) => admin.watch(listener),
     remove: (node_id) => admin.remove(node_id),

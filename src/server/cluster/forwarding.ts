@@ -1,6 +1,6 @@
 import { create, fromBinary, toBinary, type DescMethod } from '@bufbuild/protobuf';
 import type { CallContext, ErasedHandler, RegisteredService } from '../../api/handlers.js';
-import { invalidArgument, isWeftError, unimplemented, type WeftError } from '../../common/errors.js';
+import { failedPrecondition, invalidArgument, isWeftError, unimplemented, type WeftError } from '../../common/errors.js';
 import type { LogDriver } from '../../log/driver/log-driver.js';
 import type { PeerTransport } from '../../log/transport/peer-transport.js';
 
@@ -132,7 +132,12 @@ export function forwardingServices(services: readonly RegisteredService[], optio
         continue;
       }
       const service = s.service.typeName;
+      // A removed member's state stops at its removal: it answers only its cluster status.
+      const served_when_removed = service === 'weft.v1.ClusterService';
       wrapped.set(name, async (req: unknown, ctx: CallContext) => {
+        if (log.removed && !served_when_removed) {
+          throw failedPrecondition(`member ${log.nodeId} was removed from its group; call another member`, 'MEMBER_REMOVED');
+        }
         if (!log.isLeader && routeOf(service, name, req, defaultPrimary) === 'leader') {
           const refusal = options.readOnly?.();
           if (refusal === undefined) return forward(method, service, req, ctx);

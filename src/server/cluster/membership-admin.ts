@@ -40,6 +40,9 @@ const CONF_CHANGE_WAIT_MS = 10_000;
 /** How long JoinNode waits for the target to answer its introduction. */
 const INTRODUCE_TIMEOUT_MS = 5000;
 
+/** How long RemoveNode waits for the removed member to hear of it (it may be down). */
+const TELL_REMOVED_TIMEOUT_MS = 2000;
+
 /** SPEC 4.5 rule 1: the promotion threshold. */
 export const PROMOTE_LAG_ENTRIES = 1000;
 
@@ -130,8 +133,14 @@ export class MembershipAdmin {
       throw notFound(`member ${node_id} is not in the group`, 'MEMBER_NOT_FOUND', { node_id: String(node_id) });
     }
     if (node_id === log.nodeId) throw failedPrecondition('the leader cannot remove itself; decommission it instead (leadership moves first)', 'LEADER_SELF_REMOVE');
+    const record = log.membership.members.find((m) => m.node_id === node_id);
     await this.submitWhenFree({ kind: 'membership_changed', change: 'remove', node_id, address: '', identity: '' });
     this.joins.delete(node_id);
+    if (record !== undefined) {
+      await log.tellRemoved(record, TELL_REMOVED_TIMEOUT_MS).catch((e: unknown) => {
+        this.options.log(`weft: member ${node_id} was removed but could not be told (${e instanceof Error ? e.message : String(e)}); it stops serving once it learns`);
+      });
+    }
   }
 
   private lagOf(node_id: number): number {
