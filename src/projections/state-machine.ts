@@ -10,7 +10,7 @@ import { BlobProjection } from './blobs/blob-projection.js';
 import { checkBlobProperties, propertyReferences } from './blobs/blob-references.js';
 import { expiryOps } from './computed/ttl-expiry.js';
 import { BulkLoads } from './bulk/bulk-loads.js';
-import { bulkOps, checkBulk } from './bulk/bulk-apply.js';
+import { applyBulk, checkBulk } from './bulk/bulk-apply.js';
 
 /**
  * Every projection of one member, fed the log in order. `apply` is pure and synchronous: the same
@@ -104,7 +104,8 @@ export class StateMachine {
         if (parts === undefined) return applied;
         const refusal = checkBulk(parts, this.graph);
         if (refusal !== undefined) return { status: 'refused', index: entry.index, refusal };
-        for (const ops of bulkOps(parts)) this.applyGraphOps(ops, entry, committed);
+        const touched = applyBulk(parts, this.graph, entry.index, entry.commit_ts, committed, this.schema.catalog.indexes.size > 0);
+        this.schema.graphWritten(touched, entry.index, committed);
         return applied;
       }
       default:

@@ -1,15 +1,14 @@
-import type { PropertyValue } from '../../common/property-value.js';
-import type { BulkColumn, BulkLoad, GraphOp } from '../../log/events.js';
+import type { PropertyMap, PropertyValue } from '../../common/property-value.js';
+import type { BulkColumn, BulkLoad } from '../../log/events.js';
 import type { GraphStore, Refusal } from '../graph/graph-store.js';
 import { visibleNode } from '../graph/records.js';
 import { f64Column, u32Column } from './bulk-columns.js';
 
 /**
- * Applying a completed bulk import: its nodes, then its edges, handed to the ordinary apply path in
- * chunks of create ops, so the graph, label sets, counts and indexes are maintained exactly as for
- * any write, in one pass at the end of the import rather than per row.
+ * Applying a completed bulk import: its nodes, then its edges, created in the graph straight from
+ * the entry's columns (no op object or copied map per row), and the indexes refreshed once for the
+ * nodes created, in one pass at the end of the import rather than per row.
  */
-export const bulk_apply_chunk_rows = 16_384;
 
 /**
  * Whether the import can apply whole: node ids fresh and consecutive, every edge's endpoints live
@@ -49,51 +48,51 @@ export function checkBulk(parts: readonly BulkLoad[], graph: GraphStore): Refusa
   return undefined;
 }
 
-/** The create ops of a completed import, nodes first, at most `bulk_apply_chunk_rows` per chunk. */
-export function* bulkOps(parts: readonly BulkLoad[]): Generator<GraphOp[]> {
+/**
+ * Creates the nodes, then the edges, of a completed import in the graph. Answers the nodes created
+ * (each with no labels before) for the indexes, or an empty map when `forIndexes` is false (no index
+ * exists, so none needs refreshing).
+ */
+export function applyBulk(parts: readonly BulkLoad[], graph: GraphStore, index: number, ts: number, committed: boolean, forIndexes: boolean): Map<number, readonly string[]> {
+  const touched = new Map<number, readonly string[]>();
   for (const p of parts) {
     const labelSetOf = u32Column(p.nodes.label_set_of);
-    for (let from = 0; from < p.nodes.count; from += bulk_apply_chunk_rows) {
-      const to = Math.min(p.nodes.count, from + bulk_apply_chunk_rows);
-      const ops: GraphOp[] = [];
-      for (let i = from; i < to; i++) {
-        ops.push({ op: 'create_node', id: p.nodes.first_id + i, labels: p.nodes.label_sets[labelSetOf[i]!]!, props: rowProps(p.nodes.columns, i) });
-      }
-      yield ops;
-    }
+    const sets = p.nodes.label_sets;
+    graph.createNodes(p.nodes.first_id, p.nodes.count, (i) => sets[labelSetOf[i]!]!, propsOf(p.nodes.columns), index, ts, committed);
+    if (forIndexes) for (let i = 0; i < p.nodes.count; i++) touched.set(p.nodes.first_id + i, NO_LABELS);
   }
   for (const p of parts) {
     const typeOf = u32Column(p.edges.type_of);
-    const sources = f64Column(p.edges.sources);
-    const targets = f64Column(p.edges.targets);
-    for (let from = 0; from < p.edges.count; from += bulk_apply_chunk_rows) {
-      const to = Math.min(p.edges.count, from + bulk_apply_chunk_rows);
-      const ops: GraphOp[] = [];
-      for (let i = from; i < to; i++) {
-        ops.push({
-          op: 'create_edge',
-          id: p.edges.first_id + i,
-          type: p.edges.types[typeOf[i]!]!,
-          source: sources[i]!,
-          target: targets[i]!,
-          props: rowProps(p.edges.columns, i),
-        });
-      }
-      yield ops;
-    }
+    const types = p.edges.types;
+    graph.createEdges(
+      p.edges.first_id,
+      p.edges.count,
+      (i) => types[typeOf[i]!]!,
+      f64Column(p.edges.sources),
+      f64Column(p.edges.targets),
+      propsOf(p.edges.columns),
+      index,
+      ts,
+      committed,
+    );
   }
+  return touched;
 }
 
-const NO_PROPS: readonly (readonly [string, PropertyValue])[] = [];
+const NO_LABELS: readonly string[] = [];
+/** Shared by every row without properties: a version's map is never changed, only replaced. */
+const NO_PROPS: PropertyMap = new Map();
 
-function rowProps(columns: readonly BulkColumn[], row: number): readonly (readonly [string, PropertyValue])[] {
-  if (columns.length === 0) return NO_PROPS;
-  const out: (readonly [string, PropertyValue])[] = [];
-  for (const c of columns) {
-    const v = c.values[row];
-    if (v !== null && v !== undefined) out.push([c.key, v]);
-  }
-  return out;
+function propsOf(columns: readonly BulkColumn[]): (row: number) => PropertyMap {
+  if (columns.length === 0) return () => NO_PROPS;
+  return (row) => {
+    let out: Map<string, PropertyValue> | undefined;
+    for (const c of columns) {
+      const v = c.values[row];
+      if (v !== null && v !== undefined) (out ??= new Map()).set(c.key, v);
+    }
+    return out ?? NO_PROPS;
+  };
 }
 
 function bad(message: string): Refusal {

@@ -70,6 +70,29 @@ export class CsvReader implements CsvRowView {
     return (this.flags[i]! & 2) !== 0 ? s.replaceAll('""', '"') : s;
   }
 
+  /**
+   * Field i as a safe integer read straight from the bytes (optional sign, digits, surrounding
+   * spaces), or NaN when it is not one: integer ids need no string.
+   */
+  integer(i: number): number {
+    const buf = this.buf;
+    let p = this.starts[i]!;
+    let e = this.ends[i]!;
+    while (p < e && buf[p] === 0x20) p++;
+    while (e > p && buf[e - 1] === 0x20) e--;
+    let negative = false;
+    if (p < e && (buf[p] === 0x2d || buf[p] === 0x2b)) negative = buf[p++] === 0x2d;
+    if (p === e || e - p > 16) return Number.NaN;
+    let v = 0;
+    for (; p < e; p++) {
+      const d = buf[p]! - 0x30;
+      if (d < 0 || d > 9) return Number.NaN;
+      v = v * 10 + d;
+    }
+    if (!Number.isSafeInteger(v)) return Number.NaN;
+    return negative ? -v : v;
+  }
+
   absent(i: number): boolean {
     return this.starts[i] === this.ends[i] && (this.flags[i]! & 1) === 0;
   }

@@ -259,7 +259,7 @@ class ImportRun {
     let source: number | undefined;
     let target: number | undefined;
     let type = defaultType;
-    const props: [string, PropertyValue][] = [];
+    let props: [string, PropertyValue][] | undefined;
     for (let i = 0; i < header.length; i++) {
       const col = header[i]!;
       switch (col.kind) {
@@ -269,11 +269,9 @@ class ImportRun {
           break;
         case 'start_id':
         case 'end_id': {
-          const text = row.absent(i) ? '' : row.text(i);
-          const key = this.idKey(text);
-          const node = key === undefined ? undefined : this.spaces.get(col.space)?.get(key);
+          const node = this.endpoint(row, i, col.space);
           if (node === undefined) {
-            const reason = `${col.kind === 'start_id' ? 'start' : 'end'} node '${text}' is not in ID space ${spaceName(col.space)}`;
+            const reason = `${col.kind === 'start_id' ? 'start' : 'end'} node '${row.absent(i) ? '' : row.text(i)}' is not in ID space ${spaceName(col.space)}`;
             if (this.options.skip_bad_relationships !== true) {
               throw invalidArgument(`${row.path}:${row.line}: ${reason} (pass --skip-bad-relationships to leave such rows out)`, 'IMPORT_INPUT_INVALID', {
                 file: row.path,
@@ -293,20 +291,29 @@ class ImportRun {
           if (row.absent(i)) break;
           const v = convert(row.text(i), col.scalar, col.array, this.arrayDelimiter);
           if (!v.ok) return this.badRow(row, `${col.name}: ${v.reason}`);
-          props.push([col.name, v.value]);
+          (props ??= []).push([col.name, v.value]);
           break;
         }
       }
     }
     if (type === undefined) return this.badRow(row, 'no relationship type: the row has no :TYPE value and its --relationships has none');
-    let checked: PropertyEntries = props;
+    let checked: PropertyEntries = props ?? NO_PROPS;
     if (this.checks.governsEdge(type)) {
-      const c = this.checks.edge(this.part.firstEdgeId + this.part.edgeCount, type, source!, target!, props);
+      const c = this.checks.edge(this.part.firstEdgeId + this.part.edgeCount, type, source!, target!, checked);
       if (!c.ok) return this.badRow(row, c.reason);
       checked = c.props;
     }
     this.part.addEdge(type, source!, target!, checked);
     this.relationships++;
+  }
+
+  /** The node an endpoint field names in `space`; integer ids are read without making a string. */
+  private endpoint(row: CsvReader, i: number, space: string): number | undefined {
+    const ids = this.spaces.get(space);
+    if (ids === undefined || row.absent(i)) return undefined;
+    if (this.options.id_type !== 'integer') return ids.get(row.text(i));
+    const v = row.integer(i);
+    return Number.isNaN(v) ? undefined : ids.get(v);
   }
 
   private idKey(text: string): string | number | undefined {
@@ -331,6 +338,8 @@ class ImportRun {
     await this.target.db.submit(event, journaled);
   }
 }
+
+const NO_PROPS: PropertyEntries = [];
 
 function spaceName(space: string): string {
   return space === '' ? '(default)' : space;
