@@ -13,7 +13,7 @@ export const import_usage = `usage: weft import --data-dir DIR
          --relationships[=TYPE] FILE[,FILE] [FILE ...]       (repeatable; also --relationships=TYPE=FILE)
          [--delimiter ,] [--array-delimiter ;] [--id-type string|integer]
          [--skip-bad-relationships] [--bad-tolerance ${bad_tolerance_default}] [--report-file import.report]
-         [--into-existing] [--batch-rows 1000000]
+         [--into-existing] [--batch-rows 250000]
 The first line of each group's first file is its header (neo4j-admin import's format).
 `;
 

@@ -49,7 +49,7 @@ export interface ImportOptions {
   readonly report_file?: string;
   /** Import into a database that already exists (it must not be open elsewhere). */
   readonly into_existing?: boolean;
-  /** Rows per log entry (nodes and relationships together). Default 1,000,000. */
+  /** Rows per log entry (nodes and relationships together). Default 250,000. */
   readonly batch_rows?: number;
   readonly on_progress?: (p: ImportProgress) => void;
 }
@@ -67,7 +67,7 @@ export interface ImportSummary {
   readonly total_ms: number;
 }
 
-export const import_batch_rows_default = 1_000_000;
+export const import_batch_rows_default = 250_000;
 /** A part is cut before its estimated size passes this, far below the log's 256 MiB entry limit. */
 export const import_part_bytes_max = 64 * 1024 * 1024;
 const journaled: ConcernWait = { acks: 1, level: 'journal', timeout_ms: 0 };
@@ -119,6 +119,10 @@ class ImportRun {
   private readonly batchRows: number;
   private nodes = 0;
   private relationships = 0;
+  /** Parts proposed and not yet known to be journaled. */
+  private readonly inFlight: Promise<void>[] = [];
+  /** The first failure of a part in flight. */
+  private failure: unknown;
 
   constructor(
     private readonly target: ImportTarget,
@@ -330,12 +334,26 @@ class ImportRun {
     return ids;
   }
 
-  /** Writes the part as one log entry (applied with the last one) and starts the next. */
+  /**
+   * Writes the part as one log entry (applied with the last one) and starts the next. Only the last
+   * part is waited for: the parts are one unit, durable together once the last one is journaled, and
+   * reading goes on while an earlier part is written (the log's group commit keeps their order).
+   */
   private async flush(last: boolean): Promise<void> {
     const part = this.part;
     const event = part.toEvent(this.load, this.partNumber++, last);
     this.part = new PartBuilder(part.firstNodeId + part.nodeCount, part.firstEdgeId + part.edgeCount);
-    await this.target.db.submit(event, journaled);
+    const written = this.target.db.submit(event, journaled);
+    if (last) {
+      await Promise.all(this.inFlight);
+      if (this.failure !== undefined) throw this.failure;
+      await written;
+      return;
+    }
+    // A failure is kept and raised by the last part's wait, so no rejection is left unhandled.
+    this.inFlight.push(written.then(() => undefined, (e: unknown) => void (this.failure ??= e)));
+    // One turn of the event loop, so the log starts writing this part before reading resumes.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
