@@ -105,13 +105,17 @@ describe('weft import process', () => {
     expect(await count(dir)).toEqual([BigInt(persons + 1), BigInt(knows)]);
   });
 
-  it('killed mid-import into a new directory, leaves no database there', async () => {
+  it('killed mid-import into a new directory, leaves no database there; the next import clears what it staged', async () => {
     const dir = join(root, 'fresh');
     const killed = await runImport(importArgs(dir, ['--batch-rows', '200']), /relationships\s+[1-9][\d,]* rows/);
     expect(killed.signal, killed.output).toBe('SIGKILL');
     expect(existsSync(dir)).toBe(false);
-    // The staging directory beside it is all that remains; a new import replaces it.
+    // The staging directory beside it is all that remains; the next import removes it.
     expect(readdirSync(root).filter((f) => f.startsWith('fresh.import-'))).toHaveLength(1);
+    const done = await runImport(importArgs(dir, []));
+    expect(done.code, done.output).toBe(0);
+    expect(readdirSync(root).filter((f) => f.startsWith('fresh.import-'))).toEqual([]);
+    expect(await count(dir)).toEqual([BigInt(persons), BigInt(knows)]);
   });
 
   it('refuses a data directory a running server holds, naming the process', async () => {

@@ -34,7 +34,7 @@ export async function openTarget(dataDir: string, intoExisting: boolean): Promis
     throw failedPrecondition(`${dir} is not empty and holds no database; import into a new or empty directory`, 'IMPORT_TARGET_NOT_EMPTY', { data_dir: dir });
   }
   const work = existing ? dir : join(dirname(dir), `${basename(dir)}.import-${process.pid}`);
-  if (!existing) rmSync(work, { recursive: true, force: true });
+  if (!existing) removeDeadStaging(dir);
   const db = await openDatabase(work);
   return {
     db,
@@ -48,6 +48,28 @@ export async function openTarget(dataDir: string, intoExisting: boolean): Promis
       if (work !== dir) rmSync(work, { recursive: true, force: true });
     },
   };
+}
+
+/** Removes staging directories of imports into `dir` whose process is gone (killed), and this process's own. */
+function removeDeadStaging(dir: string): void {
+  const parent = dirname(dir);
+  if (!existsSync(parent)) return;
+  const prefix = `${basename(dir)}.import-`;
+  for (const name of readdirSync(parent)) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (!Number.isSafeInteger(pid)) continue;
+    if (pid === process.pid || !alive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function openDatabase(dir: string): Promise<Database> {
