@@ -31,13 +31,13 @@ interface KuzuConnection {
 interface KuzuDatabase {
   close(): Promise<void>;
 }
-interface KuzuModule {
+export interface KuzuModule {
   Database: new (path: string) => KuzuDatabase;
   Connection: new (db: KuzuDatabase) => KuzuConnection;
 }
 
 /** Installs the package into the scratch folder once (npm 11 runs its install script only when allowed). */
-function loadKuzu(): KuzuModule {
+export function loadKuzu(): KuzuModule {
   if (!existsSync(join(scratch, 'node_modules', 'kuzu', 'package.json'))) {
     mkdirSync(scratch, { recursive: true });
     const pkg = { name: 'kuzu-scratch', version: '1.0.0', private: true, allowScripts: { kuzu: true } };

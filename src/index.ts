@@ -173,3 +173,14 @@ export async function open(dir: string, options: OpenOptions = {}): Promise<Db> 
   };
   return new Db(await Database.open(settings), options);
 }
+
+/**
+ * Bulk import from CSV files into a new data directory (or, with `into_existing`, one not open
+ * anywhere), as `weft import` does; docs/import.md has the header format and the guarantees.
+ *
+ *   await importCsv('./data', { nodes: [{ labels: ['Person'], files: ['persons.csv'] }],
+ *                               relationships: [{ type: 'KNOWS', files: ['knows.csv'] }] });
+ */
+export { importCsv, type ImportOptions, type ImportSummary, type NodeInput, type RelationshipInput } from './server/import/importer.js';
+export type { ImportProgress, ImportPhase } from './server/import/progress.js';
+export type { BadRow } from './server/import/bad-rows.js';

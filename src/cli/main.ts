@@ -6,6 +6,7 @@ import { certsCommand } from './certs-command.js';
 import { clusterCommand } from './cluster-command.js';
 import { shellMain } from './shell/shell.js';
 import { backupMain, restoreMain } from './backup-commands.js';
+import { importMain } from './import-command.js';
 
 /**
  * The `weft` command. `weft serve` runs one member until SIGTERM or SIGINT, then drains writes in
@@ -20,6 +21,7 @@ commands:
   shell     a Cypher shell to a member (weft shell --help)
   backup    an online backup of a running member: --from <host:ops-port> --to DIR
   restore   a new data directory from a backup: --from DIR --data-dir NEWDIR
+  import    bulk load CSV files into a data directory no server has open (weft import --help)
   help      show this text
 
 settings (also WEFT_<NAME> in the environment, or a JSON file given by --config / WEFT_CONFIG):
@@ -43,6 +45,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return backupMain(rest);
     case 'restore':
       return restoreMain(rest);
+    case 'import':
+      return importMain(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -14,7 +14,8 @@ export type Event =
   | MembershipChanged
   | BlobEvent
   | TtlExpired
-  | GroupVersionRecorded;
+  | GroupVersionRecorded
+  | BulkLoad;
 
 /** The first entry of a new deployment: its identity, chosen once. */
 export interface DeploymentFormed {
@@ -319,4 +320,55 @@ export interface TtlExpired {
   /** The proposer's clock, epoch microseconds; nothing expiring after it is removed. */
   readonly as_of_us: number;
   readonly expired: readonly { readonly node_id: number; readonly label: string; readonly property: string }[];
+}
+
+// ---- bulk import: many nodes and edges in few entries (docs/import.md) ----
+
+/**
+ * One part of a bulk import (`weft import`). The parts of one import are consecutive entries with
+ * the same `load` and `part` counting from 0; nothing of them applies until the part with `last`
+ * arrives, and then all apply at once. Any other entry between them abandons the import (its writer
+ * died), so the import is one atomic unit in the log. The writer checked every row against the state
+ * it holds exclusively (the data directory's lock), so apply does not repeat the schema checks.
+ */
+export interface BulkLoad {
+  readonly kind: 'bulk_load';
+  /** 16 random bytes naming the import. */
+  readonly load: Uint8Array;
+  /** Invariant: 0 for the first part, previous part + 1 after. */
+  readonly part: number;
+  readonly last: boolean;
+  readonly nodes: BulkNodes;
+  readonly edges: BulkEdges;
+}
+
+/** Nodes with consecutive ids, in columns. */
+export interface BulkNodes {
+  /** The nodes take ids first_id .. first_id + count - 1. */
+  readonly first_id: number;
+  readonly count: number;
+  /** The distinct label lists of this part. */
+  readonly label_sets: readonly (readonly string[])[];
+  /** Per node, a little-endian u32 index into label_sets. */
+  readonly label_set_of: Uint8Array;
+  readonly columns: readonly BulkColumn[];
+}
+
+/** Edges with consecutive ids, in columns. */
+export interface BulkEdges {
+  readonly first_id: number;
+  readonly count: number;
+  readonly types: readonly string[];
+  /** Per edge, a little-endian u32 index into types. */
+  readonly type_of: Uint8Array;
+  /** Per edge, the source and target node ids as little-endian f64 (node ids are below 2^53). */
+  readonly sources: Uint8Array;
+  readonly targets: Uint8Array;
+  readonly columns: readonly BulkColumn[];
+}
+
+/** One property key over a part's rows: `values[i]` belongs to row i; null where the row has none. */
+export interface BulkColumn {
+  readonly key: string;
+  readonly values: readonly (PropertyValue | null)[];
 }

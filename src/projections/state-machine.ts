@@ -9,6 +9,8 @@ import { CommitClock } from './commit-clock.js';
 import { BlobProjection } from './blobs/blob-projection.js';
 import { checkBlobProperties, propertyReferences } from './blobs/blob-references.js';
 import { expiryOps } from './computed/ttl-expiry.js';
+import { BulkLoads } from './bulk/bulk-loads.js';
+import { applyBulk, checkBulk } from './bulk/bulk-apply.js';
 
 /**
  * Every projection of one member, fed the log in order. `apply` is pure and synchronous: the same
@@ -28,6 +30,8 @@ export class StateMachine {
   readonly clock = new CommitClock();
   /** Blob existence and chunk reference counts (SPEC 2.5); the chunk bytes live outside the log. */
   readonly blobs = new BlobProjection();
+  /** Parts of a bulk import waiting for its last part (docs/import.md). */
+  readonly bulk = new BulkLoads();
   deployment: Uint8Array | undefined;
   /** The engine format the group last recorded (the deployment's, then each group_version's). */
   engineFormat = 0;
@@ -54,6 +58,7 @@ export class StateMachine {
   private applyEvent(entry: Entry, committed: boolean): ApplyOutcome {
     const applied: ApplyOutcome = { status: 'applied', index: entry.index, commit_ts: entry.commit_ts };
     const event = entry.event;
+    if (event.kind !== 'bulk_load') this.bulk.interrupt();
     if (isSchemaEvent(event)) return this.applySchemaEvent(entry, event, committed);
     switch (event.kind) {
       case 'deployment_formed':
@@ -105,6 +110,15 @@ export class StateMachine {
         const refusal = this.graph.checkOps(ops) ?? this.schema.checkGraphWrite(ops);
         if (refusal !== undefined) return { status: 'refused', index: entry.index, refusal };
         if (ops.length > 0) this.applyGraphOps(ops, entry, committed);
+        return applied;
+      }
+      case 'bulk_load': {
+        const parts = this.bulk.accept(entry.index, event);
+        if (parts === undefined) return applied;
+        const refusal = checkBulk(parts, this.graph);
+        if (refusal !== undefined) return { status: 'refused', index: entry.index, refusal };
+        const touched = applyBulk(parts, this.graph, entry.index, entry.commit_ts, committed, this.schema.catalog.indexes.size > 0);
+        this.schema.graphWritten(touched, entry.index, committed);
         return applied;
       }
       default:
@@ -245,6 +259,7 @@ export class StateMachine {
     this.graph.rollbackAfter(index);
     this.schema.rolledBack(index);
     this.blobs.rollbackAfter(index);
+    this.bulk.rollbackAfter(index);
     while (this.pendingClaims.length > 0 && this.pendingClaims[this.pendingClaims.length - 1]!.index > index) {
       this.operations.unsettle(this.pendingClaims.pop()!.claim);
     }

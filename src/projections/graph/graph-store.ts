@@ -368,6 +368,60 @@ export class GraphStore {
   }
 
   /**
+   * Creates `count` nodes with ids from `first_id` for one entry (a bulk import): what applyOps does
+   * for create_node ops, without an op object or a copied property map per node. The maps `propsOf`
+   * returns become the versions' own and must not be changed after (no version's map ever is).
+   */
+  createNodes(
+    first_id: number,
+    count: number,
+    labelsOf: (i: number) => readonly string[],
+    propsOf: (i: number) => PropertyMap,
+    index: number,
+    ts: number,
+    committed: boolean,
+  ): void {
+    const touched = committed ? undefined : { index, nodes: [] as NodeRecord[], edges: [] as EdgeRecord[] };
+    while (this.nodes.length < first_id) this.nodes.push(undefined);
+    for (let i = 0; i < count; i++) {
+      const record = new NodeRecord(first_id + i);
+      this.nodes[first_id + i] = record;
+      this.pushNode(record, index, ts, labelsOf(i), propsOf(i), false);
+      touched?.nodes.push(record);
+    }
+    if (touched) this.undo.push(touched);
+  }
+
+  /** Creates `count` edges with ids from `first_id` for one entry, as createNodes does for nodes. */
+  createEdges(
+    first_id: number,
+    count: number,
+    typeOf: (i: number) => string,
+    sources: Float64Array,
+    targets: Float64Array,
+    propsOf: (i: number) => PropertyMap,
+    index: number,
+    ts: number,
+    committed: boolean,
+  ): void {
+    const touched = committed ? undefined : { index, nodes: [] as NodeRecord[], edges: [] as EdgeRecord[] };
+    while (this.edges.length < first_id) this.edges.push(undefined);
+    for (let i = 0; i < count; i++) {
+      const source = this.nodeRecord(sources[i]!)!;
+      const target = this.nodeRecord(targets[i]!)!;
+      const type = typeOf(i);
+      const record = new EdgeRecord(first_id + i, type, source, target);
+      this.edges[first_id + i] = record;
+      source.out.push(record);
+      target.in.push(record);
+      addTo(this.byEdgeType, type, record);
+      this.pushEdge(record, index, ts, propsOf(i), false);
+      touched?.edges.push(record);
+    }
+    if (touched) this.undo.push(touched);
+  }
+
+  /**
    * Drops the records of nodes and edges deleted at or below the horizon: no reader can see them any
    * more, and a store that kept them would grow with every deletion and scan them forever. Ids are
    * not reused (`reserveIds`). Answers, for each node dropped, the labels its retained versions had,
