@@ -15,7 +15,7 @@ import { memberQueryBackend } from './query-backend.js';
 import { Transactions } from './transactions.js';
 import { clusterService } from '../api/cluster-service.js';
 import { clusterBackend } from './cluster/cluster-backend.js';
-import { ClientAddresses } from './cluster/client-addresses.js';
+import { ClientAddresses, leader_address_poll_ms } from './cluster/client-addresses.js';
 import { forwardingServices } from './cluster/forwarding.js';
 import { MembershipAdmin, PROMOTE_LAG_ENTRIES } from './cluster/membership-admin.js';
 import { openPeerMember, type PeerMember } from './cluster/peer-member.js';
@@ -142,6 +142,9 @@ export async function startServer(
   metrics.watchTtl(ttl.sweeper);
   const admin = new MembershipAdmin(db, { poll_ms: 200, promote_lag_entries: PROMOTE_LAG_ENTRIES, concern: backend.defaultConcern, log });
   const client_addresses = new ClientAddresses(config.node_id, member.transport);
+  // Refusals name the leader's client address, which a follower learns by asking the leader.
+  db.log.clientAddressOf = (id) => client_addresses.of(id).grpc;
+  const stopWatchingLeader = client_addresses.watchLeader(() => db.log.leaderId, leader_address_poll_ms);
   const cluster = clusterBackend(db, admin, { transport: member.transport, election_ticks: config.election_ticks, peer_call_timeout_ms: 5000, client_addresses });
   const services: RegisteredService[] = forwardingServices(
     [graphService(backend), queryService(query), schemaService(schema.backend), clusterService(cluster), blobService(blobs.backend)],
@@ -180,6 +183,7 @@ export async function startServer(
     schema.stop();
     txs.close();
     admin.stop();
+    stopWatchingLeader();
     versions.stop();
     await db.close();
     await member.transport?.close();
@@ -211,6 +215,7 @@ export async function startServer(
         schema.stop();
         txs.close();
         admin.stop();
+        stopWatchingLeader();
         versions.stop();
         await db.close(config.shutdown_drain_ms);
         await member.transport?.close();

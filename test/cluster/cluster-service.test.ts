@@ -206,6 +206,12 @@ describe('client addresses: every member announces where clients reach it', () =
       ]);
     }
 
+    // A follower's NOT_LEADER names the leader where clients reach it, not its peer address.
+    for (const follower of [two, three]) {
+      await until(() => follower.db.log.notLeader().metadata.leader_addr === grpcOf(one), `member ${follower.db.log.nodeId} names the leader's gRPC address`);
+      expect(follower.db.log.notLeader().metadata.leader_id).toBe('1');
+    }
+
     // A client given only a follower dials the leader itself.
     const client = connect([grpcOf(two)], { failover_ms_max: 20_000 });
     try {
@@ -219,6 +225,8 @@ describe('client addresses: every member announces where clients reach it', () =
       await client.createNode(['After']);
       const next = two.db.log.acceptsWrites ? two : three;
       expect((await client.leader()).entry).toBe(grpcOf(next));
+      const other = next === two ? three : two;
+      await until(() => other.db.log.notLeader().metadata.leader_addr === grpcOf(next), 'the other follower names the new leader');
       // The stopped member is reported where it was last seen.
       const nodes = (await rest(next, 'GET', '/v1/admin/cluster/status')).json.nodes as { nodeId: string; grpcAddress: string }[];
       expect(nodes.find((n) => n.nodeId === '1')?.grpcAddress).toBe(grpcOf(one));

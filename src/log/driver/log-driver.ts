@@ -99,6 +99,12 @@ export class LogDriver {
   /** The role as the last Ready reported it (the core's own may have moved on since). */
   private role: Role = 'follower';
   readonly members: MembershipDirectory;
+  /**
+   * Where a client should retry at member `id`, as refusals name it (`leader_addr`). A server sets it
+   * to the member's client (gRPC) address, '' while it does not know it; without a server (an
+   * embedded group) the peer address is all there is.
+   */
+  clientAddressOf: (id: NodeId) => string = (id) => this.members.get(id)?.address ?? '';
   /** Why the Ready loop stopped, if it failed; every later write fails with it. */
   private failure: Error | undefined;
 
@@ -330,11 +336,10 @@ export class LogDriver {
 
   notLeader(): WeftError {
     const lead = this.node.raft.lead;
-    const record = lead === NONE ? undefined : this.members.get(lead);
     return unavailable(
       lead === NONE ? 'no leader is known; retry shortly' : `member ${this.options.node_id} does not lead; member ${lead} does`,
       'NOT_LEADER',
-      { leader_id: String(lead), leader_addr: record?.address ?? '' },
+      { leader_id: String(lead), leader_addr: lead === NONE ? '' : this.clientAddressOf(lead) },
     );
   }
 

@@ -23,6 +23,9 @@ const CLIENT_ADDRESSES_METHOD = 'weft.member.client_addresses';
 /** Bound on asking one member for its addresses; a status is answered without it past this. */
 export const client_address_call_timeout_ms = 500;
 
+/** How often a member checks whether it knows its leader's client addresses (ClientAddresses.watchLeader). */
+export const leader_address_poll_ms = 500;
+
 export class ClientAddresses {
   /** This member's own, set once its API servers listen. */
   private own: ClientAddress = UNKNOWN_CLIENT_ADDRESS;
@@ -54,6 +57,23 @@ export class ClientAddresses {
 
   of(node_id: NodeId): ClientAddress {
     return node_id === this.self ? this.own : (this.known.get(node_id) ?? UNKNOWN_CLIENT_ADDRESS);
+  }
+
+  /**
+   * Keeps the leader's addresses known on every member, so a refusal names where to retry
+   * (NOT_LEADER, MEMBER_READ_ONLY): every `every_ms`, asks a leader this member has not heard
+   * from yet. Returns the function that stops it.
+   */
+  watchLeader(leader: () => NodeId, every_ms: number): () => void {
+    let asked: NodeId = 0;
+    const timer = setInterval(() => {
+      const id = leader();
+      if (id === 0 || id === this.self || (id === asked && this.known.has(id))) return;
+      asked = id;
+      void this.refresh([id]);
+    }, every_ms);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   /** Asks each of `members` (this one aside) for its addresses, in parallel, each bounded; failures keep the last known. */

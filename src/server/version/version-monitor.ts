@@ -155,7 +155,7 @@ export class VersionMonitor {
 
   /** The peer address the membership records for `node_id`; empty when it records none. */
   memberAddress(node_id: NodeId): string {
-    return this.db.log.membership.members.find((m) => m.node_id === node_id)?.address ?? '';
+    return this.db.log.clientAddressOf(node_id);
   }
 
   /** The refusal of a write on a read-only member, with every metadata key of SPEC 7. */
