@@ -508,7 +508,11 @@ export class LogDriver {
       const cs = this.node.applyConfChange(cc);
       const event = entries[i]!.event;
       if (event.kind === 'membership_changed') this.members.apply(event);
-      if (cc.kind === 'remove' && cc.node === this.options.node_id) this.removedSelf = true;
+      // Removed is where the membership leaves this member now, not that it once was: a member wiped
+      // and joined again under its old node id replays its own earlier removal before its new join.
+      const self = this.options.node_id;
+      if (cs.voters.includes(self) || cs.learners.includes(self)) this.removedSelf = false;
+      else if (cc.kind === 'remove' && cc.node === self) this.removedSelf = true;
       this.members.retain(cs);
       this.bindPeers();
     }
