@@ -137,7 +137,15 @@ export async function startServer(
   });
   const query = readOnlyAwareQueries(memberQueries, versions);
   metrics.watchStatements(statements, () => engine.planCacheStats());
-  const blobs = await startBlobs(db, config, backend.defaultConcern, log);
+  const blobs = await startBlobs(
+    db,
+    config,
+    backend.defaultConcern,
+    log,
+    member.transport === undefined
+      ? undefined
+      : { transport: member.transport, self: config.node_id, members: () => [db.log.leaderId, ...db.log.membership.members.map((m) => m.node_id)] },
+  );
   const ttl = startTtlSweeps(db, config, backend.defaultConcern, clock_us, log);
   metrics.watchTtl(ttl.sweeper);
   const admin = new MembershipAdmin(db, { poll_ms: 200, promote_lag_entries: PROMOTE_LAG_ENTRIES, concern: backend.defaultConcern, log });

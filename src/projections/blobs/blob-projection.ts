@@ -38,6 +38,8 @@ export class BlobProjection {
   private readonly pending: PendingChange[] = [];
   /** Chunks whose count reached zero at a committed entry and that the server has not taken yet. */
   private released: string[] = [];
+  /** Blobs added or removed so far (see `revision`). */
+  private changes = 0;
 
   blob(blob_id: string): BlobRecord | undefined {
     return this.blobs.get(blob_id);
@@ -46,6 +48,11 @@ export class BlobProjection {
   /** References to `chunk_id` in the latest state (pending entries included). */
   refCount(chunk_id: string): number {
     return this.refs.get(chunk_id) ?? 0;
+  }
+
+  /** Every chunk some blob references in the latest state (pending entries included). */
+  referencedChunks(): IterableIterator<string> {
+    return this.refs.keys();
   }
 
   get blobCount(): number {
@@ -143,12 +150,19 @@ export class BlobProjection {
     for (const [blob_id, chunk_ids, total_size] of s?.blobs ?? []) this.add({ blob_id, chunk_ids, total_size });
   }
 
+  /** Advances on every blob added or removed (applied, rolled back or restored): a change to look at. */
+  get revision(): number {
+    return this.changes;
+  }
+
   private add(record: BlobRecord): void {
+    this.changes++;
     this.blobs.set(record.blob_id, record);
     for (const c of record.chunk_ids) this.refs.set(c, (this.refs.get(c) ?? 0) + 1);
   }
 
   private remove(record: BlobRecord): void {
+    this.changes++;
     this.blobs.delete(record.blob_id);
     for (const c of record.chunk_ids) {
       const n = (this.refs.get(c) ?? 0) - 1;

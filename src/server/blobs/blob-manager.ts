@@ -5,6 +5,7 @@ import type { ConcernWait } from '../../log/driver/log-driver.js';
 import type { BlobRecord } from '../../projections/blobs/blob-projection.js';
 import { refusalError, type Database } from '../database.js';
 import { ChunkStore } from './chunk-store.js';
+import type { ChunkFetch } from './chunk-peers.js';
 import { fixedChunks } from './rechunk.js';
 
 /**
@@ -21,6 +22,8 @@ export interface BlobManagerOptions {
   readonly concern: () => ConcernWait;
   /** Epoch milliseconds; injectable for tests of the grace period. */
   readonly now_ms?: () => number;
+  /** A chunk this member lacks, from the other members of its group (chunk-peers.ts); absent alone. */
+  readonly fetchChunk?: ChunkFetch;
 }
 
 export interface UploadOutcome {
@@ -47,6 +50,9 @@ export class BlobManager {
   private readonly pins = new Map<string, number>();
   private readonly unsubscribe: () => void;
   private chunksReleased = 0;
+  /** The blob projection's revision at the last whole fillMissing pass, and what it left missing. */
+  private filledRevision = -1;
+  private lastMissing = 0;
 
   private constructor(
     private readonly db: Database,
@@ -137,7 +143,7 @@ export class BlobManager {
     try {
       for (const chunk_id of blob.chunk_ids) {
         if (signal.aborted) throw signal.reason;
-        yield await this.store.read(chunk_id);
+        yield await this.readOrFetch(chunk_id);
       }
     } finally {
       for (const c of blob.chunk_ids) this.unpin(c);
@@ -190,6 +196,46 @@ export class BlobManager {
       if (this.db.sm.blobs.refCount(chunk_id) > 0 || this.pins.has(chunk_id)) continue;
       if (this.store.deleteSync(chunk_id)) this.chunksReleased++;
     }
+  }
+
+  /**
+   * Fetches from the other members up to `max_chunks` chunks that blobs reference and this member
+   * lacks (a follower has the entries of uploads another member took, not their files). Answers how
+   * many it stored and how many it still lacks. A whole pass runs only after the blobs changed or
+   * while chunks are missing, so a quiet store is not walked again and again.
+   */
+  async fillMissing(max_chunks: number): Promise<{ readonly filled: number; readonly missing: number }> {
+    const fetchChunk = this.o.fetchChunk;
+    const blobs = this.db.sm.blobs;
+    const revision = blobs.revision;
+    if (fetchChunk === undefined || (revision === this.filledRevision && this.lastMissing === 0)) return { filled: 0, missing: 0 };
+    let filled = 0;
+    let missing = 0;
+    for (const chunk_id of [...blobs.referencedChunks()]) {
+      if (this.store.has(chunk_id)) continue;
+      if (filled >= max_chunks) {
+        missing++;
+        continue;
+      }
+      const data = await fetchChunk(chunk_id);
+      // A chunk released while it was fetched is not stored (orphan collection would take it later).
+      if (data === undefined) missing++;
+      else if (blobs.refCount(chunk_id) > 0 && (await this.store.put(chunk_id, data)) === 'written') filled++;
+    }
+    if (filled > 0) this.store.syncDir();
+    this.filledRevision = revision;
+    this.lastMissing = missing;
+    return { filled, missing };
+  }
+
+  /** A chunk from this member's store, or fetched from another member, stored, and then served. */
+  private async readOrFetch(chunk_id: string): Promise<Buffer> {
+    const fetchChunk = this.o.fetchChunk;
+    if (this.store.has(chunk_id) || fetchChunk === undefined) return this.store.read(chunk_id);
+    const data = await fetchChunk(chunk_id);
+    if (data === undefined) return this.store.read(chunk_id);
+    if ((await this.store.put(chunk_id, data)) === 'written') this.store.syncDir();
+    return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   }
 
   private pin(chunk_id: string): void {
