@@ -42,6 +42,14 @@ export class WriteSet implements GraphReader {
     private readonly trackReads: boolean,
   ) {}
 
+  /**
+   * Nodes and edges this write set holds a state for (created, changed or deleted here). Grows by
+   * at most one per write call and never shrinks: a statement charges its growth to its memory limit.
+   */
+  get entries(): number {
+    return this.nodeOverlay.size + this.edgeOverlay.size;
+  }
+
   get read_index(): number {
     return this.base.read_index;
   }

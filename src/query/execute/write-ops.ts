@@ -29,6 +29,28 @@ function writeSet(env: OpEnv): WriteSet {
   return ws;
 }
 
+/**
+ * Bytes a write set's entry for one node or edge is charged to the statement's memory limit: the
+ * state object, its labels and property map, the overlay's map entry and the creation list. An
+ * estimate of the fixed part only; property values are not weighed.
+ */
+export const WRITE_ENTRY_BYTES = 320;
+
+/**
+ * Runs one row's writes and charges the entries they added to the write set against the statement's
+ * memory limit, so that a runaway write (`UNWIND range(1, 100000000) AS x CREATE ...`) fails with
+ * RESOURCE_EXHAUSTED / EXCEEDS_MEMORY_BUDGET, proposing nothing, rather than exhausting the process.
+ * Writing the same entity again adds no entry and costs nothing more.
+ */
+function charged<T>(env: OpEnv, writes: () => T): T {
+  const ws = writeSet(env);
+  const before = ws.entries;
+  const r = writes();
+  const grown = ws.entries - before;
+  if (grown > 0) env.cx.memory.reserve(grown * WRITE_ENTRY_BYTES);
+  return r;
+}
+
 /** A value as a stored property; null means "remove". Maps, nodes and mixed lists cannot be stored. */
 export function toProperty(v: Value, key: string): PropertyValue | null {
   if (v === null) return null;
@@ -116,7 +138,9 @@ export function create(op: Op<'create'>, input: PhysicalOp, env: OpEnv): Physica
     input(arg, (row) => {
       const ws = writeSet(env);
       const created = new Set<number>();
-      for (const p of paths) createPath(p, row, created, ws, env.cx.stats);
+      charged(env, () => {
+        for (const p of paths) createPath(p, row, created, ws, env.cx.stats);
+      });
       return sink(row);
     });
 }
@@ -138,14 +162,16 @@ export function merge(op: Op<'merge'>, input: PhysicalOp, match: PhysicalOp, env
       );
       if (found.length > 0) {
         for (const r of found) {
-          onMatch(r);
+          charged(env, () => onMatch(r));
           if (!finish(sink(r))) return false;
         }
         return true;
       }
       checkNulls(row);
-      createPath(path, row, new Set(), writeSet(env), env.cx.stats);
-      onCreate(row);
+      charged(env, () => {
+        createPath(path, row, new Set(), writeSet(env), env.cx.stats);
+        onCreate(row);
+      });
       return sink(row);
     });
 }
@@ -247,7 +273,7 @@ export function set(op: Op<'set'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
   const action = compileSetItems(op.items, env);
   return (arg, sink) =>
     input(arg, (row) => {
-      action(row);
+      charged(env, () => action(row));
       return sink(row);
     });
 }
@@ -287,7 +313,9 @@ export function remove(op: Op<'remove'>, input: PhysicalOp, env: OpEnv): Physica
   const actions = op.items.map((i) => compileRemoveItem(i, env));
   return (arg, sink) =>
     input(arg, (row) => {
-      for (const a of actions) a(row);
+      charged(env, () => {
+        for (const a of actions) a(row);
+      });
       return sink(row);
     });
 }
@@ -298,7 +326,9 @@ export function del(op: Op<'delete'>, input: PhysicalOp, env: OpEnv): PhysicalOp
   return (arg, sink) =>
     input(arg, (row) => {
       const ws = writeSet(env);
-      for (const f of fns) deleteValue(f(row), detach, ws, env.cx.stats);
+      charged(env, () => {
+        for (const f of fns) deleteValue(f(row), detach, ws, env.cx.stats);
+      });
       return sink(row);
     });
 }

@@ -61,6 +61,23 @@ describe('statement memory limit', () => {
 });
 
 describe('statement deadline', () => {
+  it('a write that returns nothing is charged for what its write set holds, not for rewriting the same node', async () => {
+    await withDb(
+      async (db) => {
+        // No sort, no result, and a thousand input rows (which the eager buffer before CREATE holds
+        // well within budget): only the write set grows, by nine entries per row.
+        const e = await failure(db.query('UNWIND range(1, 1000) AS i CREATE (:N)-[:R]->(:N)-[:R]->(:N)-[:R]->(:N)-[:R]->(:N)'));
+        expect(e.reason).toBe('EXCEEDS_MEMORY_BUDGET');
+        expect((await db.query('MATCH (n) RETURN count(n)')).rows).toEqual([[0n]]);
+        // Setting one node five thousand times holds one entry and runs (charged per SET, it would not fit).
+        await db.query('CREATE (:One)');
+        await db.query('UNWIND range(1, 5000) AS i MATCH (o:One) SET o.v = i');
+        expect((await db.query('MATCH (o:One) RETURN o.v')).rows).toEqual([[5000n]]);
+      },
+      { memory_limit_bytes: 2 * MiB },
+    );
+  });
+
   it('a long cartesian product stops with DEADLINE_EXCEEDED and the engine keeps serving', async () => {
     await withDb(async (db) => {
       await db.query('UNWIND range(1, 400) AS i CREATE (:N {i: i})');
