@@ -297,6 +297,8 @@ export class SchemaProjection {
     const gen = this.indexes.get(b.operation)!;
     // On a member replaying the log (or restarting), the backfill finishes here, at the same position.
     this.indexes.fill(gen);
+    // The backfill met writes at moments no entry records: the graph is settled here, the same everywhere.
+    if (gen.search?.kind === 'vector') gen.search.settleBuild();
     // Complete now: the count of indexed nodes is a function of the state, the same on every member.
     b.indexed = Math.max(b.indexed, gen.filled_through_count());
     if (index.serving !== undefined) {

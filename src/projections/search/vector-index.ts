@@ -64,6 +64,14 @@ export class VectorIndex implements SearchMaintenance {
    * only records them (the graph holds them already) until `settleSaved` checks them against it.
    */
   private adopting: SavedGraphFacts | undefined;
+  /**
+   * Whether the graph is exactly its vectors appended in ascending id order to a fresh graph (no
+   * update, delete or out-of-order insert since). A build's backfill interleaves with writes at
+   * moments no log entry records, so only such a graph is the same on every member and replay.
+   */
+  private inIdOrder = true;
+  /** Highest id appended while `inIdOrder` holds (-1: none). */
+  private lastAppended = -1;
 
   constructor(
     readonly spec: Extract<SearchIndexSpec, { kind: 'vector' }>,
@@ -87,6 +95,7 @@ export class VectorIndex implements SearchMaintenance {
     this.version++;
     if (this.hnsw === undefined) return;
     this.hnsw.markDelete(id);
+    this.inIdOrder = false;
     this.deleted.add(id);
     if (this.deleted.size >= compaction_deleted_min && this.deleted.size > this.vectors.size) this.compact();
   }
@@ -171,6 +180,8 @@ export class VectorIndex implements SearchMaintenance {
     this.version++;
     this.ef = -1;
     this.capacity = hnsw.getMaxElements();
+    // How the saved graph came to be is unknown: a build settling over it rebuilds it.
+    this.inIdOrder = false;
     this.deleted.clear();
     for (const id of facts.deleted) this.deleted.add(id);
     this.adopting = facts;
@@ -227,7 +238,20 @@ export class VectorIndex implements SearchMaintenance {
       this.capacity *= 2;
       this.hnsw.resizeIndex(this.capacity);
     }
+    if (had !== undefined || reused || id <= this.lastAppended) this.inIdOrder = false;
+    else this.lastAppended = id;
     this.hnsw.addPoint(Array.from(v), id);
+  }
+
+  /**
+   * At a build's publication, on every member and in every replay: makes the graph the one its
+   * vectors give appended in id order, rebuilding it when writes during the build (or the order the
+   * backfill met them in) made it otherwise. True when it rebuilt.
+   */
+  settleBuild(): boolean {
+    if (this.hnsw === undefined || this.adopting !== undefined || this.inIdOrder) return false;
+    this.rebuild(Math.max(vector_capacity_initial, this.vectors.size * 2));
+    return true;
   }
 
   /** Mark-deleted slots waiting for a compaction. */
@@ -246,6 +270,7 @@ export class VectorIndex implements SearchMaintenance {
     const live = [...this.vectors.entries()].sort((a, b) => a[0] - b[0]);
     this.reset(capacity);
     for (const [id, v] of live) this.hnsw?.addPoint(Array.from(v), id);
+    this.lastAppended = live.at(-1)?.[0] ?? -1;
   }
 
   private reset(capacity: number): void {
@@ -259,6 +284,8 @@ export class VectorIndex implements SearchMaintenance {
     this.hnsw = new HierarchicalNSW(space, this.dimensions);
     this.ef = -1;
     this.origin = 'built';
+    this.inIdOrder = true;
+    this.lastAppended = -1;
     this.hnsw.initIndex({ maxElements: capacity, m: this.spec.m, efConstruction: this.spec.ef_construction, randomSeed: hnsw_seed });
   }
 }
