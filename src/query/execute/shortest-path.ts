@@ -199,7 +199,7 @@ export function shortestPath(
    * Calls `fn` with each way from `node` back to the side's root (the relationships in that order),
    * depth first with an explicit stack; stops when `fn` answers false, and then answers false.
    */
-  function eachWay(side: Side, node: number, root: number, fn: (edges: readonly EdgeState[]) => boolean): boolean {
+  function eachWay(side: Pick<Search, 'ways'>, node: number, root: number, fn: (edges: readonly EdgeState[]) => boolean): boolean {
     const edges: EdgeState[] = [];
     if (node === root) return fn(edges);
     const choices: { ways: readonly Way[]; next: number }[] = [{ ways: side.ways.get(node) as readonly Way[], next: 0 }];
@@ -225,30 +225,15 @@ export function shortestPath(
 
   /**
    * Emits the paths from the search's start to `goal`, each prefixed by `before`, read back along
-   * the recorded ways depth first with an explicit stack (a path may be long). 'one' emits the first.
+   * the recorded ways (eachWay). 'one' emits the first.
    */
   function walkBack(found: Search, goal: number, before: readonly EdgeState[], emit: (edges: readonly EdgeState[]) => boolean): boolean {
-    /** Relationships from the goal back towards the start; choices[i] the ways tried at depth i. */
-    const edges: EdgeState[] = [];
-    const choices: { ways: readonly Way[]; next: number }[] = [{ ways: found.ways.get(goal) as readonly Way[], next: 0 }];
-    while (choices.length > 0) {
-      const top = choices[choices.length - 1]!;
-      if (top.next >= top.ways.length) {
-        choices.pop();
-        edges.pop();
-        continue;
-      }
-      deadline.tick();
-      const w = top.ways[top.next++]!;
-      edges.push(w.edge);
-      if (w.prev !== found.start) {
-        choices.push({ ways: found.ways.get(w.prev) as readonly Way[], next: 0 });
-        continue;
-      }
-      if (!emit([...before, ...[...edges].reverse()])) return false;
-      if (!all) return true;
-      edges.pop();
-    }
-    return true;
+    let stopped = false;
+    eachWay(found, goal, found.start, (edges) => {
+      // eachWay gives the relationships from the goal back towards the start.
+      if (!emit([...before, ...[...edges].reverse()])) stopped = true;
+      return !stopped && all;
+    });
+    return !stopped;
   }
 }
