@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WeftError } from '../../src/common/errors.js';
 import { BlobManager } from '../../src/server/blobs/blob-manager.js';
 import { Database, type DatabaseOptions } from '../../src/server/database.js';
+import { failure } from '../support/failure.js';
 
 /** Blob references kept by node properties, orphan collection, and blobs across a restart. */
 const journaled = { acks: 1, level: 'journal', timeout_ms: 0 } as const;
@@ -28,16 +28,6 @@ async function bytesOf(m: BlobManager, blob_id: string): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const c of m.chunks(m.meta(blob_id), new AbortController().signal)) parts.push(c);
   return Buffer.concat(parts);
-}
-
-async function failure(p: Promise<unknown>): Promise<WeftError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof WeftError) return e;
-    throw e;
-  }
-  throw new Error('expected a failure');
 }
 
 function open(db: Database, now_ms?: () => number): BlobManager {

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcClient, type GrpcClient } from '../../src/api/grpc-client.js';
-import { WeftError } from '../../src/common/errors.js';
 import { BlobService } from '../../src/gen/weft/v1/blob_pb.js';
 import { GraphService } from '../../src/gen/weft/v1/graph_pb.js';
 import { ScalarType, SchemaService } from '../../src/gen/weft/v2/schema_pb.js';
 import { defaultConfig } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
+import { failure } from '../support/failure.js';
 
 /** BlobService end to end on a real member, over gRPC and over REST (both body forms). */
 const KiB = 1024;
@@ -33,16 +33,6 @@ function* frames(data: Buffer, size = 100 * KiB): Iterable<{ data: Uint8Array; s
     yield { data: data.subarray(at, at + size), sequence: sequence++ };
     if (data.byteLength === 0) return;
   }
-}
-
-async function failure(p: Promise<unknown>): Promise<WeftError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof WeftError) return e;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('blob service on a member', () => {

@@ -5,7 +5,6 @@ import { toJson, type JsonObject } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcClient, type GrpcClient } from '../../src/api/grpc-client.js';
 import { restCall } from '../../src/api/rest-client.js';
-import { WeftError } from '../../src/common/errors.js';
 import { GraphService } from '../../src/gen/weft/v1/graph_pb.js';
 import { QueryService } from '../../src/gen/weft/v1/query_pb.js';
 import { PropertyValueSchema, type PropertyValue } from '../../src/gen/weft/v1/values_pb.js';
@@ -14,6 +13,7 @@ import { defaultConfig } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { instantOfMicros } from '../../src/projections/computed/computed-reads.js';
 import type { PropertyValue as PropertyValue_ } from '../../src/common/property-value.js';
+import { failure } from '../support/failure.js';
 
 /**
  * Computed properties on a member whose clock the test moves: DECAY and VECTOR_DECAY evaluated on
@@ -44,16 +44,6 @@ function plain(v: PropertyValue | undefined): unknown {
   const j = toJson(PropertyValueSchema, v) as JsonObject;
   const [k, x] = Object.entries(j)[0] ?? [];
   return k === undefined ? null : k === 'floatValue' ? Number(x) : x;
-}
-
-async function failure(p: Promise<unknown>): Promise<WeftError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof WeftError) return e;
-    throw e;
-  }
-  throw new Error('expected a failure');
 }
 
 describe('computed properties', () => {

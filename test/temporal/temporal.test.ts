@@ -5,13 +5,13 @@ import { toJson, type JsonObject } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcClient, type GrpcClient } from '../../src/api/grpc-client.js';
 import { restCall } from '../../src/api/rest-client.js';
-import { WeftError } from '../../src/common/errors.js';
 import { GraphService } from '../../src/gen/weft/v1/graph_pb.js';
 import { QueryService } from '../../src/gen/weft/v1/query_pb.js';
 import { PropertyValueSchema, type PropertyValue } from '../../src/gen/weft/v1/values_pb.js';
 import { ScalarType, SchemaService } from '../../src/gen/weft/v2/schema_pb.js';
 import { defaultConfig, type ServerConfig } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
+import { failure } from '../support/failure.js';
 
 /**
  * Temporal labels and edge types on a member whose clock the test sets, on both transports: versions
@@ -36,16 +36,6 @@ function plain(v: PropertyValue | undefined): unknown {
   if (k === undefined) return null;
   if (k === 'datetimeValue') return (x as JsonObject)['iso'];
   return x;
-}
-
-async function failure(p: Promise<unknown>): Promise<WeftError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof WeftError) return e;
-    throw e;
-  }
-  throw new Error('expected a failure');
 }
 
 describe('temporal labels and edge types', () => {

@@ -2,16 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { WeftError } from '../../../src/common/errors.js';
 import { QueryEngine } from '../../../src/query/engine.js';
 import { withDb } from './support.js';
-
-async function failure(p: Promise<unknown>): Promise<WeftError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof WeftError) return e;
-    throw e;
-  }
-  throw new Error('expected the statement to fail');
-}
+import { failure } from '../../support/failure.js';
 
 const MiB = 1024 * 1024;
 
