@@ -94,8 +94,14 @@ export class CypherRunner {
       case 'write': {
         if (prepared.explain) return this.outcome(this.engine.execute(prepared, view, ctx), view, 0);
         if (call.at_timestamp > 0) throw failedPrecondition('a statement that writes cannot read at a past timestamp');
-        // Its reads see computed properties as a read-only statement does, at the same clock.
-        const { value, receipt } = await this.db.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: call.concern, computed_at_us: this.clock() });
+        // Its reads see computed properties as a read-only statement does, at the same clock. It runs
+        // in time slices on its own write set (nothing else reads or writes it), so a cancelled call
+        // or a deadline stops it at its next slice with nothing proposed.
+        const sliced: ExecuteContext = { ...ctx, writes_private: true };
+        const { value, receipt } = await this.db.writeSliced((ws) => this.engine.executeSliced(prepared, ws, sliced, call.signal), {
+          concern: call.concern,
+          computed_at_us: this.clock(),
+        });
         // Values the statement returns are resolved against the state it wrote, pending or not.
         return this.outcome(value, this.db.sm.latestView(), receipt.commit_ts);
       }

@@ -15,6 +15,7 @@ import type { SnapshotView } from '../projections/graph/view.js';
 import { WriteSet, type IdAllocator } from '../projections/graph/write-set.js';
 import type { StateMachine } from '../projections/state-machine.js';
 import { DataDir } from './data-dir.js';
+import { SnapshotPins } from './snapshot-pins.js';
 
 /**
  * One member: its data directory, its log, its projections, and the write path of DESIGN 3. A write
@@ -83,6 +84,8 @@ export class Database {
   private nextNodeId: number;
   private nextEdgeId: number;
   readonly ids: IdAllocator;
+  /** Snapshots that sliced writes still read (writeSliced), held from collection like a paused read's. */
+  private readonly writePins = new SnapshotPins();
   /**
    * Refuses a write this member may not take though it leads (a member that does not run its group's
    * version, SPEC 9.4) by throwing; the event is the one about to be proposed, absent for a graph write.
@@ -102,6 +105,7 @@ export class Database {
     this.lastCheckpointIndex = sm.committedIndex;
     this.nextNodeId = sm.graph.nextNodeId;
     this.nextEdgeId = sm.graph.nextEdgeId;
+    this.pinSources.push(() => this.writePins.oldest());
     this.ids = {
       nodeId: () => {
         this.nextNodeId = Math.max(this.nextNodeId, this.sm.graph.nextNodeId);
@@ -329,6 +333,47 @@ export class Database {
       ...(options.expect !== undefined ? { expect: options.expect } : {}),
       ...(options.read_check !== undefined ? { read_check: options.read_check } : {}),
     };
+    const receipt = await this.submitAdmitted(event, options.concern);
+    return { value, receipt };
+  }
+
+  /**
+   * A write whose `build` may pause between time slices (a Cypher statement that writes): it reads the
+   * latest state as of its start, pinned, with its reads recorded. Other writes commit during its
+   * pauses; when one did, its entry carries a read check, so it is refused whole (ABORTED,
+   * TRANSACTION_CONFLICT) if a node or relationship it read was written after its snapshot, as a
+   * transaction's commit is. A build that fails, passes its deadline or is cancelled proposes nothing.
+   */
+  async writeSliced<T>(build: (ws: WriteSet) => Promise<T>, options: Pick<WriteOptions, 'concern' | 'computed_at_us'>): Promise<{ value: T; receipt: Receipt }> {
+    await this.admitWrite();
+    const seen = this.sm.appliedIndex;
+    const seen_ts = this.sm.clock.tsOf(seen) ?? 0;
+    const base = this.sm.viewAt(seen);
+    const ws = new WriteSet(options.computed_at_us === undefined ? base : withComputedValues(base, this.sm.schema.catalog, options.computed_at_us), this.ids, true);
+    const unpin = this.writePins.pin(seen);
+    let value: T;
+    try {
+      value = await build(ws);
+    } catch (e) {
+      await this.settleSeen(seen, options.concern);
+      throw e;
+    } finally {
+      unpin();
+    }
+    const ops = ws.ops();
+    if (ops.length === 0) {
+      await this.settleSeen(seen, options.concern);
+      return { value, receipt: { index: 0, commit_ts: 0 } };
+    }
+    // Nothing applied since the snapshot (its index and that entry's timestamp unchanged): the write
+    // ran as if in one go, and needs no check.
+    const interleaved = this.sm.appliedIndex !== seen || (this.sm.clock.tsOf(seen) ?? 0) !== seen_ts;
+    const event: GraphWrite = {
+      kind: 'graph_write',
+      ops,
+      ...(interleaved ? { read_check: { read_ts: seen_ts, node_ids: [...ws.readNodes], edge_ids: [...ws.readEdges] } } : {}),
+    };
+    if (this.closing) throw unavailable('the server is shutting down; retry on another member or after restart', 'SHUTTING_DOWN');
     const receipt = await this.submitAdmitted(event, options.concern);
     return { value, receipt };
   }
