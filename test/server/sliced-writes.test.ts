@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Value } from '../../src/common/values/value.js';
+import type { CypherCall } from '../../src/api/query-service.js';
+import { CypherRunner } from '../../src/server/cypher-runner.js';
+import { Database } from '../../src/server/database.js';
+import { cypherCall } from '../support/cypher-call.js';
+import { failure } from '../support/failure.js';
+
+/**
+ * Auto-committed write statements run in time slices on a snapshot of their own: other writes commit
+ * during their pauses, a cancelled or late one proposes nothing, and one that read what another wrote
+ * meanwhile is refused whole, as a transaction's commit would be.
+ */
+const nodes = 100_000;
+
+const call = (text: string, params: Record<string, Value> = {}, extra: Partial<CypherCall> = {}): CypherCall =>
+  cypherCall(text, params, { memory_limit_bytes: 512 * 1024 * 1024, ...extra });
+
+async function withRunner(body: (db: Database, runner: CypherRunner) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-sliced-writes-'));
+  const db = await Database.open({ data_dir: dir, node_id: 1, mvcc_retention_secs: 0, checkpoint_interval_entries: 1_000_000, log_segment_bytes_max: 1 << 26 });
+  try {
+    await body(db, new CypherRunner(db));
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function count(db: Database, runner: CypherRunner, label: string): Promise<bigint> {
+  const out = await runner.autoCommit(call(`MATCH (x:${label}) RETURN count(x)`), db.latestCommitted());
+  return out.rows[0]?.[0] as bigint;
+}
+
+/** Turns of the event loop until `db` applied an entry after `index`, or `settled` says the statement ended. */
+async function untilApplied(db: Database, index: number, settled: () => boolean): Promise<void> {
+  while (db.sm.appliedIndex === index && !settled()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('sliced auto-committed writes', () => {
+  it('a large CREATE pauses while a point write commits, and both are applied', async () => {
+    await withRunner(async (db, runner) => {
+      const big = runner.autoCommit(call('UNWIND range(1, $n) AS i CREATE (:Big {i: i})', { n: BigInt(nodes) }), db.latestCommitted());
+      let settled = false;
+      void big.finally(() => (settled = true));
+      const applied = db.sm.appliedIndex;
+      const point = runner.autoCommit(call('CREATE (:Point) RETURN 1'), db.latestCommitted());
+      await untilApplied(db, applied, () => settled);
+      // The point write was applied while the large one was still running.
+      expect(settled).toBe(false);
+      await point;
+      expect((await big).stats.nodes_created).toBe(nodes);
+      expect(await count(db, runner, 'Big')).toBe(BigInt(nodes));
+      expect(await count(db, runner, 'Point')).toBe(1n);
+    });
+  });
+
+  it('a paused write that read a node another write changed meanwhile is refused whole: ABORTED / TRANSACTION_CONFLICT', async () => {
+    await withRunner(async (db, runner) => {
+      await runner.autoCommit(call('CREATE (:Account {k: 1, v: 0})'), db.latestCommitted());
+      const reading = runner.autoCommit(
+        call('MATCH (a:Account {k: 1}) UNWIND range(1, $n) AS i CREATE (:Entry {i: i}) WITH a, count(*) AS c SET a.v = c', { n: BigInt(nodes) }),
+        db.latestCommitted(),
+      );
+      const settled = { now: false };
+      const outcome = failure(reading);
+      void reading.catch(() => undefined).finally(() => (settled.now = true));
+      // Let it take its snapshot and pause first.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const applied = db.sm.appliedIndex;
+      const other = runner.autoCommit(call('MATCH (a:Account {k: 1}) SET a.v = -1'), db.latestCommitted());
+      await untilApplied(db, applied, () => settled.now);
+      expect(settled.now).toBe(false);
+      await other;
+      const e = await outcome;
+      expect(e.code).toBe('ABORTED');
+      expect(e.reason).toBe('TRANSACTION_CONFLICT');
+      expect(await count(db, runner, 'Entry')).toBe(0n);
+      const v = await runner.autoCommit(call('MATCH (a:Account) RETURN a.v'), db.latestCommitted());
+      expect(v.rows[0]).toEqual([-1n]);
+    });
+  });
+
+  it('a paused write that other writes overtook, but that read nothing they wrote, commits', async () => {
+    await withRunner(async (db, runner) => {
+      await runner.autoCommit(call('CREATE (:Account {k: 1}), (:Ledger {k: 2})'), db.latestCommitted());
+      const writing = runner.autoCommit(
+        call('MATCH (a:Account {k: 1}) UNWIND range(1, $n) AS i CREATE (:Entry {i: i}) WITH a, count(*) AS c SET a.v = c', { n: BigInt(nodes) }),
+        db.latestCommitted(),
+      );
+      let settled = false;
+      void writing.finally(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await runner.autoCommit(call('MATCH (l:Ledger) SET l.v = -1'), db.latestCommitted());
+      expect(settled).toBe(false);
+      await writing;
+      expect(await count(db, runner, 'Entry')).toBe(BigInt(nodes));
+      const v = await runner.autoCommit(call('MATCH (a:Account), (l:Ledger) RETURN a.v, l.v'), db.latestCommitted());
+      expect(v.rows).toEqual([[BigInt(nodes), -1n]]);
+    });
+  });
+
+  it('a write whose call is cancelled while it is paused ends CANCELLED and applies nothing', async () => {
+    await withRunner(async (db, runner) => {
+      const client = new AbortController();
+      const writing = runner.autoCommit(call('UNWIND range(1, $n) AS i CREATE (:Gone {i: i})', { n: 10_000_000n }, { signal: client.signal }), db.latestCommitted());
+      const outcome = failure(writing);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      client.abort();
+      expect((await outcome).code).toBe('CANCELLED');
+      expect(await count(db, runner, 'Gone')).toBe(0n);
+    });
+  });
+
+  it('a write past its deadline ends DEADLINE_EXCEEDED and applies nothing', async () => {
+    await withRunner(async (db, runner) => {
+      const writing = runner.autoCommit(call('UNWIND range(1, $n) AS i CREATE (:Late {i: i})', { n: 10_000_000n }, { deadline_ms: Date.now() + 50 }), db.latestCommitted());
+      expect((await failure(writing)).code).toBe('DEADLINE_EXCEEDED');
+      expect(await count(db, runner, 'Late')).toBe(0n);
+    });
+  });
+});
