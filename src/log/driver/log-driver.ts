@@ -16,6 +16,7 @@ import type { MemberRecord, MembershipSnapshot } from './membership.js';
 import { decodeShippedSnapshot, encodeShippedSnapshot } from './shipped-snapshot.js';
 import { ConcernWaiters } from './concern-waiters.js';
 import { sendsBeforePersist } from './send-order.js';
+import { ProposedEntries } from './proposed-entries.js';
 
 /**
  * The member driver: runs the Raft core (RawNode) over the disk storage. It carries out each Ready in
@@ -95,6 +96,8 @@ export class LogDriver {
   private ticker: NodeJS.Timeout | undefined;
   /** The term this member leads in as the last Ready reported, and the index of that term's no-op. */
   private ledTerm = 0;
+  /** What this leader proposed, not applied yet: applied as is when it commits. */
+  private readonly proposed = new ProposedEntries();
   private termStart = 0;
   /** The role as the last Ready reported it (the core's own may have moved on since). */
   private role: Role = 'follower';
@@ -363,7 +366,9 @@ export class LogDriver {
       throw this.notLeader();
     }
     this.kick();
-    return { index: result.index, term: result.term, commit_ts, event };
+    const entry: Entry = { index: result.index, term: result.term, commit_ts, event };
+    if (event.kind !== 'membership_changed') this.proposed.remember(entry);
+    return entry;
   }
 
   /** Members that can acknowledge a write: voters and learners. */
@@ -494,12 +499,13 @@ export class LogDriver {
   /** Pending entries of a lost term are undone and their callers told the outcome is unknown. */
   private stepDown(): void {
     this.ledTerm = 0;
+    this.proposed.forget();
     this.applyTarget?.leadershipLost();
     this.checkConcerns();
   }
 
   private applyCommitted(raftEntries: readonly RaftEntry[]): void {
-    const entries = toEvents(raftEntries, this.appliedTs);
+    const entries = this.proposed.take(raftEntries, this.appliedTs);
     // Membership first, so a checkpoint taken at the end of this batch records the membership it has.
     for (let i = 0; i < raftEntries.length; i++) {
       const e = raftEntries[i]!;
