@@ -31,6 +31,13 @@ function blobProperties(catalog: Catalog, labels: Iterable<string>): Set<string>
   return names;
 }
 
+function anyBlobProperty(catalog: Catalog): boolean {
+  for (const def of catalog.labels.values()) {
+    for (const p of def.properties) if (p.type.kind === 'scalar' && p.type.scalar === 'BLOB') return true;
+  }
+  return false;
+}
+
 /** How many node properties in the latest state (pending included) hold `blob_id`. */
 export function propertyReferences(catalog: Catalog, graph: GraphStore, blob_id: string): number {
   let n = 0;
@@ -53,6 +60,8 @@ export function propertyReferences(catalog: Catalog, graph: GraphStore, blob_id:
 
 /** Refuses a graph write that sets a BLOB property to a blob that does not exist. */
 export function checkBlobProperties(ops: readonly GraphOp[], catalog: Catalog, graph: GraphStore, blobs: BlobProjection): Refusal | undefined {
+  // No label declares a BLOB property: nothing to check, and a large write skips a pass over its ops.
+  if (!anyBlobProperty(catalog)) return undefined;
   const labelsInBatch = new Map<number, Set<string>>();
   const labelsOf = (id: number): Set<string> => {
     let labels = labelsInBatch.get(id);
