@@ -6,7 +6,7 @@ import { LogDriver } from '../log/driver/log-driver.js';
 import type { MemberRecord } from '../log/driver/membership.js';
 import type { PeerTransport } from '../log/transport/peer-transport.js';
 import { ENGINE_FORMAT } from '../log/engine-format.js';
-import type { Entry, Event, GraphWrite } from '../log/events.js';
+import type { Entry, Event, GraphOp, GraphWrite } from '../log/events.js';
 import { HybridClock, systemClockMicros, type PhysicalClock } from '../log/hlc.js';
 import { withComputedValues } from '../projections/computed/computed-view.js';
 import { loadCheckpoint, readCheckpointFile, storeCheckpointFile, writeCheckpoint } from '../projections/checkpoint.js';
@@ -16,6 +16,7 @@ import { WriteSet, type IdAllocator } from '../projections/graph/write-set.js';
 import type { StateMachine } from '../projections/state-machine.js';
 import { DataDir } from './data-dir.js';
 import { SnapshotPins } from './snapshot-pins.js';
+import { runStepped } from './stepped.js';
 
 /**
  * One member: its data directory, its log, its projections, and the write path of DESIGN 3. A write
@@ -352,15 +353,17 @@ export class Database {
     const ws = new WriteSet(options.computed_at_us === undefined ? base : withComputedValues(base, this.sm.schema.catalog, options.computed_at_us), this.ids, true);
     const unpin = this.writePins.pin(seen);
     let value: T;
+    let ops: GraphOp[];
     try {
       value = await build(ws);
+      // Still pinned: turning updates into ops reads the snapshot's versions.
+      ops = await runStepped(ws.opsInSteps(ops_step_items), commit_slice_ms);
     } catch (e) {
+      unpin();
       await this.settleSeen(seen, options.concern);
       throw e;
-    } finally {
-      unpin();
     }
-    const ops = ws.ops();
+    unpin();
     if (ops.length === 0) {
       await this.settleSeen(seen, options.concern);
       return { value, receipt: { index: 0, commit_ts: 0 } };
@@ -454,6 +457,11 @@ export class Database {
     this.dataDir.release();
   }
 }
+
+/** Entries of a write set turned into ops between two looks at the clock (writeSliced). */
+const ops_step_items = 1024;
+/** How long turning a write set into ops holds the event loop at a time, in ms (the statements' slice). */
+const commit_slice_ms = 2;
 
 const journaled: ConcernWait = { acks: 1, level: 'journal', timeout_ms: 0 };
 

@@ -286,19 +286,45 @@ export class WriteSet implements GraphReader {
 
   /** The observable changes as ops, in an order that applies: creations, updates, then deletions. */
   ops(): GraphOp[] {
+    const steps = this.opsInSteps(Number.POSITIVE_INFINITY);
+    for (;;) {
+      const r = steps.next();
+      if (r.done === true) return r.value;
+    }
+  }
+
+  /**
+   * ops(), pausing after every `step_items` entries looked at, so that a caller may give the event loop
+   * back between steps (a write set of a million nodes takes about a second to turn into ops). Nothing
+   * else may change the write set until it ends.
+   */
+  *opsInSteps(step_items: number): Generator<undefined, GraphOp[], undefined> {
+    let left = step_items;
     const created = new Set(this.createdNodes);
     const createdEdges = new Set(this.createdEdges);
     const out: GraphOp[] = [];
     for (const id of this.createdNodes) {
+      if (--left === 0) {
+        left = step_items;
+        yield;
+      }
       const v = this.nodeOverlay.get(id);
       if (v) out.push({ op: 'create_node', id, labels: v.labels, props: [...v.props] });
     }
     for (const id of this.createdEdges) {
+      if (--left === 0) {
+        left = step_items;
+        yield;
+      }
       const e = this.edgeOverlay.get(id);
       if (e) out.push({ op: 'create_edge', id, type: e.type, source: e.source, target: e.target, props: [...e.props] });
     }
     const deletes: GraphOp[] = [];
     for (const [id, v] of this.nodeOverlay) {
+      if (--left === 0) {
+        left = step_items;
+        yield;
+      }
       if (created.has(id)) continue;
       const before = this.base.node(id);
       if (before === undefined) continue;
@@ -315,6 +341,10 @@ export class WriteSet implements GraphReader {
     }
     const edgeDeletes: GraphOp[] = [];
     for (const [id, e] of this.edgeOverlay) {
+      if (--left === 0) {
+        left = step_items;
+        yield;
+      }
       if (createdEdges.has(id)) continue;
       const before = this.base.edge(id);
       if (before === undefined) continue;
