@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { WeftError, unavailable } from '../common/errors.js';
+import { WeftError, aborted, unavailable } from '../common/errors.js';
 import { assert } from '../common/assert.js';
 import type { ConcernWait, RaftTiming } from '../log/driver/log-driver.js';
 import { LogDriver } from '../log/driver/log-driver.js';
@@ -371,6 +371,19 @@ export class Database {
     // Nothing applied since the snapshot (its index and that entry's timestamp unchanged): the write
     // ran as if in one go, and needs no check.
     const interleaved = this.sm.appliedIndex !== seen || (this.sm.clock.tsOf(seen) ?? 0) !== seen_ts;
+    if (interleaved) {
+      // What it found by scanning a label or a type, or by walking a node's edges, may have grown or
+      // shrunk meanwhile (a MERGE that found no node while another write created one): refused here,
+      // at the leader, before anything is proposed. Ids it read are checked at apply (read_check).
+      const phantom = this.sm.graph.writtenSince(ws.scans, seen);
+      if (phantom !== undefined) {
+        await this.settleSeen(this.sm.appliedIndex, options.concern);
+        throw aborted(`the statement paused and another write changed the nodes or relationships of ${phantom} it had read; retry it`, 'TRANSACTION_CONFLICT', {
+          snapshot_index: String(seen),
+          written: phantom,
+        });
+      }
+    }
     const event: GraphWrite = {
       kind: 'graph_write',
       ops,

@@ -14,7 +14,7 @@ import { failure } from '../support/failure.js';
  * during their pauses, a cancelled or late one proposes nothing, and one that read what another wrote
  * meanwhile is refused whole, as a transaction's commit would be.
  */
-const nodes = 100_000;
+const nodes = 50_000;
 
 const call = (text: string, params: Record<string, Value> = {}, extra: Partial<CypherCall> = {}): CypherCall =>
   cypherCall(text, params, { memory_limit_bytes: 512 * 1024 * 1024, ...extra });
@@ -81,6 +81,26 @@ describe('sliced auto-committed writes', () => {
       expect(await count(db, runner, 'Entry')).toBe(0n);
       const v = await runner.autoCommit(call('MATCH (a:Account) RETURN a.v'), db.latestCommitted());
       expect(v.rows[0]).toEqual([-1n]);
+    });
+  });
+
+  it('a paused MERGE that found no node while another write created one is refused: no duplicate', async () => {
+    await withRunner(async (db, runner) => {
+      const merging = runner.autoCommit(
+        call("MERGE (u:User {name: 'ada'}) WITH u UNWIND range(1, $n) AS i CREATE (:Entry {i: i})", { n: BigInt(nodes) }),
+        db.latestCommitted(),
+      );
+      const settled = { now: false };
+      const outcome = failure(merging);
+      void merging.catch(() => undefined).finally(() => (settled.now = true));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await runner.autoCommit(call("CREATE (:User {name: 'ada'})"), db.latestCommitted());
+      expect(settled.now).toBe(false);
+      const e = await outcome;
+      expect(e.code).toBe('ABORTED');
+      expect(e.reason).toBe('TRANSACTION_CONFLICT');
+      expect(await count(db, runner, 'User')).toBe(1n);
+      expect(await count(db, runner, 'Entry')).toBe(0n);
     });
   });
 

@@ -25,6 +25,16 @@ export interface Refusal {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
+/** What a statement read by predicate rather than by id: whole labels, edge types, or everything. */
+export interface ScanSet {
+  readonly labels: ReadonlySet<string>;
+  readonly types: ReadonlySet<string>;
+  /** Every node (a scan without a label). */
+  readonly all_nodes: boolean;
+  /** Every edge, or the edges of a node of any type (an expand without a type). */
+  readonly all_edges: boolean;
+}
+
 export class GraphStore {
   /** Dense by id: ids are allocated in order by the proposer. Index 0 is never used. */
   private readonly nodes: (NodeRecord | undefined)[] = [undefined];
@@ -537,6 +547,21 @@ export class GraphStore {
       this.dropMembers(label);
       if ((this.labelWritten.get(label) ?? 0) < index) this.labelWritten.set(label, index);
     }
+  }
+
+  /**
+   * The first of `scans` written by an entry after `index`, or undefined: a label a node of which was
+   * created, changed or deleted; an edge type an edge of which was; any node or edge at all for the
+   * `all` scans. Entries undone and written again count too (a list only grows), which only errs
+   * towards seeing a write.
+   */
+  writtenSince(scans: ScanSet, index: number): string | undefined {
+    if (scans.all_nodes && this.nodesWritten > index) return 'any node';
+    for (const label of scans.labels) if ((this.labelWritten.get(label) ?? 0) > index) return `label ${label}`;
+    for (const [type, written] of this.typeWritten) {
+      if (written > index && (scans.all_edges || scans.types.has(type))) return `relationship type ${type}`;
+    }
+    return undefined;
   }
 
   /** A node version at `index`: columns by id no longer picture the nodes. */

@@ -2,7 +2,7 @@ import { assert } from '../../common/assert.js';
 import type { PropertyMap, PropertyValue } from '../../common/property-value.js';
 import { nodeRef, relationshipRef, type NodeRef } from '../../common/values/value.js';
 import type { GraphOp } from '../../log/events.js';
-import type { GraphStats } from './graph-store.js';
+import type { GraphStats, ScanSet } from './graph-store.js';
 import type { EdgeState, NodeState } from './records.js';
 import type { Direction, GraphReader } from './view.js';
 
@@ -34,6 +34,8 @@ export class WriteSet implements GraphReader {
   /** Ids of base nodes and edges read, for read validation. */
   readonly readNodes = new Set<number>();
   readonly readEdges = new Set<number>();
+  /** What was read by predicate (labels and types scanned, adjacency walked), for phantom checks. */
+  private readonly scanned = { labels: new Set<string>(), types: new Set<string>(), all_nodes: false, all_edges: false };
 
   constructor(
     private readonly base: GraphReader,
@@ -84,12 +86,18 @@ export class WriteSet implements GraphReader {
   }
 
   *nodes(): Iterable<NodeState> {
+    if (this.trackReads) this.scanned.all_nodes = true;
     for (const v of this.base.nodes()) {
       if (this.nodeOverlay.has(v.id)) continue;
       if (this.trackReads) this.readNodes.add(v.id);
       yield v;
     }
     yield* this.overlayNodes(undefined);
+  }
+
+  /** What this write set read by predicate (recorded when it tracks reads). */
+  get scans(): ScanSet {
+    return this.scanned;
   }
 
   /** The reader this write set buffers over (an index answers for it, not for the overlay). */
@@ -104,6 +112,7 @@ export class WriteSet implements GraphReader {
    * transaction that seeks one key conflicts with writers of that key's nodes, not of the label.
    */
   *throughOverlay(baseHits: Iterable<NodeState>, label: string): Iterable<NodeState> {
+    if (this.trackReads) this.scanned.labels.add(label);
     for (const v of baseHits) {
       if (this.nodeOverlay.has(v.id)) continue;
       if (this.trackReads) this.readNodes.add(v.id);
@@ -113,6 +122,7 @@ export class WriteSet implements GraphReader {
   }
 
   *nodesWithLabel(label: string): Iterable<NodeState> {
+    if (this.trackReads) this.scanned.labels.add(label);
     for (const v of this.base.nodesWithLabel(label)) {
       if (this.nodeOverlay.has(v.id)) continue;
       if (this.trackReads) this.readNodes.add(v.id);
@@ -128,6 +138,7 @@ export class WriteSet implements GraphReader {
   }
 
   *edges(): Iterable<EdgeState> {
+    if (this.trackReads) this.scanned.all_edges = true;
     for (const e of this.base.edges()) {
       if (this.edgeOverlay.has(e.id)) continue;
       if (this.trackReads) this.readEdges.add(e.id);
@@ -137,6 +148,7 @@ export class WriteSet implements GraphReader {
   }
 
   *edgesOfType(type: string): Iterable<EdgeState> {
+    if (this.trackReads) this.scanned.types.add(type);
     for (const e of this.base.edgesOfType(type)) {
       if (this.edgeOverlay.has(e.id)) continue;
       if (this.trackReads) this.readEdges.add(e.id);
@@ -152,6 +164,10 @@ export class WriteSet implements GraphReader {
   }
 
   *edgesOf(nodeId: number, direction: Direction, type?: string): Iterable<EdgeState> {
+    if (this.trackReads) {
+      if (type === undefined) this.scanned.all_edges = true;
+      else this.scanned.types.add(type);
+    }
     if (this.nodeOverlay.get(nodeId) === null) return;
     for (const e of this.base.edgesOf(nodeId, direction, type)) {
       const o = this.edgeOverlay.get(e.id);
