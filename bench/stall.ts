@@ -23,7 +23,11 @@ const samples = option('--samples', 200);
 const runaways = option('--runaways', 4);
 /** Bound on waiting for the runaway statements to start or to leave. */
 const settle_wait_ms = 30_000;
+const big_nodes = option('--big-nodes', 1_000_000);
 const RUNAWAY = 'UNWIND range(1, 3000) AS a UNWIND range(1, 3000) AS b UNWIND range(1, 3000) AS c RETURN count(*)';
+const RUNAWAY_WRITE = 'UNWIND range(1, 10000) AS a UNWIND range(1, 10000) AS b MERGE (m:M {k: b % 1000}) SET m.v = a';
+/** What a large write may hold, in MiB (the most a call may ask). */
+const big_memory_mb = 4096;
 
 interface Row {
   readonly load: string;
@@ -47,6 +51,49 @@ async function until(server: ServerProcess, n: number): Promise<void> {
     if (Date.now() > end) throw new Error(`the running-statements gauge did not reach ${n} within ${settle_wait_ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+type Measure = (load: string, stop?: () => boolean) => Promise<void>;
+
+/** The probes while `runaways` MERGE loops run; they are then cancelled (their clients leave). */
+async function runawayWrites(server: ServerProcess, measure: Measure): Promise<void> {
+  const clients = Array.from({ length: runaways }, () => new AbortController());
+  const statements = clients.map((c) =>
+    fetch(`${server.rest}/v1/query/cypher`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'grpc-timeout': '3600S' },
+      body: JSON.stringify({ query: RUNAWAY_WRITE, queryMemoryLimitMb: big_memory_mb }),
+      signal: c.signal,
+    }).catch(() => undefined),
+  );
+  await until(server, runaways);
+  await measure(`${runaways} runaway writes`);
+  const still = await running(server);
+  for (const c of clients) c.abort();
+  await Promise.all(statements);
+  await until(server, 0);
+  if (still !== runaways) throw new Error(`only ${still} of the ${runaways} runaway writes were still running at the end`);
+}
+
+/** The probes while one large CREATE runs and commits, sampled until it answers. */
+async function bigWrite(server: ServerProcess, measure: Measure): Promise<void> {
+  let settled = false;
+  const t0 = performance.now();
+  const write = fetch(`${server.rest}/v1/query/cypher`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'grpc-timeout': '3600S' },
+    body: JSON.stringify({ query: `UNWIND range(1, ${big_nodes}) AS x CREATE (:X {v: x})`, queryMemoryLimitMb: big_memory_mb }),
+  }).then(async (res) => {
+    const body = await res.text();
+    settled = true;
+    if (res.status !== 200) throw new Error(`the large write answered ${res.status}: ${body}`);
+  });
+  // Awaited below; until then a failure must not end the process before the measurement's own error.
+  write.catch(() => undefined);
+  await until(server, 1);
+  await measure(`one ${big_nodes}-node CREATE`, () => settled);
+  await write;
+  console.log(`the ${big_nodes}-node CREATE answered after ${(performance.now() - t0).toFixed(0)} ms`);
 }
 
 async function main(): Promise<void> {
@@ -74,9 +121,10 @@ async function main(): Promise<void> {
       await res.arrayBuffer();
     },
   };
-  const measure = async (load: string): Promise<void> => {
+  /** Samples every probe `samples` times, or until `stop` says so when given. */
+  const measure = async (load: string, stop?: () => boolean): Promise<void> => {
     const times = new Map<string, number[]>(Object.keys(probes).map((k) => [k, []]));
-    for (let i = 0; i < samples; i++) {
+    for (let i = 0; stop === undefined ? i < samples : !stop(); i++) {
       for (const [name, probe] of Object.entries(probes)) {
         const t0 = performance.now();
         await probe();
@@ -108,6 +156,8 @@ async function main(): Promise<void> {
     await Promise.all(statements);
     await until(server, 0);
     if (still !== runaways) throw new Error(`only ${still} of the ${runaways} runaway reads were still running at the end`);
+    await runawayWrites(server, measure);
+    await bigWrite(server, measure);
   } finally {
     graph.close();
     await server.stop();
@@ -118,7 +168,7 @@ async function main(): Promise<void> {
   console.log('|---|---|---:|---:|---:|---:|');
   for (const r of rows) console.log(`| ${r.load} | ${r.probe} | ${r.n} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.max_ms.toFixed(2)} |`);
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/stall.json', JSON.stringify({ samples, runaways, rows, at: new Date().toISOString() }, null, 2));
+  writeFileSync('bench/results/stall.json', JSON.stringify({ samples, runaways, big_nodes, rows, at: new Date().toISOString() }, null, 2));
 }
 
 await main();
