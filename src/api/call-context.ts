@@ -23,8 +23,10 @@ export interface OpenCallOptions {
 
 export interface OpenCall {
   readonly ctx: CallContext;
-  /** Aborts the signal with this reason, unless already aborted. */
+  /** Aborts the signal with this reason, unless already aborted or closed. */
   cancel(reason: WeftError): void;
+  /** Whether close() was called: the call has ended, and cancelling it means nothing. */
+  readonly closed: boolean;
   /** Releases the deadline timer. Idempotent. */
   close(): void;
 }
@@ -53,12 +55,17 @@ export function openCall(o: OpenCallOptions): OpenCall {
     ...(o.deadline_ms !== undefined ? { deadline_ms: o.deadline_ms } : {}),
     ...(o.announceSize !== undefined ? { announceSize: o.announceSize } : {}),
   };
+  let closed = false;
   return {
     ctx,
     cancel(reason) {
-      if (!controller.signal.aborted) controller.abort(reason);
+      if (!closed && !controller.signal.aborted) controller.abort(reason);
+    },
+    get closed() {
+      return closed;
     },
     close() {
+      closed = true;
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
     },

@@ -160,9 +160,11 @@ function openFor(call: AnyCall, method: DescMethod): OpenCall {
     peer: call.getPeer(),
     deadline_ms,
   });
-  (call as NodeJS.EventEmitter).on('cancelled', () =>
-    opened.cancel(deadline_ms !== undefined && Date.now() >= deadline_ms ? deadlineExceededError() : cancelledError()),
-  );
+  // grpc-js reports 'cancelled' for calls that already ended too (the client closing its stream
+  // after the answer): no error is made for those, which cost a stack trace per call.
+  (call as NodeJS.EventEmitter).on('cancelled', () => {
+    if (!opened.closed) opened.cancel(deadline_ms !== undefined && Date.now() >= deadline_ms ? deadlineExceededError() : cancelledError());
+  });
   return opened;
 }
 
