@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, readSync, unlinkSync, writevSync } from 'node:fs';
 import { fdatasync as fdatasyncCb, writev as writevCb } from 'node:fs';
 import { basename } from 'node:path';
 import { promisify } from 'node:util';
@@ -208,9 +208,14 @@ export class SegmentLog {
     }
     const total = offset - segment.bytes;
     let written = 0;
+    // A small batch is copied into the page cache at once: that costs less than the thread-pool round
+    // trip of an asynchronous write, which a write at concurrency 1 pays on top of its fsync. A large
+    // one is written off the event loop.
+    const at_once = total <= sync_write_bytes_max;
     while (written < total) {
       // writev may write less than asked; continue from where it stopped.
-      written += await writevFd(this.fd, sliceBuffers(buffers, written), segment.bytes + written);
+      const rest = sliceBuffers(buffers, written);
+      written += at_once ? writevSync(this.fd, rest, segment.bytes + written) : await writevFd(this.fd, rest, segment.bytes + written);
     }
     // Not push(...offsets): a batch of a few hundred thousand entries would overflow the stack.
     for (const o of offsets) segment.offsets.push(o);
@@ -370,6 +375,9 @@ export class SegmentLog {
 
 const writevP = promisify(writevCb);
 const nodeIo: SegmentLogIo = { fdatasync: promisify(fdatasyncCb), fdatasyncSync };
+/** Batches up to this many bytes are written synchronously (see writeBatch). */
+const sync_write_bytes_max = 64 * 1024;
+
 async function writevFd(fd: number, buffers: Uint8Array[], position: number): Promise<number> {
   return (await writevP(fd, buffers, position)).bytesWritten;
 }
