@@ -1,9 +1,11 @@
 import { ComputedReads } from '../../projections/computed/computed-reads.js';
-import { chainLenses } from '../../projections/graph/read-lens.js';
+import { chainLenses, type ReadLens } from '../../projections/graph/read-lens.js';
 import { failedPrecondition } from '../../common/errors.js';
 import { SnapshotView, type GraphReader, type ReadTimes } from '../../projections/graph/view.js';
 import { ValidTimeReads } from '../../projections/temporal/valid-time-reads.js';
 import type { Database } from '../database.js';
+import type { RefResolver } from '../../api/value-codec.js';
+import type { NodeState } from '../../projections/graph/records.js';
 
 /**
  * The read time of computed properties (docs/computed-properties.md): a current read evaluates at
@@ -42,4 +44,32 @@ function readAt(db: Database, view: SnapshotView, times: ReadTimes): SnapshotVie
   const catalog = db.sm.schema.catalog;
   // The valid version is chosen first: a DECAY reads the anchor of the version it belongs to.
   return view.withLens(chainLenses(ValidTimeReads.of(catalog, times.valid_us), ComputedReads.of(catalog, times.read_ts_us)), times);
+}
+
+/**
+ * A node a write returns (GraphService's created nodes, a Cypher statement's returned nodes) with
+ * its computed properties evaluated at `read_ts_us`, every stored property as written. A node the
+ * read time hides (created with an anchor already past its TTL) is returned as stored: the write
+ * did happen, and the sweep removes it through the log.
+ */
+export function computedNode<N extends NodeState>(db: Database, node: N, read_ts_us: number): N {
+  return ComputedReads.of(db.sm.schema.catalog, read_ts_us)?.node(node) ?? node;
+}
+
+/** The lens a statement that writes reads its write set's nodes through (ExecuteContext.write_lens). */
+export function computedLens(db: Database, read_ts_us: number): ReadLens | undefined {
+  return ComputedReads.of(db.sm.schema.catalog, read_ts_us);
+}
+
+/** `refs` with every node seen through `computedNode`: the values a writing statement returns. */
+export function computedRefs(db: Database, refs: RefResolver, read_ts_us: number): RefResolver {
+  const reads = ComputedReads.of(db.sm.schema.catalog, read_ts_us);
+  if (reads === undefined) return refs;
+  return {
+    node: (id) => {
+      const node = refs.node(id);
+      return node === undefined ? undefined : (reads.node(node) ?? node);
+    },
+    edge: (id) => refs.edge(id),
+  };
 }
