@@ -128,6 +128,21 @@ describe('computed properties', () => {
     expect(plain(past.rows[0]!.values[0])).toBeCloseTo(100 - 80 * Math.min(1, (Number(ts) - T0_us) / 100e6), 6);
   });
 
+  it('Traverse returns the nodes it reaches with their decayed values, on both transports', async () => {
+    now_us = secs(0);
+    const hub = await graph.createNode({ labels: ['Hub'], properties: {} });
+    const node = await graph.createNode({ labels: ['Signal'], properties: { at: at(secs(0)) } });
+    await graph.createEdge({ edgeType: 'FEEDS', sourceNodeId: hub.nodeId, targetNodeId: node.nodeId, properties: {} });
+    now_us = secs(40);
+    for (const tr of transports) {
+      const req = { startNodeId: hub.nodeId, edgeType: 'FEEDS', maxDepth: 1 };
+      const res = (tr === 'grpc' ? await graph.traverse(req) : await restCall(rest, GraphService.method.traverse, req)) as Awaited<ReturnType<typeof graph.traverse>>;
+      const reached = res.nodes.find((n) => n.nodeId === node.nodeId);
+      expect(plain(reached?.properties['lin']), tr).toBeCloseTo(100 - 80 * 0.4, 9);
+      expect(plain(reached?.properties['fade']), tr).toBeCloseTo(0.6, 9);
+    }
+  });
+
   it('writes to a computed property are refused on both transports', async () => {
     for (const tr of transports) {
       const e = await failure(cypher(tr, 'MATCH (s:Signal) SET s.lin = 1'));
