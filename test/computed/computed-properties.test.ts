@@ -143,6 +143,35 @@ describe('computed properties', () => {
     }
   });
 
+  it('VECTOR_DECAY scales a similarity score where a query multiplies by it: a fresh, less similar node outranks a faded close one', async () => {
+    const schema = createGrpcClient(SchemaService, `127.0.0.1:${server.ports.grpc}`);
+    await schema.createLabel({
+      name: 'Doc',
+      properties: [{ name: 'at', type: scalar(ScalarType.TIMESTAMP) }],
+      computedProperties: [{ name: 'fresh', computedType: ComputedType.VECTOR_DECAY, formulaType: DecayFormulaType.LINEAR, durationSecs: 100n, anchorField: 'at' }],
+      schemaMode: 2,
+    });
+    schema.close();
+    const vector = (values: number[]) => ({ kind: { case: 'vectorValue' as const, value: { values } } });
+    now_us = secs(0);
+    for (const [name, at_s, emb] of [['old-close', -80, [1, 0]], ['new-far', 0, [0.6, 0.8]]] as const) {
+      await query.executeCypher({ query: 'CREATE (:Doc {name: $name, at: $at, emb: $emb})', parameters: { name: { kind: { case: 'stringValue', value: name } }, at: at(secs(at_s)), emb: vector([...emb]) } });
+    }
+    const q = { q: vector([1, 0]) };
+    for (const tr of transports) {
+      const run = async (text: string) => {
+        const res = tr === 'grpc' ? await query.executeCypher({ query: text, parameters: q }) : await restCall(rest, QueryService.method.executeCypher, { query: text, parameters: q });
+        return (res as Awaited<ReturnType<typeof query.executeCypher>>).rows.map((r) => r.values.map(plain));
+      };
+      // By distance alone the close one is first; scaled by its freshness (0.2 against 1.0) it is last.
+      expect(await run('MATCH (d:Doc) RETURN d.name ORDER BY vector_distance(d.emb, $q) LIMIT 2')).toEqual([['old-close'], ['new-far']]);
+      const scored = await run('MATCH (d:Doc) RETURN d.name, (1 - vector_distance(d.emb, $q)) * d.fresh AS score ORDER BY score DESC');
+      expect(scored.map((r) => r[0])).toEqual(['new-far', 'old-close']);
+      expect(scored[0]![1]).toBeCloseTo(0.6, 6); // vectors are float32
+      expect(scored[1]![1]).toBeCloseTo(0.2, 6);
+    }
+  });
+
   it('writes to a computed property are refused on both transports', async () => {
     for (const tr of transports) {
       const e = await failure(cypher(tr, 'MATCH (s:Signal) SET s.lin = 1'));
