@@ -118,7 +118,12 @@ describe('computed properties in writes and transactions', () => {
       const returned = wrote.rows[0]!.values[0]!.kind;
       expect(returned.case).toBe('nodeValue');
       if (returned.case === 'nodeValue') expect(plain(returned.value.properties['lin'])).toBe(lin(25));
+      // A conditional update decides on the same value: 80 is not above 80, but is below 81.
+      const flag = (op: string) => ({ query: `MATCH (s:Signal) WHERE id(s) = $id AND s.lin ${op} SET s.flag = '${op}' RETURN count(s)`, parameters: id, transactionId: tx });
+      expect(await rows(t, flag('> 80'))).toEqual([['0']]);
+      expect(await rows(t, flag('< 81'))).toEqual([['1']]);
       await commit(t, tx);
+      expect(stored(node.nodeId)?.props.get('flag')).toBe('< 81');
       // The copy was stored as read; the computed property itself never is, and keeps decaying.
       expect(stored(node.nodeId)?.props.has('lin')).toBe(false);
       expect(await rows(t, { query: 'MATCH (s:Signal) WHERE id(s) = $id RETURN s.copy, s.lin', parameters: id })).toEqual([[lin(25), lin(75)]]);
