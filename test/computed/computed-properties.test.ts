@@ -11,8 +11,6 @@ import { PropertyValueSchema, type PropertyValue } from '../../src/gen/weft/v1/v
 import { ComputedType, DecayFormulaType, ScalarType, SchemaService, TtlScopeType } from '../../src/gen/weft/v2/schema_pb.js';
 import { defaultConfig } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
-import { instantOfMicros } from '../../src/projections/computed/computed-reads.js';
-import type { PropertyValue as PropertyValue_ } from '../../src/common/property-value.js';
 import { failure } from '../support/failure.js';
 
 /**
@@ -208,12 +206,17 @@ describe('computed properties', () => {
     const friend = await graph.createNode({ labels: ['Friend'], properties: {} });
     await graph.createEdge({ edgeType: 'KNOWS', sourceNodeId: friend.nodeId, targetNodeId: eph.nodeId, properties: {} });
     const badge = await graph.createNode({ labels: ['Badge'], properties: { at: at(secs(0)) } });
-    // Neither transport writes a map value yet, so the DOCUMENT property is written on the member.
-    const { value: cacheNode } = await server.db.write(
-      (ws) => ws.createNode(['Cache'], new Map<string, PropertyValue_>([['at', instantOfMicros(secs(0))], ['doc', new Map([['k', 'x']])]])),
-      { concern: { acks: 1, level: 'journal', timeout_ms: 0 } },
-    );
-    const cache = { nodeId: BigInt(cacheNode.id) };
+    // The DOCUMENT property, a map over the wire: one node by each transport.
+    const doc = { kind: { case: 'mapValue' as const, value: { fields: { k: { kind: { case: 'stringValue' as const, value: 'x' } } } } } };
+    const cache = await graph.createNode({ labels: ['Cache'], properties: { at: at(secs(0)), doc } });
+    const cacheRest = (await restCall(rest, GraphService.method.createNode, { labels: ['Cache'], properties: { at: at(secs(0)), doc } })) as typeof cache;
+    expect(plain(cacheRest.properties['doc'])).toEqual({ fields: { k: { stringValue: 'x' } } });
+    // A map anywhere else has no schema to say what it is: refused on both transports.
+    for (const tr of transports) {
+      const stray = { labels: ['Cache'], properties: { at: at(secs(0)), other: doc } };
+      const refused = await failure(tr === 'grpc' ? graph.createNode(stray) : restCall(rest, GraphService.method.createNode, stray));
+      expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', reason: 'INVALID_PROPERTY_VALUE', metadata: { property: 'other' } });
+    }
 
     now_us = secs(30);
     for (const tr of transports) {
@@ -233,25 +236,28 @@ describe('computed properties', () => {
       expect((traverse as Awaited<ReturnType<typeof graph.traverse>>).nodes.map((n) => n.nodeId)).not.toContain(eph.nodeId);
       const b = await getNode(tr, badge.nodeId);
       expect(b.properties['at']).toBeUndefined();
-      const c = await getNode(tr, cache.nodeId);
-      expect(c.properties['doc']).toBeUndefined();
-      expect(c.properties['at']).toBeDefined();
+      for (const node of [cache, cacheRest]) {
+        const c = await getNode(tr, node.nodeId);
+        expect(c.properties['doc']).toBeUndefined();
+        expect(c.properties['at']).toBeDefined();
+      }
     }
     // Nothing was written yet: the stored state still holds it all.
     expect(server.db.latestCommitted().node(Number(eph.nodeId))).toBeDefined();
 
     const swept = await server.ttl.sweep();
-    expect(swept.expired).toBe(3);
+    expect(swept.expired).toBe(4);
     expect(swept.lag_secs).toBeCloseTo(1, 6);
     const stored = server.db.latestCommitted();
     expect(stored.node(Number(eph.nodeId))).toBeUndefined();
     expect([...stored.edgesOf(Number(friend.nodeId), 'out')]).toEqual([]);
     expect(stored.node(Number(badge.nodeId))?.props.has('at')).toBe(false);
-    expect(stored.node(Number(cache.nodeId))?.props.has('doc')).toBe(false);
+    for (const node of [cache, cacheRest]) expect(stored.node(Number(node.nodeId))?.props.has('doc')).toBe(false);
     expect((await server.ttl.sweep()).expired).toBe(0);
     const metrics = await (await fetch(`http://127.0.0.1:${server.ports.ops}/metrics`)).text();
     expect(metrics).toMatch(/graphdb_ttl_expired_total\{scope="NODE"\} 1/);
     expect(metrics).toMatch(/graphdb_ttl_expired_total\{scope="FIELD"\} 1/);
+    expect(metrics).toMatch(/graphdb_ttl_expired_total\{scope="SUBTREE"\} 2/);
     expect(metrics).toMatch(/graphdb_ttl_expiry_lag_seconds 1/);
   });
 });
