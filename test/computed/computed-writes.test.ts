@@ -170,10 +170,14 @@ describe('computed properties in writes and transactions', () => {
       // A write cannot reach it either: nothing matches, so nothing is written.
       expect(await rows(t, { query: 'MATCH (e:Ephemeral) WHERE id(e) = $e SET e.touched = true RETURN e', parameters: ids, transactionId: after })).toEqual([]);
       await commit(t, after);
-      await commit(t, before);
       // Still stored: only the sweep removes it.
       expect(stored(eph.nodeId)?.props.has('touched')).toBe(false);
       expect(stored(badge.nodeId)?.props.has('at')).toBe(true);
+      // The sweep lands while the older transaction is open: what it read changed, so its commit aborts.
+      await execute(t, { query: 'CREATE (:Reading {v: 2.0})', transactionId: before });
+      expect((await server.ttl.sweep()).expired).toBeGreaterThanOrEqual(2);
+      expect(stored(eph.nodeId)).toBeUndefined();
+      expect(await failure(commit(t, before))).toMatchObject({ code: 'ABORTED', reason: 'TRANSACTION_CONFLICT' });
     }
   });
 
