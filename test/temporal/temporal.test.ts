@@ -271,6 +271,13 @@ describe('temporal labels and edge types', () => {
       for (const [d, amount, to] of [['2024-01-15', '1', '2024-02-01T00:00Z'], ['2024-02-15', '2', null]] as const) {
         expect(await cypher(t, 'USING valid_at($at) MATCH (p:Price {sku: $sku}) RETURN p.amount, p.valid_to', { sku: text(sku), at: ts(day(d)) })).toEqual([[amount, to]]);
       }
+      // A version ahead of the clock: a read outside sees the one valid now, a transaction's
+      // statements (read-only ones too) the stored newest one, which is what their writes edit.
+      await cypher(t, "MATCH (p:Price {sku: $sku}) SET p.valid_from = datetime('2025-01-01T00:00Z'), p.amount = 3", { sku: text(sku) });
+      const tx = (await call(t, 'beginTransaction', {})) as { transactionId: bigint };
+      expect(await cypher(t, 'MATCH (p:Price {sku: $sku}) RETURN p.amount', { sku: text(sku) })).toEqual([['2']]);
+      expect(await cypher(t, 'MATCH (p:Price {sku: $sku}) RETURN p.amount', { sku: text(sku) }, tx.transactionId)).toEqual([['3']]);
+      await call(t, 'rollbackTransaction', { transactionId: tx.transactionId });
     });
   }
 
