@@ -47,28 +47,30 @@ function readAt(db: Database, view: SnapshotView, times: ReadTimes): SnapshotVie
 }
 
 /**
- * A node a write returns (GraphService's created nodes, a Cypher statement's returned nodes) with
- * its computed properties evaluated at `read_ts_us`, every stored property as written. A node the
- * read time hides (created with an anchor already past its TTL) is returned as stored: the write
- * did happen, and the sweep removes it through the log.
+ * How a write reads the nodes it wrote and returns: computed properties evaluated at `read_ts_us`,
+ * every stored property as written (ExecuteContext.write_lens). Undefined when no label declares one.
  */
-export function computedNode<N extends NodeState>(db: Database, node: N, read_ts_us: number): N {
-  return ComputedReads.of(db.sm.schema.catalog, read_ts_us)?.node(node) ?? node;
-}
-
-/** The lens a statement that writes reads its write set's nodes through (ExecuteContext.write_lens). */
 export function computedLens(db: Database, read_ts_us: number): ReadLens | undefined {
   return ComputedReads.of(db.sm.schema.catalog, read_ts_us);
 }
 
-/** `refs` with every node seen through `computedNode`: the values a writing statement returns. */
+/**
+ * A node a write returns (GraphService's created nodes) through `computedLens`. A node the read time
+ * hides (created with an anchor already past its TTL) is returned as stored: the write did happen,
+ * and the sweep removes it through the log.
+ */
+export function computedNode<N extends NodeState>(db: Database, node: N, read_ts_us: number): N {
+  return computedLens(db, read_ts_us)?.node(node) ?? node;
+}
+
+/** `refs` with every node seen as `computedNode` sees it: the values a writing statement returns. */
 export function computedRefs(db: Database, refs: RefResolver, read_ts_us: number): RefResolver {
-  const reads = ComputedReads.of(db.sm.schema.catalog, read_ts_us);
-  if (reads === undefined) return refs;
+  const lens = computedLens(db, read_ts_us);
+  if (lens === undefined) return refs;
   return {
     node: (id) => {
       const node = refs.node(id);
-      return node === undefined ? undefined : (reads.node(node) ?? node);
+      return node === undefined ? undefined : (lens.node(node) ?? node);
     },
     edge: (id) => refs.edge(id),
   };
