@@ -435,6 +435,18 @@
       setStatus(e instanceof CallFailed ? e.message : String(e), true);
     }
   }
+  function enumName(value, prefix) {
+    return (value ?? "").replace(prefix, "");
+  }
+  function buildLine(b) {
+    const what = b.index !== void 0 && b.index !== "" ? `${b.index} on :${b.label ?? ""}` : `operation ${b.operation ?? "?"} (withdrawn)`;
+    const state = enumName(b.state, "INDEX_BUILD_STATE_");
+    const phase = enumName(b.phase, "INDEX_BUILD_PHASE_");
+    const running = state === "RUNNING" && phase !== "" && phase !== "UNSPECIFIED" ? ` (${phase.toLowerCase().replaceAll("_", " ")})` : "";
+    const failure = b.failure !== void 0 && b.failure !== "" ? `: ${b.failure}` : "";
+    const indexed = b.indexed ?? "0";
+    return `${what}: ${state}${running}, ${indexed} ${indexed === "1" ? "node" : "nodes"} indexed${failure}`;
+  }
   async function loadSchema() {
     const section = (title, items) => {
       const s = document.createElement("section");
@@ -454,8 +466,11 @@
       $("schema").replaceChildren(
         section("Labels", (labels.labels ?? []).map((l) => l.name + (l.declared === true ? " (declared)" : ""))),
         section("Relationship types", (types.edgeTypes ?? []).map((t) => t.name)),
-        section("Constraints", (constraints.constraints ?? []).map((c) => `${c.name}: ${c.kind ?? ""} :${c.label ?? ""}(${(c.properties ?? []).join(", ")}) ${c.state ?? ""}`)),
-        section("Index builds", (builds.builds ?? []).map((b) => `${b.indexName ?? b.operation ?? ""}: ${b.state ?? ""} ${b.progress !== void 0 ? JSON.stringify(b.progress) : ""}`))
+        section(
+          "Constraints",
+          (constraints.constraints ?? []).map((c) => `${c.name}: ${enumName(c.kind, "CONSTRAINT_KIND_")} :${c.label ?? ""}(${(c.properties ?? []).join(", ")}) ${enumName(c.state, "CONSTRAINT_STATE_")}`)
+        ),
+        section("Index builds", (builds.builds ?? []).map(buildLine))
       );
     } catch (e) {
       $("schema").textContent = `schema unavailable: ${e instanceof Error ? e.message : String(e)}`;

@@ -171,6 +171,36 @@ async function expand(nodeId: string): Promise<void> {
   }
 }
 
+/** An IndexBuild as the REST API gives it (proto3 JSON: uint64 as decimal strings, enums by name). */
+interface IndexBuildJson {
+  operation?: string;
+  index?: string;
+  label?: string;
+  state?: string;
+  phase?: string;
+  indexed?: string;
+  failure?: string;
+}
+
+/** An enum value without its type's prefix: `INDEX_BUILD_STATE_RUNNING` reads `RUNNING`. */
+function enumName(value: string | undefined, prefix: string): string {
+  return (value ?? '').replace(prefix, '');
+}
+
+/**
+ * One build: its index and label, its state and, while it runs, its phase; then its progress, the
+ * nodes indexed so far; a failed build's reason. A withdrawn index has no name left, only its operation.
+ */
+function buildLine(b: IndexBuildJson): string {
+  const what = b.index !== undefined && b.index !== '' ? `${b.index} on :${b.label ?? ''}` : `operation ${b.operation ?? '?'} (withdrawn)`;
+  const state = enumName(b.state, 'INDEX_BUILD_STATE_');
+  const phase = enumName(b.phase, 'INDEX_BUILD_PHASE_');
+  const running = state === 'RUNNING' && phase !== '' && phase !== 'UNSPECIFIED' ? ` (${phase.toLowerCase().replaceAll('_', ' ')})` : '';
+  const failure = b.failure !== undefined && b.failure !== '' ? `: ${b.failure}` : '';
+  const indexed = b.indexed ?? '0';
+  return `${what}: ${state}${running}, ${indexed} ${indexed === '1' ? 'node' : 'nodes'} indexed${failure}`;
+}
+
 async function loadSchema(): Promise<void> {
   const section = (title: string, items: string[]): HTMLElement => {
     const s = document.createElement('section');
@@ -185,13 +215,16 @@ async function loadSchema(): Promise<void> {
       call<{ labels?: { name: string; declared?: boolean }[] }>('GET', '/v2/graph/schema/labels'),
       call<{ edgeTypes?: { name: string }[] }>('GET', '/v2/graph/schema/edge-types'),
       call<{ constraints?: { name: string; kind?: string; label?: string; properties?: string[]; state?: string }[] }>('GET', '/v2/graph/schema/constraints'),
-      call<{ builds?: { operation?: string; indexName?: string; state?: string; progress?: { [key: string]: unknown } }[] }>('GET', '/v2/graph/schema/index-builds'),
+      call<{ builds?: IndexBuildJson[] }>('GET', '/v2/graph/schema/index-builds'),
     ]);
     $('schema').replaceChildren(
       section('Labels', (labels.labels ?? []).map((l) => l.name + (l.declared === true ? ' (declared)' : ''))),
       section('Relationship types', (types.edgeTypes ?? []).map((t) => t.name)),
-      section('Constraints', (constraints.constraints ?? []).map((c) => `${c.name}: ${c.kind ?? ''} :${c.label ?? ''}(${(c.properties ?? []).join(', ')}) ${c.state ?? ''}`)),
-      section('Index builds', (builds.builds ?? []).map((b) => `${b.indexName ?? b.operation ?? ''}: ${b.state ?? ''} ${b.progress !== undefined ? JSON.stringify(b.progress) : ''}`)),
+      section(
+        'Constraints',
+        (constraints.constraints ?? []).map((c) => `${c.name}: ${enumName(c.kind, 'CONSTRAINT_KIND_')} :${c.label ?? ''}(${(c.properties ?? []).join(', ')}) ${enumName(c.state, 'CONSTRAINT_STATE_')}`),
+      ),
+      section('Index builds', (builds.builds ?? []).map(buildLine)),
     );
   } catch (e) {
     $('schema').textContent = `schema unavailable: ${e instanceof Error ? e.message : String(e)}`;

@@ -23,6 +23,11 @@ export interface GraphBackend {
   ): Promise<{ value: T; receipt: { index: number; commit_ts: number } }>;
   enrollIssuer(issuer: Uint8Array, concern: ConcernWait): Promise<{ incarnation: number; next_sequence: number }>;
   latestCommitted(): GraphReader;
+  /**
+   * A node a write returns, as a read at the write's time shows it: computed properties evaluated
+   * (docs/computed-properties.md), stored properties as written.
+   */
+  asWritten(node: NodeState): NodeState;
   /** A reader at a past read index, or UNAVAILABLE when it is behind the retention horizon. */
   viewAtIndex(index: number): GraphReader;
   defaultConcern(): ConcernWait;
@@ -44,7 +49,7 @@ export function graphService(backend: GraphBackend): RegisteredService {
         concern: backend.defaultConcern(),
         ...(operation !== undefined ? { operation } : {}),
       });
-      return nodeToWire(value, receipt.commit_ts);
+      return nodeToWire(backend.asWritten(value), receipt.commit_ts);
     },
 
     async createNodesBatch(req) {
@@ -65,7 +70,7 @@ export function graphService(backend: GraphBackend): RegisteredService {
         concern: backend.defaultConcern(),
         ...(operation !== undefined ? { operation, always_propose: true } : {}),
       });
-      return { nodes: value.map((n) => nodeToWire(n, receipt.commit_ts)) };
+      return { nodes: value.map((n) => nodeToWire(backend.asWritten(n), receipt.commit_ts)) };
     },
 
     async getNode(req) {

@@ -43,12 +43,19 @@ export function propertiesFromWire(props: Readonly<Record<string, WireValue>>, w
     if (key === '') throw invalidArgument(`${what}: a property name must not be empty`);
     const value = valueFromWire(wire, `${what}.${key}`);
     if (value === null) continue;
-    if (!isStorableProperty(value)) {
+    // A map is taken here for a property declared MAP, DOCUMENT or GEO; whether this one is, the
+    // catalog decides when the write is checked (src/projections/catalog/map-values.ts).
+    if (!isStorableProperty(value) && !(holdsMap(value) && isStorableProperty(value, { allowMaps: true }))) {
       throw invalidArgument(`${what}.${key}: a ${kindOf(value)} value cannot be stored as a property`, 'INVALID_PROPERTY_VALUE', { property: key });
     }
     out.set(key, value as PropertyValue);
   }
   return out;
+}
+
+/** A map, or a list holding one: the values only a MAP, DOCUMENT or GEO property takes. */
+function holdsMap(value: Value): boolean {
+  return value instanceof Map || (Array.isArray(value) && value.some((v: Value) => v instanceof Map));
 }
 
 export function valueFromWire(wire: WireValue, where: string): Value {

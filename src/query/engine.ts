@@ -5,6 +5,7 @@ import { DateTimeValue } from '../common/values/index.js';
 import { instantMicros } from '../projections/computed/computed-reads.js';
 import type { GraphReader } from '../projections/graph/view.js';
 import { WriteSet } from '../projections/graph/write-set.js';
+import type { ReadLens } from '../projections/graph/read-lens.js';
 import { bind } from './bind/index.js';
 import type { BoundPath, BoundQuery } from './bind/bound-clause.js';
 import type { BoundExpression } from './bind/bound-expression.js';
@@ -85,6 +86,12 @@ export interface ExecuteContext {
    * concern; a `vector_consistency` hint in the statement overrides it. SNAPSHOT when absent.
    */
   readonly vector_consistency?: 'current' | 'snapshot' | 'exact';
+  /**
+   * How a statement that writes reads the nodes of its write set: computed properties evaluated at
+   * the time its base reader shows them (docs/computed-properties.md), so a node it created or whose
+   * anchor it moved reads as it will read once written. Absent: as stored.
+   */
+  readonly write_lens?: ReadLens;
 }
 
 export interface QueryResult {
@@ -292,7 +299,7 @@ export class QueryEngine {
 
   private context(statement: BoundQueryStatement, graph: GraphReader, ctx: ExecuteContext): ExecContext {
     const writes = graph instanceof WriteSet ? graph : undefined;
-    const access = new GraphAccess(graph, writes);
+    const access = new GraphAccess(graph, writes, writes === undefined ? undefined : ctx.write_lens);
     const instant = instantOf(ctx.now_us);
     const clock: TemporalClock = { statement: () => instant, transaction: () => instant, realtime: () => instantOf(Date.now() * 1000) };
     // Only statements that plan at run time (subqueries, pattern expressions) need the counts.

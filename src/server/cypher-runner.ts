@@ -16,7 +16,7 @@ import type { NodeState } from '../projections/graph/records.js';
 import type { Database } from './database.js';
 import type { StatementGate } from './statement-gate.js';
 import { SnapshotPins } from './snapshot-pins.js';
-import { readWithComputed, validTimeReader, wallClockMicros, type ReadClock } from './computed/read-views.js';
+import { computedLens, computedRefs, readWithComputed, validTimeReader, wallClockMicros, type ReadClock } from './computed/read-views.js';
 
 /**
  * Runs Cypher statements for the member: reads on a snapshot, auto-committed writes through the write
@@ -97,13 +97,16 @@ export class CypherRunner {
         // Its reads see computed properties as a read-only statement does, at the same clock. It runs
         // in time slices on its own write set (nothing else reads or writes it), so a cancelled call
         // or a deadline stops it at its next slice with nothing proposed.
-        const sliced: ExecuteContext = { ...ctx, writes_private: true };
+        const computed_at_us = this.clock();
+        const lens = computedLens(this.db, computed_at_us);
+        const sliced: ExecuteContext = lens === undefined ? { ...ctx, writes_private: true } : { ...ctx, writes_private: true, write_lens: lens };
         const { value, receipt } = await this.db.writeSliced((ws) => this.engine.executeSliced(prepared, ws, sliced, call.signal), {
           concern: call.concern,
-          computed_at_us: this.clock(),
+          computed_at_us,
         });
-        // Values the statement returns are resolved against the state it wrote, pending or not.
-        return this.outcome(value, this.db.sm.latestView(), receipt.commit_ts);
+        // Values the statement returns are resolved against the state it wrote, pending or not,
+        // with their computed properties at the clock its reads saw.
+        return this.outcome(value, computedRefs(this.db, this.db.sm.latestView(), computed_at_us), receipt.commit_ts);
       }
       case 'schema': {
         if (this.schemaHandler === undefined) throw unimplemented('schema statements are not available on this server');
@@ -143,10 +146,17 @@ export class CypherRunner {
     call: CypherCall,
     ws: WriteSet,
     session: VectorSession = {},
+    /** The transaction's read time of computed properties (Transaction.read_ts_us); stored values when absent. */
+    read_ts_us?: number,
   ): Promise<Omit<CypherOutcome, 'applied_index' | 'commit_ts' | 'served_by_leader'>> {
     const prepared = this.transactionStatement(call);
     if (prepared.kind === 'session') return this.sessionSet(prepared, session, ws);
-    const ctx: ExecuteContext = { ...this.context(call, resolveConsistency(call.vector_consistency, session, 'TRANSACTION')), writes_private: true };
+    const lens = read_ts_us === undefined ? undefined : computedLens(this.db, read_ts_us);
+    const ctx: ExecuteContext = {
+      ...this.context(call, resolveConsistency(call.vector_consistency, session, 'TRANSACTION')),
+      writes_private: true,
+      ...(lens !== undefined ? { write_lens: lens } : {}),
+    };
     const run = async (): Promise<QueryResult> => this.engine.executeSliced(prepared, ws, ctx, call.signal);
     const result = this.limits.gate === undefined ? await run() : await this.limits.gate.hold(run);
     return { columns: result.columns, rows: result.rows, stats: result.stats, refs: ws };

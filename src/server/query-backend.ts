@@ -8,7 +8,7 @@ import type { Database } from './database.js';
 import type { Transactions } from './transactions.js';
 import { CypherRunner, indexCatalogOf, no_statement_limits, type SchemaStatementHandler, type StatementLimits } from './cypher-runner.js';
 import { QueryEngine } from '../query/engine.js';
-import type { ReadClock } from './computed/read-views.js';
+import { computedRefs, wallClockMicros, type ReadClock } from './computed/read-views.js';
 
 /**
  * The member's side of QueryService: which snapshot a statement reads (read concern, causal fence,
@@ -31,6 +31,7 @@ export interface QueryBackendOptions {
 
 export function memberQueryBackend(db: Database, txs: Transactions, options: QueryBackendOptions): QueryBackend {
   const feed = new ChangeFeed(db);
+  const read_clock = options.read_clock ?? wallClockMicros;
   const runner = new CypherRunner(db, options.engine ?? new QueryEngine({ indexes: indexCatalogOf(db) }), options.limits ?? no_statement_limits);
   runner.vector_build_wait_ms = options.vector_build_wait_ms;
   if (options.schema !== undefined) runner.handleSchemaWith(options.schema);
@@ -54,8 +55,10 @@ export function memberQueryBackend(db: Database, txs: Transactions, options: Que
       }
       if (call.transaction_id !== 0n) {
         const tx = txs.get(call.transaction_id);
-        const out = await txs.runSliced(tx, (ws) => runner.inTransactionSliced(call, ws, tx.session));
-        return { ...out, applied_index: db.committedIndex, commit_ts: 0, served_by_leader: db.log.isLeader };
+        const out = await txs.runSliced(tx, (ws) => runner.inTransactionSliced(call, ws, tx.session, tx.read_ts_us));
+        // Nodes it returns, its own writes included, carry computed properties at the transaction's read time.
+        const refs = tx.read_ts_us === undefined ? out.refs : computedRefs(db, out.refs, tx.read_ts_us);
+        return { ...out, refs, applied_index: db.committedIndex, commit_ts: 0, served_by_leader: db.log.isLeader };
       }
       const view: GraphReader = call.at_timestamp > 0 ? db.viewAtTimestamp(call.at_timestamp) : db.latestCommitted();
       return runner.autoCommit(call, view);
@@ -66,7 +69,7 @@ export function memberQueryBackend(db: Database, txs: Transactions, options: Que
     },
 
     begin() {
-      const tx = txs.begin();
+      const tx = txs.begin(read_clock());
       return { id: tx.id, snapshot_ts: tx.snapshot_ts };
     },
     commit: (id, expect, concern) => txs.commit(id, expect, concern),

@@ -24,7 +24,7 @@ import { indexCatalogOf } from './cypher-runner.js';
 import { StatementGate } from './statement-gate.js';
 import { blobService } from '../api/blob-service.js';
 import { startBlobs } from './blobs/blob-runtime.js';
-import { readWithComputed, wallClockMicros, type ReadClock } from './computed/read-views.js';
+import { computedNode, readWithComputed, wallClockMicros, type ReadClock } from './computed/read-views.js';
 import { startTtlSweeps } from './computed/ttl-runtime.js';
 import type { TtlSweeper } from './computed/ttl-sweeper.js';
 import { backupStream } from './backup/backup-source.js';
@@ -97,7 +97,10 @@ export async function startServer(
     get deployment() {
       return db.deployment;
     },
-    write: (build, options) => db.write(build, options),
+    // A write that reads (the endpoints of CreateEdge) sees computed properties as a read does: an
+    // expired node not yet swept is not there.
+    write: (build, options) => db.write(build, { ...options, computed_at_us: clock_us() }),
+    asWritten: (node) => computedNode(db, node, clock_us()),
     enrollIssuer: (issuer, concern) => db.enrollIssuer(issuer, concern),
     latestCommitted: () => readWithComputed(db, db.latestCommitted(), clock_us()),
     viewAtIndex: (index) => readWithComputed(db, db.viewAtIndex(index), clock_us()),

@@ -4,6 +4,7 @@ import { failedPrecondition, invalidArgument, notFound, resourceExhausted } from
 import type { ConcernWait } from '../log/driver/log-driver.js';
 import type { ExpectedVersion } from '../log/events.js';
 import { WriteSet } from '../projections/graph/write-set.js';
+import { withComputedValues } from '../projections/computed/computed-view.js';
 import type { Database, Receipt } from './database.js';
 
 /**
@@ -23,6 +24,12 @@ export interface Transaction {
   /** The pinned snapshot: its read index and commit_ts. */
   readonly read_index: number;
   readonly snapshot_ts: number;
+  /**
+   * Epoch microseconds every statement of the transaction evaluates computed properties at: the
+   * member's clock at BeginTransaction, so its reads repeat like the rest of its snapshot
+   * (docs/computed-properties.md). Undefined: its statements read stored values only.
+   */
+  readonly read_ts_us: number | undefined;
   readonly ws: WriteSet;
   last_used_ms: number;
   /** Set while a statement runs; statements of one transaction run one at a time. */
@@ -49,7 +56,13 @@ export class Transactions {
     return this.open.size;
   }
 
-  begin(): Transaction {
+  /**
+   * Opens a transaction on the latest committed snapshot. With `read_ts_us`, its write set reads
+   * through computed properties evaluated then, as a statement that writes does: a decayed value,
+   * an expired TTL hidden, the stored versions of temporal records; its writes are diffed against
+   * that view, so a computed property is never stored.
+   */
+  begin(read_ts_us?: number): Transaction {
     if (this.open.size >= this.limits.open_max) {
       throw resourceExhausted(`${this.open.size} transactions are open, the most this member allows; commit or roll back some`, 'TOO_MANY_TRANSACTIONS', {
         limit: String(this.limits.open_max),
@@ -63,7 +76,8 @@ export class Transactions {
       id,
       read_index,
       snapshot_ts: this.db.lastCommittedTs,
-      ws: new WriteSet(view, this.db.ids, true),
+      read_ts_us,
+      ws: new WriteSet(read_ts_us === undefined ? view : withComputedValues(view, this.db.sm.schema.catalog, read_ts_us), this.db.ids, true),
       last_used_ms: this.now(),
       busy: false,
       session: {},

@@ -147,6 +147,38 @@ describe('blob service on a member', () => {
     graph.close();
   });
 
+  it('REST: a second upload of the same bytes counts its chunks as deduplicated; a value under 4 KiB is one chunk; an empty blob has none', async () => {
+    const post = async (body: Uint8Array): Promise<Record<string, unknown>> => {
+      const res = await fetch(`${rest}/v1/blobs`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body });
+      expect(res.status).toBe(200);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const data = randomBytes(2 * chunk_bytes + 5);
+    const want = expectedIds(data);
+    expect(await post(data)).toMatchObject({ blobId: want.blob_id, dedupChunks: 0 });
+    expect(await post(data)).toMatchObject({ blobId: want.blob_id, chunkIds: want.chunk_ids, dedupChunks: 3 });
+    const small = randomBytes(3000);
+    expect((await post(small))['chunkIds']).toEqual([sha(small).toString('hex')]);
+    const empty = await post(new Uint8Array(0));
+    expect(empty['blobId']).toBe(sha(new Uint8Array(0)).toString('hex'));
+    expect(empty['chunkIds'] ?? []).toEqual([]);
+  });
+
+  it('REST framing is checked like gRPC: a sequence gap, an oversized message and a malformed id are refused', async () => {
+    const ndjson = (frames: { data: Uint8Array; sequence: number }[]): string =>
+      frames.map((f) => JSON.stringify({ data: Buffer.from(f.data).toString('base64'), sequence: f.sequence })).join('\n');
+    const refused = async (res: Response): Promise<Record<string, unknown>> => {
+      expect(res.status).toBe(400);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const upload = (body: string) => fetch(`${rest}/v1/blobs`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body });
+    const gap = await refused(await upload(ndjson([{ data: new Uint8Array(10), sequence: 0 }, { data: new Uint8Array(10), sequence: 2 }])));
+    expect(gap).toMatchObject({ reason: 'BLOB_CHUNK_OUT_OF_SEQUENCE' });
+    const big = await refused(await upload(ndjson([{ data: new Uint8Array(chunk_bytes + 1), sequence: 0 }])));
+    expect(big).toMatchObject({ reason: 'BLOB_CHUNK_TOO_LARGE' });
+    expect(await refused(await fetch(`${rest}/v1/blobs/xyz/meta`))).toMatchObject({ reason: 'INVALID_BLOB_ID' });
+  });
+
   it('framing is checked: a sequence gap, an oversized message and a malformed id are refused', async () => {
     const gap = await failure(grpc.uploadBlob([{ data: new Uint8Array(10), sequence: 0 }, { data: new Uint8Array(10), sequence: 2 }]));
     expect(gap).toMatchObject({ code: 'INVALID_ARGUMENT', reason: 'BLOB_CHUNK_OUT_OF_SEQUENCE', metadata: { expected: '1', received: '2' } });

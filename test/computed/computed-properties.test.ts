@@ -11,8 +11,6 @@ import { PropertyValueSchema, type PropertyValue } from '../../src/gen/weft/v1/v
 import { ComputedType, DecayFormulaType, ScalarType, SchemaService, TtlScopeType } from '../../src/gen/weft/v2/schema_pb.js';
 import { defaultConfig } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
-import { instantOfMicros } from '../../src/projections/computed/computed-reads.js';
-import type { PropertyValue as PropertyValue_ } from '../../src/common/property-value.js';
 import { failure } from '../support/failure.js';
 
 /**
@@ -128,6 +126,50 @@ describe('computed properties', () => {
     expect(plain(past.rows[0]!.values[0])).toBeCloseTo(100 - 80 * Math.min(1, (Number(ts) - T0_us) / 100e6), 6);
   });
 
+  it('Traverse returns the nodes it reaches with their decayed values, on both transports', async () => {
+    now_us = secs(0);
+    const hub = await graph.createNode({ labels: ['Hub'], properties: {} });
+    const node = await graph.createNode({ labels: ['Signal'], properties: { at: at(secs(0)) } });
+    await graph.createEdge({ edgeType: 'FEEDS', sourceNodeId: hub.nodeId, targetNodeId: node.nodeId, properties: {} });
+    now_us = secs(40);
+    for (const tr of transports) {
+      const req = { startNodeId: hub.nodeId, edgeType: 'FEEDS', maxDepth: 1 };
+      const res = (tr === 'grpc' ? await graph.traverse(req) : await restCall(rest, GraphService.method.traverse, req)) as Awaited<ReturnType<typeof graph.traverse>>;
+      const reached = res.nodes.find((n) => n.nodeId === node.nodeId);
+      expect(plain(reached?.properties['lin']), tr).toBeCloseTo(100 - 80 * 0.4, 9);
+      expect(plain(reached?.properties['fade']), tr).toBeCloseTo(0.6, 9);
+    }
+  });
+
+  it('VECTOR_DECAY scales a similarity score where a query multiplies by it: a fresh, less similar node outranks a faded close one', async () => {
+    const schema = createGrpcClient(SchemaService, `127.0.0.1:${server.ports.grpc}`);
+    await schema.createLabel({
+      name: 'Doc',
+      properties: [{ name: 'at', type: scalar(ScalarType.TIMESTAMP) }],
+      computedProperties: [{ name: 'fresh', computedType: ComputedType.VECTOR_DECAY, formulaType: DecayFormulaType.LINEAR, durationSecs: 100n, anchorField: 'at' }],
+      schemaMode: 2,
+    });
+    schema.close();
+    const vector = (values: number[]) => ({ kind: { case: 'vectorValue' as const, value: { values } } });
+    now_us = secs(0);
+    for (const [name, at_s, emb] of [['old-close', -80, [1, 0]], ['new-far', 0, [0.6, 0.8]]] as const) {
+      await query.executeCypher({ query: 'CREATE (:Doc {name: $name, at: $at, emb: $emb})', parameters: { name: { kind: { case: 'stringValue', value: name } }, at: at(secs(at_s)), emb: vector([...emb]) } });
+    }
+    const q = { q: vector([1, 0]) };
+    for (const tr of transports) {
+      const run = async (text: string) => {
+        const res = tr === 'grpc' ? await query.executeCypher({ query: text, parameters: q }) : await restCall(rest, QueryService.method.executeCypher, { query: text, parameters: q });
+        return (res as Awaited<ReturnType<typeof query.executeCypher>>).rows.map((r) => r.values.map(plain));
+      };
+      // By distance alone the close one is first; scaled by its freshness (0.2 against 1.0) it is last.
+      expect(await run('MATCH (d:Doc) RETURN d.name ORDER BY vector_distance(d.emb, $q) LIMIT 2')).toEqual([['old-close'], ['new-far']]);
+      const scored = await run('MATCH (d:Doc) RETURN d.name, (1 - vector_distance(d.emb, $q)) * d.fresh AS score ORDER BY score DESC');
+      expect(scored.map((r) => r[0])).toEqual(['new-far', 'old-close']);
+      expect(scored[0]![1]).toBeCloseTo(0.6, 6); // vectors are float32
+      expect(scored[1]![1]).toBeCloseTo(0.2, 6);
+    }
+  });
+
   it('writes to a computed property are refused on both transports', async () => {
     for (const tr of transports) {
       const e = await failure(cypher(tr, 'MATCH (s:Signal) SET s.lin = 1'));
@@ -164,12 +206,17 @@ describe('computed properties', () => {
     const friend = await graph.createNode({ labels: ['Friend'], properties: {} });
     await graph.createEdge({ edgeType: 'KNOWS', sourceNodeId: friend.nodeId, targetNodeId: eph.nodeId, properties: {} });
     const badge = await graph.createNode({ labels: ['Badge'], properties: { at: at(secs(0)) } });
-    // Neither transport writes a map value yet, so the DOCUMENT property is written on the member.
-    const { value: cacheNode } = await server.db.write(
-      (ws) => ws.createNode(['Cache'], new Map<string, PropertyValue_>([['at', instantOfMicros(secs(0))], ['doc', new Map([['k', 'x']])]])),
-      { concern: { acks: 1, level: 'journal', timeout_ms: 0 } },
-    );
-    const cache = { nodeId: BigInt(cacheNode.id) };
+    // The DOCUMENT property, a map over the wire: one node by each transport.
+    const doc = { kind: { case: 'mapValue' as const, value: { fields: { k: { kind: { case: 'stringValue' as const, value: 'x' } } } } } };
+    const cache = await graph.createNode({ labels: ['Cache'], properties: { at: at(secs(0)), doc } });
+    const cacheRest = (await restCall(rest, GraphService.method.createNode, { labels: ['Cache'], properties: { at: at(secs(0)), doc } })) as typeof cache;
+    expect(plain(cacheRest.properties['doc'])).toEqual({ fields: { k: { stringValue: 'x' } } });
+    // A map anywhere else has no schema to say what it is: refused on both transports.
+    for (const tr of transports) {
+      const stray = { labels: ['Cache'], properties: { at: at(secs(0)), other: doc } };
+      const refused = await failure(tr === 'grpc' ? graph.createNode(stray) : restCall(rest, GraphService.method.createNode, stray));
+      expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', reason: 'INVALID_PROPERTY_VALUE', metadata: { property: 'other' } });
+    }
 
     now_us = secs(30);
     for (const tr of transports) {
@@ -189,25 +236,28 @@ describe('computed properties', () => {
       expect((traverse as Awaited<ReturnType<typeof graph.traverse>>).nodes.map((n) => n.nodeId)).not.toContain(eph.nodeId);
       const b = await getNode(tr, badge.nodeId);
       expect(b.properties['at']).toBeUndefined();
-      const c = await getNode(tr, cache.nodeId);
-      expect(c.properties['doc']).toBeUndefined();
-      expect(c.properties['at']).toBeDefined();
+      for (const node of [cache, cacheRest]) {
+        const c = await getNode(tr, node.nodeId);
+        expect(c.properties['doc']).toBeUndefined();
+        expect(c.properties['at']).toBeDefined();
+      }
     }
     // Nothing was written yet: the stored state still holds it all.
     expect(server.db.latestCommitted().node(Number(eph.nodeId))).toBeDefined();
 
     const swept = await server.ttl.sweep();
-    expect(swept.expired).toBe(3);
+    expect(swept.expired).toBe(4);
     expect(swept.lag_secs).toBeCloseTo(1, 6);
     const stored = server.db.latestCommitted();
     expect(stored.node(Number(eph.nodeId))).toBeUndefined();
     expect([...stored.edgesOf(Number(friend.nodeId), 'out')]).toEqual([]);
     expect(stored.node(Number(badge.nodeId))?.props.has('at')).toBe(false);
-    expect(stored.node(Number(cache.nodeId))?.props.has('doc')).toBe(false);
+    for (const node of [cache, cacheRest]) expect(stored.node(Number(node.nodeId))?.props.has('doc')).toBe(false);
     expect((await server.ttl.sweep()).expired).toBe(0);
     const metrics = await (await fetch(`http://127.0.0.1:${server.ports.ops}/metrics`)).text();
     expect(metrics).toMatch(/graphdb_ttl_expired_total\{scope="NODE"\} 1/);
     expect(metrics).toMatch(/graphdb_ttl_expired_total\{scope="FIELD"\} 1/);
+    expect(metrics).toMatch(/graphdb_ttl_expired_total\{scope="SUBTREE"\} 2/);
     expect(metrics).toMatch(/graphdb_ttl_expiry_lag_seconds 1/);
   });
 });

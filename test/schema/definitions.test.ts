@@ -78,6 +78,22 @@ describe.each(transports)('labels over %s', (t) => {
       { name: L('C5'), properties: [{ name: 'x', type: scalar(ScalarType.TIMESTAMP) }], computedProperties: [{ name: 'c', computedType: ComputedType.DECAY, formulaType: DecayFormulaType.POWER_LAW, durationSecs: 1n, anchorField: 'x' }] },
     ];
     for (const req of bad) expect((await failureOf(h.schema(t, 'createLabel', req as never))).code).toBe('INVALID_ARGUMENT');
+    // The rest of SPEC 2.4's rules for a definition, each refused with its reason.
+    const anchor = { name: 'x', type: scalar(ScalarType.TIMESTAMP) };
+    const doc = { name: 'd', type: scalar(ScalarType.DOCUMENT) };
+    const rules: [string, unknown[], object][] = [
+      ['EXPONENTIAL without lambda', [anchor], { computedType: ComputedType.DECAY, formulaType: DecayFormulaType.EXPONENTIAL, durationSecs: 1n, anchorField: 'x' }],
+      ['POWER_LAW with alpha 0', [anchor], { computedType: ComputedType.DECAY, formulaType: DecayFormulaType.POWER_LAW, tau: 0.5, durationSecs: 1n, anchorField: 'x' }],
+      ['no anchor_field', [anchor], { computedType: ComputedType.DECAY, durationSecs: 1n, anchorField: '' }],
+      ['an anchor the label does not declare', [anchor], { computedType: ComputedType.TTL, durationSecs: 1n, anchorField: 'y' }],
+      ['SUBTREE without target_field', [anchor, doc], { computedType: ComputedType.TTL, durationSecs: 1n, anchorField: 'x', scope: TtlScopeType.SUBTREE }],
+      ['SUBTREE naming a non-DOCUMENT', [anchor, doc], { computedType: ComputedType.TTL, durationSecs: 1n, anchorField: 'x', scope: TtlScopeType.SUBTREE, targetField: 'x' }],
+      ['target_field on a NODE TTL', [anchor, doc], { computedType: ComputedType.TTL, durationSecs: 1n, anchorField: 'x', scope: TtlScopeType.NODE, targetField: 'd' }],
+    ];
+    for (const [i, [why, properties, computed]] of rules.entries()) {
+      const req = { name: L(`R${i}`), properties, computedProperties: [{ name: 'c', ...computed }], schemaMode: SchemaMode.VALIDATED };
+      expect(await failureOf(h.schema(t, 'createLabel', req as never)), why).toMatchObject({ code: 'INVALID_ARGUMENT', reason: 'INVALID_COMPUTED_PROPERTY' });
+    }
     // A write to a computed property is refused.
     const f = await failureOf(h.graph(t, 'createNode', { labels: [L('Session')], properties: { started: ts(1n), freshness: float(0.5) } }));
     expect(f).toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'COMPUTED_PROPERTY_WRITE' });

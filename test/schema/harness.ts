@@ -132,6 +132,7 @@ export async function startInProcess(
     write: (build, o) => db.write(build, o),
     enrollIssuer: (issuer, c) => db.enrollIssuer(issuer, c),
     latestCommitted: () => db.latestCommitted(),
+    asWritten: (node) => node,
     viewAtIndex: (index) => db.viewAtIndex(index),
     defaultConcern: concern,
   };

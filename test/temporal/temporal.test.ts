@@ -226,6 +226,39 @@ describe('temporal labels and edge types', () => {
       expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', reason: 'INVALID_VALID_TIME' });
     });
 
+    it(`${t}: a wrong past version is corrected by rewriting it at its valid_from, and the mistake stays readable AS OF; one edge version is deleted alone`, async () => {
+      now_us = day('2024-03-01');
+      const sku = `fix-${t}`;
+      await cypher(t, "CREATE (:Price {sku: $sku, amount: 10, valid_from: datetime('2024-01-01T00:00Z')})", { sku: text(sku) });
+      await cypher(t, "MATCH (p:Price {sku: $sku}) SET p.valid_from = datetime('2024-02-01T00:00Z'), p.amount = 99", { sku: text(sku) });
+      await cypher(t, "MATCH (p:Price {sku: $sku}) SET p.valid_from = datetime('2024-03-01T00:00Z'), p.amount = 12", { sku: text(sku) });
+      const before = server.db.lastCommittedTs;
+      // The correction: the version starting 2024-02-01 rewritten, the ones around it untouched.
+      await cypher(t, "MATCH (p:Price {sku: $sku}) SET p.valid_from = datetime('2024-02-01T00:00Z'), p.amount = 11", { sku: text(sku) });
+      const amounts = async (asOf?: number): Promise<unknown[]> => {
+        const out: unknown[] = [];
+        for (const d of ['2024-01-15', '2024-02-15', '2024-03-15']) {
+          const clause = asOf === undefined ? '' : ' AS OF TIMESTAMP $ts';
+          const rows = await cypher(t, `USING valid_at($at)${clause} MATCH (p:Price {sku: $sku}) RETURN p.amount`, { sku: text(sku), at: ts(day(d)), ...(asOf !== undefined && { ts: int(asOf) }) });
+          out.push(rows[0]?.[0]);
+        }
+        return out;
+      };
+      expect(await amounts()).toEqual(['10', '11', '12']);
+      expect(await amounts(before)).toEqual(['10', '99', '12']);
+
+      // An edge version of a temporal type is an edge of its own: deleting it leaves the others.
+      const shop = await graphCall(t, 'createNode', { labels: ['Shop'], properties: { name: text(`fix-shop-${t}`) } });
+      const pair = { s: int(Number(shop.nodeId)), sku: text(sku) };
+      for (const from of ['2024-01-01', '2024-02-01']) {
+        await cypher(t, 'MATCH (p:Price {sku: $sku}), (s) WHERE id(s) = $s CREATE (p)-[:LISTED_AT {valid_from: $from}]->(s)', { ...pair, from: ts(day(from)) });
+      }
+      await cypher(t, 'MATCH (:Price {sku: $sku})-[r:LISTED_AT]->(s) WHERE id(s) = $s AND r.valid_from = $from DELETE r', { ...pair, from: ts(day('2024-02-01')) });
+      expect(await cypher(t, 'USING valid_at($at) MATCH (:Price {sku: $sku})-[r:LISTED_AT]->(s) WHERE id(s) = $s RETURN r.valid_from, r.valid_to', { ...pair, at: ts(day('2024-02-15')) })).toEqual([
+        ['2024-01-01T00:00Z', null],
+      ]);
+    });
+
     it(`${t}: in a transaction a version write commits as one entry, like an auto-committed one`, async () => {
       const sku = `tx-${t}`;
       await cypher(t, "CREATE (:Price {sku: $sku, amount: 1, valid_from: datetime('2024-01-01T00:00Z')})", { sku: text(sku) });
@@ -238,6 +271,13 @@ describe('temporal labels and edge types', () => {
       for (const [d, amount, to] of [['2024-01-15', '1', '2024-02-01T00:00Z'], ['2024-02-15', '2', null]] as const) {
         expect(await cypher(t, 'USING valid_at($at) MATCH (p:Price {sku: $sku}) RETURN p.amount, p.valid_to', { sku: text(sku), at: ts(day(d)) })).toEqual([[amount, to]]);
       }
+      // A version ahead of the clock: a read outside sees the one valid now, a transaction's
+      // statements (read-only ones too) the stored newest one, which is what their writes edit.
+      await cypher(t, "MATCH (p:Price {sku: $sku}) SET p.valid_from = datetime('2025-01-01T00:00Z'), p.amount = 3", { sku: text(sku) });
+      const tx = (await call(t, 'beginTransaction', {})) as { transactionId: bigint };
+      expect(await cypher(t, 'MATCH (p:Price {sku: $sku}) RETURN p.amount', { sku: text(sku) })).toEqual([['2']]);
+      expect(await cypher(t, 'MATCH (p:Price {sku: $sku}) RETURN p.amount', { sku: text(sku) }, tx.transactionId)).toEqual([['3']]);
+      await call(t, 'rollbackTransaction', { transactionId: tx.transactionId });
     });
   }
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcClient } from '../../src/api/grpc-client.js';
 import { GraphService } from '../../src/gen/weft/v1/graph_pb.js';
 import { QueryService } from '../../src/gen/weft/v1/query_pb.js';
+import { ScalarType, SchemaService } from '../../src/gen/weft/v2/schema_pb.js';
 import { restoreBackup } from '../../src/server/backup/restore.js';
 import { takeBackup } from '../../src/server/backup/take-backup.js';
 import { defaultConfig } from '../../src/server/config.js';
@@ -76,6 +77,10 @@ describe('online backup and restore', () => {
         if (backupRunning) writesDuringBackup++;
       }
     };
+    // The catalog travels too: a label definition and a constraint made before the backup.
+    await query.executeCypher({ query: 'CREATE CONSTRAINT item_w FOR (n:Item) REQUIRE n.w IS NOT NULL' });
+    const schemaSource = createGrpcClient(SchemaService, source.grpc);
+    await schemaSource.createLabel({ name: 'Config', properties: [{ name: 'key', type: { kind: { case: 'scalar', value: ScalarType.STRING } }, required: true }], schemaMode: 1 });
     const writers = [0, 1, 2, 3].map(writer);
     try {
       while (writes < 300) await new Promise((r) => setTimeout(r, 20));
@@ -111,6 +116,13 @@ describe('online backup and restore', () => {
         expect(got.rows.length).toBe(want.rows.length);
         expect(got.rows).toEqual(want.rows);
       }
+      const schemaRestored = createGrpcClient(SchemaService, restored.grpc);
+      expect((await schemaRestored.listConstraints({})).constraints).toEqual((await schemaSource.listConstraints({})).constraints);
+      const config = (await schemaRestored.listLabels({})).labels.find((l) => l.name === 'Config');
+      expect(config).toEqual((await schemaSource.listLabels({})).labels.find((l) => l.name === 'Config'));
+      expect(config?.declared).toBe(true);
+      schemaRestored.close();
+      schemaSource.close();
       const now = await query.executeCypher({ query: 'MATCH (n) RETURN count(n) AS n' });
       const then = await query.executeCypher({ query: `AS OF TIMESTAMP ${manifest.commit_ts} MATCH (n) RETURN count(n) AS n` });
       expect(now.rows[0]).not.toEqual(then.rows[0]);

@@ -133,15 +133,25 @@ describe('web console', () => {
     expect(plan).toMatch(/Suggestions.*CREATE INDEX/s);
     await shot('4-plan');
 
+    // A constraint made from the editor: the schema shows it ACTIVE, and its index's build with its progress.
+    await page.keyboard.down('Control');
+    await page.keyboard.press('KeyA');
+    await page.keyboard.up('Control');
+    await page.keyboard.type('CREATE CONSTRAINT film_title FOR (f:Film) REQUIRE f.title IS UNIQUE');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('Enter');
+    await page.keyboard.up('Control');
+    // The statement returns once the build published (or its wait ran out); the panel is read again then.
+    await statusText(/0 rows/);
     await page.click('#refresh-schema');
-    await page.waitForFunction("(document.getElementById('schema')?.textContent ?? '').includes('Film')", { timeout: ui_wait_ms });
-    const schema = await page.$eval('#schema', (e) => e.textContent ?? '');
-    expect(schema).toContain('Person');
-    expect(schema).toContain('KNOWS');
-    expect(schema).toContain('LIKES');
+    await page.waitForFunction("(document.getElementById('schema')?.textContent ?? '').includes('film_title: UNIQUE :Film(title) ACTIVE')", { timeout: ui_wait_ms });
+    const schema = await page.$$eval('#schema li', (li) => li.map((x) => x.textContent ?? ''));
+    expect(schema).toEqual(expect.arrayContaining(['Person', 'Film', 'KNOWS', 'LIKES', 'film_title: UNIQUE :Film(title) ACTIVE']));
+    expect(schema).toEqual(expect.arrayContaining([expect.stringMatching(/ on :Film: PUBLISHED, 1 node indexed$/)]));
 
     await page.focus('#editor');
     await page.keyboard.down('Alt');
+    await page.keyboard.press('ArrowUp');
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('ArrowUp');
     await page.keyboard.up('Alt');

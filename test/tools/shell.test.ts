@@ -158,10 +158,19 @@ describe('weft shell', () => {
       await term.waitFor(/1 nodes created.*\nweft\(tx\)>$/m, mark);
       term.type(':rollback');
       await term.waitFor(/rolled back\nweft>$/m, mark);
+      // A second transaction, committed: what it wrote stays.
       mark = term.mark();
-      term.type("MATCH (p:Person) WHERE p.name IN ['Grace', 'Ghost'] RETURN p.name AS name;");
-      out = await term.waitFor(/1 row \([\d.]+ ms\)\nweft>$/m, mark);
-      expect(out).toContain("| 'Grace' |");
+      term.type(':begin');
+      await term.waitFor(/weft\(tx\)>$/m, mark);
+      term.type("CREATE (:Person {name: 'Hopper'});");
+      await term.waitFor(/1 nodes created.*\nweft\(tx\)>$/m, mark);
+      term.type(':commit');
+      await term.waitFor(/committed at commit_ts \d+\nweft>$/m, mark);
+      mark = term.mark();
+      term.type("MATCH (p:Person) WHERE p.name IN ['Grace', 'Ghost', 'Hopper'] RETURN p.name AS name ORDER BY name;");
+      out = await term.waitFor(/2 rows \([\d.]+ ms\)\nweft>$/m, mark);
+      expect(out).toContain("| 'Grace'  |");
+      expect(out).toContain("| 'Hopper' |");
       expect(out).not.toContain('Ghost\' |');
 
       mark = term.mark();

@@ -8,6 +8,7 @@ import { compareKeys, type IndexKey } from '../indexes/sorted-entries.js';
 import type { Catalog } from './catalog.js';
 import type { ConstraintRecord, IndexRecord } from './types.js';
 import { typeText, valueHasType, valueKindText } from './value-types.js';
+import { checkMapValues } from './map-values.js';
 import { checkValidInterval, checkVersionRoom, valid_time_keys } from '../temporal/valid-time-checks.js';
 
 /**
@@ -56,6 +57,8 @@ export function withDefaults(ops: readonly GraphOp[], catalog: Catalog): readonl
 }
 
 export function checkSchemaWrite(ops: readonly GraphOp[], graph: GraphStore, catalog: Catalog, indexes: IndexStore): Refusal | undefined {
+  const map = checkMapValues(ops, graph, catalog);
+  if (map !== undefined) return map;
   if (catalog.labels.size === 0 && catalog.edgeTypes.size === 0 && catalog.constraints.size === 0) return undefined;
   if (!touchesSchema(ops, graph, catalog)) return undefined;
   const { nodes, before, edges } = afterStates(ops, graph);

@@ -3,6 +3,7 @@ import { nodeRef, type NodeRef, type RelationshipRef, type Value } from '../../c
 import type { EdgeState, LabelMembers, NodeState } from '../../projections/graph/records.js';
 import { SnapshotView, type GraphReader } from '../../projections/graph/view.js';
 import type { WriteSet } from '../../projections/graph/write-set.js';
+import type { ReadLens } from '../../projections/graph/read-lens.js';
 import { CypherError } from '../errors.js';
 import type { FunctionContext, TemporalClock } from '../functions/context.js';
 
@@ -34,6 +35,11 @@ export class GraphAccess {
   constructor(
     readonly graph: GraphReader,
     private readonly writes: WriteSet | undefined,
+    /**
+     * Applied to every node a statement that writes reads (ExecuteContext.write_lens); a node it
+     * would hide (created already expired) still reads as stored, since the statement wrote it.
+     */
+    private readonly lens?: ReadLens,
   ) {
     this.cacheable = writes === undefined;
   }
@@ -73,7 +79,7 @@ export class GraphAccess {
     if (r !== undefined && r.id === id) return r;
     const n = this.graph.node(id) ?? this.adopted?.get(id);
     if (n === undefined && this.writes?.isNodeDeleted(id) === true) throw deletedAccess('node', id);
-    return n;
+    return n === undefined || this.lens === undefined ? n : (this.lens.node(n) ?? n);
   }
 
   edge(id: number): EdgeState | undefined {
