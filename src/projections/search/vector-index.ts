@@ -201,7 +201,8 @@ export class VectorIndex implements SearchMaintenance {
 
   /**
    * Drops from `recent` every id the graph reaches: a search for its own vector (beam
-   * `vector_ef_search_default`) answers it first. Deterministic: the same graph gives the same list.
+   * `vector_ef_search_default`) answers it (or an identical vector) first. Deterministic: the same
+   * graph gives the same list.
    */
   private pruneRecent(): void {
     const hnsw = this.hnsw;
@@ -212,8 +213,10 @@ export class VectorIndex implements SearchMaintenance {
     for (const id of [...this.recent]) {
       const v = this.vectors.get(id)!;
       for (let i = 0; i < scratch.length; i++) scratch[i] = v[i]!;
-      // A duplicate vector may be answered in its place: the id then stays, searched exactly.
-      if (hnsw.searchKnn(scratch, 1).neighbors[0] === id) this.recent.delete(id);
+      // An identical vector answered in its place (distance 0) is as near to any query as this
+      // one: the graph reaches what the id stands for, and a list of duplicates would never drain.
+      const res = hnsw.searchKnn(scratch, 1);
+      if (res.neighbors[0] === id || res.distances[0] === 0) this.recent.delete(id);
     }
   }
 
