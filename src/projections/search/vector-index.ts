@@ -53,8 +53,8 @@ export class VectorIndex implements SearchMaintenance {
   /** Ids mark-deleted in the HNSW graph. Invariant: disjoint from `vectors`; empty when there is no graph. */
   private readonly deleted = new Set<number>();
   /**
-   * Bumped by every change to the vectors or the graph: a graph saved at one version need not be
-   * written again while it holds (see vector-index-file.ts).
+   * Bumped by every change to the vectors, the graph or the exact list (all saved together): a graph
+   * saved at one version need not be written again while it holds (see vector-index-file.ts).
    */
   version = 0;
   /**
@@ -210,6 +210,7 @@ export class VectorIndex implements SearchMaintenance {
     const beam = vector_ef_search_default;
     if (beam !== this.ef) hnsw.setEf((this.ef = beam));
     const scratch = this.queryScratch;
+    const before = this.recent.size;
     for (const id of [...this.recent]) {
       const v = this.vectors.get(id)!;
       for (let i = 0; i < scratch.length; i++) scratch[i] = v[i]!;
@@ -218,6 +219,7 @@ export class VectorIndex implements SearchMaintenance {
       const res = hnsw.searchKnn(scratch, 1);
       if (res.neighbors[0] === id || res.distances[0] === 0) this.recent.delete(id);
     }
+    if (this.recent.size !== before) this.version++;
   }
 
   /** The `k` nearest held vectors passing `accept`, by comparing every one. */

@@ -8,9 +8,9 @@ import { Readable } from 'node:stream';
 import { failedPrecondition, unavailable } from '../../common/errors.js';
 import { errorFromJson } from '../../api/error-catalog.js';
 import { writeFileAtomic } from '../../log/storage/atomic-file.js';
+import { isSavedGraphFile } from '../../projections/search/vector-index-file.js';
 import { backup_manifest_file, backup_tail_file, damaged, decodeFrames, encodeFrame, sha256, type BackupHead } from './backup-format.js';
 import type { BackupManifest } from './manifest.js';
-import { isSavedGraphFile } from '../../projections/search/vector-index-file.js';
 
 /** A file written once, front to back, with its digest kept as it grows. */
 class OutFile {
