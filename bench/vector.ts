@@ -8,6 +8,8 @@
  *   `ORDER BY vector_distance(...) LIMIT k` (without filters its search asks HNSW for k with beam 64,
  *   so raw with k and ef 64 is the point of equal recall; they alternate in blocks of queries);
  * - close and reopen: the HNSW graph is saved beside the checkpoint and read back.
+ * - each query row gives QPS and the process's CPU time per query (user + system): on a machine other
+ *   jobs share, wall time swings with their load, CPU time much less.
  *
  *   npx tsx bench/vector.ts [--n 100000] [--dims 128] [--queries 500] [--k 10] [--clusters 100] [--seed 42] [--dist]
  *
@@ -15,7 +17,7 @@
  */
 import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HierarchicalNSW as Hnsw } from 'hnswlib-node';
 import { clusteredSet, exactKnn, recallAt } from './vector-data.js';
@@ -48,6 +50,8 @@ interface Row {
   readonly case: string;
   readonly recall?: number;
   readonly qps?: number;
+  /** CPU time (user + system) of this process per query: steadier than QPS when other jobs share the machine. */
+  readonly cpu_us?: number;
   readonly seconds?: number;
   readonly note?: string;
 }
@@ -58,6 +62,11 @@ function timeQueries(run: (q: Float32Array) => number[], queries: readonly Float
   queries.forEach((q, i) => (recall += recallAt(run(q).slice(0, k), truth[i]!)));
   const s = (performance.now() - t) / 1000;
   return { recall: recall / queries.length, qps: queries.length / s };
+}
+
+/** Weft's share of raw's rate at equal recall, by wall time and by CPU time. */
+function ofRaw(weft: { qps: number; cpu_us: number }, raw: { qps: number; cpu_us: number }): string {
+  return `${((weft.qps / raw.qps) * 100).toFixed(0)}% of raw QPS, ${((raw.cpu_us / weft.cpu_us) * 100).toFixed(0)}% by CPU time, at equal recall`;
 }
 
 async function main(): Promise<void> {
@@ -102,37 +111,55 @@ async function main(): Promise<void> {
     const cypher = `MATCH (d:Doc) RETURN d.id ORDER BY vector_distance(d.emb, $q, 'euclidean') LIMIT ${k}`;
     // Raw and Weft alternate in blocks of queries, so both see the same load on a shared machine;
     // a first pass warms both up and is not counted.
-    const run = async (mode: 'current' | 'snapshot'): Promise<{ weft: { recall: number; qps: number }; raw: { recall: number; qps: number } }> => {
+    type Side = { recall: number; qps: number; cpu_us: number };
+    const cpuUs = (): number => {
+      const u = process.cpuUsage();
+      return u.user + u.system;
+    };
+    const run = async (mode: 'current' | 'snapshot'): Promise<{ weft: Side; raw: Side }> => {
       const text = `/*+ vector_consistency('${mode}') */ ${cypher}`;
       let weftRecall = 0;
       let rawRecall = 0;
       let weftMs = 0;
       let rawMs = 0;
+      let weftCpu = 0;
+      let rawCpu = 0;
       raw.setEf(64);
       for (let pass = 0; pass < 2; pass++) {
         for (let b = 0; b < queries.length; b += block_queries) {
           const block = queries.slice(b, b + block_queries);
           let t0 = performance.now();
+          let c0 = cpuUs();
           for (let i = 0; i < block.length; i++) {
             const res = await db.query(text, { q: block[i]! });
             if (pass === 1) weftRecall += recallAt(res.rows.map((r) => Number(r[0] as bigint)), truth[b + i]!);
           }
-          if (pass === 1) weftMs += performance.now() - t0;
+          if (pass === 1) {
+            weftMs += performance.now() - t0;
+            weftCpu += cpuUs() - c0;
+          }
           t0 = performance.now();
+          c0 = cpuUs();
           for (let i = 0; i < block.length; i++) {
             const got = raw.searchKnn(Array.from(block[i]!), k).neighbors;
             if (pass === 1) rawRecall += recallAt(got, truth[b + i]!);
           }
-          if (pass === 1) rawMs += performance.now() - t0;
+          if (pass === 1) {
+            rawMs += performance.now() - t0;
+            rawCpu += cpuUs() - c0;
+          }
         }
       }
       const count = queries.length;
-      return { weft: { recall: weftRecall / count, qps: count / (weftMs / 1000) }, raw: { recall: rawRecall / count, qps: count / (rawMs / 1000) } };
+      return {
+        weft: { recall: weftRecall / count, qps: count / (weftMs / 1000), cpu_us: weftCpu / count },
+        raw: { recall: rawRecall / count, qps: count / (rawMs / 1000), cpu_us: rawCpu / count },
+      };
     };
     for (const mode of ['current', 'snapshot'] as const) {
       const r = await run(mode);
       rows.push({ case: `raw k=${k} ef=64, alternating with the next row`, ...r.raw });
-      rows.push({ case: `weft cypher ${mode.toUpperCase()}`, ...r.weft, note: `${((r.weft.qps / r.raw.qps) * 100).toFixed(0)}% of raw QPS at equal recall` });
+      rows.push({ case: `weft cypher ${mode.toUpperCase()}`, ...r.weft, note: ofRaw(r.weft, r.raw) });
     }
     t = performance.now();
     await db.close();
@@ -141,18 +168,21 @@ async function main(): Promise<void> {
     db = await open(dir);
     rows.push({ case: 'weft reopen (checkpoint, saved HNSW graph read back)', seconds: (performance.now() - t) / 1000 });
     const again = await run('snapshot');
-    rows.push({ case: 'weft after reopen SNAPSHOT', ...again.weft, note: `${((again.weft.qps / again.raw.qps) * 100).toFixed(0)}% of raw QPS` });
+    rows.push({ case: 'raw k=10 ef=64, alternating with the next row', ...again.raw });
+    rows.push({ case: 'weft after reopen SNAPSHOT', ...again.weft, note: ofRaw(again.weft, again.raw) });
     await db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  console.log('\n| case | recall@k | QPS | seconds | note |\n|---|---|---|---|---|');
+  const load = loadavg().map((x) => x.toFixed(1)).join(' ');
+  console.log(`\nload average at the end: ${load}`);
+  console.log('\n| case | recall@k | QPS | CPU us/query | seconds | note |\n|---|---|---|---|---|---|');
   for (const r of rows) {
-    console.log(`| ${r.case} | ${r.recall?.toFixed(3) ?? ''} | ${r.qps?.toFixed(0) ?? ''} | ${r.seconds?.toFixed(2) ?? ''} | ${r.note ?? ''} |`);
+    console.log(`| ${r.case} | ${r.recall?.toFixed(3) ?? ''} | ${r.qps?.toFixed(0) ?? ''} | ${r.cpu_us?.toFixed(0) ?? ''} | ${r.seconds?.toFixed(2) ?? ''} | ${r.note ?? ''} |`);
   }
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/vector.json', JSON.stringify({ n, dims, clusters, queries: queryCount, k, seed, m, ef_construction, weft: dist ? 'dist' : 'src', rows }, null, 2));
+  writeFileSync('bench/results/vector.json', JSON.stringify({ n, dims, clusters, queries: queryCount, k, seed, m, ef_construction, weft: dist ? 'dist' : 'src', load_average: load, rows }, null, 2));
 }
 
 await main();

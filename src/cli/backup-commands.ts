@@ -37,6 +37,7 @@ export async function backupMain(args: readonly string[]): Promise<number> {
 export async function restoreMain(args: readonly string[]): Promise<number> {
   const f = flags(args, ['from', 'data-dir']);
   const r = await restoreBackup(f.get('from')!, f.get('data-dir')!);
+  for (const line of r.vector_rebuilds) process.stderr.write(`weft: warning: ${line}\n`);
   process.stdout.write(
     `restored ${f.get('from')!} into ${f.get('data-dir')!}: state as of commit_ts ${r.manifest.commit_ts} (entry ${r.committed_index}), ` +
       `new deployment ${r.deployment}\n`,

@@ -102,8 +102,8 @@ describe('the saved HNSW graph', () => {
     const db = await open(dir);
     expect(vectorIndexOf(db.database.sm).origin).toBe('saved');
     await expectNearest(db, vs, probes, live);
-    // The new vector sits inside a cluster, beside a live one. (A far outlier is a different matter:
-    // HNSW may leave it with no incoming link, so only an EXACT search is sure to find it; docs/vector.md.)
+    // The new vector sits inside a cluster, beside a live one (a far outlier, which the graph may not
+    // reach, is test/search/vector-recent.test.ts's matter).
     const fresh = vs[2]!.map((x) => x + 1e-3);
     await db.query('CREATE (:P {id: 99999, v: $v})', { v: fresh });
     expect((await db.query(query, { q: fresh })).rows[0]).toEqual([99999n]);

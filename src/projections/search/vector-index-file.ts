@@ -210,6 +210,24 @@ export function pruneVectorGraphs(dir: string, kept: ReadonlySet<number>): void 
   }
 }
 
+/** Names of a saved graph's files: `vector-<checkpoint index, 20 digits>-<generation>.hnsw|.meta`. */
+const graph_file_name = /^vector-(\d{20})-\d+\.(hnsw|meta)$/;
+
+/**
+ * The graph files saved with the checkpoint at `checkpoint_index` in `dir` (names, both kinds, no
+ * temporary ones), as a backup carries them: loading checks each as a restart does.
+ */
+export function savedGraphFiles(dir: string, checkpoint_index: number): string[] {
+  return readdirSync(dir)
+    .filter((name) => Number.parseInt(graph_file_name.exec(name)?.[1] ?? '-1', 10) === checkpoint_index)
+    .sort();
+}
+
+/** Whether `name` is a saved graph's file name (and so safe to create in a directory). */
+export function isSavedGraphFile(name: string): boolean {
+  return graph_file_name.test(name);
+}
+
 function graphFileBase(checkpoint_index: number, generation: number): string {
   return `vector-${String(checkpoint_index).padStart(20, '0')}-${generation}`;
 }

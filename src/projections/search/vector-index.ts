@@ -29,6 +29,13 @@ export const vector_capacity_initial = 1024;
 export const compaction_deleted_min = 1024;
 /** The HNSW search beam when a query does not need a wider one. */
 export const vector_ef_search_default = 64;
+/**
+ * Vectors last put into the graph that are also searched exactly, at most this many (the newest).
+ * A constant, not a setting: every member and every replay must keep the same list, so that the
+ * answers do not depend on a member's configuration. 256 x 128-d costs a query about 33k
+ * multiply-adds.
+ */
+export const exact_recent_max = 256;
 /** Seed of the HNSW level generator: fixed so every member builds the same graph. */
 const hnsw_seed = 100;
 /** Bytes per HNSW link slot (a 32-bit id) and per element of fixed bookkeeping. */
@@ -46,12 +53,27 @@ export class VectorIndex implements SearchMaintenance {
   /** Ids mark-deleted in the HNSW graph. Invariant: disjoint from `vectors`; empty when there is no graph. */
   private readonly deleted = new Set<number>();
   /**
-   * Bumped by every change to the vectors or the graph: a graph saved at one version need not be
-   * written again while it holds (see vector-index-file.ts).
+   * Bumped by every change to the vectors, the graph or the exact list (all saved together): a graph
+   * saved at one version need not be written again while it holds (see vector-index-file.ts).
    */
   version = 0;
+  /**
+   * Ids last put into the graph (inserted or re-linked), oldest first (a Set keeps insertion order),
+   * searched exactly beside it and merged into every answer: HNSW's neighbour selection can leave a
+   * new vector, above all one far from the others, with no incoming link, and then no search
+   * reaches it. Ids the graph is seen to reach (their own vector finds them first) leave the list at
+   * a build's publication, after a rebuild and at load. Invariant: a subset of `vectors`' keys, at
+   * most `exact_recent_max`; empty without a graph.
+   */
+  private readonly recent = new Set<number>();
   /** The beam last set on `hnsw` (-1: none yet). */
   private ef = -1;
+  /**
+   * The query as the addon takes it (a plain array of `dimensions` numbers), refilled by every
+   * search: the addon reads a JS array only, and filling one reused array costs far less than
+   * Array.from allocating a new one per query.
+   */
+  private readonly queryScratch: number[];
   /** Compactions run so far (operators and tests read it). */
   compactions = 0;
   /**
@@ -80,6 +102,7 @@ export class VectorIndex implements SearchMaintenance {
   ) {
     this.dimensions = spec.dimensions;
     this.metric = spec.metric;
+    this.queryScratch = new Array<number>(spec.dimensions).fill(0);
     this.reset(vector_capacity_initial);
   }
 
@@ -93,6 +116,7 @@ export class VectorIndex implements SearchMaintenance {
   forget(id: number): void {
     if (!this.vectors.delete(id)) return;
     this.version++;
+    this.recent.delete(id);
     if (this.hnsw === undefined) return;
     this.hnsw.markDelete(id);
     this.inIdOrder = false;
@@ -131,16 +155,71 @@ export class VectorIndex implements SearchMaintenance {
   search(query: Float32Array, k: number, ef: number, accept?: (id: number) => boolean): VectorHit[] {
     const live = this.vectors.size;
     if (k <= 0 || live === 0) return [];
+    assert(query.length === this.dimensions, 'a vector search takes a query of the index\'s width');
     if (this.hnsw === undefined) return this.exact(query, k, accept);
     const beam = Math.max(ef, k);
     // setEf is a call into the addon: skipped when the beam is the one set last.
     if (beam !== this.ef) this.hnsw.setEf((this.ef = beam));
-    const res = this.hnsw.searchKnn(Array.from(query), Math.min(k, live), accept);
-    const out: VectorHit[] = [];
-    for (let i = 0; i < res.neighbors.length; i++) {
-      out.push({ id: res.neighbors[i]!, distance: fromSpace(this.metric, res.distances[i]!) });
+    const scratch = this.queryScratch;
+    for (let i = 0; i < scratch.length; i++) scratch[i] = query[i]!;
+    const res = this.hnsw.searchKnn(scratch, Math.min(k, live), accept);
+    const n = res.neighbors.length;
+    const out = new Array<VectorHit>(n);
+    for (let i = 0; i < n; i++) out[i] = { id: res.neighbors[i]!, distance: fromSpace(this.metric, res.distances[i]!) };
+    return this.recent.size === 0 ? out : this.mergeRecent(query, k, out, accept);
+  }
+
+  /** Ids searched exactly beside the graph (see `recent`), oldest first. */
+  recentIds(): readonly number[] {
+    return [...this.recent];
+  }
+
+  /**
+   * `hits` (nearest first, at most k) with the recent vectors measured exactly merged in: an id the
+   * graph also answered keeps its place, a nearer recent one takes the place of the farthest.
+   */
+  private mergeRecent(query: Float32Array, k: number, hits: VectorHit[], accept?: (id: number) => boolean): VectorHit[] {
+    for (const id of this.recent) {
+      if (accept !== undefined && !accept(id)) continue;
+      const distance = vectorMetricDistance(this.metric, this.vectors.get(id)!, query);
+      if (hits.length >= k && distance >= hits[hits.length - 1]!.distance) continue;
+      if (hits.some((h) => h.id === id)) continue;
+      let at = hits.length;
+      while (at > 0 && hits[at - 1]!.distance > distance) at--;
+      hits.splice(at, 0, { id, distance });
+      if (hits.length > k) hits.length = k;
     }
-    return out;
+    return hits;
+  }
+
+  /** Notes an id just put into the graph: the newest of `recent`, the oldest leaving when it is full. */
+  private noteRecent(id: number): void {
+    this.recent.delete(id);
+    this.recent.add(id);
+    if (this.recent.size > exact_recent_max) this.recent.delete(this.recent.values().next().value as number);
+  }
+
+  /**
+   * Drops from `recent` every id the graph reaches: a search for its own vector (beam
+   * `vector_ef_search_default`) answers it (or an identical vector) first. Deterministic: the same
+   * graph gives the same list.
+   */
+  private pruneRecent(): void {
+    const hnsw = this.hnsw;
+    if (hnsw === undefined || this.recent.size === 0) return;
+    const beam = vector_ef_search_default;
+    if (beam !== this.ef) hnsw.setEf((this.ef = beam));
+    const scratch = this.queryScratch;
+    const before = this.recent.size;
+    for (const id of [...this.recent]) {
+      const v = this.vectors.get(id)!;
+      for (let i = 0; i < scratch.length; i++) scratch[i] = v[i]!;
+      // An identical vector answered in its place (distance 0) is as near to any query as this
+      // one: the graph reaches what the id stands for, and a list of duplicates would never drain.
+      const res = hnsw.searchKnn(scratch, 1);
+      if (res.neighbors[0] === id || res.distances[0] === 0) this.recent.delete(id);
+    }
+    if (this.recent.size !== before) this.version++;
   }
 
   /** The `k` nearest held vectors passing `accept`, by comparing every one. */
@@ -162,7 +241,7 @@ export class VectorIndex implements SearchMaintenance {
    */
   savedFacts(): SavedGraphFacts | undefined {
     if (this.hnsw === undefined || this.adopting !== undefined) return undefined;
-    return { digest: this.digest(), count: this.vectors.size, deleted: [...this.deleted].sort((a, b) => a - b) };
+    return { digest: this.digest(), count: this.vectors.size, deleted: [...this.deleted].sort((a, b) => a - b), recent: [...this.recent] };
   }
 
   /** The HNSW graph, for writing it beside a checkpoint (hnswlib writes files only). */
@@ -184,6 +263,8 @@ export class VectorIndex implements SearchMaintenance {
     this.inIdOrder = false;
     this.deleted.clear();
     for (const id of facts.deleted) this.deleted.add(id);
+    this.recent.clear();
+    for (const id of facts.recent ?? []) this.recent.add(id);
     this.adopting = facts;
   }
 
@@ -193,7 +274,11 @@ export class VectorIndex implements SearchMaintenance {
    */
   settleSaved(): string | undefined {
     const facts = this.adopting;
-    if (facts === undefined) return undefined;
+    if (facts === undefined) {
+      // A graph the refill built: what it does not reach among the newest is searched exactly.
+      this.pruneRecent();
+      return undefined;
+    }
     this.adopting = undefined;
     const held = this.hnsw?.getCurrentCount() ?? 0;
     let why: string | undefined;
@@ -201,6 +286,8 @@ export class VectorIndex implements SearchMaintenance {
       why = `it holds ${held} elements (${this.deleted.size} deleted) for ${facts.count} vectors, the nodes hold ${this.vectors.size}`;
     } else if ([...this.deleted].some((id) => this.vectors.has(id))) {
       why = 'a node it holds deleted has a vector';
+    } else if ([...this.recent].some((id) => !this.vectors.has(id))) {
+      why = 'a vector it searches exactly is not held by any node';
     } else if (facts.digest !== this.digest()) {
       why = 'its vectors differ from the nodes\' vectors';
     }
@@ -241,6 +328,7 @@ export class VectorIndex implements SearchMaintenance {
     if (had !== undefined || reused || id <= this.lastAppended) this.inIdOrder = false;
     else this.lastAppended = id;
     this.hnsw.addPoint(Array.from(v), id);
+    this.noteRecent(id);
   }
 
   /**
@@ -249,7 +337,11 @@ export class VectorIndex implements SearchMaintenance {
    * backfill met them in) made it otherwise. True when it rebuilt.
    */
   settleBuild(): boolean {
-    if (this.hnsw === undefined || this.adopting !== undefined || this.inIdOrder) return false;
+    if (this.hnsw === undefined || this.adopting !== undefined) return false;
+    if (this.inIdOrder) {
+      this.pruneRecent();
+      return false;
+    }
     this.rebuild(Math.max(vector_capacity_initial, this.vectors.size * 2));
     return true;
   }
@@ -269,13 +361,18 @@ export class VectorIndex implements SearchMaintenance {
     this.version++;
     const live = [...this.vectors.entries()].sort((a, b) => a[0] - b[0]);
     this.reset(capacity);
-    for (const [id, v] of live) this.hnsw?.addPoint(Array.from(v), id);
+    for (const [id, v] of live) {
+      this.hnsw?.addPoint(Array.from(v), id);
+      this.noteRecent(id);
+    }
     this.lastAppended = live.at(-1)?.[0] ?? -1;
+    this.pruneRecent();
   }
 
   private reset(capacity: number): void {
     this.capacity = capacity;
     this.deleted.clear();
+    this.recent.clear();
     const space = spaceOf(this.metric);
     if (space === undefined) {
       this.hnsw = undefined;
@@ -298,6 +395,8 @@ export interface SavedGraphFacts {
   readonly count: number;
   /** Ids mark-deleted in the graph then, ascending. */
   readonly deleted: readonly number[];
+  /** Ids searched exactly beside the graph then, oldest first (absent in metas written before the list existed). */
+  readonly recent?: readonly number[];
 }
 
 /** A fresh hnswlib graph of an index's space, to read a saved file into. */

@@ -43,6 +43,7 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
   const slot = op.variable;
   // Rows are dropped only by filters (or, under SNAPSHOT, by candidates the reader does not see).
   const filtered = op.input.op !== 'node_scan' || op.input.props.length > 0;
+  const bare = bareScan(op.input);
   return (arg, sink) => {
     // A statement that writes reads its write set, whose own nodes are in no index: it scans.
     const handle = cx.vector_consistency === 'exact' || cx.writes !== undefined ? undefined : cx.indexes.vectorIndex?.(op.label, op.key);
@@ -60,13 +61,28 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
       if (!finish(sink(row))) stopped = true;
       return !stopped;
     };
-    const runOver = (nodes: Iterable<NodeState>): boolean => {
+    const runOver = (nodes: readonly NodeState[] | Iterable<NodeState>): boolean => {
+      if (bare !== undefined && Array.isArray(nodes)) return emitBare(bare, nodes);
       cx.candidates.set(slot, nodes);
       try {
         return finish(input(arg, counting));
       } finally {
         cx.candidates.delete(slot);
       }
+    };
+    /**
+     * A bare label scan over the candidates, without the scan: what it would do (the label check of
+     * the version read, the deadline, the node noted as just scanned, the slot) for each, in order.
+     */
+    const emitBare = (scan: Op<'node_scan'>, nodes: readonly NodeState[]): boolean => {
+      for (const node of nodes) {
+        if (scan.label !== undefined && !node.labels.includes(scan.label)) continue;
+        cx.deadline.tick();
+        if (access.cacheable) access.scanned(node);
+        if (scan.variable_unused !== true) arg[slot] = node.ref;
+        if (!counting(arg)) return false;
+      }
+      return true;
     };
     const resolve = (id: number): NodeState | undefined => {
       const seenNode = access.node(id);
@@ -100,6 +116,14 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
       fetch = next;
     }
   };
+}
+
+/**
+ * The input when it is a label scan of the argument row with no property test: the search may then
+ * emit its candidates itself, sparing each round the scan's per-row machinery.
+ */
+function bareScan(input: LogicalOp): Op<'node_scan'> | undefined {
+  return input.op === 'node_scan' && input.props.length === 0 && input.input.op === 'argument' ? input : undefined;
 }
 
 function* unseen(env: OpEnv, label: string, seen: ReadonlySet<number>): Iterable<NodeState> {

@@ -4,17 +4,20 @@
  *
  *   head        JSON BackupHead: what follows and the commit_ts the backup stands at
  *   checkpoint  a chunk of the checkpoint file's bytes, in order
+ *   graph       a chunk of one of the HNSW graph files saved with that checkpoint: u16 LE name
+ *               length, the name, then the bytes (in order; the files one after the other)
  *   entry       one committed log entry after the checkpoint: u64 index, u64 term, then its payload
  *               as the log codec writes it (`{commit_ts, event}`)
  *   end         JSON BackupEnd: the count of entries and the SHA-256 of every byte before this frame
  *
  * A stream without its end frame, or whose digest differs, is incomplete. The backup directory keeps
- * the checkpoint file as it was and the entry frames, unchanged, in `log-tail.bin`. docs/backup.md.
+ * the checkpoint file and its graph files as they were and the entry frames, unchanged, in
+ * `log-tail.bin`. docs/backup.md. Format 2 added the graph frames (format 1 backups have none).
  */
 import { createHash, type Hash } from 'node:crypto';
 import { WeftError } from '../../common/errors.js';
 
-export const backup_format = 1;
+export const backup_format = 2;
 /** A checkpoint travels in chunks of at most this many bytes. */
 export const backup_checkpoint_chunk_bytes = 1024 * 1024;
 /** The largest frame a reader accepts: a log entry's bound plus its header. */
@@ -32,6 +35,11 @@ export interface BackupHead {
   /** The checkpoint's file name, empty when there is none. */
   readonly checkpoint_name: string;
   readonly checkpoint_bytes: number;
+  /**
+   * The vector indexes' graph files saved with the checkpoint (vector-index-file.ts), each sent in
+   * `graph` frames after the checkpoint's; absent before format 2.
+   */
+  readonly graph_files?: readonly { readonly name: string; readonly bytes: number }[];
   /** Entries `checkpoint_index + 1 ..= last_index` follow. */
   readonly last_index: number;
   /** commit_ts of `last_index`: the restored state equals the member's state AS OF this timestamp. */
@@ -46,10 +54,11 @@ export interface BackupEnd {
 export type BackupFrame =
   | { readonly kind: 'head'; readonly head: BackupHead }
   | { readonly kind: 'checkpoint'; readonly bytes: Uint8Array }
+  | { readonly kind: 'graph'; readonly name: string; readonly bytes: Uint8Array }
   | { readonly kind: 'entry'; readonly index: number; readonly term: number; readonly payload: Uint8Array }
   | { readonly kind: 'end'; readonly end: BackupEnd };
 
-const tags = { head: 1, checkpoint: 2, entry: 3, end: 4 } as const;
+const tags = { head: 1, checkpoint: 2, entry: 3, end: 4, graph: 5 } as const;
 const frame_header_bytes = 5;
 
 function frame(tag: number, body: Uint8Array): Buffer {
@@ -66,6 +75,14 @@ export function encodeFrame(f: BackupFrame): Buffer {
       return frame(tags.head, Buffer.from(JSON.stringify(f.head)));
     case 'checkpoint':
       return frame(tags.checkpoint, f.bytes);
+    case 'graph': {
+      const name = Buffer.from(f.name);
+      const body = Buffer.alloc(2 + name.byteLength + f.bytes.byteLength);
+      body.writeUInt16LE(name.byteLength, 0);
+      body.set(name, 2);
+      body.set(f.bytes, 2 + name.byteLength);
+      return frame(tags.graph, body);
+    }
     case 'entry': {
       const body = Buffer.alloc(16 + f.payload.byteLength);
       body.writeBigUInt64LE(BigInt(f.index), 0);
@@ -94,6 +111,11 @@ function decodeBody(tag: number, body: Buffer, source: string): BackupFrame {
         return { kind: 'entry', index: Number(body.readBigUInt64LE(0)), term: Number(body.readBigUInt64LE(8)), payload: body.subarray(16) };
       case tags.end:
         return { kind: 'end', end: JSON.parse(body.toString('utf8')) as BackupEnd };
+      case tags.graph: {
+        const length = body.byteLength < 2 ? -1 : body.readUInt16LE(0);
+        if (length < 0 || body.byteLength < 2 + length) throw new Error('graph frame shorter than its name');
+        return { kind: 'graph', name: body.subarray(2, 2 + length).toString('utf8'), bytes: body.subarray(2 + length) };
+      }
       default:
         throw new Error(`unknown frame tag ${tag}`);
     }

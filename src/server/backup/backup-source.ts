@@ -4,10 +4,13 @@
  * that index and are not part of this backup. Everything is read through the Database, the log
  * driver and the checkpoint functions, never from the files' layout.
  */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 import { reasonError } from '../../api/error-catalog.js';
 import { encodePayload } from '../../log/codec.js';
 import { ENGINE_FORMAT } from '../../log/engine-format.js';
 import { newestCheckpoint } from '../../projections/checkpoint.js';
+import { savedGraphFiles } from '../../projections/search/vector-index-file.js';
 import type { Database } from '../database.js';
 import { backup_checkpoint_chunk_bytes, backup_format, encodeFrame, sha256, type BackupFrame, type BackupHead } from './backup-format.js';
 
@@ -22,6 +25,9 @@ export async function* backupStream(db: Database, signal: AbortSignal): AsyncGen
   const checkpoint_index = checkpoint?.index ?? 0;
   const first_needed = checkpoint_index + 1;
   overtaken(db, first_needed);
+  // The checkpoint's saved HNSW graphs, opened in the same step: a later checkpoint may prune the
+  // files, but an open descriptor keeps reading what they held. A restore then need not rebuild.
+  const graphs = checkpoint === undefined ? [] : openGraphs(db.dataDir.checkpointDir, checkpoint_index);
   const head: BackupHead = {
     format: backup_format,
     engine_format: ENGINE_FORMAT,
@@ -29,6 +35,7 @@ export async function* backupStream(db: Database, signal: AbortSignal): AsyncGen
     checkpoint_index,
     checkpoint_name: checkpoint?.name ?? '',
     checkpoint_bytes: checkpoint?.bytes.byteLength ?? 0,
+    graph_files: graphs.map((g) => ({ name: g.name, bytes: g.bytes })),
     last_index,
     commit_ts,
   };
@@ -38,12 +45,28 @@ export async function* backupStream(db: Database, signal: AbortSignal): AsyncGen
     digest.update(bytes);
     return bytes;
   };
-  yield emit({ kind: 'head', head });
-  if (checkpoint !== undefined) {
-    for (let at = 0; at < checkpoint.bytes.byteLength; at += backup_checkpoint_chunk_bytes) {
-      signal.throwIfAborted();
-      yield emit({ kind: 'checkpoint', bytes: checkpoint.bytes.subarray(at, at + backup_checkpoint_chunk_bytes) });
+  try {
+    yield emit({ kind: 'head', head });
+    if (checkpoint !== undefined) {
+      for (let at = 0; at < checkpoint.bytes.byteLength; at += backup_checkpoint_chunk_bytes) {
+        signal.throwIfAborted();
+        yield emit({ kind: 'checkpoint', bytes: checkpoint.bytes.subarray(at, at + backup_checkpoint_chunk_bytes) });
+      }
     }
+    for (const g of graphs) {
+      for (let at = 0; at < g.bytes; at += backup_checkpoint_chunk_bytes) {
+        signal.throwIfAborted();
+        const chunk = Buffer.alloc(Math.min(backup_checkpoint_chunk_bytes, g.bytes - at));
+        for (let got = 0; got < chunk.byteLength; ) {
+          const n = readSync(g.fd, chunk, got, chunk.byteLength - got, at + got);
+          if (n === 0) throw new Error(`${g.name} ended at ${at + got} of ${g.bytes} bytes`);
+          got += n;
+        }
+        yield emit({ kind: 'graph', name: g.name, bytes: chunk });
+      }
+    }
+  } finally {
+    for (const g of graphs) closeSync(g.fd);
   }
   let entries = 0;
   for (let from = first_needed; from <= last_index; from += backup_entries_per_read) {
@@ -56,6 +79,20 @@ export async function* backupStream(db: Database, signal: AbortSignal): AsyncGen
     yield Buffer.concat(frames);
   }
   yield encodeFrame({ kind: 'end', end: { entries, sha256: digest.digest('hex') } });
+}
+
+function openGraphs(dir: string, checkpoint_index: number): { name: string; fd: number; bytes: number }[] {
+  const out: { name: string; fd: number; bytes: number }[] = [];
+  try {
+    for (const name of savedGraphFiles(dir, checkpoint_index)) {
+      const fd = openSync(join(dir, name), 'r');
+      out.push({ name, fd, bytes: fstatSync(fd).size });
+    }
+  } catch (e) {
+    for (const g of out) closeSync(g.fd);
+    throw e;
+  }
+  return out;
 }
 
 function overtaken(db: Database, needed: number): void {

@@ -27,6 +27,12 @@ export interface RestoreResult {
   /** Hex of the restored directory's new deployment id. */
   readonly deployment: string;
   readonly committed_index: number;
+  /**
+   * Vector indexes whose graph the backup did not carry usable (a backup of format 1, or a file
+   * refused at load), so the restore rebuilt them: one line each, why. Empty when every graph came
+   * from the backup.
+   */
+  readonly vector_rebuilds: readonly string[];
 }
 
 async function fileDigest(path: string): Promise<{ bytes: number; sha256: string }> {
@@ -62,8 +68,10 @@ async function readManifest(from: string): Promise<BackupManifest> {
 export async function restoreBackup(from: string, dataDir: string, node_id = 1): Promise<RestoreResult> {
   const manifest = await readManifest(from);
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0) throw failedPrecondition(`data directory ${dataDir} is not empty; restore makes a new one`);
-  // loadCheckpoint reads the newest valid checkpoint of a directory: the backup holds just its one.
-  const sm = loadCheckpoint(from);
+  // loadCheckpoint reads the newest valid checkpoint of a directory: the backup holds just its one,
+  // with the HNSW graphs saved beside it; writing the new checkpoint below saves them again there.
+  const vector_rebuilds: string[] = [];
+  const sm = loadCheckpoint(from, (line) => vector_rebuilds.push(line));
   if (sm.committedIndex !== manifest.checkpoint_index) {
     throw damaged(manifest.checkpoint_file, `the checkpoint loads at index ${sm.committedIndex}, not ${manifest.checkpoint_index}`);
   }
@@ -90,5 +98,5 @@ export async function restoreBackup(from: string, dataDir: string, node_id = 1):
   } finally {
     dir.release();
   }
-  return { manifest, deployment: Buffer.from(sm.deployment).toString('hex'), committed_index: sm.committedIndex };
+  return { manifest, deployment: Buffer.from(sm.deployment).toString('hex'), committed_index: sm.committedIndex, vector_rebuilds };
 }

@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { failedPrecondition, unavailable } from '../../common/errors.js';
 import { errorFromJson } from '../../api/error-catalog.js';
 import { writeFileAtomic } from '../../log/storage/atomic-file.js';
+import { isSavedGraphFile } from '../../projections/search/vector-index-file.js';
 import { backup_manifest_file, backup_tail_file, damaged, decodeFrames, encodeFrame, sha256, type BackupHead } from './backup-format.js';
 import type { BackupManifest } from './manifest.js';
 
@@ -54,6 +55,8 @@ export async function takeBackup(from: string, dir: string): Promise<BackupManif
   const digest = sha256();
   let head: BackupHead | undefined;
   let checkpoint: OutFile | undefined;
+  /** The checkpoint's graph files by name, as the head announced them; opened at their first frame. */
+  const graphs = new Map<string, OutFile | undefined>();
   const tail = new OutFile(join(dir, backup_tail_file));
   let entries = 0;
   let next_index = 0;
@@ -66,11 +69,23 @@ export async function takeBackup(from: string, dir: string): Promise<BackupManif
         head = f.head;
         next_index = head.checkpoint_index + 1;
         if (head.checkpoint_name !== '') checkpoint = new OutFile(join(dir, head.checkpoint_name));
+        for (const g of head.graph_files ?? []) {
+          // The name becomes a file here: only a saved graph's name, never a path.
+          if (!isSavedGraphFile(g.name) || graphs.has(g.name)) throw damaged(url, `the head announces a graph file named ${JSON.stringify(g.name)}`);
+          graphs.set(g.name, undefined);
+        }
         break;
       case 'checkpoint':
         if (checkpoint === undefined) throw damaged(url, 'checkpoint bytes without a checkpoint in the head');
         checkpoint.write(f.bytes);
         break;
+      case 'graph': {
+        if (!graphs.has(f.name)) throw damaged(url, `bytes of graph file ${JSON.stringify(f.name)}, which the head did not announce`);
+        let out = graphs.get(f.name);
+        if (out === undefined) graphs.set(f.name, (out = new OutFile(join(dir, f.name))));
+        out.write(f.bytes);
+        break;
+      }
       case 'entry':
         if (f.index !== next_index) throw damaged(url, `entry ${f.index} where ${next_index} was due`);
         next_index++;
@@ -90,6 +105,11 @@ export async function takeBackup(from: string, dir: string): Promise<BackupManif
     const c = checkpoint.finish();
     if (c.bytes !== head.checkpoint_bytes) throw damaged(url, `checkpoint of ${c.bytes} bytes, not ${head.checkpoint_bytes}`);
     files[head.checkpoint_name] = c;
+  }
+  for (const g of head.graph_files ?? []) {
+    const got = graphs.get(g.name)?.finish();
+    if (got?.bytes !== g.bytes) throw damaged(url, `graph file ${g.name} of ${got?.bytes ?? 0} bytes, not ${g.bytes}`);
+    files[g.name] = got;
   }
   const manifest: BackupManifest = {
     format: head.format,
