@@ -151,7 +151,8 @@ export class GrpcPeerTransport implements PeerTransport {
       } else if (message.type === 'snap') {
         this.sendSnapshotTo(message.to, channel, message);
       } else {
-        channel.link.send([message]);
+        // Queued, in order: the link writes everything queued this turn as one frame.
+        channel.link.send(message);
       }
     }
   }
