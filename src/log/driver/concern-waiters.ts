@@ -15,8 +15,12 @@ export interface ConcernWatermarks {
   readonly cache_index: number;
   /** Entries this member applied (committed, and fsynced here). */
   readonly applied_index: number;
-  /** Members, this one included, whose fsynced log holds `index`. */
-  acksAt(index: number): number;
+  /**
+   * The fsynced log end of every member this leader counts (itself included), highest first: the
+   * k-th of them is the highest index held by at least k members. Read once per check, so settling
+   * many waiters costs one pass over the members, not one per waiter.
+   */
+  readonly durable_desc: readonly number[];
 }
 
 /** Why a waiting caller's write was cut loose when this member stopped leading. */
@@ -66,5 +70,6 @@ export class ConcernWaiters {
 
 function held(w: Waiter, m: ConcernWatermarks): boolean {
   if (w.concern.level === 'cache') return m.cache_index >= w.index;
-  return m.acksAt(w.index) >= w.concern.acks && (!w.needs_apply || m.applied_index >= w.index);
+  const acked = w.concern.acks <= 0 || (m.durable_desc[w.concern.acks - 1] ?? 0) >= w.index;
+  return acked && (!w.needs_apply || m.applied_index >= w.index);
 }
