@@ -1,5 +1,5 @@
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
-import { fdatasync as fdatasyncCb, writev as writevCb } from 'node:fs';
+import { fdatasync as fdatasyncCb, writev as writevCb, writevSync } from 'node:fs';
 import { basename } from 'node:path';
 import { promisify } from 'node:util';
 import { assert } from '../../common/assert.js';
@@ -209,8 +209,12 @@ export class SegmentLog {
     const total = offset - segment.bytes;
     let written = 0;
     while (written < total) {
-      // writev may write less than asked; continue from where it stopped.
-      written += await writevFd(this.fd, sliceBuffers(buffers, written), segment.bytes + written);
+      // writev may write less than asked; continue from where it stopped. A small batch is copied
+      // into the page cache on this thread (microseconds): a round trip through the thread pool
+      // costs more than that, and it lies on every write's path to its fsync on every member.
+      const rest = sliceBuffers(buffers, written);
+      const at = segment.bytes + written;
+      written += total - written <= sync_write_bytes_max ? writevSync(this.fd, rest, at) : await writevFd(this.fd, rest, at);
     }
     // Not push(...offsets): a batch of a few hundred thousand entries would overflow the stack.
     for (const o of offsets) segment.offsets.push(o);
@@ -368,6 +372,8 @@ export class SegmentLog {
   }
 }
 
+/** Batches up to this size are written without leaving the event loop's thread (see writeBatch). */
+const sync_write_bytes_max = 256 * 1024;
 const writevP = promisify(writevCb);
 const nodeIo: SegmentLogIo = { fdatasync: promisify(fdatasyncCb), fdatasyncSync };
 async function writevFd(fd: number, buffers: Uint8Array[], position: number): Promise<number> {
