@@ -30,6 +30,8 @@ const message_overhead_bytes = 64;
 
 export interface PeerLinkEvents {
   unreachable(to: NodeId): void;
+  /** A frame of Raft messages was written to the stream (for counters). */
+  frameSent(to: NodeId): void;
   /** A stream ended with an error: for logs and counters. */
   streamFailed(to: NodeId, error: ServiceError): void;
 }
@@ -126,6 +128,7 @@ export class PeerLink {
       }
       const messages = this.queue.splice(0, count);
       state.writable = state.call.write({ ...this.header(), messages } satisfies RaftBatch);
+      this.events.frameSent(this.to);
     }
   }
 
