@@ -42,11 +42,16 @@ export class ConcernWaiters {
 
   constructor(private readonly marks: () => ConcernWatermarks) {}
 
-  /** Waits for `concern` on entry `index`, written in `term`. */
+  /**
+   * Waits for `concern` on entry `index`, written in `term`. Only the new waiter is checked: the
+   * others were checked against the watermarks when those last moved (the driver checks after every
+   * change), so checking them all again at each of 64 concurrent writes would be quadratic.
+   */
   add(index: number, concern: ConcernWait, needs_apply: boolean, term: number): Promise<void> {
-    const p = new Promise<void>((resolve, reject) => this.waiters.push({ index, concern, needs_apply, term, resolve, reject }));
-    this.check();
-    return p;
+    return new Promise<void>((resolve, reject) => {
+      const w: Waiter = { index, concern, needs_apply, term, resolve, reject };
+      if (!settle(w, this.marks())) this.waiters.push(w);
+    });
   }
 
   /** Settles every waiter whose concern now holds, or can no longer hold. */
@@ -54,18 +59,22 @@ export class ConcernWaiters {
     if (this.waiters.length === 0) return;
     const m = this.marks();
     const still: Waiter[] = [];
-    for (const w of this.waiters) {
-      if (m.failure !== undefined) w.reject(m.failure);
-      else if (m.leading_term !== w.term) w.reject(unavailable(LEADERSHIP_LOST, 'LEADERSHIP_LOST'));
-      else if (held(w, m)) w.resolve();
-      else still.push(w);
-    }
+    for (const w of this.waiters) if (!settle(w, m)) still.push(w);
     this.waiters = still;
   }
 
   rejectAll(e: Error): void {
     for (const w of this.waiters.splice(0)) w.reject(e);
   }
+}
+
+/** Resolves or rejects `w` when its outcome is known; false while it must still wait. */
+function settle(w: Waiter, m: ConcernWatermarks): boolean {
+  if (m.failure !== undefined) w.reject(m.failure);
+  else if (m.leading_term !== w.term) w.reject(unavailable(LEADERSHIP_LOST, 'LEADERSHIP_LOST'));
+  else if (held(w, m)) w.resolve();
+  else return false;
+  return true;
 }
 
 function held(w: Waiter, m: ConcernWatermarks): boolean {
