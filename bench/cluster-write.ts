@@ -11,9 +11,14 @@
  * same way; writes per fsync there come from its WAL fsync and committed-proposal counters. Without
  * etcd only the Weft side runs.
  *
+ * CPU per write is each member's user + system CPU time (from /proc/<pid>/stat) and the bench
+ * process's own (the client) over the case, divided by the writes: on a machine shared with other
+ * work it changes far less with the load than writes/s and latency do.
+ *
  * Prints a table and writes bench/results/cluster-write.json.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { createGrpcClient } from '../src/api/grpc-client.js';
 import { startLocalCluster } from '../src/cli/cluster-command.js';
 import type { MemberProcess } from '../src/cli/member-process.js';
@@ -36,6 +41,25 @@ interface Row {
   readonly p99_ms: number;
   /** Per member, in member order. */
   readonly writes_per_fsync: readonly number[];
+  /** CPU time per write in microseconds, per member in member order. */
+  readonly member_cpu_us_per_write: readonly number[];
+  /** CPU time per write of the bench process itself, the client. */
+  readonly client_cpu_us_per_write: number;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
+const user_hz = 100;
+
+/** User + system CPU time of process `pid` in microseconds. */
+function processCpuUs(pid: number): number {
+  // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / user_hz;
+}
+
+function clientCpuUs(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
 }
 
 async function weftCounters(m: MemberProcess): Promise<{ fsyncs: number; entries: number }> {
@@ -46,8 +70,10 @@ async function weftCounters(m: MemberProcess): Promise<{ fsyncs: number; entries
 
 type Counters = () => Promise<{ fsyncs: number; entries: number }[]>;
 
-async function load(system: Row['system'], counters: Counters, name: string, concurrency: number, call: () => Promise<unknown>): Promise<Row> {
+async function load(system: Row['system'], counters: Counters, pids: readonly number[], name: string, concurrency: number, call: () => Promise<unknown>): Promise<Row> {
   const before = await counters();
+  const cpu_before = pids.map(processCpuUs);
+  const client_before = clientCpuUs();
   const lat: number[] = [];
   const end = performance.now() + seconds * 1000;
   const started = performance.now();
@@ -61,6 +87,8 @@ async function load(system: Row['system'], counters: Counters, name: string, con
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const client_cpu = clientCpuUs() - client_before;
+  const member_cpu = pids.map((pid, i) => processCpuUs(pid) - cpu_before[i]!);
   const after = await counters();
   lat.sort((a, b) => a - b);
   return {
@@ -71,6 +99,8 @@ async function load(system: Row['system'], counters: Counters, name: string, con
     p50_ms: percentile(lat, 50),
     p99_ms: percentile(lat, 99),
     writes_per_fsync: after.map((a, i) => (a.entries - before[i]!.entries) / Math.max(1, a.fsyncs - before[i]!.fsyncs)),
+    member_cpu_us_per_write: member_cpu.map((us) => us / Math.max(1, lat.length)),
+    client_cpu_us_per_write: client_cpu / Math.max(1, lat.length),
   };
 }
 
@@ -91,8 +121,9 @@ async function runWeft(): Promise<Row[]> {
     }
     const node = { labels: ['Bench'], properties: { payload: { kind: { case: 'stringValue' as const, value: payload } } } };
     const counters: Counters = () => Promise.all(cluster.members.map(weftCounters));
-    await load('weft', counters, 'warm-up', 8, () => client.createNode(node));
-    for (const c of [1, 64]) rows.push(await load('weft', counters, `Weft CreateNode 256 B, MAJORITY+JOURNAL, concurrency ${c}`, c, () => client.createNode(node)));
+    const pids = cluster.members.map((m) => m.pid);
+    await load('weft', counters, pids, 'warm-up', 8, () => client.createNode(node));
+    for (const c of [1, 64]) rows.push(await load('weft', counters, pids, `Weft CreateNode 256 B, MAJORITY+JOURNAL, concurrency ${c}`, c, () => client.createNode(node)));
   } finally {
     client.close();
     await cluster.stop();
@@ -108,8 +139,9 @@ async function runEtcd(): Promise<Row[]> {
     const counters: Counters = () => Promise.all(group.members.map(etcdCounters));
     let next_key = 0;
     const put = (): Promise<unknown> => etcdPut(group.leader, `bench/${next_key++}`, payload);
-    await load('etcd', counters, 'warm-up', 8, put);
-    for (const c of [1, 64]) rows.push(await load('etcd', counters, `etcd ${group.version} put 256 B, concurrency ${c}`, c, put));
+    const pids = group.members.map((m) => m.pid);
+    await load('etcd', counters, pids, 'warm-up', 8, put);
+    for (const c of [1, 64]) rows.push(await load('etcd', counters, pids, `etcd ${group.version} put 256 B, concurrency ${c}`, c, put));
   } finally {
     await group.stop();
   }
@@ -128,10 +160,11 @@ async function main(): Promise<void> {
   if (etcd === null) console.log('\netcd is not on PATH: the etcd comparison is skipped (apt-get install etcd-server)');
   else rows.push(...(await runEtcd()));
   console.log(`\n3 members each on loopback, writes to the leader, ${seconds} s per case`);
-  console.log('| case | ops/s | p50 ms | p99 ms | writes per fsync (members 1, 2, 3) |');
-  console.log('|---|---:|---:|---:|---|');
+  console.log('| case | ops/s | p50 ms | p99 ms | writes per fsync (members 1, 2, 3) | CPU us per write (members 1, 2, 3; client) |');
+  console.log('|---|---:|---:|---:|---|---|');
   for (const r of rows) {
-    console.log(`| ${r.case} | ${r.ops_per_s.toFixed(0)} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.writes_per_fsync.map((w) => w.toFixed(1)).join(', ')} |`);
+    const cpu = `${r.member_cpu_us_per_write.map((us) => us.toFixed(0)).join(', ')}; ${r.client_cpu_us_per_write.toFixed(0)}`;
+    console.log(`| ${r.case} | ${r.ops_per_s.toFixed(0)} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.writes_per_fsync.map((w) => w.toFixed(1)).join(', ')} | ${cpu} |`);
   }
   const ratios = {
     c64_throughput_weft_over_etcd: ratio(rows, (r) => r.ops_per_s, 64),
@@ -139,7 +172,9 @@ async function main(): Promise<void> {
   };
   if (etcd !== null) console.log(`\nWeft / etcd: writes/s at concurrency 64 ${ratios.c64_throughput_weft_over_etcd}x (goal >= 1.5), p50 at concurrency 1 ${ratios.c1_p50_weft_over_etcd}x (goal <= 1)`);
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/cluster-write.json', JSON.stringify({ seconds, members: 3, etcd, rows, ratios, at: new Date().toISOString() }, null, 2));
+  const load_average = loadavg();
+  console.log(`load average at the end: ${load_average.map((l) => l.toFixed(2)).join(', ')}`);
+  writeFileSync('bench/results/cluster-write.json', JSON.stringify({ seconds, members: 3, etcd, rows, ratios, load_average, at: new Date().toISOString() }, null, 2));
 }
 
 await main();

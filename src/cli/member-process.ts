@@ -52,9 +52,20 @@ function weftCommand(): { args: string[]; cwd: string } {
   return { args: extname(main) === '.ts' ? ['--import', 'tsx', main] : [main], cwd: root };
 }
 
+/**
+ * Node options for every member process, split on spaces, e.g. `--cpu-prof --cpu-prof-dir=DIR` to
+ * profile a local group (node refuses those in NODE_OPTIONS). Empty when unset.
+ */
+export const member_node_args_env = 'WEFT_MEMBER_NODE_ARGS';
+
+function memberNodeArgs(): string[] {
+  return (process.env[member_node_args_env] ?? '').split(' ').filter((a) => a !== '');
+}
+
 export async function startMemberProcess(spec: MemberProcessSpec, start_wait_ms = member_start_wait_ms): Promise<MemberProcess> {
   const weft = weftCommand();
   const args = [
+    ...memberNodeArgs(),
     ...weft.args,
     'serve',
     ...['--node-id', String(spec.node_id), '--data-dir', spec.data_dir],

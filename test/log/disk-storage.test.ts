@@ -65,6 +65,29 @@ describe('disk Raft storage', () => {
     await again.close();
   });
 
+  it('the entries it still holds in memory read the same as from the file, across a replaced suffix and past the memory bound', async () => {
+    const dir = fresh();
+    const s = DiskStorage.open(dir, options());
+    const text = (es: readonly Entry[]): string[] => es.map((e) => `${e.index}:${e.type}:${Buffer.from(e.data).toString()}`);
+    await s.append(entries(1, 10, 1));
+    // A new leader's entries replace 7..10: the remembered 7..10 of term 1 must not be served again.
+    await s.append(entries(7, 8, 2));
+    expect(text(s.entries(5, 9, Number.MAX_SAFE_INTEGER))).toEqual(['5:conf_change:e5t1', '6:normal:e6t1', '7:normal:e7t2', '8:normal:e8t2']);
+    expect(s.entries(5, 9, 1)).toHaveLength(1);
+    // More than the 8192 entries kept in memory: the oldest are read back from the file again.
+    await s.append(entries(9, 9000, 2));
+    await s.sync();
+    const live = text(s.entries(1, 9001, Number.MAX_SAFE_INTEGER));
+    const newest = text(s.entries(8000, 9001, Number.MAX_SAFE_INTEGER));
+    await s.close();
+    const again = DiskStorage.open(dir, options());
+    expect(live).toEqual(text(again.entries(1, 9001, Number.MAX_SAFE_INTEGER)));
+    expect(live).toHaveLength(9000);
+    expect(live[7]).toBe('8:normal:e8t2');
+    expect(newest).toEqual(text(again.entries(8000, 9001, Number.MAX_SAFE_INTEGER)));
+    await again.close();
+  });
+
   it('entries from a new leader replace a conflicting stored suffix', async () => {
     const dir = fresh();
     const s = DiskStorage.open(dir, options());

@@ -110,6 +110,8 @@ describe('peer transport: mutual TLS between members', () => {
 
     a.transport.send(Array.from({ length: 100 }, (_, i) => append(1, 2, i)));
     await eventually('member 2 receives 100 appends', () => b.received.length === 100);
+    // Sent in one turn of the event loop, they left as one frame, not one frame per message.
+    expect(a.transport.counters.raft_frames_sent).toBe(1);
     expect(b.received.map((m) => (m as AppendMessage).index)).toEqual(Array.from({ length: 100 }, (_, i) => i));
     expect(Buffer.from((b.received[5] as AppendMessage).entries[0]!.data)).toEqual(Buffer.from([5, 7]));
     b.transport.send([{ type: 'app_resp', from: 2, to: 1, term: 1, index: 100, reject: false, reject_hint: 0, log_term: 0 }]);

@@ -15,8 +15,12 @@ export interface ConcernWatermarks {
   readonly cache_index: number;
   /** Entries this member applied (committed, and fsynced here). */
   readonly applied_index: number;
-  /** Members, this one included, whose fsynced log holds `index`. */
-  acksAt(index: number): number;
+  /**
+   * The fsynced log end of every member this leader counts (itself included), highest first: the
+   * k-th of them is the highest index held by at least k members. Read once per check, so settling
+   * many waiters costs one pass over the members, not one per waiter.
+   */
+  readonly durable_desc: readonly number[];
 }
 
 /** Why a waiting caller's write was cut loose when this member stopped leading. */
@@ -38,11 +42,16 @@ export class ConcernWaiters {
 
   constructor(private readonly marks: () => ConcernWatermarks) {}
 
-  /** Waits for `concern` on entry `index`, written in `term`. */
+  /**
+   * Waits for `concern` on entry `index`, written in `term`. Only the new waiter is checked: the
+   * others were checked against the watermarks when those last moved (the driver checks after every
+   * change), so checking them all again at each of 64 concurrent writes would be quadratic.
+   */
   add(index: number, concern: ConcernWait, needs_apply: boolean, term: number): Promise<void> {
-    const p = new Promise<void>((resolve, reject) => this.waiters.push({ index, concern, needs_apply, term, resolve, reject }));
-    this.check();
-    return p;
+    return new Promise<void>((resolve, reject) => {
+      const w: Waiter = { index, concern, needs_apply, term, resolve, reject };
+      if (!settle(w, this.marks())) this.waiters.push(w);
+    });
   }
 
   /** Settles every waiter whose concern now holds, or can no longer hold. */
@@ -50,12 +59,7 @@ export class ConcernWaiters {
     if (this.waiters.length === 0) return;
     const m = this.marks();
     const still: Waiter[] = [];
-    for (const w of this.waiters) {
-      if (m.failure !== undefined) w.reject(m.failure);
-      else if (m.leading_term !== w.term) w.reject(unavailable(LEADERSHIP_LOST, 'LEADERSHIP_LOST'));
-      else if (held(w, m)) w.resolve();
-      else still.push(w);
-    }
+    for (const w of this.waiters) if (!settle(w, m)) still.push(w);
     this.waiters = still;
   }
 
@@ -64,7 +68,17 @@ export class ConcernWaiters {
   }
 }
 
+/** Resolves or rejects `w` when its outcome is known; false while it must still wait. */
+function settle(w: Waiter, m: ConcernWatermarks): boolean {
+  if (m.failure !== undefined) w.reject(m.failure);
+  else if (m.leading_term !== w.term) w.reject(unavailable(LEADERSHIP_LOST, 'LEADERSHIP_LOST'));
+  else if (held(w, m)) w.resolve();
+  else return false;
+  return true;
+}
+
 function held(w: Waiter, m: ConcernWatermarks): boolean {
   if (w.concern.level === 'cache') return m.cache_index >= w.index;
-  return m.acksAt(w.index) >= w.concern.acks && (!w.needs_apply || m.applied_index >= w.index);
+  const acked = w.concern.acks <= 0 || (m.durable_desc[w.concern.acks - 1] ?? 0) >= w.index;
+  return acked && (!w.needs_apply || m.applied_index >= w.index);
 }

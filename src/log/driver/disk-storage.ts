@@ -50,6 +50,14 @@ export class DiskStorage implements Storage {
   private terms: number[] = [];
   private termBase: number;
   private dataSource: SnapshotDataSource = () => undefined;
+  /**
+   * The newest entries as they were appended, so applying them once they commit (on a follower, an
+   * append or two after they arrived) and resending them to a lagging follower read no file and
+   * decode nothing. Invariant: contiguous, ending at lastIndex() when not empty; `recentBytes` is
+   * the sum of their data lengths, at most recent_bytes_max past the newest append.
+   */
+  private recent: Entry[] = [];
+  private recentBytes = 0;
   /** The open `raft-commit` file. */
   private readonly commitFd: number;
   private readonly commitBuf = Buffer.alloc(8);
@@ -132,6 +140,10 @@ export class DiskStorage implements Storage {
     assert(lo >= this.firstIndex(), `entries(${lo}) compacted: first index is ${this.firstIndex()}`);
     assert(hi <= this.lastIndex() + 1, `entries(..${hi}) beyond last index ${this.lastIndex()}`);
     if (lo >= hi) return [];
+    const first_recent = this.recent[0]?.index;
+    if (first_recent !== undefined && lo >= first_recent) {
+      return limitBytes(this.recent.slice(lo - first_recent, hi - first_recent), bytes_max);
+    }
     const out: Entry[] = [];
     let bytes = 0;
     // Read in small runs so a budget of a few entries does not read the whole range.
@@ -180,9 +192,37 @@ export class DiskStorage implements Storage {
       // A new leader's entries replace ones this member held but never acknowledged as committed.
       await this.log.truncateFrom(first);
       this.terms.length = first - this.termBase;
+      this.forgetRecentFrom(first);
     }
     this.log.append(fresh.map((e) => ({ index: e.index, term: e.term, data: encodeStored(e.type, e.data) })));
     for (const e of fresh) this.terms.push(e.term);
+    this.remember(fresh);
+  }
+
+  private remember(fresh: readonly Entry[]): void {
+    for (const e of fresh) {
+      this.recent.push(e);
+      this.recentBytes += e.data.byteLength;
+    }
+    if (this.recent.length <= recent_entries_max && this.recentBytes <= recent_bytes_max) return;
+    // Drop the oldest down to half of each bound at once, so trimming is not paid on every append.
+    let drop = 0;
+    let bytes = this.recentBytes;
+    while (drop < this.recent.length && (this.recent.length - drop > recent_entries_max / 2 || bytes > recent_bytes_max / 2)) {
+      bytes -= this.recent[drop]!.data.byteLength;
+      drop++;
+    }
+    this.recent = this.recent.slice(drop);
+    this.recentBytes = bytes;
+  }
+
+  /** Forgets remembered entries at and after `index` (they were cut from the log). */
+  private forgetRecentFrom(index: number): void {
+    const first = this.recent[0]?.index;
+    if (first === undefined || index > this.recent[this.recent.length - 1]!.index) return;
+    const kept = Math.max(0, index - first);
+    for (let i = kept; i < this.recent.length; i++) this.recentBytes -= this.recent[i]!.data.byteLength;
+    this.recent.length = kept;
   }
 
   /**
@@ -252,6 +292,8 @@ export class DiskStorage implements Storage {
     this.snap = file;
     await this.log.close();
     this.log = resetLog(this.dir, undefined, this.options.segment, meta.index + 1);
+    this.recent = [];
+    this.recentBytes = 0;
     this.terms = [];
     this.termBase = meta.index + 1;
     this.hard = { ...this.hard, commit: Math.max(this.hard.commit, meta.index) };
@@ -264,6 +306,10 @@ export class DiskStorage implements Storage {
     closeSync(this.commitFd);
   }
 }
+
+/** Bounds of the remembered newest entries (see DiskStorage.recent). */
+const recent_entries_max = 8192;
+const recent_bytes_max = 16 * 1024 * 1024;
 
 /**
  * Writes the meta of a checkpoint into a data directory no member has opened yet (a restore): the

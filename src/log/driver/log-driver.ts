@@ -88,7 +88,7 @@ export class LogDriver {
     leading_term: this.isLeader ? this.node.raft.term : undefined,
     cache_index: this.storage.segmentLog.cacheIndex,
     applied_index: this.appliedIndex,
-    acksAt: (index) => this.acksAt(index),
+    durable_desc: this.durableDesc(),
   }));
   private readonly leaderWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
   private running = false;
@@ -406,11 +406,11 @@ export class LogDriver {
     return Promise.race([waiter, timeout]).finally(() => clearTimeout(timer));
   }
 
-  /** Members (this one included) whose fsynced log holds `index`, as this leader knows. */
-  private acksAt(index: number): number {
-    let n = this.storage.segmentLog.journalIndex >= index ? 1 : 0;
-    for (const [id, pr] of this.node.raft.tracker.progress) if (id !== this.options.node_id && pr.match >= index) n++;
-    return n;
+  /** Each member's fsynced log end as this leader knows it (its own included), highest first. */
+  private durableDesc(): number[] {
+    const out = [this.storage.segmentLog.journalIndex];
+    for (const [id, pr] of this.node.raft.tracker.progress) if (id !== this.options.node_id) out.push(pr.match);
+    return out.sort((a, b) => b - a);
   }
 
   private checkConcerns(): void {
@@ -419,10 +419,31 @@ export class LogDriver {
 
   // ---- the Ready loop ----
 
+  /**
+   * Runs the Ready loop at the end of the current task (a microtask), not at once: every message of
+   * one peer frame, and every proposal made in one callback, is stepped into the core first, so
+   * they leave as one Ready (one append, one fsync wait, one frame per peer) rather than one Ready
+   * for the first and another for the rest. Nothing waits for another turn of the event loop.
+   */
   private kick(): void {
+    if (this.running || this.closed || this.kickQueued) return;
+    this.kickQueued = true;
+    queueMicrotask(this.kicked);
+  }
+
+  /** Whether a kick is queued as a microtask. */
+  private kickQueued = false;
+
+  private readonly kicked = (): void => {
+    this.kickQueued = false;
+    this.runReady();
+  };
+
+  private runReady(): void {
     if (this.running || this.closed) return;
     if (!this.node.hasReady()) {
       this.checkConcerns();
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
       return;
     }
     this.running = true;
@@ -430,7 +451,7 @@ export class LogDriver {
       this.running = false;
       for (const resolve of this.idleWaiters.splice(0)) resolve();
       // Something may have arrived while the last Ready was being persisted.
-      if (!this.closed && this.node.hasReady()) this.kick();
+      if (!this.closed && this.node.hasReady()) this.runReady();
     });
   }
 

@@ -1,5 +1,5 @@
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, readSync, unlinkSync, writevSync } from 'node:fs';
-import { fdatasync as fdatasyncCb, writev as writevCb } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
+import { fdatasync as fdatasyncCb, writev as writevCb, writevSync } from 'node:fs';
 import { basename } from 'node:path';
 import { promisify } from 'node:util';
 import { assert } from '../../common/assert.js';
@@ -208,14 +208,13 @@ export class SegmentLog {
     }
     const total = offset - segment.bytes;
     let written = 0;
-    // A small batch is copied into the page cache at once: that costs less than the thread-pool round
-    // trip of an asynchronous write, which a write at concurrency 1 pays on top of its fsync. A large
-    // one is written off the event loop.
-    const at_once = total <= sync_write_bytes_max;
     while (written < total) {
-      // writev may write less than asked; continue from where it stopped.
+      // writev may write less than asked; continue from where it stopped. A small batch is copied
+      // into the page cache on this thread (microseconds): a round trip through the thread pool
+      // costs more than that, and it lies on every write's path to its fsync on every member.
       const rest = sliceBuffers(buffers, written);
-      written += at_once ? writevSync(this.fd, rest, segment.bytes + written) : await writevFd(this.fd, rest, segment.bytes + written);
+      const at = segment.bytes + written;
+      written += total - written <= sync_write_bytes_max ? writevSync(this.fd, rest, at) : await writevFd(this.fd, rest, at);
     }
     // Not push(...offsets): a batch of a few hundred thousand entries would overflow the stack.
     for (const o of offsets) segment.offsets.push(o);
@@ -373,11 +372,10 @@ export class SegmentLog {
   }
 }
 
+/** Batches up to this size are written without leaving the event loop's thread (see writeBatch). */
+const sync_write_bytes_max = 256 * 1024;
 const writevP = promisify(writevCb);
 const nodeIo: SegmentLogIo = { fdatasync: promisify(fdatasyncCb), fdatasyncSync };
-/** Batches up to this many bytes are written synchronously (see writeBatch). */
-const sync_write_bytes_max = 64 * 1024;
-
 async function writevFd(fd: number, buffers: Uint8Array[], position: number): Promise<number> {
   return (await writevP(fd, buffers, position)).bytesWritten;
 }

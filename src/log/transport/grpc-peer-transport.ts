@@ -65,6 +65,8 @@ export interface PeerTransportCounters {
   version_refused_calls: number;
   failed_streams: number;
   dropped_messages: number;
+  /** Frames written on Raft streams: what one turn of the event loop sends a peer is one frame. */
+  raft_frames_sent: number;
 }
 
 export async function startGrpcPeerTransport(options: GrpcPeerTransportOptions): Promise<GrpcPeerTransport> {
@@ -92,7 +94,7 @@ export class GrpcPeerTransport implements PeerTransport {
   private unreachable_handler: (to: NodeId) => void = () => {};
   private snapshot_handler: (to: NodeId, ok: boolean) => void = () => {};
   private closed = false;
-  readonly counters: PeerTransportCounters = { refused_frames: 0, version_refused_calls: 0, failed_streams: 0, dropped_messages: 0 };
+  readonly counters: PeerTransportCounters = { refused_frames: 0, version_refused_calls: 0, failed_streams: 0, dropped_messages: 0, raft_frames_sent: 0 };
 
   constructor(
     private readonly options: GrpcPeerTransportOptions,
@@ -151,7 +153,8 @@ export class GrpcPeerTransport implements PeerTransport {
       } else if (message.type === 'snap') {
         this.sendSnapshotTo(message.to, channel, message);
       } else {
-        channel.link.send([message]);
+        // Queued, in order: the link writes everything queued this turn as one frame.
+        channel.link.send(message);
       }
     }
   }
@@ -222,6 +225,9 @@ export class GrpcPeerTransport implements PeerTransport {
     const client = new Client(this.options.dial_overrides?.get(peer.address) ?? peer.address, this.credentialsFor(peer.identity), this.channelOptions());
     const link = new PeerLink(to, client, () => this.header(), this.limits, {
       unreachable: (id) => this.unreachable_handler(id),
+      frameSent: () => {
+        this.counters.raft_frames_sent++;
+      },
       streamFailed: (id, error) => {
         this.counters.failed_streams++;
         this.options.log?.(`peer transport: stream to member ${id} at ${peer.address} ended: ${error.message}`);

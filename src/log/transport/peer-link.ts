@@ -12,6 +12,12 @@ import type { PeerTransportLimits } from './transport-limits.js';
  * While in backoff the peer is treated as unreachable: what is sent is dropped and reported, because
  * Raft resends on its own schedule and a queue filling for a dead peer would only replay stale
  * messages later. The backoff doubles on each failure and resets once the peer admits a frame.
+ *
+ * The queue is written out once per turn of the event loop (setImmediate), not at each send: a
+ * leader under load proposes from many client calls that arrive in one poll of the loop, and each
+ * would otherwise leave as a frame of its own, with its own encode, HTTP/2 frame, TLS record and
+ * socket write here and its own decode and Ready at the receiver. The wait is the rest of the
+ * current turn, a few microseconds when the member is idle.
  */
 type LinkState =
   | { readonly kind: 'idle' }
@@ -24,6 +30,8 @@ const message_overhead_bytes = 64;
 
 export interface PeerLinkEvents {
   unreachable(to: NodeId): void;
+  /** A frame of Raft messages was written to the stream (for counters). */
+  frameSent(to: NodeId): void;
   /** A stream ended with an error: for logs and counters. */
   streamFailed(to: NodeId, error: ServiceError): void;
 }
@@ -33,6 +41,8 @@ export class PeerLink {
   /** Invariant: queue.length <= limits.queue_messages_max. */
   private queue: Message[] = [];
   private failures = 0;
+  /** The write-out scheduled for the end of this turn; undefined when none is. */
+  private flushTimer: NodeJS.Immediate | undefined;
   /** Messages dropped because the queue was full or the peer unreachable (for metrics). */
   dropped = 0;
 
@@ -45,13 +55,14 @@ export class PeerLink {
     private readonly events: PeerLinkEvents,
   ) {}
 
-  send(messages: readonly Message[]): void {
+  /** Queues one message for the peer (one call per message: no array is made per send). */
+  send(message: Message): void {
     switch (this.state.kind) {
       case 'closed':
-        this.dropped += messages.length;
+        this.dropped++;
         return;
       case 'backoff':
-        this.dropped += messages.length;
+        this.dropped++;
         this.events.unreachable(this.to);
         return;
       case 'idle':
@@ -60,20 +71,24 @@ export class PeerLink {
       default:
         assertNever(this.state, 'link state');
     }
-    this.queue.push(...messages);
-    const over = this.queue.length - this.limits.queue_messages_max;
-    if (over > 0) {
-      this.queue.splice(0, over);
-      this.dropped += over;
+    this.queue.push(message);
+    if (this.queue.length > this.limits.queue_messages_max) {
+      this.queue.shift();
+      this.dropped++;
     }
     if (this.state.kind === 'idle') this.open();
-    this.flush();
+    this.flushTimer ??= setImmediate(() => {
+      this.flushTimer = undefined;
+      this.flush();
+    });
   }
 
   close(): void {
     const state = this.state;
     this.state = { kind: 'closed' };
     this.queue = [];
+    if (this.flushTimer !== undefined) clearImmediate(this.flushTimer);
+    this.flushTimer = undefined;
     if (state.kind === 'streaming') state.call.end();
     if (state.kind === 'backoff') clearTimeout(state.timer);
   }
@@ -113,6 +128,7 @@ export class PeerLink {
       }
       const messages = this.queue.splice(0, count);
       state.writable = state.call.write({ ...this.header(), messages } satisfies RaftBatch);
+      this.events.frameSent(this.to);
     }
   }
 
