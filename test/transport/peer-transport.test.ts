@@ -10,6 +10,7 @@ import { encodeFrame, peerServiceDefinition, type PeerCallRequest } from '../../
 import { peerServiceImplementation } from '../../src/log/transport/peer-server.js';
 import { PeerBinding } from '../../src/log/transport/admission.js';
 import type { TlsMaterial } from '../../src/log/transport/tls-material.js';
+import { memorySnapshotFiles } from '../../src/log/transport/snapshot-files.js';
 import type { AppendMessage, Message, NodeId, SnapshotMessage } from '../../src/log/raft/types.js';
 import { LinkProxy } from '../chaos/link-proxy.js';
 import { foreignMember, testAuthority, type TestAuthority } from '../support/certs.js';
@@ -221,6 +222,7 @@ describe('peer transport: mutual TLS between members', () => {
         self: 1,
         binding: new PeerBinding(1, 'open_until_bound'),
         snapshot_bytes_max: 1 << 20,
+        snapshotFiles: () => memorySnapshotFiles(1 << 20),
         raftHandler: () => () => served++,
         callHandler: () => async () => {
           served++;

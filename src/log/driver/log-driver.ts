@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { assert } from '../../common/assert.js';
 import { WeftError, deadlineExceeded, invalidArgument, unavailable } from '../../common/errors.js';
 import { encodePayload } from '../codec.js';
@@ -13,7 +14,8 @@ import { DiskStorage } from './disk-storage.js';
 import { toEvent, toEvents } from './entry-map.js';
 import { MembershipDirectory } from './membership-directory.js';
 import type { MemberRecord, MembershipSnapshot } from './membership.js';
-import { decodeShippedSnapshot, encodeShippedSnapshot } from './shipped-snapshot.js';
+import { decodeSnapshotRef, encodeSnapshotRef } from './shipped-snapshot.js';
+import { SnapshotFileStore } from './snapshot-file-store.js';
 import { ConcernWaiters } from './concern-waiters.js';
 import { sendsBeforePersist } from './send-order.js';
 
@@ -40,8 +42,12 @@ export interface ApplyTarget {
   apply(entries: readonly Entry[]): void;
   /** This member stopped leading: entries applied as pending after `committed` must be undone. */
   leadershipLost(): void;
-  /** A snapshot from the leader: replace the state with `data` (as of `index`); resolves when done. */
-  installSnapshot(index: number, data: Uint8Array): Promise<void>;
+  /**
+   * A snapshot from the leader: the state as of `index` is the checkpoint file at `path`, received
+   * whole, CRC-checked and fsynced. The target takes the file (moves it among its checkpoints) and
+   * replaces its state with it; resolves when done.
+   */
+  installSnapshot(index: number, path: string): Promise<void>;
 }
 
 export interface RaftTiming {
@@ -111,6 +117,8 @@ export class LogDriver {
   private constructor(
     private readonly storage: DiskStorage,
     private readonly options: LogDriverOptions,
+    /** Snapshots sent and received, streamed through files (snapshot-file-store.ts). */
+    private readonly snapshotFiles: SnapshotFileStore,
   ) {
     this.appliedIndex = Math.max(options.checkpoint_index, storage.snapshotMeta.index);
     this.appliedTs = options.checkpoint_ts;
@@ -164,7 +172,7 @@ export class LogDriver {
       const mapped = toEvent(entry, options.checkpoint_ts);
       options.clock.observe(mapped.commit_ts);
     }
-    return new LogDriver(storage, options);
+    return new LogDriver(storage, options, SnapshotFileStore.open(join(dir, 'snapshot-incoming')));
   }
 
   /** The founding entry of a new group: this member as its only voter, with its address. */
@@ -199,6 +207,7 @@ export class LogDriver {
         this.node.reportUnreachable(to);
         this.kick();
       });
+      t.useSnapshotFiles(this.snapshotFiles);
       t.onSnapshotSent((to, ok) => {
         this.node.reportSnapshot(to, ok);
         this.kick();
@@ -237,8 +246,13 @@ export class LogDriver {
   }
 
   private step(m: Message): void {
-    if (this.closed || m.to !== this.options.node_id) return;
+    if (this.closed || m.to !== this.options.node_id) {
+      if (m.type === 'snap') void this.snapshotFiles.discard(m.snapshot.data);
+      return;
+    }
     this.node.step(m);
+    // A snapshot the core did not take (not newer than what this member holds) leaves no file behind.
+    if (m.type === 'snap' && this.node.raft.log.unstableSnapshot() !== m.snapshot) void this.snapshotFiles.discard(m.snapshot.data);
     this.kick();
   }
 
@@ -531,9 +545,9 @@ export class LogDriver {
   }
 
   private async installSnapshot(snap: Snapshot): Promise<void> {
-    const { membership, state } = decodeShippedSnapshot(snap.data);
+    const { membership, path } = decodeSnapshotRef(snap.data);
     this.storage.recordSnapshot(snap.meta, membership);
-    await this.applyTarget?.installSnapshot(snap.meta.index, state);
+    await this.applyTarget?.installSnapshot(snap.meta.index, path);
     await this.storage.installSnapshot(snap.meta, membership);
     this.members.reset(membership);
     this.bindPeers();
@@ -682,11 +696,11 @@ export class LogDriver {
     this.storage.recordCheckpoint(index, this.membership);
   }
 
-  /** Supplies the state shipped with a snapshot to a member behind compaction. */
-  setSnapshotSource(source: (index: number) => Uint8Array | undefined): void {
+  /** Names the checkpoint file shipped as a snapshot to a member behind compaction (undefined: gone). */
+  setSnapshotSource(source: (index: number) => string | undefined): void {
     this.storage.setSnapshotDataSource((meta) => {
-      const state = source(meta.index);
-      return state === undefined ? undefined : encodeShippedSnapshot(meta.membership, state);
+      const path = source(meta.index);
+      return path === undefined ? undefined : encodeSnapshotRef({ membership: meta.membership, path });
     });
   }
 

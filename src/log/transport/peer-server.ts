@@ -24,7 +24,8 @@ import {
 } from './peer-wire.js';
 import { isPeerCallRequest, isRaftBatch, isSnapshotChunk } from './frame-shape.js';
 import { spiffeIdOfCertificate } from './spiffe-id.js';
-import { SnapshotAssembler } from './snapshot-stream.js';
+import { SnapshotReceiver } from './snapshot-stream.js';
+import type { SnapshotFiles } from './snapshot-files.js';
 import { HANDSHAKE_METHOD, versionRefusal, versionVerdict, type VersionStamp } from '../version/handshake.js';
 
 /**
@@ -36,6 +37,8 @@ export interface PeerServerContext {
   readonly self: NodeId;
   readonly binding: PeerBinding;
   readonly snapshot_bytes_max: number;
+  /** Where received snapshot data is written (snapshot-files.ts). */
+  snapshotFiles(): SnapshotFiles;
   raftHandler(): RaftMessageHandler | undefined;
   callHandler(method: string): PeerCallHandler | undefined;
   /** A frame or message that was refused or dropped, and why (for logs and counters). */
@@ -120,12 +123,15 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
   };
 
   const snapshot = (call: ServerReadableStream<SnapshotChunk, SnapshotOutcome>, callback: sendUnaryData<SnapshotOutcome>): void => {
-    const assembler = new SnapshotAssembler(ctx.snapshot_bytes_max);
+    const receiver = new SnapshotReceiver(ctx.self, ctx.snapshotFiles(), ctx.snapshot_bytes_max);
     let done = false;
-    const refuse = (from: NodeId, error: ServerErrorResponse): void => {
+    // Chunks are taken one at a time: the stream is paused while one is written, so what waits in
+    // memory is what gRPC's flow control lets through, not the snapshot.
+    let queue = Promise.resolve();
+    const refuse = (from: NodeId, why: string): void => {
       done = true;
-      ctx.refused(from, error.message);
-      callback(error);
+      ctx.refused(from, why);
+      callback({ name: 'SnapshotRefused', message: why, code: status.INVALID_ARGUMENT, details: why });
     };
     call.on('data', (chunk: SnapshotChunk) => {
       if (done) return;
@@ -133,29 +139,37 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
       if (refusal !== undefined) {
         done = true;
         callback(refusal);
+        queue = queue.then(() => receiver.abort());
         return;
       }
-      const step = assembler.add(chunk);
-      if (step.kind === 'refused') refuse(chunk.from, { name: 'SnapshotRefused', message: step.why, code: status.INVALID_ARGUMENT, details: step.why });
+      call.pause();
+      queue = queue.then(async () => {
+        if (done) return;
+        const why = await receiver.add(chunk);
+        if (why !== undefined) refuse(chunk.from, why);
+        else call.resume();
+      });
     });
     call.on('end', () => {
-      if (done) return;
-      done = true;
-      const result = assembler.finish();
-      if (result.kind !== 'complete') {
-        const why = result.kind === 'refused' ? result.why : 'the snapshot stream ended early';
-        callback({ name: 'SnapshotRefused', message: why, code: status.INVALID_ARGUMENT, details: why });
-        return;
-      }
-      if (result.message.to !== ctx.self) {
-        callback({ name: 'SnapshotRefused', message: `a snapshot for ${result.message.to}`, code: status.INVALID_ARGUMENT });
-        return;
-      }
-      const handler = ctx.raftHandler();
-      handler?.(result.message);
-      callback(null, { delivered: handler !== undefined });
+      queue = queue.then(async () => {
+        if (done) return;
+        done = true;
+        const result = await receiver.finish();
+        if (result.kind === 'refused') {
+          callback({ name: 'SnapshotRefused', message: result.why, code: status.INVALID_ARGUMENT, details: result.why });
+          return;
+        }
+        const handler = ctx.raftHandler();
+        handler?.(result.message);
+        callback(null, { delivered: handler !== undefined });
+      });
     });
-    call.on('error', () => (done = true));
+    const broken = (): void => {
+      done = true;
+      queue = queue.then(() => receiver.abort());
+    };
+    call.on('error', broken);
+    call.on('cancelled', broken);
   };
 
   const unary = (call: ServerUnaryCall<PeerCallRequest, PeerCallResponse>, callback: sendUnaryData<PeerCallResponse>): void => {
