@@ -223,6 +223,7 @@ describe('peer transport: mutual TLS between members', () => {
         binding: new PeerBinding(1, 'open_until_bound'),
         snapshot_bytes_max: 1 << 20,
         snapshotFiles: () => memorySnapshotFiles(1 << 20),
+        departed: () => false,
         raftHandler: () => () => served++,
         callHandler: () => async () => {
           served++;

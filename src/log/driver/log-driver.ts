@@ -17,6 +17,7 @@ import type { MemberRecord, MembershipSnapshot } from './membership.js';
 import { decodeSnapshotRef, encodeSnapshotRef } from './shipped-snapshot.js';
 import { SnapshotFileStore } from './snapshot-file-store.js';
 import { ConcernWaiters } from './concern-waiters.js';
+import { RemovalCheck } from './removed-member.js';
 import { sendsBeforePersist } from './send-order.js';
 
 /**
@@ -80,6 +81,11 @@ export interface LogDriverOptions {
 const INTRODUCE_METHOD = 'weft.member.introduce';
 /** The unary peer call by which a leader tells a member its removal committed. */
 const REMOVED_METHOD = 'weft.member.removed';
+/**
+ * The unary peer call by which a member that hears no leader asks its peers whether it is still one
+ * of them: a peer admits it and answers nothing, or refuses it MEMBER_REMOVED (removed-member.ts).
+ */
+const MEMBERSHIP_METHOD = 'weft.member.membership';
 
 export class LogDriver {
   private readonly node: RawNode;
@@ -225,6 +231,7 @@ export class LogDriver {
         this.removedSelf = true;
         return new Uint8Array();
       });
+      t.handle(MEMBERSHIP_METHOD, async () => new Uint8Array());
       this.bindPeers();
     }
     // Committed entries first: a member does not campaign with a membership change unapplied.
@@ -238,11 +245,15 @@ export class LogDriver {
       await this.idle();
     }
     this.ticker = setInterval(() => {
+      // A removed member is no longer counted by anyone: it campaigns and times out no more.
+      if (this.removedSelf) return;
       this.node.tick();
       this.kick();
+      this.removalCheck.tick();
     }, this.options.timing.tick_ms);
     this.ticker.unref();
     if (alone) await this.whenAcceptsWrites();
+    else if (t !== undefined) this.removalCheck.askNow();
   }
 
   private step(m: Message): void {
@@ -566,6 +577,17 @@ export class LogDriver {
   /** Members this leader removed and is telling so: still bound until the call ends. */
   private readonly leaving = new Map<NodeId, MemberRecord>();
   private removedSelf = false;
+  /** Asks the peers whether this member was removed while it could not hear (it was down or cut off). */
+  private readonly removalCheck = new RemovalCheck({
+    interval_ticks: () => this.options.timing.election_ticks,
+    leaderless: () => this.node.raft.role !== 'leader' && (this.node.raft.role !== 'follower' || this.node.raft.election_elapsed >= this.options.timing.election_ticks),
+    peers: () => this.members.records().filter((m) => m.node_id !== this.options.node_id).map((m) => m.node_id),
+    ask: (id, timeout_ms) => this.options.transport!.call(id, MEMBERSHIP_METHOD, new Uint8Array(), timeout_ms).then(() => undefined),
+    timeout_ms: () => this.options.timing.election_ticks * this.options.timing.tick_ms,
+    removed: () => {
+      this.removedSelf = true;
+    },
+  });
 
   /**
    * On the leader, once the removal of `record` committed: tells that member, which would otherwise
@@ -613,6 +635,7 @@ export class LogDriver {
       if (m.node_id !== this.options.node_id && m.address !== '') peers.set(m.node_id, { address: m.address, identity: m.identity });
     }
     t.setPeers(peers);
+    t.setDeparted(this.members.snapshot(this.node.confState()).departed);
   }
 
   // ---- reads ----

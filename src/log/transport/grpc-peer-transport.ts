@@ -95,6 +95,8 @@ export class GrpcPeerTransport implements PeerTransport {
   private closed = false;
   /** Where snapshot data is read from and written to; in memory until a member's store is given. */
   private snapshot_files: SnapshotFiles;
+  /** Identities of removed members: their frames are answered MEMBER_REMOVED, so a returning one learns it. */
+  private departed: ReadonlySet<string> = new Set();
   readonly counters: PeerTransportCounters = { refused_frames: 0, version_refused_calls: 0, failed_streams: 0, dropped_messages: 0 };
 
   constructor(
@@ -111,6 +113,7 @@ export class GrpcPeerTransport implements PeerTransport {
         binding: this.binding,
         snapshot_bytes_max: limits.snapshot_bytes_max,
         snapshotFiles: () => this.snapshot_files,
+        departed: (identity) => this.departed.has(identity),
         raftHandler: () => this.raft_handler,
         callHandler: (method) => this.call_handlers.get(method),
         refused: (from, why) => {
@@ -179,6 +182,10 @@ export class GrpcPeerTransport implements PeerTransport {
 
   useSnapshotFiles(files: SnapshotFiles): void {
     this.snapshot_files = files;
+  }
+
+  setDeparted(identities: readonly string[]): void {
+    this.departed = new Set(identities);
   }
 
   call(to: NodeId, method: string, payload: Uint8Array, timeout_ms: number): Promise<Uint8Array> {

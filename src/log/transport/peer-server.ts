@@ -7,7 +7,7 @@ import {
   status,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { isWeftError } from '../../common/errors.js';
+import { isWeftError, WeftError } from '../../common/errors.js';
 import type { NodeId } from '../raft/types.js';
 import type { PeerBinding } from './admission.js';
 import type { PeerCallHandler, RaftMessageHandler } from './peer-transport.js';
@@ -47,6 +47,8 @@ export interface PeerServerContext {
   stamp(): VersionStamp;
   /** A frame or call refused because its sender runs another version or deployment (counted apart). */
   versionRefused(from: NodeId): void;
+  /** The identity belongs to a member removed from the group (the membership's departed list). */
+  departed(identity: string): boolean;
 }
 
 type AnyCall = ServerReadableStream<unknown, unknown> | ServerUnaryCall<unknown, unknown>;
@@ -75,6 +77,13 @@ function admit(ctx: PeerServerContext, call: AnyCall, header: SenderHeader, well
   if (!well_formed) return denied('a frame this version cannot read');
   const verdict = ctx.binding.admit(header.from, callerIdentity(call), header.from_address);
   if (!verdict.admitted) {
+    const identity = callerIdentity(call);
+    if (identity !== undefined && ctx.departed(identity)) {
+      // A member that was down while it was removed learns it here, from any frame it sends.
+      const why = `member ${header.from} (${identity}) was removed from this group`;
+      ctx.refused(header.from, why);
+      return errorResponse(new WeftError('PERMISSION_DENIED', why, 'MEMBER_REMOVED', { node_id: String(header.from) }));
+    }
     ctx.refused(header.from, verdict.why);
     return denied(verdict.why);
   }
