@@ -89,14 +89,17 @@ export class MemoryTransport implements PeerTransport {
   private async copySnapshot(m: SnapshotMessage, target: MemoryTransport): Promise<SnapshotMessage | undefined> {
     const source = await this.files.openOutgoing(m.snapshot.data);
     if (source === undefined) return undefined;
+    const sink = await target.files.openIncoming(source.ref, source.data_bytes);
     try {
-      const sink = await target.files.openIncoming(source.ref, source.data_bytes);
       for (let offset = 0; offset < source.data_bytes; ) {
         const chunk = await source.read(offset, snapshot_chunk_bytes);
         await sink.append(chunk);
         offset += chunk.byteLength;
       }
       return { ...m, snapshot: { meta: m.snapshot.meta, data: await sink.finish() } };
+    } catch {
+      await sink.abort();
+      return undefined;
     } finally {
       await source.close();
     }

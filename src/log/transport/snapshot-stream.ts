@@ -44,9 +44,27 @@ async function streamSnapshot(client: Client, header: SenderHeader, message: Sna
       },
     );
   });
+  try {
+    await pumpChunks(call, header, head, chunk_bytes, source, () => settled, outcome);
+  } catch {
+    // The data could not be read: the receiver removes what it has, and Raft is told it was not sent.
+    call.cancel();
+  }
+  return outcome;
+}
+
+async function pumpChunks(
+  call: ClientWritableStream<SnapshotChunk>,
+  header: SenderHeader,
+  head: SnapshotHead,
+  chunk_bytes: number,
+  source: OutgoingSnapshot,
+  settled: () => boolean,
+  outcome: Promise<boolean>,
+): Promise<void> {
   let whole = 0;
   // The first chunk carries the head even when the data is empty.
-  for (let offset = 0; !settled; ) {
+  for (let offset = 0; !settled(); ) {
     const data = await source.read(offset, Math.min(chunk_bytes, source.data_bytes - offset));
     if (data.byteLength === 0 && offset < source.data_bytes) {
       // The data is shorter than it said: nothing the receiver could install.
@@ -66,7 +84,6 @@ async function streamSnapshot(client: Client, header: SenderHeader, message: Sna
     // Wait for the stream to drain, unless it ended (the receiver refused, or the link broke).
     if (!writable) await Promise.race([once(call, 'drain'), outcome]);
   }
-  return outcome;
 }
 
 /** What the receiver makes of a snapshot stream at its end. */
@@ -94,7 +111,7 @@ export class SnapshotReceiver {
 
   /** Takes the next chunk; the reason it is refused, if it is (then the transfer is abandoned). */
   async add(chunk: SnapshotChunk): Promise<string | undefined> {
-    const why = await this.take(chunk);
+    const why = await this.take(chunk).catch((e: unknown) => `the snapshot could not be written: ${e instanceof Error ? e.message : String(e)}`);
     if (why !== undefined) await this.abort();
     return why;
   }
@@ -130,9 +147,14 @@ export class SnapshotReceiver {
       await this.abort();
       return { kind: 'refused', why };
     }
-    const incoming = this.incoming!;
+    let data: Uint8Array;
+    try {
+      data = await this.incoming!.finish();
+    } catch (e) {
+      await this.abort();
+      return { kind: 'refused', why: `the snapshot could not be made durable: ${e instanceof Error ? e.message : String(e)}` };
+    }
     this.incoming = undefined;
-    const data = await incoming.finish();
     const { snapshot, ...envelope } = this.head!.message;
     return { kind: 'complete', message: { ...envelope, snapshot: { meta: snapshot.meta, data } } };
   }
