@@ -338,7 +338,8 @@ export class LogDriver {
   /**
    * This member was removed from its group: it applied its own removal, or the leader that committed
    * it said so. It serves nothing more (the server refuses calls MEMBER_REMOVED); the others no
-   * longer admit its identity. A member down while it was removed does not know until told.
+   * longer admit its identity. A member down while it was removed learns it from its peers when it
+   * comes back (removed-member.ts).
    */
   get removed(): boolean {
     return this.removedSelf;
