@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { assert } from '../common/assert.js';
 import type { PropertyValue } from '../common/property-value.js';
 import { decodeState, encodeState } from '../log/codec.js';
 import { writeFileAtomic } from '../log/storage/atomic-file.js';
+import { fsyncDir } from '../log/storage/fsync-dir.js';
 import type { EdgeVersion, NodeVersion } from './graph/records.js';
 import { StateMachine } from './state-machine.js';
 import type { CatalogSnapshot } from './catalog/catalog.js';
@@ -165,16 +166,21 @@ function committedStamps(clock: { base: number; stamps: number[] }, index: numbe
   return { base: clock.base, stamps: clock.stamps.slice(0, Math.max(0, index - clock.base + 1)) };
 }
 
-/** The bytes of the checkpoint file at `index` (a snapshot shipped to a member), if it is still kept. */
-export function readCheckpointFile(dir: string, index: number): Uint8Array | undefined {
+/** The path of the checkpoint file at `index` (a snapshot shipped to a member), if it is still kept. */
+export function checkpointFilePath(dir: string, index: number): string | undefined {
   const path = join(dir, checkpointFileName(index));
-  return existsSync(path) ? readFileSync(path) : undefined;
+  return existsSync(path) ? path : undefined;
 }
 
-/** Stores a checkpoint file received from the leader; loadCheckpoint then finds it as the newest. */
-export function storeCheckpointFile(dir: string, index: number, bytes: Uint8Array): void {
+/**
+ * Takes a checkpoint file received from the leader (whole, checked and fsynced at `from`, on the same
+ * file system) as the checkpoint at `index`: renamed into place, so loadCheckpoint finds it as the
+ * newest, exactly as a restart would.
+ */
+export function installCheckpointFile(dir: string, index: number, from: string): void {
   mkdirSync(dir, { recursive: true });
-  writeFileAtomic(join(dir, checkpointFileName(index)), bytes);
+  renameSync(from, join(dir, checkpointFileName(index)));
+  fsyncDir(dir);
 }
 
 /** The file name of the checkpoint at `index`. */

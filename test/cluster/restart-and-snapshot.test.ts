@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -73,5 +73,8 @@ describe('restart and catch-up of a replicated member', () => {
     await until(() => joined.db.committedIndex >= founder.db.committedIndex, 'the new member applied the newest write');
     expect(people(joined.db)).toBe(121);
     expect(Buffer.from(joined.db.deployment).equals(Buffer.from(founder.db.deployment))).toBe(true);
+    // The snapshot arrived as a file and was installed by renaming it among the checkpoints: nothing is left where it was received.
+    expect(readdirSync(join(joined.dir, 'snapshot-incoming'))).toEqual([]);
+    expect(readdirSync(join(joined.dir, 'checkpoints')).some((f) => f.endsWith('.ckpt'))).toBe(true);
   });
 });

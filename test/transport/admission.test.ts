@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PeerBinding } from '../../src/log/transport/admission.js';
-import { SnapshotAssembler } from '../../src/log/transport/snapshot-stream.js';
+import { crc32 } from 'node:zlib';
+import { SnapshotReceiver } from '../../src/log/transport/snapshot-stream.js';
+import { memorySnapshotFiles } from '../../src/log/transport/snapshot-files.js';
 import { isRaftBatch } from '../../src/log/transport/frame-shape.js';
 import { parseSpiffeId, spiffeIdOfCertificate } from '../../src/log/transport/spiffe-id.js';
 import type { PeerCertificate } from 'node:tls';
@@ -37,34 +39,49 @@ describe('admission: which identity may speak for which member', () => {
   });
 });
 
-describe('snapshot assembly', () => {
-  const head = (bytes: number) => ({
-    message: { type: 'snap' as const, from: 1, to: 2, term: 1, snapshot: { meta: { index: 5, term: 1, conf_state: { voters: [1, 2], learners: [] } } } },
+describe('snapshot receipt, one chunk at a time', () => {
+  const head = (bytes: number, to = 2) => ({
+    message: { type: 'snap' as const, from: 1, to, term: 1, snapshot: { meta: { index: 5, term: 1, conf_state: { voters: [1, 2], learners: [] } } } },
     data_bytes: bytes,
+    ref: new Uint8Array(),
   });
-  const chunk = (data: number[], with_head?: number) => ({ from: 1, from_address: 'x', data: new Uint8Array(data), ...(with_head !== undefined ? { head: head(with_head) } : {}) });
+  /** A chunk of `data`; `whole` marks it the last, with the CRC of everything sent. */
+  const chunk = (data: number[], o: { head?: number; to?: number; whole?: number[]; crc?: number } = {}) => ({
+    from: 1,
+    from_address: 'x',
+    data: new Uint8Array(data),
+    crc: o.crc ?? crc32(new Uint8Array(data)),
+    ...(o.head !== undefined ? { head: head(o.head, o.to) } : {}),
+    ...(o.whole !== undefined ? { data_crc: crc32(new Uint8Array(o.whole)) } : {}),
+  });
+  const receiver = (bytes_max = 100) => new SnapshotReceiver(2, memorySnapshotFiles(bytes_max), bytes_max);
 
-  it('reassembles chunks in order into the snapshot message', () => {
-    const a = new SnapshotAssembler(100);
-    expect(a.add(chunk([1, 2], 5)).kind).toBe('more');
-    expect(a.add(chunk([3, 4, 5])).kind).toBe('more');
-    const done = a.finish();
+  it('takes chunks in order into the snapshot message once the whole CRC holds', async () => {
+    const r = receiver();
+    expect(await r.add(chunk([1, 2], { head: 5 }))).toBeUndefined();
+    expect(await r.add(chunk([3, 4, 5], { whole: [1, 2, 3, 4, 5] }))).toBeUndefined();
+    const done = await r.finish();
     expect(done.kind === 'complete' && [...done.message.snapshot.data]).toEqual([1, 2, 3, 4, 5]);
     expect(done.kind === 'complete' && done.message.snapshot.meta.index).toBe(5);
   });
 
-  it('refuses a snapshot over the bound, without a head, with a second head, past its length, or cut short', () => {
-    expect(new SnapshotAssembler(4).add(chunk([1], 5)).kind).toBe('refused');
-    expect(new SnapshotAssembler(10).add(chunk([1])).kind).toBe('refused');
-    const twice = new SnapshotAssembler(10);
-    twice.add(chunk([1], 2));
-    expect(twice.add(chunk([2], 2)).kind).toBe('refused');
-    const long = new SnapshotAssembler(10);
-    long.add(chunk([1], 2));
-    expect(long.add(chunk([2, 3])).kind).toBe('refused');
-    const short = new SnapshotAssembler(10);
-    short.add(chunk([1], 2));
-    expect(short.finish().kind).toBe('refused');
+  it('refuses a snapshot over the bound, for another member, without a head, with a second head, past its length, a damaged chunk, a wrong whole CRC, or cut short', async () => {
+    expect(await receiver(4).add(chunk([1], { head: 5 }))).toMatch(/over snapshot_bytes_max/);
+    expect(await receiver().add(chunk([1], { head: 1, to: 3 }))).toMatch(/for member 3/);
+    expect(await receiver().add(chunk([1]))).toMatch(/no head/);
+    const twice = receiver();
+    await twice.add(chunk([1], { head: 2 }));
+    expect(await twice.add(chunk([2], { head: 2 }))).toMatch(/second head/);
+    const long = receiver();
+    await long.add(chunk([1], { head: 2 }));
+    expect(await long.add(chunk([2, 3]))).toMatch(/passes its declared/);
+    expect(await receiver().add(chunk([1, 2], { head: 2, crc: 7 }))).toMatch(/fails its CRC/);
+    const wrong = receiver();
+    await wrong.add(chunk([1, 2], { head: 2, whole: [1, 3] }));
+    expect(await wrong.finish()).toEqual({ kind: 'refused', why: 'the snapshot fails its whole CRC' });
+    const short = receiver();
+    await short.add(chunk([1], { head: 2 }));
+    expect((await short.finish()).kind).toBe('refused');
   });
 });
 

@@ -10,6 +10,12 @@ import { encodeFrame, peerServiceDefinition, type PeerCallRequest } from '../../
 import { peerServiceImplementation } from '../../src/log/transport/peer-server.js';
 import { PeerBinding } from '../../src/log/transport/admission.js';
 import type { TlsMaterial } from '../../src/log/transport/tls-material.js';
+import { memorySnapshotFiles } from '../../src/log/transport/snapshot-files.js';
+import { SnapshotFileStore } from '../../src/log/driver/snapshot-file-store.js';
+import { decodeSnapshotRef, encodeSnapshotRef } from '../../src/log/driver/shipped-snapshot.js';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AppendMessage, Message, NodeId, SnapshotMessage } from '../../src/log/raft/types.js';
 import { LinkProxy } from '../chaos/link-proxy.js';
 import { foreignMember, testAuthority, type TestAuthority } from '../support/certs.js';
@@ -223,6 +229,8 @@ describe('peer transport: mutual TLS between members', () => {
         self: 1,
         binding: new PeerBinding(1, 'open_until_bound'),
         snapshot_bytes_max: 1 << 20,
+        snapshotFiles: () => memorySnapshotFiles(1 << 20),
+        departed: () => false,
         raftHandler: () => () => served++,
         callHandler: () => async () => {
           served++;
@@ -270,6 +278,57 @@ describe('peer transport: mutual TLS between members', () => {
     );
     expect(joiner.transport.admissionOpen).toBe(false);
     expect((await callError(leader.transport.call(4, 'echo', new Uint8Array(), call_timeout_ms))).code).toBe('PERMISSION_DENIED');
+  });
+
+  it('interrupted snapshot: a link dropped mid-transfer leaves no partial file at the receiver, and the next send arrives whole on disk', async () => {
+    const ca = await testAuthority();
+    const b = await member(2, await ca.member(2));
+    const proxy = await LinkProxy.start(b.transport.address);
+    const root = mkdtempSync(join(tmpdir(), 'weft-snapshot-link-'));
+    try {
+      const a = await member(1, await ca.member(1), 'bound', new Map([[b.transport.address, proxy.address]]));
+      bind([a, b], identitiesOf(ca, [1, 2]));
+      a.transport.useSnapshotFiles(SnapshotFileStore.open(join(root, 'a-incoming')));
+      const incoming = join(root, 'b-incoming');
+      b.transport.useSnapshotFiles(SnapshotFileStore.open(incoming));
+      const source = join(root, 'checkpoint.ckpt');
+      writeFileSync(source, Buffer.alloc(4 * 1024 * 1024 + 3).map((_, i) => (i * 7 + (i >> 16)) & 255));
+      const membership = { conf_state: { voters: [1, 2], learners: [] }, members: [], departed: [] };
+      const snap: SnapshotMessage = {
+        type: 'snap',
+        from: 1,
+        to: 2,
+        term: 3,
+        snapshot: { meta: { index: 900, term: 3, conf_state: membership.conf_state }, data: encodeSnapshotRef({ membership, path: source }) },
+      };
+      // Slowed down so the drop lands while the file is still arriving.
+      proxy.set({ kind: 'delay', ms: 40 });
+      a.transport.send([snap]);
+      await eventually('part of the snapshot is on the receiver\'s disk', () => readdirSync(incoming).some((f) => statSync(join(incoming, f)).size > 0));
+      proxy.set({ kind: 'drop' });
+      await eventually('the snapshot is reported not sent', () => a.snapshots.length === 1);
+      expect(a.snapshots).toEqual([{ to: 2, ok: false }]);
+      await eventually('the partial file is removed', () => readdirSync(incoming).length === 0);
+      expect(b.received.filter((m) => m.type === 'snap')).toEqual([]);
+
+      proxy.set({ kind: 'pass' });
+      // The channel may still be backing off after the drop: Raft sends again until one is sent, and so does this.
+      const attempts_max = 20;
+      for (let attempt = 1; !a.snapshots.some((r) => r.ok); attempt++) {
+        expect(attempt, 'sends after the link healed').toBeLessThanOrEqual(attempts_max);
+        const reported = a.snapshots.length;
+        a.transport.send([snap]);
+        await eventually(`send ${attempt} after the link healed is reported`, () => a.snapshots.length > reported);
+      }
+      expect(readdirSync(incoming)).toHaveLength(1);
+      const got = b.received.find((m): m is SnapshotMessage => m.type === 'snap')!;
+      const ref = decodeSnapshotRef(got.snapshot.data);
+      expect(ref.path.startsWith(incoming)).toBe(true);
+      expect(readFileSync(ref.path).equals(readFileSync(source))).toBe(true);
+    } finally {
+      await proxy.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('through a link proxy: messages pass, a dropped link is reported unreachable, a partition is found by pings, and the link heals', async () => {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { assert } from '../../common/assert.js';
 import { WeftError, deadlineExceeded, invalidArgument, unavailable } from '../../common/errors.js';
 import { encodePayload } from '../codec.js';
@@ -13,8 +14,10 @@ import { DiskStorage } from './disk-storage.js';
 import { toEvent, toEvents } from './entry-map.js';
 import { MembershipDirectory } from './membership-directory.js';
 import type { MemberRecord, MembershipSnapshot } from './membership.js';
-import { decodeShippedSnapshot, encodeShippedSnapshot } from './shipped-snapshot.js';
+import { decodeSnapshotRef, encodeSnapshotRef } from './shipped-snapshot.js';
+import { SnapshotFileStore } from './snapshot-file-store.js';
 import { ConcernWaiters } from './concern-waiters.js';
+import { RemovalCheck } from './removed-member.js';
 import { sendsBeforePersist } from './send-order.js';
 import { ProposedEntries } from './proposed-entries.js';
 
@@ -41,8 +44,12 @@ export interface ApplyTarget {
   apply(entries: readonly Entry[]): void;
   /** This member stopped leading: entries applied as pending after `committed` must be undone. */
   leadershipLost(): void;
-  /** A snapshot from the leader: replace the state with `data` (as of `index`); resolves when done. */
-  installSnapshot(index: number, data: Uint8Array): Promise<void>;
+  /**
+   * A snapshot from the leader: the state as of `index` is the checkpoint file at `path`, received
+   * whole, CRC-checked and fsynced. The target takes the file (moves it among its checkpoints) and
+   * replaces its state with it; resolves when done.
+   */
+  installSnapshot(index: number, path: string): Promise<void>;
 }
 
 export interface RaftTiming {
@@ -75,6 +82,11 @@ export interface LogDriverOptions {
 const INTRODUCE_METHOD = 'weft.member.introduce';
 /** The unary peer call by which a leader tells a member its removal committed. */
 const REMOVED_METHOD = 'weft.member.removed';
+/**
+ * The unary peer call by which a member that hears no leader asks its peers whether it is still one
+ * of them: a peer admits it and answers nothing, or refuses it MEMBER_REMOVED (removed-member.ts).
+ */
+const MEMBERSHIP_METHOD = 'weft.member.membership';
 
 export class LogDriver {
   private readonly node: RawNode;
@@ -114,6 +126,8 @@ export class LogDriver {
   private constructor(
     private readonly storage: DiskStorage,
     private readonly options: LogDriverOptions,
+    /** Snapshots sent and received, streamed through files (snapshot-file-store.ts). */
+    private readonly snapshotFiles: SnapshotFileStore,
   ) {
     this.appliedIndex = Math.max(options.checkpoint_index, storage.snapshotMeta.index);
     this.appliedTs = options.checkpoint_ts;
@@ -167,7 +181,7 @@ export class LogDriver {
       const mapped = toEvent(entry, options.checkpoint_ts);
       options.clock.observe(mapped.commit_ts);
     }
-    return new LogDriver(storage, options);
+    return new LogDriver(storage, options, SnapshotFileStore.open(join(dir, 'snapshot-incoming')));
   }
 
   /** The founding entry of a new group: this member as its only voter, with its address. */
@@ -202,6 +216,7 @@ export class LogDriver {
         this.node.reportUnreachable(to);
         this.kick();
       });
+      t.useSnapshotFiles(this.snapshotFiles);
       t.onSnapshotSent((to, ok) => {
         this.node.reportSnapshot(to, ok);
         this.kick();
@@ -219,6 +234,7 @@ export class LogDriver {
         this.removedSelf = true;
         return new Uint8Array();
       });
+      t.handle(MEMBERSHIP_METHOD, async () => new Uint8Array());
       this.bindPeers();
     }
     // Committed entries first: a member does not campaign with a membership change unapplied.
@@ -232,16 +248,25 @@ export class LogDriver {
       await this.idle();
     }
     this.ticker = setInterval(() => {
+      // A removed member is no longer counted by anyone: it campaigns and times out no more.
+      if (this.removedSelf) return;
       this.node.tick();
       this.kick();
+      this.removalCheck.tick();
     }, this.options.timing.tick_ms);
     this.ticker.unref();
     if (alone) await this.whenAcceptsWrites();
+    else if (t !== undefined) this.removalCheck.askNow();
   }
 
   private step(m: Message): void {
-    if (this.closed || m.to !== this.options.node_id) return;
+    if (this.closed || m.to !== this.options.node_id) {
+      if (m.type === 'snap') void this.snapshotFiles.discard(m.snapshot.data);
+      return;
+    }
     this.node.step(m);
+    // A snapshot the core did not take (not newer than what this member holds) leaves no file behind.
+    if (m.type === 'snap' && this.node.raft.log.unstableSnapshot() !== m.snapshot) void this.snapshotFiles.discard(m.snapshot.data);
     this.kick();
   }
 
@@ -316,7 +341,8 @@ export class LogDriver {
   /**
    * This member was removed from its group: it applied its own removal, or the leader that committed
    * it said so. It serves nothing more (the server refuses calls MEMBER_REMOVED); the others no
-   * longer admit its identity. A member down while it was removed does not know until told.
+   * longer admit its identity. A member down while it was removed learns it from its peers when it
+   * comes back (removed-member.ts).
    */
   get removed(): boolean {
     return this.removedSelf;
@@ -559,9 +585,9 @@ export class LogDriver {
   }
 
   private async installSnapshot(snap: Snapshot): Promise<void> {
-    const { membership, state } = decodeShippedSnapshot(snap.data);
+    const { membership, path } = decodeSnapshotRef(snap.data);
     this.storage.recordSnapshot(snap.meta, membership);
-    await this.applyTarget?.installSnapshot(snap.meta.index, state);
+    await this.applyTarget?.installSnapshot(snap.meta.index, path);
     await this.storage.installSnapshot(snap.meta, membership);
     this.members.reset(membership);
     this.bindPeers();
@@ -580,6 +606,17 @@ export class LogDriver {
   /** Members this leader removed and is telling so: still bound until the call ends. */
   private readonly leaving = new Map<NodeId, MemberRecord>();
   private removedSelf = false;
+  /** Asks the peers whether this member was removed while it could not hear (it was down or cut off). */
+  private readonly removalCheck = new RemovalCheck({
+    interval_ticks: () => this.options.timing.election_ticks,
+    leaderless: () => this.node.raft.role !== 'leader' && (this.node.raft.role !== 'follower' || this.node.raft.election_elapsed >= this.options.timing.election_ticks),
+    peers: () => this.members.records().filter((m) => m.node_id !== this.options.node_id).map((m) => m.node_id),
+    ask: (id, timeout_ms) => this.options.transport!.call(id, MEMBERSHIP_METHOD, new Uint8Array(), timeout_ms).then(() => undefined),
+    timeout_ms: () => this.options.timing.election_ticks * this.options.timing.tick_ms,
+    removed: () => {
+      this.removedSelf = true;
+    },
+  });
 
   /**
    * On the leader, once the removal of `record` committed: tells that member, which would otherwise
@@ -627,6 +664,7 @@ export class LogDriver {
       if (m.node_id !== this.options.node_id && m.address !== '') peers.set(m.node_id, { address: m.address, identity: m.identity });
     }
     t.setPeers(peers);
+    t.setDeparted(this.members.snapshot(this.node.confState()).departed);
   }
 
   // ---- reads ----
@@ -710,11 +748,11 @@ export class LogDriver {
     this.storage.recordCheckpoint(index, this.membership);
   }
 
-  /** Supplies the state shipped with a snapshot to a member behind compaction. */
-  setSnapshotSource(source: (index: number) => Uint8Array | undefined): void {
+  /** Names the checkpoint file shipped as a snapshot to a member behind compaction (undefined: gone). */
+  setSnapshotSource(source: (index: number) => string | undefined): void {
     this.storage.setSnapshotDataSource((meta) => {
-      const state = source(meta.index);
-      return state === undefined ? undefined : encodeShippedSnapshot(meta.membership, state);
+      const path = source(meta.index);
+      return path === undefined ? undefined : encodeSnapshotRef({ membership: meta.membership, path });
     });
   }
 

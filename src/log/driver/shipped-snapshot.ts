@@ -1,18 +1,21 @@
 import type { MembershipSnapshot } from './membership.js';
 
-/** A shipped snapshot: the membership as of its index, then the checkpoint bytes. */
-export function encodeShippedSnapshot(membership: MembershipSnapshot, state: Uint8Array): Uint8Array {
-  const head = Buffer.from(JSON.stringify(membership));
-  const out = Buffer.alloc(4 + head.byteLength + state.byteLength);
-  out.writeUInt32LE(head.byteLength, 0);
-  head.copy(out, 4);
-  out.set(state, 4 + head.byteLength);
-  return out;
+/**
+ * A snapshot's `data` as the Raft core carries it on a member with a disk: not the state itself but
+ * where it is, a checkpoint file (the leader's newest, or one a follower received whole), and the
+ * membership as of the snapshot's index. The bytes of the file travel a chunk at a time
+ * (snapshot-file-store.ts), so no member holds a whole snapshot in memory to send or receive it.
+ */
+export interface SnapshotRef {
+  readonly membership: MembershipSnapshot;
+  /** The checkpoint file holding the state as of the snapshot's index. */
+  readonly path: string;
 }
 
-export function decodeShippedSnapshot(data: Uint8Array): { membership: MembershipSnapshot; state: Uint8Array } {
-  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const n = buf.readUInt32LE(0);
-  const membership = JSON.parse(buf.subarray(4, 4 + n).toString('utf8')) as MembershipSnapshot;
-  return { membership, state: buf.subarray(4 + n) };
+export function encodeSnapshotRef(ref: SnapshotRef): Uint8Array {
+  return Buffer.from(JSON.stringify(ref));
+}
+
+export function decodeSnapshotRef(data: Uint8Array): SnapshotRef {
+  return JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as SnapshotRef;
 }

@@ -34,10 +34,11 @@ export function isRaftBatch(x: unknown): x is RaftBatch {
 export function isSnapshotChunk(x: unknown): x is SnapshotChunk {
   if (!isSenderHeader(x)) return false;
   const r = x as unknown as Record<string, unknown>;
-  if (!(r['data'] instanceof Uint8Array)) return false;
+  if (!(r['data'] instanceof Uint8Array) || !isCount(r['crc'])) return false;
+  if (r['data_crc'] !== undefined && !isCount(r['data_crc'])) return false;
   const head = r['head'];
   if (head === undefined) return true;
-  if (!isRecord(head) || !isCount(head['data_bytes']) || !isRecord(head['message'])) return false;
+  if (!isRecord(head) || !isCount(head['data_bytes']) || !(head['ref'] instanceof Uint8Array) || !isRecord(head['message'])) return false;
   const message = head['message'];
   const snapshot = message['snapshot'];
   return message['type'] === 'snap' && isCount(message['from']) && isCount(message['to']) && isCount(message['term']) && isRecord(snapshot) && isRecord(snapshot['meta']);

@@ -8,6 +8,7 @@ import { peerServiceImplementation } from './peer-server.js';
 import type { PeerAddress, PeerCallHandler, PeerTransport, RaftMessageHandler } from './peer-transport.js';
 import { decodeFrame, error_detail_key, type PeerCallErrorDetail, type PeerCallRequest, type PeerCallResponse, peerServiceDefinition, type SenderHeader } from './peer-wire.js';
 import { sendSnapshot } from './snapshot-stream.js';
+import { memorySnapshotFiles, type SnapshotFiles } from './snapshot-files.js';
 import { spiffeIdOfCertificate } from './spiffe-id.js';
 import type { TlsMaterial } from './tls-material.js';
 import { server_pair, type VersionPair } from '../version/version-pair.js';
@@ -94,6 +95,10 @@ export class GrpcPeerTransport implements PeerTransport {
   private unreachable_handler: (to: NodeId) => void = () => {};
   private snapshot_handler: (to: NodeId, ok: boolean) => void = () => {};
   private closed = false;
+  /** Where snapshot data is read from and written to; in memory until a member's store is given. */
+  private snapshot_files: SnapshotFiles;
+  /** Identities of removed members: their frames are answered MEMBER_REMOVED, so a returning one learns it. */
+  private departed: ReadonlySet<string> = new Set();
   readonly counters: PeerTransportCounters = { refused_frames: 0, version_refused_calls: 0, failed_streams: 0, dropped_messages: 0, raft_frames_sent: 0 };
 
   constructor(
@@ -102,12 +107,15 @@ export class GrpcPeerTransport implements PeerTransport {
     private readonly server: Server,
   ) {
     this.binding = new PeerBinding(options.node_id, options.admission);
+    this.snapshot_files = memorySnapshotFiles(limits.snapshot_bytes_max);
     server.addService(
       peerServiceDefinition,
       peerServiceImplementation({
         self: options.node_id,
         binding: this.binding,
         snapshot_bytes_max: limits.snapshot_bytes_max,
+        snapshotFiles: () => this.snapshot_files,
+        departed: (identity) => this.departed.has(identity),
         raftHandler: () => this.raft_handler,
         callHandler: (method) => this.call_handlers.get(method),
         refused: (from, why) => {
@@ -173,6 +181,14 @@ export class GrpcPeerTransport implements PeerTransport {
 
   handle(method: string, handler: PeerCallHandler): void {
     this.call_handlers.set(method, handler);
+  }
+
+  useSnapshotFiles(files: SnapshotFiles): void {
+    this.snapshot_files = files;
+  }
+
+  setDeparted(identities: readonly string[]): void {
+    this.departed = new Set(identities);
   }
 
   call(to: NodeId, method: string, payload: Uint8Array, timeout_ms: number): Promise<Uint8Array> {
@@ -253,7 +269,7 @@ export class GrpcPeerTransport implements PeerTransport {
       return;
     }
     channel.snapshot_in_flight = true;
-    void sendSnapshot(channel.client, this.header(), message, this.limits.snapshot_chunk_bytes).then((ok) => {
+    void sendSnapshot(channel.client, this.header(), message, this.limits.snapshot_chunk_bytes, this.snapshot_files).then((ok) => {
       channel.snapshot_in_flight = false;
       if (!ok) this.unreachable_handler(to);
       this.snapshot_handler(to, ok);

@@ -7,7 +7,7 @@ import {
   status,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { isWeftError } from '../../common/errors.js';
+import { isWeftError, WeftError } from '../../common/errors.js';
 import type { NodeId } from '../raft/types.js';
 import type { PeerBinding } from './admission.js';
 import type { PeerCallHandler, RaftMessageHandler } from './peer-transport.js';
@@ -24,7 +24,8 @@ import {
 } from './peer-wire.js';
 import { isPeerCallRequest, isRaftBatch, isSnapshotChunk } from './frame-shape.js';
 import { spiffeIdOfCertificate } from './spiffe-id.js';
-import { SnapshotAssembler } from './snapshot-stream.js';
+import { SnapshotReceiver } from './snapshot-stream.js';
+import type { SnapshotFiles } from './snapshot-files.js';
 import { HANDSHAKE_METHOD, versionRefusal, versionVerdict, type VersionStamp } from '../version/handshake.js';
 
 /**
@@ -36,6 +37,8 @@ export interface PeerServerContext {
   readonly self: NodeId;
   readonly binding: PeerBinding;
   readonly snapshot_bytes_max: number;
+  /** Where received snapshot data is written (snapshot-files.ts). */
+  snapshotFiles(): SnapshotFiles;
   raftHandler(): RaftMessageHandler | undefined;
   callHandler(method: string): PeerCallHandler | undefined;
   /** A frame or message that was refused or dropped, and why (for logs and counters). */
@@ -44,6 +47,8 @@ export interface PeerServerContext {
   stamp(): VersionStamp;
   /** A frame or call refused because its sender runs another version or deployment (counted apart). */
   versionRefused(from: NodeId): void;
+  /** The identity belongs to a member removed from the group (the membership's departed list). */
+  departed(identity: string): boolean;
 }
 
 type AnyCall = ServerReadableStream<unknown, unknown> | ServerUnaryCall<unknown, unknown>;
@@ -72,6 +77,13 @@ function admit(ctx: PeerServerContext, call: AnyCall, header: SenderHeader, well
   if (!well_formed) return denied('a frame this version cannot read');
   const verdict = ctx.binding.admit(header.from, callerIdentity(call), header.from_address);
   if (!verdict.admitted) {
+    const identity = callerIdentity(call);
+    if (identity !== undefined && ctx.departed(identity)) {
+      // A member that was down while it was removed learns it here, from any frame it sends.
+      const why = `member ${header.from} (${identity}) was removed from this group`;
+      ctx.refused(header.from, why);
+      return errorResponse(new WeftError('PERMISSION_DENIED', why, 'MEMBER_REMOVED', { node_id: String(header.from) }));
+    }
     ctx.refused(header.from, verdict.why);
     return denied(verdict.why);
   }
@@ -120,12 +132,15 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
   };
 
   const snapshot = (call: ServerReadableStream<SnapshotChunk, SnapshotOutcome>, callback: sendUnaryData<SnapshotOutcome>): void => {
-    const assembler = new SnapshotAssembler(ctx.snapshot_bytes_max);
+    const receiver = new SnapshotReceiver(ctx.self, ctx.snapshotFiles(), ctx.snapshot_bytes_max);
     let done = false;
-    const refuse = (from: NodeId, error: ServerErrorResponse): void => {
+    // Chunks are taken one at a time: the stream is paused while one is written, so what waits in
+    // memory is what gRPC's flow control lets through, not the snapshot.
+    let queue = Promise.resolve();
+    const refuse = (from: NodeId, why: string): void => {
       done = true;
-      ctx.refused(from, error.message);
-      callback(error);
+      ctx.refused(from, why);
+      callback({ name: 'SnapshotRefused', message: why, code: status.INVALID_ARGUMENT, details: why });
     };
     call.on('data', (chunk: SnapshotChunk) => {
       if (done) return;
@@ -133,29 +148,37 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
       if (refusal !== undefined) {
         done = true;
         callback(refusal);
+        queue = queue.then(() => receiver.abort());
         return;
       }
-      const step = assembler.add(chunk);
-      if (step.kind === 'refused') refuse(chunk.from, { name: 'SnapshotRefused', message: step.why, code: status.INVALID_ARGUMENT, details: step.why });
+      call.pause();
+      queue = queue.then(async () => {
+        if (done) return;
+        const why = await receiver.add(chunk);
+        if (why !== undefined) refuse(chunk.from, why);
+        else call.resume();
+      });
     });
     call.on('end', () => {
-      if (done) return;
-      done = true;
-      const result = assembler.finish();
-      if (result.kind !== 'complete') {
-        const why = result.kind === 'refused' ? result.why : 'the snapshot stream ended early';
-        callback({ name: 'SnapshotRefused', message: why, code: status.INVALID_ARGUMENT, details: why });
-        return;
-      }
-      if (result.message.to !== ctx.self) {
-        callback({ name: 'SnapshotRefused', message: `a snapshot for ${result.message.to}`, code: status.INVALID_ARGUMENT });
-        return;
-      }
-      const handler = ctx.raftHandler();
-      handler?.(result.message);
-      callback(null, { delivered: handler !== undefined });
+      queue = queue.then(async () => {
+        if (done) return;
+        done = true;
+        const result = await receiver.finish();
+        if (result.kind === 'refused') {
+          callback({ name: 'SnapshotRefused', message: result.why, code: status.INVALID_ARGUMENT, details: result.why });
+          return;
+        }
+        const handler = ctx.raftHandler();
+        handler?.(result.message);
+        callback(null, { delivered: handler !== undefined });
+      });
     });
-    call.on('error', () => (done = true));
+    const broken = (): void => {
+      done = true;
+      queue = queue.then(() => receiver.abort());
+    };
+    call.on('error', broken);
+    call.on('cancelled', broken);
   };
 
   const unary = (call: ServerUnaryCall<PeerCallRequest, PeerCallResponse>, callback: sendUnaryData<PeerCallResponse>): void => {

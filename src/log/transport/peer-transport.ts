@@ -1,4 +1,5 @@
 import type { Message, NodeId } from '../raft/types.js';
+import type { SnapshotFiles } from './snapshot-files.js';
 
 /**
  * The channel between members of one group (DESIGN 6, SPEC 5.1). Raft messages are fire-and-forget:
@@ -36,6 +37,10 @@ export interface PeerTransport {
   onSnapshotSent(handler: (to: NodeId, ok: boolean) => void): void;
   /** A unary call to peer `to`; rejects with UNAVAILABLE when it cannot be reached within `timeout_ms`. */
   call(to: NodeId, method: string, payload: Uint8Array, timeout_ms: number): Promise<Uint8Array>;
+  /** Identities of members removed from the group: a frame from one is refused MEMBER_REMOVED, telling it. */
+  setDeparted(identities: readonly string[]): void;
+  /** Reads snapshots sent and writes those received through `files` (snapshot-files.ts), not in memory. */
+  useSnapshotFiles(files: SnapshotFiles): void;
   /** Registers the handler of unary calls named `method`. */
   handle(method: string, handler: PeerCallHandler): void;
   close(): Promise<void>;

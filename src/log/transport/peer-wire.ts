@@ -34,6 +34,8 @@ export interface SnapshotHead {
   readonly message: Omit<SnapshotMessage, 'snapshot'> & { readonly snapshot: { readonly meta: SnapshotMessage['snapshot']['meta'] } };
   /** The whole data's length, so the receiver can refuse a snapshot too large before holding it. */
   readonly data_bytes: number;
+  /** The small part of the snapshot's data that is not the bytes (see snapshot-files.ts). */
+  readonly ref: Uint8Array;
 }
 
 export interface SnapshotChunk extends SenderHeader {
@@ -41,6 +43,10 @@ export interface SnapshotChunk extends SenderHeader {
   readonly head?: SnapshotHead;
   /** Bytes of snapshot.data, in order. */
   readonly data: Uint8Array;
+  /** CRC-32 of `data`: a damaged chunk is refused, not written. */
+  readonly crc: number;
+  /** Present on the last chunk only: CRC-32 of the whole data, checked before Raft sees it. */
+  readonly data_crc?: number;
 }
 
 export interface SnapshotOutcome {

@@ -11,7 +11,7 @@ export interface PeerTransportLimits {
   readonly batch_bytes_max: number;
   /** Snapshot data is sent in chunks of this size, over a stream of its own. */
   readonly snapshot_chunk_bytes: number;
-  /** The largest snapshot a member accepts; the receiver holds it whole before handing it to Raft. */
+  /** The largest snapshot a member accepts (written to disk as it arrives, or held whole by a transport without a store). */
   readonly snapshot_bytes_max: number;
   /** Backoff before redialing a peer after its stream broke: doubles from min up to max. */
   readonly reconnect_backoff_ms_min: number;
