@@ -43,6 +43,11 @@ export interface DatabaseOptions {
   readonly transport?: PeerTransport;
   /** The engine format this member runs; absent: the release's own (docs/upgrades.md). */
   readonly engine_format?: number;
+  /**
+   * Whether close() checkpoints what committed since the last checkpoint; absent: it does. An
+   * offline import leaves it to the next open (its entries are durable in the log; docs/import.md).
+   */
+  readonly checkpoint_at_close?: boolean;
 }
 
 const DEFAULT_TIMING: RaftTiming = { tick_ms: 100, election_ticks: 10, heartbeat_ticks: 1 };
@@ -405,7 +410,7 @@ export class Database {
       ]);
     }
     await this.log.close();
-    if (this.sm.committedIndex > this.lastCheckpointIndex) this.checkpoint();
+    if (this.sm.committedIndex > this.lastCheckpointIndex && this.options.checkpoint_at_close !== false) this.checkpoint();
     this.dataDir.release();
   }
 }

@@ -17,7 +17,8 @@ import { convert } from './values.js';
  * `weft import` and `importCsv`: nodes and relationships from CSV files into a new or an existing
  * data directory, as neo4j-admin import reads them (docs/import.md). Rows become columns of
  * `bulk_load` entries, a few large entries per import; the projections and indexes are built once,
- * when the last entry applies; a checkpoint is written at the end so the next open does not replay.
+ * when the last entry applies. No checkpoint is written: the entries are durable once journaled, and
+ * the next open replays them and checkpoints at its first natural checkpoint (docs/import.md).
  */
 export interface NodeInput {
   /** Labels every node of these files gets, besides a :LABEL column's. */
@@ -63,7 +64,6 @@ export interface ImportSummary {
   readonly entries: number;
   readonly read_ms: number;
   readonly apply_ms: number;
-  readonly checkpoint_ms: number;
   readonly total_ms: number;
 }
 
@@ -107,7 +107,7 @@ function delimiterByte(d: string): number {
   return text.charCodeAt(0);
 }
 
-/** One import from start to checkpoint. */
+/** One import from the first row to its last part journaled and applied. */
 class ImportRun {
   private readonly load = randomBytes(16);
   private part: PartBuilder;
@@ -160,11 +160,8 @@ class ImportRun {
     // The last part is written even when empty, when earlier parts wait for it.
     if (entries > 0) await this.flush(true);
     const t2 = performance.now();
-    this.meter.enter('checkpoint');
-    if (entries > 0) this.target.db.checkpoint();
-    const t3 = performance.now();
     this.meter.enter('done');
-    return { nodes: this.nodes, relationships: this.relationships, entries, read_ms: t1 - t0, apply_ms: t2 - t1, checkpoint_ms: t3 - t2 };
+    return { nodes: this.nodes, relationships: this.relationships, entries, read_ms: t1 - t0, apply_ms: t2 - t1 };
   }
 
   /** Reads the files of one --nodes or --relationships group; the header is the first line of the first. */
