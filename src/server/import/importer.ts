@@ -3,7 +3,9 @@ import { existsSync, statSync } from 'node:fs';
 import { invalidArgument } from '../../common/errors.js';
 import type { PropertyValue } from '../../common/property-value.js';
 import type { ConcernWait } from '../../log/driver/log-driver.js';
-import type { PropertyEntries } from '../../log/events.js';
+import type { BulkLoad, PropertyEntries } from '../../log/events.js';
+import { checkBulk } from '../../projections/bulk/bulk-apply.js';
+import { refusalError } from '../database.js';
 import { BadRows, bad_tolerance_default, type BadRow } from './bad-rows.js';
 import { CsvError, CsvReader } from './csv-reader.js';
 import { HeaderError, parseHeader, type FileKind, type HeaderColumn } from './header.js';
@@ -16,9 +18,9 @@ import { convert } from './values.js';
 /**
  * `weft import` and `importCsv`: nodes and relationships from CSV files into a new or an existing
  * data directory, as neo4j-admin import reads them (docs/import.md). Rows become columns of
- * `bulk_load` entries, a few large entries per import; the projections and indexes are built once,
- * when the last entry applies. No checkpoint is written: the entries are durable once journaled, and
- * the next open replays them and checkpoints at its first natural checkpoint (docs/import.md).
+ * `bulk_load` entries, a few large entries per import. They are checked here and applied at the next
+ * open, by replay: the projections and indexes are built once, there, and checkpointed at that
+ * member's next checkpoint. Building them here too would only be thrown away (docs/import.md).
  */
 export interface NodeInput {
   /** Labels every node of these files gets, besides a :LABEL column's. */
@@ -107,7 +109,7 @@ function delimiterByte(d: string): number {
   return text.charCodeAt(0);
 }
 
-/** One import from the first row to its last part journaled and applied. */
+/** One import from the first row to its last part journaled. */
 class ImportRun {
   private readonly load = randomBytes(16);
   private part: PartBuilder;
@@ -119,6 +121,8 @@ class ImportRun {
   private readonly batchRows: number;
   private nodes = 0;
   private relationships = 0;
+  /** The parts written so far, in order: the last one is checked against them all before it is written. */
+  private readonly parts: BulkLoad[] = [];
   /** Parts proposed and not yet known to be journaled. */
   private readonly inFlight: Promise<void>[] = [];
   /** The first failure of a part in flight. */
@@ -335,18 +339,23 @@ class ImportRun {
    * Writes the part as one log entry (applied with the last one) and starts the next. Only the last
    * part is waited for: the parts are one unit, durable together once the last one is journaled, and
    * reading goes on while an earlier part is written (the log's group commit keeps their order).
+   * The last part is checked as its apply will check it, against the state this import holds alone,
+   * then written without being applied here: the import applies when the database next opens.
    */
   private async flush(last: boolean): Promise<void> {
     const part = this.part;
     const event = part.toEvent(this.load, this.partNumber++, last);
+    this.parts.push(event);
     this.part = new PartBuilder(part.firstNodeId + part.nodeCount, part.firstEdgeId + part.edgeCount);
-    const written = this.target.db.submit(event, journaled);
     if (last) {
       await Promise.all(this.inFlight);
       if (this.failure !== undefined) throw this.failure;
-      await written;
+      const refusal = checkBulk(this.parts, this.target.db.sm.graph);
+      if (refusal !== undefined) throw refusalError(refusal);
+      await this.target.db.appendUnapplied(event, journaled);
       return;
     }
+    const written = this.target.db.submit(event, journaled);
     // A failure is kept and raised by the last part's wait, so no rejection is left unhandled.
     this.inFlight.push(written.then(() => undefined, (e: unknown) => void (this.failure ??= e)));
     // One turn of the event loop, so the log starts writing this part before reading resumes.
