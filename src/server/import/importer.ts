@@ -10,6 +10,7 @@ import { BadRows, bad_tolerance_default, type BadRow } from './bad-rows.js';
 import { CsvError, CsvReader } from './csv-reader.js';
 import { HeaderError, parseHeader, type FileKind, type HeaderColumn } from './header.js';
 import { openTarget, type ImportTarget } from './import-target.js';
+import { IntegerIds } from './integer-ids.js';
 import { PartBuilder } from './part-builder.js';
 import { ProgressMeter, type ImportProgress } from './progress.js';
 import { RowChecks } from './row-checks.js';
@@ -114,8 +115,9 @@ class ImportRun {
   private readonly load = randomBytes(16);
   private part: PartBuilder;
   private partNumber = 0;
-  /** ID space -> id text -> node id. */
-  private readonly spaces = new Map<string, Map<string | number, number>>();
+  /** ID space -> id -> node id: integer ids (`--id-type integer`) in typed tables, id text in Maps. */
+  private readonly integerSpaces = new Map<string, IntegerIds>();
+  private readonly textSpaces = new Map<string, Map<string, number>>();
   private readonly checks: RowChecks;
   private readonly meter: ProgressMeter;
   private readonly batchRows: number;
@@ -246,8 +248,7 @@ class ImportRun {
       }
     }
     labels = labels.sort();
-    const ids = this.space(space);
-    if (idKey !== undefined && ids.has(idKey)) return this.badRow(row, `duplicate ID '${String(idKey)}' in ID space ${spaceName(space)}`);
+    if (idKey !== undefined && this.lookup(space, idKey) !== undefined) return this.badRow(row, `duplicate ID '${String(idKey)}' in ID space ${spaceName(space)}`);
     const id = this.part.firstNodeId + this.part.nodeCount;
     let checked: PropertyEntries = props;
     if (this.checks.governsNode(labels)) {
@@ -256,7 +257,7 @@ class ImportRun {
       checked = c.props;
     }
     this.part.addNode(labels, checked);
-    if (idKey !== undefined) ids.set(idKey, id);
+    if (idKey !== undefined) this.bind(space, idKey, id);
     this.nodes++;
   }
 
@@ -314,11 +315,26 @@ class ImportRun {
 
   /** The node an endpoint field names in `space`; integer ids are read without making a string. */
   private endpoint(row: CsvReader, i: number, space: string): number | undefined {
-    const ids = this.spaces.get(space);
-    if (ids === undefined || row.absent(i)) return undefined;
-    if (this.options.id_type !== 'integer') return ids.get(row.text(i));
+    if (row.absent(i)) return undefined;
+    if (this.options.id_type !== 'integer') return this.textSpaces.get(space)?.get(row.text(i));
     const v = row.integer(i);
-    return Number.isNaN(v) ? undefined : ids.get(v);
+    return Number.isNaN(v) ? undefined : this.integerSpaces.get(space)?.get(v);
+  }
+
+  private lookup(space: string, key: string | number): number | undefined {
+    return typeof key === 'number' ? this.integerSpaces.get(space)?.get(key) : this.textSpaces.get(space)?.get(key);
+  }
+
+  private bind(space: string, key: string | number, node: number): void {
+    if (typeof key === 'number') {
+      let ids = this.integerSpaces.get(space);
+      if (ids === undefined) this.integerSpaces.set(space, (ids = new IntegerIds()));
+      ids.set(key, node);
+    } else {
+      let ids = this.textSpaces.get(space);
+      if (ids === undefined) this.textSpaces.set(space, (ids = new Map()));
+      ids.set(key, node);
+    }
   }
 
   private idKey(text: string): string | number | undefined {
@@ -327,12 +343,6 @@ class ImportRun {
     if (!/^[+-]?\d+$/.test(t)) return undefined;
     const n = Number(t);
     return Number.isSafeInteger(n) ? n : undefined;
-  }
-
-  private space(name: string): Map<string | number, number> {
-    let ids = this.spaces.get(name);
-    if (ids === undefined) this.spaces.set(name, (ids = new Map()));
-    return ids;
   }
 
   /**
