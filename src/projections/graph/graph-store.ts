@@ -442,15 +442,38 @@ export class GraphStore {
       const id = first_id + i;
       const record = new EdgeRecord(id, t, source, target);
       this.edges[id] = record;
-      source.out.push(record);
-      target.in.push(record);
       ofType.add(record);
       record.head = { id, ref: record.ref, type: t, source: source.id, target: target.id, record, index, ts, props: propsOf(i), deleted: false, prev: undefined };
       run++;
       touched?.edges.push(record);
     }
     if (type !== undefined) this.countEdge(type, run);
+    this.attach(first_id, count, sources, 'out');
+    this.attach(first_id, count, targets, 'in');
     if (touched) this.undo.push(touched);
+  }
+
+  /**
+   * Appends edges first_id .. first_id + count - 1 to their endpoints' lists (`ends` holds the source
+   * or the target of each), node by node: a counting sort by endpoint, stable in edge id, gives the
+   * same lists in the same order as pushing edge by edge, but writes each list in one run instead of
+   * touching a random list per edge (several times faster on a large import).
+   */
+  private attach(first_id: number, count: number, ends: Float64Array, side: 'out' | 'in'): void {
+    const nodes = this.nodes.length;
+    // start[n] .. start[n + 1] - 1: the positions in `order` of node n's edges.
+    const start = new Uint32Array(nodes + 1);
+    for (let i = 0; i < count; i++) start[ends[i]! + 1]!++;
+    for (let n = 1; n <= nodes; n++) start[n]! += start[n - 1]!;
+    const next = start.slice(0, nodes);
+    const order = new Uint32Array(count);
+    for (let i = 0; i < count; i++) order[next[ends[i]!]!++] = i;
+    for (let n = 1; n < nodes; n++) {
+      const to = start[n + 1]!;
+      if (start[n] === to) continue;
+      const list = this.nodes[n]![side];
+      for (let k = start[n]!; k < to; k++) list.push(this.edges[first_id + order[k]!]!);
+    }
   }
 
   /**
