@@ -11,6 +11,7 @@ import { CsvError, CsvReader } from './csv-reader.js';
 import { HeaderError, parseHeader, type FileKind, type HeaderColumn } from './header.js';
 import { openTarget, type ImportTarget } from './import-target.js';
 import { IntegerIds } from './integer-ids.js';
+import { TextIds } from './text-ids.js';
 import { PartBuilder } from './part-builder.js';
 import { ProgressMeter, type ImportProgress } from './progress.js';
 import { RowChecks } from './row-checks.js';
@@ -116,9 +117,9 @@ class ImportRun {
   private readonly load = randomBytes(16);
   private part: PartBuilder;
   private partNumber = 0;
-  /** ID space -> id -> node id: integer ids (`--id-type integer`) in typed tables, id text in Maps. */
+  /** ID space -> id -> node id: integer ids (`--id-type integer`) and text ids, each in typed tables where they can. */
   private readonly integerSpaces = new Map<string, IntegerIds>();
-  private readonly textSpaces = new Map<string, Map<string, number>>();
+  private readonly textSpaces = new Map<string, TextIds>();
   private readonly checks: RowChecks;
   private readonly meter: ProgressMeter;
   private readonly batchRows: number;
@@ -317,7 +318,11 @@ class ImportRun {
   /** The node an endpoint field names in `space`; integer ids are read without making a string. */
   private endpoint(row: CsvReader, i: number, space: string): number | undefined {
     if (row.absent(i)) return undefined;
-    if (this.options.id_type !== 'integer') return this.textSpaces.get(space)?.get(row.text(i));
+    if (this.options.id_type !== 'integer') {
+      const ids = this.textSpaces.get(space);
+      const n = row.canonicalInteger(i);
+      return Number.isNaN(n) ? ids?.get(row.text(i)) : ids?.getCanonical(n);
+    }
     const v = row.integer(i);
     return Number.isNaN(v) ? undefined : this.integerSpaces.get(space)?.get(v);
   }
@@ -333,7 +338,7 @@ class ImportRun {
       ids.set(key, node);
     } else {
       let ids = this.textSpaces.get(space);
-      if (ids === undefined) this.textSpaces.set(space, (ids = new Map()));
+      if (ids === undefined) this.textSpaces.set(space, (ids = new TextIds()));
       ids.set(key, node);
     }
   }
