@@ -152,7 +152,8 @@ class ImportRun {
     const t0 = performance.now();
     this.meter.enter('nodes');
     for (const input of this.options.nodes) {
-      const base = [...new Set(input.labels)];
+      // Sorted once: rows without a :LABEL value share this array (the part keys label sets by it).
+      const base = [...new Set(input.labels)].sort();
       await this.readGroup(input.files, 'nodes', (row, header) => this.nodeRow(row, header, base));
     }
     this.meter.nodes = this.nodes;
@@ -215,7 +216,7 @@ class ImportRun {
   }
 
   private nodeRow(row: CsvReader, header: readonly HeaderColumn[], base: readonly string[]): void {
-    let labels: string[] = base.length > 0 ? [...base] : [];
+    let labels: readonly string[] = base;
     const props: [string, PropertyValue][] = [];
     let idKey: string | number | undefined;
     let space = '';
@@ -228,7 +229,7 @@ class ImportRun {
         case 'type':
           break;
         case 'label':
-          if (!row.absent(i)) for (const l of row.text(i).split(this.arrayDelimiter)) if (l !== '' && !labels.includes(l)) labels.push(l);
+          if (!row.absent(i)) labels = withLabels(labels, row.text(i).split(this.arrayDelimiter));
           break;
         case 'id': {
           if (row.absent(i)) break;
@@ -249,7 +250,6 @@ class ImportRun {
         }
       }
     }
-    labels = labels.sort();
     if (idKey !== undefined && this.lookup(space, idKey) !== undefined) return this.badRow(row, `duplicate ID '${String(idKey)}' in ID space ${spaceName(space)}`);
     const id = this.part.firstNodeId + this.part.nodeCount;
     let checked: PropertyEntries = props;
@@ -380,6 +380,13 @@ class ImportRun {
 }
 
 const NO_PROPS: PropertyEntries = [];
+
+/** `labels` (sorted, distinct) with `more` added, sorted and distinct; `labels` itself when nothing is new. */
+function withLabels(labels: readonly string[], more: readonly string[]): readonly string[] {
+  let out: string[] | undefined;
+  for (const l of more) if (l !== '' && !labels.includes(l) && out?.includes(l) !== true) (out ??= [...labels]).push(l);
+  return out === undefined ? labels : out.sort();
+}
 
 function spaceName(space: string): string {
   return space === '' ? '(default)' : space;
