@@ -385,7 +385,7 @@ export class GraphStore {
     while (this.nodes.length < first_id) this.nodes.push(undefined);
     // What pushNode does per version, done once for the entry: the cached columns and lists go, and
     // label counts are summed per label set (rows of one set share its array), not per node.
-    this.nodesWrittenAt(index);
+    if (count > 0) this.nodesWrittenAt(index);
     const perSet = new Map<readonly string[], number>();
     let members: Set<NodeRecord>[] = [];
     let membersOf: readonly string[] | undefined;
