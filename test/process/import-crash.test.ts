@@ -141,12 +141,20 @@ describe('weft import process', () => {
     // The server replays the import at its start and checkpoints it at its stop; the preload holds it
     // between the checkpoint's write and its rename, where it is killed.
     const server = await startServerProcess(dir, [], ['--import', join(repo, 'test/support/checkpoint-rename-pause.mjs')]);
-    const stopped = server.stop();
-    const deadline = Date.now() + import_wait_ms;
-    while (!server.output().includes('checkpoint written, pausing before its rename') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    expect(server.output()).toContain('checkpoint written, pausing before its rename');
-    await server.kill();
-    await stopped;
+    let killed = false;
+    try {
+      // Answering a call, it has its signal handlers: SIGTERM stops it gracefully.
+      expect((await fetch(`${server.ops}/health`)).status).toBe(200);
+      const stopped = server.stop();
+      const deadline = Date.now() + import_wait_ms;
+      while (!server.output().includes('checkpoint written, pausing before its rename') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(server.output()).toContain('checkpoint written, pausing before its rename');
+      await server.kill();
+      killed = true;
+      await stopped;
+    } finally {
+      if (!killed) await server.kill().catch(() => undefined);
+    }
     expect(readdirSync(checkpoints).filter((f) => f.endsWith('.ckpt'))).toEqual([]);
     expect(readdirSync(checkpoints).filter((f) => f.endsWith('.ckpt.tmp'))).toHaveLength(1);
     expect(await count(dir)).toEqual([BigInt(persons), BigInt(knows)]);
