@@ -113,7 +113,7 @@ export async function importMain(args: readonly string[]): Promise<number> {
     if (drawn) process.stderr.write('\n');
     process.stdout.write(
       `imported ${s.nodes} nodes and ${s.relationships} relationships into ${s.data_dir} in ${(s.total_ms / 1000).toFixed(2)} s ` +
-        `(read ${(s.read_ms / 1000).toFixed(2)} s, apply ${(s.apply_ms / 1000).toFixed(2)} s, checkpoint ${(s.checkpoint_ms / 1000).toFixed(2)} s; ` +
+        `(read ${(s.read_ms / 1000).toFixed(2)} s, write ${(s.write_ms / 1000).toFixed(2)} s; ` +
         `${s.entries} log entries); ${s.bad_rows.length} bad rows${s.bad_rows.length > 0 ? `, listed in ${options.report_file!}` : ''}\n`,
     );
     return 0;

@@ -45,6 +45,11 @@ export interface DatabaseOptions {
   readonly transport?: PeerTransport;
   /** The engine format this member runs; absent: the release's own (docs/upgrades.md). */
   readonly engine_format?: number;
+  /**
+   * Whether close() checkpoints what committed since the last checkpoint; absent: it does. An
+   * offline import leaves it to the next open (its entries are durable in the log; docs/import.md).
+   */
+  readonly checkpoint_at_close?: boolean;
 }
 
 const DEFAULT_TIMING: RaftTiming = { tick_ms: 100, election_ticks: 10, heartbeat_ticks: 1 };
@@ -78,6 +83,11 @@ export class Database {
   private readonly drained: (() => void)[] = [];
   private lastCheckpointIndex: number;
   private lastCheckpointAt = Date.now();
+  /**
+   * Entries from this index on are in the log but not applied here (see appendUnapplied); infinite
+   * while this member applies everything. Invariant: finite only once this member takes no writes.
+   */
+  private unappliedFrom = Number.POSITIVE_INFINITY;
   private readonly commitListeners: CommitListener[] = [];
   /** Sources of read indexes still in use (open transactions); the MVCC horizon stays below them. */
   private readonly pinSources: (() => number | undefined)[] = [];
@@ -198,7 +208,9 @@ export class Database {
   }
 
   /** Committed entries reach here in log order: the leader's own were applied already as pending. */
-  private onCommitted(entries: readonly Entry[]): void {
+  private onCommitted(committed: readonly Entry[]): void {
+    const entries = committed[committed.length - 1]!.index < this.unappliedFrom ? committed : committed.filter((e) => e.index < this.unappliedFrom);
+    if (entries.length === 0) return;
     for (const entry of entries) {
       if (entry.index <= this.sm.appliedIndex) this.sm.commit(entry.index);
       else this.sm.apply(entry, true);
@@ -400,6 +412,23 @@ export class Database {
     return this.submitAdmitted(event, concern);
   }
 
+  /**
+   * Appends `event` to the log and waits for `concern` without applying it on this member, which
+   * takes no writes after it: its state then stops short of its log, so it must be closed, and it
+   * checkpoints only what it applied. The entry applies at the next open, by replay. An offline
+   * import ends so (docs/import.md): the graph it would build here would only be thrown away. The
+   * caller has checked that the entry applies (`apply` is deterministic, and nothing else writes).
+   */
+  async appendUnapplied(event: Event, concern: ConcernWait): Promise<Receipt> {
+    await this.admitWrite(event);
+    this.log.checkConcern(concern);
+    const entry = this.log.propose(event);
+    // Set before this turn ends: the entry commits (and would apply) no sooner than the log's next turn.
+    this.unappliedFrom = entry.index;
+    await this.log.awaitConcern(entry.index, concern);
+    return { index: entry.index, commit_ts: entry.commit_ts };
+  }
+
   /** submit() once admitted: synchronous up to the proposal, so nothing interleaves with the checks. */
   private async submitAdmitted(event: Event, concern: ConcernWait): Promise<Receipt> {
     this.log.checkConcern(concern);
@@ -438,6 +467,7 @@ export class Database {
   /** Writes enter only at a leader that applied its term's first entry; elsewhere they fail NOT_LEADER. */
   private async admitWrite(event?: Event): Promise<void> {
     if (this.closing) throw unavailable('the server is shutting down; retry on another member or after restart', 'SHUTTING_DOWN');
+    if (this.unappliedFrom !== Number.POSITIVE_INFINITY) throw unavailable('this database stops short of its log (an import ended); open it again', 'SHUTTING_DOWN');
     this.writeGate(event);
     if (!this.log.acceptsWrites) await this.log.whenAcceptsWrites();
   }
@@ -466,7 +496,7 @@ export class Database {
       ]);
     }
     await this.log.close();
-    if (this.sm.committedIndex > this.lastCheckpointIndex) this.checkpoint();
+    if (this.sm.committedIndex > this.lastCheckpointIndex && this.options.checkpoint_at_close !== false) this.checkpoint();
     this.dataDir.release();
   }
 }

@@ -11,7 +11,8 @@ import { startServerProcess } from '../support/server-process.js';
 /**
  * `weft import` as a process: killed with SIGKILL in the middle of writing its log entries, it leaves
  * nothing of the import (a new database does not appear; an existing one keeps exactly what it had),
- * and it refuses a data directory a running server holds.
+ * and it refuses a data directory a running server holds. It writes no checkpoint: a server killed
+ * while it writes the one the import left to it loses nothing.
  */
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'weft-import-proc-'));
@@ -129,4 +130,33 @@ describe('weft import process', () => {
       await server.stop();
     }
   });
+
+  it('leaves its checkpoint to the next server; killed with SIGKILL inside that checkpoint\'s write, the server loses nothing of the import', async () => {
+    const dir = join(root, 'deferred');
+    const done = await runImport(importArgs(dir, []));
+    expect(done.code, done.output).toBe(0);
+    const checkpoints = join(dir, 'checkpoints');
+    expect(existsSync(checkpoints) ? readdirSync(checkpoints).filter((f) => f.endsWith('.ckpt')) : []).toEqual([]);
+
+    // The server replays the import at its start and checkpoints it at its stop; the preload holds it
+    // between the checkpoint's write and its rename, where it is killed.
+    const server = await startServerProcess(dir, [], ['--import', join(repo, 'test/support/checkpoint-rename-pause.mjs')]);
+    let killed = false;
+    try {
+      // Answering a call, it has its signal handlers: SIGTERM stops it gracefully.
+      expect((await fetch(`${server.ops}/health`)).status).toBe(200);
+      const stopped = server.stop();
+      const deadline = Date.now() + import_wait_ms;
+      while (!server.output().includes('checkpoint written, pausing before its rename') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(server.output()).toContain('checkpoint written, pausing before its rename');
+      await server.kill();
+      killed = true;
+      await stopped;
+    } finally {
+      if (!killed) await server.kill().catch(() => undefined);
+    }
+    expect(readdirSync(checkpoints).filter((f) => f.endsWith('.ckpt'))).toEqual([]);
+    expect(readdirSync(checkpoints).filter((f) => f.endsWith('.ckpt.tmp'))).toHaveLength(1);
+    expect(await count(dir)).toEqual([BigInt(persons), BigInt(knows)]);
+  }, 2 * import_wait_ms);
 });

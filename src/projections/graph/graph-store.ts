@@ -393,11 +393,29 @@ export class GraphStore {
   ): void {
     const touched = committed ? undefined : { index, nodes: [] as NodeRecord[], edges: [] as EdgeRecord[] };
     while (this.nodes.length < first_id) this.nodes.push(undefined);
+    // What pushNode does per version, done once for the entry: the cached columns and lists go, and
+    // label counts are summed per label set (rows of one set share its array), not per node.
+    if (count > 0) this.nodesWrittenAt(index);
+    const perSet = new Map<readonly string[], number>();
+    let members: Set<NodeRecord>[] = [];
+    let membersOf: readonly string[] | undefined;
     for (let i = 0; i < count; i++) {
-      const record = new NodeRecord(first_id + i);
-      this.nodes[first_id + i] = record;
-      this.pushNode(record, index, ts, labelsOf(i), propsOf(i), false);
+      const id = first_id + i;
+      const record = new NodeRecord(id);
+      this.nodes[id] = record;
+      const labels = labelsOf(i);
+      record.head = { id, ref: record.ref, record, index, ts, labels, props: propsOf(i), deleted: false, prev: undefined };
+      if (labels !== membersOf) {
+        membersOf = labels;
+        members = labels.map((label) => setOf(this.byLabel, label));
+      }
+      for (const set of members) set.add(record);
+      perSet.set(labels, (perSet.get(labels) ?? 0) + 1);
       touched?.nodes.push(record);
+    }
+    for (const [labels, n] of perSet) {
+      this.countNode(labels, n);
+      this.labelsWritten(labels, index);
     }
     if (touched) this.undo.push(touched);
   }
@@ -416,19 +434,56 @@ export class GraphStore {
   ): void {
     const touched = committed ? undefined : { index, nodes: [] as NodeRecord[], edges: [] as EdgeRecord[] };
     while (this.edges.length < first_id) this.edges.push(undefined);
+    // As createNodes: the per-type bookkeeping of pushEdge is done once per type run, not per edge.
+    let type: string | undefined;
+    let ofType: Set<EdgeRecord> = new Set();
+    let run = 0;
     for (let i = 0; i < count; i++) {
       const source = this.nodeRecord(sources[i]!)!;
       const target = this.nodeRecord(targets[i]!)!;
-      const type = typeOf(i);
-      const record = new EdgeRecord(first_id + i, type, source, target);
-      this.edges[first_id + i] = record;
-      source.out.push(record);
-      target.in.push(record);
-      addTo(this.byEdgeType, type, record);
-      this.pushEdge(record, index, ts, propsOf(i), false);
+      const t = typeOf(i);
+      if (t !== type) {
+        if (type !== undefined) this.countEdge(type, run);
+        type = t;
+        run = 0;
+        ofType = setOf(this.byEdgeType, t);
+        this.typeWrittenAt(t, index);
+      }
+      const id = first_id + i;
+      const record = new EdgeRecord(id, t, source, target);
+      this.edges[id] = record;
+      ofType.add(record);
+      record.head = { id, ref: record.ref, type: t, source: source.id, target: target.id, record, index, ts, props: propsOf(i), deleted: false, prev: undefined };
+      run++;
       touched?.edges.push(record);
     }
+    if (type !== undefined) this.countEdge(type, run);
+    this.attach(first_id, count, sources, 'out');
+    this.attach(first_id, count, targets, 'in');
     if (touched) this.undo.push(touched);
+  }
+
+  /**
+   * Appends edges first_id .. first_id + count - 1 to their endpoints' lists (`ends` holds the source
+   * or the target of each), node by node: a counting sort by endpoint, stable in edge id, gives the
+   * same lists in the same order as pushing edge by edge, but writes each list in one run instead of
+   * touching a random list per edge (several times faster on a large import).
+   */
+  private attach(first_id: number, count: number, ends: Float64Array, side: 'out' | 'in'): void {
+    const nodes = this.nodes.length;
+    // start[n] .. start[n + 1] - 1: the positions in `order` of node n's edges.
+    const start = new Uint32Array(nodes + 1);
+    for (let i = 0; i < count; i++) start[ends[i]! + 1]!++;
+    for (let n = 1; n <= nodes; n++) start[n]! += start[n - 1]!;
+    const next = start.slice(0, nodes);
+    const order = new Uint32Array(count);
+    for (let i = 0; i < count; i++) order[next[ends[i]!]!++] = i;
+    for (let n = 1; n < nodes; n++) {
+      const to = start[n + 1]!;
+      if (start[n] === to) continue;
+      const list = this.nodes[n]![side];
+      for (let k = start[n]!; k < to; k++) list.push(this.edges[first_id + order[k]!]!);
+    }
   }
 
   /**
@@ -705,9 +760,13 @@ function applyPropertyChange(
 }
 
 function addTo<T>(index: Map<string, Set<T>>, key: string, value: T): void {
+  setOf(index, key).add(value);
+}
+
+function setOf<T>(index: Map<string, Set<T>>, key: string): Set<T> {
   let set = index.get(key);
   if (set === undefined) index.set(key, (set = new Set()));
-  set.add(value);
+  return set;
 }
 
 /** Removes from `list`, in place and in one pass, the edges in `gone`. */

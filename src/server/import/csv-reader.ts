@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { canonical_digits_max } from './text-ids.js';
 
 /**
  * A streaming CSV reader over one file (RFC 4180 quoting: a field in double quotes may hold the
@@ -91,6 +92,25 @@ export class CsvReader implements CsvRowView {
     }
     if (!Number.isSafeInteger(v)) return Number.NaN;
     return negative ? -v : v;
+  }
+
+  /**
+   * Field i as a number when its text is a canonical decimal integer (see text-ids.ts), else NaN:
+   * the same answer as canonicalInteger(text(i)), without making the string.
+   */
+  canonicalInteger(i: number): number {
+    const buf = this.buf;
+    const p = this.starts[i]!;
+    const e = this.ends[i]!;
+    const length = e - p;
+    if (length === 0 || length > canonical_digits_max || (length > 1 && buf[p] === 0x30)) return Number.NaN;
+    let v = 0;
+    for (let q = p; q < e; q++) {
+      const d = buf[q]! - 0x30;
+      if (d < 0 || d > 9) return Number.NaN;
+      v = v * 10 + d;
+    }
+    return v;
   }
 
   absent(i: number): boolean {

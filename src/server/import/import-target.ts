@@ -79,8 +79,11 @@ async function openDatabase(dir: string): Promise<Database> {
       node_id: 1,
       mvcc_retention_secs: defaultConfig.mvcc_retention_secs,
       // No checkpoint between the parts of an import: a checkpoint holds only applied state, and the
-      // parts apply together at the last one (docs/import.md). The import writes one at its end.
+      // parts apply together at the last one (docs/import.md). Nor at close: the journaled entries are
+      // the import's durability, and a checkpoint of the whole graph would cost as much as the import
+      // itself; the next open replays them and checkpoints at its own interval or close.
       checkpoint_interval_entries: Number.MAX_SAFE_INTEGER,
+      checkpoint_at_close: false,
       log_segment_bytes_max: defaultConfig.log_segment_bytes_max,
     });
   } catch (e) {

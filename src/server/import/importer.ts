@@ -3,11 +3,15 @@ import { existsSync, statSync } from 'node:fs';
 import { invalidArgument } from '../../common/errors.js';
 import type { PropertyValue } from '../../common/property-value.js';
 import type { ConcernWait } from '../../log/driver/log-driver.js';
-import type { PropertyEntries } from '../../log/events.js';
+import type { BulkLoad, PropertyEntries } from '../../log/events.js';
+import { checkBulk } from '../../projections/bulk/bulk-apply.js';
+import { refusalError } from '../database.js';
 import { BadRows, bad_tolerance_default, type BadRow } from './bad-rows.js';
 import { CsvError, CsvReader } from './csv-reader.js';
 import { HeaderError, parseHeader, type FileKind, type HeaderColumn } from './header.js';
 import { openTarget, type ImportTarget } from './import-target.js';
+import { IntegerIds } from './integer-ids.js';
+import { TextIds } from './text-ids.js';
 import { PartBuilder } from './part-builder.js';
 import { ProgressMeter, type ImportProgress } from './progress.js';
 import { RowChecks } from './row-checks.js';
@@ -16,8 +20,9 @@ import { convert } from './values.js';
 /**
  * `weft import` and `importCsv`: nodes and relationships from CSV files into a new or an existing
  * data directory, as neo4j-admin import reads them (docs/import.md). Rows become columns of
- * `bulk_load` entries, a few large entries per import; the projections and indexes are built once,
- * when the last entry applies; a checkpoint is written at the end so the next open does not replay.
+ * `bulk_load` entries, a few large entries per import. They are checked here and applied at the next
+ * open, by replay: the projections and indexes are built once, there, and checkpointed at that
+ * member's next checkpoint. Building them here too would only be thrown away (docs/import.md).
  */
 export interface NodeInput {
   /** Labels every node of these files gets, besides a :LABEL column's. */
@@ -62,8 +67,8 @@ export interface ImportSummary {
   /** Log entries written for the import. */
   readonly entries: number;
   readonly read_ms: number;
-  readonly apply_ms: number;
-  readonly checkpoint_ms: number;
+  /** From the last row read to the last part journaled (the parts before it are written while reading). */
+  readonly write_ms: number;
   readonly total_ms: number;
 }
 
@@ -107,18 +112,21 @@ function delimiterByte(d: string): number {
   return text.charCodeAt(0);
 }
 
-/** One import from start to checkpoint. */
+/** One import from the first row to its last part journaled. */
 class ImportRun {
   private readonly load = randomBytes(16);
   private part: PartBuilder;
   private partNumber = 0;
-  /** ID space -> id text -> node id. */
-  private readonly spaces = new Map<string, Map<string | number, number>>();
+  /** ID space -> id -> node id: integer ids (`--id-type integer`) and text ids, each in typed tables where they can. */
+  private readonly integerSpaces = new Map<string, IntegerIds>();
+  private readonly textSpaces = new Map<string, TextIds>();
   private readonly checks: RowChecks;
   private readonly meter: ProgressMeter;
   private readonly batchRows: number;
   private nodes = 0;
   private relationships = 0;
+  /** The parts written so far, in order: the last one is checked against them all before it is written. */
+  private readonly parts: BulkLoad[] = [];
   /** Parts proposed and not yet known to be journaled. */
   private readonly inFlight: Promise<void>[] = [];
   /** The first failure of a part in flight. */
@@ -144,7 +152,8 @@ class ImportRun {
     const t0 = performance.now();
     this.meter.enter('nodes');
     for (const input of this.options.nodes) {
-      const base = [...new Set(input.labels)];
+      // Sorted once: rows without a :LABEL value share this array (the part keys label sets by it).
+      const base = [...new Set(input.labels)].sort();
       await this.readGroup(input.files, 'nodes', (row, header) => this.nodeRow(row, header, base));
     }
     this.meter.nodes = this.nodes;
@@ -155,16 +164,13 @@ class ImportRun {
     const t1 = performance.now();
     this.meter.nodes = this.nodes;
     this.meter.relationships = this.relationships;
-    this.meter.enter('apply');
+    this.meter.enter('write');
     const entries = this.partNumber + (this.part.rows > 0 || this.partNumber > 0 ? 1 : 0);
     // The last part is written even when empty, when earlier parts wait for it.
     if (entries > 0) await this.flush(true);
     const t2 = performance.now();
-    this.meter.enter('checkpoint');
-    if (entries > 0) this.target.db.checkpoint();
-    const t3 = performance.now();
     this.meter.enter('done');
-    return { nodes: this.nodes, relationships: this.relationships, entries, read_ms: t1 - t0, apply_ms: t2 - t1, checkpoint_ms: t3 - t2 };
+    return { nodes: this.nodes, relationships: this.relationships, entries, read_ms: t1 - t0, write_ms: t2 - t1 };
   }
 
   /** Reads the files of one --nodes or --relationships group; the header is the first line of the first. */
@@ -210,7 +216,7 @@ class ImportRun {
   }
 
   private nodeRow(row: CsvReader, header: readonly HeaderColumn[], base: readonly string[]): void {
-    let labels: string[] = base.length > 0 ? [...base] : [];
+    let labels: readonly string[] = base;
     const props: [string, PropertyValue][] = [];
     let idKey: string | number | undefined;
     let space = '';
@@ -223,7 +229,7 @@ class ImportRun {
         case 'type':
           break;
         case 'label':
-          if (!row.absent(i)) for (const l of row.text(i).split(this.arrayDelimiter)) if (l !== '' && !labels.includes(l)) labels.push(l);
+          if (!row.absent(i)) labels = withLabels(labels, row.text(i).split(this.arrayDelimiter));
           break;
         case 'id': {
           if (row.absent(i)) break;
@@ -244,9 +250,7 @@ class ImportRun {
         }
       }
     }
-    labels = labels.sort();
-    const ids = this.space(space);
-    if (idKey !== undefined && ids.has(idKey)) return this.badRow(row, `duplicate ID '${String(idKey)}' in ID space ${spaceName(space)}`);
+    if (idKey !== undefined && this.lookup(space, idKey) !== undefined) return this.badRow(row, `duplicate ID '${String(idKey)}' in ID space ${spaceName(space)}`);
     const id = this.part.firstNodeId + this.part.nodeCount;
     let checked: PropertyEntries = props;
     if (this.checks.governsNode(labels)) {
@@ -255,7 +259,7 @@ class ImportRun {
       checked = c.props;
     }
     this.part.addNode(labels, checked);
-    if (idKey !== undefined) ids.set(idKey, id);
+    if (idKey !== undefined) this.bind(space, idKey, id);
     this.nodes++;
   }
 
@@ -313,11 +317,30 @@ class ImportRun {
 
   /** The node an endpoint field names in `space`; integer ids are read without making a string. */
   private endpoint(row: CsvReader, i: number, space: string): number | undefined {
-    const ids = this.spaces.get(space);
-    if (ids === undefined || row.absent(i)) return undefined;
-    if (this.options.id_type !== 'integer') return ids.get(row.text(i));
+    if (row.absent(i)) return undefined;
+    if (this.options.id_type !== 'integer') {
+      const ids = this.textSpaces.get(space);
+      const n = row.canonicalInteger(i);
+      return Number.isNaN(n) ? ids?.get(row.text(i)) : ids?.getCanonical(n);
+    }
     const v = row.integer(i);
-    return Number.isNaN(v) ? undefined : ids.get(v);
+    return Number.isNaN(v) ? undefined : this.integerSpaces.get(space)?.get(v);
+  }
+
+  private lookup(space: string, key: string | number): number | undefined {
+    return typeof key === 'number' ? this.integerSpaces.get(space)?.get(key) : this.textSpaces.get(space)?.get(key);
+  }
+
+  private bind(space: string, key: string | number, node: number): void {
+    if (typeof key === 'number') {
+      let ids = this.integerSpaces.get(space);
+      if (ids === undefined) this.integerSpaces.set(space, (ids = new IntegerIds()));
+      ids.set(key, node);
+    } else {
+      let ids = this.textSpaces.get(space);
+      if (ids === undefined) this.textSpaces.set(space, (ids = new TextIds()));
+      ids.set(key, node);
+    }
   }
 
   private idKey(text: string): string | number | undefined {
@@ -328,28 +351,27 @@ class ImportRun {
     return Number.isSafeInteger(n) ? n : undefined;
   }
 
-  private space(name: string): Map<string | number, number> {
-    let ids = this.spaces.get(name);
-    if (ids === undefined) this.spaces.set(name, (ids = new Map()));
-    return ids;
-  }
-
   /**
    * Writes the part as one log entry (applied with the last one) and starts the next. Only the last
    * part is waited for: the parts are one unit, durable together once the last one is journaled, and
    * reading goes on while an earlier part is written (the log's group commit keeps their order).
+   * The last part is checked as its apply will check it, against the state this import holds alone,
+   * then written without being applied here: the import applies when the database next opens.
    */
   private async flush(last: boolean): Promise<void> {
     const part = this.part;
     const event = part.toEvent(this.load, this.partNumber++, last);
+    this.parts.push(event);
     this.part = new PartBuilder(part.firstNodeId + part.nodeCount, part.firstEdgeId + part.edgeCount);
-    const written = this.target.db.submit(event, journaled);
     if (last) {
       await Promise.all(this.inFlight);
       if (this.failure !== undefined) throw this.failure;
-      await written;
+      const refusal = checkBulk(this.parts, this.target.db.sm.graph);
+      if (refusal !== undefined) throw refusalError(refusal);
+      await this.target.db.appendUnapplied(event, journaled);
       return;
     }
+    const written = this.target.db.submit(event, journaled);
     // A failure is kept and raised by the last part's wait, so no rejection is left unhandled.
     this.inFlight.push(written.then(() => undefined, (e: unknown) => void (this.failure ??= e)));
     // One turn of the event loop, so the log starts writing this part before reading resumes.
@@ -358,6 +380,13 @@ class ImportRun {
 }
 
 const NO_PROPS: PropertyEntries = [];
+
+/** `labels` (sorted, distinct) with `more` added, sorted and distinct; `labels` itself when nothing is new. */
+function withLabels(labels: readonly string[], more: readonly string[]): readonly string[] {
+  let out: string[] | undefined;
+  for (const l of more) if (l !== '' && !labels.includes(l) && out?.includes(l) !== true) (out ??= [...labels]).push(l);
+  return out === undefined ? labels : out.sort();
+}
 
 function spaceName(space: string): string {
   return space === '' ? '(default)' : space;

@@ -13,6 +13,9 @@ export class PartBuilder {
   estimatedBytes = 0;
   private readonly labelSets: (readonly string[])[] = [];
   private readonly labelSetIndex = new Map<string, number>();
+  /** The label set of the last node added, by identity: rows of one file mostly share one array. */
+  private lastLabels: readonly string[] | undefined;
+  private lastLabelSet = 0;
   private labelSetOf = new Uint32Array(1024);
   private readonly nodeColumns = new Map<string, (PropertyValue | null)[]>();
   private readonly types: string[] = [];
@@ -36,14 +39,18 @@ export class PartBuilder {
   addNode(labels: readonly string[], props: readonly (readonly [string, PropertyValue])[]): number {
     const row = this.nodeCount++;
     if (row === this.labelSetOf.length) this.labelSetOf = growU32(this.labelSetOf);
-    const key = labels.join('\u0000');
-    let set = this.labelSetIndex.get(key);
-    if (set === undefined) {
-      set = this.labelSets.length;
-      this.labelSets.push(labels);
-      this.labelSetIndex.set(key, set);
+    if (labels !== this.lastLabels) {
+      const key = labels.join('\u0000');
+      let set = this.labelSetIndex.get(key);
+      if (set === undefined) {
+        set = this.labelSets.length;
+        this.labelSets.push(labels);
+        this.labelSetIndex.set(key, set);
+      }
+      this.lastLabels = labels;
+      this.lastLabelSet = set;
     }
-    this.labelSetOf[row] = set;
+    this.labelSetOf[row] = this.lastLabelSet;
     this.estimatedBytes += 4;
     for (const [k, v] of props) setCell(this.nodeColumns, k, row, v, this);
     return this.firstNodeId + row;

@@ -3,7 +3,7 @@
  * bytes of the input read so far against their total). Reported at most every
  * `progress_interval_ms`, and at every change of phase.
  */
-export type ImportPhase = 'nodes' | 'relationships' | 'apply' | 'checkpoint' | 'done';
+export type ImportPhase = 'nodes' | 'relationships' | 'write' | 'done';
 
 export interface ImportProgress {
   readonly phase: ImportPhase;
