@@ -1,0 +1,208 @@
+import { assert } from '../../../common/assert.js';
+import { ValueHashMap } from '../../../common/values/hash.js';
+import { estimateValueBytes } from '../../../common/values/memory.js';
+import type { Value } from '../../../common/values/value.js';
+import { lookupFunction } from '../../functions/catalog.js';
+import type { Accumulator, AggregateFunction } from '../../functions/definition.js';
+import type { LogicalOp } from '../../plan/logical.js';
+import type { PhysicalOp } from '../context.js';
+import type { OpEnv } from '../read-ops.js';
+import { GROUP_OVERHEAD_BYTES } from '../relational-ops.js';
+import { after, holding, loopArray } from '../slices.js';
+import type { Batch, Vec } from './batch.js';
+import { BatchScope, batchPlan, formsFor, runBatches } from './pipeline.js';
+import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
+
+/**
+ * Aggregation over a batched pipeline (pipeline.ts): grouping keys and aggregate arguments are
+ * evaluated a batch at a time, groups are found by dictionary code or exact integer when the single
+ * key is a typed column (by the boxed key otherwise, as the row operator does), `count(*)` adds into
+ * a plain number per group (by a counted expand's weight, so a degree ranking reads CSR offsets),
+ * and every other aggregate is the function's own accumulator, fed the same values the row operator
+ * would feed it (sum and avg take exact integers as doubles). Groups come out in the order they were
+ * first seen, over rows in the same order as the row operators', so the answer is the same rows in
+ * the same order. `rows` (the row-at-a-time plan) runs whenever the snapshot lacks a form.
+ */
+type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
+
+/** Groups found by a single typed key, or by the boxed key. Each returns the group's index, making it when new. */
+interface Grouper {
+  /** Called once per batch, with the key vectors. */
+  prepare(keys: readonly Vec[]): void;
+  group(i: number): number;
+}
+
+export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
+  const { keys, aggregates } = op.aggregation;
+  const isCountStar = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && a.call.star && !a.call.distinct);
+  const plan = batchPlan(op.input, isCountStar.every((x) => x));
+  if (plan === undefined) return undefined;
+  const defs = aggregates.map((a) => {
+    const def = lookupFunction(a.call.name);
+    assert(def !== undefined && def.kind === 'aggregate', `aggregate ${a.call.name} exists`);
+    return def as AggregateFunction;
+  });
+  const memory = env.cx.memory;
+  const deadline = env.cx.deadline;
+  return (arg, sink) => {
+    const forms = formsFor(plan, env);
+    if (forms === undefined) return rows(arg, sink);
+    batchedRuns.count++;
+    const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
+    const keyVecs = keys.map((k) => compileVector(k.expression, scope));
+    const argVecs = aggregates.map((a, i) => (isCountStar[i] === true || a.call.args[0] === undefined ? undefined : compileVector(a.call.args[0], scope)));
+    const extraVecs = aggregates.map((a) => (a.call.args[1] === undefined ? undefined : compileVector(a.call.args[1], scope)));
+    const na = aggregates.length;
+    const options = aggregates.map((a) => ({ distinct: a.call.distinct, star: a.call.star }));
+    /** Per group: its key, its accumulators (none for count(*)) and its count(*) tallies. */
+    const groupKeys: Value[] = [];
+    const accs: (Accumulator | undefined)[][] = [];
+    const counts: number[] = [];
+    let held = 0;
+    const reserve = (bytes: number): void => {
+      memory.reserve(bytes);
+      held += bytes;
+    };
+    const newGroup = (key: Value): number => {
+      reserve(GROUP_OVERHEAD_BYTES + estimateValueBytes(key));
+      groupKeys.push(key);
+      accs.push(defs.map((d, a) => (isCountStar[a] === true ? undefined : d.create(options[a] as (typeof options)[number]))));
+      counts.push(0);
+      return groupKeys.length - 1;
+    };
+    const grouper = grouperFor(keyVecs, newGroup);
+    const consume = (b: Batch, weights: Float64Array | undefined): void => {
+      grouper.prepare(keyVecs.map((k) => k.run(b)));
+      const args = argVecs.map((c) => c?.run(b));
+      const extras = extraVecs.map((c) => c?.run(b));
+      for (let i = 0, n = b.length; i < n; i++) {
+        const g = grouper.group(i);
+        counts[g] = (counts[g] as number) + (weights === undefined ? 1 : (weights[i] as number));
+        const row = accs[g] as (Accumulator | undefined)[];
+        for (let a = 0; a < na; a++) {
+          const acc = row[a];
+          if (acc === undefined) continue;
+          const c = argVecs[a];
+          const v = args[a];
+          if (c !== undefined && v !== undefined && v.kind === 'num' && c.kind === 'num' && c.integer && acc.addExactInteger !== undefined && extras[a] === undefined) {
+            if (v.nulls[i] === 1) acc.add(null);
+            else acc.addExactInteger(v.values[i] as number);
+            continue;
+          }
+          const value = c === undefined || v === undefined ? null : boxed(c, v, i);
+          const xc = extraVecs[a];
+          const xv = extras[a];
+          const before = acc.fixed === true ? 0 : acc.memoryBytes();
+          if (xc === undefined || xv === undefined) acc.add(value);
+          else acc.add(value, boxed(xc, xv, i));
+          if (acc.fixed !== true) {
+            const grown = acc.memoryBytes() - before;
+            if (grown !== 0) reserve(grown);
+          }
+        }
+      }
+    };
+    const keySlots = keys.map((k) => k.variable.id);
+    const nk = keys.length;
+    const emit = () => {
+      // Without grouping keys there is always one row, even over no input (count(*) is 0).
+      if (nk === 0 && groupKeys.length === 0) newGroup(null);
+      const order = groupKeys.map((_, g) => g);
+      return loopArray(
+        order,
+        (g) => {
+          const out = arg.slice();
+          const key = groupKeys[g] as Value;
+          if (nk === 1) out[keySlots[0] as number] = key;
+          else for (let i = 0; i < nk; i++) out[keySlots[i] as number] = (key as readonly Value[])[i] as Value;
+          for (let a = 0; a < na; a++) {
+            const acc = (accs[g] as (Accumulator | undefined)[])[a];
+            out[aggregates[a]!.variable.id] = acc === undefined ? BigInt(counts[g] as number) : acc.result();
+          }
+          return sink(out);
+        },
+        deadline,
+      );
+    };
+    return holding(() => after(runBatches(plan, forms, scope, env, consume), emit), () => memory.release(held));
+  };
+}
+
+/** Runs that took the batched path since the process started (tests check that their queries did). */
+export const batchedRuns = { count: 0 };
+
+const NO_GROUP = -1;
+
+function grouperFor(keys: readonly Vectorized[], newGroup: (key: Value) => number): Grouper {
+  if (keys.length === 0) {
+    let single = NO_GROUP;
+    return { prepare: () => undefined, group: () => (single === NO_GROUP ? (single = newGroup(null)) : single) };
+  }
+  const only = keys[0] as Vectorized;
+  if (keys.length === 1 && only.kind === 'code') {
+    // By dictionary code: one slot per string, and one for null.
+    const byCode = new Int32Array(only.dictionary.length).fill(NO_GROUP);
+    let nullGroup = NO_GROUP;
+    let codes: Int32Array<ArrayBufferLike> = new Int32Array(0);
+    return {
+      prepare: (v) => {
+        codes = (v[0] as Extract<Vec, { kind: 'code' }>).codes;
+      },
+      group: (i) => {
+        const c = codes[i] as number;
+        if (c < 0) return nullGroup === NO_GROUP ? (nullGroup = newGroup(null)) : nullGroup;
+        const g = byCode[c] as number;
+        if (g !== NO_GROUP) return g;
+        const made = newGroup(only.dictionary[c] as string);
+        byCode[c] = made;
+        return made;
+      },
+    };
+  }
+  if (keys.length === 1 && only.kind === 'num' && only.integer) {
+    const byNumber = new Map<number, number>();
+    let nullGroup = NO_GROUP;
+    let vec: Extract<Vec, { kind: 'num' }> | undefined;
+    let last = NaN;
+    let lastGroup = NO_GROUP;
+    return {
+      prepare: (v) => {
+        vec = v[0] as Extract<Vec, { kind: 'num' }>;
+      },
+      group: (i) => {
+        const x = vec as Extract<Vec, { kind: 'num' }>;
+        if (x.nulls[i] === 1) return nullGroup === NO_GROUP ? (nullGroup = newGroup(null)) : nullGroup;
+        const n = x.values[i] as number;
+        // Rows expanded from one node come in a run with its key.
+        if (n === last) return lastGroup;
+        let g = byNumber.get(n);
+        if (g === undefined) {
+          g = newGroup(BigInt(n));
+          byNumber.set(n, g);
+        }
+        last = n;
+        lastGroup = g;
+        return g;
+      },
+    };
+  }
+  // Boxed keys, grouped by value equivalence as the row operator groups them.
+  const byValue = new ValueHashMap<number>();
+  const byString = new Map<string, number>();
+  let vecs: readonly Vec[] = [];
+  return {
+    prepare: (v) => {
+      vecs = v;
+    },
+    group: (i) => {
+      const key: Value = keys.length === 1 ? boxed(only, vecs[0] as Vec, i) : keys.map((k, j) => boxed(k, vecs[j] as Vec, i));
+      let g = typeof key === 'string' ? byString.get(key) : byValue.get(key);
+      if (g === undefined) {
+        g = newGroup(key);
+        if (typeof key === 'string') byString.set(key, g);
+        else byValue.set(key, g);
+      }
+      return g;
+    },
+  };
+}
