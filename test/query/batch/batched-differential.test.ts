@@ -29,7 +29,8 @@ function generator(r: () => number) {
     const vars = ['a', 'b', 'c'].slice(0, hops + 1);
     const arrow = (t: string, rel: string): string => pick([`-[${rel}:${t}]->`, `<-[${rel}:${t}]-`, `-[${rel}:${t}]-`]);
     const label = (): string => pick(['', ':A', ':B', ':C']);
-    let pattern = `(a${pick([':A', ':B', ':C'])})${arrow(pick(['R', 'S']), 'r1')}(b${label()})`;
+    const inline = pick(['', '', '', " {s: 'x'}", ' {i: $pi}', ' {m: 1}']);
+    let pattern = `(a${pick([':A', ':B', ':C'])}${inline})${arrow(pick(['R', 'S']), 'r1')}(b${label()})`;
     if (hops === 2) pattern += `${arrow(pick(['R', 'S']), 'r2')}(c${label()})`;
     const prop = (): string => `${pick(vars)}.${pick(KEYS)}`;
     const num = (): string => `${pick(vars)}.${pick(['i', 'f', 'big'])}`;
@@ -158,7 +159,7 @@ describe('batched pipelines', () => {
             expect(batchedRuns.count).toBe(inside);
             throw aborted;
           },
-          { concern: { acks: 1, level: 'journal' } },
+          { concern: { acks: 1, level: 'journal', timeout_ms: 10_000 } },
         ),
       ).rejects.toBe(aborted);
     });

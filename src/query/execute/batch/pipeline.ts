@@ -1,13 +1,13 @@
 import type { Value } from '../../../common/values/value.js';
 import type { TypeAdjacency } from '../../../projections/graph/adjacency.js';
-import type { LabelMembers } from '../../../projections/graph/records.js';
+import type { LabelMembers, NodeState } from '../../../projections/graph/records.js';
 import { SnapshotView } from '../../../projections/graph/view.js';
 import type { BoundExpression } from '../../bind/bound-expression.js';
 import { freeSlots, UNMOVABLE } from '../../plan/expressions.js';
 import type { LogicalOp } from '../../plan/logical.js';
 import { asPredicate } from '../../values/coerce.js';
 import type { Row } from '../context.js';
-import type { OpEnv } from '../read-ops.js';
+import { propertyEquals, type OpEnv } from '../read-ops.js';
 import type { Slices } from '../slices.js';
 import { Batch, BATCH_ROWS, NULL_BOOL, valueBuffer, type EntityKind, type LayoutColumn } from './batch.js';
 import { typedColumn, type TypedColumn } from './typed-columns.js';
@@ -61,7 +61,7 @@ export function batchPlan(input: LogicalOp, countOnly: boolean): BatchPlan | und
     else break;
     op = op.input;
   }
-  if (op.op !== 'node_scan' || op.label === undefined || op.input.op !== 'argument' || op.props.length > 0 || op.text !== undefined) return undefined;
+  if (op.op !== 'node_scan' || op.label === undefined || op.input.op !== 'argument' || op.text !== undefined) return undefined;
   const scan = op as Op<'node_scan'> & { readonly label: string };
   if (!chain.some((s) => s.kind === 'expand')) return undefined;
   const top = chain[chain.length - 1] as Stage;
@@ -98,7 +98,8 @@ export function formsFor(plan: BatchPlan, env: OpEnv): Forms | undefined {
   if (env.batched === false || !env.access.cacheable || !(graph instanceof SnapshotView)) return undefined;
   const s = plan.scan;
   // An index that may answer the scan makes the row path read the label in the index's order.
-  if (s.seekable !== undefined && env.cx.indexes.hasIndex(s.label, [s.seekable.key])) return undefined;
+  const catalog = env.cx.indexes;
+  if (s.props.some((p) => catalog.hasIndex(s.label, [p.key])) || (s.seekable !== undefined && catalog.hasIndex(s.label, [s.seekable.key]))) return undefined;
   const members = graph.keptMembers(s.label);
   if (members === undefined) return undefined;
   const demand = members.nodes.length;
@@ -137,7 +138,7 @@ export class BatchScope implements VectorScope {
   constructor(
     private readonly plan: BatchPlan,
     private readonly env: OpEnv,
-    private readonly arg: Row,
+    readonly arg: Row,
     private readonly demand: number,
   ) {
     plan.layout.forEach((c, i) => this.positions.set(c.slot, { column: i, entity: c.entity }));
@@ -217,11 +218,16 @@ export function runBatches(plan: BatchPlan, forms: Forms, scope: BatchScope, env
   const n = nodes.length;
   const batch = new Batch(width);
   const ids = batch.columns[0] as Int32Array;
+  const admit = scanEqualities(plan.scan, env, scope.arg, n);
   const chunk = (from: number): number => {
     const to = Math.min(n, from + BATCH_ROWS);
-    for (let i = from; i < to; i++) ids[i - from] = (nodes[i] as { id: number }).id;
-    batch.length = to - from;
-    push(batch, undefined);
+    let w = 0;
+    for (let i = from; i < to; i++) {
+      const node = nodes[i] as NodeState;
+      if (admit === undefined || admit(node)) ids[w++] = node.id;
+    }
+    batch.length = w;
+    if (w > 0) push(batch, undefined);
     deadline.check();
     return to;
   };
@@ -242,6 +248,22 @@ export function runBatches(plan: BatchPlan, forms: Forms, scope: BatchScope, env
     }
   }
   return true;
+}
+
+/**
+ * The scan's inline equalities (`(a:L {k: v})`, `a.k = v` folded into the scan) as a test of one
+ * node, reading the column by id where the store keeps one; undefined when there are none.
+ */
+function scanEqualities(scan: BatchPlan['scan'], env: OpEnv, arg: Row, demand: number): ((node: NodeState) => boolean) | undefined {
+  if (scan.props.length === 0) return undefined;
+  const tests = scan.props.map((p) => ({ key: p.key, wanted: env.exprs.compile(p.value)(arg), column: env.access.nodeColumn(p.key, demand) }));
+  return (node) => {
+    for (const t of tests) {
+      const v = t.column === undefined ? node.props.get(t.key) : t.column[node.id];
+      if (v === undefined || v === null || !propertyEquals(v, t.wanted)) return false;
+    }
+    return true;
+  };
 }
 
 /** Keeps the rows whose predicate is TRUE, compacting the batch's bound columns in place. */
