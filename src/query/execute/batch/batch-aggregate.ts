@@ -9,7 +9,7 @@ import type { PhysicalOp } from '../context.js';
 import type { OpEnv } from '../read-ops.js';
 import { GROUP_OVERHEAD_BYTES } from '../relational-ops.js';
 import { after, holding, loopArray } from '../slices.js';
-import type { Batch, Vec } from './batch.js';
+import { BATCH_ROWS, type Batch, type Vec } from './batch.js';
 import { BatchScope, batchPlan, formsFor, runBatches } from './pipeline.js';
 import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
 
@@ -27,9 +27,8 @@ type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
 
 /** Groups found by a single typed key, or by the boxed key. Each returns the group's index, making it when new. */
 interface Grouper {
-  /** Called once per batch, with the key vectors. */
-  prepare(keys: readonly Vec[]): void;
-  group(i: number): number;
+  /** Writes the group of each of the first `n` rows into `out`, from the batch's key vectors. */
+  assign(keys: readonly Vec[], n: number, out: Int32Array): void;
 }
 
 export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
@@ -44,6 +43,7 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
   });
   const memory = env.cx.memory;
   const deadline = env.cx.deadline;
+  const options0 = aggregates.map((a) => ({ distinct: a.call.distinct, star: a.call.star }));
   return (arg, sink) => {
     const forms = formsFor(plan, env);
     if (forms === undefined) return rows(arg, sink);
@@ -53,7 +53,8 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
     const argVecs = aggregates.map((a, i) => (isCountStar[i] === true || a.call.args[0] === undefined ? undefined : compileVector(a.call.args[0], scope)));
     const extraVecs = aggregates.map((a) => (a.call.args[1] === undefined ? undefined : compileVector(a.call.args[1], scope)));
     const na = aggregates.length;
-    const options = aggregates.map((a) => ({ distinct: a.call.distinct, star: a.call.star }));
+    const exactIntegers = defs.map((d, a) => d.create(options0[a] as (typeof options0)[number]).addExactInteger !== undefined);
+    const options = options0;
     /** Per group: its key, its accumulators (none for count(*)) and its count(*) tallies. */
     const groupKeys: Value[] = [];
     const accs: (Accumulator | undefined)[][] = [];
@@ -71,35 +72,44 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
       return groupKeys.length - 1;
     };
     const grouper = grouperFor(keyVecs, newGroup);
-    const consume = (b: Batch, weights: Float64Array | undefined): void => {
-      grouper.prepare(keyVecs.map((k) => k.run(b)));
-      const args = argVecs.map((c) => c?.run(b));
-      const extras = extraVecs.map((c) => c?.run(b));
-      for (let i = 0, n = b.length; i < n; i++) {
-        const g = grouper.group(i);
-        counts[g] = (counts[g] as number) + (weights === undefined ? 1 : (weights[i] as number));
-        const row = accs[g] as (Accumulator | undefined)[];
-        for (let a = 0; a < na; a++) {
-          const acc = row[a];
-          if (acc === undefined) continue;
-          const c = argVecs[a];
-          const v = args[a];
-          if (c !== undefined && v !== undefined && v.kind === 'num' && c.kind === 'num' && c.integer && acc.addExactInteger !== undefined && extras[a] === undefined) {
-            if (v.nulls[i] === 1) acc.add(null);
-            else acc.addExactInteger(v.values[i] as number);
-            continue;
-          }
-          const value = c === undefined || v === undefined ? null : boxed(c, v, i);
-          const xc = extraVecs[a];
-          const xv = extras[a];
-          const before = acc.fixed === true ? 0 : acc.memoryBytes();
-          if (xc === undefined || xv === undefined) acc.add(value);
-          else acc.add(value, boxed(xc, xv, i));
-          if (acc.fixed !== true) {
-            const grown = acc.memoryBytes() - before;
-            if (grown !== 0) reserve(grown);
-          }
+    const gids = new Int32Array(BATCH_ROWS);
+    /** One aggregate's values into each row's group, in row order: a loop per aggregate over the batch. */
+    const feed = (a: number, n: number, c: Vectorized, v: Vec, xc: Vectorized | undefined, xv: Vec | undefined): void => {
+      if (v.kind === 'num' && c.kind === 'num' && c.integer && xc === undefined && exactIntegers[a] === true) {
+        for (let i = 0; i < n; i++) {
+          const acc = (accs[gids[i] as number] as (Accumulator | undefined)[])[a] as Accumulator;
+          if (v.nulls[i] === 1) acc.add(null);
+          else (acc.addExactInteger as (x: number) => void).call(acc, v.values[i] as number);
         }
+        return;
+      }
+      for (let i = 0; i < n; i++) {
+        const acc = (accs[gids[i] as number] as (Accumulator | undefined)[])[a] as Accumulator;
+        const value = boxed(c, v, i);
+        const before = acc.fixed === true ? 0 : acc.memoryBytes();
+        if (xc === undefined || xv === undefined) acc.add(value);
+        else acc.add(value, boxed(xc, xv, i));
+        if (acc.fixed !== true) {
+          const grown = acc.memoryBytes() - before;
+          if (grown !== 0) reserve(grown);
+        }
+      }
+    };
+    const consume = (b: Batch, weights: Float64Array | undefined): void => {
+      const n = b.length;
+      grouper.assign(keyVecs.map((k) => k.run(b)), n, gids);
+      // count(*) tallies, by the counted expand's weight when there is one.
+      if (weights === undefined) for (let i = 0; i < n; i++) counts[gids[i] as number]! += 1;
+      else for (let i = 0; i < n; i++) counts[gids[i] as number]! += weights[i] as number;
+      for (let a = 0; a < na; a++) {
+        const c = argVecs[a];
+        if (c === undefined) {
+          // count(*) has its tally; an aggregate without arguments is fed nulls.
+          if (isCountStar[a] !== true) for (let i = 0; i < n; i++) ((accs[gids[i] as number] as (Accumulator | undefined)[])[a] as Accumulator).add(null);
+          continue;
+        }
+        const xc = extraVecs[a];
+        feed(a, n, c, c.run(b), xc, xc?.run(b));
       }
     };
     const keySlots = keys.map((k) => k.variable.id);
@@ -136,73 +146,78 @@ const NO_GROUP = -1;
 function grouperFor(keys: readonly Vectorized[], newGroup: (key: Value) => number): Grouper {
   if (keys.length === 0) {
     let single = NO_GROUP;
-    return { prepare: () => undefined, group: () => (single === NO_GROUP ? (single = newGroup(null)) : single) };
+    return {
+      assign: (_v, n, out) => {
+        if (n > 0 && single === NO_GROUP) single = newGroup(null);
+        out.fill(single, 0, n);
+      },
+    };
   }
   const only = keys[0] as Vectorized;
   if (keys.length === 1 && only.kind === 'code') {
     // By dictionary code: one slot per string, and one for null.
     const byCode = new Int32Array(only.dictionary.length).fill(NO_GROUP);
     let nullGroup = NO_GROUP;
-    let codes: Int32Array<ArrayBufferLike> = new Int32Array(0);
     return {
-      prepare: (v) => {
-        codes = (v[0] as Extract<Vec, { kind: 'code' }>).codes;
-      },
-      group: (i) => {
-        const c = codes[i] as number;
-        if (c < 0) return nullGroup === NO_GROUP ? (nullGroup = newGroup(null)) : nullGroup;
-        const g = byCode[c] as number;
-        if (g !== NO_GROUP) return g;
-        const made = newGroup(only.dictionary[c] as string);
-        byCode[c] = made;
-        return made;
+      assign: (v, n, out) => {
+        const codes = (v[0] as Extract<Vec, { kind: 'code' }>).codes;
+        for (let i = 0; i < n; i++) {
+          const c = codes[i] as number;
+          if (c < 0) {
+            out[i] = nullGroup === NO_GROUP ? (nullGroup = newGroup(null)) : nullGroup;
+            continue;
+          }
+          let g = byCode[c] as number;
+          if (g === NO_GROUP) byCode[c] = g = newGroup(only.dictionary[c] as string);
+          out[i] = g;
+        }
       },
     };
   }
   if (keys.length === 1 && only.kind === 'num' && only.integer) {
     const byNumber = new Map<number, number>();
     let nullGroup = NO_GROUP;
-    let vec: Extract<Vec, { kind: 'num' }> | undefined;
     let last = NaN;
     let lastGroup = NO_GROUP;
     return {
-      prepare: (v) => {
-        vec = v[0] as Extract<Vec, { kind: 'num' }>;
-      },
-      group: (i) => {
-        const x = vec as Extract<Vec, { kind: 'num' }>;
-        if (x.nulls[i] === 1) return nullGroup === NO_GROUP ? (nullGroup = newGroup(null)) : nullGroup;
-        const n = x.values[i] as number;
-        // Rows expanded from one node come in a run with its key.
-        if (n === last) return lastGroup;
-        let g = byNumber.get(n);
-        if (g === undefined) {
-          g = newGroup(BigInt(n));
-          byNumber.set(n, g);
+      assign: (v, n, out) => {
+        const x = v[0] as Extract<Vec, { kind: 'num' }>;
+        for (let i = 0; i < n; i++) {
+          if (x.nulls[i] === 1) {
+            out[i] = nullGroup === NO_GROUP ? (nullGroup = newGroup(null)) : nullGroup;
+            continue;
+          }
+          const k = x.values[i] as number;
+          // Rows expanded from one node come in a run with its key.
+          if (k !== last) {
+            let g = byNumber.get(k);
+            if (g === undefined) {
+              g = newGroup(BigInt(k));
+              byNumber.set(k, g);
+            }
+            last = k;
+            lastGroup = g;
+          }
+          out[i] = lastGroup;
         }
-        last = n;
-        lastGroup = g;
-        return g;
       },
     };
   }
   // Boxed keys, grouped by value equivalence as the row operator groups them.
   const byValue = new ValueHashMap<number>();
   const byString = new Map<string, number>();
-  let vecs: readonly Vec[] = [];
   return {
-    prepare: (v) => {
-      vecs = v;
-    },
-    group: (i) => {
-      const key: Value = keys.length === 1 ? boxed(only, vecs[0] as Vec, i) : keys.map((k, j) => boxed(k, vecs[j] as Vec, i));
-      let g = typeof key === 'string' ? byString.get(key) : byValue.get(key);
-      if (g === undefined) {
-        g = newGroup(key);
-        if (typeof key === 'string') byString.set(key, g);
-        else byValue.set(key, g);
+    assign: (v, n, out) => {
+      for (let i = 0; i < n; i++) {
+        const key: Value = keys.length === 1 ? boxed(only, v[0] as Vec, i) : keys.map((k, j) => boxed(k, v[j] as Vec, i));
+        let g = typeof key === 'string' ? byString.get(key) : byValue.get(key);
+        if (g === undefined) {
+          g = newGroup(key);
+          if (typeof key === 'string') byString.set(key, g);
+          else byValue.set(key, g);
+        }
+        out[i] = g;
       }
-      return g;
     },
   };
 }
