@@ -313,33 +313,51 @@ function logic(op: 'and' | 'or' | 'xor', l: BoolCompiled, r: BoolCompiled): Bool
 
 type Comparison = 'eq' | 'neq' | 'lt' | 'gt' | 'lte' | 'gte';
 
-/** Numbers compare by value across INTEGER and FLOAT (1 = 1.0), as Cypher's comparison does; NaN never reaches here. */
+/**
+ * Numbers compare by value across INTEGER and FLOAT (1 = 1.0), as Cypher's comparison does; NaN never
+ * reaches here. One loop per operator, so the loop body holds no test of which operator it is.
+ */
 function compareNumbers(op: Comparison, l: NumCompiled, r: NumCompiled): BoolCompiled {
   const vec: BoolVec = { kind: 'bool', values: new Uint8Array(BATCH_ROWS) };
+  const loop = COMPARE_LOOPS[op];
   return {
     kind: 'bool',
     run: (b) => {
       const x = l.run(b);
       const y = r.run(b);
-      const xv = x.values;
-      const yv = y.values;
+      loop(x.values, y.values, vec.values, b.length);
+      // Nulls last: a comparison with null is null.
       const xn = x.nulls;
       const yn = y.nulls;
       const out = vec.values;
-      const n = b.length;
-      for (let i = 0; i < n; i++) {
-        if (xn[i] === 1 || yn[i] === 1) {
-          out[i] = NULL_BOOL;
-          continue;
-        }
-        const a = xv[i] as number;
-        const c = yv[i] as number;
-        out[i] = (op === 'eq' ? a === c : op === 'neq' ? a !== c : op === 'lt' ? a < c : op === 'gt' ? a > c : op === 'lte' ? a <= c : a >= c) ? 1 : 0;
-      }
+      for (let i = 0, n = b.length; i < n; i++) if ((xn[i]! | yn[i]!) === 1) out[i] = NULL_BOOL;
       return vec;
     },
   };
 }
+
+type CompareLoop = (x: Float64Array, y: Float64Array, out: Uint8Array, n: number) => void;
+
+const COMPARE_LOOPS: Readonly<Record<Comparison, CompareLoop>> = {
+  eq: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = x[i] === y[i] ? 1 : 0;
+  },
+  neq: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = x[i] !== y[i] ? 1 : 0;
+  },
+  lt: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) < (y[i] as number) ? 1 : 0;
+  },
+  gt: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) > (y[i] as number) ? 1 : 0;
+  },
+  lte: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) <= (y[i] as number) ? 1 : 0;
+  },
+  gte: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) >= (y[i] as number) ? 1 : 0;
+  },
+};
 
 /**
  * Strings for (in)equality: two code vectors (over different dictionaries, the left's codes are
@@ -394,6 +412,7 @@ function arithmetic(op: 'add' | 'sub' | 'mul', l: NumCompiled, r: NumCompiled): 
   // Beyond 2^53 an INTEGER result could lose exactness or overflow 64 bits: the row evaluator decides.
   if (integer && !(max_abs <= EXACT_INTEGER_MAX)) return undefined;
   const vec: NumVec = { kind: 'num', ...numBuffers() };
+  const loop = ARITHMETIC_LOOPS[op];
   return {
     kind: 'num',
     integer,
@@ -401,17 +420,25 @@ function arithmetic(op: 'add' | 'sub' | 'mul', l: NumCompiled, r: NumCompiled): 
     run: (b) => {
       const x = l.run(b);
       const y = r.run(b);
-      const xv = x.values;
-      const yv = y.values;
-      const out = vec.values;
+      const n = b.length;
+      loop(x.values, y.values, vec.values, n);
       const nulls = vec.nulls;
-      for (let i = 0, n = b.length; i < n; i++) {
-        const a = xv[i] as number;
-        const c = yv[i] as number;
-        nulls[i] = x.nulls[i]! | y.nulls[i]!;
-        out[i] = op === 'add' ? a + c : op === 'sub' ? a - c : a * c;
-      }
+      for (let i = 0; i < n; i++) nulls[i] = x.nulls[i]! | y.nulls[i]!;
       return vec;
     },
   };
 }
+
+type ArithmeticLoop = (x: Float64Array, y: Float64Array, out: Float64Array, n: number) => void;
+
+const ARITHMETIC_LOOPS: Readonly<Record<'add' | 'sub' | 'mul', ArithmeticLoop>> = {
+  add: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) + (y[i] as number);
+  },
+  sub: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) - (y[i] as number);
+  },
+  mul: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) * (y[i] as number);
+  },
+};
