@@ -19,7 +19,7 @@ import { canonical, withDb } from '../engine/support.js';
  * write that changed the graph first (the batched path declines a write set and must still agree).
  */
 const QUERIES = 260;
-const KEYS = ['i', 'f', 's', 'm', 'big'] as const;
+const KEYS = ['i', 'f', 's', 'm', 'big', 'wide'] as const;
 
 function generator(r: () => number) {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
@@ -33,7 +33,7 @@ function generator(r: () => number) {
     let pattern = `(a${pick([':A', ':B', ':C'])}${inline})${arrow(pick(['R', 'S']), 'r1')}(b${label()})`;
     if (hops === 2) pattern += `${arrow(pick(['R', 'S']), 'r2')}(c${label()})`;
     const prop = (): string => `${pick(vars)}.${pick(KEYS)}`;
-    const num = (): string => `${pick(vars)}.${pick(['i', 'f', 'big'])}`;
+    const num = (): string => `${pick(vars)}.${pick(['i', 'f', 'big', 'wide'])}`;
     const atom = (): string =>
       pick([
         () => `${prop()} ${pick(['=', '<>', '<', '<=', '>', '>='])} ${literal()}`,
@@ -77,6 +77,8 @@ async function load(db: Db, r: () => number): Promise<void> {
     if (r() < 0.7) props.set('f', pick([1.5, -2.25, 0.0, -0.0, 3.0, 10.5]));
     if (r() < 0.8) props.set('s', pick(['x', 'y', 'z', '']));
     if (r() < 0.7) props.set('m', mixed());
+    // Exact integers beyond a direct grouping table's range.
+    if (r() < 0.6) props.set('wide', pick([3_000_000_000n, -3_000_000_000n, 5n, 2_000_001n]));
     if (r() < 0.15) props.set('big', pick([4611686018427387904n, -4611686018427387904n, 9007199254740993n, 7n]));
     return new Map<string, Value>([
       ['props', props],
@@ -145,6 +147,15 @@ describe('batched pipelines', () => {
       expect(batchedRuns.count - before).toBeGreaterThan(QUERIES * 0.8);
       expect(failures).toBeGreaterThan(0);
       expect(failures).toBeLessThan(QUERIES / 2);
+
+      // In time slices that end at every clock read: the batched scan pauses between its chunks.
+      const sliced: ExecuteContext = { params: new Map<string, Value>([['pi', 2n], ['ps', 'y']]), memory_limit_bytes: 1 << 28, now_us: 0, slice_ms: 0, clock_check_rows: 1 };
+      for (const text of texts.slice(0, 40)) {
+        const want = outcome(rows, text, graph);
+        if ('error' in want) continue;
+        const got = await batched.executeSliced(batched.prepare(text), graph, sliced);
+        expect(canonical(got.rows, true), `seed ${seed}, sliced: ${text}`).toEqual(want.rows);
+      }
 
       // Inside a write that changed nodes and relationships first: never batched, still the same.
       const aborted = new Error('aborted');

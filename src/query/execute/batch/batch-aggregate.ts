@@ -55,9 +55,10 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
     const na = aggregates.length;
     const exactIntegers = defs.map((d, a) => d.create(options0[a] as (typeof options0)[number]).addExactInteger !== undefined);
     const options = options0;
+    const countsOnly = isCountStar.every((x) => x);
     /** Per group: its key, its accumulators (none for count(*)) and its count(*) tallies. */
     const groupKeys: Value[] = [];
-    const accs: (Accumulator | undefined)[][] = [];
+    const accs: (readonly (Accumulator | undefined)[])[] = [];
     const counts: number[] = [];
     let held = 0;
     const reserve = (bytes: number): void => {
@@ -67,7 +68,8 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
     const newGroup = (key: Value): number => {
       reserve(GROUP_OVERHEAD_BYTES + estimateValueBytes(key));
       groupKeys.push(key);
-      accs.push(defs.map((d, a) => (isCountStar[a] === true ? undefined : d.create(options[a] as (typeof options)[number]))));
+      // With only count(*) (a degree ranking: one group per node) a group holds no accumulator at all.
+      accs.push(countsOnly ? NO_ACCUMULATORS : defs.map((d, a) => (isCountStar[a] === true ? undefined : d.create(options[a] as (typeof options)[number]))));
       counts.push(0);
       return groupKeys.length - 1;
     };
@@ -77,14 +79,14 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
     const feed = (a: number, n: number, c: Vectorized, v: Vec, xc: Vectorized | undefined, xv: Vec | undefined): void => {
       if (v.kind === 'num' && c.kind === 'num' && c.integer && xc === undefined && exactIntegers[a] === true) {
         for (let i = 0; i < n; i++) {
-          const acc = (accs[gids[i] as number] as (Accumulator | undefined)[])[a] as Accumulator;
+          const acc = (accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator;
           if (v.nulls[i] === 1) acc.add(null);
           else (acc.addExactInteger as (x: number) => void).call(acc, v.values[i] as number);
         }
         return;
       }
       for (let i = 0; i < n; i++) {
-        const acc = (accs[gids[i] as number] as (Accumulator | undefined)[])[a] as Accumulator;
+        const acc = (accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator;
         const value = boxed(c, v, i);
         const before = acc.fixed === true ? 0 : acc.memoryBytes();
         if (xc === undefined || xv === undefined) acc.add(value);
@@ -105,7 +107,7 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
         const c = argVecs[a];
         if (c === undefined) {
           // count(*) has its tally; an aggregate without arguments is fed nulls.
-          if (isCountStar[a] !== true) for (let i = 0; i < n; i++) ((accs[gids[i] as number] as (Accumulator | undefined)[])[a] as Accumulator).add(null);
+          if (isCountStar[a] !== true) for (let i = 0; i < n; i++) ((accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator).add(null);
           continue;
         }
         const xc = extraVecs[a];
@@ -126,7 +128,7 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
           if (nk === 1) out[keySlots[0] as number] = key;
           else for (let i = 0; i < nk; i++) out[keySlots[i] as number] = (key as readonly Value[])[i] as Value;
           for (let a = 0; a < na; a++) {
-            const acc = (accs[g] as (Accumulator | undefined)[])[a];
+            const acc = (accs[g] as readonly (Accumulator | undefined)[])[a];
             out[aggregates[a]!.variable.id] = acc === undefined ? BigInt(counts[g] as number) : acc.result();
           }
           return sink(out);
@@ -142,6 +144,10 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
 export const batchedRuns = { count: 0 };
 
 const NO_GROUP = -1;
+const NO_ACCUMULATORS: readonly (Accumulator | undefined)[] = [];
+
+/** An integer key whose column's magnitudes stay within this finds its group in a table indexed by value, not a Map. */
+const DIRECT_KEY_MAGNITUDE_MAX = 1 << 20;
 
 function grouperFor(keys: readonly Vectorized[], newGroup: (key: Value) => number): Grouper {
   if (keys.length === 0) {
@@ -169,6 +175,30 @@ function grouperFor(keys: readonly Vectorized[], newGroup: (key: Value) => numbe
           }
           let g = byCode[c] as number;
           if (g === NO_GROUP) byCode[c] = g = newGroup(only.dictionary[c] as string);
+          out[i] = g;
+        }
+      },
+    };
+  }
+  if (keys.length === 1 && only.kind === 'num' && only.integer && only.max_abs <= DIRECT_KEY_MAGNITUDE_MAX) {
+    // Group index + 1 by value + max_abs (0: no group yet); sized by the column's own bound.
+    const offset = only.max_abs;
+    const byValue = new Int32Array(2 * offset + 1);
+    let nullGroup = NO_GROUP;
+    return {
+      assign: (v, n, out) => {
+        const x = v[0] as Extract<Vec, { kind: 'num' }>;
+        for (let i = 0; i < n; i++) {
+          if (x.nulls[i] === 1) {
+            out[i] = nullGroup === NO_GROUP ? (nullGroup = newGroup(null)) : nullGroup;
+            continue;
+          }
+          const k = x.values[i] as number;
+          let g = (byValue[k + offset] as number) - 1;
+          if (g === NO_GROUP) {
+            g = newGroup(BigInt(k));
+            byValue[k + offset] = g + 1;
+          }
           out[i] = g;
         }
       },
