@@ -34,7 +34,8 @@ interface Grouper {
 export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
   const { keys, aggregates } = op.aggregation;
   const isCountStar = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && a.call.star && !a.call.distinct);
-  const plan = batchPlan(op.input, isCountStar.every((x) => x));
+  const countsOnly = isCountStar.every((x) => x);
+  const plan = batchPlan(op.input, countsOnly);
   if (plan === undefined) return undefined;
   const defs = aggregates.map((a) => {
     const def = lookupFunction(a.call.name);
@@ -43,7 +44,9 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
   });
   const memory = env.cx.memory;
   const deadline = env.cx.deadline;
-  const options0 = aggregates.map((a) => ({ distinct: a.call.distinct, star: a.call.star }));
+  const options = aggregates.map((a) => ({ distinct: a.call.distinct, star: a.call.star }));
+  /** Which aggregates take exact integers as doubles (sum, avg). */
+  const exactIntegers = defs.map((d, a) => d.create(options[a] as (typeof options)[number]).addExactInteger !== undefined);
   return (arg, sink) => {
     const forms = formsFor(plan, env);
     if (forms === undefined) return rows(arg, sink);
@@ -53,9 +56,6 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
     const argVecs = aggregates.map((a, i) => (isCountStar[i] === true || a.call.args[0] === undefined ? undefined : compileVector(a.call.args[0], scope)));
     const extraVecs = aggregates.map((a) => (a.call.args[1] === undefined ? undefined : compileVector(a.call.args[1], scope)));
     const na = aggregates.length;
-    const exactIntegers = defs.map((d, a) => d.create(options0[a] as (typeof options0)[number]).addExactInteger !== undefined);
-    const options = options0;
-    const countsOnly = isCountStar.every((x) => x);
     /** Per group: its key, its accumulators (none for count(*)) and its count(*) tallies. */
     const groupKeys: Value[] = [];
     const accs: (readonly (Accumulator | undefined)[])[] = [];

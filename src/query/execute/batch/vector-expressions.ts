@@ -79,11 +79,6 @@ export function boxed(c: Compiled, v: Vec, i: number): Value {
   }
 }
 
-/** A predicate vector: 1 where `c`'s value is TRUE. Non-booleans go through the row evaluator's coercion. */
-export function isTrue(v: Vec, i: number): boolean {
-  return v.kind === 'bool' ? v.values[i] === 1 : false;
-}
-
 function numBuffers(): { values: Float64Array; nulls: Uint8Array } {
   return { values: new Float64Array(BATCH_ROWS), nulls: new Uint8Array(BATCH_ROWS) };
 }
