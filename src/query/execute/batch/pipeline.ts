@@ -1,5 +1,5 @@
 import type { Value } from '../../../common/values/value.js';
-import type { TypeAdjacency } from '../../../projections/graph/adjacency.js';
+import type { AdjacencyRows, TypeAdjacency } from '../../../projections/graph/adjacency.js';
 import type { LabelMembers, NodeState } from '../../../projections/graph/records.js';
 import { SnapshotView } from '../../../projections/graph/view.js';
 import type { BoundExpression } from '../../bind/bound-expression.js';
@@ -347,6 +347,30 @@ function expandStage(
   };
 }
 
+/**
+ * Per node, how many of its CSR slice's ends have the label of `bitmap`: counted once per pair of
+ * forms and kept while both are (a WeakMap keyed by them, both pictures of one point of the log), so
+ * a degree ranking with an end label reads one array per node instead of testing every relationship.
+ */
+const labelledDegrees = new WeakMap<AdjacencyRows, WeakMap<Uint8Array, Int32Array>>();
+
+function degreesWithLabel(rows: AdjacencyRows, bitmap: Uint8Array): Int32Array {
+  let byBitmap = labelledDegrees.get(rows);
+  if (byBitmap === undefined) labelledDegrees.set(rows, (byBitmap = new WeakMap()));
+  let degrees = byBitmap.get(bitmap);
+  if (degrees === undefined) {
+    const { offsets, ends } = rows;
+    degrees = new Int32Array(offsets.length - 1);
+    for (let at = 0; at < degrees.length; at++) {
+      let k = 0;
+      for (let j = offsets[at] as number, hi = offsets[at + 1] as number; j < hi; j++) k += bitmap[ends[j] as number] === 1 ? 1 : 0;
+      degrees[at] = k;
+    }
+    byBitmap.set(bitmap, degrees);
+  }
+  return degrees;
+}
+
 /** The top expand, counted: each row's weight is how many rows it would make. Rows that would make none go. */
 function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjacency, bitmaps: readonly Uint8Array[], next: BatchConsumer): BatchConsumer {
   const from = plan.layout.findIndex((c) => c.slot === op.from && c.entity === 'node');
@@ -365,6 +389,8 @@ function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjacency, bi
     }
     return k;
   };
+  // One end label and one side: the per-node counts of ends with the label, made once.
+  const single = bitmaps.length === 1 && direction !== 'both' ? degreesWithLabel(direction === 'in' ? csr.into : csr.out, bitmaps[0] as Uint8Array) : undefined;
   return (b) => {
     const src = b.columns[from] as Int32Array;
     const cols = b.columns;
@@ -372,8 +398,9 @@ function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjacency, bi
     for (let i = 0, n = b.length; i < n; i++) {
       const at = src[i] as number;
       let k = 0;
-      if (direction !== 'in') k += count(csr.out.offsets, csr.out.ends, at, false);
-      if (direction !== 'out') k += count(csr.into.offsets, csr.into.ends, at, direction === 'both');
+      if (single !== undefined) k = at < single.length ? (single[at] as number) : 0;
+      else if (direction !== 'in') k += count(csr.out.offsets, csr.out.ends, at, false);
+      if (single === undefined && direction !== 'out') k += count(csr.into.offsets, csr.into.ends, at, direction === 'both');
       if (k === 0) continue;
       if (w !== i) for (let c = 0; c < cols.length; c++) (cols[c] as Int32Array)[w] = (cols[c] as Int32Array)[i] as number;
       weights[w++] = k;
