@@ -10,7 +10,8 @@ import type { OpEnv } from '../read-ops.js';
 import { GROUP_OVERHEAD_BYTES } from '../relational-ops.js';
 import { after, holding, loopArray } from '../slices.js';
 import { BATCH_ROWS, type Batch, type Vec } from './batch.js';
-import { BatchScope, batchPlan, formsFor, runBatches } from './pipeline.js';
+import { batchPlan, formsFor } from './batch-plan.js';
+import { BatchScope, runBatches } from './pipeline.js';
 import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
 
 /**
