@@ -136,7 +136,18 @@ export const QUERIES: readonly SocialQuery[] = [
 /** The queries named in `names` (comma-separated), all of them when it is empty. */
 export function selectQueries(names: string): readonly SocialQuery[] {
   if (names === '') return QUERIES;
-  const wanted = names.split(',').map((n) => n.trim());
+  // Some names hold a comma ('expand all, count'): a part joins the next while it is no whole name.
+  const wanted: string[] = [];
+  let part = '';
+  for (const piece of names.split(',')) {
+    part = part === '' ? piece.trim() : `${part}, ${piece.trim()}`;
+    const longer = QUERIES.some((q) => q.name.startsWith(`${part},`));
+    if (QUERIES.some((q) => q.name === part) && !longer) {
+      wanted.push(part);
+      part = '';
+    }
+  }
+  if (part !== '') wanted.push(part);
   const unknown = wanted.filter((n) => !QUERIES.some((q) => q.name === n));
   if (unknown.length > 0) throw new Error(`unknown queries ${unknown.join(', ')} (known: ${QUERIES.map((q) => q.name).join(', ')})`);
   return QUERIES.filter((q) => wanted.includes(q.name));

@@ -56,6 +56,12 @@ export class WeftEmbeddedEngine implements SocialEngine {
     if (!plan.includes('NodeIndexSeek')) throw new Error(`the point lookup does not seek person_id: ${plan}`);
   }
 
+  /** The open database, once loaded. */
+  get database(): Db {
+    if (this.db === undefined) throw new Error('not loaded');
+    return this.db;
+  }
+
   async run(query: SocialQuery, params: Record<string, number>): Promise<readonly (readonly unknown[])[]> {
     return (await this.db!.query(query.cypher, bigints(params))).rows;
   }

@@ -109,6 +109,8 @@ export interface EngineOptions {
   readonly skip_passes?: ReadonlySet<string>;
   /** When paths of a MATCH are hash joined; 'cost' unless a test compares the alternatives. */
   readonly join_policy?: JoinPolicy;
+  /** False runs every plan row at a time, without batched pipelines (tests compare the two); true by default. */
+  readonly batched?: boolean;
 }
 
 export const statement_cache_entries_max_default = 1000;
@@ -129,6 +131,7 @@ export class QueryEngine {
   private readonly cacheMax: number;
   private readonly skipPasses: ReadonlySet<string>;
   private readonly joinPolicy: JoinPolicy;
+  private readonly batched: boolean;
   private planHits = 0;
   /** Takes this engine's paused statements in turn, one slice per turn of the event loop. */
   private readonly slices = new SliceScheduler();
@@ -140,6 +143,7 @@ export class QueryEngine {
     this.cacheMax = options.statement_cache_entries_max ?? statement_cache_entries_max_default;
     this.skipPasses = options.skip_passes ?? new Set();
     this.joinPolicy = options.join_policy ?? 'cost';
+    this.batched = options.batched ?? true;
   }
 
   /** Parses and binds a statement (cached by text). Compile-time errors are CypherErrors. */
@@ -339,7 +343,7 @@ export class QueryEngine {
       planner,
       subplan: (plan) => compilePlan(plan, env),
     };
-    const env: OpEnv = { cx, access, exprs: new ExpressionCompiler(cx, access) };
+    const env: OpEnv = { cx, access, exprs: new ExpressionCompiler(cx, access), batched: this.batched };
     return cx;
   }
 }

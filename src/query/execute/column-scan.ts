@@ -7,7 +7,8 @@ import { freeSlots, UNMOVABLE } from '../plan/expressions.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { Evaluator, PhysicalOp, Row, Sink } from './context.js';
 import type { ExpressionCompiler, ScanColumns } from './expression.js';
-import { asPredicate } from '../values/coerce.js';
+import { asPredicate, asRowCount } from '../values/coerce.js';
+import { topCandidates, TOP_CANDIDATES_K_MAX } from './top-candidates.js';
 import { indexSource, propertyEquals, type OpEnv } from './read-ops.js';
 import * as rel from './relational-ops.js';
 import type { Flow, Slices } from './slices.js';
@@ -89,6 +90,8 @@ class ColumnScan implements ScanColumns {
    * on: the loop then puts the node in the row. Otherwise it reads no node record at all, only columns.
    */
   private needsNode: boolean;
+  /** The positions a run reads, when only some of the list can matter (see `restrictToTop`); all of them otherwise. */
+  private restrict: ((arg: Row) => Int32Array | undefined) | undefined;
 
   constructor(
     private readonly pipeline: ScanPipeline,
@@ -153,6 +156,22 @@ class ColumnScan implements ScanColumns {
     return this.exprs.compile(e);
   }
 
+  /**
+   * Reads only the rows that can be among the `k(arg)` best by `e` (sign 1 ascending, -1 descending),
+   * when `e` is an exact-integer property of the scanned node and nothing filters the scan (a filter
+   * could drop rows the threshold counts on). See top-candidates.ts.
+   */
+  restrictToTop(e: BoundExpression, sign: number, k: (arg: Row) => number): void {
+    const key = propertyKey(e, this.slot);
+    if (key === undefined || this.pipeline.filters.length > 0 || this.pipeline.scan.props.length > 0) return;
+    this.restrict = (arg) => {
+      const n = k(arg);
+      if (n < 1 || n > TOP_CANDIDATES_K_MAX) return undefined;
+      const values = (this.members as LabelMembers).integers(key);
+      return values === undefined ? undefined : topCandidates(values, n, sign);
+    };
+  }
+
   /** The kept list this scan can read for the statement's snapshot, if the store keeps one. */
   list(): LabelMembers | undefined {
     const graph = this.env.cx.graph;
@@ -187,7 +206,9 @@ class ColumnScan implements ScanColumns {
     const nf = predicates.length;
     const nodes = members.nodes;
     const row = arg;
-    const n = nodes.length;
+    // Positions to read, in list order: all of them, or the candidates of a top-k.
+    const only = this.restrict?.(arg);
+    const n = only === undefined ? nodes.length : only.length;
     /** Whether node `at` passes the equalities and filters (and, if so, is in the row). */
     const admit = (at: number): boolean => {
       this.position = at;
@@ -207,22 +228,22 @@ class ColumnScan implements ScanColumns {
     const rest = function* (from: number, pending: Slices | undefined): Slices {
       if (pending === undefined) yield;
       else if (!(yield* pending)) return false;
-      for (let i = from; i < n; i++) {
+      for (let j = from; j < n; j++) {
         if (deadline.tick()) yield;
-        if (!admit(i)) continue;
+        if (!admit(only === undefined ? j : (only[j] as number))) continue;
         const r = sink(row);
         if (r === true) continue;
         if (r === false || !(yield* r)) return false;
       }
       return true;
     };
-    for (let i = 0; i < n; i++) {
-      if (deadline.tick()) return rest(i, undefined);
-      if (!admit(i)) continue;
+    for (let j = 0; j < n; j++) {
+      if (deadline.tick()) return rest(j, undefined);
+      if (!admit(only === undefined ? j : (only[j] as number))) continue;
       const r = sink(row);
       if (r === true) continue;
       if (r === false) return false;
-      return rest(i + 1, r);
+      return rest(j + 1, r);
     }
     return true;
   }
@@ -278,7 +299,14 @@ export function aggregateOverScan(op: Op<'aggregate'>, rows: PhysicalOp, env: Op
 /** A top-k over a fused scan, or undefined when its input is not a label scan (see `fused`). */
 export function topOverScan(op: Op<'top'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
   const first = op.keys[0];
-  return fused(op.input, env, rows, true, (scan, columns) =>
-    rel.top(op, scan, env, (e) => columns.compile(e), first === undefined ? undefined : columns.integerColumn(first.expression)),
-  );
+  const limit = env.exprs.compile(op.limit);
+  const skip = op.skip === undefined ? undefined : env.exprs.compile(op.skip);
+  return fused(op.input, env, rows, true, (scan, columns) => {
+    if (first !== undefined) {
+      // The top-k evaluated these (and failed on a bad one) before it reads any row.
+      const k = (arg: Row): number => asRowCount(limit(arg), 'LIMIT') + (skip === undefined ? 0 : asRowCount(skip(arg), 'SKIP'));
+      columns.restrictToTop(first.expression, first.direction === 'desc' ? -1 : 1, k);
+    }
+    return rel.top(op, scan, env, (e) => columns.compile(e), first === undefined ? undefined : columns.integerColumn(first.expression));
+  });
 }

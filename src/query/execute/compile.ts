@@ -1,6 +1,7 @@
 import { assertNever } from '../../common/assert.js';
 import type { LogicalOp } from '../plan/logical.js';
 import { call } from './call-op.js';
+import { aggregateOverBatches } from './batch/batch-aggregate.js';
 import { aggregateOverScan, topOverScan } from './column-scan.js';
 import type { PhysicalOp } from './context.js';
 import { expand } from './expand-ops.js';
@@ -43,7 +44,7 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       return read.unwind(op, c(op.input), env);
     case 'aggregate': {
       const rows = rel.aggregate(op, c(op.input), env);
-      return aggregateOverScan(op, rows, env) ?? rows;
+      return aggregateOverBatches(op, rows, env) ?? aggregateOverScan(op, rows, env) ?? rows;
     }
     case 'distinct':
       return rel.distinct(op, c(op.input), env);

@@ -21,6 +21,8 @@ export interface OpEnv {
   readonly cx: ExecContext;
   readonly exprs: ExpressionCompiler;
   readonly access: GraphAccess;
+  /** False to run every plan row at a time (tests compare it with the batched pipelines); true when absent. */
+  readonly batched?: boolean;
 }
 
 type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;

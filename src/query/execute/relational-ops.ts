@@ -23,7 +23,7 @@ interface Group {
   readonly keys: Value;
 }
 
-const GROUP_OVERHEAD_BYTES = 96;
+export const GROUP_OVERHEAD_BYTES = 96;
 
 /** How an operator turns its expressions into evaluators: the row compiler, unless a fused scan reads columns. */
 export type CompileExpression = (e: BoundExpression) => Evaluator;

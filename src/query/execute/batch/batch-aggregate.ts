@@ -1,0 +1,254 @@
+import { assert } from '../../../common/assert.js';
+import { ValueHashMap } from '../../../common/values/hash.js';
+import { estimateValueBytes } from '../../../common/values/memory.js';
+import type { Value } from '../../../common/values/value.js';
+import { lookupFunction } from '../../functions/catalog.js';
+import type { Accumulator, AggregateFunction } from '../../functions/definition.js';
+import type { LogicalOp } from '../../plan/logical.js';
+import type { PhysicalOp } from '../context.js';
+import type { OpEnv } from '../read-ops.js';
+import { GROUP_OVERHEAD_BYTES } from '../relational-ops.js';
+import { after, holding, loopArray } from '../slices.js';
+import { BATCH_ROWS, type Batch, type Vec } from './batch.js';
+import { batchPlan, formsFor } from './batch-plan.js';
+import { BatchScope, runBatches } from './pipeline.js';
+import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
+
+/**
+ * Aggregation over a batched pipeline (pipeline.ts): grouping keys and aggregate arguments are
+ * evaluated a batch at a time, groups are found by dictionary code or exact integer when the single
+ * key is a typed column (by the boxed key otherwise, as the row operator does), `count(*)` adds into
+ * a plain number per group (by a counted expand's weight, so a degree ranking reads CSR offsets),
+ * and every other aggregate is the function's own accumulator, fed the same values the row operator
+ * would feed it (sum and avg take exact integers as doubles). Groups come out in the order they were
+ * first seen, over rows in the same order as the row operators', so the answer is the same rows in
+ * the same order. `rows` (the row-at-a-time plan) runs whenever the snapshot lacks a form.
+ */
+type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
+
+/** Groups found by a single typed key, or by the boxed key. Each returns the group's index, making it when new. */
+interface Grouper {
+  /** Writes the group of each of the first `n` rows into `out`, from the batch's key vectors. */
+  assign(keys: readonly Vec[], n: number, out: Int32Array): void;
+}
+
+export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
+  const { keys, aggregates } = op.aggregation;
+  const isCountStar = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && a.call.star && !a.call.distinct);
+  const countsOnly = isCountStar.every((x) => x);
+  const plan = batchPlan(op.input, countsOnly);
+  if (plan === undefined) return undefined;
+  const defs = aggregates.map((a) => {
+    const def = lookupFunction(a.call.name);
+    assert(def !== undefined && def.kind === 'aggregate', `aggregate ${a.call.name} exists`);
+    return def as AggregateFunction;
+  });
+  const memory = env.cx.memory;
+  const deadline = env.cx.deadline;
+  const options = aggregates.map((a) => ({ distinct: a.call.distinct, star: a.call.star }));
+  /** Which aggregates take exact integers as doubles (sum, avg). */
+  const exactIntegers = defs.map((d, a) => d.create(options[a] as (typeof options)[number]).addExactInteger !== undefined);
+  return (arg, sink) => {
+    const forms = formsFor(plan, env);
+    if (forms === undefined) return rows(arg, sink);
+    batchedRuns.count++;
+    const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
+    const keyVecs = keys.map((k) => compileVector(k.expression, scope));
+    const argVecs = aggregates.map((a, i) => (isCountStar[i] === true || a.call.args[0] === undefined ? undefined : compileVector(a.call.args[0], scope)));
+    const extraVecs = aggregates.map((a) => (a.call.args[1] === undefined ? undefined : compileVector(a.call.args[1], scope)));
+    const na = aggregates.length;
+    /** Per group: its key, its accumulators (none for count(*)) and its count(*) tallies. */
+    const groupKeys: Value[] = [];
+    const accs: (readonly (Accumulator | undefined)[])[] = [];
+    const counts: number[] = [];
+    let held = 0;
+    const reserve = (bytes: number): void => {
+      memory.reserve(bytes);
+      held += bytes;
+    };
+    const newGroup = (key: Value): number => {
+      reserve(GROUP_OVERHEAD_BYTES + estimateValueBytes(key));
+      groupKeys.push(key);
+      // With only count(*) (a degree ranking: one group per node) a group holds no accumulator at all.
+      accs.push(countsOnly ? NO_ACCUMULATORS : defs.map((d, a) => (isCountStar[a] === true ? undefined : d.create(options[a] as (typeof options)[number]))));
+      counts.push(0);
+      return groupKeys.length - 1;
+    };
+    const grouper = grouperFor(keyVecs, newGroup);
+    const gids = new Int32Array(BATCH_ROWS);
+    /** One aggregate's values into each row's group, in row order: a loop per aggregate over the batch. */
+    const feed = (a: number, n: number, c: Vectorized, v: Vec, xc: Vectorized | undefined, xv: Vec | undefined): void => {
+      if (v.kind === 'num' && c.kind === 'num' && c.integer && xc === undefined && exactIntegers[a] === true) {
+        for (let i = 0; i < n; i++) {
+          const acc = (accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator;
+          if (v.nulls[i] === 1) acc.add(null);
+          else (acc.addExactInteger as (x: number) => void).call(acc, v.values[i] as number);
+        }
+        return;
+      }
+      for (let i = 0; i < n; i++) {
+        const acc = (accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator;
+        const value = boxed(c, v, i);
+        const before = acc.fixed === true ? 0 : acc.memoryBytes();
+        if (xc === undefined || xv === undefined) acc.add(value);
+        else acc.add(value, boxed(xc, xv, i));
+        if (acc.fixed !== true) {
+          const grown = acc.memoryBytes() - before;
+          if (grown !== 0) reserve(grown);
+        }
+      }
+    };
+    const consume = (b: Batch, weights: Float64Array | undefined): void => {
+      const n = b.length;
+      grouper.assign(keyVecs.map((k) => k.run(b)), n, gids);
+      // count(*) tallies, by the counted expand's weight when there is one.
+      if (weights === undefined) for (let i = 0; i < n; i++) counts[gids[i] as number]! += 1;
+      else for (let i = 0; i < n; i++) counts[gids[i] as number]! += weights[i] as number;
+      for (let a = 0; a < na; a++) {
+        const c = argVecs[a];
+        if (c === undefined) {
+          // count(*) has its tally; an aggregate without arguments is fed nulls.
+          if (isCountStar[a] !== true) for (let i = 0; i < n; i++) ((accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator).add(null);
+          continue;
+        }
+        const xc = extraVecs[a];
+        feed(a, n, c, c.run(b), xc, xc?.run(b));
+      }
+    };
+    const keySlots = keys.map((k) => k.variable.id);
+    const nk = keys.length;
+    const emit = () => {
+      // Without grouping keys there is always one row, even over no input (count(*) is 0).
+      if (nk === 0 && groupKeys.length === 0) newGroup(null);
+      const order = groupKeys.map((_, g) => g);
+      return loopArray(
+        order,
+        (g) => {
+          const out = arg.slice();
+          const key = groupKeys[g] as Value;
+          if (nk === 1) out[keySlots[0] as number] = key;
+          else for (let i = 0; i < nk; i++) out[keySlots[i] as number] = (key as readonly Value[])[i] as Value;
+          for (let a = 0; a < na; a++) {
+            const acc = (accs[g] as readonly (Accumulator | undefined)[])[a];
+            out[aggregates[a]!.variable.id] = acc === undefined ? BigInt(counts[g] as number) : acc.result();
+          }
+          return sink(out);
+        },
+        deadline,
+      );
+    };
+    return holding(() => after(runBatches(plan, forms, scope, env, consume), emit), () => memory.release(held));
+  };
+}
+
+/** Runs that took the batched path since the process started (tests check that their queries did). */
+export const batchedRuns = { count: 0 };
+
+const NO_GROUP = -1;
+const NO_ACCUMULATORS: readonly (Accumulator | undefined)[] = [];
+
+/** An integer key whose column's magnitudes stay within this finds its group in a table indexed by value, not a Map. */
+const DIRECT_KEY_MAGNITUDE_MAX = 1 << 20;
+
+function grouperFor(keys: readonly Vectorized[], newGroup: (key: Value) => number): Grouper {
+  if (keys.length === 0) {
+    let single = NO_GROUP;
+    return {
+      assign: (_v, n, out) => {
+        if (n > 0 && single === NO_GROUP) single = newGroup(null);
+        out.fill(single, 0, n);
+      },
+    };
+  }
+  const only = keys[0] as Vectorized;
+  if (keys.length === 1 && only.kind === 'code') {
+    // By dictionary code: one slot per string, and one for null.
+    const byCode = new Int32Array(only.dictionary.length).fill(NO_GROUP);
+    let nullGroup = NO_GROUP;
+    return {
+      assign: (v, n, out) => {
+        const codes = (v[0] as Extract<Vec, { kind: 'code' }>).codes;
+        for (let i = 0; i < n; i++) {
+          const c = codes[i] as number;
+          if (c < 0) {
+            out[i] = nullGroup === NO_GROUP ? (nullGroup = newGroup(null)) : nullGroup;
+            continue;
+          }
+          let g = byCode[c] as number;
+          if (g === NO_GROUP) byCode[c] = g = newGroup(only.dictionary[c] as string);
+          out[i] = g;
+        }
+      },
+    };
+  }
+  if (keys.length === 1 && only.kind === 'num' && only.integer && only.max_abs <= DIRECT_KEY_MAGNITUDE_MAX) {
+    // Group index + 1 by value + max_abs (0: no group yet); sized by the column's own bound.
+    const offset = only.max_abs;
+    const byValue = new Int32Array(2 * offset + 1);
+    let nullGroup = NO_GROUP;
+    return {
+      assign: (v, n, out) => {
+        const x = v[0] as Extract<Vec, { kind: 'num' }>;
+        for (let i = 0; i < n; i++) {
+          if (x.nulls[i] === 1) {
+            out[i] = nullGroup === NO_GROUP ? (nullGroup = newGroup(null)) : nullGroup;
+            continue;
+          }
+          const k = x.values[i] as number;
+          let g = (byValue[k + offset] as number) - 1;
+          if (g === NO_GROUP) {
+            g = newGroup(BigInt(k));
+            byValue[k + offset] = g + 1;
+          }
+          out[i] = g;
+        }
+      },
+    };
+  }
+  if (keys.length === 1 && only.kind === 'num' && only.integer) {
+    const byNumber = new Map<number, number>();
+    let nullGroup = NO_GROUP;
+    let last = NaN;
+    let lastGroup = NO_GROUP;
+    return {
+      assign: (v, n, out) => {
+        const x = v[0] as Extract<Vec, { kind: 'num' }>;
+        for (let i = 0; i < n; i++) {
+          if (x.nulls[i] === 1) {
+            out[i] = nullGroup === NO_GROUP ? (nullGroup = newGroup(null)) : nullGroup;
+            continue;
+          }
+          const k = x.values[i] as number;
+          // Rows expanded from one node come in a run with its key.
+          if (k !== last) {
+            let g = byNumber.get(k);
+            if (g === undefined) {
+              g = newGroup(BigInt(k));
+              byNumber.set(k, g);
+            }
+            last = k;
+            lastGroup = g;
+          }
+          out[i] = lastGroup;
+        }
+      },
+    };
+  }
+  // Boxed keys, grouped by value equivalence as the row operator groups them.
+  const byValue = new ValueHashMap<number>();
+  const byString = new Map<string, number>();
+  return {
+    assign: (v, n, out) => {
+      for (let i = 0; i < n; i++) {
+        const key: Value = keys.length === 1 ? boxed(only, v[0] as Vec, i) : keys.map((k, j) => boxed(k, v[j] as Vec, i));
+        let g = typeof key === 'string' ? byString.get(key) : byValue.get(key);
+        if (g === undefined) {
+          g = newGroup(key);
+          if (typeof key === 'string') byString.set(key, g);
+          else byValue.set(key, g);
+        }
+        out[i] = g;
+      }
+    },
+  };
+}

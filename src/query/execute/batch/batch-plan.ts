@@ -1,0 +1,113 @@
+import type { TypeAdjacency } from '../../../projections/graph/adjacency.js';
+import type { LabelMembers } from '../../../projections/graph/records.js';
+import { SnapshotView } from '../../../projections/graph/view.js';
+import type { LogicalOp } from '../../plan/logical.js';
+import type { OpEnv } from '../read-ops.js';
+import type { LayoutColumn } from './batch.js';
+
+/**
+ * Which plans run as batched pipelines (`label scan -> expands and filters` under a consumer), and
+ * the forms of the snapshot a run of one reads. See pipeline.ts for how they run.
+ */
+type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
+
+export type Stage = { readonly kind: 'expand'; readonly op: Op<'expand'> } | { readonly kind: 'filter'; readonly op: Op<'filter'> };
+
+export interface BatchPlan {
+  readonly scan: Op<'node_scan'> & { readonly label: string };
+  /** Bottom up. */
+  readonly stages: readonly Stage[];
+  readonly layout: readonly LayoutColumn[];
+  /**
+   * An expand at the top that nothing above reads (its relationship and end node unused, no
+   * uniqueness to check): its rows are only counted, so it gives each input row a weight, the number
+   * of relationships it would expand along, read from the CSR offsets, instead of making the rows.
+   */
+  readonly counted?: Op<'expand'>;
+}
+
+/** Whether `op` can be an expand of a batched pipeline whose layout so far is `layout`. */
+function batchableExpand(op: Op<'expand'>, layout: readonly LayoutColumn[]): boolean {
+  if (op.range !== undefined || op.shortest !== undefined || op.rel_bound || op.into || op.rel_props !== undefined || op.types.length !== 1) return false;
+  if (!layout.some((c) => c.slot === op.from && c.entity === 'node')) return false;
+  return op.unique_from.every((s) => layout.some((c) => c.slot === s && c.entity === 'relationship'));
+}
+
+/**
+ * The batched pipeline under a consumer, or undefined when `input` is not a label scan under
+ * expands and filters with at least one expand. `countOnly`: the consumer only counts rows.
+ */
+export function batchPlan(input: LogicalOp, countOnly: boolean): BatchPlan | undefined {
+  const chain: Stage[] = [];
+  let op = input;
+  for (;;) {
+    if (op.op === 'filter') chain.unshift({ kind: 'filter', op });
+    else if (op.op === 'expand') chain.unshift({ kind: 'expand', op });
+    else break;
+    op = op.input;
+  }
+  if (op.op !== 'node_scan' || op.label === undefined || op.input.op !== 'argument' || op.text !== undefined) return undefined;
+  const scan = op as Op<'node_scan'> & { readonly label: string };
+  if (!chain.some((s) => s.kind === 'expand')) return undefined;
+  const top = chain[chain.length - 1] as Stage;
+  let counted: Op<'expand'> | undefined;
+  if (countOnly && top.kind === 'expand' && top.op.rel_unused === true && top.op.to_unused === true && top.op.unique_from.length === 0) {
+    counted = top.op;
+    chain.pop();
+  }
+  const layout: LayoutColumn[] = [{ slot: scan.variable, entity: 'node' }];
+  for (const s of [...chain, ...(counted === undefined ? [] : [{ kind: 'expand' as const, op: counted }])]) {
+    if (s.kind !== 'expand') continue;
+    if (!batchableExpand(s.op, layout)) return undefined;
+    if (s.op === counted) break;
+    if (s.op.rel_unused !== true) layout.push({ slot: s.op.rel, entity: 'relationship' });
+    if (s.op.to_unused !== true) layout.push({ slot: s.op.to, entity: 'node' });
+  }
+  return counted === undefined ? { scan, stages: chain, layout } : { scan, stages: chain, layout, counted };
+}
+
+/** What one run reads: the label's list and, per expand (the counted one last), its CSR and end-label bitmaps. */
+export interface Forms {
+  readonly members: LabelMembers;
+  readonly csrs: readonly TypeAdjacency[];
+  readonly bitmaps: readonly (readonly Uint8Array[])[];
+}
+
+/**
+ * The forms a run needs, as the statement's snapshot has them, or undefined when it has not all of
+ * them (a write set, a lens, a label or type written since, no room in the scan cache): then the row
+ * operators run. Asking counts as demand for them, so a form missing now is built for a later run.
+ */
+export function formsFor(plan: BatchPlan, env: OpEnv): Forms | undefined {
+  const graph = env.cx.graph;
+  if (env.batched === false || !env.access.cacheable || !(graph instanceof SnapshotView)) return undefined;
+  const s = plan.scan;
+  // An index that may answer the scan makes the row path read the label in the index's order.
+  const catalog = env.cx.indexes;
+  if (s.props.some((p) => catalog.hasIndex(s.label, [p.key])) || (s.seekable !== undefined && catalog.hasIndex(s.label, [s.seekable.key]))) return undefined;
+  const members = graph.keptMembers(s.label);
+  if (members === undefined) return undefined;
+  const demand = members.nodes.length;
+  const csrs: TypeAdjacency[] = [];
+  const bitmaps: Uint8Array[][] = [];
+  for (const e of expandsOf(plan)) {
+    const csr = graph.adjacency(e.types[0] as string, demand);
+    if (csr === undefined) return undefined;
+    csrs.push(csr);
+    const bits: Uint8Array[] = [];
+    for (const l of e.to_labels ?? []) {
+      const b = env.access.labelBitmap(l, demand);
+      if (b === undefined) return undefined;
+      bits.push(b);
+    }
+    bitmaps.push(bits);
+  }
+  return { members, csrs, bitmaps };
+}
+
+export function expandsOf(plan: BatchPlan): Op<'expand'>[] {
+  const out = plan.stages.flatMap((s) => (s.kind === 'expand' ? [s.op] : []));
+  if (plan.counted !== undefined) out.push(plan.counted);
+  return out;
+}
+

@@ -1,0 +1,149 @@
+import type { Value } from '../../../common/values/value.js';
+import type { TypeAdjacency } from '../../../projections/graph/adjacency.js';
+import type { NodeState } from '../../../projections/graph/records.js';
+import type { SnapshotView } from '../../../projections/graph/view.js';
+import type { BoundExpression } from '../../bind/bound-expression.js';
+import { freeSlots, UNMOVABLE } from '../../plan/expressions.js';
+import { asPredicate } from '../../values/coerce.js';
+import type { Row } from '../context.js';
+import type { OpEnv } from '../read-ops.js';
+import type { Slices } from '../slices.js';
+import { Batch, BATCH_ROWS, NULL_BOOL, valueBuffer, type EntityKind } from './batch.js';
+import { expandsOf, type BatchPlan, type Forms, type Stage } from './batch-plan.js';
+import { countedExpand, expandStage, filterStage, scanEqualities, type BatchConsumer } from './stages.js';
+import { typedColumn, type TypedColumn } from './typed-columns.js';
+import { boxed, compileVector, type VectorScope } from './vector-expressions.js';
+
+/**
+ * Running a batched pipeline (`label scan -> expands and filters`, see batch-plan.ts).
+ *
+ * A pipeline binds entity slots in order (the scanned node, then each expand's relationship and end
+ * node when something reads them), so the columns a stage has are a prefix of the batch's. The scan
+ * reads the label's kept list BATCH_ROWS nodes at a time; an expand walks each row's slice of its
+ * type's CSR and writes rows into its own batch, pushing it on when full; a filter evaluates its
+ * predicate over the whole batch and compacts the batch in place. Rows leave in exactly the order the
+ * row-at-a-time operators make them (list order, then each node's CSR order, out before in), so
+ * anything that depends on order (first-seen groups, ties) comes out the same.
+ */
+
+/** The expressions of one run over a plan's batches, typed against the columns the run reads. */
+export class BatchScope implements VectorScope {
+  private readonly positions = new Map<number, { readonly column: number; readonly entity: EntityKind }>();
+  private readonly columns = new Map<string, TypedColumn | undefined>();
+  readonly params: ReadonlyMap<string, Value>;
+
+  constructor(
+    private readonly plan: BatchPlan,
+    private readonly env: OpEnv,
+    readonly arg: Row,
+    private readonly demand: number,
+  ) {
+    plan.layout.forEach((c, i) => this.positions.set(c.slot, { column: i, entity: c.entity }));
+    this.params = env.cx.params;
+  }
+
+  position(slot: number): { readonly column: number; readonly entity: EntityKind } | undefined {
+    return this.positions.get(slot);
+  }
+
+  column(key: string): TypedColumn | undefined {
+    if (!this.columns.has(key)) {
+      const values = this.env.access.nodeColumn(key, this.demand);
+      this.columns.set(key, values === undefined ? undefined : typedColumn(values));
+    }
+    return this.columns.get(key);
+  }
+
+  /** Row by row: each row of the batch becomes a row of references (only the slots `e` reads), evaluated by the row evaluator. */
+  generic(e: BoundExpression): (b: Batch) => Value[] {
+    const f = this.env.exprs.compile(e);
+    const graph = this.env.cx.graph as SnapshotView;
+    const free = freeSlots(e);
+    const fill = this.plan.layout.map((c, i) => ({ ...c, i })).filter((c) => free.has(c.slot) || free.has(UNMOVABLE));
+    const row = this.arg.slice();
+    const out = valueBuffer();
+    return (b) => {
+      for (let i = 0, n = b.length; i < n; i++) {
+        for (const c of fill) {
+          const id = (b.columns[c.i] as Int32Array)[i] as number;
+          row[c.slot] = c.entity === 'node' ? graph.nodeRef(id) : graph.edgeRef(id);
+        }
+        out[i] = f(row);
+      }
+      return out;
+    };
+  }
+
+  /** A predicate over batches: 1 where it is TRUE. Non-boolean values fail as the row filter fails. */
+  predicate(e: BoundExpression): (b: Batch) => Uint8Array {
+    const c = compileVector(e, this);
+    if (c.kind === 'bool') return (b) => c.run(b).values;
+    const out = new Uint8Array(BATCH_ROWS);
+    return (b) => {
+      const v = c.run(b);
+      for (let i = 0, n = b.length; i < n; i++) out[i] = asPredicate(boxed(c, v, i)) === true ? 1 : NULL_BOOL;
+      return out;
+    };
+  }
+}
+
+/**
+ * Runs `plan` over `forms` into `consume`. A plain loop over the list, BATCH_ROWS nodes a chunk;
+ * when the slice runs out between chunks it hands the rest to a generator (see slices.ts).
+ */
+export function runBatches(plan: BatchPlan, forms: Forms, scope: BatchScope, env: OpEnv, consume: BatchConsumer): boolean | Slices {
+  const deadline = env.cx.deadline;
+  const width = plan.layout.length;
+  let push: BatchConsumer = consume;
+  // Stages are wired top down: each pushes into the one above it.
+  const expands = expandsOf(plan);
+  let k = expands.length - 1;
+  if (plan.counted !== undefined) {
+    const counted = countedExpand(plan.counted, plan, forms.csrs[k] as TypeAdjacency, forms.bitmaps[k] as readonly Uint8Array[], push);
+    push = counted;
+    k--;
+  }
+  for (let s = plan.stages.length - 1; s >= 0; s--) {
+    const stage = plan.stages[s] as Stage;
+    if (stage.kind === 'filter') push = filterStage(scope.predicate(stage.op.predicate), push);
+    else {
+      push = expandStage(stage.op, plan, forms.csrs[k] as TypeAdjacency, forms.bitmaps[k] as readonly Uint8Array[], width, deadline.check.bind(deadline), push);
+      k--;
+    }
+  }
+  const nodes = forms.members.nodes;
+  const n = nodes.length;
+  const batch = new Batch(width);
+  const ids = batch.columns[0] as Int32Array;
+  const admit = scanEqualities(plan.scan, env, scope.arg, n);
+  const chunk = (from: number): number => {
+    const to = Math.min(n, from + BATCH_ROWS);
+    let w = 0;
+    for (let i = from; i < to; i++) {
+      const node = nodes[i] as NodeState;
+      if (admit === undefined || admit(node)) ids[w++] = node.id;
+    }
+    batch.length = w;
+    if (w > 0) push(batch, undefined);
+    deadline.check();
+    return to;
+  };
+  let at = 0;
+  while (at < n) {
+    at = chunk(at);
+    if (deadline.due && at < n) {
+      const from = at;
+      return (function* (): Slices {
+        let i = from;
+        while (i < n) {
+          yield;
+          i = chunk(i);
+          while (i < n && !deadline.due) i = chunk(i);
+        }
+        return true;
+      })();
+    }
+  }
+  return true;
+}
+

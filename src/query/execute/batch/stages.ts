@@ -1,0 +1,176 @@
+import type { AdjacencyRows, TypeAdjacency } from '../../../projections/graph/adjacency.js';
+import type { NodeState } from '../../../projections/graph/records.js';
+import type { LogicalOp } from '../../plan/logical.js';
+import type { Row } from '../context.js';
+import { propertyEquals, type OpEnv } from '../read-ops.js';
+import { Batch, BATCH_ROWS } from './batch.js';
+import type { BatchPlan } from './batch-plan.js';
+
+/**
+ * The stages of a batched pipeline, each a consumer of batches that pushes its own on: the scan's
+ * inline equalities, filters, expands over a CSR, and the counted expand of a degree ranking.
+ */
+type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
+
+/** Receives each batch a pipeline makes; `weights` (when the last expand is counted) holds each row's count. */
+export type BatchConsumer = (b: Batch, weights: Float64Array | undefined) => void;
+
+/**
+ * The scan's inline equalities (`(a:L {k: v})`, `a.k = v` folded into the scan) as a test of one
+ * node, reading the column by id where the store keeps one; undefined when there are none.
+ */
+export function scanEqualities(scan: BatchPlan['scan'], env: OpEnv, arg: Row, demand: number): ((node: NodeState) => boolean) | undefined {
+  if (scan.props.length === 0) return undefined;
+  const tests = scan.props.map((p) => ({ key: p.key, wanted: env.exprs.compile(p.value)(arg), column: env.access.nodeColumn(p.key, demand) }));
+  return (node) => {
+    for (const t of tests) {
+      const v = t.column === undefined ? node.props.get(t.key) : t.column[node.id];
+      if (v === undefined || v === null || !propertyEquals(v, t.wanted)) return false;
+    }
+    return true;
+  };
+}
+
+/** Keeps the rows whose predicate is TRUE, compacting the batch's bound columns in place. */
+export function filterStage(predicate: (b: Batch) => Uint8Array, next: BatchConsumer): BatchConsumer {
+  return (b, weights) => {
+    const keep = predicate(b);
+    const cols = b.columns;
+    let w = 0;
+    for (let i = 0, n = b.length; i < n; i++) {
+      if (keep[i] !== 1) continue;
+      if (w !== i) {
+        for (let c = 0; c < cols.length; c++) (cols[c] as Int32Array)[w] = (cols[c] as Int32Array)[i] as number;
+        if (weights !== undefined) weights[w] = weights[i] as number;
+      }
+      w++;
+    }
+    b.length = w;
+    if (w > 0) next(b, weights);
+  };
+}
+
+/** Whether node `end` has every label of `bitmaps`. */
+function hasAll(bitmaps: readonly Uint8Array[], end: number): boolean {
+  for (let l = 0; l < bitmaps.length; l++) if ((bitmaps[l] as Uint8Array)[end] !== 1) return false;
+  return true;
+}
+
+/** One expand: per input row, its CSR slice (out, then in for an undirected pattern, a self-loop once). */
+export function expandStage(
+  op: Op<'expand'>,
+  plan: BatchPlan,
+  csr: TypeAdjacency,
+  bitmaps: readonly Uint8Array[],
+  width: number,
+  check: () => void,
+  next: BatchConsumer,
+): BatchConsumer {
+  const column = (slot: number): number => plan.layout.findIndex((c) => c.slot === slot);
+  const from = column(op.from);
+  const relAt = op.rel_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.rel && c.entity === 'relationship');
+  const toAt = op.to_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.to && c.entity === 'node');
+  // Columns bound below this expand: a prefix of the layout.
+  const bound = Math.min(...[relAt, toAt].filter((x) => x >= 0), width);
+  const unique = op.unique_from.map((s) => plan.layout.findIndex((c) => c.slot === s && c.entity === 'relationship'));
+  const parts = op.direction === 'both' ? [csr.out, csr.into] : [op.direction === 'in' ? csr.into : csr.out];
+  const out = new Batch(width);
+  const flush = (): void => {
+    next(out, undefined);
+    out.length = 0;
+    check();
+  };
+  return (b) => {
+    const src = b.columns[from] as Int32Array;
+    const inCols = b.columns;
+    const outCols = out.columns;
+    const rels = relAt >= 0 ? (outCols[relAt] as Int32Array) : undefined;
+    const tos = toAt >= 0 ? (outCols[toAt] as Int32Array) : undefined;
+    for (let i = 0, n = b.length; i < n; i++) {
+      const at = src[i] as number;
+      for (let p = 0; p < parts.length; p++) {
+        const rows = parts[p] as TypeAdjacency['out'];
+        const { offsets, ends, edges } = rows;
+        if (at >= offsets.length - 1) continue;
+        for (let j = offsets[at] as number, hi = offsets[at + 1] as number; j < hi; j++) {
+          const end = ends[j] as number;
+          const edge = edges[j] as number;
+          if (p === 1 && end === at) continue;
+          let used = false;
+          for (let u = 0; u < unique.length; u++) if ((inCols[unique[u] as number] as Int32Array)[i] === edge) used = true;
+          if (used || (bitmaps.length > 0 && !hasAll(bitmaps, end))) continue;
+          const w = out.length;
+          for (let c = 0; c < bound; c++) (outCols[c] as Int32Array)[w] = (inCols[c] as Int32Array)[i] as number;
+          if (rels !== undefined) rels[w] = edge;
+          if (tos !== undefined) tos[w] = end;
+          out.length = w + 1;
+          if (out.length === BATCH_ROWS) flush();
+        }
+      }
+    }
+    if (out.length > 0) flush();
+  };
+}
+
+/**
+ * Per node, how many of its CSR slice's ends have the label of `bitmap`: counted once per pair of
+ * forms and kept while both are (a WeakMap keyed by them, both pictures of one point of the log), so
+ * a degree ranking with an end label reads one array per node instead of testing every relationship.
+ */
+const labelledDegrees = new WeakMap<AdjacencyRows, WeakMap<Uint8Array, Int32Array>>();
+
+function degreesWithLabel(rows: AdjacencyRows, bitmap: Uint8Array): Int32Array {
+  let byBitmap = labelledDegrees.get(rows);
+  if (byBitmap === undefined) labelledDegrees.set(rows, (byBitmap = new WeakMap()));
+  let degrees = byBitmap.get(bitmap);
+  if (degrees === undefined) {
+    const { offsets, ends } = rows;
+    degrees = new Int32Array(offsets.length - 1);
+    for (let at = 0; at < degrees.length; at++) {
+      let k = 0;
+      for (let j = offsets[at] as number, hi = offsets[at + 1] as number; j < hi; j++) k += bitmap[ends[j] as number] === 1 ? 1 : 0;
+      degrees[at] = k;
+    }
+    byBitmap.set(bitmap, degrees);
+  }
+  return degrees;
+}
+
+/** The top expand, counted: each row's weight is how many rows it would make. Rows that would make none go. */
+export function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjacency, bitmaps: readonly Uint8Array[], next: BatchConsumer): BatchConsumer {
+  const from = plan.layout.findIndex((c) => c.slot === op.from && c.entity === 'node');
+  const direction = op.direction;
+  const weights = new Float64Array(BATCH_ROWS);
+  const count = (offsets: Int32Array, ends: Int32Array, at: number, skipSelf: boolean): number => {
+    if (at >= offsets.length - 1) return 0;
+    const lo = offsets[at] as number;
+    const hi = offsets[at + 1] as number;
+    if (bitmaps.length === 0 && !skipSelf) return hi - lo;
+    let k = 0;
+    for (let j = lo; j < hi; j++) {
+      const end = ends[j] as number;
+      if (skipSelf && end === at) continue;
+      if (bitmaps.length === 0 || hasAll(bitmaps, end)) k++;
+    }
+    return k;
+  };
+  // One end label and one side: the per-node counts of ends with the label, made once.
+  const single = bitmaps.length === 1 && direction !== 'both' ? degreesWithLabel(direction === 'in' ? csr.into : csr.out, bitmaps[0] as Uint8Array) : undefined;
+  return (b) => {
+    const src = b.columns[from] as Int32Array;
+    const cols = b.columns;
+    let w = 0;
+    for (let i = 0, n = b.length; i < n; i++) {
+      const at = src[i] as number;
+      let k = 0;
+      if (single !== undefined) k = at < single.length ? (single[at] as number) : 0;
+      else if (direction !== 'in') k += count(csr.out.offsets, csr.out.ends, at, false);
+      if (single === undefined && direction !== 'out') k += count(csr.into.offsets, csr.into.ends, at, direction === 'both');
+      if (k === 0) continue;
+      if (w !== i) for (let c = 0; c < cols.length; c++) (cols[c] as Int32Array)[w] = (cols[c] as Int32Array)[i] as number;
+      weights[w++] = k;
+    }
+    b.length = w;
+    if (w > 0) next(b, weights);
+  };
+}

@@ -1,0 +1,439 @@
+import type { Value } from '../../../common/values/value.js';
+import type { BoundExpression } from '../../bind/bound-expression.js';
+import { Batch, BATCH_ROWS, NULL_BOOL, valueBuffer, type EntityKind, type Vec } from './batch.js';
+import { EXACT_INTEGER_MAX, type TypedColumn } from './typed-columns.js';
+
+/**
+ * Expressions over batches: each compiles once per run to a closure that fills its own typed buffer
+ * for every row of a batch in one loop. Covered: property reads of the pipeline's nodes, literals and
+ * parameters, comparisons, + - * and negation, AND/OR/XOR/NOT and IS [NOT] NULL, whenever the
+ * operands' types make the answer certain without boxing (numbers with numbers, strings compared for
+ * equality by dictionary code). Integer arithmetic is typed only while the operands' known bounds
+ * keep the result below 2^53, so it can neither overflow nor lose exactness; anything else (division,
+ * functions, mixed types, relationship properties) is evaluated per row by the row evaluator, which
+ * gives it the same semantics as the row-at-a-time operators.
+ */
+type NumVec = Extract<Vec, { kind: 'num' }>;
+type BoolVec = Extract<Vec, { kind: 'bool' }>;
+type CodeVec = Extract<Vec, { kind: 'code' }>;
+type AnyVec = Extract<Vec, { kind: 'any' }>;
+
+export type Compiled =
+  | {
+      readonly kind: 'num';
+      /** INTEGER values (else FLOAT); then every value's magnitude is at most `max_abs` < 2^53. */
+      readonly integer: boolean;
+      readonly max_abs: number;
+      readonly run: (b: Batch) => NumVec;
+    }
+  | { readonly kind: 'bool'; readonly run: (b: Batch) => BoolVec }
+  | { readonly kind: 'code'; readonly dictionary: readonly string[]; readonly index: ReadonlyMap<string, number>; readonly run: (b: Batch) => CodeVec }
+  /** A string constant: typed only as an operand of = and <> against a code vector. */
+  | { readonly kind: 'text'; readonly value: string }
+  | { readonly kind: 'any'; readonly run: (b: Batch) => AnyVec };
+
+/** A compiled expression that can run over a batch (a bare string constant cannot). */
+export type Vectorized = Exclude<Compiled, { kind: 'text' }>;
+
+export interface VectorScope {
+  /** The batch column of an entity slot, when the pipeline binds it. */
+  position(slot: number): { readonly column: number; readonly entity: EntityKind } | undefined;
+  /** The typed column of a node property by node id, or undefined when the store keeps none. */
+  column(key: string): TypedColumn | undefined;
+  readonly params: ReadonlyMap<string, Value>;
+  /** `e` evaluated row by row by the row evaluator. */
+  generic(e: BoundExpression): (b: Batch) => Value[];
+}
+
+/** `e` over batches: typed where it can be, row by row otherwise. */
+export function compileVector(e: BoundExpression, scope: VectorScope): Vectorized {
+  const t = typed(e, scope);
+  if (t !== undefined && t.kind !== 'text') return t;
+  const run = scope.generic(e);
+  const vec: { kind: 'any'; values: Value[] } = { kind: 'any', values: [] };
+  return {
+    kind: 'any',
+    run: (b) => {
+      vec.values = run(b);
+      return vec;
+    },
+  };
+}
+
+/** The value at row `i` of a vector that `c` produced, boxed as the row evaluator would give it. */
+export function boxed(c: Compiled, v: Vec, i: number): Value {
+  switch (v.kind) {
+    case 'num':
+      if (v.nulls[i] === 1) return null;
+      return c.kind === 'num' && c.integer ? BigInt(v.values[i] as number) : (v.values[i] as number);
+    case 'bool': {
+      const x = v.values[i] as number;
+      return x === NULL_BOOL ? null : x === 1;
+    }
+    case 'code': {
+      const code = v.codes[i] as number;
+      return code < 0 ? null : ((c as Extract<Compiled, { kind: 'code' }>).dictionary[code] as string);
+    }
+    case 'any':
+      return v.values[i] as Value;
+  }
+}
+
+function numBuffers(): { values: Float64Array; nulls: Uint8Array } {
+  return { values: new Float64Array(BATCH_ROWS), nulls: new Uint8Array(BATCH_ROWS) };
+}
+
+function constant(value: Value): Compiled | undefined {
+  if (typeof value === 'bigint') {
+    if (value > BigInt(EXACT_INTEGER_MAX) || value < -BigInt(EXACT_INTEGER_MAX)) return undefined;
+    const vec: NumVec = { kind: 'num', ...numBuffers() };
+    vec.values.fill(Number(value));
+    return { kind: 'num', integer: true, max_abs: Math.abs(Number(value)), run: () => vec };
+  }
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return undefined;
+    const vec: NumVec = { kind: 'num', ...numBuffers() };
+    vec.values.fill(value);
+    return { kind: 'num', integer: false, max_abs: Infinity, run: () => vec };
+  }
+  if (typeof value === 'boolean') {
+    const vec: BoolVec = { kind: 'bool', values: new Uint8Array(BATCH_ROWS).fill(value ? 1 : 0) };
+    return { kind: 'bool', run: () => vec };
+  }
+  if (typeof value === 'string') return { kind: 'text', value };
+  return undefined;
+}
+
+function property(e: Extract<BoundExpression, { kind: 'property' }>, scope: VectorScope): Compiled | undefined {
+  if (e.object.kind !== 'variable') return undefined;
+  const at = scope.position(e.object.variable.id);
+  if (at === undefined || at.entity !== 'node') return undefined;
+  const column = scope.column(e.key);
+  if (column === undefined) return undefined;
+  const c = at.column;
+  switch (column.kind) {
+    case 'int':
+    case 'float': {
+      const vec: NumVec = { kind: 'num', ...numBuffers() };
+      const { values, nulls } = column;
+      const run = (b: Batch): NumVec => {
+        const ids = b.columns[c] as Int32Array;
+        const out = vec.values;
+        const outNulls = vec.nulls;
+        for (let i = 0, n = b.length; i < n; i++) {
+          const id = ids[i] as number;
+          out[i] = values[id] as number;
+          outNulls[i] = nulls[id] as number;
+        }
+        return vec;
+      };
+      return column.kind === 'int' ? { kind: 'num', integer: true, max_abs: column.max_abs, run } : { kind: 'num', integer: false, max_abs: Infinity, run };
+    }
+    case 'string': {
+      const vec: CodeVec = { kind: 'code', codes: new Int32Array(BATCH_ROWS) };
+      const codes = column.codes;
+      return {
+        kind: 'code',
+        dictionary: column.dictionary,
+        index: column.index,
+        run: (b) => {
+          const ids = b.columns[c] as Int32Array;
+          const out = vec.codes;
+          for (let i = 0, n = b.length; i < n; i++) out[i] = codes[ids[i] as number] as number;
+          return vec;
+        },
+      };
+    }
+    case 'any': {
+      const vec: AnyVec = { kind: 'any', values: valueBuffer() };
+      const values = column.values;
+      return {
+        kind: 'any',
+        run: (b) => {
+          const ids = b.columns[c] as Int32Array;
+          const out = vec.values;
+          for (let i = 0, n = b.length; i < n; i++) out[i] = values[ids[i] as number] ?? null;
+          return vec;
+        },
+      };
+    }
+  }
+}
+
+function typed(e: BoundExpression, scope: VectorScope): Compiled | undefined {
+  switch (e.kind) {
+    case 'literal':
+      return constant(e.value as Value);
+    case 'parameter':
+      return scope.params.has(e.name) ? constant(scope.params.get(e.name) as Value) : undefined;
+    case 'property':
+      return property(e, scope);
+    case 'is_null': {
+      const o = typed(e.operand, scope);
+      return o === undefined || o.kind === 'text' ? undefined : isNull(o, e.negated);
+    }
+    case 'unary': {
+      const o = typed(e.operand, scope);
+      if (e.op === 'not' && o?.kind === 'bool') return not(o);
+      if (e.op === 'neg' && o?.kind === 'num') return negate(o);
+      return undefined;
+    }
+    case 'binary': {
+      const l = typed(e.left, scope);
+      const r = typed(e.right, scope);
+      if (l === undefined || r === undefined) return undefined;
+      switch (e.op) {
+        case 'and':
+        case 'or':
+        case 'xor':
+          return l.kind === 'bool' && r.kind === 'bool' ? logic(e.op, l, r) : undefined;
+        case 'eq':
+        case 'neq':
+          if (l.kind === 'num' && r.kind === 'num') return compareNumbers(e.op, l, r);
+          return compareCodes(e.op, l, r);
+        case 'lt':
+        case 'gt':
+        case 'lte':
+        case 'gte':
+          return l.kind === 'num' && r.kind === 'num' ? compareNumbers(e.op, l, r) : undefined;
+        case 'add':
+        case 'sub':
+        case 'mul':
+          return l.kind === 'num' && r.kind === 'num' ? arithmetic(e.op, l, r) : undefined;
+        default:
+          return undefined;
+      }
+    }
+    default:
+      return undefined;
+  }
+}
+
+type NumCompiled = Extract<Compiled, { kind: 'num' }>;
+type BoolCompiled = Extract<Compiled, { kind: 'bool' }>;
+
+function isNull(o: Exclude<Compiled, { kind: 'text' }>, negated: boolean): BoolCompiled {
+  const vec: BoolVec = { kind: 'bool', values: new Uint8Array(BATCH_ROWS) };
+  const yes = negated ? 0 : 1;
+  const no = 1 - yes;
+  return {
+    kind: 'bool',
+    run: (b) => {
+      const v = o.run(b);
+      const out = vec.values;
+      const n = b.length;
+      switch (v.kind) {
+        case 'num':
+          for (let i = 0; i < n; i++) out[i] = v.nulls[i] === 1 ? yes : no;
+          break;
+        case 'bool':
+          for (let i = 0; i < n; i++) out[i] = v.values[i] === NULL_BOOL ? yes : no;
+          break;
+        case 'code':
+          for (let i = 0; i < n; i++) out[i] = (v.codes[i] as number) < 0 ? yes : no;
+          break;
+        case 'any':
+          for (let i = 0; i < n; i++) out[i] = v.values[i] === null ? yes : no;
+          break;
+      }
+      return vec;
+    },
+  };
+}
+
+function not(o: BoolCompiled): BoolCompiled {
+  const vec: BoolVec = { kind: 'bool', values: new Uint8Array(BATCH_ROWS) };
+  return {
+    kind: 'bool',
+    run: (b) => {
+      const x = o.run(b).values;
+      const out = vec.values;
+      for (let i = 0, n = b.length; i < n; i++) {
+        const v = x[i] as number;
+        out[i] = v === NULL_BOOL ? NULL_BOOL : 1 - v;
+      }
+      return vec;
+    },
+  };
+}
+
+function negate(o: NumCompiled): NumCompiled {
+  const vec: NumVec = { kind: 'num', ...numBuffers() };
+  return {
+    ...o,
+    run: (b) => {
+      const x = o.run(b);
+      for (let i = 0, n = b.length; i < n; i++) {
+        vec.values[i] = -(x.values[i] as number);
+        vec.nulls[i] = x.nulls[i] as number;
+      }
+      return vec;
+    },
+  };
+}
+
+/** Three-valued logic on 0 / 1 / NULL_BOOL. */
+function logic(op: 'and' | 'or' | 'xor', l: BoolCompiled, r: BoolCompiled): BoolCompiled {
+  const vec: BoolVec = { kind: 'bool', values: new Uint8Array(BATCH_ROWS) };
+  return {
+    kind: 'bool',
+    run: (b) => {
+      const x = l.run(b).values;
+      const y = r.run(b).values;
+      const out = vec.values;
+      const n = b.length;
+      if (op === 'and') {
+        for (let i = 0; i < n; i++) {
+          const a = x[i] as number;
+          const c = y[i] as number;
+          out[i] = a === 0 || c === 0 ? 0 : a === NULL_BOOL || c === NULL_BOOL ? NULL_BOOL : 1;
+        }
+      } else if (op === 'or') {
+        for (let i = 0; i < n; i++) {
+          const a = x[i] as number;
+          const c = y[i] as number;
+          out[i] = a === 1 || c === 1 ? 1 : a === NULL_BOOL || c === NULL_BOOL ? NULL_BOOL : 0;
+        }
+      } else {
+        for (let i = 0; i < n; i++) {
+          const a = x[i] as number;
+          const c = y[i] as number;
+          out[i] = a === NULL_BOOL || c === NULL_BOOL ? NULL_BOOL : a ^ c;
+        }
+      }
+      return vec;
+    },
+  };
+}
+
+type Comparison = 'eq' | 'neq' | 'lt' | 'gt' | 'lte' | 'gte';
+
+/**
+ * Numbers compare by value across INTEGER and FLOAT (1 = 1.0), as Cypher's comparison does; NaN never
+ * reaches here. One loop per operator, so the loop body holds no test of which operator it is.
+ */
+function compareNumbers(op: Comparison, l: NumCompiled, r: NumCompiled): BoolCompiled {
+  const vec: BoolVec = { kind: 'bool', values: new Uint8Array(BATCH_ROWS) };
+  const loop = COMPARE_LOOPS[op];
+  return {
+    kind: 'bool',
+    run: (b) => {
+      const x = l.run(b);
+      const y = r.run(b);
+      loop(x.values, y.values, vec.values, b.length);
+      // Nulls last: a comparison with null is null.
+      const xn = x.nulls;
+      const yn = y.nulls;
+      const out = vec.values;
+      for (let i = 0, n = b.length; i < n; i++) if ((xn[i]! | yn[i]!) === 1) out[i] = NULL_BOOL;
+      return vec;
+    },
+  };
+}
+
+type CompareLoop = (x: Float64Array, y: Float64Array, out: Uint8Array, n: number) => void;
+
+const COMPARE_LOOPS: Readonly<Record<Comparison, CompareLoop>> = {
+  eq: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = x[i] === y[i] ? 1 : 0;
+  },
+  neq: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = x[i] !== y[i] ? 1 : 0;
+  },
+  lt: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) < (y[i] as number) ? 1 : 0;
+  },
+  gt: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) > (y[i] as number) ? 1 : 0;
+  },
+  lte: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) <= (y[i] as number) ? 1 : 0;
+  },
+  gte: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) >= (y[i] as number) ? 1 : 0;
+  },
+};
+
+/**
+ * Strings for (in)equality: two code vectors (over different dictionaries, the left's codes are
+ * mapped into the right's once per run), or a code vector and a string constant. Undefined for
+ * anything else.
+ */
+function compareCodes(op: 'eq' | 'neq', l: Compiled, r: Compiled): BoolCompiled | undefined {
+  const vec: BoolVec = { kind: 'bool', values: new Uint8Array(BATCH_ROWS) };
+  const yes = op === 'eq' ? 1 : 0;
+  const no = 1 - yes;
+  if (l.kind === 'text' && r.kind === 'code') return compareCodes(op, r, l);
+  if (l.kind !== 'code') return undefined;
+  if (r.kind === 'text') {
+    // A string the dictionary lacks equals no value: code -2 matches no row's code (nulls are -1).
+    const wanted = l.index.get(r.value) ?? -2;
+    return {
+      kind: 'bool',
+      run: (b) => {
+        const x = l.run(b).codes;
+        const out = vec.values;
+        for (let i = 0, n = b.length; i < n; i++) {
+          const c = x[i] as number;
+          out[i] = c < 0 ? NULL_BOOL : c === wanted ? yes : no;
+        }
+        return vec;
+      },
+    };
+  }
+  if (r.kind !== 'code') return undefined;
+  const remap = l.dictionary === r.dictionary ? undefined : Int32Array.from(l.dictionary, (s) => r.index.get(s) ?? -2);
+  return {
+    kind: 'bool',
+    run: (b) => {
+      const x = l.run(b).codes;
+      const y = r.run(b).codes;
+      const out = vec.values;
+      for (let i = 0, n = b.length; i < n; i++) {
+        const a = x[i] as number;
+        const c = y[i] as number;
+        if (a < 0 || c < 0) out[i] = NULL_BOOL;
+        else out[i] = (remap === undefined ? a : (remap[a] as number)) === c ? yes : no;
+      }
+      return vec;
+    },
+  };
+}
+
+/** + - * where the result is certain to be exact: FLOAT when either side is, INTEGER within bounds. */
+function arithmetic(op: 'add' | 'sub' | 'mul', l: NumCompiled, r: NumCompiled): NumCompiled | undefined {
+  const integer = l.integer && r.integer;
+  const max_abs = integer ? (op === 'mul' ? l.max_abs * r.max_abs : l.max_abs + r.max_abs) : Infinity;
+  // Beyond 2^53 an INTEGER result could lose exactness or overflow 64 bits: the row evaluator decides.
+  if (integer && !(max_abs <= EXACT_INTEGER_MAX)) return undefined;
+  const vec: NumVec = { kind: 'num', ...numBuffers() };
+  const loop = ARITHMETIC_LOOPS[op];
+  return {
+    kind: 'num',
+    integer,
+    max_abs,
+    run: (b) => {
+      const x = l.run(b);
+      const y = r.run(b);
+      const n = b.length;
+      loop(x.values, y.values, vec.values, n);
+      const nulls = vec.nulls;
+      for (let i = 0; i < n; i++) nulls[i] = x.nulls[i]! | y.nulls[i]!;
+      return vec;
+    },
+  };
+}
+
+type ArithmeticLoop = (x: Float64Array, y: Float64Array, out: Float64Array, n: number) => void;
+
+const ARITHMETIC_LOOPS: Readonly<Record<'add' | 'sub' | 'mul', ArithmeticLoop>> = {
+  add: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) + (y[i] as number);
+  },
+  sub: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) - (y[i] as number);
+  },
+  mul: (x, y, out, n) => {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) * (y[i] as number);
+  },
+};
