@@ -1,4 +1,4 @@
-import { failedPrecondition, unimplemented } from '../common/errors.js';
+import { failedPrecondition, isWeftError, unimplemented } from '../common/errors.js';
 import type { Value } from '../common/values/value.js';
 import type { CypherCall, CypherOutcome, PlanNode } from '../api/query-service.js';
 import { SnapshotView, type GraphReader } from '../projections/graph/view.js';
@@ -34,6 +34,9 @@ export interface StatementLimits {
 }
 
 export const no_statement_limits: StatementLimits = { statement_timeout_ms: 0 };
+
+/** Sliced runs of an auto-committed write refused for a conflict before it runs in one go. */
+const sliced_write_attempts_max = 3;
 
 export class CypherRunner {
   private schemaHandler: SchemaStatementHandler | undefined;
@@ -96,17 +99,18 @@ export class CypherRunner {
         if (call.at_timestamp > 0) throw failedPrecondition('a statement that writes cannot read at a past timestamp');
         // Its reads see computed properties as a read-only statement does, at the same clock. It runs
         // in time slices on its own write set (nothing else reads or writes it), so a cancelled call
-        // or a deadline stops it at its next slice with nothing proposed.
-        const computed_at_us = this.clock();
-        const lens = computedLens(this.db, computed_at_us);
-        const sliced: ExecuteContext = lens === undefined ? { ...ctx, writes_private: true } : { ...ctx, writes_private: true, write_lens: lens };
-        const { value, receipt } = await this.db.writeSliced((ws) => this.engine.executeSliced(prepared, ws, sliced, call.signal), {
-          concern: call.concern,
-          computed_at_us,
-        });
-        // Values the statement returns are resolved against the state it wrote, pending or not,
-        // with their computed properties at the clock its reads saw.
-        return this.outcome(value, computedRefs(this.db, this.db.sm.latestView(), computed_at_us), receipt.commit_ts);
+        // or a deadline stops it at its next slice with nothing proposed. A write that paused and was
+        // overtaken by another on what it read is refused whole (nothing applied) and run again: an
+        // auto-committed statement has no transaction for its caller to retry. After
+        // `sliced_write_attempts_max` such refusals it runs once in one go, which nothing can overtake.
+        for (let attempt = 1; attempt <= sliced_write_attempts_max; attempt++) {
+          try {
+            return await this.writeStatement(prepared, call, ctx, true);
+          } catch (e) {
+            if (!isWeftError(e) || e.reason !== 'TRANSACTION_CONFLICT') throw e;
+          }
+        }
+        return await this.writeStatement(prepared, call, ctx, false);
       }
       case 'schema': {
         if (this.schemaHandler === undefined) throw unimplemented('schema statements are not available on this server');
@@ -118,6 +122,20 @@ export class CypherRunner {
           'SESSION_REQUIRED',
         );
     }
+  }
+
+  /** One run of an auto-committed writing statement: in time slices on a pinned snapshot, or in one go. */
+  private async writeStatement(prepared: Prepared, call: CypherCall, ctx: ExecuteContext, sliced: boolean): Promise<CypherOutcome> {
+    const computed_at_us = this.clock();
+    const lens = computedLens(this.db, computed_at_us);
+    const writing: ExecuteContext = lens === undefined ? ctx : { ...ctx, write_lens: lens };
+    const options = { concern: call.concern, computed_at_us };
+    const { value, receipt } = sliced
+      ? await this.db.writeSliced((ws) => this.engine.executeSliced(prepared, ws, { ...writing, writes_private: true }, call.signal), options)
+      : await this.db.write((ws) => this.engine.execute(prepared, ws, writing), options);
+    // Values the statement returns are resolved against the state it wrote, pending or not,
+    // with their computed properties at the clock its reads saw.
+    return this.outcome(value, computedRefs(this.db, this.db.sm.latestView(), computed_at_us), receipt.commit_ts);
   }
 
   /**
