@@ -93,8 +93,17 @@ export class WeftGrpcEngine implements SocialEngine {
   private client: GrpcClient<typeof QueryService> | undefined;
   private readonly dir = mkdtempSync(join(tmpdir(), 'weft-bench-grpc-'));
 
+  /** `node_args` go to the server's node (a CPU profile or GC trace of its read path). */
+  constructor(private readonly node_args: readonly string[] = []) {}
+
+  /** The server's gRPC address, once loaded. */
+  get address(): string {
+    if (this.server === undefined) throw new Error('not loaded');
+    return this.server.grpc;
+  }
+
   async load(graph: SocialGraph): Promise<void> {
-    this.server = await startServerProcess(this.dir, ['--query-memory-limit-mb', String(memory_limit_mb), '--checkpoint-interval-entries', '1000000']);
+    this.server = await startServerProcess(this.dir, ['--query-memory-limit-mb', String(memory_limit_mb), '--checkpoint-interval-entries', '1000000'], this.node_args);
     this.client = createGrpcClient(QueryService, this.server.grpc, { message_bytes_max: 64 * 1024 * 1024 });
     await loadThrough(graph, (cypher, params) => this.exec(cypher, params));
     await this.exec(create_index, {});
