@@ -50,6 +50,8 @@ export interface ServerConfig {
   readonly transactions_max: number;
   readonly request_bytes_max: number;
   readonly log_segment_bytes_max: number;
+  /** Log batches of at most this many entries are fsynced on the event loop's thread; 0: none (docs/storage.md). */
+  readonly log_inline_fsync_entries_max: number;
   readonly shutdown_drain_ms: number;
   /** Deadline of a Cypher statement whose call sets none, in ms; 0 for none. */
   readonly statement_timeout_ms: number;
@@ -110,6 +112,7 @@ export const defaultConfig: ServerConfig = {
   transactions_max: 1000,
   request_bytes_max: 16 * 1024 * 1024,
   log_segment_bytes_max: 64 * 1024 * 1024,
+  log_inline_fsync_entries_max: 0,
   shutdown_drain_ms: 10_000,
   statement_timeout_ms: 300_000,
   statement_running_max: 64,
@@ -147,6 +150,7 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   transactions_max: [1, 1_000_000],
   request_bytes_max: [1024, 1024 * 1024 * 1024],
   log_segment_bytes_max: [4096, 1024 * 1024 * 1024],
+  log_inline_fsync_entries_max: [0, 1024],
   checkpoint_interval_entries: [1, Number.MAX_SAFE_INTEGER],
   statement_running_max: [1, 100_000],
   blob_chunk_writes_in_flight_max: [1, 256],

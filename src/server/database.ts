@@ -32,6 +32,8 @@ export interface DatabaseOptions {
   /** Longest time between checkpoints while entries arrive; absent: entries alone decide. */
   readonly checkpoint_interval_secs?: number;
   readonly log_segment_bytes_max: number;
+  /** See SegmentLogOptions.inline_fsync_entries_max; absent: 0, every fsync in the thread pool. */
+  readonly log_inline_fsync_entries_max?: number;
   /** What kept label lists and their columns may hold, in MiB (`scan_cache_mb`); absent: the store's default. */
   readonly scan_cache_mb?: number;
   readonly clock?: PhysicalClock;
@@ -142,7 +144,7 @@ export class Database {
       const log = await LogDriver.open(dataDir.logDir, {
         node_id: options.node_id,
         clock,
-        segment: { segment_bytes_max: options.log_segment_bytes_max },
+        segment: { segment_bytes_max: options.log_segment_bytes_max, inline_fsync_entries_max: options.log_inline_fsync_entries_max ?? 0 },
         checkpoint_index: sm.committedIndex,
         checkpoint_ts: sm.clock.lastTs,
         timing: options.raft ?? DEFAULT_TIMING,

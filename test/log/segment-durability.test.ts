@@ -13,6 +13,7 @@ afterEach(() => scratch.removeAll());
 class RecordingIo implements SegmentLogIo {
   readonly calls: string[] = [];
   fail_next_fdatasync = false;
+  fail_next_fdatasync_sync = false;
   async fdatasync(fd: number): Promise<void> {
     this.calls.push('fdatasync');
     if (this.fail_next_fdatasync) {
@@ -23,6 +24,10 @@ class RecordingIo implements SegmentLogIo {
   }
   fdatasyncSync(fd: number): void {
     this.calls.push('fdatasyncSync');
+    if (this.fail_next_fdatasync_sync) {
+      this.fail_next_fdatasync_sync = false;
+      throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+    }
     fdatasyncSync(fd);
   }
 }
@@ -77,6 +82,48 @@ describe('segment log: large batches', () => {
 });
 
 describe('segment log: fsync', () => {
+  it('inline_fsync_entries_max 1: a lone entry is fsynced on the loop thread, a batch of two in the pool; all durable after reopen', async () => {
+    const dir = scratch.fresh();
+    const io = new RecordingIo();
+    const log = SegmentLog.open(dir, { segment_bytes_max: 1 << 20, inline_fsync_entries_max: 1 }, 1, { io });
+    io.calls.length = 0; // the fsync of open
+    log.append([entry(1)]);
+    await log.sync();
+    log.append([entry(2), entry(3)]);
+    await log.sync();
+    expect(io.calls).toEqual(['fdatasyncSync', 'fdatasync']);
+    expect(log.journalIndex).toBe(3);
+    await log.close();
+    const again = SegmentLog.open(dir);
+    expect(again.read(1, 3).map((e) => e.index)).toEqual([1, 2, 3]);
+    await again.close();
+  });
+
+  it('without the setting every batch, a lone entry too, is fsynced in the pool', async () => {
+    const dir = scratch.fresh();
+    const io = new RecordingIo();
+    const log = SegmentLog.open(dir, undefined, 1, { io });
+    io.calls.length = 0;
+    log.append([entry(1)]);
+    await log.sync();
+    expect(io.calls).toEqual(['fdatasync']);
+    await log.close();
+  });
+
+  it('a failed fsync on the loop thread is as fatal as one in the pool: waiters and later appends refused', async () => {
+    const dir = scratch.fresh();
+    const io = new RecordingIo();
+    const log = SegmentLog.open(dir, { segment_bytes_max: 1 << 20, inline_fsync_entries_max: 1 }, 1, { io });
+    log.append([entry(1)]);
+    await log.sync();
+    io.fail_next_fdatasync_sync = true;
+    log.append([entry(2)]);
+    await expect(log.whenDurable(2, 'journal')).rejects.toMatchObject({ code: 'UNAVAILABLE', reason: 'LOG_FAILED' });
+    expect(log.journalIndex).toBe(1);
+    expect(thrown(() => log.append([entry(3)])).reason).toBe('LOG_FAILED');
+    await log.close();
+  });
+
   it('fsync on open: what a crashed process left in the file is fsynced before any entry is reported durable', async () => {
     const dir = scratch.fresh();
     await writeBatches(dir, [[1, 2, 3]]);
