@@ -1,17 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toJson, type JsonObject } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcClient, type GrpcClient } from '../../src/api/grpc-client.js';
 import { restCall } from '../../src/api/rest-client.js';
 import { GraphService } from '../../src/gen/weft/v1/graph_pb.js';
 import { QueryService } from '../../src/gen/weft/v1/query_pb.js';
-import { PropertyValueSchema, type PropertyValue } from '../../src/gen/weft/v1/values_pb.js';
 import { ComputedType, DecayFormulaType, ScalarType, SchemaService, TtlScopeType } from '../../src/gen/weft/v2/schema_pb.js';
 import { defaultConfig } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { failure } from '../support/failure.js';
+import { plainValue } from '../support/plain-value.js';
 
 /**
  * Computed properties on a member whose clock the test moves: DECAY and VECTOR_DECAY evaluated on
@@ -37,12 +36,6 @@ const decay = (name: string, formula: DecayFormulaType, extra: object = {}) => (
 });
 const ttl = (name: string, scope: TtlScopeType, targetField = '') => ({ name, computedType: ComputedType.TTL, durationSecs: 60n, anchorField: 'at', scope, targetField });
 
-function plain(v: PropertyValue | undefined): unknown {
-  if (v === undefined) return undefined;
-  const j = toJson(PropertyValueSchema, v) as JsonObject;
-  const [k, x] = Object.entries(j)[0] ?? [];
-  return k === undefined ? null : k === 'floatValue' ? Number(x) : x;
-}
 
 describe('computed properties', () => {
   let dir: string;
@@ -54,7 +47,7 @@ describe('computed properties', () => {
 
   const cypher = async (t: Transport, text: string): Promise<unknown[][]> => {
     const res = t === 'grpc' ? await query.executeCypher({ query: text }) : await restCall(rest, QueryService.method.executeCypher, { query: text });
-    return (res as Awaited<ReturnType<typeof query.executeCypher>>).rows.map((r) => r.values.map(plain));
+    return (res as Awaited<ReturnType<typeof query.executeCypher>>).rows.map((r) => r.values.map(plainValue));
   };
   const getNode = async (t: Transport, id: bigint) =>
     (t === 'grpc' ? await graph.getNode({ nodeId: id }) : await restCall(rest, GraphService.method.getNode, { nodeId: id })) as Awaited<ReturnType<typeof graph.getNode>>;
@@ -113,8 +106,8 @@ describe('computed properties', () => {
         const want = expected(t);
         (row as number[]).forEach((v, i) => expect(v, `${tr} t=${t} column ${i}`).toBeCloseTo(want[i]!, 9));
         const got = await getNode(tr, node.nodeId);
-        expect(plain(got.properties['lin'])).toBeCloseTo(want[0]!, 9);
-        expect(plain(got.properties['v'])).toBe('1');
+        expect(plainValue(got.properties['lin'])).toBeCloseTo(want[0]!, 9);
+        expect(plainValue(got.properties['v'])).toBe('1');
       }
     }
     // The half-life: EXPONENTIAL with lambda = ln 2 / 0.5 is halfway at t = 0.5.
@@ -123,7 +116,7 @@ describe('computed properties', () => {
     // A time-travel read evaluates at its own timestamp, not the clock.
     const ts = (await graph.getNode({ nodeId: node.nodeId })).version;
     const past = await query.executeCypher({ query: 'MATCH (s:Signal) RETURN s.lin', readConcern: { level: 4, atTimestamp: ts } });
-    expect(plain(past.rows[0]!.values[0])).toBeCloseTo(100 - 80 * Math.min(1, (Number(ts) - T0_us) / 100e6), 6);
+    expect(plainValue(past.rows[0]!.values[0])).toBeCloseTo(100 - 80 * Math.min(1, (Number(ts) - T0_us) / 100e6), 6);
   });
 
   it('Traverse returns the nodes it reaches with their decayed values, on both transports', async () => {
@@ -136,8 +129,8 @@ describe('computed properties', () => {
       const req = { startNodeId: hub.nodeId, edgeType: 'FEEDS', maxDepth: 1 };
       const res = (tr === 'grpc' ? await graph.traverse(req) : await restCall(rest, GraphService.method.traverse, req)) as Awaited<ReturnType<typeof graph.traverse>>;
       const reached = res.nodes.find((n) => n.nodeId === node.nodeId);
-      expect(plain(reached?.properties['lin']), tr).toBeCloseTo(100 - 80 * 0.4, 9);
-      expect(plain(reached?.properties['fade']), tr).toBeCloseTo(0.6, 9);
+      expect(plainValue(reached?.properties['lin']), tr).toBeCloseTo(100 - 80 * 0.4, 9);
+      expect(plainValue(reached?.properties['fade']), tr).toBeCloseTo(0.6, 9);
     }
   });
 
@@ -159,7 +152,7 @@ describe('computed properties', () => {
     for (const tr of transports) {
       const run = async (text: string) => {
         const res = tr === 'grpc' ? await query.executeCypher({ query: text, parameters: q }) : await restCall(rest, QueryService.method.executeCypher, { query: text, parameters: q });
-        return (res as Awaited<ReturnType<typeof query.executeCypher>>).rows.map((r) => r.values.map(plain));
+        return (res as Awaited<ReturnType<typeof query.executeCypher>>).rows.map((r) => r.values.map(plainValue));
       };
       // By distance alone the close one is first; scaled by its freshness (0.2 against 1.0) it is last.
       expect(await run('MATCH (d:Doc) RETURN d.name ORDER BY vector_distance(d.emb, $q) LIMIT 2')).toEqual([['old-close'], ['new-far']]);
@@ -191,7 +184,7 @@ describe('computed properties', () => {
         : await restCall(rest, QueryService.method.executeCypher, { query: 'MATCH (s:Signal) WHERE id(s) = $id SET s.copy = s.lin RETURN s.copy', parameters: { id } })) as Awaited<
         ReturnType<typeof query.executeCypher>
       >;
-      expect(plain(res.rows[0]!.values[0])).toBeCloseTo(20 + 80 * (1 - t), 9);
+      expect(plainValue(res.rows[0]!.values[0])).toBeCloseTo(20 + 80 * (1 - t), 9);
       // What was written is the value at the write's clock, stored: it no longer decays.
       now_us = secs(90);
       expect((await cypher(tr, `MATCH (s:Signal) WHERE id(s) = ${node.nodeId} RETURN s.copy, s.lin`))[0]).toEqual([expect.closeTo(20 + 80 * (1 - t), 9), expect.closeTo(28, 9)]);
@@ -210,7 +203,7 @@ describe('computed properties', () => {
     const doc = { kind: { case: 'mapValue' as const, value: { fields: { k: { kind: { case: 'stringValue' as const, value: 'x' } } } } } };
     const cache = await graph.createNode({ labels: ['Cache'], properties: { at: at(secs(0)), doc } });
     const cacheRest = (await restCall(rest, GraphService.method.createNode, { labels: ['Cache'], properties: { at: at(secs(0)), doc } })) as typeof cache;
-    expect(plain(cacheRest.properties['doc'])).toEqual({ fields: { k: { stringValue: 'x' } } });
+    expect(plainValue(cacheRest.properties['doc'])).toEqual({ fields: { k: { stringValue: 'x' } } });
     // A map anywhere else has no schema to say what it is: refused on both transports.
     for (const tr of transports) {
       const stray = { labels: ['Cache'], properties: { at: at(secs(0)), other: doc } };

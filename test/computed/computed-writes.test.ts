@@ -1,18 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toJson, type JsonObject, type MessageInitShape } from '@bufbuild/protobuf';
+import { type MessageInitShape } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcClient, type GrpcClient } from '../../src/api/grpc-client.js';
 import { restCall } from '../../src/api/rest-client.js';
 import { GraphService } from '../../src/gen/weft/v1/graph_pb.js';
 import type { Node } from '../../src/gen/weft/v1/values_pb.js';
 import { QueryService, type ExecuteCypherRequestSchema, type ExecuteCypherResponse } from '../../src/gen/weft/v1/query_pb.js';
-import { PropertyValueSchema, type PropertyValue } from '../../src/gen/weft/v1/values_pb.js';
+import type { PropertyValueSchema } from '../../src/gen/weft/v1/values_pb.js';
 import { ComputedType, DecayFormulaType, ScalarType, SchemaService, TtlScopeType } from '../../src/gen/weft/v2/schema_pb.js';
 import { defaultConfig } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { failure } from '../support/failure.js';
+import { plainValue } from '../support/plain-value.js';
 
 /**
  * Computed properties where a statement writes or runs inside an interactive transaction, and where
@@ -39,12 +40,6 @@ const outcome = (p: Promise<unknown>): Promise<unknown> => p.then(
   (e: unknown) => e,
 );
 
-function plain(v: PropertyValue | undefined): unknown {
-  if (v === undefined) return undefined;
-  const j = toJson(PropertyValueSchema, v) as JsonObject;
-  const [k, x] = Object.entries(j)[0] ?? [];
-  return k === undefined ? null : k === 'floatValue' ? Number(x) : x;
-}
 
 describe('computed properties in writes and transactions', () => {
   let dir: string;
@@ -56,7 +51,7 @@ describe('computed properties in writes and transactions', () => {
 
   const execute = async (t: Transport, req: Cypher): Promise<ExecuteCypherResponse> =>
     t === 'grpc' ? query.executeCypher(req) : ((await restCall(rest, QueryService.method.executeCypher, req)) as ExecuteCypherResponse);
-  const rows = async (t: Transport, req: Cypher): Promise<unknown[][]> => (await execute(t, req)).rows.map((r) => r.values.map(plain));
+  const rows = async (t: Transport, req: Cypher): Promise<unknown[][]> => (await execute(t, req)).rows.map((r) => r.values.map(plainValue));
   const begin = async (t: Transport): Promise<bigint> =>
     (t === 'grpc' ? await query.beginTransaction({}) : ((await restCall(rest, QueryService.method.beginTransaction, {})) as Awaited<ReturnType<typeof query.beginTransaction>>))
       .transactionId;
@@ -117,7 +112,7 @@ describe('computed properties in writes and transactions', () => {
       const wrote = await execute(t, { query: 'MATCH (s:Signal) WHERE id(s) = $id SET s.copy = s.lin RETURN s', parameters: id, transactionId: tx });
       const returned = wrote.rows[0]!.values[0]!.kind;
       expect(returned.case).toBe('nodeValue');
-      if (returned.case === 'nodeValue') expect(plain(returned.value.properties['lin'])).toBe(lin(25));
+      if (returned.case === 'nodeValue') expect(plainValue(returned.value.properties['lin'])).toBe(lin(25));
       // A conditional update decides on the same value: 80 is not above 80, but is below 81.
       const flag = (op: string) => ({ query: `MATCH (s:Signal) WHERE id(s) = $id AND s.lin ${op} SET s.flag = '${op}' RETURN count(s)`, parameters: id, transactionId: tx });
       expect(await rows(t, flag('> 80'))).toEqual([['0']]);
@@ -135,10 +130,10 @@ describe('computed properties in writes and transactions', () => {
       now_us = secs(50);
       // Auto-committed, then inside a transaction.
       const created = await execute(t, { query: 'CREATE (s:Signal {at: $at}) RETURN s.lin, s', parameters: { at: at(secs(0)) } });
-      expect(plain(created.rows[0]!.values[0])).toBe(lin(50));
+      expect(plainValue(created.rows[0]!.values[0])).toBe(lin(50));
       const node = created.rows[0]!.values[1]!.kind;
       if (node.case !== 'nodeValue') throw new Error(`RETURN s gave ${node.case}`);
-      expect(plain(node.value.properties['lin'])).toBe(lin(50));
+      expect(plainValue(node.value.properties['lin'])).toBe(lin(50));
       const id = { id: int(node.value.nodeId) };
       const moved = await rows(t, { query: 'MATCH (s:Signal) WHERE id(s) = $id SET s.at = $at RETURN s.lin', parameters: { ...id, at: at(secs(40)) } });
       expect(moved).toEqual([[lin(10)]]);
@@ -232,12 +227,12 @@ describe('computed properties in writes and transactions', () => {
     for (const t of transports) {
       now_us = secs(50);
       const node = await createNode(t, ['Signal'], { at: at(secs(0)) });
-      expect(plain(node.properties['lin'])).toBe(lin(50));
+      expect(plainValue(node.properties['lin'])).toBe(lin(50));
       const batch = { nodes: [{ labels: ['Signal'], properties: { at: at(secs(25)) } }] };
       const created = (t === 'grpc' ? await graph.createNodesBatch(batch) : await restCall(rest, GraphService.method.createNodesBatch, batch)) as Awaited<
         ReturnType<typeof graph.createNodesBatch>
       >;
-      expect(plain(created.nodes[0]!.properties['lin'])).toBe(lin(25));
+      expect(plainValue(created.nodes[0]!.properties['lin'])).toBe(lin(25));
       expect(stored(node.nodeId)?.props.has('lin')).toBe(false);
 
       now_us = secs(0);
