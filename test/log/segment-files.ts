@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { WeftError } from '../../src/common/errors.js';
 import { SegmentLog, type SegmentLogOptions } from '../../src/log/storage/segment-log.js';
-import { RECORD_HEADER_BYTES, SEGMENT_HEADER_BYTES } from '../../src/log/storage/segment-format.js';
+import { RECORD_HEADER_BYTES, RECORD_MAGIC, SEGMENT_HEADER_BYTES } from '../../src/log/storage/segment-format.js';
 
 /** Scratch folders, and surgery on segment files, for the recovery scenarios. */
 export class ScratchDirs {
@@ -21,8 +21,14 @@ export class ScratchDirs {
 
 export const entry = (index: number, text = `entry ${index}`, term = 1) => ({ index, term, data: Buffer.from(text) });
 
+/**
+ * Segments of 64 KiB: preallocated like the default 64 MiB ones, small enough that the scenarios
+ * which rewrite a file many times stay fast.
+ */
+export const small_segments: SegmentLogOptions = { segment_bytes_max: 64 * 1024 };
+
 /** Writes `batches` (lists of entry indexes), each appended together and fsynced before the next. */
-export async function writeBatches(dir: string, batches: readonly (readonly number[])[], options?: SegmentLogOptions): Promise<void> {
+export async function writeBatches(dir: string, batches: readonly (readonly number[])[], options: SegmentLogOptions = small_segments): Promise<void> {
   const log = SegmentLog.open(dir, options);
   for (const batch of batches) {
     log.append(batch.map((i) => entry(i)));
@@ -38,11 +44,11 @@ export function segmentFiles(dir: string): string[] {
     .map((n) => join(dir, n));
 }
 
-/** Byte offset and size of each record in a segment file, found by walking the headers. */
+/** Byte offset and size of each record in a segment file, found by walking the headers to the zeros. */
 export function recordLayout(path: string): { offset: number; bytes: number }[] {
   const b = readFileSync(path);
   const out: { offset: number; bytes: number }[] = [];
-  for (let at = SEGMENT_HEADER_BYTES; at + RECORD_HEADER_BYTES <= b.byteLength; ) {
+  for (let at = SEGMENT_HEADER_BYTES; at + RECORD_HEADER_BYTES <= b.byteLength && b.readUInt32LE(at) === RECORD_MAGIC; ) {
     const bytes = RECORD_HEADER_BYTES + b.readUInt32LE(at + 12);
     out.push({ offset: at, bytes });
     at += bytes;

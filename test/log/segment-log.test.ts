@@ -1,8 +1,12 @@
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SegmentLog } from '../../src/log/storage/segment-log.js';
+import { nonZeroEnd } from '../../src/log/storage/segment-format.js';
+
+/** The end of the records of a preallocated segment that holds no garbage: where its zeros begin. */
+const recordsEnd = (b: Buffer): number => nonZeroEnd(b, 0);
 
 const dirs: string[] = [];
 function freshDir(): string {
@@ -37,9 +41,11 @@ describe('segment log', () => {
     await log.sync();
     await log.close();
     const seg = join(dir, readdirSync(dir).find((n) => n.endsWith('.seg'))!);
-    const size = statSync(seg).size;
-    truncateSync(seg, size - 3); // the last record loses its tail
-    appendFileSync(seg, Buffer.from([1, 2])); // and garbage follows
+    const b = readFileSync(seg);
+    const end = recordsEnd(b);
+    b.fill(0, end - 3, end); // the last record loses its tail
+    b.set([1, 2], end + 100); // and garbage follows
+    writeFileSync(seg, b);
     const again = SegmentLog.open(dir);
     expect(again.lastIndex).toBe(1);
     again.append([entry(2, 'rewritten')]);

@@ -65,22 +65,31 @@ describe('segment log recovery: corruption is refused, never cut', () => {
 });
 
 describe('segment log recovery: a torn last write batch is cut', () => {
-  it('recovery: torn tails of every length (record header partial, payload partial) are cut to the last whole record', async () => {
+  it('recovery: torn tails of every length (record header partial, payload partial) are cut to the last whole record, in a preallocated file and in a file that grew', async () => {
     const dir = scratch.fresh();
     await writeBatches(dir, [[1], [2, 3, 4]]);
     const [seg] = segmentFiles(dir);
     const layout = recordLayout(seg!);
     const pristine = readFileSync(seg!);
     const batch_start = layout[1]!.offset;
-    for (let size = batch_start; size < pristine.byteLength; size++) {
-      writeFileSync(seg!, pristine.subarray(0, size));
-      const whole = layout.filter((r) => r.offset + r.bytes <= size).length;
-      const log = SegmentLog.open(dir);
-      expect(log.lastIndex, `file cut to ${size} bytes`).toBe(whole);
-      const at_boundary = layout.some((r) => r.offset === size);
-      expect(log.recovery.torn === undefined, `file cut to ${size} bytes`).toBe(at_boundary);
-      await log.close();
-      expect(statSync(seg!).size).toBe(whole === layout.length ? pristine.byteLength : layout[whole]!.offset);
+    const records_end = layout[layout.length - 1]!.offset + layout[layout.length - 1]!.bytes;
+    for (const shape of ['zeros in place', 'file cut short'] as const) {
+      for (let size = batch_start; size < records_end; size++) {
+        // A preallocated segment keeps its size: what never landed reads as zeros.
+        const torn = shape === 'file cut short' ? pristine.subarray(0, size) : Buffer.concat([pristine.subarray(0, size), Buffer.alloc(pristine.byteLength - size)]);
+        writeFileSync(seg!, torn);
+        const whole = layout.filter((r) => r.offset + r.bytes <= size).length;
+        const log = SegmentLog.open(dir);
+        expect(log.lastIndex, `${shape} at ${size} bytes`).toBe(whole);
+        const at_boundary = layout.some((r) => r.offset === size);
+        expect(log.recovery.torn === undefined, `${shape} at ${size} bytes`).toBe(at_boundary);
+        await log.close();
+        // The cut writes zeros over the remains: the file keeps its size and the log ends where zeros begin.
+        const after = readFileSync(seg!);
+        expect(after.byteLength).toBe(torn.byteLength);
+        const end = whole === layout.length ? records_end : layout[whole]!.offset;
+        expect(after.subarray(end).every((b) => b === 0), `${shape} at ${size} bytes`).toBe(true);
+      }
     }
   });
 
@@ -89,11 +98,11 @@ describe('segment log recovery: a torn last write batch is cut', () => {
     const batch = Array.from({ length: 40 }, (_, k) => k + 2);
     await writeBatches(dir, [[1], batch]);
     const [seg] = segmentFiles(dir);
+    const layout = recordLayout(seg!);
     const b = readFileSync(seg!);
     const hole = { from: 2 * SECTOR_BYTES, to: 3 * SECTOR_BYTES };
     b.fill(0, hole.from, hole.to);
     writeFileSync(seg!, b);
-    const layout = recordLayout(seg!);
     const whole = layout.filter((r) => r.offset + r.bytes <= hole.from).length;
     expect(whole).toBeLessThan(layout.length - 2); // intact records of the batch follow the hole
     const log = SegmentLog.open(dir);
@@ -127,9 +136,12 @@ describe('segment log recovery: a torn last write batch is cut', () => {
     const dir = scratch.fresh();
     await writeBatches(dir, [[1, 2]]);
     const [seg] = segmentFiles(dir);
-    const size = statSync(seg!).size;
-    truncateSync(seg!, size - 3);
-    writeFileSync(seg!, Buffer.concat([readFileSync(seg!), Buffer.from([1, 2])]));
+    const last = recordLayout(seg!)[1]!;
+    const b = readFileSync(seg!);
+    // The last record's final bytes never landed, and two bytes of garbage lie after it.
+    b.fill(0, last.offset + last.bytes - 3, last.offset + last.bytes);
+    b.set([1, 2], last.offset + last.bytes + 7);
+    writeFileSync(seg!, b);
     const log = SegmentLog.open(dir);
     expect(log.lastIndex).toBe(1);
     log.append([entry(2, 'rewritten')]);
@@ -144,10 +156,12 @@ describe('segment log recovery: segment boundaries and formats', () => {
 
   it('recovery: damage at the very end of a segment that is not the newest is refused (it was fsynced before the roll)', async () => {
     const dir = scratch.fresh();
-    await writeBatches(dir, [[1], [2], [3], [4], [5], [6], [7], [8]], small);
+    await writeBatches(dir, [[1], [2], [3], [4], [5], [6], [7], [8], [9]], small);
     const files = segmentFiles(dir);
     expect(files.length).toBeGreaterThan(2);
-    truncateSync(files[0]!, statSync(files[0]!).size - 1);
+    const layout = recordLayout(files[0]!);
+    const end = layout[layout.length - 1]!.offset + layout[layout.length - 1]!.bytes;
+    truncateSync(files[0]!, end - 1);
     const e = openError(() => SegmentLog.open(dir, small));
     expect(e.code).toBe('DATA_LOSS');
     expect(e.metadata['segment']).toBe(basename(files[0]!));
@@ -155,7 +169,7 @@ describe('segment log recovery: segment boundaries and formats', () => {
 
   it('recovery: a segment missing from the middle of the log is refused', async () => {
     const dir = scratch.fresh();
-    await writeBatches(dir, [[1], [2], [3], [4], [5], [6], [7], [8]], small);
+    await writeBatches(dir, [[1], [2], [3], [4], [5], [6], [7], [8], [9]], small);
     const files = segmentFiles(dir);
     unlinkSync(files[1]!);
     expect(openError(() => SegmentLog.open(dir, small)).code).toBe('DATA_LOSS');
@@ -226,11 +240,11 @@ describe('segment log recovery: segment boundaries and formats', () => {
     await writeBatches(dir, [[1]]);
     const [seg] = segmentFiles(dir);
     const b = readFileSync(seg!);
-    b.writeUInt32LE(3, 4);
+    b.writeUInt32LE(4, 4);
     b.writeUInt32LE(crc32(b.subarray(0, 20)), 20);
     writeFileSync(seg!, b);
     const e = openError(() => SegmentLog.open(dir));
-    expect(e.message).toMatch(/format version 3/);
+    expect(e.message).toMatch(/format version 4; this build reads versions 2 and 3/);
   });
 
   it('the log reasons are in the error catalog with the codes the log uses', async () => {

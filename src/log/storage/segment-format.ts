@@ -18,9 +18,17 @@ import { crc32 } from 'node:zlib';
  * record can be found and judged. The batch's first index lets recovery tell a tear from corruption:
  * only the last batch written can be incomplete, because the next batch is written only after the
  * previous one's fdatasync returned.
+ *
+ * Version 3 segments are preallocated: the file is made at its full size, filled with zeros, and
+ * records are written over the zeros. The end of the log is where the records stop and zeros begin
+ * (segment-recovery.ts). Version 2 segments (files that grew with every write) are the same bytes
+ * without the zeros, and are read by the same rules.
  */
 export const SEGMENT_MAGIC = 0x47455357; // 'WSEG' read as u32 LE
-export const SEGMENT_FORMAT_VERSION = 2;
+/** The version new segments are written in. */
+export const SEGMENT_FORMAT_VERSION = 3;
+/** Versions this build reads: 2 (not preallocated) and 3 (preallocated, ends where zeros begin). */
+export const SEGMENT_FORMAT_VERSIONS_READ: readonly number[] = [2, 3];
 export const SEGMENT_HEADER_BYTES = 24;
 export const RECORD_MAGIC = 0x43455257; // 'WREC' read as u32 LE
 export const RECORD_HEADER_BYTES = 40;
@@ -49,19 +57,22 @@ export function encodeSegmentHeader(first_index: number): Buffer {
 
 /** What the first bytes of a segment file say about it. */
 export type SegmentHeaderCheck =
-  | { readonly kind: 'ok'; readonly first_index: number }
+  | { readonly kind: 'ok'; readonly first_index: number; readonly version: number }
+  /** Every header byte is zero: a preallocated segment whose first write never landed. */
+  | { readonly kind: 'unwritten' }
   /** No magic: a segment of the earlier headerless format, or not a segment at all. */
   | { readonly kind: 'foreign' }
   | { readonly kind: 'version'; readonly version: number }
   | { readonly kind: 'damaged' };
 
 export function checkSegmentHeader(bytes: Buffer): SegmentHeaderCheck {
+  if (bytes.byteLength >= SEGMENT_HEADER_BYTES && allZero(bytes, 0, SEGMENT_HEADER_BYTES)) return { kind: 'unwritten' };
   if (bytes.byteLength < 4 || bytes.readUInt32LE(0) !== SEGMENT_MAGIC) return { kind: 'foreign' };
   if (bytes.byteLength < SEGMENT_HEADER_BYTES) return { kind: 'damaged' };
   if (crc32(bytes.subarray(0, 20)) !== bytes.readUInt32LE(20) || bytes.readUInt32LE(16) !== 0) return { kind: 'damaged' };
   const version = bytes.readUInt32LE(4);
-  if (version !== SEGMENT_FORMAT_VERSION) return { kind: 'version', version };
-  return { kind: 'ok', first_index: Number(bytes.readBigUInt64LE(8)) };
+  if (!SEGMENT_FORMAT_VERSIONS_READ.includes(version)) return { kind: 'version', version };
+  return { kind: 'ok', first_index: Number(bytes.readBigUInt64LE(8)), version };
 }
 
 export function encodeRecordHeader(index: number, term: number, payload: Uint8Array, batch_first_index: number): Buffer {
@@ -101,4 +112,30 @@ export function payloadIntact(header: RecordHeader, payload: Uint8Array): boolea
 /** The next offset after `from` where a record magic appears, or -1. */
 export function nextRecordMagic(bytes: Buffer, from: number): number {
   return bytes.indexOf(RECORD_MAGIC_BYTES, from);
+}
+
+/** Compared against in chunks: a native memcmp instead of a loop over every byte. */
+const ZEROS = Buffer.alloc(64 * 1024);
+
+/** Whether bytes [from, to) are all zero. */
+export function allZero(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let at = from; at < to; at += ZEROS.byteLength) {
+    const end = Math.min(to, at + ZEROS.byteLength);
+    if (Buffer.compare(bytes.subarray(at, end), ZEROS.subarray(0, end - at)) !== 0) return false;
+  }
+  return true;
+}
+
+/** One past the last non-zero byte at or after `from` (or `from` when all of it is zero). */
+export function nonZeroEnd(bytes: Uint8Array, from: number): number {
+  let end = bytes.byteLength;
+  while (end > from) {
+    const start = Math.max(from, end - ZEROS.byteLength);
+    if (!allZero(bytes, start, end)) {
+      while (bytes[end - 1] === 0) end--;
+      return end;
+    }
+    end = start;
+  }
+  return from;
 }

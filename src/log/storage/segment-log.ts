@@ -1,13 +1,15 @@
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { fdatasync as fdatasyncCb, writev as writevCb, writevSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { assert } from '../../common/assert.js';
 import { WeftError } from '../../common/errors.js';
-import { fsyncDir } from './fsync-dir.js';
-import { LOG_DAMAGED, LOG_FAILED, createSegment, recoverSegments, type DamagePolicy, type RecoveryReport } from './segment-directory.js';
-import { ENTRY_BYTES_MAX, RECORD_HEADER_BYTES, decodeRecordHeader, encodeRecordHeader, payloadIntact } from './segment-format.js';
+import { fsyncDir, fsyncDirAsync } from './fsync-dir.js';
+import { LOG_DAMAGED, LOG_FAILED, createSegment, recoverSegments, segmentName, type DamagePolicy, type RecoveryReport } from './segment-directory.js';
+import { ENTRY_BYTES_MAX, RECORD_HEADER_BYTES, SEGMENT_HEADER_BYTES, decodeRecordHeader, encodeRecordHeader, payloadIntact } from './segment-format.js';
 import { verifyRecordAt } from './segment-recovery.js';
+import { SegmentSpare } from './segment-spare.js';
+import { zeroRangeSync } from './zero-fill.js';
 
 export { ENTRY_BYTES_MAX } from './segment-format.js';
 export type { DamagePolicy, RecoveryReport } from './segment-directory.js';
@@ -26,6 +28,10 @@ export type { Damage } from './segment-recovery.js';
  *
  * Group commit: appends accumulate while a write and fsync are under way; the next flush writes all
  * of them with one writev and one fdatasync.
+ *
+ * Preallocation: the newest segment is a file of its full size whose bytes after the last record
+ * are zero (invariant; a cut writes zeros over the records it removes). The next segment is made
+ * ahead, zero-filled in the thread pool once the current one is half full (segment-spare.ts).
  */
 export interface StoredEntry {
   readonly index: number;
@@ -43,6 +49,12 @@ export interface SegmentLogOptions {
    * docs/storage.md, "One write at concurrency 1".
    */
   readonly inline_fsync_entries_max?: number;
+  /**
+   * Segments are made at their full size (segment_bytes_max) and records written over zeros, so an
+   * fdatasync does not also commit a new file size (docs/storage.md, "Preallocated segments").
+   * Absent: true. false: files grow with every write (the format-2 behaviour), for comparison.
+   */
+  readonly preallocate?: boolean;
 }
 
 export const defaultSegmentLogOptions: SegmentLogOptions = { segment_bytes_max: 64 * 1024 * 1024 };
@@ -81,6 +93,13 @@ export class SegmentLog {
   private inflight: readonly StoredEntry[] = [];
   private waiters: { index: number; level: 'cache' | 'journal'; resolve: () => void; reject: (e: Error) => void }[] = [];
   private flushing = false;
+  /**
+   * Set when a spare was renamed into the newest segment and the directory not yet fsynced; the next
+   * flush fsyncs the directory beside the file, so nothing in the segment is reported durable first.
+   */
+  private dir_unsynced = false;
+  /** Undefined when preallocation is off. */
+  private readonly spare: SegmentSpare | undefined;
   private closed = false;
   /** Set once, by the first failed write or fsync; never cleared (see fail). */
   private flushError: WeftError | undefined;
@@ -103,6 +122,7 @@ export class SegmentLog {
   ) {
     this.segments = segments;
     this.recovery = recovery;
+    this.spare = options.preallocate === false ? undefined : new SegmentSpare(dir, options.segment_bytes_max);
     const last = segments[segments.length - 1];
     assert(last !== undefined, 'a log has at least one segment');
     this.fd = openSync(last.path, 'r+');
@@ -126,7 +146,8 @@ export class SegmentLog {
    * FAILED_PRECONDITION (LOG_FORMAT_UNSUPPORTED). See docs/storage.md.
    */
   static open(dir: string, options: SegmentLogOptions = defaultSegmentLogOptions, first_index = 1, open: OpenOptions = {}): SegmentLog {
-    const { segments, report } = recoverSegments(dir, first_index, open.on_damage ?? 'refuse');
+    const size_bytes = options.preallocate === false ? 0 : options.segment_bytes_max;
+    const { segments, report } = recoverSegments(dir, first_index, open.on_damage ?? 'refuse', size_bytes);
     return new SegmentLog(dir, options, segments.map((s) => ({ ...s, offsets: [...s.offsets] })), report, open.io ?? nodeIo);
   }
 
@@ -175,14 +196,18 @@ export class SegmentLog {
         this.notify();
         // A failed fdatasync is fatal to this log and never retried: the kernel may already have
         // dropped the dirty pages and marked them clean, so a retry could succeed over lost data.
-        if (batch.length <= (this.options.inline_fsync_entries_max ?? 0)) this.io.fdatasyncSync(this.fd);
+        if (this.dir_unsynced) {
+          // The first flush into a rotated-in segment: its name becomes durable with its first bytes.
+          await Promise.all([this.io.fdatasync(this.fd), fsyncDirAsync(this.dir)]);
+          this.dir_unsynced = false;
+        } else if (batch.length <= (this.options.inline_fsync_entries_max ?? 0)) this.io.fdatasyncSync(this.fd);
         else await this.io.fdatasync(this.fd);
         this.stats.fsyncs++;
         this.stats.entries_synced += batch.length;
         this.journalIndex = this.cacheIndex;
         this.inflight = [];
         this.notify();
-        this.maybeRoll();
+        await this.maybeRoll();
       }
     } catch (e) {
       this.fail(e);
@@ -231,13 +256,38 @@ export class SegmentLog {
     this.stats.bytes_written += total;
   }
 
-  private maybeRoll(): void {
-    const segment = this.segments[this.segments.length - 1]!;
-    if (segment.bytes < this.options.segment_bytes_max) return;
+  /**
+   * Starts the next segment once this one is full. With a spare ready that is a header write and a
+   * rename (microseconds; the directory is fsynced by the next flush, beside its fdatasync). A spare
+   * still being made is waited for (it was started when this segment was half full, so only writes
+   * that outpace a zero-fill ever wait): segment boundaries stay where the size bound puts them.
+   * Without a spare (preallocation off, or its preparation failed) the segment is created here, on
+   * the path of the writes that wait.
+   */
+  private async maybeRoll(): Promise<void> {
+    const max = this.options.segment_bytes_max;
+    const newest = (): Segment => this.segments[this.segments.length - 1]!;
+    if (this.spare?.kind === 'none' && newest().bytes >= max / 2) this.spare.prepare();
+    if (newest().bytes < max) return;
+    if (this.spare?.kind === 'preparing') {
+      await this.spare.settle();
+      // Callers of sync() resumed meanwhile and may have truncated the log: judge it again.
+      if (this.closed || newest().bytes < max) return;
+    }
+    const first_index = newest().last_index + 1;
+    const path = join(this.dir, segmentName(first_index));
     closeSync(this.fd);
-    const created = createSegment(this.dir, segment.last_index + 1);
+    if (this.spare?.take(first_index, path) === true) {
+      this.dir_unsynced = true;
+      this.fd = openSync(path, 'r+');
+      this.segments.push({ first_index, path, last_index: first_index - 1, bytes: SEGMENT_HEADER_BYTES, offsets: [] });
+      return;
+    }
+    const created = createSegment(this.dir, first_index, this.spare === undefined ? 0 : max);
     this.fd = openSync(created.path, 'r+');
     this.segments.push({ ...created, offsets: [] });
+    // A failed preparation is tried again, once per rotation.
+    this.spare?.prepare();
   }
 
   private notify(): void {
@@ -308,7 +358,8 @@ export class SegmentLog {
   scan(from: number, visit: (entry: StoredEntry) => void): void {
     for (const segment of this.segments) {
       if (segment.last_index < from) continue;
-      const bytes = readFileSync(segment.path);
+      // Up to the end of the last record: the zeros of a preallocated segment are not read.
+      const bytes = readPrefix(segment.path, segment.bytes);
       for (let i = 0; i < segment.offsets.length; i++) {
         const index = segment.first_index + i;
         if (index < from || index > this.cacheIndex) continue;
@@ -346,8 +397,10 @@ export class SegmentLog {
     const keep = index - segment.first_index;
     if (keep < segment.offsets.length) {
       const cut = segment.offsets[keep]!;
-      ftruncateSync(this.fd, cut);
+      // Zeros over the removed records, not a shorter file: the end of the log is where zeros begin,
+      // and a preallocated segment keeps its size.
       try {
+        zeroRangeSync(this.fd, cut, segment.bytes);
         this.io.fdatasyncSync(this.fd);
       } catch (e) {
         throw this.fail(e);
@@ -357,6 +410,7 @@ export class SegmentLog {
       segment.last_index = index - 1;
     }
     fsyncDir(this.dir);
+    this.dir_unsynced = false;
     this.memoryIndex = this.cacheIndex = this.journalIndex = index - 1;
   }
 
@@ -372,6 +426,8 @@ export class SegmentLog {
     if (this.closed) return;
     await this.sync().catch(() => undefined);
     this.closed = true;
+    // A preparation under way writes into this folder; the caller may remove it once close returns.
+    await this.spare?.settle();
     closeSync(this.fd);
     for (const segment of this.segments) {
       if (segment.read_fd !== undefined) closeSync(segment.read_fd);
@@ -386,6 +442,18 @@ const writevP = promisify(writevCb);
 const nodeIo: SegmentLogIo = { fdatasync: promisify(fdatasyncCb), fdatasyncSync };
 async function writevFd(fd: number, buffers: Uint8Array[], position: number): Promise<number> {
   return (await writevP(fd, buffers, position)).bytesWritten;
+}
+
+function readPrefix(path: string, bytes: number): Buffer {
+  const out = Buffer.alloc(bytes);
+  const fd = openSync(path, 'r');
+  try {
+    let got = 0;
+    for (let n = 1; got < bytes && n > 0; got += n) n = readSync(fd, out, got, bytes - got, got);
+    return got < bytes ? out.subarray(0, got) : out;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function damagedOnRead(segment: Segment, offset: number, index: number, detail: string): WeftError {

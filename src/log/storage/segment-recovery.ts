@@ -1,11 +1,13 @@
 import { assertNever } from '../../common/assert.js';
 import {
   RECORD_HEADER_BYTES,
-  SEGMENT_FORMAT_VERSION,
+  SEGMENT_FORMAT_VERSIONS_READ,
   SEGMENT_HEADER_BYTES,
+  allZero,
   checkSegmentHeader,
   decodeRecordHeader,
   nextRecordMagic,
+  nonZeroEnd,
   payloadIntact,
   type RecordHeader,
 } from './segment-format.js';
@@ -26,6 +28,14 @@ import {
  * one was fsynced before it was written, and cutting there would throw away acknowledged entries.
  * In any segment but the last, every byte was fsynced before the next segment was created, so any
  * damage there is corruption.
+ *
+ * The end of the log (segments are preallocated: docs/storage.md, "Preallocated segments"): the
+ * records stop at the first offset from which every byte to the end of the file is zero. The log
+ * keeps every byte after its last record zero (a cut writes zeros over what it removes), except
+ * the bytes of the one write whose fdatasync had not returned. So non-zero bytes after the end are
+ * either the remains of that write, judged by the rules above, or corruption. A preallocated segment
+ * whose header is all zeros is a segment rotated in whose first write never landed: a tear in the
+ * newest segment (its first batch was never reported durable), corruption in any other.
  */
 export interface Damage {
   readonly segment: string;
@@ -39,8 +49,20 @@ export interface Damage {
 export type SegmentScan =
   /** Every record verified; `bytes` is the end of the last one. */
   | { readonly kind: 'intact'; readonly offsets: number[]; readonly bytes: number }
-  /** A torn last batch: records at `bytes` and after are to be cut. Only for the last segment. */
-  | { readonly kind: 'torn'; readonly offsets: number[]; readonly bytes: number; readonly torn_bytes: number; readonly torn_from_index: number }
+  /**
+   * A torn last batch: records at `bytes` and after are to be cut by writing zeros over
+   * [bytes, zero_to), the span that holds non-zero remains. Only for the last segment. `bytes` 0:
+   * even the segment header never landed, and the whole file goes.
+   */
+  | {
+      readonly kind: 'torn';
+      readonly offsets: number[];
+      readonly bytes: number;
+      readonly torn_bytes: number;
+      readonly torn_from_index: number;
+      /** Invariant: bytes <= zero_to <= file length; every byte from zero_to on is zero. */
+      readonly zero_to: number;
+    }
   /** Corruption: `offsets` and `bytes` describe the good prefix before it. */
   | { readonly kind: 'corrupt'; readonly offsets: number[]; readonly bytes: number; readonly damage: Damage }
   /** Not a segment this code can read: an older format, a newer one, or not a segment at all. */
@@ -52,7 +74,12 @@ export function scanSegment(name: string, bytes: Buffer, first_index: number, is
     case 'foreign':
       return { kind: 'unsupported', detail: `log segment ${name} has no segment header: it was written by an older version of the log format, or is not a log segment` };
     case 'version':
-      return { kind: 'unsupported', detail: `log segment ${name} has format version ${header.version}; this build reads version ${SEGMENT_FORMAT_VERSION}` };
+      return { kind: 'unsupported', detail: `log segment ${name} has format version ${header.version}; this build reads versions ${SEGMENT_FORMAT_VERSIONS_READ.join(' and ')}` };
+    case 'unwritten': {
+      const damage: Damage = { segment: name, offset: 0, index: first_index, detail: 'segment header never written (all zeros)' };
+      if (!is_last) return { kind: 'corrupt', offsets: [], bytes: 0, damage };
+      return tearOrCorruption(bytes, [], damage, 0);
+    }
     case 'damaged':
       return { kind: 'corrupt', offsets: [], bytes: 0, damage: { segment: name, offset: 0, index: first_index, detail: 'segment header checksum mismatch' } };
     case 'ok':
@@ -74,19 +101,22 @@ export function scanSegment(name: string, bytes: Buffer, first_index: number, is
       expected++;
       continue;
     }
+    // Zeros from here to the end of the file: the end of the log, not damage.
+    if (allZero(bytes, offset, bytes.byteLength)) break;
     const damage: Damage = { segment: name, offset, index: expected, detail: check.detail };
     if (!is_last || check.intact_but_misplaced) return { kind: 'corrupt', offsets, bytes: offset, damage };
-    return tearOrCorruption(bytes, offsets, damage);
+    return tearOrCorruption(bytes, offsets, damage, offset);
   }
   return { kind: 'intact', offsets, bytes: offset };
 }
 
 /** The verdict on damage in the last segment, from what follows it (see the reasoning above). */
-function tearOrCorruption(bytes: Buffer, offsets: number[], damage: Damage): SegmentScan {
+function tearOrCorruption(bytes: Buffer, offsets: number[], damage: Damage, cut_at: number): SegmentScan {
   const { offset, index } = damage;
   const after = intactAfter(bytes, offset, index);
   if (after.first === undefined || (after.later_batch === undefined && holdsUnwrittenSector(bytes, offset, after.first.offset))) {
-    return { kind: 'torn', offsets, bytes: offset, torn_bytes: bytes.byteLength - offset, torn_from_index: index };
+    const zero_to = nonZeroEnd(bytes, cut_at);
+    return { kind: 'torn', offsets, bytes: cut_at, torn_bytes: zero_to - cut_at, torn_from_index: index, zero_to };
   }
   const why =
     after.later_batch !== undefined
