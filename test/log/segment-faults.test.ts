@@ -12,15 +12,21 @@ const CASES = 400;
 const replay = process.env['WEFT_SEED'];
 const seeds = replay !== undefined ? [Number(replay)] : Array.from({ length: CASES }, (_, k) => k + 1);
 
+/** A segment that grew with every write (format 2), or one preallocated with zeros after its records. */
+type Shape = 'grown' | 'preallocated';
+const shapes: readonly Shape[] = ['grown', 'preallocated'];
+
 interface Built {
   readonly bytes: Buffer;
+  /** The end of the last record; a preallocated segment holds zeros from here to its end. */
+  readonly records_end: number;
   /** Byte offset and end of every record, in entry order (entry k + 1 at records[k]). */
   readonly records: { offset: number; end: number; batch: number }[];
   /** Offset where the newest batch begins. */
   readonly newest_batch_at: number;
 }
 
-function build(p: Prng): Built {
+function build(p: Prng, shape: Shape): Built {
   const parts: Buffer[] = [encodeSegmentHeader(1)];
   const records: Built['records'] = [];
   let at = SEGMENT_HEADER_BYTES;
@@ -38,7 +44,8 @@ function build(p: Prng): Built {
       at += RECORD_HEADER_BYTES + payload.byteLength;
     }
   }
-  return { bytes: Buffer.concat(parts), records, newest_batch_at };
+  if (shape === 'preallocated') parts.push(Buffer.alloc(1 + p.int(4096)));
+  return { bytes: Buffer.concat(parts), records_end: at, records, newest_batch_at };
 }
 
 /** Entry index (1-based) of the record holding byte `offset`. */
@@ -47,11 +54,11 @@ function entryAt(built: Built, offset: number): number {
 }
 
 describe('segment recovery over random faults', () => {
-  it(`a flipped bit is always detected, and is cut as a tear only in the newest batch (${seeds.length} cases)`, () => {
-    for (const seed of seeds) {
+  it(`a flipped bit is always detected, and is cut as a tear only in the newest batch (${seeds.length} cases per shape)`, () => {
+    for (const [seed, shape] of seeds.flatMap((s) => shapes.map((sh) => [s, sh] as const))) {
       const p = new Prng(seed);
-      const built = build(p);
-      const at = SEGMENT_HEADER_BYTES + p.int(built.bytes.byteLength - SEGMENT_HEADER_BYTES);
+      const built = build(p, shape);
+      const at = SEGMENT_HEADER_BYTES + p.int(built.records_end - SEGMENT_HEADER_BYTES);
       built.bytes.writeUInt8(built.bytes.readUInt8(at) ^ (1 << p.int(8)), at);
       const verdict = scanSegment('s', built.bytes, 1, true);
       const damaged = entryAt(built, at);
@@ -66,17 +73,18 @@ describe('segment recovery over random faults', () => {
     }
   });
 
-  it(`a tear of the newest batch (its end lost, or a sector of it unwritten) keeps every earlier batch (${seeds.length} cases)`, () => {
-    for (const seed of seeds) {
+  it(`a tear of the newest batch (its end lost, or a sector of it unwritten) keeps every earlier batch (${seeds.length} cases per shape)`, () => {
+    for (const [seed, shape] of seeds.flatMap((s) => shapes.map((sh) => [s, sh] as const))) {
       const p = new Prng(seed);
-      const built = build(p);
+      const built = build(p, shape);
       const from = built.newest_batch_at;
-      const end = built.bytes.byteLength;
+      const end = built.records_end;
       let bytes: Buffer;
       let first_lost: number;
       if (p.chance(0.5) || end - from < 2 * SECTOR_BYTES) {
         const cut = from + p.int(end - from);
-        bytes = built.bytes.subarray(0, cut);
+        // A file that grew ends early; a preallocated one keeps its size and reads zeros where the write never landed.
+        bytes = shape === 'grown' ? built.bytes.subarray(0, cut) : Buffer.from(built.bytes).fill(0, cut, end);
         first_lost = built.records.findIndex((r) => r.end > cut) + 1;
       } else {
         // A whole sector inside the newest batch never reached the disk.
@@ -88,10 +96,28 @@ describe('segment recovery over random faults', () => {
         first_lost = built.records.findIndex((r) => r.end > hole) + 1;
       }
       const verdict = scanSegment('s', bytes, 1, true);
-      // A cut exactly between two records leaves a shorter, intact segment: nothing there to tell.
-      const at_boundary = bytes.byteLength === built.records[first_lost - 1]!.offset;
-      expect(verdict.kind, `seed ${seed}`).toBe(at_boundary ? 'intact' : 'torn');
-      if (verdict.kind !== 'unsupported') expect(verdict.offsets.length, `seed ${seed}`).toBe(first_lost - 1);
+      // A loss that starts exactly between two records and leaves only zeros after it is a shorter,
+      // intact segment: nothing there to tell.
+      const at_boundary = bytes.subarray(built.records[first_lost - 1]!.offset).every((b) => b === 0);
+      expect(verdict.kind, `seed ${seed}, ${shape}`).toBe(at_boundary ? 'intact' : 'torn');
+      if (verdict.kind !== 'unsupported') expect(verdict.offsets.length, `seed ${seed}, ${shape}`).toBe(first_lost - 1);
+      // The cut covers every non-zero byte left behind, and nothing before the first lost record.
+      if (verdict.kind === 'torn') {
+        expect(verdict.bytes, `seed ${seed}, ${shape}`).toBe(built.records[first_lost - 1]!.offset);
+        expect(bytes.subarray(verdict.zero_to).every((b) => b === 0), `seed ${seed}, ${shape}`).toBe(true);
+      }
+    }
+  });
+
+  it(`a flipped bit in the zeros after the end of a preallocated segment loses no entry and is never called corruption (${seeds.length} cases)`, () => {
+    for (const seed of seeds) {
+      const p = new Prng(seed);
+      const built = build(p, 'preallocated');
+      const at = built.records_end + p.int(built.bytes.byteLength - built.records_end);
+      built.bytes.writeUInt8(1 << p.int(8), at);
+      const verdict = scanSegment('s', built.bytes, 1, true);
+      expect(verdict.kind, `seed ${seed}`).toBe('torn');
+      if (verdict.kind === 'torn') expect([verdict.offsets.length, verdict.bytes, verdict.zero_to], `seed ${seed}`).toEqual([built.records.length, built.records_end, at + 1]);
     }
   });
 });

@@ -120,14 +120,20 @@ function realTornPrefix(batch: readonly Entry[], prng: Prng): number {
   const first = batch[0]!.index;
   const parts: Uint8Array[] = [encodeSegmentHeader(first)];
   for (const e of batch) parts.push(encodeRecordHeader(e.index, e.term, e.data, first), e.data);
+  const records_end = SEGMENT_HEADER_BYTES + parts.slice(1).reduce((n, b) => n + b.byteLength, 0);
+  // Half the batches land in a preallocated segment (zeros after the records, the file never
+  // shorter), half in a file that grew; chosen from the batch, so the run's draws stay as they were.
+  const preallocated = first % 2 === 0;
+  if (preallocated) parts.push(Buffer.alloc(PREALLOCATED_TAIL_BYTES));
   let bytes = Buffer.concat(parts);
   // Sector 0 holds the segment header, written whole when the segment was created.
-  const sectors = Math.floor(bytes.byteLength / SECTOR_BYTES) - 1;
+  const sectors = Math.floor(records_end / SECTOR_BYTES) - 1;
   if (sectors > 0 && prng.chance(0.5)) {
     const hole = (1 + prng.int(sectors)) * SECTOR_BYTES;
     bytes.fill(0, hole, hole + SECTOR_BYTES);
   } else {
-    bytes = bytes.subarray(0, SEGMENT_HEADER_BYTES + prng.int(bytes.byteLength - SEGMENT_HEADER_BYTES + 1));
+    const cut = SEGMENT_HEADER_BYTES + prng.int(records_end - SEGMENT_HEADER_BYTES + 1);
+    bytes = preallocated ? bytes.fill(0, cut, records_end) : bytes.subarray(0, cut);
   }
   const verdict = scanSegment('sim.seg', bytes, first, true);
   if (verdict.kind === 'corrupt' || verdict.kind === 'unsupported') {
@@ -151,6 +157,8 @@ function realRecoveryCut(s: MemoryStorage, damaged: number, prng: Prng): number 
     parts.push(encodeRecordHeader(e.index, e.term, e.data, e.index), e.data);
     at += RECORD_HEADER_BYTES + e.data.byteLength;
   }
+  // Half the logs end in the zeros of a preallocated segment (chosen without a draw of the PRNG).
+  if (damaged % 2 === 0) parts.push(Buffer.alloc(PREALLOCATED_TAIL_BYTES));
   const bytes = Buffer.concat(parts);
   const flip = record.offset + prng.int(record.bytes);
   bytes.writeUInt8(bytes.readUInt8(flip) ^ (1 << prng.int(8)), flip);
@@ -164,6 +172,9 @@ function realRecoveryCut(s: MemoryStorage, damaged: number, prng: Prng): number 
       throw new AssertionFailure(`segment recovery refused a segment it wrote: ${verdict.detail}`);
   }
 }
+
+/** The zeros after the records of a preallocated segment, as the models above write them. */
+const PREALLOCATED_TAIL_BYTES = 4096;
 
 function entryAt(s: MemoryStorage, index: number): Entry | undefined {
   if (index < s.firstIndex() || index > s.lastIndex()) return undefined;
