@@ -2,16 +2,18 @@
  * What the segment log's integrity costs: append throughput with group commit (256-byte entries,
  * 64 appenders per turn), recovery at open (every record verified), reads and scans with checksums,
  * and the corruption check open runs when the newest segment is damaged near its start (the search
- * for intact records of a later batch over the rest of the segment).
+ * for intact records of a later batch over the rest of the segment). Then one 300-byte entry
+ * appended and synced at a time (concurrency 1) into preallocated segments beside segments that grow
+ * with every write, in interleaved rounds (docs/storage.md, "Preallocated segments").
  *
  *   npx tsx bench/segment-log.ts [--entries 200000]
  *
  * Prints a table and writes bench/results/segment-log.json.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { SegmentLog } from '../src/log/storage/segment-log.js';
+import { SegmentLog, type SegmentLogOptions } from '../src/log/storage/segment-log.js';
 import { RECORD_HEADER_BYTES, SEGMENT_HEADER_BYTES } from '../src/log/storage/segment-format.js';
 import { scanSegment } from '../src/log/storage/segment-recovery.js';
 
@@ -20,6 +22,10 @@ const entries_total = entries_at >= 0 ? Number(process.argv[entries_at + 1]) : 2
 const ENTRY_BYTES = 256;
 /** Appends per event-loop turn: the concurrency group commit gathers. */
 const APPENDERS = 64;
+/** The lone-write comparison: entry size, writes per round, rounds (alternating the two kinds). */
+const LONE_ENTRY_BYTES = 300;
+const LONE_WRITES = 1000;
+const LONE_ROUNDS = 3;
 
 interface Row {
   readonly case: string;
@@ -90,8 +96,49 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** Appends and syncs one entry at a time; latencies in microseconds. */
+async function loneWrites(options: SegmentLogOptions, writes: number): Promise<number[]> {
+  const at = mkdtempSync(join(tmpdir(), 'weft-bench-lone-'));
+  const log = SegmentLog.open(at, options);
+  const data = Buffer.alloc(LONE_ENTRY_BYTES, 0x62);
+  const us: number[] = [];
+  try {
+    for (let i = 1; i <= writes; i++) {
+      const t = performance.now();
+      log.append([{ index: i, term: 1, data }]);
+      await log.sync();
+      us.push((performance.now() - t) * 1000);
+    }
+  } finally {
+    await log.close();
+    rmSync(at, { recursive: true, force: true });
+  }
+  return us;
+}
+
+interface LoneRow {
+  readonly segments: string;
+  readonly writes: number;
+  readonly p50_us: number;
+  readonly p90_us: number;
+  readonly p99_us: number;
+}
+
+const lone: Record<'preallocated' | 'growing', number[]> = { preallocated: [], growing: [] };
+for (let round = 0; round < LONE_ROUNDS; round++) {
+  lone.preallocated.push(...(await loneWrites({ segment_bytes_max: 64 * 1024 * 1024 }, LONE_WRITES)));
+  lone.growing.push(...(await loneWrites({ segment_bytes_max: 64 * 1024 * 1024, preallocate: false }, LONE_WRITES)));
+}
+const lone_rows: LoneRow[] = Object.entries(lone).map(([segments, us]) => {
+  const sorted = [...us].sort((a, b) => a - b);
+  const at = (p: number): number => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!);
+  return { segments, writes: sorted.length, p50_us: at(0.5), p90_us: at(0.9), p99_us: at(0.99) };
+});
+
 console.log(`segment log, ${entries_total} entries of ${ENTRY_BYTES} bytes, ${APPENDERS} appends per turn`);
 console.table(rows);
+console.log(`one ${LONE_ENTRY_BYTES}-byte entry appended and synced at a time, ${LONE_ROUNDS} interleaved rounds, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.table(lone_rows);
 const out = join(dirname(new URL(import.meta.url).pathname), 'results', 'segment-log.json');
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, JSON.stringify({ entries: entries_total, entry_bytes: ENTRY_BYTES, appenders: APPENDERS, rows }, null, 2) + '\n');
+writeFileSync(out, JSON.stringify({ entries: entries_total, entry_bytes: ENTRY_BYTES, appenders: APPENDERS, rows, lone_writes: lone_rows }, null, 2) + '\n');
