@@ -181,12 +181,9 @@ export class SegmentLog {
   private scheduleFlush(): void {
     if (this.flushing || this.pending.length === 0) return;
     this.flushing = true;
-    // At the end of the current task, not a turn of the event loop later: a lone write's fsync
-    // starts before the loop serves anything else (a peer frame's encode, another call), on every
-    // member it reaches. Everything appended in this task (one Ready of the member driver holds all
-    // proposals of one callback) joins this batch; whatever is appended while the fsync runs forms
-    // the next one, so under load the batches stay as large as before (docs/storage.md).
-    queueMicrotask(() => void this.flush());
+    // One turn of the event loop lets concurrent proposals join this batch; the write and the fsync
+    // run off the main thread, and whatever is appended meanwhile forms the next batch.
+    setImmediate(() => void this.flush());
   }
 
   private async flush(): Promise<void> {
