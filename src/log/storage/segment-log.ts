@@ -424,6 +424,7 @@ export class SegmentLog {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.spare?.cancel();
     await this.sync().catch(() => undefined);
     this.closed = true;
     // A preparation under way writes into this folder; the caller may remove it once close returns.

@@ -26,6 +26,8 @@ type SpareState =
 
 export class SegmentSpare {
   private state: SpareState = { kind: 'none' };
+  /** Set when the log closes: a preparation under way stops at its next chunk and writes no more. */
+  private cancelled = false;
   readonly path: string;
 
   constructor(
@@ -42,7 +44,7 @@ export class SegmentSpare {
 
   /** Starts making the spare unless one is ready or being made (after a failure: again). */
   prepare(): void {
-    if (this.state.kind === 'preparing' || this.state.kind === 'ready') return;
+    if (this.cancelled || this.state.kind === 'preparing' || this.state.kind === 'ready') return;
     const done = this.make().then(
       () => {
         this.state = { kind: 'ready' };
@@ -57,11 +59,22 @@ export class SegmentSpare {
   private async make(): Promise<void> {
     const file = await openP(this.path, 'w');
     try {
-      await zeroRange(file.fd, 0, this.bytes);
+      await zeroRange(file.fd, 0, this.bytes, () => this.cancelled);
+      if (this.cancelled) throw new Error('the log closed while its next segment was being made');
       await file.datasync();
     } finally {
       await file.close();
     }
+  }
+
+  /**
+   * Stops a preparation under way (at its next chunk). Called as the log closes, at once rather
+   * than after its last sync: a caller that moves the log's folder away right after asking it to
+   * close (disk-storage.ts, resetLog) must not have zeros written into a file of the folder that
+   * takes its place.
+   */
+  cancel(): void {
+    this.cancelled = true;
   }
 
   /**

@@ -17,7 +17,10 @@ export function zeroRangeSync(fd: number, from: number, to: number): void {
   for (let at = from; at < to; ) at += writeSync(fd, ZERO_CHUNK, 0, Math.min(zero_chunk_bytes, to - at), at);
 }
 
-/** Writes zeros over [from, to) in the thread pool, one chunk at a time, off the event loop. */
-export async function zeroRange(fd: number, from: number, to: number): Promise<void> {
-  for (let at = from; at < to; ) at += (await writeP(fd, ZERO_CHUNK, 0, Math.min(zero_chunk_bytes, to - at), at)).bytesWritten;
+/**
+ * Writes zeros over [from, to) in the thread pool, one chunk at a time, off the event loop; stops
+ * before the next chunk once `stop` says so.
+ */
+export async function zeroRange(fd: number, from: number, to: number, stop: () => boolean = () => false): Promise<void> {
+  for (let at = from; at < to && !stop(); ) at += (await writeP(fd, ZERO_CHUNK, 0, Math.min(zero_chunk_bytes, to - at), at)).bytesWritten;
 }
