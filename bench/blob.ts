@@ -3,13 +3,15 @@
  * machine's SHA-256 rate and sequential write rate (256 KiB writes, fsync at the end) measured in
  * the same run. The goal is at least 40% of the slower of the two.
  *
- *   npx tsx bench/blob.ts [--mb 1024]
+ *   npx tsx bench/blob.ts [--mb 1024] [--cpu-prof <dir>]
+ *
+ * `--cpu-prof <dir>` runs the server under `node --cpu-prof` and leaves its profile in <dir>.
  *
  * Prints a table and writes bench/results/blob.json.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGrpcClient } from '../src/api/grpc-client.js';
 import { BlobService } from '../src/gen/weft/v1/blob_pb.js';
@@ -20,6 +22,8 @@ const arg = (name: string, fallback: number): number => {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const blob_mb = arg('mb', 1024);
+const prof_at = process.argv.indexOf('--cpu-prof');
+const cpu_prof_dir = prof_at >= 0 ? process.argv[prof_at + 1] : undefined;
 const piece_bytes = 256 * 1024;
 const pieces = (blob_mb * 1024 * 1024) / piece_bytes;
 
@@ -60,7 +64,8 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-bench-blob-'));
   const base = randomBytes(piece_bytes);
   const rows: Row[] = [];
-  const server = await startServerProcess(join(dir, 'data'));
+  const node_args = cpu_prof_dir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpu_prof_dir];
+  const server = await startServerProcess(join(dir, 'data'), [], node_args);
   const client = createGrpcClient(BlobService, server.grpc);
   let goal = 0;
   try {
@@ -94,12 +99,14 @@ async function main(): Promise<void> {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+  const [load1, load5] = loadavg();
+  console.log(`\nload average ${load1!.toFixed(2)} (1 min), ${load5!.toFixed(2)} (5 min) at the end of the run`);
   console.log(`\nWeft blobs, single member, one ${blob_mb} MiB blob; goal ${goal.toFixed(0)} MB/s (40% of the slower machine rate)`);
   console.log('| case | MiB/s | seconds | share of goal |');
   console.log('|---|---:|---:|---:|');
   for (const r of rows) console.log(`| ${r.case} | ${r.mb_per_s.toFixed(0)} | ${r.seconds.toFixed(2)} | ${(r.mb_per_s / goal).toFixed(2)} |`);
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/blob.json', JSON.stringify({ blob_mb, goal_mb_per_s: goal, rows, at: new Date().toISOString() }, null, 2));
+  writeFileSync('bench/results/blob.json', JSON.stringify({ blob_mb, goal_mb_per_s: goal, rows, load_average: loadavg(), at: new Date().toISOString() }, null, 2));
 }
 
 await main();
