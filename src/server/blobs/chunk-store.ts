@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { access, open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WeftError } from '../../common/errors.js';
 import { fsyncDir } from '../../log/storage/fsync-dir.js';
+import { chunkDigest } from './chunk-hash.js';
 
 /**
  * Content-addressed chunk files: `<dir>/<sha256 hex>`, one per distinct chunk. A chunk is written to
@@ -58,10 +58,15 @@ export class ChunkStore {
   async write(chunk_id: string, data: Uint8Array): Promise<'written' | 'existed'> {
     const under_way = this.writing.get(chunk_id);
     if (under_way !== undefined) return under_way.then(() => 'existed');
-    if (this.has(chunk_id)) return 'existed';
-    const written = this.writeFile(chunk_id, data).finally(() => this.writing.delete(chunk_id));
+    // Registered before the first await, so a second write of the chunk always finds this one.
+    const written = this.writeUnlessPresent(chunk_id, data).finally(() => this.writing.delete(chunk_id));
     this.writing.set(chunk_id, written);
     return written;
+  }
+
+  /** False while a chunk this process wrote has not been fsynced (`sync`); a crash could lose it. */
+  isDurable(chunk_id: string): boolean {
+    return !this.unsynced.has(chunk_id);
   }
 
   /** Writes the chunk and makes it durable (a chunk fetched from a peer, stored one at a time). */
@@ -93,7 +98,10 @@ export class ChunkStore {
     return syncing;
   }
 
-  private async writeFile(chunk_id: string, data: Uint8Array): Promise<'written'> {
+  private async writeUnlessPresent(chunk_id: string, data: Uint8Array): Promise<'written' | 'existed'> {
+    // Looked up on the thread pool: a stat in a directory of many files, with renames into it
+    // going on, can take long enough to hold the event loop back.
+    if (await present(this.path(chunk_id))) return 'existed';
     const tmp = `${this.path(chunk_id)}.${process.pid}-${this.tempSerial++}${temp_suffix}`;
     const handle = await open(tmp, 'w');
     try {
@@ -127,7 +135,7 @@ export class ChunkStore {
       }
       throw e;
     }
-    const actual = createHash('sha256').update(data).digest('hex');
+    const actual = (await chunkDigest(data)).toString('hex');
     if (actual !== chunk_id) {
       throw new WeftError('DATA_LOSS', `chunk ${chunk_id} holds bytes hashing to ${actual}`, 'BLOB_CHUNK_CORRUPT', { chunk_id });
     }
@@ -175,6 +183,16 @@ export class ChunkStore {
     await unlink(join(this.dir, name)).catch((e: NodeJS.ErrnoException) => {
       if (e.code !== 'ENOENT') throw e;
     });
+  }
+}
+
+async function present(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw e;
   }
 }
 
