@@ -57,7 +57,7 @@ export interface ServerConfig {
   readonly statement_timeout_ms: number;
   /** Cypher statements running at once on the member; one more is refused (TOO_MANY_RUNNING_STATEMENTS). */
   readonly statement_running_max: number;
-  /** Chunk writes (write + fsync) one blob upload keeps in flight; also bounds its memory, 256 KiB each. */
+  /** Chunk writes (hash, look-up, write; the fsync comes behind) one blob upload keeps in flight; also bounds its memory, 256 KiB each. */
   readonly blob_chunk_writes_in_flight_max: number;
   /** Chunk fsyncs one blob upload keeps in flight behind its writes; they hold no chunk memory. */
   readonly blob_chunk_syncs_in_flight_max: number;

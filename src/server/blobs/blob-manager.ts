@@ -8,7 +8,6 @@ import { ChunkStore } from './chunk-store.js';
 import type { ChunkFetch } from './chunk-peers.js';
 import { fixedChunks } from './rechunk.js';
 import { TaskLane } from './task-lane.js';
-import { chunkDigest } from './chunk-hash.js';
 
 /**
  * The blob write path of one member (DESIGN 5): chunk bytes go to the content-addressed store and
@@ -90,39 +89,35 @@ export class BlobManager {
   }
 
   /**
-   * Stores the bytes of `source` as a blob: cut into 256 KiB chunks, each hashed (off the event
-   * loop) and written, at most `chunk_writes_in_flight_max` at once, which bounds the memory; then
-   * fsynced behind the stream
+   * Stores the bytes of `source` as a blob: cut into 256 KiB chunks, each hashed and written, at
+   * most `chunk_writes_in_flight_max` at once, which bounds the memory; then fsynced behind the stream
    * (at most `chunk_syncs_in_flight_max` at once); once every chunk is durable and the directory
    * fsynced, one `blob_put` is proposed. A chunk that was already present is synced too, in case
    * the upload that wrote it has not synced it yet.
    */
   async upload(source: AsyncIterable<Uint8Array>, signal: AbortSignal): Promise<UploadOutcome> {
     const pinned: string[] = [];
-    /** By position in the blob; filled in as each chunk's hash is known. */
     const hashes: Buffer[] = [];
     const chunk_ids: string[] = [];
     const writes = new TaskLane(this.o.chunk_writes_in_flight_max);
     const syncs = new TaskLane(this.o.chunk_syncs_in_flight_max);
     let dedup_chunks = 0;
     let total_size = 0;
-    let position = 0;
     try {
       for await (const chunk of fixedChunks(source)) {
         if (signal.aborted) throw signal.reason;
         const failed = writes.failed ?? syncs.failed;
         if (failed !== undefined) throw failed.error;
-        const at = position++;
+        const digest = createHash('sha256').update(chunk).digest();
+        const chunk_id = digest.toString('hex');
+        hashes.push(digest);
+        chunk_ids.push(chunk_id);
         total_size += chunk.byteLength;
+        // Pinned before its existence is looked at: a release between the look and the propose
+        // would otherwise delete a file this upload counts on.
+        this.pin(chunk_id);
+        pinned.push(chunk_id);
         await writes.submit(async () => {
-          const digest = await chunkDigest(chunk);
-          const chunk_id = digest.toString('hex');
-          hashes[at] = digest;
-          chunk_ids[at] = chunk_id;
-          // Pinned before its existence is looked at: a release between the look and the propose
-          // would otherwise delete a file this upload counts on.
-          this.pin(chunk_id);
-          pinned.push(chunk_id);
           if ((await this.store.write(chunk_id, chunk)) === 'existed') dedup_chunks++;
           syncs.enqueue(() => this.store.sync(chunk_id));
         });

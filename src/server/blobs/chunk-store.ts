@@ -1,9 +1,9 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { access, open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WeftError } from '../../common/errors.js';
 import { fsyncDir } from '../../log/storage/fsync-dir.js';
-import { chunkDigest } from './chunk-hash.js';
 
 /**
  * Content-addressed chunk files: `<dir>/<sha256 hex>`, one per distinct chunk. A chunk is written to
@@ -135,7 +135,7 @@ export class ChunkStore {
       }
       throw e;
     }
-    const actual = (await chunkDigest(data)).toString('hex');
+    const actual = createHash('sha256').update(data).digest('hex');
     if (actual !== chunk_id) {
       throw new WeftError('DATA_LOSS', `chunk ${chunk_id} holds bytes hashing to ${actual}`, 'BLOB_CHUNK_CORRUPT', { chunk_id });
     }
