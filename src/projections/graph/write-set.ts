@@ -44,6 +44,8 @@ export class WriteSet implements GraphReader {
    * so a statement reads what it wrote. Invariant: every id has a non-null overlay state.
    */
   private readonly hidden = new Set<number>();
+  /** Nodes created or changed since the last `beginStatement`: the only ones whose reading can change. */
+  private readonly touched = new Set<number>();
 
   constructor(
     private readonly base: GraphReader,
@@ -65,13 +67,20 @@ export class WriteSet implements GraphReader {
   }
 
   /**
-   * Called before each statement of a transaction: the nodes written so far that `lens` (the
-   * transaction's read time) hides are hidden from this statement on, as committed ones are.
+   * Called before each statement of a transaction, with the same lens each time (the transaction's
+   * read time): the nodes written so far that it hides are hidden from this statement on, as
+   * committed ones are. Only nodes written since the last call are looked at again: a node no
+   * statement touched reads the same under the same lens.
    */
   beginStatement(lens: ReadLens | undefined): void {
-    this.hidden.clear();
-    if (lens === undefined) return;
-    for (const v of this.nodeOverlay.values()) if (v !== null && lens.node(v) === undefined) this.hidden.add(v.id);
+    if (lens !== undefined) {
+      for (const id of this.touched) {
+        const v = this.nodeOverlay.get(id);
+        if (v !== null && v !== undefined && lens.node(v) === undefined) this.hidden.add(id);
+        else this.hidden.delete(id);
+      }
+    }
+    this.touched.clear();
   }
 
   // ---- reads ----
@@ -236,6 +245,7 @@ export class WriteSet implements GraphReader {
     const id = this.ids.nodeId();
     const node: NodeState = { id, ref: nodeRef(id), labels: dedupe(labels), props, ts: 0 };
     this.nodeOverlay.set(id, node);
+    this.touched.add(id);
     this.createdNodes.push(id);
     return node;
   }
@@ -319,6 +329,7 @@ export class WriteSet implements GraphReader {
 
   private putNode(node: NodeState): NodeState {
     this.nodeOverlay.set(node.id, node);
+    this.touched.add(node.id);
     return node;
   }
 
