@@ -119,7 +119,7 @@ export class BlobManager {
         pinned.push(chunk_id);
         await writes.submit(async () => {
           if ((await this.store.write(chunk_id, chunk)) === 'existed') dedup_chunks++;
-          syncs.enqueue(() => this.store.sync(chunk_id));
+          syncs.enqueue(this.syncOf(chunk_id));
         });
       }
       await writes.drain();
@@ -251,6 +251,15 @@ export class BlobManager {
     if (data === undefined) return this.store.read(chunk_id);
     if ((await this.store.put(chunk_id, data)) === 'written') this.store.syncDir();
     return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  }
+
+  /**
+   * The fsync of one chunk as a queued task. Made here, not inline in `upload`, so the closure
+   * holds only the id: one made in the loop would keep the loop's chunk bytes alive while it waits
+   * in the queue, and a queue behind a slow disk would then hold the blob.
+   */
+  private syncOf(chunk_id: string): () => Promise<void> {
+    return () => this.store.sync(chunk_id);
   }
 
   private pin(chunk_id: string): void {
