@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,7 +11,8 @@ import { Database } from '../../src/server/database.js';
 /**
  * Chunk files are written without an fsync and synced behind the upload's stream; the rule that
  * matters for a crash is that every chunk a `blob_put` names is durable when that entry commits,
- * whichever upload wrote it.
+ * whichever upload wrote it. Downloads read ahead, and still send nothing a check against the
+ * chunk id has not passed.
  */
 const journaled = { acks: 1, level: 'journal', timeout_ms: 0 } as const;
 const dirs: string[] = [];
@@ -61,6 +62,43 @@ describe('chunk durability', () => {
     expect(up.dedup_chunks).toBe(1);
     expect(db.sm.blobs.blob(up.blob_id)).toBeDefined();
     expect(notDurableAtCommit).toEqual([]);
+    blobs.close();
+    await db.close();
+  });
+});
+
+describe('chunks read back from disk', () => {
+  it('a download with chunks read ahead still stops at a flipped bit or a missing file, having sent only good bytes', async () => {
+    const db = await Database.open({ data_dir: tempDir(), node_id: 1, mvcc_retention_secs: 300, checkpoint_interval_entries: 1000, log_segment_bytes_max: 1 << 20 });
+    const blobs = BlobManager.open(db, { chunk_writes_in_flight_max: 2, chunk_syncs_in_flight_max: 2, orphan_grace_ms: 60_000, concern: () => journaled });
+    const parts = [randomBytes(256 * 1024), randomBytes(256 * 1024), randomBytes(256 * 1024), randomBytes(256 * 1024), randomBytes(5)];
+    const up = await blobs.upload(pieces(...parts), new AbortController().signal);
+    const download = async (): Promise<{ sent: Buffer[]; error: unknown }> => {
+      const sent: Buffer[] = [];
+      try {
+        for await (const c of blobs.chunks(blobs.meta(up.blob_id), new AbortController().signal)) sent.push(Buffer.from(c));
+        return { sent, error: undefined };
+      } catch (e) {
+        return { sent, error: e };
+      }
+    };
+    expect(Buffer.concat((await download()).sent).equals(Buffer.concat(parts))).toBe(true);
+
+    // One bit of the third chunk flips on disk: the first two are sent, the third never is.
+    const third = blobs.store.path(up.chunk_ids[2]!);
+    const bytes = readFileSync(third);
+    bytes[1000] = bytes[1000]! ^ 0x10;
+    writeFileSync(third, bytes);
+    const flipped = await download();
+    expect(flipped.error).toMatchObject({ code: 'DATA_LOSS', reason: 'BLOB_CHUNK_CORRUPT' });
+    expect(flipped.sent).toHaveLength(2);
+    expect(Buffer.concat(flipped.sent).equals(Buffer.concat(parts.slice(0, 2)))).toBe(true);
+
+    // The second chunk's file goes: the download stops after the first.
+    rmSync(blobs.store.path(up.chunk_ids[1]!));
+    const lost = await download();
+    expect(lost.error).toMatchObject({ code: 'DATA_LOSS', reason: 'BLOB_CHUNK_LOST' });
+    expect(lost.sent).toHaveLength(1);
     blobs.close();
     await db.close();
   });
