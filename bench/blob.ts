@@ -3,13 +3,15 @@
  * machine's SHA-256 rate and sequential write rate (256 KiB writes, fsync at the end) measured in
  * the same run. The goal is at least 40% of the slower of the two.
  *
- *   npx tsx bench/blob.ts [--mb 1024]
+ *   npx tsx bench/blob.ts [--mb 1024] [--cpu-prof <dir>]
+ *
+ * `--cpu-prof <dir>` runs the server under `node --cpu-prof` and leaves its profile in <dir>.
  *
  * Prints a table and writes bench/results/blob.json.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGrpcClient } from '../src/api/grpc-client.js';
 import { BlobService } from '../src/gen/weft/v1/blob_pb.js';
@@ -20,6 +22,8 @@ const arg = (name: string, fallback: number): number => {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const blob_mb = arg('mb', 1024);
+const prof_at = process.argv.indexOf('--cpu-prof');
+const cpu_prof_dir = prof_at >= 0 ? process.argv[prof_at + 1] : undefined;
 const piece_bytes = 256 * 1024;
 const pieces = (blob_mb * 1024 * 1024) / piece_bytes;
 
@@ -27,6 +31,28 @@ interface Row {
   readonly case: string;
   readonly mb_per_s: number;
   readonly seconds: number;
+  /** CPU seconds (user + system) the server and this client process spent per GiB moved. */
+  readonly server_cpu_s_per_gib?: number;
+  readonly client_cpu_s_per_gib?: number;
+}
+
+/**
+ * CPU seconds (user + system) a process has used, from /proc: on a machine shared with other work
+ * it says what a case costs when its wall time says mostly how busy the machine was.
+ */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function clientCpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
 }
 
 /** A distinct 256 KiB piece per index (a counter in a random base), made on demand. */
@@ -60,7 +86,8 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-bench-blob-'));
   const base = randomBytes(piece_bytes);
   const rows: Row[] = [];
-  const server = await startServerProcess(join(dir, 'data'));
+  const node_args = cpu_prof_dir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpu_prof_dir];
+  const server = await startServerProcess(join(dir, 'data'), [], node_args);
   const client = createGrpcClient(BlobService, server.grpc);
   let goal = 0;
   try {
@@ -75,31 +102,49 @@ async function main(): Promise<void> {
         yield { data, sequence: i };
       }
     };
-    let started = performance.now();
-    const up = await client.uploadBlob(frames());
-    let seconds = (performance.now() - started) / 1000;
-    rows.push({ case: `UploadBlob, ${blob_mb} MiB over gRPC`, mb_per_s: blob_mb / seconds, seconds });
-    started = performance.now();
-    let bytes = 0;
-    for await (const c of client.downloadBlob({ blobId: up.blobId })) bytes += c.data.byteLength;
-    seconds = (performance.now() - started) / 1000;
-    if (bytes !== blob_mb * 1024 * 1024) throw new Error(`downloaded ${bytes} bytes`);
-    rows.push({ case: `DownloadBlob, ${blob_mb} MiB over gRPC`, mb_per_s: blob_mb / seconds, seconds });
-    started = performance.now();
-    const again = await client.uploadBlob(frames());
-    seconds = (performance.now() - started) / 1000;
-    rows.push({ case: `UploadBlob again (all ${again.dedupChunks} chunks deduplicated)`, mb_per_s: blob_mb / seconds, seconds });
+    const gib = blob_mb / 1024;
+    /** Runs one case, timing it and charging the CPU both processes spent to it. */
+    const measure = async <T>(name: (out: T) => string, run: () => Promise<T>): Promise<T> => {
+      const server_cpu = cpuSecondsOf(server.pid);
+      const client_cpu = clientCpuSeconds();
+      const started = performance.now();
+      const out = await run();
+      const seconds = (performance.now() - started) / 1000;
+      rows.push({
+        case: name(out),
+        mb_per_s: blob_mb / seconds,
+        seconds,
+        server_cpu_s_per_gib: (cpuSecondsOf(server.pid) - server_cpu) / gib,
+        client_cpu_s_per_gib: (clientCpuSeconds() - client_cpu) / gib,
+      });
+      return out;
+    };
+    const up = await measure(() => `UploadBlob, ${blob_mb} MiB over gRPC`, () => client.uploadBlob(frames()));
+    await measure(
+      () => `DownloadBlob, ${blob_mb} MiB over gRPC`,
+      async () => {
+        let bytes = 0;
+        for await (const c of client.downloadBlob({ blobId: up.blobId })) bytes += c.data.byteLength;
+        if (bytes !== blob_mb * 1024 * 1024) throw new Error(`downloaded ${bytes} bytes`);
+      },
+    );
+    await measure((again) => `UploadBlob again (all ${again.dedupChunks} chunks deduplicated)`, () => client.uploadBlob(frames()));
   } finally {
     client.close();
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+  const [load1, load5] = loadavg();
+  console.log(`\nload average ${load1!.toFixed(2)} (1 min), ${load5!.toFixed(2)} (5 min) at the end of the run`);
   console.log(`\nWeft blobs, single member, one ${blob_mb} MiB blob; goal ${goal.toFixed(0)} MB/s (40% of the slower machine rate)`);
-  console.log('| case | MiB/s | seconds | share of goal |');
-  console.log('|---|---:|---:|---:|');
-  for (const r of rows) console.log(`| ${r.case} | ${r.mb_per_s.toFixed(0)} | ${r.seconds.toFixed(2)} | ${(r.mb_per_s / goal).toFixed(2)} |`);
+  console.log('| case | MiB/s | seconds | share of goal | server CPU s/GiB | client CPU s/GiB |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  const cpu = (v: number | undefined): string => (v === undefined ? '' : v.toFixed(2));
+  for (const r of rows) {
+    console.log(`| ${r.case} | ${r.mb_per_s.toFixed(0)} | ${r.seconds.toFixed(2)} | ${(r.mb_per_s / goal).toFixed(2)} | ${cpu(r.server_cpu_s_per_gib)} | ${cpu(r.client_cpu_s_per_gib)} |`);
+  }
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/blob.json', JSON.stringify({ blob_mb, goal_mb_per_s: goal, rows, at: new Date().toISOString() }, null, 2));
+  writeFileSync('bench/results/blob.json', JSON.stringify({ blob_mb, goal_mb_per_s: goal, rows, load_average: loadavg(), at: new Date().toISOString() }, null, 2));
 }
 
 await main();

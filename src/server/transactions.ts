@@ -5,6 +5,8 @@ import type { ConcernWait } from '../log/driver/log-driver.js';
 import type { ExpectedVersion } from '../log/events.js';
 import { WriteSet } from '../projections/graph/write-set.js';
 import { withComputedValues } from '../projections/computed/computed-view.js';
+import { ComputedReads } from '../projections/computed/computed-reads.js';
+import type { ReadLens } from '../projections/graph/read-lens.js';
 import type { Database, Receipt } from './database.js';
 
 /**
@@ -36,6 +38,12 @@ export interface Transaction {
   busy: boolean;
   /** `SET vector_consistency` and `vector_build_wait` for the transaction's later statements. */
   readonly session: VectorSession;
+  /**
+   * Computed properties at `read_ts_us`, as the snapshot is read through: each statement also sees
+   * the transaction's own earlier writes through it (an expired TTL hides them as it hides
+   * committed data). Undefined when no label declares a computed property or `read_ts_us` is.
+   */
+  readonly lens: ReadLens | undefined;
 }
 
 export class Transactions {
@@ -81,6 +89,7 @@ export class Transactions {
       last_used_ms: this.now(),
       busy: false,
       session: {},
+      lens: read_ts_us === undefined ? undefined : ComputedReads.of(this.db.sm.schema.catalog, read_ts_us),
     };
     this.open.set(id, tx);
     return tx;
@@ -102,6 +111,7 @@ export class Transactions {
   run<T>(tx: Transaction, statement: (ws: WriteSet) => T): T {
     if (tx.busy) throw failedPrecondition(`a statement is already running in transaction ${tx.id}`, 'TRANSACTION_BUSY');
     tx.busy = true;
+    tx.ws.beginStatement(tx.lens);
     try {
       return statement(tx.ws);
     } finally {
@@ -114,6 +124,7 @@ export class Transactions {
   async runSliced<T>(tx: Transaction, statement: (ws: WriteSet) => Promise<T>): Promise<T> {
     if (tx.busy) throw failedPrecondition(`a statement is already running in transaction ${tx.id}`, 'TRANSACTION_BUSY');
     tx.busy = true;
+    tx.ws.beginStatement(tx.lens);
     try {
       return await statement(tx.ws);
     } finally {

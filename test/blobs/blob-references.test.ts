@@ -31,7 +31,7 @@ async function bytesOf(m: BlobManager, blob_id: string): Promise<Buffer> {
 }
 
 function open(db: Database, now_ms?: () => number): BlobManager {
-  return BlobManager.open(db, { chunk_writes_in_flight_max: 4, orphan_grace_ms: 60_000, concern: () => journaled, ...(now_ms ? { now_ms } : {}) });
+  return BlobManager.open(db, { chunk_writes_in_flight_max: 4, chunk_syncs_in_flight_max: 4, orphan_grace_ms: 60_000, concern: () => journaled, ...(now_ms ? { now_ms } : {}) });
 }
 
 describe('blob references and collection', () => {

@@ -176,6 +176,39 @@ describe('computed properties in writes and transactions', () => {
     }
   });
 
+  it("a transaction's own writes expire at its read time as committed data does, on both transports", async () => {
+    const str = (v: string) => ({ kind: { case: 'stringValue' as const, value: v } });
+    for (const t of transports) {
+      const tag = { tag: str(`own-${t}`), old: at(secs(0)), fresh: at(secs(90)) };
+      now_us = secs(100);
+      // Committed data first: a node whose TTL (60 s) ran out at 60 s is not matched at 100 s.
+      await execute(t, { query: 'CREATE (:Ephemeral {at: $old, tag: $tag, committed: true})', parameters: tag });
+      const tx = await begin(t);
+      now_us = secs(101);
+      const match = { query: 'MATCH (e:Ephemeral {tag: $tag}) RETURN count(e)', parameters: tag, transactionId: tx };
+      expect(await rows(t, match)).toEqual([['0']]);
+      // The statement that creates an expired node reads what it wrote...
+      const created = 'CREATE (e:Ephemeral {at: $old, tag: $tag})-[:LINKS]->(f:Friend {tag: $tag}), (b:Badge {at: $old, tag: $tag}) RETURN e.tag';
+      expect(await rows(t, { query: created, parameters: tag, transactionId: tx })).toEqual([[`own-${t}`]]);
+      // ...and the later ones see it as they see the committed one: not matched, its edge gone with it.
+      expect(await rows(t, match)).toEqual([['0']]);
+      expect(await rows(t, { query: 'MATCH (f:Friend {tag: $tag}) OPTIONAL MATCH (f)-[r]-() RETURN f.tag, count(r)', parameters: tag, transactionId: tx })).toEqual([[`own-${t}`, '0']]);
+      expect(await rows(t, { query: 'MATCH ()-[r:LINKS]->(f:Friend {tag: $tag}) RETURN count(r)', parameters: tag, transactionId: tx })).toEqual([['0']]);
+      // A FIELD TTL: the node stays, its anchor reads as absent.
+      expect(await rows(t, { query: 'MATCH (b:Badge {tag: $tag}) RETURN b.at IS NULL, b.expires IS NULL', parameters: tag, transactionId: tx })).toEqual([[true, true]]);
+      // A node written live and then moved past its expiry by a later statement goes the same way.
+      await execute(t, { query: 'CREATE (:Ephemeral {at: $fresh, tag: $tag, moved: true})', parameters: tag, transactionId: tx });
+      expect(await rows(t, match)).toEqual([['1']]);
+      await execute(t, { query: 'MATCH (e:Ephemeral {tag: $tag}) SET e.at = $old', parameters: tag, transactionId: tx });
+      expect(await rows(t, match)).toEqual([['0']]);
+      await commit(t, tx);
+      // The writes did happen; reads hide them until the sweep removes them.
+      const all = server.db.latestCommitted();
+      expect([...all.nodesWithLabel('Ephemeral')].filter((n) => n.props.get('tag') === `own-${t}`)).toHaveLength(3);
+      expect(await rows(t, { query: 'MATCH (e:Ephemeral {tag: $tag}) RETURN count(e)', parameters: tag })).toEqual([['0']]);
+    }
+  });
+
   it("a transaction that read a computed value conflicts with a write of the value's anchor after its start, on both transports", async () => {
     for (const t of transports) {
       now_us = secs(0);

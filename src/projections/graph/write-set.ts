@@ -3,6 +3,7 @@ import type { PropertyMap, PropertyValue } from '../../common/property-value.js'
 import { nodeRef, relationshipRef, type NodeRef } from '../../common/values/value.js';
 import type { GraphOp } from '../../log/events.js';
 import type { GraphStats, ScanSet } from './graph-store.js';
+import type { ReadLens } from './read-lens.js';
 import type { EdgeState, NodeState } from './records.js';
 import type { Direction, GraphReader } from './view.js';
 
@@ -36,6 +37,15 @@ export class WriteSet implements GraphReader {
   readonly readEdges = new Set<number>();
   /** What was read by predicate (labels and types scanned, adjacency walked), for phantom checks. */
   private readonly scanned = { labels: new Set<string>(), types: new Set<string>(), all_nodes: false, all_edges: false };
+  /**
+   * Nodes written by earlier statements that the reader's read time hides (a NODE-scoped TTL that
+   * expired them, docs/computed-properties.md), with the edges at them: a later statement sees them
+   * as it would see the same nodes committed. The running statement's own writes are never in it,
+   * so a statement reads what it wrote. Invariant: every id has a non-null overlay state.
+   */
+  private readonly hidden = new Set<number>();
+  /** Nodes created or changed since the last `beginStatement`: the only ones whose reading can change. */
+  private readonly touched = new Set<number>();
 
   constructor(
     private readonly base: GraphReader,
@@ -56,11 +66,28 @@ export class WriteSet implements GraphReader {
     return this.base.read_index;
   }
 
+  /**
+   * Called before each statement of a transaction, with the same lens each time (the transaction's
+   * read time): the nodes written so far that it hides are hidden from this statement on, as
+   * committed ones are. Only nodes written since the last call are looked at again: a node no
+   * statement touched reads the same under the same lens.
+   */
+  beginStatement(lens: ReadLens | undefined): void {
+    if (lens !== undefined) {
+      for (const id of this.touched) {
+        const v = this.nodeOverlay.get(id);
+        if (v !== null && v !== undefined && lens.node(v) === undefined) this.hidden.add(id);
+        else this.hidden.delete(id);
+      }
+    }
+    this.touched.clear();
+  }
+
   // ---- reads ----
 
   node(id: number): NodeState | undefined {
     const o = this.nodeOverlay.get(id);
-    if (o !== undefined) return o ?? undefined;
+    if (o !== undefined) return o === null || this.hidden.has(id) ? undefined : o;
     if (this.trackReads) this.readNodes.add(id);
     return this.base.node(id);
   }
@@ -71,9 +98,10 @@ export class WriteSet implements GraphReader {
 
   edge(id: number): EdgeState | undefined {
     const o = this.edgeOverlay.get(id);
-    if (o !== undefined) return o ?? undefined;
+    if (o !== undefined) return o === null || this.atHidden(o) ? undefined : o;
     if (this.trackReads) this.readEdges.add(id);
-    return this.base.edge(id);
+    const e = this.base.edge(id);
+    return e === undefined || this.atHidden(e) ? undefined : e;
   }
 
   /** Whether this write set deleted the node or edge (a later read of it is an error in Cypher). */
@@ -133,14 +161,14 @@ export class WriteSet implements GraphReader {
 
   private *overlayNodes(label: string | undefined): Iterable<NodeState> {
     for (const v of [...this.nodeOverlay.values()]) {
-      if (v !== null && (label === undefined || v.labels.includes(label))) yield v;
+      if (v !== null && !this.hidden.has(v.id) && (label === undefined || v.labels.includes(label))) yield v;
     }
   }
 
   *edges(): Iterable<EdgeState> {
     if (this.trackReads) this.scanned.all_edges = true;
     for (const e of this.base.edges()) {
-      if (this.edgeOverlay.has(e.id)) continue;
+      if (this.edgeOverlay.has(e.id) || this.atHidden(e)) continue;
       if (this.trackReads) this.readEdges.add(e.id);
       yield e;
     }
@@ -150,7 +178,7 @@ export class WriteSet implements GraphReader {
   *edgesOfType(type: string): Iterable<EdgeState> {
     if (this.trackReads) this.scanned.types.add(type);
     for (const e of this.base.edgesOfType(type)) {
-      if (this.edgeOverlay.has(e.id)) continue;
+      if (this.edgeOverlay.has(e.id) || this.atHidden(e)) continue;
       if (this.trackReads) this.readEdges.add(e.id);
       yield e;
     }
@@ -159,7 +187,7 @@ export class WriteSet implements GraphReader {
 
   private *overlayEdges(type: string | undefined): Iterable<EdgeState> {
     for (const e of [...this.edgeOverlay.values()]) {
-      if (e !== null && (type === undefined || e.type === type)) yield e;
+      if (e !== null && !this.atHidden(e) && (type === undefined || e.type === type)) yield e;
     }
   }
 
@@ -168,10 +196,10 @@ export class WriteSet implements GraphReader {
       if (type === undefined) this.scanned.all_edges = true;
       else this.scanned.types.add(type);
     }
-    if (this.nodeOverlay.get(nodeId) === null) return;
+    if (this.nodeOverlay.get(nodeId) === null || this.hidden.has(nodeId)) return;
     for (const e of this.base.edgesOf(nodeId, direction, type)) {
       const o = this.edgeOverlay.get(e.id);
-      if (o === null) continue;
+      if (o === null || this.atHidden(e)) continue;
       if (o === undefined && this.trackReads) this.readEdges.add(e.id);
       yield o ?? e;
     }
@@ -186,8 +214,13 @@ export class WriteSet implements GraphReader {
       if (seen.has(id)) continue; // a self-loop is listed at both ends
       seen.add(id);
       const e = this.edgeOverlay.get(id);
-      if (e !== null && e !== undefined && (type === undefined || e.type === type)) yield e;
+      if (e !== null && e !== undefined && !this.atHidden(e) && (type === undefined || e.type === type)) yield e;
     }
+  }
+
+  /** Whether an end of the edge is hidden (see `hidden`): the edge then is too. */
+  private atHidden(e: EdgeState): boolean {
+    return this.hidden.size > 0 && (this.hidden.has(e.source) || this.hidden.has(e.target));
   }
 
   labelNames(): Iterable<string> {
@@ -212,6 +245,7 @@ export class WriteSet implements GraphReader {
     const id = this.ids.nodeId();
     const node: NodeState = { id, ref: nodeRef(id), labels: dedupe(labels), props, ts: 0 };
     this.nodeOverlay.set(id, node);
+    this.touched.add(id);
     this.createdNodes.push(id);
     return node;
   }
@@ -295,6 +329,7 @@ export class WriteSet implements GraphReader {
 
   private putNode(node: NodeState): NodeState {
     this.nodeOverlay.set(node.id, node);
+    this.touched.add(node.id);
     return node;
   }
 

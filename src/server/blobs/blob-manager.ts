@@ -7,6 +7,7 @@ import { refusalError, type Database } from '../database.js';
 import { ChunkStore } from './chunk-store.js';
 import type { ChunkFetch } from './chunk-peers.js';
 import { fixedChunks } from './rechunk.js';
+import { TaskLane } from './task-lane.js';
 
 /**
  * The blob write path of one member (DESIGN 5): chunk bytes go to the content-addressed store and
@@ -15,8 +16,10 @@ import { fixedChunks } from './rechunk.js';
  * has touched are pinned, so neither release nor orphan collection removes them under it.
  */
 export interface BlobManagerOptions {
-  /** Chunk writes (write + fsync) one upload keeps in flight; bounds its memory to this many chunks. */
+  /** Chunk writes one upload keeps in flight; bounds its memory to this many chunks. */
   readonly chunk_writes_in_flight_max: number;
+  /** Chunk fsyncs one upload keeps in flight behind its writes (they hold no chunk memory). */
+  readonly chunk_syncs_in_flight_max: number;
   /** An unreferenced chunk younger than this is left alone by orphan collection. */
   readonly orphan_grace_ms: number;
   readonly concern: () => ConcernWait;
@@ -25,6 +28,9 @@ export interface BlobManagerOptions {
   /** A chunk this member lacks, from the other members of its group (chunk-peers.ts); absent alone. */
   readonly fetchChunk?: ChunkFetch;
 }
+
+/** Chunks a download reads ahead of the one it sends (256 KiB each, so this bounds its memory). */
+export const download_chunks_ahead_max = 4;
 
 export interface UploadOutcome {
   readonly blob_id: string;
@@ -83,21 +89,25 @@ export class BlobManager {
   }
 
   /**
-   * Stores the bytes of `source` as a blob: cut into 256 KiB chunks, each hashed and written (at most
-   * `chunk_writes_in_flight_max` at once), the directory fsynced, then one `blob_put` proposed.
+   * Stores the bytes of `source` as a blob: cut into 256 KiB chunks, each hashed and written, at
+   * most `chunk_writes_in_flight_max` at once, which bounds the memory; then fsynced behind the stream
+   * (at most `chunk_syncs_in_flight_max` at once); once every chunk is durable and the directory
+   * fsynced, one `blob_put` is proposed. A chunk that was already present is synced too, in case
+   * the upload that wrote it has not synced it yet.
    */
   async upload(source: AsyncIterable<Uint8Array>, signal: AbortSignal): Promise<UploadOutcome> {
     const pinned: string[] = [];
     const hashes: Buffer[] = [];
     const chunk_ids: string[] = [];
-    const inFlight = new Set<Promise<void>>();
-    let failure: unknown;
+    const writes = new TaskLane(this.o.chunk_writes_in_flight_max);
+    const syncs = new TaskLane(this.o.chunk_syncs_in_flight_max);
     let dedup_chunks = 0;
     let total_size = 0;
     try {
       for await (const chunk of fixedChunks(source)) {
         if (signal.aborted) throw signal.reason;
-        if (failure !== undefined) throw failure;
+        const failed = writes.failed ?? syncs.failed;
+        if (failed !== undefined) throw failed.error;
         const digest = createHash('sha256').update(chunk).digest();
         const chunk_id = digest.toString('hex');
         hashes.push(digest);
@@ -107,20 +117,13 @@ export class BlobManager {
         // would otherwise delete a file this upload counts on.
         this.pin(chunk_id);
         pinned.push(chunk_id);
-        const write = this.store.put(chunk_id, chunk).then(
-          (outcome) => {
-            if (outcome === 'existed') dedup_chunks++;
-          },
-          (e: unknown) => {
-            failure ??= e;
-          },
-        );
-        inFlight.add(write);
-        void write.finally(() => inFlight.delete(write));
-        if (inFlight.size >= this.o.chunk_writes_in_flight_max) await Promise.race(inFlight);
+        await writes.submit(async () => {
+          if ((await this.store.write(chunk_id, chunk)) === 'existed') dedup_chunks++;
+          syncs.enqueue(this.syncOf(chunk_id));
+        });
       }
-      await Promise.all(inFlight);
-      if (failure !== undefined) throw failure;
+      await writes.drain();
+      await syncs.drain();
       if (signal.aborted) throw signal.reason;
       this.store.syncDir();
       const blob_id = blobIdOfChunks(hashes);
@@ -129,23 +132,35 @@ export class BlobManager {
       }
       return { blob_id, chunk_ids, total_size, dedup_chunks };
     } finally {
-      await Promise.allSettled(inFlight);
+      await writes.settle();
+      await syncs.settle();
       for (const c of pinned) this.unpin(c);
     }
   }
 
   /**
-   * The blob's chunks in order, each read whole and checked against its hash; one chunk held at a
-   * time. The chunks stay pinned until the download ends, so a delete meanwhile cannot cut it short.
+   * The blob's chunks in order, each read whole and checked against its hash; at most
+   * `download_chunks_ahead_max` read ahead of the one being sent, so the next chunks come off the
+   * disk while one travels. The chunks stay pinned until the download ends, so a delete meanwhile
+   * cannot cut it short.
    */
   async *chunks(blob: BlobRecord, signal: AbortSignal): AsyncGenerator<Buffer, void, undefined> {
     for (const c of blob.chunk_ids) this.pin(c);
+    const ahead: Promise<Buffer>[] = [];
+    let next = 0;
     try {
-      for (const chunk_id of blob.chunk_ids) {
+      while (next < blob.chunk_ids.length || ahead.length > 0) {
+        while (ahead.length < download_chunks_ahead_max && next < blob.chunk_ids.length) {
+          const read = this.readOrFetch(blob.chunk_ids[next++]!);
+          // Awaited in its turn below; until then a failure must not count as unhandled.
+          read.catch(() => undefined);
+          ahead.push(read);
+        }
         if (signal.aborted) throw signal.reason;
-        yield await this.readOrFetch(chunk_id);
+        yield await ahead.shift()!;
       }
     } finally {
+      await Promise.allSettled(ahead);
       for (const c of blob.chunk_ids) this.unpin(c);
     }
   }
@@ -236,6 +251,15 @@ export class BlobManager {
     if (data === undefined) return this.store.read(chunk_id);
     if ((await this.store.put(chunk_id, data)) === 'written') this.store.syncDir();
     return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  }
+
+  /**
+   * The fsync of one chunk as a queued task. Made here, not inline in `upload`, so the closure
+   * holds only the id: one made in the loop would keep the loop's chunk bytes alive while it waits
+   * in the queue, and a queue behind a slow disk would then hold the blob.
+   */
+  private syncOf(chunk_id: string): () => Promise<void> {
+    return () => this.store.sync(chunk_id);
   }
 
   private pin(chunk_id: string): void {

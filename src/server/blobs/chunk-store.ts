@@ -1,15 +1,19 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { access, open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WeftError } from '../../common/errors.js';
 import { fsyncDir } from '../../log/storage/fsync-dir.js';
 
 /**
  * Content-addressed chunk files: `<dir>/<sha256 hex>`, one per distinct chunk. A chunk is written to
- * a temporary file, fsynced and renamed, so a name always holds the whole chunk it names; the caller
- * fsyncs the directory (`syncDir`) once for many chunks, before proposing the entry that references
- * them. Which chunks are still needed is the blob projection's business, not the store's.
+ * a temporary file and renamed, so a name never holds a partial chunk while this process runs.
+ * Writing and making durable are separate steps: `write` leaves the file in the page cache and
+ * `sync` fsyncs it, so an upload streams on while its chunk files are synced behind it, and only
+ * waits for the fsyncs (and one directory fsync, `syncDir`) before proposing the entry that
+ * references them. A chunk written but not yet synced is tracked here, so an upload that finds it
+ * already present syncs it too rather than count on another upload's fsync. Which chunks are still
+ * needed is the blob projection's business, not the store's.
  */
 const hex64 = /^[0-9a-f]{64}$/;
 const temp_suffix = '.tmp';
@@ -20,8 +24,15 @@ export interface StoredChunk {
 }
 
 export class ChunkStore {
-  /** Distinguishes the temporary files of concurrent writes of one chunk. */
+  /** Makes every temporary file name new, so the leftover of a failed write is never reused. */
   private tempSerial = 0;
+  /**
+   * Chunk files renamed into place by this process and not yet fsynced: id -> the fsync under way,
+   * if one is. An id is added before its rename, so no one sees the name without the entry.
+   */
+  private readonly unsynced = new Map<string, Promise<void> | undefined>();
+  /** Writes in progress, by chunk id: a second write of the same chunk waits for the first. */
+  private readonly writing = new Map<string, Promise<'written' | 'existed'>>();
 
   private constructor(readonly dir: string) {}
 
@@ -40,19 +51,71 @@ export class ChunkStore {
     return existsSync(this.path(chunk_id));
   }
 
-  /** Writes the chunk unless a file of its name exists; 'existed' means nothing was written. */
+  /**
+   * Writes the chunk unless a file of its name exists; 'existed' means nothing was written. The
+   * file is not durable until `sync` has run for it.
+   */
+  async write(chunk_id: string, data: Uint8Array): Promise<'written' | 'existed'> {
+    const under_way = this.writing.get(chunk_id);
+    if (under_way !== undefined) return under_way.then(() => 'existed');
+    // Registered before the first await, so a second write of the chunk always finds this one.
+    const written = this.writeUnlessPresent(chunk_id, data).finally(() => this.writing.delete(chunk_id));
+    this.writing.set(chunk_id, written);
+    return written;
+  }
+
+  /** False while a chunk this process wrote has not been fsynced (`sync`); a crash could lose it. */
+  isDurable(chunk_id: string): boolean {
+    return !this.unsynced.has(chunk_id);
+  }
+
+  /** Writes the chunk and makes it durable (a chunk fetched from a peer, stored one at a time). */
   async put(chunk_id: string, data: Uint8Array): Promise<'written' | 'existed'> {
-    if (this.has(chunk_id)) return 'existed';
+    const outcome = await this.write(chunk_id, data);
+    await this.sync(chunk_id);
+    return outcome;
+  }
+
+  /**
+   * Makes the chunk's file durable, if this process wrote it and has not fsynced it yet. Concurrent
+   * calls for one chunk share one fsync. The directory entry needs `syncDir` as well.
+   */
+  sync(chunk_id: string): Promise<void> {
+    if (!this.unsynced.has(chunk_id)) return Promise.resolve();
+    const under_way = this.unsynced.get(chunk_id);
+    if (under_way !== undefined) return under_way;
+    const syncing = fsyncFile(this.path(chunk_id)).then(
+      () => {
+        if (this.unsynced.get(chunk_id) === syncing) this.unsynced.delete(chunk_id);
+      },
+      (e: unknown) => {
+        // Still not durable: the next caller tries again.
+        if (this.unsynced.get(chunk_id) === syncing) this.unsynced.set(chunk_id, undefined);
+        throw e;
+      },
+    );
+    this.unsynced.set(chunk_id, syncing);
+    return syncing;
+  }
+
+  private async writeUnlessPresent(chunk_id: string, data: Uint8Array): Promise<'written' | 'existed'> {
+    // Looked up on the thread pool: a stat in a directory of many files, with renames into it
+    // going on, can take long enough to hold the event loop back.
+    if (await present(this.path(chunk_id))) return 'existed';
     const tmp = `${this.path(chunk_id)}.${process.pid}-${this.tempSerial++}${temp_suffix}`;
     const handle = await open(tmp, 'w');
     try {
       await handle.writeFile(data);
-      await handle.sync();
     } finally {
       await handle.close();
     }
-    // Renaming over a file another write just finished is harmless: the content is the same.
-    await rename(tmp, this.path(chunk_id));
+    this.unsynced.set(chunk_id, undefined);
+    try {
+      await rename(tmp, this.path(chunk_id));
+    } catch (e) {
+      this.unsynced.delete(chunk_id);
+      throw e;
+    }
     return 'written';
   }
 
@@ -84,6 +147,7 @@ export class ChunkStore {
    * upload can start using the chunk in between.
    */
   deleteSync(chunk_id: string): boolean {
+    this.unsynced.delete(chunk_id);
     try {
       unlinkSync(this.path(chunk_id));
       return true;
@@ -119,6 +183,25 @@ export class ChunkStore {
     await unlink(join(this.dir, name)).catch((e: NodeJS.ErrnoException) => {
       if (e.code !== 'ENOENT') throw e;
     });
+  }
+}
+
+async function present(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw e;
+  }
+}
+
+async function fsyncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.datasync();
+  } finally {
+    await handle.close();
   }
 }
 
