@@ -25,7 +25,7 @@ export class RequestReader {
   private wake: (() => void) | undefined;
 
   /**
-   * `onFailure` is told of a request that cannot be read (too large, badly framed, undecodable),
+   * `call` is cancelled with a request that cannot be read (too large, badly framed, undecodable),
    * so the call ends with that status even while its handler is not reading.
    */
   constructor(
@@ -33,7 +33,7 @@ export class RequestReader {
     private readonly method: DescMethod,
     private readonly encoding: MessageEncoding,
     private readonly message_bytes_max: number,
-    private readonly onFailure: (e: WeftError) => void,
+    private readonly call: { cancel(reason: WeftError): void },
   ) {
     this.deframer = new MessageDeframer(message_bytes_max);
     stream.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -64,6 +64,13 @@ export class RequestReader {
       if (this.ended) return;
       await this.next();
     }
+  }
+
+  /** The call was cancelled: a handler waiting for a message gets `reason` instead. */
+  abort(reason: WeftError): void {
+    if (this.failure !== undefined || this.discarding) return;
+    this.failure = reason;
+    this.wakeReader();
   }
 
   /** The call is over: whatever the client still sends is read and dropped. */
@@ -107,7 +114,7 @@ export class RequestReader {
     this.queue.length = 0;
     this.stream.resume();
     this.wakeReader();
-    this.onFailure(e);
+    this.call.cancel(e);
   }
 
   private wakeReader(): void {

@@ -15,8 +15,9 @@ export class ResponseWriter {
   private headers_sent = false;
   /** Set once the status is on its way; nothing is written after it. */
   private ended = false;
-  private readonly header_metadata: Record<string, MetadataValue> = {};
-  private readonly trailer_metadata: Record<string, MetadataValue> = {};
+  /** Custom metadata a handler added; made on first use, since most calls add none. */
+  private header_metadata: Record<string, MetadataValue> | undefined;
+  private trailer_metadata: Record<string, MetadataValue> | undefined;
 
   constructor(
     private readonly stream: ServerHttp2Stream,
@@ -30,8 +31,8 @@ export class ResponseWriter {
 
   /** Custom metadata for the response headers while they are unsent, for the trailers after. */
   addMetadata(key: string, value: MetadataValue): void {
-    if (this.headers_sent) this.trailer_metadata[key] = value;
-    else this.header_metadata[key] = value;
+    if (this.headers_sent) (this.trailer_metadata ??= {})[key] = value;
+    else (this.header_metadata ??= {})[key] = value;
   }
 
   /** One reply of a stream; resolves once the stream can take more, or rejects when the signal aborts. */
@@ -65,7 +66,7 @@ export class ResponseWriter {
     if (!this.headers_sent) {
       this.ended = true;
       this.headers_sent = true;
-      this.stream.respond({ ...response_headers, ...metadataHeaders(this.header_metadata), ...trailers }, { endStream: true });
+      this.stream.respond({ ...response_headers, ...metadataHeaders(this.header_metadata ?? {}), ...trailers }, { endStream: true });
       return;
     }
     this.sendTrailersAfter(trailers, undefined);
@@ -74,13 +75,13 @@ export class ResponseWriter {
   private sendHeaders(): void {
     if (this.headers_sent) return;
     this.headers_sent = true;
-    const headers = Object.keys(this.header_metadata).length === 0 ? response_headers : { ...response_headers, ...metadataHeaders(this.header_metadata) };
+    const headers = this.header_metadata === undefined ? response_headers : { ...response_headers, ...metadataHeaders(this.header_metadata) };
     this.stream.respond(headers, { waitForTrailers: true });
   }
 
   private sendTrailersAfter(trailers: Readonly<OutgoingHttpHeaders>, last: Buffer | undefined): void {
     this.ended = true;
-    const all = Object.keys(this.trailer_metadata).length === 0 ? trailers : { ...metadataHeaders(this.trailer_metadata), ...trailers };
+    const all = this.trailer_metadata === undefined ? trailers : { ...metadataHeaders(this.trailer_metadata), ...trailers };
     this.stream.once('wantTrailers', () => {
       if (!this.stream.destroyed) this.stream.sendTrailers(all);
     });
