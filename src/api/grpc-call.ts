@@ -102,7 +102,9 @@ class GrpcCall implements ActiveCall {
     // cancel() rejects this at once, so a handler that ignores its signal cannot hold the call open.
     new Promise<void>((resolve, reject) => {
       this.abandon = reject;
-      this.run().then(resolve, reject);
+      // A deadline already past aborted the signal inside openCall, before anyone listened.
+      if (this.opened.ctx.signal.aborted) this.handleEvent();
+      else this.run().then(resolve, reject);
     }).then(
       () => this.finish('OK'),
       (e: unknown) => {

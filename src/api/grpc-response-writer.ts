@@ -24,8 +24,13 @@ export class ResponseWriter {
     private readonly message_bytes_max: number,
   ) {}
 
-  /** Whether the status has been sent (or the stream is gone, so none can be). */
+  /** Whether the status has been sent. */
   get finished(): boolean {
+    return this.ended;
+  }
+
+  /** Nothing more can be written: the status was sent or the stream is gone. */
+  private get closed(): boolean {
     return this.ended || this.stream.destroyed;
   }
 
@@ -37,7 +42,7 @@ export class ResponseWriter {
 
   /** One reply of a stream; resolves once the stream can take more, or rejects when the signal aborts. */
   async write(message: Uint8Array, signal: AbortSignal): Promise<void> {
-    if (this.finished) return;
+    if (this.closed) return;
     if (message.byteLength > this.message_bytes_max) throw tooLarge(`a reply of ${message.byteLength} bytes`, this.message_bytes_max);
     this.sendHeaders();
     let ready = true;
@@ -47,7 +52,7 @@ export class ResponseWriter {
 
   /** The reply of a unary call and its OK status, together. */
   endWith(message: Uint8Array): void {
-    if (this.finished) return;
+    if (this.closed) return;
     if (message.byteLength > this.message_bytes_max) throw tooLarge(`a reply of ${message.byteLength} bytes`, this.message_bytes_max);
     this.sendHeaders();
     const chunks = frameMessage(message);
@@ -62,7 +67,7 @@ export class ResponseWriter {
 
   /** Ends the call with these status trailers. Idempotent; a gone stream is left alone. */
   end(trailers: Readonly<OutgoingHttpHeaders>): void {
-    if (this.finished) return;
+    if (this.closed) return;
     if (!this.headers_sent) {
       this.ended = true;
       this.headers_sent = true;
