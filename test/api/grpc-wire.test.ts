@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { WeftError } from '../../src/common/errors.js';
 import { createGrpcClient } from '../../src/api/grpc-client.js';
+import { ServingStatus } from '../../src/api/grpc-health.js';
 import { startGrpcServer, type GrpcServerHandle } from '../../src/api/grpc-server.js';
 import { implement } from '../../src/api/handlers.js';
 import { BlobChunkSchema, BlobService, DownloadBlobRequestSchema, UploadBlobResponseSchema } from '../../src/gen/weft/v1/blob_pb.js';
@@ -237,5 +238,35 @@ describe('the gRPC port on the wire (bare HTTP/2 client)', () => {
   it('pings are answered', async () => {
     const rtt = await new Promise<number>((resolve, reject) => session.ping((err, duration) => (err === null ? resolve(duration) : reject(err))));
     expect(rtt).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('stopping the gRPC port', () => {
+  it('GOAWAY: a call in flight finishes within drain_ms, the connection takes no new call, stop() resolves', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const graph = implement(GraphService, {
+      createNode: async (req) => {
+        await gate;
+        return { nodeId: 7n, labels: req.labels };
+      },
+    });
+    const server = await startGrpcServer({ port: 0, services: [graph], shutdown_grace_ms: 100 });
+    const session = http2.connect(`http://127.0.0.1:${server.port}`);
+    const goaway = new Promise<void>((resolve) => session.once('goaway', () => resolve()));
+    session.on('error', () => {});
+    const body = framed(toBinary(CreateNodeRequestSchema, create(CreateNodeRequestSchema, { labels: ['InFlight'] })));
+    const inFlight = call(session, { path: create_node, chunks: [body] });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const stopped = server.stop(10_000);
+    await goaway;
+    release();
+    const answer = await inFlight;
+    expect(answer.grpc_status).toBe('0');
+    expect(fromBinary(NodeSchema, answer.messages[0]!).labels).toEqual(['InFlight']);
+    await stopped;
+    expect(server.health.get('')).toBe(ServingStatus.NOT_SERVING);
+    expect(() => session.request({ ':method': 'POST', ':path': create_node })).toThrow();
+    session.destroy();
   });
 });
