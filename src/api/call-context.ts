@@ -19,6 +19,8 @@ export interface OpenCallOptions {
   readonly now?: () => number;
   /** Passed to the handler as `ctx.announceSize` (raw byte-stream responses). */
   readonly announceSize?: (bytes: number) => void;
+  /** Passed to the handler as `ctx.sendMetadata` (gRPC response metadata). */
+  readonly sendMetadata?: (key: string, value: string | Uint8Array) => void;
 }
 
 export interface OpenCall {
@@ -54,6 +56,7 @@ export function openCall(o: OpenCallOptions): OpenCall {
     peer: o.peer,
     ...(o.deadline_ms !== undefined ? { deadline_ms: o.deadline_ms } : {}),
     ...(o.announceSize !== undefined ? { announceSize: o.announceSize } : {}),
+    ...(o.sendMetadata !== undefined ? { sendMetadata: o.sendMetadata } : {}),
   };
   let closed = false;
   return {
@@ -82,6 +85,16 @@ const grpc_timeout_units_ms: Readonly<Record<string, number>> = {
 };
 
 /**
+ * A `grpc-timeout` value in milliseconds (gRPC's format: 1 to 8 digits and a unit H M S m u n),
+ * or undefined when the value is not in that format.
+ */
+export function parseGrpcTimeoutMs(value: string): number | undefined {
+  const m = /^(\d{1,8})([HMSmun])$/.exec(value.trim());
+  const unit = m?.[2] === undefined ? undefined : grpc_timeout_units_ms[m[2]];
+  return m === null || unit === undefined ? undefined : Number(m[1]) * unit;
+}
+
+/**
  * Reads a REST call's deadline: `grpc-timeout` (gRPC's format, 1 to 8 digits and a unit H M S m u n)
  * or `x-weft-timeout-ms` (milliseconds, decimal). When both are present the sooner wins.
  * A malformed value is refused rather than ignored: a client that asked for a deadline expects one.
@@ -90,13 +103,12 @@ export function deadlineFromHeaders(headers: Readonly<Record<string, string>>, n
   const timeouts: number[] = [];
   const grpcTimeout = headers['grpc-timeout'];
   if (grpcTimeout !== undefined) {
-    const m = /^(\d{1,8})([HMSmun])$/.exec(grpcTimeout.trim());
-    const unit = m?.[2] === undefined ? undefined : grpc_timeout_units_ms[m[2]];
-    if (m === null || unit === undefined) {
+    const timeout_ms = parseGrpcTimeoutMs(grpcTimeout);
+    if (timeout_ms === undefined) {
       throw new WeftError('INVALID_ARGUMENT', `grpc-timeout header "${grpcTimeout}" is not <digits><H|M|S|m|u|n>`,
         'INVALID_REQUEST_FIELD', { field: 'grpc-timeout' });
     }
-    timeouts.push(Number(m[1]) * unit);
+    timeouts.push(timeout_ms);
   }
   const weftTimeout = headers['x-weft-timeout-ms'];
   if (weftTimeout !== undefined) {

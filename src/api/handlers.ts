@@ -36,6 +36,11 @@ export interface CallContext {
    * so the response carries Content-Length.
    */
   readonly announceSize?: (bytes: number) => void;
+  /**
+   * Present on gRPC: adds custom response metadata, sent in the response headers when called before
+   * the first reply and in the trailers after it. A key ending in `-bin` carries bytes.
+   */
+  readonly sendMetadata?: (key: string, value: string | Uint8Array) => void;
 }
 
 /** One finished call, as both transports report it to an observer (e.g. for latency metrics). */

@@ -5,7 +5,8 @@
 import type { Readable } from 'node:stream';
 import { reasonError } from './error-catalog.js';
 
-function tooLarge(what: string, limit_bytes: number): Error {
+/** MESSAGE_TOO_LARGE for `what` ("the request body", "a message of 5000 bytes"). */
+export function tooLarge(what: string, limit_bytes: number): Error {
   return reasonError('MESSAGE_TOO_LARGE', `${what} is larger than ${limit_bytes} bytes`, { limit_bytes: String(limit_bytes) });
 }
 
