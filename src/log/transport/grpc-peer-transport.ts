@@ -1,10 +1,12 @@
-import { type ChannelOptions, Client, credentials, Metadata, Server, ServerCredentials, type ServiceError, status } from '@grpc/grpc-js';
+import { type ChannelOptions, Client, credentials, Metadata, Server, type ServiceError, status } from '@grpc/grpc-js';
 import type { PeerCertificate } from 'node:tls';
 import { type StatusCode, unavailable, WeftError } from '../../common/errors.js';
 import type { Message, NodeId } from '../raft/types.js';
 import { type AdmissionMode, PeerBinding } from './admission.js';
 import { PeerLink } from './peer-link.js';
 import { peerServiceImplementation } from './peer-server.js';
+import { PeerServerCredentials } from './peer-server-credentials.js';
+import { raiseConnectionWindow } from './peer-server-window.js';
 import type { PeerAddress, PeerCallHandler, PeerTransport, RaftMessageHandler } from './peer-transport.js';
 import { decodeFrame, error_detail_key, type PeerCallErrorDetail, type PeerCallRequest, type PeerCallResponse, peerServiceDefinition, type SenderHeader } from './peer-wire.js';
 import { sendSnapshot } from './snapshot-stream.js';
@@ -77,8 +79,9 @@ export async function startGrpcPeerTransport(options: GrpcPeerTransportOptions):
     'grpc.keepalive_time_ms': limits.keepalive_ms,
     'grpc.keepalive_timeout_ms': limits.keepalive_ms,
   });
+  raiseConnectionWindow(server, limits.stream_window_bytes);
   const transport = new GrpcPeerTransport(options, limits, server);
-  const creds = ServerCredentials.createSsl(options.tls.ca, [{ private_key: options.tls.key, cert_chain: options.tls.cert }], true);
+  const creds = new PeerServerCredentials(options.tls, limits.stream_window_bytes);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${options.host}:${options.port}`, creds, (e, p) => (e ? reject(unavailable(`peer port ${options.host}:${options.port}: ${e.message}`)) : resolve(p))),
   );
@@ -297,6 +300,8 @@ export class GrpcPeerTransport implements PeerTransport {
       'grpc.keepalive_permit_without_calls': 1,
       'grpc.initial_reconnect_backoff_ms': this.limits.reconnect_backoff_ms_min,
       'grpc.max_reconnect_backoff_ms': this.limits.reconnect_backoff_ms_max,
+      // What the peer sends back (answers, errors) flows within the same raised window as what it receives.
+      'grpc-node.flow_control_window': this.limits.stream_window_bytes,
       // Each peer's channel checks its own identity: never share a connection made for another.
       'grpc.use_local_subchannel_pool': 1,
       // TLS server names (SNI) may not be IP addresses, and peers are dialed by address; the name is
