@@ -1,5 +1,5 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { assert, assertNever } from '../common/assert.js';
 import type { PropertyValue } from '../common/property-value.js';
@@ -10,7 +10,7 @@ import { StateMachine } from './state-machine.js';
 import type { CatalogSnapshot } from './catalog/catalog.js';
 import type { BlobSnapshot } from './blobs/blob-projection.js';
 import { CheckpointDamaged, CheckpointFrameWriter, checkpointFrames, framedCheckpointIntact, isFramedCheckpoint } from './checkpoint-frames.js';
-import { pruneVectorGraphs, saveVectorGraph, vectorGraphRestore } from './search/vector-index-file.js';
+import { isSavedGraphFile, pruneVectorGraphs, savedGraphFiles, saveVectorGraph, vectorGraphRestore } from './search/vector-index-file.js';
 
 /**
  * A checkpoint is the committed state of every projection at one applied index, in one file
@@ -295,12 +295,27 @@ export function checkpointFilePath(dir: string, index: number): string | undefin
 }
 
 /**
- * Takes a checkpoint file received from the leader (whole, checked and fsynced at `from`, on the same
- * file system) as the checkpoint at `index`: renamed into place, so loadCheckpoint finds it as the
- * newest, exactly as a restart would.
+ * The checkpoint file at `index` and the files saved beside it (its vector indexes' graphs), as a
+ * snapshot ships them; undefined when the checkpoint is no longer kept.
  */
-export function installCheckpointFile(dir: string, index: number, from: string): void {
+export function checkpointFiles(dir: string, index: number): { readonly path: string; readonly companions: readonly string[] } | undefined {
+  const path = checkpointFilePath(dir, index);
+  return path === undefined ? undefined : { path, companions: savedGraphFiles(dir, index).map((name) => join(dir, name)) };
+}
+
+/**
+ * Takes a checkpoint file received from the leader (whole, checked and fsynced at `from`, on the same
+ * file system) as the checkpoint at `index`, with the saved graphs that came with it: renamed into
+ * place, the graphs first, so loadCheckpoint finds the checkpoint as the newest and its graphs beside
+ * it, exactly as a restart would (and checks them as it does). A companion that is not a saved
+ * graph's file is left where it is.
+ */
+export function installCheckpointFile(dir: string, index: number, from: string, companions: readonly string[] = []): void {
   mkdirSync(dir, { recursive: true });
+  for (const path of companions) {
+    const name = basename(path);
+    if (isSavedGraphFile(name)) renameSync(path, join(dir, name));
+  }
   renameSync(from, join(dir, checkpointFileName(index)));
   fsyncDir(dir);
 }

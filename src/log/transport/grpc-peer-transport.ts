@@ -70,6 +70,9 @@ export interface PeerTransportCounters {
   dropped_messages: number;
   /** Frames written on Raft streams: what one turn of the event loop sends a peer is one frame. */
   raft_frames_sent: number;
+  /** Snapshot sends that resumed where the receiver held part of the same snapshot, and the bytes that were therefore not sent again. */
+  snapshots_resumed: number;
+  snapshot_bytes_not_resent: number;
 }
 
 export async function startGrpcPeerTransport(options: GrpcPeerTransportOptions): Promise<GrpcPeerTransport> {
@@ -102,7 +105,7 @@ export class GrpcPeerTransport implements PeerTransport {
   private snapshot_files: SnapshotFiles;
   /** Identities of removed members: their frames are answered MEMBER_REMOVED, so a returning one learns it. */
   private departed: ReadonlySet<string> = new Set();
-  readonly counters: PeerTransportCounters = { refused_frames: 0, version_refused_calls: 0, failed_streams: 0, dropped_messages: 0, raft_frames_sent: 0 };
+  readonly counters: PeerTransportCounters = { refused_frames: 0, version_refused_calls: 0, failed_streams: 0, dropped_messages: 0, raft_frames_sent: 0, snapshots_resumed: 0, snapshot_bytes_not_resent: 0 };
 
   constructor(
     private readonly options: GrpcPeerTransportOptions,
@@ -272,8 +275,12 @@ export class GrpcPeerTransport implements PeerTransport {
       return;
     }
     channel.snapshot_in_flight = true;
-    void sendSnapshot(channel.client, this.header(), message, this.limits.snapshot_chunk_bytes, this.snapshot_files).then((ok) => {
+    void sendSnapshot(channel.client, this.header(), message, this.limits.snapshot_chunk_bytes, this.snapshot_files).then(({ delivered: ok, resumed_at }) => {
       channel.snapshot_in_flight = false;
+      if (resumed_at > 0) {
+        this.counters.snapshots_resumed++;
+        this.counters.snapshot_bytes_not_resent += resumed_at;
+      }
       if (!ok) this.unreachable_handler(to);
       this.snapshot_handler(to, ok);
     });

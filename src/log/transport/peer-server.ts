@@ -7,6 +7,7 @@ import {
   status,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { assertNever } from '../../common/assert.js';
 import { isWeftError, WeftError } from '../../common/errors.js';
 import type { NodeId } from '../raft/types.js';
 import type { PeerBinding } from './admission.js';
@@ -154,9 +155,22 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
       call.pause();
       queue = queue.then(async () => {
         if (done) return;
-        const why = await receiver.add(chunk);
-        if (why !== undefined) refuse(chunk.from, why);
-        else call.resume();
+        const verdict = await receiver.add(chunk);
+        switch (verdict.kind) {
+          case 'taken':
+            call.resume();
+            return;
+          case 'refused':
+            refuse(chunk.from, verdict.why);
+            return;
+          case 'resume':
+            // Part of this snapshot is here from a broken attempt: the sender starts again after it.
+            done = true;
+            callback(null, { delivered: false, resume_at: verdict.at });
+            return;
+          default:
+            assertNever(verdict, 'chunk verdict');
+        }
       });
     });
     call.on('end', () => {
@@ -173,9 +187,10 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
         callback(null, { delivered: handler !== undefined });
       });
     });
+    // A broken link keeps what is durable: the same snapshot offered again resumes after it.
     const broken = (): void => {
       done = true;
-      queue = queue.then(() => receiver.abort());
+      queue = queue.then(() => receiver.suspend());
     };
     call.on('error', broken);
     call.on('cancelled', broken);
