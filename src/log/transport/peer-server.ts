@@ -25,7 +25,7 @@ import {
 } from './peer-wire.js';
 import { isPeerCallRequest, isRaftBatch, isSnapshotChunk } from './frame-shape.js';
 import { spiffeIdOfCertificate } from './spiffe-id.js';
-import { SnapshotReceiver } from './snapshot-stream.js';
+import { snapshot_head_taken_key, SnapshotReceiver } from './snapshot-stream.js';
 import type { SnapshotFiles } from './snapshot-files.js';
 import { HANDSHAKE_METHOD, versionRefusal, versionVerdict, type VersionStamp } from '../version/handshake.js';
 
@@ -135,6 +135,7 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
   const snapshot = (call: ServerReadableStream<SnapshotChunk, SnapshotOutcome>, callback: sendUnaryData<SnapshotOutcome>): void => {
     const receiver = new SnapshotReceiver(ctx.self, ctx.snapshotFiles(), ctx.snapshot_bytes_max);
     let done = false;
+    let head_taken = false;
     // Chunks are taken one at a time: the stream is paused while one is written, so what waits in
     // memory is what gRPC's flow control lets through, not the snapshot.
     let queue = Promise.resolve();
@@ -158,6 +159,13 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
         const verdict = await receiver.add(chunk);
         switch (verdict.kind) {
           case 'taken':
+            // Headers tell the sender its head was taken: it sends the rest only then (snapshot-stream.ts).
+            if (!head_taken) {
+              head_taken = true;
+              const headers = new Metadata();
+              headers.set(snapshot_head_taken_key, 'taken');
+              call.sendMetadata(headers);
+            }
             call.resume();
             return;
           case 'refused':

@@ -44,6 +44,9 @@ export interface SnapshotSent {
   readonly resumed_at: number;
 }
 
+/** The header a receiver sends once it took a snapshot stream's head (peer-server.ts). */
+export const snapshot_head_taken_key = 'weft-snapshot-head';
+
 /** Streams per send: the first, and one resumed where the receiver holds part of the snapshot. */
 const resume_streams_max = 2;
 
@@ -79,8 +82,14 @@ async function streamSnapshot(
       },
     );
   });
+  // The receiver sends its headers once it took the head (the first chunk): only then is the rest
+  // worth sending, for it may answer resume_at instead, and a wide flow-control window would
+  // otherwise carry megabytes it throws away before its answer arrives.
+  // Headers also come with an early answer (resume_at, a refusal): only the mark says the head was taken.
+  const accepted = once(call, 'metadata').then(([headers]) => ((headers as Metadata).get(snapshot_head_taken_key)[0] === 'taken' ? undefined : outcome));
+  accepted.catch(() => undefined);
   try {
-    await pumpChunks(call, header, head, chunk_bytes, source, offset, () => settled, outcome);
+    await pumpChunks(call, header, head, chunk_bytes, source, offset, () => settled, Promise.race([accepted, outcome]), outcome);
   } catch {
     // The data could not be read: the receiver keeps what it has, and Raft is told it was not sent.
     call.cancel();
@@ -96,6 +105,7 @@ async function pumpChunks(
   source: OutgoingSnapshot,
   start: number,
   settled: () => boolean,
+  head_taken: Promise<unknown>,
   outcome: Promise<SnapshotOutcome>,
 ): Promise<void> {
   // The first chunk carries the head even when no data is left to send.
@@ -115,6 +125,7 @@ async function pumpChunks(
       call.end();
       break;
     }
+    if (first) await head_taken;
     // Wait for the stream to drain, unless it ended (the receiver refused or answered resume_at, or the link broke).
     if (!writable) await Promise.race([once(call, 'drain'), outcome]);
   }
