@@ -85,7 +85,8 @@ export async function learnerCatchUp(o: CatchUpOptions): Promise<CatchUpReport> 
       self: { address: `127.0.0.1:${peer_ports[0]}`, identity: `spiffe://${default_trust_domain}/member/1` },
     });
     fill_s = filled.fill_s;
-    cluster = await startLocalCluster({ members: 2, join: false, dir, peer_ports, args });
+    // Member 1 loads the filled checkpoint and replays the log after it before it serves.
+    cluster = await startLocalCluster({ members: 2, join: false, dir, peer_ports, args, start_wait_ms: o.catchup_wait_ms });
   } else {
     cluster = await startLocalCluster({ members: 2, join: false, args });
   }
