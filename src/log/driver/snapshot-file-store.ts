@@ -57,7 +57,12 @@ export class SnapshotFileStore implements SnapshotFiles {
     const key = files.identityKey();
     let data_crc = this.crcs.get(key);
     if (data_crc === undefined) {
-      data_crc = await files.crc();
+      try {
+        data_crc = await files.crc();
+      } catch (e) {
+        await files.close();
+        throw e;
+      }
       // One entry per checkpoint sent: the newest few are all that is ever asked for.
       if (this.crcs.size >= outgoing_crcs_max) this.crcs.clear();
       this.crcs.set(key, data_crc);
