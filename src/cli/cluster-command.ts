@@ -40,6 +40,8 @@ export interface LocalClusterOptions {
   readonly say?: (line: string) => void;
   /** false: members 2..N are started waiting and left for the caller to join (joinMembers); default true. */
   readonly join?: boolean;
+  /** Bound on each member's start (member_start_wait_ms by default): a data directory holding millions of entries loads for longer. */
+  readonly start_wait_ms?: number;
 }
 
 export async function startLocalCluster(o: LocalClusterOptions): Promise<LocalCluster> {
@@ -68,7 +70,7 @@ export async function startLocalCluster(o: LocalClusterOptions): Promise<LocalCl
         args: ['--tls-ca-file', tls.ca_file, '--tls-cert-file', tls.cert_file, '--tls-key-file', tls.key_file, ...(o.args ?? [])],
         // Member 1 forms the group; the others form nothing and wait to be joined (setting join_wait).
         env: k === 1 ? {} : { WEFT_JOIN_WAIT: 'true' },
-      });
+      }, o.start_wait_ms);
       members.push(member);
       return member;
     };

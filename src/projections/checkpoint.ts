@@ -1,29 +1,45 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { assert } from '../common/assert.js';
+import { assert, assertNever } from '../common/assert.js';
 import type { PropertyValue } from '../common/property-value.js';
-import { decodeState, encodeState } from '../log/codec.js';
-import { writeFileAtomic } from '../log/storage/atomic-file.js';
+import { decodeState } from '../log/codec.js';
 import { fsyncDir } from '../log/storage/fsync-dir.js';
 import type { EdgeVersion, NodeVersion } from './graph/records.js';
 import { StateMachine } from './state-machine.js';
 import type { CatalogSnapshot } from './catalog/catalog.js';
 import type { BlobSnapshot } from './blobs/blob-projection.js';
-import { pruneVectorGraphs, saveVectorGraph, vectorGraphRestore } from './search/vector-index-file.js';
+import { CheckpointDamaged, CheckpointFrameWriter, checkpointFrames, framedCheckpointIntact, isFramedCheckpoint } from './checkpoint-frames.js';
+import { isSavedGraphFile, pruneVectorGraphs, savedGraphFiles, saveVectorGraph, vectorGraphRestore } from './search/vector-index-file.js';
 
 /**
- * A checkpoint is the committed state of every projection at one applied index, written whole to one
- * file (`checkpoint-<index>.ckpt`: a CRC-32 then the MessagePack body) beside the log. Restart loads the
- * newest readable one and replays the log after it; a damaged file is skipped for an older one.
- * Version history inside the retention horizon is kept, so time travel survives a restart.
+ * A checkpoint is the committed state of every projection at one applied index, in one file
+ * (`checkpoint-<index>.ckpt`) beside the log. Restart loads the newest readable one and replays the
+ * log after it; a damaged file is skipped for an older one. Version history inside the retention
+ * horizon is kept, so time travel survives a restart.
+ *
+ * Format 2 (written now) is framed (checkpoint-frames.ts): a head, the nodes and edges a batch per
+ * frame, then the operations, the clock, the schema and the blobs, each frame CRC-checked as it is
+ * read and applied at once, so a load holds the state it builds plus one frame, not the file and its
+ * decoded body besides (a learner installing a snapshot, a member restarting). Format 1 (a CRC-32
+ * then one MessagePack body) is still read.
  */
-const FORMAT = 1;
+const FORMAT = 2;
+const LEGACY_FORMAT = 1;
 
 type NodeVersionTuple = [number, number, readonly string[], [string, PropertyValue][], boolean, [string, PropertyValue][][]?];
+/** [id, type, source, target, versions oldest first as [index, ts, props, deleted]] */
+type EdgeTuple = [number, string, number, number, [number, number, [string, PropertyValue][], boolean][]];
+/**
+ * [id, versions oldest first as [index, ts, labels, props, deleted, earlier?]]; `earlier` only for a
+ * node of a temporal label (its older valid-time versions), so older checkpoints read unchanged.
+ */
+type NodeTuple = [number, NodeVersionTuple[]];
 const KEEP = 2;
+/** Records per nodes or edges frame: frames near a megabyte with a few properties each. */
+const records_per_frame = 2048;
 
-interface CheckpointBody {
+interface CheckpointHead {
   readonly format: number;
   readonly index: number;
   readonly deployment: Uint8Array | undefined;
@@ -34,13 +50,10 @@ interface CheckpointBody {
   readonly next_node_id: number;
   readonly next_edge_id: number;
   readonly horizon_index: number;
-  /**
-   * [id, versions oldest first as [index, ts, labels, props, deleted, earlier?]]; `earlier` only for
-   * a node of a temporal label (its older valid-time versions), so older checkpoints read unchanged.
-   */
-  readonly nodes: [number, NodeVersionTuple[]][];
-  /** [id, type, source, target, versions oldest first as [index, ts, props, deleted]] */
-  readonly edges: [number, string, number, number, [number, number, [string, PropertyValue][], boolean][]][];
+}
+
+/** What follows the head, each part restored as it is read. */
+interface CheckpointRest {
   readonly operations: unknown;
   readonly clock: { base: number; stamps: number[] };
   /** The schema catalog; index entries are not stored but refilled from the records at load. */
@@ -49,47 +62,76 @@ interface CheckpointBody {
   readonly blobs?: BlobSnapshot;
 }
 
+/** Format 1: the whole state as one body. */
+interface LegacyCheckpointBody extends CheckpointHead, CheckpointRest {
+  readonly nodes: NodeTuple[];
+  readonly edges: EdgeTuple[];
+}
+
+/** The frames of format 2, in the order they are written; `rank` orders them. */
+type CheckpointFrame =
+  | ({ readonly kind: 'head' } & CheckpointHead)
+  | { readonly kind: 'nodes'; readonly nodes: NodeTuple[] }
+  | { readonly kind: 'edges'; readonly edges: EdgeTuple[] }
+  | { readonly kind: 'operations'; readonly operations: unknown }
+  | { readonly kind: 'clock'; readonly clock: CheckpointRest['clock'] }
+  | { readonly kind: 'schema'; readonly schema?: CatalogSnapshot }
+  | { readonly kind: 'blobs'; readonly blobs?: BlobSnapshot };
+
 export function writeCheckpoint(dir: string, sm: StateMachine): string {
   mkdirSync(dir, { recursive: true });
   const index = sm.committedIndex;
-  const body: CheckpointBody = {
-    format: FORMAT,
-    index,
-    deployment: sm.deployment,
-    engine_format: sm.engineFormat,
-    group_host_epoch: sm.groupHostEpoch,
-    group_version_seq: sm.groupVersionSeq,
-    next_node_id: sm.graph.nextNodeId,
-    next_edge_id: sm.graph.nextEdgeId,
-    horizon_index: sm.graph.horizonIndex,
-    nodes: [],
-    edges: [],
-    operations: sm.operations.snapshot(index),
-    clock: committedStamps(sm.clock.snapshot(), index),
-    schema: sm.schema.snapshot(),
-    blobs: sm.blobs.snapshot(),
-  };
-  for (const record of sm.graph.nodeRecords()) {
-    const versions = committedChain(record.head, index).map((v: NodeVersion): NodeVersionTuple => {
-      const tuple: NodeVersionTuple = [v.index, v.ts, v.labels, [...v.props], v.deleted];
-      if (v.earlier !== undefined) tuple.push(v.earlier.map((e) => [...e]));
-      return tuple;
-    });
-    if (versions.length > 0) body.nodes.push([record.id, versions]);
-  }
-  for (const record of sm.graph.edgeRecords()) {
-    const versions = committedChain(record.head, index).map(
-      (v: EdgeVersion) => [v.index, v.ts, [...v.props], v.deleted] as [number, number, [string, PropertyValue][], boolean],
-    );
-    if (versions.length > 0) body.edges.push([record.id, record.type, record.source.id, record.target.id, versions]);
-  }
   saveVectorGraphs(dir, sm, index);
-  const bytes = encodeState(body);
-  const file = Buffer.alloc(4 + bytes.byteLength);
-  file.writeUInt32LE(crc32(bytes), 0);
-  file.set(bytes, 4);
   const path = join(dir, checkpointFileName(index));
-  writeFileAtomic(path, file);
+  const out = new CheckpointFrameWriter(path);
+  try {
+    out.frame({
+      kind: 'head',
+      format: FORMAT,
+      index,
+      deployment: sm.deployment,
+      engine_format: sm.engineFormat,
+      group_host_epoch: sm.groupHostEpoch,
+      group_version_seq: sm.groupVersionSeq,
+      next_node_id: sm.graph.nextNodeId,
+      next_edge_id: sm.graph.nextEdgeId,
+      horizon_index: sm.graph.horizonIndex,
+    } satisfies CheckpointFrame);
+    let nodes: NodeTuple[] = [];
+    for (const record of sm.graph.nodeRecords()) {
+      const versions = committedChain(record.head, index).map((v: NodeVersion): NodeVersionTuple => {
+        const tuple: NodeVersionTuple = [v.index, v.ts, v.labels, [...v.props], v.deleted];
+        if (v.earlier !== undefined) tuple.push(v.earlier.map((e) => [...e]));
+        return tuple;
+      });
+      if (versions.length > 0) nodes.push([record.id, versions]);
+      if (nodes.length === records_per_frame) {
+        out.frame({ kind: 'nodes', nodes } satisfies CheckpointFrame);
+        nodes = [];
+      }
+    }
+    if (nodes.length > 0) out.frame({ kind: 'nodes', nodes } satisfies CheckpointFrame);
+    let edges: EdgeTuple[] = [];
+    for (const record of sm.graph.edgeRecords()) {
+      const versions = committedChain(record.head, index).map(
+        (v: EdgeVersion) => [v.index, v.ts, [...v.props], v.deleted] as [number, number, [string, PropertyValue][], boolean],
+      );
+      if (versions.length > 0) edges.push([record.id, record.type, record.source.id, record.target.id, versions]);
+      if (edges.length === records_per_frame) {
+        out.frame({ kind: 'edges', edges } satisfies CheckpointFrame);
+        edges = [];
+      }
+    }
+    if (edges.length > 0) out.frame({ kind: 'edges', edges } satisfies CheckpointFrame);
+    out.frame({ kind: 'operations', operations: sm.operations.snapshot(index) } satisfies CheckpointFrame);
+    out.frame({ kind: 'clock', clock: committedStamps(sm.clock.snapshot(), index) } satisfies CheckpointFrame);
+    out.frame({ kind: 'schema', schema: sm.schema.snapshot() } satisfies CheckpointFrame);
+    out.frame({ kind: 'blobs', blobs: sm.blobs.snapshot() } satisfies CheckpointFrame);
+  } catch (e) {
+    out.abandon();
+    throw e;
+  }
+  out.finish();
   for (const old of listCheckpoints(dir).slice(KEEP)) unlinkSync(join(dir, old));
   pruneVectorGraphs(dir, new Set(listCheckpoints(dir).map(checkpointIndexOf)));
   return path;
@@ -115,27 +157,102 @@ function saveVectorGraphs(dir: string, sm: StateMachine, index: number): void {
  */
 export function loadCheckpoint(dir: string, warn: (line: string) => void = stderrWarning): StateMachine {
   for (const name of existsSync(dir) ? listCheckpoints(dir) : []) {
-    const file = readFileSync(join(dir, name));
-    if (file.byteLength < 4 || crc32(file.subarray(4)) !== file.readUInt32LE(0)) continue;
-    const body = decodeState(file.subarray(4)) as CheckpointBody;
-    assert(body.format === FORMAT, `checkpoint format ${body.format} is not ${FORMAT}`);
-    return restore(body, dir, warn);
+    const sm = loadCheckpointFile(dir, name, warn);
+    if (sm !== undefined) return sm;
   }
   return new StateMachine();
+}
+
+/** The state in one checkpoint file, or undefined when it is damaged (then the caller tries an older one). */
+function loadCheckpointFile(dir: string, name: string, warn: (line: string) => void): StateMachine | undefined {
+  const fd = openSync(join(dir, name), 'r');
+  try {
+    if (isFramedCheckpoint(fd)) return loadFramed(fd, dir, warn);
+    const file = readFileSync(fd);
+    if (file.byteLength < 4 || crc32(file.subarray(4)) !== file.readUInt32LE(0)) return undefined;
+    const body = decodeState(file.subarray(4)) as LegacyCheckpointBody;
+    assert(body.format === LEGACY_FORMAT, `checkpoint format ${body.format} is not ${LEGACY_FORMAT}`);
+    const sm = restoreHead(body);
+    restoreNodes(sm, body.nodes);
+    restoreEdges(sm, body.edges);
+    restoreRest(sm, body, dir, body.index, warn);
+    return sm;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Where each frame kind may come: a frame of a lower rank after a higher one is damage. */
+const frame_rank: Readonly<Record<CheckpointFrame['kind'], number>> = { head: 0, nodes: 1, edges: 2, operations: 3, clock: 4, schema: 5, blobs: 6 };
+
+/** Restores a framed checkpoint as its frames are read; a damaged frame throws away what was built. */
+function loadFramed(fd: number, dir: string, warn: (line: string) => void): StateMachine | undefined {
+  let sm: StateMachine | undefined;
+  let index = 0;
+  let rank = -1;
+  const rest: { -readonly [K in keyof CheckpointRest]?: CheckpointRest[K] } & { seen: Set<string> } = { seen: new Set() };
+  try {
+    for (const raw of checkpointFrames(fd)) {
+      const frame = raw as CheckpointFrame;
+      const at = frame_rank[frame.kind];
+      if (at === undefined || at < rank || (at !== 1 && at !== 2 && at === rank)) throw new CheckpointDamaged(`a ${String(frame.kind)} frame out of order`);
+      if (sm === undefined && frame.kind !== 'head') throw new CheckpointDamaged('the first frame is not the head');
+      rank = at;
+      switch (frame.kind) {
+        case 'head':
+          assert(frame.format === FORMAT, `checkpoint format ${frame.format} is not ${FORMAT}`);
+          sm = restoreHead(frame);
+          index = frame.index;
+          break;
+        case 'nodes':
+          restoreNodes(sm!, frame.nodes);
+          break;
+        case 'edges':
+          restoreEdges(sm!, frame.edges);
+          break;
+        case 'operations':
+          rest.operations = frame.operations;
+          break;
+        case 'clock':
+          rest.clock = frame.clock;
+          break;
+        case 'schema':
+          if (frame.schema !== undefined) rest.schema = frame.schema;
+          break;
+        case 'blobs':
+          if (frame.blobs !== undefined) rest.blobs = frame.blobs;
+          break;
+        default:
+          assertNever(frame, 'checkpoint frame');
+      }
+      rest.seen.add(frame.kind);
+    }
+  } catch (e) {
+    if (e instanceof CheckpointDamaged) return undefined;
+    throw e;
+  }
+  if (sm === undefined || rest.clock === undefined || !rest.seen.has('operations') || !rest.seen.has('blobs')) return undefined;
+  restoreRest(sm, { operations: rest.operations, clock: rest.clock, ...(rest.schema !== undefined && { schema: rest.schema }), ...(rest.blobs !== undefined && { blobs: rest.blobs }) }, dir, index, warn);
+  return sm;
 }
 
 function stderrWarning(line: string): void {
   process.stderr.write(`weft: warning: ${line}\n`);
 }
 
-function restore(body: CheckpointBody, dir: string, warn: (line: string) => void): StateMachine {
+function restoreHead(head: CheckpointHead): StateMachine {
   const sm = new StateMachine();
-  sm.deployment = body.deployment === undefined ? undefined : new Uint8Array(body.deployment);
-  sm.engineFormat = body.engine_format;
-  sm.groupHostEpoch = body.group_host_epoch ?? 0;
-  sm.groupVersionSeq = body.group_version_seq ?? (body.deployment === undefined ? 0 : 1);
-  sm.graph.horizonIndex = body.horizon_index;
-  for (const [id, versions] of body.nodes) {
+  sm.deployment = head.deployment === undefined ? undefined : new Uint8Array(head.deployment);
+  sm.engineFormat = head.engine_format;
+  sm.groupHostEpoch = head.group_host_epoch ?? 0;
+  sm.groupVersionSeq = head.group_version_seq ?? (head.deployment === undefined ? 0 : 1);
+  sm.graph.horizonIndex = head.horizon_index;
+  sm.graph.reserveIds(head.next_node_id, head.next_edge_id);
+  return sm;
+}
+
+function restoreNodes(sm: StateMachine, nodes: readonly NodeTuple[]): void {
+  for (const [id, versions] of nodes) {
     sm.graph.restoreNode(
       id,
       versions.map(([index, ts, labels, props, deleted, earlier]) => ({
@@ -148,17 +265,22 @@ function restore(body: CheckpointBody, dir: string, warn: (line: string) => void
       })),
     );
   }
-  for (const [id, type, source, target, versions] of body.edges) {
+}
+
+function restoreEdges(sm: StateMachine, edges: readonly EdgeTuple[]): void {
+  for (const [id, type, source, target, versions] of edges) {
     sm.graph.restoreEdge(id, type, source, target, versions.map(([index, ts, props, deleted]) => ({ index, ts, props: new Map(props), deleted })));
   }
-  sm.graph.reserveIds(body.next_node_id, body.next_edge_id);
-  sm.operations.restore(body.operations);
-  sm.clock.restore(body.clock);
-  sm.schema.restore(body.schema, vectorGraphRestore(dir, body.index, warn));
-  sm.blobs.restore(body.blobs);
-  sm.appliedIndex = body.index;
-  sm.committedIndex = body.index;
-  return sm;
+}
+
+/** The parts restored after the graph: the schema refills its index entries from the graph's records. */
+function restoreRest(sm: StateMachine, rest: CheckpointRest, dir: string, index: number, warn: (line: string) => void): void {
+  sm.operations.restore(rest.operations);
+  sm.clock.restore(rest.clock);
+  sm.schema.restore(rest.schema, vectorGraphRestore(dir, index, warn));
+  sm.blobs.restore(rest.blobs);
+  sm.appliedIndex = index;
+  sm.committedIndex = index;
 }
 
 /** The clock's stamps up to `index`: a pending entry's stamp is not committed state (its entry replays). */
@@ -173,12 +295,27 @@ export function checkpointFilePath(dir: string, index: number): string | undefin
 }
 
 /**
- * Takes a checkpoint file received from the leader (whole, checked and fsynced at `from`, on the same
- * file system) as the checkpoint at `index`: renamed into place, so loadCheckpoint finds it as the
- * newest, exactly as a restart would.
+ * The checkpoint file at `index` and the files saved beside it (its vector indexes' graphs), as a
+ * snapshot ships them; undefined when the checkpoint is no longer kept.
  */
-export function installCheckpointFile(dir: string, index: number, from: string): void {
+export function checkpointFiles(dir: string, index: number): { readonly path: string; readonly companions: readonly string[] } | undefined {
+  const path = checkpointFilePath(dir, index);
+  return path === undefined ? undefined : { path, companions: savedGraphFiles(dir, index).map((name) => join(dir, name)) };
+}
+
+/**
+ * Takes a checkpoint file received from the leader (whole, checked and fsynced at `from`, on the same
+ * file system) as the checkpoint at `index`, with the saved graphs that came with it: renamed into
+ * place, the graphs first, so loadCheckpoint finds the checkpoint as the newest and its graphs beside
+ * it, exactly as a restart would (and checks them as it does). A companion that is not a saved
+ * graph's file is left where it is.
+ */
+export function installCheckpointFile(dir: string, index: number, from: string, companions: readonly string[] = []): void {
   mkdirSync(dir, { recursive: true });
+  for (const path of companions) {
+    const name = basename(path);
+    if (isSavedGraphFile(name)) renameSync(path, join(dir, name));
+  }
   renameSync(from, join(dir, checkpointFileName(index)));
   fsyncDir(dir);
 }
@@ -195,7 +332,8 @@ export function checkpointFileName(index: number): string {
 export function newestCheckpoint(dir: string): { readonly index: number; readonly name: string; readonly bytes: Buffer } | undefined {
   for (const name of existsSync(dir) ? listCheckpoints(dir) : []) {
     const bytes = readFileSync(join(dir, name));
-    if (bytes.byteLength < 4 || crc32(bytes.subarray(4)) !== bytes.readUInt32LE(0)) continue;
+    const intact = framedCheckpointIntact(bytes) || (bytes.byteLength >= 4 && crc32(bytes.subarray(4)) === bytes.readUInt32LE(0));
+    if (!intact) continue;
     return { index: checkpointIndexOf(name), name, bytes };
   }
   return undefined;

@@ -9,7 +9,7 @@ import { ENGINE_FORMAT } from '../log/engine-format.js';
 import type { Entry, Event, GraphOp, GraphWrite } from '../log/events.js';
 import { HybridClock, systemClockMicros, type PhysicalClock } from '../log/hlc.js';
 import { withComputedValues } from '../projections/computed/computed-view.js';
-import { checkpointFilePath, installCheckpointFile, loadCheckpoint, writeCheckpoint } from '../projections/checkpoint.js';
+import { checkpointFiles, installCheckpointFile, loadCheckpoint, writeCheckpoint } from '../projections/checkpoint.js';
 import type { Refusal } from '../projections/graph/graph-store.js';
 import type { SnapshotView } from '../projections/graph/view.js';
 import { WriteSet, type IdAllocator } from '../projections/graph/write-set.js';
@@ -155,14 +155,14 @@ export class Database {
       assert(log.firstIndex <= sm.committedIndex + 1, `the log starts at ${log.firstIndex}, after checkpoint ${sm.committedIndex}`);
       if (options.scan_cache_mb !== undefined) sm.graph.scanCache.limit_bytes = options.scan_cache_mb * 1024 * 1024;
       const db = new Database(dataDir, sm, log, options);
-      log.setSnapshotSource((index) => checkpointFilePath(dataDir.checkpointDir, index));
+      log.setSnapshotSource((index) => checkpointFiles(dataDir.checkpointDir, index));
       log.snapshotTs = () => db.sm.clock.lastTs;
       // Committed entries after the checkpoint replay through the driver (membership changes too); a
       // member that is its group's only voter leads before start() returns, its term's no-op applied.
       await log.start({
         apply: (entries) => db.onCommitted(entries),
         leadershipLost: () => db.onLeadershipLost(),
-        installSnapshot: (index, path) => db.installSnapshot(index, path),
+        installSnapshot: (index, path, companions) => db.installSnapshot(index, path, companions),
       });
       db.nextNodeId = db.sm.graph.nextNodeId;
       db.nextEdgeId = db.sm.graph.nextEdgeId;
@@ -230,8 +230,8 @@ export class Database {
   }
 
   /** Replaces the whole state with a checkpoint shipped by the leader (this member fell behind compaction). */
-  private async installSnapshot(index: number, path: string): Promise<void> {
-    installCheckpointFile(this.dataDir.checkpointDir, index, path);
+  private async installSnapshot(index: number, path: string, companions: readonly string[]): Promise<void> {
+    installCheckpointFile(this.dataDir.checkpointDir, index, path, companions);
     const sm = loadCheckpoint(this.dataDir.checkpointDir);
     assert(sm.committedIndex === index, `installed checkpoint ${index} loaded as ${sm.committedIndex}`);
     if (this.options.scan_cache_mb !== undefined) sm.graph.scanCache.limit_bytes = this.options.scan_cache_mb * 1024 * 1024;

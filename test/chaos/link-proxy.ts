@@ -31,6 +31,8 @@ export class LinkProxy {
   private readonly pairs = new Set<Pair>();
   /** Connections accepted since start (for reports). */
   connections = 0;
+  /** Bytes passed on toward the target (dialer to target) since start: what a transfer cost the link. */
+  forwarded_bytes = 0;
 
   private constructor(
     private readonly server: Server,
@@ -94,11 +96,14 @@ export class LinkProxy {
       const fault = this.fault;
       switch (fault.kind) {
         case 'pass':
+          if (direction === 'forward') this.forwarded_bytes += chunk.byteLength;
           to.write(chunk);
           return;
         case 'delay':
           setTimeout(() => {
-            if (!to.destroyed) to.write(chunk);
+            if (to.destroyed) return;
+            if (direction === 'forward') this.forwarded_bytes += chunk.byteLength;
+            to.write(chunk);
           }, fault.ms);
           return;
         case 'drop':

@@ -11,12 +11,12 @@ export interface Answer {
 
 export const rest_call_timeout_ms = 10_000;
 
-export async function rest(m: MemberProcess, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
+export async function rest(m: MemberProcess, method: 'GET' | 'POST', path: string, body?: unknown, timeout_ms = rest_call_timeout_ms): Promise<Answer> {
   const res = await fetch(`http://${m.rest}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    signal: AbortSignal.timeout(rest_call_timeout_ms),
+    signal: AbortSignal.timeout(timeout_ms),
   });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }

@@ -85,7 +85,8 @@ export async function learnerCatchUp(o: CatchUpOptions): Promise<CatchUpReport> 
       self: { address: `127.0.0.1:${peer_ports[0]}`, identity: `spiffe://${default_trust_domain}/member/1` },
     });
     fill_s = filled.fill_s;
-    cluster = await startLocalCluster({ members: 2, join: false, dir, peer_ports, args });
+    // Member 1 loads the filled checkpoint and replays the log after it before it serves.
+    cluster = await startLocalCluster({ members: 2, join: false, dir, peer_ports, args, start_wait_ms: o.catchup_wait_ms });
   } else {
     cluster = await startLocalCluster({ members: 2, join: false, args });
   }
@@ -128,8 +129,9 @@ export async function learnerCatchUp(o: CatchUpOptions): Promise<CatchUpReport> 
       sampler.stop();
     }
     const catchup_ms = performance.now() - joined_at;
-    const leader_digest = await digest(leader, 'READ_PREFERENCE_PRIMARY');
-    const learner_digest = await digest(learner, 'READ_PREFERENCE_SECONDARY');
+    // A sum over a million nodes on a busy machine can take longer than an ordinary call's bound.
+    const leader_digest = await digest(leader, 'READ_PREFERENCE_PRIMARY', o.catchup_wait_ms);
+    const learner_digest = await digest(learner, 'READ_PREFERENCE_SECONDARY', o.catchup_wait_ms);
     return {
       entries: o.entries,
       fill_s,
@@ -154,11 +156,14 @@ export async function learnerCatchUp(o: CatchUpOptions): Promise<CatchUpReport> 
 }
 
 /** Count, sum and bounds of `seq` over the Fill nodes `m` serves. */
-async function digest(m: MemberProcess, readPreference: string): Promise<FillDigest> {
-  const r = await rest(m, 'POST', '/v1/query/cypher', {
-    query: 'MATCH (n:Fill) RETURN count(n) AS c, sum(n.seq) AS s, min(n.seq) AS lo, max(n.seq) AS hi',
-    readPreference,
-  });
+async function digest(m: MemberProcess, readPreference: string, timeout_ms: number): Promise<FillDigest> {
+  const r = await rest(
+    m,
+    'POST',
+    '/v1/query/cypher',
+    { query: 'MATCH (n:Fill) RETURN count(n) AS c, sum(n.seq) AS s, min(n.seq) AS lo, max(n.seq) AS hi', readPreference },
+    timeout_ms,
+  );
   if (r.status !== 200) throw new Error(`digest query on member ${m.node_id}: ${r.status} ${JSON.stringify(r.json)}`);
   const values = ((r.json.rows ?? []) as { values: { intValue?: string }[] }[])[0]?.values ?? [];
   return { count: Number(values[0]?.intValue ?? -1), seq_sum: values[1]?.intValue ?? '', seq_min: values[2]?.intValue ?? '', seq_max: values[3]?.intValue ?? '' };

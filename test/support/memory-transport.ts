@@ -89,9 +89,11 @@ export class MemoryTransport implements PeerTransport {
   private async copySnapshot(m: SnapshotMessage, target: MemoryTransport): Promise<SnapshotMessage | undefined> {
     const source = await this.files.openOutgoing(m.snapshot.data);
     if (source === undefined) return undefined;
-    const sink = await target.files.openIncoming(source.ref, source.data_bytes);
+    const meta = m.snapshot.meta;
+    const sink = await target.files.openIncoming(source.ref, { index: meta.index, term: meta.term, data_bytes: source.data_bytes, data_crc: source.data_crc });
     try {
-      for (let offset = 0; offset < source.data_bytes; ) {
+      // What the target holds of this snapshot from an attempt cut short is not sent again.
+      for (let offset = sink.held.bytes; offset < source.data_bytes; ) {
         const chunk = await source.read(offset, snapshot_chunk_bytes);
         await sink.append(chunk);
         offset += chunk.byteLength;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PeerBinding } from '../../src/log/transport/admission.js';
 import { crc32 } from 'node:zlib';
-import { SnapshotReceiver } from '../../src/log/transport/snapshot-stream.js';
+import { type ChunkVerdict, SnapshotReceiver } from '../../src/log/transport/snapshot-stream.js';
 import { memorySnapshotFiles } from '../../src/log/transport/snapshot-files.js';
 import { isRaftBatch } from '../../src/log/transport/frame-shape.js';
 import { parseSpiffeId, spiffeIdOfCertificate } from '../../src/log/transport/spiffe-id.js';
@@ -55,27 +55,28 @@ describe('snapshot receipt, one chunk at a time', () => {
     ...(o.whole !== undefined ? { data_crc: crc32(new Uint8Array(o.whole)) } : {}),
   });
   const receiver = (bytes_max = 100) => new SnapshotReceiver(2, memorySnapshotFiles(bytes_max), bytes_max);
+  const why = (verdict: ChunkVerdict): string => (verdict.kind === 'refused' ? verdict.why : verdict.kind);
 
   it('takes chunks in order into the snapshot message once the whole CRC holds', async () => {
     const r = receiver();
-    expect(await r.add(chunk([1, 2], { head: 5 }))).toBeUndefined();
-    expect(await r.add(chunk([3, 4, 5], { whole: [1, 2, 3, 4, 5] }))).toBeUndefined();
+    expect(await r.add(chunk([1, 2], { head: 5 }))).toEqual({ kind: 'taken' });
+    expect(await r.add(chunk([3, 4, 5], { whole: [1, 2, 3, 4, 5] }))).toEqual({ kind: 'taken' });
     const done = await r.finish();
     expect(done.kind === 'complete' && [...done.message.snapshot.data]).toEqual([1, 2, 3, 4, 5]);
     expect(done.kind === 'complete' && done.message.snapshot.meta.index).toBe(5);
   });
 
   it('refuses a snapshot over the bound, for another member, without a head, with a second head, past its length, a damaged chunk, a wrong whole CRC, or cut short', async () => {
-    expect(await receiver(4).add(chunk([1], { head: 5 }))).toMatch(/over snapshot_bytes_max/);
-    expect(await receiver().add(chunk([1], { head: 1, to: 3 }))).toMatch(/for member 3/);
-    expect(await receiver().add(chunk([1]))).toMatch(/no head/);
+    expect(why(await receiver(4).add(chunk([1], { head: 5 })))).toMatch(/over snapshot_bytes_max/);
+    expect(why(await receiver().add(chunk([1], { head: 1, to: 3 })))).toMatch(/for member 3/);
+    expect(why(await receiver().add(chunk([1])))).toMatch(/no head/);
     const twice = receiver();
     await twice.add(chunk([1], { head: 2 }));
-    expect(await twice.add(chunk([2], { head: 2 }))).toMatch(/second head/);
+    expect(why(await twice.add(chunk([2], { head: 2 })))).toMatch(/second head/);
     const long = receiver();
     await long.add(chunk([1], { head: 2 }));
-    expect(await long.add(chunk([2, 3]))).toMatch(/passes its declared/);
-    expect(await receiver().add(chunk([1, 2], { head: 2, crc: 7 }))).toMatch(/fails its CRC/);
+    expect(why(await long.add(chunk([2, 3])))).toMatch(/passes its declared/);
+    expect(why(await receiver().add(chunk([1, 2], { head: 2, crc: 7 })))).toMatch(/fails its CRC/);
     const wrong = receiver();
     await wrong.add(chunk([1, 2], { head: 2, whole: [1, 3] }));
     expect(await wrong.finish()).toEqual({ kind: 'refused', why: 'the snapshot fails its whole CRC' });

@@ -13,7 +13,7 @@ import type { TlsMaterial } from '../../src/log/transport/tls-material.js';
 import { memorySnapshotFiles } from '../../src/log/transport/snapshot-files.js';
 import { SnapshotFileStore } from '../../src/log/driver/snapshot-file-store.js';
 import { decodeSnapshotRef, encodeSnapshotRef } from '../../src/log/driver/shipped-snapshot.js';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppendMessage, Message, NodeId, SnapshotMessage } from '../../src/log/raft/types.js';
@@ -280,7 +280,7 @@ describe('peer transport: mutual TLS between members', () => {
     expect((await callError(leader.transport.call(4, 'echo', new Uint8Array(), call_timeout_ms))).code).toBe('PERMISSION_DENIED');
   });
 
-  it('interrupted snapshot: a link dropped mid-transfer leaves no partial file at the receiver, and the next send arrives whole on disk', async () => {
+  it('interrupted snapshot: a link dropped mid-transfer keeps the durable part at the receiver, and the send after the link heals resumes after it and arrives whole', async () => {
     const ca = await testAuthority();
     const b = await member(2, await ca.member(2));
     const proxy = await LinkProxy.start(b.transport.address);
@@ -301,15 +301,16 @@ describe('peer transport: mutual TLS between members', () => {
         term: 3,
         snapshot: { meta: { index: 900, term: 3, conf_state: membership.conf_state }, data: encodeSnapshotRef({ membership, path: source }) },
       };
+      const partial = join(incoming, 'partial', 'checkpoint.ckpt');
       // Slowed down so the drop lands while the file is still arriving.
       proxy.set({ kind: 'delay', ms: 40 });
       a.transport.send([snap]);
-      await eventually('part of the snapshot is on the receiver\'s disk', () => readdirSync(incoming).some((f) => statSync(join(incoming, f)).size > 0));
+      await eventually('part of the snapshot is on the receiver\'s disk', () => existsSync(partial) && statSync(partial).size > 0);
       proxy.set({ kind: 'drop' });
       await eventually('the snapshot is reported not sent', () => a.snapshots.length === 1);
       expect(a.snapshots).toEqual([{ to: 2, ok: false }]);
-      await eventually('the partial file is removed', () => readdirSync(incoming).length === 0);
       expect(b.received.filter((m) => m.type === 'snap')).toEqual([]);
+      expect(readdirSync(incoming)).toEqual(['partial']);
 
       proxy.set({ kind: 'pass' });
       // The channel may still be backing off after the drop: Raft sends again until one is sent, and so does this.
@@ -320,6 +321,8 @@ describe('peer transport: mutual TLS between members', () => {
         a.transport.send([snap]);
         await eventually(`send ${attempt} after the link healed is reported`, () => a.snapshots.length > reported);
       }
+      expect(a.transport.counters.snapshots_resumed).toBe(1);
+      expect(a.transport.counters.snapshot_bytes_not_resent).toBeGreaterThan(0);
       expect(readdirSync(incoming)).toHaveLength(1);
       const got = b.received.find((m): m is SnapshotMessage => m.type === 'snap')!;
       const ref = decodeSnapshotRef(got.snapshot.data);

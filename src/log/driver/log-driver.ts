@@ -46,10 +46,11 @@ export interface ApplyTarget {
   leadershipLost(): void;
   /**
    * A snapshot from the leader: the state as of `index` is the checkpoint file at `path`, received
-   * whole, CRC-checked and fsynced. The target takes the file (moves it among its checkpoints) and
-   * replaces its state with it; resolves when done.
+   * whole, CRC-checked and fsynced, with the files saved beside it (`companions`, vector graphs). The
+   * target takes the files (moves them among its checkpoints) and replaces its state with them;
+   * resolves when done.
    */
-  installSnapshot(index: number, path: string): Promise<void>;
+  installSnapshot(index: number, path: string, companions: readonly string[]): Promise<void>;
 }
 
 export interface RaftTiming {
@@ -267,6 +268,7 @@ export class LogDriver {
     this.node.step(m);
     // A snapshot the core did not take (not newer than what this member holds) leaves no file behind.
     if (m.type === 'snap' && this.node.raft.log.unstableSnapshot() !== m.snapshot) void this.snapshotFiles.discard(m.snapshot.data);
+    else if (m.type === 'snap') this.snapshotTaken(m.snapshot.data);
     this.kick();
   }
 
@@ -584,10 +586,26 @@ export class LogDriver {
     this.checkConcerns();
   }
 
+  /**
+   * The received snapshot the core took and this member has not installed yet. Invariant: its files
+   * are still in the snapshot store; a newer one taken before it is installed supersedes it.
+   */
+  private takenSnapshot: Uint8Array | undefined;
+
+  /** The core took a received snapshot: one it took before and replaced with this one is removed now, not at the next restart. */
+  private snapshotTaken(data: Uint8Array): void {
+    const superseded = this.takenSnapshot;
+    this.takenSnapshot = data;
+    if (superseded !== undefined && superseded !== data) void this.snapshotFiles.discard(superseded);
+  }
+
   private async installSnapshot(snap: Snapshot): Promise<void> {
-    const { membership, path } = decodeSnapshotRef(snap.data);
+    const { membership, path, companions } = decodeSnapshotRef(snap.data);
+    if (this.takenSnapshot === snap.data) this.takenSnapshot = undefined;
     this.storage.recordSnapshot(snap.meta, membership);
-    await this.applyTarget?.installSnapshot(snap.meta.index, path);
+    await this.applyTarget?.installSnapshot(snap.meta.index, path, companions ?? []);
+    // The target moved the files out: their emptied directory goes too.
+    await this.snapshotFiles.discard(snap.data);
     await this.storage.installSnapshot(snap.meta, membership);
     this.members.reset(membership);
     this.bindPeers();
@@ -748,11 +766,14 @@ export class LogDriver {
     this.storage.recordCheckpoint(index, this.membership);
   }
 
-  /** Names the checkpoint file shipped as a snapshot to a member behind compaction (undefined: gone). */
-  setSnapshotSource(source: (index: number) => string | undefined): void {
+  /**
+   * Names the checkpoint file shipped as a snapshot to a member behind compaction (undefined: gone),
+   * and the files saved beside it that travel with it.
+   */
+  setSnapshotSource(source: (index: number) => { readonly path: string; readonly companions: readonly string[] } | undefined): void {
     this.storage.setSnapshotDataSource((meta) => {
-      const path = source(meta.index);
-      return path === undefined ? undefined : encodeSnapshotRef({ membership: meta.membership, path });
+      const files = source(meta.index);
+      return files === undefined ? undefined : encodeSnapshotRef({ membership: meta.membership, path: files.path, companions: files.companions });
     });
   }
 

@@ -10,6 +10,11 @@ export interface SnapshotRef {
   readonly membership: MembershipSnapshot;
   /** The checkpoint file holding the state as of the snapshot's index. */
   readonly path: string;
+  /**
+   * Files saved beside the checkpoint that travel with it (the HNSW graphs of its vector indexes), so
+   * the receiver opens them as a restart does instead of rebuilding; absent when there are none.
+   */
+  readonly companions?: readonly string[];
 }
 
 export function encodeSnapshotRef(ref: SnapshotRef): Uint8Array {

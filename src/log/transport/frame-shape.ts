@@ -39,6 +39,7 @@ export function isSnapshotChunk(x: unknown): x is SnapshotChunk {
   const head = r['head'];
   if (head === undefined) return true;
   if (!isRecord(head) || !isCount(head['data_bytes']) || !(head['ref'] instanceof Uint8Array) || !isRecord(head['message'])) return false;
+  if ((head['data_crc'] !== undefined && !isCount(head['data_crc'])) || (head['offset'] !== undefined && !isCount(head['offset']))) return false;
   const message = head['message'];
   const snapshot = message['snapshot'];
   return message['type'] === 'snap' && isCount(message['from']) && isCount(message['to']) && isCount(message['term']) && isRecord(snapshot) && isRecord(snapshot['meta']);

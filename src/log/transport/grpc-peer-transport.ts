@@ -1,10 +1,12 @@
-import { type ChannelOptions, Client, credentials, Metadata, Server, ServerCredentials, type ServiceError, status } from '@grpc/grpc-js';
+import { type ChannelOptions, Client, credentials, Metadata, Server, type ServiceError, status } from '@grpc/grpc-js';
 import type { PeerCertificate } from 'node:tls';
 import { type StatusCode, unavailable, WeftError } from '../../common/errors.js';
 import type { Message, NodeId } from '../raft/types.js';
 import { type AdmissionMode, PeerBinding } from './admission.js';
 import { PeerLink } from './peer-link.js';
 import { peerServiceImplementation } from './peer-server.js';
+import { PeerServerCredentials } from './peer-server-credentials.js';
+import { raiseConnectionWindow } from './peer-server-window.js';
 import type { PeerAddress, PeerCallHandler, PeerTransport, RaftMessageHandler } from './peer-transport.js';
 import { decodeFrame, error_detail_key, type PeerCallErrorDetail, type PeerCallRequest, type PeerCallResponse, peerServiceDefinition, type SenderHeader } from './peer-wire.js';
 import { sendSnapshot } from './snapshot-stream.js';
@@ -68,6 +70,9 @@ export interface PeerTransportCounters {
   dropped_messages: number;
   /** Frames written on Raft streams: what one turn of the event loop sends a peer is one frame. */
   raft_frames_sent: number;
+  /** Snapshot sends that resumed where the receiver held part of the same snapshot, and the bytes that were therefore not sent again. */
+  snapshots_resumed: number;
+  snapshot_bytes_not_resent: number;
 }
 
 export async function startGrpcPeerTransport(options: GrpcPeerTransportOptions): Promise<GrpcPeerTransport> {
@@ -77,8 +82,9 @@ export async function startGrpcPeerTransport(options: GrpcPeerTransportOptions):
     'grpc.keepalive_time_ms': limits.keepalive_ms,
     'grpc.keepalive_timeout_ms': limits.keepalive_ms,
   });
+  raiseConnectionWindow(server, limits.stream_window_bytes);
   const transport = new GrpcPeerTransport(options, limits, server);
-  const creds = ServerCredentials.createSsl(options.tls.ca, [{ private_key: options.tls.key, cert_chain: options.tls.cert }], true);
+  const creds = new PeerServerCredentials(options.tls, limits.stream_window_bytes);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${options.host}:${options.port}`, creds, (e, p) => (e ? reject(unavailable(`peer port ${options.host}:${options.port}: ${e.message}`)) : resolve(p))),
   );
@@ -99,7 +105,7 @@ export class GrpcPeerTransport implements PeerTransport {
   private snapshot_files: SnapshotFiles;
   /** Identities of removed members: their frames are answered MEMBER_REMOVED, so a returning one learns it. */
   private departed: ReadonlySet<string> = new Set();
-  readonly counters: PeerTransportCounters = { refused_frames: 0, version_refused_calls: 0, failed_streams: 0, dropped_messages: 0, raft_frames_sent: 0 };
+  readonly counters: PeerTransportCounters = { refused_frames: 0, version_refused_calls: 0, failed_streams: 0, dropped_messages: 0, raft_frames_sent: 0, snapshots_resumed: 0, snapshot_bytes_not_resent: 0 };
 
   constructor(
     private readonly options: GrpcPeerTransportOptions,
@@ -269,8 +275,12 @@ export class GrpcPeerTransport implements PeerTransport {
       return;
     }
     channel.snapshot_in_flight = true;
-    void sendSnapshot(channel.client, this.header(), message, this.limits.snapshot_chunk_bytes, this.snapshot_files).then((ok) => {
+    void sendSnapshot(channel.client, this.header(), message, this.limits.snapshot_chunk_bytes, this.snapshot_files).then(({ delivered: ok, resumed_at }) => {
       channel.snapshot_in_flight = false;
+      if (resumed_at > 0) {
+        this.counters.snapshots_resumed++;
+        this.counters.snapshot_bytes_not_resent += resumed_at;
+      }
       if (!ok) this.unreachable_handler(to);
       this.snapshot_handler(to, ok);
     });
@@ -297,6 +307,8 @@ export class GrpcPeerTransport implements PeerTransport {
       'grpc.keepalive_permit_without_calls': 1,
       'grpc.initial_reconnect_backoff_ms': this.limits.reconnect_backoff_ms_min,
       'grpc.max_reconnect_backoff_ms': this.limits.reconnect_backoff_ms_max,
+      // What the peer sends back (answers, errors) flows within the same raised window as what it receives.
+      'grpc-node.flow_control_window': this.limits.stream_window_bytes,
       // Each peer's channel checks its own identity: never share a connection made for another.
       'grpc.use_local_subchannel_pool': 1,
       // TLS server names (SNI) may not be IP addresses, and peers are dialed by address; the name is

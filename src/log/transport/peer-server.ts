@@ -7,6 +7,7 @@ import {
   status,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { assertNever } from '../../common/assert.js';
 import { isWeftError, WeftError } from '../../common/errors.js';
 import type { NodeId } from '../raft/types.js';
 import type { PeerBinding } from './admission.js';
@@ -24,7 +25,7 @@ import {
 } from './peer-wire.js';
 import { isPeerCallRequest, isRaftBatch, isSnapshotChunk } from './frame-shape.js';
 import { spiffeIdOfCertificate } from './spiffe-id.js';
-import { SnapshotReceiver } from './snapshot-stream.js';
+import { snapshot_head_taken_key, SnapshotReceiver } from './snapshot-stream.js';
 import type { SnapshotFiles } from './snapshot-files.js';
 import { HANDSHAKE_METHOD, versionRefusal, versionVerdict, type VersionStamp } from '../version/handshake.js';
 
@@ -134,6 +135,7 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
   const snapshot = (call: ServerReadableStream<SnapshotChunk, SnapshotOutcome>, callback: sendUnaryData<SnapshotOutcome>): void => {
     const receiver = new SnapshotReceiver(ctx.self, ctx.snapshotFiles(), ctx.snapshot_bytes_max);
     let done = false;
+    let head_taken = false;
     // Chunks are taken one at a time: the stream is paused while one is written, so what waits in
     // memory is what gRPC's flow control lets through, not the snapshot.
     let queue = Promise.resolve();
@@ -154,9 +156,29 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
       call.pause();
       queue = queue.then(async () => {
         if (done) return;
-        const why = await receiver.add(chunk);
-        if (why !== undefined) refuse(chunk.from, why);
-        else call.resume();
+        const verdict = await receiver.add(chunk);
+        switch (verdict.kind) {
+          case 'taken':
+            // Headers tell the sender its head was taken: it sends the rest only then (snapshot-stream.ts).
+            if (!head_taken) {
+              head_taken = true;
+              const headers = new Metadata();
+              headers.set(snapshot_head_taken_key, 'taken');
+              call.sendMetadata(headers);
+            }
+            call.resume();
+            return;
+          case 'refused':
+            refuse(chunk.from, verdict.why);
+            return;
+          case 'resume':
+            // Part of this snapshot is here from a broken attempt: the sender starts again after it.
+            done = true;
+            callback(null, { delivered: false, resume_at: verdict.at });
+            return;
+          default:
+            assertNever(verdict, 'chunk verdict');
+        }
       });
     });
     call.on('end', () => {
@@ -173,9 +195,10 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
         callback(null, { delivered: handler !== undefined });
       });
     });
+    // A broken link keeps what is durable: the same snapshot offered again resumes after it.
     const broken = (): void => {
       done = true;
-      queue = queue.then(() => receiver.abort());
+      queue = queue.then(() => receiver.suspend());
     };
     call.on('error', broken);
     call.on('cancelled', broken);

@@ -36,6 +36,14 @@ export interface SnapshotHead {
   readonly data_bytes: number;
   /** The small part of the snapshot's data that is not the bytes (see snapshot-files.ts). */
   readonly ref: Uint8Array;
+  /**
+   * CRC-32 of the whole data, known before the first byte: with the index and term it tells the
+   * receiver whether a part it holds from a broken transfer is of this snapshot. Absent from a sender
+   * that cannot resume (then nothing held is kept).
+   */
+  readonly data_crc?: number;
+  /** Where in the data this stream's bytes start: 0, or what the receiver said it held (resume_at). */
+  readonly offset?: number;
 }
 
 export interface SnapshotChunk extends SenderHeader {
@@ -51,6 +59,11 @@ export interface SnapshotChunk extends SenderHeader {
 
 export interface SnapshotOutcome {
   readonly delivered: boolean;
+  /**
+   * The receiver holds the first `resume_at` bytes of this same snapshot from an earlier attempt and
+   * took nothing from this stream: send again from there.
+   */
+  readonly resume_at?: number;
 }
 
 export interface PeerCallRequest extends SenderHeader {

@@ -20,6 +20,13 @@ export interface PeerTransportLimits {
   readonly keepalive_ms: number;
   /** How long close() lets calls in flight finish before it cuts them. */
   readonly close_wait_ms: number;
+  /**
+   * HTTP/2 flow-control window of each stream and connection, both ways. A stream moves at most this
+   * many bytes per round trip: HTTP/2's own 64 KiB held a snapshot to about 1 MB/s over a link with
+   * 20 ms of latency (peer-server-credentials.ts). Memory is bounded apart from it (a receiver pauses
+   * a stream while it writes a chunk, so the window fills and stops the sender).
+   */
+  readonly stream_window_bytes: number;
 }
 
 export const default_peer_transport_limits: PeerTransportLimits = {
@@ -32,6 +39,7 @@ export const default_peer_transport_limits: PeerTransportLimits = {
   reconnect_backoff_ms_max: 2000,
   keepalive_ms: 2000,
   close_wait_ms: 1000,
+  stream_window_bytes: 16 * 1024 * 1024,
 };
 
 /** A frame may be a whole batch plus msgpack's framing; a little over the batch bound keeps the channel from refusing it. */
