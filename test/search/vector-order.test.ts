@@ -38,7 +38,7 @@ describe('ordering rows by the index distances', () => {
         const distance = Number.isFinite(tolerance) ? exact + (r() * 2 - 1) * tolerance : exact + r();
         rows.push({ row: [exact, i], distance, tolerance, at: i });
       }
-      const got = orderedRows(rows, k, (row) => row[0] as Value);
+      const got = orderedRows(rows, k, (row) => row[0] as Value).map((c) => c.row);
       expect(got, `seed ${seed} trial ${trial}`).toEqual(reference(rows, k));
     }
   });
@@ -49,7 +49,7 @@ describe('ordering rows by the index distances', () => {
     rows[3] = { row: [3, 3], distance: 2.15, tolerance: 0.1, at: 4 };
     const measured: number[] = [];
     const got = orderedRows(rows, 4, (row) => (measured.push(row[1] as number), row[0] as Value));
-    expect(got.map((row) => row[1])).toEqual([0, 1, 2, 3]);
+    expect(got.map((c) => c.row[1])).toEqual([0, 1, 2, 3]);
     expect(measured.sort()).toEqual([2, 3]);
   });
 
@@ -127,5 +127,15 @@ describe('an ordered vector search through Cypher', () => {
     await both("MATCH (d:Doc) WHERE d.odd RETURN d.id ORDER BY vector_distance(d.emb, $q, 'euclidean') LIMIT 5");
     await both("MATCH (d:Doc) WHERE NOT d.odd RETURN d.id, vector_distance(d.emb, $q, 'euclidean') ORDER BY vector_distance(d.emb, $q, 'euclidean') LIMIT 40");
     await both("MATCH (d:Doc) WITH d ORDER BY vector_distance(d.emb, $q, 'euclidean') LIMIT 3 MATCH (e:Doc {id: d.id + 1}) RETURN d.id, e.id");
+  });
+
+  it('vector_ef(n) sets the HNSW beam of the search: a beam as wide as the index searches all of it', async () => {
+    await both("/*+ vector_ef(400) */ MATCH (d:Doc) WHERE d.odd RETURN d.id ORDER BY vector_distance(d.emb, $q, 'euclidean') LIMIT 30");
+    await both("/*+ vector_ef(400) */ MATCH (d:Doc) RETURN d.id ORDER BY vector_distance(d.emb, $q, 'euclidean') LIMIT 60");
+    for (const bad of ['0', '4097', "'wide'"]) {
+      await expect(db.query(`/*+ vector_ef(${bad}) */ MATCH (d:Doc) RETURN d.id ORDER BY vector_distance(d.emb, $q) LIMIT 3`, { q })).rejects.toMatchObject({
+        detail: 'InvalidArgumentValue',
+      });
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { orderCompare } from '../../common/values/order.js';
 import type { Value } from '../../common/values/value.js';
+import type { NodeState } from '../../projections/graph/records.js';
 import type { Row } from './context.js';
 
 /**
@@ -8,6 +9,8 @@ import type { Row } from './context.js';
  */
 export interface Collected {
   readonly row: Row;
+  /** The node the row's search variable holds, as the reader sees it, when the search emitted it itself. */
+  readonly node?: NodeState;
   readonly distance: number;
   readonly tolerance: number;
   /** Position in arrival order: the exact top-k keeps the earlier of two rows at equal distances. */
@@ -32,14 +35,14 @@ interface Measured {
  * later are never measured. Any distance or bound that is not finite (NaN, an infinite component,
  * a metric without a bound) makes the whole set one run.
  */
-export function orderedRows(collected: readonly Collected[], k: number, exact: (row: Row) => Value): Row[] {
+export function orderedRows(collected: readonly Collected[], k: number, exact: (row: Row) => Value): Collected[] {
   const n = collected.length;
   if (n === 0 || k <= 0) return [];
   let bounded = true;
   for (const c of collected) if (!Number.isFinite(c.distance) || !Number.isFinite(c.tolerance)) bounded = false;
   if (!bounded) return measureRun(collected, exact).slice(0, k);
   const sorted = collected.slice().sort((a, b) => a.distance - a.tolerance - (b.distance - b.tolerance) || a.at - b.at);
-  const out: Row[] = [];
+  const out: Collected[] = [];
   let i = 0;
   while (i < n && out.length < k) {
     const first = sorted[i]!;
@@ -49,8 +52,8 @@ export function orderedRows(collected: readonly Collected[], k: number, exact: (
       hi = Math.max(hi, sorted[j]!.distance + sorted[j]!.tolerance);
       j++;
     }
-    if (j === i + 1) out.push(first.row);
-    else for (const row of measureRun(sorted.slice(i, j), exact)) out.push(row);
+    if (j === i + 1) out.push(first);
+    else for (const c of measureRun(sorted.slice(i, j), exact)) out.push(c);
     i = j;
   }
   out.length = Math.min(out.length, k);
@@ -58,8 +61,8 @@ export function orderedRows(collected: readonly Collected[], k: number, exact: (
 }
 
 /** The rows of a run by exact distance (Cypher's order: nulls last), then arrival. */
-function measureRun(run: readonly Collected[], exact: (row: Row) => Value): Row[] {
+function measureRun(run: readonly Collected[], exact: (row: Row) => Value): Collected[] {
   const measured: Measured[] = run.map((c) => ({ c, exact: exact(c.row) }));
   measured.sort((a, b) => orderCompare(a.exact, b.exact) || a.c.at - b.c.at);
-  return measured.map((m) => m.c.row);
+  return measured.map((m) => m.c);
 }

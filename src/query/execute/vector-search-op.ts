@@ -39,7 +39,7 @@ import { orderedRows, type Collected } from './vector-order.js';
  */
 export const exact_nodes_max = 128;
 export const exact_fraction_max = 0.25;
-/** Smallest HNSW beam; a larger k widens it to k. */
+/** The HNSW beam unless a `vector_ef` hint sets another; a larger k widens it to k. */
 export const ef_search_min = 64;
 /** First round under filters: this many candidates per wanted row (without filters, k are enough). */
 const overfetch_first = 2;
@@ -81,11 +81,12 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
     let stopped = false;
     /** Where passing rows go; undefined while an ordered search collects them. */
     let forward: Sink | undefined = ordered ? undefined : sink;
-    const counting = (row: Row): boolean => {
+    const counting = (row: Row, node?: NodeState): boolean => {
       passed++;
       if (forward === undefined) {
         const hit = hitsById?.get((row[slot] as { readonly id: number }).id);
-        collected.push({ row: row.slice(), distance: hit?.distance ?? NaN, tolerance: hit?.tolerance ?? Infinity, at: collected.length });
+        const c: Collected = { row: row.slice(), distance: hit?.distance ?? NaN, tolerance: hit?.tolerance ?? Infinity, at: collected.length };
+        collected.push(node === undefined ? c : { ...c, node });
         return true;
       }
       // Rounds run to their end at once: a round's rows are bounded by what it fetched.
@@ -111,7 +112,7 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
         cx.deadline.tick();
         if (access.cacheable) access.scanned(node);
         if (scan.variable_unused !== true) arg[slot] = node.ref;
-        if (!counting(arg)) return false;
+        if (!counting(arg, node)) return false;
       }
       return true;
     };
@@ -126,7 +127,7 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
     for (;;) {
       // Visibility is checked on the answers, not inside the search: a callback per visited
       // element costs more than the next round a few invisible answers may need.
-      const hits = handle.search(q, fetch, Math.max(ef_search_min, fetch));
+      const hits = handle.search(q, fetch, Math.max(cx.vector_ef ?? ef_search_min, fetch));
       const fresh: NodeState[] = [];
       for (const h of hits) {
         if (seen.has(h.id)) continue;
@@ -162,7 +163,12 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
     for (const c of collected) held += rowBytes(c.row);
     cx.memory.reserve(held);
     const rows = orderedRows(collected, k, exactDistance as (row: Row) => Value);
-    return holding(() => loopArray(rows, sink, cx.deadline), () => cx.memory.release(held));
+    const emit = (c: Collected): Flow => {
+      // As the scan does before a row: reads of the node's properties then skip the lookup by id.
+      if (c.node !== undefined && access.cacheable) access.scanned(c.node);
+      return sink(c.row);
+    };
+    return holding(() => loopArray(rows, emit, cx.deadline), () => cx.memory.release(held));
   };
   if (order === undefined) return (arg, sink) => run(arg, sink, false);
   const exactOverInput = exactTop(input);
