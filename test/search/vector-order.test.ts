@@ -36,7 +36,7 @@ describe('ordering rows by the index distances', () => {
         const tolerance = unbounded && r() < 0.3 ? Infinity : r() < 0.5 ? 0 : r() * 0.2;
         // The index's distance: anywhere within its tolerance of the exact one.
         const distance = Number.isFinite(tolerance) ? exact + (r() * 2 - 1) * tolerance : exact + r();
-        rows.push({ row: [exact, i], distance, tolerance, at: i });
+        rows.push({ row: [exact, i], node: undefined, distance, tolerance, at: i });
       }
       const got = orderedRows(rows, k, (row) => row[0] as Value).map((c) => c.row);
       expect(got, `seed ${seed} trial ${trial}`).toEqual(reference(rows, k));
@@ -44,9 +44,9 @@ describe('ordering rows by the index distances', () => {
   });
 
   it('measures only the rows whose intervals overlap, and none past the first k', () => {
-    const rows: Collected[] = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => ({ row: [i, i], distance: i, tolerance: 0.1, at: 7 - i }));
+    const rows: Collected[] = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => ({ row: [i, i], node: undefined, distance: i, tolerance: 0.1, at: 7 - i }));
     // Rows 2 and 3 are too close to tell apart by the index.
-    rows[3] = { row: [3, 3], distance: 2.15, tolerance: 0.1, at: 4 };
+    rows[3] = { row: [3, 3], node: undefined, distance: 2.15, tolerance: 0.1, at: 4 };
     const measured: number[] = [];
     const got = orderedRows(rows, 4, (row) => (measured.push(row[1] as number), row[0] as Value));
     expect(got.map((c) => c.row[1])).toEqual([0, 1, 2, 3]);

@@ -10,7 +10,7 @@ import type { Row } from './context.js';
 export interface Collected {
   readonly row: Row;
   /** The node the row's search variable holds, as the reader sees it, when the search emitted it itself. */
-  readonly node?: NodeState;
+  readonly node: NodeState | undefined;
   readonly distance: number;
   readonly tolerance: number;
   /** Position in arrival order: the exact top-k keeps the earlier of two rows at equal distances. */

@@ -58,7 +58,10 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
   const order = op.order;
   /** The exact top-k by `order` over any rows: what the top above would do without the search's order. */
   const exactTop = (rows: PhysicalOp): PhysicalOp => top(orderTop(op, order as BoundExpression), rows, env);
-  const exactDistance = order === undefined ? undefined : env.exprs.compile(order);
+  // Compiled when first needed: operators are compiled per execution, and most take neither path.
+  let exactDistance: ((row: Row) => Value) | undefined;
+  let exactOverInput: PhysicalOp | undefined;
+  let exactOverSearch: PhysicalOp | undefined;
   const run = (arg: Row, sink: Sink, ordered: boolean): Flow => {
     // A statement that writes reads its write set, whose own nodes are in no index: it scans.
     const handle = cx.vector_consistency === 'exact' || cx.writes !== undefined ? undefined : cx.indexes.vectorIndex?.(op.label, op.key);
@@ -66,12 +69,12 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
     const q = asVector(value);
     const k = count(limit(arg)) + (skip === undefined ? 0 : count(skip(arg)));
     if (handle === undefined || !usable(handle, op.metric, q) || q === undefined || Number.isNaN(k) || handle.size <= Math.max(exact_nodes_max, k)) {
-      return ordered ? exactOverInput(arg, sink) : input(arg, sink);
+      return ordered ? (exactOverInput ??= exactTop(input))(arg, sink) : input(arg, sink);
     }
     // The index's distances are to the vectors it holds, for the query it was given: they order
     // this reader's rows only when it sees those vectors and the query was already 32-bit.
     if (ordered && !(value instanceof Float32Array && seesIndexVectors(handle, cx.graph))) {
-      return exactOverSearch(arg, sink);
+      return (exactOverSearch ??= exactTop((a, s) => run(a, s, false)))(arg, sink);
     }
     const seen = new Set<number>();
     const collected: Collected[] = [];
@@ -85,8 +88,7 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
       passed++;
       if (forward === undefined) {
         const hit = hitsById?.get((row[slot] as { readonly id: number }).id);
-        const c: Collected = { row: row.slice(), distance: hit?.distance ?? NaN, tolerance: hit?.tolerance ?? Infinity, at: collected.length };
-        collected.push(node === undefined ? c : { ...c, node });
+        collected.push({ row: row.slice(), node, distance: hit?.distance ?? NaN, tolerance: hit?.tolerance ?? Infinity, at: collected.length });
         return true;
       }
       // Rounds run to their end at once: a round's rows are bounded by what it fetched.
@@ -162,7 +164,7 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
     let held = 0;
     for (const c of collected) held += rowBytes(c.row);
     cx.memory.reserve(held);
-    const rows = orderedRows(collected, k, exactDistance as (row: Row) => Value);
+    const rows = orderedRows(collected, k, (row) => (exactDistance ??= env.exprs.compile(order as BoundExpression))(row));
     const emit = (c: Collected): Flow => {
       // As the scan does before a row: reads of the node's properties then skip the lookup by id.
       if (c.node !== undefined && access.cacheable) access.scanned(c.node);
@@ -170,10 +172,7 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
     };
     return holding(() => loopArray(rows, emit, cx.deadline), () => cx.memory.release(held));
   };
-  if (order === undefined) return (arg, sink) => run(arg, sink, false);
-  const exactOverInput = exactTop(input);
-  const exactOverSearch = exactTop((arg, sink) => run(arg, sink, false));
-  return (arg, sink) => run(arg, sink, true);
+  return order === undefined ? (arg, sink) => run(arg, sink, false) : (arg, sink) => run(arg, sink, true);
 }
 
 /** The top-k the search stands in for: its one key, the distance ascending, and its limit and skip. */
