@@ -139,3 +139,39 @@ describe('an ordered vector search through Cypher', () => {
     }
   });
 });
+
+describe('ordered searches under the other metrics', () => {
+  let dir: string;
+  let db: Db;
+  const d = 6;
+  const r = prng(11);
+  // Rounded components: many equal distances under L1, so ties are ordered too.
+  const vectors = Array.from({ length: 260 }, () => Float32Array.from({ length: d }, () => Math.round(r() * 8) / 4));
+  const q = Float32Array.from({ length: d }, () => Math.round(r() * 8) / 4);
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'weft-vector-order-metrics-'));
+    db = await open(dir);
+    const rows = vectors.map((v, i) => new Map<string, Value>([['id', BigInt(i)], ['emb', v]]));
+    await db.query('UNWIND $rows AS r CREATE (:Pt {id: r.id, emb: r.emb}), (:Img {id: r.id, emb: r.emb})', { rows });
+    await db.query("CREATE VECTOR INDEX pt_emb FOR (p:Pt) ON (p.emb) OPTIONS {indexConfig: {`vector.dimensions`: 6, `vector.similarity_function`: 'manhattan'}}");
+    await db.query("CREATE VECTOR INDEX img_emb FOR (i:Img) ON (i.emb) OPTIONS {indexConfig: {`vector.dimensions`: 6, `vector.similarity_function`: 'cosine'}}");
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('L1 (answered exactly, ties included) and COSINE (no bound: every row measured) give EXACT\'s rows', async () => {
+    const l1 = "MATCH (p:Pt) RETURN p.id, vector_distance(p.emb, $q, 'manhattan') ORDER BY vector_distance(p.emb, $q, 'manhattan') LIMIT 25";
+    const exactL1 = await db.query(`/*+ vector_consistency('exact') */ ${l1}`, { q });
+    expect(new Set(exactL1.rows.map((row) => row[1])).size, 'the rows hold equal distances').toBeLessThan(exactL1.rows.length);
+    expect((await db.query(l1, { q })).rows).toEqual(exactL1.rows);
+    // Cosine ties (parallel vectors) would come in the index's order, not the scan's: none here.
+    const cosine = "MATCH (i:Img) RETURN i.id, vector_distance(i.emb, $q) ORDER BY vector_distance(i.emb, $q) LIMIT 8";
+    const exactCosine = await db.query(`/*+ vector_consistency('exact') */ ${cosine}`, { q });
+    expect((await db.query(cosine, { q })).rows).toEqual(exactCosine.rows);
+  });
+});
+
