@@ -6,7 +6,8 @@
  *   build executor), both with M 16 and ef_construction 100;
  * - recall@k against exact search, and queries per second: raw at several beams, and Weft through
  *   `ORDER BY vector_distance(...) LIMIT k` (without filters its search asks HNSW for k with beam 64,
- *   so raw with k and ef 64 is the point of equal recall; they alternate in blocks of queries);
+ *   so raw with k and ef 64 is the point of equal recall; they alternate in blocks of queries), and
+ *   at two other beams (the hint vector_ef(n) beside raw's setEf(n));
  * - close and reopen: the HNSW graph is saved beside the checkpoint and read back.
  * - each query row gives QPS and the process's CPU time per query (user + system): on a machine other
  *   jobs share, wall time swings with their load, CPU time much less.
@@ -116,15 +117,15 @@ async function main(): Promise<void> {
       const u = process.cpuUsage();
       return u.user + u.system;
     };
-    const run = async (mode: 'current' | 'snapshot'): Promise<{ weft: Side; raw: Side }> => {
-      const text = `/*+ vector_consistency('${mode}') */ ${cypher}`;
+    const run = async (mode: 'current' | 'snapshot', ef?: number): Promise<{ weft: Side; raw: Side }> => {
+      const text = `/*+ vector_consistency('${mode}') */ ${ef === undefined ? '' : `/*+ vector_ef(${ef}) */ `}${cypher}`;
       let weftRecall = 0;
       let rawRecall = 0;
       let weftMs = 0;
       let rawMs = 0;
       let weftCpu = 0;
       let rawCpu = 0;
-      raw.setEf(64);
+      raw.setEf(ef ?? 64);
       for (let pass = 0; pass < 2; pass++) {
         for (let b = 0; b < queries.length; b += block_queries) {
           const block = queries.slice(b, b + block_queries);
@@ -160,6 +161,11 @@ async function main(): Promise<void> {
       const r = await run(mode);
       rows.push({ case: `raw k=${k} ef=64, alternating with the next row`, ...r.raw });
       rows.push({ case: `weft cypher ${mode.toUpperCase()}`, ...r.weft, note: ofRaw(r.weft, r.raw) });
+    }
+    for (const ef of [32, 128]) {
+      const r = await run('current', ef);
+      rows.push({ case: `raw k=${k} ef=${ef}, alternating with the next row`, ...r.raw });
+      rows.push({ case: `weft cypher CURRENT vector_ef(${ef})`, ...r.weft, note: ofRaw(r.weft, r.raw) });
     }
     t = performance.now();
     await db.close();

@@ -339,6 +339,7 @@ export class QueryEngine {
       indexes: this.indexes,
       width: statement.variables.length,
       vector_consistency: statement.hints.vector_consistency ?? ctx.vector_consistency ?? 'snapshot',
+      ...(statement.hints.vector_ef !== undefined && { vector_ef: statement.hints.vector_ef }),
       candidates: new Map(),
       planner,
       subplan: (plan) => compilePlan(plan, env),

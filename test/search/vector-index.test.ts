@@ -24,7 +24,7 @@ describe('vector index maintenance', () => {
     v.refresh(record(4, ['Doc'], { emb: 'not a vector' }));
     expect([...v.ids()]).toEqual([1]);
     v.refresh(record(1, ['Doc'], { emb: new Float32Array([0, 0, 5]) }));
-    expect(v.search(new Float32Array([0, 0, 5]), 1, 10)).toEqual([{ id: 1, distance: 0 }]);
+    expect(v.search(new Float32Array([0, 0, 5]), 1, 10)).toMatchObject([{ id: 1, distance: 0 }]);
     v.refresh(record(1, ['Doc'], {}, true));
     expect(v.count()).toBe(0);
     expect(v.search(new Float32Array([0, 0, 5]), 1, 10)).toEqual([]);
@@ -59,7 +59,7 @@ describe('vector index maintenance', () => {
     expect(v.count()).toBe(100);
     expect(v.deletedCount()).toBeLessThan(compaction_deleted_min);
     const q = vs[n - 1]!;
-    expect(v.search(q, 1, 64)[0]).toEqual({ id: n, distance: 0 });
+    expect(v.search(q, 1, 64)[0]).toMatchObject({ id: n, distance: 0 });
     // A forgotten id comes back in its old slot.
     v.refresh(record(n - 100, ['Doc'], { emb: vs[0]! }));
     expect(v.search(vs[0]!, 1, 64)[0]?.id).toBe(n - 100);

@@ -66,7 +66,7 @@ describe('exactly searched recent inserts', () => {
     let found: number | undefined;
     for (let seed = base; seed < base + tries_max && found === undefined; seed++) {
       const v = indexWithOutlier(seed);
-      expect(v.search(outlier(), 10, 64)[0], `seed ${seed}`).toEqual({ id: n + 1, distance: 0 });
+      expect(v.search(outlier(), 10, 64)[0], `seed ${seed}`).toMatchObject({ id: n + 1, distance: 0 });
       // A filter applies to the exact list as to the graph.
       expect(v.search(outlier(), 10, 64, (id) => id !== n + 1).map((h) => h.id), `seed ${seed}`).not.toContain(n + 1);
       if (!graphReaches(v, n + 1, outlier())) found = seed;

@@ -23,6 +23,11 @@ export interface VectorIndexHandle {
   readonly size: number;
   /** False for L1, which is answered by exact search. */
   readonly approximate: boolean;
+  /**
+   * Log index of the latest change to the vectors held (`VectorIndex.changedAt`): a snapshot at or
+   * after it sees every held vector as held, so hits' distances are distances to its versions.
+   */
+  readonly changed_at: number;
   search(query: Float32Array, k: number, ef: number, accept?: (id: number) => boolean): readonly VectorHit[];
 }
 
@@ -62,6 +67,7 @@ export function vectorIndexHandle(catalog: Catalog, store: IndexStore, label: st
     ready: record.serving !== undefined,
     size: v.count(),
     approximate: v.approximate,
+    changed_at: v.changedAt,
     search: (query, k, ef, accept) => v.search(query, k, ef, accept),
   };
 }

@@ -21,7 +21,16 @@ const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node') as ty
  *
  * L1 has no HNSW space: an L1 index keeps only the vectors and is answered by exact search.
  */
-export type VectorHit = { readonly id: number; readonly distance: number };
+export type VectorHit = {
+  readonly id: number;
+  readonly distance: number;
+  /**
+   * How far `distance` may be from `vector_distance` of the held vector, which computes in 64-bit
+   * floats: 0 when it is that computation, otherwise the bound on HNSW's 32-bit arithmetic
+   * (`distanceTolerance`), Infinity when the metric has none.
+   */
+  readonly tolerance: number;
+};
 
 /** Slots allocated when an index is created; doubled when full. */
 export const vector_capacity_initial = 1024;
@@ -74,6 +83,14 @@ export class VectorIndex implements SearchMaintenance {
    * Array.from allocating a new one per query.
    */
   private readonly queryScratch: number[];
+  /**
+   * Log index of the latest write that changed the vectors held (put a new or different vector; 0:
+   * none). Invariant: every held vector is the one its node's versions at or after this index
+   * hold, so a reader whose snapshot is at or after it sees each held vector as held, and the
+   * index's distances are distances to what that reader sees. Only grows (a forgotten node is no
+   * candidate, so forgetting leaves it).
+   */
+  changedAt = 0;
   /** Compactions run so far (operators and tests read it). */
   compactions = 0;
   /**
@@ -109,7 +126,7 @@ export class VectorIndex implements SearchMaintenance {
   refresh(record: NodeRecord): void {
     const head = record.head;
     const v = head.deleted || !head.labels.includes(this.label) ? undefined : head.props.get(this.property);
-    if (v instanceof Float32Array && v.length === this.dimensions) this.put(record.id, v);
+    if (v instanceof Float32Array && v.length === this.dimensions) this.put(record.id, v, head.index);
     else this.forget(record.id);
   }
 
@@ -165,7 +182,10 @@ export class VectorIndex implements SearchMaintenance {
     const res = this.hnsw.searchKnn(scratch, Math.min(k, live), accept);
     const n = res.neighbors.length;
     const out = new Array<VectorHit>(n);
-    for (let i = 0; i < n; i++) out[i] = { id: res.neighbors[i]!, distance: fromSpace(this.metric, res.distances[i]!) };
+    for (let i = 0; i < n; i++) {
+      const distance = fromSpace(this.metric, res.distances[i]!);
+      out[i] = { id: res.neighbors[i]!, distance, tolerance: distanceTolerance(this.metric, this.dimensions, distance) };
+    }
     return this.recent.size === 0 ? out : this.mergeRecent(query, k, out, accept);
   }
 
@@ -186,7 +206,7 @@ export class VectorIndex implements SearchMaintenance {
       if (hits.some((h) => h.id === id)) continue;
       let at = hits.length;
       while (at > 0 && hits[at - 1]!.distance > distance) at--;
-      hits.splice(at, 0, { id, distance });
+      hits.splice(at, 0, { id, distance, tolerance: 0 });
       if (hits.length > k) hits.length = k;
     }
     return hits;
@@ -227,7 +247,7 @@ export class VectorIndex implements SearchMaintenance {
     const out: VectorHit[] = [];
     for (const [id, v] of this.vectors) {
       if (accept !== undefined && !accept(id)) continue;
-      out.push({ id, distance: vectorMetricDistance(this.metric, v, query) });
+      out.push({ id, distance: vectorMetricDistance(this.metric, v, query), tolerance: 0 });
     }
     out.sort((a, b) => a.distance - b.distance || a.id - b.id);
     out.length = Math.min(out.length, k);
@@ -313,11 +333,12 @@ export class VectorIndex implements SearchMaintenance {
     return crc;
   }
 
-  private put(id: number, v: Float32Array): void {
+  private put(id: number, v: Float32Array, index: number): void {
     const had = this.vectors.get(id);
     if (had !== undefined && sameVector(had, v)) return;
     this.vectors.set(id, v);
     this.version++;
+    if (index > this.changedAt) this.changedAt = index;
     if (this.hnsw === undefined || this.adopting !== undefined) return;
     // A mark-deleted id keeps its slot: hnswlib unmarks it and updates the vector in place.
     const reused = this.deleted.delete(id);
@@ -415,6 +436,41 @@ export function spaceOf(metric: VectorMetricName): 'cosine' | 'l2' | 'ip' | unde
       return 'ip';
     case 'L1':
       return undefined;
+  }
+}
+
+/**
+ * Unit roundoff of 32-bit floats, and the smallest normal one: hnswlib computes distances in 32-bit
+ * floats (SIMD lanes summed in an order that depends on the CPU), `vector_distance` in 64-bit ones.
+ */
+const f32_unit_roundoff = 2 ** -24;
+const f32_normal_min = 2 ** -126;
+
+/**
+ * A bound on |HNSW's distance - `vector_distance`| for one hit at `distance` (in `vector_distance`'s
+ * terms), so the search can order hits by the index's distances and compute exact ones only where
+ * two hits are too close to tell apart.
+ *
+ * L2: hnswlib returns S, the sum of d squared differences, each difference, square and addition
+ * rounded to 32 bits. With nonnegative terms, any summation order gives |S - exact| <= (d + 2) u S
+ * plus, for results near underflow (flushed or subnormal), at most 2 d + 4 smallest normals; u =
+ * 2^-24. Twice that margin is taken, and `vector_distance` (sqrt of a 64-bit sum) lies within the
+ * square roots of the bounds. COSINE and DOT normalise or multiply raw vectors whose norms the
+ * search does not read: no bound (Infinity), so their hits are always measured exactly. L1 is
+ * answered exactly.
+ */
+export function distanceTolerance(metric: VectorMetricName, dimensions: number, distance: number): number {
+  switch (metric) {
+    case 'L2': {
+      const s = distance * distance;
+      const slack = 2 * ((dimensions + 2) * f32_unit_roundoff * s + (2 * dimensions + 4) * f32_normal_min);
+      return Math.max(Math.sqrt(s + slack) - distance, distance - Math.sqrt(Math.max(0, s - slack)));
+    }
+    case 'L1':
+      return 0;
+    case 'COSINE':
+    case 'DOT':
+      return Infinity;
   }
 }
 

@@ -12,6 +12,9 @@ import { describeType, isKnown } from './static-type.js';
 /** vector_build_wait is carried as a uint32 of milliseconds (SPEC 4.1). */
 export const vector_build_wait_ms_max = 2 ** 32 - 1;
 
+/** The HNSW beam a `vector_ef(n)` hint may ask for, in elements: as wide as `vector.hnsw.ef_construction` allows. */
+export const vector_ef_max = 4096;
+
 const consistencies: readonly VectorConsistency[] = ['current', 'snapshot', 'exact'];
 
 function consistency(value: LiteralValue, span: Span): VectorConsistency {
@@ -30,6 +33,13 @@ function waitMs(value: LiteralValue, span: Span): number {
   return Number(value);
 }
 
+function beam(value: LiteralValue, span: Span): number {
+  if (typeof value !== 'bigint' || value < 1n || value > BigInt(vector_ef_max)) {
+    throw bindError('InvalidArgumentValue', `vector_ef takes the HNSW search beam, an integer from 1 to ${vector_ef_max}`, span);
+  }
+  return Number(value);
+}
+
 function literalArg(h: Hint): LiteralValue {
   const arg = h.args[0];
   if (h.args.length !== 1 || arg === undefined) {
@@ -41,7 +51,7 @@ function literalArg(h: Hint): LiteralValue {
 
 /** The hints of a statement; a later hint of the same name overrides an earlier one. */
 export function bindHints(hints: readonly Hint[], expressions: ExpressionBinder): BoundHints {
-  let out: { vector_consistency?: VectorConsistency; vector_build_wait_ms?: number; valid_at?: BoundExpression } = {};
+  let out: { vector_consistency?: VectorConsistency; vector_build_wait_ms?: number; valid_at?: BoundExpression; vector_ef?: number } = {};
   for (const h of hints) {
     switch (h.name.toLowerCase()) {
       case 'vector_consistency':
@@ -54,8 +64,11 @@ export function bindHints(hints: readonly Hint[], expressions: ExpressionBinder)
       case 'valid_at':
         out = { ...out, valid_at: bindValidAt(h, expressions) };
         break;
+      case 'vector_ef':
+        out = { ...out, vector_ef: beam(literalArg(h), h.span) };
+        break;
       default:
-        throw bindError('UnknownHint', `unknown hint ${h.name} (known: vector_consistency, vector_build_wait, valid_at)`, h.span);
+        throw bindError('UnknownHint', `unknown hint ${h.name} (known: vector_consistency, vector_build_wait, vector_ef, valid_at)`, h.span);
     }
   }
   return out;

@@ -11,6 +11,8 @@ export interface BoundHints {
   readonly vector_build_wait_ms?: number;
   /** `valid_at(<datetime>)`: the valid time temporal labels and edge types are read at (docs/temporal.md). */
   readonly valid_at?: BoundExpression;
+  /** `vector_ef(n)`: the HNSW beam of the statement's vector searches (at least their k), instead of 64. */
+  readonly vector_ef?: number;
 }
 
 export interface BoundQueryStatement {

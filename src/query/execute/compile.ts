@@ -5,7 +5,7 @@ import { aggregateOverBatches } from './batch/batch-aggregate.js';
 import { aggregateOverScan, topOverScan } from './column-scan.js';
 import type { PhysicalOp } from './context.js';
 import { expand } from './expand-ops.js';
-import { vectorSearch } from './vector-search-op.js';
+import { orderedBySearch, vectorSearch } from './vector-search-op.js';
 import * as read from './read-ops.js';
 import type { OpEnv } from './read-ops.js';
 import * as rel from './relational-ops.js';
@@ -51,6 +51,8 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
     case 'sort':
       return rel.sort(op, c(op.input), env);
     case 'top': {
+      // A vector search below gives the top's rows in its order already.
+      if (orderedBySearch(op)) return c(op.input);
       const rows = rel.top(op, c(op.input), env);
       return topOverScan(op, rows, env) ?? rows;
     }

@@ -65,6 +65,8 @@ export interface ExecContext {
   readonly width: number;
   /** How vector searches read (SPEC VectorConsistency), hint first, then the request and the session. */
   readonly vector_consistency: 'current' | 'snapshot' | 'exact';
+  /** The HNSW beam of vector searches (the `vector_ef` hint); `ef_search_min` when absent. */
+  readonly vector_ef?: number;
   /**
    * Nodes a vector search hands to the label scan of a slot while it runs the scan over them; the
    * scan reads these instead of its label while the entry is present.

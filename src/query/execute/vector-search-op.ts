@@ -1,10 +1,14 @@
 import type { Value } from '../../common/values/value.js';
 import type { NodeState } from '../../projections/graph/records.js';
+import { SnapshotView, type GraphReader } from '../../projections/graph/view.js';
 import type { VectorIndexHandle } from '../../projections/search/search-lookup.js';
+import type { BoundExpression } from '../bind/bound-expression.js';
 import type { LogicalOp } from '../plan/logical.js';
-import type { PhysicalOp, Row } from './context.js';
-import type { OpEnv } from './read-ops.js';
-import { finish } from './slices.js';
+import type { PhysicalOp, Row, Sink } from './context.js';
+import { rowBytes, type OpEnv } from './read-ops.js';
+import { top } from './relational-ops.js';
+import { after, finish, holding, loopArray, type Flow } from './slices.js';
+import { orderedRows, type Collected } from './vector-order.js';
 
 /**
  * The vector search under a top-k (see optimize/vector-search.ts). Per argument row it evaluates the
@@ -25,10 +29,17 @@ import { finish } from './slices.js';
  * SNAPSHOT keeps only candidates the reader sees (the scan checks the label and the filters read
  * the version it sees); CURRENT takes the index as it is: a node the snapshot does not see is read
  * in its current state.
+ *
+ * With `order` (the top above orders by the distance alone) the search emits its rows in the exact
+ * order of `vector_distance`, at most k, and the top passes them on. When the reader sees every
+ * vector as the index holds it (`changed_at` at or before its snapshot, no read lens) the index's
+ * distances order the rows, and only rows whose distances lie within the index's error bound of
+ * each other are measured exactly (vector-order.ts); otherwise, or when the search ends in an exact
+ * scan, the rows go through an exact top-k as without `order`.
  */
 export const exact_nodes_max = 128;
 export const exact_fraction_max = 0.25;
-/** Smallest HNSW beam; a larger k widens it to k. */
+/** The HNSW beam unless a `vector_ef` hint sets another; a larger k widens it to k. */
 export const ef_search_min = 64;
 /** First round under filters: this many candidates per wanted row (without filters, k are enough). */
 const overfetch_first = 2;
@@ -44,21 +55,44 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
   // Rows are dropped only by filters (or, under SNAPSHOT, by candidates the reader does not see).
   const filtered = op.input.op !== 'node_scan' || op.input.props.length > 0;
   const bare = bareScan(op.input);
-  return (arg, sink) => {
+  const order = op.order;
+  /** The exact top-k by `order` over any rows: what the top above would do without the search's order. */
+  const exactTop = (rows: PhysicalOp): PhysicalOp => top(orderTop(op, order as BoundExpression), rows, env);
+  // Compiled when first needed: operators are compiled per execution, and most take neither path.
+  let exactDistance: ((row: Row) => Value) | undefined;
+  let exactOverInput: PhysicalOp | undefined;
+  let exactOverSearch: PhysicalOp | undefined;
+  const run = (arg: Row, sink: Sink, ordered: boolean): Flow => {
     // A statement that writes reads its write set, whose own nodes are in no index: it scans.
     const handle = cx.vector_consistency === 'exact' || cx.writes !== undefined ? undefined : cx.indexes.vectorIndex?.(op.label, op.key);
-    const q = asVector(query(arg));
+    const value = query(arg);
+    const q = asVector(value);
     const k = count(limit(arg)) + (skip === undefined ? 0 : count(skip(arg)));
     if (handle === undefined || !usable(handle, op.metric, q) || q === undefined || Number.isNaN(k) || handle.size <= Math.max(exact_nodes_max, k)) {
-      return input(arg, sink);
+      return ordered ? (exactOverInput ??= exactTop(input))(arg, sink) : input(arg, sink);
+    }
+    // The index's distances are to the vectors it holds, for the query it was given: they order
+    // this reader's rows only when it sees those vectors and the query was already 32-bit.
+    if (ordered && !(value instanceof Float32Array && seesIndexVectors(handle, cx.graph))) {
+      return (exactOverSearch ??= exactTop((a, s) => run(a, s, false)))(arg, sink);
     }
     const seen = new Set<number>();
+    const collected: Collected[] = [];
+    /** Hits of the rounds by id, while rows are collected for ordering. */
+    const hitsById = ordered ? new Map<number, { readonly distance: number; readonly tolerance: number }>() : undefined;
     let passed = 0;
     let stopped = false;
-    const counting = (row: Row): boolean => {
+    /** Where passing rows go; undefined while an ordered search collects them. */
+    let forward: Sink | undefined = ordered ? undefined : sink;
+    const counting = (row: Row, node?: NodeState): boolean => {
       passed++;
+      if (forward === undefined) {
+        const hit = hitsById?.get((row[slot] as { readonly id: number }).id);
+        collected.push({ row: row.slice(), node, distance: hit?.distance ?? NaN, tolerance: hit?.tolerance ?? Infinity, at: collected.length });
+        return true;
+      }
       // Rounds run to their end at once: a round's rows are bounded by what it fetched.
-      if (!finish(sink(row))) stopped = true;
+      if (!finish(forward(row))) stopped = true;
       return !stopped;
     };
     const runOver = (nodes: readonly NodeState[] | Iterable<NodeState>): boolean => {
@@ -80,7 +114,7 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
         cx.deadline.tick();
         if (access.cacheable) access.scanned(node);
         if (scan.variable_unused !== true) arg[slot] = node.ref;
-        if (!counting(arg)) return false;
+        if (!counting(arg, node)) return false;
       }
       return true;
     };
@@ -95,27 +129,72 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
     for (;;) {
       // Visibility is checked on the answers, not inside the search: a callback per visited
       // element costs more than the next round a few invisible answers may need.
-      const hits = handle.search(q, fetch, Math.max(ef_search_min, fetch));
+      const hits = handle.search(q, fetch, Math.max(cx.vector_ef ?? ef_search_min, fetch));
       const fresh: NodeState[] = [];
       for (const h of hits) {
         if (seen.has(h.id)) continue;
         seen.add(h.id);
+        hitsById?.set(h.id, h);
         const node = resolve(h.id);
         if (node !== undefined) fresh.push(node);
       }
       if (!runOver(fresh) || stopped) return false;
-      if (passed >= k) return true;
+      if (passed >= k) return ordered ? emitOrdered(collected, k, sink) : true;
       const exhausted = hits.length < fetch || fetch >= handle.size;
       // Few passed: ask for as many more as the pass rate so far says k needs, at least double.
       const rate = Math.max(passed, 0.5) / Math.max(seen.size, 1);
       const next = Math.ceil(Math.max(fetch * 2, (k / rate) * 1.5));
       if (exhausted || next > handle.size * exact_fraction_max) {
         // The rest of the label, exactly: the nodes the rounds have not offered.
-        return runOver(unseen(env, op.label, seen));
+        if (!ordered) return runOver(unseen(env, op.label, seen));
+        // Ordered: the rows so far, then the rest's, go through the exact top-k.
+        const rest: PhysicalOp = (_a, s) =>
+          after(loopArray(collected, (c) => s(c.row), cx.deadline), (ok) => {
+            if (!ok) return false;
+            forward = s;
+            return runOver(unseen(env, op.label, seen));
+          });
+        return exactTop(rest)(arg, sink);
       }
       fetch = next;
     }
   };
+  /** Ordered rows to the sink, holding their memory until they are passed on. */
+  const emitOrdered = (collected: Collected[], k: number, sink: Sink): Flow => {
+    let held = 0;
+    for (const c of collected) held += rowBytes(c.row);
+    cx.memory.reserve(held);
+    const rows = orderedRows(collected, k, (row) => (exactDistance ??= env.exprs.compile(order as BoundExpression))(row));
+    const emit = (c: Collected): Flow => {
+      // As the scan does before a row: reads of the node's properties then skip the lookup by id.
+      if (c.node !== undefined && access.cacheable) access.scanned(c.node);
+      return sink(c.row);
+    };
+    return holding(() => loopArray(rows, emit, cx.deadline), () => cx.memory.release(held));
+  };
+  return order === undefined ? (arg, sink) => run(arg, sink, false) : (arg, sink) => run(arg, sink, true);
+}
+
+/** The top-k the search stands in for: its one key, the distance ascending, and its limit and skip. */
+function orderTop(op: Op<'vector_search'>, order: BoundExpression): Op<'top'> {
+  return { op: 'top', input: op, keys: [{ expression: order, direction: 'asc' }], limit: op.limit, ...(op.skip !== undefined && { skip: op.skip }) };
+}
+
+/**
+ * Whether `graph` sees every vector `handle` holds as it holds it: a plain snapshot (no lens
+ * rewriting versions) at or after the index's last change.
+ */
+function seesIndexVectors(handle: VectorIndexHandle, graph: GraphReader): boolean {
+  return graph instanceof SnapshotView && graph.lens === undefined && handle.changed_at <= graph.read_index;
+}
+
+/**
+ * A top whose rows come from an ordered vector search (its only key the search's distance, through
+ * a projection at most): it passes them on as they come.
+ */
+export function orderedBySearch(op: Op<'top'>): boolean {
+  const below = op.input.op === 'project' ? op.input.input : op.input;
+  return below.op === 'vector_search' && below.order !== undefined && op.keys.length === 1;
 }
 
 /**

@@ -114,6 +114,7 @@ export function readSlots(plan: LogicalOp): Set<number> {
         expr(op.query);
         expr(op.limit);
         expr(op.skip);
+        expr(op.order);
         break;
       case 'skip':
       case 'limit':

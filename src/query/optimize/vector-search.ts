@@ -32,6 +32,8 @@ export function vectorSearch(plan: LogicalOp): LogicalOp {
       metric: target.metric,
       limit: op.limit,
       ...(op.skip !== undefined && { skip: op.skip }),
+      // With no other key, the order is the distance's alone: the search can give it.
+      ...(op.keys.length === 1 && { order: call }),
     };
     return { ...op, input: project !== undefined ? { ...project, input: search } : search };
   });

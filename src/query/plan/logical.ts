@@ -118,6 +118,12 @@ export type LogicalOp =
       readonly metric: string;
       readonly limit: BoundExpression;
       readonly skip?: BoundExpression;
+      /**
+       * The top above orders by this `vector_distance` call alone: the search then emits its rows
+       * in that order, at most `limit + skip` of them, and the top passes them on as they come
+       * (vector-search-op.ts). Absent when the top has more keys.
+       */
+      readonly order?: BoundExpression;
     }
   /** Relationships in these slots (single or lists) must be pairwise distinct. */
   | { readonly op: 'rel_unique'; readonly input: LogicalOp; readonly slots: readonly number[] }
