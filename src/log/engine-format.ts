@@ -2,8 +2,14 @@
  * The engine format version: it changes with a release when what members exchange or what the data
  * directory holds changes (SPEC 9.2). Releases with the same number mix freely. A server always runs
  * host format epoch 0; embedding applications set their own.
+ *
+ * History (docs/upgrades.md "Format history"):
+ *   1  the first: segment format 2, checkpoint format 1, snapshots sent from their first byte.
+ *   2  log segments preallocated (segment format 3), checkpoints framed and loaded a frame at a time
+ *      (checkpoint format 2), snapshot transfers that resume and carry saved vector graphs. A format-2
+ *      release reads a format-1 directory and takes it over in place.
  */
-export const ENGINE_FORMAT = 1;
+export const ENGINE_FORMAT = 2;
 export const SERVER_HOST_EPOCH = 0;
 
 /** The first engine format: the one that introduced the ENGINE_FORMAT file. No directory has an older one. */

@@ -9,6 +9,7 @@ import { GraphService } from '../../src/gen/weft/v1/graph_pb.js';
 import { QueryService } from '../../src/gen/weft/v1/query_pb.js';
 import { ScalarType, SchemaService } from '../../src/gen/weft/v2/schema_pb.js';
 import { restoreBackup } from '../../src/server/backup/restore.js';
+import { ENGINE_FORMAT, predecessorFormat } from '../../src/log/engine-format.js';
 import { takeBackup } from '../../src/server/backup/take-backup.js';
 import { defaultConfig } from '../../src/server/config.js';
 import { startServer } from '../../src/server/server.js';
@@ -158,6 +159,22 @@ describe('online backup and restore', () => {
     writeFileSync(damaged, bytes);
     await expect(restoreBackup(copy, join(dir, 'restored-damaged'))).rejects.toMatchObject({ code: 'DATA_LOSS', reason: 'BACKUP_DAMAGED', metadata: { file: damaged } });
     expect(existsSync(join(dir, 'restored-damaged'))).toBe(false);
+  });
+
+  it('a backup of the predecessor engine format restores into a directory of this release; an unknown format is refused', async () => {
+    const manifestOf = (d: string): Record<string, unknown> => JSON.parse(readFileSync(join(d, 'backup.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifestOf(join(dir, 'backup'))['engine_format']).toBe(ENGINE_FORMAT);
+    const older = join(dir, 'backup-older-format');
+    cpSync(join(dir, 'backup'), older, { recursive: true });
+    writeFileSync(join(older, 'backup.json'), JSON.stringify({ ...manifestOf(older), engine_format: predecessorFormat(ENGINE_FORMAT) }));
+    const restored = await restoreBackup(older, join(dir, 'restored-older-format'));
+    expect(restored.manifest.engine_format).toBe(predecessorFormat(ENGINE_FORMAT));
+    expect(readFileSync(join(dir, 'restored-older-format', 'ENGINE_FORMAT'), 'utf8').trim()).toBe(String(ENGINE_FORMAT));
+    const newer = join(dir, 'backup-newer-format');
+    cpSync(join(dir, 'backup'), newer, { recursive: true });
+    writeFileSync(join(newer, 'backup.json'), JSON.stringify({ ...manifestOf(newer), engine_format: ENGINE_FORMAT + 1 }));
+    await expect(restoreBackup(newer, join(dir, 'restored-newer-format'))).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'ENGINE_FORMAT_MISMATCH' });
+    expect(existsSync(join(dir, 'restored-newer-format'))).toBe(false);
   });
 
   it('with ops_backup OFF the ops port has no /backup, and weft backup says so', async () => {

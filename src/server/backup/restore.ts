@@ -14,7 +14,7 @@ import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs
 import { join } from 'node:path';
 import { failedPrecondition } from '../../common/errors.js';
 import { decodePayload } from '../../log/codec.js';
-import { ENGINE_FORMAT } from '../../log/engine-format.js';
+import { ENGINE_FORMAT, predecessorFormat } from '../../log/engine-format.js';
 import { SegmentLog, defaultSegmentLogOptions } from '../../log/storage/segment-log.js';
 import { writeSnapshotMeta } from '../../log/driver/disk-storage.js';
 import { loadCheckpoint, writeCheckpoint } from '../../projections/checkpoint.js';
@@ -49,8 +49,10 @@ async function readManifest(from: string): Promise<BackupManifest> {
   const path = join(from, backup_manifest_file);
   if (!existsSync(path)) throw damaged(path, 'no manifest: the backup did not finish');
   const manifest = JSON.parse(readFileSync(path, 'utf8')) as BackupManifest;
-  if (manifest.engine_format !== ENGINE_FORMAT) {
-    throw failedPrecondition(`backup ${from} has engine format ${manifest.engine_format}; this release restores only format ${ENGINE_FORMAT}`, 'ENGINE_FORMAT_MISMATCH');
+  // A backup of the predecessor's format restores too: this release reads its checkpoint and entries,
+  // and the directory it writes is of this release's format (as an upgrade takes a directory over).
+  if (manifest.engine_format !== ENGINE_FORMAT && manifest.engine_format !== predecessorFormat(ENGINE_FORMAT)) {
+    throw failedPrecondition(`backup ${from} has engine format ${manifest.engine_format}; this release restores formats ${predecessorFormat(ENGINE_FORMAT) ?? ENGINE_FORMAT} and ${ENGINE_FORMAT}`, 'ENGINE_FORMAT_MISMATCH');
   }
   for (const [name, want] of Object.entries(manifest.files)) {
     const file = join(from, name);
