@@ -4,7 +4,9 @@
  * reads run (`UNWIND range(1,3000) x3 ... RETURN count(*)`, no deadline of their own but a long one,
  * so they run for the whole measurement). The goal: each probe within 100 ms at p99 under the load.
  *
- *   npx tsx bench/stall.ts [--samples 200] [--runaways 4]
+ *   npx tsx bench/stall.ts [--samples 200] [--runaways 4] [--big-nodes 1000000] [--node-args '--max-semi-space-size=32']
+ *
+ * `--node-args` are V8/Node flags for the server process (an A/B of young-generation sizing).
  *
  * Prints a table and writes bench/results/stall.json.
  */
@@ -20,6 +22,8 @@ const option = (name: string, fallback: number): number => {
   return i >= 0 && process.argv[i + 1] !== undefined ? Number(process.argv[i + 1]) : fallback;
 };
 const samples = option('--samples', 200);
+const node_args_at = process.argv.indexOf('--node-args');
+const node_args = node_args_at >= 0 ? (process.argv[node_args_at + 1] ?? '').split(' ').filter((a) => a !== '') : [];
 const runaways = option('--runaways', 4);
 /** Bound on waiting for the runaway statements to start or to leave. */
 const settle_wait_ms = 30_000;
@@ -98,7 +102,7 @@ async function bigWrite(server: ServerProcess, measure: Measure): Promise<void> 
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-bench-stall-'));
-  const server = await startServerProcess(join(dir, 'data'));
+  const server = await startServerProcess(join(dir, 'data'), [], node_args);
   const graph = createGrpcClient(GraphService, server.grpc);
   const rows: Row[] = [];
   let seq = 0;
@@ -163,12 +167,12 @@ async function main(): Promise<void> {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`\nWeft single member, ${samples} sequential samples per probe and load`);
+  console.log(`\nWeft single member, ${samples} sequential samples per probe and load; server node flags: ${node_args.join(' ') || 'none'}`);
   console.log('| load | probe | n | p50 ms | p99 ms | max ms |');
   console.log('|---|---|---:|---:|---:|---:|');
   for (const r of rows) console.log(`| ${r.load} | ${r.probe} | ${r.n} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.max_ms.toFixed(2)} |`);
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/stall.json', JSON.stringify({ samples, runaways, big_nodes, rows, at: new Date().toISOString() }, null, 2));
+  writeFileSync('bench/results/stall.json', JSON.stringify({ samples, runaways, big_nodes, node_args, rows, at: new Date().toISOString() }, null, 2));
 }
 
 await main();
