@@ -126,7 +126,7 @@ export class StateMachine {
         return applied;
       }
       case 'graph_write_part':
-        return runSteps(this.partSteps(entry, event, committed));
+        return runSteps(this.partSteps(entry, event));
       default:
         return assertNever(event, 'event');
     }
@@ -144,12 +144,16 @@ export class StateMachine {
     this.appliedIndex = entry.index;
     this.clock.record(entry.index, entry.commit_ts);
     this.bulk.interrupt();
-    const outcome = yield* this.partSteps(entry, entry.event, committed);
+    const outcome = yield* this.partSteps(entry, entry.event);
     if (committed) this.commit(entry.index);
     return outcome;
   }
 
-  private *partSteps(entry: Entry, event: GraphWritePart, committed: boolean): Generator<undefined, ApplyOutcome, undefined> {
+  /**
+   * A part held, or the commit of the whole. Its steps apply as pending whether or not the entry is
+   * committed (the caller commits it after), so that a refusal in a later step can undo the earlier.
+   */
+  private *partSteps(entry: Entry, event: GraphWritePart): Generator<undefined, ApplyOutcome, undefined> {
     const applied: ApplyOutcome = { status: 'applied', index: entry.index, commit_ts: entry.commit_ts };
     const got = this.writeParts.accept(entry.index, event);
     switch (got.kind) {
