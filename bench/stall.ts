@@ -4,7 +4,9 @@
  * reads run (`UNWIND range(1,3000) x3 ... RETURN count(*)`, no deadline of their own but a long one,
  * so they run for the whole measurement). The goal: each probe within 100 ms at p99 under the load.
  *
- *   npx tsx bench/stall.ts [--samples 200] [--runaways 4]
+ *   npx tsx bench/stall.ts [--samples 200] [--runaways 4] [--big-nodes 1000000] [--node-args '--max-semi-space-size=32'] [--loads reads,writes,big]
+ *
+ * `--node-args` are V8/Node flags for the server process (an A/B of young-generation sizing).
  *
  * Prints a table and writes bench/results/stall.json.
  */
@@ -20,6 +22,11 @@ const option = (name: string, fallback: number): number => {
   return i >= 0 && process.argv[i + 1] !== undefined ? Number(process.argv[i + 1]) : fallback;
 };
 const samples = option('--samples', 200);
+/** Which loads to measure besides idle (`--loads reads,writes,big`, all by default). */
+const loads_at = process.argv.indexOf('--loads');
+const loads = new Set((loads_at >= 0 ? (process.argv[loads_at + 1] ?? '') : 'reads,writes,big').split(','));
+const node_args_at = process.argv.indexOf('--node-args');
+const node_args = node_args_at >= 0 ? (process.argv[node_args_at + 1] ?? '').split(' ').filter((a) => a !== '') : [];
 const runaways = option('--runaways', 4);
 /** Bound on waiting for the runaway statements to start or to leave. */
 const settle_wait_ms = 30_000;
@@ -54,6 +61,26 @@ async function until(server: ServerProcess, n: number): Promise<void> {
 }
 
 type Measure = (load: string, stop?: () => boolean) => Promise<void>;
+
+/** The probes while `runaways` runaway reads run; they are then cancelled (their clients leave). */
+async function runawayReads(server: ServerProcess, measure: Measure): Promise<void> {
+  const clients = Array.from({ length: runaways }, () => new AbortController());
+  const statements = clients.map((c) =>
+    fetch(`${server.rest}/v1/query/cypher`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'grpc-timeout': '3600S' },
+      body: JSON.stringify({ query: RUNAWAY }),
+      signal: c.signal,
+    }).catch(() => undefined),
+  );
+  await until(server, runaways);
+  await measure(`${runaways} runaway reads`);
+  const still = await running(server);
+  for (const c of clients) c.abort();
+  await Promise.all(statements);
+  await until(server, 0);
+  if (still !== runaways) throw new Error(`only ${still} of the ${runaways} runaway reads were still running at the end`);
+}
 
 /** The probes while `runaways` MERGE loops run; they are then cancelled (their clients leave). */
 async function runawayWrites(server: ServerProcess, measure: Measure): Promise<void> {
@@ -98,7 +125,7 @@ async function bigWrite(server: ServerProcess, measure: Measure): Promise<void> 
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-bench-stall-'));
-  const server = await startServerProcess(join(dir, 'data'));
+  const server = await startServerProcess(join(dir, 'data'), [], node_args);
   const graph = createGrpcClient(GraphService, server.grpc);
   const rows: Row[] = [];
   let seq = 0;
@@ -140,35 +167,20 @@ async function main(): Promise<void> {
     // Warm both paths first, so the idle row is not the JIT's.
     for (let i = 0; i < 50; i++) for (const probe of Object.values(probes)) await probe();
     await measure('idle');
-    const clients = Array.from({ length: runaways }, () => new AbortController());
-    const statements = clients.map((c) =>
-      fetch(`${server.rest}/v1/query/cypher`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'grpc-timeout': '3600S' },
-        body: JSON.stringify({ query: RUNAWAY }),
-        signal: c.signal,
-      }).catch(() => undefined),
-    );
-    await until(server, runaways);
-    await measure(`${runaways} runaway reads`);
-    const still = await running(server);
-    for (const c of clients) c.abort();
-    await Promise.all(statements);
-    await until(server, 0);
-    if (still !== runaways) throw new Error(`only ${still} of the ${runaways} runaway reads were still running at the end`);
-    await runawayWrites(server, measure);
-    await bigWrite(server, measure);
+    if (loads.has('reads')) await runawayReads(server, measure);
+    if (loads.has('writes')) await runawayWrites(server, measure);
+    if (loads.has('big')) await bigWrite(server, measure);
   } finally {
     graph.close();
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`\nWeft single member, ${samples} sequential samples per probe and load`);
+  console.log(`\nWeft single member, ${samples} sequential samples per probe and load; server node flags: ${node_args.join(' ') || 'none'}`);
   console.log('| load | probe | n | p50 ms | p99 ms | max ms |');
   console.log('|---|---|---:|---:|---:|---:|');
   for (const r of rows) console.log(`| ${r.load} | ${r.probe} | ${r.n} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.max_ms.toFixed(2)} |`);
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/stall.json', JSON.stringify({ samples, runaways, big_nodes, rows, at: new Date().toISOString() }, null, 2));
+  writeFileSync('bench/results/stall.json', JSON.stringify({ samples, runaways, big_nodes, node_args, rows, at: new Date().toISOString() }, null, 2));
 }
 
 await main();

@@ -15,7 +15,8 @@ export type Event =
   | BlobEvent
   | TtlExpired
   | GroupVersionRecorded
-  | BulkLoad;
+  | BulkLoad
+  | GraphWritePart;
 
 /** The first entry of a new deployment: its identity, chosen once. */
 export interface DeploymentFormed {
@@ -371,4 +372,26 @@ export interface BulkEdges {
 export interface BulkColumn {
   readonly key: string;
   readonly values: readonly (PropertyValue | null)[];
+}
+
+// ---- a large graph write in parts: encoded, appended and applied a part at a time ----
+
+/**
+ * One part of a graph write too large for one entry (docs/query-engine.md, Time slices). Parts are
+ * held by every member without touching the graph; the part with `end: 'commit'` checks and applies
+ * the ops of every part as one write at its own index, so a reader sees none or all of it. Other
+ * entries may come between parts (they are ordered before the write). A part with `end: 'abandon'`
+ * drops the write; a new term's first entry drops every write still open (its proposer lost its lead).
+ */
+export interface GraphWritePart {
+  readonly kind: 'graph_write_part';
+  /** The log index of the write's first part; 0 in the first part itself. */
+  readonly first: number;
+  /** Invariant: 0 for the first part, previous part + 1 after. */
+  readonly part: number;
+  readonly ops: readonly GraphOp[];
+  /** Absent while parts follow. */
+  readonly end?: 'commit' | 'abandon';
+  /** With `end: 'commit'` only: as GraphWrite's. */
+  readonly read_check?: ReadCheck;
 }

@@ -1,5 +1,5 @@
 import { failedPrecondition, resourceExhausted } from '../common/errors.js';
-import type { Entry } from '../log/events.js';
+import type { Entry, GraphOp, GraphWritePart } from '../log/events.js';
 import type { EdgeState, NodeState } from './graph/records.js';
 import type { StateMachine } from './state-machine.js';
 
@@ -106,6 +106,20 @@ export class ChangeFeed {
     }
   }
 
+  /** Every op of the write in parts that `commit` ends, read back from the log in order. */
+  private partOps(commit: GraphWritePart): readonly GraphOp[] {
+    if (commit.part === 0) return commit.ops;
+    const out: GraphOp[] = [];
+    for (let i = commit.first, found = 0; found < commit.part; i++) {
+      const e = this.db.readEntry(i).event;
+      if (e.kind !== 'graph_write_part' || (i !== commit.first && e.first !== commit.first)) continue;
+      for (const op of e.ops) out.push(op);
+      found++;
+    }
+    for (const op of commit.ops) out.push(op);
+    return out;
+  }
+
   /** The changes entry `index` made, read from the versions it wrote. */
   changesAt(index: number): Change[] {
     const commit_ts = this.db.sm.clock.tsOf(index);
@@ -113,12 +127,13 @@ export class ChangeFeed {
     const before = this.db.sm.viewAt(index - 1);
     const after = this.db.sm.viewAt(index);
     const entry = this.db.readEntry(index);
-    if (entry.event.kind !== 'graph_write') return [];
+    const ops = entry.event.kind === 'graph_write' ? entry.event.ops : entry.event.kind === 'graph_write_part' && entry.event.end === 'commit' ? this.partOps(entry.event) : undefined;
+    if (ops === undefined) return [];
     const out: Change[] = [];
     const push = (change: Omit<Change, 'commit_ts' | 'index' | 'ordinal'>): void => {
       out.push({ commit_ts, index, ordinal: out.length, ...change });
     };
-    for (const op of entry.event.ops) {
+    for (const op of ops) {
       switch (op.op) {
         case 'create_node':
         case 'update_node':

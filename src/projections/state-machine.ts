@@ -1,5 +1,5 @@
 import { assert, assertNever } from '../common/assert.js';
-import type { BlobEvent, Entry, GraphOp, GraphWrite, ReadCheck, SchemaEvent } from '../log/events.js';
+import type { BlobEvent, Entry, GraphOp, GraphWrite, GraphWritePart, ReadCheck, SchemaEvent } from '../log/events.js';
 import { SchemaProjection, isSchemaEvent } from './catalog/schema-projection.js';
 import { GraphStore, type Refusal } from './graph/graph-store.js';
 import { visibleNode } from './graph/records.js';
@@ -11,6 +11,7 @@ import { checkBlobProperties, propertyReferences } from './blobs/blob-references
 import { expiryOps } from './computed/ttl-expiry.js';
 import { BulkLoads } from './bulk/bulk-loads.js';
 import { applyBulk, checkBulk } from './bulk/bulk-apply.js';
+import { GraphWriteParts } from './graph-write-parts.js';
 
 /**
  * Every projection of one member, fed the log in order. `apply` is pure and synchronous: the same
@@ -32,6 +33,8 @@ export class StateMachine {
   readonly blobs = new BlobProjection();
   /** Parts of a bulk import waiting for its last part (docs/import.md). */
   readonly bulk = new BulkLoads();
+  /** Graph writes in parts waiting for their last part (docs/query-engine.md, Time slices). */
+  readonly writeParts = new GraphWriteParts();
   deployment: Uint8Array | undefined;
   /** The engine format the group last recorded (the deployment's, then each group_version's). */
   engineFormat = 0;
@@ -75,6 +78,7 @@ export class StateMachine {
         this.groupVersionSeq = event.seq;
         return applied;
       case 'leader_noop':
+        this.writeParts.dropAll();
         return applied;
       case 'membership_changed':
         return applied;
@@ -121,8 +125,77 @@ export class StateMachine {
         this.schema.graphWritten(touched, entry.index, committed);
         return applied;
       }
+      case 'graph_write_part':
+        return runSteps(this.partSteps(entry, event));
       default:
         return assertNever(event, 'event');
+    }
+  }
+
+  /**
+   * apply(), in steps: the commit of a write in parts applies its ops `apply_step_ops` at a time, and
+   * the host may give the event loop back between steps. The state is then half-applied, so the host
+   * lets no other entry apply and no write execute until the end; readers read below this entry's
+   * index and see none of it. Any other entry applies in one step. The outcome is apply()'s.
+   */
+  *applyInSteps(entry: Entry, committed: boolean): Generator<undefined, ApplyOutcome, undefined> {
+    if (entry.event.kind !== 'graph_write_part') return this.apply(entry, committed);
+    assert(entry.index === this.appliedIndex + 1, `entry ${entry.index} applied after ${this.appliedIndex}`);
+    this.appliedIndex = entry.index;
+    this.clock.record(entry.index, entry.commit_ts);
+    this.bulk.interrupt();
+    const outcome = yield* this.partSteps(entry, entry.event);
+    if (committed) this.commit(entry.index);
+    return outcome;
+  }
+
+  /**
+   * A part held, or the commit of the whole. Its steps apply as pending whether or not the entry is
+   * committed (the caller commits it after), so that a refusal in a later step can undo the earlier.
+   */
+  private *partSteps(entry: Entry, event: GraphWritePart): Generator<undefined, ApplyOutcome, undefined> {
+    const applied: ApplyOutcome = { status: 'applied', index: entry.index, commit_ts: entry.commit_ts };
+    const got = this.writeParts.accept(entry.index, event);
+    switch (got.kind) {
+      case 'held':
+        return applied;
+      case 'lost':
+        if (event.end !== 'commit') return applied;
+        return {
+          status: 'refused',
+          index: entry.index,
+          refusal: {
+            code: 'ABORTED',
+            reason: 'TRANSACTION_CONFLICT',
+            message: `the earlier parts of the write that began at log index ${event.first} were dropped when a new term began; retry it`,
+            metadata: { first_index: String(event.first) },
+          },
+        };
+      case 'commit': {
+        // Checked and applied a step at a time, each step's ops against the state with the steps
+        // before it applied (pending, so a refusal can undo them): what the checks of the whole write
+        // with its own overlay decide, since later ops see earlier ones either way. Nothing is
+        // visible to readers until the entry commits, and a refused write leaves nothing.
+        const refused = (refusal: Refusal): ApplyOutcome => {
+          this.graph.rollbackAfter(entry.index - 1);
+          this.schema.rolledBack(entry.index - 1);
+          return { status: 'refused', index: entry.index, refusal };
+        };
+        if (event.read_check !== undefined) {
+          const conflicting = this.readConflict(event.read_check);
+          if (conflicting !== undefined) return refused(conflicting);
+        }
+        for (const part of got.parts) for (let i = 0; i < part.length; i += apply_step_ops) {
+          yield;
+          const ops = this.schema.withDefaults(part.length <= apply_step_ops ? part : part.slice(i, i + apply_step_ops));
+          const refusal = this.checkWrite({ kind: 'graph_write', ops }, ops);
+          if (refusal !== undefined) return refused(refusal);
+          this.applyGraphOps(ops, entry, false);
+        }
+        return applied;
+      }
+      default:
+        return assertNever(got, 'part outcome');
     }
   }
 
@@ -260,6 +333,7 @@ export class StateMachine {
     this.schema.rolledBack(index);
     this.blobs.rollbackAfter(index);
     this.bulk.rollbackAfter(index);
+    this.writeParts.rollbackAfter(index);
     while (this.pendingClaims.length > 0 && this.pendingClaims[this.pendingClaims.length - 1]!.index > index) {
       this.operations.unsettle(this.pendingClaims.pop()!.claim);
     }
@@ -285,6 +359,17 @@ export class StateMachine {
 
   viewAt(index: number): SnapshotView {
     return new SnapshotView(this.graph, index);
+  }
+}
+
+/** Ops of a write in parts applied per step of applyInSteps. */
+const apply_step_ops = 2048;
+
+/** Runs steps to their end in one go (a follower, a replay: nothing else waits on this member's loop). */
+function runSteps<T>(steps: Generator<undefined, T, undefined>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done === true) return r.value;
   }
 }
 

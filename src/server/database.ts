@@ -6,14 +6,14 @@ import { LogDriver } from '../log/driver/log-driver.js';
 import type { MemberRecord } from '../log/driver/membership.js';
 import type { PeerTransport } from '../log/transport/peer-transport.js';
 import { ENGINE_FORMAT } from '../log/engine-format.js';
-import type { Entry, Event, GraphOp, GraphWrite } from '../log/events.js';
+import type { Entry, Event, GraphOp, GraphWrite, GraphWritePart } from '../log/events.js';
 import { HybridClock, systemClockMicros, type PhysicalClock } from '../log/hlc.js';
 import { withComputedValues } from '../projections/computed/computed-view.js';
 import { checkpointFiles, installCheckpointFile, loadCheckpoint, writeCheckpoint } from '../projections/checkpoint.js';
 import type { Refusal } from '../projections/graph/graph-store.js';
 import type { SnapshotView } from '../projections/graph/view.js';
 import { WriteSet, type IdAllocator } from '../projections/graph/write-set.js';
-import type { StateMachine } from '../projections/state-machine.js';
+import type { ApplyOutcome, StateMachine } from '../projections/state-machine.js';
 import { DataDir } from './data-dir.js';
 import { SnapshotPins } from './snapshot-pins.js';
 import { runStepped } from './stepped.js';
@@ -104,6 +104,14 @@ export class Database {
    * version, SPEC 9.4) by throwing; the event is the one about to be proposed, absent for a graph write.
    */
   writeGate: (event: Event | undefined) => void = () => {};
+  /**
+   * Set while the commit of a write in parts applies in steps (applyCommitPart): the state is then
+   * half-applied, so no write executes and no entry applies until it settles. Invariant: `deferred`
+   * is empty whenever this is undefined.
+   */
+  private stepping: Promise<void> | undefined;
+  /** Log callbacks (commits, a lost lead) that came while `stepping`, run in order once it settles. */
+  private readonly deferred: (() => void)[] = [];
 
   /** Replaced whole when a snapshot from the leader is installed; read it through `sm`. */
   private machine: StateMachine;
@@ -211,6 +219,10 @@ export class Database {
 
   /** Committed entries reach here in log order: the leader's own were applied already as pending. */
   private onCommitted(committed: readonly Entry[]): void {
+    if (this.stepping !== undefined) {
+      this.deferred.push(() => this.onCommitted(committed));
+      return;
+    }
     const entries = committed[committed.length - 1]!.index < this.unappliedFrom ? committed : committed.filter((e) => e.index < this.unappliedFrom);
     if (entries.length === 0) return;
     for (const entry of entries) {
@@ -226,6 +238,10 @@ export class Database {
    * commit later and are applied again then; their callers were told the outcome is unknown.
    */
   private onLeadershipLost(): void {
+    if (this.stepping !== undefined) {
+      this.deferred.push(() => this.onLeadershipLost());
+      return;
+    }
     if (this.sm.appliedIndex > this.sm.committedIndex) this.sm.rollbackAfter(this.sm.committedIndex);
   }
 
@@ -265,6 +281,8 @@ export class Database {
    * checkpoint, so a damaged newest checkpoint still has an older one and the log after it.
    */
   checkpoint(): void {
+    // The parts of an open write live only in memory: a checkpoint past them would lose them at restart.
+    if (this.sm.writeParts.size > 0) return;
     const previous = this.lastCheckpointIndex;
     this.log.recordCheckpoint(this.sm.committedIndex);
     writeCheckpoint(this.dataDir.checkpointDir, this.sm);
@@ -321,7 +339,9 @@ export class Database {
    * and resolves when the write concern holds. `build` runs synchronously: no other write interleaves.
    */
   async write<T>(build: (ws: WriteSet) => T, options: WriteOptions): Promise<{ value: T; receipt: Receipt }> {
-    await this.admitWrite();
+    // Looked at again after the await: a commit may have begun to apply in steps since admitWrite did.
+    do await this.admitWrite();
+    while (this.stepping !== undefined);
     const latest = this.sm.latestView();
     const ws = new WriteSet(options.computed_at_us === undefined ? latest : withComputedValues(latest, this.sm.schema.catalog, options.computed_at_us), this.ids, false);
     // The write is executed against state that may include entries not yet committed (DESIGN 3.2).
@@ -360,7 +380,8 @@ export class Database {
    * transaction's commit is. A build that fails, passes its deadline or is cancelled proposes nothing.
    */
   async writeSliced<T>(build: (ws: WriteSet) => Promise<T>, options: Pick<WriteOptions, 'concern' | 'computed_at_us'>): Promise<{ value: T; receipt: Receipt }> {
-    await this.admitWrite();
+    do await this.admitWrite();
+    while (this.stepping !== undefined);
     const seen = this.sm.appliedIndex;
     const seen_ts = this.sm.clock.tsOf(seen) ?? 0;
     const base = this.sm.viewAt(seen);
@@ -382,6 +403,7 @@ export class Database {
       await this.settleSeen(seen, options.concern);
       return { value, receipt: { index: 0, commit_ts: 0 } };
     }
+    if (ops.length > write_part_ops_max) return { value, receipt: await this.submitInParts(ops, seen, seen_ts, ws, options.concern) };
     // Nothing applied since the snapshot (its index and that entry's timestamp unchanged): the write
     // ran as if in one go, and needs no check.
     const interleaved = this.sm.appliedIndex !== seen || (this.sm.clock.tsOf(seen) ?? 0) !== seen_ts;
@@ -410,7 +432,8 @@ export class Database {
 
   /** Proposes one event, applies it as pending, and waits for the concern. A refused write throws. */
   async submit(event: Event, concern: ConcernWait): Promise<Receipt> {
-    await this.admitWrite(event);
+    do await this.admitWrite(event);
+    while (this.stepping !== undefined);
     return this.submitAdmitted(event, concern);
   }
 
@@ -422,7 +445,8 @@ export class Database {
    * caller has checked that the entry applies (`apply` is deterministic, and nothing else writes).
    */
   async appendUnapplied(event: Event, concern: ConcernWait): Promise<Receipt> {
-    await this.admitWrite(event);
+    do await this.admitWrite(event);
+    while (this.stepping !== undefined);
     this.log.checkConcern(concern);
     const entry = this.log.propose(event);
     // Set before this turn ends: the entry commits (and would apply) no sooner than the log's next turn.
@@ -442,7 +466,11 @@ export class Database {
       }
     }
     const entry = this.log.propose(event);
-    const outcome = this.sm.apply(entry, false);
+    return this.settleProposed(entry, this.sm.apply(entry, false), concern);
+  }
+
+  /** A proposed entry applied here as pending: refused, it throws; else it waits for `concern`. */
+  private async settleProposed(entry: Entry, outcome: ApplyOutcome, concern: ConcernWait): Promise<Receipt> {
     if (outcome.status === 'refused') {
       await this.settleSeen(entry.index, concern);
       throw refusalError(outcome.refusal);
@@ -450,6 +478,9 @@ export class Database {
     this.inflight++;
     try {
       await this.log.awaitConcern(entry.index, concern);
+      // A commit that applies in steps holds back the log's commits (`deferred`): answered before
+      // they are applied, a caller's next read of committed state might not see its own write.
+      while (this.stepping !== undefined) await this.stepping;
     } finally {
       this.inflight--;
       if (this.inflight === 0) for (const resolve of this.drained.splice(0)) resolve();
@@ -464,6 +495,7 @@ export class Database {
   private async settleSeen(seen: number, concern: ConcernWait): Promise<void> {
     if (seen <= this.sm.committedIndex) return;
     await this.log.awaitConcern(seen, concern);
+    while (this.stepping !== undefined) await this.stepping;
   }
 
   /** Writes enter only at a leader that applied its term's first entry; elsewhere they fail NOT_LEADER. */
@@ -472,6 +504,69 @@ export class Database {
     if (this.unappliedFrom !== Number.POSITIVE_INFINITY) throw unavailable('this database stops short of its log (an import ended); open it again', 'SHUTTING_DOWN');
     this.writeGate(event);
     if (!this.log.acceptsWrites) await this.log.whenAcceptsWrites();
+    while (this.stepping !== undefined) await this.stepping;
+  }
+
+  /**
+   * Proposes a write set's ops as a write in parts of `write_part_ops_max` ops (GraphWritePart), giving
+   * the event loop back between parts: each part is encoded and appended alone, and held by every
+   * member without touching the graph, so writes that arrive meanwhile execute and commit before it
+   * (on the state without it; the last part checks what the statement read, as writeSliced does for a
+   * statement that paused). The last part commits the whole, applied here in steps (applyCommitPart).
+   */
+  private async submitInParts(ops: readonly GraphOp[], seen: number, seen_ts: number, ws: WriteSet, concern: ConcernWait): Promise<Receipt> {
+    this.log.checkConcern(concern);
+    const parts = Math.ceil(ops.length / write_part_ops_max);
+    let first = 0;
+    let slice_end = performance.now() + commit_slice_ms;
+    for (let part = 0; part < parts - 1; part++) {
+      if (performance.now() >= slice_end) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        slice_end = performance.now() + commit_slice_ms;
+      }
+      // A write that stops here (shutdown, a lost lead) leaves its parts open: the next term drops them.
+      do await this.admitWrite();
+      while (this.stepping !== undefined);
+      const entry = this.log.propose({ kind: 'graph_write_part', first, part, ops: ops.slice(part * write_part_ops_max, (part + 1) * write_part_ops_max) });
+      this.sm.apply(entry, false);
+      if (part === 0) first = entry.index;
+    }
+    do await this.admitWrite();
+    while (this.stepping !== undefined);
+    const last = parts - 1;
+    const interleaved = this.sm.appliedIndex !== seen || (this.sm.clock.tsOf(seen) ?? 0) !== seen_ts;
+    const phantom = interleaved ? this.sm.graph.writtenSince(ws.scans, seen) : undefined;
+    if (phantom !== undefined) {
+      this.sm.apply(this.log.propose({ kind: 'graph_write_part', first, part: last, ops: [], end: 'abandon' }), false);
+      await this.settleSeen(this.sm.appliedIndex, concern);
+      throw aborted(`the statement paused and another write changed the nodes or relationships of ${phantom} it had read; retry it`, 'TRANSACTION_CONFLICT', {
+        snapshot_index: String(seen),
+        written: phantom,
+      });
+    }
+    const event: GraphWritePart = {
+      kind: 'graph_write_part',
+      first,
+      part: last,
+      ops: ops.slice(last * write_part_ops_max),
+      end: 'commit',
+      ...(interleaved ? { read_check: { read_ts: seen_ts, node_ids: [...ws.readNodes], edge_ids: [...ws.readEdges] } } : {}),
+    };
+    const entry = this.log.propose(event);
+    return this.settleProposed(entry, await this.applyCommitPart(entry), concern);
+  }
+
+  /** Applies the commit of a write in parts in steps, holding writes and log callbacks until it ends. */
+  private async applyCommitPart(entry: Entry): Promise<ApplyOutcome> {
+    let settled = (): void => {};
+    this.stepping = new Promise<void>((resolve) => (settled = resolve));
+    try {
+      return await runStepped(this.sm.applyInSteps(entry, false), commit_slice_ms);
+    } finally {
+      this.stepping = undefined;
+      settled();
+      for (const callback of this.deferred.splice(0)) callback();
+    }
   }
 
   async enrollIssuer(issuer: Uint8Array, concern: ConcernWait): Promise<{ incarnation: number; next_sequence: number }> {
@@ -479,6 +574,7 @@ export class Database {
     if (issuer.byteLength !== 16) {
       throw new WeftError('INVALID_ARGUMENT', `issuer must be 16 bytes, got ${issuer.byteLength}`);
     }
+    while (this.stepping !== undefined) await this.admitWrite();
     const incarnation = this.sm.operations.nextIncarnation(issuer);
     await this.submitAdmitted({ kind: 'issuer_enrolled', issuer, incarnation }, concern);
     return { incarnation, next_sequence: 1 };
@@ -507,6 +603,13 @@ export class Database {
 const ops_step_items = 1024;
 /** How long turning a write set into ops holds the event loop at a time, in ms (the statements' slice). */
 const commit_slice_ms = 2;
+
+/**
+ * Ops of one part of a large write (submitInParts): a write set with more is proposed in parts. A part
+ * takes a few ms to encode (a million ops took 2.9 s as one entry on a loaded 2-core machine), so
+ * encoding and appending one holds the event loop for no longer.
+ */
+const write_part_ops_max = 2048;
 
 const journaled: ConcernWait = { acks: 1, level: 'journal', timeout_ms: 0 };
 

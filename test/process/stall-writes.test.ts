@@ -160,6 +160,8 @@ async function untilRunning(n: number): Promise<void> {
 
 /** Nodes of the large write: a fifth of the issue's million in the default run (`npm run test:big-write` runs the million). */
 const huge_nodes = Number(process.env['WEFT_BIG_WRITE_NODES'] ?? 200_000);
+/** Bound on the large write's scenario: its call's deadline (300 s); a million nodes take over a minute on a loaded 2-core machine. */
+const huge_write_wait_ms = 300_000;
 
 describe('a large write that fits its limits', () => {
   it('a large CREATE commits whole: /health and a point write are answered while it runs, and a reader sees 0 or all of it', async () => {
@@ -189,7 +191,7 @@ describe('a large write that fits its limits', () => {
     for (const count of seen) expect(['0', String(huge_nodes)]).toContain(count);
     expect(await countOf('MATCH (h:Huge) RETURN count(h)')).toBe(String(huge_nodes));
     expect(await countOf('MATCH (p:Ping) RETURN count(p)')).toBe('1');
-  });
+  }, huge_write_wait_ms);
 
   it('a write whose client disconnects is stopped, and applies nothing', async () => {
     const client = new AbortController();
