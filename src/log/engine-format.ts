@@ -6,8 +6,9 @@
  * History (docs/upgrades.md "Format history"):
  *   1  the first: segment format 2, checkpoint format 1, snapshots sent from their first byte.
  *   2  log segments preallocated (segment format 3), checkpoints framed and loaded a frame at a time
- *      (checkpoint format 2), snapshot transfers that resume and carry saved vector graphs. A format-2
- *      release reads a format-1 directory and takes it over in place.
+ *      (checkpoint format 2), snapshot transfers that resume and carry saved vector graphs, large writes
+ *      logged in parts (graph_write_part). A format-2 release reads a format-1 directory and takes it
+ *      over in place.
  */
 export const ENGINE_FORMAT = 2;
 export const SERVER_HOST_EPOCH = 0;
