@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     for (let run = 0; run < RUNS + 2; run++) {
       for (const name of ['rows', 'batched'] as const) {
         const engine = engines[name];
-        const params = new Map<string, Value>(Object.entries(q.params(run, PERSONS)).map(([k, v]) => [k, BigInt(v)]));
+        const params = new Map<string, Value>(Object.entries(q.params(run, PERSONS)).map(([k, v]) => [k, typeof v === 'number' ? BigInt(v) : v.map((x) => BigInt(x))]));
         const ctx: ExecuteContext = { params, memory_limit_bytes: 4096 * 1024 * 1024, now_us: 0 };
         const graph = db.database.latestCommitted();
         const before = batchedRuns.count;
