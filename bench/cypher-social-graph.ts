@@ -139,18 +139,20 @@ export const QUERIES: readonly SocialQuery[] = [
 /** The queries of `suite` named in `names` (comma-separated), all of them when it is empty. */
 export function selectQueries(names: string, suite: readonly SocialQuery[] = QUERIES): readonly SocialQuery[] {
   if (names === '') return suite;
-  // Some names hold a comma ('expand all, count'): a part joins the next while it is no whole name.
+  // Some names hold a comma ('expand all, count'): at each piece, the longest run of pieces that is a name wins.
+  const pieces = names.split(',').map((x) => x.trim());
   const wanted: string[] = [];
-  let part = '';
-  for (const piece of names.split(',')) {
-    part = part === '' ? piece.trim() : `${part}, ${piece.trim()}`;
-    const longer = suite.some((q) => q.name.startsWith(`${part},`));
-    if (suite.some((q) => q.name === part) && !longer) {
-      wanted.push(part);
-      part = '';
+  for (let i = 0; i < pieces.length; ) {
+    let taken = 1;
+    for (let j = pieces.length; j > i; j--) {
+      if (suite.some((q) => q.name === pieces.slice(i, j).join(', '))) {
+        taken = j - i;
+        break;
+      }
     }
+    wanted.push(pieces.slice(i, i + taken).join(', '));
+    i += taken;
   }
-  if (part !== '') wanted.push(part);
   const unknown = wanted.filter((n) => !suite.some((q) => q.name === n));
   if (unknown.length > 0) throw new Error(`unknown queries ${unknown.join(', ')} (known: ${suite.map((q) => q.name).join(', ')})`);
   return suite.filter((q) => wanted.includes(q.name));

@@ -32,6 +32,8 @@ function generator(r: () => number) {
     const inline = pick(['', '', '', " {s: 'x'}", ' {i: $pi}', ' {m: 1}']);
     let pattern = `(a${pick([':A', ':B', ':C'])}${inline})${arrow(pick(['R', 'S']), 'r1')}(b${label()})`;
     if (hops === 2) pattern += `${arrow(pick(['R', 'S']), 'r2')}(c${label()})`;
+    // A cycle: the last hop closes back on the first node (an expand into a bound node).
+    if (hops === 2 && r() < 0.3) pattern += `${arrow(pick(['R', 'S']), pick(['', 'r3']))}(a)`;
     const prop = (): string => `${pick(vars)}.${pick(KEYS)}`;
     const num = (): string => `${pick(vars)}.${pick(['i', 'f', 'big', 'wide'])}`;
     const atom = (): string =>
@@ -56,9 +58,9 @@ function generator(r: () => number) {
       ])();
     };
     const where = r() < 0.7 ? ` WHERE ${predicate(2)}` : '';
-    const keys = Array.from({ length: Math.floor(r() * 3) }, (_, k) => `${pick([prop(), `${num()} * 2`, `${pick(vars)}.s`])} AS k${k}`);
+    const keys = Array.from({ length: Math.floor(r() * 3) }, (_, k) => `${pick([prop(), `${num()} * 2`, `${pick(vars)}.s`, pick(vars)])} AS k${k}`);
     const aggs = Array.from({ length: 1 + Math.floor(r() * 3) }, (_, k) =>
-      `${pick(['count(*)', `count(${prop()})`, `count(DISTINCT ${prop()})`, `sum(${pick(vars)}.i)`, `sum(${num()})`, `avg(${num()})`, `min(${prop()})`, `max(${prop()})`, `collect(${prop()})`])} AS v${k}`,
+      `${pick(['count(*)', `count(${prop()})`, `count(DISTINCT ${prop()})`, `count(DISTINCT ${pick(vars)})`, `count(DISTINCT r1)`, `sum(${pick(vars)}.i)`, `sum(${num()})`, `avg(${num()})`, `min(${prop()})`, `max(${prop()})`, `collect(${prop()})`])} AS v${k}`,
     );
     if (r() < 0.15) {
       // A degree: the last expand is only counted.

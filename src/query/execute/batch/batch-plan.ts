@@ -28,8 +28,10 @@ export interface BatchPlan {
 
 /** Whether `op` can be an expand of a batched pipeline whose layout so far is `layout`. */
 function batchableExpand(op: Op<'expand'>, layout: readonly LayoutColumn[]): boolean {
-  if (op.range !== undefined || op.shortest !== undefined || op.rel_bound || op.into || op.rel_props !== undefined || op.types.length !== 1) return false;
+  if (op.range !== undefined || op.shortest !== undefined || op.rel_bound || op.rel_props !== undefined || op.types.length !== 1) return false;
   if (!layout.some((c) => c.slot === op.from && c.entity === 'node')) return false;
+  // An expand into a node bound earlier (the closing edge of a cycle) keeps the rows whose end is that node.
+  if (op.into && !layout.some((c) => c.slot === op.to && c.entity === 'node')) return false;
   return op.unique_from.every((s) => layout.some((c) => c.slot === s && c.entity === 'relationship'));
 }
 
@@ -51,7 +53,7 @@ export function batchPlan(input: LogicalOp, countOnly: boolean): BatchPlan | und
   if (!chain.some((s) => s.kind === 'expand')) return undefined;
   const top = chain[chain.length - 1] as Stage;
   let counted: Op<'expand'> | undefined;
-  if (countOnly && top.kind === 'expand' && top.op.rel_unused === true && top.op.to_unused === true && top.op.unique_from.length === 0) {
+  if (countOnly && top.kind === 'expand' && !top.op.into && top.op.rel_unused === true && top.op.to_unused === true && top.op.unique_from.length === 0) {
     counted = top.op;
     chain.pop();
   }
@@ -61,7 +63,7 @@ export function batchPlan(input: LogicalOp, countOnly: boolean): BatchPlan | und
     if (!batchableExpand(s.op, layout)) return undefined;
     if (s.op === counted) break;
     if (s.op.rel_unused !== true) layout.push({ slot: s.op.rel, entity: 'relationship' });
-    if (s.op.to_unused !== true) layout.push({ slot: s.op.to, entity: 'node' });
+    if (s.op.to_unused !== true && !s.op.into) layout.push({ slot: s.op.to, entity: 'node' });
   }
   return counted === undefined ? { scan, stages: chain, layout } : { scan, stages: chain, layout, counted };
 }

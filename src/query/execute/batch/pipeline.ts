@@ -54,6 +54,12 @@ export class BatchScope implements VectorScope {
     return this.columns.get(key);
   }
 
+  /** The reference of an id in batch column `column` (a node or a relationship, as the layout says). */
+  entityRef(column: number): (id: number) => Value {
+    const graph = this.env.cx.graph as SnapshotView;
+    return (this.plan.layout[column] as (typeof this.plan.layout)[number]).entity === 'node' ? (id) => graph.nodeRef(id) : (id) => graph.edgeRef(id);
+  }
+
   /** Row by row: each row of the batch becomes a row of references (only the slots `e` reads), evaluated by the row evaluator. */
   generic(e: BoundExpression): (b: Batch) => Value[] {
     const f = this.env.exprs.compile(e);

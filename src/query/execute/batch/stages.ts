@@ -69,7 +69,9 @@ export function expandStage(
   const column = (slot: number): number => plan.layout.findIndex((c) => c.slot === slot);
   const from = column(op.from);
   const relAt = op.rel_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.rel && c.entity === 'relationship');
-  const toAt = op.to_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.to && c.entity === 'node');
+  const toAt = op.to_unused === true || op.into ? -1 : plan.layout.findIndex((c) => c.slot === op.to && c.entity === 'node');
+  // Into: the end must be the node the row already holds in `to`.
+  const targetAt = op.into ? column(op.to) : -1;
   // Columns bound below this expand: a prefix of the layout.
   const bound = Math.min(...[relAt, toAt].filter((x) => x >= 0), width);
   const unique = op.unique_from.map((s) => plan.layout.findIndex((c) => c.slot === s && c.entity === 'relationship'));
@@ -86,8 +88,10 @@ export function expandStage(
     const outCols = out.columns;
     const rels = relAt >= 0 ? (outCols[relAt] as Int32Array) : undefined;
     const tos = toAt >= 0 ? (outCols[toAt] as Int32Array) : undefined;
+    const targets = targetAt >= 0 ? (inCols[targetAt] as Int32Array) : undefined;
     for (let i = 0, n = b.length; i < n; i++) {
       const at = src[i] as number;
+      const target = targets === undefined ? -1 : (targets[i] as number);
       for (let p = 0; p < parts.length; p++) {
         const rows = parts[p] as TypeAdjacency['out'];
         const { offsets, ends, edges } = rows;
@@ -96,6 +100,7 @@ export function expandStage(
           const end = ends[j] as number;
           const edge = edges[j] as number;
           if (p === 1 && end === at) continue;
+          if (targets !== undefined && end !== target) continue;
           let used = false;
           for (let u = 0; u < unique.length; u++) if ((inCols[unique[u] as number] as Int32Array)[i] === edge) used = true;
           if (used || (bitmaps.length > 0 && !hasAll(bitmaps, end))) continue;
