@@ -10,8 +10,9 @@ import { canonical, withDb } from '../engine/support.js';
 
 /**
  * Batched pipelines against the row operators: generated queries of the shapes the batch compiler
- * takes (label scan, one or two expands of any type and direction, end labels, filters over both
- * ends, grouping keys and every aggregate) and some it only partly covers (functions, division,
+ * takes (label scan, one or two expands of any type and direction, end labels, cycles closed by an
+ * expand into a bound node, OPTIONAL MATCH of one hop with its WHERE, filters over both ends, grouping
+ * keys including bare nodes, and every aggregate, count(DISTINCT) of nodes and relationships too) and some it only partly covers (functions, division,
  * relationship properties), over a graph with mixed-type, absent and huge integer properties,
  * several labels and types, self loops and parallel relationships. Each query runs on one snapshot
  * through an engine with batching and one without; rows must agree in order, and a query that
@@ -65,6 +66,16 @@ function generator(r: () => number) {
     if (r() < 0.15) {
       // A degree: the last expand is only counted.
       return `MATCH (a${pick([':A', ':B'])})${arrow(pick(['R', 'S']), '')}(${label()}) RETURN a.${pick(KEYS)} AS k, count(*) AS n`;
+    }
+    if (r() < 0.2) {
+      // OPTIONAL MATCH of the last hop (a left outer expand), its WHERE on both sides; sometimes a MATCH from its end after it.
+      const first = `(a${pick([':A', ':B', ':C'])}${inline})`;
+      const optional =
+        hops === 1
+          ? `MATCH ${first} OPTIONAL MATCH (a)${arrow(pick(['R', 'S']), 'r1')}(b${label()})${where}`
+          : `MATCH ${first}${arrow(pick(['R', 'S']), 'r1')}(b${label()}) OPTIONAL MATCH (b)${arrow(pick(['R', 'S']), 'r2')}(c${label()})${where}`;
+      const then = hops === 1 && r() < 0.25 ? ` MATCH (b)${arrow(pick(['R', 'S']), 'r2')}(c)` : '';
+      return `${optional}${then} RETURN ${[...keys, ...aggs].join(', ')}`;
     }
     return `MATCH ${pattern}${where} RETURN ${[...keys, ...aggs].join(', ')}`;
   };

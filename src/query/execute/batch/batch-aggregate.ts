@@ -10,7 +10,7 @@ import type { PhysicalOp } from '../context.js';
 import type { OpEnv } from '../read-ops.js';
 import { GROUP_OVERHEAD_BYTES } from '../relational-ops.js';
 import { after, holding, loopArray } from '../slices.js';
-import { BATCH_ROWS, type Batch, type Vec } from './batch.js';
+import { BATCH_ROWS, NULL_ID, type Batch, type Vec } from './batch.js';
 import { batchPlan, formsFor } from './batch-plan.js';
 import { BatchScope, runBatches } from './pipeline.js';
 import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
@@ -141,7 +141,7 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
         const ids = distinctColumns[a];
         if (ids !== undefined) {
           const column = b.columns[ids] as Int32Array;
-          feedDistinct(a, n, (i) => column[i] as number);
+          feedDistinct(a, n, (i) => (column[i] === NULL_ID ? NO_NUMBER : (column[i] as number)));
           continue;
         }
         const c = argVecs[a];
@@ -224,7 +224,8 @@ const DIRECT_KEY_MAGNITUDE_MAX = 1 << 20;
 /** Groups by entity id: the group's key is the entity's reference, made once per group. */
 function entityGrouper(refOf: (id: number) => Value, newGroup: (key: Value) => number): (ids: Int32Array, n: number, out: Int32Array) => void {
   const byId = new Map<number, number>();
-  let last = -1;
+  // No id is below NULL_ID, so the first row never matches.
+  let last = NULL_ID - 1;
   let lastGroup = NO_GROUP;
   return (ids, n, out) => {
     for (let i = 0; i < n; i++) {

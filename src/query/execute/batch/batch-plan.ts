@@ -11,7 +11,30 @@ import type { LayoutColumn } from './batch.js';
  */
 type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
 
-export type Stage = { readonly kind: 'expand'; readonly op: Op<'expand'> } | { readonly kind: 'filter'; readonly op: Op<'filter'> };
+export type Stage =
+  | { readonly kind: 'expand'; readonly op: Op<'expand'> }
+  | { readonly kind: 'filter'; readonly op: Op<'filter'> }
+  /**
+   * OPTIONAL MATCH of one hop from a node the pipeline holds, with the filters of its WHERE: a left
+   * outer expand. A row whose expansions all fail the filters goes on once, with NULL_ID in the
+   * columns of the relationship and the end node.
+   */
+  | { readonly kind: 'optional'; readonly op: Op<'optional'>; readonly expand: Op<'expand'>; readonly filters: readonly Op<'filter'>[] };
+
+/** The inner side of an OPTIONAL MATCH as one expand from the argument under filters, or undefined. */
+function optionalInner(op: Op<'optional'>): { expand: Op<'expand'>; filters: Op<'filter'>[] } | undefined {
+  const filters: Op<'filter'>[] = [];
+  let inner = op.inner;
+  while (inner.op === 'filter') {
+    filters.unshift(inner);
+    inner = inner.input;
+  }
+  if (inner.op !== 'expand' || inner.input.op !== 'argument' || inner.into) return undefined;
+  const expand = inner;
+  // Only the expand's own slots are nulled (a path or a second pattern would null more).
+  if (!op.nulls.every((s) => s === expand.rel || s === expand.to)) return undefined;
+  return { expand, filters };
+}
 
 export interface BatchPlan {
   readonly scan: Op<'node_scan'> & { readonly label: string };
@@ -45,12 +68,16 @@ export function batchPlan(input: LogicalOp, countOnly: boolean): BatchPlan | und
   for (;;) {
     if (op.op === 'filter') chain.unshift({ kind: 'filter', op });
     else if (op.op === 'expand') chain.unshift({ kind: 'expand', op });
-    else break;
+    else if (op.op === 'optional') {
+      const inner = optionalInner(op);
+      if (inner === undefined) return undefined;
+      chain.unshift({ kind: 'optional', op, ...inner });
+    } else break;
     op = op.input;
   }
   if (op.op !== 'node_scan' || op.label === undefined || op.input.op !== 'argument' || op.text !== undefined) return undefined;
   const scan = op as Op<'node_scan'> & { readonly label: string };
-  if (!chain.some((s) => s.kind === 'expand')) return undefined;
+  if (!chain.some((s) => s.kind !== 'filter')) return undefined;
   const top = chain[chain.length - 1] as Stage;
   let counted: Op<'expand'> | undefined;
   if (countOnly && top.kind === 'expand' && !top.op.into && top.op.rel_unused === true && top.op.to_unused === true && top.op.unique_from.length === 0) {
@@ -59,7 +86,13 @@ export function batchPlan(input: LogicalOp, countOnly: boolean): BatchPlan | und
   }
   const layout: LayoutColumn[] = [{ slot: scan.variable, entity: 'node' }];
   for (const s of [...chain, ...(counted === undefined ? [] : [{ kind: 'expand' as const, op: counted }])]) {
-    if (s.kind !== 'expand') continue;
+    if (s.kind === 'filter') continue;
+    if (s.kind === 'optional') {
+      if (!batchableExpand(s.expand, layout)) return undefined;
+      if (s.expand.rel_unused !== true) layout.push({ slot: s.expand.rel, entity: 'relationship', nullable: true });
+      if (s.expand.to_unused !== true) layout.push({ slot: s.expand.to, entity: 'node', nullable: true });
+      continue;
+    }
     if (!batchableExpand(s.op, layout)) return undefined;
     if (s.op === counted) break;
     if (s.op.rel_unused !== true) layout.push({ slot: s.op.rel, entity: 'relationship' });
@@ -108,7 +141,7 @@ export function formsFor(plan: BatchPlan, env: OpEnv): Forms | undefined {
 }
 
 export function expandsOf(plan: BatchPlan): Op<'expand'>[] {
-  const out = plan.stages.flatMap((s) => (s.kind === 'expand' ? [s.op] : []));
+  const out = plan.stages.flatMap((s) => (s.kind === 'expand' ? [s.op] : s.kind === 'optional' ? [s.expand] : []));
   if (plan.counted !== undefined) out.push(plan.counted);
   return out;
 }

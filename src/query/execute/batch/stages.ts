@@ -3,7 +3,7 @@ import type { NodeState } from '../../../projections/graph/records.js';
 import type { LogicalOp } from '../../plan/logical.js';
 import type { Row } from '../context.js';
 import { propertyEquals, type OpEnv } from '../read-ops.js';
-import { Batch, BATCH_ROWS } from './batch.js';
+import { Batch, BATCH_ROWS, NULL_ID } from './batch.js';
 import type { BatchPlan } from './batch-plan.js';
 
 /**
@@ -91,6 +91,8 @@ export function expandStage(
     const targets = targetAt >= 0 ? (inCols[targetAt] as Int32Array) : undefined;
     for (let i = 0, n = b.length; i < n; i++) {
       const at = src[i] as number;
+      // A node an OPTIONAL MATCH did not find has no relationships.
+      if (at === NULL_ID) continue;
       const target = targets === undefined ? -1 : (targets[i] as number);
       for (let p = 0; p < parts.length; p++) {
         const rows = parts[p] as TypeAdjacency['out'];
@@ -167,6 +169,7 @@ export function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjace
     let w = 0;
     for (let i = 0, n = b.length; i < n; i++) {
       const at = src[i] as number;
+      if (at === NULL_ID) continue;
       let k = 0;
       if (single !== undefined) k = at < single.length ? (single[at] as number) : 0;
       else if (direction !== 'in') k += count(csr.out.offsets, csr.out.ends, at, false);
@@ -177,5 +180,110 @@ export function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjace
     }
     b.length = w;
     if (w > 0) next(b, weights);
+  };
+}
+
+/**
+ * OPTIONAL MATCH of one hop (see Stage in batch-plan.ts), as a left outer expand: each row's CSR
+ * slice goes into `found`, with the input row it came from in `source`; the WHERE's filters run over
+ * `found` a batch at a time; then rows go on in input order, each input row's matches or, when none
+ * passed, the input row once with NULL_ID in the relationship and end node columns.
+ */
+export function optionalStage(
+  op: Op<'expand'>,
+  filters: readonly ((b: Batch) => Uint8Array)[],
+  plan: BatchPlan,
+  csr: TypeAdjacency,
+  bitmaps: readonly Uint8Array[],
+  width: number,
+  check: () => void,
+  next: BatchConsumer,
+): BatchConsumer {
+  const from = plan.layout.findIndex((c) => c.slot === op.from && c.entity === 'node');
+  const relAt = op.rel_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.rel && c.entity === 'relationship');
+  const toAt = op.to_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.to && c.entity === 'node');
+  const bound = Math.min(...[relAt, toAt].filter((x) => x >= 0), width);
+  const unique = op.unique_from.map((s) => plan.layout.findIndex((c) => c.slot === s && c.entity === 'relationship'));
+  const parts = op.direction === 'both' ? [csr.out, csr.into] : [op.direction === 'in' ? csr.into : csr.out];
+  const found = new Batch(width);
+  const source = new Int32Array(BATCH_ROWS);
+  const out = new Batch(width);
+  const matched = new Uint8Array(BATCH_ROWS);
+  let input: Batch = found;
+  /** Input rows before this one have gone on (matched or as a null row). */
+  let resolved = 0;
+  const flushOut = (): void => {
+    next(out, undefined);
+    out.length = 0;
+    check();
+  };
+  const emitNull = (i: number): void => {
+    const w = out.length;
+    for (let c = 0; c < bound; c++) (out.columns[c] as Int32Array)[w] = (input.columns[c] as Int32Array)[i] as number;
+    if (relAt >= 0) (out.columns[relAt] as Int32Array)[w] = NULL_ID;
+    if (toAt >= 0) (out.columns[toAt] as Int32Array)[w] = NULL_ID;
+    out.length = w + 1;
+    if (out.length === BATCH_ROWS) flushOut();
+  };
+  /** Filters `found`, then sends its rows on in order, with the null rows of the input rows before them. */
+  const drain = (): void => {
+    for (const f of filters) {
+      const keep = f(found);
+      let w = 0;
+      for (let r = 0, n = found.length; r < n; r++) {
+        if (keep[r] !== 1) continue;
+        if (w !== r) {
+          for (let c = 0; c < width; c++) (found.columns[c] as Int32Array)[w] = (found.columns[c] as Int32Array)[r] as number;
+          source[w] = source[r] as number;
+        }
+        w++;
+      }
+      found.length = w;
+    }
+    for (let r = 0, n = found.length; r < n; r++) {
+      const s = source[r] as number;
+      for (let k = resolved; k < s; k++) if (matched[k] === 0) emitNull(k);
+      resolved = s;
+      matched[s] = 1;
+      const w = out.length;
+      for (let c = 0; c < width; c++) (out.columns[c] as Int32Array)[w] = (found.columns[c] as Int32Array)[r] as number;
+      out.length = w + 1;
+      if (out.length === BATCH_ROWS) flushOut();
+    }
+    found.length = 0;
+  };
+  return (b) => {
+    input = b;
+    resolved = 0;
+    matched.fill(0, 0, b.length);
+    const src = b.columns[from] as Int32Array;
+    const inCols = b.columns;
+    const fCols = found.columns;
+    for (let i = 0, n = b.length; i < n; i++) {
+      const at = src[i] as number;
+      if (at === NULL_ID) continue;
+      for (let p = 0; p < parts.length; p++) {
+        const { offsets, ends, edges } = parts[p] as TypeAdjacency['out'];
+        if (at >= offsets.length - 1) continue;
+        for (let j = offsets[at] as number, hi = offsets[at + 1] as number; j < hi; j++) {
+          const end = ends[j] as number;
+          const edge = edges[j] as number;
+          if (p === 1 && end === at) continue;
+          let used = false;
+          for (let u = 0; u < unique.length; u++) if ((inCols[unique[u] as number] as Int32Array)[i] === edge) used = true;
+          if (used || (bitmaps.length > 0 && !hasAll(bitmaps, end))) continue;
+          const w = found.length;
+          for (let c = 0; c < bound; c++) (fCols[c] as Int32Array)[w] = (inCols[c] as Int32Array)[i] as number;
+          if (relAt >= 0) (fCols[relAt] as Int32Array)[w] = edge;
+          if (toAt >= 0) (fCols[toAt] as Int32Array)[w] = end;
+          source[w] = i;
+          found.length = w + 1;
+          if (found.length === BATCH_ROWS) drain();
+        }
+      }
+    }
+    if (found.length > 0) drain();
+    for (let k = resolved, n = b.length; k < n; k++) if (matched[k] === 0) emitNull(k);
+    if (out.length > 0) flushOut();
   };
 }
