@@ -1,7 +1,7 @@
 import { assertNever } from '../../common/assert.js';
 import type { LogicalOp } from '../plan/logical.js';
 import { call } from './call-op.js';
-import { aggregateOverBatches } from './batch/batch-aggregate.js';
+import { aggregateOverBatches, distinctOverBatches } from './batch/batch-aggregate.js';
 import { aggregateOverScan, topOverScan } from './column-scan.js';
 import type { PhysicalOp } from './context.js';
 import { expand } from './expand-ops.js';
@@ -46,8 +46,10 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       const rows = rel.aggregate(op, c(op.input), env);
       return aggregateOverBatches(op, rows, env) ?? aggregateOverScan(op, rows, env) ?? rows;
     }
-    case 'distinct':
-      return rel.distinct(op, c(op.input), env);
+    case 'distinct': {
+      const rows = rel.distinct(op, c(op.input), env);
+      return distinctOverBatches(op, rows, env) ?? rows;
+    }
     case 'sort':
       return rel.sort(op, c(op.input), env);
     case 'top': {

@@ -12,7 +12,8 @@ import { canonical, withDb } from '../engine/support.js';
  * Batched pipelines against the row operators: generated queries of the shapes the batch compiler
  * takes (label scan, one or two expands of any type and direction, end labels, cycles closed by an
  * expand into a bound node, OPTIONAL MATCH of one hop with its WHERE, filters over both ends, grouping
- * keys including bare nodes, and every aggregate, count(DISTINCT) of nodes and relationships too) and some it only partly covers (functions, division,
+ * keys including bare nodes, every aggregate, count(DISTINCT) of nodes and relationships too, and
+ * RETURN DISTINCT) and some it only partly covers (functions, division,
  * relationship properties), over a graph with mixed-type, absent and huge integer properties,
  * several labels and types, self loops and parallel relationships. Each query runs on one snapshot
  * through an engine with batching and one without; rows must agree in order, and a query that
@@ -66,6 +67,11 @@ function generator(r: () => number) {
     if (r() < 0.15) {
       // A degree: the last expand is only counted.
       return `MATCH (a${pick([':A', ':B'])})${arrow(pick(['R', 'S']), '')}(${label()}) RETURN a.${pick(KEYS)} AS k, count(*) AS n`;
+    }
+    if (r() < 0.12) {
+      // DISTINCT straight over the pipeline: a grouping without aggregates, rows in first-seen order.
+      const columns = Array.from({ length: 1 + Math.floor(r() * 2) }, (_, k) => `${pick([prop(), `${num()} * 2`, pick(vars)])} AS d${k}`);
+      return `MATCH ${pattern}${where} RETURN DISTINCT ${columns.join(', ')}`;
     }
     if (r() < 0.2) {
       // OPTIONAL MATCH of the last hop (a left outer expand), its WHERE on both sides; sometimes a MATCH from its end after it.
@@ -160,6 +166,14 @@ describe('batched pipelines', () => {
       expect(batchedRuns.count - before).toBeGreaterThan(QUERIES * 0.8);
       expect(failures).toBeGreaterThan(0);
       expect(failures).toBeLessThan(QUERIES / 2);
+      // The shapes added beside aggregation over scans and expands take the batched path too.
+      for (const marker of [/RETURN DISTINCT/, /OPTIONAL MATCH/, /-\(a\)( WHERE| RETURN)/]) {
+        const some = texts.filter((t) => marker.test(t));
+        const at = batchedRuns.count;
+        for (const text of some) outcome(batched, text, graph);
+        expect(some.length, String(marker)).toBeGreaterThan(3);
+        expect(batchedRuns.count - at, String(marker)).toBeGreaterThan(some.length / 2);
+      }
 
       // In time slices that end at every clock read: the batched scan pauses between its chunks.
       const sliced: ExecuteContext = { params: new Map<string, Value>([['pi', 2n], ['ps', 'y']]), memory_limit_bytes: 1 << 28, now_us: 0, slice_ms: 0, clock_check_rows: 1 };

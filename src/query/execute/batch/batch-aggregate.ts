@@ -33,12 +33,37 @@ interface Grouper {
   assign(keys: readonly Vec[], n: number, out: Int32Array): void;
 }
 
+/** A grouping key: its expression and the slot its value is written to. */
+interface GroupKey {
+  readonly slot: number;
+  readonly expression: BoundExpression;
+}
+
+type AggregateCall = Op<'aggregate'>['aggregation']['aggregates'][number];
+
 export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
-  const { keys, aggregates } = op.aggregation;
+  const keys = op.aggregation.keys.map((k) => ({ slot: k.variable.id, expression: k.expression }));
+  return groupOverBatches(op.input, keys, op.aggregation.aggregates, rows, env);
+}
+
+/**
+ * `RETURN DISTINCT` / `WITH DISTINCT` straight over a batched pipeline (a projection whose items are
+ * the distinct columns): a grouping with no aggregates. Rows come out in the order their values were
+ * first seen, as the row operator passes them on, but only once the input is read (a LIMIT above does
+ * not stop the pipeline early).
+ */
+export function distinctOverBatches(op: Op<'distinct'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
+  const project = op.input;
+  if (project.op !== 'project' || project.items.length !== op.slots.length) return undefined;
+  if (!project.items.every((item, i) => item.variable === op.slots[i])) return undefined;
+  return groupOverBatches(project.input, project.items.map((item) => ({ slot: item.variable, expression: item.expression })), [], rows, env);
+}
+
+function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
   const isCountStar = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && a.call.star && !a.call.distinct);
   const countsOnly = isCountStar.every((x) => x);
   const isDistinctCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && a.call.distinct && a.call.args.length === 1);
-  const plan = batchPlan(op.input, countsOnly);
+  const plan = batchPlan(input, countsOnly);
   if (plan === undefined) return undefined;
   const defs = aggregates.map((a) => {
     const def = lookupFunction(a.call.name);
@@ -154,7 +179,7 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
         feed(a, n, c, c.run(b), xc, xc?.run(b));
       }
     };
-    const keySlots = keys.map((k) => k.variable.id);
+    const keySlots = keys.map((k) => k.slot);
     const nk = keys.length;
     const emit = () => {
       // Without grouping keys there is always one row, even over no input (count(*) is 0).
