@@ -63,6 +63,7 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   const isCountStar = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && a.call.star && !a.call.distinct);
   const countsOnly = isCountStar.every((x) => x);
   const isDistinctCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && a.call.distinct && a.call.args.length === 1);
+  const isEntityCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && !a.call.distinct && a.call.args.length === 1);
   const plan = batchPlan(input, countsOnly);
   if (plan === undefined) return undefined;
   const defs = aggregates.map((a) => {
@@ -85,8 +86,12 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
     const keyVecs = keyEntity !== undefined ? [] : keys.map((k) => compileVector(k.expression, scope));
     // count(DISTINCT x) of a pipeline entity reads its id column; nothing boxes its references.
     const distinctColumns = aggregates.map((a, i) => (isDistinctCount[i] === true ? entityColumn(a.call.args[0], scope) : undefined));
+    // count(x) of a pipeline entity counts the rows whose id is not NULL_ID (an OPTIONAL MATCH's miss).
+    const countedColumns = aggregates.map((a, i) => (isEntityCount[i] === true ? entityColumn(a.call.args[0], scope) : undefined));
     const argVecs = aggregates.map((a, i) =>
-      isCountStar[i] === true || a.call.args[0] === undefined || distinctColumns[i] !== undefined ? undefined : compileVector(a.call.args[0], scope),
+      isCountStar[i] === true || a.call.args[0] === undefined || distinctColumns[i] !== undefined || countedColumns[i] !== undefined
+        ? undefined
+        : compileVector(a.call.args[0], scope),
     );
     /** Per aggregate, whether its distinct values are counted as numbers (entity ids, exact integers, dictionary codes). */
     const distinctNumbers = aggregates.map((_, i) => {
@@ -111,7 +116,15 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       accs.push(
         countsOnly
           ? NO_ACCUMULATORS
-          : defs.map((d, a) => (isCountStar[a] === true ? undefined : distinctNumbers[a] === true ? new DistinctNumbers() : d.create(options[a] as (typeof options)[number]))),
+          : defs.map((d, a) =>
+              isCountStar[a] === true
+                ? undefined
+                : distinctNumbers[a] === true
+                  ? new DistinctNumbers()
+                  : countedColumns[a] !== undefined
+                    ? new EntityCount()
+                    : d.create(options[a] as (typeof options)[number]),
+            ),
       );
       counts.push(0);
       return groupKeys.length - 1;
@@ -163,6 +176,12 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       if (weights === undefined) for (let i = 0; i < n; i++) counts[gids[i] as number]! += 1;
       else for (let i = 0; i < n; i++) counts[gids[i] as number]! += weights[i] as number;
       for (let a = 0; a < na; a++) {
+        const counted = countedColumns[a];
+        if (counted !== undefined) {
+          const column = b.columns[counted] as Int32Array;
+          for (let i = 0; i < n; i++) if (column[i] !== NULL_ID) ((accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as EntityCount).n++;
+          continue;
+        }
         const ids = distinctColumns[a];
         if (ids !== undefined) {
           const column = b.columns[ids] as Int32Array;
@@ -233,6 +252,21 @@ class DistinctNumbers implements Accumulator {
   }
   memoryBytes(): number {
     return this.seen.size * DistinctNumbers.ENTRY_BYTES;
+  }
+}
+
+/** count(x) of a pipeline entity: the rows where it is not null. */
+class EntityCount implements Accumulator {
+  readonly fixed = true;
+  n = 0;
+  add(): void {
+    assert(false, 'count of an entity column is tallied by the pipeline');
+  }
+  result(): Value {
+    return BigInt(this.n);
+  }
+  memoryBytes(): number {
+    return 16;
   }
 }
 
