@@ -2,6 +2,7 @@ import { assertNever } from '../../common/assert.js';
 import type { LogicalOp } from '../plan/logical.js';
 import { call } from './call-op.js';
 import { aggregateOverBatches, distinctOverBatches } from './batch/batch-aggregate.js';
+import { sortOverBatches } from './batch/sort-over-batches.js';
 import { aggregateOverScan, topOverScan } from './column-scan.js';
 import type { PhysicalOp } from './context.js';
 import { expand } from './expand-ops.js';
@@ -50,11 +51,13 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       const rows = rel.distinct(op, c(op.input), env);
       return distinctOverBatches(op, rows, env) ?? rows;
     }
-    case 'sort':
-      return rel.sort(op, c(op.input), env);
+    case 'sort': {
+      const rows = rel.sort(op, c(op.input), env);
+      return sortOverBatches(op, rows, env) ?? rows;
+    }
     case 'top': {
       const rows = rel.top(op, c(op.input), env);
-      return topOverScan(op, rows, env) ?? rows;
+      return sortOverBatches(op, rows, env) ?? topOverScan(op, rows, env) ?? rows;
     }
     case 'skip':
       return rel.skip(op, c(op.input), env);

@@ -13,7 +13,7 @@ import { canonical, withDb } from '../engine/support.js';
  * takes (label scan, one or two expands of any type and direction, end labels, cycles closed by an
  * expand into a bound node, OPTIONAL MATCH of one hop with its WHERE, filters over both ends, grouping
  * keys including bare nodes, every aggregate, count(DISTINCT) of nodes and relationships too, and
- * RETURN DISTINCT) and some it only partly covers (functions, division,
+ * RETURN DISTINCT and ORDER BY with and without LIMIT and SKIP) and some it only partly covers (functions, division,
  * relationship properties), over a graph with mixed-type, absent and huge integer properties,
  * several labels and types, self loops and parallel relationships. Each query runs on one snapshot
  * through an engine with batching and one without; rows must agree in order, and a query that
@@ -67,6 +67,16 @@ function generator(r: () => number) {
     if (r() < 0.15) {
       // A degree: the last expand is only counted.
       return `MATCH (a${pick([':A', ':B'])})${arrow(pick(['R', 'S']), '')}(${label()}) RETURN a.${pick(KEYS)} AS k, count(*) AS n`;
+    }
+    if (r() < 0.12) {
+      // ORDER BY, with LIMIT (a top-k) and SKIP or without, straight over the pipeline.
+      // Mostly typed keys (the batched sort takes only those); mixed-type ones run the row operator.
+      const typedKey = (): string => `${pick(vars)}.${pick(['i', 'f', 's', 'wide'])}`;
+      const order = Array.from({ length: 1 + Math.floor(r() * 3) }, () => `${pick([typedKey(), typedKey(), typedKey(), `${typedKey()} * 2`, prop()])} ${pick(['', 'DESC'])}`);
+      const columns = [...new Set([pick(vars), prop(), prop()])].join(', ');
+      // Without LIMIT the sort sits over the projection and runs row at a time; with it, a top-k straight over the pipeline.
+      const page = pick(['', ' LIMIT 5', ' LIMIT 1', ` SKIP 3 LIMIT ${pick(['0', '4', '30'])}`, ' LIMIT 40', ' LIMIT 7', ' LIMIT 12', ' SKIP 1 LIMIT 9']);
+      return `MATCH ${pattern}${where} RETURN ${columns} ORDER BY ${order.join(', ')}${page}`;
     }
     if (r() < 0.12) {
       // DISTINCT straight over the pipeline: a grouping without aggregates, rows in first-seen order.
@@ -173,6 +183,17 @@ describe('batched pipelines', () => {
         for (const text of some) outcome(batched, text, graph);
         expect(some.length, String(marker)).toBeGreaterThan(3);
         expect(batchedRuns.count - at, String(marker)).toBeGreaterThan(some.length / 2);
+      }
+      // A top-k straight over the pipeline (property columns only, so the projection moves above it), ties included.
+      for (const text of [
+        'MATCH (a:A)-[r1:R]->(b) RETURN a.i AS ai, b.f AS bf ORDER BY bf DESC, ai LIMIT 7',
+        'MATCH (a:B)-[r1:S]-(b:C) WHERE a.i > -3 RETURN b.s AS s, a.wide AS w ORDER BY s, w DESC SKIP 4 LIMIT 9',
+        'MATCH (a:A)-[r1:R]->(b)-[r2:S]->(c) RETURN a.s AS s, c.i AS ci, b.i AS bi ORDER BY ci, s DESC, bi LIMIT 40',
+        'MATCH (a:C) OPTIONAL MATCH (a)-[r1:R]->(b:A) RETURN a.i AS ai, b.i AS bi ORDER BY bi DESC, ai LIMIT 25',
+      ]) {
+        const at = batchedRuns.count;
+        expect(outcome(batched, text, graph), `seed ${seed}: ${text}`).toEqual(outcome(rows, text, graph));
+        expect(batchedRuns.count - at, text).toBe(1);
       }
 
       // In time slices that end at every clock read: the batched scan pauses between its chunks.
