@@ -184,12 +184,18 @@ describe('batched pipelines', () => {
         expect(some.length, String(marker)).toBeGreaterThan(3);
         expect(batchedRuns.count - at, String(marker)).toBeGreaterThan(some.length / 2);
       }
-      // A top-k straight over the pipeline (property columns only, so the projection moves above it), ties included.
+      // A top-k straight over the pipeline (property columns only, so the projection moves above it), ties included;
+      // then degrees counted from offsets under relationship uniqueness.
       for (const text of [
         'MATCH (a:A)-[r1:R]->(b) RETURN a.i AS ai, b.f AS bf ORDER BY bf DESC, ai LIMIT 7',
         'MATCH (a:B)-[r1:S]-(b:C) WHERE a.i > -3 RETURN b.s AS s, a.wide AS w ORDER BY s, w DESC SKIP 4 LIMIT 9',
         'MATCH (a:A)-[r1:R]->(b)-[r2:S]->(c) RETURN a.s AS s, c.i AS ci, b.i AS bi ORDER BY ci, s DESC, bi LIMIT 40',
         'MATCH (a:C) OPTIONAL MATCH (a)-[r1:R]->(b:A) RETURN a.i AS ai, b.i AS bi ORDER BY bi DESC, ai LIMIT 25',
+        // A counted last expand that must not follow a relationship bound earlier (self-loops and both directions too).
+        'MATCH (a:A)-[r1:R]->(b)-[:R]->() RETURN count(*)',
+        'MATCH (a:B)-[r1:S]-(b)-[:S]-() RETURN a.s AS s, count(*) AS n',
+        'MATCH (a:A)<-[r1:R]-(b)<-[:R]-(:B) RETURN count(*)',
+        'MATCH (a:C)-[r1:R]-(b)-[r2:R]->(c)-[:R]-() RETURN a.i AS i, count(*) AS n',
       ]) {
         const at = batchedRuns.count;
         expect(outcome(batched, text, graph), `seed ${seed}: ${text}`).toEqual(outcome(rows, text, graph));

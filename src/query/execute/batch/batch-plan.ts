@@ -42,8 +42,8 @@ export interface BatchPlan {
   readonly stages: readonly Stage[];
   readonly layout: readonly LayoutColumn[];
   /**
-   * An expand at the top that nothing above reads (its relationship and end node unused, no
-   * uniqueness to check): its rows are only counted, so it gives each input row a weight, the number
+   * An expand at the top that nothing above reads (its relationship and end node unused): its rows
+   * are only counted (less the relationships uniqueness rules out), so it gives each input row a weight, the number
    * of relationships it would expand along, read from the CSR offsets, instead of making the rows.
    */
   readonly counted?: Op<'expand'>;
@@ -80,7 +80,7 @@ export function batchPlan(input: LogicalOp, countOnly: boolean): BatchPlan | und
   if (!chain.some((s) => s.kind !== 'filter')) return undefined;
   const top = chain[chain.length - 1] as Stage;
   let counted: Op<'expand'> | undefined;
-  if (countOnly && top.kind === 'expand' && !top.op.into && top.op.rel_unused === true && top.op.to_unused === true && top.op.unique_from.length === 0) {
+  if (countOnly && top.kind === 'expand' && !top.op.into && top.op.rel_unused === true && top.op.to_unused === true) {
     counted = top.op;
     chain.pop();
   }

@@ -163,6 +163,27 @@ export function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjace
   };
   // One end label and one side: the per-node counts of ends with the label, made once.
   const single = bitmaps.length === 1 && direction !== 'both' ? degreesWithLabel(direction === 'in' ? csr.into : csr.out, bitmaps[0] as Uint8Array) : undefined;
+  // Relationships bound earlier in the MATCH may not be followed again: each one found in the row's
+  // counted slice takes one off its weight (it sits at most once per side; a self-loop once in all).
+  const unique = op.unique_from.map((s) => plan.layout.findIndex((c) => c.slot === s && c.entity === 'relationship'));
+  const holds = (rows: TypeAdjacency['out'], at: number, edge: number, skipSelf: boolean): boolean => {
+    if (at >= rows.offsets.length - 1) return false;
+    for (let j = rows.offsets[at] as number, hi = rows.offsets[at + 1] as number; j < hi; j++) {
+      if ((rows.edges[j] as number) !== edge) continue;
+      const end = rows.ends[j] as number;
+      return !(skipSelf && end === at) && (bitmaps.length === 0 || hasAll(bitmaps, end));
+    }
+    return false;
+  };
+  const excluded = (i: number, at: number, cols: readonly Int32Array[]): number => {
+    let x = 0;
+    for (let u = 0; u < unique.length; u++) {
+      const edge = (cols[unique[u] as number] as Int32Array)[i] as number;
+      if (direction !== 'in' && holds(csr.out, at, edge, false)) x++;
+      else if (direction !== 'out' && holds(csr.into, at, edge, direction === 'both')) x++;
+    }
+    return x;
+  };
   return (b) => {
     const src = b.columns[from] as Int32Array;
     const cols = b.columns;
@@ -174,6 +195,7 @@ export function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjace
       if (single !== undefined) k = at < single.length ? (single[at] as number) : 0;
       else if (direction !== 'in') k += count(csr.out.offsets, csr.out.ends, at, false);
       if (single === undefined && direction !== 'out') k += count(csr.into.offsets, csr.into.ends, at, direction === 'both');
+      if (unique.length > 0 && k > 0) k -= excluded(i, at, cols);
       if (k === 0) continue;
       if (w !== i) for (let c = 0; c < cols.length; c++) (cols[c] as Int32Array)[w] = (cols[c] as Int32Array)[i] as number;
       weights[w++] = k;
