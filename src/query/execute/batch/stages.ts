@@ -3,7 +3,9 @@ import type { NodeState } from '../../../projections/graph/records.js';
 import type { LogicalOp } from '../../plan/logical.js';
 import type { Row } from '../context.js';
 import { propertyEquals, type OpEnv } from '../read-ops.js';
+import type { Value } from '../../../common/values/value.js';
 import { Batch, BATCH_ROWS, NULL_ID } from './batch.js';
+import { EXACT_INTEGER_MAX, typedColumn, type TypedColumn } from './typed-columns.js';
 import type { BatchPlan } from './batch-plan.js';
 
 /**
@@ -22,6 +24,15 @@ export type BatchConsumer = (b: Batch, weights: Float64Array | undefined) => voi
 export function scanEqualities(scan: BatchPlan['scan'], env: OpEnv, arg: Row, demand: number): ((node: NodeState) => boolean) | undefined {
   if (scan.props.length === 0) return undefined;
   const tests = scan.props.map((p) => ({ key: p.key, wanted: env.exprs.compile(p.value)(arg), column: env.access.nodeColumn(p.key, demand) }));
+  const typed = tests.map((t) => (t.column === undefined ? undefined : typedEquality(typedColumn(t.column), t.wanted)));
+  if (typed.every((f) => f !== undefined)) {
+    // Every equality on a typed column: doubles or dictionary codes compared by node id, nothing boxed.
+    const fs = typed as ((id: number) => boolean)[];
+    return (node) => {
+      for (let i = 0; i < fs.length; i++) if (!(fs[i] as (id: number) => boolean)(node.id)) return false;
+      return true;
+    };
+  }
   return (node) => {
     for (const t of tests) {
       const v = t.column === undefined ? node.props.get(t.key) : t.column[node.id];
@@ -29,6 +40,26 @@ export function scanEqualities(scan: BatchPlan['scan'], env: OpEnv, arg: Row, de
     }
     return true;
   };
+}
+
+/**
+ * `n.key = wanted` on a typed column, by node id: numbers by value (an INTEGER equals the FLOAT of the
+ * same value, as `=` has them), strings by dictionary code; undefined when the pair is not typed so.
+ */
+function typedEquality(column: TypedColumn, wanted: Value): ((id: number) => boolean) | undefined {
+  if ((column.kind === 'int' || column.kind === 'float') && (typeof wanted === 'bigint' || typeof wanted === 'number')) {
+    if (typeof wanted === 'bigint' && (wanted > BigInt(EXACT_INTEGER_MAX) || wanted < -BigInt(EXACT_INTEGER_MAX))) return undefined;
+    const x = Number(wanted);
+    if (Number.isNaN(x)) return undefined;
+    const { values, nulls } = column;
+    return (id) => nulls[id] !== 1 && values[id] === x;
+  }
+  if (column.kind === 'string' && typeof wanted === 'string') {
+    const code = column.index.get(wanted);
+    const codes = column.codes;
+    return code === undefined ? () => false : (id) => codes[id] === code;
+  }
+  return undefined;
 }
 
 /** Keeps the rows whose predicate is TRUE, compacting the batch's bound columns in place. */
