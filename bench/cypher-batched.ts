@@ -1,9 +1,10 @@
 /**
  * Batched pipelines against the row operators on the social graph, in one process on one snapshot:
- *   npx tsx bench/cypher-batched.ts [--persons 100000] [--edges 1000000] [--runs 10] [--queries name,name]
+ *   npx tsx bench/cypher-batched.ts [--persons 100000] [--edges 1000000] [--runs 10] [--queries name,name] [--suite shapes]
  * Loads the graph of bench/cypher-social.ts into an embedded database, then runs each whole-graph
  * query of the read suite through an engine with batching and one without, alternately, and prints
- * the medians (ms), the ratio and whether the batched engine took its batched path. Results go to
+ * the medians (ms), the ratio and whether the batched engine took its batched path. `--suite shapes`
+ * runs the second suite (bench/cypher-social-shapes.ts), all of it by default. Results go to
  * bench/results/cypher-batched.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import type { Value } from '../src/common/values/value.js';
 import { batchedRuns } from '../src/query/execute/batch/batch-aggregate.js';
 import { QueryEngine, type ExecuteContext } from '../src/query/engine.js';
 import { generate, selectQueries } from './cypher-social-graph.js';
+import { SHAPES } from './cypher-social-shapes.js';
 import { WeftEmbeddedEngine } from './cypher-social-weft.js';
 
 function option(name: string, fallback: string | number): string {
@@ -23,7 +25,8 @@ const PERSONS = Number(option('--persons', 100_000));
 const EDGES = Number(option('--edges', 1_000_000));
 const RUNS = Number(option('--runs', 10));
 const WHOLE_GRAPH = 'expand all, count,expand all, group,both ends compared,older friend share,top 10 out-degree,top 10 in-degree,whole-graph 2 hops,group by city,filtered count,top 10 by age';
-const QUERIES = selectQueries(option('--queries', WHOLE_GRAPH));
+const SUITE = option('--suite', 'social');
+const QUERIES = SUITE === 'shapes' ? selectQueries(option('--queries', ''), SHAPES) : selectQueries(option('--queries', WHOLE_GRAPH));
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
@@ -42,7 +45,7 @@ async function main(): Promise<void> {
     for (let run = 0; run < RUNS + 2; run++) {
       for (const name of ['rows', 'batched'] as const) {
         const engine = engines[name];
-        const params = new Map<string, Value>(Object.entries(q.params(run, PERSONS)).map(([k, v]) => [k, BigInt(v)]));
+        const params = new Map<string, Value>(Object.entries(q.params(run, PERSONS)).map(([k, v]) => [k, typeof v === 'number' ? BigInt(v) : v.map((x) => BigInt(x))]));
         const ctx: ExecuteContext = { params, memory_limit_bytes: 4096 * 1024 * 1024, now_us: 0 };
         const graph = db.database.latestCommitted();
         const before = batchedRuns.count;
@@ -61,7 +64,7 @@ async function main(): Promise<void> {
   console.log('|---|---:|---:|---:|---|');
   for (const r of results) console.log(`| ${r.query} | ${r.rows_ms.toFixed(2)} | ${r.batched_ms.toFixed(2)} | ${r.ratio.toFixed(2)} | ${r.batched ? 'yes' : 'no'} |`);
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/cypher-batched.json', JSON.stringify({ persons: PERSONS, edges: EDGES, runs: RUNS, results }, null, 2));
+  writeFileSync(`bench/results/cypher-batched${SUITE === 'shapes' ? '-shapes' : ''}.json`, JSON.stringify({ suite: SUITE, persons: PERSONS, edges: EDGES, runs: RUNS, results }, null, 2));
   await weft.close();
 }
 

@@ -55,8 +55,11 @@ export interface SocialQuery {
   readonly name: string;
   readonly cypher: string;
   readonly kuzu?: string;
-  params(run: number, persons: number): Record<string, number>;
+  params(run: number, persons: number): SocialParams;
 }
+
+/** Parameters of one run: integers, or lists of integers (`UNWIND $ids`), as JavaScript numbers. */
+export type SocialParams = Record<string, number | readonly number[]>;
 
 const start = (run: number, persons: number): Record<string, number> => ({ id: (run * 7919) % persons });
 const none = (): Record<string, number> => ({});
@@ -133,24 +136,26 @@ export const QUERIES: readonly SocialQuery[] = [
   },
 ];
 
-/** The queries named in `names` (comma-separated), all of them when it is empty. */
-export function selectQueries(names: string): readonly SocialQuery[] {
-  if (names === '') return QUERIES;
-  // Some names hold a comma ('expand all, count'): a part joins the next while it is no whole name.
+/** The queries of `suite` named in `names` (comma-separated), all of them when it is empty. */
+export function selectQueries(names: string, suite: readonly SocialQuery[] = QUERIES): readonly SocialQuery[] {
+  if (names === '') return suite;
+  // Some names hold a comma ('expand all, count'): at each piece, the longest run of pieces that is a name wins.
+  const pieces = names.split(',').map((x) => x.trim());
   const wanted: string[] = [];
-  let part = '';
-  for (const piece of names.split(',')) {
-    part = part === '' ? piece.trim() : `${part}, ${piece.trim()}`;
-    const longer = QUERIES.some((q) => q.name.startsWith(`${part},`));
-    if (QUERIES.some((q) => q.name === part) && !longer) {
-      wanted.push(part);
-      part = '';
+  for (let i = 0; i < pieces.length; ) {
+    let taken = 1;
+    for (let j = pieces.length; j > i; j--) {
+      if (suite.some((q) => q.name === pieces.slice(i, j).join(', '))) {
+        taken = j - i;
+        break;
+      }
     }
+    wanted.push(pieces.slice(i, i + taken).join(', '));
+    i += taken;
   }
-  if (part !== '') wanted.push(part);
-  const unknown = wanted.filter((n) => !QUERIES.some((q) => q.name === n));
-  if (unknown.length > 0) throw new Error(`unknown queries ${unknown.join(', ')} (known: ${QUERIES.map((q) => q.name).join(', ')})`);
-  return QUERIES.filter((q) => wanted.includes(q.name));
+  const unknown = wanted.filter((n) => !suite.some((q) => q.name === n));
+  if (unknown.length > 0) throw new Error(`unknown queries ${unknown.join(', ')} (known: ${suite.map((q) => q.name).join(', ')})`);
+  return suite.filter((q) => wanted.includes(q.name));
 }
 
 /** What a query returned, reduced so engines can be compared. */
@@ -182,7 +187,7 @@ export function answerOf(rows: readonly (readonly unknown[])[]): Answer {
 export interface SocialEngine {
   readonly name: string;
   load(graph: SocialGraph): Promise<void>;
-  /** Runs a query and answers its rows. Integer parameters are passed as JavaScript numbers. */
-  run(query: SocialQuery, params: Record<string, number>): Promise<readonly (readonly unknown[])[]>;
+  /** Runs a query and answers its rows. Integer parameters (and lists of them) are passed as JavaScript numbers. */
+  run(query: SocialQuery, params: SocialParams): Promise<readonly (readonly unknown[])[]>;
   close(): Promise<void>;
 }

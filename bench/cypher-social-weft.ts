@@ -15,7 +15,7 @@ import { QueryService } from '../src/gen/weft/v1/query_pb.js';
 import type { PropertyValueSchema } from '../src/gen/weft/v1/values_pb.js';
 import { open, type Db } from '../src/index.js';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
-import type { SocialEngine, SocialGraph, SocialQuery } from './cypher-social-graph.js';
+import type { SocialEngine, SocialGraph, SocialParams, SocialQuery } from './cypher-social-graph.js';
 
 const person_batch = 10_000;
 const edge_batch = 20_000;
@@ -40,7 +40,8 @@ async function loadThrough(graph: SocialGraph, exec: (cypher: string, params: Re
   }
 }
 
-const bigints = (params: Record<string, number>): Record<string, Value> => Object.fromEntries(Object.entries(params).map(([k, v]) => [k, BigInt(v)]));
+const bigints = (params: SocialParams): Record<string, Value> =>
+  Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'number' ? BigInt(v) : v.map((x) => BigInt(x))]));
 
 export class WeftEmbeddedEngine implements SocialEngine {
   readonly name = 'weft-embedded';
@@ -62,7 +63,7 @@ export class WeftEmbeddedEngine implements SocialEngine {
     return this.db;
   }
 
-  async run(query: SocialQuery, params: Record<string, number>): Promise<readonly (readonly unknown[])[]> {
+  async run(query: SocialQuery, params: SocialParams): Promise<readonly (readonly unknown[])[]> {
     return (await this.db!.query(query.cypher, bigints(params))).rows;
   }
 
@@ -116,7 +117,7 @@ export class WeftGrpcEngine implements SocialEngine {
     return r.rows.map((row) => row.values.map((v) => valueFromWire(v, 'row')));
   }
 
-  async run(query: SocialQuery, params: Record<string, number>): Promise<readonly (readonly unknown[])[]> {
+  async run(query: SocialQuery, params: SocialParams): Promise<readonly (readonly unknown[])[]> {
     return this.exec(query.cypher, bigints(params));
   }
 

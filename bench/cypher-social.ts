@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/cypher-social.ts [--persons 100000] [--edges 1000000] [--runs 10]
  *                                  [--engine weft-embedded,weft-grpc,kuzu] [--queries name,name]
+ *                                  [--suite social|shapes]
  *
  * Engines: weft-embedded (open() in this process), weft-grpc (a `weft serve` child process,
  * ExecuteCypher per query), kuzu (npm `kuzu`, installed on first use into a scratch folder; see
@@ -12,12 +13,15 @@
  * shortest paths); the row count and a digest of the sorted rows of each answer are compared across
  * engines and a difference is reported.
  *
- * Prints a table and writes bench/results/cypher-social.json.
+ * `--suite shapes` runs the second suite (bench/cypher-social-shapes.ts) on the same graph.
+ *
+ * Prints a table and writes bench/results/cypher-social.json (cypher-social-shapes.json for the second suite).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { answerOf, generate, selectQueries, type Answer, type SocialEngine, type SocialGraph } from './cypher-social-graph.js';
+import { answerOf, generate, QUERIES as SOCIAL, selectQueries, type Answer, type SocialEngine, type SocialGraph, type SocialQuery } from './cypher-social-graph.js';
+import { SHAPES } from './cypher-social-shapes.js';
 import { WeftEmbeddedEngine, WeftGrpcEngine } from './cypher-social-weft.js';
 import { KuzuSocialEngine, kuzu_version } from './kuzu-social-engine.js';
 
@@ -31,7 +35,11 @@ const EDGES = Number(option('--edges', 1_000_000));
 const RUNS = Number(option('--runs', 10));
 const WARMUP_RUNS = 2;
 const SEED = 42;
-const QUERIES = selectQueries(option('--queries', ''));
+const SUITE = option('--suite', 'social');
+const suites: Record<string, readonly SocialQuery[]> = { social: SOCIAL, shapes: SHAPES };
+const suite = suites[SUITE];
+if (suite === undefined) throw new Error(`unknown suite ${SUITE} (known: ${Object.keys(suites).join(', ')})`);
+const QUERIES = selectQueries(option('--queries', ''), suite);
 
 const engines: Record<string, () => SocialEngine> = {
   'weft-embedded': () => new WeftEmbeddedEngine(),
@@ -142,8 +150,8 @@ async function main(): Promise<void> {
     kuzu === undefined
       ? {}
       : Object.fromEntries(wefts.map((e) => [e.engine, Object.fromEntries(QUERIES.map((q) => [q.name, cell(e, q.name).median_ms / cell(kuzu, q.name).median_ms]))]));
-  const report = { persons: PERSONS, edges: EDGES, runs: RUNS, seed: SEED, node: process.version, kuzu: kuzu_version, queries: QUERIES.map((q) => q.name), engines: out, ratio_to_kuzu, mismatches };
-  writeFileSync(join(dir, 'cypher-social.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const report = { suite: SUITE, persons: PERSONS, edges: EDGES, runs: RUNS, seed: SEED, node: process.version, kuzu: kuzu_version, queries: QUERIES.map((q) => q.name), engines: out, ratio_to_kuzu, mismatches };
+  writeFileSync(join(dir, SUITE === 'social' ? 'cypher-social.json' : `cypher-social-${SUITE}.json`), `${JSON.stringify(report, null, 2)}\n`);
 }
 
 main().catch((e: unknown) => {

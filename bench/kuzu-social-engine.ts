@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SocialEngine, SocialGraph, SocialQuery } from './cypher-social-graph.js';
+import type { SocialEngine, SocialGraph, SocialParams, SocialQuery } from './cypher-social-graph.js';
 
 export const kuzu_version = '0.11.3';
 const scratch = join(tmpdir(), `weft-bench-kuzu-${kuzu_version}`);
@@ -79,7 +79,7 @@ export class KuzuSocialEngine implements SocialEngine {
     (await this.conn!.query(cypher)).close();
   }
 
-  async run(query: SocialQuery, params: Record<string, number>): Promise<readonly (readonly unknown[])[]> {
+  async run(query: SocialQuery, params: SocialParams): Promise<readonly (readonly unknown[])[]> {
     const cypher = query.kuzu ?? query.cypher;
     let prepared = this.prepared.get(cypher);
     if (prepared === undefined) {

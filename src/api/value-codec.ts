@@ -99,7 +99,7 @@ export function valueFromWire(wire: WireValue, where: string): Value {
         k.value.zoneId === '' ? null : k.value.zoneId,
       );
     case 'durationValue':
-      return new DurationValue(Number(k.value.months), Number(k.value.days), Number(k.value.seconds), k.value.nanoseconds);
+      return new DurationValue(Number(k.value.months), Number(k.value.days), k.value.seconds, k.value.nanoseconds);
     case 'nodeValue':
     case 'edgeValue':
     case 'pathValue':
@@ -161,7 +161,7 @@ function wireKind(value: Value, refs: RefResolver): NonNullable<MessageInitShape
   if (value instanceof DurationValue) {
     return {
       case: 'durationValue',
-      value: { months: BigInt(value.months), days: BigInt(value.days), seconds: BigInt(value.seconds), nanoseconds: value.nanos, iso: String(value) },
+      value: { months: BigInt(value.months), days: BigInt(value.days), seconds: value.seconds, nanoseconds: value.nanos, iso: String(value) },
     };
   }
   const ref = value as { kind: string; id?: number; nodes?: readonly number[]; rels?: readonly number[] };

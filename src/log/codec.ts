@@ -14,6 +14,9 @@ import type { Event } from './events.js';
  * `bigint` (Cypher integers) stay `bigint`, numbers stay numbers, so an integer never turns into a float
  * through the log. Value types of the value library register themselves as extensions.
  */
+/** Duration seconds within this magnitude are written as numbers. */
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 const packr = new Packr({ useRecords: false, int64AsType: 'bigint', moreTypes: true });
 
 /**
@@ -70,8 +73,10 @@ addExtension({
 addExtension({
   Class: DurationValue,
   type: 0x36,
-  write: (v: DurationValue) => [v.months, v.days, v.seconds, v.nanos],
-  read: ([m, d, s, n]: [number, number, number, number]) => new DurationValue(m, d, s, n),
+  // Seconds go as a number while they are a safe integer (every entry written before they were 64-bit),
+  // and as decimal text beyond 2^53.
+  write: (v: DurationValue) => [v.months, v.days, -MAX_SAFE <= v.seconds && v.seconds <= MAX_SAFE ? Number(v.seconds) : String(v.seconds), v.nanos],
+  read: ([m, d, s, n]: [number, number, number | string, number]) => new DurationValue(m, d, typeof s === 'number' ? s : BigInt(s), n),
 });
 
 export interface Payload {

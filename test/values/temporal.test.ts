@@ -136,7 +136,7 @@ describe('durations', () => {
 
   it('keeps nanoseconds normalised into [0, 1e9)', () => {
     const d = new DurationValue(0, 0, 0, -1);
-    expect([d.seconds, d.nanos]).toEqual([-1, 999_999_999]);
+    expect([d.seconds, d.nanos]).toEqual([-1n, 999_999_999]);
     expect(String(new LocalTimeValue(0))).toBe('00:00');
   });
 });

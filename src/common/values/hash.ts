@@ -50,7 +50,7 @@ export function hashValue(v: Value): number {
   if (v instanceof LocalDateTimeValue) return fmix(mix(mix(0x10, hashNumber(v.epochDay)), hashNumber(v.nanoOfDay)));
   if (v instanceof DateTimeValue) return fmix(mix(mix(0x11, hashNumber(v.utcEpochDay)), hashNumber(v.utcNanoOfDay)));
   if (v instanceof DurationValue) {
-    return fmix(mix(mix(mix(mix(0x12, hashNumber(v.months)), hashNumber(v.days)), hashNumber(v.seconds)), v.nanos));
+    return fmix(mix(mix(mix(mix(0x12, hashNumber(v.months)), hashNumber(v.days)), hashNumber(Number(v.seconds))), v.nanos));
   }
   const kind = (v as { kind: string }).kind;
   if (kind === 'path') {

@@ -154,7 +154,7 @@ function compareTemporal(a: Value, b: Value): number | null {
     );
   }
   if (a instanceof DurationValue && b instanceof DurationValue) {
-    return sign(a.months - b.months) || sign(a.days - b.days) || sign(a.seconds - b.seconds) || sign(a.nanos - b.nanos);
+    return sign(a.months - b.months) || sign(a.days - b.days) || (a.seconds < b.seconds ? -1 : a.seconds > b.seconds ? 1 : 0) || sign(a.nanos - b.nanos);
   }
   return null;
 }

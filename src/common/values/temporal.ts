@@ -124,28 +124,40 @@ export class DateTimeValue {
   }
 }
 
+/** The seconds of a duration are a signed 64-bit integer, as in java.time. */
+export const DURATION_SECONDS_MAX = (1n << 63n) - 1n;
+export const DURATION_SECONDS_MIN = -(1n << 63n);
+
+export function durationSecondsFit(seconds: bigint): boolean {
+  return seconds >= DURATION_SECONDS_MIN && seconds <= DURATION_SECONDS_MAX;
+}
+
 /**
  * A duration in the four independent units Cypher keeps: months, days, seconds and nanoseconds. Months
- * and days are not folded into seconds (a month has no fixed length). Invariant: nanos in
- * [0, 1e9); the sign of a fractional negative second is carried by `seconds` (-0.5s = -1s + 5e8ns).
+ * and days are not folded into seconds (a month has no fixed length). Seconds are a BigInt because
+ * Cypher durations hold 64-bit seconds: the distance between the first and the last representable
+ * instants is about 6.3e16 s, past 2^53. Invariants: nanos in [0, 1e9); seconds in
+ * [DURATION_SECONDS_MIN, DURATION_SECONDS_MAX]; the sign of a fractional negative second is carried by
+ * `seconds` (-0.5s = -1s + 5e8ns).
  */
 export class DurationValue {
   readonly kind = 'duration' as const;
   readonly months: number;
   readonly days: number;
-  readonly seconds: number;
+  readonly seconds: bigint;
   readonly nanos: number;
-  constructor(months: number, days: number, seconds: number, nanos: number) {
+  /** `seconds` may be given as a safe-integer number; callers check the 64-bit range first (`durationSecondsFit`). */
+  constructor(months: number, days: number, seconds: number | bigint, nanos: number) {
     assert(
-      Number.isSafeInteger(months) && Number.isSafeInteger(days) && Number.isSafeInteger(seconds) && Number.isSafeInteger(nanos),
+      Number.isSafeInteger(months) && Number.isSafeInteger(days) && (typeof seconds === 'bigint' || Number.isSafeInteger(seconds)) && Number.isSafeInteger(nanos),
       'duration components must be safe integers',
     );
     const carry = floorDiv(nanos, NANOS_PER_SECOND);
     this.months = months + 0;
     this.days = days + 0;
-    this.seconds = seconds + carry + 0;
+    this.seconds = BigInt(seconds) + BigInt(carry);
     this.nanos = floorMod(nanos, NANOS_PER_SECOND);
-    assert(Number.isSafeInteger(this.seconds), 'duration seconds out of range');
+    assert(durationSecondsFit(this.seconds), 'duration seconds out of range');
   }
   static readonly ZERO = new DurationValue(0, 0, 0, 0);
 
@@ -190,24 +202,25 @@ export function formatDuration(d: DurationValue): string {
   if (years !== 0) out += `${years}Y`;
   if (months !== 0) out += `${months}M`;
   if (d.days !== 0) out += `${d.days}D`;
-  if (d.seconds !== 0 || d.nanos !== 0) {
+  if (d.seconds !== 0n || d.nanos !== 0) {
     // Present the time part with one sign: -0.5s is stored as -1s + 5e8ns but printed as -0.5S.
     let s = d.seconds;
     let n = d.nanos;
-    if (s < 0 && n !== 0) {
-      s += 1;
+    if (s < 0n && n !== 0) {
+      s += 1n;
       n -= NANOS_PER_SECOND;
     }
     out += 'T';
-    const h = Math.trunc(s / 3600);
-    if (h !== 0) out += `${h}H`;
-    s -= h * 3600;
-    const m = Math.trunc(s / 60);
-    if (m !== 0) out += `${m}M`;
-    s -= m * 60;
-    if (s !== 0 || n !== 0) {
-      const negative = s < 0 || n < 0;
-      const absS = Math.abs(s);
+    // BigInt division truncates toward zero, as the units of a negative duration must.
+    const h = s / 3600n;
+    if (h !== 0n) out += `${h}H`;
+    s -= h * 3600n;
+    const m = s / 60n;
+    if (m !== 0n) out += `${m}M`;
+    s -= m * 60n;
+    if (s !== 0n || n !== 0) {
+      const negative = s < 0n || n < 0;
+      const absS = s < 0n ? -s : s;
       const absN = Math.abs(n);
       out += negative ? '-' : '';
       out += String(absS);

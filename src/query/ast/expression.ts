@@ -195,13 +195,13 @@ export interface PatternPredicateExpr {
   readonly span: Span;
 }
 
-export type SubqueryMeasure = 'exists' | 'count';
+export type SubqueryMeasure = 'exists' | 'count' | 'collect';
 
 export type ExistsBody =
   | { readonly kind: 'pattern'; readonly pattern: Pattern; readonly where?: Expression }
   | { readonly kind: 'query'; readonly query: Query };
 
-/** `EXISTS { body }` (whether the body has a row) or `COUNT { body }` (how many rows it has). */
+/** `EXISTS { body }` (whether the body has a row), `COUNT { body }` (how many rows it has) or `COLLECT { query }` (its one column as a list). */
 export interface ExistsSubqueryExpr {
   readonly kind: 'exists_subquery';
   readonly measure: SubqueryMeasure;

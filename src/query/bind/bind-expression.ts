@@ -170,11 +170,16 @@ export class ExpressionBinder {
         return { kind: 'pattern_predicate', path: paths[0]!, type: boolean_type, span };
       }
       case 'exists_subquery': {
-        const resultType = e.measure === 'count' ? integer_type : boolean_type;
+        const resultType = e.measure === 'count' ? integer_type : e.measure === 'collect' ? listOf(any_type) : boolean_type;
         if (e.body.kind === 'query') {
           const query = this.c.subquery(e.body.query, env.scope);
+          // COLLECT { } makes a list of one column: its body must end in a RETURN of exactly one.
+          if (e.measure === 'collect' && query.columns.length !== 1) {
+            throw bindError('InvalidClauseComposition', 'a COLLECT subquery must end with a RETURN of exactly one column', span);
+          }
           return { kind: 'exists_subquery', measure: e.measure, body: { kind: 'query', query }, type: resultType, span };
         }
+        if (e.measure === 'collect') throw bindError('InvalidClauseComposition', 'a COLLECT subquery must end with a RETURN of exactly one column', span);
         const scope = new Scope(env.scope);
         const { paths } = this.c.paths(e.body.pattern, scope, 'local');
         const where = e.body.where ? this.predicate(e.body.where, { scope, aggregation: 'forbidden', predicate: true }) : undefined;

@@ -1,7 +1,8 @@
 import { assertNever } from '../../common/assert.js';
 import type { LogicalOp } from '../plan/logical.js';
 import { call } from './call-op.js';
-import { aggregateOverBatches } from './batch/batch-aggregate.js';
+import { aggregateOverBatches, distinctOverBatches } from './batch/batch-aggregate.js';
+import { sortOverBatches } from './batch/sort-over-batches.js';
 import { aggregateOverScan, topOverScan } from './column-scan.js';
 import type { PhysicalOp } from './context.js';
 import { expand } from './expand-ops.js';
@@ -46,15 +47,19 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       const rows = rel.aggregate(op, c(op.input), env);
       return aggregateOverBatches(op, rows, env) ?? aggregateOverScan(op, rows, env) ?? rows;
     }
-    case 'distinct':
-      return rel.distinct(op, c(op.input), env);
-    case 'sort':
-      return rel.sort(op, c(op.input), env);
+    case 'distinct': {
+      const rows = rel.distinct(op, c(op.input), env);
+      return distinctOverBatches(op, rows, env) ?? rows;
+    }
+    case 'sort': {
+      const rows = rel.sort(op, c(op.input), env);
+      return sortOverBatches(op, rows, env) ?? rows;
+    }
     case 'top': {
       // A vector search below gives the top's rows in its order already.
       if (orderedBySearch(op)) return c(op.input);
       const rows = rel.top(op, c(op.input), env);
-      return topOverScan(op, rows, env) ?? rows;
+      return sortOverBatches(op, rows, env) ?? topOverScan(op, rows, env) ?? rows;
     }
     case 'skip':
       return rel.skip(op, c(op.input), env);

@@ -140,6 +140,11 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
 
   const { min, max } = op.range;
   const listUnused = op.list_unused === true;
+  // Over a CSR of the single type when the snapshot keeps one (or the searches add up to building it).
+  const csrUsable = snapshot !== undefined && oneType !== undefined && relProps === undefined;
+  let csr = csrUsable ? snapshot.adjacency(oneType, 0) : undefined;
+  let searched = 0;
+  const overCsr = csrUsable ? varLengthOverCsr(op, env, snapshot) : undefined;
   return (arg, sink) =>
     input(arg, (row) => {
       const src = row[from] as Value;
@@ -149,6 +154,13 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
         const t = row[to] as Value;
         if (t === null) return true;
         target = (t as { id: number }).id;
+      }
+      if (overCsr !== undefined) {
+        if (csr === undefined && searched >= ADJACENCY_ASK_EDGES) {
+          csr = snapshot!.adjacency(oneType!, searched);
+          searched = 0;
+        }
+        if (csr !== undefined) return overCsr(csr, row, (src as { id: number }).id, target, sink);
       }
       const wanted = wantedProps(row);
       // Depth-first over relationships not yet on the path, with an explicit stack so that long
@@ -171,6 +183,7 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
       const step = (): Flow | null => {
         if (stack.length === 0) return null;
         deadline.tick();
+        searched++;
         const next = (stack[stack.length - 1] as Iterator<EdgeState>).next();
         if (next.done === true) {
           stack.pop();
@@ -204,6 +217,95 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
         return loop(step, deadline);
       });
     });
+}
+
+/**
+ * A variable-length search over a CSR of its single type: the same depth-first search as over the
+ * records, in the same order (a node's slice out, then in for 'both', a self-loop once), with a
+ * stack of positions in the CSR's arrays instead of iterators over edge records. Relationships are
+ * checked for uniqueness by id; a path's references are made only when its list is read.
+ */
+function varLengthOverCsr(op: Op<'expand'>, env: OpEnv, snapshot: SnapshotView): (csr: TypeAdjacency, row: Row, start: number, target: number, sink: Sink) => Flow {
+  const { deadline } = env.cx;
+  const { rel, to, direction, into } = op;
+  const { min, max } = op.range as { readonly min: number; readonly max: number };
+  const unique = op.unique_from;
+  const writeList = op.list_unused !== true && op.rel_unused !== true;
+  const writeTo = !into && op.to_unused !== true;
+  const parts = direction === 'both' ? 2 : 1;
+  return (csr, row, start, target, sink) => {
+    const first = direction === 'in' ? csr.into : csr.out;
+    // Invariant while searching: frames hold path.length + 1 entries; frame d walks nodes[d]'s slice.
+    const path: number[] = [];
+    const onPath = new Set<number>();
+    const nodes: number[] = [start];
+    const part: number[] = [];
+    const pos: number[] = [];
+    const end: number[] = [];
+    const open = (at: number, rows: AdjacencyRows, p: number): void => {
+      const known = at < rows.offsets.length - 1;
+      part.push(p);
+      pos.push(known ? (rows.offsets[at] as number) : 0);
+      end.push(known ? (rows.offsets[at + 1] as number) : 0);
+    };
+    const emit = (at: number): Flow => {
+      if (!writeList) row[rel] = null;
+      else {
+        const list = path.map((e) => snapshot.edgeRef(e) as Value);
+        row[rel] = op.leftwards ? list.reverse() : list;
+      }
+      if (writeTo) row[to] = (csr.refs[at] as NodeRef | undefined) ?? snapshot.nodeRef(at);
+      return sink(row);
+    };
+    const step = (): Flow | null => {
+      const d = part.length - 1;
+      if (d < 0) return null;
+      deadline.tick();
+      const at = nodes[d] as number;
+      if ((pos[d] as number) >= (end[d] as number)) {
+        if ((part[d] as number) + 1 < parts) {
+          // The 'in' half of an undirected slice.
+          part.pop();
+          pos.pop();
+          end.pop();
+          open(at, csr.into, 1);
+          return true;
+        }
+        part.pop();
+        pos.pop();
+        end.pop();
+        nodes.pop();
+        const id = path.pop();
+        if (id !== undefined) onPath.delete(id);
+        return true;
+      }
+      const rows = (part[d] as number) === 1 || direction === 'in' ? csr.into : csr.out;
+      const j = pos[d] as number;
+      pos[d] = j + 1;
+      const edge = rows.edges[j] as number;
+      const next = rows.ends[j] as number;
+      if ((part[d] as number) === 1 && next === at) return true;
+      if (onPath.has(edge)) return true;
+      for (let u = 0; u < unique.length; u++) if (holdsRelationship(row[unique[u] as number] as Value, edge)) return true;
+      path.push(edge);
+      onPath.add(edge);
+      nodes.push(next);
+      const flow = path.length >= min && (!into || next === target) ? emit(next) : true;
+      if (path.length < max) open(next, first, 0);
+      else {
+        nodes.pop();
+        onPath.delete(path.pop() as number);
+      }
+      return flow;
+    };
+    const head = min === 0 && (!into || start === target) ? emit(start) : true;
+    return after(head, (ok) => {
+      if (!ok) return false;
+      if (max === 0) return true;
+      open(start, first, 0);
+      return loop(step, deadline);
+    });
+  };
 }
 
 /**

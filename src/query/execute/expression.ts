@@ -211,7 +211,30 @@ export class ExpressionCompiler {
         const plan = this.lazyPlan(() =>
           body.kind === 'pattern' ? this.cx.planner.pattern(body.pattern, body.where) : this.cx.planner.query(body.query),
         );
-        return e.measure === 'count' ? (row) => countRows(plan(), row) : (row) => exists(plan(), row);
+        switch (e.measure) {
+          case 'count':
+            return (row) => countRows(plan(), row);
+          case 'exists':
+            return (row) => exists(plan(), row);
+          case 'collect': {
+            // The bound body returns one column; UNION parts are renamed to the first part's slot.
+            const slot = (body.kind === 'query' ? body.query.parts[0]?.columns[0]?.variable.id : undefined) as number;
+            const memory = this.cx.memory;
+            return (row) => {
+              const out: Value[] = [];
+              finish(
+                plan()(row.slice(), (r) => {
+                  out.push(r[slot] as Value);
+                  if ((out.length & 1023) === 0) memory.checkTransient(16 * out.length);
+                  return true;
+                }),
+              );
+              return out;
+            };
+          }
+          default:
+            return assertNever(e.measure, 'subquery measure');
+        }
       }
       case 'pattern_comprehension': {
         const plan = this.lazyPlan(() => this.cx.planner.pattern([e.path], e.where, e.projection));

@@ -219,11 +219,11 @@ interface Keyed {
 }
 
 /** 1 for an ascending key, -1 for a descending one. */
-function directionSigns(keys: readonly SortKey[]): number[] {
+export function directionSigns(keys: readonly SortKey[]): number[] {
   return keys.map((k) => (k.direction === 'desc' ? -1 : 1));
 }
 
-function keyComparator(keys: readonly SortKey[]): (a: readonly Value[], b: readonly Value[]) => number {
+export function keyComparator(keys: readonly SortKey[]): (a: readonly Value[], b: readonly Value[]) => number {
   const signs = directionSigns(keys);
   const n = signs.length;
   return (a, b) => {

@@ -231,6 +231,8 @@ function percentileOf(p: Value | undefined): number {
 
 class Percentile extends Base {
   private readonly values: (bigint | number)[] = [];
+  /** Every value is an INTEGER: they sort by `<` on BigInts, the order orderCompare gives them, far cheaper. */
+  private integers = true;
   private percentile: number | undefined;
   constructor(private readonly continuous: boolean) {
     super();
@@ -243,13 +245,14 @@ class Percentile extends Base {
     if (typeof value !== 'bigint' && typeof value !== 'number') {
       throw runtimeTypeError('InvalidArgumentType', `percentile functions expect numbers, got ${typeName(value)}`);
     }
+    if (typeof value !== 'bigint') this.integers = false;
     this.values.push(value);
     this.bytes += BYTES_PER_ENTRY;
   }
   result(): Value {
     const n = this.values.length;
     if (n === 0 || this.percentile === undefined) return null;
-    const sorted = this.values.slice().sort((a, b) => orderCompare(a, b));
+    const sorted = this.values.slice().sort(this.integers ? (a, b) => (a < b ? -1 : a > b ? 1 : 0) : (a, b) => orderCompare(a, b));
     const p = this.percentile;
     if (this.continuous) {
       const pos = p * (n - 1);

@@ -13,6 +13,7 @@ import {
   DateTimeValue,
   DateValue,
   DurationValue,
+  durationSecondsFit,
   LocalDateTimeValue,
   LocalTimeValue,
   TimeValue,
@@ -371,11 +372,16 @@ export function constructDuration(arg: Value): Value {
     const days = I('weeks') * 7n + I('days');
     const seconds = I('hours') * 3600n + I('minutes') * 60n + I('seconds');
     const nanos = I('milliseconds') * 1_000_000n + I('microseconds') * 1000n + I('nanoseconds');
-    const carry = nanos / 1_000_000_000n;
-    const parts = [months, days, seconds + carry, nanos - carry * 1_000_000_000n];
+    let whole = seconds + nanos / 1_000_000_000n;
+    let rest = nanos % 1_000_000_000n;
+    if (rest < 0n) {
+      whole -= 1n;
+      rest += 1_000_000_000n;
+    }
+    // Months and days are kept as numbers; seconds are 64-bit, as Cypher's are.
     const limit = BigInt(Number.MAX_SAFE_INTEGER);
-    if (parts.some((x) => x > limit || x < -limit)) badValue(fn, 'duration out of range', 'NumberOutOfRange');
-    return new DurationValue(Number(parts[0]), Number(parts[1]), Number(parts[2]), Number(parts[3]));
+    if ([months, days].some((x) => x > limit || x < -limit) || !durationSecondsFit(whole)) badValue(fn, 'duration out of range', 'NumberOutOfRange');
+    return new DurationValue(Number(months), Number(days), whole, Number(rest));
   }
   const F = (key: string): number => Number(u(key));
   const r = durationFromTotals(

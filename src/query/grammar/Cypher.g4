@@ -436,9 +436,9 @@ reduceExpression
     : REDUCE LPAREN accumulator=variable EQ initial=expression COMMA variable IN source=expression PIPE step=expression RPAREN
     ;
 
-// EXISTS { ... } asks whether the body has a row, COUNT { ... } how many.
+// EXISTS { ... } asks whether the body has a row, COUNT { ... } how many, COLLECT { ... } the list of its one column.
 subqueryExpression
-    : (EXISTS | COUNT) LBRACE (query | pattern where?) RBRACE
+    : (EXISTS | COUNT | COLLECT) LBRACE (query | pattern where?) RBRACE
     ;
 
 parenthesizedExpression
@@ -609,6 +609,7 @@ nonReservedKeyword
     | NONE
     | SINGLE
     | COUNT
+    | COLLECT
     | EXISTS
     | REDUCE
     | CONSTRAINT
@@ -696,6 +697,7 @@ CASE        : 'CASE';
 CONSTRAINT  : 'CONSTRAINT';
 CONTAINS    : 'CONTAINS';
 COUNT       : 'COUNT';
+COLLECT     : 'COLLECT';
 CREATE      : 'CREATE';
 DELETE      : 'DELETE';
 DESC        : 'DESC';

@@ -336,7 +336,7 @@ export class ExpressionBuilder {
     }
     const ex = ctx.subqueryExpression();
     if (ex !== null) {
-      const measure = ex.COUNT() !== null ? 'count' : 'exists';
+      const measure = ex.COUNT() !== null ? 'count' : ex.COLLECT() !== null ? 'collect' : 'exists';
       const query = ex.query();
       if (query !== null) return this.made({ kind: 'exists_subquery', measure, body: { kind: 'query', query: this.b.nestedQuery(query) }, span }, []);
       const pattern = this.b.pattern(ex.pattern()!);

@@ -133,7 +133,7 @@ function durationComponent(d: DurationValue, key: string): Value | undefined {
   // Java-style truncating division: components of a negative duration are negative.
   const months = BigInt(d.months);
   const days = BigInt(d.days);
-  const seconds = BigInt(d.seconds);
+  const seconds = d.seconds;
   const nanos = BigInt(d.nanos);
   const totalNanos = seconds * 1_000_000_000n + nanos;
   switch (key) {

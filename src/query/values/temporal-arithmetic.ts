@@ -12,6 +12,7 @@ import {
   DateTimeValue,
   DateValue,
   DurationValue,
+  durationSecondsFit,
   LocalDateTimeValue,
   LocalTimeValue,
   TimeValue,
@@ -67,14 +68,15 @@ function shiftDate(epochDay: number, months: number, days: number): number {
 export function temporalPlusDuration(t: TemporalPoint, d: DurationValue, sign: 1 | -1): TemporalPoint {
   const months = sign * d.months;
   const days = sign * d.days;
-  // The time part as one signed nanosecond count, split so that no product leaves 2^53.
-  const seconds = sign * d.seconds;
+  // The time part as whole days and the nanoseconds of a part day, so that no product leaves 2^53 (whole
+  // days of 64-bit seconds stay below 2^47).
+  const seconds = BigInt(sign) * d.seconds;
   const nanos = sign * d.nanos;
+  const wholeDays = Number(seconds / SECONDS_PER_DAY_BIG);
   if (t instanceof DateValue) {
-    return new DateValue(shiftDate(t.epochDay, months, days + Math.trunc(seconds / SECONDS_PER_DAY)));
+    return new DateValue(shiftDate(t.epochDay, months, days + wholeDays));
   }
-  const dayNanos = (seconds % SECONDS_PER_DAY) * NANOS_PER_SECOND + nanos;
-  const wholeDays = Math.trunc(seconds / SECONDS_PER_DAY);
+  const dayNanos = Number(seconds % SECONDS_PER_DAY_BIG) * NANOS_PER_SECOND + nanos;
   if (t instanceof LocalTimeValue) return new LocalTimeValue(wrapDay(t.nanoOfDay + dayNanos));
   if (t instanceof TimeValue) return new TimeValue(wrapDay(t.nanoOfDay + dayNanos), t.offsetSeconds);
   if (t instanceof LocalDateTimeValue) {
@@ -93,22 +95,32 @@ function wrapDay(nanos: number): number {
   return r < 0 ? r + NANOS_PER_DAY : r + 0;
 }
 
+const SECONDS_PER_DAY_BIG = BigInt(SECONDS_PER_DAY);
+const NANOS_PER_SECOND_BIG = BigInt(NANOS_PER_SECOND);
+
 function safe(n: number, what: string): number {
   if (!Number.isSafeInteger(n)) throw arithmeticError('IntegerOverflow', `duration ${what} out of range`);
   return n;
 }
 
+/** A duration from exact seconds and nanoseconds (any magnitude): nanoseconds carried, then the 64-bit range checked. */
+function exactDuration(months: number, days: number, seconds: bigint, nanos: bigint): DurationValue {
+  let s = seconds + nanos / NANOS_PER_SECOND_BIG;
+  let n = nanos % NANOS_PER_SECOND_BIG;
+  if (n < 0n) {
+    s -= 1n;
+    n += NANOS_PER_SECOND_BIG;
+  }
+  if (!durationSecondsFit(s)) throw arithmeticError('IntegerOverflow', 'duration seconds out of range');
+  return new DurationValue(months, days, s, Number(n));
+}
+
 export function durationPlus(a: DurationValue, b: DurationValue): DurationValue {
-  return new DurationValue(
-    safe(a.months + b.months, 'months'),
-    safe(a.days + b.days, 'days'),
-    safe(a.seconds + b.seconds, 'seconds'),
-    a.nanos + b.nanos,
-  );
+  return exactDuration(safe(a.months + b.months, 'months'), safe(a.days + b.days, 'days'), a.seconds + b.seconds, BigInt(a.nanos + b.nanos));
 }
 
 export function durationNegate(a: DurationValue): DurationValue {
-  return new DurationValue(-a.months, -a.days, -a.seconds, -a.nanos);
+  return exactDuration(-a.months, -a.days, -a.seconds, BigInt(-a.nanos));
 }
 
 export function durationMinus(a: DurationValue, b: DurationValue): DurationValue {
@@ -119,19 +131,18 @@ export function durationMinus(a: DurationValue, b: DurationValue): DurationValue
 export function durationMultiply(d: DurationValue, factor: bigint | number): DurationValue {
   if (typeof factor === 'bigint') {
     const f = Number(factor);
-    const parts = [d.months * f, d.days * f, d.seconds * f, d.nanos * f];
-    if (parts.every(Number.isSafeInteger)) {
-      return new DurationValue(parts[0] as number, parts[1] as number, parts[2] as number, parts[3] as number);
-    }
-    throw arithmeticError('IntegerOverflow', 'duration multiplication overflows');
+    const months = d.months * f;
+    const days = d.days * f;
+    if (!Number.isSafeInteger(months) || !Number.isSafeInteger(days)) throw arithmeticError('IntegerOverflow', 'duration multiplication overflows');
+    return exactDuration(months, days, d.seconds * factor, BigInt(d.nanos) * factor);
   }
-  return approximate(d.months * factor, d.days * factor, d.seconds * factor, d.nanos * factor);
+  return approximate(d.months * factor, d.days * factor, Number(d.seconds) * factor, d.nanos * factor);
 }
 
 export function durationDivide(d: DurationValue, divisor: bigint | number): DurationValue {
   const f = Number(divisor);
   if (f === 0) throw arithmeticError('DivisionByZero', 'duration divided by zero');
-  return approximate(d.months / f, d.days / f, d.seconds / f, d.nanos / f);
+  return approximate(d.months / f, d.days / f, Number(d.seconds) / f, d.nanos / f);
 }
 
 function approximate(months: number, days: number, seconds: number, nanos: number): DurationValue {

@@ -1,5 +1,5 @@
 import { civilFromDays, daysFromCivil, NANOS_PER_DAY, NANOS_PER_SECOND, plusMonths } from '../../common/values/calendar.js';
-import { DateTimeValue, DateValue, DurationValue, LocalDateTimeValue, LocalTimeValue, TimeValue } from '../../common/values/temporal.js';
+import { DateTimeValue, DateValue, DurationValue, durationSecondsFit, LocalDateTimeValue, LocalTimeValue, TimeValue } from '../../common/values/temporal.js';
 import { dateTimeFromLocal, withZoneSameInstant, zoneOf, type ZoneSpec } from '../../common/values/zoned.js';
 import { arithmeticError } from '../errors.js';
 import type { TemporalPoint } from './temporal-arithmetic.js';
@@ -149,7 +149,13 @@ function betweenTimes(a: Parts, b: Parts, unit: BetweenUnit): DurationValue {
 
 function fromNanos(months: number, days: number, nanos: bigint): DurationValue {
   const ns = BigInt(NANOS_PER_SECOND);
-  const seconds = Number(nanos / ns);
-  if (!Number.isSafeInteger(seconds)) throw arithmeticError('IntegerOverflow', 'duration seconds out of range');
-  return new DurationValue(months, days, seconds, Number(nanos % ns));
+  // Floored, so the nanoseconds are in [0, 1e9) before the range check.
+  let seconds = nanos / ns;
+  let rest = nanos % ns;
+  if (rest < 0n) {
+    seconds -= 1n;
+    rest += ns;
+  }
+  if (!durationSecondsFit(seconds)) throw arithmeticError('IntegerOverflow', 'duration seconds out of range');
+  return new DurationValue(months, days, seconds, Number(rest));
 }

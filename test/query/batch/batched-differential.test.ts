@@ -10,8 +10,10 @@ import { canonical, withDb } from '../engine/support.js';
 
 /**
  * Batched pipelines against the row operators: generated queries of the shapes the batch compiler
- * takes (label scan, one or two expands of any type and direction, end labels, filters over both
- * ends, grouping keys and every aggregate) and some it only partly covers (functions, division,
+ * takes (label scan, one or two expands of any type and direction, end labels, cycles closed by an
+ * expand into a bound node, OPTIONAL MATCH of one hop with its WHERE, filters over both ends, grouping
+ * keys including bare nodes, every aggregate, count(DISTINCT) of nodes and relationships too, and
+ * RETURN DISTINCT and ORDER BY with and without LIMIT and SKIP) and some it only partly covers (functions, division,
  * relationship properties), over a graph with mixed-type, absent and huge integer properties,
  * several labels and types, self loops and parallel relationships. Each query runs on one snapshot
  * through an engine with batching and one without; rows must agree in order, and a query that
@@ -32,6 +34,8 @@ function generator(r: () => number) {
     const inline = pick(['', '', '', " {s: 'x'}", ' {i: $pi}', ' {m: 1}']);
     let pattern = `(a${pick([':A', ':B', ':C'])}${inline})${arrow(pick(['R', 'S']), 'r1')}(b${label()})`;
     if (hops === 2) pattern += `${arrow(pick(['R', 'S']), 'r2')}(c${label()})`;
+    // A cycle: the last hop closes back on the first node (an expand into a bound node).
+    if (hops === 2 && r() < 0.3) pattern += `${arrow(pick(['R', 'S']), pick(['', 'r3']))}(a)`;
     const prop = (): string => `${pick(vars)}.${pick(KEYS)}`;
     const num = (): string => `${pick(vars)}.${pick(['i', 'f', 'big', 'wide'])}`;
     const atom = (): string =>
@@ -56,13 +60,38 @@ function generator(r: () => number) {
       ])();
     };
     const where = r() < 0.7 ? ` WHERE ${predicate(2)}` : '';
-    const keys = Array.from({ length: Math.floor(r() * 3) }, (_, k) => `${pick([prop(), `${num()} * 2`, `${pick(vars)}.s`])} AS k${k}`);
+    const keys = Array.from({ length: Math.floor(r() * 3) }, (_, k) => `${pick([prop(), `${num()} * 2`, `${pick(vars)}.s`, pick(vars)])} AS k${k}`);
     const aggs = Array.from({ length: 1 + Math.floor(r() * 3) }, (_, k) =>
-      `${pick(['count(*)', `count(${prop()})`, `count(DISTINCT ${prop()})`, `sum(${pick(vars)}.i)`, `sum(${num()})`, `avg(${num()})`, `min(${prop()})`, `max(${prop()})`, `collect(${prop()})`])} AS v${k}`,
+      `${pick(['count(*)', `count(${prop()})`, `count(DISTINCT ${prop()})`, `count(DISTINCT ${pick(vars)})`, `count(DISTINCT r1)`, `count(${pick(vars)})`, `count(r1)`, `sum(${pick(vars)}.i)`, `sum(${num()})`, `avg(${num()})`, `min(${prop()})`, `max(${prop()})`, `collect(${prop()})`])} AS v${k}`,
     );
     if (r() < 0.15) {
       // A degree: the last expand is only counted.
       return `MATCH (a${pick([':A', ':B'])})${arrow(pick(['R', 'S']), '')}(${label()}) RETURN a.${pick(KEYS)} AS k, count(*) AS n`;
+    }
+    if (r() < 0.12) {
+      // ORDER BY, with LIMIT (a top-k) and SKIP or without, straight over the pipeline.
+      // Mostly typed keys (the batched sort takes only those); mixed-type ones run the row operator.
+      const typedKey = (): string => `${pick(vars)}.${pick(['i', 'f', 's', 'wide'])}`;
+      const order = Array.from({ length: 1 + Math.floor(r() * 3) }, () => `${pick([typedKey(), typedKey(), typedKey(), `${typedKey()} * 2`, prop()])} ${pick(['', 'DESC'])}`);
+      const columns = [...new Set([pick(vars), prop(), prop()])].join(', ');
+      // Without LIMIT the sort sits over the projection and runs row at a time; with it, a top-k straight over the pipeline.
+      const page = pick(['', ' LIMIT 5', ' LIMIT 1', ` SKIP 3 LIMIT ${pick(['0', '4', '30'])}`, ' LIMIT 40', ' LIMIT 7', ' LIMIT 12', ' SKIP 1 LIMIT 9']);
+      return `MATCH ${pattern}${where} RETURN ${columns} ORDER BY ${order.join(', ')}${page}`;
+    }
+    if (r() < 0.12) {
+      // DISTINCT straight over the pipeline: a grouping without aggregates, rows in first-seen order.
+      const columns = Array.from({ length: 1 + Math.floor(r() * 2) }, (_, k) => `${pick([prop(), `${num()} * 2`, pick(vars)])} AS d${k}`);
+      return `MATCH ${pattern}${where} RETURN DISTINCT ${columns.join(', ')}`;
+    }
+    if (r() < 0.2) {
+      // OPTIONAL MATCH of the last hop (a left outer expand), its WHERE on both sides; sometimes a MATCH from its end after it.
+      const first = `(a${pick([':A', ':B', ':C'])}${inline})`;
+      const optional =
+        hops === 1
+          ? `MATCH ${first} OPTIONAL MATCH (a)${arrow(pick(['R', 'S']), 'r1')}(b${label()})${where}`
+          : `MATCH ${first}${arrow(pick(['R', 'S']), 'r1')}(b${label()}) OPTIONAL MATCH (b)${arrow(pick(['R', 'S']), 'r2')}(c${label()})${where}`;
+      const then = hops === 1 && r() < 0.25 ? ` MATCH (b)${arrow(pick(['R', 'S']), 'r2')}(c)` : '';
+      return `${optional}${then} RETURN ${[...keys, ...aggs].join(', ')}`;
     }
     return `MATCH ${pattern}${where} RETURN ${[...keys, ...aggs].join(', ')}`;
   };
@@ -147,6 +176,31 @@ describe('batched pipelines', () => {
       expect(batchedRuns.count - before).toBeGreaterThan(QUERIES * 0.8);
       expect(failures).toBeGreaterThan(0);
       expect(failures).toBeLessThan(QUERIES / 2);
+      // The shapes added beside aggregation over scans and expands take the batched path too.
+      for (const marker of [/RETURN DISTINCT/, /OPTIONAL MATCH/, /-\(a\)( WHERE| RETURN)/]) {
+        const some = texts.filter((t) => marker.test(t));
+        const at = batchedRuns.count;
+        for (const text of some) outcome(batched, text, graph);
+        expect(some.length, String(marker)).toBeGreaterThan(3);
+        expect(batchedRuns.count - at, String(marker)).toBeGreaterThan(some.length / 2);
+      }
+      // A top-k straight over the pipeline (property columns only, so the projection moves above it), ties included;
+      // then degrees counted from offsets under relationship uniqueness.
+      for (const text of [
+        'MATCH (a:A)-[r1:R]->(b) RETURN a.i AS ai, b.f AS bf ORDER BY bf DESC, ai LIMIT 7',
+        'MATCH (a:B)-[r1:S]-(b:C) WHERE a.i > -3 RETURN b.s AS s, a.wide AS w ORDER BY s, w DESC SKIP 4 LIMIT 9',
+        'MATCH (a:A)-[r1:R]->(b)-[r2:S]->(c) RETURN a.s AS s, c.i AS ci, b.i AS bi ORDER BY ci, s DESC, bi LIMIT 40',
+        'MATCH (a:C) OPTIONAL MATCH (a)-[r1:R]->(b:A) RETURN a.i AS ai, b.i AS bi ORDER BY bi DESC, ai LIMIT 25',
+        // A counted last expand that must not follow a relationship bound earlier (self-loops and both directions too).
+        'MATCH (a:A)-[r1:R]->(b)-[:R]->() RETURN count(*)',
+        'MATCH (a:B)-[r1:S]-(b)-[:S]-() RETURN a.s AS s, count(*) AS n',
+        'MATCH (a:A)<-[r1:R]-(b)<-[:R]-(:B) RETURN count(*)',
+        'MATCH (a:C)-[r1:R]-(b)-[r2:R]->(c)-[:R]-() RETURN a.i AS i, count(*) AS n',
+      ]) {
+        const at = batchedRuns.count;
+        expect(outcome(batched, text, graph), `seed ${seed}: ${text}`).toEqual(outcome(rows, text, graph));
+        expect(batchedRuns.count - at, text).toBe(1);
+      }
 
       // In time slices that end at every clock read: the batched scan pauses between its chunks.
       const sliced: ExecuteContext = { params: new Map<string, Value>([['pi', 2n], ['ps', 'y']]), memory_limit_bytes: 1 << 28, now_us: 0, slice_ms: 0, clock_check_rows: 1 };

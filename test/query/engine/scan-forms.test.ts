@@ -48,6 +48,40 @@ describe('expands and reads over the scan-friendly forms', () => {
     });
   });
 
+  it('search variable-length patterns over a CSR in the order a walk of the records takes', async () => {
+    const seed = testSeed('scan-forms-var-length');
+    const r = prng(seed);
+    await withDb(async (db) => {
+      await db.query('UNWIND range(1, 120) AS i CREATE (:P {v: i % 7})');
+      const ids = (await db.query('MATCH (n) RETURN id(n)')).rows.map((row) => row[0] as bigint);
+      // Self-loops and parallel relationships included.
+      const edges = Array.from({ length: 420 }, () => {
+        const a = ids[Math.floor(r() * ids.length)]!;
+        return [a, r() < 0.05 ? a : ids[Math.floor(r() * ids.length)]!];
+      });
+      await db.query('UNWIND $e AS e MATCH (a), (b) WHERE id(a) = e[0] AND id(b) = e[1] CREATE (a)-[:K]->(b)', { e: [...edges, ...edges.slice(0, 30)] });
+      // Walks of K add up, in asks of 4,096 relationships, until the store builds its CSR.
+      for (let k = 0; k < 12; k++) await db.query('MATCH (a:P)-[:K]->(b:P) RETURN count(*)');
+      const graph = db.database.latestCommitted();
+      expect(graph instanceof SnapshotView && graph.adjacency('K', 0) !== undefined).toBe(true);
+      const engine = new QueryEngine();
+      const rows = (text: string): string[] => canonical(engine.execute(engine.prepare(text), graph, { params: new Map(), memory_limit_bytes: 1 << 28, now_us: 0 }).rows, true);
+      for (const shape of [
+        'MATCH (a:P)-[r:T*1..3]->(b) WHERE a.v = 1 RETURN id(a), [x IN r | id(x)], id(b)',
+        'MATCH (a:P)<-[r:T*0..2]-(b) WHERE a.v = 2 RETURN id(a), [x IN r | id(x)], id(b)',
+        'MATCH (a:P)-[r:T*2..3]-(b) WHERE a.v = 3 RETURN id(a), [x IN r | id(x)], id(b)',
+        'MATCH (a:P)-[:T*1..2]-(b:P) RETURN count(*), count(DISTINCT b)',
+        'MATCH (a:P)-[r:T*1..4]->(a) RETURN id(a), [x IN r | id(x)]',
+        'MATCH (a:P)-[k:T]->(b)-[r:T*1..2]->(c) WHERE a.v = 4 RETURN id(k), [x IN r | id(x)], id(c)',
+        'MATCH p = (a:P)-[:T*..2]->(b) WHERE a.v = 5 RETURN p',
+      ]) {
+        const fast = rows(shape.replaceAll(':T', ':K'));
+        expect(fast.length, shape).toBeGreaterThan(0);
+        expect(fast, `seed ${seed}: ${shape}`).toEqual(rows(shape.replaceAll(':T', ':K|NONE')));
+      }
+    });
+  });
+
   it('pause at every row over a CSR and resume where they stopped', async () => {
     const seed = testSeed('scan-forms-slices');
     const r = prng(seed);

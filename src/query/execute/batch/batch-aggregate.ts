@@ -4,12 +4,13 @@ import { estimateValueBytes } from '../../../common/values/memory.js';
 import type { Value } from '../../../common/values/value.js';
 import { lookupFunction } from '../../functions/catalog.js';
 import type { Accumulator, AggregateFunction } from '../../functions/definition.js';
+import type { BoundExpression } from '../../bind/bound-expression.js';
 import type { LogicalOp } from '../../plan/logical.js';
 import type { PhysicalOp } from '../context.js';
 import type { OpEnv } from '../read-ops.js';
 import { GROUP_OVERHEAD_BYTES } from '../relational-ops.js';
 import { after, holding, loopArray } from '../slices.js';
-import { BATCH_ROWS, type Batch, type Vec } from './batch.js';
+import { BATCH_ROWS, NULL_ID, type Batch, type Vec } from './batch.js';
 import { batchPlan, formsFor } from './batch-plan.js';
 import { BatchScope, runBatches } from './pipeline.js';
 import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
@@ -32,11 +33,38 @@ interface Grouper {
   assign(keys: readonly Vec[], n: number, out: Int32Array): void;
 }
 
+/** A grouping key: its expression and the slot its value is written to. */
+interface GroupKey {
+  readonly slot: number;
+  readonly expression: BoundExpression;
+}
+
+type AggregateCall = Op<'aggregate'>['aggregation']['aggregates'][number];
+
 export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
-  const { keys, aggregates } = op.aggregation;
+  const keys = op.aggregation.keys.map((k) => ({ slot: k.variable.id, expression: k.expression }));
+  return groupOverBatches(op.input, keys, op.aggregation.aggregates, rows, env);
+}
+
+/**
+ * `RETURN DISTINCT` / `WITH DISTINCT` straight over a batched pipeline (a projection whose items are
+ * the distinct columns): a grouping with no aggregates. Rows come out in the order their values were
+ * first seen, as the row operator passes them on, but only once the input is read (a LIMIT above does
+ * not stop the pipeline early).
+ */
+export function distinctOverBatches(op: Op<'distinct'>, rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
+  const project = op.input;
+  if (project.op !== 'project' || project.items.length !== op.slots.length) return undefined;
+  if (!project.items.every((item, i) => item.variable === op.slots[i])) return undefined;
+  return groupOverBatches(project.input, project.items.map((item) => ({ slot: item.variable, expression: item.expression })), [], rows, env);
+}
+
+function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
   const isCountStar = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && a.call.star && !a.call.distinct);
   const countsOnly = isCountStar.every((x) => x);
-  const plan = batchPlan(op.input, countsOnly);
+  const isDistinctCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && a.call.distinct && a.call.args.length === 1);
+  const isEntityCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && !a.call.distinct && a.call.args.length === 1);
+  const plan = batchPlan(input, countsOnly);
   if (plan === undefined) return undefined;
   const defs = aggregates.map((a) => {
     const def = lookupFunction(a.call.name);
@@ -53,8 +81,23 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
     if (forms === undefined) return rows(arg, sink);
     batchedRuns.count++;
     const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
-    const keyVecs = keys.map((k) => compileVector(k.expression, scope));
-    const argVecs = aggregates.map((a, i) => (isCountStar[i] === true || a.call.args[0] === undefined ? undefined : compileVector(a.call.args[0], scope)));
+    // A single key that is a pipeline entity (`WITH p, count(f)`) groups by its id column.
+    const keyEntity = keys.length === 1 ? entityColumn((keys[0] as (typeof keys)[number]).expression, scope) : undefined;
+    const keyVecs = keyEntity !== undefined ? [] : keys.map((k) => compileVector(k.expression, scope));
+    // count(DISTINCT x) of a pipeline entity reads its id column; nothing boxes its references.
+    const distinctColumns = aggregates.map((a, i) => (isDistinctCount[i] === true ? entityColumn(a.call.args[0], scope) : undefined));
+    // count(x) of a pipeline entity counts the rows whose id is not NULL_ID (an OPTIONAL MATCH's miss).
+    const countedColumns = aggregates.map((a, i) => (isEntityCount[i] === true ? entityColumn(a.call.args[0], scope) : undefined));
+    const argVecs = aggregates.map((a, i) =>
+      isCountStar[i] === true || a.call.args[0] === undefined || distinctColumns[i] !== undefined || countedColumns[i] !== undefined
+        ? undefined
+        : compileVector(a.call.args[0], scope),
+    );
+    /** Per aggregate, whether its distinct values are counted as numbers (entity ids, exact integers, dictionary codes). */
+    const distinctNumbers = aggregates.map((_, i) => {
+      const c = argVecs[i];
+      return isDistinctCount[i] === true && (distinctColumns[i] !== undefined || (c !== undefined && (c.kind === 'code' || (c.kind === 'num' && c.integer))));
+    });
     const extraVecs = aggregates.map((a) => (a.call.args[1] === undefined ? undefined : compileVector(a.call.args[1], scope)));
     const na = aggregates.length;
     /** Per group: its key, its accumulators (none for count(*)) and its count(*) tallies. */
@@ -70,14 +113,41 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
       reserve(GROUP_OVERHEAD_BYTES + estimateValueBytes(key));
       groupKeys.push(key);
       // With only count(*) (a degree ranking: one group per node) a group holds no accumulator at all.
-      accs.push(countsOnly ? NO_ACCUMULATORS : defs.map((d, a) => (isCountStar[a] === true ? undefined : d.create(options[a] as (typeof options)[number]))));
+      accs.push(
+        countsOnly
+          ? NO_ACCUMULATORS
+          : defs.map((d, a) =>
+              isCountStar[a] === true
+                ? undefined
+                : distinctNumbers[a] === true
+                  ? new DistinctNumbers()
+                  : countedColumns[a] !== undefined
+                    ? new EntityCount()
+                    : d.create(options[a] as (typeof options)[number]),
+            ),
+      );
       counts.push(0);
       return groupKeys.length - 1;
     };
-    const grouper = grouperFor(keyVecs, newGroup);
+    const grouper = keyEntity === undefined ? grouperFor(keyVecs, newGroup) : undefined;
+    const byEntity = keyEntity === undefined ? undefined : entityGrouper(scope.entityRef(keyEntity), newGroup);
     const gids = new Int32Array(BATCH_ROWS);
     /** One aggregate's values into each row's group, in row order: a loop per aggregate over the batch. */
+    /** count(DISTINCT x) by number: `at(i)` is row i's id, integer or code, or NO_NUMBER for null. */
+    const feedDistinct = (a: number, n: number, at: (i: number) => number): void => {
+      let grown = 0;
+      for (let i = 0; i < n; i++) {
+        const x = at(i);
+        if (x !== NO_NUMBER) grown += ((accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as DistinctNumbers).addNumber(x);
+      }
+      if (grown !== 0) reserve(grown * DistinctNumbers.ENTRY_BYTES);
+    };
     const feed = (a: number, n: number, c: Vectorized, v: Vec, xc: Vectorized | undefined, xv: Vec | undefined): void => {
+      if (distinctNumbers[a] === true) {
+        if (v.kind === 'code') feedDistinct(a, n, (i) => (v.codes[i] as number) < 0 ? NO_NUMBER : (v.codes[i] as number));
+        else if (v.kind === 'num') feedDistinct(a, n, (i) => (v.nulls[i] === 1 ? NO_NUMBER : (v.values[i] as number)));
+        return;
+      }
       if (v.kind === 'num' && c.kind === 'num' && c.integer && xc === undefined && exactIntegers[a] === true) {
         for (let i = 0; i < n; i++) {
           const acc = (accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator;
@@ -100,11 +170,24 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
     };
     const consume = (b: Batch, weights: Float64Array | undefined): void => {
       const n = b.length;
-      grouper.assign(keyVecs.map((k) => k.run(b)), n, gids);
+      if (byEntity !== undefined) byEntity(b.columns[keyEntity as number] as Int32Array, n, gids);
+      else (grouper as Grouper).assign(keyVecs.map((k) => k.run(b)), n, gids);
       // count(*) tallies, by the counted expand's weight when there is one.
       if (weights === undefined) for (let i = 0; i < n; i++) counts[gids[i] as number]! += 1;
       else for (let i = 0; i < n; i++) counts[gids[i] as number]! += weights[i] as number;
       for (let a = 0; a < na; a++) {
+        const counted = countedColumns[a];
+        if (counted !== undefined) {
+          const column = b.columns[counted] as Int32Array;
+          for (let i = 0; i < n; i++) if (column[i] !== NULL_ID) ((accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as EntityCount).n++;
+          continue;
+        }
+        const ids = distinctColumns[a];
+        if (ids !== undefined) {
+          const column = b.columns[ids] as Int32Array;
+          feedDistinct(a, n, (i) => (column[i] === NULL_ID ? NO_NUMBER : (column[i] as number)));
+          continue;
+        }
         const c = argVecs[a];
         if (c === undefined) {
           // count(*) has its tally; an aggregate without arguments is fed nulls.
@@ -115,7 +198,7 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
         feed(a, n, c, c.run(b), xc, xc?.run(b));
       }
     };
-    const keySlots = keys.map((k) => k.variable.id);
+    const keySlots = keys.map((k) => k.slot);
     const nk = keys.length;
     const emit = () => {
       // Without grouping keys there is always one row, even over no input (count(*) is 0).
@@ -145,10 +228,81 @@ export function aggregateOverBatches(op: Op<'aggregate'>, rows: PhysicalOp, env:
 export const batchedRuns = { count: 0 };
 
 const NO_GROUP = -1;
+/** Not a value: what a null gives count(DISTINCT) by number (ids and codes are never negative; integers use the null mask first). */
+const NO_NUMBER = Number.NEGATIVE_INFINITY;
+
+/**
+ * count(DISTINCT x) whose values are numbers that stand for them one to one within a run: entity ids,
+ * exact integers of one typed column, or dictionary codes of one string column.
+ */
+class DistinctNumbers implements Accumulator {
+  static readonly ENTRY_BYTES = 16;
+  private readonly seen = new Set<number>();
+  add(): void {
+    assert(false, 'count(DISTINCT) by number is fed numbers only');
+  }
+  /** Adds `x` and answers 1 when it is new, 0 otherwise. */
+  addNumber(x: number): number {
+    const before = this.seen.size;
+    this.seen.add(x);
+    return this.seen.size - before;
+  }
+  result(): Value {
+    return BigInt(this.seen.size);
+  }
+  memoryBytes(): number {
+    return this.seen.size * DistinctNumbers.ENTRY_BYTES;
+  }
+}
+
+/** count(x) of a pipeline entity: the rows where it is not null. */
+class EntityCount implements Accumulator {
+  readonly fixed = true;
+  n = 0;
+  add(): void {
+    assert(false, 'count of an entity column is tallied by the pipeline');
+  }
+  result(): Value {
+    return BigInt(this.n);
+  }
+  memoryBytes(): number {
+    return 16;
+  }
+}
+
+/** The batch column of `e` when it is a bare variable the pipeline binds to an entity. */
+function entityColumn(e: BoundExpression | undefined, scope: BatchScope): number | undefined {
+  if (e === undefined || e.kind !== 'variable') return undefined;
+  return scope.position(e.variable.id)?.column;
+}
 const NO_ACCUMULATORS: readonly (Accumulator | undefined)[] = [];
 
 /** An integer key whose column's magnitudes stay within this finds its group in a table indexed by value, not a Map. */
 const DIRECT_KEY_MAGNITUDE_MAX = 1 << 20;
+
+/** Groups by entity id: the group's key is the entity's reference, made once per group. */
+function entityGrouper(refOf: (id: number) => Value, newGroup: (key: Value) => number): (ids: Int32Array, n: number, out: Int32Array) => void {
+  const byId = new Map<number, number>();
+  // No id is below NULL_ID, so the first row never matches.
+  let last = NULL_ID - 1;
+  let lastGroup = NO_GROUP;
+  return (ids, n, out) => {
+    for (let i = 0; i < n; i++) {
+      const id = ids[i] as number;
+      // Rows expanded from one node come in a run.
+      if (id !== last) {
+        let g = byId.get(id);
+        if (g === undefined) {
+          g = newGroup(refOf(id));
+          byId.set(id, g);
+        }
+        last = id;
+        lastGroup = g;
+      }
+      out[i] = lastGroup;
+    }
+  };
+}
 
 function grouperFor(keys: readonly Vectorized[], newGroup: (key: Value) => number): Grouper {
   if (keys.length === 0) {

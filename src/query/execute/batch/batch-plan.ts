@@ -11,7 +11,30 @@ import type { LayoutColumn } from './batch.js';
  */
 type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
 
-export type Stage = { readonly kind: 'expand'; readonly op: Op<'expand'> } | { readonly kind: 'filter'; readonly op: Op<'filter'> };
+export type Stage =
+  | { readonly kind: 'expand'; readonly op: Op<'expand'> }
+  | { readonly kind: 'filter'; readonly op: Op<'filter'> }
+  /**
+   * OPTIONAL MATCH of one hop from a node the pipeline holds, with the filters of its WHERE: a left
+   * outer expand. A row whose expansions all fail the filters goes on once, with NULL_ID in the
+   * columns of the relationship and the end node.
+   */
+  | { readonly kind: 'optional'; readonly op: Op<'optional'>; readonly expand: Op<'expand'>; readonly filters: readonly Op<'filter'>[] };
+
+/** The inner side of an OPTIONAL MATCH as one expand from the argument under filters, or undefined. */
+function optionalInner(op: Op<'optional'>): { expand: Op<'expand'>; filters: Op<'filter'>[] } | undefined {
+  const filters: Op<'filter'>[] = [];
+  let inner = op.inner;
+  while (inner.op === 'filter') {
+    filters.unshift(inner);
+    inner = inner.input;
+  }
+  if (inner.op !== 'expand' || inner.input.op !== 'argument' || inner.into) return undefined;
+  const expand = inner;
+  // Only the expand's own slots are nulled (a path or a second pattern would null more).
+  if (!op.nulls.every((s) => s === expand.rel || s === expand.to)) return undefined;
+  return { expand, filters };
+}
 
 export interface BatchPlan {
   readonly scan: Op<'node_scan'> & { readonly label: string };
@@ -19,8 +42,8 @@ export interface BatchPlan {
   readonly stages: readonly Stage[];
   readonly layout: readonly LayoutColumn[];
   /**
-   * An expand at the top that nothing above reads (its relationship and end node unused, no
-   * uniqueness to check): its rows are only counted, so it gives each input row a weight, the number
+   * An expand at the top that nothing above reads (its relationship and end node unused): its rows
+   * are only counted (less the relationships uniqueness rules out), so it gives each input row a weight, the number
    * of relationships it would expand along, read from the CSR offsets, instead of making the rows.
    */
   readonly counted?: Op<'expand'>;
@@ -28,8 +51,10 @@ export interface BatchPlan {
 
 /** Whether `op` can be an expand of a batched pipeline whose layout so far is `layout`. */
 function batchableExpand(op: Op<'expand'>, layout: readonly LayoutColumn[]): boolean {
-  if (op.range !== undefined || op.shortest !== undefined || op.rel_bound || op.into || op.rel_props !== undefined || op.types.length !== 1) return false;
+  if (op.range !== undefined || op.shortest !== undefined || op.rel_bound || op.rel_props !== undefined || op.types.length !== 1) return false;
   if (!layout.some((c) => c.slot === op.from && c.entity === 'node')) return false;
+  // An expand into a node bound earlier (the closing edge of a cycle) keeps the rows whose end is that node.
+  if (op.into && !layout.some((c) => c.slot === op.to && c.entity === 'node')) return false;
   return op.unique_from.every((s) => layout.some((c) => c.slot === s && c.entity === 'relationship'));
 }
 
@@ -43,25 +68,35 @@ export function batchPlan(input: LogicalOp, countOnly: boolean): BatchPlan | und
   for (;;) {
     if (op.op === 'filter') chain.unshift({ kind: 'filter', op });
     else if (op.op === 'expand') chain.unshift({ kind: 'expand', op });
-    else break;
+    else if (op.op === 'optional') {
+      const inner = optionalInner(op);
+      if (inner === undefined) return undefined;
+      chain.unshift({ kind: 'optional', op, ...inner });
+    } else break;
     op = op.input;
   }
   if (op.op !== 'node_scan' || op.label === undefined || op.input.op !== 'argument' || op.text !== undefined) return undefined;
   const scan = op as Op<'node_scan'> & { readonly label: string };
-  if (!chain.some((s) => s.kind === 'expand')) return undefined;
+  if (!chain.some((s) => s.kind !== 'filter')) return undefined;
   const top = chain[chain.length - 1] as Stage;
   let counted: Op<'expand'> | undefined;
-  if (countOnly && top.kind === 'expand' && top.op.rel_unused === true && top.op.to_unused === true && top.op.unique_from.length === 0) {
+  if (countOnly && top.kind === 'expand' && !top.op.into && top.op.rel_unused === true && top.op.to_unused === true) {
     counted = top.op;
     chain.pop();
   }
   const layout: LayoutColumn[] = [{ slot: scan.variable, entity: 'node' }];
   for (const s of [...chain, ...(counted === undefined ? [] : [{ kind: 'expand' as const, op: counted }])]) {
-    if (s.kind !== 'expand') continue;
+    if (s.kind === 'filter') continue;
+    if (s.kind === 'optional') {
+      if (!batchableExpand(s.expand, layout)) return undefined;
+      if (s.expand.rel_unused !== true) layout.push({ slot: s.expand.rel, entity: 'relationship', nullable: true });
+      if (s.expand.to_unused !== true) layout.push({ slot: s.expand.to, entity: 'node', nullable: true });
+      continue;
+    }
     if (!batchableExpand(s.op, layout)) return undefined;
     if (s.op === counted) break;
     if (s.op.rel_unused !== true) layout.push({ slot: s.op.rel, entity: 'relationship' });
-    if (s.op.to_unused !== true) layout.push({ slot: s.op.to, entity: 'node' });
+    if (s.op.to_unused !== true && !s.op.into) layout.push({ slot: s.op.to, entity: 'node' });
   }
   return counted === undefined ? { scan, stages: chain, layout } : { scan, stages: chain, layout, counted };
 }
@@ -106,7 +141,7 @@ export function formsFor(plan: BatchPlan, env: OpEnv): Forms | undefined {
 }
 
 export function expandsOf(plan: BatchPlan): Op<'expand'>[] {
-  const out = plan.stages.flatMap((s) => (s.kind === 'expand' ? [s.op] : []));
+  const out = plan.stages.flatMap((s) => (s.kind === 'expand' ? [s.op] : s.kind === 'optional' ? [s.expand] : []));
   if (plan.counted !== undefined) out.push(plan.counted);
   return out;
 }

@@ -15,7 +15,12 @@ export type EntityKind = 'node' | 'relationship';
 export interface LayoutColumn {
   readonly slot: number;
   readonly entity: EntityKind;
+  /** Bound by an OPTIONAL MATCH: NULL_ID marks a row where it found nothing. */
+  readonly nullable?: boolean;
 }
+
+/** The id an optional column holds where its OPTIONAL MATCH found nothing (ids are never negative). */
+export const NULL_ID = -1;
 
 export class Batch {
   /** Invariant: 0 <= length <= BATCH_ROWS; positions at or past it hold stale ids. */

@@ -8,9 +8,9 @@ import { asPredicate } from '../../values/coerce.js';
 import type { Row } from '../context.js';
 import type { OpEnv } from '../read-ops.js';
 import type { Slices } from '../slices.js';
-import { Batch, BATCH_ROWS, NULL_BOOL, valueBuffer, type EntityKind } from './batch.js';
+import { Batch, BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type EntityKind } from './batch.js';
 import { expandsOf, type BatchPlan, type Forms, type Stage } from './batch-plan.js';
-import { countedExpand, expandStage, filterStage, scanEqualities, type BatchConsumer } from './stages.js';
+import { countedExpand, expandStage, filterStage, optionalStage, scanEqualities, type BatchConsumer } from './stages.js';
 import { typedColumn, type TypedColumn } from './typed-columns.js';
 import { boxed, compileVector, type VectorScope } from './vector-expressions.js';
 
@@ -28,7 +28,7 @@ import { boxed, compileVector, type VectorScope } from './vector-expressions.js'
 
 /** The expressions of one run over a plan's batches, typed against the columns the run reads. */
 export class BatchScope implements VectorScope {
-  private readonly positions = new Map<number, { readonly column: number; readonly entity: EntityKind }>();
+  private readonly positions = new Map<number, { readonly column: number; readonly entity: EntityKind; readonly nullable: boolean }>();
   private readonly columns = new Map<string, TypedColumn | undefined>();
   readonly params: ReadonlyMap<string, Value>;
 
@@ -38,11 +38,11 @@ export class BatchScope implements VectorScope {
     readonly arg: Row,
     private readonly demand: number,
   ) {
-    plan.layout.forEach((c, i) => this.positions.set(c.slot, { column: i, entity: c.entity }));
+    plan.layout.forEach((c, i) => this.positions.set(c.slot, { column: i, entity: c.entity, nullable: c.nullable === true }));
     this.params = env.cx.params;
   }
 
-  position(slot: number): { readonly column: number; readonly entity: EntityKind } | undefined {
+  position(slot: number): { readonly column: number; readonly entity: EntityKind; readonly nullable: boolean } | undefined {
     return this.positions.get(slot);
   }
 
@@ -52,6 +52,14 @@ export class BatchScope implements VectorScope {
       this.columns.set(key, values === undefined ? undefined : typedColumn(values));
     }
     return this.columns.get(key);
+  }
+
+  /** The reference of an id in batch column `column` (a node or a relationship, as the layout says). */
+  entityRef(column: number): (id: number) => Value {
+    const graph = this.env.cx.graph as SnapshotView;
+    return (this.plan.layout[column] as (typeof this.plan.layout)[number]).entity === 'node'
+      ? (id) => (id === NULL_ID ? null : graph.nodeRef(id))
+      : (id) => (id === NULL_ID ? null : graph.edgeRef(id));
   }
 
   /** Row by row: each row of the batch becomes a row of references (only the slots `e` reads), evaluated by the row evaluator. */
@@ -66,7 +74,7 @@ export class BatchScope implements VectorScope {
       for (let i = 0, n = b.length; i < n; i++) {
         for (const c of fill) {
           const id = (b.columns[c.i] as Int32Array)[i] as number;
-          row[c.slot] = c.entity === 'node' ? graph.nodeRef(id) : graph.edgeRef(id);
+          row[c.slot] = id === NULL_ID ? null : c.entity === 'node' ? graph.nodeRef(id) : graph.edgeRef(id);
         }
         out[i] = f(row);
       }
@@ -106,7 +114,11 @@ export function runBatches(plan: BatchPlan, forms: Forms, scope: BatchScope, env
   for (let s = plan.stages.length - 1; s >= 0; s--) {
     const stage = plan.stages[s] as Stage;
     if (stage.kind === 'filter') push = filterStage(scope.predicate(stage.op.predicate), push);
-    else {
+    else if (stage.kind === 'optional') {
+      const filters = stage.filters.map((f) => scope.predicate(f.predicate));
+      push = optionalStage(stage.expand, filters, plan, forms.csrs[k] as TypeAdjacency, forms.bitmaps[k] as readonly Uint8Array[], width, deadline.check.bind(deadline), push);
+      k--;
+    } else {
       push = expandStage(stage.op, plan, forms.csrs[k] as TypeAdjacency, forms.bitmaps[k] as readonly Uint8Array[], width, deadline.check.bind(deadline), push);
       k--;
     }

@@ -3,7 +3,9 @@ import type { NodeState } from '../../../projections/graph/records.js';
 import type { LogicalOp } from '../../plan/logical.js';
 import type { Row } from '../context.js';
 import { propertyEquals, type OpEnv } from '../read-ops.js';
-import { Batch, BATCH_ROWS } from './batch.js';
+import type { Value } from '../../../common/values/value.js';
+import { Batch, BATCH_ROWS, NULL_ID } from './batch.js';
+import { EXACT_INTEGER_MAX, typedColumn, type TypedColumn } from './typed-columns.js';
 import type { BatchPlan } from './batch-plan.js';
 
 /**
@@ -22,6 +24,15 @@ export type BatchConsumer = (b: Batch, weights: Float64Array | undefined) => voi
 export function scanEqualities(scan: BatchPlan['scan'], env: OpEnv, arg: Row, demand: number): ((node: NodeState) => boolean) | undefined {
   if (scan.props.length === 0) return undefined;
   const tests = scan.props.map((p) => ({ key: p.key, wanted: env.exprs.compile(p.value)(arg), column: env.access.nodeColumn(p.key, demand) }));
+  const typed = tests.map((t) => (t.column === undefined ? undefined : typedEquality(typedColumn(t.column), t.wanted)));
+  if (typed.every((f) => f !== undefined)) {
+    // Every equality on a typed column: doubles or dictionary codes compared by node id, nothing boxed.
+    const fs = typed as ((id: number) => boolean)[];
+    return (node) => {
+      for (let i = 0; i < fs.length; i++) if (!(fs[i] as (id: number) => boolean)(node.id)) return false;
+      return true;
+    };
+  }
   return (node) => {
     for (const t of tests) {
       const v = t.column === undefined ? node.props.get(t.key) : t.column[node.id];
@@ -29,6 +40,26 @@ export function scanEqualities(scan: BatchPlan['scan'], env: OpEnv, arg: Row, de
     }
     return true;
   };
+}
+
+/**
+ * `n.key = wanted` on a typed column, by node id: numbers by value (an INTEGER equals the FLOAT of the
+ * same value, as `=` has them), strings by dictionary code; undefined when the pair is not typed so.
+ */
+function typedEquality(column: TypedColumn, wanted: Value): ((id: number) => boolean) | undefined {
+  if ((column.kind === 'int' || column.kind === 'float') && (typeof wanted === 'bigint' || typeof wanted === 'number')) {
+    if (typeof wanted === 'bigint' && (wanted > BigInt(EXACT_INTEGER_MAX) || wanted < -BigInt(EXACT_INTEGER_MAX))) return undefined;
+    const x = Number(wanted);
+    if (Number.isNaN(x)) return undefined;
+    const { values, nulls } = column;
+    return (id) => nulls[id] !== 1 && values[id] === x;
+  }
+  if (column.kind === 'string' && typeof wanted === 'string') {
+    const code = column.index.get(wanted);
+    const codes = column.codes;
+    return code === undefined ? () => false : (id) => codes[id] === code;
+  }
+  return undefined;
 }
 
 /** Keeps the rows whose predicate is TRUE, compacting the batch's bound columns in place. */
@@ -69,7 +100,9 @@ export function expandStage(
   const column = (slot: number): number => plan.layout.findIndex((c) => c.slot === slot);
   const from = column(op.from);
   const relAt = op.rel_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.rel && c.entity === 'relationship');
-  const toAt = op.to_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.to && c.entity === 'node');
+  const toAt = op.to_unused === true || op.into ? -1 : plan.layout.findIndex((c) => c.slot === op.to && c.entity === 'node');
+  // Into: the end must be the node the row already holds in `to`.
+  const targetAt = op.into ? column(op.to) : -1;
   // Columns bound below this expand: a prefix of the layout.
   const bound = Math.min(...[relAt, toAt].filter((x) => x >= 0), width);
   const unique = op.unique_from.map((s) => plan.layout.findIndex((c) => c.slot === s && c.entity === 'relationship'));
@@ -86,8 +119,12 @@ export function expandStage(
     const outCols = out.columns;
     const rels = relAt >= 0 ? (outCols[relAt] as Int32Array) : undefined;
     const tos = toAt >= 0 ? (outCols[toAt] as Int32Array) : undefined;
+    const targets = targetAt >= 0 ? (inCols[targetAt] as Int32Array) : undefined;
     for (let i = 0, n = b.length; i < n; i++) {
       const at = src[i] as number;
+      // A node an OPTIONAL MATCH did not find has no relationships.
+      if (at === NULL_ID) continue;
+      const target = targets === undefined ? -1 : (targets[i] as number);
       for (let p = 0; p < parts.length; p++) {
         const rows = parts[p] as TypeAdjacency['out'];
         const { offsets, ends, edges } = rows;
@@ -96,6 +133,7 @@ export function expandStage(
           const end = ends[j] as number;
           const edge = edges[j] as number;
           if (p === 1 && end === at) continue;
+          if (targets !== undefined && end !== target) continue;
           let used = false;
           for (let u = 0; u < unique.length; u++) if ((inCols[unique[u] as number] as Int32Array)[i] === edge) used = true;
           if (used || (bitmaps.length > 0 && !hasAll(bitmaps, end))) continue;
@@ -156,21 +194,149 @@ export function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjace
   };
   // One end label and one side: the per-node counts of ends with the label, made once.
   const single = bitmaps.length === 1 && direction !== 'both' ? degreesWithLabel(direction === 'in' ? csr.into : csr.out, bitmaps[0] as Uint8Array) : undefined;
+  // Relationships bound earlier in the MATCH may not be followed again: each one found in the row's
+  // counted slice takes one off its weight (it sits at most once per side; a self-loop once in all).
+  const unique = op.unique_from.map((s) => plan.layout.findIndex((c) => c.slot === s && c.entity === 'relationship'));
+  const holds = (rows: TypeAdjacency['out'], at: number, edge: number, skipSelf: boolean): boolean => {
+    if (at >= rows.offsets.length - 1) return false;
+    for (let j = rows.offsets[at] as number, hi = rows.offsets[at + 1] as number; j < hi; j++) {
+      if ((rows.edges[j] as number) !== edge) continue;
+      const end = rows.ends[j] as number;
+      return !(skipSelf && end === at) && (bitmaps.length === 0 || hasAll(bitmaps, end));
+    }
+    return false;
+  };
+  const excluded = (i: number, at: number, cols: readonly Int32Array[]): number => {
+    let x = 0;
+    for (let u = 0; u < unique.length; u++) {
+      const edge = (cols[unique[u] as number] as Int32Array)[i] as number;
+      if (direction !== 'in' && holds(csr.out, at, edge, false)) x++;
+      else if (direction !== 'out' && holds(csr.into, at, edge, direction === 'both')) x++;
+    }
+    return x;
+  };
   return (b) => {
     const src = b.columns[from] as Int32Array;
     const cols = b.columns;
     let w = 0;
     for (let i = 0, n = b.length; i < n; i++) {
       const at = src[i] as number;
+      if (at === NULL_ID) continue;
       let k = 0;
       if (single !== undefined) k = at < single.length ? (single[at] as number) : 0;
       else if (direction !== 'in') k += count(csr.out.offsets, csr.out.ends, at, false);
       if (single === undefined && direction !== 'out') k += count(csr.into.offsets, csr.into.ends, at, direction === 'both');
+      if (unique.length > 0 && k > 0) k -= excluded(i, at, cols);
       if (k === 0) continue;
       if (w !== i) for (let c = 0; c < cols.length; c++) (cols[c] as Int32Array)[w] = (cols[c] as Int32Array)[i] as number;
       weights[w++] = k;
     }
     b.length = w;
     if (w > 0) next(b, weights);
+  };
+}
+
+/**
+ * OPTIONAL MATCH of one hop (see Stage in batch-plan.ts), as a left outer expand: each row's CSR
+ * slice goes into `found`, with the input row it came from in `source`; the WHERE's filters run over
+ * `found` a batch at a time; then rows go on in input order, each input row's matches or, when none
+ * passed, the input row once with NULL_ID in the relationship and end node columns.
+ */
+export function optionalStage(
+  op: Op<'expand'>,
+  filters: readonly ((b: Batch) => Uint8Array)[],
+  plan: BatchPlan,
+  csr: TypeAdjacency,
+  bitmaps: readonly Uint8Array[],
+  width: number,
+  check: () => void,
+  next: BatchConsumer,
+): BatchConsumer {
+  const from = plan.layout.findIndex((c) => c.slot === op.from && c.entity === 'node');
+  const relAt = op.rel_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.rel && c.entity === 'relationship');
+  const toAt = op.to_unused === true ? -1 : plan.layout.findIndex((c) => c.slot === op.to && c.entity === 'node');
+  const bound = Math.min(...[relAt, toAt].filter((x) => x >= 0), width);
+  const unique = op.unique_from.map((s) => plan.layout.findIndex((c) => c.slot === s && c.entity === 'relationship'));
+  const parts = op.direction === 'both' ? [csr.out, csr.into] : [op.direction === 'in' ? csr.into : csr.out];
+  const found = new Batch(width);
+  const source = new Int32Array(BATCH_ROWS);
+  const out = new Batch(width);
+  const matched = new Uint8Array(BATCH_ROWS);
+  let input: Batch = found;
+  /** Input rows before this one have gone on (matched or as a null row). */
+  let resolved = 0;
+  const flushOut = (): void => {
+    next(out, undefined);
+    out.length = 0;
+    check();
+  };
+  const emitNull = (i: number): void => {
+    const w = out.length;
+    for (let c = 0; c < bound; c++) (out.columns[c] as Int32Array)[w] = (input.columns[c] as Int32Array)[i] as number;
+    if (relAt >= 0) (out.columns[relAt] as Int32Array)[w] = NULL_ID;
+    if (toAt >= 0) (out.columns[toAt] as Int32Array)[w] = NULL_ID;
+    out.length = w + 1;
+    if (out.length === BATCH_ROWS) flushOut();
+  };
+  /** Filters `found`, then sends its rows on in order, with the null rows of the input rows before them. */
+  const drain = (): void => {
+    for (const f of filters) {
+      const keep = f(found);
+      let w = 0;
+      for (let r = 0, n = found.length; r < n; r++) {
+        if (keep[r] !== 1) continue;
+        if (w !== r) {
+          for (let c = 0; c < width; c++) (found.columns[c] as Int32Array)[w] = (found.columns[c] as Int32Array)[r] as number;
+          source[w] = source[r] as number;
+        }
+        w++;
+      }
+      found.length = w;
+    }
+    for (let r = 0, n = found.length; r < n; r++) {
+      const s = source[r] as number;
+      for (let k = resolved; k < s; k++) if (matched[k] === 0) emitNull(k);
+      resolved = s;
+      matched[s] = 1;
+      const w = out.length;
+      for (let c = 0; c < width; c++) (out.columns[c] as Int32Array)[w] = (found.columns[c] as Int32Array)[r] as number;
+      out.length = w + 1;
+      if (out.length === BATCH_ROWS) flushOut();
+    }
+    found.length = 0;
+  };
+  return (b) => {
+    input = b;
+    resolved = 0;
+    matched.fill(0, 0, b.length);
+    const src = b.columns[from] as Int32Array;
+    const inCols = b.columns;
+    const fCols = found.columns;
+    for (let i = 0, n = b.length; i < n; i++) {
+      const at = src[i] as number;
+      if (at === NULL_ID) continue;
+      for (let p = 0; p < parts.length; p++) {
+        const { offsets, ends, edges } = parts[p] as TypeAdjacency['out'];
+        if (at >= offsets.length - 1) continue;
+        for (let j = offsets[at] as number, hi = offsets[at + 1] as number; j < hi; j++) {
+          const end = ends[j] as number;
+          const edge = edges[j] as number;
+          if (p === 1 && end === at) continue;
+          let used = false;
+          for (let u = 0; u < unique.length; u++) if ((inCols[unique[u] as number] as Int32Array)[i] === edge) used = true;
+          if (used || (bitmaps.length > 0 && !hasAll(bitmaps, end))) continue;
+          const w = found.length;
+          for (let c = 0; c < bound; c++) (fCols[c] as Int32Array)[w] = (inCols[c] as Int32Array)[i] as number;
+          if (relAt >= 0) (fCols[relAt] as Int32Array)[w] = edge;
+          if (toAt >= 0) (fCols[toAt] as Int32Array)[w] = end;
+          source[w] = i;
+          found.length = w + 1;
+          if (found.length === BATCH_ROWS) drain();
+        }
+      }
+    }
+    if (found.length > 0) drain();
+    for (let k = resolved, n = b.length; k < n; k++) if (matched[k] === 0) emitNull(k);
+    if (out.length > 0) flushOut();
   };
 }

@@ -1,6 +1,6 @@
 import type { Value } from '../../../common/values/value.js';
 import type { BoundExpression } from '../../bind/bound-expression.js';
-import { Batch, BATCH_ROWS, NULL_BOOL, valueBuffer, type EntityKind, type Vec } from './batch.js';
+import { Batch, BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type EntityKind, type Vec } from './batch.js';
 import { EXACT_INTEGER_MAX, type TypedColumn } from './typed-columns.js';
 
 /**
@@ -37,7 +37,8 @@ export type Vectorized = Exclude<Compiled, { kind: 'text' }>;
 
 export interface VectorScope {
   /** The batch column of an entity slot, when the pipeline binds it. */
-  position(slot: number): { readonly column: number; readonly entity: EntityKind } | undefined;
+  /** `nullable`: the column may hold NULL_ID (an OPTIONAL MATCH that found nothing), whose properties are null. */
+  position(slot: number): { readonly column: number; readonly entity: EntityKind; readonly nullable: boolean } | undefined;
   /** The typed column of a node property by node id, or undefined when the store keeps none. */
   column(key: string): TypedColumn | undefined;
   readonly params: ReadonlyMap<string, Value>;
@@ -111,6 +112,7 @@ function property(e: Extract<BoundExpression, { kind: 'property' }>, scope: Vect
   const column = scope.column(e.key);
   if (column === undefined) return undefined;
   const c = at.column;
+  const nullable = at.nullable;
   switch (column.kind) {
     case 'int':
     case 'float': {
@@ -120,6 +122,14 @@ function property(e: Extract<BoundExpression, { kind: 'property' }>, scope: Vect
         const ids = b.columns[c] as Int32Array;
         const out = vec.values;
         const outNulls = vec.nulls;
+        if (nullable) {
+          for (let i = 0, n = b.length; i < n; i++) {
+            const id = ids[i] as number;
+            out[i] = id === NULL_ID ? 0 : (values[id] as number);
+            outNulls[i] = id === NULL_ID ? 1 : (nulls[id] as number);
+          }
+          return vec;
+        }
         for (let i = 0, n = b.length; i < n; i++) {
           const id = ids[i] as number;
           out[i] = values[id] as number;
@@ -139,7 +149,8 @@ function property(e: Extract<BoundExpression, { kind: 'property' }>, scope: Vect
         run: (b) => {
           const ids = b.columns[c] as Int32Array;
           const out = vec.codes;
-          for (let i = 0, n = b.length; i < n; i++) out[i] = codes[ids[i] as number] as number;
+          if (nullable) for (let i = 0, n = b.length; i < n; i++) out[i] = ids[i] === NULL_ID ? -1 : (codes[ids[i] as number] as number);
+          else for (let i = 0, n = b.length; i < n; i++) out[i] = codes[ids[i] as number] as number;
           return vec;
         },
       };
@@ -152,6 +163,7 @@ function property(e: Extract<BoundExpression, { kind: 'property' }>, scope: Vect
         run: (b) => {
           const ids = b.columns[c] as Int32Array;
           const out = vec.values;
+          // NULL_ID reads index -1, which no array holds: null.
           for (let i = 0, n = b.length; i < n; i++) out[i] = values[ids[i] as number] ?? null;
           return vec;
         },

@@ -21,96 +21,97 @@ export class CypherParser extends antlr.Parser {
     public static readonly CONSTRAINT = 11;
     public static readonly CONTAINS = 12;
     public static readonly COUNT = 13;
-    public static readonly CREATE = 14;
-    public static readonly DELETE = 15;
-    public static readonly DESC = 16;
-    public static readonly DESCENDING = 17;
-    public static readonly DETACH = 18;
-    public static readonly DISTINCT = 19;
-    public static readonly DROP = 20;
-    public static readonly ELSE = 21;
-    public static readonly END = 22;
-    public static readonly ENDS = 23;
-    public static readonly EXISTS = 24;
-    public static readonly FALSE = 25;
-    public static readonly FOR = 26;
-    public static readonly IF = 27;
-    public static readonly IN = 28;
-    public static readonly INDEX = 29;
-    public static readonly IS = 30;
-    public static readonly KEY = 31;
-    public static readonly LIMIT = 32;
-    public static readonly MATCH = 33;
-    public static readonly MERGE = 34;
-    public static readonly NODE = 35;
-    public static readonly NONE = 36;
-    public static readonly NOT = 37;
-    public static readonly NULL = 38;
-    public static readonly OF = 39;
-    public static readonly ON = 40;
-    public static readonly OPTIONAL = 41;
-    public static readonly OR = 42;
-    public static readonly ORDER = 43;
-    public static readonly REDUCE = 44;
-    public static readonly REMOVE = 45;
-    public static readonly REQUIRE = 46;
-    public static readonly RETURN = 47;
-    public static readonly SET = 48;
-    public static readonly SINGLE = 49;
-    public static readonly SKIP_ = 50;
-    public static readonly STARTS = 51;
-    public static readonly THEN = 52;
-    public static readonly TIMESTAMP = 53;
-    public static readonly TRUE = 54;
-    public static readonly TYPED = 55;
-    public static readonly UNION = 56;
-    public static readonly UNIQUE = 57;
-    public static readonly UNWIND = 58;
-    public static readonly USING = 59;
-    public static readonly WHEN = 60;
-    public static readonly WHERE = 61;
-    public static readonly WITH = 62;
-    public static readonly XOR = 63;
-    public static readonly YIELD = 64;
-    public static readonly COLONCOLON = 65;
-    public static readonly DOTDOT = 66;
-    public static readonly PLUSEQ = 67;
-    public static readonly REGEX_MATCH = 68;
-    public static readonly NEQ = 69;
-    public static readonly LTE = 70;
-    public static readonly GTE = 71;
-    public static readonly EQ = 72;
-    public static readonly LT = 73;
-    public static readonly GT = 74;
-    public static readonly PLUS = 75;
-    public static readonly MINUS = 76;
-    public static readonly STAR = 77;
-    public static readonly SLASH = 78;
-    public static readonly PERCENT = 79;
-    public static readonly CARET = 80;
-    public static readonly DOT = 81;
-    public static readonly COMMA = 82;
-    public static readonly COLON = 83;
-    public static readonly SEMI = 84;
-    public static readonly PIPE = 85;
-    public static readonly DOLLAR = 86;
-    public static readonly LPAREN = 87;
-    public static readonly RPAREN = 88;
-    public static readonly LBRACK = 89;
-    public static readonly RBRACK = 90;
-    public static readonly LBRACE = 91;
-    public static readonly RBRACE = 92;
-    public static readonly HexInteger = 93;
-    public static readonly OctalInteger = 94;
-    public static readonly DecimalInteger = 95;
-    public static readonly FloatLiteral = 96;
-    public static readonly StringLiteral = 97;
-    public static readonly EscapedSymbolicName = 98;
-    public static readonly UnescapedSymbolicName = 99;
-    public static readonly WHITESPACE = 100;
-    public static readonly HINT_COMMENT = 101;
-    public static readonly BLOCK_COMMENT = 102;
-    public static readonly LINE_COMMENT = 103;
+    public static readonly COLLECT = 14;
+    public static readonly CREATE = 15;
+    public static readonly DELETE = 16;
+    public static readonly DESC = 17;
+    public static readonly DESCENDING = 18;
+    public static readonly DETACH = 19;
+    public static readonly DISTINCT = 20;
+    public static readonly DROP = 21;
+    public static readonly ELSE = 22;
+    public static readonly END = 23;
+    public static readonly ENDS = 24;
+    public static readonly EXISTS = 25;
+    public static readonly FALSE = 26;
+    public static readonly FOR = 27;
+    public static readonly IF = 28;
+    public static readonly IN = 29;
+    public static readonly INDEX = 30;
+    public static readonly IS = 31;
+    public static readonly KEY = 32;
+    public static readonly LIMIT = 33;
+    public static readonly MATCH = 34;
+    public static readonly MERGE = 35;
+    public static readonly NODE = 36;
+    public static readonly NONE = 37;
+    public static readonly NOT = 38;
+    public static readonly NULL = 39;
+    public static readonly OF = 40;
+    public static readonly ON = 41;
+    public static readonly OPTIONAL = 42;
+    public static readonly OR = 43;
+    public static readonly ORDER = 44;
+    public static readonly REDUCE = 45;
+    public static readonly REMOVE = 46;
+    public static readonly REQUIRE = 47;
+    public static readonly RETURN = 48;
+    public static readonly SET = 49;
+    public static readonly SINGLE = 50;
+    public static readonly SKIP_ = 51;
+    public static readonly STARTS = 52;
+    public static readonly THEN = 53;
+    public static readonly TIMESTAMP = 54;
+    public static readonly TRUE = 55;
+    public static readonly TYPED = 56;
+    public static readonly UNION = 57;
+    public static readonly UNIQUE = 58;
+    public static readonly UNWIND = 59;
+    public static readonly USING = 60;
+    public static readonly WHEN = 61;
+    public static readonly WHERE = 62;
+    public static readonly WITH = 63;
+    public static readonly XOR = 64;
+    public static readonly YIELD = 65;
+    public static readonly COLONCOLON = 66;
+    public static readonly DOTDOT = 67;
+    public static readonly PLUSEQ = 68;
+    public static readonly REGEX_MATCH = 69;
+    public static readonly NEQ = 70;
+    public static readonly LTE = 71;
+    public static readonly GTE = 72;
+    public static readonly EQ = 73;
+    public static readonly LT = 74;
+    public static readonly GT = 75;
+    public static readonly PLUS = 76;
+    public static readonly MINUS = 77;
+    public static readonly STAR = 78;
+    public static readonly SLASH = 79;
+    public static readonly PERCENT = 80;
+    public static readonly CARET = 81;
+    public static readonly DOT = 82;
+    public static readonly COMMA = 83;
+    public static readonly COLON = 84;
+    public static readonly SEMI = 85;
+    public static readonly PIPE = 86;
+    public static readonly DOLLAR = 87;
+    public static readonly LPAREN = 88;
+    public static readonly RPAREN = 89;
+    public static readonly LBRACK = 90;
+    public static readonly RBRACK = 91;
+    public static readonly LBRACE = 92;
+    public static readonly RBRACE = 93;
+    public static readonly HexInteger = 94;
+    public static readonly OctalInteger = 95;
+    public static readonly DecimalInteger = 96;
+    public static readonly FloatLiteral = 97;
+    public static readonly StringLiteral = 98;
+    public static readonly EscapedSymbolicName = 99;
+    public static readonly UnescapedSymbolicName = 100;
+    public static readonly WHITESPACE = 101;
+    public static readonly HINT_COMMENT = 102;
+    public static readonly BLOCK_COMMENT = 103;
+    public static readonly LINE_COMMENT = 104;
     public static readonly RULE_script = 0;
     public static readonly RULE_statement = 1;
     public static readonly RULE_sessionCommand = 2;
@@ -233,26 +234,26 @@ export class CypherParser extends antlr.Parser {
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
         "'BY'", "'CALL'", "'CASE'", "'CONSTRAINT'", "'CONTAINS'", "'COUNT'", 
-        "'CREATE'", "'DELETE'", "'DESC'", "'DESCENDING'", "'DETACH'", "'DISTINCT'", 
-        "'DROP'", "'ELSE'", "'END'", "'ENDS'", "'EXISTS'", "'FALSE'", "'FOR'", 
-        "'IF'", "'IN'", "'INDEX'", "'IS'", "'KEY'", "'LIMIT'", "'MATCH'", 
-        "'MERGE'", "'NODE'", "'NONE'", "'NOT'", "'NULL'", "'OF'", "'ON'", 
-        "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", "'REQUIRE'", 
-        "'RETURN'", "'SET'", "'SINGLE'", "'SKIP'", "'STARTS'", "'THEN'", 
-        "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'UNION'", "'UNIQUE'", "'UNWIND'", 
-        "'USING'", "'WHEN'", "'WHERE'", "'WITH'", "'XOR'", "'YIELD'", "'::'", 
-        "'..'", "'+='", "'=~'", "'<>'", "'<='", "'>='", "'='", "'<'", "'>'", 
-        "'+'", "'-'", "'*'", "'/'", "'%'", "'^'", "'.'", "','", "':'", "';'", 
-        "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
+        "'COLLECT'", "'CREATE'", "'DELETE'", "'DESC'", "'DESCENDING'", "'DETACH'", 
+        "'DISTINCT'", "'DROP'", "'ELSE'", "'END'", "'ENDS'", "'EXISTS'", 
+        "'FALSE'", "'FOR'", "'IF'", "'IN'", "'INDEX'", "'IS'", "'KEY'", 
+        "'LIMIT'", "'MATCH'", "'MERGE'", "'NODE'", "'NONE'", "'NOT'", "'NULL'", 
+        "'OF'", "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", 
+        "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", "'SKIP'", "'STARTS'", 
+        "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'UNION'", "'UNIQUE'", 
+        "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", "'WITH'", "'XOR'", "'YIELD'", 
+        "'::'", "'..'", "'+='", "'=~'", "'<>'", "'<='", "'>='", "'='", "'<'", 
+        "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", "'^'", "'.'", "','", "':'", 
+        "';'", "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
     ];
 
     public static readonly symbolicNames = [
         null, "ALL", "AND", "ANY", "AS", "ASC", "ASSERT", "ASCENDING", "BY", 
-        "CALL", "CASE", "CONSTRAINT", "CONTAINS", "COUNT", "CREATE", "DELETE", 
-        "DESC", "DESCENDING", "DETACH", "DISTINCT", "DROP", "ELSE", "END", 
-        "ENDS", "EXISTS", "FALSE", "FOR", "IF", "IN", "INDEX", "IS", "KEY", 
-        "LIMIT", "MATCH", "MERGE", "NODE", "NONE", "NOT", "NULL", "OF", 
-        "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", 
+        "CALL", "CASE", "CONSTRAINT", "CONTAINS", "COUNT", "COLLECT", "CREATE", 
+        "DELETE", "DESC", "DESCENDING", "DETACH", "DISTINCT", "DROP", "ELSE", 
+        "END", "ENDS", "EXISTS", "FALSE", "FOR", "IF", "IN", "INDEX", "IS", 
+        "KEY", "LIMIT", "MATCH", "MERGE", "NODE", "NONE", "NOT", "NULL", 
+        "OF", "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", 
         "RETURN", "SET", "SINGLE", "SKIP_", "STARTS", "THEN", "TIMESTAMP", 
         "TRUE", "TYPED", "UNION", "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", 
         "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", 
@@ -320,7 +321,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 238;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 84) {
+            if (_la === 85) {
                 {
                 this.state = 237;
                 this.match(CypherParser.SEMI);
@@ -453,6 +454,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.ASCENDING:
             case CypherParser.CONSTRAINT:
             case CypherParser.COUNT:
+            case CypherParser.COLLECT:
             case CypherParser.DESCENDING:
             case CypherParser.DROP:
             case CypherParser.EXISTS:
@@ -505,7 +507,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 261;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 59) {
+            while (_la === 4 || _la === 60) {
                 {
                 {
                 this.state = 258;
@@ -521,7 +523,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 268;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 56) {
+            while (_la === 57) {
                 {
                 {
                 this.state = 265;
@@ -535,7 +537,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 274;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 59) {
+            while (_la === 4 || _la === 60) {
                 {
                 {
                 this.state = 271;
@@ -655,7 +657,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 290;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 311808) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 570478851) !== 0));
+            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 623104) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 570478851) !== 0));
             }
         }
         catch (re) {
@@ -716,14 +718,14 @@ export class CypherParser extends antlr.Parser {
             this.state = 308;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
                 {
                 this.state = 300;
                 this.expression();
                 this.state = 305;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 82) {
+                while (_la === 83) {
                     {
                     {
                     this.state = 301;
@@ -766,7 +768,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 315;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
+            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0) || _la === 99 || _la === 100) {
                 {
                 {
                 this.state = 312;
@@ -808,14 +810,14 @@ export class CypherParser extends antlr.Parser {
             this.state = 330;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
                 {
                 this.state = 322;
                 this.expression();
                 this.state = 327;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 82) {
+                while (_la === 83) {
                     {
                     {
                     this.state = 323;
@@ -955,7 +957,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 347;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 41) {
+            if (_la === 42) {
                 {
                 this.state = 346;
                 this.match(CypherParser.OPTIONAL);
@@ -985,7 +987,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 358;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 61) {
+            if (_la === 62) {
                 {
                 this.state = 357;
                 this.where();
@@ -1050,21 +1052,21 @@ export class CypherParser extends antlr.Parser {
             this.state = 379;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 87) {
+            if (_la === 88) {
                 {
                 this.state = 367;
                 this.match(CypherParser.LPAREN);
                 this.state = 376;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
                     {
                     this.state = 368;
                     this.expression();
                     this.state = 373;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    while (_la === 82) {
+                    while (_la === 83) {
                         {
                         {
                         this.state = 369;
@@ -1088,7 +1090,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 386;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 64) {
+            if (_la === 65) {
                 {
                 this.state = 381;
                 this.match(CypherParser.YIELD);
@@ -1106,6 +1108,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.ASCENDING:
                 case CypherParser.CONSTRAINT:
                 case CypherParser.COUNT:
+                case CypherParser.COLLECT:
                 case CypherParser.DESCENDING:
                 case CypherParser.DROP:
                 case CypherParser.EXISTS:
@@ -1205,7 +1208,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 403;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 82) {
+            while (_la === 83) {
                 {
                 {
                 this.state = 399;
@@ -1221,7 +1224,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 407;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 61) {
+            if (_la === 62) {
                 {
                 this.state = 406;
                 this.where();
@@ -1317,7 +1320,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 424;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 40) {
+            while (_la === 41) {
                 {
                 {
                 this.state = 421;
@@ -1401,7 +1404,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 441;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 82) {
+            while (_la === 83) {
                 {
                 {
                 this.state = 437;
@@ -1511,7 +1514,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 467;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 82) {
+            while (_la === 83) {
                 {
                 {
                 this.state = 463;
@@ -1589,7 +1592,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 477;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 18) {
+            if (_la === 19) {
                 {
                 this.state = 476;
                 this.match(CypherParser.DETACH);
@@ -1603,7 +1606,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 485;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 82) {
+            while (_la === 83) {
                 {
                 {
                 this.state = 481;
@@ -1645,7 +1648,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 491;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 61) {
+            if (_la === 62) {
                 {
                 this.state = 490;
                 this.where();
@@ -1702,7 +1705,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 497;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 19) {
+            if (_la === 20) {
                 {
                 this.state = 496;
                 this.match(CypherParser.DISTINCT);
@@ -1714,7 +1717,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 501;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 43) {
+            if (_la === 44) {
                 {
                 this.state = 500;
                 this.order();
@@ -1724,7 +1727,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 504;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 50) {
+            if (_la === 51) {
                 {
                 this.state = 503;
                 this.skip();
@@ -1734,7 +1737,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 507;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 32) {
+            if (_la === 33) {
                 {
                 this.state = 506;
                 this.limit();
@@ -1772,7 +1775,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 514;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 82) {
+                while (_la === 83) {
                     {
                     {
                     this.state = 510;
@@ -1794,6 +1797,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.CASE:
             case CypherParser.CONSTRAINT:
             case CypherParser.COUNT:
+            case CypherParser.COLLECT:
             case CypherParser.DESCENDING:
             case CypherParser.DROP:
             case CypherParser.EXISTS:
@@ -1835,7 +1839,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 522;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 82) {
+                while (_la === 83) {
                     {
                     {
                     this.state = 518;
@@ -1918,7 +1922,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 539;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 82) {
+            while (_la === 83) {
                 {
                 {
                 this.state = 535;
@@ -2008,11 +2012,11 @@ export class CypherParser extends antlr.Parser {
             this.state = 550;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 196768) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
                 this.state = 549;
                 _la = this.tokenStream.LA(1);
-                if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 196768) !== 0))) {
+                if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -2074,7 +2078,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 560;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 82) {
+            while (_la === 83) {
                 {
                 {
                 this.state = 556;
@@ -2134,6 +2138,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.ASCENDING:
             case CypherParser.CONSTRAINT:
             case CypherParser.COUNT:
+            case CypherParser.COLLECT:
             case CypherParser.DESCENDING:
             case CypherParser.DROP:
             case CypherParser.EXISTS:
@@ -2221,7 +2226,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 581;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 73 || _la === 76) {
+                while (_la === 74 || _la === 77) {
                     {
                     {
                     this.state = 578;
@@ -2316,7 +2321,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 598;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0) || _la === 99 || _la === 100) {
                 {
                 this.state = 597;
                 this.variable();
@@ -2326,7 +2331,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 601;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 83) {
+            if (_la === 84) {
                 {
                 this.state = 600;
                 this.nodeLabels();
@@ -2336,7 +2341,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 604;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 86 || _la === 91) {
+            if (_la === 87 || _la === 92) {
                 {
                 this.state = 603;
                 this.properties();
@@ -2403,7 +2408,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 614;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 89) {
+                if (_la === 90) {
                     {
                     this.state = 613;
                     this.relationshipDetail();
@@ -2426,7 +2431,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 621;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 89) {
+                if (_la === 90) {
                     {
                     this.state = 620;
                     this.relationshipDetail();
@@ -2445,7 +2450,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 626;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 89) {
+                if (_la === 90) {
                     {
                     this.state = 625;
                     this.relationshipDetail();
@@ -2466,7 +2471,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 632;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 89) {
+                if (_la === 90) {
                     {
                     this.state = 631;
                     this.relationshipDetail();
@@ -2504,7 +2509,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 639;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0) || _la === 99 || _la === 100) {
                 {
                 this.state = 638;
                 this.variable();
@@ -2514,7 +2519,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 642;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 83) {
+            if (_la === 84) {
                 {
                 this.state = 641;
                 this.relationshipTypes();
@@ -2524,7 +2529,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 645;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 66 || _la === 77) {
+            if (_la === 67 || _la === 78) {
                 {
                 this.state = 644;
                 this.rangeLiteral();
@@ -2534,7 +2539,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 648;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 86 || _la === 91) {
+            if (_la === 87 || _la === 92) {
                 {
                 this.state = 647;
                 this.properties();
@@ -2610,7 +2615,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 665;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 85) {
+            while (_la === 86) {
                 {
                 {
                 this.state = 658;
@@ -2618,7 +2623,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 660;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 83) {
+                if (_la === 84) {
                     {
                     this.state = 659;
                     this.match(CypherParser.COLON);
@@ -2668,7 +2673,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 671;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 83);
+            } while (_la === 84);
             }
         }
         catch (re) {
@@ -2725,7 +2730,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 678;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
+                if (((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 917505) !== 0)) {
                     {
                     this.state = 677;
                     this.rangeBound();
@@ -2735,14 +2740,14 @@ export class CypherParser extends antlr.Parser {
                 this.state = 684;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 66) {
+                if (_la === 67) {
                     {
                     this.state = 680;
                     this.match(CypherParser.DOTDOT);
                     this.state = 682;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
+                    if (((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 917505) !== 0)) {
                         {
                         this.state = 681;
                         this.rangeBound();
@@ -2762,7 +2767,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 688;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 917505) !== 0)) {
+                if (((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 917505) !== 0)) {
                     {
                     this.state = 687;
                     this.rangeBound();
@@ -2798,7 +2803,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 693;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 76) {
+            if (_la === 77) {
                 {
                 this.state = 692;
                 this.match(CypherParser.MINUS);
@@ -2890,7 +2895,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 705;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 81);
+            } while (_la === 82);
             }
         }
         catch (re) {
@@ -2941,7 +2946,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 714;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 42) {
+            while (_la === 43) {
                 {
                 {
                 this.state = 710;
@@ -2981,7 +2986,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 722;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 63) {
+            while (_la === 64) {
                 {
                 {
                 this.state = 718;
@@ -3059,7 +3064,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 736;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 37) {
+            while (_la === 38) {
                 {
                 {
                 this.state = 733;
@@ -3099,7 +3104,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 747;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 63) !== 0)) {
+            while (((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 63) !== 0)) {
                 {
                 {
                 this.state = 742;
@@ -3136,7 +3141,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 750;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 63) !== 0))) {
+            if(!(((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3170,7 +3175,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 756;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1350569984) !== 0) || _la === 51 || _la === 68) {
+            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2701135872) !== 0) || _la === 52 || _la === 69) {
                 {
                 {
                 this.state = 753;
@@ -3306,7 +3311,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 784;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 75 || _la === 76) {
+            while (_la === 76 || _la === 77) {
                 {
                 {
                 this.state = 779;
@@ -3343,7 +3348,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 787;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 75 || _la === 76)) {
+            if(!(_la === 76 || _la === 77)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3377,7 +3382,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 795;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 7) !== 0)) {
+            while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 7) !== 0)) {
                 {
                 {
                 this.state = 790;
@@ -3414,7 +3419,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 798;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 7) !== 0))) {
+            if(!(((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3448,7 +3453,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 805;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 80) {
+            while (_la === 81) {
                 {
                 {
                 this.state = 801;
@@ -3486,12 +3491,12 @@ export class CypherParser extends antlr.Parser {
             this.state = 811;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 75 || _la === 76) {
+            while (_la === 76 || _la === 77) {
                 {
                 {
                 this.state = 808;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 75 || _la === 76)) {
+                if(!(_la === 76 || _la === 77)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -3533,7 +3538,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 821;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 81 || _la === 89) {
+            while (_la === 82 || _la === 90) {
                 {
                 this.state = 819;
                 this.errorHandler.sync(this);
@@ -3561,7 +3566,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 825;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 83) {
+            if (_la === 84) {
                 {
                 this.state = 824;
                 this.nodeLabels();
@@ -3612,7 +3617,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 833;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
                     {
                     this.state = 832;
                     (localContext as SliceOperatorContext)._lo = this.expression();
@@ -3624,7 +3629,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 837;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
                     {
                     this.state = 836;
                     (localContext as SliceOperatorContext)._hi = this.expression();
@@ -3836,7 +3841,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 868;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
                 {
                 this.state = 867;
                 localContext._subject = this.expression();
@@ -3856,11 +3861,11 @@ export class CypherParser extends antlr.Parser {
                 this.state = 873;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 60);
+            } while (_la === 61);
             this.state = 877;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 21) {
+            if (_la === 22) {
                 {
                 this.state = 875;
                 this.match(CypherParser.ELSE);
@@ -3929,7 +3934,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 890;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 85) {
+            if (_la === 86) {
                 {
                 this.state = 888;
                 this.match(CypherParser.PIPE);
@@ -3967,7 +3972,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 898;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0) || _la === 99 || _la === 100) {
                 {
                 this.state = 895;
                 this.variable();
@@ -3981,7 +3986,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 903;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 61) {
+            if (_la === 62) {
                 {
                 this.state = 901;
                 this.match(CypherParser.WHERE);
@@ -4049,7 +4054,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 914;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 1 || _la === 3 || _la === 36 || _la === 49)) {
+            if(!(_la === 1 || _la === 3 || _la === 37 || _la === 50)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4087,7 +4092,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 921;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 61) {
+            if (_la === 62) {
                 {
                 this.state = 919;
                 this.match(CypherParser.WHERE);
@@ -4165,7 +4170,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 936;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 13 || _la === 24)) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4190,7 +4195,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 941;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 61) {
+                if (_la === 62) {
                     {
                     this.state = 940;
                     this.where();
@@ -4258,7 +4263,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 954;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 19) {
+            if (_la === 20) {
                 {
                 this.state = 953;
                 this.match(CypherParser.DISTINCT);
@@ -4268,14 +4273,14 @@ export class CypherParser extends antlr.Parser {
             this.state = 964;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
                 {
                 this.state = 956;
                 this.expression();
                 this.state = 961;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 82) {
+                while (_la === 83) {
                     {
                     {
                     this.state = 957;
@@ -4387,14 +4392,14 @@ export class CypherParser extends antlr.Parser {
             this.state = 989;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 4294967295) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4294967295) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 393217) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 262147) !== 0) || _la === 99 || _la === 100) {
                 {
                 this.state = 981;
                 this.mapProjectionItem();
                 this.state = 986;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 82) {
+                while (_la === 83) {
                     {
                     {
                     this.state = 982;
@@ -4505,6 +4510,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.ASCENDING:
             case CypherParser.CONSTRAINT:
             case CypherParser.COUNT:
+            case CypherParser.COLLECT:
             case CypherParser.DESCENDING:
             case CypherParser.DROP:
             case CypherParser.EXISTS:
@@ -4632,7 +4638,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 1017;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 25 || _la === 54)) {
+            if(!(_la === 26 || _la === 55)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4703,7 +4709,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 1023;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 93)) & ~0x1F) === 0 && ((1 << (_la - 93)) & 7) !== 0))) {
+            if(!(((((_la - 94)) & ~0x1F) === 0 && ((1 << (_la - 94)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4737,14 +4743,14 @@ export class CypherParser extends antlr.Parser {
             this.state = 1034;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2937203914) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22825503) !== 0) || ((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 33380355) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
                 {
                 this.state = 1026;
                 this.expression();
                 this.state = 1031;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 82) {
+                while (_la === 83) {
                     {
                     {
                     this.state = 1027;
@@ -4789,7 +4795,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1052;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 4294967295) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4294967295) !== 0) || _la === 98 || _la === 99) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || _la === 64 || _la === 65 || _la === 99 || _la === 100) {
                 {
                 this.state = 1039;
                 this.propertyKeyName();
@@ -4800,7 +4806,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1049;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 82) {
+                while (_la === 83) {
                     {
                     {
                     this.state = 1042;
@@ -4941,7 +4947,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1071;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 27) {
+            if (_la === 28) {
                 {
                 this.state = 1070;
                 this.ifNotExists();
@@ -4950,7 +4956,7 @@ export class CypherParser extends antlr.Parser {
 
             this.state = 1073;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 26 || _la === 40)) {
+            if(!(_la === 27 || _la === 41)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4967,7 +4973,7 @@ export class CypherParser extends antlr.Parser {
             this.match(CypherParser.RPAREN);
             this.state = 1078;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 6 || _la === 46)) {
+            if(!(_la === 6 || _la === 47)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4979,7 +4985,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1081;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 61) {
+            if (_la === 62) {
                 {
                 this.state = 1080;
                 this.where();
@@ -5085,7 +5091,7 @@ export class CypherParser extends antlr.Parser {
                 this.match(CypherParser.IS);
                 this.state = 1108;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 55 || _la === 65)) {
+                if(!(_la === 56 || _la === 66)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -5152,7 +5158,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1123;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 82) {
+            while (_la === 83) {
                 {
                 {
                 this.state = 1119;
@@ -5194,7 +5200,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1133;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 74) {
                 {
                 this.state = 1129;
                 this.match(CypherParser.LT);
@@ -5208,7 +5214,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1138;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 87) {
+            if (_la === 88) {
                 {
                 this.state = 1135;
                 this.match(CypherParser.LPAREN);
@@ -5250,7 +5256,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1144;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 27) {
+            if (_la === 28) {
                 {
                 this.state = 1143;
                 this.ifExists();
@@ -5284,7 +5290,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1148;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 57) {
+            if (_la === 58) {
                 {
                 this.state = 1147;
                 this.match(CypherParser.UNIQUE);
@@ -5306,7 +5312,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1155;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 27) {
+            if (_la === 28) {
                 {
                 this.state = 1154;
                 this.ifNotExists();
@@ -5318,7 +5324,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1159;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 61) {
+            if (_la === 62) {
                 {
                 this.state = 1158;
                 this.where();
@@ -5371,7 +5377,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1173;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 82) {
+                while (_la === 83) {
                     {
                     {
                     this.state = 1169;
@@ -5397,7 +5403,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1180;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 83) {
+                if (_la === 84) {
                     {
                     this.state = 1179;
                     this.match(CypherParser.COLON);
@@ -5413,7 +5419,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1189;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 82) {
+                while (_la === 83) {
                     {
                     {
                     this.state = 1185;
@@ -5473,7 +5479,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1203;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 27) {
+            if (_la === 28) {
                 {
                 this.state = 1202;
                 this.ifNotExists();
@@ -5495,7 +5501,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1212;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0) || _la === 99 || _la === 100) {
                 {
                 this.state = 1211;
                 localContext._each = this.symbolicName();
@@ -5507,7 +5513,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1216;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0) || _la === 98 || _la === 99) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0) || _la === 99 || _la === 100) {
                 {
                 this.state = 1215;
                 this.indexOptions();
@@ -5547,7 +5553,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1224;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 82) {
+                while (_la === 83) {
                     {
                     {
                     this.state = 1220;
@@ -5574,7 +5580,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1235;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 82) {
+                while (_la === 83) {
                     {
                     {
                     this.state = 1231;
@@ -5649,7 +5655,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1249;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 27) {
+            if (_la === 28) {
                 {
                 this.state = 1248;
                 this.ifExists();
@@ -5772,6 +5778,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.ASCENDING:
             case CypherParser.CONSTRAINT:
             case CypherParser.COUNT:
+            case CypherParser.COLLECT:
             case CypherParser.DESCENDING:
             case CypherParser.DROP:
             case CypherParser.EXISTS:
@@ -5821,7 +5828,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 1265;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2903648456) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 22301203) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5855,6 +5862,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.ASCENDING:
             case CypherParser.CONSTRAINT:
             case CypherParser.COUNT:
+            case CypherParser.COLLECT:
             case CypherParser.DESCENDING:
             case CypherParser.DROP:
             case CypherParser.EXISTS:
@@ -5954,7 +5962,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 1271;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2843143067) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4205762483) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2782631734) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4116557671) !== 0) || _la === 65)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5978,7 +5986,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,103,1274,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,104,1274,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -6098,13 +6106,13 @@ export class CypherParser extends antlr.Parser {
         122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,152,
         154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,184,
         186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,216,
-        218,220,222,224,226,228,230,232,234,0,13,3,0,5,5,7,7,16,17,1,0,69,
-        74,1,0,75,76,1,0,77,79,4,0,1,1,3,3,36,36,49,49,2,0,13,13,24,24,2,
-        0,25,25,54,54,1,0,93,95,2,0,26,26,40,40,2,0,6,6,46,46,2,0,55,55,
-        65,65,19,0,3,3,6,7,11,11,13,13,17,17,20,20,24,24,26,27,29,29,31,
-        31,35,36,39,39,44,44,46,46,49,49,53,53,55,55,57,57,59,59,20,0,1,
-        2,4,5,8,10,12,12,14,16,18,19,21,23,25,25,28,28,30,30,32,34,37,38,
-        40,43,45,45,47,48,50,52,54,54,56,56,58,58,60,64,1344,0,236,1,0,0,
+        218,220,222,224,226,228,230,232,234,0,13,3,0,5,5,7,7,17,18,1,0,70,
+        75,1,0,76,77,1,0,78,80,4,0,1,1,3,3,37,37,50,50,2,0,13,14,25,25,2,
+        0,26,26,55,55,1,0,94,96,2,0,27,27,41,41,2,0,6,6,47,47,2,0,56,56,
+        66,66,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,28,30,30,32,
+        32,36,37,40,40,45,45,47,47,50,50,54,54,56,56,58,58,60,60,20,0,1,
+        2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,29,29,31,31,33,35,38,39,
+        41,44,46,46,48,49,51,53,55,55,57,57,59,59,61,65,1344,0,236,1,0,0,
         0,2,245,1,0,0,0,4,247,1,0,0,0,6,256,1,0,0,0,8,261,1,0,0,0,10,279,
         1,0,0,0,12,281,1,0,0,0,14,288,1,0,0,0,16,292,1,0,0,0,18,297,1,0,
         0,0,20,315,1,0,0,0,22,320,1,0,0,0,24,344,1,0,0,0,26,347,1,0,0,0,
@@ -6133,12 +6141,12 @@ export class CypherParser extends antlr.Parser {
         1,0,0,0,210,1146,1,0,0,0,212,1194,1,0,0,0,214,1196,1,0,0,0,216,1240,
         1,0,0,0,218,1242,1,0,0,0,220,1245,1,0,0,0,222,1251,1,0,0,0,224,1255,
         1,0,0,0,226,1258,1,0,0,0,228,1263,1,0,0,0,230,1265,1,0,0,0,232,1269,
-        1,0,0,0,234,1271,1,0,0,0,236,238,3,2,1,0,237,239,5,84,0,0,238,237,
+        1,0,0,0,234,1271,1,0,0,0,236,238,3,2,1,0,237,239,5,85,0,0,238,237,
         1,0,0,0,238,239,1,0,0,0,239,240,1,0,0,0,240,241,5,0,0,1,241,1,1,
         0,0,0,242,246,3,4,2,0,243,246,3,196,98,0,244,246,3,8,4,0,245,242,
         1,0,0,0,245,243,1,0,0,0,245,244,1,0,0,0,246,3,1,0,0,0,247,248,5,
-        48,0,0,248,249,3,228,114,0,249,250,5,72,0,0,250,251,3,6,3,0,251,
-        5,1,0,0,0,252,257,5,97,0,0,253,257,3,186,93,0,254,257,3,184,92,0,
+        49,0,0,248,249,3,228,114,0,249,250,5,73,0,0,250,251,3,6,3,0,251,
+        5,1,0,0,0,252,257,5,98,0,0,253,257,3,186,93,0,254,257,3,184,92,0,
         255,257,3,228,114,0,256,252,1,0,0,0,256,253,1,0,0,0,256,254,1,0,
         0,0,256,255,1,0,0,0,257,7,1,0,0,0,258,260,3,10,5,0,259,258,1,0,0,
         0,260,263,1,0,0,0,261,259,1,0,0,0,261,262,1,0,0,0,262,264,1,0,0,
@@ -6147,155 +6155,155 @@ export class CypherParser extends antlr.Parser {
         0,0,270,268,1,0,0,0,271,273,3,10,5,0,272,271,1,0,0,0,273,276,1,0,
         0,0,274,272,1,0,0,0,274,275,1,0,0,0,275,9,1,0,0,0,276,274,1,0,0,
         0,277,280,3,16,8,0,278,280,3,18,9,0,279,277,1,0,0,0,279,278,1,0,
-        0,0,280,11,1,0,0,0,281,283,5,56,0,0,282,284,5,1,0,0,283,282,1,0,
+        0,0,280,11,1,0,0,0,281,283,5,57,0,0,282,284,5,1,0,0,283,282,1,0,
         0,0,283,284,1,0,0,0,284,285,1,0,0,0,285,286,3,14,7,0,286,13,1,0,
         0,0,287,289,3,24,12,0,288,287,1,0,0,0,289,290,1,0,0,0,290,288,1,
-        0,0,0,290,291,1,0,0,0,291,15,1,0,0,0,292,293,5,4,0,0,293,294,5,39,
-        0,0,294,295,5,53,0,0,295,296,3,110,55,0,296,17,1,0,0,0,297,298,5,
-        59,0,0,298,299,3,172,86,0,299,308,5,87,0,0,300,305,3,110,55,0,301,
-        302,5,82,0,0,302,304,3,110,55,0,303,301,1,0,0,0,304,307,1,0,0,0,
+        0,0,0,290,291,1,0,0,0,291,15,1,0,0,0,292,293,5,4,0,0,293,294,5,40,
+        0,0,294,295,5,54,0,0,295,296,3,110,55,0,296,17,1,0,0,0,297,298,5,
+        60,0,0,298,299,3,172,86,0,299,308,5,88,0,0,300,305,3,110,55,0,301,
+        302,5,83,0,0,302,304,3,110,55,0,303,301,1,0,0,0,304,307,1,0,0,0,
         305,303,1,0,0,0,305,306,1,0,0,0,306,309,1,0,0,0,307,305,1,0,0,0,
-        308,300,1,0,0,0,308,309,1,0,0,0,309,310,1,0,0,0,310,311,5,88,0,0,
+        308,300,1,0,0,0,308,309,1,0,0,0,309,310,1,0,0,0,310,311,5,89,0,0,
         311,19,1,0,0,0,312,314,3,22,11,0,313,312,1,0,0,0,314,317,1,0,0,0,
         315,313,1,0,0,0,315,316,1,0,0,0,316,318,1,0,0,0,317,315,1,0,0,0,
-        318,319,5,0,0,1,319,21,1,0,0,0,320,321,3,172,86,0,321,330,5,87,0,
-        0,322,327,3,110,55,0,323,324,5,82,0,0,324,326,3,110,55,0,325,323,
+        318,319,5,0,0,1,319,21,1,0,0,0,320,321,3,172,86,0,321,330,5,88,0,
+        0,322,327,3,110,55,0,323,324,5,83,0,0,324,326,3,110,55,0,325,323,
         1,0,0,0,326,329,1,0,0,0,327,325,1,0,0,0,327,328,1,0,0,0,328,331,
         1,0,0,0,329,327,1,0,0,0,330,322,1,0,0,0,330,331,1,0,0,0,331,332,
-        1,0,0,0,332,333,5,88,0,0,333,23,1,0,0,0,334,345,3,26,13,0,335,345,
+        1,0,0,0,332,333,5,89,0,0,333,23,1,0,0,0,334,345,3,26,13,0,335,345,
         3,28,14,0,336,345,3,30,15,0,337,345,3,38,19,0,338,345,3,40,20,0,
         339,345,3,44,22,0,340,345,3,48,24,0,341,345,3,52,26,0,342,345,3,
         54,27,0,343,345,3,56,28,0,344,334,1,0,0,0,344,335,1,0,0,0,344,336,
         1,0,0,0,344,337,1,0,0,0,344,338,1,0,0,0,344,339,1,0,0,0,344,340,
         1,0,0,0,344,341,1,0,0,0,344,342,1,0,0,0,344,343,1,0,0,0,345,25,1,
-        0,0,0,346,348,5,41,0,0,347,346,1,0,0,0,347,348,1,0,0,0,348,349,1,
-        0,0,0,349,350,5,33,0,0,350,354,3,74,37,0,351,353,3,10,5,0,352,351,
+        0,0,0,346,348,5,42,0,0,347,346,1,0,0,0,347,348,1,0,0,0,348,349,1,
+        0,0,0,349,350,5,34,0,0,350,354,3,74,37,0,351,353,3,10,5,0,352,351,
         1,0,0,0,353,356,1,0,0,0,354,352,1,0,0,0,354,355,1,0,0,0,355,358,
         1,0,0,0,356,354,1,0,0,0,357,359,3,72,36,0,358,357,1,0,0,0,358,359,
-        1,0,0,0,359,27,1,0,0,0,360,361,5,58,0,0,361,362,3,110,55,0,362,363,
+        1,0,0,0,359,27,1,0,0,0,360,361,5,59,0,0,361,362,3,110,55,0,362,363,
         5,4,0,0,363,364,3,226,113,0,364,29,1,0,0,0,365,366,5,9,0,0,366,379,
-        3,32,16,0,367,376,5,87,0,0,368,373,3,110,55,0,369,370,5,82,0,0,370,
+        3,32,16,0,367,376,5,88,0,0,368,373,3,110,55,0,369,370,5,83,0,0,370,
         372,3,110,55,0,371,369,1,0,0,0,372,375,1,0,0,0,373,371,1,0,0,0,373,
         374,1,0,0,0,374,377,1,0,0,0,375,373,1,0,0,0,376,368,1,0,0,0,376,
-        377,1,0,0,0,377,378,1,0,0,0,378,380,5,88,0,0,379,367,1,0,0,0,379,
-        380,1,0,0,0,380,386,1,0,0,0,381,384,5,64,0,0,382,385,5,77,0,0,383,
+        377,1,0,0,0,377,378,1,0,0,0,378,380,5,89,0,0,379,367,1,0,0,0,379,
+        380,1,0,0,0,380,386,1,0,0,0,381,384,5,65,0,0,382,385,5,78,0,0,383,
         385,3,34,17,0,384,382,1,0,0,0,384,383,1,0,0,0,385,387,1,0,0,0,386,
         381,1,0,0,0,386,387,1,0,0,0,387,31,1,0,0,0,388,389,3,232,116,0,389,
-        390,5,81,0,0,390,392,1,0,0,0,391,388,1,0,0,0,392,395,1,0,0,0,393,
+        390,5,82,0,0,390,392,1,0,0,0,391,388,1,0,0,0,392,395,1,0,0,0,393,
         391,1,0,0,0,393,394,1,0,0,0,394,396,1,0,0,0,395,393,1,0,0,0,396,
-        397,3,232,116,0,397,33,1,0,0,0,398,403,3,36,18,0,399,400,5,82,0,
+        397,3,232,116,0,397,33,1,0,0,0,398,403,3,36,18,0,399,400,5,83,0,
         0,400,402,3,36,18,0,401,399,1,0,0,0,402,405,1,0,0,0,403,401,1,0,
         0,0,403,404,1,0,0,0,404,407,1,0,0,0,405,403,1,0,0,0,406,408,3,72,
         36,0,407,406,1,0,0,0,407,408,1,0,0,0,408,35,1,0,0,0,409,410,3,228,
         114,0,410,411,5,4,0,0,411,413,1,0,0,0,412,409,1,0,0,0,412,413,1,
         0,0,0,413,414,1,0,0,0,414,415,3,226,113,0,415,37,1,0,0,0,416,417,
-        5,14,0,0,417,418,3,74,37,0,418,39,1,0,0,0,419,420,5,34,0,0,420,424,
+        5,15,0,0,417,418,3,74,37,0,418,39,1,0,0,0,419,420,5,35,0,0,420,424,
         3,76,38,0,421,423,3,42,21,0,422,421,1,0,0,0,423,426,1,0,0,0,424,
         422,1,0,0,0,424,425,1,0,0,0,425,41,1,0,0,0,426,424,1,0,0,0,427,428,
-        5,40,0,0,428,429,5,33,0,0,429,434,3,44,22,0,430,431,5,40,0,0,431,
-        432,5,14,0,0,432,434,3,44,22,0,433,427,1,0,0,0,433,430,1,0,0,0,434,
-        43,1,0,0,0,435,436,5,48,0,0,436,441,3,46,23,0,437,438,5,82,0,0,438,
+        5,41,0,0,428,429,5,34,0,0,429,434,3,44,22,0,430,431,5,41,0,0,431,
+        432,5,15,0,0,432,434,3,44,22,0,433,427,1,0,0,0,433,430,1,0,0,0,434,
+        43,1,0,0,0,435,436,5,49,0,0,436,441,3,46,23,0,437,438,5,83,0,0,438,
         440,3,46,23,0,439,437,1,0,0,0,440,443,1,0,0,0,441,439,1,0,0,0,441,
         442,1,0,0,0,442,45,1,0,0,0,443,441,1,0,0,0,444,445,3,108,54,0,445,
-        446,5,72,0,0,446,447,3,110,55,0,447,460,1,0,0,0,448,449,3,226,113,
-        0,449,450,5,72,0,0,450,451,3,110,55,0,451,460,1,0,0,0,452,453,3,
-        226,113,0,453,454,5,67,0,0,454,455,3,110,55,0,455,460,1,0,0,0,456,
+        446,5,73,0,0,446,447,3,110,55,0,447,460,1,0,0,0,448,449,3,226,113,
+        0,449,450,5,73,0,0,450,451,3,110,55,0,451,460,1,0,0,0,452,453,3,
+        226,113,0,453,454,5,68,0,0,454,455,3,110,55,0,455,460,1,0,0,0,456,
         457,3,226,113,0,457,458,3,96,48,0,458,460,1,0,0,0,459,444,1,0,0,
         0,459,448,1,0,0,0,459,452,1,0,0,0,459,456,1,0,0,0,460,47,1,0,0,0,
-        461,462,5,45,0,0,462,467,3,50,25,0,463,464,5,82,0,0,464,466,3,50,
+        461,462,5,46,0,0,462,467,3,50,25,0,463,464,5,83,0,0,464,466,3,50,
         25,0,465,463,1,0,0,0,466,469,1,0,0,0,467,465,1,0,0,0,467,468,1,0,
         0,0,468,49,1,0,0,0,469,467,1,0,0,0,470,471,3,226,113,0,471,472,3,
         96,48,0,472,475,1,0,0,0,473,475,3,108,54,0,474,470,1,0,0,0,474,473,
-        1,0,0,0,475,51,1,0,0,0,476,478,5,18,0,0,477,476,1,0,0,0,477,478,
-        1,0,0,0,478,479,1,0,0,0,479,480,5,15,0,0,480,485,3,110,55,0,481,
-        482,5,82,0,0,482,484,3,110,55,0,483,481,1,0,0,0,484,487,1,0,0,0,
+        1,0,0,0,475,51,1,0,0,0,476,478,5,19,0,0,477,476,1,0,0,0,477,478,
+        1,0,0,0,478,479,1,0,0,0,479,480,5,16,0,0,480,485,3,110,55,0,481,
+        482,5,83,0,0,482,484,3,110,55,0,483,481,1,0,0,0,484,487,1,0,0,0,
         485,483,1,0,0,0,485,486,1,0,0,0,486,53,1,0,0,0,487,485,1,0,0,0,488,
-        489,5,62,0,0,489,491,3,58,29,0,490,492,3,72,36,0,491,490,1,0,0,0,
-        491,492,1,0,0,0,492,55,1,0,0,0,493,494,5,47,0,0,494,495,3,58,29,
-        0,495,57,1,0,0,0,496,498,5,19,0,0,497,496,1,0,0,0,497,498,1,0,0,
+        489,5,63,0,0,489,491,3,58,29,0,490,492,3,72,36,0,491,490,1,0,0,0,
+        491,492,1,0,0,0,492,55,1,0,0,0,493,494,5,48,0,0,494,495,3,58,29,
+        0,495,57,1,0,0,0,496,498,5,20,0,0,497,496,1,0,0,0,497,498,1,0,0,
         0,498,499,1,0,0,0,499,501,3,60,30,0,500,502,3,64,32,0,501,500,1,
         0,0,0,501,502,1,0,0,0,502,504,1,0,0,0,503,505,3,66,33,0,504,503,
         1,0,0,0,504,505,1,0,0,0,505,507,1,0,0,0,506,508,3,68,34,0,507,506,
-        1,0,0,0,507,508,1,0,0,0,508,59,1,0,0,0,509,514,5,77,0,0,510,511,
-        5,82,0,0,511,513,3,62,31,0,512,510,1,0,0,0,513,516,1,0,0,0,514,512,
+        1,0,0,0,507,508,1,0,0,0,508,59,1,0,0,0,509,514,5,78,0,0,510,511,
+        5,83,0,0,511,513,3,62,31,0,512,510,1,0,0,0,513,516,1,0,0,0,514,512,
         1,0,0,0,514,515,1,0,0,0,515,526,1,0,0,0,516,514,1,0,0,0,517,522,
-        3,62,31,0,518,519,5,82,0,0,519,521,3,62,31,0,520,518,1,0,0,0,521,
+        3,62,31,0,518,519,5,83,0,0,519,521,3,62,31,0,520,518,1,0,0,0,521,
         524,1,0,0,0,522,520,1,0,0,0,522,523,1,0,0,0,523,526,1,0,0,0,524,
         522,1,0,0,0,525,509,1,0,0,0,525,517,1,0,0,0,526,61,1,0,0,0,527,530,
         3,110,55,0,528,529,5,4,0,0,529,531,3,226,113,0,530,528,1,0,0,0,530,
-        531,1,0,0,0,531,63,1,0,0,0,532,533,5,43,0,0,533,534,5,8,0,0,534,
-        539,3,70,35,0,535,536,5,82,0,0,536,538,3,70,35,0,537,535,1,0,0,0,
+        531,1,0,0,0,531,63,1,0,0,0,532,533,5,44,0,0,533,534,5,8,0,0,534,
+        539,3,70,35,0,535,536,5,83,0,0,536,538,3,70,35,0,537,535,1,0,0,0,
         538,541,1,0,0,0,539,537,1,0,0,0,539,540,1,0,0,0,540,65,1,0,0,0,541,
-        539,1,0,0,0,542,543,5,50,0,0,543,544,3,110,55,0,544,67,1,0,0,0,545,
-        546,5,32,0,0,546,547,3,110,55,0,547,69,1,0,0,0,548,550,3,110,55,
+        539,1,0,0,0,542,543,5,51,0,0,543,544,3,110,55,0,544,67,1,0,0,0,545,
+        546,5,33,0,0,546,547,3,110,55,0,547,69,1,0,0,0,548,550,3,110,55,
         0,549,551,7,0,0,0,550,549,1,0,0,0,550,551,1,0,0,0,551,71,1,0,0,0,
-        552,553,5,61,0,0,553,554,3,110,55,0,554,73,1,0,0,0,555,560,3,76,
-        38,0,556,557,5,82,0,0,557,559,3,76,38,0,558,556,1,0,0,0,559,562,
+        552,553,5,62,0,0,553,554,3,110,55,0,554,73,1,0,0,0,555,560,3,76,
+        38,0,556,557,5,83,0,0,557,559,3,76,38,0,558,556,1,0,0,0,559,562,
         1,0,0,0,560,558,1,0,0,0,560,561,1,0,0,0,561,75,1,0,0,0,562,560,1,
-        0,0,0,563,564,3,226,113,0,564,565,5,72,0,0,565,567,1,0,0,0,566,563,
+        0,0,0,563,564,3,226,113,0,564,565,5,73,0,0,565,567,1,0,0,0,566,563,
         1,0,0,0,566,567,1,0,0,0,567,570,1,0,0,0,568,571,3,80,40,0,569,571,
         3,78,39,0,570,568,1,0,0,0,570,569,1,0,0,0,571,77,1,0,0,0,572,573,
-        3,228,114,0,573,574,5,87,0,0,574,575,3,80,40,0,575,576,5,88,0,0,
+        3,228,114,0,573,574,5,88,0,0,574,575,3,80,40,0,575,576,5,89,0,0,
         576,79,1,0,0,0,577,581,3,84,42,0,578,580,3,86,43,0,579,578,1,0,0,
         0,580,583,1,0,0,0,581,579,1,0,0,0,581,582,1,0,0,0,582,589,1,0,0,
-        0,583,581,1,0,0,0,584,585,5,87,0,0,585,586,3,80,40,0,586,587,5,88,
+        0,583,581,1,0,0,0,584,585,5,88,0,0,585,586,3,80,40,0,586,587,5,89,
         0,0,587,589,1,0,0,0,588,577,1,0,0,0,588,584,1,0,0,0,589,81,1,0,0,
         0,590,592,3,84,42,0,591,593,3,86,43,0,592,591,1,0,0,0,593,594,1,
-        0,0,0,594,592,1,0,0,0,594,595,1,0,0,0,595,83,1,0,0,0,596,598,5,87,
+        0,0,0,594,592,1,0,0,0,594,595,1,0,0,0,595,83,1,0,0,0,596,598,5,88,
         0,0,597,599,3,226,113,0,598,597,1,0,0,0,598,599,1,0,0,0,599,601,
         1,0,0,0,600,602,3,96,48,0,601,600,1,0,0,0,601,602,1,0,0,0,602,604,
         1,0,0,0,603,605,3,92,46,0,604,603,1,0,0,0,604,605,1,0,0,0,605,606,
-        1,0,0,0,606,607,5,88,0,0,607,85,1,0,0,0,608,609,3,88,44,0,609,610,
-        3,84,42,0,610,87,1,0,0,0,611,612,5,73,0,0,612,614,5,76,0,0,613,615,
+        1,0,0,0,606,607,5,89,0,0,607,85,1,0,0,0,608,609,3,88,44,0,609,610,
+        3,84,42,0,610,87,1,0,0,0,611,612,5,74,0,0,612,614,5,77,0,0,613,615,
         3,90,45,0,614,613,1,0,0,0,614,615,1,0,0,0,615,616,1,0,0,0,616,617,
-        5,76,0,0,617,636,5,74,0,0,618,619,5,73,0,0,619,621,5,76,0,0,620,
+        5,77,0,0,617,636,5,75,0,0,618,619,5,74,0,0,619,621,5,77,0,0,620,
         622,3,90,45,0,621,620,1,0,0,0,621,622,1,0,0,0,622,623,1,0,0,0,623,
-        636,5,76,0,0,624,626,5,76,0,0,625,627,3,90,45,0,626,625,1,0,0,0,
-        626,627,1,0,0,0,627,628,1,0,0,0,628,629,5,76,0,0,629,636,5,74,0,
-        0,630,632,5,76,0,0,631,633,3,90,45,0,632,631,1,0,0,0,632,633,1,0,
-        0,0,633,634,1,0,0,0,634,636,5,76,0,0,635,611,1,0,0,0,635,618,1,0,
-        0,0,635,624,1,0,0,0,635,630,1,0,0,0,636,89,1,0,0,0,637,639,5,89,
+        636,5,77,0,0,624,626,5,77,0,0,625,627,3,90,45,0,626,625,1,0,0,0,
+        626,627,1,0,0,0,627,628,1,0,0,0,628,629,5,77,0,0,629,636,5,75,0,
+        0,630,632,5,77,0,0,631,633,3,90,45,0,632,631,1,0,0,0,632,633,1,0,
+        0,0,633,634,1,0,0,0,634,636,5,77,0,0,635,611,1,0,0,0,635,618,1,0,
+        0,0,635,624,1,0,0,0,635,630,1,0,0,0,636,89,1,0,0,0,637,639,5,90,
         0,0,638,640,3,226,113,0,639,638,1,0,0,0,639,640,1,0,0,0,640,642,
         1,0,0,0,641,643,3,94,47,0,642,641,1,0,0,0,642,643,1,0,0,0,643,645,
         1,0,0,0,644,646,3,100,50,0,645,644,1,0,0,0,645,646,1,0,0,0,646,648,
         1,0,0,0,647,649,3,92,46,0,648,647,1,0,0,0,648,649,1,0,0,0,649,650,
-        1,0,0,0,650,651,5,90,0,0,651,91,1,0,0,0,652,655,3,192,96,0,653,655,
+        1,0,0,0,650,651,5,91,0,0,651,91,1,0,0,0,652,655,3,192,96,0,653,655,
         3,180,90,0,654,652,1,0,0,0,654,653,1,0,0,0,655,93,1,0,0,0,656,657,
-        5,83,0,0,657,665,3,106,53,0,658,660,5,85,0,0,659,661,5,83,0,0,660,
+        5,84,0,0,657,665,3,106,53,0,658,660,5,86,0,0,659,661,5,84,0,0,660,
         659,1,0,0,0,660,661,1,0,0,0,661,662,1,0,0,0,662,664,3,106,53,0,663,
         658,1,0,0,0,664,667,1,0,0,0,665,663,1,0,0,0,665,666,1,0,0,0,666,
         95,1,0,0,0,667,665,1,0,0,0,668,670,3,98,49,0,669,668,1,0,0,0,670,
         671,1,0,0,0,671,669,1,0,0,0,671,672,1,0,0,0,672,97,1,0,0,0,673,674,
-        5,83,0,0,674,675,3,104,52,0,675,99,1,0,0,0,676,678,5,77,0,0,677,
+        5,84,0,0,674,675,3,104,52,0,675,99,1,0,0,0,676,678,5,78,0,0,677,
         679,3,102,51,0,678,677,1,0,0,0,678,679,1,0,0,0,679,684,1,0,0,0,680,
-        682,5,66,0,0,681,683,3,102,51,0,682,681,1,0,0,0,682,683,1,0,0,0,
+        682,5,67,0,0,681,683,3,102,51,0,682,681,1,0,0,0,682,683,1,0,0,0,
         683,685,1,0,0,0,684,680,1,0,0,0,684,685,1,0,0,0,685,691,1,0,0,0,
-        686,688,5,66,0,0,687,689,3,102,51,0,688,687,1,0,0,0,688,689,1,0,
+        686,688,5,67,0,0,687,689,3,102,51,0,688,687,1,0,0,0,688,689,1,0,
         0,0,689,691,1,0,0,0,690,676,1,0,0,0,690,686,1,0,0,0,691,101,1,0,
-        0,0,692,694,5,76,0,0,693,692,1,0,0,0,693,694,1,0,0,0,694,695,1,0,
+        0,0,692,694,5,77,0,0,693,692,1,0,0,0,693,694,1,0,0,0,694,695,1,0,
         0,0,695,696,3,188,94,0,696,103,1,0,0,0,697,698,3,232,116,0,698,105,
         1,0,0,0,699,700,3,232,116,0,700,107,1,0,0,0,701,703,3,146,73,0,702,
         704,3,144,72,0,703,702,1,0,0,0,704,705,1,0,0,0,705,703,1,0,0,0,705,
         706,1,0,0,0,706,109,1,0,0,0,707,708,3,112,56,0,708,111,1,0,0,0,709,
-        714,3,114,57,0,710,711,5,42,0,0,711,713,3,114,57,0,712,710,1,0,0,
+        714,3,114,57,0,710,711,5,43,0,0,711,713,3,114,57,0,712,710,1,0,0,
         0,713,716,1,0,0,0,714,712,1,0,0,0,714,715,1,0,0,0,715,113,1,0,0,
-        0,716,714,1,0,0,0,717,722,3,116,58,0,718,719,5,63,0,0,719,721,3,
+        0,716,714,1,0,0,0,717,722,3,116,58,0,718,719,5,64,0,0,719,721,3,
         116,58,0,720,718,1,0,0,0,721,724,1,0,0,0,722,720,1,0,0,0,722,723,
         1,0,0,0,723,115,1,0,0,0,724,722,1,0,0,0,725,730,3,118,59,0,726,727,
         5,2,0,0,727,729,3,118,59,0,728,726,1,0,0,0,729,732,1,0,0,0,730,728,
         1,0,0,0,730,731,1,0,0,0,731,117,1,0,0,0,732,730,1,0,0,0,733,735,
-        5,37,0,0,734,733,1,0,0,0,735,738,1,0,0,0,736,734,1,0,0,0,736,737,
+        5,38,0,0,734,733,1,0,0,0,735,738,1,0,0,0,736,734,1,0,0,0,736,737,
         1,0,0,0,737,739,1,0,0,0,738,736,1,0,0,0,739,740,3,120,60,0,740,119,
         1,0,0,0,741,747,3,124,62,0,742,743,3,122,61,0,743,744,3,124,62,0,
         744,746,1,0,0,0,745,742,1,0,0,0,746,749,1,0,0,0,747,745,1,0,0,0,
         747,748,1,0,0,0,748,121,1,0,0,0,749,747,1,0,0,0,750,751,7,1,0,0,
         751,123,1,0,0,0,752,756,3,128,64,0,753,755,3,126,63,0,754,753,1,
         0,0,0,755,758,1,0,0,0,756,754,1,0,0,0,756,757,1,0,0,0,757,125,1,
-        0,0,0,758,756,1,0,0,0,759,760,5,51,0,0,760,761,5,62,0,0,761,777,
-        3,128,64,0,762,763,5,23,0,0,763,764,5,62,0,0,764,777,3,128,64,0,
-        765,766,5,12,0,0,766,777,3,128,64,0,767,768,5,68,0,0,768,777,3,128,
-        64,0,769,770,5,28,0,0,770,777,3,128,64,0,771,772,5,30,0,0,772,777,
-        5,38,0,0,773,774,5,30,0,0,774,775,5,37,0,0,775,777,5,38,0,0,776,
+        0,0,0,758,756,1,0,0,0,759,760,5,52,0,0,760,761,5,63,0,0,761,777,
+        3,128,64,0,762,763,5,24,0,0,763,764,5,63,0,0,764,777,3,128,64,0,
+        765,766,5,12,0,0,766,777,3,128,64,0,767,768,5,69,0,0,768,777,3,128,
+        64,0,769,770,5,29,0,0,770,777,3,128,64,0,771,772,5,31,0,0,772,777,
+        5,39,0,0,773,774,5,31,0,0,774,775,5,38,0,0,775,777,5,39,0,0,776,
         759,1,0,0,0,776,762,1,0,0,0,776,765,1,0,0,0,776,767,1,0,0,0,776,
         769,1,0,0,0,776,771,1,0,0,0,776,773,1,0,0,0,777,127,1,0,0,0,778,
         784,3,132,66,0,779,780,3,130,65,0,780,781,3,132,66,0,781,783,1,0,
@@ -6304,7 +6312,7 @@ export class CypherParser extends antlr.Parser {
         0,0,789,795,3,136,68,0,790,791,3,134,67,0,791,792,3,136,68,0,792,
         794,1,0,0,0,793,790,1,0,0,0,794,797,1,0,0,0,795,793,1,0,0,0,795,
         796,1,0,0,0,796,133,1,0,0,0,797,795,1,0,0,0,798,799,7,3,0,0,799,
-        135,1,0,0,0,800,805,3,138,69,0,801,802,5,80,0,0,802,804,3,138,69,
+        135,1,0,0,0,800,805,3,138,69,0,801,802,5,81,0,0,802,804,3,138,69,
         0,803,801,1,0,0,0,804,807,1,0,0,0,805,803,1,0,0,0,805,806,1,0,0,
         0,806,137,1,0,0,0,807,805,1,0,0,0,808,810,7,2,0,0,809,808,1,0,0,
         0,810,813,1,0,0,0,811,809,1,0,0,0,811,812,1,0,0,0,812,814,1,0,0,
@@ -6312,12 +6320,12 @@ export class CypherParser extends antlr.Parser {
         73,0,817,820,3,142,71,0,818,820,3,144,72,0,819,817,1,0,0,0,819,818,
         1,0,0,0,820,823,1,0,0,0,821,819,1,0,0,0,821,822,1,0,0,0,822,825,
         1,0,0,0,823,821,1,0,0,0,824,826,3,96,48,0,825,824,1,0,0,0,825,826,
-        1,0,0,0,826,141,1,0,0,0,827,828,5,89,0,0,828,829,3,110,55,0,829,
-        830,5,90,0,0,830,841,1,0,0,0,831,833,5,89,0,0,832,834,3,110,55,0,
-        833,832,1,0,0,0,833,834,1,0,0,0,834,835,1,0,0,0,835,837,5,66,0,0,
+        1,0,0,0,826,141,1,0,0,0,827,828,5,90,0,0,828,829,3,110,55,0,829,
+        830,5,91,0,0,830,841,1,0,0,0,831,833,5,90,0,0,832,834,3,110,55,0,
+        833,832,1,0,0,0,833,834,1,0,0,0,834,835,1,0,0,0,835,837,5,67,0,0,
         836,838,3,110,55,0,837,836,1,0,0,0,837,838,1,0,0,0,838,839,1,0,0,
-        0,839,841,5,90,0,0,840,827,1,0,0,0,840,831,1,0,0,0,841,143,1,0,0,
-        0,842,843,5,81,0,0,843,844,3,194,97,0,844,145,1,0,0,0,845,860,3,
+        0,839,841,5,91,0,0,840,827,1,0,0,0,840,831,1,0,0,0,841,143,1,0,0,
+        0,842,843,5,82,0,0,843,844,3,194,97,0,844,145,1,0,0,0,845,860,3,
         148,74,0,846,860,3,154,77,0,847,860,3,156,78,0,848,860,3,158,79,
         0,849,860,3,164,82,0,850,860,3,166,83,0,851,860,3,182,91,0,852,860,
         3,180,90,0,853,860,3,150,75,0,854,860,3,82,41,0,855,860,3,168,84,
@@ -6326,136 +6334,136 @@ export class CypherParser extends antlr.Parser {
         849,1,0,0,0,859,850,1,0,0,0,859,851,1,0,0,0,859,852,1,0,0,0,859,
         853,1,0,0,0,859,854,1,0,0,0,859,855,1,0,0,0,859,856,1,0,0,0,859,
         857,1,0,0,0,859,858,1,0,0,0,860,147,1,0,0,0,861,862,5,13,0,0,862,
-        863,5,87,0,0,863,864,5,77,0,0,864,865,5,88,0,0,865,149,1,0,0,0,866,
+        863,5,88,0,0,863,864,5,78,0,0,864,865,5,89,0,0,865,149,1,0,0,0,866,
         868,5,10,0,0,867,869,3,110,55,0,868,867,1,0,0,0,868,869,1,0,0,0,
         869,871,1,0,0,0,870,872,3,152,76,0,871,870,1,0,0,0,872,873,1,0,0,
-        0,873,871,1,0,0,0,873,874,1,0,0,0,874,877,1,0,0,0,875,876,5,21,0,
+        0,873,871,1,0,0,0,873,874,1,0,0,0,874,877,1,0,0,0,875,876,5,22,0,
         0,876,878,3,110,55,0,877,875,1,0,0,0,877,878,1,0,0,0,878,879,1,0,
-        0,0,879,880,5,22,0,0,880,151,1,0,0,0,881,882,5,60,0,0,882,883,3,
-        110,55,0,883,884,5,52,0,0,884,885,3,110,55,0,885,153,1,0,0,0,886,
-        887,5,89,0,0,887,890,3,162,81,0,888,889,5,85,0,0,889,891,3,110,55,
-        0,890,888,1,0,0,0,890,891,1,0,0,0,891,892,1,0,0,0,892,893,5,90,0,
-        0,893,155,1,0,0,0,894,898,5,89,0,0,895,896,3,226,113,0,896,897,5,
-        72,0,0,897,899,1,0,0,0,898,895,1,0,0,0,898,899,1,0,0,0,899,900,1,
-        0,0,0,900,903,3,82,41,0,901,902,5,61,0,0,902,904,3,110,55,0,903,
-        901,1,0,0,0,903,904,1,0,0,0,904,905,1,0,0,0,905,906,5,85,0,0,906,
-        907,3,110,55,0,907,908,5,90,0,0,908,157,1,0,0,0,909,910,3,160,80,
-        0,910,911,5,87,0,0,911,912,3,162,81,0,912,913,5,88,0,0,913,159,1,
+        0,0,879,880,5,23,0,0,880,151,1,0,0,0,881,882,5,61,0,0,882,883,3,
+        110,55,0,883,884,5,53,0,0,884,885,3,110,55,0,885,153,1,0,0,0,886,
+        887,5,90,0,0,887,890,3,162,81,0,888,889,5,86,0,0,889,891,3,110,55,
+        0,890,888,1,0,0,0,890,891,1,0,0,0,891,892,1,0,0,0,892,893,5,91,0,
+        0,893,155,1,0,0,0,894,898,5,90,0,0,895,896,3,226,113,0,896,897,5,
+        73,0,0,897,899,1,0,0,0,898,895,1,0,0,0,898,899,1,0,0,0,899,900,1,
+        0,0,0,900,903,3,82,41,0,901,902,5,62,0,0,902,904,3,110,55,0,903,
+        901,1,0,0,0,903,904,1,0,0,0,904,905,1,0,0,0,905,906,5,86,0,0,906,
+        907,3,110,55,0,907,908,5,91,0,0,908,157,1,0,0,0,909,910,3,160,80,
+        0,910,911,5,88,0,0,911,912,3,162,81,0,912,913,5,89,0,0,913,159,1,
         0,0,0,914,915,7,4,0,0,915,161,1,0,0,0,916,917,3,226,113,0,917,918,
-        5,28,0,0,918,921,3,110,55,0,919,920,5,61,0,0,920,922,3,110,55,0,
-        921,919,1,0,0,0,921,922,1,0,0,0,922,163,1,0,0,0,923,924,5,44,0,0,
-        924,925,5,87,0,0,925,926,3,226,113,0,926,927,5,72,0,0,927,928,3,
-        110,55,0,928,929,5,82,0,0,929,930,3,226,113,0,930,931,5,28,0,0,931,
-        932,3,110,55,0,932,933,5,85,0,0,933,934,3,110,55,0,934,935,5,88,
-        0,0,935,165,1,0,0,0,936,937,7,5,0,0,937,943,5,91,0,0,938,944,3,8,
+        5,29,0,0,918,921,3,110,55,0,919,920,5,62,0,0,920,922,3,110,55,0,
+        921,919,1,0,0,0,921,922,1,0,0,0,922,163,1,0,0,0,923,924,5,45,0,0,
+        924,925,5,88,0,0,925,926,3,226,113,0,926,927,5,73,0,0,927,928,3,
+        110,55,0,928,929,5,83,0,0,929,930,3,226,113,0,930,931,5,29,0,0,931,
+        932,3,110,55,0,932,933,5,86,0,0,933,934,3,110,55,0,934,935,5,89,
+        0,0,935,165,1,0,0,0,936,937,7,5,0,0,937,943,5,92,0,0,938,944,3,8,
         4,0,939,941,3,74,37,0,940,942,3,72,36,0,941,940,1,0,0,0,941,942,
         1,0,0,0,942,944,1,0,0,0,943,938,1,0,0,0,943,939,1,0,0,0,944,945,
-        1,0,0,0,945,946,5,92,0,0,946,167,1,0,0,0,947,948,5,87,0,0,948,949,
-        3,110,55,0,949,950,5,88,0,0,950,169,1,0,0,0,951,952,3,172,86,0,952,
-        954,5,87,0,0,953,955,5,19,0,0,954,953,1,0,0,0,954,955,1,0,0,0,955,
-        964,1,0,0,0,956,961,3,110,55,0,957,958,5,82,0,0,958,960,3,110,55,
+        1,0,0,0,945,946,5,93,0,0,946,167,1,0,0,0,947,948,5,88,0,0,948,949,
+        3,110,55,0,949,950,5,89,0,0,950,169,1,0,0,0,951,952,3,172,86,0,952,
+        954,5,88,0,0,953,955,5,20,0,0,954,953,1,0,0,0,954,955,1,0,0,0,955,
+        964,1,0,0,0,956,961,3,110,55,0,957,958,5,83,0,0,958,960,3,110,55,
         0,959,957,1,0,0,0,960,963,1,0,0,0,961,959,1,0,0,0,961,962,1,0,0,
         0,962,965,1,0,0,0,963,961,1,0,0,0,964,956,1,0,0,0,964,965,1,0,0,
-        0,965,966,1,0,0,0,966,967,5,88,0,0,967,171,1,0,0,0,968,969,3,174,
+        0,965,966,1,0,0,0,966,967,5,89,0,0,967,171,1,0,0,0,968,969,3,174,
         87,0,969,970,3,228,114,0,970,173,1,0,0,0,971,972,3,228,114,0,972,
-        973,5,81,0,0,973,975,1,0,0,0,974,971,1,0,0,0,975,978,1,0,0,0,976,
+        973,5,82,0,0,973,975,1,0,0,0,974,971,1,0,0,0,975,978,1,0,0,0,976,
         974,1,0,0,0,976,977,1,0,0,0,977,175,1,0,0,0,978,976,1,0,0,0,979,
-        980,3,226,113,0,980,989,5,91,0,0,981,986,3,178,89,0,982,983,5,82,
+        980,3,226,113,0,980,989,5,92,0,0,981,986,3,178,89,0,982,983,5,83,
         0,0,983,985,3,178,89,0,984,982,1,0,0,0,985,988,1,0,0,0,986,984,1,
         0,0,0,986,987,1,0,0,0,987,990,1,0,0,0,988,986,1,0,0,0,989,981,1,
-        0,0,0,989,990,1,0,0,0,990,991,1,0,0,0,991,992,5,92,0,0,992,177,1,
-        0,0,0,993,994,3,194,97,0,994,995,5,83,0,0,995,996,3,110,55,0,996,
-        1003,1,0,0,0,997,998,5,81,0,0,998,1003,3,194,97,0,999,1000,5,81,
-        0,0,1000,1003,5,77,0,0,1001,1003,3,226,113,0,1002,993,1,0,0,0,1002,
+        0,0,0,989,990,1,0,0,0,990,991,1,0,0,0,991,992,5,93,0,0,992,177,1,
+        0,0,0,993,994,3,194,97,0,994,995,5,84,0,0,995,996,3,110,55,0,996,
+        1003,1,0,0,0,997,998,5,82,0,0,998,1003,3,194,97,0,999,1000,5,82,
+        0,0,1000,1003,5,78,0,0,1001,1003,3,226,113,0,1002,993,1,0,0,0,1002,
         997,1,0,0,0,1002,999,1,0,0,0,1002,1001,1,0,0,0,1003,179,1,0,0,0,
-        1004,1007,5,86,0,0,1005,1008,3,228,114,0,1006,1008,5,95,0,0,1007,
+        1004,1007,5,87,0,0,1005,1008,3,228,114,0,1006,1008,5,96,0,0,1007,
         1005,1,0,0,0,1007,1006,1,0,0,0,1008,181,1,0,0,0,1009,1016,3,184,
-        92,0,1010,1016,5,38,0,0,1011,1016,3,186,93,0,1012,1016,5,97,0,0,
+        92,0,1010,1016,5,39,0,0,1011,1016,3,186,93,0,1012,1016,5,98,0,0,
         1013,1016,3,190,95,0,1014,1016,3,192,96,0,1015,1009,1,0,0,0,1015,
         1010,1,0,0,0,1015,1011,1,0,0,0,1015,1012,1,0,0,0,1015,1013,1,0,0,
         0,1015,1014,1,0,0,0,1016,183,1,0,0,0,1017,1018,7,6,0,0,1018,185,
-        1,0,0,0,1019,1022,3,188,94,0,1020,1022,5,96,0,0,1021,1019,1,0,0,
+        1,0,0,0,1019,1022,3,188,94,0,1020,1022,5,97,0,0,1021,1019,1,0,0,
         0,1021,1020,1,0,0,0,1022,187,1,0,0,0,1023,1024,7,7,0,0,1024,189,
-        1,0,0,0,1025,1034,5,89,0,0,1026,1031,3,110,55,0,1027,1028,5,82,0,
+        1,0,0,0,1025,1034,5,90,0,0,1026,1031,3,110,55,0,1027,1028,5,83,0,
         0,1028,1030,3,110,55,0,1029,1027,1,0,0,0,1030,1033,1,0,0,0,1031,
         1029,1,0,0,0,1031,1032,1,0,0,0,1032,1035,1,0,0,0,1033,1031,1,0,0,
         0,1034,1026,1,0,0,0,1034,1035,1,0,0,0,1035,1036,1,0,0,0,1036,1037,
-        5,90,0,0,1037,191,1,0,0,0,1038,1052,5,91,0,0,1039,1040,3,194,97,
-        0,1040,1041,5,83,0,0,1041,1049,3,110,55,0,1042,1043,5,82,0,0,1043,
-        1044,3,194,97,0,1044,1045,5,83,0,0,1045,1046,3,110,55,0,1046,1048,
+        5,91,0,0,1037,191,1,0,0,0,1038,1052,5,92,0,0,1039,1040,3,194,97,
+        0,1040,1041,5,84,0,0,1041,1049,3,110,55,0,1042,1043,5,83,0,0,1043,
+        1044,3,194,97,0,1044,1045,5,84,0,0,1045,1046,3,110,55,0,1046,1048,
         1,0,0,0,1047,1042,1,0,0,0,1048,1051,1,0,0,0,1049,1047,1,0,0,0,1049,
         1050,1,0,0,0,1050,1053,1,0,0,0,1051,1049,1,0,0,0,1052,1039,1,0,0,
-        0,1052,1053,1,0,0,0,1053,1054,1,0,0,0,1054,1055,5,92,0,0,1055,193,
+        0,1052,1053,1,0,0,0,1053,1054,1,0,0,0,1054,1055,5,93,0,0,1055,193,
         1,0,0,0,1056,1057,3,232,116,0,1057,195,1,0,0,0,1058,1064,3,198,99,
         0,1059,1064,3,208,104,0,1060,1064,3,210,105,0,1061,1064,3,214,107,
         0,1062,1064,3,220,110,0,1063,1058,1,0,0,0,1063,1059,1,0,0,0,1063,
         1060,1,0,0,0,1063,1061,1,0,0,0,1063,1062,1,0,0,0,1064,197,1,0,0,
-        0,1065,1066,5,14,0,0,1066,1068,5,11,0,0,1067,1069,3,228,114,0,1068,
+        0,1065,1066,5,15,0,0,1066,1068,5,11,0,0,1067,1069,3,228,114,0,1068,
         1067,1,0,0,0,1068,1069,1,0,0,0,1069,1071,1,0,0,0,1070,1072,3,222,
         111,0,1071,1070,1,0,0,0,1071,1072,1,0,0,0,1072,1073,1,0,0,0,1073,
-        1074,7,8,0,0,1074,1075,5,87,0,0,1075,1076,3,226,113,0,1076,1077,
-        3,98,49,0,1077,1078,5,88,0,0,1078,1079,7,9,0,0,1079,1081,3,200,100,
+        1074,7,8,0,0,1074,1075,5,88,0,0,1075,1076,3,226,113,0,1076,1077,
+        3,98,49,0,1077,1078,5,89,0,0,1078,1079,7,9,0,0,1079,1081,3,200,100,
         0,1080,1082,3,72,36,0,1081,1080,1,0,0,0,1081,1082,1,0,0,0,1082,199,
-        1,0,0,0,1083,1084,3,202,101,0,1084,1085,5,30,0,0,1085,1086,5,57,
-        0,0,1086,1112,1,0,0,0,1087,1088,3,204,102,0,1088,1089,5,30,0,0,1089,
-        1090,5,57,0,0,1090,1112,1,0,0,0,1091,1092,3,202,101,0,1092,1093,
-        5,30,0,0,1093,1094,5,37,0,0,1094,1095,5,38,0,0,1095,1112,1,0,0,0,
-        1096,1097,3,202,101,0,1097,1098,5,30,0,0,1098,1099,5,35,0,0,1099,
-        1100,5,31,0,0,1100,1112,1,0,0,0,1101,1102,3,204,102,0,1102,1103,
-        5,30,0,0,1103,1104,5,35,0,0,1104,1105,5,31,0,0,1105,1112,1,0,0,0,
-        1106,1107,3,202,101,0,1107,1108,5,30,0,0,1108,1109,7,10,0,0,1109,
+        1,0,0,0,1083,1084,3,202,101,0,1084,1085,5,31,0,0,1085,1086,5,58,
+        0,0,1086,1112,1,0,0,0,1087,1088,3,204,102,0,1088,1089,5,31,0,0,1089,
+        1090,5,58,0,0,1090,1112,1,0,0,0,1091,1092,3,202,101,0,1092,1093,
+        5,31,0,0,1093,1094,5,38,0,0,1094,1095,5,39,0,0,1095,1112,1,0,0,0,
+        1096,1097,3,202,101,0,1097,1098,5,31,0,0,1098,1099,5,36,0,0,1099,
+        1100,5,32,0,0,1100,1112,1,0,0,0,1101,1102,3,204,102,0,1102,1103,
+        5,31,0,0,1103,1104,5,36,0,0,1104,1105,5,32,0,0,1105,1112,1,0,0,0,
+        1106,1107,3,202,101,0,1107,1108,5,31,0,0,1108,1109,7,10,0,0,1109,
         1110,3,206,103,0,1110,1112,1,0,0,0,1111,1083,1,0,0,0,1111,1087,1,
         0,0,0,1111,1091,1,0,0,0,1111,1096,1,0,0,0,1111,1101,1,0,0,0,1111,
         1106,1,0,0,0,1112,201,1,0,0,0,1113,1114,3,226,113,0,1114,1115,5,
-        81,0,0,1115,1116,3,194,97,0,1116,203,1,0,0,0,1117,1118,5,87,0,0,
-        1118,1123,3,202,101,0,1119,1120,5,82,0,0,1120,1122,3,202,101,0,1121,
+        82,0,0,1115,1116,3,194,97,0,1116,203,1,0,0,0,1117,1118,5,88,0,0,
+        1118,1123,3,202,101,0,1119,1120,5,83,0,0,1120,1122,3,202,101,0,1121,
         1119,1,0,0,0,1122,1125,1,0,0,0,1123,1121,1,0,0,0,1123,1124,1,0,0,
-        0,1124,1126,1,0,0,0,1125,1123,1,0,0,0,1126,1127,5,88,0,0,1127,205,
-        1,0,0,0,1128,1133,3,228,114,0,1129,1130,5,73,0,0,1130,1131,3,206,
-        103,0,1131,1132,5,74,0,0,1132,1134,1,0,0,0,1133,1129,1,0,0,0,1133,
-        1134,1,0,0,0,1134,1138,1,0,0,0,1135,1136,5,87,0,0,1136,1137,5,95,
-        0,0,1137,1139,5,88,0,0,1138,1135,1,0,0,0,1138,1139,1,0,0,0,1139,
-        207,1,0,0,0,1140,1141,5,20,0,0,1141,1142,5,11,0,0,1142,1144,3,228,
+        0,1124,1126,1,0,0,0,1125,1123,1,0,0,0,1126,1127,5,89,0,0,1127,205,
+        1,0,0,0,1128,1133,3,228,114,0,1129,1130,5,74,0,0,1130,1131,3,206,
+        103,0,1131,1132,5,75,0,0,1132,1134,1,0,0,0,1133,1129,1,0,0,0,1133,
+        1134,1,0,0,0,1134,1138,1,0,0,0,1135,1136,5,88,0,0,1136,1137,5,96,
+        0,0,1137,1139,5,89,0,0,1138,1135,1,0,0,0,1138,1139,1,0,0,0,1139,
+        207,1,0,0,0,1140,1141,5,21,0,0,1141,1142,5,11,0,0,1142,1144,3,228,
         114,0,1143,1145,3,224,112,0,1144,1143,1,0,0,0,1144,1145,1,0,0,0,
-        1145,209,1,0,0,0,1146,1148,5,14,0,0,1147,1149,5,57,0,0,1148,1147,
-        1,0,0,0,1148,1149,1,0,0,0,1149,1150,1,0,0,0,1150,1152,5,29,0,0,1151,
+        1145,209,1,0,0,0,1146,1148,5,15,0,0,1147,1149,5,58,0,0,1148,1147,
+        1,0,0,0,1148,1149,1,0,0,0,1149,1150,1,0,0,0,1150,1152,5,30,0,0,1151,
         1153,3,228,114,0,1152,1151,1,0,0,0,1152,1153,1,0,0,0,1153,1155,1,
         0,0,0,1154,1156,3,222,111,0,1155,1154,1,0,0,0,1155,1156,1,0,0,0,
         1156,1157,1,0,0,0,1157,1159,3,212,106,0,1158,1160,3,72,36,0,1159,
-        1158,1,0,0,0,1159,1160,1,0,0,0,1160,211,1,0,0,0,1161,1162,5,26,0,
-        0,1162,1163,5,87,0,0,1163,1164,3,226,113,0,1164,1165,3,98,49,0,1165,
-        1166,5,88,0,0,1166,1167,5,40,0,0,1167,1168,5,87,0,0,1168,1173,3,
-        202,101,0,1169,1170,5,82,0,0,1170,1172,3,202,101,0,1171,1169,1,0,
+        1158,1,0,0,0,1159,1160,1,0,0,0,1160,211,1,0,0,0,1161,1162,5,27,0,
+        0,1162,1163,5,88,0,0,1163,1164,3,226,113,0,1164,1165,3,98,49,0,1165,
+        1166,5,89,0,0,1166,1167,5,41,0,0,1167,1168,5,88,0,0,1168,1173,3,
+        202,101,0,1169,1170,5,83,0,0,1170,1172,3,202,101,0,1171,1169,1,0,
         0,0,1172,1175,1,0,0,0,1173,1171,1,0,0,0,1173,1174,1,0,0,0,1174,1176,
-        1,0,0,0,1175,1173,1,0,0,0,1176,1177,5,88,0,0,1177,1195,1,0,0,0,1178,
-        1180,5,40,0,0,1179,1181,5,83,0,0,1180,1179,1,0,0,0,1180,1181,1,0,
-        0,0,1181,1182,1,0,0,0,1182,1183,3,104,52,0,1183,1184,5,87,0,0,1184,
-        1189,3,194,97,0,1185,1186,5,82,0,0,1186,1188,3,194,97,0,1187,1185,
+        1,0,0,0,1175,1173,1,0,0,0,1176,1177,5,89,0,0,1177,1195,1,0,0,0,1178,
+        1180,5,41,0,0,1179,1181,5,84,0,0,1180,1179,1,0,0,0,1180,1181,1,0,
+        0,0,1181,1182,1,0,0,0,1182,1183,3,104,52,0,1183,1184,5,88,0,0,1184,
+        1189,3,194,97,0,1185,1186,5,83,0,0,1186,1188,3,194,97,0,1187,1185,
         1,0,0,0,1188,1191,1,0,0,0,1189,1187,1,0,0,0,1189,1190,1,0,0,0,1190,
-        1192,1,0,0,0,1191,1189,1,0,0,0,1192,1193,5,88,0,0,1193,1195,1,0,
+        1192,1,0,0,0,1191,1189,1,0,0,0,1192,1193,5,89,0,0,1193,1195,1,0,
         0,0,1194,1161,1,0,0,0,1194,1178,1,0,0,0,1195,213,1,0,0,0,1196,1197,
-        5,14,0,0,1197,1198,3,228,114,0,1198,1200,5,29,0,0,1199,1201,3,228,
+        5,15,0,0,1197,1198,3,228,114,0,1198,1200,5,30,0,0,1199,1201,3,228,
         114,0,1200,1199,1,0,0,0,1200,1201,1,0,0,0,1201,1203,1,0,0,0,1202,
         1204,3,222,111,0,1203,1202,1,0,0,0,1203,1204,1,0,0,0,1204,1205,1,
-        0,0,0,1205,1206,5,26,0,0,1206,1207,5,87,0,0,1207,1208,3,226,113,
-        0,1208,1209,3,98,49,0,1209,1210,5,88,0,0,1210,1212,5,40,0,0,1211,
+        0,0,0,1205,1206,5,27,0,0,1206,1207,5,88,0,0,1207,1208,3,226,113,
+        0,1208,1209,3,98,49,0,1209,1210,5,89,0,0,1210,1212,5,41,0,0,1211,
         1213,3,228,114,0,1212,1211,1,0,0,0,1212,1213,1,0,0,0,1213,1214,1,
         0,0,0,1214,1216,3,216,108,0,1215,1217,3,218,109,0,1216,1215,1,0,
-        0,0,1216,1217,1,0,0,0,1217,215,1,0,0,0,1218,1219,5,87,0,0,1219,1224,
-        3,202,101,0,1220,1221,5,82,0,0,1221,1223,3,202,101,0,1222,1220,1,
+        0,0,1216,1217,1,0,0,0,1217,215,1,0,0,0,1218,1219,5,88,0,0,1219,1224,
+        3,202,101,0,1220,1221,5,83,0,0,1221,1223,3,202,101,0,1222,1220,1,
         0,0,0,1223,1226,1,0,0,0,1224,1222,1,0,0,0,1224,1225,1,0,0,0,1225,
-        1227,1,0,0,0,1226,1224,1,0,0,0,1227,1228,5,88,0,0,1228,1241,1,0,
-        0,0,1229,1230,5,89,0,0,1230,1235,3,202,101,0,1231,1232,5,82,0,0,
+        1227,1,0,0,0,1226,1224,1,0,0,0,1227,1228,5,89,0,0,1228,1241,1,0,
+        0,0,1229,1230,5,90,0,0,1230,1235,3,202,101,0,1231,1232,5,83,0,0,
         1232,1234,3,202,101,0,1233,1231,1,0,0,0,1234,1237,1,0,0,0,1235,1233,
         1,0,0,0,1235,1236,1,0,0,0,1236,1238,1,0,0,0,1237,1235,1,0,0,0,1238,
-        1239,5,90,0,0,1239,1241,1,0,0,0,1240,1218,1,0,0,0,1240,1229,1,0,
+        1239,5,91,0,0,1239,1241,1,0,0,0,1240,1218,1,0,0,0,1240,1229,1,0,
         0,0,1241,217,1,0,0,0,1242,1243,3,228,114,0,1243,1244,3,192,96,0,
-        1244,219,1,0,0,0,1245,1246,5,20,0,0,1246,1247,5,29,0,0,1247,1249,
+        1244,219,1,0,0,0,1245,1246,5,21,0,0,1246,1247,5,30,0,0,1247,1249,
         3,228,114,0,1248,1250,3,224,112,0,1249,1248,1,0,0,0,1249,1250,1,
-        0,0,0,1250,221,1,0,0,0,1251,1252,5,27,0,0,1252,1253,5,37,0,0,1253,
-        1254,5,24,0,0,1254,223,1,0,0,0,1255,1256,5,27,0,0,1256,1257,5,24,
+        0,0,0,1250,221,1,0,0,0,1251,1252,5,28,0,0,1252,1253,5,38,0,0,1253,
+        1254,5,25,0,0,1254,223,1,0,0,0,1255,1256,5,28,0,0,1256,1257,5,25,
         0,0,1257,225,1,0,0,0,1258,1259,3,228,114,0,1259,227,1,0,0,0,1260,
-        1264,5,99,0,0,1261,1264,5,98,0,0,1262,1264,3,230,115,0,1263,1260,
+        1264,5,100,0,0,1261,1264,5,99,0,0,1262,1264,3,230,115,0,1263,1260,
         1,0,0,0,1263,1261,1,0,0,0,1263,1262,1,0,0,0,1264,229,1,0,0,0,1265,
         1266,7,11,0,0,1266,231,1,0,0,0,1267,1270,3,228,114,0,1268,1270,3,
         234,117,0,1269,1267,1,0,0,0,1269,1268,1,0,0,0,1270,233,1,0,0,0,1271,
@@ -8778,6 +8786,9 @@ export class SubqueryExpressionContext extends antlr.ParserRuleContext {
     public COUNT(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.COUNT, 0);
     }
+    public COLLECT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.COLLECT, 0);
+    }
     public query(): QueryContext | null {
         return this.getRuleContext(0, QueryContext);
     }
@@ -9817,6 +9828,9 @@ export class NonReservedKeywordContext extends antlr.ParserRuleContext {
     }
     public COUNT(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.COUNT, 0);
+    }
+    public COLLECT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.COLLECT, 0);
     }
     public EXISTS(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.EXISTS, 0);
