@@ -59,15 +59,15 @@ describe('crash safety', () => {
         // Recover in-process and check what the directory holds.
         const db = await Database.open({ data_dir: dir, node_id: 1, mvcc_retention_secs: 300, checkpoint_interval_entries: 50_000, log_segment_bytes_max: 64 << 20 });
         const view = db.latestCommitted();
+        // One pass over the label: how many nodes each batch has, and the size its nodes declare.
         const seen = new Map<string, number>();
+        const declared = new Map<string, number>();
         for (const n of view.nodesWithLabel('Crash')) {
           const b = n.props.get('batch') as string;
           seen.set(b, (seen.get(b) ?? 0) + 1);
+          declared.set(b, Number(n.props.get('size')));
         }
-        for (const [batch, count] of seen) {
-          const size = Number([...view.nodesWithLabel('Crash')].find((n) => n.props.get('batch') === batch)!.props.get('size'));
-          expect(count, `batch ${batch} is partial`).toBe(size);
-        }
+        for (const [batch, count] of seen) expect(count, `batch ${batch} is partial`).toBe(declared.get(batch));
         for (const [batch, { ids, size }] of acked) {
           expect(seen.get(batch), `acknowledged batch ${batch} is missing`).toBe(size);
           for (const id of ids) expect(view.node(Number(id))?.props.get('batch')).toBe(batch);
