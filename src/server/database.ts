@@ -414,10 +414,7 @@ export class Database {
       const phantom = this.sm.graph.writtenSince(ws.scans, seen);
       if (phantom !== undefined) {
         await this.settleSeen(this.sm.appliedIndex, options.concern);
-        throw aborted(`the statement paused and another write changed the nodes or relationships of ${phantom} it had read; retry it`, 'TRANSACTION_CONFLICT', {
-          snapshot_index: String(seen),
-          written: phantom,
-        });
+        throw pausedConflict(phantom, seen);
       }
     }
     const event: GraphWrite = {
@@ -539,10 +536,7 @@ export class Database {
     if (phantom !== undefined) {
       this.sm.apply(this.log.propose({ kind: 'graph_write_part', first, part: last, ops: [], end: 'abandon' }), false);
       await this.settleSeen(this.sm.appliedIndex, concern);
-      throw aborted(`the statement paused and another write changed the nodes or relationships of ${phantom} it had read; retry it`, 'TRANSACTION_CONFLICT', {
-        snapshot_index: String(seen),
-        written: phantom,
-      });
+      throw pausedConflict(phantom, seen);
     }
     const event: GraphWritePart = {
       kind: 'graph_write_part',
@@ -612,6 +606,17 @@ const commit_slice_ms = 2;
 const write_part_ops_max = 2048;
 
 const journaled: ConcernWait = { acks: 1, level: 'journal', timeout_ms: 0 };
+
+/**
+ * The refusal of a statement that paused (time slices) while another write changed a label or type it
+ * scanned (`phantom`) after its snapshot `seen`: the caller runs it again on a new snapshot.
+ */
+function pausedConflict(phantom: string, seen: number): WeftError {
+  return aborted(`the statement paused and another write changed the nodes or relationships of ${phantom} it had read; retry it`, 'TRANSACTION_CONFLICT', {
+    snapshot_index: String(seen),
+    written: phantom,
+  });
+}
 
 export function refusalError(refusal: Refusal): WeftError {
   return new WeftError(refusal.code, refusal.message, refusal.reason, refusal.metadata);
