@@ -3,6 +3,7 @@
  * open one per call and close it when the call ends, so no timer outlives its call.
  */
 import { WeftError } from '../common/errors.js';
+import { parseGrpcTimeoutMs } from '../common/grpc/timeout.js';
 import type { CallContext, Transport } from './handlers.js';
 
 /** setTimeout's largest delay; a deadline further away than this is treated as none. */
@@ -75,24 +76,8 @@ export function openCall(o: OpenCallOptions): OpenCall {
   };
 }
 
-const grpc_timeout_units_ms: Readonly<Record<string, number>> = {
-  H: 3_600_000,
-  M: 60_000,
-  S: 1_000,
-  m: 1,
-  u: 0.001,
-  n: 0.000001,
-};
-
-/**
- * A `grpc-timeout` value in milliseconds (gRPC's format: 1 to 8 digits and a unit H M S m u n),
- * or undefined when the value is not in that format.
- */
-export function parseGrpcTimeoutMs(value: string): number | undefined {
-  const m = /^(\d{1,8})([HMSmun])$/.exec(value.trim());
-  const unit = m?.[2] === undefined ? undefined : grpc_timeout_units_ms[m[2]];
-  return m === null || unit === undefined ? undefined : Number(m[1]) * unit;
-}
+// The header's format is shared with the clients; the server's files import it from here.
+export { parseGrpcTimeoutMs };
 
 /**
  * Reads a REST call's deadline: `grpc-timeout` (gRPC's format, 1 to 8 digits and a unit H M S m u n)

@@ -2,12 +2,15 @@
  * A small typed gRPC client over a generated service descriptor, for tests, benchmarks and the CLI.
  * Unary methods return promises, server streams async iterables, client streams take an iterable.
  * A failed call rejects with the WeftError the server sent (status code plus ErrorInfo).
+ * Leaving a stream's loop early cancels its call.
  */
 import * as grpc from '@grpc/grpc-js';
-import { create, fromBinary, toBinary, type DescMessage, type DescMethod, type DescService, type Message, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
-import { WeftError } from '../common/errors.js';
+import type { DescMessage, DescService, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
+import type { WeftError } from '../common/errors.js';
+import { GrpcChannel } from '../common/grpc/channel.js';
+import { callBidiStreaming, callClientStreaming, callServerStreaming, callUnary, type Requests } from '../common/grpc/methods.js';
+import type { CallStatus } from '../common/grpc/status.js';
 import { errorFromStatus } from './error-catalog.js';
-import { asBuffer } from './wire-bytes.js';
 
 export interface ClientCallOptions {
   /** Relative deadline; sent as grpc-timeout. */
@@ -16,8 +19,6 @@ export interface ClientCallOptions {
   /** Extra request metadata. */
   readonly metadata?: Readonly<Record<string, string>>;
 }
-
-type Requests<I extends DescMessage> = AsyncIterable<MessageInitShape<I>> | Iterable<MessageInitShape<I>>;
 
 type ClientMethod<M> = M extends { methodKind: 'unary'; input: infer I extends DescMessage; output: infer O extends DescMessage }
   ? (req: MessageInitShape<I>, options?: ClientCallOptions) => Promise<MessageShape<O>>
@@ -38,108 +39,48 @@ export interface GrpcClientOptions {
   readonly message_bytes_max?: number;
 }
 
-function toError(e: grpc.ServiceError): WeftError {
-  const details = e.metadata?.get('grpc-status-details-bin')[0];
-  return errorFromStatus(e.code, e.details, Buffer.isBuffer(details) ? details : undefined);
+/**
+ * Reconnection backoff after a failed connect. Short: tests and benchmarks restart servers and
+ * expect the client to find them again soon after.
+ */
+const reconnect_backoff_ms_initial = 100;
+const reconnect_backoff_ms_max = 2000;
+
+/** The server's status as the WeftError it stands for, with the catalog's reason from ErrorInfo. */
+function errorOf(status: CallStatus): WeftError {
+  return errorFromStatus(status.code, status.message, status.details_bin);
 }
 
-function metadataOf(options: ClientCallOptions | undefined): grpc.Metadata {
-  const md = new grpc.Metadata();
-  for (const [k, v] of Object.entries(options?.metadata ?? {})) md.set(k, v);
-  return md;
-}
-
-function callOptionsOf(options: ClientCallOptions | undefined): grpc.CallOptions {
-  return options?.timeout_ms === undefined ? {} : { deadline: Date.now() + options.timeout_ms };
-}
-
-function cancelOnAbort(call: grpc.ClientUnaryCall | grpc.ClientReadableStream<Buffer> | grpc.ClientWritableStream<Buffer>, signal?: AbortSignal): void {
-  if (signal === undefined) return;
-  if (signal.aborted) call.cancel();
-  else signal.addEventListener('abort', () => call.cancel(), { once: true });
-}
-
-async function* readStream(method: DescMethod, stream: grpc.ClientReadableStream<Buffer> | grpc.ClientDuplexStream<Buffer, Buffer>): AsyncGenerator<Message, void, undefined> {
-  try {
-    for await (const chunk of stream) yield fromBinary(method.output, chunk as Buffer);
-  } catch (e) {
-    throw isServiceError(e) ? toError(e) : e;
-  } finally {
-    stream.cancel();
-  }
-}
-
-function isServiceError(e: unknown): e is grpc.ServiceError {
-  return e instanceof Error && typeof (e as Partial<grpc.ServiceError>).code === 'number';
-}
-
-async function writeRequests(method: DescMethod, stream: grpc.ClientWritableStream<Buffer> | grpc.ClientDuplexStream<Buffer, Buffer>, reqs: AsyncIterable<unknown> | Iterable<unknown>): Promise<void> {
-  try {
-    for await (const req of reqs) {
-      const bytes = asBuffer(toBinary(method.input, create(method.input, req as Record<string, unknown>)));
-      if (!stream.write(bytes)) await new Promise((resolve) => stream.once('drain', resolve));
-    }
-    stream.end();
-  } catch (e) {
-    // A failing request source cancels the call; the caller sees CANCELLED or the source's error.
-    stream.cancel();
-    throw e;
-  }
-}
-
+/**
+ * A typed client over Weft's own gRPC client on node:http2 (src/common/grpc): one connection,
+ * reconnected when the server restarts or drops it.
+ */
 export function createGrpcClient<S extends DescService>(service: S, address: string, o: GrpcClientOptions = {}): GrpcClient<S> {
-  const bytes_max = o.message_bytes_max ?? 16 * 1024 * 1024;
-  const client = new grpc.Client(address, grpc.credentials.createInsecure(), {
-    'grpc.max_receive_message_length': bytes_max,
-    'grpc.max_send_message_length': bytes_max,
+  const channel = new GrpcChannel(address, {
+    message_bytes_max: o.message_bytes_max ?? 16 * 1024 * 1024,
+    reconnect_backoff_ms_initial,
+    reconnect_backoff_ms_max,
+    decodeStatus: errorOf,
+    user_agent: 'weft-grpc-client',
   });
-  const ser = (b: Buffer): Buffer => b;
   const methods: Record<string, unknown> = {};
   for (const method of service.methods) {
-    const path = `/${service.typeName}/${method.name}`;
-    const encode = (req: unknown): Buffer => asBuffer(toBinary(method.input, create(method.input, req as Record<string, unknown>)));
     switch (method.methodKind) {
       case 'unary':
-        methods[method.localName] = (req: unknown, options?: ClientCallOptions) =>
-          new Promise((resolve, reject) => {
-            const call = client.makeUnaryRequest(path, ser, ser, encode(req), metadataOf(options), callOptionsOf(options), (err, res) => {
-              if (err !== null) reject(toError(err));
-              else if (res === undefined) reject(new WeftError('INTERNAL', 'empty response'));
-              else resolve(fromBinary(method.output, res));
-            });
-            cancelOnAbort(call, options?.signal);
-          });
+        methods[method.localName] = (req: MessageInitShape<DescMessage>, options?: ClientCallOptions) => callUnary(channel, method, req, options);
         break;
       case 'server_streaming':
-        methods[method.localName] = (req: unknown, options?: ClientCallOptions) => {
-          const stream = client.makeServerStreamRequest(path, ser, ser, encode(req), metadataOf(options), callOptionsOf(options));
-          cancelOnAbort(stream, options?.signal);
-          return readStream(method, stream);
-        };
+        methods[method.localName] = (req: MessageInitShape<DescMessage>, options?: ClientCallOptions) => callServerStreaming(channel, method, req, options);
         break;
       case 'client_streaming':
-        methods[method.localName] = (reqs: AsyncIterable<unknown> | Iterable<unknown>, options?: ClientCallOptions) =>
-          new Promise((resolve, reject) => {
-            const stream = client.makeClientStreamRequest(path, ser, ser, metadataOf(options), callOptionsOf(options), (err, res) => {
-              if (err !== null) reject(toError(err));
-              else if (res === undefined) reject(new WeftError('INTERNAL', 'empty response'));
-              else resolve(fromBinary(method.output, res));
-            });
-            cancelOnAbort(stream, options?.signal);
-            writeRequests(method, stream, reqs).catch(reject);
-          });
+        methods[method.localName] = (reqs: Requests<DescMessage>, options?: ClientCallOptions) => callClientStreaming(channel, method, reqs, options);
         break;
       case 'bidi_streaming':
-        methods[method.localName] = (reqs: AsyncIterable<unknown> | Iterable<unknown>, options?: ClientCallOptions) => {
-          const stream = client.makeBidiStreamRequest(path, ser, ser, metadataOf(options), callOptionsOf(options));
-          cancelOnAbort(stream as unknown as grpc.ClientReadableStream<Buffer>, options?.signal);
-          writeRequests(method, stream, reqs).catch(() => {});
-          return readStream(method, stream);
-        };
+        methods[method.localName] = (reqs: Requests<DescMessage>, options?: ClientCallOptions) => callBidiStreaming(channel, method, reqs, options);
         break;
     }
   }
-  methods['close'] = () => client.close();
+  methods['close'] = () => channel.close();
   return methods as GrpcClient<S>;
 }
 
