@@ -11,7 +11,7 @@
 import * as http2 from 'node:http2';
 import { WeftError } from '../errors.js';
 import { MessageDeframer, frameMessage, messagePrefix, messageTooLarge } from './framing.js';
-import { h2_cancel, percentDecode, statusName, statusOfHttp, statusOfReset, type CallStatus, type StatusDecoder } from './status.js';
+import { h2_cancel, h2_no_error, percentDecode, statusName, statusOfHttp, statusOfReset, type CallStatus, type StatusDecoder } from './status.js';
 import { grpcTimeoutHeader } from './timeout.js';
 
 export interface CallOptions {
@@ -115,7 +115,7 @@ export class ClientCall {
   private timeout_ms = 0;
   private signal: AbortSignal | undefined;
   /** The stream's error, which says why it closed when no status came. */
-  private stream_error: Error | undefined;
+  private stream_error: NodeJS.ErrnoException | undefined;
 
   private constructor(
     private readonly stream: http2.ClientHttp2Stream | undefined,
@@ -128,7 +128,7 @@ export class ClientCall {
     stream.on('data', (chunk: Buffer) => this.onData(chunk));
     stream.on('trailers', (trailers: http2.IncomingHttpHeaders) => this.onTrailers(trailers));
     stream.on('end', () => this.onEnd());
-    stream.on('error', (e: Error) => (this.stream_error = e));
+    stream.on('error', (e: NodeJS.ErrnoException) => (this.stream_error = e));
     stream.on('close', () => this.onClose());
   }
 
@@ -275,25 +275,29 @@ export class ClientCall {
   }
 
   private onEnd(): void {
-    if (this.outcome !== undefined) return;
+    // Without a status the end means nothing yet: 'close' says whether the stream was reset.
+    if (this.outcome !== undefined || this.status === undefined) return;
     if (this.deframer.midMessage) this.fail(new WeftError('INTERNAL', 'the response ended inside a message'));
-    else if (this.status !== undefined) this.conclude(this.status);
-    else this.fail(new WeftError('INTERNAL', 'the response ended without a grpc-status'));
+    else this.conclude(this.status);
   }
 
   private onClose(): void {
     if (this.outcome !== undefined) return this.settle();
+    const stream = this.stream;
+    const rst = stream?.rstCode;
     // A status that arrived but whose 'end' never came (the stream was reset right after it).
     if (this.status !== undefined && !this.deframer.midMessage) return this.conclude(this.status);
-    const rst = this.stream?.rstCode;
-    const e = this.stream_error;
-    const code = (e as NodeJS.ErrnoException | undefined)?.code;
-    if (code === 'ERR_HTTP2_STREAM_ERROR' && rst !== undefined) {
-      this.fail(new WeftError(statusOfReset(rst), `the server reset the stream (HTTP/2 error ${rst})`));
-    } else {
+    // A closed stream no longer knows its session; the call still does.
+    const session = this.connection?.session;
+    if (session === undefined || session.destroyed || session.closed || this.stream_error?.code !== undefined && this.stream_error.code !== 'ERR_HTTP2_STREAM_ERROR') {
       // The connection failed or dropped: the call may not have reached the server.
-      this.fail(new WeftError('UNAVAILABLE', `the connection was lost: ${e?.message ?? `stream closed (HTTP/2 error ${String(rst)})`}`));
+      const why = this.stream_error?.message ?? 'the connection closed';
+      return this.fail(new WeftError('UNAVAILABLE', `the connection was lost: ${why}`));
     }
+    if (rst !== undefined && rst !== h2_no_error) {
+      return this.fail(new WeftError(statusOfReset(rst), `the server reset the stream (HTTP/2 error ${rst})`));
+    }
+    this.fail(new WeftError('INTERNAL', this.deframer.midMessage ? 'the response ended inside a message' : 'the response ended without a grpc-status'));
   }
 
   private conclude(status: CallStatus): void {

@@ -91,6 +91,7 @@ export function statusOfHttp(http_status: number): StatusCode {
 }
 
 /** HTTP/2 error codes (RFC 9113 section 7) a peer may reset a stream with. */
+export const h2_no_error = 0x0;
 export const h2_refused_stream = 0x7;
 export const h2_cancel = 0x8;
 const h2_enhance_your_calm = 0xb;
