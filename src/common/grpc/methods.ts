@@ -7,6 +7,7 @@ import { create, fromBinary, toBinary, type DescMessage, type DescMethod, type M
 import { WeftError } from '../errors.js';
 import type { ClientCall, CallOptions } from './call.js';
 import type { GrpcChannel } from './channel.js';
+import { encodeMessageParts } from './message-parts.js';
 
 /** Requests of a client-streaming or bidi call: any iterable, read as the stream takes them. */
 export type Requests<I extends DescMessage> = AsyncIterable<MessageInitShape<I>> | Iterable<MessageInitShape<I>>;
@@ -91,11 +92,17 @@ export async function* readResponses<O extends DescMessage>(call: ClientCall, sc
   }
 }
 
-/** Sends each request as the stream takes it, then half-closes; stops when the call has ended. */
+/**
+ * Sends each request as the stream takes it, then half-closes; stops when the call has ended. A
+ * request with a large `bytes` field is written from the caller's buffer (encodeMessageParts).
+ */
 export async function writeRequests<I extends DescMessage>(call: ClientCall, schema: I, reqs: Requests<I>): Promise<void> {
   for await (const req of reqs) {
     if (call.ended) return;
-    if (!call.send(encodeMessage(schema, req), false)) await call.drained();
+    const parts = encodeMessageParts(schema, create(schema, req));
+    const [whole] = parts;
+    const more = parts.length === 1 && whole !== undefined ? call.send(whole, false) : call.sendParts(parts);
+    if (!more) await call.drained();
   }
   call.end();
 }

@@ -1,0 +1,115 @@
+/**
+ * What a gRPC call costs its client: Weft's client (src/common/grpc, used by the SDK and
+ * createGrpcClient) beside the @grpc/grpc-js path it replaced, against one `weft serve` child, in
+ * the same run. Each round times `--calls` calls of each kind at concurrency 1 with each client in
+ * turn (so load on the machine falls on both alike) and measures this process's CPU over them:
+ * CPU per call is the figure that survives a loaded machine, latency is printed beside it.
+ *
+ *   npx tsx bench/grpc-client.ts [--calls 2000] [--rounds 3]
+ *
+ * Prints a table and writes bench/results/grpc-client.json.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
+import { createGrpcClient } from '../src/api/grpc-client.js';
+import { Health } from '../src/gen/grpc/health/v1/health_pb.js';
+import { GraphService } from '../src/gen/weft/v1/graph_pb.js';
+import { QueryService } from '../src/gen/weft/v1/query_pb.js';
+import { startServerProcess } from '../test/support/server-process.js';
+import { grpcJsChannel, grpcJsUnary } from './grpc-js-unary.js';
+
+const arg = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const calls = arg('calls', 2000);
+const rounds = arg('rounds', 3);
+const warmup_calls = 300;
+
+type Unary = <I extends DescMessage, O extends DescMessage>(method: DescMethodUnary<I, O>, req: MessageInitShape<I>) => Promise<MessageShape<O>>;
+
+interface Sample {
+  readonly ms: number[];
+  cpu_us: number;
+  calls: number;
+}
+
+interface Row {
+  readonly call: string;
+  readonly client: string;
+  readonly median_ms: number;
+  readonly p99_ms: number;
+  readonly client_cpu_us_per_call: number;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'weft-bench-grpc-client-'));
+const server = await startServerProcess(dir, ['--checkpoint-interval-entries', '1000000']);
+const weft_channels = {
+  health: createGrpcClient(Health, server.grpc),
+  graph: createGrpcClient(GraphService, server.grpc),
+  query: createGrpcClient(QueryService, server.grpc),
+};
+const js = grpcJsChannel(server.grpc);
+
+/** Both clients behind one signature, each sending through its own connection. */
+const clients: Record<string, Unary> = {
+  weft: (method, req) => {
+    const c = (method.parent.typeName === Health.typeName ? weft_channels.health : method.parent.typeName === GraphService.typeName ? weft_channels.graph : weft_channels.query) as unknown as Record<string, (r: unknown) => Promise<never>>;
+    return c[method.localName]!(req);
+  },
+  'grpc-js': (method, req) => grpcJsUnary(js, method, req),
+};
+
+const node = await weft_channels.graph.createNode({ labels: ['Bench'], properties: { name: { kind: { case: 'stringValue', value: 'x' } } } });
+const kinds: Record<string, (u: Unary) => Promise<unknown>> = {
+  'health Check': (u) => u(Health.method.check, { service: '' }),
+  'RETURN 1': (u) => u(QueryService.method.executeCypher, { query: 'RETURN 1' }),
+  'GetNode (point lookup)': (u) => u(GraphService.method.getNode, { nodeId: node.nodeId }),
+  'CreateNode': (u) => u(GraphService.method.createNode, { labels: ['Bench'] }),
+};
+
+const samples = new Map<string, Sample>();
+try {
+  for (const [kind, once] of Object.entries(kinds)) for (const u of Object.values(clients)) for (let i = 0; i < warmup_calls; i++) await once(u);
+  for (let round = 0; round < rounds; round++) {
+    for (const [kind, once] of Object.entries(kinds)) {
+      for (const [name, u] of Object.entries(clients)) {
+        const key = `${kind}\u0000${name}`;
+        const s = samples.get(key) ?? { ms: [], cpu_us: 0, calls: 0 };
+        samples.set(key, s);
+        const cpu0 = process.cpuUsage();
+        for (let i = 0; i < calls; i++) {
+          const t0 = process.hrtime.bigint();
+          await once(u);
+          s.ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        }
+        const cpu = process.cpuUsage(cpu0);
+        s.cpu_us += cpu.user + cpu.system;
+        s.calls += calls;
+      }
+    }
+  }
+} finally {
+  for (const c of Object.values(weft_channels)) c.close();
+  js.close();
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const rows: Row[] = [];
+for (const [key, s] of samples) {
+  const [call, client] = key.split('\u0000') as [string, string];
+  s.ms.sort((a, b) => a - b);
+  rows.push({ call, client, median_ms: s.ms[Math.floor(s.ms.length / 2)]!, p99_ms: s.ms[Math.floor(s.ms.length * 0.99)]!, client_cpu_us_per_call: s.cpu_us / s.calls });
+}
+const load = loadavg().map((x) => x.toFixed(2)).join(' ');
+console.log(`${calls} calls x ${rounds} rounds per client and call, concurrency 1; load average ${load}`);
+console.log('| call | client | median ms | p99 ms | client CPU us/call |');
+console.log('|---|---|---:|---:|---:|');
+for (const r of rows) console.log(`| ${r.call} | ${r.client} | ${r.median_ms.toFixed(3)} | ${r.p99_ms.toFixed(3)} | ${r.client_cpu_us_per_call.toFixed(1)} |`);
+const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'grpc-client.json');
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, JSON.stringify({ calls, rounds, loadavg: loadavg(), rows }, null, 2));
