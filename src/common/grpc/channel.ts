@@ -137,6 +137,9 @@ export class GrpcChannel {
  * `host:port`, `[v6]:port`, `dns:host:port`, `dns:///host:port`, `http://host:port`.
  */
 export function authorityOf(address: string): string {
+  if (address.startsWith('https://')) {
+    throw new WeftError('UNIMPLEMENTED', `"${address}" asks for TLS; this client speaks plain-text HTTP/2 only`);
+  }
   const bare = address.replace(/^dns:(\/\/\/)?/, '').replace(/^http:\/\//, '').replace(/\/$/, '');
   if (!/^(\[[0-9a-fA-F:.]+\]|[^:/\[\]\s]+):\d{1,5}$/.test(bare)) {
     throw new WeftError('INVALID_ARGUMENT', `"${address}" is not a gRPC address of the form host:port`);
