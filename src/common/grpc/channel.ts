@@ -18,11 +18,6 @@ import type { StatusDecoder } from './status.js';
  */
 export const stream_window_bytes = 4 * 1024 * 1024;
 export const connection_window_bytes = 16 * 1024 * 1024;
-/**
- * The largest DATA frame the server may send us. Larger frames mean fewer, larger chunks, so a
- * large message more often arrives whole and is read without being copied together.
- */
-export const frame_bytes_max = 1024 * 1024;
 
 export interface ChannelOptions {
   /** Bound on each message, sent and received; a larger one fails RESOURCE_EXHAUSTED. */
@@ -100,7 +95,7 @@ export class GrpcChannel {
       throw new WeftError('UNAVAILABLE', `${this.authority} is unreachable (${this.last_failure}); trying again in ${this.retry_at_ms - now_ms} ms`);
     }
     const session = http2.connect(`http://${this.authority}`, {
-      settings: { enablePush: false, initialWindowSize: stream_window_bytes, maxFrameSize: frame_bytes_max },
+      settings: { enablePush: false, initialWindowSize: stream_window_bytes },
     });
     const connection = new Connection(session);
     this.connection = connection;
