@@ -1,7 +1,7 @@
 /**
  * What a gRPC call costs its client: Weft's client (src/common/grpc, used by the SDK and
- * createGrpcClient) beside the @grpc/grpc-js path it replaced, against one `weft serve` child, in
- * the same run. Each round times `--calls` calls of each kind at concurrency 1 with each client in
+ * createGrpcClient) beside the @grpc/grpc-js path it replaced and the bare minimum over node:http2
+ * (the floor under any client on it), against one `weft serve` child, in the same run. Each round times `--calls` calls of each kind at concurrency 1 with each client in
  * turn (so load on the machine falls on both alike) and measures this process's CPU over them:
  * CPU per call is the figure that survives a loaded machine, latency is printed beside it.
  *
@@ -10,6 +10,7 @@
  * Prints a table and writes bench/results/grpc-client.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect as h2connect } from 'node:http2';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,7 @@ import { Health } from '../src/gen/grpc/health/v1/health_pb.js';
 import { GraphService } from '../src/gen/weft/v1/graph_pb.js';
 import { QueryService } from '../src/gen/weft/v1/query_pb.js';
 import { startServerProcess } from '../test/support/server-process.js';
-import { grpcJsChannel, grpcJsUnary } from './grpc-js-unary.js';
+import { bareH2Unary, grpcJsChannel, grpcJsUnary } from './grpc-js-unary.js';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -53,6 +54,7 @@ const weft_channels = {
   query: createGrpcClient(QueryService, server.grpc),
 };
 const js = grpcJsChannel(server.grpc);
+const bare = h2connect(`http://${server.grpc}`);
 
 /** Both clients behind one signature, each sending through its own connection. */
 const clients: Record<string, Unary> = {
@@ -61,6 +63,7 @@ const clients: Record<string, Unary> = {
     return c[method.localName]!(req);
   },
   'grpc-js': (method, req) => grpcJsUnary(js, method, req),
+  'bare node:http2': (method, req) => bareH2Unary(bare, method, req),
 };
 
 const node = await weft_channels.graph.createNode({ labels: ['Bench'], properties: { name: { kind: { case: 'stringValue', value: 'x' } } } });
@@ -95,6 +98,7 @@ try {
 } finally {
   for (const c of Object.values(weft_channels)) c.close();
   js.close();
+  bare.close();
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
 }
