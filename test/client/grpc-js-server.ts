@@ -19,6 +19,8 @@ export interface Seen {
   deadline_in_ms: number | undefined;
   /** Calls the server saw cancelled by the client. */
   cancelled: number;
+  /** Calls that reached a handler. */
+  arrived: number;
 }
 
 export const error_message = 'no blob «b-1» here: 100% gone';
@@ -53,6 +55,7 @@ function chunk(sequence: number, bytes: number): Buffer {
 }
 
 function seeCall(seen: Seen, call: grpc.ServerUnaryCall<Buffer, Buffer> | grpc.ServerWritableStream<Buffer, Buffer> | grpc.ServerReadableStream<Buffer, Buffer> | grpc.ServerDuplexStream<Buffer, Buffer>): void {
+  seen.arrived++;
   const md: Record<string, string> = {};
   for (const [k, v] of Object.entries(call.metadata.getMap())) md[k] = typeof v === 'string' ? v : Buffer.from(v as Buffer).toString('base64');
   seen.metadata = md;
@@ -122,7 +125,7 @@ export interface GrpcJsServer {
 
 export async function startGrpcJsServer(message_bytes_max = 64 * 1024 * 1024): Promise<GrpcJsServer> {
   const server = new grpc.Server({ 'grpc.max_receive_message_length': message_bytes_max, 'grpc.max_send_message_length': message_bytes_max });
-  const seen: Seen = { metadata: {}, deadline_in_ms: undefined, cancelled: 0 };
+  const seen: Seen = { metadata: {}, deadline_in_ms: undefined, cancelled: 0, arrived: 0 };
   server.addService(definition, handlers(seen));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e === null ? resolve(p) : reject(e))),

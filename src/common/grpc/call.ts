@@ -289,7 +289,8 @@ export class ClientCall {
     if (this.status !== undefined && !this.deframer.midMessage) return this.conclude(this.status);
     // A closed stream no longer knows its session; the call still does.
     const session = this.connection?.session;
-    if (session === undefined || session.destroyed || session.closed || this.stream_error?.code !== undefined && this.stream_error.code !== 'ERR_HTTP2_STREAM_ERROR') {
+    const connection_error = this.stream_error?.code !== undefined && this.stream_error.code !== 'ERR_HTTP2_STREAM_ERROR';
+    if (session === undefined || session.destroyed || session.closed || connection_error) {
       // The connection failed or dropped: the call may not have reached the server.
       const why = this.stream_error?.message ?? 'the connection closed';
       return this.fail(new WeftError('UNAVAILABLE', `the connection was lost: ${why}`));
