@@ -222,3 +222,21 @@ describe('the gRPC client across a server restart', () => {
     }
   });
 });
+
+describe('the gRPC client refuses metadata the protocol cannot carry', () => {
+  it('a malformed key or a non-ASCII value fails INVALID_ARGUMENT and the connection keeps serving', async () => {
+    const server = await startRawServer();
+    server.script = answerOk;
+    const client = createGrpcClient(BlobService, `127.0.0.1:${server.port}`);
+    try {
+      expect((await failure(client.getBlobMeta({ blobId: 'x' }, { metadata: { 'bad key': 'v' } }))).code).toBe('INVALID_ARGUMENT');
+      expect((await failure(client.getBlobMeta({ blobId: 'x' }, { metadata: { 'x-name': 'café' } }))).code).toBe('INVALID_ARGUMENT');
+      expect((await client.getBlobMeta({ blobId: 'x' }, { metadata: { 'X-Trace.Id': 'abc-1' } })).blobId).toBe('ok');
+      expect(server.requests.at(-1)!['x-trace.id']).toBe('abc-1');
+      expect(server.sessions.size).toBe(1);
+    } finally {
+      client.close();
+      await server.stop();
+    }
+  });
+});

@@ -45,6 +45,10 @@ export const response_messages_queued_max = 16;
 /** Headers a caller's metadata may not set: they are the transport's own. */
 const reserved_headers: ReadonlySet<string> = new Set(['content-type', 'te', 'grpc-timeout', 'grpc-encoding', 'grpc-accept-encoding', 'user-agent']);
 
+/** gRPC's metadata keys and text values (PROTOCOL-HTTP2: Custom-Metadata). */
+const metadata_key = /^[0-9a-z_.-]+$/;
+const metadata_text_value = /^[\x20-\x7e]*$/;
+
 interface Waiter {
   /** True when a new message should wake the waiter; false when only the call's end should. */
   readonly for_message: boolean;
@@ -77,16 +81,23 @@ export class ClientCall {
     if (options.metadata !== undefined) {
       for (const [raw, value] of Object.entries(options.metadata)) {
         const key = raw.toLowerCase();
-        if (!reserved_headers.has(key) && key.charCodeAt(0) !== 0x3a) headers[key] = value;
+        if (reserved_headers.has(key)) continue;
+        // Checked here: node:http2 answers a malformed header name by destroying the whole session.
+        if (!metadata_key.test(key) || !metadata_text_value.test(value)) {
+          return ClientCall.failed(new WeftError('INVALID_ARGUMENT', `metadata "${raw}" is not a gRPC metadata key ([0-9a-z_.-]) with printable ASCII text`));
+        }
+        headers[key] = value;
       }
     }
     let stream: http2.ClientHttp2Stream;
     try {
       stream = connection.session.request(headers, { endStream: false });
     } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      if (!connection.session.closed && !connection.session.destroyed) return ClientCall.failed(new WeftError('INVALID_ARGUMENT', `the request could not be sent: ${why}`));
       // The session closed or was sent GOAWAY between the check and the request: nothing was sent.
       onRefused();
-      return ClientCall.failed(new WeftError('UNAVAILABLE', `the connection is closing: ${e instanceof Error ? e.message : String(e)}`));
+      return ClientCall.failed(new WeftError('UNAVAILABLE', `the connection is closing: ${why}`));
     }
     const call = new ClientCall(stream, settings, settings.message_bytes_max);
     call.connection = connection;
