@@ -15,6 +15,9 @@
  * process's own (the client) over the case, divided by the writes: on a machine shared with other
  * work it changes far less with the load than writes/s and latency do.
  *
+ * Peer frames sent per write come from each Weft member's `graphdb_raft_frames_sent`: how many
+ * times per write a member encoded a Raft frame and wrote it to a peer's stream.
+ *
  * Prints a table and writes bench/results/cluster-write.json.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +48,8 @@ interface Row {
   readonly member_cpu_us_per_write: readonly number[];
   /** CPU time per write of the bench process itself, the client. */
   readonly client_cpu_us_per_write: number;
+  /** Raft frames each member wrote to its peers per write (Weft only; etcd does not count them). */
+  readonly frames_sent_per_write: readonly number[] | null;
 }
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
@@ -62,13 +67,31 @@ function clientCpuUs(): number {
   return u.user + u.system;
 }
 
-async function weftCounters(m: MemberProcess): Promise<{ fsyncs: number; entries: number }> {
+async function weftCounters(m: MemberProcess): Promise<MemberCounters> {
   const text = await (await fetch(`http://${m.ops}/metrics`)).text();
   const read = (name: string): number => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)![1]);
-  return { fsyncs: read('graphdb_log_fsyncs'), entries: read('graphdb_log_entries_synced') };
+  return { fsyncs: read('graphdb_log_fsyncs'), entries: read('graphdb_log_entries_synced'), frames_sent: read('graphdb_raft_frames_sent') };
 }
 
-type Counters = () => Promise<{ fsyncs: number; entries: number }[]>;
+interface MemberCounters {
+  readonly fsyncs: number;
+  readonly entries: number;
+  /** Absent where the system does not count them. */
+  readonly frames_sent?: number;
+}
+
+type Counters = () => Promise<MemberCounters[]>;
+
+/** Peer frames each member sent per write over a case; null where a member does not count them. */
+function framesPerWrite(before: readonly MemberCounters[], after: readonly MemberCounters[], writes: number): number[] | null {
+  const out: number[] = [];
+  for (let i = 0; i < after.length; i++) {
+    const [b, a] = [before[i]?.frames_sent, after[i]?.frames_sent];
+    if (a === undefined || b === undefined) return null;
+    out.push((a - b) / Math.max(1, writes));
+  }
+  return out;
+}
 
 async function load(system: Row['system'], counters: Counters, pids: readonly number[], name: string, concurrency: number, call: () => Promise<unknown>): Promise<Row> {
   const before = await counters();
@@ -101,6 +124,7 @@ async function load(system: Row['system'], counters: Counters, pids: readonly nu
     writes_per_fsync: after.map((a, i) => (a.entries - before[i]!.entries) / Math.max(1, a.fsyncs - before[i]!.fsyncs)),
     member_cpu_us_per_write: member_cpu.map((us) => us / Math.max(1, lat.length)),
     client_cpu_us_per_write: client_cpu / Math.max(1, lat.length),
+    frames_sent_per_write: framesPerWrite(before, after, lat.length),
   };
 }
 
@@ -160,11 +184,12 @@ async function main(): Promise<void> {
   if (etcd === null) console.log('\netcd is not on PATH: the etcd comparison is skipped (apt-get install etcd-server)');
   else rows.push(...(await runEtcd()));
   console.log(`\n3 members each on loopback, writes to the leader, ${seconds} s per case`);
-  console.log('| case | ops/s | p50 ms | p99 ms | writes per fsync (members 1, 2, 3) | CPU us per write (members 1, 2, 3; client) |');
-  console.log('|---|---:|---:|---:|---|---|');
+  console.log('| case | ops/s | p50 ms | p99 ms | writes per fsync (members 1, 2, 3) | CPU us per write (members 1, 2, 3; client) | peer frames sent per write (members 1, 2, 3) |');
+  console.log('|---|---:|---:|---:|---|---|---|');
   for (const r of rows) {
     const cpu = `${r.member_cpu_us_per_write.map((us) => us.toFixed(0)).join(', ')}; ${r.client_cpu_us_per_write.toFixed(0)}`;
-    console.log(`| ${r.case} | ${r.ops_per_s.toFixed(0)} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.writes_per_fsync.map((w) => w.toFixed(1)).join(', ')} | ${cpu} |`);
+    const frames = r.frames_sent_per_write === null ? '-' : r.frames_sent_per_write.map((f) => f.toFixed(2)).join(', ');
+    console.log(`| ${r.case} | ${r.ops_per_s.toFixed(0)} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.writes_per_fsync.map((w) => w.toFixed(1)).join(', ')} | ${cpu} | ${frames} |`);
   }
   const ratios = {
     c64_throughput_weft_over_etcd: ratio(rows, (r) => r.ops_per_s, 64),
