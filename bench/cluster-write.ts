@@ -15,6 +15,10 @@
  * process's own (the client) over the case, divided by the writes: on a machine shared with other
  * work it changes far less with the load than writes/s and latency do.
  *
+ * Net of idle: before the cases each group idles for a few seconds; each member's CPU rate then,
+ * times a case's length, is taken off its CPU over the case. What is left is the writes' own cost,
+ * which a starved run (few writes per second) would otherwise bury under ticks and heartbeats.
+ *
  * Peer frames sent per write come from each Weft member's `graphdb_raft_frames_sent`: how many
  * times per write a member encoded a Raft frame and wrote it to a peer's stream.
  *
@@ -46,6 +50,8 @@ interface Row {
   readonly writes_per_fsync: readonly number[];
   /** CPU time per write in microseconds, per member in member order. */
   readonly member_cpu_us_per_write: readonly number[];
+  /** The same less each member's idle CPU rate over the case's length (idleCpuUsPerS): the writes' own share. */
+  readonly member_net_cpu_us_per_write: readonly number[];
   /** CPU time per write of the bench process itself, the client. */
   readonly client_cpu_us_per_write: number;
   /** Raft frames each member wrote to its peers per write (Weft only; etcd does not count them). */
@@ -93,7 +99,22 @@ function framesPerWrite(before: readonly MemberCounters[], after: readonly Membe
   return out;
 }
 
-async function load(system: Row['system'], counters: Counters, pids: readonly number[], name: string, concurrency: number, call: () => Promise<unknown>): Promise<Row> {
+/** Seconds each group idles, after its warm-up, to measure what its members spend without writes. */
+const idle_seconds = 3;
+
+/**
+ * CPU microseconds per second each member spends with no writes (ticks, heartbeats, probes): at a
+ * few dozen writes per second on a loaded machine, that alone is hundreds of microseconds per write.
+ */
+async function idleCpuUsPerS(pids: readonly number[]): Promise<number[]> {
+  const before = pids.map(processCpuUs);
+  const started = performance.now();
+  await new Promise((r) => setTimeout(r, idle_seconds * 1000));
+  const elapsed_s = (performance.now() - started) / 1000;
+  return pids.map((pid, i) => (processCpuUs(pid) - before[i]!) / elapsed_s);
+}
+
+async function load(system: Row['system'], counters: Counters, pids: readonly number[], name: string, concurrency: number, call: () => Promise<unknown>, idle_us_per_s: readonly number[]): Promise<Row> {
   const before = await counters();
   const cpu_before = pids.map(processCpuUs);
   const client_before = clientCpuUs();
@@ -123,6 +144,7 @@ async function load(system: Row['system'], counters: Counters, pids: readonly nu
     p99_ms: percentile(lat, 99),
     writes_per_fsync: after.map((a, i) => (a.entries - before[i]!.entries) / Math.max(1, a.fsyncs - before[i]!.fsyncs)),
     member_cpu_us_per_write: member_cpu.map((us) => us / Math.max(1, lat.length)),
+    member_net_cpu_us_per_write: member_cpu.map((us, i) => Math.max(0, us - (idle_us_per_s[i] ?? 0) * elapsed) / Math.max(1, lat.length)),
     client_cpu_us_per_write: client_cpu / Math.max(1, lat.length),
     frames_sent_per_write: framesPerWrite(before, after, lat.length),
   };
@@ -146,8 +168,9 @@ async function runWeft(): Promise<Row[]> {
     const node = { labels: ['Bench'], properties: { payload: { kind: { case: 'stringValue' as const, value: payload } } } };
     const counters: Counters = () => Promise.all(cluster.members.map(weftCounters));
     const pids = cluster.members.map((m) => m.pid);
-    await load('weft', counters, pids, 'warm-up', 8, () => client.createNode(node));
-    for (const c of [1, 64]) rows.push(await load('weft', counters, pids, `Weft CreateNode 256 B, MAJORITY+JOURNAL, concurrency ${c}`, c, () => client.createNode(node)));
+    await load('weft', counters, pids, 'warm-up', 8, () => client.createNode(node), []);
+    const idle = await idleCpuUsPerS(pids);
+    for (const c of [1, 64]) rows.push(await load('weft', counters, pids, `Weft CreateNode 256 B, MAJORITY+JOURNAL, concurrency ${c}`, c, () => client.createNode(node), idle));
   } finally {
     client.close();
     await cluster.stop();
@@ -164,8 +187,9 @@ async function runEtcd(): Promise<Row[]> {
     let next_key = 0;
     const put = (): Promise<unknown> => etcdPut(group.leader, `bench/${next_key++}`, payload);
     const pids = group.members.map((m) => m.pid);
-    await load('etcd', counters, pids, 'warm-up', 8, put);
-    for (const c of [1, 64]) rows.push(await load('etcd', counters, pids, `etcd ${group.version} put 256 B, concurrency ${c}`, c, put));
+    await load('etcd', counters, pids, 'warm-up', 8, put, []);
+    const idle = await idleCpuUsPerS(pids);
+    for (const c of [1, 64]) rows.push(await load('etcd', counters, pids, `etcd ${group.version} put 256 B, concurrency ${c}`, c, put, idle));
   } finally {
     await group.stop();
   }
@@ -184,12 +208,12 @@ async function main(): Promise<void> {
   if (etcd === null) console.log('\netcd is not on PATH: the etcd comparison is skipped (apt-get install etcd-server)');
   else rows.push(...(await runEtcd()));
   console.log(`\n3 members each on loopback, writes to the leader, ${seconds} s per case`);
-  console.log('| case | ops/s | p50 ms | p99 ms | writes per fsync (members 1, 2, 3) | CPU us per write (members 1, 2, 3; client) | peer frames sent per write (members 1, 2, 3) |');
-  console.log('|---|---:|---:|---:|---|---|---|');
+  console.log('| case | ops/s | p50 ms | p99 ms | writes per fsync (members 1, 2, 3) | CPU us per write (members 1, 2, 3; client) | net of idle (members 1, 2, 3) | peer frames sent per write (members 1, 2, 3) |');
+  console.log('|---|---:|---:|---:|---|---|---|---|');
   for (const r of rows) {
     const cpu = `${r.member_cpu_us_per_write.map((us) => us.toFixed(0)).join(', ')}; ${r.client_cpu_us_per_write.toFixed(0)}`;
     const frames = r.frames_sent_per_write === null ? '-' : r.frames_sent_per_write.map((f) => f.toFixed(2)).join(', ');
-    console.log(`| ${r.case} | ${r.ops_per_s.toFixed(0)} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.writes_per_fsync.map((w) => w.toFixed(1)).join(', ')} | ${cpu} | ${frames} |`);
+    console.log(`| ${r.case} | ${r.ops_per_s.toFixed(0)} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.writes_per_fsync.map((w) => w.toFixed(1)).join(', ')} | ${cpu} | ${r.member_net_cpu_us_per_write.map((us) => us.toFixed(0)).join(', ')} | ${frames} |`);
   }
   const ratios = {
     c64_throughput_weft_over_etcd: ratio(rows, (r) => r.ops_per_s, 64),
