@@ -4,7 +4,7 @@
  * gRPC port, write concern MAJORITY + JOURNAL (the default). Group commit shows as writes per fsync
  * on each member (from its log counters).
  *
- *   npx tsx bench/cluster-write.ts [--seconds 5]
+ *   npx tsx bench/cluster-write.ts [--seconds 5] [--paced 50]
  *
  * When `etcd` is on PATH the same run starts a 3-member etcd group on loopback (bench/etcd-group.ts)
  * and puts 256-byte values under new keys through its leader at the same concurrencies, measured the
@@ -38,11 +38,21 @@ const seconds_default = 5;
 const seconds_at = process.argv.indexOf('--seconds');
 const seconds = seconds_at >= 0 ? Number(process.argv[seconds_at + 1]) : seconds_default;
 if (!(seconds > 0)) throw new Error(`--seconds wants a positive number, got ${process.argv[seconds_at + 1]}`);
+/**
+ * `--paced N`: also a case of one writer held to N writes per second on each system. At the same
+ * rate the members' fixed costs per second weigh the same on every write, so runs at different
+ * loads (and the code before and after a change) compare by CPU per write.
+ */
+const paced_at = process.argv.indexOf('--paced');
+const paced_writes_per_s = paced_at >= 0 ? Number(process.argv[paced_at + 1]) : 0;
+if (!(paced_writes_per_s >= 0)) throw new Error(`--paced wants a rate in writes per second, got ${process.argv[paced_at + 1]}`);
 
 interface Row {
   readonly system: 'weft' | 'etcd';
   readonly case: string;
   readonly concurrency: number;
+  /** Writes per second the writer was held to; 0 when it wrote as fast as answered. */
+  readonly paced_writes_per_s: number;
   readonly ops_per_s: number;
   readonly p50_ms: number;
   readonly p99_ms: number;
@@ -76,7 +86,9 @@ function clientCpuUs(): number {
 async function weftCounters(m: MemberProcess): Promise<MemberCounters> {
   const text = await (await fetch(`http://${m.ops}/metrics`)).text();
   const read = (name: string): number => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)![1]);
-  return { fsyncs: read('graphdb_log_fsyncs'), entries: read('graphdb_log_entries_synced'), frames_sent: read('graphdb_raft_frames_sent') };
+  // A build without the frame counter (the code before it, in an A/B run) reports none.
+  const frames = /^graphdb_raft_frames_sent (\d+)/m.exec(text)?.[1];
+  return { fsyncs: read('graphdb_log_fsyncs'), entries: read('graphdb_log_entries_synced'), ...(frames === undefined ? {} : { frames_sent: Number(frames) }) };
 }
 
 interface MemberCounters {
@@ -114,7 +126,7 @@ async function idleCpuUsPerS(pids: readonly number[]): Promise<number[]> {
   return pids.map((pid, i) => (processCpuUs(pid) - before[i]!) / elapsed_s);
 }
 
-async function load(system: Row['system'], counters: Counters, pids: readonly number[], name: string, concurrency: number, call: () => Promise<unknown>, idle_us_per_s: readonly number[]): Promise<Row> {
+async function load(system: Row['system'], counters: Counters, pids: readonly number[], name: string, concurrency: number, call: () => Promise<unknown>, idle_us_per_s: readonly number[], pace_writes_per_s = 0): Promise<Row> {
   const before = await counters();
   const cpu_before = pids.map(processCpuUs);
   const client_before = clientCpuUs();
@@ -123,7 +135,10 @@ async function load(system: Row['system'], counters: Counters, pids: readonly nu
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) {
+      for (let k = 1; performance.now() < end; k++) {
+        // Paced: wait for this write's slot (a late write starts at once and the rest catch up).
+        const slot = pace_writes_per_s > 0 ? started + (k * 1000) / pace_writes_per_s - performance.now() : 0;
+        if (slot > 0) await new Promise((r) => setTimeout(r, slot));
         const t = performance.now();
         await call();
         lat.push(performance.now() - t);
@@ -139,6 +154,7 @@ async function load(system: Row['system'], counters: Counters, pids: readonly nu
     system,
     case: name,
     concurrency,
+    paced_writes_per_s: pace_writes_per_s,
     ops_per_s: lat.length / elapsed,
     p50_ms: percentile(lat, 50),
     p99_ms: percentile(lat, 99),
@@ -171,6 +187,7 @@ async function runWeft(): Promise<Row[]> {
     await load('weft', counters, pids, 'warm-up', 8, () => client.createNode(node), []);
     const idle = await idleCpuUsPerS(pids);
     for (const c of [1, 64]) rows.push(await load('weft', counters, pids, `Weft CreateNode 256 B, MAJORITY+JOURNAL, concurrency ${c}`, c, () => client.createNode(node), idle));
+    if (paced_writes_per_s > 0) rows.push(await load('weft', counters, pids, `Weft CreateNode 256 B, MAJORITY+JOURNAL, 1 writer paced at ${paced_writes_per_s}/s`, 1, () => client.createNode(node), idle, paced_writes_per_s));
   } finally {
     client.close();
     await cluster.stop();
@@ -190,6 +207,7 @@ async function runEtcd(): Promise<Row[]> {
     await load('etcd', counters, pids, 'warm-up', 8, put, []);
     const idle = await idleCpuUsPerS(pids);
     for (const c of [1, 64]) rows.push(await load('etcd', counters, pids, `etcd ${group.version} put 256 B, concurrency ${c}`, c, put, idle));
+    if (paced_writes_per_s > 0) rows.push(await load('etcd', counters, pids, `etcd ${group.version} put 256 B, 1 writer paced at ${paced_writes_per_s}/s`, 1, put, idle, paced_writes_per_s));
   } finally {
     await group.stop();
   }
@@ -197,8 +215,8 @@ async function runEtcd(): Promise<Row[]> {
 }
 
 function ratio(rows: readonly Row[], pick: (r: Row) => number, concurrency: number): string {
-  const weft = rows.find((r) => r.system === 'weft' && r.concurrency === concurrency);
-  const etcd = rows.find((r) => r.system === 'etcd' && r.concurrency === concurrency);
+  const weft = rows.find((r) => r.system === 'weft' && r.concurrency === concurrency && r.paced_writes_per_s === 0);
+  const etcd = rows.find((r) => r.system === 'etcd' && r.concurrency === concurrency && r.paced_writes_per_s === 0);
   return weft === undefined || etcd === undefined ? 'n/a' : (pick(weft) / pick(etcd)).toFixed(2);
 }
 
