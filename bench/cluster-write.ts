@@ -113,12 +113,16 @@ function framesPerWrite(before: readonly MemberCounters[], after: readonly Membe
 
 /** Seconds each group idles, after its warm-up, to measure what its members spend without writes. */
 const idle_seconds = 3;
+/** Seconds waited after the warm-up before the idle measurement starts. */
+const idle_settle_seconds = 2;
 
 /**
  * CPU microseconds per second each member spends with no writes (ticks, heartbeats, probes): at a
  * few dozen writes per second on a loaded machine, that alone is hundreds of microseconds per write.
  */
 async function idleCpuUsPerS(pids: readonly number[]): Promise<number[]> {
+  // A starved follower may still be applying the warm-up's writes: let it finish first.
+  await new Promise((r) => setTimeout(r, idle_settle_seconds * 1000));
   const before = pids.map(processCpuUs);
   const started = performance.now();
   await new Promise((r) => setTimeout(r, idle_seconds * 1000));
