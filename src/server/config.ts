@@ -52,6 +52,8 @@ export interface ServerConfig {
   readonly log_segment_bytes_max: number;
   /** Log batches of at most this many entries are fsynced on the event loop's thread; 0: none (docs/storage.md). */
   readonly log_inline_fsync_entries_max: number;
+  /** The same bound on a member while it does not lead; the larger applies there (docs/storage.md). */
+  readonly log_follower_inline_fsync_entries_max: number;
   readonly shutdown_drain_ms: number;
   /** Deadline of a Cypher statement whose call sets none, in ms; 0 for none. */
   readonly statement_timeout_ms: number;
@@ -115,6 +117,7 @@ export const defaultConfig: ServerConfig = {
   request_bytes_max: 16 * 1024 * 1024,
   log_segment_bytes_max: 64 * 1024 * 1024,
   log_inline_fsync_entries_max: 0,
+  log_follower_inline_fsync_entries_max: 1,
   shutdown_drain_ms: 10_000,
   statement_timeout_ms: 300_000,
   statement_running_max: 64,
@@ -154,6 +157,7 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   request_bytes_max: [1024, 1024 * 1024 * 1024],
   log_segment_bytes_max: [4096, 1024 * 1024 * 1024],
   log_inline_fsync_entries_max: [0, 1024],
+  log_follower_inline_fsync_entries_max: [0, 1024],
   checkpoint_interval_entries: [1, Number.MAX_SAFE_INTEGER],
   statement_running_max: [1, 100_000],
   blob_chunk_writes_in_flight_max: [1, 256],

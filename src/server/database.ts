@@ -34,6 +34,8 @@ export interface DatabaseOptions {
   readonly log_segment_bytes_max: number;
   /** See SegmentLogOptions.inline_fsync_entries_max; absent: 0, every fsync in the thread pool. */
   readonly log_inline_fsync_entries_max?: number;
+  /** See SegmentLogOptions.follower_inline_fsync_entries_max; absent: 0. */
+  readonly log_follower_inline_fsync_entries_max?: number;
   /** What kept label lists and their columns may hold, in MiB (`scan_cache_mb`); absent: the store's default. */
   readonly scan_cache_mb?: number;
   readonly clock?: PhysicalClock;
@@ -153,6 +155,7 @@ export class Database {
         node_id: options.node_id,
         clock,
         segment: { segment_bytes_max: options.log_segment_bytes_max, inline_fsync_entries_max: options.log_inline_fsync_entries_max ?? 0 },
+        follower_inline_fsync_entries_max: options.log_follower_inline_fsync_entries_max ?? 0,
         checkpoint_index: sm.committedIndex,
         checkpoint_ts: sm.clock.lastTs,
         timing: options.raft ?? DEFAULT_TIMING,

@@ -70,6 +70,11 @@ export class ServerMetrics {
     });
   }
 
+  /** Raft frames this member wrote to its peers: with the log's counters, frames per write (bench/cluster-write.ts). */
+  watchPeerFrames(sent: () => number): void {
+    this.mirrored.push([this.registry.gauge({ name: 'graphdb_raft_frames_sent', help: 'Raft frames written to peers since start.' }), sent]);
+  }
+
   /** TTL expiry figures read from the sweeper when scraped. */
   watchTtl(sweeper: TtlSweeper): void {
     const expired = this.registry.counter({ name: 'graphdb_ttl_expired_total', help: 'TTL expirations committed since start, by scope.', label_names: ['scope'] });

@@ -77,6 +77,7 @@ export async function startServer(
     checkpoint_interval_secs: config.checkpoint_interval_secs,
     log_segment_bytes_max: config.log_segment_bytes_max,
     log_inline_fsync_entries_max: config.log_inline_fsync_entries_max,
+    log_follower_inline_fsync_entries_max: config.log_follower_inline_fsync_entries_max,
     raft: { tick_ms: config.tick_ms, election_ticks: config.election_ticks, heartbeat_ticks: config.heartbeat_ticks },
     join_wait: config.join_wait,
     self: { address: member.transport?.address ?? '', identity: member.identity },
@@ -117,6 +118,7 @@ export async function startServer(
   });
   versions.start();
   metrics.watchVersion(versions, () => (member.transport instanceof GrpcPeerTransport ? member.transport.counters.version_refused_calls : 0));
+  metrics.watchPeerFrames(() => (member.transport instanceof GrpcPeerTransport ? member.transport.counters.raft_frames_sent : 0));
   const txs = new Transactions(db, { idle_timeout_ms: config.transaction_idle_timeout_secs * 1000, open_max: config.transactions_max });
   // Index builds and checks are server-owned: taken up again here after a restart.
   const schema = startSchemaRuntime(db, {

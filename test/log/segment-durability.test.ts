@@ -99,6 +99,25 @@ describe('segment log: fsync', () => {
     await again.close();
   });
 
+  it('follower_inline_fsync_entries_max 1: a lone entry is fsynced on the loop thread until the member leads, then in the pool, and again inline once it follows', async () => {
+    const dir = scratch.fresh();
+    const io = new RecordingIo();
+    const log = SegmentLog.open(dir, { segment_bytes_max: 1 << 20, follower_inline_fsync_entries_max: 1 }, 1, { io });
+    io.calls.length = 0;
+    log.append([entry(1)]);
+    await log.sync();
+    log.setLeading(true);
+    log.append([entry(2)]);
+    await log.sync();
+    log.setLeading(false);
+    log.append([entry(3)]);
+    await log.sync();
+    log.append([entry(4), entry(5)]);
+    await log.sync();
+    expect(io.calls).toEqual(['fdatasyncSync', 'fdatasync', 'fdatasyncSync', 'fdatasync']);
+    await log.close();
+  });
+
   it('without the setting every batch, a lone entry too, is fsynced in the pool', async () => {
     const dir = scratch.fresh();
     const io = new RecordingIo();

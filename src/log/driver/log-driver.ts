@@ -67,6 +67,8 @@ export interface LogDriverOptions {
   readonly node_id: number;
   readonly clock: HybridClock;
   readonly segment: SegmentLogOptions;
+  /** SegmentLogOptions.follower_inline_fsync_entries_max, when `segment` does not set it; absent: 0. */
+  readonly follower_inline_fsync_entries_max?: number;
   /** The index of the checkpoint the state machine was loaded from, and its last commit_ts. */
   readonly checkpoint_index: number;
   readonly checkpoint_ts: number;
@@ -145,6 +147,9 @@ export class LogDriver {
         // The leader counts its own entries only once fsynced, so its Ready loop never waits on its
         // own fsync: appends for new writes leave, and commits are applied, while it runs.
         leader_self_ack: 'on_persist',
+        // A commit notice to a member holding the whole log goes unanswered: at one write at a time
+        // the answers were a quarter of the leader's frames (docs/raft.md, "Quiet commit notices").
+        quiet_commit_notices: true,
         ...(options.timing.inflight_msgs_max !== undefined ? { inflight_msgs_max: options.timing.inflight_msgs_max } : {}),
         ...(options.timing.msg_bytes_max !== undefined ? { msg_bytes_max: options.timing.msg_bytes_max } : {}),
       },
@@ -166,7 +171,8 @@ export class LogDriver {
       members: [options.self],
       departed: [],
     };
-    const storage = DiskStorage.open(dir, { segment: options.segment, checkpoint_index: options.checkpoint_index, legacy_membership: legacy });
+    const segment: SegmentLogOptions = { follower_inline_fsync_entries_max: options.follower_inline_fsync_entries_max ?? 0, ...options.segment };
+    const storage = DiskStorage.open(dir, { segment, checkpoint_index: options.checkpoint_index, legacy_membership: legacy });
     if (storage.lastIndex() === 0 && storage.hardState.term === 0 && !options.join_wait) {
       await LogDriver.found(storage, options);
     } else if (storage.lastIndex() > 0 && storage.snapshotMeta.index === 0 && storage.hardState.term > 0) {
@@ -514,6 +520,8 @@ export class LogDriver {
   private async handle(rd: Ready): Promise<void> {
     if (rd.soft_state !== undefined && rd.soft_state.role !== 'leader' && this.role === 'leader') this.stepDown();
     if (rd.soft_state !== undefined) this.role = rd.soft_state.role;
+    // Before this Ready's append: a leader's fsyncs stay off the loop (SegmentLogOptions).
+    if (rd.soft_state !== undefined) this.storage.segmentLog.setLeading(this.role === 'leader');
     if (this.role === 'leader' && this.ledTerm !== this.node.raft.term) {
       // This term's no-op is the newest entry: the core appended it on election, and writes wait for it.
       if (this.ledTerm !== 0 && this.ledTerm < this.node.raft.term) this.stepDown();

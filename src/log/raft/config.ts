@@ -44,6 +44,12 @@ export interface RaftConfig {
    * majority has not durably stored.
    */
   readonly leader_self_ack?: LeaderSelfAck;
+  /**
+   * A leader marks a commit notice to a member in replicate state `quiet`, and the member does not
+   * answer it when taken (types.ts, AppendMessage). Off by default, as in the reference traces:
+   * every append answered.
+   */
+  readonly quiet_commit_notices?: boolean;
   readonly unsafe_bugs?: UnsafeBugs;
 }
 
@@ -62,6 +68,7 @@ export interface ResolvedConfig {
   readonly inflight_bytes_max: number;
   readonly committed_bytes_max: number;
   readonly leader_self_ack: LeaderSelfAck;
+  readonly quiet_commit_notices: boolean;
   readonly unsafe_bugs: UnsafeBugs;
 }
 
@@ -87,6 +94,7 @@ export function resolveConfig(c: RaftConfig): ResolvedConfig {
     inflight_bytes_max: c.inflight_bytes_max ?? DEFAULT_INFLIGHT_BYTES_MAX,
     committed_bytes_max: c.committed_bytes_max ?? DEFAULT_COMMITTED_BYTES_MAX,
     leader_self_ack: c.leader_self_ack ?? 'on_append',
+    quiet_commit_notices: c.quiet_commit_notices ?? false,
     unsafe_bugs: c.unsafe_bugs ?? {},
   };
   assert(r.inflight_msgs_max > 0, 'inflight_msgs_max must be positive');

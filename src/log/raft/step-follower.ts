@@ -41,7 +41,8 @@ export function handleAppend(r: Raft, m: AppendMessage): void {
   }
   const last_new = r.log.maybeAppend(m.index, m.log_term, m.commit, m.entries);
   if (last_new !== undefined) {
-    appendResponse(r, m.from, last_new, false, 0, 0);
+    // A quiet commit notice taken: the answers to the appends that carried the entries tell the leader as much.
+    if (m.quiet !== true || m.entries.length > 0) appendResponse(r, m.from, last_new, false, 0, 0);
     return;
   }
   // Mismatch: offer the largest index whose term is <= the leader's term there, so one round trip

@@ -49,7 +49,7 @@ function onAppendResponse(r: Raft, m: AppendResponse): void {
       pr.becomeReplicate();
     } else if (pr.state === 'replicate') pr.inflights.freeLE(m.index);
 
-    if (r.maybeCommit()) r.bcastAppend();
+    if (r.maybeCommit()) r.bcastCommit();
     else if (was_paused) r.sendAppend(m.from);
     // Pipelining: fill the inflight window while there is something to send.
     while (r.maybeSendAppend(m.from, false)) {

@@ -82,6 +82,13 @@ export interface AppendMessage extends Envelope {
   readonly log_term: number;
   readonly entries: readonly Entry[];
   readonly commit: number;
+  /**
+   * Set only on a commit notice (an append without entries sent because the commit index moved) to
+   * a member in replicate state, which answers the appends that carried the entries: a member that
+   * takes it does not answer it; a rejection is still answered. A sender without the field asks for
+   * an answer; a receiver that ignores the field answers anyway.
+   */
+  readonly quiet?: true;
 }
 
 export interface AppendResponse extends Envelope {

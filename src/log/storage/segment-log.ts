@@ -50,6 +50,15 @@ export interface SegmentLogOptions {
    */
   readonly inline_fsync_entries_max?: number;
   /**
+   * The same bound while the member does not lead (setLeading), where the larger of the two applies.
+   * A follower sends nothing before its fsync (its acknowledgement waits for it), so blocking its
+   * loop for a lone append's fsync holds back no frame, and saves the thread-pool round trip on
+   * every member's path to its acknowledgement. A leader's appends to its followers leave in the
+   * same turn as its flush, and their socket writes would wait behind an fsync on the loop. 0
+   * (absent): no different bound. See docs/storage.md, "One write at concurrency 1".
+   */
+  readonly follower_inline_fsync_entries_max?: number;
+  /**
    * Segments are made at their full size (segment_bytes_max) and records written over zeros, so an
    * fdatasync does not also commit a new file size (docs/storage.md, "Preallocated segments").
    * Absent: true. false: files grow with every write (the format-2 behaviour), for comparison.
@@ -178,6 +187,22 @@ export class SegmentLog {
     this.scheduleFlush();
   }
 
+  /**
+   * Whether this member leads (set by the member driver as its role changes): only a member that
+   * does not lead uses follower_inline_fsync_entries_max. A log opens as not leading; a member that
+   * leads says so before its first append as leader.
+   */
+  private leading = false;
+
+  setLeading(leading: boolean): void {
+    this.leading = leading;
+  }
+
+  private inlineFsyncEntriesMax(): number {
+    const own = this.options.inline_fsync_entries_max ?? 0;
+    return this.leading ? own : Math.max(own, this.options.follower_inline_fsync_entries_max ?? 0);
+  }
+
   private scheduleFlush(): void {
     if (this.flushing || this.pending.length === 0) return;
     this.flushing = true;
@@ -200,7 +225,7 @@ export class SegmentLog {
           // The first flush into a rotated-in segment: its name becomes durable with its first bytes.
           await Promise.all([this.io.fdatasync(this.fd), fsyncDirAsync(this.dir)]);
           this.dir_unsynced = false;
-        } else if (batch.length <= (this.options.inline_fsync_entries_max ?? 0)) this.io.fdatasyncSync(this.fd);
+        } else if (batch.length <= this.inlineFsyncEntriesMax()) this.io.fdatasyncSync(this.fd);
         else await this.io.fdatasync(this.fd);
         this.stats.fsyncs++;
         this.stats.entries_synced += batch.length;

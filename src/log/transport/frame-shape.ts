@@ -21,6 +21,7 @@ function isMessage(x: unknown): x is Message {
   // 'snap' travels on its own stream, never inside a batch.
   if (x['type'] === 'snap') return false;
   if (x['type'] !== 'app') return true;
+  if (x['quiet'] !== undefined && x['quiet'] !== true) return false;
   const entries = x['entries'];
   return Array.isArray(entries) && entries.every((e: unknown) => isRecord(e) && isCount(e['index']) && isCount(e['term']) && e['data'] instanceof Uint8Array);
 }

@@ -20,7 +20,7 @@ export function formatMessage(m: Message): string {
   const head = `${m.from}->${m.to} ${m.type} term=${m.term}`;
   switch (m.type) {
     case 'app':
-      return `${head} index=${m.index} log_term=${m.log_term} commit=${m.commit} entries=[${formatEntries(m.entries)}]`;
+      return `${head} index=${m.index} log_term=${m.log_term} commit=${m.commit} entries=[${formatEntries(m.entries)}]${m.quiet === true ? ' quiet' : ''}`;
     case 'app_resp':
       return m.reject ? `${head} index=${m.index} reject hint=${m.reject_hint}/${m.log_term}` : `${head} index=${m.index}`;
     case 'vote':

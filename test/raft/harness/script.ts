@@ -74,6 +74,7 @@ function runCommand(env: TraceEnv, command: string): string[] {
       if (kv.heartbeat) opts.heartbeat_ticks = Number(kv.heartbeat);
       if (kv.inflight) opts.inflight_msgs_max = Number(kv.inflight);
       if (kv.msg_bytes) opts.msg_bytes_max = Number(kv.msg_bytes);
+      if (kv.quiet) opts.quiet_commit_notices = kv.quiet === 'true';
       if (kv.unsafe) opts.unsafe_bugs = { [kv.unsafe]: true };
       return env.addNodes(ids(kv.ids), ids(kv.voters), ids(kv.learners), opts);
     }
