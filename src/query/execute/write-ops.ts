@@ -18,8 +18,9 @@ import { finish } from './slices.js';
 import type { OpEnv } from './read-ops.js';
 
 /**
- * The updating clauses, run against the statement's write set. Each is fenced by eager barriers in
- * the plan, so it sees its whole input before any of its writes can be read back.
+ * The updating clauses, run against the statement's write set. The plan puts an eager barrier
+ * around one wherever a clause of its streamed stretch reads or writes what it writes
+ * (plan/write-barriers.ts), so no row reads back a write it should not see.
  */
 type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
 
