@@ -1,4 +1,5 @@
 import { assert } from '../../common/assert.js';
+import { resourceExhausted } from '../../common/errors.js';
 import type { PropertyValue } from '../../common/property-value.js';
 import { isStorableProperty } from '../../common/values/storable.js';
 import {
@@ -48,9 +49,24 @@ function charged<T>(env: OpEnv, writes: () => T): T {
   const before = ws.entries;
   const r = writes();
   const grown = ws.entries - before;
-  if (grown > 0) env.cx.memory.reserve(grown * WRITE_ENTRY_BYTES);
+  if (grown > 0) {
+    env.cx.memory.reserve(grown * WRITE_ENTRY_BYTES);
+    // The write set outlives the statement's operators (it is held until its commit applies) and
+    // spans a transaction's statements, so it has a bound of its own, which no call can raise.
+    const limit = env.cx.write_set_limit_bytes;
+    if (ws.entries * WRITE_ENTRY_BYTES > limit) {
+      const limit_mb = Math.floor(limit / MiB);
+      throw resourceExhausted(
+        `the write set would hold more than write_set_limit_mb (${limit_mb} MiB, at ${WRITE_ENTRY_BYTES} bytes per node or relationship written, so ${Math.floor(limit / WRITE_ENTRY_BYTES)} of them); nothing was applied: write it in several statements or transactions`,
+        'EXCEEDS_WRITE_SET_LIMIT',
+        { limit_mb: String(limit_mb) },
+      );
+    }
+  }
   return r;
 }
+
+const MiB = 1024 * 1024;
 
 /** A value as a stored property; null means "remove". Maps, nodes and mixed lists cannot be stored. */
 export function toProperty(v: Value, key: string): PropertyValue | null {
