@@ -6,7 +6,7 @@ import { LogDriver } from '../log/driver/log-driver.js';
 import type { MemberRecord } from '../log/driver/membership.js';
 import type { PeerTransport } from '../log/transport/peer-transport.js';
 import { ENGINE_FORMAT } from '../log/engine-format.js';
-import type { Entry, Event, GraphOp, GraphWrite, GraphWritePart } from '../log/events.js';
+import type { Entry, Event, ExpectedVersion, GraphOp, GraphWrite, GraphWritePart, ReadCheck } from '../log/events.js';
 import { HybridClock, systemClockMicros, type PhysicalClock } from '../log/hlc.js';
 import { withComputedValues } from '../projections/computed/computed-view.js';
 import { checkpointFiles, installCheckpointFile, loadCheckpoint, writeCheckpoint } from '../projections/checkpoint.js';
@@ -403,7 +403,16 @@ export class Database {
       await this.settleSeen(seen, options.concern);
       return { value, receipt: { index: 0, commit_ts: 0 } };
     }
-    if (ops.length > write_part_ops_max) return { value, receipt: await this.submitInParts(ops, seen, seen_ts, ws, options.concern) };
+    if (ops.length > write_part_ops_max) {
+      const commitCheck = (): ReadCheck | undefined => {
+        const interleaved = this.sm.appliedIndex !== seen || (this.sm.clock.tsOf(seen) ?? 0) !== seen_ts;
+        if (!interleaved) return undefined;
+        const phantom = this.sm.graph.writtenSince(ws.scans, seen);
+        if (phantom !== undefined) throw pausedConflict(phantom, seen);
+        return { read_ts: seen_ts, node_ids: [...ws.readNodes], edge_ids: [...ws.readEdges] };
+      };
+      return { value, receipt: await this.submitInParts(ops, commitCheck, options.concern) };
+    }
     // Nothing applied since the snapshot (its index and that entry's timestamp unchanged): the write
     // ran as if in one go, and needs no check.
     const interleaved = this.sm.appliedIndex !== seen || (this.sm.clock.tsOf(seen) ?? 0) !== seen_ts;
@@ -432,6 +441,26 @@ export class Database {
     do await this.admitWrite(event);
     while (this.stepping !== undefined);
     return this.submitAdmitted(event, concern);
+  }
+
+  /**
+   * Commits an interactive transaction's write set, checked at apply against `read_check` (and
+   * `expect`). Its ops are built in steps, giving the event loop back every `commit_slice_ms`; the
+   * caller keeps the write set's snapshot pinned until `built` is called. Past `write_part_ops_max` ops
+   * and with nothing expected, it is proposed in parts like a large auto-committed write, so its
+   * encoding, append and apply hold the event loop a step at a time; the commit part carries the
+   * read check. A write with `expect` stays one entry: a part does not carry expectations.
+   */
+  async commitWriteSet(ws: WriteSet, read_check: ReadCheck, expect: readonly ExpectedVersion[], concern: ConcernWait, built: () => void): Promise<Receipt | undefined> {
+    let ops: GraphOp[];
+    try {
+      ops = await runStepped(ws.opsInSteps(ops_step_items), commit_slice_ms);
+    } finally {
+      built();
+    }
+    if (ops.length === 0 && expect.length === 0) return undefined;
+    if (ops.length > write_part_ops_max && expect.length === 0) return this.submitInParts(ops, () => read_check, concern);
+    return this.submit({ kind: 'graph_write', ops, expect, read_check }, concern);
   }
 
   /**
@@ -511,7 +540,7 @@ export class Database {
    * (on the state without it; the last part checks what the statement read, as writeSliced does for a
    * statement that paused). The last part commits the whole, applied here in steps (applyCommitPart).
    */
-  private async submitInParts(ops: readonly GraphOp[], seen: number, seen_ts: number, ws: WriteSet, concern: ConcernWait): Promise<Receipt> {
+  private async submitInParts(ops: readonly GraphOp[], commitCheck: () => ReadCheck | undefined, concern: ConcernWait): Promise<Receipt> {
     this.log.checkConcern(concern);
     const parts = Math.ceil(ops.length / write_part_ops_max);
     let first = 0;
@@ -531,12 +560,13 @@ export class Database {
     do await this.admitWrite();
     while (this.stepping !== undefined);
     const last = parts - 1;
-    const interleaved = this.sm.appliedIndex !== seen || (this.sm.clock.tsOf(seen) ?? 0) !== seen_ts;
-    const phantom = interleaved ? this.sm.graph.writtenSince(ws.scans, seen) : undefined;
-    if (phantom !== undefined) {
+    let read_check: ReadCheck | undefined;
+    try {
+      read_check = commitCheck();
+    } catch (e) {
       this.sm.apply(this.log.propose({ kind: 'graph_write_part', first, part: last, ops: [], end: 'abandon' }), false);
       await this.settleSeen(this.sm.appliedIndex, concern);
-      throw pausedConflict(phantom, seen);
+      throw e;
     }
     const event: GraphWritePart = {
       kind: 'graph_write_part',
@@ -544,7 +574,7 @@ export class Database {
       part: last,
       ops: ops.slice(last * write_part_ops_max),
       end: 'commit',
-      ...(interleaved ? { read_check: { read_ts: seen_ts, node_ids: [...ws.readNodes], edge_ids: [...ws.readEdges] } } : {}),
+      ...(read_check !== undefined ? { read_check } : {}),
     };
     const entry = this.log.propose(event);
     return this.settleProposed(entry, await this.applyCommitPart(entry), concern);
