@@ -25,11 +25,11 @@ describe('write-set limit: a write that would hold more than write_set_limit fai
     );
   });
 
-  it('setting one node a million times holds one entry and stays within the limit', async () => {
+  it('setting one node a hundred thousand times holds one entry and stays within the limit', async () => {
     await withDb(
       async (db) => {
-        await db.query('UNWIND range(1, 1000) AS a UNWIND range(1, 1000) AS b MERGE (m:Counter) SET m.v = a * 1000 + b');
-        expect((await db.query('MATCH (m:Counter) RETURN count(m), m.v')).rows).toEqual([[1n, 1001000n]]);
+        await db.query('UNWIND range(1, 100) AS a UNWIND range(1, 1000) AS b MERGE (m:Counter) SET m.v = a * 1000 + b');
+        expect((await db.query('MATCH (m:Counter) RETURN count(m), m.v')).rows).toEqual([[1n, 101000n]]);
       },
       { write_set_limit_bytes: MiB },
     );
