@@ -112,6 +112,11 @@ export class Database {
   private stepping: Promise<void> | undefined;
   /** Log callbacks (commits, a lost lead) that came while `stepping`, run in order once it settles. */
   private readonly deferred: (() => void)[] = [];
+  /**
+   * False while `open` replays the log: every entry then applies in one go, so the state is whole
+   * when `open` returns. After it, a commit part this member did not propose applies in steps.
+   */
+  private serving = false;
 
   /** Replaced whole when a snapshot from the leader is installed; read it through `sm`. */
   private machine: StateMachine;
@@ -174,6 +179,7 @@ export class Database {
       });
       db.nextNodeId = db.sm.graph.nextNodeId;
       db.nextEdgeId = db.sm.graph.nextEdgeId;
+      db.serving = true;
       if (db.sm.deployment === undefined && log.acceptsWrites) {
         await db.submit({ kind: 'deployment_formed', deployment: randomBytes(16), engine_format: options.engine_format ?? ENGINE_FORMAT }, journaled);
       }
@@ -225,12 +231,41 @@ export class Database {
     }
     const entries = committed[committed.length - 1]!.index < this.unappliedFrom ? committed : committed.filter((e) => e.index < this.unappliedFrom);
     if (entries.length === 0) return;
-    for (const entry of entries) {
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
       if (entry.index <= this.sm.appliedIndex) this.sm.commit(entry.index);
-      else this.sm.apply(entry, true);
+      else if (this.serving && isCommitPart(entry)) {
+        // A follower's commit part (the leader applied its own as pending already): in steps, as
+        // the leader did, with the entries before it reported now and those after it once it ends.
+        const before = entries.slice(0, i);
+        if (before.length > 0) for (const listener of this.commitListeners) listener(before);
+        void this.applyCommittedInSteps(entry, entries.slice(i + 1));
+        return;
+      } else this.sm.apply(entry, true);
     }
     for (const listener of this.commitListeners) listener(entries);
     this.maintain();
+  }
+
+  /**
+   * Applies a committed commit part in steps, holding writes and log callbacks as applyCommitPart
+   * does; readers read committed state, which moves to the entry's index only after its last step.
+   * Then the entries after it in the same batch, then the callbacks that came meanwhile, in order.
+   */
+  private async applyCommittedInSteps(entry: Entry, after: readonly Entry[]): Promise<void> {
+    let settled = (): void => {};
+    this.stepping = new Promise<void>((resolve) => (settled = resolve));
+    try {
+      await runStepped(this.sm.applyInSteps(entry, true), commit_slice_ms);
+    } finally {
+      this.stepping = undefined;
+      settled();
+    }
+    for (const listener of this.commitListeners) listener([entry]);
+    if (after.length > 0) this.onCommitted(after);
+    else this.maintain();
+    // If `after` began another commit part, these defer themselves again behind it, in order.
+    for (const callback of this.deferred.splice(0)) callback();
   }
 
   /**
@@ -247,6 +282,8 @@ export class Database {
 
   /** Replaces the whole state with a checkpoint shipped by the leader (this member fell behind compaction). */
   private async installSnapshot(index: number, path: string, companions: readonly string[]): Promise<void> {
+    // Not under a commit part applying in steps: it would go on changing the state being replaced.
+    while (this.stepping !== undefined) await this.stepping;
     installCheckpointFile(this.dataDir.checkpointDir, index, path, companions);
     const sm = loadCheckpoint(this.dataDir.checkpointDir);
     assert(sm.committedIndex === index, `installed checkpoint ${index} loaded as ${sm.committedIndex}`);
@@ -617,6 +654,8 @@ export class Database {
         new Promise<void>((resolve) => setTimeout(resolve, drain_ms).unref()),
       ]);
     }
+    // A commit part applying in steps ends first: the checkpoint below must not see it half-applied.
+    while (this.stepping !== undefined) await this.stepping;
     await this.log.close();
     if (this.sm.committedIndex > this.lastCheckpointIndex && this.options.checkpoint_at_close !== false) this.checkpoint();
     this.dataDir.release();
@@ -636,6 +675,11 @@ const commit_slice_ms = 2;
 const write_part_ops_max = 2048;
 
 const journaled: ConcernWait = { acks: 1, level: 'journal', timeout_ms: 0 };
+
+/** The last part of a write in parts, whose apply checks and applies the whole write. */
+function isCommitPart(entry: Entry): boolean {
+  return entry.event.kind === 'graph_write_part' && entry.event.end === 'commit';
+}
 
 /**
  * The refusal of a statement that paused (time slices) while another write changed a label or type it
