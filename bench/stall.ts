@@ -7,12 +7,16 @@
  *   npx tsx bench/stall.ts [--samples 200] [--runaways 4] [--big-nodes 1000000] [--node-args '--max-semi-space-size=32'] [--loads reads,writes,big]
  *
  * `--node-args` are V8/Node flags for the server process (an A/B of young-generation sizing).
+ * The server also loads `bench/loop-monitor.ts`, and a second table gives, per load, the longest
+ * event-loop block and garbage-collection pauses inside the server: what held it, whatever the
+ * machine's load did to the probes' round trips.
  *
  * Prints a table and writes bench/results/stall.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createGrpcClient } from '../src/api/grpc-client.js';
 import { GraphService } from '../src/gen/weft/v1/graph_pb.js';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
@@ -43,6 +47,33 @@ interface Row {
   readonly p50_ms: number;
   readonly p99_ms: number;
   readonly max_ms: number;
+}
+
+/** What held the server's event loop during one load's window (bench/loop-monitor.ts). */
+interface Window {
+  readonly load: string;
+  readonly from_ms: number;
+  readonly to_ms: number;
+  readonly loadavg: readonly [number, number];
+}
+
+interface Held {
+  readonly load: string;
+  readonly loadavg: readonly [number, number];
+  readonly delay_max_ms: number;
+  readonly scavenge_max_ms: number;
+  readonly scavenge_ms: number;
+  readonly gc_max_ms: number;
+}
+
+/** The monitor's lines that fall in each window, folded. */
+function held(output: string, windows: readonly Window[]): Held[] {
+  const lines = [...output.matchAll(/^weft-loop t=(\d+) delay_max_ms=([\d.]+) scavenge_max_ms=([\d.]+) scavenge_ms=([\d.]+) gc_max_ms=([\d.]+)$/gm)].map((m) => m.slice(1).map(Number));
+  return windows.map((w) => {
+    const inside = lines.filter(([t]) => t! >= w.from_ms && t! <= w.to_ms);
+    const max = (i: number): number => inside.reduce((a, l) => Math.max(a, l[i]!), 0);
+    return { load: w.load, loadavg: w.loadavg, delay_max_ms: max(1), scavenge_max_ms: max(2), scavenge_ms: inside.reduce((a, l) => a + l[3]!, 0), gc_max_ms: max(4) };
+  });
 }
 
 const pct = (s: readonly number[], p: number): number => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
@@ -125,7 +156,9 @@ async function bigWrite(server: ServerProcess, measure: Measure): Promise<void> 
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-bench-stall-'));
-  const server = await startServerProcess(join(dir, 'data'), [], node_args);
+  const monitor = fileURLToPath(new URL('./loop-monitor.ts', import.meta.url));
+  const server = await startServerProcess(join(dir, 'data'), [], [...node_args, '--import', 'tsx', '--import', monitor]);
+  const windows: Window[] = [];
   const graph = createGrpcClient(GraphService, server.grpc);
   const rows: Row[] = [];
   let seq = 0;
@@ -151,6 +184,8 @@ async function main(): Promise<void> {
   /** Samples every probe `samples` times, or until `stop` says so when given. */
   const measure = async (load: string, stop?: () => boolean): Promise<void> => {
     const times = new Map<string, number[]>(Object.keys(probes).map((k) => [k, []]));
+    const from_ms = Date.now();
+    const load_before = loadavg()[0]!;
     for (let i = 0; stop === undefined ? i < samples : !stop(); i++) {
       for (const [name, probe] of Object.entries(probes)) {
         const t0 = performance.now();
@@ -158,6 +193,7 @@ async function main(): Promise<void> {
         times.get(name)!.push(performance.now() - t0);
       }
     }
+    windows.push({ load, from_ms, to_ms: Date.now(), loadavg: [load_before, loadavg()[0]!] });
     for (const [probe, t] of times) {
       t.sort((a, b) => a - b);
       rows.push({ load, probe, n: t.length, p50_ms: pct(t, 50), p99_ms: pct(t, 99), max_ms: t[t.length - 1] ?? 0 });
@@ -179,8 +215,15 @@ async function main(): Promise<void> {
   console.log('| load | probe | n | p50 ms | p99 ms | max ms |');
   console.log('|---|---|---:|---:|---:|---:|');
   for (const r of rows) console.log(`| ${r.load} | ${r.probe} | ${r.n} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.max_ms.toFixed(2)} |`);
+  const holds = held(server.output(), windows);
+  console.log('\nInside the server, per load (longest over the window; scavenge ms is their total)');
+  console.log('| load | load average | event-loop block max ms | scavenge max ms | scavenge ms | GC pause max ms |');
+  console.log('|---|---|---:|---:|---:|---:|');
+  for (const h of holds) {
+    console.log(`| ${h.load} | ${h.loadavg[0].toFixed(1)} to ${h.loadavg[1].toFixed(1)} | ${h.delay_max_ms.toFixed(1)} | ${h.scavenge_max_ms.toFixed(1)} | ${h.scavenge_ms.toFixed(0)} | ${h.gc_max_ms.toFixed(1)} |`);
+  }
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/stall.json', JSON.stringify({ samples, runaways, big_nodes, node_args, rows, at: new Date().toISOString() }, null, 2));
+  writeFileSync('bench/results/stall.json', JSON.stringify({ samples, runaways, big_nodes, node_args, rows, held: holds, at: new Date().toISOString() }, null, 2));
 }
 
 await main();

@@ -38,6 +38,8 @@ export type { PropertyDefinitionSpec, SchemaEvent } from './log/events.js';
 export interface OpenOptions {
   /** Statement memory limit; 256 MiB when absent. */
   readonly memory_limit_bytes?: number;
+  /** What a write statement's write set may hold (EXCEEDS_WRITE_SET_LIMIT), at 320 bytes per node or relationship; none when absent. */
+  readonly write_set_limit_bytes?: number;
   /** Per-statement time limit in ms; none when absent. */
   readonly statement_timeout_ms?: number;
   /** Procedures callable with CALL. */
@@ -116,6 +118,7 @@ export class Db {
       vector_consistency,
       params: new Map(Object.entries(params)),
       memory_limit_bytes: this.options.memory_limit_bytes ?? embedded_memory_limit_bytes_default,
+      ...(this.options.write_set_limit_bytes !== undefined && { write_set_limit_bytes: this.options.write_set_limit_bytes }),
       ...(this.options.statement_timeout_ms !== undefined && { deadline_ms: Date.now() + this.options.statement_timeout_ms }),
       now_us,
       // Reads see what a server's reads see: computed properties and valid time at the read time.

@@ -105,6 +105,11 @@ export const reasons = {
     metadata_keys: ['limit_mb'],
     condition: 'statement needs more memory than its limit; no partial result',
   },
+  EXCEEDS_WRITE_SET_LIMIT: {
+    code: 'RESOURCE_EXHAUSTED',
+    metadata_keys: ['limit_mb'],
+    condition: "a statement's (or transaction's) write set would hold more than write_set_limit_mb; nothing is applied",
+  },
   TOO_MANY_RUNNING_STATEMENTS: {
     code: 'RESOURCE_EXHAUSTED',
     metadata_keys: ['limit'],

@@ -58,6 +58,12 @@ export interface ExecuteContext {
   /** Parameter values by name (without `$`). */
   readonly params: ReadonlyMap<string, Value>;
   readonly memory_limit_bytes: number;
+  /**
+   * What the write set may hold, at WRITE_ENTRY_BYTES per node or relationship it writes; none when
+   * absent. Unlike the memory limit, a server setting the call cannot raise: a write set is the one
+   * thing a statement holds until its commit has applied.
+   */
+  readonly write_set_limit_bytes?: number;
   /** Absolute deadline in ms since the epoch (as Date.now()); absent for none. */
   readonly deadline_ms?: number;
   /** The statement's clock reading, microseconds since the epoch (temporal functions without arguments). */
@@ -333,6 +339,7 @@ export class QueryEngine {
         random: ctx.random ?? Math.random,
       }),
       memory: new MemoryBudget(ctx.memory_limit_bytes),
+      write_set_limit_bytes: ctx.write_set_limit_bytes ?? Number.POSITIVE_INFINITY,
       deadline: new Deadline(ctx.deadline_ms ?? Infinity, Date.now, ctx.clock_check_rows),
       stats: zeroStats(),
       procedures: ctx.procedures ?? this.procedures,

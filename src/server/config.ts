@@ -59,6 +59,8 @@ export interface ServerConfig {
   readonly statement_timeout_ms: number;
   /** Cypher statements running at once on the member; one more is refused (TOO_MANY_RUNNING_STATEMENTS). */
   readonly statement_running_max: number;
+  /** What one statement's (or transaction's) write set may hold, in MiB at WRITE_ENTRY_BYTES per entity; a call cannot raise it. */
+  readonly write_set_limit_mb: number;
   /** Chunk writes (hash, look-up, write; the fsync comes behind) one blob upload keeps in flight; also bounds its memory, 256 KiB each. */
   readonly blob_chunk_writes_in_flight_max: number;
   /** Chunk fsyncs one blob upload keeps in flight behind its writes; they hold no chunk memory. */
@@ -121,6 +123,7 @@ export const defaultConfig: ServerConfig = {
   shutdown_drain_ms: 10_000,
   statement_timeout_ms: 300_000,
   statement_running_max: 64,
+  write_set_limit_mb: 512,
   blob_chunk_writes_in_flight_max: 8,
   blob_chunk_syncs_in_flight_max: 8,
   blob_orphan_grace_secs: 3600,
@@ -160,6 +163,7 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   log_follower_inline_fsync_entries_max: [0, 1024],
   checkpoint_interval_entries: [1, Number.MAX_SAFE_INTEGER],
   statement_running_max: [1, 100_000],
+  write_set_limit_mb: [1, 1024 * 1024],
   blob_chunk_writes_in_flight_max: [1, 256],
   blob_chunk_syncs_in_flight_max: [1, 256],
   ttl_sweep_ms: [10, 86_400_000],

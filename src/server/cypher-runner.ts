@@ -31,6 +31,8 @@ export interface StatementLimits {
   readonly statement_timeout_ms: number;
   /** The cap on statements running at once; none when absent. */
   readonly gate?: StatementGate;
+  /** What a statement's write set may hold, in MiB (EXCEEDS_WRITE_SET_LIMIT); none when absent. */
+  readonly write_set_limit_mb?: number;
 }
 
 export const no_statement_limits: StatementLimits = { statement_timeout_ms: 0 };
@@ -207,6 +209,7 @@ export class CypherRunner {
       vector_consistency,
       params: call.params,
       memory_limit_bytes: call.memory_limit_bytes,
+      ...(this.limits.write_set_limit_mb !== undefined ? { write_set_limit_bytes: this.limits.write_set_limit_mb * 1024 * 1024 } : {}),
       ...(deadline_ms !== undefined ? { deadline_ms } : {}),
       now_us: Date.now() * 1000,
       viewAt: (ts: number) => readWithComputed(this.db, this.db.viewAtTimestamp(ts), ts),

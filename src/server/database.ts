@@ -6,7 +6,7 @@ import { LogDriver } from '../log/driver/log-driver.js';
 import type { MemberRecord } from '../log/driver/membership.js';
 import type { PeerTransport } from '../log/transport/peer-transport.js';
 import { ENGINE_FORMAT } from '../log/engine-format.js';
-import type { Entry, Event, GraphOp, GraphWrite, GraphWritePart } from '../log/events.js';
+import type { Entry, Event, ExpectedVersion, GraphOp, GraphWrite, GraphWritePart, ReadCheck } from '../log/events.js';
 import { HybridClock, systemClockMicros, type PhysicalClock } from '../log/hlc.js';
 import { withComputedValues } from '../projections/computed/computed-view.js';
 import { checkpointFiles, installCheckpointFile, loadCheckpoint, writeCheckpoint } from '../projections/checkpoint.js';
@@ -114,6 +114,11 @@ export class Database {
   private stepping: Promise<void> | undefined;
   /** Log callbacks (commits, a lost lead) that came while `stepping`, run in order once it settles. */
   private readonly deferred: (() => void)[] = [];
+  /**
+   * False while `open` replays the log: every entry then applies in one go, so the state is whole
+   * when `open` returns. After it, a commit part this member did not propose applies in steps.
+   */
+  private serving = false;
 
   /** Replaced whole when a snapshot from the leader is installed; read it through `sm`. */
   private machine: StateMachine;
@@ -177,6 +182,7 @@ export class Database {
       });
       db.nextNodeId = db.sm.graph.nextNodeId;
       db.nextEdgeId = db.sm.graph.nextEdgeId;
+      db.serving = true;
       if (db.sm.deployment === undefined && log.acceptsWrites) {
         await db.submit({ kind: 'deployment_formed', deployment: randomBytes(16), engine_format: options.engine_format ?? ENGINE_FORMAT }, journaled);
       }
@@ -228,12 +234,41 @@ export class Database {
     }
     const entries = committed[committed.length - 1]!.index < this.unappliedFrom ? committed : committed.filter((e) => e.index < this.unappliedFrom);
     if (entries.length === 0) return;
-    for (const entry of entries) {
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
       if (entry.index <= this.sm.appliedIndex) this.sm.commit(entry.index);
-      else this.sm.apply(entry, true);
+      else if (this.serving && isCommitPart(entry)) {
+        // A follower's commit part (the leader applied its own as pending already): in steps, as
+        // the leader did, with the entries before it reported now and those after it once it ends.
+        const before = entries.slice(0, i);
+        if (before.length > 0) for (const listener of this.commitListeners) listener(before);
+        void this.applyCommittedInSteps(entry, entries.slice(i + 1));
+        return;
+      } else this.sm.apply(entry, true);
     }
     for (const listener of this.commitListeners) listener(entries);
     this.maintain();
+  }
+
+  /**
+   * Applies a committed commit part in steps, holding writes and log callbacks as applyCommitPart
+   * does; readers read committed state, which moves to the entry's index only after its last step.
+   * Then the entries after it in the same batch, then the callbacks that came meanwhile, in order.
+   */
+  private async applyCommittedInSteps(entry: Entry, after: readonly Entry[]): Promise<void> {
+    let settled = (): void => {};
+    this.stepping = new Promise<void>((resolve) => (settled = resolve));
+    try {
+      await runStepped(this.sm.applyInSteps(entry, true), commit_slice_ms);
+    } finally {
+      this.stepping = undefined;
+      settled();
+    }
+    for (const listener of this.commitListeners) listener([entry]);
+    if (after.length > 0) this.onCommitted(after);
+    else this.maintain();
+    // If `after` began another commit part, these defer themselves again behind it, in order.
+    for (const callback of this.deferred.splice(0)) callback();
   }
 
   /**
@@ -250,6 +285,8 @@ export class Database {
 
   /** Replaces the whole state with a checkpoint shipped by the leader (this member fell behind compaction). */
   private async installSnapshot(index: number, path: string, companions: readonly string[]): Promise<void> {
+    // Not under a commit part applying in steps: it would go on changing the state being replaced.
+    while (this.stepping !== undefined) await this.stepping;
     installCheckpointFile(this.dataDir.checkpointDir, index, path, companions);
     const sm = loadCheckpoint(this.dataDir.checkpointDir);
     assert(sm.committedIndex === index, `installed checkpoint ${index} loaded as ${sm.committedIndex}`);
@@ -406,7 +443,16 @@ export class Database {
       await this.settleSeen(seen, options.concern);
       return { value, receipt: { index: 0, commit_ts: 0 } };
     }
-    if (ops.length > write_part_ops_max) return { value, receipt: await this.submitInParts(ops, seen, seen_ts, ws, options.concern) };
+    if (ops.length > write_part_ops_max) {
+      const commitCheck = (): ReadCheck | undefined => {
+        const interleaved = this.sm.appliedIndex !== seen || (this.sm.clock.tsOf(seen) ?? 0) !== seen_ts;
+        if (!interleaved) return undefined;
+        const phantom = this.sm.graph.writtenSince(ws.scans, seen);
+        if (phantom !== undefined) throw pausedConflict(phantom, seen);
+        return { read_ts: seen_ts, node_ids: [...ws.readNodes], edge_ids: [...ws.readEdges] };
+      };
+      return { value, receipt: await this.submitInParts(ops, commitCheck, options.concern) };
+    }
     // Nothing applied since the snapshot (its index and that entry's timestamp unchanged): the write
     // ran as if in one go, and needs no check.
     const interleaved = this.sm.appliedIndex !== seen || (this.sm.clock.tsOf(seen) ?? 0) !== seen_ts;
@@ -435,6 +481,26 @@ export class Database {
     do await this.admitWrite(event);
     while (this.stepping !== undefined);
     return this.submitAdmitted(event, concern);
+  }
+
+  /**
+   * Commits an interactive transaction's write set, checked at apply against `read_check` (and
+   * `expect`). Its ops are built in steps, giving the event loop back every `commit_slice_ms`; the
+   * caller keeps the write set's snapshot pinned until `built` is called. Past `write_part_ops_max` ops
+   * and with nothing expected, it is proposed in parts like a large auto-committed write, so its
+   * encoding, append and apply hold the event loop a step at a time; the commit part carries the
+   * read check. A write with `expect` stays one entry: a part does not carry expectations.
+   */
+  async commitWriteSet(ws: WriteSet, read_check: ReadCheck, expect: readonly ExpectedVersion[], concern: ConcernWait, built: () => void): Promise<Receipt | undefined> {
+    let ops: GraphOp[];
+    try {
+      ops = await runStepped(ws.opsInSteps(ops_step_items), commit_slice_ms);
+    } finally {
+      built();
+    }
+    if (ops.length === 0 && expect.length === 0) return undefined;
+    if (ops.length > write_part_ops_max && expect.length === 0) return this.submitInParts(ops, () => read_check, concern);
+    return this.submit({ kind: 'graph_write', ops, expect, read_check }, concern);
   }
 
   /**
@@ -514,7 +580,7 @@ export class Database {
    * (on the state without it; the last part checks what the statement read, as writeSliced does for a
    * statement that paused). The last part commits the whole, applied here in steps (applyCommitPart).
    */
-  private async submitInParts(ops: readonly GraphOp[], seen: number, seen_ts: number, ws: WriteSet, concern: ConcernWait): Promise<Receipt> {
+  private async submitInParts(ops: readonly GraphOp[], commitCheck: () => ReadCheck | undefined, concern: ConcernWait): Promise<Receipt> {
     this.log.checkConcern(concern);
     const parts = Math.ceil(ops.length / write_part_ops_max);
     let first = 0;
@@ -534,12 +600,13 @@ export class Database {
     do await this.admitWrite();
     while (this.stepping !== undefined);
     const last = parts - 1;
-    const interleaved = this.sm.appliedIndex !== seen || (this.sm.clock.tsOf(seen) ?? 0) !== seen_ts;
-    const phantom = interleaved ? this.sm.graph.writtenSince(ws.scans, seen) : undefined;
-    if (phantom !== undefined) {
+    let read_check: ReadCheck | undefined;
+    try {
+      read_check = commitCheck();
+    } catch (e) {
       this.sm.apply(this.log.propose({ kind: 'graph_write_part', first, part: last, ops: [], end: 'abandon' }), false);
       await this.settleSeen(this.sm.appliedIndex, concern);
-      throw pausedConflict(phantom, seen);
+      throw e;
     }
     const event: GraphWritePart = {
       kind: 'graph_write_part',
@@ -547,7 +614,7 @@ export class Database {
       part: last,
       ops: ops.slice(last * write_part_ops_max),
       end: 'commit',
-      ...(interleaved ? { read_check: { read_ts: seen_ts, node_ids: [...ws.readNodes], edge_ids: [...ws.readEdges] } } : {}),
+      ...(read_check !== undefined ? { read_check } : {}),
     };
     const entry = this.log.propose(event);
     return this.settleProposed(entry, await this.applyCommitPart(entry), concern);
@@ -590,6 +657,8 @@ export class Database {
         new Promise<void>((resolve) => setTimeout(resolve, drain_ms).unref()),
       ]);
     }
+    // A commit part applying in steps ends first: the checkpoint below must not see it half-applied.
+    while (this.stepping !== undefined) await this.stepping;
     await this.log.close();
     if (this.sm.committedIndex > this.lastCheckpointIndex && this.options.checkpoint_at_close !== false) this.checkpoint();
     this.dataDir.release();
@@ -609,6 +678,11 @@ const commit_slice_ms = 2;
 const write_part_ops_max = 2048;
 
 const journaled: ConcernWait = { acks: 1, level: 'journal', timeout_ms: 0 };
+
+/** The last part of a write in parts, whose apply checks and applies the whole write. */
+function isCommitPart(entry: Entry): boolean {
+  return entry.event.kind === 'graph_write_part' && entry.event.end === 'commit';
+}
 
 /**
  * The refusal of a statement that paused (time slices) while another write changed a label or type it

@@ -138,7 +138,7 @@ export async function startServer(
     vector_build_wait_ms: config.vector_build_wait_ms,
     schema: schemaStatementHandler(schema.admin),
     engine,
-    limits: { statement_timeout_ms: config.statement_timeout_ms, gate: statements },
+    limits: { statement_timeout_ms: config.statement_timeout_ms, gate: statements, write_set_limit_mb: config.write_set_limit_mb },
     read_clock: clock_us,
   });
   const query = readOnlyAwareQueries(memberQueries, versions);

@@ -141,21 +141,19 @@ export class Transactions {
   async commit(id: bigint, expect: readonly ExpectedVersion[], concern: ConcernWait): Promise<Receipt> {
     const tx = this.get(id);
     if (tx.busy) throw failedPrecondition(`a statement is still running in transaction ${id}`, 'TRANSACTION_BUSY');
-    this.open.delete(id);
     for (const e of expect) {
-      if (e.version === 0) throw invalidArgument(`expected version of node ${e.node_id} is 0, which is never a version; omit it to require absence`);
+      if (e.version === 0) {
+        this.open.delete(id);
+        throw invalidArgument(`expected version of node ${e.node_id} is 0, which is never a version; omit it to require absence`);
+      }
     }
-    const ops = tx.ws.ops();
-    if (ops.length === 0 && expect.length === 0) return { index: tx.read_index, commit_ts: tx.snapshot_ts };
-    return this.db.submit(
-      {
-        kind: 'graph_write',
-        ops,
-        expect,
-        read_check: { read_ts: tx.snapshot_ts, node_ids: [...tx.ws.readNodes], edge_ids: [...tx.ws.readEdges] },
-      },
-      concern,
-    );
+    // Busy and still open while its ops are built in steps: its snapshot stays pinned (turning the
+    // write set into ops reads the snapshot's versions) and no statement or second commit enters.
+    // It ends once they are built, as it did when they were built in one go.
+    tx.busy = true;
+    const read_check = { read_ts: tx.snapshot_ts, node_ids: [...tx.ws.readNodes], edge_ids: [...tx.ws.readEdges] };
+    const receipt = await this.db.commitWriteSet(tx.ws, read_check, expect, concern, () => this.open.delete(id));
+    return receipt ?? { index: tx.read_index, commit_ts: tx.snapshot_ts };
   }
 
   rollback(id: bigint): void {

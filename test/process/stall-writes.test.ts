@@ -110,6 +110,16 @@ describe('a runaway write statement never stalls the server for good', () => {
     expect(await countOf('MATCH (m:M) RETURN count(m)')).toBe('0');
   });
 
+  it('over REST, a MERGE loop holds no rows: under a small memory limit it still runs to its deadline, and the probes are answered', async () => {
+    // Behind a barrier before MERGE its input rows would pass 16 MiB within its first second.
+    const runaway = cypher(RUNAWAY_MERGE, { timeout: `${runaway_deadline_ms}m`, memory_mb: small_memory_mb });
+    await probesDuring(runaway, 'a runaway MERGE');
+    const answer = await runaway;
+    expect(answer.status, JSON.stringify(answer.json)).toBe(504);
+    expect(answer.json['code']).toBe('DEADLINE_EXCEEDED');
+    expect(await countOf('MATCH (m:M) RETURN count(m)')).toBe('0');
+  });
+
   it('over REST, a huge CREATE outgrows its memory limit: RESOURCE_EXHAUSTED / EXCEEDS_MEMORY_BUDGET, nothing applied', async () => {
     const answer = await cypher(RUNAWAY_CREATE, { timeout: '60S', memory_mb: small_memory_mb });
     expect(answer.status, JSON.stringify(answer.json)).toBe(429);
@@ -136,8 +146,8 @@ describe('a runaway write statement never stalls the server for good', () => {
     expect(big.reason).toBe('EXCEEDS_MEMORY_BUDGET');
     expect(await countOf('MATCH (b:Big) WHERE b.k IS NOT NULL RETURN count(b)')).toBe('0');
     expect(await countOf('MATCH (x:X) RETURN count(x)')).toBe('0');
-    // The server is whole: the probes of the earlier scenarios were applied, and writes go on.
-    expect(await countOf('MATCH (p:Probe) RETURN count(p)')).toBe('2');
+    // The server is whole: the probes of the earlier scenarios (three) were applied, and writes go on.
+    expect(await countOf('MATCH (p:Probe) RETURN count(p)')).toBe('3');
   });
 });
 

@@ -56,6 +56,8 @@ export interface ExecContext {
   readonly params: ReadonlyMap<string, Value>;
   readonly functions: FunctionContext;
   readonly memory: MemoryBudget;
+  /** What the write set may hold, in bytes at WRITE_ENTRY_BYTES per entry (write-ops.ts `charged`). */
+  readonly write_set_limit_bytes: number;
   readonly deadline: Deadline;
   readonly stats: UpdateStats;
   readonly procedures: ProcedureLibrary;

@@ -1,4 +1,5 @@
 import { assert } from '../../common/assert.js';
+import { resourceExhausted } from '../../common/errors.js';
 import type { PropertyValue } from '../../common/property-value.js';
 import { isStorableProperty } from '../../common/values/storable.js';
 import {
@@ -18,8 +19,9 @@ import { finish } from './slices.js';
 import type { OpEnv } from './read-ops.js';
 
 /**
- * The updating clauses, run against the statement's write set. Each is fenced by eager barriers in
- * the plan, so it sees its whole input before any of its writes can be read back.
+ * The updating clauses, run against the statement's write set. The plan puts an eager barrier
+ * around one wherever a clause of its streamed stretch reads or writes what it writes
+ * (plan/write-barriers.ts), so no row reads back a write it should not see.
  */
 type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
 
@@ -47,9 +49,24 @@ function charged<T>(env: OpEnv, writes: () => T): T {
   const before = ws.entries;
   const r = writes();
   const grown = ws.entries - before;
-  if (grown > 0) env.cx.memory.reserve(grown * WRITE_ENTRY_BYTES);
+  if (grown > 0) {
+    env.cx.memory.reserve(grown * WRITE_ENTRY_BYTES);
+    // The write set outlives the statement's operators (it is held until its commit applies) and
+    // spans a transaction's statements, so it has a bound of its own, which no call can raise.
+    const limit = env.cx.write_set_limit_bytes;
+    if (ws.entries * WRITE_ENTRY_BYTES > limit) {
+      const limit_mb = Math.floor(limit / MiB);
+      throw resourceExhausted(
+        `the write set would hold more than write_set_limit_mb (${limit_mb} MiB, at ${WRITE_ENTRY_BYTES} bytes per node or relationship written, so ${Math.floor(limit / WRITE_ENTRY_BYTES)} of them); nothing was applied: write it in several statements or transactions`,
+        'EXCEEDS_WRITE_SET_LIMIT',
+        { limit_mb: String(limit_mb) },
+      );
+    }
+  }
   return r;
 }
+
+const MiB = 1024 * 1024;
 
 /** A value as a stored property; null means "remove". Maps, nodes and mixed lists cannot be stored. */
 export function toProperty(v: Value, key: string): PropertyValue | null {

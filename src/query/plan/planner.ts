@@ -5,12 +5,14 @@ import type { GraphCounts } from './cardinality.js';
 import { isSlot } from './expressions.js';
 import type { LogicalOp, ProjectItem } from './logical.js';
 import { planPattern, type JoinPolicy } from './plan-match.js';
+import { clauseFootprint, emptyFootprint, needsBarrier, widen } from './write-barriers.js';
 
 /**
- * Turns a bound query into a logical plan, clause by clause. Reading clauses stream; every updating
- * clause is fenced by `eager` on both sides, so that a clause sees the whole effect of the clauses
- * before it (openCypher runs clauses one after the other over the whole table) and a scan never
- * meets the nodes the same statement is creating.
+ * Turns a bound query into a logical plan, clause by clause. Clauses stream; an `eager` barrier goes
+ * before a clause that reads or writes what an earlier clause of the same streamed stretch writes (or
+ * writes what it reads), so that a clause sees the whole effect of the clauses before it (openCypher
+ * runs clauses one after the other over the whole table) and a scan never meets the nodes the same
+ * statement is creating (write-barriers.ts).
  */
 export function planQuery(query: BoundQuery, counts: GraphCounts, joins: JoinPolicy = 'cost'): LogicalOp {
   if (query.parts.length === 1) return planSingle(query.parts[0] as BoundSingleQuery, counts, true, joins);
@@ -29,14 +31,17 @@ export function planQuery(query: BoundQuery, counts: GraphCounts, joins: JoinPol
 export function planSingle(query: BoundSingleQuery, counts: GraphCounts, produce = true, joins: JoinPolicy = 'cost'): LogicalOp {
   const bound = new Set<number>();
   let plan: LogicalOp = { op: 'argument' };
-  let afterUpdate = false;
+  // The clauses since the last barrier, streamed together (write-barriers.ts says when that is safe).
+  let stretch = emptyFootprint();
   for (const clause of query.clauses) {
-    const updating = isUpdating(clause);
-    if (updating || afterUpdate) plan = eager(plan, bound);
-    afterUpdate = updating;
+    const footprint = clauseFootprint(clause);
+    if (needsBarrier(stretch, footprint)) {
+      plan = eager(plan, bound);
+      stretch = emptyFootprint();
+    }
+    widen(stretch, footprint);
     plan = planClause(plan, clause, bound, counts, joins);
   }
-  if (afterUpdate) plan = eager(plan, bound);
   const last = query.clauses[query.clauses.length - 1];
   const returns = last !== undefined && (last.kind === 'return' || (last.kind === 'call' && last.standalone));
   if (!returns) return { op: 'discard', input: plan };
@@ -46,10 +51,6 @@ export function planSingle(query: BoundSingleQuery, counts: GraphCounts, produce
 
 function eager(plan: LogicalOp, bound: ReadonlySet<number>): LogicalOp {
   return plan.op === 'eager' || plan.op === 'argument' ? plan : { op: 'eager', input: plan, live: [...bound].sort((a, b) => a - b) };
-}
-
-function isUpdating(c: BoundClause): boolean {
-  return c.kind === 'create' || c.kind === 'merge' || c.kind === 'set' || c.kind === 'remove' || c.kind === 'delete';
 }
 
 function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, counts: GraphCounts, joins: JoinPolicy): LogicalOp {
