@@ -57,10 +57,10 @@ export interface ServerConfig {
   readonly statement_timeout_ms: number;
   /** Cypher statements running at once on the member; one more is refused (TOO_MANY_RUNNING_STATEMENTS). */
   readonly statement_running_max: number;
-  /** Chunk writes (hash, look-up, write; the fsync comes behind) one blob upload keeps in flight; also bounds its memory, 256 KiB each. */
+  /** Chunk writes (into the upload's pack; the fsync comes at the seal) one blob upload keeps in flight; also bounds its memory, 256 KiB each. */
   readonly blob_chunk_writes_in_flight_max: number;
-  /** Chunk fsyncs one blob upload keeps in flight behind its writes; they hold no chunk memory. */
-  readonly blob_chunk_syncs_in_flight_max: number;
+  /** Bytes of chunk data in one blob pack; an upload past it seals the pack and begins another (docs/blobs.md "Packs"). */
+  readonly blob_pack_bytes_max: number;
   /** An unreferenced chunk file younger than this is not collected (an upload may still be writing it). */
   readonly blob_orphan_grace_secs: number;
   /** Seconds between orphan chunk collections while serving; 0: only at start. */
@@ -119,7 +119,7 @@ export const defaultConfig: ServerConfig = {
   statement_timeout_ms: 300_000,
   statement_running_max: 64,
   blob_chunk_writes_in_flight_max: 8,
-  blob_chunk_syncs_in_flight_max: 8,
+  blob_pack_bytes_max: 256 * 1024 * 1024,
   blob_orphan_grace_secs: 3600,
   blob_orphan_sweep_secs: 600,
   ttl_sweep_ms: 1000,
@@ -157,7 +157,7 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   checkpoint_interval_entries: [1, Number.MAX_SAFE_INTEGER],
   statement_running_max: [1, 100_000],
   blob_chunk_writes_in_flight_max: [1, 256],
-  blob_chunk_syncs_in_flight_max: [1, 256],
+  blob_pack_bytes_max: [256 * 1024, 4 * 1024 * 1024 * 1024],
   ttl_sweep_ms: [10, 86_400_000],
   ttl_expire_batch_max: [1, 100_000],
   engine_format_override: [0, 1_000_000],

@@ -33,14 +33,14 @@ export interface BlobRuntime {
 
 export async function startBlobs(
   db: Database,
-  config: Pick<ServerConfig, 'blob_chunk_writes_in_flight_max' | 'blob_chunk_syncs_in_flight_max' | 'blob_orphan_grace_secs' | 'blob_orphan_sweep_secs'>,
+  config: Pick<ServerConfig, 'blob_chunk_writes_in_flight_max' | 'blob_pack_bytes_max' | 'blob_orphan_grace_secs' | 'blob_orphan_sweep_secs'>,
   concern: () => ConcernWait,
   log: (line: string) => void,
   peers?: BlobPeers,
 ): Promise<BlobRuntime> {
   const manager = BlobManager.open(db, {
     chunk_writes_in_flight_max: config.blob_chunk_writes_in_flight_max,
-    chunk_syncs_in_flight_max: config.blob_chunk_syncs_in_flight_max,
+    pack_bytes_max: config.blob_pack_bytes_max,
     orphan_grace_ms: config.blob_orphan_grace_secs * 1000,
     concern,
     ...(peers !== undefined && { fetchChunk: chunkFetcher(peers.transport, peers.self, peers.members) }),
