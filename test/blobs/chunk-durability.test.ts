@@ -116,6 +116,47 @@ describe('chunk durability', () => {
   });
 });
 
+describe('pack compaction', () => {
+  it('a pack mostly dead after a delete is rewritten with its live chunks; a restart finds them in the new pack', async () => {
+    const dir = tempDir();
+    const opts = { data_dir: dir, node_id: 1, mvcc_retention_secs: 300, checkpoint_interval_entries: 1000, log_segment_bytes_max: 1 << 20 };
+    const db = await Database.open(opts);
+    const options = { chunk_writes_in_flight_max: 2, pack_bytes_max: 4 << 20, orphan_grace_ms: 60_000, concern: () => journaled } as const;
+    const blobs = BlobManager.open(db, options);
+    const kept = randomBytes(256 * 1024);
+    const a = await blobs.upload(pieces(randomBytes(256 * 1024), kept, randomBytes(256 * 1024), randomBytes(256 * 1024)), new AbortController().signal);
+    const b = await blobs.upload(pieces(kept, randomBytes(9)), new AbortController().signal);
+    const old = blobs.store.place(idOf(kept))!.path;
+    // Three quarters of A's pack are live: nothing to compact.
+    expect(await blobs.compactPacks()).toEqual({ packs: 0, bytes_reclaimed: 0 });
+    expect(await blobs.delete(a.blob_id)).toEqual({ chunks_deleted: 3 });
+    // A download in progress holds the chunk: its pack is left alone until it ends.
+    const download = blobs.chunks(blobs.meta(b.blob_id), new AbortController().signal);
+    expect((await download.next()).value?.equals(kept)).toBe(true);
+    expect(await blobs.compactPacks()).toEqual({ packs: 0, bytes_reclaimed: 0 });
+    await download.return(undefined);
+    expect(await blobs.compactPacks()).toEqual({ packs: 1, bytes_reclaimed: 3 * 256 * 1024 });
+    expect(existsSync(old)).toBe(false);
+    expect(blobs.store.place(idOf(kept))!.path).not.toBe(old);
+    const read = async (m: BlobManager): Promise<Buffer> => {
+      const out: Buffer[] = [];
+      for await (const c of m.chunks(m.meta(b.blob_id), new AbortController().signal)) out.push(Buffer.from(c));
+      return Buffer.concat(out);
+    };
+    expect((await read(blobs)).subarray(0, kept.byteLength).equals(kept)).toBe(true);
+    blobs.close();
+    await db.close();
+
+    const again = await Database.open(opts);
+    const reopened = BlobManager.open(again, options);
+    expect(await reopened.collectOrphans(0)).toEqual({ chunks_deleted: 0, temporaries_deleted: 0 });
+    expect((await read(reopened)).subarray(0, kept.byteLength).equals(kept)).toBe(true);
+    expect(reopened.store.stats()).toEqual({ packs: 2, data_bytes: 256 * 1024 + 9, live_bytes: 256 * 1024 + 9 });
+    reopened.close();
+    await again.close();
+  });
+});
+
 describe('chunks read back from disk', () => {
   it('a download with chunks read ahead still stops at a flipped bit or a missing pack, having sent only good bytes', async () => {
     const db = await Database.open({ data_dir: tempDir(), node_id: 1, mvcc_retention_secs: 300, checkpoint_interval_entries: 1000, log_segment_bytes_max: 1 << 20 });

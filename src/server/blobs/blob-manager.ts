@@ -35,6 +35,13 @@ export const download_chunks_ahead_max = 8;
 /** Bytes of chunks lying back to back in one pack that a download reads with one read. */
 export const download_read_bytes_max = 1024 * 1024;
 
+/**
+ * A pack is compacted once its live chunks hold at most this share of its bytes: dead space is then
+ * at most half of what packs hold (beside the packs below the share, awaiting the next sweep), and
+ * a compaction copies at most half a pack to reclaim at least the other half.
+ */
+export const pack_compact_live_share_max = 0.5;
+
 export interface UploadOutcome {
   readonly blob_id: string;
   readonly chunk_ids: readonly string[];
@@ -224,6 +231,22 @@ export class BlobManager {
     }
     const temporaries_deleted = await this.store.collectInterrupted(before, this.lacking() === 0);
     return { chunks_deleted, temporaries_deleted };
+  }
+
+  /**
+   * Rewrites the packs whose live share fell to `pack_compact_live_share_max` or below (blobs
+   * deleted out of them), one at a time, skipping packs an upload or download in progress uses.
+   * Runs with each sweep while serving, not at start. Answers the packs compacted and the bytes
+   * of dead space reclaimed.
+   */
+  async compactPacks(): Promise<{ readonly packs: number; readonly bytes_reclaimed: number }> {
+    let packs = 0;
+    let bytes_reclaimed = 0;
+    for (const serial of this.store.compactable(pack_compact_live_share_max, (c) => this.pins.has(c))) {
+      bytes_reclaimed += await this.store.compact(serial);
+      packs++;
+    }
+    return { packs, bytes_reclaimed };
   }
 
   /** Chunks the blobs reference that this member's store lacks. */

@@ -23,7 +23,8 @@ export interface BlobPeers {
 /**
  * The blob store of a serving member: the manager, the service backend over it, and orphan
  * collection at start (no upload can be in progress then, so nothing needs a grace period) and
- * every `blob_orphan_sweep_secs` while serving.
+ * every `blob_orphan_sweep_secs` while serving, each sweep followed by compaction of the packs
+ * that are mostly dead space.
  */
 export interface BlobRuntime {
   readonly manager: BlobManager;
@@ -58,7 +59,8 @@ export async function startBlobs(
           sweeping = true;
           manager
             .collectOrphans()
-            .catch((e: unknown) => log(`weft: orphan chunk collection failed: ${e instanceof Error ? e.message : String(e)}`))
+            .then(() => manager.compactPacks())
+            .catch((e: unknown) => log(`weft: orphan chunk collection or pack compaction failed: ${e instanceof Error ? e.message : String(e)}`))
             .finally(() => (sweeping = false));
         }, config.blob_orphan_sweep_secs * 1000)
       : undefined;

@@ -22,11 +22,14 @@ interface PackInfo {
   /** Bytes of chunk data, without the trailer. */
   readonly data_bytes: number;
   readonly mtime_ms: number;
-  /** Chunks the index maps to this pack, and their bytes. Invariant: live_chunks 0 iff live_bytes 0. */
-  live_chunks: number;
+  /** Chunks the index maps to this pack, and their bytes. Invariant: live empty iff live_bytes 0. */
+  readonly live: Set<string>;
   live_bytes: number;
-  /** Opened at the first read, closed when the pack is deleted or the store closes. */
+  /** Opened at the first read, closed when the pack is deleted (after its reads) or the store closes. */
   handle: Promise<FileHandle> | undefined;
+  /** Reads under way on the handle: a deleted pack's handle is closed when the last one ends. */
+  reading: number;
+  dropped: boolean;
 }
 
 interface Location {
@@ -216,7 +219,7 @@ export class PackStore {
       return this.legacy.deleteSync(chunk_id);
     }
     this.index.delete(chunk_id);
-    this.release(at.pack, at.entry.length);
+    this.release(at.pack, chunk_id, at.entry.length);
     return true;
   }
 
@@ -246,7 +249,7 @@ export class PackStore {
     }
     this.interrupted = left;
     for (const pack of [...this.packs.values()]) {
-      if (pack.live_chunks === 0 && !this.writing.has(pack.serial)) {
+      if (pack.live.size === 0 && !this.writing.has(pack.serial)) {
         this.dropPack(pack);
         removed++;
       }
@@ -257,6 +260,63 @@ export class PackStore {
       removed++;
     }
     return removed;
+  }
+
+  /**
+   * Sealed packs whose live bytes are at most `live_share_max` of their data, none of whose live
+   * chunks `held` (an upload or download in progress uses them), by serial: what compaction takes.
+   */
+  compactable(live_share_max: number, held: (chunk_id: string) => boolean): number[] {
+    const out: number[] = [];
+    for (const pack of this.packs.values()) {
+      if (pack.live_bytes > pack.data_bytes * live_share_max) continue;
+      if ([...pack.live].some((c) => held(c))) continue;
+      out.push(pack.serial);
+    }
+    return out;
+  }
+
+  /**
+   * Copies the live chunks of one pack into a new pack, each checked on the way, and once the new
+   * pack is sealed moves them there and deletes the old one. A chunk released meanwhile stays
+   * released. A crash at any point leaves both packs or only the new one, each chunk in one of
+   * them; start-up places it in the first pack it finds and the other copy is dead space.
+   * Answers the bytes of dead space reclaimed.
+   */
+  async compact(serial: number): Promise<number> {
+    const pack = this.packs.get(serial);
+    if (pack === undefined) return 0;
+    const live = [...pack.live];
+    const writer = await this.begin();
+    try {
+      for (const chunk_id of live) {
+        const at = this.index.get(chunk_id);
+        if (at?.pack !== pack) continue;
+        await writer.append(chunk_id, await this.readRun([at])[0]!);
+      }
+      const sealed = await writer.seal();
+      await fsyncDirAsync(this.dir);
+      const moved: PackInfo = { serial: writer.serial, path: writer.path, data_bytes: sealed.data_bytes, mtime_ms: pack.mtime_ms, live: new Set(), live_bytes: 0, handle: undefined, reading: 0, dropped: false };
+      this.packs.set(moved.serial, moved);
+      for (const entry of sealed.entries) {
+        // Released while it was copied: it stays released, and the copy is dead space.
+        if (this.index.get(entry.chunk_id)?.pack !== pack) continue;
+        this.index.set(entry.chunk_id, { pack: moved, entry });
+        moved.live.add(entry.chunk_id);
+        moved.live_bytes += entry.length;
+        pack.live.delete(entry.chunk_id);
+        pack.live_bytes -= entry.length;
+      }
+      const reclaimed = pack.data_bytes - moved.live_bytes;
+      if (pack.live.size === 0) this.dropPack(pack);
+      if (moved.live.size === 0) this.dropPack(moved);
+      return reclaimed;
+    } catch (e) {
+      await writer.abandon();
+      throw e;
+    } finally {
+      this.writing.delete(writer.serial);
+    }
   }
 
   /** Packs kept unsealed (see collectInterrupted), by name. */
@@ -281,30 +341,30 @@ export class PackStore {
   }
 
   private publish(serial: number, path: string, entries: readonly PackEntry[], data_bytes: number, mtime_ms: number): void {
-    const pack: PackInfo = { serial, path, data_bytes, mtime_ms, live_chunks: 0, live_bytes: 0, handle: undefined };
+    const pack: PackInfo = { serial, path, data_bytes, mtime_ms, live: new Set(), live_bytes: 0, handle: undefined, reading: 0, dropped: false };
     this.packs.set(serial, pack);
     for (const entry of entries) {
       // A chunk already placed keeps its place: this copy (written by an upload at the same time,
       // or left by an interrupted compaction) is dead space.
       if (this.has(entry.chunk_id)) continue;
       this.index.set(entry.chunk_id, { pack, entry });
-      pack.live_chunks++;
+      pack.live.add(entry.chunk_id);
       pack.live_bytes += entry.length;
     }
   }
 
-  private release(pack: PackInfo, bytes: number): void {
-    pack.live_chunks--;
+  private release(pack: PackInfo, chunk_id: string, bytes: number): void {
+    pack.live.delete(chunk_id);
     pack.live_bytes -= bytes;
-    if (pack.live_chunks === 0) this.dropPack(pack);
+    if (pack.live.size === 0) this.dropPack(pack);
   }
 
   private dropPack(pack: PackInfo): void {
     this.packs.delete(pack.serial);
     unlinkQuiet(pack.path);
-    // A read under way on the handle finishes first: close waits for the handle's operations.
-    void pack.handle?.then((h) => h.close()).catch(() => undefined);
-    pack.handle = undefined;
+    pack.dropped = true;
+    // Reads that took the handle before go on reading the unlinked file; the last one closes it.
+    if (pack.reading === 0) closeHandle(pack);
   }
 
   /** Chunks back to back in one pack, read with one read and each checked against its CRC. */
@@ -316,9 +376,13 @@ export class PackStore {
     // Each chunk's promise fails on its own; one not awaited yet must not count as unhandled.
     whole.catch(() => undefined);
     return places.map(async ({ entry }) => {
-      const bytes = await whole.catch((e: unknown) => {
-        throw (e as NodeJS.ErrnoException).code === 'ENOENT' ? chunkLost(entry.chunk_id) : e;
-      });
+      const bytes = await whole.catch((e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : Promise.reject(e));
+      if (bytes === undefined) {
+        // The pack went before it was opened: compaction may have moved the chunk meanwhile.
+        const now = this.index.get(entry.chunk_id);
+        if (now !== undefined && now.pack !== pack) return this.read(entry.chunk_id);
+        throw chunkLost(entry.chunk_id);
+      }
       const data = bytes.subarray(entry.offset - start, entry.offset - start + entry.length);
       if (data.byteLength !== entry.length || chunkCrc(data) !== entry.crc) {
         throw new WeftError('DATA_LOSS', `chunk ${entry.chunk_id} fails its checksum in pack ${pack.path} at offset ${entry.offset}`, 'BLOB_CHUNK_CORRUPT', {
@@ -335,15 +399,21 @@ export class PackStore {
     opening.catch(() => {
       if (pack.handle === opening) pack.handle = undefined;
     });
-    const handle = await opening;
-    const out = Buffer.allocUnsafe(length);
-    let got = 0;
-    while (got < length) {
-      const { bytesRead } = await handle.read(out, got, length - got, offset + got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
+    pack.reading++;
+    try {
+      const handle = await opening;
+      const out = Buffer.allocUnsafe(length);
+      let got = 0;
+      while (got < length) {
+        const { bytesRead } = await handle.read(out, got, length - got, offset + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      return got === length ? out : out.subarray(0, got);
+    } finally {
+      pack.reading--;
+      if (pack.dropped && pack.reading === 0) closeHandle(pack);
     }
-    return got === length ? out : out.subarray(0, got);
   }
 }
 
@@ -374,6 +444,12 @@ function readExactly(fd: number, position: number, length: number): Buffer {
     got += n;
   }
   return b;
+}
+
+function closeHandle(pack: PackInfo): void {
+  const handle = pack.handle;
+  pack.handle = undefined;
+  void handle?.then((h) => h.close()).catch(() => undefined);
 }
 
 function unlinkQuiet(path: string): boolean {
