@@ -296,7 +296,9 @@ export class BlobManager {
 
   /**
    * Reads for the chunks of `ids` from `from` on: a run lying back to back in one pack (at most
-   * `count_max` chunks), or one chunk fetched from another member, stored, and then served.
+   * `count_max` chunks), or one chunk fetched from another member and served. A fetched chunk is
+   * not stored here: the background pass (`fillMissing`) stores the chunks it fetches in one pack,
+   * where storing each here would make a pack, and two fsyncs, per chunk of the download.
    */
   private readOrFetch(ids: readonly string[], from: number, count_max: number): Promise<Buffer>[] {
     const chunk_id = ids[from]!;
@@ -309,7 +311,6 @@ export class BlobManager {
       (async () => {
         const data = await fetchChunk(chunk_id);
         if (data === undefined) return this.store.read(chunk_id);
-        await this.store.putAll([{ chunk_id, data }]);
         return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
       })(),
     ];

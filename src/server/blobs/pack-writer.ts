@@ -83,13 +83,17 @@ export class PackWriter {
     return { entries: this.entries, data_bytes: this.end };
   }
 
-  /** Stops writing and removes the file (an upload that failed): nothing can name its chunks. */
+  /**
+   * Stops writing and removes the file (an upload that failed, or a seal that did): its chunks were
+   * never made visible, so nothing can name them.
+   */
   async abandon(): Promise<void> {
-    if (this.state === 'closed') return;
-    this.state = 'closed';
-    await Promise.allSettled(this.pending);
-    await this.syncing?.catch(() => undefined);
-    await this.handle.close();
+    if (this.state !== 'closed') {
+      this.state = 'closed';
+      await Promise.allSettled(this.pending);
+      await this.syncing?.catch(() => undefined);
+      await this.handle.close();
+    }
     await unlink(this.path).catch(() => undefined);
   }
 
