@@ -249,6 +249,24 @@ export class BlobManager {
     return { packs, bytes_reclaimed };
   }
 
+  /**
+   * Every chunk the blobs reference now, pinned (neither released nor moved by compaction) until
+   * `release`: what a backup of the current state carries (backup-source.ts).
+   */
+  holdReferenced(): { readonly chunk_ids: readonly string[]; release(): void } {
+    const chunk_ids = [...this.db.sm.blobs.referencedChunks()];
+    for (const c of chunk_ids) this.pin(c);
+    let released = false;
+    return {
+      chunk_ids,
+      release: () => {
+        if (released) return;
+        released = true;
+        for (const c of chunk_ids) this.unpin(c);
+      },
+    };
+  }
+
   /** Chunks the blobs reference that this member's store lacks. */
   lacking(): number {
     let n = 0;
