@@ -34,6 +34,8 @@ interface Row {
   /** CPU seconds (user + system) the server and this client process spent per GiB moved. */
   readonly server_cpu_s_per_gib?: number;
   readonly client_cpu_s_per_gib?: number;
+  /** The part of the server's CPU seconds per GiB spent in the kernel (system time). */
+  readonly server_sys_s_per_gib?: number;
 }
 
 /**
@@ -45,6 +47,15 @@ function cpuSecondsOf(pid: number): number {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
     return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** System (kernel) CPU seconds of a process, from /proc: field 15 of stat(5). */
+function systemSecondsOf(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[12]) / 100;
   } catch {
     return Number.NaN;
   }
@@ -106,6 +117,7 @@ async function main(): Promise<void> {
     /** Runs one case, timing it and charging the CPU both processes spent to it. */
     const measure = async <T>(name: (out: T) => string, run: () => Promise<T>): Promise<T> => {
       const server_cpu = cpuSecondsOf(server.pid);
+      const server_sys = systemSecondsOf(server.pid);
       const client_cpu = clientCpuSeconds();
       const started = performance.now();
       const out = await run();
@@ -116,6 +128,7 @@ async function main(): Promise<void> {
         seconds,
         server_cpu_s_per_gib: (cpuSecondsOf(server.pid) - server_cpu) / gib,
         client_cpu_s_per_gib: (clientCpuSeconds() - client_cpu) / gib,
+        server_sys_s_per_gib: (systemSecondsOf(server.pid) - server_sys) / gib,
       });
       return out;
     };
@@ -143,6 +156,7 @@ async function main(): Promise<void> {
   for (const r of rows) {
     console.log(`| ${r.case} | ${r.mb_per_s.toFixed(0)} | ${r.seconds.toFixed(2)} | ${(r.mb_per_s / goal).toFixed(2)} | ${cpu(r.server_cpu_s_per_gib)} | ${cpu(r.client_cpu_s_per_gib)} |`);
   }
+  console.log(`\nof the server's CPU s/GiB, in the kernel: ${rows.map((r) => cpu(r.server_sys_s_per_gib)).join(' · ')} (the cases in order)`);
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/blob.json', JSON.stringify({ blob_mb, goal_mb_per_s: goal, rows, load_average: loadavg(), at: new Date().toISOString() }, null, 2));
 }

@@ -9,8 +9,11 @@
  *      (checkpoint format 2), snapshot transfers that resume and carry saved vector graphs, large writes
  *      logged in parts (graph_write_part). A format-2 release reads a format-1 directory and takes it
  *      over in place.
+ *   3  blob chunks stored in packs (`blobs/packs/`, docs/blobs.md) instead of one file per chunk; a
+ *      format-2 release would find none of them. A format-3 release reads a format-2 directory's
+ *      chunk files as they are and takes it over in place.
  */
-export const ENGINE_FORMAT = 2;
+export const ENGINE_FORMAT = 3;
 export const SERVER_HOST_EPOCH = 0;
 
 /** The first engine format: the one that introduced the ENGINE_FORMAT file. No directory has an older one. */

@@ -61,10 +61,10 @@ export interface ServerConfig {
   readonly statement_running_max: number;
   /** What one statement's (or transaction's) write set may hold, in MiB at WRITE_ENTRY_BYTES per entity; a call cannot raise it. */
   readonly write_set_limit_mb: number;
-  /** Chunk writes (hash, look-up, write; the fsync comes behind) one blob upload keeps in flight; also bounds its memory, 256 KiB each. */
+  /** Chunk writes (into the upload's pack; the fsync comes at the seal) one blob upload keeps in flight; also bounds its memory, 256 KiB each. */
   readonly blob_chunk_writes_in_flight_max: number;
-  /** Chunk fsyncs one blob upload keeps in flight behind its writes; they hold no chunk memory. */
-  readonly blob_chunk_syncs_in_flight_max: number;
+  /** Bytes of chunk data in one blob pack; an upload past it seals the pack and begins another (docs/blobs.md "Packs"). */
+  readonly blob_pack_bytes_max: number;
   /** An unreferenced chunk file younger than this is not collected (an upload may still be writing it). */
   readonly blob_orphan_grace_secs: number;
   /** Seconds between orphan chunk collections while serving; 0: only at start. */
@@ -125,7 +125,7 @@ export const defaultConfig: ServerConfig = {
   statement_running_max: 64,
   write_set_limit_mb: 512,
   blob_chunk_writes_in_flight_max: 8,
-  blob_chunk_syncs_in_flight_max: 8,
+  blob_pack_bytes_max: 256 * 1024 * 1024,
   blob_orphan_grace_secs: 3600,
   blob_orphan_sweep_secs: 600,
   ttl_sweep_ms: 1000,
@@ -165,7 +165,7 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   statement_running_max: [1, 100_000],
   write_set_limit_mb: [1, 1024 * 1024],
   blob_chunk_writes_in_flight_max: [1, 256],
-  blob_chunk_syncs_in_flight_max: [1, 256],
+  blob_pack_bytes_max: [256 * 1024, 4 * 1024 * 1024 * 1024],
   ttl_sweep_ms: [10, 86_400_000],
   ttl_expire_batch_max: [1, 100_000],
   engine_format_override: [0, 1_000_000],

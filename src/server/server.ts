@@ -188,7 +188,7 @@ export async function startServer(
         version: () => versionReport(config.node_id, versions),
       },
       // An online backup (docs/backup.md): the newest checkpoint and the committed log after it.
-      streams: config.ops_backup === 'ON' ? { '/backup': { content_type: 'application/octet-stream', open: (signal) => backupStream(db, signal) } } : {},
+      streams: config.ops_backup === 'ON' ? { '/backup': { content_type: 'application/octet-stream', open: (signal) => backupStream(db, signal, { hold: () => blobs.manager.holdReferenced(), read: (c) => blobs.manager.store.read(c) }) } } : {},
     });
   } catch (e) {
     await Promise.allSettled([grpc?.stop(), rest?.stop(), ops?.stop()]);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { GraphService } from '../../src/gen/weft/v1/graph_pb.js';
 import { ScalarType, SchemaService } from '../../src/gen/weft/v2/schema_pb.js';
 import { defaultConfig } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
+import { packsOnDisk } from '../support/packs-on-disk.js';
 import { failure } from '../support/failure.js';
 
 /** BlobService end to end on a real member, over gRPC and over REST (both body forms). */
@@ -53,14 +54,16 @@ describe('blob service on a member', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const chunkFile = (id: string): string => join(dir, 'blobs', 'chunks', id);
+  /** The packs on disk holding the chunk (a chunk's bytes stay in its pack until the pack goes). */
+  const packsOf = (id: string): string[] => packsOnDisk(dir).filter((p) => p.chunk_ids.includes(id)).map((p) => p.name);
 
   it('gRPC: a 700 KiB upload is cut at 256 KiB, named by SHA-256, and downloads byte-identical', async () => {
     const data = randomBytes(700 * KiB);
     const want = expectedIds(data);
     const up = await grpc.uploadBlob(frames(data));
     expect(up).toMatchObject({ blobId: want.blob_id, chunkIds: want.chunk_ids, totalSize: BigInt(data.byteLength), dedupChunks: 0 });
-    for (const id of want.chunk_ids) expect(existsSync(chunkFile(id))).toBe(true);
+    // One upload, one pack, holding each of its chunks.
+    expect(new Set(want.chunk_ids.flatMap(packsOf)).size).toBe(1);
     const meta = await grpc.getBlobMeta({ blobId: up.blobId });
     expect(meta).toMatchObject({ blobId: want.blob_id, totalSize: 716800n, chunkCount: 3, chunkIds: want.chunk_ids });
     const parts: Uint8Array[] = [];
@@ -116,13 +119,17 @@ describe('blob service on a member', () => {
     expect(upB.dedupChunks).toBe(1);
     const [sharedId, onlyA] = upA.chunkIds as [string, string];
     expect((await grpc.deleteBlob({ blobId: upA.blobId })).chunksDeleted).toBe(1);
-    expect(existsSync(chunkFile(onlyA))).toBe(false);
-    expect(existsSync(chunkFile(sharedId))).toBe(true);
+    // A's pack still holds the shared chunk, so it stays; the chunk only A held is dead space in it.
+    const packA = packsOf(sharedId);
+    expect(packA).toHaveLength(1);
+    expect(packsOf(onlyA)).toEqual(packA);
     expect(await failure(grpc.getBlobMeta({ blobId: upA.blobId }))).toMatchObject({ code: 'NOT_FOUND', reason: 'BLOB_NOT_FOUND' });
 
     const del = await fetch(`${rest}/v1/blobs/${upB.blobId}`, { method: 'DELETE' });
     expect((await del.json()) as Record<string, unknown>).toEqual({ chunksDeleted: 2 });
-    expect(existsSync(chunkFile(sharedId))).toBe(false);
+    // Its last live chunk gone, the pack went whole.
+    expect(packsOf(sharedId)).toEqual([]);
+    expect(packsOf(onlyA)).toEqual([]);
     const again = await fetch(`${rest}/v1/blobs/${upB.blobId}`, { method: 'DELETE' });
     expect(again.status).toBe(404);
     expect(((await again.json()) as Record<string, unknown>)['reason']).toBe('BLOB_NOT_FOUND');

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/server.js';
 import { MemoryHub } from '../support/memory-transport.js';
+import { chunksInPacks } from '../support/packs-on-disk.js';
 import { prng, testSeed } from '../support/prng.js';
 import { identity, rest, startMember } from './servers.js';
 import { until } from './support.js';
@@ -66,7 +67,7 @@ describe('blob chunks between members', () => {
 
     // Both followers come to hold every chunk in their own stores, checked against its name.
     await until(
-      () => [2, 3].every((id) => chunk_ids.every((c) => existsSync(join(root, `member-${id}`, 'blobs', 'chunks', c)))),
+      () => [2, 3].every((id) => chunk_ids.every((c) => chunksInPacks(join(root, `member-${id}`)).has(c))),
       'both followers hold every chunk',
     );
     // Uploads are the leader's (its chunks are durable before the entry naming them is proposed): a

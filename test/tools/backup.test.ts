@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { ENGINE_FORMAT, predecessorFormat } from '../../src/log/engine-format.js
 import { takeBackup } from '../../src/server/backup/take-backup.js';
 import { defaultConfig } from '../../src/server/config.js';
 import { startServer } from '../../src/server/server.js';
+import { readTrailer } from '../../src/server/blobs/pack-store.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { prng, testSeed } from '../support/prng.js';
 
@@ -40,6 +42,12 @@ function weft(args: readonly string[]): Promise<{ code: number | null; stdout: s
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** The chunk ids a pack file's trailer names. */
+function packsOf(path: string): string[] {
+  const t = readTrailer(path);
+  return t.kind === 'sealed' ? t.entries.map((e) => e.chunk_id) : [];
 }
 
 const nodes_query = 'MATCH (n) RETURN id(n) AS id, labels(n) AS labels, properties(n) AS props ORDER BY id';
@@ -175,6 +183,39 @@ describe('online backup and restore', () => {
     writeFileSync(join(newer, 'backup.json'), JSON.stringify({ ...manifestOf(newer), engine_format: ENGINE_FORMAT + 1 }));
     await expect(restoreBackup(newer, join(dir, 'restored-newer-format'))).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'ENGINE_FORMAT_MISMATCH' });
     expect(existsSync(join(dir, 'restored-newer-format'))).toBe(false);
+  });
+
+  it('a backup carries the chunks of the blobs it holds, in one pack the restored member reads', async () => {
+    const server = await startServer({ ...defaultConfig, data_dir: join(dir, 'blob-source'), grpc_port: 0, rest_port: 0, ops_port: 0 }, () => {});
+    const rest = `http://127.0.0.1:${server.ports.rest}`;
+    const upload = async (data: Buffer): Promise<string> => {
+      const res = await fetch(`${rest}/v1/blobs`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: data });
+      return ((await res.json()) as { blobId: string }).blobId;
+    };
+    const shared = randomBytes(256 * 1024);
+    const kept = Buffer.concat([shared, randomBytes(300 * 1024)]);
+    let keptId: string;
+    let goneId: string;
+    try {
+      keptId = await upload(kept);
+      goneId = await upload(Buffer.concat([shared, randomBytes(1000)]));
+      expect((await fetch(`${rest}/v1/blobs/${goneId}`, { method: 'DELETE' })).status).toBe(200);
+      const manifest = await takeBackup(`127.0.0.1:${server.ports.ops}`, join(dir, 'blob-backup'));
+      // The kept blob's three chunks; the deleted blob's own chunk is not referenced and not carried.
+      expect(manifest.files['blobs.pack']).toBeDefined();
+      expect(packsOf(join(dir, 'blob-backup', 'blobs.pack'))).toHaveLength(3);
+    } finally {
+      await server.stop();
+    }
+    await restoreBackup(join(dir, 'blob-backup'), join(dir, 'blob-restored'));
+    const restored = await startServer({ ...defaultConfig, data_dir: join(dir, 'blob-restored'), grpc_port: 0, rest_port: 0, ops_port: 0 }, () => {});
+    try {
+      const down = await fetch(`http://127.0.0.1:${restored.ports.rest}/v1/blobs/${keptId}`, { headers: { accept: 'application/octet-stream' } });
+      expect(Buffer.from(await down.arrayBuffer()).equals(kept)).toBe(true);
+      expect((await fetch(`http://127.0.0.1:${restored.ports.rest}/v1/blobs/${goneId}/meta`)).status).toBe(404);
+    } finally {
+      await restored.stop();
+    }
   });
 
   it('with ops_backup OFF the ops port has no /backup, and weft backup says so', async () => {

@@ -8,22 +8,26 @@
  *               length, the name, then the bytes (in order; the files one after the other)
  *   entry       one committed log entry after the checkpoint: u64 index, u64 term, then its payload
  *               as the log codec writes it (`{commit_ts, event}`)
+ *   chunk       one blob chunk the backed-up state references: its 32-byte id (SHA-256), then its bytes
  *   end         JSON BackupEnd: the count of entries and the SHA-256 of every byte before this frame
  *
  * A stream without its end frame, or whose digest differs, is incomplete. The backup directory keeps
  * the checkpoint file and its graph files as they were and the entry frames, unchanged, in
- * `log-tail.bin`. docs/backup.md. Format 2 added the graph frames (format 1 backups have none).
+ * `log-tail.bin`, and the chunks in one blob pack, `blobs.pack` (pack-format.ts). docs/backup.md.
+ * Format 2 added the graph frames (format 1 backups have none); format 3 the chunk frames.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { WeftError } from '../../common/errors.js';
 
-export const backup_format = 2;
+export const backup_format = 3;
 /** A checkpoint travels in chunks of at most this many bytes. */
 export const backup_checkpoint_chunk_bytes = 1024 * 1024;
 /** The largest frame a reader accepts: a log entry's bound plus its header. */
 export const backup_frame_bytes_max = 256 * 1024 * 1024 + 64;
 export const backup_manifest_file = 'backup.json';
 export const backup_tail_file = 'log-tail.bin';
+/** The backup's blob chunks, written as one sealed pack (absent before format 3). */
+export const backup_chunks_file = 'blobs.pack';
 
 export interface BackupHead {
   readonly format: number;
@@ -40,6 +44,8 @@ export interface BackupHead {
    * `graph` frames after the checkpoint's; absent before format 2.
    */
   readonly graph_files?: readonly { readonly name: string; readonly bytes: number }[];
+  /** Chunk frames that follow the entries: every chunk the state at `last_index` references. Absent before format 3. */
+  readonly chunks?: number;
   /** Entries `checkpoint_index + 1 ..= last_index` follow. */
   readonly last_index: number;
   /** commit_ts of `last_index`: the restored state equals the member's state AS OF this timestamp. */
@@ -56,9 +62,10 @@ export type BackupFrame =
   | { readonly kind: 'checkpoint'; readonly bytes: Uint8Array }
   | { readonly kind: 'graph'; readonly name: string; readonly bytes: Uint8Array }
   | { readonly kind: 'entry'; readonly index: number; readonly term: number; readonly payload: Uint8Array }
+  | { readonly kind: 'chunk'; readonly chunk_id: string; readonly bytes: Uint8Array }
   | { readonly kind: 'end'; readonly end: BackupEnd };
 
-const tags = { head: 1, checkpoint: 2, entry: 3, end: 4, graph: 5 } as const;
+const tags = { head: 1, checkpoint: 2, entry: 3, end: 4, graph: 5, chunk: 6 } as const;
 const frame_header_bytes = 5;
 
 function frame(tag: number, body: Uint8Array): Buffer {
@@ -90,6 +97,12 @@ export function encodeFrame(f: BackupFrame): Buffer {
       body.set(f.payload, 16);
       return frame(tags.entry, body);
     }
+    case 'chunk': {
+      const body = Buffer.alloc(32 + f.bytes.byteLength);
+      body.write(f.chunk_id, 0, 32, 'hex');
+      body.set(f.bytes, 32);
+      return frame(tags.chunk, body);
+    }
     case 'end':
       return frame(tags.end, Buffer.from(JSON.stringify(f.end)));
   }
@@ -116,6 +129,9 @@ function decodeBody(tag: number, body: Buffer, source: string): BackupFrame {
         if (length < 0 || body.byteLength < 2 + length) throw new Error('graph frame shorter than its name');
         return { kind: 'graph', name: body.subarray(2, 2 + length).toString('utf8'), bytes: body.subarray(2 + length) };
       }
+      case tags.chunk:
+        if (body.byteLength < 32) throw new Error('chunk frame shorter than its id');
+        return { kind: 'chunk', chunk_id: body.toString('hex', 0, 32), bytes: body.subarray(32) };
       default:
         throw new Error(`unknown frame tag ${tag}`);
     }

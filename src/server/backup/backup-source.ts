@@ -17,8 +17,28 @@ import { backup_checkpoint_chunk_bytes, backup_format, encodeFrame, sha256, type
 /** Entries read from the log per step; the stream yields between steps so writes keep flowing. */
 export const backup_entries_per_read = 512;
 
-export async function* backupStream(db: Database, signal: AbortSignal): AsyncGenerator<Uint8Array> {
-  // One synchronous step fixes the backup's position: no write can land between these reads.
+/**
+ * The member's blob chunks, for a backup: `hold` names every chunk the blobs reference now and keeps
+ * each from being released or moved until `release`; `read` answers a chunk's bytes, checked.
+ */
+export interface BackupChunks {
+  hold(): { readonly chunk_ids: readonly string[]; release(): void };
+  read(chunk_id: string): Promise<Uint8Array>;
+}
+
+export async function* backupStream(db: Database, signal: AbortSignal, chunks?: BackupChunks): AsyncGenerator<Uint8Array> {
+  // One synchronous step fixes the backup's position: no write can land between these reads. The
+  // chunks held here are the ones the state at `last_index` references, since that state is db.sm's.
+  const held = chunks?.hold() ?? { chunk_ids: [], release: () => undefined };
+  try {
+    yield* backupFrames(db, signal, held.chunk_ids, chunks);
+  } finally {
+    held.release();
+  }
+}
+
+/** The frames of `backupStream`; its first synchronous step reads the position `held` was taken at. */
+async function* backupFrames(db: Database, signal: AbortSignal, chunk_ids: readonly string[], chunks: BackupChunks | undefined): AsyncGenerator<Uint8Array> {
   const last_index = db.committedIndex;
   const commit_ts = db.lastCommittedTs;
   const checkpoint = newestCheckpoint(db.dataDir.checkpointDir);
@@ -36,6 +56,7 @@ export async function* backupStream(db: Database, signal: AbortSignal): AsyncGen
     checkpoint_name: checkpoint?.name ?? '',
     checkpoint_bytes: checkpoint?.bytes.byteLength ?? 0,
     graph_files: graphs.map((g) => ({ name: g.name, bytes: g.bytes })),
+    chunks: chunk_ids.length,
     last_index,
     commit_ts,
   };
@@ -77,6 +98,10 @@ export async function* backupStream(db: Database, signal: AbortSignal): AsyncGen
     const frames = db.log.read(from, to).map((e) => emit({ kind: 'entry', index: e.index, term: e.term, payload: encodePayload({ commit_ts: e.commit_ts, event: e.event }) }));
     entries += frames.length;
     yield Buffer.concat(frames);
+  }
+  for (const chunk_id of chunk_ids) {
+    signal.throwIfAborted();
+    yield emit({ kind: 'chunk', chunk_id, bytes: await chunks!.read(chunk_id) });
   }
   yield encodeFrame({ kind: 'end', end: { entries, sha256: digest.digest('hex') } });
 }

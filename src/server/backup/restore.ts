@@ -10,7 +10,7 @@
  * happened after the backup (it is refused as FOREIGN_OPERATION; clients enroll again).
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, copyFileSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { failedPrecondition } from '../../common/errors.js';
 import { decodePayload } from '../../log/codec.js';
@@ -19,7 +19,10 @@ import { SegmentLog, defaultSegmentLogOptions } from '../../log/storage/segment-
 import { writeSnapshotMeta } from '../../log/driver/disk-storage.js';
 import { loadCheckpoint, writeCheckpoint } from '../../projections/checkpoint.js';
 import { DataDir } from '../data-dir.js';
-import { backup_manifest_file, backup_tail_file, damaged, decodeFrames, sha256 } from './backup-format.js';
+import { fsyncDir } from '../../log/storage/fsync-dir.js';
+import { packName } from '../blobs/pack-format.js';
+import { readTrailer } from '../blobs/pack-store.js';
+import { backup_chunks_file, backup_manifest_file, backup_tail_file, damaged, decodeFrames, sha256 } from './backup-format.js';
 import type { BackupManifest } from './manifest.js';
 
 export interface RestoreResult {
@@ -64,6 +67,27 @@ async function readManifest(from: string): Promise<BackupManifest> {
 }
 
 /**
+ * The backup's chunks become the restored directory's first blob pack, copied whole and made
+ * durable. Its digest was checked against the manifest; its trailer must check too, or the pack
+ * would read as one a stop interrupted.
+ */
+function restoreChunks(from: string, packs_dir: string): void {
+  if (readTrailer(from).kind !== 'sealed') throw damaged(from, 'its pack trailer does not check');
+  mkdirSync(packs_dir, { recursive: true });
+  const to = join(packs_dir, packName(0));
+  copyFileSync(from, to);
+  const fd = openSync(to, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  fsyncDir(packs_dir);
+  fsyncDir(join(packs_dir, '..'));
+  fsyncDir(join(packs_dir, '..', '..'));
+}
+
+/**
  * The restored directory opens as a group of one: member `node_id` (start it with that node_id), the
  * only voter, with no peer address or identity until it is given a transport.
  */
@@ -97,6 +121,7 @@ export async function restoreBackup(from: string, dataDir: string, node_id = 1):
     writeCheckpoint(dir.checkpointDir, sm);
     // The log continues after the checkpoint; the log driver keeps its segments under `log/`.
     await SegmentLog.open(join(dir.logDir, 'log'), defaultSegmentLogOptions, sm.committedIndex + 1).close();
+    if (manifest.files[backup_chunks_file] !== undefined) restoreChunks(join(from, backup_chunks_file), join(dataDir, 'blobs', 'packs'));
   } finally {
     dir.release();
   }

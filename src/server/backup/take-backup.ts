@@ -9,7 +9,8 @@ import { failedPrecondition, unavailable } from '../../common/errors.js';
 import { errorFromJson } from '../../api/error-catalog.js';
 import { writeFileAtomic } from '../../log/storage/atomic-file.js';
 import { isSavedGraphFile } from '../../projections/search/vector-index-file.js';
-import { backup_manifest_file, backup_tail_file, damaged, decodeFrames, encodeFrame, sha256, type BackupHead } from './backup-format.js';
+import { chunkCrc, encodeTrailer, type PackEntry } from '../blobs/pack-format.js';
+import { backup_chunks_file, backup_manifest_file, backup_tail_file, damaged, decodeFrames, encodeFrame, sha256, type BackupHead } from './backup-format.js';
 import type { BackupManifest } from './manifest.js';
 
 /** A file written once, front to back, with its digest kept as it grows. */
@@ -61,6 +62,9 @@ export async function takeBackup(from: string, dir: string): Promise<BackupManif
   let entries = 0;
   let next_index = 0;
   let ended = false;
+  /** The chunk frames, written back to back as a blob pack whose trailer is added at the end. */
+  let chunkPack: OutFile | undefined;
+  const chunkEntries: PackEntry[] = [];
   for await (const f of decodeFrames(Readable.fromWeb(res.body), url, digest)) {
     if (ended) throw damaged(url, 'frames after the end frame');
     switch (f.kind) {
@@ -92,6 +96,14 @@ export async function takeBackup(from: string, dir: string): Promise<BackupManif
         entries++;
         tail.write(encodeFrame(f));
         break;
+      case 'chunk': {
+        // Checked against its id here, so the backup never keeps a chunk it could not serve.
+        if (sha256().update(f.bytes).digest('hex') !== f.chunk_id) throw damaged(url, `chunk ${f.chunk_id} does not hash to its id`);
+        chunkPack ??= new OutFile(join(dir, backup_chunks_file));
+        chunkEntries.push({ chunk_id: f.chunk_id, offset: chunkPack.bytes, length: f.bytes.byteLength, crc: chunkCrc(f.bytes) });
+        chunkPack.write(f.bytes);
+        break;
+      }
       case 'end':
         if (f.end.sha256 !== digest.digest('hex') || f.end.entries !== entries) throw damaged(url, 'the end frame does not match what was received');
         ended = true;
@@ -105,6 +117,11 @@ export async function takeBackup(from: string, dir: string): Promise<BackupManif
     const c = checkpoint.finish();
     if (c.bytes !== head.checkpoint_bytes) throw damaged(url, `checkpoint of ${c.bytes} bytes, not ${head.checkpoint_bytes}`);
     files[head.checkpoint_name] = c;
+  }
+  if (chunkEntries.length !== (head.chunks ?? 0)) throw damaged(url, `${chunkEntries.length} chunks, not ${head.chunks ?? 0}`);
+  if (chunkPack !== undefined) {
+    chunkPack.write(encodeTrailer(chunkEntries));
+    files[backup_chunks_file] = chunkPack.finish();
   }
   for (const g of head.graph_files ?? []) {
     const got = graphs.get(g.name)?.finish();

@@ -4,22 +4,23 @@ import { notFound } from '../../common/errors.js';
 import type { ConcernWait } from '../../log/driver/log-driver.js';
 import type { BlobRecord } from '../../projections/blobs/blob-projection.js';
 import { refusalError, type Database } from '../database.js';
-import { ChunkStore } from './chunk-store.js';
 import type { ChunkFetch } from './chunk-peers.js';
+import { PackStore } from './pack-store.js';
+import type { PackWriter } from './pack-writer.js';
 import { fixedChunks } from './rechunk.js';
 import { TaskLane } from './task-lane.js';
 
 /**
- * The blob write path of one member (DESIGN 5): chunk bytes go to the content-addressed store and
- * are durable before the `blob_put` entry naming them is proposed; deletes go through the log, and
+ * The blob write path of one member (DESIGN 5): chunk bytes go to packs in the content-addressed
+ * store and are durable before the `blob_put` entry naming them is proposed; deletes go through the log, and
  * a chunk whose count reached zero is removed after its entry applies. Chunks an upload in progress
  * has touched are pinned, so neither release nor orphan collection removes them under it.
  */
 export interface BlobManagerOptions {
   /** Chunk writes one upload keeps in flight; bounds its memory to this many chunks. */
   readonly chunk_writes_in_flight_max: number;
-  /** Chunk fsyncs one upload keeps in flight behind its writes (they hold no chunk memory). */
-  readonly chunk_syncs_in_flight_max: number;
+  /** A pack is sealed and the next begun once its chunk data would pass this many bytes. */
+  readonly pack_bytes_max: number;
   /** An unreferenced chunk younger than this is left alone by orphan collection. */
   readonly orphan_grace_ms: number;
   readonly concern: () => ConcernWait;
@@ -30,7 +31,16 @@ export interface BlobManagerOptions {
 }
 
 /** Chunks a download reads ahead of the one it sends (256 KiB each, so this bounds its memory). */
-export const download_chunks_ahead_max = 4;
+export const download_chunks_ahead_max = 8;
+/** Bytes of chunks lying back to back in one pack that a download reads with one read. */
+export const download_read_bytes_max = 1024 * 1024;
+
+/**
+ * A pack is compacted once its live chunks hold at most this share of its bytes: dead space is then
+ * at most half of what packs hold (beside the packs below the share, awaiting the next sweep), and
+ * a compaction copies at most half a pack to reclaim at least the other half.
+ */
+export const pack_compact_live_share_max = 0.5;
 
 export interface UploadOutcome {
   readonly blob_id: string;
@@ -62,7 +72,7 @@ export class BlobManager {
 
   private constructor(
     private readonly db: Database,
-    readonly store: ChunkStore,
+    readonly store: PackStore,
     private readonly o: BlobManagerOptions,
   ) {
     // Deletion is I/O after apply: the projection only says which chunks reached zero.
@@ -70,7 +80,7 @@ export class BlobManager {
   }
 
   static open(db: Database, o: BlobManagerOptions): BlobManager {
-    const store = ChunkStore.open(join(db.dataDir.path, 'blobs', 'chunks'));
+    const store = PackStore.open(join(db.dataDir.path, 'blobs'));
     return new BlobManager(db, store, o);
   }
 
@@ -80,6 +90,7 @@ export class BlobManager {
 
   close(): void {
     this.unsubscribe();
+    void this.store.close();
   }
 
   meta(blob_id: string): BlobRecord {
@@ -89,79 +100,100 @@ export class BlobManager {
   }
 
   /**
-   * Stores the bytes of `source` as a blob: cut into 256 KiB chunks, each hashed and written, at
-   * most `chunk_writes_in_flight_max` at once, which bounds the memory; then fsynced behind the stream
-   * (at most `chunk_syncs_in_flight_max` at once); once every chunk is durable and the directory
-   * fsynced, one `blob_put` is proposed. A chunk that was already present is synced too, in case
-   * the upload that wrote it has not synced it yet.
+   * Stores the bytes of `source` as a blob: cut into 256 KiB chunks, each hashed; a chunk the store
+   * holds already (or this upload wrote before) is named, not written; a new one is appended to
+   * this upload's pack, at most `chunk_writes_in_flight_max` writes at once, which bounds the
+   * memory. A pack that reaches `pack_bytes_max` is sealed behind the stream and the next begun.
+   * Once every pack is sealed (durable), one `blob_put` is proposed. An upload that writes nothing
+   * new opens no file at all.
    */
   async upload(source: AsyncIterable<Uint8Array>, signal: AbortSignal): Promise<UploadOutcome> {
     const pinned: string[] = [];
     const hashes: Buffer[] = [];
     const chunk_ids: string[] = [];
+    /** Chunks this upload wrote, in any of its packs: a repeat is deduplicated against them. */
+    const written = new Set<string>();
     const writes = new TaskLane(this.o.chunk_writes_in_flight_max);
-    const syncs = new TaskLane(this.o.chunk_syncs_in_flight_max);
+    const seals: Promise<void>[] = [];
+    let pack: PackWriter | undefined;
     let dedup_chunks = 0;
     let total_size = 0;
+    let ok = false;
     try {
       for await (const chunk of fixedChunks(source)) {
         if (signal.aborted) throw signal.reason;
-        const failed = writes.failed ?? syncs.failed;
-        if (failed !== undefined) throw failed.error;
+        if (writes.failed !== undefined) throw writes.failed.error;
         const digest = createHash('sha256').update(chunk).digest();
         const chunk_id = digest.toString('hex');
         hashes.push(digest);
         chunk_ids.push(chunk_id);
         total_size += chunk.byteLength;
-        // Pinned before its existence is looked at: a release between the look and the propose
-        // would otherwise delete a file this upload counts on.
+        // Pinned before its presence is looked at: a release between the look and the propose
+        // would otherwise delete a chunk this upload counts on.
         this.pin(chunk_id);
         pinned.push(chunk_id);
-        await writes.submit(async () => {
-          if ((await this.store.write(chunk_id, chunk)) === 'existed') dedup_chunks++;
-          syncs.enqueue(this.syncOf(chunk_id));
-        });
+        if (written.has(chunk_id) || this.store.has(chunk_id)) {
+          dedup_chunks++;
+          continue;
+        }
+        if (pack !== undefined && pack.bytes + chunk.byteLength > this.o.pack_bytes_max) {
+          seals.push(this.sealBehind(pack));
+          pack = undefined;
+        }
+        pack ??= await this.store.begin();
+        written.add(chunk_id);
+        await writes.submit(this.appendOf(pack, chunk_id, chunk));
       }
       await writes.drain();
-      await syncs.drain();
+      if (pack !== undefined) {
+        seals.push(this.sealBehind(pack));
+        pack = undefined;
+      }
+      for (const s of seals) await s;
       if (signal.aborted) throw signal.reason;
-      this.store.syncDir();
       const blob_id = blobIdOfChunks(hashes);
       if (this.db.sm.blobs.blob(blob_id) === undefined) {
         await this.db.submit({ kind: 'blob_put', blob_id, chunk_ids, total_size }, this.o.concern());
       }
+      ok = true;
       return { blob_id, chunk_ids, total_size, dedup_chunks };
     } finally {
-      await writes.settle();
-      await syncs.settle();
+      if (!ok) {
+        await writes.settle();
+        if (pack !== undefined) await this.store.abandon(pack);
+        await Promise.allSettled(seals);
+      }
       for (const c of pinned) this.unpin(c);
     }
   }
 
   /**
-   * The blob's chunks in order, each read whole and checked against its hash; at most
-   * `download_chunks_ahead_max` read ahead of the one being sent, so the next chunks come off the
-   * disk while one travels. The chunks stay pinned until the download ends, so a delete meanwhile
-   * cannot cut it short.
+   * The blob's chunks in order, each checked against the checksum it was stored with; chunks that
+   * lie back to back in one pack are read together (at most `download_read_bytes_max`), and at most
+   * `download_chunks_ahead_max` are read ahead of the one being sent, so the next chunks come off
+   * the disk while one travels. The chunks stay pinned until the download ends, so a delete
+   * meanwhile cannot cut it short.
    */
   async *chunks(blob: BlobRecord, signal: AbortSignal): AsyncGenerator<Buffer, void, undefined> {
-    for (const c of blob.chunk_ids) this.pin(c);
+    const ids = blob.chunk_ids;
+    for (const c of ids) this.pin(c);
     const ahead: Promise<Buffer>[] = [];
     let next = 0;
     try {
-      while (next < blob.chunk_ids.length || ahead.length > 0) {
-        while (ahead.length < download_chunks_ahead_max && next < blob.chunk_ids.length) {
-          const read = this.readOrFetch(blob.chunk_ids[next++]!);
-          // Awaited in its turn below; until then a failure must not count as unhandled.
-          read.catch(() => undefined);
-          ahead.push(read);
+      while (next < ids.length || ahead.length > 0) {
+        while (ahead.length < download_chunks_ahead_max && next < ids.length) {
+          const reads = this.readOrFetch(ids, next, download_chunks_ahead_max - ahead.length);
+          // Awaited in their turn below; until then a failure must not count as unhandled.
+          for (const r of reads) r.catch(() => undefined);
+          ahead.push(...reads);
+          next += reads.length;
         }
         if (signal.aborted) throw signal.reason;
         yield await ahead.shift()!;
       }
     } finally {
       await Promise.allSettled(ahead);
-      for (const c of blob.chunk_ids) this.unpin(c);
+      for (const c of ids) this.unpin(c);
     }
   }
 
@@ -184,25 +216,62 @@ export class BlobManager {
   }
 
   /**
-   * Removes chunk files nothing references: left by an upload that never reached its entry, or by a
-   * release interrupted by a crash. Files younger than the grace period, and chunks an upload in
-   * progress holds, are left alone.
+   * Removes chunks nothing references: left by an upload that never reached its entry, or by a
+   * release interrupted by a crash; a pack goes with its last live chunk. Also removes the packs of
+   * writes a stop interrupted. Chunks whose pack (or file) is younger than the grace period, and
+   * chunks an upload in progress holds, are left alone.
    */
   async collectOrphans(grace_ms = this.o.orphan_grace_ms): Promise<CollectOutcome> {
     const before = this.now() - grace_ms;
     let chunks_deleted = 0;
-    let temporaries_deleted = 0;
     for (const { chunk_id, mtime_ms } of this.store.list()) {
       if (mtime_ms > before) continue;
       // Checked and deleted in one synchronous step: no upload can pin it in between.
       if (this.db.sm.blobs.refCount(chunk_id) === 0 && !this.pins.has(chunk_id) && this.store.deleteSync(chunk_id)) chunks_deleted++;
     }
-    for (const { name, mtime_ms } of this.store.temporaries()) {
-      if (mtime_ms > before) continue;
-      await this.store.deleteTemporary(name);
-      temporaries_deleted++;
-    }
+    const temporaries_deleted = await this.store.collectInterrupted(before, this.lacking() === 0);
     return { chunks_deleted, temporaries_deleted };
+  }
+
+  /**
+   * Rewrites the packs whose live share fell to `pack_compact_live_share_max` or below (blobs
+   * deleted out of them), one at a time, skipping packs an upload or download in progress uses.
+   * Runs with each sweep while serving, not at start. Answers the packs compacted and the bytes
+   * of dead space reclaimed.
+   */
+  async compactPacks(): Promise<{ readonly packs: number; readonly bytes_reclaimed: number }> {
+    let packs = 0;
+    let bytes_reclaimed = 0;
+    for (const serial of this.store.compactable(pack_compact_live_share_max, (c) => this.pins.has(c))) {
+      bytes_reclaimed += await this.store.compact(serial);
+      packs++;
+    }
+    return { packs, bytes_reclaimed };
+  }
+
+  /**
+   * Every chunk the blobs reference now, pinned (neither released nor moved by compaction) until
+   * `release`: what a backup of the current state carries (backup-source.ts).
+   */
+  holdReferenced(): { readonly chunk_ids: readonly string[]; release(): void } {
+    const chunk_ids = [...this.db.sm.blobs.referencedChunks()];
+    for (const c of chunk_ids) this.pin(c);
+    let released = false;
+    return {
+      chunk_ids,
+      release: () => {
+        if (released) return;
+        released = true;
+        for (const c of chunk_ids) this.unpin(c);
+      },
+    };
+  }
+
+  /** Chunks the blobs reference that this member's store lacks. */
+  lacking(): number {
+    let n = 0;
+    for (const chunk_id of this.db.sm.blobs.referencedChunks()) if (!this.store.has(chunk_id)) n++;
+    return n;
   }
 
   private deleteReleased(): void {
@@ -224,42 +293,60 @@ export class BlobManager {
     const blobs = this.db.sm.blobs;
     const revision = blobs.revision;
     if (fetchChunk === undefined || (revision === this.filledRevision && this.lastMissing === 0)) return { filled: 0, missing: 0 };
-    let filled = 0;
+    const fetched: { chunk_id: string; data: Uint8Array }[] = [];
     let missing = 0;
     for (const chunk_id of [...blobs.referencedChunks()]) {
       if (this.store.has(chunk_id)) continue;
-      if (filled >= max_chunks) {
+      if (fetched.length >= max_chunks) {
         missing++;
         continue;
       }
       const data = await fetchChunk(chunk_id);
-      // A chunk released while it was fetched is not stored (orphan collection would take it later).
       if (data === undefined) missing++;
-      else if (blobs.refCount(chunk_id) > 0 && (await this.store.put(chunk_id, data)) === 'written') filled++;
+      else fetched.push({ chunk_id, data });
     }
-    if (filled > 0) this.store.syncDir();
+    // A chunk released while it was fetched is not stored (orphan collection would take it later).
+    const filled = await this.store.putAll(fetched.filter((c) => blobs.refCount(c.chunk_id) > 0));
     this.filledRevision = revision;
     this.lastMissing = missing;
     return { filled, missing };
   }
 
-  /** A chunk from this member's store, or fetched from another member, stored, and then served. */
-  private async readOrFetch(chunk_id: string): Promise<Buffer> {
+  /**
+   * Reads for the chunks of `ids` from `from` on: a run lying back to back in one pack (at most
+   * `count_max` chunks), or one chunk fetched from another member and served. A fetched chunk is
+   * not stored here: the background pass (`fillMissing`) stores the chunks it fetches in one pack,
+   * where storing each here would make a pack, and two fsyncs, per chunk of the download.
+   */
+  private readOrFetch(ids: readonly string[], from: number, count_max: number): Promise<Buffer>[] {
+    const chunk_id = ids[from]!;
     const fetchChunk = this.o.fetchChunk;
-    if (this.store.has(chunk_id) || fetchChunk === undefined) return this.store.read(chunk_id);
-    const data = await fetchChunk(chunk_id);
-    if (data === undefined) return this.store.read(chunk_id);
-    if ((await this.store.put(chunk_id, data)) === 'written') this.store.syncDir();
-    return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    if (this.store.has(chunk_id) || fetchChunk === undefined) {
+      const run = Math.min(count_max, this.store.runLength(ids, from, download_read_bytes_max));
+      return this.store.readMany(ids, from, run);
+    }
+    return [
+      (async () => {
+        const data = await fetchChunk(chunk_id);
+        if (data === undefined) return this.store.read(chunk_id);
+        return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+      })(),
+    ];
   }
 
   /**
-   * The fsync of one chunk as a queued task. Made here, not inline in `upload`, so the closure
-   * holds only the id: one made in the loop would keep the loop's chunk bytes alive while it waits
-   * in the queue, and a queue behind a slow disk would then hold the blob.
+   * The write of one chunk as a lane task. Made here, not inline in `upload`, so the closure holds
+   * only this chunk, not the upload loop's other state.
    */
-  private syncOf(chunk_id: string): () => Promise<void> {
-    return () => this.store.sync(chunk_id);
+  private appendOf(pack: PackWriter, chunk_id: string, chunk: Buffer): () => Promise<void> {
+    return () => pack.append(chunk_id, chunk);
+  }
+
+  /** Seals a full pack while the upload streams on; its failure is the upload's, found when awaited. */
+  private sealBehind(pack: PackWriter): Promise<void> {
+    const sealing = this.store.seal(pack);
+    sealing.catch(() => undefined);
+    return sealing;
   }
 
   private pin(chunk_id: string): void {

@@ -23,7 +23,8 @@ export interface BlobPeers {
 /**
  * The blob store of a serving member: the manager, the service backend over it, and orphan
  * collection at start (no upload can be in progress then, so nothing needs a grace period) and
- * every `blob_orphan_sweep_secs` while serving.
+ * every `blob_orphan_sweep_secs` while serving, each sweep followed by compaction of the packs
+ * that are mostly dead space.
  */
 export interface BlobRuntime {
   readonly manager: BlobManager;
@@ -33,14 +34,14 @@ export interface BlobRuntime {
 
 export async function startBlobs(
   db: Database,
-  config: Pick<ServerConfig, 'blob_chunk_writes_in_flight_max' | 'blob_chunk_syncs_in_flight_max' | 'blob_orphan_grace_secs' | 'blob_orphan_sweep_secs'>,
+  config: Pick<ServerConfig, 'blob_chunk_writes_in_flight_max' | 'blob_pack_bytes_max' | 'blob_orphan_grace_secs' | 'blob_orphan_sweep_secs'>,
   concern: () => ConcernWait,
   log: (line: string) => void,
   peers?: BlobPeers,
 ): Promise<BlobRuntime> {
   const manager = BlobManager.open(db, {
     chunk_writes_in_flight_max: config.blob_chunk_writes_in_flight_max,
-    chunk_syncs_in_flight_max: config.blob_chunk_syncs_in_flight_max,
+    pack_bytes_max: config.blob_pack_bytes_max,
     orphan_grace_ms: config.blob_orphan_grace_secs * 1000,
     concern,
     ...(peers !== undefined && { fetchChunk: chunkFetcher(peers.transport, peers.self, peers.members) }),
@@ -58,7 +59,8 @@ export async function startBlobs(
           sweeping = true;
           manager
             .collectOrphans()
-            .catch((e: unknown) => log(`weft: orphan chunk collection failed: ${e instanceof Error ? e.message : String(e)}`))
+            .then(() => manager.compactPacks())
+            .catch((e: unknown) => log(`weft: orphan chunk collection or pack compaction failed: ${e instanceof Error ? e.message : String(e)}`))
             .finally(() => (sweeping = false));
         }, config.blob_orphan_sweep_secs * 1000)
       : undefined;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { invalidArgument } from '../../common/errors.js';
 import type { NodeId } from '../../log/raft/types.js';
 import type { PeerTransport } from '../../log/transport/peer-transport.js';
-import type { ChunkStore } from './chunk-store.js';
+import type { PackStore } from './pack-store.js';
 
 /**
  * Chunk files between members. Chunks live outside the log (docs/blobs.md): a `blob_put` entry
@@ -18,7 +18,7 @@ const chunk_id_pattern = /^[0-9a-f]{64}$/;
 export const chunk_fetch_timeout_ms = 10_000;
 
 /** Answers peers' requests for this member's chunks; a chunk it lacks is refused (BLOB_CHUNK_LOST). */
-export function serveChunks(transport: PeerTransport, store: ChunkStore): void {
+export function serveChunks(transport: PeerTransport, store: PackStore): void {
   transport.handle(CHUNK_METHOD, async (_from, payload) => {
     const chunk_id = Buffer.from(payload).toString('utf8');
     if (!chunk_id_pattern.test(chunk_id)) throw invalidArgument(`not a chunk id: ${chunk_id.slice(0, 80)}`, 'INVALID_CHUNK_ID');

@@ -1,0 +1,119 @@
+import { unlink, type FileHandle } from 'node:fs/promises';
+import { chunkCrc, encodeTrailer, type PackEntry } from './pack-format.js';
+
+/**
+ * One pack being written: chunks appended back to back at offsets reserved synchronously, so
+ * several writes can be in flight at once and still land in order of reservation. Every
+ * `pack_sync_bytes` written, an fdatasync starts behind the writes (on the thread pool, nobody
+ * waits for it), so the dirty pages are on their way to disk while the stream goes on and the seal's
+ * own fsync finds little left to do. Used only through PackStore, which makes the sealed pack's
+ * chunks visible.
+ */
+export const pack_sync_bytes = 64 * 1024 * 1024;
+
+export class PackWriter {
+  /** Bytes reserved so far; the next chunk goes here. Invariant: sum of the entries' lengths. */
+  private end = 0;
+  private readonly entries: PackEntry[] = [];
+  private readonly own = new Set<string>();
+  private readonly pending = new Set<Promise<void>>();
+  private unsyncedBytes = 0;
+  private syncing: Promise<void> | undefined;
+  private failure: { readonly error: unknown } | undefined;
+  private state: 'open' | 'sealing' | 'closed' = 'open';
+
+  constructor(
+    readonly serial: number,
+    readonly path: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  /** Bytes of chunk data reserved in this pack. */
+  get bytes(): number {
+    return this.end;
+  }
+
+  holds(chunk_id: string): boolean {
+    return this.own.has(chunk_id);
+  }
+
+  /**
+   * Writes the chunk at the end of the pack. The offset is taken before the first await, so calls
+   * may overlap. The bytes are not durable, nor readable through the store, until the pack is sealed.
+   */
+  async append(chunk_id: string, data: Uint8Array): Promise<void> {
+    if (this.state !== 'open') throw new Error(`pack ${this.path} is no longer open for writing`);
+    const offset = this.end;
+    this.end += data.byteLength;
+    this.entries.push({ chunk_id, offset, length: data.byteLength, crc: chunkCrc(data) });
+    this.own.add(chunk_id);
+    const write = this.writeAt(data, offset);
+    this.pending.add(write);
+    try {
+      await write;
+    } catch (e) {
+      this.failure ??= { error: e };
+      throw e;
+    } finally {
+      this.pending.delete(write);
+    }
+    this.unsyncedBytes += data.byteLength;
+    if (this.unsyncedBytes >= pack_sync_bytes && this.syncing === undefined) this.syncBehind();
+  }
+
+  /**
+   * Makes the pack whole and durable: waits for its writes, fsyncs the chunks, then writes the
+   * index trailer and fsyncs again. Only after the first fsync may the trailer exist on disk, so a
+   * trailer that checks always stands for chunk bytes that are durable. Answers the entries.
+   */
+  async seal(): Promise<{ readonly entries: readonly PackEntry[]; readonly data_bytes: number }> {
+    if (this.state !== 'open') throw new Error(`pack ${this.path} was already sealed or abandoned`);
+    this.state = 'sealing';
+    try {
+      await Promise.all(this.pending);
+      await this.syncing;
+      if (this.failure !== undefined) throw this.failure.error;
+      await this.handle.datasync();
+      await this.writeAt(encodeTrailer(this.entries), this.end);
+      await this.handle.datasync();
+    } finally {
+      this.state = 'closed';
+      await this.handle.close();
+    }
+    return { entries: this.entries, data_bytes: this.end };
+  }
+
+  /**
+   * Stops writing and removes the file (an upload that failed, or a seal that did): its chunks were
+   * never made visible, so nothing can name them.
+   */
+  async abandon(): Promise<void> {
+    if (this.state !== 'closed') {
+      this.state = 'closed';
+      await Promise.allSettled(this.pending);
+      await this.syncing?.catch(() => undefined);
+      await this.handle.close();
+    }
+    await unlink(this.path).catch(() => undefined);
+  }
+
+  private syncBehind(): void {
+    this.unsyncedBytes = 0;
+    this.syncing = this.handle.datasync().then(
+      () => {
+        this.syncing = undefined;
+      },
+      (e: unknown) => {
+        this.syncing = undefined;
+        this.failure ??= { error: e };
+      },
+    );
+  }
+
+  private async writeAt(data: Uint8Array, position: number): Promise<void> {
+    for (let at = 0; at < data.byteLength; ) {
+      const { bytesWritten } = await this.handle.write(data, at, data.byteLength - at, position + at);
+      at += bytesWritten;
+    }
+  }
+}
