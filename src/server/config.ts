@@ -193,7 +193,20 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ser
   return out as unknown as ServerConfig;
 }
 
+/**
+ * Settings an earlier release had and this one no longer uses, with why: a config file written for
+ * that release still starts this one, with a warning, instead of failing on an unknown setting.
+ */
+const retired_settings: Readonly<Record<string, string>> = {
+  blob_chunk_syncs_in_flight_max: 'chunks are written into packs sealed with one fsync each (docs/blobs.md "Packs")',
+};
+
 function set(out: Record<string, unknown>, key: string, raw: unknown, source: string): void {
+  const retired = retired_settings[key];
+  if (retired !== undefined) {
+    process.emitWarning(`${source}: setting '${key}' is no longer used and is ignored: ${retired}`);
+    return;
+  }
   if (!(key in defaultConfig)) throw invalidArgument(`${source}: unknown setting '${key}'`);
   const k = key as Key;
   const def = defaultConfig[k];

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultConfig, loadConfig } from '../../src/server/config.js';
 
 describe('server configuration', () => {
@@ -33,5 +33,17 @@ describe('server configuration', () => {
     expect(() => loadConfig(['--no-such-setting', '1'], {})).toThrow(/unknown setting/);
     expect(() => loadConfig(['--default-read-concern', 'sometimes'], {})).toThrow(/one of/);
     expect(loadConfig(['--default-read-concern', 'majority'], {}).default_read_concern).toBe('MAJORITY');
+  });
+
+  it('a setting an earlier release had starts this one with a warning, not an error', () => {
+    const emitted = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const config = loadConfig(['--blob-chunk-syncs-in-flight-max', '8'], {});
+      expect(config.blob_pack_bytes_max).toBe(256 * 1024 * 1024);
+      expect(Object.keys(config)).not.toContain('blob_chunk_syncs_in_flight_max');
+      expect(String(emitted.mock.calls[0]?.[0])).toContain("'blob_chunk_syncs_in_flight_max' is no longer used");
+    } finally {
+      emitted.mockRestore();
+    }
   });
 });
