@@ -133,21 +133,32 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
       if (current !== undefined) access.adopt(current);
       return current;
     };
+    const batchable = access.cacheable && cx.graph instanceof SnapshotView ? cx.graph : undefined;
     let fetch = Math.min(handle.size, filtered ? k * overfetch_first : k);
     for (;;) {
       // Visibility is checked on the answers, not inside the search: a callback per visited
       // element costs more than the next round a few invisible answers may need.
       const hits = handle.search(q, fetch, Math.max(cx.vector_ef ?? ef_search_min, fetch));
-      const fresh: NodeState[] = [];
-      const freshHits: VectorHit[] = [];
+      const offered: VectorHit[] = [];
+      const ids: number[] = [];
       for (const h of hits) {
         if (seen.has(h.id)) continue;
         seen.add(h.id);
         hitsById?.set(h.id, h);
-        const node = resolve(h.id);
+        offered.push(h);
+        ids.push(h.id);
+      }
+      // A read-only statement on a plain snapshot looks its hits up together (SnapshotView.nodesById);
+      // the few it does not see (CURRENT: written since) are resolved one by one.
+      const found = new Array<NodeState | undefined>(ids.length);
+      if (batchable) batchable.nodesById(ids, found);
+      const fresh: NodeState[] = [];
+      const freshHits: VectorHit[] = [];
+      for (let i = 0; i < ids.length; i++) {
+        const node = found[i] ?? resolve(ids[i]!);
         if (node === undefined) continue;
         fresh.push(node);
-        freshHits.push(h);
+        freshHits.push(offered[i]!);
       }
       if (!runOver(fresh, freshHits) || stopped) return false;
       if (passed >= k) return ordered ? emitOrdered(collected, k, sink) : true;
