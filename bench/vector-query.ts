@@ -12,9 +12,11 @@
  * - per shape and consistency mode, CPU time (user + system) per query of each side and their ratio
  *   (raw searches with the shape's k and beam, without the filter), and the scavenges and mark-sweeps
  *   each side's queries caused (from `gc` performance entries);
- * - `--rounds` repeats the whole set, so one run gives several figures per row.
+ * - `--rounds` repeats the whole set, so one run gives several figures per row;
+ * - `--metric cosine` or `dot` indexes (and orders) by that metric instead of euclidean, in a directory
+ *   of its own.
  *
- *   npx tsx bench/vector-query.ts [--dist] [--dir /tmp/weft-vector-query] [--n 100000] [--dims 128]
+ *   npx tsx bench/vector-query.ts [--dist] [--dir /tmp/weft-vector-query] [--n 100000] [--dims 128] [--metric euclidean]
  *     [--queries 500] [--rounds 3] [--shapes plain,dist,filter,k1,k100,literal,ef128] [--modes current,snapshot]
  *
  * Prints a table and writes bench/results/vector-query.json.
@@ -39,7 +41,10 @@ const n = Number(arg('n', '100000'));
 const dims = Number(arg('dims', '128'));
 const queryCount = Number(arg('queries', '500'));
 const rounds = Number(arg('rounds', '3'));
-const dir = arg('dir', `/tmp/weft-vector-query-${n}x${dims}`);
+const metric = arg('metric', 'euclidean');
+const space = ({ euclidean: 'l2', cosine: 'cosine', dot: 'ip' } as const)[metric as 'euclidean' | 'cosine' | 'dot'];
+if (space === undefined) throw new Error(`--metric takes euclidean, cosine or dot, not ${metric}`);
+const dir = arg('dir', `/tmp/weft-vector-query-${n}x${dims}${metric === 'euclidean' ? '' : `-${metric}`}`);
 const seed = 42;
 const clusters = 100;
 const m = 16;
@@ -55,14 +60,14 @@ interface Shape {
   statement(q: Float32Array): { text: string; params: Record<string, Float32Array> };
 }
 
-const order = `ORDER BY vector_distance(d.emb, $q, 'euclidean')`;
+const order = `ORDER BY vector_distance(d.emb, $q, '${metric}')`;
 const shapes: readonly Shape[] = [
   { name: 'plain', k: 10, ef: 64, statement: (q) => ({ text: `MATCH (d:Doc) RETURN d.id ${order} LIMIT 10`, params: { q } }) },
   {
     name: 'dist',
     k: 10,
     ef: 64,
-    statement: (q) => ({ text: `MATCH (d:Doc) RETURN d.id, vector_distance(d.emb, $q, 'euclidean') AS dist ORDER BY dist LIMIT 10`, params: { q } }),
+    statement: (q) => ({ text: `MATCH (d:Doc) RETURN d.id, vector_distance(d.emb, $q, '${metric}') AS dist ORDER BY dist LIMIT 10`, params: { q } }),
   },
   { name: 'filter', k: 10, ef: 64, statement: (q) => ({ text: `MATCH (d:Doc) WHERE d.id % 2 = 0 RETURN d.id ${order} LIMIT 10`, params: { q } }) },
   { name: 'k1', k: 1, ef: 64, statement: (q) => ({ text: `MATCH (d:Doc) RETURN d.id ${order} LIMIT 1`, params: { q } }) },
@@ -71,7 +76,7 @@ const shapes: readonly Shape[] = [
     name: 'literal',
     k: 10,
     ef: 64,
-    statement: (q) => ({ text: `MATCH (d:Doc) RETURN d.id ORDER BY vector_distance(d.emb, [${Array.from(q).join(', ')}], 'euclidean') LIMIT 10`, params: {} }),
+    statement: (q) => ({ text: `MATCH (d:Doc) RETURN d.id ORDER BY vector_distance(d.emb, [${Array.from(q).join(', ')}], '${metric}') LIMIT 10`, params: {} }),
   },
   { name: 'ef128', k: 10, ef: 128, statement: (q) => ({ text: `/*+ vector_ef(128) */ MATCH (d:Doc) RETURN d.id ${order} LIMIT 10`, params: { q } }) },
 ];
@@ -91,10 +96,10 @@ async function prepare(): Promise<void> {
     );
   }
   await db.query(
-    `CREATE VECTOR INDEX doc_emb FOR (d:Doc) ON (d.emb) OPTIONS {indexConfig: {\`vector.dimensions\`: ${dims}, \`vector.similarity_function\`: 'euclidean', \`vector.hnsw.m\`: ${m}, \`vector.hnsw.ef_construction\`: ${ef_construction}}}`,
+    `CREATE VECTOR INDEX doc_emb FOR (d:Doc) ON (d.emb) OPTIONS {indexConfig: {\`vector.dimensions\`: ${dims}, \`vector.similarity_function\`: '${metric}', \`vector.hnsw.m\`: ${m}, \`vector.hnsw.ef_construction\`: ${ef_construction}}}`,
   );
   await db.close();
-  const raw: Hnsw = new HierarchicalNSW('l2', dims);
+  const raw: Hnsw = new HierarchicalNSW(space, dims);
   raw.initIndex({ maxElements: n, m, efConstruction: ef_construction, randomSeed: 100 });
   for (let i = 0; i < n; i++) raw.addPoint(Array.from(data[i]!), i);
   raw.writeIndexSync(join(dir, 'raw.hnsw'));
@@ -119,7 +124,7 @@ interface Side {
 async function main(): Promise<void> {
   await prepare();
   const { queries } = clusteredSet(seed, n, queryCount, dims, clusters, 0.35);
-  const raw: Hnsw = new HierarchicalNSW('l2', dims);
+  const raw: Hnsw = new HierarchicalNSW(space, dims);
   raw.readIndexSync(join(dir, 'raw.hnsw'));
   const db = await open(join(dir, 'weft'));
   const picked = arg('shapes', shapes.map((s) => s.name).join(',')).split(',');
@@ -149,7 +154,7 @@ async function main(): Promise<void> {
       else side.full_gcs++;
     }
   };
-  console.log(`vector-query: n ${n}, dims ${dims}, queries ${queryCount}, rounds ${rounds}, weft from ${dist ? 'dist (compiled)' : 'src (tsx)'}`);
+  console.log(`vector-query: n ${n}, dims ${dims}, metric ${metric}, queries ${queryCount}, rounds ${rounds}, weft from ${dist ? 'dist (compiled)' : 'src (tsx)'}`);
   for (let round = 0; round < rounds; round++) {
     for (const shape of shapes.filter((s) => picked.includes(s.name))) {
       const statements = queries.map((q) => shape.statement(q));
@@ -200,7 +205,7 @@ async function main(): Promise<void> {
     }
   }
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/vector-query.json', JSON.stringify({ n, dims, queries: queryCount, rounds, weft: dist ? 'dist' : 'src', load_average: load, results }, null, 2));
+  writeFileSync('bench/results/vector-query.json', JSON.stringify({ n, dims, metric, queries: queryCount, rounds, weft: dist ? 'dist' : 'src', load_average: load, results }, null, 2));
 }
 
 await main();
