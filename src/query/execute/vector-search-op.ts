@@ -151,7 +151,7 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
       // A read-only statement on a plain snapshot looks its hits up together (SnapshotView.nodesById);
       // the few it does not see (CURRENT: written since) are resolved one by one.
       const found = new Array<NodeState | undefined>(ids.length);
-      if (batchable) batchable.nodesById(ids, found);
+      if (batchable !== undefined) batchable.nodesById(ids, found);
       const fresh: NodeState[] = [];
       const freshHits: VectorHit[] = [];
       for (let i = 0; i < ids.length; i++) {
