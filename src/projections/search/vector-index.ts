@@ -28,7 +28,7 @@ export type VectorHit = {
   /**
    * How far `distance` may be from `vector_distance` of the held vector, which computes in 64-bit
    * floats: 0 when it is that computation, otherwise the bound on HNSW's 32-bit arithmetic
-   * (`distanceTolerance`), Infinity when the metric has none.
+   * (vector-tolerance.ts), Infinity where none is proven (a COSINE vector outside the normalisable range).
    */
   readonly tolerance: number;
 };
