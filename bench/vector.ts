@@ -12,7 +12,10 @@
  * - each query row gives QPS and the process's CPU time per query (user + system): on a machine other
  *   jobs share, wall time swings with their load, CPU time much less.
  *
- *   npx tsx bench/vector.ts [--n 100000] [--dims 128] [--queries 500] [--k 10] [--clusters 100] [--seed 42] [--dist]
+ * - and the garbage collections (scavenges / full) that started during each side's counted blocks;
+ * - `--order snapshot,current` runs the SNAPSHOT row first (CURRENT first by default).
+ *
+ *   npx tsx bench/vector.ts [--n 100000] [--dims 128] [--queries 500] [--k 10] [--clusters 100] [--seed 42] [--dist] [--order current,snapshot]
  *
  * Prints a table and writes bench/results/vector.json.
  */
@@ -20,6 +23,7 @@ import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver, constants as perfConstants, type PerformanceEntry } from 'node:perf_hooks';
 import type { HierarchicalNSW as Hnsw } from 'hnswlib-node';
 import { clusteredSet, exactKnn, recallAt } from './vector-data.js';
 
@@ -54,7 +58,24 @@ interface Row {
   /** CPU time (user + system) of this process per query: steadier than QPS when other jobs share the machine. */
   readonly cpu_us?: number;
   readonly seconds?: number;
+  /** Collections that started while this row's queries ran: scavenges / full. */
+  readonly gcs?: string;
   readonly note?: string;
+}
+
+/** Every garbage collection of the run: its start (performance.now() time) and whether it was a scavenge. */
+const collections: { start: number; minor: boolean }[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    collections.push({ start: e.startTime, minor: (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MINOR });
+  }
+}).observe({ entryTypes: ['gc'] });
+
+/** Scavenges / full collections that started inside `spans`; waits for the entries, which arrive asynchronously. */
+async function collectionsIn(spans: readonly (readonly [number, number])[]): Promise<string> {
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const inside = collections.filter((c) => spans.some(([a, b]) => c.start >= a && c.start <= b));
+  return `${inside.filter((c) => c.minor).length} / ${inside.filter((c) => !c.minor).length}`;
 }
 
 function timeQueries(run: (q: Float32Array) => number[], queries: readonly Float32Array[], truth: readonly number[][]): { recall: number; qps: number } {
@@ -112,7 +133,7 @@ async function main(): Promise<void> {
     const cypher = `MATCH (d:Doc) RETURN d.id ORDER BY vector_distance(d.emb, $q, 'euclidean') LIMIT ${k}`;
     // Raw and Weft alternate in blocks of queries, so both see the same load on a shared machine;
     // a first pass warms both up and is not counted.
-    type Side = { recall: number; qps: number; cpu_us: number };
+    type Side = { recall: number; qps: number; cpu_us: number; gcs: string };
     const cpuUs = (): number => {
       const u = process.cpuUsage();
       return u.user + u.system;
@@ -125,6 +146,8 @@ async function main(): Promise<void> {
       let rawMs = 0;
       let weftCpu = 0;
       let rawCpu = 0;
+      const weftSpans: [number, number][] = [];
+      const rawSpans: [number, number][] = [];
       raw.setEf(ef ?? 64);
       for (let pass = 0; pass < 2; pass++) {
         for (let b = 0; b < queries.length; b += block_queries) {
@@ -138,6 +161,7 @@ async function main(): Promise<void> {
           if (pass === 1) {
             weftMs += performance.now() - t0;
             weftCpu += cpuUs() - c0;
+            weftSpans.push([t0, performance.now()]);
           }
           t0 = performance.now();
           c0 = cpuUs();
@@ -148,16 +172,18 @@ async function main(): Promise<void> {
           if (pass === 1) {
             rawMs += performance.now() - t0;
             rawCpu += cpuUs() - c0;
+            rawSpans.push([t0, performance.now()]);
           }
         }
       }
       const count = queries.length;
       return {
-        weft: { recall: weftRecall / count, qps: count / (weftMs / 1000), cpu_us: weftCpu / count },
-        raw: { recall: rawRecall / count, qps: count / (rawMs / 1000), cpu_us: rawCpu / count },
+        weft: { recall: weftRecall / count, qps: count / (weftMs / 1000), cpu_us: weftCpu / count, gcs: await collectionsIn(weftSpans) },
+        raw: { recall: rawRecall / count, qps: count / (rawMs / 1000), cpu_us: rawCpu / count, gcs: await collectionsIn(rawSpans) },
       };
     };
-    for (const mode of ['current', 'snapshot'] as const) {
+    const order = process.argv.includes('--order') && process.argv[process.argv.indexOf('--order') + 1] === 'snapshot,current' ? (['snapshot', 'current'] as const) : (['current', 'snapshot'] as const);
+    for (const mode of order) {
       const r = await run(mode);
       rows.push({ case: `raw k=${k} ef=64, alternating with the next row`, ...r.raw });
       rows.push({ case: `weft cypher ${mode.toUpperCase()}`, ...r.weft, note: ofRaw(r.weft, r.raw) });
@@ -183,9 +209,9 @@ async function main(): Promise<void> {
 
   const load = loadavg().map((x) => x.toFixed(1)).join(' ');
   console.log(`\nload average at the end: ${load}`);
-  console.log('\n| case | recall@k | QPS | CPU us/query | seconds | note |\n|---|---|---|---|---|---|');
+  console.log('\n| case | recall@k | QPS | CPU us/query | GCs (scavenges / full) | seconds | note |\n|---|---|---|---|---|---|---|');
   for (const r of rows) {
-    console.log(`| ${r.case} | ${r.recall?.toFixed(3) ?? ''} | ${r.qps?.toFixed(0) ?? ''} | ${r.cpu_us?.toFixed(0) ?? ''} | ${r.seconds?.toFixed(2) ?? ''} | ${r.note ?? ''} |`);
+    console.log(`| ${r.case} | ${r.recall?.toFixed(3) ?? ''} | ${r.qps?.toFixed(0) ?? ''} | ${r.cpu_us?.toFixed(0) ?? ''} | ${r.gcs ?? ''} | ${r.seconds?.toFixed(2) ?? ''} | ${r.note ?? ''} |`);
   }
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/vector.json', JSON.stringify({ n, dims, clusters, queries: queryCount, k, seed, m, ef_construction, weft: dist ? 'dist' : 'src', load_average: load, rows }, null, 2));

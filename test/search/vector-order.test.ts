@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { open, type Db } from '../../src/index.js';
 import { orderCompare } from '../../src/common/values/order.js';
 import type { Value } from '../../src/common/values/value.js';
-import { distanceTolerance } from '../../src/projections/search/vector-index.js';
+import { distanceTolerance } from '../../src/projections/search/vector-tolerance.js';
 import { orderedRows, type Collected } from '../../src/query/execute/vector-order.js';
 import { prng, testSeed } from '../support/prng.js';
 
@@ -163,7 +163,7 @@ describe('ordered searches under the other metrics', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('L1 (answered exactly, ties included) and COSINE (no bound: every row measured) give EXACT\'s rows', async () => {
+  it('L1 (answered exactly, ties included) and COSINE (placed by its bound) give EXACT\'s rows', async () => {
     const l1 = "MATCH (p:Pt) RETURN p.id, vector_distance(p.emb, $q, 'manhattan') ORDER BY vector_distance(p.emb, $q, 'manhattan') LIMIT 25";
     const exactL1 = await db.query(`/*+ vector_consistency('exact') */ ${l1}`, { q });
     expect(new Set(exactL1.rows.map((row) => row[1])).size, 'the rows hold equal distances').toBeLessThan(exactL1.rows.length);
@@ -175,3 +175,67 @@ describe('ordered searches under the other metrics', () => {
   });
 });
 
+
+describe('ordered COSINE and DOT searches: near-ties and nulls', () => {
+  let dir: string;
+  let db: Db;
+  const d = 6;
+  const r = prng(23);
+  // No two of these are parallel (real-valued components), so no exact cosine ties.
+  const random = (): Float32Array => Float32Array.from({ length: d }, () => 0.5 + r() * 1.5);
+  const qc = new Float32Array([1, 0, 0, 0, 0, 0]);
+  // Cosine distances 2^-25 and 2^-25 (1 + 2^-19) (nearly): 32-bit floats give both the same
+  // distance (1 - S rounds where S is within 2^-24 of 1); vector_distance tells them apart.
+  const cosineFar = new Float32Array([1, 0, 2 ** -12 * (1 + 2 ** -20), 0, 0, 0]);
+  const cosineNear = new Float32Array([1, 2 ** -12, 0, 0, 0, 0]);
+  const qd = new Float32Array([3, 5, 0, 0, 0, 0]);
+  // Inner products 76 + 5 2^-20 and 76 + 6 2^-20: one 32-bit value, two 64-bit ones.
+  const dotFar = new Float32Array([7, 11 + 2 ** -20, 0, 0, 0, 0]);
+  const dotNear = new Float32Array([7 + 2 ** -19, 11, 0, 0, 0, 0]);
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'weft-vector-order-cosine-dot-'));
+    db = await open(dir);
+    // The farther of each pair has the lower id; every 100th node is in group 'x', and five nodes of
+    // group 'x' have no vector (their distance is null: they sort last).
+    const vectors = [cosineFar, cosineNear, dotFar, dotNear, ...Array.from({ length: 300 }, random)];
+    const rows = vectors.map((v, i) => new Map<string, Value>([['id', BigInt(i)], ['emb', v], ['grp', i % 100 === 5 ? 'x' : 'y']]));
+    await db.query('UNWIND $rows AS r CREATE (:Cos {id: r.id, emb: r.emb, grp: r.grp}), (:Dot {id: r.id, emb: r.emb, grp: r.grp})', { rows });
+    await db.query("UNWIND range(1000, 1004) AS i CREATE (:Cos {id: i, grp: 'x'}), (:Dot {id: i, grp: 'x'})");
+    await db.query("CREATE VECTOR INDEX cos_emb FOR (c:Cos) ON (c.emb) OPTIONS {indexConfig: {`vector.dimensions`: 6, `vector.similarity_function`: 'cosine'}}");
+    await db.query("CREATE VECTOR INDEX dot_emb FOR (c:Dot) ON (c.emb) OPTIONS {indexConfig: {`vector.dimensions`: 6, `vector.similarity_function`: 'dot'}}");
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const both = async (text: string, q: Float32Array): Promise<Value[][]> => {
+    const exact = await db.query(`/*+ vector_consistency('exact') */ ${text}`, { q });
+    for (const mode of ['current', 'snapshot']) {
+      expect((await db.query(`/*+ vector_consistency('${mode}') */ ${text}`, { q })).rows, `${mode}: ${text}`).toEqual(exact.rows);
+    }
+    return exact.rows as Value[][];
+  };
+
+  it('orders near-ties the index cannot tell apart by their exact distances, as EXACT does', async () => {
+    const cosine = await both("MATCH (c:Cos) RETURN c.id, vector_distance(c.emb, $q, 'cosine') AS dist ORDER BY dist LIMIT 4", qc);
+    expect(cosine.slice(0, 2).map((row) => row[0])).toEqual([1n, 0n]);
+    expect(cosine[0]![1]).not.toEqual(cosine[1]![1]);
+    const dot = await both("MATCH (c:Dot) RETURN c.id, vector_distance(c.emb, $q, 'dot') AS dist ORDER BY dist LIMIT 4", qd);
+    expect(dot.slice(0, 2).map((row) => row[0])).toEqual([3n, 2n]);
+    await both("MATCH (c:Dot) RETURN c.id ORDER BY vector_distance(c.emb, $q, 'dot') SKIP 1 LIMIT 3", qd);
+    await both("MATCH (c:Cos) WHERE c.grp = 'y' RETURN c.id ORDER BY vector_distance(c.emb, $q, 'cosine') LIMIT 12", qc);
+  });
+
+  it('a filter that leaves fewer rows with vectors than the limit ends with the null distances, as EXACT does', async () => {
+    for (const [label, metric, q] of [
+      ['Cos', 'cosine', qc],
+      ['Dot', 'dot', qd],
+    ] as const) {
+      const rows = await both(`MATCH (c:${label}) WHERE c.grp = 'x' RETURN c.id, vector_distance(c.emb, $q, '${metric}') AS dist ORDER BY dist LIMIT 6`, q);
+      expect(rows.map((row) => row[1] === null)).toEqual([false, false, false, true, true, true]);
+    }
+  });
+});

@@ -112,6 +112,24 @@ describe('vector search through Cypher', () => {
     expect(await ids(topByIndex, { q, k: 1n })).toEqual([nearest]);
   });
 
+  it('a node that loses the label leaves every answer, even of a snapshot from before; given it back, it returns', async () => {
+    const q = queries[4]!;
+    const nearest = bruteForce(vectors, q, 1)[0]!;
+    const ts = db.database.lastCommittedTs;
+    await db.query('MATCH (d:Doc {id: $id}) REMOVE d:Doc SET d:Gone', { id: BigInt(nearest) });
+    const asOf = (mode: string) => `/*+ vector_consistency('${mode}') */ AS OF TIMESTAMP $ts ${topByIndex}`;
+    for (const mode of ['current', 'snapshot']) {
+      // A beam as wide as the index: the search is exhaustive, so the answers are brute force's.
+      expect(await ids(`/*+ vector_consistency('${mode}') */ /*+ vector_ef(600) */ ${topByIndex}`, { q, k: 5n }), mode).toEqual(bruteForce(vectors, q, 6).slice(1));
+      // The index holds the latest state only: an older snapshot's node is no longer offered (section 5).
+      expect(await ids(asOf(mode), { q, k: 5n, ts: BigInt(ts) }), mode).not.toContain(nearest);
+    }
+    await db.query('MATCH (d:Gone {id: $id}) REMOVE d:Gone SET d:Doc', { id: BigInt(nearest) });
+    for (const mode of ['current', 'snapshot']) {
+      expect(await ids(`/*+ vector_consistency('${mode}') */ /*+ vector_ef(600) */ ${topByIndex}`, { q, k: 5n }), mode).toEqual(bruteForce(vectors, q, 5));
+    }
+  });
+
   it('a reopen (log replay) and a checkpoint load rebuild the same answers', async () => {
     const before = await Promise.all(queries.map((q) => ids(topByIndex, { q, k: 10n })));
     await db.close();

@@ -1,6 +1,6 @@
 import type { GraphStats, GraphStore } from './graph-store.js';
 import { nodeRef, relationshipRef, type NodeRef, type RelationshipRef } from '../../common/values/value.js';
-import { visibleEdge, visibleNode, type EdgeRecord, type EdgeState, type LabelMembers, type NodeRecord, type NodeState } from './records.js';
+import { visibleEdge, visibleNode, type EdgeRecord, type EdgeState, type LabelMembers, type NodeRecord, type NodeState, type NodeVersion } from './records.js';
 import type { ReadLens } from './read-lens.js';
 import type { TypeAdjacency } from './adjacency.js';
 import type { PropertyValue } from '../../common/property-value.js';
@@ -89,6 +89,24 @@ export class SnapshotView implements GraphReader {
 
   nodeRef(id: number): NodeRef {
     return this.store.nodeRecord(id)?.ref ?? nodeRef(id);
+  }
+
+  /**
+   * `node(ids[i])` into `out[i]` for each i, one pass per step of the lookup (the record, its newest
+   * version, the visible one): scattered nodes (a vector search's hits) then wait on their memory
+   * reads together rather than one after another.
+   */
+  nodesById(ids: readonly number[], out: (NodeState | undefined)[]): void {
+    const n = ids.length;
+    const records = new Array<NodeRecord | undefined>(n);
+    for (let i = 0; i < n; i++) records[i] = this.store.nodeRecord(ids[i]!);
+    const versions = new Array<NodeVersion | undefined>(n);
+    for (let i = 0; i < n; i++) versions[i] = records[i]?.head;
+    for (let i = 0; i < n; i++) {
+      const head = versions[i];
+      const v = head === undefined || head.index <= this.read_index ? head : visibleNode(head.record, this.read_index);
+      out[i] = v === undefined || v.deleted ? undefined : this.lens === undefined ? v : this.lens.node(v);
+    }
   }
 
   /** Edge `id` as a query value, the same object every time for an edge the store holds; reads nothing. */

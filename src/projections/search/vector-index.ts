@@ -6,6 +6,7 @@ import type { SearchIndexSpec } from '../../log/events.js';
 import type { NodeRecord } from '../graph/records.js';
 import type { SearchMaintenance } from './search-index.js';
 import { vectorMetricDistance, type VectorMetricName } from './vector-metrics.js';
+import { cosineNormalisable, distanceTolerance, euclideanNorm, type SearchNorms } from './vector-tolerance.js';
 
 // hnswlib-node is a CommonJS native addon: its classes are reached through require.
 const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node') as typeof import('hnswlib-node');
@@ -27,7 +28,7 @@ export type VectorHit = {
   /**
    * How far `distance` may be from `vector_distance` of the held vector, which computes in 64-bit
    * floats: 0 when it is that computation, otherwise the bound on HNSW's 32-bit arithmetic
-   * (`distanceTolerance`), Infinity when the metric has none.
+   * (vector-tolerance.ts), Infinity where none is proven (a COSINE vector outside the normalisable range).
    */
   readonly tolerance: number;
 };
@@ -75,6 +76,17 @@ export class VectorIndex implements SearchMaintenance {
    * most `exact_recent_max`; empty without a graph.
    */
   private readonly recent = new Set<number>();
+  /**
+   * DOT: at least the Euclidean norm of every held vector (the largest ever put: it never shrinks),
+   * for the bound on the index's distances (vector-tolerance.ts).
+   */
+  private heldNormMax = 0;
+  /**
+   * COSINE: held ids whose squared norm lies outside the range where hnswlib's 32-bit normalisation
+   * is bounded (vector-tolerance.ts); their hits are measured exactly. Invariant: a subset of
+   * `vectors`' keys; empty for every other metric.
+   */
+  private readonly unnormalisable = new Set<number>();
   /** The beam last set on `hnsw` (-1: none yet). */
   private ef = -1;
   /**
@@ -132,6 +144,7 @@ export class VectorIndex implements SearchMaintenance {
 
   forget(id: number): void {
     if (!this.vectors.delete(id)) return;
+    this.unnormalisable.delete(id);
     this.version++;
     this.recent.delete(id);
     if (this.hnsw === undefined) return;
@@ -182,11 +195,31 @@ export class VectorIndex implements SearchMaintenance {
     const res = this.hnsw.searchKnn(scratch, Math.min(k, live), accept);
     const n = res.neighbors.length;
     const out = new Array<VectorHit>(n);
+    const norms = this.searchNorms(query);
+    const cosine = this.metric === 'COSINE';
     for (let i = 0; i < n; i++) {
+      const id = res.neighbors[i]!;
       const distance = fromSpace(this.metric, res.distances[i]!);
-      out[i] = { id: res.neighbors[i]!, distance, tolerance: distanceTolerance(this.metric, this.dimensions, distance) };
+      const bounded = !cosine || !this.unnormalisable.has(id);
+      out[i] = { id, distance, tolerance: distanceTolerance(this.metric, this.dimensions, distance, bounded ? norms : undefined) };
     }
     return this.recent.size === 0 ? out : this.mergeRecent(query, k, out, accept);
+  }
+
+  /** What the COSINE and DOT bounds need of a search (undefined for the other metrics). */
+  private searchNorms(query: Float32Array): SearchNorms | undefined {
+    if (this.metric !== 'COSINE' && this.metric !== 'DOT') return undefined;
+    return { query: euclideanNorm(query), held_max: this.heldNormMax };
+  }
+
+  /** Keeps `heldNormMax` and `unnormalisable` true of a vector just put. */
+  private noteNorm(id: number, v: Float32Array): void {
+    if (this.metric === 'DOT') this.heldNormMax = Math.max(this.heldNormMax, euclideanNorm(v));
+    else if (this.metric === 'COSINE') {
+      const norm = euclideanNorm(v);
+      if (cosineNormalisable(norm * norm)) this.unnormalisable.delete(id);
+      else this.unnormalisable.add(id);
+    }
   }
 
   /** Ids searched exactly beside the graph (see `recent`), oldest first. */
@@ -337,6 +370,7 @@ export class VectorIndex implements SearchMaintenance {
     const had = this.vectors.get(id);
     if (had !== undefined && sameVector(had, v)) return;
     this.vectors.set(id, v);
+    this.noteNorm(id, v);
     this.version++;
     if (index > this.changedAt) this.changedAt = index;
     if (this.hnsw === undefined || this.adopting !== undefined) return;
@@ -436,41 +470,6 @@ export function spaceOf(metric: VectorMetricName): 'cosine' | 'l2' | 'ip' | unde
       return 'ip';
     case 'L1':
       return undefined;
-  }
-}
-
-/**
- * Unit roundoff of 32-bit floats, and the smallest normal one: hnswlib computes distances in 32-bit
- * floats (SIMD lanes summed in an order that depends on the CPU), `vector_distance` in 64-bit ones.
- */
-const f32_unit_roundoff = 2 ** -24;
-const f32_normal_min = 2 ** -126;
-
-/**
- * A bound on |HNSW's distance - `vector_distance`| for one hit at `distance` (in `vector_distance`'s
- * terms), so the search can order hits by the index's distances and compute exact ones only where
- * two hits are too close to tell apart.
- *
- * L2: hnswlib returns S, the sum of d squared differences, each difference, square and addition
- * rounded to 32 bits. With nonnegative terms, any summation order gives |S - exact| <= (d + 2) u S
- * plus, for results near underflow (flushed or subnormal), at most 2 d + 4 smallest normals; u =
- * 2^-24. Twice that margin is taken, and `vector_distance` (sqrt of a 64-bit sum) lies within the
- * square roots of the bounds. COSINE and DOT normalise or multiply raw vectors whose norms the
- * search does not read: no bound (Infinity), so their hits are always measured exactly. L1 is
- * answered exactly.
- */
-export function distanceTolerance(metric: VectorMetricName, dimensions: number, distance: number): number {
-  switch (metric) {
-    case 'L2': {
-      const s = distance * distance;
-      const slack = 2 * ((dimensions + 2) * f32_unit_roundoff * s + (2 * dimensions + 4) * f32_normal_min);
-      return Math.max(Math.sqrt(s + slack) - distance, distance - Math.sqrt(Math.max(0, s - slack)));
-    }
-    case 'L1':
-      return 0;
-    case 'COSINE':
-    case 'DOT':
-      return Infinity;
   }
 }
 

@@ -2,6 +2,7 @@ import type { Value } from '../../common/values/value.js';
 import type { NodeState } from '../../projections/graph/records.js';
 import { SnapshotView, type GraphReader } from '../../projections/graph/view.js';
 import type { VectorIndexHandle } from '../../projections/search/search-lookup.js';
+import type { VectorHit } from '../../projections/search/vector-index.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { PhysicalOp, Row, Sink } from './context.js';
@@ -76,27 +77,32 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
     if (ordered && !(value instanceof Float32Array && seesIndexVectors(handle, cx.graph))) {
       return (exactOverSearch ??= exactTop((a, s) => run(a, s, false)))(arg, sink);
     }
+    // The reader sees every vector as the index holds it: every hit is a node the reader sees
+    // with the label (VectorIndex.changedAt: a node that lost the label since its last put would be
+    // forgotten, one that gained it put again), so a bare scan need not read its labels.
+    const labelled = seesIndexVectors(handle, cx.graph);
     const seen = new Set<number>();
     const collected: Collected[] = [];
-    /** Hits of the rounds by id, while rows are collected for ordering. */
-    const hitsById = ordered ? new Map<number, { readonly distance: number; readonly tolerance: number }>() : undefined;
+    /** Hits of the rounds by id, while rows that went through the scan and filters are collected for ordering. */
+    const hitsById = ordered && bare === undefined ? new Map<number, VectorHit>() : undefined;
     let passed = 0;
     let stopped = false;
     /** Where passing rows go; undefined while an ordered search collects them. */
     let forward: Sink | undefined = ordered ? undefined : sink;
-    const counting = (row: Row, node?: NodeState): boolean => {
+    const counting = (row: Row, node?: NodeState, hit?: VectorHit): boolean => {
       passed++;
       if (forward === undefined) {
-        const hit = hitsById?.get((row[slot] as { readonly id: number }).id);
-        collected.push({ row: row.slice(), node, distance: hit?.distance ?? NaN, tolerance: hit?.tolerance ?? Infinity, at: collected.length });
+        const h = hit ?? hitsById?.get((row[slot] as { readonly id: number }).id);
+        collected.push({ row: row.slice(), node, distance: h?.distance ?? NaN, tolerance: h?.tolerance ?? Infinity, at: collected.length });
         return true;
       }
       // Rounds run to their end at once: a round's rows are bounded by what it fetched.
       if (!finish(forward(row))) stopped = true;
       return !stopped;
     };
-    const runOver = (nodes: readonly NodeState[] | Iterable<NodeState>): boolean => {
-      if (bare !== undefined && Array.isArray(nodes)) return emitBare(bare, nodes);
+    /** The scan and filters over `nodes`; `hits[i]` is the hit of `nodes[i]` when they come from a round. */
+    const runOver = (nodes: readonly NodeState[] | Iterable<NodeState>, hits?: readonly VectorHit[]): boolean => {
+      if (bare !== undefined && Array.isArray(nodes)) return emitBare(bare, nodes, hits);
       cx.candidates.set(slot, nodes);
       try {
         return finish(input(arg, counting));
@@ -108,13 +114,15 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
      * A bare label scan over the candidates, without the scan: what it would do (the label check of
      * the version read, the deadline, the node noted as just scanned, the slot) for each, in order.
      */
-    const emitBare = (scan: Op<'node_scan'>, nodes: readonly NodeState[]): boolean => {
-      for (const node of nodes) {
-        if (scan.label !== undefined && !node.labels.includes(scan.label)) continue;
+    const emitBare = (scan: Op<'node_scan'>, nodes: readonly NodeState[], hits: readonly VectorHit[] | undefined): boolean => {
+      const check = scan.label !== undefined && !(labelled && scan.label === op.label) ? scan.label : undefined;
+      for (let i = 0; i < nodes.length; i++) {
+        const node = nodes[i]!;
+        if (check !== undefined && !node.labels.includes(check)) continue;
         cx.deadline.tick();
         if (access.cacheable) access.scanned(node);
         if (scan.variable_unused !== true) arg[slot] = node.ref;
-        if (!counting(arg, node)) return false;
+        if (!counting(arg, node, hits?.[i])) return false;
       }
       return true;
     };
@@ -125,20 +133,34 @@ export function vectorSearch(op: Op<'vector_search'>, input: PhysicalOp, env: Op
       if (current !== undefined) access.adopt(current);
       return current;
     };
+    const batchable = access.cacheable && cx.graph instanceof SnapshotView ? cx.graph : undefined;
     let fetch = Math.min(handle.size, filtered ? k * overfetch_first : k);
     for (;;) {
       // Visibility is checked on the answers, not inside the search: a callback per visited
       // element costs more than the next round a few invisible answers may need.
       const hits = handle.search(q, fetch, Math.max(cx.vector_ef ?? ef_search_min, fetch));
-      const fresh: NodeState[] = [];
+      const offered: VectorHit[] = [];
+      const ids: number[] = [];
       for (const h of hits) {
         if (seen.has(h.id)) continue;
         seen.add(h.id);
         hitsById?.set(h.id, h);
-        const node = resolve(h.id);
-        if (node !== undefined) fresh.push(node);
+        offered.push(h);
+        ids.push(h.id);
       }
-      if (!runOver(fresh) || stopped) return false;
+      // A read-only statement on a plain snapshot looks its hits up together (SnapshotView.nodesById);
+      // the few it does not see (CURRENT: written since) are resolved one by one.
+      const found = new Array<NodeState | undefined>(ids.length);
+      if (batchable !== undefined) batchable.nodesById(ids, found);
+      const fresh: NodeState[] = [];
+      const freshHits: VectorHit[] = [];
+      for (let i = 0; i < ids.length; i++) {
+        const node = found[i] ?? resolve(ids[i]!);
+        if (node === undefined) continue;
+        fresh.push(node);
+        freshHits.push(offered[i]!);
+      }
+      if (!runOver(fresh, freshHits) || stopped) return false;
       if (passed >= k) return ordered ? emitOrdered(collected, k, sink) : true;
       const exhausted = hits.length < fetch || fetch >= handle.size;
       // Few passed: ask for as many more as the pass rate so far says k needs, at least double.
