@@ -83,9 +83,12 @@ export class DiskStorage implements Storage {
     mkdirSync(join(dir, 'raft-snapshots'), { recursive: true });
     const snap = readSnapshotFile(dir, options);
     let log = SegmentLog.open(join(dir, 'log'), options.segment, snap.index + 1);
-    if (log.lastIndex < snap.index || log.firstIndex > snap.index + 1) {
+    if (log.lastIndex < snap.index || log.firstIndex > snap.index + 1 || divergesAt(log, snap)) {
       // A snapshot from the leader was installed and the crash came before the old log was replaced:
-      // nothing in it follows the snapshot, so start the log again after it.
+      // nothing in it follows the snapshot, so start the log again after it. So too when the old log
+      // reaches past the snapshot but holds another term at its index (a deposed leader's entries):
+      // kept, its entries up to the snapshot would be read, and sent by this member as a leader, as
+      // the group's committed ones.
       log = resetLog(dir, log, options.segment, snap.index + 1);
     }
     const statePath = join(dir, 'raft-state');
@@ -319,6 +322,16 @@ export function writeSnapshotMeta(dir: string, meta: SnapshotMeta, membership: M
   mkdirSync(join(dir, 'raft-snapshots'), { recursive: true });
   const file: SnapshotFile = { index: meta.index, term: meta.term, conf_state: meta.conf_state, membership };
   writeFileAtomic(snapshotPath(dir, meta.index), Buffer.from(JSON.stringify(file)));
+}
+
+/**
+ * Whether the log holds an entry at the snapshot's index of another term than the snapshot's. A
+ * checkpoint of this member's own was taken from its log and agrees; one received from a leader
+ * agrees whenever the log does up to there (Raft's log matching).
+ */
+function divergesAt(log: SegmentLog, snap: SnapshotFile): boolean {
+  if (snap.index === 0 || snap.index < log.firstIndex || snap.index > log.lastIndex) return false;
+  return log.read(snap.index, snap.index)[0]!.term !== snap.term;
 }
 
 /** The commit index in `raft-commit`; 0 when the file is short (never written, or torn). */
