@@ -77,6 +77,7 @@ export async function startServer(
     checkpoint_interval_secs: config.checkpoint_interval_secs,
     log_segment_bytes_max: config.log_segment_bytes_max,
     log_inline_fsync_entries_max: config.log_inline_fsync_entries_max,
+    snapshot_sync_bytes_max: config.snapshot_sync_bytes_max,
     raft: { tick_ms: config.tick_ms, election_ticks: config.election_ticks, heartbeat_ticks: config.heartbeat_ticks },
     join_wait: config.join_wait,
     self: { address: member.transport?.address ?? '', identity: member.identity },
