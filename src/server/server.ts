@@ -118,6 +118,7 @@ export async function startServer(
   });
   versions.start();
   metrics.watchVersion(versions, () => (member.transport instanceof GrpcPeerTransport ? member.transport.counters.version_refused_calls : 0));
+  metrics.watchSnapshots(() => (member.transport instanceof GrpcPeerTransport ? member.transport.counters : undefined), { sync_bytes_max: config.snapshot_sync_bytes_max, stream_window_bytes: config.peer_stream_window_bytes });
   const txs = new Transactions(db, { idle_timeout_ms: config.transaction_idle_timeout_secs * 1000, open_max: config.transactions_max });
   // Index builds and checks are server-owned: taken up again here after a restart.
   const schema = startSchemaRuntime(db, {
