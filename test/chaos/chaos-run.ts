@@ -29,6 +29,10 @@ export interface ChaosOptions {
   readonly workload: 'rw' | 'cas';
   /** The whole run is abandoned past this (a wedged member must not hang a test or CI). */
   readonly run_ms_max: number;
+  /** The fault kinds drawn from; absent: the process faults, and the link faults over 2+ members. */
+  readonly faults?: readonly FaultKind[];
+  /** Extra flags for every member (e.g. small checkpoints, so members catch up by snapshot). */
+  readonly member_args?: readonly string[];
   readonly log?: (line: string) => void;
 }
 
@@ -60,7 +64,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const workload_random = prng(o.seed ^ 0x5eed5eed);
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'weft-chaos-'));
-  const cluster = await startChaosCluster(dir, o.members, log);
+  const cluster = await startChaosCluster(dir, o.members, log, { member_args: o.member_args ?? [] });
   let stopped = false;
   const guard = setTimeout(() => {
     log(`chaos: the run passed run_ms_max ${o.run_ms_max} ms; stopping every member`);
@@ -70,7 +74,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     if (o.members > 1 && !cluster.joined) {
       throw new Error(`a chaos run over ${o.members} members needs JoinNode on the leader, which this build does not serve; run with --members 1`);
     }
-    const kinds: FaultKind[] = [...process_faults, ...(o.members > 1 ? link_faults : [])];
+    const kinds: readonly FaultKind[] = o.faults ?? [...process_faults, ...(o.members > 1 ? link_faults : [])];
     const workload = new RegisterWorkload(
       Array.from({ length: o.registers }, (_, i) => `r${i}`),
       workload_random,
@@ -88,9 +92,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       const fault_ms = Math.floor(o.round_ms * (0.1 + 0.3 * random()));
       await sleep(calm_ms);
       log(`round ${round + 1}/${o.rounds}: ${describeFault(fault)} for ${fault_ms} ms`);
-      await inject(cluster, fault);
+      const injected = await inject(cluster, fault, log);
       await sleep(fault_ms);
-      await heal(cluster, fault);
+      await heal(cluster, injected);
       faults[fault.kind] = (faults[fault.kind] ?? 0) + 1;
       rounds_done++;
       await sleep(Math.max(0, o.round_ms - calm_ms - fault_ms));

@@ -76,6 +76,13 @@ export class Supervisor {
     return slot.process;
   }
 
+  /** Drops a member that is gone for good (removed from the group, its process ended) from the run. */
+  forget(node_id: number): void {
+    const slot = this.slot(node_id);
+    if (slot.state === 'running' || slot.state === 'paused') throw new Error(`member ${node_id} is still ${slot.state}`);
+    this.slots.delete(node_id);
+  }
+
   /** SIGTERM (after SIGCONT) to every member still there; resolves once all are gone. */
   async stopAll(): Promise<void> {
     await Promise.all(
