@@ -225,6 +225,34 @@ describe('snapshot files', () => {
     expect(readFileSync(receivedRef(again).path).equals(readFileSync(source))).toBe(true);
   });
 
+  it('across leaders: a new leader offering the very same checkpoint (same index, term, bytes and names) resumes the old leader\'s transfer; its own, different checkpoint starts from byte 0', async () => {
+    const old_dir = scratch();
+    const new_dir = scratch();
+    const follower_dir = scratch();
+    const incoming = join(follower_dir, 'snapshot-incoming');
+    const source = checkpointFile(old_dir, 1024 * 1024 + 7);
+    const follower = SnapshotFileStore.open(incoming, sync_bytes);
+    const cut = await transfer(SnapshotFileStore.open(join(old_dir, 'snapshot-incoming')), follower, source, { cut_after_chunks: 6 });
+    expect(cut.receipt).toBeUndefined();
+    // The new leader holds a byte-identical copy of that checkpoint under the same name.
+    const copy = checkpointFile(new_dir, 1024 * 1024 + 7);
+    const again = await transfer(SnapshotFileStore.open(join(new_dir, 'snapshot-incoming')), follower, copy);
+    expect(again.started_at).toBe(6 * chunk_bytes);
+    expect(readFileSync(receivedRef(again).path).equals(readFileSync(source))).toBe(true);
+
+    // Cut again; then a new leader whose checkpoint at that index differs in one byte (its own MVCC
+    // horizon, say): nothing of the old part is kept.
+    const source2 = checkpointFile(old_dir, 1024 * 1024 + 7);
+    await transfer(SnapshotFileStore.open(join(old_dir, 'snapshot-incoming')), follower, source2, { cut_after_chunks: 6, index: 950 });
+    const other = checkpointFile(new_dir, 1024 * 1024 + 7);
+    const bytes = readFileSync(other);
+    bytes[0] = bytes[0]! ^ 1;
+    writeFileSync(other, bytes);
+    const fresh_start = await transfer(SnapshotFileStore.open(join(new_dir, 'snapshot-incoming')), follower, other, { index: 950 });
+    expect(fresh_start.started_at).toBe(0);
+    expect(readFileSync(receivedRef(fresh_start).path).equals(bytes)).toBe(true);
+  });
+
   it('the sync schedule: first after snapshot_sync_bytes_first, each interval the bytes already durable, never more than the largest', () => {
     const mib = 1024 * 1024;
     const points = (max: number, total: number): number[] => {
