@@ -17,6 +17,8 @@ export type Fault =
   /** Whoever leads when the fault starts (none: nothing is done). */
   | { readonly kind: 'kill_leader' }
   | { readonly kind: 'pause_leader' }
+  /** Partition whoever leads from every other member, both ways: CheckQuorum must depose it. */
+  | { readonly kind: 'isolate_leader' }
   /** Decommission, wipe and join again under a new id and identity (group-faults.ts); healed by itself. */
   | { readonly kind: 'replace'; readonly node: number };
 
@@ -25,7 +27,7 @@ export type FaultKind = Fault['kind'];
 export const process_faults: readonly FaultKind[] = ['kill', 'pause', 'restart'];
 export const link_faults: readonly FaultKind[] = ['isolate', 'one_way', 'delay', 'drop_links'];
 /** Drawn only when a run names them (`--faults`): a default run's schedule stays what its seed always drew. */
-export const group_faults: readonly FaultKind[] = ['kill_leader', 'pause_leader', 'replace'];
+export const group_faults: readonly FaultKind[] = ['kill_leader', 'pause_leader', 'isolate_leader', 'replace'];
 export const all_faults: readonly FaultKind[] = [...process_faults, ...link_faults, ...group_faults];
 
 /** What an injected fault did, for its healing: a leader fault names the member it hit. */
@@ -51,6 +53,8 @@ export function describeFault(f: Fault): string {
       return 'kill -9 the leader, then restart it';
     case 'pause_leader':
       return 'SIGSTOP the leader, then SIGCONT';
+    case 'isolate_leader':
+      return 'partition the leader from every other member, both ways';
     case 'replace':
       return `replace member ${f.node}: decommission, wipe its data directory, join a new member there`;
     default:
@@ -73,6 +77,7 @@ export function drawFault(kinds: readonly FaultKind[], ids: readonly number[], r
       return { kind, node };
     case 'kill_leader':
     case 'pause_leader':
+    case 'isolate_leader':
       return { kind };
     case 'one_way':
       return { kind, from: node, to: pick(ids.filter((id) => id !== node)) };
@@ -98,7 +103,8 @@ export async function inject(cluster: ChaosCluster, f: Fault, log: (line: string
       await s.restart(f.node);
       return { fault: f };
     case 'kill_leader':
-    case 'pause_leader': {
+    case 'pause_leader':
+    case 'isolate_leader': {
       const leader = await findLeader(cluster);
       if (leader === undefined) {
         log('no leader found: nothing done');
@@ -106,7 +112,8 @@ export async function inject(cluster: ChaosCluster, f: Fault, log: (line: string
       }
       log(`the leader is member ${leader}`);
       if (f.kind === 'kill_leader') await s.kill(leader);
-      else s.pause(leader);
+      else if (f.kind === 'pause_leader') s.pause(leader);
+      else linkFault(cluster, { kind: 'isolate', node: leader });
       return { fault: f, hit: leader };
     }
     case 'replace':
@@ -156,6 +163,8 @@ export async function heal(cluster: ChaosCluster, injected: Injected): Promise<v
     case 'pause_leader':
       if (injected.hit !== undefined) cluster.supervisor.resume(injected.hit);
       return;
+    case 'isolate_leader':
+      return cluster.healLinks();
     case 'restart':
     case 'replace':
       return;
