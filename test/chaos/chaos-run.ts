@@ -6,6 +6,7 @@ import { checkLinearizable, type LinearizabilityResult } from '../sim/linearizab
 import { startChaosCluster } from './chaos-cluster.js';
 import { describeFault, drawFault, type FaultKind, heal, inject, link_faults, process_faults } from './faults.js';
 import { RegisterWorkload, type WorkloadCounts } from './register-workload.js';
+import { awaitConverged } from './group-faults.js';
 
 /**
  * One chaos run: a group of real member processes on loopback, a register workload through the
@@ -55,6 +56,8 @@ export interface ChaosReport {
   readonly operations: number;
   readonly duration_ms: number;
   readonly result: LinearizabilityResult;
+  /** Undefined when every member ended a voter, healthy and caught up; otherwise what the leader said (group-faults.ts). */
+  readonly not_converged: string | undefined;
 }
 
 export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
@@ -102,7 +105,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     await workload.stop();
     await workload.finalReads();
     const result = checkLinearizable(workload.history);
-    return { seed: o.seed, members: o.members, rounds_done, faults, counts: workload.counts, operations: workload.history.length, duration_ms: Date.now() - started, result };
+    const not_converged = o.members > 1 ? await awaitConverged(cluster) : undefined;
+    return { seed: o.seed, members: o.members, rounds_done, faults, counts: workload.counts, operations: workload.history.length, duration_ms: Date.now() - started, result, not_converged };
   } finally {
     clearTimeout(guard);
     await cluster.stop();

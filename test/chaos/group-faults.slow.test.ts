@@ -31,5 +31,6 @@ describe('chaos (group faults)', () => {
     expect(report.rounds_done).toBe(rounds);
     expect(report.counts.ok).toBeGreaterThan(0);
     expect(report.result).toEqual({ ok: true });
+    expect(report.not_converged).toBeUndefined();
   }, 300_000);
 });

@@ -89,3 +89,30 @@ export async function replaceMember(cluster: ChaosCluster, node: number, log: (l
     await new Promise((r) => setTimeout(r, 1_000));
   }
 }
+
+/** How long the group is given, after the last round, to show every member a voter and caught up. */
+export const converge_wait_ms = 120_000;
+
+/**
+ * After the faults: the leader must list exactly this run's members, every one a voter (no join left
+ * stuck as a learner), HEALTHY, and none behind the leader. Returns undefined once it does, or what
+ * the leader last said when the wait ran out (a member that never catches up is a failure, not noise).
+ */
+export async function awaitConverged(cluster: ChaosCluster, wait_ms = converge_wait_ms): Promise<string | undefined> {
+  const deadline = Date.now() + wait_ms;
+  let last = 'no leader found';
+  for (;;) {
+    const leader = await findLeader(cluster);
+    const view = leader === undefined ? undefined : await statusOf(cluster.rest(leader));
+    if (view !== undefined) {
+      const nodes = (view.nodes ?? []) as { nodeId: string; role: string; state?: string; lagEntries?: string }[];
+      const want = [...cluster.ids].sort((a, b) => a - b).join(',');
+      const got = nodes.map((n) => Number(n.nodeId)).sort((a, b) => a - b).join(',');
+      const lagging = nodes.filter((n) => n.role === 'NODE_ROLE_LEARNER' || (n.state ?? '') !== 'NODE_STATE_HEALTHY' || Number(n.lagEntries ?? '0') > 0);
+      if (got === want && lagging.length === 0) return undefined;
+      last = `leader ${leader!}: members [${got}] (want [${want}]), not caught up: ${JSON.stringify(lagging)}`;
+    }
+    if (Date.now() > deadline) return last;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}

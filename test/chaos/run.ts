@@ -67,13 +67,14 @@ async function main(): Promise<number> {
     ['compare-and-set refused', String(report.counts.cas_refused)],
     ['duration', `${(report.duration_ms / 1000).toFixed(1)} s`],
     ['linearizable', report.result.ok ? 'yes' : `NO (register ${report.result.key})`],
+    ['converged', report.not_converged === undefined ? 'yes' : `NO: ${report.not_converged}`],
   ];
   for (const [k, v] of rows) process.stdout.write(`${k.padEnd(28)} ${v}\n`);
   if (!report.result.ok) {
     process.stdout.write(`history of register ${report.result.key}:\n`);
     for (const op of report.result.ops) process.stdout.write(`  ${JSON.stringify(op)}\n`);
   }
-  return report.result.ok ? 0 : 1;
+  return report.result.ok && report.not_converged === undefined ? 0 : 1;
 }
 
 main().then(
