@@ -60,7 +60,7 @@ export async function startChaosCluster(dir: string, members: number, log: (line
   const key = (from: number, to: number): string => `${slot(from)}->${slot(to)}`;
   for (const from of ids) for (const to of ids) if (from !== to) links.set(key(from, to), await LinkProxy.start(peer(to)));
 
-  const supervisor = new Supervisor(log);
+  const supervisor = new Supervisor(log, join(dir, 'logs'));
   const stop = async (): Promise<void> => {
     await supervisor.stopAll();
     await Promise.all([...links.values()].map((l) => l.close()));

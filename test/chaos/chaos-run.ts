@@ -58,6 +58,8 @@ export interface ChaosReport {
   readonly result: LinearizabilityResult;
   /** Undefined when every member ended a voter, healthy and caught up; otherwise what the leader said (group-faults.ts). */
   readonly not_converged: string | undefined;
+  /** Where a failed run's data directories and member logs were kept; undefined when removed (it passed). */
+  readonly kept_dir: string | undefined;
 }
 
 export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
@@ -68,6 +70,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'weft-chaos-'));
   const cluster = await startChaosCluster(dir, o.members, log, { member_args: o.member_args ?? [] });
+  let failed = false;
   let stopped = false;
   const guard = setTimeout(() => {
     log(`chaos: the run passed run_ms_max ${o.run_ms_max} ms; stopping every member`);
@@ -106,10 +109,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     await workload.finalReads();
     const result = checkLinearizable(workload.history);
     const not_converged = o.members > 1 ? await awaitConverged(cluster) : undefined;
-    return { seed: o.seed, members: o.members, rounds_done, faults, counts: workload.counts, operations: workload.history.length, duration_ms: Date.now() - started, result, not_converged };
+    failed = !result.ok || not_converged !== undefined;
+    return { seed: o.seed, members: o.members, rounds_done, faults, counts: workload.counts, operations: workload.history.length, duration_ms: Date.now() - started, result, not_converged, kept_dir: failed ? dir : undefined };
   } finally {
     clearTimeout(guard);
     await cluster.stop();
-    rmSync(dir, { recursive: true, force: true });
+    // A failed run keeps its data directories and member logs for a look afterwards.
+    if (!failed) rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -68,6 +68,7 @@ async function main(): Promise<number> {
     ['duration', `${(report.duration_ms / 1000).toFixed(1)} s`],
     ['linearizable', report.result.ok ? 'yes' : `NO (register ${report.result.key})`],
     ['converged', report.not_converged === undefined ? 'yes' : `NO: ${report.not_converged}`],
+    ...(report.kept_dir !== undefined ? ([['kept for a look', `${report.kept_dir} (data directories, logs/member-<id>.log)`]] as [string, string][]) : []),
   ];
   for (const [k, v] of rows) process.stdout.write(`${k.padEnd(28)} ${v}\n`);
   if (!report.result.ok) {
