@@ -107,8 +107,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     }
     await workload.stop();
     await workload.finalReads();
-    const result = checkLinearizable(workload.history);
     const not_converged = o.members > 1 ? await awaitConverged(cluster) : undefined;
+    // The check blocks this process's event loop for as long as it searches, and the link proxies
+    // live here: the members are stopped first, so a long search cannot cut every link under them.
+    failed = true;
+    await cluster.stop();
+    const result = checkLinearizable(workload.history);
     failed = !result.ok || not_converged !== undefined;
     return { seed: o.seed, members: o.members, rounds_done, faults, counts: workload.counts, operations: workload.history.length, duration_ms: Date.now() - started, result, not_converged, kept_dir: failed ? dir : undefined };
   } finally {
