@@ -138,6 +138,23 @@ describe('disk Raft storage', () => {
     await again.close();
   });
 
+  it('a durability listener keeps hearing after a snapshot from the leader replaces the log: a member that installed one and later leads still counts its own fsyncs toward commits', async () => {
+    const dir = fresh();
+    const s = DiskStorage.open(dir, options());
+    const heard: number[] = [];
+    s.onDurable(({ journal }) => heard.push(journal));
+    await s.append(entries(1, 5, 1));
+    await s.sync();
+    expect(heard.at(-1)).toBe(5);
+    const meta = { index: 100, term: 4, conf_state: pair.conf_state };
+    s.recordSnapshot(meta, pair);
+    await s.installSnapshot(meta, pair);
+    await s.append(entries(101, 103, 4));
+    await s.sync();
+    expect(heard.at(-1)).toBe(103);
+    await s.close();
+  });
+
   it('a crash between recording a leader\'s snapshot and starting the log again: a log that diverged at the snapshot\'s index is not kept', async () => {
     const dir = fresh();
     const s = DiskStorage.open(dir, options());

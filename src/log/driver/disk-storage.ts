@@ -6,7 +6,7 @@ import { limitBytes, type Storage } from '../raft/storage.js';
 import type { ConfState, Entry, HardState, Snapshot, SnapshotMeta } from '../raft/types.js';
 import { EMPTY_HARD_STATE } from '../raft/types.js';
 import { writeFileAtomic } from '../storage/atomic-file.js';
-import { SegmentLog, type SegmentLogOptions } from '../storage/segment-log.js';
+import { type DurabilityListener, SegmentLog, type SegmentLogOptions } from '../storage/segment-log.js';
 import { EMPTY_MEMBERSHIP, type MembershipSnapshot } from './membership.js';
 import { decodeStored, encodeStored } from './stored-entry.js';
 
@@ -58,6 +58,8 @@ export class DiskStorage implements Storage {
    */
   private recent: Entry[] = [];
   private recentBytes = 0;
+  /** Told of every fsync, of whichever log is current: a snapshot from the leader replaces the log object. */
+  private readonly durableListeners: DurabilityListener[] = [];
   /** The open `raft-commit` file. */
   private readonly commitFd: number;
   private readonly commitBuf = Buffer.alloc(8);
@@ -183,6 +185,17 @@ export class DiskStorage implements Storage {
   }
 
   /**
+   * Listens to the log's durability watermarks, across the log's replacement by an installed
+   * snapshot. A listener registered on `segmentLog` itself went quiet at the first install: a member
+   * that later led never counted its own fsyncs toward a commit (leader_self_ack 'on_persist'), so a
+   * group of two voters stopped committing.
+   */
+  onDurable(listener: DurabilityListener): void {
+    this.durableListeners.push(listener);
+    this.log.onDurable(listener);
+  }
+
+  /**
    * Appends entries from a Ready, first cutting any stored suffix they replace. Entries at or
    * below the snapshot are committed and equal to what the snapshot holds; they are skipped.
    */
@@ -295,6 +308,7 @@ export class DiskStorage implements Storage {
     this.snap = file;
     await this.log.close();
     this.log = resetLog(this.dir, undefined, this.options.segment, meta.index + 1);
+    for (const listener of this.durableListeners) this.log.onDurable(listener);
     this.recent = [];
     this.recentBytes = 0;
     this.terms = [];

@@ -152,7 +152,7 @@ export class LogDriver {
       },
       storage,
     );
-    storage.segmentLog.onDurable(({ journal }) => {
+    storage.onDurable(({ journal }) => {
       this.node.persisted(journal);
       this.kick();
     });
