@@ -57,6 +57,10 @@ export interface ServerConfig {
   readonly shutdown_drain_ms: number;
   /** Deadline of a Cypher statement whose call sets none, in ms; 0 for none. */
   readonly statement_timeout_ms: number;
+  /** Largest interval between fsyncs of a snapshot being received; the first comes after 1 MiB, then they double up to this (docs/cluster.md). */
+  readonly snapshot_sync_bytes_max: number;
+  /** HTTP/2 flow-control window of every peer stream and connection: a stream moves at most this per round trip. */
+  readonly peer_stream_window_bytes: number;
   /** Cypher statements running at once on the member; one more is refused (TOO_MANY_RUNNING_STATEMENTS). */
   readonly statement_running_max: number;
   /** What one statement's (or transaction's) write set may hold, in MiB at WRITE_ENTRY_BYTES per entity; a call cannot raise it. */
@@ -122,6 +126,8 @@ export const defaultConfig: ServerConfig = {
   log_follower_inline_fsync_entries_max: 1,
   shutdown_drain_ms: 10_000,
   statement_timeout_ms: 300_000,
+  snapshot_sync_bytes_max: 16 * 1024 * 1024,
+  peer_stream_window_bytes: 16 * 1024 * 1024,
   statement_running_max: 64,
   write_set_limit_mb: 512,
   blob_chunk_writes_in_flight_max: 8,
@@ -169,6 +175,9 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   ttl_sweep_ms: [10, 86_400_000],
   ttl_expire_batch_max: [1, 100_000],
   engine_format_override: [0, 1_000_000],
+  snapshot_sync_bytes_max: [64 * 1024, 1024 * 1024 * 1024],
+  // HTTP/2 allows windows of 64 KiB (its default) to 2^31 - 1 bytes.
+  peer_stream_window_bytes: [64 * 1024, 2 ** 31 - 1],
 };
 
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {

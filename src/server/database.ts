@@ -36,6 +36,8 @@ export interface DatabaseOptions {
   readonly log_inline_fsync_entries_max?: number;
   /** See SegmentLogOptions.follower_inline_fsync_entries_max; absent: 0. */
   readonly log_follower_inline_fsync_entries_max?: number;
+  /** Largest interval between fsyncs of a snapshot being received (snapshot-file-store.ts). */
+  readonly snapshot_sync_bytes_max?: number;
   /** What kept label lists and their columns may hold, in MiB (`scan_cache_mb`); absent: the store's default. */
   readonly scan_cache_mb?: number;
   readonly clock?: PhysicalClock;
@@ -167,6 +169,7 @@ export class Database {
         join_wait: options.join_wait ?? false,
         self: { node_id: options.node_id, address: options.self?.address ?? '', identity: options.self?.identity ?? '' },
         ...(options.transport !== undefined ? { transport: options.transport } : {}),
+        ...(options.snapshot_sync_bytes_max !== undefined ? { snapshot_sync_bytes_max: options.snapshot_sync_bytes_max } : {}),
       });
       assert(log.firstIndex <= sm.committedIndex + 1, `the log starts at ${log.firstIndex}, after checkpoint ${sm.committedIndex}`);
       if (options.scan_cache_mb !== undefined) sm.graph.scanCache.limit_bytes = options.scan_cache_mb * 1024 * 1024;

@@ -6,6 +6,7 @@ import type { PlanCacheStats } from '../query/engine.js';
 import type { StatementGate } from './statement-gate.js';
 import { searchIndexTotals, vectorIndexBytes } from './index-builds/vector-budget.js';
 import type { TtlSweeper } from './computed/ttl-sweeper.js';
+import type { PeerTransportCounters } from '../log/transport/grpc-peer-transport.js';
 
 /**
  * The member's Prometheus metrics: SPEC 9's version metrics (prefix `graphdb_`), call counts and
@@ -73,6 +74,44 @@ export class ServerMetrics {
   /** Raft frames this member wrote to its peers: with the log's counters, frames per write (bench/cluster-write.ts). */
   watchPeerFrames(sent: () => number): void {
     this.mirrored.push([this.registry.gauge({ name: 'graphdb_raft_frames_sent', help: 'Raft frames written to peers since start.' }), sent]);
+  }
+
+  /**
+   * Snapshot transfers through the peer transport (docs/cluster.md, Snapshots from file to file), read
+   * from its counters when scraped (none on a member without a peer transport), and the settings that
+   * bound them.
+   */
+  watchSnapshots(counters: () => PeerTransportCounters | undefined, settings: { readonly sync_bytes_max: number; readonly stream_window_bytes: number }): void {
+    const counter = (name: string, help: string, read: (c: PeerTransportCounters) => number): void => {
+      const metric = this.registry.counter({ name, help });
+      this.scrapeHooks.push(() => {
+        const c = counters();
+        if (c !== undefined) metric.inc({}, read(c) - metric.get({}));
+      });
+    };
+    counter('graphdb_snapshot_sends_total', 'Snapshot sends this member started as leader.', (c) => c.snapshots_sent);
+    counter('graphdb_snapshot_sends_delivered_total', 'Snapshot sends whose receiver handed the whole snapshot to Raft.', (c) => c.snapshots_delivered);
+    counter('graphdb_snapshot_sends_resumed_total', 'Snapshot sends that resumed after the part the receiver already held.', (c) => c.snapshots_resumed);
+    counter('graphdb_snapshot_sent_bytes_total', 'Snapshot data bytes written to peer streams.', (c) => c.snapshot_bytes_sent);
+    counter('graphdb_snapshot_resumed_bytes_total', 'Snapshot data bytes not sent again because the receiver held them.', (c) => c.snapshot_bytes_not_resent);
+    counter('graphdb_snapshot_received_bytes_total', 'Snapshot data bytes received and written to disk.', (c) => c.snapshot_bytes_received);
+    const receives = this.registry.counter({ name: 'graphdb_snapshot_receives_total', help: 'Snapshot streams received, by how each ended.', label_names: ['outcome'] });
+    this.scrapeHooks.push(() => {
+      const c = counters();
+      if (c === undefined) return;
+      const by_outcome: [string, number][] = [
+        ['complete', c.snapshots_received],
+        ['refused', c.snapshot_receives_refused],
+        ['broken', c.snapshot_receives_broken],
+        ['resume_offered', c.snapshot_resumes_offered],
+      ];
+      for (const [outcome, n] of by_outcome) receives.inc({ outcome }, n - receives.get({ outcome }));
+    });
+    const gauge = (name: string, help: string, value: number): void => {
+      this.mirrored.push([this.registry.gauge({ name, help }), () => value]);
+    };
+    gauge('graphdb_snapshot_sync_interval_max_bytes', 'Largest interval between fsyncs of a snapshot being received (setting snapshot_sync_bytes_max).', settings.sync_bytes_max);
+    gauge('graphdb_peer_stream_window_bytes', 'HTTP/2 flow-control window of every peer stream and connection (setting peer_stream_window_bytes).', settings.stream_window_bytes);
   }
 
   /** TTL expiry figures read from the sweeper when scraped. */

@@ -20,6 +20,7 @@ export function peerTransportOptions(config: ServerConfig, admission: AdmissionM
     tls,
     admission,
     dial_overrides: parseDialOverrides(config.peer_dial_overrides),
+    limits: { stream_window_bytes: config.peer_stream_window_bytes },
     ...(log !== undefined ? { log } : {}),
     ...(version !== undefined ? { version } : {}),
   };

@@ -78,6 +78,7 @@ export async function startServer(
     log_segment_bytes_max: config.log_segment_bytes_max,
     log_inline_fsync_entries_max: config.log_inline_fsync_entries_max,
     log_follower_inline_fsync_entries_max: config.log_follower_inline_fsync_entries_max,
+    snapshot_sync_bytes_max: config.snapshot_sync_bytes_max,
     raft: { tick_ms: config.tick_ms, election_ticks: config.election_ticks, heartbeat_ticks: config.heartbeat_ticks },
     join_wait: config.join_wait,
     self: { address: member.transport?.address ?? '', identity: member.identity },
@@ -119,6 +120,7 @@ export async function startServer(
   versions.start();
   metrics.watchVersion(versions, () => (member.transport instanceof GrpcPeerTransport ? member.transport.counters.version_refused_calls : 0));
   metrics.watchPeerFrames(() => (member.transport instanceof GrpcPeerTransport ? member.transport.counters.raft_frames_sent : 0));
+  metrics.watchSnapshots(() => (member.transport instanceof GrpcPeerTransport ? member.transport.counters : undefined), { sync_bytes_max: config.snapshot_sync_bytes_max, stream_window_bytes: config.peer_stream_window_bytes });
   const txs = new Transactions(db, { idle_timeout_ms: config.transaction_idle_timeout_secs * 1000, open_max: config.transactions_max });
   // Index builds and checks are server-owned: taken up again here after a restart.
   const schema = startSchemaRuntime(db, {

@@ -6,6 +6,7 @@ import { checkLinearizable, type LinearizabilityResult } from '../sim/linearizab
 import { startChaosCluster } from './chaos-cluster.js';
 import { describeFault, drawFault, type FaultKind, heal, inject, link_faults, process_faults } from './faults.js';
 import { RegisterWorkload, type WorkloadCounts } from './register-workload.js';
+import { awaitConverged } from './group-faults.js';
 
 /**
  * One chaos run: a group of real member processes on loopback, a register workload through the
@@ -29,6 +30,10 @@ export interface ChaosOptions {
   readonly workload: 'rw' | 'cas';
   /** The whole run is abandoned past this (a wedged member must not hang a test or CI). */
   readonly run_ms_max: number;
+  /** The fault kinds drawn from; absent: the process faults, and the link faults over 2+ members. */
+  readonly faults?: readonly FaultKind[];
+  /** Extra flags for every member (e.g. small checkpoints, so members catch up by snapshot). */
+  readonly member_args?: readonly string[];
   readonly log?: (line: string) => void;
 }
 
@@ -51,6 +56,10 @@ export interface ChaosReport {
   readonly operations: number;
   readonly duration_ms: number;
   readonly result: LinearizabilityResult;
+  /** Undefined when every member ended a voter, healthy and caught up; otherwise what the leader said (group-faults.ts). */
+  readonly not_converged: string | undefined;
+  /** Where a failed run's data directories and member logs were kept; undefined when removed (it passed). */
+  readonly kept_dir: string | undefined;
 }
 
 export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
@@ -60,7 +69,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const workload_random = prng(o.seed ^ 0x5eed5eed);
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'weft-chaos-'));
-  const cluster = await startChaosCluster(dir, o.members, log);
+  const cluster = await startChaosCluster(dir, o.members, log, { member_args: o.member_args ?? [] });
+  let failed = false;
   let stopped = false;
   const guard = setTimeout(() => {
     log(`chaos: the run passed run_ms_max ${o.run_ms_max} ms; stopping every member`);
@@ -70,7 +80,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     if (o.members > 1 && !cluster.joined) {
       throw new Error(`a chaos run over ${o.members} members needs JoinNode on the leader, which this build does not serve; run with --members 1`);
     }
-    const kinds: FaultKind[] = [...process_faults, ...(o.members > 1 ? link_faults : [])];
+    const kinds: readonly FaultKind[] = o.faults ?? [...process_faults, ...(o.members > 1 ? link_faults : [])];
     const workload = new RegisterWorkload(
       Array.from({ length: o.registers }, (_, i) => `r${i}`),
       workload_random,
@@ -88,20 +98,27 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       const fault_ms = Math.floor(o.round_ms * (0.1 + 0.3 * random()));
       await sleep(calm_ms);
       log(`round ${round + 1}/${o.rounds}: ${describeFault(fault)} for ${fault_ms} ms`);
-      await inject(cluster, fault);
+      const injected = await inject(cluster, fault, log);
       await sleep(fault_ms);
-      await heal(cluster, fault);
+      await heal(cluster, injected);
       faults[fault.kind] = (faults[fault.kind] ?? 0) + 1;
       rounds_done++;
       await sleep(Math.max(0, o.round_ms - calm_ms - fault_ms));
     }
     await workload.stop();
     await workload.finalReads();
+    const not_converged = o.members > 1 ? await awaitConverged(cluster) : undefined;
+    // The check blocks this process's event loop for as long as it searches, and the link proxies
+    // live here: the members are stopped first, so a long search cannot cut every link under them.
+    failed = true;
+    await cluster.stop();
     const result = checkLinearizable(workload.history);
-    return { seed: o.seed, members: o.members, rounds_done, faults, counts: workload.counts, operations: workload.history.length, duration_ms: Date.now() - started, result };
+    failed = !result.ok || not_converged !== undefined;
+    return { seed: o.seed, members: o.members, rounds_done, faults, counts: workload.counts, operations: workload.history.length, duration_ms: Date.now() - started, result, not_converged, kept_dir: failed ? dir : undefined };
   } finally {
     clearTimeout(guard);
     await cluster.stop();
-    rmSync(dir, { recursive: true, force: true });
+    // A failed run keeps its data directories and member logs for a look afterwards.
+    if (!failed) rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,6 @@
 import { assertNever } from '../../src/common/assert.js';
 import type { ChaosCluster } from './chaos-cluster.js';
+import { findLeader, replaceMember } from './group-faults.js';
 
 /**
  * The faults a chaos round can inject, each with how it is healed. Which ones a run draws from depends
@@ -12,12 +13,25 @@ export type Fault =
   | { readonly kind: 'isolate'; readonly node: number }
   | { readonly kind: 'one_way'; readonly from: number; readonly to: number }
   | { readonly kind: 'delay'; readonly ms: number }
-  | { readonly kind: 'drop_links'; readonly node: number };
+  | { readonly kind: 'drop_links'; readonly node: number }
+  /** Whoever leads when the fault starts (none: nothing is done). */
+  | { readonly kind: 'kill_leader' }
+  | { readonly kind: 'pause_leader' }
+  /** Partition whoever leads from every other member, both ways: CheckQuorum must depose it. */
+  | { readonly kind: 'isolate_leader' }
+  /** Decommission, wipe and join again under a new id and identity (group-faults.ts); healed by itself. */
+  | { readonly kind: 'replace'; readonly node: number };
 
 export type FaultKind = Fault['kind'];
 
 export const process_faults: readonly FaultKind[] = ['kill', 'pause', 'restart'];
 export const link_faults: readonly FaultKind[] = ['isolate', 'one_way', 'delay', 'drop_links'];
+/** Drawn only when a run names them (`--faults`): a default run's schedule stays what its seed always drew. */
+export const group_faults: readonly FaultKind[] = ['kill_leader', 'pause_leader', 'isolate_leader', 'replace'];
+export const all_faults: readonly FaultKind[] = [...process_faults, ...link_faults, ...group_faults];
+
+/** What an injected fault did, for its healing: a leader fault names the member it hit. */
+export type Injected = { readonly fault: Fault; readonly hit?: number };
 
 export function describeFault(f: Fault): string {
   switch (f.kind) {
@@ -35,6 +49,14 @@ export function describeFault(f: Fault): string {
       return `delay every link by ${f.ms} ms`;
     case 'drop_links':
       return `reset every link of member ${f.node}`;
+    case 'kill_leader':
+      return 'kill -9 the leader, then restart it';
+    case 'pause_leader':
+      return 'SIGSTOP the leader, then SIGCONT';
+    case 'isolate_leader':
+      return 'partition the leader from every other member, both ways';
+    case 'replace':
+      return `replace member ${f.node}: decommission, wipe its data directory, join a new member there`;
     default:
       return assertNever(f, 'fault');
   }
@@ -51,7 +73,12 @@ export function drawFault(kinds: readonly FaultKind[], ids: readonly number[], r
     case 'restart':
     case 'isolate':
     case 'drop_links':
+    case 'replace':
       return { kind, node };
+    case 'kill_leader':
+    case 'pause_leader':
+    case 'isolate_leader':
+      return { kind };
     case 'one_way':
       return { kind, from: node, to: pick(ids.filter((id) => id !== node)) };
     case 'delay':
@@ -63,16 +90,43 @@ export function drawFault(kinds: readonly FaultKind[], ids: readonly number[], r
 
 const others = (cluster: ChaosCluster, node: number): number[] => cluster.ids.filter((id) => id !== node);
 
-export async function inject(cluster: ChaosCluster, f: Fault): Promise<void> {
+export async function inject(cluster: ChaosCluster, f: Fault, log: (line: string) => void): Promise<Injected> {
   const s = cluster.supervisor;
   switch (f.kind) {
     case 'kill':
-      return s.kill(f.node);
+      await s.kill(f.node);
+      return { fault: f };
     case 'pause':
-      return s.pause(f.node);
+      s.pause(f.node);
+      return { fault: f };
     case 'restart':
       await s.restart(f.node);
-      return;
+      return { fault: f };
+    case 'kill_leader':
+    case 'pause_leader':
+    case 'isolate_leader': {
+      const leader = await findLeader(cluster);
+      if (leader === undefined) {
+        log('no leader found: nothing done');
+        return { fault: f };
+      }
+      log(`the leader is member ${leader}`);
+      if (f.kind === 'kill_leader') await s.kill(leader);
+      else if (f.kind === 'pause_leader') s.pause(leader);
+      else linkFault(cluster, { kind: 'isolate', node: leader });
+      return { fault: f, hit: leader };
+    }
+    case 'replace':
+      log(await replaceMember(cluster, f.node, log));
+      return { fault: f };
+    default:
+      linkFault(cluster, f);
+      return { fault: f };
+  }
+}
+
+function linkFault(cluster: ChaosCluster, f: Extract<Fault, { kind: 'isolate' | 'one_way' | 'delay' | 'drop_links' }>): void {
+  switch (f.kind) {
     case 'isolate':
       return cluster.setLinks(
         others(cluster, f.node).flatMap((o) => [[f.node, o] as const, [o, f.node] as const]),
@@ -95,14 +149,24 @@ export async function inject(cluster: ChaosCluster, f: Fault): Promise<void> {
   }
 }
 
-export async function heal(cluster: ChaosCluster, f: Fault): Promise<void> {
+export async function heal(cluster: ChaosCluster, injected: Injected): Promise<void> {
+  const f = injected.fault;
   switch (f.kind) {
     case 'kill':
       await cluster.supervisor.restart(f.node);
       return;
     case 'pause':
       return cluster.supervisor.resume(f.node);
+    case 'kill_leader':
+      if (injected.hit !== undefined) await cluster.supervisor.restart(injected.hit);
+      return;
+    case 'pause_leader':
+      if (injected.hit !== undefined) cluster.supervisor.resume(injected.hit);
+      return;
+    case 'isolate_leader':
+      return cluster.healLinks();
     case 'restart':
+    case 'replace':
       return;
     case 'isolate':
     case 'one_way':

@@ -1,3 +1,5 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { type MemberProcess, type MemberProcessSpec, startMemberProcess } from '../../src/cli/member-process.js';
 
 /**
@@ -23,7 +25,18 @@ export const member_restart_wait_ms = 120_000;
 export class Supervisor {
   private readonly slots = new Map<number, Slot>();
 
-  constructor(private readonly log: (line: string) => void = () => {}) {}
+  /** `logs_dir`: each member's output is appended to `member-<id>.log` there as each of its processes ends. */
+  constructor(
+    private readonly log: (line: string) => void = () => {},
+    private readonly logs_dir?: string,
+  ) {}
+
+  /** Appends what a member's process printed to its log file (once, as the process is left behind). */
+  private keepOutput(node_id: number, process: MemberProcess): void {
+    if (this.logs_dir === undefined) return;
+    mkdirSync(this.logs_dir, { recursive: true });
+    appendFileSync(join(this.logs_dir, `member-${node_id}.log`), `--- pid ${process.pid}\n${process.output()}\n`);
+  }
 
   async start(spec: MemberProcessSpec): Promise<MemberProcess> {
     const process = await startMemberProcess(spec);
@@ -48,6 +61,7 @@ export class Supervisor {
   async kill(node_id: number): Promise<void> {
     const slot = this.slot(node_id);
     await slot.process.kill();
+    this.keepOutput(node_id, slot.process);
     slot.state = 'killed';
     this.log(`member ${node_id}: killed (SIGKILL, pid ${slot.process.pid})`);
   }
@@ -69,18 +83,31 @@ export class Supervisor {
   /** Starts a killed or stopped member again on its data directory and ports; a running one is stopped first. */
   async restart(node_id: number): Promise<MemberProcess> {
     const slot = this.slot(node_id);
-    if (slot.state === 'running' || slot.state === 'paused') await slot.process.stop();
+    if (slot.state === 'running' || slot.state === 'paused') {
+      await slot.process.stop();
+      this.keepOutput(node_id, slot.process);
+    }
     slot.process = await startMemberProcess(slot.spec, member_restart_wait_ms);
     slot.state = 'running';
     this.log(`member ${node_id}: restarted, pid ${slot.process.pid}`);
     return slot.process;
   }
 
+  /** Drops a member that is gone for good (removed from the group, its process ended) from the run. */
+  forget(node_id: number): void {
+    const slot = this.slot(node_id);
+    if (slot.state === 'running' || slot.state === 'paused') throw new Error(`member ${node_id} is still ${slot.state}`);
+    this.slots.delete(node_id);
+  }
+
   /** SIGTERM (after SIGCONT) to every member still there; resolves once all are gone. */
   async stopAll(): Promise<void> {
     await Promise.all(
       [...this.slots.values()].map(async (slot) => {
-        if (slot.state === 'running' || slot.state === 'paused') await slot.process.stop();
+        if (slot.state === 'running' || slot.state === 'paused') {
+          await slot.process.stop();
+          this.keepOutput(slot.spec.node_id, slot.process);
+        }
         slot.state = 'stopped';
       }),
     );

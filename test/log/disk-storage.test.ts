@@ -137,4 +137,50 @@ describe('disk Raft storage', () => {
     expect(again.initialState().hard_state.commit).toBe(100);
     await again.close();
   });
+
+  it('a durability listener keeps hearing after a snapshot from the leader replaces the log: a member that installed one and later leads still counts its own fsyncs toward commits', async () => {
+    const dir = fresh();
+    const s = DiskStorage.open(dir, options());
+    const heard: number[] = [];
+    s.onDurable(({ journal }) => heard.push(journal));
+    await s.append(entries(1, 5, 1));
+    await s.sync();
+    expect(heard.at(-1)).toBe(5);
+    const meta = { index: 100, term: 4, conf_state: pair.conf_state };
+    s.recordSnapshot(meta, pair);
+    await s.installSnapshot(meta, pair);
+    await s.append(entries(101, 103, 4));
+    await s.sync();
+    expect(heard.at(-1)).toBe(103);
+    await s.close();
+  });
+
+  it('a crash between recording a leader\'s snapshot and starting the log again: a log that diverged at the snapshot\'s index is not kept', async () => {
+    const dir = fresh();
+    const s = DiskStorage.open(dir, options());
+    // Entries of a deposed leader's term 1 reach past the snapshot the new leader sends (index 20, term 3).
+    await s.append(entries(1, 40, 1));
+    await s.sync();
+    const meta = { index: 20, term: 3, conf_state: pair.conf_state };
+    s.recordSnapshot(meta, pair);
+    // kill -9 here: the checkpoint is in place, the log is still the old one.
+    await s.close();
+    const again = DiskStorage.open(dir, options(20));
+    // Nothing at or below 20 may be read as the group's entries: they are not the committed ones.
+    expect([again.firstIndex(), again.lastIndex(), again.term(20)]).toEqual([21, 20, 3]);
+    await again.close();
+  });
+
+  it('the same crash with a log that agrees at the snapshot\'s index keeps the log: what follows is settled by the leader\'s appends', async () => {
+    const dir = fresh();
+    const s = DiskStorage.open(dir, options());
+    await s.append([...entries(1, 20, 3), ...entries(21, 40, 4)]);
+    await s.sync();
+    const meta = { index: 20, term: 3, conf_state: pair.conf_state };
+    s.recordSnapshot(meta, pair);
+    await s.close();
+    const again = DiskStorage.open(dir, options(20));
+    expect([again.lastIndex(), again.term(20), again.term(30)]).toEqual([40, 3, 4]);
+    await again.close();
+  });
 });

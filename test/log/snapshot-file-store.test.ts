@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeSnapshotRef, encodeSnapshotRef, type SnapshotRef } from '../../src/log/driver/shipped-snapshot.js';
-import { SnapshotFileStore } from '../../src/log/driver/snapshot-file-store.js';
+import { nextSyncGap, SnapshotFileStore } from '../../src/log/driver/snapshot-file-store.js';
 import type { MembershipSnapshot } from '../../src/log/driver/membership.js';
 import type { SnapshotChunk } from '../../src/log/transport/peer-wire.js';
 import { type SnapshotReceipt, SnapshotReceiver } from '../../src/log/transport/snapshot-stream.js';
@@ -199,6 +199,70 @@ describe('snapshot files', () => {
     // Synced after chunks 2 and 4: chunk 5 was written but never recorded durable.
     expect(again.started_at).toBe(4 * chunk_bytes);
     expect(readFileSync(receivedRef(again).path).equals(readFileSync(source))).toBe(true);
+  });
+
+  it('a learner killed in the first megabytes of a transfer still resumes: durable progress is recorded early, then at doubling intervals up to the largest', async () => {
+    const leader_dir = scratch();
+    const follower_dir = scratch();
+    const incoming = join(follower_dir, 'snapshot-incoming');
+    const source = checkpointFile(leader_dir, 4 * 1024 * 1024 + 9);
+    const leader = SnapshotFileStore.open(join(leader_dir, 'snapshot-incoming'));
+    // The default schedule: the largest interval (16 MiB) is far more than this whole transfer.
+    const before = SnapshotFileStore.open(incoming);
+    const out = (await leader.openOutgoing(encodeSnapshotRef({ membership, path: source })))!;
+    const receiver = new SnapshotReceiver(2, before, Number.MAX_SAFE_INTEGER);
+    const head = { message: { type: 'snap' as const, from: 1, to: 2, term: 3, snapshot: { meta: { index: 900, term: 3, conf_state: membership.conf_state } } }, data_bytes: out.data_bytes, ref: out.ref, data_crc: out.data_crc, offset: 0 };
+    // 3.5 MiB arrive, then kill -9: neither suspended nor finished.
+    const chunks = (7 * 1024 * 1024) / 2 / chunk_bytes;
+    for (let i = 0; i < chunks; i++) {
+      const data = await out.read(i * chunk_bytes, chunk_bytes);
+      expect((await receiver.add({ from: 1, from_address: 'x', ...(i === 0 ? { head } : {}), data, crc: crc32(data) })).kind).toBe('taken');
+    }
+    await out.close();
+    const again = await transfer(leader, SnapshotFileStore.open(incoming), source);
+    // Durable after the first 1 MiB, then 2 MiB: the resume repeats 1.5 MiB, not 3.5.
+    expect(again.started_at).toBe(2 * 1024 * 1024);
+    expect(readFileSync(receivedRef(again).path).equals(readFileSync(source))).toBe(true);
+  });
+
+  it('across leaders: a new leader offering the very same checkpoint (same index, term, bytes and names) resumes the old leader\'s transfer; its own, different checkpoint starts from byte 0', async () => {
+    const old_dir = scratch();
+    const new_dir = scratch();
+    const follower_dir = scratch();
+    const incoming = join(follower_dir, 'snapshot-incoming');
+    const source = checkpointFile(old_dir, 1024 * 1024 + 7);
+    const follower = SnapshotFileStore.open(incoming, sync_bytes);
+    const cut = await transfer(SnapshotFileStore.open(join(old_dir, 'snapshot-incoming')), follower, source, { cut_after_chunks: 6 });
+    expect(cut.receipt).toBeUndefined();
+    // The new leader holds a byte-identical copy of that checkpoint under the same name.
+    const copy = checkpointFile(new_dir, 1024 * 1024 + 7);
+    const again = await transfer(SnapshotFileStore.open(join(new_dir, 'snapshot-incoming')), follower, copy);
+    expect(again.started_at).toBe(6 * chunk_bytes);
+    expect(readFileSync(receivedRef(again).path).equals(readFileSync(source))).toBe(true);
+
+    // Cut again; then a new leader whose checkpoint at that index differs in one byte (its own MVCC
+    // horizon, say): nothing of the old part is kept.
+    const source2 = checkpointFile(old_dir, 1024 * 1024 + 7);
+    await transfer(SnapshotFileStore.open(join(old_dir, 'snapshot-incoming')), follower, source2, { cut_after_chunks: 6, index: 950 });
+    const other = checkpointFile(new_dir, 1024 * 1024 + 7);
+    const bytes = readFileSync(other);
+    bytes[0] = bytes[0]! ^ 1;
+    writeFileSync(other, bytes);
+    const fresh_start = await transfer(SnapshotFileStore.open(join(new_dir, 'snapshot-incoming')), follower, other, { index: 950 });
+    expect(fresh_start.started_at).toBe(0);
+    expect(readFileSync(receivedRef(fresh_start).path).equals(bytes)).toBe(true);
+  });
+
+  it('the sync schedule: first after snapshot_sync_bytes_first, each interval the bytes already durable, never more than the largest', () => {
+    const mib = 1024 * 1024;
+    const points = (max: number, total: number): number[] => {
+      const out: number[] = [];
+      for (let durable = 0; durable + nextSyncGap(durable, max) <= total; ) out.push((durable += nextSyncGap(durable, max)) / mib);
+      return out;
+    };
+    expect(points(16 * mib, 80 * mib)).toEqual([1, 2, 4, 8, 16, 32, 48, 64, 80]);
+    // A largest interval below the first: every interval is the largest.
+    expect(points(mib / 2, 2 * mib)).toEqual([0.5, 1, 1.5, 2]);
   });
 
   it('a different snapshot offered after a cut discards the partial one, and a durable part that fails its CRC is not resumed', async () => {

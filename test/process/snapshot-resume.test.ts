@@ -8,6 +8,7 @@ import { freeLoopbackPort, type MemberProcess, startMemberProcess } from '../../
 import { LinkProxy } from '../chaos/link-proxy.js';
 import { fillEmbedded } from '../support/embedded-fill.js';
 import { groupStatus, rest, until } from '../support/group-rest.js';
+import { metricNameProblems, sample, scrape } from '../support/metrics-text.js';
 
 /**
  * A snapshot transfer cut by the link and by a restart of the learner resumes where the learner's
@@ -89,6 +90,18 @@ describe('a snapshot transfer resumes after a cut link and a restarted learner',
       expect(after_heal).toBeLessThan(snapshot_bytes);
       expect(await nodeCount(learner, 'READ_PREFERENCE_SECONDARY')).toBe(entries);
       expect(readdirSync(join(dir, 'member-2', 'snapshot-incoming'))).toEqual([]);
+      // /metrics tells the same story: the leader's resumed send, delivered; the restarted learner's
+      // probe answered with where to resume, then the rest received whole.
+      const sent = await scrape(leader.ops);
+      const received = await scrape(learner.ops);
+      expect(sample(sent, 'graphdb_snapshot_sends_resumed_total')).toBeGreaterThanOrEqual(1);
+      expect(sample(sent, 'graphdb_snapshot_sends_delivered_total')).toBeGreaterThanOrEqual(1);
+      expect(sample(sent, 'graphdb_snapshot_resumed_bytes_total')).toBeGreaterThanOrEqual(held);
+      expect(sample(received, 'graphdb_snapshot_receives_total{outcome="resume_offered"}')).toBeGreaterThanOrEqual(1);
+      expect(sample(received, 'graphdb_snapshot_receives_total{outcome="complete"}')).toBe(1);
+      expect(sample(received, 'graphdb_snapshot_received_bytes_total')).toBeLessThanOrEqual(snapshot_bytes - held);
+      expect(sample(received, 'graphdb_snapshot_sync_interval_max_bytes')).toBe(16 * 1024 * 1024);
+      expect(metricNameProblems(sent)).toEqual([]);
     } finally {
       await learner.stop();
       await cluster.stop();

@@ -239,6 +239,7 @@ describe('peer transport: mutual TLS between members', () => {
         refused: () => {},
         stamp: () => ({ pair: server_pair, deployment: '' }),
         versionRefused: () => {},
+        snapshotReceiving: () => {},
       }),
     );
     const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
@@ -323,6 +324,16 @@ describe('peer transport: mutual TLS between members', () => {
       }
       expect(a.transport.counters.snapshots_resumed).toBe(1);
       expect(a.transport.counters.snapshot_bytes_not_resent).toBeGreaterThan(0);
+      // The counters /metrics exports: every send started and its outcome on the sender, every stream's end on the receiver.
+      const data_bytes = 4 * 1024 * 1024 + 3;
+      expect(a.transport.counters.snapshots_sent).toBe(a.snapshots.length);
+      expect(a.transport.counters.snapshots_delivered).toBe(1);
+      expect(a.transport.counters.snapshot_bytes_sent).toBeGreaterThanOrEqual(data_bytes);
+      expect(b.transport.counters.snapshots_received).toBe(1);
+      expect(b.transport.counters.snapshot_receives_broken).toBeGreaterThanOrEqual(1);
+      expect(b.transport.counters.snapshot_resumes_offered).toBe(1);
+      // What the first attempt wrote was kept whole (the link broke, the learner kept running): no byte written twice.
+      expect(b.transport.counters.snapshot_bytes_received).toBe(data_bytes);
       expect(readdirSync(incoming)).toHaveLength(1);
       const got = b.received.find((m): m is SnapshotMessage => m.type === 'snap')!;
       const ref = decodeSnapshotRef(got.snapshot.data);

@@ -6,7 +6,7 @@ import { limitBytes, type Storage } from '../raft/storage.js';
 import type { ConfState, Entry, HardState, Snapshot, SnapshotMeta } from '../raft/types.js';
 import { EMPTY_HARD_STATE } from '../raft/types.js';
 import { writeFileAtomic } from '../storage/atomic-file.js';
-import { SegmentLog, type SegmentLogOptions } from '../storage/segment-log.js';
+import { type DurabilityListener, SegmentLog, type SegmentLogOptions } from '../storage/segment-log.js';
 import { EMPTY_MEMBERSHIP, type MembershipSnapshot } from './membership.js';
 import { decodeStored, encodeStored } from './stored-entry.js';
 
@@ -58,6 +58,8 @@ export class DiskStorage implements Storage {
    */
   private recent: Entry[] = [];
   private recentBytes = 0;
+  /** Told of every fsync, of whichever log is current: a snapshot from the leader replaces the log object. */
+  private readonly durableListeners: DurabilityListener[] = [];
   /** The open `raft-commit` file. */
   private readonly commitFd: number;
   private readonly commitBuf = Buffer.alloc(8);
@@ -83,9 +85,12 @@ export class DiskStorage implements Storage {
     mkdirSync(join(dir, 'raft-snapshots'), { recursive: true });
     const snap = readSnapshotFile(dir, options);
     let log = SegmentLog.open(join(dir, 'log'), options.segment, snap.index + 1);
-    if (log.lastIndex < snap.index || log.firstIndex > snap.index + 1) {
+    if (log.lastIndex < snap.index || log.firstIndex > snap.index + 1 || divergesAt(log, snap)) {
       // A snapshot from the leader was installed and the crash came before the old log was replaced:
-      // nothing in it follows the snapshot, so start the log again after it.
+      // nothing in it follows the snapshot, so start the log again after it. So too when the old log
+      // reaches past the snapshot but holds another term at its index (a deposed leader's entries):
+      // kept, its entries up to the snapshot would be read, and sent by this member as a leader, as
+      // the group's committed ones.
       log = resetLog(dir, log, options.segment, snap.index + 1);
     }
     const statePath = join(dir, 'raft-state');
@@ -177,6 +182,17 @@ export class DiskStorage implements Storage {
 
   get segmentLog(): SegmentLog {
     return this.log;
+  }
+
+  /**
+   * Listens to the log's durability watermarks, across the log's replacement by an installed
+   * snapshot. A listener registered on `segmentLog` itself went quiet at the first install: a member
+   * that later led never counted its own fsyncs toward a commit (leader_self_ack 'on_persist'), so a
+   * group of two voters stopped committing.
+   */
+  onDurable(listener: DurabilityListener): void {
+    this.durableListeners.push(listener);
+    this.log.onDurable(listener);
   }
 
   /**
@@ -292,6 +308,7 @@ export class DiskStorage implements Storage {
     this.snap = file;
     await this.log.close();
     this.log = resetLog(this.dir, undefined, this.options.segment, meta.index + 1);
+    for (const listener of this.durableListeners) this.log.onDurable(listener);
     this.recent = [];
     this.recentBytes = 0;
     this.terms = [];
@@ -319,6 +336,16 @@ export function writeSnapshotMeta(dir: string, meta: SnapshotMeta, membership: M
   mkdirSync(join(dir, 'raft-snapshots'), { recursive: true });
   const file: SnapshotFile = { index: meta.index, term: meta.term, conf_state: meta.conf_state, membership };
   writeFileAtomic(snapshotPath(dir, meta.index), Buffer.from(JSON.stringify(file)));
+}
+
+/**
+ * Whether the log holds an entry at the snapshot's index of another term than the snapshot's. A
+ * checkpoint of this member's own was taken from its log and agrees; one received from a leader
+ * agrees whenever the log does up to there (Raft's log matching).
+ */
+function divergesAt(log: SegmentLog, snap: SnapshotFile): boolean {
+  if (snap.index === 0 || snap.index < log.firstIndex || snap.index > log.lastIndex) return false;
+  return log.read(snap.index, snap.index)[0]!.term !== snap.term;
 }
 
 /** The commit index in `raft-commit`; 0 when the file is short (never written, or torn). */

@@ -79,6 +79,8 @@ export interface LogDriverOptions {
   readonly self: MemberRecord;
   readonly transport?: PeerTransport;
   readonly random_int?: RandomInt;
+  /** Largest interval between fsyncs of a snapshot being received; snapshot_sync_bytes when absent. */
+  readonly snapshot_sync_bytes_max?: number;
 }
 
 /** The unary peer call by which a leader introduces the group to a member it is about to join. */
@@ -155,7 +157,7 @@ export class LogDriver {
       },
       storage,
     );
-    storage.segmentLog.onDurable(({ journal }) => {
+    storage.onDurable(({ journal }) => {
       this.node.persisted(journal);
       this.kick();
     });
@@ -188,7 +190,7 @@ export class LogDriver {
       const mapped = toEvent(entry, options.checkpoint_ts);
       options.clock.observe(mapped.commit_ts);
     }
-    return new LogDriver(storage, options, SnapshotFileStore.open(join(dir, 'snapshot-incoming')));
+    return new LogDriver(storage, options, SnapshotFileStore.open(join(dir, 'snapshot-incoming'), options.snapshot_sync_bytes_max));
   }
 
   /** The founding entry of a new group: this member as its only voter, with its address. */

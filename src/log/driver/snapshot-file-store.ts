@@ -19,7 +19,8 @@ import { OutgoingFiles } from './outgoing-files.js';
  * deletes while it travels is still read whole.
  *
  * Receiving, chunks are written into `partial/` under `dir`, each byte to its own file, and made
- * durable every `sync_bytes` (fsync, then `progress` records how many bytes and their CRC-32). A
+ * durable after the first MiB, then at doubling intervals up to `sync_bytes` (nextSyncGap; fsync, then
+ * `progress` records how many bytes and their CRC-32). A
  * transfer broken by the link or by a restart of this member leaves `partial/` in place; the same
  * snapshot (index, term, length and CRC-32 of the whole) offered again resumes after the recorded
  * bytes, once their CRC is read back and found equal. Any other snapshot replaces it. Once whole,
@@ -142,6 +143,23 @@ export class SnapshotFileStore implements SnapshotFiles {
 
 /** Received bytes are fsynced, and their count recorded, at least this often: a resume repeats less than this. */
 export const snapshot_sync_bytes = 16 * 1024 * 1024;
+/**
+ * The first sync comes after this many bytes (or after `sync_bytes_max` when that is less), so a
+ * learner killed early in a transfer keeps something: with only the largest interval, a kill before
+ * the first 16 MiB lost everything.
+ */
+export const snapshot_sync_bytes_first = 1024 * 1024;
+
+/**
+ * Bytes to receive, `durable` bytes being durable, before the next sync: as many as are durable
+ * (the intervals double: 1, 2, 4, 8, 16 MiB, ...), at least the first interval and at most
+ * `sync_bytes_max`. A kill loses at most half of what arrived, and never more than the largest
+ * interval; the doubling costs log2(max / first) syncs more than syncing every `sync_bytes_max` alone
+ * (four with the defaults), whatever the snapshot's size.
+ */
+export function nextSyncGap(durable: number, sync_bytes_max: number): number {
+  return Math.min(sync_bytes_max, Math.max(snapshot_sync_bytes_first, durable));
+}
 const outgoing_crcs_max = 8;
 const partial_dir = 'partial';
 const progress_file = 'progress';
@@ -266,7 +284,7 @@ class PartialWriter {
     if (at !== chunk.byteLength) throw new Error(`the snapshot's data passes its files' ${start} bytes`);
     this.crc = crc32(chunk, this.crc);
     this.offset += chunk.byteLength;
-    if (this.offset - this.progress.bytes >= this.sync_bytes) await this.sync();
+    if (this.offset - this.progress.bytes >= nextSyncGap(this.progress.bytes, this.sync_bytes)) await this.sync();
   }
 
   private async sync(): Promise<void> {

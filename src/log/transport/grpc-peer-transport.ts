@@ -1,10 +1,11 @@
 import { type ChannelOptions, Client, credentials, Metadata, Server, type ServiceError, status } from '@grpc/grpc-js';
 import type { PeerCertificate } from 'node:tls';
 import { type StatusCode, unavailable, WeftError } from '../../common/errors.js';
+import { assertNever } from '../../common/assert.js';
 import type { Message, NodeId } from '../raft/types.js';
 import { type AdmissionMode, PeerBinding } from './admission.js';
 import { PeerLink } from './peer-link.js';
-import { peerServiceImplementation } from './peer-server.js';
+import { peerServiceImplementation, type SnapshotReceiveEvent } from './peer-server.js';
 import { PeerServerCredentials } from './peer-server-credentials.js';
 import { raiseConnectionWindow } from './peer-server-window.js';
 import type { PeerAddress, PeerCallHandler, PeerTransport, RaftMessageHandler } from './peer-transport.js';
@@ -73,6 +74,16 @@ export interface PeerTransportCounters {
   /** Snapshot sends that resumed where the receiver held part of the same snapshot, and the bytes that were therefore not sent again. */
   snapshots_resumed: number;
   snapshot_bytes_not_resent: number;
+  /** Snapshot sends started, those the receiver's Raft got whole, and the data bytes written to their streams. */
+  snapshots_sent: number;
+  snapshots_delivered: number;
+  snapshot_bytes_sent: number;
+  /** Snapshot streams received, by how each ended (snapshot-stream.ts), and the data bytes written here. */
+  snapshots_received: number;
+  snapshot_receives_refused: number;
+  snapshot_receives_broken: number;
+  snapshot_resumes_offered: number;
+  snapshot_bytes_received: number;
 }
 
 export async function startGrpcPeerTransport(options: GrpcPeerTransportOptions): Promise<GrpcPeerTransport> {
@@ -105,7 +116,9 @@ export class GrpcPeerTransport implements PeerTransport {
   private snapshot_files: SnapshotFiles;
   /** Identities of removed members: their frames are answered MEMBER_REMOVED, so a returning one learns it. */
   private departed: ReadonlySet<string> = new Set();
-  readonly counters: PeerTransportCounters = { refused_frames: 0, version_refused_calls: 0, failed_streams: 0, dropped_messages: 0, raft_frames_sent: 0, snapshots_resumed: 0, snapshot_bytes_not_resent: 0 };
+  readonly counters: PeerTransportCounters = { refused_frames: 0, version_refused_calls: 0, failed_streams: 0, dropped_messages: 0, raft_frames_sent: 0, snapshots_resumed: 0, snapshot_bytes_not_resent: 0,
+    snapshots_sent: 0, snapshots_delivered: 0, snapshot_bytes_sent: 0,
+    snapshots_received: 0, snapshot_receives_refused: 0, snapshot_receives_broken: 0, snapshot_resumes_offered: 0, snapshot_bytes_received: 0 };
 
   constructor(
     private readonly options: GrpcPeerTransportOptions,
@@ -132,6 +145,7 @@ export class GrpcPeerTransport implements PeerTransport {
         versionRefused: () => {
           this.counters.version_refused_calls++;
         },
+        snapshotReceiving: (event) => this.countSnapshotReceiving(event),
       }),
     );
   }
@@ -275,8 +289,11 @@ export class GrpcPeerTransport implements PeerTransport {
       return;
     }
     channel.snapshot_in_flight = true;
-    void sendSnapshot(channel.client, this.header(), message, this.limits.snapshot_chunk_bytes, this.snapshot_files).then(({ delivered: ok, resumed_at }) => {
+    this.counters.snapshots_sent++;
+    void sendSnapshot(channel.client, this.header(), message, this.limits.snapshot_chunk_bytes, this.snapshot_files).then(({ delivered: ok, resumed_at, bytes_sent }) => {
       channel.snapshot_in_flight = false;
+      this.counters.snapshot_bytes_sent += bytes_sent;
+      if (ok) this.counters.snapshots_delivered++;
       if (resumed_at > 0) {
         this.counters.snapshots_resumed++;
         this.counters.snapshot_bytes_not_resent += resumed_at;
@@ -284,6 +301,29 @@ export class GrpcPeerTransport implements PeerTransport {
       if (!ok) this.unreachable_handler(to);
       this.snapshot_handler(to, ok);
     });
+  }
+
+  private countSnapshotReceiving(event: SnapshotReceiveEvent): void {
+    const c = this.counters;
+    switch (event.kind) {
+      case 'chunk':
+        c.snapshot_bytes_received += event.bytes;
+        return;
+      case 'complete':
+        c.snapshots_received++;
+        return;
+      case 'refused':
+        c.snapshot_receives_refused++;
+        return;
+      case 'broken':
+        c.snapshot_receives_broken++;
+        return;
+      case 'resume_offered':
+        c.snapshot_resumes_offered++;
+        return;
+      default:
+        assertNever(event, 'snapshot receive event');
+    }
   }
 
   private credentialsFor(identity: string): ReturnType<typeof credentials.createSsl> {

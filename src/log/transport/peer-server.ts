@@ -50,7 +50,20 @@ export interface PeerServerContext {
   versionRefused(from: NodeId): void;
   /** The identity belongs to a member removed from the group (the membership's departed list). */
   departed(identity: string): boolean;
+  /** What became of a snapshot stream, and each chunk written (for counters). */
+  snapshotReceiving(event: SnapshotReceiveEvent): void;
 }
+
+/**
+ * A step of a snapshot stream on the receiving side: a chunk written, or how the stream ended (whole
+ * and handed to Raft, refused, broken with its durable part kept, or answered with where to resume).
+ */
+export type SnapshotReceiveEvent =
+  | { readonly kind: 'chunk'; readonly bytes: number }
+  | { readonly kind: 'complete' }
+  | { readonly kind: 'refused' }
+  | { readonly kind: 'broken' }
+  | { readonly kind: 'resume_offered' };
 
 type AnyCall = ServerReadableStream<unknown, unknown> | ServerUnaryCall<unknown, unknown>;
 
@@ -141,6 +154,7 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
     let queue = Promise.resolve();
     const refuse = (from: NodeId, why: string): void => {
       done = true;
+      ctx.snapshotReceiving({ kind: 'refused' });
       ctx.refused(from, why);
       callback({ name: 'SnapshotRefused', message: why, code: status.INVALID_ARGUMENT, details: why });
     };
@@ -159,6 +173,7 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
         const verdict = await receiver.add(chunk);
         switch (verdict.kind) {
           case 'taken':
+            ctx.snapshotReceiving({ kind: 'chunk', bytes: chunk.data.byteLength });
             // Headers tell the sender its head was taken: it sends the rest only then (snapshot-stream.ts).
             if (!head_taken) {
               head_taken = true;
@@ -174,6 +189,7 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
           case 'resume':
             // Part of this snapshot is here from a broken attempt: the sender starts again after it.
             done = true;
+            ctx.snapshotReceiving({ kind: 'resume_offered' });
             callback(null, { delivered: false, resume_at: verdict.at });
             return;
           default:
@@ -187,9 +203,11 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
         done = true;
         const result = await receiver.finish();
         if (result.kind === 'refused') {
+          ctx.snapshotReceiving({ kind: 'refused' });
           callback({ name: 'SnapshotRefused', message: result.why, code: status.INVALID_ARGUMENT, details: result.why });
           return;
         }
+        ctx.snapshotReceiving({ kind: 'complete' });
         const handler = ctx.raftHandler();
         handler?.(result.message);
         callback(null, { delivered: handler !== undefined });
@@ -197,6 +215,7 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
     });
     // A broken link keeps what is durable: the same snapshot offered again resumes after it.
     const broken = (): void => {
+      if (!done) ctx.snapshotReceiving({ kind: 'broken' });
       done = true;
       queue = queue.then(() => receiver.suspend());
     };

@@ -20,19 +20,20 @@ import type { IncomingSnapshot, OutgoingSnapshot, SnapshotFiles } from './snapsh
  */
 export async function sendSnapshot(client: Client, header: SenderHeader, message: SnapshotMessage, chunk_bytes: number, files: SnapshotFiles): Promise<SnapshotSent> {
   const source = await files.openOutgoing(message.snapshot.data).catch(() => undefined);
-  if (source === undefined) return { delivered: false, resumed_at: 0 };
+  if (source === undefined) return { delivered: false, resumed_at: 0, bytes_sent: 0 };
   let offset = 0;
+  const sent = { bytes: 0 };
   try {
     // Once from the first byte, once from where the receiver says it holds: a second resume_at in
     // one send means the receiver's part changed under it, and Raft's next attempt starts afresh.
     for (let stream = 0; stream < resume_streams_max; stream++) {
-      const outcome = await streamSnapshot(client, header, message, chunk_bytes, source, offset);
-      if (outcome.resume_at === undefined || outcome.resume_at > source.data_bytes || outcome.resume_at === offset) return { delivered: outcome.delivered, resumed_at: offset };
+      const outcome = await streamSnapshot(client, header, message, chunk_bytes, source, offset, sent);
+      if (outcome.resume_at === undefined || outcome.resume_at > source.data_bytes || outcome.resume_at === offset) return { delivered: outcome.delivered, resumed_at: offset, bytes_sent: sent.bytes };
       offset = outcome.resume_at;
     }
-    return { delivered: false, resumed_at: offset };
+    return { delivered: false, resumed_at: offset, bytes_sent: sent.bytes };
   } catch {
-    return { delivered: false, resumed_at: offset };
+    return { delivered: false, resumed_at: offset, bytes_sent: sent.bytes };
   } finally {
     await source.close();
   }
@@ -42,6 +43,8 @@ export async function sendSnapshot(client: Client, header: SenderHeader, message
 export interface SnapshotSent {
   readonly delivered: boolean;
   readonly resumed_at: number;
+  /** Data bytes written to the streams of this send (a probe's first chunk included). */
+  readonly bytes_sent: number;
 }
 
 /** The header a receiver sends once it took a snapshot stream's head (peer-server.ts). */
@@ -57,6 +60,7 @@ async function streamSnapshot(
   chunk_bytes: number,
   source: OutgoingSnapshot,
   offset: number,
+  sent: { bytes: number },
 ): Promise<SnapshotOutcome> {
   const { snapshot, ...envelope } = message;
   const head: SnapshotHead = {
@@ -89,7 +93,7 @@ async function streamSnapshot(
   const accepted = once(call, 'metadata').then(([headers]) => ((headers as Metadata).get(snapshot_head_taken_key)[0] === 'taken' ? undefined : outcome));
   accepted.catch(() => undefined);
   try {
-    await pumpChunks(call, header, head, chunk_bytes, source, offset, () => settled, Promise.race([accepted, outcome]), outcome);
+    await pumpChunks(call, header, head, chunk_bytes, source, offset, () => settled, Promise.race([accepted, outcome]), outcome, sent);
   } catch {
     // The data could not be read: the receiver keeps what it has, and Raft is told it was not sent.
     call.cancel();
@@ -107,6 +111,7 @@ async function pumpChunks(
   settled: () => boolean,
   head_taken: Promise<unknown>,
   outcome: Promise<SnapshotOutcome>,
+  sent: { bytes: number },
 ): Promise<void> {
   // The first chunk carries the head even when no data is left to send.
   for (let offset = start; !settled(); ) {
@@ -121,6 +126,7 @@ async function pumpChunks(
     const last = offset >= source.data_bytes;
     const chunk: SnapshotChunk = { ...header, ...(first ? { head } : {}), data, crc: crc32(data), ...(last ? { data_crc: source.data_crc } : {}) };
     const writable = call.write(chunk);
+    sent.bytes += data.byteLength;
     if (last) {
       call.end();
       break;
