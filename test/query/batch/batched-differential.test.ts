@@ -49,6 +49,7 @@ function generator(r: () => number) {
         () => `size(${pick(vars)}.s) > 0`,
         () => `r1.w > 1`,
         () => `${prop()}`,
+        () => `CASE WHEN ${prop()} > 0 THEN ${num()} ${pick(['', `ELSE ${num()}`, 'ELSE 1.5'])} END > 1`,
       ])();
     const predicate = (depth: number): string => {
       if (depth === 0 || r() < 0.4) return atom();
@@ -60,7 +61,12 @@ function generator(r: () => number) {
       ])();
     };
     const where = r() < 0.7 ? ` WHERE ${predicate(2)}` : '';
-    const keys = Array.from({ length: Math.floor(r() * 3) }, (_, k) => `${pick([prop(), `${num()} * 2`, `${pick(vars)}.s`, pick(vars)])} AS k${k}`);
+    const caseKey = (): string =>
+      pick([
+        `CASE WHEN ${prop()} > 1 THEN 'hi' WHEN ${prop()} IS NULL THEN 'none' ${pick(['', "ELSE 'lo'", 'ELSE null'])} END`,
+        `CASE ${pick(vars)}.s WHEN 'x' THEN ${num()} WHEN 'y' THEN 2 ${pick(['', 'ELSE 0', 'ELSE 1.5', 'ELSE null'])} END`,
+      ]);
+    const keys = Array.from({ length: Math.floor(r() * 3) }, (_, k) => `${pick([prop(), `${num()} * 2`, `${pick(vars)}.s`, pick(vars), caseKey()])} AS k${k}`);
     const aggs = Array.from({ length: 1 + Math.floor(r() * 3) }, (_, k) =>
       `${pick(['count(*)', `count(${prop()})`, `count(DISTINCT ${prop()})`, `count(DISTINCT ${pick(vars)})`, `count(DISTINCT r1)`, `count(${pick(vars)})`, `count(r1)`, `sum(${pick(vars)}.i)`, `sum(${num()})`, `avg(${num()})`, `min(${prop()})`, `max(${prop()})`, `collect(${prop()})`])} AS v${k}`,
     );
@@ -196,6 +202,9 @@ describe('batched pipelines', () => {
         'MATCH (a:B)-[r1:S]-(b)-[:S]-() RETURN a.s AS s, count(*) AS n',
         'MATCH (a:A)<-[r1:R]-(b)<-[:R]-(:B) RETURN count(*)',
         'MATCH (a:C)-[r1:R]-(b)-[r2:R]->(c)-[:R]-() RETURN a.i AS i, count(*) AS n',
+        // CASE as a grouping key (codes of its string results) and in a filter (numbers).
+        "MATCH (a:A)-[r1:R]->(b) RETURN CASE WHEN b.i < 2 THEN 'low' WHEN b.i < 4 THEN 'mid' ELSE 'high' END AS band, count(*) AS n, avg(a.f) AS f",
+        "MATCH (a:B)-[r1:S]-(b) WHERE CASE a.s WHEN 'x' THEN b.i WHEN 'y' THEN 1 END > 1 RETURN b.s AS s, count(*) AS n",
       ]) {
         const at = batchedRuns.count;
         expect(outcome(batched, text, graph), `seed ${seed}: ${text}`).toEqual(outcome(rows, text, graph));
