@@ -202,6 +202,14 @@ describe('batched pipelines', () => {
         'MATCH (a:B)-[r1:S]-(b)-[:S]-() RETURN a.s AS s, count(*) AS n',
         'MATCH (a:A)<-[r1:R]-(b)<-[:R]-(:B) RETURN count(*)',
         'MATCH (a:C)-[r1:R]-(b)-[r2:R]->(c)-[:R]-() RETURN a.i AS i, count(*) AS n',
+        // Two hops from a middle node, counted as products of the two slices' counts (less shared relationships).
+        'MATCH (a)-[r1:R]->(b:B)-[:R]->(c) WHERE b.i > 0 RETURN count(*)',
+        'MATCH (a:A)-[:R]->(b:B)<-[:R]-(c:A) RETURN b.s AS s, count(*) AS n',
+        'MATCH (a)-[:S]-(b:C)-[:S]-(c) RETURN b.i AS i, count(*) AS n',
+        'MATCH (a)<-[:S]-(b:A)-[:S]-(c:C) WHERE b.f > 1 RETURN count(*)',
+        'MATCH (a)-[:R]->(b:B)-[:S]->(c:A) RETURN count(*)',
+        'MATCH (x:C)-[r0:R]-(a)-[:R]->(b:B)<-[:R]-(c) RETURN x.i AS i, count(*) AS n',
+        'MATCH (b:A) MATCH (b)-[:R]->(c) MATCH (b)<-[:R]-(a) RETURN count(*)',
         // CASE as a grouping key (codes of its string results) and in a filter (numbers).
         "MATCH (a:A)-[r1:R]->(b) RETURN CASE WHEN b.i < 2 THEN 'low' WHEN b.i < 4 THEN 'mid' ELSE 'high' END AS band, count(*) AS n, avg(a.f) AS f",
         "MATCH (a:B)-[r1:S]-(b) WHERE CASE a.s WHEN 'x' THEN b.i WHEN 'y' THEN 1 END > 1 RETURN b.s AS s, count(*) AS n",
