@@ -68,7 +68,7 @@ function generator(r: () => number) {
       ]);
     const keys = Array.from({ length: Math.floor(r() * 3) }, (_, k) => `${pick([prop(), `${num()} * 2`, `${pick(vars)}.s`, pick(vars), caseKey()])} AS k${k}`);
     const aggs = Array.from({ length: 1 + Math.floor(r() * 3) }, (_, k) =>
-      `${pick(['count(*)', `count(${prop()})`, `count(DISTINCT ${prop()})`, `count(DISTINCT ${pick(vars)})`, `count(DISTINCT r1)`, `count(${pick(vars)})`, `count(r1)`, `sum(${pick(vars)}.i)`, `sum(${num()})`, `avg(${num()})`, `min(${prop()})`, `max(${prop()})`, `collect(${prop()})`])} AS v${k}`,
+      `${pick(['count(*)', `count(${prop()})`, `count(DISTINCT ${prop()})`, `count(DISTINCT ${pick(vars)})`, `count(DISTINCT r1)`, `count(${pick(vars)})`, `count(r1)`, `sum(${pick(vars)}.i)`, `sum(${num()})`, `avg(${num()})`, `min(${prop()})`, `max(${prop()})`, `collect(${prop()})`, `percentileDisc(${num()}, ${pick(['0.5', '0', '1.0', '0.3'])})`, `percentileCont(${pick(vars)}.i, ${pick(['0.5', '0.25', '$pi'])})`])} AS v${k}`,
     );
     if (r() < 0.15) {
       // A degree: the last expand is only counted.
@@ -210,6 +210,8 @@ describe('batched pipelines', () => {
         'MATCH (a)-[:R]->(b:B)-[:S]->(c:A) RETURN count(*)',
         'MATCH (x:C)-[r0:R]-(a)-[:R]->(b:B)<-[:R]-(c) RETURN x.i AS i, count(*) AS n',
         'MATCH (b:A) MATCH (b)-[:R]->(c) MATCH (b)<-[:R]-(a) RETURN count(*)',
+        // Percentiles of an INTEGER column go in as doubles.
+        'MATCH (a:A)-[r1:R]->(b) RETURN a.s AS s, percentileDisc(b.i, 0.5) AS d, percentileCont(b.i, 0.25) AS c, percentileDisc(b.wide, 0.9) AS w',
         // CASE as a grouping key (codes of its string results) and in a filter (numbers).
         "MATCH (a:A)-[r1:R]->(b) RETURN CASE WHEN b.i < 2 THEN 'low' WHEN b.i < 4 THEN 'mid' ELSE 'high' END AS band, count(*) AS n, avg(a.f) AS f",
         "MATCH (a:B)-[r1:S]-(b) WHERE CASE a.s WHEN 'x' THEN b.i WHEN 'y' THEN 1 END > 1 RETURN b.s AS s, count(*) AS n",

@@ -159,6 +159,19 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
         }
         return;
       }
+      if (v.kind === 'num' && c.kind === 'num' && c.integer && xc !== undefined && xv !== undefined && exactIntegers[a] === true) {
+        // A percentile of exact integers: the percentile argument is checked per row as `add` checks it,
+        // and the value goes in as a double.
+        for (let i = 0; i < n; i++) {
+          const acc = (accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator;
+          acc.add(null, boxed(xc, xv, i));
+          if (v.nulls[i] === 1) continue;
+          const before = acc.memoryBytes();
+          (acc.addExactInteger as (x: number) => void).call(acc, v.values[i] as number);
+          reserve(acc.memoryBytes() - before);
+        }
+        return;
+      }
       for (let i = 0; i < n; i++) {
         const acc = (accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator;
         const value = boxed(c, v, i);
