@@ -37,6 +37,8 @@ export const PROBES: readonly SocialQuery[] = [
     cypher: "MATCH (p:Person) WHERE p.city = 'City9' RETURN p.name AS name, CASE p.age WHEN 18 THEN 'newcomer' ELSE 'member' END AS kind ORDER BY p.age, name LIMIT 10",
     params: none,
   },
+  // A top-k over a label filtered by a range of another integer property (candidates among the nodes in range).
+  { name: 'bounded top-k by id', cypher: 'MATCH (p:Person) WHERE p.age > 60 AND p.age <= 70 RETURN p.id AS id, p.name AS name ORDER BY id DESC LIMIT 10', params: none },
   // A percentile per group after an expand (exact integers sorted as doubles).
   {
     name: 'p90 of friends by age',
