@@ -8,7 +8,8 @@ import { canonical, withDb } from './support.js';
  * `b` as an inline equality whose value comes from the row; over a committed snapshot the scan then reads
  * the label once into a table by that property and walks one bucket per row. Each query is asked again
  * with the join written so that it stays a filter over a full scan per row (`NOT (b.x <> a.x)` is the same
- * predicate in three-valued logic), and both must give the same rows in the same order. The values mix
+ * predicate in three-valued logic), and both must give the same rows in the same order (the same multiset when
+ * both patterns sit in one MATCH, whose start the planner may choose differently for the two texts). The values mix
  * INTEGERs, FLOATs equal to them, strings, booleans, lists, nulls and absent properties.
  */
 const QUERIES: readonly (readonly [string, string])[] = [
@@ -55,10 +56,12 @@ describe('a join on a property reads its label into a table', () => {
       await db.query('CREATE (:P {k: "a"})');
       for (const [joined, filtered] of QUERIES) {
         const context = `seed ${seed}: ${joined}`;
-        const expected = canonical((await db.query(filtered, { k: 'b' })).rows, true);
+        // With both patterns in one MATCH the planner may start at either node for either text: rows as a multiset.
+        const ordered = !joined.includes('), (');
+        const expected = canonical((await db.query(filtered, { k: 'b' })).rows, ordered);
         expect(expected.length, context).toBeGreaterThan(0);
         // Twice: the first run makes the label's kept list, the second reads it.
-        for (let run = 0; run < 2; run++) expect(canonical((await db.query(joined, { k: 'b' })).rows, true), context).toEqual(expected);
+        for (let run = 0; run < 2; run++) expect(canonical((await db.query(joined, { k: 'b' })).rows, ordered), context).toEqual(expected);
       }
     });
   });
