@@ -8,6 +8,7 @@ import type { LogicalOp } from '../plan/logical.js';
 import type { Evaluator, PhysicalOp, Row, Sink } from './context.js';
 import type { ExpressionCompiler, ScanColumns } from './expression.js';
 import { asPredicate, asRowCount } from '../values/coerce.js';
+import { applyBound, keyBounds } from './key-bounds.js';
 import { topCandidates, TOP_CANDIDATES_K_MAX } from './top-candidates.js';
 import { indexSource, propertyEquals, type OpEnv } from './read-ops.js';
 import * as rel from './relational-ops.js';
@@ -158,17 +159,34 @@ class ColumnScan implements ScanColumns {
 
   /**
    * Reads only the rows that can be among the `k(arg)` best by `e` (sign 1 ascending, -1 descending),
-   * when `e` is an exact-integer property of the scanned node and nothing filters the scan (a filter
-   * could drop rows the threshold counts on). See top-candidates.ts.
+   * when `e` is an exact-integer property of the scanned node and the scan has no inline equalities and no
+   * filters but bounds of integer properties by constants (any other filter could drop rows the threshold counts
+   * on; the bounds are applied before the threshold is found). See top-candidates.ts and key-bounds.ts.
    */
   restrictToTop(e: BoundExpression, sign: number, k: (arg: Row) => number): void {
     const key = propertyKey(e, this.slot);
-    if (key === undefined || this.pipeline.filters.length > 0 || this.pipeline.scan.props.length > 0) return;
+    if (key === undefined || this.pipeline.scan.props.length > 0) return;
+    // Filters that only bound integer properties by constants: the candidates are chosen among the nodes they pass.
+    const bounds = keyBounds(
+      this.pipeline.filters.map((f) => f.predicate),
+      (x) => propertyKey(x, this.slot),
+    );
+    if (bounds === undefined) return;
+    const constants = bounds.map((b) => this.exprs.compile(b.value));
     this.restrict = (arg) => {
       const n = k(arg);
       if (n < 1 || n > TOP_CANDIDATES_K_MAX) return undefined;
-      const values = (this.members as LabelMembers).integers(key);
-      return values === undefined ? undefined : topCandidates(values, n, sign);
+      const members = this.members as LabelMembers;
+      const values = members.integers(key);
+      if (values === undefined) return undefined;
+      if (bounds.length === 0) return topCandidates(values, n, sign);
+      const admit = new Uint8Array(values.length).fill(1);
+      for (let b = 0; b < bounds.length; b++) {
+        const bound = bounds[b] as (typeof bounds)[number];
+        const column = members.integers(bound.key);
+        if (column === undefined || !applyBound(admit, column, bound.op, (constants[b] as Evaluator)(arg))) return undefined;
+      }
+      return topCandidates(values, n, sign, admit);
     };
   }
 

@@ -11,6 +11,7 @@ import type { LogicalOp, SeekablePredicate } from '../plan/logical.js';
 import type { Evaluator, ExecContext, PhysicalOp, Row, Sink } from './context.js';
 import type { ExpressionCompiler } from './expression.js';
 import type { GraphAccess } from './graph-access.js';
+import { ScanTable } from './scan-table.js';
 import { after, holding, loop, loopArray, loopIterable, skipped, Walk, type Flow } from './slices.js';
 
 /**
@@ -64,6 +65,8 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
   const writeSlot = op.variable_unused !== true;
   const fromIndex = indexSource(op, env, wanted);
   const fromText = textSource(op, env);
+  // A join on a property (an equality whose value the row gives) walks one bucket per run; see scan-table.ts.
+  const table = env.access.cacheable ? ScanTable.forScan(snapshot, label, op.props, deadline, env.cx.memory) : undefined;
   return (arg, sink) =>
     input(arg, (row) => {
       for (let i = 0; i < n; i++) wanted[i] = (values[i] as Evaluator)(row);
@@ -84,6 +87,8 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
       const hits = fromIndex?.(row);
       if (hits === 'none') return true;
       if (hits !== undefined) return loopIterable(hits, (node) => (node.labels.includes(label as string) ? visit(node) : true), deadline);
+      const bucket = table?.candidates(wanted);
+      if (bucket !== undefined) return loopArray(bucket, (node) => visit(node), deadline);
       const all = (): Iterable<NodeState> => (label === undefined ? graph.nodes() : graph.nodesWithLabel(label));
       if (snapshot !== undefined) {
         // The kept list and the records list the label's nodes in one order, so a paused walk

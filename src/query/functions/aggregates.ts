@@ -234,8 +234,23 @@ class Percentile extends Base {
   /** Every value is an INTEGER: they sort by `<` on BigInts, the order orderCompare gives them, far cheaper. */
   private integers = true;
   private percentile: number | undefined;
+  /**
+   * INTEGERs given as exact doubles (`addExactInteger`), in the first `exactCount` places: they sort as
+   * doubles, with no BigInt made or compared per value. The percentile itself comes from `add(null, p)`.
+   */
+  private exact = new Float64Array(16);
+  private exactCount = 0;
   constructor(private readonly continuous: boolean) {
     super();
+  }
+  addExactInteger(x: number): void {
+    if (this.exactCount === this.exact.length) {
+      const grown = new Float64Array(this.exact.length * 2);
+      grown.set(this.exact);
+      this.exact = grown;
+    }
+    this.exact[this.exactCount++] = x;
+    this.bytes += BYTES_PER_ENTRY;
   }
   add(value: Value, extra?: Value): void {
     // The percentile is checked on every row, so a bad one fails even when every value is null.
@@ -250,6 +265,10 @@ class Percentile extends Base {
     this.bytes += BYTES_PER_ENTRY;
   }
   result(): Value {
+    if (this.exactCount > 0 && this.values.length === 0) return this.exactResult();
+    // Values from both paths: the exact ones join the rest as the INTEGERs they are.
+    for (let i = 0; i < this.exactCount; i++) this.values.push(BigInt(this.exact[i] as number));
+    this.exactCount = 0;
     const n = this.values.length;
     if (n === 0 || this.percentile === undefined) return null;
     const sorted = this.values.slice().sort(this.integers ? (a, b) => (a < b ? -1 : a > b ? 1 : 0) : (a, b) => orderCompare(a, b));
@@ -264,6 +283,23 @@ class Percentile extends Base {
     }
     const index = Math.max(0, Math.ceil(p * n) - 1);
     return sorted[Math.min(index, n - 1)] as bigint | number;
+  }
+  /** The same answer over the exact doubles alone, sorted numerically in place. */
+  private exactResult(): Value {
+    const n = this.exactCount;
+    if (this.percentile === undefined) return null;
+    const sorted = this.exact.subarray(0, n).sort();
+    const p = this.percentile;
+    if (this.continuous) {
+      const pos = p * (n - 1);
+      const lo = Math.floor(pos);
+      const hi = Math.ceil(pos);
+      const a = sorted[lo] as number;
+      const b = sorted[hi] as number;
+      return lo === hi ? a : a + (b - a) * (pos - lo);
+    }
+    const index = Math.max(0, Math.ceil(p * n) - 1);
+    return BigInt(sorted[Math.min(index, n - 1)] as number);
   }
 }
 

@@ -22,7 +22,8 @@ export interface Accumulator {
   add(value: Value, extra?: Value): void;
   /**
    * An INTEGER given as a double that holds it exactly (magnitude below 2^53): the same as
-   * `add(BigInt(x))`, without making the BigInt. Offered by sum and avg.
+   * `add(BigInt(x))`, without making the BigInt. Offered by sum and avg, and by the percentiles,
+   * whose percentile argument then comes from `add(null, p)` before each value.
    */
   addExactInteger?(x: number): void;
   result(): Value;

@@ -10,8 +10,9 @@ import { boundAt } from './slots.js';
  * projected column are replaced by that column's expression.
  *
  * Equivalent only when evaluating the projection later cannot change what it answers or whether it
- * fails, so every item must be a variable, a literal, a parameter or a property of a node or
- * relationship variable, and nothing under the projection may write to the graph.
+ * fails, so every item must be a variable, a literal, a parameter, a property of a node or
+ * relationship variable, a test that cannot fail over those, or a CASE of them, and nothing under the
+ * projection may write to the graph.
  */
 export function lateProjection(plan: LogicalOp): LogicalOp {
   return transformUp(plan, (op) => {
@@ -36,6 +37,49 @@ function deferrable(e: BoundExpression): boolean {
       return true;
     case 'property':
       return e.object.kind === 'variable' && (e.object.variable.type.kind === 'node' || e.object.variable.type.kind === 'relationship');
+    case 'binary':
+    case 'is_null':
+    case 'unary':
+      return certainBoolean(e);
+    case 'case':
+      return (
+        (e.subject === undefined ? e.alternatives.every((a) => certainBoolean(a.when)) : deferrable(e.subject) && e.alternatives.every((a) => deferrable(a.when))) &&
+        e.alternatives.every((a) => deferrable(a.then)) &&
+        (e.otherwise === undefined || deferrable(e.otherwise))
+      );
+    default:
+      return false;
+  }
+}
+
+/**
+ * A test that answers true, false or null and never fails, whatever its deferrable operands hold: a
+ * comparison (values that cannot be compared give null), IS [NOT] NULL, and AND/OR/XOR/NOT of such tests
+ * (on other operands they fail on a non-boolean). So `CASE WHEN p.age >= 65 THEN 'senior' ELSE 'adult' END`
+ * can be computed for the kept rows only.
+ */
+function certainBoolean(e: BoundExpression): boolean {
+  switch (e.kind) {
+    case 'is_null':
+      return deferrable(e.operand);
+    case 'unary':
+      return e.op === 'not' && certainBoolean(e.operand);
+    case 'binary':
+      switch (e.op) {
+        case 'eq':
+        case 'neq':
+        case 'lt':
+        case 'gt':
+        case 'lte':
+        case 'gte':
+          return deferrable(e.left) && deferrable(e.right);
+        case 'and':
+        case 'or':
+        case 'xor':
+          return certainBoolean(e.left) && certainBoolean(e.right);
+        default:
+          return false;
+      }
     default:
       return false;
   }

@@ -49,6 +49,7 @@ function generator(r: () => number) {
         () => `size(${pick(vars)}.s) > 0`,
         () => `r1.w > 1`,
         () => `${prop()}`,
+        () => `CASE WHEN ${prop()} > 0 THEN ${num()} ${pick(['', `ELSE ${num()}`, 'ELSE 1.5'])} END > 1`,
       ])();
     const predicate = (depth: number): string => {
       if (depth === 0 || r() < 0.4) return atom();
@@ -60,9 +61,14 @@ function generator(r: () => number) {
       ])();
     };
     const where = r() < 0.7 ? ` WHERE ${predicate(2)}` : '';
-    const keys = Array.from({ length: Math.floor(r() * 3) }, (_, k) => `${pick([prop(), `${num()} * 2`, `${pick(vars)}.s`, pick(vars)])} AS k${k}`);
+    const caseKey = (): string =>
+      pick([
+        `CASE WHEN ${prop()} > 1 THEN 'hi' WHEN ${prop()} IS NULL THEN 'none' ${pick(['', "ELSE 'lo'", 'ELSE null'])} END`,
+        `CASE ${pick(vars)}.s WHEN 'x' THEN ${num()} WHEN 'y' THEN 2 ${pick(['', 'ELSE 0', 'ELSE 1.5', 'ELSE null'])} END`,
+      ]);
+    const keys = Array.from({ length: Math.floor(r() * 3) }, (_, k) => `${pick([prop(), `${num()} * 2`, `${pick(vars)}.s`, pick(vars), caseKey()])} AS k${k}`);
     const aggs = Array.from({ length: 1 + Math.floor(r() * 3) }, (_, k) =>
-      `${pick(['count(*)', `count(${prop()})`, `count(DISTINCT ${prop()})`, `count(DISTINCT ${pick(vars)})`, `count(DISTINCT r1)`, `count(${pick(vars)})`, `count(r1)`, `sum(${pick(vars)}.i)`, `sum(${num()})`, `avg(${num()})`, `min(${prop()})`, `max(${prop()})`, `collect(${prop()})`])} AS v${k}`,
+      `${pick(['count(*)', `count(${prop()})`, `count(DISTINCT ${prop()})`, `count(DISTINCT ${pick(vars)})`, `count(DISTINCT r1)`, `count(${pick(vars)})`, `count(r1)`, `sum(${pick(vars)}.i)`, `sum(${num()})`, `avg(${num()})`, `min(${prop()})`, `max(${prop()})`, `collect(${prop()})`, `percentileDisc(${num()}, ${pick(['0.5', '0', '1.0', '0.3'])})`, `percentileCont(${pick(vars)}.i, ${pick(['0.5', '0.25', '$pi'])})`])} AS v${k}`,
     );
     if (r() < 0.15) {
       // A degree: the last expand is only counted.
@@ -196,6 +202,19 @@ describe('batched pipelines', () => {
         'MATCH (a:B)-[r1:S]-(b)-[:S]-() RETURN a.s AS s, count(*) AS n',
         'MATCH (a:A)<-[r1:R]-(b)<-[:R]-(:B) RETURN count(*)',
         'MATCH (a:C)-[r1:R]-(b)-[r2:R]->(c)-[:R]-() RETURN a.i AS i, count(*) AS n',
+        // Two hops from a middle node, counted as products of the two slices' counts (less shared relationships).
+        'MATCH (a)-[r1:R]->(b:B)-[:R]->(c) WHERE b.i > 0 RETURN count(*)',
+        'MATCH (a:A)-[:R]->(b:B)<-[:R]-(c:A) RETURN b.s AS s, count(*) AS n',
+        'MATCH (a)-[:S]-(b:C)-[:S]-(c) RETURN b.i AS i, count(*) AS n',
+        'MATCH (a)<-[:S]-(b:A)-[:S]-(c:C) WHERE b.f > 1 RETURN count(*)',
+        'MATCH (a)-[:R]->(b:B)-[:S]->(c:A) RETURN count(*)',
+        'MATCH (x:C)-[r0:R]-(a)-[:R]->(b:B)<-[:R]-(c) RETURN x.i AS i, count(*) AS n',
+        'MATCH (b:A) MATCH (b)-[:R]->(c) MATCH (b)<-[:R]-(a) RETURN count(*)',
+        // Percentiles of an INTEGER column go in as doubles.
+        'MATCH (a:A)-[r1:R]->(b) RETURN a.s AS s, percentileDisc(b.i, 0.5) AS d, percentileCont(b.i, 0.25) AS c, percentileDisc(b.wide, 0.9) AS w',
+        // CASE as a grouping key (codes of its string results) and in a filter (numbers).
+        "MATCH (a:A)-[r1:R]->(b) RETURN CASE WHEN b.i < 2 THEN 'low' WHEN b.i < 4 THEN 'mid' ELSE 'high' END AS band, count(*) AS n, avg(a.f) AS f",
+        "MATCH (a:B)-[r1:S]-(b) WHERE CASE a.s WHEN 'x' THEN b.i WHEN 'y' THEN 1 END > 1 RETURN b.s AS s, count(*) AS n",
       ]) {
         const at = batchedRuns.count;
         expect(outcome(batched, text, graph), `seed ${seed}: ${text}`).toEqual(outcome(rows, text, graph));

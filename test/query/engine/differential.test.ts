@@ -80,7 +80,8 @@ function query(r: Random, maxId: number): string {
   switch (Math.floor(r() * 6)) {
     case 5:
       // A top-k over a projection (the late-projection pass moves the projection above it).
-      return `${q} RETURN ${a}.uid AS a, ${b}.p AS p ORDER BY p DESC, a LIMIT ${1 + Math.floor(r() * 5)}`;
+      // A CASE over tests that cannot fail moves too; one whose WHEN is a bare property stays below the top.
+      return `${q} RETURN ${a}.uid AS a, ${b}.p AS p${pick(r, ['', '', `, CASE WHEN ${b}.p > 1 AND ${a}.uid IS NOT NULL THEN 'x' WHEN ${a}.p = ${b}.p THEN 'y' END AS c`, `, CASE WHEN ${a}.p THEN 1 ELSE 2 END AS c`])} ORDER BY p DESC, a LIMIT ${1 + Math.floor(r() * 5)}`;
     case 4:
       // A nested plan whose rows an expression outside it reads.
       return `${q} RETURN ${a}.uid AS a, [(${a})${rel(r)}(y) | y.uid] AS ys`;

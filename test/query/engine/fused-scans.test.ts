@@ -33,6 +33,12 @@ const QUERIES: readonly string[] = [
   'MATCH (n:P) RETURN n.r, n.s ORDER BY n.r DESC, n.s LIMIT 9',
   'MATCH (n:P) RETURN n.r, id(n) ORDER BY n.r, id(n) DESC SKIP 3 LIMIT 6',
   'MATCH (n:P) WHERE n.k = \'a\' RETURN n.r, n.s ORDER BY n.r DESC, n.s LIMIT 2',
+  // Bounds of INTEGERs on every node by constants: the candidates of the top-k are chosen among the nodes that pass.
+  'MATCH (n:P) WHERE n.r >= -4 AND n.r < 6 RETURN n.r, n.s ORDER BY n.r DESC, n.s SKIP 2 LIMIT 5',
+  'MATCH (n:P) WHERE 2.5 > n.r AND n.z = 3 RETURN n.r, id(n) ORDER BY n.r, id(n) LIMIT 4',
+  'MATCH (n:P) WHERE n.z <= 2 RETURN n.r ORDER BY n.r LIMIT 3',
+  "MATCH (n:P) WHERE n.r > 'a' RETURN n.r ORDER BY n.r LIMIT 3",
+  'MATCH (n:P) WHERE n.r = 7 OR n.r = -7 RETURN n.r, n.s ORDER BY n.r DESC, n.s LIMIT 3',
   // sum and avg of an INTEGER on every node add its doubles.
   'MATCH (n:P) RETURN n.k AS k, sum(n.r) AS s, avg(n.r) AS a, count(n.r) AS c',
   'MATCH (n:P) WHERE n.r > 0 RETURN avg(n.r), sum(n.r + 1), sum(DISTINCT n.r), avg(n.z)',

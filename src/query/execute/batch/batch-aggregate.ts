@@ -5,6 +5,7 @@ import type { Value } from '../../../common/values/value.js';
 import { lookupFunction } from '../../functions/catalog.js';
 import type { Accumulator, AggregateFunction } from '../../functions/definition.js';
 import type { BoundExpression } from '../../bind/bound-expression.js';
+import { freeSlots } from '../../plan/expressions.js';
 import type { LogicalOp } from '../../plan/logical.js';
 import type { PhysicalOp } from '../context.js';
 import type { OpEnv } from '../read-ops.js';
@@ -64,7 +65,9 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   const countsOnly = isCountStar.every((x) => x);
   const isDistinctCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && a.call.distinct && a.call.args.length === 1);
   const isEntityCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && !a.call.distinct && a.call.args.length === 1);
-  const plan = batchPlan(input, countsOnly);
+  // The slots the grouping keys read: an expand they do not read may be counted rather than made.
+  const readAbove = new Set(keys.flatMap((k) => [...freeSlots(k.expression)]));
+  const plan = batchPlan(input, countsOnly, readAbove);
   if (plan === undefined) return undefined;
   const defs = aggregates.map((a) => {
     const def = lookupFunction(a.call.name);
@@ -153,6 +156,19 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
           const acc = (accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator;
           if (v.nulls[i] === 1) acc.add(null);
           else (acc.addExactInteger as (x: number) => void).call(acc, v.values[i] as number);
+        }
+        return;
+      }
+      if (v.kind === 'num' && c.kind === 'num' && c.integer && xc !== undefined && xv !== undefined && exactIntegers[a] === true) {
+        // A percentile of exact integers: the percentile argument is checked per row as `add` checks it,
+        // and the value goes in as a double.
+        for (let i = 0; i < n; i++) {
+          const acc = (accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator;
+          acc.add(null, boxed(xc, xv, i));
+          if (v.nulls[i] === 1) continue;
+          const before = acc.memoryBytes();
+          (acc.addExactInteger as (x: number) => void).call(acc, v.values[i] as number);
+          reserve(acc.memoryBytes() - before);
         }
         return;
       }

@@ -47,6 +47,17 @@ export interface BatchPlan {
    * of relationships it would expand along, read from the CSR offsets, instead of making the rows.
    */
   readonly counted?: Op<'expand'>;
+  /**
+   * An expand right under `counted`, from a node the pipeline holds, that nothing reads but the
+   * counted expand's uniqueness check: the two are counted together, each row weighing the product of
+   * the two slices' counts (see counted-pair.ts). Only with `counted`.
+   */
+  readonly paired?: Op<'expand'>;
+}
+
+/** The same slots, in any order. */
+function sameSlots(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((s) => b.includes(s));
 }
 
 /** Whether `op` can be an expand of a batched pipeline whose layout so far is `layout`. */
@@ -60,9 +71,11 @@ function batchableExpand(op: Op<'expand'>, layout: readonly LayoutColumn[]): boo
 
 /**
  * The batched pipeline under a consumer, or undefined when `input` is not a label scan under
- * expands and filters with at least one expand. `countOnly`: the consumer only counts rows.
+ * expands and filters with at least one expand. `countOnly`: the consumer only counts rows;
+ * `readAbove`, when given, the slots the consumer reads (its grouping keys), so that a second expand under
+ * the counted one may be counted with it.
  */
-export function batchPlan(input: LogicalOp, countOnly: boolean): BatchPlan | undefined {
+export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: ReadonlySet<number>): BatchPlan | undefined {
   const chain: Stage[] = [];
   let op = input;
   for (;;) {
@@ -84,8 +97,23 @@ export function batchPlan(input: LogicalOp, countOnly: boolean): BatchPlan | und
     counted = top.op;
     chain.pop();
   }
+  let paired: Op<'expand'> | undefined;
+  const below = chain[chain.length - 1];
+  if (
+    counted !== undefined &&
+    readAbove !== undefined &&
+    below?.kind === 'expand' &&
+    !below.op.into &&
+    below.op.to_unused === true &&
+    counted.from !== below.op.to &&
+    !readAbove.has(below.op.rel) &&
+    sameSlots(counted.unique_from.filter((s) => s !== below.op.rel), below.op.unique_from)
+  ) {
+    paired = below.op;
+    chain.pop();
+  }
   const layout: LayoutColumn[] = [{ slot: scan.variable, entity: 'node' }];
-  for (const s of [...chain, ...(counted === undefined ? [] : [{ kind: 'expand' as const, op: counted }])]) {
+  for (const s of [...chain, ...[paired, counted].flatMap((op) => (op === undefined ? [] : [{ kind: 'expand' as const, op }]))]) {
     if (s.kind === 'filter') continue;
     if (s.kind === 'optional') {
       if (!batchableExpand(s.expand, layout)) return undefined;
@@ -93,15 +121,18 @@ export function batchPlan(input: LogicalOp, countOnly: boolean): BatchPlan | und
       if (s.expand.to_unused !== true) layout.push({ slot: s.expand.to, entity: 'node', nullable: true });
       continue;
     }
-    if (!batchableExpand(s.op, layout)) return undefined;
-    if (s.op === counted) break;
+    // The counted expand's uniqueness against the paired one is the pair's to keep (counted-pair.ts).
+    const own = s.op === counted && paired !== undefined ? { ...s.op, unique_from: s.op.unique_from.filter((u) => u !== paired.rel) } : s.op;
+    if (!batchableExpand(own, layout)) return undefined;
+    if (s.op === counted || s.op === paired) continue;
     if (s.op.rel_unused !== true) layout.push({ slot: s.op.rel, entity: 'relationship' });
     if (s.op.to_unused !== true && !s.op.into) layout.push({ slot: s.op.to, entity: 'node' });
   }
-  return counted === undefined ? { scan, stages: chain, layout } : { scan, stages: chain, layout, counted };
+  if (counted === undefined) return { scan, stages: chain, layout };
+  return paired === undefined ? { scan, stages: chain, layout, counted } : { scan, stages: chain, layout, counted, paired };
 }
 
-/** What one run reads: the label's list and, per expand (the counted one last), its CSR and end-label bitmaps. */
+/** What one run reads: the label's list and, per expand (the paired and counted ones last), its CSR and end-label bitmaps. */
 export interface Forms {
   readonly members: LabelMembers;
   readonly csrs: readonly TypeAdjacency[];
@@ -142,6 +173,7 @@ export function formsFor(plan: BatchPlan, env: OpEnv): Forms | undefined {
 
 export function expandsOf(plan: BatchPlan): Op<'expand'>[] {
   const out = plan.stages.flatMap((s) => (s.kind === 'expand' ? [s.op] : s.kind === 'optional' ? [s.expand] : []));
+  if (plan.paired !== undefined) out.push(plan.paired);
   if (plan.counted !== undefined) out.push(plan.counted);
   return out;
 }

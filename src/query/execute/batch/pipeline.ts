@@ -10,6 +10,7 @@ import type { OpEnv } from '../read-ops.js';
 import type { Slices } from '../slices.js';
 import { Batch, BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type EntityKind } from './batch.js';
 import { expandsOf, type BatchPlan, type Forms, type Stage } from './batch-plan.js';
+import { countedPair } from './counted-pair.js';
 import { countedExpand, expandStage, filterStage, optionalStage, scanEqualities, type BatchConsumer } from './stages.js';
 import { typedColumn, type TypedColumn } from './typed-columns.js';
 import { boxed, compileVector, type VectorScope } from './vector-expressions.js';
@@ -106,7 +107,10 @@ export function runBatches(plan: BatchPlan, forms: Forms, scope: BatchScope, env
   // Stages are wired top down: each pushes into the one above it.
   const expands = expandsOf(plan);
   let k = expands.length - 1;
-  if (plan.counted !== undefined) {
+  if (plan.counted !== undefined && plan.paired !== undefined) {
+    push = countedPair(plan.paired, plan.counted, plan, forms.csrs[k - 1] as TypeAdjacency, forms.bitmaps[k - 1] as readonly Uint8Array[], forms.csrs[k] as TypeAdjacency, forms.bitmaps[k] as readonly Uint8Array[], push);
+    k -= 2;
+  } else if (plan.counted !== undefined) {
     const counted = countedExpand(plan.counted, plan, forms.csrs[k] as TypeAdjacency, forms.bitmaps[k] as readonly Uint8Array[], push);
     push = counted;
     k--;

@@ -82,7 +82,7 @@ export function filterStage(predicate: (b: Batch) => Uint8Array, next: BatchCons
 }
 
 /** Whether node `end` has every label of `bitmaps`. */
-function hasAll(bitmaps: readonly Uint8Array[], end: number): boolean {
+export function hasAll(bitmaps: readonly Uint8Array[], end: number): boolean {
   for (let l = 0; l < bitmaps.length; l++) if ((bitmaps[l] as Uint8Array)[end] !== 1) return false;
   return true;
 }
@@ -174,11 +174,19 @@ function degreesWithLabel(rows: AdjacencyRows, bitmap: Uint8Array): Int32Array {
   return degrees;
 }
 
-/** The top expand, counted: each row's weight is how many rows it would make. Rows that would make none go. */
-export function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjacency, bitmaps: readonly Uint8Array[], next: BatchConsumer): BatchConsumer {
-  const from = plan.layout.findIndex((c) => c.slot === op.from && c.entity === 'node');
+/**
+ * How many relationships `op` would follow from row i's node `at`: its CSR slice (out, then in for an
+ * undirected pattern, a self-loop once), ends with the wanted labels only, less the relationships bound
+ * earlier in the MATCH (the layout slots `unique_from`) that sit in it.
+ */
+export function countedWeight(
+  op: Op<'expand'>,
+  plan: BatchPlan,
+  csr: TypeAdjacency,
+  bitmaps: readonly Uint8Array[],
+  unique_from: readonly number[],
+): (i: number, at: number, cols: readonly Int32Array[]) => number {
   const direction = op.direction;
-  const weights = new Float64Array(BATCH_ROWS);
   const count = (offsets: Int32Array, ends: Int32Array, at: number, skipSelf: boolean): number => {
     if (at >= offsets.length - 1) return 0;
     const lo = offsets[at] as number;
@@ -196,7 +204,7 @@ export function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjace
   const single = bitmaps.length === 1 && direction !== 'both' ? degreesWithLabel(direction === 'in' ? csr.into : csr.out, bitmaps[0] as Uint8Array) : undefined;
   // Relationships bound earlier in the MATCH may not be followed again: each one found in the row's
   // counted slice takes one off its weight (it sits at most once per side; a self-loop once in all).
-  const unique = op.unique_from.map((s) => plan.layout.findIndex((c) => c.slot === s && c.entity === 'relationship'));
+  const unique = unique_from.map((s) => plan.layout.findIndex((c) => c.slot === s && c.entity === 'relationship'));
   const holds = (rows: TypeAdjacency['out'], at: number, edge: number, skipSelf: boolean): boolean => {
     if (at >= rows.offsets.length - 1) return false;
     for (let j = rows.offsets[at] as number, hi = rows.offsets[at + 1] as number; j < hi; j++) {
@@ -215,6 +223,21 @@ export function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjace
     }
     return x;
   };
+  return (i, at, cols) => {
+    let k = 0;
+    if (single !== undefined) k = at < single.length ? (single[at] as number) : 0;
+    else if (direction !== 'in') k += count(csr.out.offsets, csr.out.ends, at, false);
+    if (single === undefined && direction !== 'out') k += count(csr.into.offsets, csr.into.ends, at, direction === 'both');
+    if (unique.length > 0 && k > 0) k -= excluded(i, at, cols);
+    return k;
+  };
+}
+
+/** The top expand, counted: each row's weight is how many rows it would make. Rows that would make none go. */
+export function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjacency, bitmaps: readonly Uint8Array[], next: BatchConsumer): BatchConsumer {
+  const from = plan.layout.findIndex((c) => c.slot === op.from && c.entity === 'node');
+  const weights = new Float64Array(BATCH_ROWS);
+  const weight = countedWeight(op, plan, csr, bitmaps, op.unique_from);
   return (b) => {
     const src = b.columns[from] as Int32Array;
     const cols = b.columns;
@@ -222,11 +245,7 @@ export function countedExpand(op: Op<'expand'>, plan: BatchPlan, csr: TypeAdjace
     for (let i = 0, n = b.length; i < n; i++) {
       const at = src[i] as number;
       if (at === NULL_ID) continue;
-      let k = 0;
-      if (single !== undefined) k = at < single.length ? (single[at] as number) : 0;
-      else if (direction !== 'in') k += count(csr.out.offsets, csr.out.ends, at, false);
-      if (single === undefined && direction !== 'out') k += count(csr.into.offsets, csr.into.ends, at, direction === 'both');
-      if (unique.length > 0 && k > 0) k -= excluded(i, at, cols);
+      const k = weight(i, at, cols);
       if (k === 0) continue;
       if (w !== i) for (let c = 0; c < cols.length; c++) (cols[c] as Int32Array)[w] = (cols[c] as Int32Array)[i] as number;
       weights[w++] = k;

@@ -8,7 +8,8 @@ import { EXACT_INTEGER_MAX, type TypedColumn } from './typed-columns.js';
  * for every row of a batch in one loop. Covered: property reads of the pipeline's nodes, literals and
  * parameters, comparisons, + - * and negation, AND/OR/XOR/NOT and IS [NOT] NULL, whenever the
  * operands' types make the answer certain without boxing (numbers with numbers, strings compared for
- * equality by dictionary code). Integer arithmetic is typed only while the operands' known bounds
+ * equality by dictionary code), and CASE whose conditions are typed and whose results are all numbers or
+ * all string literals. Integer arithmetic is typed only while the operands' known bounds
  * keep the result below 2^53, so it can neither overflow nor lose exactness; anything else (division,
  * functions, mixed types, relationship properties) is evaluated per row by the row evaluator, which
  * gives it the same semantics as the row-at-a-time operators.
@@ -216,6 +217,8 @@ function typed(e: BoundExpression, scope: VectorScope): Compiled | undefined {
           return undefined;
       }
     }
+    case 'case':
+      return caseOf(e, scope);
     default:
       return undefined;
   }
@@ -449,3 +452,108 @@ const ARITHMETIC_LOOPS: Readonly<Record<'add' | 'sub' | 'mul', ArithmeticLoop>> 
     for (let i = 0; i < n; i++) out[i] = (x[i] as number) * (y[i] as number);
   },
 };
+
+/**
+ * CASE over a batch: each WHEN is a typed condition (a simple CASE's `subject = value` included, which a null
+ * never passes, as the row evaluator's equality gives), and the results are all INTEGERs or all FLOATs (a number vector) or
+ * all string literals (codes into a dictionary of those strings, so a CASE grouping key groups by code). A
+ * missing ELSE, or ELSE null, gives null. Every condition and result runs over the whole batch: typed
+ * expressions cannot fail, so evaluating a branch a row does not take changes nothing.
+ */
+function caseOf(e: Extract<BoundExpression, { kind: 'case' }>, scope: VectorScope): Compiled | undefined {
+  const subject = e.subject === undefined ? undefined : typed(e.subject, scope);
+  if (e.subject !== undefined && subject === undefined) return undefined;
+  const whens: BoolCompiled[] = [];
+  for (const alt of e.alternatives) {
+    const w = typed(alt.when, scope);
+    if (w === undefined) return undefined;
+    const test = subject === undefined ? w : subject.kind === 'num' && w.kind === 'num' ? compareNumbers('eq', subject, w) : compareCodes('eq', subject, w);
+    if (test?.kind !== 'bool') return undefined;
+    whens.push(test);
+  }
+  const isNullLiteral = (x: BoundExpression | undefined): boolean => x === undefined || (x.kind === 'literal' && x.value === null);
+  const results = e.alternatives.map((a) => typed(a.then, scope));
+  const otherwise = isNullLiteral(e.otherwise) ? undefined : typed(e.otherwise as BoundExpression, scope);
+  if (!isNullLiteral(e.otherwise) && otherwise === undefined) return undefined;
+  const all = otherwise === undefined ? results : [...results, otherwise];
+  // Numbers of one type only: a vector holds INTEGERs or FLOATs, not a mix of the two.
+  const nums = all.filter((r): r is NumCompiled => r?.kind === 'num');
+  if (nums.length === all.length && (nums.every((r) => r.integer) || nums.every((r) => !r.integer))) {
+    return caseNumbers(whens, results as NumCompiled[], otherwise as NumCompiled | undefined);
+  }
+  if (all.every((r) => r?.kind === 'text')) return caseTexts(whens, results as TextCompiled[], otherwise as TextCompiled | undefined);
+  return undefined;
+}
+
+type TextCompiled = Extract<Compiled, { kind: 'text' }>;
+
+/** For each row, the index of the first WHEN that holds, or `whens.length` when none does. */
+function chooseBranches(whens: readonly BoolCompiled[], b: Batch, chosen: Int32Array): void {
+  const n = b.length;
+  const none = whens.length;
+  chosen.fill(none, 0, n);
+  for (let w = none - 1; w >= 0; w--) {
+    const x = (whens[w] as BoolCompiled).run(b).values;
+    for (let i = 0; i < n; i++) if (x[i] === 1) chosen[i] = w;
+  }
+}
+
+function caseNumbers(whens: readonly BoolCompiled[], results: readonly NumCompiled[], otherwise: NumCompiled | undefined): NumCompiled {
+  const vec: NumVec = { kind: 'num', ...numBuffers() };
+  const chosen = new Int32Array(BATCH_ROWS);
+  const branches = otherwise === undefined ? results : [...results, otherwise];
+  const integer = branches.every((r) => r.integer);
+  const max_abs = integer ? Math.max(0, ...branches.map((r) => r.max_abs)) : Infinity;
+  return {
+    kind: 'num',
+    integer,
+    max_abs,
+    run: (b) => {
+      chooseBranches(whens, b, chosen);
+      const vecs = branches.map((r) => r.run(b));
+      const n = b.length;
+      for (let i = 0; i < n; i++) {
+        const v = vecs[chosen[i] as number];
+        if (v === undefined) {
+          vec.values[i] = 0;
+          vec.nulls[i] = 1;
+        } else {
+          vec.values[i] = v.values[i] as number;
+          vec.nulls[i] = v.nulls[i] as number;
+        }
+      }
+      return vec;
+    },
+  };
+}
+
+function caseTexts(whens: readonly BoolCompiled[], results: readonly TextCompiled[], otherwise: TextCompiled | undefined): Compiled {
+  const dictionary: string[] = [];
+  const index = new Map<string, number>();
+  const codeOf = (t: TextCompiled): number => {
+    let c = index.get(t.value);
+    if (c === undefined) {
+      c = dictionary.length;
+      dictionary.push(t.value);
+      index.set(t.value, c);
+    }
+    return c;
+  };
+  // The code of each branch by its position; the row with no branch gets ELSE's, or -1 (null).
+  const codes = Int32Array.from(results, codeOf);
+  const fallback = otherwise === undefined ? -1 : codeOf(otherwise);
+  const branchCodes = Int32Array.from([...codes, fallback]);
+  const vec: CodeVec = { kind: 'code', codes: new Int32Array(BATCH_ROWS) };
+  const chosen = new Int32Array(BATCH_ROWS);
+  return {
+    kind: 'code',
+    dictionary,
+    index,
+    run: (b) => {
+      chooseBranches(whens, b, chosen);
+      const out = vec.codes;
+      for (let i = 0, n = b.length; i < n; i++) out[i] = branchCodes[chosen[i] as number] as number;
+      return vec;
+    },
+  };
+}
