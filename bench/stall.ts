@@ -93,45 +93,35 @@ async function until(server: ServerProcess, n: number): Promise<void> {
 
 type Measure = (load: string, stop?: () => boolean) => Promise<void>;
 
-/** The probes while `runaways` runaway reads run; they are then cancelled (their clients leave). */
-async function runawayReads(server: ServerProcess, measure: Measure): Promise<void> {
+/**
+ * The probes while `runaways` copies of one statement run (no deadline of their own but a long one);
+ * they are then cancelled (their clients leave). All of them must still be running when the probes end.
+ */
+async function beside(server: ServerProcess, measure: Measure, what: string, body: Readonly<Record<string, unknown>>): Promise<void> {
   const clients = Array.from({ length: runaways }, () => new AbortController());
   const statements = clients.map((c) =>
     fetch(`${server.rest}/v1/query/cypher`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'grpc-timeout': '3600S' },
-      body: JSON.stringify({ query: RUNAWAY }),
+      body: JSON.stringify(body),
       signal: c.signal,
     }).catch(() => undefined),
   );
   await until(server, runaways);
-  await measure(`${runaways} runaway reads`);
+  await measure(`${runaways} ${what}`);
   const still = await running(server);
   for (const c of clients) c.abort();
   await Promise.all(statements);
   await until(server, 0);
-  if (still !== runaways) throw new Error(`only ${still} of the ${runaways} runaway reads were still running at the end`);
+  if (still !== runaways) throw new Error(`only ${still} of the ${runaways} ${what} were still running at the end`);
 }
 
-/** The probes while `runaways` MERGE loops run; they are then cancelled (their clients leave). */
-async function runawayWrites(server: ServerProcess, measure: Measure): Promise<void> {
-  const clients = Array.from({ length: runaways }, () => new AbortController());
-  const statements = clients.map((c) =>
-    fetch(`${server.rest}/v1/query/cypher`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'grpc-timeout': '3600S' },
-      body: JSON.stringify({ query: RUNAWAY_WRITE, queryMemoryLimitMb: big_memory_mb }),
-      signal: c.signal,
-    }).catch(() => undefined),
-  );
-  await until(server, runaways);
-  await measure(`${runaways} runaway writes`);
-  const still = await running(server);
-  for (const c of clients) c.abort();
-  await Promise.all(statements);
-  await until(server, 0);
-  if (still !== runaways) throw new Error(`only ${still} of the ${runaways} runaway writes were still running at the end`);
-}
+/** The probes while `runaways` runaway reads run. */
+const runawayReads = (server: ServerProcess, measure: Measure): Promise<void> => beside(server, measure, 'runaway reads', { query: RUNAWAY });
+
+/** The probes while `runaways` MERGE loops run. */
+const runawayWrites = (server: ServerProcess, measure: Measure): Promise<void> =>
+  beside(server, measure, 'runaway writes', { query: RUNAWAY_WRITE, queryMemoryLimitMb: big_memory_mb });
 
 /** The probes while one large CREATE runs and commits, sampled until it answers. */
 async function bigWrite(server: ServerProcess, measure: Measure): Promise<void> {
