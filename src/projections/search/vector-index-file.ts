@@ -82,6 +82,7 @@ export function saveVectorGraph(dir: string, checkpoint_index: number, generatio
     const bytes = readFileSync(tmp);
     renameSync(tmp, `${base}.hnsw`);
     fsyncDir(dir);
+    index.reloadSaved(`${base}.hnsw`);
     saved = { dir, path: `${base}.hnsw`, version: index.version, graph_bytes: bytes.byteLength, graph_crc: crc32(bytes), facts };
   }
   lastSaved.set(index, saved);

@@ -303,6 +303,19 @@ export class VectorIndex implements SearchMaintenance {
   }
 
   /**
+   * Reads the graph back from the file just saved for a checkpoint: the same graph, with hnswlib's
+   * level generator where a member loading that file starts it (the file does not carry it). Every
+   * element put from here on gets the level it gets after a restart from this checkpoint, so a
+   * restart, a replay from the checkpoint and a restore of a backup of it build the graph this
+   * member holds, and answer its approximate queries as it does.
+   */
+  reloadSaved(path: string): void {
+    if (this.hnsw === undefined || this.adopting !== undefined) return;
+    this.hnsw.readIndexSync(path);
+    this.ef = -1;
+  }
+
+  /**
    * Takes a graph read from a saved file before the refill at load. Call on an empty index only;
    * `settleSaved` must follow the refill.
    */
