@@ -111,7 +111,9 @@ function compareListsTotal(a: readonly Value[], b: readonly Value[]): number {
   return a.length - b.length;
 }
 
+/** Maps order by size first, then by their sorted keys, then by the values under those keys (as Neo4j does). */
 function compareMapsTotal(a: ValueMap, b: ValueMap): number {
+  if (a.size !== b.size) return a.size - b.size;
   const ka = [...a.keys()].sort();
   const kb = [...b.keys()].sort();
   const c = compareListsTotal(ka, kb);
