@@ -64,6 +64,11 @@ export const mathFunctions: readonly ScalarFunction[] = [
   floatFn('degrees', (x) => (x * 180) / Math.PI),
   floatFn('radians', (x) => (x * Math.PI) / 180),
   floatFn('haversin', (x) => (1 - Math.cos(x)) / 2),
+  floatFn('cosh', Math.cosh),
+  floatFn('sinh', Math.sinh),
+  floatFn('tanh', Math.tanh),
+  // coth(0) is an infinity of the sign of the zero, as 1 / tanh(±0) gives.
+  floatFn('coth', (x) => 1 / Math.tanh(x)),
   scalar('isnan', 1, 1, ([v = null]) => (v === null ? null : typeof v === 'bigint' ? false : Number.isNaN(numberArg('isNaN', v)))),
   scalar('pi', 0, 0, () => Math.PI),
   scalar('e', 0, 0, () => Math.E),
