@@ -61,6 +61,8 @@ export function functionResultType(name: string, args: readonly BoundExpression[
     case 'id':
     case 'tointeger':
     case 'sign':
+    case 'char_length':
+    case 'character_length':
       return integer_type;
     case 'tofloat':
     case 'sqrt':
@@ -73,6 +75,8 @@ export function functionResultType(name: string, args: readonly BoundExpression[
     case 'stdevp':
       return float_type;
     case 'toboolean':
+    case 'is type':
+    case 'is normalized':
     case 'exists':
     case 'text_match':
       return boolean_type;
@@ -82,6 +86,10 @@ export function functionResultType(name: string, args: readonly BoundExpression[
     case 'trim':
     case 'ltrim':
     case 'rtrim':
+    case 'btrim':
+    case 'trim from':
+    case 'normalize':
+    case 'valuetype':
     case 'substring':
     case 'replace':
     case 'left':

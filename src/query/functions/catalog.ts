@@ -6,6 +6,8 @@ import { mathFunctions } from './math-functions.js';
 import type { FunctionCatalog, FunctionSignature } from './signature.js';
 import { stringFunctions } from './string-functions.js';
 import { temporalFunctions } from './temporal-functions.js';
+import { trimNormalizeFunctions } from './trim-normalize-functions.js';
+import { typeFunctions } from './type-functions.js';
 import { searchFunctions } from './vector-functions.js';
 
 /**
@@ -15,6 +17,8 @@ import { searchFunctions } from './vector-functions.js';
 const all: readonly FunctionDefinition[] = [
   ...listFunctions,
   ...stringFunctions,
+  ...trimNormalizeFunctions,
+  ...typeFunctions,
   ...mathFunctions,
   ...conversionFunctions,
   ...temporalFunctions,

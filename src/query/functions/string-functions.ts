@@ -19,8 +19,6 @@ export const stringFunctions: readonly ScalarFunction[] = [
   stringFn('tolower', (s) => s.toLowerCase()),
   stringFn('lower', (s) => s.toLowerCase()),
   stringFn('trim', (s) => s.replace(trimmed, '')),
-  stringFn('ltrim', (s) => s.replace(/^\s+/, '')),
-  stringFn('rtrim', (s) => s.replace(/\s+$/, '')),
   scalar('replace', 3, 3, (args) => {
     const [o, f, r] = [arg(args, 0), arg(args, 1), arg(args, 2)];
     if (o === null || f === null || r === null) return null;

@@ -338,6 +338,23 @@ predicateSuffix
     | IN addOrSubtractExpression                       # inPredicate
     | IS NULL                                          # isNullPredicate
     | IS NOT NULL                                      # isNotNullPredicate
+    | (IS NOT? (COLONCOLON | TYPED) | COLONCOLON) valueTypeExpression # typePredicate
+    | IS NOT? normalForm=symbolicName? NORMALIZED      # normalizedPredicate
+    ;
+
+// A type in a type predicate: a closed union of alternatives. The words of a name are checked by the
+// builder against the type names and their synonyms (`LOCAL DATETIME`, `TIMESTAMP WITHOUT TIME ZONE`).
+valueTypeExpression
+    : valueTypeAlternative (PIPE valueTypeAlternative)*
+    ;
+
+valueTypeAlternative
+    : valueTypeWord+ (WITH valueTypeWord valueTypeWord)? (LT valueTypeExpression GT)? (NOT NULL)?
+    ;
+
+valueTypeWord
+    : symbolicName
+    | NULL
     ;
 
 addOrSubtractExpression
@@ -382,6 +399,7 @@ propertyLookup
 
 atom
     : countStar
+    | trimFromExpression
     | listComprehension
     | patternComprehension
     | quantifierExpression
@@ -443,6 +461,12 @@ subqueryExpression
 
 parenthesizedExpression
     : LPAREN expression RPAREN
+    ;
+
+// trim([LEADING | TRAILING | BOTH] [character] FROM source); plain trim(source) is a function call.
+// The function name is checked by the builder, so TRIM need not be a keyword.
+trimFromExpression
+    : functionName LPAREN side=(LEADING | TRAILING | BOTH)? character=expression? FROM source=expression RPAREN
     ;
 
 functionInvocation
@@ -628,6 +652,11 @@ nonReservedKeyword
     | USING
     | ASCENDING
     | DESCENDING
+    | NORMALIZED
+    | LEADING
+    | TRAILING
+    | BOTH
+    | FROM
     ;
 
 // Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
@@ -740,6 +769,11 @@ THEN        : 'THEN';
 TIMESTAMP   : 'TIMESTAMP';
 TRUE        : 'TRUE';
 TYPED       : 'TYPED';
+NORMALIZED  : 'NORMALIZED';
+LEADING     : 'LEADING';
+TRAILING    : 'TRAILING';
+BOTH        : 'BOTH';
+FROM        : 'FROM';
 UNION       : 'UNION';
 UNIQUE      : 'UNIQUE';
 UNWIND      : 'UNWIND';

@@ -16,11 +16,14 @@ import {
   MapProjectionLiteralContext,
   MapProjectionPropertyContext,
   MapProjectionVariableContext,
+  NormalizedPredicateContext,
   PropertyLookupContext,
   RegexPredicateContext,
   SliceOperatorContext,
   StartsWithPredicateContext,
+  TypePredicateContext,
   type AddOrSubtractExpressionContext,
+  type TrimFromExpressionContext,
   type AndExpressionContext,
   type XorExpressionContext,
   type ComparisonExpressionContext,
@@ -41,6 +44,9 @@ import {
 } from '../grammar/gen/CypherParser.js';
 import { expression_depth_max, schemaName, symbolicName, type Builder } from './builder.js';
 import { floatValue, integerMagnitude, signedInteger, stringValue } from './literals.js';
+import { isNormalForm } from '../functions/trim-normalize-functions.js';
+import { resolveWrittenType, typeText } from '../functions/value-types.js';
+import { writtenValueType } from './value-type-syntax.js';
 
 /** Builds expressions; tracks every node's depth so that a long operator chain is refused, not overflowed. */
 export class ExpressionBuilder {
@@ -120,6 +126,8 @@ export class ExpressionBuilder {
     const span = joinSpans(left.span, this.b.source.span(ctx));
     if (ctx instanceof IsNullPredicateContext) return this.made({ kind: 'is_null', operand: left, negated: false, span }, [left]);
     if (ctx instanceof IsNotNullPredicateContext) return this.made({ kind: 'is_null', operand: left, negated: true, span }, [left]);
+    if (ctx instanceof TypePredicateContext) return this.typePredicate(left, ctx, span);
+    if (ctx instanceof NormalizedPredicateContext) return this.normalizedPredicate(left, ctx, span);
     const op: BinaryOperator | undefined =
       ctx instanceof StartsWithPredicateContext ? 'starts_with'
       : ctx instanceof EndsWithPredicateContext ? 'ends_with'
@@ -130,6 +138,43 @@ export class ExpressionBuilder {
     assert(op !== undefined, `unknown predicate suffix ${ctx.getText()}`);
     const operand = (ctx as StartsWithPredicateContext).addOrSubtractExpression();
     return this.binary(op, left, this.addSub(operand));
+  }
+
+  /**
+   * `x IS [NOT] :: T` (also `IS TYPED T` and `x :: T`) becomes the call ('is type', x, text of T): the
+   * predicate is a function of its operand and a constant, so it needs no evaluator of its own.
+   */
+  private typePredicate(left: Expression, ctx: TypePredicateContext, span: Span): Expression {
+    const type = resolveWrittenType(writtenValueType(ctx.valueTypeExpression()));
+    if (typeof type === 'string') throw this.b.source.error('UnexpectedSyntax', type, this.b.source.span(ctx.valueTypeExpression()));
+    const text = this.made({ kind: 'literal', value: typeText(type), span }, []);
+    const call = this.made({ kind: 'function', name: 'is type', distinct: false, args: [left, text], span }, [left, text]);
+    return ctx.NOT() === null ? call : this.made({ kind: 'unary', op: 'not', operand: call, span }, [call]);
+  }
+
+  /** `s IS [NOT] [NFC | NFD | NFKC | NFKD] NORMALIZED` becomes the call ('is normalized', s, form). */
+  private normalizedPredicate(left: Expression, ctx: NormalizedPredicateContext, span: Span): Expression {
+    const written = ctx._normalForm === undefined ? 'NFC' : symbolicName(ctx._normalForm);
+    if (!isNormalForm(written)) {
+      throw this.b.source.error('UnexpectedSyntax', `unknown normal form ${written}; one of NFC, NFD, NFKC, NFKD`, span);
+    }
+    const form = this.made({ kind: 'literal', value: written.toUpperCase(), span }, []);
+    const call = this.made({ kind: 'function', name: 'is normalized', distinct: false, args: [left, form], span }, [left, form]);
+    return ctx.NOT() === null ? call : this.made({ kind: 'unary', op: 'not', operand: call, span }, [call]);
+  }
+
+  /** `trim(side [c] FROM s)` becomes the call ('trim from', side, s [, c]); only trim has this form. */
+  private trimFrom(ctx: TrimFromExpressionContext, span: Span): Expression {
+    const fn = ctx.functionName();
+    const name = [...fn.namespace().symbolicName(), fn.symbolicName()].map(symbolicName).join('.');
+    if (name.toLowerCase() !== 'trim') {
+      throw this.b.source.error('UnexpectedSyntax', `only trim() takes the form (... FROM ...), not ${name}()`, span);
+    }
+    const side = this.made({ kind: 'literal', value: (ctx._side?.text ?? 'BOTH').toUpperCase(), span }, []);
+    const source = this.expression(ctx._source!);
+    const character = ctx._character === undefined ? [] : [this.expression(ctx._character)];
+    const args = [side, source, ...character];
+    return this.made({ kind: 'function', name: 'trim from', distinct: false, args, span }, args);
   }
 
   private addSub(ctx: AddOrSubtractExpressionContext): Expression {
@@ -229,6 +274,15 @@ export class ExpressionBuilder {
     return e;
   }
 
+  /** An argument; the second of normalize() may be a normal form written as a bare word (`NFD`). */
+  private functionArgument(name: string, i: number, ctx: ExpressionContext): Expression {
+    const e = this.expression(ctx);
+    if (i === 1 && name.toLowerCase() === 'normalize' && e.kind === 'variable' && isNormalForm(e.name)) {
+      return this.made({ kind: 'literal', value: e.name.toUpperCase(), span: e.span }, []);
+    }
+    return e;
+  }
+
   /** The atom a SET/REMOVE target starts from. */
   atomOf(ctx: AtomContext): Expression {
     return this.atom(ctx);
@@ -245,12 +299,14 @@ export class ExpressionBuilder {
     if (ctx.countStar() !== null) return this.made({ kind: 'count_star', span }, []);
     const paren = ctx.parenthesizedExpression();
     if (paren !== null) return this.expression(paren.expression());
+    const trimFrom = ctx.trimFromExpression();
+    if (trimFrom !== null) return this.trimFrom(trimFrom, span);
     const fn = ctx.functionInvocation();
     if (fn !== null) {
-      const args = fn.expression().map((a) => this.expression(a));
       const name = [...fn.functionName().namespace().symbolicName(), fn.functionName().symbolicName()]
         .map(symbolicName)
         .join('.');
+      const args = fn.expression().map((a, i) => this.functionArgument(name, i, a));
       return this.made({ kind: 'function', name, distinct: fn.DISTINCT() !== null, args, span }, args);
     }
     const kase = ctx.caseExpression();

@@ -64,54 +64,59 @@ export class CypherParser extends antlr.Parser {
     public static readonly TIMESTAMP = 54;
     public static readonly TRUE = 55;
     public static readonly TYPED = 56;
-    public static readonly UNION = 57;
-    public static readonly UNIQUE = 58;
-    public static readonly UNWIND = 59;
-    public static readonly USING = 60;
-    public static readonly WHEN = 61;
-    public static readonly WHERE = 62;
-    public static readonly WITH = 63;
-    public static readonly XOR = 64;
-    public static readonly YIELD = 65;
-    public static readonly COLONCOLON = 66;
-    public static readonly DOTDOT = 67;
-    public static readonly PLUSEQ = 68;
-    public static readonly REGEX_MATCH = 69;
-    public static readonly NEQ = 70;
-    public static readonly LTE = 71;
-    public static readonly GTE = 72;
-    public static readonly EQ = 73;
-    public static readonly LT = 74;
-    public static readonly GT = 75;
-    public static readonly PLUS = 76;
-    public static readonly MINUS = 77;
-    public static readonly STAR = 78;
-    public static readonly SLASH = 79;
-    public static readonly PERCENT = 80;
-    public static readonly CARET = 81;
-    public static readonly DOT = 82;
-    public static readonly COMMA = 83;
-    public static readonly COLON = 84;
-    public static readonly SEMI = 85;
-    public static readonly PIPE = 86;
-    public static readonly DOLLAR = 87;
-    public static readonly LPAREN = 88;
-    public static readonly RPAREN = 89;
-    public static readonly LBRACK = 90;
-    public static readonly RBRACK = 91;
-    public static readonly LBRACE = 92;
-    public static readonly RBRACE = 93;
-    public static readonly HexInteger = 94;
-    public static readonly OctalInteger = 95;
-    public static readonly DecimalInteger = 96;
-    public static readonly FloatLiteral = 97;
-    public static readonly StringLiteral = 98;
-    public static readonly EscapedSymbolicName = 99;
-    public static readonly UnescapedSymbolicName = 100;
-    public static readonly WHITESPACE = 101;
-    public static readonly HINT_COMMENT = 102;
-    public static readonly BLOCK_COMMENT = 103;
-    public static readonly LINE_COMMENT = 104;
+    public static readonly NORMALIZED = 57;
+    public static readonly LEADING = 58;
+    public static readonly TRAILING = 59;
+    public static readonly BOTH = 60;
+    public static readonly FROM = 61;
+    public static readonly UNION = 62;
+    public static readonly UNIQUE = 63;
+    public static readonly UNWIND = 64;
+    public static readonly USING = 65;
+    public static readonly WHEN = 66;
+    public static readonly WHERE = 67;
+    public static readonly WITH = 68;
+    public static readonly XOR = 69;
+    public static readonly YIELD = 70;
+    public static readonly COLONCOLON = 71;
+    public static readonly DOTDOT = 72;
+    public static readonly PLUSEQ = 73;
+    public static readonly REGEX_MATCH = 74;
+    public static readonly NEQ = 75;
+    public static readonly LTE = 76;
+    public static readonly GTE = 77;
+    public static readonly EQ = 78;
+    public static readonly LT = 79;
+    public static readonly GT = 80;
+    public static readonly PLUS = 81;
+    public static readonly MINUS = 82;
+    public static readonly STAR = 83;
+    public static readonly SLASH = 84;
+    public static readonly PERCENT = 85;
+    public static readonly CARET = 86;
+    public static readonly DOT = 87;
+    public static readonly COMMA = 88;
+    public static readonly COLON = 89;
+    public static readonly SEMI = 90;
+    public static readonly PIPE = 91;
+    public static readonly DOLLAR = 92;
+    public static readonly LPAREN = 93;
+    public static readonly RPAREN = 94;
+    public static readonly LBRACK = 95;
+    public static readonly RBRACK = 96;
+    public static readonly LBRACE = 97;
+    public static readonly RBRACE = 98;
+    public static readonly HexInteger = 99;
+    public static readonly OctalInteger = 100;
+    public static readonly DecimalInteger = 101;
+    public static readonly FloatLiteral = 102;
+    public static readonly StringLiteral = 103;
+    public static readonly EscapedSymbolicName = 104;
+    public static readonly UnescapedSymbolicName = 105;
+    public static readonly WHITESPACE = 106;
+    public static readonly HINT_COMMENT = 107;
+    public static readonly BLOCK_COMMENT = 108;
+    public static readonly LINE_COMMENT = 109;
     public static readonly RULE_script = 0;
     public static readonly RULE_statement = 1;
     public static readonly RULE_sessionCommand = 2;
@@ -176,60 +181,64 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_comparisonOperator = 61;
     public static readonly RULE_predicateExpression = 62;
     public static readonly RULE_predicateSuffix = 63;
-    public static readonly RULE_addOrSubtractExpression = 64;
-    public static readonly RULE_addOrSubtractOperator = 65;
-    public static readonly RULE_multiplyDivideModuloExpression = 66;
-    public static readonly RULE_multiplyDivideModuloOperator = 67;
-    public static readonly RULE_powerOfExpression = 68;
-    public static readonly RULE_unaryAddOrSubtractExpression = 69;
-    public static readonly RULE_nonArithmeticOperatorExpression = 70;
-    public static readonly RULE_listOperator = 71;
-    public static readonly RULE_propertyLookup = 72;
-    public static readonly RULE_atom = 73;
-    public static readonly RULE_countStar = 74;
-    public static readonly RULE_caseExpression = 75;
-    public static readonly RULE_caseAlternative = 76;
-    public static readonly RULE_listComprehension = 77;
-    public static readonly RULE_patternComprehension = 78;
-    public static readonly RULE_quantifierExpression = 79;
-    public static readonly RULE_quantifier = 80;
-    public static readonly RULE_filterExpression = 81;
-    public static readonly RULE_reduceExpression = 82;
-    public static readonly RULE_subqueryExpression = 83;
-    public static readonly RULE_parenthesizedExpression = 84;
-    public static readonly RULE_functionInvocation = 85;
-    public static readonly RULE_functionName = 86;
-    public static readonly RULE_namespace = 87;
-    public static readonly RULE_mapProjection = 88;
-    public static readonly RULE_mapProjectionItem = 89;
-    public static readonly RULE_parameter = 90;
-    public static readonly RULE_literal = 91;
-    public static readonly RULE_booleanLiteral = 92;
-    public static readonly RULE_numberLiteral = 93;
-    public static readonly RULE_integerLiteral = 94;
-    public static readonly RULE_listLiteral = 95;
-    public static readonly RULE_mapLiteral = 96;
-    public static readonly RULE_propertyKeyName = 97;
-    public static readonly RULE_schemaCommand = 98;
-    public static readonly RULE_createConstraint = 99;
-    public static readonly RULE_constraintRequirement = 100;
-    public static readonly RULE_propertyReference = 101;
-    public static readonly RULE_propertyReferenceList = 102;
-    public static readonly RULE_typeName = 103;
-    public static readonly RULE_dropConstraint = 104;
-    public static readonly RULE_createIndex = 105;
-    public static readonly RULE_indexTarget = 106;
-    public static readonly RULE_createSearchIndex = 107;
-    public static readonly RULE_searchIndexProperties = 108;
-    public static readonly RULE_indexOptions = 109;
-    public static readonly RULE_dropIndex = 110;
-    public static readonly RULE_ifNotExists = 111;
-    public static readonly RULE_ifExists = 112;
-    public static readonly RULE_variable = 113;
-    public static readonly RULE_symbolicName = 114;
-    public static readonly RULE_nonReservedKeyword = 115;
-    public static readonly RULE_schemaName = 116;
-    public static readonly RULE_reservedWord = 117;
+    public static readonly RULE_valueTypeExpression = 64;
+    public static readonly RULE_valueTypeAlternative = 65;
+    public static readonly RULE_valueTypeWord = 66;
+    public static readonly RULE_addOrSubtractExpression = 67;
+    public static readonly RULE_addOrSubtractOperator = 68;
+    public static readonly RULE_multiplyDivideModuloExpression = 69;
+    public static readonly RULE_multiplyDivideModuloOperator = 70;
+    public static readonly RULE_powerOfExpression = 71;
+    public static readonly RULE_unaryAddOrSubtractExpression = 72;
+    public static readonly RULE_nonArithmeticOperatorExpression = 73;
+    public static readonly RULE_listOperator = 74;
+    public static readonly RULE_propertyLookup = 75;
+    public static readonly RULE_atom = 76;
+    public static readonly RULE_countStar = 77;
+    public static readonly RULE_caseExpression = 78;
+    public static readonly RULE_caseAlternative = 79;
+    public static readonly RULE_listComprehension = 80;
+    public static readonly RULE_patternComprehension = 81;
+    public static readonly RULE_quantifierExpression = 82;
+    public static readonly RULE_quantifier = 83;
+    public static readonly RULE_filterExpression = 84;
+    public static readonly RULE_reduceExpression = 85;
+    public static readonly RULE_subqueryExpression = 86;
+    public static readonly RULE_parenthesizedExpression = 87;
+    public static readonly RULE_trimFromExpression = 88;
+    public static readonly RULE_functionInvocation = 89;
+    public static readonly RULE_functionName = 90;
+    public static readonly RULE_namespace = 91;
+    public static readonly RULE_mapProjection = 92;
+    public static readonly RULE_mapProjectionItem = 93;
+    public static readonly RULE_parameter = 94;
+    public static readonly RULE_literal = 95;
+    public static readonly RULE_booleanLiteral = 96;
+    public static readonly RULE_numberLiteral = 97;
+    public static readonly RULE_integerLiteral = 98;
+    public static readonly RULE_listLiteral = 99;
+    public static readonly RULE_mapLiteral = 100;
+    public static readonly RULE_propertyKeyName = 101;
+    public static readonly RULE_schemaCommand = 102;
+    public static readonly RULE_createConstraint = 103;
+    public static readonly RULE_constraintRequirement = 104;
+    public static readonly RULE_propertyReference = 105;
+    public static readonly RULE_propertyReferenceList = 106;
+    public static readonly RULE_typeName = 107;
+    public static readonly RULE_dropConstraint = 108;
+    public static readonly RULE_createIndex = 109;
+    public static readonly RULE_indexTarget = 110;
+    public static readonly RULE_createSearchIndex = 111;
+    public static readonly RULE_searchIndexProperties = 112;
+    public static readonly RULE_indexOptions = 113;
+    public static readonly RULE_dropIndex = 114;
+    public static readonly RULE_ifNotExists = 115;
+    public static readonly RULE_ifExists = 116;
+    public static readonly RULE_variable = 117;
+    public static readonly RULE_symbolicName = 118;
+    public static readonly RULE_nonReservedKeyword = 119;
+    public static readonly RULE_schemaName = 120;
+    public static readonly RULE_reservedWord = 121;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -240,11 +249,12 @@ export class CypherParser extends antlr.Parser {
         "'LIMIT'", "'MATCH'", "'MERGE'", "'NODE'", "'NONE'", "'NOT'", "'NULL'", 
         "'OF'", "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", 
         "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", "'SKIP'", "'STARTS'", 
-        "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'UNION'", "'UNIQUE'", 
-        "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", "'WITH'", "'XOR'", "'YIELD'", 
-        "'::'", "'..'", "'+='", "'=~'", "'<>'", "'<='", "'>='", "'='", "'<'", 
-        "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", "'^'", "'.'", "','", "':'", 
-        "';'", "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
+        "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'NORMALIZED'", "'LEADING'", 
+        "'TRAILING'", "'BOTH'", "'FROM'", "'UNION'", "'UNIQUE'", "'UNWIND'", 
+        "'USING'", "'WHEN'", "'WHERE'", "'WITH'", "'XOR'", "'YIELD'", "'::'", 
+        "'..'", "'+='", "'=~'", "'<>'", "'<='", "'>='", "'='", "'<'", "'>'", 
+        "'+'", "'-'", "'*'", "'/'", "'%'", "'^'", "'.'", "','", "':'", "';'", 
+        "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
     ];
 
     public static readonly symbolicNames = [
@@ -255,14 +265,15 @@ export class CypherParser extends antlr.Parser {
         "KEY", "LIMIT", "MATCH", "MERGE", "NODE", "NONE", "NOT", "NULL", 
         "OF", "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", 
         "RETURN", "SET", "SINGLE", "SKIP_", "STARTS", "THEN", "TIMESTAMP", 
-        "TRUE", "TYPED", "UNION", "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", 
-        "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", 
-        "NEQ", "LTE", "GTE", "EQ", "LT", "GT", "PLUS", "MINUS", "STAR", 
-        "SLASH", "PERCENT", "CARET", "DOT", "COMMA", "COLON", "SEMI", "PIPE", 
-        "DOLLAR", "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE", 
-        "HexInteger", "OctalInteger", "DecimalInteger", "FloatLiteral", 
-        "StringLiteral", "EscapedSymbolicName", "UnescapedSymbolicName", 
-        "WHITESPACE", "HINT_COMMENT", "BLOCK_COMMENT", "LINE_COMMENT"
+        "TRUE", "TYPED", "NORMALIZED", "LEADING", "TRAILING", "BOTH", "FROM", 
+        "UNION", "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", "WITH", "XOR", 
+        "YIELD", "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", "NEQ", 
+        "LTE", "GTE", "EQ", "LT", "GT", "PLUS", "MINUS", "STAR", "SLASH", 
+        "PERCENT", "CARET", "DOT", "COMMA", "COLON", "SEMI", "PIPE", "DOLLAR", 
+        "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE", "HexInteger", 
+        "OctalInteger", "DecimalInteger", "FloatLiteral", "StringLiteral", 
+        "EscapedSymbolicName", "UnescapedSymbolicName", "WHITESPACE", "HINT_COMMENT", 
+        "BLOCK_COMMENT", "LINE_COMMENT"
     ];
     public static readonly ruleNames = [
         "script", "statement", "sessionCommand", "sessionValue", "query", 
@@ -278,17 +289,18 @@ export class CypherParser extends antlr.Parser {
         "nodeLabel", "rangeLiteral", "rangeBound", "labelName", "relTypeName", 
         "propertyExpression", "expression", "orExpression", "xorExpression", 
         "andExpression", "notExpression", "comparisonExpression", "comparisonOperator", 
-        "predicateExpression", "predicateSuffix", "addOrSubtractExpression", 
+        "predicateExpression", "predicateSuffix", "valueTypeExpression", 
+        "valueTypeAlternative", "valueTypeWord", "addOrSubtractExpression", 
         "addOrSubtractOperator", "multiplyDivideModuloExpression", "multiplyDivideModuloOperator", 
         "powerOfExpression", "unaryAddOrSubtractExpression", "nonArithmeticOperatorExpression", 
         "listOperator", "propertyLookup", "atom", "countStar", "caseExpression", 
         "caseAlternative", "listComprehension", "patternComprehension", 
         "quantifierExpression", "quantifier", "filterExpression", "reduceExpression", 
-        "subqueryExpression", "parenthesizedExpression", "functionInvocation", 
-        "functionName", "namespace", "mapProjection", "mapProjectionItem", 
-        "parameter", "literal", "booleanLiteral", "numberLiteral", "integerLiteral", 
-        "listLiteral", "mapLiteral", "propertyKeyName", "schemaCommand", 
-        "createConstraint", "constraintRequirement", "propertyReference", 
+        "subqueryExpression", "parenthesizedExpression", "trimFromExpression", 
+        "functionInvocation", "functionName", "namespace", "mapProjection", 
+        "mapProjectionItem", "parameter", "literal", "booleanLiteral", "numberLiteral", 
+        "integerLiteral", "listLiteral", "mapLiteral", "propertyKeyName", 
+        "schemaCommand", "createConstraint", "constraintRequirement", "propertyReference", 
         "propertyReferenceList", "typeName", "dropConstraint", "createIndex", 
         "indexTarget", "createSearchIndex", "searchIndexProperties", "indexOptions", 
         "dropIndex", "ifNotExists", "ifExists", "variable", "symbolicName", 
@@ -316,19 +328,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 236;
+            this.state = 244;
             this.statement();
-            this.state = 238;
+            this.state = 246;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 85) {
+            if (_la === 90) {
                 {
-                this.state = 237;
+                this.state = 245;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 240;
+            this.state = 248;
             this.match(CypherParser.EOF);
             }
         }
@@ -349,27 +361,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 245;
+            this.state = 253;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 242;
+                this.state = 250;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 243;
+                this.state = 251;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 244;
+                this.state = 252;
                 this.query();
                 }
                 break;
@@ -394,13 +406,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 247;
+            this.state = 255;
             this.match(CypherParser.SET);
-            this.state = 248;
+            this.state = 256;
             this.symbolicName();
-            this.state = 249;
+            this.state = 257;
             this.match(CypherParser.EQ);
-            this.state = 250;
+            this.state = 258;
             this.sessionValue();
             }
         }
@@ -421,13 +433,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 256;
+            this.state = 264;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 252;
+                this.state = 260;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -437,7 +449,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 253;
+                this.state = 261;
                 this.numberLiteral();
                 }
                 break;
@@ -445,7 +457,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 254;
+                this.state = 262;
                 this.booleanLiteral();
                 }
                 break;
@@ -470,13 +482,18 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.SINGLE:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 255;
+                this.state = 263;
                 this.symbolicName();
                 }
                 break;
@@ -504,47 +521,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 261;
+            this.state = 269;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 60) {
+            while (_la === 4 || _la === 65) {
                 {
                 {
-                this.state = 258;
+                this.state = 266;
                 this.queryOption();
                 }
                 }
-                this.state = 263;
+                this.state = 271;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 264;
+            this.state = 272;
             this.singleQuery();
-            this.state = 268;
+            this.state = 276;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 57) {
+            while (_la === 62) {
                 {
                 {
-                this.state = 265;
+                this.state = 273;
                 this.unionPart();
                 }
                 }
-                this.state = 270;
+                this.state = 278;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 274;
+            this.state = 282;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 60) {
+            while (_la === 4 || _la === 65) {
                 {
                 {
-                this.state = 271;
+                this.state = 279;
                 this.queryOption();
                 }
                 }
-                this.state = 276;
+                this.state = 284;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -567,20 +584,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 279;
+            this.state = 287;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 277;
+                this.state = 285;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 278;
+                this.state = 286;
                 this.queryHint();
                 }
                 break;
@@ -608,19 +625,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 281;
+            this.state = 289;
             this.match(CypherParser.UNION);
-            this.state = 283;
+            this.state = 291;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1) {
                 {
-                this.state = 282;
+                this.state = 290;
                 this.match(CypherParser.ALL);
                 }
             }
 
-            this.state = 285;
+            this.state = 293;
             this.singleQuery();
             }
         }
@@ -644,20 +661,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 288;
+            this.state = 296;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 287;
+                this.state = 295;
                 this.clause();
                 }
                 }
-                this.state = 290;
+                this.state = 298;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 623104) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 570478851) !== 0));
+            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 100664513) !== 0) || ((((_la - 42)) & ~0x1F) === 0 && ((1 << (_la - 42)) & 71303377) !== 0));
             }
         }
         catch (re) {
@@ -679,13 +696,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 292;
+            this.state = 300;
             this.match(CypherParser.AS);
-            this.state = 293;
+            this.state = 301;
             this.match(CypherParser.OF);
-            this.state = 294;
+            this.state = 302;
             this.match(CypherParser.TIMESTAMP);
-            this.state = 295;
+            this.state = 303;
             this.expression();
             }
         }
@@ -709,39 +726,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 297;
+            this.state = 305;
             this.match(CypherParser.USING);
-            this.state = 298;
+            this.state = 306;
             this.functionName();
-            this.state = 299;
+            this.state = 307;
             this.match(CypherParser.LPAREN);
-            this.state = 308;
+            this.state = 316;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
                 {
-                this.state = 300;
+                this.state = 308;
                 this.expression();
-                this.state = 305;
+                this.state = 313;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 83) {
+                while (_la === 88) {
                     {
                     {
-                    this.state = 301;
+                    this.state = 309;
                     this.match(CypherParser.COMMA);
-                    this.state = 302;
+                    this.state = 310;
                     this.expression();
                     }
                     }
-                    this.state = 307;
+                    this.state = 315;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 310;
+            this.state = 318;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -765,21 +782,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 315;
+            this.state = 323;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0) || _la === 99 || _la === 100) {
+            while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0) || _la === 104 || _la === 105) {
                 {
                 {
-                this.state = 312;
+                this.state = 320;
                 this.hintCall();
                 }
                 }
-                this.state = 317;
+                this.state = 325;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 318;
+            this.state = 326;
             this.match(CypherParser.EOF);
             }
         }
@@ -803,37 +820,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 320;
+            this.state = 328;
             this.functionName();
-            this.state = 321;
+            this.state = 329;
             this.match(CypherParser.LPAREN);
-            this.state = 330;
+            this.state = 338;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
                 {
-                this.state = 322;
+                this.state = 330;
                 this.expression();
-                this.state = 327;
+                this.state = 335;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 83) {
+                while (_la === 88) {
                     {
                     {
-                    this.state = 323;
+                    this.state = 331;
                     this.match(CypherParser.COMMA);
-                    this.state = 324;
+                    this.state = 332;
                     this.expression();
                     }
                     }
-                    this.state = 329;
+                    this.state = 337;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 332;
+            this.state = 340;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -854,56 +871,56 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 344;
+            this.state = 352;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.MATCH:
             case CypherParser.OPTIONAL:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 334;
+                this.state = 342;
                 this.matchClause();
                 }
                 break;
             case CypherParser.UNWIND:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 335;
+                this.state = 343;
                 this.unwindClause();
                 }
                 break;
             case CypherParser.CALL:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 336;
+                this.state = 344;
                 this.callClause();
                 }
                 break;
             case CypherParser.CREATE:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 337;
+                this.state = 345;
                 this.createClause();
                 }
                 break;
             case CypherParser.MERGE:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 338;
+                this.state = 346;
                 this.mergeClause();
                 }
                 break;
             case CypherParser.SET:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 339;
+                this.state = 347;
                 this.setClause();
                 }
                 break;
             case CypherParser.REMOVE:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 340;
+                this.state = 348;
                 this.removeClause();
                 }
                 break;
@@ -911,21 +928,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DETACH:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 341;
+                this.state = 349;
                 this.deleteClause();
                 }
                 break;
             case CypherParser.WITH:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 342;
+                this.state = 350;
                 this.withClause();
                 }
                 break;
             case CypherParser.RETURN:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 343;
+                this.state = 351;
                 this.returnClause();
                 }
                 break;
@@ -954,42 +971,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 347;
+            this.state = 355;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 42) {
                 {
-                this.state = 346;
+                this.state = 354;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 349;
+            this.state = 357;
             this.match(CypherParser.MATCH);
-            this.state = 350;
+            this.state = 358;
             this.pattern();
-            this.state = 354;
+            this.state = 362;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 351;
+                    this.state = 359;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 356;
+                this.state = 364;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             }
-            this.state = 358;
+            this.state = 366;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 62) {
+            if (_la === 67) {
                 {
-                this.state = 357;
+                this.state = 365;
                 this.where();
                 }
             }
@@ -1015,13 +1032,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 360;
+            this.state = 368;
             this.match(CypherParser.UNWIND);
-            this.state = 361;
+            this.state = 369;
             this.expression();
-            this.state = 362;
+            this.state = 370;
             this.match(CypherParser.AS);
-            this.state = 363;
+            this.state = 371;
             this.variable();
             }
         }
@@ -1045,61 +1062,61 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 365;
+            this.state = 373;
             this.match(CypherParser.CALL);
-            this.state = 366;
+            this.state = 374;
             this.procedureName();
-            this.state = 379;
+            this.state = 387;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 88) {
+            if (_la === 93) {
                 {
-                this.state = 367;
+                this.state = 375;
                 this.match(CypherParser.LPAREN);
-                this.state = 376;
+                this.state = 384;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
+                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
                     {
-                    this.state = 368;
+                    this.state = 376;
                     this.expression();
-                    this.state = 373;
+                    this.state = 381;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    while (_la === 83) {
+                    while (_la === 88) {
                         {
                         {
-                        this.state = 369;
+                        this.state = 377;
                         this.match(CypherParser.COMMA);
-                        this.state = 370;
+                        this.state = 378;
                         this.expression();
                         }
                         }
-                        this.state = 375;
+                        this.state = 383;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 378;
+                this.state = 386;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 386;
+            this.state = 394;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 65) {
+            if (_la === 70) {
                 {
-                this.state = 381;
+                this.state = 389;
                 this.match(CypherParser.YIELD);
-                this.state = 384;
+                this.state = 392;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 382;
+                    this.state = 390;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1124,12 +1141,17 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.SINGLE:
                 case CypherParser.TIMESTAMP:
                 case CypherParser.TYPED:
+                case CypherParser.NORMALIZED:
+                case CypherParser.LEADING:
+                case CypherParser.TRAILING:
+                case CypherParser.BOTH:
+                case CypherParser.FROM:
                 case CypherParser.UNIQUE:
                 case CypherParser.USING:
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 383;
+                    this.state = 391;
                     this.yieldItems();
                     }
                     break;
@@ -1161,25 +1183,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 393;
+            this.state = 401;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 388;
+                    this.state = 396;
                     this.schemaName();
-                    this.state = 389;
+                    this.state = 397;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 395;
+                this.state = 403;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
             }
-            this.state = 396;
+            this.state = 404;
             this.schemaName();
             }
         }
@@ -1203,30 +1225,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 398;
+            this.state = 406;
             this.yieldItem();
-            this.state = 403;
+            this.state = 411;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 83) {
+            while (_la === 88) {
                 {
                 {
-                this.state = 399;
+                this.state = 407;
                 this.match(CypherParser.COMMA);
-                this.state = 400;
+                this.state = 408;
                 this.yieldItem();
                 }
                 }
-                this.state = 405;
+                this.state = 413;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 407;
+            this.state = 415;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 62) {
+            if (_la === 67) {
                 {
-                this.state = 406;
+                this.state = 414;
                 this.where();
                 }
             }
@@ -1252,19 +1274,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 412;
+            this.state = 420;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 26, this.context) ) {
             case 1:
                 {
-                this.state = 409;
+                this.state = 417;
                 this.symbolicName();
-                this.state = 410;
+                this.state = 418;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 414;
+            this.state = 422;
             this.variable();
             }
         }
@@ -1287,9 +1309,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 416;
+            this.state = 424;
             this.match(CypherParser.CREATE);
-            this.state = 417;
+            this.state = 425;
             this.pattern();
             }
         }
@@ -1313,21 +1335,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 419;
+            this.state = 427;
             this.match(CypherParser.MERGE);
-            this.state = 420;
+            this.state = 428;
             this.patternPart();
-            this.state = 424;
+            this.state = 432;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 41) {
                 {
                 {
-                this.state = 421;
+                this.state = 429;
                 this.mergeAction();
                 }
                 }
-                this.state = 426;
+                this.state = 434;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1350,28 +1372,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 42, CypherParser.RULE_mergeAction);
         try {
-            this.state = 433;
+            this.state = 441;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 28, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 427;
+                this.state = 435;
                 this.match(CypherParser.ON);
-                this.state = 428;
+                this.state = 436;
                 this.match(CypherParser.MATCH);
-                this.state = 429;
+                this.state = 437;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 430;
+                this.state = 438;
                 this.match(CypherParser.ON);
-                this.state = 431;
+                this.state = 439;
                 this.match(CypherParser.CREATE);
-                this.state = 432;
+                this.state = 440;
                 this.setClause();
                 }
                 break;
@@ -1397,23 +1419,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 435;
+            this.state = 443;
             this.match(CypherParser.SET);
-            this.state = 436;
+            this.state = 444;
             this.setItem();
-            this.state = 441;
+            this.state = 449;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 83) {
+            while (_la === 88) {
                 {
                 {
-                this.state = 437;
+                this.state = 445;
                 this.match(CypherParser.COMMA);
-                this.state = 438;
+                this.state = 446;
                 this.setItem();
                 }
                 }
-                this.state = 443;
+                this.state = 451;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1436,18 +1458,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 46, CypherParser.RULE_setItem);
         try {
-            this.state = 459;
+            this.state = 467;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 30, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 444;
+                this.state = 452;
                 this.propertyExpression();
-                this.state = 445;
+                this.state = 453;
                 this.match(CypherParser.EQ);
-                this.state = 446;
+                this.state = 454;
                 this.expression();
                 }
                 break;
@@ -1455,11 +1477,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 448;
+                this.state = 456;
                 this.variable();
-                this.state = 449;
+                this.state = 457;
                 this.match(CypherParser.EQ);
-                this.state = 450;
+                this.state = 458;
                 this.expression();
                 }
                 break;
@@ -1467,11 +1489,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 452;
+                this.state = 460;
                 this.variable();
-                this.state = 453;
+                this.state = 461;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 454;
+                this.state = 462;
                 this.expression();
                 }
                 break;
@@ -1479,9 +1501,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 456;
+                this.state = 464;
                 this.variable();
-                this.state = 457;
+                this.state = 465;
                 this.nodeLabels();
                 }
                 break;
@@ -1507,23 +1529,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 461;
+            this.state = 469;
             this.match(CypherParser.REMOVE);
-            this.state = 462;
+            this.state = 470;
             this.removeItem();
-            this.state = 467;
+            this.state = 475;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 83) {
+            while (_la === 88) {
                 {
                 {
-                this.state = 463;
+                this.state = 471;
                 this.match(CypherParser.COMMA);
-                this.state = 464;
+                this.state = 472;
                 this.removeItem();
                 }
                 }
-                this.state = 469;
+                this.state = 477;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1546,16 +1568,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 50, CypherParser.RULE_removeItem);
         try {
-            this.state = 474;
+            this.state = 482;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 32, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 470;
+                this.state = 478;
                 this.variable();
-                this.state = 471;
+                this.state = 479;
                 this.nodeLabels();
                 }
                 break;
@@ -1563,7 +1585,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 473;
+                this.state = 481;
                 this.propertyExpression();
                 }
                 break;
@@ -1589,33 +1611,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 477;
+            this.state = 485;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 476;
+                this.state = 484;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 479;
+            this.state = 487;
             this.match(CypherParser.DELETE);
-            this.state = 480;
+            this.state = 488;
             this.expression();
-            this.state = 485;
+            this.state = 493;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 83) {
+            while (_la === 88) {
                 {
                 {
-                this.state = 481;
+                this.state = 489;
                 this.match(CypherParser.COMMA);
-                this.state = 482;
+                this.state = 490;
                 this.expression();
                 }
                 }
-                this.state = 487;
+                this.state = 495;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1641,16 +1663,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 488;
+            this.state = 496;
             this.match(CypherParser.WITH);
-            this.state = 489;
+            this.state = 497;
             this.projectionBody();
-            this.state = 491;
+            this.state = 499;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 62) {
+            if (_la === 67) {
                 {
-                this.state = 490;
+                this.state = 498;
                 this.where();
                 }
             }
@@ -1676,9 +1698,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 493;
+            this.state = 501;
             this.match(CypherParser.RETURN);
-            this.state = 494;
+            this.state = 502;
             this.projectionBody();
             }
         }
@@ -1702,44 +1724,44 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 497;
+            this.state = 505;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 496;
+                this.state = 504;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 499;
+            this.state = 507;
             this.projectionItems();
-            this.state = 501;
+            this.state = 509;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 500;
+                this.state = 508;
                 this.order();
                 }
             }
 
-            this.state = 504;
+            this.state = 512;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 51) {
                 {
-                this.state = 503;
+                this.state = 511;
                 this.skip();
                 }
             }
 
-            this.state = 507;
+            this.state = 515;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 33) {
                 {
-                this.state = 506;
+                this.state = 514;
                 this.limit();
                 }
             }
@@ -1764,27 +1786,27 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 60, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 525;
+            this.state = 533;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 509;
+                this.state = 517;
                 this.match(CypherParser.STAR);
-                this.state = 514;
+                this.state = 522;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 83) {
+                while (_la === 88) {
                     {
                     {
-                    this.state = 510;
+                    this.state = 518;
                     this.match(CypherParser.COMMA);
-                    this.state = 511;
+                    this.state = 519;
                     this.projectionItem();
                     }
                     }
-                    this.state = 516;
+                    this.state = 524;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1817,6 +1839,11 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TIMESTAMP:
             case CypherParser.TRUE:
             case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
             case CypherParser.PLUS:
@@ -1834,21 +1861,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 517;
+                this.state = 525;
                 this.projectionItem();
-                this.state = 522;
+                this.state = 530;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 83) {
+                while (_la === 88) {
                     {
                     {
-                    this.state = 518;
+                    this.state = 526;
                     this.match(CypherParser.COMMA);
-                    this.state = 519;
+                    this.state = 527;
                     this.projectionItem();
                     }
                     }
-                    this.state = 524;
+                    this.state = 532;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1877,16 +1904,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 527;
+            this.state = 535;
             this.expression();
-            this.state = 530;
+            this.state = 538;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
             case 1:
                 {
-                this.state = 528;
+                this.state = 536;
                 this.match(CypherParser.AS);
-                this.state = 529;
+                this.state = 537;
                 this.variable();
                 }
                 break;
@@ -1913,25 +1940,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 532;
+            this.state = 540;
             this.match(CypherParser.ORDER);
-            this.state = 533;
+            this.state = 541;
             this.match(CypherParser.BY);
-            this.state = 534;
+            this.state = 542;
             this.sortItem();
-            this.state = 539;
+            this.state = 547;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 83) {
+            while (_la === 88) {
                 {
                 {
-                this.state = 535;
+                this.state = 543;
                 this.match(CypherParser.COMMA);
-                this.state = 536;
+                this.state = 544;
                 this.sortItem();
                 }
                 }
-                this.state = 541;
+                this.state = 549;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1956,9 +1983,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 542;
+            this.state = 550;
             this.match(CypherParser.SKIP_);
-            this.state = 543;
+            this.state = 551;
             this.expression();
             }
         }
@@ -1981,9 +2008,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 545;
+            this.state = 553;
             this.match(CypherParser.LIMIT);
-            this.state = 546;
+            this.state = 554;
             this.expression();
             }
         }
@@ -2007,14 +2034,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 548;
+            this.state = 556;
             this.expression();
-            this.state = 550;
+            this.state = 558;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 549;
+                this.state = 557;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2047,9 +2074,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 552;
+            this.state = 560;
             this.match(CypherParser.WHERE);
-            this.state = 553;
+            this.state = 561;
             this.expression();
             }
         }
@@ -2073,21 +2100,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 555;
+            this.state = 563;
             this.patternPart();
-            this.state = 560;
+            this.state = 568;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 83) {
+            while (_la === 88) {
                 {
                 {
-                this.state = 556;
+                this.state = 564;
                 this.match(CypherParser.COMMA);
-                this.state = 557;
+                this.state = 565;
                 this.patternPart();
                 }
                 }
-                this.state = 562;
+                this.state = 570;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2112,24 +2139,24 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 566;
+            this.state = 574;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 47, this.context) ) {
             case 1:
                 {
-                this.state = 563;
+                this.state = 571;
                 this.variable();
-                this.state = 564;
+                this.state = 572;
                 this.match(CypherParser.EQ);
                 }
                 break;
             }
-            this.state = 570;
+            this.state = 578;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 {
-                this.state = 568;
+                this.state = 576;
                 this.patternElement();
                 }
                 break;
@@ -2154,12 +2181,17 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.SINGLE:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 569;
+                this.state = 577;
                 this.shortestPathPattern();
                 }
                 break;
@@ -2187,13 +2219,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 572;
+            this.state = 580;
             this.symbolicName();
-            this.state = 573;
+            this.state = 581;
             this.match(CypherParser.LPAREN);
-            this.state = 574;
+            this.state = 582;
             this.patternElement();
-            this.state = 575;
+            this.state = 583;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2215,25 +2247,25 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 80, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 588;
+            this.state = 596;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 50, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 577;
+                this.state = 585;
                 this.nodePattern();
-                this.state = 581;
+                this.state = 589;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 74 || _la === 77) {
+                while (_la === 79 || _la === 82) {
                     {
                     {
-                    this.state = 578;
+                    this.state = 586;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 583;
+                    this.state = 591;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2242,11 +2274,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 584;
+                this.state = 592;
                 this.match(CypherParser.LPAREN);
-                this.state = 585;
+                this.state = 593;
                 this.patternElement();
-                this.state = 586;
+                this.state = 594;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2272,9 +2304,9 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 590;
+            this.state = 598;
             this.nodePattern();
-            this.state = 592;
+            this.state = 600;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2282,7 +2314,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 591;
+                    this.state = 599;
                     this.patternElementChain();
                     }
                     }
@@ -2290,7 +2322,7 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 594;
+                this.state = 602;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 51, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
@@ -2316,39 +2348,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 596;
+            this.state = 604;
             this.match(CypherParser.LPAREN);
-            this.state = 598;
+            this.state = 606;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0) || _la === 99 || _la === 100) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0) || _la === 104 || _la === 105) {
                 {
-                this.state = 597;
+                this.state = 605;
                 this.variable();
                 }
             }
 
-            this.state = 601;
+            this.state = 609;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 84) {
+            if (_la === 89) {
                 {
-                this.state = 600;
+                this.state = 608;
                 this.nodeLabels();
                 }
             }
 
-            this.state = 604;
+            this.state = 612;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 87 || _la === 92) {
+            if (_la === 92 || _la === 97) {
                 {
-                this.state = 603;
+                this.state = 611;
                 this.properties();
                 }
             }
 
-            this.state = 606;
+            this.state = 614;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2371,9 +2403,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 608;
+            this.state = 616;
             this.relationshipPattern();
-            this.state = 609;
+            this.state = 617;
             this.nodePattern();
             }
         }
@@ -2395,90 +2427,90 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 88, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 635;
+            this.state = 643;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 611;
+                this.state = 619;
                 this.match(CypherParser.LT);
-                this.state = 612;
+                this.state = 620;
                 this.match(CypherParser.MINUS);
-                this.state = 614;
+                this.state = 622;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 90) {
+                if (_la === 95) {
                     {
-                    this.state = 613;
+                    this.state = 621;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 616;
+                this.state = 624;
                 this.match(CypherParser.MINUS);
-                this.state = 617;
+                this.state = 625;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 618;
+                this.state = 626;
                 this.match(CypherParser.LT);
-                this.state = 619;
+                this.state = 627;
                 this.match(CypherParser.MINUS);
-                this.state = 621;
+                this.state = 629;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 90) {
+                if (_la === 95) {
                     {
-                    this.state = 620;
+                    this.state = 628;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 623;
+                this.state = 631;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 624;
+                this.state = 632;
                 this.match(CypherParser.MINUS);
-                this.state = 626;
+                this.state = 634;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 90) {
+                if (_la === 95) {
                     {
-                    this.state = 625;
+                    this.state = 633;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 628;
+                this.state = 636;
                 this.match(CypherParser.MINUS);
-                this.state = 629;
+                this.state = 637;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 630;
+                this.state = 638;
                 this.match(CypherParser.MINUS);
-                this.state = 632;
+                this.state = 640;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 90) {
+                if (_la === 95) {
                     {
-                    this.state = 631;
+                    this.state = 639;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 634;
+                this.state = 642;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -2504,49 +2536,49 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 637;
+            this.state = 645;
             this.match(CypherParser.LBRACK);
-            this.state = 639;
+            this.state = 647;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0) || _la === 99 || _la === 100) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0) || _la === 104 || _la === 105) {
                 {
-                this.state = 638;
+                this.state = 646;
                 this.variable();
                 }
             }
 
-            this.state = 642;
+            this.state = 650;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 84) {
+            if (_la === 89) {
                 {
-                this.state = 641;
+                this.state = 649;
                 this.relationshipTypes();
                 }
             }
 
-            this.state = 645;
+            this.state = 653;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 67 || _la === 78) {
+            if (_la === 72 || _la === 83) {
                 {
-                this.state = 644;
+                this.state = 652;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 648;
+            this.state = 656;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 87 || _la === 92) {
+            if (_la === 92 || _la === 97) {
                 {
-                this.state = 647;
+                this.state = 655;
                 this.properties();
                 }
             }
 
-            this.state = 650;
+            this.state = 658;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -2567,20 +2599,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PropertiesContext(this.context, this.state);
         this.enterRule(localContext, 92, CypherParser.RULE_properties);
         try {
-            this.state = 654;
+            this.state = 662;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 652;
+                this.state = 660;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 653;
+                this.state = 661;
                 this.parameter();
                 }
                 break;
@@ -2608,33 +2640,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 656;
+            this.state = 664;
             this.match(CypherParser.COLON);
-            this.state = 657;
-            this.relTypeName();
             this.state = 665;
+            this.relTypeName();
+            this.state = 673;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 86) {
+            while (_la === 91) {
                 {
                 {
-                this.state = 658;
+                this.state = 666;
                 this.match(CypherParser.PIPE);
-                this.state = 660;
+                this.state = 668;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 84) {
+                if (_la === 89) {
                     {
-                    this.state = 659;
+                    this.state = 667;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 662;
+                this.state = 670;
                 this.relTypeName();
                 }
                 }
-                this.state = 667;
+                this.state = 675;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2660,20 +2692,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 669;
+            this.state = 677;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 668;
+                this.state = 676;
                 this.nodeLabel();
                 }
                 }
-                this.state = 671;
+                this.state = 679;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 84);
+            } while (_la === 89);
             }
         }
         catch (re) {
@@ -2695,9 +2727,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 673;
+            this.state = 681;
             this.match(CypherParser.COLON);
-            this.state = 674;
+            this.state = 682;
             this.labelName();
             }
         }
@@ -2719,37 +2751,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 100, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 690;
+            this.state = 698;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 676;
+                this.state = 684;
                 this.match(CypherParser.STAR);
-                this.state = 678;
+                this.state = 686;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 917505) !== 0)) {
+                if (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 917505) !== 0)) {
                     {
-                    this.state = 677;
+                    this.state = 685;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 684;
+                this.state = 692;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 67) {
+                if (_la === 72) {
                     {
-                    this.state = 680;
+                    this.state = 688;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 682;
+                    this.state = 690;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 917505) !== 0)) {
+                    if (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 917505) !== 0)) {
                         {
-                        this.state = 681;
+                        this.state = 689;
                         this.rangeBound();
                         }
                     }
@@ -2762,14 +2794,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 686;
+                this.state = 694;
                 this.match(CypherParser.DOTDOT);
-                this.state = 688;
+                this.state = 696;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 77)) & ~0x1F) === 0 && ((1 << (_la - 77)) & 917505) !== 0)) {
+                if (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 917505) !== 0)) {
                     {
-                    this.state = 687;
+                    this.state = 695;
                     this.rangeBound();
                     }
                 }
@@ -2800,17 +2832,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 693;
+            this.state = 701;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 77) {
+            if (_la === 82) {
                 {
-                this.state = 692;
+                this.state = 700;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 695;
+            this.state = 703;
             this.integerLiteral();
             }
         }
@@ -2833,7 +2865,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 697;
+            this.state = 705;
             this.schemaName();
             }
         }
@@ -2856,7 +2888,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 699;
+            this.state = 707;
             this.schemaName();
             }
         }
@@ -2880,22 +2912,22 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 701;
+            this.state = 709;
             this.atom();
-            this.state = 703;
+            this.state = 711;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 702;
+                this.state = 710;
                 this.propertyLookup();
                 }
                 }
-                this.state = 705;
+                this.state = 713;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 82);
+            } while (_la === 87);
             }
         }
         catch (re) {
@@ -2917,7 +2949,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 707;
+            this.state = 715;
             this.orExpression();
             }
         }
@@ -2941,21 +2973,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 709;
+            this.state = 717;
             this.xorExpression();
-            this.state = 714;
+            this.state = 722;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 43) {
                 {
                 {
-                this.state = 710;
+                this.state = 718;
                 this.match(CypherParser.OR);
-                this.state = 711;
+                this.state = 719;
                 this.xorExpression();
                 }
                 }
-                this.state = 716;
+                this.state = 724;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2981,21 +3013,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 717;
+            this.state = 725;
             this.andExpression();
-            this.state = 722;
+            this.state = 730;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 64) {
+            while (_la === 69) {
                 {
                 {
-                this.state = 718;
+                this.state = 726;
                 this.match(CypherParser.XOR);
-                this.state = 719;
+                this.state = 727;
                 this.andExpression();
                 }
                 }
-                this.state = 724;
+                this.state = 732;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3021,21 +3053,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 725;
+            this.state = 733;
             this.notExpression();
-            this.state = 730;
+            this.state = 738;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 726;
+                this.state = 734;
                 this.match(CypherParser.AND);
-                this.state = 727;
+                this.state = 735;
                 this.notExpression();
                 }
                 }
-                this.state = 732;
+                this.state = 740;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3061,21 +3093,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 736;
+            this.state = 744;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 38) {
                 {
                 {
-                this.state = 733;
+                this.state = 741;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 738;
+                this.state = 746;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 739;
+            this.state = 747;
             this.comparisonExpression();
             }
         }
@@ -3099,21 +3131,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 741;
+            this.state = 749;
             this.predicateExpression();
-            this.state = 747;
+            this.state = 755;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 63) !== 0)) {
+            while (((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 63) !== 0)) {
                 {
                 {
-                this.state = 742;
+                this.state = 750;
                 this.comparisonOperator();
-                this.state = 743;
+                this.state = 751;
                 this.predicateExpression();
                 }
                 }
-                this.state = 749;
+                this.state = 757;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3139,9 +3171,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 750;
+            this.state = 758;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 70)) & ~0x1F) === 0 && ((1 << (_la - 70)) & 63) !== 0))) {
+            if(!(((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3170,19 +3202,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 752;
+            this.state = 760;
             this.addOrSubtractExpression();
-            this.state = 756;
+            this.state = 764;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2701135872) !== 0) || _la === 52 || _la === 69) {
+            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2701135872) !== 0) || ((((_la - 52)) & ~0x1F) === 0 && ((1 << (_la - 52)) & 4718593) !== 0)) {
                 {
                 {
-                this.state = 753;
+                this.state = 761;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 758;
+                this.state = 766;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3204,19 +3236,20 @@ export class CypherParser extends antlr.Parser {
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
         this.enterRule(localContext, 126, CypherParser.RULE_predicateSuffix);
+        let _la: number;
         try {
-            this.state = 776;
+            this.state = 801;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 81, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 85, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 759;
+                this.state = 767;
                 this.match(CypherParser.STARTS);
-                this.state = 760;
+                this.state = 768;
                 this.match(CypherParser.WITH);
-                this.state = 761;
+                this.state = 769;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3224,11 +3257,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 762;
+                this.state = 770;
                 this.match(CypherParser.ENDS);
-                this.state = 763;
+                this.state = 771;
                 this.match(CypherParser.WITH);
-                this.state = 764;
+                this.state = 772;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3236,9 +3269,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 765;
+                this.state = 773;
                 this.match(CypherParser.CONTAINS);
-                this.state = 766;
+                this.state = 774;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3246,9 +3279,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 767;
+                this.state = 775;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 768;
+                this.state = 776;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3256,9 +3289,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 769;
+                this.state = 777;
                 this.match(CypherParser.IN);
-                this.state = 770;
+                this.state = 778;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3266,9 +3299,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 771;
+                this.state = 779;
                 this.match(CypherParser.IS);
-                this.state = 772;
+                this.state = 780;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3276,12 +3309,87 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 773;
+                this.state = 781;
                 this.match(CypherParser.IS);
-                this.state = 774;
+                this.state = 782;
                 this.match(CypherParser.NOT);
-                this.state = 775;
+                this.state = 783;
                 this.match(CypherParser.NULL);
+                }
+                break;
+            case 8:
+                localContext = new TypePredicateContext(localContext);
+                this.enterOuterAlt(localContext, 8);
+                {
+                this.state = 790;
+                this.errorHandler.sync(this);
+                switch (this.tokenStream.LA(1)) {
+                case CypherParser.IS:
+                    {
+                    this.state = 784;
+                    this.match(CypherParser.IS);
+                    this.state = 786;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                    if (_la === 38) {
+                        {
+                        this.state = 785;
+                        this.match(CypherParser.NOT);
+                        }
+                    }
+
+                    this.state = 788;
+                    _la = this.tokenStream.LA(1);
+                    if(!(_la === 56 || _la === 71)) {
+                    this.errorHandler.recoverInline(this);
+                    }
+                    else {
+                        this.errorHandler.reportMatch(this);
+                        this.consume();
+                    }
+                    }
+                    break;
+                case CypherParser.COLONCOLON:
+                    {
+                    this.state = 789;
+                    this.match(CypherParser.COLONCOLON);
+                    }
+                    break;
+                default:
+                    throw new antlr.NoViableAltException(this);
+                }
+                this.state = 792;
+                this.valueTypeExpression();
+                }
+                break;
+            case 9:
+                localContext = new NormalizedPredicateContext(localContext);
+                this.enterOuterAlt(localContext, 9);
+                {
+                this.state = 793;
+                this.match(CypherParser.IS);
+                this.state = 795;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 38) {
+                    {
+                    this.state = 794;
+                    this.match(CypherParser.NOT);
+                    }
+                }
+
+                this.state = 798;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 84, this.context) ) {
+                case 1:
+                    {
+                    this.state = 797;
+                    (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
+                    }
+                    break;
+                }
+                this.state = 800;
+                this.match(CypherParser.NORMALIZED);
                 }
                 break;
             }
@@ -3299,28 +3407,220 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
+    public valueTypeExpression(): ValueTypeExpressionContext {
+        let localContext = new ValueTypeExpressionContext(this.context, this.state);
+        this.enterRule(localContext, 128, CypherParser.RULE_valueTypeExpression);
+        try {
+            let alternative: number;
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 803;
+            this.valueTypeAlternative();
+            this.state = 808;
+            this.errorHandler.sync(this);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 86, this.context);
+            while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
+                if (alternative === 1) {
+                    {
+                    {
+                    this.state = 804;
+                    this.match(CypherParser.PIPE);
+                    this.state = 805;
+                    this.valueTypeAlternative();
+                    }
+                    }
+                }
+                this.state = 810;
+                this.errorHandler.sync(this);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 86, this.context);
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public valueTypeAlternative(): ValueTypeAlternativeContext {
+        let localContext = new ValueTypeAlternativeContext(this.context, this.state);
+        this.enterRule(localContext, 130, CypherParser.RULE_valueTypeAlternative);
+        let _la: number;
+        try {
+            let alternative: number;
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 812;
+            this.errorHandler.sync(this);
+            alternative = 1;
+            do {
+                switch (alternative) {
+                case 1:
+                    {
+                    {
+                    this.state = 811;
+                    this.valueTypeWord();
+                    }
+                    }
+                    break;
+                default:
+                    throw new antlr.NoViableAltException(this);
+                }
+                this.state = 814;
+                this.errorHandler.sync(this);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 87, this.context);
+            } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
+            this.state = 820;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 88, this.context) ) {
+            case 1:
+                {
+                this.state = 816;
+                this.match(CypherParser.WITH);
+                this.state = 817;
+                this.valueTypeWord();
+                this.state = 818;
+                this.valueTypeWord();
+                }
+                break;
+            }
+            this.state = 826;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
+            case 1:
+                {
+                this.state = 822;
+                this.match(CypherParser.LT);
+                this.state = 823;
+                this.valueTypeExpression();
+                this.state = 824;
+                this.match(CypherParser.GT);
+                }
+                break;
+            }
+            this.state = 830;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 38) {
+                {
+                this.state = 828;
+                this.match(CypherParser.NOT);
+                this.state = 829;
+                this.match(CypherParser.NULL);
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public valueTypeWord(): ValueTypeWordContext {
+        let localContext = new ValueTypeWordContext(this.context, this.state);
+        this.enterRule(localContext, 132, CypherParser.RULE_valueTypeWord);
+        try {
+            this.state = 834;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.ANY:
+            case CypherParser.ASSERT:
+            case CypherParser.ASCENDING:
+            case CypherParser.CONSTRAINT:
+            case CypherParser.COUNT:
+            case CypherParser.COLLECT:
+            case CypherParser.DESCENDING:
+            case CypherParser.DROP:
+            case CypherParser.EXISTS:
+            case CypherParser.FOR:
+            case CypherParser.IF:
+            case CypherParser.INDEX:
+            case CypherParser.KEY:
+            case CypherParser.NODE:
+            case CypherParser.NONE:
+            case CypherParser.OF:
+            case CypherParser.REDUCE:
+            case CypherParser.REQUIRE:
+            case CypherParser.SINGLE:
+            case CypherParser.TIMESTAMP:
+            case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
+            case CypherParser.UNIQUE:
+            case CypherParser.USING:
+            case CypherParser.EscapedSymbolicName:
+            case CypherParser.UnescapedSymbolicName:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 832;
+                this.symbolicName();
+                }
+                break;
+            case CypherParser.NULL:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 833;
+                this.match(CypherParser.NULL);
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 134, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 778;
+            this.state = 836;
             this.multiplyDivideModuloExpression();
-            this.state = 784;
+            this.state = 842;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 76 || _la === 77) {
+            while (_la === 81 || _la === 82) {
                 {
                 {
-                this.state = 779;
+                this.state = 837;
                 this.addOrSubtractOperator();
-                this.state = 780;
+                this.state = 838;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 786;
+                this.state = 844;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3341,14 +3641,14 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 136, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 787;
+            this.state = 845;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 76 || _la === 77)) {
+            if(!(_la === 81 || _la === 82)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3372,26 +3672,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 138, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 789;
+            this.state = 847;
             this.powerOfExpression();
-            this.state = 795;
+            this.state = 853;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 7) !== 0)) {
+            while (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 7) !== 0)) {
                 {
                 {
-                this.state = 790;
+                this.state = 848;
                 this.multiplyDivideModuloOperator();
-                this.state = 791;
+                this.state = 849;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 797;
+                this.state = 855;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3412,14 +3712,14 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 140, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 798;
+            this.state = 856;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 7) !== 0))) {
+            if(!(((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3443,26 +3743,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 142, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 800;
+            this.state = 858;
             this.unaryAddOrSubtractExpression();
-            this.state = 805;
+            this.state = 863;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 81) {
+            while (_la === 86) {
                 {
                 {
-                this.state = 801;
+                this.state = 859;
                 this.match(CypherParser.CARET);
-                this.state = 802;
+                this.state = 860;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 807;
+                this.state = 865;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3483,20 +3783,20 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 144, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 811;
+            this.state = 869;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 76 || _la === 77) {
+            while (_la === 81 || _la === 82) {
                 {
                 {
-                this.state = 808;
+                this.state = 866;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 76 || _la === 77)) {
+                if(!(_la === 81 || _la === 82)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -3505,11 +3805,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 813;
+                this.state = 871;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 814;
+            this.state = 872;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -3528,30 +3828,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 146, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 816;
+            this.state = 874;
             this.atom();
-            this.state = 821;
+            this.state = 879;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 82 || _la === 90) {
+            while (_la === 87 || _la === 95) {
                 {
-                this.state = 819;
+                this.state = 877;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 817;
+                    this.state = 875;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 818;
+                    this.state = 876;
                     this.propertyLookup();
                     }
                     break;
@@ -3559,16 +3859,16 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 823;
+                this.state = 881;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 825;
+            this.state = 883;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 84) {
+            if (_la === 89) {
                 {
-                this.state = 824;
+                this.state = 882;
                 this.nodeLabels();
                 }
             }
@@ -3590,21 +3890,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 148, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 840;
+            this.state = 898;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 91, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 101, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 827;
+                this.state = 885;
                 this.match(CypherParser.LBRACK);
-                this.state = 828;
+                this.state = 886;
                 this.expression();
-                this.state = 829;
+                this.state = 887;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3612,31 +3912,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 831;
+                this.state = 889;
                 this.match(CypherParser.LBRACK);
-                this.state = 833;
+                this.state = 891;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
+                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
                     {
-                    this.state = 832;
+                    this.state = 890;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 835;
+                this.state = 893;
                 this.match(CypherParser.DOTDOT);
-                this.state = 837;
+                this.state = 895;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
+                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
                     {
-                    this.state = 836;
+                    this.state = 894;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 839;
+                this.state = 897;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3657,13 +3957,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 150, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 842;
+            this.state = 900;
             this.match(CypherParser.DOT);
-            this.state = 843;
+            this.state = 901;
             this.propertyKeyName();
             }
         }
@@ -3682,106 +3982,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_atom);
+        this.enterRule(localContext, 152, CypherParser.RULE_atom);
         try {
-            this.state = 859;
+            this.state = 918;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 92, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 845;
+                this.state = 903;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 846;
-                this.listComprehension();
+                this.state = 904;
+                this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 847;
-                this.patternComprehension();
+                this.state = 905;
+                this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 848;
-                this.quantifierExpression();
+                this.state = 906;
+                this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 849;
-                this.reduceExpression();
+                this.state = 907;
+                this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 850;
-                this.subqueryExpression();
+                this.state = 908;
+                this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 851;
-                this.literal();
+                this.state = 909;
+                this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 852;
-                this.parameter();
+                this.state = 910;
+                this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 853;
-                this.caseExpression();
+                this.state = 911;
+                this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 854;
-                this.relationshipsPattern();
+                this.state = 912;
+                this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 855;
-                this.parenthesizedExpression();
+                this.state = 913;
+                this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 856;
-                this.functionInvocation();
+                this.state = 914;
+                this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 857;
-                this.mapProjection();
+                this.state = 915;
+                this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 858;
+                this.state = 916;
+                this.mapProjection();
+                }
+                break;
+            case 15:
+                this.enterOuterAlt(localContext, 15);
+                {
+                this.state = 917;
                 this.variable();
                 }
                 break;
@@ -3802,17 +4109,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 154, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 861;
+            this.state = 920;
             this.match(CypherParser.COUNT);
-            this.state = 862;
+            this.state = 921;
             this.match(CypherParser.LPAREN);
-            this.state = 863;
+            this.state = 922;
             this.match(CypherParser.STAR);
-            this.state = 864;
+            this.state = 923;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3831,50 +4138,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 156, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 866;
+            this.state = 925;
             this.match(CypherParser.CASE);
-            this.state = 868;
+            this.state = 927;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
                 {
-                this.state = 867;
+                this.state = 926;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 871;
+            this.state = 930;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 870;
+                this.state = 929;
                 this.caseAlternative();
                 }
                 }
-                this.state = 873;
+                this.state = 932;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 61);
-            this.state = 877;
+            } while (_la === 66);
+            this.state = 936;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 875;
+                this.state = 934;
                 this.match(CypherParser.ELSE);
-                this.state = 876;
+                this.state = 935;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 879;
+            this.state = 938;
             this.match(CypherParser.END);
             }
         }
@@ -3893,17 +4200,17 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 158, CypherParser.RULE_caseAlternative);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 881;
+            this.state = 940;
             this.match(CypherParser.WHEN);
-            this.state = 882;
+            this.state = 941;
             this.expression();
-            this.state = 883;
+            this.state = 942;
             this.match(CypherParser.THEN);
-            this.state = 884;
+            this.state = 943;
             this.expression();
             }
         }
@@ -3922,28 +4229,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 160, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 886;
+            this.state = 945;
             this.match(CypherParser.LBRACK);
-            this.state = 887;
+            this.state = 946;
             this.filterExpression();
-            this.state = 890;
+            this.state = 949;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 86) {
+            if (_la === 91) {
                 {
-                this.state = 888;
+                this.state = 947;
                 this.match(CypherParser.PIPE);
-                this.state = 889;
+                this.state = 948;
                 this.expression();
                 }
             }
 
-            this.state = 892;
+            this.state = 951;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3962,44 +4269,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 162, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 894;
+            this.state = 953;
             this.match(CypherParser.LBRACK);
-            this.state = 898;
+            this.state = 957;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0) || _la === 99 || _la === 100) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0) || _la === 104 || _la === 105) {
                 {
-                this.state = 895;
+                this.state = 954;
                 this.variable();
-                this.state = 896;
+                this.state = 955;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 900;
+            this.state = 959;
             this.relationshipsPattern();
-            this.state = 903;
+            this.state = 962;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 62) {
+            if (_la === 67) {
                 {
-                this.state = 901;
+                this.state = 960;
                 this.match(CypherParser.WHERE);
-                this.state = 902;
+                this.state = 961;
                 this.expression();
                 }
             }
 
-            this.state = 905;
+            this.state = 964;
             this.match(CypherParser.PIPE);
-            this.state = 906;
+            this.state = 965;
             this.expression();
-            this.state = 907;
+            this.state = 966;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4018,17 +4325,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 164, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 909;
+            this.state = 968;
             this.quantifier();
-            this.state = 910;
+            this.state = 969;
             this.match(CypherParser.LPAREN);
-            this.state = 911;
+            this.state = 970;
             this.filterExpression();
-            this.state = 912;
+            this.state = 971;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4047,12 +4354,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 166, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 914;
+            this.state = 973;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 37 || _la === 50)) {
             this.errorHandler.recoverInline(this);
@@ -4078,25 +4385,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 168, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 916;
+            this.state = 975;
             this.variable();
-            this.state = 917;
+            this.state = 976;
             this.match(CypherParser.IN);
-            this.state = 918;
+            this.state = 977;
             this.expression();
-            this.state = 921;
+            this.state = 980;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 62) {
+            if (_la === 67) {
                 {
-                this.state = 919;
+                this.state = 978;
                 this.match(CypherParser.WHERE);
-                this.state = 920;
+                this.state = 979;
                 this.expression();
                 }
             }
@@ -4118,33 +4425,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 170, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 923;
+            this.state = 982;
             this.match(CypherParser.REDUCE);
-            this.state = 924;
+            this.state = 983;
             this.match(CypherParser.LPAREN);
-            this.state = 925;
+            this.state = 984;
             localContext._accumulator = this.variable();
-            this.state = 926;
+            this.state = 985;
             this.match(CypherParser.EQ);
-            this.state = 927;
+            this.state = 986;
             localContext._initial = this.expression();
-            this.state = 928;
+            this.state = 987;
             this.match(CypherParser.COMMA);
-            this.state = 929;
+            this.state = 988;
             this.variable();
-            this.state = 930;
+            this.state = 989;
             this.match(CypherParser.IN);
-            this.state = 931;
+            this.state = 990;
             localContext._source = this.expression();
-            this.state = 932;
+            this.state = 991;
             this.match(CypherParser.PIPE);
-            this.state = 933;
+            this.state = 992;
             localContext._step = this.expression();
-            this.state = 934;
+            this.state = 993;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4163,12 +4470,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 172, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 936;
+            this.state = 995;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4177,27 +4484,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 937;
+            this.state = 996;
             this.match(CypherParser.LBRACE);
-            this.state = 943;
+            this.state = 1002;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 101, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 111, this.context) ) {
             case 1:
                 {
-                this.state = 938;
+                this.state = 997;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 939;
+                this.state = 998;
                 this.pattern();
-                this.state = 941;
+                this.state = 1000;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 62) {
+                if (_la === 67) {
                     {
-                    this.state = 940;
+                    this.state = 999;
                     this.where();
                     }
                 }
@@ -4205,7 +4512,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 945;
+            this.state = 1004;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4224,15 +4531,75 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 174, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 947;
+            this.state = 1006;
             this.match(CypherParser.LPAREN);
-            this.state = 948;
+            this.state = 1007;
             this.expression();
-            this.state = 949;
+            this.state = 1008;
+            this.match(CypherParser.RPAREN);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public trimFromExpression(): TrimFromExpressionContext {
+        let localContext = new TrimFromExpressionContext(this.context, this.state);
+        this.enterRule(localContext, 176, CypherParser.RULE_trimFromExpression);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 1010;
+            this.functionName();
+            this.state = 1011;
+            this.match(CypherParser.LPAREN);
+            this.state = 1013;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 112, this.context) ) {
+            case 1:
+                {
+                this.state = 1012;
+                localContext._side = this.tokenStream.LT(1);
+                _la = this.tokenStream.LA(1);
+                if(!(((((_la - 58)) & ~0x1F) === 0 && ((1 << (_la - 58)) & 7) !== 0))) {
+                    localContext._side = this.errorHandler.recoverInline(this);
+                }
+                else {
+                    this.errorHandler.reportMatch(this);
+                    this.consume();
+                }
+                }
+                break;
+            }
+            this.state = 1016;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 113, this.context) ) {
+            case 1:
+                {
+                this.state = 1015;
+                localContext._character = this.expression();
+                }
+                break;
+            }
+            this.state = 1018;
+            this.match(CypherParser.FROM);
+            this.state = 1019;
+            localContext._source = this.expression();
+            this.state = 1020;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4251,52 +4618,52 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 178, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 951;
+            this.state = 1022;
             this.functionName();
-            this.state = 952;
+            this.state = 1023;
             this.match(CypherParser.LPAREN);
-            this.state = 954;
+            this.state = 1025;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 953;
+                this.state = 1024;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 964;
+            this.state = 1035;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
                 {
-                this.state = 956;
+                this.state = 1027;
                 this.expression();
-                this.state = 961;
+                this.state = 1032;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 83) {
+                while (_la === 88) {
                     {
                     {
-                    this.state = 957;
+                    this.state = 1028;
                     this.match(CypherParser.COMMA);
-                    this.state = 958;
+                    this.state = 1029;
                     this.expression();
                     }
                     }
-                    this.state = 963;
+                    this.state = 1034;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 966;
+            this.state = 1037;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4315,13 +4682,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 180, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 968;
+            this.state = 1039;
             this.namespace();
-            this.state = 969;
+            this.state = 1040;
             this.symbolicName();
             }
         }
@@ -4340,28 +4707,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 182, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 976;
+            this.state = 1047;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 105, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 117, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 971;
+                    this.state = 1042;
                     this.symbolicName();
-                    this.state = 972;
+                    this.state = 1043;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 978;
+                this.state = 1049;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 105, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 117, this.context);
             }
             }
         }
@@ -4380,42 +4747,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 184, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 979;
+            this.state = 1050;
             this.variable();
-            this.state = 980;
+            this.state = 1051;
             this.match(CypherParser.LBRACE);
-            this.state = 989;
+            this.state = 1060;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 262147) !== 0) || _la === 99 || _la === 100) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 8388735) !== 0) || _la === 104 || _la === 105) {
                 {
-                this.state = 981;
+                this.state = 1052;
                 this.mapProjectionItem();
-                this.state = 986;
+                this.state = 1057;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 83) {
+                while (_la === 88) {
                     {
                     {
-                    this.state = 982;
+                    this.state = 1053;
                     this.match(CypherParser.COMMA);
-                    this.state = 983;
+                    this.state = 1054;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 988;
+                    this.state = 1059;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 991;
+            this.state = 1062;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4434,20 +4801,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 186, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1002;
+            this.state = 1073;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 108, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 120, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 993;
+                this.state = 1064;
                 this.propertyKeyName();
-                this.state = 994;
+                this.state = 1065;
                 this.match(CypherParser.COLON);
-                this.state = 995;
+                this.state = 1066;
                 this.expression();
                 }
                 break;
@@ -4455,9 +4822,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 997;
+                this.state = 1068;
                 this.match(CypherParser.DOT);
-                this.state = 998;
+                this.state = 1069;
                 this.propertyKeyName();
                 }
                 break;
@@ -4465,9 +4832,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 999;
+                this.state = 1070;
                 this.match(CypherParser.DOT);
-                this.state = 1000;
+                this.state = 1071;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4475,7 +4842,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1001;
+                this.state = 1072;
                 this.variable();
                 }
                 break;
@@ -4496,13 +4863,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 188, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1004;
+            this.state = 1075;
             this.match(CypherParser.DOLLAR);
-            this.state = 1007;
+            this.state = 1078;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4526,18 +4893,23 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.SINGLE:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1005;
+                this.state = 1076;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1006;
+                this.state = 1077;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -4561,23 +4933,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_literal);
+        this.enterRule(localContext, 190, CypherParser.RULE_literal);
         try {
-            this.state = 1015;
+            this.state = 1086;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1009;
+                this.state = 1080;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1010;
+                this.state = 1081;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4587,28 +4959,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1011;
+                this.state = 1082;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1012;
+                this.state = 1083;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1013;
+                this.state = 1084;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1014;
+                this.state = 1085;
                 this.mapLiteral();
                 }
                 break;
@@ -4631,12 +5003,12 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 192, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1017;
+            this.state = 1088;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 55)) {
             this.errorHandler.recoverInline(this);
@@ -4662,9 +5034,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 194, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1021;
+            this.state = 1092;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -4672,14 +5044,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1019;
+                this.state = 1090;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1020;
+                this.state = 1091;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -4702,14 +5074,14 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 196, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1023;
+            this.state = 1094;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 94)) & ~0x1F) === 0 && ((1 << (_la - 94)) & 7) !== 0))) {
+            if(!(((((_la - 99)) & ~0x1F) === 0 && ((1 << (_la - 99)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4733,40 +5105,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 198, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1025;
+            this.state = 1096;
             this.match(CypherParser.LBRACK);
-            this.state = 1034;
+            this.state = 1105;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1579445450) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 365208049) !== 0) || ((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
                 {
-                this.state = 1026;
+                this.state = 1097;
                 this.expression();
-                this.state = 1031;
+                this.state = 1102;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 83) {
+                while (_la === 88) {
                     {
                     {
-                    this.state = 1027;
+                    this.state = 1098;
                     this.match(CypherParser.COMMA);
-                    this.state = 1028;
+                    this.state = 1099;
                     this.expression();
                     }
                     }
-                    this.state = 1033;
+                    this.state = 1104;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1036;
+            this.state = 1107;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4785,48 +5157,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 200, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1038;
+            this.state = 1109;
             this.match(CypherParser.LBRACE);
-            this.state = 1052;
+            this.state = 1123;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || _la === 64 || _la === 65 || _la === 99 || _la === 100) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 127) !== 0) || _la === 104 || _la === 105) {
                 {
-                this.state = 1039;
+                this.state = 1110;
                 this.propertyKeyName();
-                this.state = 1040;
+                this.state = 1111;
                 this.match(CypherParser.COLON);
-                this.state = 1041;
+                this.state = 1112;
                 this.expression();
-                this.state = 1049;
+                this.state = 1120;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 83) {
+                while (_la === 88) {
                     {
                     {
-                    this.state = 1042;
+                    this.state = 1113;
                     this.match(CypherParser.COMMA);
-                    this.state = 1043;
+                    this.state = 1114;
                     this.propertyKeyName();
-                    this.state = 1044;
+                    this.state = 1115;
                     this.match(CypherParser.COLON);
-                    this.state = 1045;
+                    this.state = 1116;
                     this.expression();
                     }
                     }
-                    this.state = 1051;
+                    this.state = 1122;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1054;
+            this.state = 1125;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4845,11 +5217,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 202, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1056;
+            this.state = 1127;
             this.schemaName();
             }
         }
@@ -4868,43 +5240,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 204, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1063;
+            this.state = 1134;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1058;
+                this.state = 1129;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1059;
+                this.state = 1130;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1060;
+                this.state = 1131;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1061;
+                this.state = 1132;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1062;
+                this.state = 1133;
                 this.dropIndex();
                 }
                 break;
@@ -4925,36 +5297,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 206, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1065;
+            this.state = 1136;
             this.match(CypherParser.CREATE);
-            this.state = 1066;
+            this.state = 1137;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1068;
+            this.state = 1139;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 117, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 129, this.context) ) {
             case 1:
                 {
-                this.state = 1067;
+                this.state = 1138;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1071;
+            this.state = 1142;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1070;
+                this.state = 1141;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1073;
+            this.state = 1144;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 41)) {
             this.errorHandler.recoverInline(this);
@@ -4963,15 +5335,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1074;
+            this.state = 1145;
             this.match(CypherParser.LPAREN);
-            this.state = 1075;
+            this.state = 1146;
             this.variable();
-            this.state = 1076;
+            this.state = 1147;
             this.nodeLabel();
-            this.state = 1077;
+            this.state = 1148;
             this.match(CypherParser.RPAREN);
-            this.state = 1078;
+            this.state = 1149;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 47)) {
             this.errorHandler.recoverInline(this);
@@ -4980,14 +5352,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1079;
+            this.state = 1150;
             this.constraintRequirement();
-            this.state = 1081;
+            this.state = 1152;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 62) {
+            if (_la === 67) {
                 {
-                this.state = 1080;
+                this.state = 1151;
                 this.where();
                 }
             }
@@ -5009,21 +5381,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 208, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1111;
+            this.state = 1182;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 120, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1083;
+                this.state = 1154;
                 this.propertyReference();
-                this.state = 1084;
+                this.state = 1155;
                 this.match(CypherParser.IS);
-                this.state = 1085;
+                this.state = 1156;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -5031,11 +5403,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1087;
+                this.state = 1158;
                 this.propertyReferenceList();
-                this.state = 1088;
+                this.state = 1159;
                 this.match(CypherParser.IS);
-                this.state = 1089;
+                this.state = 1160;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -5043,13 +5415,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1091;
+                this.state = 1162;
                 this.propertyReference();
-                this.state = 1092;
+                this.state = 1163;
                 this.match(CypherParser.IS);
-                this.state = 1093;
+                this.state = 1164;
                 this.match(CypherParser.NOT);
-                this.state = 1094;
+                this.state = 1165;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5057,13 +5429,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1096;
+                this.state = 1167;
                 this.propertyReference();
-                this.state = 1097;
+                this.state = 1168;
                 this.match(CypherParser.IS);
-                this.state = 1098;
+                this.state = 1169;
                 this.match(CypherParser.NODE);
-                this.state = 1099;
+                this.state = 1170;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -5071,13 +5443,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1101;
+                this.state = 1172;
                 this.propertyReferenceList();
-                this.state = 1102;
+                this.state = 1173;
                 this.match(CypherParser.IS);
-                this.state = 1103;
+                this.state = 1174;
                 this.match(CypherParser.NODE);
-                this.state = 1104;
+                this.state = 1175;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -5085,20 +5457,20 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1106;
+                this.state = 1177;
                 this.propertyReference();
-                this.state = 1107;
+                this.state = 1178;
                 this.match(CypherParser.IS);
-                this.state = 1108;
+                this.state = 1179;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 56 || _la === 66)) {
+                if(!(_la === 56 || _la === 71)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1109;
+                this.state = 1180;
                 this.typeName();
                 }
                 break;
@@ -5119,15 +5491,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 210, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1113;
+            this.state = 1184;
             this.variable();
-            this.state = 1114;
+            this.state = 1185;
             this.match(CypherParser.DOT);
-            this.state = 1115;
+            this.state = 1186;
             this.propertyKeyName();
             }
         }
@@ -5146,32 +5518,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 212, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1117;
+            this.state = 1188;
             this.match(CypherParser.LPAREN);
-            this.state = 1118;
+            this.state = 1189;
             this.propertyReference();
-            this.state = 1123;
+            this.state = 1194;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 83) {
+            while (_la === 88) {
                 {
                 {
-                this.state = 1119;
+                this.state = 1190;
                 this.match(CypherParser.COMMA);
-                this.state = 1120;
+                this.state = 1191;
                 this.propertyReference();
                 }
                 }
-                this.state = 1125;
+                this.state = 1196;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1126;
+            this.state = 1197;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5190,37 +5562,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 214, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1128;
+            this.state = 1199;
             this.symbolicName();
-            this.state = 1133;
+            this.state = 1204;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 74) {
+            if (_la === 79) {
                 {
-                this.state = 1129;
+                this.state = 1200;
                 this.match(CypherParser.LT);
-                this.state = 1130;
+                this.state = 1201;
                 this.typeName();
-                this.state = 1131;
+                this.state = 1202;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1138;
+            this.state = 1209;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 88) {
+            if (_la === 93) {
                 {
-                this.state = 1135;
+                this.state = 1206;
                 this.match(CypherParser.LPAREN);
-                this.state = 1136;
+                this.state = 1207;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1137;
+                this.state = 1208;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -5242,23 +5614,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 216, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1140;
+            this.state = 1211;
             this.match(CypherParser.DROP);
-            this.state = 1141;
+            this.state = 1212;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1142;
+            this.state = 1213;
             this.symbolicName();
-            this.state = 1144;
+            this.state = 1215;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1143;
+                this.state = 1214;
                 this.ifExists();
                 }
             }
@@ -5280,53 +5652,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 218, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1146;
+            this.state = 1217;
             this.match(CypherParser.CREATE);
-            this.state = 1148;
+            this.state = 1219;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 58) {
+            if (_la === 63) {
                 {
-                this.state = 1147;
+                this.state = 1218;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1150;
+            this.state = 1221;
             this.match(CypherParser.INDEX);
-            this.state = 1152;
+            this.state = 1223;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 126, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 138, this.context) ) {
             case 1:
                 {
-                this.state = 1151;
+                this.state = 1222;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1155;
+            this.state = 1226;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1154;
+                this.state = 1225;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1157;
+            this.state = 1228;
             this.indexTarget();
-            this.state = 1159;
+            this.state = 1230;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 62) {
+            if (_la === 67) {
                 {
-                this.state = 1158;
+                this.state = 1229;
                 this.where();
                 }
             }
@@ -5348,49 +5720,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 220, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1194;
+            this.state = 1265;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1161;
+                this.state = 1232;
                 this.match(CypherParser.FOR);
-                this.state = 1162;
+                this.state = 1233;
                 this.match(CypherParser.LPAREN);
-                this.state = 1163;
+                this.state = 1234;
                 this.variable();
-                this.state = 1164;
+                this.state = 1235;
                 this.nodeLabel();
-                this.state = 1165;
+                this.state = 1236;
                 this.match(CypherParser.RPAREN);
-                this.state = 1166;
+                this.state = 1237;
                 this.match(CypherParser.ON);
-                this.state = 1167;
+                this.state = 1238;
                 this.match(CypherParser.LPAREN);
-                this.state = 1168;
+                this.state = 1239;
                 this.propertyReference();
-                this.state = 1173;
+                this.state = 1244;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 83) {
+                while (_la === 88) {
                     {
                     {
-                    this.state = 1169;
+                    this.state = 1240;
                     this.match(CypherParser.COMMA);
-                    this.state = 1170;
+                    this.state = 1241;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1175;
+                    this.state = 1246;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1176;
+                this.state = 1247;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -5398,41 +5770,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1178;
+                this.state = 1249;
                 this.match(CypherParser.ON);
-                this.state = 1180;
+                this.state = 1251;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 84) {
+                if (_la === 89) {
                     {
-                    this.state = 1179;
+                    this.state = 1250;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1182;
+                this.state = 1253;
                 this.labelName();
-                this.state = 1183;
+                this.state = 1254;
                 this.match(CypherParser.LPAREN);
-                this.state = 1184;
+                this.state = 1255;
                 this.propertyKeyName();
-                this.state = 1189;
+                this.state = 1260;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 83) {
+                while (_la === 88) {
                     {
                     {
-                    this.state = 1185;
+                    this.state = 1256;
                     this.match(CypherParser.COMMA);
-                    this.state = 1186;
+                    this.state = 1257;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1191;
+                    this.state = 1262;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1192;
+                this.state = 1263;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -5455,67 +5827,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 222, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1196;
+            this.state = 1267;
             this.match(CypherParser.CREATE);
-            this.state = 1197;
+            this.state = 1268;
             localContext._searchKind = this.symbolicName();
-            this.state = 1198;
+            this.state = 1269;
             this.match(CypherParser.INDEX);
-            this.state = 1200;
+            this.state = 1271;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 133, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 145, this.context) ) {
             case 1:
                 {
-                this.state = 1199;
+                this.state = 1270;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1203;
+            this.state = 1274;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1202;
+                this.state = 1273;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1205;
+            this.state = 1276;
             this.match(CypherParser.FOR);
-            this.state = 1206;
+            this.state = 1277;
             this.match(CypherParser.LPAREN);
-            this.state = 1207;
+            this.state = 1278;
             this.variable();
-            this.state = 1208;
+            this.state = 1279;
             this.nodeLabel();
-            this.state = 1209;
+            this.state = 1280;
             this.match(CypherParser.RPAREN);
-            this.state = 1210;
+            this.state = 1281;
             this.match(CypherParser.ON);
-            this.state = 1212;
+            this.state = 1283;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0) || _la === 99 || _la === 100) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0) || _la === 104 || _la === 105) {
                 {
-                this.state = 1211;
+                this.state = 1282;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1214;
+            this.state = 1285;
             this.searchIndexProperties();
-            this.state = 1216;
+            this.state = 1287;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0) || _la === 99 || _la === 100) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0) || _la === 104 || _la === 105) {
                 {
-                this.state = 1215;
+                this.state = 1286;
                 this.indexOptions();
                 }
             }
@@ -5537,63 +5909,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 224, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1240;
+            this.state = 1311;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1218;
+                this.state = 1289;
                 this.match(CypherParser.LPAREN);
-                this.state = 1219;
+                this.state = 1290;
                 this.propertyReference();
-                this.state = 1224;
+                this.state = 1295;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 83) {
+                while (_la === 88) {
                     {
                     {
-                    this.state = 1220;
+                    this.state = 1291;
                     this.match(CypherParser.COMMA);
-                    this.state = 1221;
+                    this.state = 1292;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1226;
+                    this.state = 1297;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1227;
+                this.state = 1298;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1229;
+                this.state = 1300;
                 this.match(CypherParser.LBRACK);
-                this.state = 1230;
+                this.state = 1301;
                 this.propertyReference();
-                this.state = 1235;
+                this.state = 1306;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 83) {
+                while (_la === 88) {
                     {
                     {
-                    this.state = 1231;
+                    this.state = 1302;
                     this.match(CypherParser.COMMA);
-                    this.state = 1232;
+                    this.state = 1303;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1237;
+                    this.state = 1308;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1238;
+                this.state = 1309;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5616,13 +5988,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 226, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1242;
+            this.state = 1313;
             this.symbolicName();
-            this.state = 1243;
+            this.state = 1314;
             this.mapLiteral();
             }
         }
@@ -5641,23 +6013,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 228, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1245;
+            this.state = 1316;
             this.match(CypherParser.DROP);
-            this.state = 1246;
+            this.state = 1317;
             this.match(CypherParser.INDEX);
-            this.state = 1247;
+            this.state = 1318;
             this.symbolicName();
-            this.state = 1249;
+            this.state = 1320;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1248;
+                this.state = 1319;
                 this.ifExists();
                 }
             }
@@ -5679,15 +6051,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 230, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1251;
+            this.state = 1322;
             this.match(CypherParser.IF);
-            this.state = 1252;
+            this.state = 1323;
             this.match(CypherParser.NOT);
-            this.state = 1253;
+            this.state = 1324;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -5706,13 +6078,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 232, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1255;
+            this.state = 1326;
             this.match(CypherParser.IF);
-            this.state = 1256;
+            this.state = 1327;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -5731,11 +6103,11 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_variable);
+        this.enterRule(localContext, 234, CypherParser.RULE_variable);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1258;
+            this.state = 1329;
             this.symbolicName();
             }
         }
@@ -5754,22 +6126,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 236, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1263;
+            this.state = 1334;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1260;
+                this.state = 1331;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1261;
+                this.state = 1332;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -5794,11 +6166,16 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.SINGLE:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1262;
+                this.state = 1333;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -5821,14 +6198,14 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 238, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1265;
+            this.state = 1336;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 1512335560) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 356819249) !== 0))) {
+            if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5852,9 +6229,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 240, CypherParser.RULE_schemaName);
         try {
-            this.state = 1269;
+            this.state = 1340;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5878,13 +6255,18 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.SINGLE:
             case CypherParser.TIMESTAMP:
             case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1267;
+                this.state = 1338;
                 this.symbolicName();
                 }
                 break;
@@ -5932,7 +6314,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1268;
+                this.state = 1339;
                 this.reservedWord();
                 }
                 break;
@@ -5955,14 +6337,14 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 242, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1271;
+            this.state = 1342;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2782631734) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 4116557671) !== 0) || _la === 65)) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2782631734) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 2690494311) !== 0) || ((((_la - 66)) & ~0x1F) === 0 && ((1 << (_la - 66)) & 31) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5986,7 +6368,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,104,1274,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,109,1345,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -6004,479 +6386,512 @@ export class CypherParser extends antlr.Parser {
         98,7,98,2,99,7,99,2,100,7,100,2,101,7,101,2,102,7,102,2,103,7,103,
         2,104,7,104,2,105,7,105,2,106,7,106,2,107,7,107,2,108,7,108,2,109,
         7,109,2,110,7,110,2,111,7,111,2,112,7,112,2,113,7,113,2,114,7,114,
-        2,115,7,115,2,116,7,116,2,117,7,117,1,0,1,0,3,0,239,8,0,1,0,1,0,
-        1,1,1,1,1,1,3,1,246,8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,
-        257,8,3,1,4,5,4,260,8,4,10,4,12,4,263,9,4,1,4,1,4,5,4,267,8,4,10,
-        4,12,4,270,9,4,1,4,5,4,273,8,4,10,4,12,4,276,9,4,1,5,1,5,3,5,280,
-        8,5,1,6,1,6,3,6,284,8,6,1,6,1,6,1,7,4,7,289,8,7,11,7,12,7,290,1,
-        8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,304,8,9,10,9,12,9,
-        307,9,9,3,9,309,8,9,1,9,1,9,1,10,5,10,314,8,10,10,10,12,10,317,9,
-        10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,326,8,11,10,11,12,11,
-        329,9,11,3,11,331,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,
-        12,1,12,1,12,1,12,3,12,345,8,12,1,13,3,13,348,8,13,1,13,1,13,1,13,
-        5,13,353,8,13,10,13,12,13,356,9,13,1,13,3,13,359,8,13,1,14,1,14,
-        1,14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,372,8,15,10,15,
-        12,15,375,9,15,3,15,377,8,15,1,15,3,15,380,8,15,1,15,1,15,1,15,3,
-        15,385,8,15,3,15,387,8,15,1,16,1,16,1,16,5,16,392,8,16,10,16,12,
-        16,395,9,16,1,16,1,16,1,17,1,17,1,17,5,17,402,8,17,10,17,12,17,405,
-        9,17,1,17,3,17,408,8,17,1,18,1,18,1,18,3,18,413,8,18,1,18,1,18,1,
-        19,1,19,1,19,1,20,1,20,1,20,5,20,423,8,20,10,20,12,20,426,9,20,1,
-        21,1,21,1,21,1,21,1,21,1,21,3,21,434,8,21,1,22,1,22,1,22,1,22,5,
-        22,440,8,22,10,22,12,22,443,9,22,1,23,1,23,1,23,1,23,1,23,1,23,1,
-        23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,3,23,460,8,23,1,24,1,
-        24,1,24,1,24,5,24,466,8,24,10,24,12,24,469,9,24,1,25,1,25,1,25,1,
-        25,3,25,475,8,25,1,26,3,26,478,8,26,1,26,1,26,1,26,1,26,5,26,484,
-        8,26,10,26,12,26,487,9,26,1,27,1,27,1,27,3,27,492,8,27,1,28,1,28,
-        1,28,1,29,3,29,498,8,29,1,29,1,29,3,29,502,8,29,1,29,3,29,505,8,
-        29,1,29,3,29,508,8,29,1,30,1,30,1,30,5,30,513,8,30,10,30,12,30,516,
-        9,30,1,30,1,30,1,30,5,30,521,8,30,10,30,12,30,524,9,30,3,30,526,
-        8,30,1,31,1,31,1,31,3,31,531,8,31,1,32,1,32,1,32,1,32,1,32,5,32,
-        538,8,32,10,32,12,32,541,9,32,1,33,1,33,1,33,1,34,1,34,1,34,1,35,
-        1,35,3,35,551,8,35,1,36,1,36,1,36,1,37,1,37,1,37,5,37,559,8,37,10,
-        37,12,37,562,9,37,1,38,1,38,1,38,3,38,567,8,38,1,38,1,38,3,38,571,
-        8,38,1,39,1,39,1,39,1,39,1,39,1,40,1,40,5,40,580,8,40,10,40,12,40,
-        583,9,40,1,40,1,40,1,40,1,40,3,40,589,8,40,1,41,1,41,4,41,593,8,
-        41,11,41,12,41,594,1,42,1,42,3,42,599,8,42,1,42,3,42,602,8,42,1,
-        42,3,42,605,8,42,1,42,1,42,1,43,1,43,1,43,1,44,1,44,1,44,3,44,615,
-        8,44,1,44,1,44,1,44,1,44,1,44,3,44,622,8,44,1,44,1,44,1,44,3,44,
-        627,8,44,1,44,1,44,1,44,1,44,3,44,633,8,44,1,44,3,44,636,8,44,1,
-        45,1,45,3,45,640,8,45,1,45,3,45,643,8,45,1,45,3,45,646,8,45,1,45,
-        3,45,649,8,45,1,45,1,45,1,46,1,46,3,46,655,8,46,1,47,1,47,1,47,1,
-        47,3,47,661,8,47,1,47,5,47,664,8,47,10,47,12,47,667,9,47,1,48,4,
-        48,670,8,48,11,48,12,48,671,1,49,1,49,1,49,1,50,1,50,3,50,679,8,
-        50,1,50,1,50,3,50,683,8,50,3,50,685,8,50,1,50,1,50,3,50,689,8,50,
-        3,50,691,8,50,1,51,3,51,694,8,51,1,51,1,51,1,52,1,52,1,53,1,53,1,
-        54,1,54,4,54,704,8,54,11,54,12,54,705,1,55,1,55,1,56,1,56,1,56,5,
-        56,713,8,56,10,56,12,56,716,9,56,1,57,1,57,1,57,5,57,721,8,57,10,
-        57,12,57,724,9,57,1,58,1,58,1,58,5,58,729,8,58,10,58,12,58,732,9,
-        58,1,59,5,59,735,8,59,10,59,12,59,738,9,59,1,59,1,59,1,60,1,60,1,
-        60,1,60,5,60,746,8,60,10,60,12,60,749,9,60,1,61,1,61,1,62,1,62,5,
-        62,755,8,62,10,62,12,62,758,9,62,1,63,1,63,1,63,1,63,1,63,1,63,1,
-        63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,3,63,777,8,
-        63,1,64,1,64,1,64,1,64,5,64,783,8,64,10,64,12,64,786,9,64,1,65,1,
-        65,1,66,1,66,1,66,1,66,5,66,794,8,66,10,66,12,66,797,9,66,1,67,1,
-        67,1,68,1,68,1,68,5,68,804,8,68,10,68,12,68,807,9,68,1,69,5,69,810,
-        8,69,10,69,12,69,813,9,69,1,69,1,69,1,70,1,70,1,70,5,70,820,8,70,
-        10,70,12,70,823,9,70,1,70,3,70,826,8,70,1,71,1,71,1,71,1,71,1,71,
-        1,71,3,71,834,8,71,1,71,1,71,3,71,838,8,71,1,71,3,71,841,8,71,1,
-        72,1,72,1,72,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,
-        73,1,73,1,73,1,73,3,73,860,8,73,1,74,1,74,1,74,1,74,1,74,1,75,1,
-        75,3,75,869,8,75,1,75,4,75,872,8,75,11,75,12,75,873,1,75,1,75,3,
-        75,878,8,75,1,75,1,75,1,76,1,76,1,76,1,76,1,76,1,77,1,77,1,77,1,
-        77,3,77,891,8,77,1,77,1,77,1,78,1,78,1,78,1,78,3,78,899,8,78,1,78,
-        1,78,1,78,3,78,904,8,78,1,78,1,78,1,78,1,78,1,79,1,79,1,79,1,79,
-        1,79,1,80,1,80,1,81,1,81,1,81,1,81,1,81,3,81,922,8,81,1,82,1,82,
-        1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,82,1,83,1,83,
-        1,83,1,83,1,83,3,83,942,8,83,3,83,944,8,83,1,83,1,83,1,84,1,84,1,
-        84,1,84,1,85,1,85,1,85,3,85,955,8,85,1,85,1,85,1,85,5,85,960,8,85,
-        10,85,12,85,963,9,85,3,85,965,8,85,1,85,1,85,1,86,1,86,1,86,1,87,
-        1,87,1,87,5,87,975,8,87,10,87,12,87,978,9,87,1,88,1,88,1,88,1,88,
-        1,88,5,88,985,8,88,10,88,12,88,988,9,88,3,88,990,8,88,1,88,1,88,
-        1,89,1,89,1,89,1,89,1,89,1,89,1,89,1,89,1,89,3,89,1003,8,89,1,90,
-        1,90,1,90,3,90,1008,8,90,1,91,1,91,1,91,1,91,1,91,1,91,3,91,1016,
-        8,91,1,92,1,92,1,93,1,93,3,93,1022,8,93,1,94,1,94,1,95,1,95,1,95,
-        1,95,5,95,1030,8,95,10,95,12,95,1033,9,95,3,95,1035,8,95,1,95,1,
-        95,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,5,96,1048,8,96,10,
-        96,12,96,1051,9,96,3,96,1053,8,96,1,96,1,96,1,97,1,97,1,98,1,98,
-        1,98,1,98,1,98,3,98,1064,8,98,1,99,1,99,1,99,3,99,1069,8,99,1,99,
-        3,99,1072,8,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,3,99,1082,
-        8,99,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,
-        1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,
-        1,100,1,100,1,100,1,100,1,100,1,100,1,100,3,100,1112,8,100,1,101,
-        1,101,1,101,1,101,1,102,1,102,1,102,1,102,5,102,1122,8,102,10,102,
-        12,102,1125,9,102,1,102,1,102,1,103,1,103,1,103,1,103,1,103,3,103,
-        1134,8,103,1,103,1,103,1,103,3,103,1139,8,103,1,104,1,104,1,104,
-        1,104,3,104,1145,8,104,1,105,1,105,3,105,1149,8,105,1,105,1,105,
-        3,105,1153,8,105,1,105,3,105,1156,8,105,1,105,1,105,3,105,1160,8,
-        105,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,1,106,
-        5,106,1172,8,106,10,106,12,106,1175,9,106,1,106,1,106,1,106,1,106,
-        3,106,1181,8,106,1,106,1,106,1,106,1,106,1,106,5,106,1188,8,106,
-        10,106,12,106,1191,9,106,1,106,1,106,3,106,1195,8,106,1,107,1,107,
-        1,107,1,107,3,107,1201,8,107,1,107,3,107,1204,8,107,1,107,1,107,
-        1,107,1,107,1,107,1,107,1,107,3,107,1213,8,107,1,107,1,107,3,107,
-        1217,8,107,1,108,1,108,1,108,1,108,5,108,1223,8,108,10,108,12,108,
-        1226,9,108,1,108,1,108,1,108,1,108,1,108,1,108,5,108,1234,8,108,
-        10,108,12,108,1237,9,108,1,108,1,108,3,108,1241,8,108,1,109,1,109,
-        1,109,1,110,1,110,1,110,1,110,3,110,1250,8,110,1,111,1,111,1,111,
-        1,111,1,112,1,112,1,112,1,113,1,113,1,114,1,114,1,114,3,114,1264,
-        8,114,1,115,1,115,1,116,1,116,3,116,1270,8,116,1,117,1,117,1,117,
-        0,0,118,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,
-        42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,
-        86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,120,
-        122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,152,
-        154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,184,
-        186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,216,
-        218,220,222,224,226,228,230,232,234,0,13,3,0,5,5,7,7,17,18,1,0,70,
-        75,1,0,76,77,1,0,78,80,4,0,1,1,3,3,37,37,50,50,2,0,13,14,25,25,2,
-        0,26,26,55,55,1,0,94,96,2,0,27,27,41,41,2,0,6,6,47,47,2,0,56,56,
-        66,66,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,28,30,30,32,
-        32,36,37,40,40,45,45,47,47,50,50,54,54,56,56,58,58,60,60,20,0,1,
-        2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,29,29,31,31,33,35,38,39,
-        41,44,46,46,48,49,51,53,55,55,57,57,59,59,61,65,1344,0,236,1,0,0,
-        0,2,245,1,0,0,0,4,247,1,0,0,0,6,256,1,0,0,0,8,261,1,0,0,0,10,279,
-        1,0,0,0,12,281,1,0,0,0,14,288,1,0,0,0,16,292,1,0,0,0,18,297,1,0,
-        0,0,20,315,1,0,0,0,22,320,1,0,0,0,24,344,1,0,0,0,26,347,1,0,0,0,
-        28,360,1,0,0,0,30,365,1,0,0,0,32,393,1,0,0,0,34,398,1,0,0,0,36,412,
-        1,0,0,0,38,416,1,0,0,0,40,419,1,0,0,0,42,433,1,0,0,0,44,435,1,0,
-        0,0,46,459,1,0,0,0,48,461,1,0,0,0,50,474,1,0,0,0,52,477,1,0,0,0,
-        54,488,1,0,0,0,56,493,1,0,0,0,58,497,1,0,0,0,60,525,1,0,0,0,62,527,
-        1,0,0,0,64,532,1,0,0,0,66,542,1,0,0,0,68,545,1,0,0,0,70,548,1,0,
-        0,0,72,552,1,0,0,0,74,555,1,0,0,0,76,566,1,0,0,0,78,572,1,0,0,0,
-        80,588,1,0,0,0,82,590,1,0,0,0,84,596,1,0,0,0,86,608,1,0,0,0,88,635,
-        1,0,0,0,90,637,1,0,0,0,92,654,1,0,0,0,94,656,1,0,0,0,96,669,1,0,
-        0,0,98,673,1,0,0,0,100,690,1,0,0,0,102,693,1,0,0,0,104,697,1,0,0,
-        0,106,699,1,0,0,0,108,701,1,0,0,0,110,707,1,0,0,0,112,709,1,0,0,
-        0,114,717,1,0,0,0,116,725,1,0,0,0,118,736,1,0,0,0,120,741,1,0,0,
-        0,122,750,1,0,0,0,124,752,1,0,0,0,126,776,1,0,0,0,128,778,1,0,0,
-        0,130,787,1,0,0,0,132,789,1,0,0,0,134,798,1,0,0,0,136,800,1,0,0,
-        0,138,811,1,0,0,0,140,816,1,0,0,0,142,840,1,0,0,0,144,842,1,0,0,
-        0,146,859,1,0,0,0,148,861,1,0,0,0,150,866,1,0,0,0,152,881,1,0,0,
-        0,154,886,1,0,0,0,156,894,1,0,0,0,158,909,1,0,0,0,160,914,1,0,0,
-        0,162,916,1,0,0,0,164,923,1,0,0,0,166,936,1,0,0,0,168,947,1,0,0,
-        0,170,951,1,0,0,0,172,968,1,0,0,0,174,976,1,0,0,0,176,979,1,0,0,
-        0,178,1002,1,0,0,0,180,1004,1,0,0,0,182,1015,1,0,0,0,184,1017,1,
-        0,0,0,186,1021,1,0,0,0,188,1023,1,0,0,0,190,1025,1,0,0,0,192,1038,
-        1,0,0,0,194,1056,1,0,0,0,196,1063,1,0,0,0,198,1065,1,0,0,0,200,1111,
-        1,0,0,0,202,1113,1,0,0,0,204,1117,1,0,0,0,206,1128,1,0,0,0,208,1140,
-        1,0,0,0,210,1146,1,0,0,0,212,1194,1,0,0,0,214,1196,1,0,0,0,216,1240,
-        1,0,0,0,218,1242,1,0,0,0,220,1245,1,0,0,0,222,1251,1,0,0,0,224,1255,
-        1,0,0,0,226,1258,1,0,0,0,228,1263,1,0,0,0,230,1265,1,0,0,0,232,1269,
-        1,0,0,0,234,1271,1,0,0,0,236,238,3,2,1,0,237,239,5,85,0,0,238,237,
-        1,0,0,0,238,239,1,0,0,0,239,240,1,0,0,0,240,241,5,0,0,1,241,1,1,
-        0,0,0,242,246,3,4,2,0,243,246,3,196,98,0,244,246,3,8,4,0,245,242,
-        1,0,0,0,245,243,1,0,0,0,245,244,1,0,0,0,246,3,1,0,0,0,247,248,5,
-        49,0,0,248,249,3,228,114,0,249,250,5,73,0,0,250,251,3,6,3,0,251,
-        5,1,0,0,0,252,257,5,98,0,0,253,257,3,186,93,0,254,257,3,184,92,0,
-        255,257,3,228,114,0,256,252,1,0,0,0,256,253,1,0,0,0,256,254,1,0,
-        0,0,256,255,1,0,0,0,257,7,1,0,0,0,258,260,3,10,5,0,259,258,1,0,0,
-        0,260,263,1,0,0,0,261,259,1,0,0,0,261,262,1,0,0,0,262,264,1,0,0,
-        0,263,261,1,0,0,0,264,268,3,14,7,0,265,267,3,12,6,0,266,265,1,0,
-        0,0,267,270,1,0,0,0,268,266,1,0,0,0,268,269,1,0,0,0,269,274,1,0,
-        0,0,270,268,1,0,0,0,271,273,3,10,5,0,272,271,1,0,0,0,273,276,1,0,
-        0,0,274,272,1,0,0,0,274,275,1,0,0,0,275,9,1,0,0,0,276,274,1,0,0,
-        0,277,280,3,16,8,0,278,280,3,18,9,0,279,277,1,0,0,0,279,278,1,0,
-        0,0,280,11,1,0,0,0,281,283,5,57,0,0,282,284,5,1,0,0,283,282,1,0,
-        0,0,283,284,1,0,0,0,284,285,1,0,0,0,285,286,3,14,7,0,286,13,1,0,
-        0,0,287,289,3,24,12,0,288,287,1,0,0,0,289,290,1,0,0,0,290,288,1,
-        0,0,0,290,291,1,0,0,0,291,15,1,0,0,0,292,293,5,4,0,0,293,294,5,40,
-        0,0,294,295,5,54,0,0,295,296,3,110,55,0,296,17,1,0,0,0,297,298,5,
-        60,0,0,298,299,3,172,86,0,299,308,5,88,0,0,300,305,3,110,55,0,301,
-        302,5,83,0,0,302,304,3,110,55,0,303,301,1,0,0,0,304,307,1,0,0,0,
-        305,303,1,0,0,0,305,306,1,0,0,0,306,309,1,0,0,0,307,305,1,0,0,0,
-        308,300,1,0,0,0,308,309,1,0,0,0,309,310,1,0,0,0,310,311,5,89,0,0,
-        311,19,1,0,0,0,312,314,3,22,11,0,313,312,1,0,0,0,314,317,1,0,0,0,
-        315,313,1,0,0,0,315,316,1,0,0,0,316,318,1,0,0,0,317,315,1,0,0,0,
-        318,319,5,0,0,1,319,21,1,0,0,0,320,321,3,172,86,0,321,330,5,88,0,
-        0,322,327,3,110,55,0,323,324,5,83,0,0,324,326,3,110,55,0,325,323,
-        1,0,0,0,326,329,1,0,0,0,327,325,1,0,0,0,327,328,1,0,0,0,328,331,
-        1,0,0,0,329,327,1,0,0,0,330,322,1,0,0,0,330,331,1,0,0,0,331,332,
-        1,0,0,0,332,333,5,89,0,0,333,23,1,0,0,0,334,345,3,26,13,0,335,345,
-        3,28,14,0,336,345,3,30,15,0,337,345,3,38,19,0,338,345,3,40,20,0,
-        339,345,3,44,22,0,340,345,3,48,24,0,341,345,3,52,26,0,342,345,3,
-        54,27,0,343,345,3,56,28,0,344,334,1,0,0,0,344,335,1,0,0,0,344,336,
-        1,0,0,0,344,337,1,0,0,0,344,338,1,0,0,0,344,339,1,0,0,0,344,340,
-        1,0,0,0,344,341,1,0,0,0,344,342,1,0,0,0,344,343,1,0,0,0,345,25,1,
-        0,0,0,346,348,5,42,0,0,347,346,1,0,0,0,347,348,1,0,0,0,348,349,1,
-        0,0,0,349,350,5,34,0,0,350,354,3,74,37,0,351,353,3,10,5,0,352,351,
-        1,0,0,0,353,356,1,0,0,0,354,352,1,0,0,0,354,355,1,0,0,0,355,358,
-        1,0,0,0,356,354,1,0,0,0,357,359,3,72,36,0,358,357,1,0,0,0,358,359,
-        1,0,0,0,359,27,1,0,0,0,360,361,5,59,0,0,361,362,3,110,55,0,362,363,
-        5,4,0,0,363,364,3,226,113,0,364,29,1,0,0,0,365,366,5,9,0,0,366,379,
-        3,32,16,0,367,376,5,88,0,0,368,373,3,110,55,0,369,370,5,83,0,0,370,
-        372,3,110,55,0,371,369,1,0,0,0,372,375,1,0,0,0,373,371,1,0,0,0,373,
-        374,1,0,0,0,374,377,1,0,0,0,375,373,1,0,0,0,376,368,1,0,0,0,376,
-        377,1,0,0,0,377,378,1,0,0,0,378,380,5,89,0,0,379,367,1,0,0,0,379,
-        380,1,0,0,0,380,386,1,0,0,0,381,384,5,65,0,0,382,385,5,78,0,0,383,
-        385,3,34,17,0,384,382,1,0,0,0,384,383,1,0,0,0,385,387,1,0,0,0,386,
-        381,1,0,0,0,386,387,1,0,0,0,387,31,1,0,0,0,388,389,3,232,116,0,389,
-        390,5,82,0,0,390,392,1,0,0,0,391,388,1,0,0,0,392,395,1,0,0,0,393,
-        391,1,0,0,0,393,394,1,0,0,0,394,396,1,0,0,0,395,393,1,0,0,0,396,
-        397,3,232,116,0,397,33,1,0,0,0,398,403,3,36,18,0,399,400,5,83,0,
-        0,400,402,3,36,18,0,401,399,1,0,0,0,402,405,1,0,0,0,403,401,1,0,
-        0,0,403,404,1,0,0,0,404,407,1,0,0,0,405,403,1,0,0,0,406,408,3,72,
-        36,0,407,406,1,0,0,0,407,408,1,0,0,0,408,35,1,0,0,0,409,410,3,228,
-        114,0,410,411,5,4,0,0,411,413,1,0,0,0,412,409,1,0,0,0,412,413,1,
-        0,0,0,413,414,1,0,0,0,414,415,3,226,113,0,415,37,1,0,0,0,416,417,
-        5,15,0,0,417,418,3,74,37,0,418,39,1,0,0,0,419,420,5,35,0,0,420,424,
-        3,76,38,0,421,423,3,42,21,0,422,421,1,0,0,0,423,426,1,0,0,0,424,
-        422,1,0,0,0,424,425,1,0,0,0,425,41,1,0,0,0,426,424,1,0,0,0,427,428,
-        5,41,0,0,428,429,5,34,0,0,429,434,3,44,22,0,430,431,5,41,0,0,431,
-        432,5,15,0,0,432,434,3,44,22,0,433,427,1,0,0,0,433,430,1,0,0,0,434,
-        43,1,0,0,0,435,436,5,49,0,0,436,441,3,46,23,0,437,438,5,83,0,0,438,
-        440,3,46,23,0,439,437,1,0,0,0,440,443,1,0,0,0,441,439,1,0,0,0,441,
-        442,1,0,0,0,442,45,1,0,0,0,443,441,1,0,0,0,444,445,3,108,54,0,445,
-        446,5,73,0,0,446,447,3,110,55,0,447,460,1,0,0,0,448,449,3,226,113,
-        0,449,450,5,73,0,0,450,451,3,110,55,0,451,460,1,0,0,0,452,453,3,
-        226,113,0,453,454,5,68,0,0,454,455,3,110,55,0,455,460,1,0,0,0,456,
-        457,3,226,113,0,457,458,3,96,48,0,458,460,1,0,0,0,459,444,1,0,0,
-        0,459,448,1,0,0,0,459,452,1,0,0,0,459,456,1,0,0,0,460,47,1,0,0,0,
-        461,462,5,46,0,0,462,467,3,50,25,0,463,464,5,83,0,0,464,466,3,50,
-        25,0,465,463,1,0,0,0,466,469,1,0,0,0,467,465,1,0,0,0,467,468,1,0,
-        0,0,468,49,1,0,0,0,469,467,1,0,0,0,470,471,3,226,113,0,471,472,3,
-        96,48,0,472,475,1,0,0,0,473,475,3,108,54,0,474,470,1,0,0,0,474,473,
-        1,0,0,0,475,51,1,0,0,0,476,478,5,19,0,0,477,476,1,0,0,0,477,478,
-        1,0,0,0,478,479,1,0,0,0,479,480,5,16,0,0,480,485,3,110,55,0,481,
-        482,5,83,0,0,482,484,3,110,55,0,483,481,1,0,0,0,484,487,1,0,0,0,
-        485,483,1,0,0,0,485,486,1,0,0,0,486,53,1,0,0,0,487,485,1,0,0,0,488,
-        489,5,63,0,0,489,491,3,58,29,0,490,492,3,72,36,0,491,490,1,0,0,0,
-        491,492,1,0,0,0,492,55,1,0,0,0,493,494,5,48,0,0,494,495,3,58,29,
-        0,495,57,1,0,0,0,496,498,5,20,0,0,497,496,1,0,0,0,497,498,1,0,0,
-        0,498,499,1,0,0,0,499,501,3,60,30,0,500,502,3,64,32,0,501,500,1,
-        0,0,0,501,502,1,0,0,0,502,504,1,0,0,0,503,505,3,66,33,0,504,503,
-        1,0,0,0,504,505,1,0,0,0,505,507,1,0,0,0,506,508,3,68,34,0,507,506,
-        1,0,0,0,507,508,1,0,0,0,508,59,1,0,0,0,509,514,5,78,0,0,510,511,
-        5,83,0,0,511,513,3,62,31,0,512,510,1,0,0,0,513,516,1,0,0,0,514,512,
-        1,0,0,0,514,515,1,0,0,0,515,526,1,0,0,0,516,514,1,0,0,0,517,522,
-        3,62,31,0,518,519,5,83,0,0,519,521,3,62,31,0,520,518,1,0,0,0,521,
-        524,1,0,0,0,522,520,1,0,0,0,522,523,1,0,0,0,523,526,1,0,0,0,524,
-        522,1,0,0,0,525,509,1,0,0,0,525,517,1,0,0,0,526,61,1,0,0,0,527,530,
-        3,110,55,0,528,529,5,4,0,0,529,531,3,226,113,0,530,528,1,0,0,0,530,
-        531,1,0,0,0,531,63,1,0,0,0,532,533,5,44,0,0,533,534,5,8,0,0,534,
-        539,3,70,35,0,535,536,5,83,0,0,536,538,3,70,35,0,537,535,1,0,0,0,
-        538,541,1,0,0,0,539,537,1,0,0,0,539,540,1,0,0,0,540,65,1,0,0,0,541,
-        539,1,0,0,0,542,543,5,51,0,0,543,544,3,110,55,0,544,67,1,0,0,0,545,
-        546,5,33,0,0,546,547,3,110,55,0,547,69,1,0,0,0,548,550,3,110,55,
-        0,549,551,7,0,0,0,550,549,1,0,0,0,550,551,1,0,0,0,551,71,1,0,0,0,
-        552,553,5,62,0,0,553,554,3,110,55,0,554,73,1,0,0,0,555,560,3,76,
-        38,0,556,557,5,83,0,0,557,559,3,76,38,0,558,556,1,0,0,0,559,562,
-        1,0,0,0,560,558,1,0,0,0,560,561,1,0,0,0,561,75,1,0,0,0,562,560,1,
-        0,0,0,563,564,3,226,113,0,564,565,5,73,0,0,565,567,1,0,0,0,566,563,
-        1,0,0,0,566,567,1,0,0,0,567,570,1,0,0,0,568,571,3,80,40,0,569,571,
-        3,78,39,0,570,568,1,0,0,0,570,569,1,0,0,0,571,77,1,0,0,0,572,573,
-        3,228,114,0,573,574,5,88,0,0,574,575,3,80,40,0,575,576,5,89,0,0,
-        576,79,1,0,0,0,577,581,3,84,42,0,578,580,3,86,43,0,579,578,1,0,0,
-        0,580,583,1,0,0,0,581,579,1,0,0,0,581,582,1,0,0,0,582,589,1,0,0,
-        0,583,581,1,0,0,0,584,585,5,88,0,0,585,586,3,80,40,0,586,587,5,89,
-        0,0,587,589,1,0,0,0,588,577,1,0,0,0,588,584,1,0,0,0,589,81,1,0,0,
-        0,590,592,3,84,42,0,591,593,3,86,43,0,592,591,1,0,0,0,593,594,1,
-        0,0,0,594,592,1,0,0,0,594,595,1,0,0,0,595,83,1,0,0,0,596,598,5,88,
-        0,0,597,599,3,226,113,0,598,597,1,0,0,0,598,599,1,0,0,0,599,601,
-        1,0,0,0,600,602,3,96,48,0,601,600,1,0,0,0,601,602,1,0,0,0,602,604,
-        1,0,0,0,603,605,3,92,46,0,604,603,1,0,0,0,604,605,1,0,0,0,605,606,
-        1,0,0,0,606,607,5,89,0,0,607,85,1,0,0,0,608,609,3,88,44,0,609,610,
-        3,84,42,0,610,87,1,0,0,0,611,612,5,74,0,0,612,614,5,77,0,0,613,615,
-        3,90,45,0,614,613,1,0,0,0,614,615,1,0,0,0,615,616,1,0,0,0,616,617,
-        5,77,0,0,617,636,5,75,0,0,618,619,5,74,0,0,619,621,5,77,0,0,620,
-        622,3,90,45,0,621,620,1,0,0,0,621,622,1,0,0,0,622,623,1,0,0,0,623,
-        636,5,77,0,0,624,626,5,77,0,0,625,627,3,90,45,0,626,625,1,0,0,0,
-        626,627,1,0,0,0,627,628,1,0,0,0,628,629,5,77,0,0,629,636,5,75,0,
-        0,630,632,5,77,0,0,631,633,3,90,45,0,632,631,1,0,0,0,632,633,1,0,
-        0,0,633,634,1,0,0,0,634,636,5,77,0,0,635,611,1,0,0,0,635,618,1,0,
-        0,0,635,624,1,0,0,0,635,630,1,0,0,0,636,89,1,0,0,0,637,639,5,90,
-        0,0,638,640,3,226,113,0,639,638,1,0,0,0,639,640,1,0,0,0,640,642,
-        1,0,0,0,641,643,3,94,47,0,642,641,1,0,0,0,642,643,1,0,0,0,643,645,
-        1,0,0,0,644,646,3,100,50,0,645,644,1,0,0,0,645,646,1,0,0,0,646,648,
-        1,0,0,0,647,649,3,92,46,0,648,647,1,0,0,0,648,649,1,0,0,0,649,650,
-        1,0,0,0,650,651,5,91,0,0,651,91,1,0,0,0,652,655,3,192,96,0,653,655,
-        3,180,90,0,654,652,1,0,0,0,654,653,1,0,0,0,655,93,1,0,0,0,656,657,
-        5,84,0,0,657,665,3,106,53,0,658,660,5,86,0,0,659,661,5,84,0,0,660,
-        659,1,0,0,0,660,661,1,0,0,0,661,662,1,0,0,0,662,664,3,106,53,0,663,
-        658,1,0,0,0,664,667,1,0,0,0,665,663,1,0,0,0,665,666,1,0,0,0,666,
-        95,1,0,0,0,667,665,1,0,0,0,668,670,3,98,49,0,669,668,1,0,0,0,670,
-        671,1,0,0,0,671,669,1,0,0,0,671,672,1,0,0,0,672,97,1,0,0,0,673,674,
-        5,84,0,0,674,675,3,104,52,0,675,99,1,0,0,0,676,678,5,78,0,0,677,
-        679,3,102,51,0,678,677,1,0,0,0,678,679,1,0,0,0,679,684,1,0,0,0,680,
-        682,5,67,0,0,681,683,3,102,51,0,682,681,1,0,0,0,682,683,1,0,0,0,
-        683,685,1,0,0,0,684,680,1,0,0,0,684,685,1,0,0,0,685,691,1,0,0,0,
-        686,688,5,67,0,0,687,689,3,102,51,0,688,687,1,0,0,0,688,689,1,0,
-        0,0,689,691,1,0,0,0,690,676,1,0,0,0,690,686,1,0,0,0,691,101,1,0,
-        0,0,692,694,5,77,0,0,693,692,1,0,0,0,693,694,1,0,0,0,694,695,1,0,
-        0,0,695,696,3,188,94,0,696,103,1,0,0,0,697,698,3,232,116,0,698,105,
-        1,0,0,0,699,700,3,232,116,0,700,107,1,0,0,0,701,703,3,146,73,0,702,
-        704,3,144,72,0,703,702,1,0,0,0,704,705,1,0,0,0,705,703,1,0,0,0,705,
-        706,1,0,0,0,706,109,1,0,0,0,707,708,3,112,56,0,708,111,1,0,0,0,709,
-        714,3,114,57,0,710,711,5,43,0,0,711,713,3,114,57,0,712,710,1,0,0,
-        0,713,716,1,0,0,0,714,712,1,0,0,0,714,715,1,0,0,0,715,113,1,0,0,
-        0,716,714,1,0,0,0,717,722,3,116,58,0,718,719,5,64,0,0,719,721,3,
-        116,58,0,720,718,1,0,0,0,721,724,1,0,0,0,722,720,1,0,0,0,722,723,
-        1,0,0,0,723,115,1,0,0,0,724,722,1,0,0,0,725,730,3,118,59,0,726,727,
-        5,2,0,0,727,729,3,118,59,0,728,726,1,0,0,0,729,732,1,0,0,0,730,728,
-        1,0,0,0,730,731,1,0,0,0,731,117,1,0,0,0,732,730,1,0,0,0,733,735,
-        5,38,0,0,734,733,1,0,0,0,735,738,1,0,0,0,736,734,1,0,0,0,736,737,
-        1,0,0,0,737,739,1,0,0,0,738,736,1,0,0,0,739,740,3,120,60,0,740,119,
-        1,0,0,0,741,747,3,124,62,0,742,743,3,122,61,0,743,744,3,124,62,0,
-        744,746,1,0,0,0,745,742,1,0,0,0,746,749,1,0,0,0,747,745,1,0,0,0,
-        747,748,1,0,0,0,748,121,1,0,0,0,749,747,1,0,0,0,750,751,7,1,0,0,
-        751,123,1,0,0,0,752,756,3,128,64,0,753,755,3,126,63,0,754,753,1,
-        0,0,0,755,758,1,0,0,0,756,754,1,0,0,0,756,757,1,0,0,0,757,125,1,
-        0,0,0,758,756,1,0,0,0,759,760,5,52,0,0,760,761,5,63,0,0,761,777,
-        3,128,64,0,762,763,5,24,0,0,763,764,5,63,0,0,764,777,3,128,64,0,
-        765,766,5,12,0,0,766,777,3,128,64,0,767,768,5,69,0,0,768,777,3,128,
-        64,0,769,770,5,29,0,0,770,777,3,128,64,0,771,772,5,31,0,0,772,777,
-        5,39,0,0,773,774,5,31,0,0,774,775,5,38,0,0,775,777,5,39,0,0,776,
-        759,1,0,0,0,776,762,1,0,0,0,776,765,1,0,0,0,776,767,1,0,0,0,776,
-        769,1,0,0,0,776,771,1,0,0,0,776,773,1,0,0,0,777,127,1,0,0,0,778,
-        784,3,132,66,0,779,780,3,130,65,0,780,781,3,132,66,0,781,783,1,0,
-        0,0,782,779,1,0,0,0,783,786,1,0,0,0,784,782,1,0,0,0,784,785,1,0,
-        0,0,785,129,1,0,0,0,786,784,1,0,0,0,787,788,7,2,0,0,788,131,1,0,
-        0,0,789,795,3,136,68,0,790,791,3,134,67,0,791,792,3,136,68,0,792,
-        794,1,0,0,0,793,790,1,0,0,0,794,797,1,0,0,0,795,793,1,0,0,0,795,
-        796,1,0,0,0,796,133,1,0,0,0,797,795,1,0,0,0,798,799,7,3,0,0,799,
-        135,1,0,0,0,800,805,3,138,69,0,801,802,5,81,0,0,802,804,3,138,69,
-        0,803,801,1,0,0,0,804,807,1,0,0,0,805,803,1,0,0,0,805,806,1,0,0,
-        0,806,137,1,0,0,0,807,805,1,0,0,0,808,810,7,2,0,0,809,808,1,0,0,
-        0,810,813,1,0,0,0,811,809,1,0,0,0,811,812,1,0,0,0,812,814,1,0,0,
-        0,813,811,1,0,0,0,814,815,3,140,70,0,815,139,1,0,0,0,816,821,3,146,
-        73,0,817,820,3,142,71,0,818,820,3,144,72,0,819,817,1,0,0,0,819,818,
-        1,0,0,0,820,823,1,0,0,0,821,819,1,0,0,0,821,822,1,0,0,0,822,825,
-        1,0,0,0,823,821,1,0,0,0,824,826,3,96,48,0,825,824,1,0,0,0,825,826,
-        1,0,0,0,826,141,1,0,0,0,827,828,5,90,0,0,828,829,3,110,55,0,829,
-        830,5,91,0,0,830,841,1,0,0,0,831,833,5,90,0,0,832,834,3,110,55,0,
-        833,832,1,0,0,0,833,834,1,0,0,0,834,835,1,0,0,0,835,837,5,67,0,0,
-        836,838,3,110,55,0,837,836,1,0,0,0,837,838,1,0,0,0,838,839,1,0,0,
-        0,839,841,5,91,0,0,840,827,1,0,0,0,840,831,1,0,0,0,841,143,1,0,0,
-        0,842,843,5,82,0,0,843,844,3,194,97,0,844,145,1,0,0,0,845,860,3,
-        148,74,0,846,860,3,154,77,0,847,860,3,156,78,0,848,860,3,158,79,
-        0,849,860,3,164,82,0,850,860,3,166,83,0,851,860,3,182,91,0,852,860,
-        3,180,90,0,853,860,3,150,75,0,854,860,3,82,41,0,855,860,3,168,84,
-        0,856,860,3,170,85,0,857,860,3,176,88,0,858,860,3,226,113,0,859,
-        845,1,0,0,0,859,846,1,0,0,0,859,847,1,0,0,0,859,848,1,0,0,0,859,
-        849,1,0,0,0,859,850,1,0,0,0,859,851,1,0,0,0,859,852,1,0,0,0,859,
-        853,1,0,0,0,859,854,1,0,0,0,859,855,1,0,0,0,859,856,1,0,0,0,859,
-        857,1,0,0,0,859,858,1,0,0,0,860,147,1,0,0,0,861,862,5,13,0,0,862,
-        863,5,88,0,0,863,864,5,78,0,0,864,865,5,89,0,0,865,149,1,0,0,0,866,
-        868,5,10,0,0,867,869,3,110,55,0,868,867,1,0,0,0,868,869,1,0,0,0,
-        869,871,1,0,0,0,870,872,3,152,76,0,871,870,1,0,0,0,872,873,1,0,0,
-        0,873,871,1,0,0,0,873,874,1,0,0,0,874,877,1,0,0,0,875,876,5,22,0,
-        0,876,878,3,110,55,0,877,875,1,0,0,0,877,878,1,0,0,0,878,879,1,0,
-        0,0,879,880,5,23,0,0,880,151,1,0,0,0,881,882,5,61,0,0,882,883,3,
-        110,55,0,883,884,5,53,0,0,884,885,3,110,55,0,885,153,1,0,0,0,886,
-        887,5,90,0,0,887,890,3,162,81,0,888,889,5,86,0,0,889,891,3,110,55,
-        0,890,888,1,0,0,0,890,891,1,0,0,0,891,892,1,0,0,0,892,893,5,91,0,
-        0,893,155,1,0,0,0,894,898,5,90,0,0,895,896,3,226,113,0,896,897,5,
-        73,0,0,897,899,1,0,0,0,898,895,1,0,0,0,898,899,1,0,0,0,899,900,1,
-        0,0,0,900,903,3,82,41,0,901,902,5,62,0,0,902,904,3,110,55,0,903,
-        901,1,0,0,0,903,904,1,0,0,0,904,905,1,0,0,0,905,906,5,86,0,0,906,
-        907,3,110,55,0,907,908,5,91,0,0,908,157,1,0,0,0,909,910,3,160,80,
-        0,910,911,5,88,0,0,911,912,3,162,81,0,912,913,5,89,0,0,913,159,1,
-        0,0,0,914,915,7,4,0,0,915,161,1,0,0,0,916,917,3,226,113,0,917,918,
-        5,29,0,0,918,921,3,110,55,0,919,920,5,62,0,0,920,922,3,110,55,0,
-        921,919,1,0,0,0,921,922,1,0,0,0,922,163,1,0,0,0,923,924,5,45,0,0,
-        924,925,5,88,0,0,925,926,3,226,113,0,926,927,5,73,0,0,927,928,3,
-        110,55,0,928,929,5,83,0,0,929,930,3,226,113,0,930,931,5,29,0,0,931,
-        932,3,110,55,0,932,933,5,86,0,0,933,934,3,110,55,0,934,935,5,89,
-        0,0,935,165,1,0,0,0,936,937,7,5,0,0,937,943,5,92,0,0,938,944,3,8,
-        4,0,939,941,3,74,37,0,940,942,3,72,36,0,941,940,1,0,0,0,941,942,
-        1,0,0,0,942,944,1,0,0,0,943,938,1,0,0,0,943,939,1,0,0,0,944,945,
-        1,0,0,0,945,946,5,93,0,0,946,167,1,0,0,0,947,948,5,88,0,0,948,949,
-        3,110,55,0,949,950,5,89,0,0,950,169,1,0,0,0,951,952,3,172,86,0,952,
-        954,5,88,0,0,953,955,5,20,0,0,954,953,1,0,0,0,954,955,1,0,0,0,955,
-        964,1,0,0,0,956,961,3,110,55,0,957,958,5,83,0,0,958,960,3,110,55,
-        0,959,957,1,0,0,0,960,963,1,0,0,0,961,959,1,0,0,0,961,962,1,0,0,
-        0,962,965,1,0,0,0,963,961,1,0,0,0,964,956,1,0,0,0,964,965,1,0,0,
-        0,965,966,1,0,0,0,966,967,5,89,0,0,967,171,1,0,0,0,968,969,3,174,
-        87,0,969,970,3,228,114,0,970,173,1,0,0,0,971,972,3,228,114,0,972,
-        973,5,82,0,0,973,975,1,0,0,0,974,971,1,0,0,0,975,978,1,0,0,0,976,
-        974,1,0,0,0,976,977,1,0,0,0,977,175,1,0,0,0,978,976,1,0,0,0,979,
-        980,3,226,113,0,980,989,5,92,0,0,981,986,3,178,89,0,982,983,5,83,
-        0,0,983,985,3,178,89,0,984,982,1,0,0,0,985,988,1,0,0,0,986,984,1,
-        0,0,0,986,987,1,0,0,0,987,990,1,0,0,0,988,986,1,0,0,0,989,981,1,
-        0,0,0,989,990,1,0,0,0,990,991,1,0,0,0,991,992,5,93,0,0,992,177,1,
-        0,0,0,993,994,3,194,97,0,994,995,5,84,0,0,995,996,3,110,55,0,996,
-        1003,1,0,0,0,997,998,5,82,0,0,998,1003,3,194,97,0,999,1000,5,82,
-        0,0,1000,1003,5,78,0,0,1001,1003,3,226,113,0,1002,993,1,0,0,0,1002,
-        997,1,0,0,0,1002,999,1,0,0,0,1002,1001,1,0,0,0,1003,179,1,0,0,0,
-        1004,1007,5,87,0,0,1005,1008,3,228,114,0,1006,1008,5,96,0,0,1007,
-        1005,1,0,0,0,1007,1006,1,0,0,0,1008,181,1,0,0,0,1009,1016,3,184,
-        92,0,1010,1016,5,39,0,0,1011,1016,3,186,93,0,1012,1016,5,98,0,0,
-        1013,1016,3,190,95,0,1014,1016,3,192,96,0,1015,1009,1,0,0,0,1015,
-        1010,1,0,0,0,1015,1011,1,0,0,0,1015,1012,1,0,0,0,1015,1013,1,0,0,
-        0,1015,1014,1,0,0,0,1016,183,1,0,0,0,1017,1018,7,6,0,0,1018,185,
-        1,0,0,0,1019,1022,3,188,94,0,1020,1022,5,97,0,0,1021,1019,1,0,0,
-        0,1021,1020,1,0,0,0,1022,187,1,0,0,0,1023,1024,7,7,0,0,1024,189,
-        1,0,0,0,1025,1034,5,90,0,0,1026,1031,3,110,55,0,1027,1028,5,83,0,
-        0,1028,1030,3,110,55,0,1029,1027,1,0,0,0,1030,1033,1,0,0,0,1031,
-        1029,1,0,0,0,1031,1032,1,0,0,0,1032,1035,1,0,0,0,1033,1031,1,0,0,
-        0,1034,1026,1,0,0,0,1034,1035,1,0,0,0,1035,1036,1,0,0,0,1036,1037,
-        5,91,0,0,1037,191,1,0,0,0,1038,1052,5,92,0,0,1039,1040,3,194,97,
-        0,1040,1041,5,84,0,0,1041,1049,3,110,55,0,1042,1043,5,83,0,0,1043,
-        1044,3,194,97,0,1044,1045,5,84,0,0,1045,1046,3,110,55,0,1046,1048,
-        1,0,0,0,1047,1042,1,0,0,0,1048,1051,1,0,0,0,1049,1047,1,0,0,0,1049,
-        1050,1,0,0,0,1050,1053,1,0,0,0,1051,1049,1,0,0,0,1052,1039,1,0,0,
-        0,1052,1053,1,0,0,0,1053,1054,1,0,0,0,1054,1055,5,93,0,0,1055,193,
-        1,0,0,0,1056,1057,3,232,116,0,1057,195,1,0,0,0,1058,1064,3,198,99,
-        0,1059,1064,3,208,104,0,1060,1064,3,210,105,0,1061,1064,3,214,107,
-        0,1062,1064,3,220,110,0,1063,1058,1,0,0,0,1063,1059,1,0,0,0,1063,
-        1060,1,0,0,0,1063,1061,1,0,0,0,1063,1062,1,0,0,0,1064,197,1,0,0,
-        0,1065,1066,5,15,0,0,1066,1068,5,11,0,0,1067,1069,3,228,114,0,1068,
-        1067,1,0,0,0,1068,1069,1,0,0,0,1069,1071,1,0,0,0,1070,1072,3,222,
-        111,0,1071,1070,1,0,0,0,1071,1072,1,0,0,0,1072,1073,1,0,0,0,1073,
-        1074,7,8,0,0,1074,1075,5,88,0,0,1075,1076,3,226,113,0,1076,1077,
-        3,98,49,0,1077,1078,5,89,0,0,1078,1079,7,9,0,0,1079,1081,3,200,100,
-        0,1080,1082,3,72,36,0,1081,1080,1,0,0,0,1081,1082,1,0,0,0,1082,199,
-        1,0,0,0,1083,1084,3,202,101,0,1084,1085,5,31,0,0,1085,1086,5,58,
-        0,0,1086,1112,1,0,0,0,1087,1088,3,204,102,0,1088,1089,5,31,0,0,1089,
-        1090,5,58,0,0,1090,1112,1,0,0,0,1091,1092,3,202,101,0,1092,1093,
-        5,31,0,0,1093,1094,5,38,0,0,1094,1095,5,39,0,0,1095,1112,1,0,0,0,
-        1096,1097,3,202,101,0,1097,1098,5,31,0,0,1098,1099,5,36,0,0,1099,
-        1100,5,32,0,0,1100,1112,1,0,0,0,1101,1102,3,204,102,0,1102,1103,
-        5,31,0,0,1103,1104,5,36,0,0,1104,1105,5,32,0,0,1105,1112,1,0,0,0,
-        1106,1107,3,202,101,0,1107,1108,5,31,0,0,1108,1109,7,10,0,0,1109,
-        1110,3,206,103,0,1110,1112,1,0,0,0,1111,1083,1,0,0,0,1111,1087,1,
-        0,0,0,1111,1091,1,0,0,0,1111,1096,1,0,0,0,1111,1101,1,0,0,0,1111,
-        1106,1,0,0,0,1112,201,1,0,0,0,1113,1114,3,226,113,0,1114,1115,5,
-        82,0,0,1115,1116,3,194,97,0,1116,203,1,0,0,0,1117,1118,5,88,0,0,
-        1118,1123,3,202,101,0,1119,1120,5,83,0,0,1120,1122,3,202,101,0,1121,
-        1119,1,0,0,0,1122,1125,1,0,0,0,1123,1121,1,0,0,0,1123,1124,1,0,0,
-        0,1124,1126,1,0,0,0,1125,1123,1,0,0,0,1126,1127,5,89,0,0,1127,205,
-        1,0,0,0,1128,1133,3,228,114,0,1129,1130,5,74,0,0,1130,1131,3,206,
-        103,0,1131,1132,5,75,0,0,1132,1134,1,0,0,0,1133,1129,1,0,0,0,1133,
-        1134,1,0,0,0,1134,1138,1,0,0,0,1135,1136,5,88,0,0,1136,1137,5,96,
-        0,0,1137,1139,5,89,0,0,1138,1135,1,0,0,0,1138,1139,1,0,0,0,1139,
-        207,1,0,0,0,1140,1141,5,21,0,0,1141,1142,5,11,0,0,1142,1144,3,228,
-        114,0,1143,1145,3,224,112,0,1144,1143,1,0,0,0,1144,1145,1,0,0,0,
-        1145,209,1,0,0,0,1146,1148,5,15,0,0,1147,1149,5,58,0,0,1148,1147,
-        1,0,0,0,1148,1149,1,0,0,0,1149,1150,1,0,0,0,1150,1152,5,30,0,0,1151,
-        1153,3,228,114,0,1152,1151,1,0,0,0,1152,1153,1,0,0,0,1153,1155,1,
-        0,0,0,1154,1156,3,222,111,0,1155,1154,1,0,0,0,1155,1156,1,0,0,0,
-        1156,1157,1,0,0,0,1157,1159,3,212,106,0,1158,1160,3,72,36,0,1159,
-        1158,1,0,0,0,1159,1160,1,0,0,0,1160,211,1,0,0,0,1161,1162,5,27,0,
-        0,1162,1163,5,88,0,0,1163,1164,3,226,113,0,1164,1165,3,98,49,0,1165,
-        1166,5,89,0,0,1166,1167,5,41,0,0,1167,1168,5,88,0,0,1168,1173,3,
-        202,101,0,1169,1170,5,83,0,0,1170,1172,3,202,101,0,1171,1169,1,0,
-        0,0,1172,1175,1,0,0,0,1173,1171,1,0,0,0,1173,1174,1,0,0,0,1174,1176,
-        1,0,0,0,1175,1173,1,0,0,0,1176,1177,5,89,0,0,1177,1195,1,0,0,0,1178,
-        1180,5,41,0,0,1179,1181,5,84,0,0,1180,1179,1,0,0,0,1180,1181,1,0,
-        0,0,1181,1182,1,0,0,0,1182,1183,3,104,52,0,1183,1184,5,88,0,0,1184,
-        1189,3,194,97,0,1185,1186,5,83,0,0,1186,1188,3,194,97,0,1187,1185,
-        1,0,0,0,1188,1191,1,0,0,0,1189,1187,1,0,0,0,1189,1190,1,0,0,0,1190,
-        1192,1,0,0,0,1191,1189,1,0,0,0,1192,1193,5,89,0,0,1193,1195,1,0,
-        0,0,1194,1161,1,0,0,0,1194,1178,1,0,0,0,1195,213,1,0,0,0,1196,1197,
-        5,15,0,0,1197,1198,3,228,114,0,1198,1200,5,30,0,0,1199,1201,3,228,
-        114,0,1200,1199,1,0,0,0,1200,1201,1,0,0,0,1201,1203,1,0,0,0,1202,
-        1204,3,222,111,0,1203,1202,1,0,0,0,1203,1204,1,0,0,0,1204,1205,1,
-        0,0,0,1205,1206,5,27,0,0,1206,1207,5,88,0,0,1207,1208,3,226,113,
-        0,1208,1209,3,98,49,0,1209,1210,5,89,0,0,1210,1212,5,41,0,0,1211,
-        1213,3,228,114,0,1212,1211,1,0,0,0,1212,1213,1,0,0,0,1213,1214,1,
-        0,0,0,1214,1216,3,216,108,0,1215,1217,3,218,109,0,1216,1215,1,0,
-        0,0,1216,1217,1,0,0,0,1217,215,1,0,0,0,1218,1219,5,88,0,0,1219,1224,
-        3,202,101,0,1220,1221,5,83,0,0,1221,1223,3,202,101,0,1222,1220,1,
-        0,0,0,1223,1226,1,0,0,0,1224,1222,1,0,0,0,1224,1225,1,0,0,0,1225,
-        1227,1,0,0,0,1226,1224,1,0,0,0,1227,1228,5,89,0,0,1228,1241,1,0,
-        0,0,1229,1230,5,90,0,0,1230,1235,3,202,101,0,1231,1232,5,83,0,0,
-        1232,1234,3,202,101,0,1233,1231,1,0,0,0,1234,1237,1,0,0,0,1235,1233,
-        1,0,0,0,1235,1236,1,0,0,0,1236,1238,1,0,0,0,1237,1235,1,0,0,0,1238,
-        1239,5,91,0,0,1239,1241,1,0,0,0,1240,1218,1,0,0,0,1240,1229,1,0,
-        0,0,1241,217,1,0,0,0,1242,1243,3,228,114,0,1243,1244,3,192,96,0,
-        1244,219,1,0,0,0,1245,1246,5,21,0,0,1246,1247,5,30,0,0,1247,1249,
-        3,228,114,0,1248,1250,3,224,112,0,1249,1248,1,0,0,0,1249,1250,1,
-        0,0,0,1250,221,1,0,0,0,1251,1252,5,28,0,0,1252,1253,5,38,0,0,1253,
-        1254,5,25,0,0,1254,223,1,0,0,0,1255,1256,5,28,0,0,1256,1257,5,25,
-        0,0,1257,225,1,0,0,0,1258,1259,3,228,114,0,1259,227,1,0,0,0,1260,
-        1264,5,100,0,0,1261,1264,5,99,0,0,1262,1264,3,230,115,0,1263,1260,
-        1,0,0,0,1263,1261,1,0,0,0,1263,1262,1,0,0,0,1264,229,1,0,0,0,1265,
-        1266,7,11,0,0,1266,231,1,0,0,0,1267,1270,3,228,114,0,1268,1270,3,
-        234,117,0,1269,1267,1,0,0,0,1269,1268,1,0,0,0,1270,233,1,0,0,0,1271,
-        1272,7,12,0,0,1272,235,1,0,0,0,143,238,245,256,261,268,274,279,283,
-        290,305,308,315,327,330,344,347,354,358,373,376,379,384,386,393,
-        403,407,412,424,433,441,459,467,474,477,485,491,497,501,504,507,
-        514,522,525,530,539,550,560,566,570,581,588,594,598,601,604,614,
-        621,626,632,635,639,642,645,648,654,660,665,671,678,682,684,688,
-        690,693,705,714,722,730,736,747,756,776,784,795,805,811,819,821,
-        825,833,837,840,859,868,873,877,890,898,903,921,941,943,954,961,
-        964,976,986,989,1002,1007,1015,1021,1031,1034,1049,1052,1063,1068,
-        1071,1081,1111,1123,1133,1138,1144,1148,1152,1155,1159,1173,1180,
-        1189,1194,1200,1203,1212,1216,1224,1235,1240,1249,1263,1269
+        2,115,7,115,2,116,7,116,2,117,7,117,2,118,7,118,2,119,7,119,2,120,
+        7,120,2,121,7,121,1,0,1,0,3,0,247,8,0,1,0,1,0,1,1,1,1,1,1,3,1,254,
+        8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,265,8,3,1,4,5,4,268,
+        8,4,10,4,12,4,271,9,4,1,4,1,4,5,4,275,8,4,10,4,12,4,278,9,4,1,4,
+        5,4,281,8,4,10,4,12,4,284,9,4,1,5,1,5,3,5,288,8,5,1,6,1,6,3,6,292,
+        8,6,1,6,1,6,1,7,4,7,297,8,7,11,7,12,7,298,1,8,1,8,1,8,1,8,1,8,1,
+        9,1,9,1,9,1,9,1,9,1,9,5,9,312,8,9,10,9,12,9,315,9,9,3,9,317,8,9,
+        1,9,1,9,1,10,5,10,322,8,10,10,10,12,10,325,9,10,1,10,1,10,1,11,1,
+        11,1,11,1,11,1,11,5,11,334,8,11,10,11,12,11,337,9,11,3,11,339,8,
+        11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,
+        12,353,8,12,1,13,3,13,356,8,13,1,13,1,13,1,13,5,13,361,8,13,10,13,
+        12,13,364,9,13,1,13,3,13,367,8,13,1,14,1,14,1,14,1,14,1,14,1,15,
+        1,15,1,15,1,15,1,15,1,15,5,15,380,8,15,10,15,12,15,383,9,15,3,15,
+        385,8,15,1,15,3,15,388,8,15,1,15,1,15,1,15,3,15,393,8,15,3,15,395,
+        8,15,1,16,1,16,1,16,5,16,400,8,16,10,16,12,16,403,9,16,1,16,1,16,
+        1,17,1,17,1,17,5,17,410,8,17,10,17,12,17,413,9,17,1,17,3,17,416,
+        8,17,1,18,1,18,1,18,3,18,421,8,18,1,18,1,18,1,19,1,19,1,19,1,20,
+        1,20,1,20,5,20,431,8,20,10,20,12,20,434,9,20,1,21,1,21,1,21,1,21,
+        1,21,1,21,3,21,442,8,21,1,22,1,22,1,22,1,22,5,22,448,8,22,10,22,
+        12,22,451,9,22,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,
+        1,23,1,23,1,23,1,23,1,23,3,23,468,8,23,1,24,1,24,1,24,1,24,5,24,
+        474,8,24,10,24,12,24,477,9,24,1,25,1,25,1,25,1,25,3,25,483,8,25,
+        1,26,3,26,486,8,26,1,26,1,26,1,26,1,26,5,26,492,8,26,10,26,12,26,
+        495,9,26,1,27,1,27,1,27,3,27,500,8,27,1,28,1,28,1,28,1,29,3,29,506,
+        8,29,1,29,1,29,3,29,510,8,29,1,29,3,29,513,8,29,1,29,3,29,516,8,
+        29,1,30,1,30,1,30,5,30,521,8,30,10,30,12,30,524,9,30,1,30,1,30,1,
+        30,5,30,529,8,30,10,30,12,30,532,9,30,3,30,534,8,30,1,31,1,31,1,
+        31,3,31,539,8,31,1,32,1,32,1,32,1,32,1,32,5,32,546,8,32,10,32,12,
+        32,549,9,32,1,33,1,33,1,33,1,34,1,34,1,34,1,35,1,35,3,35,559,8,35,
+        1,36,1,36,1,36,1,37,1,37,1,37,5,37,567,8,37,10,37,12,37,570,9,37,
+        1,38,1,38,1,38,3,38,575,8,38,1,38,1,38,3,38,579,8,38,1,39,1,39,1,
+        39,1,39,1,39,1,40,1,40,5,40,588,8,40,10,40,12,40,591,9,40,1,40,1,
+        40,1,40,1,40,3,40,597,8,40,1,41,1,41,4,41,601,8,41,11,41,12,41,602,
+        1,42,1,42,3,42,607,8,42,1,42,3,42,610,8,42,1,42,3,42,613,8,42,1,
+        42,1,42,1,43,1,43,1,43,1,44,1,44,1,44,3,44,623,8,44,1,44,1,44,1,
+        44,1,44,1,44,3,44,630,8,44,1,44,1,44,1,44,3,44,635,8,44,1,44,1,44,
+        1,44,1,44,3,44,641,8,44,1,44,3,44,644,8,44,1,45,1,45,3,45,648,8,
+        45,1,45,3,45,651,8,45,1,45,3,45,654,8,45,1,45,3,45,657,8,45,1,45,
+        1,45,1,46,1,46,3,46,663,8,46,1,47,1,47,1,47,1,47,3,47,669,8,47,1,
+        47,5,47,672,8,47,10,47,12,47,675,9,47,1,48,4,48,678,8,48,11,48,12,
+        48,679,1,49,1,49,1,49,1,50,1,50,3,50,687,8,50,1,50,1,50,3,50,691,
+        8,50,3,50,693,8,50,1,50,1,50,3,50,697,8,50,3,50,699,8,50,1,51,3,
+        51,702,8,51,1,51,1,51,1,52,1,52,1,53,1,53,1,54,1,54,4,54,712,8,54,
+        11,54,12,54,713,1,55,1,55,1,56,1,56,1,56,5,56,721,8,56,10,56,12,
+        56,724,9,56,1,57,1,57,1,57,5,57,729,8,57,10,57,12,57,732,9,57,1,
+        58,1,58,1,58,5,58,737,8,58,10,58,12,58,740,9,58,1,59,5,59,743,8,
+        59,10,59,12,59,746,9,59,1,59,1,59,1,60,1,60,1,60,1,60,5,60,754,8,
+        60,10,60,12,60,757,9,60,1,61,1,61,1,62,1,62,5,62,763,8,62,10,62,
+        12,62,766,9,62,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,
+        1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,3,63,787,8,63,1,63,
+        1,63,3,63,791,8,63,1,63,1,63,1,63,3,63,796,8,63,1,63,3,63,799,8,
+        63,1,63,3,63,802,8,63,1,64,1,64,1,64,5,64,807,8,64,10,64,12,64,810,
+        9,64,1,65,4,65,813,8,65,11,65,12,65,814,1,65,1,65,1,65,1,65,3,65,
+        821,8,65,1,65,1,65,1,65,1,65,3,65,827,8,65,1,65,1,65,3,65,831,8,
+        65,1,66,1,66,3,66,835,8,66,1,67,1,67,1,67,1,67,5,67,841,8,67,10,
+        67,12,67,844,9,67,1,68,1,68,1,69,1,69,1,69,1,69,5,69,852,8,69,10,
+        69,12,69,855,9,69,1,70,1,70,1,71,1,71,1,71,5,71,862,8,71,10,71,12,
+        71,865,9,71,1,72,5,72,868,8,72,10,72,12,72,871,9,72,1,72,1,72,1,
+        73,1,73,1,73,5,73,878,8,73,10,73,12,73,881,9,73,1,73,3,73,884,8,
+        73,1,74,1,74,1,74,1,74,1,74,1,74,3,74,892,8,74,1,74,1,74,3,74,896,
+        8,74,1,74,3,74,899,8,74,1,75,1,75,1,75,1,76,1,76,1,76,1,76,1,76,
+        1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,3,76,919,8,76,
+        1,77,1,77,1,77,1,77,1,77,1,78,1,78,3,78,928,8,78,1,78,4,78,931,8,
+        78,11,78,12,78,932,1,78,1,78,3,78,937,8,78,1,78,1,78,1,79,1,79,1,
+        79,1,79,1,79,1,80,1,80,1,80,1,80,3,80,950,8,80,1,80,1,80,1,81,1,
+        81,1,81,1,81,3,81,958,8,81,1,81,1,81,1,81,3,81,963,8,81,1,81,1,81,
+        1,81,1,81,1,82,1,82,1,82,1,82,1,82,1,83,1,83,1,84,1,84,1,84,1,84,
+        1,84,3,84,981,8,84,1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,
+        1,85,1,85,1,85,1,85,1,86,1,86,1,86,1,86,1,86,3,86,1001,8,86,3,86,
+        1003,8,86,1,86,1,86,1,87,1,87,1,87,1,87,1,88,1,88,1,88,3,88,1014,
+        8,88,1,88,3,88,1017,8,88,1,88,1,88,1,88,1,88,1,89,1,89,1,89,3,89,
+        1026,8,89,1,89,1,89,1,89,5,89,1031,8,89,10,89,12,89,1034,9,89,3,
+        89,1036,8,89,1,89,1,89,1,90,1,90,1,90,1,91,1,91,1,91,5,91,1046,8,
+        91,10,91,12,91,1049,9,91,1,92,1,92,1,92,1,92,1,92,5,92,1056,8,92,
+        10,92,12,92,1059,9,92,3,92,1061,8,92,1,92,1,92,1,93,1,93,1,93,1,
+        93,1,93,1,93,1,93,1,93,1,93,3,93,1074,8,93,1,94,1,94,1,94,3,94,1079,
+        8,94,1,95,1,95,1,95,1,95,1,95,1,95,3,95,1087,8,95,1,96,1,96,1,97,
+        1,97,3,97,1093,8,97,1,98,1,98,1,99,1,99,1,99,1,99,5,99,1101,8,99,
+        10,99,12,99,1104,9,99,3,99,1106,8,99,1,99,1,99,1,100,1,100,1,100,
+        1,100,1,100,1,100,1,100,1,100,1,100,5,100,1119,8,100,10,100,12,100,
+        1122,9,100,3,100,1124,8,100,1,100,1,100,1,101,1,101,1,102,1,102,
+        1,102,1,102,1,102,3,102,1135,8,102,1,103,1,103,1,103,3,103,1140,
+        8,103,1,103,3,103,1143,8,103,1,103,1,103,1,103,1,103,1,103,1,103,
+        1,103,1,103,3,103,1153,8,103,1,104,1,104,1,104,1,104,1,104,1,104,
+        1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,
+        1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,
+        3,104,1183,8,104,1,105,1,105,1,105,1,105,1,106,1,106,1,106,1,106,
+        5,106,1193,8,106,10,106,12,106,1196,9,106,1,106,1,106,1,107,1,107,
+        1,107,1,107,1,107,3,107,1205,8,107,1,107,1,107,1,107,3,107,1210,
+        8,107,1,108,1,108,1,108,1,108,3,108,1216,8,108,1,109,1,109,3,109,
+        1220,8,109,1,109,1,109,3,109,1224,8,109,1,109,3,109,1227,8,109,1,
+        109,1,109,3,109,1231,8,109,1,110,1,110,1,110,1,110,1,110,1,110,1,
+        110,1,110,1,110,1,110,5,110,1243,8,110,10,110,12,110,1246,9,110,
+        1,110,1,110,1,110,1,110,3,110,1252,8,110,1,110,1,110,1,110,1,110,
+        1,110,5,110,1259,8,110,10,110,12,110,1262,9,110,1,110,1,110,3,110,
+        1266,8,110,1,111,1,111,1,111,1,111,3,111,1272,8,111,1,111,3,111,
+        1275,8,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,3,111,1284,
+        8,111,1,111,1,111,3,111,1288,8,111,1,112,1,112,1,112,1,112,5,112,
+        1294,8,112,10,112,12,112,1297,9,112,1,112,1,112,1,112,1,112,1,112,
+        1,112,5,112,1305,8,112,10,112,12,112,1308,9,112,1,112,1,112,3,112,
+        1312,8,112,1,113,1,113,1,113,1,114,1,114,1,114,1,114,3,114,1321,
+        8,114,1,115,1,115,1,115,1,115,1,116,1,116,1,116,1,117,1,117,1,118,
+        1,118,1,118,3,118,1335,8,118,1,119,1,119,1,120,1,120,3,120,1341,
+        8,120,1,121,1,121,1,121,0,0,122,0,2,4,6,8,10,12,14,16,18,20,22,24,
+        26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,
+        70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,
+        110,112,114,116,118,120,122,124,126,128,130,132,134,136,138,140,
+        142,144,146,148,150,152,154,156,158,160,162,164,166,168,170,172,
+        174,176,178,180,182,184,186,188,190,192,194,196,198,200,202,204,
+        206,208,210,212,214,216,218,220,222,224,226,228,230,232,234,236,
+        238,240,242,0,14,3,0,5,5,7,7,17,18,1,0,75,80,2,0,56,56,71,71,1,0,
+        81,82,1,0,83,85,4,0,1,1,3,3,37,37,50,50,2,0,13,14,25,25,1,0,58,60,
+        2,0,26,26,55,55,1,0,99,101,2,0,27,27,41,41,2,0,6,6,47,47,19,0,3,
+        3,6,7,11,11,13,14,18,18,21,21,25,25,27,28,30,30,32,32,36,37,40,40,
+        45,45,47,47,50,50,54,54,56,61,63,63,65,65,20,0,1,2,4,5,8,10,12,12,
+        15,17,19,20,22,24,26,26,29,29,31,31,33,35,38,39,41,44,46,46,48,49,
+        51,53,55,55,62,62,64,64,66,70,1426,0,244,1,0,0,0,2,253,1,0,0,0,4,
+        255,1,0,0,0,6,264,1,0,0,0,8,269,1,0,0,0,10,287,1,0,0,0,12,289,1,
+        0,0,0,14,296,1,0,0,0,16,300,1,0,0,0,18,305,1,0,0,0,20,323,1,0,0,
+        0,22,328,1,0,0,0,24,352,1,0,0,0,26,355,1,0,0,0,28,368,1,0,0,0,30,
+        373,1,0,0,0,32,401,1,0,0,0,34,406,1,0,0,0,36,420,1,0,0,0,38,424,
+        1,0,0,0,40,427,1,0,0,0,42,441,1,0,0,0,44,443,1,0,0,0,46,467,1,0,
+        0,0,48,469,1,0,0,0,50,482,1,0,0,0,52,485,1,0,0,0,54,496,1,0,0,0,
+        56,501,1,0,0,0,58,505,1,0,0,0,60,533,1,0,0,0,62,535,1,0,0,0,64,540,
+        1,0,0,0,66,550,1,0,0,0,68,553,1,0,0,0,70,556,1,0,0,0,72,560,1,0,
+        0,0,74,563,1,0,0,0,76,574,1,0,0,0,78,580,1,0,0,0,80,596,1,0,0,0,
+        82,598,1,0,0,0,84,604,1,0,0,0,86,616,1,0,0,0,88,643,1,0,0,0,90,645,
+        1,0,0,0,92,662,1,0,0,0,94,664,1,0,0,0,96,677,1,0,0,0,98,681,1,0,
+        0,0,100,698,1,0,0,0,102,701,1,0,0,0,104,705,1,0,0,0,106,707,1,0,
+        0,0,108,709,1,0,0,0,110,715,1,0,0,0,112,717,1,0,0,0,114,725,1,0,
+        0,0,116,733,1,0,0,0,118,744,1,0,0,0,120,749,1,0,0,0,122,758,1,0,
+        0,0,124,760,1,0,0,0,126,801,1,0,0,0,128,803,1,0,0,0,130,812,1,0,
+        0,0,132,834,1,0,0,0,134,836,1,0,0,0,136,845,1,0,0,0,138,847,1,0,
+        0,0,140,856,1,0,0,0,142,858,1,0,0,0,144,869,1,0,0,0,146,874,1,0,
+        0,0,148,898,1,0,0,0,150,900,1,0,0,0,152,918,1,0,0,0,154,920,1,0,
+        0,0,156,925,1,0,0,0,158,940,1,0,0,0,160,945,1,0,0,0,162,953,1,0,
+        0,0,164,968,1,0,0,0,166,973,1,0,0,0,168,975,1,0,0,0,170,982,1,0,
+        0,0,172,995,1,0,0,0,174,1006,1,0,0,0,176,1010,1,0,0,0,178,1022,1,
+        0,0,0,180,1039,1,0,0,0,182,1047,1,0,0,0,184,1050,1,0,0,0,186,1073,
+        1,0,0,0,188,1075,1,0,0,0,190,1086,1,0,0,0,192,1088,1,0,0,0,194,1092,
+        1,0,0,0,196,1094,1,0,0,0,198,1096,1,0,0,0,200,1109,1,0,0,0,202,1127,
+        1,0,0,0,204,1134,1,0,0,0,206,1136,1,0,0,0,208,1182,1,0,0,0,210,1184,
+        1,0,0,0,212,1188,1,0,0,0,214,1199,1,0,0,0,216,1211,1,0,0,0,218,1217,
+        1,0,0,0,220,1265,1,0,0,0,222,1267,1,0,0,0,224,1311,1,0,0,0,226,1313,
+        1,0,0,0,228,1316,1,0,0,0,230,1322,1,0,0,0,232,1326,1,0,0,0,234,1329,
+        1,0,0,0,236,1334,1,0,0,0,238,1336,1,0,0,0,240,1340,1,0,0,0,242,1342,
+        1,0,0,0,244,246,3,2,1,0,245,247,5,90,0,0,246,245,1,0,0,0,246,247,
+        1,0,0,0,247,248,1,0,0,0,248,249,5,0,0,1,249,1,1,0,0,0,250,254,3,
+        4,2,0,251,254,3,204,102,0,252,254,3,8,4,0,253,250,1,0,0,0,253,251,
+        1,0,0,0,253,252,1,0,0,0,254,3,1,0,0,0,255,256,5,49,0,0,256,257,3,
+        236,118,0,257,258,5,78,0,0,258,259,3,6,3,0,259,5,1,0,0,0,260,265,
+        5,103,0,0,261,265,3,194,97,0,262,265,3,192,96,0,263,265,3,236,118,
+        0,264,260,1,0,0,0,264,261,1,0,0,0,264,262,1,0,0,0,264,263,1,0,0,
+        0,265,7,1,0,0,0,266,268,3,10,5,0,267,266,1,0,0,0,268,271,1,0,0,0,
+        269,267,1,0,0,0,269,270,1,0,0,0,270,272,1,0,0,0,271,269,1,0,0,0,
+        272,276,3,14,7,0,273,275,3,12,6,0,274,273,1,0,0,0,275,278,1,0,0,
+        0,276,274,1,0,0,0,276,277,1,0,0,0,277,282,1,0,0,0,278,276,1,0,0,
+        0,279,281,3,10,5,0,280,279,1,0,0,0,281,284,1,0,0,0,282,280,1,0,0,
+        0,282,283,1,0,0,0,283,9,1,0,0,0,284,282,1,0,0,0,285,288,3,16,8,0,
+        286,288,3,18,9,0,287,285,1,0,0,0,287,286,1,0,0,0,288,11,1,0,0,0,
+        289,291,5,62,0,0,290,292,5,1,0,0,291,290,1,0,0,0,291,292,1,0,0,0,
+        292,293,1,0,0,0,293,294,3,14,7,0,294,13,1,0,0,0,295,297,3,24,12,
+        0,296,295,1,0,0,0,297,298,1,0,0,0,298,296,1,0,0,0,298,299,1,0,0,
+        0,299,15,1,0,0,0,300,301,5,4,0,0,301,302,5,40,0,0,302,303,5,54,0,
+        0,303,304,3,110,55,0,304,17,1,0,0,0,305,306,5,65,0,0,306,307,3,180,
+        90,0,307,316,5,93,0,0,308,313,3,110,55,0,309,310,5,88,0,0,310,312,
+        3,110,55,0,311,309,1,0,0,0,312,315,1,0,0,0,313,311,1,0,0,0,313,314,
+        1,0,0,0,314,317,1,0,0,0,315,313,1,0,0,0,316,308,1,0,0,0,316,317,
+        1,0,0,0,317,318,1,0,0,0,318,319,5,94,0,0,319,19,1,0,0,0,320,322,
+        3,22,11,0,321,320,1,0,0,0,322,325,1,0,0,0,323,321,1,0,0,0,323,324,
+        1,0,0,0,324,326,1,0,0,0,325,323,1,0,0,0,326,327,5,0,0,1,327,21,1,
+        0,0,0,328,329,3,180,90,0,329,338,5,93,0,0,330,335,3,110,55,0,331,
+        332,5,88,0,0,332,334,3,110,55,0,333,331,1,0,0,0,334,337,1,0,0,0,
+        335,333,1,0,0,0,335,336,1,0,0,0,336,339,1,0,0,0,337,335,1,0,0,0,
+        338,330,1,0,0,0,338,339,1,0,0,0,339,340,1,0,0,0,340,341,5,94,0,0,
+        341,23,1,0,0,0,342,353,3,26,13,0,343,353,3,28,14,0,344,353,3,30,
+        15,0,345,353,3,38,19,0,346,353,3,40,20,0,347,353,3,44,22,0,348,353,
+        3,48,24,0,349,353,3,52,26,0,350,353,3,54,27,0,351,353,3,56,28,0,
+        352,342,1,0,0,0,352,343,1,0,0,0,352,344,1,0,0,0,352,345,1,0,0,0,
+        352,346,1,0,0,0,352,347,1,0,0,0,352,348,1,0,0,0,352,349,1,0,0,0,
+        352,350,1,0,0,0,352,351,1,0,0,0,353,25,1,0,0,0,354,356,5,42,0,0,
+        355,354,1,0,0,0,355,356,1,0,0,0,356,357,1,0,0,0,357,358,5,34,0,0,
+        358,362,3,74,37,0,359,361,3,10,5,0,360,359,1,0,0,0,361,364,1,0,0,
+        0,362,360,1,0,0,0,362,363,1,0,0,0,363,366,1,0,0,0,364,362,1,0,0,
+        0,365,367,3,72,36,0,366,365,1,0,0,0,366,367,1,0,0,0,367,27,1,0,0,
+        0,368,369,5,64,0,0,369,370,3,110,55,0,370,371,5,4,0,0,371,372,3,
+        234,117,0,372,29,1,0,0,0,373,374,5,9,0,0,374,387,3,32,16,0,375,384,
+        5,93,0,0,376,381,3,110,55,0,377,378,5,88,0,0,378,380,3,110,55,0,
+        379,377,1,0,0,0,380,383,1,0,0,0,381,379,1,0,0,0,381,382,1,0,0,0,
+        382,385,1,0,0,0,383,381,1,0,0,0,384,376,1,0,0,0,384,385,1,0,0,0,
+        385,386,1,0,0,0,386,388,5,94,0,0,387,375,1,0,0,0,387,388,1,0,0,0,
+        388,394,1,0,0,0,389,392,5,70,0,0,390,393,5,83,0,0,391,393,3,34,17,
+        0,392,390,1,0,0,0,392,391,1,0,0,0,393,395,1,0,0,0,394,389,1,0,0,
+        0,394,395,1,0,0,0,395,31,1,0,0,0,396,397,3,240,120,0,397,398,5,87,
+        0,0,398,400,1,0,0,0,399,396,1,0,0,0,400,403,1,0,0,0,401,399,1,0,
+        0,0,401,402,1,0,0,0,402,404,1,0,0,0,403,401,1,0,0,0,404,405,3,240,
+        120,0,405,33,1,0,0,0,406,411,3,36,18,0,407,408,5,88,0,0,408,410,
+        3,36,18,0,409,407,1,0,0,0,410,413,1,0,0,0,411,409,1,0,0,0,411,412,
+        1,0,0,0,412,415,1,0,0,0,413,411,1,0,0,0,414,416,3,72,36,0,415,414,
+        1,0,0,0,415,416,1,0,0,0,416,35,1,0,0,0,417,418,3,236,118,0,418,419,
+        5,4,0,0,419,421,1,0,0,0,420,417,1,0,0,0,420,421,1,0,0,0,421,422,
+        1,0,0,0,422,423,3,234,117,0,423,37,1,0,0,0,424,425,5,15,0,0,425,
+        426,3,74,37,0,426,39,1,0,0,0,427,428,5,35,0,0,428,432,3,76,38,0,
+        429,431,3,42,21,0,430,429,1,0,0,0,431,434,1,0,0,0,432,430,1,0,0,
+        0,432,433,1,0,0,0,433,41,1,0,0,0,434,432,1,0,0,0,435,436,5,41,0,
+        0,436,437,5,34,0,0,437,442,3,44,22,0,438,439,5,41,0,0,439,440,5,
+        15,0,0,440,442,3,44,22,0,441,435,1,0,0,0,441,438,1,0,0,0,442,43,
+        1,0,0,0,443,444,5,49,0,0,444,449,3,46,23,0,445,446,5,88,0,0,446,
+        448,3,46,23,0,447,445,1,0,0,0,448,451,1,0,0,0,449,447,1,0,0,0,449,
+        450,1,0,0,0,450,45,1,0,0,0,451,449,1,0,0,0,452,453,3,108,54,0,453,
+        454,5,78,0,0,454,455,3,110,55,0,455,468,1,0,0,0,456,457,3,234,117,
+        0,457,458,5,78,0,0,458,459,3,110,55,0,459,468,1,0,0,0,460,461,3,
+        234,117,0,461,462,5,73,0,0,462,463,3,110,55,0,463,468,1,0,0,0,464,
+        465,3,234,117,0,465,466,3,96,48,0,466,468,1,0,0,0,467,452,1,0,0,
+        0,467,456,1,0,0,0,467,460,1,0,0,0,467,464,1,0,0,0,468,47,1,0,0,0,
+        469,470,5,46,0,0,470,475,3,50,25,0,471,472,5,88,0,0,472,474,3,50,
+        25,0,473,471,1,0,0,0,474,477,1,0,0,0,475,473,1,0,0,0,475,476,1,0,
+        0,0,476,49,1,0,0,0,477,475,1,0,0,0,478,479,3,234,117,0,479,480,3,
+        96,48,0,480,483,1,0,0,0,481,483,3,108,54,0,482,478,1,0,0,0,482,481,
+        1,0,0,0,483,51,1,0,0,0,484,486,5,19,0,0,485,484,1,0,0,0,485,486,
+        1,0,0,0,486,487,1,0,0,0,487,488,5,16,0,0,488,493,3,110,55,0,489,
+        490,5,88,0,0,490,492,3,110,55,0,491,489,1,0,0,0,492,495,1,0,0,0,
+        493,491,1,0,0,0,493,494,1,0,0,0,494,53,1,0,0,0,495,493,1,0,0,0,496,
+        497,5,68,0,0,497,499,3,58,29,0,498,500,3,72,36,0,499,498,1,0,0,0,
+        499,500,1,0,0,0,500,55,1,0,0,0,501,502,5,48,0,0,502,503,3,58,29,
+        0,503,57,1,0,0,0,504,506,5,20,0,0,505,504,1,0,0,0,505,506,1,0,0,
+        0,506,507,1,0,0,0,507,509,3,60,30,0,508,510,3,64,32,0,509,508,1,
+        0,0,0,509,510,1,0,0,0,510,512,1,0,0,0,511,513,3,66,33,0,512,511,
+        1,0,0,0,512,513,1,0,0,0,513,515,1,0,0,0,514,516,3,68,34,0,515,514,
+        1,0,0,0,515,516,1,0,0,0,516,59,1,0,0,0,517,522,5,83,0,0,518,519,
+        5,88,0,0,519,521,3,62,31,0,520,518,1,0,0,0,521,524,1,0,0,0,522,520,
+        1,0,0,0,522,523,1,0,0,0,523,534,1,0,0,0,524,522,1,0,0,0,525,530,
+        3,62,31,0,526,527,5,88,0,0,527,529,3,62,31,0,528,526,1,0,0,0,529,
+        532,1,0,0,0,530,528,1,0,0,0,530,531,1,0,0,0,531,534,1,0,0,0,532,
+        530,1,0,0,0,533,517,1,0,0,0,533,525,1,0,0,0,534,61,1,0,0,0,535,538,
+        3,110,55,0,536,537,5,4,0,0,537,539,3,234,117,0,538,536,1,0,0,0,538,
+        539,1,0,0,0,539,63,1,0,0,0,540,541,5,44,0,0,541,542,5,8,0,0,542,
+        547,3,70,35,0,543,544,5,88,0,0,544,546,3,70,35,0,545,543,1,0,0,0,
+        546,549,1,0,0,0,547,545,1,0,0,0,547,548,1,0,0,0,548,65,1,0,0,0,549,
+        547,1,0,0,0,550,551,5,51,0,0,551,552,3,110,55,0,552,67,1,0,0,0,553,
+        554,5,33,0,0,554,555,3,110,55,0,555,69,1,0,0,0,556,558,3,110,55,
+        0,557,559,7,0,0,0,558,557,1,0,0,0,558,559,1,0,0,0,559,71,1,0,0,0,
+        560,561,5,67,0,0,561,562,3,110,55,0,562,73,1,0,0,0,563,568,3,76,
+        38,0,564,565,5,88,0,0,565,567,3,76,38,0,566,564,1,0,0,0,567,570,
+        1,0,0,0,568,566,1,0,0,0,568,569,1,0,0,0,569,75,1,0,0,0,570,568,1,
+        0,0,0,571,572,3,234,117,0,572,573,5,78,0,0,573,575,1,0,0,0,574,571,
+        1,0,0,0,574,575,1,0,0,0,575,578,1,0,0,0,576,579,3,80,40,0,577,579,
+        3,78,39,0,578,576,1,0,0,0,578,577,1,0,0,0,579,77,1,0,0,0,580,581,
+        3,236,118,0,581,582,5,93,0,0,582,583,3,80,40,0,583,584,5,94,0,0,
+        584,79,1,0,0,0,585,589,3,84,42,0,586,588,3,86,43,0,587,586,1,0,0,
+        0,588,591,1,0,0,0,589,587,1,0,0,0,589,590,1,0,0,0,590,597,1,0,0,
+        0,591,589,1,0,0,0,592,593,5,93,0,0,593,594,3,80,40,0,594,595,5,94,
+        0,0,595,597,1,0,0,0,596,585,1,0,0,0,596,592,1,0,0,0,597,81,1,0,0,
+        0,598,600,3,84,42,0,599,601,3,86,43,0,600,599,1,0,0,0,601,602,1,
+        0,0,0,602,600,1,0,0,0,602,603,1,0,0,0,603,83,1,0,0,0,604,606,5,93,
+        0,0,605,607,3,234,117,0,606,605,1,0,0,0,606,607,1,0,0,0,607,609,
+        1,0,0,0,608,610,3,96,48,0,609,608,1,0,0,0,609,610,1,0,0,0,610,612,
+        1,0,0,0,611,613,3,92,46,0,612,611,1,0,0,0,612,613,1,0,0,0,613,614,
+        1,0,0,0,614,615,5,94,0,0,615,85,1,0,0,0,616,617,3,88,44,0,617,618,
+        3,84,42,0,618,87,1,0,0,0,619,620,5,79,0,0,620,622,5,82,0,0,621,623,
+        3,90,45,0,622,621,1,0,0,0,622,623,1,0,0,0,623,624,1,0,0,0,624,625,
+        5,82,0,0,625,644,5,80,0,0,626,627,5,79,0,0,627,629,5,82,0,0,628,
+        630,3,90,45,0,629,628,1,0,0,0,629,630,1,0,0,0,630,631,1,0,0,0,631,
+        644,5,82,0,0,632,634,5,82,0,0,633,635,3,90,45,0,634,633,1,0,0,0,
+        634,635,1,0,0,0,635,636,1,0,0,0,636,637,5,82,0,0,637,644,5,80,0,
+        0,638,640,5,82,0,0,639,641,3,90,45,0,640,639,1,0,0,0,640,641,1,0,
+        0,0,641,642,1,0,0,0,642,644,5,82,0,0,643,619,1,0,0,0,643,626,1,0,
+        0,0,643,632,1,0,0,0,643,638,1,0,0,0,644,89,1,0,0,0,645,647,5,95,
+        0,0,646,648,3,234,117,0,647,646,1,0,0,0,647,648,1,0,0,0,648,650,
+        1,0,0,0,649,651,3,94,47,0,650,649,1,0,0,0,650,651,1,0,0,0,651,653,
+        1,0,0,0,652,654,3,100,50,0,653,652,1,0,0,0,653,654,1,0,0,0,654,656,
+        1,0,0,0,655,657,3,92,46,0,656,655,1,0,0,0,656,657,1,0,0,0,657,658,
+        1,0,0,0,658,659,5,96,0,0,659,91,1,0,0,0,660,663,3,200,100,0,661,
+        663,3,188,94,0,662,660,1,0,0,0,662,661,1,0,0,0,663,93,1,0,0,0,664,
+        665,5,89,0,0,665,673,3,106,53,0,666,668,5,91,0,0,667,669,5,89,0,
+        0,668,667,1,0,0,0,668,669,1,0,0,0,669,670,1,0,0,0,670,672,3,106,
+        53,0,671,666,1,0,0,0,672,675,1,0,0,0,673,671,1,0,0,0,673,674,1,0,
+        0,0,674,95,1,0,0,0,675,673,1,0,0,0,676,678,3,98,49,0,677,676,1,0,
+        0,0,678,679,1,0,0,0,679,677,1,0,0,0,679,680,1,0,0,0,680,97,1,0,0,
+        0,681,682,5,89,0,0,682,683,3,104,52,0,683,99,1,0,0,0,684,686,5,83,
+        0,0,685,687,3,102,51,0,686,685,1,0,0,0,686,687,1,0,0,0,687,692,1,
+        0,0,0,688,690,5,72,0,0,689,691,3,102,51,0,690,689,1,0,0,0,690,691,
+        1,0,0,0,691,693,1,0,0,0,692,688,1,0,0,0,692,693,1,0,0,0,693,699,
+        1,0,0,0,694,696,5,72,0,0,695,697,3,102,51,0,696,695,1,0,0,0,696,
+        697,1,0,0,0,697,699,1,0,0,0,698,684,1,0,0,0,698,694,1,0,0,0,699,
+        101,1,0,0,0,700,702,5,82,0,0,701,700,1,0,0,0,701,702,1,0,0,0,702,
+        703,1,0,0,0,703,704,3,196,98,0,704,103,1,0,0,0,705,706,3,240,120,
+        0,706,105,1,0,0,0,707,708,3,240,120,0,708,107,1,0,0,0,709,711,3,
+        152,76,0,710,712,3,150,75,0,711,710,1,0,0,0,712,713,1,0,0,0,713,
+        711,1,0,0,0,713,714,1,0,0,0,714,109,1,0,0,0,715,716,3,112,56,0,716,
+        111,1,0,0,0,717,722,3,114,57,0,718,719,5,43,0,0,719,721,3,114,57,
+        0,720,718,1,0,0,0,721,724,1,0,0,0,722,720,1,0,0,0,722,723,1,0,0,
+        0,723,113,1,0,0,0,724,722,1,0,0,0,725,730,3,116,58,0,726,727,5,69,
+        0,0,727,729,3,116,58,0,728,726,1,0,0,0,729,732,1,0,0,0,730,728,1,
+        0,0,0,730,731,1,0,0,0,731,115,1,0,0,0,732,730,1,0,0,0,733,738,3,
+        118,59,0,734,735,5,2,0,0,735,737,3,118,59,0,736,734,1,0,0,0,737,
+        740,1,0,0,0,738,736,1,0,0,0,738,739,1,0,0,0,739,117,1,0,0,0,740,
+        738,1,0,0,0,741,743,5,38,0,0,742,741,1,0,0,0,743,746,1,0,0,0,744,
+        742,1,0,0,0,744,745,1,0,0,0,745,747,1,0,0,0,746,744,1,0,0,0,747,
+        748,3,120,60,0,748,119,1,0,0,0,749,755,3,124,62,0,750,751,3,122,
+        61,0,751,752,3,124,62,0,752,754,1,0,0,0,753,750,1,0,0,0,754,757,
+        1,0,0,0,755,753,1,0,0,0,755,756,1,0,0,0,756,121,1,0,0,0,757,755,
+        1,0,0,0,758,759,7,1,0,0,759,123,1,0,0,0,760,764,3,134,67,0,761,763,
+        3,126,63,0,762,761,1,0,0,0,763,766,1,0,0,0,764,762,1,0,0,0,764,765,
+        1,0,0,0,765,125,1,0,0,0,766,764,1,0,0,0,767,768,5,52,0,0,768,769,
+        5,68,0,0,769,802,3,134,67,0,770,771,5,24,0,0,771,772,5,68,0,0,772,
+        802,3,134,67,0,773,774,5,12,0,0,774,802,3,134,67,0,775,776,5,74,
+        0,0,776,802,3,134,67,0,777,778,5,29,0,0,778,802,3,134,67,0,779,780,
+        5,31,0,0,780,802,5,39,0,0,781,782,5,31,0,0,782,783,5,38,0,0,783,
+        802,5,39,0,0,784,786,5,31,0,0,785,787,5,38,0,0,786,785,1,0,0,0,786,
+        787,1,0,0,0,787,788,1,0,0,0,788,791,7,2,0,0,789,791,5,71,0,0,790,
+        784,1,0,0,0,790,789,1,0,0,0,791,792,1,0,0,0,792,802,3,128,64,0,793,
+        795,5,31,0,0,794,796,5,38,0,0,795,794,1,0,0,0,795,796,1,0,0,0,796,
+        798,1,0,0,0,797,799,3,236,118,0,798,797,1,0,0,0,798,799,1,0,0,0,
+        799,800,1,0,0,0,800,802,5,57,0,0,801,767,1,0,0,0,801,770,1,0,0,0,
+        801,773,1,0,0,0,801,775,1,0,0,0,801,777,1,0,0,0,801,779,1,0,0,0,
+        801,781,1,0,0,0,801,790,1,0,0,0,801,793,1,0,0,0,802,127,1,0,0,0,
+        803,808,3,130,65,0,804,805,5,91,0,0,805,807,3,130,65,0,806,804,1,
+        0,0,0,807,810,1,0,0,0,808,806,1,0,0,0,808,809,1,0,0,0,809,129,1,
+        0,0,0,810,808,1,0,0,0,811,813,3,132,66,0,812,811,1,0,0,0,813,814,
+        1,0,0,0,814,812,1,0,0,0,814,815,1,0,0,0,815,820,1,0,0,0,816,817,
+        5,68,0,0,817,818,3,132,66,0,818,819,3,132,66,0,819,821,1,0,0,0,820,
+        816,1,0,0,0,820,821,1,0,0,0,821,826,1,0,0,0,822,823,5,79,0,0,823,
+        824,3,128,64,0,824,825,5,80,0,0,825,827,1,0,0,0,826,822,1,0,0,0,
+        826,827,1,0,0,0,827,830,1,0,0,0,828,829,5,38,0,0,829,831,5,39,0,
+        0,830,828,1,0,0,0,830,831,1,0,0,0,831,131,1,0,0,0,832,835,3,236,
+        118,0,833,835,5,39,0,0,834,832,1,0,0,0,834,833,1,0,0,0,835,133,1,
+        0,0,0,836,842,3,138,69,0,837,838,3,136,68,0,838,839,3,138,69,0,839,
+        841,1,0,0,0,840,837,1,0,0,0,841,844,1,0,0,0,842,840,1,0,0,0,842,
+        843,1,0,0,0,843,135,1,0,0,0,844,842,1,0,0,0,845,846,7,3,0,0,846,
+        137,1,0,0,0,847,853,3,142,71,0,848,849,3,140,70,0,849,850,3,142,
+        71,0,850,852,1,0,0,0,851,848,1,0,0,0,852,855,1,0,0,0,853,851,1,0,
+        0,0,853,854,1,0,0,0,854,139,1,0,0,0,855,853,1,0,0,0,856,857,7,4,
+        0,0,857,141,1,0,0,0,858,863,3,144,72,0,859,860,5,86,0,0,860,862,
+        3,144,72,0,861,859,1,0,0,0,862,865,1,0,0,0,863,861,1,0,0,0,863,864,
+        1,0,0,0,864,143,1,0,0,0,865,863,1,0,0,0,866,868,7,3,0,0,867,866,
+        1,0,0,0,868,871,1,0,0,0,869,867,1,0,0,0,869,870,1,0,0,0,870,872,
+        1,0,0,0,871,869,1,0,0,0,872,873,3,146,73,0,873,145,1,0,0,0,874,879,
+        3,152,76,0,875,878,3,148,74,0,876,878,3,150,75,0,877,875,1,0,0,0,
+        877,876,1,0,0,0,878,881,1,0,0,0,879,877,1,0,0,0,879,880,1,0,0,0,
+        880,883,1,0,0,0,881,879,1,0,0,0,882,884,3,96,48,0,883,882,1,0,0,
+        0,883,884,1,0,0,0,884,147,1,0,0,0,885,886,5,95,0,0,886,887,3,110,
+        55,0,887,888,5,96,0,0,888,899,1,0,0,0,889,891,5,95,0,0,890,892,3,
+        110,55,0,891,890,1,0,0,0,891,892,1,0,0,0,892,893,1,0,0,0,893,895,
+        5,72,0,0,894,896,3,110,55,0,895,894,1,0,0,0,895,896,1,0,0,0,896,
+        897,1,0,0,0,897,899,5,96,0,0,898,885,1,0,0,0,898,889,1,0,0,0,899,
+        149,1,0,0,0,900,901,5,87,0,0,901,902,3,202,101,0,902,151,1,0,0,0,
+        903,919,3,154,77,0,904,919,3,176,88,0,905,919,3,160,80,0,906,919,
+        3,162,81,0,907,919,3,164,82,0,908,919,3,170,85,0,909,919,3,172,86,
+        0,910,919,3,190,95,0,911,919,3,188,94,0,912,919,3,156,78,0,913,919,
+        3,82,41,0,914,919,3,174,87,0,915,919,3,178,89,0,916,919,3,184,92,
+        0,917,919,3,234,117,0,918,903,1,0,0,0,918,904,1,0,0,0,918,905,1,
+        0,0,0,918,906,1,0,0,0,918,907,1,0,0,0,918,908,1,0,0,0,918,909,1,
+        0,0,0,918,910,1,0,0,0,918,911,1,0,0,0,918,912,1,0,0,0,918,913,1,
+        0,0,0,918,914,1,0,0,0,918,915,1,0,0,0,918,916,1,0,0,0,918,917,1,
+        0,0,0,919,153,1,0,0,0,920,921,5,13,0,0,921,922,5,93,0,0,922,923,
+        5,83,0,0,923,924,5,94,0,0,924,155,1,0,0,0,925,927,5,10,0,0,926,928,
+        3,110,55,0,927,926,1,0,0,0,927,928,1,0,0,0,928,930,1,0,0,0,929,931,
+        3,158,79,0,930,929,1,0,0,0,931,932,1,0,0,0,932,930,1,0,0,0,932,933,
+        1,0,0,0,933,936,1,0,0,0,934,935,5,22,0,0,935,937,3,110,55,0,936,
+        934,1,0,0,0,936,937,1,0,0,0,937,938,1,0,0,0,938,939,5,23,0,0,939,
+        157,1,0,0,0,940,941,5,66,0,0,941,942,3,110,55,0,942,943,5,53,0,0,
+        943,944,3,110,55,0,944,159,1,0,0,0,945,946,5,95,0,0,946,949,3,168,
+        84,0,947,948,5,91,0,0,948,950,3,110,55,0,949,947,1,0,0,0,949,950,
+        1,0,0,0,950,951,1,0,0,0,951,952,5,96,0,0,952,161,1,0,0,0,953,957,
+        5,95,0,0,954,955,3,234,117,0,955,956,5,78,0,0,956,958,1,0,0,0,957,
+        954,1,0,0,0,957,958,1,0,0,0,958,959,1,0,0,0,959,962,3,82,41,0,960,
+        961,5,67,0,0,961,963,3,110,55,0,962,960,1,0,0,0,962,963,1,0,0,0,
+        963,964,1,0,0,0,964,965,5,91,0,0,965,966,3,110,55,0,966,967,5,96,
+        0,0,967,163,1,0,0,0,968,969,3,166,83,0,969,970,5,93,0,0,970,971,
+        3,168,84,0,971,972,5,94,0,0,972,165,1,0,0,0,973,974,7,5,0,0,974,
+        167,1,0,0,0,975,976,3,234,117,0,976,977,5,29,0,0,977,980,3,110,55,
+        0,978,979,5,67,0,0,979,981,3,110,55,0,980,978,1,0,0,0,980,981,1,
+        0,0,0,981,169,1,0,0,0,982,983,5,45,0,0,983,984,5,93,0,0,984,985,
+        3,234,117,0,985,986,5,78,0,0,986,987,3,110,55,0,987,988,5,88,0,0,
+        988,989,3,234,117,0,989,990,5,29,0,0,990,991,3,110,55,0,991,992,
+        5,91,0,0,992,993,3,110,55,0,993,994,5,94,0,0,994,171,1,0,0,0,995,
+        996,7,6,0,0,996,1002,5,97,0,0,997,1003,3,8,4,0,998,1000,3,74,37,
+        0,999,1001,3,72,36,0,1000,999,1,0,0,0,1000,1001,1,0,0,0,1001,1003,
+        1,0,0,0,1002,997,1,0,0,0,1002,998,1,0,0,0,1003,1004,1,0,0,0,1004,
+        1005,5,98,0,0,1005,173,1,0,0,0,1006,1007,5,93,0,0,1007,1008,3,110,
+        55,0,1008,1009,5,94,0,0,1009,175,1,0,0,0,1010,1011,3,180,90,0,1011,
+        1013,5,93,0,0,1012,1014,7,7,0,0,1013,1012,1,0,0,0,1013,1014,1,0,
+        0,0,1014,1016,1,0,0,0,1015,1017,3,110,55,0,1016,1015,1,0,0,0,1016,
+        1017,1,0,0,0,1017,1018,1,0,0,0,1018,1019,5,61,0,0,1019,1020,3,110,
+        55,0,1020,1021,5,94,0,0,1021,177,1,0,0,0,1022,1023,3,180,90,0,1023,
+        1025,5,93,0,0,1024,1026,5,20,0,0,1025,1024,1,0,0,0,1025,1026,1,0,
+        0,0,1026,1035,1,0,0,0,1027,1032,3,110,55,0,1028,1029,5,88,0,0,1029,
+        1031,3,110,55,0,1030,1028,1,0,0,0,1031,1034,1,0,0,0,1032,1030,1,
+        0,0,0,1032,1033,1,0,0,0,1033,1036,1,0,0,0,1034,1032,1,0,0,0,1035,
+        1027,1,0,0,0,1035,1036,1,0,0,0,1036,1037,1,0,0,0,1037,1038,5,94,
+        0,0,1038,179,1,0,0,0,1039,1040,3,182,91,0,1040,1041,3,236,118,0,
+        1041,181,1,0,0,0,1042,1043,3,236,118,0,1043,1044,5,87,0,0,1044,1046,
+        1,0,0,0,1045,1042,1,0,0,0,1046,1049,1,0,0,0,1047,1045,1,0,0,0,1047,
+        1048,1,0,0,0,1048,183,1,0,0,0,1049,1047,1,0,0,0,1050,1051,3,234,
+        117,0,1051,1060,5,97,0,0,1052,1057,3,186,93,0,1053,1054,5,88,0,0,
+        1054,1056,3,186,93,0,1055,1053,1,0,0,0,1056,1059,1,0,0,0,1057,1055,
+        1,0,0,0,1057,1058,1,0,0,0,1058,1061,1,0,0,0,1059,1057,1,0,0,0,1060,
+        1052,1,0,0,0,1060,1061,1,0,0,0,1061,1062,1,0,0,0,1062,1063,5,98,
+        0,0,1063,185,1,0,0,0,1064,1065,3,202,101,0,1065,1066,5,89,0,0,1066,
+        1067,3,110,55,0,1067,1074,1,0,0,0,1068,1069,5,87,0,0,1069,1074,3,
+        202,101,0,1070,1071,5,87,0,0,1071,1074,5,83,0,0,1072,1074,3,234,
+        117,0,1073,1064,1,0,0,0,1073,1068,1,0,0,0,1073,1070,1,0,0,0,1073,
+        1072,1,0,0,0,1074,187,1,0,0,0,1075,1078,5,92,0,0,1076,1079,3,236,
+        118,0,1077,1079,5,101,0,0,1078,1076,1,0,0,0,1078,1077,1,0,0,0,1079,
+        189,1,0,0,0,1080,1087,3,192,96,0,1081,1087,5,39,0,0,1082,1087,3,
+        194,97,0,1083,1087,5,103,0,0,1084,1087,3,198,99,0,1085,1087,3,200,
+        100,0,1086,1080,1,0,0,0,1086,1081,1,0,0,0,1086,1082,1,0,0,0,1086,
+        1083,1,0,0,0,1086,1084,1,0,0,0,1086,1085,1,0,0,0,1087,191,1,0,0,
+        0,1088,1089,7,8,0,0,1089,193,1,0,0,0,1090,1093,3,196,98,0,1091,1093,
+        5,102,0,0,1092,1090,1,0,0,0,1092,1091,1,0,0,0,1093,195,1,0,0,0,1094,
+        1095,7,9,0,0,1095,197,1,0,0,0,1096,1105,5,95,0,0,1097,1102,3,110,
+        55,0,1098,1099,5,88,0,0,1099,1101,3,110,55,0,1100,1098,1,0,0,0,1101,
+        1104,1,0,0,0,1102,1100,1,0,0,0,1102,1103,1,0,0,0,1103,1106,1,0,0,
+        0,1104,1102,1,0,0,0,1105,1097,1,0,0,0,1105,1106,1,0,0,0,1106,1107,
+        1,0,0,0,1107,1108,5,96,0,0,1108,199,1,0,0,0,1109,1123,5,97,0,0,1110,
+        1111,3,202,101,0,1111,1112,5,89,0,0,1112,1120,3,110,55,0,1113,1114,
+        5,88,0,0,1114,1115,3,202,101,0,1115,1116,5,89,0,0,1116,1117,3,110,
+        55,0,1117,1119,1,0,0,0,1118,1113,1,0,0,0,1119,1122,1,0,0,0,1120,
+        1118,1,0,0,0,1120,1121,1,0,0,0,1121,1124,1,0,0,0,1122,1120,1,0,0,
+        0,1123,1110,1,0,0,0,1123,1124,1,0,0,0,1124,1125,1,0,0,0,1125,1126,
+        5,98,0,0,1126,201,1,0,0,0,1127,1128,3,240,120,0,1128,203,1,0,0,0,
+        1129,1135,3,206,103,0,1130,1135,3,216,108,0,1131,1135,3,218,109,
+        0,1132,1135,3,222,111,0,1133,1135,3,228,114,0,1134,1129,1,0,0,0,
+        1134,1130,1,0,0,0,1134,1131,1,0,0,0,1134,1132,1,0,0,0,1134,1133,
+        1,0,0,0,1135,205,1,0,0,0,1136,1137,5,15,0,0,1137,1139,5,11,0,0,1138,
+        1140,3,236,118,0,1139,1138,1,0,0,0,1139,1140,1,0,0,0,1140,1142,1,
+        0,0,0,1141,1143,3,230,115,0,1142,1141,1,0,0,0,1142,1143,1,0,0,0,
+        1143,1144,1,0,0,0,1144,1145,7,10,0,0,1145,1146,5,93,0,0,1146,1147,
+        3,234,117,0,1147,1148,3,98,49,0,1148,1149,5,94,0,0,1149,1150,7,11,
+        0,0,1150,1152,3,208,104,0,1151,1153,3,72,36,0,1152,1151,1,0,0,0,
+        1152,1153,1,0,0,0,1153,207,1,0,0,0,1154,1155,3,210,105,0,1155,1156,
+        5,31,0,0,1156,1157,5,63,0,0,1157,1183,1,0,0,0,1158,1159,3,212,106,
+        0,1159,1160,5,31,0,0,1160,1161,5,63,0,0,1161,1183,1,0,0,0,1162,1163,
+        3,210,105,0,1163,1164,5,31,0,0,1164,1165,5,38,0,0,1165,1166,5,39,
+        0,0,1166,1183,1,0,0,0,1167,1168,3,210,105,0,1168,1169,5,31,0,0,1169,
+        1170,5,36,0,0,1170,1171,5,32,0,0,1171,1183,1,0,0,0,1172,1173,3,212,
+        106,0,1173,1174,5,31,0,0,1174,1175,5,36,0,0,1175,1176,5,32,0,0,1176,
+        1183,1,0,0,0,1177,1178,3,210,105,0,1178,1179,5,31,0,0,1179,1180,
+        7,2,0,0,1180,1181,3,214,107,0,1181,1183,1,0,0,0,1182,1154,1,0,0,
+        0,1182,1158,1,0,0,0,1182,1162,1,0,0,0,1182,1167,1,0,0,0,1182,1172,
+        1,0,0,0,1182,1177,1,0,0,0,1183,209,1,0,0,0,1184,1185,3,234,117,0,
+        1185,1186,5,87,0,0,1186,1187,3,202,101,0,1187,211,1,0,0,0,1188,1189,
+        5,93,0,0,1189,1194,3,210,105,0,1190,1191,5,88,0,0,1191,1193,3,210,
+        105,0,1192,1190,1,0,0,0,1193,1196,1,0,0,0,1194,1192,1,0,0,0,1194,
+        1195,1,0,0,0,1195,1197,1,0,0,0,1196,1194,1,0,0,0,1197,1198,5,94,
+        0,0,1198,213,1,0,0,0,1199,1204,3,236,118,0,1200,1201,5,79,0,0,1201,
+        1202,3,214,107,0,1202,1203,5,80,0,0,1203,1205,1,0,0,0,1204,1200,
+        1,0,0,0,1204,1205,1,0,0,0,1205,1209,1,0,0,0,1206,1207,5,93,0,0,1207,
+        1208,5,101,0,0,1208,1210,5,94,0,0,1209,1206,1,0,0,0,1209,1210,1,
+        0,0,0,1210,215,1,0,0,0,1211,1212,5,21,0,0,1212,1213,5,11,0,0,1213,
+        1215,3,236,118,0,1214,1216,3,232,116,0,1215,1214,1,0,0,0,1215,1216,
+        1,0,0,0,1216,217,1,0,0,0,1217,1219,5,15,0,0,1218,1220,5,63,0,0,1219,
+        1218,1,0,0,0,1219,1220,1,0,0,0,1220,1221,1,0,0,0,1221,1223,5,30,
+        0,0,1222,1224,3,236,118,0,1223,1222,1,0,0,0,1223,1224,1,0,0,0,1224,
+        1226,1,0,0,0,1225,1227,3,230,115,0,1226,1225,1,0,0,0,1226,1227,1,
+        0,0,0,1227,1228,1,0,0,0,1228,1230,3,220,110,0,1229,1231,3,72,36,
+        0,1230,1229,1,0,0,0,1230,1231,1,0,0,0,1231,219,1,0,0,0,1232,1233,
+        5,27,0,0,1233,1234,5,93,0,0,1234,1235,3,234,117,0,1235,1236,3,98,
+        49,0,1236,1237,5,94,0,0,1237,1238,5,41,0,0,1238,1239,5,93,0,0,1239,
+        1244,3,210,105,0,1240,1241,5,88,0,0,1241,1243,3,210,105,0,1242,1240,
+        1,0,0,0,1243,1246,1,0,0,0,1244,1242,1,0,0,0,1244,1245,1,0,0,0,1245,
+        1247,1,0,0,0,1246,1244,1,0,0,0,1247,1248,5,94,0,0,1248,1266,1,0,
+        0,0,1249,1251,5,41,0,0,1250,1252,5,89,0,0,1251,1250,1,0,0,0,1251,
+        1252,1,0,0,0,1252,1253,1,0,0,0,1253,1254,3,104,52,0,1254,1255,5,
+        93,0,0,1255,1260,3,202,101,0,1256,1257,5,88,0,0,1257,1259,3,202,
+        101,0,1258,1256,1,0,0,0,1259,1262,1,0,0,0,1260,1258,1,0,0,0,1260,
+        1261,1,0,0,0,1261,1263,1,0,0,0,1262,1260,1,0,0,0,1263,1264,5,94,
+        0,0,1264,1266,1,0,0,0,1265,1232,1,0,0,0,1265,1249,1,0,0,0,1266,221,
+        1,0,0,0,1267,1268,5,15,0,0,1268,1269,3,236,118,0,1269,1271,5,30,
+        0,0,1270,1272,3,236,118,0,1271,1270,1,0,0,0,1271,1272,1,0,0,0,1272,
+        1274,1,0,0,0,1273,1275,3,230,115,0,1274,1273,1,0,0,0,1274,1275,1,
+        0,0,0,1275,1276,1,0,0,0,1276,1277,5,27,0,0,1277,1278,5,93,0,0,1278,
+        1279,3,234,117,0,1279,1280,3,98,49,0,1280,1281,5,94,0,0,1281,1283,
+        5,41,0,0,1282,1284,3,236,118,0,1283,1282,1,0,0,0,1283,1284,1,0,0,
+        0,1284,1285,1,0,0,0,1285,1287,3,224,112,0,1286,1288,3,226,113,0,
+        1287,1286,1,0,0,0,1287,1288,1,0,0,0,1288,223,1,0,0,0,1289,1290,5,
+        93,0,0,1290,1295,3,210,105,0,1291,1292,5,88,0,0,1292,1294,3,210,
+        105,0,1293,1291,1,0,0,0,1294,1297,1,0,0,0,1295,1293,1,0,0,0,1295,
+        1296,1,0,0,0,1296,1298,1,0,0,0,1297,1295,1,0,0,0,1298,1299,5,94,
+        0,0,1299,1312,1,0,0,0,1300,1301,5,95,0,0,1301,1306,3,210,105,0,1302,
+        1303,5,88,0,0,1303,1305,3,210,105,0,1304,1302,1,0,0,0,1305,1308,
+        1,0,0,0,1306,1304,1,0,0,0,1306,1307,1,0,0,0,1307,1309,1,0,0,0,1308,
+        1306,1,0,0,0,1309,1310,5,96,0,0,1310,1312,1,0,0,0,1311,1289,1,0,
+        0,0,1311,1300,1,0,0,0,1312,225,1,0,0,0,1313,1314,3,236,118,0,1314,
+        1315,3,200,100,0,1315,227,1,0,0,0,1316,1317,5,21,0,0,1317,1318,5,
+        30,0,0,1318,1320,3,236,118,0,1319,1321,3,232,116,0,1320,1319,1,0,
+        0,0,1320,1321,1,0,0,0,1321,229,1,0,0,0,1322,1323,5,28,0,0,1323,1324,
+        5,38,0,0,1324,1325,5,25,0,0,1325,231,1,0,0,0,1326,1327,5,28,0,0,
+        1327,1328,5,25,0,0,1328,233,1,0,0,0,1329,1330,3,236,118,0,1330,235,
+        1,0,0,0,1331,1335,5,105,0,0,1332,1335,5,104,0,0,1333,1335,3,238,
+        119,0,1334,1331,1,0,0,0,1334,1332,1,0,0,0,1334,1333,1,0,0,0,1335,
+        237,1,0,0,0,1336,1337,7,12,0,0,1337,239,1,0,0,0,1338,1341,3,236,
+        118,0,1339,1341,3,242,121,0,1340,1338,1,0,0,0,1340,1339,1,0,0,0,
+        1341,241,1,0,0,0,1342,1343,7,13,0,0,1343,243,1,0,0,0,155,246,253,
+        264,269,276,282,287,291,298,313,316,323,335,338,352,355,362,366,
+        381,384,387,392,394,401,411,415,420,432,441,449,467,475,482,485,
+        493,499,505,509,512,515,522,530,533,538,547,558,568,574,578,589,
+        596,602,606,609,612,622,629,634,640,643,647,650,653,656,662,668,
+        673,679,686,690,692,696,698,701,713,722,730,738,744,755,764,786,
+        790,795,798,801,808,814,820,826,830,834,842,853,863,869,877,879,
+        883,891,895,898,918,927,932,936,949,957,962,980,1000,1002,1013,1016,
+        1025,1032,1035,1047,1057,1060,1073,1078,1086,1092,1102,1105,1120,
+        1123,1134,1139,1142,1152,1182,1194,1204,1209,1215,1219,1223,1226,
+        1230,1244,1251,1260,1265,1271,1274,1283,1287,1295,1306,1311,1320,
+        1334,1340
     ];
 
     private static __ATN: antlr.ATN;
@@ -8186,6 +8601,127 @@ export class IsNotNullPredicateContext extends PredicateSuffixContext {
         return this.getToken(CypherParser.NULL, 0)!;
     }
 }
+export class TypePredicateContext extends PredicateSuffixContext {
+    public constructor(ctx: PredicateSuffixContext) {
+        super(ctx.parent, ctx.invokingState);
+        super.copyFrom(ctx);
+    }
+    public valueTypeExpression(): ValueTypeExpressionContext {
+        return this.getRuleContext(0, ValueTypeExpressionContext)!;
+    }
+    public IS(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.IS, 0);
+    }
+    public COLONCOLON(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.COLONCOLON, 0);
+    }
+    public TYPED(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.TYPED, 0);
+    }
+    public NOT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.NOT, 0);
+    }
+}
+export class NormalizedPredicateContext extends PredicateSuffixContext {
+    public _normalForm?: SymbolicNameContext;
+    public constructor(ctx: PredicateSuffixContext) {
+        super(ctx.parent, ctx.invokingState);
+        super.copyFrom(ctx);
+    }
+    public IS(): antlr.TerminalNode {
+        return this.getToken(CypherParser.IS, 0)!;
+    }
+    public NORMALIZED(): antlr.TerminalNode {
+        return this.getToken(CypherParser.NORMALIZED, 0)!;
+    }
+    public NOT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.NOT, 0);
+    }
+    public symbolicName(): SymbolicNameContext | null {
+        return this.getRuleContext(0, SymbolicNameContext);
+    }
+}
+
+
+export class ValueTypeExpressionContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public valueTypeAlternative(): ValueTypeAlternativeContext[];
+    public valueTypeAlternative(i: number): ValueTypeAlternativeContext | null;
+    public valueTypeAlternative(i?: number): ValueTypeAlternativeContext[] | ValueTypeAlternativeContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(ValueTypeAlternativeContext);
+        }
+
+        return this.getRuleContext(i, ValueTypeAlternativeContext);
+    }
+    public PIPE(): antlr.TerminalNode[];
+    public PIPE(i: number): antlr.TerminalNode | null;
+    public PIPE(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
+    	if (i === undefined) {
+    		return this.getTokens(CypherParser.PIPE);
+    	} else {
+    		return this.getToken(CypherParser.PIPE, i);
+    	}
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_valueTypeExpression;
+    }
+}
+
+
+export class ValueTypeAlternativeContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public valueTypeWord(): ValueTypeWordContext[];
+    public valueTypeWord(i: number): ValueTypeWordContext | null;
+    public valueTypeWord(i?: number): ValueTypeWordContext[] | ValueTypeWordContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(ValueTypeWordContext);
+        }
+
+        return this.getRuleContext(i, ValueTypeWordContext);
+    }
+    public WITH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.WITH, 0);
+    }
+    public LT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.LT, 0);
+    }
+    public valueTypeExpression(): ValueTypeExpressionContext | null {
+        return this.getRuleContext(0, ValueTypeExpressionContext);
+    }
+    public GT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.GT, 0);
+    }
+    public NOT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.NOT, 0);
+    }
+    public NULL(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.NULL, 0);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_valueTypeAlternative;
+    }
+}
+
+
+export class ValueTypeWordContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public symbolicName(): SymbolicNameContext | null {
+        return this.getRuleContext(0, SymbolicNameContext);
+    }
+    public NULL(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.NULL, 0);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_valueTypeWord;
+    }
+}
 
 
 export class AddOrSubtractExpressionContext extends antlr.ParserRuleContext {
@@ -8448,6 +8984,9 @@ export class AtomContext extends antlr.ParserRuleContext {
     }
     public countStar(): CountStarContext | null {
         return this.getRuleContext(0, CountStarContext);
+    }
+    public trimFromExpression(): TrimFromExpressionContext | null {
+        return this.getRuleContext(0, TrimFromExpressionContext);
     }
     public listComprehension(): ListComprehensionContext | null {
         return this.getRuleContext(0, ListComprehensionContext);
@@ -8819,6 +9358,49 @@ export class ParenthesizedExpressionContext extends antlr.ParserRuleContext {
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_parenthesizedExpression;
+    }
+}
+
+
+export class TrimFromExpressionContext extends antlr.ParserRuleContext {
+    public _side?: Token | null;
+    public _character?: ExpressionContext;
+    public _source?: ExpressionContext;
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public functionName(): FunctionNameContext {
+        return this.getRuleContext(0, FunctionNameContext)!;
+    }
+    public LPAREN(): antlr.TerminalNode {
+        return this.getToken(CypherParser.LPAREN, 0)!;
+    }
+    public FROM(): antlr.TerminalNode {
+        return this.getToken(CypherParser.FROM, 0)!;
+    }
+    public RPAREN(): antlr.TerminalNode {
+        return this.getToken(CypherParser.RPAREN, 0)!;
+    }
+    public expression(): ExpressionContext[];
+    public expression(i: number): ExpressionContext | null;
+    public expression(i?: number): ExpressionContext[] | ExpressionContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(ExpressionContext);
+        }
+
+        return this.getRuleContext(i, ExpressionContext);
+    }
+    public LEADING(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.LEADING, 0);
+    }
+    public TRAILING(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.TRAILING, 0);
+    }
+    public BOTH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.BOTH, 0);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_trimFromExpression;
     }
 }
 
@@ -9885,6 +10467,21 @@ export class NonReservedKeywordContext extends antlr.ParserRuleContext {
     }
     public DESCENDING(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.DESCENDING, 0);
+    }
+    public NORMALIZED(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.NORMALIZED, 0);
+    }
+    public LEADING(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.LEADING, 0);
+    }
+    public TRAILING(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.TRAILING, 0);
+    }
+    public BOTH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.BOTH, 0);
+    }
+    public FROM(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.FROM, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nonReservedKeyword;
