@@ -1,3 +1,4 @@
+import { equals } from '../../common/values/equality.js';
 import { isNode, isPath, isRelationship, nodeRef, relationshipRef, type Value } from '../../common/values/value.js';
 import { runtimeTypeError, argumentError } from '../errors.js';
 import { arg, listArg, wrongType } from './args.js';
@@ -18,6 +19,8 @@ export const listFunctions: readonly ScalarFunction[] = [
     for (const a of args) if (a !== null) return a;
     return null;
   }),
+  // nullIf(a, b): null when a = b is true, else a (so a null b, or an unknown comparison, keeps a).
+  scalar('nullif', 2, 2, (args) => (equals(arg(args, 0), arg(args, 1)) === true ? null : arg(args, 0))),
   scalar('id', 1, 1, ([v = null]) => {
     if (v === null) return null;
     if (isNode(v) || isRelationship(v)) return BigInt(v.id);
