@@ -190,8 +190,9 @@ order
     : ORDER BY sortItem (COMMA sortItem)*
     ;
 
+// OFFSET is GQL's word for SKIP, accepted by Neo4j 5 as a synonym.
 skip
-    : SKIP_ expression
+    : (SKIP_ | OFFSET) expression
     ;
 
 limit
@@ -423,8 +424,16 @@ caseExpression
     : CASE subject=expression? caseAlternative+ (ELSE elseExpr=expression)? END
     ;
 
+// Neo4j 5's extended simple CASE: `CASE x WHEN 1, 2 THEN ... WHEN > 5 THEN ... WHEN IS NULL THEN ...`.
+// A generic CASE (no subject) takes one plain condition per WHEN; the builder checks that.
 caseAlternative
-    : WHEN expression THEN expression
+    : WHEN caseWhenOperand (COMMA caseWhenOperand)* THEN expression
+    ;
+
+caseWhenOperand
+    : comparisonOperator expression                    # caseComparisonOperand
+    | predicateSuffix                                  # caseSuffixOperand
+    | expression                                       # casePlainOperand
     ;
 
 listComprehension
@@ -657,6 +666,7 @@ nonReservedKeyword
     | TRAILING
     | BOTH
     | FROM
+    | OFFSET
     ;
 
 // Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
@@ -774,6 +784,7 @@ LEADING     : 'LEADING';
 TRAILING    : 'TRAILING';
 BOTH        : 'BOTH';
 FROM        : 'FROM';
+OFFSET      : 'OFFSET';
 UNION       : 'UNION';
 UNIQUE      : 'UNIQUE';
 UNWIND      : 'UNWIND';

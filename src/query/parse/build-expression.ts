@@ -5,6 +5,9 @@ import { joinSpans } from '../ast/span.js';
 import { assert, assertNever } from '../../common/assert.js';
 import {
   AtomContext,
+  CaseComparisonOperandContext,
+  CasePlainOperandContext,
+  CaseSuffixOperandContext,
   ContainsPredicateContext,
   EndsWithPredicateContext,
   IndexOperatorContext,
@@ -25,6 +28,8 @@ import {
   type AddOrSubtractExpressionContext,
   type TrimFromExpressionContext,
   type AndExpressionContext,
+  type CaseExpressionContext,
+  type CaseWhenOperandContext,
   type XorExpressionContext,
   type ComparisonExpressionContext,
   type ExpressionContext,
@@ -161,6 +166,31 @@ export class ExpressionBuilder {
     const form = this.made({ kind: 'literal', value: written.toUpperCase(), span }, []);
     const call = this.made({ kind: 'function', name: 'is normalized', distinct: false, args: [left, form], span }, [left, form]);
     return ctx.NOT() === null ? call : this.made({ kind: 'unary', op: 'not', operand: call, span }, [call]);
+  }
+
+  /**
+   * The extended simple CASE (`CASE x WHEN 1, 2 THEN ... WHEN > 5 THEN ... WHEN IS NULL THEN ...`) as the
+   * generic CASE it means: each WHEN is the OR of its operands, each a comparison of the subject
+   * (equality when no operator is written) or a predicate on it.
+   */
+  private extendedCase(subject: Expression, kase: CaseExpressionContext, span: Span): Expression {
+    const alternatives = kase.caseAlternative().map((a) => {
+      const conditions = a.caseWhenOperand().map((o) => this.caseCondition(subject, o));
+      const when = conditions.slice(1).reduce((acc, c) => this.binary('or', acc, c), conditions[0]!);
+      return { when, then: this.expression(a.expression()) };
+    });
+    const otherwise = kase._elseExpr !== undefined ? this.expression(kase._elseExpr) : undefined;
+    const children = [otherwise, ...alternatives.flatMap((a) => [a.when, a.then])];
+    return this.made({ kind: 'case', alternatives, ...(otherwise && { otherwise }), span }, children);
+  }
+
+  private caseCondition(subject: Expression, ctx: CaseWhenOperandContext): Expression {
+    if (ctx instanceof CaseComparisonOperandContext) {
+      return this.binary(comparisonOperator(ctx.comparisonOperator().getText()), subject, this.expression(ctx.expression()));
+    }
+    if (ctx instanceof CaseSuffixOperandContext) return this.suffix(subject, ctx.predicateSuffix());
+    assert(ctx instanceof CasePlainOperandContext, 'unknown CASE operand');
+    return this.binary('eq', subject, this.expression(ctx.expression()));
   }
 
   /** `trim(side [c] FROM s)` becomes the call ('trim from', side, s [, c]); only trim has this form. */
@@ -312,9 +342,12 @@ export class ExpressionBuilder {
     const kase = ctx.caseExpression();
     if (kase !== null) {
       const subject = kase._subject !== undefined ? this.expression(kase._subject) : undefined;
+      const simple = kase.caseAlternative().every((a) => a.caseWhenOperand().length === 1 && a.caseWhenOperand(0) instanceof CasePlainOperandContext);
+      if (subject !== undefined && !simple) return this.extendedCase(subject, kase, span);
+      if (!simple) throw this.b.source.error('UnexpectedSyntax', 'a CASE without a subject takes one condition per WHEN', span);
       const alternatives = kase.caseAlternative().map((a) => ({
-        when: this.expression(a.expression(0)!),
-        then: this.expression(a.expression(1)!),
+        when: this.expression((a.caseWhenOperand(0) as CasePlainOperandContext).expression()),
+        then: this.expression(a.expression()),
       }));
       const otherwise = kase._elseExpr !== undefined ? this.expression(kase._elseExpr) : undefined;
       const children = [subject, otherwise, ...alternatives.flatMap((a) => [a.when, a.then])];

@@ -69,54 +69,55 @@ export class CypherParser extends antlr.Parser {
     public static readonly TRAILING = 59;
     public static readonly BOTH = 60;
     public static readonly FROM = 61;
-    public static readonly UNION = 62;
-    public static readonly UNIQUE = 63;
-    public static readonly UNWIND = 64;
-    public static readonly USING = 65;
-    public static readonly WHEN = 66;
-    public static readonly WHERE = 67;
-    public static readonly WITH = 68;
-    public static readonly XOR = 69;
-    public static readonly YIELD = 70;
-    public static readonly COLONCOLON = 71;
-    public static readonly DOTDOT = 72;
-    public static readonly PLUSEQ = 73;
-    public static readonly REGEX_MATCH = 74;
-    public static readonly NEQ = 75;
-    public static readonly LTE = 76;
-    public static readonly GTE = 77;
-    public static readonly EQ = 78;
-    public static readonly LT = 79;
-    public static readonly GT = 80;
-    public static readonly PLUS = 81;
-    public static readonly MINUS = 82;
-    public static readonly STAR = 83;
-    public static readonly SLASH = 84;
-    public static readonly PERCENT = 85;
-    public static readonly CARET = 86;
-    public static readonly DOT = 87;
-    public static readonly COMMA = 88;
-    public static readonly COLON = 89;
-    public static readonly SEMI = 90;
-    public static readonly PIPE = 91;
-    public static readonly DOLLAR = 92;
-    public static readonly LPAREN = 93;
-    public static readonly RPAREN = 94;
-    public static readonly LBRACK = 95;
-    public static readonly RBRACK = 96;
-    public static readonly LBRACE = 97;
-    public static readonly RBRACE = 98;
-    public static readonly HexInteger = 99;
-    public static readonly OctalInteger = 100;
-    public static readonly DecimalInteger = 101;
-    public static readonly FloatLiteral = 102;
-    public static readonly StringLiteral = 103;
-    public static readonly EscapedSymbolicName = 104;
-    public static readonly UnescapedSymbolicName = 105;
-    public static readonly WHITESPACE = 106;
-    public static readonly HINT_COMMENT = 107;
-    public static readonly BLOCK_COMMENT = 108;
-    public static readonly LINE_COMMENT = 109;
+    public static readonly OFFSET = 62;
+    public static readonly UNION = 63;
+    public static readonly UNIQUE = 64;
+    public static readonly UNWIND = 65;
+    public static readonly USING = 66;
+    public static readonly WHEN = 67;
+    public static readonly WHERE = 68;
+    public static readonly WITH = 69;
+    public static readonly XOR = 70;
+    public static readonly YIELD = 71;
+    public static readonly COLONCOLON = 72;
+    public static readonly DOTDOT = 73;
+    public static readonly PLUSEQ = 74;
+    public static readonly REGEX_MATCH = 75;
+    public static readonly NEQ = 76;
+    public static readonly LTE = 77;
+    public static readonly GTE = 78;
+    public static readonly EQ = 79;
+    public static readonly LT = 80;
+    public static readonly GT = 81;
+    public static readonly PLUS = 82;
+    public static readonly MINUS = 83;
+    public static readonly STAR = 84;
+    public static readonly SLASH = 85;
+    public static readonly PERCENT = 86;
+    public static readonly CARET = 87;
+    public static readonly DOT = 88;
+    public static readonly COMMA = 89;
+    public static readonly COLON = 90;
+    public static readonly SEMI = 91;
+    public static readonly PIPE = 92;
+    public static readonly DOLLAR = 93;
+    public static readonly LPAREN = 94;
+    public static readonly RPAREN = 95;
+    public static readonly LBRACK = 96;
+    public static readonly RBRACK = 97;
+    public static readonly LBRACE = 98;
+    public static readonly RBRACE = 99;
+    public static readonly HexInteger = 100;
+    public static readonly OctalInteger = 101;
+    public static readonly DecimalInteger = 102;
+    public static readonly FloatLiteral = 103;
+    public static readonly StringLiteral = 104;
+    public static readonly EscapedSymbolicName = 105;
+    public static readonly UnescapedSymbolicName = 106;
+    public static readonly WHITESPACE = 107;
+    public static readonly HINT_COMMENT = 108;
+    public static readonly BLOCK_COMMENT = 109;
+    public static readonly LINE_COMMENT = 110;
     public static readonly RULE_script = 0;
     public static readonly RULE_statement = 1;
     public static readonly RULE_sessionCommand = 2;
@@ -197,48 +198,49 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_countStar = 77;
     public static readonly RULE_caseExpression = 78;
     public static readonly RULE_caseAlternative = 79;
-    public static readonly RULE_listComprehension = 80;
-    public static readonly RULE_patternComprehension = 81;
-    public static readonly RULE_quantifierExpression = 82;
-    public static readonly RULE_quantifier = 83;
-    public static readonly RULE_filterExpression = 84;
-    public static readonly RULE_reduceExpression = 85;
-    public static readonly RULE_subqueryExpression = 86;
-    public static readonly RULE_parenthesizedExpression = 87;
-    public static readonly RULE_trimFromExpression = 88;
-    public static readonly RULE_functionInvocation = 89;
-    public static readonly RULE_functionName = 90;
-    public static readonly RULE_namespace = 91;
-    public static readonly RULE_mapProjection = 92;
-    public static readonly RULE_mapProjectionItem = 93;
-    public static readonly RULE_parameter = 94;
-    public static readonly RULE_literal = 95;
-    public static readonly RULE_booleanLiteral = 96;
-    public static readonly RULE_numberLiteral = 97;
-    public static readonly RULE_integerLiteral = 98;
-    public static readonly RULE_listLiteral = 99;
-    public static readonly RULE_mapLiteral = 100;
-    public static readonly RULE_propertyKeyName = 101;
-    public static readonly RULE_schemaCommand = 102;
-    public static readonly RULE_createConstraint = 103;
-    public static readonly RULE_constraintRequirement = 104;
-    public static readonly RULE_propertyReference = 105;
-    public static readonly RULE_propertyReferenceList = 106;
-    public static readonly RULE_typeName = 107;
-    public static readonly RULE_dropConstraint = 108;
-    public static readonly RULE_createIndex = 109;
-    public static readonly RULE_indexTarget = 110;
-    public static readonly RULE_createSearchIndex = 111;
-    public static readonly RULE_searchIndexProperties = 112;
-    public static readonly RULE_indexOptions = 113;
-    public static readonly RULE_dropIndex = 114;
-    public static readonly RULE_ifNotExists = 115;
-    public static readonly RULE_ifExists = 116;
-    public static readonly RULE_variable = 117;
-    public static readonly RULE_symbolicName = 118;
-    public static readonly RULE_nonReservedKeyword = 119;
-    public static readonly RULE_schemaName = 120;
-    public static readonly RULE_reservedWord = 121;
+    public static readonly RULE_caseWhenOperand = 80;
+    public static readonly RULE_listComprehension = 81;
+    public static readonly RULE_patternComprehension = 82;
+    public static readonly RULE_quantifierExpression = 83;
+    public static readonly RULE_quantifier = 84;
+    public static readonly RULE_filterExpression = 85;
+    public static readonly RULE_reduceExpression = 86;
+    public static readonly RULE_subqueryExpression = 87;
+    public static readonly RULE_parenthesizedExpression = 88;
+    public static readonly RULE_trimFromExpression = 89;
+    public static readonly RULE_functionInvocation = 90;
+    public static readonly RULE_functionName = 91;
+    public static readonly RULE_namespace = 92;
+    public static readonly RULE_mapProjection = 93;
+    public static readonly RULE_mapProjectionItem = 94;
+    public static readonly RULE_parameter = 95;
+    public static readonly RULE_literal = 96;
+    public static readonly RULE_booleanLiteral = 97;
+    public static readonly RULE_numberLiteral = 98;
+    public static readonly RULE_integerLiteral = 99;
+    public static readonly RULE_listLiteral = 100;
+    public static readonly RULE_mapLiteral = 101;
+    public static readonly RULE_propertyKeyName = 102;
+    public static readonly RULE_schemaCommand = 103;
+    public static readonly RULE_createConstraint = 104;
+    public static readonly RULE_constraintRequirement = 105;
+    public static readonly RULE_propertyReference = 106;
+    public static readonly RULE_propertyReferenceList = 107;
+    public static readonly RULE_typeName = 108;
+    public static readonly RULE_dropConstraint = 109;
+    public static readonly RULE_createIndex = 110;
+    public static readonly RULE_indexTarget = 111;
+    public static readonly RULE_createSearchIndex = 112;
+    public static readonly RULE_searchIndexProperties = 113;
+    public static readonly RULE_indexOptions = 114;
+    public static readonly RULE_dropIndex = 115;
+    public static readonly RULE_ifNotExists = 116;
+    public static readonly RULE_ifExists = 117;
+    public static readonly RULE_variable = 118;
+    public static readonly RULE_symbolicName = 119;
+    public static readonly RULE_nonReservedKeyword = 120;
+    public static readonly RULE_schemaName = 121;
+    public static readonly RULE_reservedWord = 122;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -250,11 +252,11 @@ export class CypherParser extends antlr.Parser {
         "'OF'", "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", 
         "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", "'SKIP'", "'STARTS'", 
         "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'NORMALIZED'", "'LEADING'", 
-        "'TRAILING'", "'BOTH'", "'FROM'", "'UNION'", "'UNIQUE'", "'UNWIND'", 
-        "'USING'", "'WHEN'", "'WHERE'", "'WITH'", "'XOR'", "'YIELD'", "'::'", 
-        "'..'", "'+='", "'=~'", "'<>'", "'<='", "'>='", "'='", "'<'", "'>'", 
-        "'+'", "'-'", "'*'", "'/'", "'%'", "'^'", "'.'", "','", "':'", "';'", 
-        "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
+        "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", "'UNION'", "'UNIQUE'", 
+        "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", "'WITH'", "'XOR'", "'YIELD'", 
+        "'::'", "'..'", "'+='", "'=~'", "'<>'", "'<='", "'>='", "'='", "'<'", 
+        "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", "'^'", "'.'", "','", "':'", 
+        "';'", "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
     ];
 
     public static readonly symbolicNames = [
@@ -266,14 +268,14 @@ export class CypherParser extends antlr.Parser {
         "OF", "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", 
         "RETURN", "SET", "SINGLE", "SKIP_", "STARTS", "THEN", "TIMESTAMP", 
         "TRUE", "TYPED", "NORMALIZED", "LEADING", "TRAILING", "BOTH", "FROM", 
-        "UNION", "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", "WITH", "XOR", 
-        "YIELD", "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", "NEQ", 
-        "LTE", "GTE", "EQ", "LT", "GT", "PLUS", "MINUS", "STAR", "SLASH", 
-        "PERCENT", "CARET", "DOT", "COMMA", "COLON", "SEMI", "PIPE", "DOLLAR", 
-        "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE", "HexInteger", 
-        "OctalInteger", "DecimalInteger", "FloatLiteral", "StringLiteral", 
-        "EscapedSymbolicName", "UnescapedSymbolicName", "WHITESPACE", "HINT_COMMENT", 
-        "BLOCK_COMMENT", "LINE_COMMENT"
+        "OFFSET", "UNION", "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", 
+        "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", 
+        "NEQ", "LTE", "GTE", "EQ", "LT", "GT", "PLUS", "MINUS", "STAR", 
+        "SLASH", "PERCENT", "CARET", "DOT", "COMMA", "COLON", "SEMI", "PIPE", 
+        "DOLLAR", "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE", 
+        "HexInteger", "OctalInteger", "DecimalInteger", "FloatLiteral", 
+        "StringLiteral", "EscapedSymbolicName", "UnescapedSymbolicName", 
+        "WHITESPACE", "HINT_COMMENT", "BLOCK_COMMENT", "LINE_COMMENT"
     ];
     public static readonly ruleNames = [
         "script", "statement", "sessionCommand", "sessionValue", "query", 
@@ -294,7 +296,7 @@ export class CypherParser extends antlr.Parser {
         "addOrSubtractOperator", "multiplyDivideModuloExpression", "multiplyDivideModuloOperator", 
         "powerOfExpression", "unaryAddOrSubtractExpression", "nonArithmeticOperatorExpression", 
         "listOperator", "propertyLookup", "atom", "countStar", "caseExpression", 
-        "caseAlternative", "listComprehension", "patternComprehension", 
+        "caseAlternative", "caseWhenOperand", "listComprehension", "patternComprehension", 
         "quantifierExpression", "quantifier", "filterExpression", "reduceExpression", 
         "subqueryExpression", "parenthesizedExpression", "trimFromExpression", 
         "functionInvocation", "functionName", "namespace", "mapProjection", 
@@ -328,19 +330,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 244;
-            this.statement();
             this.state = 246;
+            this.statement();
+            this.state = 248;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 90) {
+            if (_la === 91) {
                 {
-                this.state = 245;
+                this.state = 247;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 248;
+            this.state = 250;
             this.match(CypherParser.EOF);
             }
         }
@@ -361,27 +363,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 253;
+            this.state = 255;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 250;
+                this.state = 252;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 251;
+                this.state = 253;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 252;
+                this.state = 254;
                 this.query();
                 }
                 break;
@@ -406,13 +408,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 255;
-            this.match(CypherParser.SET);
-            this.state = 256;
-            this.symbolicName();
             this.state = 257;
-            this.match(CypherParser.EQ);
+            this.match(CypherParser.SET);
             this.state = 258;
+            this.symbolicName();
+            this.state = 259;
+            this.match(CypherParser.EQ);
+            this.state = 260;
             this.sessionValue();
             }
         }
@@ -433,13 +435,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 264;
+            this.state = 266;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 260;
+                this.state = 262;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -449,7 +451,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 261;
+                this.state = 263;
                 this.numberLiteral();
                 }
                 break;
@@ -457,7 +459,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 262;
+                this.state = 264;
                 this.booleanLiteral();
                 }
                 break;
@@ -487,13 +489,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.OFFSET:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 263;
+                this.state = 265;
                 this.symbolicName();
                 }
                 break;
@@ -521,47 +524,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 269;
+            this.state = 271;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 65) {
+            while (_la === 4 || _la === 66) {
                 {
                 {
-                this.state = 266;
+                this.state = 268;
                 this.queryOption();
                 }
                 }
-                this.state = 271;
+                this.state = 273;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 272;
+            this.state = 274;
             this.singleQuery();
-            this.state = 276;
+            this.state = 278;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 62) {
+            while (_la === 63) {
                 {
                 {
-                this.state = 273;
+                this.state = 275;
                 this.unionPart();
                 }
                 }
-                this.state = 278;
+                this.state = 280;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 282;
+            this.state = 284;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 65) {
+            while (_la === 4 || _la === 66) {
                 {
                 {
-                this.state = 279;
+                this.state = 281;
                 this.queryOption();
                 }
                 }
-                this.state = 284;
+                this.state = 286;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -584,20 +587,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 287;
+            this.state = 289;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 285;
+                this.state = 287;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 286;
+                this.state = 288;
                 this.queryHint();
                 }
                 break;
@@ -625,19 +628,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 289;
-            this.match(CypherParser.UNION);
             this.state = 291;
+            this.match(CypherParser.UNION);
+            this.state = 293;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1) {
                 {
-                this.state = 290;
+                this.state = 292;
                 this.match(CypherParser.ALL);
                 }
             }
 
-            this.state = 293;
+            this.state = 295;
             this.singleQuery();
             }
         }
@@ -661,20 +664,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 296;
+            this.state = 298;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 295;
+                this.state = 297;
                 this.clause();
                 }
                 }
-                this.state = 298;
+                this.state = 300;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 100664513) !== 0) || ((((_la - 42)) & ~0x1F) === 0 && ((1 << (_la - 42)) & 71303377) !== 0));
+            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 100664513) !== 0) || ((((_la - 42)) & ~0x1F) === 0 && ((1 << (_la - 42)) & 142606545) !== 0));
             }
         }
         catch (re) {
@@ -696,13 +699,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 300;
-            this.match(CypherParser.AS);
-            this.state = 301;
-            this.match(CypherParser.OF);
             this.state = 302;
-            this.match(CypherParser.TIMESTAMP);
+            this.match(CypherParser.AS);
             this.state = 303;
+            this.match(CypherParser.OF);
+            this.state = 304;
+            this.match(CypherParser.TIMESTAMP);
+            this.state = 305;
             this.expression();
             }
         }
@@ -726,39 +729,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 305;
-            this.match(CypherParser.USING);
-            this.state = 306;
-            this.functionName();
             this.state = 307;
+            this.match(CypherParser.USING);
+            this.state = 308;
+            this.functionName();
+            this.state = 309;
             this.match(CypherParser.LPAREN);
-            this.state = 316;
+            this.state = 318;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
                 {
-                this.state = 308;
+                this.state = 310;
                 this.expression();
-                this.state = 313;
+                this.state = 315;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 88) {
+                while (_la === 89) {
                     {
                     {
-                    this.state = 309;
+                    this.state = 311;
                     this.match(CypherParser.COMMA);
-                    this.state = 310;
+                    this.state = 312;
                     this.expression();
                     }
                     }
-                    this.state = 315;
+                    this.state = 317;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 318;
+            this.state = 320;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -782,21 +785,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 323;
+            this.state = 325;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0) || _la === 104 || _la === 105) {
+            while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 105 || _la === 106) {
                 {
                 {
-                this.state = 320;
+                this.state = 322;
                 this.hintCall();
                 }
                 }
-                this.state = 325;
+                this.state = 327;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 326;
+            this.state = 328;
             this.match(CypherParser.EOF);
             }
         }
@@ -820,37 +823,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 328;
+            this.state = 330;
             this.functionName();
-            this.state = 329;
+            this.state = 331;
             this.match(CypherParser.LPAREN);
-            this.state = 338;
+            this.state = 340;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
                 {
-                this.state = 330;
+                this.state = 332;
                 this.expression();
-                this.state = 335;
+                this.state = 337;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 88) {
+                while (_la === 89) {
                     {
                     {
-                    this.state = 331;
+                    this.state = 333;
                     this.match(CypherParser.COMMA);
-                    this.state = 332;
+                    this.state = 334;
                     this.expression();
                     }
                     }
-                    this.state = 337;
+                    this.state = 339;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 340;
+            this.state = 342;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -871,56 +874,56 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 352;
+            this.state = 354;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.MATCH:
             case CypherParser.OPTIONAL:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 342;
+                this.state = 344;
                 this.matchClause();
                 }
                 break;
             case CypherParser.UNWIND:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 343;
+                this.state = 345;
                 this.unwindClause();
                 }
                 break;
             case CypherParser.CALL:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 344;
+                this.state = 346;
                 this.callClause();
                 }
                 break;
             case CypherParser.CREATE:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 345;
+                this.state = 347;
                 this.createClause();
                 }
                 break;
             case CypherParser.MERGE:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 346;
+                this.state = 348;
                 this.mergeClause();
                 }
                 break;
             case CypherParser.SET:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 347;
+                this.state = 349;
                 this.setClause();
                 }
                 break;
             case CypherParser.REMOVE:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 348;
+                this.state = 350;
                 this.removeClause();
                 }
                 break;
@@ -928,21 +931,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DETACH:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 349;
+                this.state = 351;
                 this.deleteClause();
                 }
                 break;
             case CypherParser.WITH:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 350;
+                this.state = 352;
                 this.withClause();
                 }
                 break;
             case CypherParser.RETURN:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 351;
+                this.state = 353;
                 this.returnClause();
                 }
                 break;
@@ -971,42 +974,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 355;
+            this.state = 357;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 42) {
                 {
-                this.state = 354;
+                this.state = 356;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 357;
+            this.state = 359;
             this.match(CypherParser.MATCH);
-            this.state = 358;
+            this.state = 360;
             this.pattern();
-            this.state = 362;
+            this.state = 364;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 359;
+                    this.state = 361;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 364;
+                this.state = 366;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             }
-            this.state = 366;
+            this.state = 368;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 67) {
+            if (_la === 68) {
                 {
-                this.state = 365;
+                this.state = 367;
                 this.where();
                 }
             }
@@ -1032,13 +1035,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 368;
-            this.match(CypherParser.UNWIND);
-            this.state = 369;
-            this.expression();
             this.state = 370;
-            this.match(CypherParser.AS);
+            this.match(CypherParser.UNWIND);
             this.state = 371;
+            this.expression();
+            this.state = 372;
+            this.match(CypherParser.AS);
+            this.state = 373;
             this.variable();
             }
         }
@@ -1062,61 +1065,61 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 373;
+            this.state = 375;
             this.match(CypherParser.CALL);
-            this.state = 374;
+            this.state = 376;
             this.procedureName();
-            this.state = 387;
+            this.state = 389;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 93) {
+            if (_la === 94) {
                 {
-                this.state = 375;
+                this.state = 377;
                 this.match(CypherParser.LPAREN);
-                this.state = 384;
+                this.state = 386;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
+                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
                     {
-                    this.state = 376;
+                    this.state = 378;
                     this.expression();
-                    this.state = 381;
+                    this.state = 383;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    while (_la === 88) {
+                    while (_la === 89) {
                         {
                         {
-                        this.state = 377;
+                        this.state = 379;
                         this.match(CypherParser.COMMA);
-                        this.state = 378;
+                        this.state = 380;
                         this.expression();
                         }
                         }
-                        this.state = 383;
+                        this.state = 385;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 386;
+                this.state = 388;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 394;
+            this.state = 396;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 71) {
                 {
-                this.state = 389;
+                this.state = 391;
                 this.match(CypherParser.YIELD);
-                this.state = 392;
+                this.state = 394;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 390;
+                    this.state = 392;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1146,12 +1149,13 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.TRAILING:
                 case CypherParser.BOTH:
                 case CypherParser.FROM:
+                case CypherParser.OFFSET:
                 case CypherParser.UNIQUE:
                 case CypherParser.USING:
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 391;
+                    this.state = 393;
                     this.yieldItems();
                     }
                     break;
@@ -1183,25 +1187,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 401;
+            this.state = 403;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 396;
+                    this.state = 398;
                     this.schemaName();
-                    this.state = 397;
+                    this.state = 399;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 403;
+                this.state = 405;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
             }
-            this.state = 404;
+            this.state = 406;
             this.schemaName();
             }
         }
@@ -1225,30 +1229,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 406;
+            this.state = 408;
             this.yieldItem();
-            this.state = 411;
+            this.state = 413;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 88) {
+            while (_la === 89) {
                 {
                 {
-                this.state = 407;
+                this.state = 409;
                 this.match(CypherParser.COMMA);
-                this.state = 408;
+                this.state = 410;
                 this.yieldItem();
                 }
                 }
-                this.state = 413;
+                this.state = 415;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 415;
+            this.state = 417;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 67) {
+            if (_la === 68) {
                 {
-                this.state = 414;
+                this.state = 416;
                 this.where();
                 }
             }
@@ -1274,19 +1278,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 420;
+            this.state = 422;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 26, this.context) ) {
             case 1:
                 {
-                this.state = 417;
+                this.state = 419;
                 this.symbolicName();
-                this.state = 418;
+                this.state = 420;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 422;
+            this.state = 424;
             this.variable();
             }
         }
@@ -1309,9 +1313,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 424;
+            this.state = 426;
             this.match(CypherParser.CREATE);
-            this.state = 425;
+            this.state = 427;
             this.pattern();
             }
         }
@@ -1335,21 +1339,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 427;
+            this.state = 429;
             this.match(CypherParser.MERGE);
-            this.state = 428;
+            this.state = 430;
             this.patternPart();
-            this.state = 432;
+            this.state = 434;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 41) {
                 {
                 {
-                this.state = 429;
+                this.state = 431;
                 this.mergeAction();
                 }
                 }
-                this.state = 434;
+                this.state = 436;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1372,28 +1376,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 42, CypherParser.RULE_mergeAction);
         try {
-            this.state = 441;
+            this.state = 443;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 28, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 435;
-                this.match(CypherParser.ON);
-                this.state = 436;
-                this.match(CypherParser.MATCH);
                 this.state = 437;
+                this.match(CypherParser.ON);
+                this.state = 438;
+                this.match(CypherParser.MATCH);
+                this.state = 439;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 438;
-                this.match(CypherParser.ON);
-                this.state = 439;
-                this.match(CypherParser.CREATE);
                 this.state = 440;
+                this.match(CypherParser.ON);
+                this.state = 441;
+                this.match(CypherParser.CREATE);
+                this.state = 442;
                 this.setClause();
                 }
                 break;
@@ -1419,23 +1423,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 443;
+            this.state = 445;
             this.match(CypherParser.SET);
-            this.state = 444;
+            this.state = 446;
             this.setItem();
-            this.state = 449;
+            this.state = 451;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 88) {
+            while (_la === 89) {
                 {
                 {
-                this.state = 445;
+                this.state = 447;
                 this.match(CypherParser.COMMA);
-                this.state = 446;
+                this.state = 448;
                 this.setItem();
                 }
                 }
-                this.state = 451;
+                this.state = 453;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1458,18 +1462,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 46, CypherParser.RULE_setItem);
         try {
-            this.state = 467;
+            this.state = 469;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 30, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 452;
-                this.propertyExpression();
-                this.state = 453;
-                this.match(CypherParser.EQ);
                 this.state = 454;
+                this.propertyExpression();
+                this.state = 455;
+                this.match(CypherParser.EQ);
+                this.state = 456;
                 this.expression();
                 }
                 break;
@@ -1477,11 +1481,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 456;
-                this.variable();
-                this.state = 457;
-                this.match(CypherParser.EQ);
                 this.state = 458;
+                this.variable();
+                this.state = 459;
+                this.match(CypherParser.EQ);
+                this.state = 460;
                 this.expression();
                 }
                 break;
@@ -1489,11 +1493,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 460;
-                this.variable();
-                this.state = 461;
-                this.match(CypherParser.PLUSEQ);
                 this.state = 462;
+                this.variable();
+                this.state = 463;
+                this.match(CypherParser.PLUSEQ);
+                this.state = 464;
                 this.expression();
                 }
                 break;
@@ -1501,9 +1505,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 464;
+                this.state = 466;
                 this.variable();
-                this.state = 465;
+                this.state = 467;
                 this.nodeLabels();
                 }
                 break;
@@ -1529,23 +1533,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 469;
+            this.state = 471;
             this.match(CypherParser.REMOVE);
-            this.state = 470;
+            this.state = 472;
             this.removeItem();
-            this.state = 475;
+            this.state = 477;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 88) {
+            while (_la === 89) {
                 {
                 {
-                this.state = 471;
+                this.state = 473;
                 this.match(CypherParser.COMMA);
-                this.state = 472;
+                this.state = 474;
                 this.removeItem();
                 }
                 }
-                this.state = 477;
+                this.state = 479;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1568,16 +1572,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 50, CypherParser.RULE_removeItem);
         try {
-            this.state = 482;
+            this.state = 484;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 32, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 478;
+                this.state = 480;
                 this.variable();
-                this.state = 479;
+                this.state = 481;
                 this.nodeLabels();
                 }
                 break;
@@ -1585,7 +1589,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 481;
+                this.state = 483;
                 this.propertyExpression();
                 }
                 break;
@@ -1611,33 +1615,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 485;
+            this.state = 487;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 484;
+                this.state = 486;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 487;
+            this.state = 489;
             this.match(CypherParser.DELETE);
-            this.state = 488;
+            this.state = 490;
             this.expression();
-            this.state = 493;
+            this.state = 495;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 88) {
+            while (_la === 89) {
                 {
                 {
-                this.state = 489;
+                this.state = 491;
                 this.match(CypherParser.COMMA);
-                this.state = 490;
+                this.state = 492;
                 this.expression();
                 }
                 }
-                this.state = 495;
+                this.state = 497;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1663,16 +1667,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 496;
+            this.state = 498;
             this.match(CypherParser.WITH);
-            this.state = 497;
-            this.projectionBody();
             this.state = 499;
+            this.projectionBody();
+            this.state = 501;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 67) {
+            if (_la === 68) {
                 {
-                this.state = 498;
+                this.state = 500;
                 this.where();
                 }
             }
@@ -1698,9 +1702,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 501;
+            this.state = 503;
             this.match(CypherParser.RETURN);
-            this.state = 502;
+            this.state = 504;
             this.projectionBody();
             }
         }
@@ -1724,44 +1728,44 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 505;
+            this.state = 507;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 504;
+                this.state = 506;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 507;
-            this.projectionItems();
             this.state = 509;
+            this.projectionItems();
+            this.state = 511;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 508;
+                this.state = 510;
                 this.order();
                 }
             }
 
-            this.state = 512;
+            this.state = 514;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 51) {
+            if (_la === 51 || _la === 62) {
                 {
-                this.state = 511;
+                this.state = 513;
                 this.skip();
                 }
             }
 
-            this.state = 515;
+            this.state = 517;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 33) {
                 {
-                this.state = 514;
+                this.state = 516;
                 this.limit();
                 }
             }
@@ -1786,27 +1790,27 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 60, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 533;
+            this.state = 535;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 517;
+                this.state = 519;
                 this.match(CypherParser.STAR);
-                this.state = 522;
+                this.state = 524;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 88) {
+                while (_la === 89) {
                     {
                     {
-                    this.state = 518;
+                    this.state = 520;
                     this.match(CypherParser.COMMA);
-                    this.state = 519;
+                    this.state = 521;
                     this.projectionItem();
                     }
                     }
-                    this.state = 524;
+                    this.state = 526;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1844,6 +1848,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.OFFSET:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
             case CypherParser.PLUS:
@@ -1861,21 +1866,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 525;
+                this.state = 527;
                 this.projectionItem();
-                this.state = 530;
+                this.state = 532;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 88) {
+                while (_la === 89) {
                     {
                     {
-                    this.state = 526;
+                    this.state = 528;
                     this.match(CypherParser.COMMA);
-                    this.state = 527;
+                    this.state = 529;
                     this.projectionItem();
                     }
                     }
-                    this.state = 532;
+                    this.state = 534;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1904,16 +1909,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 535;
+            this.state = 537;
             this.expression();
-            this.state = 538;
+            this.state = 540;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
             case 1:
                 {
-                this.state = 536;
+                this.state = 538;
                 this.match(CypherParser.AS);
-                this.state = 537;
+                this.state = 539;
                 this.variable();
                 }
                 break;
@@ -1940,25 +1945,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 540;
-            this.match(CypherParser.ORDER);
-            this.state = 541;
-            this.match(CypherParser.BY);
             this.state = 542;
+            this.match(CypherParser.ORDER);
+            this.state = 543;
+            this.match(CypherParser.BY);
+            this.state = 544;
             this.sortItem();
-            this.state = 547;
+            this.state = 549;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 88) {
+            while (_la === 89) {
                 {
                 {
-                this.state = 543;
+                this.state = 545;
                 this.match(CypherParser.COMMA);
-                this.state = 544;
+                this.state = 546;
                 this.sortItem();
                 }
                 }
-                this.state = 549;
+                this.state = 551;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1980,12 +1985,20 @@ export class CypherParser extends antlr.Parser {
     public skip(): SkipContext {
         let localContext = new SkipContext(this.context, this.state);
         this.enterRule(localContext, 66, CypherParser.RULE_skip);
+        let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 550;
-            this.match(CypherParser.SKIP_);
-            this.state = 551;
+            this.state = 552;
+            _la = this.tokenStream.LA(1);
+            if(!(_la === 51 || _la === 62)) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
+            this.state = 553;
             this.expression();
             }
         }
@@ -2008,9 +2021,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 553;
+            this.state = 555;
             this.match(CypherParser.LIMIT);
-            this.state = 554;
+            this.state = 556;
             this.expression();
             }
         }
@@ -2034,14 +2047,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 556;
-            this.expression();
             this.state = 558;
+            this.expression();
+            this.state = 560;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 557;
+                this.state = 559;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2074,9 +2087,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 560;
+            this.state = 562;
             this.match(CypherParser.WHERE);
-            this.state = 561;
+            this.state = 563;
             this.expression();
             }
         }
@@ -2100,21 +2113,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 563;
+            this.state = 565;
             this.patternPart();
-            this.state = 568;
+            this.state = 570;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 88) {
+            while (_la === 89) {
                 {
                 {
-                this.state = 564;
+                this.state = 566;
                 this.match(CypherParser.COMMA);
-                this.state = 565;
+                this.state = 567;
                 this.patternPart();
                 }
                 }
-                this.state = 570;
+                this.state = 572;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2139,24 +2152,24 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 574;
+            this.state = 576;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 47, this.context) ) {
             case 1:
                 {
-                this.state = 571;
+                this.state = 573;
                 this.variable();
-                this.state = 572;
+                this.state = 574;
                 this.match(CypherParser.EQ);
                 }
                 break;
             }
-            this.state = 578;
+            this.state = 580;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 {
-                this.state = 576;
+                this.state = 578;
                 this.patternElement();
                 }
                 break;
@@ -2186,12 +2199,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.OFFSET:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 577;
+                this.state = 579;
                 this.shortestPathPattern();
                 }
                 break;
@@ -2219,13 +2233,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 580;
-            this.symbolicName();
-            this.state = 581;
-            this.match(CypherParser.LPAREN);
             this.state = 582;
-            this.patternElement();
+            this.symbolicName();
             this.state = 583;
+            this.match(CypherParser.LPAREN);
+            this.state = 584;
+            this.patternElement();
+            this.state = 585;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2247,25 +2261,25 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 80, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 596;
+            this.state = 598;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 50, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 585;
+                this.state = 587;
                 this.nodePattern();
-                this.state = 589;
+                this.state = 591;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 79 || _la === 82) {
+                while (_la === 80 || _la === 83) {
                     {
                     {
-                    this.state = 586;
+                    this.state = 588;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 591;
+                    this.state = 593;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2274,11 +2288,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 592;
-                this.match(CypherParser.LPAREN);
-                this.state = 593;
-                this.patternElement();
                 this.state = 594;
+                this.match(CypherParser.LPAREN);
+                this.state = 595;
+                this.patternElement();
+                this.state = 596;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2304,9 +2318,9 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 598;
-            this.nodePattern();
             this.state = 600;
+            this.nodePattern();
+            this.state = 602;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2314,7 +2328,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 599;
+                    this.state = 601;
                     this.patternElementChain();
                     }
                     }
@@ -2322,7 +2336,7 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 602;
+                this.state = 604;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 51, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
@@ -2348,39 +2362,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 604;
-            this.match(CypherParser.LPAREN);
             this.state = 606;
+            this.match(CypherParser.LPAREN);
+            this.state = 608;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0) || _la === 104 || _la === 105) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 105 || _la === 106) {
                 {
-                this.state = 605;
+                this.state = 607;
                 this.variable();
                 }
             }
 
-            this.state = 609;
+            this.state = 611;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 89) {
+            if (_la === 90) {
                 {
-                this.state = 608;
+                this.state = 610;
                 this.nodeLabels();
                 }
             }
 
-            this.state = 612;
+            this.state = 614;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 92 || _la === 97) {
+            if (_la === 93 || _la === 98) {
                 {
-                this.state = 611;
+                this.state = 613;
                 this.properties();
                 }
             }
 
-            this.state = 614;
+            this.state = 616;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2403,9 +2417,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 616;
+            this.state = 618;
             this.relationshipPattern();
-            this.state = 617;
+            this.state = 619;
             this.nodePattern();
             }
         }
@@ -2427,90 +2441,90 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 88, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 643;
+            this.state = 645;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 619;
+                this.state = 621;
                 this.match(CypherParser.LT);
-                this.state = 620;
-                this.match(CypherParser.MINUS);
                 this.state = 622;
+                this.match(CypherParser.MINUS);
+                this.state = 624;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 95) {
+                if (_la === 96) {
                     {
-                    this.state = 621;
+                    this.state = 623;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 624;
+                this.state = 626;
                 this.match(CypherParser.MINUS);
-                this.state = 625;
+                this.state = 627;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 626;
+                this.state = 628;
                 this.match(CypherParser.LT);
-                this.state = 627;
-                this.match(CypherParser.MINUS);
                 this.state = 629;
+                this.match(CypherParser.MINUS);
+                this.state = 631;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 95) {
+                if (_la === 96) {
                     {
-                    this.state = 628;
+                    this.state = 630;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 631;
+                this.state = 633;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 632;
-                this.match(CypherParser.MINUS);
                 this.state = 634;
+                this.match(CypherParser.MINUS);
+                this.state = 636;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 95) {
+                if (_la === 96) {
                     {
-                    this.state = 633;
+                    this.state = 635;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 636;
+                this.state = 638;
                 this.match(CypherParser.MINUS);
-                this.state = 637;
+                this.state = 639;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 638;
-                this.match(CypherParser.MINUS);
                 this.state = 640;
+                this.match(CypherParser.MINUS);
+                this.state = 642;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 95) {
+                if (_la === 96) {
                     {
-                    this.state = 639;
+                    this.state = 641;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 642;
+                this.state = 644;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -2536,49 +2550,49 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 645;
-            this.match(CypherParser.LBRACK);
             this.state = 647;
+            this.match(CypherParser.LBRACK);
+            this.state = 649;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0) || _la === 104 || _la === 105) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 105 || _la === 106) {
                 {
-                this.state = 646;
+                this.state = 648;
                 this.variable();
                 }
             }
 
-            this.state = 650;
+            this.state = 652;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 89) {
+            if (_la === 90) {
                 {
-                this.state = 649;
+                this.state = 651;
                 this.relationshipTypes();
                 }
             }
 
-            this.state = 653;
+            this.state = 655;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 72 || _la === 83) {
+            if (_la === 73 || _la === 84) {
                 {
-                this.state = 652;
+                this.state = 654;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 656;
+            this.state = 658;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 92 || _la === 97) {
+            if (_la === 93 || _la === 98) {
                 {
-                this.state = 655;
+                this.state = 657;
                 this.properties();
                 }
             }
 
-            this.state = 658;
+            this.state = 660;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -2599,20 +2613,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PropertiesContext(this.context, this.state);
         this.enterRule(localContext, 92, CypherParser.RULE_properties);
         try {
-            this.state = 662;
+            this.state = 664;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 660;
+                this.state = 662;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 661;
+                this.state = 663;
                 this.parameter();
                 }
                 break;
@@ -2640,33 +2654,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 664;
+            this.state = 666;
             this.match(CypherParser.COLON);
-            this.state = 665;
+            this.state = 667;
             this.relTypeName();
-            this.state = 673;
+            this.state = 675;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 91) {
+            while (_la === 92) {
                 {
                 {
-                this.state = 666;
-                this.match(CypherParser.PIPE);
                 this.state = 668;
+                this.match(CypherParser.PIPE);
+                this.state = 670;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 89) {
+                if (_la === 90) {
                     {
-                    this.state = 667;
+                    this.state = 669;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 670;
+                this.state = 672;
                 this.relTypeName();
                 }
                 }
-                this.state = 675;
+                this.state = 677;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2692,20 +2706,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 677;
+            this.state = 679;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 676;
+                this.state = 678;
                 this.nodeLabel();
                 }
                 }
-                this.state = 679;
+                this.state = 681;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 89);
+            } while (_la === 90);
             }
         }
         catch (re) {
@@ -2727,9 +2741,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 681;
+            this.state = 683;
             this.match(CypherParser.COLON);
-            this.state = 682;
+            this.state = 684;
             this.labelName();
             }
         }
@@ -2751,37 +2765,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 100, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 698;
+            this.state = 700;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 684;
-                this.match(CypherParser.STAR);
                 this.state = 686;
+                this.match(CypherParser.STAR);
+                this.state = 688;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 917505) !== 0)) {
+                if (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 917505) !== 0)) {
                     {
-                    this.state = 685;
+                    this.state = 687;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 692;
+                this.state = 694;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 72) {
+                if (_la === 73) {
                     {
-                    this.state = 688;
-                    this.match(CypherParser.DOTDOT);
                     this.state = 690;
+                    this.match(CypherParser.DOTDOT);
+                    this.state = 692;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 917505) !== 0)) {
+                    if (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 917505) !== 0)) {
                         {
-                        this.state = 689;
+                        this.state = 691;
                         this.rangeBound();
                         }
                     }
@@ -2794,14 +2808,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 694;
-                this.match(CypherParser.DOTDOT);
                 this.state = 696;
+                this.match(CypherParser.DOTDOT);
+                this.state = 698;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 917505) !== 0)) {
+                if (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 917505) !== 0)) {
                     {
-                    this.state = 695;
+                    this.state = 697;
                     this.rangeBound();
                     }
                 }
@@ -2832,17 +2846,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 701;
+            this.state = 703;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 82) {
+            if (_la === 83) {
                 {
-                this.state = 700;
+                this.state = 702;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 703;
+            this.state = 705;
             this.integerLiteral();
             }
         }
@@ -2865,7 +2879,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 705;
+            this.state = 707;
             this.schemaName();
             }
         }
@@ -2888,7 +2902,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 707;
+            this.state = 709;
             this.schemaName();
             }
         }
@@ -2912,22 +2926,22 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 709;
-            this.atom();
             this.state = 711;
+            this.atom();
+            this.state = 713;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 710;
+                this.state = 712;
                 this.propertyLookup();
                 }
                 }
-                this.state = 713;
+                this.state = 715;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 87);
+            } while (_la === 88);
             }
         }
         catch (re) {
@@ -2949,7 +2963,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 715;
+            this.state = 717;
             this.orExpression();
             }
         }
@@ -2973,21 +2987,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 717;
+            this.state = 719;
             this.xorExpression();
-            this.state = 722;
+            this.state = 724;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 43) {
                 {
                 {
-                this.state = 718;
+                this.state = 720;
                 this.match(CypherParser.OR);
-                this.state = 719;
+                this.state = 721;
                 this.xorExpression();
                 }
                 }
-                this.state = 724;
+                this.state = 726;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3013,21 +3027,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 725;
+            this.state = 727;
             this.andExpression();
-            this.state = 730;
+            this.state = 732;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 69) {
+            while (_la === 70) {
                 {
                 {
-                this.state = 726;
+                this.state = 728;
                 this.match(CypherParser.XOR);
-                this.state = 727;
+                this.state = 729;
                 this.andExpression();
                 }
                 }
-                this.state = 732;
+                this.state = 734;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3053,21 +3067,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 733;
+            this.state = 735;
             this.notExpression();
-            this.state = 738;
+            this.state = 740;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 734;
+                this.state = 736;
                 this.match(CypherParser.AND);
-                this.state = 735;
+                this.state = 737;
                 this.notExpression();
                 }
                 }
-                this.state = 740;
+                this.state = 742;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3093,21 +3107,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 744;
+            this.state = 746;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 38) {
                 {
                 {
-                this.state = 741;
+                this.state = 743;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 746;
+                this.state = 748;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 747;
+            this.state = 749;
             this.comparisonExpression();
             }
         }
@@ -3131,21 +3145,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 749;
+            this.state = 751;
             this.predicateExpression();
-            this.state = 755;
+            this.state = 757;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 63) !== 0)) {
+            while (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 63) !== 0)) {
                 {
                 {
-                this.state = 750;
+                this.state = 752;
                 this.comparisonOperator();
-                this.state = 751;
+                this.state = 753;
                 this.predicateExpression();
                 }
                 }
-                this.state = 757;
+                this.state = 759;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3171,9 +3185,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 758;
+            this.state = 760;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 75)) & ~0x1F) === 0 && ((1 << (_la - 75)) & 63) !== 0))) {
+            if(!(((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3202,19 +3216,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 760;
+            this.state = 762;
             this.addOrSubtractExpression();
-            this.state = 764;
+            this.state = 766;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2701135872) !== 0) || ((((_la - 52)) & ~0x1F) === 0 && ((1 << (_la - 52)) & 4718593) !== 0)) {
+            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2701135872) !== 0) || ((((_la - 52)) & ~0x1F) === 0 && ((1 << (_la - 52)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 761;
+                this.state = 763;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 766;
+                this.state = 768;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3238,18 +3252,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 126, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 801;
+            this.state = 803;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 85, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 767;
-                this.match(CypherParser.STARTS);
-                this.state = 768;
-                this.match(CypherParser.WITH);
                 this.state = 769;
+                this.match(CypherParser.STARTS);
+                this.state = 770;
+                this.match(CypherParser.WITH);
+                this.state = 771;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3257,11 +3271,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 770;
-                this.match(CypherParser.ENDS);
-                this.state = 771;
-                this.match(CypherParser.WITH);
                 this.state = 772;
+                this.match(CypherParser.ENDS);
+                this.state = 773;
+                this.match(CypherParser.WITH);
+                this.state = 774;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3269,9 +3283,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 773;
+                this.state = 775;
                 this.match(CypherParser.CONTAINS);
-                this.state = 774;
+                this.state = 776;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3279,9 +3293,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 775;
+                this.state = 777;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 776;
+                this.state = 778;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3289,9 +3303,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 777;
+                this.state = 779;
                 this.match(CypherParser.IN);
-                this.state = 778;
+                this.state = 780;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3299,9 +3313,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 779;
+                this.state = 781;
                 this.match(CypherParser.IS);
-                this.state = 780;
+                this.state = 782;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3309,11 +3323,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 781;
-                this.match(CypherParser.IS);
-                this.state = 782;
-                this.match(CypherParser.NOT);
                 this.state = 783;
+                this.match(CypherParser.IS);
+                this.state = 784;
+                this.match(CypherParser.NOT);
+                this.state = 785;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3321,26 +3335,26 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 790;
+                this.state = 792;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 784;
-                    this.match(CypherParser.IS);
                     this.state = 786;
+                    this.match(CypherParser.IS);
+                    this.state = 788;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 38) {
                         {
-                        this.state = 785;
+                        this.state = 787;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 788;
+                    this.state = 790;
                     _la = this.tokenStream.LA(1);
-                    if(!(_la === 56 || _la === 71)) {
+                    if(!(_la === 56 || _la === 72)) {
                     this.errorHandler.recoverInline(this);
                     }
                     else {
@@ -3351,14 +3365,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 789;
+                    this.state = 791;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 792;
+                this.state = 794;
                 this.valueTypeExpression();
                 }
                 break;
@@ -3366,29 +3380,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 793;
-                this.match(CypherParser.IS);
                 this.state = 795;
+                this.match(CypherParser.IS);
+                this.state = 797;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 38) {
                     {
-                    this.state = 794;
+                    this.state = 796;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 798;
+                this.state = 800;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 84, this.context) ) {
                 case 1:
                     {
-                    this.state = 797;
+                    this.state = 799;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 800;
+                this.state = 802;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -3414,23 +3428,23 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 803;
+            this.state = 805;
             this.valueTypeAlternative();
-            this.state = 808;
+            this.state = 810;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 86, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 804;
+                    this.state = 806;
                     this.match(CypherParser.PIPE);
-                    this.state = 805;
+                    this.state = 807;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 810;
+                this.state = 812;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 86, this.context);
             }
@@ -3457,7 +3471,7 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 812;
+            this.state = 814;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -3465,7 +3479,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 811;
+                    this.state = 813;
                     this.valueTypeWord();
                     }
                     }
@@ -3473,46 +3487,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 814;
+                this.state = 816;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 87, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 820;
+            this.state = 822;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 88, this.context) ) {
             case 1:
                 {
-                this.state = 816;
-                this.match(CypherParser.WITH);
-                this.state = 817;
-                this.valueTypeWord();
                 this.state = 818;
+                this.match(CypherParser.WITH);
+                this.state = 819;
+                this.valueTypeWord();
+                this.state = 820;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 826;
+            this.state = 828;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
             case 1:
                 {
-                this.state = 822;
-                this.match(CypherParser.LT);
-                this.state = 823;
-                this.valueTypeExpression();
                 this.state = 824;
+                this.match(CypherParser.LT);
+                this.state = 825;
+                this.valueTypeExpression();
+                this.state = 826;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 830;
+            this.state = 832;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 38) {
                 {
-                this.state = 828;
+                this.state = 830;
                 this.match(CypherParser.NOT);
-                this.state = 829;
+                this.state = 831;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -3536,7 +3550,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ValueTypeWordContext(this.context, this.state);
         this.enterRule(localContext, 132, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 834;
+            this.state = 836;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -3565,20 +3579,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.OFFSET:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 832;
+                this.state = 834;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 833;
+                this.state = 835;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3606,21 +3621,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 836;
+            this.state = 838;
             this.multiplyDivideModuloExpression();
-            this.state = 842;
+            this.state = 844;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 81 || _la === 82) {
+            while (_la === 82 || _la === 83) {
                 {
                 {
-                this.state = 837;
+                this.state = 839;
                 this.addOrSubtractOperator();
-                this.state = 838;
+                this.state = 840;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 844;
+                this.state = 846;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3646,9 +3661,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 845;
+            this.state = 847;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 81 || _la === 82)) {
+            if(!(_la === 82 || _la === 83)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3677,21 +3692,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 847;
+            this.state = 849;
             this.powerOfExpression();
-            this.state = 853;
+            this.state = 855;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 7) !== 0)) {
+            while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 7) !== 0)) {
                 {
                 {
-                this.state = 848;
+                this.state = 850;
                 this.multiplyDivideModuloOperator();
-                this.state = 849;
+                this.state = 851;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 855;
+                this.state = 857;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3717,9 +3732,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 856;
+            this.state = 858;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 7) !== 0))) {
+            if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3748,21 +3763,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 858;
+            this.state = 860;
             this.unaryAddOrSubtractExpression();
-            this.state = 863;
+            this.state = 865;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 86) {
+            while (_la === 87) {
                 {
                 {
-                this.state = 859;
+                this.state = 861;
                 this.match(CypherParser.CARET);
-                this.state = 860;
+                this.state = 862;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 865;
+                this.state = 867;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3788,15 +3803,15 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 869;
+            this.state = 871;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 81 || _la === 82) {
+            while (_la === 82 || _la === 83) {
                 {
                 {
-                this.state = 866;
+                this.state = 868;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 81 || _la === 82)) {
+                if(!(_la === 82 || _la === 83)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -3805,11 +3820,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 871;
+                this.state = 873;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 872;
+            this.state = 874;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -3833,25 +3848,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 874;
+            this.state = 876;
             this.atom();
-            this.state = 879;
+            this.state = 881;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 87 || _la === 95) {
+            while (_la === 88 || _la === 96) {
                 {
-                this.state = 877;
+                this.state = 879;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 875;
+                    this.state = 877;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 876;
+                    this.state = 878;
                     this.propertyLookup();
                     }
                     break;
@@ -3859,16 +3874,16 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 881;
+                this.state = 883;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 883;
+            this.state = 885;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 89) {
+            if (_la === 90) {
                 {
-                this.state = 882;
+                this.state = 884;
                 this.nodeLabels();
                 }
             }
@@ -3893,18 +3908,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 148, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 898;
+            this.state = 900;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 101, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 885;
-                this.match(CypherParser.LBRACK);
-                this.state = 886;
-                this.expression();
                 this.state = 887;
+                this.match(CypherParser.LBRACK);
+                this.state = 888;
+                this.expression();
+                this.state = 889;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3912,31 +3927,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 889;
-                this.match(CypherParser.LBRACK);
                 this.state = 891;
+                this.match(CypherParser.LBRACK);
+                this.state = 893;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
+                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
                     {
-                    this.state = 890;
+                    this.state = 892;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 893;
-                this.match(CypherParser.DOTDOT);
                 this.state = 895;
+                this.match(CypherParser.DOTDOT);
+                this.state = 897;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
+                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
                     {
-                    this.state = 894;
+                    this.state = 896;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 897;
+                this.state = 899;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3961,9 +3976,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 900;
+            this.state = 902;
             this.match(CypherParser.DOT);
-            this.state = 901;
+            this.state = 903;
             this.propertyKeyName();
             }
         }
@@ -3984,111 +3999,111 @@ export class CypherParser extends antlr.Parser {
         let localContext = new AtomContext(this.context, this.state);
         this.enterRule(localContext, 152, CypherParser.RULE_atom);
         try {
-            this.state = 918;
+            this.state = 920;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 903;
+                this.state = 905;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 904;
+                this.state = 906;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 905;
+                this.state = 907;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 906;
+                this.state = 908;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 907;
+                this.state = 909;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 908;
+                this.state = 910;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 909;
+                this.state = 911;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 910;
+                this.state = 912;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 911;
+                this.state = 913;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 912;
+                this.state = 914;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 913;
+                this.state = 915;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 914;
+                this.state = 916;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 915;
+                this.state = 917;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 916;
+                this.state = 918;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 917;
+                this.state = 919;
                 this.variable();
                 }
                 break;
@@ -4113,13 +4128,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 920;
-            this.match(CypherParser.COUNT);
-            this.state = 921;
-            this.match(CypherParser.LPAREN);
             this.state = 922;
-            this.match(CypherParser.STAR);
+            this.match(CypherParser.COUNT);
             this.state = 923;
+            this.match(CypherParser.LPAREN);
+            this.state = 924;
+            this.match(CypherParser.STAR);
+            this.state = 925;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4143,45 +4158,45 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 925;
-            this.match(CypherParser.CASE);
             this.state = 927;
+            this.match(CypherParser.CASE);
+            this.state = 929;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
                 {
-                this.state = 926;
+                this.state = 928;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 930;
+            this.state = 932;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 929;
+                this.state = 931;
                 this.caseAlternative();
                 }
                 }
-                this.state = 932;
+                this.state = 934;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 66);
-            this.state = 936;
+            } while (_la === 67);
+            this.state = 938;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 934;
+                this.state = 936;
                 this.match(CypherParser.ELSE);
-                this.state = 935;
+                this.state = 937;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 938;
+            this.state = 940;
             this.match(CypherParser.END);
             }
         }
@@ -4201,17 +4216,142 @@ export class CypherParser extends antlr.Parser {
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
         this.enterRule(localContext, 158, CypherParser.RULE_caseAlternative);
+        let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 940;
-            this.match(CypherParser.WHEN);
-            this.state = 941;
-            this.expression();
             this.state = 942;
-            this.match(CypherParser.THEN);
+            this.match(CypherParser.WHEN);
             this.state = 943;
+            this.caseWhenOperand();
+            this.state = 948;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (_la === 89) {
+                {
+                {
+                this.state = 944;
+                this.match(CypherParser.COMMA);
+                this.state = 945;
+                this.caseWhenOperand();
+                }
+                }
+                this.state = 950;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            this.state = 951;
+            this.match(CypherParser.THEN);
+            this.state = 952;
             this.expression();
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public caseWhenOperand(): CaseWhenOperandContext {
+        let localContext = new CaseWhenOperandContext(this.context, this.state);
+        this.enterRule(localContext, 160, CypherParser.RULE_caseWhenOperand);
+        try {
+            this.state = 959;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.NEQ:
+            case CypherParser.LTE:
+            case CypherParser.GTE:
+            case CypherParser.EQ:
+            case CypherParser.LT:
+            case CypherParser.GT:
+                localContext = new CaseComparisonOperandContext(localContext);
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 954;
+                this.comparisonOperator();
+                this.state = 955;
+                this.expression();
+                }
+                break;
+            case CypherParser.CONTAINS:
+            case CypherParser.ENDS:
+            case CypherParser.IN:
+            case CypherParser.IS:
+            case CypherParser.STARTS:
+            case CypherParser.COLONCOLON:
+            case CypherParser.REGEX_MATCH:
+                localContext = new CaseSuffixOperandContext(localContext);
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 957;
+                this.predicateSuffix();
+                }
+                break;
+            case CypherParser.ALL:
+            case CypherParser.ANY:
+            case CypherParser.ASSERT:
+            case CypherParser.ASCENDING:
+            case CypherParser.CASE:
+            case CypherParser.CONSTRAINT:
+            case CypherParser.COUNT:
+            case CypherParser.COLLECT:
+            case CypherParser.DESCENDING:
+            case CypherParser.DROP:
+            case CypherParser.EXISTS:
+            case CypherParser.FALSE:
+            case CypherParser.FOR:
+            case CypherParser.IF:
+            case CypherParser.INDEX:
+            case CypherParser.KEY:
+            case CypherParser.NODE:
+            case CypherParser.NONE:
+            case CypherParser.NOT:
+            case CypherParser.NULL:
+            case CypherParser.OF:
+            case CypherParser.REDUCE:
+            case CypherParser.REQUIRE:
+            case CypherParser.SINGLE:
+            case CypherParser.TIMESTAMP:
+            case CypherParser.TRUE:
+            case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
+            case CypherParser.OFFSET:
+            case CypherParser.UNIQUE:
+            case CypherParser.USING:
+            case CypherParser.PLUS:
+            case CypherParser.MINUS:
+            case CypherParser.DOLLAR:
+            case CypherParser.LPAREN:
+            case CypherParser.LBRACK:
+            case CypherParser.LBRACE:
+            case CypherParser.HexInteger:
+            case CypherParser.OctalInteger:
+            case CypherParser.DecimalInteger:
+            case CypherParser.FloatLiteral:
+            case CypherParser.StringLiteral:
+            case CypherParser.EscapedSymbolicName:
+            case CypherParser.UnescapedSymbolicName:
+                localContext = new CasePlainOperandContext(localContext);
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 958;
+                this.expression();
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
             }
         }
         catch (re) {
@@ -4229,28 +4369,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 162, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 945;
+            this.state = 961;
             this.match(CypherParser.LBRACK);
-            this.state = 946;
+            this.state = 962;
             this.filterExpression();
-            this.state = 949;
+            this.state = 965;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 91) {
+            if (_la === 92) {
                 {
-                this.state = 947;
+                this.state = 963;
                 this.match(CypherParser.PIPE);
-                this.state = 948;
+                this.state = 964;
                 this.expression();
                 }
             }
 
-            this.state = 951;
+            this.state = 967;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4269,44 +4409,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 164, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 953;
+            this.state = 969;
             this.match(CypherParser.LBRACK);
-            this.state = 957;
+            this.state = 973;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0) || _la === 104 || _la === 105) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 105 || _la === 106) {
                 {
-                this.state = 954;
+                this.state = 970;
                 this.variable();
-                this.state = 955;
+                this.state = 971;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 959;
+            this.state = 975;
             this.relationshipsPattern();
-            this.state = 962;
+            this.state = 978;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 67) {
+            if (_la === 68) {
                 {
-                this.state = 960;
+                this.state = 976;
                 this.match(CypherParser.WHERE);
-                this.state = 961;
+                this.state = 977;
                 this.expression();
                 }
             }
 
-            this.state = 964;
+            this.state = 980;
             this.match(CypherParser.PIPE);
-            this.state = 965;
+            this.state = 981;
             this.expression();
-            this.state = 966;
+            this.state = 982;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4325,17 +4465,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 166, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 968;
+            this.state = 984;
             this.quantifier();
-            this.state = 969;
+            this.state = 985;
             this.match(CypherParser.LPAREN);
-            this.state = 970;
+            this.state = 986;
             this.filterExpression();
-            this.state = 971;
+            this.state = 987;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4354,12 +4494,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 168, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 973;
+            this.state = 989;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 37 || _la === 50)) {
             this.errorHandler.recoverInline(this);
@@ -4385,25 +4525,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 170, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 975;
+            this.state = 991;
             this.variable();
-            this.state = 976;
+            this.state = 992;
             this.match(CypherParser.IN);
-            this.state = 977;
+            this.state = 993;
             this.expression();
-            this.state = 980;
+            this.state = 996;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 67) {
+            if (_la === 68) {
                 {
-                this.state = 978;
+                this.state = 994;
                 this.match(CypherParser.WHERE);
-                this.state = 979;
+                this.state = 995;
                 this.expression();
                 }
             }
@@ -4425,33 +4565,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 172, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 982;
+            this.state = 998;
             this.match(CypherParser.REDUCE);
-            this.state = 983;
+            this.state = 999;
             this.match(CypherParser.LPAREN);
-            this.state = 984;
+            this.state = 1000;
             localContext._accumulator = this.variable();
-            this.state = 985;
+            this.state = 1001;
             this.match(CypherParser.EQ);
-            this.state = 986;
+            this.state = 1002;
             localContext._initial = this.expression();
-            this.state = 987;
+            this.state = 1003;
             this.match(CypherParser.COMMA);
-            this.state = 988;
+            this.state = 1004;
             this.variable();
-            this.state = 989;
+            this.state = 1005;
             this.match(CypherParser.IN);
-            this.state = 990;
+            this.state = 1006;
             localContext._source = this.expression();
-            this.state = 991;
+            this.state = 1007;
             this.match(CypherParser.PIPE);
-            this.state = 992;
+            this.state = 1008;
             localContext._step = this.expression();
-            this.state = 993;
+            this.state = 1009;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4470,12 +4610,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 174, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 995;
+            this.state = 1011;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4484,27 +4624,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 996;
+            this.state = 1012;
             this.match(CypherParser.LBRACE);
-            this.state = 1002;
+            this.state = 1018;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 111, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 113, this.context) ) {
             case 1:
                 {
-                this.state = 997;
+                this.state = 1013;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 998;
+                this.state = 1014;
                 this.pattern();
-                this.state = 1000;
+                this.state = 1016;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 67) {
+                if (_la === 68) {
                     {
-                    this.state = 999;
+                    this.state = 1015;
                     this.where();
                     }
                 }
@@ -4512,7 +4652,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1004;
+            this.state = 1020;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4531,15 +4671,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 176, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1006;
+            this.state = 1022;
             this.match(CypherParser.LPAREN);
-            this.state = 1007;
+            this.state = 1023;
             this.expression();
-            this.state = 1008;
+            this.state = 1024;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4558,21 +4698,21 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 178, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1010;
+            this.state = 1026;
             this.functionName();
-            this.state = 1011;
+            this.state = 1027;
             this.match(CypherParser.LPAREN);
-            this.state = 1013;
+            this.state = 1029;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 112, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
             case 1:
                 {
-                this.state = 1012;
+                this.state = 1028;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 58)) & ~0x1F) === 0 && ((1 << (_la - 58)) & 7) !== 0))) {
@@ -4585,21 +4725,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1016;
+            this.state = 1032;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 113, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
             case 1:
                 {
-                this.state = 1015;
+                this.state = 1031;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1018;
+            this.state = 1034;
             this.match(CypherParser.FROM);
-            this.state = 1019;
+            this.state = 1035;
             localContext._source = this.expression();
-            this.state = 1020;
+            this.state = 1036;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4618,52 +4758,52 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 180, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1022;
+            this.state = 1038;
             this.functionName();
-            this.state = 1023;
+            this.state = 1039;
             this.match(CypherParser.LPAREN);
-            this.state = 1025;
+            this.state = 1041;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 1024;
+                this.state = 1040;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 1035;
+            this.state = 1051;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
                 {
-                this.state = 1027;
+                this.state = 1043;
                 this.expression();
-                this.state = 1032;
+                this.state = 1048;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 88) {
+                while (_la === 89) {
                     {
                     {
-                    this.state = 1028;
+                    this.state = 1044;
                     this.match(CypherParser.COMMA);
-                    this.state = 1029;
+                    this.state = 1045;
                     this.expression();
                     }
                     }
-                    this.state = 1034;
+                    this.state = 1050;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1037;
+            this.state = 1053;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4682,13 +4822,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 182, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1039;
+            this.state = 1055;
             this.namespace();
-            this.state = 1040;
+            this.state = 1056;
             this.symbolicName();
             }
         }
@@ -4707,28 +4847,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 184, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1047;
+            this.state = 1063;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 117, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 119, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1042;
+                    this.state = 1058;
                     this.symbolicName();
-                    this.state = 1043;
+                    this.state = 1059;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1049;
+                this.state = 1065;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 117, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 119, this.context);
             }
             }
         }
@@ -4747,42 +4887,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 186, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1050;
+            this.state = 1066;
             this.variable();
-            this.state = 1051;
+            this.state = 1067;
             this.match(CypherParser.LBRACE);
-            this.state = 1060;
+            this.state = 1076;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 8388735) !== 0) || _la === 104 || _la === 105) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16777471) !== 0) || _la === 105 || _la === 106) {
                 {
-                this.state = 1052;
+                this.state = 1068;
                 this.mapProjectionItem();
-                this.state = 1057;
+                this.state = 1073;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 88) {
+                while (_la === 89) {
                     {
                     {
-                    this.state = 1053;
+                    this.state = 1069;
                     this.match(CypherParser.COMMA);
-                    this.state = 1054;
+                    this.state = 1070;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1059;
+                    this.state = 1075;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1062;
+            this.state = 1078;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4801,20 +4941,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 188, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1073;
+            this.state = 1089;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 120, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 122, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1064;
+                this.state = 1080;
                 this.propertyKeyName();
-                this.state = 1065;
+                this.state = 1081;
                 this.match(CypherParser.COLON);
-                this.state = 1066;
+                this.state = 1082;
                 this.expression();
                 }
                 break;
@@ -4822,9 +4962,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1068;
+                this.state = 1084;
                 this.match(CypherParser.DOT);
-                this.state = 1069;
+                this.state = 1085;
                 this.propertyKeyName();
                 }
                 break;
@@ -4832,9 +4972,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1070;
+                this.state = 1086;
                 this.match(CypherParser.DOT);
-                this.state = 1071;
+                this.state = 1087;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4842,7 +4982,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1072;
+                this.state = 1088;
                 this.variable();
                 }
                 break;
@@ -4863,13 +5003,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 190, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1075;
+            this.state = 1091;
             this.match(CypherParser.DOLLAR);
-            this.state = 1078;
+            this.state = 1094;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4898,18 +5038,19 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.OFFSET:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1076;
+                this.state = 1092;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1077;
+                this.state = 1093;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -4933,23 +5074,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_literal);
+        this.enterRule(localContext, 192, CypherParser.RULE_literal);
         try {
-            this.state = 1086;
+            this.state = 1102;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1080;
+                this.state = 1096;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1081;
+                this.state = 1097;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4959,28 +5100,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1082;
+                this.state = 1098;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1083;
+                this.state = 1099;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1084;
+                this.state = 1100;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1085;
+                this.state = 1101;
                 this.mapLiteral();
                 }
                 break;
@@ -5003,12 +5144,12 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 194, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1088;
+            this.state = 1104;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 55)) {
             this.errorHandler.recoverInline(this);
@@ -5034,9 +5175,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 196, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1092;
+            this.state = 1108;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -5044,14 +5185,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1090;
+                this.state = 1106;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1091;
+                this.state = 1107;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -5074,14 +5215,14 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 198, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1094;
+            this.state = 1110;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 99)) & ~0x1F) === 0 && ((1 << (_la - 99)) & 7) !== 0))) {
+            if(!(((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5105,40 +5246,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 200, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1096;
+            this.state = 1112;
             this.match(CypherParser.LBRACK);
-            this.state = 1105;
+            this.state = 1121;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737954335) !== 0) || ((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
                 {
-                this.state = 1097;
+                this.state = 1113;
                 this.expression();
-                this.state = 1102;
+                this.state = 1118;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 88) {
+                while (_la === 89) {
                     {
                     {
-                    this.state = 1098;
+                    this.state = 1114;
                     this.match(CypherParser.COMMA);
-                    this.state = 1099;
+                    this.state = 1115;
                     this.expression();
                     }
                     }
-                    this.state = 1104;
+                    this.state = 1120;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1107;
+            this.state = 1123;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5157,48 +5298,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 202, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1109;
+            this.state = 1125;
             this.match(CypherParser.LBRACE);
-            this.state = 1123;
+            this.state = 1139;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 127) !== 0) || _la === 104 || _la === 105) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 255) !== 0) || _la === 105 || _la === 106) {
                 {
-                this.state = 1110;
+                this.state = 1126;
                 this.propertyKeyName();
-                this.state = 1111;
+                this.state = 1127;
                 this.match(CypherParser.COLON);
-                this.state = 1112;
+                this.state = 1128;
                 this.expression();
-                this.state = 1120;
+                this.state = 1136;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 88) {
+                while (_la === 89) {
                     {
                     {
-                    this.state = 1113;
+                    this.state = 1129;
                     this.match(CypherParser.COMMA);
-                    this.state = 1114;
+                    this.state = 1130;
                     this.propertyKeyName();
-                    this.state = 1115;
+                    this.state = 1131;
                     this.match(CypherParser.COLON);
-                    this.state = 1116;
+                    this.state = 1132;
                     this.expression();
                     }
                     }
-                    this.state = 1122;
+                    this.state = 1138;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1125;
+            this.state = 1141;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5217,11 +5358,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 204, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1127;
+            this.state = 1143;
             this.schemaName();
             }
         }
@@ -5240,43 +5381,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 206, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1134;
+            this.state = 1150;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 130, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1129;
+                this.state = 1145;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1130;
+                this.state = 1146;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1131;
+                this.state = 1147;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1132;
+                this.state = 1148;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1133;
+                this.state = 1149;
                 this.dropIndex();
                 }
                 break;
@@ -5297,36 +5438,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 208, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1136;
+            this.state = 1152;
             this.match(CypherParser.CREATE);
-            this.state = 1137;
+            this.state = 1153;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1139;
+            this.state = 1155;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 129, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 131, this.context) ) {
             case 1:
                 {
-                this.state = 1138;
+                this.state = 1154;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1142;
+            this.state = 1158;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1141;
+                this.state = 1157;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1144;
+            this.state = 1160;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 41)) {
             this.errorHandler.recoverInline(this);
@@ -5335,15 +5476,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1145;
+            this.state = 1161;
             this.match(CypherParser.LPAREN);
-            this.state = 1146;
+            this.state = 1162;
             this.variable();
-            this.state = 1147;
+            this.state = 1163;
             this.nodeLabel();
-            this.state = 1148;
+            this.state = 1164;
             this.match(CypherParser.RPAREN);
-            this.state = 1149;
+            this.state = 1165;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 47)) {
             this.errorHandler.recoverInline(this);
@@ -5352,14 +5493,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1150;
+            this.state = 1166;
             this.constraintRequirement();
-            this.state = 1152;
+            this.state = 1168;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 67) {
+            if (_la === 68) {
                 {
-                this.state = 1151;
+                this.state = 1167;
                 this.where();
                 }
             }
@@ -5381,21 +5522,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 210, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1182;
+            this.state = 1198;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 134, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1154;
+                this.state = 1170;
                 this.propertyReference();
-                this.state = 1155;
+                this.state = 1171;
                 this.match(CypherParser.IS);
-                this.state = 1156;
+                this.state = 1172;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -5403,11 +5544,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1158;
+                this.state = 1174;
                 this.propertyReferenceList();
-                this.state = 1159;
+                this.state = 1175;
                 this.match(CypherParser.IS);
-                this.state = 1160;
+                this.state = 1176;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -5415,13 +5556,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1162;
+                this.state = 1178;
                 this.propertyReference();
-                this.state = 1163;
+                this.state = 1179;
                 this.match(CypherParser.IS);
-                this.state = 1164;
+                this.state = 1180;
                 this.match(CypherParser.NOT);
-                this.state = 1165;
+                this.state = 1181;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5429,13 +5570,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1167;
+                this.state = 1183;
                 this.propertyReference();
-                this.state = 1168;
+                this.state = 1184;
                 this.match(CypherParser.IS);
-                this.state = 1169;
+                this.state = 1185;
                 this.match(CypherParser.NODE);
-                this.state = 1170;
+                this.state = 1186;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -5443,13 +5584,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1172;
+                this.state = 1188;
                 this.propertyReferenceList();
-                this.state = 1173;
+                this.state = 1189;
                 this.match(CypherParser.IS);
-                this.state = 1174;
+                this.state = 1190;
                 this.match(CypherParser.NODE);
-                this.state = 1175;
+                this.state = 1191;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -5457,20 +5598,20 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1177;
+                this.state = 1193;
                 this.propertyReference();
-                this.state = 1178;
+                this.state = 1194;
                 this.match(CypherParser.IS);
-                this.state = 1179;
+                this.state = 1195;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 56 || _la === 71)) {
+                if(!(_la === 56 || _la === 72)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1180;
+                this.state = 1196;
                 this.typeName();
                 }
                 break;
@@ -5491,15 +5632,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 212, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1184;
+            this.state = 1200;
             this.variable();
-            this.state = 1185;
+            this.state = 1201;
             this.match(CypherParser.DOT);
-            this.state = 1186;
+            this.state = 1202;
             this.propertyKeyName();
             }
         }
@@ -5518,32 +5659,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 214, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1188;
+            this.state = 1204;
             this.match(CypherParser.LPAREN);
-            this.state = 1189;
+            this.state = 1205;
             this.propertyReference();
-            this.state = 1194;
+            this.state = 1210;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 88) {
+            while (_la === 89) {
                 {
                 {
-                this.state = 1190;
+                this.state = 1206;
                 this.match(CypherParser.COMMA);
-                this.state = 1191;
+                this.state = 1207;
                 this.propertyReference();
                 }
                 }
-                this.state = 1196;
+                this.state = 1212;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1197;
+            this.state = 1213;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5562,37 +5703,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 216, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1199;
+            this.state = 1215;
             this.symbolicName();
-            this.state = 1204;
+            this.state = 1220;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 79) {
+            if (_la === 80) {
                 {
-                this.state = 1200;
+                this.state = 1216;
                 this.match(CypherParser.LT);
-                this.state = 1201;
+                this.state = 1217;
                 this.typeName();
-                this.state = 1202;
+                this.state = 1218;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1209;
+            this.state = 1225;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 93) {
+            if (_la === 94) {
                 {
-                this.state = 1206;
+                this.state = 1222;
                 this.match(CypherParser.LPAREN);
-                this.state = 1207;
+                this.state = 1223;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1208;
+                this.state = 1224;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -5614,23 +5755,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 218, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1211;
+            this.state = 1227;
             this.match(CypherParser.DROP);
-            this.state = 1212;
+            this.state = 1228;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1213;
+            this.state = 1229;
             this.symbolicName();
-            this.state = 1215;
+            this.state = 1231;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1214;
+                this.state = 1230;
                 this.ifExists();
                 }
             }
@@ -5652,53 +5793,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 220, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1217;
+            this.state = 1233;
             this.match(CypherParser.CREATE);
-            this.state = 1219;
+            this.state = 1235;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 63) {
+            if (_la === 64) {
                 {
-                this.state = 1218;
+                this.state = 1234;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1221;
+            this.state = 1237;
             this.match(CypherParser.INDEX);
-            this.state = 1223;
+            this.state = 1239;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 138, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 140, this.context) ) {
             case 1:
                 {
-                this.state = 1222;
+                this.state = 1238;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1226;
+            this.state = 1242;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1225;
+                this.state = 1241;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1228;
+            this.state = 1244;
             this.indexTarget();
-            this.state = 1230;
+            this.state = 1246;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 67) {
+            if (_la === 68) {
                 {
-                this.state = 1229;
+                this.state = 1245;
                 this.where();
                 }
             }
@@ -5720,84 +5861,42 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 222, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1265;
+            this.state = 1281;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1232;
+                this.state = 1248;
                 this.match(CypherParser.FOR);
-                this.state = 1233;
-                this.match(CypherParser.LPAREN);
-                this.state = 1234;
-                this.variable();
-                this.state = 1235;
-                this.nodeLabel();
-                this.state = 1236;
-                this.match(CypherParser.RPAREN);
-                this.state = 1237;
-                this.match(CypherParser.ON);
-                this.state = 1238;
-                this.match(CypherParser.LPAREN);
-                this.state = 1239;
-                this.propertyReference();
-                this.state = 1244;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                while (_la === 88) {
-                    {
-                    {
-                    this.state = 1240;
-                    this.match(CypherParser.COMMA);
-                    this.state = 1241;
-                    this.propertyReference();
-                    }
-                    }
-                    this.state = 1246;
-                    this.errorHandler.sync(this);
-                    _la = this.tokenStream.LA(1);
-                }
-                this.state = 1247;
-                this.match(CypherParser.RPAREN);
-                }
-                break;
-            case CypherParser.ON:
-                localContext = new IndexOnLabelContext(localContext);
-                this.enterOuterAlt(localContext, 2);
-                {
                 this.state = 1249;
-                this.match(CypherParser.ON);
+                this.match(CypherParser.LPAREN);
+                this.state = 1250;
+                this.variable();
                 this.state = 1251;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 89) {
-                    {
-                    this.state = 1250;
-                    this.match(CypherParser.COLON);
-                    }
-                }
-
+                this.nodeLabel();
+                this.state = 1252;
+                this.match(CypherParser.RPAREN);
                 this.state = 1253;
-                this.labelName();
+                this.match(CypherParser.ON);
                 this.state = 1254;
                 this.match(CypherParser.LPAREN);
                 this.state = 1255;
-                this.propertyKeyName();
+                this.propertyReference();
                 this.state = 1260;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 88) {
+                while (_la === 89) {
                     {
                     {
                     this.state = 1256;
                     this.match(CypherParser.COMMA);
                     this.state = 1257;
-                    this.propertyKeyName();
+                    this.propertyReference();
                     }
                     }
                     this.state = 1262;
@@ -5805,6 +5904,48 @@ export class CypherParser extends antlr.Parser {
                     _la = this.tokenStream.LA(1);
                 }
                 this.state = 1263;
+                this.match(CypherParser.RPAREN);
+                }
+                break;
+            case CypherParser.ON:
+                localContext = new IndexOnLabelContext(localContext);
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 1265;
+                this.match(CypherParser.ON);
+                this.state = 1267;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 90) {
+                    {
+                    this.state = 1266;
+                    this.match(CypherParser.COLON);
+                    }
+                }
+
+                this.state = 1269;
+                this.labelName();
+                this.state = 1270;
+                this.match(CypherParser.LPAREN);
+                this.state = 1271;
+                this.propertyKeyName();
+                this.state = 1276;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 89) {
+                    {
+                    {
+                    this.state = 1272;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1273;
+                    this.propertyKeyName();
+                    }
+                    }
+                    this.state = 1278;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                this.state = 1279;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -5827,67 +5968,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 224, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1267;
+            this.state = 1283;
             this.match(CypherParser.CREATE);
-            this.state = 1268;
+            this.state = 1284;
             localContext._searchKind = this.symbolicName();
-            this.state = 1269;
+            this.state = 1285;
             this.match(CypherParser.INDEX);
-            this.state = 1271;
+            this.state = 1287;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 145, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 147, this.context) ) {
             case 1:
                 {
-                this.state = 1270;
+                this.state = 1286;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1274;
+            this.state = 1290;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1273;
+                this.state = 1289;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1276;
+            this.state = 1292;
             this.match(CypherParser.FOR);
-            this.state = 1277;
+            this.state = 1293;
             this.match(CypherParser.LPAREN);
-            this.state = 1278;
+            this.state = 1294;
             this.variable();
-            this.state = 1279;
+            this.state = 1295;
             this.nodeLabel();
-            this.state = 1280;
+            this.state = 1296;
             this.match(CypherParser.RPAREN);
-            this.state = 1281;
+            this.state = 1297;
             this.match(CypherParser.ON);
-            this.state = 1283;
+            this.state = 1299;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0) || _la === 104 || _la === 105) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 105 || _la === 106) {
                 {
-                this.state = 1282;
+                this.state = 1298;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1285;
+            this.state = 1301;
             this.searchIndexProperties();
-            this.state = 1287;
+            this.state = 1303;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0) || _la === 104 || _la === 105) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 105 || _la === 106) {
                 {
-                this.state = 1286;
+                this.state = 1302;
                 this.indexOptions();
                 }
             }
@@ -5909,63 +6050,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 226, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1311;
+            this.state = 1327;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1289;
+                this.state = 1305;
                 this.match(CypherParser.LPAREN);
-                this.state = 1290;
+                this.state = 1306;
                 this.propertyReference();
-                this.state = 1295;
+                this.state = 1311;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 88) {
+                while (_la === 89) {
                     {
                     {
-                    this.state = 1291;
+                    this.state = 1307;
                     this.match(CypherParser.COMMA);
-                    this.state = 1292;
+                    this.state = 1308;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1297;
+                    this.state = 1313;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1298;
+                this.state = 1314;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1300;
+                this.state = 1316;
                 this.match(CypherParser.LBRACK);
-                this.state = 1301;
+                this.state = 1317;
                 this.propertyReference();
-                this.state = 1306;
+                this.state = 1322;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 88) {
+                while (_la === 89) {
                     {
                     {
-                    this.state = 1302;
+                    this.state = 1318;
                     this.match(CypherParser.COMMA);
-                    this.state = 1303;
+                    this.state = 1319;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1308;
+                    this.state = 1324;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1309;
+                this.state = 1325;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5988,13 +6129,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 228, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1313;
+            this.state = 1329;
             this.symbolicName();
-            this.state = 1314;
+            this.state = 1330;
             this.mapLiteral();
             }
         }
@@ -6013,23 +6154,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 230, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1316;
+            this.state = 1332;
             this.match(CypherParser.DROP);
-            this.state = 1317;
+            this.state = 1333;
             this.match(CypherParser.INDEX);
-            this.state = 1318;
+            this.state = 1334;
             this.symbolicName();
-            this.state = 1320;
+            this.state = 1336;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1319;
+                this.state = 1335;
                 this.ifExists();
                 }
             }
@@ -6051,15 +6192,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 232, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1322;
+            this.state = 1338;
             this.match(CypherParser.IF);
-            this.state = 1323;
+            this.state = 1339;
             this.match(CypherParser.NOT);
-            this.state = 1324;
+            this.state = 1340;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -6078,13 +6219,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 234, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1326;
+            this.state = 1342;
             this.match(CypherParser.IF);
-            this.state = 1327;
+            this.state = 1343;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -6103,11 +6244,11 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_variable);
+        this.enterRule(localContext, 236, CypherParser.RULE_variable);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1329;
+            this.state = 1345;
             this.symbolicName();
             }
         }
@@ -6126,22 +6267,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 238, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1334;
+            this.state = 1350;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1331;
+                this.state = 1347;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1332;
+                this.state = 1348;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -6171,11 +6312,12 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.OFFSET:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1333;
+                this.state = 1349;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -6198,14 +6340,14 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 240, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1336;
+            this.state = 1352;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 737430035) !== 0))) {
+            if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6229,9 +6371,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 242, CypherParser.RULE_schemaName);
         try {
-            this.state = 1340;
+            this.state = 1356;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6260,13 +6402,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRAILING:
             case CypherParser.BOTH:
             case CypherParser.FROM:
+            case CypherParser.OFFSET:
             case CypherParser.UNIQUE:
             case CypherParser.USING:
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1338;
+                this.state = 1354;
                 this.symbolicName();
                 }
                 break;
@@ -6314,7 +6457,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1339;
+                this.state = 1355;
                 this.reservedWord();
                 }
                 break;
@@ -6337,14 +6480,14 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 244, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1342;
+            this.state = 1358;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2782631734) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 2690494311) !== 0) || ((((_la - 66)) & ~0x1F) === 0 && ((1 << (_la - 66)) & 31) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2782631734) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 1079881575) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 125) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6368,7 +6511,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,109,1345,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,110,1361,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -6387,511 +6530,518 @@ export class CypherParser extends antlr.Parser {
         2,104,7,104,2,105,7,105,2,106,7,106,2,107,7,107,2,108,7,108,2,109,
         7,109,2,110,7,110,2,111,7,111,2,112,7,112,2,113,7,113,2,114,7,114,
         2,115,7,115,2,116,7,116,2,117,7,117,2,118,7,118,2,119,7,119,2,120,
-        7,120,2,121,7,121,1,0,1,0,3,0,247,8,0,1,0,1,0,1,1,1,1,1,1,3,1,254,
-        8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,265,8,3,1,4,5,4,268,
-        8,4,10,4,12,4,271,9,4,1,4,1,4,5,4,275,8,4,10,4,12,4,278,9,4,1,4,
-        5,4,281,8,4,10,4,12,4,284,9,4,1,5,1,5,3,5,288,8,5,1,6,1,6,3,6,292,
-        8,6,1,6,1,6,1,7,4,7,297,8,7,11,7,12,7,298,1,8,1,8,1,8,1,8,1,8,1,
-        9,1,9,1,9,1,9,1,9,1,9,5,9,312,8,9,10,9,12,9,315,9,9,3,9,317,8,9,
-        1,9,1,9,1,10,5,10,322,8,10,10,10,12,10,325,9,10,1,10,1,10,1,11,1,
-        11,1,11,1,11,1,11,5,11,334,8,11,10,11,12,11,337,9,11,3,11,339,8,
-        11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,
-        12,353,8,12,1,13,3,13,356,8,13,1,13,1,13,1,13,5,13,361,8,13,10,13,
-        12,13,364,9,13,1,13,3,13,367,8,13,1,14,1,14,1,14,1,14,1,14,1,15,
-        1,15,1,15,1,15,1,15,1,15,5,15,380,8,15,10,15,12,15,383,9,15,3,15,
-        385,8,15,1,15,3,15,388,8,15,1,15,1,15,1,15,3,15,393,8,15,3,15,395,
-        8,15,1,16,1,16,1,16,5,16,400,8,16,10,16,12,16,403,9,16,1,16,1,16,
-        1,17,1,17,1,17,5,17,410,8,17,10,17,12,17,413,9,17,1,17,3,17,416,
-        8,17,1,18,1,18,1,18,3,18,421,8,18,1,18,1,18,1,19,1,19,1,19,1,20,
-        1,20,1,20,5,20,431,8,20,10,20,12,20,434,9,20,1,21,1,21,1,21,1,21,
-        1,21,1,21,3,21,442,8,21,1,22,1,22,1,22,1,22,5,22,448,8,22,10,22,
-        12,22,451,9,22,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,
-        1,23,1,23,1,23,1,23,1,23,3,23,468,8,23,1,24,1,24,1,24,1,24,5,24,
-        474,8,24,10,24,12,24,477,9,24,1,25,1,25,1,25,1,25,3,25,483,8,25,
-        1,26,3,26,486,8,26,1,26,1,26,1,26,1,26,5,26,492,8,26,10,26,12,26,
-        495,9,26,1,27,1,27,1,27,3,27,500,8,27,1,28,1,28,1,28,1,29,3,29,506,
-        8,29,1,29,1,29,3,29,510,8,29,1,29,3,29,513,8,29,1,29,3,29,516,8,
-        29,1,30,1,30,1,30,5,30,521,8,30,10,30,12,30,524,9,30,1,30,1,30,1,
-        30,5,30,529,8,30,10,30,12,30,532,9,30,3,30,534,8,30,1,31,1,31,1,
-        31,3,31,539,8,31,1,32,1,32,1,32,1,32,1,32,5,32,546,8,32,10,32,12,
-        32,549,9,32,1,33,1,33,1,33,1,34,1,34,1,34,1,35,1,35,3,35,559,8,35,
-        1,36,1,36,1,36,1,37,1,37,1,37,5,37,567,8,37,10,37,12,37,570,9,37,
-        1,38,1,38,1,38,3,38,575,8,38,1,38,1,38,3,38,579,8,38,1,39,1,39,1,
-        39,1,39,1,39,1,40,1,40,5,40,588,8,40,10,40,12,40,591,9,40,1,40,1,
-        40,1,40,1,40,3,40,597,8,40,1,41,1,41,4,41,601,8,41,11,41,12,41,602,
-        1,42,1,42,3,42,607,8,42,1,42,3,42,610,8,42,1,42,3,42,613,8,42,1,
-        42,1,42,1,43,1,43,1,43,1,44,1,44,1,44,3,44,623,8,44,1,44,1,44,1,
-        44,1,44,1,44,3,44,630,8,44,1,44,1,44,1,44,3,44,635,8,44,1,44,1,44,
-        1,44,1,44,3,44,641,8,44,1,44,3,44,644,8,44,1,45,1,45,3,45,648,8,
-        45,1,45,3,45,651,8,45,1,45,3,45,654,8,45,1,45,3,45,657,8,45,1,45,
-        1,45,1,46,1,46,3,46,663,8,46,1,47,1,47,1,47,1,47,3,47,669,8,47,1,
-        47,5,47,672,8,47,10,47,12,47,675,9,47,1,48,4,48,678,8,48,11,48,12,
-        48,679,1,49,1,49,1,49,1,50,1,50,3,50,687,8,50,1,50,1,50,3,50,691,
-        8,50,3,50,693,8,50,1,50,1,50,3,50,697,8,50,3,50,699,8,50,1,51,3,
-        51,702,8,51,1,51,1,51,1,52,1,52,1,53,1,53,1,54,1,54,4,54,712,8,54,
-        11,54,12,54,713,1,55,1,55,1,56,1,56,1,56,5,56,721,8,56,10,56,12,
-        56,724,9,56,1,57,1,57,1,57,5,57,729,8,57,10,57,12,57,732,9,57,1,
-        58,1,58,1,58,5,58,737,8,58,10,58,12,58,740,9,58,1,59,5,59,743,8,
-        59,10,59,12,59,746,9,59,1,59,1,59,1,60,1,60,1,60,1,60,5,60,754,8,
-        60,10,60,12,60,757,9,60,1,61,1,61,1,62,1,62,5,62,763,8,62,10,62,
-        12,62,766,9,62,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,
-        1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,3,63,787,8,63,1,63,
-        1,63,3,63,791,8,63,1,63,1,63,1,63,3,63,796,8,63,1,63,3,63,799,8,
-        63,1,63,3,63,802,8,63,1,64,1,64,1,64,5,64,807,8,64,10,64,12,64,810,
-        9,64,1,65,4,65,813,8,65,11,65,12,65,814,1,65,1,65,1,65,1,65,3,65,
-        821,8,65,1,65,1,65,1,65,1,65,3,65,827,8,65,1,65,1,65,3,65,831,8,
-        65,1,66,1,66,3,66,835,8,66,1,67,1,67,1,67,1,67,5,67,841,8,67,10,
-        67,12,67,844,9,67,1,68,1,68,1,69,1,69,1,69,1,69,5,69,852,8,69,10,
-        69,12,69,855,9,69,1,70,1,70,1,71,1,71,1,71,5,71,862,8,71,10,71,12,
-        71,865,9,71,1,72,5,72,868,8,72,10,72,12,72,871,9,72,1,72,1,72,1,
-        73,1,73,1,73,5,73,878,8,73,10,73,12,73,881,9,73,1,73,3,73,884,8,
-        73,1,74,1,74,1,74,1,74,1,74,1,74,3,74,892,8,74,1,74,1,74,3,74,896,
-        8,74,1,74,3,74,899,8,74,1,75,1,75,1,75,1,76,1,76,1,76,1,76,1,76,
-        1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,3,76,919,8,76,
-        1,77,1,77,1,77,1,77,1,77,1,78,1,78,3,78,928,8,78,1,78,4,78,931,8,
-        78,11,78,12,78,932,1,78,1,78,3,78,937,8,78,1,78,1,78,1,79,1,79,1,
-        79,1,79,1,79,1,80,1,80,1,80,1,80,3,80,950,8,80,1,80,1,80,1,81,1,
-        81,1,81,1,81,3,81,958,8,81,1,81,1,81,1,81,3,81,963,8,81,1,81,1,81,
-        1,81,1,81,1,82,1,82,1,82,1,82,1,82,1,83,1,83,1,84,1,84,1,84,1,84,
-        1,84,3,84,981,8,84,1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,1,85,
-        1,85,1,85,1,85,1,85,1,86,1,86,1,86,1,86,1,86,3,86,1001,8,86,3,86,
-        1003,8,86,1,86,1,86,1,87,1,87,1,87,1,87,1,88,1,88,1,88,3,88,1014,
-        8,88,1,88,3,88,1017,8,88,1,88,1,88,1,88,1,88,1,89,1,89,1,89,3,89,
-        1026,8,89,1,89,1,89,1,89,5,89,1031,8,89,10,89,12,89,1034,9,89,3,
-        89,1036,8,89,1,89,1,89,1,90,1,90,1,90,1,91,1,91,1,91,5,91,1046,8,
-        91,10,91,12,91,1049,9,91,1,92,1,92,1,92,1,92,1,92,5,92,1056,8,92,
-        10,92,12,92,1059,9,92,3,92,1061,8,92,1,92,1,92,1,93,1,93,1,93,1,
-        93,1,93,1,93,1,93,1,93,1,93,3,93,1074,8,93,1,94,1,94,1,94,3,94,1079,
-        8,94,1,95,1,95,1,95,1,95,1,95,1,95,3,95,1087,8,95,1,96,1,96,1,97,
-        1,97,3,97,1093,8,97,1,98,1,98,1,99,1,99,1,99,1,99,5,99,1101,8,99,
-        10,99,12,99,1104,9,99,3,99,1106,8,99,1,99,1,99,1,100,1,100,1,100,
-        1,100,1,100,1,100,1,100,1,100,1,100,5,100,1119,8,100,10,100,12,100,
-        1122,9,100,3,100,1124,8,100,1,100,1,100,1,101,1,101,1,102,1,102,
-        1,102,1,102,1,102,3,102,1135,8,102,1,103,1,103,1,103,3,103,1140,
-        8,103,1,103,3,103,1143,8,103,1,103,1,103,1,103,1,103,1,103,1,103,
-        1,103,1,103,3,103,1153,8,103,1,104,1,104,1,104,1,104,1,104,1,104,
-        1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,
-        1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,
-        3,104,1183,8,104,1,105,1,105,1,105,1,105,1,106,1,106,1,106,1,106,
-        5,106,1193,8,106,10,106,12,106,1196,9,106,1,106,1,106,1,107,1,107,
-        1,107,1,107,1,107,3,107,1205,8,107,1,107,1,107,1,107,3,107,1210,
-        8,107,1,108,1,108,1,108,1,108,3,108,1216,8,108,1,109,1,109,3,109,
-        1220,8,109,1,109,1,109,3,109,1224,8,109,1,109,3,109,1227,8,109,1,
-        109,1,109,3,109,1231,8,109,1,110,1,110,1,110,1,110,1,110,1,110,1,
-        110,1,110,1,110,1,110,5,110,1243,8,110,10,110,12,110,1246,9,110,
-        1,110,1,110,1,110,1,110,3,110,1252,8,110,1,110,1,110,1,110,1,110,
-        1,110,5,110,1259,8,110,10,110,12,110,1262,9,110,1,110,1,110,3,110,
-        1266,8,110,1,111,1,111,1,111,1,111,3,111,1272,8,111,1,111,3,111,
-        1275,8,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,3,111,1284,
-        8,111,1,111,1,111,3,111,1288,8,111,1,112,1,112,1,112,1,112,5,112,
-        1294,8,112,10,112,12,112,1297,9,112,1,112,1,112,1,112,1,112,1,112,
-        1,112,5,112,1305,8,112,10,112,12,112,1308,9,112,1,112,1,112,3,112,
-        1312,8,112,1,113,1,113,1,113,1,114,1,114,1,114,1,114,3,114,1321,
-        8,114,1,115,1,115,1,115,1,115,1,116,1,116,1,116,1,117,1,117,1,118,
-        1,118,1,118,3,118,1335,8,118,1,119,1,119,1,120,1,120,3,120,1341,
-        8,120,1,121,1,121,1,121,0,0,122,0,2,4,6,8,10,12,14,16,18,20,22,24,
-        26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,
-        70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,
-        110,112,114,116,118,120,122,124,126,128,130,132,134,136,138,140,
-        142,144,146,148,150,152,154,156,158,160,162,164,166,168,170,172,
-        174,176,178,180,182,184,186,188,190,192,194,196,198,200,202,204,
-        206,208,210,212,214,216,218,220,222,224,226,228,230,232,234,236,
-        238,240,242,0,14,3,0,5,5,7,7,17,18,1,0,75,80,2,0,56,56,71,71,1,0,
-        81,82,1,0,83,85,4,0,1,1,3,3,37,37,50,50,2,0,13,14,25,25,1,0,58,60,
-        2,0,26,26,55,55,1,0,99,101,2,0,27,27,41,41,2,0,6,6,47,47,19,0,3,
+        7,120,2,121,7,121,2,122,7,122,1,0,1,0,3,0,249,8,0,1,0,1,0,1,1,1,
+        1,1,1,3,1,256,8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,267,8,
+        3,1,4,5,4,270,8,4,10,4,12,4,273,9,4,1,4,1,4,5,4,277,8,4,10,4,12,
+        4,280,9,4,1,4,5,4,283,8,4,10,4,12,4,286,9,4,1,5,1,5,3,5,290,8,5,
+        1,6,1,6,3,6,294,8,6,1,6,1,6,1,7,4,7,299,8,7,11,7,12,7,300,1,8,1,
+        8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,314,8,9,10,9,12,9,317,
+        9,9,3,9,319,8,9,1,9,1,9,1,10,5,10,324,8,10,10,10,12,10,327,9,10,
+        1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,336,8,11,10,11,12,11,339,
+        9,11,3,11,341,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,
+        1,12,1,12,1,12,3,12,355,8,12,1,13,3,13,358,8,13,1,13,1,13,1,13,5,
+        13,363,8,13,10,13,12,13,366,9,13,1,13,3,13,369,8,13,1,14,1,14,1,
+        14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,382,8,15,10,15,12,
+        15,385,9,15,3,15,387,8,15,1,15,3,15,390,8,15,1,15,1,15,1,15,3,15,
+        395,8,15,3,15,397,8,15,1,16,1,16,1,16,5,16,402,8,16,10,16,12,16,
+        405,9,16,1,16,1,16,1,17,1,17,1,17,5,17,412,8,17,10,17,12,17,415,
+        9,17,1,17,3,17,418,8,17,1,18,1,18,1,18,3,18,423,8,18,1,18,1,18,1,
+        19,1,19,1,19,1,20,1,20,1,20,5,20,433,8,20,10,20,12,20,436,9,20,1,
+        21,1,21,1,21,1,21,1,21,1,21,3,21,444,8,21,1,22,1,22,1,22,1,22,5,
+        22,450,8,22,10,22,12,22,453,9,22,1,23,1,23,1,23,1,23,1,23,1,23,1,
+        23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,3,23,470,8,23,1,24,1,
+        24,1,24,1,24,5,24,476,8,24,10,24,12,24,479,9,24,1,25,1,25,1,25,1,
+        25,3,25,485,8,25,1,26,3,26,488,8,26,1,26,1,26,1,26,1,26,5,26,494,
+        8,26,10,26,12,26,497,9,26,1,27,1,27,1,27,3,27,502,8,27,1,28,1,28,
+        1,28,1,29,3,29,508,8,29,1,29,1,29,3,29,512,8,29,1,29,3,29,515,8,
+        29,1,29,3,29,518,8,29,1,30,1,30,1,30,5,30,523,8,30,10,30,12,30,526,
+        9,30,1,30,1,30,1,30,5,30,531,8,30,10,30,12,30,534,9,30,3,30,536,
+        8,30,1,31,1,31,1,31,3,31,541,8,31,1,32,1,32,1,32,1,32,1,32,5,32,
+        548,8,32,10,32,12,32,551,9,32,1,33,1,33,1,33,1,34,1,34,1,34,1,35,
+        1,35,3,35,561,8,35,1,36,1,36,1,36,1,37,1,37,1,37,5,37,569,8,37,10,
+        37,12,37,572,9,37,1,38,1,38,1,38,3,38,577,8,38,1,38,1,38,3,38,581,
+        8,38,1,39,1,39,1,39,1,39,1,39,1,40,1,40,5,40,590,8,40,10,40,12,40,
+        593,9,40,1,40,1,40,1,40,1,40,3,40,599,8,40,1,41,1,41,4,41,603,8,
+        41,11,41,12,41,604,1,42,1,42,3,42,609,8,42,1,42,3,42,612,8,42,1,
+        42,3,42,615,8,42,1,42,1,42,1,43,1,43,1,43,1,44,1,44,1,44,3,44,625,
+        8,44,1,44,1,44,1,44,1,44,1,44,3,44,632,8,44,1,44,1,44,1,44,3,44,
+        637,8,44,1,44,1,44,1,44,1,44,3,44,643,8,44,1,44,3,44,646,8,44,1,
+        45,1,45,3,45,650,8,45,1,45,3,45,653,8,45,1,45,3,45,656,8,45,1,45,
+        3,45,659,8,45,1,45,1,45,1,46,1,46,3,46,665,8,46,1,47,1,47,1,47,1,
+        47,3,47,671,8,47,1,47,5,47,674,8,47,10,47,12,47,677,9,47,1,48,4,
+        48,680,8,48,11,48,12,48,681,1,49,1,49,1,49,1,50,1,50,3,50,689,8,
+        50,1,50,1,50,3,50,693,8,50,3,50,695,8,50,1,50,1,50,3,50,699,8,50,
+        3,50,701,8,50,1,51,3,51,704,8,51,1,51,1,51,1,52,1,52,1,53,1,53,1,
+        54,1,54,4,54,714,8,54,11,54,12,54,715,1,55,1,55,1,56,1,56,1,56,5,
+        56,723,8,56,10,56,12,56,726,9,56,1,57,1,57,1,57,5,57,731,8,57,10,
+        57,12,57,734,9,57,1,58,1,58,1,58,5,58,739,8,58,10,58,12,58,742,9,
+        58,1,59,5,59,745,8,59,10,59,12,59,748,9,59,1,59,1,59,1,60,1,60,1,
+        60,1,60,5,60,756,8,60,10,60,12,60,759,9,60,1,61,1,61,1,62,1,62,5,
+        62,765,8,62,10,62,12,62,768,9,62,1,63,1,63,1,63,1,63,1,63,1,63,1,
+        63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,3,
+        63,789,8,63,1,63,1,63,3,63,793,8,63,1,63,1,63,1,63,3,63,798,8,63,
+        1,63,3,63,801,8,63,1,63,3,63,804,8,63,1,64,1,64,1,64,5,64,809,8,
+        64,10,64,12,64,812,9,64,1,65,4,65,815,8,65,11,65,12,65,816,1,65,
+        1,65,1,65,1,65,3,65,823,8,65,1,65,1,65,1,65,1,65,3,65,829,8,65,1,
+        65,1,65,3,65,833,8,65,1,66,1,66,3,66,837,8,66,1,67,1,67,1,67,1,67,
+        5,67,843,8,67,10,67,12,67,846,9,67,1,68,1,68,1,69,1,69,1,69,1,69,
+        5,69,854,8,69,10,69,12,69,857,9,69,1,70,1,70,1,71,1,71,1,71,5,71,
+        864,8,71,10,71,12,71,867,9,71,1,72,5,72,870,8,72,10,72,12,72,873,
+        9,72,1,72,1,72,1,73,1,73,1,73,5,73,880,8,73,10,73,12,73,883,9,73,
+        1,73,3,73,886,8,73,1,74,1,74,1,74,1,74,1,74,1,74,3,74,894,8,74,1,
+        74,1,74,3,74,898,8,74,1,74,3,74,901,8,74,1,75,1,75,1,75,1,76,1,76,
+        1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,
+        3,76,921,8,76,1,77,1,77,1,77,1,77,1,77,1,78,1,78,3,78,930,8,78,1,
+        78,4,78,933,8,78,11,78,12,78,934,1,78,1,78,3,78,939,8,78,1,78,1,
+        78,1,79,1,79,1,79,1,79,5,79,947,8,79,10,79,12,79,950,9,79,1,79,1,
+        79,1,79,1,80,1,80,1,80,1,80,1,80,3,80,960,8,80,1,81,1,81,1,81,1,
+        81,3,81,966,8,81,1,81,1,81,1,82,1,82,1,82,1,82,3,82,974,8,82,1,82,
+        1,82,1,82,3,82,979,8,82,1,82,1,82,1,82,1,82,1,83,1,83,1,83,1,83,
+        1,83,1,84,1,84,1,85,1,85,1,85,1,85,1,85,3,85,997,8,85,1,86,1,86,
+        1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,87,1,87,
+        1,87,1,87,1,87,3,87,1017,8,87,3,87,1019,8,87,1,87,1,87,1,88,1,88,
+        1,88,1,88,1,89,1,89,1,89,3,89,1030,8,89,1,89,3,89,1033,8,89,1,89,
+        1,89,1,89,1,89,1,90,1,90,1,90,3,90,1042,8,90,1,90,1,90,1,90,5,90,
+        1047,8,90,10,90,12,90,1050,9,90,3,90,1052,8,90,1,90,1,90,1,91,1,
+        91,1,91,1,92,1,92,1,92,5,92,1062,8,92,10,92,12,92,1065,9,92,1,93,
+        1,93,1,93,1,93,1,93,5,93,1072,8,93,10,93,12,93,1075,9,93,3,93,1077,
+        8,93,1,93,1,93,1,94,1,94,1,94,1,94,1,94,1,94,1,94,1,94,1,94,3,94,
+        1090,8,94,1,95,1,95,1,95,3,95,1095,8,95,1,96,1,96,1,96,1,96,1,96,
+        1,96,3,96,1103,8,96,1,97,1,97,1,98,1,98,3,98,1109,8,98,1,99,1,99,
+        1,100,1,100,1,100,1,100,5,100,1117,8,100,10,100,12,100,1120,9,100,
+        3,100,1122,8,100,1,100,1,100,1,101,1,101,1,101,1,101,1,101,1,101,
+        1,101,1,101,1,101,5,101,1135,8,101,10,101,12,101,1138,9,101,3,101,
+        1140,8,101,1,101,1,101,1,102,1,102,1,103,1,103,1,103,1,103,1,103,
+        3,103,1151,8,103,1,104,1,104,1,104,3,104,1156,8,104,1,104,3,104,
+        1159,8,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,3,104,
+        1169,8,104,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,
+        1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,
+        1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,3,105,1199,8,105,
+        1,106,1,106,1,106,1,106,1,107,1,107,1,107,1,107,5,107,1209,8,107,
+        10,107,12,107,1212,9,107,1,107,1,107,1,108,1,108,1,108,1,108,1,108,
+        3,108,1221,8,108,1,108,1,108,1,108,3,108,1226,8,108,1,109,1,109,
+        1,109,1,109,3,109,1232,8,109,1,110,1,110,3,110,1236,8,110,1,110,
+        1,110,3,110,1240,8,110,1,110,3,110,1243,8,110,1,110,1,110,3,110,
+        1247,8,110,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,
+        1,111,5,111,1259,8,111,10,111,12,111,1262,9,111,1,111,1,111,1,111,
+        1,111,3,111,1268,8,111,1,111,1,111,1,111,1,111,1,111,5,111,1275,
+        8,111,10,111,12,111,1278,9,111,1,111,1,111,3,111,1282,8,111,1,112,
+        1,112,1,112,1,112,3,112,1288,8,112,1,112,3,112,1291,8,112,1,112,
+        1,112,1,112,1,112,1,112,1,112,1,112,3,112,1300,8,112,1,112,1,112,
+        3,112,1304,8,112,1,113,1,113,1,113,1,113,5,113,1310,8,113,10,113,
+        12,113,1313,9,113,1,113,1,113,1,113,1,113,1,113,1,113,5,113,1321,
+        8,113,10,113,12,113,1324,9,113,1,113,1,113,3,113,1328,8,113,1,114,
+        1,114,1,114,1,115,1,115,1,115,1,115,3,115,1337,8,115,1,116,1,116,
+        1,116,1,116,1,117,1,117,1,117,1,118,1,118,1,119,1,119,1,119,3,119,
+        1351,8,119,1,120,1,120,1,121,1,121,3,121,1357,8,121,1,122,1,122,
+        1,122,0,0,123,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,
+        38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,
+        82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,
+        120,122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,
+        152,154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,
+        184,186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,
+        216,218,220,222,224,226,228,230,232,234,236,238,240,242,244,0,15,
+        2,0,51,51,62,62,3,0,5,5,7,7,17,18,1,0,76,81,2,0,56,56,72,72,1,0,
+        82,83,1,0,84,86,4,0,1,1,3,3,37,37,50,50,2,0,13,14,25,25,1,0,58,60,
+        2,0,26,26,55,55,1,0,100,102,2,0,27,27,41,41,2,0,6,6,47,47,19,0,3,
         3,6,7,11,11,13,14,18,18,21,21,25,25,27,28,30,30,32,32,36,37,40,40,
-        45,45,47,47,50,50,54,54,56,61,63,63,65,65,20,0,1,2,4,5,8,10,12,12,
+        45,45,47,47,50,50,54,54,56,62,64,64,66,66,20,0,1,2,4,5,8,10,12,12,
         15,17,19,20,22,24,26,26,29,29,31,31,33,35,38,39,41,44,46,46,48,49,
-        51,53,55,55,62,62,64,64,66,70,1426,0,244,1,0,0,0,2,253,1,0,0,0,4,
-        255,1,0,0,0,6,264,1,0,0,0,8,269,1,0,0,0,10,287,1,0,0,0,12,289,1,
-        0,0,0,14,296,1,0,0,0,16,300,1,0,0,0,18,305,1,0,0,0,20,323,1,0,0,
-        0,22,328,1,0,0,0,24,352,1,0,0,0,26,355,1,0,0,0,28,368,1,0,0,0,30,
-        373,1,0,0,0,32,401,1,0,0,0,34,406,1,0,0,0,36,420,1,0,0,0,38,424,
-        1,0,0,0,40,427,1,0,0,0,42,441,1,0,0,0,44,443,1,0,0,0,46,467,1,0,
-        0,0,48,469,1,0,0,0,50,482,1,0,0,0,52,485,1,0,0,0,54,496,1,0,0,0,
-        56,501,1,0,0,0,58,505,1,0,0,0,60,533,1,0,0,0,62,535,1,0,0,0,64,540,
-        1,0,0,0,66,550,1,0,0,0,68,553,1,0,0,0,70,556,1,0,0,0,72,560,1,0,
-        0,0,74,563,1,0,0,0,76,574,1,0,0,0,78,580,1,0,0,0,80,596,1,0,0,0,
-        82,598,1,0,0,0,84,604,1,0,0,0,86,616,1,0,0,0,88,643,1,0,0,0,90,645,
-        1,0,0,0,92,662,1,0,0,0,94,664,1,0,0,0,96,677,1,0,0,0,98,681,1,0,
-        0,0,100,698,1,0,0,0,102,701,1,0,0,0,104,705,1,0,0,0,106,707,1,0,
-        0,0,108,709,1,0,0,0,110,715,1,0,0,0,112,717,1,0,0,0,114,725,1,0,
-        0,0,116,733,1,0,0,0,118,744,1,0,0,0,120,749,1,0,0,0,122,758,1,0,
-        0,0,124,760,1,0,0,0,126,801,1,0,0,0,128,803,1,0,0,0,130,812,1,0,
-        0,0,132,834,1,0,0,0,134,836,1,0,0,0,136,845,1,0,0,0,138,847,1,0,
-        0,0,140,856,1,0,0,0,142,858,1,0,0,0,144,869,1,0,0,0,146,874,1,0,
-        0,0,148,898,1,0,0,0,150,900,1,0,0,0,152,918,1,0,0,0,154,920,1,0,
-        0,0,156,925,1,0,0,0,158,940,1,0,0,0,160,945,1,0,0,0,162,953,1,0,
-        0,0,164,968,1,0,0,0,166,973,1,0,0,0,168,975,1,0,0,0,170,982,1,0,
-        0,0,172,995,1,0,0,0,174,1006,1,0,0,0,176,1010,1,0,0,0,178,1022,1,
-        0,0,0,180,1039,1,0,0,0,182,1047,1,0,0,0,184,1050,1,0,0,0,186,1073,
-        1,0,0,0,188,1075,1,0,0,0,190,1086,1,0,0,0,192,1088,1,0,0,0,194,1092,
-        1,0,0,0,196,1094,1,0,0,0,198,1096,1,0,0,0,200,1109,1,0,0,0,202,1127,
-        1,0,0,0,204,1134,1,0,0,0,206,1136,1,0,0,0,208,1182,1,0,0,0,210,1184,
-        1,0,0,0,212,1188,1,0,0,0,214,1199,1,0,0,0,216,1211,1,0,0,0,218,1217,
-        1,0,0,0,220,1265,1,0,0,0,222,1267,1,0,0,0,224,1311,1,0,0,0,226,1313,
-        1,0,0,0,228,1316,1,0,0,0,230,1322,1,0,0,0,232,1326,1,0,0,0,234,1329,
-        1,0,0,0,236,1334,1,0,0,0,238,1336,1,0,0,0,240,1340,1,0,0,0,242,1342,
-        1,0,0,0,244,246,3,2,1,0,245,247,5,90,0,0,246,245,1,0,0,0,246,247,
-        1,0,0,0,247,248,1,0,0,0,248,249,5,0,0,1,249,1,1,0,0,0,250,254,3,
-        4,2,0,251,254,3,204,102,0,252,254,3,8,4,0,253,250,1,0,0,0,253,251,
-        1,0,0,0,253,252,1,0,0,0,254,3,1,0,0,0,255,256,5,49,0,0,256,257,3,
-        236,118,0,257,258,5,78,0,0,258,259,3,6,3,0,259,5,1,0,0,0,260,265,
-        5,103,0,0,261,265,3,194,97,0,262,265,3,192,96,0,263,265,3,236,118,
-        0,264,260,1,0,0,0,264,261,1,0,0,0,264,262,1,0,0,0,264,263,1,0,0,
-        0,265,7,1,0,0,0,266,268,3,10,5,0,267,266,1,0,0,0,268,271,1,0,0,0,
-        269,267,1,0,0,0,269,270,1,0,0,0,270,272,1,0,0,0,271,269,1,0,0,0,
-        272,276,3,14,7,0,273,275,3,12,6,0,274,273,1,0,0,0,275,278,1,0,0,
-        0,276,274,1,0,0,0,276,277,1,0,0,0,277,282,1,0,0,0,278,276,1,0,0,
-        0,279,281,3,10,5,0,280,279,1,0,0,0,281,284,1,0,0,0,282,280,1,0,0,
-        0,282,283,1,0,0,0,283,9,1,0,0,0,284,282,1,0,0,0,285,288,3,16,8,0,
-        286,288,3,18,9,0,287,285,1,0,0,0,287,286,1,0,0,0,288,11,1,0,0,0,
-        289,291,5,62,0,0,290,292,5,1,0,0,291,290,1,0,0,0,291,292,1,0,0,0,
-        292,293,1,0,0,0,293,294,3,14,7,0,294,13,1,0,0,0,295,297,3,24,12,
-        0,296,295,1,0,0,0,297,298,1,0,0,0,298,296,1,0,0,0,298,299,1,0,0,
-        0,299,15,1,0,0,0,300,301,5,4,0,0,301,302,5,40,0,0,302,303,5,54,0,
-        0,303,304,3,110,55,0,304,17,1,0,0,0,305,306,5,65,0,0,306,307,3,180,
-        90,0,307,316,5,93,0,0,308,313,3,110,55,0,309,310,5,88,0,0,310,312,
-        3,110,55,0,311,309,1,0,0,0,312,315,1,0,0,0,313,311,1,0,0,0,313,314,
-        1,0,0,0,314,317,1,0,0,0,315,313,1,0,0,0,316,308,1,0,0,0,316,317,
-        1,0,0,0,317,318,1,0,0,0,318,319,5,94,0,0,319,19,1,0,0,0,320,322,
-        3,22,11,0,321,320,1,0,0,0,322,325,1,0,0,0,323,321,1,0,0,0,323,324,
-        1,0,0,0,324,326,1,0,0,0,325,323,1,0,0,0,326,327,5,0,0,1,327,21,1,
-        0,0,0,328,329,3,180,90,0,329,338,5,93,0,0,330,335,3,110,55,0,331,
-        332,5,88,0,0,332,334,3,110,55,0,333,331,1,0,0,0,334,337,1,0,0,0,
-        335,333,1,0,0,0,335,336,1,0,0,0,336,339,1,0,0,0,337,335,1,0,0,0,
-        338,330,1,0,0,0,338,339,1,0,0,0,339,340,1,0,0,0,340,341,5,94,0,0,
-        341,23,1,0,0,0,342,353,3,26,13,0,343,353,3,28,14,0,344,353,3,30,
-        15,0,345,353,3,38,19,0,346,353,3,40,20,0,347,353,3,44,22,0,348,353,
-        3,48,24,0,349,353,3,52,26,0,350,353,3,54,27,0,351,353,3,56,28,0,
-        352,342,1,0,0,0,352,343,1,0,0,0,352,344,1,0,0,0,352,345,1,0,0,0,
-        352,346,1,0,0,0,352,347,1,0,0,0,352,348,1,0,0,0,352,349,1,0,0,0,
-        352,350,1,0,0,0,352,351,1,0,0,0,353,25,1,0,0,0,354,356,5,42,0,0,
-        355,354,1,0,0,0,355,356,1,0,0,0,356,357,1,0,0,0,357,358,5,34,0,0,
-        358,362,3,74,37,0,359,361,3,10,5,0,360,359,1,0,0,0,361,364,1,0,0,
-        0,362,360,1,0,0,0,362,363,1,0,0,0,363,366,1,0,0,0,364,362,1,0,0,
-        0,365,367,3,72,36,0,366,365,1,0,0,0,366,367,1,0,0,0,367,27,1,0,0,
-        0,368,369,5,64,0,0,369,370,3,110,55,0,370,371,5,4,0,0,371,372,3,
-        234,117,0,372,29,1,0,0,0,373,374,5,9,0,0,374,387,3,32,16,0,375,384,
-        5,93,0,0,376,381,3,110,55,0,377,378,5,88,0,0,378,380,3,110,55,0,
-        379,377,1,0,0,0,380,383,1,0,0,0,381,379,1,0,0,0,381,382,1,0,0,0,
-        382,385,1,0,0,0,383,381,1,0,0,0,384,376,1,0,0,0,384,385,1,0,0,0,
-        385,386,1,0,0,0,386,388,5,94,0,0,387,375,1,0,0,0,387,388,1,0,0,0,
-        388,394,1,0,0,0,389,392,5,70,0,0,390,393,5,83,0,0,391,393,3,34,17,
-        0,392,390,1,0,0,0,392,391,1,0,0,0,393,395,1,0,0,0,394,389,1,0,0,
-        0,394,395,1,0,0,0,395,31,1,0,0,0,396,397,3,240,120,0,397,398,5,87,
-        0,0,398,400,1,0,0,0,399,396,1,0,0,0,400,403,1,0,0,0,401,399,1,0,
-        0,0,401,402,1,0,0,0,402,404,1,0,0,0,403,401,1,0,0,0,404,405,3,240,
-        120,0,405,33,1,0,0,0,406,411,3,36,18,0,407,408,5,88,0,0,408,410,
-        3,36,18,0,409,407,1,0,0,0,410,413,1,0,0,0,411,409,1,0,0,0,411,412,
-        1,0,0,0,412,415,1,0,0,0,413,411,1,0,0,0,414,416,3,72,36,0,415,414,
-        1,0,0,0,415,416,1,0,0,0,416,35,1,0,0,0,417,418,3,236,118,0,418,419,
-        5,4,0,0,419,421,1,0,0,0,420,417,1,0,0,0,420,421,1,0,0,0,421,422,
-        1,0,0,0,422,423,3,234,117,0,423,37,1,0,0,0,424,425,5,15,0,0,425,
-        426,3,74,37,0,426,39,1,0,0,0,427,428,5,35,0,0,428,432,3,76,38,0,
-        429,431,3,42,21,0,430,429,1,0,0,0,431,434,1,0,0,0,432,430,1,0,0,
-        0,432,433,1,0,0,0,433,41,1,0,0,0,434,432,1,0,0,0,435,436,5,41,0,
-        0,436,437,5,34,0,0,437,442,3,44,22,0,438,439,5,41,0,0,439,440,5,
-        15,0,0,440,442,3,44,22,0,441,435,1,0,0,0,441,438,1,0,0,0,442,43,
-        1,0,0,0,443,444,5,49,0,0,444,449,3,46,23,0,445,446,5,88,0,0,446,
-        448,3,46,23,0,447,445,1,0,0,0,448,451,1,0,0,0,449,447,1,0,0,0,449,
-        450,1,0,0,0,450,45,1,0,0,0,451,449,1,0,0,0,452,453,3,108,54,0,453,
-        454,5,78,0,0,454,455,3,110,55,0,455,468,1,0,0,0,456,457,3,234,117,
-        0,457,458,5,78,0,0,458,459,3,110,55,0,459,468,1,0,0,0,460,461,3,
-        234,117,0,461,462,5,73,0,0,462,463,3,110,55,0,463,468,1,0,0,0,464,
-        465,3,234,117,0,465,466,3,96,48,0,466,468,1,0,0,0,467,452,1,0,0,
-        0,467,456,1,0,0,0,467,460,1,0,0,0,467,464,1,0,0,0,468,47,1,0,0,0,
-        469,470,5,46,0,0,470,475,3,50,25,0,471,472,5,88,0,0,472,474,3,50,
-        25,0,473,471,1,0,0,0,474,477,1,0,0,0,475,473,1,0,0,0,475,476,1,0,
-        0,0,476,49,1,0,0,0,477,475,1,0,0,0,478,479,3,234,117,0,479,480,3,
-        96,48,0,480,483,1,0,0,0,481,483,3,108,54,0,482,478,1,0,0,0,482,481,
-        1,0,0,0,483,51,1,0,0,0,484,486,5,19,0,0,485,484,1,0,0,0,485,486,
-        1,0,0,0,486,487,1,0,0,0,487,488,5,16,0,0,488,493,3,110,55,0,489,
-        490,5,88,0,0,490,492,3,110,55,0,491,489,1,0,0,0,492,495,1,0,0,0,
-        493,491,1,0,0,0,493,494,1,0,0,0,494,53,1,0,0,0,495,493,1,0,0,0,496,
-        497,5,68,0,0,497,499,3,58,29,0,498,500,3,72,36,0,499,498,1,0,0,0,
-        499,500,1,0,0,0,500,55,1,0,0,0,501,502,5,48,0,0,502,503,3,58,29,
-        0,503,57,1,0,0,0,504,506,5,20,0,0,505,504,1,0,0,0,505,506,1,0,0,
-        0,506,507,1,0,0,0,507,509,3,60,30,0,508,510,3,64,32,0,509,508,1,
-        0,0,0,509,510,1,0,0,0,510,512,1,0,0,0,511,513,3,66,33,0,512,511,
-        1,0,0,0,512,513,1,0,0,0,513,515,1,0,0,0,514,516,3,68,34,0,515,514,
-        1,0,0,0,515,516,1,0,0,0,516,59,1,0,0,0,517,522,5,83,0,0,518,519,
-        5,88,0,0,519,521,3,62,31,0,520,518,1,0,0,0,521,524,1,0,0,0,522,520,
-        1,0,0,0,522,523,1,0,0,0,523,534,1,0,0,0,524,522,1,0,0,0,525,530,
-        3,62,31,0,526,527,5,88,0,0,527,529,3,62,31,0,528,526,1,0,0,0,529,
-        532,1,0,0,0,530,528,1,0,0,0,530,531,1,0,0,0,531,534,1,0,0,0,532,
-        530,1,0,0,0,533,517,1,0,0,0,533,525,1,0,0,0,534,61,1,0,0,0,535,538,
-        3,110,55,0,536,537,5,4,0,0,537,539,3,234,117,0,538,536,1,0,0,0,538,
-        539,1,0,0,0,539,63,1,0,0,0,540,541,5,44,0,0,541,542,5,8,0,0,542,
-        547,3,70,35,0,543,544,5,88,0,0,544,546,3,70,35,0,545,543,1,0,0,0,
-        546,549,1,0,0,0,547,545,1,0,0,0,547,548,1,0,0,0,548,65,1,0,0,0,549,
-        547,1,0,0,0,550,551,5,51,0,0,551,552,3,110,55,0,552,67,1,0,0,0,553,
-        554,5,33,0,0,554,555,3,110,55,0,555,69,1,0,0,0,556,558,3,110,55,
-        0,557,559,7,0,0,0,558,557,1,0,0,0,558,559,1,0,0,0,559,71,1,0,0,0,
-        560,561,5,67,0,0,561,562,3,110,55,0,562,73,1,0,0,0,563,568,3,76,
-        38,0,564,565,5,88,0,0,565,567,3,76,38,0,566,564,1,0,0,0,567,570,
-        1,0,0,0,568,566,1,0,0,0,568,569,1,0,0,0,569,75,1,0,0,0,570,568,1,
-        0,0,0,571,572,3,234,117,0,572,573,5,78,0,0,573,575,1,0,0,0,574,571,
-        1,0,0,0,574,575,1,0,0,0,575,578,1,0,0,0,576,579,3,80,40,0,577,579,
-        3,78,39,0,578,576,1,0,0,0,578,577,1,0,0,0,579,77,1,0,0,0,580,581,
-        3,236,118,0,581,582,5,93,0,0,582,583,3,80,40,0,583,584,5,94,0,0,
-        584,79,1,0,0,0,585,589,3,84,42,0,586,588,3,86,43,0,587,586,1,0,0,
-        0,588,591,1,0,0,0,589,587,1,0,0,0,589,590,1,0,0,0,590,597,1,0,0,
-        0,591,589,1,0,0,0,592,593,5,93,0,0,593,594,3,80,40,0,594,595,5,94,
-        0,0,595,597,1,0,0,0,596,585,1,0,0,0,596,592,1,0,0,0,597,81,1,0,0,
-        0,598,600,3,84,42,0,599,601,3,86,43,0,600,599,1,0,0,0,601,602,1,
-        0,0,0,602,600,1,0,0,0,602,603,1,0,0,0,603,83,1,0,0,0,604,606,5,93,
-        0,0,605,607,3,234,117,0,606,605,1,0,0,0,606,607,1,0,0,0,607,609,
-        1,0,0,0,608,610,3,96,48,0,609,608,1,0,0,0,609,610,1,0,0,0,610,612,
-        1,0,0,0,611,613,3,92,46,0,612,611,1,0,0,0,612,613,1,0,0,0,613,614,
-        1,0,0,0,614,615,5,94,0,0,615,85,1,0,0,0,616,617,3,88,44,0,617,618,
-        3,84,42,0,618,87,1,0,0,0,619,620,5,79,0,0,620,622,5,82,0,0,621,623,
-        3,90,45,0,622,621,1,0,0,0,622,623,1,0,0,0,623,624,1,0,0,0,624,625,
-        5,82,0,0,625,644,5,80,0,0,626,627,5,79,0,0,627,629,5,82,0,0,628,
-        630,3,90,45,0,629,628,1,0,0,0,629,630,1,0,0,0,630,631,1,0,0,0,631,
-        644,5,82,0,0,632,634,5,82,0,0,633,635,3,90,45,0,634,633,1,0,0,0,
-        634,635,1,0,0,0,635,636,1,0,0,0,636,637,5,82,0,0,637,644,5,80,0,
-        0,638,640,5,82,0,0,639,641,3,90,45,0,640,639,1,0,0,0,640,641,1,0,
-        0,0,641,642,1,0,0,0,642,644,5,82,0,0,643,619,1,0,0,0,643,626,1,0,
-        0,0,643,632,1,0,0,0,643,638,1,0,0,0,644,89,1,0,0,0,645,647,5,95,
-        0,0,646,648,3,234,117,0,647,646,1,0,0,0,647,648,1,0,0,0,648,650,
-        1,0,0,0,649,651,3,94,47,0,650,649,1,0,0,0,650,651,1,0,0,0,651,653,
-        1,0,0,0,652,654,3,100,50,0,653,652,1,0,0,0,653,654,1,0,0,0,654,656,
-        1,0,0,0,655,657,3,92,46,0,656,655,1,0,0,0,656,657,1,0,0,0,657,658,
-        1,0,0,0,658,659,5,96,0,0,659,91,1,0,0,0,660,663,3,200,100,0,661,
-        663,3,188,94,0,662,660,1,0,0,0,662,661,1,0,0,0,663,93,1,0,0,0,664,
-        665,5,89,0,0,665,673,3,106,53,0,666,668,5,91,0,0,667,669,5,89,0,
-        0,668,667,1,0,0,0,668,669,1,0,0,0,669,670,1,0,0,0,670,672,3,106,
-        53,0,671,666,1,0,0,0,672,675,1,0,0,0,673,671,1,0,0,0,673,674,1,0,
-        0,0,674,95,1,0,0,0,675,673,1,0,0,0,676,678,3,98,49,0,677,676,1,0,
-        0,0,678,679,1,0,0,0,679,677,1,0,0,0,679,680,1,0,0,0,680,97,1,0,0,
-        0,681,682,5,89,0,0,682,683,3,104,52,0,683,99,1,0,0,0,684,686,5,83,
-        0,0,685,687,3,102,51,0,686,685,1,0,0,0,686,687,1,0,0,0,687,692,1,
-        0,0,0,688,690,5,72,0,0,689,691,3,102,51,0,690,689,1,0,0,0,690,691,
-        1,0,0,0,691,693,1,0,0,0,692,688,1,0,0,0,692,693,1,0,0,0,693,699,
-        1,0,0,0,694,696,5,72,0,0,695,697,3,102,51,0,696,695,1,0,0,0,696,
-        697,1,0,0,0,697,699,1,0,0,0,698,684,1,0,0,0,698,694,1,0,0,0,699,
-        101,1,0,0,0,700,702,5,82,0,0,701,700,1,0,0,0,701,702,1,0,0,0,702,
-        703,1,0,0,0,703,704,3,196,98,0,704,103,1,0,0,0,705,706,3,240,120,
-        0,706,105,1,0,0,0,707,708,3,240,120,0,708,107,1,0,0,0,709,711,3,
-        152,76,0,710,712,3,150,75,0,711,710,1,0,0,0,712,713,1,0,0,0,713,
-        711,1,0,0,0,713,714,1,0,0,0,714,109,1,0,0,0,715,716,3,112,56,0,716,
-        111,1,0,0,0,717,722,3,114,57,0,718,719,5,43,0,0,719,721,3,114,57,
-        0,720,718,1,0,0,0,721,724,1,0,0,0,722,720,1,0,0,0,722,723,1,0,0,
-        0,723,113,1,0,0,0,724,722,1,0,0,0,725,730,3,116,58,0,726,727,5,69,
-        0,0,727,729,3,116,58,0,728,726,1,0,0,0,729,732,1,0,0,0,730,728,1,
-        0,0,0,730,731,1,0,0,0,731,115,1,0,0,0,732,730,1,0,0,0,733,738,3,
-        118,59,0,734,735,5,2,0,0,735,737,3,118,59,0,736,734,1,0,0,0,737,
-        740,1,0,0,0,738,736,1,0,0,0,738,739,1,0,0,0,739,117,1,0,0,0,740,
-        738,1,0,0,0,741,743,5,38,0,0,742,741,1,0,0,0,743,746,1,0,0,0,744,
-        742,1,0,0,0,744,745,1,0,0,0,745,747,1,0,0,0,746,744,1,0,0,0,747,
-        748,3,120,60,0,748,119,1,0,0,0,749,755,3,124,62,0,750,751,3,122,
-        61,0,751,752,3,124,62,0,752,754,1,0,0,0,753,750,1,0,0,0,754,757,
-        1,0,0,0,755,753,1,0,0,0,755,756,1,0,0,0,756,121,1,0,0,0,757,755,
-        1,0,0,0,758,759,7,1,0,0,759,123,1,0,0,0,760,764,3,134,67,0,761,763,
-        3,126,63,0,762,761,1,0,0,0,763,766,1,0,0,0,764,762,1,0,0,0,764,765,
-        1,0,0,0,765,125,1,0,0,0,766,764,1,0,0,0,767,768,5,52,0,0,768,769,
-        5,68,0,0,769,802,3,134,67,0,770,771,5,24,0,0,771,772,5,68,0,0,772,
-        802,3,134,67,0,773,774,5,12,0,0,774,802,3,134,67,0,775,776,5,74,
-        0,0,776,802,3,134,67,0,777,778,5,29,0,0,778,802,3,134,67,0,779,780,
-        5,31,0,0,780,802,5,39,0,0,781,782,5,31,0,0,782,783,5,38,0,0,783,
-        802,5,39,0,0,784,786,5,31,0,0,785,787,5,38,0,0,786,785,1,0,0,0,786,
-        787,1,0,0,0,787,788,1,0,0,0,788,791,7,2,0,0,789,791,5,71,0,0,790,
-        784,1,0,0,0,790,789,1,0,0,0,791,792,1,0,0,0,792,802,3,128,64,0,793,
-        795,5,31,0,0,794,796,5,38,0,0,795,794,1,0,0,0,795,796,1,0,0,0,796,
-        798,1,0,0,0,797,799,3,236,118,0,798,797,1,0,0,0,798,799,1,0,0,0,
-        799,800,1,0,0,0,800,802,5,57,0,0,801,767,1,0,0,0,801,770,1,0,0,0,
-        801,773,1,0,0,0,801,775,1,0,0,0,801,777,1,0,0,0,801,779,1,0,0,0,
-        801,781,1,0,0,0,801,790,1,0,0,0,801,793,1,0,0,0,802,127,1,0,0,0,
-        803,808,3,130,65,0,804,805,5,91,0,0,805,807,3,130,65,0,806,804,1,
-        0,0,0,807,810,1,0,0,0,808,806,1,0,0,0,808,809,1,0,0,0,809,129,1,
-        0,0,0,810,808,1,0,0,0,811,813,3,132,66,0,812,811,1,0,0,0,813,814,
-        1,0,0,0,814,812,1,0,0,0,814,815,1,0,0,0,815,820,1,0,0,0,816,817,
-        5,68,0,0,817,818,3,132,66,0,818,819,3,132,66,0,819,821,1,0,0,0,820,
-        816,1,0,0,0,820,821,1,0,0,0,821,826,1,0,0,0,822,823,5,79,0,0,823,
-        824,3,128,64,0,824,825,5,80,0,0,825,827,1,0,0,0,826,822,1,0,0,0,
-        826,827,1,0,0,0,827,830,1,0,0,0,828,829,5,38,0,0,829,831,5,39,0,
-        0,830,828,1,0,0,0,830,831,1,0,0,0,831,131,1,0,0,0,832,835,3,236,
-        118,0,833,835,5,39,0,0,834,832,1,0,0,0,834,833,1,0,0,0,835,133,1,
-        0,0,0,836,842,3,138,69,0,837,838,3,136,68,0,838,839,3,138,69,0,839,
-        841,1,0,0,0,840,837,1,0,0,0,841,844,1,0,0,0,842,840,1,0,0,0,842,
-        843,1,0,0,0,843,135,1,0,0,0,844,842,1,0,0,0,845,846,7,3,0,0,846,
-        137,1,0,0,0,847,853,3,142,71,0,848,849,3,140,70,0,849,850,3,142,
-        71,0,850,852,1,0,0,0,851,848,1,0,0,0,852,855,1,0,0,0,853,851,1,0,
-        0,0,853,854,1,0,0,0,854,139,1,0,0,0,855,853,1,0,0,0,856,857,7,4,
-        0,0,857,141,1,0,0,0,858,863,3,144,72,0,859,860,5,86,0,0,860,862,
-        3,144,72,0,861,859,1,0,0,0,862,865,1,0,0,0,863,861,1,0,0,0,863,864,
-        1,0,0,0,864,143,1,0,0,0,865,863,1,0,0,0,866,868,7,3,0,0,867,866,
-        1,0,0,0,868,871,1,0,0,0,869,867,1,0,0,0,869,870,1,0,0,0,870,872,
-        1,0,0,0,871,869,1,0,0,0,872,873,3,146,73,0,873,145,1,0,0,0,874,879,
-        3,152,76,0,875,878,3,148,74,0,876,878,3,150,75,0,877,875,1,0,0,0,
-        877,876,1,0,0,0,878,881,1,0,0,0,879,877,1,0,0,0,879,880,1,0,0,0,
-        880,883,1,0,0,0,881,879,1,0,0,0,882,884,3,96,48,0,883,882,1,0,0,
-        0,883,884,1,0,0,0,884,147,1,0,0,0,885,886,5,95,0,0,886,887,3,110,
-        55,0,887,888,5,96,0,0,888,899,1,0,0,0,889,891,5,95,0,0,890,892,3,
-        110,55,0,891,890,1,0,0,0,891,892,1,0,0,0,892,893,1,0,0,0,893,895,
-        5,72,0,0,894,896,3,110,55,0,895,894,1,0,0,0,895,896,1,0,0,0,896,
-        897,1,0,0,0,897,899,5,96,0,0,898,885,1,0,0,0,898,889,1,0,0,0,899,
-        149,1,0,0,0,900,901,5,87,0,0,901,902,3,202,101,0,902,151,1,0,0,0,
-        903,919,3,154,77,0,904,919,3,176,88,0,905,919,3,160,80,0,906,919,
-        3,162,81,0,907,919,3,164,82,0,908,919,3,170,85,0,909,919,3,172,86,
-        0,910,919,3,190,95,0,911,919,3,188,94,0,912,919,3,156,78,0,913,919,
-        3,82,41,0,914,919,3,174,87,0,915,919,3,178,89,0,916,919,3,184,92,
-        0,917,919,3,234,117,0,918,903,1,0,0,0,918,904,1,0,0,0,918,905,1,
-        0,0,0,918,906,1,0,0,0,918,907,1,0,0,0,918,908,1,0,0,0,918,909,1,
-        0,0,0,918,910,1,0,0,0,918,911,1,0,0,0,918,912,1,0,0,0,918,913,1,
-        0,0,0,918,914,1,0,0,0,918,915,1,0,0,0,918,916,1,0,0,0,918,917,1,
-        0,0,0,919,153,1,0,0,0,920,921,5,13,0,0,921,922,5,93,0,0,922,923,
-        5,83,0,0,923,924,5,94,0,0,924,155,1,0,0,0,925,927,5,10,0,0,926,928,
-        3,110,55,0,927,926,1,0,0,0,927,928,1,0,0,0,928,930,1,0,0,0,929,931,
-        3,158,79,0,930,929,1,0,0,0,931,932,1,0,0,0,932,930,1,0,0,0,932,933,
-        1,0,0,0,933,936,1,0,0,0,934,935,5,22,0,0,935,937,3,110,55,0,936,
-        934,1,0,0,0,936,937,1,0,0,0,937,938,1,0,0,0,938,939,5,23,0,0,939,
-        157,1,0,0,0,940,941,5,66,0,0,941,942,3,110,55,0,942,943,5,53,0,0,
-        943,944,3,110,55,0,944,159,1,0,0,0,945,946,5,95,0,0,946,949,3,168,
-        84,0,947,948,5,91,0,0,948,950,3,110,55,0,949,947,1,0,0,0,949,950,
-        1,0,0,0,950,951,1,0,0,0,951,952,5,96,0,0,952,161,1,0,0,0,953,957,
-        5,95,0,0,954,955,3,234,117,0,955,956,5,78,0,0,956,958,1,0,0,0,957,
-        954,1,0,0,0,957,958,1,0,0,0,958,959,1,0,0,0,959,962,3,82,41,0,960,
-        961,5,67,0,0,961,963,3,110,55,0,962,960,1,0,0,0,962,963,1,0,0,0,
-        963,964,1,0,0,0,964,965,5,91,0,0,965,966,3,110,55,0,966,967,5,96,
-        0,0,967,163,1,0,0,0,968,969,3,166,83,0,969,970,5,93,0,0,970,971,
-        3,168,84,0,971,972,5,94,0,0,972,165,1,0,0,0,973,974,7,5,0,0,974,
-        167,1,0,0,0,975,976,3,234,117,0,976,977,5,29,0,0,977,980,3,110,55,
-        0,978,979,5,67,0,0,979,981,3,110,55,0,980,978,1,0,0,0,980,981,1,
-        0,0,0,981,169,1,0,0,0,982,983,5,45,0,0,983,984,5,93,0,0,984,985,
-        3,234,117,0,985,986,5,78,0,0,986,987,3,110,55,0,987,988,5,88,0,0,
-        988,989,3,234,117,0,989,990,5,29,0,0,990,991,3,110,55,0,991,992,
-        5,91,0,0,992,993,3,110,55,0,993,994,5,94,0,0,994,171,1,0,0,0,995,
-        996,7,6,0,0,996,1002,5,97,0,0,997,1003,3,8,4,0,998,1000,3,74,37,
-        0,999,1001,3,72,36,0,1000,999,1,0,0,0,1000,1001,1,0,0,0,1001,1003,
-        1,0,0,0,1002,997,1,0,0,0,1002,998,1,0,0,0,1003,1004,1,0,0,0,1004,
-        1005,5,98,0,0,1005,173,1,0,0,0,1006,1007,5,93,0,0,1007,1008,3,110,
-        55,0,1008,1009,5,94,0,0,1009,175,1,0,0,0,1010,1011,3,180,90,0,1011,
-        1013,5,93,0,0,1012,1014,7,7,0,0,1013,1012,1,0,0,0,1013,1014,1,0,
-        0,0,1014,1016,1,0,0,0,1015,1017,3,110,55,0,1016,1015,1,0,0,0,1016,
-        1017,1,0,0,0,1017,1018,1,0,0,0,1018,1019,5,61,0,0,1019,1020,3,110,
-        55,0,1020,1021,5,94,0,0,1021,177,1,0,0,0,1022,1023,3,180,90,0,1023,
-        1025,5,93,0,0,1024,1026,5,20,0,0,1025,1024,1,0,0,0,1025,1026,1,0,
-        0,0,1026,1035,1,0,0,0,1027,1032,3,110,55,0,1028,1029,5,88,0,0,1029,
-        1031,3,110,55,0,1030,1028,1,0,0,0,1031,1034,1,0,0,0,1032,1030,1,
-        0,0,0,1032,1033,1,0,0,0,1033,1036,1,0,0,0,1034,1032,1,0,0,0,1035,
-        1027,1,0,0,0,1035,1036,1,0,0,0,1036,1037,1,0,0,0,1037,1038,5,94,
-        0,0,1038,179,1,0,0,0,1039,1040,3,182,91,0,1040,1041,3,236,118,0,
-        1041,181,1,0,0,0,1042,1043,3,236,118,0,1043,1044,5,87,0,0,1044,1046,
-        1,0,0,0,1045,1042,1,0,0,0,1046,1049,1,0,0,0,1047,1045,1,0,0,0,1047,
-        1048,1,0,0,0,1048,183,1,0,0,0,1049,1047,1,0,0,0,1050,1051,3,234,
-        117,0,1051,1060,5,97,0,0,1052,1057,3,186,93,0,1053,1054,5,88,0,0,
-        1054,1056,3,186,93,0,1055,1053,1,0,0,0,1056,1059,1,0,0,0,1057,1055,
-        1,0,0,0,1057,1058,1,0,0,0,1058,1061,1,0,0,0,1059,1057,1,0,0,0,1060,
-        1052,1,0,0,0,1060,1061,1,0,0,0,1061,1062,1,0,0,0,1062,1063,5,98,
-        0,0,1063,185,1,0,0,0,1064,1065,3,202,101,0,1065,1066,5,89,0,0,1066,
-        1067,3,110,55,0,1067,1074,1,0,0,0,1068,1069,5,87,0,0,1069,1074,3,
-        202,101,0,1070,1071,5,87,0,0,1071,1074,5,83,0,0,1072,1074,3,234,
-        117,0,1073,1064,1,0,0,0,1073,1068,1,0,0,0,1073,1070,1,0,0,0,1073,
-        1072,1,0,0,0,1074,187,1,0,0,0,1075,1078,5,92,0,0,1076,1079,3,236,
-        118,0,1077,1079,5,101,0,0,1078,1076,1,0,0,0,1078,1077,1,0,0,0,1079,
-        189,1,0,0,0,1080,1087,3,192,96,0,1081,1087,5,39,0,0,1082,1087,3,
-        194,97,0,1083,1087,5,103,0,0,1084,1087,3,198,99,0,1085,1087,3,200,
-        100,0,1086,1080,1,0,0,0,1086,1081,1,0,0,0,1086,1082,1,0,0,0,1086,
-        1083,1,0,0,0,1086,1084,1,0,0,0,1086,1085,1,0,0,0,1087,191,1,0,0,
-        0,1088,1089,7,8,0,0,1089,193,1,0,0,0,1090,1093,3,196,98,0,1091,1093,
-        5,102,0,0,1092,1090,1,0,0,0,1092,1091,1,0,0,0,1093,195,1,0,0,0,1094,
-        1095,7,9,0,0,1095,197,1,0,0,0,1096,1105,5,95,0,0,1097,1102,3,110,
-        55,0,1098,1099,5,88,0,0,1099,1101,3,110,55,0,1100,1098,1,0,0,0,1101,
-        1104,1,0,0,0,1102,1100,1,0,0,0,1102,1103,1,0,0,0,1103,1106,1,0,0,
-        0,1104,1102,1,0,0,0,1105,1097,1,0,0,0,1105,1106,1,0,0,0,1106,1107,
-        1,0,0,0,1107,1108,5,96,0,0,1108,199,1,0,0,0,1109,1123,5,97,0,0,1110,
-        1111,3,202,101,0,1111,1112,5,89,0,0,1112,1120,3,110,55,0,1113,1114,
-        5,88,0,0,1114,1115,3,202,101,0,1115,1116,5,89,0,0,1116,1117,3,110,
-        55,0,1117,1119,1,0,0,0,1118,1113,1,0,0,0,1119,1122,1,0,0,0,1120,
-        1118,1,0,0,0,1120,1121,1,0,0,0,1121,1124,1,0,0,0,1122,1120,1,0,0,
-        0,1123,1110,1,0,0,0,1123,1124,1,0,0,0,1124,1125,1,0,0,0,1125,1126,
-        5,98,0,0,1126,201,1,0,0,0,1127,1128,3,240,120,0,1128,203,1,0,0,0,
-        1129,1135,3,206,103,0,1130,1135,3,216,108,0,1131,1135,3,218,109,
-        0,1132,1135,3,222,111,0,1133,1135,3,228,114,0,1134,1129,1,0,0,0,
-        1134,1130,1,0,0,0,1134,1131,1,0,0,0,1134,1132,1,0,0,0,1134,1133,
-        1,0,0,0,1135,205,1,0,0,0,1136,1137,5,15,0,0,1137,1139,5,11,0,0,1138,
-        1140,3,236,118,0,1139,1138,1,0,0,0,1139,1140,1,0,0,0,1140,1142,1,
-        0,0,0,1141,1143,3,230,115,0,1142,1141,1,0,0,0,1142,1143,1,0,0,0,
-        1143,1144,1,0,0,0,1144,1145,7,10,0,0,1145,1146,5,93,0,0,1146,1147,
-        3,234,117,0,1147,1148,3,98,49,0,1148,1149,5,94,0,0,1149,1150,7,11,
-        0,0,1150,1152,3,208,104,0,1151,1153,3,72,36,0,1152,1151,1,0,0,0,
-        1152,1153,1,0,0,0,1153,207,1,0,0,0,1154,1155,3,210,105,0,1155,1156,
-        5,31,0,0,1156,1157,5,63,0,0,1157,1183,1,0,0,0,1158,1159,3,212,106,
-        0,1159,1160,5,31,0,0,1160,1161,5,63,0,0,1161,1183,1,0,0,0,1162,1163,
-        3,210,105,0,1163,1164,5,31,0,0,1164,1165,5,38,0,0,1165,1166,5,39,
-        0,0,1166,1183,1,0,0,0,1167,1168,3,210,105,0,1168,1169,5,31,0,0,1169,
-        1170,5,36,0,0,1170,1171,5,32,0,0,1171,1183,1,0,0,0,1172,1173,3,212,
-        106,0,1173,1174,5,31,0,0,1174,1175,5,36,0,0,1175,1176,5,32,0,0,1176,
-        1183,1,0,0,0,1177,1178,3,210,105,0,1178,1179,5,31,0,0,1179,1180,
-        7,2,0,0,1180,1181,3,214,107,0,1181,1183,1,0,0,0,1182,1154,1,0,0,
-        0,1182,1158,1,0,0,0,1182,1162,1,0,0,0,1182,1167,1,0,0,0,1182,1172,
-        1,0,0,0,1182,1177,1,0,0,0,1183,209,1,0,0,0,1184,1185,3,234,117,0,
-        1185,1186,5,87,0,0,1186,1187,3,202,101,0,1187,211,1,0,0,0,1188,1189,
-        5,93,0,0,1189,1194,3,210,105,0,1190,1191,5,88,0,0,1191,1193,3,210,
-        105,0,1192,1190,1,0,0,0,1193,1196,1,0,0,0,1194,1192,1,0,0,0,1194,
-        1195,1,0,0,0,1195,1197,1,0,0,0,1196,1194,1,0,0,0,1197,1198,5,94,
-        0,0,1198,213,1,0,0,0,1199,1204,3,236,118,0,1200,1201,5,79,0,0,1201,
-        1202,3,214,107,0,1202,1203,5,80,0,0,1203,1205,1,0,0,0,1204,1200,
-        1,0,0,0,1204,1205,1,0,0,0,1205,1209,1,0,0,0,1206,1207,5,93,0,0,1207,
-        1208,5,101,0,0,1208,1210,5,94,0,0,1209,1206,1,0,0,0,1209,1210,1,
-        0,0,0,1210,215,1,0,0,0,1211,1212,5,21,0,0,1212,1213,5,11,0,0,1213,
-        1215,3,236,118,0,1214,1216,3,232,116,0,1215,1214,1,0,0,0,1215,1216,
-        1,0,0,0,1216,217,1,0,0,0,1217,1219,5,15,0,0,1218,1220,5,63,0,0,1219,
-        1218,1,0,0,0,1219,1220,1,0,0,0,1220,1221,1,0,0,0,1221,1223,5,30,
-        0,0,1222,1224,3,236,118,0,1223,1222,1,0,0,0,1223,1224,1,0,0,0,1224,
-        1226,1,0,0,0,1225,1227,3,230,115,0,1226,1225,1,0,0,0,1226,1227,1,
-        0,0,0,1227,1228,1,0,0,0,1228,1230,3,220,110,0,1229,1231,3,72,36,
-        0,1230,1229,1,0,0,0,1230,1231,1,0,0,0,1231,219,1,0,0,0,1232,1233,
-        5,27,0,0,1233,1234,5,93,0,0,1234,1235,3,234,117,0,1235,1236,3,98,
-        49,0,1236,1237,5,94,0,0,1237,1238,5,41,0,0,1238,1239,5,93,0,0,1239,
-        1244,3,210,105,0,1240,1241,5,88,0,0,1241,1243,3,210,105,0,1242,1240,
-        1,0,0,0,1243,1246,1,0,0,0,1244,1242,1,0,0,0,1244,1245,1,0,0,0,1245,
-        1247,1,0,0,0,1246,1244,1,0,0,0,1247,1248,5,94,0,0,1248,1266,1,0,
-        0,0,1249,1251,5,41,0,0,1250,1252,5,89,0,0,1251,1250,1,0,0,0,1251,
-        1252,1,0,0,0,1252,1253,1,0,0,0,1253,1254,3,104,52,0,1254,1255,5,
-        93,0,0,1255,1260,3,202,101,0,1256,1257,5,88,0,0,1257,1259,3,202,
-        101,0,1258,1256,1,0,0,0,1259,1262,1,0,0,0,1260,1258,1,0,0,0,1260,
-        1261,1,0,0,0,1261,1263,1,0,0,0,1262,1260,1,0,0,0,1263,1264,5,94,
-        0,0,1264,1266,1,0,0,0,1265,1232,1,0,0,0,1265,1249,1,0,0,0,1266,221,
-        1,0,0,0,1267,1268,5,15,0,0,1268,1269,3,236,118,0,1269,1271,5,30,
-        0,0,1270,1272,3,236,118,0,1271,1270,1,0,0,0,1271,1272,1,0,0,0,1272,
-        1274,1,0,0,0,1273,1275,3,230,115,0,1274,1273,1,0,0,0,1274,1275,1,
-        0,0,0,1275,1276,1,0,0,0,1276,1277,5,27,0,0,1277,1278,5,93,0,0,1278,
-        1279,3,234,117,0,1279,1280,3,98,49,0,1280,1281,5,94,0,0,1281,1283,
-        5,41,0,0,1282,1284,3,236,118,0,1283,1282,1,0,0,0,1283,1284,1,0,0,
-        0,1284,1285,1,0,0,0,1285,1287,3,224,112,0,1286,1288,3,226,113,0,
-        1287,1286,1,0,0,0,1287,1288,1,0,0,0,1288,223,1,0,0,0,1289,1290,5,
-        93,0,0,1290,1295,3,210,105,0,1291,1292,5,88,0,0,1292,1294,3,210,
-        105,0,1293,1291,1,0,0,0,1294,1297,1,0,0,0,1295,1293,1,0,0,0,1295,
-        1296,1,0,0,0,1296,1298,1,0,0,0,1297,1295,1,0,0,0,1298,1299,5,94,
-        0,0,1299,1312,1,0,0,0,1300,1301,5,95,0,0,1301,1306,3,210,105,0,1302,
-        1303,5,88,0,0,1303,1305,3,210,105,0,1304,1302,1,0,0,0,1305,1308,
-        1,0,0,0,1306,1304,1,0,0,0,1306,1307,1,0,0,0,1307,1309,1,0,0,0,1308,
-        1306,1,0,0,0,1309,1310,5,96,0,0,1310,1312,1,0,0,0,1311,1289,1,0,
-        0,0,1311,1300,1,0,0,0,1312,225,1,0,0,0,1313,1314,3,236,118,0,1314,
-        1315,3,200,100,0,1315,227,1,0,0,0,1316,1317,5,21,0,0,1317,1318,5,
-        30,0,0,1318,1320,3,236,118,0,1319,1321,3,232,116,0,1320,1319,1,0,
-        0,0,1320,1321,1,0,0,0,1321,229,1,0,0,0,1322,1323,5,28,0,0,1323,1324,
-        5,38,0,0,1324,1325,5,25,0,0,1325,231,1,0,0,0,1326,1327,5,28,0,0,
-        1327,1328,5,25,0,0,1328,233,1,0,0,0,1329,1330,3,236,118,0,1330,235,
-        1,0,0,0,1331,1335,5,105,0,0,1332,1335,5,104,0,0,1333,1335,3,238,
-        119,0,1334,1331,1,0,0,0,1334,1332,1,0,0,0,1334,1333,1,0,0,0,1335,
-        237,1,0,0,0,1336,1337,7,12,0,0,1337,239,1,0,0,0,1338,1341,3,236,
-        118,0,1339,1341,3,242,121,0,1340,1338,1,0,0,0,1340,1339,1,0,0,0,
-        1341,241,1,0,0,0,1342,1343,7,13,0,0,1343,243,1,0,0,0,155,246,253,
-        264,269,276,282,287,291,298,313,316,323,335,338,352,355,362,366,
-        381,384,387,392,394,401,411,415,420,432,441,449,467,475,482,485,
-        493,499,505,509,512,515,522,530,533,538,547,558,568,574,578,589,
-        596,602,606,609,612,622,629,634,640,643,647,650,653,656,662,668,
-        673,679,686,690,692,696,698,701,713,722,730,738,744,755,764,786,
-        790,795,798,801,808,814,820,826,830,834,842,853,863,869,877,879,
-        883,891,895,898,918,927,932,936,949,957,962,980,1000,1002,1013,1016,
-        1025,1032,1035,1047,1057,1060,1073,1078,1086,1092,1102,1105,1120,
-        1123,1134,1139,1142,1152,1182,1194,1204,1209,1215,1219,1223,1226,
-        1230,1244,1251,1260,1265,1271,1274,1283,1287,1295,1306,1311,1320,
-        1334,1340
+        51,53,55,55,63,63,65,65,67,71,1444,0,246,1,0,0,0,2,255,1,0,0,0,4,
+        257,1,0,0,0,6,266,1,0,0,0,8,271,1,0,0,0,10,289,1,0,0,0,12,291,1,
+        0,0,0,14,298,1,0,0,0,16,302,1,0,0,0,18,307,1,0,0,0,20,325,1,0,0,
+        0,22,330,1,0,0,0,24,354,1,0,0,0,26,357,1,0,0,0,28,370,1,0,0,0,30,
+        375,1,0,0,0,32,403,1,0,0,0,34,408,1,0,0,0,36,422,1,0,0,0,38,426,
+        1,0,0,0,40,429,1,0,0,0,42,443,1,0,0,0,44,445,1,0,0,0,46,469,1,0,
+        0,0,48,471,1,0,0,0,50,484,1,0,0,0,52,487,1,0,0,0,54,498,1,0,0,0,
+        56,503,1,0,0,0,58,507,1,0,0,0,60,535,1,0,0,0,62,537,1,0,0,0,64,542,
+        1,0,0,0,66,552,1,0,0,0,68,555,1,0,0,0,70,558,1,0,0,0,72,562,1,0,
+        0,0,74,565,1,0,0,0,76,576,1,0,0,0,78,582,1,0,0,0,80,598,1,0,0,0,
+        82,600,1,0,0,0,84,606,1,0,0,0,86,618,1,0,0,0,88,645,1,0,0,0,90,647,
+        1,0,0,0,92,664,1,0,0,0,94,666,1,0,0,0,96,679,1,0,0,0,98,683,1,0,
+        0,0,100,700,1,0,0,0,102,703,1,0,0,0,104,707,1,0,0,0,106,709,1,0,
+        0,0,108,711,1,0,0,0,110,717,1,0,0,0,112,719,1,0,0,0,114,727,1,0,
+        0,0,116,735,1,0,0,0,118,746,1,0,0,0,120,751,1,0,0,0,122,760,1,0,
+        0,0,124,762,1,0,0,0,126,803,1,0,0,0,128,805,1,0,0,0,130,814,1,0,
+        0,0,132,836,1,0,0,0,134,838,1,0,0,0,136,847,1,0,0,0,138,849,1,0,
+        0,0,140,858,1,0,0,0,142,860,1,0,0,0,144,871,1,0,0,0,146,876,1,0,
+        0,0,148,900,1,0,0,0,150,902,1,0,0,0,152,920,1,0,0,0,154,922,1,0,
+        0,0,156,927,1,0,0,0,158,942,1,0,0,0,160,959,1,0,0,0,162,961,1,0,
+        0,0,164,969,1,0,0,0,166,984,1,0,0,0,168,989,1,0,0,0,170,991,1,0,
+        0,0,172,998,1,0,0,0,174,1011,1,0,0,0,176,1022,1,0,0,0,178,1026,1,
+        0,0,0,180,1038,1,0,0,0,182,1055,1,0,0,0,184,1063,1,0,0,0,186,1066,
+        1,0,0,0,188,1089,1,0,0,0,190,1091,1,0,0,0,192,1102,1,0,0,0,194,1104,
+        1,0,0,0,196,1108,1,0,0,0,198,1110,1,0,0,0,200,1112,1,0,0,0,202,1125,
+        1,0,0,0,204,1143,1,0,0,0,206,1150,1,0,0,0,208,1152,1,0,0,0,210,1198,
+        1,0,0,0,212,1200,1,0,0,0,214,1204,1,0,0,0,216,1215,1,0,0,0,218,1227,
+        1,0,0,0,220,1233,1,0,0,0,222,1281,1,0,0,0,224,1283,1,0,0,0,226,1327,
+        1,0,0,0,228,1329,1,0,0,0,230,1332,1,0,0,0,232,1338,1,0,0,0,234,1342,
+        1,0,0,0,236,1345,1,0,0,0,238,1350,1,0,0,0,240,1352,1,0,0,0,242,1356,
+        1,0,0,0,244,1358,1,0,0,0,246,248,3,2,1,0,247,249,5,91,0,0,248,247,
+        1,0,0,0,248,249,1,0,0,0,249,250,1,0,0,0,250,251,5,0,0,1,251,1,1,
+        0,0,0,252,256,3,4,2,0,253,256,3,206,103,0,254,256,3,8,4,0,255,252,
+        1,0,0,0,255,253,1,0,0,0,255,254,1,0,0,0,256,3,1,0,0,0,257,258,5,
+        49,0,0,258,259,3,238,119,0,259,260,5,79,0,0,260,261,3,6,3,0,261,
+        5,1,0,0,0,262,267,5,104,0,0,263,267,3,196,98,0,264,267,3,194,97,
+        0,265,267,3,238,119,0,266,262,1,0,0,0,266,263,1,0,0,0,266,264,1,
+        0,0,0,266,265,1,0,0,0,267,7,1,0,0,0,268,270,3,10,5,0,269,268,1,0,
+        0,0,270,273,1,0,0,0,271,269,1,0,0,0,271,272,1,0,0,0,272,274,1,0,
+        0,0,273,271,1,0,0,0,274,278,3,14,7,0,275,277,3,12,6,0,276,275,1,
+        0,0,0,277,280,1,0,0,0,278,276,1,0,0,0,278,279,1,0,0,0,279,284,1,
+        0,0,0,280,278,1,0,0,0,281,283,3,10,5,0,282,281,1,0,0,0,283,286,1,
+        0,0,0,284,282,1,0,0,0,284,285,1,0,0,0,285,9,1,0,0,0,286,284,1,0,
+        0,0,287,290,3,16,8,0,288,290,3,18,9,0,289,287,1,0,0,0,289,288,1,
+        0,0,0,290,11,1,0,0,0,291,293,5,63,0,0,292,294,5,1,0,0,293,292,1,
+        0,0,0,293,294,1,0,0,0,294,295,1,0,0,0,295,296,3,14,7,0,296,13,1,
+        0,0,0,297,299,3,24,12,0,298,297,1,0,0,0,299,300,1,0,0,0,300,298,
+        1,0,0,0,300,301,1,0,0,0,301,15,1,0,0,0,302,303,5,4,0,0,303,304,5,
+        40,0,0,304,305,5,54,0,0,305,306,3,110,55,0,306,17,1,0,0,0,307,308,
+        5,66,0,0,308,309,3,182,91,0,309,318,5,94,0,0,310,315,3,110,55,0,
+        311,312,5,89,0,0,312,314,3,110,55,0,313,311,1,0,0,0,314,317,1,0,
+        0,0,315,313,1,0,0,0,315,316,1,0,0,0,316,319,1,0,0,0,317,315,1,0,
+        0,0,318,310,1,0,0,0,318,319,1,0,0,0,319,320,1,0,0,0,320,321,5,95,
+        0,0,321,19,1,0,0,0,322,324,3,22,11,0,323,322,1,0,0,0,324,327,1,0,
+        0,0,325,323,1,0,0,0,325,326,1,0,0,0,326,328,1,0,0,0,327,325,1,0,
+        0,0,328,329,5,0,0,1,329,21,1,0,0,0,330,331,3,182,91,0,331,340,5,
+        94,0,0,332,337,3,110,55,0,333,334,5,89,0,0,334,336,3,110,55,0,335,
+        333,1,0,0,0,336,339,1,0,0,0,337,335,1,0,0,0,337,338,1,0,0,0,338,
+        341,1,0,0,0,339,337,1,0,0,0,340,332,1,0,0,0,340,341,1,0,0,0,341,
+        342,1,0,0,0,342,343,5,95,0,0,343,23,1,0,0,0,344,355,3,26,13,0,345,
+        355,3,28,14,0,346,355,3,30,15,0,347,355,3,38,19,0,348,355,3,40,20,
+        0,349,355,3,44,22,0,350,355,3,48,24,0,351,355,3,52,26,0,352,355,
+        3,54,27,0,353,355,3,56,28,0,354,344,1,0,0,0,354,345,1,0,0,0,354,
+        346,1,0,0,0,354,347,1,0,0,0,354,348,1,0,0,0,354,349,1,0,0,0,354,
+        350,1,0,0,0,354,351,1,0,0,0,354,352,1,0,0,0,354,353,1,0,0,0,355,
+        25,1,0,0,0,356,358,5,42,0,0,357,356,1,0,0,0,357,358,1,0,0,0,358,
+        359,1,0,0,0,359,360,5,34,0,0,360,364,3,74,37,0,361,363,3,10,5,0,
+        362,361,1,0,0,0,363,366,1,0,0,0,364,362,1,0,0,0,364,365,1,0,0,0,
+        365,368,1,0,0,0,366,364,1,0,0,0,367,369,3,72,36,0,368,367,1,0,0,
+        0,368,369,1,0,0,0,369,27,1,0,0,0,370,371,5,65,0,0,371,372,3,110,
+        55,0,372,373,5,4,0,0,373,374,3,236,118,0,374,29,1,0,0,0,375,376,
+        5,9,0,0,376,389,3,32,16,0,377,386,5,94,0,0,378,383,3,110,55,0,379,
+        380,5,89,0,0,380,382,3,110,55,0,381,379,1,0,0,0,382,385,1,0,0,0,
+        383,381,1,0,0,0,383,384,1,0,0,0,384,387,1,0,0,0,385,383,1,0,0,0,
+        386,378,1,0,0,0,386,387,1,0,0,0,387,388,1,0,0,0,388,390,5,95,0,0,
+        389,377,1,0,0,0,389,390,1,0,0,0,390,396,1,0,0,0,391,394,5,71,0,0,
+        392,395,5,84,0,0,393,395,3,34,17,0,394,392,1,0,0,0,394,393,1,0,0,
+        0,395,397,1,0,0,0,396,391,1,0,0,0,396,397,1,0,0,0,397,31,1,0,0,0,
+        398,399,3,242,121,0,399,400,5,88,0,0,400,402,1,0,0,0,401,398,1,0,
+        0,0,402,405,1,0,0,0,403,401,1,0,0,0,403,404,1,0,0,0,404,406,1,0,
+        0,0,405,403,1,0,0,0,406,407,3,242,121,0,407,33,1,0,0,0,408,413,3,
+        36,18,0,409,410,5,89,0,0,410,412,3,36,18,0,411,409,1,0,0,0,412,415,
+        1,0,0,0,413,411,1,0,0,0,413,414,1,0,0,0,414,417,1,0,0,0,415,413,
+        1,0,0,0,416,418,3,72,36,0,417,416,1,0,0,0,417,418,1,0,0,0,418,35,
+        1,0,0,0,419,420,3,238,119,0,420,421,5,4,0,0,421,423,1,0,0,0,422,
+        419,1,0,0,0,422,423,1,0,0,0,423,424,1,0,0,0,424,425,3,236,118,0,
+        425,37,1,0,0,0,426,427,5,15,0,0,427,428,3,74,37,0,428,39,1,0,0,0,
+        429,430,5,35,0,0,430,434,3,76,38,0,431,433,3,42,21,0,432,431,1,0,
+        0,0,433,436,1,0,0,0,434,432,1,0,0,0,434,435,1,0,0,0,435,41,1,0,0,
+        0,436,434,1,0,0,0,437,438,5,41,0,0,438,439,5,34,0,0,439,444,3,44,
+        22,0,440,441,5,41,0,0,441,442,5,15,0,0,442,444,3,44,22,0,443,437,
+        1,0,0,0,443,440,1,0,0,0,444,43,1,0,0,0,445,446,5,49,0,0,446,451,
+        3,46,23,0,447,448,5,89,0,0,448,450,3,46,23,0,449,447,1,0,0,0,450,
+        453,1,0,0,0,451,449,1,0,0,0,451,452,1,0,0,0,452,45,1,0,0,0,453,451,
+        1,0,0,0,454,455,3,108,54,0,455,456,5,79,0,0,456,457,3,110,55,0,457,
+        470,1,0,0,0,458,459,3,236,118,0,459,460,5,79,0,0,460,461,3,110,55,
+        0,461,470,1,0,0,0,462,463,3,236,118,0,463,464,5,74,0,0,464,465,3,
+        110,55,0,465,470,1,0,0,0,466,467,3,236,118,0,467,468,3,96,48,0,468,
+        470,1,0,0,0,469,454,1,0,0,0,469,458,1,0,0,0,469,462,1,0,0,0,469,
+        466,1,0,0,0,470,47,1,0,0,0,471,472,5,46,0,0,472,477,3,50,25,0,473,
+        474,5,89,0,0,474,476,3,50,25,0,475,473,1,0,0,0,476,479,1,0,0,0,477,
+        475,1,0,0,0,477,478,1,0,0,0,478,49,1,0,0,0,479,477,1,0,0,0,480,481,
+        3,236,118,0,481,482,3,96,48,0,482,485,1,0,0,0,483,485,3,108,54,0,
+        484,480,1,0,0,0,484,483,1,0,0,0,485,51,1,0,0,0,486,488,5,19,0,0,
+        487,486,1,0,0,0,487,488,1,0,0,0,488,489,1,0,0,0,489,490,5,16,0,0,
+        490,495,3,110,55,0,491,492,5,89,0,0,492,494,3,110,55,0,493,491,1,
+        0,0,0,494,497,1,0,0,0,495,493,1,0,0,0,495,496,1,0,0,0,496,53,1,0,
+        0,0,497,495,1,0,0,0,498,499,5,69,0,0,499,501,3,58,29,0,500,502,3,
+        72,36,0,501,500,1,0,0,0,501,502,1,0,0,0,502,55,1,0,0,0,503,504,5,
+        48,0,0,504,505,3,58,29,0,505,57,1,0,0,0,506,508,5,20,0,0,507,506,
+        1,0,0,0,507,508,1,0,0,0,508,509,1,0,0,0,509,511,3,60,30,0,510,512,
+        3,64,32,0,511,510,1,0,0,0,511,512,1,0,0,0,512,514,1,0,0,0,513,515,
+        3,66,33,0,514,513,1,0,0,0,514,515,1,0,0,0,515,517,1,0,0,0,516,518,
+        3,68,34,0,517,516,1,0,0,0,517,518,1,0,0,0,518,59,1,0,0,0,519,524,
+        5,84,0,0,520,521,5,89,0,0,521,523,3,62,31,0,522,520,1,0,0,0,523,
+        526,1,0,0,0,524,522,1,0,0,0,524,525,1,0,0,0,525,536,1,0,0,0,526,
+        524,1,0,0,0,527,532,3,62,31,0,528,529,5,89,0,0,529,531,3,62,31,0,
+        530,528,1,0,0,0,531,534,1,0,0,0,532,530,1,0,0,0,532,533,1,0,0,0,
+        533,536,1,0,0,0,534,532,1,0,0,0,535,519,1,0,0,0,535,527,1,0,0,0,
+        536,61,1,0,0,0,537,540,3,110,55,0,538,539,5,4,0,0,539,541,3,236,
+        118,0,540,538,1,0,0,0,540,541,1,0,0,0,541,63,1,0,0,0,542,543,5,44,
+        0,0,543,544,5,8,0,0,544,549,3,70,35,0,545,546,5,89,0,0,546,548,3,
+        70,35,0,547,545,1,0,0,0,548,551,1,0,0,0,549,547,1,0,0,0,549,550,
+        1,0,0,0,550,65,1,0,0,0,551,549,1,0,0,0,552,553,7,0,0,0,553,554,3,
+        110,55,0,554,67,1,0,0,0,555,556,5,33,0,0,556,557,3,110,55,0,557,
+        69,1,0,0,0,558,560,3,110,55,0,559,561,7,1,0,0,560,559,1,0,0,0,560,
+        561,1,0,0,0,561,71,1,0,0,0,562,563,5,68,0,0,563,564,3,110,55,0,564,
+        73,1,0,0,0,565,570,3,76,38,0,566,567,5,89,0,0,567,569,3,76,38,0,
+        568,566,1,0,0,0,569,572,1,0,0,0,570,568,1,0,0,0,570,571,1,0,0,0,
+        571,75,1,0,0,0,572,570,1,0,0,0,573,574,3,236,118,0,574,575,5,79,
+        0,0,575,577,1,0,0,0,576,573,1,0,0,0,576,577,1,0,0,0,577,580,1,0,
+        0,0,578,581,3,80,40,0,579,581,3,78,39,0,580,578,1,0,0,0,580,579,
+        1,0,0,0,581,77,1,0,0,0,582,583,3,238,119,0,583,584,5,94,0,0,584,
+        585,3,80,40,0,585,586,5,95,0,0,586,79,1,0,0,0,587,591,3,84,42,0,
+        588,590,3,86,43,0,589,588,1,0,0,0,590,593,1,0,0,0,591,589,1,0,0,
+        0,591,592,1,0,0,0,592,599,1,0,0,0,593,591,1,0,0,0,594,595,5,94,0,
+        0,595,596,3,80,40,0,596,597,5,95,0,0,597,599,1,0,0,0,598,587,1,0,
+        0,0,598,594,1,0,0,0,599,81,1,0,0,0,600,602,3,84,42,0,601,603,3,86,
+        43,0,602,601,1,0,0,0,603,604,1,0,0,0,604,602,1,0,0,0,604,605,1,0,
+        0,0,605,83,1,0,0,0,606,608,5,94,0,0,607,609,3,236,118,0,608,607,
+        1,0,0,0,608,609,1,0,0,0,609,611,1,0,0,0,610,612,3,96,48,0,611,610,
+        1,0,0,0,611,612,1,0,0,0,612,614,1,0,0,0,613,615,3,92,46,0,614,613,
+        1,0,0,0,614,615,1,0,0,0,615,616,1,0,0,0,616,617,5,95,0,0,617,85,
+        1,0,0,0,618,619,3,88,44,0,619,620,3,84,42,0,620,87,1,0,0,0,621,622,
+        5,80,0,0,622,624,5,83,0,0,623,625,3,90,45,0,624,623,1,0,0,0,624,
+        625,1,0,0,0,625,626,1,0,0,0,626,627,5,83,0,0,627,646,5,81,0,0,628,
+        629,5,80,0,0,629,631,5,83,0,0,630,632,3,90,45,0,631,630,1,0,0,0,
+        631,632,1,0,0,0,632,633,1,0,0,0,633,646,5,83,0,0,634,636,5,83,0,
+        0,635,637,3,90,45,0,636,635,1,0,0,0,636,637,1,0,0,0,637,638,1,0,
+        0,0,638,639,5,83,0,0,639,646,5,81,0,0,640,642,5,83,0,0,641,643,3,
+        90,45,0,642,641,1,0,0,0,642,643,1,0,0,0,643,644,1,0,0,0,644,646,
+        5,83,0,0,645,621,1,0,0,0,645,628,1,0,0,0,645,634,1,0,0,0,645,640,
+        1,0,0,0,646,89,1,0,0,0,647,649,5,96,0,0,648,650,3,236,118,0,649,
+        648,1,0,0,0,649,650,1,0,0,0,650,652,1,0,0,0,651,653,3,94,47,0,652,
+        651,1,0,0,0,652,653,1,0,0,0,653,655,1,0,0,0,654,656,3,100,50,0,655,
+        654,1,0,0,0,655,656,1,0,0,0,656,658,1,0,0,0,657,659,3,92,46,0,658,
+        657,1,0,0,0,658,659,1,0,0,0,659,660,1,0,0,0,660,661,5,97,0,0,661,
+        91,1,0,0,0,662,665,3,202,101,0,663,665,3,190,95,0,664,662,1,0,0,
+        0,664,663,1,0,0,0,665,93,1,0,0,0,666,667,5,90,0,0,667,675,3,106,
+        53,0,668,670,5,92,0,0,669,671,5,90,0,0,670,669,1,0,0,0,670,671,1,
+        0,0,0,671,672,1,0,0,0,672,674,3,106,53,0,673,668,1,0,0,0,674,677,
+        1,0,0,0,675,673,1,0,0,0,675,676,1,0,0,0,676,95,1,0,0,0,677,675,1,
+        0,0,0,678,680,3,98,49,0,679,678,1,0,0,0,680,681,1,0,0,0,681,679,
+        1,0,0,0,681,682,1,0,0,0,682,97,1,0,0,0,683,684,5,90,0,0,684,685,
+        3,104,52,0,685,99,1,0,0,0,686,688,5,84,0,0,687,689,3,102,51,0,688,
+        687,1,0,0,0,688,689,1,0,0,0,689,694,1,0,0,0,690,692,5,73,0,0,691,
+        693,3,102,51,0,692,691,1,0,0,0,692,693,1,0,0,0,693,695,1,0,0,0,694,
+        690,1,0,0,0,694,695,1,0,0,0,695,701,1,0,0,0,696,698,5,73,0,0,697,
+        699,3,102,51,0,698,697,1,0,0,0,698,699,1,0,0,0,699,701,1,0,0,0,700,
+        686,1,0,0,0,700,696,1,0,0,0,701,101,1,0,0,0,702,704,5,83,0,0,703,
+        702,1,0,0,0,703,704,1,0,0,0,704,705,1,0,0,0,705,706,3,198,99,0,706,
+        103,1,0,0,0,707,708,3,242,121,0,708,105,1,0,0,0,709,710,3,242,121,
+        0,710,107,1,0,0,0,711,713,3,152,76,0,712,714,3,150,75,0,713,712,
+        1,0,0,0,714,715,1,0,0,0,715,713,1,0,0,0,715,716,1,0,0,0,716,109,
+        1,0,0,0,717,718,3,112,56,0,718,111,1,0,0,0,719,724,3,114,57,0,720,
+        721,5,43,0,0,721,723,3,114,57,0,722,720,1,0,0,0,723,726,1,0,0,0,
+        724,722,1,0,0,0,724,725,1,0,0,0,725,113,1,0,0,0,726,724,1,0,0,0,
+        727,732,3,116,58,0,728,729,5,70,0,0,729,731,3,116,58,0,730,728,1,
+        0,0,0,731,734,1,0,0,0,732,730,1,0,0,0,732,733,1,0,0,0,733,115,1,
+        0,0,0,734,732,1,0,0,0,735,740,3,118,59,0,736,737,5,2,0,0,737,739,
+        3,118,59,0,738,736,1,0,0,0,739,742,1,0,0,0,740,738,1,0,0,0,740,741,
+        1,0,0,0,741,117,1,0,0,0,742,740,1,0,0,0,743,745,5,38,0,0,744,743,
+        1,0,0,0,745,748,1,0,0,0,746,744,1,0,0,0,746,747,1,0,0,0,747,749,
+        1,0,0,0,748,746,1,0,0,0,749,750,3,120,60,0,750,119,1,0,0,0,751,757,
+        3,124,62,0,752,753,3,122,61,0,753,754,3,124,62,0,754,756,1,0,0,0,
+        755,752,1,0,0,0,756,759,1,0,0,0,757,755,1,0,0,0,757,758,1,0,0,0,
+        758,121,1,0,0,0,759,757,1,0,0,0,760,761,7,2,0,0,761,123,1,0,0,0,
+        762,766,3,134,67,0,763,765,3,126,63,0,764,763,1,0,0,0,765,768,1,
+        0,0,0,766,764,1,0,0,0,766,767,1,0,0,0,767,125,1,0,0,0,768,766,1,
+        0,0,0,769,770,5,52,0,0,770,771,5,69,0,0,771,804,3,134,67,0,772,773,
+        5,24,0,0,773,774,5,69,0,0,774,804,3,134,67,0,775,776,5,12,0,0,776,
+        804,3,134,67,0,777,778,5,75,0,0,778,804,3,134,67,0,779,780,5,29,
+        0,0,780,804,3,134,67,0,781,782,5,31,0,0,782,804,5,39,0,0,783,784,
+        5,31,0,0,784,785,5,38,0,0,785,804,5,39,0,0,786,788,5,31,0,0,787,
+        789,5,38,0,0,788,787,1,0,0,0,788,789,1,0,0,0,789,790,1,0,0,0,790,
+        793,7,3,0,0,791,793,5,72,0,0,792,786,1,0,0,0,792,791,1,0,0,0,793,
+        794,1,0,0,0,794,804,3,128,64,0,795,797,5,31,0,0,796,798,5,38,0,0,
+        797,796,1,0,0,0,797,798,1,0,0,0,798,800,1,0,0,0,799,801,3,238,119,
+        0,800,799,1,0,0,0,800,801,1,0,0,0,801,802,1,0,0,0,802,804,5,57,0,
+        0,803,769,1,0,0,0,803,772,1,0,0,0,803,775,1,0,0,0,803,777,1,0,0,
+        0,803,779,1,0,0,0,803,781,1,0,0,0,803,783,1,0,0,0,803,792,1,0,0,
+        0,803,795,1,0,0,0,804,127,1,0,0,0,805,810,3,130,65,0,806,807,5,92,
+        0,0,807,809,3,130,65,0,808,806,1,0,0,0,809,812,1,0,0,0,810,808,1,
+        0,0,0,810,811,1,0,0,0,811,129,1,0,0,0,812,810,1,0,0,0,813,815,3,
+        132,66,0,814,813,1,0,0,0,815,816,1,0,0,0,816,814,1,0,0,0,816,817,
+        1,0,0,0,817,822,1,0,0,0,818,819,5,69,0,0,819,820,3,132,66,0,820,
+        821,3,132,66,0,821,823,1,0,0,0,822,818,1,0,0,0,822,823,1,0,0,0,823,
+        828,1,0,0,0,824,825,5,80,0,0,825,826,3,128,64,0,826,827,5,81,0,0,
+        827,829,1,0,0,0,828,824,1,0,0,0,828,829,1,0,0,0,829,832,1,0,0,0,
+        830,831,5,38,0,0,831,833,5,39,0,0,832,830,1,0,0,0,832,833,1,0,0,
+        0,833,131,1,0,0,0,834,837,3,238,119,0,835,837,5,39,0,0,836,834,1,
+        0,0,0,836,835,1,0,0,0,837,133,1,0,0,0,838,844,3,138,69,0,839,840,
+        3,136,68,0,840,841,3,138,69,0,841,843,1,0,0,0,842,839,1,0,0,0,843,
+        846,1,0,0,0,844,842,1,0,0,0,844,845,1,0,0,0,845,135,1,0,0,0,846,
+        844,1,0,0,0,847,848,7,4,0,0,848,137,1,0,0,0,849,855,3,142,71,0,850,
+        851,3,140,70,0,851,852,3,142,71,0,852,854,1,0,0,0,853,850,1,0,0,
+        0,854,857,1,0,0,0,855,853,1,0,0,0,855,856,1,0,0,0,856,139,1,0,0,
+        0,857,855,1,0,0,0,858,859,7,5,0,0,859,141,1,0,0,0,860,865,3,144,
+        72,0,861,862,5,87,0,0,862,864,3,144,72,0,863,861,1,0,0,0,864,867,
+        1,0,0,0,865,863,1,0,0,0,865,866,1,0,0,0,866,143,1,0,0,0,867,865,
+        1,0,0,0,868,870,7,4,0,0,869,868,1,0,0,0,870,873,1,0,0,0,871,869,
+        1,0,0,0,871,872,1,0,0,0,872,874,1,0,0,0,873,871,1,0,0,0,874,875,
+        3,146,73,0,875,145,1,0,0,0,876,881,3,152,76,0,877,880,3,148,74,0,
+        878,880,3,150,75,0,879,877,1,0,0,0,879,878,1,0,0,0,880,883,1,0,0,
+        0,881,879,1,0,0,0,881,882,1,0,0,0,882,885,1,0,0,0,883,881,1,0,0,
+        0,884,886,3,96,48,0,885,884,1,0,0,0,885,886,1,0,0,0,886,147,1,0,
+        0,0,887,888,5,96,0,0,888,889,3,110,55,0,889,890,5,97,0,0,890,901,
+        1,0,0,0,891,893,5,96,0,0,892,894,3,110,55,0,893,892,1,0,0,0,893,
+        894,1,0,0,0,894,895,1,0,0,0,895,897,5,73,0,0,896,898,3,110,55,0,
+        897,896,1,0,0,0,897,898,1,0,0,0,898,899,1,0,0,0,899,901,5,97,0,0,
+        900,887,1,0,0,0,900,891,1,0,0,0,901,149,1,0,0,0,902,903,5,88,0,0,
+        903,904,3,204,102,0,904,151,1,0,0,0,905,921,3,154,77,0,906,921,3,
+        178,89,0,907,921,3,162,81,0,908,921,3,164,82,0,909,921,3,166,83,
+        0,910,921,3,172,86,0,911,921,3,174,87,0,912,921,3,192,96,0,913,921,
+        3,190,95,0,914,921,3,156,78,0,915,921,3,82,41,0,916,921,3,176,88,
+        0,917,921,3,180,90,0,918,921,3,186,93,0,919,921,3,236,118,0,920,
+        905,1,0,0,0,920,906,1,0,0,0,920,907,1,0,0,0,920,908,1,0,0,0,920,
+        909,1,0,0,0,920,910,1,0,0,0,920,911,1,0,0,0,920,912,1,0,0,0,920,
+        913,1,0,0,0,920,914,1,0,0,0,920,915,1,0,0,0,920,916,1,0,0,0,920,
+        917,1,0,0,0,920,918,1,0,0,0,920,919,1,0,0,0,921,153,1,0,0,0,922,
+        923,5,13,0,0,923,924,5,94,0,0,924,925,5,84,0,0,925,926,5,95,0,0,
+        926,155,1,0,0,0,927,929,5,10,0,0,928,930,3,110,55,0,929,928,1,0,
+        0,0,929,930,1,0,0,0,930,932,1,0,0,0,931,933,3,158,79,0,932,931,1,
+        0,0,0,933,934,1,0,0,0,934,932,1,0,0,0,934,935,1,0,0,0,935,938,1,
+        0,0,0,936,937,5,22,0,0,937,939,3,110,55,0,938,936,1,0,0,0,938,939,
+        1,0,0,0,939,940,1,0,0,0,940,941,5,23,0,0,941,157,1,0,0,0,942,943,
+        5,67,0,0,943,948,3,160,80,0,944,945,5,89,0,0,945,947,3,160,80,0,
+        946,944,1,0,0,0,947,950,1,0,0,0,948,946,1,0,0,0,948,949,1,0,0,0,
+        949,951,1,0,0,0,950,948,1,0,0,0,951,952,5,53,0,0,952,953,3,110,55,
+        0,953,159,1,0,0,0,954,955,3,122,61,0,955,956,3,110,55,0,956,960,
+        1,0,0,0,957,960,3,126,63,0,958,960,3,110,55,0,959,954,1,0,0,0,959,
+        957,1,0,0,0,959,958,1,0,0,0,960,161,1,0,0,0,961,962,5,96,0,0,962,
+        965,3,170,85,0,963,964,5,92,0,0,964,966,3,110,55,0,965,963,1,0,0,
+        0,965,966,1,0,0,0,966,967,1,0,0,0,967,968,5,97,0,0,968,163,1,0,0,
+        0,969,973,5,96,0,0,970,971,3,236,118,0,971,972,5,79,0,0,972,974,
+        1,0,0,0,973,970,1,0,0,0,973,974,1,0,0,0,974,975,1,0,0,0,975,978,
+        3,82,41,0,976,977,5,68,0,0,977,979,3,110,55,0,978,976,1,0,0,0,978,
+        979,1,0,0,0,979,980,1,0,0,0,980,981,5,92,0,0,981,982,3,110,55,0,
+        982,983,5,97,0,0,983,165,1,0,0,0,984,985,3,168,84,0,985,986,5,94,
+        0,0,986,987,3,170,85,0,987,988,5,95,0,0,988,167,1,0,0,0,989,990,
+        7,6,0,0,990,169,1,0,0,0,991,992,3,236,118,0,992,993,5,29,0,0,993,
+        996,3,110,55,0,994,995,5,68,0,0,995,997,3,110,55,0,996,994,1,0,0,
+        0,996,997,1,0,0,0,997,171,1,0,0,0,998,999,5,45,0,0,999,1000,5,94,
+        0,0,1000,1001,3,236,118,0,1001,1002,5,79,0,0,1002,1003,3,110,55,
+        0,1003,1004,5,89,0,0,1004,1005,3,236,118,0,1005,1006,5,29,0,0,1006,
+        1007,3,110,55,0,1007,1008,5,92,0,0,1008,1009,3,110,55,0,1009,1010,
+        5,95,0,0,1010,173,1,0,0,0,1011,1012,7,7,0,0,1012,1018,5,98,0,0,1013,
+        1019,3,8,4,0,1014,1016,3,74,37,0,1015,1017,3,72,36,0,1016,1015,1,
+        0,0,0,1016,1017,1,0,0,0,1017,1019,1,0,0,0,1018,1013,1,0,0,0,1018,
+        1014,1,0,0,0,1019,1020,1,0,0,0,1020,1021,5,99,0,0,1021,175,1,0,0,
+        0,1022,1023,5,94,0,0,1023,1024,3,110,55,0,1024,1025,5,95,0,0,1025,
+        177,1,0,0,0,1026,1027,3,182,91,0,1027,1029,5,94,0,0,1028,1030,7,
+        8,0,0,1029,1028,1,0,0,0,1029,1030,1,0,0,0,1030,1032,1,0,0,0,1031,
+        1033,3,110,55,0,1032,1031,1,0,0,0,1032,1033,1,0,0,0,1033,1034,1,
+        0,0,0,1034,1035,5,61,0,0,1035,1036,3,110,55,0,1036,1037,5,95,0,0,
+        1037,179,1,0,0,0,1038,1039,3,182,91,0,1039,1041,5,94,0,0,1040,1042,
+        5,20,0,0,1041,1040,1,0,0,0,1041,1042,1,0,0,0,1042,1051,1,0,0,0,1043,
+        1048,3,110,55,0,1044,1045,5,89,0,0,1045,1047,3,110,55,0,1046,1044,
+        1,0,0,0,1047,1050,1,0,0,0,1048,1046,1,0,0,0,1048,1049,1,0,0,0,1049,
+        1052,1,0,0,0,1050,1048,1,0,0,0,1051,1043,1,0,0,0,1051,1052,1,0,0,
+        0,1052,1053,1,0,0,0,1053,1054,5,95,0,0,1054,181,1,0,0,0,1055,1056,
+        3,184,92,0,1056,1057,3,238,119,0,1057,183,1,0,0,0,1058,1059,3,238,
+        119,0,1059,1060,5,88,0,0,1060,1062,1,0,0,0,1061,1058,1,0,0,0,1062,
+        1065,1,0,0,0,1063,1061,1,0,0,0,1063,1064,1,0,0,0,1064,185,1,0,0,
+        0,1065,1063,1,0,0,0,1066,1067,3,236,118,0,1067,1076,5,98,0,0,1068,
+        1073,3,188,94,0,1069,1070,5,89,0,0,1070,1072,3,188,94,0,1071,1069,
+        1,0,0,0,1072,1075,1,0,0,0,1073,1071,1,0,0,0,1073,1074,1,0,0,0,1074,
+        1077,1,0,0,0,1075,1073,1,0,0,0,1076,1068,1,0,0,0,1076,1077,1,0,0,
+        0,1077,1078,1,0,0,0,1078,1079,5,99,0,0,1079,187,1,0,0,0,1080,1081,
+        3,204,102,0,1081,1082,5,90,0,0,1082,1083,3,110,55,0,1083,1090,1,
+        0,0,0,1084,1085,5,88,0,0,1085,1090,3,204,102,0,1086,1087,5,88,0,
+        0,1087,1090,5,84,0,0,1088,1090,3,236,118,0,1089,1080,1,0,0,0,1089,
+        1084,1,0,0,0,1089,1086,1,0,0,0,1089,1088,1,0,0,0,1090,189,1,0,0,
+        0,1091,1094,5,93,0,0,1092,1095,3,238,119,0,1093,1095,5,102,0,0,1094,
+        1092,1,0,0,0,1094,1093,1,0,0,0,1095,191,1,0,0,0,1096,1103,3,194,
+        97,0,1097,1103,5,39,0,0,1098,1103,3,196,98,0,1099,1103,5,104,0,0,
+        1100,1103,3,200,100,0,1101,1103,3,202,101,0,1102,1096,1,0,0,0,1102,
+        1097,1,0,0,0,1102,1098,1,0,0,0,1102,1099,1,0,0,0,1102,1100,1,0,0,
+        0,1102,1101,1,0,0,0,1103,193,1,0,0,0,1104,1105,7,9,0,0,1105,195,
+        1,0,0,0,1106,1109,3,198,99,0,1107,1109,5,103,0,0,1108,1106,1,0,0,
+        0,1108,1107,1,0,0,0,1109,197,1,0,0,0,1110,1111,7,10,0,0,1111,199,
+        1,0,0,0,1112,1121,5,96,0,0,1113,1118,3,110,55,0,1114,1115,5,89,0,
+        0,1115,1117,3,110,55,0,1116,1114,1,0,0,0,1117,1120,1,0,0,0,1118,
+        1116,1,0,0,0,1118,1119,1,0,0,0,1119,1122,1,0,0,0,1120,1118,1,0,0,
+        0,1121,1113,1,0,0,0,1121,1122,1,0,0,0,1122,1123,1,0,0,0,1123,1124,
+        5,97,0,0,1124,201,1,0,0,0,1125,1139,5,98,0,0,1126,1127,3,204,102,
+        0,1127,1128,5,90,0,0,1128,1136,3,110,55,0,1129,1130,5,89,0,0,1130,
+        1131,3,204,102,0,1131,1132,5,90,0,0,1132,1133,3,110,55,0,1133,1135,
+        1,0,0,0,1134,1129,1,0,0,0,1135,1138,1,0,0,0,1136,1134,1,0,0,0,1136,
+        1137,1,0,0,0,1137,1140,1,0,0,0,1138,1136,1,0,0,0,1139,1126,1,0,0,
+        0,1139,1140,1,0,0,0,1140,1141,1,0,0,0,1141,1142,5,99,0,0,1142,203,
+        1,0,0,0,1143,1144,3,242,121,0,1144,205,1,0,0,0,1145,1151,3,208,104,
+        0,1146,1151,3,218,109,0,1147,1151,3,220,110,0,1148,1151,3,224,112,
+        0,1149,1151,3,230,115,0,1150,1145,1,0,0,0,1150,1146,1,0,0,0,1150,
+        1147,1,0,0,0,1150,1148,1,0,0,0,1150,1149,1,0,0,0,1151,207,1,0,0,
+        0,1152,1153,5,15,0,0,1153,1155,5,11,0,0,1154,1156,3,238,119,0,1155,
+        1154,1,0,0,0,1155,1156,1,0,0,0,1156,1158,1,0,0,0,1157,1159,3,232,
+        116,0,1158,1157,1,0,0,0,1158,1159,1,0,0,0,1159,1160,1,0,0,0,1160,
+        1161,7,11,0,0,1161,1162,5,94,0,0,1162,1163,3,236,118,0,1163,1164,
+        3,98,49,0,1164,1165,5,95,0,0,1165,1166,7,12,0,0,1166,1168,3,210,
+        105,0,1167,1169,3,72,36,0,1168,1167,1,0,0,0,1168,1169,1,0,0,0,1169,
+        209,1,0,0,0,1170,1171,3,212,106,0,1171,1172,5,31,0,0,1172,1173,5,
+        64,0,0,1173,1199,1,0,0,0,1174,1175,3,214,107,0,1175,1176,5,31,0,
+        0,1176,1177,5,64,0,0,1177,1199,1,0,0,0,1178,1179,3,212,106,0,1179,
+        1180,5,31,0,0,1180,1181,5,38,0,0,1181,1182,5,39,0,0,1182,1199,1,
+        0,0,0,1183,1184,3,212,106,0,1184,1185,5,31,0,0,1185,1186,5,36,0,
+        0,1186,1187,5,32,0,0,1187,1199,1,0,0,0,1188,1189,3,214,107,0,1189,
+        1190,5,31,0,0,1190,1191,5,36,0,0,1191,1192,5,32,0,0,1192,1199,1,
+        0,0,0,1193,1194,3,212,106,0,1194,1195,5,31,0,0,1195,1196,7,3,0,0,
+        1196,1197,3,216,108,0,1197,1199,1,0,0,0,1198,1170,1,0,0,0,1198,1174,
+        1,0,0,0,1198,1178,1,0,0,0,1198,1183,1,0,0,0,1198,1188,1,0,0,0,1198,
+        1193,1,0,0,0,1199,211,1,0,0,0,1200,1201,3,236,118,0,1201,1202,5,
+        88,0,0,1202,1203,3,204,102,0,1203,213,1,0,0,0,1204,1205,5,94,0,0,
+        1205,1210,3,212,106,0,1206,1207,5,89,0,0,1207,1209,3,212,106,0,1208,
+        1206,1,0,0,0,1209,1212,1,0,0,0,1210,1208,1,0,0,0,1210,1211,1,0,0,
+        0,1211,1213,1,0,0,0,1212,1210,1,0,0,0,1213,1214,5,95,0,0,1214,215,
+        1,0,0,0,1215,1220,3,238,119,0,1216,1217,5,80,0,0,1217,1218,3,216,
+        108,0,1218,1219,5,81,0,0,1219,1221,1,0,0,0,1220,1216,1,0,0,0,1220,
+        1221,1,0,0,0,1221,1225,1,0,0,0,1222,1223,5,94,0,0,1223,1224,5,102,
+        0,0,1224,1226,5,95,0,0,1225,1222,1,0,0,0,1225,1226,1,0,0,0,1226,
+        217,1,0,0,0,1227,1228,5,21,0,0,1228,1229,5,11,0,0,1229,1231,3,238,
+        119,0,1230,1232,3,234,117,0,1231,1230,1,0,0,0,1231,1232,1,0,0,0,
+        1232,219,1,0,0,0,1233,1235,5,15,0,0,1234,1236,5,64,0,0,1235,1234,
+        1,0,0,0,1235,1236,1,0,0,0,1236,1237,1,0,0,0,1237,1239,5,30,0,0,1238,
+        1240,3,238,119,0,1239,1238,1,0,0,0,1239,1240,1,0,0,0,1240,1242,1,
+        0,0,0,1241,1243,3,232,116,0,1242,1241,1,0,0,0,1242,1243,1,0,0,0,
+        1243,1244,1,0,0,0,1244,1246,3,222,111,0,1245,1247,3,72,36,0,1246,
+        1245,1,0,0,0,1246,1247,1,0,0,0,1247,221,1,0,0,0,1248,1249,5,27,0,
+        0,1249,1250,5,94,0,0,1250,1251,3,236,118,0,1251,1252,3,98,49,0,1252,
+        1253,5,95,0,0,1253,1254,5,41,0,0,1254,1255,5,94,0,0,1255,1260,3,
+        212,106,0,1256,1257,5,89,0,0,1257,1259,3,212,106,0,1258,1256,1,0,
+        0,0,1259,1262,1,0,0,0,1260,1258,1,0,0,0,1260,1261,1,0,0,0,1261,1263,
+        1,0,0,0,1262,1260,1,0,0,0,1263,1264,5,95,0,0,1264,1282,1,0,0,0,1265,
+        1267,5,41,0,0,1266,1268,5,90,0,0,1267,1266,1,0,0,0,1267,1268,1,0,
+        0,0,1268,1269,1,0,0,0,1269,1270,3,104,52,0,1270,1271,5,94,0,0,1271,
+        1276,3,204,102,0,1272,1273,5,89,0,0,1273,1275,3,204,102,0,1274,1272,
+        1,0,0,0,1275,1278,1,0,0,0,1276,1274,1,0,0,0,1276,1277,1,0,0,0,1277,
+        1279,1,0,0,0,1278,1276,1,0,0,0,1279,1280,5,95,0,0,1280,1282,1,0,
+        0,0,1281,1248,1,0,0,0,1281,1265,1,0,0,0,1282,223,1,0,0,0,1283,1284,
+        5,15,0,0,1284,1285,3,238,119,0,1285,1287,5,30,0,0,1286,1288,3,238,
+        119,0,1287,1286,1,0,0,0,1287,1288,1,0,0,0,1288,1290,1,0,0,0,1289,
+        1291,3,232,116,0,1290,1289,1,0,0,0,1290,1291,1,0,0,0,1291,1292,1,
+        0,0,0,1292,1293,5,27,0,0,1293,1294,5,94,0,0,1294,1295,3,236,118,
+        0,1295,1296,3,98,49,0,1296,1297,5,95,0,0,1297,1299,5,41,0,0,1298,
+        1300,3,238,119,0,1299,1298,1,0,0,0,1299,1300,1,0,0,0,1300,1301,1,
+        0,0,0,1301,1303,3,226,113,0,1302,1304,3,228,114,0,1303,1302,1,0,
+        0,0,1303,1304,1,0,0,0,1304,225,1,0,0,0,1305,1306,5,94,0,0,1306,1311,
+        3,212,106,0,1307,1308,5,89,0,0,1308,1310,3,212,106,0,1309,1307,1,
+        0,0,0,1310,1313,1,0,0,0,1311,1309,1,0,0,0,1311,1312,1,0,0,0,1312,
+        1314,1,0,0,0,1313,1311,1,0,0,0,1314,1315,5,95,0,0,1315,1328,1,0,
+        0,0,1316,1317,5,96,0,0,1317,1322,3,212,106,0,1318,1319,5,89,0,0,
+        1319,1321,3,212,106,0,1320,1318,1,0,0,0,1321,1324,1,0,0,0,1322,1320,
+        1,0,0,0,1322,1323,1,0,0,0,1323,1325,1,0,0,0,1324,1322,1,0,0,0,1325,
+        1326,5,97,0,0,1326,1328,1,0,0,0,1327,1305,1,0,0,0,1327,1316,1,0,
+        0,0,1328,227,1,0,0,0,1329,1330,3,238,119,0,1330,1331,3,202,101,0,
+        1331,229,1,0,0,0,1332,1333,5,21,0,0,1333,1334,5,30,0,0,1334,1336,
+        3,238,119,0,1335,1337,3,234,117,0,1336,1335,1,0,0,0,1336,1337,1,
+        0,0,0,1337,231,1,0,0,0,1338,1339,5,28,0,0,1339,1340,5,38,0,0,1340,
+        1341,5,25,0,0,1341,233,1,0,0,0,1342,1343,5,28,0,0,1343,1344,5,25,
+        0,0,1344,235,1,0,0,0,1345,1346,3,238,119,0,1346,237,1,0,0,0,1347,
+        1351,5,106,0,0,1348,1351,5,105,0,0,1349,1351,3,240,120,0,1350,1347,
+        1,0,0,0,1350,1348,1,0,0,0,1350,1349,1,0,0,0,1351,239,1,0,0,0,1352,
+        1353,7,13,0,0,1353,241,1,0,0,0,1354,1357,3,238,119,0,1355,1357,3,
+        244,122,0,1356,1354,1,0,0,0,1356,1355,1,0,0,0,1357,243,1,0,0,0,1358,
+        1359,7,14,0,0,1359,245,1,0,0,0,157,248,255,266,271,278,284,289,293,
+        300,315,318,325,337,340,354,357,364,368,383,386,389,394,396,403,
+        413,417,422,434,443,451,469,477,484,487,495,501,507,511,514,517,
+        524,532,535,540,549,560,570,576,580,591,598,604,608,611,614,624,
+        631,636,642,645,649,652,655,658,664,670,675,681,688,692,694,698,
+        700,703,715,724,732,740,746,757,766,788,792,797,800,803,810,816,
+        822,828,832,836,844,855,865,871,879,881,885,893,897,900,920,929,
+        934,938,948,959,965,973,978,996,1016,1018,1029,1032,1041,1048,1051,
+        1063,1073,1076,1089,1094,1102,1108,1118,1121,1136,1139,1150,1155,
+        1158,1168,1198,1210,1220,1225,1231,1235,1239,1242,1246,1260,1267,
+        1276,1281,1287,1290,1299,1303,1311,1322,1327,1336,1350,1356
     ];
 
     private static __ATN: antlr.ATN;
@@ -7832,11 +7982,14 @@ export class SkipContext extends antlr.ParserRuleContext {
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
         super(parent, invokingState);
     }
-    public SKIP_(): antlr.TerminalNode {
-        return this.getToken(CypherParser.SKIP_, 0)!;
-    }
     public expression(): ExpressionContext {
         return this.getRuleContext(0, ExpressionContext)!;
+    }
+    public SKIP_(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.SKIP_, 0);
+    }
+    public OFFSET(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.OFFSET, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_skip;
@@ -9101,20 +9254,75 @@ export class CaseAlternativeContext extends antlr.ParserRuleContext {
     public WHEN(): antlr.TerminalNode {
         return this.getToken(CypherParser.WHEN, 0)!;
     }
-    public expression(): ExpressionContext[];
-    public expression(i: number): ExpressionContext | null;
-    public expression(i?: number): ExpressionContext[] | ExpressionContext | null {
+    public caseWhenOperand(): CaseWhenOperandContext[];
+    public caseWhenOperand(i: number): CaseWhenOperandContext | null;
+    public caseWhenOperand(i?: number): CaseWhenOperandContext[] | CaseWhenOperandContext | null {
         if (i === undefined) {
-            return this.getRuleContexts(ExpressionContext);
+            return this.getRuleContexts(CaseWhenOperandContext);
         }
 
-        return this.getRuleContext(i, ExpressionContext);
+        return this.getRuleContext(i, CaseWhenOperandContext);
     }
     public THEN(): antlr.TerminalNode {
         return this.getToken(CypherParser.THEN, 0)!;
     }
+    public expression(): ExpressionContext {
+        return this.getRuleContext(0, ExpressionContext)!;
+    }
+    public COMMA(): antlr.TerminalNode[];
+    public COMMA(i: number): antlr.TerminalNode | null;
+    public COMMA(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
+    	if (i === undefined) {
+    		return this.getTokens(CypherParser.COMMA);
+    	} else {
+    		return this.getToken(CypherParser.COMMA, i);
+    	}
+    }
     public override get ruleIndex(): number {
         return CypherParser.RULE_caseAlternative;
+    }
+}
+
+
+export class CaseWhenOperandContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_caseWhenOperand;
+    }
+    public override copyFrom(ctx: CaseWhenOperandContext): void {
+        super.copyFrom(ctx);
+    }
+}
+export class CaseComparisonOperandContext extends CaseWhenOperandContext {
+    public constructor(ctx: CaseWhenOperandContext) {
+        super(ctx.parent, ctx.invokingState);
+        super.copyFrom(ctx);
+    }
+    public comparisonOperator(): ComparisonOperatorContext {
+        return this.getRuleContext(0, ComparisonOperatorContext)!;
+    }
+    public expression(): ExpressionContext {
+        return this.getRuleContext(0, ExpressionContext)!;
+    }
+}
+export class CaseSuffixOperandContext extends CaseWhenOperandContext {
+    public constructor(ctx: CaseWhenOperandContext) {
+        super(ctx.parent, ctx.invokingState);
+        super.copyFrom(ctx);
+    }
+    public predicateSuffix(): PredicateSuffixContext {
+        return this.getRuleContext(0, PredicateSuffixContext)!;
+    }
+}
+export class CasePlainOperandContext extends CaseWhenOperandContext {
+    public constructor(ctx: CaseWhenOperandContext) {
+        super(ctx.parent, ctx.invokingState);
+        super.copyFrom(ctx);
+    }
+    public expression(): ExpressionContext {
+        return this.getRuleContext(0, ExpressionContext)!;
     }
 }
 
@@ -10482,6 +10690,9 @@ export class NonReservedKeywordContext extends antlr.ParserRuleContext {
     }
     public FROM(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.FROM, 0);
+    }
+    public OFFSET(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.OFFSET, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nonReservedKeyword;
