@@ -1,6 +1,16 @@
 import type { Expression } from './expression.js';
 import type { Span } from './span.js';
 
+/**
+ * Names the parser gives to unnamed pattern elements it must refer to (a node with a label expression)
+ * start with this; a query cannot write them unquoted, and `RETURN *` does not list them.
+ */
+export const generated_name_prefix = ' ';
+
+export function isGeneratedName(name: string): boolean {
+  return name.startsWith(generated_name_prefix);
+}
+
 export interface NodePattern {
   readonly kind: 'node';
   readonly variable?: string;

@@ -1,3 +1,4 @@
+import { isGeneratedName } from '../ast/pattern.js';
 import type { BoundVariable, VariableKind } from './bound-expression.js';
 import type { StaticType } from './static-type.js';
 import { elementOf } from './static-type.js';
@@ -29,7 +30,7 @@ export class Scope {
     const all = new Map<string, BoundVariable>();
     const chain: Scope[] = [];
     for (let s: Scope | undefined = this; s !== undefined; s = s.parent) chain.unshift(s);
-    for (const s of chain) for (const [name, v] of s.own) all.set(name, v);
+    for (const s of chain) for (const [name, v] of s.own) if (!isGeneratedName(name)) all.set(name, v);
     return [...all.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 

@@ -232,8 +232,33 @@ relationshipsPattern
     : nodePattern patternElementChain+
     ;
 
+// Besides `:A:B`, a node may carry a label expression (`:A|B`, `:!A`, `:%`, `:(A&B)|C`) and, in
+// MATCH, a WHERE of its own (`(n:A WHERE n.x > 1)`); the builder turns both into the MATCH's WHERE.
 nodePattern
-    : LPAREN variable? nodeLabels? properties? RPAREN
+    : LPAREN variable? (nodeLabels | labelExpression)? properties? (WHERE nodeWhere=expression)? RPAREN
+    ;
+
+labelExpression
+    : COLON labelDisjunction
+    ;
+
+labelDisjunction
+    : labelConjunction (PIPE COLON? labelConjunction)*
+    ;
+
+labelConjunction
+    : labelNegation (AMP labelNegation)*
+    ;
+
+labelNegation
+    : BANG labelNegation
+    | labelAtom
+    ;
+
+labelAtom
+    : labelName
+    | PERCENT
+    | LPAREN labelDisjunction RPAREN
     ;
 
 patternElementChain
@@ -386,7 +411,7 @@ unaryAddOrSubtractExpression
     ;
 
 nonArithmeticOperatorExpression
-    : atom (listOperator | propertyLookup)* nodeLabels?
+    : atom (listOperator | propertyLookup)* (nodeLabels | labelExpression)?
     ;
 
 listOperator
@@ -810,6 +835,8 @@ MINUS       : '-';
 STAR        : '*';
 SLASH       : '/';
 PERCENT     : '%';
+AMP         : '&';
+BANG        : '!';
 CARET       : '^';
 DOT         : '.';
 COMMA       : ',';

@@ -43,11 +43,15 @@ export class ClauseBuilder {
     const match = ctx.matchClause();
     if (match !== null) {
       this.onOptions(ctx);
-      const where = this.where(match.where());
+      const { pattern, predicates } = this.b.matchPattern(match.pattern());
+      // Predicates from inside node patterns come first, then the clause's own WHERE.
+      const where = [...predicates, this.where(match.where())]
+        .filter((e): e is Expression => e !== undefined)
+        .reduce<Expression | undefined>((acc, e) => (acc === undefined ? e : { kind: 'binary', op: 'and', left: acc, right: e, span: e.span }), undefined);
       return {
         kind: 'match',
         optional: match.OPTIONAL() !== null,
-        pattern: this.b.pattern(match.pattern()),
+        pattern,
         ...(where && { where }),
         span,
       };

@@ -30,6 +30,9 @@ import {
   type AndExpressionContext,
   type CaseExpressionContext,
   type CaseWhenOperandContext,
+  type LabelConjunctionContext,
+  type LabelDisjunctionContext,
+  type LabelNegationContext,
   type XorExpressionContext,
   type ComparisonExpressionContext,
   type ExpressionContext,
@@ -301,7 +304,35 @@ export class ExpressionBuilder {
     if (labels !== null) {
       e = this.made({ kind: 'has_labels', subject: e, labels: labelNames(labels), span: this.b.source.span(ctx) }, [e]);
     }
+    const labelExpression = ctx.labelExpression();
+    if (labelExpression !== null) e = this.labelPredicate(e, labelExpression.labelDisjunction(), this.b.source.span(ctx));
     return e;
+  }
+
+  /**
+   * A label expression as a predicate on `subject`: `A` is `subject:A`, `%` is "has some label",
+   * and `|`, `&`, `!` are OR, AND and NOT over those.
+   */
+  labelPredicate(subject: Expression, ctx: LabelDisjunctionContext, span: Span): Expression {
+    const conjunction = (c: LabelConjunctionContext): Expression =>
+      c.labelNegation().map(negation).reduce((acc, x) => this.binary('and', acc, x));
+    const negation = (n: LabelNegationContext): Expression => {
+      const inner = n.labelNegation();
+      if (inner !== null) {
+        const operand = negation(inner);
+        return this.made({ kind: 'unary', op: 'not', operand, span }, [operand]);
+      }
+      const atom = n.labelAtom()!;
+      const name = atom.labelName();
+      if (name !== null) return this.made({ kind: 'has_labels', subject, labels: [schemaName(name.schemaName())], span }, [subject]);
+      const group = atom.labelDisjunction();
+      if (group !== null) return this.labelPredicate(subject, group, span);
+      const labels = this.made({ kind: 'function', name: 'labels', distinct: false, args: [subject], span }, [subject]);
+      const count = this.made({ kind: 'function', name: 'size', distinct: false, args: [labels], span }, [labels]);
+      const zero = this.made({ kind: 'literal', value: 0n, span }, []);
+      return this.binary('gt', count, zero);
+    };
+    return ctx.labelConjunction().map(conjunction).reduce((acc, x) => this.binary('or', acc, x));
   }
 
   /** An argument; the second of normalize() may be a normal form written as a bare word (`NFD`). */

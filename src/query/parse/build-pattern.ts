@@ -1,5 +1,5 @@
 import type { Expression } from '../ast/expression.js';
-import type { Direction, HopRange, NodePattern, Pattern, PatternPath, RelationshipPattern } from '../ast/pattern.js';
+import { generated_name_prefix, type Direction, type HopRange, type NodePattern, type Pattern, type PatternPath, type RelationshipPattern } from '../ast/pattern.js';
 import {
   PatternPartContext,
   RangeBoundContext,
@@ -26,8 +26,27 @@ export class PatternBuilder {
     private readonly expressions: ExpressionBuilder,
   ) {}
 
+  /**
+   * Where the predicates of node patterns go while a MATCH pattern is built; undefined for every other
+   * pattern, which refuses them.
+   */
+  private predicates: Expression[] | undefined;
+  /** Names given to unnamed nodes that carry a predicate; generated names start with a space. */
+  private generated = 0;
+
   pattern(ctx: PatternContext): Pattern {
     return ctx.patternPart().map((p) => this.path(p));
+  }
+
+  matchPattern(ctx: PatternContext): { pattern: Pattern; predicates: Expression[] } {
+    const outer = this.predicates;
+    const predicates: Expression[] = [];
+    this.predicates = predicates;
+    try {
+      return { pattern: this.pattern(ctx), predicates };
+    } finally {
+      this.predicates = outer;
+    }
   }
 
   path(ctx: PatternPartContext | RelationshipsPatternContext): PatternPath {
@@ -65,16 +84,43 @@ export class PatternBuilder {
     return { kind: 'path', nodes, relationships, span };
   }
 
+  private outsideMatch<T>(build: () => T): T {
+    const outer = this.predicates;
+    this.predicates = undefined;
+    try {
+      return build();
+    } finally {
+      this.predicates = outer;
+    }
+  }
+
   private node(ctx: NodePatternContext): NodePattern {
     const v = ctx.variable();
     const labels = ctx.nodeLabels();
-    const properties = this.properties(ctx.properties());
+    const properties = this.outsideMatch(() => this.properties(ctx.properties()));
+    const span = this.b.source.span(ctx);
+    let variable = v !== null ? symbolicName(v.symbolicName()) : undefined;
+    const labelExpression = ctx.labelExpression();
+    if (labelExpression !== null || ctx._nodeWhere !== undefined) {
+      const predicates = this.predicates;
+      if (predicates === undefined) {
+        throw this.b.source.error('UnexpectedSyntax', 'a label expression or a WHERE inside a node pattern is only allowed in MATCH', span);
+      }
+      // The expression builder reads the WHERE before this scope of names exists, so an unnamed node
+      // gets a generated name that no query can write unquoted.
+      variable ??= `${generated_name_prefix}node${this.generated++}`;
+      const subject: Expression = { kind: 'variable', name: variable, span };
+      if (labelExpression !== null) predicates.push(this.expressions.labelPredicate(subject, labelExpression.labelDisjunction(), span));
+      const where = ctx._nodeWhere;
+      // Patterns nested in the WHERE (a pattern comprehension, EXISTS { }) are not part of this MATCH.
+      if (where !== undefined) predicates.push(this.outsideMatch(() => this.b.expression(where)));
+    }
     return {
       kind: 'node',
-      ...(v !== null && { variable: symbolicName(v.symbolicName()) }),
+      ...(variable !== undefined && { variable }),
       labels: labels !== null ? labelNames(labels) : [],
       ...(properties && { properties }),
-      span: this.b.source.span(ctx),
+      span,
     };
   }
 

@@ -37,6 +37,11 @@ export interface Builder {
   readonly options: StatementOptions | undefined;
   expression(ctx: ExpressionContext): Expression;
   pattern(ctx: PatternContext): Pattern;
+  /**
+   * A MATCH pattern, with the predicates its node patterns carry (label expressions, a WHERE inside a
+   * node) as expressions for the MATCH's WHERE; other patterns refuse such nodes.
+   */
+  matchPattern(ctx: PatternContext): { pattern: Pattern; predicates: Expression[] };
   path(ctx: PatternPartContext | RelationshipsPatternContext): PatternPath;
   /** A query nested in an expression (EXISTS { ... }). */
   nestedQuery(ctx: QueryContext): Query;

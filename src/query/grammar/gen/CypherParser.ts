@@ -94,30 +94,32 @@ export class CypherParser extends antlr.Parser {
     public static readonly STAR = 84;
     public static readonly SLASH = 85;
     public static readonly PERCENT = 86;
-    public static readonly CARET = 87;
-    public static readonly DOT = 88;
-    public static readonly COMMA = 89;
-    public static readonly COLON = 90;
-    public static readonly SEMI = 91;
-    public static readonly PIPE = 92;
-    public static readonly DOLLAR = 93;
-    public static readonly LPAREN = 94;
-    public static readonly RPAREN = 95;
-    public static readonly LBRACK = 96;
-    public static readonly RBRACK = 97;
-    public static readonly LBRACE = 98;
-    public static readonly RBRACE = 99;
-    public static readonly HexInteger = 100;
-    public static readonly OctalInteger = 101;
-    public static readonly DecimalInteger = 102;
-    public static readonly FloatLiteral = 103;
-    public static readonly StringLiteral = 104;
-    public static readonly EscapedSymbolicName = 105;
-    public static readonly UnescapedSymbolicName = 106;
-    public static readonly WHITESPACE = 107;
-    public static readonly HINT_COMMENT = 108;
-    public static readonly BLOCK_COMMENT = 109;
-    public static readonly LINE_COMMENT = 110;
+    public static readonly AMP = 87;
+    public static readonly BANG = 88;
+    public static readonly CARET = 89;
+    public static readonly DOT = 90;
+    public static readonly COMMA = 91;
+    public static readonly COLON = 92;
+    public static readonly SEMI = 93;
+    public static readonly PIPE = 94;
+    public static readonly DOLLAR = 95;
+    public static readonly LPAREN = 96;
+    public static readonly RPAREN = 97;
+    public static readonly LBRACK = 98;
+    public static readonly RBRACK = 99;
+    public static readonly LBRACE = 100;
+    public static readonly RBRACE = 101;
+    public static readonly HexInteger = 102;
+    public static readonly OctalInteger = 103;
+    public static readonly DecimalInteger = 104;
+    public static readonly FloatLiteral = 105;
+    public static readonly StringLiteral = 106;
+    public static readonly EscapedSymbolicName = 107;
+    public static readonly UnescapedSymbolicName = 108;
+    public static readonly WHITESPACE = 109;
+    public static readonly HINT_COMMENT = 110;
+    public static readonly BLOCK_COMMENT = 111;
+    public static readonly LINE_COMMENT = 112;
     public static readonly RULE_script = 0;
     public static readonly RULE_statement = 1;
     public static readonly RULE_sessionCommand = 2;
@@ -161,86 +163,91 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_patternElement = 40;
     public static readonly RULE_relationshipsPattern = 41;
     public static readonly RULE_nodePattern = 42;
-    public static readonly RULE_patternElementChain = 43;
-    public static readonly RULE_relationshipPattern = 44;
-    public static readonly RULE_relationshipDetail = 45;
-    public static readonly RULE_properties = 46;
-    public static readonly RULE_relationshipTypes = 47;
-    public static readonly RULE_nodeLabels = 48;
-    public static readonly RULE_nodeLabel = 49;
-    public static readonly RULE_rangeLiteral = 50;
-    public static readonly RULE_rangeBound = 51;
-    public static readonly RULE_labelName = 52;
-    public static readonly RULE_relTypeName = 53;
-    public static readonly RULE_propertyExpression = 54;
-    public static readonly RULE_expression = 55;
-    public static readonly RULE_orExpression = 56;
-    public static readonly RULE_xorExpression = 57;
-    public static readonly RULE_andExpression = 58;
-    public static readonly RULE_notExpression = 59;
-    public static readonly RULE_comparisonExpression = 60;
-    public static readonly RULE_comparisonOperator = 61;
-    public static readonly RULE_predicateExpression = 62;
-    public static readonly RULE_predicateSuffix = 63;
-    public static readonly RULE_valueTypeExpression = 64;
-    public static readonly RULE_valueTypeAlternative = 65;
-    public static readonly RULE_valueTypeWord = 66;
-    public static readonly RULE_addOrSubtractExpression = 67;
-    public static readonly RULE_addOrSubtractOperator = 68;
-    public static readonly RULE_multiplyDivideModuloExpression = 69;
-    public static readonly RULE_multiplyDivideModuloOperator = 70;
-    public static readonly RULE_powerOfExpression = 71;
-    public static readonly RULE_unaryAddOrSubtractExpression = 72;
-    public static readonly RULE_nonArithmeticOperatorExpression = 73;
-    public static readonly RULE_listOperator = 74;
-    public static readonly RULE_propertyLookup = 75;
-    public static readonly RULE_atom = 76;
-    public static readonly RULE_countStar = 77;
-    public static readonly RULE_caseExpression = 78;
-    public static readonly RULE_caseAlternative = 79;
-    public static readonly RULE_caseWhenOperand = 80;
-    public static readonly RULE_listComprehension = 81;
-    public static readonly RULE_patternComprehension = 82;
-    public static readonly RULE_quantifierExpression = 83;
-    public static readonly RULE_quantifier = 84;
-    public static readonly RULE_filterExpression = 85;
-    public static readonly RULE_reduceExpression = 86;
-    public static readonly RULE_subqueryExpression = 87;
-    public static readonly RULE_parenthesizedExpression = 88;
-    public static readonly RULE_trimFromExpression = 89;
-    public static readonly RULE_functionInvocation = 90;
-    public static readonly RULE_functionName = 91;
-    public static readonly RULE_namespace = 92;
-    public static readonly RULE_mapProjection = 93;
-    public static readonly RULE_mapProjectionItem = 94;
-    public static readonly RULE_parameter = 95;
-    public static readonly RULE_literal = 96;
-    public static readonly RULE_booleanLiteral = 97;
-    public static readonly RULE_numberLiteral = 98;
-    public static readonly RULE_integerLiteral = 99;
-    public static readonly RULE_listLiteral = 100;
-    public static readonly RULE_mapLiteral = 101;
-    public static readonly RULE_propertyKeyName = 102;
-    public static readonly RULE_schemaCommand = 103;
-    public static readonly RULE_createConstraint = 104;
-    public static readonly RULE_constraintRequirement = 105;
-    public static readonly RULE_propertyReference = 106;
-    public static readonly RULE_propertyReferenceList = 107;
-    public static readonly RULE_typeName = 108;
-    public static readonly RULE_dropConstraint = 109;
-    public static readonly RULE_createIndex = 110;
-    public static readonly RULE_indexTarget = 111;
-    public static readonly RULE_createSearchIndex = 112;
-    public static readonly RULE_searchIndexProperties = 113;
-    public static readonly RULE_indexOptions = 114;
-    public static readonly RULE_dropIndex = 115;
-    public static readonly RULE_ifNotExists = 116;
-    public static readonly RULE_ifExists = 117;
-    public static readonly RULE_variable = 118;
-    public static readonly RULE_symbolicName = 119;
-    public static readonly RULE_nonReservedKeyword = 120;
-    public static readonly RULE_schemaName = 121;
-    public static readonly RULE_reservedWord = 122;
+    public static readonly RULE_labelExpression = 43;
+    public static readonly RULE_labelDisjunction = 44;
+    public static readonly RULE_labelConjunction = 45;
+    public static readonly RULE_labelNegation = 46;
+    public static readonly RULE_labelAtom = 47;
+    public static readonly RULE_patternElementChain = 48;
+    public static readonly RULE_relationshipPattern = 49;
+    public static readonly RULE_relationshipDetail = 50;
+    public static readonly RULE_properties = 51;
+    public static readonly RULE_relationshipTypes = 52;
+    public static readonly RULE_nodeLabels = 53;
+    public static readonly RULE_nodeLabel = 54;
+    public static readonly RULE_rangeLiteral = 55;
+    public static readonly RULE_rangeBound = 56;
+    public static readonly RULE_labelName = 57;
+    public static readonly RULE_relTypeName = 58;
+    public static readonly RULE_propertyExpression = 59;
+    public static readonly RULE_expression = 60;
+    public static readonly RULE_orExpression = 61;
+    public static readonly RULE_xorExpression = 62;
+    public static readonly RULE_andExpression = 63;
+    public static readonly RULE_notExpression = 64;
+    public static readonly RULE_comparisonExpression = 65;
+    public static readonly RULE_comparisonOperator = 66;
+    public static readonly RULE_predicateExpression = 67;
+    public static readonly RULE_predicateSuffix = 68;
+    public static readonly RULE_valueTypeExpression = 69;
+    public static readonly RULE_valueTypeAlternative = 70;
+    public static readonly RULE_valueTypeWord = 71;
+    public static readonly RULE_addOrSubtractExpression = 72;
+    public static readonly RULE_addOrSubtractOperator = 73;
+    public static readonly RULE_multiplyDivideModuloExpression = 74;
+    public static readonly RULE_multiplyDivideModuloOperator = 75;
+    public static readonly RULE_powerOfExpression = 76;
+    public static readonly RULE_unaryAddOrSubtractExpression = 77;
+    public static readonly RULE_nonArithmeticOperatorExpression = 78;
+    public static readonly RULE_listOperator = 79;
+    public static readonly RULE_propertyLookup = 80;
+    public static readonly RULE_atom = 81;
+    public static readonly RULE_countStar = 82;
+    public static readonly RULE_caseExpression = 83;
+    public static readonly RULE_caseAlternative = 84;
+    public static readonly RULE_caseWhenOperand = 85;
+    public static readonly RULE_listComprehension = 86;
+    public static readonly RULE_patternComprehension = 87;
+    public static readonly RULE_quantifierExpression = 88;
+    public static readonly RULE_quantifier = 89;
+    public static readonly RULE_filterExpression = 90;
+    public static readonly RULE_reduceExpression = 91;
+    public static readonly RULE_subqueryExpression = 92;
+    public static readonly RULE_parenthesizedExpression = 93;
+    public static readonly RULE_trimFromExpression = 94;
+    public static readonly RULE_functionInvocation = 95;
+    public static readonly RULE_functionName = 96;
+    public static readonly RULE_namespace = 97;
+    public static readonly RULE_mapProjection = 98;
+    public static readonly RULE_mapProjectionItem = 99;
+    public static readonly RULE_parameter = 100;
+    public static readonly RULE_literal = 101;
+    public static readonly RULE_booleanLiteral = 102;
+    public static readonly RULE_numberLiteral = 103;
+    public static readonly RULE_integerLiteral = 104;
+    public static readonly RULE_listLiteral = 105;
+    public static readonly RULE_mapLiteral = 106;
+    public static readonly RULE_propertyKeyName = 107;
+    public static readonly RULE_schemaCommand = 108;
+    public static readonly RULE_createConstraint = 109;
+    public static readonly RULE_constraintRequirement = 110;
+    public static readonly RULE_propertyReference = 111;
+    public static readonly RULE_propertyReferenceList = 112;
+    public static readonly RULE_typeName = 113;
+    public static readonly RULE_dropConstraint = 114;
+    public static readonly RULE_createIndex = 115;
+    public static readonly RULE_indexTarget = 116;
+    public static readonly RULE_createSearchIndex = 117;
+    public static readonly RULE_searchIndexProperties = 118;
+    public static readonly RULE_indexOptions = 119;
+    public static readonly RULE_dropIndex = 120;
+    public static readonly RULE_ifNotExists = 121;
+    public static readonly RULE_ifExists = 122;
+    public static readonly RULE_variable = 123;
+    public static readonly RULE_symbolicName = 124;
+    public static readonly RULE_nonReservedKeyword = 125;
+    public static readonly RULE_schemaName = 126;
+    public static readonly RULE_reservedWord = 127;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -255,8 +262,9 @@ export class CypherParser extends antlr.Parser {
         "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", "'UNION'", "'UNIQUE'", 
         "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", "'WITH'", "'XOR'", "'YIELD'", 
         "'::'", "'..'", "'+='", "'=~'", "'<>'", "'<='", "'>='", "'='", "'<'", 
-        "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", "'^'", "'.'", "','", "':'", 
-        "';'", "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
+        "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", "'&'", "'!'", "'^'", "'.'", 
+        "','", "':'", "';'", "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", 
+        "'}'"
     ];
 
     public static readonly symbolicNames = [
@@ -271,10 +279,10 @@ export class CypherParser extends antlr.Parser {
         "OFFSET", "UNION", "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", 
         "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", 
         "NEQ", "LTE", "GTE", "EQ", "LT", "GT", "PLUS", "MINUS", "STAR", 
-        "SLASH", "PERCENT", "CARET", "DOT", "COMMA", "COLON", "SEMI", "PIPE", 
-        "DOLLAR", "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE", 
-        "HexInteger", "OctalInteger", "DecimalInteger", "FloatLiteral", 
-        "StringLiteral", "EscapedSymbolicName", "UnescapedSymbolicName", 
+        "SLASH", "PERCENT", "AMP", "BANG", "CARET", "DOT", "COMMA", "COLON", 
+        "SEMI", "PIPE", "DOLLAR", "LPAREN", "RPAREN", "LBRACK", "RBRACK", 
+        "LBRACE", "RBRACE", "HexInteger", "OctalInteger", "DecimalInteger", 
+        "FloatLiteral", "StringLiteral", "EscapedSymbolicName", "UnescapedSymbolicName", 
         "WHITESPACE", "HINT_COMMENT", "BLOCK_COMMENT", "LINE_COMMENT"
     ];
     public static readonly ruleNames = [
@@ -286,23 +294,25 @@ export class CypherParser extends antlr.Parser {
         "removeItem", "deleteClause", "withClause", "returnClause", "projectionBody", 
         "projectionItems", "projectionItem", "order", "skip", "limit", "sortItem", 
         "where", "pattern", "patternPart", "shortestPathPattern", "patternElement", 
-        "relationshipsPattern", "nodePattern", "patternElementChain", "relationshipPattern", 
-        "relationshipDetail", "properties", "relationshipTypes", "nodeLabels", 
-        "nodeLabel", "rangeLiteral", "rangeBound", "labelName", "relTypeName", 
-        "propertyExpression", "expression", "orExpression", "xorExpression", 
-        "andExpression", "notExpression", "comparisonExpression", "comparisonOperator", 
-        "predicateExpression", "predicateSuffix", "valueTypeExpression", 
-        "valueTypeAlternative", "valueTypeWord", "addOrSubtractExpression", 
-        "addOrSubtractOperator", "multiplyDivideModuloExpression", "multiplyDivideModuloOperator", 
-        "powerOfExpression", "unaryAddOrSubtractExpression", "nonArithmeticOperatorExpression", 
-        "listOperator", "propertyLookup", "atom", "countStar", "caseExpression", 
-        "caseAlternative", "caseWhenOperand", "listComprehension", "patternComprehension", 
-        "quantifierExpression", "quantifier", "filterExpression", "reduceExpression", 
-        "subqueryExpression", "parenthesizedExpression", "trimFromExpression", 
-        "functionInvocation", "functionName", "namespace", "mapProjection", 
-        "mapProjectionItem", "parameter", "literal", "booleanLiteral", "numberLiteral", 
-        "integerLiteral", "listLiteral", "mapLiteral", "propertyKeyName", 
-        "schemaCommand", "createConstraint", "constraintRequirement", "propertyReference", 
+        "relationshipsPattern", "nodePattern", "labelExpression", "labelDisjunction", 
+        "labelConjunction", "labelNegation", "labelAtom", "patternElementChain", 
+        "relationshipPattern", "relationshipDetail", "properties", "relationshipTypes", 
+        "nodeLabels", "nodeLabel", "rangeLiteral", "rangeBound", "labelName", 
+        "relTypeName", "propertyExpression", "expression", "orExpression", 
+        "xorExpression", "andExpression", "notExpression", "comparisonExpression", 
+        "comparisonOperator", "predicateExpression", "predicateSuffix", 
+        "valueTypeExpression", "valueTypeAlternative", "valueTypeWord", 
+        "addOrSubtractExpression", "addOrSubtractOperator", "multiplyDivideModuloExpression", 
+        "multiplyDivideModuloOperator", "powerOfExpression", "unaryAddOrSubtractExpression", 
+        "nonArithmeticOperatorExpression", "listOperator", "propertyLookup", 
+        "atom", "countStar", "caseExpression", "caseAlternative", "caseWhenOperand", 
+        "listComprehension", "patternComprehension", "quantifierExpression", 
+        "quantifier", "filterExpression", "reduceExpression", "subqueryExpression", 
+        "parenthesizedExpression", "trimFromExpression", "functionInvocation", 
+        "functionName", "namespace", "mapProjection", "mapProjectionItem", 
+        "parameter", "literal", "booleanLiteral", "numberLiteral", "integerLiteral", 
+        "listLiteral", "mapLiteral", "propertyKeyName", "schemaCommand", 
+        "createConstraint", "constraintRequirement", "propertyReference", 
         "propertyReferenceList", "typeName", "dropConstraint", "createIndex", 
         "indexTarget", "createSearchIndex", "searchIndexProperties", "indexOptions", 
         "dropIndex", "ifNotExists", "ifExists", "variable", "symbolicName", 
@@ -330,19 +340,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 246;
+            this.state = 256;
             this.statement();
-            this.state = 248;
+            this.state = 258;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 91) {
+            if (_la === 93) {
                 {
-                this.state = 247;
+                this.state = 257;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 250;
+            this.state = 260;
             this.match(CypherParser.EOF);
             }
         }
@@ -363,27 +373,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 255;
+            this.state = 265;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 252;
+                this.state = 262;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 253;
+                this.state = 263;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 254;
+                this.state = 264;
                 this.query();
                 }
                 break;
@@ -408,13 +418,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 257;
+            this.state = 267;
             this.match(CypherParser.SET);
-            this.state = 258;
+            this.state = 268;
             this.symbolicName();
-            this.state = 259;
+            this.state = 269;
             this.match(CypherParser.EQ);
-            this.state = 260;
+            this.state = 270;
             this.sessionValue();
             }
         }
@@ -435,13 +445,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 266;
+            this.state = 276;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 262;
+                this.state = 272;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -451,7 +461,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 263;
+                this.state = 273;
                 this.numberLiteral();
                 }
                 break;
@@ -459,7 +469,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 264;
+                this.state = 274;
                 this.booleanLiteral();
                 }
                 break;
@@ -496,7 +506,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 265;
+                this.state = 275;
                 this.symbolicName();
                 }
                 break;
@@ -524,47 +534,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 271;
+            this.state = 281;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 66) {
                 {
                 {
-                this.state = 268;
+                this.state = 278;
                 this.queryOption();
                 }
                 }
-                this.state = 273;
+                this.state = 283;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 274;
+            this.state = 284;
             this.singleQuery();
-            this.state = 278;
+            this.state = 288;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 63) {
                 {
                 {
-                this.state = 275;
+                this.state = 285;
                 this.unionPart();
                 }
                 }
-                this.state = 280;
+                this.state = 290;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 284;
+            this.state = 294;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 66) {
                 {
                 {
-                this.state = 281;
+                this.state = 291;
                 this.queryOption();
                 }
                 }
-                this.state = 286;
+                this.state = 296;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -587,20 +597,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 289;
+            this.state = 299;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 287;
+                this.state = 297;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 288;
+                this.state = 298;
                 this.queryHint();
                 }
                 break;
@@ -628,19 +638,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 291;
+            this.state = 301;
             this.match(CypherParser.UNION);
-            this.state = 293;
+            this.state = 303;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1) {
                 {
-                this.state = 292;
+                this.state = 302;
                 this.match(CypherParser.ALL);
                 }
             }
 
-            this.state = 295;
+            this.state = 305;
             this.singleQuery();
             }
         }
@@ -664,17 +674,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 298;
+            this.state = 308;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 297;
+                this.state = 307;
                 this.clause();
                 }
                 }
-                this.state = 300;
+                this.state = 310;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 100664513) !== 0) || ((((_la - 42)) & ~0x1F) === 0 && ((1 << (_la - 42)) & 142606545) !== 0));
@@ -699,13 +709,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 302;
+            this.state = 312;
             this.match(CypherParser.AS);
-            this.state = 303;
+            this.state = 313;
             this.match(CypherParser.OF);
-            this.state = 304;
+            this.state = 314;
             this.match(CypherParser.TIMESTAMP);
-            this.state = 305;
+            this.state = 315;
             this.expression();
             }
         }
@@ -729,39 +739,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 307;
+            this.state = 317;
             this.match(CypherParser.USING);
-            this.state = 308;
-            this.functionName();
-            this.state = 309;
-            this.match(CypherParser.LPAREN);
             this.state = 318;
+            this.functionName();
+            this.state = 319;
+            this.match(CypherParser.LPAREN);
+            this.state = 328;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
                 {
-                this.state = 310;
+                this.state = 320;
                 this.expression();
-                this.state = 315;
+                this.state = 325;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 89) {
+                while (_la === 91) {
                     {
                     {
-                    this.state = 311;
+                    this.state = 321;
                     this.match(CypherParser.COMMA);
-                    this.state = 312;
+                    this.state = 322;
                     this.expression();
                     }
                     }
-                    this.state = 317;
+                    this.state = 327;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 320;
+            this.state = 330;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -785,21 +795,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 325;
+            this.state = 335;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 105 || _la === 106) {
+            while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 107 || _la === 108) {
                 {
                 {
-                this.state = 322;
+                this.state = 332;
                 this.hintCall();
                 }
                 }
-                this.state = 327;
+                this.state = 337;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 328;
+            this.state = 338;
             this.match(CypherParser.EOF);
             }
         }
@@ -823,37 +833,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 330;
-            this.functionName();
-            this.state = 331;
-            this.match(CypherParser.LPAREN);
             this.state = 340;
+            this.functionName();
+            this.state = 341;
+            this.match(CypherParser.LPAREN);
+            this.state = 350;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
                 {
-                this.state = 332;
+                this.state = 342;
                 this.expression();
-                this.state = 337;
+                this.state = 347;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 89) {
+                while (_la === 91) {
                     {
                     {
-                    this.state = 333;
+                    this.state = 343;
                     this.match(CypherParser.COMMA);
-                    this.state = 334;
+                    this.state = 344;
                     this.expression();
                     }
                     }
-                    this.state = 339;
+                    this.state = 349;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 342;
+            this.state = 352;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -874,56 +884,56 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 354;
+            this.state = 364;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.MATCH:
             case CypherParser.OPTIONAL:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 344;
+                this.state = 354;
                 this.matchClause();
                 }
                 break;
             case CypherParser.UNWIND:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 345;
+                this.state = 355;
                 this.unwindClause();
                 }
                 break;
             case CypherParser.CALL:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 346;
+                this.state = 356;
                 this.callClause();
                 }
                 break;
             case CypherParser.CREATE:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 347;
+                this.state = 357;
                 this.createClause();
                 }
                 break;
             case CypherParser.MERGE:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 348;
+                this.state = 358;
                 this.mergeClause();
                 }
                 break;
             case CypherParser.SET:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 349;
+                this.state = 359;
                 this.setClause();
                 }
                 break;
             case CypherParser.REMOVE:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 350;
+                this.state = 360;
                 this.removeClause();
                 }
                 break;
@@ -931,21 +941,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DETACH:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 351;
+                this.state = 361;
                 this.deleteClause();
                 }
                 break;
             case CypherParser.WITH:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 352;
+                this.state = 362;
                 this.withClause();
                 }
                 break;
             case CypherParser.RETURN:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 353;
+                this.state = 363;
                 this.returnClause();
                 }
                 break;
@@ -974,42 +984,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 357;
+            this.state = 367;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 42) {
                 {
-                this.state = 356;
+                this.state = 366;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 359;
+            this.state = 369;
             this.match(CypherParser.MATCH);
-            this.state = 360;
+            this.state = 370;
             this.pattern();
-            this.state = 364;
+            this.state = 374;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 361;
+                    this.state = 371;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 366;
+                this.state = 376;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             }
-            this.state = 368;
+            this.state = 378;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 68) {
                 {
-                this.state = 367;
+                this.state = 377;
                 this.where();
                 }
             }
@@ -1035,13 +1045,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 370;
+            this.state = 380;
             this.match(CypherParser.UNWIND);
-            this.state = 371;
+            this.state = 381;
             this.expression();
-            this.state = 372;
+            this.state = 382;
             this.match(CypherParser.AS);
-            this.state = 373;
+            this.state = 383;
             this.variable();
             }
         }
@@ -1065,61 +1075,61 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 375;
+            this.state = 385;
             this.match(CypherParser.CALL);
-            this.state = 376;
+            this.state = 386;
             this.procedureName();
-            this.state = 389;
+            this.state = 399;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 94) {
+            if (_la === 96) {
                 {
-                this.state = 377;
+                this.state = 387;
                 this.match(CypherParser.LPAREN);
-                this.state = 386;
+                this.state = 396;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
+                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
                     {
-                    this.state = 378;
+                    this.state = 388;
                     this.expression();
-                    this.state = 383;
+                    this.state = 393;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    while (_la === 89) {
+                    while (_la === 91) {
                         {
                         {
-                        this.state = 379;
+                        this.state = 389;
                         this.match(CypherParser.COMMA);
-                        this.state = 380;
+                        this.state = 390;
                         this.expression();
                         }
                         }
-                        this.state = 385;
+                        this.state = 395;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 388;
+                this.state = 398;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 396;
+            this.state = 406;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 71) {
                 {
-                this.state = 391;
+                this.state = 401;
                 this.match(CypherParser.YIELD);
-                this.state = 394;
+                this.state = 404;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 392;
+                    this.state = 402;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1155,7 +1165,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 393;
+                    this.state = 403;
                     this.yieldItems();
                     }
                     break;
@@ -1187,25 +1197,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 403;
+            this.state = 413;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 398;
+                    this.state = 408;
                     this.schemaName();
-                    this.state = 399;
+                    this.state = 409;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 405;
+                this.state = 415;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
             }
-            this.state = 406;
+            this.state = 416;
             this.schemaName();
             }
         }
@@ -1229,30 +1239,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 408;
+            this.state = 418;
             this.yieldItem();
-            this.state = 413;
+            this.state = 423;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 89) {
+            while (_la === 91) {
                 {
                 {
-                this.state = 409;
+                this.state = 419;
                 this.match(CypherParser.COMMA);
-                this.state = 410;
+                this.state = 420;
                 this.yieldItem();
                 }
                 }
-                this.state = 415;
+                this.state = 425;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 417;
+            this.state = 427;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 68) {
                 {
-                this.state = 416;
+                this.state = 426;
                 this.where();
                 }
             }
@@ -1278,19 +1288,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 422;
+            this.state = 432;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 26, this.context) ) {
             case 1:
                 {
-                this.state = 419;
+                this.state = 429;
                 this.symbolicName();
-                this.state = 420;
+                this.state = 430;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 424;
+            this.state = 434;
             this.variable();
             }
         }
@@ -1313,9 +1323,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 426;
+            this.state = 436;
             this.match(CypherParser.CREATE);
-            this.state = 427;
+            this.state = 437;
             this.pattern();
             }
         }
@@ -1339,21 +1349,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 429;
+            this.state = 439;
             this.match(CypherParser.MERGE);
-            this.state = 430;
+            this.state = 440;
             this.patternPart();
-            this.state = 434;
+            this.state = 444;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 41) {
                 {
                 {
-                this.state = 431;
+                this.state = 441;
                 this.mergeAction();
                 }
                 }
-                this.state = 436;
+                this.state = 446;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1376,28 +1386,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 42, CypherParser.RULE_mergeAction);
         try {
-            this.state = 443;
+            this.state = 453;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 28, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 437;
+                this.state = 447;
                 this.match(CypherParser.ON);
-                this.state = 438;
+                this.state = 448;
                 this.match(CypherParser.MATCH);
-                this.state = 439;
+                this.state = 449;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 440;
+                this.state = 450;
                 this.match(CypherParser.ON);
-                this.state = 441;
+                this.state = 451;
                 this.match(CypherParser.CREATE);
-                this.state = 442;
+                this.state = 452;
                 this.setClause();
                 }
                 break;
@@ -1423,23 +1433,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 445;
+            this.state = 455;
             this.match(CypherParser.SET);
-            this.state = 446;
+            this.state = 456;
             this.setItem();
-            this.state = 451;
+            this.state = 461;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 89) {
+            while (_la === 91) {
                 {
                 {
-                this.state = 447;
+                this.state = 457;
                 this.match(CypherParser.COMMA);
-                this.state = 448;
+                this.state = 458;
                 this.setItem();
                 }
                 }
-                this.state = 453;
+                this.state = 463;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1462,18 +1472,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 46, CypherParser.RULE_setItem);
         try {
-            this.state = 469;
+            this.state = 479;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 30, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 454;
+                this.state = 464;
                 this.propertyExpression();
-                this.state = 455;
+                this.state = 465;
                 this.match(CypherParser.EQ);
-                this.state = 456;
+                this.state = 466;
                 this.expression();
                 }
                 break;
@@ -1481,11 +1491,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 458;
+                this.state = 468;
                 this.variable();
-                this.state = 459;
+                this.state = 469;
                 this.match(CypherParser.EQ);
-                this.state = 460;
+                this.state = 470;
                 this.expression();
                 }
                 break;
@@ -1493,11 +1503,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 462;
+                this.state = 472;
                 this.variable();
-                this.state = 463;
+                this.state = 473;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 464;
+                this.state = 474;
                 this.expression();
                 }
                 break;
@@ -1505,9 +1515,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 466;
+                this.state = 476;
                 this.variable();
-                this.state = 467;
+                this.state = 477;
                 this.nodeLabels();
                 }
                 break;
@@ -1533,23 +1543,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 471;
+            this.state = 481;
             this.match(CypherParser.REMOVE);
-            this.state = 472;
+            this.state = 482;
             this.removeItem();
-            this.state = 477;
+            this.state = 487;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 89) {
+            while (_la === 91) {
                 {
                 {
-                this.state = 473;
+                this.state = 483;
                 this.match(CypherParser.COMMA);
-                this.state = 474;
+                this.state = 484;
                 this.removeItem();
                 }
                 }
-                this.state = 479;
+                this.state = 489;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1572,16 +1582,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 50, CypherParser.RULE_removeItem);
         try {
-            this.state = 484;
+            this.state = 494;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 32, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 480;
+                this.state = 490;
                 this.variable();
-                this.state = 481;
+                this.state = 491;
                 this.nodeLabels();
                 }
                 break;
@@ -1589,7 +1599,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 483;
+                this.state = 493;
                 this.propertyExpression();
                 }
                 break;
@@ -1615,33 +1625,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 487;
+            this.state = 497;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 486;
+                this.state = 496;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 489;
+            this.state = 499;
             this.match(CypherParser.DELETE);
-            this.state = 490;
+            this.state = 500;
             this.expression();
-            this.state = 495;
+            this.state = 505;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 89) {
+            while (_la === 91) {
                 {
                 {
-                this.state = 491;
+                this.state = 501;
                 this.match(CypherParser.COMMA);
-                this.state = 492;
+                this.state = 502;
                 this.expression();
                 }
                 }
-                this.state = 497;
+                this.state = 507;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1667,16 +1677,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 498;
+            this.state = 508;
             this.match(CypherParser.WITH);
-            this.state = 499;
+            this.state = 509;
             this.projectionBody();
-            this.state = 501;
+            this.state = 511;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 68) {
                 {
-                this.state = 500;
+                this.state = 510;
                 this.where();
                 }
             }
@@ -1702,9 +1712,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 503;
+            this.state = 513;
             this.match(CypherParser.RETURN);
-            this.state = 504;
+            this.state = 514;
             this.projectionBody();
             }
         }
@@ -1728,44 +1738,44 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 507;
+            this.state = 517;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 506;
+                this.state = 516;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 509;
+            this.state = 519;
             this.projectionItems();
-            this.state = 511;
+            this.state = 521;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 510;
+                this.state = 520;
                 this.order();
                 }
             }
 
-            this.state = 514;
+            this.state = 524;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 51 || _la === 62) {
                 {
-                this.state = 513;
+                this.state = 523;
                 this.skip();
                 }
             }
 
-            this.state = 517;
+            this.state = 527;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 33) {
                 {
-                this.state = 516;
+                this.state = 526;
                 this.limit();
                 }
             }
@@ -1790,27 +1800,27 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 60, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 535;
+            this.state = 545;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 519;
+                this.state = 529;
                 this.match(CypherParser.STAR);
-                this.state = 524;
+                this.state = 534;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 89) {
+                while (_la === 91) {
                     {
                     {
-                    this.state = 520;
+                    this.state = 530;
                     this.match(CypherParser.COMMA);
-                    this.state = 521;
+                    this.state = 531;
                     this.projectionItem();
                     }
                     }
-                    this.state = 526;
+                    this.state = 536;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1866,21 +1876,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 527;
+                this.state = 537;
                 this.projectionItem();
-                this.state = 532;
+                this.state = 542;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 89) {
+                while (_la === 91) {
                     {
                     {
-                    this.state = 528;
+                    this.state = 538;
                     this.match(CypherParser.COMMA);
-                    this.state = 529;
+                    this.state = 539;
                     this.projectionItem();
                     }
                     }
-                    this.state = 534;
+                    this.state = 544;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1909,16 +1919,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 537;
+            this.state = 547;
             this.expression();
-            this.state = 540;
+            this.state = 550;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
             case 1:
                 {
-                this.state = 538;
+                this.state = 548;
                 this.match(CypherParser.AS);
-                this.state = 539;
+                this.state = 549;
                 this.variable();
                 }
                 break;
@@ -1945,25 +1955,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 542;
+            this.state = 552;
             this.match(CypherParser.ORDER);
-            this.state = 543;
+            this.state = 553;
             this.match(CypherParser.BY);
-            this.state = 544;
+            this.state = 554;
             this.sortItem();
-            this.state = 549;
+            this.state = 559;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 89) {
+            while (_la === 91) {
                 {
                 {
-                this.state = 545;
+                this.state = 555;
                 this.match(CypherParser.COMMA);
-                this.state = 546;
+                this.state = 556;
                 this.sortItem();
                 }
                 }
-                this.state = 551;
+                this.state = 561;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1989,7 +1999,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 552;
+            this.state = 562;
             _la = this.tokenStream.LA(1);
             if(!(_la === 51 || _la === 62)) {
             this.errorHandler.recoverInline(this);
@@ -1998,7 +2008,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 553;
+            this.state = 563;
             this.expression();
             }
         }
@@ -2021,9 +2031,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 555;
+            this.state = 565;
             this.match(CypherParser.LIMIT);
-            this.state = 556;
+            this.state = 566;
             this.expression();
             }
         }
@@ -2047,14 +2057,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 558;
+            this.state = 568;
             this.expression();
-            this.state = 560;
+            this.state = 570;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 559;
+                this.state = 569;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2087,9 +2097,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 562;
+            this.state = 572;
             this.match(CypherParser.WHERE);
-            this.state = 563;
+            this.state = 573;
             this.expression();
             }
         }
@@ -2113,21 +2123,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 565;
+            this.state = 575;
             this.patternPart();
-            this.state = 570;
+            this.state = 580;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 89) {
+            while (_la === 91) {
                 {
                 {
-                this.state = 566;
+                this.state = 576;
                 this.match(CypherParser.COMMA);
-                this.state = 567;
+                this.state = 577;
                 this.patternPart();
                 }
                 }
-                this.state = 572;
+                this.state = 582;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2152,24 +2162,24 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 576;
+            this.state = 586;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 47, this.context) ) {
             case 1:
                 {
-                this.state = 573;
+                this.state = 583;
                 this.variable();
-                this.state = 574;
+                this.state = 584;
                 this.match(CypherParser.EQ);
                 }
                 break;
             }
-            this.state = 580;
+            this.state = 590;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 {
-                this.state = 578;
+                this.state = 588;
                 this.patternElement();
                 }
                 break;
@@ -2205,7 +2215,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 579;
+                this.state = 589;
                 this.shortestPathPattern();
                 }
                 break;
@@ -2233,13 +2243,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 582;
+            this.state = 592;
             this.symbolicName();
-            this.state = 583;
+            this.state = 593;
             this.match(CypherParser.LPAREN);
-            this.state = 584;
+            this.state = 594;
             this.patternElement();
-            this.state = 585;
+            this.state = 595;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2261,25 +2271,25 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 80, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 598;
+            this.state = 608;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 50, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 587;
+                this.state = 597;
                 this.nodePattern();
-                this.state = 591;
+                this.state = 601;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 80 || _la === 83) {
                     {
                     {
-                    this.state = 588;
+                    this.state = 598;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 593;
+                    this.state = 603;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2288,11 +2298,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 594;
+                this.state = 604;
                 this.match(CypherParser.LPAREN);
-                this.state = 595;
+                this.state = 605;
                 this.patternElement();
-                this.state = 596;
+                this.state = 606;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2318,9 +2328,9 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 600;
+            this.state = 610;
             this.nodePattern();
-            this.state = 602;
+            this.state = 612;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2328,7 +2338,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 601;
+                    this.state = 611;
                     this.patternElementChain();
                     }
                     }
@@ -2336,7 +2346,7 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 604;
+                this.state = 614;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 51, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
@@ -2362,40 +2372,411 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 606;
+            this.state = 616;
             this.match(CypherParser.LPAREN);
-            this.state = 608;
+            this.state = 618;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 105 || _la === 106) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 107 || _la === 108) {
                 {
-                this.state = 607;
+                this.state = 617;
                 this.variable();
                 }
             }
 
-            this.state = 611;
+            this.state = 622;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 90) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 53, this.context) ) {
+            case 1:
                 {
-                this.state = 610;
+                this.state = 620;
                 this.nodeLabels();
                 }
+                break;
+            case 2:
+                {
+                this.state = 621;
+                this.labelExpression();
+                }
+                break;
             }
-
-            this.state = 614;
+            this.state = 625;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 93 || _la === 98) {
+            if (_la === 95 || _la === 100) {
                 {
-                this.state = 613;
+                this.state = 624;
                 this.properties();
                 }
             }
 
-            this.state = 616;
+            this.state = 629;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 68) {
+                {
+                this.state = 627;
+                this.match(CypherParser.WHERE);
+                this.state = 628;
+                localContext._nodeWhere = this.expression();
+                }
+            }
+
+            this.state = 631;
             this.match(CypherParser.RPAREN);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public labelExpression(): LabelExpressionContext {
+        let localContext = new LabelExpressionContext(this.context, this.state);
+        this.enterRule(localContext, 86, CypherParser.RULE_labelExpression);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 633;
+            this.match(CypherParser.COLON);
+            this.state = 634;
+            this.labelDisjunction();
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public labelDisjunction(): LabelDisjunctionContext {
+        let localContext = new LabelDisjunctionContext(this.context, this.state);
+        this.enterRule(localContext, 88, CypherParser.RULE_labelDisjunction);
+        let _la: number;
+        try {
+            let alternative: number;
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 636;
+            this.labelConjunction();
+            this.state = 644;
+            this.errorHandler.sync(this);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 57, this.context);
+            while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
+                if (alternative === 1) {
+                    {
+                    {
+                    this.state = 637;
+                    this.match(CypherParser.PIPE);
+                    this.state = 639;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                    if (_la === 92) {
+                        {
+                        this.state = 638;
+                        this.match(CypherParser.COLON);
+                        }
+                    }
+
+                    this.state = 641;
+                    this.labelConjunction();
+                    }
+                    }
+                }
+                this.state = 646;
+                this.errorHandler.sync(this);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 57, this.context);
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public labelConjunction(): LabelConjunctionContext {
+        let localContext = new LabelConjunctionContext(this.context, this.state);
+        this.enterRule(localContext, 90, CypherParser.RULE_labelConjunction);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 647;
+            this.labelNegation();
+            this.state = 652;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (_la === 87) {
+                {
+                {
+                this.state = 648;
+                this.match(CypherParser.AMP);
+                this.state = 649;
+                this.labelNegation();
+                }
+                }
+                this.state = 654;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public labelNegation(): LabelNegationContext {
+        let localContext = new LabelNegationContext(this.context, this.state);
+        this.enterRule(localContext, 92, CypherParser.RULE_labelNegation);
+        try {
+            this.state = 658;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.BANG:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 655;
+                this.match(CypherParser.BANG);
+                this.state = 656;
+                this.labelNegation();
+                }
+                break;
+            case CypherParser.ALL:
+            case CypherParser.AND:
+            case CypherParser.ANY:
+            case CypherParser.AS:
+            case CypherParser.ASC:
+            case CypherParser.ASSERT:
+            case CypherParser.ASCENDING:
+            case CypherParser.BY:
+            case CypherParser.CALL:
+            case CypherParser.CASE:
+            case CypherParser.CONSTRAINT:
+            case CypherParser.CONTAINS:
+            case CypherParser.COUNT:
+            case CypherParser.COLLECT:
+            case CypherParser.CREATE:
+            case CypherParser.DELETE:
+            case CypherParser.DESC:
+            case CypherParser.DESCENDING:
+            case CypherParser.DETACH:
+            case CypherParser.DISTINCT:
+            case CypherParser.DROP:
+            case CypherParser.ELSE:
+            case CypherParser.END:
+            case CypherParser.ENDS:
+            case CypherParser.EXISTS:
+            case CypherParser.FALSE:
+            case CypherParser.FOR:
+            case CypherParser.IF:
+            case CypherParser.IN:
+            case CypherParser.INDEX:
+            case CypherParser.IS:
+            case CypherParser.KEY:
+            case CypherParser.LIMIT:
+            case CypherParser.MATCH:
+            case CypherParser.MERGE:
+            case CypherParser.NODE:
+            case CypherParser.NONE:
+            case CypherParser.NOT:
+            case CypherParser.NULL:
+            case CypherParser.OF:
+            case CypherParser.ON:
+            case CypherParser.OPTIONAL:
+            case CypherParser.OR:
+            case CypherParser.ORDER:
+            case CypherParser.REDUCE:
+            case CypherParser.REMOVE:
+            case CypherParser.REQUIRE:
+            case CypherParser.RETURN:
+            case CypherParser.SET:
+            case CypherParser.SINGLE:
+            case CypherParser.SKIP_:
+            case CypherParser.STARTS:
+            case CypherParser.THEN:
+            case CypherParser.TIMESTAMP:
+            case CypherParser.TRUE:
+            case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
+            case CypherParser.OFFSET:
+            case CypherParser.UNION:
+            case CypherParser.UNIQUE:
+            case CypherParser.UNWIND:
+            case CypherParser.USING:
+            case CypherParser.WHEN:
+            case CypherParser.WHERE:
+            case CypherParser.WITH:
+            case CypherParser.XOR:
+            case CypherParser.YIELD:
+            case CypherParser.PERCENT:
+            case CypherParser.LPAREN:
+            case CypherParser.EscapedSymbolicName:
+            case CypherParser.UnescapedSymbolicName:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 657;
+                this.labelAtom();
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public labelAtom(): LabelAtomContext {
+        let localContext = new LabelAtomContext(this.context, this.state);
+        this.enterRule(localContext, 94, CypherParser.RULE_labelAtom);
+        try {
+            this.state = 666;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.ALL:
+            case CypherParser.AND:
+            case CypherParser.ANY:
+            case CypherParser.AS:
+            case CypherParser.ASC:
+            case CypherParser.ASSERT:
+            case CypherParser.ASCENDING:
+            case CypherParser.BY:
+            case CypherParser.CALL:
+            case CypherParser.CASE:
+            case CypherParser.CONSTRAINT:
+            case CypherParser.CONTAINS:
+            case CypherParser.COUNT:
+            case CypherParser.COLLECT:
+            case CypherParser.CREATE:
+            case CypherParser.DELETE:
+            case CypherParser.DESC:
+            case CypherParser.DESCENDING:
+            case CypherParser.DETACH:
+            case CypherParser.DISTINCT:
+            case CypherParser.DROP:
+            case CypherParser.ELSE:
+            case CypherParser.END:
+            case CypherParser.ENDS:
+            case CypherParser.EXISTS:
+            case CypherParser.FALSE:
+            case CypherParser.FOR:
+            case CypherParser.IF:
+            case CypherParser.IN:
+            case CypherParser.INDEX:
+            case CypherParser.IS:
+            case CypherParser.KEY:
+            case CypherParser.LIMIT:
+            case CypherParser.MATCH:
+            case CypherParser.MERGE:
+            case CypherParser.NODE:
+            case CypherParser.NONE:
+            case CypherParser.NOT:
+            case CypherParser.NULL:
+            case CypherParser.OF:
+            case CypherParser.ON:
+            case CypherParser.OPTIONAL:
+            case CypherParser.OR:
+            case CypherParser.ORDER:
+            case CypherParser.REDUCE:
+            case CypherParser.REMOVE:
+            case CypherParser.REQUIRE:
+            case CypherParser.RETURN:
+            case CypherParser.SET:
+            case CypherParser.SINGLE:
+            case CypherParser.SKIP_:
+            case CypherParser.STARTS:
+            case CypherParser.THEN:
+            case CypherParser.TIMESTAMP:
+            case CypherParser.TRUE:
+            case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
+            case CypherParser.OFFSET:
+            case CypherParser.UNION:
+            case CypherParser.UNIQUE:
+            case CypherParser.UNWIND:
+            case CypherParser.USING:
+            case CypherParser.WHEN:
+            case CypherParser.WHERE:
+            case CypherParser.WITH:
+            case CypherParser.XOR:
+            case CypherParser.YIELD:
+            case CypherParser.EscapedSymbolicName:
+            case CypherParser.UnescapedSymbolicName:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 660;
+                this.labelName();
+                }
+                break;
+            case CypherParser.PERCENT:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 661;
+                this.match(CypherParser.PERCENT);
+                }
+                break;
+            case CypherParser.LPAREN:
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 662;
+                this.match(CypherParser.LPAREN);
+                this.state = 663;
+                this.labelDisjunction();
+                this.state = 664;
+                this.match(CypherParser.RPAREN);
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
             }
         }
         catch (re) {
@@ -2413,13 +2794,13 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 86, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 96, CypherParser.RULE_patternElementChain);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 618;
+            this.state = 668;
             this.relationshipPattern();
-            this.state = 619;
+            this.state = 669;
             this.nodePattern();
             }
         }
@@ -2438,93 +2819,93 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 88, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 98, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 645;
+            this.state = 695;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 621;
+                this.state = 671;
                 this.match(CypherParser.LT);
-                this.state = 622;
+                this.state = 672;
                 this.match(CypherParser.MINUS);
-                this.state = 624;
+                this.state = 674;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 96) {
+                if (_la === 98) {
                     {
-                    this.state = 623;
+                    this.state = 673;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 626;
+                this.state = 676;
                 this.match(CypherParser.MINUS);
-                this.state = 627;
+                this.state = 677;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 628;
+                this.state = 678;
                 this.match(CypherParser.LT);
-                this.state = 629;
+                this.state = 679;
                 this.match(CypherParser.MINUS);
-                this.state = 631;
+                this.state = 681;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 96) {
+                if (_la === 98) {
                     {
-                    this.state = 630;
+                    this.state = 680;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 633;
+                this.state = 683;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 634;
+                this.state = 684;
                 this.match(CypherParser.MINUS);
-                this.state = 636;
+                this.state = 686;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 96) {
+                if (_la === 98) {
                     {
-                    this.state = 635;
+                    this.state = 685;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 638;
+                this.state = 688;
                 this.match(CypherParser.MINUS);
-                this.state = 639;
+                this.state = 689;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 640;
+                this.state = 690;
                 this.match(CypherParser.MINUS);
-                this.state = 642;
+                this.state = 692;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 96) {
+                if (_la === 98) {
                     {
-                    this.state = 641;
+                    this.state = 691;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 644;
+                this.state = 694;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -2545,54 +2926,54 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 90, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 100, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 647;
+            this.state = 697;
             this.match(CypherParser.LBRACK);
-            this.state = 649;
+            this.state = 699;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 105 || _la === 106) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 107 || _la === 108) {
                 {
-                this.state = 648;
+                this.state = 698;
                 this.variable();
                 }
             }
 
-            this.state = 652;
+            this.state = 702;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 90) {
+            if (_la === 92) {
                 {
-                this.state = 651;
+                this.state = 701;
                 this.relationshipTypes();
                 }
             }
 
-            this.state = 655;
+            this.state = 705;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 73 || _la === 84) {
                 {
-                this.state = 654;
+                this.state = 704;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 658;
+            this.state = 708;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 93 || _la === 98) {
+            if (_la === 95 || _la === 100) {
                 {
-                this.state = 657;
+                this.state = 707;
                 this.properties();
                 }
             }
 
-            this.state = 660;
+            this.state = 710;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -2611,22 +2992,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 92, CypherParser.RULE_properties);
+        this.enterRule(localContext, 102, CypherParser.RULE_properties);
         try {
-            this.state = 664;
+            this.state = 714;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 662;
+                this.state = 712;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 663;
+                this.state = 713;
                 this.parameter();
                 }
                 break;
@@ -2649,38 +3030,38 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 94, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 104, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 666;
+            this.state = 716;
             this.match(CypherParser.COLON);
-            this.state = 667;
+            this.state = 717;
             this.relTypeName();
-            this.state = 675;
+            this.state = 725;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 92) {
+            while (_la === 94) {
                 {
                 {
-                this.state = 668;
+                this.state = 718;
                 this.match(CypherParser.PIPE);
-                this.state = 670;
+                this.state = 720;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 90) {
+                if (_la === 92) {
                     {
-                    this.state = 669;
+                    this.state = 719;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 672;
+                this.state = 722;
                 this.relTypeName();
                 }
                 }
-                this.state = 677;
+                this.state = 727;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2701,25 +3082,25 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 96, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 106, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 679;
+            this.state = 729;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 678;
+                this.state = 728;
                 this.nodeLabel();
                 }
                 }
-                this.state = 681;
+                this.state = 731;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 90);
+            } while (_la === 92);
             }
         }
         catch (re) {
@@ -2737,13 +3118,13 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 98, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 108, CypherParser.RULE_nodeLabel);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 683;
+            this.state = 733;
             this.match(CypherParser.COLON);
-            this.state = 684;
+            this.state = 734;
             this.labelName();
             }
         }
@@ -2762,40 +3143,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 110, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 700;
+            this.state = 750;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 686;
+                this.state = 736;
                 this.match(CypherParser.STAR);
-                this.state = 688;
+                this.state = 738;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 917505) !== 0)) {
+                if (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 3670017) !== 0)) {
                     {
-                    this.state = 687;
+                    this.state = 737;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 694;
+                this.state = 744;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 73) {
                     {
-                    this.state = 690;
+                    this.state = 740;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 692;
+                    this.state = 742;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 917505) !== 0)) {
+                    if (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 3670017) !== 0)) {
                         {
-                        this.state = 691;
+                        this.state = 741;
                         this.rangeBound();
                         }
                     }
@@ -2808,14 +3189,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 696;
+                this.state = 746;
                 this.match(CypherParser.DOTDOT);
-                this.state = 698;
+                this.state = 748;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 917505) !== 0)) {
+                if (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 3670017) !== 0)) {
                     {
-                    this.state = 697;
+                    this.state = 747;
                     this.rangeBound();
                     }
                 }
@@ -2841,22 +3222,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 112, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 703;
+            this.state = 753;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 83) {
                 {
-                this.state = 702;
+                this.state = 752;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 705;
+            this.state = 755;
             this.integerLiteral();
             }
         }
@@ -2875,11 +3256,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 114, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 707;
+            this.state = 757;
             this.schemaName();
             }
         }
@@ -2898,11 +3279,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 116, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 709;
+            this.state = 759;
             this.schemaName();
             }
         }
@@ -2921,27 +3302,27 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 118, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 711;
+            this.state = 761;
             this.atom();
-            this.state = 713;
+            this.state = 763;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 712;
+                this.state = 762;
                 this.propertyLookup();
                 }
                 }
-                this.state = 715;
+                this.state = 765;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 88);
+            } while (_la === 90);
             }
         }
         catch (re) {
@@ -2959,11 +3340,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_expression);
+        this.enterRule(localContext, 120, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 717;
+            this.state = 767;
             this.orExpression();
             }
         }
@@ -2982,26 +3363,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 122, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 719;
+            this.state = 769;
             this.xorExpression();
-            this.state = 724;
+            this.state = 774;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 43) {
                 {
                 {
-                this.state = 720;
+                this.state = 770;
                 this.match(CypherParser.OR);
-                this.state = 721;
+                this.state = 771;
                 this.xorExpression();
                 }
                 }
-                this.state = 726;
+                this.state = 776;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3022,26 +3403,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 124, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 727;
+            this.state = 777;
             this.andExpression();
-            this.state = 732;
+            this.state = 782;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 70) {
                 {
                 {
-                this.state = 728;
+                this.state = 778;
                 this.match(CypherParser.XOR);
-                this.state = 729;
+                this.state = 779;
                 this.andExpression();
                 }
                 }
-                this.state = 734;
+                this.state = 784;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3062,26 +3443,26 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 126, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 735;
+            this.state = 785;
             this.notExpression();
-            this.state = 740;
+            this.state = 790;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 736;
+                this.state = 786;
                 this.match(CypherParser.AND);
-                this.state = 737;
+                this.state = 787;
                 this.notExpression();
                 }
                 }
-                this.state = 742;
+                this.state = 792;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3102,26 +3483,26 @@ export class CypherParser extends antlr.Parser {
     }
     public notExpression(): NotExpressionContext {
         let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_notExpression);
+        this.enterRule(localContext, 128, CypherParser.RULE_notExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 746;
+            this.state = 796;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 38) {
                 {
                 {
-                this.state = 743;
+                this.state = 793;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 748;
+                this.state = 798;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 749;
+            this.state = 799;
             this.comparisonExpression();
             }
         }
@@ -3140,26 +3521,26 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonExpression(): ComparisonExpressionContext {
         let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_comparisonExpression);
+        this.enterRule(localContext, 130, CypherParser.RULE_comparisonExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 751;
+            this.state = 801;
             this.predicateExpression();
-            this.state = 757;
+            this.state = 807;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 63) !== 0)) {
                 {
                 {
-                this.state = 752;
+                this.state = 802;
                 this.comparisonOperator();
-                this.state = 753;
+                this.state = 803;
                 this.predicateExpression();
                 }
                 }
-                this.state = 759;
+                this.state = 809;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3180,12 +3561,12 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonOperator(): ComparisonOperatorContext {
         let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_comparisonOperator);
+        this.enterRule(localContext, 132, CypherParser.RULE_comparisonOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 760;
+            this.state = 810;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -3211,24 +3592,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 134, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 762;
+            this.state = 812;
             this.addOrSubtractExpression();
-            this.state = 766;
+            this.state = 816;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2701135872) !== 0) || ((((_la - 52)) & ~0x1F) === 0 && ((1 << (_la - 52)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 763;
+                this.state = 813;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 768;
+                this.state = 818;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3249,21 +3630,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 136, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 803;
+            this.state = 853;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 85, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 91, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 769;
+                this.state = 819;
                 this.match(CypherParser.STARTS);
-                this.state = 770;
+                this.state = 820;
                 this.match(CypherParser.WITH);
-                this.state = 771;
+                this.state = 821;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3271,11 +3652,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 772;
+                this.state = 822;
                 this.match(CypherParser.ENDS);
-                this.state = 773;
+                this.state = 823;
                 this.match(CypherParser.WITH);
-                this.state = 774;
+                this.state = 824;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3283,9 +3664,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 775;
+                this.state = 825;
                 this.match(CypherParser.CONTAINS);
-                this.state = 776;
+                this.state = 826;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3293,9 +3674,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 777;
+                this.state = 827;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 778;
+                this.state = 828;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3303,9 +3684,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 779;
+                this.state = 829;
                 this.match(CypherParser.IN);
-                this.state = 780;
+                this.state = 830;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3313,9 +3694,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 781;
+                this.state = 831;
                 this.match(CypherParser.IS);
-                this.state = 782;
+                this.state = 832;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3323,11 +3704,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 783;
+                this.state = 833;
                 this.match(CypherParser.IS);
-                this.state = 784;
+                this.state = 834;
                 this.match(CypherParser.NOT);
-                this.state = 785;
+                this.state = 835;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3335,24 +3716,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 792;
+                this.state = 842;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 786;
+                    this.state = 836;
                     this.match(CypherParser.IS);
-                    this.state = 788;
+                    this.state = 838;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 38) {
                         {
-                        this.state = 787;
+                        this.state = 837;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 790;
+                    this.state = 840;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 56 || _la === 72)) {
                     this.errorHandler.recoverInline(this);
@@ -3365,14 +3746,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 791;
+                    this.state = 841;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 794;
+                this.state = 844;
                 this.valueTypeExpression();
                 }
                 break;
@@ -3380,29 +3761,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 795;
+                this.state = 845;
                 this.match(CypherParser.IS);
-                this.state = 797;
+                this.state = 847;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 38) {
                     {
-                    this.state = 796;
+                    this.state = 846;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 800;
+                this.state = 850;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 84, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 90, this.context) ) {
                 case 1:
                     {
-                    this.state = 799;
+                    this.state = 849;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 802;
+                this.state = 852;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -3423,30 +3804,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 138, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 805;
+            this.state = 855;
             this.valueTypeAlternative();
-            this.state = 810;
+            this.state = 860;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 86, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 92, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 806;
+                    this.state = 856;
                     this.match(CypherParser.PIPE);
-                    this.state = 807;
+                    this.state = 857;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 812;
+                this.state = 862;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 86, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 92, this.context);
             }
             }
         }
@@ -3465,13 +3846,13 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 140, CypherParser.RULE_valueTypeAlternative);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 814;
+            this.state = 864;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -3479,7 +3860,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 813;
+                    this.state = 863;
                     this.valueTypeWord();
                     }
                     }
@@ -3487,46 +3868,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 816;
+                this.state = 866;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 87, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 93, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 822;
+            this.state = 872;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 88, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
             case 1:
                 {
-                this.state = 818;
+                this.state = 868;
                 this.match(CypherParser.WITH);
-                this.state = 819;
+                this.state = 869;
                 this.valueTypeWord();
-                this.state = 820;
+                this.state = 870;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 828;
+            this.state = 878;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 95, this.context) ) {
             case 1:
                 {
-                this.state = 824;
+                this.state = 874;
                 this.match(CypherParser.LT);
-                this.state = 825;
+                this.state = 875;
                 this.valueTypeExpression();
-                this.state = 826;
+                this.state = 876;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 832;
+            this.state = 882;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 38) {
                 {
-                this.state = 830;
+                this.state = 880;
                 this.match(CypherParser.NOT);
-                this.state = 831;
+                this.state = 881;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -3548,9 +3929,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 142, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 836;
+            this.state = 886;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -3586,14 +3967,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 834;
+                this.state = 884;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 835;
+                this.state = 885;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3616,26 +3997,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 144, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 838;
+            this.state = 888;
             this.multiplyDivideModuloExpression();
-            this.state = 844;
+            this.state = 894;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82 || _la === 83) {
                 {
                 {
-                this.state = 839;
+                this.state = 889;
                 this.addOrSubtractOperator();
-                this.state = 840;
+                this.state = 890;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 846;
+                this.state = 896;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3656,12 +4037,12 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 146, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 847;
+            this.state = 897;
             _la = this.tokenStream.LA(1);
             if(!(_la === 82 || _la === 83)) {
             this.errorHandler.recoverInline(this);
@@ -3687,26 +4068,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 148, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 849;
+            this.state = 899;
             this.powerOfExpression();
-            this.state = 855;
+            this.state = 905;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 7) !== 0)) {
                 {
                 {
-                this.state = 850;
+                this.state = 900;
                 this.multiplyDivideModuloOperator();
-                this.state = 851;
+                this.state = 901;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 857;
+                this.state = 907;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3727,12 +4108,12 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 150, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 858;
+            this.state = 908;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -3758,26 +4139,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 152, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 860;
+            this.state = 910;
             this.unaryAddOrSubtractExpression();
-            this.state = 865;
+            this.state = 915;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 87) {
+            while (_la === 89) {
                 {
                 {
-                this.state = 861;
+                this.state = 911;
                 this.match(CypherParser.CARET);
-                this.state = 862;
+                this.state = 912;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 867;
+                this.state = 917;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3798,18 +4179,18 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 154, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 871;
+            this.state = 921;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 82 || _la === 83) {
                 {
                 {
-                this.state = 868;
+                this.state = 918;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 82 || _la === 83)) {
                 this.errorHandler.recoverInline(this);
@@ -3820,11 +4201,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 873;
+                this.state = 923;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 874;
+            this.state = 924;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -3843,30 +4224,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 156, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 876;
+            this.state = 926;
             this.atom();
-            this.state = 881;
+            this.state = 931;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 88 || _la === 96) {
+            while (_la === 90 || _la === 98) {
                 {
-                this.state = 879;
+                this.state = 929;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 877;
+                    this.state = 927;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 878;
+                    this.state = 928;
                     this.propertyLookup();
                     }
                     break;
@@ -3874,20 +4255,26 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 883;
+                this.state = 933;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 885;
+            this.state = 936;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 90) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 104, this.context) ) {
+            case 1:
                 {
-                this.state = 884;
+                this.state = 934;
                 this.nodeLabels();
                 }
+                break;
+            case 2:
+                {
+                this.state = 935;
+                this.labelExpression();
+                }
+                break;
             }
-
             }
         }
         catch (re) {
@@ -3905,21 +4292,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 158, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 900;
+            this.state = 951;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 101, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 887;
+                this.state = 938;
                 this.match(CypherParser.LBRACK);
-                this.state = 888;
+                this.state = 939;
                 this.expression();
-                this.state = 889;
+                this.state = 940;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3927,31 +4314,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 891;
+                this.state = 942;
                 this.match(CypherParser.LBRACK);
-                this.state = 893;
+                this.state = 944;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
+                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
                     {
-                    this.state = 892;
+                    this.state = 943;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 895;
+                this.state = 946;
                 this.match(CypherParser.DOTDOT);
-                this.state = 897;
+                this.state = 948;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
+                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
                     {
-                    this.state = 896;
+                    this.state = 947;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 899;
+                this.state = 950;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3972,13 +4359,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 160, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 902;
+            this.state = 953;
             this.match(CypherParser.DOT);
-            this.state = 903;
+            this.state = 954;
             this.propertyKeyName();
             }
         }
@@ -3997,113 +4384,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_atom);
+        this.enterRule(localContext, 162, CypherParser.RULE_atom);
         try {
-            this.state = 920;
+            this.state = 971;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 108, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 905;
+                this.state = 956;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 906;
+                this.state = 957;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 907;
+                this.state = 958;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 908;
+                this.state = 959;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 909;
+                this.state = 960;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 910;
+                this.state = 961;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 911;
+                this.state = 962;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 912;
+                this.state = 963;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 913;
+                this.state = 964;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 914;
+                this.state = 965;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 915;
+                this.state = 966;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 916;
+                this.state = 967;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 917;
+                this.state = 968;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 918;
+                this.state = 969;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 919;
+                this.state = 970;
                 this.variable();
                 }
                 break;
@@ -4124,17 +4511,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 164, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 922;
+            this.state = 973;
             this.match(CypherParser.COUNT);
-            this.state = 923;
+            this.state = 974;
             this.match(CypherParser.LPAREN);
-            this.state = 924;
+            this.state = 975;
             this.match(CypherParser.STAR);
-            this.state = 925;
+            this.state = 976;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4153,50 +4540,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 166, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 927;
+            this.state = 978;
             this.match(CypherParser.CASE);
-            this.state = 929;
+            this.state = 980;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
                 {
-                this.state = 928;
+                this.state = 979;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 932;
+            this.state = 983;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 931;
+                this.state = 982;
                 this.caseAlternative();
                 }
                 }
-                this.state = 934;
+                this.state = 985;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 67);
-            this.state = 938;
+            this.state = 989;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 936;
+                this.state = 987;
                 this.match(CypherParser.ELSE);
-                this.state = 937;
+                this.state = 988;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 940;
+            this.state = 991;
             this.match(CypherParser.END);
             }
         }
@@ -4215,34 +4602,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 168, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 942;
+            this.state = 993;
             this.match(CypherParser.WHEN);
-            this.state = 943;
+            this.state = 994;
             this.caseWhenOperand();
-            this.state = 948;
+            this.state = 999;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 89) {
+            while (_la === 91) {
                 {
                 {
-                this.state = 944;
+                this.state = 995;
                 this.match(CypherParser.COMMA);
-                this.state = 945;
+                this.state = 996;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 950;
+                this.state = 1001;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 951;
+            this.state = 1002;
             this.match(CypherParser.THEN);
-            this.state = 952;
+            this.state = 1003;
             this.expression();
             }
         }
@@ -4261,9 +4648,9 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 170, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 959;
+            this.state = 1010;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -4275,9 +4662,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 954;
+                this.state = 1005;
                 this.comparisonOperator();
-                this.state = 955;
+                this.state = 1006;
                 this.expression();
                 }
                 break;
@@ -4291,7 +4678,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 957;
+                this.state = 1008;
                 this.predicateSuffix();
                 }
                 break;
@@ -4346,7 +4733,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 958;
+                this.state = 1009;
                 this.expression();
                 }
                 break;
@@ -4369,28 +4756,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 172, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 961;
+            this.state = 1012;
             this.match(CypherParser.LBRACK);
-            this.state = 962;
+            this.state = 1013;
             this.filterExpression();
-            this.state = 965;
+            this.state = 1016;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 92) {
+            if (_la === 94) {
                 {
-                this.state = 963;
+                this.state = 1014;
                 this.match(CypherParser.PIPE);
-                this.state = 964;
+                this.state = 1015;
                 this.expression();
                 }
             }
 
-            this.state = 967;
+            this.state = 1018;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4409,44 +4796,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 174, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 969;
+            this.state = 1020;
             this.match(CypherParser.LBRACK);
-            this.state = 973;
+            this.state = 1024;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 105 || _la === 106) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 107 || _la === 108) {
                 {
-                this.state = 970;
+                this.state = 1021;
                 this.variable();
-                this.state = 971;
+                this.state = 1022;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 975;
+            this.state = 1026;
             this.relationshipsPattern();
-            this.state = 978;
+            this.state = 1029;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 68) {
                 {
-                this.state = 976;
+                this.state = 1027;
                 this.match(CypherParser.WHERE);
-                this.state = 977;
+                this.state = 1028;
                 this.expression();
                 }
             }
 
-            this.state = 980;
+            this.state = 1031;
             this.match(CypherParser.PIPE);
-            this.state = 981;
+            this.state = 1032;
             this.expression();
-            this.state = 982;
+            this.state = 1033;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4465,17 +4852,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 176, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 984;
+            this.state = 1035;
             this.quantifier();
-            this.state = 985;
+            this.state = 1036;
             this.match(CypherParser.LPAREN);
-            this.state = 986;
+            this.state = 1037;
             this.filterExpression();
-            this.state = 987;
+            this.state = 1038;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4494,12 +4881,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 178, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 989;
+            this.state = 1040;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 37 || _la === 50)) {
             this.errorHandler.recoverInline(this);
@@ -4525,25 +4912,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 180, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 991;
+            this.state = 1042;
             this.variable();
-            this.state = 992;
+            this.state = 1043;
             this.match(CypherParser.IN);
-            this.state = 993;
+            this.state = 1044;
             this.expression();
-            this.state = 996;
+            this.state = 1047;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 68) {
                 {
-                this.state = 994;
+                this.state = 1045;
                 this.match(CypherParser.WHERE);
-                this.state = 995;
+                this.state = 1046;
                 this.expression();
                 }
             }
@@ -4565,33 +4952,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 182, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 998;
+            this.state = 1049;
             this.match(CypherParser.REDUCE);
-            this.state = 999;
+            this.state = 1050;
             this.match(CypherParser.LPAREN);
-            this.state = 1000;
+            this.state = 1051;
             localContext._accumulator = this.variable();
-            this.state = 1001;
+            this.state = 1052;
             this.match(CypherParser.EQ);
-            this.state = 1002;
+            this.state = 1053;
             localContext._initial = this.expression();
-            this.state = 1003;
+            this.state = 1054;
             this.match(CypherParser.COMMA);
-            this.state = 1004;
+            this.state = 1055;
             this.variable();
-            this.state = 1005;
+            this.state = 1056;
             this.match(CypherParser.IN);
-            this.state = 1006;
+            this.state = 1057;
             localContext._source = this.expression();
-            this.state = 1007;
+            this.state = 1058;
             this.match(CypherParser.PIPE);
-            this.state = 1008;
+            this.state = 1059;
             localContext._step = this.expression();
-            this.state = 1009;
+            this.state = 1060;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4610,12 +4997,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 184, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1011;
+            this.state = 1062;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4624,27 +5011,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1012;
+            this.state = 1063;
             this.match(CypherParser.LBRACE);
-            this.state = 1018;
+            this.state = 1069;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 113, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 119, this.context) ) {
             case 1:
                 {
-                this.state = 1013;
+                this.state = 1064;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1014;
+                this.state = 1065;
                 this.pattern();
-                this.state = 1016;
+                this.state = 1067;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 68) {
                     {
-                    this.state = 1015;
+                    this.state = 1066;
                     this.where();
                     }
                 }
@@ -4652,7 +5039,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1020;
+            this.state = 1071;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4671,15 +5058,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 186, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1022;
+            this.state = 1073;
             this.match(CypherParser.LPAREN);
-            this.state = 1023;
+            this.state = 1074;
             this.expression();
-            this.state = 1024;
+            this.state = 1075;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4698,21 +5085,21 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 188, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1026;
+            this.state = 1077;
             this.functionName();
-            this.state = 1027;
+            this.state = 1078;
             this.match(CypherParser.LPAREN);
-            this.state = 1029;
+            this.state = 1080;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 120, this.context) ) {
             case 1:
                 {
-                this.state = 1028;
+                this.state = 1079;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 58)) & ~0x1F) === 0 && ((1 << (_la - 58)) & 7) !== 0))) {
@@ -4725,21 +5112,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1032;
+            this.state = 1083;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 121, this.context) ) {
             case 1:
                 {
-                this.state = 1031;
+                this.state = 1082;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1034;
+            this.state = 1085;
             this.match(CypherParser.FROM);
-            this.state = 1035;
+            this.state = 1086;
             localContext._source = this.expression();
-            this.state = 1036;
+            this.state = 1087;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4758,52 +5145,52 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 190, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1038;
+            this.state = 1089;
             this.functionName();
-            this.state = 1039;
+            this.state = 1090;
             this.match(CypherParser.LPAREN);
-            this.state = 1041;
+            this.state = 1092;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 1040;
+                this.state = 1091;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 1051;
+            this.state = 1102;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
                 {
-                this.state = 1043;
+                this.state = 1094;
                 this.expression();
-                this.state = 1048;
+                this.state = 1099;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 89) {
+                while (_la === 91) {
                     {
                     {
-                    this.state = 1044;
+                    this.state = 1095;
                     this.match(CypherParser.COMMA);
-                    this.state = 1045;
+                    this.state = 1096;
                     this.expression();
                     }
                     }
-                    this.state = 1050;
+                    this.state = 1101;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1053;
+            this.state = 1104;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4822,13 +5209,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 192, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1055;
+            this.state = 1106;
             this.namespace();
-            this.state = 1056;
+            this.state = 1107;
             this.symbolicName();
             }
         }
@@ -4847,28 +5234,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 194, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1063;
+            this.state = 1114;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 119, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 125, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1058;
+                    this.state = 1109;
                     this.symbolicName();
-                    this.state = 1059;
+                    this.state = 1110;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1065;
+                this.state = 1116;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 119, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 125, this.context);
             }
             }
         }
@@ -4887,42 +5274,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 196, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1066;
+            this.state = 1117;
             this.variable();
-            this.state = 1067;
+            this.state = 1118;
             this.match(CypherParser.LBRACE);
-            this.state = 1076;
+            this.state = 1127;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16777471) !== 0) || _la === 105 || _la === 106) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 67109119) !== 0) || _la === 107 || _la === 108) {
                 {
-                this.state = 1068;
+                this.state = 1119;
                 this.mapProjectionItem();
-                this.state = 1073;
+                this.state = 1124;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 89) {
+                while (_la === 91) {
                     {
                     {
-                    this.state = 1069;
+                    this.state = 1120;
                     this.match(CypherParser.COMMA);
-                    this.state = 1070;
+                    this.state = 1121;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1075;
+                    this.state = 1126;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1078;
+            this.state = 1129;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -4941,20 +5328,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 198, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1089;
+            this.state = 1140;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 122, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1080;
+                this.state = 1131;
                 this.propertyKeyName();
-                this.state = 1081;
+                this.state = 1132;
                 this.match(CypherParser.COLON);
-                this.state = 1082;
+                this.state = 1133;
                 this.expression();
                 }
                 break;
@@ -4962,9 +5349,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1084;
+                this.state = 1135;
                 this.match(CypherParser.DOT);
-                this.state = 1085;
+                this.state = 1136;
                 this.propertyKeyName();
                 }
                 break;
@@ -4972,9 +5359,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1086;
+                this.state = 1137;
                 this.match(CypherParser.DOT);
-                this.state = 1087;
+                this.state = 1138;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -4982,7 +5369,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1088;
+                this.state = 1139;
                 this.variable();
                 }
                 break;
@@ -5003,13 +5390,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 200, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1091;
+            this.state = 1142;
             this.match(CypherParser.DOLLAR);
-            this.state = 1094;
+            this.state = 1145;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5044,13 +5431,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1092;
+                this.state = 1143;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1093;
+                this.state = 1144;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -5074,23 +5461,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_literal);
+        this.enterRule(localContext, 202, CypherParser.RULE_literal);
         try {
-            this.state = 1102;
+            this.state = 1153;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1096;
+                this.state = 1147;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1097;
+                this.state = 1148;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5100,28 +5487,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1098;
+                this.state = 1149;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1099;
+                this.state = 1150;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1100;
+                this.state = 1151;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1101;
+                this.state = 1152;
                 this.mapLiteral();
                 }
                 break;
@@ -5144,12 +5531,12 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 204, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1104;
+            this.state = 1155;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 55)) {
             this.errorHandler.recoverInline(this);
@@ -5175,9 +5562,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 206, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1108;
+            this.state = 1159;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -5185,14 +5572,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1106;
+                this.state = 1157;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1107;
+                this.state = 1158;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -5215,14 +5602,14 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 208, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1110;
+            this.state = 1161;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 7) !== 0))) {
+            if(!(((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5246,40 +5633,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 210, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1112;
+            this.state = 1163;
             this.match(CypherParser.LBRACK);
-            this.state = 1121;
+            this.state = 1172;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 33380355) !== 0)) {
+            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
                 {
-                this.state = 1113;
+                this.state = 1164;
                 this.expression();
-                this.state = 1118;
+                this.state = 1169;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 89) {
+                while (_la === 91) {
                     {
                     {
-                    this.state = 1114;
+                    this.state = 1165;
                     this.match(CypherParser.COMMA);
-                    this.state = 1115;
+                    this.state = 1166;
                     this.expression();
                     }
                     }
-                    this.state = 1120;
+                    this.state = 1171;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1123;
+            this.state = 1174;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5298,48 +5685,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 212, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1125;
+            this.state = 1176;
             this.match(CypherParser.LBRACE);
-            this.state = 1139;
+            this.state = 1190;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 255) !== 0) || _la === 105 || _la === 106) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 255) !== 0) || _la === 107 || _la === 108) {
                 {
-                this.state = 1126;
+                this.state = 1177;
                 this.propertyKeyName();
-                this.state = 1127;
+                this.state = 1178;
                 this.match(CypherParser.COLON);
-                this.state = 1128;
+                this.state = 1179;
                 this.expression();
-                this.state = 1136;
+                this.state = 1187;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 89) {
+                while (_la === 91) {
                     {
                     {
-                    this.state = 1129;
+                    this.state = 1180;
                     this.match(CypherParser.COMMA);
-                    this.state = 1130;
+                    this.state = 1181;
                     this.propertyKeyName();
-                    this.state = 1131;
+                    this.state = 1182;
                     this.match(CypherParser.COLON);
-                    this.state = 1132;
+                    this.state = 1183;
                     this.expression();
                     }
                     }
-                    this.state = 1138;
+                    this.state = 1189;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1141;
+            this.state = 1192;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5358,11 +5745,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 214, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1143;
+            this.state = 1194;
             this.schemaName();
             }
         }
@@ -5381,43 +5768,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 216, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1150;
+            this.state = 1201;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 130, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 136, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1145;
+                this.state = 1196;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1146;
+                this.state = 1197;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1147;
+                this.state = 1198;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1148;
+                this.state = 1199;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1149;
+                this.state = 1200;
                 this.dropIndex();
                 }
                 break;
@@ -5438,36 +5825,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 218, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1152;
+            this.state = 1203;
             this.match(CypherParser.CREATE);
-            this.state = 1153;
+            this.state = 1204;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1155;
+            this.state = 1206;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 131, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 137, this.context) ) {
             case 1:
                 {
-                this.state = 1154;
+                this.state = 1205;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1158;
+            this.state = 1209;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1157;
+                this.state = 1208;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1160;
+            this.state = 1211;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 41)) {
             this.errorHandler.recoverInline(this);
@@ -5476,15 +5863,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1161;
+            this.state = 1212;
             this.match(CypherParser.LPAREN);
-            this.state = 1162;
+            this.state = 1213;
             this.variable();
-            this.state = 1163;
+            this.state = 1214;
             this.nodeLabel();
-            this.state = 1164;
+            this.state = 1215;
             this.match(CypherParser.RPAREN);
-            this.state = 1165;
+            this.state = 1216;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 47)) {
             this.errorHandler.recoverInline(this);
@@ -5493,14 +5880,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1166;
+            this.state = 1217;
             this.constraintRequirement();
-            this.state = 1168;
+            this.state = 1219;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 68) {
                 {
-                this.state = 1167;
+                this.state = 1218;
                 this.where();
                 }
             }
@@ -5522,21 +5909,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 220, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1198;
+            this.state = 1249;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 134, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 140, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1170;
+                this.state = 1221;
                 this.propertyReference();
-                this.state = 1171;
+                this.state = 1222;
                 this.match(CypherParser.IS);
-                this.state = 1172;
+                this.state = 1223;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -5544,11 +5931,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1174;
+                this.state = 1225;
                 this.propertyReferenceList();
-                this.state = 1175;
+                this.state = 1226;
                 this.match(CypherParser.IS);
-                this.state = 1176;
+                this.state = 1227;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -5556,13 +5943,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1178;
+                this.state = 1229;
                 this.propertyReference();
-                this.state = 1179;
+                this.state = 1230;
                 this.match(CypherParser.IS);
-                this.state = 1180;
+                this.state = 1231;
                 this.match(CypherParser.NOT);
-                this.state = 1181;
+                this.state = 1232;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5570,13 +5957,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1183;
+                this.state = 1234;
                 this.propertyReference();
-                this.state = 1184;
+                this.state = 1235;
                 this.match(CypherParser.IS);
-                this.state = 1185;
+                this.state = 1236;
                 this.match(CypherParser.NODE);
-                this.state = 1186;
+                this.state = 1237;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -5584,13 +5971,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1188;
+                this.state = 1239;
                 this.propertyReferenceList();
-                this.state = 1189;
+                this.state = 1240;
                 this.match(CypherParser.IS);
-                this.state = 1190;
+                this.state = 1241;
                 this.match(CypherParser.NODE);
-                this.state = 1191;
+                this.state = 1242;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -5598,11 +5985,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1193;
+                this.state = 1244;
                 this.propertyReference();
-                this.state = 1194;
+                this.state = 1245;
                 this.match(CypherParser.IS);
-                this.state = 1195;
+                this.state = 1246;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 56 || _la === 72)) {
                 this.errorHandler.recoverInline(this);
@@ -5611,7 +5998,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1196;
+                this.state = 1247;
                 this.typeName();
                 }
                 break;
@@ -5632,15 +6019,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 222, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1200;
+            this.state = 1251;
             this.variable();
-            this.state = 1201;
+            this.state = 1252;
             this.match(CypherParser.DOT);
-            this.state = 1202;
+            this.state = 1253;
             this.propertyKeyName();
             }
         }
@@ -5659,32 +6046,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 224, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1204;
+            this.state = 1255;
             this.match(CypherParser.LPAREN);
-            this.state = 1205;
+            this.state = 1256;
             this.propertyReference();
-            this.state = 1210;
+            this.state = 1261;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 89) {
+            while (_la === 91) {
                 {
                 {
-                this.state = 1206;
+                this.state = 1257;
                 this.match(CypherParser.COMMA);
-                this.state = 1207;
+                this.state = 1258;
                 this.propertyReference();
                 }
                 }
-                this.state = 1212;
+                this.state = 1263;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1213;
+            this.state = 1264;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5703,37 +6090,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 226, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1215;
+            this.state = 1266;
             this.symbolicName();
-            this.state = 1220;
+            this.state = 1271;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 80) {
                 {
-                this.state = 1216;
+                this.state = 1267;
                 this.match(CypherParser.LT);
-                this.state = 1217;
+                this.state = 1268;
                 this.typeName();
-                this.state = 1218;
+                this.state = 1269;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1225;
+            this.state = 1276;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 94) {
+            if (_la === 96) {
                 {
-                this.state = 1222;
+                this.state = 1273;
                 this.match(CypherParser.LPAREN);
-                this.state = 1223;
+                this.state = 1274;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1224;
+                this.state = 1275;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -5755,23 +6142,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 228, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1227;
+            this.state = 1278;
             this.match(CypherParser.DROP);
-            this.state = 1228;
+            this.state = 1279;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1229;
+            this.state = 1280;
             this.symbolicName();
-            this.state = 1231;
+            this.state = 1282;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1230;
+                this.state = 1281;
                 this.ifExists();
                 }
             }
@@ -5793,53 +6180,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 230, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1233;
+            this.state = 1284;
             this.match(CypherParser.CREATE);
-            this.state = 1235;
+            this.state = 1286;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 64) {
                 {
-                this.state = 1234;
+                this.state = 1285;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1237;
+            this.state = 1288;
             this.match(CypherParser.INDEX);
-            this.state = 1239;
+            this.state = 1290;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 140, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 146, this.context) ) {
             case 1:
                 {
-                this.state = 1238;
+                this.state = 1289;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1242;
+            this.state = 1293;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1241;
+                this.state = 1292;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1244;
+            this.state = 1295;
             this.indexTarget();
-            this.state = 1246;
+            this.state = 1297;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 68) {
                 {
-                this.state = 1245;
+                this.state = 1296;
                 this.where();
                 }
             }
@@ -5861,49 +6248,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 232, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1281;
+            this.state = 1332;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1248;
+                this.state = 1299;
                 this.match(CypherParser.FOR);
-                this.state = 1249;
+                this.state = 1300;
                 this.match(CypherParser.LPAREN);
-                this.state = 1250;
+                this.state = 1301;
                 this.variable();
-                this.state = 1251;
+                this.state = 1302;
                 this.nodeLabel();
-                this.state = 1252;
+                this.state = 1303;
                 this.match(CypherParser.RPAREN);
-                this.state = 1253;
+                this.state = 1304;
                 this.match(CypherParser.ON);
-                this.state = 1254;
+                this.state = 1305;
                 this.match(CypherParser.LPAREN);
-                this.state = 1255;
+                this.state = 1306;
                 this.propertyReference();
-                this.state = 1260;
+                this.state = 1311;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 89) {
+                while (_la === 91) {
                     {
                     {
-                    this.state = 1256;
+                    this.state = 1307;
                     this.match(CypherParser.COMMA);
-                    this.state = 1257;
+                    this.state = 1308;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1262;
+                    this.state = 1313;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1263;
+                this.state = 1314;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -5911,41 +6298,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1265;
+                this.state = 1316;
                 this.match(CypherParser.ON);
-                this.state = 1267;
+                this.state = 1318;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 90) {
+                if (_la === 92) {
                     {
-                    this.state = 1266;
+                    this.state = 1317;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1269;
+                this.state = 1320;
                 this.labelName();
-                this.state = 1270;
+                this.state = 1321;
                 this.match(CypherParser.LPAREN);
-                this.state = 1271;
+                this.state = 1322;
                 this.propertyKeyName();
-                this.state = 1276;
+                this.state = 1327;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 89) {
+                while (_la === 91) {
                     {
                     {
-                    this.state = 1272;
+                    this.state = 1323;
                     this.match(CypherParser.COMMA);
-                    this.state = 1273;
+                    this.state = 1324;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1278;
+                    this.state = 1329;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1279;
+                this.state = 1330;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -5968,67 +6355,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 234, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1283;
+            this.state = 1334;
             this.match(CypherParser.CREATE);
-            this.state = 1284;
+            this.state = 1335;
             localContext._searchKind = this.symbolicName();
-            this.state = 1285;
+            this.state = 1336;
             this.match(CypherParser.INDEX);
-            this.state = 1287;
+            this.state = 1338;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 147, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 153, this.context) ) {
             case 1:
                 {
-                this.state = 1286;
+                this.state = 1337;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1290;
+            this.state = 1341;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1289;
+                this.state = 1340;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1292;
+            this.state = 1343;
             this.match(CypherParser.FOR);
-            this.state = 1293;
+            this.state = 1344;
             this.match(CypherParser.LPAREN);
-            this.state = 1294;
+            this.state = 1345;
             this.variable();
-            this.state = 1295;
+            this.state = 1346;
             this.nodeLabel();
-            this.state = 1296;
+            this.state = 1347;
             this.match(CypherParser.RPAREN);
-            this.state = 1297;
+            this.state = 1348;
             this.match(CypherParser.ON);
-            this.state = 1299;
+            this.state = 1350;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 105 || _la === 106) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 107 || _la === 108) {
                 {
-                this.state = 1298;
+                this.state = 1349;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1301;
+            this.state = 1352;
             this.searchIndexProperties();
-            this.state = 1303;
+            this.state = 1354;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 105 || _la === 106) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 107 || _la === 108) {
                 {
-                this.state = 1302;
+                this.state = 1353;
                 this.indexOptions();
                 }
             }
@@ -6050,63 +6437,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 236, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1327;
+            this.state = 1378;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1305;
+                this.state = 1356;
                 this.match(CypherParser.LPAREN);
-                this.state = 1306;
+                this.state = 1357;
                 this.propertyReference();
-                this.state = 1311;
+                this.state = 1362;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 89) {
+                while (_la === 91) {
                     {
                     {
-                    this.state = 1307;
+                    this.state = 1358;
                     this.match(CypherParser.COMMA);
-                    this.state = 1308;
+                    this.state = 1359;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1313;
+                    this.state = 1364;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1314;
+                this.state = 1365;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1316;
+                this.state = 1367;
                 this.match(CypherParser.LBRACK);
-                this.state = 1317;
+                this.state = 1368;
                 this.propertyReference();
-                this.state = 1322;
+                this.state = 1373;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 89) {
+                while (_la === 91) {
                     {
                     {
-                    this.state = 1318;
+                    this.state = 1369;
                     this.match(CypherParser.COMMA);
-                    this.state = 1319;
+                    this.state = 1370;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1324;
+                    this.state = 1375;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1325;
+                this.state = 1376;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -6129,13 +6516,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 238, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1329;
+            this.state = 1380;
             this.symbolicName();
-            this.state = 1330;
+            this.state = 1381;
             this.mapLiteral();
             }
         }
@@ -6154,23 +6541,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 240, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1332;
+            this.state = 1383;
             this.match(CypherParser.DROP);
-            this.state = 1333;
+            this.state = 1384;
             this.match(CypherParser.INDEX);
-            this.state = 1334;
+            this.state = 1385;
             this.symbolicName();
-            this.state = 1336;
+            this.state = 1387;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 28) {
                 {
-                this.state = 1335;
+                this.state = 1386;
                 this.ifExists();
                 }
             }
@@ -6192,15 +6579,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 242, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1338;
+            this.state = 1389;
             this.match(CypherParser.IF);
-            this.state = 1339;
+            this.state = 1390;
             this.match(CypherParser.NOT);
-            this.state = 1340;
+            this.state = 1391;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -6219,13 +6606,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 244, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1342;
+            this.state = 1393;
             this.match(CypherParser.IF);
-            this.state = 1343;
+            this.state = 1394;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -6244,11 +6631,11 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_variable);
+        this.enterRule(localContext, 246, CypherParser.RULE_variable);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1345;
+            this.state = 1396;
             this.symbolicName();
             }
         }
@@ -6267,22 +6654,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 248, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1350;
+            this.state = 1401;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1347;
+                this.state = 1398;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1348;
+                this.state = 1399;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -6317,7 +6704,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1349;
+                this.state = 1400;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -6340,12 +6727,12 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 250, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1352;
+            this.state = 1403;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6371,9 +6758,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 252, CypherParser.RULE_schemaName);
         try {
-            this.state = 1356;
+            this.state = 1407;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6409,7 +6796,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1354;
+                this.state = 1405;
                 this.symbolicName();
                 }
                 break;
@@ -6457,7 +6844,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1355;
+                this.state = 1406;
                 this.reservedWord();
                 }
                 break;
@@ -6480,12 +6867,12 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 254, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1358;
+            this.state = 1409;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2782631734) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 1079881575) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 125) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6511,7 +6898,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,110,1361,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,112,1412,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -6530,518 +6917,541 @@ export class CypherParser extends antlr.Parser {
         2,104,7,104,2,105,7,105,2,106,7,106,2,107,7,107,2,108,7,108,2,109,
         7,109,2,110,7,110,2,111,7,111,2,112,7,112,2,113,7,113,2,114,7,114,
         2,115,7,115,2,116,7,116,2,117,7,117,2,118,7,118,2,119,7,119,2,120,
-        7,120,2,121,7,121,2,122,7,122,1,0,1,0,3,0,249,8,0,1,0,1,0,1,1,1,
-        1,1,1,3,1,256,8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,267,8,
-        3,1,4,5,4,270,8,4,10,4,12,4,273,9,4,1,4,1,4,5,4,277,8,4,10,4,12,
-        4,280,9,4,1,4,5,4,283,8,4,10,4,12,4,286,9,4,1,5,1,5,3,5,290,8,5,
-        1,6,1,6,3,6,294,8,6,1,6,1,6,1,7,4,7,299,8,7,11,7,12,7,300,1,8,1,
-        8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,314,8,9,10,9,12,9,317,
-        9,9,3,9,319,8,9,1,9,1,9,1,10,5,10,324,8,10,10,10,12,10,327,9,10,
-        1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,336,8,11,10,11,12,11,339,
-        9,11,3,11,341,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,
-        1,12,1,12,1,12,3,12,355,8,12,1,13,3,13,358,8,13,1,13,1,13,1,13,5,
-        13,363,8,13,10,13,12,13,366,9,13,1,13,3,13,369,8,13,1,14,1,14,1,
-        14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,382,8,15,10,15,12,
-        15,385,9,15,3,15,387,8,15,1,15,3,15,390,8,15,1,15,1,15,1,15,3,15,
-        395,8,15,3,15,397,8,15,1,16,1,16,1,16,5,16,402,8,16,10,16,12,16,
-        405,9,16,1,16,1,16,1,17,1,17,1,17,5,17,412,8,17,10,17,12,17,415,
-        9,17,1,17,3,17,418,8,17,1,18,1,18,1,18,3,18,423,8,18,1,18,1,18,1,
-        19,1,19,1,19,1,20,1,20,1,20,5,20,433,8,20,10,20,12,20,436,9,20,1,
-        21,1,21,1,21,1,21,1,21,1,21,3,21,444,8,21,1,22,1,22,1,22,1,22,5,
-        22,450,8,22,10,22,12,22,453,9,22,1,23,1,23,1,23,1,23,1,23,1,23,1,
-        23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,3,23,470,8,23,1,24,1,
-        24,1,24,1,24,5,24,476,8,24,10,24,12,24,479,9,24,1,25,1,25,1,25,1,
-        25,3,25,485,8,25,1,26,3,26,488,8,26,1,26,1,26,1,26,1,26,5,26,494,
-        8,26,10,26,12,26,497,9,26,1,27,1,27,1,27,3,27,502,8,27,1,28,1,28,
-        1,28,1,29,3,29,508,8,29,1,29,1,29,3,29,512,8,29,1,29,3,29,515,8,
-        29,1,29,3,29,518,8,29,1,30,1,30,1,30,5,30,523,8,30,10,30,12,30,526,
-        9,30,1,30,1,30,1,30,5,30,531,8,30,10,30,12,30,534,9,30,3,30,536,
-        8,30,1,31,1,31,1,31,3,31,541,8,31,1,32,1,32,1,32,1,32,1,32,5,32,
-        548,8,32,10,32,12,32,551,9,32,1,33,1,33,1,33,1,34,1,34,1,34,1,35,
-        1,35,3,35,561,8,35,1,36,1,36,1,36,1,37,1,37,1,37,5,37,569,8,37,10,
-        37,12,37,572,9,37,1,38,1,38,1,38,3,38,577,8,38,1,38,1,38,3,38,581,
-        8,38,1,39,1,39,1,39,1,39,1,39,1,40,1,40,5,40,590,8,40,10,40,12,40,
-        593,9,40,1,40,1,40,1,40,1,40,3,40,599,8,40,1,41,1,41,4,41,603,8,
-        41,11,41,12,41,604,1,42,1,42,3,42,609,8,42,1,42,3,42,612,8,42,1,
-        42,3,42,615,8,42,1,42,1,42,1,43,1,43,1,43,1,44,1,44,1,44,3,44,625,
-        8,44,1,44,1,44,1,44,1,44,1,44,3,44,632,8,44,1,44,1,44,1,44,3,44,
-        637,8,44,1,44,1,44,1,44,1,44,3,44,643,8,44,1,44,3,44,646,8,44,1,
-        45,1,45,3,45,650,8,45,1,45,3,45,653,8,45,1,45,3,45,656,8,45,1,45,
-        3,45,659,8,45,1,45,1,45,1,46,1,46,3,46,665,8,46,1,47,1,47,1,47,1,
-        47,3,47,671,8,47,1,47,5,47,674,8,47,10,47,12,47,677,9,47,1,48,4,
-        48,680,8,48,11,48,12,48,681,1,49,1,49,1,49,1,50,1,50,3,50,689,8,
-        50,1,50,1,50,3,50,693,8,50,3,50,695,8,50,1,50,1,50,3,50,699,8,50,
-        3,50,701,8,50,1,51,3,51,704,8,51,1,51,1,51,1,52,1,52,1,53,1,53,1,
-        54,1,54,4,54,714,8,54,11,54,12,54,715,1,55,1,55,1,56,1,56,1,56,5,
-        56,723,8,56,10,56,12,56,726,9,56,1,57,1,57,1,57,5,57,731,8,57,10,
-        57,12,57,734,9,57,1,58,1,58,1,58,5,58,739,8,58,10,58,12,58,742,9,
-        58,1,59,5,59,745,8,59,10,59,12,59,748,9,59,1,59,1,59,1,60,1,60,1,
-        60,1,60,5,60,756,8,60,10,60,12,60,759,9,60,1,61,1,61,1,62,1,62,5,
-        62,765,8,62,10,62,12,62,768,9,62,1,63,1,63,1,63,1,63,1,63,1,63,1,
-        63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,1,63,3,
-        63,789,8,63,1,63,1,63,3,63,793,8,63,1,63,1,63,1,63,3,63,798,8,63,
-        1,63,3,63,801,8,63,1,63,3,63,804,8,63,1,64,1,64,1,64,5,64,809,8,
-        64,10,64,12,64,812,9,64,1,65,4,65,815,8,65,11,65,12,65,816,1,65,
-        1,65,1,65,1,65,3,65,823,8,65,1,65,1,65,1,65,1,65,3,65,829,8,65,1,
-        65,1,65,3,65,833,8,65,1,66,1,66,3,66,837,8,66,1,67,1,67,1,67,1,67,
-        5,67,843,8,67,10,67,12,67,846,9,67,1,68,1,68,1,69,1,69,1,69,1,69,
-        5,69,854,8,69,10,69,12,69,857,9,69,1,70,1,70,1,71,1,71,1,71,5,71,
-        864,8,71,10,71,12,71,867,9,71,1,72,5,72,870,8,72,10,72,12,72,873,
-        9,72,1,72,1,72,1,73,1,73,1,73,5,73,880,8,73,10,73,12,73,883,9,73,
-        1,73,3,73,886,8,73,1,74,1,74,1,74,1,74,1,74,1,74,3,74,894,8,74,1,
-        74,1,74,3,74,898,8,74,1,74,3,74,901,8,74,1,75,1,75,1,75,1,76,1,76,
-        1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,1,76,
-        3,76,921,8,76,1,77,1,77,1,77,1,77,1,77,1,78,1,78,3,78,930,8,78,1,
-        78,4,78,933,8,78,11,78,12,78,934,1,78,1,78,3,78,939,8,78,1,78,1,
-        78,1,79,1,79,1,79,1,79,5,79,947,8,79,10,79,12,79,950,9,79,1,79,1,
-        79,1,79,1,80,1,80,1,80,1,80,1,80,3,80,960,8,80,1,81,1,81,1,81,1,
-        81,3,81,966,8,81,1,81,1,81,1,82,1,82,1,82,1,82,3,82,974,8,82,1,82,
-        1,82,1,82,3,82,979,8,82,1,82,1,82,1,82,1,82,1,83,1,83,1,83,1,83,
-        1,83,1,84,1,84,1,85,1,85,1,85,1,85,1,85,3,85,997,8,85,1,86,1,86,
-        1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,87,1,87,
-        1,87,1,87,1,87,3,87,1017,8,87,3,87,1019,8,87,1,87,1,87,1,88,1,88,
-        1,88,1,88,1,89,1,89,1,89,3,89,1030,8,89,1,89,3,89,1033,8,89,1,89,
-        1,89,1,89,1,89,1,90,1,90,1,90,3,90,1042,8,90,1,90,1,90,1,90,5,90,
-        1047,8,90,10,90,12,90,1050,9,90,3,90,1052,8,90,1,90,1,90,1,91,1,
-        91,1,91,1,92,1,92,1,92,5,92,1062,8,92,10,92,12,92,1065,9,92,1,93,
-        1,93,1,93,1,93,1,93,5,93,1072,8,93,10,93,12,93,1075,9,93,3,93,1077,
-        8,93,1,93,1,93,1,94,1,94,1,94,1,94,1,94,1,94,1,94,1,94,1,94,3,94,
-        1090,8,94,1,95,1,95,1,95,3,95,1095,8,95,1,96,1,96,1,96,1,96,1,96,
-        1,96,3,96,1103,8,96,1,97,1,97,1,98,1,98,3,98,1109,8,98,1,99,1,99,
-        1,100,1,100,1,100,1,100,5,100,1117,8,100,10,100,12,100,1120,9,100,
-        3,100,1122,8,100,1,100,1,100,1,101,1,101,1,101,1,101,1,101,1,101,
-        1,101,1,101,1,101,5,101,1135,8,101,10,101,12,101,1138,9,101,3,101,
-        1140,8,101,1,101,1,101,1,102,1,102,1,103,1,103,1,103,1,103,1,103,
-        3,103,1151,8,103,1,104,1,104,1,104,3,104,1156,8,104,1,104,3,104,
-        1159,8,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,1,104,3,104,
-        1169,8,104,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,
-        1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,
-        1,105,1,105,1,105,1,105,1,105,1,105,1,105,1,105,3,105,1199,8,105,
-        1,106,1,106,1,106,1,106,1,107,1,107,1,107,1,107,5,107,1209,8,107,
-        10,107,12,107,1212,9,107,1,107,1,107,1,108,1,108,1,108,1,108,1,108,
-        3,108,1221,8,108,1,108,1,108,1,108,3,108,1226,8,108,1,109,1,109,
-        1,109,1,109,3,109,1232,8,109,1,110,1,110,3,110,1236,8,110,1,110,
-        1,110,3,110,1240,8,110,1,110,3,110,1243,8,110,1,110,1,110,3,110,
-        1247,8,110,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,
-        1,111,5,111,1259,8,111,10,111,12,111,1262,9,111,1,111,1,111,1,111,
-        1,111,3,111,1268,8,111,1,111,1,111,1,111,1,111,1,111,5,111,1275,
-        8,111,10,111,12,111,1278,9,111,1,111,1,111,3,111,1282,8,111,1,112,
-        1,112,1,112,1,112,3,112,1288,8,112,1,112,3,112,1291,8,112,1,112,
-        1,112,1,112,1,112,1,112,1,112,1,112,3,112,1300,8,112,1,112,1,112,
-        3,112,1304,8,112,1,113,1,113,1,113,1,113,5,113,1310,8,113,10,113,
-        12,113,1313,9,113,1,113,1,113,1,113,1,113,1,113,1,113,5,113,1321,
-        8,113,10,113,12,113,1324,9,113,1,113,1,113,3,113,1328,8,113,1,114,
-        1,114,1,114,1,115,1,115,1,115,1,115,3,115,1337,8,115,1,116,1,116,
-        1,116,1,116,1,117,1,117,1,117,1,118,1,118,1,119,1,119,1,119,3,119,
-        1351,8,119,1,120,1,120,1,121,1,121,3,121,1357,8,121,1,122,1,122,
-        1,122,0,0,123,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,
-        38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,
-        82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,
-        120,122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,
-        152,154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,
-        184,186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,
-        216,218,220,222,224,226,228,230,232,234,236,238,240,242,244,0,15,
-        2,0,51,51,62,62,3,0,5,5,7,7,17,18,1,0,76,81,2,0,56,56,72,72,1,0,
-        82,83,1,0,84,86,4,0,1,1,3,3,37,37,50,50,2,0,13,14,25,25,1,0,58,60,
-        2,0,26,26,55,55,1,0,100,102,2,0,27,27,41,41,2,0,6,6,47,47,19,0,3,
-        3,6,7,11,11,13,14,18,18,21,21,25,25,27,28,30,30,32,32,36,37,40,40,
-        45,45,47,47,50,50,54,54,56,62,64,64,66,66,20,0,1,2,4,5,8,10,12,12,
-        15,17,19,20,22,24,26,26,29,29,31,31,33,35,38,39,41,44,46,46,48,49,
-        51,53,55,55,63,63,65,65,67,71,1444,0,246,1,0,0,0,2,255,1,0,0,0,4,
-        257,1,0,0,0,6,266,1,0,0,0,8,271,1,0,0,0,10,289,1,0,0,0,12,291,1,
-        0,0,0,14,298,1,0,0,0,16,302,1,0,0,0,18,307,1,0,0,0,20,325,1,0,0,
-        0,22,330,1,0,0,0,24,354,1,0,0,0,26,357,1,0,0,0,28,370,1,0,0,0,30,
-        375,1,0,0,0,32,403,1,0,0,0,34,408,1,0,0,0,36,422,1,0,0,0,38,426,
-        1,0,0,0,40,429,1,0,0,0,42,443,1,0,0,0,44,445,1,0,0,0,46,469,1,0,
-        0,0,48,471,1,0,0,0,50,484,1,0,0,0,52,487,1,0,0,0,54,498,1,0,0,0,
-        56,503,1,0,0,0,58,507,1,0,0,0,60,535,1,0,0,0,62,537,1,0,0,0,64,542,
-        1,0,0,0,66,552,1,0,0,0,68,555,1,0,0,0,70,558,1,0,0,0,72,562,1,0,
-        0,0,74,565,1,0,0,0,76,576,1,0,0,0,78,582,1,0,0,0,80,598,1,0,0,0,
-        82,600,1,0,0,0,84,606,1,0,0,0,86,618,1,0,0,0,88,645,1,0,0,0,90,647,
-        1,0,0,0,92,664,1,0,0,0,94,666,1,0,0,0,96,679,1,0,0,0,98,683,1,0,
-        0,0,100,700,1,0,0,0,102,703,1,0,0,0,104,707,1,0,0,0,106,709,1,0,
-        0,0,108,711,1,0,0,0,110,717,1,0,0,0,112,719,1,0,0,0,114,727,1,0,
-        0,0,116,735,1,0,0,0,118,746,1,0,0,0,120,751,1,0,0,0,122,760,1,0,
-        0,0,124,762,1,0,0,0,126,803,1,0,0,0,128,805,1,0,0,0,130,814,1,0,
-        0,0,132,836,1,0,0,0,134,838,1,0,0,0,136,847,1,0,0,0,138,849,1,0,
-        0,0,140,858,1,0,0,0,142,860,1,0,0,0,144,871,1,0,0,0,146,876,1,0,
-        0,0,148,900,1,0,0,0,150,902,1,0,0,0,152,920,1,0,0,0,154,922,1,0,
-        0,0,156,927,1,0,0,0,158,942,1,0,0,0,160,959,1,0,0,0,162,961,1,0,
-        0,0,164,969,1,0,0,0,166,984,1,0,0,0,168,989,1,0,0,0,170,991,1,0,
-        0,0,172,998,1,0,0,0,174,1011,1,0,0,0,176,1022,1,0,0,0,178,1026,1,
-        0,0,0,180,1038,1,0,0,0,182,1055,1,0,0,0,184,1063,1,0,0,0,186,1066,
-        1,0,0,0,188,1089,1,0,0,0,190,1091,1,0,0,0,192,1102,1,0,0,0,194,1104,
-        1,0,0,0,196,1108,1,0,0,0,198,1110,1,0,0,0,200,1112,1,0,0,0,202,1125,
-        1,0,0,0,204,1143,1,0,0,0,206,1150,1,0,0,0,208,1152,1,0,0,0,210,1198,
-        1,0,0,0,212,1200,1,0,0,0,214,1204,1,0,0,0,216,1215,1,0,0,0,218,1227,
-        1,0,0,0,220,1233,1,0,0,0,222,1281,1,0,0,0,224,1283,1,0,0,0,226,1327,
-        1,0,0,0,228,1329,1,0,0,0,230,1332,1,0,0,0,232,1338,1,0,0,0,234,1342,
-        1,0,0,0,236,1345,1,0,0,0,238,1350,1,0,0,0,240,1352,1,0,0,0,242,1356,
-        1,0,0,0,244,1358,1,0,0,0,246,248,3,2,1,0,247,249,5,91,0,0,248,247,
-        1,0,0,0,248,249,1,0,0,0,249,250,1,0,0,0,250,251,5,0,0,1,251,1,1,
-        0,0,0,252,256,3,4,2,0,253,256,3,206,103,0,254,256,3,8,4,0,255,252,
-        1,0,0,0,255,253,1,0,0,0,255,254,1,0,0,0,256,3,1,0,0,0,257,258,5,
-        49,0,0,258,259,3,238,119,0,259,260,5,79,0,0,260,261,3,6,3,0,261,
-        5,1,0,0,0,262,267,5,104,0,0,263,267,3,196,98,0,264,267,3,194,97,
-        0,265,267,3,238,119,0,266,262,1,0,0,0,266,263,1,0,0,0,266,264,1,
-        0,0,0,266,265,1,0,0,0,267,7,1,0,0,0,268,270,3,10,5,0,269,268,1,0,
-        0,0,270,273,1,0,0,0,271,269,1,0,0,0,271,272,1,0,0,0,272,274,1,0,
-        0,0,273,271,1,0,0,0,274,278,3,14,7,0,275,277,3,12,6,0,276,275,1,
-        0,0,0,277,280,1,0,0,0,278,276,1,0,0,0,278,279,1,0,0,0,279,284,1,
-        0,0,0,280,278,1,0,0,0,281,283,3,10,5,0,282,281,1,0,0,0,283,286,1,
-        0,0,0,284,282,1,0,0,0,284,285,1,0,0,0,285,9,1,0,0,0,286,284,1,0,
-        0,0,287,290,3,16,8,0,288,290,3,18,9,0,289,287,1,0,0,0,289,288,1,
-        0,0,0,290,11,1,0,0,0,291,293,5,63,0,0,292,294,5,1,0,0,293,292,1,
-        0,0,0,293,294,1,0,0,0,294,295,1,0,0,0,295,296,3,14,7,0,296,13,1,
-        0,0,0,297,299,3,24,12,0,298,297,1,0,0,0,299,300,1,0,0,0,300,298,
-        1,0,0,0,300,301,1,0,0,0,301,15,1,0,0,0,302,303,5,4,0,0,303,304,5,
-        40,0,0,304,305,5,54,0,0,305,306,3,110,55,0,306,17,1,0,0,0,307,308,
-        5,66,0,0,308,309,3,182,91,0,309,318,5,94,0,0,310,315,3,110,55,0,
-        311,312,5,89,0,0,312,314,3,110,55,0,313,311,1,0,0,0,314,317,1,0,
-        0,0,315,313,1,0,0,0,315,316,1,0,0,0,316,319,1,0,0,0,317,315,1,0,
-        0,0,318,310,1,0,0,0,318,319,1,0,0,0,319,320,1,0,0,0,320,321,5,95,
-        0,0,321,19,1,0,0,0,322,324,3,22,11,0,323,322,1,0,0,0,324,327,1,0,
-        0,0,325,323,1,0,0,0,325,326,1,0,0,0,326,328,1,0,0,0,327,325,1,0,
-        0,0,328,329,5,0,0,1,329,21,1,0,0,0,330,331,3,182,91,0,331,340,5,
-        94,0,0,332,337,3,110,55,0,333,334,5,89,0,0,334,336,3,110,55,0,335,
-        333,1,0,0,0,336,339,1,0,0,0,337,335,1,0,0,0,337,338,1,0,0,0,338,
-        341,1,0,0,0,339,337,1,0,0,0,340,332,1,0,0,0,340,341,1,0,0,0,341,
-        342,1,0,0,0,342,343,5,95,0,0,343,23,1,0,0,0,344,355,3,26,13,0,345,
-        355,3,28,14,0,346,355,3,30,15,0,347,355,3,38,19,0,348,355,3,40,20,
-        0,349,355,3,44,22,0,350,355,3,48,24,0,351,355,3,52,26,0,352,355,
-        3,54,27,0,353,355,3,56,28,0,354,344,1,0,0,0,354,345,1,0,0,0,354,
-        346,1,0,0,0,354,347,1,0,0,0,354,348,1,0,0,0,354,349,1,0,0,0,354,
-        350,1,0,0,0,354,351,1,0,0,0,354,352,1,0,0,0,354,353,1,0,0,0,355,
-        25,1,0,0,0,356,358,5,42,0,0,357,356,1,0,0,0,357,358,1,0,0,0,358,
-        359,1,0,0,0,359,360,5,34,0,0,360,364,3,74,37,0,361,363,3,10,5,0,
-        362,361,1,0,0,0,363,366,1,0,0,0,364,362,1,0,0,0,364,365,1,0,0,0,
-        365,368,1,0,0,0,366,364,1,0,0,0,367,369,3,72,36,0,368,367,1,0,0,
-        0,368,369,1,0,0,0,369,27,1,0,0,0,370,371,5,65,0,0,371,372,3,110,
-        55,0,372,373,5,4,0,0,373,374,3,236,118,0,374,29,1,0,0,0,375,376,
-        5,9,0,0,376,389,3,32,16,0,377,386,5,94,0,0,378,383,3,110,55,0,379,
-        380,5,89,0,0,380,382,3,110,55,0,381,379,1,0,0,0,382,385,1,0,0,0,
-        383,381,1,0,0,0,383,384,1,0,0,0,384,387,1,0,0,0,385,383,1,0,0,0,
-        386,378,1,0,0,0,386,387,1,0,0,0,387,388,1,0,0,0,388,390,5,95,0,0,
-        389,377,1,0,0,0,389,390,1,0,0,0,390,396,1,0,0,0,391,394,5,71,0,0,
-        392,395,5,84,0,0,393,395,3,34,17,0,394,392,1,0,0,0,394,393,1,0,0,
-        0,395,397,1,0,0,0,396,391,1,0,0,0,396,397,1,0,0,0,397,31,1,0,0,0,
-        398,399,3,242,121,0,399,400,5,88,0,0,400,402,1,0,0,0,401,398,1,0,
-        0,0,402,405,1,0,0,0,403,401,1,0,0,0,403,404,1,0,0,0,404,406,1,0,
-        0,0,405,403,1,0,0,0,406,407,3,242,121,0,407,33,1,0,0,0,408,413,3,
-        36,18,0,409,410,5,89,0,0,410,412,3,36,18,0,411,409,1,0,0,0,412,415,
-        1,0,0,0,413,411,1,0,0,0,413,414,1,0,0,0,414,417,1,0,0,0,415,413,
-        1,0,0,0,416,418,3,72,36,0,417,416,1,0,0,0,417,418,1,0,0,0,418,35,
-        1,0,0,0,419,420,3,238,119,0,420,421,5,4,0,0,421,423,1,0,0,0,422,
-        419,1,0,0,0,422,423,1,0,0,0,423,424,1,0,0,0,424,425,3,236,118,0,
-        425,37,1,0,0,0,426,427,5,15,0,0,427,428,3,74,37,0,428,39,1,0,0,0,
-        429,430,5,35,0,0,430,434,3,76,38,0,431,433,3,42,21,0,432,431,1,0,
-        0,0,433,436,1,0,0,0,434,432,1,0,0,0,434,435,1,0,0,0,435,41,1,0,0,
-        0,436,434,1,0,0,0,437,438,5,41,0,0,438,439,5,34,0,0,439,444,3,44,
-        22,0,440,441,5,41,0,0,441,442,5,15,0,0,442,444,3,44,22,0,443,437,
-        1,0,0,0,443,440,1,0,0,0,444,43,1,0,0,0,445,446,5,49,0,0,446,451,
-        3,46,23,0,447,448,5,89,0,0,448,450,3,46,23,0,449,447,1,0,0,0,450,
-        453,1,0,0,0,451,449,1,0,0,0,451,452,1,0,0,0,452,45,1,0,0,0,453,451,
-        1,0,0,0,454,455,3,108,54,0,455,456,5,79,0,0,456,457,3,110,55,0,457,
-        470,1,0,0,0,458,459,3,236,118,0,459,460,5,79,0,0,460,461,3,110,55,
-        0,461,470,1,0,0,0,462,463,3,236,118,0,463,464,5,74,0,0,464,465,3,
-        110,55,0,465,470,1,0,0,0,466,467,3,236,118,0,467,468,3,96,48,0,468,
-        470,1,0,0,0,469,454,1,0,0,0,469,458,1,0,0,0,469,462,1,0,0,0,469,
-        466,1,0,0,0,470,47,1,0,0,0,471,472,5,46,0,0,472,477,3,50,25,0,473,
-        474,5,89,0,0,474,476,3,50,25,0,475,473,1,0,0,0,476,479,1,0,0,0,477,
-        475,1,0,0,0,477,478,1,0,0,0,478,49,1,0,0,0,479,477,1,0,0,0,480,481,
-        3,236,118,0,481,482,3,96,48,0,482,485,1,0,0,0,483,485,3,108,54,0,
-        484,480,1,0,0,0,484,483,1,0,0,0,485,51,1,0,0,0,486,488,5,19,0,0,
-        487,486,1,0,0,0,487,488,1,0,0,0,488,489,1,0,0,0,489,490,5,16,0,0,
-        490,495,3,110,55,0,491,492,5,89,0,0,492,494,3,110,55,0,493,491,1,
-        0,0,0,494,497,1,0,0,0,495,493,1,0,0,0,495,496,1,0,0,0,496,53,1,0,
-        0,0,497,495,1,0,0,0,498,499,5,69,0,0,499,501,3,58,29,0,500,502,3,
-        72,36,0,501,500,1,0,0,0,501,502,1,0,0,0,502,55,1,0,0,0,503,504,5,
-        48,0,0,504,505,3,58,29,0,505,57,1,0,0,0,506,508,5,20,0,0,507,506,
-        1,0,0,0,507,508,1,0,0,0,508,509,1,0,0,0,509,511,3,60,30,0,510,512,
-        3,64,32,0,511,510,1,0,0,0,511,512,1,0,0,0,512,514,1,0,0,0,513,515,
-        3,66,33,0,514,513,1,0,0,0,514,515,1,0,0,0,515,517,1,0,0,0,516,518,
-        3,68,34,0,517,516,1,0,0,0,517,518,1,0,0,0,518,59,1,0,0,0,519,524,
-        5,84,0,0,520,521,5,89,0,0,521,523,3,62,31,0,522,520,1,0,0,0,523,
-        526,1,0,0,0,524,522,1,0,0,0,524,525,1,0,0,0,525,536,1,0,0,0,526,
-        524,1,0,0,0,527,532,3,62,31,0,528,529,5,89,0,0,529,531,3,62,31,0,
-        530,528,1,0,0,0,531,534,1,0,0,0,532,530,1,0,0,0,532,533,1,0,0,0,
-        533,536,1,0,0,0,534,532,1,0,0,0,535,519,1,0,0,0,535,527,1,0,0,0,
-        536,61,1,0,0,0,537,540,3,110,55,0,538,539,5,4,0,0,539,541,3,236,
-        118,0,540,538,1,0,0,0,540,541,1,0,0,0,541,63,1,0,0,0,542,543,5,44,
-        0,0,543,544,5,8,0,0,544,549,3,70,35,0,545,546,5,89,0,0,546,548,3,
-        70,35,0,547,545,1,0,0,0,548,551,1,0,0,0,549,547,1,0,0,0,549,550,
-        1,0,0,0,550,65,1,0,0,0,551,549,1,0,0,0,552,553,7,0,0,0,553,554,3,
-        110,55,0,554,67,1,0,0,0,555,556,5,33,0,0,556,557,3,110,55,0,557,
-        69,1,0,0,0,558,560,3,110,55,0,559,561,7,1,0,0,560,559,1,0,0,0,560,
-        561,1,0,0,0,561,71,1,0,0,0,562,563,5,68,0,0,563,564,3,110,55,0,564,
-        73,1,0,0,0,565,570,3,76,38,0,566,567,5,89,0,0,567,569,3,76,38,0,
-        568,566,1,0,0,0,569,572,1,0,0,0,570,568,1,0,0,0,570,571,1,0,0,0,
-        571,75,1,0,0,0,572,570,1,0,0,0,573,574,3,236,118,0,574,575,5,79,
-        0,0,575,577,1,0,0,0,576,573,1,0,0,0,576,577,1,0,0,0,577,580,1,0,
-        0,0,578,581,3,80,40,0,579,581,3,78,39,0,580,578,1,0,0,0,580,579,
-        1,0,0,0,581,77,1,0,0,0,582,583,3,238,119,0,583,584,5,94,0,0,584,
-        585,3,80,40,0,585,586,5,95,0,0,586,79,1,0,0,0,587,591,3,84,42,0,
-        588,590,3,86,43,0,589,588,1,0,0,0,590,593,1,0,0,0,591,589,1,0,0,
-        0,591,592,1,0,0,0,592,599,1,0,0,0,593,591,1,0,0,0,594,595,5,94,0,
-        0,595,596,3,80,40,0,596,597,5,95,0,0,597,599,1,0,0,0,598,587,1,0,
-        0,0,598,594,1,0,0,0,599,81,1,0,0,0,600,602,3,84,42,0,601,603,3,86,
-        43,0,602,601,1,0,0,0,603,604,1,0,0,0,604,602,1,0,0,0,604,605,1,0,
-        0,0,605,83,1,0,0,0,606,608,5,94,0,0,607,609,3,236,118,0,608,607,
-        1,0,0,0,608,609,1,0,0,0,609,611,1,0,0,0,610,612,3,96,48,0,611,610,
-        1,0,0,0,611,612,1,0,0,0,612,614,1,0,0,0,613,615,3,92,46,0,614,613,
-        1,0,0,0,614,615,1,0,0,0,615,616,1,0,0,0,616,617,5,95,0,0,617,85,
-        1,0,0,0,618,619,3,88,44,0,619,620,3,84,42,0,620,87,1,0,0,0,621,622,
-        5,80,0,0,622,624,5,83,0,0,623,625,3,90,45,0,624,623,1,0,0,0,624,
-        625,1,0,0,0,625,626,1,0,0,0,626,627,5,83,0,0,627,646,5,81,0,0,628,
-        629,5,80,0,0,629,631,5,83,0,0,630,632,3,90,45,0,631,630,1,0,0,0,
-        631,632,1,0,0,0,632,633,1,0,0,0,633,646,5,83,0,0,634,636,5,83,0,
-        0,635,637,3,90,45,0,636,635,1,0,0,0,636,637,1,0,0,0,637,638,1,0,
-        0,0,638,639,5,83,0,0,639,646,5,81,0,0,640,642,5,83,0,0,641,643,3,
-        90,45,0,642,641,1,0,0,0,642,643,1,0,0,0,643,644,1,0,0,0,644,646,
-        5,83,0,0,645,621,1,0,0,0,645,628,1,0,0,0,645,634,1,0,0,0,645,640,
-        1,0,0,0,646,89,1,0,0,0,647,649,5,96,0,0,648,650,3,236,118,0,649,
-        648,1,0,0,0,649,650,1,0,0,0,650,652,1,0,0,0,651,653,3,94,47,0,652,
-        651,1,0,0,0,652,653,1,0,0,0,653,655,1,0,0,0,654,656,3,100,50,0,655,
-        654,1,0,0,0,655,656,1,0,0,0,656,658,1,0,0,0,657,659,3,92,46,0,658,
-        657,1,0,0,0,658,659,1,0,0,0,659,660,1,0,0,0,660,661,5,97,0,0,661,
-        91,1,0,0,0,662,665,3,202,101,0,663,665,3,190,95,0,664,662,1,0,0,
-        0,664,663,1,0,0,0,665,93,1,0,0,0,666,667,5,90,0,0,667,675,3,106,
-        53,0,668,670,5,92,0,0,669,671,5,90,0,0,670,669,1,0,0,0,670,671,1,
-        0,0,0,671,672,1,0,0,0,672,674,3,106,53,0,673,668,1,0,0,0,674,677,
-        1,0,0,0,675,673,1,0,0,0,675,676,1,0,0,0,676,95,1,0,0,0,677,675,1,
-        0,0,0,678,680,3,98,49,0,679,678,1,0,0,0,680,681,1,0,0,0,681,679,
-        1,0,0,0,681,682,1,0,0,0,682,97,1,0,0,0,683,684,5,90,0,0,684,685,
-        3,104,52,0,685,99,1,0,0,0,686,688,5,84,0,0,687,689,3,102,51,0,688,
-        687,1,0,0,0,688,689,1,0,0,0,689,694,1,0,0,0,690,692,5,73,0,0,691,
-        693,3,102,51,0,692,691,1,0,0,0,692,693,1,0,0,0,693,695,1,0,0,0,694,
-        690,1,0,0,0,694,695,1,0,0,0,695,701,1,0,0,0,696,698,5,73,0,0,697,
-        699,3,102,51,0,698,697,1,0,0,0,698,699,1,0,0,0,699,701,1,0,0,0,700,
-        686,1,0,0,0,700,696,1,0,0,0,701,101,1,0,0,0,702,704,5,83,0,0,703,
-        702,1,0,0,0,703,704,1,0,0,0,704,705,1,0,0,0,705,706,3,198,99,0,706,
-        103,1,0,0,0,707,708,3,242,121,0,708,105,1,0,0,0,709,710,3,242,121,
-        0,710,107,1,0,0,0,711,713,3,152,76,0,712,714,3,150,75,0,713,712,
-        1,0,0,0,714,715,1,0,0,0,715,713,1,0,0,0,715,716,1,0,0,0,716,109,
-        1,0,0,0,717,718,3,112,56,0,718,111,1,0,0,0,719,724,3,114,57,0,720,
-        721,5,43,0,0,721,723,3,114,57,0,722,720,1,0,0,0,723,726,1,0,0,0,
-        724,722,1,0,0,0,724,725,1,0,0,0,725,113,1,0,0,0,726,724,1,0,0,0,
-        727,732,3,116,58,0,728,729,5,70,0,0,729,731,3,116,58,0,730,728,1,
-        0,0,0,731,734,1,0,0,0,732,730,1,0,0,0,732,733,1,0,0,0,733,115,1,
-        0,0,0,734,732,1,0,0,0,735,740,3,118,59,0,736,737,5,2,0,0,737,739,
-        3,118,59,0,738,736,1,0,0,0,739,742,1,0,0,0,740,738,1,0,0,0,740,741,
-        1,0,0,0,741,117,1,0,0,0,742,740,1,0,0,0,743,745,5,38,0,0,744,743,
-        1,0,0,0,745,748,1,0,0,0,746,744,1,0,0,0,746,747,1,0,0,0,747,749,
-        1,0,0,0,748,746,1,0,0,0,749,750,3,120,60,0,750,119,1,0,0,0,751,757,
-        3,124,62,0,752,753,3,122,61,0,753,754,3,124,62,0,754,756,1,0,0,0,
-        755,752,1,0,0,0,756,759,1,0,0,0,757,755,1,0,0,0,757,758,1,0,0,0,
-        758,121,1,0,0,0,759,757,1,0,0,0,760,761,7,2,0,0,761,123,1,0,0,0,
-        762,766,3,134,67,0,763,765,3,126,63,0,764,763,1,0,0,0,765,768,1,
-        0,0,0,766,764,1,0,0,0,766,767,1,0,0,0,767,125,1,0,0,0,768,766,1,
-        0,0,0,769,770,5,52,0,0,770,771,5,69,0,0,771,804,3,134,67,0,772,773,
-        5,24,0,0,773,774,5,69,0,0,774,804,3,134,67,0,775,776,5,12,0,0,776,
-        804,3,134,67,0,777,778,5,75,0,0,778,804,3,134,67,0,779,780,5,29,
-        0,0,780,804,3,134,67,0,781,782,5,31,0,0,782,804,5,39,0,0,783,784,
-        5,31,0,0,784,785,5,38,0,0,785,804,5,39,0,0,786,788,5,31,0,0,787,
-        789,5,38,0,0,788,787,1,0,0,0,788,789,1,0,0,0,789,790,1,0,0,0,790,
-        793,7,3,0,0,791,793,5,72,0,0,792,786,1,0,0,0,792,791,1,0,0,0,793,
-        794,1,0,0,0,794,804,3,128,64,0,795,797,5,31,0,0,796,798,5,38,0,0,
-        797,796,1,0,0,0,797,798,1,0,0,0,798,800,1,0,0,0,799,801,3,238,119,
-        0,800,799,1,0,0,0,800,801,1,0,0,0,801,802,1,0,0,0,802,804,5,57,0,
-        0,803,769,1,0,0,0,803,772,1,0,0,0,803,775,1,0,0,0,803,777,1,0,0,
-        0,803,779,1,0,0,0,803,781,1,0,0,0,803,783,1,0,0,0,803,792,1,0,0,
-        0,803,795,1,0,0,0,804,127,1,0,0,0,805,810,3,130,65,0,806,807,5,92,
-        0,0,807,809,3,130,65,0,808,806,1,0,0,0,809,812,1,0,0,0,810,808,1,
-        0,0,0,810,811,1,0,0,0,811,129,1,0,0,0,812,810,1,0,0,0,813,815,3,
-        132,66,0,814,813,1,0,0,0,815,816,1,0,0,0,816,814,1,0,0,0,816,817,
-        1,0,0,0,817,822,1,0,0,0,818,819,5,69,0,0,819,820,3,132,66,0,820,
-        821,3,132,66,0,821,823,1,0,0,0,822,818,1,0,0,0,822,823,1,0,0,0,823,
-        828,1,0,0,0,824,825,5,80,0,0,825,826,3,128,64,0,826,827,5,81,0,0,
-        827,829,1,0,0,0,828,824,1,0,0,0,828,829,1,0,0,0,829,832,1,0,0,0,
-        830,831,5,38,0,0,831,833,5,39,0,0,832,830,1,0,0,0,832,833,1,0,0,
-        0,833,131,1,0,0,0,834,837,3,238,119,0,835,837,5,39,0,0,836,834,1,
-        0,0,0,836,835,1,0,0,0,837,133,1,0,0,0,838,844,3,138,69,0,839,840,
-        3,136,68,0,840,841,3,138,69,0,841,843,1,0,0,0,842,839,1,0,0,0,843,
-        846,1,0,0,0,844,842,1,0,0,0,844,845,1,0,0,0,845,135,1,0,0,0,846,
-        844,1,0,0,0,847,848,7,4,0,0,848,137,1,0,0,0,849,855,3,142,71,0,850,
-        851,3,140,70,0,851,852,3,142,71,0,852,854,1,0,0,0,853,850,1,0,0,
-        0,854,857,1,0,0,0,855,853,1,0,0,0,855,856,1,0,0,0,856,139,1,0,0,
-        0,857,855,1,0,0,0,858,859,7,5,0,0,859,141,1,0,0,0,860,865,3,144,
-        72,0,861,862,5,87,0,0,862,864,3,144,72,0,863,861,1,0,0,0,864,867,
-        1,0,0,0,865,863,1,0,0,0,865,866,1,0,0,0,866,143,1,0,0,0,867,865,
-        1,0,0,0,868,870,7,4,0,0,869,868,1,0,0,0,870,873,1,0,0,0,871,869,
-        1,0,0,0,871,872,1,0,0,0,872,874,1,0,0,0,873,871,1,0,0,0,874,875,
-        3,146,73,0,875,145,1,0,0,0,876,881,3,152,76,0,877,880,3,148,74,0,
-        878,880,3,150,75,0,879,877,1,0,0,0,879,878,1,0,0,0,880,883,1,0,0,
-        0,881,879,1,0,0,0,881,882,1,0,0,0,882,885,1,0,0,0,883,881,1,0,0,
-        0,884,886,3,96,48,0,885,884,1,0,0,0,885,886,1,0,0,0,886,147,1,0,
-        0,0,887,888,5,96,0,0,888,889,3,110,55,0,889,890,5,97,0,0,890,901,
-        1,0,0,0,891,893,5,96,0,0,892,894,3,110,55,0,893,892,1,0,0,0,893,
-        894,1,0,0,0,894,895,1,0,0,0,895,897,5,73,0,0,896,898,3,110,55,0,
-        897,896,1,0,0,0,897,898,1,0,0,0,898,899,1,0,0,0,899,901,5,97,0,0,
-        900,887,1,0,0,0,900,891,1,0,0,0,901,149,1,0,0,0,902,903,5,88,0,0,
-        903,904,3,204,102,0,904,151,1,0,0,0,905,921,3,154,77,0,906,921,3,
-        178,89,0,907,921,3,162,81,0,908,921,3,164,82,0,909,921,3,166,83,
-        0,910,921,3,172,86,0,911,921,3,174,87,0,912,921,3,192,96,0,913,921,
-        3,190,95,0,914,921,3,156,78,0,915,921,3,82,41,0,916,921,3,176,88,
-        0,917,921,3,180,90,0,918,921,3,186,93,0,919,921,3,236,118,0,920,
-        905,1,0,0,0,920,906,1,0,0,0,920,907,1,0,0,0,920,908,1,0,0,0,920,
-        909,1,0,0,0,920,910,1,0,0,0,920,911,1,0,0,0,920,912,1,0,0,0,920,
-        913,1,0,0,0,920,914,1,0,0,0,920,915,1,0,0,0,920,916,1,0,0,0,920,
-        917,1,0,0,0,920,918,1,0,0,0,920,919,1,0,0,0,921,153,1,0,0,0,922,
-        923,5,13,0,0,923,924,5,94,0,0,924,925,5,84,0,0,925,926,5,95,0,0,
-        926,155,1,0,0,0,927,929,5,10,0,0,928,930,3,110,55,0,929,928,1,0,
-        0,0,929,930,1,0,0,0,930,932,1,0,0,0,931,933,3,158,79,0,932,931,1,
-        0,0,0,933,934,1,0,0,0,934,932,1,0,0,0,934,935,1,0,0,0,935,938,1,
-        0,0,0,936,937,5,22,0,0,937,939,3,110,55,0,938,936,1,0,0,0,938,939,
-        1,0,0,0,939,940,1,0,0,0,940,941,5,23,0,0,941,157,1,0,0,0,942,943,
-        5,67,0,0,943,948,3,160,80,0,944,945,5,89,0,0,945,947,3,160,80,0,
-        946,944,1,0,0,0,947,950,1,0,0,0,948,946,1,0,0,0,948,949,1,0,0,0,
-        949,951,1,0,0,0,950,948,1,0,0,0,951,952,5,53,0,0,952,953,3,110,55,
-        0,953,159,1,0,0,0,954,955,3,122,61,0,955,956,3,110,55,0,956,960,
-        1,0,0,0,957,960,3,126,63,0,958,960,3,110,55,0,959,954,1,0,0,0,959,
-        957,1,0,0,0,959,958,1,0,0,0,960,161,1,0,0,0,961,962,5,96,0,0,962,
-        965,3,170,85,0,963,964,5,92,0,0,964,966,3,110,55,0,965,963,1,0,0,
-        0,965,966,1,0,0,0,966,967,1,0,0,0,967,968,5,97,0,0,968,163,1,0,0,
-        0,969,973,5,96,0,0,970,971,3,236,118,0,971,972,5,79,0,0,972,974,
-        1,0,0,0,973,970,1,0,0,0,973,974,1,0,0,0,974,975,1,0,0,0,975,978,
-        3,82,41,0,976,977,5,68,0,0,977,979,3,110,55,0,978,976,1,0,0,0,978,
-        979,1,0,0,0,979,980,1,0,0,0,980,981,5,92,0,0,981,982,3,110,55,0,
-        982,983,5,97,0,0,983,165,1,0,0,0,984,985,3,168,84,0,985,986,5,94,
-        0,0,986,987,3,170,85,0,987,988,5,95,0,0,988,167,1,0,0,0,989,990,
-        7,6,0,0,990,169,1,0,0,0,991,992,3,236,118,0,992,993,5,29,0,0,993,
-        996,3,110,55,0,994,995,5,68,0,0,995,997,3,110,55,0,996,994,1,0,0,
-        0,996,997,1,0,0,0,997,171,1,0,0,0,998,999,5,45,0,0,999,1000,5,94,
-        0,0,1000,1001,3,236,118,0,1001,1002,5,79,0,0,1002,1003,3,110,55,
-        0,1003,1004,5,89,0,0,1004,1005,3,236,118,0,1005,1006,5,29,0,0,1006,
-        1007,3,110,55,0,1007,1008,5,92,0,0,1008,1009,3,110,55,0,1009,1010,
-        5,95,0,0,1010,173,1,0,0,0,1011,1012,7,7,0,0,1012,1018,5,98,0,0,1013,
-        1019,3,8,4,0,1014,1016,3,74,37,0,1015,1017,3,72,36,0,1016,1015,1,
-        0,0,0,1016,1017,1,0,0,0,1017,1019,1,0,0,0,1018,1013,1,0,0,0,1018,
-        1014,1,0,0,0,1019,1020,1,0,0,0,1020,1021,5,99,0,0,1021,175,1,0,0,
-        0,1022,1023,5,94,0,0,1023,1024,3,110,55,0,1024,1025,5,95,0,0,1025,
-        177,1,0,0,0,1026,1027,3,182,91,0,1027,1029,5,94,0,0,1028,1030,7,
-        8,0,0,1029,1028,1,0,0,0,1029,1030,1,0,0,0,1030,1032,1,0,0,0,1031,
-        1033,3,110,55,0,1032,1031,1,0,0,0,1032,1033,1,0,0,0,1033,1034,1,
-        0,0,0,1034,1035,5,61,0,0,1035,1036,3,110,55,0,1036,1037,5,95,0,0,
-        1037,179,1,0,0,0,1038,1039,3,182,91,0,1039,1041,5,94,0,0,1040,1042,
-        5,20,0,0,1041,1040,1,0,0,0,1041,1042,1,0,0,0,1042,1051,1,0,0,0,1043,
-        1048,3,110,55,0,1044,1045,5,89,0,0,1045,1047,3,110,55,0,1046,1044,
-        1,0,0,0,1047,1050,1,0,0,0,1048,1046,1,0,0,0,1048,1049,1,0,0,0,1049,
-        1052,1,0,0,0,1050,1048,1,0,0,0,1051,1043,1,0,0,0,1051,1052,1,0,0,
-        0,1052,1053,1,0,0,0,1053,1054,5,95,0,0,1054,181,1,0,0,0,1055,1056,
-        3,184,92,0,1056,1057,3,238,119,0,1057,183,1,0,0,0,1058,1059,3,238,
-        119,0,1059,1060,5,88,0,0,1060,1062,1,0,0,0,1061,1058,1,0,0,0,1062,
-        1065,1,0,0,0,1063,1061,1,0,0,0,1063,1064,1,0,0,0,1064,185,1,0,0,
-        0,1065,1063,1,0,0,0,1066,1067,3,236,118,0,1067,1076,5,98,0,0,1068,
-        1073,3,188,94,0,1069,1070,5,89,0,0,1070,1072,3,188,94,0,1071,1069,
-        1,0,0,0,1072,1075,1,0,0,0,1073,1071,1,0,0,0,1073,1074,1,0,0,0,1074,
-        1077,1,0,0,0,1075,1073,1,0,0,0,1076,1068,1,0,0,0,1076,1077,1,0,0,
-        0,1077,1078,1,0,0,0,1078,1079,5,99,0,0,1079,187,1,0,0,0,1080,1081,
-        3,204,102,0,1081,1082,5,90,0,0,1082,1083,3,110,55,0,1083,1090,1,
-        0,0,0,1084,1085,5,88,0,0,1085,1090,3,204,102,0,1086,1087,5,88,0,
-        0,1087,1090,5,84,0,0,1088,1090,3,236,118,0,1089,1080,1,0,0,0,1089,
-        1084,1,0,0,0,1089,1086,1,0,0,0,1089,1088,1,0,0,0,1090,189,1,0,0,
-        0,1091,1094,5,93,0,0,1092,1095,3,238,119,0,1093,1095,5,102,0,0,1094,
-        1092,1,0,0,0,1094,1093,1,0,0,0,1095,191,1,0,0,0,1096,1103,3,194,
-        97,0,1097,1103,5,39,0,0,1098,1103,3,196,98,0,1099,1103,5,104,0,0,
-        1100,1103,3,200,100,0,1101,1103,3,202,101,0,1102,1096,1,0,0,0,1102,
-        1097,1,0,0,0,1102,1098,1,0,0,0,1102,1099,1,0,0,0,1102,1100,1,0,0,
-        0,1102,1101,1,0,0,0,1103,193,1,0,0,0,1104,1105,7,9,0,0,1105,195,
-        1,0,0,0,1106,1109,3,198,99,0,1107,1109,5,103,0,0,1108,1106,1,0,0,
-        0,1108,1107,1,0,0,0,1109,197,1,0,0,0,1110,1111,7,10,0,0,1111,199,
-        1,0,0,0,1112,1121,5,96,0,0,1113,1118,3,110,55,0,1114,1115,5,89,0,
-        0,1115,1117,3,110,55,0,1116,1114,1,0,0,0,1117,1120,1,0,0,0,1118,
-        1116,1,0,0,0,1118,1119,1,0,0,0,1119,1122,1,0,0,0,1120,1118,1,0,0,
-        0,1121,1113,1,0,0,0,1121,1122,1,0,0,0,1122,1123,1,0,0,0,1123,1124,
-        5,97,0,0,1124,201,1,0,0,0,1125,1139,5,98,0,0,1126,1127,3,204,102,
-        0,1127,1128,5,90,0,0,1128,1136,3,110,55,0,1129,1130,5,89,0,0,1130,
-        1131,3,204,102,0,1131,1132,5,90,0,0,1132,1133,3,110,55,0,1133,1135,
-        1,0,0,0,1134,1129,1,0,0,0,1135,1138,1,0,0,0,1136,1134,1,0,0,0,1136,
-        1137,1,0,0,0,1137,1140,1,0,0,0,1138,1136,1,0,0,0,1139,1126,1,0,0,
-        0,1139,1140,1,0,0,0,1140,1141,1,0,0,0,1141,1142,5,99,0,0,1142,203,
-        1,0,0,0,1143,1144,3,242,121,0,1144,205,1,0,0,0,1145,1151,3,208,104,
-        0,1146,1151,3,218,109,0,1147,1151,3,220,110,0,1148,1151,3,224,112,
-        0,1149,1151,3,230,115,0,1150,1145,1,0,0,0,1150,1146,1,0,0,0,1150,
-        1147,1,0,0,0,1150,1148,1,0,0,0,1150,1149,1,0,0,0,1151,207,1,0,0,
-        0,1152,1153,5,15,0,0,1153,1155,5,11,0,0,1154,1156,3,238,119,0,1155,
-        1154,1,0,0,0,1155,1156,1,0,0,0,1156,1158,1,0,0,0,1157,1159,3,232,
-        116,0,1158,1157,1,0,0,0,1158,1159,1,0,0,0,1159,1160,1,0,0,0,1160,
-        1161,7,11,0,0,1161,1162,5,94,0,0,1162,1163,3,236,118,0,1163,1164,
-        3,98,49,0,1164,1165,5,95,0,0,1165,1166,7,12,0,0,1166,1168,3,210,
-        105,0,1167,1169,3,72,36,0,1168,1167,1,0,0,0,1168,1169,1,0,0,0,1169,
-        209,1,0,0,0,1170,1171,3,212,106,0,1171,1172,5,31,0,0,1172,1173,5,
-        64,0,0,1173,1199,1,0,0,0,1174,1175,3,214,107,0,1175,1176,5,31,0,
-        0,1176,1177,5,64,0,0,1177,1199,1,0,0,0,1178,1179,3,212,106,0,1179,
-        1180,5,31,0,0,1180,1181,5,38,0,0,1181,1182,5,39,0,0,1182,1199,1,
-        0,0,0,1183,1184,3,212,106,0,1184,1185,5,31,0,0,1185,1186,5,36,0,
-        0,1186,1187,5,32,0,0,1187,1199,1,0,0,0,1188,1189,3,214,107,0,1189,
-        1190,5,31,0,0,1190,1191,5,36,0,0,1191,1192,5,32,0,0,1192,1199,1,
-        0,0,0,1193,1194,3,212,106,0,1194,1195,5,31,0,0,1195,1196,7,3,0,0,
-        1196,1197,3,216,108,0,1197,1199,1,0,0,0,1198,1170,1,0,0,0,1198,1174,
-        1,0,0,0,1198,1178,1,0,0,0,1198,1183,1,0,0,0,1198,1188,1,0,0,0,1198,
-        1193,1,0,0,0,1199,211,1,0,0,0,1200,1201,3,236,118,0,1201,1202,5,
-        88,0,0,1202,1203,3,204,102,0,1203,213,1,0,0,0,1204,1205,5,94,0,0,
-        1205,1210,3,212,106,0,1206,1207,5,89,0,0,1207,1209,3,212,106,0,1208,
-        1206,1,0,0,0,1209,1212,1,0,0,0,1210,1208,1,0,0,0,1210,1211,1,0,0,
-        0,1211,1213,1,0,0,0,1212,1210,1,0,0,0,1213,1214,5,95,0,0,1214,215,
-        1,0,0,0,1215,1220,3,238,119,0,1216,1217,5,80,0,0,1217,1218,3,216,
-        108,0,1218,1219,5,81,0,0,1219,1221,1,0,0,0,1220,1216,1,0,0,0,1220,
-        1221,1,0,0,0,1221,1225,1,0,0,0,1222,1223,5,94,0,0,1223,1224,5,102,
-        0,0,1224,1226,5,95,0,0,1225,1222,1,0,0,0,1225,1226,1,0,0,0,1226,
-        217,1,0,0,0,1227,1228,5,21,0,0,1228,1229,5,11,0,0,1229,1231,3,238,
-        119,0,1230,1232,3,234,117,0,1231,1230,1,0,0,0,1231,1232,1,0,0,0,
-        1232,219,1,0,0,0,1233,1235,5,15,0,0,1234,1236,5,64,0,0,1235,1234,
-        1,0,0,0,1235,1236,1,0,0,0,1236,1237,1,0,0,0,1237,1239,5,30,0,0,1238,
-        1240,3,238,119,0,1239,1238,1,0,0,0,1239,1240,1,0,0,0,1240,1242,1,
-        0,0,0,1241,1243,3,232,116,0,1242,1241,1,0,0,0,1242,1243,1,0,0,0,
-        1243,1244,1,0,0,0,1244,1246,3,222,111,0,1245,1247,3,72,36,0,1246,
-        1245,1,0,0,0,1246,1247,1,0,0,0,1247,221,1,0,0,0,1248,1249,5,27,0,
-        0,1249,1250,5,94,0,0,1250,1251,3,236,118,0,1251,1252,3,98,49,0,1252,
-        1253,5,95,0,0,1253,1254,5,41,0,0,1254,1255,5,94,0,0,1255,1260,3,
-        212,106,0,1256,1257,5,89,0,0,1257,1259,3,212,106,0,1258,1256,1,0,
-        0,0,1259,1262,1,0,0,0,1260,1258,1,0,0,0,1260,1261,1,0,0,0,1261,1263,
-        1,0,0,0,1262,1260,1,0,0,0,1263,1264,5,95,0,0,1264,1282,1,0,0,0,1265,
-        1267,5,41,0,0,1266,1268,5,90,0,0,1267,1266,1,0,0,0,1267,1268,1,0,
-        0,0,1268,1269,1,0,0,0,1269,1270,3,104,52,0,1270,1271,5,94,0,0,1271,
-        1276,3,204,102,0,1272,1273,5,89,0,0,1273,1275,3,204,102,0,1274,1272,
-        1,0,0,0,1275,1278,1,0,0,0,1276,1274,1,0,0,0,1276,1277,1,0,0,0,1277,
-        1279,1,0,0,0,1278,1276,1,0,0,0,1279,1280,5,95,0,0,1280,1282,1,0,
-        0,0,1281,1248,1,0,0,0,1281,1265,1,0,0,0,1282,223,1,0,0,0,1283,1284,
-        5,15,0,0,1284,1285,3,238,119,0,1285,1287,5,30,0,0,1286,1288,3,238,
-        119,0,1287,1286,1,0,0,0,1287,1288,1,0,0,0,1288,1290,1,0,0,0,1289,
-        1291,3,232,116,0,1290,1289,1,0,0,0,1290,1291,1,0,0,0,1291,1292,1,
-        0,0,0,1292,1293,5,27,0,0,1293,1294,5,94,0,0,1294,1295,3,236,118,
-        0,1295,1296,3,98,49,0,1296,1297,5,95,0,0,1297,1299,5,41,0,0,1298,
-        1300,3,238,119,0,1299,1298,1,0,0,0,1299,1300,1,0,0,0,1300,1301,1,
-        0,0,0,1301,1303,3,226,113,0,1302,1304,3,228,114,0,1303,1302,1,0,
-        0,0,1303,1304,1,0,0,0,1304,225,1,0,0,0,1305,1306,5,94,0,0,1306,1311,
-        3,212,106,0,1307,1308,5,89,0,0,1308,1310,3,212,106,0,1309,1307,1,
-        0,0,0,1310,1313,1,0,0,0,1311,1309,1,0,0,0,1311,1312,1,0,0,0,1312,
-        1314,1,0,0,0,1313,1311,1,0,0,0,1314,1315,5,95,0,0,1315,1328,1,0,
-        0,0,1316,1317,5,96,0,0,1317,1322,3,212,106,0,1318,1319,5,89,0,0,
-        1319,1321,3,212,106,0,1320,1318,1,0,0,0,1321,1324,1,0,0,0,1322,1320,
-        1,0,0,0,1322,1323,1,0,0,0,1323,1325,1,0,0,0,1324,1322,1,0,0,0,1325,
-        1326,5,97,0,0,1326,1328,1,0,0,0,1327,1305,1,0,0,0,1327,1316,1,0,
-        0,0,1328,227,1,0,0,0,1329,1330,3,238,119,0,1330,1331,3,202,101,0,
-        1331,229,1,0,0,0,1332,1333,5,21,0,0,1333,1334,5,30,0,0,1334,1336,
-        3,238,119,0,1335,1337,3,234,117,0,1336,1335,1,0,0,0,1336,1337,1,
-        0,0,0,1337,231,1,0,0,0,1338,1339,5,28,0,0,1339,1340,5,38,0,0,1340,
-        1341,5,25,0,0,1341,233,1,0,0,0,1342,1343,5,28,0,0,1343,1344,5,25,
-        0,0,1344,235,1,0,0,0,1345,1346,3,238,119,0,1346,237,1,0,0,0,1347,
-        1351,5,106,0,0,1348,1351,5,105,0,0,1349,1351,3,240,120,0,1350,1347,
-        1,0,0,0,1350,1348,1,0,0,0,1350,1349,1,0,0,0,1351,239,1,0,0,0,1352,
-        1353,7,13,0,0,1353,241,1,0,0,0,1354,1357,3,238,119,0,1355,1357,3,
-        244,122,0,1356,1354,1,0,0,0,1356,1355,1,0,0,0,1357,243,1,0,0,0,1358,
-        1359,7,14,0,0,1359,245,1,0,0,0,157,248,255,266,271,278,284,289,293,
-        300,315,318,325,337,340,354,357,364,368,383,386,389,394,396,403,
-        413,417,422,434,443,451,469,477,484,487,495,501,507,511,514,517,
-        524,532,535,540,549,560,570,576,580,591,598,604,608,611,614,624,
-        631,636,642,645,649,652,655,658,664,670,675,681,688,692,694,698,
-        700,703,715,724,732,740,746,757,766,788,792,797,800,803,810,816,
-        822,828,832,836,844,855,865,871,879,881,885,893,897,900,920,929,
-        934,938,948,959,965,973,978,996,1016,1018,1029,1032,1041,1048,1051,
-        1063,1073,1076,1089,1094,1102,1108,1118,1121,1136,1139,1150,1155,
-        1158,1168,1198,1210,1220,1225,1231,1235,1239,1242,1246,1260,1267,
-        1276,1281,1287,1290,1299,1303,1311,1322,1327,1336,1350,1356
+        7,120,2,121,7,121,2,122,7,122,2,123,7,123,2,124,7,124,2,125,7,125,
+        2,126,7,126,2,127,7,127,1,0,1,0,3,0,259,8,0,1,0,1,0,1,1,1,1,1,1,
+        3,1,266,8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,277,8,3,1,4,
+        5,4,280,8,4,10,4,12,4,283,9,4,1,4,1,4,5,4,287,8,4,10,4,12,4,290,
+        9,4,1,4,5,4,293,8,4,10,4,12,4,296,9,4,1,5,1,5,3,5,300,8,5,1,6,1,
+        6,3,6,304,8,6,1,6,1,6,1,7,4,7,309,8,7,11,7,12,7,310,1,8,1,8,1,8,
+        1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,324,8,9,10,9,12,9,327,9,9,3,
+        9,329,8,9,1,9,1,9,1,10,5,10,334,8,10,10,10,12,10,337,9,10,1,10,1,
+        10,1,11,1,11,1,11,1,11,1,11,5,11,346,8,11,10,11,12,11,349,9,11,3,
+        11,351,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,
+        12,1,12,3,12,365,8,12,1,13,3,13,368,8,13,1,13,1,13,1,13,5,13,373,
+        8,13,10,13,12,13,376,9,13,1,13,3,13,379,8,13,1,14,1,14,1,14,1,14,
+        1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,392,8,15,10,15,12,15,395,
+        9,15,3,15,397,8,15,1,15,3,15,400,8,15,1,15,1,15,1,15,3,15,405,8,
+        15,3,15,407,8,15,1,16,1,16,1,16,5,16,412,8,16,10,16,12,16,415,9,
+        16,1,16,1,16,1,17,1,17,1,17,5,17,422,8,17,10,17,12,17,425,9,17,1,
+        17,3,17,428,8,17,1,18,1,18,1,18,3,18,433,8,18,1,18,1,18,1,19,1,19,
+        1,19,1,20,1,20,1,20,5,20,443,8,20,10,20,12,20,446,9,20,1,21,1,21,
+        1,21,1,21,1,21,1,21,3,21,454,8,21,1,22,1,22,1,22,1,22,5,22,460,8,
+        22,10,22,12,22,463,9,22,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,
+        1,23,1,23,1,23,1,23,1,23,1,23,1,23,3,23,480,8,23,1,24,1,24,1,24,
+        1,24,5,24,486,8,24,10,24,12,24,489,9,24,1,25,1,25,1,25,1,25,3,25,
+        495,8,25,1,26,3,26,498,8,26,1,26,1,26,1,26,1,26,5,26,504,8,26,10,
+        26,12,26,507,9,26,1,27,1,27,1,27,3,27,512,8,27,1,28,1,28,1,28,1,
+        29,3,29,518,8,29,1,29,1,29,3,29,522,8,29,1,29,3,29,525,8,29,1,29,
+        3,29,528,8,29,1,30,1,30,1,30,5,30,533,8,30,10,30,12,30,536,9,30,
+        1,30,1,30,1,30,5,30,541,8,30,10,30,12,30,544,9,30,3,30,546,8,30,
+        1,31,1,31,1,31,3,31,551,8,31,1,32,1,32,1,32,1,32,1,32,5,32,558,8,
+        32,10,32,12,32,561,9,32,1,33,1,33,1,33,1,34,1,34,1,34,1,35,1,35,
+        3,35,571,8,35,1,36,1,36,1,36,1,37,1,37,1,37,5,37,579,8,37,10,37,
+        12,37,582,9,37,1,38,1,38,1,38,3,38,587,8,38,1,38,1,38,3,38,591,8,
+        38,1,39,1,39,1,39,1,39,1,39,1,40,1,40,5,40,600,8,40,10,40,12,40,
+        603,9,40,1,40,1,40,1,40,1,40,3,40,609,8,40,1,41,1,41,4,41,613,8,
+        41,11,41,12,41,614,1,42,1,42,3,42,619,8,42,1,42,1,42,3,42,623,8,
+        42,1,42,3,42,626,8,42,1,42,1,42,3,42,630,8,42,1,42,1,42,1,43,1,43,
+        1,43,1,44,1,44,1,44,3,44,640,8,44,1,44,5,44,643,8,44,10,44,12,44,
+        646,9,44,1,45,1,45,1,45,5,45,651,8,45,10,45,12,45,654,9,45,1,46,
+        1,46,1,46,3,46,659,8,46,1,47,1,47,1,47,1,47,1,47,1,47,3,47,667,8,
+        47,1,48,1,48,1,48,1,49,1,49,1,49,3,49,675,8,49,1,49,1,49,1,49,1,
+        49,1,49,3,49,682,8,49,1,49,1,49,1,49,3,49,687,8,49,1,49,1,49,1,49,
+        1,49,3,49,693,8,49,1,49,3,49,696,8,49,1,50,1,50,3,50,700,8,50,1,
+        50,3,50,703,8,50,1,50,3,50,706,8,50,1,50,3,50,709,8,50,1,50,1,50,
+        1,51,1,51,3,51,715,8,51,1,52,1,52,1,52,1,52,3,52,721,8,52,1,52,5,
+        52,724,8,52,10,52,12,52,727,9,52,1,53,4,53,730,8,53,11,53,12,53,
+        731,1,54,1,54,1,54,1,55,1,55,3,55,739,8,55,1,55,1,55,3,55,743,8,
+        55,3,55,745,8,55,1,55,1,55,3,55,749,8,55,3,55,751,8,55,1,56,3,56,
+        754,8,56,1,56,1,56,1,57,1,57,1,58,1,58,1,59,1,59,4,59,764,8,59,11,
+        59,12,59,765,1,60,1,60,1,61,1,61,1,61,5,61,773,8,61,10,61,12,61,
+        776,9,61,1,62,1,62,1,62,5,62,781,8,62,10,62,12,62,784,9,62,1,63,
+        1,63,1,63,5,63,789,8,63,10,63,12,63,792,9,63,1,64,5,64,795,8,64,
+        10,64,12,64,798,9,64,1,64,1,64,1,65,1,65,1,65,1,65,5,65,806,8,65,
+        10,65,12,65,809,9,65,1,66,1,66,1,67,1,67,5,67,815,8,67,10,67,12,
+        67,818,9,67,1,68,1,68,1,68,1,68,1,68,1,68,1,68,1,68,1,68,1,68,1,
+        68,1,68,1,68,1,68,1,68,1,68,1,68,1,68,1,68,3,68,839,8,68,1,68,1,
+        68,3,68,843,8,68,1,68,1,68,1,68,3,68,848,8,68,1,68,3,68,851,8,68,
+        1,68,3,68,854,8,68,1,69,1,69,1,69,5,69,859,8,69,10,69,12,69,862,
+        9,69,1,70,4,70,865,8,70,11,70,12,70,866,1,70,1,70,1,70,1,70,3,70,
+        873,8,70,1,70,1,70,1,70,1,70,3,70,879,8,70,1,70,1,70,3,70,883,8,
+        70,1,71,1,71,3,71,887,8,71,1,72,1,72,1,72,1,72,5,72,893,8,72,10,
+        72,12,72,896,9,72,1,73,1,73,1,74,1,74,1,74,1,74,5,74,904,8,74,10,
+        74,12,74,907,9,74,1,75,1,75,1,76,1,76,1,76,5,76,914,8,76,10,76,12,
+        76,917,9,76,1,77,5,77,920,8,77,10,77,12,77,923,9,77,1,77,1,77,1,
+        78,1,78,1,78,5,78,930,8,78,10,78,12,78,933,9,78,1,78,1,78,3,78,937,
+        8,78,1,79,1,79,1,79,1,79,1,79,1,79,3,79,945,8,79,1,79,1,79,3,79,
+        949,8,79,1,79,3,79,952,8,79,1,80,1,80,1,80,1,81,1,81,1,81,1,81,1,
+        81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,3,81,972,8,
+        81,1,82,1,82,1,82,1,82,1,82,1,83,1,83,3,83,981,8,83,1,83,4,83,984,
+        8,83,11,83,12,83,985,1,83,1,83,3,83,990,8,83,1,83,1,83,1,84,1,84,
+        1,84,1,84,5,84,998,8,84,10,84,12,84,1001,9,84,1,84,1,84,1,84,1,85,
+        1,85,1,85,1,85,1,85,3,85,1011,8,85,1,86,1,86,1,86,1,86,3,86,1017,
+        8,86,1,86,1,86,1,87,1,87,1,87,1,87,3,87,1025,8,87,1,87,1,87,1,87,
+        3,87,1030,8,87,1,87,1,87,1,87,1,87,1,88,1,88,1,88,1,88,1,88,1,89,
+        1,89,1,90,1,90,1,90,1,90,1,90,3,90,1048,8,90,1,91,1,91,1,91,1,91,
+        1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,92,1,92,1,92,1,92,
+        1,92,3,92,1068,8,92,3,92,1070,8,92,1,92,1,92,1,93,1,93,1,93,1,93,
+        1,94,1,94,1,94,3,94,1081,8,94,1,94,3,94,1084,8,94,1,94,1,94,1,94,
+        1,94,1,95,1,95,1,95,3,95,1093,8,95,1,95,1,95,1,95,5,95,1098,8,95,
+        10,95,12,95,1101,9,95,3,95,1103,8,95,1,95,1,95,1,96,1,96,1,96,1,
+        97,1,97,1,97,5,97,1113,8,97,10,97,12,97,1116,9,97,1,98,1,98,1,98,
+        1,98,1,98,5,98,1123,8,98,10,98,12,98,1126,9,98,3,98,1128,8,98,1,
+        98,1,98,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,3,99,1141,8,
+        99,1,100,1,100,1,100,3,100,1146,8,100,1,101,1,101,1,101,1,101,1,
+        101,1,101,3,101,1154,8,101,1,102,1,102,1,103,1,103,3,103,1160,8,
+        103,1,104,1,104,1,105,1,105,1,105,1,105,5,105,1168,8,105,10,105,
+        12,105,1171,9,105,3,105,1173,8,105,1,105,1,105,1,106,1,106,1,106,
+        1,106,1,106,1,106,1,106,1,106,1,106,5,106,1186,8,106,10,106,12,106,
+        1189,9,106,3,106,1191,8,106,1,106,1,106,1,107,1,107,1,108,1,108,
+        1,108,1,108,1,108,3,108,1202,8,108,1,109,1,109,1,109,3,109,1207,
+        8,109,1,109,3,109,1210,8,109,1,109,1,109,1,109,1,109,1,109,1,109,
+        1,109,1,109,3,109,1220,8,109,1,110,1,110,1,110,1,110,1,110,1,110,
+        1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,
+        1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,
+        3,110,1250,8,110,1,111,1,111,1,111,1,111,1,112,1,112,1,112,1,112,
+        5,112,1260,8,112,10,112,12,112,1263,9,112,1,112,1,112,1,113,1,113,
+        1,113,1,113,1,113,3,113,1272,8,113,1,113,1,113,1,113,3,113,1277,
+        8,113,1,114,1,114,1,114,1,114,3,114,1283,8,114,1,115,1,115,3,115,
+        1287,8,115,1,115,1,115,3,115,1291,8,115,1,115,3,115,1294,8,115,1,
+        115,1,115,3,115,1298,8,115,1,116,1,116,1,116,1,116,1,116,1,116,1,
+        116,1,116,1,116,1,116,5,116,1310,8,116,10,116,12,116,1313,9,116,
+        1,116,1,116,1,116,1,116,3,116,1319,8,116,1,116,1,116,1,116,1,116,
+        1,116,5,116,1326,8,116,10,116,12,116,1329,9,116,1,116,1,116,3,116,
+        1333,8,116,1,117,1,117,1,117,1,117,3,117,1339,8,117,1,117,3,117,
+        1342,8,117,1,117,1,117,1,117,1,117,1,117,1,117,1,117,3,117,1351,
+        8,117,1,117,1,117,3,117,1355,8,117,1,118,1,118,1,118,1,118,5,118,
+        1361,8,118,10,118,12,118,1364,9,118,1,118,1,118,1,118,1,118,1,118,
+        1,118,5,118,1372,8,118,10,118,12,118,1375,9,118,1,118,1,118,3,118,
+        1379,8,118,1,119,1,119,1,119,1,120,1,120,1,120,1,120,3,120,1388,
+        8,120,1,121,1,121,1,121,1,121,1,122,1,122,1,122,1,123,1,123,1,124,
+        1,124,1,124,3,124,1402,8,124,1,125,1,125,1,126,1,126,3,126,1408,
+        8,126,1,127,1,127,1,127,0,0,128,0,2,4,6,8,10,12,14,16,18,20,22,24,
+        26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,
+        70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,
+        110,112,114,116,118,120,122,124,126,128,130,132,134,136,138,140,
+        142,144,146,148,150,152,154,156,158,160,162,164,166,168,170,172,
+        174,176,178,180,182,184,186,188,190,192,194,196,198,200,202,204,
+        206,208,210,212,214,216,218,220,222,224,226,228,230,232,234,236,
+        238,240,242,244,246,248,250,252,254,0,15,2,0,51,51,62,62,3,0,5,5,
+        7,7,17,18,1,0,76,81,2,0,56,56,72,72,1,0,82,83,1,0,84,86,4,0,1,1,
+        3,3,37,37,50,50,2,0,13,14,25,25,1,0,58,60,2,0,26,26,55,55,1,0,102,
+        104,2,0,27,27,41,41,2,0,6,6,47,47,19,0,3,3,6,7,11,11,13,14,18,18,
+        21,21,25,25,27,28,30,30,32,32,36,37,40,40,45,45,47,47,50,50,54,54,
+        56,62,64,64,66,66,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,
+        29,29,31,31,33,35,38,39,41,44,46,46,48,49,51,53,55,55,63,63,65,65,
+        67,71,1499,0,256,1,0,0,0,2,265,1,0,0,0,4,267,1,0,0,0,6,276,1,0,0,
+        0,8,281,1,0,0,0,10,299,1,0,0,0,12,301,1,0,0,0,14,308,1,0,0,0,16,
+        312,1,0,0,0,18,317,1,0,0,0,20,335,1,0,0,0,22,340,1,0,0,0,24,364,
+        1,0,0,0,26,367,1,0,0,0,28,380,1,0,0,0,30,385,1,0,0,0,32,413,1,0,
+        0,0,34,418,1,0,0,0,36,432,1,0,0,0,38,436,1,0,0,0,40,439,1,0,0,0,
+        42,453,1,0,0,0,44,455,1,0,0,0,46,479,1,0,0,0,48,481,1,0,0,0,50,494,
+        1,0,0,0,52,497,1,0,0,0,54,508,1,0,0,0,56,513,1,0,0,0,58,517,1,0,
+        0,0,60,545,1,0,0,0,62,547,1,0,0,0,64,552,1,0,0,0,66,562,1,0,0,0,
+        68,565,1,0,0,0,70,568,1,0,0,0,72,572,1,0,0,0,74,575,1,0,0,0,76,586,
+        1,0,0,0,78,592,1,0,0,0,80,608,1,0,0,0,82,610,1,0,0,0,84,616,1,0,
+        0,0,86,633,1,0,0,0,88,636,1,0,0,0,90,647,1,0,0,0,92,658,1,0,0,0,
+        94,666,1,0,0,0,96,668,1,0,0,0,98,695,1,0,0,0,100,697,1,0,0,0,102,
+        714,1,0,0,0,104,716,1,0,0,0,106,729,1,0,0,0,108,733,1,0,0,0,110,
+        750,1,0,0,0,112,753,1,0,0,0,114,757,1,0,0,0,116,759,1,0,0,0,118,
+        761,1,0,0,0,120,767,1,0,0,0,122,769,1,0,0,0,124,777,1,0,0,0,126,
+        785,1,0,0,0,128,796,1,0,0,0,130,801,1,0,0,0,132,810,1,0,0,0,134,
+        812,1,0,0,0,136,853,1,0,0,0,138,855,1,0,0,0,140,864,1,0,0,0,142,
+        886,1,0,0,0,144,888,1,0,0,0,146,897,1,0,0,0,148,899,1,0,0,0,150,
+        908,1,0,0,0,152,910,1,0,0,0,154,921,1,0,0,0,156,926,1,0,0,0,158,
+        951,1,0,0,0,160,953,1,0,0,0,162,971,1,0,0,0,164,973,1,0,0,0,166,
+        978,1,0,0,0,168,993,1,0,0,0,170,1010,1,0,0,0,172,1012,1,0,0,0,174,
+        1020,1,0,0,0,176,1035,1,0,0,0,178,1040,1,0,0,0,180,1042,1,0,0,0,
+        182,1049,1,0,0,0,184,1062,1,0,0,0,186,1073,1,0,0,0,188,1077,1,0,
+        0,0,190,1089,1,0,0,0,192,1106,1,0,0,0,194,1114,1,0,0,0,196,1117,
+        1,0,0,0,198,1140,1,0,0,0,200,1142,1,0,0,0,202,1153,1,0,0,0,204,1155,
+        1,0,0,0,206,1159,1,0,0,0,208,1161,1,0,0,0,210,1163,1,0,0,0,212,1176,
+        1,0,0,0,214,1194,1,0,0,0,216,1201,1,0,0,0,218,1203,1,0,0,0,220,1249,
+        1,0,0,0,222,1251,1,0,0,0,224,1255,1,0,0,0,226,1266,1,0,0,0,228,1278,
+        1,0,0,0,230,1284,1,0,0,0,232,1332,1,0,0,0,234,1334,1,0,0,0,236,1378,
+        1,0,0,0,238,1380,1,0,0,0,240,1383,1,0,0,0,242,1389,1,0,0,0,244,1393,
+        1,0,0,0,246,1396,1,0,0,0,248,1401,1,0,0,0,250,1403,1,0,0,0,252,1407,
+        1,0,0,0,254,1409,1,0,0,0,256,258,3,2,1,0,257,259,5,93,0,0,258,257,
+        1,0,0,0,258,259,1,0,0,0,259,260,1,0,0,0,260,261,5,0,0,1,261,1,1,
+        0,0,0,262,266,3,4,2,0,263,266,3,216,108,0,264,266,3,8,4,0,265,262,
+        1,0,0,0,265,263,1,0,0,0,265,264,1,0,0,0,266,3,1,0,0,0,267,268,5,
+        49,0,0,268,269,3,248,124,0,269,270,5,79,0,0,270,271,3,6,3,0,271,
+        5,1,0,0,0,272,277,5,106,0,0,273,277,3,206,103,0,274,277,3,204,102,
+        0,275,277,3,248,124,0,276,272,1,0,0,0,276,273,1,0,0,0,276,274,1,
+        0,0,0,276,275,1,0,0,0,277,7,1,0,0,0,278,280,3,10,5,0,279,278,1,0,
+        0,0,280,283,1,0,0,0,281,279,1,0,0,0,281,282,1,0,0,0,282,284,1,0,
+        0,0,283,281,1,0,0,0,284,288,3,14,7,0,285,287,3,12,6,0,286,285,1,
+        0,0,0,287,290,1,0,0,0,288,286,1,0,0,0,288,289,1,0,0,0,289,294,1,
+        0,0,0,290,288,1,0,0,0,291,293,3,10,5,0,292,291,1,0,0,0,293,296,1,
+        0,0,0,294,292,1,0,0,0,294,295,1,0,0,0,295,9,1,0,0,0,296,294,1,0,
+        0,0,297,300,3,16,8,0,298,300,3,18,9,0,299,297,1,0,0,0,299,298,1,
+        0,0,0,300,11,1,0,0,0,301,303,5,63,0,0,302,304,5,1,0,0,303,302,1,
+        0,0,0,303,304,1,0,0,0,304,305,1,0,0,0,305,306,3,14,7,0,306,13,1,
+        0,0,0,307,309,3,24,12,0,308,307,1,0,0,0,309,310,1,0,0,0,310,308,
+        1,0,0,0,310,311,1,0,0,0,311,15,1,0,0,0,312,313,5,4,0,0,313,314,5,
+        40,0,0,314,315,5,54,0,0,315,316,3,120,60,0,316,17,1,0,0,0,317,318,
+        5,66,0,0,318,319,3,192,96,0,319,328,5,96,0,0,320,325,3,120,60,0,
+        321,322,5,91,0,0,322,324,3,120,60,0,323,321,1,0,0,0,324,327,1,0,
+        0,0,325,323,1,0,0,0,325,326,1,0,0,0,326,329,1,0,0,0,327,325,1,0,
+        0,0,328,320,1,0,0,0,328,329,1,0,0,0,329,330,1,0,0,0,330,331,5,97,
+        0,0,331,19,1,0,0,0,332,334,3,22,11,0,333,332,1,0,0,0,334,337,1,0,
+        0,0,335,333,1,0,0,0,335,336,1,0,0,0,336,338,1,0,0,0,337,335,1,0,
+        0,0,338,339,5,0,0,1,339,21,1,0,0,0,340,341,3,192,96,0,341,350,5,
+        96,0,0,342,347,3,120,60,0,343,344,5,91,0,0,344,346,3,120,60,0,345,
+        343,1,0,0,0,346,349,1,0,0,0,347,345,1,0,0,0,347,348,1,0,0,0,348,
+        351,1,0,0,0,349,347,1,0,0,0,350,342,1,0,0,0,350,351,1,0,0,0,351,
+        352,1,0,0,0,352,353,5,97,0,0,353,23,1,0,0,0,354,365,3,26,13,0,355,
+        365,3,28,14,0,356,365,3,30,15,0,357,365,3,38,19,0,358,365,3,40,20,
+        0,359,365,3,44,22,0,360,365,3,48,24,0,361,365,3,52,26,0,362,365,
+        3,54,27,0,363,365,3,56,28,0,364,354,1,0,0,0,364,355,1,0,0,0,364,
+        356,1,0,0,0,364,357,1,0,0,0,364,358,1,0,0,0,364,359,1,0,0,0,364,
+        360,1,0,0,0,364,361,1,0,0,0,364,362,1,0,0,0,364,363,1,0,0,0,365,
+        25,1,0,0,0,366,368,5,42,0,0,367,366,1,0,0,0,367,368,1,0,0,0,368,
+        369,1,0,0,0,369,370,5,34,0,0,370,374,3,74,37,0,371,373,3,10,5,0,
+        372,371,1,0,0,0,373,376,1,0,0,0,374,372,1,0,0,0,374,375,1,0,0,0,
+        375,378,1,0,0,0,376,374,1,0,0,0,377,379,3,72,36,0,378,377,1,0,0,
+        0,378,379,1,0,0,0,379,27,1,0,0,0,380,381,5,65,0,0,381,382,3,120,
+        60,0,382,383,5,4,0,0,383,384,3,246,123,0,384,29,1,0,0,0,385,386,
+        5,9,0,0,386,399,3,32,16,0,387,396,5,96,0,0,388,393,3,120,60,0,389,
+        390,5,91,0,0,390,392,3,120,60,0,391,389,1,0,0,0,392,395,1,0,0,0,
+        393,391,1,0,0,0,393,394,1,0,0,0,394,397,1,0,0,0,395,393,1,0,0,0,
+        396,388,1,0,0,0,396,397,1,0,0,0,397,398,1,0,0,0,398,400,5,97,0,0,
+        399,387,1,0,0,0,399,400,1,0,0,0,400,406,1,0,0,0,401,404,5,71,0,0,
+        402,405,5,84,0,0,403,405,3,34,17,0,404,402,1,0,0,0,404,403,1,0,0,
+        0,405,407,1,0,0,0,406,401,1,0,0,0,406,407,1,0,0,0,407,31,1,0,0,0,
+        408,409,3,252,126,0,409,410,5,90,0,0,410,412,1,0,0,0,411,408,1,0,
+        0,0,412,415,1,0,0,0,413,411,1,0,0,0,413,414,1,0,0,0,414,416,1,0,
+        0,0,415,413,1,0,0,0,416,417,3,252,126,0,417,33,1,0,0,0,418,423,3,
+        36,18,0,419,420,5,91,0,0,420,422,3,36,18,0,421,419,1,0,0,0,422,425,
+        1,0,0,0,423,421,1,0,0,0,423,424,1,0,0,0,424,427,1,0,0,0,425,423,
+        1,0,0,0,426,428,3,72,36,0,427,426,1,0,0,0,427,428,1,0,0,0,428,35,
+        1,0,0,0,429,430,3,248,124,0,430,431,5,4,0,0,431,433,1,0,0,0,432,
+        429,1,0,0,0,432,433,1,0,0,0,433,434,1,0,0,0,434,435,3,246,123,0,
+        435,37,1,0,0,0,436,437,5,15,0,0,437,438,3,74,37,0,438,39,1,0,0,0,
+        439,440,5,35,0,0,440,444,3,76,38,0,441,443,3,42,21,0,442,441,1,0,
+        0,0,443,446,1,0,0,0,444,442,1,0,0,0,444,445,1,0,0,0,445,41,1,0,0,
+        0,446,444,1,0,0,0,447,448,5,41,0,0,448,449,5,34,0,0,449,454,3,44,
+        22,0,450,451,5,41,0,0,451,452,5,15,0,0,452,454,3,44,22,0,453,447,
+        1,0,0,0,453,450,1,0,0,0,454,43,1,0,0,0,455,456,5,49,0,0,456,461,
+        3,46,23,0,457,458,5,91,0,0,458,460,3,46,23,0,459,457,1,0,0,0,460,
+        463,1,0,0,0,461,459,1,0,0,0,461,462,1,0,0,0,462,45,1,0,0,0,463,461,
+        1,0,0,0,464,465,3,118,59,0,465,466,5,79,0,0,466,467,3,120,60,0,467,
+        480,1,0,0,0,468,469,3,246,123,0,469,470,5,79,0,0,470,471,3,120,60,
+        0,471,480,1,0,0,0,472,473,3,246,123,0,473,474,5,74,0,0,474,475,3,
+        120,60,0,475,480,1,0,0,0,476,477,3,246,123,0,477,478,3,106,53,0,
+        478,480,1,0,0,0,479,464,1,0,0,0,479,468,1,0,0,0,479,472,1,0,0,0,
+        479,476,1,0,0,0,480,47,1,0,0,0,481,482,5,46,0,0,482,487,3,50,25,
+        0,483,484,5,91,0,0,484,486,3,50,25,0,485,483,1,0,0,0,486,489,1,0,
+        0,0,487,485,1,0,0,0,487,488,1,0,0,0,488,49,1,0,0,0,489,487,1,0,0,
+        0,490,491,3,246,123,0,491,492,3,106,53,0,492,495,1,0,0,0,493,495,
+        3,118,59,0,494,490,1,0,0,0,494,493,1,0,0,0,495,51,1,0,0,0,496,498,
+        5,19,0,0,497,496,1,0,0,0,497,498,1,0,0,0,498,499,1,0,0,0,499,500,
+        5,16,0,0,500,505,3,120,60,0,501,502,5,91,0,0,502,504,3,120,60,0,
+        503,501,1,0,0,0,504,507,1,0,0,0,505,503,1,0,0,0,505,506,1,0,0,0,
+        506,53,1,0,0,0,507,505,1,0,0,0,508,509,5,69,0,0,509,511,3,58,29,
+        0,510,512,3,72,36,0,511,510,1,0,0,0,511,512,1,0,0,0,512,55,1,0,0,
+        0,513,514,5,48,0,0,514,515,3,58,29,0,515,57,1,0,0,0,516,518,5,20,
+        0,0,517,516,1,0,0,0,517,518,1,0,0,0,518,519,1,0,0,0,519,521,3,60,
+        30,0,520,522,3,64,32,0,521,520,1,0,0,0,521,522,1,0,0,0,522,524,1,
+        0,0,0,523,525,3,66,33,0,524,523,1,0,0,0,524,525,1,0,0,0,525,527,
+        1,0,0,0,526,528,3,68,34,0,527,526,1,0,0,0,527,528,1,0,0,0,528,59,
+        1,0,0,0,529,534,5,84,0,0,530,531,5,91,0,0,531,533,3,62,31,0,532,
+        530,1,0,0,0,533,536,1,0,0,0,534,532,1,0,0,0,534,535,1,0,0,0,535,
+        546,1,0,0,0,536,534,1,0,0,0,537,542,3,62,31,0,538,539,5,91,0,0,539,
+        541,3,62,31,0,540,538,1,0,0,0,541,544,1,0,0,0,542,540,1,0,0,0,542,
+        543,1,0,0,0,543,546,1,0,0,0,544,542,1,0,0,0,545,529,1,0,0,0,545,
+        537,1,0,0,0,546,61,1,0,0,0,547,550,3,120,60,0,548,549,5,4,0,0,549,
+        551,3,246,123,0,550,548,1,0,0,0,550,551,1,0,0,0,551,63,1,0,0,0,552,
+        553,5,44,0,0,553,554,5,8,0,0,554,559,3,70,35,0,555,556,5,91,0,0,
+        556,558,3,70,35,0,557,555,1,0,0,0,558,561,1,0,0,0,559,557,1,0,0,
+        0,559,560,1,0,0,0,560,65,1,0,0,0,561,559,1,0,0,0,562,563,7,0,0,0,
+        563,564,3,120,60,0,564,67,1,0,0,0,565,566,5,33,0,0,566,567,3,120,
+        60,0,567,69,1,0,0,0,568,570,3,120,60,0,569,571,7,1,0,0,570,569,1,
+        0,0,0,570,571,1,0,0,0,571,71,1,0,0,0,572,573,5,68,0,0,573,574,3,
+        120,60,0,574,73,1,0,0,0,575,580,3,76,38,0,576,577,5,91,0,0,577,579,
+        3,76,38,0,578,576,1,0,0,0,579,582,1,0,0,0,580,578,1,0,0,0,580,581,
+        1,0,0,0,581,75,1,0,0,0,582,580,1,0,0,0,583,584,3,246,123,0,584,585,
+        5,79,0,0,585,587,1,0,0,0,586,583,1,0,0,0,586,587,1,0,0,0,587,590,
+        1,0,0,0,588,591,3,80,40,0,589,591,3,78,39,0,590,588,1,0,0,0,590,
+        589,1,0,0,0,591,77,1,0,0,0,592,593,3,248,124,0,593,594,5,96,0,0,
+        594,595,3,80,40,0,595,596,5,97,0,0,596,79,1,0,0,0,597,601,3,84,42,
+        0,598,600,3,96,48,0,599,598,1,0,0,0,600,603,1,0,0,0,601,599,1,0,
+        0,0,601,602,1,0,0,0,602,609,1,0,0,0,603,601,1,0,0,0,604,605,5,96,
+        0,0,605,606,3,80,40,0,606,607,5,97,0,0,607,609,1,0,0,0,608,597,1,
+        0,0,0,608,604,1,0,0,0,609,81,1,0,0,0,610,612,3,84,42,0,611,613,3,
+        96,48,0,612,611,1,0,0,0,613,614,1,0,0,0,614,612,1,0,0,0,614,615,
+        1,0,0,0,615,83,1,0,0,0,616,618,5,96,0,0,617,619,3,246,123,0,618,
+        617,1,0,0,0,618,619,1,0,0,0,619,622,1,0,0,0,620,623,3,106,53,0,621,
+        623,3,86,43,0,622,620,1,0,0,0,622,621,1,0,0,0,622,623,1,0,0,0,623,
+        625,1,0,0,0,624,626,3,102,51,0,625,624,1,0,0,0,625,626,1,0,0,0,626,
+        629,1,0,0,0,627,628,5,68,0,0,628,630,3,120,60,0,629,627,1,0,0,0,
+        629,630,1,0,0,0,630,631,1,0,0,0,631,632,5,97,0,0,632,85,1,0,0,0,
+        633,634,5,92,0,0,634,635,3,88,44,0,635,87,1,0,0,0,636,644,3,90,45,
+        0,637,639,5,94,0,0,638,640,5,92,0,0,639,638,1,0,0,0,639,640,1,0,
+        0,0,640,641,1,0,0,0,641,643,3,90,45,0,642,637,1,0,0,0,643,646,1,
+        0,0,0,644,642,1,0,0,0,644,645,1,0,0,0,645,89,1,0,0,0,646,644,1,0,
+        0,0,647,652,3,92,46,0,648,649,5,87,0,0,649,651,3,92,46,0,650,648,
+        1,0,0,0,651,654,1,0,0,0,652,650,1,0,0,0,652,653,1,0,0,0,653,91,1,
+        0,0,0,654,652,1,0,0,0,655,656,5,88,0,0,656,659,3,92,46,0,657,659,
+        3,94,47,0,658,655,1,0,0,0,658,657,1,0,0,0,659,93,1,0,0,0,660,667,
+        3,114,57,0,661,667,5,86,0,0,662,663,5,96,0,0,663,664,3,88,44,0,664,
+        665,5,97,0,0,665,667,1,0,0,0,666,660,1,0,0,0,666,661,1,0,0,0,666,
+        662,1,0,0,0,667,95,1,0,0,0,668,669,3,98,49,0,669,670,3,84,42,0,670,
+        97,1,0,0,0,671,672,5,80,0,0,672,674,5,83,0,0,673,675,3,100,50,0,
+        674,673,1,0,0,0,674,675,1,0,0,0,675,676,1,0,0,0,676,677,5,83,0,0,
+        677,696,5,81,0,0,678,679,5,80,0,0,679,681,5,83,0,0,680,682,3,100,
+        50,0,681,680,1,0,0,0,681,682,1,0,0,0,682,683,1,0,0,0,683,696,5,83,
+        0,0,684,686,5,83,0,0,685,687,3,100,50,0,686,685,1,0,0,0,686,687,
+        1,0,0,0,687,688,1,0,0,0,688,689,5,83,0,0,689,696,5,81,0,0,690,692,
+        5,83,0,0,691,693,3,100,50,0,692,691,1,0,0,0,692,693,1,0,0,0,693,
+        694,1,0,0,0,694,696,5,83,0,0,695,671,1,0,0,0,695,678,1,0,0,0,695,
+        684,1,0,0,0,695,690,1,0,0,0,696,99,1,0,0,0,697,699,5,98,0,0,698,
+        700,3,246,123,0,699,698,1,0,0,0,699,700,1,0,0,0,700,702,1,0,0,0,
+        701,703,3,104,52,0,702,701,1,0,0,0,702,703,1,0,0,0,703,705,1,0,0,
+        0,704,706,3,110,55,0,705,704,1,0,0,0,705,706,1,0,0,0,706,708,1,0,
+        0,0,707,709,3,102,51,0,708,707,1,0,0,0,708,709,1,0,0,0,709,710,1,
+        0,0,0,710,711,5,99,0,0,711,101,1,0,0,0,712,715,3,212,106,0,713,715,
+        3,200,100,0,714,712,1,0,0,0,714,713,1,0,0,0,715,103,1,0,0,0,716,
+        717,5,92,0,0,717,725,3,116,58,0,718,720,5,94,0,0,719,721,5,92,0,
+        0,720,719,1,0,0,0,720,721,1,0,0,0,721,722,1,0,0,0,722,724,3,116,
+        58,0,723,718,1,0,0,0,724,727,1,0,0,0,725,723,1,0,0,0,725,726,1,0,
+        0,0,726,105,1,0,0,0,727,725,1,0,0,0,728,730,3,108,54,0,729,728,1,
+        0,0,0,730,731,1,0,0,0,731,729,1,0,0,0,731,732,1,0,0,0,732,107,1,
+        0,0,0,733,734,5,92,0,0,734,735,3,114,57,0,735,109,1,0,0,0,736,738,
+        5,84,0,0,737,739,3,112,56,0,738,737,1,0,0,0,738,739,1,0,0,0,739,
+        744,1,0,0,0,740,742,5,73,0,0,741,743,3,112,56,0,742,741,1,0,0,0,
+        742,743,1,0,0,0,743,745,1,0,0,0,744,740,1,0,0,0,744,745,1,0,0,0,
+        745,751,1,0,0,0,746,748,5,73,0,0,747,749,3,112,56,0,748,747,1,0,
+        0,0,748,749,1,0,0,0,749,751,1,0,0,0,750,736,1,0,0,0,750,746,1,0,
+        0,0,751,111,1,0,0,0,752,754,5,83,0,0,753,752,1,0,0,0,753,754,1,0,
+        0,0,754,755,1,0,0,0,755,756,3,208,104,0,756,113,1,0,0,0,757,758,
+        3,252,126,0,758,115,1,0,0,0,759,760,3,252,126,0,760,117,1,0,0,0,
+        761,763,3,162,81,0,762,764,3,160,80,0,763,762,1,0,0,0,764,765,1,
+        0,0,0,765,763,1,0,0,0,765,766,1,0,0,0,766,119,1,0,0,0,767,768,3,
+        122,61,0,768,121,1,0,0,0,769,774,3,124,62,0,770,771,5,43,0,0,771,
+        773,3,124,62,0,772,770,1,0,0,0,773,776,1,0,0,0,774,772,1,0,0,0,774,
+        775,1,0,0,0,775,123,1,0,0,0,776,774,1,0,0,0,777,782,3,126,63,0,778,
+        779,5,70,0,0,779,781,3,126,63,0,780,778,1,0,0,0,781,784,1,0,0,0,
+        782,780,1,0,0,0,782,783,1,0,0,0,783,125,1,0,0,0,784,782,1,0,0,0,
+        785,790,3,128,64,0,786,787,5,2,0,0,787,789,3,128,64,0,788,786,1,
+        0,0,0,789,792,1,0,0,0,790,788,1,0,0,0,790,791,1,0,0,0,791,127,1,
+        0,0,0,792,790,1,0,0,0,793,795,5,38,0,0,794,793,1,0,0,0,795,798,1,
+        0,0,0,796,794,1,0,0,0,796,797,1,0,0,0,797,799,1,0,0,0,798,796,1,
+        0,0,0,799,800,3,130,65,0,800,129,1,0,0,0,801,807,3,134,67,0,802,
+        803,3,132,66,0,803,804,3,134,67,0,804,806,1,0,0,0,805,802,1,0,0,
+        0,806,809,1,0,0,0,807,805,1,0,0,0,807,808,1,0,0,0,808,131,1,0,0,
+        0,809,807,1,0,0,0,810,811,7,2,0,0,811,133,1,0,0,0,812,816,3,144,
+        72,0,813,815,3,136,68,0,814,813,1,0,0,0,815,818,1,0,0,0,816,814,
+        1,0,0,0,816,817,1,0,0,0,817,135,1,0,0,0,818,816,1,0,0,0,819,820,
+        5,52,0,0,820,821,5,69,0,0,821,854,3,144,72,0,822,823,5,24,0,0,823,
+        824,5,69,0,0,824,854,3,144,72,0,825,826,5,12,0,0,826,854,3,144,72,
+        0,827,828,5,75,0,0,828,854,3,144,72,0,829,830,5,29,0,0,830,854,3,
+        144,72,0,831,832,5,31,0,0,832,854,5,39,0,0,833,834,5,31,0,0,834,
+        835,5,38,0,0,835,854,5,39,0,0,836,838,5,31,0,0,837,839,5,38,0,0,
+        838,837,1,0,0,0,838,839,1,0,0,0,839,840,1,0,0,0,840,843,7,3,0,0,
+        841,843,5,72,0,0,842,836,1,0,0,0,842,841,1,0,0,0,843,844,1,0,0,0,
+        844,854,3,138,69,0,845,847,5,31,0,0,846,848,5,38,0,0,847,846,1,0,
+        0,0,847,848,1,0,0,0,848,850,1,0,0,0,849,851,3,248,124,0,850,849,
+        1,0,0,0,850,851,1,0,0,0,851,852,1,0,0,0,852,854,5,57,0,0,853,819,
+        1,0,0,0,853,822,1,0,0,0,853,825,1,0,0,0,853,827,1,0,0,0,853,829,
+        1,0,0,0,853,831,1,0,0,0,853,833,1,0,0,0,853,842,1,0,0,0,853,845,
+        1,0,0,0,854,137,1,0,0,0,855,860,3,140,70,0,856,857,5,94,0,0,857,
+        859,3,140,70,0,858,856,1,0,0,0,859,862,1,0,0,0,860,858,1,0,0,0,860,
+        861,1,0,0,0,861,139,1,0,0,0,862,860,1,0,0,0,863,865,3,142,71,0,864,
+        863,1,0,0,0,865,866,1,0,0,0,866,864,1,0,0,0,866,867,1,0,0,0,867,
+        872,1,0,0,0,868,869,5,69,0,0,869,870,3,142,71,0,870,871,3,142,71,
+        0,871,873,1,0,0,0,872,868,1,0,0,0,872,873,1,0,0,0,873,878,1,0,0,
+        0,874,875,5,80,0,0,875,876,3,138,69,0,876,877,5,81,0,0,877,879,1,
+        0,0,0,878,874,1,0,0,0,878,879,1,0,0,0,879,882,1,0,0,0,880,881,5,
+        38,0,0,881,883,5,39,0,0,882,880,1,0,0,0,882,883,1,0,0,0,883,141,
+        1,0,0,0,884,887,3,248,124,0,885,887,5,39,0,0,886,884,1,0,0,0,886,
+        885,1,0,0,0,887,143,1,0,0,0,888,894,3,148,74,0,889,890,3,146,73,
+        0,890,891,3,148,74,0,891,893,1,0,0,0,892,889,1,0,0,0,893,896,1,0,
+        0,0,894,892,1,0,0,0,894,895,1,0,0,0,895,145,1,0,0,0,896,894,1,0,
+        0,0,897,898,7,4,0,0,898,147,1,0,0,0,899,905,3,152,76,0,900,901,3,
+        150,75,0,901,902,3,152,76,0,902,904,1,0,0,0,903,900,1,0,0,0,904,
+        907,1,0,0,0,905,903,1,0,0,0,905,906,1,0,0,0,906,149,1,0,0,0,907,
+        905,1,0,0,0,908,909,7,5,0,0,909,151,1,0,0,0,910,915,3,154,77,0,911,
+        912,5,89,0,0,912,914,3,154,77,0,913,911,1,0,0,0,914,917,1,0,0,0,
+        915,913,1,0,0,0,915,916,1,0,0,0,916,153,1,0,0,0,917,915,1,0,0,0,
+        918,920,7,4,0,0,919,918,1,0,0,0,920,923,1,0,0,0,921,919,1,0,0,0,
+        921,922,1,0,0,0,922,924,1,0,0,0,923,921,1,0,0,0,924,925,3,156,78,
+        0,925,155,1,0,0,0,926,931,3,162,81,0,927,930,3,158,79,0,928,930,
+        3,160,80,0,929,927,1,0,0,0,929,928,1,0,0,0,930,933,1,0,0,0,931,929,
+        1,0,0,0,931,932,1,0,0,0,932,936,1,0,0,0,933,931,1,0,0,0,934,937,
+        3,106,53,0,935,937,3,86,43,0,936,934,1,0,0,0,936,935,1,0,0,0,936,
+        937,1,0,0,0,937,157,1,0,0,0,938,939,5,98,0,0,939,940,3,120,60,0,
+        940,941,5,99,0,0,941,952,1,0,0,0,942,944,5,98,0,0,943,945,3,120,
+        60,0,944,943,1,0,0,0,944,945,1,0,0,0,945,946,1,0,0,0,946,948,5,73,
+        0,0,947,949,3,120,60,0,948,947,1,0,0,0,948,949,1,0,0,0,949,950,1,
+        0,0,0,950,952,5,99,0,0,951,938,1,0,0,0,951,942,1,0,0,0,952,159,1,
+        0,0,0,953,954,5,90,0,0,954,955,3,214,107,0,955,161,1,0,0,0,956,972,
+        3,164,82,0,957,972,3,188,94,0,958,972,3,172,86,0,959,972,3,174,87,
+        0,960,972,3,176,88,0,961,972,3,182,91,0,962,972,3,184,92,0,963,972,
+        3,202,101,0,964,972,3,200,100,0,965,972,3,166,83,0,966,972,3,82,
+        41,0,967,972,3,186,93,0,968,972,3,190,95,0,969,972,3,196,98,0,970,
+        972,3,246,123,0,971,956,1,0,0,0,971,957,1,0,0,0,971,958,1,0,0,0,
+        971,959,1,0,0,0,971,960,1,0,0,0,971,961,1,0,0,0,971,962,1,0,0,0,
+        971,963,1,0,0,0,971,964,1,0,0,0,971,965,1,0,0,0,971,966,1,0,0,0,
+        971,967,1,0,0,0,971,968,1,0,0,0,971,969,1,0,0,0,971,970,1,0,0,0,
+        972,163,1,0,0,0,973,974,5,13,0,0,974,975,5,96,0,0,975,976,5,84,0,
+        0,976,977,5,97,0,0,977,165,1,0,0,0,978,980,5,10,0,0,979,981,3,120,
+        60,0,980,979,1,0,0,0,980,981,1,0,0,0,981,983,1,0,0,0,982,984,3,168,
+        84,0,983,982,1,0,0,0,984,985,1,0,0,0,985,983,1,0,0,0,985,986,1,0,
+        0,0,986,989,1,0,0,0,987,988,5,22,0,0,988,990,3,120,60,0,989,987,
+        1,0,0,0,989,990,1,0,0,0,990,991,1,0,0,0,991,992,5,23,0,0,992,167,
+        1,0,0,0,993,994,5,67,0,0,994,999,3,170,85,0,995,996,5,91,0,0,996,
+        998,3,170,85,0,997,995,1,0,0,0,998,1001,1,0,0,0,999,997,1,0,0,0,
+        999,1000,1,0,0,0,1000,1002,1,0,0,0,1001,999,1,0,0,0,1002,1003,5,
+        53,0,0,1003,1004,3,120,60,0,1004,169,1,0,0,0,1005,1006,3,132,66,
+        0,1006,1007,3,120,60,0,1007,1011,1,0,0,0,1008,1011,3,136,68,0,1009,
+        1011,3,120,60,0,1010,1005,1,0,0,0,1010,1008,1,0,0,0,1010,1009,1,
+        0,0,0,1011,171,1,0,0,0,1012,1013,5,98,0,0,1013,1016,3,180,90,0,1014,
+        1015,5,94,0,0,1015,1017,3,120,60,0,1016,1014,1,0,0,0,1016,1017,1,
+        0,0,0,1017,1018,1,0,0,0,1018,1019,5,99,0,0,1019,173,1,0,0,0,1020,
+        1024,5,98,0,0,1021,1022,3,246,123,0,1022,1023,5,79,0,0,1023,1025,
+        1,0,0,0,1024,1021,1,0,0,0,1024,1025,1,0,0,0,1025,1026,1,0,0,0,1026,
+        1029,3,82,41,0,1027,1028,5,68,0,0,1028,1030,3,120,60,0,1029,1027,
+        1,0,0,0,1029,1030,1,0,0,0,1030,1031,1,0,0,0,1031,1032,5,94,0,0,1032,
+        1033,3,120,60,0,1033,1034,5,99,0,0,1034,175,1,0,0,0,1035,1036,3,
+        178,89,0,1036,1037,5,96,0,0,1037,1038,3,180,90,0,1038,1039,5,97,
+        0,0,1039,177,1,0,0,0,1040,1041,7,6,0,0,1041,179,1,0,0,0,1042,1043,
+        3,246,123,0,1043,1044,5,29,0,0,1044,1047,3,120,60,0,1045,1046,5,
+        68,0,0,1046,1048,3,120,60,0,1047,1045,1,0,0,0,1047,1048,1,0,0,0,
+        1048,181,1,0,0,0,1049,1050,5,45,0,0,1050,1051,5,96,0,0,1051,1052,
+        3,246,123,0,1052,1053,5,79,0,0,1053,1054,3,120,60,0,1054,1055,5,
+        91,0,0,1055,1056,3,246,123,0,1056,1057,5,29,0,0,1057,1058,3,120,
+        60,0,1058,1059,5,94,0,0,1059,1060,3,120,60,0,1060,1061,5,97,0,0,
+        1061,183,1,0,0,0,1062,1063,7,7,0,0,1063,1069,5,100,0,0,1064,1070,
+        3,8,4,0,1065,1067,3,74,37,0,1066,1068,3,72,36,0,1067,1066,1,0,0,
+        0,1067,1068,1,0,0,0,1068,1070,1,0,0,0,1069,1064,1,0,0,0,1069,1065,
+        1,0,0,0,1070,1071,1,0,0,0,1071,1072,5,101,0,0,1072,185,1,0,0,0,1073,
+        1074,5,96,0,0,1074,1075,3,120,60,0,1075,1076,5,97,0,0,1076,187,1,
+        0,0,0,1077,1078,3,192,96,0,1078,1080,5,96,0,0,1079,1081,7,8,0,0,
+        1080,1079,1,0,0,0,1080,1081,1,0,0,0,1081,1083,1,0,0,0,1082,1084,
+        3,120,60,0,1083,1082,1,0,0,0,1083,1084,1,0,0,0,1084,1085,1,0,0,0,
+        1085,1086,5,61,0,0,1086,1087,3,120,60,0,1087,1088,5,97,0,0,1088,
+        189,1,0,0,0,1089,1090,3,192,96,0,1090,1092,5,96,0,0,1091,1093,5,
+        20,0,0,1092,1091,1,0,0,0,1092,1093,1,0,0,0,1093,1102,1,0,0,0,1094,
+        1099,3,120,60,0,1095,1096,5,91,0,0,1096,1098,3,120,60,0,1097,1095,
+        1,0,0,0,1098,1101,1,0,0,0,1099,1097,1,0,0,0,1099,1100,1,0,0,0,1100,
+        1103,1,0,0,0,1101,1099,1,0,0,0,1102,1094,1,0,0,0,1102,1103,1,0,0,
+        0,1103,1104,1,0,0,0,1104,1105,5,97,0,0,1105,191,1,0,0,0,1106,1107,
+        3,194,97,0,1107,1108,3,248,124,0,1108,193,1,0,0,0,1109,1110,3,248,
+        124,0,1110,1111,5,90,0,0,1111,1113,1,0,0,0,1112,1109,1,0,0,0,1113,
+        1116,1,0,0,0,1114,1112,1,0,0,0,1114,1115,1,0,0,0,1115,195,1,0,0,
+        0,1116,1114,1,0,0,0,1117,1118,3,246,123,0,1118,1127,5,100,0,0,1119,
+        1124,3,198,99,0,1120,1121,5,91,0,0,1121,1123,3,198,99,0,1122,1120,
+        1,0,0,0,1123,1126,1,0,0,0,1124,1122,1,0,0,0,1124,1125,1,0,0,0,1125,
+        1128,1,0,0,0,1126,1124,1,0,0,0,1127,1119,1,0,0,0,1127,1128,1,0,0,
+        0,1128,1129,1,0,0,0,1129,1130,5,101,0,0,1130,197,1,0,0,0,1131,1132,
+        3,214,107,0,1132,1133,5,92,0,0,1133,1134,3,120,60,0,1134,1141,1,
+        0,0,0,1135,1136,5,90,0,0,1136,1141,3,214,107,0,1137,1138,5,90,0,
+        0,1138,1141,5,84,0,0,1139,1141,3,246,123,0,1140,1131,1,0,0,0,1140,
+        1135,1,0,0,0,1140,1137,1,0,0,0,1140,1139,1,0,0,0,1141,199,1,0,0,
+        0,1142,1145,5,95,0,0,1143,1146,3,248,124,0,1144,1146,5,104,0,0,1145,
+        1143,1,0,0,0,1145,1144,1,0,0,0,1146,201,1,0,0,0,1147,1154,3,204,
+        102,0,1148,1154,5,39,0,0,1149,1154,3,206,103,0,1150,1154,5,106,0,
+        0,1151,1154,3,210,105,0,1152,1154,3,212,106,0,1153,1147,1,0,0,0,
+        1153,1148,1,0,0,0,1153,1149,1,0,0,0,1153,1150,1,0,0,0,1153,1151,
+        1,0,0,0,1153,1152,1,0,0,0,1154,203,1,0,0,0,1155,1156,7,9,0,0,1156,
+        205,1,0,0,0,1157,1160,3,208,104,0,1158,1160,5,105,0,0,1159,1157,
+        1,0,0,0,1159,1158,1,0,0,0,1160,207,1,0,0,0,1161,1162,7,10,0,0,1162,
+        209,1,0,0,0,1163,1172,5,98,0,0,1164,1169,3,120,60,0,1165,1166,5,
+        91,0,0,1166,1168,3,120,60,0,1167,1165,1,0,0,0,1168,1171,1,0,0,0,
+        1169,1167,1,0,0,0,1169,1170,1,0,0,0,1170,1173,1,0,0,0,1171,1169,
+        1,0,0,0,1172,1164,1,0,0,0,1172,1173,1,0,0,0,1173,1174,1,0,0,0,1174,
+        1175,5,99,0,0,1175,211,1,0,0,0,1176,1190,5,100,0,0,1177,1178,3,214,
+        107,0,1178,1179,5,92,0,0,1179,1187,3,120,60,0,1180,1181,5,91,0,0,
+        1181,1182,3,214,107,0,1182,1183,5,92,0,0,1183,1184,3,120,60,0,1184,
+        1186,1,0,0,0,1185,1180,1,0,0,0,1186,1189,1,0,0,0,1187,1185,1,0,0,
+        0,1187,1188,1,0,0,0,1188,1191,1,0,0,0,1189,1187,1,0,0,0,1190,1177,
+        1,0,0,0,1190,1191,1,0,0,0,1191,1192,1,0,0,0,1192,1193,5,101,0,0,
+        1193,213,1,0,0,0,1194,1195,3,252,126,0,1195,215,1,0,0,0,1196,1202,
+        3,218,109,0,1197,1202,3,228,114,0,1198,1202,3,230,115,0,1199,1202,
+        3,234,117,0,1200,1202,3,240,120,0,1201,1196,1,0,0,0,1201,1197,1,
+        0,0,0,1201,1198,1,0,0,0,1201,1199,1,0,0,0,1201,1200,1,0,0,0,1202,
+        217,1,0,0,0,1203,1204,5,15,0,0,1204,1206,5,11,0,0,1205,1207,3,248,
+        124,0,1206,1205,1,0,0,0,1206,1207,1,0,0,0,1207,1209,1,0,0,0,1208,
+        1210,3,242,121,0,1209,1208,1,0,0,0,1209,1210,1,0,0,0,1210,1211,1,
+        0,0,0,1211,1212,7,11,0,0,1212,1213,5,96,0,0,1213,1214,3,246,123,
+        0,1214,1215,3,108,54,0,1215,1216,5,97,0,0,1216,1217,7,12,0,0,1217,
+        1219,3,220,110,0,1218,1220,3,72,36,0,1219,1218,1,0,0,0,1219,1220,
+        1,0,0,0,1220,219,1,0,0,0,1221,1222,3,222,111,0,1222,1223,5,31,0,
+        0,1223,1224,5,64,0,0,1224,1250,1,0,0,0,1225,1226,3,224,112,0,1226,
+        1227,5,31,0,0,1227,1228,5,64,0,0,1228,1250,1,0,0,0,1229,1230,3,222,
+        111,0,1230,1231,5,31,0,0,1231,1232,5,38,0,0,1232,1233,5,39,0,0,1233,
+        1250,1,0,0,0,1234,1235,3,222,111,0,1235,1236,5,31,0,0,1236,1237,
+        5,36,0,0,1237,1238,5,32,0,0,1238,1250,1,0,0,0,1239,1240,3,224,112,
+        0,1240,1241,5,31,0,0,1241,1242,5,36,0,0,1242,1243,5,32,0,0,1243,
+        1250,1,0,0,0,1244,1245,3,222,111,0,1245,1246,5,31,0,0,1246,1247,
+        7,3,0,0,1247,1248,3,226,113,0,1248,1250,1,0,0,0,1249,1221,1,0,0,
+        0,1249,1225,1,0,0,0,1249,1229,1,0,0,0,1249,1234,1,0,0,0,1249,1239,
+        1,0,0,0,1249,1244,1,0,0,0,1250,221,1,0,0,0,1251,1252,3,246,123,0,
+        1252,1253,5,90,0,0,1253,1254,3,214,107,0,1254,223,1,0,0,0,1255,1256,
+        5,96,0,0,1256,1261,3,222,111,0,1257,1258,5,91,0,0,1258,1260,3,222,
+        111,0,1259,1257,1,0,0,0,1260,1263,1,0,0,0,1261,1259,1,0,0,0,1261,
+        1262,1,0,0,0,1262,1264,1,0,0,0,1263,1261,1,0,0,0,1264,1265,5,97,
+        0,0,1265,225,1,0,0,0,1266,1271,3,248,124,0,1267,1268,5,80,0,0,1268,
+        1269,3,226,113,0,1269,1270,5,81,0,0,1270,1272,1,0,0,0,1271,1267,
+        1,0,0,0,1271,1272,1,0,0,0,1272,1276,1,0,0,0,1273,1274,5,96,0,0,1274,
+        1275,5,104,0,0,1275,1277,5,97,0,0,1276,1273,1,0,0,0,1276,1277,1,
+        0,0,0,1277,227,1,0,0,0,1278,1279,5,21,0,0,1279,1280,5,11,0,0,1280,
+        1282,3,248,124,0,1281,1283,3,244,122,0,1282,1281,1,0,0,0,1282,1283,
+        1,0,0,0,1283,229,1,0,0,0,1284,1286,5,15,0,0,1285,1287,5,64,0,0,1286,
+        1285,1,0,0,0,1286,1287,1,0,0,0,1287,1288,1,0,0,0,1288,1290,5,30,
+        0,0,1289,1291,3,248,124,0,1290,1289,1,0,0,0,1290,1291,1,0,0,0,1291,
+        1293,1,0,0,0,1292,1294,3,242,121,0,1293,1292,1,0,0,0,1293,1294,1,
+        0,0,0,1294,1295,1,0,0,0,1295,1297,3,232,116,0,1296,1298,3,72,36,
+        0,1297,1296,1,0,0,0,1297,1298,1,0,0,0,1298,231,1,0,0,0,1299,1300,
+        5,27,0,0,1300,1301,5,96,0,0,1301,1302,3,246,123,0,1302,1303,3,108,
+        54,0,1303,1304,5,97,0,0,1304,1305,5,41,0,0,1305,1306,5,96,0,0,1306,
+        1311,3,222,111,0,1307,1308,5,91,0,0,1308,1310,3,222,111,0,1309,1307,
+        1,0,0,0,1310,1313,1,0,0,0,1311,1309,1,0,0,0,1311,1312,1,0,0,0,1312,
+        1314,1,0,0,0,1313,1311,1,0,0,0,1314,1315,5,97,0,0,1315,1333,1,0,
+        0,0,1316,1318,5,41,0,0,1317,1319,5,92,0,0,1318,1317,1,0,0,0,1318,
+        1319,1,0,0,0,1319,1320,1,0,0,0,1320,1321,3,114,57,0,1321,1322,5,
+        96,0,0,1322,1327,3,214,107,0,1323,1324,5,91,0,0,1324,1326,3,214,
+        107,0,1325,1323,1,0,0,0,1326,1329,1,0,0,0,1327,1325,1,0,0,0,1327,
+        1328,1,0,0,0,1328,1330,1,0,0,0,1329,1327,1,0,0,0,1330,1331,5,97,
+        0,0,1331,1333,1,0,0,0,1332,1299,1,0,0,0,1332,1316,1,0,0,0,1333,233,
+        1,0,0,0,1334,1335,5,15,0,0,1335,1336,3,248,124,0,1336,1338,5,30,
+        0,0,1337,1339,3,248,124,0,1338,1337,1,0,0,0,1338,1339,1,0,0,0,1339,
+        1341,1,0,0,0,1340,1342,3,242,121,0,1341,1340,1,0,0,0,1341,1342,1,
+        0,0,0,1342,1343,1,0,0,0,1343,1344,5,27,0,0,1344,1345,5,96,0,0,1345,
+        1346,3,246,123,0,1346,1347,3,108,54,0,1347,1348,5,97,0,0,1348,1350,
+        5,41,0,0,1349,1351,3,248,124,0,1350,1349,1,0,0,0,1350,1351,1,0,0,
+        0,1351,1352,1,0,0,0,1352,1354,3,236,118,0,1353,1355,3,238,119,0,
+        1354,1353,1,0,0,0,1354,1355,1,0,0,0,1355,235,1,0,0,0,1356,1357,5,
+        96,0,0,1357,1362,3,222,111,0,1358,1359,5,91,0,0,1359,1361,3,222,
+        111,0,1360,1358,1,0,0,0,1361,1364,1,0,0,0,1362,1360,1,0,0,0,1362,
+        1363,1,0,0,0,1363,1365,1,0,0,0,1364,1362,1,0,0,0,1365,1366,5,97,
+        0,0,1366,1379,1,0,0,0,1367,1368,5,98,0,0,1368,1373,3,222,111,0,1369,
+        1370,5,91,0,0,1370,1372,3,222,111,0,1371,1369,1,0,0,0,1372,1375,
+        1,0,0,0,1373,1371,1,0,0,0,1373,1374,1,0,0,0,1374,1376,1,0,0,0,1375,
+        1373,1,0,0,0,1376,1377,5,99,0,0,1377,1379,1,0,0,0,1378,1356,1,0,
+        0,0,1378,1367,1,0,0,0,1379,237,1,0,0,0,1380,1381,3,248,124,0,1381,
+        1382,3,212,106,0,1382,239,1,0,0,0,1383,1384,5,21,0,0,1384,1385,5,
+        30,0,0,1385,1387,3,248,124,0,1386,1388,3,244,122,0,1387,1386,1,0,
+        0,0,1387,1388,1,0,0,0,1388,241,1,0,0,0,1389,1390,5,28,0,0,1390,1391,
+        5,38,0,0,1391,1392,5,25,0,0,1392,243,1,0,0,0,1393,1394,5,28,0,0,
+        1394,1395,5,25,0,0,1395,245,1,0,0,0,1396,1397,3,248,124,0,1397,247,
+        1,0,0,0,1398,1402,5,108,0,0,1399,1402,5,107,0,0,1400,1402,3,250,
+        125,0,1401,1398,1,0,0,0,1401,1399,1,0,0,0,1401,1400,1,0,0,0,1402,
+        249,1,0,0,0,1403,1404,7,13,0,0,1404,251,1,0,0,0,1405,1408,3,248,
+        124,0,1406,1408,3,254,127,0,1407,1405,1,0,0,0,1407,1406,1,0,0,0,
+        1408,253,1,0,0,0,1409,1410,7,14,0,0,1410,255,1,0,0,0,163,258,265,
+        276,281,288,294,299,303,310,325,328,335,347,350,364,367,374,378,
+        393,396,399,404,406,413,423,427,432,444,453,461,479,487,494,497,
+        505,511,517,521,524,527,534,542,545,550,559,570,580,586,590,601,
+        608,614,618,622,625,629,639,644,652,658,666,674,681,686,692,695,
+        699,702,705,708,714,720,725,731,738,742,744,748,750,753,765,774,
+        782,790,796,807,816,838,842,847,850,853,860,866,872,878,882,886,
+        894,905,915,921,929,931,936,944,948,951,971,980,985,989,999,1010,
+        1016,1024,1029,1047,1067,1069,1080,1083,1092,1099,1102,1114,1124,
+        1127,1140,1145,1153,1159,1169,1172,1187,1190,1201,1206,1209,1219,
+        1249,1261,1271,1276,1282,1286,1290,1293,1297,1311,1318,1327,1332,
+        1338,1341,1350,1354,1362,1373,1378,1387,1401,1407
     ];
 
     private static __ATN: antlr.ATN;
@@ -8180,6 +8590,7 @@ export class RelationshipsPatternContext extends antlr.ParserRuleContext {
 
 
 export class NodePatternContext extends antlr.ParserRuleContext {
+    public _nodeWhere?: ExpressionContext;
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
         super(parent, invokingState);
     }
@@ -8195,11 +8606,145 @@ export class NodePatternContext extends antlr.ParserRuleContext {
     public nodeLabels(): NodeLabelsContext | null {
         return this.getRuleContext(0, NodeLabelsContext);
     }
+    public labelExpression(): LabelExpressionContext | null {
+        return this.getRuleContext(0, LabelExpressionContext);
+    }
     public properties(): PropertiesContext | null {
         return this.getRuleContext(0, PropertiesContext);
     }
+    public WHERE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.WHERE, 0);
+    }
+    public expression(): ExpressionContext | null {
+        return this.getRuleContext(0, ExpressionContext);
+    }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nodePattern;
+    }
+}
+
+
+export class LabelExpressionContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public COLON(): antlr.TerminalNode {
+        return this.getToken(CypherParser.COLON, 0)!;
+    }
+    public labelDisjunction(): LabelDisjunctionContext {
+        return this.getRuleContext(0, LabelDisjunctionContext)!;
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_labelExpression;
+    }
+}
+
+
+export class LabelDisjunctionContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public labelConjunction(): LabelConjunctionContext[];
+    public labelConjunction(i: number): LabelConjunctionContext | null;
+    public labelConjunction(i?: number): LabelConjunctionContext[] | LabelConjunctionContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(LabelConjunctionContext);
+        }
+
+        return this.getRuleContext(i, LabelConjunctionContext);
+    }
+    public PIPE(): antlr.TerminalNode[];
+    public PIPE(i: number): antlr.TerminalNode | null;
+    public PIPE(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
+    	if (i === undefined) {
+    		return this.getTokens(CypherParser.PIPE);
+    	} else {
+    		return this.getToken(CypherParser.PIPE, i);
+    	}
+    }
+    public COLON(): antlr.TerminalNode[];
+    public COLON(i: number): antlr.TerminalNode | null;
+    public COLON(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
+    	if (i === undefined) {
+    		return this.getTokens(CypherParser.COLON);
+    	} else {
+    		return this.getToken(CypherParser.COLON, i);
+    	}
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_labelDisjunction;
+    }
+}
+
+
+export class LabelConjunctionContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public labelNegation(): LabelNegationContext[];
+    public labelNegation(i: number): LabelNegationContext | null;
+    public labelNegation(i?: number): LabelNegationContext[] | LabelNegationContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(LabelNegationContext);
+        }
+
+        return this.getRuleContext(i, LabelNegationContext);
+    }
+    public AMP(): antlr.TerminalNode[];
+    public AMP(i: number): antlr.TerminalNode | null;
+    public AMP(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
+    	if (i === undefined) {
+    		return this.getTokens(CypherParser.AMP);
+    	} else {
+    		return this.getToken(CypherParser.AMP, i);
+    	}
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_labelConjunction;
+    }
+}
+
+
+export class LabelNegationContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public BANG(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.BANG, 0);
+    }
+    public labelNegation(): LabelNegationContext | null {
+        return this.getRuleContext(0, LabelNegationContext);
+    }
+    public labelAtom(): LabelAtomContext | null {
+        return this.getRuleContext(0, LabelAtomContext);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_labelNegation;
+    }
+}
+
+
+export class LabelAtomContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public labelName(): LabelNameContext | null {
+        return this.getRuleContext(0, LabelNameContext);
+    }
+    public PERCENT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.PERCENT, 0);
+    }
+    public LPAREN(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.LPAREN, 0);
+    }
+    public labelDisjunction(): LabelDisjunctionContext | null {
+        return this.getRuleContext(0, LabelDisjunctionContext);
+    }
+    public RPAREN(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.RPAREN, 0);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_labelAtom;
     }
 }
 
@@ -9054,6 +9599,9 @@ export class NonArithmeticOperatorExpressionContext extends antlr.ParserRuleCont
     }
     public nodeLabels(): NodeLabelsContext | null {
         return this.getRuleContext(0, NodeLabelsContext);
+    }
+    public labelExpression(): LabelExpressionContext | null {
+        return this.getRuleContext(0, LabelExpressionContext);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nonArithmeticOperatorExpression;
