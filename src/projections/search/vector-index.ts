@@ -6,6 +6,7 @@ import type { SearchIndexSpec } from '../../log/events.js';
 import type { NodeRecord } from '../graph/records.js';
 import type { SearchMaintenance } from './search-index.js';
 import { vectorMetricDistance, type VectorMetricName } from './vector-metrics.js';
+import { RecentVectors } from './vector-recent.js';
 import { cosineNormalisable, distanceTolerance, euclideanNorm, type SearchNorms } from './vector-tolerance.js';
 
 // hnswlib-node is a CommonJS native addon: its classes are reached through require.
@@ -46,6 +47,12 @@ export const vector_ef_search_default = 64;
  * multiply-adds.
  */
 export const exact_recent_max = 256;
+/**
+ * When a vector of the exact list that the graph did not answer is nearer than the graph's k-th
+ * answer, the graph search missed part of the answer (on clustered data: often its whole cluster),
+ * and it runs once more with a beam this many times wider (bench/vector-clusters.ts measures it).
+ */
+export const recent_retry_beam_factor = 4;
 /** Seed of the HNSW level generator: fixed so every member builds the same graph. */
 const hnsw_seed = 100;
 /** Bytes per HNSW link slot (a 32-bit id) and per element of fixed bookkeeping. */
@@ -68,14 +75,14 @@ export class VectorIndex implements SearchMaintenance {
    */
   version = 0;
   /**
-   * Ids last put into the graph (inserted or re-linked), oldest first (a Set keeps insertion order),
-   * searched exactly beside it and merged into every answer: HNSW's neighbour selection can leave a
+   * Ids last put into the graph (inserted or re-linked), oldest first, with copies of their vectors
+   * side by side (vector-recent.ts), searched exactly beside it and merged into every answer: HNSW's neighbour selection can leave a
    * new vector, above all one far from the others, with no incoming link, and then no search
    * reaches it. Ids the graph is seen to reach (their own vector finds them first) leave the list at
-   * a build's publication, after a rebuild and at load. Invariant: a subset of `vectors`' keys, at
-   * most `exact_recent_max`; empty without a graph.
+   * a build's publication, after a rebuild and at load. Invariant: a subset of `vectors`' keys, each
+   * listed with the vector `vectors` holds for it, at most `exact_recent_max`; empty without a graph.
    */
-  private readonly recent = new Set<number>();
+  private readonly recent: RecentVectors;
   /**
    * DOT: at least the Euclidean norm of every held vector (the largest ever put: it never shrinks),
    * for the bound on the index's distances (vector-tolerance.ts).
@@ -132,6 +139,7 @@ export class VectorIndex implements SearchMaintenance {
     this.dimensions = spec.dimensions;
     this.metric = spec.metric;
     this.queryScratch = new Array<number>(spec.dimensions).fill(0);
+    this.recent = new RecentVectors(exact_recent_max, spec.dimensions);
     this.reset(vector_capacity_initial);
   }
 
@@ -188,11 +196,28 @@ export class VectorIndex implements SearchMaintenance {
     assert(query.length === this.dimensions, 'a vector search takes a query of the index\'s width');
     if (this.hnsw === undefined) return this.exact(query, k, accept);
     const beam = Math.max(ef, k);
+    const want = Math.min(k, live);
+    const hits = this.graphSearch(query, want, beam, accept);
+    if (this.recent.size === 0) return hits;
+    const nearer = this.recent.nearerThan(this.metric, query, hits.length >= k ? hits[hits.length - 1]!.distance : Infinity);
+    // A listed vector nearer than the graph's k-th answer that the graph did not give: the search
+    // missed it, and on clustered data often the rest of its cluster too. One wider search, then.
+    if (hits.length >= k && nearer.some(([id]) => (accept === undefined || accept(id)) && !hits.some((h) => h.id === id))) {
+      const wider = this.graphSearch(query, want, beam * recent_retry_beam_factor, accept);
+      const bound = wider.length >= k ? wider[wider.length - 1]!.distance : Infinity;
+      return this.mergeRecent(k, wider, this.recent.nearerThan(this.metric, query, bound), accept);
+    }
+    return this.mergeRecent(k, hits, nearer, accept);
+  }
+
+  /** The graph's answer alone: up to `k` hits with beam `beam`, nearest first. */
+  private graphSearch(query: Float32Array, k: number, beam: number, accept?: (id: number) => boolean): VectorHit[] {
+    const hnsw = this.hnsw!;
     // setEf is a call into the addon: skipped when the beam is the one set last.
-    if (beam !== this.ef) this.hnsw.setEf((this.ef = beam));
+    if (beam !== this.ef) hnsw.setEf((this.ef = beam));
     const scratch = this.queryScratch;
     for (let i = 0; i < scratch.length; i++) scratch[i] = query[i]!;
-    const res = this.hnsw.searchKnn(scratch, Math.min(k, live), accept);
+    const res = hnsw.searchKnn(scratch, k, accept);
     const n = res.neighbors.length;
     const out = new Array<VectorHit>(n);
     const norms = this.searchNorms(query);
@@ -203,7 +228,7 @@ export class VectorIndex implements SearchMaintenance {
       const bounded = !cosine || !this.unnormalisable.has(id);
       out[i] = { id, distance, tolerance: distanceTolerance(this.metric, this.dimensions, distance, bounded ? norms : undefined) };
     }
-    return this.recent.size === 0 ? out : this.mergeRecent(query, k, out, accept);
+    return out;
   }
 
   /** What the COSINE and DOT bounds need of a search (undefined for the other metrics). */
@@ -224,18 +249,18 @@ export class VectorIndex implements SearchMaintenance {
 
   /** Ids searched exactly beside the graph (see `recent`), oldest first. */
   recentIds(): readonly number[] {
-    return [...this.recent];
+    return this.recent.ids();
   }
 
   /**
-   * `hits` (nearest first, at most k) with the recent vectors measured exactly merged in: an id the
-   * graph also answered keeps its place, a nearer recent one takes the place of the farthest.
+   * `hits` (nearest first, at most k) with the listed vectors `nearer` than its k-th (measured
+   * exactly, nearest first) merged in: an id the graph also answered keeps its place, a nearer
+   * listed one takes the place of the farthest.
    */
-  private mergeRecent(query: Float32Array, k: number, hits: VectorHit[], accept?: (id: number) => boolean): VectorHit[] {
-    for (const id of this.recent) {
+  private mergeRecent(k: number, hits: VectorHit[], nearer: readonly (readonly [number, number])[], accept?: (id: number) => boolean): VectorHit[] {
+    for (const [id, distance] of nearer) {
+      if (hits.length >= k && distance >= hits[hits.length - 1]!.distance) break;
       if (accept !== undefined && !accept(id)) continue;
-      const distance = vectorMetricDistance(this.metric, this.vectors.get(id)!, query);
-      if (hits.length >= k && distance >= hits[hits.length - 1]!.distance) continue;
       if (hits.some((h) => h.id === id)) continue;
       let at = hits.length;
       while (at > 0 && hits[at - 1]!.distance > distance) at--;
@@ -243,13 +268,6 @@ export class VectorIndex implements SearchMaintenance {
       if (hits.length > k) hits.length = k;
     }
     return hits;
-  }
-
-  /** Notes an id just put into the graph: the newest of `recent`, the oldest leaving when it is full. */
-  private noteRecent(id: number): void {
-    this.recent.delete(id);
-    this.recent.add(id);
-    if (this.recent.size > exact_recent_max) this.recent.delete(this.recent.values().next().value as number);
   }
 
   /**
@@ -264,7 +282,7 @@ export class VectorIndex implements SearchMaintenance {
     if (beam !== this.ef) hnsw.setEf((this.ef = beam));
     const scratch = this.queryScratch;
     const before = this.recent.size;
-    for (const id of [...this.recent]) {
+    for (const id of this.recent.ids()) {
       const v = this.vectors.get(id)!;
       for (let i = 0; i < scratch.length; i++) scratch[i] = v[i]!;
       // An identical vector answered in its place (distance 0) is as near to any query as this
@@ -294,7 +312,7 @@ export class VectorIndex implements SearchMaintenance {
    */
   savedFacts(): SavedGraphFacts | undefined {
     if (this.hnsw === undefined || this.adopting !== undefined) return undefined;
-    return { digest: this.digest(), count: this.vectors.size, deleted: [...this.deleted].sort((a, b) => a - b), recent: [...this.recent] };
+    return { digest: this.digest(), count: this.vectors.size, deleted: [...this.deleted].sort((a, b) => a - b), recent: this.recent.ids() };
   }
 
   /** The HNSW graph, for writing it beside a checkpoint (hnswlib writes files only). */
@@ -329,8 +347,8 @@ export class VectorIndex implements SearchMaintenance {
     this.inIdOrder = false;
     this.deleted.clear();
     for (const id of facts.deleted) this.deleted.add(id);
+    // The listed ids get their vectors once the refill has put them back (settleSaved).
     this.recent.clear();
-    for (const id of facts.recent ?? []) this.recent.add(id);
     this.adopting = facts;
   }
 
@@ -352,12 +370,13 @@ export class VectorIndex implements SearchMaintenance {
       why = `it holds ${held} elements (${this.deleted.size} deleted) for ${facts.count} vectors, the nodes hold ${this.vectors.size}`;
     } else if ([...this.deleted].some((id) => this.vectors.has(id))) {
       why = 'a node it holds deleted has a vector';
-    } else if ([...this.recent].some((id) => !this.vectors.has(id))) {
+    } else if ((facts.recent ?? []).some((id) => !this.vectors.has(id))) {
       why = 'a vector it searches exactly is not held by any node';
     } else if (facts.digest !== this.digest()) {
       why = 'its vectors differ from the nodes\' vectors';
     }
     if (why === undefined) {
+      for (const id of facts.recent ?? []) this.recent.note(id, this.vectors.get(id)!);
       this.origin = 'saved';
       return undefined;
     }
@@ -396,7 +415,7 @@ export class VectorIndex implements SearchMaintenance {
     if (had !== undefined || reused || id <= this.lastAppended) this.inIdOrder = false;
     else this.lastAppended = id;
     this.hnsw.addPoint(Array.from(v), id);
-    this.noteRecent(id);
+    this.recent.note(id, v);
   }
 
   /**
@@ -431,7 +450,7 @@ export class VectorIndex implements SearchMaintenance {
     this.reset(capacity);
     for (const [id, v] of live) {
       this.hnsw?.addPoint(Array.from(v), id);
-      this.noteRecent(id);
+      this.recent.note(id, v);
     }
     this.lastAppended = live.at(-1)?.[0] ?? -1;
     this.pruneRecent();
