@@ -9,7 +9,7 @@ import { decodeConfChange, encodeConfChange, type ConfChange } from '../raft/con
 import type { Message, NodeId, Entry as RaftEntry, RandomInt, Role, Snapshot } from '../raft/types.js';
 import { NONE } from '../raft/types.js';
 import type { PeerAddress, PeerTransport } from '../transport/peer-transport.js';
-import type { SegmentLogOptions } from '../storage/segment-log.js';
+import type { SegmentLogOptions, SpaceListener } from '../storage/segment-log.js';
 import { DiskStorage } from './disk-storage.js';
 import { toEvent, toEvents } from './entry-map.js';
 import { MembershipDirectory } from './membership-directory.js';
@@ -262,6 +262,7 @@ export class LogDriver {
       this.node.tick();
       this.kick();
       this.removalCheck.tick();
+      this.handOverIfDiskFull();
     }, this.options.timing.tick_ms);
     this.ticker.unref();
     if (alone) await this.whenAcceptsWrites();
@@ -323,8 +324,53 @@ export class LogDriver {
     return this.isLeader && this.role === 'leader' && this.ledTerm === this.node.raft.term && this.appliedIndex >= this.termStart;
   }
 
-  get storageStats(): DiskStorage['segmentLog']['stats'] {
-    return this.storage.segmentLog.stats;
+  /** The log's counters for this process's lifetime (a snapshot install replaces the log, not them). */
+  get storageStats(): DiskStorage['stats'] {
+    return this.storage.stats;
+  }
+
+  /**
+   * Set while this member's disk is full: its log or hard state waits for space, and it proposes
+   * nothing (writes are refused with this error, RESOURCE_EXHAUSTED DISK_FULL). Undefined otherwise.
+   */
+  get diskFull(): WeftError | undefined {
+    return this.storage.diskFull;
+  }
+
+  /** Told when the disk becomes full (the error) and when space returns (undefined). */
+  onSpace(listener: SpaceListener): void {
+    this.storage.onSpace(listener);
+  }
+
+  /** Why the Ready loop stopped (a failed fsync, say): the member takes no writes until restarted. */
+  get failed(): Error | undefined {
+    return this.failure;
+  }
+
+  /** Ticks left before a leader whose disk is full asks another voter to lead again. */
+  private handOverWait = 0;
+
+  /**
+   * A leader whose disk is full cannot make its own log durable: the others still commit its
+   * entries, but it takes no writes and would hold leadership for nothing. It hands leadership to
+   * the most caught-up voter that answered lately, and asks again once per election timeout until
+   * one takes it (a transfer refused or timed out ends by itself in the core).
+   */
+  private handOverIfDiskFull(): void {
+    if (this.storage.diskFull === undefined || !this.isLeader) {
+      this.handOverWait = 0;
+      return;
+    }
+    if (this.handOverWait-- > 0) return;
+    this.handOverWait = this.options.timing.election_ticks;
+    let best: { id: NodeId; match: number } | undefined;
+    for (const [id, pr] of this.progress()) {
+      if (id === this.options.node_id || pr.is_learner || !pr.recent_active) continue;
+      if (best === undefined || pr.match > best.match) best = { id, match: pr.match };
+    }
+    if (best === undefined) return;
+    this.node.transferLeader(best.id);
+    this.kick();
   }
 
   /** Voters and learners. */
@@ -390,6 +436,9 @@ export class LogDriver {
   propose(event: Event): Entry {
     if (this.failure) throw this.failure;
     if (!this.acceptsWrites) throw this.notLeader();
+    // Nothing is proposed that this member could not make durable: the caller may retry elsewhere.
+    const full = this.storage.diskFull;
+    if (full !== undefined) throw full;
     const commit_ts = this.options.clock.next();
     const data = encodePayload({ commit_ts, event });
     const result =
@@ -544,7 +593,8 @@ export class LogDriver {
     // 1. persist: snapshot, entries, hard state; fsync when the core says so.
     if (rd.snapshot !== undefined) await this.installSnapshot(rd.snapshot);
     if (rd.entries.length > 0) await this.storage.append(rd.entries);
-    if (rd.hard_state !== undefined) this.storage.setHardState(rd.hard_state);
+    // A full disk holds the Ready here until space returns: nothing it promises is sent before.
+    if (rd.hard_state !== undefined) await this.storage.persistHardState(rd.hard_state);
     // A leader's replication Ready does not wait for its fsync: its own entries count toward a
     // commit only once fsynced (leader_self_ack 'on_persist'). Every other Ready waits for the whole
     // log, entries of earlier such Readies included: a vote or an acknowledgement promises all of it.
@@ -794,6 +844,8 @@ export class LogDriver {
 
   async close(): Promise<void> {
     if (this.ticker !== undefined) clearInterval(this.ticker);
+    // A Ready held by a full disk would never let idle() resolve.
+    this.storage.stopWaitingForSpace();
     await this.idle();
     this.closed = true;
     for (const w of this.leaderWaiters.splice(0)) w.reject(unavailable('the member is stopping', 'SHUTTING_DOWN'));
