@@ -1,4 +1,6 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../storage/atomic-file.js';
 import { assert } from '../../common/assert.js';
 import { WeftError, deadlineExceeded, invalidArgument, unavailable } from '../../common/errors.js';
 import { encodePayload } from '../codec.js';
@@ -133,7 +135,10 @@ export class LogDriver {
     private readonly options: LogDriverOptions,
     /** Snapshots sent and received, streamed through files (snapshot-file-store.ts). */
     private readonly snapshotFiles: SnapshotFileStore,
+    /** Where a leader's introduction is kept (`introduced`). */
+    private readonly introducedPath: string,
   ) {
+    this.introduced = readIntroduced(introducedPath);
     this.appliedIndex = Math.max(options.checkpoint_index, storage.snapshotMeta.index);
     this.appliedTs = options.checkpoint_ts;
     this.members = new MembershipDirectory(storage.snapshotMeta.membership);
@@ -190,7 +195,7 @@ export class LogDriver {
       const mapped = toEvent(entry, options.checkpoint_ts);
       options.clock.observe(mapped.commit_ts);
     }
-    return new LogDriver(storage, options, SnapshotFileStore.open(join(dir, 'snapshot-incoming'), options.snapshot_sync_bytes_max));
+    return new LogDriver(storage, options, SnapshotFileStore.open(join(dir, 'snapshot-incoming'), options.snapshot_sync_bytes_max), join(dir, 'introduced.json'));
   }
 
   /** The founding entry of a new group: this member as its only voter, with its address. */
@@ -233,8 +238,10 @@ export class LogDriver {
       t.handle(INTRODUCE_METHOD, async (_from, payload) => {
         // A member waiting to be joined knows nobody: the leader names the group's members so this
         // member can answer it before the log has taught it the membership.
-        if (this.members.records().length === 0) {
+        if (!this.knowsItself()) {
           this.introduced = JSON.parse(Buffer.from(payload).toString('utf8')) as MemberRecord[];
+          // Kept on disk: a restart before the join entry applies must still admit the group.
+          writeFileAtomic(this.introducedPath, Buffer.from(JSON.stringify(this.introduced)));
           this.bindPeers();
         }
         return new Uint8Array();
@@ -630,6 +637,7 @@ export class LogDriver {
       if (cs.voters.includes(self) || cs.learners.includes(self)) this.removedSelf = false;
       else if (cc.kind === 'remove' && cc.node === self) this.removedSelf = true;
       this.members.retain(cs);
+      this.forgetIntroductionOnceJoined();
       this.bindPeers();
     }
     for (const e of entries) this.options.clock.observe(e.commit_ts);
@@ -677,8 +685,26 @@ export class LogDriver {
   /** The state machine tells the driver the commit_ts of the snapshot's last entry after installing it. */
   snapshotTs: (index: number) => number = () => 0;
 
-  /** Members named by a leader's introduction, used until the log's membership arrives. */
-  private introduced: MemberRecord[] = [];
+  /**
+   * Members named by a leader's introduction, bound until this member applies its own join. A new
+   * member replays the log from its start when nothing was compacted, and the memberships it passes
+   * through on the way are the group's past: bound alone, they refused the members that joined since,
+   * the leader among them, and the learner never caught up (chaos seed 82112, a replaced member
+   * joined on a leader that had itself joined by replacement).
+   */
+  private introduced: MemberRecord[];
+
+  /** Its own join applied, the introduction has served: gone, so a later removal does not bring it back. */
+  private forgetIntroductionOnceJoined(): void {
+    if (this.introduced.length === 0 || !this.knowsItself()) return;
+    this.introduced = [];
+    rmSync(this.introducedPath, { force: true });
+  }
+
+  /** Whether the membership this member applied names it: its join entry applied, or it founded the group. */
+  private knowsItself(): boolean {
+    return this.members.get(this.options.node_id) !== undefined;
+  }
   /** Members being joined by this leader: bound before the membership entry applies, so it can reach them. */
   private readonly joining = new Map<NodeId, MemberRecord>();
   /** Members this leader removed and is telling so: still bound until the call ends. */
@@ -737,7 +763,7 @@ export class LogDriver {
     const peers = new Map<NodeId, PeerAddress>();
     const known = this.members.records();
     for (const [id] of this.joining) if (this.members.get(id) !== undefined) this.joining.delete(id);
-    const sources = [...(known.length === 0 ? this.introduced : []), ...this.joining.values(), ...this.leaving.values(), ...known];
+    const sources = [...(this.knowsItself() ? [] : this.introduced), ...this.joining.values(), ...this.leaving.values(), ...known];
     for (const m of sources) {
       if (m.node_id !== this.options.node_id && m.address !== '') peers.set(m.node_id, { address: m.address, identity: m.identity });
     }
@@ -852,6 +878,11 @@ export class LogDriver {
     this.concerns.rejectAll(unavailable('the member is stopping before the write concern held', 'SHUTTING_DOWN'));
     await this.storage.close();
   }
+}
+
+/** The introduction a leader gave this member before a restart; none when there is no file. */
+function readIntroduced(path: string): MemberRecord[] {
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as MemberRecord[]) : [];
 }
 
 /** How many of `committed`, from the first, are at or below `journal_index` (fsynced on this member). */
