@@ -151,6 +151,11 @@ export const reasons = {
     metadata_keys: ['detail'],
     condition: 'a write or fsync of the log failed; the member takes no more writes until restarted',
   },
+  DISK_FULL: {
+    code: 'RESOURCE_EXHAUSTED',
+    metadata_keys: ['path', 'detail'],
+    condition: "the member's disk is full: it proposes nothing until space returns (nothing was written); retry, or on another member",
+  },
   LOG_FORMAT_UNSUPPORTED: {
     code: 'FAILED_PRECONDITION',
     metadata_keys: ['segment'],

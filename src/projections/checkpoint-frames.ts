@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { decodeState, encodeState } from '../log/codec.js';
@@ -50,16 +50,19 @@ export class CheckpointFrameWriter {
     try {
       this.writeFrame(encodeState({ kind: 'end', frames: this.frames }));
       fsyncSync(this.fd);
-    } finally {
-      closeSync(this.fd);
+    } catch (e) {
+      this.abandon();
+      throw e;
     }
+    closeSync(this.fd);
     renameSync(this.tmp, this.path);
     fsyncDir(dirname(this.path));
   }
 
-  /** Gives up: the temporary file stays for the next checkpoint's write to replace. */
+  /** Gives up: the temporary file goes, so a disk that filled gets its space back at once. */
   abandon(): void {
     closeSync(this.fd);
+    rmSync(this.tmp, { force: true });
   }
 
   private writeFrame(payload: Uint8Array): void {

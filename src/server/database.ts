@@ -17,6 +17,7 @@ import type { ApplyOutcome, StateMachine } from '../projections/state-machine.js
 import { DataDir } from './data-dir.js';
 import { SnapshotPins } from './snapshot-pins.js';
 import { runStepped } from './stepped.js';
+import { isNoSpace } from '../log/storage/no-space.js';
 
 /**
  * One member: its data directory, its log, its projections, and the write path of DESIGN 3. A write
@@ -89,6 +90,10 @@ export class Database {
   private readonly drained: (() => void)[] = [];
   private lastCheckpointIndex: number;
   private lastCheckpointAt = Date.now();
+  /** Checkpoints not written because the disk was full, since start (graphdb_checkpoints_refused_total). */
+  checkpointsRefused = 0;
+  /** After a checkpoint refused for space, none is tried before this time (ms since the epoch). */
+  private checkpointRetryAt = 0;
   /**
    * Entries from this index on are in the log but not applied here (see appendUnapplied); infinite
    * while this member applies everything. Invariant: finite only once this member takes no writes.
@@ -315,7 +320,7 @@ export class Database {
     const behind = committed - this.lastCheckpointIndex;
     const interval_ms = (this.options.checkpoint_interval_secs ?? Number.POSITIVE_INFINITY) * 1000;
     if (behind >= this.options.checkpoint_interval_entries || (behind > 0 && Date.now() - this.lastCheckpointAt >= interval_ms)) {
-      this.checkpoint();
+      this.checkpointUnlessFull();
     }
   }
 
@@ -332,6 +337,25 @@ export class Database {
     this.lastCheckpointIndex = this.sm.committedIndex;
     this.lastCheckpointAt = Date.now();
     if (previous > 0) this.log.compactTo(previous);
+  }
+
+  /**
+   * checkpoint(), except that a disk too full to hold it is not a failure of the member: the
+   * checkpoint is given up whole (no compaction, the log keeps every entry since the last one, a
+   * restart replays them), reported on stderr and counted, and not tried again for
+   * checkpoint_no_space_retry_ms unless `now`.
+   */
+  private checkpointUnlessFull(now = false): void {
+    if (!now && Date.now() < this.checkpointRetryAt) return;
+    try {
+      this.checkpoint();
+    } catch (e) {
+      if (!isNoSpace(e)) throw e;
+      this.checkpointsRefused++;
+      this.checkpointRetryAt = Date.now() + checkpoint_no_space_retry_ms;
+      const detail = e instanceof Error ? e.message : String(e);
+      process.stderr.write(`weft: checkpoint at index ${this.sm.committedIndex} not written, the disk is full (${detail}); the log keeps every entry since index ${this.lastCheckpointIndex}\n`);
+    }
   }
 
   // ---- reads ----
@@ -663,11 +687,13 @@ export class Database {
     // A commit part applying in steps ends first: the checkpoint below must not see it half-applied.
     while (this.stepping !== undefined) await this.stepping;
     await this.log.close();
-    if (this.sm.committedIndex > this.lastCheckpointIndex && this.options.checkpoint_at_close !== false) this.checkpoint();
+    if (this.sm.committedIndex > this.lastCheckpointIndex && this.options.checkpoint_at_close !== false) this.checkpointUnlessFull(true);
     this.dataDir.release();
   }
 }
 
+/** How long after a checkpoint refused for space the next is tried (checkpointUnlessFull). */
+const checkpoint_no_space_retry_ms = 5_000;
 /** Entries of a write set turned into ops between two looks at the clock (writeSliced). */
 const ops_step_items = 1024;
 /** How long turning a write set into ops holds the event loop at a time, in ms (the statements' slice). */

@@ -32,6 +32,13 @@ export class ServerMetrics {
     gauge('graphdb_log_fsyncs', 'fsyncs of the log since start.', () => db.log.storageStats.fsyncs);
     gauge('graphdb_log_entries_synced', 'Log entries made durable since start.', () => db.log.storageStats.entries_synced);
     gauge('graphdb_log_bytes_written', 'Log bytes written since start.', () => db.log.storageStats.bytes_written);
+    gauge('graphdb_disk_full', '1 while the log or hard state waits for space on a full disk (writes are refused DISK_FULL).', () => (db.log.diskFull === undefined ? 0 : 1));
+    const counter = (name: string, help: string, read: () => number): void => {
+      const metric = this.registry.counter({ name, help });
+      this.scrapeHooks.push(() => metric.inc({}, read() - metric.get({})));
+    };
+    counter('graphdb_log_disk_full_waits_total', 'Times the log started waiting for space on a full disk, since start.', () => db.log.storageStats.no_space_waits);
+    counter('graphdb_checkpoints_refused_total', 'Checkpoints not written because the disk was full, since start.', () => db.checkpointsRefused);
     gauge('graphdb_graph_nodes', 'Live nodes, pending writes included.', () => db.sm.graph.stats().nodes);
     gauge('graphdb_graph_edges', 'Live edges, pending writes included.', () => db.sm.graph.stats().edges);
     gauge('graphdb_vector_index_bytes', 'Estimated memory every vector index holds (vectors and HNSW graphs).', () => vectorIndexBytes(db));

@@ -11,6 +11,7 @@ import type { RegisteredService } from '../api/handlers.js';
 import type { ServerConfig } from './config.js';
 import { Database } from './database.js';
 import { ServerMetrics } from './metrics.js';
+import { reportDiskSpace, storageReadiness } from './disk-health.js';
 import { memberQueryBackend } from './query-backend.js';
 import { Transactions } from './transactions.js';
 import { clusterService } from '../api/cluster-service.js';
@@ -156,6 +157,7 @@ export async function startServer(
   );
   const ttl = startTtlSweeps(db, config, backend.defaultConcern, clock_us, log);
   metrics.watchTtl(ttl.sweeper);
+  reportDiskSpace(db, config.node_id);
   const admin = new MembershipAdmin(db, { poll_ms: 200, promote_lag_entries: PROMOTE_LAG_ENTRIES, concern: backend.defaultConcern, log });
   const client_addresses = new ClientAddresses(config.node_id, member.transport);
   // Refusals name the leader's client address, which a follower learns by asking the leader.
@@ -185,7 +187,7 @@ export async function startServer(
       port: config.ops_port,
       answers: {
         health: () => ({ status: stopping ? 'STOPPING' : 'SERVING' }),
-        ready: () => (stopping ? { ready: false, reason: 'the server is stopping' } : db.log.removed ? { ready: false, reason: 'removed from its group' } : { ready: true }),
+        ready: () => (stopping ? { ready: false, reason: 'the server is stopping' } : db.log.removed ? { ready: false, reason: 'removed from its group' } : (storageReadiness(db) ?? { ready: true })),
         metrics: () => metrics.expose(),
         version: () => versionReport(config.node_id, versions),
       },

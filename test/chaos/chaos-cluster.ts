@@ -1,10 +1,11 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { initAuthority, issueMember } from '../../src/cli/certs-command.js';
 import { joinMembers } from '../../src/cli/cluster-command.js';
 import { freeLoopbackPort } from '../../src/cli/member-process.js';
 import { LinkProxy, type LinkFault } from './link-proxy.js';
 import { Supervisor } from './supervisor.js';
+import { emptySmallDisk, fillSmallDisk, mountSmallDisk, unmountSmallDisk } from '../support/small-disk.js';
 
 /**
  * The group a chaos run drives: N members as processes, each with its certificate, and one proxy on
@@ -30,12 +31,26 @@ export interface ChaosCluster {
    * group and stopped it. Returns the new member's id and identity.
    */
   replaceSlot(node_id: number): Promise<{ readonly node_id: number; readonly identity: string; readonly peer: string }>;
+  /** Takes every free byte of the member's disk (its own tmpfs; needs `disk_bytes`); returns how many. */
+  fillDisk(node_id: number): number;
+  /** Gives the member's disk its space back. */
+  emptyDisk(node_id: number): void;
   stop(): Promise<void>;
+  /**
+   * After stop: unmounts the members' disks, copying each member's files beside it first when
+   * `keep` (a failed run keeps its data directories for a look).
+   */
+  releaseDisks(keep: boolean): void;
 }
 
 /** Extra member flags for a run (e.g. small checkpoints and segments, so members catch up by snapshot). */
 export interface ChaosClusterOptions {
   readonly member_args?: readonly string[];
+  /**
+   * Each member's data directory on a tmpfs of its own of this size (test/support/small-disk.ts),
+   * so a `diskfull` fault fills one member's disk for real. Absent: plain directories.
+   */
+  readonly disk_bytes?: number;
 }
 
 export async function startChaosCluster(dir: string, members: number, log: (line: string) => void, options: ChaosClusterOptions = {}): Promise<ChaosCluster> {
@@ -61,6 +76,16 @@ export async function startChaosCluster(dir: string, members: number, log: (line
   for (const from of ids) for (const to of ids) if (from !== to) links.set(key(from, to), await LinkProxy.start(peer(to)));
 
   const supervisor = new Supervisor(log, join(dir, 'logs'));
+  /** Slots whose data directory is a tmpfs mounted by this run. */
+  const mounted = new Set<number>();
+  const releaseDisks = (keep: boolean): void => {
+    for (const s of mounted) {
+      const data_dir = join(dir, `member-${s}`);
+      if (keep) cpSync(data_dir, `${data_dir}.kept`, { recursive: true });
+      unmountSmallDisk(data_dir);
+    }
+    mounted.clear();
+  };
   const stop = async (): Promise<void> => {
     await supervisor.stopAll();
     await Promise.all([...links.values()].map((l) => l.close()));
@@ -70,6 +95,10 @@ export async function startChaosCluster(dir: string, members: number, log: (line
     const overrides = ids.filter((to) => to !== s).map((to) => `127.0.0.1:${peer_ports[to - 1]!}=${links.get(`${s}->${to}`)!.address}`);
     const data_dir = join(dir, `member-${s}`);
     mkdirSync(data_dir, { recursive: true });
+    if (options.disk_bytes !== undefined && !mounted.has(s)) {
+      mountSmallDisk(data_dir, options.disk_bytes);
+      mounted.add(s);
+    }
     await supervisor.start({
       node_id,
       data_dir,
@@ -109,7 +138,9 @@ export async function startChaosCluster(dir: string, members: number, log: (line
         current.delete(s);
         supervisor.forget(node_id);
         const data_dir = join(dir, `member-${s}`);
-        rmSync(data_dir, { recursive: true, force: true });
+        // A mounted disk stays mounted: only what is on it goes.
+        if (mounted.has(s)) for (const name of readdirSync(data_dir)) rmSync(join(data_dir, name), { recursive: true, force: true });
+        else rmSync(data_dir, { recursive: true, force: true });
         const id = next_id++;
         const tls = await issueMember(certs, id);
         slot_of.set(id, s);
@@ -117,10 +148,20 @@ export async function startChaosCluster(dir: string, members: number, log: (line
         current.set(s, id);
         return { node_id: id, identity: tls.identity, peer: peer(id) };
       },
+      fillDisk(node_id) {
+        const s = slot(node_id);
+        if (!mounted.has(s)) throw new Error('a diskfull fault needs each member on a disk of its own (disk_bytes, --disk-mb)');
+        return fillSmallDisk(join(dir, `member-${s}`));
+      },
+      emptyDisk(node_id) {
+        emptySmallDisk(join(dir, `member-${slot(node_id)}`));
+      },
       stop,
+      releaseDisks,
     };
   } catch (e) {
     await stop();
+    releaseDisks(false);
     throw e;
   }
 }

@@ -34,6 +34,8 @@ export interface ChaosOptions {
   readonly faults?: readonly FaultKind[];
   /** Extra flags for every member (e.g. small checkpoints, so members catch up by snapshot). */
   readonly member_args?: readonly string[];
+  /** Each member on a tmpfs of this many bytes (needed by `diskfull`; chaos-cluster.ts). */
+  readonly disk_bytes?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -69,7 +71,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const workload_random = prng(o.seed ^ 0x5eed5eed);
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'weft-chaos-'));
-  const cluster = await startChaosCluster(dir, o.members, log, { member_args: o.member_args ?? [] });
+  const cluster = await startChaosCluster(dir, o.members, log, { member_args: o.member_args ?? [], ...(o.disk_bytes !== undefined ? { disk_bytes: o.disk_bytes } : {}) });
   let failed = false;
   let stopped = false;
   const guard = setTimeout(() => {
@@ -100,7 +102,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       log(`round ${round + 1}/${o.rounds}: ${describeFault(fault)} for ${fault_ms} ms`);
       const injected = await inject(cluster, fault, log);
       await sleep(fault_ms);
-      await heal(cluster, injected);
+      await heal(cluster, injected, log);
       faults[fault.kind] = (faults[fault.kind] ?? 0) + 1;
       rounds_done++;
       await sleep(Math.max(0, o.round_ms - calm_ms - fault_ms));
@@ -118,6 +120,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   } finally {
     clearTimeout(guard);
     await cluster.stop();
+    cluster.releaseDisks(failed);
     // A failed run keeps its data directories and member logs for a look afterwards.
     if (!failed) rmSync(dir, { recursive: true, force: true });
   }

@@ -20,7 +20,9 @@ export type Fault =
   /** Partition whoever leads from every other member, both ways: CheckQuorum must depose it. */
   | { readonly kind: 'isolate_leader' }
   /** Decommission, wipe and join again under a new id and identity (group-faults.ts); healed by itself. */
-  | { readonly kind: 'replace'; readonly node: number };
+  | { readonly kind: 'replace'; readonly node: number }
+  /** Fill the member's disk (a tmpfs of its own) to the last byte; healed by giving the space back. */
+  | { readonly kind: 'diskfull'; readonly node: number };
 
 export type FaultKind = Fault['kind'];
 
@@ -28,7 +30,9 @@ export const process_faults: readonly FaultKind[] = ['kill', 'pause', 'restart']
 export const link_faults: readonly FaultKind[] = ['isolate', 'one_way', 'delay', 'drop_links'];
 /** Drawn only when a run names them (`--faults`): a default run's schedule stays what its seed always drew. */
 export const group_faults: readonly FaultKind[] = ['kill_leader', 'pause_leader', 'isolate_leader', 'replace'];
-export const all_faults: readonly FaultKind[] = [...process_faults, ...link_faults, ...group_faults];
+/** Drawn only when named, and only over members on disks of their own (`--disk-mb`). */
+export const disk_faults: readonly FaultKind[] = ['diskfull'];
+export const all_faults: readonly FaultKind[] = [...process_faults, ...link_faults, ...group_faults, ...disk_faults];
 
 /** What an injected fault did, for its healing: a leader fault names the member it hit. */
 export type Injected = { readonly fault: Fault; readonly hit?: number };
@@ -57,6 +61,8 @@ export function describeFault(f: Fault): string {
       return 'partition the leader from every other member, both ways';
     case 'replace':
       return `replace member ${f.node}: decommission, wipe its data directory, join a new member there`;
+    case 'diskfull':
+      return `fill the disk of member ${f.node} to the last byte, then free it`;
     default:
       return assertNever(f, 'fault');
   }
@@ -74,6 +80,7 @@ export function drawFault(kinds: readonly FaultKind[], ids: readonly number[], r
     case 'isolate':
     case 'drop_links':
     case 'replace':
+    case 'diskfull':
       return { kind, node };
     case 'kill_leader':
     case 'pause_leader':
@@ -119,6 +126,9 @@ export async function inject(cluster: ChaosCluster, f: Fault, log: (line: string
     case 'replace':
       log(await replaceMember(cluster, f.node, log));
       return { fault: f };
+    case 'diskfull':
+      log(`member ${f.node}: ${cluster.fillDisk(f.node)} bytes written until the disk was full`);
+      return { fault: f };
     default:
       linkFault(cluster, f);
       return { fault: f };
@@ -149,7 +159,7 @@ function linkFault(cluster: ChaosCluster, f: Extract<Fault, { kind: 'isolate' | 
   }
 }
 
-export async function heal(cluster: ChaosCluster, injected: Injected): Promise<void> {
+export async function heal(cluster: ChaosCluster, injected: Injected, log: (line: string) => void = () => {}): Promise<void> {
   const f = injected.fault;
   switch (f.kind) {
     case 'kill':
@@ -168,6 +178,10 @@ export async function heal(cluster: ChaosCluster, injected: Injected): Promise<v
     case 'restart':
     case 'replace':
       return;
+    case 'diskfull':
+      log(`member ${f.node} says before its disk is freed: ${await readiness(cluster, f.node)}`);
+      cluster.emptyDisk(f.node);
+      return restartIfLogFailed(cluster, f.node);
     case 'isolate':
     case 'one_way':
     case 'delay':
@@ -176,4 +190,23 @@ export async function heal(cluster: ChaosCluster, injected: Injected): Promise<v
     default:
       return assertNever(f, 'fault');
   }
+}
+
+/**
+ * A member recovers from a full disk by itself, except where a write the disk refused left its log
+ * failed (docs/cluster.md, "A full disk": a snapshot install): then it says so on /ready and waits
+ * for a restart, which its supervisor gives it here as an operator's would.
+ */
+async function restartIfLogFailed(cluster: ChaosCluster, node: number): Promise<void> {
+  if ((await readiness(cluster, node)).startsWith('log failed')) await cluster.supervisor.restart(node);
+}
+
+/** What a running member's /ready says: 'ready', or why not ('' when it did not answer). */
+async function readiness(cluster: ChaosCluster, node: number): Promise<string> {
+  const s = cluster.supervisor;
+  if (s.state(node) !== 'running') return '';
+  return fetch(`http://${s.member(node).ops}/ready`, { signal: AbortSignal.timeout(5_000) })
+    .then(async (res) => ((await res.json()) as { ready?: boolean; reason?: string }))
+    .then((r) => (r.ready === true ? 'ready' : (r.reason ?? '')))
+    .catch(() => '');
 }

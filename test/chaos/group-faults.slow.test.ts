@@ -6,7 +6,7 @@ import { runChaos } from './chaos-run.js';
  * The group faults of the chaos harness over three member processes (`npm run test:slow`; the long
  * runs are `npm run chaos -- --faults ...`): whoever leads is killed, paused or cut off, and a member
  * is replaced as an operator replaces a machine whose disk was lost (decommission, wipe, join under a
- * new id). Small checkpoints and segments make restarted and new members catch up by snapshot. No
+ * new id), and a member's disk is filled to the last byte and freed. Small checkpoints and segments make restarted and new members catch up by snapshot. No
  * acknowledged MAJORITY+JOURNAL write may be lost; the history must be linearizable. Replay a failure
  * with WEFT_SEED=<seed> or `npm run chaos -- --seed <seed> --members 3 --faults ...`.
  */
@@ -24,8 +24,10 @@ describe('chaos (group faults)', () => {
       registers: 3,
       workload: 'cas',
       run_ms_max: 240_000,
-      faults: ['kill_leader', 'pause_leader', 'isolate_leader', 'replace'],
+      faults: ['kill_leader', 'pause_leader', 'isolate_leader', 'replace', 'diskfull'],
       member_args: ['--checkpoint-interval-entries', '200', '--log-segment-bytes-max', '65536'],
+      // Each member on a tmpfs of its own, so `diskfull` fills one for real (needs root).
+      disk_bytes: 64 * 1024 * 1024,
     });
     console.log(`chaos (group): seed ${seed}: ${report.operations} operations, ${report.counts.unknown} of unknown outcome, faults ${JSON.stringify(report.faults)}, ${report.duration_ms} ms`);
     expect(report.rounds_done).toBe(rounds);

@@ -32,6 +32,10 @@ type Answer =
   | { readonly kind: 'refused'; readonly why: string }
   | { readonly kind: 'error'; readonly why: string };
 
+/** Bounds on sending a register's creation again while the new group has no leader (setup). */
+const setup_tries_max = 30;
+const setup_retry_ms = 1000;
+
 async function cypher(rest: string, query: string, params: Record<string, unknown>, write: boolean): Promise<Answer> {
   try {
     const res = await fetch(`http://${rest}/v1/query/cypher`, {
@@ -75,7 +79,13 @@ export class RegisterWorkload {
   async setup(): Promise<void> {
     for (const k of this.keys) {
       const call = this.clock++;
-      const answer = await cypher(this.pickMember(), 'CREATE (:Reg {k: $k, v: 0})', { k: str(k) }, true);
+      let answer = await cypher(this.pickMember(), 'CREATE (:Reg {k: $k, v: 0})', { k: str(k) }, true);
+      // A group just joined may be between leaders for an election timeout (a loaded machine); a
+      // write refused for want of a leader was never proposed, so it is sent again, for a while.
+      for (let tries = 1; answer.kind === 'error' && answer.why.includes('no leader is known') && tries < setup_tries_max; tries++) {
+        await new Promise((r) => setTimeout(r, setup_retry_ms));
+        answer = await cypher(this.pickMember(), 'CREATE (:Reg {k: $k, v: 0})', { k: str(k) }, true);
+      }
       if (answer.kind === 'error') throw new Error(`could not create register ${k}: ${answer.why}`);
       this.history.push({ client: -1, kind: 'put', key: k, value: '0', call, ret: this.clock++ });
     }

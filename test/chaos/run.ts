@@ -4,7 +4,7 @@ import { all_faults, type FaultKind } from './faults.js';
 
 /**
  * `npm run chaos -- --seed N --members M --rounds R [--workload rw|cas] [--round-ms MS] [--clients C] [--registers K] [--run-ms-max MS]
- *   [--faults kind,kind,...] [--member-settings name=value,...]`
+ *   [--faults kind,kind,...] [--member-settings name=value,...] [--disk-mb MB]`
  * Prints every fault as it happens and a summary; exits 1 when the history is not linearizable.
  * The same seed replays the same schedule of operations and faults.
  */
@@ -29,6 +29,9 @@ function workloadOf(name: string): ChaosOptions['workload'] {
   throw new Error(`--workload must be rw or cas, got '${name}'`);
 }
 
+/** Size of each member's disk in a run with `diskfull`: two 64 MiB segments (one a spare) and checkpoints. */
+const default_disk_mb = 256;
+
 async function main(): Promise<number> {
   const flags = parseCommandFlags(process.argv.slice(2));
   const number = (name: string, fallback: number): number => {
@@ -49,6 +52,8 @@ async function main(): Promise<number> {
     workload: workloadOf(flags.get('workload') ?? default_chaos_options.workload),
     ...(flags.get('faults') !== undefined ? { faults: faultsOf(flags.get('faults')!) } : {}),
     ...(flags.get('member-settings') !== undefined ? { member_args: memberArgsOf(flags.get('member-settings')!) } : {}),
+    // A run that fills disks puts each member on a tmpfs of its own: 256 MiB unless named.
+    ...(flags.get('disk-mb') !== undefined || flags.get('faults')?.includes('diskfull') === true ? { disk_bytes: number('disk-mb', default_disk_mb) * 1024 * 1024 } : {}),
     log: (line) => process.stdout.write(`${line}\n`),
   };
   process.stdout.write(`chaos: seed ${seed} (replay with --seed ${seed}), ${options.members} member(s), ${options.rounds} rounds of ${options.round_ms} ms\n`);

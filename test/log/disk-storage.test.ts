@@ -155,6 +155,26 @@ describe('disk Raft storage', () => {
     await s.close();
   });
 
+  it('the log\'s counters go on from where they were across a snapshot from the leader: /metrics counts for the whole process', async () => {
+    const dir = fresh();
+    const s = DiskStorage.open(dir, options());
+    await s.append(entries(1, 5, 1));
+    await s.sync();
+    const before = s.stats;
+    expect(before.fsyncs).toBeGreaterThan(0);
+    expect(before.entries_synced).toBe(5);
+    const meta = { index: 100, term: 4, conf_state: pair.conf_state };
+    s.recordSnapshot(meta, pair);
+    await s.installSnapshot(meta, pair);
+    expect(s.stats).toEqual(before);
+    await s.append(entries(101, 103, 4));
+    await s.sync();
+    expect(s.stats.entries_synced).toBe(8);
+    expect(s.stats.fsyncs).toBeGreaterThan(before.fsyncs);
+    expect(s.stats.bytes_written).toBeGreaterThan(before.bytes_written);
+    await s.close();
+  });
+
   it('a crash between recording a leader\'s snapshot and starting the log again: a log that diverged at the snapshot\'s index is not kept', async () => {
     const dir = fresh();
     const s = DiskStorage.open(dir, options());

@@ -6,7 +6,8 @@ import { limitBytes, type Storage } from '../raft/storage.js';
 import type { ConfState, Entry, HardState, Snapshot, SnapshotMeta } from '../raft/types.js';
 import { EMPTY_HARD_STATE } from '../raft/types.js';
 import { writeFileAtomic } from '../storage/atomic-file.js';
-import { type DurabilityListener, SegmentLog, type SegmentLogOptions } from '../storage/segment-log.js';
+import { type DurabilityListener, SegmentLog, type SegmentLogOptions, type SpaceListener } from '../storage/segment-log.js';
+import { diskFull, isNoSpace, nextRetryMs } from '../storage/no-space.js';
 import { EMPTY_MEMBERSHIP, type MembershipSnapshot } from './membership.js';
 import { decodeStored, encodeStored } from './stored-entry.js';
 
@@ -63,6 +64,21 @@ export class DiskStorage implements Storage {
   /** The open `raft-commit` file. */
   private readonly commitFd: number;
   private readonly commitBuf = Buffer.alloc(8);
+  /** The commit index as last written to `raft-commit`. */
+  private commitWritten: number;
+  /** Told when this member's disk becomes full and when space returns, whichever file found it. */
+  private readonly spaceListeners: SpaceListener[] = [];
+  /** Set while the hard state waits for space (persistHardState). */
+  private hardStateNoSpace: WeftError | undefined;
+  /** What the last space listener call said: listeners hear changes only. */
+  private spaceReported: WeftError | undefined;
+  /** Set by close: a hard state waiting for space gives up. */
+  private closing = false;
+  /**
+   * The counters of the logs an installed snapshot replaced: the member's figures count for the
+   * whole process (Prometheus counters never go back), whichever log object is current.
+   */
+  private readonly retiredStats = { fsyncs: 0, entries_synced: 0, bytes_written: 0, no_space_waits: 0 };
 
   private constructor(
     private readonly dir: string,
@@ -77,6 +93,8 @@ export class DiskStorage implements Storage {
     this.snap = snap;
     this.termBase = log.firstIndex;
     this.commitFd = openSync(join(dir, 'raft-commit'), existsSync(join(dir, 'raft-commit')) ? 'r+' : 'w+');
+    this.commitWritten = hard.commit;
+    log.onSpace(() => this.spaceChanged());
     log.scan(log.firstIndex, (e) => this.terms.push(e.term));
     assert(this.termBase + this.terms.length - 1 === log.lastIndex, 'every entry of the log was scanned');
   }
@@ -195,6 +213,35 @@ export class DiskStorage implements Storage {
     this.log.onDurable(listener);
   }
 
+  /** Listens to the disk filling and emptying, across the log's replacement (see onDurable). */
+  onSpace(listener: SpaceListener): void {
+    this.spaceListeners.push(listener);
+  }
+
+  /** The error a write gets while this member's disk is full (its log or hard state waits for space). */
+  get diskFull(): WeftError | undefined {
+    return this.log.diskFull ?? this.hardStateNoSpace;
+  }
+
+  private spaceChanged(): void {
+    const now = this.diskFull;
+    if ((now === undefined) === (this.spaceReported === undefined)) return;
+    this.spaceReported = now;
+    for (const listener of this.spaceListeners) listener(now);
+  }
+
+  /** The log's counters since this process opened it, across logs an installed snapshot replaced. */
+  get stats(): SegmentLog['stats'] {
+    const now = this.log.stats;
+    const r = this.retiredStats;
+    return {
+      fsyncs: r.fsyncs + now.fsyncs,
+      entries_synced: r.entries_synced + now.entries_synced,
+      bytes_written: r.bytes_written + now.bytes_written,
+      no_space_waits: r.no_space_waits + now.no_space_waits,
+    };
+  }
+
   /**
    * Appends entries from a Ready, first cutting any stored suffix they replace. Entries at or
    * below the snapshot are committed and equal to what the snapshot holds; they are skipped.
@@ -246,13 +293,38 @@ export class DiskStorage implements Storage {
    * vote must never be forgotten); a commit-only change rides along with the next such write.
    */
   setHardState(hs: HardState): void {
-    const commitChanged = hs.commit !== this.hard.commit;
     this.hard = hs;
     if (hs.term !== this.written.term || hs.vote !== this.written.vote) this.writeHardState();
-    if (commitChanged) {
+    if (hs.commit !== this.commitWritten) {
       this.commitBuf.writeDoubleLE(hs.commit, 0);
       writeSync(this.commitFd, this.commitBuf, 0, 8, 0);
+      this.commitWritten = hs.commit;
     }
+  }
+
+  /**
+   * setHardState, waiting for space when the disk is full: tried again (the wait doubling up to
+   * no_space_retry_ms_max) until it is written. The caller sends nothing the hard state promises
+   * meanwhile. Throws what is not a full disk, and the full disk's error if the storage closes.
+   */
+  async persistHardState(hs: HardState): Promise<void> {
+    for (let wait_ms = 0; ; ) {
+      try {
+        this.setHardState(hs);
+        break;
+      } catch (e) {
+        if (!isNoSpace(e)) throw e;
+        const full = diskFull(this.dir, e);
+        if (this.closing) throw full;
+        this.hardStateNoSpace ??= full;
+        this.spaceChanged();
+        wait_ms = nextRetryMs(wait_ms);
+        await new Promise((resolve) => setTimeout(resolve, wait_ms));
+      }
+    }
+    if (this.hardStateNoSpace === undefined) return;
+    this.hardStateNoSpace = undefined;
+    this.spaceChanged();
   }
 
   private writeHardState(): void {
@@ -307,8 +379,14 @@ export class DiskStorage implements Storage {
     const file: SnapshotFile = { index: meta.index, term: meta.term, conf_state: meta.conf_state, membership };
     this.snap = file;
     await this.log.close();
+    const old = this.log.stats;
+    this.retiredStats.fsyncs += old.fsyncs;
+    this.retiredStats.entries_synced += old.entries_synced;
+    this.retiredStats.bytes_written += old.bytes_written;
+    this.retiredStats.no_space_waits += old.no_space_waits;
     this.log = resetLog(this.dir, undefined, this.options.segment, meta.index + 1);
     for (const listener of this.durableListeners) this.log.onDurable(listener);
+    this.log.onSpace(() => this.spaceChanged());
     this.recent = [];
     this.recentBytes = 0;
     this.terms = [];
@@ -317,7 +395,14 @@ export class DiskStorage implements Storage {
     this.writeHardState();
   }
 
+  /** The member is stopping: writes waiting for space fail rather than wait (SegmentLog.stopWaitingForSpace). */
+  stopWaitingForSpace(): void {
+    this.closing = true;
+    this.log.stopWaitingForSpace();
+  }
+
   async close(): Promise<void> {
+    this.stopWaitingForSpace();
     await this.log.close();
     if (this.hard.commit !== this.written.commit) this.writeHardState();
     closeSync(this.commitFd);

@@ -1,4 +1,6 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../storage/atomic-file.js';
 import { assert } from '../../common/assert.js';
 import { WeftError, deadlineExceeded, invalidArgument, unavailable } from '../../common/errors.js';
 import { encodePayload } from '../codec.js';
@@ -9,7 +11,7 @@ import { decodeConfChange, encodeConfChange, type ConfChange } from '../raft/con
 import type { Message, NodeId, Entry as RaftEntry, RandomInt, Role, Snapshot } from '../raft/types.js';
 import { NONE } from '../raft/types.js';
 import type { PeerAddress, PeerTransport } from '../transport/peer-transport.js';
-import type { SegmentLogOptions } from '../storage/segment-log.js';
+import type { SegmentLogOptions, SpaceListener } from '../storage/segment-log.js';
 import { DiskStorage } from './disk-storage.js';
 import { toEvent, toEvents } from './entry-map.js';
 import { MembershipDirectory } from './membership-directory.js';
@@ -133,7 +135,10 @@ export class LogDriver {
     private readonly options: LogDriverOptions,
     /** Snapshots sent and received, streamed through files (snapshot-file-store.ts). */
     private readonly snapshotFiles: SnapshotFileStore,
+    /** Where a leader's introduction is kept (`introduced`). */
+    private readonly introducedPath: string,
   ) {
+    this.introduced = readIntroduced(introducedPath);
     this.appliedIndex = Math.max(options.checkpoint_index, storage.snapshotMeta.index);
     this.appliedTs = options.checkpoint_ts;
     this.members = new MembershipDirectory(storage.snapshotMeta.membership);
@@ -190,7 +195,7 @@ export class LogDriver {
       const mapped = toEvent(entry, options.checkpoint_ts);
       options.clock.observe(mapped.commit_ts);
     }
-    return new LogDriver(storage, options, SnapshotFileStore.open(join(dir, 'snapshot-incoming'), options.snapshot_sync_bytes_max));
+    return new LogDriver(storage, options, SnapshotFileStore.open(join(dir, 'snapshot-incoming'), options.snapshot_sync_bytes_max), join(dir, 'introduced.json'));
   }
 
   /** The founding entry of a new group: this member as its only voter, with its address. */
@@ -233,8 +238,10 @@ export class LogDriver {
       t.handle(INTRODUCE_METHOD, async (_from, payload) => {
         // A member waiting to be joined knows nobody: the leader names the group's members so this
         // member can answer it before the log has taught it the membership.
-        if (this.members.records().length === 0) {
+        if (!this.knowsItself()) {
           this.introduced = JSON.parse(Buffer.from(payload).toString('utf8')) as MemberRecord[];
+          // Kept on disk: a restart before the join entry applies must still admit the group.
+          writeFileAtomic(this.introducedPath, Buffer.from(JSON.stringify(this.introduced)));
           this.bindPeers();
         }
         return new Uint8Array();
@@ -262,6 +269,7 @@ export class LogDriver {
       this.node.tick();
       this.kick();
       this.removalCheck.tick();
+      this.handOverIfDiskFull();
     }, this.options.timing.tick_ms);
     this.ticker.unref();
     if (alone) await this.whenAcceptsWrites();
@@ -323,8 +331,53 @@ export class LogDriver {
     return this.isLeader && this.role === 'leader' && this.ledTerm === this.node.raft.term && this.appliedIndex >= this.termStart;
   }
 
-  get storageStats(): DiskStorage['segmentLog']['stats'] {
-    return this.storage.segmentLog.stats;
+  /** The log's counters for this process's lifetime (a snapshot install replaces the log, not them). */
+  get storageStats(): DiskStorage['stats'] {
+    return this.storage.stats;
+  }
+
+  /**
+   * Set while this member's disk is full: its log or hard state waits for space, and it proposes
+   * nothing (writes are refused with this error, RESOURCE_EXHAUSTED DISK_FULL). Undefined otherwise.
+   */
+  get diskFull(): WeftError | undefined {
+    return this.storage.diskFull;
+  }
+
+  /** Told when the disk becomes full (the error) and when space returns (undefined). */
+  onSpace(listener: SpaceListener): void {
+    this.storage.onSpace(listener);
+  }
+
+  /** Why the Ready loop stopped (a failed fsync, say): the member takes no writes until restarted. */
+  get failed(): Error | undefined {
+    return this.failure;
+  }
+
+  /** Ticks left before a leader whose disk is full asks another voter to lead again. */
+  private handOverWait = 0;
+
+  /**
+   * A leader whose disk is full cannot make its own log durable: the others still commit its
+   * entries, but it takes no writes and would hold leadership for nothing. It hands leadership to
+   * the most caught-up voter that answered lately, and asks again once per election timeout until
+   * one takes it (a transfer refused or timed out ends by itself in the core).
+   */
+  private handOverIfDiskFull(): void {
+    if (this.storage.diskFull === undefined || !this.isLeader) {
+      this.handOverWait = 0;
+      return;
+    }
+    if (this.handOverWait-- > 0) return;
+    this.handOverWait = this.options.timing.election_ticks;
+    let best: { id: NodeId; match: number } | undefined;
+    for (const [id, pr] of this.progress()) {
+      if (id === this.options.node_id || pr.is_learner || !pr.recent_active) continue;
+      if (best === undefined || pr.match > best.match) best = { id, match: pr.match };
+    }
+    if (best === undefined) return;
+    this.node.transferLeader(best.id);
+    this.kick();
   }
 
   /** Voters and learners. */
@@ -390,6 +443,9 @@ export class LogDriver {
   propose(event: Event): Entry {
     if (this.failure) throw this.failure;
     if (!this.acceptsWrites) throw this.notLeader();
+    // Nothing is proposed that this member could not make durable: the caller may retry elsewhere.
+    const full = this.storage.diskFull;
+    if (full !== undefined) throw full;
     const commit_ts = this.options.clock.next();
     const data = encodePayload({ commit_ts, event });
     const result =
@@ -544,7 +600,8 @@ export class LogDriver {
     // 1. persist: snapshot, entries, hard state; fsync when the core says so.
     if (rd.snapshot !== undefined) await this.installSnapshot(rd.snapshot);
     if (rd.entries.length > 0) await this.storage.append(rd.entries);
-    if (rd.hard_state !== undefined) this.storage.setHardState(rd.hard_state);
+    // A full disk holds the Ready here until space returns: nothing it promises is sent before.
+    if (rd.hard_state !== undefined) await this.storage.persistHardState(rd.hard_state);
     // A leader's replication Ready does not wait for its fsync: its own entries count toward a
     // commit only once fsynced (leader_self_ack 'on_persist'). Every other Ready waits for the whole
     // log, entries of earlier such Readies included: a vote or an acknowledgement promises all of it.
@@ -580,6 +637,7 @@ export class LogDriver {
       if (cs.voters.includes(self) || cs.learners.includes(self)) this.removedSelf = false;
       else if (cc.kind === 'remove' && cc.node === self) this.removedSelf = true;
       this.members.retain(cs);
+      this.forgetIntroductionOnceJoined();
       this.bindPeers();
     }
     for (const e of entries) this.options.clock.observe(e.commit_ts);
@@ -627,8 +685,26 @@ export class LogDriver {
   /** The state machine tells the driver the commit_ts of the snapshot's last entry after installing it. */
   snapshotTs: (index: number) => number = () => 0;
 
-  /** Members named by a leader's introduction, used until the log's membership arrives. */
-  private introduced: MemberRecord[] = [];
+  /**
+   * Members named by a leader's introduction, bound until this member applies its own join. A new
+   * member replays the log from its start when nothing was compacted, and the memberships it passes
+   * through on the way are the group's past: bound alone, they refused the members that joined since,
+   * the leader among them, and the learner never caught up (chaos seed 82112, a replaced member
+   * joined on a leader that had itself joined by replacement).
+   */
+  private introduced: MemberRecord[];
+
+  /** Its own join applied, the introduction has served: gone, so a later removal does not bring it back. */
+  private forgetIntroductionOnceJoined(): void {
+    if (this.introduced.length === 0 || !this.knowsItself()) return;
+    this.introduced = [];
+    rmSync(this.introducedPath, { force: true });
+  }
+
+  /** Whether the membership this member applied names it: its join entry applied, or it founded the group. */
+  private knowsItself(): boolean {
+    return this.members.get(this.options.node_id) !== undefined;
+  }
   /** Members being joined by this leader: bound before the membership entry applies, so it can reach them. */
   private readonly joining = new Map<NodeId, MemberRecord>();
   /** Members this leader removed and is telling so: still bound until the call ends. */
@@ -687,7 +763,7 @@ export class LogDriver {
     const peers = new Map<NodeId, PeerAddress>();
     const known = this.members.records();
     for (const [id] of this.joining) if (this.members.get(id) !== undefined) this.joining.delete(id);
-    const sources = [...(known.length === 0 ? this.introduced : []), ...this.joining.values(), ...this.leaving.values(), ...known];
+    const sources = [...(this.knowsItself() ? [] : this.introduced), ...this.joining.values(), ...this.leaving.values(), ...known];
     for (const m of sources) {
       if (m.node_id !== this.options.node_id && m.address !== '') peers.set(m.node_id, { address: m.address, identity: m.identity });
     }
@@ -794,12 +870,19 @@ export class LogDriver {
 
   async close(): Promise<void> {
     if (this.ticker !== undefined) clearInterval(this.ticker);
+    // A Ready held by a full disk would never let idle() resolve.
+    this.storage.stopWaitingForSpace();
     await this.idle();
     this.closed = true;
     for (const w of this.leaderWaiters.splice(0)) w.reject(unavailable('the member is stopping', 'SHUTTING_DOWN'));
     this.concerns.rejectAll(unavailable('the member is stopping before the write concern held', 'SHUTTING_DOWN'));
     await this.storage.close();
   }
+}
+
+/** The introduction a leader gave this member before a restart; none when there is no file. */
+function readIntroduced(path: string): MemberRecord[] {
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as MemberRecord[]) : [];
 }
 
 /** How many of `committed`, from the first, are at or below `journal_index` (fsynced on this member). */

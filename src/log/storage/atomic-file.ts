@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fsyncDir } from './fsync-dir.js';
 
@@ -10,9 +10,13 @@ export function writeFileAtomic(path: string, bytes: Uint8Array): void {
     let written = 0;
     while (written < bytes.byteLength) written += writeSync(fd, bytes, written);
     fsyncSync(fd);
-  } finally {
+  } catch (e) {
+    // Refused for space, say: the old file stands, and the partial new one gives its space back.
     closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
   }
+  closeSync(fd);
   renameSync(tmp, path);
   fsyncDir(dirname(path));
 }

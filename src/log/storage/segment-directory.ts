@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { WeftError } from '../../common/errors.js';
 import { fsyncDir } from './fsync-dir.js';
@@ -67,9 +67,13 @@ export function createSegment(dir: string, first_index: number, size_bytes = 0):
     writeSync(fd, header, 0, header.byteLength, 0);
     if (size_bytes > header.byteLength) ftruncateSync(fd, size_bytes);
     fsyncSync(fd);
-  } finally {
+  } catch (e) {
+    // Refused for space, say: the half-made file goes at once, not at the next open.
     closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
   }
+  closeSync(fd);
   renameSync(tmp, path);
   fsyncDir(dir);
   return { first_index, path, last_index: first_index - 1, bytes: SEGMENT_HEADER_BYTES, offsets: [] };

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { assert } from '../../common/assert.js';
 import { WeftError } from '../../common/errors.js';
 import { fsyncDir, fsyncDirAsync } from './fsync-dir.js';
+import { diskFull, fsyncing, fsyncingSync, isNoSpace, nextRetryMs } from './no-space.js';
 import { LOG_DAMAGED, LOG_FAILED, createSegment, recoverSegments, segmentName, type DamagePolicy, type RecoveryReport } from './segment-directory.js';
 import { ENTRY_BYTES_MAX, RECORD_HEADER_BYTES, SEGMENT_HEADER_BYTES, decodeRecordHeader, encodeRecordHeader, payloadIntact } from './segment-format.js';
 import { verifyRecordAt } from './segment-recovery.js';
@@ -93,6 +94,8 @@ interface Segment {
 }
 
 export type DurabilityListener = (watermarks: { cache: number; journal: number }) => void;
+/** Told when the log starts waiting for space (the error callers would get) and when space returned (undefined). */
+export type SpaceListener = (full: WeftError | undefined) => void;
 
 export class SegmentLog {
   private readonly segments: Segment[];
@@ -113,8 +116,22 @@ export class SegmentLog {
   /** Set once, by the first failed write or fsync; never cleared (see fail). */
   private flushError: WeftError | undefined;
   private readonly listeners: DurabilityListener[] = [];
-  /** Entries count and fsync count, for the group commit figures of the benchmarks. */
-  readonly stats = { fsyncs: 0, entries_synced: 0, bytes_written: 0 };
+  /**
+   * Set while a write or a new segment was refused for space and waits to be tried again (see
+   * flush); cleared by the first batch made durable after. Nothing past the journal watermark is
+   * reported durable meanwhile.
+   */
+  private noSpace: WeftError | undefined;
+  private readonly spaceListeners: SpaceListener[] = [];
+  /** Ends the wait between tries at once (close). */
+  private wakeRetry: (() => void) | undefined;
+  /** Set by close: a write refused for space is no longer waited on, it fails the log. */
+  private closing = false;
+  /**
+   * Entries count and fsync count, for the group commit figures of the benchmarks; and how many
+   * times the log started waiting for space.
+   */
+  readonly stats = { fsyncs: 0, entries_synced: 0, bytes_written: 0, no_space_waits: 0 };
 
   memoryIndex: number;
   cacheIndex: number;
@@ -172,6 +189,15 @@ export class SegmentLog {
     this.listeners.push(listener);
   }
 
+  onSpace(listener: SpaceListener): void {
+    this.spaceListeners.push(listener);
+  }
+
+  /** The error a write gets while this log waits for space; undefined while it writes. */
+  get diskFull(): WeftError | undefined {
+    return this.noSpace;
+  }
+
   /** Appends entries in memory and schedules their write; they must continue the log. */
   append(entries: readonly StoredEntry[]): void {
     assert(!this.closed, 'append to a closed log');
@@ -211,28 +237,37 @@ export class SegmentLog {
     setImmediate(() => void this.flush());
   }
 
+  /**
+   * Writes and fsyncs what is pending, batch after batch. A batch or a new segment refused for space
+   * is tried again, after a wait that doubles up to no_space_retry_ms_max, until space returns: the
+   * batch is held in `inflight` and written whole again at the same offset (what part of it reached
+   * the file is past the end of the log, and is a torn tail to a restart). Any other failure, and
+   * every failed fsync, fails the log.
+   */
   private async flush(): Promise<void> {
+    let wait_ms = 0;
     try {
-      while (this.pending.length > 0 && !this.closed) {
-        const batch = this.pending.splice(0, this.pending.length);
-        this.inflight = batch;
-        await this.writeBatch(batch);
-        this.cacheIndex = batch[batch.length - 1]!.index;
-        this.notify();
-        // A failed fdatasync is fatal to this log and never retried: the kernel may already have
-        // dropped the dirty pages and marked them clean, so a retry could succeed over lost data.
-        if (this.dir_unsynced) {
-          // The first flush into a rotated-in segment: its name becomes durable with its first bytes.
-          await Promise.all([this.io.fdatasync(this.fd), fsyncDirAsync(this.dir)]);
-          this.dir_unsynced = false;
-        } else if (batch.length <= this.inlineFsyncEntriesMax()) this.io.fdatasyncSync(this.fd);
-        else await this.io.fdatasync(this.fd);
-        this.stats.fsyncs++;
-        this.stats.entries_synced += batch.length;
-        this.journalIndex = this.cacheIndex;
-        this.inflight = [];
-        this.notify();
-        await this.maybeRoll();
+      while (!this.closed) {
+        try {
+          // A new segment refused for space is made before the next batch.
+          await this.maybeRoll();
+          if (this.inflight.length === 0) {
+            if (this.pending.length === 0) break;
+            this.inflight = this.pending.splice(0, this.pending.length);
+          }
+          await this.persist(this.inflight);
+          this.inflight = [];
+          await this.maybeRoll();
+        } catch (e) {
+          if (!isNoSpace(e) || this.closing) throw e;
+          this.waitingForSpace(e);
+          wait_ms = nextRetryMs(wait_ms);
+          await this.pause(wait_ms);
+          continue;
+        }
+        wait_ms = 0;
+        // A roll that waited for space, with nothing pending after it.
+        if (this.noSpace !== undefined) this.spaceReturned();
       }
     } catch (e) {
       this.fail(e);
@@ -241,12 +276,60 @@ export class SegmentLog {
     }
   }
 
+  /** Writes one batch and fsyncs it; the watermarks move as each step completes. */
+  private async persist(batch: readonly StoredEntry[]): Promise<void> {
+    await this.writeBatch(batch);
+    // The write landed: the disk has space again (an fsync failing now fails the log, full or not).
+    if (this.noSpace !== undefined) this.spaceReturned();
+    this.cacheIndex = batch[batch.length - 1]!.index;
+    this.notify();
+    // A failed fdatasync is fatal to this log and never retried: the kernel may already have
+    // dropped the dirty pages and marked them clean, so a retry could succeed over lost data.
+    if (this.dir_unsynced) {
+      // The first flush into a rotated-in segment: its name becomes durable with its first bytes.
+      await fsyncing(() => Promise.all([this.io.fdatasync(this.fd), fsyncDirAsync(this.dir)]).then(() => undefined));
+      this.dir_unsynced = false;
+    } else if (batch.length <= this.inlineFsyncEntriesMax()) fsyncingSync(() => this.io.fdatasyncSync(this.fd));
+    else await fsyncing(() => this.io.fdatasync(this.fd));
+    this.stats.fsyncs++;
+    this.stats.entries_synced += batch.length;
+    this.journalIndex = this.cacheIndex;
+    this.notify();
+  }
+
+  private waitingForSpace(cause: unknown): void {
+    if (this.noSpace !== undefined) return;
+    this.noSpace = diskFull(this.dir, cause);
+    this.stats.no_space_waits++;
+    for (const listener of this.spaceListeners) listener(this.noSpace);
+  }
+
+  private spaceReturned(): void {
+    this.noSpace = undefined;
+    for (const listener of this.spaceListeners) listener(undefined);
+  }
+
+  /** Waits `ms` before the next try, or less if the log closes. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wakeRetry = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeRetry = done;
+    });
+  }
+
   /**
    * A failed write or fsync leaves the file in an unknown state: the log takes no more writes and
    * every waiter is refused. Only a restart, which re-reads and re-verifies the files, recovers.
    */
   private fail(cause: unknown): WeftError {
     const detail = cause instanceof Error ? cause.message : String(cause);
+    // Closed while waiting for space: the callers learn why their writes were never made durable.
+    if (isNoSpace(cause)) this.flushError ??= diskFull(this.dir, cause);
     this.flushError ??= new WeftError('UNAVAILABLE', `the log in ${this.dir} failed to write or fsync (${detail}); it accepts no writes until restarted`, LOG_FAILED, { detail });
     this.notify();
     return this.flushError;
@@ -301,18 +384,24 @@ export class SegmentLog {
     }
     const first_index = newest().last_index + 1;
     const path = join(this.dir, segmentName(first_index));
-    closeSync(this.fd);
+    // The new segment is opened before the old descriptor is closed: a creation refused for space
+    // leaves the log writing where it was, and the roll is tried again (flush).
     if (this.spare?.take(first_index, path) === true) {
       this.dir_unsynced = true;
-      this.fd = openSync(path, 'r+');
+      this.replaceFd(openSync(path, 'r+'));
       this.segments.push({ first_index, path, last_index: first_index - 1, bytes: SEGMENT_HEADER_BYTES, offsets: [] });
       return;
     }
     const created = createSegment(this.dir, first_index, this.spare === undefined ? 0 : max);
-    this.fd = openSync(created.path, 'r+');
+    this.replaceFd(openSync(created.path, 'r+'));
     this.segments.push({ ...created, offsets: [] });
     // A failed preparation is tried again, once per rotation.
     this.spare?.prepare();
+  }
+
+  private replaceFd(fd: number): void {
+    closeSync(this.fd);
+    this.fd = fd;
   }
 
   private notify(): void {
@@ -447,9 +536,19 @@ export class SegmentLog {
     fsyncDir(this.dir);
   }
 
+  /**
+   * From now on a write refused for space fails the log (and its waiters) instead of waiting: the
+   * member is stopping, and must not wait on a disk that may never empty.
+   */
+  stopWaitingForSpace(): void {
+    this.closing = true;
+    this.wakeRetry?.();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.spare?.cancel();
+    this.stopWaitingForSpace();
     await this.sync().catch(() => undefined);
     this.closed = true;
     // A preparation under way writes into this folder; the caller may remove it once close returns.

@@ -1,5 +1,5 @@
 import { closeSync, existsSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { open as openP } from 'node:fs/promises';
+import { open as openP, unlink as unlinkP } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeSegmentHeader } from './segment-format.js';
 import { zeroRange } from './zero-fill.js';
@@ -62,6 +62,11 @@ export class SegmentSpare {
       await zeroRange(file.fd, 0, this.bytes, () => this.cancelled);
       if (this.cancelled) throw new Error('the log closed while its next segment was being made');
       await file.datasync();
+    } catch (e) {
+      // A preparation refused for space (a full disk) gives its zeros back rather than hold them
+      // until the next try. A cancelled one is left: its folder may already be another log's.
+      if (!this.cancelled) await unlinkP(this.path).catch(() => undefined);
+      throw e;
     } finally {
       await file.close();
     }

@@ -9,6 +9,7 @@ import { PackStore } from './pack-store.js';
 import type { PackWriter } from './pack-writer.js';
 import { fixedChunks } from './rechunk.js';
 import { TaskLane } from './task-lane.js';
+import { diskFull, isNoSpace } from '../../log/storage/no-space.js';
 
 /**
  * The blob write path of one member (DESIGN 5): chunk bytes go to packs in the content-addressed
@@ -157,6 +158,9 @@ export class BlobManager {
       }
       ok = true;
       return { blob_id, chunk_ids, total_size, dedup_chunks };
+    } catch (e) {
+      // A pack write refused for space: the pack goes (below) and the caller learns why, typed.
+      throw isNoSpace(e) ? diskFull(this.store.dir, e) : e;
     } finally {
       if (!ok) {
         await writes.settle();
