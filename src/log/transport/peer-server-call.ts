@@ -135,21 +135,26 @@ export class PeerServerCall {
 
   private data(chunk: Buffer): void {
     if (this.over) return;
-    let frames: unknown[];
     try {
-      frames = this.deframer.push(chunk).map((m) => {
+      for (const m of this.deframer.push(chunk)) {
         if (m.compressed) throw new WeftError('INTERNAL', 'a compressed message: the peer service never compresses');
-        return decodeFrame<unknown>(m.bytes);
-      });
+        const frame = decodeMessage(m.bytes);
+        // A message may end the call (a refusal): what follows it in the chunk is not delivered.
+        if (this.over) return;
+        this.handlers?.message(frame);
+      }
     } catch (e) {
-      const error = e instanceof WeftError ? e : new WeftError('INTERNAL', `a message that does not decode: ${e instanceof Error ? e.message : String(e)}`);
+      const error = e instanceof WeftError ? e : new WeftError('INTERNAL', String(e));
       this.fail({ code: error.code, message: error.message });
       this.handlers?.cancelled();
-      return;
     }
-    for (const frame of frames) {
-      if (this.over) return;
-      this.handlers?.message(frame);
-    }
+  }
+}
+
+function decodeMessage(bytes: Buffer): unknown {
+  try {
+    return decodeFrame<unknown>(bytes);
+  } catch (e) {
+    throw new WeftError('INTERNAL', `a message that does not decode: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
