@@ -108,6 +108,7 @@ export class GrpcPeerTransport implements PeerTransport {
   private listener: H2Listener | undefined;
   /** The sender header, remade only when the deployment changes (it is read at every frame). */
   private sender: SenderHeader | undefined;
+  private stamped: VersionStamp | undefined;
   private readonly call_handlers = new Map<string, PeerCallHandler>();
   private raft_handler: RaftMessageHandler | undefined;
   private unreachable_handler: (to: NodeId) => void = () => {};
@@ -242,13 +243,19 @@ export class GrpcPeerTransport implements PeerTransport {
   private header(): SenderHeader {
     const stamp = this.stamp();
     const known = this.sender;
-    if (known !== undefined && known.deployment === stamp.deployment && known.pair === stamp.pair && known.from_address === this.advertised) return known;
+    if (known !== undefined && known.pair === stamp.pair && known.deployment === stamp.deployment && known.from_address === this.advertised) return known;
     this.sender = { from: this.options.node_id, from_address: this.advertised, ...stamp };
     return this.sender;
   }
 
+  /** This member's pair and deployment, remade only when the deployment changes (read for every frame sent and received). */
   private stamp(): VersionStamp {
-    return { pair: this.options.version?.pair ?? server_pair, deployment: this.options.version?.deployment() ?? '' };
+    const pair = this.options.version?.pair ?? server_pair;
+    const deployment = this.options.version?.deployment() ?? '';
+    const known = this.stamped;
+    if (known !== undefined && known.pair === pair && known.deployment === deployment) return known;
+    this.stamped = { pair, deployment };
+    return this.stamped;
   }
 
   private routeTo(to: NodeId): PeerRoute | undefined {
