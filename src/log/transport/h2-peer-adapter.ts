@@ -325,9 +325,8 @@ class NodeClientSession implements H2ClientSession {
     stream.on('data', (chunk: Buffer) => handlers.data(chunk));
     stream.on('trailers', (trailers: http2.IncomingHttpHeaders) => handlers.trailers(trailers));
     stream.on('drain', () => handlers.drain());
-    stream.on('error', (e: Error) => {
-      this.failure ??= this.session.destroyed ? e.message : undefined;
-    });
+    // A stream's own error (a reset) is read from its rstCode at close; a lost connection from the session's error.
+    stream.on('error', () => undefined);
     stream.once('close', () => handlers.closed(stream.rstCode ?? 0, this.session.destroyed || this.session.closed ? (this.failure ?? 'the connection closed') : undefined));
     return new NodeClientStream(stream);
   }
