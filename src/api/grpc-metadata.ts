@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http2';
 import type { WireError } from './error-catalog.js';
 import { statusDetails } from './error-catalog.js';
 import { grpc_accept_encoding } from './grpc-encoding.js';
+import { percentEncode } from '../common/grpc/status.js';
 
 /** Custom metadata a handler may send: text, or bytes under a key ending in `-bin`. */
 export type MetadataValue = string | Uint8Array;
@@ -83,15 +84,5 @@ export function trailersOnly(wire: WireError): OutgoingHttpHeaders {
   return { ...response_headers, ...errorTrailers(wire) };
 }
 
-/**
- * `grpc-message` encoding: the UTF-8 bytes of the text, each byte outside printable ASCII
- * (0x20-0x7E) and '%' itself written as %XX.
- */
-export function percentEncode(text: string): string {
-  if (/^[\x20-\x24\x26-\x7e]*$/.test(text)) return text;
-  let out = '';
-  for (const byte of Buffer.from(text, 'utf8')) {
-    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
+/** `grpc-message` encoding, shared with the peer transport (src/common/grpc/status.ts). */
+export { percentEncode };

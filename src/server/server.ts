@@ -67,7 +67,14 @@ export async function startServer(
   // The version pair (SPEC 9.2) every peer frame carries; the deployment is read once the log holds it.
   const pair = runningPair(config);
   let opened: Database | undefined;
-  const deployment = (): string => (opened?.sm.deployment === undefined ? '' : Buffer.from(opened.sm.deployment).toString('hex'));
+  // Read for every peer frame sent and received: the hex is made again only when the deployment's bytes change.
+  let deployment_hex: { readonly bytes: Uint8Array; readonly hex: string } | undefined;
+  const deployment = (): string => {
+    const bytes = opened?.sm.deployment;
+    if (bytes === undefined) return '';
+    if (deployment_hex?.bytes !== bytes) deployment_hex = { bytes, hex: Buffer.from(bytes).toString('hex') };
+    return deployment_hex.hex;
+  };
   const member = await openPeerMember(config, log, effects.peer, { pair, deployment });
   const db = await Database.open({
     data_dir: config.data_dir,

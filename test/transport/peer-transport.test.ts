@@ -7,8 +7,6 @@ import { server_pair } from '../../src/log/version/version-pair.js';
 import { HANDSHAKE_METHOD } from '../../src/log/version/handshake.js';
 import type { PeerAddress } from '../../src/log/transport/peer-transport.js';
 import { encodeFrame, peerServiceDefinition, type PeerCallRequest } from '../../src/log/transport/peer-wire.js';
-import { peerServiceImplementation } from '../../src/log/transport/peer-server.js';
-import { PeerBinding } from '../../src/log/transport/admission.js';
 import type { TlsMaterial } from '../../src/log/transport/tls-material.js';
 import { memorySnapshotFiles } from '../../src/log/transport/snapshot-files.js';
 import { SnapshotFileStore } from '../../src/log/driver/snapshot-file-store.js';
@@ -223,25 +221,12 @@ describe('peer transport: mutual TLS between members', () => {
     // A plaintext server answering the peer protocol: member 2 must not talk to it.
     let served = 0;
     const server = new Server();
-    server.addService(
-      peerServiceDefinition,
-      peerServiceImplementation({
-        self: 1,
-        binding: new PeerBinding(1, 'open_until_bound'),
-        snapshot_bytes_max: 1 << 20,
-        snapshotFiles: () => memorySnapshotFiles(1 << 20),
-        departed: () => false,
-        raftHandler: () => () => served++,
-        callHandler: () => async () => {
-          served++;
-          return new Uint8Array();
-        },
-        refused: () => {},
-        stamp: () => ({ pair: server_pair, deployment: '' }),
-        versionRefused: () => {},
-        snapshotReceiving: () => {},
-      }),
-    );
+    // Any answer counts: the member must not send it a single frame or call.
+    const answer = (_call: unknown, callback: (e: null, r: object) => void): void => {
+      served++;
+      callback(null, { payload: new Uint8Array(), delivered: true });
+    };
+    server.addService(peerServiceDefinition, { raft: answer, snapshot: answer, call: answer });
     const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
     try {
       b.transport.setPeers(new Map([[1, { address: `127.0.0.1:${port}`, identity: `spiffe://${ca.trust_domain}/member/1` }]]));

@@ -113,3 +113,24 @@ export function statusOfReset(h2_code: number): StatusCode {
       return 'INTERNAL';
   }
 }
+
+/** gRPC status code numbers by name (the inverse of statusName). */
+const status_numbers: ReadonlyMap<StatusCode, number> = new Map(status_names.map((name, code) => [name, code] as const).filter(([name, code]) => name !== 'UNKNOWN' || code === 2));
+
+/** The number a status is sent as in `grpc-status`. */
+export function statusNumber(name: StatusCode): number {
+  return status_numbers.get(name) ?? 2;
+}
+
+/**
+ * `grpc-message` encoding: the UTF-8 bytes of the text, each byte outside printable ASCII
+ * (0x20-0x7E) and '%' itself written as %XX (the inverse of percentDecode).
+ */
+export function percentEncode(text: string): string {
+  if (/^[\x20-\x24\x26-\x7e]*$/.test(text)) return text;
+  let out = '';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}

@@ -1,18 +1,16 @@
-import { type ChannelOptions, Client, credentials, Metadata, Server, type ServiceError, status } from '@grpc/grpc-js';
-import type { PeerCertificate } from 'node:tls';
-import { type StatusCode, unavailable, WeftError } from '../../common/errors.js';
+import { unavailable, WeftError } from '../../common/errors.js';
 import { assertNever } from '../../common/assert.js';
 import type { Message, NodeId } from '../raft/types.js';
 import { type AdmissionMode, PeerBinding } from './admission.js';
+import { type H2Listener, listenH2 } from './h2-peer-adapter.js';
+import type { PeerCallEnd } from './peer-call.js';
+import { PeerChannel } from './peer-channel.js';
 import { PeerLink } from './peer-link.js';
-import { peerServiceImplementation, type SnapshotReceiveEvent } from './peer-server.js';
-import { PeerServerCredentials } from './peer-server-credentials.js';
-import { raiseConnectionWindow } from './peer-server-window.js';
+import { peerService, type SnapshotReceiveEvent } from './peer-server.js';
 import type { PeerAddress, PeerCallHandler, PeerTransport, RaftMessageHandler } from './peer-transport.js';
-import { decodeFrame, error_detail_key, type PeerCallErrorDetail, type PeerCallRequest, type PeerCallResponse, peerServiceDefinition, type SenderHeader } from './peer-wire.js';
+import { decodeFrame, encodeFrame, type PeerCallRequest, type PeerCallResponse, peer_paths, type SenderHeader } from './peer-wire.js';
 import { sendSnapshot } from './snapshot-stream.js';
 import { memorySnapshotFiles, type SnapshotFiles } from './snapshot-files.js';
-import { spiffeIdOfCertificate } from './spiffe-id.js';
 import type { TlsMaterial } from './tls-material.js';
 import { server_pair, type VersionPair } from '../version/version-pair.js';
 import type { VersionStamp } from '../version/handshake.js';
@@ -23,6 +21,10 @@ import { default_peer_transport_limits, frameBytesMax, type PeerTransportLimits 
  * certificate signed by the group's CA; the dialer accepts a server only when its certificate proves
  * exactly the identity bound to the peer id it dialed (never the host name), and the acceptor admits
  * a frame only when the caller's identity is the one bound to the frame's sender (admission.ts).
+ *
+ * The wire is gRPC (method paths, length-prefixed messages, grpc-status trailers, grpc-timeout), spoken
+ * directly over HTTP/2 by peer-call.ts and peer-server-call.ts; every HTTP/2 call goes through
+ * h2-peer-adapter.ts.
  */
 export interface GrpcPeerTransportOptions {
   readonly node_id: NodeId;
@@ -52,12 +54,9 @@ export interface PeerVersion {
   deployment(): string;
 }
 
-/** The SNI name every peer is dialed with. */
-const peer_tls_server_name = 'weft-peer';
-
-interface PeerChannel {
+interface PeerRoute {
   readonly peer: PeerAddress;
-  readonly client: Client;
+  readonly channel: PeerChannel;
   readonly link: PeerLink;
   snapshot_in_flight: boolean;
 }
@@ -88,25 +87,28 @@ export interface PeerTransportCounters {
 
 export async function startGrpcPeerTransport(options: GrpcPeerTransportOptions): Promise<GrpcPeerTransport> {
   const limits = { ...default_peer_transport_limits, ...options.limits };
-  const server = new Server({
-    'grpc.max_receive_message_length': frameBytesMax(limits),
-    'grpc.keepalive_time_ms': limits.keepalive_ms,
-    'grpc.keepalive_timeout_ms': limits.keepalive_ms,
+  const transport = new GrpcPeerTransport(options, limits);
+  const listener = await listenH2({
+    host: options.host,
+    port: options.port,
+    tls: options.tls,
+    window_bytes: limits.stream_window_bytes,
+    keepalive_ms: limits.keepalive_ms,
+    onStream: transport.serve,
+    onRefusedConnection: (why) => options.log?.(`peer transport: refused a connection: ${why}`),
   });
-  raiseConnectionWindow(server, limits.stream_window_bytes);
-  const transport = new GrpcPeerTransport(options, limits, server);
-  const creds = new PeerServerCredentials(options.tls, limits.stream_window_bytes);
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${options.host}:${options.port}`, creds, (e, p) => (e ? reject(unavailable(`peer port ${options.host}:${options.port}: ${e.message}`)) : resolve(p))),
-  );
-  transport.bound(options.advertise_address ?? `${options.host}:${port}`);
+  transport.bound(listener, options.advertise_address ?? `${options.host}:${listener.port}`);
   return transport;
 }
 
 export class GrpcPeerTransport implements PeerTransport {
   private advertised = '';
   private readonly binding: PeerBinding;
-  private readonly channels = new Map<NodeId, PeerChannel>();
+  private readonly routes = new Map<NodeId, PeerRoute>();
+  private listener: H2Listener | undefined;
+  /** The sender header, remade only when the deployment changes (it is read at every frame). */
+  private sender: SenderHeader | undefined;
+  private stamped: VersionStamp | undefined;
   private readonly call_handlers = new Map<string, PeerCallHandler>();
   private raft_handler: RaftMessageHandler | undefined;
   private unreachable_handler: (to: NodeId) => void = () => {};
@@ -120,16 +122,17 @@ export class GrpcPeerTransport implements PeerTransport {
     snapshots_sent: 0, snapshots_delivered: 0, snapshot_bytes_sent: 0,
     snapshots_received: 0, snapshot_receives_refused: 0, snapshot_receives_broken: 0, snapshot_resumes_offered: 0, snapshot_bytes_received: 0 };
 
+  /** Serves each stream the peer port accepts. */
+  readonly serve: ReturnType<typeof peerService>;
+
   constructor(
     private readonly options: GrpcPeerTransportOptions,
     private readonly limits: PeerTransportLimits,
-    private readonly server: Server,
   ) {
     this.binding = new PeerBinding(options.node_id, options.admission);
     this.snapshot_files = memorySnapshotFiles(limits.snapshot_bytes_max);
-    server.addService(
-      peerServiceDefinition,
-      peerServiceImplementation({
+    this.serve = peerService(
+      {
         self: options.node_id,
         binding: this.binding,
         snapshot_bytes_max: limits.snapshot_bytes_max,
@@ -146,12 +149,14 @@ export class GrpcPeerTransport implements PeerTransport {
           this.counters.version_refused_calls++;
         },
         snapshotReceiving: (event) => this.countSnapshotReceiving(event),
-      }),
+      },
+      frameBytesMax(limits),
     );
   }
 
-  /** @internal called once the server is bound. */
-  bound(address: string): void {
+  /** @internal called once the port is bound. */
+  bound(listener: H2Listener, address: string): void {
+    this.listener = listener;
     this.advertised = address;
   }
 
@@ -166,23 +171,23 @@ export class GrpcPeerTransport implements PeerTransport {
 
   setPeers(peers: ReadonlyMap<NodeId, PeerAddress>): void {
     this.binding.setPeers(peers);
-    for (const [id, channel] of this.channels) {
+    for (const [id, route] of this.routes) {
       const now = this.binding.peer(id);
-      if (now === undefined || now.address !== channel.peer.address || now.identity !== channel.peer.identity) this.dropChannel(id, channel);
+      if (now === undefined || now.address !== route.peer.address || now.identity !== route.peer.identity) this.dropRoute(id, route);
     }
   }
 
   send(messages: readonly Message[]): void {
     for (const message of messages) {
-      const channel = this.channelTo(message.to);
-      if (channel === undefined) {
+      const route = this.routeTo(message.to);
+      if (route === undefined) {
         this.counters.dropped_messages++;
         this.unreachable_handler(message.to);
       } else if (message.type === 'snap') {
-        this.sendSnapshotTo(message.to, channel, message);
+        this.sendSnapshotTo(message.to, route, message);
       } else {
         // Queued, in order: the link writes everything queued this turn as one frame.
-        channel.link.send(message);
+        route.link.send(message);
       }
     }
   }
@@ -212,86 +217,96 @@ export class GrpcPeerTransport implements PeerTransport {
   }
 
   call(to: NodeId, method: string, payload: Uint8Array, timeout_ms: number): Promise<Uint8Array> {
-    const channel = this.channelTo(to);
-    if (channel === undefined) return Promise.reject(unavailable(`member ${to} has no known address`, 'PEER_UNKNOWN', { node_id: String(to) }));
+    const route = this.routeTo(to);
+    if (route === undefined) return Promise.reject(unavailable(`member ${to} has no known address`, 'PEER_UNKNOWN', { node_id: String(to) }));
     const request: PeerCallRequest = { ...this.header(), method, payload };
     return new Promise<Uint8Array>((resolve, reject) => {
-      channel.client.makeUnaryRequest<PeerCallRequest, PeerCallResponse>(
-        peerServiceDefinition.call.path,
-        peerServiceDefinition.call.requestSerialize,
-        peerServiceDefinition.call.responseDeserialize,
-        request,
-        new Metadata(),
-        { deadline: Date.now() + timeout_ms },
-        (error, response) => (error !== null || response === undefined ? reject(weftErrorOf(error, to)) : resolve(response.payload)),
-      );
+      const call = route.channel.start(peer_paths.call, { timeout_ms, message_bytes_max: frameBytesMax(this.limits) }, {
+        done: (end) => {
+          if (!end.ok) reject(weftErrorOf(end, to));
+          else if (end.answer === undefined) reject(new WeftError('INTERNAL', `member ${to} answered nothing`));
+          else resolve(decodeFrame<PeerCallResponse>(end.answer).payload);
+        },
+      });
+      call.write(encodeFrame(request));
+      call.close();
     });
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const [id, channel] of this.channels) this.dropChannel(id, channel);
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        this.server.forceShutdown();
-        resolve();
-      }, this.limits.close_wait_ms);
-      this.server.tryShutdown(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    for (const [id, route] of this.routes) this.dropRoute(id, route);
+    await this.listener?.close(this.limits.close_wait_ms);
   }
 
   private header(): SenderHeader {
-    return { from: this.options.node_id, from_address: this.advertised, ...this.stamp() };
+    const stamp = this.stamp();
+    const known = this.sender;
+    if (known !== undefined && known.pair === stamp.pair && known.deployment === stamp.deployment && known.from_address === this.advertised) return known;
+    this.sender = { from: this.options.node_id, from_address: this.advertised, ...stamp };
+    return this.sender;
   }
 
+  /** This member's pair and deployment, remade only when the deployment changes (read for every frame sent and received). */
   private stamp(): VersionStamp {
-    return { pair: this.options.version?.pair ?? server_pair, deployment: this.options.version?.deployment() ?? '' };
+    const pair = this.options.version?.pair ?? server_pair;
+    const deployment = this.options.version?.deployment() ?? '';
+    const known = this.stamped;
+    if (known !== undefined && known.pair === pair && known.deployment === deployment) return known;
+    this.stamped = { pair, deployment };
+    return this.stamped;
   }
 
-  private channelTo(to: NodeId): PeerChannel | undefined {
+  private routeTo(to: NodeId): PeerRoute | undefined {
     if (this.closed) return undefined;
-    const existing = this.channels.get(to);
+    const existing = this.routes.get(to);
     if (existing !== undefined) return existing;
     const peer = this.binding.peer(to);
     if (peer === undefined || to === this.options.node_id) return undefined;
-    const client = new Client(this.options.dial_overrides?.get(peer.address) ?? peer.address, this.credentialsFor(peer.identity), this.channelOptions());
-    const link = new PeerLink(to, client, () => this.header(), this.limits, {
+    // Each peer's connection checks its own identity: never one shared with another peer.
+    const channel = new PeerChannel({
+      address: this.options.dial_overrides?.get(peer.address) ?? peer.address,
+      tls: this.options.tls,
+      expected_identity: peer.identity,
+      window_bytes: this.limits.stream_window_bytes,
+      keepalive_ms: this.limits.keepalive_ms,
+      reconnect_backoff_ms_min: this.limits.reconnect_backoff_ms_min,
+      reconnect_backoff_ms_max: this.limits.reconnect_backoff_ms_max,
+    });
+    const link = new PeerLink(to, channel, () => this.header(), frameBytesMax(this.limits), this.limits, {
       unreachable: (id) => this.unreachable_handler(id),
       frameSent: () => {
         this.counters.raft_frames_sent++;
       },
       streamFailed: (id, error) => {
         this.counters.failed_streams++;
-        this.options.log?.(`peer transport: stream to member ${id} at ${peer.address} ended: ${error.message}`);
+        this.options.log?.(`peer transport: stream to member ${id} at ${peer.address} ended: ${error.code} ${error.message}`);
       },
     });
-    const channel: PeerChannel = { peer, client, link, snapshot_in_flight: false };
-    this.channels.set(to, channel);
-    return channel;
+    const route: PeerRoute = { peer, channel, link, snapshot_in_flight: false };
+    this.routes.set(to, route);
+    return route;
   }
 
-  private dropChannel(id: NodeId, channel: PeerChannel): void {
-    this.channels.delete(id);
-    this.counters.dropped_messages += channel.link.dropped;
-    channel.link.close();
-    channel.client.close();
+  private dropRoute(id: NodeId, route: PeerRoute): void {
+    this.routes.delete(id);
+    this.counters.dropped_messages += route.link.dropped;
+    route.link.close();
+    route.channel.close();
   }
 
-  private sendSnapshotTo(to: NodeId, channel: PeerChannel, message: Extract<Message, { type: 'snap' }>): void {
+  private sendSnapshotTo(to: NodeId, route: PeerRoute, message: Extract<Message, { type: 'snap' }>): void {
     // Raft sends one snapshot to a peer and waits for its report; a second one while the first is on the
     // wire is reported not sent rather than doubling hundreds of megabytes in flight.
-    if (channel.snapshot_in_flight) {
+    if (route.snapshot_in_flight) {
       this.snapshot_handler(to, false);
       return;
     }
-    channel.snapshot_in_flight = true;
+    route.snapshot_in_flight = true;
     this.counters.snapshots_sent++;
-    void sendSnapshot(channel.client, this.header(), message, this.limits.snapshot_chunk_bytes, this.snapshot_files).then(({ delivered: ok, resumed_at, bytes_sent }) => {
-      channel.snapshot_in_flight = false;
+    void sendSnapshot(route.channel, this.header(), message, this.limits.snapshot_chunk_bytes, this.snapshot_files, frameBytesMax(this.limits)).then(({ delivered: ok, resumed_at, bytes_sent }) => {
+      route.snapshot_in_flight = false;
       this.counters.snapshot_bytes_sent += bytes_sent;
       if (ok) this.counters.snapshots_delivered++;
       if (resumed_at > 0) {
@@ -326,47 +341,11 @@ export class GrpcPeerTransport implements PeerTransport {
     }
   }
 
-  private credentialsFor(identity: string): ReturnType<typeof credentials.createSsl> {
-    const { ca, key, cert } = this.options.tls;
-    return credentials.createSsl(ca, key, cert, {
-      // The peer is who the membership says only if its certificate proves the bound SPIFFE ID; the host
-      // name it was dialed by proves nothing.
-      checkServerIdentity: (_host: string, peer_cert: PeerCertificate) => {
-        const proved = spiffeIdOfCertificate(peer_cert);
-        return proved === identity ? undefined : new Error(`the peer proves ${proved ?? 'no SPIFFE ID'}, expected ${identity}`);
-      },
-    });
-  }
-
-  private channelOptions(): ChannelOptions {
-    return {
-      'grpc.max_receive_message_length': frameBytesMax(this.limits),
-      'grpc.max_send_message_length': frameBytesMax(this.limits),
-      'grpc.keepalive_time_ms': this.limits.keepalive_ms,
-      'grpc.keepalive_timeout_ms': this.limits.keepalive_ms,
-      'grpc.keepalive_permit_without_calls': 1,
-      'grpc.initial_reconnect_backoff_ms': this.limits.reconnect_backoff_ms_min,
-      'grpc.max_reconnect_backoff_ms': this.limits.reconnect_backoff_ms_max,
-      // What the peer sends back (answers, errors) flows within the same raised window as what it receives.
-      'grpc-node.flow_control_window': this.limits.stream_window_bytes,
-      // Each peer's channel checks its own identity: never share a connection made for another.
-      'grpc.use_local_subchannel_pool': 1,
-      // TLS server names (SNI) may not be IP addresses, and peers are dialed by address; the name is
-      // not what is checked (the identity is), so one fixed name serves every peer.
-      'grpc.ssl_target_name_override': peer_tls_server_name,
-    };
-  }
 }
 
 /** A failed unary call as a WeftError: the peer's own code, reason and metadata, or UNAVAILABLE when it could not be reached. */
-function weftErrorOf(error: ServiceError | null, to: NodeId): WeftError {
-  if (error === null) return new WeftError('INTERNAL', `member ${to} answered nothing`);
-  const code = (status[error.code] ?? 'UNKNOWN') as StatusCode;
-  const detail_bytes = error.metadata?.get(error_detail_key)[0];
-  if (detail_bytes instanceof Buffer) {
-    const detail = decodeFrame<PeerCallErrorDetail>(detail_bytes);
-    return new WeftError(code, error.details, detail.reason, detail.metadata);
-  }
-  if (code === 'UNAVAILABLE') return unavailable(`member ${to} is unreachable: ${error.details}`, 'PEER_UNREACHABLE', { node_id: String(to) });
-  return new WeftError(code, error.details);
+function weftErrorOf(end: Extract<PeerCallEnd, { ok: false }>, to: NodeId): WeftError {
+  if (end.detail !== undefined) return new WeftError(end.code, end.message, end.detail.reason, end.detail.metadata);
+  if (end.code === 'UNAVAILABLE') return unavailable(`member ${to} is unreachable: ${end.message}`, 'PEER_UNREACHABLE', { node_id: String(to) });
+  return new WeftError(end.code, end.message);
 }

@@ -1,7 +1,8 @@
-import { type Client, type ClientWritableStream, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { assertNever } from '../../common/assert.js';
 import type { Message, NodeId } from '../raft/types.js';
-import { peerServiceDefinition, type RaftBatch, type SenderHeader } from './peer-wire.js';
+import type { PeerCall, PeerCallEnd } from './peer-call.js';
+import type { PeerChannel } from './peer-channel.js';
+import { encodeFrame, peer_paths, type RaftBatch, type SenderHeader } from './peer-wire.js';
 import type { PeerTransportLimits } from './transport-limits.js';
 
 /**
@@ -21,7 +22,7 @@ import type { PeerTransportLimits } from './transport-limits.js';
  */
 type LinkState =
   | { readonly kind: 'idle' }
-  | { readonly kind: 'streaming'; readonly call: ClientWritableStream<RaftBatch>; writable: boolean }
+  | { readonly kind: 'streaming'; readonly call: PeerCall; writable: boolean }
   | { readonly kind: 'backoff'; readonly timer: NodeJS.Timeout }
   | { readonly kind: 'closed' };
 
@@ -33,7 +34,7 @@ export interface PeerLinkEvents {
   /** A frame of Raft messages was written to the stream (for counters). */
   frameSent(to: NodeId): void;
   /** A stream ended with an error: for logs and counters. */
-  streamFailed(to: NodeId, error: ServiceError): void;
+  streamFailed(to: NodeId, error: Extract<PeerCallEnd, { ok: false }>): void;
 }
 
 export class PeerLink {
@@ -48,9 +49,11 @@ export class PeerLink {
 
   constructor(
     private readonly to: NodeId,
-    private readonly client: Client,
+    private readonly channel: PeerChannel,
     /** Read at every frame: the deployment a member belongs to is learned after it starts. */
     private readonly header: () => SenderHeader,
+    /** The largest answer the stream takes (its answer is empty). */
+    private readonly message_bytes_max: number,
     private readonly limits: PeerTransportLimits,
     private readonly events: PeerLinkEvents,
   ) {}
@@ -89,29 +92,30 @@ export class PeerLink {
     this.queue = [];
     if (this.flushTimer !== undefined) clearImmediate(this.flushTimer);
     this.flushTimer = undefined;
-    if (state.kind === 'streaming') state.call.end();
+    if (state.kind === 'streaming') state.call.close();
     if (state.kind === 'backoff') clearTimeout(state.timer);
   }
 
   private open(): void {
-    const call = this.client.makeClientStreamRequest<RaftBatch, Record<string, never>>(
-      peerServiceDefinition.raft.path,
-      peerServiceDefinition.raft.requestSerialize,
-      peerServiceDefinition.raft.responseDeserialize,
-      new Metadata(),
-      {},
-      (error) => this.ended(call, error),
-    );
-    const state: LinkState = { kind: 'streaming', call, writable: true };
-    this.state = state;
-    // The receiver sends its headers once it admitted our first frame: the peer is really there.
-    call.on('metadata', () => (this.failures = 0));
-    call.on('drain', () => {
-      if (this.state === state) {
-        state.writable = true;
-        this.flush();
-      }
+    // Its events arrive on later turns (never inside start), so `call` is assigned by the time they do.
+    const call: PeerCall = this.channel.start(peer_paths.raft, { message_bytes_max: this.message_bytes_max }, {
+      // The receiver sends its headers once it admitted our first frame: the peer is really there.
+      headers: () => {
+        if (this.current() === call) this.failures = 0;
+      },
+      drain: () => {
+        if (this.state.kind === 'streaming' && this.state.call === call) {
+          this.state.writable = true;
+          this.flush();
+        }
+      },
+      done: (end) => this.ended(call, end),
     });
+    this.state = { kind: 'streaming', call, writable: true };
+  }
+
+  private current(): PeerCall | undefined {
+    return this.state.kind === 'streaming' ? this.state.call : undefined;
   }
 
   private flush(): void {
@@ -126,15 +130,18 @@ export class PeerLink {
         bytes += cost;
         count++;
       }
-      const messages = this.queue.splice(0, count);
-      state.writable = state.call.write({ ...this.header(), messages } satisfies RaftBatch);
+      // The common case (everything queued fits one frame) hands the queue over instead of copying it.
+      const messages = count === this.queue.length ? this.queue : this.queue.slice(0, count);
+      if (messages === this.queue) this.queue = [];
+      else this.queue.splice(0, count);
+      state.writable = state.call.write(encodeFrame({ ...this.header(), messages } satisfies RaftBatch));
       this.events.frameSent(this.to);
     }
   }
 
-  private ended(call: ClientWritableStream<RaftBatch>, error: ServiceError | null): void {
-    if (this.state.kind !== 'streaming' || this.state.call !== call) return;
-    if (error !== null) this.events.streamFailed(this.to, error);
+  private ended(call: PeerCall, end: PeerCallEnd): void {
+    if (this.current() !== call) return;
+    if (!end.ok) this.events.streamFailed(this.to, end);
     this.dropped += this.queue.length;
     this.queue = [];
     this.events.unreachable(this.to);

@@ -1,21 +1,10 @@
-import {
-  Metadata,
-  type sendUnaryData,
-  type ServerReadableStream,
-  type ServerUnaryCall,
-  type ServerErrorResponse,
-  status,
-  type UntypedServiceImplementation,
-} from '@grpc/grpc-js';
 import { assertNever } from '../../common/assert.js';
 import { isWeftError, WeftError } from '../../common/errors.js';
 import type { NodeId } from '../raft/types.js';
 import type { PeerBinding } from './admission.js';
 import type { PeerCallHandler, RaftMessageHandler } from './peer-transport.js';
 import {
-  encodeFrame,
-  error_detail_key,
-  type PeerCallErrorDetail,
+  peer_paths,
   type PeerCallRequest,
   type PeerCallResponse,
   type RaftBatch,
@@ -24,7 +13,8 @@ import {
   type SnapshotOutcome,
 } from './peer-wire.js';
 import { isPeerCallRequest, isRaftBatch, isSnapshotChunk } from './frame-shape.js';
-import { spiffeIdOfCertificate } from './spiffe-id.js';
+import type { H2ServerStream } from './h2-peer-adapter.js';
+import { type PeerCallFailure, PeerServerCall } from './peer-server-call.js';
 import { snapshot_head_taken_key, SnapshotReceiver } from './snapshot-stream.js';
 import type { SnapshotFiles } from './snapshot-files.js';
 import { HANDSHAKE_METHOD, versionRefusal, versionVerdict, type VersionStamp } from '../version/handshake.js';
@@ -32,7 +22,8 @@ import { HANDSHAKE_METHOD, versionRefusal, versionVerdict, type VersionStamp } f
 /**
  * The accepting side of the peer service. Every frame is admitted under the identity the caller's
  * certificate proves (admission.ts) before anything in it reaches Raft or a call handler; a refused
- * stream ends PERMISSION_DENIED so the sender sees why in its logs.
+ * stream ends PERMISSION_DENIED so the sender sees why in its logs. The gRPC call itself (framing,
+ * headers, status trailers, deadline) is peer-server-call.ts; this file is what each method does.
  */
 export interface PeerServerContext {
   readonly self: NodeId;
@@ -65,38 +56,20 @@ export type SnapshotReceiveEvent =
   | { readonly kind: 'broken' }
   | { readonly kind: 'resume_offered' };
 
-type AnyCall = ServerReadableStream<unknown, unknown> | ServerUnaryCall<unknown, unknown>;
-
-/**
- * The identity each call's certificate proves. A call lives on one TLS connection, whose peer
- * certificate cannot change, so it is read once per call rather than once per frame (reading it
- * copies and parses the certificate: a tenth of a leader's CPU under load, one frame per append).
- */
-const identities = new WeakMap<AnyCall, { readonly identity: string | undefined }>();
-
-function callerIdentity(call: AnyCall): string | undefined {
-  let known = identities.get(call);
-  if (known === undefined) {
-    known = { identity: spiffeIdOfCertificate(call.getAuthContext().sslPeerCertificate) };
-    identities.set(call, known);
-  }
-  return known.identity;
-}
-
 /**
  * Admits a frame: first the caller's identity (admission.ts), then its version (SPEC 9.3). Only the
  * handshake call passes between members whose pairs or deployments differ.
  */
-function admit(ctx: PeerServerContext, call: AnyCall, header: SenderHeader, well_formed: boolean, method?: string): ServerErrorResponse | undefined {
+function admit(ctx: PeerServerContext, call: PeerServerCall, header: SenderHeader, well_formed: boolean, method?: string): PeerCallFailure | undefined {
   if (!well_formed) return denied('a frame this version cannot read');
-  const verdict = ctx.binding.admit(header.from, callerIdentity(call), header.from_address);
+  const identity = call.identity;
+  const verdict = ctx.binding.admit(header.from, identity, header.from_address);
   if (!verdict.admitted) {
-    const identity = callerIdentity(call);
     if (identity !== undefined && ctx.departed(identity)) {
       // A member that was down while it was removed learns it here, from any frame it sends.
       const why = `member ${header.from} (${identity}) was removed from this group`;
       ctx.refused(header.from, why);
-      return errorResponse(new WeftError('PERMISSION_DENIED', why, 'MEMBER_REMOVED', { node_id: String(header.from) }));
+      return failureOf(new WeftError('PERMISSION_DENIED', why, 'MEMBER_REMOVED', { node_id: String(header.from) }));
     }
     ctx.refused(header.from, verdict.why);
     return denied(verdict.why);
@@ -106,28 +79,52 @@ function admit(ctx: PeerServerContext, call: AnyCall, header: SenderHeader, well
   const why = versionVerdict(stamp, header);
   if (why === undefined) return undefined;
   ctx.versionRefused(header.from);
-  return errorResponse(versionRefusal(stamp, why));
+  return failureOf(versionRefusal(stamp, why));
 }
 
-function denied(why: string): ServerErrorResponse {
-  return { name: 'PeerRefused', message: why, code: status.PERMISSION_DENIED, details: why };
+function denied(why: string): PeerCallFailure {
+  return { code: 'PERMISSION_DENIED', message: why };
 }
 
-export function peerServiceImplementation(ctx: PeerServerContext): UntypedServiceImplementation {
-  const raft = (call: ServerReadableStream<RaftBatch, Record<string, never>>, callback: sendUnaryData<Record<string, never>>): void => {
-    let admitted = false;
-    let done = false;
-    call.on('data', (batch: RaftBatch) => {
-      if (done) return;
-      const refusal = admit(ctx, call, batch, isRaftBatch(batch));
+/**
+ * The peer service: each stream the peer port accepts is served as the call its path names. Every
+ * request message is checked for shape and admitted before anything in it is used.
+ */
+export function peerService(ctx: PeerServerContext, message_bytes_max: number): (stream: H2ServerStream) => void {
+  return (stream) => {
+    const call = new PeerServerCall(stream, message_bytes_max);
+    switch (call.path) {
+      case peer_paths.raft:
+        serveRaft(ctx, call);
+        return;
+      case peer_paths.snapshot:
+        serveSnapshot(ctx, call);
+        return;
+      case peer_paths.call:
+        serveUnary(ctx, call);
+        return;
+      default:
+        call.fail({ code: 'UNIMPLEMENTED', message: `no peer method at '${call.path}'` });
+    }
+  };
+}
+
+/** The Raft stream: batches handed to Raft as they arrive; answered once, empty, at the stream's end. */
+function serveRaft(ctx: PeerServerContext, call: PeerServerCall): void {
+  let admitted = false;
+  call.serve({
+    message: (frame) => {
+      const well_formed = isRaftBatch(frame);
+      const batch = frame as RaftBatch;
+      const refusal = admit(ctx, call, batch, well_formed);
       if (refusal !== undefined) {
-        done = true;
-        callback(refusal);
+        call.fail(refusal);
         return;
       }
       if (!admitted) {
+        // Headers tell the sender its stream was admitted: the peer is really there (peer-link.ts).
         admitted = true;
-        call.sendMetadata(new Metadata());
+        call.sendHeaders();
       }
       const handler = ctx.raftHandler();
       for (const message of batch.messages) {
@@ -137,33 +134,34 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
         }
         handler?.(message);
       }
-    });
-    call.on('end', () => {
-      if (!done) callback(null, {});
-      done = true;
-    });
-    call.on('error', () => (done = true));
-  };
+    },
+    end: () => call.answer({}),
+    cancelled: () => undefined,
+  });
+}
 
-  const snapshot = (call: ServerReadableStream<SnapshotChunk, SnapshotOutcome>, callback: sendUnaryData<SnapshotOutcome>): void => {
-    const receiver = new SnapshotReceiver(ctx.self, ctx.snapshotFiles(), ctx.snapshot_bytes_max);
-    let done = false;
-    let head_taken = false;
-    // Chunks are taken one at a time: the stream is paused while one is written, so what waits in
-    // memory is what gRPC's flow control lets through, not the snapshot.
-    let queue = Promise.resolve();
-    const refuse = (from: NodeId, why: string): void => {
-      done = true;
-      ctx.snapshotReceiving({ kind: 'refused' });
-      ctx.refused(from, why);
-      callback({ name: 'SnapshotRefused', message: why, code: status.INVALID_ARGUMENT, details: why });
-    };
-    call.on('data', (chunk: SnapshotChunk) => {
+function serveSnapshot(ctx: PeerServerContext, call: PeerServerCall): void {
+  const receiver = new SnapshotReceiver(ctx.self, ctx.snapshotFiles(), ctx.snapshot_bytes_max);
+  let done = false;
+  let head_taken = false;
+  // Chunks are taken one at a time: the stream is paused while one is written, so what waits in
+  // memory is what HTTP/2 flow control lets through, not the snapshot.
+  let queue = Promise.resolve();
+  const refuse = (from: NodeId, why: string): void => {
+    done = true;
+    ctx.snapshotReceiving({ kind: 'refused' });
+    ctx.refused(from, why);
+    call.fail({ code: 'INVALID_ARGUMENT', message: why });
+  };
+  call.serve({
+    message: (frame) => {
       if (done) return;
-      const refusal = admit(ctx, call, chunk, isSnapshotChunk(chunk));
+      const well_formed = isSnapshotChunk(frame);
+      const chunk = frame as SnapshotChunk;
+      const refusal = admit(ctx, call, chunk, well_formed);
       if (refusal !== undefined) {
         done = true;
-        callback(refusal);
+        call.fail(refusal);
         queue = queue.then(() => receiver.abort());
         return;
       }
@@ -177,9 +175,7 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
             // Headers tell the sender its head was taken: it sends the rest only then (snapshot-stream.ts).
             if (!head_taken) {
               head_taken = true;
-              const headers = new Metadata();
-              headers.set(snapshot_head_taken_key, 'taken');
-              call.sendMetadata(headers);
+              call.sendHeaders({ [snapshot_head_taken_key]: 'taken' });
             }
             call.resume();
             return;
@@ -190,69 +186,81 @@ export function peerServiceImplementation(ctx: PeerServerContext): UntypedServic
             // Part of this snapshot is here from a broken attempt: the sender starts again after it.
             done = true;
             ctx.snapshotReceiving({ kind: 'resume_offered' });
-            callback(null, { delivered: false, resume_at: verdict.at });
+            call.answer({ delivered: false, resume_at: verdict.at } satisfies SnapshotOutcome);
             return;
           default:
             assertNever(verdict, 'chunk verdict');
         }
       });
-    });
-    call.on('end', () => {
+    },
+    end: () => {
       queue = queue.then(async () => {
         if (done) return;
         done = true;
         const result = await receiver.finish();
         if (result.kind === 'refused') {
           ctx.snapshotReceiving({ kind: 'refused' });
-          callback({ name: 'SnapshotRefused', message: result.why, code: status.INVALID_ARGUMENT, details: result.why });
+          call.fail({ code: 'INVALID_ARGUMENT', message: result.why });
           return;
         }
         ctx.snapshotReceiving({ kind: 'complete' });
         const handler = ctx.raftHandler();
         handler?.(result.message);
-        callback(null, { delivered: handler !== undefined });
+        call.answer({ delivered: handler !== undefined } satisfies SnapshotOutcome);
       });
-    });
+    },
     // A broken link keeps what is durable: the same snapshot offered again resumes after it.
-    const broken = (): void => {
+    cancelled: () => {
       if (!done) ctx.snapshotReceiving({ kind: 'broken' });
       done = true;
       queue = queue.then(() => receiver.suspend());
-    };
-    call.on('error', broken);
-    call.on('cancelled', broken);
-  };
+    },
+  });
+}
 
-  const unary = (call: ServerUnaryCall<PeerCallRequest, PeerCallResponse>, callback: sendUnaryData<PeerCallResponse>): void => {
-    const request = call.request;
-    const refusal = admit(ctx, call, request, isPeerCallRequest(request), isPeerCallRequest(request) ? request.method : undefined);
-    if (refusal !== undefined) {
-      callback(refusal);
-      return;
-    }
-    const handler = ctx.callHandler(request.method);
-    if (handler === undefined) {
-      callback({ name: 'Unimplemented', message: `no peer method '${request.method}'`, code: status.UNIMPLEMENTED, details: `no peer method '${request.method}'` });
-      return;
-    }
-    const abort = new AbortController();
-    call.on('cancelled', () => abort.abort());
-    handler(request.from, request.payload, abort.signal).then(
-      (payload) => callback(null, { payload }),
-      (e: unknown) => callback(errorResponse(e)),
-    );
-  };
+function serveUnary(ctx: PeerServerContext, call: PeerServerCall): void {
+  let request: PeerCallRequest | undefined;
+  const abort = new AbortController();
+  call.serve({
+    message: (frame) => {
+      if (request !== undefined) {
+        call.fail({ code: 'INVALID_ARGUMENT', message: 'a unary call carries one request' });
+        abort.abort();
+        return;
+      }
+      request = frame as PeerCallRequest;
+    },
+    end: () => {
+      if (request === undefined) {
+        call.fail({ code: 'INVALID_ARGUMENT', message: 'a unary call without its request' });
+        return;
+      }
+      answerUnary(ctx, call, request, abort.signal);
+    },
+    cancelled: () => abort.abort(),
+  });
+}
 
-  return { raft, snapshot, call: unary } as UntypedServiceImplementation;
+function answerUnary(ctx: PeerServerContext, call: PeerServerCall, request: PeerCallRequest, signal: AbortSignal): void {
+  const well_formed = isPeerCallRequest(request);
+  const refusal = admit(ctx, call, request, well_formed, well_formed ? request.method : undefined);
+  if (refusal !== undefined) {
+    call.fail(refusal);
+    return;
+  }
+  const handler = ctx.callHandler(request.method);
+  if (handler === undefined) {
+    call.fail({ code: 'UNIMPLEMENTED', message: `no peer method '${request.method}'` });
+    return;
+  }
+  handler(request.from, request.payload, signal).then(
+    (payload) => call.answer({ payload } satisfies PeerCallResponse),
+    (e: unknown) => call.fail(failureOf(e)),
+  );
 }
 
 /** A handler's failure as a gRPC status: a WeftError keeps its code, reason and metadata; anything else is INTERNAL. */
-function errorResponse(e: unknown): ServerErrorResponse {
-  if (!isWeftError(e)) {
-    const message = e instanceof Error ? e.message : String(e);
-    return { name: 'Internal', message, code: status.INTERNAL, details: message };
-  }
-  const metadata = new Metadata();
-  metadata.set(error_detail_key, encodeFrame({ reason: e.reason, metadata: e.metadata } satisfies PeerCallErrorDetail));
-  return { name: e.name, message: e.message, code: status[e.code], details: e.message, metadata };
+function failureOf(e: unknown): PeerCallFailure {
+  if (!isWeftError(e)) return { code: 'INTERNAL', message: e instanceof Error ? e.message : String(e) };
+  return { code: e.code, message: e.message, detail: { reason: e.reason, metadata: e.metadata } };
 }

@@ -1,4 +1,3 @@
-import type { ServiceDefinition } from '@grpc/grpc-js';
 import { Packr } from 'msgpackr';
 import type { Message, NodeId, SnapshotMessage } from '../raft/types.js';
 import type { VersionStamp } from '../version/handshake.js';
@@ -97,6 +96,11 @@ const codec = { serialize: encodeFrame, deserialize: decodeFrame } as const;
 
 export const peer_service_name = 'weft.peer.v1.Peer';
 
+/**
+ * The service as any gRPC implementation describes one: each method's path, shape and codecs. The
+ * transport itself needs only the paths (peer_paths); the rest lets a second implementation of the
+ * wire (a test's grpc-js server or client) speak to a member.
+ */
 export const peerServiceDefinition = {
   raft: {
     path: `/${peer_service_name}/Raft`,
@@ -125,4 +129,11 @@ export const peerServiceDefinition = {
     responseSerialize: codec.serialize,
     responseDeserialize: (b: Buffer) => decodeFrame<PeerCallResponse>(b),
   },
-} satisfies ServiceDefinition;
+} as const;
+
+/** The method paths the peer port serves. */
+export const peer_paths = {
+  raft: peerServiceDefinition.raft.path,
+  snapshot: peerServiceDefinition.snapshot.path,
+  call: peerServiceDefinition.call.path,
+} as const;

@@ -1,8 +1,8 @@
-import { once } from 'node:events';
 import { crc32 } from 'node:zlib';
-import { type Client, type ClientWritableStream, Metadata } from '@grpc/grpc-js';
 import type { SnapshotMessage } from '../raft/types.js';
-import { peerServiceDefinition, type SenderHeader, type SnapshotChunk, type SnapshotHead, type SnapshotOutcome } from './peer-wire.js';
+import type { PeerCall } from './peer-call.js';
+import type { PeerChannel } from './peer-channel.js';
+import { decodeFrame, encodeFrame, peer_paths, type SenderHeader, type SnapshotChunk, type SnapshotHead, type SnapshotOutcome } from './peer-wire.js';
 import type { IncomingSnapshot, OutgoingSnapshot, SnapshotFiles } from './snapshot-files.js';
 
 /**
@@ -18,7 +18,14 @@ import type { IncomingSnapshot, OutgoingSnapshot, SnapshotFiles } from './snapsh
  * `resume_at` (what it holds) and takes nothing; the sender opens a new stream from there. So an
  * attempt after a cut link or a restart of the receiver costs one chunk again, not the whole data.
  */
-export async function sendSnapshot(client: Client, header: SenderHeader, message: SnapshotMessage, chunk_bytes: number, files: SnapshotFiles): Promise<SnapshotSent> {
+export async function sendSnapshot(
+  channel: PeerChannel,
+  header: SenderHeader,
+  message: SnapshotMessage,
+  chunk_bytes: number,
+  files: SnapshotFiles,
+  message_bytes_max: number,
+): Promise<SnapshotSent> {
   const source = await files.openOutgoing(message.snapshot.data).catch(() => undefined);
   if (source === undefined) return { delivered: false, resumed_at: 0, bytes_sent: 0 };
   let offset = 0;
@@ -27,7 +34,7 @@ export async function sendSnapshot(client: Client, header: SenderHeader, message
     // Once from the first byte, once from where the receiver says it holds: a second resume_at in
     // one send means the receiver's part changed under it, and Raft's next attempt starts afresh.
     for (let stream = 0; stream < resume_streams_max; stream++) {
-      const outcome = await streamSnapshot(client, header, message, chunk_bytes, source, offset, sent);
+      const outcome = await streamSnapshot(channel, header, message, chunk_bytes, source, offset, sent, message_bytes_max);
       if (outcome.resume_at === undefined || outcome.resume_at > source.data_bytes || outcome.resume_at === offset) return { delivered: outcome.delivered, resumed_at: offset, bytes_sent: sent.bytes };
       offset = outcome.resume_at;
     }
@@ -54,13 +61,14 @@ export const snapshot_head_taken_key = 'weft-snapshot-head';
 const resume_streams_max = 2;
 
 async function streamSnapshot(
-  client: Client,
+  channel: PeerChannel,
   header: SenderHeader,
   message: SnapshotMessage,
   chunk_bytes: number,
   source: OutgoingSnapshot,
   offset: number,
   sent: { bytes: number },
+  message_bytes_max: number,
 ): Promise<SnapshotOutcome> {
   const { snapshot, ...envelope } = message;
   const head: SnapshotHead = {
@@ -71,29 +79,46 @@ async function streamSnapshot(
     offset,
   };
   let settled = false;
-  // Assigned synchronously by the Promise executor below.
-  let call!: ClientWritableStream<SnapshotChunk>;
-  const outcome = new Promise<SnapshotOutcome>((resolve) => {
-    call = client.makeClientStreamRequest<SnapshotChunk, SnapshotOutcome>(
-      peerServiceDefinition.snapshot.path,
-      peerServiceDefinition.snapshot.requestSerialize,
-      peerServiceDefinition.snapshot.responseDeserialize,
-      new Metadata(),
-      {},
-      (error, answer) => {
-        settled = true;
-        resolve(error === null && answer !== undefined ? answer : { delivered: false });
-      },
-    );
-  });
+  let settle!: (outcome: SnapshotOutcome) => void;
+  const outcome = new Promise<SnapshotOutcome>((resolve) => (settle = resolve));
   // The receiver sends its headers once it took the head (the first chunk): only then is the rest
   // worth sending, for it may answer resume_at instead, and a wide flow-control window would
   // otherwise carry megabytes it throws away before its answer arrives.
   // Headers also come with an early answer (resume_at, a refusal): only the mark says the head was taken.
-  const accepted = once(call, 'metadata').then(([headers]) => ((headers as Metadata).get(snapshot_head_taken_key)[0] === 'taken' ? undefined : outcome));
-  accepted.catch(() => undefined);
+  let headTaken!: (taken: boolean) => void;
+  const accepted = new Promise<boolean>((resolve) => (headTaken = resolve));
+  // Invariant: blocked while the last write found the stream's buffer full and no drain came since.
+  let blocked = false;
+  let drained: (() => void) | undefined;
+  const call: PeerCall = channel.start(peer_paths.snapshot, { message_bytes_max }, {
+    headers: (headers) => headTaken(headers[snapshot_head_taken_key] === 'taken'),
+    drain: () => {
+      blocked = false;
+      const wake = drained;
+      drained = undefined;
+      wake?.();
+    },
+    done: (end) => {
+      settled = true;
+      settle(end.ok && end.answer !== undefined ? decodeFrame<SnapshotOutcome>(end.answer) : { delivered: false });
+    },
+  });
+  const writer: ChunkWriter = {
+    write: (chunk) => {
+      blocked = !call.write(encodeFrame(chunk));
+      return !blocked;
+    },
+    end: () => call.close(),
+    cancel: () => call.cancel(),
+    settled: () => settled,
+    // Headers without the mark come with the call's end: wait for it.
+    headTaken: Promise.race([accepted.then((taken) => (taken ? undefined : outcome)), outcome]),
+    // Wait for the stream to drain, unless it ended (the receiver refused or answered resume_at, or the link broke).
+    // A drain that came while the sender waited for the head has already freed the stream.
+    drained: () => (blocked ? Promise.race([new Promise<void>((resolve) => (drained = resolve)), outcome]) : Promise.resolve()),
+  };
   try {
-    await pumpChunks(call, header, head, chunk_bytes, source, offset, () => settled, Promise.race([accepted, outcome]), outcome, sent);
+    await pumpChunks(writer, header, head, chunk_bytes, source, offset, sent);
   } catch {
     // The data could not be read: the receiver keeps what it has, and Raft is told it was not sent.
     call.cancel();
@@ -101,39 +126,40 @@ async function streamSnapshot(
   return outcome;
 }
 
-async function pumpChunks(
-  call: ClientWritableStream<SnapshotChunk>,
-  header: SenderHeader,
-  head: SnapshotHead,
-  chunk_bytes: number,
-  source: OutgoingSnapshot,
-  start: number,
-  settled: () => boolean,
-  head_taken: Promise<unknown>,
-  outcome: Promise<SnapshotOutcome>,
-  sent: { bytes: number },
-): Promise<void> {
+/** The sending end of one snapshot stream, as pumpChunks drives it. */
+interface ChunkWriter {
+  /** False when the stream's buffer is full: wait for `drained`. */
+  write(chunk: SnapshotChunk): boolean;
+  end(): void;
+  cancel(): void;
+  /** True once the call is over. */
+  settled(): boolean;
+  /** Settles once the receiver took the head, or the call ended. */
+  readonly headTaken: Promise<unknown>;
+  drained(): Promise<unknown>;
+}
+
+async function pumpChunks(writer: ChunkWriter, header: SenderHeader, head: SnapshotHead, chunk_bytes: number, source: OutgoingSnapshot, start: number, sent: { bytes: number }): Promise<void> {
   // The first chunk carries the head even when no data is left to send.
-  for (let offset = start; !settled(); ) {
+  for (let offset = start; !writer.settled(); ) {
     const data = await source.read(offset, Math.min(chunk_bytes, source.data_bytes - offset));
     if (data.byteLength === 0 && offset < source.data_bytes) {
       // The data is shorter than it said: nothing the receiver could install.
-      call.cancel();
+      writer.cancel();
       break;
     }
     const first = offset === start;
     offset += data.byteLength;
     const last = offset >= source.data_bytes;
     const chunk: SnapshotChunk = { ...header, ...(first ? { head } : {}), data, crc: crc32(data), ...(last ? { data_crc: source.data_crc } : {}) };
-    const writable = call.write(chunk);
+    const writable = writer.write(chunk);
     sent.bytes += data.byteLength;
     if (last) {
-      call.end();
+      writer.end();
       break;
     }
-    if (first) await head_taken;
-    // Wait for the stream to drain, unless it ended (the receiver refused or answered resume_at, or the link broke).
-    if (!writable) await Promise.race([once(call, 'drain'), outcome]);
+    if (first) await writer.headTaken;
+    if (!writable) await writer.drained();
   }
 }
 

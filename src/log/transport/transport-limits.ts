@@ -23,7 +23,7 @@ export interface PeerTransportLimits {
   /**
    * HTTP/2 flow-control window of each stream and connection, both ways. A stream moves at most this
    * many bytes per round trip: HTTP/2's own 64 KiB held a snapshot to about 1 MB/s over a link with
-   * 20 ms of latency (peer-server-credentials.ts). Memory is bounded apart from it (a receiver pauses
+   * 20 ms of latency (docs/cluster.md, "Flow-control windows"). Memory is bounded apart from it (a receiver pauses
    * a stream while it writes a chunk, so the window fills and stops the sender).
    */
   readonly stream_window_bytes: number;
