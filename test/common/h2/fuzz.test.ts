@@ -66,7 +66,10 @@ describe('fuzz: frame reader and HPACK decoder', () => {
       else {
         block = Buffer.from(encoder.encode({ ':path': `/p/${round}`, 'content-type': 'application/grpc', 'x-v': 'value'.repeat(1 + (round % 9)) }));
         const flips = 1 + Math.floor(next() * 3);
-        for (let i = 0; i < flips; i++) block[Math.floor(next() * block.length)] ^= 1 << Math.floor(next() * 8);
+        for (let i = 0; i < flips; i++) {
+          const at = Math.floor(next() * block.length);
+          block[at] = (block[at] ?? 0) ^ (1 << Math.floor(next() * 8));
+        }
       }
       if (onlyTypedErrors(() => decoder.decode(block, () => {}))) failures++;
     }

@@ -59,7 +59,7 @@ async function engineEchoServer(o: { pause_first_ms?: number } = {}): Promise<{ 
 
 /** A node:http2 server doing the same echo. */
 async function nodeEchoServer(): Promise<number> {
-  const server = http2.createServer({ maxSessionMemory: 1000, maxHeaderListSize: 1 << 20 });
+  const server = http2.createServer({ maxSessionMemory: 1000, settings: { maxHeaderListSize: 1 << 20 } });
   server.on('stream', (stream, headers) => {
     stream.on('error', () => {});
     stream.respond({ ':status': 200, 'x-path': String(headers[':path']) }, { waitForTrailers: true });
