@@ -1,7 +1,8 @@
 /**
  * What a gRPC call costs its client: Weft's client (src/common/grpc, used by the SDK and
  * createGrpcClient) beside the @grpc/grpc-js path it replaced and the bare minimum over node:http2
- * (the floor under any client on it), against one `weft serve` child, in the same run. Each round times `--calls` calls of each kind at concurrency 1 with each client in
+ * (the floor under any client on it) and over Weft's own engine (src/common/h2), against one
+ * `weft serve` child, in the same run. Each round times `--calls` calls of each kind at concurrency 1 with each client in
  * turn (so load on the machine falls on both alike) and measures this process's CPU over them:
  * CPU per call is the figure that survives a loaded machine, latency is printed beside it.
  *
@@ -20,7 +21,9 @@ import { Health } from '../src/gen/grpc/health/v1/health_pb.js';
 import { GraphService } from '../src/gen/weft/v1/graph_pb.js';
 import { QueryService } from '../src/gen/weft/v1/query_pb.js';
 import { startServerProcess } from '../test/support/server-process.js';
+import { connectH2 } from '../src/common/h2/client.js';
 import { bareH2Unary, grpcJsChannel, grpcJsUnary } from './grpc-js-unary.js';
+import { bareWeftUnary } from './weft-h2-unary.js';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -55,6 +58,8 @@ const weft_channels = {
 };
 const js = grpcJsChannel(server.grpc);
 const bare = h2connect(`http://${server.grpc}`);
+const [bare_host, bare_port] = [server.grpc.slice(0, server.grpc.lastIndexOf(':')), Number(server.grpc.slice(server.grpc.lastIndexOf(':') + 1))];
+const bare_weft = connectH2({ host: bare_host, port: bare_port });
 
 /** Both clients behind one signature, each sending through its own connection. */
 const clients: Record<string, Unary> = {
@@ -64,6 +69,7 @@ const clients: Record<string, Unary> = {
   },
   'grpc-js': (method, req) => grpcJsUnary(js, method, req),
   'bare node:http2': (method, req) => bareH2Unary(bare, method, req),
+  'bare weft h2': (method, req) => bareWeftUnary(bare_weft, method, req),
 };
 
 const node = await weft_channels.graph.createNode({ labels: ['Bench'], properties: { name: { kind: { case: 'stringValue', value: 'x' } } } });
@@ -99,6 +105,7 @@ try {
   for (const c of Object.values(weft_channels)) c.close();
   js.close();
   bare.close();
+  bare_weft.goaway();
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
 }

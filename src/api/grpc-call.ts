@@ -6,11 +6,12 @@
  * A class rather than closures: a unary call is the hot path of the port, and per-call closures
  * and listeners are a measurable part of its cost.
  */
-import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
+import type { IncomingHttpHeaders } from 'node:http2';
 import { toBinary, type DescMethod } from '@bufbuild/protobuf';
 import { WeftError, type StatusCode } from '../common/errors.js';
 import { cancelledError, deadlineExceededError, openCall, parseGrpcTimeoutMs, type OpenCall } from './call-context.js';
 import { toWireError, type FaultLogger } from './error-catalog.js';
+import type { CallStream, CallStreamEvents } from './grpc-call-stream.js';
 import { messageEncodingOf, unsupportedEncoding, type MessageEncoding } from './grpc-encoding.js';
 import { errorTrailers, headerText, requestMetadata, trailersOnly } from './grpc-metadata.js';
 import { RequestReader } from './grpc-request-reader.js';
@@ -40,7 +41,7 @@ export interface CallSettings {
 
 /** Serves one call whose method was found. `peer` is the client's address. */
 export function serveCall(
-  stream: ServerHttp2Stream,
+  stream: CallStream,
   headers: IncomingHttpHeaders,
   registered: RegisteredService,
   method: DescMethod,
@@ -62,7 +63,7 @@ export function serveCall(
   new GrpcCall(stream, headers, registered, method, peer, o, encoding, deadline_ms).start();
 }
 
-class GrpcCall implements ActiveCall {
+class GrpcCall implements ActiveCall, CallStreamEvents {
   private readonly started = performance.now();
   private readonly opened: OpenCall;
   private readonly reader: RequestReader;
@@ -71,7 +72,7 @@ class GrpcCall implements ActiveCall {
   private abandon: (reason: WeftError) => void = ignore;
 
   constructor(
-    private readonly stream: ServerHttp2Stream,
+    stream: CallStream,
     headers: IncomingHttpHeaders,
     private readonly registered: RegisteredService,
     private readonly method: DescMethod,
@@ -94,7 +95,15 @@ class GrpcCall implements ActiveCall {
     // Only the deadline timer aborts the signal without going through cancel(); a reader waiting
     // for the request must hear of it too.
     if (deadline_ms !== undefined) this.opened.ctx.signal.addEventListener('abort', this, { once: true });
-    stream.once('close', () => this.onStreamClose());
+    stream.listen(this);
+  }
+
+  onData(chunk: Buffer): void {
+    this.reader.onData(chunk);
+  }
+
+  onEnd(): void {
+    this.reader.onEnd();
   }
 
   start(): void {
@@ -128,7 +137,8 @@ class GrpcCall implements ActiveCall {
     this.cancel(reason instanceof WeftError ? reason : deadlineExceededError());
   }
 
-  private onStreamClose(): void {
+  /** The stream closed: a call still running was cancelled by the client (or lost its connection). */
+  onClose(): void {
     if (this.opened.closed || this.writer.finished) return;
     const near_deadline = this.deadline_ms !== undefined && Date.now() >= this.deadline_ms - deadline_reset_slack_ms;
     this.cancel(near_deadline ? deadlineExceededError() : cancelledError());
@@ -179,8 +189,7 @@ class GrpcCall implements ActiveCall {
 function ignore(): void {}
 
 /** A call refused before it starts: a trailers-only response, and the stream's data dropped. */
-export function refuse(stream: ServerHttp2Stream, e: WeftError, o: Pick<CallSettings, 'log'>): void {
-  stream.resume();
+export function refuse(stream: CallStream, e: WeftError, o: Pick<CallSettings, 'log'>): void {
   if (stream.destroyed) return;
-  stream.respond(trailersOnly(toWireError(e, o.log)), { endStream: true });
+  stream.respond(trailersOnly(toWireError(e, o.log)), true);
 }

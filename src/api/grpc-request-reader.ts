@@ -4,9 +4,9 @@
  * unread the stream is paused, so HTTP/2 flow control stops a client that sends faster than its
  * handler reads.
  */
-import type { ServerHttp2Stream } from 'node:http2';
 import type { DescMethod, Message } from '@bufbuild/protobuf';
 import { WeftError } from '../common/errors.js';
+import type { CallStream } from './grpc-call-stream.js';
 import { decompress, type MessageEncoding } from './grpc-encoding.js';
 import { MessageDeframer } from './grpc-framing.js';
 import { decodeRequest } from './grpc-decode.js';
@@ -29,15 +29,13 @@ export class RequestReader {
    * so the call ends with that status even while its handler is not reading.
    */
   constructor(
-    private readonly stream: ServerHttp2Stream,
+    private readonly stream: CallStream,
     private readonly method: DescMethod,
     private readonly encoding: MessageEncoding,
     private readonly message_bytes_max: number,
     private readonly call: { cancel(reason: WeftError): void },
   ) {
     this.deframer = new MessageDeframer(message_bytes_max);
-    stream.on('data', (chunk: Buffer) => this.onData(chunk));
-    stream.on('end', () => this.onEnd());
   }
 
   /** The one request of a unary or server-streaming call: exactly one message, then the end. */
@@ -85,7 +83,8 @@ export class RequestReader {
     return new Promise((resolve) => (this.wake = resolve));
   }
 
-  private onData(chunk: Buffer): void {
+  /** A chunk of the request's DATA, as the stream delivers it. */
+  onData(chunk: Buffer): void {
     if (this.discarding || this.failure !== undefined) return;
     try {
       for (const wire of this.deframer.push(chunk)) {
@@ -99,7 +98,8 @@ export class RequestReader {
     this.wakeReader();
   }
 
-  private onEnd(): void {
+  /** The client half-closed. */
+  onEnd(): void {
     if (this.discarding || this.failure !== undefined) return;
     if (this.deframer.midMessage) {
       this.fail(new WeftError('INTERNAL', 'the request stream ended inside a message'));

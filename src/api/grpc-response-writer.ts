@@ -4,8 +4,8 @@
  * trailers-only response). Writes respect the stream's backpressure: when `write` returns false the
  * next message waits for 'drain'; HTTP/2 flow control does the rest.
  */
-import { once } from 'node:events';
-import type { OutgoingHttpHeaders, ServerHttp2Stream } from 'node:http2';
+import type { OutgoingHttpHeaders } from 'node:http2';
+import type { CallStream } from './grpc-call-stream.js';
 import { frameMessage } from './grpc-framing.js';
 import { tooLarge } from './http-body.js';
 import { metadataHeaders, ok_trailers, response_headers, type MetadataValue } from './grpc-metadata.js';
@@ -20,7 +20,7 @@ export class ResponseWriter {
   private trailer_metadata: Record<string, MetadataValue> | undefined;
 
   constructor(
-    private readonly stream: ServerHttp2Stream,
+    private readonly stream: CallStream,
     private readonly message_bytes_max: number,
   ) {}
 
@@ -47,7 +47,7 @@ export class ResponseWriter {
     this.sendHeaders();
     let ready = true;
     for (const chunk of frameMessage(message)) ready = this.stream.write(chunk);
-    if (!ready) await untilAborted(once(this.stream, 'drain'), signal);
+    if (!ready) await untilAborted(this.stream.drained(), signal);
   }
 
   /** The reply of a unary call and its OK status, together. */
@@ -56,8 +56,9 @@ export class ResponseWriter {
     if (message.byteLength > this.message_bytes_max) throw tooLarge(`a reply of ${message.byteLength} bytes`, this.message_bytes_max);
     this.sendHeaders();
     const chunks = frameMessage(message);
-    for (let i = 0; i < chunks.length - 1; i++) this.stream.write(chunks[i]);
-    this.sendTrailersAfter(ok_trailers, chunks[chunks.length - 1]);
+    const last = chunks.pop();
+    for (const chunk of chunks) this.stream.write(chunk);
+    this.sendTrailersAfter(ok_trailers, last);
   }
 
   /** Ends the call with OK after the messages written so far. */
@@ -71,7 +72,7 @@ export class ResponseWriter {
     if (!this.headers_sent) {
       this.ended = true;
       this.headers_sent = true;
-      this.stream.respond({ ...response_headers, ...metadataHeaders(this.header_metadata ?? {}), ...trailers }, { endStream: true });
+      this.stream.respond({ ...response_headers, ...metadataHeaders(this.header_metadata ?? {}), ...trailers }, true);
       return;
     }
     this.sendTrailersAfter(trailers, undefined);
@@ -81,16 +82,12 @@ export class ResponseWriter {
     if (this.headers_sent) return;
     this.headers_sent = true;
     const headers = this.header_metadata === undefined ? response_headers : { ...response_headers, ...metadataHeaders(this.header_metadata) };
-    this.stream.respond(headers, { waitForTrailers: true });
+    this.stream.respond(headers, false);
   }
 
   private sendTrailersAfter(trailers: Readonly<OutgoingHttpHeaders>, last: Buffer | undefined): void {
     this.ended = true;
     const all = this.trailer_metadata === undefined ? trailers : { ...metadataHeaders(this.trailer_metadata), ...trailers };
-    this.stream.once('wantTrailers', () => {
-      if (!this.stream.destroyed) this.stream.sendTrailers(all);
-    });
-    if (last === undefined) this.stream.end();
-    else this.stream.end(last);
+    this.stream.end(last, all);
   }
 }

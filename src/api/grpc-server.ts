@@ -1,14 +1,15 @@
 /**
- * The gRPC server: gRPC over HTTP/2 (the protocol of grpc/grpc's PROTOCOL-HTTP2.md) written on
- * node:http2, serving services built generically from their descriptors. Messages are decoded and
- * encoded with protobuf-es, so a malformed request is the client's INVALID_ARGUMENT, not our
- * INTERNAL. Health checking and reflection are always served.
+ * The gRPC server: gRPC over HTTP/2 (the protocol of grpc/grpc's PROTOCOL-HTTP2.md) on Weft's own
+ * HTTP/2 engine (src/common/h2) or, as a fallback, node:http2, serving services built generically
+ * from their descriptors. Messages are decoded and encoded with protobuf-es, so a malformed request
+ * is the client's INVALID_ARGUMENT, not our INTERNAL. Health checking and reflection are always served.
  *
  * Why not grpc-js's server: on an idle machine it was measured to add about 200 µs per unary call
- * beyond what node:http2 needs, most of a point lookup; and owning the server puts deadlines,
- * cancellation and flow control in code we can test (docs/api.md, "The gRPC server").
+ * beyond what node:http2 needs, most of a point lookup; and node:http2 itself costs about 160 µs
+ * per request over a bare socket (a stream object, nghttp2 callbacks, header objects), which our
+ * engine does not (docs/api.md, "The gRPC server").
  */
-import * as http2 from 'node:http2';
+import type { IncomingHttpHeaders } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { DescMethod } from '@bufbuild/protobuf';
 import { WeftError } from '../common/errors.js';
@@ -17,6 +18,8 @@ import { logFaultToStderr, type FaultLogger } from './error-catalog.js';
 import { refuse, serveCall, type CallSettings } from './grpc-call.js';
 import { healthService, HealthBoard, ServingStatus } from './grpc-health.js';
 import { reflectionServices } from './grpc-reflection.js';
+import type { CallStream } from './grpc-call-stream.js';
+import { listenerFor, type Http2Engine } from './grpc-listeners.js';
 import type { CallObserver, RegisteredService } from './handlers.js';
 
 export { decodeRequest } from './grpc-decode.js';
@@ -33,11 +36,8 @@ export const grpc_streams_per_connection_max_default = 1_000;
  */
 export const grpc_keepalive_interval_ms_default = 2 * 60 * 60 * 1000;
 export const grpc_keepalive_timeout_ms_default = 20_000;
-/**
- * What one connection may hold in nghttp2's buffers. Flow control already bounds it; node's default
- * (10 MB) would instead reset busy connections with ENHANCE_YOUR_CALM under many concurrent calls.
- */
-const http2_session_memory_mb_max = 1_000;
+/** Weft's own engine unless the operator falls back to node:http2 (setting grpc_http2_engine). */
+export const grpc_http2_engine_default: Http2Engine = 'weft';
 
 export interface GrpcServerOptions {
   /** Default 127.0.0.1. */
@@ -50,6 +50,8 @@ export interface GrpcServerOptions {
   readonly streams_per_connection_max?: number;
   readonly keepalive_interval_ms?: number;
   readonly keepalive_timeout_ms?: number;
+  /** Which HTTP/2 implementation serves the port. */
+  readonly http2_engine?: Http2Engine;
   /** The health board to serve; one reporting SERVING is made when absent. */
   readonly health?: HealthBoard;
   readonly log?: FaultLogger;
@@ -108,33 +110,15 @@ export async function startGrpcServer(o: GrpcServerOptions): Promise<GrpcServerH
   const served = [...o.services, healthService(health)];
   const routes = routesOf([...served, ...reflectionServices(served.map((r) => r.service))]);
 
-  const server = http2.createServer({
-    settings: { maxConcurrentStreams: o.streams_per_connection_max ?? grpc_streams_per_connection_max_default },
-    maxSessionMemory: http2_session_memory_mb_max,
-  });
-  const sessions = new Set<http2.ServerHttp2Session>();
-  const peers = new WeakMap<http2.Http2Session, string>();
-  server.on('session', (session) => {
-    sessions.add(session);
-    const socket = session.socket;
-    peers.set(session, `${socket.remoteAddress ?? 'unknown'}:${socket.remotePort ?? 0}`);
-    // Errors end in 'close', which cancels the session's calls; there is no one else to tell.
-    session.on('error', () => {});
-    session.once('close', () => sessions.delete(session));
-    keepAlive(session, o.keepalive_interval_ms ?? grpc_keepalive_interval_ms_default, o.keepalive_timeout_ms ?? grpc_keepalive_timeout_ms_default);
-  });
-  server.on('stream', (stream, headers) => {
-    stream.on('error', () => {});
+  const dispatch = (stream: CallStream, headers: IncomingHttpHeaders, peer: string): void => {
     if (headers[':method'] !== 'POST') {
-      stream.resume();
-      stream.respond({ ':status': 405, allow: 'POST' }, { endStream: true });
+      stream.respond({ ':status': 405, allow: 'POST' }, true);
       return;
     }
     // The spec's answer to a content type that is not gRPC is HTTP 415, so that a plain HTTP/2
     // client does not read a gRPC error's 200 as success.
     if (!isGrpcContentType(headers['content-type'])) {
-      stream.resume();
-      stream.respond({ ':status': 415 }, { endStream: true });
+      stream.respond({ ':status': 415 }, true);
       return;
     }
     const path = headers[':path'] ?? '';
@@ -143,8 +127,18 @@ export async function startGrpcServer(o: GrpcServerOptions): Promise<GrpcServerH
       refuse(stream, new WeftError('UNIMPLEMENTED', `no method ${path} on this server`), settings);
       return;
     }
-    serveCall(stream, headers, route.registered, route.method, peers.get(stream.session as http2.Http2Session) ?? 'unknown', settings);
-  });
+    serveCall(stream, headers, route.registered, route.method, peer, settings);
+  };
+  const listener = listenerFor(
+    o.http2_engine ?? grpc_http2_engine_default,
+    {
+      streams_per_connection_max: o.streams_per_connection_max ?? grpc_streams_per_connection_max_default,
+      keepalive_interval_ms: o.keepalive_interval_ms ?? grpc_keepalive_interval_ms_default,
+      keepalive_timeout_ms: o.keepalive_timeout_ms ?? grpc_keepalive_timeout_ms_default,
+    },
+    dispatch,
+  );
+  const server = listener.server;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -168,31 +162,13 @@ export async function startGrpcServer(o: GrpcServerOptions): Promise<GrpcServerH
           resolve();
         });
         // GOAWAY: clients open no new calls here; calls in flight get up to drain_ms on their own.
-        for (const session of sessions) session.close();
+        listener.goaway();
         void drain(settings.active, drain_ms).then(() => {
           for (const call of settings.active) call.cancel(new WeftError('UNAVAILABLE', 'the server is stopping'));
-          cut = setTimeout(() => {
-            for (const session of sessions) session.destroy();
-          }, grace_ms);
+          cut = setTimeout(() => listener.destroyAll(), grace_ms);
         });
       });
       return stopped;
     },
   };
-}
-
-/** Pings a connection that has been silent for interval_ms; closes it when no answer comes in timeout_ms. */
-function keepAlive(session: http2.ServerHttp2Session, interval_ms: number, timeout_ms: number): void {
-  session.setTimeout(interval_ms, () => {
-    const unanswered = setTimeout(() => session.destroy(), timeout_ms);
-    unanswered.unref();
-    const sent = session.ping((err) => {
-      clearTimeout(unanswered);
-      if (err !== null) session.destroy();
-    });
-    if (!sent) {
-      clearTimeout(unanswered);
-      session.destroy();
-    }
-  });
 }

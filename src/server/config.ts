@@ -81,6 +81,8 @@ export interface ServerConfig {
   readonly ops_backup: 'ON' | 'OFF';
   /** Whether the REST port serves the web console under /console/ (docs/console.md). */
   readonly console: 'ON' | 'OFF';
+  /** The gRPC port's HTTP/2 implementation: Weft's own engine, or node:http2 as a fallback (docs/api.md, "The gRPC server"). */
+  readonly grpc_http2_engine: 'WEFT' | 'NODE';
   /** Test only: run this engine format instead of the release's own; 0 for the release's. Refused unless WEFT_TEST_FORMATS=1 (docs/upgrades.md). */
   readonly engine_format_override: number;
 }
@@ -138,6 +140,7 @@ export const defaultConfig: ServerConfig = {
   ttl_expire_batch_max: 1000,
   ops_backup: 'ON',
   console: 'ON',
+  grpc_http2_engine: 'WEFT',
   engine_format_override: 0,
 };
 
@@ -149,6 +152,7 @@ const choices: Partial<Record<Key, readonly string[]>> = {
   default_write_journal: ['JOURNAL', 'CACHE', 'MEMORY'],
   ops_backup: ['ON', 'OFF'],
   console: ['ON', 'OFF'],
+  grpc_http2_engine: ['WEFT', 'NODE'],
 };
 
 /** Inclusive bounds for numeric settings. */

@@ -186,7 +186,8 @@ export async function startServer(
   let stopping = false;
   try {
     const observe = metrics.observeCall;
-    grpc = await startGrpcServer({ host: config.host, port: config.grpc_port, services, message_bytes_max: config.request_bytes_max, observe });
+    grpc = await startGrpcServer({ host: config.host, port: config.grpc_port, services, message_bytes_max: config.request_bytes_max, observe,
+      http2_engine: config.grpc_http2_engine === 'NODE' ? 'node' : 'weft' });
     const pages = config.console === 'ON' ? consolePages() : {};
     rest = await startRestServer({ host: config.host, port: config.rest_port, services, body_bytes_max: config.request_bytes_max, observe, pages });
     ops = await startOpsServer({
