@@ -12,7 +12,8 @@ import type { OpEnv } from '../read-ops.js';
 import { GROUP_OVERHEAD_BYTES } from '../relational-ops.js';
 import { after, holding, loopArray } from '../slices.js';
 import { BATCH_ROWS, NULL_ID, type Batch, type Vec } from './batch.js';
-import { batchPlan, formsFor } from './batch-plan.js';
+import { batchPlan, formsFor, type BatchPlan } from './batch-plan.js';
+import { foldedForms } from './end-filters.js';
 import { BatchScope, runBatches } from './pipeline.js';
 import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
 
@@ -67,8 +68,11 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   const isEntityCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && !a.call.distinct && a.call.args.length === 1);
   // The slots the grouping keys read: an expand they do not read may be counted rather than made.
   const readAbove = new Set(keys.flatMap((k) => [...freeSlots(k.expression)]));
-  const plan = batchPlan(input, countsOnly, readAbove);
-  if (plan === undefined) return undefined;
+  const unfolded = batchPlan(input, countsOnly, readAbove);
+  if (unfolded === undefined) return undefined;
+  // The same pipeline with filters on end nodes folded into their expands, taken when they are typed.
+  const readByConsumer = new Set([...readAbove, ...aggregates.flatMap((a) => a.call.args.flatMap((x) => [...freeSlots(x)]))]);
+  const folded = batchPlan(input, countsOnly, readByConsumer, true);
   const defs = aggregates.map((a) => {
     const def = lookupFunction(a.call.name);
     assert(def !== undefined && def.kind === 'aggregate', `aggregate ${a.call.name} exists`);
@@ -80,7 +84,9 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   /** Which aggregates take exact integers as doubles (sum, avg). */
   const exactIntegers = defs.map((d, a) => d.create(options[a] as (typeof options)[number]).addExactInteger !== undefined);
   return (arg, sink) => {
-    const forms = formsFor(plan, env);
+    const foldedRun = folded === undefined ? undefined : foldedForms(folded, env, arg);
+    const plan = foldedRun === undefined ? unfolded : (folded as BatchPlan);
+    const forms = foldedRun ?? formsFor(plan, env);
     if (forms === undefined) return rows(arg, sink);
     batchedRuns.count++;
     const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
