@@ -139,7 +139,7 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       return groupKeys.length - 1;
     };
     const grouper = keyEntity === undefined ? grouperFor(keyVecs, newGroup) : undefined;
-    const byEntity = keyEntity === undefined ? undefined : entityGrouper(scope.entityRef(keyEntity), newGroup);
+    const byEntity = keyEntity === undefined ? undefined : entityGrouper(scope.entityRef(keyEntity), newGroup, keyEntity === SCAN_COLUMN);
     const gids = new Int32Array(BATCH_ROWS);
     /** One aggregate's values into each row's group, in row order: a loop per aggregate over the batch. */
     /** count(DISTINCT x) by number: `at(i)` is row i's id, integer or code, or NO_NUMBER for null. */
@@ -226,10 +226,11 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       // Without grouping keys there is always one row, even over no input (count(*) is 0).
       if (nk === 0 && groupKeys.length === 0) newGroup(null);
       const order = groupKeys.map((_, g) => g);
+      // One row, rewritten per group: an operator that keeps rows keeps copies.
+      const out = arg.slice();
       return loopArray(
         order,
         (g) => {
-          const out = arg.slice();
           const key = groupKeys[g] as Value;
           if (nk === 1) out[keySlots[0] as number] = key;
           else for (let i = 0; i < nk; i++) out[keySlots[i] as number] = (key as readonly Value[])[i] as Value;
@@ -250,6 +251,8 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
 export const batchedRuns = { count: 0 };
 
 const NO_GROUP = -1;
+/** The layout column of the scanned node (batch-plan.ts puts it first). */
+const SCAN_COLUMN = 0;
 /** Not a value: what a null gives count(DISTINCT) by number (ids and codes are never negative; integers use the null mask first). */
 const NO_NUMBER = Number.NEGATIVE_INFINITY;
 
@@ -303,7 +306,23 @@ const NO_ACCUMULATORS: readonly (Accumulator | undefined)[] = [];
 const DIRECT_KEY_MAGNITUDE_MAX = 1 << 20;
 
 /** Groups by entity id: the group's key is the entity's reference, made once per group. */
-function entityGrouper(refOf: (id: number) => Value, newGroup: (key: Value) => number): (ids: Int32Array, n: number, out: Int32Array) => void {
+function entityGrouper(refOf: (id: number) => Value, newGroup: (key: Value) => number, contiguous: boolean): (ids: Int32Array, n: number, out: Int32Array) => void {
+  if (contiguous) {
+    // The scanned node: the scan reads each member once and every stage keeps a row's expansions
+    // together, so a node's rows come in one run and a new id is always a new group.
+    let last = NULL_ID - 1;
+    let lastGroup = NO_GROUP;
+    return (ids, n, out) => {
+      for (let i = 0; i < n; i++) {
+        const id = ids[i] as number;
+        if (id !== last) {
+          lastGroup = newGroup(refOf(id));
+          last = id;
+        }
+        out[i] = lastGroup;
+      }
+    };
+  }
   const byId = new Map<number, number>();
   // No id is below NULL_ID, so the first row never matches.
   let last = NULL_ID - 1;
