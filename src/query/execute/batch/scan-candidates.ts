@@ -69,25 +69,60 @@ export interface Candidates {
  * false the scan must still check each member it reads.
  */
 export function typedCandidates(members: LabelMembers, equalities: readonly ScanEquality[]): Candidates | undefined {
-  const tests: ((id: number) => boolean)[] = [];
+  const tests: TypedTest[] = [];
   for (const e of equalities) {
-    const t = e.column === undefined ? undefined : typedEquality(typedColumn(e.column), e.wanted);
+    const t = e.column === undefined ? undefined : typedTest(typedColumn(e.column), e.wanted);
     if (t !== undefined) tests.push(t);
   }
   if (tests.length === 0) return undefined;
   const ids = memberIds(members);
   const positions = new Int32Array(ids.length);
   let w = 0;
-  const first = tests[0] as (id: number) => boolean;
-  for (let i = 0; i < ids.length; i++) if (first(ids[i] as number)) positions[w++] = i;
+  // The first test over every member, the others over the positions it kept: loops over typed arrays
+  // with no call per member.
+  const first = tests[0] as TypedTest;
+  if (first.kind === 'none') w = 0;
+  else if (first.kind === 'number') {
+    const { values, nulls, x } = first;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      if (values[id] === x && nulls[id] !== 1) positions[w++] = i;
+    }
+  } else {
+    const { codes, code } = first;
+    for (let i = 0; i < ids.length; i++) if (codes[ids[i] as number] === code) positions[w++] = i;
+  }
   for (let t = 1; t < tests.length; t++) {
-    const test = tests[t] as (id: number) => boolean;
+    const test = tests[t] as TypedTest;
     let kept = 0;
     for (let j = 0; j < w; j++) {
       const p = positions[j] as number;
-      if (test(ids[p] as number)) positions[kept++] = p;
+      const id = ids[p] as number;
+      const pass = test.kind === 'number' ? test.values[id] === test.x && test.nulls[id] !== 1 : test.kind === 'code' ? test.codes[id] === test.code : false;
+      if (pass) positions[kept++] = p;
     }
     w = kept;
   }
   return { positions, length: w, exact: tests.length === equalities.length };
+}
+
+/** An equality on a typed column as data, so a loop can test it without a call: the same pairs `typedEquality` takes. */
+type TypedTest =
+  | { readonly kind: 'number'; readonly values: Float64Array; readonly nulls: Uint8Array; readonly x: number }
+  | { readonly kind: 'code'; readonly codes: Int32Array; readonly code: number }
+  /** A string no node of the column holds: nothing passes. */
+  | { readonly kind: 'none' };
+
+function typedTest(column: TypedColumn, wanted: Value): TypedTest | undefined {
+  if ((column.kind === 'int' || column.kind === 'float') && (typeof wanted === 'bigint' || typeof wanted === 'number')) {
+    if (typeof wanted === 'bigint' && (wanted > BigInt(EXACT_INTEGER_MAX) || wanted < -BigInt(EXACT_INTEGER_MAX))) return undefined;
+    const x = Number(wanted);
+    if (Number.isNaN(x)) return undefined;
+    return { kind: 'number', values: column.values, nulls: column.nulls, x };
+  }
+  if (column.kind === 'string' && typeof wanted === 'string') {
+    const code = column.index.get(wanted);
+    return code === undefined ? { kind: 'none' } : { kind: 'code', codes: column.codes, code };
+  }
+  return undefined;
 }
