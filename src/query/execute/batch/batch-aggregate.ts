@@ -62,16 +62,23 @@ export function distinctOverBatches(op: Op<'distinct'>, rows: PhysicalOp, env: O
 }
 
 function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
-  const isCountStar = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && a.call.star && !a.call.distinct);
+  const isEntityCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && !a.call.distinct && a.call.args.length === 1);
+  // count(x) of a node or relationship the MATCH binds (not OPTIONAL) is never null on any row: it is count(*),
+  // so `WITH p, count(f)` reads nothing of f and its expand may be counted from degrees.
+  const nonNull = boundNonNull(input);
+  const countsRows = aggregates.map((a, i) => {
+    const x = a.call.args[0];
+    return isEntityCount[i] === true && x !== undefined && x.kind === 'variable' && nonNull.has(x.variable.id);
+  });
+  const isCountStar = aggregates.map((a, i) => (a.call.name.toLowerCase() === 'count' && a.call.star && !a.call.distinct) || countsRows[i] === true);
   const countsOnly = isCountStar.every((x) => x);
   const isDistinctCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && a.call.distinct && a.call.args.length === 1);
-  const isEntityCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && !a.call.distinct && a.call.args.length === 1);
   // The slots the grouping keys read: an expand they do not read may be counted rather than made.
   const readAbove = new Set(keys.flatMap((k) => [...freeSlots(k.expression)]));
   const unfolded = batchPlan(input, countsOnly, readAbove);
   if (unfolded === undefined) return undefined;
   // The same pipeline with filters on end nodes folded into their expands, taken when they are typed.
-  const readByConsumer = new Set([...readAbove, ...aggregates.flatMap((a) => a.call.args.flatMap((x) => [...freeSlots(x)]))]);
+  const readByConsumer = new Set([...readAbove, ...aggregates.flatMap((a, i) => (countsRows[i] === true ? [] : a.call.args.flatMap((x) => [...freeSlots(x)])))]);
   const folded = batchPlan(input, countsOnly, readByConsumer, true);
   const defs = aggregates.map((a) => {
     const def = lookupFunction(a.call.name);
@@ -96,7 +103,7 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
     // count(DISTINCT x) of a pipeline entity reads its id column; nothing boxes its references.
     const distinctColumns = aggregates.map((a, i) => (isDistinctCount[i] === true ? entityColumn(a.call.args[0], scope) : undefined));
     // count(x) of a pipeline entity counts the rows whose id is not NULL_ID (an OPTIONAL MATCH's miss).
-    const countedColumns = aggregates.map((a, i) => (isEntityCount[i] === true ? entityColumn(a.call.args[0], scope) : undefined));
+    const countedColumns = aggregates.map((a, i) => (isEntityCount[i] === true && countsRows[i] !== true ? entityColumn(a.call.args[0], scope) : undefined));
     const argVecs = aggregates.map((a, i) =>
       isCountStar[i] === true || a.call.args[0] === undefined || distinctColumns[i] !== undefined || countedColumns[i] !== undefined
         ? undefined
@@ -296,6 +303,21 @@ class EntityCount implements Accumulator {
 }
 
 /** The batch column of `e` when it is a bare variable the pipeline binds to an entity. */
+/** The slots a chain of filters and expands over a label scan binds on every row it makes (an OPTIONAL MATCH's may be null). */
+function boundNonNull(input: LogicalOp): Set<number> {
+  const out = new Set<number>();
+  for (let op = input; ; ) {
+    if (op.op === 'expand') {
+      out.add(op.rel);
+      out.add(op.to);
+    } else if (op.op === 'node_scan') {
+      out.add(op.variable);
+      return out;
+    } else if (op.op !== 'filter' && op.op !== 'optional') return out;
+    op = op.input;
+  }
+}
+
 function entityColumn(e: BoundExpression | undefined, scope: BatchScope): number | undefined {
   if (e === undefined || e.kind !== 'variable') return undefined;
   return scope.position(e.variable.id)?.column;

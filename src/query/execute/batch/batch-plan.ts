@@ -107,7 +107,10 @@ export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: Read
   }
   const top = chain[chain.length - 1] as Stage;
   let counted: Op<'expand'> | undefined;
-  if (countOnly && top.kind === 'expand' && !top.op.into && top.op.rel_unused === true && top.op.to_unused === true) {
+  // The top expand binds what nothing in the chain reads; the consumer's reads (`readAbove`) then decide, since
+  // a count(x) of one of its slots that is counted as count(*) leaves the slot flagged as read.
+  const unreadAbove = (slot: number, unused: boolean | undefined): boolean => unused === true || (readAbove !== undefined && !readAbove.has(slot));
+  if (countOnly && top.kind === 'expand' && !top.op.into && unreadAbove(top.op.rel, top.op.rel_unused) && unreadAbove(top.op.to, top.op.to_unused)) {
     counted = top.op;
     chain.pop();
   }
