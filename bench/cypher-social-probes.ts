@@ -46,4 +46,18 @@ export const PROBES: readonly SocialQuery[] = [
     kuzu: "MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE a.city = 'City4' WITH a.age AS age, list_sort(collect(b.age)) AS ages RETURN age, ages[CAST(ceil(0.9 * size(ages)) AS INT64)] AS p90 ORDER BY age",
     params: none,
   },
+  // A label scan after a single-row WITH (picked from typed columns by the value the row gives).
+  {
+    name: 'same city and age as one',
+    cypher: 'MATCH (p:Person {id: $id}) WITH p.city AS c MATCH (q:Person) WHERE q.city = c AND q.age = 30 RETURN count(*) AS n',
+    params: (run, persons) => ({ id: (run * 7919) % persons }),
+  },
+  // Filters on the end node only, folded into the expand as a bitmap by node id; grouped by the start.
+  {
+    name: 'young friends by city',
+    cypher: "MATCH (a:Person)-[:KNOWS]->(b:Person) WHERE b.age < 25 AND b.city <> 'City1' RETURN a.city AS city, count(*) AS n ORDER BY n DESC, city LIMIT 5",
+    params: none,
+  },
+  // Two hops from a selective start, the far end filtered: the last hop counted through the folded filter.
+  { name: 'two hops to the old', cypher: 'MATCH (a:Person)-[:KNOWS]->(b:Person)-[:KNOWS]->(c:Person) WHERE a.age = 30 AND c.age > 70 RETURN count(*) AS n', params: none },
 ];

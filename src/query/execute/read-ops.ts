@@ -11,6 +11,7 @@ import type { LogicalOp, SeekablePredicate } from '../plan/logical.js';
 import type { Evaluator, ExecContext, PhysicalOp, Row, Sink } from './context.js';
 import type { ExpressionCompiler } from './expression.js';
 import type { GraphAccess } from './graph-access.js';
+import { PickedMembers } from './picked-scan.js';
 import { ScanTable } from './scan-table.js';
 import { after, holding, loop, loopArray, loopIterable, skipped, Walk, type Flow } from './slices.js';
 
@@ -67,6 +68,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
   const fromText = textSource(op, env);
   // A join on a property (an equality whose value the row gives) walks one bucket per run; see scan-table.ts.
   const table = env.access.cacheable ? ScanTable.forScan(snapshot, label, op.props, deadline, env.cx.memory) : undefined;
+  const picker = env.access.cacheable && snapshot !== undefined && label !== undefined && n > 0 ? new PickedMembers(snapshot, label, keys, env.access) : undefined;
   return (arg, sink) =>
     input(arg, (row) => {
       for (let i = 0; i < n; i++) wanted[i] = (values[i] as Evaluator)(row);
@@ -74,6 +76,13 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
         deadline.tick();
         for (let i = 0; i < n; i++) if (!propertyEquals(node.props.get(keys[i] as string), wanted[i] as Value)) return true;
         cache?.scanned(node, members, position);
+        if (writeSlot) row[slot] = node.ref;
+        return sink(row);
+      };
+      // A node already known to pass every equality of this run.
+      const emit = (node: NodeState): Flow => {
+        deadline.tick();
+        cache?.scanned(node);
         if (writeSlot) row[slot] = node.ref;
         return sink(row);
       };
@@ -88,8 +97,19 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
       if (hits === 'none') return true;
       if (hits !== undefined) return loopIterable(hits, (node) => (node.labels.includes(label as string) ? visit(node) : true), deadline);
       const bucket = table?.candidates(wanted);
-      if (bucket !== undefined) return loopArray(bucket, (node) => visit(node), deadline);
+      if (bucket !== undefined) return loopArray(bucket, (table as ScanTable).checked ? emit : visit, deadline);
       const all = (): Iterable<NodeState> => (label === undefined ? graph.nodes() : graph.nodesWithLabel(label));
+      const picked = picker?.pick(wanted);
+      if (picked !== undefined) {
+        const { members, candidates } = picked;
+        const nodes = members.nodes;
+        let j = 0;
+        return loop(() => {
+          if (j >= candidates.length) return null;
+          const position = candidates.positions[j++] as number;
+          return visit(nodes[position] as NodeState, members, position);
+        }, deadline);
+      }
       if (snapshot !== undefined) {
         // The kept list and the records list the label's nodes in one order, so a paused walk
         // goes on through the iterator where the callback stopped.

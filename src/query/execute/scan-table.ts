@@ -4,6 +4,7 @@ import type { SnapshotView } from '../../projections/graph/view.js';
 import type { PropertyPredicate } from '../plan/logical.js';
 import { freeSlots } from '../plan/expressions.js';
 import type { Deadline, MemoryBudget } from './budget.js';
+import { typedCandidates } from './batch/scan-candidates.js';
 import { propertyEquals } from './read-ops.js';
 
 /**
@@ -44,9 +45,32 @@ const bucket_overhead_bytes = 64;
 
 const EMPTY: readonly NodeState[] = [];
 
+/** Whether `=` between two values with this key is true whenever their keys are equal (no NaN, no INTEGER a double rounds). */
+function exactKey(v: Value): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return !Number.isNaN(v);
+    case 'bigint':
+      return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= -BigInt(Number.MAX_SAFE_INTEGER);
+    default:
+      return false;
+  }
+}
+
 export class ScanTable {
   private runs = 0;
   private table: Map<BucketKey, NodeState[]> | undefined;
+  /** Keys of buckets holding a value whose key does not decide `=` (NaN, an INTEGER beyond 2^53). */
+  private readonly inexact = new Set<BucketKey>();
+  /**
+   * Set by each `candidates` that returns a bucket: true when every node of the bucket is known to pass
+   * every equality of the scan for that run (the joined one by an exact key, the shared ones at the
+   * build, and there are no others), so the scan need not check them again.
+   */
+  checked = false;
 
   private constructor(
     private readonly snapshot: SnapshotView,
@@ -92,10 +116,14 @@ export class ScanTable {
     }
     const value = wanted[this.joined] as Value;
     // A comparison with null is null: no node passes.
-    if (value === null) return EMPTY;
+    if (value === null) {
+      this.checked = true;
+      return EMPTY;
+    }
     const key = bucketKey(value);
     if (key === undefined) return undefined;
     const table = this.table ?? this.build(wanted);
+    this.checked = this.shared.length + 1 === this.keys.length && exactKey(value) && !this.inexact.has(key);
     return table.get(key) ?? EMPTY;
   }
 
@@ -104,18 +132,32 @@ export class ScanTable {
     const { keys, shared, deadline } = this;
     const joinedKey = keys[this.joined] as string;
     let entries = 0;
-    this.snapshot.forEachNode(this.label, (node) => {
+    const add = (node: NodeState): boolean => {
       deadline.tick();
       for (const i of shared) if (!propertyEquals(node.props.get(keys[i] as string), wanted[i] as Value)) return true;
       const v = node.props.get(joinedKey);
       const key = v === undefined ? undefined : bucketKey(v);
       if (key === undefined) return true;
+      if (!exactKey(v as Value)) this.inexact.add(key);
       const bucket = table.get(key);
       if (bucket === undefined) table.set(key, [node]);
       else bucket.push(node);
       entries++;
       return true;
-    });
+    };
+    // The shared equalities on typed columns pick the members to read (each is still checked as above);
+    // the kept list is the label's nodes in scan order, so the buckets keep that order either way.
+    const members = this.snapshot.keptMembers(this.label);
+    const picked =
+      members === undefined
+        ? undefined
+        : typedCandidates(
+            members,
+            shared.map((i) => ({ column: this.snapshot.nodeColumn(keys[i] as string, members.nodes.length), wanted: wanted[i] as Value })),
+          );
+    if (members !== undefined && picked !== undefined) {
+      for (let j = 0; j < picked.length; j++) add(members.nodes[picked.positions[j] as number] as NodeState);
+    } else this.snapshot.forEachNode(this.label, add);
     // Held until the statement ends, like the other operators' tables.
     this.memory.reserve(entries * bucket_entry_bytes + table.size * bucket_overhead_bytes);
     this.table = table;

@@ -12,7 +12,8 @@ import type { OpEnv } from '../read-ops.js';
 import { GROUP_OVERHEAD_BYTES } from '../relational-ops.js';
 import { after, holding, loopArray } from '../slices.js';
 import { BATCH_ROWS, NULL_ID, type Batch, type Vec } from './batch.js';
-import { batchPlan, formsFor } from './batch-plan.js';
+import { batchPlan, formsFor, type BatchPlan } from './batch-plan.js';
+import { foldedForms } from './end-filters.js';
 import { BatchScope, runBatches } from './pipeline.js';
 import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
 
@@ -61,14 +62,24 @@ export function distinctOverBatches(op: Op<'distinct'>, rows: PhysicalOp, env: O
 }
 
 function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], rows: PhysicalOp, env: OpEnv): PhysicalOp | undefined {
-  const isCountStar = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && a.call.star && !a.call.distinct);
+  const isEntityCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && !a.call.distinct && a.call.args.length === 1);
+  // count(x) of a node or relationship the MATCH binds (not OPTIONAL) is never null on any row: it is count(*),
+  // so `WITH p, count(f)` reads nothing of f and its expand may be counted from degrees.
+  const nonNull = boundNonNull(input);
+  const countsRows = aggregates.map((a, i) => {
+    const x = a.call.args[0];
+    return isEntityCount[i] === true && x !== undefined && x.kind === 'variable' && nonNull.has(x.variable.id);
+  });
+  const isCountStar = aggregates.map((a, i) => (a.call.name.toLowerCase() === 'count' && a.call.star && !a.call.distinct) || countsRows[i] === true);
   const countsOnly = isCountStar.every((x) => x);
   const isDistinctCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && a.call.distinct && a.call.args.length === 1);
-  const isEntityCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && !a.call.distinct && a.call.args.length === 1);
   // The slots the grouping keys read: an expand they do not read may be counted rather than made.
   const readAbove = new Set(keys.flatMap((k) => [...freeSlots(k.expression)]));
-  const plan = batchPlan(input, countsOnly, readAbove);
-  if (plan === undefined) return undefined;
+  const unfolded = batchPlan(input, countsOnly, readAbove);
+  if (unfolded === undefined) return undefined;
+  // The same pipeline with filters on end nodes folded into their expands, taken when they are typed.
+  const readByConsumer = new Set([...readAbove, ...aggregates.flatMap((a, i) => (countsRows[i] === true ? [] : a.call.args.flatMap((x) => [...freeSlots(x)])))]);
+  const folded = batchPlan(input, countsOnly, readByConsumer, true);
   const defs = aggregates.map((a) => {
     const def = lookupFunction(a.call.name);
     assert(def !== undefined && def.kind === 'aggregate', `aggregate ${a.call.name} exists`);
@@ -80,7 +91,9 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   /** Which aggregates take exact integers as doubles (sum, avg). */
   const exactIntegers = defs.map((d, a) => d.create(options[a] as (typeof options)[number]).addExactInteger !== undefined);
   return (arg, sink) => {
-    const forms = formsFor(plan, env);
+    const foldedRun = folded === undefined ? undefined : foldedForms(folded, env, arg);
+    const plan = foldedRun === undefined ? unfolded : (folded as BatchPlan);
+    const forms = foldedRun ?? formsFor(plan, env);
     if (forms === undefined) return rows(arg, sink);
     batchedRuns.count++;
     const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
@@ -90,7 +103,7 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
     // count(DISTINCT x) of a pipeline entity reads its id column; nothing boxes its references.
     const distinctColumns = aggregates.map((a, i) => (isDistinctCount[i] === true ? entityColumn(a.call.args[0], scope) : undefined));
     // count(x) of a pipeline entity counts the rows whose id is not NULL_ID (an OPTIONAL MATCH's miss).
-    const countedColumns = aggregates.map((a, i) => (isEntityCount[i] === true ? entityColumn(a.call.args[0], scope) : undefined));
+    const countedColumns = aggregates.map((a, i) => (isEntityCount[i] === true && countsRows[i] !== true ? entityColumn(a.call.args[0], scope) : undefined));
     const argVecs = aggregates.map((a, i) =>
       isCountStar[i] === true || a.call.args[0] === undefined || distinctColumns[i] !== undefined || countedColumns[i] !== undefined
         ? undefined
@@ -133,7 +146,7 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       return groupKeys.length - 1;
     };
     const grouper = keyEntity === undefined ? grouperFor(keyVecs, newGroup) : undefined;
-    const byEntity = keyEntity === undefined ? undefined : entityGrouper(scope.entityRef(keyEntity), newGroup);
+    const byEntity = keyEntity === undefined ? undefined : entityGrouper(scope.entityRef(keyEntity), newGroup, keyEntity === SCAN_COLUMN);
     const gids = new Int32Array(BATCH_ROWS);
     /** One aggregate's values into each row's group, in row order: a loop per aggregate over the batch. */
     /** count(DISTINCT x) by number: `at(i)` is row i's id, integer or code, or NO_NUMBER for null. */
@@ -220,10 +233,11 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       // Without grouping keys there is always one row, even over no input (count(*) is 0).
       if (nk === 0 && groupKeys.length === 0) newGroup(null);
       const order = groupKeys.map((_, g) => g);
+      // One row, rewritten per group: an operator that keeps rows keeps copies.
+      const out = arg.slice();
       return loopArray(
         order,
         (g) => {
-          const out = arg.slice();
           const key = groupKeys[g] as Value;
           if (nk === 1) out[keySlots[0] as number] = key;
           else for (let i = 0; i < nk; i++) out[keySlots[i] as number] = (key as readonly Value[])[i] as Value;
@@ -244,6 +258,8 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
 export const batchedRuns = { count: 0 };
 
 const NO_GROUP = -1;
+/** The layout column of the scanned node (batch-plan.ts puts it first). */
+const SCAN_COLUMN = 0;
 /** Not a value: what a null gives count(DISTINCT) by number (ids and codes are never negative; integers use the null mask first). */
 const NO_NUMBER = Number.NEGATIVE_INFINITY;
 
@@ -287,6 +303,21 @@ class EntityCount implements Accumulator {
 }
 
 /** The batch column of `e` when it is a bare variable the pipeline binds to an entity. */
+/** The slots a chain of filters and expands over a label scan binds on every row it makes (an OPTIONAL MATCH's may be null). */
+function boundNonNull(input: LogicalOp): Set<number> {
+  const out = new Set<number>();
+  for (let op = input; ; ) {
+    if (op.op === 'expand') {
+      out.add(op.rel);
+      out.add(op.to);
+    } else if (op.op === 'node_scan') {
+      out.add(op.variable);
+      return out;
+    } else if (op.op !== 'filter' && op.op !== 'optional') return out;
+    op = op.input;
+  }
+}
+
 function entityColumn(e: BoundExpression | undefined, scope: BatchScope): number | undefined {
   if (e === undefined || e.kind !== 'variable') return undefined;
   return scope.position(e.variable.id)?.column;
@@ -297,7 +328,23 @@ const NO_ACCUMULATORS: readonly (Accumulator | undefined)[] = [];
 const DIRECT_KEY_MAGNITUDE_MAX = 1 << 20;
 
 /** Groups by entity id: the group's key is the entity's reference, made once per group. */
-function entityGrouper(refOf: (id: number) => Value, newGroup: (key: Value) => number): (ids: Int32Array, n: number, out: Int32Array) => void {
+function entityGrouper(refOf: (id: number) => Value, newGroup: (key: Value) => number, contiguous: boolean): (ids: Int32Array, n: number, out: Int32Array) => void {
+  if (contiguous) {
+    // The scanned node: the scan reads each member once and every stage keeps a row's expansions
+    // together, so a node's rows come in one run and a new id is always a new group.
+    let last = NULL_ID - 1;
+    let lastGroup = NO_GROUP;
+    return (ids, n, out) => {
+      for (let i = 0; i < n; i++) {
+        const id = ids[i] as number;
+        if (id !== last) {
+          lastGroup = newGroup(refOf(id));
+          last = id;
+        }
+        out[i] = lastGroup;
+      }
+    };
+  }
   const byId = new Map<number, number>();
   // No id is below NULL_ID, so the first row never matches.
   let last = NULL_ID - 1;

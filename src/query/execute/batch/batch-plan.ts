@@ -1,6 +1,7 @@
 import type { TypeAdjacency } from '../../../projections/graph/adjacency.js';
 import type { LabelMembers } from '../../../projections/graph/records.js';
 import { SnapshotView } from '../../../projections/graph/view.js';
+import { freeSlots } from '../../plan/expressions.js';
 import type { LogicalOp } from '../../plan/logical.js';
 import type { OpEnv } from '../read-ops.js';
 import type { LayoutColumn } from './batch.js';
@@ -53,6 +54,12 @@ export interface BatchPlan {
    * the two slices' counts (see counted-pair.ts). Only with `counted`.
    */
   readonly paired?: Op<'expand'>;
+  /**
+   * Filters folded into the expand that binds the one node they read (see `foldEndFilters`), by the
+   * expand's op in this plan: a run turns them into a bitmap by node id, which the expand tests as it
+   * tests end labels. Only in a plan made with `fold_end_filters`.
+   */
+  readonly end_filters?: ReadonlyMap<Op<'expand'>, readonly Op<'filter'>[]>;
 }
 
 /** The same slots, in any order. */
@@ -75,8 +82,8 @@ function batchableExpand(op: Op<'expand'>, layout: readonly LayoutColumn[]): boo
  * `readAbove`, when given, the slots the consumer reads (its grouping keys), so that a second expand under
  * the counted one may be counted with it.
  */
-export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: ReadonlySet<number>): BatchPlan | undefined {
-  const chain: Stage[] = [];
+export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: ReadonlySet<number>, fold_end_filters = false): BatchPlan | undefined {
+  let chain: Stage[] = [];
   let op = input;
   for (;;) {
     if (op.op === 'filter') chain.unshift({ kind: 'filter', op });
@@ -91,9 +98,19 @@ export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: Read
   if (op.op !== 'node_scan' || op.label === undefined || op.input.op !== 'argument' || op.text !== undefined) return undefined;
   const scan = op as Op<'node_scan'> & { readonly label: string };
   if (!chain.some((s) => s.kind !== 'filter')) return undefined;
+  let end_filters: Map<Op<'expand'>, Op<'filter'>[]> | undefined;
+  if (fold_end_filters) {
+    const folded = foldEndFilters(chain, readAbove);
+    if (folded === undefined) return undefined;
+    chain = folded.chain;
+    end_filters = folded.end_filters;
+  }
   const top = chain[chain.length - 1] as Stage;
   let counted: Op<'expand'> | undefined;
-  if (countOnly && top.kind === 'expand' && !top.op.into && top.op.rel_unused === true && top.op.to_unused === true) {
+  // The top expand binds what nothing in the chain reads; the consumer's reads (`readAbove`) then decide, since
+  // a count(x) of one of its slots that is counted as count(*) leaves the slot flagged as read.
+  const unreadAbove = (slot: number, unused: boolean | undefined): boolean => unused === true || (readAbove !== undefined && !readAbove.has(slot));
+  if (countOnly && top.kind === 'expand' && !top.op.into && unreadAbove(top.op.rel, top.op.rel_unused) && unreadAbove(top.op.to, top.op.to_unused)) {
     counted = top.op;
     chain.pop();
   }
@@ -128,8 +145,61 @@ export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: Read
     if (s.op.rel_unused !== true) layout.push({ slot: s.op.rel, entity: 'relationship' });
     if (s.op.to_unused !== true && !s.op.into) layout.push({ slot: s.op.to, entity: 'node' });
   }
-  if (counted === undefined) return { scan, stages: chain, layout };
-  return paired === undefined ? { scan, stages: chain, layout, counted } : { scan, stages: chain, layout, counted, paired };
+  const plan: BatchPlan = { scan, stages: chain, layout, ...(counted !== undefined && { counted }), ...(paired !== undefined && { paired }) };
+  return end_filters === undefined ? plan : { ...plan, end_filters };
+}
+
+/**
+ * Filters that read nothing but the end node of the expand right under them (any filters between),
+ * where nothing else reads that node: `MATCH (a)-[:KNOWS]->(b) WHERE b.age > 75 RETURN count(*)`. Each
+ * such filter leaves the chain and its expand, copied, no longer binds the node: the filter becomes a
+ * test of the end node by id, like an end label. Then the expand writes no row a filter would drop,
+ * and when it is the last one of a count it is counted from its slices. Undefined when no filter folds
+ * (the plan without folding is the same plan).
+ */
+function foldEndFilters(chain: readonly Stage[], readAbove: ReadonlySet<number> | undefined): { chain: Stage[]; end_filters: Map<Op<'expand'>, Op<'filter'>[]> } | undefined {
+  // Without the consumer's reads, nothing is known to leave the end node unread.
+  if (readAbove === undefined) return undefined;
+  const readers = (s: Stage): Set<number> => {
+    const out = new Set<number>();
+    if (s.kind === 'filter') freeSlots(s.op.predicate, out);
+    else if (s.kind === 'expand') {
+      out.add(s.op.from);
+      if (s.op.into) out.add(s.op.to);
+    } else {
+      out.add(s.expand.from);
+      for (const f of s.filters) freeSlots(f.predicate, out);
+    }
+    return out;
+  };
+  const out: Stage[] = chain.slice();
+  const end_filters = new Map<Op<'expand'>, Op<'filter'>[]>();
+  for (let e = 0; e < out.length; e++) {
+    const stage = out[e] as Stage;
+    if (stage.kind !== 'expand' || stage.op.into || stage.op.to_unused === true) continue;
+    const to = stage.op.to;
+    // The filters right above the expand that read only its end node.
+    const folded: Op<'filter'>[] = [];
+    for (let f = e + 1; f < out.length; f++) {
+      const s = out[f] as Stage;
+      if (s.kind !== 'filter') break;
+      const free = freeSlots(s.op.predicate);
+      // Only the filters next to the expand: one above another may fail on a row this one drops.
+      if (free.size !== 1 || !free.has(to)) break;
+      folded.push(s.op);
+    }
+    if (folded.length === 0) continue;
+    // Nothing else may read the end node: no other stage above, and not the consumer.
+    if (readAbove.has(to) || out.some((s, i) => i > e && !(s.kind === 'filter' && folded.includes(s.op)) && readers(s).has(to))) continue;
+    const op: Op<'expand'> = { ...stage.op, to_unused: true };
+    out[e] = { kind: 'expand', op };
+    end_filters.set(op, folded);
+    for (let i = out.length - 1; i > e; i--) {
+      const s = out[i] as Stage;
+      if (s.kind === 'filter' && folded.includes(s.op)) out.splice(i, 1);
+    }
+  }
+  return end_filters.size === 0 ? undefined : { chain: out, end_filters };
 }
 
 /** What one run reads: the label's list and, per expand (the paired and counted ones last), its CSR and end-label bitmaps. */

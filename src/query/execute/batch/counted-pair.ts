@@ -43,26 +43,29 @@ export function countedPair(
     (topDirection !== 'in' && x === f && (topBitmaps.length === 0 || hasAll(topBitmaps, y))) ||
     (topDirection !== 'out' && y === f && (topBitmaps.length === 0 || hasAll(topBitmaps, x)));
 
-  /** The relationships of row i's lower slice (labelled, not bound earlier) that the top slice holds too. */
-  const shared = (i: number, f1: number, f2: number, cols: readonly Int32Array[]): number => {
+  /**
+   * How many relationships of one side of row i's lower slice (labelled, not bound earlier) the top slice
+   * holds too. Made once, not per row: a closure per row costs more than the walk it makes.
+   */
+  const sharedOnSide = (rows: TypeAdjacency['out'], outgoing: boolean, skipSelf: boolean, i: number, f1: number, f2: number, cols: readonly Int32Array[]): number => {
+    if (f1 >= rows.offsets.length - 1) return 0;
     let k = 0;
-    const side = (rows: TypeAdjacency['out'], outgoing: boolean, skipSelf: boolean): void => {
-      if (f1 >= rows.offsets.length - 1) return;
-      for (let j = rows.offsets[f1] as number, hi = rows.offsets[f1 + 1] as number; j < hi; j++) {
-        const end = rows.ends[j] as number;
-        if (skipSelf && end === f1) continue;
-        if (lowerBitmaps.length > 0 && !hasAll(lowerBitmaps, end)) continue;
-        const edge = rows.edges[j] as number;
-        let bound = false;
-        for (let u = 0; u < unique.length && !bound; u++) bound = (cols[unique[u] as number] as Int32Array)[i] === edge;
-        if (bound) continue;
-        if (outgoing ? inTop(f1, end, f2) : inTop(end, f1, f2)) k++;
-      }
-    };
-    if (lower.direction !== 'in') side(lowerCsr.out, true, false);
-    if (lower.direction !== 'out') side(lowerCsr.into, false, lower.direction === 'both');
+    for (let j = rows.offsets[f1] as number, hi = rows.offsets[f1 + 1] as number; j < hi; j++) {
+      const end = rows.ends[j] as number;
+      if (skipSelf && end === f1) continue;
+      if (lowerBitmaps.length > 0 && !hasAll(lowerBitmaps, end)) continue;
+      const edge = rows.edges[j] as number;
+      let bound = false;
+      for (let u = 0; u < unique.length && !bound; u++) bound = (cols[unique[u] as number] as Int32Array)[i] === edge;
+      if (bound) continue;
+      if (outgoing ? inTop(f1, end, f2) : inTop(end, f1, f2)) k++;
+    }
     return k;
   };
+  /** The relationships of row i's lower slice that the top slice holds too. */
+  const shared = (i: number, f1: number, f2: number, cols: readonly Int32Array[]): number =>
+    (lower.direction !== 'in' ? sharedOnSide(lowerCsr.out, true, false, i, f1, f2, cols) : 0) +
+    (lower.direction !== 'out' ? sharedOnSide(lowerCsr.into, false, lower.direction === 'both', i, f1, f2, cols) : 0);
 
   return (b) => {
     const cols = b.columns;

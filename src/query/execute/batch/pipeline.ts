@@ -11,6 +11,7 @@ import type { Slices } from '../slices.js';
 import { Batch, BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type EntityKind } from './batch.js';
 import { expandsOf, type BatchPlan, type Forms, type Stage } from './batch-plan.js';
 import { countedPair } from './counted-pair.js';
+import { memberIds, typedCandidates } from './scan-candidates.js';
 import { countedExpand, expandStage, filterStage, optionalStage, scanEqualities, type BatchConsumer } from './stages.js';
 import { typedColumn, type TypedColumn } from './typed-columns.js';
 import { boxed, compileVector, type VectorScope } from './vector-expressions.js';
@@ -127,17 +128,23 @@ export function runBatches(plan: BatchPlan, forms: Forms, scope: BatchScope, env
       k--;
     }
   }
-  const nodes = forms.members.nodes;
-  const n = nodes.length;
+  const members = forms.members;
+  const nodes = members.nodes;
+  const all = memberIds(members);
   const batch = new Batch(width);
   const ids = batch.columns[0] as Int32Array;
-  const admit = scanEqualities(plan.scan, env, scope.arg, n);
+  // The scan's equalities on typed columns pick the members first; the rest are checked on each one picked.
+  const equalities = plan.scan.props.map((p) => ({ column: env.access.nodeColumn(p.key, nodes.length), wanted: env.exprs.compile(p.value)(scope.arg) }));
+  const picked = equalities.length === 0 ? undefined : typedCandidates(members, equalities);
+  const admit = picked?.exact === true ? undefined : scanEqualities(plan.scan, env, scope.arg, nodes.length);
+  const positions = picked?.positions;
+  const n = picked === undefined ? nodes.length : picked.length;
   const chunk = (from: number): number => {
     const to = Math.min(n, from + BATCH_ROWS);
     let w = 0;
     for (let i = from; i < to; i++) {
-      const node = nodes[i] as NodeState;
-      if (admit === undefined || admit(node)) ids[w++] = node.id;
+      const at = positions === undefined ? i : (positions[i] as number);
+      if (admit === undefined || admit(nodes[at] as NodeState)) ids[w++] = all[at] as number;
     }
     batch.length = w;
     if (w > 0) push(batch, undefined);

@@ -5,7 +5,8 @@ import type { Row } from '../context.js';
 import { propertyEquals, type OpEnv } from '../read-ops.js';
 import type { Value } from '../../../common/values/value.js';
 import { Batch, BATCH_ROWS, NULL_ID } from './batch.js';
-import { EXACT_INTEGER_MAX, typedColumn, type TypedColumn } from './typed-columns.js';
+import { typedColumn } from './typed-columns.js';
+import { typedEquality } from './scan-candidates.js';
 import type { BatchPlan } from './batch-plan.js';
 
 /**
@@ -40,26 +41,6 @@ export function scanEqualities(scan: BatchPlan['scan'], env: OpEnv, arg: Row, de
     }
     return true;
   };
-}
-
-/**
- * `n.key = wanted` on a typed column, by node id: numbers by value (an INTEGER equals the FLOAT of the
- * same value, as `=` has them), strings by dictionary code; undefined when the pair is not typed so.
- */
-function typedEquality(column: TypedColumn, wanted: Value): ((id: number) => boolean) | undefined {
-  if ((column.kind === 'int' || column.kind === 'float') && (typeof wanted === 'bigint' || typeof wanted === 'number')) {
-    if (typeof wanted === 'bigint' && (wanted > BigInt(EXACT_INTEGER_MAX) || wanted < -BigInt(EXACT_INTEGER_MAX))) return undefined;
-    const x = Number(wanted);
-    if (Number.isNaN(x)) return undefined;
-    const { values, nulls } = column;
-    return (id) => nulls[id] !== 1 && values[id] === x;
-  }
-  if (column.kind === 'string' && typeof wanted === 'string') {
-    const code = column.index.get(wanted);
-    const codes = column.codes;
-    return code === undefined ? () => false : (id) => codes[id] === code;
-  }
-  return undefined;
 }
 
 /** Keeps the rows whose predicate is TRUE, compacting the batch's bound columns in place. */
