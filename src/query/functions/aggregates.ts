@@ -284,23 +284,70 @@ class Percentile extends Base {
     const index = Math.max(0, Math.ceil(p * n) - 1);
     return sorted[Math.min(index, n - 1)] as bigint | number;
   }
-  /** The same answer over the exact doubles alone, sorted numerically in place. */
+  /**
+   * The same answer over the exact doubles alone, by selecting the one or two ranks it needs in
+   * place (linear on average) rather than sorting them all.
+   */
   private exactResult(): Value {
     const n = this.exactCount;
     if (this.percentile === undefined) return null;
-    const sorted = this.exact.subarray(0, n).sort();
+    const values = this.exact;
     const p = this.percentile;
     if (this.continuous) {
       const pos = p * (n - 1);
       const lo = Math.floor(pos);
-      const hi = Math.ceil(pos);
-      const a = sorted[lo] as number;
-      const b = sorted[hi] as number;
-      return lo === hi ? a : a + (b - a) * (pos - lo);
+      const a = selectRank(values, n, lo);
+      if (lo === Math.ceil(pos)) return a;
+      // Everything after rank `lo` is at least `a` now: the next rank is the least of them.
+      let b = Infinity;
+      for (let i = lo + 1; i < n; i++) if ((values[i] as number) < b) b = values[i] as number;
+      return a + (b - a) * (pos - lo);
     }
     const index = Math.max(0, Math.ceil(p * n) - 1);
-    return BigInt(sorted[Math.min(index, n - 1)] as number);
+    return BigInt(selectRank(values, n, Math.min(index, n - 1)));
   }
+}
+
+/** Rounds of partitioning a selection may take before it sorts what is left (bounds the worst case). */
+const select_rounds_max = 64;
+
+/**
+ * The value of rank `k` (0-based) among `a[0..n)`, which holds no NaN, reordering them in place so
+ * that nothing before index k is larger and nothing after it smaller: Hoare's selection with a
+ * median-of-three pivot, falling back to sorting the remaining range after `select_rounds_max`
+ * rounds, so crafted input costs at most a sort.
+ */
+function selectRank(a: Float64Array, n: number, k: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  for (let round = 0; hi > lo; round++) {
+    if (round === select_rounds_max) {
+      a.subarray(lo, hi + 1).sort();
+      break;
+    }
+    const x = a[lo] as number;
+    const y = a[(lo + hi) >>> 1] as number;
+    const z = a[hi] as number;
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i++;
+      while ((a[j] as number) > pivot) j--;
+      if (i <= j) {
+        const t = a[i] as number;
+        a[i] = a[j] as number;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    // a[lo..j] <= pivot, a[i..hi] >= pivot, and anything between equals it.
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return a[k] as number;
 }
 
 /** Wraps an accumulator so equivalent values reach it once. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CypherError } from '../../../src/query/errors.js';
 import { lookupFunction } from '../../../src/query/functions/catalog.js';
 import type { AggregateFunction } from '../../../src/query/functions/definition.js';
+import { prng, testSeed } from '../../support/prng.js';
 import { withDb } from './support.js';
 
 /**
@@ -121,5 +122,36 @@ describe('sum and avg', () => {
     }
     // 1025 values of 2^53 - 1 pass 2^63 - 1: both ways refuse it.
     expect(outcome(sum, Array.from({ length: 1025 }, () => big), true)).toMatch(/Overflow/);
+  });
+});
+
+describe('percentiles', () => {
+  it('over exact integers given as doubles (selected, not sorted) they equal percentiles over the same INTEGERs (sorted)', () => {
+    const seed = testSeed('percentile selection');
+    const r = prng(seed);
+    const disc = lookupFunction('percentiledisc') as AggregateFunction;
+    const cont = lookupFunction('percentilecont') as AggregateFunction;
+    const outcome = (f: AggregateFunction, xs: bigint[], p: number, exact: boolean): unknown => {
+      const acc = f.create({ distinct: false });
+      acc.add(null, p);
+      for (const x of xs) {
+        if (exact) acc.addExactInteger?.(Number(x));
+        else acc.add(x, p);
+      }
+      return acc.result();
+    };
+    for (let trial = 0; trial < 300; trial++) {
+      const n = 1 + Math.floor(r() * (trial % 3 === 0 ? 5 : 3000));
+      // Few distinct values (many ties), a wide range, or sorted and reversed runs.
+      const spread = [3, 1000, 2 ** 40][trial % 3]!;
+      let xs = Array.from({ length: n }, () => BigInt(Math.floor(r() * spread) - Math.floor(spread / 2)));
+      if (trial % 5 === 1) xs = xs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      if (trial % 5 === 2) xs = xs.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+      for (const p of [0, 0.1, 0.5, 0.77, 0.99, 1, r()]) {
+        for (const f of [disc, cont]) {
+          expect(outcome(f, xs, p, true), `seed ${seed} trial ${trial} ${f.name}(${p}) of ${n}`).toEqual(outcome(f, xs, p, false));
+        }
+      }
+    }
   });
 });
