@@ -125,7 +125,8 @@ export class H2Connection implements StreamHost {
     private readonly events: H2ConnectionEvents,
   ) {
     this.writer = new FrameWriter(socket);
-    this.reader = new FrameReader(local.frame_bytes_max);
+    // DATA payloads go on to their streams as they arrive, as views of the socket's reads.
+    this.reader = new FrameReader(local.frame_bytes_max, { data_pieces: true });
     this.decoder = new HpackDecoder(hpack_table_bytes, local.header_list_bytes_max);
     this.next_local_id = role === 'client' ? 1 : 2;
     this.preface_left = role === 'server' ? client_preface.length : 0;

@@ -20,39 +20,146 @@ export type Frame =
   | { readonly type: 'window_update'; readonly stream_id: number; readonly increment: number }
   | { readonly type: 'unknown'; readonly frame_type: number };
 
+/** How a FrameReader hands DATA frames on. */
+export interface FrameReaderOptions {
+  /**
+   * Pass each unpadded DATA frame's payload on in pieces as its bytes arrive (each piece a 'data'
+   * frame of its own, END_STREAM on the last), rather than holding the frame until it is whole.
+   * The pieces are views of the bytes read, never copies; their flow bytes sum to the frame's.
+   */
+  readonly data_pieces?: boolean;
+}
+
 /** Gathers bytes into whole frames; a frame longer than `frame_bytes_max` is a FRAME_SIZE_ERROR. */
 export class FrameReader {
-  /** Bytes received and not yet a whole frame. */
-  private pending: Buffer | undefined;
+  /**
+   * Bytes of a frame (or of a frame header) that straddles reads, kept as the pieces they came in
+   * and joined once, when the frame is whole: a copy of that frame only, never of the whole read.
+   * Invariant: gathered_bytes is the sum of the pieces' lengths.
+   */
+  private gathered: Buffer[] = [];
+  private gathered_bytes = 0;
+  /** In `data_pieces` mode, the DATA frame being passed on: payload bytes still to come. */
+  private data_left = 0;
+  private data_stream_id = 0;
+  private data_end_stream = false;
+  private readonly data_pieces: boolean;
 
   /** The largest payload we accept: our SETTINGS_MAX_FRAME_SIZE. */
-  constructor(private frame_bytes_max: number) {}
+  constructor(
+    private frame_bytes_max: number,
+    o: FrameReaderOptions = {},
+  ) {
+    this.data_pieces = o.data_pieces ?? false;
+  }
 
   /** Calls `onFrame` for each whole frame in what has arrived so far; throws H2ConnectionError. */
   push(chunk: Buffer, onFrame: (frame: Frame) => void): void {
-    const buf = this.pending === undefined ? chunk : Buffer.concat([this.pending, chunk]);
-    this.pending = undefined;
     let at = 0;
-    while (buf.length - at >= frame_header_bytes) {
-      const length = (buf[at]! << 16) | (buf[at + 1]! << 8) | buf[at + 2]!;
-      if (length > this.frame_bytes_max) {
-        throw new H2ConnectionError(h2_error.FRAME_SIZE_ERROR, `a frame of ${length} bytes is over the limit of ${this.frame_bytes_max}`);
+    while (at < chunk.length) {
+      if (this.data_left > 0) {
+        const n = Math.min(this.data_left, chunk.length - at);
+        this.data_left -= n;
+        onFrame(dataPiece(this.data_stream_id, chunk.subarray(at, at + n), this.data_left === 0 && this.data_end_stream));
+        at += n;
+        continue;
+      }
+      if (this.gathered_bytes > 0 || chunk.length - at < frame_header_bytes) {
+        at = this.gather(chunk, at, onFrame);
+        continue;
+      }
+      const length = this.checkedLength(chunk, at);
+      const type = chunk[at + 3]!;
+      const flags = chunk[at + 4]!;
+      const stream_id = chunk.readUInt32BE(at + 5) & 0x7fff_ffff;
+      if (this.streamsData(type, flags)) {
+        at += frame_header_bytes;
+        this.startData(stream_id, flags, length, onFrame);
+        continue;
       }
       const end = at + frame_header_bytes + length;
-      if (end > buf.length) break;
-      const type = buf[at + 3]!;
-      const flags = buf[at + 4]!;
-      const stream_id = buf.readUInt32BE(at + 5) & 0x7fff_ffff;
-      onFrame(parseFrame(type, flags, stream_id, buf.subarray(at + frame_header_bytes, end)));
+      if (end > chunk.length) {
+        at = this.gather(chunk, at, onFrame);
+        continue;
+      }
+      onFrame(parseFrame(type, flags, stream_id, chunk.subarray(at + frame_header_bytes, end)));
       at = end;
     }
-    if (at < buf.length) this.pending = at === 0 ? buf : buf.subarray(at);
   }
 
-  /** Whether bytes of an incomplete frame are held. */
+  /** Whether bytes of an incomplete frame are held (or, in `data_pieces` mode, still expected). */
   get midFrame(): boolean {
-    return this.pending !== undefined;
+    return this.gathered_bytes > 0 || this.data_left > 0;
   }
+
+  /** Takes bytes of a frame that straddles reads from `chunk` at `at`; answers where it stopped. */
+  private gather(chunk: Buffer, at: number, onFrame: (frame: Frame) => void): number {
+    if (this.gathered_bytes < frame_header_bytes) {
+      const take = Math.min(frame_header_bytes - this.gathered_bytes, chunk.length - at);
+      this.keep(chunk.subarray(at, at + take));
+      at += take;
+      if (this.gathered_bytes < frame_header_bytes) return at;
+    }
+    const head = this.gathered.length === 1 ? this.gathered[0]! : Buffer.concat(this.gathered, frame_header_bytes);
+    const length = this.checkedLength(head, 0);
+    const type = head[3]!;
+    const flags = head[4]!;
+    const stream_id = head.readUInt32BE(5) & 0x7fff_ffff;
+    if (this.streamsData(type, flags) && this.gathered_bytes === frame_header_bytes) {
+      this.gathered = [];
+      this.gathered_bytes = 0;
+      this.startData(stream_id, flags, length, onFrame);
+      return at;
+    }
+    const frame_bytes = frame_header_bytes + length;
+    const take = Math.min(frame_bytes - this.gathered_bytes, chunk.length - at);
+    if (take > 0) this.keep(chunk.subarray(at, at + take));
+    at += take;
+    if (this.gathered_bytes < frame_bytes) return at;
+    const frame = this.gathered.length === 1 ? this.gathered[0]! : Buffer.concat(this.gathered, frame_bytes);
+    this.gathered = [];
+    this.gathered_bytes = 0;
+    onFrame(parseFrame(type, flags, stream_id, frame.subarray(frame_header_bytes, frame_bytes)));
+    return at;
+  }
+
+  private keep(piece: Buffer): void {
+    this.gathered.push(piece);
+    this.gathered_bytes += piece.length;
+  }
+
+  /** The frame length in the header at `at`, checked against our SETTINGS_MAX_FRAME_SIZE. */
+  private checkedLength(buf: Buffer, at: number): number {
+    const length = (buf[at]! << 16) | (buf[at + 1]! << 8) | buf[at + 2]!;
+    if (length > this.frame_bytes_max) {
+      throw new H2ConnectionError(h2_error.FRAME_SIZE_ERROR, `a frame of ${length} bytes is over the limit of ${this.frame_bytes_max}`);
+    }
+    return length;
+  }
+
+  /** Padded DATA is held until whole: its padding length comes first and its padding last. */
+  private streamsData(type: number, flags: number): boolean {
+    return this.data_pieces && type === frame_type.DATA && (flags & flag.PADDED) === 0;
+  }
+
+  /** Begins passing a DATA frame on in pieces; an empty one is passed on at once. */
+  private startData(stream_id: number, flags: number, length: number, onFrame: (frame: Frame) => void): void {
+    needStream(stream_id, 'DATA');
+    const end_stream = (flags & flag.END_STREAM) !== 0;
+    if (length === 0) {
+      onFrame(dataPiece(stream_id, empty, end_stream));
+      return;
+    }
+    this.data_left = length;
+    this.data_stream_id = stream_id;
+    this.data_end_stream = end_stream;
+  }
+}
+
+const empty = Buffer.alloc(0);
+
+function dataPiece(stream_id: number, data: Buffer, end_stream: boolean): Frame {
+  return { type: 'data', stream_id, end_stream, data, flow_bytes: data.length };
 }
 
 function protocolError(message: string): H2ConnectionError {
