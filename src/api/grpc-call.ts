@@ -91,7 +91,7 @@ class GrpcCall implements ActiveCall, CallStreamEvents {
       deadline_ms,
       sendMetadata: (key, value) => writer.addMetadata(key, value),
     });
-    this.reader = new RequestReader(stream, method, encoding, o.message_bytes_max, this);
+    this.reader = new RequestReader(stream, method, encoding, o.message_bytes_max, this, registered.parted_requests?.has(method.localName) === true);
     // Only the deadline timer aborts the signal without going through cancel(); a reader waiting
     // for the request must hear of it too.
     if (deadline_ms !== undefined) this.opened.ctx.signal.addEventListener('abort', this, { once: true });

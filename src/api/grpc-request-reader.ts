@@ -10,6 +10,7 @@ import type { CallStream } from './grpc-call-stream.js';
 import { decompress, type MessageEncoding } from './grpc-encoding.js';
 import { MessageDeframer } from './grpc-framing.js';
 import { decodeRequest } from './grpc-decode.js';
+import { decodeRequestParts } from './request-parts.js';
 
 /** Decoded messages a call holds before its stream is paused. */
 export const grpc_request_messages_queued_max = 16;
@@ -34,6 +35,8 @@ export class RequestReader {
     private readonly encoding: MessageEncoding,
     private readonly message_bytes_max: number,
     private readonly call: { cancel(reason: WeftError): void },
+    /** Message-parts delivery (request-parts.ts): a request's large bytes field is not joined. */
+    private readonly parted = false,
   ) {
     this.deframer = new MessageDeframer(message_bytes_max);
   }
@@ -87,8 +90,11 @@ export class RequestReader {
   onData(chunk: Buffer): void {
     if (this.discarding || this.failure !== undefined) return;
     try {
-      for (const wire of this.deframer.push(chunk)) {
-        this.queue.push(decodeRequest(this.method, decompress(this.encoding, wire.compressed, wire.bytes, this.message_bytes_max)));
+      if (this.parted) this.takeParts(chunk);
+      else {
+        for (const wire of this.deframer.push(chunk)) {
+          this.queue.push(decodeRequest(this.method, decompress(this.encoding, wire.compressed, wire.bytes, this.message_bytes_max)));
+        }
       }
     } catch (e) {
       this.fail(e instanceof WeftError ? e : new WeftError('INTERNAL', String(e)));
@@ -96,6 +102,17 @@ export class RequestReader {
     }
     if (this.queue.length >= grpc_request_messages_queued_max) this.stream.pause();
     this.wakeReader();
+  }
+
+  /** A parted method's messages: uncompressed ones decoded from their parts, the others joined. */
+  private takeParts(chunk: Buffer): void {
+    for (const wire of this.deframer.pushParts(chunk)) {
+      if (!wire.compressed) this.queue.push(decodeRequestParts(this.method, wire.parts, wire.bytes_total));
+      else {
+        const bytes = wire.parts.length === 1 ? wire.parts[0]! : Buffer.concat(wire.parts, wire.bytes_total);
+        this.queue.push(decodeRequest(this.method, decompress(this.encoding, true, bytes, this.message_bytes_max)));
+      }
+    }
   }
 
   /** The client half-closed. */

@@ -103,6 +103,11 @@ export interface RegisteredService {
   readonly service: DescService;
   /** By method local name. */
   readonly handlers: ReadonlyMap<string, ErasedHandler>;
+  /**
+   * Local names of methods whose gRPC requests keep their large bytes field in the parts it
+   * arrived in (request-parts.ts); their handlers read it with `bytesFieldParts`.
+   */
+  readonly parted_requests?: ReadonlySet<string> | undefined;
 }
 
 /** Binds handlers to a service. Type-checked against the descriptor; erased for the transports. */

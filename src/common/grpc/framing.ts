@@ -24,6 +24,17 @@ export interface WireMessage {
 }
 
 /**
+ * One message as read off the wire, left in the pieces its DATA arrived in (views of them, never
+ * copies): for a receiver that can use a large message without joining it first.
+ */
+export interface WireMessageParts {
+  readonly compressed: boolean;
+  /** Invariant: the parts' lengths sum to `bytes_total`; no part is empty unless the message is. */
+  readonly parts: readonly Buffer[];
+  readonly bytes_total: number;
+}
+
+/**
  * A message over the receiver's bound: RESOURCE_EXHAUSTED with the catalog's MESSAGE_TOO_LARGE
  * reason, which every transport answers the same way.
  */
@@ -48,6 +59,24 @@ export class MessageDeframer {
   /** The messages this chunk completes, in order. Throws RESOURCE_EXHAUSTED or INTERNAL. */
   push(chunk: Buffer): WireMessage[] {
     const out: WireMessage[] = [];
+    this.deframe(chunk, (compressed, parts, bytes_total) =>
+      // A message that came in one chunk is handed on without a copy.
+      out.push({ compressed, bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts, bytes_total) }),
+    );
+    return out;
+  }
+
+  /**
+   * The messages this chunk completes, in order, each as the pieces of the chunks it came in: no
+   * message is joined. Throws as push() does. One deframer is used with one of the two throughout.
+   */
+  pushParts(chunk: Buffer): WireMessageParts[] {
+    const out: WireMessageParts[] = [];
+    this.deframe(chunk, (compressed, parts, bytes_total) => out.push({ compressed, parts, bytes_total }));
+    return out;
+  }
+
+  private deframe(chunk: Buffer, complete: (compressed: boolean, parts: Buffer[], bytes_total: number) => void): void {
     let offset = 0;
     while (offset < chunk.length) {
       if (this.body_bytes === undefined) {
@@ -59,7 +88,7 @@ export class MessageDeframer {
         this.prefix_filled = 0;
         this.startBody();
         if (this.body_bytes === 0) {
-          out.push({ compressed: this.compressed, bytes: Buffer.alloc(0) });
+          complete(this.compressed, [Buffer.alloc(0)], 0);
           this.body_bytes = undefined;
         }
         continue;
@@ -73,14 +102,13 @@ export class MessageDeframer {
         this.body_filled += take;
         continue;
       }
-      // Complete: a message that came in one chunk is handed on without a copy.
-      const bytes = this.parts.length === 0 ? part : Buffer.concat([...this.parts, part], body_bytes);
-      out.push({ compressed: this.compressed, bytes });
+      const parts = this.parts;
+      parts.push(part);
       this.parts = [];
       this.body_filled = 0;
       this.body_bytes = undefined;
+      complete(this.compressed, parts, body_bytes);
     }
-    return out;
   }
 
   /** Whether part of a message is held: at the end of the stream, that message was cut short. */

@@ -7,7 +7,7 @@ import { refusalError, type Database } from '../database.js';
 import type { ChunkFetch } from './chunk-peers.js';
 import { PackStore } from './pack-store.js';
 import type { PackWriter } from './pack-writer.js';
-import { fixedChunks } from './rechunk.js';
+import { fixedChunks, partsBytes, type ByteParts, type UploadPiece } from './rechunk.js';
 import { TaskLane } from './task-lane.js';
 import { diskFull, isNoSpace } from '../../log/storage/no-space.js';
 
@@ -108,7 +108,7 @@ export class BlobManager {
    * Once every pack is sealed (durable), one `blob_put` is proposed. An upload that writes nothing
    * new opens no file at all.
    */
-  async upload(source: AsyncIterable<Uint8Array>, signal: AbortSignal): Promise<UploadOutcome> {
+  async upload(source: AsyncIterable<UploadPiece>, signal: AbortSignal): Promise<UploadOutcome> {
     const pinned: string[] = [];
     const hashes: Buffer[] = [];
     const chunk_ids: string[] = [];
@@ -124,11 +124,14 @@ export class BlobManager {
       for await (const chunk of fixedChunks(source)) {
         if (signal.aborted) throw signal.reason;
         if (writes.failed !== undefined) throw writes.failed.error;
-        const digest = createHash('sha256').update(chunk).digest();
+        const hash = createHash('sha256');
+        for (const part of chunk) hash.update(part);
+        const digest = hash.digest();
+        const chunk_bytes = partsBytes(chunk);
         const chunk_id = digest.toString('hex');
         hashes.push(digest);
         chunk_ids.push(chunk_id);
-        total_size += chunk.byteLength;
+        total_size += chunk_bytes;
         // Pinned before its presence is looked at: a release between the look and the propose
         // would otherwise delete a chunk this upload counts on.
         this.pin(chunk_id);
@@ -137,7 +140,7 @@ export class BlobManager {
           dedup_chunks++;
           continue;
         }
-        if (pack !== undefined && pack.bytes + chunk.byteLength > this.o.pack_bytes_max) {
+        if (pack !== undefined && pack.bytes + chunk_bytes > this.o.pack_bytes_max) {
           seals.push(this.sealBehind(pack));
           pack = undefined;
         }
@@ -342,7 +345,7 @@ export class BlobManager {
    * The write of one chunk as a lane task. Made here, not inline in `upload`, so the closure holds
    * only this chunk, not the upload loop's other state.
    */
-  private appendOf(pack: PackWriter, chunk_id: string, chunk: Buffer): () => Promise<void> {
+  private appendOf(pack: PackWriter, chunk_id: string, chunk: ByteParts): () => Promise<void> {
     return () => pack.append(chunk_id, chunk);
   }
 

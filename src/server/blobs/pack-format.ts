@@ -85,3 +85,10 @@ export function decodeEntries(bytes: Buffer, crc: number, data_bytes: number): P
 export function chunkCrc(data: Uint8Array): number {
   return crc32(data);
 }
+
+/** chunkCrc of the bytes the parts hold in order, continued from part to part without joining them. */
+export function partsCrc(parts: readonly Uint8Array[]): number {
+  let crc = 0;
+  for (const p of parts) crc = crc32(p, crc);
+  return crc;
+}

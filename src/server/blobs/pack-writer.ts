@@ -1,5 +1,6 @@
 import { unlink, type FileHandle } from 'node:fs/promises';
-import { chunkCrc, encodeTrailer, type PackEntry } from './pack-format.js';
+import { encodeTrailer, partsCrc, type PackEntry } from './pack-format.js';
+import { partsBytes, type ByteParts } from './rechunk.js';
 
 /**
  * One pack being written: chunks appended back to back at offsets reserved synchronously, so
@@ -40,14 +41,18 @@ export class PackWriter {
   /**
    * Writes the chunk at the end of the pack. The offset is taken before the first await, so calls
    * may overlap. The bytes are not durable, nor readable through the store, until the pack is sealed.
+   * A chunk given as parts (an upload's, as its messages arrived) is checksummed and written as
+   * they are, with one `writev`, never joined.
    */
-  async append(chunk_id: string, data: Uint8Array): Promise<void> {
+  async append(chunk_id: string, data: Uint8Array | ByteParts): Promise<void> {
     if (this.state !== 'open') throw new Error(`pack ${this.path} is no longer open for writing`);
+    const parts = data instanceof Uint8Array ? [data] : data;
+    const length = partsBytes(parts);
     const offset = this.end;
-    this.end += data.byteLength;
-    this.entries.push({ chunk_id, offset, length: data.byteLength, crc: chunkCrc(data) });
+    this.end += length;
+    this.entries.push({ chunk_id, offset, length, crc: partsCrc(parts) });
     this.own.add(chunk_id);
-    const write = this.writeAt(data, offset);
+    const write = this.writeAt(parts, offset);
     this.pending.add(write);
     try {
       await write;
@@ -57,7 +62,7 @@ export class PackWriter {
     } finally {
       this.pending.delete(write);
     }
-    this.unsyncedBytes += data.byteLength;
+    this.unsyncedBytes += length;
     if (this.unsyncedBytes >= pack_sync_bytes && this.syncing === undefined) this.syncBehind();
   }
 
@@ -74,7 +79,7 @@ export class PackWriter {
       await this.syncing;
       if (this.failure !== undefined) throw this.failure.error;
       await this.handle.datasync();
-      await this.writeAt(encodeTrailer(this.entries), this.end);
+      await this.writeAt([encodeTrailer(this.entries)], this.end);
       await this.handle.datasync();
     } finally {
       this.state = 'closed';
@@ -110,10 +115,21 @@ export class PackWriter {
     );
   }
 
-  private async writeAt(data: Uint8Array, position: number): Promise<void> {
-    for (let at = 0; at < data.byteLength; ) {
-      const { bytesWritten } = await this.handle.write(data, at, data.byteLength - at, position + at);
-      at += bytesWritten;
+  /** Writes the parts back to back at `position`, going on after a short write. */
+  private async writeAt(parts: ByteParts, position: number): Promise<void> {
+    let left = parts;
+    while (left.length > 0) {
+      const { bytesWritten } = left.length === 1 ? await this.handle.write(left[0]!, 0, left[0]!.byteLength, position) : await this.handle.writev(left, position);
+      position += bytesWritten;
+      left = dropBytes(left, bytesWritten);
     }
   }
+}
+
+/** The parts after their first `n` bytes. */
+function dropBytes(parts: ByteParts, n: number): ByteParts {
+  let i = 0;
+  while (i < parts.length && n >= parts[i]!.byteLength) n -= parts[i++]!.byteLength;
+  if (i === parts.length) return [];
+  return n === 0 ? parts.slice(i) : [parts[i]!.subarray(n), ...parts.slice(i + 1)];
 }

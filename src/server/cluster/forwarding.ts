@@ -156,7 +156,10 @@ export function forwardingServices(services: readonly RegisteredService[], optio
         }
       });
     }
-    return { service: s.service, handlers: wrapped };
+    // A forwarded (unary) method re-encodes its request, so only methods left as they are keep
+    // taking theirs in parts.
+    const parted = s.parted_requests === undefined ? undefined : new Set([...s.parted_requests].filter((n) => wrapped.get(n) === s.handlers.get(n)));
+    return { service: s.service, handlers: wrapped, parted_requests: parted };
   });
 }
 
