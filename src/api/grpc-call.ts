@@ -15,6 +15,7 @@ import type { CallStream, CallStreamEvents } from './grpc-call-stream.js';
 import { messageEncodingOf, unsupportedEncoding, type MessageEncoding } from './grpc-encoding.js';
 import { errorTrailers, headerText, requestMetadata, trailersOnly } from './grpc-metadata.js';
 import { RequestReader } from './grpc-request-reader.js';
+import { encodeMessageParts } from '../common/grpc/message-parts.js';
 import { ResponseWriter } from './grpc-response-writer.js';
 import type { CallObserver, RegisteredService } from './handlers.js';
 import { callClientStreaming, callStreaming, findHandler, toOutputMessage } from './invoke.js';
@@ -162,13 +163,14 @@ class GrpcCall implements ActiveCall, CallStreamEvents {
       case 'server_streaming': {
         const handler = findHandler(registered, method);
         const req = await reader.one();
-        for await (const reply of callStreaming(method, handler, req, ctx)) await writer.write(toBinary(method.output, reply), ctx.signal);
+        // Encoded as parts: a large bytes field (a blob chunk) goes out from its own buffer.
+        for await (const reply of callStreaming(method, handler, req, ctx)) await writer.writeParts(encodeMessageParts(method.output, reply), ctx.signal);
         writer.endOk();
         return;
       }
       case 'bidi_streaming': {
         for await (const reply of callStreaming(method, findHandler(registered, method), reader.all(), ctx)) {
-          await writer.write(toBinary(method.output, reply), ctx.signal);
+          await writer.writeParts(encodeMessageParts(method.output, reply), ctx.signal);
         }
         writer.endOk();
         return;

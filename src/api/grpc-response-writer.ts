@@ -6,7 +6,7 @@
  */
 import type { OutgoingHttpHeaders } from 'node:http2';
 import type { CallStream } from './grpc-call-stream.js';
-import { frameMessage } from './grpc-framing.js';
+import { frameMessage, frameMessageParts } from './grpc-framing.js';
 import { tooLarge } from './http-body.js';
 import { metadataHeaders, ok_trailers, response_headers, type MetadataValue } from './grpc-metadata.js';
 import { untilAborted } from './invoke.js';
@@ -47,6 +47,21 @@ export class ResponseWriter {
     this.sendHeaders();
     let ready = true;
     for (const chunk of frameMessage(message)) ready = this.stream.write(chunk);
+    if (!ready) await untilAborted(this.stream.drained(), signal);
+  }
+
+  /**
+   * One reply of a stream given as parts (encodeMessageParts: a large bytes field apart from the
+   * rest), written as they are: the prefix and a small head are joined, a large part is not copied.
+   */
+  async writeParts(parts: readonly Uint8Array[], signal: AbortSignal): Promise<void> {
+    if (this.closed) return;
+    let length = 0;
+    for (const p of parts) length += p.byteLength;
+    if (length > this.message_bytes_max) throw tooLarge(`a reply of ${length} bytes`, this.message_bytes_max);
+    this.sendHeaders();
+    let ready = true;
+    for (const chunk of frameMessageParts(parts, length)) ready = this.stream.write(chunk);
     if (!ready) await untilAborted(this.stream.drained(), signal);
   }
 

@@ -149,3 +149,37 @@ export function frameMessage(message: Uint8Array): Buffer[] {
   }
   return [messagePrefix(length), Buffer.from(message.buffer, message.byteOffset, length)];
 }
+
+/**
+ * An uncompressed message given as parts (`length` bytes in all) with its prefix: parts under
+ * grpc_frame_copy_bytes_max are copied in behind the prefix (a message's small head, or all of a
+ * small message), larger ones are passed on as they are, shared and not copied.
+ */
+export function frameMessageParts(parts: readonly Uint8Array[], length: number): Buffer[] {
+  const out: Buffer[] = [];
+  let small: Uint8Array[] = [];
+  let small_bytes = grpc_prefix_bytes;
+  const gather = (): void => {
+    const joined = Buffer.allocUnsafe(small_bytes);
+    let at = 0;
+    for (const p of small) {
+      joined.set(p, at);
+      at += p.byteLength;
+    }
+    out.push(joined);
+    small = [];
+    small_bytes = 0;
+  };
+  small.push(messagePrefix(length));
+  for (const p of parts) {
+    if (p.byteLength < grpc_frame_copy_bytes_max) {
+      small.push(p);
+      small_bytes += p.byteLength;
+      continue;
+    }
+    if (small.length > 0) gather();
+    out.push(Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+  }
+  if (small.length > 0) gather();
+  return out;
+}

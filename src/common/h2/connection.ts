@@ -325,37 +325,25 @@ export class H2Connection implements StreamHost {
 
   private sendDataFrame(s: H2Stream): void {
     const n = Math.min(s.queued_bytes, s.send_window, this.send_window, this.peer.frame_bytes_max);
-    const head = s.queue[0]!;
-    let payload: Buffer;
-    if (head.length - s.queue_offset >= n) {
-      payload = head.subarray(s.queue_offset, s.queue_offset + n);
-      s.queue_offset += n;
-      if (s.queue_offset === head.length) {
-        s.queue.shift();
-        s.queue_offset = 0;
-      }
-    } else {
-      payload = Buffer.allocUnsafe(n);
-      let filled = 0;
-      while (filled < n) {
-        const piece = s.queue[0]!;
-        const take = Math.min(piece.length - s.queue_offset, n - filled);
-        piece.copy(payload, filled, s.queue_offset, s.queue_offset + take);
-        filled += take;
-        s.queue_offset += take;
-        if (s.queue_offset === piece.length) {
-          s.queue.shift();
-          s.queue_offset = 0;
-        }
-      }
-    }
     s.queued_bytes -= n;
     s.send_window -= n;
     this.send_window -= n;
     // END_STREAM rides on the last DATA frame when there are no trailers.
     const last = s.queued_bytes === 0 && s.end_requested !== undefined && s.end_requested.trailers === undefined;
     this.writer.push(frameHeader(n, frame_type.DATA, last ? flag.END_STREAM : 0, s.id));
-    this.writer.push(payload);
+    // The payload goes to the socket as views of the queued pieces it spans, never copied here (a
+    // reply's small head and its large payload share a frame without being joined).
+    for (let filled = 0; filled < n; ) {
+      const piece = s.queue[0]!;
+      const take = Math.min(piece.length - s.queue_offset, n - filled);
+      this.writer.push(take === piece.length ? piece : piece.subarray(s.queue_offset, s.queue_offset + take));
+      filled += take;
+      s.queue_offset += take;
+      if (s.queue_offset === piece.length) {
+        s.queue.shift();
+        s.queue_offset = 0;
+      }
+    }
     if (last) this.localEnd(s);
   }
 

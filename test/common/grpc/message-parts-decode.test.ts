@@ -5,7 +5,7 @@
  */
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
-import { MessageDeframer } from '../../../src/common/grpc/framing.js';
+import { frameMessageParts, MessageDeframer } from '../../../src/common/grpc/framing.js';
 import { decodeMessageParts, encodeMessageParts } from '../../../src/common/grpc/message-parts.js';
 import { BlobChunkSchema, UploadBlobResponseSchema } from '../../../src/gen/weft/v1/blob_pb.js';
 import { prng, testSeed } from '../../support/prng.js';
@@ -76,5 +76,21 @@ describe('decoding a message from its parts', () => {
     expect(Buffer.concat(got[0]!.parts).equals(body)).toBe(true);
     expect(got[0]!.parts[0]!.buffer).toBe(framed.buffer);
     expect(deframer.midMessage).toBe(false);
+  });
+
+  it('a reply framed from its parts: prefix and small head joined, the large payload shared, and the deframer reads it back', () => {
+    const payload = Buffer.alloc(256 * 1024, 3);
+    const parts = encodeMessageParts(BlobChunkSchema, create(BlobChunkSchema, { data: payload, sequence: 5 }));
+    const length = parts.reduce((n, p) => n + p.byteLength, 0);
+    const framed = frameMessageParts(parts, length);
+    expect(framed).toHaveLength(2);
+    expect(framed[1]!.buffer).toBe(payload.buffer);
+    const [message] = new MessageDeframer(1 << 20).push(Buffer.concat(framed));
+    const decoded = fromBinary(BlobChunkSchema, message!.bytes);
+    expect(decoded.sequence).toBe(5);
+    expect(Buffer.from(decoded.data).equals(payload)).toBe(true);
+    // A small message is one buffer, prefix included.
+    const small = frameMessageParts([Buffer.from([8, 1])], 2);
+    expect(small.map((b) => [...b])).toEqual([[0, 0, 0, 0, 2, 8, 1]]);
   });
 });
