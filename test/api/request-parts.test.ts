@@ -81,6 +81,50 @@ describe.each(http2_engines)('message-parts delivery on the %s engine', (engine)
   });
 });
 
+describe('message-parts delivery: flow control', () => {
+  it('a handler that does not read holds the client back (windows credited only as parts are consumed), then takes every byte', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const rec = recordingBackend();
+    const slow: BlobBackend = {
+      ...rec.backend,
+      async upload(data, signal) {
+        await gate;
+        return rec.backend.upload(data, signal);
+      },
+    };
+    server = await startGrpcServer({ port: 0, services: [blobService(slow)], shutdown_grace_ms: 100 });
+    const client = createGrpcClient(BlobService, `127.0.0.1:${server.port}`);
+    try {
+      const messages = 120;
+      // What the server may hold unread: its 4 MiB stream window, 16 messages queued, a few in between.
+      const held_max = 64;
+      const data = randomBytes(messages * 256 * KiB);
+      let sent = 0;
+      async function* frames(): AsyncIterable<{ data: Uint8Array; sequence: number }> {
+        for (; sent < messages; sent++) yield { data: data.subarray(sent * 256 * KiB, (sent + 1) * 256 * KiB), sequence: sent };
+      }
+      const up = client.uploadBlob(frames());
+      // Until the client stops (no message for ten polls) or passes the bound; bounded either way.
+      let last = -1;
+      for (let still = 0, polls = 0; still < 10 && sent <= held_max && polls < 500; polls++) {
+        await new Promise((r) => setTimeout(r, 20));
+        still = sent === last ? still + 1 : 0;
+        last = sent;
+      }
+      console.log(`held back after ${sent} of ${messages} messages`);
+      expect(sent).toBeLessThanOrEqual(held_max);
+      release();
+      const done = await up;
+      expect(Number(done.totalSize)).toBe(data.length);
+      expect(Buffer.concat(rec.messages.flat()).equals(data)).toBe(true);
+    } finally {
+      release();
+      client.close();
+    }
+  });
+});
+
 describe('message-parts delivery: what it leaves alone', () => {
   it('a compressed upload message arrives whole, and sequence checks still hold', async () => {
     const rec = recordingBackend();
