@@ -17,7 +17,7 @@
  * work the database does in the background). Per round: each side's CPU time (user + system) per
  * query, and the collections of the round; per phase, medians over its rounds.
  *
- *   npx tsx bench/vector-rows.ts [--dist] [--n 100000] [--dims 128] [--queries 500] [--built-rounds 4] [--rounds 2] [--mode current] [--idle 0]
+ *   npx tsx bench/vector-rows.ts [--dist] [--n 100000] [--dims 128] [--queries 500] [--built-rounds 4] [--rounds 2] [--mode current] [--ef 64] [--idle 0]
  *
  * Prints a table and writes bench/results/vector-rows.json.
  */
@@ -45,7 +45,8 @@ const rounds = Number(arg('rounds', '2'));
 const builtRounds = Number(arg('built-rounds', '4'));
 const mode = arg('mode', 'current');
 const k = 10;
-const ef = 64;
+/** The beam of every side: raw's setEf, the index's search, and Weft's `vector_ef` hint (none at 64, Weft's default). */
+const ef = Number(arg('ef', '64'));
 const seed = 42;
 const clusters = 100;
 const m = 16;
@@ -80,7 +81,7 @@ interface PhaseResult {
 }
 
 async function main(): Promise<void> {
-  console.log(`vector-rows: n ${n}, dims ${dims}, queries ${queryCount}, rounds ${rounds}, mode ${mode}, weft from ${dist ? 'dist (compiled)' : 'src (tsx)'}`);
+  console.log(`vector-rows: n ${n}, dims ${dims}, queries ${queryCount}, rounds ${rounds}, mode ${mode}, ef ${ef}, weft from ${dist ? 'dist (compiled)' : 'src (tsx)'}`);
   // Twice the queries: the second half is a set no phase before `fresh queries` has searched for.
   const { data, queries: all } = clusteredSet(seed, n, 2 * queryCount, dims, clusters, 0.35);
   const sets = [all.slice(0, queryCount), all.slice(queryCount)] as const;
@@ -105,7 +106,7 @@ async function main(): Promise<void> {
     await db.query(
       `CREATE VECTOR INDEX doc_emb FOR (d:Doc) ON (d.emb) OPTIONS {indexConfig: {\`vector.dimensions\`: ${dims}, \`vector.similarity_function\`: 'euclidean', \`vector.hnsw.m\`: ${m}, \`vector.hnsw.ef_construction\`: ${ef_construction}}}`,
     );
-    const text = `/*+ vector_consistency('${mode}') */ MATCH (d:Doc) RETURN d.id ORDER BY vector_distance(d.emb, $q, 'euclidean') LIMIT ${k}`;
+    const text = `/*+ vector_consistency('${mode}') */ ${ef === 64 ? '' : `/*+ vector_ef(${ef}) */ `}MATCH (d:Doc) RETURN d.id ORDER BY vector_distance(d.emb, $q, 'euclidean') LIMIT ${k}`;
     const phase = async (name: string, set = 0): Promise<void> => {
       const queries = sets[set]!;
       const truth = truths[set]!;

@@ -59,6 +59,13 @@ const block_queries = 50;
 /** Warm-up rounds end when Weft's CPU per query moved by at most this fraction since the previous round. */
 const warm_settled = 0.05;
 const warm_rounds_min = 3;
+/** The statements the rows run, as (consistency, `vector_ef` hint): the warm-up runs each. */
+const warm_statements: readonly (readonly ['current' | 'snapshot', number | undefined])[] = [
+  ['current', undefined],
+  ['snapshot', undefined],
+  ['current', 32],
+  ['current', 128],
+];
 const warm_rounds_max = 8;
 
 interface Row {
@@ -148,8 +155,9 @@ async function main(): Promise<void> {
       const u = process.cpuUsage();
       return u.user + u.system;
     };
+    const statement = (mode: 'current' | 'snapshot', ef?: number): string => `/*+ vector_consistency('${mode}') */ ${ef === undefined ? '' : `/*+ vector_ef(${ef}) */ `}${cypher}`;
     const run = async (mode: 'current' | 'snapshot', ef?: number): Promise<{ weft: Side; raw: Side }> => {
-      const text = `/*+ vector_consistency('${mode}') */ ${ef === undefined ? '' : `/*+ vector_ef(${ef}) */ `}${cypher}`;
+      const text = statement(mode, ef);
       let weftRecall = 0;
       let rawRecall = 0;
       let weftMs = 0;
@@ -195,7 +203,9 @@ async function main(): Promise<void> {
      * V8 optimizes the engine's code while the first queries run: on a loaded machine Weft's CPU per
      * query falls for the first 1,500 to 2,000 queries after a start (bench/vector-rows.ts), while the
      * addon's search is compiled code from the first call. Rows measure throughput once that is over:
-     * rounds of the query set (CURRENT, then SNAPSHOT, raw between the blocks), at least
+     * rounds of the query set in every statement the rows run (CURRENT, SNAPSHOT, then the two
+     * `vector_ef` hints: a statement whose context differs, as a hint's beam does, sends the
+     * optimized code down paths it has not seen, and it is optimized again), raw between the blocks, at least
      * `warm_rounds_min` (one round's CPU can match the next while both are still early), then until
      * Weft's CPU per query moves less than `warm_settled` between two rounds, at most `warm_rounds_max`.
      */
@@ -204,8 +214,9 @@ async function main(): Promise<void> {
       let last = Infinity;
       for (let round = 0; round < warm_rounds_max; round++) {
         let weftCpu = 0;
-        for (const mode of ['current', 'snapshot'] as const) {
-          const text = `/*+ vector_consistency('${mode}') */ ${cypher}`;
+        for (const [mode, ef] of warm_statements) {
+          const text = statement(mode, ef);
+          raw.setEf(ef ?? 64);
           for (let b = 0; b < queries.length; b += block_queries) {
             const block = queries.slice(b, b + block_queries);
             const c0 = cpuUs();
@@ -214,12 +225,12 @@ async function main(): Promise<void> {
             for (const q of block) raw.searchKnn(Array.from(q), k);
           }
         }
-        const perQuery = weftCpu / (2 * queries.length);
+        const perQuery = weftCpu / (warm_statements.length * queries.length);
         curve.push(perQuery.toFixed(0));
         if (round + 1 >= warm_rounds_min && Math.abs(perQuery - last) <= warm_settled * last) break;
         last = perQuery;
       }
-      rows.push({ case: `weft warm-up ${when}: CPU us/query per round of ${2 * queries.length} queries`, note: curve.join(', ') });
+      rows.push({ case: `weft warm-up ${when}: CPU us/query per round of ${warm_statements.length * queries.length} queries`, note: curve.join(', ') });
     };
     await warmUp('after the build');
     const order = process.argv.includes('--order') && process.argv[process.argv.indexOf('--order') + 1] === 'snapshot,current' ? (['snapshot', 'current'] as const) : (['current', 'snapshot'] as const);
