@@ -80,7 +80,7 @@ describe('bounds on the index distances of COSINE and DOT', () => {
     const huge = Float32Array.from({ length: d }, () => 2 ** 31);
     held.set(401, huge);
     index.refresh(record(401, ['Doc'], { emb: huge }));
-    expect(d * 2 ** 62).toBeGreaterThan(cosine_norm_squared_max);
+    expect(d * 2 ** 62, `seed ${seed}`).toBeGreaterThan(cosine_norm_squared_max);
     const fn = metric === 'COSINE' ? 'cosine' : 'dot';
     let bounded = 0;
     for (let i = 0; i < 40; i++) {
@@ -89,9 +89,15 @@ describe('bounds on the index distances of COSINE and DOT', () => {
         const exact = vectorDistance(held.get(hit.id)!, q, fn);
         expect(Math.abs(hit.distance - exact), `seed ${seed} query ${i} id ${hit.id}`).toBeLessThanOrEqual(hit.tolerance);
         if (Number.isFinite(hit.tolerance)) bounded++;
-        if (metric === 'COSINE' && hit.id === 401) expect(hit.tolerance).toBe(Infinity);
+        // Past the normalisable range hnswlib's distance has no bound: the hit is measured later
+        // (Infinity), unless it came from the exact list of recent puts (docs/vector.md, section
+        // 3a), whose distances are vector_distance's already (0). Seed 1561 gives the second.
+        if (metric === 'COSINE' && hit.id === 401) {
+          if (hit.tolerance === 0) expect(hit.distance, `seed ${seed} query ${i}: 401 from the exact list`).toBe(exact);
+          else expect(hit.tolerance, `seed ${seed} query ${i}: 401 from the graph`).toBe(Infinity);
+        }
       }
     }
-    expect(bounded, 'hits are placed by their bounds, not measured').toBeGreaterThan(700);
+    expect(bounded, `seed ${seed}: hits are placed by their bounds, not measured`).toBeGreaterThan(700);
   });
 });
