@@ -8,16 +8,21 @@ import { bindError, type BindContext, type ExpressionEnv } from './context.js';
 import type { ExpressionBinder } from './bind-expression.js';
 import type { ProjectionBinder } from './bind-projection.js';
 import { acceptsArgument, no_procedures } from './procedures.js';
+import { SubqueryCallBinder } from './bind-subquery-call.js';
 import { Scope, kindOfType } from './scope.js';
 import { describeType, elementOf, mayBe } from './static-type.js';
 
 /** Binds one clause against the current scope; returns the clause and the scope after it. */
 export class ClauseBinder {
+  private readonly subqueries: SubqueryCallBinder;
+
   constructor(
     private readonly c: BindContext,
     private readonly expressions: ExpressionBinder,
     private readonly projections: ProjectionBinder,
-  ) {}
+  ) {
+    this.subqueries = new SubqueryCallBinder(c, expressions, (clause, scope) => this.bind(clause, scope, false).clause);
+  }
 
   bind(clause: Clause, scope: Scope, standalone: boolean): { clause: BoundClause; scope: Scope } {
     const span = clause.span;
@@ -75,6 +80,12 @@ export class ClauseBinder {
         const { projection, post } = this.projections.bind(clause.projection, 'RETURN', scope, undefined);
         return { clause: { kind: 'return', projection, span }, scope: post };
       }
+      case 'call_subquery':
+        return { clause: this.subqueries.call(clause, scope), scope };
+      case 'foreach':
+        return { clause: this.subqueries.foreach(clause, scope), scope };
+      case 'finish':
+        return { clause: { kind: 'finish', span }, scope };
       default:
         return assertNever(clause, 'clause');
     }

@@ -1,4 +1,4 @@
-import type { SortDirection } from '../ast/clause.js';
+import type { OnErrorMode, SortDirection } from '../ast/clause.js';
 import type { Direction, HopRange } from '../ast/pattern.js';
 import type { Span } from '../ast/span.js';
 import type { BoundExpression, BoundVariable } from './bound-expression.js';
@@ -105,6 +105,13 @@ export interface BoundYield {
   readonly variable: BoundVariable;
 }
 
+/** `IN TRANSACTIONS`: the input rows are handed to the subquery in batches, each committed on its own. */
+export interface BoundInTransactions {
+  /** Input rows per batch: a constant positive INTEGER (checked when it is a literal), or absent for the default. */
+  readonly rows?: BoundExpression;
+  readonly on_error: OnErrorMode;
+}
+
 export type BoundClause =
   | {
       readonly kind: 'match';
@@ -139,7 +146,31 @@ export type BoundClause =
   | { readonly kind: 'remove'; readonly items: readonly BoundRemoveItem[]; readonly span: Span }
   | { readonly kind: 'delete'; readonly detach: boolean; readonly expressions: readonly BoundExpression[]; readonly span: Span }
   | { readonly kind: 'with'; readonly projection: BoundProjection; readonly span: Span }
-  | { readonly kind: 'return'; readonly projection: BoundProjection; readonly span: Span };
+  | { readonly kind: 'return'; readonly projection: BoundProjection; readonly span: Span }
+  | {
+      readonly kind: 'call_subquery';
+      readonly optional: boolean;
+      /** Runs once per incoming row, with that row as its argument. */
+      readonly query: BoundQuery;
+      /** The outer variables the body may read. */
+      readonly imports: readonly BoundVariable[];
+      /**
+       * The first part's result columns, declared in the outer scope after the clause (a UNION's other
+       * parts are renamed to them). Empty for a unit subquery, which passes each incoming row on once.
+       */
+      readonly returns: readonly BoundVariable[];
+      readonly in_transactions?: BoundInTransactions;
+      readonly span: Span;
+    }
+  | {
+      readonly kind: 'foreach';
+      readonly variable: BoundVariable;
+      readonly list: BoundExpression;
+      /** Updating clauses only, run once per element with `variable` bound to it. */
+      readonly clauses: readonly BoundClause[];
+      readonly span: Span;
+    }
+  | { readonly kind: 'finish'; readonly span: Span };
 
 export interface BoundSingleQuery {
   readonly clauses: readonly BoundClause[];

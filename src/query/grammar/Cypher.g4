@@ -84,6 +84,7 @@ hintCall
 clause
     : matchClause
     | unwindClause
+    | subqueryCallClause
     | callClause
     | createClause
     | mergeClause
@@ -92,6 +93,8 @@ clause
     | deleteClause
     | withClause
     | returnClause
+    | foreachClause
+    | finishClause
     ;
 
 // ---------------------------------------------------------------------------------------------
@@ -107,6 +110,21 @@ unwindClause
 
 callClause
     : CALL procedureName (LPAREN (expression (COMMA expression)*)? RPAREN)? (YIELD (STAR | yieldItems))?
+    ;
+
+// CALL { ... }, CALL (a, b) { ... }, CALL (*) { ... }: a subquery run once per incoming row.
+subqueryCallClause
+    : OPTIONAL? CALL subqueryScope? LBRACE query RBRACE inTransactions?
+    ;
+
+subqueryScope
+    : LPAREN (STAR | variable (COMMA variable)*)? RPAREN
+    ;
+
+// IN TRANSACTIONS [OF n ROWS] [ON ERROR CONTINUE | BREAK | FAIL]. TRANSACTIONS, ROW(S), ERROR and
+// the modes are not reserved words; the builder checks them.
+inTransactions
+    : IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? (ON errorWord=symbolicName errorMode=symbolicName)?
     ;
 
 // Segments may be reserved words (`apoc.create.node`): after CALL a name can only be a procedure's.
@@ -160,6 +178,16 @@ removeItem
 
 deleteClause
     : DETACH? DELETE expression (COMMA expression)*
+    ;
+
+// FOREACH (x IN list | updates): the updating clauses run once per element.
+foreachClause
+    : FOREACH LPAREN variable IN expression PIPE clause+ RPAREN
+    ;
+
+// FINISH: the query ends here and returns no rows.
+finishClause
+    : FINISH
     ;
 
 // ---------------------------------------------------------------------------------------------
@@ -387,9 +415,11 @@ addOrSubtractExpression
     : multiplyDivideModuloExpression (addOrSubtractOperator multiplyDivideModuloExpression)*
     ;
 
+// `||` concatenates strings and lists, at the precedence of + and -.
 addOrSubtractOperator
     : PLUS
     | MINUS
+    | DOUBLEBAR
     ;
 
 multiplyDivideModuloExpression
@@ -692,6 +722,8 @@ nonReservedKeyword
     | BOTH
     | FROM
     | OFFSET
+    | FOREACH
+    | FINISH
     ;
 
 // Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
@@ -775,6 +807,8 @@ ENDS        : 'ENDS';
 EXISTS      : 'EXISTS';
 FALSE       : 'FALSE';
 FOR         : 'FOR';
+FOREACH     : 'FOREACH';
+FINISH      : 'FINISH';
 IF          : 'IF';
 IN          : 'IN';
 INDEX       : 'INDEX';
@@ -842,6 +876,7 @@ DOT         : '.';
 COMMA       : ',';
 COLON       : ':';
 SEMI        : ';';
+DOUBLEBAR   : '||';
 PIPE        : '|';
 DOLLAR      : '$';
 LPAREN      : '(';

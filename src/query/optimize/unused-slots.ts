@@ -149,6 +149,9 @@ export function readSlots(plan: LogicalOp): Set<number> {
       case 'union':
         for (const c of op.part_columns) slots(c);
         break;
+      case 'subquery':
+        slots(op.columns);
+        break;
       case 'produce':
         slots(op.columns.map((c) => c.slot));
         break;

@@ -1,6 +1,10 @@
 import type {
   CallClause,
   Clause,
+  ForeachClause,
+  InTransactions,
+  OnErrorMode,
+  SubqueryCallClause,
   Projection,
   ProjectionItem,
   RemoveItem,
@@ -10,6 +14,7 @@ import type {
 } from '../ast/clause.js';
 import type { Expression, PropertyExpr } from '../ast/expression.js';
 import { joinSpans } from '../ast/span.js';
+import { isUpdatingClause } from '../ast/clause.js';
 import { assert } from '../../common/assert.js';
 import {
   RemoveLabelsContext,
@@ -20,6 +25,10 @@ import {
   SetPropertyContext,
   type CallClauseContext,
   type ClauseContext,
+  type ForeachClauseContext,
+  type InTransactionsContext,
+  type SubqueryCallClauseContext,
+  type SymbolicNameContext,
   type ProjectionBodyContext,
   type PropertyExpressionContext,
   type SetClauseContext,
@@ -69,6 +78,11 @@ export class ClauseBuilder {
     }
     const call = ctx.callClause();
     if (call !== null) return this.call(call);
+    const subquery = ctx.subqueryCallClause();
+    if (subquery !== null) return this.subqueryCall(subquery);
+    const foreach = ctx.foreachClause();
+    if (foreach !== null) return this.foreach(foreach);
+    if (ctx.finishClause() !== null) return { kind: 'finish', span };
     const create = ctx.createClause();
     if (create !== null) return { kind: 'create', pattern: this.b.pattern(create.pattern()), span };
     const merge = ctx.mergeClause();
@@ -143,6 +157,65 @@ export class ClauseBuilder {
       ...(args && { args }),
       ...(yielded !== undefined && { yield: yielded }),
       ...(where && { where }),
+      span: this.b.source.span(ctx),
+    };
+  }
+
+  private subqueryCall(ctx: SubqueryCallClauseContext): SubqueryCallClause {
+    const scopeCtx = ctx.subqueryScope();
+    let scope: SubqueryCallClause['scope'];
+    if (scopeCtx !== null) {
+      scope =
+        scopeCtx.STAR() !== null
+          ? 'all'
+          : scopeCtx.variable().map((v) => ({ name: symbolicName(v.symbolicName()), span: this.b.source.span(v) }));
+    }
+    const tx = ctx.inTransactions();
+    return {
+      kind: 'call_subquery',
+      optional: ctx.OPTIONAL() !== null,
+      ...(scope !== undefined && { scope }),
+      query: this.b.callQuery(ctx.query()),
+      ...(tx !== null && { in_transactions: this.inTransactions(tx) }),
+      span: this.b.source.span(ctx),
+    };
+  }
+
+  /** The words of IN TRANSACTIONS are not reserved, so they are checked here. */
+  private inTransactions(ctx: InTransactionsContext): InTransactions {
+    const span = this.b.source.span(ctx);
+    const word = (w: SymbolicNameContext | undefined): string =>
+      w === undefined ? '' : symbolicName(w).toUpperCase();
+    const expect = (ok: boolean, what: string): void => {
+      if (!ok) throw this.b.source.error('UnexpectedSyntax', `IN TRANSACTIONS: expected ${what}`, span);
+    };
+    expect(word(ctx._transactionsWord) === 'TRANSACTIONS', 'TRANSACTIONS after IN');
+    if (ctx._batchSize !== undefined) expect(['ROW', 'ROWS'].includes(word(ctx._rowsWord)), 'ROWS after OF n');
+    let on_error: OnErrorMode = 'fail';
+    if (ctx._errorWord !== undefined) {
+      expect(word(ctx._errorWord) === 'ERROR', 'ERROR after ON');
+      const mode = word(ctx._errorMode).toLowerCase();
+      expect(mode === 'fail' || mode === 'continue' || mode === 'break', 'CONTINUE, BREAK or FAIL after ON ERROR');
+      on_error = mode as OnErrorMode;
+    }
+    return { ...(ctx._batchSize !== undefined && { rows: this.b.expression(ctx._batchSize) }), on_error, span };
+  }
+
+  /** FOREACH holds updating clauses only (FOREACH among them): a read inside is refused here. */
+  private foreach(ctx: ForeachClauseContext): ForeachClause {
+    const clauses = ctx.clause().map((c) => this.clause(c));
+    for (const c of clauses) {
+      if (!isUpdatingClause(c)) {
+        throw this.b.source.error('InvalidClauseComposition', 'FOREACH may only hold updating clauses (CREATE, MERGE, SET, REMOVE, DELETE, FOREACH)', c.span);
+      }
+    }
+    const v = ctx.variable();
+    return {
+      kind: 'foreach',
+      variable: symbolicName(v.symbolicName()),
+      variable_span: this.b.source.span(v),
+      list: this.b.expression(ctx.expression()),
+      clauses,
       span: this.b.source.span(ctx),
     };
   }

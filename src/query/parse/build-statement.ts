@@ -268,6 +268,9 @@ function checkComposition(query: Query, nested: boolean, b: Builder): void {
       if (clause.kind === 'return' && i !== clauses.length - 1) {
         throw b.source.error('InvalidClauseComposition', 'RETURN can only be used at the end of a query', clause.span);
       }
+      if (clause.kind === 'finish' && i !== clauses.length - 1) {
+        throw b.source.error('InvalidClauseComposition', 'FINISH can only be used at the end of a query', clause.span);
+      }
     });
     const last = clauses[clauses.length - 1]!;
     if (nested) continue;
@@ -290,7 +293,13 @@ function checkComposition(query: Query, nested: boolean, b: Builder): void {
 }
 
 function concludes(clause: Clause): boolean {
-  return clause.kind === 'return' || clause.kind === 'call' || isUpdatingClause(clause);
+  if (clause.kind === 'call_subquery') return isUnitSubquery(clause.query);
+  return clause.kind === 'return' || clause.kind === 'call' || clause.kind === 'finish' || isUpdatingClause(clause);
+}
+
+/** A CALL subquery without RETURN: it is called for its updates and passes each row on once. */
+export function isUnitSubquery(query: Query): boolean {
+  return query.parts.every((p) => p.clauses[p.clauses.length - 1]?.kind !== 'return');
 }
 
 function clauseName(clause: Clause): string {
@@ -301,6 +310,8 @@ function clauseName(clause: Clause): string {
       return 'UNWIND';
     case 'with':
       return 'WITH';
+    case 'call_subquery':
+      return 'CALL { ... } that returns rows';
     default:
       return clause.kind.toUpperCase();
   }

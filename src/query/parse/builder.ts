@@ -45,6 +45,8 @@ export interface Builder {
   path(ctx: PatternPartContext | RelationshipsPatternContext): PatternPath;
   /** A query nested in an expression (EXISTS { ... }). */
   nestedQuery(ctx: QueryContext): Query;
+  /** The body of a CALL subquery: composed like a whole query, without statement options. */
+  callQuery(ctx: QueryContext): Query;
 }
 
 export function symbolicName(ctx: SymbolicNameContext): string {

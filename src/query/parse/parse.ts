@@ -146,6 +146,7 @@ function makeBuilder(source: SourceText, options: StatementOptions | undefined):
     path: (ctx: PatternPartContext | RelationshipsPatternContext): PatternPath => patterns!.path(ctx),
     // A subquery gets a builder without statement options: AS OF and hints there are refused.
     nestedQuery: (ctx: QueryContext): Query => makeBuilder(source, undefined).statements.query(ctx, true),
+    callQuery: (ctx: QueryContext): Query => makeBuilder(source, undefined).statements.query(ctx, false),
   };
   expressions = new ExpressionBuilder(b);
   patterns = new PatternBuilder(b, expressions);

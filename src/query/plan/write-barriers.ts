@@ -130,6 +130,32 @@ function readAll(f: Footprint): void {
   f.reads.keys = 'all';
 }
 
+function writeAll(f: Footprint): void {
+  f.writes.deletes = true;
+  f.writes.creates_nodes = true;
+  f.writes.created_labels = 'all';
+  f.writes.labels = 'all';
+  f.writes.types = 'all';
+  f.writes.keys = 'all';
+}
+
+/** True when a bound clause updates the graph, itself or through a subquery or FOREACH it holds. */
+function clauseWrites(clause: BoundClause): boolean {
+  switch (clause.kind) {
+    case 'create':
+    case 'merge':
+    case 'set':
+    case 'remove':
+    case 'delete':
+    case 'foreach':
+      return true;
+    case 'call_subquery':
+      return clause.query.parts.some((p) => p.clauses.some(clauseWrites));
+    default:
+      return false;
+  }
+}
+
 /** What a clause reads of the graph and writes to it. */
 export function clauseFootprint(clause: BoundClause): Footprint {
   const f = emptyFootprint();
@@ -172,6 +198,18 @@ export function clauseFootprint(clause: BoundClause): Footprint {
       return f;
     case 'return':
       projectionReads(clause.projection, f, false);
+      return f;
+    case 'call_subquery':
+      // The body runs per row and reads the graph as a MATCH does; whatever it writes is taken to
+      // meet everything, so a barrier sits on either side of a subquery that writes.
+      readAll(f);
+      if (clause.query.parts.some((p) => p.clauses.some(clauseWrites))) writeAll(f);
+      return f;
+    case 'foreach':
+      expressionReads(clause.list, f);
+      for (const c of clause.clauses) widen(f, clauseFootprint(c));
+      return f;
+    case 'finish':
       return f;
     default:
       return assertNever(clause, 'clause');

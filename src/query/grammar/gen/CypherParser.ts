@@ -35,91 +35,94 @@ export class CypherParser extends antlr.Parser {
     public static readonly EXISTS = 25;
     public static readonly FALSE = 26;
     public static readonly FOR = 27;
-    public static readonly IF = 28;
-    public static readonly IN = 29;
-    public static readonly INDEX = 30;
-    public static readonly IS = 31;
-    public static readonly KEY = 32;
-    public static readonly LIMIT = 33;
-    public static readonly MATCH = 34;
-    public static readonly MERGE = 35;
-    public static readonly NODE = 36;
-    public static readonly NONE = 37;
-    public static readonly NOT = 38;
-    public static readonly NULL = 39;
-    public static readonly OF = 40;
-    public static readonly ON = 41;
-    public static readonly OPTIONAL = 42;
-    public static readonly OR = 43;
-    public static readonly ORDER = 44;
-    public static readonly REDUCE = 45;
-    public static readonly REMOVE = 46;
-    public static readonly REQUIRE = 47;
-    public static readonly RETURN = 48;
-    public static readonly SET = 49;
-    public static readonly SINGLE = 50;
-    public static readonly SKIP_ = 51;
-    public static readonly STARTS = 52;
-    public static readonly THEN = 53;
-    public static readonly TIMESTAMP = 54;
-    public static readonly TRUE = 55;
-    public static readonly TYPED = 56;
-    public static readonly NORMALIZED = 57;
-    public static readonly LEADING = 58;
-    public static readonly TRAILING = 59;
-    public static readonly BOTH = 60;
-    public static readonly FROM = 61;
-    public static readonly OFFSET = 62;
-    public static readonly UNION = 63;
-    public static readonly UNIQUE = 64;
-    public static readonly UNWIND = 65;
-    public static readonly USING = 66;
-    public static readonly WHEN = 67;
-    public static readonly WHERE = 68;
-    public static readonly WITH = 69;
-    public static readonly XOR = 70;
-    public static readonly YIELD = 71;
-    public static readonly COLONCOLON = 72;
-    public static readonly DOTDOT = 73;
-    public static readonly PLUSEQ = 74;
-    public static readonly REGEX_MATCH = 75;
-    public static readonly NEQ = 76;
-    public static readonly LTE = 77;
-    public static readonly GTE = 78;
-    public static readonly EQ = 79;
-    public static readonly LT = 80;
-    public static readonly GT = 81;
-    public static readonly PLUS = 82;
-    public static readonly MINUS = 83;
-    public static readonly STAR = 84;
-    public static readonly SLASH = 85;
-    public static readonly PERCENT = 86;
-    public static readonly AMP = 87;
-    public static readonly BANG = 88;
-    public static readonly CARET = 89;
-    public static readonly DOT = 90;
-    public static readonly COMMA = 91;
-    public static readonly COLON = 92;
-    public static readonly SEMI = 93;
-    public static readonly PIPE = 94;
-    public static readonly DOLLAR = 95;
-    public static readonly LPAREN = 96;
-    public static readonly RPAREN = 97;
-    public static readonly LBRACK = 98;
-    public static readonly RBRACK = 99;
-    public static readonly LBRACE = 100;
-    public static readonly RBRACE = 101;
-    public static readonly HexInteger = 102;
-    public static readonly OctalInteger = 103;
-    public static readonly DecimalInteger = 104;
-    public static readonly FloatLiteral = 105;
-    public static readonly StringLiteral = 106;
-    public static readonly EscapedSymbolicName = 107;
-    public static readonly UnescapedSymbolicName = 108;
-    public static readonly WHITESPACE = 109;
-    public static readonly HINT_COMMENT = 110;
-    public static readonly BLOCK_COMMENT = 111;
-    public static readonly LINE_COMMENT = 112;
+    public static readonly FOREACH = 28;
+    public static readonly FINISH = 29;
+    public static readonly IF = 30;
+    public static readonly IN = 31;
+    public static readonly INDEX = 32;
+    public static readonly IS = 33;
+    public static readonly KEY = 34;
+    public static readonly LIMIT = 35;
+    public static readonly MATCH = 36;
+    public static readonly MERGE = 37;
+    public static readonly NODE = 38;
+    public static readonly NONE = 39;
+    public static readonly NOT = 40;
+    public static readonly NULL = 41;
+    public static readonly OF = 42;
+    public static readonly ON = 43;
+    public static readonly OPTIONAL = 44;
+    public static readonly OR = 45;
+    public static readonly ORDER = 46;
+    public static readonly REDUCE = 47;
+    public static readonly REMOVE = 48;
+    public static readonly REQUIRE = 49;
+    public static readonly RETURN = 50;
+    public static readonly SET = 51;
+    public static readonly SINGLE = 52;
+    public static readonly SKIP_ = 53;
+    public static readonly STARTS = 54;
+    public static readonly THEN = 55;
+    public static readonly TIMESTAMP = 56;
+    public static readonly TRUE = 57;
+    public static readonly TYPED = 58;
+    public static readonly NORMALIZED = 59;
+    public static readonly LEADING = 60;
+    public static readonly TRAILING = 61;
+    public static readonly BOTH = 62;
+    public static readonly FROM = 63;
+    public static readonly OFFSET = 64;
+    public static readonly UNION = 65;
+    public static readonly UNIQUE = 66;
+    public static readonly UNWIND = 67;
+    public static readonly USING = 68;
+    public static readonly WHEN = 69;
+    public static readonly WHERE = 70;
+    public static readonly WITH = 71;
+    public static readonly XOR = 72;
+    public static readonly YIELD = 73;
+    public static readonly COLONCOLON = 74;
+    public static readonly DOTDOT = 75;
+    public static readonly PLUSEQ = 76;
+    public static readonly REGEX_MATCH = 77;
+    public static readonly NEQ = 78;
+    public static readonly LTE = 79;
+    public static readonly GTE = 80;
+    public static readonly EQ = 81;
+    public static readonly LT = 82;
+    public static readonly GT = 83;
+    public static readonly PLUS = 84;
+    public static readonly MINUS = 85;
+    public static readonly STAR = 86;
+    public static readonly SLASH = 87;
+    public static readonly PERCENT = 88;
+    public static readonly AMP = 89;
+    public static readonly BANG = 90;
+    public static readonly CARET = 91;
+    public static readonly DOT = 92;
+    public static readonly COMMA = 93;
+    public static readonly COLON = 94;
+    public static readonly SEMI = 95;
+    public static readonly DOUBLEBAR = 96;
+    public static readonly PIPE = 97;
+    public static readonly DOLLAR = 98;
+    public static readonly LPAREN = 99;
+    public static readonly RPAREN = 100;
+    public static readonly LBRACK = 101;
+    public static readonly RBRACK = 102;
+    public static readonly LBRACE = 103;
+    public static readonly RBRACE = 104;
+    public static readonly HexInteger = 105;
+    public static readonly OctalInteger = 106;
+    public static readonly DecimalInteger = 107;
+    public static readonly FloatLiteral = 108;
+    public static readonly StringLiteral = 109;
+    public static readonly EscapedSymbolicName = 110;
+    public static readonly UnescapedSymbolicName = 111;
+    public static readonly WHITESPACE = 112;
+    public static readonly HINT_COMMENT = 113;
+    public static readonly BLOCK_COMMENT = 114;
+    public static readonly LINE_COMMENT = 115;
     public static readonly RULE_script = 0;
     public static readonly RULE_statement = 1;
     public static readonly RULE_sessionCommand = 2;
@@ -136,183 +139,190 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_matchClause = 13;
     public static readonly RULE_unwindClause = 14;
     public static readonly RULE_callClause = 15;
-    public static readonly RULE_procedureName = 16;
-    public static readonly RULE_yieldItems = 17;
-    public static readonly RULE_yieldItem = 18;
-    public static readonly RULE_createClause = 19;
-    public static readonly RULE_mergeClause = 20;
-    public static readonly RULE_mergeAction = 21;
-    public static readonly RULE_setClause = 22;
-    public static readonly RULE_setItem = 23;
-    public static readonly RULE_removeClause = 24;
-    public static readonly RULE_removeItem = 25;
-    public static readonly RULE_deleteClause = 26;
-    public static readonly RULE_withClause = 27;
-    public static readonly RULE_returnClause = 28;
-    public static readonly RULE_projectionBody = 29;
-    public static readonly RULE_projectionItems = 30;
-    public static readonly RULE_projectionItem = 31;
-    public static readonly RULE_order = 32;
-    public static readonly RULE_skip = 33;
-    public static readonly RULE_limit = 34;
-    public static readonly RULE_sortItem = 35;
-    public static readonly RULE_where = 36;
-    public static readonly RULE_pattern = 37;
-    public static readonly RULE_patternPart = 38;
-    public static readonly RULE_shortestPathPattern = 39;
-    public static readonly RULE_patternElement = 40;
-    public static readonly RULE_relationshipsPattern = 41;
-    public static readonly RULE_nodePattern = 42;
-    public static readonly RULE_labelExpression = 43;
-    public static readonly RULE_labelDisjunction = 44;
-    public static readonly RULE_labelConjunction = 45;
-    public static readonly RULE_labelNegation = 46;
-    public static readonly RULE_labelAtom = 47;
-    public static readonly RULE_patternElementChain = 48;
-    public static readonly RULE_relationshipPattern = 49;
-    public static readonly RULE_relationshipDetail = 50;
-    public static readonly RULE_properties = 51;
-    public static readonly RULE_relationshipTypes = 52;
-    public static readonly RULE_nodeLabels = 53;
-    public static readonly RULE_nodeLabel = 54;
-    public static readonly RULE_rangeLiteral = 55;
-    public static readonly RULE_rangeBound = 56;
-    public static readonly RULE_labelName = 57;
-    public static readonly RULE_relTypeName = 58;
-    public static readonly RULE_propertyExpression = 59;
-    public static readonly RULE_expression = 60;
-    public static readonly RULE_orExpression = 61;
-    public static readonly RULE_xorExpression = 62;
-    public static readonly RULE_andExpression = 63;
-    public static readonly RULE_notExpression = 64;
-    public static readonly RULE_comparisonExpression = 65;
-    public static readonly RULE_comparisonOperator = 66;
-    public static readonly RULE_predicateExpression = 67;
-    public static readonly RULE_predicateSuffix = 68;
-    public static readonly RULE_valueTypeExpression = 69;
-    public static readonly RULE_valueTypeAlternative = 70;
-    public static readonly RULE_valueTypeWord = 71;
-    public static readonly RULE_addOrSubtractExpression = 72;
-    public static readonly RULE_addOrSubtractOperator = 73;
-    public static readonly RULE_multiplyDivideModuloExpression = 74;
-    public static readonly RULE_multiplyDivideModuloOperator = 75;
-    public static readonly RULE_powerOfExpression = 76;
-    public static readonly RULE_unaryAddOrSubtractExpression = 77;
-    public static readonly RULE_nonArithmeticOperatorExpression = 78;
-    public static readonly RULE_listOperator = 79;
-    public static readonly RULE_propertyLookup = 80;
-    public static readonly RULE_atom = 81;
-    public static readonly RULE_countStar = 82;
-    public static readonly RULE_caseExpression = 83;
-    public static readonly RULE_caseAlternative = 84;
-    public static readonly RULE_caseWhenOperand = 85;
-    public static readonly RULE_listComprehension = 86;
-    public static readonly RULE_patternComprehension = 87;
-    public static readonly RULE_quantifierExpression = 88;
-    public static readonly RULE_quantifier = 89;
-    public static readonly RULE_filterExpression = 90;
-    public static readonly RULE_reduceExpression = 91;
-    public static readonly RULE_subqueryExpression = 92;
-    public static readonly RULE_parenthesizedExpression = 93;
-    public static readonly RULE_trimFromExpression = 94;
-    public static readonly RULE_functionInvocation = 95;
-    public static readonly RULE_functionName = 96;
-    public static readonly RULE_namespace = 97;
-    public static readonly RULE_mapProjection = 98;
-    public static readonly RULE_mapProjectionItem = 99;
-    public static readonly RULE_parameter = 100;
-    public static readonly RULE_literal = 101;
-    public static readonly RULE_booleanLiteral = 102;
-    public static readonly RULE_numberLiteral = 103;
-    public static readonly RULE_integerLiteral = 104;
-    public static readonly RULE_listLiteral = 105;
-    public static readonly RULE_mapLiteral = 106;
-    public static readonly RULE_propertyKeyName = 107;
-    public static readonly RULE_schemaCommand = 108;
-    public static readonly RULE_createConstraint = 109;
-    public static readonly RULE_constraintRequirement = 110;
-    public static readonly RULE_propertyReference = 111;
-    public static readonly RULE_propertyReferenceList = 112;
-    public static readonly RULE_typeName = 113;
-    public static readonly RULE_dropConstraint = 114;
-    public static readonly RULE_createIndex = 115;
-    public static readonly RULE_indexTarget = 116;
-    public static readonly RULE_createSearchIndex = 117;
-    public static readonly RULE_searchIndexProperties = 118;
-    public static readonly RULE_indexOptions = 119;
-    public static readonly RULE_dropIndex = 120;
-    public static readonly RULE_ifNotExists = 121;
-    public static readonly RULE_ifExists = 122;
-    public static readonly RULE_variable = 123;
-    public static readonly RULE_symbolicName = 124;
-    public static readonly RULE_nonReservedKeyword = 125;
-    public static readonly RULE_schemaName = 126;
-    public static readonly RULE_reservedWord = 127;
+    public static readonly RULE_subqueryCallClause = 16;
+    public static readonly RULE_subqueryScope = 17;
+    public static readonly RULE_inTransactions = 18;
+    public static readonly RULE_procedureName = 19;
+    public static readonly RULE_yieldItems = 20;
+    public static readonly RULE_yieldItem = 21;
+    public static readonly RULE_createClause = 22;
+    public static readonly RULE_mergeClause = 23;
+    public static readonly RULE_mergeAction = 24;
+    public static readonly RULE_setClause = 25;
+    public static readonly RULE_setItem = 26;
+    public static readonly RULE_removeClause = 27;
+    public static readonly RULE_removeItem = 28;
+    public static readonly RULE_deleteClause = 29;
+    public static readonly RULE_foreachClause = 30;
+    public static readonly RULE_finishClause = 31;
+    public static readonly RULE_withClause = 32;
+    public static readonly RULE_returnClause = 33;
+    public static readonly RULE_projectionBody = 34;
+    public static readonly RULE_projectionItems = 35;
+    public static readonly RULE_projectionItem = 36;
+    public static readonly RULE_order = 37;
+    public static readonly RULE_skip = 38;
+    public static readonly RULE_limit = 39;
+    public static readonly RULE_sortItem = 40;
+    public static readonly RULE_where = 41;
+    public static readonly RULE_pattern = 42;
+    public static readonly RULE_patternPart = 43;
+    public static readonly RULE_shortestPathPattern = 44;
+    public static readonly RULE_patternElement = 45;
+    public static readonly RULE_relationshipsPattern = 46;
+    public static readonly RULE_nodePattern = 47;
+    public static readonly RULE_labelExpression = 48;
+    public static readonly RULE_labelDisjunction = 49;
+    public static readonly RULE_labelConjunction = 50;
+    public static readonly RULE_labelNegation = 51;
+    public static readonly RULE_labelAtom = 52;
+    public static readonly RULE_patternElementChain = 53;
+    public static readonly RULE_relationshipPattern = 54;
+    public static readonly RULE_relationshipDetail = 55;
+    public static readonly RULE_properties = 56;
+    public static readonly RULE_relationshipTypes = 57;
+    public static readonly RULE_nodeLabels = 58;
+    public static readonly RULE_nodeLabel = 59;
+    public static readonly RULE_rangeLiteral = 60;
+    public static readonly RULE_rangeBound = 61;
+    public static readonly RULE_labelName = 62;
+    public static readonly RULE_relTypeName = 63;
+    public static readonly RULE_propertyExpression = 64;
+    public static readonly RULE_expression = 65;
+    public static readonly RULE_orExpression = 66;
+    public static readonly RULE_xorExpression = 67;
+    public static readonly RULE_andExpression = 68;
+    public static readonly RULE_notExpression = 69;
+    public static readonly RULE_comparisonExpression = 70;
+    public static readonly RULE_comparisonOperator = 71;
+    public static readonly RULE_predicateExpression = 72;
+    public static readonly RULE_predicateSuffix = 73;
+    public static readonly RULE_valueTypeExpression = 74;
+    public static readonly RULE_valueTypeAlternative = 75;
+    public static readonly RULE_valueTypeWord = 76;
+    public static readonly RULE_addOrSubtractExpression = 77;
+    public static readonly RULE_addOrSubtractOperator = 78;
+    public static readonly RULE_multiplyDivideModuloExpression = 79;
+    public static readonly RULE_multiplyDivideModuloOperator = 80;
+    public static readonly RULE_powerOfExpression = 81;
+    public static readonly RULE_unaryAddOrSubtractExpression = 82;
+    public static readonly RULE_nonArithmeticOperatorExpression = 83;
+    public static readonly RULE_listOperator = 84;
+    public static readonly RULE_propertyLookup = 85;
+    public static readonly RULE_atom = 86;
+    public static readonly RULE_countStar = 87;
+    public static readonly RULE_caseExpression = 88;
+    public static readonly RULE_caseAlternative = 89;
+    public static readonly RULE_caseWhenOperand = 90;
+    public static readonly RULE_listComprehension = 91;
+    public static readonly RULE_patternComprehension = 92;
+    public static readonly RULE_quantifierExpression = 93;
+    public static readonly RULE_quantifier = 94;
+    public static readonly RULE_filterExpression = 95;
+    public static readonly RULE_reduceExpression = 96;
+    public static readonly RULE_subqueryExpression = 97;
+    public static readonly RULE_parenthesizedExpression = 98;
+    public static readonly RULE_trimFromExpression = 99;
+    public static readonly RULE_functionInvocation = 100;
+    public static readonly RULE_functionName = 101;
+    public static readonly RULE_namespace = 102;
+    public static readonly RULE_mapProjection = 103;
+    public static readonly RULE_mapProjectionItem = 104;
+    public static readonly RULE_parameter = 105;
+    public static readonly RULE_literal = 106;
+    public static readonly RULE_booleanLiteral = 107;
+    public static readonly RULE_numberLiteral = 108;
+    public static readonly RULE_integerLiteral = 109;
+    public static readonly RULE_listLiteral = 110;
+    public static readonly RULE_mapLiteral = 111;
+    public static readonly RULE_propertyKeyName = 112;
+    public static readonly RULE_schemaCommand = 113;
+    public static readonly RULE_createConstraint = 114;
+    public static readonly RULE_constraintRequirement = 115;
+    public static readonly RULE_propertyReference = 116;
+    public static readonly RULE_propertyReferenceList = 117;
+    public static readonly RULE_typeName = 118;
+    public static readonly RULE_dropConstraint = 119;
+    public static readonly RULE_createIndex = 120;
+    public static readonly RULE_indexTarget = 121;
+    public static readonly RULE_createSearchIndex = 122;
+    public static readonly RULE_searchIndexProperties = 123;
+    public static readonly RULE_indexOptions = 124;
+    public static readonly RULE_dropIndex = 125;
+    public static readonly RULE_ifNotExists = 126;
+    public static readonly RULE_ifExists = 127;
+    public static readonly RULE_variable = 128;
+    public static readonly RULE_symbolicName = 129;
+    public static readonly RULE_nonReservedKeyword = 130;
+    public static readonly RULE_schemaName = 131;
+    public static readonly RULE_reservedWord = 132;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
         "'BY'", "'CALL'", "'CASE'", "'CONSTRAINT'", "'CONTAINS'", "'COUNT'", 
         "'COLLECT'", "'CREATE'", "'DELETE'", "'DESC'", "'DESCENDING'", "'DETACH'", 
         "'DISTINCT'", "'DROP'", "'ELSE'", "'END'", "'ENDS'", "'EXISTS'", 
-        "'FALSE'", "'FOR'", "'IF'", "'IN'", "'INDEX'", "'IS'", "'KEY'", 
-        "'LIMIT'", "'MATCH'", "'MERGE'", "'NODE'", "'NONE'", "'NOT'", "'NULL'", 
-        "'OF'", "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", 
-        "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", "'SKIP'", "'STARTS'", 
-        "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'NORMALIZED'", "'LEADING'", 
-        "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", "'UNION'", "'UNIQUE'", 
-        "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", "'WITH'", "'XOR'", "'YIELD'", 
-        "'::'", "'..'", "'+='", "'=~'", "'<>'", "'<='", "'>='", "'='", "'<'", 
-        "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", "'&'", "'!'", "'^'", "'.'", 
-        "','", "':'", "';'", "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", 
-        "'}'"
+        "'FALSE'", "'FOR'", "'FOREACH'", "'FINISH'", "'IF'", "'IN'", "'INDEX'", 
+        "'IS'", "'KEY'", "'LIMIT'", "'MATCH'", "'MERGE'", "'NODE'", "'NONE'", 
+        "'NOT'", "'NULL'", "'OF'", "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", 
+        "'REDUCE'", "'REMOVE'", "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", 
+        "'SKIP'", "'STARTS'", "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", 
+        "'NORMALIZED'", "'LEADING'", "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", 
+        "'UNION'", "'UNIQUE'", "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", 
+        "'WITH'", "'XOR'", "'YIELD'", "'::'", "'..'", "'+='", "'=~'", "'<>'", 
+        "'<='", "'>='", "'='", "'<'", "'>'", "'+'", "'-'", "'*'", "'/'", 
+        "'%'", "'&'", "'!'", "'^'", "'.'", "','", "':'", "';'", "'||'", 
+        "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
     ];
 
     public static readonly symbolicNames = [
         null, "ALL", "AND", "ANY", "AS", "ASC", "ASSERT", "ASCENDING", "BY", 
         "CALL", "CASE", "CONSTRAINT", "CONTAINS", "COUNT", "COLLECT", "CREATE", 
         "DELETE", "DESC", "DESCENDING", "DETACH", "DISTINCT", "DROP", "ELSE", 
-        "END", "ENDS", "EXISTS", "FALSE", "FOR", "IF", "IN", "INDEX", "IS", 
-        "KEY", "LIMIT", "MATCH", "MERGE", "NODE", "NONE", "NOT", "NULL", 
-        "OF", "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", 
-        "RETURN", "SET", "SINGLE", "SKIP_", "STARTS", "THEN", "TIMESTAMP", 
-        "TRUE", "TYPED", "NORMALIZED", "LEADING", "TRAILING", "BOTH", "FROM", 
-        "OFFSET", "UNION", "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", 
-        "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", 
-        "NEQ", "LTE", "GTE", "EQ", "LT", "GT", "PLUS", "MINUS", "STAR", 
-        "SLASH", "PERCENT", "AMP", "BANG", "CARET", "DOT", "COMMA", "COLON", 
-        "SEMI", "PIPE", "DOLLAR", "LPAREN", "RPAREN", "LBRACK", "RBRACK", 
-        "LBRACE", "RBRACE", "HexInteger", "OctalInteger", "DecimalInteger", 
-        "FloatLiteral", "StringLiteral", "EscapedSymbolicName", "UnescapedSymbolicName", 
-        "WHITESPACE", "HINT_COMMENT", "BLOCK_COMMENT", "LINE_COMMENT"
+        "END", "ENDS", "EXISTS", "FALSE", "FOR", "FOREACH", "FINISH", "IF", 
+        "IN", "INDEX", "IS", "KEY", "LIMIT", "MATCH", "MERGE", "NODE", "NONE", 
+        "NOT", "NULL", "OF", "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", 
+        "REMOVE", "REQUIRE", "RETURN", "SET", "SINGLE", "SKIP_", "STARTS", 
+        "THEN", "TIMESTAMP", "TRUE", "TYPED", "NORMALIZED", "LEADING", "TRAILING", 
+        "BOTH", "FROM", "OFFSET", "UNION", "UNIQUE", "UNWIND", "USING", 
+        "WHEN", "WHERE", "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", 
+        "PLUSEQ", "REGEX_MATCH", "NEQ", "LTE", "GTE", "EQ", "LT", "GT", 
+        "PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "AMP", "BANG", "CARET", 
+        "DOT", "COMMA", "COLON", "SEMI", "DOUBLEBAR", "PIPE", "DOLLAR", 
+        "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE", "HexInteger", 
+        "OctalInteger", "DecimalInteger", "FloatLiteral", "StringLiteral", 
+        "EscapedSymbolicName", "UnescapedSymbolicName", "WHITESPACE", "HINT_COMMENT", 
+        "BLOCK_COMMENT", "LINE_COMMENT"
     ];
     public static readonly ruleNames = [
         "script", "statement", "sessionCommand", "sessionValue", "query", 
         "queryOption", "unionPart", "singleQuery", "asOfTimestamp", "queryHint", 
         "hintCommentBody", "hintCall", "clause", "matchClause", "unwindClause", 
-        "callClause", "procedureName", "yieldItems", "yieldItem", "createClause", 
-        "mergeClause", "mergeAction", "setClause", "setItem", "removeClause", 
-        "removeItem", "deleteClause", "withClause", "returnClause", "projectionBody", 
-        "projectionItems", "projectionItem", "order", "skip", "limit", "sortItem", 
-        "where", "pattern", "patternPart", "shortestPathPattern", "patternElement", 
-        "relationshipsPattern", "nodePattern", "labelExpression", "labelDisjunction", 
-        "labelConjunction", "labelNegation", "labelAtom", "patternElementChain", 
-        "relationshipPattern", "relationshipDetail", "properties", "relationshipTypes", 
-        "nodeLabels", "nodeLabel", "rangeLiteral", "rangeBound", "labelName", 
-        "relTypeName", "propertyExpression", "expression", "orExpression", 
-        "xorExpression", "andExpression", "notExpression", "comparisonExpression", 
-        "comparisonOperator", "predicateExpression", "predicateSuffix", 
-        "valueTypeExpression", "valueTypeAlternative", "valueTypeWord", 
-        "addOrSubtractExpression", "addOrSubtractOperator", "multiplyDivideModuloExpression", 
-        "multiplyDivideModuloOperator", "powerOfExpression", "unaryAddOrSubtractExpression", 
-        "nonArithmeticOperatorExpression", "listOperator", "propertyLookup", 
-        "atom", "countStar", "caseExpression", "caseAlternative", "caseWhenOperand", 
-        "listComprehension", "patternComprehension", "quantifierExpression", 
-        "quantifier", "filterExpression", "reduceExpression", "subqueryExpression", 
-        "parenthesizedExpression", "trimFromExpression", "functionInvocation", 
-        "functionName", "namespace", "mapProjection", "mapProjectionItem", 
-        "parameter", "literal", "booleanLiteral", "numberLiteral", "integerLiteral", 
-        "listLiteral", "mapLiteral", "propertyKeyName", "schemaCommand", 
-        "createConstraint", "constraintRequirement", "propertyReference", 
+        "callClause", "subqueryCallClause", "subqueryScope", "inTransactions", 
+        "procedureName", "yieldItems", "yieldItem", "createClause", "mergeClause", 
+        "mergeAction", "setClause", "setItem", "removeClause", "removeItem", 
+        "deleteClause", "foreachClause", "finishClause", "withClause", "returnClause", 
+        "projectionBody", "projectionItems", "projectionItem", "order", 
+        "skip", "limit", "sortItem", "where", "pattern", "patternPart", 
+        "shortestPathPattern", "patternElement", "relationshipsPattern", 
+        "nodePattern", "labelExpression", "labelDisjunction", "labelConjunction", 
+        "labelNegation", "labelAtom", "patternElementChain", "relationshipPattern", 
+        "relationshipDetail", "properties", "relationshipTypes", "nodeLabels", 
+        "nodeLabel", "rangeLiteral", "rangeBound", "labelName", "relTypeName", 
+        "propertyExpression", "expression", "orExpression", "xorExpression", 
+        "andExpression", "notExpression", "comparisonExpression", "comparisonOperator", 
+        "predicateExpression", "predicateSuffix", "valueTypeExpression", 
+        "valueTypeAlternative", "valueTypeWord", "addOrSubtractExpression", 
+        "addOrSubtractOperator", "multiplyDivideModuloExpression", "multiplyDivideModuloOperator", 
+        "powerOfExpression", "unaryAddOrSubtractExpression", "nonArithmeticOperatorExpression", 
+        "listOperator", "propertyLookup", "atom", "countStar", "caseExpression", 
+        "caseAlternative", "caseWhenOperand", "listComprehension", "patternComprehension", 
+        "quantifierExpression", "quantifier", "filterExpression", "reduceExpression", 
+        "subqueryExpression", "parenthesizedExpression", "trimFromExpression", 
+        "functionInvocation", "functionName", "namespace", "mapProjection", 
+        "mapProjectionItem", "parameter", "literal", "booleanLiteral", "numberLiteral", 
+        "integerLiteral", "listLiteral", "mapLiteral", "propertyKeyName", 
+        "schemaCommand", "createConstraint", "constraintRequirement", "propertyReference", 
         "propertyReferenceList", "typeName", "dropConstraint", "createIndex", 
         "indexTarget", "createSearchIndex", "searchIndexProperties", "indexOptions", 
         "dropIndex", "ifNotExists", "ifExists", "variable", "symbolicName", 
@@ -340,19 +350,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 256;
+            this.state = 266;
             this.statement();
-            this.state = 258;
+            this.state = 268;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 93) {
+            if (_la === 95) {
                 {
-                this.state = 257;
+                this.state = 267;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 260;
+            this.state = 270;
             this.match(CypherParser.EOF);
             }
         }
@@ -373,27 +383,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 265;
+            this.state = 275;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 262;
+                this.state = 272;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 263;
+                this.state = 273;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 264;
+                this.state = 274;
                 this.query();
                 }
                 break;
@@ -418,13 +428,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 267;
+            this.state = 277;
             this.match(CypherParser.SET);
-            this.state = 268;
+            this.state = 278;
             this.symbolicName();
-            this.state = 269;
+            this.state = 279;
             this.match(CypherParser.EQ);
-            this.state = 270;
+            this.state = 280;
             this.sessionValue();
             }
         }
@@ -445,13 +455,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 276;
+            this.state = 286;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 272;
+                this.state = 282;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -461,7 +471,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 273;
+                this.state = 283;
                 this.numberLiteral();
                 }
                 break;
@@ -469,7 +479,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 274;
+                this.state = 284;
                 this.booleanLiteral();
                 }
                 break;
@@ -483,6 +493,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DROP:
             case CypherParser.EXISTS:
             case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -506,7 +518,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 275;
+                this.state = 285;
                 this.symbolicName();
                 }
                 break;
@@ -534,47 +546,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 281;
+            this.state = 291;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 66) {
+            while (_la === 4 || _la === 68) {
                 {
                 {
-                this.state = 278;
+                this.state = 288;
                 this.queryOption();
                 }
                 }
-                this.state = 283;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-            }
-            this.state = 284;
-            this.singleQuery();
-            this.state = 288;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            while (_la === 63) {
-                {
-                {
-                this.state = 285;
-                this.unionPart();
-                }
-                }
-                this.state = 290;
+                this.state = 293;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
             this.state = 294;
+            this.singleQuery();
+            this.state = 298;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 66) {
+            while (_la === 65) {
                 {
                 {
-                this.state = 291;
+                this.state = 295;
+                this.unionPart();
+                }
+                }
+                this.state = 300;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            this.state = 304;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (_la === 4 || _la === 68) {
+                {
+                {
+                this.state = 301;
                 this.queryOption();
                 }
                 }
-                this.state = 296;
+                this.state = 306;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -597,20 +609,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 299;
+            this.state = 309;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 297;
+                this.state = 307;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 298;
+                this.state = 308;
                 this.queryHint();
                 }
                 break;
@@ -638,19 +650,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 301;
+            this.state = 311;
             this.match(CypherParser.UNION);
-            this.state = 303;
+            this.state = 313;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1) {
                 {
-                this.state = 302;
+                this.state = 312;
                 this.match(CypherParser.ALL);
                 }
             }
 
-            this.state = 305;
+            this.state = 315;
             this.singleQuery();
             }
         }
@@ -674,20 +686,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 308;
+            this.state = 318;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 307;
+                this.state = 317;
                 this.clause();
                 }
                 }
-                this.state = 310;
+                this.state = 320;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 100664513) !== 0) || ((((_la - 42)) & ~0x1F) === 0 && ((1 << (_la - 42)) & 142606545) !== 0));
+            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 404227265) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 142606545) !== 0));
             }
         }
         catch (re) {
@@ -709,13 +721,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 312;
+            this.state = 322;
             this.match(CypherParser.AS);
-            this.state = 313;
+            this.state = 323;
             this.match(CypherParser.OF);
-            this.state = 314;
+            this.state = 324;
             this.match(CypherParser.TIMESTAMP);
-            this.state = 315;
+            this.state = 325;
             this.expression();
             }
         }
@@ -739,39 +751,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 317;
+            this.state = 327;
             this.match(CypherParser.USING);
-            this.state = 318;
-            this.functionName();
-            this.state = 319;
-            this.match(CypherParser.LPAREN);
             this.state = 328;
+            this.functionName();
+            this.state = 329;
+            this.match(CypherParser.LPAREN);
+            this.state = 338;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 320;
+                this.state = 330;
                 this.expression();
-                this.state = 325;
+                this.state = 335;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 91) {
+                while (_la === 93) {
                     {
                     {
-                    this.state = 321;
+                    this.state = 331;
                     this.match(CypherParser.COMMA);
-                    this.state = 322;
+                    this.state = 332;
                     this.expression();
                     }
                     }
-                    this.state = 327;
+                    this.state = 337;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 330;
+            this.state = 340;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -795,21 +807,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 335;
+            this.state = 345;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 107 || _la === 108) {
+            while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
                 {
-                this.state = 332;
+                this.state = 342;
                 this.hintCall();
                 }
                 }
-                this.state = 337;
+                this.state = 347;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 338;
+            this.state = 348;
             this.match(CypherParser.EOF);
             }
         }
@@ -833,37 +845,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 340;
-            this.functionName();
-            this.state = 341;
-            this.match(CypherParser.LPAREN);
             this.state = 350;
+            this.functionName();
+            this.state = 351;
+            this.match(CypherParser.LPAREN);
+            this.state = 360;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 342;
+                this.state = 352;
                 this.expression();
-                this.state = 347;
+                this.state = 357;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 91) {
+                while (_la === 93) {
                     {
                     {
-                    this.state = 343;
+                    this.state = 353;
                     this.match(CypherParser.COMMA);
-                    this.state = 344;
+                    this.state = 354;
                     this.expression();
                     }
                     }
-                    this.state = 349;
+                    this.state = 359;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 352;
+            this.state = 362;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -884,83 +896,100 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 364;
+            this.state = 377;
             this.errorHandler.sync(this);
-            switch (this.tokenStream.LA(1)) {
-            case CypherParser.MATCH:
-            case CypherParser.OPTIONAL:
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 14, this.context) ) {
+            case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 354;
+                this.state = 364;
                 this.matchClause();
                 }
                 break;
-            case CypherParser.UNWIND:
+            case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 355;
+                this.state = 365;
                 this.unwindClause();
                 }
                 break;
-            case CypherParser.CALL:
+            case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 356;
+                this.state = 366;
+                this.subqueryCallClause();
+                }
+                break;
+            case 4:
+                this.enterOuterAlt(localContext, 4);
+                {
+                this.state = 367;
                 this.callClause();
                 }
                 break;
-            case CypherParser.CREATE:
-                this.enterOuterAlt(localContext, 4);
+            case 5:
+                this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 357;
+                this.state = 368;
                 this.createClause();
                 }
                 break;
-            case CypherParser.MERGE:
-                this.enterOuterAlt(localContext, 5);
+            case 6:
+                this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 358;
+                this.state = 369;
                 this.mergeClause();
                 }
                 break;
-            case CypherParser.SET:
-                this.enterOuterAlt(localContext, 6);
+            case 7:
+                this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 359;
+                this.state = 370;
                 this.setClause();
                 }
                 break;
-            case CypherParser.REMOVE:
-                this.enterOuterAlt(localContext, 7);
+            case 8:
+                this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 360;
+                this.state = 371;
                 this.removeClause();
                 }
                 break;
-            case CypherParser.DELETE:
-            case CypherParser.DETACH:
-                this.enterOuterAlt(localContext, 8);
+            case 9:
+                this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 361;
+                this.state = 372;
                 this.deleteClause();
                 }
                 break;
-            case CypherParser.WITH:
-                this.enterOuterAlt(localContext, 9);
+            case 10:
+                this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 362;
+                this.state = 373;
                 this.withClause();
                 }
                 break;
-            case CypherParser.RETURN:
-                this.enterOuterAlt(localContext, 10);
+            case 11:
+                this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 363;
+                this.state = 374;
                 this.returnClause();
                 }
                 break;
-            default:
-                throw new antlr.NoViableAltException(this);
+            case 12:
+                this.enterOuterAlt(localContext, 12);
+                {
+                this.state = 375;
+                this.foreachClause();
+                }
+                break;
+            case 13:
+                this.enterOuterAlt(localContext, 13);
+                {
+                this.state = 376;
+                this.finishClause();
+                }
+                break;
             }
         }
         catch (re) {
@@ -984,42 +1013,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 367;
+            this.state = 380;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 42) {
+            if (_la === 44) {
                 {
-                this.state = 366;
+                this.state = 379;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 369;
+            this.state = 382;
             this.match(CypherParser.MATCH);
-            this.state = 370;
+            this.state = 383;
             this.pattern();
-            this.state = 374;
+            this.state = 387;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 371;
+                    this.state = 384;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 376;
+                this.state = 389;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             }
-            this.state = 378;
+            this.state = 391;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 68) {
+            if (_la === 70) {
                 {
-                this.state = 377;
+                this.state = 390;
                 this.where();
                 }
             }
@@ -1045,13 +1074,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 380;
+            this.state = 393;
             this.match(CypherParser.UNWIND);
-            this.state = 381;
+            this.state = 394;
             this.expression();
-            this.state = 382;
+            this.state = 395;
             this.match(CypherParser.AS);
-            this.state = 383;
+            this.state = 396;
             this.variable();
             }
         }
@@ -1075,61 +1104,61 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 385;
+            this.state = 398;
             this.match(CypherParser.CALL);
-            this.state = 386;
-            this.procedureName();
             this.state = 399;
+            this.procedureName();
+            this.state = 412;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 96) {
+            if (_la === 99) {
                 {
-                this.state = 387;
+                this.state = 400;
                 this.match(CypherParser.LPAREN);
-                this.state = 396;
+                this.state = 409;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 388;
+                    this.state = 401;
                     this.expression();
-                    this.state = 393;
+                    this.state = 406;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    while (_la === 91) {
+                    while (_la === 93) {
                         {
                         {
-                        this.state = 389;
+                        this.state = 402;
                         this.match(CypherParser.COMMA);
-                        this.state = 390;
+                        this.state = 403;
                         this.expression();
                         }
                         }
-                        this.state = 395;
+                        this.state = 408;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 398;
+                this.state = 411;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 406;
+            this.state = 419;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 71) {
+            if (_la === 73) {
                 {
-                this.state = 401;
+                this.state = 414;
                 this.match(CypherParser.YIELD);
-                this.state = 404;
+                this.state = 417;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 402;
+                    this.state = 415;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1143,6 +1172,8 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.DROP:
                 case CypherParser.EXISTS:
                 case CypherParser.FOR:
+                case CypherParser.FOREACH:
+                case CypherParser.FINISH:
                 case CypherParser.IF:
                 case CypherParser.INDEX:
                 case CypherParser.KEY:
@@ -1165,7 +1196,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 403;
+                    this.state = 416;
                     this.yieldItems();
                     }
                     break;
@@ -1190,32 +1221,240 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
+    public subqueryCallClause(): SubqueryCallClauseContext {
+        let localContext = new SubqueryCallClauseContext(this.context, this.state);
+        this.enterRule(localContext, 32, CypherParser.RULE_subqueryCallClause);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 422;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 44) {
+                {
+                this.state = 421;
+                this.match(CypherParser.OPTIONAL);
+                }
+            }
+
+            this.state = 424;
+            this.match(CypherParser.CALL);
+            this.state = 426;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 99) {
+                {
+                this.state = 425;
+                this.subqueryScope();
+                }
+            }
+
+            this.state = 428;
+            this.match(CypherParser.LBRACE);
+            this.state = 429;
+            this.query();
+            this.state = 430;
+            this.match(CypherParser.RBRACE);
+            this.state = 432;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 31) {
+                {
+                this.state = 431;
+                this.inTransactions();
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public subqueryScope(): SubqueryScopeContext {
+        let localContext = new SubqueryScopeContext(this.context, this.state);
+        this.enterRule(localContext, 34, CypherParser.RULE_subqueryScope);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 434;
+            this.match(CypherParser.LPAREN);
+            this.state = 444;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.STAR:
+                {
+                this.state = 435;
+                this.match(CypherParser.STAR);
+                }
+                break;
+            case CypherParser.ANY:
+            case CypherParser.ASSERT:
+            case CypherParser.ASCENDING:
+            case CypherParser.CONSTRAINT:
+            case CypherParser.COUNT:
+            case CypherParser.COLLECT:
+            case CypherParser.DESCENDING:
+            case CypherParser.DROP:
+            case CypherParser.EXISTS:
+            case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
+            case CypherParser.IF:
+            case CypherParser.INDEX:
+            case CypherParser.KEY:
+            case CypherParser.NODE:
+            case CypherParser.NONE:
+            case CypherParser.OF:
+            case CypherParser.REDUCE:
+            case CypherParser.REQUIRE:
+            case CypherParser.SINGLE:
+            case CypherParser.TIMESTAMP:
+            case CypherParser.TYPED:
+            case CypherParser.NORMALIZED:
+            case CypherParser.LEADING:
+            case CypherParser.TRAILING:
+            case CypherParser.BOTH:
+            case CypherParser.FROM:
+            case CypherParser.OFFSET:
+            case CypherParser.UNIQUE:
+            case CypherParser.USING:
+            case CypherParser.EscapedSymbolicName:
+            case CypherParser.UnescapedSymbolicName:
+                {
+                this.state = 436;
+                this.variable();
+                this.state = 441;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 93) {
+                    {
+                    {
+                    this.state = 437;
+                    this.match(CypherParser.COMMA);
+                    this.state = 438;
+                    this.variable();
+                    }
+                    }
+                    this.state = 443;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                }
+                break;
+            case CypherParser.RPAREN:
+                break;
+            default:
+                break;
+            }
+            this.state = 446;
+            this.match(CypherParser.RPAREN);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public inTransactions(): InTransactionsContext {
+        let localContext = new InTransactionsContext(this.context, this.state);
+        this.enterRule(localContext, 36, CypherParser.RULE_inTransactions);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 448;
+            this.match(CypherParser.IN);
+            this.state = 449;
+            localContext._transactionsWord = this.symbolicName();
+            this.state = 454;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 42) {
+                {
+                this.state = 450;
+                this.match(CypherParser.OF);
+                this.state = 451;
+                localContext._batchSize = this.expression();
+                this.state = 452;
+                localContext._rowsWord = this.symbolicName();
+                }
+            }
+
+            this.state = 460;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 43) {
+                {
+                this.state = 456;
+                this.match(CypherParser.ON);
+                this.state = 457;
+                localContext._errorWord = this.symbolicName();
+                this.state = 458;
+                localContext._errorMode = this.symbolicName();
+                }
+            }
+
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
     public procedureName(): ProcedureNameContext {
         let localContext = new ProcedureNameContext(this.context, this.state);
-        this.enterRule(localContext, 32, CypherParser.RULE_procedureName);
+        this.enterRule(localContext, 38, CypherParser.RULE_procedureName);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 413;
+            this.state = 467;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 30, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 408;
+                    this.state = 462;
                     this.schemaName();
-                    this.state = 409;
+                    this.state = 463;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 415;
+                this.state = 469;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 23, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 30, this.context);
             }
-            this.state = 416;
+            this.state = 470;
             this.schemaName();
             }
         }
@@ -1234,35 +1473,35 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItems(): YieldItemsContext {
         let localContext = new YieldItemsContext(this.context, this.state);
-        this.enterRule(localContext, 34, CypherParser.RULE_yieldItems);
+        this.enterRule(localContext, 40, CypherParser.RULE_yieldItems);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 418;
+            this.state = 472;
             this.yieldItem();
-            this.state = 423;
+            this.state = 477;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 91) {
+            while (_la === 93) {
                 {
                 {
-                this.state = 419;
+                this.state = 473;
                 this.match(CypherParser.COMMA);
-                this.state = 420;
+                this.state = 474;
                 this.yieldItem();
                 }
                 }
-                this.state = 425;
+                this.state = 479;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 427;
+            this.state = 481;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 68) {
+            if (_la === 70) {
                 {
-                this.state = 426;
+                this.state = 480;
                 this.where();
                 }
             }
@@ -1284,23 +1523,23 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItem(): YieldItemContext {
         let localContext = new YieldItemContext(this.context, this.state);
-        this.enterRule(localContext, 36, CypherParser.RULE_yieldItem);
+        this.enterRule(localContext, 42, CypherParser.RULE_yieldItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 432;
+            this.state = 486;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 26, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 33, this.context) ) {
             case 1:
                 {
-                this.state = 429;
+                this.state = 483;
                 this.symbolicName();
-                this.state = 430;
+                this.state = 484;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 434;
+            this.state = 488;
             this.variable();
             }
         }
@@ -1319,13 +1558,13 @@ export class CypherParser extends antlr.Parser {
     }
     public createClause(): CreateClauseContext {
         let localContext = new CreateClauseContext(this.context, this.state);
-        this.enterRule(localContext, 38, CypherParser.RULE_createClause);
+        this.enterRule(localContext, 44, CypherParser.RULE_createClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 436;
+            this.state = 490;
             this.match(CypherParser.CREATE);
-            this.state = 437;
+            this.state = 491;
             this.pattern();
             }
         }
@@ -1344,26 +1583,26 @@ export class CypherParser extends antlr.Parser {
     }
     public mergeClause(): MergeClauseContext {
         let localContext = new MergeClauseContext(this.context, this.state);
-        this.enterRule(localContext, 40, CypherParser.RULE_mergeClause);
+        this.enterRule(localContext, 46, CypherParser.RULE_mergeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 439;
+            this.state = 493;
             this.match(CypherParser.MERGE);
-            this.state = 440;
+            this.state = 494;
             this.patternPart();
-            this.state = 444;
+            this.state = 498;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 41) {
+            while (_la === 43) {
                 {
                 {
-                this.state = 441;
+                this.state = 495;
                 this.mergeAction();
                 }
                 }
-                this.state = 446;
+                this.state = 500;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1384,30 +1623,30 @@ export class CypherParser extends antlr.Parser {
     }
     public mergeAction(): MergeActionContext {
         let localContext = new MergeActionContext(this.context, this.state);
-        this.enterRule(localContext, 42, CypherParser.RULE_mergeAction);
+        this.enterRule(localContext, 48, CypherParser.RULE_mergeAction);
         try {
-            this.state = 453;
+            this.state = 507;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 28, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 447;
+                this.state = 501;
                 this.match(CypherParser.ON);
-                this.state = 448;
+                this.state = 502;
                 this.match(CypherParser.MATCH);
-                this.state = 449;
+                this.state = 503;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 450;
+                this.state = 504;
                 this.match(CypherParser.ON);
-                this.state = 451;
+                this.state = 505;
                 this.match(CypherParser.CREATE);
-                this.state = 452;
+                this.state = 506;
                 this.setClause();
                 }
                 break;
@@ -1428,28 +1667,28 @@ export class CypherParser extends antlr.Parser {
     }
     public setClause(): SetClauseContext {
         let localContext = new SetClauseContext(this.context, this.state);
-        this.enterRule(localContext, 44, CypherParser.RULE_setClause);
+        this.enterRule(localContext, 50, CypherParser.RULE_setClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 455;
+            this.state = 509;
             this.match(CypherParser.SET);
-            this.state = 456;
+            this.state = 510;
             this.setItem();
-            this.state = 461;
+            this.state = 515;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 91) {
+            while (_la === 93) {
                 {
                 {
-                this.state = 457;
+                this.state = 511;
                 this.match(CypherParser.COMMA);
-                this.state = 458;
+                this.state = 512;
                 this.setItem();
                 }
                 }
-                this.state = 463;
+                this.state = 517;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1470,20 +1709,20 @@ export class CypherParser extends antlr.Parser {
     }
     public setItem(): SetItemContext {
         let localContext = new SetItemContext(this.context, this.state);
-        this.enterRule(localContext, 46, CypherParser.RULE_setItem);
+        this.enterRule(localContext, 52, CypherParser.RULE_setItem);
         try {
-            this.state = 479;
+            this.state = 533;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 30, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 37, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 464;
+                this.state = 518;
                 this.propertyExpression();
-                this.state = 465;
+                this.state = 519;
                 this.match(CypherParser.EQ);
-                this.state = 466;
+                this.state = 520;
                 this.expression();
                 }
                 break;
@@ -1491,11 +1730,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 468;
+                this.state = 522;
                 this.variable();
-                this.state = 469;
+                this.state = 523;
                 this.match(CypherParser.EQ);
-                this.state = 470;
+                this.state = 524;
                 this.expression();
                 }
                 break;
@@ -1503,11 +1742,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 472;
+                this.state = 526;
                 this.variable();
-                this.state = 473;
+                this.state = 527;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 474;
+                this.state = 528;
                 this.expression();
                 }
                 break;
@@ -1515,9 +1754,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 476;
+                this.state = 530;
                 this.variable();
-                this.state = 477;
+                this.state = 531;
                 this.nodeLabels();
                 }
                 break;
@@ -1538,28 +1777,28 @@ export class CypherParser extends antlr.Parser {
     }
     public removeClause(): RemoveClauseContext {
         let localContext = new RemoveClauseContext(this.context, this.state);
-        this.enterRule(localContext, 48, CypherParser.RULE_removeClause);
+        this.enterRule(localContext, 54, CypherParser.RULE_removeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 481;
+            this.state = 535;
             this.match(CypherParser.REMOVE);
-            this.state = 482;
+            this.state = 536;
             this.removeItem();
-            this.state = 487;
+            this.state = 541;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 91) {
+            while (_la === 93) {
                 {
                 {
-                this.state = 483;
+                this.state = 537;
                 this.match(CypherParser.COMMA);
-                this.state = 484;
+                this.state = 538;
                 this.removeItem();
                 }
                 }
-                this.state = 489;
+                this.state = 543;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1580,18 +1819,18 @@ export class CypherParser extends antlr.Parser {
     }
     public removeItem(): RemoveItemContext {
         let localContext = new RemoveItemContext(this.context, this.state);
-        this.enterRule(localContext, 50, CypherParser.RULE_removeItem);
+        this.enterRule(localContext, 56, CypherParser.RULE_removeItem);
         try {
-            this.state = 494;
+            this.state = 548;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 32, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 490;
+                this.state = 544;
                 this.variable();
-                this.state = 491;
+                this.state = 545;
                 this.nodeLabels();
                 }
                 break;
@@ -1599,7 +1838,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 493;
+                this.state = 547;
                 this.propertyExpression();
                 }
                 break;
@@ -1620,38 +1859,38 @@ export class CypherParser extends antlr.Parser {
     }
     public deleteClause(): DeleteClauseContext {
         let localContext = new DeleteClauseContext(this.context, this.state);
-        this.enterRule(localContext, 52, CypherParser.RULE_deleteClause);
+        this.enterRule(localContext, 58, CypherParser.RULE_deleteClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 497;
+            this.state = 551;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 496;
+                this.state = 550;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 499;
+            this.state = 553;
             this.match(CypherParser.DELETE);
-            this.state = 500;
+            this.state = 554;
             this.expression();
-            this.state = 505;
+            this.state = 559;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 91) {
+            while (_la === 93) {
                 {
                 {
-                this.state = 501;
+                this.state = 555;
                 this.match(CypherParser.COMMA);
-                this.state = 502;
+                this.state = 556;
                 this.expression();
                 }
                 }
-                this.state = 507;
+                this.state = 561;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1670,23 +1909,96 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
-    public withClause(): WithClauseContext {
-        let localContext = new WithClauseContext(this.context, this.state);
-        this.enterRule(localContext, 54, CypherParser.RULE_withClause);
+    public foreachClause(): ForeachClauseContext {
+        let localContext = new ForeachClauseContext(this.context, this.state);
+        this.enterRule(localContext, 60, CypherParser.RULE_foreachClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 508;
-            this.match(CypherParser.WITH);
-            this.state = 509;
-            this.projectionBody();
-            this.state = 511;
+            this.state = 562;
+            this.match(CypherParser.FOREACH);
+            this.state = 563;
+            this.match(CypherParser.LPAREN);
+            this.state = 564;
+            this.variable();
+            this.state = 565;
+            this.match(CypherParser.IN);
+            this.state = 566;
+            this.expression();
+            this.state = 567;
+            this.match(CypherParser.PIPE);
+            this.state = 569;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 68) {
+            do {
                 {
-                this.state = 510;
+                {
+                this.state = 568;
+                this.clause();
+                }
+                }
+                this.state = 571;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 404227265) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 142606545) !== 0));
+            this.state = 573;
+            this.match(CypherParser.RPAREN);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public finishClause(): FinishClauseContext {
+        let localContext = new FinishClauseContext(this.context, this.state);
+        this.enterRule(localContext, 62, CypherParser.RULE_finishClause);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 575;
+            this.match(CypherParser.FINISH);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public withClause(): WithClauseContext {
+        let localContext = new WithClauseContext(this.context, this.state);
+        this.enterRule(localContext, 64, CypherParser.RULE_withClause);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 577;
+            this.match(CypherParser.WITH);
+            this.state = 578;
+            this.projectionBody();
+            this.state = 580;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 70) {
+                {
+                this.state = 579;
                 this.where();
                 }
             }
@@ -1708,13 +2020,13 @@ export class CypherParser extends antlr.Parser {
     }
     public returnClause(): ReturnClauseContext {
         let localContext = new ReturnClauseContext(this.context, this.state);
-        this.enterRule(localContext, 56, CypherParser.RULE_returnClause);
+        this.enterRule(localContext, 66, CypherParser.RULE_returnClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 513;
+            this.state = 582;
             this.match(CypherParser.RETURN);
-            this.state = 514;
+            this.state = 583;
             this.projectionBody();
             }
         }
@@ -1733,49 +2045,49 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionBody(): ProjectionBodyContext {
         let localContext = new ProjectionBodyContext(this.context, this.state);
-        this.enterRule(localContext, 58, CypherParser.RULE_projectionBody);
+        this.enterRule(localContext, 68, CypherParser.RULE_projectionBody);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 517;
+            this.state = 586;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 516;
+                this.state = 585;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 519;
+            this.state = 588;
             this.projectionItems();
-            this.state = 521;
+            this.state = 590;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 44) {
+            if (_la === 46) {
                 {
-                this.state = 520;
+                this.state = 589;
                 this.order();
                 }
             }
 
-            this.state = 524;
+            this.state = 593;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 51 || _la === 62) {
+            if (_la === 53 || _la === 64) {
                 {
-                this.state = 523;
+                this.state = 592;
                 this.skip();
                 }
             }
 
-            this.state = 527;
+            this.state = 596;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 33) {
+            if (_la === 35) {
                 {
-                this.state = 526;
+                this.state = 595;
                 this.limit();
                 }
             }
@@ -1797,30 +2109,30 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItems(): ProjectionItemsContext {
         let localContext = new ProjectionItemsContext(this.context, this.state);
-        this.enterRule(localContext, 60, CypherParser.RULE_projectionItems);
+        this.enterRule(localContext, 70, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 545;
+            this.state = 614;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 529;
+                this.state = 598;
                 this.match(CypherParser.STAR);
-                this.state = 534;
+                this.state = 603;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 91) {
+                while (_la === 93) {
                     {
                     {
-                    this.state = 530;
+                    this.state = 599;
                     this.match(CypherParser.COMMA);
-                    this.state = 531;
+                    this.state = 600;
                     this.projectionItem();
                     }
                     }
-                    this.state = 536;
+                    this.state = 605;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1839,6 +2151,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EXISTS:
             case CypherParser.FALSE:
             case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -1876,21 +2190,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 537;
+                this.state = 606;
                 this.projectionItem();
-                this.state = 542;
+                this.state = 611;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 91) {
+                while (_la === 93) {
                     {
                     {
-                    this.state = 538;
+                    this.state = 607;
                     this.match(CypherParser.COMMA);
-                    this.state = 539;
+                    this.state = 608;
                     this.projectionItem();
                     }
                     }
-                    this.state = 544;
+                    this.state = 613;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1915,20 +2229,20 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItem(): ProjectionItemContext {
         let localContext = new ProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 62, CypherParser.RULE_projectionItem);
+        this.enterRule(localContext, 72, CypherParser.RULE_projectionItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 547;
+            this.state = 616;
             this.expression();
-            this.state = 550;
+            this.state = 619;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 51, this.context) ) {
             case 1:
                 {
-                this.state = 548;
+                this.state = 617;
                 this.match(CypherParser.AS);
-                this.state = 549;
+                this.state = 618;
                 this.variable();
                 }
                 break;
@@ -1950,30 +2264,30 @@ export class CypherParser extends antlr.Parser {
     }
     public order(): OrderContext {
         let localContext = new OrderContext(this.context, this.state);
-        this.enterRule(localContext, 64, CypherParser.RULE_order);
+        this.enterRule(localContext, 74, CypherParser.RULE_order);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 552;
+            this.state = 621;
             this.match(CypherParser.ORDER);
-            this.state = 553;
+            this.state = 622;
             this.match(CypherParser.BY);
-            this.state = 554;
+            this.state = 623;
             this.sortItem();
-            this.state = 559;
+            this.state = 628;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 91) {
+            while (_la === 93) {
                 {
                 {
-                this.state = 555;
+                this.state = 624;
                 this.match(CypherParser.COMMA);
-                this.state = 556;
+                this.state = 625;
                 this.sortItem();
                 }
                 }
-                this.state = 561;
+                this.state = 630;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1994,21 +2308,21 @@ export class CypherParser extends antlr.Parser {
     }
     public skip(): SkipContext {
         let localContext = new SkipContext(this.context, this.state);
-        this.enterRule(localContext, 66, CypherParser.RULE_skip);
+        this.enterRule(localContext, 76, CypherParser.RULE_skip);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 562;
+            this.state = 631;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 51 || _la === 62)) {
+            if(!(_la === 53 || _la === 64)) {
             this.errorHandler.recoverInline(this);
             }
             else {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 563;
+            this.state = 632;
             this.expression();
             }
         }
@@ -2027,13 +2341,13 @@ export class CypherParser extends antlr.Parser {
     }
     public limit(): LimitContext {
         let localContext = new LimitContext(this.context, this.state);
-        this.enterRule(localContext, 68, CypherParser.RULE_limit);
+        this.enterRule(localContext, 78, CypherParser.RULE_limit);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 565;
+            this.state = 634;
             this.match(CypherParser.LIMIT);
-            this.state = 566;
+            this.state = 635;
             this.expression();
             }
         }
@@ -2052,19 +2366,19 @@ export class CypherParser extends antlr.Parser {
     }
     public sortItem(): SortItemContext {
         let localContext = new SortItemContext(this.context, this.state);
-        this.enterRule(localContext, 70, CypherParser.RULE_sortItem);
+        this.enterRule(localContext, 80, CypherParser.RULE_sortItem);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 568;
+            this.state = 637;
             this.expression();
-            this.state = 570;
+            this.state = 639;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 569;
+                this.state = 638;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2093,13 +2407,13 @@ export class CypherParser extends antlr.Parser {
     }
     public where(): WhereContext {
         let localContext = new WhereContext(this.context, this.state);
-        this.enterRule(localContext, 72, CypherParser.RULE_where);
+        this.enterRule(localContext, 82, CypherParser.RULE_where);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 572;
+            this.state = 641;
             this.match(CypherParser.WHERE);
-            this.state = 573;
+            this.state = 642;
             this.expression();
             }
         }
@@ -2118,26 +2432,26 @@ export class CypherParser extends antlr.Parser {
     }
     public pattern(): PatternContext {
         let localContext = new PatternContext(this.context, this.state);
-        this.enterRule(localContext, 74, CypherParser.RULE_pattern);
+        this.enterRule(localContext, 84, CypherParser.RULE_pattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 575;
+            this.state = 644;
             this.patternPart();
-            this.state = 580;
+            this.state = 649;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 91) {
+            while (_la === 93) {
                 {
                 {
-                this.state = 576;
+                this.state = 645;
                 this.match(CypherParser.COMMA);
-                this.state = 577;
+                this.state = 646;
                 this.patternPart();
                 }
                 }
-                this.state = 582;
+                this.state = 651;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2158,28 +2472,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternPart(): PatternPartContext {
         let localContext = new PatternPartContext(this.context, this.state);
-        this.enterRule(localContext, 76, CypherParser.RULE_patternPart);
+        this.enterRule(localContext, 86, CypherParser.RULE_patternPart);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 586;
+            this.state = 655;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 47, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
             case 1:
                 {
-                this.state = 583;
+                this.state = 652;
                 this.variable();
-                this.state = 584;
+                this.state = 653;
                 this.match(CypherParser.EQ);
                 }
                 break;
             }
-            this.state = 590;
+            this.state = 659;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 {
-                this.state = 588;
+                this.state = 657;
                 this.patternElement();
                 }
                 break;
@@ -2193,6 +2507,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DROP:
             case CypherParser.EXISTS:
             case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -2215,7 +2531,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 589;
+                this.state = 658;
                 this.shortestPathPattern();
                 }
                 break;
@@ -2239,17 +2555,17 @@ export class CypherParser extends antlr.Parser {
     }
     public shortestPathPattern(): ShortestPathPatternContext {
         let localContext = new ShortestPathPatternContext(this.context, this.state);
-        this.enterRule(localContext, 78, CypherParser.RULE_shortestPathPattern);
+        this.enterRule(localContext, 88, CypherParser.RULE_shortestPathPattern);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 592;
+            this.state = 661;
             this.symbolicName();
-            this.state = 593;
+            this.state = 662;
             this.match(CypherParser.LPAREN);
-            this.state = 594;
+            this.state = 663;
             this.patternElement();
-            this.state = 595;
+            this.state = 664;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2268,28 +2584,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElement(): PatternElementContext {
         let localContext = new PatternElementContext(this.context, this.state);
-        this.enterRule(localContext, 80, CypherParser.RULE_patternElement);
+        this.enterRule(localContext, 90, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 608;
+            this.state = 677;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 50, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 597;
+                this.state = 666;
                 this.nodePattern();
-                this.state = 601;
+                this.state = 670;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 80 || _la === 83) {
+                while (_la === 82 || _la === 85) {
                     {
                     {
-                    this.state = 598;
+                    this.state = 667;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 603;
+                    this.state = 672;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2298,11 +2614,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 604;
+                this.state = 673;
                 this.match(CypherParser.LPAREN);
-                this.state = 605;
+                this.state = 674;
                 this.patternElement();
-                this.state = 606;
+                this.state = 675;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2323,14 +2639,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipsPattern(): RelationshipsPatternContext {
         let localContext = new RelationshipsPatternContext(this.context, this.state);
-        this.enterRule(localContext, 82, CypherParser.RULE_relationshipsPattern);
+        this.enterRule(localContext, 92, CypherParser.RULE_relationshipsPattern);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 610;
+            this.state = 679;
             this.nodePattern();
-            this.state = 612;
+            this.state = 681;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2338,7 +2654,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 611;
+                    this.state = 680;
                     this.patternElementChain();
                     }
                     }
@@ -2346,9 +2662,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 614;
+                this.state = 683;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 51, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 59, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -2367,62 +2683,62 @@ export class CypherParser extends antlr.Parser {
     }
     public nodePattern(): NodePatternContext {
         let localContext = new NodePatternContext(this.context, this.state);
-        this.enterRule(localContext, 84, CypherParser.RULE_nodePattern);
+        this.enterRule(localContext, 94, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 616;
+            this.state = 685;
             this.match(CypherParser.LPAREN);
-            this.state = 618;
+            this.state = 687;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 107 || _la === 108) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 617;
+                this.state = 686;
                 this.variable();
                 }
             }
 
-            this.state = 622;
+            this.state = 691;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 53, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
             case 1:
                 {
-                this.state = 620;
+                this.state = 689;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 621;
+                this.state = 690;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 625;
+            this.state = 694;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 95 || _la === 100) {
+            if (_la === 98 || _la === 103) {
                 {
-                this.state = 624;
+                this.state = 693;
                 this.properties();
                 }
             }
 
-            this.state = 629;
+            this.state = 698;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 68) {
+            if (_la === 70) {
                 {
-                this.state = 627;
+                this.state = 696;
                 this.match(CypherParser.WHERE);
-                this.state = 628;
+                this.state = 697;
                 localContext._nodeWhere = this.expression();
                 }
             }
 
-            this.state = 631;
+            this.state = 700;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2441,13 +2757,13 @@ export class CypherParser extends antlr.Parser {
     }
     public labelExpression(): LabelExpressionContext {
         let localContext = new LabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 86, CypherParser.RULE_labelExpression);
+        this.enterRule(localContext, 96, CypherParser.RULE_labelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 633;
+            this.state = 702;
             this.match(CypherParser.COLON);
-            this.state = 634;
+            this.state = 703;
             this.labelDisjunction();
             }
         }
@@ -2466,41 +2782,41 @@ export class CypherParser extends antlr.Parser {
     }
     public labelDisjunction(): LabelDisjunctionContext {
         let localContext = new LabelDisjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 88, CypherParser.RULE_labelDisjunction);
+        this.enterRule(localContext, 98, CypherParser.RULE_labelDisjunction);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 636;
+            this.state = 705;
             this.labelConjunction();
-            this.state = 644;
+            this.state = 713;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 57, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 65, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 637;
+                    this.state = 706;
                     this.match(CypherParser.PIPE);
-                    this.state = 639;
+                    this.state = 708;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 92) {
+                    if (_la === 94) {
                         {
-                        this.state = 638;
+                        this.state = 707;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 641;
+                    this.state = 710;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 646;
+                this.state = 715;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 57, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 65, this.context);
             }
             }
         }
@@ -2519,26 +2835,26 @@ export class CypherParser extends antlr.Parser {
     }
     public labelConjunction(): LabelConjunctionContext {
         let localContext = new LabelConjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 90, CypherParser.RULE_labelConjunction);
+        this.enterRule(localContext, 100, CypherParser.RULE_labelConjunction);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 647;
+            this.state = 716;
             this.labelNegation();
-            this.state = 652;
+            this.state = 721;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 87) {
+            while (_la === 89) {
                 {
                 {
-                this.state = 648;
+                this.state = 717;
                 this.match(CypherParser.AMP);
-                this.state = 649;
+                this.state = 718;
                 this.labelNegation();
                 }
                 }
-                this.state = 654;
+                this.state = 723;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2559,17 +2875,17 @@ export class CypherParser extends antlr.Parser {
     }
     public labelNegation(): LabelNegationContext {
         let localContext = new LabelNegationContext(this.context, this.state);
-        this.enterRule(localContext, 92, CypherParser.RULE_labelNegation);
+        this.enterRule(localContext, 102, CypherParser.RULE_labelNegation);
         try {
-            this.state = 658;
+            this.state = 727;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 655;
+                this.state = 724;
                 this.match(CypherParser.BANG);
-                this.state = 656;
+                this.state = 725;
                 this.labelNegation();
                 }
                 break;
@@ -2600,6 +2916,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EXISTS:
             case CypherParser.FALSE:
             case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
             case CypherParser.IF:
             case CypherParser.IN:
             case CypherParser.INDEX:
@@ -2650,7 +2968,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 657;
+                this.state = 726;
                 this.labelAtom();
                 }
                 break;
@@ -2673,9 +2991,9 @@ export class CypherParser extends antlr.Parser {
     }
     public labelAtom(): LabelAtomContext {
         let localContext = new LabelAtomContext(this.context, this.state);
-        this.enterRule(localContext, 94, CypherParser.RULE_labelAtom);
+        this.enterRule(localContext, 104, CypherParser.RULE_labelAtom);
         try {
-            this.state = 666;
+            this.state = 735;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -2705,6 +3023,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EXISTS:
             case CypherParser.FALSE:
             case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
             case CypherParser.IF:
             case CypherParser.IN:
             case CypherParser.INDEX:
@@ -2753,25 +3073,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 660;
+                this.state = 729;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 661;
+                this.state = 730;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 662;
+                this.state = 731;
                 this.match(CypherParser.LPAREN);
-                this.state = 663;
+                this.state = 732;
                 this.labelDisjunction();
-                this.state = 664;
+                this.state = 733;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2794,13 +3114,13 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 96, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 106, CypherParser.RULE_patternElementChain);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 668;
+            this.state = 737;
             this.relationshipPattern();
-            this.state = 669;
+            this.state = 738;
             this.nodePattern();
             }
         }
@@ -2819,93 +3139,93 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 98, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 108, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 695;
+            this.state = 764;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 73, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 671;
+                this.state = 740;
                 this.match(CypherParser.LT);
-                this.state = 672;
+                this.state = 741;
                 this.match(CypherParser.MINUS);
-                this.state = 674;
+                this.state = 743;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 98) {
+                if (_la === 101) {
                     {
-                    this.state = 673;
+                    this.state = 742;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 676;
+                this.state = 745;
                 this.match(CypherParser.MINUS);
-                this.state = 677;
+                this.state = 746;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 678;
+                this.state = 747;
                 this.match(CypherParser.LT);
-                this.state = 679;
+                this.state = 748;
                 this.match(CypherParser.MINUS);
-                this.state = 681;
+                this.state = 750;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 98) {
+                if (_la === 101) {
                     {
-                    this.state = 680;
+                    this.state = 749;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 683;
+                this.state = 752;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 684;
+                this.state = 753;
                 this.match(CypherParser.MINUS);
-                this.state = 686;
+                this.state = 755;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 98) {
+                if (_la === 101) {
                     {
-                    this.state = 685;
+                    this.state = 754;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 688;
+                this.state = 757;
                 this.match(CypherParser.MINUS);
-                this.state = 689;
+                this.state = 758;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 690;
+                this.state = 759;
                 this.match(CypherParser.MINUS);
-                this.state = 692;
+                this.state = 761;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 98) {
+                if (_la === 101) {
                     {
-                    this.state = 691;
+                    this.state = 760;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 694;
+                this.state = 763;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -2926,54 +3246,54 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 110, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 697;
+            this.state = 766;
             this.match(CypherParser.LBRACK);
-            this.state = 699;
+            this.state = 768;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 107 || _la === 108) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 698;
+                this.state = 767;
                 this.variable();
                 }
             }
 
-            this.state = 702;
+            this.state = 771;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 92) {
+            if (_la === 94) {
                 {
-                this.state = 701;
+                this.state = 770;
                 this.relationshipTypes();
                 }
             }
 
-            this.state = 705;
+            this.state = 774;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73 || _la === 84) {
+            if (_la === 75 || _la === 86) {
                 {
-                this.state = 704;
+                this.state = 773;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 708;
+            this.state = 777;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 95 || _la === 100) {
+            if (_la === 98 || _la === 103) {
                 {
-                this.state = 707;
+                this.state = 776;
                 this.properties();
                 }
             }
 
-            this.state = 710;
+            this.state = 779;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -2992,22 +3312,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_properties);
+        this.enterRule(localContext, 112, CypherParser.RULE_properties);
         try {
-            this.state = 714;
+            this.state = 783;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 712;
+                this.state = 781;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 713;
+                this.state = 782;
                 this.parameter();
                 }
                 break;
@@ -3030,38 +3350,38 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 114, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 716;
+            this.state = 785;
             this.match(CypherParser.COLON);
-            this.state = 717;
+            this.state = 786;
             this.relTypeName();
-            this.state = 725;
+            this.state = 794;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 94) {
+            while (_la === 97) {
                 {
                 {
-                this.state = 718;
+                this.state = 787;
                 this.match(CypherParser.PIPE);
-                this.state = 720;
+                this.state = 789;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 92) {
+                if (_la === 94) {
                     {
-                    this.state = 719;
+                    this.state = 788;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 722;
+                this.state = 791;
                 this.relTypeName();
                 }
                 }
-                this.state = 727;
+                this.state = 796;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3082,25 +3402,25 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 116, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 729;
+            this.state = 798;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 728;
+                this.state = 797;
                 this.nodeLabel();
                 }
                 }
-                this.state = 731;
+                this.state = 800;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 92);
+            } while (_la === 94);
             }
         }
         catch (re) {
@@ -3118,13 +3438,13 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 118, CypherParser.RULE_nodeLabel);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 733;
+            this.state = 802;
             this.match(CypherParser.COLON);
-            this.state = 734;
+            this.state = 803;
             this.labelName();
             }
         }
@@ -3143,40 +3463,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 120, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 750;
+            this.state = 819;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 736;
+                this.state = 805;
                 this.match(CypherParser.STAR);
-                this.state = 738;
+                this.state = 807;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 3670017) !== 0)) {
+                if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 737;
+                    this.state = 806;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 744;
+                this.state = 813;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 73) {
+                if (_la === 75) {
                     {
-                    this.state = 740;
+                    this.state = 809;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 742;
+                    this.state = 811;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 3670017) !== 0)) {
+                    if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                         {
-                        this.state = 741;
+                        this.state = 810;
                         this.rangeBound();
                         }
                     }
@@ -3189,14 +3509,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 746;
+                this.state = 815;
                 this.match(CypherParser.DOTDOT);
-                this.state = 748;
+                this.state = 817;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 83)) & ~0x1F) === 0 && ((1 << (_la - 83)) & 3670017) !== 0)) {
+                if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 747;
+                    this.state = 816;
                     this.rangeBound();
                     }
                 }
@@ -3222,22 +3542,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 122, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 753;
+            this.state = 822;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 83) {
+            if (_la === 85) {
                 {
-                this.state = 752;
+                this.state = 821;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 755;
+            this.state = 824;
             this.integerLiteral();
             }
         }
@@ -3256,11 +3576,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 124, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 757;
+            this.state = 826;
             this.schemaName();
             }
         }
@@ -3279,11 +3599,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 126, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 759;
+            this.state = 828;
             this.schemaName();
             }
         }
@@ -3302,27 +3622,27 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 128, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 761;
+            this.state = 830;
             this.atom();
-            this.state = 763;
+            this.state = 832;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 762;
+                this.state = 831;
                 this.propertyLookup();
                 }
                 }
-                this.state = 765;
+                this.state = 834;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 90);
+            } while (_la === 92);
             }
         }
         catch (re) {
@@ -3340,11 +3660,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_expression);
+        this.enterRule(localContext, 130, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 767;
+            this.state = 836;
             this.orExpression();
             }
         }
@@ -3363,26 +3683,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 132, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 769;
+            this.state = 838;
             this.xorExpression();
-            this.state = 774;
+            this.state = 843;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 43) {
+            while (_la === 45) {
                 {
                 {
-                this.state = 770;
+                this.state = 839;
                 this.match(CypherParser.OR);
-                this.state = 771;
+                this.state = 840;
                 this.xorExpression();
                 }
                 }
-                this.state = 776;
+                this.state = 845;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3403,26 +3723,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 134, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 777;
+            this.state = 846;
             this.andExpression();
-            this.state = 782;
+            this.state = 851;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 70) {
+            while (_la === 72) {
                 {
                 {
-                this.state = 778;
+                this.state = 847;
                 this.match(CypherParser.XOR);
-                this.state = 779;
+                this.state = 848;
                 this.andExpression();
                 }
                 }
-                this.state = 784;
+                this.state = 853;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3443,26 +3763,26 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 136, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 785;
+            this.state = 854;
             this.notExpression();
-            this.state = 790;
+            this.state = 859;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 786;
+                this.state = 855;
                 this.match(CypherParser.AND);
-                this.state = 787;
+                this.state = 856;
                 this.notExpression();
                 }
                 }
-                this.state = 792;
+                this.state = 861;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3483,26 +3803,26 @@ export class CypherParser extends antlr.Parser {
     }
     public notExpression(): NotExpressionContext {
         let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_notExpression);
+        this.enterRule(localContext, 138, CypherParser.RULE_notExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 796;
+            this.state = 865;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 38) {
+            while (_la === 40) {
                 {
                 {
-                this.state = 793;
+                this.state = 862;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 798;
+                this.state = 867;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 799;
+            this.state = 868;
             this.comparisonExpression();
             }
         }
@@ -3521,26 +3841,26 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonExpression(): ComparisonExpressionContext {
         let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_comparisonExpression);
+        this.enterRule(localContext, 140, CypherParser.RULE_comparisonExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 801;
+            this.state = 870;
             this.predicateExpression();
-            this.state = 807;
+            this.state = 876;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 63) !== 0)) {
+            while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0)) {
                 {
                 {
-                this.state = 802;
+                this.state = 871;
                 this.comparisonOperator();
-                this.state = 803;
+                this.state = 872;
                 this.predicateExpression();
                 }
                 }
-                this.state = 809;
+                this.state = 878;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3561,14 +3881,14 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonOperator(): ComparisonOperatorContext {
         let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_comparisonOperator);
+        this.enterRule(localContext, 142, CypherParser.RULE_comparisonOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 810;
+            this.state = 879;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 76)) & ~0x1F) === 0 && ((1 << (_la - 76)) & 63) !== 0))) {
+            if(!(((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -3592,24 +3912,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 144, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 812;
+            this.state = 881;
             this.addOrSubtractExpression();
-            this.state = 816;
+            this.state = 885;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2701135872) !== 0) || ((((_la - 52)) & ~0x1F) === 0 && ((1 << (_la - 52)) & 9437185) !== 0)) {
+            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 2625537) !== 0) || ((((_la - 54)) & ~0x1F) === 0 && ((1 << (_la - 54)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 813;
+                this.state = 882;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 818;
+                this.state = 887;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3630,21 +3950,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 146, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 853;
+            this.state = 922;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 91, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 99, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 819;
+                this.state = 888;
                 this.match(CypherParser.STARTS);
-                this.state = 820;
+                this.state = 889;
                 this.match(CypherParser.WITH);
-                this.state = 821;
+                this.state = 890;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3652,11 +3972,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 822;
+                this.state = 891;
                 this.match(CypherParser.ENDS);
-                this.state = 823;
+                this.state = 892;
                 this.match(CypherParser.WITH);
-                this.state = 824;
+                this.state = 893;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3664,9 +3984,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 825;
+                this.state = 894;
                 this.match(CypherParser.CONTAINS);
-                this.state = 826;
+                this.state = 895;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3674,9 +3994,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 827;
+                this.state = 896;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 828;
+                this.state = 897;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3684,9 +4004,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 829;
+                this.state = 898;
                 this.match(CypherParser.IN);
-                this.state = 830;
+                this.state = 899;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3694,9 +4014,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 831;
+                this.state = 900;
                 this.match(CypherParser.IS);
-                this.state = 832;
+                this.state = 901;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3704,11 +4024,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 833;
+                this.state = 902;
                 this.match(CypherParser.IS);
-                this.state = 834;
+                this.state = 903;
                 this.match(CypherParser.NOT);
-                this.state = 835;
+                this.state = 904;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3716,26 +4036,26 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 842;
+                this.state = 911;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 836;
+                    this.state = 905;
                     this.match(CypherParser.IS);
-                    this.state = 838;
+                    this.state = 907;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 38) {
+                    if (_la === 40) {
                         {
-                        this.state = 837;
+                        this.state = 906;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 840;
+                    this.state = 909;
                     _la = this.tokenStream.LA(1);
-                    if(!(_la === 56 || _la === 72)) {
+                    if(!(_la === 58 || _la === 74)) {
                     this.errorHandler.recoverInline(this);
                     }
                     else {
@@ -3746,14 +4066,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 841;
+                    this.state = 910;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 844;
+                this.state = 913;
                 this.valueTypeExpression();
                 }
                 break;
@@ -3761,29 +4081,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 845;
+                this.state = 914;
                 this.match(CypherParser.IS);
-                this.state = 847;
+                this.state = 916;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 38) {
+                if (_la === 40) {
                     {
-                    this.state = 846;
+                    this.state = 915;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 850;
+                this.state = 919;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 90, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 98, this.context) ) {
                 case 1:
                     {
-                    this.state = 849;
+                    this.state = 918;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 852;
+                this.state = 921;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -3804,30 +4124,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 148, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 855;
+            this.state = 924;
             this.valueTypeAlternative();
-            this.state = 860;
+            this.state = 929;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 92, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 100, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 856;
+                    this.state = 925;
                     this.match(CypherParser.PIPE);
-                    this.state = 857;
+                    this.state = 926;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 862;
+                this.state = 931;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 92, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 100, this.context);
             }
             }
         }
@@ -3846,13 +4166,13 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 150, CypherParser.RULE_valueTypeAlternative);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 864;
+            this.state = 933;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -3860,7 +4180,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 863;
+                    this.state = 932;
                     this.valueTypeWord();
                     }
                     }
@@ -3868,46 +4188,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 866;
+                this.state = 935;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 93, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 101, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 872;
+            this.state = 941;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
             case 1:
                 {
-                this.state = 868;
+                this.state = 937;
                 this.match(CypherParser.WITH);
-                this.state = 869;
+                this.state = 938;
                 this.valueTypeWord();
-                this.state = 870;
+                this.state = 939;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 878;
+            this.state = 947;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 95, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 103, this.context) ) {
             case 1:
                 {
-                this.state = 874;
+                this.state = 943;
                 this.match(CypherParser.LT);
-                this.state = 875;
+                this.state = 944;
                 this.valueTypeExpression();
-                this.state = 876;
+                this.state = 945;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 882;
+            this.state = 951;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 38) {
+            if (_la === 40) {
                 {
-                this.state = 880;
+                this.state = 949;
                 this.match(CypherParser.NOT);
-                this.state = 881;
+                this.state = 950;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -3929,9 +4249,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 152, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 886;
+            this.state = 955;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -3944,6 +4264,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DROP:
             case CypherParser.EXISTS:
             case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -3967,14 +4289,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 884;
+                this.state = 953;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 885;
+                this.state = 954;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -3997,26 +4319,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 154, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 888;
+            this.state = 957;
             this.multiplyDivideModuloExpression();
-            this.state = 894;
+            this.state = 963;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 82 || _la === 83) {
+            while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 889;
+                this.state = 958;
                 this.addOrSubtractOperator();
-                this.state = 890;
+                this.state = 959;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 896;
+                this.state = 965;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4037,14 +4359,14 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 156, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 897;
+            this.state = 966;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 82 || _la === 83)) {
+            if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4068,26 +4390,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 158, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 899;
+            this.state = 968;
             this.powerOfExpression();
-            this.state = 905;
+            this.state = 974;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 7) !== 0)) {
+            while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0)) {
                 {
                 {
-                this.state = 900;
+                this.state = 969;
                 this.multiplyDivideModuloOperator();
-                this.state = 901;
+                this.state = 970;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 907;
+                this.state = 976;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4108,14 +4430,14 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 160, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 908;
+            this.state = 977;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 7) !== 0))) {
+            if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4139,26 +4461,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 162, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 910;
+            this.state = 979;
             this.unaryAddOrSubtractExpression();
-            this.state = 915;
+            this.state = 984;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 89) {
+            while (_la === 91) {
                 {
                 {
-                this.state = 911;
+                this.state = 980;
                 this.match(CypherParser.CARET);
-                this.state = 912;
+                this.state = 981;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 917;
+                this.state = 986;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4179,20 +4501,20 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 164, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 921;
+            this.state = 990;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 82 || _la === 83) {
+            while (_la === 84 || _la === 85) {
                 {
                 {
-                this.state = 918;
+                this.state = 987;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 82 || _la === 83)) {
+                if(!(_la === 84 || _la === 85)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -4201,11 +4523,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 923;
+                this.state = 992;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 924;
+            this.state = 993;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -4224,30 +4546,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 166, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 926;
+            this.state = 995;
             this.atom();
-            this.state = 931;
+            this.state = 1000;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 90 || _la === 98) {
+            while (_la === 92 || _la === 101) {
                 {
-                this.state = 929;
+                this.state = 998;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 927;
+                    this.state = 996;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 928;
+                    this.state = 997;
                     this.propertyLookup();
                     }
                     break;
@@ -4255,22 +4577,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 933;
+                this.state = 1002;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 936;
+            this.state = 1005;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 104, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 112, this.context) ) {
             case 1:
                 {
-                this.state = 934;
+                this.state = 1003;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 935;
+                this.state = 1004;
                 this.labelExpression();
                 }
                 break;
@@ -4292,21 +4614,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 168, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 951;
+            this.state = 1020;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 938;
+                this.state = 1007;
                 this.match(CypherParser.LBRACK);
-                this.state = 939;
+                this.state = 1008;
                 this.expression();
-                this.state = 940;
+                this.state = 1009;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -4314,31 +4636,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 942;
+                this.state = 1011;
                 this.match(CypherParser.LBRACK);
-                this.state = 944;
+                this.state = 1013;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 943;
+                    this.state = 1012;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 946;
+                this.state = 1015;
                 this.match(CypherParser.DOTDOT);
-                this.state = 948;
+                this.state = 1017;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 947;
+                    this.state = 1016;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 950;
+                this.state = 1019;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -4359,13 +4681,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 170, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 953;
+            this.state = 1022;
             this.match(CypherParser.DOT);
-            this.state = 954;
+            this.state = 1023;
             this.propertyKeyName();
             }
         }
@@ -4384,113 +4706,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_atom);
+        this.enterRule(localContext, 172, CypherParser.RULE_atom);
         try {
-            this.state = 971;
+            this.state = 1040;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 108, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 956;
+                this.state = 1025;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 957;
+                this.state = 1026;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 958;
+                this.state = 1027;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 959;
+                this.state = 1028;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 960;
+                this.state = 1029;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 961;
+                this.state = 1030;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 962;
+                this.state = 1031;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 963;
+                this.state = 1032;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 964;
+                this.state = 1033;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 965;
+                this.state = 1034;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 966;
+                this.state = 1035;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 967;
+                this.state = 1036;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 968;
+                this.state = 1037;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 969;
+                this.state = 1038;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 970;
+                this.state = 1039;
                 this.variable();
                 }
                 break;
@@ -4511,17 +4833,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 174, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 973;
+            this.state = 1042;
             this.match(CypherParser.COUNT);
-            this.state = 974;
+            this.state = 1043;
             this.match(CypherParser.LPAREN);
-            this.state = 975;
+            this.state = 1044;
             this.match(CypherParser.STAR);
-            this.state = 976;
+            this.state = 1045;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4540,50 +4862,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 176, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 978;
+            this.state = 1047;
             this.match(CypherParser.CASE);
-            this.state = 980;
+            this.state = 1049;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 979;
+                this.state = 1048;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 983;
+            this.state = 1052;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 982;
+                this.state = 1051;
                 this.caseAlternative();
                 }
                 }
-                this.state = 985;
+                this.state = 1054;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 67);
-            this.state = 989;
+            } while (_la === 69);
+            this.state = 1058;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 987;
+                this.state = 1056;
                 this.match(CypherParser.ELSE);
-                this.state = 988;
+                this.state = 1057;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 991;
+            this.state = 1060;
             this.match(CypherParser.END);
             }
         }
@@ -4602,34 +4924,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 178, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 993;
+            this.state = 1062;
             this.match(CypherParser.WHEN);
-            this.state = 994;
+            this.state = 1063;
             this.caseWhenOperand();
-            this.state = 999;
+            this.state = 1068;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 91) {
+            while (_la === 93) {
                 {
                 {
-                this.state = 995;
+                this.state = 1064;
                 this.match(CypherParser.COMMA);
-                this.state = 996;
+                this.state = 1065;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1001;
+                this.state = 1070;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1002;
+            this.state = 1071;
             this.match(CypherParser.THEN);
-            this.state = 1003;
+            this.state = 1072;
             this.expression();
             }
         }
@@ -4648,9 +4970,9 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 180, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1010;
+            this.state = 1079;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -4662,9 +4984,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1005;
+                this.state = 1074;
                 this.comparisonOperator();
-                this.state = 1006;
+                this.state = 1075;
                 this.expression();
                 }
                 break;
@@ -4678,7 +5000,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1008;
+                this.state = 1077;
                 this.predicateSuffix();
                 }
                 break;
@@ -4695,6 +5017,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EXISTS:
             case CypherParser.FALSE:
             case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -4733,7 +5057,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1009;
+                this.state = 1078;
                 this.expression();
                 }
                 break;
@@ -4756,28 +5080,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 182, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1012;
+            this.state = 1081;
             this.match(CypherParser.LBRACK);
-            this.state = 1013;
+            this.state = 1082;
             this.filterExpression();
-            this.state = 1016;
+            this.state = 1085;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 94) {
+            if (_la === 97) {
                 {
-                this.state = 1014;
+                this.state = 1083;
                 this.match(CypherParser.PIPE);
-                this.state = 1015;
+                this.state = 1084;
                 this.expression();
                 }
             }
 
-            this.state = 1018;
+            this.state = 1087;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4796,44 +5120,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 184, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1020;
+            this.state = 1089;
             this.match(CypherParser.LBRACK);
-            this.state = 1024;
+            this.state = 1093;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 107 || _la === 108) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1021;
+                this.state = 1090;
                 this.variable();
-                this.state = 1022;
+                this.state = 1091;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1026;
+            this.state = 1095;
             this.relationshipsPattern();
-            this.state = 1029;
+            this.state = 1098;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 68) {
+            if (_la === 70) {
                 {
-                this.state = 1027;
+                this.state = 1096;
                 this.match(CypherParser.WHERE);
-                this.state = 1028;
+                this.state = 1097;
                 this.expression();
                 }
             }
 
-            this.state = 1031;
+            this.state = 1100;
             this.match(CypherParser.PIPE);
-            this.state = 1032;
+            this.state = 1101;
             this.expression();
-            this.state = 1033;
+            this.state = 1102;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -4852,17 +5176,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 186, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1035;
+            this.state = 1104;
             this.quantifier();
-            this.state = 1036;
+            this.state = 1105;
             this.match(CypherParser.LPAREN);
-            this.state = 1037;
+            this.state = 1106;
             this.filterExpression();
-            this.state = 1038;
+            this.state = 1107;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4881,14 +5205,14 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 188, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1040;
+            this.state = 1109;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 1 || _la === 3 || _la === 37 || _la === 50)) {
+            if(!(_la === 1 || _la === 3 || _la === 39 || _la === 52)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4912,25 +5236,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 190, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1042;
+            this.state = 1111;
             this.variable();
-            this.state = 1043;
+            this.state = 1112;
             this.match(CypherParser.IN);
-            this.state = 1044;
+            this.state = 1113;
             this.expression();
-            this.state = 1047;
+            this.state = 1116;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 68) {
+            if (_la === 70) {
                 {
-                this.state = 1045;
+                this.state = 1114;
                 this.match(CypherParser.WHERE);
-                this.state = 1046;
+                this.state = 1115;
                 this.expression();
                 }
             }
@@ -4952,33 +5276,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 192, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1049;
+            this.state = 1118;
             this.match(CypherParser.REDUCE);
-            this.state = 1050;
+            this.state = 1119;
             this.match(CypherParser.LPAREN);
-            this.state = 1051;
+            this.state = 1120;
             localContext._accumulator = this.variable();
-            this.state = 1052;
+            this.state = 1121;
             this.match(CypherParser.EQ);
-            this.state = 1053;
+            this.state = 1122;
             localContext._initial = this.expression();
-            this.state = 1054;
+            this.state = 1123;
             this.match(CypherParser.COMMA);
-            this.state = 1055;
+            this.state = 1124;
             this.variable();
-            this.state = 1056;
+            this.state = 1125;
             this.match(CypherParser.IN);
-            this.state = 1057;
+            this.state = 1126;
             localContext._source = this.expression();
-            this.state = 1058;
+            this.state = 1127;
             this.match(CypherParser.PIPE);
-            this.state = 1059;
+            this.state = 1128;
             localContext._step = this.expression();
-            this.state = 1060;
+            this.state = 1129;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4997,12 +5321,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 194, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1062;
+            this.state = 1131;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5011,27 +5335,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1063;
+            this.state = 1132;
             this.match(CypherParser.LBRACE);
-            this.state = 1069;
+            this.state = 1138;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 119, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 127, this.context) ) {
             case 1:
                 {
-                this.state = 1064;
+                this.state = 1133;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1065;
+                this.state = 1134;
                 this.pattern();
-                this.state = 1067;
+                this.state = 1136;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 68) {
+                if (_la === 70) {
                     {
-                    this.state = 1066;
+                    this.state = 1135;
                     this.where();
                     }
                 }
@@ -5039,7 +5363,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1071;
+            this.state = 1140;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5058,15 +5382,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 196, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1073;
+            this.state = 1142;
             this.match(CypherParser.LPAREN);
-            this.state = 1074;
+            this.state = 1143;
             this.expression();
-            this.state = 1075;
+            this.state = 1144;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5085,24 +5409,24 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 198, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1077;
+            this.state = 1146;
             this.functionName();
-            this.state = 1078;
+            this.state = 1147;
             this.match(CypherParser.LPAREN);
-            this.state = 1080;
+            this.state = 1149;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 120, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
             case 1:
                 {
-                this.state = 1079;
+                this.state = 1148;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
-                if(!(((((_la - 58)) & ~0x1F) === 0 && ((1 << (_la - 58)) & 7) !== 0))) {
+                if(!(((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 7) !== 0))) {
                     localContext._side = this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -5112,21 +5436,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1083;
+            this.state = 1152;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 121, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 129, this.context) ) {
             case 1:
                 {
-                this.state = 1082;
+                this.state = 1151;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1085;
+            this.state = 1154;
             this.match(CypherParser.FROM);
-            this.state = 1086;
+            this.state = 1155;
             localContext._source = this.expression();
-            this.state = 1087;
+            this.state = 1156;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5145,52 +5469,52 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 200, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1089;
+            this.state = 1158;
             this.functionName();
-            this.state = 1090;
+            this.state = 1159;
             this.match(CypherParser.LPAREN);
-            this.state = 1092;
+            this.state = 1161;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 1091;
+                this.state = 1160;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 1102;
+            this.state = 1171;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1094;
+                this.state = 1163;
                 this.expression();
-                this.state = 1099;
+                this.state = 1168;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 91) {
+                while (_la === 93) {
                     {
                     {
-                    this.state = 1095;
+                    this.state = 1164;
                     this.match(CypherParser.COMMA);
-                    this.state = 1096;
+                    this.state = 1165;
                     this.expression();
                     }
                     }
-                    this.state = 1101;
+                    this.state = 1170;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1104;
+            this.state = 1173;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5209,13 +5533,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 202, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1106;
+            this.state = 1175;
             this.namespace();
-            this.state = 1107;
+            this.state = 1176;
             this.symbolicName();
             }
         }
@@ -5234,28 +5558,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 204, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1114;
+            this.state = 1183;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 125, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 133, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1109;
+                    this.state = 1178;
                     this.symbolicName();
-                    this.state = 1110;
+                    this.state = 1179;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1116;
+                this.state = 1185;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 125, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 133, this.context);
             }
             }
         }
@@ -5274,42 +5598,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 206, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1117;
+            this.state = 1186;
             this.variable();
-            this.state = 1118;
+            this.state = 1187;
             this.match(CypherParser.LBRACE);
-            this.state = 1127;
+            this.state = 1196;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 67109119) !== 0) || _la === 107 || _la === 108) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 268436479) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1119;
+                this.state = 1188;
                 this.mapProjectionItem();
-                this.state = 1124;
+                this.state = 1193;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 91) {
+                while (_la === 93) {
                     {
                     {
-                    this.state = 1120;
+                    this.state = 1189;
                     this.match(CypherParser.COMMA);
-                    this.state = 1121;
+                    this.state = 1190;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1126;
+                    this.state = 1195;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1129;
+            this.state = 1198;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5328,20 +5652,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 208, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1140;
+            this.state = 1209;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 136, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1131;
+                this.state = 1200;
                 this.propertyKeyName();
-                this.state = 1132;
+                this.state = 1201;
                 this.match(CypherParser.COLON);
-                this.state = 1133;
+                this.state = 1202;
                 this.expression();
                 }
                 break;
@@ -5349,9 +5673,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1135;
+                this.state = 1204;
                 this.match(CypherParser.DOT);
-                this.state = 1136;
+                this.state = 1205;
                 this.propertyKeyName();
                 }
                 break;
@@ -5359,9 +5683,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1137;
+                this.state = 1206;
                 this.match(CypherParser.DOT);
-                this.state = 1138;
+                this.state = 1207;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -5369,7 +5693,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1139;
+                this.state = 1208;
                 this.variable();
                 }
                 break;
@@ -5390,13 +5714,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 210, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1142;
+            this.state = 1211;
             this.match(CypherParser.DOLLAR);
-            this.state = 1145;
+            this.state = 1214;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5409,6 +5733,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DROP:
             case CypherParser.EXISTS:
             case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -5431,13 +5757,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1143;
+                this.state = 1212;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1144;
+                this.state = 1213;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -5461,23 +5787,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_literal);
+        this.enterRule(localContext, 212, CypherParser.RULE_literal);
         try {
-            this.state = 1153;
+            this.state = 1222;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1147;
+                this.state = 1216;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1148;
+                this.state = 1217;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5487,28 +5813,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1149;
+                this.state = 1218;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1150;
+                this.state = 1219;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1151;
+                this.state = 1220;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1152;
+                this.state = 1221;
                 this.mapLiteral();
                 }
                 break;
@@ -5531,14 +5857,14 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 214, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1155;
+            this.state = 1224;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 26 || _la === 55)) {
+            if(!(_la === 26 || _la === 57)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5562,9 +5888,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 216, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1159;
+            this.state = 1228;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -5572,14 +5898,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1157;
+                this.state = 1226;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1158;
+                this.state = 1227;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -5602,14 +5928,14 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 218, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1161;
+            this.state = 1230;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 7) !== 0))) {
+            if(!(((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5633,40 +5959,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 220, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1163;
+            this.state = 1232;
             this.match(CypherParser.LBRACK);
-            this.state = 1172;
+            this.state = 1241;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 1)) & ~0x1F) === 0 && ((1 << (_la - 1)) & 2937206373) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1476151839) !== 0) || ((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 133521411) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1164;
+                this.state = 1233;
                 this.expression();
-                this.state = 1169;
+                this.state = 1238;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 91) {
+                while (_la === 93) {
                     {
                     {
-                    this.state = 1165;
+                    this.state = 1234;
                     this.match(CypherParser.COMMA);
-                    this.state = 1166;
+                    this.state = 1235;
                     this.expression();
                     }
                     }
-                    this.state = 1171;
+                    this.state = 1240;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1174;
+            this.state = 1243;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5685,48 +6011,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 222, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1176;
+            this.state = 1245;
             this.match(CypherParser.LBRACE);
-            this.state = 1190;
+            this.state = 1259;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 255) !== 0) || _la === 107 || _la === 108) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1023) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1177;
+                this.state = 1246;
                 this.propertyKeyName();
-                this.state = 1178;
+                this.state = 1247;
                 this.match(CypherParser.COLON);
-                this.state = 1179;
+                this.state = 1248;
                 this.expression();
-                this.state = 1187;
+                this.state = 1256;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 91) {
+                while (_la === 93) {
                     {
                     {
-                    this.state = 1180;
+                    this.state = 1249;
                     this.match(CypherParser.COMMA);
-                    this.state = 1181;
+                    this.state = 1250;
                     this.propertyKeyName();
-                    this.state = 1182;
+                    this.state = 1251;
                     this.match(CypherParser.COLON);
-                    this.state = 1183;
+                    this.state = 1252;
                     this.expression();
                     }
                     }
-                    this.state = 1189;
+                    this.state = 1258;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1192;
+            this.state = 1261;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5745,11 +6071,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 224, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1194;
+            this.state = 1263;
             this.schemaName();
             }
         }
@@ -5768,43 +6094,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 226, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1201;
+            this.state = 1270;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 136, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 144, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1196;
+                this.state = 1265;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1197;
+                this.state = 1266;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1198;
+                this.state = 1267;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1199;
+                this.state = 1268;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1200;
+                this.state = 1269;
                 this.dropIndex();
                 }
                 break;
@@ -5825,69 +6151,69 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 228, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1203;
+            this.state = 1272;
             this.match(CypherParser.CREATE);
-            this.state = 1204;
+            this.state = 1273;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1206;
+            this.state = 1275;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 137, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 145, this.context) ) {
             case 1:
                 {
-                this.state = 1205;
+                this.state = 1274;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1209;
+            this.state = 1278;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 28) {
+            if (_la === 30) {
                 {
-                this.state = 1208;
+                this.state = 1277;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1211;
+            this.state = 1280;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 27 || _la === 41)) {
+            if(!(_la === 27 || _la === 43)) {
             this.errorHandler.recoverInline(this);
             }
             else {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1212;
+            this.state = 1281;
             this.match(CypherParser.LPAREN);
-            this.state = 1213;
+            this.state = 1282;
             this.variable();
-            this.state = 1214;
+            this.state = 1283;
             this.nodeLabel();
-            this.state = 1215;
+            this.state = 1284;
             this.match(CypherParser.RPAREN);
-            this.state = 1216;
+            this.state = 1285;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 6 || _la === 47)) {
+            if(!(_la === 6 || _la === 49)) {
             this.errorHandler.recoverInline(this);
             }
             else {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1217;
+            this.state = 1286;
             this.constraintRequirement();
-            this.state = 1219;
+            this.state = 1288;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 68) {
+            if (_la === 70) {
                 {
-                this.state = 1218;
+                this.state = 1287;
                 this.where();
                 }
             }
@@ -5909,21 +6235,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 230, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1249;
+            this.state = 1318;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 140, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 148, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1221;
+                this.state = 1290;
                 this.propertyReference();
-                this.state = 1222;
+                this.state = 1291;
                 this.match(CypherParser.IS);
-                this.state = 1223;
+                this.state = 1292;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -5931,11 +6257,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1225;
+                this.state = 1294;
                 this.propertyReferenceList();
-                this.state = 1226;
+                this.state = 1295;
                 this.match(CypherParser.IS);
-                this.state = 1227;
+                this.state = 1296;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -5943,13 +6269,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1229;
+                this.state = 1298;
                 this.propertyReference();
-                this.state = 1230;
+                this.state = 1299;
                 this.match(CypherParser.IS);
-                this.state = 1231;
+                this.state = 1300;
                 this.match(CypherParser.NOT);
-                this.state = 1232;
+                this.state = 1301;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5957,13 +6283,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1234;
+                this.state = 1303;
                 this.propertyReference();
-                this.state = 1235;
+                this.state = 1304;
                 this.match(CypherParser.IS);
-                this.state = 1236;
+                this.state = 1305;
                 this.match(CypherParser.NODE);
-                this.state = 1237;
+                this.state = 1306;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -5971,13 +6297,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1239;
+                this.state = 1308;
                 this.propertyReferenceList();
-                this.state = 1240;
+                this.state = 1309;
                 this.match(CypherParser.IS);
-                this.state = 1241;
+                this.state = 1310;
                 this.match(CypherParser.NODE);
-                this.state = 1242;
+                this.state = 1311;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -5985,20 +6311,20 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1244;
+                this.state = 1313;
                 this.propertyReference();
-                this.state = 1245;
+                this.state = 1314;
                 this.match(CypherParser.IS);
-                this.state = 1246;
+                this.state = 1315;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 56 || _la === 72)) {
+                if(!(_la === 58 || _la === 74)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1247;
+                this.state = 1316;
                 this.typeName();
                 }
                 break;
@@ -6019,15 +6345,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 232, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1251;
+            this.state = 1320;
             this.variable();
-            this.state = 1252;
+            this.state = 1321;
             this.match(CypherParser.DOT);
-            this.state = 1253;
+            this.state = 1322;
             this.propertyKeyName();
             }
         }
@@ -6046,32 +6372,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 234, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1255;
+            this.state = 1324;
             this.match(CypherParser.LPAREN);
-            this.state = 1256;
+            this.state = 1325;
             this.propertyReference();
-            this.state = 1261;
+            this.state = 1330;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 91) {
+            while (_la === 93) {
                 {
                 {
-                this.state = 1257;
+                this.state = 1326;
                 this.match(CypherParser.COMMA);
-                this.state = 1258;
+                this.state = 1327;
                 this.propertyReference();
                 }
                 }
-                this.state = 1263;
+                this.state = 1332;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1264;
+            this.state = 1333;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6090,37 +6416,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 236, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1266;
+            this.state = 1335;
             this.symbolicName();
-            this.state = 1271;
+            this.state = 1340;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 80) {
+            if (_la === 82) {
                 {
-                this.state = 1267;
+                this.state = 1336;
                 this.match(CypherParser.LT);
-                this.state = 1268;
+                this.state = 1337;
                 this.typeName();
-                this.state = 1269;
+                this.state = 1338;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1276;
+            this.state = 1345;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 96) {
+            if (_la === 99) {
                 {
-                this.state = 1273;
+                this.state = 1342;
                 this.match(CypherParser.LPAREN);
-                this.state = 1274;
+                this.state = 1343;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1275;
+                this.state = 1344;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -6142,23 +6468,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 238, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1278;
+            this.state = 1347;
             this.match(CypherParser.DROP);
-            this.state = 1279;
+            this.state = 1348;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1280;
+            this.state = 1349;
             this.symbolicName();
-            this.state = 1282;
+            this.state = 1351;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 28) {
+            if (_la === 30) {
                 {
-                this.state = 1281;
+                this.state = 1350;
                 this.ifExists();
                 }
             }
@@ -6180,53 +6506,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 240, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1284;
+            this.state = 1353;
             this.match(CypherParser.CREATE);
-            this.state = 1286;
+            this.state = 1355;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 64) {
+            if (_la === 66) {
                 {
-                this.state = 1285;
+                this.state = 1354;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1288;
+            this.state = 1357;
             this.match(CypherParser.INDEX);
-            this.state = 1290;
+            this.state = 1359;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 146, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 154, this.context) ) {
             case 1:
                 {
-                this.state = 1289;
+                this.state = 1358;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1293;
+            this.state = 1362;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 28) {
+            if (_la === 30) {
                 {
-                this.state = 1292;
+                this.state = 1361;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1295;
+            this.state = 1364;
             this.indexTarget();
-            this.state = 1297;
+            this.state = 1366;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 68) {
+            if (_la === 70) {
                 {
-                this.state = 1296;
+                this.state = 1365;
                 this.where();
                 }
             }
@@ -6248,49 +6574,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 242, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1332;
+            this.state = 1401;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1299;
+                this.state = 1368;
                 this.match(CypherParser.FOR);
-                this.state = 1300;
+                this.state = 1369;
                 this.match(CypherParser.LPAREN);
-                this.state = 1301;
+                this.state = 1370;
                 this.variable();
-                this.state = 1302;
+                this.state = 1371;
                 this.nodeLabel();
-                this.state = 1303;
+                this.state = 1372;
                 this.match(CypherParser.RPAREN);
-                this.state = 1304;
+                this.state = 1373;
                 this.match(CypherParser.ON);
-                this.state = 1305;
+                this.state = 1374;
                 this.match(CypherParser.LPAREN);
-                this.state = 1306;
+                this.state = 1375;
                 this.propertyReference();
-                this.state = 1311;
+                this.state = 1380;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 91) {
+                while (_la === 93) {
                     {
                     {
-                    this.state = 1307;
+                    this.state = 1376;
                     this.match(CypherParser.COMMA);
-                    this.state = 1308;
+                    this.state = 1377;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1313;
+                    this.state = 1382;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1314;
+                this.state = 1383;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -6298,41 +6624,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1316;
+                this.state = 1385;
                 this.match(CypherParser.ON);
-                this.state = 1318;
+                this.state = 1387;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 92) {
+                if (_la === 94) {
                     {
-                    this.state = 1317;
+                    this.state = 1386;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1320;
+                this.state = 1389;
                 this.labelName();
-                this.state = 1321;
+                this.state = 1390;
                 this.match(CypherParser.LPAREN);
-                this.state = 1322;
+                this.state = 1391;
                 this.propertyKeyName();
-                this.state = 1327;
+                this.state = 1396;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 91) {
+                while (_la === 93) {
                     {
                     {
-                    this.state = 1323;
+                    this.state = 1392;
                     this.match(CypherParser.COMMA);
-                    this.state = 1324;
+                    this.state = 1393;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1329;
+                    this.state = 1398;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1330;
+                this.state = 1399;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -6355,67 +6681,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 244, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1334;
+            this.state = 1403;
             this.match(CypherParser.CREATE);
-            this.state = 1335;
+            this.state = 1404;
             localContext._searchKind = this.symbolicName();
-            this.state = 1336;
+            this.state = 1405;
             this.match(CypherParser.INDEX);
-            this.state = 1338;
+            this.state = 1407;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 153, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 161, this.context) ) {
             case 1:
                 {
-                this.state = 1337;
+                this.state = 1406;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1341;
+            this.state = 1410;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 28) {
+            if (_la === 30) {
                 {
-                this.state = 1340;
+                this.state = 1409;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1343;
+            this.state = 1412;
             this.match(CypherParser.FOR);
-            this.state = 1344;
+            this.state = 1413;
             this.match(CypherParser.LPAREN);
-            this.state = 1345;
+            this.state = 1414;
             this.variable();
-            this.state = 1346;
+            this.state = 1415;
             this.nodeLabel();
-            this.state = 1347;
+            this.state = 1416;
             this.match(CypherParser.RPAREN);
-            this.state = 1348;
+            this.state = 1417;
             this.match(CypherParser.ON);
-            this.state = 1350;
+            this.state = 1419;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 107 || _la === 108) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1349;
+                this.state = 1418;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1352;
+            this.state = 1421;
             this.searchIndexProperties();
-            this.state = 1354;
+            this.state = 1423;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0) || _la === 107 || _la === 108) {
+            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1353;
+                this.state = 1422;
                 this.indexOptions();
                 }
             }
@@ -6437,63 +6763,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 246, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1378;
+            this.state = 1447;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1356;
+                this.state = 1425;
                 this.match(CypherParser.LPAREN);
-                this.state = 1357;
+                this.state = 1426;
                 this.propertyReference();
-                this.state = 1362;
+                this.state = 1431;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 91) {
+                while (_la === 93) {
                     {
                     {
-                    this.state = 1358;
+                    this.state = 1427;
                     this.match(CypherParser.COMMA);
-                    this.state = 1359;
+                    this.state = 1428;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1364;
+                    this.state = 1433;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1365;
+                this.state = 1434;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1367;
+                this.state = 1436;
                 this.match(CypherParser.LBRACK);
-                this.state = 1368;
+                this.state = 1437;
                 this.propertyReference();
-                this.state = 1373;
+                this.state = 1442;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 91) {
+                while (_la === 93) {
                     {
                     {
-                    this.state = 1369;
+                    this.state = 1438;
                     this.match(CypherParser.COMMA);
-                    this.state = 1370;
+                    this.state = 1439;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1375;
+                    this.state = 1444;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1376;
+                this.state = 1445;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -6516,13 +6842,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 248, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1380;
+            this.state = 1449;
             this.symbolicName();
-            this.state = 1381;
+            this.state = 1450;
             this.mapLiteral();
             }
         }
@@ -6541,23 +6867,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 250, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1383;
+            this.state = 1452;
             this.match(CypherParser.DROP);
-            this.state = 1384;
+            this.state = 1453;
             this.match(CypherParser.INDEX);
-            this.state = 1385;
+            this.state = 1454;
             this.symbolicName();
-            this.state = 1387;
+            this.state = 1456;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 28) {
+            if (_la === 30) {
                 {
-                this.state = 1386;
+                this.state = 1455;
                 this.ifExists();
                 }
             }
@@ -6579,15 +6905,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 252, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1389;
+            this.state = 1458;
             this.match(CypherParser.IF);
-            this.state = 1390;
+            this.state = 1459;
             this.match(CypherParser.NOT);
-            this.state = 1391;
+            this.state = 1460;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -6606,13 +6932,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 254, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1393;
+            this.state = 1462;
             this.match(CypherParser.IF);
-            this.state = 1394;
+            this.state = 1463;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -6631,11 +6957,11 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_variable);
+        this.enterRule(localContext, 256, CypherParser.RULE_variable);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1396;
+            this.state = 1465;
             this.symbolicName();
             }
         }
@@ -6654,22 +6980,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 258, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1401;
+            this.state = 1470;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1398;
+                this.state = 1467;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1399;
+                this.state = 1468;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -6683,6 +7009,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DROP:
             case CypherParser.EXISTS:
             case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -6704,7 +7032,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1400;
+                this.state = 1469;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -6727,14 +7055,14 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 260, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1403;
+            this.state = 1472;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 725912857) !== 0) || ((((_la - 36)) & ~0x1F) === 0 && ((1 << (_la - 36)) & 1475627539) !== 0))) {
+            if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6758,9 +7086,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 262, CypherParser.RULE_schemaName);
         try {
-            this.state = 1407;
+            this.state = 1476;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6773,6 +7101,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DROP:
             case CypherParser.EXISTS:
             case CypherParser.FOR:
+            case CypherParser.FOREACH:
+            case CypherParser.FINISH:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -6796,7 +7126,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1405;
+                this.state = 1474;
                 this.symbolicName();
                 }
                 break;
@@ -6844,7 +7174,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1406;
+                this.state = 1475;
                 this.reservedWord();
                 }
                 break;
@@ -6867,14 +7197,14 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 264, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1409;
+            this.state = 1478;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2782631734) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 1079881575) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 125) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2245760822) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 24559005) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6898,7 +7228,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,112,1412,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,115,1481,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -6918,540 +7248,571 @@ export class CypherParser extends antlr.Parser {
         7,109,2,110,7,110,2,111,7,111,2,112,7,112,2,113,7,113,2,114,7,114,
         2,115,7,115,2,116,7,116,2,117,7,117,2,118,7,118,2,119,7,119,2,120,
         7,120,2,121,7,121,2,122,7,122,2,123,7,123,2,124,7,124,2,125,7,125,
-        2,126,7,126,2,127,7,127,1,0,1,0,3,0,259,8,0,1,0,1,0,1,1,1,1,1,1,
-        3,1,266,8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,277,8,3,1,4,
-        5,4,280,8,4,10,4,12,4,283,9,4,1,4,1,4,5,4,287,8,4,10,4,12,4,290,
-        9,4,1,4,5,4,293,8,4,10,4,12,4,296,9,4,1,5,1,5,3,5,300,8,5,1,6,1,
-        6,3,6,304,8,6,1,6,1,6,1,7,4,7,309,8,7,11,7,12,7,310,1,8,1,8,1,8,
-        1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,324,8,9,10,9,12,9,327,9,9,3,
-        9,329,8,9,1,9,1,9,1,10,5,10,334,8,10,10,10,12,10,337,9,10,1,10,1,
-        10,1,11,1,11,1,11,1,11,1,11,5,11,346,8,11,10,11,12,11,349,9,11,3,
-        11,351,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,
-        12,1,12,3,12,365,8,12,1,13,3,13,368,8,13,1,13,1,13,1,13,5,13,373,
-        8,13,10,13,12,13,376,9,13,1,13,3,13,379,8,13,1,14,1,14,1,14,1,14,
-        1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,392,8,15,10,15,12,15,395,
-        9,15,3,15,397,8,15,1,15,3,15,400,8,15,1,15,1,15,1,15,3,15,405,8,
-        15,3,15,407,8,15,1,16,1,16,1,16,5,16,412,8,16,10,16,12,16,415,9,
-        16,1,16,1,16,1,17,1,17,1,17,5,17,422,8,17,10,17,12,17,425,9,17,1,
-        17,3,17,428,8,17,1,18,1,18,1,18,3,18,433,8,18,1,18,1,18,1,19,1,19,
-        1,19,1,20,1,20,1,20,5,20,443,8,20,10,20,12,20,446,9,20,1,21,1,21,
-        1,21,1,21,1,21,1,21,3,21,454,8,21,1,22,1,22,1,22,1,22,5,22,460,8,
-        22,10,22,12,22,463,9,22,1,23,1,23,1,23,1,23,1,23,1,23,1,23,1,23,
-        1,23,1,23,1,23,1,23,1,23,1,23,1,23,3,23,480,8,23,1,24,1,24,1,24,
-        1,24,5,24,486,8,24,10,24,12,24,489,9,24,1,25,1,25,1,25,1,25,3,25,
-        495,8,25,1,26,3,26,498,8,26,1,26,1,26,1,26,1,26,5,26,504,8,26,10,
-        26,12,26,507,9,26,1,27,1,27,1,27,3,27,512,8,27,1,28,1,28,1,28,1,
-        29,3,29,518,8,29,1,29,1,29,3,29,522,8,29,1,29,3,29,525,8,29,1,29,
-        3,29,528,8,29,1,30,1,30,1,30,5,30,533,8,30,10,30,12,30,536,9,30,
-        1,30,1,30,1,30,5,30,541,8,30,10,30,12,30,544,9,30,3,30,546,8,30,
-        1,31,1,31,1,31,3,31,551,8,31,1,32,1,32,1,32,1,32,1,32,5,32,558,8,
-        32,10,32,12,32,561,9,32,1,33,1,33,1,33,1,34,1,34,1,34,1,35,1,35,
-        3,35,571,8,35,1,36,1,36,1,36,1,37,1,37,1,37,5,37,579,8,37,10,37,
-        12,37,582,9,37,1,38,1,38,1,38,3,38,587,8,38,1,38,1,38,3,38,591,8,
-        38,1,39,1,39,1,39,1,39,1,39,1,40,1,40,5,40,600,8,40,10,40,12,40,
-        603,9,40,1,40,1,40,1,40,1,40,3,40,609,8,40,1,41,1,41,4,41,613,8,
-        41,11,41,12,41,614,1,42,1,42,3,42,619,8,42,1,42,1,42,3,42,623,8,
-        42,1,42,3,42,626,8,42,1,42,1,42,3,42,630,8,42,1,42,1,42,1,43,1,43,
-        1,43,1,44,1,44,1,44,3,44,640,8,44,1,44,5,44,643,8,44,10,44,12,44,
-        646,9,44,1,45,1,45,1,45,5,45,651,8,45,10,45,12,45,654,9,45,1,46,
-        1,46,1,46,3,46,659,8,46,1,47,1,47,1,47,1,47,1,47,1,47,3,47,667,8,
-        47,1,48,1,48,1,48,1,49,1,49,1,49,3,49,675,8,49,1,49,1,49,1,49,1,
-        49,1,49,3,49,682,8,49,1,49,1,49,1,49,3,49,687,8,49,1,49,1,49,1,49,
-        1,49,3,49,693,8,49,1,49,3,49,696,8,49,1,50,1,50,3,50,700,8,50,1,
-        50,3,50,703,8,50,1,50,3,50,706,8,50,1,50,3,50,709,8,50,1,50,1,50,
-        1,51,1,51,3,51,715,8,51,1,52,1,52,1,52,1,52,3,52,721,8,52,1,52,5,
-        52,724,8,52,10,52,12,52,727,9,52,1,53,4,53,730,8,53,11,53,12,53,
-        731,1,54,1,54,1,54,1,55,1,55,3,55,739,8,55,1,55,1,55,3,55,743,8,
-        55,3,55,745,8,55,1,55,1,55,3,55,749,8,55,3,55,751,8,55,1,56,3,56,
-        754,8,56,1,56,1,56,1,57,1,57,1,58,1,58,1,59,1,59,4,59,764,8,59,11,
-        59,12,59,765,1,60,1,60,1,61,1,61,1,61,5,61,773,8,61,10,61,12,61,
-        776,9,61,1,62,1,62,1,62,5,62,781,8,62,10,62,12,62,784,9,62,1,63,
-        1,63,1,63,5,63,789,8,63,10,63,12,63,792,9,63,1,64,5,64,795,8,64,
-        10,64,12,64,798,9,64,1,64,1,64,1,65,1,65,1,65,1,65,5,65,806,8,65,
-        10,65,12,65,809,9,65,1,66,1,66,1,67,1,67,5,67,815,8,67,10,67,12,
-        67,818,9,67,1,68,1,68,1,68,1,68,1,68,1,68,1,68,1,68,1,68,1,68,1,
-        68,1,68,1,68,1,68,1,68,1,68,1,68,1,68,1,68,3,68,839,8,68,1,68,1,
-        68,3,68,843,8,68,1,68,1,68,1,68,3,68,848,8,68,1,68,3,68,851,8,68,
-        1,68,3,68,854,8,68,1,69,1,69,1,69,5,69,859,8,69,10,69,12,69,862,
-        9,69,1,70,4,70,865,8,70,11,70,12,70,866,1,70,1,70,1,70,1,70,3,70,
-        873,8,70,1,70,1,70,1,70,1,70,3,70,879,8,70,1,70,1,70,3,70,883,8,
-        70,1,71,1,71,3,71,887,8,71,1,72,1,72,1,72,1,72,5,72,893,8,72,10,
-        72,12,72,896,9,72,1,73,1,73,1,74,1,74,1,74,1,74,5,74,904,8,74,10,
-        74,12,74,907,9,74,1,75,1,75,1,76,1,76,1,76,5,76,914,8,76,10,76,12,
-        76,917,9,76,1,77,5,77,920,8,77,10,77,12,77,923,9,77,1,77,1,77,1,
-        78,1,78,1,78,5,78,930,8,78,10,78,12,78,933,9,78,1,78,1,78,3,78,937,
-        8,78,1,79,1,79,1,79,1,79,1,79,1,79,3,79,945,8,79,1,79,1,79,3,79,
-        949,8,79,1,79,3,79,952,8,79,1,80,1,80,1,80,1,81,1,81,1,81,1,81,1,
-        81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,1,81,3,81,972,8,
-        81,1,82,1,82,1,82,1,82,1,82,1,83,1,83,3,83,981,8,83,1,83,4,83,984,
-        8,83,11,83,12,83,985,1,83,1,83,3,83,990,8,83,1,83,1,83,1,84,1,84,
-        1,84,1,84,5,84,998,8,84,10,84,12,84,1001,9,84,1,84,1,84,1,84,1,85,
-        1,85,1,85,1,85,1,85,3,85,1011,8,85,1,86,1,86,1,86,1,86,3,86,1017,
-        8,86,1,86,1,86,1,87,1,87,1,87,1,87,3,87,1025,8,87,1,87,1,87,1,87,
-        3,87,1030,8,87,1,87,1,87,1,87,1,87,1,88,1,88,1,88,1,88,1,88,1,89,
-        1,89,1,90,1,90,1,90,1,90,1,90,3,90,1048,8,90,1,91,1,91,1,91,1,91,
-        1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,92,1,92,1,92,1,92,
-        1,92,3,92,1068,8,92,3,92,1070,8,92,1,92,1,92,1,93,1,93,1,93,1,93,
-        1,94,1,94,1,94,3,94,1081,8,94,1,94,3,94,1084,8,94,1,94,1,94,1,94,
-        1,94,1,95,1,95,1,95,3,95,1093,8,95,1,95,1,95,1,95,5,95,1098,8,95,
-        10,95,12,95,1101,9,95,3,95,1103,8,95,1,95,1,95,1,96,1,96,1,96,1,
-        97,1,97,1,97,5,97,1113,8,97,10,97,12,97,1116,9,97,1,98,1,98,1,98,
-        1,98,1,98,5,98,1123,8,98,10,98,12,98,1126,9,98,3,98,1128,8,98,1,
-        98,1,98,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,1,99,3,99,1141,8,
-        99,1,100,1,100,1,100,3,100,1146,8,100,1,101,1,101,1,101,1,101,1,
-        101,1,101,3,101,1154,8,101,1,102,1,102,1,103,1,103,3,103,1160,8,
-        103,1,104,1,104,1,105,1,105,1,105,1,105,5,105,1168,8,105,10,105,
-        12,105,1171,9,105,3,105,1173,8,105,1,105,1,105,1,106,1,106,1,106,
-        1,106,1,106,1,106,1,106,1,106,1,106,5,106,1186,8,106,10,106,12,106,
-        1189,9,106,3,106,1191,8,106,1,106,1,106,1,107,1,107,1,108,1,108,
-        1,108,1,108,1,108,3,108,1202,8,108,1,109,1,109,1,109,3,109,1207,
-        8,109,1,109,3,109,1210,8,109,1,109,1,109,1,109,1,109,1,109,1,109,
-        1,109,1,109,3,109,1220,8,109,1,110,1,110,1,110,1,110,1,110,1,110,
-        1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,
-        1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,1,110,
-        3,110,1250,8,110,1,111,1,111,1,111,1,111,1,112,1,112,1,112,1,112,
-        5,112,1260,8,112,10,112,12,112,1263,9,112,1,112,1,112,1,113,1,113,
-        1,113,1,113,1,113,3,113,1272,8,113,1,113,1,113,1,113,3,113,1277,
-        8,113,1,114,1,114,1,114,1,114,3,114,1283,8,114,1,115,1,115,3,115,
-        1287,8,115,1,115,1,115,3,115,1291,8,115,1,115,3,115,1294,8,115,1,
-        115,1,115,3,115,1298,8,115,1,116,1,116,1,116,1,116,1,116,1,116,1,
-        116,1,116,1,116,1,116,5,116,1310,8,116,10,116,12,116,1313,9,116,
-        1,116,1,116,1,116,1,116,3,116,1319,8,116,1,116,1,116,1,116,1,116,
-        1,116,5,116,1326,8,116,10,116,12,116,1329,9,116,1,116,1,116,3,116,
-        1333,8,116,1,117,1,117,1,117,1,117,3,117,1339,8,117,1,117,3,117,
-        1342,8,117,1,117,1,117,1,117,1,117,1,117,1,117,1,117,3,117,1351,
-        8,117,1,117,1,117,3,117,1355,8,117,1,118,1,118,1,118,1,118,5,118,
-        1361,8,118,10,118,12,118,1364,9,118,1,118,1,118,1,118,1,118,1,118,
-        1,118,5,118,1372,8,118,10,118,12,118,1375,9,118,1,118,1,118,3,118,
-        1379,8,118,1,119,1,119,1,119,1,120,1,120,1,120,1,120,3,120,1388,
-        8,120,1,121,1,121,1,121,1,121,1,122,1,122,1,122,1,123,1,123,1,124,
-        1,124,1,124,3,124,1402,8,124,1,125,1,125,1,126,1,126,3,126,1408,
-        8,126,1,127,1,127,1,127,0,0,128,0,2,4,6,8,10,12,14,16,18,20,22,24,
-        26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,
-        70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,
-        110,112,114,116,118,120,122,124,126,128,130,132,134,136,138,140,
-        142,144,146,148,150,152,154,156,158,160,162,164,166,168,170,172,
-        174,176,178,180,182,184,186,188,190,192,194,196,198,200,202,204,
-        206,208,210,212,214,216,218,220,222,224,226,228,230,232,234,236,
-        238,240,242,244,246,248,250,252,254,0,15,2,0,51,51,62,62,3,0,5,5,
-        7,7,17,18,1,0,76,81,2,0,56,56,72,72,1,0,82,83,1,0,84,86,4,0,1,1,
-        3,3,37,37,50,50,2,0,13,14,25,25,1,0,58,60,2,0,26,26,55,55,1,0,102,
-        104,2,0,27,27,41,41,2,0,6,6,47,47,19,0,3,3,6,7,11,11,13,14,18,18,
-        21,21,25,25,27,28,30,30,32,32,36,37,40,40,45,45,47,47,50,50,54,54,
-        56,62,64,64,66,66,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,
-        29,29,31,31,33,35,38,39,41,44,46,46,48,49,51,53,55,55,63,63,65,65,
-        67,71,1499,0,256,1,0,0,0,2,265,1,0,0,0,4,267,1,0,0,0,6,276,1,0,0,
-        0,8,281,1,0,0,0,10,299,1,0,0,0,12,301,1,0,0,0,14,308,1,0,0,0,16,
-        312,1,0,0,0,18,317,1,0,0,0,20,335,1,0,0,0,22,340,1,0,0,0,24,364,
-        1,0,0,0,26,367,1,0,0,0,28,380,1,0,0,0,30,385,1,0,0,0,32,413,1,0,
-        0,0,34,418,1,0,0,0,36,432,1,0,0,0,38,436,1,0,0,0,40,439,1,0,0,0,
-        42,453,1,0,0,0,44,455,1,0,0,0,46,479,1,0,0,0,48,481,1,0,0,0,50,494,
-        1,0,0,0,52,497,1,0,0,0,54,508,1,0,0,0,56,513,1,0,0,0,58,517,1,0,
-        0,0,60,545,1,0,0,0,62,547,1,0,0,0,64,552,1,0,0,0,66,562,1,0,0,0,
-        68,565,1,0,0,0,70,568,1,0,0,0,72,572,1,0,0,0,74,575,1,0,0,0,76,586,
-        1,0,0,0,78,592,1,0,0,0,80,608,1,0,0,0,82,610,1,0,0,0,84,616,1,0,
-        0,0,86,633,1,0,0,0,88,636,1,0,0,0,90,647,1,0,0,0,92,658,1,0,0,0,
-        94,666,1,0,0,0,96,668,1,0,0,0,98,695,1,0,0,0,100,697,1,0,0,0,102,
-        714,1,0,0,0,104,716,1,0,0,0,106,729,1,0,0,0,108,733,1,0,0,0,110,
-        750,1,0,0,0,112,753,1,0,0,0,114,757,1,0,0,0,116,759,1,0,0,0,118,
-        761,1,0,0,0,120,767,1,0,0,0,122,769,1,0,0,0,124,777,1,0,0,0,126,
-        785,1,0,0,0,128,796,1,0,0,0,130,801,1,0,0,0,132,810,1,0,0,0,134,
-        812,1,0,0,0,136,853,1,0,0,0,138,855,1,0,0,0,140,864,1,0,0,0,142,
-        886,1,0,0,0,144,888,1,0,0,0,146,897,1,0,0,0,148,899,1,0,0,0,150,
-        908,1,0,0,0,152,910,1,0,0,0,154,921,1,0,0,0,156,926,1,0,0,0,158,
-        951,1,0,0,0,160,953,1,0,0,0,162,971,1,0,0,0,164,973,1,0,0,0,166,
-        978,1,0,0,0,168,993,1,0,0,0,170,1010,1,0,0,0,172,1012,1,0,0,0,174,
-        1020,1,0,0,0,176,1035,1,0,0,0,178,1040,1,0,0,0,180,1042,1,0,0,0,
-        182,1049,1,0,0,0,184,1062,1,0,0,0,186,1073,1,0,0,0,188,1077,1,0,
-        0,0,190,1089,1,0,0,0,192,1106,1,0,0,0,194,1114,1,0,0,0,196,1117,
-        1,0,0,0,198,1140,1,0,0,0,200,1142,1,0,0,0,202,1153,1,0,0,0,204,1155,
-        1,0,0,0,206,1159,1,0,0,0,208,1161,1,0,0,0,210,1163,1,0,0,0,212,1176,
-        1,0,0,0,214,1194,1,0,0,0,216,1201,1,0,0,0,218,1203,1,0,0,0,220,1249,
-        1,0,0,0,222,1251,1,0,0,0,224,1255,1,0,0,0,226,1266,1,0,0,0,228,1278,
-        1,0,0,0,230,1284,1,0,0,0,232,1332,1,0,0,0,234,1334,1,0,0,0,236,1378,
-        1,0,0,0,238,1380,1,0,0,0,240,1383,1,0,0,0,242,1389,1,0,0,0,244,1393,
-        1,0,0,0,246,1396,1,0,0,0,248,1401,1,0,0,0,250,1403,1,0,0,0,252,1407,
-        1,0,0,0,254,1409,1,0,0,0,256,258,3,2,1,0,257,259,5,93,0,0,258,257,
-        1,0,0,0,258,259,1,0,0,0,259,260,1,0,0,0,260,261,5,0,0,1,261,1,1,
-        0,0,0,262,266,3,4,2,0,263,266,3,216,108,0,264,266,3,8,4,0,265,262,
-        1,0,0,0,265,263,1,0,0,0,265,264,1,0,0,0,266,3,1,0,0,0,267,268,5,
-        49,0,0,268,269,3,248,124,0,269,270,5,79,0,0,270,271,3,6,3,0,271,
-        5,1,0,0,0,272,277,5,106,0,0,273,277,3,206,103,0,274,277,3,204,102,
-        0,275,277,3,248,124,0,276,272,1,0,0,0,276,273,1,0,0,0,276,274,1,
-        0,0,0,276,275,1,0,0,0,277,7,1,0,0,0,278,280,3,10,5,0,279,278,1,0,
-        0,0,280,283,1,0,0,0,281,279,1,0,0,0,281,282,1,0,0,0,282,284,1,0,
-        0,0,283,281,1,0,0,0,284,288,3,14,7,0,285,287,3,12,6,0,286,285,1,
-        0,0,0,287,290,1,0,0,0,288,286,1,0,0,0,288,289,1,0,0,0,289,294,1,
-        0,0,0,290,288,1,0,0,0,291,293,3,10,5,0,292,291,1,0,0,0,293,296,1,
-        0,0,0,294,292,1,0,0,0,294,295,1,0,0,0,295,9,1,0,0,0,296,294,1,0,
-        0,0,297,300,3,16,8,0,298,300,3,18,9,0,299,297,1,0,0,0,299,298,1,
-        0,0,0,300,11,1,0,0,0,301,303,5,63,0,0,302,304,5,1,0,0,303,302,1,
-        0,0,0,303,304,1,0,0,0,304,305,1,0,0,0,305,306,3,14,7,0,306,13,1,
-        0,0,0,307,309,3,24,12,0,308,307,1,0,0,0,309,310,1,0,0,0,310,308,
-        1,0,0,0,310,311,1,0,0,0,311,15,1,0,0,0,312,313,5,4,0,0,313,314,5,
-        40,0,0,314,315,5,54,0,0,315,316,3,120,60,0,316,17,1,0,0,0,317,318,
-        5,66,0,0,318,319,3,192,96,0,319,328,5,96,0,0,320,325,3,120,60,0,
-        321,322,5,91,0,0,322,324,3,120,60,0,323,321,1,0,0,0,324,327,1,0,
-        0,0,325,323,1,0,0,0,325,326,1,0,0,0,326,329,1,0,0,0,327,325,1,0,
-        0,0,328,320,1,0,0,0,328,329,1,0,0,0,329,330,1,0,0,0,330,331,5,97,
-        0,0,331,19,1,0,0,0,332,334,3,22,11,0,333,332,1,0,0,0,334,337,1,0,
-        0,0,335,333,1,0,0,0,335,336,1,0,0,0,336,338,1,0,0,0,337,335,1,0,
-        0,0,338,339,5,0,0,1,339,21,1,0,0,0,340,341,3,192,96,0,341,350,5,
-        96,0,0,342,347,3,120,60,0,343,344,5,91,0,0,344,346,3,120,60,0,345,
-        343,1,0,0,0,346,349,1,0,0,0,347,345,1,0,0,0,347,348,1,0,0,0,348,
-        351,1,0,0,0,349,347,1,0,0,0,350,342,1,0,0,0,350,351,1,0,0,0,351,
-        352,1,0,0,0,352,353,5,97,0,0,353,23,1,0,0,0,354,365,3,26,13,0,355,
-        365,3,28,14,0,356,365,3,30,15,0,357,365,3,38,19,0,358,365,3,40,20,
-        0,359,365,3,44,22,0,360,365,3,48,24,0,361,365,3,52,26,0,362,365,
-        3,54,27,0,363,365,3,56,28,0,364,354,1,0,0,0,364,355,1,0,0,0,364,
-        356,1,0,0,0,364,357,1,0,0,0,364,358,1,0,0,0,364,359,1,0,0,0,364,
-        360,1,0,0,0,364,361,1,0,0,0,364,362,1,0,0,0,364,363,1,0,0,0,365,
-        25,1,0,0,0,366,368,5,42,0,0,367,366,1,0,0,0,367,368,1,0,0,0,368,
-        369,1,0,0,0,369,370,5,34,0,0,370,374,3,74,37,0,371,373,3,10,5,0,
-        372,371,1,0,0,0,373,376,1,0,0,0,374,372,1,0,0,0,374,375,1,0,0,0,
-        375,378,1,0,0,0,376,374,1,0,0,0,377,379,3,72,36,0,378,377,1,0,0,
-        0,378,379,1,0,0,0,379,27,1,0,0,0,380,381,5,65,0,0,381,382,3,120,
-        60,0,382,383,5,4,0,0,383,384,3,246,123,0,384,29,1,0,0,0,385,386,
-        5,9,0,0,386,399,3,32,16,0,387,396,5,96,0,0,388,393,3,120,60,0,389,
-        390,5,91,0,0,390,392,3,120,60,0,391,389,1,0,0,0,392,395,1,0,0,0,
-        393,391,1,0,0,0,393,394,1,0,0,0,394,397,1,0,0,0,395,393,1,0,0,0,
-        396,388,1,0,0,0,396,397,1,0,0,0,397,398,1,0,0,0,398,400,5,97,0,0,
-        399,387,1,0,0,0,399,400,1,0,0,0,400,406,1,0,0,0,401,404,5,71,0,0,
-        402,405,5,84,0,0,403,405,3,34,17,0,404,402,1,0,0,0,404,403,1,0,0,
-        0,405,407,1,0,0,0,406,401,1,0,0,0,406,407,1,0,0,0,407,31,1,0,0,0,
-        408,409,3,252,126,0,409,410,5,90,0,0,410,412,1,0,0,0,411,408,1,0,
-        0,0,412,415,1,0,0,0,413,411,1,0,0,0,413,414,1,0,0,0,414,416,1,0,
-        0,0,415,413,1,0,0,0,416,417,3,252,126,0,417,33,1,0,0,0,418,423,3,
-        36,18,0,419,420,5,91,0,0,420,422,3,36,18,0,421,419,1,0,0,0,422,425,
-        1,0,0,0,423,421,1,0,0,0,423,424,1,0,0,0,424,427,1,0,0,0,425,423,
-        1,0,0,0,426,428,3,72,36,0,427,426,1,0,0,0,427,428,1,0,0,0,428,35,
-        1,0,0,0,429,430,3,248,124,0,430,431,5,4,0,0,431,433,1,0,0,0,432,
-        429,1,0,0,0,432,433,1,0,0,0,433,434,1,0,0,0,434,435,3,246,123,0,
-        435,37,1,0,0,0,436,437,5,15,0,0,437,438,3,74,37,0,438,39,1,0,0,0,
-        439,440,5,35,0,0,440,444,3,76,38,0,441,443,3,42,21,0,442,441,1,0,
-        0,0,443,446,1,0,0,0,444,442,1,0,0,0,444,445,1,0,0,0,445,41,1,0,0,
-        0,446,444,1,0,0,0,447,448,5,41,0,0,448,449,5,34,0,0,449,454,3,44,
-        22,0,450,451,5,41,0,0,451,452,5,15,0,0,452,454,3,44,22,0,453,447,
-        1,0,0,0,453,450,1,0,0,0,454,43,1,0,0,0,455,456,5,49,0,0,456,461,
-        3,46,23,0,457,458,5,91,0,0,458,460,3,46,23,0,459,457,1,0,0,0,460,
-        463,1,0,0,0,461,459,1,0,0,0,461,462,1,0,0,0,462,45,1,0,0,0,463,461,
-        1,0,0,0,464,465,3,118,59,0,465,466,5,79,0,0,466,467,3,120,60,0,467,
-        480,1,0,0,0,468,469,3,246,123,0,469,470,5,79,0,0,470,471,3,120,60,
-        0,471,480,1,0,0,0,472,473,3,246,123,0,473,474,5,74,0,0,474,475,3,
-        120,60,0,475,480,1,0,0,0,476,477,3,246,123,0,477,478,3,106,53,0,
-        478,480,1,0,0,0,479,464,1,0,0,0,479,468,1,0,0,0,479,472,1,0,0,0,
-        479,476,1,0,0,0,480,47,1,0,0,0,481,482,5,46,0,0,482,487,3,50,25,
-        0,483,484,5,91,0,0,484,486,3,50,25,0,485,483,1,0,0,0,486,489,1,0,
-        0,0,487,485,1,0,0,0,487,488,1,0,0,0,488,49,1,0,0,0,489,487,1,0,0,
-        0,490,491,3,246,123,0,491,492,3,106,53,0,492,495,1,0,0,0,493,495,
-        3,118,59,0,494,490,1,0,0,0,494,493,1,0,0,0,495,51,1,0,0,0,496,498,
-        5,19,0,0,497,496,1,0,0,0,497,498,1,0,0,0,498,499,1,0,0,0,499,500,
-        5,16,0,0,500,505,3,120,60,0,501,502,5,91,0,0,502,504,3,120,60,0,
-        503,501,1,0,0,0,504,507,1,0,0,0,505,503,1,0,0,0,505,506,1,0,0,0,
-        506,53,1,0,0,0,507,505,1,0,0,0,508,509,5,69,0,0,509,511,3,58,29,
-        0,510,512,3,72,36,0,511,510,1,0,0,0,511,512,1,0,0,0,512,55,1,0,0,
-        0,513,514,5,48,0,0,514,515,3,58,29,0,515,57,1,0,0,0,516,518,5,20,
-        0,0,517,516,1,0,0,0,517,518,1,0,0,0,518,519,1,0,0,0,519,521,3,60,
-        30,0,520,522,3,64,32,0,521,520,1,0,0,0,521,522,1,0,0,0,522,524,1,
-        0,0,0,523,525,3,66,33,0,524,523,1,0,0,0,524,525,1,0,0,0,525,527,
-        1,0,0,0,526,528,3,68,34,0,527,526,1,0,0,0,527,528,1,0,0,0,528,59,
-        1,0,0,0,529,534,5,84,0,0,530,531,5,91,0,0,531,533,3,62,31,0,532,
-        530,1,0,0,0,533,536,1,0,0,0,534,532,1,0,0,0,534,535,1,0,0,0,535,
-        546,1,0,0,0,536,534,1,0,0,0,537,542,3,62,31,0,538,539,5,91,0,0,539,
-        541,3,62,31,0,540,538,1,0,0,0,541,544,1,0,0,0,542,540,1,0,0,0,542,
-        543,1,0,0,0,543,546,1,0,0,0,544,542,1,0,0,0,545,529,1,0,0,0,545,
-        537,1,0,0,0,546,61,1,0,0,0,547,550,3,120,60,0,548,549,5,4,0,0,549,
-        551,3,246,123,0,550,548,1,0,0,0,550,551,1,0,0,0,551,63,1,0,0,0,552,
-        553,5,44,0,0,553,554,5,8,0,0,554,559,3,70,35,0,555,556,5,91,0,0,
-        556,558,3,70,35,0,557,555,1,0,0,0,558,561,1,0,0,0,559,557,1,0,0,
-        0,559,560,1,0,0,0,560,65,1,0,0,0,561,559,1,0,0,0,562,563,7,0,0,0,
-        563,564,3,120,60,0,564,67,1,0,0,0,565,566,5,33,0,0,566,567,3,120,
-        60,0,567,69,1,0,0,0,568,570,3,120,60,0,569,571,7,1,0,0,570,569,1,
-        0,0,0,570,571,1,0,0,0,571,71,1,0,0,0,572,573,5,68,0,0,573,574,3,
-        120,60,0,574,73,1,0,0,0,575,580,3,76,38,0,576,577,5,91,0,0,577,579,
-        3,76,38,0,578,576,1,0,0,0,579,582,1,0,0,0,580,578,1,0,0,0,580,581,
-        1,0,0,0,581,75,1,0,0,0,582,580,1,0,0,0,583,584,3,246,123,0,584,585,
-        5,79,0,0,585,587,1,0,0,0,586,583,1,0,0,0,586,587,1,0,0,0,587,590,
-        1,0,0,0,588,591,3,80,40,0,589,591,3,78,39,0,590,588,1,0,0,0,590,
-        589,1,0,0,0,591,77,1,0,0,0,592,593,3,248,124,0,593,594,5,96,0,0,
-        594,595,3,80,40,0,595,596,5,97,0,0,596,79,1,0,0,0,597,601,3,84,42,
-        0,598,600,3,96,48,0,599,598,1,0,0,0,600,603,1,0,0,0,601,599,1,0,
-        0,0,601,602,1,0,0,0,602,609,1,0,0,0,603,601,1,0,0,0,604,605,5,96,
-        0,0,605,606,3,80,40,0,606,607,5,97,0,0,607,609,1,0,0,0,608,597,1,
-        0,0,0,608,604,1,0,0,0,609,81,1,0,0,0,610,612,3,84,42,0,611,613,3,
-        96,48,0,612,611,1,0,0,0,613,614,1,0,0,0,614,612,1,0,0,0,614,615,
-        1,0,0,0,615,83,1,0,0,0,616,618,5,96,0,0,617,619,3,246,123,0,618,
-        617,1,0,0,0,618,619,1,0,0,0,619,622,1,0,0,0,620,623,3,106,53,0,621,
-        623,3,86,43,0,622,620,1,0,0,0,622,621,1,0,0,0,622,623,1,0,0,0,623,
-        625,1,0,0,0,624,626,3,102,51,0,625,624,1,0,0,0,625,626,1,0,0,0,626,
-        629,1,0,0,0,627,628,5,68,0,0,628,630,3,120,60,0,629,627,1,0,0,0,
-        629,630,1,0,0,0,630,631,1,0,0,0,631,632,5,97,0,0,632,85,1,0,0,0,
-        633,634,5,92,0,0,634,635,3,88,44,0,635,87,1,0,0,0,636,644,3,90,45,
-        0,637,639,5,94,0,0,638,640,5,92,0,0,639,638,1,0,0,0,639,640,1,0,
-        0,0,640,641,1,0,0,0,641,643,3,90,45,0,642,637,1,0,0,0,643,646,1,
-        0,0,0,644,642,1,0,0,0,644,645,1,0,0,0,645,89,1,0,0,0,646,644,1,0,
-        0,0,647,652,3,92,46,0,648,649,5,87,0,0,649,651,3,92,46,0,650,648,
-        1,0,0,0,651,654,1,0,0,0,652,650,1,0,0,0,652,653,1,0,0,0,653,91,1,
-        0,0,0,654,652,1,0,0,0,655,656,5,88,0,0,656,659,3,92,46,0,657,659,
-        3,94,47,0,658,655,1,0,0,0,658,657,1,0,0,0,659,93,1,0,0,0,660,667,
-        3,114,57,0,661,667,5,86,0,0,662,663,5,96,0,0,663,664,3,88,44,0,664,
-        665,5,97,0,0,665,667,1,0,0,0,666,660,1,0,0,0,666,661,1,0,0,0,666,
-        662,1,0,0,0,667,95,1,0,0,0,668,669,3,98,49,0,669,670,3,84,42,0,670,
-        97,1,0,0,0,671,672,5,80,0,0,672,674,5,83,0,0,673,675,3,100,50,0,
-        674,673,1,0,0,0,674,675,1,0,0,0,675,676,1,0,0,0,676,677,5,83,0,0,
-        677,696,5,81,0,0,678,679,5,80,0,0,679,681,5,83,0,0,680,682,3,100,
-        50,0,681,680,1,0,0,0,681,682,1,0,0,0,682,683,1,0,0,0,683,696,5,83,
-        0,0,684,686,5,83,0,0,685,687,3,100,50,0,686,685,1,0,0,0,686,687,
-        1,0,0,0,687,688,1,0,0,0,688,689,5,83,0,0,689,696,5,81,0,0,690,692,
-        5,83,0,0,691,693,3,100,50,0,692,691,1,0,0,0,692,693,1,0,0,0,693,
-        694,1,0,0,0,694,696,5,83,0,0,695,671,1,0,0,0,695,678,1,0,0,0,695,
-        684,1,0,0,0,695,690,1,0,0,0,696,99,1,0,0,0,697,699,5,98,0,0,698,
-        700,3,246,123,0,699,698,1,0,0,0,699,700,1,0,0,0,700,702,1,0,0,0,
-        701,703,3,104,52,0,702,701,1,0,0,0,702,703,1,0,0,0,703,705,1,0,0,
-        0,704,706,3,110,55,0,705,704,1,0,0,0,705,706,1,0,0,0,706,708,1,0,
-        0,0,707,709,3,102,51,0,708,707,1,0,0,0,708,709,1,0,0,0,709,710,1,
-        0,0,0,710,711,5,99,0,0,711,101,1,0,0,0,712,715,3,212,106,0,713,715,
-        3,200,100,0,714,712,1,0,0,0,714,713,1,0,0,0,715,103,1,0,0,0,716,
-        717,5,92,0,0,717,725,3,116,58,0,718,720,5,94,0,0,719,721,5,92,0,
-        0,720,719,1,0,0,0,720,721,1,0,0,0,721,722,1,0,0,0,722,724,3,116,
-        58,0,723,718,1,0,0,0,724,727,1,0,0,0,725,723,1,0,0,0,725,726,1,0,
-        0,0,726,105,1,0,0,0,727,725,1,0,0,0,728,730,3,108,54,0,729,728,1,
-        0,0,0,730,731,1,0,0,0,731,729,1,0,0,0,731,732,1,0,0,0,732,107,1,
-        0,0,0,733,734,5,92,0,0,734,735,3,114,57,0,735,109,1,0,0,0,736,738,
-        5,84,0,0,737,739,3,112,56,0,738,737,1,0,0,0,738,739,1,0,0,0,739,
-        744,1,0,0,0,740,742,5,73,0,0,741,743,3,112,56,0,742,741,1,0,0,0,
-        742,743,1,0,0,0,743,745,1,0,0,0,744,740,1,0,0,0,744,745,1,0,0,0,
-        745,751,1,0,0,0,746,748,5,73,0,0,747,749,3,112,56,0,748,747,1,0,
-        0,0,748,749,1,0,0,0,749,751,1,0,0,0,750,736,1,0,0,0,750,746,1,0,
-        0,0,751,111,1,0,0,0,752,754,5,83,0,0,753,752,1,0,0,0,753,754,1,0,
-        0,0,754,755,1,0,0,0,755,756,3,208,104,0,756,113,1,0,0,0,757,758,
-        3,252,126,0,758,115,1,0,0,0,759,760,3,252,126,0,760,117,1,0,0,0,
-        761,763,3,162,81,0,762,764,3,160,80,0,763,762,1,0,0,0,764,765,1,
-        0,0,0,765,763,1,0,0,0,765,766,1,0,0,0,766,119,1,0,0,0,767,768,3,
-        122,61,0,768,121,1,0,0,0,769,774,3,124,62,0,770,771,5,43,0,0,771,
-        773,3,124,62,0,772,770,1,0,0,0,773,776,1,0,0,0,774,772,1,0,0,0,774,
-        775,1,0,0,0,775,123,1,0,0,0,776,774,1,0,0,0,777,782,3,126,63,0,778,
-        779,5,70,0,0,779,781,3,126,63,0,780,778,1,0,0,0,781,784,1,0,0,0,
-        782,780,1,0,0,0,782,783,1,0,0,0,783,125,1,0,0,0,784,782,1,0,0,0,
-        785,790,3,128,64,0,786,787,5,2,0,0,787,789,3,128,64,0,788,786,1,
-        0,0,0,789,792,1,0,0,0,790,788,1,0,0,0,790,791,1,0,0,0,791,127,1,
-        0,0,0,792,790,1,0,0,0,793,795,5,38,0,0,794,793,1,0,0,0,795,798,1,
-        0,0,0,796,794,1,0,0,0,796,797,1,0,0,0,797,799,1,0,0,0,798,796,1,
-        0,0,0,799,800,3,130,65,0,800,129,1,0,0,0,801,807,3,134,67,0,802,
-        803,3,132,66,0,803,804,3,134,67,0,804,806,1,0,0,0,805,802,1,0,0,
-        0,806,809,1,0,0,0,807,805,1,0,0,0,807,808,1,0,0,0,808,131,1,0,0,
-        0,809,807,1,0,0,0,810,811,7,2,0,0,811,133,1,0,0,0,812,816,3,144,
-        72,0,813,815,3,136,68,0,814,813,1,0,0,0,815,818,1,0,0,0,816,814,
-        1,0,0,0,816,817,1,0,0,0,817,135,1,0,0,0,818,816,1,0,0,0,819,820,
-        5,52,0,0,820,821,5,69,0,0,821,854,3,144,72,0,822,823,5,24,0,0,823,
-        824,5,69,0,0,824,854,3,144,72,0,825,826,5,12,0,0,826,854,3,144,72,
-        0,827,828,5,75,0,0,828,854,3,144,72,0,829,830,5,29,0,0,830,854,3,
-        144,72,0,831,832,5,31,0,0,832,854,5,39,0,0,833,834,5,31,0,0,834,
-        835,5,38,0,0,835,854,5,39,0,0,836,838,5,31,0,0,837,839,5,38,0,0,
-        838,837,1,0,0,0,838,839,1,0,0,0,839,840,1,0,0,0,840,843,7,3,0,0,
-        841,843,5,72,0,0,842,836,1,0,0,0,842,841,1,0,0,0,843,844,1,0,0,0,
-        844,854,3,138,69,0,845,847,5,31,0,0,846,848,5,38,0,0,847,846,1,0,
-        0,0,847,848,1,0,0,0,848,850,1,0,0,0,849,851,3,248,124,0,850,849,
-        1,0,0,0,850,851,1,0,0,0,851,852,1,0,0,0,852,854,5,57,0,0,853,819,
-        1,0,0,0,853,822,1,0,0,0,853,825,1,0,0,0,853,827,1,0,0,0,853,829,
-        1,0,0,0,853,831,1,0,0,0,853,833,1,0,0,0,853,842,1,0,0,0,853,845,
-        1,0,0,0,854,137,1,0,0,0,855,860,3,140,70,0,856,857,5,94,0,0,857,
-        859,3,140,70,0,858,856,1,0,0,0,859,862,1,0,0,0,860,858,1,0,0,0,860,
-        861,1,0,0,0,861,139,1,0,0,0,862,860,1,0,0,0,863,865,3,142,71,0,864,
-        863,1,0,0,0,865,866,1,0,0,0,866,864,1,0,0,0,866,867,1,0,0,0,867,
-        872,1,0,0,0,868,869,5,69,0,0,869,870,3,142,71,0,870,871,3,142,71,
-        0,871,873,1,0,0,0,872,868,1,0,0,0,872,873,1,0,0,0,873,878,1,0,0,
-        0,874,875,5,80,0,0,875,876,3,138,69,0,876,877,5,81,0,0,877,879,1,
-        0,0,0,878,874,1,0,0,0,878,879,1,0,0,0,879,882,1,0,0,0,880,881,5,
-        38,0,0,881,883,5,39,0,0,882,880,1,0,0,0,882,883,1,0,0,0,883,141,
-        1,0,0,0,884,887,3,248,124,0,885,887,5,39,0,0,886,884,1,0,0,0,886,
-        885,1,0,0,0,887,143,1,0,0,0,888,894,3,148,74,0,889,890,3,146,73,
-        0,890,891,3,148,74,0,891,893,1,0,0,0,892,889,1,0,0,0,893,896,1,0,
-        0,0,894,892,1,0,0,0,894,895,1,0,0,0,895,145,1,0,0,0,896,894,1,0,
-        0,0,897,898,7,4,0,0,898,147,1,0,0,0,899,905,3,152,76,0,900,901,3,
-        150,75,0,901,902,3,152,76,0,902,904,1,0,0,0,903,900,1,0,0,0,904,
-        907,1,0,0,0,905,903,1,0,0,0,905,906,1,0,0,0,906,149,1,0,0,0,907,
-        905,1,0,0,0,908,909,7,5,0,0,909,151,1,0,0,0,910,915,3,154,77,0,911,
-        912,5,89,0,0,912,914,3,154,77,0,913,911,1,0,0,0,914,917,1,0,0,0,
-        915,913,1,0,0,0,915,916,1,0,0,0,916,153,1,0,0,0,917,915,1,0,0,0,
-        918,920,7,4,0,0,919,918,1,0,0,0,920,923,1,0,0,0,921,919,1,0,0,0,
-        921,922,1,0,0,0,922,924,1,0,0,0,923,921,1,0,0,0,924,925,3,156,78,
-        0,925,155,1,0,0,0,926,931,3,162,81,0,927,930,3,158,79,0,928,930,
-        3,160,80,0,929,927,1,0,0,0,929,928,1,0,0,0,930,933,1,0,0,0,931,929,
-        1,0,0,0,931,932,1,0,0,0,932,936,1,0,0,0,933,931,1,0,0,0,934,937,
-        3,106,53,0,935,937,3,86,43,0,936,934,1,0,0,0,936,935,1,0,0,0,936,
-        937,1,0,0,0,937,157,1,0,0,0,938,939,5,98,0,0,939,940,3,120,60,0,
-        940,941,5,99,0,0,941,952,1,0,0,0,942,944,5,98,0,0,943,945,3,120,
-        60,0,944,943,1,0,0,0,944,945,1,0,0,0,945,946,1,0,0,0,946,948,5,73,
-        0,0,947,949,3,120,60,0,948,947,1,0,0,0,948,949,1,0,0,0,949,950,1,
-        0,0,0,950,952,5,99,0,0,951,938,1,0,0,0,951,942,1,0,0,0,952,159,1,
-        0,0,0,953,954,5,90,0,0,954,955,3,214,107,0,955,161,1,0,0,0,956,972,
-        3,164,82,0,957,972,3,188,94,0,958,972,3,172,86,0,959,972,3,174,87,
-        0,960,972,3,176,88,0,961,972,3,182,91,0,962,972,3,184,92,0,963,972,
-        3,202,101,0,964,972,3,200,100,0,965,972,3,166,83,0,966,972,3,82,
-        41,0,967,972,3,186,93,0,968,972,3,190,95,0,969,972,3,196,98,0,970,
-        972,3,246,123,0,971,956,1,0,0,0,971,957,1,0,0,0,971,958,1,0,0,0,
-        971,959,1,0,0,0,971,960,1,0,0,0,971,961,1,0,0,0,971,962,1,0,0,0,
-        971,963,1,0,0,0,971,964,1,0,0,0,971,965,1,0,0,0,971,966,1,0,0,0,
-        971,967,1,0,0,0,971,968,1,0,0,0,971,969,1,0,0,0,971,970,1,0,0,0,
-        972,163,1,0,0,0,973,974,5,13,0,0,974,975,5,96,0,0,975,976,5,84,0,
-        0,976,977,5,97,0,0,977,165,1,0,0,0,978,980,5,10,0,0,979,981,3,120,
-        60,0,980,979,1,0,0,0,980,981,1,0,0,0,981,983,1,0,0,0,982,984,3,168,
-        84,0,983,982,1,0,0,0,984,985,1,0,0,0,985,983,1,0,0,0,985,986,1,0,
-        0,0,986,989,1,0,0,0,987,988,5,22,0,0,988,990,3,120,60,0,989,987,
-        1,0,0,0,989,990,1,0,0,0,990,991,1,0,0,0,991,992,5,23,0,0,992,167,
-        1,0,0,0,993,994,5,67,0,0,994,999,3,170,85,0,995,996,5,91,0,0,996,
-        998,3,170,85,0,997,995,1,0,0,0,998,1001,1,0,0,0,999,997,1,0,0,0,
-        999,1000,1,0,0,0,1000,1002,1,0,0,0,1001,999,1,0,0,0,1002,1003,5,
-        53,0,0,1003,1004,3,120,60,0,1004,169,1,0,0,0,1005,1006,3,132,66,
-        0,1006,1007,3,120,60,0,1007,1011,1,0,0,0,1008,1011,3,136,68,0,1009,
-        1011,3,120,60,0,1010,1005,1,0,0,0,1010,1008,1,0,0,0,1010,1009,1,
-        0,0,0,1011,171,1,0,0,0,1012,1013,5,98,0,0,1013,1016,3,180,90,0,1014,
-        1015,5,94,0,0,1015,1017,3,120,60,0,1016,1014,1,0,0,0,1016,1017,1,
-        0,0,0,1017,1018,1,0,0,0,1018,1019,5,99,0,0,1019,173,1,0,0,0,1020,
-        1024,5,98,0,0,1021,1022,3,246,123,0,1022,1023,5,79,0,0,1023,1025,
-        1,0,0,0,1024,1021,1,0,0,0,1024,1025,1,0,0,0,1025,1026,1,0,0,0,1026,
-        1029,3,82,41,0,1027,1028,5,68,0,0,1028,1030,3,120,60,0,1029,1027,
-        1,0,0,0,1029,1030,1,0,0,0,1030,1031,1,0,0,0,1031,1032,5,94,0,0,1032,
-        1033,3,120,60,0,1033,1034,5,99,0,0,1034,175,1,0,0,0,1035,1036,3,
-        178,89,0,1036,1037,5,96,0,0,1037,1038,3,180,90,0,1038,1039,5,97,
-        0,0,1039,177,1,0,0,0,1040,1041,7,6,0,0,1041,179,1,0,0,0,1042,1043,
-        3,246,123,0,1043,1044,5,29,0,0,1044,1047,3,120,60,0,1045,1046,5,
-        68,0,0,1046,1048,3,120,60,0,1047,1045,1,0,0,0,1047,1048,1,0,0,0,
-        1048,181,1,0,0,0,1049,1050,5,45,0,0,1050,1051,5,96,0,0,1051,1052,
-        3,246,123,0,1052,1053,5,79,0,0,1053,1054,3,120,60,0,1054,1055,5,
-        91,0,0,1055,1056,3,246,123,0,1056,1057,5,29,0,0,1057,1058,3,120,
-        60,0,1058,1059,5,94,0,0,1059,1060,3,120,60,0,1060,1061,5,97,0,0,
-        1061,183,1,0,0,0,1062,1063,7,7,0,0,1063,1069,5,100,0,0,1064,1070,
-        3,8,4,0,1065,1067,3,74,37,0,1066,1068,3,72,36,0,1067,1066,1,0,0,
-        0,1067,1068,1,0,0,0,1068,1070,1,0,0,0,1069,1064,1,0,0,0,1069,1065,
-        1,0,0,0,1070,1071,1,0,0,0,1071,1072,5,101,0,0,1072,185,1,0,0,0,1073,
-        1074,5,96,0,0,1074,1075,3,120,60,0,1075,1076,5,97,0,0,1076,187,1,
-        0,0,0,1077,1078,3,192,96,0,1078,1080,5,96,0,0,1079,1081,7,8,0,0,
-        1080,1079,1,0,0,0,1080,1081,1,0,0,0,1081,1083,1,0,0,0,1082,1084,
-        3,120,60,0,1083,1082,1,0,0,0,1083,1084,1,0,0,0,1084,1085,1,0,0,0,
-        1085,1086,5,61,0,0,1086,1087,3,120,60,0,1087,1088,5,97,0,0,1088,
-        189,1,0,0,0,1089,1090,3,192,96,0,1090,1092,5,96,0,0,1091,1093,5,
-        20,0,0,1092,1091,1,0,0,0,1092,1093,1,0,0,0,1093,1102,1,0,0,0,1094,
-        1099,3,120,60,0,1095,1096,5,91,0,0,1096,1098,3,120,60,0,1097,1095,
-        1,0,0,0,1098,1101,1,0,0,0,1099,1097,1,0,0,0,1099,1100,1,0,0,0,1100,
-        1103,1,0,0,0,1101,1099,1,0,0,0,1102,1094,1,0,0,0,1102,1103,1,0,0,
-        0,1103,1104,1,0,0,0,1104,1105,5,97,0,0,1105,191,1,0,0,0,1106,1107,
-        3,194,97,0,1107,1108,3,248,124,0,1108,193,1,0,0,0,1109,1110,3,248,
-        124,0,1110,1111,5,90,0,0,1111,1113,1,0,0,0,1112,1109,1,0,0,0,1113,
-        1116,1,0,0,0,1114,1112,1,0,0,0,1114,1115,1,0,0,0,1115,195,1,0,0,
-        0,1116,1114,1,0,0,0,1117,1118,3,246,123,0,1118,1127,5,100,0,0,1119,
-        1124,3,198,99,0,1120,1121,5,91,0,0,1121,1123,3,198,99,0,1122,1120,
-        1,0,0,0,1123,1126,1,0,0,0,1124,1122,1,0,0,0,1124,1125,1,0,0,0,1125,
-        1128,1,0,0,0,1126,1124,1,0,0,0,1127,1119,1,0,0,0,1127,1128,1,0,0,
-        0,1128,1129,1,0,0,0,1129,1130,5,101,0,0,1130,197,1,0,0,0,1131,1132,
-        3,214,107,0,1132,1133,5,92,0,0,1133,1134,3,120,60,0,1134,1141,1,
-        0,0,0,1135,1136,5,90,0,0,1136,1141,3,214,107,0,1137,1138,5,90,0,
-        0,1138,1141,5,84,0,0,1139,1141,3,246,123,0,1140,1131,1,0,0,0,1140,
-        1135,1,0,0,0,1140,1137,1,0,0,0,1140,1139,1,0,0,0,1141,199,1,0,0,
-        0,1142,1145,5,95,0,0,1143,1146,3,248,124,0,1144,1146,5,104,0,0,1145,
-        1143,1,0,0,0,1145,1144,1,0,0,0,1146,201,1,0,0,0,1147,1154,3,204,
-        102,0,1148,1154,5,39,0,0,1149,1154,3,206,103,0,1150,1154,5,106,0,
-        0,1151,1154,3,210,105,0,1152,1154,3,212,106,0,1153,1147,1,0,0,0,
-        1153,1148,1,0,0,0,1153,1149,1,0,0,0,1153,1150,1,0,0,0,1153,1151,
-        1,0,0,0,1153,1152,1,0,0,0,1154,203,1,0,0,0,1155,1156,7,9,0,0,1156,
-        205,1,0,0,0,1157,1160,3,208,104,0,1158,1160,5,105,0,0,1159,1157,
-        1,0,0,0,1159,1158,1,0,0,0,1160,207,1,0,0,0,1161,1162,7,10,0,0,1162,
-        209,1,0,0,0,1163,1172,5,98,0,0,1164,1169,3,120,60,0,1165,1166,5,
-        91,0,0,1166,1168,3,120,60,0,1167,1165,1,0,0,0,1168,1171,1,0,0,0,
-        1169,1167,1,0,0,0,1169,1170,1,0,0,0,1170,1173,1,0,0,0,1171,1169,
-        1,0,0,0,1172,1164,1,0,0,0,1172,1173,1,0,0,0,1173,1174,1,0,0,0,1174,
-        1175,5,99,0,0,1175,211,1,0,0,0,1176,1190,5,100,0,0,1177,1178,3,214,
-        107,0,1178,1179,5,92,0,0,1179,1187,3,120,60,0,1180,1181,5,91,0,0,
-        1181,1182,3,214,107,0,1182,1183,5,92,0,0,1183,1184,3,120,60,0,1184,
-        1186,1,0,0,0,1185,1180,1,0,0,0,1186,1189,1,0,0,0,1187,1185,1,0,0,
-        0,1187,1188,1,0,0,0,1188,1191,1,0,0,0,1189,1187,1,0,0,0,1190,1177,
-        1,0,0,0,1190,1191,1,0,0,0,1191,1192,1,0,0,0,1192,1193,5,101,0,0,
-        1193,213,1,0,0,0,1194,1195,3,252,126,0,1195,215,1,0,0,0,1196,1202,
-        3,218,109,0,1197,1202,3,228,114,0,1198,1202,3,230,115,0,1199,1202,
-        3,234,117,0,1200,1202,3,240,120,0,1201,1196,1,0,0,0,1201,1197,1,
-        0,0,0,1201,1198,1,0,0,0,1201,1199,1,0,0,0,1201,1200,1,0,0,0,1202,
-        217,1,0,0,0,1203,1204,5,15,0,0,1204,1206,5,11,0,0,1205,1207,3,248,
-        124,0,1206,1205,1,0,0,0,1206,1207,1,0,0,0,1207,1209,1,0,0,0,1208,
-        1210,3,242,121,0,1209,1208,1,0,0,0,1209,1210,1,0,0,0,1210,1211,1,
-        0,0,0,1211,1212,7,11,0,0,1212,1213,5,96,0,0,1213,1214,3,246,123,
-        0,1214,1215,3,108,54,0,1215,1216,5,97,0,0,1216,1217,7,12,0,0,1217,
-        1219,3,220,110,0,1218,1220,3,72,36,0,1219,1218,1,0,0,0,1219,1220,
-        1,0,0,0,1220,219,1,0,0,0,1221,1222,3,222,111,0,1222,1223,5,31,0,
-        0,1223,1224,5,64,0,0,1224,1250,1,0,0,0,1225,1226,3,224,112,0,1226,
-        1227,5,31,0,0,1227,1228,5,64,0,0,1228,1250,1,0,0,0,1229,1230,3,222,
-        111,0,1230,1231,5,31,0,0,1231,1232,5,38,0,0,1232,1233,5,39,0,0,1233,
-        1250,1,0,0,0,1234,1235,3,222,111,0,1235,1236,5,31,0,0,1236,1237,
-        5,36,0,0,1237,1238,5,32,0,0,1238,1250,1,0,0,0,1239,1240,3,224,112,
-        0,1240,1241,5,31,0,0,1241,1242,5,36,0,0,1242,1243,5,32,0,0,1243,
-        1250,1,0,0,0,1244,1245,3,222,111,0,1245,1246,5,31,0,0,1246,1247,
-        7,3,0,0,1247,1248,3,226,113,0,1248,1250,1,0,0,0,1249,1221,1,0,0,
-        0,1249,1225,1,0,0,0,1249,1229,1,0,0,0,1249,1234,1,0,0,0,1249,1239,
-        1,0,0,0,1249,1244,1,0,0,0,1250,221,1,0,0,0,1251,1252,3,246,123,0,
-        1252,1253,5,90,0,0,1253,1254,3,214,107,0,1254,223,1,0,0,0,1255,1256,
-        5,96,0,0,1256,1261,3,222,111,0,1257,1258,5,91,0,0,1258,1260,3,222,
-        111,0,1259,1257,1,0,0,0,1260,1263,1,0,0,0,1261,1259,1,0,0,0,1261,
-        1262,1,0,0,0,1262,1264,1,0,0,0,1263,1261,1,0,0,0,1264,1265,5,97,
-        0,0,1265,225,1,0,0,0,1266,1271,3,248,124,0,1267,1268,5,80,0,0,1268,
-        1269,3,226,113,0,1269,1270,5,81,0,0,1270,1272,1,0,0,0,1271,1267,
-        1,0,0,0,1271,1272,1,0,0,0,1272,1276,1,0,0,0,1273,1274,5,96,0,0,1274,
-        1275,5,104,0,0,1275,1277,5,97,0,0,1276,1273,1,0,0,0,1276,1277,1,
-        0,0,0,1277,227,1,0,0,0,1278,1279,5,21,0,0,1279,1280,5,11,0,0,1280,
-        1282,3,248,124,0,1281,1283,3,244,122,0,1282,1281,1,0,0,0,1282,1283,
-        1,0,0,0,1283,229,1,0,0,0,1284,1286,5,15,0,0,1285,1287,5,64,0,0,1286,
-        1285,1,0,0,0,1286,1287,1,0,0,0,1287,1288,1,0,0,0,1288,1290,5,30,
-        0,0,1289,1291,3,248,124,0,1290,1289,1,0,0,0,1290,1291,1,0,0,0,1291,
-        1293,1,0,0,0,1292,1294,3,242,121,0,1293,1292,1,0,0,0,1293,1294,1,
-        0,0,0,1294,1295,1,0,0,0,1295,1297,3,232,116,0,1296,1298,3,72,36,
-        0,1297,1296,1,0,0,0,1297,1298,1,0,0,0,1298,231,1,0,0,0,1299,1300,
-        5,27,0,0,1300,1301,5,96,0,0,1301,1302,3,246,123,0,1302,1303,3,108,
-        54,0,1303,1304,5,97,0,0,1304,1305,5,41,0,0,1305,1306,5,96,0,0,1306,
-        1311,3,222,111,0,1307,1308,5,91,0,0,1308,1310,3,222,111,0,1309,1307,
-        1,0,0,0,1310,1313,1,0,0,0,1311,1309,1,0,0,0,1311,1312,1,0,0,0,1312,
-        1314,1,0,0,0,1313,1311,1,0,0,0,1314,1315,5,97,0,0,1315,1333,1,0,
-        0,0,1316,1318,5,41,0,0,1317,1319,5,92,0,0,1318,1317,1,0,0,0,1318,
-        1319,1,0,0,0,1319,1320,1,0,0,0,1320,1321,3,114,57,0,1321,1322,5,
-        96,0,0,1322,1327,3,214,107,0,1323,1324,5,91,0,0,1324,1326,3,214,
-        107,0,1325,1323,1,0,0,0,1326,1329,1,0,0,0,1327,1325,1,0,0,0,1327,
-        1328,1,0,0,0,1328,1330,1,0,0,0,1329,1327,1,0,0,0,1330,1331,5,97,
-        0,0,1331,1333,1,0,0,0,1332,1299,1,0,0,0,1332,1316,1,0,0,0,1333,233,
-        1,0,0,0,1334,1335,5,15,0,0,1335,1336,3,248,124,0,1336,1338,5,30,
-        0,0,1337,1339,3,248,124,0,1338,1337,1,0,0,0,1338,1339,1,0,0,0,1339,
-        1341,1,0,0,0,1340,1342,3,242,121,0,1341,1340,1,0,0,0,1341,1342,1,
-        0,0,0,1342,1343,1,0,0,0,1343,1344,5,27,0,0,1344,1345,5,96,0,0,1345,
-        1346,3,246,123,0,1346,1347,3,108,54,0,1347,1348,5,97,0,0,1348,1350,
-        5,41,0,0,1349,1351,3,248,124,0,1350,1349,1,0,0,0,1350,1351,1,0,0,
-        0,1351,1352,1,0,0,0,1352,1354,3,236,118,0,1353,1355,3,238,119,0,
-        1354,1353,1,0,0,0,1354,1355,1,0,0,0,1355,235,1,0,0,0,1356,1357,5,
-        96,0,0,1357,1362,3,222,111,0,1358,1359,5,91,0,0,1359,1361,3,222,
-        111,0,1360,1358,1,0,0,0,1361,1364,1,0,0,0,1362,1360,1,0,0,0,1362,
-        1363,1,0,0,0,1363,1365,1,0,0,0,1364,1362,1,0,0,0,1365,1366,5,97,
-        0,0,1366,1379,1,0,0,0,1367,1368,5,98,0,0,1368,1373,3,222,111,0,1369,
-        1370,5,91,0,0,1370,1372,3,222,111,0,1371,1369,1,0,0,0,1372,1375,
-        1,0,0,0,1373,1371,1,0,0,0,1373,1374,1,0,0,0,1374,1376,1,0,0,0,1375,
-        1373,1,0,0,0,1376,1377,5,99,0,0,1377,1379,1,0,0,0,1378,1356,1,0,
-        0,0,1378,1367,1,0,0,0,1379,237,1,0,0,0,1380,1381,3,248,124,0,1381,
-        1382,3,212,106,0,1382,239,1,0,0,0,1383,1384,5,21,0,0,1384,1385,5,
-        30,0,0,1385,1387,3,248,124,0,1386,1388,3,244,122,0,1387,1386,1,0,
-        0,0,1387,1388,1,0,0,0,1388,241,1,0,0,0,1389,1390,5,28,0,0,1390,1391,
-        5,38,0,0,1391,1392,5,25,0,0,1392,243,1,0,0,0,1393,1394,5,28,0,0,
-        1394,1395,5,25,0,0,1395,245,1,0,0,0,1396,1397,3,248,124,0,1397,247,
-        1,0,0,0,1398,1402,5,108,0,0,1399,1402,5,107,0,0,1400,1402,3,250,
-        125,0,1401,1398,1,0,0,0,1401,1399,1,0,0,0,1401,1400,1,0,0,0,1402,
-        249,1,0,0,0,1403,1404,7,13,0,0,1404,251,1,0,0,0,1405,1408,3,248,
-        124,0,1406,1408,3,254,127,0,1407,1405,1,0,0,0,1407,1406,1,0,0,0,
-        1408,253,1,0,0,0,1409,1410,7,14,0,0,1410,255,1,0,0,0,163,258,265,
-        276,281,288,294,299,303,310,325,328,335,347,350,364,367,374,378,
-        393,396,399,404,406,413,423,427,432,444,453,461,479,487,494,497,
-        505,511,517,521,524,527,534,542,545,550,559,570,580,586,590,601,
-        608,614,618,622,625,629,639,644,652,658,666,674,681,686,692,695,
-        699,702,705,708,714,720,725,731,738,742,744,748,750,753,765,774,
-        782,790,796,807,816,838,842,847,850,853,860,866,872,878,882,886,
-        894,905,915,921,929,931,936,944,948,951,971,980,985,989,999,1010,
-        1016,1024,1029,1047,1067,1069,1080,1083,1092,1099,1102,1114,1124,
-        1127,1140,1145,1153,1159,1169,1172,1187,1190,1201,1206,1209,1219,
-        1249,1261,1271,1276,1282,1286,1290,1293,1297,1311,1318,1327,1332,
-        1338,1341,1350,1354,1362,1373,1378,1387,1401,1407
+        2,126,7,126,2,127,7,127,2,128,7,128,2,129,7,129,2,130,7,130,2,131,
+        7,131,2,132,7,132,1,0,1,0,3,0,269,8,0,1,0,1,0,1,1,1,1,1,1,3,1,276,
+        8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,287,8,3,1,4,5,4,290,
+        8,4,10,4,12,4,293,9,4,1,4,1,4,5,4,297,8,4,10,4,12,4,300,9,4,1,4,
+        5,4,303,8,4,10,4,12,4,306,9,4,1,5,1,5,3,5,310,8,5,1,6,1,6,3,6,314,
+        8,6,1,6,1,6,1,7,4,7,319,8,7,11,7,12,7,320,1,8,1,8,1,8,1,8,1,8,1,
+        9,1,9,1,9,1,9,1,9,1,9,5,9,334,8,9,10,9,12,9,337,9,9,3,9,339,8,9,
+        1,9,1,9,1,10,5,10,344,8,10,10,10,12,10,347,9,10,1,10,1,10,1,11,1,
+        11,1,11,1,11,1,11,5,11,356,8,11,10,11,12,11,359,9,11,3,11,361,8,
+        11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,
+        12,1,12,1,12,3,12,378,8,12,1,13,3,13,381,8,13,1,13,1,13,1,13,5,13,
+        386,8,13,10,13,12,13,389,9,13,1,13,3,13,392,8,13,1,14,1,14,1,14,
+        1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,405,8,15,10,15,12,15,
+        408,9,15,3,15,410,8,15,1,15,3,15,413,8,15,1,15,1,15,1,15,3,15,418,
+        8,15,3,15,420,8,15,1,16,3,16,423,8,16,1,16,1,16,3,16,427,8,16,1,
+        16,1,16,1,16,1,16,3,16,433,8,16,1,17,1,17,1,17,1,17,1,17,5,17,440,
+        8,17,10,17,12,17,443,9,17,3,17,445,8,17,1,17,1,17,1,18,1,18,1,18,
+        1,18,1,18,1,18,3,18,455,8,18,1,18,1,18,1,18,1,18,3,18,461,8,18,1,
+        19,1,19,1,19,5,19,466,8,19,10,19,12,19,469,9,19,1,19,1,19,1,20,1,
+        20,1,20,5,20,476,8,20,10,20,12,20,479,9,20,1,20,3,20,482,8,20,1,
+        21,1,21,1,21,3,21,487,8,21,1,21,1,21,1,22,1,22,1,22,1,23,1,23,1,
+        23,5,23,497,8,23,10,23,12,23,500,9,23,1,24,1,24,1,24,1,24,1,24,1,
+        24,3,24,508,8,24,1,25,1,25,1,25,1,25,5,25,514,8,25,10,25,12,25,517,
+        9,25,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,
+        1,26,1,26,1,26,3,26,534,8,26,1,27,1,27,1,27,1,27,5,27,540,8,27,10,
+        27,12,27,543,9,27,1,28,1,28,1,28,1,28,3,28,549,8,28,1,29,3,29,552,
+        8,29,1,29,1,29,1,29,1,29,5,29,558,8,29,10,29,12,29,561,9,29,1,30,
+        1,30,1,30,1,30,1,30,1,30,1,30,4,30,570,8,30,11,30,12,30,571,1,30,
+        1,30,1,31,1,31,1,32,1,32,1,32,3,32,581,8,32,1,33,1,33,1,33,1,34,
+        3,34,587,8,34,1,34,1,34,3,34,591,8,34,1,34,3,34,594,8,34,1,34,3,
+        34,597,8,34,1,35,1,35,1,35,5,35,602,8,35,10,35,12,35,605,9,35,1,
+        35,1,35,1,35,5,35,610,8,35,10,35,12,35,613,9,35,3,35,615,8,35,1,
+        36,1,36,1,36,3,36,620,8,36,1,37,1,37,1,37,1,37,1,37,5,37,627,8,37,
+        10,37,12,37,630,9,37,1,38,1,38,1,38,1,39,1,39,1,39,1,40,1,40,3,40,
+        640,8,40,1,41,1,41,1,41,1,42,1,42,1,42,5,42,648,8,42,10,42,12,42,
+        651,9,42,1,43,1,43,1,43,3,43,656,8,43,1,43,1,43,3,43,660,8,43,1,
+        44,1,44,1,44,1,44,1,44,1,45,1,45,5,45,669,8,45,10,45,12,45,672,9,
+        45,1,45,1,45,1,45,1,45,3,45,678,8,45,1,46,1,46,4,46,682,8,46,11,
+        46,12,46,683,1,47,1,47,3,47,688,8,47,1,47,1,47,3,47,692,8,47,1,47,
+        3,47,695,8,47,1,47,1,47,3,47,699,8,47,1,47,1,47,1,48,1,48,1,48,1,
+        49,1,49,1,49,3,49,709,8,49,1,49,5,49,712,8,49,10,49,12,49,715,9,
+        49,1,50,1,50,1,50,5,50,720,8,50,10,50,12,50,723,9,50,1,51,1,51,1,
+        51,3,51,728,8,51,1,52,1,52,1,52,1,52,1,52,1,52,3,52,736,8,52,1,53,
+        1,53,1,53,1,54,1,54,1,54,3,54,744,8,54,1,54,1,54,1,54,1,54,1,54,
+        3,54,751,8,54,1,54,1,54,1,54,3,54,756,8,54,1,54,1,54,1,54,1,54,3,
+        54,762,8,54,1,54,3,54,765,8,54,1,55,1,55,3,55,769,8,55,1,55,3,55,
+        772,8,55,1,55,3,55,775,8,55,1,55,3,55,778,8,55,1,55,1,55,1,56,1,
+        56,3,56,784,8,56,1,57,1,57,1,57,1,57,3,57,790,8,57,1,57,5,57,793,
+        8,57,10,57,12,57,796,9,57,1,58,4,58,799,8,58,11,58,12,58,800,1,59,
+        1,59,1,59,1,60,1,60,3,60,808,8,60,1,60,1,60,3,60,812,8,60,3,60,814,
+        8,60,1,60,1,60,3,60,818,8,60,3,60,820,8,60,1,61,3,61,823,8,61,1,
+        61,1,61,1,62,1,62,1,63,1,63,1,64,1,64,4,64,833,8,64,11,64,12,64,
+        834,1,65,1,65,1,66,1,66,1,66,5,66,842,8,66,10,66,12,66,845,9,66,
+        1,67,1,67,1,67,5,67,850,8,67,10,67,12,67,853,9,67,1,68,1,68,1,68,
+        5,68,858,8,68,10,68,12,68,861,9,68,1,69,5,69,864,8,69,10,69,12,69,
+        867,9,69,1,69,1,69,1,70,1,70,1,70,1,70,5,70,875,8,70,10,70,12,70,
+        878,9,70,1,71,1,71,1,72,1,72,5,72,884,8,72,10,72,12,72,887,9,72,
+        1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,
+        1,73,1,73,1,73,1,73,1,73,1,73,3,73,908,8,73,1,73,1,73,3,73,912,8,
+        73,1,73,1,73,1,73,3,73,917,8,73,1,73,3,73,920,8,73,1,73,3,73,923,
+        8,73,1,74,1,74,1,74,5,74,928,8,74,10,74,12,74,931,9,74,1,75,4,75,
+        934,8,75,11,75,12,75,935,1,75,1,75,1,75,1,75,3,75,942,8,75,1,75,
+        1,75,1,75,1,75,3,75,948,8,75,1,75,1,75,3,75,952,8,75,1,76,1,76,3,
+        76,956,8,76,1,77,1,77,1,77,1,77,5,77,962,8,77,10,77,12,77,965,9,
+        77,1,78,1,78,1,79,1,79,1,79,1,79,5,79,973,8,79,10,79,12,79,976,9,
+        79,1,80,1,80,1,81,1,81,1,81,5,81,983,8,81,10,81,12,81,986,9,81,1,
+        82,5,82,989,8,82,10,82,12,82,992,9,82,1,82,1,82,1,83,1,83,1,83,5,
+        83,999,8,83,10,83,12,83,1002,9,83,1,83,1,83,3,83,1006,8,83,1,84,
+        1,84,1,84,1,84,1,84,1,84,3,84,1014,8,84,1,84,1,84,3,84,1018,8,84,
+        1,84,3,84,1021,8,84,1,85,1,85,1,85,1,86,1,86,1,86,1,86,1,86,1,86,
+        1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,86,3,86,1041,8,86,1,87,
+        1,87,1,87,1,87,1,87,1,88,1,88,3,88,1050,8,88,1,88,4,88,1053,8,88,
+        11,88,12,88,1054,1,88,1,88,3,88,1059,8,88,1,88,1,88,1,89,1,89,1,
+        89,1,89,5,89,1067,8,89,10,89,12,89,1070,9,89,1,89,1,89,1,89,1,90,
+        1,90,1,90,1,90,1,90,3,90,1080,8,90,1,91,1,91,1,91,1,91,3,91,1086,
+        8,91,1,91,1,91,1,92,1,92,1,92,1,92,3,92,1094,8,92,1,92,1,92,1,92,
+        3,92,1099,8,92,1,92,1,92,1,92,1,92,1,93,1,93,1,93,1,93,1,93,1,94,
+        1,94,1,95,1,95,1,95,1,95,1,95,3,95,1117,8,95,1,96,1,96,1,96,1,96,
+        1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,97,1,97,1,97,1,97,
+        1,97,3,97,1137,8,97,3,97,1139,8,97,1,97,1,97,1,98,1,98,1,98,1,98,
+        1,99,1,99,1,99,3,99,1150,8,99,1,99,3,99,1153,8,99,1,99,1,99,1,99,
+        1,99,1,100,1,100,1,100,3,100,1162,8,100,1,100,1,100,1,100,5,100,
+        1167,8,100,10,100,12,100,1170,9,100,3,100,1172,8,100,1,100,1,100,
+        1,101,1,101,1,101,1,102,1,102,1,102,5,102,1182,8,102,10,102,12,102,
+        1185,9,102,1,103,1,103,1,103,1,103,1,103,5,103,1192,8,103,10,103,
+        12,103,1195,9,103,3,103,1197,8,103,1,103,1,103,1,104,1,104,1,104,
+        1,104,1,104,1,104,1,104,1,104,1,104,3,104,1210,8,104,1,105,1,105,
+        1,105,3,105,1215,8,105,1,106,1,106,1,106,1,106,1,106,1,106,3,106,
+        1223,8,106,1,107,1,107,1,108,1,108,3,108,1229,8,108,1,109,1,109,
+        1,110,1,110,1,110,1,110,5,110,1237,8,110,10,110,12,110,1240,9,110,
+        3,110,1242,8,110,1,110,1,110,1,111,1,111,1,111,1,111,1,111,1,111,
+        1,111,1,111,1,111,5,111,1255,8,111,10,111,12,111,1258,9,111,3,111,
+        1260,8,111,1,111,1,111,1,112,1,112,1,113,1,113,1,113,1,113,1,113,
+        3,113,1271,8,113,1,114,1,114,1,114,3,114,1276,8,114,1,114,3,114,
+        1279,8,114,1,114,1,114,1,114,1,114,1,114,1,114,1,114,1,114,3,114,
+        1289,8,114,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,
+        1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,
+        1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,3,115,1319,8,115,
+        1,116,1,116,1,116,1,116,1,117,1,117,1,117,1,117,5,117,1329,8,117,
+        10,117,12,117,1332,9,117,1,117,1,117,1,118,1,118,1,118,1,118,1,118,
+        3,118,1341,8,118,1,118,1,118,1,118,3,118,1346,8,118,1,119,1,119,
+        1,119,1,119,3,119,1352,8,119,1,120,1,120,3,120,1356,8,120,1,120,
+        1,120,3,120,1360,8,120,1,120,3,120,1363,8,120,1,120,1,120,3,120,
+        1367,8,120,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
+        1,121,5,121,1379,8,121,10,121,12,121,1382,9,121,1,121,1,121,1,121,
+        1,121,3,121,1388,8,121,1,121,1,121,1,121,1,121,1,121,5,121,1395,
+        8,121,10,121,12,121,1398,9,121,1,121,1,121,3,121,1402,8,121,1,122,
+        1,122,1,122,1,122,3,122,1408,8,122,1,122,3,122,1411,8,122,1,122,
+        1,122,1,122,1,122,1,122,1,122,1,122,3,122,1420,8,122,1,122,1,122,
+        3,122,1424,8,122,1,123,1,123,1,123,1,123,5,123,1430,8,123,10,123,
+        12,123,1433,9,123,1,123,1,123,1,123,1,123,1,123,1,123,5,123,1441,
+        8,123,10,123,12,123,1444,9,123,1,123,1,123,3,123,1448,8,123,1,124,
+        1,124,1,124,1,125,1,125,1,125,1,125,3,125,1457,8,125,1,126,1,126,
+        1,126,1,126,1,127,1,127,1,127,1,128,1,128,1,129,1,129,1,129,3,129,
+        1471,8,129,1,130,1,130,1,131,1,131,3,131,1477,8,131,1,132,1,132,
+        1,132,0,0,133,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,
+        38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,
+        82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,
+        120,122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,
+        152,154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,
+        184,186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,
+        216,218,220,222,224,226,228,230,232,234,236,238,240,242,244,246,
+        248,250,252,254,256,258,260,262,264,0,16,2,0,53,53,64,64,3,0,5,5,
+        7,7,17,18,1,0,78,83,2,0,58,58,74,74,2,0,84,85,96,96,1,0,86,88,1,
+        0,84,85,4,0,1,1,3,3,39,39,52,52,2,0,13,14,25,25,1,0,60,62,2,0,26,
+        26,57,57,1,0,105,107,2,0,27,27,43,43,2,0,6,6,49,49,19,0,3,3,6,7,
+        11,11,13,14,18,18,21,21,25,25,27,30,32,32,34,34,38,39,42,42,47,47,
+        49,49,52,52,56,56,58,64,66,66,68,68,20,0,1,2,4,5,8,10,12,12,15,17,
+        19,20,22,24,26,26,31,31,33,33,35,37,40,41,43,46,48,48,50,51,53,55,
+        57,57,65,65,67,67,69,73,1575,0,266,1,0,0,0,2,275,1,0,0,0,4,277,1,
+        0,0,0,6,286,1,0,0,0,8,291,1,0,0,0,10,309,1,0,0,0,12,311,1,0,0,0,
+        14,318,1,0,0,0,16,322,1,0,0,0,18,327,1,0,0,0,20,345,1,0,0,0,22,350,
+        1,0,0,0,24,377,1,0,0,0,26,380,1,0,0,0,28,393,1,0,0,0,30,398,1,0,
+        0,0,32,422,1,0,0,0,34,434,1,0,0,0,36,448,1,0,0,0,38,467,1,0,0,0,
+        40,472,1,0,0,0,42,486,1,0,0,0,44,490,1,0,0,0,46,493,1,0,0,0,48,507,
+        1,0,0,0,50,509,1,0,0,0,52,533,1,0,0,0,54,535,1,0,0,0,56,548,1,0,
+        0,0,58,551,1,0,0,0,60,562,1,0,0,0,62,575,1,0,0,0,64,577,1,0,0,0,
+        66,582,1,0,0,0,68,586,1,0,0,0,70,614,1,0,0,0,72,616,1,0,0,0,74,621,
+        1,0,0,0,76,631,1,0,0,0,78,634,1,0,0,0,80,637,1,0,0,0,82,641,1,0,
+        0,0,84,644,1,0,0,0,86,655,1,0,0,0,88,661,1,0,0,0,90,677,1,0,0,0,
+        92,679,1,0,0,0,94,685,1,0,0,0,96,702,1,0,0,0,98,705,1,0,0,0,100,
+        716,1,0,0,0,102,727,1,0,0,0,104,735,1,0,0,0,106,737,1,0,0,0,108,
+        764,1,0,0,0,110,766,1,0,0,0,112,783,1,0,0,0,114,785,1,0,0,0,116,
+        798,1,0,0,0,118,802,1,0,0,0,120,819,1,0,0,0,122,822,1,0,0,0,124,
+        826,1,0,0,0,126,828,1,0,0,0,128,830,1,0,0,0,130,836,1,0,0,0,132,
+        838,1,0,0,0,134,846,1,0,0,0,136,854,1,0,0,0,138,865,1,0,0,0,140,
+        870,1,0,0,0,142,879,1,0,0,0,144,881,1,0,0,0,146,922,1,0,0,0,148,
+        924,1,0,0,0,150,933,1,0,0,0,152,955,1,0,0,0,154,957,1,0,0,0,156,
+        966,1,0,0,0,158,968,1,0,0,0,160,977,1,0,0,0,162,979,1,0,0,0,164,
+        990,1,0,0,0,166,995,1,0,0,0,168,1020,1,0,0,0,170,1022,1,0,0,0,172,
+        1040,1,0,0,0,174,1042,1,0,0,0,176,1047,1,0,0,0,178,1062,1,0,0,0,
+        180,1079,1,0,0,0,182,1081,1,0,0,0,184,1089,1,0,0,0,186,1104,1,0,
+        0,0,188,1109,1,0,0,0,190,1111,1,0,0,0,192,1118,1,0,0,0,194,1131,
+        1,0,0,0,196,1142,1,0,0,0,198,1146,1,0,0,0,200,1158,1,0,0,0,202,1175,
+        1,0,0,0,204,1183,1,0,0,0,206,1186,1,0,0,0,208,1209,1,0,0,0,210,1211,
+        1,0,0,0,212,1222,1,0,0,0,214,1224,1,0,0,0,216,1228,1,0,0,0,218,1230,
+        1,0,0,0,220,1232,1,0,0,0,222,1245,1,0,0,0,224,1263,1,0,0,0,226,1270,
+        1,0,0,0,228,1272,1,0,0,0,230,1318,1,0,0,0,232,1320,1,0,0,0,234,1324,
+        1,0,0,0,236,1335,1,0,0,0,238,1347,1,0,0,0,240,1353,1,0,0,0,242,1401,
+        1,0,0,0,244,1403,1,0,0,0,246,1447,1,0,0,0,248,1449,1,0,0,0,250,1452,
+        1,0,0,0,252,1458,1,0,0,0,254,1462,1,0,0,0,256,1465,1,0,0,0,258,1470,
+        1,0,0,0,260,1472,1,0,0,0,262,1476,1,0,0,0,264,1478,1,0,0,0,266,268,
+        3,2,1,0,267,269,5,95,0,0,268,267,1,0,0,0,268,269,1,0,0,0,269,270,
+        1,0,0,0,270,271,5,0,0,1,271,1,1,0,0,0,272,276,3,4,2,0,273,276,3,
+        226,113,0,274,276,3,8,4,0,275,272,1,0,0,0,275,273,1,0,0,0,275,274,
+        1,0,0,0,276,3,1,0,0,0,277,278,5,51,0,0,278,279,3,258,129,0,279,280,
+        5,81,0,0,280,281,3,6,3,0,281,5,1,0,0,0,282,287,5,109,0,0,283,287,
+        3,216,108,0,284,287,3,214,107,0,285,287,3,258,129,0,286,282,1,0,
+        0,0,286,283,1,0,0,0,286,284,1,0,0,0,286,285,1,0,0,0,287,7,1,0,0,
+        0,288,290,3,10,5,0,289,288,1,0,0,0,290,293,1,0,0,0,291,289,1,0,0,
+        0,291,292,1,0,0,0,292,294,1,0,0,0,293,291,1,0,0,0,294,298,3,14,7,
+        0,295,297,3,12,6,0,296,295,1,0,0,0,297,300,1,0,0,0,298,296,1,0,0,
+        0,298,299,1,0,0,0,299,304,1,0,0,0,300,298,1,0,0,0,301,303,3,10,5,
+        0,302,301,1,0,0,0,303,306,1,0,0,0,304,302,1,0,0,0,304,305,1,0,0,
+        0,305,9,1,0,0,0,306,304,1,0,0,0,307,310,3,16,8,0,308,310,3,18,9,
+        0,309,307,1,0,0,0,309,308,1,0,0,0,310,11,1,0,0,0,311,313,5,65,0,
+        0,312,314,5,1,0,0,313,312,1,0,0,0,313,314,1,0,0,0,314,315,1,0,0,
+        0,315,316,3,14,7,0,316,13,1,0,0,0,317,319,3,24,12,0,318,317,1,0,
+        0,0,319,320,1,0,0,0,320,318,1,0,0,0,320,321,1,0,0,0,321,15,1,0,0,
+        0,322,323,5,4,0,0,323,324,5,42,0,0,324,325,5,56,0,0,325,326,3,130,
+        65,0,326,17,1,0,0,0,327,328,5,68,0,0,328,329,3,202,101,0,329,338,
+        5,99,0,0,330,335,3,130,65,0,331,332,5,93,0,0,332,334,3,130,65,0,
+        333,331,1,0,0,0,334,337,1,0,0,0,335,333,1,0,0,0,335,336,1,0,0,0,
+        336,339,1,0,0,0,337,335,1,0,0,0,338,330,1,0,0,0,338,339,1,0,0,0,
+        339,340,1,0,0,0,340,341,5,100,0,0,341,19,1,0,0,0,342,344,3,22,11,
+        0,343,342,1,0,0,0,344,347,1,0,0,0,345,343,1,0,0,0,345,346,1,0,0,
+        0,346,348,1,0,0,0,347,345,1,0,0,0,348,349,5,0,0,1,349,21,1,0,0,0,
+        350,351,3,202,101,0,351,360,5,99,0,0,352,357,3,130,65,0,353,354,
+        5,93,0,0,354,356,3,130,65,0,355,353,1,0,0,0,356,359,1,0,0,0,357,
+        355,1,0,0,0,357,358,1,0,0,0,358,361,1,0,0,0,359,357,1,0,0,0,360,
+        352,1,0,0,0,360,361,1,0,0,0,361,362,1,0,0,0,362,363,5,100,0,0,363,
+        23,1,0,0,0,364,378,3,26,13,0,365,378,3,28,14,0,366,378,3,32,16,0,
+        367,378,3,30,15,0,368,378,3,44,22,0,369,378,3,46,23,0,370,378,3,
+        50,25,0,371,378,3,54,27,0,372,378,3,58,29,0,373,378,3,64,32,0,374,
+        378,3,66,33,0,375,378,3,60,30,0,376,378,3,62,31,0,377,364,1,0,0,
+        0,377,365,1,0,0,0,377,366,1,0,0,0,377,367,1,0,0,0,377,368,1,0,0,
+        0,377,369,1,0,0,0,377,370,1,0,0,0,377,371,1,0,0,0,377,372,1,0,0,
+        0,377,373,1,0,0,0,377,374,1,0,0,0,377,375,1,0,0,0,377,376,1,0,0,
+        0,378,25,1,0,0,0,379,381,5,44,0,0,380,379,1,0,0,0,380,381,1,0,0,
+        0,381,382,1,0,0,0,382,383,5,36,0,0,383,387,3,84,42,0,384,386,3,10,
+        5,0,385,384,1,0,0,0,386,389,1,0,0,0,387,385,1,0,0,0,387,388,1,0,
+        0,0,388,391,1,0,0,0,389,387,1,0,0,0,390,392,3,82,41,0,391,390,1,
+        0,0,0,391,392,1,0,0,0,392,27,1,0,0,0,393,394,5,67,0,0,394,395,3,
+        130,65,0,395,396,5,4,0,0,396,397,3,256,128,0,397,29,1,0,0,0,398,
+        399,5,9,0,0,399,412,3,38,19,0,400,409,5,99,0,0,401,406,3,130,65,
+        0,402,403,5,93,0,0,403,405,3,130,65,0,404,402,1,0,0,0,405,408,1,
+        0,0,0,406,404,1,0,0,0,406,407,1,0,0,0,407,410,1,0,0,0,408,406,1,
+        0,0,0,409,401,1,0,0,0,409,410,1,0,0,0,410,411,1,0,0,0,411,413,5,
+        100,0,0,412,400,1,0,0,0,412,413,1,0,0,0,413,419,1,0,0,0,414,417,
+        5,73,0,0,415,418,5,86,0,0,416,418,3,40,20,0,417,415,1,0,0,0,417,
+        416,1,0,0,0,418,420,1,0,0,0,419,414,1,0,0,0,419,420,1,0,0,0,420,
+        31,1,0,0,0,421,423,5,44,0,0,422,421,1,0,0,0,422,423,1,0,0,0,423,
+        424,1,0,0,0,424,426,5,9,0,0,425,427,3,34,17,0,426,425,1,0,0,0,426,
+        427,1,0,0,0,427,428,1,0,0,0,428,429,5,103,0,0,429,430,3,8,4,0,430,
+        432,5,104,0,0,431,433,3,36,18,0,432,431,1,0,0,0,432,433,1,0,0,0,
+        433,33,1,0,0,0,434,444,5,99,0,0,435,445,5,86,0,0,436,441,3,256,128,
+        0,437,438,5,93,0,0,438,440,3,256,128,0,439,437,1,0,0,0,440,443,1,
+        0,0,0,441,439,1,0,0,0,441,442,1,0,0,0,442,445,1,0,0,0,443,441,1,
+        0,0,0,444,435,1,0,0,0,444,436,1,0,0,0,444,445,1,0,0,0,445,446,1,
+        0,0,0,446,447,5,100,0,0,447,35,1,0,0,0,448,449,5,31,0,0,449,454,
+        3,258,129,0,450,451,5,42,0,0,451,452,3,130,65,0,452,453,3,258,129,
+        0,453,455,1,0,0,0,454,450,1,0,0,0,454,455,1,0,0,0,455,460,1,0,0,
+        0,456,457,5,43,0,0,457,458,3,258,129,0,458,459,3,258,129,0,459,461,
+        1,0,0,0,460,456,1,0,0,0,460,461,1,0,0,0,461,37,1,0,0,0,462,463,3,
+        262,131,0,463,464,5,92,0,0,464,466,1,0,0,0,465,462,1,0,0,0,466,469,
+        1,0,0,0,467,465,1,0,0,0,467,468,1,0,0,0,468,470,1,0,0,0,469,467,
+        1,0,0,0,470,471,3,262,131,0,471,39,1,0,0,0,472,477,3,42,21,0,473,
+        474,5,93,0,0,474,476,3,42,21,0,475,473,1,0,0,0,476,479,1,0,0,0,477,
+        475,1,0,0,0,477,478,1,0,0,0,478,481,1,0,0,0,479,477,1,0,0,0,480,
+        482,3,82,41,0,481,480,1,0,0,0,481,482,1,0,0,0,482,41,1,0,0,0,483,
+        484,3,258,129,0,484,485,5,4,0,0,485,487,1,0,0,0,486,483,1,0,0,0,
+        486,487,1,0,0,0,487,488,1,0,0,0,488,489,3,256,128,0,489,43,1,0,0,
+        0,490,491,5,15,0,0,491,492,3,84,42,0,492,45,1,0,0,0,493,494,5,37,
+        0,0,494,498,3,86,43,0,495,497,3,48,24,0,496,495,1,0,0,0,497,500,
+        1,0,0,0,498,496,1,0,0,0,498,499,1,0,0,0,499,47,1,0,0,0,500,498,1,
+        0,0,0,501,502,5,43,0,0,502,503,5,36,0,0,503,508,3,50,25,0,504,505,
+        5,43,0,0,505,506,5,15,0,0,506,508,3,50,25,0,507,501,1,0,0,0,507,
+        504,1,0,0,0,508,49,1,0,0,0,509,510,5,51,0,0,510,515,3,52,26,0,511,
+        512,5,93,0,0,512,514,3,52,26,0,513,511,1,0,0,0,514,517,1,0,0,0,515,
+        513,1,0,0,0,515,516,1,0,0,0,516,51,1,0,0,0,517,515,1,0,0,0,518,519,
+        3,128,64,0,519,520,5,81,0,0,520,521,3,130,65,0,521,534,1,0,0,0,522,
+        523,3,256,128,0,523,524,5,81,0,0,524,525,3,130,65,0,525,534,1,0,
+        0,0,526,527,3,256,128,0,527,528,5,76,0,0,528,529,3,130,65,0,529,
+        534,1,0,0,0,530,531,3,256,128,0,531,532,3,116,58,0,532,534,1,0,0,
+        0,533,518,1,0,0,0,533,522,1,0,0,0,533,526,1,0,0,0,533,530,1,0,0,
+        0,534,53,1,0,0,0,535,536,5,48,0,0,536,541,3,56,28,0,537,538,5,93,
+        0,0,538,540,3,56,28,0,539,537,1,0,0,0,540,543,1,0,0,0,541,539,1,
+        0,0,0,541,542,1,0,0,0,542,55,1,0,0,0,543,541,1,0,0,0,544,545,3,256,
+        128,0,545,546,3,116,58,0,546,549,1,0,0,0,547,549,3,128,64,0,548,
+        544,1,0,0,0,548,547,1,0,0,0,549,57,1,0,0,0,550,552,5,19,0,0,551,
+        550,1,0,0,0,551,552,1,0,0,0,552,553,1,0,0,0,553,554,5,16,0,0,554,
+        559,3,130,65,0,555,556,5,93,0,0,556,558,3,130,65,0,557,555,1,0,0,
+        0,558,561,1,0,0,0,559,557,1,0,0,0,559,560,1,0,0,0,560,59,1,0,0,0,
+        561,559,1,0,0,0,562,563,5,28,0,0,563,564,5,99,0,0,564,565,3,256,
+        128,0,565,566,5,31,0,0,566,567,3,130,65,0,567,569,5,97,0,0,568,570,
+        3,24,12,0,569,568,1,0,0,0,570,571,1,0,0,0,571,569,1,0,0,0,571,572,
+        1,0,0,0,572,573,1,0,0,0,573,574,5,100,0,0,574,61,1,0,0,0,575,576,
+        5,29,0,0,576,63,1,0,0,0,577,578,5,71,0,0,578,580,3,68,34,0,579,581,
+        3,82,41,0,580,579,1,0,0,0,580,581,1,0,0,0,581,65,1,0,0,0,582,583,
+        5,50,0,0,583,584,3,68,34,0,584,67,1,0,0,0,585,587,5,20,0,0,586,585,
+        1,0,0,0,586,587,1,0,0,0,587,588,1,0,0,0,588,590,3,70,35,0,589,591,
+        3,74,37,0,590,589,1,0,0,0,590,591,1,0,0,0,591,593,1,0,0,0,592,594,
+        3,76,38,0,593,592,1,0,0,0,593,594,1,0,0,0,594,596,1,0,0,0,595,597,
+        3,78,39,0,596,595,1,0,0,0,596,597,1,0,0,0,597,69,1,0,0,0,598,603,
+        5,86,0,0,599,600,5,93,0,0,600,602,3,72,36,0,601,599,1,0,0,0,602,
+        605,1,0,0,0,603,601,1,0,0,0,603,604,1,0,0,0,604,615,1,0,0,0,605,
+        603,1,0,0,0,606,611,3,72,36,0,607,608,5,93,0,0,608,610,3,72,36,0,
+        609,607,1,0,0,0,610,613,1,0,0,0,611,609,1,0,0,0,611,612,1,0,0,0,
+        612,615,1,0,0,0,613,611,1,0,0,0,614,598,1,0,0,0,614,606,1,0,0,0,
+        615,71,1,0,0,0,616,619,3,130,65,0,617,618,5,4,0,0,618,620,3,256,
+        128,0,619,617,1,0,0,0,619,620,1,0,0,0,620,73,1,0,0,0,621,622,5,46,
+        0,0,622,623,5,8,0,0,623,628,3,80,40,0,624,625,5,93,0,0,625,627,3,
+        80,40,0,626,624,1,0,0,0,627,630,1,0,0,0,628,626,1,0,0,0,628,629,
+        1,0,0,0,629,75,1,0,0,0,630,628,1,0,0,0,631,632,7,0,0,0,632,633,3,
+        130,65,0,633,77,1,0,0,0,634,635,5,35,0,0,635,636,3,130,65,0,636,
+        79,1,0,0,0,637,639,3,130,65,0,638,640,7,1,0,0,639,638,1,0,0,0,639,
+        640,1,0,0,0,640,81,1,0,0,0,641,642,5,70,0,0,642,643,3,130,65,0,643,
+        83,1,0,0,0,644,649,3,86,43,0,645,646,5,93,0,0,646,648,3,86,43,0,
+        647,645,1,0,0,0,648,651,1,0,0,0,649,647,1,0,0,0,649,650,1,0,0,0,
+        650,85,1,0,0,0,651,649,1,0,0,0,652,653,3,256,128,0,653,654,5,81,
+        0,0,654,656,1,0,0,0,655,652,1,0,0,0,655,656,1,0,0,0,656,659,1,0,
+        0,0,657,660,3,90,45,0,658,660,3,88,44,0,659,657,1,0,0,0,659,658,
+        1,0,0,0,660,87,1,0,0,0,661,662,3,258,129,0,662,663,5,99,0,0,663,
+        664,3,90,45,0,664,665,5,100,0,0,665,89,1,0,0,0,666,670,3,94,47,0,
+        667,669,3,106,53,0,668,667,1,0,0,0,669,672,1,0,0,0,670,668,1,0,0,
+        0,670,671,1,0,0,0,671,678,1,0,0,0,672,670,1,0,0,0,673,674,5,99,0,
+        0,674,675,3,90,45,0,675,676,5,100,0,0,676,678,1,0,0,0,677,666,1,
+        0,0,0,677,673,1,0,0,0,678,91,1,0,0,0,679,681,3,94,47,0,680,682,3,
+        106,53,0,681,680,1,0,0,0,682,683,1,0,0,0,683,681,1,0,0,0,683,684,
+        1,0,0,0,684,93,1,0,0,0,685,687,5,99,0,0,686,688,3,256,128,0,687,
+        686,1,0,0,0,687,688,1,0,0,0,688,691,1,0,0,0,689,692,3,116,58,0,690,
+        692,3,96,48,0,691,689,1,0,0,0,691,690,1,0,0,0,691,692,1,0,0,0,692,
+        694,1,0,0,0,693,695,3,112,56,0,694,693,1,0,0,0,694,695,1,0,0,0,695,
+        698,1,0,0,0,696,697,5,70,0,0,697,699,3,130,65,0,698,696,1,0,0,0,
+        698,699,1,0,0,0,699,700,1,0,0,0,700,701,5,100,0,0,701,95,1,0,0,0,
+        702,703,5,94,0,0,703,704,3,98,49,0,704,97,1,0,0,0,705,713,3,100,
+        50,0,706,708,5,97,0,0,707,709,5,94,0,0,708,707,1,0,0,0,708,709,1,
+        0,0,0,709,710,1,0,0,0,710,712,3,100,50,0,711,706,1,0,0,0,712,715,
+        1,0,0,0,713,711,1,0,0,0,713,714,1,0,0,0,714,99,1,0,0,0,715,713,1,
+        0,0,0,716,721,3,102,51,0,717,718,5,89,0,0,718,720,3,102,51,0,719,
+        717,1,0,0,0,720,723,1,0,0,0,721,719,1,0,0,0,721,722,1,0,0,0,722,
+        101,1,0,0,0,723,721,1,0,0,0,724,725,5,90,0,0,725,728,3,102,51,0,
+        726,728,3,104,52,0,727,724,1,0,0,0,727,726,1,0,0,0,728,103,1,0,0,
+        0,729,736,3,124,62,0,730,736,5,88,0,0,731,732,5,99,0,0,732,733,3,
+        98,49,0,733,734,5,100,0,0,734,736,1,0,0,0,735,729,1,0,0,0,735,730,
+        1,0,0,0,735,731,1,0,0,0,736,105,1,0,0,0,737,738,3,108,54,0,738,739,
+        3,94,47,0,739,107,1,0,0,0,740,741,5,82,0,0,741,743,5,85,0,0,742,
+        744,3,110,55,0,743,742,1,0,0,0,743,744,1,0,0,0,744,745,1,0,0,0,745,
+        746,5,85,0,0,746,765,5,83,0,0,747,748,5,82,0,0,748,750,5,85,0,0,
+        749,751,3,110,55,0,750,749,1,0,0,0,750,751,1,0,0,0,751,752,1,0,0,
+        0,752,765,5,85,0,0,753,755,5,85,0,0,754,756,3,110,55,0,755,754,1,
+        0,0,0,755,756,1,0,0,0,756,757,1,0,0,0,757,758,5,85,0,0,758,765,5,
+        83,0,0,759,761,5,85,0,0,760,762,3,110,55,0,761,760,1,0,0,0,761,762,
+        1,0,0,0,762,763,1,0,0,0,763,765,5,85,0,0,764,740,1,0,0,0,764,747,
+        1,0,0,0,764,753,1,0,0,0,764,759,1,0,0,0,765,109,1,0,0,0,766,768,
+        5,101,0,0,767,769,3,256,128,0,768,767,1,0,0,0,768,769,1,0,0,0,769,
+        771,1,0,0,0,770,772,3,114,57,0,771,770,1,0,0,0,771,772,1,0,0,0,772,
+        774,1,0,0,0,773,775,3,120,60,0,774,773,1,0,0,0,774,775,1,0,0,0,775,
+        777,1,0,0,0,776,778,3,112,56,0,777,776,1,0,0,0,777,778,1,0,0,0,778,
+        779,1,0,0,0,779,780,5,102,0,0,780,111,1,0,0,0,781,784,3,222,111,
+        0,782,784,3,210,105,0,783,781,1,0,0,0,783,782,1,0,0,0,784,113,1,
+        0,0,0,785,786,5,94,0,0,786,794,3,126,63,0,787,789,5,97,0,0,788,790,
+        5,94,0,0,789,788,1,0,0,0,789,790,1,0,0,0,790,791,1,0,0,0,791,793,
+        3,126,63,0,792,787,1,0,0,0,793,796,1,0,0,0,794,792,1,0,0,0,794,795,
+        1,0,0,0,795,115,1,0,0,0,796,794,1,0,0,0,797,799,3,118,59,0,798,797,
+        1,0,0,0,799,800,1,0,0,0,800,798,1,0,0,0,800,801,1,0,0,0,801,117,
+        1,0,0,0,802,803,5,94,0,0,803,804,3,124,62,0,804,119,1,0,0,0,805,
+        807,5,86,0,0,806,808,3,122,61,0,807,806,1,0,0,0,807,808,1,0,0,0,
+        808,813,1,0,0,0,809,811,5,75,0,0,810,812,3,122,61,0,811,810,1,0,
+        0,0,811,812,1,0,0,0,812,814,1,0,0,0,813,809,1,0,0,0,813,814,1,0,
+        0,0,814,820,1,0,0,0,815,817,5,75,0,0,816,818,3,122,61,0,817,816,
+        1,0,0,0,817,818,1,0,0,0,818,820,1,0,0,0,819,805,1,0,0,0,819,815,
+        1,0,0,0,820,121,1,0,0,0,821,823,5,85,0,0,822,821,1,0,0,0,822,823,
+        1,0,0,0,823,824,1,0,0,0,824,825,3,218,109,0,825,123,1,0,0,0,826,
+        827,3,262,131,0,827,125,1,0,0,0,828,829,3,262,131,0,829,127,1,0,
+        0,0,830,832,3,172,86,0,831,833,3,170,85,0,832,831,1,0,0,0,833,834,
+        1,0,0,0,834,832,1,0,0,0,834,835,1,0,0,0,835,129,1,0,0,0,836,837,
+        3,132,66,0,837,131,1,0,0,0,838,843,3,134,67,0,839,840,5,45,0,0,840,
+        842,3,134,67,0,841,839,1,0,0,0,842,845,1,0,0,0,843,841,1,0,0,0,843,
+        844,1,0,0,0,844,133,1,0,0,0,845,843,1,0,0,0,846,851,3,136,68,0,847,
+        848,5,72,0,0,848,850,3,136,68,0,849,847,1,0,0,0,850,853,1,0,0,0,
+        851,849,1,0,0,0,851,852,1,0,0,0,852,135,1,0,0,0,853,851,1,0,0,0,
+        854,859,3,138,69,0,855,856,5,2,0,0,856,858,3,138,69,0,857,855,1,
+        0,0,0,858,861,1,0,0,0,859,857,1,0,0,0,859,860,1,0,0,0,860,137,1,
+        0,0,0,861,859,1,0,0,0,862,864,5,40,0,0,863,862,1,0,0,0,864,867,1,
+        0,0,0,865,863,1,0,0,0,865,866,1,0,0,0,866,868,1,0,0,0,867,865,1,
+        0,0,0,868,869,3,140,70,0,869,139,1,0,0,0,870,876,3,144,72,0,871,
+        872,3,142,71,0,872,873,3,144,72,0,873,875,1,0,0,0,874,871,1,0,0,
+        0,875,878,1,0,0,0,876,874,1,0,0,0,876,877,1,0,0,0,877,141,1,0,0,
+        0,878,876,1,0,0,0,879,880,7,2,0,0,880,143,1,0,0,0,881,885,3,154,
+        77,0,882,884,3,146,73,0,883,882,1,0,0,0,884,887,1,0,0,0,885,883,
+        1,0,0,0,885,886,1,0,0,0,886,145,1,0,0,0,887,885,1,0,0,0,888,889,
+        5,54,0,0,889,890,5,71,0,0,890,923,3,154,77,0,891,892,5,24,0,0,892,
+        893,5,71,0,0,893,923,3,154,77,0,894,895,5,12,0,0,895,923,3,154,77,
+        0,896,897,5,77,0,0,897,923,3,154,77,0,898,899,5,31,0,0,899,923,3,
+        154,77,0,900,901,5,33,0,0,901,923,5,41,0,0,902,903,5,33,0,0,903,
+        904,5,40,0,0,904,923,5,41,0,0,905,907,5,33,0,0,906,908,5,40,0,0,
+        907,906,1,0,0,0,907,908,1,0,0,0,908,909,1,0,0,0,909,912,7,3,0,0,
+        910,912,5,74,0,0,911,905,1,0,0,0,911,910,1,0,0,0,912,913,1,0,0,0,
+        913,923,3,148,74,0,914,916,5,33,0,0,915,917,5,40,0,0,916,915,1,0,
+        0,0,916,917,1,0,0,0,917,919,1,0,0,0,918,920,3,258,129,0,919,918,
+        1,0,0,0,919,920,1,0,0,0,920,921,1,0,0,0,921,923,5,59,0,0,922,888,
+        1,0,0,0,922,891,1,0,0,0,922,894,1,0,0,0,922,896,1,0,0,0,922,898,
+        1,0,0,0,922,900,1,0,0,0,922,902,1,0,0,0,922,911,1,0,0,0,922,914,
+        1,0,0,0,923,147,1,0,0,0,924,929,3,150,75,0,925,926,5,97,0,0,926,
+        928,3,150,75,0,927,925,1,0,0,0,928,931,1,0,0,0,929,927,1,0,0,0,929,
+        930,1,0,0,0,930,149,1,0,0,0,931,929,1,0,0,0,932,934,3,152,76,0,933,
+        932,1,0,0,0,934,935,1,0,0,0,935,933,1,0,0,0,935,936,1,0,0,0,936,
+        941,1,0,0,0,937,938,5,71,0,0,938,939,3,152,76,0,939,940,3,152,76,
+        0,940,942,1,0,0,0,941,937,1,0,0,0,941,942,1,0,0,0,942,947,1,0,0,
+        0,943,944,5,82,0,0,944,945,3,148,74,0,945,946,5,83,0,0,946,948,1,
+        0,0,0,947,943,1,0,0,0,947,948,1,0,0,0,948,951,1,0,0,0,949,950,5,
+        40,0,0,950,952,5,41,0,0,951,949,1,0,0,0,951,952,1,0,0,0,952,151,
+        1,0,0,0,953,956,3,258,129,0,954,956,5,41,0,0,955,953,1,0,0,0,955,
+        954,1,0,0,0,956,153,1,0,0,0,957,963,3,158,79,0,958,959,3,156,78,
+        0,959,960,3,158,79,0,960,962,1,0,0,0,961,958,1,0,0,0,962,965,1,0,
+        0,0,963,961,1,0,0,0,963,964,1,0,0,0,964,155,1,0,0,0,965,963,1,0,
+        0,0,966,967,7,4,0,0,967,157,1,0,0,0,968,974,3,162,81,0,969,970,3,
+        160,80,0,970,971,3,162,81,0,971,973,1,0,0,0,972,969,1,0,0,0,973,
+        976,1,0,0,0,974,972,1,0,0,0,974,975,1,0,0,0,975,159,1,0,0,0,976,
+        974,1,0,0,0,977,978,7,5,0,0,978,161,1,0,0,0,979,984,3,164,82,0,980,
+        981,5,91,0,0,981,983,3,164,82,0,982,980,1,0,0,0,983,986,1,0,0,0,
+        984,982,1,0,0,0,984,985,1,0,0,0,985,163,1,0,0,0,986,984,1,0,0,0,
+        987,989,7,6,0,0,988,987,1,0,0,0,989,992,1,0,0,0,990,988,1,0,0,0,
+        990,991,1,0,0,0,991,993,1,0,0,0,992,990,1,0,0,0,993,994,3,166,83,
+        0,994,165,1,0,0,0,995,1000,3,172,86,0,996,999,3,168,84,0,997,999,
+        3,170,85,0,998,996,1,0,0,0,998,997,1,0,0,0,999,1002,1,0,0,0,1000,
+        998,1,0,0,0,1000,1001,1,0,0,0,1001,1005,1,0,0,0,1002,1000,1,0,0,
+        0,1003,1006,3,116,58,0,1004,1006,3,96,48,0,1005,1003,1,0,0,0,1005,
+        1004,1,0,0,0,1005,1006,1,0,0,0,1006,167,1,0,0,0,1007,1008,5,101,
+        0,0,1008,1009,3,130,65,0,1009,1010,5,102,0,0,1010,1021,1,0,0,0,1011,
+        1013,5,101,0,0,1012,1014,3,130,65,0,1013,1012,1,0,0,0,1013,1014,
+        1,0,0,0,1014,1015,1,0,0,0,1015,1017,5,75,0,0,1016,1018,3,130,65,
+        0,1017,1016,1,0,0,0,1017,1018,1,0,0,0,1018,1019,1,0,0,0,1019,1021,
+        5,102,0,0,1020,1007,1,0,0,0,1020,1011,1,0,0,0,1021,169,1,0,0,0,1022,
+        1023,5,92,0,0,1023,1024,3,224,112,0,1024,171,1,0,0,0,1025,1041,3,
+        174,87,0,1026,1041,3,198,99,0,1027,1041,3,182,91,0,1028,1041,3,184,
+        92,0,1029,1041,3,186,93,0,1030,1041,3,192,96,0,1031,1041,3,194,97,
+        0,1032,1041,3,212,106,0,1033,1041,3,210,105,0,1034,1041,3,176,88,
+        0,1035,1041,3,92,46,0,1036,1041,3,196,98,0,1037,1041,3,200,100,0,
+        1038,1041,3,206,103,0,1039,1041,3,256,128,0,1040,1025,1,0,0,0,1040,
+        1026,1,0,0,0,1040,1027,1,0,0,0,1040,1028,1,0,0,0,1040,1029,1,0,0,
+        0,1040,1030,1,0,0,0,1040,1031,1,0,0,0,1040,1032,1,0,0,0,1040,1033,
+        1,0,0,0,1040,1034,1,0,0,0,1040,1035,1,0,0,0,1040,1036,1,0,0,0,1040,
+        1037,1,0,0,0,1040,1038,1,0,0,0,1040,1039,1,0,0,0,1041,173,1,0,0,
+        0,1042,1043,5,13,0,0,1043,1044,5,99,0,0,1044,1045,5,86,0,0,1045,
+        1046,5,100,0,0,1046,175,1,0,0,0,1047,1049,5,10,0,0,1048,1050,3,130,
+        65,0,1049,1048,1,0,0,0,1049,1050,1,0,0,0,1050,1052,1,0,0,0,1051,
+        1053,3,178,89,0,1052,1051,1,0,0,0,1053,1054,1,0,0,0,1054,1052,1,
+        0,0,0,1054,1055,1,0,0,0,1055,1058,1,0,0,0,1056,1057,5,22,0,0,1057,
+        1059,3,130,65,0,1058,1056,1,0,0,0,1058,1059,1,0,0,0,1059,1060,1,
+        0,0,0,1060,1061,5,23,0,0,1061,177,1,0,0,0,1062,1063,5,69,0,0,1063,
+        1068,3,180,90,0,1064,1065,5,93,0,0,1065,1067,3,180,90,0,1066,1064,
+        1,0,0,0,1067,1070,1,0,0,0,1068,1066,1,0,0,0,1068,1069,1,0,0,0,1069,
+        1071,1,0,0,0,1070,1068,1,0,0,0,1071,1072,5,55,0,0,1072,1073,3,130,
+        65,0,1073,179,1,0,0,0,1074,1075,3,142,71,0,1075,1076,3,130,65,0,
+        1076,1080,1,0,0,0,1077,1080,3,146,73,0,1078,1080,3,130,65,0,1079,
+        1074,1,0,0,0,1079,1077,1,0,0,0,1079,1078,1,0,0,0,1080,181,1,0,0,
+        0,1081,1082,5,101,0,0,1082,1085,3,190,95,0,1083,1084,5,97,0,0,1084,
+        1086,3,130,65,0,1085,1083,1,0,0,0,1085,1086,1,0,0,0,1086,1087,1,
+        0,0,0,1087,1088,5,102,0,0,1088,183,1,0,0,0,1089,1093,5,101,0,0,1090,
+        1091,3,256,128,0,1091,1092,5,81,0,0,1092,1094,1,0,0,0,1093,1090,
+        1,0,0,0,1093,1094,1,0,0,0,1094,1095,1,0,0,0,1095,1098,3,92,46,0,
+        1096,1097,5,70,0,0,1097,1099,3,130,65,0,1098,1096,1,0,0,0,1098,1099,
+        1,0,0,0,1099,1100,1,0,0,0,1100,1101,5,97,0,0,1101,1102,3,130,65,
+        0,1102,1103,5,102,0,0,1103,185,1,0,0,0,1104,1105,3,188,94,0,1105,
+        1106,5,99,0,0,1106,1107,3,190,95,0,1107,1108,5,100,0,0,1108,187,
+        1,0,0,0,1109,1110,7,7,0,0,1110,189,1,0,0,0,1111,1112,3,256,128,0,
+        1112,1113,5,31,0,0,1113,1116,3,130,65,0,1114,1115,5,70,0,0,1115,
+        1117,3,130,65,0,1116,1114,1,0,0,0,1116,1117,1,0,0,0,1117,191,1,0,
+        0,0,1118,1119,5,47,0,0,1119,1120,5,99,0,0,1120,1121,3,256,128,0,
+        1121,1122,5,81,0,0,1122,1123,3,130,65,0,1123,1124,5,93,0,0,1124,
+        1125,3,256,128,0,1125,1126,5,31,0,0,1126,1127,3,130,65,0,1127,1128,
+        5,97,0,0,1128,1129,3,130,65,0,1129,1130,5,100,0,0,1130,193,1,0,0,
+        0,1131,1132,7,8,0,0,1132,1138,5,103,0,0,1133,1139,3,8,4,0,1134,1136,
+        3,84,42,0,1135,1137,3,82,41,0,1136,1135,1,0,0,0,1136,1137,1,0,0,
+        0,1137,1139,1,0,0,0,1138,1133,1,0,0,0,1138,1134,1,0,0,0,1139,1140,
+        1,0,0,0,1140,1141,5,104,0,0,1141,195,1,0,0,0,1142,1143,5,99,0,0,
+        1143,1144,3,130,65,0,1144,1145,5,100,0,0,1145,197,1,0,0,0,1146,1147,
+        3,202,101,0,1147,1149,5,99,0,0,1148,1150,7,9,0,0,1149,1148,1,0,0,
+        0,1149,1150,1,0,0,0,1150,1152,1,0,0,0,1151,1153,3,130,65,0,1152,
+        1151,1,0,0,0,1152,1153,1,0,0,0,1153,1154,1,0,0,0,1154,1155,5,63,
+        0,0,1155,1156,3,130,65,0,1156,1157,5,100,0,0,1157,199,1,0,0,0,1158,
+        1159,3,202,101,0,1159,1161,5,99,0,0,1160,1162,5,20,0,0,1161,1160,
+        1,0,0,0,1161,1162,1,0,0,0,1162,1171,1,0,0,0,1163,1168,3,130,65,0,
+        1164,1165,5,93,0,0,1165,1167,3,130,65,0,1166,1164,1,0,0,0,1167,1170,
+        1,0,0,0,1168,1166,1,0,0,0,1168,1169,1,0,0,0,1169,1172,1,0,0,0,1170,
+        1168,1,0,0,0,1171,1163,1,0,0,0,1171,1172,1,0,0,0,1172,1173,1,0,0,
+        0,1173,1174,5,100,0,0,1174,201,1,0,0,0,1175,1176,3,204,102,0,1176,
+        1177,3,258,129,0,1177,203,1,0,0,0,1178,1179,3,258,129,0,1179,1180,
+        5,92,0,0,1180,1182,1,0,0,0,1181,1178,1,0,0,0,1182,1185,1,0,0,0,1183,
+        1181,1,0,0,0,1183,1184,1,0,0,0,1184,205,1,0,0,0,1185,1183,1,0,0,
+        0,1186,1187,3,256,128,0,1187,1196,5,103,0,0,1188,1193,3,208,104,
+        0,1189,1190,5,93,0,0,1190,1192,3,208,104,0,1191,1189,1,0,0,0,1192,
+        1195,1,0,0,0,1193,1191,1,0,0,0,1193,1194,1,0,0,0,1194,1197,1,0,0,
+        0,1195,1193,1,0,0,0,1196,1188,1,0,0,0,1196,1197,1,0,0,0,1197,1198,
+        1,0,0,0,1198,1199,5,104,0,0,1199,207,1,0,0,0,1200,1201,3,224,112,
+        0,1201,1202,5,94,0,0,1202,1203,3,130,65,0,1203,1210,1,0,0,0,1204,
+        1205,5,92,0,0,1205,1210,3,224,112,0,1206,1207,5,92,0,0,1207,1210,
+        5,86,0,0,1208,1210,3,256,128,0,1209,1200,1,0,0,0,1209,1204,1,0,0,
+        0,1209,1206,1,0,0,0,1209,1208,1,0,0,0,1210,209,1,0,0,0,1211,1214,
+        5,98,0,0,1212,1215,3,258,129,0,1213,1215,5,107,0,0,1214,1212,1,0,
+        0,0,1214,1213,1,0,0,0,1215,211,1,0,0,0,1216,1223,3,214,107,0,1217,
+        1223,5,41,0,0,1218,1223,3,216,108,0,1219,1223,5,109,0,0,1220,1223,
+        3,220,110,0,1221,1223,3,222,111,0,1222,1216,1,0,0,0,1222,1217,1,
+        0,0,0,1222,1218,1,0,0,0,1222,1219,1,0,0,0,1222,1220,1,0,0,0,1222,
+        1221,1,0,0,0,1223,213,1,0,0,0,1224,1225,7,10,0,0,1225,215,1,0,0,
+        0,1226,1229,3,218,109,0,1227,1229,5,108,0,0,1228,1226,1,0,0,0,1228,
+        1227,1,0,0,0,1229,217,1,0,0,0,1230,1231,7,11,0,0,1231,219,1,0,0,
+        0,1232,1241,5,101,0,0,1233,1238,3,130,65,0,1234,1235,5,93,0,0,1235,
+        1237,3,130,65,0,1236,1234,1,0,0,0,1237,1240,1,0,0,0,1238,1236,1,
+        0,0,0,1238,1239,1,0,0,0,1239,1242,1,0,0,0,1240,1238,1,0,0,0,1241,
+        1233,1,0,0,0,1241,1242,1,0,0,0,1242,1243,1,0,0,0,1243,1244,5,102,
+        0,0,1244,221,1,0,0,0,1245,1259,5,103,0,0,1246,1247,3,224,112,0,1247,
+        1248,5,94,0,0,1248,1256,3,130,65,0,1249,1250,5,93,0,0,1250,1251,
+        3,224,112,0,1251,1252,5,94,0,0,1252,1253,3,130,65,0,1253,1255,1,
+        0,0,0,1254,1249,1,0,0,0,1255,1258,1,0,0,0,1256,1254,1,0,0,0,1256,
+        1257,1,0,0,0,1257,1260,1,0,0,0,1258,1256,1,0,0,0,1259,1246,1,0,0,
+        0,1259,1260,1,0,0,0,1260,1261,1,0,0,0,1261,1262,5,104,0,0,1262,223,
+        1,0,0,0,1263,1264,3,262,131,0,1264,225,1,0,0,0,1265,1271,3,228,114,
+        0,1266,1271,3,238,119,0,1267,1271,3,240,120,0,1268,1271,3,244,122,
+        0,1269,1271,3,250,125,0,1270,1265,1,0,0,0,1270,1266,1,0,0,0,1270,
+        1267,1,0,0,0,1270,1268,1,0,0,0,1270,1269,1,0,0,0,1271,227,1,0,0,
+        0,1272,1273,5,15,0,0,1273,1275,5,11,0,0,1274,1276,3,258,129,0,1275,
+        1274,1,0,0,0,1275,1276,1,0,0,0,1276,1278,1,0,0,0,1277,1279,3,252,
+        126,0,1278,1277,1,0,0,0,1278,1279,1,0,0,0,1279,1280,1,0,0,0,1280,
+        1281,7,12,0,0,1281,1282,5,99,0,0,1282,1283,3,256,128,0,1283,1284,
+        3,118,59,0,1284,1285,5,100,0,0,1285,1286,7,13,0,0,1286,1288,3,230,
+        115,0,1287,1289,3,82,41,0,1288,1287,1,0,0,0,1288,1289,1,0,0,0,1289,
+        229,1,0,0,0,1290,1291,3,232,116,0,1291,1292,5,33,0,0,1292,1293,5,
+        66,0,0,1293,1319,1,0,0,0,1294,1295,3,234,117,0,1295,1296,5,33,0,
+        0,1296,1297,5,66,0,0,1297,1319,1,0,0,0,1298,1299,3,232,116,0,1299,
+        1300,5,33,0,0,1300,1301,5,40,0,0,1301,1302,5,41,0,0,1302,1319,1,
+        0,0,0,1303,1304,3,232,116,0,1304,1305,5,33,0,0,1305,1306,5,38,0,
+        0,1306,1307,5,34,0,0,1307,1319,1,0,0,0,1308,1309,3,234,117,0,1309,
+        1310,5,33,0,0,1310,1311,5,38,0,0,1311,1312,5,34,0,0,1312,1319,1,
+        0,0,0,1313,1314,3,232,116,0,1314,1315,5,33,0,0,1315,1316,7,3,0,0,
+        1316,1317,3,236,118,0,1317,1319,1,0,0,0,1318,1290,1,0,0,0,1318,1294,
+        1,0,0,0,1318,1298,1,0,0,0,1318,1303,1,0,0,0,1318,1308,1,0,0,0,1318,
+        1313,1,0,0,0,1319,231,1,0,0,0,1320,1321,3,256,128,0,1321,1322,5,
+        92,0,0,1322,1323,3,224,112,0,1323,233,1,0,0,0,1324,1325,5,99,0,0,
+        1325,1330,3,232,116,0,1326,1327,5,93,0,0,1327,1329,3,232,116,0,1328,
+        1326,1,0,0,0,1329,1332,1,0,0,0,1330,1328,1,0,0,0,1330,1331,1,0,0,
+        0,1331,1333,1,0,0,0,1332,1330,1,0,0,0,1333,1334,5,100,0,0,1334,235,
+        1,0,0,0,1335,1340,3,258,129,0,1336,1337,5,82,0,0,1337,1338,3,236,
+        118,0,1338,1339,5,83,0,0,1339,1341,1,0,0,0,1340,1336,1,0,0,0,1340,
+        1341,1,0,0,0,1341,1345,1,0,0,0,1342,1343,5,99,0,0,1343,1344,5,107,
+        0,0,1344,1346,5,100,0,0,1345,1342,1,0,0,0,1345,1346,1,0,0,0,1346,
+        237,1,0,0,0,1347,1348,5,21,0,0,1348,1349,5,11,0,0,1349,1351,3,258,
+        129,0,1350,1352,3,254,127,0,1351,1350,1,0,0,0,1351,1352,1,0,0,0,
+        1352,239,1,0,0,0,1353,1355,5,15,0,0,1354,1356,5,66,0,0,1355,1354,
+        1,0,0,0,1355,1356,1,0,0,0,1356,1357,1,0,0,0,1357,1359,5,32,0,0,1358,
+        1360,3,258,129,0,1359,1358,1,0,0,0,1359,1360,1,0,0,0,1360,1362,1,
+        0,0,0,1361,1363,3,252,126,0,1362,1361,1,0,0,0,1362,1363,1,0,0,0,
+        1363,1364,1,0,0,0,1364,1366,3,242,121,0,1365,1367,3,82,41,0,1366,
+        1365,1,0,0,0,1366,1367,1,0,0,0,1367,241,1,0,0,0,1368,1369,5,27,0,
+        0,1369,1370,5,99,0,0,1370,1371,3,256,128,0,1371,1372,3,118,59,0,
+        1372,1373,5,100,0,0,1373,1374,5,43,0,0,1374,1375,5,99,0,0,1375,1380,
+        3,232,116,0,1376,1377,5,93,0,0,1377,1379,3,232,116,0,1378,1376,1,
+        0,0,0,1379,1382,1,0,0,0,1380,1378,1,0,0,0,1380,1381,1,0,0,0,1381,
+        1383,1,0,0,0,1382,1380,1,0,0,0,1383,1384,5,100,0,0,1384,1402,1,0,
+        0,0,1385,1387,5,43,0,0,1386,1388,5,94,0,0,1387,1386,1,0,0,0,1387,
+        1388,1,0,0,0,1388,1389,1,0,0,0,1389,1390,3,124,62,0,1390,1391,5,
+        99,0,0,1391,1396,3,224,112,0,1392,1393,5,93,0,0,1393,1395,3,224,
+        112,0,1394,1392,1,0,0,0,1395,1398,1,0,0,0,1396,1394,1,0,0,0,1396,
+        1397,1,0,0,0,1397,1399,1,0,0,0,1398,1396,1,0,0,0,1399,1400,5,100,
+        0,0,1400,1402,1,0,0,0,1401,1368,1,0,0,0,1401,1385,1,0,0,0,1402,243,
+        1,0,0,0,1403,1404,5,15,0,0,1404,1405,3,258,129,0,1405,1407,5,32,
+        0,0,1406,1408,3,258,129,0,1407,1406,1,0,0,0,1407,1408,1,0,0,0,1408,
+        1410,1,0,0,0,1409,1411,3,252,126,0,1410,1409,1,0,0,0,1410,1411,1,
+        0,0,0,1411,1412,1,0,0,0,1412,1413,5,27,0,0,1413,1414,5,99,0,0,1414,
+        1415,3,256,128,0,1415,1416,3,118,59,0,1416,1417,5,100,0,0,1417,1419,
+        5,43,0,0,1418,1420,3,258,129,0,1419,1418,1,0,0,0,1419,1420,1,0,0,
+        0,1420,1421,1,0,0,0,1421,1423,3,246,123,0,1422,1424,3,248,124,0,
+        1423,1422,1,0,0,0,1423,1424,1,0,0,0,1424,245,1,0,0,0,1425,1426,5,
+        99,0,0,1426,1431,3,232,116,0,1427,1428,5,93,0,0,1428,1430,3,232,
+        116,0,1429,1427,1,0,0,0,1430,1433,1,0,0,0,1431,1429,1,0,0,0,1431,
+        1432,1,0,0,0,1432,1434,1,0,0,0,1433,1431,1,0,0,0,1434,1435,5,100,
+        0,0,1435,1448,1,0,0,0,1436,1437,5,101,0,0,1437,1442,3,232,116,0,
+        1438,1439,5,93,0,0,1439,1441,3,232,116,0,1440,1438,1,0,0,0,1441,
+        1444,1,0,0,0,1442,1440,1,0,0,0,1442,1443,1,0,0,0,1443,1445,1,0,0,
+        0,1444,1442,1,0,0,0,1445,1446,5,102,0,0,1446,1448,1,0,0,0,1447,1425,
+        1,0,0,0,1447,1436,1,0,0,0,1448,247,1,0,0,0,1449,1450,3,258,129,0,
+        1450,1451,3,222,111,0,1451,249,1,0,0,0,1452,1453,5,21,0,0,1453,1454,
+        5,32,0,0,1454,1456,3,258,129,0,1455,1457,3,254,127,0,1456,1455,1,
+        0,0,0,1456,1457,1,0,0,0,1457,251,1,0,0,0,1458,1459,5,30,0,0,1459,
+        1460,5,40,0,0,1460,1461,5,25,0,0,1461,253,1,0,0,0,1462,1463,5,30,
+        0,0,1463,1464,5,25,0,0,1464,255,1,0,0,0,1465,1466,3,258,129,0,1466,
+        257,1,0,0,0,1467,1471,5,111,0,0,1468,1471,5,110,0,0,1469,1471,3,
+        260,130,0,1470,1467,1,0,0,0,1470,1468,1,0,0,0,1470,1469,1,0,0,0,
+        1471,259,1,0,0,0,1472,1473,7,14,0,0,1473,261,1,0,0,0,1474,1477,3,
+        258,129,0,1475,1477,3,264,132,0,1476,1474,1,0,0,0,1476,1475,1,0,
+        0,0,1477,263,1,0,0,0,1478,1479,7,15,0,0,1479,265,1,0,0,0,171,268,
+        275,286,291,298,304,309,313,320,335,338,345,357,360,377,380,387,
+        391,406,409,412,417,419,422,426,432,441,444,454,460,467,477,481,
+        486,498,507,515,533,541,548,551,559,571,580,586,590,593,596,603,
+        611,614,619,628,639,649,655,659,670,677,683,687,691,694,698,708,
+        713,721,727,735,743,750,755,761,764,768,771,774,777,783,789,794,
+        800,807,811,813,817,819,822,834,843,851,859,865,876,885,907,911,
+        916,919,922,929,935,941,947,951,955,963,974,984,990,998,1000,1005,
+        1013,1017,1020,1040,1049,1054,1058,1068,1079,1085,1093,1098,1116,
+        1136,1138,1149,1152,1161,1168,1171,1183,1193,1196,1209,1214,1222,
+        1228,1238,1241,1256,1259,1270,1275,1278,1288,1318,1330,1340,1345,
+        1351,1355,1359,1362,1366,1380,1387,1396,1401,1407,1410,1419,1423,
+        1431,1442,1447,1456,1470,1476
     ];
 
     private static __ATN: antlr.ATN;
@@ -7771,6 +8132,9 @@ export class ClauseContext extends antlr.ParserRuleContext {
     public unwindClause(): UnwindClauseContext | null {
         return this.getRuleContext(0, UnwindClauseContext);
     }
+    public subqueryCallClause(): SubqueryCallClauseContext | null {
+        return this.getRuleContext(0, SubqueryCallClauseContext);
+    }
     public callClause(): CallClauseContext | null {
         return this.getRuleContext(0, CallClauseContext);
     }
@@ -7794,6 +8158,12 @@ export class ClauseContext extends antlr.ParserRuleContext {
     }
     public returnClause(): ReturnClauseContext | null {
         return this.getRuleContext(0, ReturnClauseContext);
+    }
+    public foreachClause(): ForeachClauseContext | null {
+        return this.getRuleContext(0, ForeachClauseContext);
+    }
+    public finishClause(): FinishClauseContext | null {
+        return this.getRuleContext(0, FinishClauseContext);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_clause;
@@ -7899,6 +8269,110 @@ export class CallClauseContext extends antlr.ParserRuleContext {
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_callClause;
+    }
+}
+
+
+export class SubqueryCallClauseContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public CALL(): antlr.TerminalNode {
+        return this.getToken(CypherParser.CALL, 0)!;
+    }
+    public LBRACE(): antlr.TerminalNode {
+        return this.getToken(CypherParser.LBRACE, 0)!;
+    }
+    public query(): QueryContext {
+        return this.getRuleContext(0, QueryContext)!;
+    }
+    public RBRACE(): antlr.TerminalNode {
+        return this.getToken(CypherParser.RBRACE, 0)!;
+    }
+    public OPTIONAL(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.OPTIONAL, 0);
+    }
+    public subqueryScope(): SubqueryScopeContext | null {
+        return this.getRuleContext(0, SubqueryScopeContext);
+    }
+    public inTransactions(): InTransactionsContext | null {
+        return this.getRuleContext(0, InTransactionsContext);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_subqueryCallClause;
+    }
+}
+
+
+export class SubqueryScopeContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public LPAREN(): antlr.TerminalNode {
+        return this.getToken(CypherParser.LPAREN, 0)!;
+    }
+    public RPAREN(): antlr.TerminalNode {
+        return this.getToken(CypherParser.RPAREN, 0)!;
+    }
+    public STAR(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.STAR, 0);
+    }
+    public variable(): VariableContext[];
+    public variable(i: number): VariableContext | null;
+    public variable(i?: number): VariableContext[] | VariableContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(VariableContext);
+        }
+
+        return this.getRuleContext(i, VariableContext);
+    }
+    public COMMA(): antlr.TerminalNode[];
+    public COMMA(i: number): antlr.TerminalNode | null;
+    public COMMA(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
+    	if (i === undefined) {
+    		return this.getTokens(CypherParser.COMMA);
+    	} else {
+    		return this.getToken(CypherParser.COMMA, i);
+    	}
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_subqueryScope;
+    }
+}
+
+
+export class InTransactionsContext extends antlr.ParserRuleContext {
+    public _transactionsWord?: SymbolicNameContext;
+    public _batchSize?: ExpressionContext;
+    public _rowsWord?: SymbolicNameContext;
+    public _errorWord?: SymbolicNameContext;
+    public _errorMode?: SymbolicNameContext;
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public IN(): antlr.TerminalNode {
+        return this.getToken(CypherParser.IN, 0)!;
+    }
+    public symbolicName(): SymbolicNameContext[];
+    public symbolicName(i: number): SymbolicNameContext | null;
+    public symbolicName(i?: number): SymbolicNameContext[] | SymbolicNameContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(SymbolicNameContext);
+        }
+
+        return this.getRuleContext(i, SymbolicNameContext);
+    }
+    public OF(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.OF, 0);
+    }
+    public ON(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.ON, 0);
+    }
+    public expression(): ExpressionContext | null {
+        return this.getRuleContext(0, ExpressionContext);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_inTransactions;
     }
 }
 
@@ -8240,6 +8714,59 @@ export class DeleteClauseContext extends antlr.ParserRuleContext {
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_deleteClause;
+    }
+}
+
+
+export class ForeachClauseContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public FOREACH(): antlr.TerminalNode {
+        return this.getToken(CypherParser.FOREACH, 0)!;
+    }
+    public LPAREN(): antlr.TerminalNode {
+        return this.getToken(CypherParser.LPAREN, 0)!;
+    }
+    public variable(): VariableContext {
+        return this.getRuleContext(0, VariableContext)!;
+    }
+    public IN(): antlr.TerminalNode {
+        return this.getToken(CypherParser.IN, 0)!;
+    }
+    public expression(): ExpressionContext {
+        return this.getRuleContext(0, ExpressionContext)!;
+    }
+    public PIPE(): antlr.TerminalNode {
+        return this.getToken(CypherParser.PIPE, 0)!;
+    }
+    public RPAREN(): antlr.TerminalNode {
+        return this.getToken(CypherParser.RPAREN, 0)!;
+    }
+    public clause(): ClauseContext[];
+    public clause(i: number): ClauseContext | null;
+    public clause(i?: number): ClauseContext[] | ClauseContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(ClauseContext);
+        }
+
+        return this.getRuleContext(i, ClauseContext);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_foreachClause;
+    }
+}
+
+
+export class FinishClauseContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public FINISH(): antlr.TerminalNode {
+        return this.getToken(CypherParser.FINISH, 0)!;
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_finishClause;
     }
 }
 
@@ -9459,6 +9986,9 @@ export class AddOrSubtractOperatorContext extends antlr.ParserRuleContext {
     }
     public MINUS(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.MINUS, 0);
+    }
+    public DOUBLEBAR(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.DOUBLEBAR, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_addOrSubtractOperator;
@@ -11241,6 +11771,12 @@ export class NonReservedKeywordContext extends antlr.ParserRuleContext {
     }
     public OFFSET(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.OFFSET, 0);
+    }
+    public FOREACH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.FOREACH, 0);
+    }
+    public FINISH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.FINISH, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nonReservedKeyword;
