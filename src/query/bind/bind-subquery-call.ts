@@ -2,7 +2,7 @@ import type { ForeachClause, SubqueryCallClause, WithClause } from '../ast/claus
 import type { SingleQuery } from '../ast/query.js';
 import type { Span } from '../ast/span.js';
 import { mentionedNames } from './ast-walk.js';
-import type { BoundClause, BoundInTransactions } from './bound-clause.js';
+import type { BoundClause } from './bound-clause.js';
 import type { BoundVariable } from './bound-expression.js';
 import { bindError, type BindContext } from './context.js';
 import type { ExpressionBinder } from './bind-expression.js';
@@ -38,14 +38,13 @@ export class SubqueryCallBinder {
     const returns = unit ? [] : (query.parts[0]?.columns ?? []).map((col) => col.variable);
     if (!unit) this.checkReturns(clause, returns, scope);
     for (const v of returns) scope.declare(v);
-    const in_transactions = clause.in_transactions === undefined ? undefined : this.inTransactions(clause);
+    if (clause.in_transactions !== undefined) this.refuseInTransactions(clause);
     return {
       kind: 'call_subquery',
       optional: clause.optional,
       query,
       imports: [...imported.values()],
       returns,
-      ...(in_transactions && { in_transactions }),
       span: clause.span,
     };
   }
@@ -135,14 +134,24 @@ export class SubqueryCallBinder {
     }
   }
 
-  /** The batch size is constant, like LIMIT's: a literal must be a positive INTEGER. */
-  private inTransactions(clause: SubqueryCallClause): BoundInTransactions {
+  /**
+   * The batch size is constant, like LIMIT's: a literal must be a positive INTEGER. Checked, then
+   * refused: Weft commits a statement as one log entry, and committing each batch as its own entry
+   * (with ON ERROR deciding what a failed batch does) is not built yet.
+   */
+  private refuseInTransactions(clause: SubqueryCallClause): never {
     const tx = clause.in_transactions!;
-    if (tx.rows === undefined) return { on_error: tx.on_error };
-    const rows = this.expressions.bind(tx.rows, { scope: new Scope(), aggregation: 'forbidden', predicate: false });
-    if (rows.kind === 'literal' && !(typeof rows.value === 'bigint' && rows.value > 0n)) {
-      throw bindError('InvalidArgumentType', 'IN TRANSACTIONS OF n ROWS needs a positive INTEGER', tx.rows.span);
+    if (tx.rows !== undefined) {
+      const rows = this.expressions.bind(tx.rows, { scope: new Scope(), aggregation: 'forbidden', predicate: false });
+      if (rows.kind === 'literal' && !(typeof rows.value === 'bigint' && rows.value > 0n)) {
+        throw bindError('InvalidArgumentType', 'IN TRANSACTIONS OF n ROWS needs a positive INTEGER', tx.rows.span);
+      }
     }
-    return { rows, on_error: tx.on_error };
+    throw bindError(
+      'UnsupportedClause',
+      'CALL { ... } IN TRANSACTIONS is not supported yet: a statement commits as one log entry; send each batch as its own statement',
+      tx.span,
+      'SemanticError',
+    );
   }
 }

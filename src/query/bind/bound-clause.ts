@@ -1,4 +1,4 @@
-import type { OnErrorMode, SortDirection } from '../ast/clause.js';
+import type { SortDirection } from '../ast/clause.js';
 import type { Direction, HopRange } from '../ast/pattern.js';
 import type { Span } from '../ast/span.js';
 import type { BoundExpression, BoundVariable } from './bound-expression.js';
@@ -105,13 +105,6 @@ export interface BoundYield {
   readonly variable: BoundVariable;
 }
 
-/** `IN TRANSACTIONS`: the input rows are handed to the subquery in batches, each committed on its own. */
-export interface BoundInTransactions {
-  /** Input rows per batch: a constant positive INTEGER (checked when it is a literal), or absent for the default. */
-  readonly rows?: BoundExpression;
-  readonly on_error: OnErrorMode;
-}
-
 export type BoundClause =
   | {
       readonly kind: 'match';
@@ -159,7 +152,6 @@ export type BoundClause =
        * parts are renamed to them). Empty for a unit subquery, which passes each incoming row on once.
        */
       readonly returns: readonly BoundVariable[];
-      readonly in_transactions?: BoundInTransactions;
       readonly span: Span;
     }
   | {

@@ -215,7 +215,14 @@ export class ExpressionBuilder {
     const ops = ctx.addOrSubtractOperator();
     for (let i = 0; i < ops.length; i++) {
       const right = this.mulDiv(ctx.multiplyDivideModuloExpression(i + 1)!);
-      left = this.binary(ops[i]!.getText() === '+' ? 'add' : 'sub', left, right);
+      const op = ops[i]!.getText();
+      if (op === '||') {
+        // Concatenation is the internal call ('||', a, b): it needs no evaluator of its own.
+        const span = joinSpans(left.span, right.span);
+        left = this.made({ kind: 'function', name: '||', distinct: false, args: [left, right], span }, [left, right]);
+        continue;
+      }
+      left = this.binary(op === '+' ? 'add' : 'sub', left, right);
     }
     return left;
   }
