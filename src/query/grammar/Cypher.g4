@@ -95,6 +95,7 @@ clause
     | returnClause
     | foreachClause
     | finishClause
+    | orderSkipLimitClause
     ;
 
 // ---------------------------------------------------------------------------------------------
@@ -183,6 +184,14 @@ deleteClause
 // FOREACH (x IN list | updates): the updating clauses run once per element.
 foreachClause
     : FOREACH LPAREN variable IN expression PIPE clause+ RPAREN
+    ;
+
+// ORDER BY, SKIP (OFFSET) and LIMIT as a clause of their own (Neo4j 5.24): `WITH *` with them.
+// After WITH or RETURN the projection's own subclauses take them first.
+orderSkipLimitClause
+    : order skip? limit?
+    | skip limit?
+    | limit
     ;
 
 // FINISH: the query ends here and returns no rows.

@@ -27,6 +27,7 @@ import {
   type ClauseContext,
   type ForeachClauseContext,
   type InTransactionsContext,
+  type OrderSkipLimitClauseContext,
   type SubqueryCallClauseContext,
   type SymbolicNameContext,
   type ProjectionBodyContext,
@@ -83,6 +84,11 @@ export class ClauseBuilder {
     const foreach = ctx.foreachClause();
     if (foreach !== null) return this.foreach(foreach);
     if (ctx.finishClause() !== null) return { kind: 'finish', span };
+    const osl = ctx.orderSkipLimitClause();
+    if (osl !== null) {
+      // The same as WITH * with these subclauses: every variable passes, sorted or cut.
+      return { kind: 'with', projection: { distinct: false, star: true, items: [], ...this.orderSkipLimit(osl), span }, span };
+    }
     const create = ctx.createClause();
     if (create !== null) return { kind: 'create', pattern: this.b.pattern(create.pattern()), span };
     const merge = ctx.mergeClause();
@@ -283,6 +289,17 @@ export class ClauseBuilder {
         span: this.b.source.span(item),
       };
     });
+    return {
+      distinct: ctx.DISTINCT() !== null,
+      star: itemsCtx.STAR() !== null,
+      items,
+      ...this.orderSkipLimit(ctx),
+      span: this.b.source.span(ctx),
+    };
+  }
+
+  /** ORDER BY, SKIP and LIMIT of a projection, or of the clause that stands for `WITH *` with them. */
+  private orderSkipLimit(ctx: ProjectionBodyContext | OrderSkipLimitClauseContext): Pick<Projection, 'order' | 'skip' | 'limit'> {
     const order = (ctx.order()?.sortItem() ?? []).map((s): SortItem => {
       const dir = (s.DESC() ?? s.DESCENDING()) !== null ? 'desc' : 'asc';
       return { expression: this.b.expression(s.expression()), direction: dir, span: this.b.source.span(s) };
@@ -290,13 +307,9 @@ export class ClauseBuilder {
     const skip = ctx.skip();
     const limit = ctx.limit();
     return {
-      distinct: ctx.DISTINCT() !== null,
-      star: itemsCtx.STAR() !== null,
-      items,
       order,
       ...(skip !== null && { skip: this.b.expression(skip.expression()) }),
       ...(limit !== null && { limit: this.b.expression(limit.expression()) }),
-      span: this.b.source.span(ctx),
     };
   }
 }

@@ -3,6 +3,7 @@ import { generated_name_prefix, type Direction, type HopRange, type NodePattern,
 import {
   PatternPartContext,
   RangeBoundContext,
+  type LabelDisjunctionContext,
   type ShortestPathPatternContext,
   type NodePatternContext,
   type PatternContext,
@@ -101,7 +102,9 @@ export class PatternBuilder {
     const span = this.b.source.span(ctx);
     let variable = v !== null ? symbolicName(v.symbolicName()) : undefined;
     const labelExpression = ctx.labelExpression();
-    if (labelExpression !== null || ctx._nodeWhere !== undefined) {
+    // Outside MATCH, `:A&B` is another spelling of `:A:B` (Neo4j 5.18); any other label expression is refused below.
+    const conjoined = labelExpression !== null && this.predicates === undefined ? plainConjunction(labelExpression.labelDisjunction()) : undefined;
+    if ((labelExpression !== null && conjoined === undefined) || ctx._nodeWhere !== undefined) {
       const predicates = this.predicates;
       if (predicates === undefined) {
         throw this.b.source.error('UnexpectedSyntax', 'a label expression or a WHERE inside a node pattern is only allowed in MATCH', span);
@@ -118,7 +121,7 @@ export class PatternBuilder {
     return {
       kind: 'node',
       ...(variable !== undefined && { variable }),
-      labels: labels !== null ? labelNames(labels) : [],
+      labels: conjoined ?? (labels !== null ? labelNames(labels) : []),
       ...(properties && { properties }),
       span,
     };
@@ -187,4 +190,17 @@ export class PatternBuilder {
     }
     return Number(value);
   }
+}
+
+/** The labels of `A&B&C` (plain names joined by `&` only); undefined for any other label expression. */
+function plainConjunction(ctx: LabelDisjunctionContext): string[] | undefined {
+  const [only, ...more] = ctx.labelConjunction();
+  if (only === undefined || more.length > 0) return undefined;
+  const names: string[] = [];
+  for (const n of only.labelNegation()) {
+    const name = n.labelAtom()?.labelName();
+    if (name === null || name === undefined) return undefined;
+    names.push(schemaName(name.schemaName()));
+  }
+  return names;
 }

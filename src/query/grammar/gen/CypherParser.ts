@@ -154,108 +154,109 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_removeItem = 28;
     public static readonly RULE_deleteClause = 29;
     public static readonly RULE_foreachClause = 30;
-    public static readonly RULE_finishClause = 31;
-    public static readonly RULE_withClause = 32;
-    public static readonly RULE_returnClause = 33;
-    public static readonly RULE_projectionBody = 34;
-    public static readonly RULE_projectionItems = 35;
-    public static readonly RULE_projectionItem = 36;
-    public static readonly RULE_order = 37;
-    public static readonly RULE_skip = 38;
-    public static readonly RULE_limit = 39;
-    public static readonly RULE_sortItem = 40;
-    public static readonly RULE_where = 41;
-    public static readonly RULE_pattern = 42;
-    public static readonly RULE_patternPart = 43;
-    public static readonly RULE_shortestPathPattern = 44;
-    public static readonly RULE_patternElement = 45;
-    public static readonly RULE_relationshipsPattern = 46;
-    public static readonly RULE_nodePattern = 47;
-    public static readonly RULE_labelExpression = 48;
-    public static readonly RULE_labelDisjunction = 49;
-    public static readonly RULE_labelConjunction = 50;
-    public static readonly RULE_labelNegation = 51;
-    public static readonly RULE_labelAtom = 52;
-    public static readonly RULE_patternElementChain = 53;
-    public static readonly RULE_relationshipPattern = 54;
-    public static readonly RULE_relationshipDetail = 55;
-    public static readonly RULE_properties = 56;
-    public static readonly RULE_relationshipTypes = 57;
-    public static readonly RULE_nodeLabels = 58;
-    public static readonly RULE_nodeLabel = 59;
-    public static readonly RULE_rangeLiteral = 60;
-    public static readonly RULE_rangeBound = 61;
-    public static readonly RULE_labelName = 62;
-    public static readonly RULE_relTypeName = 63;
-    public static readonly RULE_propertyExpression = 64;
-    public static readonly RULE_expression = 65;
-    public static readonly RULE_orExpression = 66;
-    public static readonly RULE_xorExpression = 67;
-    public static readonly RULE_andExpression = 68;
-    public static readonly RULE_notExpression = 69;
-    public static readonly RULE_comparisonExpression = 70;
-    public static readonly RULE_comparisonOperator = 71;
-    public static readonly RULE_predicateExpression = 72;
-    public static readonly RULE_predicateSuffix = 73;
-    public static readonly RULE_valueTypeExpression = 74;
-    public static readonly RULE_valueTypeAlternative = 75;
-    public static readonly RULE_valueTypeWord = 76;
-    public static readonly RULE_addOrSubtractExpression = 77;
-    public static readonly RULE_addOrSubtractOperator = 78;
-    public static readonly RULE_multiplyDivideModuloExpression = 79;
-    public static readonly RULE_multiplyDivideModuloOperator = 80;
-    public static readonly RULE_powerOfExpression = 81;
-    public static readonly RULE_unaryAddOrSubtractExpression = 82;
-    public static readonly RULE_nonArithmeticOperatorExpression = 83;
-    public static readonly RULE_listOperator = 84;
-    public static readonly RULE_propertyLookup = 85;
-    public static readonly RULE_atom = 86;
-    public static readonly RULE_countStar = 87;
-    public static readonly RULE_caseExpression = 88;
-    public static readonly RULE_caseAlternative = 89;
-    public static readonly RULE_caseWhenOperand = 90;
-    public static readonly RULE_listComprehension = 91;
-    public static readonly RULE_patternComprehension = 92;
-    public static readonly RULE_quantifierExpression = 93;
-    public static readonly RULE_quantifier = 94;
-    public static readonly RULE_filterExpression = 95;
-    public static readonly RULE_reduceExpression = 96;
-    public static readonly RULE_subqueryExpression = 97;
-    public static readonly RULE_parenthesizedExpression = 98;
-    public static readonly RULE_trimFromExpression = 99;
-    public static readonly RULE_functionInvocation = 100;
-    public static readonly RULE_functionName = 101;
-    public static readonly RULE_namespace = 102;
-    public static readonly RULE_mapProjection = 103;
-    public static readonly RULE_mapProjectionItem = 104;
-    public static readonly RULE_parameter = 105;
-    public static readonly RULE_literal = 106;
-    public static readonly RULE_booleanLiteral = 107;
-    public static readonly RULE_numberLiteral = 108;
-    public static readonly RULE_integerLiteral = 109;
-    public static readonly RULE_listLiteral = 110;
-    public static readonly RULE_mapLiteral = 111;
-    public static readonly RULE_propertyKeyName = 112;
-    public static readonly RULE_schemaCommand = 113;
-    public static readonly RULE_createConstraint = 114;
-    public static readonly RULE_constraintRequirement = 115;
-    public static readonly RULE_propertyReference = 116;
-    public static readonly RULE_propertyReferenceList = 117;
-    public static readonly RULE_typeName = 118;
-    public static readonly RULE_dropConstraint = 119;
-    public static readonly RULE_createIndex = 120;
-    public static readonly RULE_indexTarget = 121;
-    public static readonly RULE_createSearchIndex = 122;
-    public static readonly RULE_searchIndexProperties = 123;
-    public static readonly RULE_indexOptions = 124;
-    public static readonly RULE_dropIndex = 125;
-    public static readonly RULE_ifNotExists = 126;
-    public static readonly RULE_ifExists = 127;
-    public static readonly RULE_variable = 128;
-    public static readonly RULE_symbolicName = 129;
-    public static readonly RULE_nonReservedKeyword = 130;
-    public static readonly RULE_schemaName = 131;
-    public static readonly RULE_reservedWord = 132;
+    public static readonly RULE_orderSkipLimitClause = 31;
+    public static readonly RULE_finishClause = 32;
+    public static readonly RULE_withClause = 33;
+    public static readonly RULE_returnClause = 34;
+    public static readonly RULE_projectionBody = 35;
+    public static readonly RULE_projectionItems = 36;
+    public static readonly RULE_projectionItem = 37;
+    public static readonly RULE_order = 38;
+    public static readonly RULE_skip = 39;
+    public static readonly RULE_limit = 40;
+    public static readonly RULE_sortItem = 41;
+    public static readonly RULE_where = 42;
+    public static readonly RULE_pattern = 43;
+    public static readonly RULE_patternPart = 44;
+    public static readonly RULE_shortestPathPattern = 45;
+    public static readonly RULE_patternElement = 46;
+    public static readonly RULE_relationshipsPattern = 47;
+    public static readonly RULE_nodePattern = 48;
+    public static readonly RULE_labelExpression = 49;
+    public static readonly RULE_labelDisjunction = 50;
+    public static readonly RULE_labelConjunction = 51;
+    public static readonly RULE_labelNegation = 52;
+    public static readonly RULE_labelAtom = 53;
+    public static readonly RULE_patternElementChain = 54;
+    public static readonly RULE_relationshipPattern = 55;
+    public static readonly RULE_relationshipDetail = 56;
+    public static readonly RULE_properties = 57;
+    public static readonly RULE_relationshipTypes = 58;
+    public static readonly RULE_nodeLabels = 59;
+    public static readonly RULE_nodeLabel = 60;
+    public static readonly RULE_rangeLiteral = 61;
+    public static readonly RULE_rangeBound = 62;
+    public static readonly RULE_labelName = 63;
+    public static readonly RULE_relTypeName = 64;
+    public static readonly RULE_propertyExpression = 65;
+    public static readonly RULE_expression = 66;
+    public static readonly RULE_orExpression = 67;
+    public static readonly RULE_xorExpression = 68;
+    public static readonly RULE_andExpression = 69;
+    public static readonly RULE_notExpression = 70;
+    public static readonly RULE_comparisonExpression = 71;
+    public static readonly RULE_comparisonOperator = 72;
+    public static readonly RULE_predicateExpression = 73;
+    public static readonly RULE_predicateSuffix = 74;
+    public static readonly RULE_valueTypeExpression = 75;
+    public static readonly RULE_valueTypeAlternative = 76;
+    public static readonly RULE_valueTypeWord = 77;
+    public static readonly RULE_addOrSubtractExpression = 78;
+    public static readonly RULE_addOrSubtractOperator = 79;
+    public static readonly RULE_multiplyDivideModuloExpression = 80;
+    public static readonly RULE_multiplyDivideModuloOperator = 81;
+    public static readonly RULE_powerOfExpression = 82;
+    public static readonly RULE_unaryAddOrSubtractExpression = 83;
+    public static readonly RULE_nonArithmeticOperatorExpression = 84;
+    public static readonly RULE_listOperator = 85;
+    public static readonly RULE_propertyLookup = 86;
+    public static readonly RULE_atom = 87;
+    public static readonly RULE_countStar = 88;
+    public static readonly RULE_caseExpression = 89;
+    public static readonly RULE_caseAlternative = 90;
+    public static readonly RULE_caseWhenOperand = 91;
+    public static readonly RULE_listComprehension = 92;
+    public static readonly RULE_patternComprehension = 93;
+    public static readonly RULE_quantifierExpression = 94;
+    public static readonly RULE_quantifier = 95;
+    public static readonly RULE_filterExpression = 96;
+    public static readonly RULE_reduceExpression = 97;
+    public static readonly RULE_subqueryExpression = 98;
+    public static readonly RULE_parenthesizedExpression = 99;
+    public static readonly RULE_trimFromExpression = 100;
+    public static readonly RULE_functionInvocation = 101;
+    public static readonly RULE_functionName = 102;
+    public static readonly RULE_namespace = 103;
+    public static readonly RULE_mapProjection = 104;
+    public static readonly RULE_mapProjectionItem = 105;
+    public static readonly RULE_parameter = 106;
+    public static readonly RULE_literal = 107;
+    public static readonly RULE_booleanLiteral = 108;
+    public static readonly RULE_numberLiteral = 109;
+    public static readonly RULE_integerLiteral = 110;
+    public static readonly RULE_listLiteral = 111;
+    public static readonly RULE_mapLiteral = 112;
+    public static readonly RULE_propertyKeyName = 113;
+    public static readonly RULE_schemaCommand = 114;
+    public static readonly RULE_createConstraint = 115;
+    public static readonly RULE_constraintRequirement = 116;
+    public static readonly RULE_propertyReference = 117;
+    public static readonly RULE_propertyReferenceList = 118;
+    public static readonly RULE_typeName = 119;
+    public static readonly RULE_dropConstraint = 120;
+    public static readonly RULE_createIndex = 121;
+    public static readonly RULE_indexTarget = 122;
+    public static readonly RULE_createSearchIndex = 123;
+    public static readonly RULE_searchIndexProperties = 124;
+    public static readonly RULE_indexOptions = 125;
+    public static readonly RULE_dropIndex = 126;
+    public static readonly RULE_ifNotExists = 127;
+    public static readonly RULE_ifExists = 128;
+    public static readonly RULE_variable = 129;
+    public static readonly RULE_symbolicName = 130;
+    public static readonly RULE_nonReservedKeyword = 131;
+    public static readonly RULE_schemaName = 132;
+    public static readonly RULE_reservedWord = 133;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -301,28 +302,29 @@ export class CypherParser extends antlr.Parser {
         "callClause", "subqueryCallClause", "subqueryScope", "inTransactions", 
         "procedureName", "yieldItems", "yieldItem", "createClause", "mergeClause", 
         "mergeAction", "setClause", "setItem", "removeClause", "removeItem", 
-        "deleteClause", "foreachClause", "finishClause", "withClause", "returnClause", 
-        "projectionBody", "projectionItems", "projectionItem", "order", 
-        "skip", "limit", "sortItem", "where", "pattern", "patternPart", 
-        "shortestPathPattern", "patternElement", "relationshipsPattern", 
-        "nodePattern", "labelExpression", "labelDisjunction", "labelConjunction", 
-        "labelNegation", "labelAtom", "patternElementChain", "relationshipPattern", 
-        "relationshipDetail", "properties", "relationshipTypes", "nodeLabels", 
-        "nodeLabel", "rangeLiteral", "rangeBound", "labelName", "relTypeName", 
-        "propertyExpression", "expression", "orExpression", "xorExpression", 
-        "andExpression", "notExpression", "comparisonExpression", "comparisonOperator", 
-        "predicateExpression", "predicateSuffix", "valueTypeExpression", 
-        "valueTypeAlternative", "valueTypeWord", "addOrSubtractExpression", 
-        "addOrSubtractOperator", "multiplyDivideModuloExpression", "multiplyDivideModuloOperator", 
-        "powerOfExpression", "unaryAddOrSubtractExpression", "nonArithmeticOperatorExpression", 
-        "listOperator", "propertyLookup", "atom", "countStar", "caseExpression", 
-        "caseAlternative", "caseWhenOperand", "listComprehension", "patternComprehension", 
-        "quantifierExpression", "quantifier", "filterExpression", "reduceExpression", 
-        "subqueryExpression", "parenthesizedExpression", "trimFromExpression", 
-        "functionInvocation", "functionName", "namespace", "mapProjection", 
-        "mapProjectionItem", "parameter", "literal", "booleanLiteral", "numberLiteral", 
-        "integerLiteral", "listLiteral", "mapLiteral", "propertyKeyName", 
-        "schemaCommand", "createConstraint", "constraintRequirement", "propertyReference", 
+        "deleteClause", "foreachClause", "orderSkipLimitClause", "finishClause", 
+        "withClause", "returnClause", "projectionBody", "projectionItems", 
+        "projectionItem", "order", "skip", "limit", "sortItem", "where", 
+        "pattern", "patternPart", "shortestPathPattern", "patternElement", 
+        "relationshipsPattern", "nodePattern", "labelExpression", "labelDisjunction", 
+        "labelConjunction", "labelNegation", "labelAtom", "patternElementChain", 
+        "relationshipPattern", "relationshipDetail", "properties", "relationshipTypes", 
+        "nodeLabels", "nodeLabel", "rangeLiteral", "rangeBound", "labelName", 
+        "relTypeName", "propertyExpression", "expression", "orExpression", 
+        "xorExpression", "andExpression", "notExpression", "comparisonExpression", 
+        "comparisonOperator", "predicateExpression", "predicateSuffix", 
+        "valueTypeExpression", "valueTypeAlternative", "valueTypeWord", 
+        "addOrSubtractExpression", "addOrSubtractOperator", "multiplyDivideModuloExpression", 
+        "multiplyDivideModuloOperator", "powerOfExpression", "unaryAddOrSubtractExpression", 
+        "nonArithmeticOperatorExpression", "listOperator", "propertyLookup", 
+        "atom", "countStar", "caseExpression", "caseAlternative", "caseWhenOperand", 
+        "listComprehension", "patternComprehension", "quantifierExpression", 
+        "quantifier", "filterExpression", "reduceExpression", "subqueryExpression", 
+        "parenthesizedExpression", "trimFromExpression", "functionInvocation", 
+        "functionName", "namespace", "mapProjection", "mapProjectionItem", 
+        "parameter", "literal", "booleanLiteral", "numberLiteral", "integerLiteral", 
+        "listLiteral", "mapLiteral", "propertyKeyName", "schemaCommand", 
+        "createConstraint", "constraintRequirement", "propertyReference", 
         "propertyReferenceList", "typeName", "dropConstraint", "createIndex", 
         "indexTarget", "createSearchIndex", "searchIndexProperties", "indexOptions", 
         "dropIndex", "ifNotExists", "ifExists", "variable", "symbolicName", 
@@ -350,19 +352,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 266;
-            this.statement();
             this.state = 268;
+            this.statement();
+            this.state = 270;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 95) {
                 {
-                this.state = 267;
+                this.state = 269;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 270;
+            this.state = 272;
             this.match(CypherParser.EOF);
             }
         }
@@ -383,27 +385,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 275;
+            this.state = 277;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 272;
+                this.state = 274;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 273;
+                this.state = 275;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 274;
+                this.state = 276;
                 this.query();
                 }
                 break;
@@ -428,13 +430,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 277;
-            this.match(CypherParser.SET);
-            this.state = 278;
-            this.symbolicName();
             this.state = 279;
-            this.match(CypherParser.EQ);
+            this.match(CypherParser.SET);
             this.state = 280;
+            this.symbolicName();
+            this.state = 281;
+            this.match(CypherParser.EQ);
+            this.state = 282;
             this.sessionValue();
             }
         }
@@ -455,13 +457,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 286;
+            this.state = 288;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 282;
+                this.state = 284;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -471,7 +473,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 283;
+                this.state = 285;
                 this.numberLiteral();
                 }
                 break;
@@ -479,7 +481,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 284;
+                this.state = 286;
                 this.booleanLiteral();
                 }
                 break;
@@ -518,7 +520,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 285;
+                this.state = 287;
                 this.symbolicName();
                 }
                 break;
@@ -546,47 +548,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 291;
+            this.state = 293;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 68) {
                 {
                 {
-                this.state = 288;
+                this.state = 290;
                 this.queryOption();
                 }
                 }
-                this.state = 293;
+                this.state = 295;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 294;
+            this.state = 296;
             this.singleQuery();
-            this.state = 298;
+            this.state = 300;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 65) {
                 {
                 {
-                this.state = 295;
+                this.state = 297;
                 this.unionPart();
                 }
                 }
-                this.state = 300;
+                this.state = 302;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 304;
+            this.state = 306;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 68) {
                 {
                 {
-                this.state = 301;
+                this.state = 303;
                 this.queryOption();
                 }
                 }
-                this.state = 306;
+                this.state = 308;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -609,20 +611,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 309;
+            this.state = 311;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 307;
+                this.state = 309;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 308;
+                this.state = 310;
                 this.queryHint();
                 }
                 break;
@@ -650,19 +652,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 311;
-            this.match(CypherParser.UNION);
             this.state = 313;
+            this.match(CypherParser.UNION);
+            this.state = 315;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1) {
                 {
-                this.state = 312;
+                this.state = 314;
                 this.match(CypherParser.ALL);
                 }
             }
 
-            this.state = 315;
+            this.state = 317;
             this.singleQuery();
             }
         }
@@ -686,20 +688,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 318;
+            this.state = 320;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 317;
+                this.state = 319;
                 this.clause();
                 }
                 }
-                this.state = 320;
+                this.state = 322;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 404227265) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 142606545) !== 0));
+            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
             }
         }
         catch (re) {
@@ -721,13 +723,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 322;
-            this.match(CypherParser.AS);
-            this.state = 323;
-            this.match(CypherParser.OF);
             this.state = 324;
-            this.match(CypherParser.TIMESTAMP);
+            this.match(CypherParser.AS);
             this.state = 325;
+            this.match(CypherParser.OF);
+            this.state = 326;
+            this.match(CypherParser.TIMESTAMP);
+            this.state = 327;
             this.expression();
             }
         }
@@ -751,39 +753,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 327;
-            this.match(CypherParser.USING);
-            this.state = 328;
-            this.functionName();
             this.state = 329;
+            this.match(CypherParser.USING);
+            this.state = 330;
+            this.functionName();
+            this.state = 331;
             this.match(CypherParser.LPAREN);
-            this.state = 338;
+            this.state = 340;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 330;
+                this.state = 332;
                 this.expression();
-                this.state = 335;
+                this.state = 337;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 331;
+                    this.state = 333;
                     this.match(CypherParser.COMMA);
-                    this.state = 332;
+                    this.state = 334;
                     this.expression();
                     }
                     }
-                    this.state = 337;
+                    this.state = 339;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 340;
+            this.state = 342;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -807,21 +809,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 345;
+            this.state = 347;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
                 {
-                this.state = 342;
+                this.state = 344;
                 this.hintCall();
                 }
                 }
-                this.state = 347;
+                this.state = 349;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 348;
+            this.state = 350;
             this.match(CypherParser.EOF);
             }
         }
@@ -845,37 +847,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 350;
+            this.state = 352;
             this.functionName();
-            this.state = 351;
+            this.state = 353;
             this.match(CypherParser.LPAREN);
-            this.state = 360;
+            this.state = 362;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 352;
+                this.state = 354;
                 this.expression();
-                this.state = 357;
+                this.state = 359;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 353;
+                    this.state = 355;
                     this.match(CypherParser.COMMA);
-                    this.state = 354;
+                    this.state = 356;
                     this.expression();
                     }
                     }
-                    this.state = 359;
+                    this.state = 361;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 362;
+            this.state = 364;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -896,98 +898,105 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 377;
+            this.state = 380;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 14, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 364;
+                this.state = 366;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 365;
+                this.state = 367;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 366;
+                this.state = 368;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 367;
+                this.state = 369;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 368;
+                this.state = 370;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 369;
+                this.state = 371;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 370;
+                this.state = 372;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 371;
+                this.state = 373;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 372;
+                this.state = 374;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 373;
+                this.state = 375;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 374;
+                this.state = 376;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 375;
+                this.state = 377;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 376;
+                this.state = 378;
                 this.finishClause();
+                }
+                break;
+            case 14:
+                this.enterOuterAlt(localContext, 14);
+                {
+                this.state = 379;
+                this.orderSkipLimitClause();
                 }
                 break;
             }
@@ -1013,42 +1022,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 380;
+            this.state = 383;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 379;
+                this.state = 382;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 382;
+            this.state = 385;
             this.match(CypherParser.MATCH);
-            this.state = 383;
+            this.state = 386;
             this.pattern();
-            this.state = 387;
+            this.state = 390;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 384;
+                    this.state = 387;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 389;
+                this.state = 392;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             }
-            this.state = 391;
+            this.state = 394;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 390;
+                this.state = 393;
                 this.where();
                 }
             }
@@ -1074,13 +1083,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 393;
-            this.match(CypherParser.UNWIND);
-            this.state = 394;
-            this.expression();
-            this.state = 395;
-            this.match(CypherParser.AS);
             this.state = 396;
+            this.match(CypherParser.UNWIND);
+            this.state = 397;
+            this.expression();
+            this.state = 398;
+            this.match(CypherParser.AS);
+            this.state = 399;
             this.variable();
             }
         }
@@ -1104,61 +1113,61 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 398;
+            this.state = 401;
             this.match(CypherParser.CALL);
-            this.state = 399;
+            this.state = 402;
             this.procedureName();
-            this.state = 412;
+            this.state = 415;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 400;
+                this.state = 403;
                 this.match(CypherParser.LPAREN);
-                this.state = 409;
+                this.state = 412;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 401;
+                    this.state = 404;
                     this.expression();
-                    this.state = 406;
+                    this.state = 409;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     while (_la === 93) {
                         {
                         {
-                        this.state = 402;
+                        this.state = 405;
                         this.match(CypherParser.COMMA);
-                        this.state = 403;
+                        this.state = 406;
                         this.expression();
                         }
                         }
-                        this.state = 408;
+                        this.state = 411;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 411;
+                this.state = 414;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 419;
+            this.state = 422;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 73) {
                 {
-                this.state = 414;
-                this.match(CypherParser.YIELD);
                 this.state = 417;
+                this.match(CypherParser.YIELD);
+                this.state = 420;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 415;
+                    this.state = 418;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1196,7 +1205,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 416;
+                    this.state = 419;
                     this.yieldItems();
                     }
                     break;
@@ -1228,40 +1237,40 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 422;
+            this.state = 425;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 421;
+                this.state = 424;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 424;
+            this.state = 427;
             this.match(CypherParser.CALL);
-            this.state = 426;
+            this.state = 429;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 425;
+                this.state = 428;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 428;
+            this.state = 431;
             this.match(CypherParser.LBRACE);
-            this.state = 429;
-            this.query();
-            this.state = 430;
-            this.match(CypherParser.RBRACE);
             this.state = 432;
+            this.query();
+            this.state = 433;
+            this.match(CypherParser.RBRACE);
+            this.state = 435;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 31) {
                 {
-                this.state = 431;
+                this.state = 434;
                 this.inTransactions();
                 }
             }
@@ -1288,14 +1297,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 434;
+            this.state = 437;
             this.match(CypherParser.LPAREN);
-            this.state = 444;
+            this.state = 447;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 435;
+                this.state = 438;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -1333,21 +1342,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 436;
+                this.state = 439;
                 this.variable();
-                this.state = 441;
+                this.state = 444;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 437;
+                    this.state = 440;
                     this.match(CypherParser.COMMA);
-                    this.state = 438;
+                    this.state = 441;
                     this.variable();
                     }
                     }
-                    this.state = 443;
+                    this.state = 446;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1358,7 +1367,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 446;
+            this.state = 449;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1382,34 +1391,34 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 448;
+            this.state = 451;
             this.match(CypherParser.IN);
-            this.state = 449;
+            this.state = 452;
             localContext._transactionsWord = this.symbolicName();
-            this.state = 454;
+            this.state = 457;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 42) {
                 {
-                this.state = 450;
+                this.state = 453;
                 this.match(CypherParser.OF);
-                this.state = 451;
+                this.state = 454;
                 localContext._batchSize = this.expression();
-                this.state = 452;
+                this.state = 455;
                 localContext._rowsWord = this.symbolicName();
                 }
             }
 
-            this.state = 460;
+            this.state = 463;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 43) {
                 {
-                this.state = 456;
+                this.state = 459;
                 this.match(CypherParser.ON);
-                this.state = 457;
+                this.state = 460;
                 localContext._errorWord = this.symbolicName();
-                this.state = 458;
+                this.state = 461;
                 localContext._errorMode = this.symbolicName();
                 }
             }
@@ -1436,25 +1445,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 467;
+            this.state = 470;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 30, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 462;
+                    this.state = 465;
                     this.schemaName();
-                    this.state = 463;
+                    this.state = 466;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 469;
+                this.state = 472;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 30, this.context);
             }
-            this.state = 470;
+            this.state = 473;
             this.schemaName();
             }
         }
@@ -1478,30 +1487,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 472;
+            this.state = 475;
             this.yieldItem();
-            this.state = 477;
+            this.state = 480;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 473;
+                this.state = 476;
                 this.match(CypherParser.COMMA);
-                this.state = 474;
+                this.state = 477;
                 this.yieldItem();
                 }
                 }
-                this.state = 479;
+                this.state = 482;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 481;
+            this.state = 484;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 480;
+                this.state = 483;
                 this.where();
                 }
             }
@@ -1527,19 +1536,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 486;
+            this.state = 489;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 33, this.context) ) {
             case 1:
                 {
-                this.state = 483;
+                this.state = 486;
                 this.symbolicName();
-                this.state = 484;
+                this.state = 487;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 488;
+            this.state = 491;
             this.variable();
             }
         }
@@ -1562,9 +1571,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 490;
+            this.state = 493;
             this.match(CypherParser.CREATE);
-            this.state = 491;
+            this.state = 494;
             this.pattern();
             }
         }
@@ -1588,21 +1597,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 493;
+            this.state = 496;
             this.match(CypherParser.MERGE);
-            this.state = 494;
+            this.state = 497;
             this.patternPart();
-            this.state = 498;
+            this.state = 501;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 43) {
                 {
                 {
-                this.state = 495;
+                this.state = 498;
                 this.mergeAction();
                 }
                 }
-                this.state = 500;
+                this.state = 503;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1625,28 +1634,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 48, CypherParser.RULE_mergeAction);
         try {
-            this.state = 507;
+            this.state = 510;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 501;
+                this.state = 504;
                 this.match(CypherParser.ON);
-                this.state = 502;
+                this.state = 505;
                 this.match(CypherParser.MATCH);
-                this.state = 503;
+                this.state = 506;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 504;
+                this.state = 507;
                 this.match(CypherParser.ON);
-                this.state = 505;
+                this.state = 508;
                 this.match(CypherParser.CREATE);
-                this.state = 506;
+                this.state = 509;
                 this.setClause();
                 }
                 break;
@@ -1672,23 +1681,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 509;
+            this.state = 512;
             this.match(CypherParser.SET);
-            this.state = 510;
+            this.state = 513;
             this.setItem();
-            this.state = 515;
+            this.state = 518;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 511;
+                this.state = 514;
                 this.match(CypherParser.COMMA);
-                this.state = 512;
+                this.state = 515;
                 this.setItem();
                 }
                 }
-                this.state = 517;
+                this.state = 520;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1711,18 +1720,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 52, CypherParser.RULE_setItem);
         try {
-            this.state = 533;
+            this.state = 536;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 37, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 518;
+                this.state = 521;
                 this.propertyExpression();
-                this.state = 519;
+                this.state = 522;
                 this.match(CypherParser.EQ);
-                this.state = 520;
+                this.state = 523;
                 this.expression();
                 }
                 break;
@@ -1730,11 +1739,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 522;
+                this.state = 525;
                 this.variable();
-                this.state = 523;
+                this.state = 526;
                 this.match(CypherParser.EQ);
-                this.state = 524;
+                this.state = 527;
                 this.expression();
                 }
                 break;
@@ -1742,11 +1751,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 526;
+                this.state = 529;
                 this.variable();
-                this.state = 527;
+                this.state = 530;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 528;
+                this.state = 531;
                 this.expression();
                 }
                 break;
@@ -1754,9 +1763,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 530;
+                this.state = 533;
                 this.variable();
-                this.state = 531;
+                this.state = 534;
                 this.nodeLabels();
                 }
                 break;
@@ -1782,23 +1791,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 535;
+            this.state = 538;
             this.match(CypherParser.REMOVE);
-            this.state = 536;
+            this.state = 539;
             this.removeItem();
-            this.state = 541;
+            this.state = 544;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 537;
+                this.state = 540;
                 this.match(CypherParser.COMMA);
-                this.state = 538;
+                this.state = 541;
                 this.removeItem();
                 }
                 }
-                this.state = 543;
+                this.state = 546;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1821,16 +1830,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 56, CypherParser.RULE_removeItem);
         try {
-            this.state = 548;
+            this.state = 551;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 544;
+                this.state = 547;
                 this.variable();
-                this.state = 545;
+                this.state = 548;
                 this.nodeLabels();
                 }
                 break;
@@ -1838,7 +1847,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 547;
+                this.state = 550;
                 this.propertyExpression();
                 }
                 break;
@@ -1864,33 +1873,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 551;
+            this.state = 554;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 550;
+                this.state = 553;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 553;
+            this.state = 556;
             this.match(CypherParser.DELETE);
-            this.state = 554;
+            this.state = 557;
             this.expression();
-            this.state = 559;
+            this.state = 562;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 555;
+                this.state = 558;
                 this.match(CypherParser.COMMA);
-                this.state = 556;
+                this.state = 559;
                 this.expression();
                 }
                 }
-                this.state = 561;
+                this.state = 564;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1916,34 +1925,110 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 562;
-            this.match(CypherParser.FOREACH);
-            this.state = 563;
-            this.match(CypherParser.LPAREN);
-            this.state = 564;
-            this.variable();
             this.state = 565;
-            this.match(CypherParser.IN);
+            this.match(CypherParser.FOREACH);
             this.state = 566;
-            this.expression();
+            this.match(CypherParser.LPAREN);
             this.state = 567;
-            this.match(CypherParser.PIPE);
+            this.variable();
+            this.state = 568;
+            this.match(CypherParser.IN);
             this.state = 569;
+            this.expression();
+            this.state = 570;
+            this.match(CypherParser.PIPE);
+            this.state = 572;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 568;
+                this.state = 571;
                 this.clause();
                 }
                 }
-                this.state = 571;
+                this.state = 574;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 404227265) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 142606545) !== 0));
-            this.state = 573;
+            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
+            this.state = 576;
             this.match(CypherParser.RPAREN);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public orderSkipLimitClause(): OrderSkipLimitClauseContext {
+        let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
+        this.enterRule(localContext, 62, CypherParser.RULE_orderSkipLimitClause);
+        try {
+            this.state = 590;
+            this.errorHandler.sync(this);
+            switch (this.tokenStream.LA(1)) {
+            case CypherParser.ORDER:
+                this.enterOuterAlt(localContext, 1);
+                {
+                this.state = 578;
+                this.order();
+                this.state = 580;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
+                case 1:
+                    {
+                    this.state = 579;
+                    this.skip();
+                    }
+                    break;
+                }
+                this.state = 583;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 44, this.context) ) {
+                case 1:
+                    {
+                    this.state = 582;
+                    this.limit();
+                    }
+                    break;
+                }
+                }
+                break;
+            case CypherParser.SKIP_:
+            case CypherParser.OFFSET:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 585;
+                this.skip();
+                this.state = 587;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
+                case 1:
+                    {
+                    this.state = 586;
+                    this.limit();
+                    }
+                    break;
+                }
+                }
+                break;
+            case CypherParser.LIMIT:
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 589;
+                this.limit();
+                }
+                break;
+            default:
+                throw new antlr.NoViableAltException(this);
             }
         }
         catch (re) {
@@ -1961,11 +2046,11 @@ export class CypherParser extends antlr.Parser {
     }
     public finishClause(): FinishClauseContext {
         let localContext = new FinishClauseContext(this.context, this.state);
-        this.enterRule(localContext, 62, CypherParser.RULE_finishClause);
+        this.enterRule(localContext, 64, CypherParser.RULE_finishClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 575;
+            this.state = 592;
             this.match(CypherParser.FINISH);
             }
         }
@@ -1984,21 +2069,21 @@ export class CypherParser extends antlr.Parser {
     }
     public withClause(): WithClauseContext {
         let localContext = new WithClauseContext(this.context, this.state);
-        this.enterRule(localContext, 64, CypherParser.RULE_withClause);
+        this.enterRule(localContext, 66, CypherParser.RULE_withClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 577;
+            this.state = 594;
             this.match(CypherParser.WITH);
-            this.state = 578;
+            this.state = 595;
             this.projectionBody();
-            this.state = 580;
+            this.state = 597;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 579;
+                this.state = 596;
                 this.where();
                 }
             }
@@ -2020,13 +2105,13 @@ export class CypherParser extends antlr.Parser {
     }
     public returnClause(): ReturnClauseContext {
         let localContext = new ReturnClauseContext(this.context, this.state);
-        this.enterRule(localContext, 66, CypherParser.RULE_returnClause);
+        this.enterRule(localContext, 68, CypherParser.RULE_returnClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 582;
+            this.state = 599;
             this.match(CypherParser.RETURN);
-            this.state = 583;
+            this.state = 600;
             this.projectionBody();
             }
         }
@@ -2045,53 +2130,53 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionBody(): ProjectionBodyContext {
         let localContext = new ProjectionBodyContext(this.context, this.state);
-        this.enterRule(localContext, 68, CypherParser.RULE_projectionBody);
+        this.enterRule(localContext, 70, CypherParser.RULE_projectionBody);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 586;
+            this.state = 603;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 585;
+                this.state = 602;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 588;
+            this.state = 605;
             this.projectionItems();
-            this.state = 590;
+            this.state = 607;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 46) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 49, this.context) ) {
+            case 1:
                 {
-                this.state = 589;
+                this.state = 606;
                 this.order();
                 }
+                break;
             }
-
-            this.state = 593;
+            this.state = 610;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 53 || _la === 64) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 50, this.context) ) {
+            case 1:
                 {
-                this.state = 592;
+                this.state = 609;
                 this.skip();
                 }
+                break;
             }
-
-            this.state = 596;
+            this.state = 613;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 35) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 51, this.context) ) {
+            case 1:
                 {
-                this.state = 595;
+                this.state = 612;
                 this.limit();
                 }
+                break;
             }
-
             }
         }
         catch (re) {
@@ -2109,30 +2194,30 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItems(): ProjectionItemsContext {
         let localContext = new ProjectionItemsContext(this.context, this.state);
-        this.enterRule(localContext, 70, CypherParser.RULE_projectionItems);
+        this.enterRule(localContext, 72, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 614;
+            this.state = 631;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 598;
+                this.state = 615;
                 this.match(CypherParser.STAR);
-                this.state = 603;
+                this.state = 620;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 599;
+                    this.state = 616;
                     this.match(CypherParser.COMMA);
-                    this.state = 600;
+                    this.state = 617;
                     this.projectionItem();
                     }
                     }
-                    this.state = 605;
+                    this.state = 622;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2190,21 +2275,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 606;
+                this.state = 623;
                 this.projectionItem();
-                this.state = 611;
+                this.state = 628;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 607;
+                    this.state = 624;
                     this.match(CypherParser.COMMA);
-                    this.state = 608;
+                    this.state = 625;
                     this.projectionItem();
                     }
                     }
-                    this.state = 613;
+                    this.state = 630;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2229,20 +2314,20 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItem(): ProjectionItemContext {
         let localContext = new ProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 72, CypherParser.RULE_projectionItem);
+        this.enterRule(localContext, 74, CypherParser.RULE_projectionItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 616;
+            this.state = 633;
             this.expression();
-            this.state = 619;
+            this.state = 636;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 51, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
             case 1:
                 {
-                this.state = 617;
+                this.state = 634;
                 this.match(CypherParser.AS);
-                this.state = 618;
+                this.state = 635;
                 this.variable();
                 }
                 break;
@@ -2264,30 +2349,30 @@ export class CypherParser extends antlr.Parser {
     }
     public order(): OrderContext {
         let localContext = new OrderContext(this.context, this.state);
-        this.enterRule(localContext, 74, CypherParser.RULE_order);
+        this.enterRule(localContext, 76, CypherParser.RULE_order);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 621;
+            this.state = 638;
             this.match(CypherParser.ORDER);
-            this.state = 622;
+            this.state = 639;
             this.match(CypherParser.BY);
-            this.state = 623;
+            this.state = 640;
             this.sortItem();
-            this.state = 628;
+            this.state = 645;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 624;
+                this.state = 641;
                 this.match(CypherParser.COMMA);
-                this.state = 625;
+                this.state = 642;
                 this.sortItem();
                 }
                 }
-                this.state = 630;
+                this.state = 647;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2308,12 +2393,12 @@ export class CypherParser extends antlr.Parser {
     }
     public skip(): SkipContext {
         let localContext = new SkipContext(this.context, this.state);
-        this.enterRule(localContext, 76, CypherParser.RULE_skip);
+        this.enterRule(localContext, 78, CypherParser.RULE_skip);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 631;
+            this.state = 648;
             _la = this.tokenStream.LA(1);
             if(!(_la === 53 || _la === 64)) {
             this.errorHandler.recoverInline(this);
@@ -2322,7 +2407,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 632;
+            this.state = 649;
             this.expression();
             }
         }
@@ -2341,13 +2426,13 @@ export class CypherParser extends antlr.Parser {
     }
     public limit(): LimitContext {
         let localContext = new LimitContext(this.context, this.state);
-        this.enterRule(localContext, 78, CypherParser.RULE_limit);
+        this.enterRule(localContext, 80, CypherParser.RULE_limit);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 634;
+            this.state = 651;
             this.match(CypherParser.LIMIT);
-            this.state = 635;
+            this.state = 652;
             this.expression();
             }
         }
@@ -2366,19 +2451,19 @@ export class CypherParser extends antlr.Parser {
     }
     public sortItem(): SortItemContext {
         let localContext = new SortItemContext(this.context, this.state);
-        this.enterRule(localContext, 80, CypherParser.RULE_sortItem);
+        this.enterRule(localContext, 82, CypherParser.RULE_sortItem);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 637;
+            this.state = 654;
             this.expression();
-            this.state = 639;
+            this.state = 656;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 638;
+                this.state = 655;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2407,13 +2492,13 @@ export class CypherParser extends antlr.Parser {
     }
     public where(): WhereContext {
         let localContext = new WhereContext(this.context, this.state);
-        this.enterRule(localContext, 82, CypherParser.RULE_where);
+        this.enterRule(localContext, 84, CypherParser.RULE_where);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 641;
+            this.state = 658;
             this.match(CypherParser.WHERE);
-            this.state = 642;
+            this.state = 659;
             this.expression();
             }
         }
@@ -2432,26 +2517,26 @@ export class CypherParser extends antlr.Parser {
     }
     public pattern(): PatternContext {
         let localContext = new PatternContext(this.context, this.state);
-        this.enterRule(localContext, 84, CypherParser.RULE_pattern);
+        this.enterRule(localContext, 86, CypherParser.RULE_pattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 644;
+            this.state = 661;
             this.patternPart();
-            this.state = 649;
+            this.state = 666;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 645;
+                this.state = 662;
                 this.match(CypherParser.COMMA);
-                this.state = 646;
+                this.state = 663;
                 this.patternPart();
                 }
                 }
-                this.state = 651;
+                this.state = 668;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2472,28 +2557,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternPart(): PatternPartContext {
         let localContext = new PatternPartContext(this.context, this.state);
-        this.enterRule(localContext, 86, CypherParser.RULE_patternPart);
+        this.enterRule(localContext, 88, CypherParser.RULE_patternPart);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 655;
+            this.state = 672;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
             case 1:
                 {
-                this.state = 652;
+                this.state = 669;
                 this.variable();
-                this.state = 653;
+                this.state = 670;
                 this.match(CypherParser.EQ);
                 }
                 break;
             }
-            this.state = 659;
+            this.state = 676;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 {
-                this.state = 657;
+                this.state = 674;
                 this.patternElement();
                 }
                 break;
@@ -2531,7 +2616,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 658;
+                this.state = 675;
                 this.shortestPathPattern();
                 }
                 break;
@@ -2555,17 +2640,17 @@ export class CypherParser extends antlr.Parser {
     }
     public shortestPathPattern(): ShortestPathPatternContext {
         let localContext = new ShortestPathPatternContext(this.context, this.state);
-        this.enterRule(localContext, 88, CypherParser.RULE_shortestPathPattern);
+        this.enterRule(localContext, 90, CypherParser.RULE_shortestPathPattern);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 661;
+            this.state = 678;
             this.symbolicName();
-            this.state = 662;
+            this.state = 679;
             this.match(CypherParser.LPAREN);
-            this.state = 663;
+            this.state = 680;
             this.patternElement();
-            this.state = 664;
+            this.state = 681;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2584,28 +2669,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElement(): PatternElementContext {
         let localContext = new PatternElementContext(this.context, this.state);
-        this.enterRule(localContext, 90, CypherParser.RULE_patternElement);
+        this.enterRule(localContext, 92, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 677;
+            this.state = 694;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 62, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 666;
+                this.state = 683;
                 this.nodePattern();
-                this.state = 670;
+                this.state = 687;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 82 || _la === 85) {
                     {
                     {
-                    this.state = 667;
+                    this.state = 684;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 672;
+                    this.state = 689;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2614,11 +2699,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 673;
+                this.state = 690;
                 this.match(CypherParser.LPAREN);
-                this.state = 674;
+                this.state = 691;
                 this.patternElement();
-                this.state = 675;
+                this.state = 692;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2639,14 +2724,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipsPattern(): RelationshipsPatternContext {
         let localContext = new RelationshipsPatternContext(this.context, this.state);
-        this.enterRule(localContext, 92, CypherParser.RULE_relationshipsPattern);
+        this.enterRule(localContext, 94, CypherParser.RULE_relationshipsPattern);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 679;
+            this.state = 696;
             this.nodePattern();
-            this.state = 681;
+            this.state = 698;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2654,7 +2739,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 680;
+                    this.state = 697;
                     this.patternElementChain();
                     }
                     }
@@ -2662,9 +2747,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 683;
+                this.state = 700;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 59, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 63, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -2683,62 +2768,62 @@ export class CypherParser extends antlr.Parser {
     }
     public nodePattern(): NodePatternContext {
         let localContext = new NodePatternContext(this.context, this.state);
-        this.enterRule(localContext, 94, CypherParser.RULE_nodePattern);
+        this.enterRule(localContext, 96, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 685;
+            this.state = 702;
             this.match(CypherParser.LPAREN);
-            this.state = 687;
+            this.state = 704;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 686;
+                this.state = 703;
                 this.variable();
                 }
             }
 
-            this.state = 691;
+            this.state = 708;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
             case 1:
                 {
-                this.state = 689;
+                this.state = 706;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 690;
+                this.state = 707;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 694;
+            this.state = 711;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 98 || _la === 103) {
                 {
-                this.state = 693;
+                this.state = 710;
                 this.properties();
                 }
             }
 
-            this.state = 698;
+            this.state = 715;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 696;
+                this.state = 713;
                 this.match(CypherParser.WHERE);
-                this.state = 697;
+                this.state = 714;
                 localContext._nodeWhere = this.expression();
                 }
             }
 
-            this.state = 700;
+            this.state = 717;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2757,13 +2842,13 @@ export class CypherParser extends antlr.Parser {
     }
     public labelExpression(): LabelExpressionContext {
         let localContext = new LabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 96, CypherParser.RULE_labelExpression);
+        this.enterRule(localContext, 98, CypherParser.RULE_labelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 702;
+            this.state = 719;
             this.match(CypherParser.COLON);
-            this.state = 703;
+            this.state = 720;
             this.labelDisjunction();
             }
         }
@@ -2782,41 +2867,41 @@ export class CypherParser extends antlr.Parser {
     }
     public labelDisjunction(): LabelDisjunctionContext {
         let localContext = new LabelDisjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 98, CypherParser.RULE_labelDisjunction);
+        this.enterRule(localContext, 100, CypherParser.RULE_labelDisjunction);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 705;
+            this.state = 722;
             this.labelConjunction();
-            this.state = 713;
+            this.state = 730;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 65, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 69, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 706;
+                    this.state = 723;
                     this.match(CypherParser.PIPE);
-                    this.state = 708;
+                    this.state = 725;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 94) {
                         {
-                        this.state = 707;
+                        this.state = 724;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 710;
+                    this.state = 727;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 715;
+                this.state = 732;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 65, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 69, this.context);
             }
             }
         }
@@ -2835,26 +2920,26 @@ export class CypherParser extends antlr.Parser {
     }
     public labelConjunction(): LabelConjunctionContext {
         let localContext = new LabelConjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_labelConjunction);
+        this.enterRule(localContext, 102, CypherParser.RULE_labelConjunction);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 716;
+            this.state = 733;
             this.labelNegation();
-            this.state = 721;
+            this.state = 738;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 89) {
                 {
                 {
-                this.state = 717;
+                this.state = 734;
                 this.match(CypherParser.AMP);
-                this.state = 718;
+                this.state = 735;
                 this.labelNegation();
                 }
                 }
-                this.state = 723;
+                this.state = 740;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2875,17 +2960,17 @@ export class CypherParser extends antlr.Parser {
     }
     public labelNegation(): LabelNegationContext {
         let localContext = new LabelNegationContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_labelNegation);
+        this.enterRule(localContext, 104, CypherParser.RULE_labelNegation);
         try {
-            this.state = 727;
+            this.state = 744;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 724;
+                this.state = 741;
                 this.match(CypherParser.BANG);
-                this.state = 725;
+                this.state = 742;
                 this.labelNegation();
                 }
                 break;
@@ -2968,7 +3053,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 726;
+                this.state = 743;
                 this.labelAtom();
                 }
                 break;
@@ -2991,9 +3076,9 @@ export class CypherParser extends antlr.Parser {
     }
     public labelAtom(): LabelAtomContext {
         let localContext = new LabelAtomContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_labelAtom);
+        this.enterRule(localContext, 106, CypherParser.RULE_labelAtom);
         try {
-            this.state = 735;
+            this.state = 752;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -3073,25 +3158,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 729;
+                this.state = 746;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 730;
+                this.state = 747;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 731;
+                this.state = 748;
                 this.match(CypherParser.LPAREN);
-                this.state = 732;
+                this.state = 749;
                 this.labelDisjunction();
-                this.state = 733;
+                this.state = 750;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3114,13 +3199,13 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 108, CypherParser.RULE_patternElementChain);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 737;
+            this.state = 754;
             this.relationshipPattern();
-            this.state = 738;
+            this.state = 755;
             this.nodePattern();
             }
         }
@@ -3139,93 +3224,93 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 110, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 764;
+            this.state = 781;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 73, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 77, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 740;
+                this.state = 757;
                 this.match(CypherParser.LT);
-                this.state = 741;
+                this.state = 758;
                 this.match(CypherParser.MINUS);
-                this.state = 743;
+                this.state = 760;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 742;
+                    this.state = 759;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 745;
+                this.state = 762;
                 this.match(CypherParser.MINUS);
-                this.state = 746;
+                this.state = 763;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 747;
+                this.state = 764;
                 this.match(CypherParser.LT);
-                this.state = 748;
+                this.state = 765;
                 this.match(CypherParser.MINUS);
-                this.state = 750;
+                this.state = 767;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 749;
+                    this.state = 766;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 752;
+                this.state = 769;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 753;
+                this.state = 770;
                 this.match(CypherParser.MINUS);
-                this.state = 755;
+                this.state = 772;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 754;
+                    this.state = 771;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 757;
+                this.state = 774;
                 this.match(CypherParser.MINUS);
-                this.state = 758;
+                this.state = 775;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 759;
+                this.state = 776;
                 this.match(CypherParser.MINUS);
-                this.state = 761;
+                this.state = 778;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 760;
+                    this.state = 777;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 763;
+                this.state = 780;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -3246,54 +3331,54 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 112, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 766;
+            this.state = 783;
             this.match(CypherParser.LBRACK);
-            this.state = 768;
+            this.state = 785;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 767;
+                this.state = 784;
                 this.variable();
                 }
             }
 
-            this.state = 771;
+            this.state = 788;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 94) {
                 {
-                this.state = 770;
+                this.state = 787;
                 this.relationshipTypes();
                 }
             }
 
-            this.state = 774;
+            this.state = 791;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75 || _la === 86) {
                 {
-                this.state = 773;
+                this.state = 790;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 777;
+            this.state = 794;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 98 || _la === 103) {
                 {
-                this.state = 776;
+                this.state = 793;
                 this.properties();
                 }
             }
 
-            this.state = 779;
+            this.state = 796;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3312,22 +3397,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_properties);
+        this.enterRule(localContext, 114, CypherParser.RULE_properties);
         try {
-            this.state = 783;
+            this.state = 800;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 781;
+                this.state = 798;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 782;
+                this.state = 799;
                 this.parameter();
                 }
                 break;
@@ -3350,38 +3435,38 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 116, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 785;
+            this.state = 802;
             this.match(CypherParser.COLON);
-            this.state = 786;
+            this.state = 803;
             this.relTypeName();
-            this.state = 794;
+            this.state = 811;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 97) {
                 {
                 {
-                this.state = 787;
+                this.state = 804;
                 this.match(CypherParser.PIPE);
-                this.state = 789;
+                this.state = 806;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 94) {
                     {
-                    this.state = 788;
+                    this.state = 805;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 791;
+                this.state = 808;
                 this.relTypeName();
                 }
                 }
-                this.state = 796;
+                this.state = 813;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3402,22 +3487,22 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 118, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 798;
+            this.state = 815;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 797;
+                this.state = 814;
                 this.nodeLabel();
                 }
                 }
-                this.state = 800;
+                this.state = 817;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 94);
@@ -3438,13 +3523,13 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 120, CypherParser.RULE_nodeLabel);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 802;
+            this.state = 819;
             this.match(CypherParser.COLON);
-            this.state = 803;
+            this.state = 820;
             this.labelName();
             }
         }
@@ -3463,40 +3548,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 122, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 819;
+            this.state = 836;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 805;
+                this.state = 822;
                 this.match(CypherParser.STAR);
-                this.state = 807;
+                this.state = 824;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 806;
+                    this.state = 823;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 813;
+                this.state = 830;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 809;
+                    this.state = 826;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 811;
+                    this.state = 828;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                         {
-                        this.state = 810;
+                        this.state = 827;
                         this.rangeBound();
                         }
                     }
@@ -3509,14 +3594,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 815;
+                this.state = 832;
                 this.match(CypherParser.DOTDOT);
-                this.state = 817;
+                this.state = 834;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 816;
+                    this.state = 833;
                     this.rangeBound();
                     }
                 }
@@ -3542,22 +3627,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 124, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 822;
+            this.state = 839;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 85) {
                 {
-                this.state = 821;
+                this.state = 838;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 824;
+            this.state = 841;
             this.integerLiteral();
             }
         }
@@ -3576,11 +3661,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 126, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 826;
+            this.state = 843;
             this.schemaName();
             }
         }
@@ -3599,11 +3684,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 128, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 828;
+            this.state = 845;
             this.schemaName();
             }
         }
@@ -3622,24 +3707,24 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 130, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 830;
+            this.state = 847;
             this.atom();
-            this.state = 832;
+            this.state = 849;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 831;
+                this.state = 848;
                 this.propertyLookup();
                 }
                 }
-                this.state = 834;
+                this.state = 851;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 92);
@@ -3660,11 +3745,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_expression);
+        this.enterRule(localContext, 132, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 836;
+            this.state = 853;
             this.orExpression();
             }
         }
@@ -3683,26 +3768,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 134, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 838;
+            this.state = 855;
             this.xorExpression();
-            this.state = 843;
+            this.state = 860;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 45) {
                 {
                 {
-                this.state = 839;
+                this.state = 856;
                 this.match(CypherParser.OR);
-                this.state = 840;
+                this.state = 857;
                 this.xorExpression();
                 }
                 }
-                this.state = 845;
+                this.state = 862;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3723,26 +3808,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 136, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 846;
+            this.state = 863;
             this.andExpression();
-            this.state = 851;
+            this.state = 868;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 72) {
                 {
                 {
-                this.state = 847;
+                this.state = 864;
                 this.match(CypherParser.XOR);
-                this.state = 848;
+                this.state = 865;
                 this.andExpression();
                 }
                 }
-                this.state = 853;
+                this.state = 870;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3763,101 +3848,23 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 138, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 854;
+            this.state = 871;
             this.notExpression();
-            this.state = 859;
+            this.state = 876;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 855;
-                this.match(CypherParser.AND);
-                this.state = 856;
-                this.notExpression();
-                }
-                }
-                this.state = 861;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-            }
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public notExpression(): NotExpressionContext {
-        let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_notExpression);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 865;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            while (_la === 40) {
-                {
-                {
-                this.state = 862;
-                this.match(CypherParser.NOT);
-                }
-                }
-                this.state = 867;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-            }
-            this.state = 868;
-            this.comparisonExpression();
-            }
-        }
-        catch (re) {
-            if (re instanceof antlr.RecognitionException) {
-                this.errorHandler.reportError(this, re);
-                this.errorHandler.recover(this, re);
-            } else {
-                throw re;
-            }
-        }
-        finally {
-            this.exitRule();
-        }
-        return localContext;
-    }
-    public comparisonExpression(): ComparisonExpressionContext {
-        let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_comparisonExpression);
-        let _la: number;
-        try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 870;
-            this.predicateExpression();
-            this.state = 876;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0)) {
-                {
-                {
-                this.state = 871;
-                this.comparisonOperator();
                 this.state = 872;
-                this.predicateExpression();
+                this.match(CypherParser.AND);
+                this.state = 873;
+                this.notExpression();
                 }
                 }
                 this.state = 878;
@@ -3879,14 +3886,92 @@ export class CypherParser extends antlr.Parser {
         }
         return localContext;
     }
-    public comparisonOperator(): ComparisonOperatorContext {
-        let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_comparisonOperator);
+    public notExpression(): NotExpressionContext {
+        let localContext = new NotExpressionContext(this.context, this.state);
+        this.enterRule(localContext, 140, CypherParser.RULE_notExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 879;
+            this.state = 882;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (_la === 40) {
+                {
+                {
+                this.state = 879;
+                this.match(CypherParser.NOT);
+                }
+                }
+                this.state = 884;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            this.state = 885;
+            this.comparisonExpression();
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public comparisonExpression(): ComparisonExpressionContext {
+        let localContext = new ComparisonExpressionContext(this.context, this.state);
+        this.enterRule(localContext, 142, CypherParser.RULE_comparisonExpression);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 887;
+            this.predicateExpression();
+            this.state = 893;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0)) {
+                {
+                {
+                this.state = 888;
+                this.comparisonOperator();
+                this.state = 889;
+                this.predicateExpression();
+                }
+                }
+                this.state = 895;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public comparisonOperator(): ComparisonOperatorContext {
+        let localContext = new ComparisonOperatorContext(this.context, this.state);
+        this.enterRule(localContext, 144, CypherParser.RULE_comparisonOperator);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 896;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -3912,24 +3997,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 146, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 881;
+            this.state = 898;
             this.addOrSubtractExpression();
-            this.state = 885;
+            this.state = 902;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 2625537) !== 0) || ((((_la - 54)) & ~0x1F) === 0 && ((1 << (_la - 54)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 882;
+                this.state = 899;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 887;
+                this.state = 904;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3950,21 +4035,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 148, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 922;
+            this.state = 939;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 99, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 103, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 888;
+                this.state = 905;
                 this.match(CypherParser.STARTS);
-                this.state = 889;
+                this.state = 906;
                 this.match(CypherParser.WITH);
-                this.state = 890;
+                this.state = 907;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3972,11 +4057,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 891;
+                this.state = 908;
                 this.match(CypherParser.ENDS);
-                this.state = 892;
+                this.state = 909;
                 this.match(CypherParser.WITH);
-                this.state = 893;
+                this.state = 910;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3984,9 +4069,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 894;
+                this.state = 911;
                 this.match(CypherParser.CONTAINS);
-                this.state = 895;
+                this.state = 912;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -3994,9 +4079,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 896;
+                this.state = 913;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 897;
+                this.state = 914;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4004,9 +4089,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 898;
+                this.state = 915;
                 this.match(CypherParser.IN);
-                this.state = 899;
+                this.state = 916;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4014,9 +4099,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 900;
+                this.state = 917;
                 this.match(CypherParser.IS);
-                this.state = 901;
+                this.state = 918;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4024,11 +4109,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 902;
+                this.state = 919;
                 this.match(CypherParser.IS);
-                this.state = 903;
+                this.state = 920;
                 this.match(CypherParser.NOT);
-                this.state = 904;
+                this.state = 921;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4036,24 +4121,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 911;
+                this.state = 928;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 905;
+                    this.state = 922;
                     this.match(CypherParser.IS);
-                    this.state = 907;
+                    this.state = 924;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 40) {
                         {
-                        this.state = 906;
+                        this.state = 923;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 909;
+                    this.state = 926;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 58 || _la === 74)) {
                     this.errorHandler.recoverInline(this);
@@ -4066,14 +4151,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 910;
+                    this.state = 927;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 913;
+                this.state = 930;
                 this.valueTypeExpression();
                 }
                 break;
@@ -4081,29 +4166,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 914;
+                this.state = 931;
                 this.match(CypherParser.IS);
-                this.state = 916;
+                this.state = 933;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 40) {
                     {
-                    this.state = 915;
+                    this.state = 932;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 919;
+                this.state = 936;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 98, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
                 case 1:
                     {
-                    this.state = 918;
+                    this.state = 935;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 921;
+                this.state = 938;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -4124,30 +4209,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 150, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 924;
+            this.state = 941;
             this.valueTypeAlternative();
-            this.state = 929;
+            this.state = 946;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 100, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 925;
+                    this.state = 942;
                     this.match(CypherParser.PIPE);
-                    this.state = 926;
+                    this.state = 943;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 931;
+                this.state = 948;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 100, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 104, this.context);
             }
             }
         }
@@ -4166,13 +4251,13 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 152, CypherParser.RULE_valueTypeAlternative);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 933;
+            this.state = 950;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -4180,7 +4265,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 932;
+                    this.state = 949;
                     this.valueTypeWord();
                     }
                     }
@@ -4188,46 +4273,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 935;
+                this.state = 952;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 101, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 105, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 941;
+            this.state = 958;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 106, this.context) ) {
             case 1:
                 {
-                this.state = 937;
+                this.state = 954;
                 this.match(CypherParser.WITH);
-                this.state = 938;
+                this.state = 955;
                 this.valueTypeWord();
-                this.state = 939;
+                this.state = 956;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 947;
+            this.state = 964;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 103, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
             case 1:
                 {
-                this.state = 943;
+                this.state = 960;
                 this.match(CypherParser.LT);
-                this.state = 944;
+                this.state = 961;
                 this.valueTypeExpression();
-                this.state = 945;
+                this.state = 962;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 951;
+            this.state = 968;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 40) {
                 {
-                this.state = 949;
+                this.state = 966;
                 this.match(CypherParser.NOT);
-                this.state = 950;
+                this.state = 967;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -4249,9 +4334,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 154, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 955;
+            this.state = 972;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4289,14 +4374,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 953;
+                this.state = 970;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 954;
+                this.state = 971;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4319,26 +4404,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 156, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 957;
+            this.state = 974;
             this.multiplyDivideModuloExpression();
-            this.state = 963;
+            this.state = 980;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 958;
+                this.state = 975;
                 this.addOrSubtractOperator();
-                this.state = 959;
+                this.state = 976;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 965;
+                this.state = 982;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4359,12 +4444,12 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 158, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 966;
+            this.state = 983;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4390,26 +4475,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 160, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 968;
+            this.state = 985;
             this.powerOfExpression();
-            this.state = 974;
+            this.state = 991;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0)) {
                 {
                 {
-                this.state = 969;
+                this.state = 986;
                 this.multiplyDivideModuloOperator();
-                this.state = 970;
+                this.state = 987;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 976;
+                this.state = 993;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4430,12 +4515,12 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 162, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 977;
+            this.state = 994;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4461,26 +4546,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 164, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 979;
+            this.state = 996;
             this.unaryAddOrSubtractExpression();
-            this.state = 984;
+            this.state = 1001;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 91) {
                 {
                 {
-                this.state = 980;
+                this.state = 997;
                 this.match(CypherParser.CARET);
-                this.state = 981;
+                this.state = 998;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 986;
+                this.state = 1003;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4501,18 +4586,18 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 166, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 990;
+            this.state = 1007;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 84 || _la === 85) {
                 {
                 {
-                this.state = 987;
+                this.state = 1004;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 84 || _la === 85)) {
                 this.errorHandler.recoverInline(this);
@@ -4523,11 +4608,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 992;
+                this.state = 1009;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 993;
+            this.state = 1010;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -4546,30 +4631,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 168, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 995;
+            this.state = 1012;
             this.atom();
-            this.state = 1000;
+            this.state = 1017;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 92 || _la === 101) {
                 {
-                this.state = 998;
+                this.state = 1015;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 996;
+                    this.state = 1013;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 997;
+                    this.state = 1014;
                     this.propertyLookup();
                     }
                     break;
@@ -4577,22 +4662,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1002;
+                this.state = 1019;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1005;
+            this.state = 1022;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 112, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
             case 1:
                 {
-                this.state = 1003;
+                this.state = 1020;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1004;
+                this.state = 1021;
                 this.labelExpression();
                 }
                 break;
@@ -4614,21 +4699,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 170, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1020;
+            this.state = 1037;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 119, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1007;
+                this.state = 1024;
                 this.match(CypherParser.LBRACK);
-                this.state = 1008;
+                this.state = 1025;
                 this.expression();
-                this.state = 1009;
+                this.state = 1026;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -4636,31 +4721,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1011;
+                this.state = 1028;
                 this.match(CypherParser.LBRACK);
-                this.state = 1013;
+                this.state = 1030;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1012;
+                    this.state = 1029;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1015;
+                this.state = 1032;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1017;
+                this.state = 1034;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1016;
+                    this.state = 1033;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1019;
+                this.state = 1036;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -4681,13 +4766,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 172, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1022;
+            this.state = 1039;
             this.match(CypherParser.DOT);
-            this.state = 1023;
+            this.state = 1040;
             this.propertyKeyName();
             }
         }
@@ -4706,113 +4791,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_atom);
+        this.enterRule(localContext, 174, CypherParser.RULE_atom);
         try {
-            this.state = 1040;
+            this.state = 1057;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 120, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1025;
+                this.state = 1042;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1026;
+                this.state = 1043;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1027;
+                this.state = 1044;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1028;
+                this.state = 1045;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1029;
+                this.state = 1046;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1030;
+                this.state = 1047;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1031;
+                this.state = 1048;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1032;
+                this.state = 1049;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1033;
+                this.state = 1050;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1034;
+                this.state = 1051;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1035;
+                this.state = 1052;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1036;
+                this.state = 1053;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1037;
+                this.state = 1054;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1038;
+                this.state = 1055;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1039;
+                this.state = 1056;
                 this.variable();
                 }
                 break;
@@ -4833,17 +4918,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 176, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1042;
+            this.state = 1059;
             this.match(CypherParser.COUNT);
-            this.state = 1043;
+            this.state = 1060;
             this.match(CypherParser.LPAREN);
-            this.state = 1044;
+            this.state = 1061;
             this.match(CypherParser.STAR);
-            this.state = 1045;
+            this.state = 1062;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4862,50 +4947,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 178, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1047;
+            this.state = 1064;
             this.match(CypherParser.CASE);
-            this.state = 1049;
+            this.state = 1066;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1048;
+                this.state = 1065;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 1052;
+            this.state = 1069;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1051;
+                this.state = 1068;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1054;
+                this.state = 1071;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 69);
-            this.state = 1058;
+            this.state = 1075;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1056;
+                this.state = 1073;
                 this.match(CypherParser.ELSE);
-                this.state = 1057;
+                this.state = 1074;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1060;
+            this.state = 1077;
             this.match(CypherParser.END);
             }
         }
@@ -4924,34 +5009,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 180, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1062;
+            this.state = 1079;
             this.match(CypherParser.WHEN);
-            this.state = 1063;
+            this.state = 1080;
             this.caseWhenOperand();
-            this.state = 1068;
+            this.state = 1085;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1064;
+                this.state = 1081;
                 this.match(CypherParser.COMMA);
-                this.state = 1065;
+                this.state = 1082;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1070;
+                this.state = 1087;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1071;
+            this.state = 1088;
             this.match(CypherParser.THEN);
-            this.state = 1072;
+            this.state = 1089;
             this.expression();
             }
         }
@@ -4970,9 +5055,9 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 182, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1079;
+            this.state = 1096;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -4984,9 +5069,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1074;
+                this.state = 1091;
                 this.comparisonOperator();
-                this.state = 1075;
+                this.state = 1092;
                 this.expression();
                 }
                 break;
@@ -5000,7 +5085,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1077;
+                this.state = 1094;
                 this.predicateSuffix();
                 }
                 break;
@@ -5057,7 +5142,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1078;
+                this.state = 1095;
                 this.expression();
                 }
                 break;
@@ -5080,28 +5165,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 184, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1081;
+            this.state = 1098;
             this.match(CypherParser.LBRACK);
-            this.state = 1082;
+            this.state = 1099;
             this.filterExpression();
-            this.state = 1085;
+            this.state = 1102;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 97) {
                 {
-                this.state = 1083;
+                this.state = 1100;
                 this.match(CypherParser.PIPE);
-                this.state = 1084;
+                this.state = 1101;
                 this.expression();
                 }
             }
 
-            this.state = 1087;
+            this.state = 1104;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5120,44 +5205,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 186, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1089;
+            this.state = 1106;
             this.match(CypherParser.LBRACK);
-            this.state = 1093;
+            this.state = 1110;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1090;
+                this.state = 1107;
                 this.variable();
-                this.state = 1091;
+                this.state = 1108;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1095;
+            this.state = 1112;
             this.relationshipsPattern();
-            this.state = 1098;
+            this.state = 1115;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1096;
+                this.state = 1113;
                 this.match(CypherParser.WHERE);
-                this.state = 1097;
+                this.state = 1114;
                 this.expression();
                 }
             }
 
-            this.state = 1100;
+            this.state = 1117;
             this.match(CypherParser.PIPE);
-            this.state = 1101;
+            this.state = 1118;
             this.expression();
-            this.state = 1102;
+            this.state = 1119;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5176,17 +5261,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 188, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1104;
+            this.state = 1121;
             this.quantifier();
-            this.state = 1105;
+            this.state = 1122;
             this.match(CypherParser.LPAREN);
-            this.state = 1106;
+            this.state = 1123;
             this.filterExpression();
-            this.state = 1107;
+            this.state = 1124;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5205,12 +5290,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 190, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1109;
+            this.state = 1126;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 39 || _la === 52)) {
             this.errorHandler.recoverInline(this);
@@ -5236,25 +5321,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 192, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1111;
+            this.state = 1128;
             this.variable();
-            this.state = 1112;
+            this.state = 1129;
             this.match(CypherParser.IN);
-            this.state = 1113;
+            this.state = 1130;
             this.expression();
-            this.state = 1116;
+            this.state = 1133;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1114;
+                this.state = 1131;
                 this.match(CypherParser.WHERE);
-                this.state = 1115;
+                this.state = 1132;
                 this.expression();
                 }
             }
@@ -5276,33 +5361,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 194, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1118;
+            this.state = 1135;
             this.match(CypherParser.REDUCE);
-            this.state = 1119;
+            this.state = 1136;
             this.match(CypherParser.LPAREN);
-            this.state = 1120;
+            this.state = 1137;
             localContext._accumulator = this.variable();
-            this.state = 1121;
+            this.state = 1138;
             this.match(CypherParser.EQ);
-            this.state = 1122;
+            this.state = 1139;
             localContext._initial = this.expression();
-            this.state = 1123;
+            this.state = 1140;
             this.match(CypherParser.COMMA);
-            this.state = 1124;
+            this.state = 1141;
             this.variable();
-            this.state = 1125;
+            this.state = 1142;
             this.match(CypherParser.IN);
-            this.state = 1126;
+            this.state = 1143;
             localContext._source = this.expression();
-            this.state = 1127;
+            this.state = 1144;
             this.match(CypherParser.PIPE);
-            this.state = 1128;
+            this.state = 1145;
             localContext._step = this.expression();
-            this.state = 1129;
+            this.state = 1146;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5321,12 +5406,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 196, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1131;
+            this.state = 1148;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5335,27 +5420,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1132;
+            this.state = 1149;
             this.match(CypherParser.LBRACE);
-            this.state = 1138;
+            this.state = 1155;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 127, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 131, this.context) ) {
             case 1:
                 {
-                this.state = 1133;
+                this.state = 1150;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1134;
+                this.state = 1151;
                 this.pattern();
-                this.state = 1136;
+                this.state = 1153;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 1135;
+                    this.state = 1152;
                     this.where();
                     }
                 }
@@ -5363,7 +5448,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1140;
+            this.state = 1157;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5382,15 +5467,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 198, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1142;
+            this.state = 1159;
             this.match(CypherParser.LPAREN);
-            this.state = 1143;
+            this.state = 1160;
             this.expression();
-            this.state = 1144;
+            this.state = 1161;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5409,21 +5494,21 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 200, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1146;
+            this.state = 1163;
             this.functionName();
-            this.state = 1147;
+            this.state = 1164;
             this.match(CypherParser.LPAREN);
-            this.state = 1149;
+            this.state = 1166;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
             case 1:
                 {
-                this.state = 1148;
+                this.state = 1165;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 7) !== 0))) {
@@ -5436,21 +5521,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1152;
+            this.state = 1169;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 129, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 133, this.context) ) {
             case 1:
                 {
-                this.state = 1151;
+                this.state = 1168;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1154;
+            this.state = 1171;
             this.match(CypherParser.FROM);
-            this.state = 1155;
+            this.state = 1172;
             localContext._source = this.expression();
-            this.state = 1156;
+            this.state = 1173;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5469,52 +5554,52 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 202, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1158;
+            this.state = 1175;
             this.functionName();
-            this.state = 1159;
+            this.state = 1176;
             this.match(CypherParser.LPAREN);
-            this.state = 1161;
+            this.state = 1178;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 1160;
+                this.state = 1177;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 1171;
+            this.state = 1188;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1163;
+                this.state = 1180;
                 this.expression();
-                this.state = 1168;
+                this.state = 1185;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1164;
+                    this.state = 1181;
                     this.match(CypherParser.COMMA);
-                    this.state = 1165;
+                    this.state = 1182;
                     this.expression();
                     }
                     }
-                    this.state = 1170;
+                    this.state = 1187;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1173;
+            this.state = 1190;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5533,13 +5618,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 204, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1175;
+            this.state = 1192;
             this.namespace();
-            this.state = 1176;
+            this.state = 1193;
             this.symbolicName();
             }
         }
@@ -5558,28 +5643,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 206, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1183;
+            this.state = 1200;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 133, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 137, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1178;
+                    this.state = 1195;
                     this.symbolicName();
-                    this.state = 1179;
+                    this.state = 1196;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1185;
+                this.state = 1202;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 133, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 137, this.context);
             }
             }
         }
@@ -5598,42 +5683,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 208, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1186;
+            this.state = 1203;
             this.variable();
-            this.state = 1187;
+            this.state = 1204;
             this.match(CypherParser.LBRACE);
-            this.state = 1196;
+            this.state = 1213;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 268436479) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1188;
+                this.state = 1205;
                 this.mapProjectionItem();
-                this.state = 1193;
+                this.state = 1210;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1189;
+                    this.state = 1206;
                     this.match(CypherParser.COMMA);
-                    this.state = 1190;
+                    this.state = 1207;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1195;
+                    this.state = 1212;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1198;
+            this.state = 1215;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5652,20 +5737,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 210, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1209;
+            this.state = 1226;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 136, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 140, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1200;
+                this.state = 1217;
                 this.propertyKeyName();
-                this.state = 1201;
+                this.state = 1218;
                 this.match(CypherParser.COLON);
-                this.state = 1202;
+                this.state = 1219;
                 this.expression();
                 }
                 break;
@@ -5673,9 +5758,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1204;
+                this.state = 1221;
                 this.match(CypherParser.DOT);
-                this.state = 1205;
+                this.state = 1222;
                 this.propertyKeyName();
                 }
                 break;
@@ -5683,9 +5768,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1206;
+                this.state = 1223;
                 this.match(CypherParser.DOT);
-                this.state = 1207;
+                this.state = 1224;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -5693,7 +5778,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1208;
+                this.state = 1225;
                 this.variable();
                 }
                 break;
@@ -5714,13 +5799,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 212, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1211;
+            this.state = 1228;
             this.match(CypherParser.DOLLAR);
-            this.state = 1214;
+            this.state = 1231;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5757,13 +5842,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1212;
+                this.state = 1229;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1213;
+                this.state = 1230;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -5787,23 +5872,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_literal);
+        this.enterRule(localContext, 214, CypherParser.RULE_literal);
         try {
-            this.state = 1222;
+            this.state = 1239;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1216;
+                this.state = 1233;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1217;
+                this.state = 1234;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5813,28 +5898,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1218;
+                this.state = 1235;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1219;
+                this.state = 1236;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1220;
+                this.state = 1237;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1221;
+                this.state = 1238;
                 this.mapLiteral();
                 }
                 break;
@@ -5857,12 +5942,12 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 216, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1224;
+            this.state = 1241;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 57)) {
             this.errorHandler.recoverInline(this);
@@ -5888,9 +5973,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 218, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1228;
+            this.state = 1245;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -5898,14 +5983,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1226;
+                this.state = 1243;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1227;
+                this.state = 1244;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -5928,12 +6013,12 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 220, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1230;
+            this.state = 1247;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5959,40 +6044,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 222, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1232;
+            this.state = 1249;
             this.match(CypherParser.LBRACK);
-            this.state = 1241;
+            this.state = 1258;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1233;
+                this.state = 1250;
                 this.expression();
-                this.state = 1238;
+                this.state = 1255;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1234;
+                    this.state = 1251;
                     this.match(CypherParser.COMMA);
-                    this.state = 1235;
+                    this.state = 1252;
                     this.expression();
                     }
                     }
-                    this.state = 1240;
+                    this.state = 1257;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1243;
+            this.state = 1260;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6011,48 +6096,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 224, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1245;
+            this.state = 1262;
             this.match(CypherParser.LBRACE);
-            this.state = 1259;
+            this.state = 1276;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1023) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1246;
+                this.state = 1263;
                 this.propertyKeyName();
-                this.state = 1247;
+                this.state = 1264;
                 this.match(CypherParser.COLON);
-                this.state = 1248;
+                this.state = 1265;
                 this.expression();
-                this.state = 1256;
+                this.state = 1273;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1249;
+                    this.state = 1266;
                     this.match(CypherParser.COMMA);
-                    this.state = 1250;
+                    this.state = 1267;
                     this.propertyKeyName();
-                    this.state = 1251;
+                    this.state = 1268;
                     this.match(CypherParser.COLON);
-                    this.state = 1252;
+                    this.state = 1269;
                     this.expression();
                     }
                     }
-                    this.state = 1258;
+                    this.state = 1275;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1261;
+            this.state = 1278;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6071,11 +6156,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 226, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1263;
+            this.state = 1280;
             this.schemaName();
             }
         }
@@ -6094,43 +6179,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 228, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1270;
+            this.state = 1287;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 144, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 148, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1265;
+                this.state = 1282;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1266;
+                this.state = 1283;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1267;
+                this.state = 1284;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1268;
+                this.state = 1285;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1269;
+                this.state = 1286;
                 this.dropIndex();
                 }
                 break;
@@ -6151,36 +6236,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 230, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1272;
+            this.state = 1289;
             this.match(CypherParser.CREATE);
-            this.state = 1273;
+            this.state = 1290;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1275;
+            this.state = 1292;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 145, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 149, this.context) ) {
             case 1:
                 {
-                this.state = 1274;
+                this.state = 1291;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1278;
+            this.state = 1295;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1277;
+                this.state = 1294;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1280;
+            this.state = 1297;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 43)) {
             this.errorHandler.recoverInline(this);
@@ -6189,15 +6274,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1281;
+            this.state = 1298;
             this.match(CypherParser.LPAREN);
-            this.state = 1282;
+            this.state = 1299;
             this.variable();
-            this.state = 1283;
+            this.state = 1300;
             this.nodeLabel();
-            this.state = 1284;
+            this.state = 1301;
             this.match(CypherParser.RPAREN);
-            this.state = 1285;
+            this.state = 1302;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 49)) {
             this.errorHandler.recoverInline(this);
@@ -6206,14 +6291,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1286;
+            this.state = 1303;
             this.constraintRequirement();
-            this.state = 1288;
+            this.state = 1305;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1287;
+                this.state = 1304;
                 this.where();
                 }
             }
@@ -6235,21 +6320,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 232, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1318;
+            this.state = 1335;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 148, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 152, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1290;
+                this.state = 1307;
                 this.propertyReference();
-                this.state = 1291;
+                this.state = 1308;
                 this.match(CypherParser.IS);
-                this.state = 1292;
+                this.state = 1309;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6257,11 +6342,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1294;
+                this.state = 1311;
                 this.propertyReferenceList();
-                this.state = 1295;
+                this.state = 1312;
                 this.match(CypherParser.IS);
-                this.state = 1296;
+                this.state = 1313;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6269,13 +6354,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1298;
+                this.state = 1315;
                 this.propertyReference();
-                this.state = 1299;
+                this.state = 1316;
                 this.match(CypherParser.IS);
-                this.state = 1300;
+                this.state = 1317;
                 this.match(CypherParser.NOT);
-                this.state = 1301;
+                this.state = 1318;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6283,13 +6368,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1303;
+                this.state = 1320;
                 this.propertyReference();
-                this.state = 1304;
+                this.state = 1321;
                 this.match(CypherParser.IS);
-                this.state = 1305;
+                this.state = 1322;
                 this.match(CypherParser.NODE);
-                this.state = 1306;
+                this.state = 1323;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6297,13 +6382,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1308;
+                this.state = 1325;
                 this.propertyReferenceList();
-                this.state = 1309;
+                this.state = 1326;
                 this.match(CypherParser.IS);
-                this.state = 1310;
+                this.state = 1327;
                 this.match(CypherParser.NODE);
-                this.state = 1311;
+                this.state = 1328;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6311,11 +6396,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1313;
+                this.state = 1330;
                 this.propertyReference();
-                this.state = 1314;
+                this.state = 1331;
                 this.match(CypherParser.IS);
-                this.state = 1315;
+                this.state = 1332;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 58 || _la === 74)) {
                 this.errorHandler.recoverInline(this);
@@ -6324,7 +6409,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1316;
+                this.state = 1333;
                 this.typeName();
                 }
                 break;
@@ -6345,15 +6430,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 234, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1320;
+            this.state = 1337;
             this.variable();
-            this.state = 1321;
+            this.state = 1338;
             this.match(CypherParser.DOT);
-            this.state = 1322;
+            this.state = 1339;
             this.propertyKeyName();
             }
         }
@@ -6372,32 +6457,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 236, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1324;
+            this.state = 1341;
             this.match(CypherParser.LPAREN);
-            this.state = 1325;
+            this.state = 1342;
             this.propertyReference();
-            this.state = 1330;
+            this.state = 1347;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1326;
+                this.state = 1343;
                 this.match(CypherParser.COMMA);
-                this.state = 1327;
+                this.state = 1344;
                 this.propertyReference();
                 }
                 }
-                this.state = 1332;
+                this.state = 1349;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1333;
+            this.state = 1350;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6416,37 +6501,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 238, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1335;
+            this.state = 1352;
             this.symbolicName();
-            this.state = 1340;
+            this.state = 1357;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 82) {
                 {
-                this.state = 1336;
+                this.state = 1353;
                 this.match(CypherParser.LT);
-                this.state = 1337;
+                this.state = 1354;
                 this.typeName();
-                this.state = 1338;
+                this.state = 1355;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1345;
+            this.state = 1362;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 1342;
+                this.state = 1359;
                 this.match(CypherParser.LPAREN);
-                this.state = 1343;
+                this.state = 1360;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1344;
+                this.state = 1361;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -6468,23 +6553,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 240, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1347;
+            this.state = 1364;
             this.match(CypherParser.DROP);
-            this.state = 1348;
+            this.state = 1365;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1349;
+            this.state = 1366;
             this.symbolicName();
-            this.state = 1351;
+            this.state = 1368;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1350;
+                this.state = 1367;
                 this.ifExists();
                 }
             }
@@ -6506,53 +6591,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 242, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1353;
+            this.state = 1370;
             this.match(CypherParser.CREATE);
-            this.state = 1355;
+            this.state = 1372;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 66) {
                 {
-                this.state = 1354;
+                this.state = 1371;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1357;
+            this.state = 1374;
             this.match(CypherParser.INDEX);
-            this.state = 1359;
+            this.state = 1376;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 154, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 158, this.context) ) {
             case 1:
                 {
-                this.state = 1358;
+                this.state = 1375;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1362;
+            this.state = 1379;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1361;
+                this.state = 1378;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1364;
+            this.state = 1381;
             this.indexTarget();
-            this.state = 1366;
+            this.state = 1383;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1365;
+                this.state = 1382;
                 this.where();
                 }
             }
@@ -6574,49 +6659,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 244, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1401;
+            this.state = 1418;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1368;
+                this.state = 1385;
                 this.match(CypherParser.FOR);
-                this.state = 1369;
+                this.state = 1386;
                 this.match(CypherParser.LPAREN);
-                this.state = 1370;
+                this.state = 1387;
                 this.variable();
-                this.state = 1371;
+                this.state = 1388;
                 this.nodeLabel();
-                this.state = 1372;
+                this.state = 1389;
                 this.match(CypherParser.RPAREN);
-                this.state = 1373;
+                this.state = 1390;
                 this.match(CypherParser.ON);
-                this.state = 1374;
+                this.state = 1391;
                 this.match(CypherParser.LPAREN);
-                this.state = 1375;
+                this.state = 1392;
                 this.propertyReference();
-                this.state = 1380;
+                this.state = 1397;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1376;
+                    this.state = 1393;
                     this.match(CypherParser.COMMA);
-                    this.state = 1377;
+                    this.state = 1394;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1382;
+                    this.state = 1399;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1383;
+                this.state = 1400;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -6624,41 +6709,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1385;
+                this.state = 1402;
                 this.match(CypherParser.ON);
-                this.state = 1387;
+                this.state = 1404;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 94) {
                     {
-                    this.state = 1386;
+                    this.state = 1403;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1389;
+                this.state = 1406;
                 this.labelName();
-                this.state = 1390;
+                this.state = 1407;
                 this.match(CypherParser.LPAREN);
-                this.state = 1391;
+                this.state = 1408;
                 this.propertyKeyName();
-                this.state = 1396;
+                this.state = 1413;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1392;
+                    this.state = 1409;
                     this.match(CypherParser.COMMA);
-                    this.state = 1393;
+                    this.state = 1410;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1398;
+                    this.state = 1415;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1399;
+                this.state = 1416;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -6681,67 +6766,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 246, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1403;
+            this.state = 1420;
             this.match(CypherParser.CREATE);
-            this.state = 1404;
+            this.state = 1421;
             localContext._searchKind = this.symbolicName();
-            this.state = 1405;
+            this.state = 1422;
             this.match(CypherParser.INDEX);
-            this.state = 1407;
+            this.state = 1424;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 161, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 165, this.context) ) {
             case 1:
                 {
-                this.state = 1406;
+                this.state = 1423;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1410;
+            this.state = 1427;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1409;
+                this.state = 1426;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1412;
+            this.state = 1429;
             this.match(CypherParser.FOR);
-            this.state = 1413;
+            this.state = 1430;
             this.match(CypherParser.LPAREN);
-            this.state = 1414;
+            this.state = 1431;
             this.variable();
-            this.state = 1415;
+            this.state = 1432;
             this.nodeLabel();
-            this.state = 1416;
+            this.state = 1433;
             this.match(CypherParser.RPAREN);
-            this.state = 1417;
+            this.state = 1434;
             this.match(CypherParser.ON);
-            this.state = 1419;
+            this.state = 1436;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1418;
+                this.state = 1435;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1421;
+            this.state = 1438;
             this.searchIndexProperties();
-            this.state = 1423;
+            this.state = 1440;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1422;
+                this.state = 1439;
                 this.indexOptions();
                 }
             }
@@ -6763,63 +6848,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 248, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1447;
+            this.state = 1464;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1425;
+                this.state = 1442;
                 this.match(CypherParser.LPAREN);
-                this.state = 1426;
+                this.state = 1443;
                 this.propertyReference();
-                this.state = 1431;
+                this.state = 1448;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1427;
+                    this.state = 1444;
                     this.match(CypherParser.COMMA);
-                    this.state = 1428;
+                    this.state = 1445;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1433;
+                    this.state = 1450;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1434;
+                this.state = 1451;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1436;
+                this.state = 1453;
                 this.match(CypherParser.LBRACK);
-                this.state = 1437;
+                this.state = 1454;
                 this.propertyReference();
-                this.state = 1442;
+                this.state = 1459;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1438;
+                    this.state = 1455;
                     this.match(CypherParser.COMMA);
-                    this.state = 1439;
+                    this.state = 1456;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1444;
+                    this.state = 1461;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1445;
+                this.state = 1462;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -6842,13 +6927,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 250, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1449;
+            this.state = 1466;
             this.symbolicName();
-            this.state = 1450;
+            this.state = 1467;
             this.mapLiteral();
             }
         }
@@ -6867,23 +6952,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 252, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1452;
+            this.state = 1469;
             this.match(CypherParser.DROP);
-            this.state = 1453;
+            this.state = 1470;
             this.match(CypherParser.INDEX);
-            this.state = 1454;
+            this.state = 1471;
             this.symbolicName();
-            this.state = 1456;
+            this.state = 1473;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1455;
+                this.state = 1472;
                 this.ifExists();
                 }
             }
@@ -6905,15 +6990,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 254, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1458;
+            this.state = 1475;
             this.match(CypherParser.IF);
-            this.state = 1459;
+            this.state = 1476;
             this.match(CypherParser.NOT);
-            this.state = 1460;
+            this.state = 1477;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -6932,13 +7017,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 256, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1462;
+            this.state = 1479;
             this.match(CypherParser.IF);
-            this.state = 1463;
+            this.state = 1480;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -6957,11 +7042,11 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 256, CypherParser.RULE_variable);
+        this.enterRule(localContext, 258, CypherParser.RULE_variable);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1465;
+            this.state = 1482;
             this.symbolicName();
             }
         }
@@ -6980,22 +7065,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 258, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 260, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1470;
+            this.state = 1487;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1467;
+                this.state = 1484;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1468;
+                this.state = 1485;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -7032,7 +7117,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1469;
+                this.state = 1486;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -7055,12 +7140,12 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 260, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 262, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1472;
+            this.state = 1489;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7086,9 +7171,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 262, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 264, CypherParser.RULE_schemaName);
         try {
-            this.state = 1476;
+            this.state = 1493;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -7126,7 +7211,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1474;
+                this.state = 1491;
                 this.symbolicName();
                 }
                 break;
@@ -7174,7 +7259,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1475;
+                this.state = 1492;
                 this.reservedWord();
                 }
                 break;
@@ -7197,12 +7282,12 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 264, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 266, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1478;
+            this.state = 1495;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2245760822) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 24559005) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7228,7 +7313,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,115,1481,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,115,1498,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -7249,570 +7334,578 @@ export class CypherParser extends antlr.Parser {
         2,115,7,115,2,116,7,116,2,117,7,117,2,118,7,118,2,119,7,119,2,120,
         7,120,2,121,7,121,2,122,7,122,2,123,7,123,2,124,7,124,2,125,7,125,
         2,126,7,126,2,127,7,127,2,128,7,128,2,129,7,129,2,130,7,130,2,131,
-        7,131,2,132,7,132,1,0,1,0,3,0,269,8,0,1,0,1,0,1,1,1,1,1,1,3,1,276,
-        8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,287,8,3,1,4,5,4,290,
-        8,4,10,4,12,4,293,9,4,1,4,1,4,5,4,297,8,4,10,4,12,4,300,9,4,1,4,
-        5,4,303,8,4,10,4,12,4,306,9,4,1,5,1,5,3,5,310,8,5,1,6,1,6,3,6,314,
-        8,6,1,6,1,6,1,7,4,7,319,8,7,11,7,12,7,320,1,8,1,8,1,8,1,8,1,8,1,
-        9,1,9,1,9,1,9,1,9,1,9,5,9,334,8,9,10,9,12,9,337,9,9,3,9,339,8,9,
-        1,9,1,9,1,10,5,10,344,8,10,10,10,12,10,347,9,10,1,10,1,10,1,11,1,
-        11,1,11,1,11,1,11,5,11,356,8,11,10,11,12,11,359,9,11,3,11,361,8,
-        11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,
-        12,1,12,1,12,3,12,378,8,12,1,13,3,13,381,8,13,1,13,1,13,1,13,5,13,
-        386,8,13,10,13,12,13,389,9,13,1,13,3,13,392,8,13,1,14,1,14,1,14,
-        1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,405,8,15,10,15,12,15,
-        408,9,15,3,15,410,8,15,1,15,3,15,413,8,15,1,15,1,15,1,15,3,15,418,
-        8,15,3,15,420,8,15,1,16,3,16,423,8,16,1,16,1,16,3,16,427,8,16,1,
-        16,1,16,1,16,1,16,3,16,433,8,16,1,17,1,17,1,17,1,17,1,17,5,17,440,
-        8,17,10,17,12,17,443,9,17,3,17,445,8,17,1,17,1,17,1,18,1,18,1,18,
-        1,18,1,18,1,18,3,18,455,8,18,1,18,1,18,1,18,1,18,3,18,461,8,18,1,
-        19,1,19,1,19,5,19,466,8,19,10,19,12,19,469,9,19,1,19,1,19,1,20,1,
-        20,1,20,5,20,476,8,20,10,20,12,20,479,9,20,1,20,3,20,482,8,20,1,
-        21,1,21,1,21,3,21,487,8,21,1,21,1,21,1,22,1,22,1,22,1,23,1,23,1,
-        23,5,23,497,8,23,10,23,12,23,500,9,23,1,24,1,24,1,24,1,24,1,24,1,
-        24,3,24,508,8,24,1,25,1,25,1,25,1,25,5,25,514,8,25,10,25,12,25,517,
-        9,25,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,
-        1,26,1,26,1,26,3,26,534,8,26,1,27,1,27,1,27,1,27,5,27,540,8,27,10,
-        27,12,27,543,9,27,1,28,1,28,1,28,1,28,3,28,549,8,28,1,29,3,29,552,
-        8,29,1,29,1,29,1,29,1,29,5,29,558,8,29,10,29,12,29,561,9,29,1,30,
-        1,30,1,30,1,30,1,30,1,30,1,30,4,30,570,8,30,11,30,12,30,571,1,30,
-        1,30,1,31,1,31,1,32,1,32,1,32,3,32,581,8,32,1,33,1,33,1,33,1,34,
-        3,34,587,8,34,1,34,1,34,3,34,591,8,34,1,34,3,34,594,8,34,1,34,3,
-        34,597,8,34,1,35,1,35,1,35,5,35,602,8,35,10,35,12,35,605,9,35,1,
-        35,1,35,1,35,5,35,610,8,35,10,35,12,35,613,9,35,3,35,615,8,35,1,
-        36,1,36,1,36,3,36,620,8,36,1,37,1,37,1,37,1,37,1,37,5,37,627,8,37,
-        10,37,12,37,630,9,37,1,38,1,38,1,38,1,39,1,39,1,39,1,40,1,40,3,40,
-        640,8,40,1,41,1,41,1,41,1,42,1,42,1,42,5,42,648,8,42,10,42,12,42,
-        651,9,42,1,43,1,43,1,43,3,43,656,8,43,1,43,1,43,3,43,660,8,43,1,
-        44,1,44,1,44,1,44,1,44,1,45,1,45,5,45,669,8,45,10,45,12,45,672,9,
-        45,1,45,1,45,1,45,1,45,3,45,678,8,45,1,46,1,46,4,46,682,8,46,11,
-        46,12,46,683,1,47,1,47,3,47,688,8,47,1,47,1,47,3,47,692,8,47,1,47,
-        3,47,695,8,47,1,47,1,47,3,47,699,8,47,1,47,1,47,1,48,1,48,1,48,1,
-        49,1,49,1,49,3,49,709,8,49,1,49,5,49,712,8,49,10,49,12,49,715,9,
-        49,1,50,1,50,1,50,5,50,720,8,50,10,50,12,50,723,9,50,1,51,1,51,1,
-        51,3,51,728,8,51,1,52,1,52,1,52,1,52,1,52,1,52,3,52,736,8,52,1,53,
-        1,53,1,53,1,54,1,54,1,54,3,54,744,8,54,1,54,1,54,1,54,1,54,1,54,
-        3,54,751,8,54,1,54,1,54,1,54,3,54,756,8,54,1,54,1,54,1,54,1,54,3,
-        54,762,8,54,1,54,3,54,765,8,54,1,55,1,55,3,55,769,8,55,1,55,3,55,
-        772,8,55,1,55,3,55,775,8,55,1,55,3,55,778,8,55,1,55,1,55,1,56,1,
-        56,3,56,784,8,56,1,57,1,57,1,57,1,57,3,57,790,8,57,1,57,5,57,793,
-        8,57,10,57,12,57,796,9,57,1,58,4,58,799,8,58,11,58,12,58,800,1,59,
-        1,59,1,59,1,60,1,60,3,60,808,8,60,1,60,1,60,3,60,812,8,60,3,60,814,
-        8,60,1,60,1,60,3,60,818,8,60,3,60,820,8,60,1,61,3,61,823,8,61,1,
-        61,1,61,1,62,1,62,1,63,1,63,1,64,1,64,4,64,833,8,64,11,64,12,64,
-        834,1,65,1,65,1,66,1,66,1,66,5,66,842,8,66,10,66,12,66,845,9,66,
-        1,67,1,67,1,67,5,67,850,8,67,10,67,12,67,853,9,67,1,68,1,68,1,68,
-        5,68,858,8,68,10,68,12,68,861,9,68,1,69,5,69,864,8,69,10,69,12,69,
-        867,9,69,1,69,1,69,1,70,1,70,1,70,1,70,5,70,875,8,70,10,70,12,70,
-        878,9,70,1,71,1,71,1,72,1,72,5,72,884,8,72,10,72,12,72,887,9,72,
-        1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,1,73,
-        1,73,1,73,1,73,1,73,1,73,1,73,3,73,908,8,73,1,73,1,73,3,73,912,8,
-        73,1,73,1,73,1,73,3,73,917,8,73,1,73,3,73,920,8,73,1,73,3,73,923,
-        8,73,1,74,1,74,1,74,5,74,928,8,74,10,74,12,74,931,9,74,1,75,4,75,
-        934,8,75,11,75,12,75,935,1,75,1,75,1,75,1,75,3,75,942,8,75,1,75,
-        1,75,1,75,1,75,3,75,948,8,75,1,75,1,75,3,75,952,8,75,1,76,1,76,3,
-        76,956,8,76,1,77,1,77,1,77,1,77,5,77,962,8,77,10,77,12,77,965,9,
-        77,1,78,1,78,1,79,1,79,1,79,1,79,5,79,973,8,79,10,79,12,79,976,9,
-        79,1,80,1,80,1,81,1,81,1,81,5,81,983,8,81,10,81,12,81,986,9,81,1,
-        82,5,82,989,8,82,10,82,12,82,992,9,82,1,82,1,82,1,83,1,83,1,83,5,
-        83,999,8,83,10,83,12,83,1002,9,83,1,83,1,83,3,83,1006,8,83,1,84,
-        1,84,1,84,1,84,1,84,1,84,3,84,1014,8,84,1,84,1,84,3,84,1018,8,84,
-        1,84,3,84,1021,8,84,1,85,1,85,1,85,1,86,1,86,1,86,1,86,1,86,1,86,
-        1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,86,1,86,3,86,1041,8,86,1,87,
-        1,87,1,87,1,87,1,87,1,88,1,88,3,88,1050,8,88,1,88,4,88,1053,8,88,
-        11,88,12,88,1054,1,88,1,88,3,88,1059,8,88,1,88,1,88,1,89,1,89,1,
-        89,1,89,5,89,1067,8,89,10,89,12,89,1070,9,89,1,89,1,89,1,89,1,90,
-        1,90,1,90,1,90,1,90,3,90,1080,8,90,1,91,1,91,1,91,1,91,3,91,1086,
-        8,91,1,91,1,91,1,92,1,92,1,92,1,92,3,92,1094,8,92,1,92,1,92,1,92,
-        3,92,1099,8,92,1,92,1,92,1,92,1,92,1,93,1,93,1,93,1,93,1,93,1,94,
-        1,94,1,95,1,95,1,95,1,95,1,95,3,95,1117,8,95,1,96,1,96,1,96,1,96,
-        1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,96,1,97,1,97,1,97,1,97,
-        1,97,3,97,1137,8,97,3,97,1139,8,97,1,97,1,97,1,98,1,98,1,98,1,98,
-        1,99,1,99,1,99,3,99,1150,8,99,1,99,3,99,1153,8,99,1,99,1,99,1,99,
-        1,99,1,100,1,100,1,100,3,100,1162,8,100,1,100,1,100,1,100,5,100,
-        1167,8,100,10,100,12,100,1170,9,100,3,100,1172,8,100,1,100,1,100,
-        1,101,1,101,1,101,1,102,1,102,1,102,5,102,1182,8,102,10,102,12,102,
-        1185,9,102,1,103,1,103,1,103,1,103,1,103,5,103,1192,8,103,10,103,
-        12,103,1195,9,103,3,103,1197,8,103,1,103,1,103,1,104,1,104,1,104,
-        1,104,1,104,1,104,1,104,1,104,1,104,3,104,1210,8,104,1,105,1,105,
-        1,105,3,105,1215,8,105,1,106,1,106,1,106,1,106,1,106,1,106,3,106,
-        1223,8,106,1,107,1,107,1,108,1,108,3,108,1229,8,108,1,109,1,109,
-        1,110,1,110,1,110,1,110,5,110,1237,8,110,10,110,12,110,1240,9,110,
-        3,110,1242,8,110,1,110,1,110,1,111,1,111,1,111,1,111,1,111,1,111,
-        1,111,1,111,1,111,5,111,1255,8,111,10,111,12,111,1258,9,111,3,111,
-        1260,8,111,1,111,1,111,1,112,1,112,1,113,1,113,1,113,1,113,1,113,
-        3,113,1271,8,113,1,114,1,114,1,114,3,114,1276,8,114,1,114,3,114,
-        1279,8,114,1,114,1,114,1,114,1,114,1,114,1,114,1,114,1,114,3,114,
-        1289,8,114,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,
-        1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,
-        1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,3,115,1319,8,115,
-        1,116,1,116,1,116,1,116,1,117,1,117,1,117,1,117,5,117,1329,8,117,
-        10,117,12,117,1332,9,117,1,117,1,117,1,118,1,118,1,118,1,118,1,118,
-        3,118,1341,8,118,1,118,1,118,1,118,3,118,1346,8,118,1,119,1,119,
-        1,119,1,119,3,119,1352,8,119,1,120,1,120,3,120,1356,8,120,1,120,
-        1,120,3,120,1360,8,120,1,120,3,120,1363,8,120,1,120,1,120,3,120,
-        1367,8,120,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
-        1,121,5,121,1379,8,121,10,121,12,121,1382,9,121,1,121,1,121,1,121,
-        1,121,3,121,1388,8,121,1,121,1,121,1,121,1,121,1,121,5,121,1395,
-        8,121,10,121,12,121,1398,9,121,1,121,1,121,3,121,1402,8,121,1,122,
-        1,122,1,122,1,122,3,122,1408,8,122,1,122,3,122,1411,8,122,1,122,
-        1,122,1,122,1,122,1,122,1,122,1,122,3,122,1420,8,122,1,122,1,122,
-        3,122,1424,8,122,1,123,1,123,1,123,1,123,5,123,1430,8,123,10,123,
-        12,123,1433,9,123,1,123,1,123,1,123,1,123,1,123,1,123,5,123,1441,
-        8,123,10,123,12,123,1444,9,123,1,123,1,123,3,123,1448,8,123,1,124,
-        1,124,1,124,1,125,1,125,1,125,1,125,3,125,1457,8,125,1,126,1,126,
-        1,126,1,126,1,127,1,127,1,127,1,128,1,128,1,129,1,129,1,129,3,129,
-        1471,8,129,1,130,1,130,1,131,1,131,3,131,1477,8,131,1,132,1,132,
-        1,132,0,0,133,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,
-        38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,
-        82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,
-        120,122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,
-        152,154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,
-        184,186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,
-        216,218,220,222,224,226,228,230,232,234,236,238,240,242,244,246,
-        248,250,252,254,256,258,260,262,264,0,16,2,0,53,53,64,64,3,0,5,5,
-        7,7,17,18,1,0,78,83,2,0,58,58,74,74,2,0,84,85,96,96,1,0,86,88,1,
-        0,84,85,4,0,1,1,3,3,39,39,52,52,2,0,13,14,25,25,1,0,60,62,2,0,26,
-        26,57,57,1,0,105,107,2,0,27,27,43,43,2,0,6,6,49,49,19,0,3,3,6,7,
-        11,11,13,14,18,18,21,21,25,25,27,30,32,32,34,34,38,39,42,42,47,47,
-        49,49,52,52,56,56,58,64,66,66,68,68,20,0,1,2,4,5,8,10,12,12,15,17,
-        19,20,22,24,26,26,31,31,33,33,35,37,40,41,43,46,48,48,50,51,53,55,
-        57,57,65,65,67,67,69,73,1575,0,266,1,0,0,0,2,275,1,0,0,0,4,277,1,
-        0,0,0,6,286,1,0,0,0,8,291,1,0,0,0,10,309,1,0,0,0,12,311,1,0,0,0,
-        14,318,1,0,0,0,16,322,1,0,0,0,18,327,1,0,0,0,20,345,1,0,0,0,22,350,
-        1,0,0,0,24,377,1,0,0,0,26,380,1,0,0,0,28,393,1,0,0,0,30,398,1,0,
-        0,0,32,422,1,0,0,0,34,434,1,0,0,0,36,448,1,0,0,0,38,467,1,0,0,0,
-        40,472,1,0,0,0,42,486,1,0,0,0,44,490,1,0,0,0,46,493,1,0,0,0,48,507,
-        1,0,0,0,50,509,1,0,0,0,52,533,1,0,0,0,54,535,1,0,0,0,56,548,1,0,
-        0,0,58,551,1,0,0,0,60,562,1,0,0,0,62,575,1,0,0,0,64,577,1,0,0,0,
-        66,582,1,0,0,0,68,586,1,0,0,0,70,614,1,0,0,0,72,616,1,0,0,0,74,621,
-        1,0,0,0,76,631,1,0,0,0,78,634,1,0,0,0,80,637,1,0,0,0,82,641,1,0,
-        0,0,84,644,1,0,0,0,86,655,1,0,0,0,88,661,1,0,0,0,90,677,1,0,0,0,
-        92,679,1,0,0,0,94,685,1,0,0,0,96,702,1,0,0,0,98,705,1,0,0,0,100,
-        716,1,0,0,0,102,727,1,0,0,0,104,735,1,0,0,0,106,737,1,0,0,0,108,
-        764,1,0,0,0,110,766,1,0,0,0,112,783,1,0,0,0,114,785,1,0,0,0,116,
-        798,1,0,0,0,118,802,1,0,0,0,120,819,1,0,0,0,122,822,1,0,0,0,124,
-        826,1,0,0,0,126,828,1,0,0,0,128,830,1,0,0,0,130,836,1,0,0,0,132,
-        838,1,0,0,0,134,846,1,0,0,0,136,854,1,0,0,0,138,865,1,0,0,0,140,
-        870,1,0,0,0,142,879,1,0,0,0,144,881,1,0,0,0,146,922,1,0,0,0,148,
-        924,1,0,0,0,150,933,1,0,0,0,152,955,1,0,0,0,154,957,1,0,0,0,156,
-        966,1,0,0,0,158,968,1,0,0,0,160,977,1,0,0,0,162,979,1,0,0,0,164,
-        990,1,0,0,0,166,995,1,0,0,0,168,1020,1,0,0,0,170,1022,1,0,0,0,172,
-        1040,1,0,0,0,174,1042,1,0,0,0,176,1047,1,0,0,0,178,1062,1,0,0,0,
-        180,1079,1,0,0,0,182,1081,1,0,0,0,184,1089,1,0,0,0,186,1104,1,0,
-        0,0,188,1109,1,0,0,0,190,1111,1,0,0,0,192,1118,1,0,0,0,194,1131,
-        1,0,0,0,196,1142,1,0,0,0,198,1146,1,0,0,0,200,1158,1,0,0,0,202,1175,
-        1,0,0,0,204,1183,1,0,0,0,206,1186,1,0,0,0,208,1209,1,0,0,0,210,1211,
-        1,0,0,0,212,1222,1,0,0,0,214,1224,1,0,0,0,216,1228,1,0,0,0,218,1230,
-        1,0,0,0,220,1232,1,0,0,0,222,1245,1,0,0,0,224,1263,1,0,0,0,226,1270,
-        1,0,0,0,228,1272,1,0,0,0,230,1318,1,0,0,0,232,1320,1,0,0,0,234,1324,
-        1,0,0,0,236,1335,1,0,0,0,238,1347,1,0,0,0,240,1353,1,0,0,0,242,1401,
-        1,0,0,0,244,1403,1,0,0,0,246,1447,1,0,0,0,248,1449,1,0,0,0,250,1452,
-        1,0,0,0,252,1458,1,0,0,0,254,1462,1,0,0,0,256,1465,1,0,0,0,258,1470,
-        1,0,0,0,260,1472,1,0,0,0,262,1476,1,0,0,0,264,1478,1,0,0,0,266,268,
-        3,2,1,0,267,269,5,95,0,0,268,267,1,0,0,0,268,269,1,0,0,0,269,270,
-        1,0,0,0,270,271,5,0,0,1,271,1,1,0,0,0,272,276,3,4,2,0,273,276,3,
-        226,113,0,274,276,3,8,4,0,275,272,1,0,0,0,275,273,1,0,0,0,275,274,
-        1,0,0,0,276,3,1,0,0,0,277,278,5,51,0,0,278,279,3,258,129,0,279,280,
-        5,81,0,0,280,281,3,6,3,0,281,5,1,0,0,0,282,287,5,109,0,0,283,287,
-        3,216,108,0,284,287,3,214,107,0,285,287,3,258,129,0,286,282,1,0,
-        0,0,286,283,1,0,0,0,286,284,1,0,0,0,286,285,1,0,0,0,287,7,1,0,0,
-        0,288,290,3,10,5,0,289,288,1,0,0,0,290,293,1,0,0,0,291,289,1,0,0,
-        0,291,292,1,0,0,0,292,294,1,0,0,0,293,291,1,0,0,0,294,298,3,14,7,
-        0,295,297,3,12,6,0,296,295,1,0,0,0,297,300,1,0,0,0,298,296,1,0,0,
-        0,298,299,1,0,0,0,299,304,1,0,0,0,300,298,1,0,0,0,301,303,3,10,5,
-        0,302,301,1,0,0,0,303,306,1,0,0,0,304,302,1,0,0,0,304,305,1,0,0,
-        0,305,9,1,0,0,0,306,304,1,0,0,0,307,310,3,16,8,0,308,310,3,18,9,
-        0,309,307,1,0,0,0,309,308,1,0,0,0,310,11,1,0,0,0,311,313,5,65,0,
-        0,312,314,5,1,0,0,313,312,1,0,0,0,313,314,1,0,0,0,314,315,1,0,0,
-        0,315,316,3,14,7,0,316,13,1,0,0,0,317,319,3,24,12,0,318,317,1,0,
-        0,0,319,320,1,0,0,0,320,318,1,0,0,0,320,321,1,0,0,0,321,15,1,0,0,
-        0,322,323,5,4,0,0,323,324,5,42,0,0,324,325,5,56,0,0,325,326,3,130,
-        65,0,326,17,1,0,0,0,327,328,5,68,0,0,328,329,3,202,101,0,329,338,
-        5,99,0,0,330,335,3,130,65,0,331,332,5,93,0,0,332,334,3,130,65,0,
-        333,331,1,0,0,0,334,337,1,0,0,0,335,333,1,0,0,0,335,336,1,0,0,0,
-        336,339,1,0,0,0,337,335,1,0,0,0,338,330,1,0,0,0,338,339,1,0,0,0,
-        339,340,1,0,0,0,340,341,5,100,0,0,341,19,1,0,0,0,342,344,3,22,11,
-        0,343,342,1,0,0,0,344,347,1,0,0,0,345,343,1,0,0,0,345,346,1,0,0,
-        0,346,348,1,0,0,0,347,345,1,0,0,0,348,349,5,0,0,1,349,21,1,0,0,0,
-        350,351,3,202,101,0,351,360,5,99,0,0,352,357,3,130,65,0,353,354,
-        5,93,0,0,354,356,3,130,65,0,355,353,1,0,0,0,356,359,1,0,0,0,357,
-        355,1,0,0,0,357,358,1,0,0,0,358,361,1,0,0,0,359,357,1,0,0,0,360,
-        352,1,0,0,0,360,361,1,0,0,0,361,362,1,0,0,0,362,363,5,100,0,0,363,
-        23,1,0,0,0,364,378,3,26,13,0,365,378,3,28,14,0,366,378,3,32,16,0,
-        367,378,3,30,15,0,368,378,3,44,22,0,369,378,3,46,23,0,370,378,3,
-        50,25,0,371,378,3,54,27,0,372,378,3,58,29,0,373,378,3,64,32,0,374,
-        378,3,66,33,0,375,378,3,60,30,0,376,378,3,62,31,0,377,364,1,0,0,
-        0,377,365,1,0,0,0,377,366,1,0,0,0,377,367,1,0,0,0,377,368,1,0,0,
-        0,377,369,1,0,0,0,377,370,1,0,0,0,377,371,1,0,0,0,377,372,1,0,0,
-        0,377,373,1,0,0,0,377,374,1,0,0,0,377,375,1,0,0,0,377,376,1,0,0,
-        0,378,25,1,0,0,0,379,381,5,44,0,0,380,379,1,0,0,0,380,381,1,0,0,
-        0,381,382,1,0,0,0,382,383,5,36,0,0,383,387,3,84,42,0,384,386,3,10,
-        5,0,385,384,1,0,0,0,386,389,1,0,0,0,387,385,1,0,0,0,387,388,1,0,
-        0,0,388,391,1,0,0,0,389,387,1,0,0,0,390,392,3,82,41,0,391,390,1,
-        0,0,0,391,392,1,0,0,0,392,27,1,0,0,0,393,394,5,67,0,0,394,395,3,
-        130,65,0,395,396,5,4,0,0,396,397,3,256,128,0,397,29,1,0,0,0,398,
-        399,5,9,0,0,399,412,3,38,19,0,400,409,5,99,0,0,401,406,3,130,65,
-        0,402,403,5,93,0,0,403,405,3,130,65,0,404,402,1,0,0,0,405,408,1,
-        0,0,0,406,404,1,0,0,0,406,407,1,0,0,0,407,410,1,0,0,0,408,406,1,
-        0,0,0,409,401,1,0,0,0,409,410,1,0,0,0,410,411,1,0,0,0,411,413,5,
-        100,0,0,412,400,1,0,0,0,412,413,1,0,0,0,413,419,1,0,0,0,414,417,
-        5,73,0,0,415,418,5,86,0,0,416,418,3,40,20,0,417,415,1,0,0,0,417,
-        416,1,0,0,0,418,420,1,0,0,0,419,414,1,0,0,0,419,420,1,0,0,0,420,
-        31,1,0,0,0,421,423,5,44,0,0,422,421,1,0,0,0,422,423,1,0,0,0,423,
-        424,1,0,0,0,424,426,5,9,0,0,425,427,3,34,17,0,426,425,1,0,0,0,426,
-        427,1,0,0,0,427,428,1,0,0,0,428,429,5,103,0,0,429,430,3,8,4,0,430,
-        432,5,104,0,0,431,433,3,36,18,0,432,431,1,0,0,0,432,433,1,0,0,0,
-        433,33,1,0,0,0,434,444,5,99,0,0,435,445,5,86,0,0,436,441,3,256,128,
-        0,437,438,5,93,0,0,438,440,3,256,128,0,439,437,1,0,0,0,440,443,1,
-        0,0,0,441,439,1,0,0,0,441,442,1,0,0,0,442,445,1,0,0,0,443,441,1,
-        0,0,0,444,435,1,0,0,0,444,436,1,0,0,0,444,445,1,0,0,0,445,446,1,
-        0,0,0,446,447,5,100,0,0,447,35,1,0,0,0,448,449,5,31,0,0,449,454,
-        3,258,129,0,450,451,5,42,0,0,451,452,3,130,65,0,452,453,3,258,129,
-        0,453,455,1,0,0,0,454,450,1,0,0,0,454,455,1,0,0,0,455,460,1,0,0,
-        0,456,457,5,43,0,0,457,458,3,258,129,0,458,459,3,258,129,0,459,461,
-        1,0,0,0,460,456,1,0,0,0,460,461,1,0,0,0,461,37,1,0,0,0,462,463,3,
-        262,131,0,463,464,5,92,0,0,464,466,1,0,0,0,465,462,1,0,0,0,466,469,
-        1,0,0,0,467,465,1,0,0,0,467,468,1,0,0,0,468,470,1,0,0,0,469,467,
-        1,0,0,0,470,471,3,262,131,0,471,39,1,0,0,0,472,477,3,42,21,0,473,
-        474,5,93,0,0,474,476,3,42,21,0,475,473,1,0,0,0,476,479,1,0,0,0,477,
-        475,1,0,0,0,477,478,1,0,0,0,478,481,1,0,0,0,479,477,1,0,0,0,480,
-        482,3,82,41,0,481,480,1,0,0,0,481,482,1,0,0,0,482,41,1,0,0,0,483,
-        484,3,258,129,0,484,485,5,4,0,0,485,487,1,0,0,0,486,483,1,0,0,0,
-        486,487,1,0,0,0,487,488,1,0,0,0,488,489,3,256,128,0,489,43,1,0,0,
-        0,490,491,5,15,0,0,491,492,3,84,42,0,492,45,1,0,0,0,493,494,5,37,
-        0,0,494,498,3,86,43,0,495,497,3,48,24,0,496,495,1,0,0,0,497,500,
-        1,0,0,0,498,496,1,0,0,0,498,499,1,0,0,0,499,47,1,0,0,0,500,498,1,
-        0,0,0,501,502,5,43,0,0,502,503,5,36,0,0,503,508,3,50,25,0,504,505,
-        5,43,0,0,505,506,5,15,0,0,506,508,3,50,25,0,507,501,1,0,0,0,507,
-        504,1,0,0,0,508,49,1,0,0,0,509,510,5,51,0,0,510,515,3,52,26,0,511,
-        512,5,93,0,0,512,514,3,52,26,0,513,511,1,0,0,0,514,517,1,0,0,0,515,
-        513,1,0,0,0,515,516,1,0,0,0,516,51,1,0,0,0,517,515,1,0,0,0,518,519,
-        3,128,64,0,519,520,5,81,0,0,520,521,3,130,65,0,521,534,1,0,0,0,522,
-        523,3,256,128,0,523,524,5,81,0,0,524,525,3,130,65,0,525,534,1,0,
-        0,0,526,527,3,256,128,0,527,528,5,76,0,0,528,529,3,130,65,0,529,
-        534,1,0,0,0,530,531,3,256,128,0,531,532,3,116,58,0,532,534,1,0,0,
-        0,533,518,1,0,0,0,533,522,1,0,0,0,533,526,1,0,0,0,533,530,1,0,0,
-        0,534,53,1,0,0,0,535,536,5,48,0,0,536,541,3,56,28,0,537,538,5,93,
-        0,0,538,540,3,56,28,0,539,537,1,0,0,0,540,543,1,0,0,0,541,539,1,
-        0,0,0,541,542,1,0,0,0,542,55,1,0,0,0,543,541,1,0,0,0,544,545,3,256,
-        128,0,545,546,3,116,58,0,546,549,1,0,0,0,547,549,3,128,64,0,548,
-        544,1,0,0,0,548,547,1,0,0,0,549,57,1,0,0,0,550,552,5,19,0,0,551,
-        550,1,0,0,0,551,552,1,0,0,0,552,553,1,0,0,0,553,554,5,16,0,0,554,
-        559,3,130,65,0,555,556,5,93,0,0,556,558,3,130,65,0,557,555,1,0,0,
-        0,558,561,1,0,0,0,559,557,1,0,0,0,559,560,1,0,0,0,560,59,1,0,0,0,
-        561,559,1,0,0,0,562,563,5,28,0,0,563,564,5,99,0,0,564,565,3,256,
-        128,0,565,566,5,31,0,0,566,567,3,130,65,0,567,569,5,97,0,0,568,570,
-        3,24,12,0,569,568,1,0,0,0,570,571,1,0,0,0,571,569,1,0,0,0,571,572,
-        1,0,0,0,572,573,1,0,0,0,573,574,5,100,0,0,574,61,1,0,0,0,575,576,
-        5,29,0,0,576,63,1,0,0,0,577,578,5,71,0,0,578,580,3,68,34,0,579,581,
-        3,82,41,0,580,579,1,0,0,0,580,581,1,0,0,0,581,65,1,0,0,0,582,583,
-        5,50,0,0,583,584,3,68,34,0,584,67,1,0,0,0,585,587,5,20,0,0,586,585,
-        1,0,0,0,586,587,1,0,0,0,587,588,1,0,0,0,588,590,3,70,35,0,589,591,
-        3,74,37,0,590,589,1,0,0,0,590,591,1,0,0,0,591,593,1,0,0,0,592,594,
-        3,76,38,0,593,592,1,0,0,0,593,594,1,0,0,0,594,596,1,0,0,0,595,597,
-        3,78,39,0,596,595,1,0,0,0,596,597,1,0,0,0,597,69,1,0,0,0,598,603,
-        5,86,0,0,599,600,5,93,0,0,600,602,3,72,36,0,601,599,1,0,0,0,602,
-        605,1,0,0,0,603,601,1,0,0,0,603,604,1,0,0,0,604,615,1,0,0,0,605,
-        603,1,0,0,0,606,611,3,72,36,0,607,608,5,93,0,0,608,610,3,72,36,0,
-        609,607,1,0,0,0,610,613,1,0,0,0,611,609,1,0,0,0,611,612,1,0,0,0,
-        612,615,1,0,0,0,613,611,1,0,0,0,614,598,1,0,0,0,614,606,1,0,0,0,
-        615,71,1,0,0,0,616,619,3,130,65,0,617,618,5,4,0,0,618,620,3,256,
-        128,0,619,617,1,0,0,0,619,620,1,0,0,0,620,73,1,0,0,0,621,622,5,46,
-        0,0,622,623,5,8,0,0,623,628,3,80,40,0,624,625,5,93,0,0,625,627,3,
-        80,40,0,626,624,1,0,0,0,627,630,1,0,0,0,628,626,1,0,0,0,628,629,
-        1,0,0,0,629,75,1,0,0,0,630,628,1,0,0,0,631,632,7,0,0,0,632,633,3,
-        130,65,0,633,77,1,0,0,0,634,635,5,35,0,0,635,636,3,130,65,0,636,
-        79,1,0,0,0,637,639,3,130,65,0,638,640,7,1,0,0,639,638,1,0,0,0,639,
-        640,1,0,0,0,640,81,1,0,0,0,641,642,5,70,0,0,642,643,3,130,65,0,643,
-        83,1,0,0,0,644,649,3,86,43,0,645,646,5,93,0,0,646,648,3,86,43,0,
-        647,645,1,0,0,0,648,651,1,0,0,0,649,647,1,0,0,0,649,650,1,0,0,0,
-        650,85,1,0,0,0,651,649,1,0,0,0,652,653,3,256,128,0,653,654,5,81,
-        0,0,654,656,1,0,0,0,655,652,1,0,0,0,655,656,1,0,0,0,656,659,1,0,
-        0,0,657,660,3,90,45,0,658,660,3,88,44,0,659,657,1,0,0,0,659,658,
-        1,0,0,0,660,87,1,0,0,0,661,662,3,258,129,0,662,663,5,99,0,0,663,
-        664,3,90,45,0,664,665,5,100,0,0,665,89,1,0,0,0,666,670,3,94,47,0,
-        667,669,3,106,53,0,668,667,1,0,0,0,669,672,1,0,0,0,670,668,1,0,0,
-        0,670,671,1,0,0,0,671,678,1,0,0,0,672,670,1,0,0,0,673,674,5,99,0,
-        0,674,675,3,90,45,0,675,676,5,100,0,0,676,678,1,0,0,0,677,666,1,
-        0,0,0,677,673,1,0,0,0,678,91,1,0,0,0,679,681,3,94,47,0,680,682,3,
-        106,53,0,681,680,1,0,0,0,682,683,1,0,0,0,683,681,1,0,0,0,683,684,
-        1,0,0,0,684,93,1,0,0,0,685,687,5,99,0,0,686,688,3,256,128,0,687,
-        686,1,0,0,0,687,688,1,0,0,0,688,691,1,0,0,0,689,692,3,116,58,0,690,
-        692,3,96,48,0,691,689,1,0,0,0,691,690,1,0,0,0,691,692,1,0,0,0,692,
-        694,1,0,0,0,693,695,3,112,56,0,694,693,1,0,0,0,694,695,1,0,0,0,695,
-        698,1,0,0,0,696,697,5,70,0,0,697,699,3,130,65,0,698,696,1,0,0,0,
-        698,699,1,0,0,0,699,700,1,0,0,0,700,701,5,100,0,0,701,95,1,0,0,0,
-        702,703,5,94,0,0,703,704,3,98,49,0,704,97,1,0,0,0,705,713,3,100,
-        50,0,706,708,5,97,0,0,707,709,5,94,0,0,708,707,1,0,0,0,708,709,1,
-        0,0,0,709,710,1,0,0,0,710,712,3,100,50,0,711,706,1,0,0,0,712,715,
-        1,0,0,0,713,711,1,0,0,0,713,714,1,0,0,0,714,99,1,0,0,0,715,713,1,
-        0,0,0,716,721,3,102,51,0,717,718,5,89,0,0,718,720,3,102,51,0,719,
-        717,1,0,0,0,720,723,1,0,0,0,721,719,1,0,0,0,721,722,1,0,0,0,722,
-        101,1,0,0,0,723,721,1,0,0,0,724,725,5,90,0,0,725,728,3,102,51,0,
-        726,728,3,104,52,0,727,724,1,0,0,0,727,726,1,0,0,0,728,103,1,0,0,
-        0,729,736,3,124,62,0,730,736,5,88,0,0,731,732,5,99,0,0,732,733,3,
-        98,49,0,733,734,5,100,0,0,734,736,1,0,0,0,735,729,1,0,0,0,735,730,
-        1,0,0,0,735,731,1,0,0,0,736,105,1,0,0,0,737,738,3,108,54,0,738,739,
-        3,94,47,0,739,107,1,0,0,0,740,741,5,82,0,0,741,743,5,85,0,0,742,
-        744,3,110,55,0,743,742,1,0,0,0,743,744,1,0,0,0,744,745,1,0,0,0,745,
-        746,5,85,0,0,746,765,5,83,0,0,747,748,5,82,0,0,748,750,5,85,0,0,
-        749,751,3,110,55,0,750,749,1,0,0,0,750,751,1,0,0,0,751,752,1,0,0,
-        0,752,765,5,85,0,0,753,755,5,85,0,0,754,756,3,110,55,0,755,754,1,
-        0,0,0,755,756,1,0,0,0,756,757,1,0,0,0,757,758,5,85,0,0,758,765,5,
-        83,0,0,759,761,5,85,0,0,760,762,3,110,55,0,761,760,1,0,0,0,761,762,
-        1,0,0,0,762,763,1,0,0,0,763,765,5,85,0,0,764,740,1,0,0,0,764,747,
-        1,0,0,0,764,753,1,0,0,0,764,759,1,0,0,0,765,109,1,0,0,0,766,768,
-        5,101,0,0,767,769,3,256,128,0,768,767,1,0,0,0,768,769,1,0,0,0,769,
-        771,1,0,0,0,770,772,3,114,57,0,771,770,1,0,0,0,771,772,1,0,0,0,772,
-        774,1,0,0,0,773,775,3,120,60,0,774,773,1,0,0,0,774,775,1,0,0,0,775,
-        777,1,0,0,0,776,778,3,112,56,0,777,776,1,0,0,0,777,778,1,0,0,0,778,
-        779,1,0,0,0,779,780,5,102,0,0,780,111,1,0,0,0,781,784,3,222,111,
-        0,782,784,3,210,105,0,783,781,1,0,0,0,783,782,1,0,0,0,784,113,1,
-        0,0,0,785,786,5,94,0,0,786,794,3,126,63,0,787,789,5,97,0,0,788,790,
-        5,94,0,0,789,788,1,0,0,0,789,790,1,0,0,0,790,791,1,0,0,0,791,793,
-        3,126,63,0,792,787,1,0,0,0,793,796,1,0,0,0,794,792,1,0,0,0,794,795,
-        1,0,0,0,795,115,1,0,0,0,796,794,1,0,0,0,797,799,3,118,59,0,798,797,
-        1,0,0,0,799,800,1,0,0,0,800,798,1,0,0,0,800,801,1,0,0,0,801,117,
-        1,0,0,0,802,803,5,94,0,0,803,804,3,124,62,0,804,119,1,0,0,0,805,
-        807,5,86,0,0,806,808,3,122,61,0,807,806,1,0,0,0,807,808,1,0,0,0,
-        808,813,1,0,0,0,809,811,5,75,0,0,810,812,3,122,61,0,811,810,1,0,
-        0,0,811,812,1,0,0,0,812,814,1,0,0,0,813,809,1,0,0,0,813,814,1,0,
-        0,0,814,820,1,0,0,0,815,817,5,75,0,0,816,818,3,122,61,0,817,816,
-        1,0,0,0,817,818,1,0,0,0,818,820,1,0,0,0,819,805,1,0,0,0,819,815,
-        1,0,0,0,820,121,1,0,0,0,821,823,5,85,0,0,822,821,1,0,0,0,822,823,
-        1,0,0,0,823,824,1,0,0,0,824,825,3,218,109,0,825,123,1,0,0,0,826,
-        827,3,262,131,0,827,125,1,0,0,0,828,829,3,262,131,0,829,127,1,0,
-        0,0,830,832,3,172,86,0,831,833,3,170,85,0,832,831,1,0,0,0,833,834,
-        1,0,0,0,834,832,1,0,0,0,834,835,1,0,0,0,835,129,1,0,0,0,836,837,
-        3,132,66,0,837,131,1,0,0,0,838,843,3,134,67,0,839,840,5,45,0,0,840,
-        842,3,134,67,0,841,839,1,0,0,0,842,845,1,0,0,0,843,841,1,0,0,0,843,
-        844,1,0,0,0,844,133,1,0,0,0,845,843,1,0,0,0,846,851,3,136,68,0,847,
-        848,5,72,0,0,848,850,3,136,68,0,849,847,1,0,0,0,850,853,1,0,0,0,
-        851,849,1,0,0,0,851,852,1,0,0,0,852,135,1,0,0,0,853,851,1,0,0,0,
-        854,859,3,138,69,0,855,856,5,2,0,0,856,858,3,138,69,0,857,855,1,
-        0,0,0,858,861,1,0,0,0,859,857,1,0,0,0,859,860,1,0,0,0,860,137,1,
-        0,0,0,861,859,1,0,0,0,862,864,5,40,0,0,863,862,1,0,0,0,864,867,1,
-        0,0,0,865,863,1,0,0,0,865,866,1,0,0,0,866,868,1,0,0,0,867,865,1,
-        0,0,0,868,869,3,140,70,0,869,139,1,0,0,0,870,876,3,144,72,0,871,
-        872,3,142,71,0,872,873,3,144,72,0,873,875,1,0,0,0,874,871,1,0,0,
-        0,875,878,1,0,0,0,876,874,1,0,0,0,876,877,1,0,0,0,877,141,1,0,0,
-        0,878,876,1,0,0,0,879,880,7,2,0,0,880,143,1,0,0,0,881,885,3,154,
-        77,0,882,884,3,146,73,0,883,882,1,0,0,0,884,887,1,0,0,0,885,883,
-        1,0,0,0,885,886,1,0,0,0,886,145,1,0,0,0,887,885,1,0,0,0,888,889,
-        5,54,0,0,889,890,5,71,0,0,890,923,3,154,77,0,891,892,5,24,0,0,892,
-        893,5,71,0,0,893,923,3,154,77,0,894,895,5,12,0,0,895,923,3,154,77,
-        0,896,897,5,77,0,0,897,923,3,154,77,0,898,899,5,31,0,0,899,923,3,
-        154,77,0,900,901,5,33,0,0,901,923,5,41,0,0,902,903,5,33,0,0,903,
-        904,5,40,0,0,904,923,5,41,0,0,905,907,5,33,0,0,906,908,5,40,0,0,
-        907,906,1,0,0,0,907,908,1,0,0,0,908,909,1,0,0,0,909,912,7,3,0,0,
-        910,912,5,74,0,0,911,905,1,0,0,0,911,910,1,0,0,0,912,913,1,0,0,0,
-        913,923,3,148,74,0,914,916,5,33,0,0,915,917,5,40,0,0,916,915,1,0,
-        0,0,916,917,1,0,0,0,917,919,1,0,0,0,918,920,3,258,129,0,919,918,
-        1,0,0,0,919,920,1,0,0,0,920,921,1,0,0,0,921,923,5,59,0,0,922,888,
-        1,0,0,0,922,891,1,0,0,0,922,894,1,0,0,0,922,896,1,0,0,0,922,898,
-        1,0,0,0,922,900,1,0,0,0,922,902,1,0,0,0,922,911,1,0,0,0,922,914,
-        1,0,0,0,923,147,1,0,0,0,924,929,3,150,75,0,925,926,5,97,0,0,926,
-        928,3,150,75,0,927,925,1,0,0,0,928,931,1,0,0,0,929,927,1,0,0,0,929,
-        930,1,0,0,0,930,149,1,0,0,0,931,929,1,0,0,0,932,934,3,152,76,0,933,
-        932,1,0,0,0,934,935,1,0,0,0,935,933,1,0,0,0,935,936,1,0,0,0,936,
-        941,1,0,0,0,937,938,5,71,0,0,938,939,3,152,76,0,939,940,3,152,76,
-        0,940,942,1,0,0,0,941,937,1,0,0,0,941,942,1,0,0,0,942,947,1,0,0,
-        0,943,944,5,82,0,0,944,945,3,148,74,0,945,946,5,83,0,0,946,948,1,
-        0,0,0,947,943,1,0,0,0,947,948,1,0,0,0,948,951,1,0,0,0,949,950,5,
-        40,0,0,950,952,5,41,0,0,951,949,1,0,0,0,951,952,1,0,0,0,952,151,
-        1,0,0,0,953,956,3,258,129,0,954,956,5,41,0,0,955,953,1,0,0,0,955,
-        954,1,0,0,0,956,153,1,0,0,0,957,963,3,158,79,0,958,959,3,156,78,
-        0,959,960,3,158,79,0,960,962,1,0,0,0,961,958,1,0,0,0,962,965,1,0,
-        0,0,963,961,1,0,0,0,963,964,1,0,0,0,964,155,1,0,0,0,965,963,1,0,
-        0,0,966,967,7,4,0,0,967,157,1,0,0,0,968,974,3,162,81,0,969,970,3,
-        160,80,0,970,971,3,162,81,0,971,973,1,0,0,0,972,969,1,0,0,0,973,
-        976,1,0,0,0,974,972,1,0,0,0,974,975,1,0,0,0,975,159,1,0,0,0,976,
-        974,1,0,0,0,977,978,7,5,0,0,978,161,1,0,0,0,979,984,3,164,82,0,980,
-        981,5,91,0,0,981,983,3,164,82,0,982,980,1,0,0,0,983,986,1,0,0,0,
-        984,982,1,0,0,0,984,985,1,0,0,0,985,163,1,0,0,0,986,984,1,0,0,0,
-        987,989,7,6,0,0,988,987,1,0,0,0,989,992,1,0,0,0,990,988,1,0,0,0,
-        990,991,1,0,0,0,991,993,1,0,0,0,992,990,1,0,0,0,993,994,3,166,83,
-        0,994,165,1,0,0,0,995,1000,3,172,86,0,996,999,3,168,84,0,997,999,
-        3,170,85,0,998,996,1,0,0,0,998,997,1,0,0,0,999,1002,1,0,0,0,1000,
-        998,1,0,0,0,1000,1001,1,0,0,0,1001,1005,1,0,0,0,1002,1000,1,0,0,
-        0,1003,1006,3,116,58,0,1004,1006,3,96,48,0,1005,1003,1,0,0,0,1005,
-        1004,1,0,0,0,1005,1006,1,0,0,0,1006,167,1,0,0,0,1007,1008,5,101,
-        0,0,1008,1009,3,130,65,0,1009,1010,5,102,0,0,1010,1021,1,0,0,0,1011,
-        1013,5,101,0,0,1012,1014,3,130,65,0,1013,1012,1,0,0,0,1013,1014,
-        1,0,0,0,1014,1015,1,0,0,0,1015,1017,5,75,0,0,1016,1018,3,130,65,
-        0,1017,1016,1,0,0,0,1017,1018,1,0,0,0,1018,1019,1,0,0,0,1019,1021,
-        5,102,0,0,1020,1007,1,0,0,0,1020,1011,1,0,0,0,1021,169,1,0,0,0,1022,
-        1023,5,92,0,0,1023,1024,3,224,112,0,1024,171,1,0,0,0,1025,1041,3,
-        174,87,0,1026,1041,3,198,99,0,1027,1041,3,182,91,0,1028,1041,3,184,
-        92,0,1029,1041,3,186,93,0,1030,1041,3,192,96,0,1031,1041,3,194,97,
-        0,1032,1041,3,212,106,0,1033,1041,3,210,105,0,1034,1041,3,176,88,
-        0,1035,1041,3,92,46,0,1036,1041,3,196,98,0,1037,1041,3,200,100,0,
-        1038,1041,3,206,103,0,1039,1041,3,256,128,0,1040,1025,1,0,0,0,1040,
-        1026,1,0,0,0,1040,1027,1,0,0,0,1040,1028,1,0,0,0,1040,1029,1,0,0,
-        0,1040,1030,1,0,0,0,1040,1031,1,0,0,0,1040,1032,1,0,0,0,1040,1033,
-        1,0,0,0,1040,1034,1,0,0,0,1040,1035,1,0,0,0,1040,1036,1,0,0,0,1040,
-        1037,1,0,0,0,1040,1038,1,0,0,0,1040,1039,1,0,0,0,1041,173,1,0,0,
-        0,1042,1043,5,13,0,0,1043,1044,5,99,0,0,1044,1045,5,86,0,0,1045,
-        1046,5,100,0,0,1046,175,1,0,0,0,1047,1049,5,10,0,0,1048,1050,3,130,
-        65,0,1049,1048,1,0,0,0,1049,1050,1,0,0,0,1050,1052,1,0,0,0,1051,
-        1053,3,178,89,0,1052,1051,1,0,0,0,1053,1054,1,0,0,0,1054,1052,1,
-        0,0,0,1054,1055,1,0,0,0,1055,1058,1,0,0,0,1056,1057,5,22,0,0,1057,
-        1059,3,130,65,0,1058,1056,1,0,0,0,1058,1059,1,0,0,0,1059,1060,1,
-        0,0,0,1060,1061,5,23,0,0,1061,177,1,0,0,0,1062,1063,5,69,0,0,1063,
-        1068,3,180,90,0,1064,1065,5,93,0,0,1065,1067,3,180,90,0,1066,1064,
-        1,0,0,0,1067,1070,1,0,0,0,1068,1066,1,0,0,0,1068,1069,1,0,0,0,1069,
-        1071,1,0,0,0,1070,1068,1,0,0,0,1071,1072,5,55,0,0,1072,1073,3,130,
-        65,0,1073,179,1,0,0,0,1074,1075,3,142,71,0,1075,1076,3,130,65,0,
-        1076,1080,1,0,0,0,1077,1080,3,146,73,0,1078,1080,3,130,65,0,1079,
-        1074,1,0,0,0,1079,1077,1,0,0,0,1079,1078,1,0,0,0,1080,181,1,0,0,
-        0,1081,1082,5,101,0,0,1082,1085,3,190,95,0,1083,1084,5,97,0,0,1084,
-        1086,3,130,65,0,1085,1083,1,0,0,0,1085,1086,1,0,0,0,1086,1087,1,
-        0,0,0,1087,1088,5,102,0,0,1088,183,1,0,0,0,1089,1093,5,101,0,0,1090,
-        1091,3,256,128,0,1091,1092,5,81,0,0,1092,1094,1,0,0,0,1093,1090,
-        1,0,0,0,1093,1094,1,0,0,0,1094,1095,1,0,0,0,1095,1098,3,92,46,0,
-        1096,1097,5,70,0,0,1097,1099,3,130,65,0,1098,1096,1,0,0,0,1098,1099,
-        1,0,0,0,1099,1100,1,0,0,0,1100,1101,5,97,0,0,1101,1102,3,130,65,
-        0,1102,1103,5,102,0,0,1103,185,1,0,0,0,1104,1105,3,188,94,0,1105,
-        1106,5,99,0,0,1106,1107,3,190,95,0,1107,1108,5,100,0,0,1108,187,
-        1,0,0,0,1109,1110,7,7,0,0,1110,189,1,0,0,0,1111,1112,3,256,128,0,
-        1112,1113,5,31,0,0,1113,1116,3,130,65,0,1114,1115,5,70,0,0,1115,
-        1117,3,130,65,0,1116,1114,1,0,0,0,1116,1117,1,0,0,0,1117,191,1,0,
-        0,0,1118,1119,5,47,0,0,1119,1120,5,99,0,0,1120,1121,3,256,128,0,
-        1121,1122,5,81,0,0,1122,1123,3,130,65,0,1123,1124,5,93,0,0,1124,
-        1125,3,256,128,0,1125,1126,5,31,0,0,1126,1127,3,130,65,0,1127,1128,
-        5,97,0,0,1128,1129,3,130,65,0,1129,1130,5,100,0,0,1130,193,1,0,0,
-        0,1131,1132,7,8,0,0,1132,1138,5,103,0,0,1133,1139,3,8,4,0,1134,1136,
-        3,84,42,0,1135,1137,3,82,41,0,1136,1135,1,0,0,0,1136,1137,1,0,0,
-        0,1137,1139,1,0,0,0,1138,1133,1,0,0,0,1138,1134,1,0,0,0,1139,1140,
-        1,0,0,0,1140,1141,5,104,0,0,1141,195,1,0,0,0,1142,1143,5,99,0,0,
-        1143,1144,3,130,65,0,1144,1145,5,100,0,0,1145,197,1,0,0,0,1146,1147,
-        3,202,101,0,1147,1149,5,99,0,0,1148,1150,7,9,0,0,1149,1148,1,0,0,
-        0,1149,1150,1,0,0,0,1150,1152,1,0,0,0,1151,1153,3,130,65,0,1152,
-        1151,1,0,0,0,1152,1153,1,0,0,0,1153,1154,1,0,0,0,1154,1155,5,63,
-        0,0,1155,1156,3,130,65,0,1156,1157,5,100,0,0,1157,199,1,0,0,0,1158,
-        1159,3,202,101,0,1159,1161,5,99,0,0,1160,1162,5,20,0,0,1161,1160,
-        1,0,0,0,1161,1162,1,0,0,0,1162,1171,1,0,0,0,1163,1168,3,130,65,0,
-        1164,1165,5,93,0,0,1165,1167,3,130,65,0,1166,1164,1,0,0,0,1167,1170,
-        1,0,0,0,1168,1166,1,0,0,0,1168,1169,1,0,0,0,1169,1172,1,0,0,0,1170,
-        1168,1,0,0,0,1171,1163,1,0,0,0,1171,1172,1,0,0,0,1172,1173,1,0,0,
-        0,1173,1174,5,100,0,0,1174,201,1,0,0,0,1175,1176,3,204,102,0,1176,
-        1177,3,258,129,0,1177,203,1,0,0,0,1178,1179,3,258,129,0,1179,1180,
-        5,92,0,0,1180,1182,1,0,0,0,1181,1178,1,0,0,0,1182,1185,1,0,0,0,1183,
-        1181,1,0,0,0,1183,1184,1,0,0,0,1184,205,1,0,0,0,1185,1183,1,0,0,
-        0,1186,1187,3,256,128,0,1187,1196,5,103,0,0,1188,1193,3,208,104,
-        0,1189,1190,5,93,0,0,1190,1192,3,208,104,0,1191,1189,1,0,0,0,1192,
-        1195,1,0,0,0,1193,1191,1,0,0,0,1193,1194,1,0,0,0,1194,1197,1,0,0,
-        0,1195,1193,1,0,0,0,1196,1188,1,0,0,0,1196,1197,1,0,0,0,1197,1198,
-        1,0,0,0,1198,1199,5,104,0,0,1199,207,1,0,0,0,1200,1201,3,224,112,
-        0,1201,1202,5,94,0,0,1202,1203,3,130,65,0,1203,1210,1,0,0,0,1204,
-        1205,5,92,0,0,1205,1210,3,224,112,0,1206,1207,5,92,0,0,1207,1210,
-        5,86,0,0,1208,1210,3,256,128,0,1209,1200,1,0,0,0,1209,1204,1,0,0,
-        0,1209,1206,1,0,0,0,1209,1208,1,0,0,0,1210,209,1,0,0,0,1211,1214,
-        5,98,0,0,1212,1215,3,258,129,0,1213,1215,5,107,0,0,1214,1212,1,0,
-        0,0,1214,1213,1,0,0,0,1215,211,1,0,0,0,1216,1223,3,214,107,0,1217,
-        1223,5,41,0,0,1218,1223,3,216,108,0,1219,1223,5,109,0,0,1220,1223,
-        3,220,110,0,1221,1223,3,222,111,0,1222,1216,1,0,0,0,1222,1217,1,
-        0,0,0,1222,1218,1,0,0,0,1222,1219,1,0,0,0,1222,1220,1,0,0,0,1222,
-        1221,1,0,0,0,1223,213,1,0,0,0,1224,1225,7,10,0,0,1225,215,1,0,0,
-        0,1226,1229,3,218,109,0,1227,1229,5,108,0,0,1228,1226,1,0,0,0,1228,
-        1227,1,0,0,0,1229,217,1,0,0,0,1230,1231,7,11,0,0,1231,219,1,0,0,
-        0,1232,1241,5,101,0,0,1233,1238,3,130,65,0,1234,1235,5,93,0,0,1235,
-        1237,3,130,65,0,1236,1234,1,0,0,0,1237,1240,1,0,0,0,1238,1236,1,
-        0,0,0,1238,1239,1,0,0,0,1239,1242,1,0,0,0,1240,1238,1,0,0,0,1241,
-        1233,1,0,0,0,1241,1242,1,0,0,0,1242,1243,1,0,0,0,1243,1244,5,102,
-        0,0,1244,221,1,0,0,0,1245,1259,5,103,0,0,1246,1247,3,224,112,0,1247,
-        1248,5,94,0,0,1248,1256,3,130,65,0,1249,1250,5,93,0,0,1250,1251,
-        3,224,112,0,1251,1252,5,94,0,0,1252,1253,3,130,65,0,1253,1255,1,
-        0,0,0,1254,1249,1,0,0,0,1255,1258,1,0,0,0,1256,1254,1,0,0,0,1256,
-        1257,1,0,0,0,1257,1260,1,0,0,0,1258,1256,1,0,0,0,1259,1246,1,0,0,
-        0,1259,1260,1,0,0,0,1260,1261,1,0,0,0,1261,1262,5,104,0,0,1262,223,
-        1,0,0,0,1263,1264,3,262,131,0,1264,225,1,0,0,0,1265,1271,3,228,114,
-        0,1266,1271,3,238,119,0,1267,1271,3,240,120,0,1268,1271,3,244,122,
-        0,1269,1271,3,250,125,0,1270,1265,1,0,0,0,1270,1266,1,0,0,0,1270,
-        1267,1,0,0,0,1270,1268,1,0,0,0,1270,1269,1,0,0,0,1271,227,1,0,0,
-        0,1272,1273,5,15,0,0,1273,1275,5,11,0,0,1274,1276,3,258,129,0,1275,
-        1274,1,0,0,0,1275,1276,1,0,0,0,1276,1278,1,0,0,0,1277,1279,3,252,
-        126,0,1278,1277,1,0,0,0,1278,1279,1,0,0,0,1279,1280,1,0,0,0,1280,
-        1281,7,12,0,0,1281,1282,5,99,0,0,1282,1283,3,256,128,0,1283,1284,
-        3,118,59,0,1284,1285,5,100,0,0,1285,1286,7,13,0,0,1286,1288,3,230,
-        115,0,1287,1289,3,82,41,0,1288,1287,1,0,0,0,1288,1289,1,0,0,0,1289,
-        229,1,0,0,0,1290,1291,3,232,116,0,1291,1292,5,33,0,0,1292,1293,5,
-        66,0,0,1293,1319,1,0,0,0,1294,1295,3,234,117,0,1295,1296,5,33,0,
-        0,1296,1297,5,66,0,0,1297,1319,1,0,0,0,1298,1299,3,232,116,0,1299,
-        1300,5,33,0,0,1300,1301,5,40,0,0,1301,1302,5,41,0,0,1302,1319,1,
-        0,0,0,1303,1304,3,232,116,0,1304,1305,5,33,0,0,1305,1306,5,38,0,
-        0,1306,1307,5,34,0,0,1307,1319,1,0,0,0,1308,1309,3,234,117,0,1309,
-        1310,5,33,0,0,1310,1311,5,38,0,0,1311,1312,5,34,0,0,1312,1319,1,
-        0,0,0,1313,1314,3,232,116,0,1314,1315,5,33,0,0,1315,1316,7,3,0,0,
-        1316,1317,3,236,118,0,1317,1319,1,0,0,0,1318,1290,1,0,0,0,1318,1294,
-        1,0,0,0,1318,1298,1,0,0,0,1318,1303,1,0,0,0,1318,1308,1,0,0,0,1318,
-        1313,1,0,0,0,1319,231,1,0,0,0,1320,1321,3,256,128,0,1321,1322,5,
-        92,0,0,1322,1323,3,224,112,0,1323,233,1,0,0,0,1324,1325,5,99,0,0,
-        1325,1330,3,232,116,0,1326,1327,5,93,0,0,1327,1329,3,232,116,0,1328,
-        1326,1,0,0,0,1329,1332,1,0,0,0,1330,1328,1,0,0,0,1330,1331,1,0,0,
-        0,1331,1333,1,0,0,0,1332,1330,1,0,0,0,1333,1334,5,100,0,0,1334,235,
-        1,0,0,0,1335,1340,3,258,129,0,1336,1337,5,82,0,0,1337,1338,3,236,
-        118,0,1338,1339,5,83,0,0,1339,1341,1,0,0,0,1340,1336,1,0,0,0,1340,
-        1341,1,0,0,0,1341,1345,1,0,0,0,1342,1343,5,99,0,0,1343,1344,5,107,
-        0,0,1344,1346,5,100,0,0,1345,1342,1,0,0,0,1345,1346,1,0,0,0,1346,
-        237,1,0,0,0,1347,1348,5,21,0,0,1348,1349,5,11,0,0,1349,1351,3,258,
-        129,0,1350,1352,3,254,127,0,1351,1350,1,0,0,0,1351,1352,1,0,0,0,
-        1352,239,1,0,0,0,1353,1355,5,15,0,0,1354,1356,5,66,0,0,1355,1354,
-        1,0,0,0,1355,1356,1,0,0,0,1356,1357,1,0,0,0,1357,1359,5,32,0,0,1358,
-        1360,3,258,129,0,1359,1358,1,0,0,0,1359,1360,1,0,0,0,1360,1362,1,
-        0,0,0,1361,1363,3,252,126,0,1362,1361,1,0,0,0,1362,1363,1,0,0,0,
-        1363,1364,1,0,0,0,1364,1366,3,242,121,0,1365,1367,3,82,41,0,1366,
-        1365,1,0,0,0,1366,1367,1,0,0,0,1367,241,1,0,0,0,1368,1369,5,27,0,
-        0,1369,1370,5,99,0,0,1370,1371,3,256,128,0,1371,1372,3,118,59,0,
-        1372,1373,5,100,0,0,1373,1374,5,43,0,0,1374,1375,5,99,0,0,1375,1380,
-        3,232,116,0,1376,1377,5,93,0,0,1377,1379,3,232,116,0,1378,1376,1,
-        0,0,0,1379,1382,1,0,0,0,1380,1378,1,0,0,0,1380,1381,1,0,0,0,1381,
-        1383,1,0,0,0,1382,1380,1,0,0,0,1383,1384,5,100,0,0,1384,1402,1,0,
-        0,0,1385,1387,5,43,0,0,1386,1388,5,94,0,0,1387,1386,1,0,0,0,1387,
-        1388,1,0,0,0,1388,1389,1,0,0,0,1389,1390,3,124,62,0,1390,1391,5,
-        99,0,0,1391,1396,3,224,112,0,1392,1393,5,93,0,0,1393,1395,3,224,
-        112,0,1394,1392,1,0,0,0,1395,1398,1,0,0,0,1396,1394,1,0,0,0,1396,
-        1397,1,0,0,0,1397,1399,1,0,0,0,1398,1396,1,0,0,0,1399,1400,5,100,
-        0,0,1400,1402,1,0,0,0,1401,1368,1,0,0,0,1401,1385,1,0,0,0,1402,243,
-        1,0,0,0,1403,1404,5,15,0,0,1404,1405,3,258,129,0,1405,1407,5,32,
-        0,0,1406,1408,3,258,129,0,1407,1406,1,0,0,0,1407,1408,1,0,0,0,1408,
-        1410,1,0,0,0,1409,1411,3,252,126,0,1410,1409,1,0,0,0,1410,1411,1,
-        0,0,0,1411,1412,1,0,0,0,1412,1413,5,27,0,0,1413,1414,5,99,0,0,1414,
-        1415,3,256,128,0,1415,1416,3,118,59,0,1416,1417,5,100,0,0,1417,1419,
-        5,43,0,0,1418,1420,3,258,129,0,1419,1418,1,0,0,0,1419,1420,1,0,0,
-        0,1420,1421,1,0,0,0,1421,1423,3,246,123,0,1422,1424,3,248,124,0,
-        1423,1422,1,0,0,0,1423,1424,1,0,0,0,1424,245,1,0,0,0,1425,1426,5,
-        99,0,0,1426,1431,3,232,116,0,1427,1428,5,93,0,0,1428,1430,3,232,
-        116,0,1429,1427,1,0,0,0,1430,1433,1,0,0,0,1431,1429,1,0,0,0,1431,
-        1432,1,0,0,0,1432,1434,1,0,0,0,1433,1431,1,0,0,0,1434,1435,5,100,
-        0,0,1435,1448,1,0,0,0,1436,1437,5,101,0,0,1437,1442,3,232,116,0,
-        1438,1439,5,93,0,0,1439,1441,3,232,116,0,1440,1438,1,0,0,0,1441,
-        1444,1,0,0,0,1442,1440,1,0,0,0,1442,1443,1,0,0,0,1443,1445,1,0,0,
-        0,1444,1442,1,0,0,0,1445,1446,5,102,0,0,1446,1448,1,0,0,0,1447,1425,
-        1,0,0,0,1447,1436,1,0,0,0,1448,247,1,0,0,0,1449,1450,3,258,129,0,
-        1450,1451,3,222,111,0,1451,249,1,0,0,0,1452,1453,5,21,0,0,1453,1454,
-        5,32,0,0,1454,1456,3,258,129,0,1455,1457,3,254,127,0,1456,1455,1,
-        0,0,0,1456,1457,1,0,0,0,1457,251,1,0,0,0,1458,1459,5,30,0,0,1459,
-        1460,5,40,0,0,1460,1461,5,25,0,0,1461,253,1,0,0,0,1462,1463,5,30,
-        0,0,1463,1464,5,25,0,0,1464,255,1,0,0,0,1465,1466,3,258,129,0,1466,
-        257,1,0,0,0,1467,1471,5,111,0,0,1468,1471,5,110,0,0,1469,1471,3,
-        260,130,0,1470,1467,1,0,0,0,1470,1468,1,0,0,0,1470,1469,1,0,0,0,
-        1471,259,1,0,0,0,1472,1473,7,14,0,0,1473,261,1,0,0,0,1474,1477,3,
-        258,129,0,1475,1477,3,264,132,0,1476,1474,1,0,0,0,1476,1475,1,0,
-        0,0,1477,263,1,0,0,0,1478,1479,7,15,0,0,1479,265,1,0,0,0,171,268,
-        275,286,291,298,304,309,313,320,335,338,345,357,360,377,380,387,
-        391,406,409,412,417,419,422,426,432,441,444,454,460,467,477,481,
-        486,498,507,515,533,541,548,551,559,571,580,586,590,593,596,603,
-        611,614,619,628,639,649,655,659,670,677,683,687,691,694,698,708,
-        713,721,727,735,743,750,755,761,764,768,771,774,777,783,789,794,
-        800,807,811,813,817,819,822,834,843,851,859,865,876,885,907,911,
-        916,919,922,929,935,941,947,951,955,963,974,984,990,998,1000,1005,
-        1013,1017,1020,1040,1049,1054,1058,1068,1079,1085,1093,1098,1116,
-        1136,1138,1149,1152,1161,1168,1171,1183,1193,1196,1209,1214,1222,
-        1228,1238,1241,1256,1259,1270,1275,1278,1288,1318,1330,1340,1345,
-        1351,1355,1359,1362,1366,1380,1387,1396,1401,1407,1410,1419,1423,
-        1431,1442,1447,1456,1470,1476
+        7,131,2,132,7,132,2,133,7,133,1,0,1,0,3,0,271,8,0,1,0,1,0,1,1,1,
+        1,1,1,3,1,278,8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,289,8,
+        3,1,4,5,4,292,8,4,10,4,12,4,295,9,4,1,4,1,4,5,4,299,8,4,10,4,12,
+        4,302,9,4,1,4,5,4,305,8,4,10,4,12,4,308,9,4,1,5,1,5,3,5,312,8,5,
+        1,6,1,6,3,6,316,8,6,1,6,1,6,1,7,4,7,321,8,7,11,7,12,7,322,1,8,1,
+        8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,336,8,9,10,9,12,9,339,
+        9,9,3,9,341,8,9,1,9,1,9,1,10,5,10,346,8,10,10,10,12,10,349,9,10,
+        1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,358,8,11,10,11,12,11,361,
+        9,11,3,11,363,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,
+        1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,381,8,12,1,13,3,13,384,8,
+        13,1,13,1,13,1,13,5,13,389,8,13,10,13,12,13,392,9,13,1,13,3,13,395,
+        8,13,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,
+        408,8,15,10,15,12,15,411,9,15,3,15,413,8,15,1,15,3,15,416,8,15,1,
+        15,1,15,1,15,3,15,421,8,15,3,15,423,8,15,1,16,3,16,426,8,16,1,16,
+        1,16,3,16,430,8,16,1,16,1,16,1,16,1,16,3,16,436,8,16,1,17,1,17,1,
+        17,1,17,1,17,5,17,443,8,17,10,17,12,17,446,9,17,3,17,448,8,17,1,
+        17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,3,18,458,8,18,1,18,1,18,1,
+        18,1,18,3,18,464,8,18,1,19,1,19,1,19,5,19,469,8,19,10,19,12,19,472,
+        9,19,1,19,1,19,1,20,1,20,1,20,5,20,479,8,20,10,20,12,20,482,9,20,
+        1,20,3,20,485,8,20,1,21,1,21,1,21,3,21,490,8,21,1,21,1,21,1,22,1,
+        22,1,22,1,23,1,23,1,23,5,23,500,8,23,10,23,12,23,503,9,23,1,24,1,
+        24,1,24,1,24,1,24,1,24,3,24,511,8,24,1,25,1,25,1,25,1,25,5,25,517,
+        8,25,10,25,12,25,520,9,25,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,
+        1,26,1,26,1,26,1,26,1,26,1,26,1,26,3,26,537,8,26,1,27,1,27,1,27,
+        1,27,5,27,543,8,27,10,27,12,27,546,9,27,1,28,1,28,1,28,1,28,3,28,
+        552,8,28,1,29,3,29,555,8,29,1,29,1,29,1,29,1,29,5,29,561,8,29,10,
+        29,12,29,564,9,29,1,30,1,30,1,30,1,30,1,30,1,30,1,30,4,30,573,8,
+        30,11,30,12,30,574,1,30,1,30,1,31,1,31,3,31,581,8,31,1,31,3,31,584,
+        8,31,1,31,1,31,3,31,588,8,31,1,31,3,31,591,8,31,1,32,1,32,1,33,1,
+        33,1,33,3,33,598,8,33,1,34,1,34,1,34,1,35,3,35,604,8,35,1,35,1,35,
+        3,35,608,8,35,1,35,3,35,611,8,35,1,35,3,35,614,8,35,1,36,1,36,1,
+        36,5,36,619,8,36,10,36,12,36,622,9,36,1,36,1,36,1,36,5,36,627,8,
+        36,10,36,12,36,630,9,36,3,36,632,8,36,1,37,1,37,1,37,3,37,637,8,
+        37,1,38,1,38,1,38,1,38,1,38,5,38,644,8,38,10,38,12,38,647,9,38,1,
+        39,1,39,1,39,1,40,1,40,1,40,1,41,1,41,3,41,657,8,41,1,42,1,42,1,
+        42,1,43,1,43,1,43,5,43,665,8,43,10,43,12,43,668,9,43,1,44,1,44,1,
+        44,3,44,673,8,44,1,44,1,44,3,44,677,8,44,1,45,1,45,1,45,1,45,1,45,
+        1,46,1,46,5,46,686,8,46,10,46,12,46,689,9,46,1,46,1,46,1,46,1,46,
+        3,46,695,8,46,1,47,1,47,4,47,699,8,47,11,47,12,47,700,1,48,1,48,
+        3,48,705,8,48,1,48,1,48,3,48,709,8,48,1,48,3,48,712,8,48,1,48,1,
+        48,3,48,716,8,48,1,48,1,48,1,49,1,49,1,49,1,50,1,50,1,50,3,50,726,
+        8,50,1,50,5,50,729,8,50,10,50,12,50,732,9,50,1,51,1,51,1,51,5,51,
+        737,8,51,10,51,12,51,740,9,51,1,52,1,52,1,52,3,52,745,8,52,1,53,
+        1,53,1,53,1,53,1,53,1,53,3,53,753,8,53,1,54,1,54,1,54,1,55,1,55,
+        1,55,3,55,761,8,55,1,55,1,55,1,55,1,55,1,55,3,55,768,8,55,1,55,1,
+        55,1,55,3,55,773,8,55,1,55,1,55,1,55,1,55,3,55,779,8,55,1,55,3,55,
+        782,8,55,1,56,1,56,3,56,786,8,56,1,56,3,56,789,8,56,1,56,3,56,792,
+        8,56,1,56,3,56,795,8,56,1,56,1,56,1,57,1,57,3,57,801,8,57,1,58,1,
+        58,1,58,1,58,3,58,807,8,58,1,58,5,58,810,8,58,10,58,12,58,813,9,
+        58,1,59,4,59,816,8,59,11,59,12,59,817,1,60,1,60,1,60,1,61,1,61,3,
+        61,825,8,61,1,61,1,61,3,61,829,8,61,3,61,831,8,61,1,61,1,61,3,61,
+        835,8,61,3,61,837,8,61,1,62,3,62,840,8,62,1,62,1,62,1,63,1,63,1,
+        64,1,64,1,65,1,65,4,65,850,8,65,11,65,12,65,851,1,66,1,66,1,67,1,
+        67,1,67,5,67,859,8,67,10,67,12,67,862,9,67,1,68,1,68,1,68,5,68,867,
+        8,68,10,68,12,68,870,9,68,1,69,1,69,1,69,5,69,875,8,69,10,69,12,
+        69,878,9,69,1,70,5,70,881,8,70,10,70,12,70,884,9,70,1,70,1,70,1,
+        71,1,71,1,71,1,71,5,71,892,8,71,10,71,12,71,895,9,71,1,72,1,72,1,
+        73,1,73,5,73,901,8,73,10,73,12,73,904,9,73,1,74,1,74,1,74,1,74,1,
+        74,1,74,1,74,1,74,1,74,1,74,1,74,1,74,1,74,1,74,1,74,1,74,1,74,1,
+        74,1,74,3,74,925,8,74,1,74,1,74,3,74,929,8,74,1,74,1,74,1,74,3,74,
+        934,8,74,1,74,3,74,937,8,74,1,74,3,74,940,8,74,1,75,1,75,1,75,5,
+        75,945,8,75,10,75,12,75,948,9,75,1,76,4,76,951,8,76,11,76,12,76,
+        952,1,76,1,76,1,76,1,76,3,76,959,8,76,1,76,1,76,1,76,1,76,3,76,965,
+        8,76,1,76,1,76,3,76,969,8,76,1,77,1,77,3,77,973,8,77,1,78,1,78,1,
+        78,1,78,5,78,979,8,78,10,78,12,78,982,9,78,1,79,1,79,1,80,1,80,1,
+        80,1,80,5,80,990,8,80,10,80,12,80,993,9,80,1,81,1,81,1,82,1,82,1,
+        82,5,82,1000,8,82,10,82,12,82,1003,9,82,1,83,5,83,1006,8,83,10,83,
+        12,83,1009,9,83,1,83,1,83,1,84,1,84,1,84,5,84,1016,8,84,10,84,12,
+        84,1019,9,84,1,84,1,84,3,84,1023,8,84,1,85,1,85,1,85,1,85,1,85,1,
+        85,3,85,1031,8,85,1,85,1,85,3,85,1035,8,85,1,85,3,85,1038,8,85,1,
+        86,1,86,1,86,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,87,1,
+        87,1,87,1,87,1,87,1,87,3,87,1058,8,87,1,88,1,88,1,88,1,88,1,88,1,
+        89,1,89,3,89,1067,8,89,1,89,4,89,1070,8,89,11,89,12,89,1071,1,89,
+        1,89,3,89,1076,8,89,1,89,1,89,1,90,1,90,1,90,1,90,5,90,1084,8,90,
+        10,90,12,90,1087,9,90,1,90,1,90,1,90,1,91,1,91,1,91,1,91,1,91,3,
+        91,1097,8,91,1,92,1,92,1,92,1,92,3,92,1103,8,92,1,92,1,92,1,93,1,
+        93,1,93,1,93,3,93,1111,8,93,1,93,1,93,1,93,3,93,1116,8,93,1,93,1,
+        93,1,93,1,93,1,94,1,94,1,94,1,94,1,94,1,95,1,95,1,96,1,96,1,96,1,
+        96,1,96,3,96,1134,8,96,1,97,1,97,1,97,1,97,1,97,1,97,1,97,1,97,1,
+        97,1,97,1,97,1,97,1,97,1,98,1,98,1,98,1,98,1,98,3,98,1154,8,98,3,
+        98,1156,8,98,1,98,1,98,1,99,1,99,1,99,1,99,1,100,1,100,1,100,3,100,
+        1167,8,100,1,100,3,100,1170,8,100,1,100,1,100,1,100,1,100,1,101,
+        1,101,1,101,3,101,1179,8,101,1,101,1,101,1,101,5,101,1184,8,101,
+        10,101,12,101,1187,9,101,3,101,1189,8,101,1,101,1,101,1,102,1,102,
+        1,102,1,103,1,103,1,103,5,103,1199,8,103,10,103,12,103,1202,9,103,
+        1,104,1,104,1,104,1,104,1,104,5,104,1209,8,104,10,104,12,104,1212,
+        9,104,3,104,1214,8,104,1,104,1,104,1,105,1,105,1,105,1,105,1,105,
+        1,105,1,105,1,105,1,105,3,105,1227,8,105,1,106,1,106,1,106,3,106,
+        1232,8,106,1,107,1,107,1,107,1,107,1,107,1,107,3,107,1240,8,107,
+        1,108,1,108,1,109,1,109,3,109,1246,8,109,1,110,1,110,1,111,1,111,
+        1,111,1,111,5,111,1254,8,111,10,111,12,111,1257,9,111,3,111,1259,
+        8,111,1,111,1,111,1,112,1,112,1,112,1,112,1,112,1,112,1,112,1,112,
+        1,112,5,112,1272,8,112,10,112,12,112,1275,9,112,3,112,1277,8,112,
+        1,112,1,112,1,113,1,113,1,114,1,114,1,114,1,114,1,114,3,114,1288,
+        8,114,1,115,1,115,1,115,3,115,1293,8,115,1,115,3,115,1296,8,115,
+        1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,3,115,1306,8,115,
+        1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,
+        1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,
+        1,116,1,116,1,116,1,116,1,116,1,116,3,116,1336,8,116,1,117,1,117,
+        1,117,1,117,1,118,1,118,1,118,1,118,5,118,1346,8,118,10,118,12,118,
+        1349,9,118,1,118,1,118,1,119,1,119,1,119,1,119,1,119,3,119,1358,
+        8,119,1,119,1,119,1,119,3,119,1363,8,119,1,120,1,120,1,120,1,120,
+        3,120,1369,8,120,1,121,1,121,3,121,1373,8,121,1,121,1,121,3,121,
+        1377,8,121,1,121,3,121,1380,8,121,1,121,1,121,3,121,1384,8,121,1,
+        122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,5,122,
+        1396,8,122,10,122,12,122,1399,9,122,1,122,1,122,1,122,1,122,3,122,
+        1405,8,122,1,122,1,122,1,122,1,122,1,122,5,122,1412,8,122,10,122,
+        12,122,1415,9,122,1,122,1,122,3,122,1419,8,122,1,123,1,123,1,123,
+        1,123,3,123,1425,8,123,1,123,3,123,1428,8,123,1,123,1,123,1,123,
+        1,123,1,123,1,123,1,123,3,123,1437,8,123,1,123,1,123,3,123,1441,
+        8,123,1,124,1,124,1,124,1,124,5,124,1447,8,124,10,124,12,124,1450,
+        9,124,1,124,1,124,1,124,1,124,1,124,1,124,5,124,1458,8,124,10,124,
+        12,124,1461,9,124,1,124,1,124,3,124,1465,8,124,1,125,1,125,1,125,
+        1,126,1,126,1,126,1,126,3,126,1474,8,126,1,127,1,127,1,127,1,127,
+        1,128,1,128,1,128,1,129,1,129,1,130,1,130,1,130,3,130,1488,8,130,
+        1,131,1,131,1,132,1,132,3,132,1494,8,132,1,133,1,133,1,133,0,0,134,
+        0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,
+        46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,
+        90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,120,122,124,
+        126,128,130,132,134,136,138,140,142,144,146,148,150,152,154,156,
+        158,160,162,164,166,168,170,172,174,176,178,180,182,184,186,188,
+        190,192,194,196,198,200,202,204,206,208,210,212,214,216,218,220,
+        222,224,226,228,230,232,234,236,238,240,242,244,246,248,250,252,
+        254,256,258,260,262,264,266,0,16,2,0,53,53,64,64,3,0,5,5,7,7,17,
+        18,1,0,78,83,2,0,58,58,74,74,2,0,84,85,96,96,1,0,86,88,1,0,84,85,
+        4,0,1,1,3,3,39,39,52,52,2,0,13,14,25,25,1,0,60,62,2,0,26,26,57,57,
+        1,0,105,107,2,0,27,27,43,43,2,0,6,6,49,49,19,0,3,3,6,7,11,11,13,
+        14,18,18,21,21,25,25,27,30,32,32,34,34,38,39,42,42,47,47,49,49,52,
+        52,56,56,58,64,66,66,68,68,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,
+        24,26,26,31,31,33,33,35,37,40,41,43,46,48,48,50,51,53,55,57,57,65,
+        65,67,67,69,73,1597,0,268,1,0,0,0,2,277,1,0,0,0,4,279,1,0,0,0,6,
+        288,1,0,0,0,8,293,1,0,0,0,10,311,1,0,0,0,12,313,1,0,0,0,14,320,1,
+        0,0,0,16,324,1,0,0,0,18,329,1,0,0,0,20,347,1,0,0,0,22,352,1,0,0,
+        0,24,380,1,0,0,0,26,383,1,0,0,0,28,396,1,0,0,0,30,401,1,0,0,0,32,
+        425,1,0,0,0,34,437,1,0,0,0,36,451,1,0,0,0,38,470,1,0,0,0,40,475,
+        1,0,0,0,42,489,1,0,0,0,44,493,1,0,0,0,46,496,1,0,0,0,48,510,1,0,
+        0,0,50,512,1,0,0,0,52,536,1,0,0,0,54,538,1,0,0,0,56,551,1,0,0,0,
+        58,554,1,0,0,0,60,565,1,0,0,0,62,590,1,0,0,0,64,592,1,0,0,0,66,594,
+        1,0,0,0,68,599,1,0,0,0,70,603,1,0,0,0,72,631,1,0,0,0,74,633,1,0,
+        0,0,76,638,1,0,0,0,78,648,1,0,0,0,80,651,1,0,0,0,82,654,1,0,0,0,
+        84,658,1,0,0,0,86,661,1,0,0,0,88,672,1,0,0,0,90,678,1,0,0,0,92,694,
+        1,0,0,0,94,696,1,0,0,0,96,702,1,0,0,0,98,719,1,0,0,0,100,722,1,0,
+        0,0,102,733,1,0,0,0,104,744,1,0,0,0,106,752,1,0,0,0,108,754,1,0,
+        0,0,110,781,1,0,0,0,112,783,1,0,0,0,114,800,1,0,0,0,116,802,1,0,
+        0,0,118,815,1,0,0,0,120,819,1,0,0,0,122,836,1,0,0,0,124,839,1,0,
+        0,0,126,843,1,0,0,0,128,845,1,0,0,0,130,847,1,0,0,0,132,853,1,0,
+        0,0,134,855,1,0,0,0,136,863,1,0,0,0,138,871,1,0,0,0,140,882,1,0,
+        0,0,142,887,1,0,0,0,144,896,1,0,0,0,146,898,1,0,0,0,148,939,1,0,
+        0,0,150,941,1,0,0,0,152,950,1,0,0,0,154,972,1,0,0,0,156,974,1,0,
+        0,0,158,983,1,0,0,0,160,985,1,0,0,0,162,994,1,0,0,0,164,996,1,0,
+        0,0,166,1007,1,0,0,0,168,1012,1,0,0,0,170,1037,1,0,0,0,172,1039,
+        1,0,0,0,174,1057,1,0,0,0,176,1059,1,0,0,0,178,1064,1,0,0,0,180,1079,
+        1,0,0,0,182,1096,1,0,0,0,184,1098,1,0,0,0,186,1106,1,0,0,0,188,1121,
+        1,0,0,0,190,1126,1,0,0,0,192,1128,1,0,0,0,194,1135,1,0,0,0,196,1148,
+        1,0,0,0,198,1159,1,0,0,0,200,1163,1,0,0,0,202,1175,1,0,0,0,204,1192,
+        1,0,0,0,206,1200,1,0,0,0,208,1203,1,0,0,0,210,1226,1,0,0,0,212,1228,
+        1,0,0,0,214,1239,1,0,0,0,216,1241,1,0,0,0,218,1245,1,0,0,0,220,1247,
+        1,0,0,0,222,1249,1,0,0,0,224,1262,1,0,0,0,226,1280,1,0,0,0,228,1287,
+        1,0,0,0,230,1289,1,0,0,0,232,1335,1,0,0,0,234,1337,1,0,0,0,236,1341,
+        1,0,0,0,238,1352,1,0,0,0,240,1364,1,0,0,0,242,1370,1,0,0,0,244,1418,
+        1,0,0,0,246,1420,1,0,0,0,248,1464,1,0,0,0,250,1466,1,0,0,0,252,1469,
+        1,0,0,0,254,1475,1,0,0,0,256,1479,1,0,0,0,258,1482,1,0,0,0,260,1487,
+        1,0,0,0,262,1489,1,0,0,0,264,1493,1,0,0,0,266,1495,1,0,0,0,268,270,
+        3,2,1,0,269,271,5,95,0,0,270,269,1,0,0,0,270,271,1,0,0,0,271,272,
+        1,0,0,0,272,273,5,0,0,1,273,1,1,0,0,0,274,278,3,4,2,0,275,278,3,
+        228,114,0,276,278,3,8,4,0,277,274,1,0,0,0,277,275,1,0,0,0,277,276,
+        1,0,0,0,278,3,1,0,0,0,279,280,5,51,0,0,280,281,3,260,130,0,281,282,
+        5,81,0,0,282,283,3,6,3,0,283,5,1,0,0,0,284,289,5,109,0,0,285,289,
+        3,218,109,0,286,289,3,216,108,0,287,289,3,260,130,0,288,284,1,0,
+        0,0,288,285,1,0,0,0,288,286,1,0,0,0,288,287,1,0,0,0,289,7,1,0,0,
+        0,290,292,3,10,5,0,291,290,1,0,0,0,292,295,1,0,0,0,293,291,1,0,0,
+        0,293,294,1,0,0,0,294,296,1,0,0,0,295,293,1,0,0,0,296,300,3,14,7,
+        0,297,299,3,12,6,0,298,297,1,0,0,0,299,302,1,0,0,0,300,298,1,0,0,
+        0,300,301,1,0,0,0,301,306,1,0,0,0,302,300,1,0,0,0,303,305,3,10,5,
+        0,304,303,1,0,0,0,305,308,1,0,0,0,306,304,1,0,0,0,306,307,1,0,0,
+        0,307,9,1,0,0,0,308,306,1,0,0,0,309,312,3,16,8,0,310,312,3,18,9,
+        0,311,309,1,0,0,0,311,310,1,0,0,0,312,11,1,0,0,0,313,315,5,65,0,
+        0,314,316,5,1,0,0,315,314,1,0,0,0,315,316,1,0,0,0,316,317,1,0,0,
+        0,317,318,3,14,7,0,318,13,1,0,0,0,319,321,3,24,12,0,320,319,1,0,
+        0,0,321,322,1,0,0,0,322,320,1,0,0,0,322,323,1,0,0,0,323,15,1,0,0,
+        0,324,325,5,4,0,0,325,326,5,42,0,0,326,327,5,56,0,0,327,328,3,132,
+        66,0,328,17,1,0,0,0,329,330,5,68,0,0,330,331,3,204,102,0,331,340,
+        5,99,0,0,332,337,3,132,66,0,333,334,5,93,0,0,334,336,3,132,66,0,
+        335,333,1,0,0,0,336,339,1,0,0,0,337,335,1,0,0,0,337,338,1,0,0,0,
+        338,341,1,0,0,0,339,337,1,0,0,0,340,332,1,0,0,0,340,341,1,0,0,0,
+        341,342,1,0,0,0,342,343,5,100,0,0,343,19,1,0,0,0,344,346,3,22,11,
+        0,345,344,1,0,0,0,346,349,1,0,0,0,347,345,1,0,0,0,347,348,1,0,0,
+        0,348,350,1,0,0,0,349,347,1,0,0,0,350,351,5,0,0,1,351,21,1,0,0,0,
+        352,353,3,204,102,0,353,362,5,99,0,0,354,359,3,132,66,0,355,356,
+        5,93,0,0,356,358,3,132,66,0,357,355,1,0,0,0,358,361,1,0,0,0,359,
+        357,1,0,0,0,359,360,1,0,0,0,360,363,1,0,0,0,361,359,1,0,0,0,362,
+        354,1,0,0,0,362,363,1,0,0,0,363,364,1,0,0,0,364,365,5,100,0,0,365,
+        23,1,0,0,0,366,381,3,26,13,0,367,381,3,28,14,0,368,381,3,32,16,0,
+        369,381,3,30,15,0,370,381,3,44,22,0,371,381,3,46,23,0,372,381,3,
+        50,25,0,373,381,3,54,27,0,374,381,3,58,29,0,375,381,3,66,33,0,376,
+        381,3,68,34,0,377,381,3,60,30,0,378,381,3,64,32,0,379,381,3,62,31,
+        0,380,366,1,0,0,0,380,367,1,0,0,0,380,368,1,0,0,0,380,369,1,0,0,
+        0,380,370,1,0,0,0,380,371,1,0,0,0,380,372,1,0,0,0,380,373,1,0,0,
+        0,380,374,1,0,0,0,380,375,1,0,0,0,380,376,1,0,0,0,380,377,1,0,0,
+        0,380,378,1,0,0,0,380,379,1,0,0,0,381,25,1,0,0,0,382,384,5,44,0,
+        0,383,382,1,0,0,0,383,384,1,0,0,0,384,385,1,0,0,0,385,386,5,36,0,
+        0,386,390,3,86,43,0,387,389,3,10,5,0,388,387,1,0,0,0,389,392,1,0,
+        0,0,390,388,1,0,0,0,390,391,1,0,0,0,391,394,1,0,0,0,392,390,1,0,
+        0,0,393,395,3,84,42,0,394,393,1,0,0,0,394,395,1,0,0,0,395,27,1,0,
+        0,0,396,397,5,67,0,0,397,398,3,132,66,0,398,399,5,4,0,0,399,400,
+        3,258,129,0,400,29,1,0,0,0,401,402,5,9,0,0,402,415,3,38,19,0,403,
+        412,5,99,0,0,404,409,3,132,66,0,405,406,5,93,0,0,406,408,3,132,66,
+        0,407,405,1,0,0,0,408,411,1,0,0,0,409,407,1,0,0,0,409,410,1,0,0,
+        0,410,413,1,0,0,0,411,409,1,0,0,0,412,404,1,0,0,0,412,413,1,0,0,
+        0,413,414,1,0,0,0,414,416,5,100,0,0,415,403,1,0,0,0,415,416,1,0,
+        0,0,416,422,1,0,0,0,417,420,5,73,0,0,418,421,5,86,0,0,419,421,3,
+        40,20,0,420,418,1,0,0,0,420,419,1,0,0,0,421,423,1,0,0,0,422,417,
+        1,0,0,0,422,423,1,0,0,0,423,31,1,0,0,0,424,426,5,44,0,0,425,424,
+        1,0,0,0,425,426,1,0,0,0,426,427,1,0,0,0,427,429,5,9,0,0,428,430,
+        3,34,17,0,429,428,1,0,0,0,429,430,1,0,0,0,430,431,1,0,0,0,431,432,
+        5,103,0,0,432,433,3,8,4,0,433,435,5,104,0,0,434,436,3,36,18,0,435,
+        434,1,0,0,0,435,436,1,0,0,0,436,33,1,0,0,0,437,447,5,99,0,0,438,
+        448,5,86,0,0,439,444,3,258,129,0,440,441,5,93,0,0,441,443,3,258,
+        129,0,442,440,1,0,0,0,443,446,1,0,0,0,444,442,1,0,0,0,444,445,1,
+        0,0,0,445,448,1,0,0,0,446,444,1,0,0,0,447,438,1,0,0,0,447,439,1,
+        0,0,0,447,448,1,0,0,0,448,449,1,0,0,0,449,450,5,100,0,0,450,35,1,
+        0,0,0,451,452,5,31,0,0,452,457,3,260,130,0,453,454,5,42,0,0,454,
+        455,3,132,66,0,455,456,3,260,130,0,456,458,1,0,0,0,457,453,1,0,0,
+        0,457,458,1,0,0,0,458,463,1,0,0,0,459,460,5,43,0,0,460,461,3,260,
+        130,0,461,462,3,260,130,0,462,464,1,0,0,0,463,459,1,0,0,0,463,464,
+        1,0,0,0,464,37,1,0,0,0,465,466,3,264,132,0,466,467,5,92,0,0,467,
+        469,1,0,0,0,468,465,1,0,0,0,469,472,1,0,0,0,470,468,1,0,0,0,470,
+        471,1,0,0,0,471,473,1,0,0,0,472,470,1,0,0,0,473,474,3,264,132,0,
+        474,39,1,0,0,0,475,480,3,42,21,0,476,477,5,93,0,0,477,479,3,42,21,
+        0,478,476,1,0,0,0,479,482,1,0,0,0,480,478,1,0,0,0,480,481,1,0,0,
+        0,481,484,1,0,0,0,482,480,1,0,0,0,483,485,3,84,42,0,484,483,1,0,
+        0,0,484,485,1,0,0,0,485,41,1,0,0,0,486,487,3,260,130,0,487,488,5,
+        4,0,0,488,490,1,0,0,0,489,486,1,0,0,0,489,490,1,0,0,0,490,491,1,
+        0,0,0,491,492,3,258,129,0,492,43,1,0,0,0,493,494,5,15,0,0,494,495,
+        3,86,43,0,495,45,1,0,0,0,496,497,5,37,0,0,497,501,3,88,44,0,498,
+        500,3,48,24,0,499,498,1,0,0,0,500,503,1,0,0,0,501,499,1,0,0,0,501,
+        502,1,0,0,0,502,47,1,0,0,0,503,501,1,0,0,0,504,505,5,43,0,0,505,
+        506,5,36,0,0,506,511,3,50,25,0,507,508,5,43,0,0,508,509,5,15,0,0,
+        509,511,3,50,25,0,510,504,1,0,0,0,510,507,1,0,0,0,511,49,1,0,0,0,
+        512,513,5,51,0,0,513,518,3,52,26,0,514,515,5,93,0,0,515,517,3,52,
+        26,0,516,514,1,0,0,0,517,520,1,0,0,0,518,516,1,0,0,0,518,519,1,0,
+        0,0,519,51,1,0,0,0,520,518,1,0,0,0,521,522,3,130,65,0,522,523,5,
+        81,0,0,523,524,3,132,66,0,524,537,1,0,0,0,525,526,3,258,129,0,526,
+        527,5,81,0,0,527,528,3,132,66,0,528,537,1,0,0,0,529,530,3,258,129,
+        0,530,531,5,76,0,0,531,532,3,132,66,0,532,537,1,0,0,0,533,534,3,
+        258,129,0,534,535,3,118,59,0,535,537,1,0,0,0,536,521,1,0,0,0,536,
+        525,1,0,0,0,536,529,1,0,0,0,536,533,1,0,0,0,537,53,1,0,0,0,538,539,
+        5,48,0,0,539,544,3,56,28,0,540,541,5,93,0,0,541,543,3,56,28,0,542,
+        540,1,0,0,0,543,546,1,0,0,0,544,542,1,0,0,0,544,545,1,0,0,0,545,
+        55,1,0,0,0,546,544,1,0,0,0,547,548,3,258,129,0,548,549,3,118,59,
+        0,549,552,1,0,0,0,550,552,3,130,65,0,551,547,1,0,0,0,551,550,1,0,
+        0,0,552,57,1,0,0,0,553,555,5,19,0,0,554,553,1,0,0,0,554,555,1,0,
+        0,0,555,556,1,0,0,0,556,557,5,16,0,0,557,562,3,132,66,0,558,559,
+        5,93,0,0,559,561,3,132,66,0,560,558,1,0,0,0,561,564,1,0,0,0,562,
+        560,1,0,0,0,562,563,1,0,0,0,563,59,1,0,0,0,564,562,1,0,0,0,565,566,
+        5,28,0,0,566,567,5,99,0,0,567,568,3,258,129,0,568,569,5,31,0,0,569,
+        570,3,132,66,0,570,572,5,97,0,0,571,573,3,24,12,0,572,571,1,0,0,
+        0,573,574,1,0,0,0,574,572,1,0,0,0,574,575,1,0,0,0,575,576,1,0,0,
+        0,576,577,5,100,0,0,577,61,1,0,0,0,578,580,3,76,38,0,579,581,3,78,
+        39,0,580,579,1,0,0,0,580,581,1,0,0,0,581,583,1,0,0,0,582,584,3,80,
+        40,0,583,582,1,0,0,0,583,584,1,0,0,0,584,591,1,0,0,0,585,587,3,78,
+        39,0,586,588,3,80,40,0,587,586,1,0,0,0,587,588,1,0,0,0,588,591,1,
+        0,0,0,589,591,3,80,40,0,590,578,1,0,0,0,590,585,1,0,0,0,590,589,
+        1,0,0,0,591,63,1,0,0,0,592,593,5,29,0,0,593,65,1,0,0,0,594,595,5,
+        71,0,0,595,597,3,70,35,0,596,598,3,84,42,0,597,596,1,0,0,0,597,598,
+        1,0,0,0,598,67,1,0,0,0,599,600,5,50,0,0,600,601,3,70,35,0,601,69,
+        1,0,0,0,602,604,5,20,0,0,603,602,1,0,0,0,603,604,1,0,0,0,604,605,
+        1,0,0,0,605,607,3,72,36,0,606,608,3,76,38,0,607,606,1,0,0,0,607,
+        608,1,0,0,0,608,610,1,0,0,0,609,611,3,78,39,0,610,609,1,0,0,0,610,
+        611,1,0,0,0,611,613,1,0,0,0,612,614,3,80,40,0,613,612,1,0,0,0,613,
+        614,1,0,0,0,614,71,1,0,0,0,615,620,5,86,0,0,616,617,5,93,0,0,617,
+        619,3,74,37,0,618,616,1,0,0,0,619,622,1,0,0,0,620,618,1,0,0,0,620,
+        621,1,0,0,0,621,632,1,0,0,0,622,620,1,0,0,0,623,628,3,74,37,0,624,
+        625,5,93,0,0,625,627,3,74,37,0,626,624,1,0,0,0,627,630,1,0,0,0,628,
+        626,1,0,0,0,628,629,1,0,0,0,629,632,1,0,0,0,630,628,1,0,0,0,631,
+        615,1,0,0,0,631,623,1,0,0,0,632,73,1,0,0,0,633,636,3,132,66,0,634,
+        635,5,4,0,0,635,637,3,258,129,0,636,634,1,0,0,0,636,637,1,0,0,0,
+        637,75,1,0,0,0,638,639,5,46,0,0,639,640,5,8,0,0,640,645,3,82,41,
+        0,641,642,5,93,0,0,642,644,3,82,41,0,643,641,1,0,0,0,644,647,1,0,
+        0,0,645,643,1,0,0,0,645,646,1,0,0,0,646,77,1,0,0,0,647,645,1,0,0,
+        0,648,649,7,0,0,0,649,650,3,132,66,0,650,79,1,0,0,0,651,652,5,35,
+        0,0,652,653,3,132,66,0,653,81,1,0,0,0,654,656,3,132,66,0,655,657,
+        7,1,0,0,656,655,1,0,0,0,656,657,1,0,0,0,657,83,1,0,0,0,658,659,5,
+        70,0,0,659,660,3,132,66,0,660,85,1,0,0,0,661,666,3,88,44,0,662,663,
+        5,93,0,0,663,665,3,88,44,0,664,662,1,0,0,0,665,668,1,0,0,0,666,664,
+        1,0,0,0,666,667,1,0,0,0,667,87,1,0,0,0,668,666,1,0,0,0,669,670,3,
+        258,129,0,670,671,5,81,0,0,671,673,1,0,0,0,672,669,1,0,0,0,672,673,
+        1,0,0,0,673,676,1,0,0,0,674,677,3,92,46,0,675,677,3,90,45,0,676,
+        674,1,0,0,0,676,675,1,0,0,0,677,89,1,0,0,0,678,679,3,260,130,0,679,
+        680,5,99,0,0,680,681,3,92,46,0,681,682,5,100,0,0,682,91,1,0,0,0,
+        683,687,3,96,48,0,684,686,3,108,54,0,685,684,1,0,0,0,686,689,1,0,
+        0,0,687,685,1,0,0,0,687,688,1,0,0,0,688,695,1,0,0,0,689,687,1,0,
+        0,0,690,691,5,99,0,0,691,692,3,92,46,0,692,693,5,100,0,0,693,695,
+        1,0,0,0,694,683,1,0,0,0,694,690,1,0,0,0,695,93,1,0,0,0,696,698,3,
+        96,48,0,697,699,3,108,54,0,698,697,1,0,0,0,699,700,1,0,0,0,700,698,
+        1,0,0,0,700,701,1,0,0,0,701,95,1,0,0,0,702,704,5,99,0,0,703,705,
+        3,258,129,0,704,703,1,0,0,0,704,705,1,0,0,0,705,708,1,0,0,0,706,
+        709,3,118,59,0,707,709,3,98,49,0,708,706,1,0,0,0,708,707,1,0,0,0,
+        708,709,1,0,0,0,709,711,1,0,0,0,710,712,3,114,57,0,711,710,1,0,0,
+        0,711,712,1,0,0,0,712,715,1,0,0,0,713,714,5,70,0,0,714,716,3,132,
+        66,0,715,713,1,0,0,0,715,716,1,0,0,0,716,717,1,0,0,0,717,718,5,100,
+        0,0,718,97,1,0,0,0,719,720,5,94,0,0,720,721,3,100,50,0,721,99,1,
+        0,0,0,722,730,3,102,51,0,723,725,5,97,0,0,724,726,5,94,0,0,725,724,
+        1,0,0,0,725,726,1,0,0,0,726,727,1,0,0,0,727,729,3,102,51,0,728,723,
+        1,0,0,0,729,732,1,0,0,0,730,728,1,0,0,0,730,731,1,0,0,0,731,101,
+        1,0,0,0,732,730,1,0,0,0,733,738,3,104,52,0,734,735,5,89,0,0,735,
+        737,3,104,52,0,736,734,1,0,0,0,737,740,1,0,0,0,738,736,1,0,0,0,738,
+        739,1,0,0,0,739,103,1,0,0,0,740,738,1,0,0,0,741,742,5,90,0,0,742,
+        745,3,104,52,0,743,745,3,106,53,0,744,741,1,0,0,0,744,743,1,0,0,
+        0,745,105,1,0,0,0,746,753,3,126,63,0,747,753,5,88,0,0,748,749,5,
+        99,0,0,749,750,3,100,50,0,750,751,5,100,0,0,751,753,1,0,0,0,752,
+        746,1,0,0,0,752,747,1,0,0,0,752,748,1,0,0,0,753,107,1,0,0,0,754,
+        755,3,110,55,0,755,756,3,96,48,0,756,109,1,0,0,0,757,758,5,82,0,
+        0,758,760,5,85,0,0,759,761,3,112,56,0,760,759,1,0,0,0,760,761,1,
+        0,0,0,761,762,1,0,0,0,762,763,5,85,0,0,763,782,5,83,0,0,764,765,
+        5,82,0,0,765,767,5,85,0,0,766,768,3,112,56,0,767,766,1,0,0,0,767,
+        768,1,0,0,0,768,769,1,0,0,0,769,782,5,85,0,0,770,772,5,85,0,0,771,
+        773,3,112,56,0,772,771,1,0,0,0,772,773,1,0,0,0,773,774,1,0,0,0,774,
+        775,5,85,0,0,775,782,5,83,0,0,776,778,5,85,0,0,777,779,3,112,56,
+        0,778,777,1,0,0,0,778,779,1,0,0,0,779,780,1,0,0,0,780,782,5,85,0,
+        0,781,757,1,0,0,0,781,764,1,0,0,0,781,770,1,0,0,0,781,776,1,0,0,
+        0,782,111,1,0,0,0,783,785,5,101,0,0,784,786,3,258,129,0,785,784,
+        1,0,0,0,785,786,1,0,0,0,786,788,1,0,0,0,787,789,3,116,58,0,788,787,
+        1,0,0,0,788,789,1,0,0,0,789,791,1,0,0,0,790,792,3,122,61,0,791,790,
+        1,0,0,0,791,792,1,0,0,0,792,794,1,0,0,0,793,795,3,114,57,0,794,793,
+        1,0,0,0,794,795,1,0,0,0,795,796,1,0,0,0,796,797,5,102,0,0,797,113,
+        1,0,0,0,798,801,3,224,112,0,799,801,3,212,106,0,800,798,1,0,0,0,
+        800,799,1,0,0,0,801,115,1,0,0,0,802,803,5,94,0,0,803,811,3,128,64,
+        0,804,806,5,97,0,0,805,807,5,94,0,0,806,805,1,0,0,0,806,807,1,0,
+        0,0,807,808,1,0,0,0,808,810,3,128,64,0,809,804,1,0,0,0,810,813,1,
+        0,0,0,811,809,1,0,0,0,811,812,1,0,0,0,812,117,1,0,0,0,813,811,1,
+        0,0,0,814,816,3,120,60,0,815,814,1,0,0,0,816,817,1,0,0,0,817,815,
+        1,0,0,0,817,818,1,0,0,0,818,119,1,0,0,0,819,820,5,94,0,0,820,821,
+        3,126,63,0,821,121,1,0,0,0,822,824,5,86,0,0,823,825,3,124,62,0,824,
+        823,1,0,0,0,824,825,1,0,0,0,825,830,1,0,0,0,826,828,5,75,0,0,827,
+        829,3,124,62,0,828,827,1,0,0,0,828,829,1,0,0,0,829,831,1,0,0,0,830,
+        826,1,0,0,0,830,831,1,0,0,0,831,837,1,0,0,0,832,834,5,75,0,0,833,
+        835,3,124,62,0,834,833,1,0,0,0,834,835,1,0,0,0,835,837,1,0,0,0,836,
+        822,1,0,0,0,836,832,1,0,0,0,837,123,1,0,0,0,838,840,5,85,0,0,839,
+        838,1,0,0,0,839,840,1,0,0,0,840,841,1,0,0,0,841,842,3,220,110,0,
+        842,125,1,0,0,0,843,844,3,264,132,0,844,127,1,0,0,0,845,846,3,264,
+        132,0,846,129,1,0,0,0,847,849,3,174,87,0,848,850,3,172,86,0,849,
+        848,1,0,0,0,850,851,1,0,0,0,851,849,1,0,0,0,851,852,1,0,0,0,852,
+        131,1,0,0,0,853,854,3,134,67,0,854,133,1,0,0,0,855,860,3,136,68,
+        0,856,857,5,45,0,0,857,859,3,136,68,0,858,856,1,0,0,0,859,862,1,
+        0,0,0,860,858,1,0,0,0,860,861,1,0,0,0,861,135,1,0,0,0,862,860,1,
+        0,0,0,863,868,3,138,69,0,864,865,5,72,0,0,865,867,3,138,69,0,866,
+        864,1,0,0,0,867,870,1,0,0,0,868,866,1,0,0,0,868,869,1,0,0,0,869,
+        137,1,0,0,0,870,868,1,0,0,0,871,876,3,140,70,0,872,873,5,2,0,0,873,
+        875,3,140,70,0,874,872,1,0,0,0,875,878,1,0,0,0,876,874,1,0,0,0,876,
+        877,1,0,0,0,877,139,1,0,0,0,878,876,1,0,0,0,879,881,5,40,0,0,880,
+        879,1,0,0,0,881,884,1,0,0,0,882,880,1,0,0,0,882,883,1,0,0,0,883,
+        885,1,0,0,0,884,882,1,0,0,0,885,886,3,142,71,0,886,141,1,0,0,0,887,
+        893,3,146,73,0,888,889,3,144,72,0,889,890,3,146,73,0,890,892,1,0,
+        0,0,891,888,1,0,0,0,892,895,1,0,0,0,893,891,1,0,0,0,893,894,1,0,
+        0,0,894,143,1,0,0,0,895,893,1,0,0,0,896,897,7,2,0,0,897,145,1,0,
+        0,0,898,902,3,156,78,0,899,901,3,148,74,0,900,899,1,0,0,0,901,904,
+        1,0,0,0,902,900,1,0,0,0,902,903,1,0,0,0,903,147,1,0,0,0,904,902,
+        1,0,0,0,905,906,5,54,0,0,906,907,5,71,0,0,907,940,3,156,78,0,908,
+        909,5,24,0,0,909,910,5,71,0,0,910,940,3,156,78,0,911,912,5,12,0,
+        0,912,940,3,156,78,0,913,914,5,77,0,0,914,940,3,156,78,0,915,916,
+        5,31,0,0,916,940,3,156,78,0,917,918,5,33,0,0,918,940,5,41,0,0,919,
+        920,5,33,0,0,920,921,5,40,0,0,921,940,5,41,0,0,922,924,5,33,0,0,
+        923,925,5,40,0,0,924,923,1,0,0,0,924,925,1,0,0,0,925,926,1,0,0,0,
+        926,929,7,3,0,0,927,929,5,74,0,0,928,922,1,0,0,0,928,927,1,0,0,0,
+        929,930,1,0,0,0,930,940,3,150,75,0,931,933,5,33,0,0,932,934,5,40,
+        0,0,933,932,1,0,0,0,933,934,1,0,0,0,934,936,1,0,0,0,935,937,3,260,
+        130,0,936,935,1,0,0,0,936,937,1,0,0,0,937,938,1,0,0,0,938,940,5,
+        59,0,0,939,905,1,0,0,0,939,908,1,0,0,0,939,911,1,0,0,0,939,913,1,
+        0,0,0,939,915,1,0,0,0,939,917,1,0,0,0,939,919,1,0,0,0,939,928,1,
+        0,0,0,939,931,1,0,0,0,940,149,1,0,0,0,941,946,3,152,76,0,942,943,
+        5,97,0,0,943,945,3,152,76,0,944,942,1,0,0,0,945,948,1,0,0,0,946,
+        944,1,0,0,0,946,947,1,0,0,0,947,151,1,0,0,0,948,946,1,0,0,0,949,
+        951,3,154,77,0,950,949,1,0,0,0,951,952,1,0,0,0,952,950,1,0,0,0,952,
+        953,1,0,0,0,953,958,1,0,0,0,954,955,5,71,0,0,955,956,3,154,77,0,
+        956,957,3,154,77,0,957,959,1,0,0,0,958,954,1,0,0,0,958,959,1,0,0,
+        0,959,964,1,0,0,0,960,961,5,82,0,0,961,962,3,150,75,0,962,963,5,
+        83,0,0,963,965,1,0,0,0,964,960,1,0,0,0,964,965,1,0,0,0,965,968,1,
+        0,0,0,966,967,5,40,0,0,967,969,5,41,0,0,968,966,1,0,0,0,968,969,
+        1,0,0,0,969,153,1,0,0,0,970,973,3,260,130,0,971,973,5,41,0,0,972,
+        970,1,0,0,0,972,971,1,0,0,0,973,155,1,0,0,0,974,980,3,160,80,0,975,
+        976,3,158,79,0,976,977,3,160,80,0,977,979,1,0,0,0,978,975,1,0,0,
+        0,979,982,1,0,0,0,980,978,1,0,0,0,980,981,1,0,0,0,981,157,1,0,0,
+        0,982,980,1,0,0,0,983,984,7,4,0,0,984,159,1,0,0,0,985,991,3,164,
+        82,0,986,987,3,162,81,0,987,988,3,164,82,0,988,990,1,0,0,0,989,986,
+        1,0,0,0,990,993,1,0,0,0,991,989,1,0,0,0,991,992,1,0,0,0,992,161,
+        1,0,0,0,993,991,1,0,0,0,994,995,7,5,0,0,995,163,1,0,0,0,996,1001,
+        3,166,83,0,997,998,5,91,0,0,998,1000,3,166,83,0,999,997,1,0,0,0,
+        1000,1003,1,0,0,0,1001,999,1,0,0,0,1001,1002,1,0,0,0,1002,165,1,
+        0,0,0,1003,1001,1,0,0,0,1004,1006,7,6,0,0,1005,1004,1,0,0,0,1006,
+        1009,1,0,0,0,1007,1005,1,0,0,0,1007,1008,1,0,0,0,1008,1010,1,0,0,
+        0,1009,1007,1,0,0,0,1010,1011,3,168,84,0,1011,167,1,0,0,0,1012,1017,
+        3,174,87,0,1013,1016,3,170,85,0,1014,1016,3,172,86,0,1015,1013,1,
+        0,0,0,1015,1014,1,0,0,0,1016,1019,1,0,0,0,1017,1015,1,0,0,0,1017,
+        1018,1,0,0,0,1018,1022,1,0,0,0,1019,1017,1,0,0,0,1020,1023,3,118,
+        59,0,1021,1023,3,98,49,0,1022,1020,1,0,0,0,1022,1021,1,0,0,0,1022,
+        1023,1,0,0,0,1023,169,1,0,0,0,1024,1025,5,101,0,0,1025,1026,3,132,
+        66,0,1026,1027,5,102,0,0,1027,1038,1,0,0,0,1028,1030,5,101,0,0,1029,
+        1031,3,132,66,0,1030,1029,1,0,0,0,1030,1031,1,0,0,0,1031,1032,1,
+        0,0,0,1032,1034,5,75,0,0,1033,1035,3,132,66,0,1034,1033,1,0,0,0,
+        1034,1035,1,0,0,0,1035,1036,1,0,0,0,1036,1038,5,102,0,0,1037,1024,
+        1,0,0,0,1037,1028,1,0,0,0,1038,171,1,0,0,0,1039,1040,5,92,0,0,1040,
+        1041,3,226,113,0,1041,173,1,0,0,0,1042,1058,3,176,88,0,1043,1058,
+        3,200,100,0,1044,1058,3,184,92,0,1045,1058,3,186,93,0,1046,1058,
+        3,188,94,0,1047,1058,3,194,97,0,1048,1058,3,196,98,0,1049,1058,3,
+        214,107,0,1050,1058,3,212,106,0,1051,1058,3,178,89,0,1052,1058,3,
+        94,47,0,1053,1058,3,198,99,0,1054,1058,3,202,101,0,1055,1058,3,208,
+        104,0,1056,1058,3,258,129,0,1057,1042,1,0,0,0,1057,1043,1,0,0,0,
+        1057,1044,1,0,0,0,1057,1045,1,0,0,0,1057,1046,1,0,0,0,1057,1047,
+        1,0,0,0,1057,1048,1,0,0,0,1057,1049,1,0,0,0,1057,1050,1,0,0,0,1057,
+        1051,1,0,0,0,1057,1052,1,0,0,0,1057,1053,1,0,0,0,1057,1054,1,0,0,
+        0,1057,1055,1,0,0,0,1057,1056,1,0,0,0,1058,175,1,0,0,0,1059,1060,
+        5,13,0,0,1060,1061,5,99,0,0,1061,1062,5,86,0,0,1062,1063,5,100,0,
+        0,1063,177,1,0,0,0,1064,1066,5,10,0,0,1065,1067,3,132,66,0,1066,
+        1065,1,0,0,0,1066,1067,1,0,0,0,1067,1069,1,0,0,0,1068,1070,3,180,
+        90,0,1069,1068,1,0,0,0,1070,1071,1,0,0,0,1071,1069,1,0,0,0,1071,
+        1072,1,0,0,0,1072,1075,1,0,0,0,1073,1074,5,22,0,0,1074,1076,3,132,
+        66,0,1075,1073,1,0,0,0,1075,1076,1,0,0,0,1076,1077,1,0,0,0,1077,
+        1078,5,23,0,0,1078,179,1,0,0,0,1079,1080,5,69,0,0,1080,1085,3,182,
+        91,0,1081,1082,5,93,0,0,1082,1084,3,182,91,0,1083,1081,1,0,0,0,1084,
+        1087,1,0,0,0,1085,1083,1,0,0,0,1085,1086,1,0,0,0,1086,1088,1,0,0,
+        0,1087,1085,1,0,0,0,1088,1089,5,55,0,0,1089,1090,3,132,66,0,1090,
+        181,1,0,0,0,1091,1092,3,144,72,0,1092,1093,3,132,66,0,1093,1097,
+        1,0,0,0,1094,1097,3,148,74,0,1095,1097,3,132,66,0,1096,1091,1,0,
+        0,0,1096,1094,1,0,0,0,1096,1095,1,0,0,0,1097,183,1,0,0,0,1098,1099,
+        5,101,0,0,1099,1102,3,192,96,0,1100,1101,5,97,0,0,1101,1103,3,132,
+        66,0,1102,1100,1,0,0,0,1102,1103,1,0,0,0,1103,1104,1,0,0,0,1104,
+        1105,5,102,0,0,1105,185,1,0,0,0,1106,1110,5,101,0,0,1107,1108,3,
+        258,129,0,1108,1109,5,81,0,0,1109,1111,1,0,0,0,1110,1107,1,0,0,0,
+        1110,1111,1,0,0,0,1111,1112,1,0,0,0,1112,1115,3,94,47,0,1113,1114,
+        5,70,0,0,1114,1116,3,132,66,0,1115,1113,1,0,0,0,1115,1116,1,0,0,
+        0,1116,1117,1,0,0,0,1117,1118,5,97,0,0,1118,1119,3,132,66,0,1119,
+        1120,5,102,0,0,1120,187,1,0,0,0,1121,1122,3,190,95,0,1122,1123,5,
+        99,0,0,1123,1124,3,192,96,0,1124,1125,5,100,0,0,1125,189,1,0,0,0,
+        1126,1127,7,7,0,0,1127,191,1,0,0,0,1128,1129,3,258,129,0,1129,1130,
+        5,31,0,0,1130,1133,3,132,66,0,1131,1132,5,70,0,0,1132,1134,3,132,
+        66,0,1133,1131,1,0,0,0,1133,1134,1,0,0,0,1134,193,1,0,0,0,1135,1136,
+        5,47,0,0,1136,1137,5,99,0,0,1137,1138,3,258,129,0,1138,1139,5,81,
+        0,0,1139,1140,3,132,66,0,1140,1141,5,93,0,0,1141,1142,3,258,129,
+        0,1142,1143,5,31,0,0,1143,1144,3,132,66,0,1144,1145,5,97,0,0,1145,
+        1146,3,132,66,0,1146,1147,5,100,0,0,1147,195,1,0,0,0,1148,1149,7,
+        8,0,0,1149,1155,5,103,0,0,1150,1156,3,8,4,0,1151,1153,3,86,43,0,
+        1152,1154,3,84,42,0,1153,1152,1,0,0,0,1153,1154,1,0,0,0,1154,1156,
+        1,0,0,0,1155,1150,1,0,0,0,1155,1151,1,0,0,0,1156,1157,1,0,0,0,1157,
+        1158,5,104,0,0,1158,197,1,0,0,0,1159,1160,5,99,0,0,1160,1161,3,132,
+        66,0,1161,1162,5,100,0,0,1162,199,1,0,0,0,1163,1164,3,204,102,0,
+        1164,1166,5,99,0,0,1165,1167,7,9,0,0,1166,1165,1,0,0,0,1166,1167,
+        1,0,0,0,1167,1169,1,0,0,0,1168,1170,3,132,66,0,1169,1168,1,0,0,0,
+        1169,1170,1,0,0,0,1170,1171,1,0,0,0,1171,1172,5,63,0,0,1172,1173,
+        3,132,66,0,1173,1174,5,100,0,0,1174,201,1,0,0,0,1175,1176,3,204,
+        102,0,1176,1178,5,99,0,0,1177,1179,5,20,0,0,1178,1177,1,0,0,0,1178,
+        1179,1,0,0,0,1179,1188,1,0,0,0,1180,1185,3,132,66,0,1181,1182,5,
+        93,0,0,1182,1184,3,132,66,0,1183,1181,1,0,0,0,1184,1187,1,0,0,0,
+        1185,1183,1,0,0,0,1185,1186,1,0,0,0,1186,1189,1,0,0,0,1187,1185,
+        1,0,0,0,1188,1180,1,0,0,0,1188,1189,1,0,0,0,1189,1190,1,0,0,0,1190,
+        1191,5,100,0,0,1191,203,1,0,0,0,1192,1193,3,206,103,0,1193,1194,
+        3,260,130,0,1194,205,1,0,0,0,1195,1196,3,260,130,0,1196,1197,5,92,
+        0,0,1197,1199,1,0,0,0,1198,1195,1,0,0,0,1199,1202,1,0,0,0,1200,1198,
+        1,0,0,0,1200,1201,1,0,0,0,1201,207,1,0,0,0,1202,1200,1,0,0,0,1203,
+        1204,3,258,129,0,1204,1213,5,103,0,0,1205,1210,3,210,105,0,1206,
+        1207,5,93,0,0,1207,1209,3,210,105,0,1208,1206,1,0,0,0,1209,1212,
+        1,0,0,0,1210,1208,1,0,0,0,1210,1211,1,0,0,0,1211,1214,1,0,0,0,1212,
+        1210,1,0,0,0,1213,1205,1,0,0,0,1213,1214,1,0,0,0,1214,1215,1,0,0,
+        0,1215,1216,5,104,0,0,1216,209,1,0,0,0,1217,1218,3,226,113,0,1218,
+        1219,5,94,0,0,1219,1220,3,132,66,0,1220,1227,1,0,0,0,1221,1222,5,
+        92,0,0,1222,1227,3,226,113,0,1223,1224,5,92,0,0,1224,1227,5,86,0,
+        0,1225,1227,3,258,129,0,1226,1217,1,0,0,0,1226,1221,1,0,0,0,1226,
+        1223,1,0,0,0,1226,1225,1,0,0,0,1227,211,1,0,0,0,1228,1231,5,98,0,
+        0,1229,1232,3,260,130,0,1230,1232,5,107,0,0,1231,1229,1,0,0,0,1231,
+        1230,1,0,0,0,1232,213,1,0,0,0,1233,1240,3,216,108,0,1234,1240,5,
+        41,0,0,1235,1240,3,218,109,0,1236,1240,5,109,0,0,1237,1240,3,222,
+        111,0,1238,1240,3,224,112,0,1239,1233,1,0,0,0,1239,1234,1,0,0,0,
+        1239,1235,1,0,0,0,1239,1236,1,0,0,0,1239,1237,1,0,0,0,1239,1238,
+        1,0,0,0,1240,215,1,0,0,0,1241,1242,7,10,0,0,1242,217,1,0,0,0,1243,
+        1246,3,220,110,0,1244,1246,5,108,0,0,1245,1243,1,0,0,0,1245,1244,
+        1,0,0,0,1246,219,1,0,0,0,1247,1248,7,11,0,0,1248,221,1,0,0,0,1249,
+        1258,5,101,0,0,1250,1255,3,132,66,0,1251,1252,5,93,0,0,1252,1254,
+        3,132,66,0,1253,1251,1,0,0,0,1254,1257,1,0,0,0,1255,1253,1,0,0,0,
+        1255,1256,1,0,0,0,1256,1259,1,0,0,0,1257,1255,1,0,0,0,1258,1250,
+        1,0,0,0,1258,1259,1,0,0,0,1259,1260,1,0,0,0,1260,1261,5,102,0,0,
+        1261,223,1,0,0,0,1262,1276,5,103,0,0,1263,1264,3,226,113,0,1264,
+        1265,5,94,0,0,1265,1273,3,132,66,0,1266,1267,5,93,0,0,1267,1268,
+        3,226,113,0,1268,1269,5,94,0,0,1269,1270,3,132,66,0,1270,1272,1,
+        0,0,0,1271,1266,1,0,0,0,1272,1275,1,0,0,0,1273,1271,1,0,0,0,1273,
+        1274,1,0,0,0,1274,1277,1,0,0,0,1275,1273,1,0,0,0,1276,1263,1,0,0,
+        0,1276,1277,1,0,0,0,1277,1278,1,0,0,0,1278,1279,5,104,0,0,1279,225,
+        1,0,0,0,1280,1281,3,264,132,0,1281,227,1,0,0,0,1282,1288,3,230,115,
+        0,1283,1288,3,240,120,0,1284,1288,3,242,121,0,1285,1288,3,246,123,
+        0,1286,1288,3,252,126,0,1287,1282,1,0,0,0,1287,1283,1,0,0,0,1287,
+        1284,1,0,0,0,1287,1285,1,0,0,0,1287,1286,1,0,0,0,1288,229,1,0,0,
+        0,1289,1290,5,15,0,0,1290,1292,5,11,0,0,1291,1293,3,260,130,0,1292,
+        1291,1,0,0,0,1292,1293,1,0,0,0,1293,1295,1,0,0,0,1294,1296,3,254,
+        127,0,1295,1294,1,0,0,0,1295,1296,1,0,0,0,1296,1297,1,0,0,0,1297,
+        1298,7,12,0,0,1298,1299,5,99,0,0,1299,1300,3,258,129,0,1300,1301,
+        3,120,60,0,1301,1302,5,100,0,0,1302,1303,7,13,0,0,1303,1305,3,232,
+        116,0,1304,1306,3,84,42,0,1305,1304,1,0,0,0,1305,1306,1,0,0,0,1306,
+        231,1,0,0,0,1307,1308,3,234,117,0,1308,1309,5,33,0,0,1309,1310,5,
+        66,0,0,1310,1336,1,0,0,0,1311,1312,3,236,118,0,1312,1313,5,33,0,
+        0,1313,1314,5,66,0,0,1314,1336,1,0,0,0,1315,1316,3,234,117,0,1316,
+        1317,5,33,0,0,1317,1318,5,40,0,0,1318,1319,5,41,0,0,1319,1336,1,
+        0,0,0,1320,1321,3,234,117,0,1321,1322,5,33,0,0,1322,1323,5,38,0,
+        0,1323,1324,5,34,0,0,1324,1336,1,0,0,0,1325,1326,3,236,118,0,1326,
+        1327,5,33,0,0,1327,1328,5,38,0,0,1328,1329,5,34,0,0,1329,1336,1,
+        0,0,0,1330,1331,3,234,117,0,1331,1332,5,33,0,0,1332,1333,7,3,0,0,
+        1333,1334,3,238,119,0,1334,1336,1,0,0,0,1335,1307,1,0,0,0,1335,1311,
+        1,0,0,0,1335,1315,1,0,0,0,1335,1320,1,0,0,0,1335,1325,1,0,0,0,1335,
+        1330,1,0,0,0,1336,233,1,0,0,0,1337,1338,3,258,129,0,1338,1339,5,
+        92,0,0,1339,1340,3,226,113,0,1340,235,1,0,0,0,1341,1342,5,99,0,0,
+        1342,1347,3,234,117,0,1343,1344,5,93,0,0,1344,1346,3,234,117,0,1345,
+        1343,1,0,0,0,1346,1349,1,0,0,0,1347,1345,1,0,0,0,1347,1348,1,0,0,
+        0,1348,1350,1,0,0,0,1349,1347,1,0,0,0,1350,1351,5,100,0,0,1351,237,
+        1,0,0,0,1352,1357,3,260,130,0,1353,1354,5,82,0,0,1354,1355,3,238,
+        119,0,1355,1356,5,83,0,0,1356,1358,1,0,0,0,1357,1353,1,0,0,0,1357,
+        1358,1,0,0,0,1358,1362,1,0,0,0,1359,1360,5,99,0,0,1360,1361,5,107,
+        0,0,1361,1363,5,100,0,0,1362,1359,1,0,0,0,1362,1363,1,0,0,0,1363,
+        239,1,0,0,0,1364,1365,5,21,0,0,1365,1366,5,11,0,0,1366,1368,3,260,
+        130,0,1367,1369,3,256,128,0,1368,1367,1,0,0,0,1368,1369,1,0,0,0,
+        1369,241,1,0,0,0,1370,1372,5,15,0,0,1371,1373,5,66,0,0,1372,1371,
+        1,0,0,0,1372,1373,1,0,0,0,1373,1374,1,0,0,0,1374,1376,5,32,0,0,1375,
+        1377,3,260,130,0,1376,1375,1,0,0,0,1376,1377,1,0,0,0,1377,1379,1,
+        0,0,0,1378,1380,3,254,127,0,1379,1378,1,0,0,0,1379,1380,1,0,0,0,
+        1380,1381,1,0,0,0,1381,1383,3,244,122,0,1382,1384,3,84,42,0,1383,
+        1382,1,0,0,0,1383,1384,1,0,0,0,1384,243,1,0,0,0,1385,1386,5,27,0,
+        0,1386,1387,5,99,0,0,1387,1388,3,258,129,0,1388,1389,3,120,60,0,
+        1389,1390,5,100,0,0,1390,1391,5,43,0,0,1391,1392,5,99,0,0,1392,1397,
+        3,234,117,0,1393,1394,5,93,0,0,1394,1396,3,234,117,0,1395,1393,1,
+        0,0,0,1396,1399,1,0,0,0,1397,1395,1,0,0,0,1397,1398,1,0,0,0,1398,
+        1400,1,0,0,0,1399,1397,1,0,0,0,1400,1401,5,100,0,0,1401,1419,1,0,
+        0,0,1402,1404,5,43,0,0,1403,1405,5,94,0,0,1404,1403,1,0,0,0,1404,
+        1405,1,0,0,0,1405,1406,1,0,0,0,1406,1407,3,126,63,0,1407,1408,5,
+        99,0,0,1408,1413,3,226,113,0,1409,1410,5,93,0,0,1410,1412,3,226,
+        113,0,1411,1409,1,0,0,0,1412,1415,1,0,0,0,1413,1411,1,0,0,0,1413,
+        1414,1,0,0,0,1414,1416,1,0,0,0,1415,1413,1,0,0,0,1416,1417,5,100,
+        0,0,1417,1419,1,0,0,0,1418,1385,1,0,0,0,1418,1402,1,0,0,0,1419,245,
+        1,0,0,0,1420,1421,5,15,0,0,1421,1422,3,260,130,0,1422,1424,5,32,
+        0,0,1423,1425,3,260,130,0,1424,1423,1,0,0,0,1424,1425,1,0,0,0,1425,
+        1427,1,0,0,0,1426,1428,3,254,127,0,1427,1426,1,0,0,0,1427,1428,1,
+        0,0,0,1428,1429,1,0,0,0,1429,1430,5,27,0,0,1430,1431,5,99,0,0,1431,
+        1432,3,258,129,0,1432,1433,3,120,60,0,1433,1434,5,100,0,0,1434,1436,
+        5,43,0,0,1435,1437,3,260,130,0,1436,1435,1,0,0,0,1436,1437,1,0,0,
+        0,1437,1438,1,0,0,0,1438,1440,3,248,124,0,1439,1441,3,250,125,0,
+        1440,1439,1,0,0,0,1440,1441,1,0,0,0,1441,247,1,0,0,0,1442,1443,5,
+        99,0,0,1443,1448,3,234,117,0,1444,1445,5,93,0,0,1445,1447,3,234,
+        117,0,1446,1444,1,0,0,0,1447,1450,1,0,0,0,1448,1446,1,0,0,0,1448,
+        1449,1,0,0,0,1449,1451,1,0,0,0,1450,1448,1,0,0,0,1451,1452,5,100,
+        0,0,1452,1465,1,0,0,0,1453,1454,5,101,0,0,1454,1459,3,234,117,0,
+        1455,1456,5,93,0,0,1456,1458,3,234,117,0,1457,1455,1,0,0,0,1458,
+        1461,1,0,0,0,1459,1457,1,0,0,0,1459,1460,1,0,0,0,1460,1462,1,0,0,
+        0,1461,1459,1,0,0,0,1462,1463,5,102,0,0,1463,1465,1,0,0,0,1464,1442,
+        1,0,0,0,1464,1453,1,0,0,0,1465,249,1,0,0,0,1466,1467,3,260,130,0,
+        1467,1468,3,224,112,0,1468,251,1,0,0,0,1469,1470,5,21,0,0,1470,1471,
+        5,32,0,0,1471,1473,3,260,130,0,1472,1474,3,256,128,0,1473,1472,1,
+        0,0,0,1473,1474,1,0,0,0,1474,253,1,0,0,0,1475,1476,5,30,0,0,1476,
+        1477,5,40,0,0,1477,1478,5,25,0,0,1478,255,1,0,0,0,1479,1480,5,30,
+        0,0,1480,1481,5,25,0,0,1481,257,1,0,0,0,1482,1483,3,260,130,0,1483,
+        259,1,0,0,0,1484,1488,5,111,0,0,1485,1488,5,110,0,0,1486,1488,3,
+        262,131,0,1487,1484,1,0,0,0,1487,1485,1,0,0,0,1487,1486,1,0,0,0,
+        1488,261,1,0,0,0,1489,1490,7,14,0,0,1490,263,1,0,0,0,1491,1494,3,
+        260,130,0,1492,1494,3,266,133,0,1493,1491,1,0,0,0,1493,1492,1,0,
+        0,0,1494,265,1,0,0,0,1495,1496,7,15,0,0,1496,267,1,0,0,0,175,270,
+        277,288,293,300,306,311,315,322,337,340,347,359,362,380,383,390,
+        394,409,412,415,420,422,425,429,435,444,447,457,463,470,480,484,
+        489,501,510,518,536,544,551,554,562,574,580,583,587,590,597,603,
+        607,610,613,620,628,631,636,645,656,666,672,676,687,694,700,704,
+        708,711,715,725,730,738,744,752,760,767,772,778,781,785,788,791,
+        794,800,806,811,817,824,828,830,834,836,839,851,860,868,876,882,
+        893,902,924,928,933,936,939,946,952,958,964,968,972,980,991,1001,
+        1007,1015,1017,1022,1030,1034,1037,1057,1066,1071,1075,1085,1096,
+        1102,1110,1115,1133,1153,1155,1166,1169,1178,1185,1188,1200,1210,
+        1213,1226,1231,1239,1245,1255,1258,1273,1276,1287,1292,1295,1305,
+        1335,1347,1357,1362,1368,1372,1376,1379,1383,1397,1404,1413,1418,
+        1424,1427,1436,1440,1448,1459,1464,1473,1487,1493
     ];
 
     private static __ATN: antlr.ATN;
@@ -8164,6 +8257,9 @@ export class ClauseContext extends antlr.ParserRuleContext {
     }
     public finishClause(): FinishClauseContext | null {
         return this.getRuleContext(0, FinishClauseContext);
+    }
+    public orderSkipLimitClause(): OrderSkipLimitClauseContext | null {
+        return this.getRuleContext(0, OrderSkipLimitClauseContext);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_clause;
@@ -8754,6 +8850,25 @@ export class ForeachClauseContext extends antlr.ParserRuleContext {
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_foreachClause;
+    }
+}
+
+
+export class OrderSkipLimitClauseContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public order(): OrderContext | null {
+        return this.getRuleContext(0, OrderContext);
+    }
+    public skip(): SkipContext | null {
+        return this.getRuleContext(0, SkipContext);
+    }
+    public limit(): LimitContext | null {
+        return this.getRuleContext(0, LimitContext);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_orderSkipLimitClause;
     }
 }
 
