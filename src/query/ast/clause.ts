@@ -1,5 +1,5 @@
 import type { Expression, PropertyExpr } from './expression.js';
-import type { Pattern, PatternPath } from './pattern.js';
+import type { DynamicNames, Pattern, PatternPath } from './pattern.js';
 import type { Query } from './query.js';
 import type { Span } from './span.js';
 
@@ -79,7 +79,16 @@ export type SetItem =
   | { readonly kind: 'replace_properties'; readonly variable: string; readonly value: Expression; readonly span: Span }
   /** `n += {map}`: adds and overwrites the map's keys. */
   | { readonly kind: 'merge_properties'; readonly variable: string; readonly value: Expression; readonly span: Span }
-  | { readonly kind: 'set_labels'; readonly variable: string; readonly labels: readonly string[]; readonly span: Span };
+  | {
+      readonly kind: 'set_labels';
+      readonly variable: string;
+      readonly labels: readonly string[];
+      /** `SET n:$(expr)`: labels computed per row, beside the written ones. */
+      readonly dynamic?: readonly DynamicNames[];
+      readonly span: Span;
+    }
+  /** `SET n[key] = value`: the key is computed per row (a STRING). */
+  | { readonly kind: 'set_dynamic_property'; readonly object: Expression; readonly key: Expression; readonly value: Expression; readonly span: Span };
 
 export interface MergeClause {
   readonly kind: 'merge';
@@ -97,7 +106,14 @@ export interface SetClause {
 
 export type RemoveItem =
   | { readonly kind: 'remove_property'; readonly target: PropertyExpr; readonly span: Span }
-  | { readonly kind: 'remove_labels'; readonly variable: string; readonly labels: readonly string[]; readonly span: Span };
+  | {
+      readonly kind: 'remove_labels';
+      readonly variable: string;
+      readonly labels: readonly string[];
+      readonly dynamic?: readonly DynamicNames[];
+      readonly span: Span;
+    }
+  | { readonly kind: 'remove_dynamic_property'; readonly object: Expression; readonly key: Expression; readonly span: Span };
 
 export interface RemoveClause {
   readonly kind: 'remove';

@@ -13,6 +13,8 @@ export interface BoundNodePattern {
   readonly variable: BoundVariable;
   readonly bound: boolean;
   readonly labels: readonly string[];
+  /** CREATE only: values naming more labels (a STRING or LIST<STRING> each), evaluated per row. */
+  readonly dynamic_labels?: readonly BoundExpression[];
   readonly properties?: BoundExpression;
   readonly span: Span;
 }
@@ -21,6 +23,8 @@ export interface BoundRelationshipPattern {
   readonly variable: BoundVariable;
   readonly bound: boolean;
   readonly types: readonly string[];
+  /** CREATE only: the type named by a value (a STRING, or a LIST of one), evaluated per row; `types` is then empty. */
+  readonly dynamic_type?: BoundExpression;
   readonly direction: Direction;
   /** Present only for variable-length relationships; the variable then holds a list. */
   readonly range?: HopRange;
@@ -94,11 +98,20 @@ export type BoundSetItem =
   | { readonly kind: 'set_property'; readonly object: BoundExpression; readonly key: string; readonly value: BoundExpression }
   | { readonly kind: 'replace_properties'; readonly variable: BoundVariable; readonly value: BoundExpression }
   | { readonly kind: 'merge_properties'; readonly variable: BoundVariable; readonly value: BoundExpression }
-  | { readonly kind: 'set_labels'; readonly variable: BoundVariable; readonly labels: readonly string[] };
+  | {
+      readonly kind: 'set_labels';
+      readonly variable: BoundVariable;
+      readonly labels: readonly string[];
+      /** Values naming more labels (a STRING or LIST<STRING> each), evaluated per row. */
+      readonly dynamic?: readonly BoundExpression[];
+    }
+  /** `SET x[key] = value`: the key is a STRING evaluated per row. */
+  | { readonly kind: 'set_dynamic_property'; readonly object: BoundExpression; readonly key: BoundExpression; readonly value: BoundExpression };
 
 export type BoundRemoveItem =
   | { readonly kind: 'remove_property'; readonly object: BoundExpression; readonly key: string }
-  | { readonly kind: 'remove_labels'; readonly variable: BoundVariable; readonly labels: readonly string[] };
+  | { readonly kind: 'remove_labels'; readonly variable: BoundVariable; readonly labels: readonly string[]; readonly dynamic?: readonly BoundExpression[] }
+  | { readonly kind: 'remove_dynamic_property'; readonly object: BoundExpression; readonly key: BoundExpression };
 
 export interface BoundYield {
   readonly field: string;

@@ -166,6 +166,7 @@ setItem
     | variable EQ expression                           # setAllProperties
     | variable PLUSEQ expression                       # setMergeProperties
     | variable nodeLabels                              # setLabels
+    | atom LBRACK key=expression RBRACK EQ value=expression # setDynamicProperty
     ;
 
 removeClause
@@ -175,6 +176,7 @@ removeClause
 removeItem
     : variable nodeLabels                              # removeLabels
     | propertyExpression                               # removeProperty
+    | atom LBRACK expression RBRACK                    # removeDynamicProperty
     ;
 
 deleteClause
@@ -320,6 +322,7 @@ properties
 
 relationshipTypes
     : COLON relTypeName (PIPE COLON? relTypeName)*
+    | COLON dynamicName
     ;
 
 nodeLabels
@@ -328,6 +331,13 @@ nodeLabels
 
 nodeLabel
     : COLON labelName
+    | COLON dynamicName
+    ;
+
+// `$(expr)`, `$all(expr)`, `$any(expr)`: labels or a type named by the value of an expression, a
+// STRING or a LIST<STRING> (Neo4j 5.26). `$any` matches an element with any of them.
+dynamicName
+    : DOLLAR (ALL | ANY)? LPAREN expression RPAREN
     ;
 
 // `*`, `*2`, `*1..3`, `*..3`, `*2..`; the forms without '*' and with a sign are accepted here and

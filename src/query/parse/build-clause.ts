@@ -17,9 +17,11 @@ import { joinSpans } from '../ast/span.js';
 import { isUpdatingClause } from '../ast/clause.js';
 import { assert } from '../../common/assert.js';
 import {
+  RemoveDynamicPropertyContext,
   RemoveLabelsContext,
   RemovePropertyContext,
   SetAllPropertiesContext,
+  SetDynamicPropertyContext,
   SetLabelsContext,
   SetMergePropertiesContext,
   SetPropertyContext,
@@ -108,12 +110,17 @@ export class ClauseBuilder {
       const items = remove.removeItem().map((item): RemoveItem => {
         const item_span = this.b.source.span(item);
         if (item instanceof RemoveLabelsContext) {
+          const dynamic = this.expressions.dynamicNames(item.nodeLabels());
           return {
             kind: 'remove_labels',
             variable: symbolicName(item.variable().symbolicName()),
             labels: labelNames(item.nodeLabels()),
+            ...(dynamic.length > 0 && { dynamic }),
             span: item_span,
           };
+        }
+        if (item instanceof RemoveDynamicPropertyContext) {
+          return { kind: 'remove_dynamic_property', object: this.expressions.atomOf(item.atom()), key: this.b.expression(item.expression()), span: item_span };
         }
         assert(item instanceof RemovePropertyContext, 'unknown REMOVE item');
         return { kind: 'remove_property', target: this.propertyTarget(item.propertyExpression()), span: item_span };
@@ -256,8 +263,24 @@ export class ClauseBuilder {
         span,
       };
     }
+    if (item instanceof SetDynamicPropertyContext) {
+      return {
+        kind: 'set_dynamic_property',
+        object: this.expressions.atomOf(item.atom()),
+        key: this.b.expression(item._key!),
+        value: this.b.expression(item._value!),
+        span,
+      };
+    }
     assert(item instanceof SetLabelsContext, 'unknown SET item');
-    return { kind: 'set_labels', variable: symbolicName(item.variable().symbolicName()), labels: labelNames(item.nodeLabels()), span };
+    const dynamic = this.expressions.dynamicNames(item.nodeLabels());
+    return {
+      kind: 'set_labels',
+      variable: symbolicName(item.variable().symbolicName()),
+      labels: labelNames(item.nodeLabels()),
+      ...(dynamic.length > 0 && { dynamic }),
+      span,
+    };
   }
 
   /** `a.b.c` as the target of SET or REMOVE: the last lookup is the property written. */

@@ -1,5 +1,6 @@
 import { TerminalNode } from 'antlr4ng';
 import type { BinaryOperator, Expression, LiteralValue, MapProjectionItem, QuantifierKind } from '../ast/expression.js';
+import type { DynamicNames } from '../ast/pattern.js';
 import type { Span } from '../ast/span.js';
 import { joinSpans } from '../ast/span.js';
 import { assert, assertNever } from '../../common/assert.js';
@@ -25,6 +26,7 @@ import {
   SliceOperatorContext,
   StartsWithPredicateContext,
   TypePredicateContext,
+  type DynamicNameContext,
   type AddOrSubtractExpressionContext,
   type TrimFromExpressionContext,
   type AndExpressionContext,
@@ -309,7 +311,12 @@ export class ExpressionBuilder {
     }
     const labels = ctx.nodeLabels();
     if (labels !== null) {
-      e = this.made({ kind: 'has_labels', subject: e, labels: labelNames(labels), span: this.b.source.span(ctx) }, [e]);
+      const span = this.b.source.span(ctx);
+      const subject = e;
+      const written = labelNames(labels);
+      const tests: Expression[] = written.length > 0 ? [this.made({ kind: 'has_labels', subject, labels: written, span }, [subject])] : [];
+      for (const d of this.dynamicNames(labels)) tests.push(this.hasDynamicLabels(subject, d));
+      e = tests.reduce((acc, x) => this.binary('and', acc, x));
     }
     const labelExpression = ctx.labelExpression();
     if (labelExpression !== null) e = this.labelPredicate(e, labelExpression.labelDisjunction(), this.b.source.span(ctx));
@@ -340,6 +347,42 @@ export class ExpressionBuilder {
       return this.binary('gt', count, zero);
     };
     return ctx.labelConjunction().map(conjunction).reduce((acc, x) => this.binary('or', acc, x));
+  }
+
+  /** The `$(expr)` labels of `:A:$(x)`, in order. */
+  dynamicNames(ctx: NodeLabelsContext): DynamicNames[] {
+    return ctx.nodeLabel().flatMap((l) => {
+      const d = l.dynamicName();
+      return d === null ? [] : [this.dynamicName(d)];
+    });
+  }
+
+  dynamicName(ctx: DynamicNameContext): DynamicNames {
+    return { mode: ctx.ANY() !== null ? 'any' : 'all', expression: this.expression(ctx.expression()), span: this.b.source.span(ctx) };
+  }
+
+  /**
+   * `subject:$(names)` as a predicate: the internal call ('has names', labels(subject), names, mode),
+   * true when the node has all (or, for `$any`, any) of the labels the value names.
+   */
+  hasDynamicLabels(subject: Expression, d: DynamicNames): Expression {
+    const span = d.span;
+    const have = this.made({ kind: 'function', name: 'labels', distinct: false, args: [subject], span }, [subject]);
+    return this.namesPredicate(have, d);
+  }
+
+  /** `[r:$(names)]` in MATCH as a predicate over `[type(r)]`. */
+  hasDynamicType(subject: Expression, d: DynamicNames): Expression {
+    const span = d.span;
+    const type = this.made({ kind: 'function', name: 'type', distinct: false, args: [subject], span }, [subject]);
+    const have = this.made({ kind: 'list', items: [type], span }, [type]);
+    return this.namesPredicate(have, d);
+  }
+
+  private namesPredicate(have: Expression, d: DynamicNames): Expression {
+    const mode = this.made({ kind: 'literal', value: d.mode, span: d.span }, []);
+    const args = [have, d.expression, mode];
+    return this.made({ kind: 'function', name: 'has names', distinct: false, args, span: d.span }, args);
   }
 
   /** An argument; the second of normalize() may be a normal form written as a bare word (`NFD`). */
@@ -573,8 +616,12 @@ function comparisonOperator(text: string): BinaryOperator {
   }
 }
 
+/** The written labels of `:A:B:$(expr)`; the dynamic ones are read with `dynamicNames`. */
 export function labelNames(ctx: NodeLabelsContext): string[] {
-  return ctx.nodeLabel().map((l) => schemaName(l.labelName().schemaName()));
+  return ctx.nodeLabel().flatMap((l) => {
+    const name = l.labelName();
+    return name === null ? [] : [schemaName(name.schemaName())];
+  });
 }
 
 /** The number literal an operand consists of, if it is nothing else (no parentheses, lookups or labels). */

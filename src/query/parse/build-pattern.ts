@@ -1,5 +1,5 @@
 import type { Expression } from '../ast/expression.js';
-import { generated_name_prefix, type Direction, type HopRange, type NodePattern, type Pattern, type PatternPath, type RelationshipPattern } from '../ast/pattern.js';
+import { generated_name_prefix, type Direction, type DynamicNames, type HopRange, type NodePattern, type Pattern, type PatternPath, type RelationshipPattern } from '../ast/pattern.js';
 import {
   PatternPartContext,
   RangeBoundContext,
@@ -101,6 +101,13 @@ export class PatternBuilder {
     const properties = this.outsideMatch(() => this.properties(ctx.properties()));
     const span = this.b.source.span(ctx);
     let variable = v !== null ? symbolicName(v.symbolicName()) : undefined;
+    const dynamic = labels !== null ? this.outsideMatch(() => this.expressions.dynamicNames(labels)) : [];
+    if (dynamic.length > 0 && this.predicates !== undefined) {
+      // In MATCH, `(n:$(x))` is `(n) WHERE n has the labels x names`.
+      variable ??= `${generated_name_prefix}node${this.generated++}`;
+      const subject: Expression = { kind: 'variable', name: variable, span };
+      for (const d of dynamic) this.predicates.push(this.expressions.hasDynamicLabels(subject, d));
+    }
     const labelExpression = ctx.labelExpression();
     // Outside MATCH, `:A&B` is another spelling of `:A:B` (Neo4j 5.18); any other label expression is refused below.
     const conjoined = labelExpression !== null && this.predicates === undefined ? plainConjunction(labelExpression.labelDisjunction()) : undefined;
@@ -122,6 +129,7 @@ export class PatternBuilder {
       kind: 'node',
       ...(variable !== undefined && { variable }),
       labels: conjoined ?? (labels !== null ? labelNames(labels) : []),
+      ...(dynamic.length > 0 && this.predicates === undefined && { dynamic_labels: dynamic }),
       ...(properties && { properties }),
       span,
     };
@@ -145,11 +153,24 @@ export class PatternBuilder {
     const types = detail.relationshipTypes()?.relTypeName().map((t) => schemaName(t.schemaName())) ?? [];
     const rangeCtx = detail.rangeLiteral();
     const range = rangeCtx !== null ? this.range(rangeCtx) : undefined;
-    const properties = this.properties(detail.properties());
+    const properties = this.outsideMatch(() => this.properties(detail.properties()));
+    let variable = v !== null ? symbolicName(v.symbolicName()) : undefined;
+    const dynamicCtx = detail.relationshipTypes()?.dynamicName() ?? null;
+    let dynamic_type: DynamicNames | undefined;
+    if (dynamicCtx !== null) {
+      const d = this.outsideMatch(() => this.expressions.dynamicName(dynamicCtx));
+      if (range !== undefined) throw this.b.source.error('UnexpectedSyntax', 'a dynamic relationship type cannot have a variable length', span);
+      if (this.predicates !== undefined) {
+        // In MATCH, `[r:$(x)]` is `[r] WHERE type(r) is among the types x names`.
+        variable ??= `${generated_name_prefix}rel${this.generated++}`;
+        this.predicates.push(this.expressions.hasDynamicType({ kind: 'variable', name: variable, span }, d));
+      } else dynamic_type = d;
+    }
     return {
       kind: 'relationship',
-      ...(v !== null && { variable: symbolicName(v.symbolicName()) }),
+      ...(variable !== undefined && { variable }),
       types,
+      ...(dynamic_type && { dynamic_type }),
       direction,
       ...(range && { range }),
       ...(properties && { properties }),

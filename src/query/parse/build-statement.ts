@@ -25,6 +25,7 @@ import {
   type CreateSearchIndexContext,
   type ExpressionContext,
   type FunctionNameContext,
+  type NodeLabelContext,
   type HintCallContext,
   type PropertyReferenceContext,
   type QueryContext,
@@ -141,6 +142,13 @@ export class StatementBuilder {
     return { kind: 'drop_index', name: symbolicName(di.symbolicName()), if_exists: di.ifExists() !== null, span };
   }
 
+  /** A schema object names its label; `:$(expr)` has no meaning there. */
+  private schemaLabel(ctx: NodeLabelContext): string {
+    const name = ctx.labelName();
+    if (name === null) throw this.b.source.error('UnexpectedSyntax', 'a constraint or index names its label; a dynamic label is not allowed here', this.b.source.span(ctx));
+    return schemaName(name.schemaName());
+  }
+
   private propertyRef(ctx: PropertyReferenceContext): PropertyRef {
     return {
       variable: symbolicName(ctx.variable().symbolicName()),
@@ -172,7 +180,7 @@ export class StatementBuilder {
       ...(name !== null && { name: symbolicName(name) }),
       if_not_exists: ctx.ifNotExists() !== null,
       variable: symbolicName(ctx.variable().symbolicName()),
-      label: schemaName(ctx.nodeLabel().labelName().schemaName()),
+      label: this.schemaLabel(ctx.nodeLabel()),
       requirement,
       property_refs,
       ...(where !== null && { where: this.b.expression(where.expression()) }),
@@ -213,7 +221,7 @@ export class StatementBuilder {
       unique: false,
       if_not_exists: ctx.ifNotExists() !== null,
       variable: symbolicName(ctx.variable().symbolicName()),
-      label: schemaName(ctx.nodeLabel().labelName().schemaName()),
+      label: this.schemaLabel(ctx.nodeLabel()),
       properties: property_refs.map((r) => r.key),
       property_refs,
       search: {
@@ -242,7 +250,7 @@ export class StatementBuilder {
       return {
         ...common,
         variable: symbolicName(target.variable().symbolicName()),
-        label: schemaName(target.nodeLabel().labelName().schemaName()),
+        label: this.schemaLabel(target.nodeLabel()),
         properties: property_refs.map((r) => r.key),
         property_refs,
       };

@@ -186,7 +186,15 @@ export function clauseFootprint(clause: BoundClause): Footprint {
         if (item.kind === 'remove_property') {
           f.writes.keys = add(f.writes.keys, new Set([item.key]));
           if (item.object.kind !== 'variable') expressionReads(item.object, f);
-        } else f.writes.labels = add(f.writes.labels, new Set(item.labels));
+        } else if (item.kind === 'remove_dynamic_property') {
+          // The key is known only per row: it may be any key.
+          f.writes.keys = 'all';
+          expressionReads(item.object, f);
+          expressionReads(item.key, f);
+        } else {
+          f.writes.labels = item.dynamic === undefined ? add(f.writes.labels, new Set(item.labels)) : 'all';
+          item.dynamic?.forEach((d) => expressionReads(d, f));
+        }
       }
       return f;
     case 'delete':
@@ -248,7 +256,14 @@ function setItem(item: BoundSetItem, f: Footprint): void {
       expressionReads(item.value, f);
       return;
     case 'set_labels':
-      f.writes.labels = add(f.writes.labels, new Set(item.labels));
+      f.writes.labels = item.dynamic === undefined ? add(f.writes.labels, new Set(item.labels)) : 'all';
+      item.dynamic?.forEach((d) => expressionReads(d, f));
+      return;
+    case 'set_dynamic_property':
+      f.writes.keys = 'all';
+      expressionReads(item.object, f);
+      expressionReads(item.key, f);
+      expressionReads(item.value, f);
       return;
     default:
       return assertNever(item, 'set item');
@@ -283,12 +298,14 @@ function pathCreates(p: BoundPath, f: Footprint): void {
   for (const n of p.nodes) {
     if (n.bound) continue;
     f.writes.creates_nodes = true;
-    f.writes.created_labels = add(f.writes.created_labels, new Set(n.labels));
+    f.writes.created_labels = n.dynamic_labels === undefined ? add(f.writes.created_labels, new Set(n.labels)) : 'all';
+    n.dynamic_labels?.forEach((d) => expressionReads(d, f));
     if (n.properties) expressionReads(n.properties, f);
   }
   for (const r of p.relationships) {
     if (r.bound) continue;
-    f.writes.types = add(f.writes.types, new Set(r.types));
+    f.writes.types = r.dynamic_type === undefined ? add(f.writes.types, new Set(r.types)) : 'all';
+    if (r.dynamic_type) expressionReads(r.dynamic_type, f);
     if (r.properties) expressionReads(r.properties, f);
   }
 }
