@@ -301,7 +301,21 @@ labelAtom
     ;
 
 patternElementChain
-    : relationshipPattern nodePattern
+    : relationshipPattern pathQuantifier? nodePattern
+    | quantifiedPath nodePattern
+    ;
+
+// `((a)-[:R]->(b)){1,3}`: a parenthesized path repeated. The builder takes the form Weft plans, one
+// relationship between undecorated unnamed nodes, as a variable-length relationship, and refuses the rest.
+quantifiedPath
+    : LPAREN nodePattern relationshipPattern nodePattern (WHERE expression)? RPAREN pathQuantifier
+    ;
+
+// `{n}`, `{n,m}`, `{n,}`, `{,m}`, `+` (one or more), `*` (zero or more).
+pathQuantifier
+    : LBRACE lo=integerLiteral? (COMMA hi=integerLiteral?)? RBRACE
+    | PLUS
+    | STAR
     ;
 
 relationshipPattern

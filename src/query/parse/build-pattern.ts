@@ -5,7 +5,11 @@ import {
   RangeBoundContext,
   type LabelDisjunctionContext,
   type ShortestPathPatternContext,
+  type IntegerLiteralContext,
   type NodePatternContext,
+  type PathQuantifierContext,
+  type PatternElementChainContext,
+  type QuantifiedPathContext,
   type PatternContext,
   type PatternElementContext,
   type PropertiesContext,
@@ -71,18 +75,75 @@ export class PatternBuilder {
     throw this.b.source.error('InvalidPattern', `\`${symbolicName(ctx.symbolicName())}(...)\` is not a pattern; shortestPath and allShortestPaths are`, this.b.source.span(ctx));
   }
 
-  private chain(
-    first: NodePatternContext,
-    links: readonly { relationshipPattern(): RelationshipPatternContext; nodePattern(): NodePatternContext }[],
-    span: PatternPath['span'],
-  ): PatternPath {
+  private chain(first: NodePatternContext, links: readonly PatternElementChainContext[], span: PatternPath['span']): PatternPath {
     const nodes: NodePattern[] = [this.node(first)];
     const relationships: RelationshipPattern[] = [];
     for (const link of links) {
-      relationships.push(this.relationship(link.relationshipPattern()));
+      const rel = link.relationshipPattern();
+      const quantifier = link.pathQuantifier();
+      if (rel !== null) relationships.push(quantifier === null ? this.relationship(rel) : this.quantifiedRelationship(rel, quantifier));
+      else relationships.push(this.quantifiedPath(link.quantifiedPath()!));
       nodes.push(this.node(link.nodePattern()));
     }
     return { kind: 'path', nodes, relationships, span };
+  }
+
+  /** `-[r:T]->{1,3}` (Neo4j 5): the variable-length relationship `-[r:T*1..3]->`; `r` is the list of its relationships. */
+  private quantifiedRelationship(rel: RelationshipPatternContext, q: PathQuantifierContext): RelationshipPattern {
+    const r = this.relationship(rel);
+    if (r.range !== undefined) {
+      throw this.b.source.error('InvalidRelationshipPattern', 'a quantified relationship cannot also have a variable length (*)', this.b.source.span(rel));
+    }
+    if (r.dynamic_type !== undefined) {
+      throw this.b.source.error('UnexpectedSyntax', 'a quantified relationship cannot have a dynamic type', this.b.source.span(rel));
+    }
+    return { ...r, range: this.quantifier(q) };
+  }
+
+  /**
+   * `((a)-[r:T]->(b)){1,3}`: planned as the variable-length relationship it is when the inner path is one
+   * relationship between nodes with no name, label, property or WHERE. Group variables of inner nodes and
+   * per-node predicates need a search of their own, which is not built: such patterns are refused.
+   */
+  private quantifiedPath(ctx: QuantifiedPathContext): RelationshipPattern {
+    const span = this.b.source.span(ctx);
+    const refuse = (what: string): never => {
+      throw this.b.source.error(
+        'UnexpectedSyntax',
+        `quantified path patterns are supported as one relationship between unnamed, undecorated nodes (((:)-[r:T]->()){1,3}); ${what} is not supported yet`,
+        span,
+      );
+    };
+    if (ctx.WHERE() !== null) refuse('a WHERE inside the quantified path');
+    for (const n of ctx.nodePattern()) {
+      if (n.variable() !== null) refuse('a named inner node (a group variable)');
+      if (n.nodeLabels() !== null || n.labelExpression() !== null || n.properties() !== null || n._nodeWhere !== undefined) {
+        refuse('a label, property or WHERE on an inner node');
+      }
+    }
+    return this.quantifiedRelationship(ctx.relationshipPattern(), ctx.pathQuantifier());
+  }
+
+  /** `{n}`, `{n,m}`, `{n,}`, `{,m}`, `+`, `*` as a hop range. */
+  private quantifier(ctx: PathQuantifierContext): HopRange {
+    if (ctx.PLUS() !== null) return { min: 1 };
+    if (ctx.STAR() !== null) return { min: 0 };
+    const span = this.b.source.span(ctx);
+    const value = (i: IntegerLiteralContext | undefined): number | undefined => {
+      if (i === undefined) return undefined;
+      const v = integerMagnitude(i.getText(), span, this.b.source.error.bind(this.b.source));
+      if (v > BigInt(hop_bound_max)) throw this.b.source.error('InvalidRelationshipPattern', `quantifier bound ${v} exceeds ${hop_bound_max}`, span);
+      return Number(v);
+    };
+    const lo = value(ctx._lo);
+    const hi = value(ctx._hi);
+    const comma = ctx.COMMA() !== null;
+    if (!comma && lo === undefined) throw this.b.source.error('InvalidRelationshipPattern', 'a quantifier needs a bound: {n}, {n,m}, {n,} or {,m}', span);
+    if (!comma) return { min: lo as number, max: lo as number };
+    if (lo !== undefined && hi !== undefined && hi < lo) {
+      throw this.b.source.error('InvalidRelationshipPattern', `quantifier {${lo},${hi}}: the upper bound is below the lower`, span);
+    }
+    return { min: lo ?? 0, ...(hi !== undefined && { max: hi }) };
   }
 
   private outsideMatch<T>(build: () => T): T {
