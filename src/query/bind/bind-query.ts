@@ -1,6 +1,7 @@
 import type { Query, SingleQuery } from '../ast/query.js';
 import { clauseUpdates } from '../ast/clause.js';
 import type { BoundClause, BoundQuery, BoundSingleQuery } from './bound-clause.js';
+import type { BoundVariable } from './bound-expression.js';
 import { bindError } from './context.js';
 import type { ClauseBinder } from './bind-clause.js';
 import { Scope } from './scope.js';
@@ -17,8 +18,11 @@ export class QueryBinder {
   }
 
   /** A CALL subquery's body: each part from its own starting scope; unlike an expression's subquery it may update. */
-  bindCallBody(query: Query, start: (part: SingleQuery) => Scope): BoundQuery {
-    return this.parts(query, (part) => this.single(part, start(part), false, true));
+  bindCallBody(query: Query, start: (part: SingleQuery) => { scope: Scope; sticky: readonly BoundVariable[] }): BoundQuery {
+    return this.parts(query, (part) => {
+      const { scope, sticky } = start(part);
+      return this.single(part, scope, false, true, sticky);
+    });
   }
 
   private parts(query: Query, bindPart: (part: SingleQuery) => BoundSingleQuery): BoundQuery {
@@ -37,7 +41,7 @@ export class QueryBinder {
     return { parts, union_all: query.union_all, columns };
   }
 
-  private single(part: SingleQuery, start: Scope, top: boolean, writes: boolean): BoundSingleQuery {
+  private single(part: SingleQuery, start: Scope, top: boolean, writes: boolean, sticky: readonly BoundVariable[] = []): BoundSingleQuery {
     let scope = start;
     const standalone = top && part.clauses.length === 1 && part.clauses[0]!.kind === 'call';
     const bound: BoundClause[] = [];
@@ -48,6 +52,9 @@ export class QueryBinder {
       const result = this.clauses.bind(clause, scope, standalone);
       bound.push(result.clause);
       scope = result.scope;
+      // A WITH starts a new scope; imported variables a WITH neither kept nor replaced are still
+      // visible (their slots stay in the rows, which keep their argument's slots).
+      if (clause.kind === 'with') for (const v of sticky) if (scope.lookup(v.name) === undefined) scope.declare(v);
     }
     const last = bound[bound.length - 1]!;
     let columns: BoundSingleQuery['columns'] = [];

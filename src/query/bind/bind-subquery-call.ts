@@ -24,14 +24,15 @@ export class SubqueryCallBinder {
 
   call(clause: SubqueryCallClause, scope: Scope): BoundClause {
     const imported = new Map<number, BoundVariable>();
-    const start = (part: SingleQuery): Scope => {
+    const start = (part: SingleQuery): { scope: Scope; sticky: readonly BoundVariable[] } => {
       const vars = clause.scope === undefined ? this.importingWith(part, scope) : this.scopeClause(clause, scope);
       const s = new Scope();
       for (const v of vars) {
         s.declare(v);
         imported.set(v.id, v);
       }
-      return s;
+      // The manual: variables a scope clause imports are visible in the whole body, past any WITH.
+      return { scope: s, sticky: clause.scope === undefined ? [] : vars };
     };
     const query = this.c.callBody(clause.query, start);
     const unit = query.parts.every((p) => p.clauses[p.clauses.length - 1]?.kind !== 'return');

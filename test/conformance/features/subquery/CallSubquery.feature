@@ -424,3 +424,84 @@ Feature: CallSubquery - CALL { ... } runs a subquery once per incoming row
       | 'Market' | 2      |
       | 'Depot'  | 0      |
     And no side effects
+
+  Scenario: [32] Variables of the scope clause stay visible past a WITH inside, aggregation included
+    When executing query:
+      """
+      MATCH (s:Shop)
+      CALL (s) {
+        MATCH (c:Clerk)-[:WORKS_AT]->(s)
+        WITH count(c) AS staff
+        RETURN s.name + ': ' + toString(staff) AS line
+      }
+      RETURN line
+      """
+    Then the result should be, in any order:
+      | line        |
+      | 'Kiosk: 2'  |
+      | 'Market: 1' |
+      | 'Depot: 0'  |
+    And no side effects
+
+  Scenario: [33] An EXISTS body may hold a CALL subquery that only reads
+    When executing query:
+      """
+      MATCH (c:Clerk)
+      WHERE EXISTS {
+        MATCH (c)-[:WORKS_AT]->(s)
+        CALL (s) { MATCH (s)-[:SUPPLIES]->(t) RETURN t }
+        RETURN t
+      }
+      RETURN c.name AS name
+      """
+    Then the result should be, in any order:
+      | name  |
+      | 'Ada' |
+      | 'Ben' |
+      | 'Cy'  |
+    And no side effects
+
+  Scenario: [34] A subquery that writes is planned with barriers: later reads see every run's writes
+    When executing query:
+      """
+      UNWIND [1, 2, 3] AS i
+      CALL (i) { CREATE (:Mark {i: i}) }
+      MATCH (m:Mark)
+      RETURN i, count(m) AS marks
+      """
+    Then the result should be, in any order:
+      | i | marks |
+      | 1 | 3     |
+      | 2 | 3     |
+      | 3 | 3     |
+    And the side effects should be:
+      | +nodes      | 3 |
+      | +labels     | 1 |
+      | +properties | 3 |
+
+  Scenario: [35] IN TRANSACTIONS is refused with a clear error for now
+    When executing query:
+      """
+      UNWIND range(1, 10) AS i
+      CALL (i) { CREATE (:Row {i: i}) } IN TRANSACTIONS OF 5 ROWS
+      """
+    Then a SemanticError should be raised at compile time: UnsupportedClause
+
+  Scenario: [36] The batch size of IN TRANSACTIONS is a positive integer
+    When executing query:
+      """
+      UNWIND range(1, 10) AS i
+      CALL (i) { CREATE (:Row {i: i}) } IN TRANSACTIONS OF 0 ROWS
+      """
+    Then a SyntaxError should be raised at compile time: InvalidArgumentType
+
+  Scenario: [37] A unit subquery over no rows writes nothing and the query returns no rows
+    When executing query:
+      """
+      MATCH (c:Clerk {name: 'Nobody'})
+      CALL (c) { SET c.flag = true }
+      RETURN c.name AS name
+      """
+    Then the result should be, in any order:
+      | name |
+    And no side effects
