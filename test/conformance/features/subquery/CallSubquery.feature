@@ -505,3 +505,45 @@ Feature: CallSubquery - CALL { ... } runs a subquery once per incoming row
     Then the result should be, in any order:
       | name |
     And no side effects
+
+  Scenario: [38] ORDER BY and LIMIT inside apply to each run: the most senior clerk per shop
+    When executing query:
+      """
+      MATCH (s:Shop)
+      CALL (s) {
+        MATCH (c:Clerk)-[:WORKS_AT]->(s)
+        RETURN c.name AS senior ORDER BY c.years DESC LIMIT 1
+      }
+      RETURN s.name AS shop, senior
+      """
+    Then the result should be, in any order:
+      | shop     | senior |
+      | 'Kiosk'  | 'Ben'  |
+      | 'Market' | 'Cy'   |
+    And no side effects
+
+  Scenario: [39] DISTINCT inside applies to each run
+    When executing query:
+      """
+      UNWIND [1, 2] AS x
+      CALL (x) { UNWIND [x, x, x + 10] AS y RETURN DISTINCT y }
+      RETURN x, collect(y) AS ys
+      """
+    Then the result should be (ignoring element order for lists):
+      | x | ys      |
+      | 1 | [1, 11] |
+      | 2 | [2, 12] |
+    And no side effects
+
+  Scenario: [40] A subquery without imports runs once per row and may return nodes
+    When executing query:
+      """
+      UNWIND [1, 2] AS x
+      CALL { MATCH (s:Shop {name: 'Depot'}) RETURN s }
+      RETURN x, s.name AS name
+      """
+    Then the result should be, in any order:
+      | x | name    |
+      | 1 | 'Depot' |
+      | 2 | 'Depot' |
+    And no side effects
