@@ -349,6 +349,37 @@ export class ExpressionBuilder {
     return ctx.labelConjunction().map(conjunction).reduce((acc, x) => this.binary('or', acc, x));
   }
 
+  /**
+   * What a one-relationship quantified path pattern asks of every hop, as `all(hop IN rels WHERE ...)`:
+   * the labels and properties of the inner nodes, read at the hop's start or end node, and the
+   * pattern's own WHERE, in which `hop` is the name the inner relationship was given (it then names one
+   * relationship of the list, as it does inside the pattern).
+   */
+  everyHop(
+    rels: string,
+    hop: string,
+    ends: readonly { readonly end: 'startNode' | 'endNode'; readonly labels: readonly string[]; readonly properties?: Expression }[],
+    where: Expression | undefined,
+    span: Span,
+  ): Expression {
+    const tests: Expression[] = [];
+    for (const e of ends) {
+      const rel = this.made({ kind: 'variable', name: hop, span }, []);
+      const node = this.made({ kind: 'function', name: e.end, distinct: false, args: [rel], span }, [rel]);
+      if (e.labels.length > 0) tests.push(this.made({ kind: 'has_labels', subject: node, labels: e.labels, span }, [node]));
+      if (e.properties?.kind === 'map') {
+        for (const entry of e.properties.entries) {
+          const read = this.made({ kind: 'property', object: node, key: entry.key, span }, [node]);
+          tests.push(this.binary('eq', read, entry.value));
+        }
+      }
+    }
+    if (where !== undefined) tests.push(where);
+    const source = this.made({ kind: 'variable', name: rels, span }, []);
+    const condition = tests.reduce((acc, x) => this.binary('and', acc, x));
+    return this.made({ kind: 'quantifier', quantifier: 'all', variable: hop, source, where: condition, span }, [source, condition]);
+  }
+
   /** The `$(expr)` labels of `:A:$(x)`, in order. */
   dynamicNames(ctx: NodeLabelsContext): DynamicNames[] {
     return ctx.nodeLabel().flatMap((l) => {

@@ -101,27 +101,47 @@ export class PatternBuilder {
   }
 
   /**
-   * `((a)-[r:T]->(b)){1,3}`: planned as the variable-length relationship it is when the inner path is one
-   * relationship between nodes with no name, label, property or WHERE. Group variables of inner nodes and
-   * per-node predicates need a search of their own, which is not built: such patterns are refused.
+   * `((:A)-[r:T]->(:B {k: v}) WHERE r.w > 1){1,3}`: the variable-length relationship `-[r:T*1..3]->`,
+   * with what the inner path asks of each hop (its nodes' labels and properties, its WHERE) as
+   * `all(r IN r WHERE ...)` in the MATCH's WHERE. Named inner nodes (group variables of nodes), label
+   * expressions, inner paths of more hops and undirected hops with decorated nodes need a search of
+   * their own, which is not built: they are refused.
    */
   private quantifiedPath(ctx: QuantifiedPathContext): RelationshipPattern {
     const span = this.b.source.span(ctx);
     const refuse = (what: string): never => {
       throw this.b.source.error(
         'UnexpectedSyntax',
-        `quantified path patterns are supported as one relationship between unnamed, undecorated nodes (((:)-[r:T]->()){1,3}); ${what} is not supported yet`,
+        `quantified path patterns are supported as one relationship between unnamed nodes (((:A)-[r:T]->(:B)){1,3}); ${what} is not supported yet`,
         span,
       );
     };
-    if (ctx.WHERE() !== null) refuse('a WHERE inside the quantified path');
-    for (const n of ctx.nodePattern()) {
+    const inner = ctx.nodePattern();
+    for (const n of inner) {
       if (n.variable() !== null) refuse('a named inner node (a group variable)');
-      if (n.nodeLabels() !== null || n.labelExpression() !== null || n.properties() !== null || n._nodeWhere !== undefined) {
-        refuse('a label, property or WHERE on an inner node');
-      }
+      if (n.labelExpression() !== null || n._nodeWhere !== undefined) refuse('a label expression or WHERE on an inner node');
+      const labels = n.nodeLabels();
+      if (labels !== null && labels.nodeLabel().some((l) => l.dynamicName() !== null)) refuse('a dynamic label on an inner node');
+      if (n.properties()?.parameter() != null) refuse('a parameter as an inner node\'s properties');
     }
-    return this.quantifiedRelationship(ctx.relationshipPattern(), ctx.pathQuantifier());
+    const where = ctx.expression();
+    const decorated = where !== null || inner.some((n) => n.nodeLabels() !== null || n.properties() !== null);
+    let r = this.quantifiedRelationship(ctx.relationshipPattern(), ctx.pathQuantifier());
+    if (!decorated) return r;
+    const predicates = this.predicates;
+    if (predicates === undefined) refuse('a decorated quantified path outside MATCH');
+    if (r.direction === 'both') refuse('an undirected hop between decorated nodes');
+    const rels = r.variable ?? `${generated_name_prefix}rel${this.generated++}`;
+    r = { ...r, variable: rels };
+    const [first, second] = r.direction === 'out' ? (['startNode', 'endNode'] as const) : (['endNode', 'startNode'] as const);
+    const ends = inner.map((n, i) => {
+      const labels = n.nodeLabels();
+      const properties = this.outsideMatch(() => this.properties(n.properties()));
+      return { end: i === 0 ? first : second, labels: labels !== null ? labelNames(labels) : [], ...(properties && { properties }) };
+    });
+    const condition = this.outsideMatch(() => (where !== null ? this.b.expression(where) : undefined));
+    predicates!.push(this.expressions.everyHop(rels, rels, ends, condition, span));
+    return r;
   }
 
   /** `{n}`, `{n,m}`, `{n,}`, `{,m}`, `+`, `*` as a hop range. */

@@ -7,7 +7,7 @@ Feature: QuantifiedPaths - quantified relationships and one-relationship quantif
     Given an empty graph
     And having executed:
       """
-      CREATE (a:Stop {name: 'A'})-[:LINK {km: 1}]->(b:Stop {name: 'B'})-[:LINK {km: 2}]->(c:Stop {name: 'C'})
+      CREATE (a:Stop {name: 'A'})-[:LINK {km: 1}]->(b:Stop {name: 'B'})-[:LINK {km: 2}]->(c:Stop:Closed {name: 'C'})
              -[:LINK {km: 3}]->(d:Stop {name: 'D'}),
              (a)-[:BUS {km: 9}]->(d)
       """
@@ -118,3 +118,55 @@ Feature: QuantifiedPaths - quantified relationships and one-relationship quantif
       CREATE (:A)-[:LINK]->{2}(:B)
       """
     Then a SyntaxError should be raised at compile time: CreatingVarLength
+
+  Scenario: [11] Labels on the inner nodes hold at every hop
+    When executing query:
+      """
+      MATCH (:Stop {name: 'A'}) ((:Stop)-[:LINK]->(:Stop&!Closed)){1,3} (s)
+      RETURN s.name AS reached
+      """
+    Then a SyntaxError should be raised at compile time: UnexpectedSyntax
+
+  Scenario: [12] Plain labels and properties on the inner nodes hold at every hop
+    When executing query:
+      """
+      MATCH (a:Stop {name: 'A'}) ((:Stop)-[:LINK]->(:Stop)){1,3} (s)
+      WITH collect(s.name) AS any
+      MATCH (:Stop {name: 'D'}) ((:Stop)<-[:LINK]-(:Stop:Closed)){1,3} (t)
+      RETURN any, collect(t.name) AS viaClosed
+      """
+    Then the result should be (ignoring element order for lists):
+      | any             | viaClosed |
+      | ['B', 'C', 'D'] | ['C']     |
+    And no side effects
+
+  Scenario: [13] A WHERE inside the quantified path applies to each hop's relationship
+    When executing query:
+      """
+      MATCH (:Stop {name: 'A'}) (()-[r:LINK]->() WHERE r.km < 3){1,3} (s)
+      RETURN s.name AS reached, size(r) AS hops
+      """
+    Then the result should be, in any order:
+      | reached | hops |
+      | 'B'     | 1    |
+      | 'C'     | 2    |
+    And no side effects
+
+  Scenario: [14] An inner node property holds at every hop
+    When executing query:
+      """
+      MATCH (s:Stop) (()-[:LINK]->({name: 'C'})){1,2} (t)
+      RETURN s.name AS from, t.name AS to
+      """
+    Then the result should be, in any order:
+      | from | to  |
+      | 'B'  | 'C' |
+    And no side effects
+
+  Scenario: [15] An undirected hop between decorated nodes is refused for now
+    When executing query:
+      """
+      MATCH (s:Stop) ((:Stop)-[:LINK]-(:Stop)){1,2} (t)
+      RETURN t
+      """
+    Then a SyntaxError should be raised at compile time: UnexpectedSyntax
