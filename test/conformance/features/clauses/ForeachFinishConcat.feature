@@ -185,3 +185,27 @@ Feature: ForeachFinishConcat - FOREACH runs updates per element, FINISH ends a q
       RETURN n || 'x' AS bad
       """
     Then a TypeError should be raised at runtime: InvalidArgumentValue
+
+  Scenario: [18] FOREACH creating nodes of the label the outer MATCH scans does not feed the scan
+    When executing query:
+      """
+      MATCH (s:Stop)
+      FOREACH (i IN [1, 2] | CREATE (:Stop {name: s.name + toString(i)}))
+      RETURN count(*) AS stops
+      """
+    Then the result should be, in any order:
+      | stops |
+      | 3     |
+    And the side effects should be:
+      | +nodes      | 6 |
+      | +properties | 6 |
+
+  Scenario: [19] DELETE inside FOREACH
+    When executing query:
+      """
+      MATCH p = (:Stop {name: 'North'})-[:NEXT*]->(:Stop {name: 'South'})
+      FOREACH (r IN relationships(p) | DELETE r)
+      """
+    Then the result should be empty
+    And the side effects should be:
+      | -relationships | 2 |

@@ -547,3 +547,17 @@ Feature: CallSubquery - CALL { ... } runs a subquery once per incoming row
       | 1 | 'Depot' |
       | 2 | 'Depot' |
     And no side effects
+
+  Scenario: [41] A subquery creating nodes of the label the outer MATCH scans does not feed the scan
+    When executing query:
+      """
+      MATCH (c:Clerk)
+      CALL (c) { CREATE (:Clerk {name: c.name + ' II'}) }
+      RETURN count(*) AS clerks
+      """
+    Then the result should be, in any order:
+      | clerks |
+      | 4      |
+    And the side effects should be:
+      | +nodes      | 4 |
+      | +properties | 4 |
