@@ -160,14 +160,15 @@ export class PatternBinder {
   }
 
   /**
-   * Labels or a type named by a value, in CREATE: evaluated per row (a MATCH made them predicates).
-   * MERGE would have to search by them and patterns inside expressions never create, so both refuse them.
+   * Labels or a type named by a value, in CREATE and MERGE: evaluated per row (a MATCH made them
+   * predicates; MERGE checks the elements its search found against them). Patterns inside expressions
+   * refuse them: they are not supported there yet.
    */
   private dynamicNames(d: DynamicNames, scope: Scope, mode: PatternMode): BoundExpression {
-    if (mode !== 'create') {
-      throw bindError('UnexpectedSyntax', `dynamic labels and types (\`$(...)\`) are supported in MATCH, CREATE, SET and REMOVE, not here`, d.span);
+    if (mode !== 'create' && mode !== 'merge') {
+      throw bindError('UnexpectedSyntax', `dynamic labels and types (\`$(...)\`) are supported in MATCH, CREATE, MERGE, SET and REMOVE, not here`, d.span);
     }
-    if (d.mode === 'any') throw bindError('UnexpectedSyntax', 'CREATE gives every label it names: use $(...), not $any(...)', d.span);
+    if (d.mode === 'any') throw bindError('UnexpectedSyntax', 'CREATE and MERGE give every label they name: use $(...), not $any(...)', d.span);
     return this.c.expression(d.expression, { scope, aggregation: 'forbidden', predicate: false });
   }
 

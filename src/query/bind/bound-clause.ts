@@ -13,7 +13,7 @@ export interface BoundNodePattern {
   readonly variable: BoundVariable;
   readonly bound: boolean;
   readonly labels: readonly string[];
-  /** CREATE only: values naming more labels (a STRING or LIST<STRING> each), evaluated per row. */
+  /** CREATE and MERGE only: values naming more labels (a STRING or LIST<STRING> each), evaluated per row. */
   readonly dynamic_labels?: readonly BoundExpression[];
   readonly properties?: BoundExpression;
   readonly span: Span;
@@ -23,7 +23,7 @@ export interface BoundRelationshipPattern {
   readonly variable: BoundVariable;
   readonly bound: boolean;
   readonly types: readonly string[];
-  /** CREATE only: the type named by a value (a STRING, or a LIST of one), evaluated per row; `types` is then empty. */
+  /** CREATE and MERGE only: the type named by a value (a STRING, or a LIST of one), evaluated per row; `types` is then empty. */
   readonly dynamic_type?: BoundExpression;
   readonly direction: Direction;
   /** Present only for variable-length relationships; the variable then holds a list. */

@@ -191,13 +191,14 @@ export function merge(op: Op<'merge'>, input: PhysicalOp, match: PhysicalOp, env
   const onCreate = compileSetItems(op.on_create, env);
   const onMatch = compileSetItems(op.on_match, env);
   const checkNulls = mergeNullCheck(op.path, env);
+  const dynamicMatch = dynamicNamesMatch(path, env);
   return (arg, sink) =>
     input(arg, (row) => {
       const found: Row[] = [];
       // Write statements run without a driver, so nothing here pauses (slices.ts).
       finish(
         match(row.slice(), (r) => {
-          found.push(r.slice());
+          if (dynamicMatch(r)) found.push(r.slice());
           return true;
         }),
       );
@@ -215,6 +216,29 @@ export function merge(op: Op<'merge'>, input: PhysicalOp, match: PhysicalOp, env
       });
       return sink(row);
     });
+}
+
+/**
+ * The search of a MERGE ignores labels and types named by `$(...)` (its plan knows only the written
+ * ones); a found row counts only when its elements carry every label and the type the values name.
+ */
+function dynamicNamesMatch(c: CompiledPath, env: OpEnv): (row: Row) => boolean {
+  const nodes = c.path.nodes.flatMap((n, i) => (n.dynamic_labels === undefined || n.bound ? [] : [{ slot: n.variable.id, labels: c.nodeLabels[i]! }]));
+  const rels = c.path.relationships.flatMap((r, i) => (r.dynamic_type === undefined || r.bound ? [] : [{ slot: r.variable.id, type: c.relTypes[i]! }]));
+  if (nodes.length === 0 && rels.length === 0) return () => true;
+  return (row) => {
+    for (const n of nodes) {
+      const v = row[n.slot] as Value;
+      const state = v !== null && isNode(v) ? env.access.node(v.id) : undefined;
+      if (state === undefined || !n.labels(row).every((l) => state.labels.includes(l))) return false;
+    }
+    for (const r of rels) {
+      const v = row[r.slot] as Value;
+      const state = v !== null && isRelationship(v) ? env.access.edge(v.id) : undefined;
+      if (state === undefined || state.type !== r.type(row)) return false;
+    }
+    return true;
+  };
 }
 
 /** MERGE cannot create an element whose pattern asks for a null property: it could never match it again. */

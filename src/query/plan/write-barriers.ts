@@ -273,7 +273,10 @@ function setItem(item: BoundSetItem, f: Footprint): void {
 /** What searching for a pattern reads: the labels, types and keys it names, and its property expressions. */
 function pathReads(p: BoundPath, f: Footprint): void {
   for (const n of p.nodes) {
-    if (n.labels.length > 0) f.reads.labels = add(f.reads.labels, new Set(n.labels));
+    if (n.dynamic_labels !== undefined && !n.bound) {
+      f.reads.labels = 'all';
+      n.dynamic_labels.forEach((d) => expressionReads(d, f));
+    } else if (n.labels.length > 0) f.reads.labels = add(f.reads.labels, new Set(n.labels));
     else if (!n.bound) f.reads.labels = 'all';
     if (n.properties) propertyMapReads(n.properties, f);
   }

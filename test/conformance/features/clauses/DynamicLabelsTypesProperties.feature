@@ -185,10 +185,44 @@ Feature: DynamicLabelsTypesProperties - labels, types and property keys named by
       """
     Then a TypeError should be raised at runtime: InvalidArgumentType
 
-  Scenario: [15] MERGE with a dynamic label is refused
+  Scenario: [15] MERGE finds a node by its dynamic labels, or creates it with them
     When executing query:
       """
-      MERGE (n:$('Fruit') {name: 'fig'})
+      UNWIND [['Fruit', 'Red'], ['Fruit', 'Purple']] AS labels
+      MERGE (n:$(labels) {name: 'cherry'})
+      RETURN labels(n) AS labels
+      """
+    Then the result should be, in any order:
+      | labels              |
+      | ['Fruit', 'Red']    |
+      | ['Fruit', 'Purple'] |
+    And the side effects should be:
+      | +nodes      | 1 |
+      | +labels     | 1 |
+      | +properties | 1 |
+
+  Scenario: [17] MERGE of a relationship with a dynamic type
+    When executing query:
+      """
+      MATCH (f:Farm {name: 'Oak'}), (o:Orchard {name: 'East'})
+      UNWIND ['GROWS', 'OWNS', 'OWNS'] AS t
+      MERGE (f)-[r:$(t)]->(o)
+      RETURN t, type(r) AS type
+      """
+    Then the result should be, in any order:
+      | t       | type    |
+      | 'GROWS' | 'GROWS' |
+      | 'OWNS'  | 'OWNS'  |
+      | 'OWNS'  | 'OWNS'  |
+    And the side effects should be:
+      | +relationships | 1 |
+
+  Scenario: [18] A dynamic label inside a pattern expression is refused for now
+    When executing query:
+      """
+      MATCH (f:Farm)
+      WHERE EXISTS { (f)-->(:$('Orchard')) }
+      RETURN f.name AS name
       """
     Then a SyntaxError should be raised at compile time: UnexpectedSyntax
 
