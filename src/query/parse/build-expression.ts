@@ -540,9 +540,15 @@ export class ExpressionBuilder {
       const measure = ex.COUNT() !== null ? 'count' : ex.COLLECT() !== null ? 'collect' : 'exists';
       const query = ex.query();
       if (query !== null) return this.made({ kind: 'exists_subquery', measure, body: { kind: 'query', query: this.b.nestedQuery(query) }, span }, []);
-      const pattern = this.b.pattern(ex.pattern()!);
+      // Built as a MATCH pattern is: label expressions, dynamic labels and WHERE inside its node
+      // patterns become predicates, joined before the body's own WHERE.
+      const { pattern, predicates } = this.b.matchPattern(ex.pattern()!);
       const w = ex.where();
-      const where = w !== null ? this.expression(w.expression()) : undefined;
+      const written = w !== null ? this.expression(w.expression()) : undefined;
+      const where = [...predicates, ...(written !== undefined ? [written] : [])].reduce<Expression | undefined>(
+        (acc, e) => (acc === undefined ? e : this.binary('and', acc, e)),
+        undefined,
+      );
       return this.made({ kind: 'exists_subquery', measure, body: { kind: 'pattern', pattern, ...(where && { where }) }, span }, [where]);
     }
     const rp = ctx.relationshipsPattern();

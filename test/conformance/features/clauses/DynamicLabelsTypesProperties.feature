@@ -217,12 +217,23 @@ Feature: DynamicLabelsTypesProperties - labels, types and property keys named by
     And the side effects should be:
       | +relationships | 1 |
 
-  Scenario: [18] A dynamic label inside a pattern expression is refused for now
+  Scenario: [18] Dynamic labels and types inside an EXISTS or COUNT pattern
     When executing query:
       """
       MATCH (f:Farm)
-      WHERE EXISTS { (f)-->(:$('Orchard')) }
-      RETURN f.name AS name
+      WHERE EXISTS { (f)-[:$('GROWS')]->(:$('Orchard')) }
+      RETURN f.name AS name, COUNT { (f)-[:$any(['GROWS', 'SELLS'])]->() } AS links
+      """
+    Then the result should be, in any order:
+      | name  | links |
+      | 'Oak' | 1     |
+    And no side effects
+
+  Scenario: [19] A dynamic label in a pattern comprehension is refused for now
+    When executing query:
+      """
+      MATCH (f:Farm)
+      RETURN [(f)-->(o:$('Orchard')) | o.name] AS orchards
       """
     Then a SyntaxError should be raised at compile time: UnexpectedSyntax
 
@@ -232,3 +243,16 @@ Feature: DynamicLabelsTypesProperties - labels, types and property keys named by
       CREATE CONSTRAINT FOR (n:$('Fruit')) REQUIRE n.name IS UNIQUE
       """
     Then a SyntaxError should be raised at compile time: UnexpectedSyntax
+
+  Scenario: [20] An EXISTS pattern takes label expressions and a WHERE inside a node, as MATCH does
+    When executing query:
+      """
+      MATCH (n)
+      WHERE EXISTS { (n:Fruit|Veg WHERE n.kg > 1) }
+      RETURN n.name AS name
+      """
+    Then the result should be, in any order:
+      | name     |
+      | 'cherry' |
+      | 'lime'   |
+    And no side effects
