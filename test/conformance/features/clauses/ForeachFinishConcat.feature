@@ -209,3 +209,16 @@ Feature: ForeachFinishConcat - FOREACH runs updates per element, FINISH ends a q
     Then the result should be empty
     And the side effects should be:
       | -relationships | 2 |
+
+  Scenario: [20] finish and foreach remain usable as variable names
+    When executing query:
+      """
+      MATCH p = (start:Stop)-[:NEXT*]->(finish:Stop)
+      WHERE start.name = 'North' AND finish.name = 'South'
+      WITH finish, 1 AS foreach
+      RETURN finish.name AS name, foreach
+      """
+    Then the result should be, in any order:
+      | name    | foreach |
+      | 'South' | 1       |
+    And no side effects
