@@ -488,11 +488,16 @@ export class ExpressionBuilder {
     }
     const pc = ctx.patternComprehension();
     if (pc !== null) {
-      const inner = this.b.path(pc.relationshipsPattern());
+      // Label expressions, dynamic labels and a WHERE inside a node become part of the comprehension's WHERE.
+      const { path: inner, predicates } = this.b.matchPath(pc.relationshipsPattern());
       const v = pc.variable();
       const path = v !== null ? { ...inner, variable: symbolicName(v.symbolicName()) } : inner;
       const exprs = pc.expression();
-      const where = pc.WHERE() !== null ? this.expression(exprs[0]!) : undefined;
+      const written = pc.WHERE() !== null ? this.expression(exprs[0]!) : undefined;
+      const where = [...predicates, ...(written !== undefined ? [written] : [])].reduce<Expression | undefined>(
+        (acc, e) => (acc === undefined ? e : this.binary('and', acc, e)),
+        undefined,
+      );
       const projection = this.expression(exprs[exprs.length - 1]!);
       return this.made(
         { kind: 'pattern_comprehension', path, ...(where && { where }), projection, span },

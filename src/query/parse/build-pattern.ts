@@ -44,11 +44,22 @@ export class PatternBuilder {
   }
 
   matchPattern(ctx: PatternContext): { pattern: Pattern; predicates: Expression[] } {
+    const { value, predicates } = this.collectingPredicates(() => this.pattern(ctx));
+    return { pattern: value, predicates };
+  }
+
+  /** A pattern comprehension's path, built as a MATCH path is: its node predicates come back apart. */
+  matchPath(ctx: RelationshipsPatternContext): { path: PatternPath; predicates: Expression[] } {
+    const { value, predicates } = this.collectingPredicates(() => this.path(ctx));
+    return { path: value, predicates };
+  }
+
+  private collectingPredicates<T>(build: () => T): { value: T; predicates: Expression[] } {
     const outer = this.predicates;
     const predicates: Expression[] = [];
     this.predicates = predicates;
     try {
-      return { pattern: this.pattern(ctx), predicates };
+      return { value: build(), predicates };
     } finally {
       this.predicates = outer;
     }

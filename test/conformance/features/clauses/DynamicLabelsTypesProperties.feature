@@ -229,13 +229,18 @@ Feature: DynamicLabelsTypesProperties - labels, types and property keys named by
       | 'Oak' | 1     |
     And no side effects
 
-  Scenario: [19] A dynamic label in a pattern comprehension is refused for now
+  Scenario: [19] Dynamic labels and label expressions in a pattern comprehension
     When executing query:
       """
       MATCH (f:Farm)
-      RETURN [(f)-->(o:$('Orchard')) | o.name] AS orchards
+      RETURN f.name AS farm, [(f)-[:$('GROWS')]->(o:$('Orchard')) | o.name] AS grown,
+             [(f)-->(o:Orchard|Shed WHERE o.name STARTS WITH 'W') | o.name] AS west
       """
-    Then a SyntaxError should be raised at compile time: UnexpectedSyntax
+    Then the result should be, in any order:
+      | farm  | grown    | west     |
+      | 'Oak' | ['East'] | []       |
+      | 'Elm' | []       | ['West'] |
+    And no side effects
 
   Scenario: [16] A constraint names its label
     When executing query:
