@@ -193,7 +193,10 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
       if (op.form === 'foreach') return ['Foreach', {}];
       return [
         op.mode === 'unit' ? 'SubqueryForeach' : op.optional ? 'OptionalApply' : 'Apply',
-        op.columns.length > 0 ? { returns: op.columns.map(n).join(', ') } : {},
+        {
+          ...(op.imports.length > 0 && { imports: op.imports.map(n).join(', ') }),
+          ...(op.columns.length > 0 && { returns: op.columns.map(n).join(', ') }),
+        },
       ];
     case 'hash_join':
       return ['NodeHashJoin', { keys: op.keys.map(n).join(', ') }];

@@ -141,6 +141,8 @@ export type LogicalOp =
       readonly inner: LogicalOp;
       readonly mode: 'returning' | 'unit';
       readonly columns: readonly number[];
+      /** The outer slots a CALL subquery imports (shown by EXPLAIN; the body's own operators read them). */
+      readonly imports: readonly number[];
       readonly optional: boolean;
       /** What the plan shows: a CALL subquery or a FOREACH. */
       readonly form: 'call' | 'foreach';

@@ -100,13 +100,15 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
       const inner = planBody(clause.query, counts, joins, bound);
       for (const v of clause.returns) bound.add(v.id);
       const mode = clause.returns.length > 0 ? 'returning' : 'unit';
-      return { op: 'subquery', input: plan, inner, mode, columns: clause.returns.map((v) => v.id), optional: clause.optional, form: 'call' };
+      const columns = clause.returns.map((v) => v.id);
+      const imports = clause.imports.map((v) => v.id);
+      return { op: 'subquery', input: plan, inner, mode, columns, imports, optional: clause.optional, form: 'call' };
     }
     case 'foreach': {
       // One inner run per row: UNWIND of the list, then the body's updates.
       const unwind: BoundClause = { kind: 'unwind', expression: clause.list, variable: clause.variable, span: clause.span };
       const inner = planSingle({ clauses: [unwind, ...clause.clauses], columns: [] }, counts, false, joins, bound);
-      return { op: 'subquery', input: plan, inner, mode: 'unit', columns: [], optional: false, form: 'foreach' };
+      return { op: 'subquery', input: plan, inner, mode: 'unit', columns: [], imports: [], optional: false, form: 'foreach' };
     }
     case 'finish':
       return plan;

@@ -14,6 +14,7 @@ describe('CALL subqueries, FOREACH and quantified relationships in plans', () =>
       const apply = find(plan, 'Apply');
       expect(apply).toBeDefined();
       expect(apply!.details['returns']).toBe('below');
+      expect(apply!.details['imports']).toBe('n');
       expect(apply!.children).toHaveLength(2);
       expect(operators(apply!.children[0]!)).toContain('NodeByLabelScan');
       expect(operators(apply!.children[1]!)).toEqual(expect.arrayContaining(['Aggregation', 'Filter', 'NodeByLabelScan']));
