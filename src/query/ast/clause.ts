@@ -1,5 +1,6 @@
 import type { Expression, PropertyExpr } from './expression.js';
-import type { Pattern, PatternPath } from './pattern.js';
+import type { DynamicNames, Pattern, PatternPath } from './pattern.js';
+import type { Query } from './query.js';
 import type { Span } from './span.js';
 
 export interface ProjectionItem {
@@ -78,7 +79,16 @@ export type SetItem =
   | { readonly kind: 'replace_properties'; readonly variable: string; readonly value: Expression; readonly span: Span }
   /** `n += {map}`: adds and overwrites the map's keys. */
   | { readonly kind: 'merge_properties'; readonly variable: string; readonly value: Expression; readonly span: Span }
-  | { readonly kind: 'set_labels'; readonly variable: string; readonly labels: readonly string[]; readonly span: Span };
+  | {
+      readonly kind: 'set_labels';
+      readonly variable: string;
+      readonly labels: readonly string[];
+      /** `SET n:$(expr)`: labels computed per row, beside the written ones. */
+      readonly dynamic?: readonly DynamicNames[];
+      readonly span: Span;
+    }
+  /** `SET n[key] = value`: the key is computed per row (a STRING). */
+  | { readonly kind: 'set_dynamic_property'; readonly object: Expression; readonly key: Expression; readonly value: Expression; readonly span: Span };
 
 export interface MergeClause {
   readonly kind: 'merge';
@@ -96,7 +106,14 @@ export interface SetClause {
 
 export type RemoveItem =
   | { readonly kind: 'remove_property'; readonly target: PropertyExpr; readonly span: Span }
-  | { readonly kind: 'remove_labels'; readonly variable: string; readonly labels: readonly string[]; readonly span: Span };
+  | {
+      readonly kind: 'remove_labels';
+      readonly variable: string;
+      readonly labels: readonly string[];
+      readonly dynamic?: readonly DynamicNames[];
+      readonly span: Span;
+    }
+  | { readonly kind: 'remove_dynamic_property'; readonly object: Expression; readonly key: Expression; readonly span: Span };
 
 export interface RemoveClause {
   readonly kind: 'remove';
@@ -124,6 +141,55 @@ export interface ReturnClause {
   readonly span: Span;
 }
 
+/** What a batch of `IN TRANSACTIONS` does when it fails. */
+export type OnErrorMode = 'fail' | 'continue' | 'break';
+
+/** `IN TRANSACTIONS [OF n ROWS] [ON ERROR ...]`: the subquery's rows are committed in batches. */
+export interface InTransactions {
+  /** Input rows per batch; absent for the default. */
+  readonly rows?: Expression;
+  readonly on_error: OnErrorMode;
+  readonly span: Span;
+}
+
+/** A variable named in a variable scope clause `CALL (a, b) { ... }`. */
+export interface ScopeVariable {
+  readonly name: string;
+  readonly span: Span;
+}
+
+/** `[OPTIONAL] CALL [(a, b) | (*)] { query } [IN TRANSACTIONS ...]`: the query runs once per incoming row. */
+export interface SubqueryCallClause {
+  readonly kind: 'call_subquery';
+  /** OPTIONAL CALL: a row for which the subquery returns nothing continues with its columns null. */
+  readonly optional: boolean;
+  /**
+   * The variable scope clause: the variables imported, or 'all' for `(*)`. Absent for the older
+   * form, where a leading WITH of plain outer variables imports them.
+   */
+  readonly scope?: 'all' | readonly ScopeVariable[];
+  readonly query: Query;
+  readonly in_transactions?: InTransactions;
+  readonly span: Span;
+}
+
+/** `FOREACH (x IN list | clauses)`: the updating clauses run once per element; the row passes on once. */
+export interface ForeachClause {
+  readonly kind: 'foreach';
+  readonly variable: string;
+  readonly variable_span: Span;
+  readonly list: Expression;
+  /** Invariant: non-empty, and only updating clauses (FOREACH included); the builder checks it. */
+  readonly clauses: readonly Clause[];
+  readonly span: Span;
+}
+
+/** `FINISH`: the query ends without returning rows (its updates still happen). */
+export interface FinishClause {
+  readonly kind: 'finish';
+  readonly span: Span;
+}
+
 export type Clause =
   | MatchClause
   | UnwindClause
@@ -134,9 +200,12 @@ export type Clause =
   | RemoveClause
   | DeleteClause
   | WithClause
-  | ReturnClause;
+  | ReturnClause
+  | SubqueryCallClause
+  | ForeachClause
+  | FinishClause;
 
-export type UpdatingClause = CreateClause | MergeClause | SetClause | RemoveClause | DeleteClause;
+export type UpdatingClause = CreateClause | MergeClause | SetClause | RemoveClause | DeleteClause | ForeachClause;
 
 export function isUpdatingClause(clause: Clause): clause is UpdatingClause {
   switch (clause.kind) {
@@ -145,8 +214,15 @@ export function isUpdatingClause(clause: Clause): clause is UpdatingClause {
     case 'set':
     case 'remove':
     case 'delete':
+    case 'foreach':
       return true;
     default:
       return false;
   }
+}
+
+/** True when the clause writes to the graph itself or through a CALL subquery it holds. */
+export function clauseUpdates(clause: Clause): boolean {
+  if (clause.kind === 'call_subquery') return clause.query.parts.some((p) => p.clauses.some(clauseUpdates));
+  return isUpdatingClause(clause);
 }

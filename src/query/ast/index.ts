@@ -5,4 +5,4 @@ export type * from './query.js';
 export type * from './statement.js';
 export type { Span } from './span.js';
 export { describeSpan, joinSpans } from './span.js';
-export { isUpdatingClause } from './clause.js';
+export { clauseUpdates, isUpdatingClause } from './clause.js';

@@ -11,10 +11,19 @@ export function isGeneratedName(name: string): boolean {
   return name.startsWith(generated_name_prefix);
 }
 
+/** `$(expr)` / `$all(expr)` / `$any(expr)`: names (labels or types) given by a STRING or LIST<STRING> value. */
+export interface DynamicNames {
+  readonly mode: 'all' | 'any';
+  readonly expression: Expression;
+  readonly span: Span;
+}
+
 export interface NodePattern {
   readonly kind: 'node';
   readonly variable?: string;
   readonly labels: readonly string[];
+  /** Labels computed per row, in CREATE and MERGE (a MATCH turns them into WHERE predicates). */
+  readonly dynamic_labels?: readonly DynamicNames[];
   /** A map literal or a parameter. */
   readonly properties?: Expression;
   readonly span: Span;
@@ -37,6 +46,8 @@ export interface RelationshipPattern {
   readonly variable?: string;
   /** Alternatives: `[:A|B]` matches either type; empty matches any type. */
   readonly types: readonly string[];
+  /** A type computed per row, in CREATE and MERGE (a MATCH turns it into a WHERE predicate). */
+  readonly dynamic_type?: DynamicNames;
   readonly direction: Direction;
   /** Present only for variable-length relationships. */
   readonly range?: HopRange;

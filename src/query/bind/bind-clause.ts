@@ -1,5 +1,6 @@
 import type { CallClause, Clause, RemoveItem, SetItem } from '../ast/clause.js';
-import type { PropertyExpr } from '../ast/expression.js';
+import type { Expression, PropertyExpr } from '../ast/expression.js';
+import type { DynamicNames } from '../ast/pattern.js';
 import type { Span } from '../ast/span.js';
 import { assertNever } from '../../common/assert.js';
 import type { BoundClause, BoundRemoveItem, BoundSetItem, BoundYield } from './bound-clause.js';
@@ -8,16 +9,21 @@ import { bindError, type BindContext, type ExpressionEnv } from './context.js';
 import type { ExpressionBinder } from './bind-expression.js';
 import type { ProjectionBinder } from './bind-projection.js';
 import { acceptsArgument, no_procedures } from './procedures.js';
+import { SubqueryCallBinder } from './bind-subquery-call.js';
 import { Scope, kindOfType } from './scope.js';
 import { describeType, elementOf, mayBe } from './static-type.js';
 
 /** Binds one clause against the current scope; returns the clause and the scope after it. */
 export class ClauseBinder {
+  private readonly subqueries: SubqueryCallBinder;
+
   constructor(
     private readonly c: BindContext,
     private readonly expressions: ExpressionBinder,
     private readonly projections: ProjectionBinder,
-  ) {}
+  ) {
+    this.subqueries = new SubqueryCallBinder(c, expressions, (clause, scope) => this.bind(clause, scope, false).clause);
+  }
 
   bind(clause: Clause, scope: Scope, standalone: boolean): { clause: BoundClause; scope: Scope } {
     const span = clause.span;
@@ -75,6 +81,12 @@ export class ClauseBinder {
         const { projection, post } = this.projections.bind(clause.projection, 'RETURN', scope, undefined);
         return { clause: { kind: 'return', projection, span }, scope: post };
       }
+      case 'call_subquery':
+        return { clause: this.subqueries.call(clause, scope), scope };
+      case 'foreach':
+        return { clause: this.subqueries.foreach(clause, scope), scope };
+      case 'finish':
+        return { clause: { kind: 'finish', span }, scope };
       default:
         return assertNever(clause, 'clause');
     }
@@ -102,6 +114,21 @@ export class ClauseBinder {
     return { object, key: target.key };
   }
 
+  /** `SET n:$(x)` / `REMOVE n:$(x)`: every label the value names; `$any` has no meaning for an update. */
+  private dynamicLabels(d: DynamicNames, scope: Scope): BoundExpression {
+    if (d.mode === 'any') throw bindError('UnexpectedSyntax', 'SET and REMOVE act on every label named: use $(...), not $any(...)', d.span);
+    return this.expressions.bind(d.expression, { scope, aggregation: 'forbidden', predicate: false });
+  }
+
+  /** The entity of `x[key]` in SET or REMOVE: a node or relationship (null at run time is skipped). */
+  private dynamicTarget(e: Expression, scope: Scope, what: string): BoundExpression {
+    const object = this.expressions.bind(e, { scope, aggregation: 'forbidden', predicate: false });
+    if (!mayBe(object.type, 'node', 'relationship')) {
+      throw bindError('InvalidArgumentType', `${what} x[key] needs a node or relationship, not a ${describeType(object.type)}`, e.span);
+    }
+    return object;
+  }
+
   private setItem(item: SetItem, scope: Scope): BoundSetItem {
     const env: ExpressionEnv = { scope, aggregation: 'forbidden', predicate: false };
     switch (item.kind) {
@@ -116,7 +143,12 @@ export class ClauseBinder {
       case 'set_labels': {
         const v = this.lookupVariable(item.variable, scope, item.span);
         if (!mayBe(v.type, 'node')) throw bindError('InvalidArgumentType', `labels can only be set on a node, not a ${describeType(v.type)}`, item.span);
-        return { kind: 'set_labels', variable: v, labels: item.labels };
+        const dynamic = item.dynamic?.map((d) => this.dynamicLabels(d, scope));
+        return { kind: 'set_labels', variable: v, labels: item.labels, ...(dynamic && { dynamic }) };
+      }
+      case 'set_dynamic_property': {
+        const object = this.dynamicTarget(item.object, scope, 'SET');
+        return { kind: 'set_dynamic_property', object, key: this.expressions.bind(item.key, env), value: this.expressions.bind(item.value, env) };
       }
       default:
         return assertNever(item, 'SET item');
@@ -132,7 +164,12 @@ export class ClauseBinder {
       case 'remove_labels': {
         const v = this.lookupVariable(item.variable, scope, item.span);
         if (!mayBe(v.type, 'node')) throw bindError('InvalidArgumentType', `labels can only be removed from a node, not a ${describeType(v.type)}`, item.span);
-        return { kind: 'remove_labels', variable: v, labels: item.labels };
+        const dynamic = item.dynamic?.map((d) => this.dynamicLabels(d, scope));
+        return { kind: 'remove_labels', variable: v, labels: item.labels, ...(dynamic && { dynamic }) };
+      }
+      case 'remove_dynamic_property': {
+        const object = this.dynamicTarget(item.object, scope, 'REMOVE');
+        return { kind: 'remove_dynamic_property', object, key: this.expressions.bind(item.key, { scope, aggregation: 'forbidden', predicate: false }) };
       }
       default:
         return assertNever(item, 'REMOVE item');

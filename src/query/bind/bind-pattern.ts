@@ -1,4 +1,4 @@
-import type { NodePattern, PatternPath, RelationshipPattern } from '../ast/pattern.js';
+import type { DynamicNames, NodePattern, PatternPath, RelationshipPattern } from '../ast/pattern.js';
 import type { BoundNodePattern, BoundPath, BoundRelationshipPattern } from './bound-clause.js';
 import type { BoundExpression, BoundVariable, VariableKind } from './bound-expression.js';
 import { bindError, type BindContext, type PatternMode } from './context.js';
@@ -45,14 +45,24 @@ export class PatternBinder {
       ...(path.shortest && { shortest: path.shortest }),
       nodes: path.nodes.map((n, i): BoundNodePattern => {
         const properties = this.properties(n.properties, scope, mode);
-        return { variable: nodes[i]!.variable, bound: nodes[i]!.bound, labels: n.labels, ...(properties && { properties }), span: n.span };
+        const dynamic_labels = n.dynamic_labels?.map((d) => this.dynamicNames(d, scope, mode));
+        return {
+          variable: nodes[i]!.variable,
+          bound: nodes[i]!.bound,
+          labels: n.labels,
+          ...(dynamic_labels && { dynamic_labels }),
+          ...(properties && { properties }),
+          span: n.span,
+        };
       }),
       relationships: path.relationships.map((r, i): BoundRelationshipPattern => {
         const properties = this.properties(r.properties, scope, mode);
+        const dynamic_type = r.dynamic_type && this.dynamicNames(r.dynamic_type, scope, mode);
         return {
           variable: rels[i]!.variable,
           bound: rels[i]!.bound,
           types: r.types,
+          ...(dynamic_type && { dynamic_type }),
           direction: r.direction,
           ...(r.range && { range: r.range }),
           ...(properties && { properties }),
@@ -78,7 +88,7 @@ export class PatternBinder {
     if (existing !== undefined) {
       requireKind(existing, 'node', node_type, n.variable, n.span);
       if (mode === 'create' || mode === 'merge') {
-        const decorated = n.labels.length > 0 || n.properties !== undefined;
+        const decorated = n.labels.length > 0 || n.dynamic_labels !== undefined || n.properties !== undefined;
         if (decorated || path.relationships.length === 0) {
           throw bindError(
             'VariableAlreadyBound',
@@ -124,7 +134,7 @@ export class PatternBinder {
       return { variable: existing, bound: !introduced.includes(existing) };
     }
     if (mode === 'create' || mode === 'merge') {
-      if (r.types.length !== 1) {
+      if (r.types.length + (r.dynamic_type !== undefined ? 1 : 0) !== 1) {
         throw bindError(
           'NoSingleRelationshipType',
           `a relationship to ${mode === 'create' ? 'create' : 'merge'} needs exactly one type, found ${r.types.length}`,
@@ -147,6 +157,19 @@ export class PatternBinder {
     introduced.push(v);
     here.add(v.id);
     return { variable: v, bound: false };
+  }
+
+  /**
+   * Labels or a type named by a value, in CREATE and MERGE: evaluated per row (a MATCH made them
+   * predicates; MERGE checks the elements its search found against them). Patterns inside expressions
+   * refuse them: they are not supported there yet.
+   */
+  private dynamicNames(d: DynamicNames, scope: Scope, mode: PatternMode): BoundExpression {
+    if (mode !== 'create' && mode !== 'merge') {
+      throw bindError('UnexpectedSyntax', `dynamic labels and types (\`$(...)\`) are supported in MATCH, CREATE, MERGE, SET and REMOVE, not here`, d.span);
+    }
+    if (d.mode === 'any') throw bindError('UnexpectedSyntax', 'CREATE and MERGE give every label they name: use $(...), not $any(...)', d.span);
+    return this.c.expression(d.expression, { scope, aggregation: 'forbidden', predicate: false });
   }
 
   /** An unnamed element gets a hidden slot; a pattern predicate's are not introduced into the clause. */

@@ -1,6 +1,7 @@
 import type { Query, SingleQuery } from '../ast/query.js';
-import { isUpdatingClause } from '../ast/clause.js';
+import { clauseUpdates } from '../ast/clause.js';
 import type { BoundClause, BoundQuery, BoundSingleQuery } from './bound-clause.js';
+import type { BoundVariable } from './bound-expression.js';
 import { bindError } from './context.js';
 import type { ClauseBinder } from './bind-clause.js';
 import { Scope } from './scope.js';
@@ -11,7 +12,21 @@ export class QueryBinder {
 
   /** `outer` is the scope a subquery starts from; a top-level query starts empty. */
   bind(query: Query, outer: Scope | undefined): BoundQuery {
-    const parts = query.parts.map((part) => this.single(part, outer, query.parts.length === 1 && outer === undefined));
+    const top = query.parts.length === 1 && outer === undefined;
+    const start = (): Scope => (outer !== undefined ? outer.flatten() : new Scope());
+    return this.parts(query, (part) => this.single(part, start(), top, outer === undefined));
+  }
+
+  /** A CALL subquery's body: each part from its own starting scope; unlike an expression's subquery it may update. */
+  bindCallBody(query: Query, start: (part: SingleQuery) => { scope: Scope; sticky: readonly BoundVariable[] }): BoundQuery {
+    return this.parts(query, (part) => {
+      const { scope, sticky } = start(part);
+      return this.single(part, scope, false, true, sticky);
+    });
+  }
+
+  private parts(query: Query, bindPart: (part: SingleQuery) => BoundSingleQuery): BoundQuery {
+    const parts = query.parts.map(bindPart);
     const columns = parts[0]!.columns.map((c) => c.name);
     parts.forEach((part, i) => {
       const names = part.columns.map((c) => c.name);
@@ -26,17 +41,20 @@ export class QueryBinder {
     return { parts, union_all: query.union_all, columns };
   }
 
-  private single(part: SingleQuery, outer: Scope | undefined, top: boolean): BoundSingleQuery {
-    let scope = outer !== undefined ? outer.flatten() : new Scope();
+  private single(part: SingleQuery, start: Scope, top: boolean, writes: boolean, sticky: readonly BoundVariable[] = []): BoundSingleQuery {
+    let scope = start;
     const standalone = top && part.clauses.length === 1 && part.clauses[0]!.kind === 'call';
     const bound: BoundClause[] = [];
     for (const clause of part.clauses) {
-      if (outer !== undefined && isUpdatingClause(clause)) {
+      if (!writes && clauseUpdates(clause)) {
         throw bindError('InvalidClauseComposition', 'a subquery in an expression cannot update the graph', clause.span);
       }
       const result = this.clauses.bind(clause, scope, standalone);
       bound.push(result.clause);
       scope = result.scope;
+      // A WITH starts a new scope; imported variables a WITH neither kept nor replaced are still
+      // visible (their slots stay in the rows, which keep their argument's slots).
+      if (clause.kind === 'with') for (const v of sticky) if (scope.lookup(v.name) === undefined) scope.declare(v);
     }
     const last = bound[bound.length - 1]!;
     let columns: BoundSingleQuery['columns'] = [];

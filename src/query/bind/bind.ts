@@ -1,4 +1,4 @@
-import { isUpdatingClause } from '../ast/clause.js';
+import { clauseUpdates } from '../ast/clause.js';
 import type { Statement } from '../ast/statement.js';
 import { assertNever } from '../../common/assert.js';
 import type { FunctionSignature } from '../functions/signature.js';
@@ -24,7 +24,7 @@ export function bind(statement: Statement, options: BindOptions): BoundStatement
       const { context, expressions, queries } = makeBinder(options);
       const query = queries.bind(statement.query, undefined);
       const as_of = statement.as_of ? bindAsOf(statement.as_of, expressions) : undefined;
-      const updating = statement.query.parts.some((p) => p.clauses.some(isUpdatingClause));
+      const updating = statement.query.parts.some((p) => p.clauses.some(clauseUpdates));
       if (as_of !== undefined && updating) {
         // A write lands at the newest commit; reading an older snapshot for it would lose updates.
         throw bindError('InvalidClauseComposition', 'AS OF TIMESTAMP reads a past snapshot and cannot be combined with updates', as_of.span);
@@ -70,6 +70,7 @@ function makeBinder(options: BindOptions): { context: BindContext; expressions: 
     expression: (e, env) => expressions!.bind(e, env),
     paths: (paths, scope, mode) => patterns!.paths(paths, scope, mode),
     subquery: (q, scope) => queries!.bind(q, scope),
+    callBody: (q, start) => queries!.bindCallBody(q, start),
     lookupFunction: (name) => {
       const key = name.toLowerCase();
       if (!cache.has(key)) cache.set(key, options.functions.lookup(key));

@@ -13,6 +13,8 @@ export interface BoundNodePattern {
   readonly variable: BoundVariable;
   readonly bound: boolean;
   readonly labels: readonly string[];
+  /** CREATE and MERGE only: values naming more labels (a STRING or LIST<STRING> each), evaluated per row. */
+  readonly dynamic_labels?: readonly BoundExpression[];
   readonly properties?: BoundExpression;
   readonly span: Span;
 }
@@ -21,6 +23,8 @@ export interface BoundRelationshipPattern {
   readonly variable: BoundVariable;
   readonly bound: boolean;
   readonly types: readonly string[];
+  /** CREATE and MERGE only: the type named by a value (a STRING, or a LIST of one), evaluated per row; `types` is then empty. */
+  readonly dynamic_type?: BoundExpression;
   readonly direction: Direction;
   /** Present only for variable-length relationships; the variable then holds a list. */
   readonly range?: HopRange;
@@ -94,11 +98,20 @@ export type BoundSetItem =
   | { readonly kind: 'set_property'; readonly object: BoundExpression; readonly key: string; readonly value: BoundExpression }
   | { readonly kind: 'replace_properties'; readonly variable: BoundVariable; readonly value: BoundExpression }
   | { readonly kind: 'merge_properties'; readonly variable: BoundVariable; readonly value: BoundExpression }
-  | { readonly kind: 'set_labels'; readonly variable: BoundVariable; readonly labels: readonly string[] };
+  | {
+      readonly kind: 'set_labels';
+      readonly variable: BoundVariable;
+      readonly labels: readonly string[];
+      /** Values naming more labels (a STRING or LIST<STRING> each), evaluated per row. */
+      readonly dynamic?: readonly BoundExpression[];
+    }
+  /** `SET x[key] = value`: the key is a STRING evaluated per row. */
+  | { readonly kind: 'set_dynamic_property'; readonly object: BoundExpression; readonly key: BoundExpression; readonly value: BoundExpression };
 
 export type BoundRemoveItem =
   | { readonly kind: 'remove_property'; readonly object: BoundExpression; readonly key: string }
-  | { readonly kind: 'remove_labels'; readonly variable: BoundVariable; readonly labels: readonly string[] };
+  | { readonly kind: 'remove_labels'; readonly variable: BoundVariable; readonly labels: readonly string[]; readonly dynamic?: readonly BoundExpression[] }
+  | { readonly kind: 'remove_dynamic_property'; readonly object: BoundExpression; readonly key: BoundExpression };
 
 export interface BoundYield {
   readonly field: string;
@@ -139,7 +152,30 @@ export type BoundClause =
   | { readonly kind: 'remove'; readonly items: readonly BoundRemoveItem[]; readonly span: Span }
   | { readonly kind: 'delete'; readonly detach: boolean; readonly expressions: readonly BoundExpression[]; readonly span: Span }
   | { readonly kind: 'with'; readonly projection: BoundProjection; readonly span: Span }
-  | { readonly kind: 'return'; readonly projection: BoundProjection; readonly span: Span };
+  | { readonly kind: 'return'; readonly projection: BoundProjection; readonly span: Span }
+  | {
+      readonly kind: 'call_subquery';
+      readonly optional: boolean;
+      /** Runs once per incoming row, with that row as its argument. */
+      readonly query: BoundQuery;
+      /** The outer variables the body may read. */
+      readonly imports: readonly BoundVariable[];
+      /**
+       * The first part's result columns, declared in the outer scope after the clause (a UNION's other
+       * parts are renamed to them). Empty for a unit subquery, which passes each incoming row on once.
+       */
+      readonly returns: readonly BoundVariable[];
+      readonly span: Span;
+    }
+  | {
+      readonly kind: 'foreach';
+      readonly variable: BoundVariable;
+      readonly list: BoundExpression;
+      /** Updating clauses only, run once per element with `variable` bound to it. */
+      readonly clauses: readonly BoundClause[];
+      readonly span: Span;
+    }
+  | { readonly kind: 'finish'; readonly span: Span };
 
 export interface BoundSingleQuery {
   readonly clauses: readonly BoundClause[];

@@ -1,6 +1,6 @@
 import type { Expression } from '../ast/expression.js';
 import type { PatternPath } from '../ast/pattern.js';
-import type { Query } from '../ast/query.js';
+import type { Query, SingleQuery } from '../ast/query.js';
 import type { Span } from '../ast/span.js';
 import { CypherError, type CypherErrorType } from '../errors.js';
 import type { FunctionCatalog, FunctionSignature } from '../functions/signature.js';
@@ -58,6 +58,12 @@ export interface BindContext {
   paths(paths: readonly PatternPath[], scope: Scope, mode: PatternMode): { paths: BoundPath[]; introduced: BoundVariable[] };
   /** A query nested in an expression (EXISTS { ... }), starting from the given scope. */
   subquery(q: Query, scope: Scope): BoundQuery;
+  /**
+   * The body of a CALL subquery, each UNION part starting from the scope `start` gives it; it may
+   * update. The `sticky` variables stay visible after every WITH of the part (the variable scope
+   * clause's imports are visible in the whole body).
+   */
+  callBody(q: Query, start: (part: SingleQuery) => { scope: Scope; sticky: readonly BoundVariable[] }): BoundQuery;
   lookupFunction(name: string): FunctionSignature | undefined;
 }
 

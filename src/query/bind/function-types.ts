@@ -77,6 +77,7 @@ export function functionResultType(name: string, args: readonly BoundExpression[
     case 'toboolean':
     case 'is type':
     case 'is normalized':
+    case 'has names':
     case 'exists':
     case 'text_match':
       return boolean_type;

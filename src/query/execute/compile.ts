@@ -6,6 +6,7 @@ import { sortOverBatches } from './batch/sort-over-batches.js';
 import { aggregateOverScan, topOverScan } from './column-scan.js';
 import type { PhysicalOp } from './context.js';
 import { expand } from './expand-ops.js';
+import { subquery } from './subquery-op.js';
 import { orderedBySearch, vectorSearch } from './vector-search-op.js';
 import * as read from './read-ops.js';
 import type { OpEnv } from './read-ops.js';
@@ -35,6 +36,8 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       return read.relUnique(op, c(op.input));
     case 'optional':
       return read.optional(op, c(op.input), c(op.inner));
+    case 'subquery':
+      return subquery(op, c(op.input), c(op.inner));
     case 'hash_join':
       return read.hashJoin(op, c(op.left), c(op.right), env);
     case 'path':

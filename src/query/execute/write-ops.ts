@@ -12,7 +12,9 @@ import {
 } from '../../common/values/value.js';
 import type { WriteSet } from '../../projections/graph/write-set.js';
 import type { BoundPath, BoundRemoveItem, BoundSetItem } from '../bind/bound-clause.js';
-import { CypherError, runtimeTypeError } from '../errors.js';
+import type { BoundExpression } from '../bind/bound-expression.js';
+import { argumentError, CypherError, runtimeTypeError } from '../errors.js';
+import { dynamicNames } from '../functions/dynamic-names.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { Evaluator, PhysicalOp, Row, UpdateStats } from './context.js';
 import { finish } from './slices.js';
@@ -96,6 +98,10 @@ interface CompiledPath {
   readonly path: BoundPath;
   readonly nodeProps: readonly (Evaluator | undefined)[];
   readonly relProps: readonly (Evaluator | undefined)[];
+  /** The labels of each node: the written ones, with those `$(...)` names added per row. */
+  readonly nodeLabels: readonly ((row: Row) => readonly string[])[];
+  /** The type of each relationship: written, or named per row by `$(...)`. */
+  readonly relTypes: readonly ((row: Row) => string)[];
 }
 
 function compilePath(path: BoundPath, env: OpEnv): CompiledPath {
@@ -103,7 +109,25 @@ function compilePath(path: BoundPath, env: OpEnv): CompiledPath {
     path,
     nodeProps: path.nodes.map((n) => (n.properties ? env.exprs.compile(n.properties) : undefined)),
     relProps: path.relationships.map((r) => (r.properties ? env.exprs.compile(r.properties) : undefined)),
+    nodeLabels: path.nodes.map((n) => labelsWithDynamic(n.labels, n.dynamic_labels, env)),
+    relTypes: path.relationships.map((r) => {
+      const written = r.types[0] as string;
+      if (r.dynamic_type === undefined) return () => written;
+      const f = env.exprs.compile(r.dynamic_type);
+      return (row) => {
+        const names = dynamicNames(f(row), 'a dynamic relationship type');
+        if (names.length !== 1) throw argumentError('InvalidArgumentValue', `a relationship is created with exactly one type, got ${names.length}`);
+        return names[0] as string;
+      };
+    }),
   };
+}
+
+/** The written labels and, per row, those the dynamic values name, each once in order. */
+function labelsWithDynamic(labels: readonly string[], dynamic: readonly BoundExpression[] | undefined, env: OpEnv): (row: Row) => readonly string[] {
+  if (dynamic === undefined) return () => labels;
+  const fs = dynamic.map((d) => env.exprs.compile(d));
+  return (row) => [...new Set([...labels, ...fs.flatMap((f) => dynamicNames(f(row), 'a dynamic label'))])];
 }
 
 /** Creates the unbound elements of a path for one row and writes them (and the path) into the row. */
@@ -119,7 +143,7 @@ function createPath(c: CompiledPath, row: Row, created: Set<number>, ws: WriteSe
       return;
     }
     const props = propertyMap(c.nodeProps[i], row);
-    const node = ws.createNode(n.labels, props);
+    const node = ws.createNode(c.nodeLabels[i]!(row), props);
     stats.nodes_created++;
     stats.labels_added += node.labels.length;
     stats.properties_set += props.size;
@@ -136,7 +160,7 @@ function createPath(c: CompiledPath, row: Row, created: Set<number>, ws: WriteSe
       }
     }
     const props = propertyMap(c.relProps[i], row);
-    const edge = ws.createEdge(r.types[0] as string, source, target, props);
+    const edge = ws.createEdge(c.relTypes[i]!(row), source, target, props);
     stats.edges_created++;
     stats.properties_set += props.size;
     row[r.variable.id] = edge.ref;
@@ -167,13 +191,14 @@ export function merge(op: Op<'merge'>, input: PhysicalOp, match: PhysicalOp, env
   const onCreate = compileSetItems(op.on_create, env);
   const onMatch = compileSetItems(op.on_match, env);
   const checkNulls = mergeNullCheck(op.path, env);
+  const dynamicMatch = dynamicNamesMatch(path, env);
   return (arg, sink) =>
     input(arg, (row) => {
       const found: Row[] = [];
       // Write statements run without a driver, so nothing here pauses (slices.ts).
       finish(
         match(row.slice(), (r) => {
-          found.push(r.slice());
+          if (dynamicMatch(r)) found.push(r.slice());
           return true;
         }),
       );
@@ -191,6 +216,29 @@ export function merge(op: Op<'merge'>, input: PhysicalOp, match: PhysicalOp, env
       });
       return sink(row);
     });
+}
+
+/**
+ * The search of a MERGE ignores labels and types named by `$(...)` (its plan knows only the written
+ * ones); a found row counts only when its elements carry every label and the type the values name.
+ */
+function dynamicNamesMatch(c: CompiledPath, env: OpEnv): (row: Row) => boolean {
+  const nodes = c.path.nodes.flatMap((n, i) => (n.dynamic_labels === undefined || n.bound ? [] : [{ slot: n.variable.id, labels: c.nodeLabels[i]! }]));
+  const rels = c.path.relationships.flatMap((r, i) => (r.dynamic_type === undefined || r.bound ? [] : [{ slot: r.variable.id, type: c.relTypes[i]! }]));
+  if (nodes.length === 0 && rels.length === 0) return () => true;
+  return (row) => {
+    for (const n of nodes) {
+      const v = row[n.slot] as Value;
+      const state = v !== null && isNode(v) ? env.access.node(v.id) : undefined;
+      if (state === undefined || !n.labels(row).every((l) => state.labels.includes(l))) return false;
+    }
+    for (const r of rels) {
+      const v = row[r.slot] as Value;
+      const state = v !== null && isRelationship(v) ? env.access.edge(v.id) : undefined;
+      if (state === undefined || state.type !== r.type(row)) return false;
+    }
+    return true;
+  };
 }
 
 /** MERGE cannot create an element whose pattern asks for a null property: it could never match it again. */
@@ -270,8 +318,9 @@ function compileSetItem(item: BoundSetItem, env: OpEnv): RowAction {
     }
     case 'set_labels': {
       const slot = item.variable.id;
-      const labels = item.labels;
+      const labelsOf = labelsWithDynamic(item.labels, item.dynamic, env);
       return (row) => {
+        const labels = labelsOf(row);
         const v = row[slot] as Value;
         if (v === null) return;
         if (!isNode(v)) throw runtimeTypeError('InvalidArgumentType', `labels are set on a NODE, not ${typeName(v)}`);
@@ -281,6 +330,18 @@ function compileSetItem(item: BoundSetItem, env: OpEnv): RowAction {
         if (added.length === 0) return;
         writeSet(env).setLabels(v.id, added, []);
         env.cx.stats.labels_added += added.length;
+      };
+    }
+    case 'set_dynamic_property': {
+      const object = env.exprs.compile(item.object);
+      const key = env.exprs.compile(item.key);
+      const value = env.exprs.compile(item.value);
+      return (row) => {
+        const target = entityOf(object(row), 'SET');
+        const k = dynamicKey(key, row, 'SET');
+        const v = toProperty(value(row), k);
+        if (target === undefined) return;
+        setProps(env, target, new Map([[k, v]]), false);
       };
     }
   }
@@ -293,6 +354,13 @@ export function set(op: Op<'set'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
       charged(env, () => action(row));
       return sink(row);
     });
+}
+
+/** `x[key]` in SET or REMOVE: the key a row gives must be a STRING. */
+function dynamicKey(key: Evaluator, row: Row, what: string): string {
+  const k = key(row);
+  if (typeof k !== 'string') throw runtimeTypeError('InvalidArgumentType', `${what} x[key] needs a STRING key, not ${typeName(k)}`);
+  return k;
 }
 
 function compileRemoveItem(item: BoundRemoveItem, env: OpEnv): RowAction {
@@ -310,8 +378,9 @@ function compileRemoveItem(item: BoundRemoveItem, env: OpEnv): RowAction {
     }
     case 'remove_labels': {
       const slot = item.variable.id;
-      const labels = item.labels;
+      const labelsOf = labelsWithDynamic(item.labels, item.dynamic, env);
       return (row) => {
+        const labels = labelsOf(row);
         const v = row[slot] as Value;
         if (v === null) return;
         if (!isNode(v)) throw runtimeTypeError('InvalidArgumentType', `labels are removed from a NODE, not ${typeName(v)}`);
@@ -321,6 +390,18 @@ function compileRemoveItem(item: BoundRemoveItem, env: OpEnv): RowAction {
         if (removed.length === 0) return;
         writeSet(env).setLabels(v.id, [], removed);
         env.cx.stats.labels_removed += removed.length;
+      };
+    }
+    case 'remove_dynamic_property': {
+      const object = env.exprs.compile(item.object);
+      const key = env.exprs.compile(item.key);
+      return (row) => {
+        const target = entityOf(object(row), 'REMOVE');
+        const k = dynamicKey(key, row, 'REMOVE');
+        if (target === undefined) return;
+        const s = target.kind === 'node' ? env.access.node(target.id) : env.access.edge(target.id);
+        if (s === undefined || !s.props.has(k)) return;
+        setProps(env, target, new Map([[k, null]]), false);
       };
     }
   }

@@ -5,6 +5,7 @@ import { listFunctions } from './list-functions.js';
 import { mathFunctions } from './math-functions.js';
 import type { FunctionCatalog, FunctionSignature } from './signature.js';
 import { stringFunctions } from './string-functions.js';
+import { dynamicNameFunctions } from './dynamic-names.js';
 import { temporalFunctions } from './temporal-functions.js';
 import { trimNormalizeFunctions } from './trim-normalize-functions.js';
 import { typeFunctions } from './type-functions.js';
@@ -17,6 +18,7 @@ import { searchFunctions } from './vector-functions.js';
 const all: readonly FunctionDefinition[] = [
   ...listFunctions,
   ...stringFunctions,
+  ...dynamicNameFunctions,
   ...trimNormalizeFunctions,
   ...typeFunctions,
   ...mathFunctions,

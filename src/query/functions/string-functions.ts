@@ -1,5 +1,5 @@
 import type { Value } from '../../common/values/value.js';
-import { arg, badValue, smallIntegerArg, stringArg } from './args.js';
+import { arg, badValue, listArg, smallIntegerArg, stringArg, wrongType } from './args.js';
 import { codePointLength, codePointSlice } from './code-points.js';
 import { scalar, type ScalarFunction } from './definition.js';
 
@@ -14,6 +14,14 @@ const stringFn = (name: string, f: (s: string) => Value): ScalarFunction =>
 const trimmed = /^\s+|\s+$/g;
 
 export const stringFunctions: readonly ScalarFunction[] = [
+  /** `a || b` as the parser writes it: two strings or two lists joined; null when either is null. */
+  scalar('||', 2, 2, (args) => {
+    const [a, b] = [arg(args, 0), arg(args, 1)];
+    if (a === null || b === null) return null;
+    if (typeof a === 'string') return a + stringArg('||', b);
+    if (Array.isArray(a)) return [...(a as readonly Value[]), ...listArg('||', b)];
+    return wrongType('||', 'a STRING or a LIST', a);
+  }),
   stringFn('toupper', (s) => s.toUpperCase()),
   stringFn('upper', (s) => s.toUpperCase()),
   stringFn('tolower', (s) => s.toLowerCase()),

@@ -84,6 +84,7 @@ hintCall
 clause
     : matchClause
     | unwindClause
+    | subqueryCallClause
     | callClause
     | createClause
     | mergeClause
@@ -92,6 +93,9 @@ clause
     | deleteClause
     | withClause
     | returnClause
+    | foreachClause
+    | finishClause
+    | orderSkipLimitClause
     ;
 
 // ---------------------------------------------------------------------------------------------
@@ -107,6 +111,21 @@ unwindClause
 
 callClause
     : CALL procedureName (LPAREN (expression (COMMA expression)*)? RPAREN)? (YIELD (STAR | yieldItems))?
+    ;
+
+// CALL { ... }, CALL (a, b) { ... }, CALL (*) { ... }: a subquery run once per incoming row.
+subqueryCallClause
+    : OPTIONAL? CALL subqueryScope? LBRACE query RBRACE inTransactions?
+    ;
+
+subqueryScope
+    : LPAREN (STAR | variable (COMMA variable)*)? RPAREN
+    ;
+
+// IN TRANSACTIONS [OF n ROWS] [ON ERROR CONTINUE | BREAK | FAIL]. TRANSACTIONS, ROW(S), ERROR and
+// the modes are not reserved words; the builder checks them.
+inTransactions
+    : IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? (ON errorWord=symbolicName errorMode=symbolicName)?
     ;
 
 // Segments may be reserved words (`apoc.create.node`): after CALL a name can only be a procedure's.
@@ -147,6 +166,7 @@ setItem
     | variable EQ expression                           # setAllProperties
     | variable PLUSEQ expression                       # setMergeProperties
     | variable nodeLabels                              # setLabels
+    | atom LBRACK key=expression RBRACK EQ value=expression # setDynamicProperty
     ;
 
 removeClause
@@ -156,10 +176,29 @@ removeClause
 removeItem
     : variable nodeLabels                              # removeLabels
     | propertyExpression                               # removeProperty
+    | atom LBRACK expression RBRACK                    # removeDynamicProperty
     ;
 
 deleteClause
     : DETACH? DELETE expression (COMMA expression)*
+    ;
+
+// FOREACH (x IN list | updates): the updating clauses run once per element.
+foreachClause
+    : FOREACH LPAREN variable IN expression PIPE clause+ RPAREN
+    ;
+
+// ORDER BY, SKIP (OFFSET) and LIMIT as a clause of their own (Neo4j 5.24): `WITH *` with them.
+// After WITH or RETURN the projection's own subclauses take them first.
+orderSkipLimitClause
+    : order skip? limit?
+    | skip limit?
+    | limit
+    ;
+
+// FINISH: the query ends here and returns no rows.
+finishClause
+    : FINISH
     ;
 
 // ---------------------------------------------------------------------------------------------
@@ -262,7 +301,21 @@ labelAtom
     ;
 
 patternElementChain
-    : relationshipPattern nodePattern
+    : relationshipPattern pathQuantifier? nodePattern
+    | quantifiedPath nodePattern
+    ;
+
+// `((a)-[:R]->(b)){1,3}`: a parenthesized path repeated. The builder takes the form Weft plans, one
+// relationship between undecorated unnamed nodes, as a variable-length relationship, and refuses the rest.
+quantifiedPath
+    : LPAREN nodePattern relationshipPattern nodePattern (WHERE expression)? RPAREN pathQuantifier
+    ;
+
+// `{n}`, `{n,m}`, `{n,}`, `{,m}`, `+` (one or more), `*` (zero or more).
+pathQuantifier
+    : LBRACE lo=integerLiteral? (COMMA hi=integerLiteral?)? RBRACE
+    | PLUS
+    | STAR
     ;
 
 relationshipPattern
@@ -283,6 +336,7 @@ properties
 
 relationshipTypes
     : COLON relTypeName (PIPE COLON? relTypeName)*
+    | COLON dynamicName
     ;
 
 nodeLabels
@@ -291,6 +345,13 @@ nodeLabels
 
 nodeLabel
     : COLON labelName
+    | COLON dynamicName
+    ;
+
+// `$(expr)`, `$all(expr)`, `$any(expr)`: labels or a type named by the value of an expression, a
+// STRING or a LIST<STRING> (Neo4j 5.26). `$any` matches an element with any of them.
+dynamicName
+    : DOLLAR (ALL | ANY)? LPAREN expression RPAREN
     ;
 
 // `*`, `*2`, `*1..3`, `*..3`, `*2..`; the forms without '*' and with a sign are accepted here and
@@ -387,9 +448,11 @@ addOrSubtractExpression
     : multiplyDivideModuloExpression (addOrSubtractOperator multiplyDivideModuloExpression)*
     ;
 
+// `||` concatenates strings and lists, at the precedence of + and -.
 addOrSubtractOperator
     : PLUS
     | MINUS
+    | DOUBLEBAR
     ;
 
 multiplyDivideModuloExpression
@@ -692,6 +755,8 @@ nonReservedKeyword
     | BOTH
     | FROM
     | OFFSET
+    | FOREACH
+    | FINISH
     ;
 
 // Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
@@ -775,6 +840,8 @@ ENDS        : 'ENDS';
 EXISTS      : 'EXISTS';
 FALSE       : 'FALSE';
 FOR         : 'FOR';
+FOREACH     : 'FOREACH';
+FINISH      : 'FINISH';
 IF          : 'IF';
 IN          : 'IN';
 INDEX       : 'INDEX';
@@ -842,6 +909,7 @@ DOT         : '.';
 COMMA       : ',';
 COLON       : ':';
 SEMI        : ';';
+DOUBLEBAR   : '||';
 PIPE        : '|';
 DOLLAR      : '$';
 LPAREN      : '(';

@@ -37,7 +37,8 @@ function rebuildChildren(op: LogicalOp, outer: ReadonlySet<number>): LogicalOp {
       return { ...op, parts: op.parts.map((p) => visit(p, outer)) };
     case 'hash_join':
       return { ...op, left: visit(op.left, outer), right: visit(op.right, outer) };
-    case 'optional': {
+    case 'optional':
+    case 'subquery': {
       const input = visit(op.input, outer);
       return { ...op, input, inner: visit(op.inner, boundAt(input, outer)) };
     }

@@ -23,6 +23,8 @@ export function ownSlots(op: LogicalOp): readonly number[] {
       return [...op.aggregation.keys.map((k) => k.variable.id), ...op.aggregation.aggregates.map((a) => a.variable.id)];
     case 'optional':
       return op.nulls;
+    case 'subquery':
+      return op.columns;
     case 'call':
       return op.yields.map((y) => y.variable.id);
     case 'create':
@@ -67,6 +69,7 @@ export function boundAt(op: LogicalOp, outer: ReadonlySet<number>): Set<number> 
   const visit = (o: LogicalOp): void => {
     switch (o.op) {
       case 'optional':
+      case 'subquery':
         visit(o.input);
         break;
       case 'merge':

@@ -45,20 +45,30 @@ export function readSlots(plan: LogicalOp): Set<number> {
     for (const r of p.relationships) {
       out.add(r.variable.id);
       expr(r.properties);
+      expr(r.dynamic_type);
     }
+    for (const n of p.nodes) n.dynamic_labels?.forEach(expr);
   };
   const setItem = (i: BoundSetItem): void => {
-    if (i.kind === 'set_property') {
+    if (i.kind === 'set_property' || i.kind === 'set_dynamic_property') {
       expr(i.object);
       expr(i.value);
+      if (i.kind === 'set_dynamic_property') expr(i.key);
     } else {
       out.add(i.variable.id);
       if (i.kind !== 'set_labels') expr(i.value);
+      else i.dynamic?.forEach(expr);
     }
   };
   const removeItem = (i: BoundRemoveItem): void => {
     if (i.kind === 'remove_property') expr(i.object);
-    else out.add(i.variable.id);
+    else if (i.kind === 'remove_dynamic_property') {
+      expr(i.object);
+      expr(i.key);
+    } else {
+      out.add(i.variable.id);
+      i.dynamic?.forEach(expr);
+    }
   };
   const visit = (op: LogicalOp): void => {
     switch (op.op) {
@@ -148,6 +158,9 @@ export function readSlots(plan: LogicalOp): Set<number> {
         break;
       case 'union':
         for (const c of op.part_columns) slots(c);
+        break;
+      case 'subquery':
+        slots(op.columns);
         break;
       case 'produce':
         slots(op.columns.map((c) => c.slot));

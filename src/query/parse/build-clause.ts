@@ -1,6 +1,10 @@
 import type {
   CallClause,
   Clause,
+  ForeachClause,
+  InTransactions,
+  OnErrorMode,
+  SubqueryCallClause,
   Projection,
   ProjectionItem,
   RemoveItem,
@@ -10,16 +14,24 @@ import type {
 } from '../ast/clause.js';
 import type { Expression, PropertyExpr } from '../ast/expression.js';
 import { joinSpans } from '../ast/span.js';
+import { isUpdatingClause } from '../ast/clause.js';
 import { assert } from '../../common/assert.js';
 import {
+  RemoveDynamicPropertyContext,
   RemoveLabelsContext,
   RemovePropertyContext,
   SetAllPropertiesContext,
+  SetDynamicPropertyContext,
   SetLabelsContext,
   SetMergePropertiesContext,
   SetPropertyContext,
   type CallClauseContext,
   type ClauseContext,
+  type ForeachClauseContext,
+  type InTransactionsContext,
+  type OrderSkipLimitClauseContext,
+  type SubqueryCallClauseContext,
+  type SymbolicNameContext,
   type ProjectionBodyContext,
   type PropertyExpressionContext,
   type SetClauseContext,
@@ -69,6 +81,16 @@ export class ClauseBuilder {
     }
     const call = ctx.callClause();
     if (call !== null) return this.call(call);
+    const subquery = ctx.subqueryCallClause();
+    if (subquery !== null) return this.subqueryCall(subquery);
+    const foreach = ctx.foreachClause();
+    if (foreach !== null) return this.foreach(foreach);
+    if (ctx.finishClause() !== null) return { kind: 'finish', span };
+    const osl = ctx.orderSkipLimitClause();
+    if (osl !== null) {
+      // The same as WITH * with these subclauses: every variable passes, sorted or cut.
+      return { kind: 'with', projection: { distinct: false, star: true, items: [], ...this.orderSkipLimit(osl), span }, span };
+    }
     const create = ctx.createClause();
     if (create !== null) return { kind: 'create', pattern: this.b.pattern(create.pattern()), span };
     const merge = ctx.mergeClause();
@@ -88,12 +110,17 @@ export class ClauseBuilder {
       const items = remove.removeItem().map((item): RemoveItem => {
         const item_span = this.b.source.span(item);
         if (item instanceof RemoveLabelsContext) {
+          const dynamic = this.expressions.dynamicNames(item.nodeLabels());
           return {
             kind: 'remove_labels',
             variable: symbolicName(item.variable().symbolicName()),
             labels: labelNames(item.nodeLabels()),
+            ...(dynamic.length > 0 && { dynamic }),
             span: item_span,
           };
+        }
+        if (item instanceof RemoveDynamicPropertyContext) {
+          return { kind: 'remove_dynamic_property', object: this.expressions.atomOf(item.atom()), key: this.b.expression(item.expression()), span: item_span };
         }
         assert(item instanceof RemovePropertyContext, 'unknown REMOVE item');
         return { kind: 'remove_property', target: this.propertyTarget(item.propertyExpression()), span: item_span };
@@ -147,6 +174,65 @@ export class ClauseBuilder {
     };
   }
 
+  private subqueryCall(ctx: SubqueryCallClauseContext): SubqueryCallClause {
+    const scopeCtx = ctx.subqueryScope();
+    let scope: SubqueryCallClause['scope'];
+    if (scopeCtx !== null) {
+      scope =
+        scopeCtx.STAR() !== null
+          ? 'all'
+          : scopeCtx.variable().map((v) => ({ name: symbolicName(v.symbolicName()), span: this.b.source.span(v) }));
+    }
+    const tx = ctx.inTransactions();
+    return {
+      kind: 'call_subquery',
+      optional: ctx.OPTIONAL() !== null,
+      ...(scope !== undefined && { scope }),
+      query: this.b.callQuery(ctx.query()),
+      ...(tx !== null && { in_transactions: this.inTransactions(tx) }),
+      span: this.b.source.span(ctx),
+    };
+  }
+
+  /** The words of IN TRANSACTIONS are not reserved, so they are checked here. */
+  private inTransactions(ctx: InTransactionsContext): InTransactions {
+    const span = this.b.source.span(ctx);
+    const word = (w: SymbolicNameContext | undefined): string =>
+      w === undefined ? '' : symbolicName(w).toUpperCase();
+    const expect = (ok: boolean, what: string): void => {
+      if (!ok) throw this.b.source.error('UnexpectedSyntax', `IN TRANSACTIONS: expected ${what}`, span);
+    };
+    expect(word(ctx._transactionsWord) === 'TRANSACTIONS', 'TRANSACTIONS after IN');
+    if (ctx._batchSize !== undefined) expect(['ROW', 'ROWS'].includes(word(ctx._rowsWord)), 'ROWS after OF n');
+    let on_error: OnErrorMode = 'fail';
+    if (ctx._errorWord !== undefined) {
+      expect(word(ctx._errorWord) === 'ERROR', 'ERROR after ON');
+      const mode = word(ctx._errorMode).toLowerCase();
+      expect(mode === 'fail' || mode === 'continue' || mode === 'break', 'CONTINUE, BREAK or FAIL after ON ERROR');
+      on_error = mode as OnErrorMode;
+    }
+    return { ...(ctx._batchSize !== undefined && { rows: this.b.expression(ctx._batchSize) }), on_error, span };
+  }
+
+  /** FOREACH holds updating clauses only (FOREACH among them): a read inside is refused here. */
+  private foreach(ctx: ForeachClauseContext): ForeachClause {
+    const clauses = ctx.clause().map((c) => this.clause(c));
+    for (const c of clauses) {
+      if (!isUpdatingClause(c)) {
+        throw this.b.source.error('InvalidClauseComposition', 'FOREACH may only hold updating clauses (CREATE, MERGE, SET, REMOVE, DELETE, FOREACH)', c.span);
+      }
+    }
+    const v = ctx.variable();
+    return {
+      kind: 'foreach',
+      variable: symbolicName(v.symbolicName()),
+      variable_span: this.b.source.span(v),
+      list: this.b.expression(ctx.expression()),
+      clauses,
+      span: this.b.source.span(ctx),
+    };
+  }
+
   private setItems(ctx: SetClauseContext): SetItem[] {
     return ctx.setItem().map((item) => this.setItem(item));
   }
@@ -177,8 +263,24 @@ export class ClauseBuilder {
         span,
       };
     }
+    if (item instanceof SetDynamicPropertyContext) {
+      return {
+        kind: 'set_dynamic_property',
+        object: this.expressions.atomOf(item.atom()),
+        key: this.b.expression(item._key!),
+        value: this.b.expression(item._value!),
+        span,
+      };
+    }
     assert(item instanceof SetLabelsContext, 'unknown SET item');
-    return { kind: 'set_labels', variable: symbolicName(item.variable().symbolicName()), labels: labelNames(item.nodeLabels()), span };
+    const dynamic = this.expressions.dynamicNames(item.nodeLabels());
+    return {
+      kind: 'set_labels',
+      variable: symbolicName(item.variable().symbolicName()),
+      labels: labelNames(item.nodeLabels()),
+      ...(dynamic.length > 0 && { dynamic }),
+      span,
+    };
   }
 
   /** `a.b.c` as the target of SET or REMOVE: the last lookup is the property written. */
@@ -210,6 +312,17 @@ export class ClauseBuilder {
         span: this.b.source.span(item),
       };
     });
+    return {
+      distinct: ctx.DISTINCT() !== null,
+      star: itemsCtx.STAR() !== null,
+      items,
+      ...this.orderSkipLimit(ctx),
+      span: this.b.source.span(ctx),
+    };
+  }
+
+  /** ORDER BY, SKIP and LIMIT of a projection, or of the clause that stands for `WITH *` with them. */
+  private orderSkipLimit(ctx: ProjectionBodyContext | OrderSkipLimitClauseContext): Pick<Projection, 'order' | 'skip' | 'limit'> {
     const order = (ctx.order()?.sortItem() ?? []).map((s): SortItem => {
       const dir = (s.DESC() ?? s.DESCENDING()) !== null ? 'desc' : 'asc';
       return { expression: this.b.expression(s.expression()), direction: dir, span: this.b.source.span(s) };
@@ -217,13 +330,9 @@ export class ClauseBuilder {
     const skip = ctx.skip();
     const limit = ctx.limit();
     return {
-      distinct: ctx.DISTINCT() !== null,
-      star: itemsCtx.STAR() !== null,
-      items,
       order,
       ...(skip !== null && { skip: this.b.expression(skip.expression()) }),
       ...(limit !== null && { limit: this.b.expression(limit.expression()) }),
-      span: this.b.source.span(ctx),
     };
   }
 }

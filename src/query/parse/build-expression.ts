@@ -1,5 +1,6 @@
 import { TerminalNode } from 'antlr4ng';
 import type { BinaryOperator, Expression, LiteralValue, MapProjectionItem, QuantifierKind } from '../ast/expression.js';
+import type { DynamicNames } from '../ast/pattern.js';
 import type { Span } from '../ast/span.js';
 import { joinSpans } from '../ast/span.js';
 import { assert, assertNever } from '../../common/assert.js';
@@ -25,6 +26,7 @@ import {
   SliceOperatorContext,
   StartsWithPredicateContext,
   TypePredicateContext,
+  type DynamicNameContext,
   type AddOrSubtractExpressionContext,
   type TrimFromExpressionContext,
   type AndExpressionContext,
@@ -215,7 +217,14 @@ export class ExpressionBuilder {
     const ops = ctx.addOrSubtractOperator();
     for (let i = 0; i < ops.length; i++) {
       const right = this.mulDiv(ctx.multiplyDivideModuloExpression(i + 1)!);
-      left = this.binary(ops[i]!.getText() === '+' ? 'add' : 'sub', left, right);
+      const op = ops[i]!.getText();
+      if (op === '||') {
+        // Concatenation is the internal call ('||', a, b): it needs no evaluator of its own.
+        const span = joinSpans(left.span, right.span);
+        left = this.made({ kind: 'function', name: '||', distinct: false, args: [left, right], span }, [left, right]);
+        continue;
+      }
+      left = this.binary(op === '+' ? 'add' : 'sub', left, right);
     }
     return left;
   }
@@ -302,7 +311,12 @@ export class ExpressionBuilder {
     }
     const labels = ctx.nodeLabels();
     if (labels !== null) {
-      e = this.made({ kind: 'has_labels', subject: e, labels: labelNames(labels), span: this.b.source.span(ctx) }, [e]);
+      const span = this.b.source.span(ctx);
+      const subject = e;
+      const written = labelNames(labels);
+      const tests: Expression[] = written.length > 0 ? [this.made({ kind: 'has_labels', subject, labels: written, span }, [subject])] : [];
+      for (const d of this.dynamicNames(labels)) tests.push(this.hasDynamicLabels(subject, d));
+      e = tests.reduce((acc, x) => this.binary('and', acc, x));
     }
     const labelExpression = ctx.labelExpression();
     if (labelExpression !== null) e = this.labelPredicate(e, labelExpression.labelDisjunction(), this.b.source.span(ctx));
@@ -333,6 +347,73 @@ export class ExpressionBuilder {
       return this.binary('gt', count, zero);
     };
     return ctx.labelConjunction().map(conjunction).reduce((acc, x) => this.binary('or', acc, x));
+  }
+
+  /**
+   * What a one-relationship quantified path pattern asks of every hop, as `all(hop IN rels WHERE ...)`:
+   * the labels and properties of the inner nodes, read at the hop's start or end node, and the
+   * pattern's own WHERE, in which `hop` is the name the inner relationship was given (it then names one
+   * relationship of the list, as it does inside the pattern).
+   */
+  everyHop(
+    rels: string,
+    hop: string,
+    ends: readonly { readonly end: 'startNode' | 'endNode'; readonly labels: readonly string[]; readonly properties?: Expression }[],
+    where: Expression | undefined,
+    span: Span,
+  ): Expression {
+    const tests: Expression[] = [];
+    for (const e of ends) {
+      const rel = this.made({ kind: 'variable', name: hop, span }, []);
+      const node = this.made({ kind: 'function', name: e.end, distinct: false, args: [rel], span }, [rel]);
+      if (e.labels.length > 0) tests.push(this.made({ kind: 'has_labels', subject: node, labels: e.labels, span }, [node]));
+      if (e.properties?.kind === 'map') {
+        for (const entry of e.properties.entries) {
+          const read = this.made({ kind: 'property', object: node, key: entry.key, span }, [node]);
+          tests.push(this.binary('eq', read, entry.value));
+        }
+      }
+    }
+    if (where !== undefined) tests.push(where);
+    const source = this.made({ kind: 'variable', name: rels, span }, []);
+    const condition = tests.reduce((acc, x) => this.binary('and', acc, x));
+    return this.made({ kind: 'quantifier', quantifier: 'all', variable: hop, source, where: condition, span }, [source, condition]);
+  }
+
+  /** The `$(expr)` labels of `:A:$(x)`, in order. */
+  dynamicNames(ctx: NodeLabelsContext): DynamicNames[] {
+    return ctx.nodeLabel().flatMap((l) => {
+      const d = l.dynamicName();
+      return d === null ? [] : [this.dynamicName(d)];
+    });
+  }
+
+  dynamicName(ctx: DynamicNameContext): DynamicNames {
+    return { mode: ctx.ANY() !== null ? 'any' : 'all', expression: this.expression(ctx.expression()), span: this.b.source.span(ctx) };
+  }
+
+  /**
+   * `subject:$(names)` as a predicate: the internal call ('has names', labels(subject), names, mode),
+   * true when the node has all (or, for `$any`, any) of the labels the value names.
+   */
+  hasDynamicLabels(subject: Expression, d: DynamicNames): Expression {
+    const span = d.span;
+    const have = this.made({ kind: 'function', name: 'labels', distinct: false, args: [subject], span }, [subject]);
+    return this.namesPredicate(have, d);
+  }
+
+  /** `[r:$(names)]` in MATCH as a predicate over `[type(r)]`. */
+  hasDynamicType(subject: Expression, d: DynamicNames): Expression {
+    const span = d.span;
+    const type = this.made({ kind: 'function', name: 'type', distinct: false, args: [subject], span }, [subject]);
+    const have = this.made({ kind: 'list', items: [type], span }, [type]);
+    return this.namesPredicate(have, d);
+  }
+
+  private namesPredicate(have: Expression, d: DynamicNames): Expression {
+    const mode = this.made({ kind: 'literal', value: d.mode, span: d.span }, []);
+    const args = [have, d.expression, mode];
+    return this.made({ kind: 'function', name: 'has names', distinct: false, args, span: d.span }, args);
   }
 
   /** An argument; the second of normalize() may be a normal form written as a bare word (`NFD`). */
@@ -407,11 +488,16 @@ export class ExpressionBuilder {
     }
     const pc = ctx.patternComprehension();
     if (pc !== null) {
-      const inner = this.b.path(pc.relationshipsPattern());
+      // Label expressions, dynamic labels and a WHERE inside a node become part of the comprehension's WHERE.
+      const { path: inner, predicates } = this.b.matchPath(pc.relationshipsPattern());
       const v = pc.variable();
       const path = v !== null ? { ...inner, variable: symbolicName(v.symbolicName()) } : inner;
       const exprs = pc.expression();
-      const where = pc.WHERE() !== null ? this.expression(exprs[0]!) : undefined;
+      const written = pc.WHERE() !== null ? this.expression(exprs[0]!) : undefined;
+      const where = [...predicates, ...(written !== undefined ? [written] : [])].reduce<Expression | undefined>(
+        (acc, e) => (acc === undefined ? e : this.binary('and', acc, e)),
+        undefined,
+      );
       const projection = this.expression(exprs[exprs.length - 1]!);
       return this.made(
         { kind: 'pattern_comprehension', path, ...(where && { where }), projection, span },
@@ -459,9 +545,15 @@ export class ExpressionBuilder {
       const measure = ex.COUNT() !== null ? 'count' : ex.COLLECT() !== null ? 'collect' : 'exists';
       const query = ex.query();
       if (query !== null) return this.made({ kind: 'exists_subquery', measure, body: { kind: 'query', query: this.b.nestedQuery(query) }, span }, []);
-      const pattern = this.b.pattern(ex.pattern()!);
+      // Built as a MATCH pattern is: label expressions, dynamic labels and WHERE inside its node
+      // patterns become predicates, joined before the body's own WHERE.
+      const { pattern, predicates } = this.b.matchPattern(ex.pattern()!);
       const w = ex.where();
-      const where = w !== null ? this.expression(w.expression()) : undefined;
+      const written = w !== null ? this.expression(w.expression()) : undefined;
+      const where = [...predicates, ...(written !== undefined ? [written] : [])].reduce<Expression | undefined>(
+        (acc, e) => (acc === undefined ? e : this.binary('and', acc, e)),
+        undefined,
+      );
       return this.made({ kind: 'exists_subquery', measure, body: { kind: 'pattern', pattern, ...(where && { where }) }, span }, [where]);
     }
     const rp = ctx.relationshipsPattern();
@@ -566,8 +658,12 @@ function comparisonOperator(text: string): BinaryOperator {
   }
 }
 
+/** The written labels of `:A:B:$(expr)`; the dynamic ones are read with `dynamicNames`. */
 export function labelNames(ctx: NodeLabelsContext): string[] {
-  return ctx.nodeLabel().map((l) => schemaName(l.labelName().schemaName()));
+  return ctx.nodeLabel().flatMap((l) => {
+    const name = l.labelName();
+    return name === null ? [] : [schemaName(name.schemaName())];
+  });
 }
 
 /** The number literal an operand consists of, if it is nothing else (no parentheses, lookups or labels). */

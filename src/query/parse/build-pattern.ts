@@ -1,10 +1,15 @@
 import type { Expression } from '../ast/expression.js';
-import { generated_name_prefix, type Direction, type HopRange, type NodePattern, type Pattern, type PatternPath, type RelationshipPattern } from '../ast/pattern.js';
+import { generated_name_prefix, type Direction, type DynamicNames, type HopRange, type NodePattern, type Pattern, type PatternPath, type RelationshipPattern } from '../ast/pattern.js';
 import {
   PatternPartContext,
   RangeBoundContext,
+  type LabelDisjunctionContext,
   type ShortestPathPatternContext,
+  type IntegerLiteralContext,
   type NodePatternContext,
+  type PathQuantifierContext,
+  type PatternElementChainContext,
+  type QuantifiedPathContext,
   type PatternContext,
   type PatternElementContext,
   type PropertiesContext,
@@ -39,11 +44,22 @@ export class PatternBuilder {
   }
 
   matchPattern(ctx: PatternContext): { pattern: Pattern; predicates: Expression[] } {
+    const { value, predicates } = this.collectingPredicates(() => this.pattern(ctx));
+    return { pattern: value, predicates };
+  }
+
+  /** A pattern comprehension's path, built as a MATCH path is: its node predicates come back apart. */
+  matchPath(ctx: RelationshipsPatternContext): { path: PatternPath; predicates: Expression[] } {
+    const { value, predicates } = this.collectingPredicates(() => this.path(ctx));
+    return { path: value, predicates };
+  }
+
+  private collectingPredicates<T>(build: () => T): { value: T; predicates: Expression[] } {
     const outer = this.predicates;
     const predicates: Expression[] = [];
     this.predicates = predicates;
     try {
-      return { pattern: this.pattern(ctx), predicates };
+      return { value: build(), predicates };
     } finally {
       this.predicates = outer;
     }
@@ -70,18 +86,95 @@ export class PatternBuilder {
     throw this.b.source.error('InvalidPattern', `\`${symbolicName(ctx.symbolicName())}(...)\` is not a pattern; shortestPath and allShortestPaths are`, this.b.source.span(ctx));
   }
 
-  private chain(
-    first: NodePatternContext,
-    links: readonly { relationshipPattern(): RelationshipPatternContext; nodePattern(): NodePatternContext }[],
-    span: PatternPath['span'],
-  ): PatternPath {
+  private chain(first: NodePatternContext, links: readonly PatternElementChainContext[], span: PatternPath['span']): PatternPath {
     const nodes: NodePattern[] = [this.node(first)];
     const relationships: RelationshipPattern[] = [];
     for (const link of links) {
-      relationships.push(this.relationship(link.relationshipPattern()));
+      const rel = link.relationshipPattern();
+      const quantifier = link.pathQuantifier();
+      if (rel !== null) relationships.push(quantifier === null ? this.relationship(rel) : this.quantifiedRelationship(rel, quantifier));
+      else relationships.push(this.quantifiedPath(link.quantifiedPath()!));
       nodes.push(this.node(link.nodePattern()));
     }
     return { kind: 'path', nodes, relationships, span };
+  }
+
+  /** `-[r:T]->{1,3}` (Neo4j 5): the variable-length relationship `-[r:T*1..3]->`; `r` is the list of its relationships. */
+  private quantifiedRelationship(rel: RelationshipPatternContext, q: PathQuantifierContext): RelationshipPattern {
+    const r = this.relationship(rel);
+    if (r.range !== undefined) {
+      throw this.b.source.error('InvalidRelationshipPattern', 'a quantified relationship cannot also have a variable length (*)', this.b.source.span(rel));
+    }
+    if (r.dynamic_type !== undefined) {
+      throw this.b.source.error('UnexpectedSyntax', 'a quantified relationship cannot have a dynamic type', this.b.source.span(rel));
+    }
+    return { ...r, range: this.quantifier(q) };
+  }
+
+  /**
+   * `((:A)-[r:T]->(:B {k: v}) WHERE r.w > 1){1,3}`: the variable-length relationship `-[r:T*1..3]->`,
+   * with what the inner path asks of each hop (its nodes' labels and properties, its WHERE) as
+   * `all(r IN r WHERE ...)` in the MATCH's WHERE. Named inner nodes (group variables of nodes), label
+   * expressions, inner paths of more hops and undirected hops with decorated nodes need a search of
+   * their own, which is not built: they are refused.
+   */
+  private quantifiedPath(ctx: QuantifiedPathContext): RelationshipPattern {
+    const span = this.b.source.span(ctx);
+    const refuse = (what: string): never => {
+      throw this.b.source.error(
+        'UnexpectedSyntax',
+        `quantified path patterns are supported as one relationship between unnamed nodes (((:A)-[r:T]->(:B)){1,3}); ${what} is not supported yet`,
+        span,
+      );
+    };
+    const inner = ctx.nodePattern();
+    for (const n of inner) {
+      if (n.variable() !== null) refuse('a named inner node (a group variable)');
+      if (n.labelExpression() !== null || n._nodeWhere !== undefined) refuse('a label expression or WHERE on an inner node');
+      const labels = n.nodeLabels();
+      if (labels !== null && labels.nodeLabel().some((l) => l.dynamicName() !== null)) refuse('a dynamic label on an inner node');
+      if (n.properties()?.parameter() != null) refuse('a parameter as an inner node\'s properties');
+    }
+    const where = ctx.expression();
+    const decorated = where !== null || inner.some((n) => n.nodeLabels() !== null || n.properties() !== null);
+    let r = this.quantifiedRelationship(ctx.relationshipPattern(), ctx.pathQuantifier());
+    if (!decorated) return r;
+    const predicates = this.predicates;
+    if (predicates === undefined) refuse('a decorated quantified path outside MATCH');
+    if (r.direction === 'both') refuse('an undirected hop between decorated nodes');
+    const rels = r.variable ?? `${generated_name_prefix}rel${this.generated++}`;
+    r = { ...r, variable: rels };
+    const [first, second] = r.direction === 'out' ? (['startNode', 'endNode'] as const) : (['endNode', 'startNode'] as const);
+    const ends = inner.map((n, i) => {
+      const labels = n.nodeLabels();
+      const properties = this.outsideMatch(() => this.properties(n.properties()));
+      return { end: i === 0 ? first : second, labels: labels !== null ? labelNames(labels) : [], ...(properties && { properties }) };
+    });
+    const condition = this.outsideMatch(() => (where !== null ? this.b.expression(where) : undefined));
+    predicates!.push(this.expressions.everyHop(rels, rels, ends, condition, span));
+    return r;
+  }
+
+  /** `{n}`, `{n,m}`, `{n,}`, `{,m}`, `+`, `*` as a hop range. */
+  private quantifier(ctx: PathQuantifierContext): HopRange {
+    if (ctx.PLUS() !== null) return { min: 1 };
+    if (ctx.STAR() !== null) return { min: 0 };
+    const span = this.b.source.span(ctx);
+    const value = (i: IntegerLiteralContext | undefined): number | undefined => {
+      if (i === undefined) return undefined;
+      const v = integerMagnitude(i.getText(), span, this.b.source.error.bind(this.b.source));
+      if (v > BigInt(hop_bound_max)) throw this.b.source.error('InvalidRelationshipPattern', `quantifier bound ${v} exceeds ${hop_bound_max}`, span);
+      return Number(v);
+    };
+    const lo = value(ctx._lo);
+    const hi = value(ctx._hi);
+    const comma = ctx.COMMA() !== null;
+    if (!comma && lo === undefined) throw this.b.source.error('InvalidRelationshipPattern', 'a quantifier needs a bound: {n}, {n,m}, {n,} or {,m}', span);
+    if (!comma) return { min: lo as number, max: lo as number };
+    if (lo !== undefined && hi !== undefined && hi < lo) {
+      throw this.b.source.error('InvalidRelationshipPattern', `quantifier {${lo},${hi}}: the upper bound is below the lower`, span);
+    }
+    return { min: lo ?? 0, ...(hi !== undefined && { max: hi }) };
   }
 
   private outsideMatch<T>(build: () => T): T {
@@ -100,8 +193,17 @@ export class PatternBuilder {
     const properties = this.outsideMatch(() => this.properties(ctx.properties()));
     const span = this.b.source.span(ctx);
     let variable = v !== null ? symbolicName(v.symbolicName()) : undefined;
+    const dynamic = labels !== null ? this.outsideMatch(() => this.expressions.dynamicNames(labels)) : [];
+    if (dynamic.length > 0 && this.predicates !== undefined) {
+      // In MATCH, `(n:$(x))` is `(n) WHERE n has the labels x names`.
+      variable ??= `${generated_name_prefix}node${this.generated++}`;
+      const subject: Expression = { kind: 'variable', name: variable, span };
+      for (const d of dynamic) this.predicates.push(this.expressions.hasDynamicLabels(subject, d));
+    }
     const labelExpression = ctx.labelExpression();
-    if (labelExpression !== null || ctx._nodeWhere !== undefined) {
+    // Outside MATCH, `:A&B` is another spelling of `:A:B` (Neo4j 5.18); any other label expression is refused below.
+    const conjoined = labelExpression !== null && this.predicates === undefined ? plainConjunction(labelExpression.labelDisjunction()) : undefined;
+    if ((labelExpression !== null && conjoined === undefined) || ctx._nodeWhere !== undefined) {
       const predicates = this.predicates;
       if (predicates === undefined) {
         throw this.b.source.error('UnexpectedSyntax', 'a label expression or a WHERE inside a node pattern is only allowed in MATCH', span);
@@ -118,7 +220,8 @@ export class PatternBuilder {
     return {
       kind: 'node',
       ...(variable !== undefined && { variable }),
-      labels: labels !== null ? labelNames(labels) : [],
+      labels: conjoined ?? (labels !== null ? labelNames(labels) : []),
+      ...(dynamic.length > 0 && this.predicates === undefined && { dynamic_labels: dynamic }),
       ...(properties && { properties }),
       span,
     };
@@ -142,11 +245,24 @@ export class PatternBuilder {
     const types = detail.relationshipTypes()?.relTypeName().map((t) => schemaName(t.schemaName())) ?? [];
     const rangeCtx = detail.rangeLiteral();
     const range = rangeCtx !== null ? this.range(rangeCtx) : undefined;
-    const properties = this.properties(detail.properties());
+    const properties = this.outsideMatch(() => this.properties(detail.properties()));
+    let variable = v !== null ? symbolicName(v.symbolicName()) : undefined;
+    const dynamicCtx = detail.relationshipTypes()?.dynamicName() ?? null;
+    let dynamic_type: DynamicNames | undefined;
+    if (dynamicCtx !== null) {
+      const d = this.outsideMatch(() => this.expressions.dynamicName(dynamicCtx));
+      if (range !== undefined) throw this.b.source.error('UnexpectedSyntax', 'a dynamic relationship type cannot have a variable length', span);
+      if (this.predicates !== undefined) {
+        // In MATCH, `[r:$(x)]` is `[r] WHERE type(r) is among the types x names`.
+        variable ??= `${generated_name_prefix}rel${this.generated++}`;
+        this.predicates.push(this.expressions.hasDynamicType({ kind: 'variable', name: variable, span }, d));
+      } else dynamic_type = d;
+    }
     return {
       kind: 'relationship',
-      ...(v !== null && { variable: symbolicName(v.symbolicName()) }),
+      ...(variable !== undefined && { variable }),
       types,
+      ...(dynamic_type && { dynamic_type }),
       direction,
       ...(range && { range }),
       ...(properties && { properties }),
@@ -187,4 +303,17 @@ export class PatternBuilder {
     }
     return Number(value);
   }
+}
+
+/** The labels of `A&B&C` (plain names joined by `&` only); undefined for any other label expression. */
+function plainConjunction(ctx: LabelDisjunctionContext): string[] | undefined {
+  const [only, ...more] = ctx.labelConjunction();
+  if (only === undefined || more.length > 0) return undefined;
+  const names: string[] = [];
+  for (const n of only.labelNegation()) {
+    const name = n.labelAtom()?.labelName();
+    if (name === null || name === undefined) return undefined;
+    names.push(schemaName(name.schemaName()));
+  }
+  return names;
 }

@@ -25,6 +25,7 @@ import {
   type CreateSearchIndexContext,
   type ExpressionContext,
   type FunctionNameContext,
+  type NodeLabelContext,
   type HintCallContext,
   type PropertyReferenceContext,
   type QueryContext,
@@ -141,6 +142,13 @@ export class StatementBuilder {
     return { kind: 'drop_index', name: symbolicName(di.symbolicName()), if_exists: di.ifExists() !== null, span };
   }
 
+  /** A schema object names its label; `:$(expr)` has no meaning there. */
+  private schemaLabel(ctx: NodeLabelContext): string {
+    const name = ctx.labelName();
+    if (name === null) throw this.b.source.error('UnexpectedSyntax', 'a constraint or index names its label; a dynamic label is not allowed here', this.b.source.span(ctx));
+    return schemaName(name.schemaName());
+  }
+
   private propertyRef(ctx: PropertyReferenceContext): PropertyRef {
     return {
       variable: symbolicName(ctx.variable().symbolicName()),
@@ -172,7 +180,7 @@ export class StatementBuilder {
       ...(name !== null && { name: symbolicName(name) }),
       if_not_exists: ctx.ifNotExists() !== null,
       variable: symbolicName(ctx.variable().symbolicName()),
-      label: schemaName(ctx.nodeLabel().labelName().schemaName()),
+      label: this.schemaLabel(ctx.nodeLabel()),
       requirement,
       property_refs,
       ...(where !== null && { where: this.b.expression(where.expression()) }),
@@ -213,7 +221,7 @@ export class StatementBuilder {
       unique: false,
       if_not_exists: ctx.ifNotExists() !== null,
       variable: symbolicName(ctx.variable().symbolicName()),
-      label: schemaName(ctx.nodeLabel().labelName().schemaName()),
+      label: this.schemaLabel(ctx.nodeLabel()),
       properties: property_refs.map((r) => r.key),
       property_refs,
       search: {
@@ -242,7 +250,7 @@ export class StatementBuilder {
       return {
         ...common,
         variable: symbolicName(target.variable().symbolicName()),
-        label: schemaName(target.nodeLabel().labelName().schemaName()),
+        label: this.schemaLabel(target.nodeLabel()),
         properties: property_refs.map((r) => r.key),
         property_refs,
       };
@@ -268,6 +276,9 @@ function checkComposition(query: Query, nested: boolean, b: Builder): void {
       if (clause.kind === 'return' && i !== clauses.length - 1) {
         throw b.source.error('InvalidClauseComposition', 'RETURN can only be used at the end of a query', clause.span);
       }
+      if (clause.kind === 'finish' && i !== clauses.length - 1) {
+        throw b.source.error('InvalidClauseComposition', 'FINISH can only be used at the end of a query', clause.span);
+      }
     });
     const last = clauses[clauses.length - 1]!;
     if (nested) continue;
@@ -290,7 +301,13 @@ function checkComposition(query: Query, nested: boolean, b: Builder): void {
 }
 
 function concludes(clause: Clause): boolean {
-  return clause.kind === 'return' || clause.kind === 'call' || isUpdatingClause(clause);
+  if (clause.kind === 'call_subquery') return isUnitSubquery(clause.query);
+  return clause.kind === 'return' || clause.kind === 'call' || clause.kind === 'finish' || isUpdatingClause(clause);
+}
+
+/** A CALL subquery without RETURN: it is called for its updates and passes each row on once. */
+export function isUnitSubquery(query: Query): boolean {
+  return query.parts.every((p) => p.clauses[p.clauses.length - 1]?.kind !== 'return');
 }
 
 function clauseName(clause: Clause): string {
@@ -301,6 +318,8 @@ function clauseName(clause: Clause): string {
       return 'UNWIND';
     case 'with':
       return 'WITH';
+    case 'call_subquery':
+      return 'CALL { ... } that returns rows';
     default:
       return clause.kind.toUpperCase();
   }

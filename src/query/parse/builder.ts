@@ -43,8 +43,12 @@ export interface Builder {
    */
   matchPattern(ctx: PatternContext): { pattern: Pattern; predicates: Expression[] };
   path(ctx: PatternPartContext | RelationshipsPatternContext): PatternPath;
+  /** A pattern comprehension's path with its node predicates apart, as `matchPattern` gives them. */
+  matchPath(ctx: RelationshipsPatternContext): { path: PatternPath; predicates: Expression[] };
   /** A query nested in an expression (EXISTS { ... }). */
   nestedQuery(ctx: QueryContext): Query;
+  /** The body of a CALL subquery: composed like a whole query, without statement options. */
+  callQuery(ctx: QueryContext): Query;
 }
 
 export function symbolicName(ctx: SymbolicNameContext): string {

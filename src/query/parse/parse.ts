@@ -143,9 +143,11 @@ function makeBuilder(source: SourceText, options: StatementOptions | undefined):
     expression: (ctx: ExpressionContext): Expression => expressions!.expression(ctx),
     pattern: (ctx: PatternContext): Pattern => patterns!.pattern(ctx),
     matchPattern: (ctx: PatternContext) => patterns!.matchPattern(ctx),
+    matchPath: (ctx: RelationshipsPatternContext) => patterns!.matchPath(ctx),
     path: (ctx: PatternPartContext | RelationshipsPatternContext): PatternPath => patterns!.path(ctx),
     // A subquery gets a builder without statement options: AS OF and hints there are refused.
     nestedQuery: (ctx: QueryContext): Query => makeBuilder(source, undefined).statements.query(ctx, true),
+    callQuery: (ctx: QueryContext): Query => makeBuilder(source, undefined).statements.query(ctx, false),
   };
   expressions = new ExpressionBuilder(b);
   patterns = new PatternBuilder(b, expressions);

@@ -114,6 +114,8 @@ export function estimateRows(op: LogicalOp, counts: GraphCounts): number {
       return estimateRows(op.input, counts) * predicateSelectivity(op.predicate);
     case 'rel_unique':
       return estimateRows(op.input, counts);
+    case 'subquery':
+      return op.mode === 'unit' ? estimateRows(op.input, counts) : estimateRows(op.inner, counts) * estimateRows(op.input, counts);
     case 'optional':
       return Math.max(estimateRows(op.input, counts), estimateRows(op.inner, counts) * estimateRows(op.input, counts));
     case 'hash_join': {

@@ -111,7 +111,7 @@ function describe(op: LogicalOp, counts: GraphCounts, names: readonly string[], 
     operator,
     details: { ...details, ...more },
     children: inputsOf(op)
-      .filter((i) => i.op !== 'argument' || op.op === 'optional' || op.op === 'hash_join')
+      .filter((i) => i.op !== 'argument' || op.op === 'optional' || op.op === 'hash_join' || op.op === 'subquery')
       .map((i) => describe(i, counts, names, indexes)),
     estimated_rows: Math.round(estimateRows(op, counts) * 100) / 100,
   };
@@ -189,6 +189,15 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
       return ['RelationshipUniqueness', { relationships: op.slots.map(n).join(', ') }];
     case 'optional':
       return ['Optional', { nullable: op.nulls.map(n).join(', ') }];
+    case 'subquery':
+      if (op.form === 'foreach') return ['Foreach', {}];
+      return [
+        op.mode === 'unit' ? 'SubqueryForeach' : op.optional ? 'OptionalApply' : 'Apply',
+        {
+          ...(op.imports.length > 0 && { imports: op.imports.map(n).join(', ') }),
+          ...(op.columns.length > 0 && { returns: op.columns.map(n).join(', ') }),
+        },
+      ];
     case 'hash_join':
       return ['NodeHashJoin', { keys: op.keys.map(n).join(', ') }];
     case 'path':

@@ -129,6 +129,24 @@ export type LogicalOp =
   | { readonly op: 'rel_unique'; readonly input: LogicalOp; readonly slots: readonly number[] }
   /** Runs `inner` per input row (with the row as argument); a row without a match continues with `nulls` set to null. */
   | { readonly op: 'optional'; readonly input: LogicalOp; readonly inner: LogicalOp; readonly nulls: readonly number[] }
+  /**
+   * Runs `inner` once per input row, with the row as its argument: a CALL subquery or a FOREACH.
+   * 'returning': the row continues once per inner row, with the `columns` slots copied from it; a
+   * row the inner plan answers nothing for is dropped, or with `optional` continues once with them
+   * null. 'unit': the inner plan runs to its end (its rows are discarded) and the row continues once.
+   */
+  | {
+      readonly op: 'subquery';
+      readonly input: LogicalOp;
+      readonly inner: LogicalOp;
+      readonly mode: 'returning' | 'unit';
+      readonly columns: readonly number[];
+      /** The outer slots a CALL subquery imports (shown by EXPLAIN; the body's own operators read them). */
+      readonly imports: readonly number[];
+      readonly optional: boolean;
+      /** What the plan shows: a CALL subquery or a FOREACH. */
+      readonly form: 'call' | 'foreach';
+    }
   /** Rows of `left` joined to rows of `right` with equal node ids in `keys`; both run on the same argument. */
   | {
       readonly op: 'hash_join';
@@ -251,6 +269,7 @@ export function inputsOf(op: LogicalOp): readonly LogicalOp[] {
     case 'hash_join':
       return [op.left, op.right];
     case 'optional':
+    case 'subquery':
       return [op.input, op.inner];
     case 'merge':
       return [op.input, op.match];
@@ -270,6 +289,7 @@ export function withInputs(op: LogicalOp, inputs: readonly LogicalOp[]): Logical
     case 'hash_join':
       return { ...op, left: a, right: inputs[1] as LogicalOp };
     case 'optional':
+    case 'subquery':
       return { ...op, input: a, inner: inputs[1] as LogicalOp };
     case 'merge':
       return { ...op, input: a, match: inputs[1] as LogicalOp };

@@ -27,9 +27,18 @@ export function planQuery(query: BoundQuery, counts: GraphCounts, joins: JoinPol
   return { op: 'produce', input: union, columns: first.columns.map((c) => ({ name: c.name, slot: c.variable.id })) };
 }
 
-/** Plans a single query; with `produce` false the plan ends at its last projection (a UNION part). */
-export function planSingle(query: BoundSingleQuery, counts: GraphCounts, produce = true, joins: JoinPolicy = 'cost'): LogicalOp {
-  const bound = new Set<number>();
+/**
+ * Plans a single query; with `produce` false the plan ends at its last projection (a UNION part).
+ * `imported`: the slots its argument row holds (a CALL subquery's outer row), kept across barriers.
+ */
+export function planSingle(
+  query: BoundSingleQuery,
+  counts: GraphCounts,
+  produce = true,
+  joins: JoinPolicy = 'cost',
+  imported: ReadonlySet<number> = new Set(),
+): LogicalOp {
+  const bound = new Set<number>(imported);
   let plan: LogicalOp = { op: 'argument' };
   // The clauses since the last barrier, streamed together (write-barriers.ts says when that is safe).
   let stretch = emptyFootprint();
@@ -87,9 +96,32 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
     case 'with':
     case 'return':
       return planProjection(plan, clause.projection, bound);
+    case 'call_subquery': {
+      const inner = planBody(clause.query, counts, joins, bound);
+      for (const v of clause.returns) bound.add(v.id);
+      const mode = clause.returns.length > 0 ? 'returning' : 'unit';
+      const columns = clause.returns.map((v) => v.id);
+      const imports = clause.imports.map((v) => v.id);
+      return { op: 'subquery', input: plan, inner, mode, columns, imports, optional: clause.optional, form: 'call' };
+    }
+    case 'foreach': {
+      // One inner run per row: UNWIND of the list, then the body's updates.
+      const unwind: BoundClause = { kind: 'unwind', expression: clause.list, variable: clause.variable, span: clause.span };
+      const inner = planSingle({ clauses: [unwind, ...clause.clauses], columns: [] }, counts, false, joins, bound);
+      return { op: 'subquery', input: plan, inner, mode: 'unit', columns: [], imports: [], optional: false, form: 'foreach' };
+    }
+    case 'finish':
+      return plan;
     default:
       return assertNever(clause, 'clause');
   }
+}
+
+/** A CALL subquery's body, run with the outer row (slots `outer`) as its argument; a UNION renames its parts' columns to the first part's. */
+function planBody(query: BoundQuery, counts: GraphCounts, joins: JoinPolicy, outer: ReadonlySet<number>): LogicalOp {
+  const parts = query.parts.map((p) => planSingle(p, counts, false, joins, outer));
+  if (parts.length === 1) return parts[0] as LogicalOp;
+  return { op: 'union', parts, part_columns: query.parts.map((p) => p.columns.map((c) => c.variable.id)), all: query.union_all };
 }
 
 function bindPath(p: BoundPath, bound: Set<number>): void {

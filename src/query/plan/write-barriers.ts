@@ -130,6 +130,32 @@ function readAll(f: Footprint): void {
   f.reads.keys = 'all';
 }
 
+function writeAll(f: Footprint): void {
+  f.writes.deletes = true;
+  f.writes.creates_nodes = true;
+  f.writes.created_labels = 'all';
+  f.writes.labels = 'all';
+  f.writes.types = 'all';
+  f.writes.keys = 'all';
+}
+
+/** True when a bound clause updates the graph, itself or through a subquery or FOREACH it holds. */
+function clauseWrites(clause: BoundClause): boolean {
+  switch (clause.kind) {
+    case 'create':
+    case 'merge':
+    case 'set':
+    case 'remove':
+    case 'delete':
+    case 'foreach':
+      return true;
+    case 'call_subquery':
+      return clause.query.parts.some((p) => p.clauses.some(clauseWrites));
+    default:
+      return false;
+  }
+}
+
 /** What a clause reads of the graph and writes to it. */
 export function clauseFootprint(clause: BoundClause): Footprint {
   const f = emptyFootprint();
@@ -160,7 +186,15 @@ export function clauseFootprint(clause: BoundClause): Footprint {
         if (item.kind === 'remove_property') {
           f.writes.keys = add(f.writes.keys, new Set([item.key]));
           if (item.object.kind !== 'variable') expressionReads(item.object, f);
-        } else f.writes.labels = add(f.writes.labels, new Set(item.labels));
+        } else if (item.kind === 'remove_dynamic_property') {
+          // The key is known only per row: it may be any key.
+          f.writes.keys = 'all';
+          expressionReads(item.object, f);
+          expressionReads(item.key, f);
+        } else {
+          f.writes.labels = item.dynamic === undefined ? add(f.writes.labels, new Set(item.labels)) : 'all';
+          item.dynamic?.forEach((d) => expressionReads(d, f));
+        }
       }
       return f;
     case 'delete':
@@ -172,6 +206,18 @@ export function clauseFootprint(clause: BoundClause): Footprint {
       return f;
     case 'return':
       projectionReads(clause.projection, f, false);
+      return f;
+    case 'call_subquery':
+      // The body runs per row and reads the graph as a MATCH does; whatever it writes is taken to
+      // meet everything, so a barrier sits on either side of a subquery that writes.
+      readAll(f);
+      if (clause.query.parts.some((p) => p.clauses.some(clauseWrites))) writeAll(f);
+      return f;
+    case 'foreach':
+      expressionReads(clause.list, f);
+      for (const c of clause.clauses) widen(f, clauseFootprint(c));
+      return f;
+    case 'finish':
       return f;
     default:
       return assertNever(clause, 'clause');
@@ -210,7 +256,14 @@ function setItem(item: BoundSetItem, f: Footprint): void {
       expressionReads(item.value, f);
       return;
     case 'set_labels':
-      f.writes.labels = add(f.writes.labels, new Set(item.labels));
+      f.writes.labels = item.dynamic === undefined ? add(f.writes.labels, new Set(item.labels)) : 'all';
+      item.dynamic?.forEach((d) => expressionReads(d, f));
+      return;
+    case 'set_dynamic_property':
+      f.writes.keys = 'all';
+      expressionReads(item.object, f);
+      expressionReads(item.key, f);
+      expressionReads(item.value, f);
       return;
     default:
       return assertNever(item, 'set item');
@@ -220,7 +273,10 @@ function setItem(item: BoundSetItem, f: Footprint): void {
 /** What searching for a pattern reads: the labels, types and keys it names, and its property expressions. */
 function pathReads(p: BoundPath, f: Footprint): void {
   for (const n of p.nodes) {
-    if (n.labels.length > 0) f.reads.labels = add(f.reads.labels, new Set(n.labels));
+    if (n.dynamic_labels !== undefined && !n.bound) {
+      f.reads.labels = 'all';
+      n.dynamic_labels.forEach((d) => expressionReads(d, f));
+    } else if (n.labels.length > 0) f.reads.labels = add(f.reads.labels, new Set(n.labels));
     else if (!n.bound) f.reads.labels = 'all';
     if (n.properties) propertyMapReads(n.properties, f);
   }
@@ -245,12 +301,14 @@ function pathCreates(p: BoundPath, f: Footprint): void {
   for (const n of p.nodes) {
     if (n.bound) continue;
     f.writes.creates_nodes = true;
-    f.writes.created_labels = add(f.writes.created_labels, new Set(n.labels));
+    f.writes.created_labels = n.dynamic_labels === undefined ? add(f.writes.created_labels, new Set(n.labels)) : 'all';
+    n.dynamic_labels?.forEach((d) => expressionReads(d, f));
     if (n.properties) expressionReads(n.properties, f);
   }
   for (const r of p.relationships) {
     if (r.bound) continue;
-    f.writes.types = add(f.writes.types, new Set(r.types));
+    f.writes.types = r.dynamic_type === undefined ? add(f.writes.types, new Set(r.types)) : 'all';
+    if (r.dynamic_type) expressionReads(r.dynamic_type, f);
     if (r.properties) expressionReads(r.properties, f);
   }
 }
