@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prng } from '../support/prng.js';
@@ -116,6 +116,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     await cluster.stop();
     const result = checkLinearizable(workload.history);
     failed = !result.ok || not_converged !== undefined;
+    // The history beside the data, so a failed check can be looked at (and checked again) offline.
+    if (failed) writeFileSync(join(dir, 'history.json'), JSON.stringify(workload.history, (_k, v: unknown) => (v === Infinity ? 'Infinity' : v)));
     return { seed: o.seed, members: o.members, rounds_done, faults, counts: workload.counts, operations: workload.history.length, duration_ms: Date.now() - started, result, not_converged, kept_dir: failed ? dir : undefined };
   } finally {
     clearTimeout(guard);

@@ -71,7 +71,7 @@ async function main(): Promise<number> {
     ['writes refused unsent', String(report.counts.refused)],
     ['compare-and-set refused', String(report.counts.cas_refused)],
     ['duration', `${(report.duration_ms / 1000).toFixed(1)} s`],
-    ['linearizable', report.result.ok ? 'yes' : `NO (register ${report.result.key})`],
+    ['linearizable', report.result.ok ? 'yes' : report.result.verdict === 'undecided' ? `UNDECIDED (register ${report.result.key}: the search passed its bound)` : `NO (register ${report.result.key})`],
     ['converged', report.not_converged === undefined ? 'yes' : `NO: ${report.not_converged}`],
     ...(report.kept_dir !== undefined ? ([['kept for a look', `${report.kept_dir} (data directories, logs/member-<id>.log)`]] as [string, string][]) : []),
   ];
