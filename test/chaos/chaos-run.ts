@@ -54,6 +54,8 @@ export interface ChaosReport {
   readonly members: number;
   readonly rounds_done: number;
   readonly faults: Readonly<Partial<Record<FaultKind, number>>>;
+  /** `diskfull` rounds in which a write of the member met the full disk (its metrics said ENOSPC). */
+  readonly diskfull_enospc: number;
   readonly counts: WorkloadCounts;
   readonly operations: number;
   readonly duration_ms: number;
@@ -93,6 +95,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     workload.start(o.clients);
     const faults: Partial<Record<FaultKind, number>> = {};
     let rounds_done = 0;
+    let diskfull_enospc = 0;
     const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
     for (let round = 0; round < o.rounds && !stopped; round++) {
       const fault = drawFault(kinds, cluster.ids, random);
@@ -103,6 +106,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       const injected = await inject(cluster, fault, log);
       await sleep(fault_ms);
       await heal(cluster, injected, log);
+      if (injected.enospc === true) diskfull_enospc++;
       faults[fault.kind] = (faults[fault.kind] ?? 0) + 1;
       rounds_done++;
       await sleep(Math.max(0, o.round_ms - calm_ms - fault_ms));
@@ -118,7 +122,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     failed = !result.ok || not_converged !== undefined;
     // The history beside the data, so a failed check can be looked at (and checked again) offline.
     if (failed) writeFileSync(join(dir, 'history.json'), JSON.stringify(workload.history, (_k, v: unknown) => (v === Infinity ? 'Infinity' : v)));
-    return { seed: o.seed, members: o.members, rounds_done, faults, counts: workload.counts, operations: workload.history.length, duration_ms: Date.now() - started, result, not_converged, kept_dir: failed ? dir : undefined };
+    return { seed: o.seed, members: o.members, rounds_done, faults, diskfull_enospc, counts: workload.counts, operations: workload.history.length, duration_ms: Date.now() - started, result, not_converged, kept_dir: failed ? dir : undefined };
   } finally {
     clearTimeout(guard);
     await cluster.stop();

@@ -64,6 +64,7 @@ async function main(): Promise<number> {
     ['workload', options.workload],
     ['rounds done', String(report.rounds_done)],
     ['faults', Object.entries(report.faults).map(([k, n]) => `${k} ${n}`).join(', ')],
+    ...(report.faults.diskfull !== undefined ? ([['diskfull rounds with ENOSPC', `${report.diskfull_enospc} of ${report.faults.diskfull}`]] as [string, string][]) : []),
     ['operations recorded', String(report.operations)],
     ['answered', String(report.counts.ok)],
     ['unknown outcome (writes)', String(report.counts.unknown)],
