@@ -74,7 +74,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'weft-chaos-'));
   const cluster = await startChaosCluster(dir, o.members, log, { member_args: o.member_args ?? [], ...(o.disk_bytes !== undefined ? { disk_bytes: o.disk_bytes } : {}) });
-  let failed = false;
+  // Until the run has checked its history, it counts as failed: one that throws keeps its directory too.
+  let failed = true;
   let stopped = false;
   const guard = setTimeout(() => {
     log(`chaos: the run passed run_ms_max ${o.run_ms_max} ms; stopping every member`);
@@ -116,7 +117,6 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const not_converged = o.members > 1 ? await awaitConverged(cluster) : undefined;
     // The check blocks this process's event loop for as long as it searches, and the link proxies
     // live here: the members are stopped first, so a long search cannot cut every link under them.
-    failed = true;
     await cluster.stop();
     const result = checkLinearizable(workload.history);
     failed = !result.ok || not_converged !== undefined;
