@@ -113,16 +113,17 @@ function checkRegister(ops: readonly Operation[], steps_max: number): 'lineariza
     else if (op.kind === 'cas') observed.add(op.expect ?? null);
   }
   const canonical = (state: string | null): string | null => (state === null || observed.has(state) ? state : UNOBSERVED);
-  const written_twice = new Set<string>();
-  const written = new Set<string>();
+  // The register starts absent (null): a write of null writes it a second time.
+  const written_twice = new Set<string | null>();
+  const written = new Set<string | null>([null]);
   for (const op of ops) {
-    if (op.kind === 'get' || op.value === null) continue;
+    if (op.kind === 'get') continue;
     if (written.has(op.value)) written_twice.add(op.value);
     written.add(op.value);
   }
   const ret = forcedReturns(ops);
   // A compare-and-set forced (its value was seen) wrote: had it not, its value would never have been there.
-  const forced = ops.map((op, i): Operation => (op.kind === 'cas' && op.cas_outcome === undefined && ret[i] !== Infinity ? { ...op, cas_outcome: 'wrote' } : op));
+  const forced = ops.map((op, i): Operation => (op.kind === 'cas' && op.cas_outcome === undefined && op.ret === Infinity && ret[i] !== Infinity ? { ...op, cas_outcome: 'wrote' } : op));
   // A read never has an unknown outcome (a failed one is not recorded); one that did would be placed like any other.
   const unknown = ops.map((op, i) => ret[i] === Infinity && op.kind !== 'get');
   const known_total = unknown.filter((u) => !u).length;
@@ -198,7 +199,7 @@ function checkRegister(ops: readonly Operation[], steps_max: number): 'lineariza
   const reads = ops.map((op, i): string | null | undefined => {
     if (unknown[i] && op.kind !== 'cas') return undefined;
     const v = op.kind === 'get' ? op.value : forced[i]!.kind === 'cas' && forced[i]!.cas_outcome === 'wrote' ? (op.expect ?? null) : undefined;
-    if (v === undefined || (v !== null && written_twice.has(v))) return undefined;
+    if (v === undefined || written_twice.has(v)) return undefined;
     readers_total.set(v, (readers_total.get(v) ?? 0) + 1);
     return v;
   });
