@@ -39,6 +39,7 @@ export class ServerMetrics {
     };
     counter('graphdb_log_disk_full_waits_total', 'Times the log started waiting for space on a full disk, since start.', () => db.log.storageStats.no_space_waits);
     counter('graphdb_checkpoints_refused_total', 'Checkpoints not written because the disk was full, since start.', () => db.checkpointsRefused);
+    counter('graphdb_disk_full_refusals_total', 'Writes refused for space since start: log, next segment, hard state, snapshot install, checkpoint.', () => db.log.diskFullRefusals + db.checkpointsRefused);
     gauge('graphdb_graph_nodes', 'Live nodes, pending writes included.', () => db.sm.graph.stats().nodes);
     gauge('graphdb_graph_edges', 'Live edges, pending writes included.', () => db.sm.graph.stats().edges);
     gauge('graphdb_vector_index_bytes', 'Estimated memory every vector index holds (vectors and HNSW graphs).', () => vectorIndexBytes(db));

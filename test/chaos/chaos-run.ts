@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prng } from '../support/prng.js';
@@ -54,6 +54,8 @@ export interface ChaosReport {
   readonly members: number;
   readonly rounds_done: number;
   readonly faults: Readonly<Partial<Record<FaultKind, number>>>;
+  /** `diskfull` rounds in which a write of the member met the full disk (its metrics said ENOSPC). */
+  readonly diskfull_enospc: number;
   readonly counts: WorkloadCounts;
   readonly operations: number;
   readonly duration_ms: number;
@@ -72,7 +74,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'weft-chaos-'));
   const cluster = await startChaosCluster(dir, o.members, log, { member_args: o.member_args ?? [], ...(o.disk_bytes !== undefined ? { disk_bytes: o.disk_bytes } : {}) });
-  let failed = false;
+  // Until the run has checked its history, it counts as failed: one that throws keeps its directory too.
+  let failed = true;
   let stopped = false;
   const guard = setTimeout(() => {
     log(`chaos: the run passed run_ms_max ${o.run_ms_max} ms; stopping every member`);
@@ -93,6 +96,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     workload.start(o.clients);
     const faults: Partial<Record<FaultKind, number>> = {};
     let rounds_done = 0;
+    let diskfull_enospc = 0;
     const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
     for (let round = 0; round < o.rounds && !stopped; round++) {
       const fault = drawFault(kinds, cluster.ids, random);
@@ -103,6 +107,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       const injected = await inject(cluster, fault, log);
       await sleep(fault_ms);
       await heal(cluster, injected, log);
+      if (injected.enospc === true) diskfull_enospc++;
       faults[fault.kind] = (faults[fault.kind] ?? 0) + 1;
       rounds_done++;
       await sleep(Math.max(0, o.round_ms - calm_ms - fault_ms));
@@ -112,11 +117,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const not_converged = o.members > 1 ? await awaitConverged(cluster) : undefined;
     // The check blocks this process's event loop for as long as it searches, and the link proxies
     // live here: the members are stopped first, so a long search cannot cut every link under them.
-    failed = true;
     await cluster.stop();
     const result = checkLinearizable(workload.history);
     failed = !result.ok || not_converged !== undefined;
-    return { seed: o.seed, members: o.members, rounds_done, faults, counts: workload.counts, operations: workload.history.length, duration_ms: Date.now() - started, result, not_converged, kept_dir: failed ? dir : undefined };
+    // The history beside the data, so a failed check can be looked at (and checked again) offline.
+    if (failed) writeFileSync(join(dir, 'history.json'), JSON.stringify(workload.history, (_k, v: unknown) => (v === Infinity ? 'Infinity' : v)));
+    return { seed: o.seed, members: o.members, rounds_done, faults, diskfull_enospc, counts: workload.counts, operations: workload.history.length, duration_ms: Date.now() - started, result, not_converged, kept_dir: failed ? dir : undefined };
   } finally {
     clearTimeout(guard);
     await cluster.stop();

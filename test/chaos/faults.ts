@@ -1,3 +1,4 @@
+import { sample, scrape } from '../support/metrics-text.js';
 import { assertNever } from '../../src/common/assert.js';
 import type { ChaosCluster } from './chaos-cluster.js';
 import { findLeader, replaceMember } from './group-faults.js';
@@ -34,8 +35,20 @@ export const group_faults: readonly FaultKind[] = ['kill_leader', 'pause_leader'
 export const disk_faults: readonly FaultKind[] = ['diskfull'];
 export const all_faults: readonly FaultKind[] = [...process_faults, ...link_faults, ...group_faults, ...disk_faults];
 
-/** What an injected fault did, for its healing: a leader fault names the member it hit. */
-export type Injected = { readonly fault: Fault; readonly hit?: number };
+/**
+ * What an injected fault did, for its healing: a leader fault names the member it hit; a full disk
+ * the member's count of writes refused for space when it was filled, and after healing whether a
+ * write of the member met the full disk (ENOSPC) meanwhile.
+ */
+export type Injected = { readonly fault: Fault; readonly hit?: number; readonly refusals_before?: number; enospc?: boolean };
+
+/**
+ * How long a full disk is kept past the round's fault span, at most, until a write of the member
+ * meets it. A member writing into space it already holds (a zero-filled next segment) needs none
+ * for a while: the disk stays full until it does, as a real one would. (At 30 s, one round of run
+ * 93112 ended before: a member just restarted, writing about 7 entries a second into pages it held.)
+ */
+export const diskfull_hit_wait_ms_max = 60_000;
 
 export function describeFault(f: Fault): string {
   switch (f.kind) {
@@ -126,9 +139,11 @@ export async function inject(cluster: ChaosCluster, f: Fault, log: (line: string
     case 'replace':
       log(await replaceMember(cluster, f.node, log));
       return { fault: f };
-    case 'diskfull':
+    case 'diskfull': {
+      const refusals_before = await diskRefusals(cluster, f.node);
       log(`member ${f.node}: ${cluster.fillDisk(f.node)} bytes written until the disk was full`);
-      return { fault: f };
+      return refusals_before === undefined ? { fault: f } : { fault: f, refusals_before };
+    }
     default:
       linkFault(cluster, f);
       return { fault: f };
@@ -179,6 +194,7 @@ export async function heal(cluster: ChaosCluster, injected: Injected, log: (line
     case 'replace':
       return;
     case 'diskfull':
+      injected.enospc = await awaitDiskRefusal(cluster, f.node, injected.refusals_before, log);
       log(`member ${f.node} says before its disk is freed: ${await readiness(cluster, f.node)}`);
       cluster.emptyDisk(f.node);
       return restartIfLogFailed(cluster, f.node);
@@ -199,6 +215,36 @@ export async function heal(cluster: ChaosCluster, injected: Injected, log: (line
  */
 async function restartIfLogFailed(cluster: ChaosCluster, node: number): Promise<void> {
   if ((await readiness(cluster, node)).startsWith('log failed')) await cluster.supervisor.restart(node);
+}
+
+/** The member's writes refused for space since its start (`graphdb_disk_full_refusals_total`); undefined when it did not answer. */
+async function diskRefusals(cluster: ChaosCluster, node: number): Promise<number | undefined> {
+  if (cluster.supervisor.state(node) !== 'running') return undefined;
+  try {
+    return sample(await scrape(cluster.supervisor.member(node).ops), 'graphdb_disk_full_refusals_total');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keeps the disk full until a write of the member meets it (its refusals counter moves), bounded by
+ * diskfull_hit_wait_ms_max; says which.
+ */
+async function awaitDiskRefusal(cluster: ChaosCluster, node: number, before: number | undefined, log: (line: string) => void): Promise<boolean> {
+  const started = Date.now();
+  for (;;) {
+    const now = await diskRefusals(cluster, node);
+    if (now !== undefined && now > (before ?? 0)) {
+      log(`member ${node}: a write met the full disk (ENOSPC; ${now - (before ?? 0)} refused) ${Date.now() - started} ms after the fault span`);
+      return true;
+    }
+    if (Date.now() - started > diskfull_hit_wait_ms_max) {
+      log(`member ${node}: NO write met the full disk within ${diskfull_hit_wait_ms_max} ms after the fault span`);
+      return false;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /** What a running member's /ready says: 'ready', or why not ('' when it did not answer). */

@@ -64,6 +64,7 @@ async function main(): Promise<number> {
     ['workload', options.workload],
     ['rounds done', String(report.rounds_done)],
     ['faults', Object.entries(report.faults).map(([k, n]) => `${k} ${n}`).join(', ')],
+    ...(report.faults.diskfull !== undefined ? ([['diskfull rounds with ENOSPC', `${report.diskfull_enospc} of ${report.faults.diskfull}`]] as [string, string][]) : []),
     ['operations recorded', String(report.operations)],
     ['answered', String(report.counts.ok)],
     ['unknown outcome (writes)', String(report.counts.unknown)],
@@ -71,7 +72,7 @@ async function main(): Promise<number> {
     ['writes refused unsent', String(report.counts.refused)],
     ['compare-and-set refused', String(report.counts.cas_refused)],
     ['duration', `${(report.duration_ms / 1000).toFixed(1)} s`],
-    ['linearizable', report.result.ok ? 'yes' : `NO (register ${report.result.key})`],
+    ['linearizable', report.result.ok ? 'yes' : report.result.verdict === 'undecided' ? `UNDECIDED (register ${report.result.key}: the search passed its bound)` : `NO (register ${report.result.key})`],
     ['converged', report.not_converged === undefined ? 'yes' : `NO: ${report.not_converged}`],
     ...(report.kept_dir !== undefined ? ([['kept for a look', `${report.kept_dir} (data directories, logs/member-<id>.log)`]] as [string, string][]) : []),
   ];

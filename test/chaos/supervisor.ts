@@ -38,8 +38,13 @@ export class Supervisor {
     appendFileSync(join(this.logs_dir, `member-${node_id}.log`), `--- pid ${process.pid}\n${process.output()}\n`);
   }
 
+  /**
+   * Starts a member, given as long as a restart: a replacement starts mid-run, under the same load
+   * (two runs of seeds 93101 and 93102 stopped at a replacement that printed nothing in 30 s, the
+   * machine's load average above 20).
+   */
   async start(spec: MemberProcessSpec): Promise<MemberProcess> {
-    const process = await startMemberProcess(spec);
+    const process = await startMemberProcess(spec, member_restart_wait_ms);
     this.slots.set(spec.node_id, { spec, process, state: 'running' });
     this.log(`member ${spec.node_id}: started, pid ${process.pid}`);
     return process;

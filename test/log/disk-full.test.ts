@@ -152,4 +152,46 @@ describe('a log on a full disk', () => {
     expect(again.hardState).toMatchObject({ term: 3, vote: 2 });
     await again.close();
   });
+
+  it('a snapshot from the leader installed on a full disk waits for space, says so, and completes once space returns', async () => {
+    const dir = join(disk, 'member');
+    const open = (checkpoint_index: number): DiskStorage =>
+      DiskStorage.open(dir, { segment: options, checkpoint_index, legacy_membership: EMPTY_MEMBERSHIP });
+    const storage = open(0);
+    const heard: (string | undefined)[] = [];
+    storage.onSpace((full) => heard.push(full?.reason));
+    const meta = { index: 100, term: 4, conf_state: EMPTY_MEMBERSHIP.conf_state };
+    // 1. Its meta: the driver writes it through untilSpace.
+    fillSmallDisk(disk);
+    const recorded = storage.untilSpace(() => storage.recordSnapshot(meta, EMPTY_MEMBERSHIP));
+    if (storage.diskFull === undefined) await new Promise<void>((resolve) => storage.onSpace(() => resolve()));
+    expect(storage.diskFull?.reason).toBe('DISK_FULL');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await settled(recorded)).toBe(false);
+    emptySmallDisk(disk);
+    await recorded;
+    expect(storage.diskFull).toBeUndefined();
+    // 2. The new log and the hard state: the old log's one page, freed on the way, does not hold both.
+    fillSmallDisk(disk);
+    const installed = storage.installSnapshot(meta, EMPTY_MEMBERSHIP);
+    if (storage.diskFull === undefined) await new Promise<void>((resolve) => storage.onSpace(() => resolve()));
+    expect(storage.diskFull?.reason).toBe('DISK_FULL');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await settled(installed)).toBe(false);
+    emptySmallDisk(disk);
+    await installed;
+    expect(storage.diskFull).toBeUndefined();
+    // The new log may wait, then the hard state (the old log's page freed between them): each a wait of its own.
+    expect(heard.slice(0, 3)).toEqual(['DISK_FULL', undefined, 'DISK_FULL']);
+    expect(heard.every((h, k) => h === (k % 2 === 0 ? 'DISK_FULL' : undefined)) && heard.at(-1) === undefined).toBe(true);
+    expect(storage.diskFullRefusals).toBe(heard.filter((h) => h !== undefined).length);
+    // The member goes on from the snapshot, and a restart finds the same.
+    expect([storage.firstIndex(), storage.lastIndex(), storage.term(100)]).toEqual([101, 100, 4]);
+    await storage.append([101, 102].map((index) => ({ index, term: 4, type: 'normal' as const, data: new Uint8Array([index]) })));
+    await storage.sync();
+    await storage.close();
+    const again = open(100);
+    expect([again.firstIndex(), again.lastIndex(), again.initialState().hard_state.commit]).toEqual([101, 102, 100]);
+    await again.close();
+  });
 });

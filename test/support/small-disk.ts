@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -56,6 +56,32 @@ export function fillSmallDisk(dir: string): number {
     closeSync(fd);
   }
   return taken;
+}
+
+/** Free bytes on the disk under `dir`, as the file system reports them (statfs). */
+export function freeBytes(dir: string): number {
+  const s = statfsSync(dir);
+  return s.bavail * s.bsize;
+}
+
+/**
+ * Takes the disk's free space but `leave_bytes` (rounded up to the file system's blocks), sized from
+ * statfs: a test can let one known write through and refuse the next. Returns what it left.
+ */
+export function fillSmallDiskLeaving(dir: string, leave_bytes: number): number {
+  const block = statfsSync(dir).bsize;
+  const leave = Math.ceil(leave_bytes / block) * block;
+  const take = freeBytes(dir) - leave;
+  if (take > 0) {
+    const fd = openSync(join(dir, fill_file), 'a');
+    try {
+      const chunk = Buffer.alloc(1024 * 1024, 0x5a);
+      for (let left = take; left > 0; ) left -= writeSync(fd, chunk, 0, Math.min(chunk.byteLength, left));
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return freeBytes(dir);
 }
 
 /** Gives the space back. */

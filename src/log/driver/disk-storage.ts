@@ -68,8 +68,8 @@ export class DiskStorage implements Storage {
   private commitWritten: number;
   /** Told when this member's disk becomes full and when space returns, whichever file found it. */
   private readonly spaceListeners: SpaceListener[] = [];
-  /** Set while the hard state waits for space (persistHardState). */
-  private hardStateNoSpace: WeftError | undefined;
+  /** Set while the hard state, or a snapshot install, waits for space (untilSpace). */
+  private writeNoSpace: WeftError | undefined;
   /** What the last space listener call said: listeners hear changes only. */
   private spaceReported: WeftError | undefined;
   /** Set by close: a hard state waiting for space gives up. */
@@ -79,6 +79,11 @@ export class DiskStorage implements Storage {
    * whole process (Prometheus counters never go back), whichever log object is current.
    */
   private readonly retiredStats = { fsyncs: 0, entries_synced: 0, bytes_written: 0, no_space_waits: 0 };
+  /**
+   * Writes of this member's own refused for space, since start: the hard state's and a snapshot
+   * install's waits, and spares of replaced logs (see diskFullRefusals).
+   */
+  private ownRefusals = 0;
 
   private constructor(
     private readonly dir: string,
@@ -220,7 +225,7 @@ export class DiskStorage implements Storage {
 
   /** The error a write gets while this member's disk is full (its log or hard state waits for space). */
   get diskFull(): WeftError | undefined {
-    return this.log.diskFull ?? this.hardStateNoSpace;
+    return this.log.diskFull ?? this.writeNoSpace;
   }
 
   private spaceChanged(): void {
@@ -228,6 +233,14 @@ export class DiskStorage implements Storage {
     if ((now === undefined) === (this.spaceReported === undefined)) return;
     this.spaceReported = now;
     for (const listener of this.spaceListeners) listener(now);
+  }
+
+  /**
+   * Times a write of the log or hard state met a full disk since start (each wait counted once as it
+   * starts), next segments made ahead included: how often the member hit ENOSPC (chaos `diskfull`).
+   */
+  get diskFullRefusals(): number {
+    return this.ownRefusals + this.stats.no_space_waits + this.log.sparesRefused;
   }
 
   /** The log's counters since this process opened it, across logs an installed snapshot replaced. */
@@ -303,28 +316,41 @@ export class DiskStorage implements Storage {
   }
 
   /**
-   * setHardState, waiting for space when the disk is full: tried again (the wait doubling up to
-   * no_space_retry_ms_max) until it is written. The caller sends nothing the hard state promises
-   * meanwhile. Throws what is not a full disk, and the full disk's error if the storage closes.
+   * setHardState, waiting for space when the disk is full (untilSpace). The caller sends nothing the
+   * hard state promises meanwhile.
    */
   async persistHardState(hs: HardState): Promise<void> {
+    await this.untilSpace(() => this.setHardState(hs));
+  }
+
+  /**
+   * Runs `write` (which gives up whole when refused for space: an atomic file, a new log) until the
+   * disk takes it: tried again after a wait doubling up to no_space_retry_ms_max, the member saying
+   * its disk is full meanwhile. Throws what is not a full disk (a failed fsync among them: never
+   * retried), and the full disk's error if the storage closes.
+   */
+  async untilSpace<T>(write: () => T): Promise<T> {
+    let result: T;
     for (let wait_ms = 0; ; ) {
       try {
-        this.setHardState(hs);
+        result = write();
         break;
       } catch (e) {
         if (!isNoSpace(e)) throw e;
         const full = diskFull(this.dir, e);
         if (this.closing) throw full;
-        this.hardStateNoSpace ??= full;
+        if (this.writeNoSpace === undefined) this.ownRefusals++;
+        this.writeNoSpace ??= full;
         this.spaceChanged();
         wait_ms = nextRetryMs(wait_ms);
         await new Promise((resolve) => setTimeout(resolve, wait_ms));
       }
     }
-    if (this.hardStateNoSpace === undefined) return;
-    this.hardStateNoSpace = undefined;
-    this.spaceChanged();
+    if (this.writeNoSpace !== undefined) {
+      this.writeNoSpace = undefined;
+      this.spaceChanged();
+    }
+    return result;
   }
 
   private writeHardState(): void {
@@ -384,7 +410,10 @@ export class DiskStorage implements Storage {
     this.retiredStats.entries_synced += old.entries_synced;
     this.retiredStats.bytes_written += old.bytes_written;
     this.retiredStats.no_space_waits += old.no_space_waits;
-    this.log = resetLog(this.dir, undefined, this.options.segment, meta.index + 1);
+    this.ownRefusals += this.log.sparesRefused;
+    // The checkpoint is in place (the caller installed it): the old log is not needed, and a new one
+    // the disk refused is made again, whole, once there is space (a restart meanwhile starts it too).
+    this.log = await this.untilSpace(() => resetLog(this.dir, undefined, this.options.segment, meta.index + 1));
     for (const listener of this.durableListeners) this.log.onDurable(listener);
     this.log.onSpace(() => this.spaceChanged());
     this.recent = [];
@@ -392,7 +421,7 @@ export class DiskStorage implements Storage {
     this.terms = [];
     this.termBase = meta.index + 1;
     this.hard = { ...this.hard, commit: Math.max(this.hard.commit, meta.index) };
-    this.writeHardState();
+    await this.untilSpace(() => this.writeHardState());
   }
 
   /** The member is stopping: writes waiting for space fail rather than wait (SegmentLog.stopWaitingForSpace). */

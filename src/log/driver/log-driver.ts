@@ -336,6 +336,11 @@ export class LogDriver {
     return this.storage.stats;
   }
 
+  /** Writes of the log or hard state that met a full disk, since start (DiskStorage.diskFullRefusals). */
+  get diskFullRefusals(): number {
+    return this.storage.diskFullRefusals;
+  }
+
   /**
    * Set while this member's disk is full: its log or hard state waits for space, and it proposes
    * nothing (writes are refused with this error, RESOURCE_EXHAUSTED DISK_FULL). Undefined otherwise.
@@ -670,7 +675,8 @@ export class LogDriver {
   private async installSnapshot(snap: Snapshot): Promise<void> {
     const { membership, path, companions } = decodeSnapshotRef(snap.data);
     if (this.takenSnapshot === snap.data) this.takenSnapshot = undefined;
-    this.storage.recordSnapshot(snap.meta, membership);
+    // A full disk holds the install here, as it holds a Ready's other writes (DiskStorage.untilSpace).
+    await this.storage.untilSpace(() => this.storage.recordSnapshot(snap.meta, membership));
     await this.applyTarget?.installSnapshot(snap.meta.index, path, companions ?? []);
     // The target moved the files out: their emptied directory goes too.
     await this.snapshotFiles.discard(snap.data);

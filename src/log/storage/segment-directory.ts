@@ -2,6 +2,7 @@ import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync
 import { join } from 'node:path';
 import { WeftError } from '../../common/errors.js';
 import { fsyncDir } from './fsync-dir.js';
+import { fsyncingSync } from './no-space.js';
 import { SEGMENT_HEADER_BYTES, encodeSegmentHeader } from './segment-format.js';
 import { scanSegment, type Damage } from './segment-recovery.js';
 import { removeLeftoverSpare } from './segment-spare.js';
@@ -66,7 +67,7 @@ export function createSegment(dir: string, first_index: number, size_bytes = 0):
   try {
     writeSync(fd, header, 0, header.byteLength, 0);
     if (size_bytes > header.byteLength) ftruncateSync(fd, size_bytes);
-    fsyncSync(fd);
+    fsyncingSync(() => fsyncSync(fd));
   } catch (e) {
     // Refused for space, say: the half-made file goes at once, not at the next open.
     closeSync(fd);

@@ -193,6 +193,11 @@ export class SegmentLog {
     this.spaceListeners.push(listener);
   }
 
+  /** Next segments made ahead that the disk refused for space, since open. */
+  get sparesRefused(): number {
+    return this.spare?.refused_for_space ?? 0;
+  }
+
   /** The error a write gets while this log waits for space; undefined while it writes. */
   get diskFull(): WeftError | undefined {
     return this.noSpace;

@@ -2,6 +2,7 @@ import { closeSync, existsSync, openSync, renameSync, unlinkSync, writeSync } fr
 import { open as openP, unlink as unlinkP } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeSegmentHeader } from './segment-format.js';
+import { isNoSpace } from './no-space.js';
 import { zeroRange } from './zero-fill.js';
 
 /**
@@ -29,6 +30,8 @@ export class SegmentSpare {
   /** Set when the log closes: a preparation under way stops at its next chunk and writes no more. */
   private cancelled = false;
   readonly path: string;
+  /** Preparations the disk refused for space, since this spare's log opened (a full disk met early). */
+  refused_for_space = 0;
 
   constructor(
     dir: string,
@@ -50,6 +53,7 @@ export class SegmentSpare {
         this.state = { kind: 'ready' };
       },
       (e: unknown) => {
+        if (isNoSpace(e)) this.refused_for_space++;
         this.state = { kind: 'failed', detail: e instanceof Error ? e.message : String(e) };
       },
     );
