@@ -60,6 +60,15 @@ export interface SegmentLogOptions {
    */
   readonly follower_inline_fsync_entries_max?: number;
   /**
+   * The same bound while the member leads a group of one (setLeading, setGroupOfOne), where the
+   * larger applies. A leader's fsyncs stay off the loop so that its appends to followers leave
+   * while it syncs; alone, it sends nothing, and a lone write's only wait is its own fsync, to which
+   * the thread pool adds a worker wakeup and a loop wakeup. What it costs: the loop serves nothing
+   * (a read, /health) during that fsync, on a stalling disk for the stall. 0 (absent): no different
+   * bound. See docs/storage.md, "One write at concurrency 1".
+   */
+  readonly single_member_inline_fsync_entries_max?: number;
+  /**
    * Segments are made at their full size (segment_bytes_max) and records written over zeros, so an
    * fdatasync does not also commit a new file size (docs/storage.md, "Preallocated segments").
    * Absent: true. false: files grow with every write (the format-2 behaviour), for comparison.
@@ -224,9 +233,17 @@ export class SegmentLog {
     this.leading = leading;
   }
 
+  /** Whether the member's group has no member but this one (set with setLeading, before each append). */
+  private group_of_one = false;
+
+  setGroupOfOne(alone: boolean): void {
+    this.group_of_one = alone;
+  }
+
   private inlineFsyncEntriesMax(): number {
     const own = this.options.inline_fsync_entries_max ?? 0;
-    return this.leading ? own : Math.max(own, this.options.follower_inline_fsync_entries_max ?? 0);
+    if (!this.leading) return Math.max(own, this.options.follower_inline_fsync_entries_max ?? 0);
+    return this.group_of_one ? Math.max(own, this.options.single_member_inline_fsync_entries_max ?? 0) : own;
   }
 
   private scheduleFlush(): void {
