@@ -78,7 +78,7 @@ export class DiskStorage implements Storage {
    * The counters of the logs an installed snapshot replaced: the member's figures count for the
    * whole process (Prometheus counters never go back), whichever log object is current.
    */
-  private readonly retiredStats = { fsyncs: 0, entries_synced: 0, bytes_written: 0, no_space_waits: 0 };
+  private readonly retiredStats = { fsyncs: 0, entries_synced: 0, bytes_written: 0, no_space_waits: 0, fsyncs_on_loop: 0 };
 
   private constructor(
     private readonly dir: string,
@@ -239,6 +239,7 @@ export class DiskStorage implements Storage {
       entries_synced: r.entries_synced + now.entries_synced,
       bytes_written: r.bytes_written + now.bytes_written,
       no_space_waits: r.no_space_waits + now.no_space_waits,
+      fsyncs_on_loop: r.fsyncs_on_loop + now.fsyncs_on_loop,
     };
   }
 
@@ -384,6 +385,7 @@ export class DiskStorage implements Storage {
     this.retiredStats.entries_synced += old.entries_synced;
     this.retiredStats.bytes_written += old.bytes_written;
     this.retiredStats.no_space_waits += old.no_space_waits;
+    this.retiredStats.fsyncs_on_loop += old.fsyncs_on_loop;
     this.log = resetLog(this.dir, undefined, this.options.segment, meta.index + 1);
     for (const listener of this.durableListeners) this.log.onDurable(listener);
     this.log.onSpace(() => this.spaceChanged());
