@@ -128,7 +128,7 @@ export const defaultConfig: ServerConfig = {
   log_segment_bytes_max: 64 * 1024 * 1024,
   log_inline_fsync_entries_max: 0,
   log_follower_inline_fsync_entries_max: 1,
-  log_single_member_inline_fsync_entries_max: 1,
+  log_single_member_inline_fsync_entries_max: 0,
   shutdown_drain_ms: 10_000,
   statement_timeout_ms: 300_000,
   snapshot_sync_bytes_max: 16 * 1024 * 1024,
