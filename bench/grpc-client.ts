@@ -1,6 +1,6 @@
 /**
  * What a gRPC call costs its client: Weft's client (src/common/grpc, used by the SDK and
- * createGrpcClient) beside the @grpc/grpc-js path it replaced and the bare minimum over node:http2
+ * createGrpcClient) on each of its HTTP/2 engines (Weft's own, the default, and node:http2) beside the @grpc/grpc-js path it replaced and the bare minimum over node:http2
  * (the floor under any client on it) and over Weft's own engine (src/common/h2), against one
  * `weft serve` child, in the same run. Each round times `--calls` calls of each kind at concurrency 1 with each client in
  * turn (so load on the machine falls on both alike) and measures this process's CPU over them:
@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DescMessage, DescMethodUnary, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 import { createGrpcClient } from '../src/api/grpc-client.js';
+import type { ClientHttp2Engine } from '../src/common/grpc/client-stream.js';
 import { Health } from '../src/gen/grpc/health/v1/health_pb.js';
 import { GraphService } from '../src/gen/weft/v1/graph_pb.js';
 import { QueryService } from '../src/gen/weft/v1/query_pb.js';
@@ -51,10 +52,17 @@ interface Row {
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-bench-grpc-client-'));
 const server = await startServerProcess(dir, ['--checkpoint-interval-entries', '1000000']);
-const weft_channels = {
-  health: createGrpcClient(Health, server.grpc),
-  graph: createGrpcClient(GraphService, server.grpc),
-  query: createGrpcClient(QueryService, server.grpc),
+const channelsOn = (http2_engine: ClientHttp2Engine) => ({
+  health: createGrpcClient(Health, server.grpc, { http2_engine }),
+  graph: createGrpcClient(GraphService, server.grpc, { http2_engine }),
+  query: createGrpcClient(QueryService, server.grpc, { http2_engine }),
+});
+const weft_channels = channelsOn('weft');
+const weft_node_channels = channelsOn('node');
+type Channels = typeof weft_channels;
+const weftUnary = (channels: Channels): Unary => (method, req) => {
+  const c = (method.parent.typeName === Health.typeName ? channels.health : method.parent.typeName === GraphService.typeName ? channels.graph : channels.query) as unknown as Record<string, (r: unknown) => Promise<never>>;
+  return c[method.localName]!(req);
 };
 const js = grpcJsChannel(server.grpc);
 const bare = h2connect(`http://${server.grpc}`);
@@ -63,10 +71,8 @@ const bare_weft = connectH2({ host: bare_host, port: bare_port });
 
 /** Both clients behind one signature, each sending through its own connection. */
 const clients: Record<string, Unary> = {
-  weft: (method, req) => {
-    const c = (method.parent.typeName === Health.typeName ? weft_channels.health : method.parent.typeName === GraphService.typeName ? weft_channels.graph : weft_channels.query) as unknown as Record<string, (r: unknown) => Promise<never>>;
-    return c[method.localName]!(req);
-  },
+  'weft on weft h2': weftUnary(weft_channels),
+  'weft on node:http2': weftUnary(weft_node_channels),
   'grpc-js': (method, req) => grpcJsUnary(js, method, req),
   'bare node:http2': (method, req) => bareH2Unary(bare, method, req),
   'bare weft h2': (method, req) => bareWeftUnary(bare_weft, method, req),
@@ -102,7 +108,7 @@ try {
     }
   }
 } finally {
-  for (const c of Object.values(weft_channels)) c.close();
+  for (const c of [...Object.values(weft_channels), ...Object.values(weft_node_channels)]) c.close();
   js.close();
   bare.close();
   bare_weft.goaway();

@@ -7,7 +7,11 @@
  * 2. fdatasync of a lone small write through the thread pool (what the log does) beside the same
  *    call on the event loop's thread: the price of the pool's round trip and wakeup.
  * 3. Over gRPC against a `weft serve` process: CreateNode beside GetNode of one node, so the
- *    round trip of a call without the write path shows next to one with it.
+ *    round trip of a call without the write path shows next to one with it; with the client on
+ *    Weft's own HTTP/2 engine and on node:http2 (the client's share of a call).
+ *
+ * The in-process Database takes the server's default log settings (src/server/config.ts), so its
+ * timeline is the one a `weft serve` member of a group of one runs.
  *
  *   npx tsx bench/write-timeline.ts [--writes 3000]
  *
@@ -22,6 +26,8 @@ import { GraphService } from '../src/gen/weft/v1/graph_pb.js';
 import type { PropertyMap } from '../src/common/property-value.js';
 import { LogDriver, type ConcernWait } from '../src/log/driver/log-driver.js';
 import { SegmentLog } from '../src/log/storage/segment-log.js';
+import type { ClientHttp2Engine } from '../src/common/grpc/client-stream.js';
+import { defaultConfig } from '../src/server/config.js';
 import { Database } from '../src/server/database.js';
 import { startServerProcess } from '../test/support/server-process.js';
 import { percentile } from './stats.js';
@@ -62,7 +68,16 @@ async function timeline(): Promise<Step[]> {
   for (const name of ['append', 'flush', 'writeBatch', 'notify']) stamp(SegmentLog.prototype, name, marks);
   for (const name of ['runReady', 'applyCommitted']) stamp(LogDriver.prototype, name, marks);
   const dir = mkdtempSync(join(tmpdir(), 'weft-write-timeline-'));
-  const db = await Database.open({ data_dir: dir, node_id: 1, mvcc_retention_secs: 0, checkpoint_interval_entries: 1_000_000, log_segment_bytes_max: 1 << 26 });
+  const db = await Database.open({
+    data_dir: dir,
+    node_id: 1,
+    mvcc_retention_secs: 0,
+    checkpoint_interval_entries: 1_000_000,
+    log_segment_bytes_max: 1 << 26,
+    log_inline_fsync_entries_max: defaultConfig.log_inline_fsync_entries_max,
+    log_follower_inline_fsync_entries_max: defaultConfig.log_follower_inline_fsync_entries_max,
+    log_single_member_inline_fsync_entries_max: defaultConfig.log_single_member_inline_fsync_entries_max,
+  });
   // What a single member's CreateNode waits for: its own fsync.
   const concern: ConcernWait = { acks: 1, level: 'journal', timeout_ms: 0 };
   const props: PropertyMap = new Map([['name', 'n']]);
@@ -129,10 +144,10 @@ async function fsyncPaths(): Promise<Row[]> {
   return rows;
 }
 
-async function overGrpc(): Promise<Row[]> {
+async function overGrpc(engine: ClientHttp2Engine): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-write-timeline-grpc-'));
   const server = await startServerProcess(join(dir, 'data'));
-  const client = createGrpcClient(GraphService, server.grpc);
+  const client = createGrpcClient(GraphService, server.grpc, { http2_engine: engine });
   const node = { labels: ['Bench'], properties: { name: { kind: { case: 'stringValue' as const, value: 'n' } } } };
   const rows: Row[] = [];
   try {
@@ -151,7 +166,7 @@ async function overGrpc(): Promise<Row[]> {
     for (const round of [0, 1]) {
       const create = await timed(() => client.createNode(node));
       const get = await timed(() => client.getNode({ nodeId: created.nodeId }));
-      if (round === 1) rows.push(row('gRPC CreateNode, concurrency 1', create), row('gRPC GetNode, concurrency 1', get));
+      if (round === 1) rows.push(row(`gRPC CreateNode, concurrency 1, client on ${engine}`, create), row(`gRPC GetNode, concurrency 1, client on ${engine}`, get));
     }
   } finally {
     client.close();
@@ -165,7 +180,7 @@ async function main(): Promise<void> {
   const load_before = loadavg();
   const steps = await timeline();
   const fsyncs = await fsyncPaths();
-  const grpc = await overGrpc();
+  const grpc = [...(await overGrpc('weft')), ...(await overGrpc('node'))];
   console.log(`\nOne write on a single member, in process: ms since the write began (median of ${writes})`);
   console.log('| step | p50 ms |');
   console.log('|---|---:|');

@@ -8,6 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { DescMessage, DescService, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 import type { WeftError } from '../common/errors.js';
 import { GrpcChannel } from '../common/grpc/channel.js';
+import type { ClientHttp2Engine } from '../common/grpc/client-stream.js';
 import { callBidiStreaming, callClientStreaming, callServerStreaming, callUnary, type Requests } from '../common/grpc/methods.js';
 import type { CallStatus } from '../common/grpc/status.js';
 import { errorFromStatus } from './error-catalog.js';
@@ -37,6 +38,8 @@ export type GrpcClient<S extends DescService> = { readonly [K in keyof S['method
 
 export interface GrpcClientOptions {
   readonly message_bytes_max?: number;
+  /** Weft's own HTTP/2 engine or node:http2; absent: WEFT_GRPC_CLIENT_HTTP2_ENGINE, else Weft's. */
+  readonly http2_engine?: ClientHttp2Engine;
 }
 
 /**
@@ -52,7 +55,7 @@ function errorOf(status: CallStatus): WeftError {
 }
 
 /**
- * A typed client over Weft's own gRPC client on node:http2 (src/common/grpc): one connection,
+ * A typed client over Weft's own gRPC client (src/common/grpc): one connection,
  * reconnected when the server restarts or drops it.
  */
 export function createGrpcClient<S extends DescService>(service: S, address: string, o: GrpcClientOptions = {}): GrpcClient<S> {
@@ -62,6 +65,7 @@ export function createGrpcClient<S extends DescService>(service: S, address: str
     reconnect_backoff_ms_max,
     decodeStatus: errorOf,
     user_agent: 'weft-grpc-client',
+    http2_engine: o.http2_engine,
   });
   const methods: Record<string, unknown> = {};
   for (const method of service.methods) {

@@ -4,6 +4,7 @@
  * retried. Given several members it finds the one that leads and follows it through failovers.
  * docs/sdk.md shows it in use.
  */
+import type { ClientHttp2Engine } from '../common/grpc/client-stream.js';
 import { WeftError, isWeftError } from '../common/errors.js';
 import { GraphService } from '../gen/weft/v1/graph_pb.js';
 import { ChangeOperation, QueryService, type ChangeEvent, type ExecuteCypherResponse } from '../gen/weft/v1/query_pb.js';
@@ -30,6 +31,11 @@ export interface ConnectOptions {
    * members after UNAVAILABLE, NOT_LEADER or LEADERSHIP_LOST: long enough for an election.
    */
   readonly failover_ms_max?: number;
+  /**
+   * The HTTP/2 implementation under the calls: Weft's own (`weft`, the default) or node:http2
+   * (`node`, a fallback). Absent: the environment variable WEFT_GRPC_CLIENT_HTTP2_ENGINE, else `weft`.
+   */
+  readonly http2_engine?: ClientHttp2Engine;
 }
 
 /**
@@ -161,7 +167,7 @@ export class WeftClient {
   private readonly failover_ms_max: number;
 
   constructor(addresses: string | readonly string[], options: ConnectOptions = {}) {
-    this.members = new Members(typeof addresses === 'string' ? [addresses] : addresses, options.message_bytes_max ?? message_bytes_max_default);
+    this.members = new Members(typeof addresses === 'string' ? [addresses] : addresses, options.message_bytes_max ?? message_bytes_max_default, options.http2_engine);
     const store = options.issuer === undefined ? memoryIssuerStore() : typeof options.issuer === 'string' ? fileIssuerStore(options.issuer) : options.issuer;
     this.issuer = new OperationIssuer(store, async (issuer) => {
       // Safe to repeat: an enrollment whose answer was lost leaves only an incarnation nobody uses.

@@ -8,6 +8,7 @@
  * hop, and follow it to the next leader after a failover; a leader address the client cannot reach
  * is passed over for the member that named it.
  */
+import type { ClientHttp2Engine } from '../common/grpc/client-stream.js';
 import { isWeftError, type WeftError } from '../common/errors.js';
 import { ClusterService } from '../gen/weft/v1/cluster_pb.js';
 import { Transport } from './transport.js';
@@ -49,6 +50,7 @@ export class Members {
   constructor(
     addresses: readonly string[],
     private readonly message_bytes_max: number,
+    private readonly http2_engine?: ClientHttp2Engine,
   ) {
     if (addresses.length === 0) throw new Error('connect needs at least one member address');
     this.addresses = [...new Set(addresses)];
@@ -62,7 +64,7 @@ export class Members {
   transportOf(address: string): Transport {
     let t = this.transports.get(address);
     if (t === undefined) {
-      t = new Transport(address, this.message_bytes_max);
+      t = new Transport(address, this.message_bytes_max, this.http2_engine);
       this.transports.set(address, t);
     }
     return t;

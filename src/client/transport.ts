@@ -1,6 +1,6 @@
 /**
- * The SDK's gRPC calls: unary and server-streaming, binary protobuf over Weft's own client on
- * node:http2 (src/common/grpc), failures as WeftError with the server's code, reason and metadata
+ * The SDK's gRPC calls: unary and server-streaming, binary protobuf over Weft's own client
+ * (src/common/grpc, on Weft's HTTP/2 engine or node:http2), failures as WeftError with the server's code, reason and metadata
  * (from google.rpc.ErrorInfo). The server-side test client in src/api calls through the same code,
  * but the SDK may depend only on the wire contract and src/common, so an application that imports
  * `weft/client` loads none of the server.
@@ -10,6 +10,7 @@ import { fromBinary, type DescMethodServerStreaming, type DescMethodUnary, type 
 import { WeftError } from '../common/errors.js';
 import type { CallOptions as WireCallOptions } from '../common/grpc/call.js';
 import { GrpcChannel } from '../common/grpc/channel.js';
+import type { ClientHttp2Engine } from '../common/grpc/client-stream.js';
 import { callServerStreaming, callUnary } from '../common/grpc/methods.js';
 import { statusName, type CallStatus } from '../common/grpc/status.js';
 import { ErrorInfoSchema } from '../gen/google/rpc/error_details_pb.js';
@@ -47,13 +48,14 @@ export const reconnect_backoff_ms_initial = 100;
 export class Transport {
   private readonly channel: GrpcChannel;
 
-  constructor(address: string, message_bytes_max: number) {
+  constructor(address: string, message_bytes_max: number, http2_engine?: ClientHttp2Engine) {
     this.channel = new GrpcChannel(address, {
       message_bytes_max,
       reconnect_backoff_ms_initial,
       reconnect_backoff_ms_max,
       decodeStatus: errorOf,
       user_agent: 'weft-client',
+      http2_engine,
     });
   }
 

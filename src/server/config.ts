@@ -54,6 +54,8 @@ export interface ServerConfig {
   readonly log_inline_fsync_entries_max: number;
   /** The same bound on a member while it does not lead; the larger applies there (docs/storage.md). */
   readonly log_follower_inline_fsync_entries_max: number;
+  /** The same bound while the member leads a group of one (docs/storage.md, "One write at concurrency 1"). */
+  readonly log_single_member_inline_fsync_entries_max: number;
   readonly shutdown_drain_ms: number;
   /** Deadline of a Cypher statement whose call sets none, in ms; 0 for none. */
   readonly statement_timeout_ms: number;
@@ -126,6 +128,7 @@ export const defaultConfig: ServerConfig = {
   log_segment_bytes_max: 64 * 1024 * 1024,
   log_inline_fsync_entries_max: 0,
   log_follower_inline_fsync_entries_max: 1,
+  log_single_member_inline_fsync_entries_max: 0,
   shutdown_drain_ms: 10_000,
   statement_timeout_ms: 300_000,
   snapshot_sync_bytes_max: 16 * 1024 * 1024,
@@ -171,6 +174,7 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   log_segment_bytes_max: [4096, 1024 * 1024 * 1024],
   log_inline_fsync_entries_max: [0, 1024],
   log_follower_inline_fsync_entries_max: [0, 1024],
+  log_single_member_inline_fsync_entries_max: [0, 1024],
   checkpoint_interval_entries: [1, Number.MAX_SAFE_INTEGER],
   statement_running_max: [1, 100_000],
   write_set_limit_mb: [1, 1024 * 1024],

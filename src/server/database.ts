@@ -37,6 +37,8 @@ export interface DatabaseOptions {
   readonly log_inline_fsync_entries_max?: number;
   /** See SegmentLogOptions.follower_inline_fsync_entries_max; absent: 0. */
   readonly log_follower_inline_fsync_entries_max?: number;
+  /** See SegmentLogOptions.single_member_inline_fsync_entries_max; absent: 0. */
+  readonly log_single_member_inline_fsync_entries_max?: number;
   /** Largest interval between fsyncs of a snapshot being received (snapshot-file-store.ts). */
   readonly snapshot_sync_bytes_max?: number;
   /** What kept label lists and their columns may hold, in MiB (`scan_cache_mb`); absent: the store's default. */
@@ -168,6 +170,7 @@ export class Database {
         clock,
         segment: { segment_bytes_max: options.log_segment_bytes_max, inline_fsync_entries_max: options.log_inline_fsync_entries_max ?? 0 },
         follower_inline_fsync_entries_max: options.log_follower_inline_fsync_entries_max ?? 0,
+        single_member_inline_fsync_entries_max: options.log_single_member_inline_fsync_entries_max ?? 0,
         checkpoint_index: sm.committedIndex,
         checkpoint_ts: sm.clock.lastTs,
         timing: options.raft ?? DEFAULT_TIMING,

@@ -30,6 +30,7 @@ export class ServerMetrics {
     };
     gauge('graphdb_log_committed_index', 'Last committed log index.', () => db.committedIndex);
     gauge('graphdb_log_fsyncs', 'fsyncs of the log since start.', () => db.log.storageStats.fsyncs);
+    gauge('graphdb_log_fsyncs_on_loop', 'fsyncs of the log made on the event loop thread (the inline fsync bounds) since start.', () => db.log.storageStats.fsyncs_on_loop);
     gauge('graphdb_log_entries_synced', 'Log entries made durable since start.', () => db.log.storageStats.entries_synced);
     gauge('graphdb_log_bytes_written', 'Log bytes written since start.', () => db.log.storageStats.bytes_written);
     gauge('graphdb_disk_full', '1 while the log or hard state waits for space on a full disk (writes are refused DISK_FULL).', () => (db.log.diskFull === undefined ? 0 : 1));

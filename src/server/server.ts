@@ -86,6 +86,7 @@ export async function startServer(
     log_segment_bytes_max: config.log_segment_bytes_max,
     log_inline_fsync_entries_max: config.log_inline_fsync_entries_max,
     log_follower_inline_fsync_entries_max: config.log_follower_inline_fsync_entries_max,
+    log_single_member_inline_fsync_entries_max: config.log_single_member_inline_fsync_entries_max,
     snapshot_sync_bytes_max: config.snapshot_sync_bytes_max,
     raft: { tick_ms: config.tick_ms, election_ticks: config.election_ticks, heartbeat_ticks: config.heartbeat_ticks },
     join_wait: config.join_wait,

@@ -11,6 +11,7 @@ import { createGrpcClient } from '../../src/api/grpc-client.js';
 import { WeftError } from '../../src/common/errors.js';
 import { BlobMetaSchema, BlobService } from '../../src/gen/weft/v1/blob_pb.js';
 import { framed } from '../support/h2-raw.js';
+import { client_http2_engines } from '../../src/common/grpc/client-stream.js';
 
 type Script = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void;
 
@@ -72,13 +73,13 @@ async function failure(p: Promise<unknown>): Promise<WeftError> {
   throw new Error('the call succeeded');
 }
 
-describe('the gRPC client on the edges of the HTTP/2 mapping', () => {
+describe.each(client_http2_engines)('the gRPC client on the edges of the HTTP/2 mapping (client on the %s HTTP/2 engine)', (http2_engine) => {
   let server: RawServer;
   let client: ReturnType<typeof createGrpcClient<typeof BlobService>>;
 
   beforeAll(async () => {
     server = await startRawServer();
-    client = createGrpcClient(BlobService, `127.0.0.1:${server.port}`);
+    client = createGrpcClient(BlobService, `127.0.0.1:${server.port}`, { http2_engine });
   });
   afterEach(() => {
     server.script = () => {};
@@ -203,12 +204,12 @@ describe('the gRPC client on the edges of the HTTP/2 mapping', () => {
   });
 });
 
-describe('the gRPC client across a server restart', () => {
+describe.each(client_http2_engines)('the gRPC client across a server restart (client on the %s HTTP/2 engine)', (http2_engine) => {
   it('fails UNAVAILABLE while the server is down and finds it again once it is back on the same port', async () => {
     let server = await startRawServer();
     server.script = answerOk;
     const port = server.port;
-    const client = createGrpcClient(BlobService, `127.0.0.1:${port}`);
+    const client = createGrpcClient(BlobService, `127.0.0.1:${port}`, { http2_engine });
     try {
       expect((await client.getBlobMeta({ blobId: 'x' })).blobId).toBe('ok');
       await server.stop();
@@ -233,11 +234,11 @@ describe('the gRPC client across a server restart', () => {
   });
 });
 
-describe('the gRPC client refuses metadata the protocol cannot carry', () => {
+describe.each(client_http2_engines)('the gRPC client refuses metadata the protocol cannot carry (client on the %s HTTP/2 engine)', (http2_engine) => {
   it('a malformed key or a non-ASCII value fails INVALID_ARGUMENT and the connection keeps serving', async () => {
     const server = await startRawServer();
     server.script = answerOk;
-    const client = createGrpcClient(BlobService, `127.0.0.1:${server.port}`);
+    const client = createGrpcClient(BlobService, `127.0.0.1:${server.port}`, { http2_engine });
     try {
       expect((await failure(client.getBlobMeta({ blobId: 'x' }, { metadata: { 'bad key': 'v' } }))).code).toBe('INVALID_ARGUMENT');
       expect((await failure(client.getBlobMeta({ blobId: 'x' }, { metadata: { 'x-name': 'café' } }))).code).toBe('INVALID_ARGUMENT');

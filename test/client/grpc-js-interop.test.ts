@@ -4,6 +4,7 @@ import { WeftError } from '../../src/common/errors.js';
 import { BlobService } from '../../src/gen/weft/v1/blob_pb.js';
 import { ServerReflection } from '../../src/gen/grpc/reflection/v1/reflection_pb.js';
 import { error_message, startGrpcJsServer, type GrpcJsServer } from './grpc-js-server.js';
+import { client_http2_engines } from '../../src/common/grpc/client-stream.js';
 
 async function failure(p: Promise<unknown> | (() => Promise<unknown>)): Promise<WeftError> {
   try {
@@ -29,15 +30,15 @@ async function waitFor(check: () => boolean, what: string, wait_ms_max = 5000): 
   }
 }
 
-describe('the gRPC client against grpc-js, a second implementation of the wire', () => {
+describe.each(client_http2_engines)('the gRPC client against grpc-js, a second implementation of the wire (client on the %s HTTP/2 engine)', (http2_engine) => {
   let server: GrpcJsServer;
   let blobs: ReturnType<typeof createGrpcClient<typeof BlobService>>;
   let reflection: ReturnType<typeof createGrpcClient<typeof ServerReflection>>;
 
   beforeAll(async () => {
     server = await startGrpcJsServer();
-    blobs = createGrpcClient(BlobService, server.address, { message_bytes_max: 32 * 1024 * 1024 });
-    reflection = createGrpcClient(ServerReflection, server.address);
+    blobs = createGrpcClient(BlobService, server.address, { message_bytes_max: 32 * 1024 * 1024, http2_engine });
+    reflection = createGrpcClient(ServerReflection, server.address, { http2_engine });
   });
   afterAll(async () => {
     blobs.close();
@@ -132,7 +133,7 @@ describe('the gRPC client against grpc-js, a second implementation of the wire',
   });
 
   it('message bounds hold both ways: a larger answer or request fails RESOURCE_EXHAUSTED, and the client still works', async () => {
-    const small = createGrpcClient(BlobService, server.address, { message_bytes_max: 1024 * 1024 });
+    const small = createGrpcClient(BlobService, server.address, { message_bytes_max: 1024 * 1024, http2_engine });
     try {
       const down = await failure(() => drain(small.downloadBlob({ blobId: `big:${2 * 1024 * 1024}` })));
       expect(down.code).toBe('RESOURCE_EXHAUSTED');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WeftError } from '../../src/common/errors.js';
-import { authorityOf } from '../../src/common/grpc/channel.js';
+import { authorityOf, defaultClientHttp2Engine } from '../../src/common/grpc/channel.js';
 import { percentDecode, statusName, statusOfHttp, statusOfReset } from '../../src/common/grpc/status.js';
 import { grpcTimeoutHeader, parseGrpcTimeoutMs } from '../../src/common/grpc/timeout.js';
 
@@ -42,5 +42,20 @@ describe('the transport-independent core of a gRPC call', () => {
     expect(authorityOf('http://localhost:7080/')).toBe('localhost:7080');
     expect(() => authorityOf('https://db.example:7080')).toThrow(WeftError);
     expect(() => authorityOf('localhost')).toThrow(/host:port/);
+  });
+
+  it("the HTTP/2 engine: Weft's own unless WEFT_GRPC_CLIENT_HTTP2_ENGINE names node; another name is refused", () => {
+    const before = process.env['WEFT_GRPC_CLIENT_HTTP2_ENGINE'];
+    try {
+      delete process.env['WEFT_GRPC_CLIENT_HTTP2_ENGINE'];
+      expect(defaultClientHttp2Engine()).toBe('weft');
+      process.env['WEFT_GRPC_CLIENT_HTTP2_ENGINE'] = 'NODE';
+      expect(defaultClientHttp2Engine()).toBe('node');
+      process.env['WEFT_GRPC_CLIENT_HTTP2_ENGINE'] = 'grpc-js';
+      expect(() => defaultClientHttp2Engine()).toThrow(/weft or node/);
+    } finally {
+      if (before === undefined) delete process.env['WEFT_GRPC_CLIENT_HTTP2_ENGINE'];
+      else process.env['WEFT_GRPC_CLIENT_HTTP2_ENGINE'] = before;
+    }
   });
 });

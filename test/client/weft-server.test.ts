@@ -11,6 +11,7 @@ import { ServerReflection } from '../../src/gen/grpc/reflection/v1/reflection_pb
 import { QueryService } from '../../src/gen/weft/v1/query_pb.js';
 import { fakeBlobs } from '../api/fake-services.js';
 import { startServers, type Servers } from '../api/harness.js';
+import { client_http2_engines } from '../../src/common/grpc/client-stream.js';
 
 /** What the scripted handlers saw of their call's signal. */
 const seen = { aborted: [] as string[], deadlines_ms: [] as (number | undefined)[] };
@@ -37,7 +38,7 @@ async function waitFor(check: () => boolean, what: string, wait_ms_max = 5000): 
   }
 }
 
-describe("the gRPC client against Weft's own server", () => {
+describe.each(client_http2_engines)("the gRPC client against Weft's own server (client on the %s HTTP/2 engine)", (http2_engine) => {
   let servers: Servers;
   let blobs: ReturnType<typeof createGrpcClient<typeof BlobService>>;
   let reflection: ReturnType<typeof createGrpcClient<typeof ServerReflection>>;
@@ -45,9 +46,9 @@ describe("the gRPC client against Weft's own server", () => {
 
   beforeAll(async () => {
     servers = await startServers([fakeBlobs(), scripted], { grpc: { message_bytes_max: 4 * 1024 * 1024 } });
-    blobs = createGrpcClient(BlobService, servers.grpc_address);
-    reflection = createGrpcClient(ServerReflection, servers.grpc_address);
-    query = createGrpcClient(QueryService, servers.grpc_address);
+    blobs = createGrpcClient(BlobService, servers.grpc_address, { http2_engine });
+    reflection = createGrpcClient(ServerReflection, servers.grpc_address, { http2_engine });
+    query = createGrpcClient(QueryService, servers.grpc_address, { http2_engine });
   });
   afterAll(async () => {
     blobs.close();

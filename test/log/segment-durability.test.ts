@@ -118,6 +118,30 @@ describe('segment log: fsync', () => {
     await log.close();
   });
 
+  it('single_member_inline_fsync_entries_max 1: a leader alone fsyncs a lone entry on the loop thread, in the pool once a member joins or for a batch of two', async () => {
+    const dir = scratch.fresh();
+    const io = new RecordingIo();
+    const log = SegmentLog.open(dir, { segment_bytes_max: 1 << 20, single_member_inline_fsync_entries_max: 1 }, 1, { io });
+    io.calls.length = 0;
+    log.setLeading(true);
+    log.setGroupOfOne(true);
+    log.append([entry(1)]);
+    await log.sync();
+    log.append([entry(2), entry(3)]);
+    await log.sync();
+    log.setGroupOfOne(false);
+    log.append([entry(4)]);
+    await log.sync();
+    // Not leading: the follower bound (absent here) decides, whatever the group's size.
+    log.setLeading(false);
+    log.setGroupOfOne(true);
+    log.append([entry(5)]);
+    await log.sync();
+    expect(io.calls).toEqual(['fdatasyncSync', 'fdatasync', 'fdatasync', 'fdatasync']);
+    expect(log.journalIndex).toBe(5);
+    await log.close();
+  });
+
   it('without the setting every batch, a lone entry too, is fsynced in the pool', async () => {
     const dir = scratch.fresh();
     const io = new RecordingIo();

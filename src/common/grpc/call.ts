@@ -8,10 +8,11 @@
  * Messages here are bytes; encoding and decoding them is the caller's. A class rather than
  * closures: a unary call is the hot path of every client, and per-call closures are part of its cost.
  */
-import * as http2 from 'node:http2';
+import { assertNever } from '../assert.js';
 import { WeftError } from '../errors.js';
+import type { ClientSession, ClientStream, ClientStreamEnd, ClientStreamEvents, ResponseHeaders } from './client-stream.js';
 import { MessageDeframer, frameMessage, messagePrefix, messageTooLarge } from './framing.js';
-import { h2_cancel, h2_no_error, percentDecode, statusName, statusOfHttp, statusOfReset, type CallStatus, type StatusDecoder } from './status.js';
+import { h2_no_error, percentDecode, statusName, statusOfHttp, statusOfReset, type CallStatus, type StatusDecoder } from './status.js';
 import { grpcTimeoutHeader } from './timeout.js';
 
 export interface CallOptions {
@@ -31,7 +32,7 @@ export interface CallSettings {
 
 /** The session a call runs on; it holds the process open while any call runs. */
 export interface CallConnection {
-  readonly session: http2.ClientHttp2Session;
+  readonly session: ClientSession;
   retain(): void;
   release(): void;
 }
@@ -56,7 +57,7 @@ interface Waiter {
   readonly reject: (e: WeftError) => void;
 }
 
-export class ClientCall {
+export class ClientCall implements ClientStreamEvents {
   /** A call that could not start (no connection, deadline already past, signal already aborted). */
   static failed(e: WeftError): ClientCall {
     const call = new ClientCall(undefined, undefined, 0);
@@ -68,9 +69,7 @@ export class ClientCall {
     const { timeout_ms, signal } = options;
     if (signal?.aborted === true) return ClientCall.failed(cancelled());
     if (timeout_ms !== undefined && timeout_ms <= 0) return ClientCall.failed(deadlineExceeded(timeout_ms));
-    const headers: http2.OutgoingHttpHeaders = {
-      ':method': 'POST',
-      ':path': path,
+    const headers: Record<string, string> = {
       'content-type': 'application/grpc',
       te: 'trailers',
       'user-agent': settings.user_agent,
@@ -82,24 +81,28 @@ export class ClientCall {
       for (const [raw, value] of Object.entries(options.metadata)) {
         const key = raw.toLowerCase();
         if (reserved_headers.has(key)) continue;
-        // Checked here: node:http2 answers a malformed header name by destroying the whole session.
+        // Checked here: node:http2 answers a malformed header name by destroying the whole session,
+        // and Weft's engine would send it as it is.
         if (!metadata_key.test(key) || !metadata_text_value.test(value)) {
           return ClientCall.failed(new WeftError('INVALID_ARGUMENT', `metadata "${raw}" is not a gRPC metadata key ([0-9a-z_.-]) with printable ASCII text`));
         }
         headers[key] = value;
       }
     }
-    let stream: http2.ClientHttp2Stream;
-    try {
-      stream = connection.session.request(headers, { endStream: false });
-    } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
-      if (!connection.session.closed && !connection.session.destroyed) return ClientCall.failed(new WeftError('INVALID_ARGUMENT', `the request could not be sent: ${why}`));
-      // The session closed or was sent GOAWAY between the check and the request: nothing was sent.
-      onRefused();
-      return ClientCall.failed(new WeftError('UNAVAILABLE', `the connection is closing: ${why}`));
+    const opened = connection.session.open(path, headers);
+    switch (opened.kind) {
+      case 'opened':
+        break;
+      case 'invalid':
+        return ClientCall.failed(new WeftError('INVALID_ARGUMENT', `the request could not be sent: ${opened.reason}`));
+      case 'closing':
+        // The session closed or was sent GOAWAY between the check and the request: nothing was sent.
+        onRefused();
+        return ClientCall.failed(new WeftError('UNAVAILABLE', `the connection is closing: ${opened.reason}`));
+      default:
+        return assertNever(opened, 'open result');
     }
-    const call = new ClientCall(stream, settings, settings.message_bytes_max);
+    const call = new ClientCall(opened.stream, settings, settings.message_bytes_max);
     call.connection = connection;
     connection.retain();
     if (timeout_ms !== undefined) {
@@ -125,22 +128,14 @@ export class ClientCall {
   private timer: NodeJS.Timeout | undefined;
   private timeout_ms = 0;
   private signal: AbortSignal | undefined;
-  /** The stream's error, which says why it closed when no status came. */
-  private stream_error: NodeJS.ErrnoException | undefined;
 
   private constructor(
-    private readonly stream: http2.ClientHttp2Stream | undefined,
+    private readonly stream: ClientStream | undefined,
     private readonly settings: CallSettings | undefined,
     private readonly message_bytes_max: number,
   ) {
     this.deframer = new MessageDeframer(message_bytes_max);
-    if (stream === undefined) return;
-    stream.on('response', (headers: http2.IncomingHttpHeaders) => this.onResponse(headers));
-    stream.on('data', (chunk: Buffer) => this.onData(chunk));
-    stream.on('trailers', (trailers: http2.IncomingHttpHeaders) => this.onTrailers(trailers));
-    stream.on('end', () => this.onEnd());
-    stream.on('error', (e: NodeJS.ErrnoException) => (this.stream_error = e));
-    stream.on('close', () => this.onClose());
+    stream?.listen(this);
   }
 
   /** Whether the call has ended: further writes are dropped. */
@@ -191,22 +186,14 @@ export class ClientCall {
 
   /** Half-closes the request: no more messages. */
   end(): void {
-    if (this.stream !== undefined && this.outcome === undefined && !this.stream.writableEnded) this.stream.end();
+    if (this.stream !== undefined && this.outcome === undefined) this.stream.end();
   }
 
   /** Resolves when the stream takes more writes, or the call has ended. */
   drained(): Promise<void> {
     const stream = this.stream;
-    if (stream === undefined || this.outcome !== undefined || !stream.writableNeedDrain) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        stream.off('drain', done);
-        stream.off('close', done);
-        resolve();
-      };
-      stream.on('drain', done);
-      stream.on('close', done);
-    });
+    if (stream === undefined || this.outcome !== undefined) return Promise.resolve();
+    return stream.drained();
   }
 
   /** The next response message, or undefined once the call ended OK. Rejects with the call's failure. */
@@ -250,7 +237,8 @@ export class ClientCall {
     this.fail(deadlineExceeded(this.timeout_ms));
   }
 
-  private onResponse(headers: http2.IncomingHttpHeaders): void {
+  /** The stream's events (ClientStreamEvents): the call is its own listener, so no closure per call. */
+  onResponse(headers: ResponseHeaders): void {
     const http_status = Number(headers[':status']);
     const content_type = headers['content-type'];
     const grpc_status = headers['grpc-status'];
@@ -264,7 +252,7 @@ export class ClientCall {
     }
   }
 
-  private onData(chunk: Buffer): void {
+  onData(chunk: Buffer): void {
     if (this.outcome !== undefined) return;
     try {
       for (const wire of this.deframer.push(chunk)) {
@@ -281,33 +269,32 @@ export class ClientCall {
     if (this.waiter?.for_message === true) this.wake();
   }
 
-  private onTrailers(trailers: http2.IncomingHttpHeaders): void {
+  onTrailers(trailers: ResponseHeaders): void {
     this.status = statusOf(trailers);
   }
 
-  private onEnd(): void {
+  onEnd(): void {
     // Without a status the end means nothing yet: 'close' says whether the stream was reset.
     if (this.outcome !== undefined || this.status === undefined) return;
     if (this.deframer.midMessage) this.fail(new WeftError('INTERNAL', 'the response ended inside a message'));
     else this.conclude(this.status);
   }
 
-  private onClose(): void {
+  onClose(end: ClientStreamEnd): void {
     if (this.outcome !== undefined) return this.settle();
-    const stream = this.stream;
-    const rst = stream?.rstCode;
     // A status that arrived but whose 'end' never came (the stream was reset right after it).
     if (this.status !== undefined && !this.deframer.midMessage) return this.conclude(this.status);
-    // A closed stream no longer knows its session; the call still does.
-    const session = this.connection?.session;
-    const connection_error = this.stream_error?.code !== undefined && this.stream_error.code !== 'ERR_HTTP2_STREAM_ERROR';
-    if (session === undefined || session.destroyed || session.closed || connection_error) {
-      // The connection failed or dropped: the call may not have reached the server.
-      const why = this.stream_error?.message ?? 'the connection closed';
-      return this.fail(new WeftError('UNAVAILABLE', `the connection was lost: ${why}`));
-    }
-    if (rst !== undefined && rst !== h2_no_error) {
-      return this.fail(new WeftError(statusOfReset(rst), `the server reset the stream (HTTP/2 error ${rst})`));
+    switch (end.kind) {
+      case 'lost':
+        // The connection failed or dropped: the call may not have reached the server.
+        return this.fail(new WeftError('UNAVAILABLE', `the connection was lost: ${end.reason}`));
+      case 'reset':
+        if (end.code !== h2_no_error) return this.fail(new WeftError(statusOfReset(end.code), `the server reset the stream (HTTP/2 error ${end.code})`));
+        break;
+      case 'done':
+        break;
+      default:
+        return assertNever(end, 'stream end');
     }
     this.fail(new WeftError('INTERNAL', this.deframer.midMessage ? 'the response ended inside a message' : 'the response ended without a grpc-status'));
   }
@@ -328,8 +315,7 @@ export class ClientCall {
     if (this.outcome !== undefined) return;
     this.outcome = e;
     this.queue.length = 0;
-    const stream = this.stream;
-    if (stream !== undefined && !stream.closed && !stream.destroyed) stream.close(h2_cancel);
+    this.stream?.cancel();
     this.settle();
   }
 
@@ -370,7 +356,7 @@ function plainError(status: CallStatus): WeftError {
   return new WeftError(statusName(status.code), status.message);
 }
 
-function statusOf(headers: http2.IncomingHttpHeaders): CallStatus {
+function statusOf(headers: ResponseHeaders): CallStatus {
   const code = Number(headerText(headers['grpc-status']));
   const message = headerText(headers['grpc-message']);
   const details = headerText(headers['grpc-status-details-bin']);
@@ -381,6 +367,7 @@ function statusOf(headers: http2.IncomingHttpHeaders): CallStatus {
   };
 }
 
-function headerText(value: string | string[] | undefined): string | undefined {
-  return value === undefined || typeof value === 'string' ? value : value.join(',');
+function headerText(value: ResponseHeaders[string]): string | undefined {
+  if (value === undefined || typeof value === 'string') return value;
+  return typeof value === 'number' ? String(value) : value.join(',');
 }

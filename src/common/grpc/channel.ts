@@ -1,5 +1,6 @@
 /**
- * A client's HTTP/2 connection to one gRPC server, over node:http2. It connects on the first call,
+ * A client's HTTP/2 connection to one gRPC server, over Weft's own HTTP/2 engine (src/common/h2) or,
+ * as a fallback, node:http2 (ChannelOptions.http2_engine). It connects on the first call,
  * carries every call of the client as a stream, and connects again after the server restarts, the
  * connection drops or the server sends GOAWAY: in-flight calls finish on the old connection, new
  * ones start on a new one. After a failed connect, calls fail UNAVAILABLE at once until the backoff
@@ -7,17 +8,28 @@
  * gRPC channel in TRANSIENT_FAILURE does, so a caller that retries finds the server again soon
  * after it is back without hammering it while it is gone.
  */
-import * as http2 from 'node:http2';
 import { WeftError } from '../errors.js';
 import { ClientCall, type CallOptions, type CallSettings } from './call.js';
+import { client_connection_window_bytes, client_http2_engines, client_stream_window_bytes, type ClientHttp2Engine, type ClientSession, type ClientSessionEvents } from './client-stream.js';
+import { connectNodeSession } from './node-client-session.js';
 import type { StatusDecoder } from './status.js';
+import { connectWeftSession } from './weft-client-session.js';
+
+/** HTTP/2 flow-control windows this client offers (client-stream.ts says why they are large). */
+export const stream_window_bytes = client_stream_window_bytes;
+export const connection_window_bytes = client_connection_window_bytes;
 
 /**
- * HTTP/2 flow-control windows this client offers. The protocol's 64 KiB default lets a server send
- * a quarter of a 256 KiB blob chunk per round trip; these let a whole chunk or several be in flight.
+ * The engine a channel uses when its options name none: Weft's own, unless the environment
+ * variable WEFT_GRPC_CLIENT_HTTP2_ENGINE says `node` (the fallback, for ruling the engine out).
  */
-export const stream_window_bytes = 4 * 1024 * 1024;
-export const connection_window_bytes = 16 * 1024 * 1024;
+export function defaultClientHttp2Engine(): ClientHttp2Engine {
+  const named = process.env['WEFT_GRPC_CLIENT_HTTP2_ENGINE']?.toLowerCase();
+  if (named === undefined || named === '') return 'weft';
+  const engine = client_http2_engines.find((e) => e === named);
+  if (engine === undefined) throw new WeftError('INVALID_ARGUMENT', `WEFT_GRPC_CLIENT_HTTP2_ENGINE is "${named}"; it takes ${client_http2_engines.join(' or ')}`);
+  return engine;
+}
 
 export interface ChannelOptions {
   /** Bound on each message, sent and received; a larger one fails RESOURCE_EXHAUSTED. */
@@ -27,21 +39,23 @@ export interface ChannelOptions {
   /** Reads a failed status's google.rpc details into the caller's WeftError. */
   readonly decodeStatus: StatusDecoder;
   readonly user_agent: string;
+  /** Absent: defaultClientHttp2Engine(). */
+  readonly http2_engine?: ClientHttp2Engine | undefined;
 }
 
 /** One HTTP/2 session and the calls on it; the session holds the process open only while calls run. */
 export class Connection {
   /** Invariant: the number of calls started on `session` and not yet ended. */
   private active = 0;
-
-  constructor(readonly session: http2.ClientHttp2Session) {}
+  /** Assigned right after the session is made: the session's events need this object first. */
+  session!: ClientSession;
 
   retain(): void {
-    if (this.active++ === 0 && !this.session.destroyed) this.session.ref();
+    if (this.active++ === 0) this.session.ref();
   }
 
   release(): void {
-    if (--this.active === 0 && !this.session.destroyed) this.session.unref();
+    if (--this.active === 0) this.session.unref();
   }
 }
 
@@ -54,10 +68,12 @@ export class GrpcChannel {
   private retry_at_ms = 0;
   private backoff_ms: number;
   private last_failure = '';
+  private readonly engine: ClientHttp2Engine;
 
   constructor(address: string, private readonly o: ChannelOptions) {
     this.authority = authorityOf(address);
     this.backoff_ms = o.reconnect_backoff_ms_initial;
+    this.engine = o.http2_engine ?? defaultClientHttp2Engine();
     this.settings = { message_bytes_max: o.message_bytes_max, decodeStatus: o.decodeStatus, user_agent: o.user_agent };
   }
 
@@ -81,43 +97,39 @@ export class GrpcChannel {
     this.closed = true;
     const c = this.connection;
     this.connection = undefined;
-    if (c === undefined || c.session.destroyed) return;
-    c.session.close();
-    c.session.unref();
+    c?.session.close();
   }
 
   private connect(): Connection {
     const current = this.connection;
-    if (current !== undefined && !current.session.closed && !current.session.destroyed) return current;
+    if (current !== undefined && current.session.accepting) return current;
     this.connection = undefined;
     const now_ms = Date.now();
     if (now_ms < this.retry_at_ms) {
       throw new WeftError('UNAVAILABLE', `${this.authority} is unreachable (${this.last_failure}); trying again in ${this.retry_at_ms - now_ms} ms`);
     }
-    const session = http2.connect(`http://${this.authority}`, {
-      settings: { enablePush: false, initialWindowSize: stream_window_bytes },
-    });
-    const connection = new Connection(session);
-    this.connection = connection;
+    const connection = new Connection();
     let connected = false;
-    session.once('connect', () => {
-      connected = true;
-      this.backoff_ms = this.o.reconnect_backoff_ms_initial;
-      this.retry_at_ms = 0;
-      session.setLocalWindowSize(connection_window_bytes);
-    });
-    session.on('error', (e: Error) => {
-      this.last_failure = e.message;
-    });
-    // GOAWAY: the server takes no new streams here; the session closes itself once its calls end.
-    session.once('goaway', () => this.dropped(connection));
-    session.once('close', () => {
-      this.dropped(connection);
-      if (connected) return;
-      this.retry_at_ms = Date.now() + this.backoff_ms;
-      this.backoff_ms = Math.min(this.backoff_ms * 2, this.o.reconnect_backoff_ms_max);
-    });
-    session.unref();
+    const events: ClientSessionEvents = {
+      onConnect: () => {
+        connected = true;
+        this.backoff_ms = this.o.reconnect_backoff_ms_initial;
+        this.retry_at_ms = 0;
+      },
+      onError: (message) => {
+        this.last_failure = message;
+      },
+      // GOAWAY: the server takes no new streams here; the session closes itself once its calls end.
+      onGoaway: () => this.dropped(connection),
+      onClose: () => {
+        this.dropped(connection);
+        if (connected) return;
+        this.retry_at_ms = Date.now() + this.backoff_ms;
+        this.backoff_ms = Math.min(this.backoff_ms * 2, this.o.reconnect_backoff_ms_max);
+      },
+    };
+    connection.session = this.engine === 'node' ? connectNodeSession(this.authority, events) : connectWeftSession(this.authority, events);
+    this.connection = connection;
     return connection;
   }
 

@@ -78,7 +78,7 @@ export class DiskStorage implements Storage {
    * The counters of the logs an installed snapshot replaced: the member's figures count for the
    * whole process (Prometheus counters never go back), whichever log object is current.
    */
-  private readonly retiredStats = { fsyncs: 0, entries_synced: 0, bytes_written: 0, no_space_waits: 0 };
+  private readonly retiredStats = { fsyncs: 0, entries_synced: 0, bytes_written: 0, no_space_waits: 0, fsyncs_on_loop: 0 };
   /**
    * Writes of this member's own refused for space, since start: the hard state's and a snapshot
    * install's waits, and spares of replaced logs (see diskFullRefusals).
@@ -252,6 +252,7 @@ export class DiskStorage implements Storage {
       entries_synced: r.entries_synced + now.entries_synced,
       bytes_written: r.bytes_written + now.bytes_written,
       no_space_waits: r.no_space_waits + now.no_space_waits,
+      fsyncs_on_loop: r.fsyncs_on_loop + now.fsyncs_on_loop,
     };
   }
 
@@ -410,6 +411,7 @@ export class DiskStorage implements Storage {
     this.retiredStats.entries_synced += old.entries_synced;
     this.retiredStats.bytes_written += old.bytes_written;
     this.retiredStats.no_space_waits += old.no_space_waits;
+    this.retiredStats.fsyncs_on_loop += old.fsyncs_on_loop;
     this.ownRefusals += this.log.sparesRefused;
     // The checkpoint is in place (the caller installed it): the old log is not needed, and a new one
     // the disk refused is made again, whole, once there is space (a restart meanwhile starts it too).

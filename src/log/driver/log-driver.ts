@@ -71,6 +71,8 @@ export interface LogDriverOptions {
   readonly segment: SegmentLogOptions;
   /** SegmentLogOptions.follower_inline_fsync_entries_max, when `segment` does not set it; absent: 0. */
   readonly follower_inline_fsync_entries_max?: number;
+  /** SegmentLogOptions.single_member_inline_fsync_entries_max, when `segment` does not set it; absent: 0. */
+  readonly single_member_inline_fsync_entries_max?: number;
   /** The index of the checkpoint the state machine was loaded from, and its last commit_ts. */
   readonly checkpoint_index: number;
   readonly checkpoint_ts: number;
@@ -178,7 +180,11 @@ export class LogDriver {
       members: [options.self],
       departed: [],
     };
-    const segment: SegmentLogOptions = { follower_inline_fsync_entries_max: options.follower_inline_fsync_entries_max ?? 0, ...options.segment };
+    const segment: SegmentLogOptions = {
+      follower_inline_fsync_entries_max: options.follower_inline_fsync_entries_max ?? 0,
+      single_member_inline_fsync_entries_max: options.single_member_inline_fsync_entries_max ?? 0,
+      ...options.segment,
+    };
     const storage = DiskStorage.open(dir, { segment, checkpoint_index: options.checkpoint_index, legacy_membership: legacy });
     if (storage.lastIndex() === 0 && storage.hardState.term === 0 && !options.join_wait) {
       await LogDriver.found(storage, options);
@@ -585,6 +591,8 @@ export class LogDriver {
     if (rd.soft_state !== undefined) this.role = rd.soft_state.role;
     // Before this Ready's append: a leader's fsyncs stay off the loop (SegmentLogOptions).
     if (rd.soft_state !== undefined) this.storage.segmentLog.setLeading(this.role === 'leader');
+    // Membership changes outside soft state, so a leader's group size is looked at every Ready.
+    if (this.role === 'leader') this.storage.segmentLog.setGroupOfOne(this.memberCount === 1);
     if (this.role === 'leader' && this.ledTerm !== this.node.raft.term) {
       // This term's no-op is the newest entry: the core appended it on election, and writes wait for it.
       if (this.ledTerm !== 0 && this.ledTerm < this.node.raft.term) this.stepDown();

@@ -60,6 +60,15 @@ export interface SegmentLogOptions {
    */
   readonly follower_inline_fsync_entries_max?: number;
   /**
+   * The same bound while the member leads a group of one (setLeading, setGroupOfOne), where the
+   * larger applies. A leader's fsyncs stay off the loop so that its appends to followers leave
+   * while it syncs; alone, it sends nothing, and a lone write's only wait is its own fsync, to which
+   * the thread pool adds a worker wakeup and a loop wakeup. What it costs: the loop serves nothing
+   * (a read, /health) during that fsync, on a stalling disk for the stall. 0 (absent): no different
+   * bound. See docs/storage.md, "One write at concurrency 1".
+   */
+  readonly single_member_inline_fsync_entries_max?: number;
+  /**
    * Segments are made at their full size (segment_bytes_max) and records written over zeros, so an
    * fdatasync does not also commit a new file size (docs/storage.md, "Preallocated segments").
    * Absent: true. false: files grow with every write (the format-2 behaviour), for comparison.
@@ -131,7 +140,8 @@ export class SegmentLog {
    * Entries count and fsync count, for the group commit figures of the benchmarks; and how many
    * times the log started waiting for space.
    */
-  readonly stats = { fsyncs: 0, entries_synced: 0, bytes_written: 0, no_space_waits: 0 };
+  /** `fsyncs_on_loop`: those of `fsyncs` made on the event loop's thread (the inline bounds). */
+  readonly stats = { fsyncs: 0, entries_synced: 0, bytes_written: 0, no_space_waits: 0, fsyncs_on_loop: 0 };
 
   memoryIndex: number;
   cacheIndex: number;
@@ -229,9 +239,17 @@ export class SegmentLog {
     this.leading = leading;
   }
 
+  /** Whether the member's group has no member but this one (set with setLeading, before each append). */
+  private group_of_one = false;
+
+  setGroupOfOne(alone: boolean): void {
+    this.group_of_one = alone;
+  }
+
   private inlineFsyncEntriesMax(): number {
     const own = this.options.inline_fsync_entries_max ?? 0;
-    return this.leading ? own : Math.max(own, this.options.follower_inline_fsync_entries_max ?? 0);
+    if (!this.leading) return Math.max(own, this.options.follower_inline_fsync_entries_max ?? 0);
+    return this.group_of_one ? Math.max(own, this.options.single_member_inline_fsync_entries_max ?? 0) : own;
   }
 
   private scheduleFlush(): void {
@@ -294,8 +312,10 @@ export class SegmentLog {
       // The first flush into a rotated-in segment: its name becomes durable with its first bytes.
       await fsyncing(() => Promise.all([this.io.fdatasync(this.fd), fsyncDirAsync(this.dir)]).then(() => undefined));
       this.dir_unsynced = false;
-    } else if (batch.length <= this.inlineFsyncEntriesMax()) fsyncingSync(() => this.io.fdatasyncSync(this.fd));
-    else await fsyncing(() => this.io.fdatasync(this.fd));
+    } else if (batch.length <= this.inlineFsyncEntriesMax()) {
+      fsyncingSync(() => this.io.fdatasyncSync(this.fd));
+      this.stats.fsyncs_on_loop++;
+    } else await fsyncing(() => this.io.fdatasync(this.fd));
     this.stats.fsyncs++;
     this.stats.entries_synced += batch.length;
     this.journalIndex = this.cacheIndex;
