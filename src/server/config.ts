@@ -61,6 +61,8 @@ export interface ServerConfig {
   readonly snapshot_sync_bytes_max: number;
   /** HTTP/2 flow-control window of every peer stream and connection: a stream moves at most this per round trip. */
   readonly peer_stream_window_bytes: number;
+  /** The peer port's HTTP/2 implementation: Weft's own engine, or node:http2 as a fallback (docs/cluster.md, "How the transport is built"). */
+  readonly peer_http2_engine: 'WEFT' | 'NODE';
   /** Cypher statements running at once on the member; one more is refused (TOO_MANY_RUNNING_STATEMENTS). */
   readonly statement_running_max: number;
   /** What one statement's (or transaction's) write set may hold, in MiB at WRITE_ENTRY_BYTES per entity; a call cannot raise it. */
@@ -130,6 +132,7 @@ export const defaultConfig: ServerConfig = {
   statement_timeout_ms: 300_000,
   snapshot_sync_bytes_max: 16 * 1024 * 1024,
   peer_stream_window_bytes: 16 * 1024 * 1024,
+  peer_http2_engine: 'WEFT',
   statement_running_max: 64,
   write_set_limit_mb: 512,
   blob_chunk_writes_in_flight_max: 8,
@@ -153,6 +156,7 @@ const choices: Partial<Record<Key, readonly string[]>> = {
   ops_backup: ['ON', 'OFF'],
   console: ['ON', 'OFF'],
   grpc_http2_engine: ['WEFT', 'NODE'],
+  peer_http2_engine: ['WEFT', 'NODE'],
 };
 
 /** Inclusive bounds for numeric settings. */

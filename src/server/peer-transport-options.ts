@@ -21,6 +21,7 @@ export function peerTransportOptions(config: ServerConfig, admission: AdmissionM
     admission,
     dial_overrides: parseDialOverrides(config.peer_dial_overrides),
     limits: { stream_window_bytes: config.peer_stream_window_bytes },
+    http2_engine: config.peer_http2_engine === 'NODE' ? 'node' : 'weft',
     ...(log !== undefined ? { log } : {}),
     ...(version !== undefined ? { version } : {}),
   };
