@@ -447,3 +447,52 @@ describe('peer transport: members on different HTTP/2 engines', () => {
     }
   });
 });
+
+describe('peer transport: commit notices ride with the next message', () => {
+  const notice = (index: number): AppendMessage => ({ type: 'app', from: 1, to: 2, term: 1, index, log_term: 1, commit: index, entries: [], quiet: true });
+
+  async function pair(commit_notice_hold_ms: number): Promise<[GrpcPeerTransport, Message[]]> {
+    const ca = await testAuthority();
+    const start = async (node_id: NodeId): Promise<GrpcPeerTransport> => {
+      const t = await startGrpcPeerTransport({ node_id, host: '127.0.0.1', port: 0, tls: await ca.member(node_id), admission: 'bound', limits: { commit_notice_hold_ms } });
+      started.push(t);
+      return t;
+    };
+    const a = await start(1);
+    const b = await start(2);
+    const peers = new Map<NodeId, PeerAddress>([
+      [1, { address: a.address, identity: `spiffe://${ca.trust_domain}/member/1` }],
+      [2, { address: b.address, identity: `spiffe://${ca.trust_domain}/member/2` }],
+    ]);
+    a.setPeers(peers);
+    b.setPeers(peers);
+    const received: Message[] = [];
+    b.onRaftMessage((m) => received.push(m));
+    return [a, received];
+  }
+
+  it('a notice queued alone waits for the next append to the peer and leaves in its frame, in order', async () => {
+    // A hold far longer than the test: whatever arrives came with the append.
+    const [a, received] = await pair(600_000);
+    a.send([append(1, 2, 0)]);
+    await eventually('the first append arrives', () => received.length === 1);
+    const frames_before = a.counters.raft_frames_sent;
+    a.send([notice(1)]);
+    await new Promise((r) => setImmediate(r));
+    expect(received.length).toBe(1);
+    a.send([append(1, 2, 1)]);
+    await eventually('the notice and the append arrive', () => received.length === 3);
+    expect(received.slice(1).map((m) => [m.type, (m as AppendMessage).entries.length])).toEqual([['app', 0], ['app', 1]]);
+    expect(a.counters.raft_frames_sent - frames_before).toBe(1);
+  });
+
+  it('a notice with nothing after it still leaves once its hold has passed; with a hold of 0 it leaves in its own turn', async () => {
+    for (const hold_ms of [5, 0]) {
+      const [a, received] = await pair(hold_ms);
+      a.send([notice(4)]);
+      await eventually(`the lone notice arrives (hold ${hold_ms} ms)`, () => received.length === 1);
+      expect((received[0] as AppendMessage).commit).toBe(4);
+      expect(a.counters.raft_frames_sent).toBe(1);
+    }
+  });
+});
