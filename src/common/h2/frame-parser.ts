@@ -20,18 +20,35 @@ export type Frame =
   | { readonly type: 'window_update'; readonly stream_id: number; readonly increment: number }
   | { readonly type: 'unknown'; readonly frame_type: number };
 
-/** Gathers bytes into whole frames; a frame longer than `frame_bytes_max` is a FRAME_SIZE_ERROR. */
+/**
+ * Gathers bytes into whole frames; a frame longer than `frame_bytes_max` is a FRAME_SIZE_ERROR.
+ * A frame that arrives in pieces (a 64 KiB DATA frame comes as TLS records of 16 KiB) is held as
+ * its pieces and joined once, when the last arrives: joining at every piece copied a large frame
+ * over and over, and made receiving bulk data (a snapshot) cost more CPU than sending it.
+ */
 export class FrameReader {
-  /** Bytes received and not yet a whole frame. */
-  private pending: Buffer | undefined;
+  /** Bytes received and not yet a whole frame, in arrival order. */
+  private pending: Buffer[] = [];
+  /** Invariant: the bytes in `pending`. */
+  private pending_bytes = 0;
+  /** The held frame's whole size (header and payload) once its header is held; 0 before. */
+  private pending_frame_bytes = 0;
 
   /** The largest payload we accept: our SETTINGS_MAX_FRAME_SIZE. */
   constructor(private frame_bytes_max: number) {}
 
   /** Calls `onFrame` for each whole frame in what has arrived so far; throws H2ConnectionError. */
   push(chunk: Buffer, onFrame: (frame: Frame) => void): void {
-    const buf = this.pending === undefined ? chunk : Buffer.concat([this.pending, chunk]);
-    this.pending = undefined;
+    let buf = chunk;
+    if (this.pending_bytes > 0) {
+      this.pending.push(chunk);
+      this.pending_bytes += chunk.length;
+      if (this.pending_frame_bytes > 0 && this.pending_bytes < this.pending_frame_bytes) return;
+      buf = Buffer.concat(this.pending, this.pending_bytes);
+      this.pending = [];
+      this.pending_bytes = 0;
+      this.pending_frame_bytes = 0;
+    }
     let at = 0;
     while (buf.length - at >= frame_header_bytes) {
       const length = (buf[at]! << 16) | (buf[at + 1]! << 8) | buf[at + 2]!;
@@ -39,19 +56,26 @@ export class FrameReader {
         throw new H2ConnectionError(h2_error.FRAME_SIZE_ERROR, `a frame of ${length} bytes is over the limit of ${this.frame_bytes_max}`);
       }
       const end = at + frame_header_bytes + length;
-      if (end > buf.length) break;
+      if (end > buf.length) {
+        this.pending_frame_bytes = frame_header_bytes + length;
+        break;
+      }
       const type = buf[at + 3]!;
       const flags = buf[at + 4]!;
       const stream_id = buf.readUInt32BE(at + 5) & 0x7fff_ffff;
       onFrame(parseFrame(type, flags, stream_id, buf.subarray(at + frame_header_bytes, end)));
       at = end;
     }
-    if (at < buf.length) this.pending = at === 0 ? buf : buf.subarray(at);
+    if (at < buf.length) {
+      const rest = at === 0 ? buf : buf.subarray(at);
+      this.pending.push(rest);
+      this.pending_bytes = rest.length;
+    }
   }
 
   /** Whether bytes of an incomplete frame are held. */
   get midFrame(): boolean {
-    return this.pending !== undefined;
+    return this.pending_bytes > 0;
   }
 }
 
