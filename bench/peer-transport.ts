@@ -7,13 +7,17 @@
  * cores; CPU per exchange is the process's user + system time over the case, which moves far less
  * with the machine's load than latency does.
  *
- *   npx tsx bench/peer-transport.ts        prints a table, writes bench/results/peer-transport.json
+ *   npx tsx bench/peer-transport.ts [--engine weft|node]
+ *
+ * prints a table and writes bench/results/peer-transport.json; `--engine` picks the peer port's
+ * HTTP/2 engine (setting peer_http2_engine; Weft's own by default).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startGrpcPeerTransport } from '../src/log/transport/grpc-peer-transport.js';
+import { peer_http2_engine_default, peer_http2_engines, type PeerHttp2Engine } from '../src/log/transport/h2-peer-engine.js';
 import type { AppendMessage, SnapshotMessage } from '../src/log/raft/types.js';
 import { testAuthority } from '../test/support/certs.js';
 
@@ -26,9 +30,13 @@ const calls = 2_000;
 const exchanges = 2_000;
 const snapshot_bytes = 256 * 1024 * 1024;
 
+const engine_at = process.argv.indexOf('--engine');
+const engine = (engine_at >= 0 ? process.argv[engine_at + 1] : peer_http2_engine_default) as PeerHttp2Engine;
+if (!peer_http2_engines.includes(engine)) throw new Error(`--engine wants one of ${peer_http2_engines.join(', ')}, got ${engine}`);
+
 const ca = await testAuthority('bench.weft');
 const start = async (id: number) =>
-  startGrpcPeerTransport({ node_id: id, host: '127.0.0.1', port: 0, tls: await ca.member(id), admission: 'bound' });
+  startGrpcPeerTransport({ node_id: id, host: '127.0.0.1', port: 0, tls: await ca.member(id), admission: 'bound', http2_engine: engine });
 const a = await start(1);
 const b = await start(2);
 const peers = new Map([
@@ -127,8 +135,9 @@ const rows: [string, string][] = [
   ['lone append and its ack, CPU us (both ends)', String(results.lone_append_cpu_us)],
   [`snapshot of ${snapshot_bytes / 2 ** 20} MiB, MiB/s`, `${results.snapshot_mib_per_sec} (${ok ? 'delivered' : 'NOT delivered'})`],
 ];
+console.log(`peer port on the ${engine} HTTP/2 engine`);
 for (const [k, v] of rows) console.log(`${k.padEnd(46)} ${v}`);
 console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
 const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'peer-transport.json');
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, JSON.stringify({ bench: 'peer-transport', at: new Date().toISOString(), load_average: loadavg(), results }, null, 2));
+writeFileSync(out, JSON.stringify({ bench: 'peer-transport', at: new Date().toISOString(), engine, load_average: loadavg(), results }, null, 2));

@@ -63,6 +63,10 @@ export interface ServerConfig {
   readonly snapshot_sync_bytes_max: number;
   /** HTTP/2 flow-control window of every peer stream and connection: a stream moves at most this per round trip. */
   readonly peer_stream_window_bytes: number;
+  /** The peer port's HTTP/2 implementation: Weft's own engine, or node:http2 as a fallback (docs/cluster.md, "How the transport is built"). */
+  readonly peer_http2_engine: 'WEFT' | 'NODE';
+  /** How long a leader holds a commit notice to a follower for the next message to it to carry (docs/cluster.md, "Frames per write"); 0 sends each at once. */
+  readonly peer_commit_notice_hold_ms: number;
   /** Cypher statements running at once on the member; one more is refused (TOO_MANY_RUNNING_STATEMENTS). */
   readonly statement_running_max: number;
   /** What one statement's (or transaction's) write set may hold, in MiB at WRITE_ENTRY_BYTES per entity; a call cannot raise it. */
@@ -133,6 +137,8 @@ export const defaultConfig: ServerConfig = {
   statement_timeout_ms: 300_000,
   snapshot_sync_bytes_max: 16 * 1024 * 1024,
   peer_stream_window_bytes: 16 * 1024 * 1024,
+  peer_http2_engine: 'WEFT',
+  peer_commit_notice_hold_ms: 20,
   statement_running_max: 64,
   write_set_limit_mb: 512,
   blob_chunk_writes_in_flight_max: 8,
@@ -156,6 +162,7 @@ const choices: Partial<Record<Key, readonly string[]>> = {
   ops_backup: ['ON', 'OFF'],
   console: ['ON', 'OFF'],
   grpc_http2_engine: ['WEFT', 'NODE'],
+  peer_http2_engine: ['WEFT', 'NODE'],
 };
 
 /** Inclusive bounds for numeric settings. */
@@ -186,6 +193,7 @@ const bounds: Partial<Record<Key, readonly [number, number]>> = {
   snapshot_sync_bytes_max: [64 * 1024, 1024 * 1024 * 1024],
   // HTTP/2 allows windows of 64 KiB (its default) to 2^31 - 1 bytes.
   peer_stream_window_bytes: [64 * 1024, 2 ** 31 - 1],
+  peer_commit_notice_hold_ms: [0, 1000],
 };
 
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {

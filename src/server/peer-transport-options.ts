@@ -20,7 +20,8 @@ export function peerTransportOptions(config: ServerConfig, admission: AdmissionM
     tls,
     admission,
     dial_overrides: parseDialOverrides(config.peer_dial_overrides),
-    limits: { stream_window_bytes: config.peer_stream_window_bytes },
+    limits: { stream_window_bytes: config.peer_stream_window_bytes, commit_notice_hold_ms: config.peer_commit_notice_hold_ms },
+    http2_engine: config.peer_http2_engine === 'NODE' ? 'node' : 'weft',
     ...(log !== undefined ? { log } : {}),
     ...(version !== undefined ? { version } : {}),
   };

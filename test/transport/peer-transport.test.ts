@@ -1,8 +1,9 @@
 import { Client, credentials, Metadata, Server, ServerCredentials } from '@grpc/grpc-js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isWeftError, notFound, WeftError } from '../../src/common/errors.js';
 import type { AdmissionMode } from '../../src/log/transport/admission.js';
 import { type GrpcPeerTransport, type PeerVersion, startGrpcPeerTransport } from '../../src/log/transport/grpc-peer-transport.js';
+import { peer_http2_engines, type PeerHttp2Engine } from '../../src/log/transport/h2-peer-engine.js';
 import { server_pair } from '../../src/log/version/version-pair.js';
 import { HANDSHAKE_METHOD } from '../../src/log/version/handshake.js';
 import type { PeerAddress } from '../../src/log/transport/peer-transport.js';
@@ -21,12 +22,16 @@ import { foreignMember, testAuthority, type TestAuthority } from '../support/cer
 /**
  * The peer transport over real sockets on loopback: mutual TLS, identities bound to member ids, the
  * four refusals of SPEC 5.1 (plaintext, foreign CA, expired certificate, wrong identity), unary calls
- * with their errors, chunked snapshots, and a member waiting for a join.
+ * with their errors, chunked snapshots, and a member waiting for a join. Every scenario runs on
+ * both HTTP/2 engines of the peer port (setting peer_http2_engine), and members on different
+ * engines talk to each other.
  */
 const wait_ms_max = 10_000;
 const call_timeout_ms = 3_000;
 
 const started: GrpcPeerTransport[] = [];
+/** The engine the scenarios of the suite under way run on (set per suite below). */
+let suite_engine: PeerHttp2Engine = 'weft';
 afterEach(async () => {
   await Promise.all(started.splice(0).map((t) => t.close()));
 });
@@ -37,9 +42,11 @@ async function member(
   admission: AdmissionMode = 'bound',
   dial_overrides?: ReadonlyMap<string, string>,
   version?: PeerVersion,
+  http2_engine: PeerHttp2Engine = suite_engine,
 ): Promise<Member> {
   const transport = await startGrpcPeerTransport({
     node_id,
+    http2_engine,
     host: '127.0.0.1',
     port: 0,
     tls,
@@ -105,7 +112,11 @@ async function settle(): Promise<void> {
   await new Promise((r) => setTimeout(r, 300));
 }
 
-describe('peer transport: mutual TLS between members', () => {
+describe.each(peer_http2_engines)('peer transport on the %s HTTP/2 engine: mutual TLS between members', (engine) => {
+  beforeEach(() => {
+    suite_engine = engine;
+  });
+
   it('happy path: two members bound to their identities exchange Raft messages in order, answer calls and ship a chunked snapshot', async () => {
     const ca = await testAuthority();
     const a = await member(1, await ca.member(1));
@@ -395,5 +406,93 @@ describe('peer transport: mutual TLS between members', () => {
     expect(b.transport.counters.version_refused_calls).toBeGreaterThanOrEqual(2);
     expect(a.transport.counters.version_refused_calls).toBeGreaterThanOrEqual(1);
     expect(c.transport.counters.version_refused_calls).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('peer transport: members on different HTTP/2 engines', () => {
+  it('a member on Weft\'s engine and one on node:http2 exchange Raft messages, calls and a multi-frame snapshot both ways, and refuse a foreign CA alike', async () => {
+    const ca = await testAuthority();
+    const a = await member(1, await ca.member(1), 'bound', undefined, undefined, 'weft');
+    const b = await member(2, await ca.member(2), 'bound', undefined, undefined, 'node');
+    bind([a, b], identitiesOf(ca, [1, 2]));
+
+    a.transport.send(Array.from({ length: 50 }, (_, i) => append(1, 2, i)));
+    b.transport.send(Array.from({ length: 50 }, (_, i) => append(2, 1, i)));
+    await eventually('each receives the other\'s 50 appends', () => a.received.length === 50 && b.received.length === 50);
+    expect(b.received.map((m) => (m as AppendMessage).index)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(Buffer.from(await a.transport.call(2, 'echo', Buffer.from('to node'), call_timeout_ms)).toString()).toBe('1:to node');
+    expect(Buffer.from(await b.transport.call(1, 'echo', Buffer.from('to weft'), call_timeout_ms)).toString()).toBe('2:to weft');
+
+    // Larger than one chunk (64 KiB here) and than one HTTP/2 frame: many DATA frames each way.
+    const data = new Uint8Array(300 * 1024 + 5).map((_, i) => (i * 13) & 255);
+    const snapshot = (from: NodeId, to: NodeId): SnapshotMessage => ({ type: 'snap', from, to, term: 2, snapshot: { meta: { index: 70, term: 2, conf_state: { voters: [1, 2], learners: [] } }, data } });
+    a.transport.send([snapshot(1, 2)]);
+    b.transport.send([snapshot(2, 1)]);
+    await eventually('both snapshots are reported', () => a.snapshots.length === 1 && b.snapshots.length === 1);
+    expect([a.snapshots, b.snapshots]).toEqual([[{ to: 2, ok: true }], [{ to: 1, ok: true }]]);
+    for (const m of [a, b]) {
+      const got = m.received.find((x): x is SnapshotMessage => x.type === 'snap')!;
+      expect(Buffer.from(got.snapshot.data).equals(Buffer.from(data))).toBe(true);
+    }
+
+    const stranger = await member(3, await foreignMember(ca, 3), 'bound', undefined, undefined, 'weft');
+    const peers = new Map<NodeId, PeerAddress>([
+      [1, { address: a.transport.address, identity: `spiffe://${ca.trust_domain}/member/1` }],
+      [2, { address: b.transport.address, identity: `spiffe://${ca.trust_domain}/member/2` }],
+      [3, { address: stranger.transport.address, identity: `spiffe://${ca.trust_domain}/member/3` }],
+    ]);
+    for (const m of [a, b, stranger]) m.transport.setPeers(peers);
+    for (const [from, to] of [[stranger, 1], [stranger, 2], [a, 3], [b, 3]] as const) {
+      expect((await callError(from.transport.call(to, 'echo', new Uint8Array(), call_timeout_ms))).code).toBe('UNAVAILABLE');
+    }
+  });
+});
+
+describe('peer transport: commit notices ride with the next message', () => {
+  const notice = (index: number): AppendMessage => ({ type: 'app', from: 1, to: 2, term: 1, index, log_term: 1, commit: index, entries: [], quiet: true });
+
+  async function pair(commit_notice_hold_ms: number): Promise<[GrpcPeerTransport, Message[]]> {
+    const ca = await testAuthority();
+    const start = async (node_id: NodeId): Promise<GrpcPeerTransport> => {
+      const t = await startGrpcPeerTransport({ node_id, host: '127.0.0.1', port: 0, tls: await ca.member(node_id), admission: 'bound', limits: { commit_notice_hold_ms } });
+      started.push(t);
+      return t;
+    };
+    const a = await start(1);
+    const b = await start(2);
+    const peers = new Map<NodeId, PeerAddress>([
+      [1, { address: a.address, identity: `spiffe://${ca.trust_domain}/member/1` }],
+      [2, { address: b.address, identity: `spiffe://${ca.trust_domain}/member/2` }],
+    ]);
+    a.setPeers(peers);
+    b.setPeers(peers);
+    const received: Message[] = [];
+    b.onRaftMessage((m) => received.push(m));
+    return [a, received];
+  }
+
+  it('a notice queued alone waits for the next append to the peer and leaves in its frame, in order', async () => {
+    // A hold far longer than the test: whatever arrives came with the append.
+    const [a, received] = await pair(600_000);
+    a.send([append(1, 2, 0)]);
+    await eventually('the first append arrives', () => received.length === 1);
+    const frames_before = a.counters.raft_frames_sent;
+    a.send([notice(1)]);
+    await new Promise((r) => setImmediate(r));
+    expect(received.length).toBe(1);
+    a.send([append(1, 2, 1)]);
+    await eventually('the notice and the append arrive', () => received.length === 3);
+    expect(received.slice(1).map((m) => [m.type, (m as AppendMessage).entries.length])).toEqual([['app', 0], ['app', 1]]);
+    expect(a.counters.raft_frames_sent - frames_before).toBe(1);
+  });
+
+  it('a notice with nothing after it still leaves once its hold has passed; with a hold of 0 it leaves in its own turn', async () => {
+    for (const hold_ms of [5, 0]) {
+      const [a, received] = await pair(hold_ms);
+      a.send([notice(4)]);
+      await eventually(`the lone notice arrives (hold ${hold_ms} ms)`, () => received.length === 1);
+      expect((received[0] as AppendMessage).commit).toBe(4);
+      expect(a.counters.raft_frames_sent).toBe(1);
+    }
   });
 });

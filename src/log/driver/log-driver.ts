@@ -603,9 +603,12 @@ export class LogDriver {
     // (docs/raft.md, "A leader sends before its own fsync").
     const send_first = sendsBeforePersist(this.role, rd, this.storage.hardState);
     if (send_first) this.options.transport?.send(rd.messages);
-    // Committed entries already fsynced here are applied before this Ready's own fsync, so a write
-    // whose quorum answered is not held back a whole fsync round by the writes that followed it.
-    const early = rd.snapshot === undefined ? durablePrefix(rd.committed_entries, this.storage.segmentLog.journalIndex) : 0;
+    // On a leader, committed entries already fsynced here are applied before this Ready's own fsync,
+    // so a write whose quorum answered is not held back a whole fsync round by the writes that
+    // followed it. A follower applies after it answered instead: when a commit notice rides with the
+    // next append (peer-link.ts), applying first would put the apply between the leader's append and
+    // its answer, on the path of every write in flight.
+    const early = rd.snapshot === undefined && this.role === 'leader' ? durablePrefix(rd.committed_entries, this.storage.segmentLog.journalIndex) : 0;
     if (early > 0) {
       this.applyCommitted(rd.committed_entries.slice(0, early));
       this.checkConcerns();

@@ -2,7 +2,8 @@ import { unavailable, WeftError } from '../../common/errors.js';
 import { assertNever } from '../../common/assert.js';
 import type { Message, NodeId } from '../raft/types.js';
 import { type AdmissionMode, PeerBinding } from './admission.js';
-import { type H2Listener, listenH2 } from './h2-peer-adapter.js';
+import type { H2Listener } from './h2-peer-interface.js';
+import { peerH2Engine, peer_http2_engine_default, type PeerHttp2Engine } from './h2-peer-engine.js';
 import type { PeerCallEnd } from './peer-call.js';
 import { PeerChannel } from './peer-channel.js';
 import { PeerLink } from './peer-link.js';
@@ -23,8 +24,8 @@ import { default_peer_transport_limits, frameBytesMax, type PeerTransportLimits 
  * a frame only when the caller's identity is the one bound to the frame's sender (admission.ts).
  *
  * The wire is gRPC (method paths, length-prefixed messages, grpc-status trailers, grpc-timeout), spoken
- * directly over HTTP/2 by peer-call.ts and peer-server-call.ts; every HTTP/2 call goes through
- * h2-peer-adapter.ts.
+ * directly over HTTP/2 by peer-call.ts and peer-server-call.ts; every HTTP/2 call goes through the
+ * interface of h2-peer-interface.ts, on the engine `http2_engine` names (h2-peer-engine.ts).
  */
 export interface GrpcPeerTransportOptions {
   readonly node_id: NodeId;
@@ -46,6 +47,8 @@ export interface GrpcPeerTransportOptions {
   readonly log?: (line: string) => void;
   /** The version this member runs and the deployment it belongs to (SPEC 9.3); the server's pair and no deployment when absent. */
   readonly version?: PeerVersion;
+  /** Which HTTP/2 implementation listens and dials (setting peer_http2_engine); Weft's own when absent. */
+  readonly http2_engine?: PeerHttp2Engine;
 }
 
 export interface PeerVersion {
@@ -88,7 +91,7 @@ export interface PeerTransportCounters {
 export async function startGrpcPeerTransport(options: GrpcPeerTransportOptions): Promise<GrpcPeerTransport> {
   const limits = { ...default_peer_transport_limits, ...options.limits };
   const transport = new GrpcPeerTransport(options, limits);
-  const listener = await listenH2({
+  const listener = await peerH2Engine(options.http2_engine ?? peer_http2_engine_default).listen({
     host: options.host,
     port: options.port,
     tls: options.tls,
@@ -273,6 +276,7 @@ export class GrpcPeerTransport implements PeerTransport {
       keepalive_ms: this.limits.keepalive_ms,
       reconnect_backoff_ms_min: this.limits.reconnect_backoff_ms_min,
       reconnect_backoff_ms_max: this.limits.reconnect_backoff_ms_max,
+      engine: peerH2Engine(this.options.http2_engine ?? peer_http2_engine_default),
     });
     const link = new PeerLink(to, channel, () => this.header(), frameBytesMax(this.limits), this.limits, {
       unreachable: (id) => this.unreachable_handler(id),

@@ -2,7 +2,7 @@ import { WeftError, type StatusCode } from '../../common/errors.js';
 import { frameMessage, MessageDeframer } from '../../common/grpc/framing.js';
 import { h2_no_error, percentDecode, statusName, statusOfHttp, statusOfReset } from '../../common/grpc/status.js';
 import { grpcTimeoutHeader } from '../../common/grpc/timeout.js';
-import type { H2ClientSession, H2ClientStream, H2ClientStreamHandlers, H2Headers, H2OutgoingHeaders } from './h2-peer-adapter.js';
+import type { H2ClientSession, H2ClientStream, H2ClientStreamHandlers, H2Headers, H2OutgoingHeaders } from './h2-peer-interface.js';
 import { decodeFrame, error_detail_key, type PeerCallErrorDetail } from './peer-wire.js';
 
 /**

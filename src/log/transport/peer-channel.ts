@@ -1,4 +1,5 @@
-import { dialH2, type H2ClientSession, type H2ClientStream, type H2ClientStreamHandlers, type H2DialOptions } from './h2-peer-adapter.js';
+import type { H2ClientSession, H2ClientStream, H2ClientStreamHandlers, H2DialOptions } from './h2-peer-interface.js';
+import type { PeerH2Engine } from './h2-peer-engine.js';
 import { PeerCall, type PeerCallEvents, type PeerCallOptions } from './peer-call.js';
 
 /**
@@ -12,6 +13,8 @@ import { PeerCall, type PeerCallEvents, type PeerCallOptions } from './peer-call
 export interface PeerChannelOptions extends H2DialOptions {
   readonly reconnect_backoff_ms_min: number;
   readonly reconnect_backoff_ms_max: number;
+  /** The HTTP/2 engine that dials (setting peer_http2_engine). */
+  readonly engine: PeerH2Engine;
 }
 
 /** HTTP/2's REFUSED_STREAM: the call never reached the peer. */
@@ -49,7 +52,7 @@ export class PeerChannel {
     const now_ms = Date.now();
     if (now_ms < this.retry_at_ms) return refusedSession(`${this.options.address} is unreachable (${this.last_failure}); trying again in ${this.retry_at_ms - now_ms} ms`);
     let connected = false;
-    const session = dialH2(this.options, {
+    const session = this.options.engine.dial(this.options, {
       connected: () => {
         connected = true;
         this.backoff_ms = this.options.reconnect_backoff_ms_min;

@@ -2,7 +2,7 @@ import { type StatusCode, WeftError } from '../../common/errors.js';
 import { frameMessage, MessageDeframer } from '../../common/grpc/framing.js';
 import { percentEncode, statusNumber } from '../../common/grpc/status.js';
 import { parseGrpcTimeoutMs } from '../../common/grpc/timeout.js';
-import type { H2OutgoingHeaders, H2ServerStream } from './h2-peer-adapter.js';
+import type { H2OutgoingHeaders, H2ServerStream } from './h2-peer-interface.js';
 import { decodeFrame, encodeFrame, error_detail_key, type PeerCallErrorDetail } from './peer-wire.js';
 
 /**

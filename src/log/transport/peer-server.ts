@@ -13,7 +13,7 @@ import {
   type SnapshotOutcome,
 } from './peer-wire.js';
 import { isPeerCallRequest, isRaftBatch, isSnapshotChunk } from './frame-shape.js';
-import type { H2ServerStream } from './h2-peer-adapter.js';
+import type { H2ServerStream } from './h2-peer-interface.js';
 import { type PeerCallFailure, PeerServerCall } from './peer-server-call.js';
 import { snapshot_head_taken_key, SnapshotReceiver } from './snapshot-stream.js';
 import type { SnapshotFiles } from './snapshot-files.js';

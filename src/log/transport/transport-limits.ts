@@ -27,6 +27,12 @@ export interface PeerTransportLimits {
    * a stream while it writes a chunk, so the window fills and stops the sender).
    */
   readonly stream_window_bytes: number;
+  /**
+   * How long a queue holding only quiet commit notices waits for another message to the same peer
+   * before it is written out alone (peer-link.ts); 0 writes each at the end of its turn. At most
+   * this much later a follower with no further writes coming learns of a commit.
+   */
+  readonly commit_notice_hold_ms: number;
 }
 
 export const default_peer_transport_limits: PeerTransportLimits = {
@@ -40,6 +46,7 @@ export const default_peer_transport_limits: PeerTransportLimits = {
   keepalive_ms: 2000,
   close_wait_ms: 1000,
   stream_window_bytes: 16 * 1024 * 1024,
+  commit_notice_hold_ms: 20,
 };
 
 /** A frame may be a whole batch plus msgpack's framing; a little over the batch bound keeps the channel from refusing it. */
