@@ -138,7 +138,7 @@ export const defaultConfig: ServerConfig = {
   snapshot_sync_bytes_max: 16 * 1024 * 1024,
   peer_stream_window_bytes: 16 * 1024 * 1024,
   peer_http2_engine: 'WEFT',
-  peer_commit_notice_hold_ms: 20,
+  peer_commit_notice_hold_ms: 5,
   statement_running_max: 64,
   write_set_limit_mb: 512,
   blob_chunk_writes_in_flight_max: 8,

@@ -46,7 +46,7 @@ export const default_peer_transport_limits: PeerTransportLimits = {
   keepalive_ms: 2000,
   close_wait_ms: 1000,
   stream_window_bytes: 16 * 1024 * 1024,
-  commit_notice_hold_ms: 20,
+  commit_notice_hold_ms: 5,
 };
 
 /** A frame may be a whole batch plus msgpack's framing; a little over the batch bound keeps the channel from refusing it. */
