@@ -9,6 +9,7 @@ import { answerOf, generate, QUERIES as SOCIAL, selectQueries, type SocialQuery 
 import { MORE } from './cypher-social-more.js';
 import { PROBES } from './cypher-social-probes.js';
 import { SHAPES } from './cypher-social-shapes.js';
+import { WIDE } from './cypher-social-wide.js';
 import { WeftEmbeddedEngine } from './cypher-social-weft.js';
 
 function option(name: string, fallback: number | string): string {
@@ -20,7 +21,7 @@ const PERSONS = Number(option('--persons', 100_000));
 const EDGES = Number(option('--edges', 1_000_000));
 const RUNS = Number(option('--runs', 30));
 const SEED = 42;
-const all: readonly SocialQuery[] = [...SOCIAL, ...SHAPES, ...MORE, ...PROBES];
+const all: readonly SocialQuery[] = [...SOCIAL, ...SHAPES, ...MORE, ...PROBES, ...WIDE];
 const queries = selectQueries(option('--queries', ''), all);
 
 async function main(): Promise<void> {
