@@ -134,7 +134,7 @@ export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: Read
     if (s.kind === 'filter') continue;
     if (s.kind === 'optional') {
       if (!batchableExpand(s.expand, layout)) return undefined;
-      if (s.expand.rel_unused !== true) layout.push({ slot: s.expand.rel, entity: 'relationship', nullable: true });
+      if (s.expand.rel_unused !== true) layout.push({ slot: s.expand.rel, entity: 'relationship', nullable: true, type: s.expand.types[0] as string });
       if (s.expand.to_unused !== true) layout.push({ slot: s.expand.to, entity: 'node', nullable: true });
       continue;
     }
@@ -142,7 +142,7 @@ export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: Read
     const own = s.op === counted && paired !== undefined ? { ...s.op, unique_from: s.op.unique_from.filter((u) => u !== paired.rel) } : s.op;
     if (!batchableExpand(own, layout)) return undefined;
     if (s.op === counted || s.op === paired) continue;
-    if (s.op.rel_unused !== true) layout.push({ slot: s.op.rel, entity: 'relationship' });
+    if (s.op.rel_unused !== true) layout.push({ slot: s.op.rel, entity: 'relationship', type: s.op.types[0] as string });
     if (s.op.to_unused !== true && !s.op.into) layout.push({ slot: s.op.to, entity: 'node' });
   }
   const plan: BatchPlan = { scan, stages: chain, layout, ...(counted !== undefined && { counted }), ...(paired !== undefined && { paired }) };
