@@ -12,10 +12,12 @@ import type { OpEnv } from '../read-ops.js';
 import { GROUP_OVERHEAD_BYTES } from '../relational-ops.js';
 import { after, holding, loopArray } from '../slices.js';
 import { BATCH_ROWS, NULL_ID, type Batch, type Vec } from './batch.js';
-import { batchPlan, formsFor, type BatchPlan } from './batch-plan.js';
+import { batchPlan, formsFor, scanOnly, type BatchPlan } from './batch-plan.js';
 import { foldedForms } from './end-filters.js';
 import { BatchScope, runBatches } from './pipeline.js';
-import { boxed, compileVector, type Vectorized } from './vector-expressions.js';
+import { compositeGrouper } from './composite-keys.js';
+import { createTyped, feedTyped, typedAggregate } from './typed-aggregates.js';
+import { boxed, compileVector, isTyped, type Vectorized } from './vector-expressions.js';
 
 /**
  * Aggregation over a batched pipeline (pipeline.ts): grouping keys and aggregate arguments are
@@ -75,7 +77,7 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   const isDistinctCount = aggregates.map((a) => a.call.name.toLowerCase() === 'count' && !a.call.star && a.call.distinct && a.call.args.length === 1);
   // The slots the grouping keys read: an expand they do not read may be counted rather than made.
   const readAbove = new Set(keys.flatMap((k) => [...freeSlots(k.expression)]));
-  const unfolded = batchPlan(input, countsOnly, readAbove);
+  const unfolded = batchPlan(input, countsOnly, readAbove, false, true);
   if (unfolded === undefined) return undefined;
   // The same pipeline with filters on end nodes folded into their expands, taken when they are typed.
   const readByConsumer = new Set([...readAbove, ...aggregates.flatMap((a, i) => (countsRows[i] === true ? [] : a.call.args.flatMap((x) => [...freeSlots(x)])))]);
@@ -95,8 +97,10 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
     const plan = foldedRun === undefined ? unfolded : (folded as BatchPlan);
     const forms = foldedRun ?? formsFor(plan, env);
     if (forms === undefined) return rows(arg, sink);
-    batchedRuns.count++;
     const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
+    // Over a label alone, batches pay only when every expression is typed; otherwise the fused scan's row loop (`rows`) reads columns as well.
+    if (scanOnly(plan) && !everyTyped(plan, keys, aggregates, scope)) return rows(arg, sink);
+    batchedRuns.count++;
     // A single key that is a pipeline entity (`WITH p, count(f)`) groups by its id column.
     const keyEntity = keys.length === 1 ? entityColumn((keys[0] as (typeof keys)[number]).expression, scope) : undefined;
     const keyVecs = keyEntity !== undefined ? [] : keys.map((k) => compileVector(k.expression, scope));
@@ -114,6 +118,8 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       const c = argVecs[i];
       return isDistinctCount[i] === true && (distinctColumns[i] !== undefined || (c !== undefined && (c.kind === 'code' || (c.kind === 'num' && c.integer))));
     });
+    /** Per aggregate, its form over plain numbers per group (min, max, count of a typed vector), if it has one. */
+    const typedAggs = aggregates.map((a, i) => (distinctNumbers[i] === true || a.call.args.length !== 1 ? undefined : typedAggregate(a.call.name, a.call.distinct, argVecs[i])));
     const extraVecs = aggregates.map((a) => (a.call.args[1] === undefined ? undefined : compileVector(a.call.args[1], scope)));
     const na = aggregates.length;
     /** Per group: its key, its accumulators (none for count(*)) and its count(*) tallies. */
@@ -135,7 +141,9 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
           : defs.map((d, a) =>
               isCountStar[a] === true
                 ? undefined
-                : distinctNumbers[a] === true
+                : typedAggs[a] !== undefined
+                  ? createTyped(typedAggs[a], argVecs[a] as Vectorized)
+                  : distinctNumbers[a] === true
                   ? new DistinctNumbers()
                   : countedColumns[a] !== undefined
                     ? new EntityCount()
@@ -223,6 +231,11 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
           if (isCountStar[a] !== true) for (let i = 0; i < n; i++) ((accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator).add(null);
           continue;
         }
+        const typedAgg = typedAggs[a];
+        if (typedAgg !== undefined) {
+          feedTyped(typedAgg, c.run(b), n, gids, accs, a);
+          continue;
+        }
         const xc = extraVecs[a];
         feed(a, n, c, c.run(b), xc, xc?.run(b));
       }
@@ -252,6 +265,12 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
     };
     return holding(() => after(runBatches(plan, forms, scope, env, consume), emit), () => memory.release(held));
   };
+}
+
+/** Whether the filters, grouping keys and aggregate arguments of a plan all run typed over batches. */
+function everyTyped(plan: BatchPlan, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], scope: BatchScope): boolean {
+  const exprs = [...plan.stages.flatMap((s) => (s.kind === 'filter' ? [s.op.predicate] : [])), ...keys.map((k) => k.expression), ...aggregates.flatMap((a) => a.call.args)];
+  return exprs.every((e) => isTyped(e, scope));
 }
 
 /** Runs that took the batched path since the process started (tests check that their queries did). */
@@ -451,6 +470,8 @@ function grouperFor(keys: readonly Vectorized[], newGroup: (key: Value) => numbe
       },
     };
   }
+  const composite = compositeGrouper(keys, newGroup);
+  if (composite !== undefined) return composite;
   // Boxed keys, grouped by value equivalence as the row operator groups them.
   const byValue = new ValueHashMap<number>();
   const byString = new Map<string, number>();

@@ -78,6 +78,12 @@ export function compileVector(e: BoundExpression, scope: VectorScope): Vectorize
   };
 }
 
+/** Whether `e` runs over batches without the row evaluator per row. */
+export function isTyped(e: BoundExpression, scope: VectorScope): boolean {
+  const t = typed(e, scope);
+  return t !== undefined && t.kind !== 'text';
+}
+
 /** The value at row `i` of a vector that `c` produced, boxed as the row evaluator would give it. */
 export function boxed(c: Compiled, v: Vec, i: number): Value {
   switch (v.kind) {
