@@ -16,7 +16,7 @@ import { batchPlan, formsFor, scanOnly, type BatchPlan } from './batch-plan.js';
 import { foldedForms } from './end-filters.js';
 import { BatchScope, runBatches } from './pipeline.js';
 import { compositeGrouper } from './composite-keys.js';
-import { createTyped, feedTyped, typedAggregate } from './typed-aggregates.js';
+import { createTyped, feedExactIntegers, feedTyped, typedAggregate } from './typed-aggregates.js';
 import { boxed, compileVector, isTyped, type Vectorized } from './vector-expressions.js';
 
 /**
@@ -173,11 +173,8 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
         return;
       }
       if (v.kind === 'num' && c.kind === 'num' && c.integer && xc === undefined && exactIntegers[a] === true) {
-        for (let i = 0; i < n; i++) {
-          const acc = (accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as Accumulator;
-          if (v.nulls[i] === 1) acc.add(null);
-          else (acc.addExactInteger as (x: number) => void).call(acc, v.values[i] as number);
-        }
+        // A null adds nothing to sum or avg.
+        feedExactIntegers(aggregates[a]!.call.name, v, n, gids, accs, a);
         return;
       }
       if (v.kind === 'num' && c.kind === 'num' && c.integer && xc !== undefined && xv !== undefined && exactIntegers[a] === true) {
