@@ -98,8 +98,8 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
     const forms = foldedRun ?? formsFor(plan, env);
     if (forms === undefined) return rows(arg, sink);
     const scope = new BatchScope(plan, env, arg, forms.members.nodes.length);
-    // Over a label alone, batches pay only when every expression is typed; otherwise the fused scan's row loop (`rows`) reads columns as well.
-    if (scanOnly(plan) && !everyTyped(plan, keys, aggregates, scope)) return rows(arg, sink);
+    // Over a label alone the fused scan (`rows`) runs unless batches pay (see batchesPayOverLabel).
+    if (scanOnly(plan) && !batchesPayOverLabel(plan, keys, aggregates, scope)) return rows(arg, sink);
     batchedRuns.count++;
     // A single key that is a pipeline entity (`WITH p, count(f)`) groups by its id column.
     const keyEntity = keys.length === 1 ? entityColumn((keys[0] as (typeof keys)[number]).expression, scope) : undefined;
@@ -264,11 +264,43 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
   };
 }
 
-/** Whether the filters, grouping keys and aggregate arguments of a plan all run typed over batches. */
-function everyTyped(plan: BatchPlan, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], scope: BatchScope): boolean {
+/**
+ * Whether batches pay over a label alone: every filter, grouping key and aggregate argument runs typed, and
+ * one of them only through a per-value table (a function, IN, division...). Where plain operators suffice,
+ * the fused scan's loop reads the same columns and its few closures reach optimized code in fewer runs.
+ */
+function batchesPayOverLabel(plan: BatchPlan, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], scope: BatchScope): boolean {
   const exprs = [...plan.stages.flatMap((s) => (s.kind === 'filter' ? [s.op.predicate] : [])), ...keys.map((k) => k.expression), ...aggregates.flatMap((a) => a.call.args)];
-  return exprs.every((e) => isTyped(e, scope));
+  return exprs.some((e) => !byOperators(e)) && exprs.every((e) => isTyped(e, scope));
 }
+
+/** Whether `e` is made only of what batched expressions type by their operators (see vector-expressions.ts). */
+function byOperators(e: BoundExpression): boolean {
+  switch (e.kind) {
+    case 'literal':
+    case 'parameter':
+    case 'variable':
+      return true;
+    case 'property':
+      return byOperators(e.object);
+    case 'is_null':
+      return byOperators(e.operand);
+    case 'unary':
+      return byOperators(e.operand);
+    case 'binary':
+      return OPERATORS.has(e.op) && byOperators(e.left) && byOperators(e.right);
+    case 'case':
+      return (
+        (e.subject === undefined || byOperators(e.subject)) &&
+        e.alternatives.every((a) => byOperators(a.when) && byOperators(a.then)) &&
+        (e.otherwise === undefined || byOperators(e.otherwise))
+      );
+    default:
+      return false;
+  }
+}
+
+const OPERATORS: ReadonlySet<string> = new Set(['and', 'or', 'xor', 'eq', 'neq', 'lt', 'gt', 'lte', 'gte', 'add', 'sub', 'mul']);
 
 /** Runs that took the batched path since the process started (tests check that their queries did). */
 export const batchedRuns = { count: 0 };
