@@ -14,7 +14,7 @@ import { batchedRuns } from '../src/query/execute/batch/batch-aggregate.js';
 import { QueryEngine, type ExecuteContext } from '../src/query/engine.js';
 import { generate, selectQueries } from './cypher-social-graph.js';
 import { SHAPES } from './cypher-social-shapes.js';
-import { WeftEmbeddedEngine } from './cypher-social-weft.js';
+import { bigints, WeftEmbeddedEngine } from './cypher-social-weft.js';
 
 function option(name: string, fallback: string | number): string {
   const i = process.argv.indexOf(name);
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     for (let run = 0; run < RUNS + 2; run++) {
       for (const name of ['rows', 'batched'] as const) {
         const engine = engines[name];
-        const params = new Map<string, Value>(Object.entries(q.params(run, PERSONS)).map(([k, v]) => [k, typeof v === 'number' ? BigInt(v) : v.map((x) => BigInt(x))]));
+        const params = new Map<string, Value>(Object.entries(bigints(q.params(run, PERSONS))));
         const ctx: ExecuteContext = { params, memory_limit_bytes: 4096 * 1024 * 1024, now_us: 0 };
         const graph = db.database.latestCommitted();
         const before = batchedRuns.count;

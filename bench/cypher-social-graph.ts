@@ -47,6 +47,14 @@ export function generate(persons: number, edges: number, seed: number): SocialGr
 }
 
 /**
+ * The year a KNOWS relationship was made (its `since` property), from its two ends only, so the graph's
+ * random stream (and every other suite's answers) stays what it was before relationships had properties.
+ */
+export function sinceOf(a: number, b: number): number {
+  return 2000 + ((a * 31 + b * 17) % 25);
+}
+
+/**
  * One query of the suite; `params` gives the parameters of one run (a different start person per
  * run). `kuzu` is Kùzu's text where its dialect differs from Cypher's (shortest paths only): the same
  * question, answered with the same columns.
@@ -58,8 +66,8 @@ export interface SocialQuery {
   params(run: number, persons: number): SocialParams;
 }
 
-/** Parameters of one run: integers, or lists of integers (`UNWIND $ids`), as JavaScript numbers. */
-export type SocialParams = Record<string, number | readonly number[]>;
+/** Parameters of one run: integers, or lists of integers (`UNWIND $ids`), as JavaScript numbers; strings and lists of them. */
+export type SocialParams = Record<string, number | string | readonly number[] | readonly string[]>;
 
 const start = (run: number, persons: number): Record<string, number> => ({ id: (run * 7919) % persons });
 const none = (): Record<string, number> => ({});

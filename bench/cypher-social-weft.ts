@@ -15,14 +15,14 @@ import { QueryService } from '../src/gen/weft/v1/query_pb.js';
 import type { PropertyValueSchema } from '../src/gen/weft/v1/values_pb.js';
 import { open, type Db } from '../src/index.js';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.js';
-import type { SocialEngine, SocialGraph, SocialParams, SocialQuery } from './cypher-social-graph.js';
+import { sinceOf, type SocialEngine, type SocialGraph, type SocialParams, type SocialQuery } from './cypher-social-graph.js';
 
 const person_batch = 10_000;
 const edge_batch = 20_000;
 const memory_limit_mb = 4096;
 const create_persons = 'UNWIND $batch AS p CREATE (n:Person {id: p.id, name: p.name, age: p.age, city: p.city}) RETURN p.id, id(n)';
 // Node ids are the database's; edges are matched by node id, which needs no property index.
-const create_knows = 'UNWIND $batch AS e MATCH (a), (b) WHERE id(a) = e[0] AND id(b) = e[1] CREATE (a)-[:KNOWS]->(b)';
+const create_knows = 'UNWIND $batch AS e MATCH (a), (b) WHERE id(a) = e[0] AND id(b) = e[1] CREATE (a)-[:KNOWS {since: e[2]}]->(b)';
 const create_index = 'CREATE INDEX person_id FOR (p:Person) ON (p.id)';
 
 /** Loads through `exec`, which runs one statement and returns its rows; shared by both transports. */
@@ -35,13 +35,15 @@ async function loadThrough(graph: SocialGraph, exec: (cypher: string, params: Re
     for (const [pid, nid] of await exec(create_persons, { batch })) nodeOf[Number(pid)] = Number(nid);
   }
   for (let i = 0; i < graph.knows.length; i += edge_batch) {
-    const batch: Value[] = graph.knows.slice(i, i + edge_batch).map(([a, b]) => [BigInt(nodeOf[a] as number), BigInt(nodeOf[b] as number)]);
+    const batch: Value[] = graph.knows.slice(i, i + edge_batch).map(([a, b]) => [BigInt(nodeOf[a] as number), BigInt(nodeOf[b] as number), BigInt(sinceOf(a, b))]);
     await exec(create_knows, { batch });
   }
 }
 
-const bigints = (params: SocialParams): Record<string, Value> =>
-  Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'number' ? BigInt(v) : v.map((x) => BigInt(x))]));
+const asValue = (x: number | string): Value => (typeof x === 'number' ? BigInt(x) : x);
+/** A run's parameters as Weft values: numbers become INTEGERs, lists element by element. */
+export const bigints = (params: SocialParams): Record<string, Value> =>
+  Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'string' ? asValue(v) : v.map(asValue)]));
 
 export class WeftEmbeddedEngine implements SocialEngine {
   readonly name = 'weft-embedded';

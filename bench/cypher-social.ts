@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/cypher-social.ts [--persons 100000] [--edges 1000000] [--runs 10]
  *                                  [--engine weft-embedded,weft-grpc,kuzu] [--queries name,name]
- *                                  [--suite social|shapes|more|probes]
+ *                                  [--suite social|shapes|more|probes|wide]
  *
  * Engines: weft-embedded (open() in this process), weft-grpc (a `weft serve` child process,
  * ExecuteCypher per query), kuzu (npm `kuzu`, installed on first use into a scratch folder; see
@@ -15,7 +15,8 @@
  *
  * `--suite shapes` runs the second suite (bench/cypher-social-shapes.ts) on the same graph, `--suite more` the
  * third (bench/cypher-social-more.ts); `--suite probes` the shapes of bench/cypher-social-probes.ts, one more
- * member of each class of queries a mechanism of the engine serves.
+ * member of each class of queries a mechanism of the engine serves; `--suite wide` the fifth
+ * (bench/cypher-social-wide.ts), shapes users write that none of the others holds.
  *
  * Prints a table and writes bench/results/cypher-social.json (cypher-social-shapes.json and
  * cypher-social-more.json for the other suites).
@@ -27,6 +28,7 @@ import { answerOf, generate, QUERIES as SOCIAL, selectQueries, type Answer, type
 import { MORE } from './cypher-social-more.js';
 import { PROBES } from './cypher-social-probes.js';
 import { SHAPES } from './cypher-social-shapes.js';
+import { WIDE } from './cypher-social-wide.js';
 import { WeftEmbeddedEngine, WeftGrpcEngine } from './cypher-social-weft.js';
 import { KuzuSocialEngine, kuzu_version } from './kuzu-social-engine.js';
 
@@ -41,7 +43,7 @@ const RUNS = Number(option('--runs', 10));
 const WARMUP_RUNS = 2;
 const SEED = 42;
 const SUITE = option('--suite', 'social');
-const suites: Record<string, readonly SocialQuery[]> = { social: SOCIAL, shapes: SHAPES, more: MORE, probes: PROBES };
+const suites: Record<string, readonly SocialQuery[]> = { social: SOCIAL, shapes: SHAPES, more: MORE, probes: PROBES, wide: WIDE };
 const suite = suites[SUITE];
 if (suite === undefined) throw new Error(`unknown suite ${SUITE} (known: ${Object.keys(suites).join(', ')})`);
 const QUERIES = selectQueries(option('--queries', ''), suite);

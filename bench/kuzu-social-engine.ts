@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SocialEngine, SocialGraph, SocialParams, SocialQuery } from './cypher-social-graph.js';
+import { sinceOf, type SocialEngine, type SocialGraph, type SocialParams, type SocialQuery } from './cypher-social-graph.js';
 
 export const kuzu_version = '0.11.3';
 const scratch = join(tmpdir(), `weft-bench-kuzu-${kuzu_version}`);
@@ -66,9 +66,9 @@ export class KuzuSocialEngine implements SocialEngine {
     const knows = join(this.dir, 'knows.csv');
     // Names and cities hold no commas or quotes, so plain joins are valid CSV.
     writeFileSync(persons, graph.persons.map((p) => `${p.id},${p.name},${p.age},${p.city}\n`).join(''));
-    writeFileSync(knows, graph.knows.map(([a, b]) => `${a},${b}\n`).join(''));
+    writeFileSync(knows, graph.knows.map(([a, b]) => `${a},${b},${sinceOf(a, b)}\n`).join(''));
     await this.exec('CREATE NODE TABLE Person(id INT64, name STRING, age INT64, city STRING, PRIMARY KEY(id))');
-    await this.exec('CREATE REL TABLE KNOWS(FROM Person TO Person)');
+    await this.exec('CREATE REL TABLE KNOWS(FROM Person TO Person, since INT64)');
     await this.exec(`COPY Person FROM '${persons}' (header=false)`);
     await this.exec(`COPY KNOWS FROM '${knows}' (header=false)`);
     // Cypher's variable-length patterns never repeat a relationship; Kùzu's default walks may.

@@ -4,11 +4,17 @@
  * query's time goes, without Kùzu or the other queries in the profile.
  *
  *   npx tsx bench/profile-social.ts --queries 'name,name' [--persons 100000] [--edges 1000000] [--runs 30]
+ *                                   [--after social|shapes|more|probes|wide]
+ *
+ * `--after <suite>` times the named queries fresh, then runs every query of that suite `--runs` times in the same
+ * process, then times the named queries again: whether the state a process reaches after many shapes (its inline
+ * caches, its heap) slows a query down.
  */
 import { answerOf, generate, QUERIES as SOCIAL, selectQueries, type SocialQuery } from './cypher-social-graph.js';
 import { MORE } from './cypher-social-more.js';
 import { PROBES } from './cypher-social-probes.js';
 import { SHAPES } from './cypher-social-shapes.js';
+import { WIDE } from './cypher-social-wide.js';
 import { WeftEmbeddedEngine } from './cypher-social-weft.js';
 
 function option(name: string, fallback: number | string): string {
@@ -20,8 +26,29 @@ const PERSONS = Number(option('--persons', 100_000));
 const EDGES = Number(option('--edges', 1_000_000));
 const RUNS = Number(option('--runs', 30));
 const SEED = 42;
-const all: readonly SocialQuery[] = [...SOCIAL, ...SHAPES, ...MORE, ...PROBES];
+const all: readonly SocialQuery[] = [...SOCIAL, ...SHAPES, ...MORE, ...PROBES, ...WIDE];
 const queries = selectQueries(option('--queries', ''), all);
+const suites: Record<string, readonly SocialQuery[]> = { social: SOCIAL, shapes: SHAPES, more: MORE, probes: PROBES, wide: WIDE };
+const after = option('--after', '');
+if (after !== '' && suites[after] === undefined) throw new Error(`unknown suite ${after} (known: ${Object.keys(suites).join(', ')})`);
+
+/** Medians (after two warm-up runs) of wall and CPU time over RUNS runs of `q`, and its answer's first row. */
+async function timeQuery(engine: WeftEmbeddedEngine, q: SocialQuery, persons: number): Promise<{ median: number; min: number; cpu: number; first: string }> {
+  const times: number[] = [];
+  const cpus: number[] = [];
+  let rows: readonly (readonly unknown[])[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    const c = process.cpuUsage();
+    rows = await engine.run(q, q.params(i, persons));
+    times.push(performance.now() - t);
+    const used = process.cpuUsage(c);
+    cpus.push((used.user + used.system) / 1000);
+  }
+  const sorted = times.slice(2).sort((a, b) => a - b);
+  const cpu = cpus.slice(2).sort((a, b) => a - b);
+  return { median: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, min: sorted[0] ?? Number.NaN, cpu: cpu[Math.floor(cpu.length / 2)] ?? Number.NaN, first: answerOf(rows).first };
+}
 
 async function main(): Promise<void> {
   const graph = generate(PERSONS, EDGES, SEED);
@@ -30,24 +57,17 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     await engine.load(graph);
     console.log(`loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    for (const q of queries) {
-      const times: number[] = [];
-      const cpus: number[] = [];
-      let rows: readonly (readonly unknown[])[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        const t = performance.now();
-        const c = process.cpuUsage();
-        rows = await engine.run(q, q.params(i, graph.persons.length));
-        times.push(performance.now() - t);
-        const used = process.cpuUsage(c);
-        cpus.push((used.user + used.system) / 1000);
+    const timeAll = async (label: string): Promise<void> => {
+      for (const q of queries) {
+        const r = await timeQuery(engine, q, graph.persons.length);
+        // CPU time is steadier than wall time when other processes share the cores.
+        console.log(`${label}${q.name.padEnd(32)} median ${r.median.toFixed(2)} ms  min ${r.min.toFixed(2)} ms  cpu ${r.cpu.toFixed(2)} ms  ${r.first}`);
       }
-      const sorted = times.slice(2).sort((a, b) => a - b);
-      const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-      const cpu = cpus.slice(2).sort((a, b) => a - b);
-      const cpuMedian = cpu[Math.floor(cpu.length / 2)] ?? Number.NaN;
-      // CPU time is steadier than wall time when other processes share the cores.
-      console.log(`${q.name.padEnd(32)} median ${median.toFixed(2)} ms  min ${(sorted[0] ?? Number.NaN).toFixed(2)} ms  cpu ${cpuMedian.toFixed(2)} ms  ${answerOf(rows).first}`);
+    };
+    await timeAll('');
+    if (after !== '') {
+      for (const q of suites[after] as readonly SocialQuery[]) await timeQuery(engine, q, graph.persons.length);
+      await timeAll(`after ${after}: `);
     }
   } finally {
     await engine.close();

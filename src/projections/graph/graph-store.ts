@@ -90,6 +90,10 @@ export class GraphStore {
   private readonly nodeColumnDemand = new Map<string, number>();
   /** Per label, 1 at the id of each node that has it, as of `nodesWritten` (see `labelBitmap`). */
   private readonly labelBitmaps = new Map<string, Uint8Array>();
+  /** Per edge type, then property key: every edge's value by edge id, built at the type's `typeWritten` (see `edgeColumn`). */
+  private readonly edgeColumns = new Map<string, Map<string, { readonly written: number; readonly values: readonly (PropertyValue | undefined)[] }>>();
+  /** Per edge type, then property key, edges read by id since the type's last write. */
+  private readonly edgeColumnDemand = new Map<string, Map<string, number>>();
 
   get nextNodeId(): number {
     return this.nodes.length;
@@ -214,6 +218,36 @@ export class GraphStore {
       values.push(typeof v === 'bigint' ? -(-v) : v);
     }
     this.nodeColumns.set(key, { written: this.nodesWritten, values });
+    return values;
+  }
+
+  /**
+   * The value of `key` of every edge of `type`, indexed by edge id (undefined where absent or not of the
+   * type), when a reader at `readIndex` sees the type's edges as they were at the build (none written
+   * since), on the same terms as the type's CSR; `reads` is how many edges the caller read by id since
+   * it last asked. Dropped with the type's CSR on its next write.
+   */
+  edgeColumn(type: string, key: string, readIndex: number, reads: number): readonly (PropertyValue | undefined)[] | undefined {
+    const written = this.typeWritten.get(type) ?? 0;
+    if (written > readIndex) return undefined;
+    let byKey = this.edgeColumns.get(type);
+    const kept = byKey?.get(key);
+    if (kept !== undefined && kept.written === written) return kept.values;
+    let demands = this.edgeColumnDemand.get(type);
+    if (demands === undefined) this.edgeColumnDemand.set(type, (demands = new Map()));
+    const demand = (demands.get(key) ?? 0) + reads;
+    demands.set(key, demand);
+    if (demand * ADJACENCY_DEMAND_SHARE < (this.edgeTypeCounts.get(type) ?? 0)) return undefined;
+    if (!this.scanCache.tryReserve(SLOT_BYTES * this.edges.length)) return undefined;
+    // Pushed, not preallocated, as node columns are (a large `new Array(n)` is a slow dictionary array).
+    const values: (PropertyValue | undefined)[] = [];
+    for (let i = 0; i < this.edges.length; i++) values.push(undefined);
+    for (const r of this.recordsOfType(type)) {
+      const v = visibleEdge(r, readIndex)?.props.get(key);
+      values[r.id] = typeof v === 'bigint' ? -(-v) : v;
+    }
+    if (byKey === undefined) this.edgeColumns.set(type, (byKey = new Map()));
+    byKey.set(key, { written, values });
     return values;
   }
 
@@ -634,10 +668,16 @@ export class GraphStore {
   private typeWrittenAt(type: string, index: number): void {
     this.dropAdjacency(type);
     this.adjacencyDemand.delete(type);
+    this.edgeColumnDemand.delete(type);
     if ((this.typeWritten.get(type) ?? 0) < index) this.typeWritten.set(type, index);
   }
 
   private dropAdjacency(type: string): void {
+    const columns = this.edgeColumns.get(type);
+    if (columns !== undefined) {
+      for (const column of columns.values()) this.scanCache.release(SLOT_BYTES * column.values.length);
+      this.edgeColumns.delete(type);
+    }
     const kept = this.adjacencies.get(type);
     if (kept === undefined) return;
     this.scanCache.release(kept.bytes);

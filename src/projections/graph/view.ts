@@ -221,6 +221,11 @@ export class SnapshotView implements GraphReader {
     return this.lens === undefined ? this.store.nodeColumn(key, this.read_index, reads) : undefined;
   }
 
+  /** The stored `key` of every edge of `type` by edge id, as this reader sees them (GraphStore.edgeColumn). */
+  edgeColumn(type: string, key: string, reads: number): readonly (PropertyValue | undefined)[] | undefined {
+    return this.lens === undefined ? this.store.edgeColumn(type, key, this.read_index, reads) : undefined;
+  }
+
   /** Which nodes have `label`, by node id, as this reader sees them (GraphStore.labelBitmap). */
   labelBitmap(label: string, reads: number): Uint8Array | undefined {
     return this.lens === undefined ? this.store.labelBitmap(label, this.read_index, reads) : undefined;

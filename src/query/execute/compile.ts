@@ -48,7 +48,9 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       return read.unwind(op, c(op.input), env);
     case 'aggregate': {
       const rows = rel.aggregate(op, c(op.input), env);
-      return aggregateOverBatches(op, rows, env) ?? aggregateOverScan(op, rows, env) ?? rows;
+      // A batched aggregation over a label alone falls back to the fused scan, which falls back to the rows.
+      const scan = aggregateOverScan(op, rows, env) ?? rows;
+      return aggregateOverBatches(op, scan, env) ?? scan;
     }
     case 'distinct': {
       const rows = rel.distinct(op, c(op.input), env);

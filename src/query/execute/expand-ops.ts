@@ -4,6 +4,7 @@ import type { AdjacencyRows, TypeAdjacency } from '../../projections/graph/adjac
 import type { EdgeState } from '../../projections/graph/records.js';
 import { SnapshotView } from '../../projections/graph/view.js';
 import { runtimeTypeError } from '../errors.js';
+import { asPredicate } from '../values/coerce.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { PhysicalOp, Row, Sink } from './context.js';
 import { COLUMN_ASK_READS } from './graph-access.js';
@@ -25,6 +26,22 @@ function holdsRelationship(v: Value, id: number): boolean {
     return false;
   }
   return (v as { kind?: string; id?: number }).kind === 'relationship' && (v as { id: number }).id === id;
+}
+
+/** `usable`, and the search's relationship test when the WHERE gave one (see `shortest_rel_test`). */
+function shortestUsable(op: Op<'expand'>, usable: (row: Row, e: EdgeState) => boolean, env: OpEnv): (row: Row, e: EdgeState) => boolean {
+  const test = op.shortest_rel_test;
+  if (test === undefined) return usable;
+  const f = env.exprs.compile(test.predicate);
+  const slot = test.variable;
+  let scratch: Row = [];
+  return (row, e) => {
+    if (!usable(row, e)) return false;
+    if (scratch.length !== Math.max(row.length, slot + 1)) scratch = new Array<Value>(Math.max(row.length, slot + 1)).fill(null);
+    for (let i = 0; i < row.length; i++) scratch[i] = row[i] as Value;
+    scratch[slot] = e.ref;
+    return asPredicate(f(scratch)) === true;
+  };
 }
 
 export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): PhysicalOp {
@@ -65,7 +82,7 @@ export function expand(op: Op<'expand'>, input: PhysicalOp, env: OpEnv): Physica
   const endHas = endLabels(op, env);
 
   if (op.rel_bound) return boundRelationship(op, input, env, usable, propsMatch, wantedProps);
-  if (op.shortest !== undefined) return shortestPath(op, input, env, usable, propsMatch, wantedProps);
+  if (op.shortest !== undefined) return shortestPath(op, input, env, shortestUsable(op, usable, env), propsMatch, wantedProps);
 
   if (op.range === undefined) {
     // A CSR of the type, when the snapshot keeps one or the walks below add up to building one.

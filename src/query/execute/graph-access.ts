@@ -97,6 +97,11 @@ export class GraphAccess {
     return this.cacheable && this.graph instanceof SnapshotView ? this.graph.nodeColumn(key, reads) : undefined;
   }
 
+  /** The stored `key` of every edge of `type` by edge id, on the same terms as `nodeColumn` (GraphStore.edgeColumn). */
+  edgeColumn(type: string, key: string, reads: number): readonly (Value | undefined)[] | undefined {
+    return this.cacheable && this.graph instanceof SnapshotView ? this.graph.edgeColumn(type, key, reads) : undefined;
+  }
+
   /** Which nodes have `label`, by id, on the same terms as `nodeColumn`. */
   labelBitmap(label: string, reads: number): Uint8Array | undefined {
     return this.cacheable && this.graph instanceof SnapshotView ? this.graph.labelBitmap(label, reads) : undefined;

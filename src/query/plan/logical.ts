@@ -98,6 +98,13 @@ export type LogicalOp =
        * ('one'), or every path of the shortest length ('all'), breadth first.
        */
       readonly shortest?: 'one' | 'all';
+      /**
+       * A test every relationship of a shortest path must pass, taken from the WHERE's `all(r IN
+       * relationships(p) WHERE test)` over the path: the search steps only along relationships that pass
+       * (bound to `variable`), so it finds the shortest path that satisfies it, as Neo4j's does. The
+       * WHERE still filters the paths found.
+       */
+      readonly shortest_rel_test?: { readonly variable: number; readonly predicate: BoundExpression };
     }
   | { readonly op: 'filter'; readonly input: LogicalOp; readonly predicate: BoundExpression }
   /**

@@ -75,7 +75,7 @@ export function planPattern(
     }
     plan = planPath(plan, path, bound, clauseRels, filters, options.counts, hints, false);
   }
-  for (const path of shortest) plan = planShortestPath(plan, path, bound, filters, options.counts, hints);
+  for (const path of shortest) plan = planShortestPath(plan, path, bound, filters, options.counts, hints, whereConjuncts);
   if (needUnique) plan = { op: 'rel_unique', input: plan, slots: clauseRels };
   plan = markUnusedLists(plan, input, paths);
   plan = withFilters(plan, [...filters, ...whereConjuncts]);
@@ -253,6 +253,7 @@ function planShortestPath(
   filters: BoundExpression[],
   counts: GraphCounts,
   hints: Hints,
+  where: readonly BoundExpression[] = [],
 ): LogicalOp {
   let plan = input;
   const ends = [path.nodes[0]!, path.nodes[1]!];
@@ -290,12 +291,32 @@ function planShortestPath(
     ...(rel.properties !== undefined && { rel_props: rel.properties }),
     shortest: path.shortest!,
   };
+  const test = path.variable === undefined ? undefined : relationshipTest(where, path.variable.id, bound);
+  if (test !== undefined) plan = { ...plan, shortest_rel_test: test };
   bound.add(rel.variable.id);
   if (path.variable !== undefined) {
     plan = { op: 'path', input: plan, variable: path.variable.id, nodes: path.nodes.map((n) => n.variable.id), rels: [rel.variable.id] };
     bound.add(path.variable.id);
   }
   return plan;
+}
+
+/**
+ * The test of a conjunct `all(r IN relationships(p) WHERE test)` of the WHERE over path `p`, when `test` reads
+ * nothing but `r` and slots bound before the search: a shortest path search can apply it to each step.
+ */
+function relationshipTest(filters: readonly BoundExpression[], pathSlot: number, bound: ReadonlySet<number>): { variable: number; predicate: BoundExpression } | undefined {
+  for (const f of filters) {
+    if (f.kind !== 'quantifier' || f.quantifier !== 'all' || f.where === undefined) continue;
+    const src = f.source;
+    if (src.kind !== 'function' || src.name !== 'relationships' || src.args.length !== 1) continue;
+    const arg = src.args[0] as BoundExpression;
+    if (arg.kind !== 'variable' || arg.variable.id !== pathSlot) continue;
+    const free = freeSlots(f.where);
+    free.delete(f.variable.id);
+    if ([...free].every((s) => s >= 0 && s !== pathSlot && bound.has(s))) return { variable: f.variable.id, predicate: f.where };
+  }
+  return undefined;
 }
 
 /** Label and property filters of a node reached by the plan; `scanLabel` is checked by the scan itself. */

@@ -50,6 +50,13 @@ function generator(r: () => number) {
         () => `r1.w > 1`,
         () => `${prop()}`,
         () => `CASE WHEN ${prop()} > 0 THEN ${num()} ${pick(['', `ELSE ${num()}`, 'ELSE 1.5'])} END > 1`,
+        // Functions and operators of one column, which run once per value of the column.
+        () => `toUpper(${pick(vars)}.s) ${pick(['STARTS WITH', 'ENDS WITH', 'CONTAINS', '='])} ${pick(["'X'", "''", "'y'", 'null'])}`,
+        () => `${pick(vars)}.i ${pick(['%', '/'])} ${pick(['3', '-2', '0'])} ${pick(['=', '>', '<>'])} ${pick(['1', '0', '0.5'])}`,
+        () => `${pick(vars)}.${pick(['s', 'i', 'm'])} IN ${pick(["['x', 'z']", '[1, 2, null]', "[null, 'y']", '$list'])}`,
+        () => `${pick([`10 / ${pick(vars)}.i`, `abs(${pick(vars)}.${pick(['i', 'f'])})`, `toString(${pick(vars)}.${pick(['i', 's', 'f'])})`])} ${pick(['=', '<>'])} ${literal()}`,
+        () => `size(substring(${pick(vars)}.s + 'ab', 1)) = ${pick(['1', '2'])}`,
+        () => `r1.w ${pick(['*', '%', '-'])} 2 ${pick(['>=', '=', '<'])} ${pick(['2', '0', '1.5'])}`,
       ])();
     const predicate = (depth: number): string => {
       if (depth === 0 || r() < 0.4) return atom();
@@ -66,9 +73,12 @@ function generator(r: () => number) {
         `CASE WHEN ${prop()} > 1 THEN 'hi' WHEN ${prop()} IS NULL THEN 'none' ${pick(['', "ELSE 'lo'", 'ELSE null'])} END`,
         `CASE ${pick(vars)}.s WHEN 'x' THEN ${num()} WHEN 'y' THEN 2 ${pick(['', 'ELSE 0', 'ELSE 1.5', 'ELSE null'])} END`,
       ]);
-    const keys = Array.from({ length: Math.floor(r() * 3) }, (_, k) => `${pick([prop(), `${num()} * 2`, `${pick(vars)}.s`, pick(vars), caseKey()])} AS k${k}`);
+    const keys = Array.from(
+      { length: Math.floor(r() * 3) },
+      (_, k) => `${pick([prop(), `${num()} * 2`, `${pick(vars)}.s`, pick(vars), caseKey(), `toLower(${pick(vars)}.s)`, `${pick(vars)}.i / 3`, 'r1.w', `${pick(vars)}.i % 2 + r1.w`])} AS k${k}`,
+    );
     const aggs = Array.from({ length: 1 + Math.floor(r() * 3) }, (_, k) =>
-      `${pick(['count(*)', `count(${prop()})`, `count(DISTINCT ${prop()})`, `count(DISTINCT ${pick(vars)})`, `count(DISTINCT r1)`, `count(${pick(vars)})`, `count(r1)`, `sum(${pick(vars)}.i)`, `sum(${num()})`, `avg(${num()})`, `min(${prop()})`, `max(${prop()})`, `collect(${prop()})`, `percentileDisc(${num()}, ${pick(['0.5', '0', '1.0', '0.3'])})`, `percentileCont(${pick(vars)}.i, ${pick(['0.5', '0.25', '$pi'])})`])} AS v${k}`,
+      `${pick(['count(*)', `count(${prop()})`, `count(DISTINCT ${prop()})`, `count(DISTINCT ${pick(vars)})`, `count(DISTINCT r1)`, `count(${pick(vars)})`, `count(r1)`, `sum(r1.w)`, `min(r1.w)`, `max(${pick(vars)}.i / 2)`, `sum(${pick(vars)}.i)`, `sum(${num()})`, `avg(${num()})`, `min(${prop()})`, `max(${prop()})`, `collect(${prop()})`, `percentileDisc(${num()}, ${pick(['0.5', '0', '1.0', '0.3'])})`, `percentileCont(${pick(vars)}.i, ${pick(['0.5', '0.25', '$pi'])})`])} AS v${k}`,
     );
     if (r() < 0.15) {
       // A degree: the last expand is only counted.
@@ -143,7 +153,7 @@ async function load(db: Db, r: () => number): Promise<void> {
 type Outcome = { readonly rows: string[] } | { readonly error: string };
 
 function outcome(engine: QueryEngine, text: string, graph: GraphReader): Outcome {
-  const ctx: ExecuteContext = { params: new Map<string, Value>([['pi', 2n], ['ps', 'y']]), memory_limit_bytes: 1 << 28, now_us: 0 };
+  const ctx: ExecuteContext = { params: new Map<string, Value>([['pi', 2n], ['ps', 'y'], ['list', ['x', 1n, null]]]), memory_limit_bytes: 1 << 28, now_us: 0 };
   try {
     return { rows: canonical(engine.execute(engine.prepare(text), graph, ctx).rows, true) };
   } catch (e) {
@@ -221,8 +231,25 @@ describe('batched pipelines', () => {
         expect(batchedRuns.count - at, text).toBe(1);
       }
 
+      // Aggregations over a label alone run batched when every filter, key and argument is typed and one needs
+      // a per-value table, and as the fused scan otherwise (plain operators, nodes themselves, values that fail).
+      for (const [text, took] of [
+        ["MATCH (a:A) WHERE toUpper(a.s) <> 'X' RETURN a.s AS s, count(*) AS n, min(a.i) AS lo, max(a.f) AS hi", 1],
+        ['MATCH (a:B) WHERE a.i % 2 = 0 RETURN a.i / 2 AS h, toLower(a.s) AS l, count(a.f) AS c, sum(a.i) AS s', 1],
+        ["MATCH (a:C {s: 'x'}) RETURN a.i IN [1, 2] AS k, avg(a.i) AS m, count(DISTINCT a.wide) AS w", 1],
+        ["MATCH (a:B) WHERE a.wide > 0 AND a.s STARTS WITH 'x' RETURN collect(a.s) AS ss, min(a.wide) AS w", 1],
+        ['MATCH (a:B) WHERE a.wide > 0 RETURN collect(a.s) AS ss, min(a.wide) AS w', 0],
+        ['MATCH (a:A) RETURN a.m AS m, count(*) AS n', 0],
+        ['MATCH (a:A) RETURN a AS a, count(*) AS n', 0],
+        ['MATCH (a:C) WHERE 10 / a.i > 1 RETURN count(*) AS n', 0],
+      ] as const) {
+        const at = batchedRuns.count;
+        expect(outcome(batched, text, graph), `seed ${seed}: ${text}`).toEqual(outcome(rows, text, graph));
+        expect(batchedRuns.count - at, text).toBe(took);
+      }
+
       // In time slices that end at every clock read: the batched scan pauses between its chunks.
-      const sliced: ExecuteContext = { params: new Map<string, Value>([['pi', 2n], ['ps', 'y']]), memory_limit_bytes: 1 << 28, now_us: 0, slice_ms: 0, clock_check_rows: 1 };
+      const sliced: ExecuteContext = { params: new Map<string, Value>([['pi', 2n], ['ps', 'y'], ['list', ['x', 1n, null]]]), memory_limit_bytes: 1 << 28, now_us: 0, slice_ms: 0, clock_check_rows: 1 };
       for (const text of texts.slice(0, 40)) {
         const want = outcome(rows, text, graph);
         if ('error' in want) continue;

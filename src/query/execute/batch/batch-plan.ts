@@ -67,6 +67,11 @@ function sameSlots(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((s) => b.includes(s));
 }
 
+/** Whether a plan reads its label and nothing else: no expand of any kind. */
+export function scanOnly(plan: BatchPlan): boolean {
+  return plan.counted === undefined && plan.stages.every((s) => s.kind === 'filter');
+}
+
 /** Whether `op` can be an expand of a batched pipeline whose layout so far is `layout`. */
 function batchableExpand(op: Op<'expand'>, layout: readonly LayoutColumn[]): boolean {
   if (op.range !== undefined || op.shortest !== undefined || op.rel_bound || op.rel_props !== undefined || op.types.length !== 1) return false;
@@ -78,11 +83,11 @@ function batchableExpand(op: Op<'expand'>, layout: readonly LayoutColumn[]): boo
 
 /**
  * The batched pipeline under a consumer, or undefined when `input` is not a label scan under
- * expands and filters with at least one expand. `countOnly`: the consumer only counts rows;
+ * expands and filters with at least one expand (or none, with `scan_only`). `countOnly`: the consumer only counts rows;
  * `readAbove`, when given, the slots the consumer reads (its grouping keys), so that a second expand under
  * the counted one may be counted with it.
  */
-export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: ReadonlySet<number>, fold_end_filters = false): BatchPlan | undefined {
+export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: ReadonlySet<number>, fold_end_filters = false, scan_only = false): BatchPlan | undefined {
   let chain: Stage[] = [];
   let op = input;
   for (;;) {
@@ -97,7 +102,8 @@ export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: Read
   }
   if (op.op !== 'node_scan' || op.label === undefined || op.input.op !== 'argument' || op.text !== undefined) return undefined;
   const scan = op as Op<'node_scan'> & { readonly label: string };
-  if (!chain.some((s) => s.kind !== 'filter')) return undefined;
+  // A scan under filters alone is a fused scan's (column-scan.ts) unless the consumer asks for it (`scan_only`).
+  if (!scan_only && !chain.some((s) => s.kind !== 'filter')) return undefined;
   let end_filters: Map<Op<'expand'>, Op<'filter'>[]> | undefined;
   if (fold_end_filters) {
     const folded = foldEndFilters(chain, readAbove);
@@ -105,12 +111,12 @@ export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: Read
     chain = folded.chain;
     end_filters = folded.end_filters;
   }
-  const top = chain[chain.length - 1] as Stage;
+  const top = chain[chain.length - 1];
   let counted: Op<'expand'> | undefined;
   // The top expand binds what nothing in the chain reads; the consumer's reads (`readAbove`) then decide, since
   // a count(x) of one of its slots that is counted as count(*) leaves the slot flagged as read.
   const unreadAbove = (slot: number, unused: boolean | undefined): boolean => unused === true || (readAbove !== undefined && !readAbove.has(slot));
-  if (countOnly && top.kind === 'expand' && !top.op.into && unreadAbove(top.op.rel, top.op.rel_unused) && unreadAbove(top.op.to, top.op.to_unused)) {
+  if (countOnly && top?.kind === 'expand' && !top.op.into && unreadAbove(top.op.rel, top.op.rel_unused) && unreadAbove(top.op.to, top.op.to_unused)) {
     counted = top.op;
     chain.pop();
   }
@@ -134,7 +140,7 @@ export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: Read
     if (s.kind === 'filter') continue;
     if (s.kind === 'optional') {
       if (!batchableExpand(s.expand, layout)) return undefined;
-      if (s.expand.rel_unused !== true) layout.push({ slot: s.expand.rel, entity: 'relationship', nullable: true });
+      if (s.expand.rel_unused !== true) layout.push({ slot: s.expand.rel, entity: 'relationship', nullable: true, type: s.expand.types[0] as string });
       if (s.expand.to_unused !== true) layout.push({ slot: s.expand.to, entity: 'node', nullable: true });
       continue;
     }
@@ -142,7 +148,7 @@ export function batchPlan(input: LogicalOp, countOnly: boolean, readAbove?: Read
     const own = s.op === counted && paired !== undefined ? { ...s.op, unique_from: s.op.unique_from.filter((u) => u !== paired.rel) } : s.op;
     if (!batchableExpand(own, layout)) return undefined;
     if (s.op === counted || s.op === paired) continue;
-    if (s.op.rel_unused !== true) layout.push({ slot: s.op.rel, entity: 'relationship' });
+    if (s.op.rel_unused !== true) layout.push({ slot: s.op.rel, entity: 'relationship', type: s.op.types[0] as string });
     if (s.op.to_unused !== true && !s.op.into) layout.push({ slot: s.op.to, entity: 'node' });
   }
   const plan: BatchPlan = { scan, stages: chain, layout, ...(counted !== undefined && { counted }), ...(paired !== undefined && { paired }) };

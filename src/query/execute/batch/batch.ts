@@ -17,6 +17,8 @@ export interface LayoutColumn {
   readonly entity: EntityKind;
   /** Bound by an OPTIONAL MATCH: NULL_ID marks a row where it found nothing. */
   readonly nullable?: boolean;
+  /** A relationship column's one type (a batched expand has exactly one), whose property columns it reads. */
+  readonly type?: string;
 }
 
 /** The id an optional column holds where its OPTIONAL MATCH found nothing (ids are never negative). */

@@ -5,7 +5,7 @@ import type { SnapshotView } from '../../../projections/graph/view.js';
 import type { BoundExpression } from '../../bind/bound-expression.js';
 import { freeSlots, UNMOVABLE } from '../../plan/expressions.js';
 import { asPredicate } from '../../values/coerce.js';
-import type { Row } from '../context.js';
+import type { Evaluator, Row } from '../context.js';
 import type { OpEnv } from '../read-ops.js';
 import type { Slices } from '../slices.js';
 import { Batch, BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type EntityKind } from './batch.js';
@@ -14,7 +14,7 @@ import { countedPair } from './counted-pair.js';
 import { memberIds, typedCandidates } from './scan-candidates.js';
 import { countedExpand, expandStage, filterStage, optionalStage, scanEqualities, type BatchConsumer } from './stages.js';
 import { typedColumn, type TypedColumn } from './typed-columns.js';
-import { boxed, compileVector, type VectorScope } from './vector-expressions.js';
+import { boxed, compileVector, type SlotPosition, type VectorScope } from './vector-expressions.js';
 
 /**
  * Running a batched pipeline (`label scan -> expands and filters`, see batch-plan.ts).
@@ -30,8 +30,10 @@ import { boxed, compileVector, type VectorScope } from './vector-expressions.js'
 
 /** The expressions of one run over a plan's batches, typed against the columns the run reads. */
 export class BatchScope implements VectorScope {
-  private readonly positions = new Map<number, { readonly column: number; readonly entity: EntityKind; readonly nullable: boolean }>();
+  private readonly positions = new Map<number, SlotPosition>();
   private readonly columns = new Map<string, TypedColumn | undefined>();
+  /** By type, then key. */
+  private readonly edgeColumns = new Map<string, Map<string, TypedColumn | undefined>>();
   readonly params: ReadonlyMap<string, Value>;
 
   constructor(
@@ -40,12 +42,28 @@ export class BatchScope implements VectorScope {
     readonly arg: Row,
     private readonly demand: number,
   ) {
-    plan.layout.forEach((c, i) => this.positions.set(c.slot, { column: i, entity: c.entity, nullable: c.nullable === true }));
+    plan.layout.forEach((c, i) => this.positions.set(c.slot, { column: i, entity: c.entity, nullable: c.nullable === true, ...(c.type !== undefined && { type: c.type }) }));
     this.params = env.cx.params;
   }
 
-  position(slot: number): { readonly column: number; readonly entity: EntityKind; readonly nullable: boolean } | undefined {
+  position(slot: number): SlotPosition | undefined {
     return this.positions.get(slot);
+  }
+
+  /** The typed column of `slot.key`, by node or edge id as the slot holds nodes or relationships. */
+  columnOf(slot: number, key: string): TypedColumn | undefined {
+    const at = this.positions.get(slot);
+    if (at === undefined) return undefined;
+    if (at.entity === 'node') return this.column(key);
+    if (at.type === undefined) return undefined;
+    let byKey = this.edgeColumns.get(at.type);
+    if (byKey === undefined) this.edgeColumns.set(at.type, (byKey = new Map()));
+    if (!byKey.has(key)) {
+      // A batched expand walks every edge of its type that its scan reaches: build the column now.
+      const values = this.env.access.edgeColumn(at.type, key, Number.MAX_SAFE_INTEGER);
+      byKey.set(key, values === undefined ? undefined : typedColumn(values));
+    }
+    return byKey.get(key);
   }
 
   column(key: string): TypedColumn | undefined {
@@ -54,6 +72,10 @@ export class BatchScope implements VectorScope {
       this.columns.set(key, values === undefined ? undefined : typedColumn(values));
     }
     return this.columns.get(key);
+  }
+
+  evaluator(e: BoundExpression): Evaluator {
+    return this.env.exprs.compile(e);
   }
 
   /** The reference of an id in batch column `column` (a node or a relationship, as the layout says). */

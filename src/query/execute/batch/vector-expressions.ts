@@ -1,6 +1,8 @@
 import type { Value } from '../../../common/values/value.js';
 import type { BoundExpression } from '../../bind/bound-expression.js';
 import { Batch, BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type EntityKind, type Vec } from './batch.js';
+import type { Evaluator, Row } from '../context.js';
+import { perValue } from './per-value.js';
 import { EXACT_INTEGER_MAX, type TypedColumn } from './typed-columns.js';
 
 /**
@@ -36,15 +38,29 @@ export type Compiled =
 /** A compiled expression that can run over a batch (a bare string constant cannot). */
 export type Vectorized = Exclude<Compiled, { kind: 'text' }>;
 
+/**
+ * Where an entity slot sits in a batch. `nullable`: the column may hold NULL_ID (an OPTIONAL MATCH that found
+ * nothing), whose properties are null. `type`: a relationship column's one type.
+ */
+export interface SlotPosition {
+  readonly column: number;
+  readonly entity: EntityKind;
+  readonly nullable: boolean;
+  readonly type?: string;
+}
+
 export interface VectorScope {
   /** The batch column of an entity slot, when the pipeline binds it. */
-  /** `nullable`: the column may hold NULL_ID (an OPTIONAL MATCH that found nothing), whose properties are null. */
-  position(slot: number): { readonly column: number; readonly entity: EntityKind; readonly nullable: boolean } | undefined;
-  /** The typed column of a node property by node id, or undefined when the store keeps none. */
-  column(key: string): TypedColumn | undefined;
+  position(slot: number): SlotPosition | undefined;
+  /** The typed column of a node's or relationship's property by id, or undefined when the store keeps none. */
+  columnOf(slot: number, key: string): TypedColumn | undefined;
   readonly params: ReadonlyMap<string, Value>;
   /** `e` evaluated row by row by the row evaluator. */
   generic(e: BoundExpression): (b: Batch) => Value[];
+  /** The argument row of the run (its values are fixed while the pipeline runs). */
+  readonly arg: Row;
+  /** The row evaluator of `e`, over rows shaped like `arg`. */
+  evaluator(e: BoundExpression): Evaluator;
 }
 
 /** `e` over batches: typed where it can be, row by row otherwise. */
@@ -60,6 +76,12 @@ export function compileVector(e: BoundExpression, scope: VectorScope): Vectorize
       return vec;
     },
   };
+}
+
+/** Whether `e` runs over batches without the row evaluator per row. */
+export function isTyped(e: BoundExpression, scope: VectorScope): boolean {
+  const t = typed(e, scope);
+  return t !== undefined && t.kind !== 'text';
 }
 
 /** The value at row `i` of a vector that `c` produced, boxed as the row evaluator would give it. */
@@ -109,8 +131,8 @@ function constant(value: Value): Compiled | undefined {
 function property(e: Extract<BoundExpression, { kind: 'property' }>, scope: VectorScope): Compiled | undefined {
   if (e.object.kind !== 'variable') return undefined;
   const at = scope.position(e.object.variable.id);
-  if (at === undefined || at.entity !== 'node') return undefined;
-  const column = scope.column(e.key);
+  if (at === undefined) return undefined;
+  const column = scope.columnOf(e.object.variable.id, e.key);
   if (column === undefined) return undefined;
   const c = at.column;
   const nullable = at.nullable;
@@ -173,7 +195,12 @@ function property(e: Extract<BoundExpression, { kind: 'property' }>, scope: Vect
   }
 }
 
+/** `e` typed by its operators, or else evaluated once per value of the one column it reads (per-value.ts). */
 function typed(e: BoundExpression, scope: VectorScope): Compiled | undefined {
+  return typedByOperator(e, scope) ?? perValue(e, scope);
+}
+
+function typedByOperator(e: BoundExpression, scope: VectorScope): Compiled | undefined {
   switch (e.kind) {
     case 'literal':
       return constant(e.value as Value);
