@@ -276,7 +276,8 @@ export class QueryEngine {
     let plan = byClass.get(key);
     if (plan === undefined) {
       this.planMisses++;
-      plan = optimize(planQuery(statement.query, counts ?? plannerCounts(target), this.joinPolicy), {}, this.skipPasses);
+      const indexed = (label: string, property: string): boolean => this.indexes.hasIndex(label, [property]);
+      plan = optimize(planQuery(statement.query, { ...(counts ?? plannerCounts(target)), indexed }, this.joinPolicy), {}, this.skipPasses);
       byClass.set(key, plan);
     } else this.planHits++;
     return plan;

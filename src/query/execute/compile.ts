@@ -7,6 +7,7 @@ import { aggregateOverScan, topOverScan } from './column-scan.js';
 import type { PhysicalOp } from './context.js';
 import { expand } from './expand-ops.js';
 import { subquery } from './subquery-op.js';
+import { valueHashJoin } from './value-join-op.js';
 import { orderedBySearch, vectorSearch } from './vector-search-op.js';
 import * as read from './read-ops.js';
 import type { OpEnv } from './read-ops.js';
@@ -40,6 +41,8 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       return subquery(op, c(op.input), c(op.inner));
     case 'hash_join':
       return read.hashJoin(op, c(op.left), c(op.right), env);
+    case 'value_hash_join':
+      return valueHashJoin(op, c(op.left), c(op.right), env);
     case 'path':
       return read.path(op, c(op.input), env);
     case 'project':

@@ -36,6 +36,7 @@ function rebuildChildren(op: LogicalOp, outer: ReadonlySet<number>): LogicalOp {
     case 'union':
       return { ...op, parts: op.parts.map((p) => visit(p, outer)) };
     case 'hash_join':
+    case 'value_hash_join':
       return { ...op, left: visit(op.left, outer), right: visit(op.right, outer) };
     case 'optional':
     case 'subquery': {
@@ -86,6 +87,11 @@ function sink(op: LogicalOp, c: BoundExpression, slots: ReadonlySet<number>, out
         return { ...op, right: sink(op.right, c, slots, outer) ?? { op: 'filter', input: op.right, predicate: c } };
       }
       return undefined;
+    }
+    case 'value_hash_join': {
+      // Only into the probing side: the table's side runs once, apart from the left rows.
+      if (!covers(boundAt(op.left, outer), slots)) return undefined;
+      return { ...op, left: sink(op.left, c, slots, outer) ?? { op: 'filter', input: op.left, predicate: c } };
     }
     default:
       return undefined;

@@ -39,6 +39,7 @@ export function ownSlots(op: LogicalOp): readonly number[] {
       return out;
     }
     case 'hash_join':
+    case 'value_hash_join':
       return op.right_slots;
     case 'union':
       return op.part_columns[0] ?? [];

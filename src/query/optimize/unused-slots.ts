@@ -100,6 +100,11 @@ export function readSlots(plan: LogicalOp): Set<number> {
         slots(op.keys);
         slots(op.right_slots);
         break;
+      case 'value_hash_join':
+        op.left_keys.forEach(expr);
+        op.right_keys.forEach(expr);
+        slots(op.right_slots);
+        break;
       case 'path':
         slots(op.nodes);
         slots(op.rels);

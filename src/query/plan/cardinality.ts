@@ -21,6 +21,8 @@ export interface GraphCounts {
    * sample of the label's nodes); absent, an equality keeps EQUALITY_SELECTIVITY of the rows.
    */
   readonly distinct?: (label: string, property: string) => DistinctEstimate;
+  /** Whether an index of `label` answers equalities on `property`; absent, none is assumed. */
+  readonly indexed?: (label: string, property: string) => boolean;
 }
 
 /** What a sample says of one property of one label's nodes. */
@@ -118,6 +120,8 @@ export function estimateRows(op: LogicalOp, counts: GraphCounts): number {
       return op.mode === 'unit' ? estimateRows(op.input, counts) : estimateRows(op.inner, counts) * estimateRows(op.input, counts);
     case 'optional':
       return Math.max(estimateRows(op.input, counts), estimateRows(op.inner, counts) * estimateRows(op.input, counts));
+    case 'value_hash_join':
+      return estimateRows(op.left, counts) * estimateRows(op.right, counts) * Math.pow(EQUALITY_SELECTIVITY, op.left_keys.length);
     case 'hash_join': {
       const l = estimateRows(op.left, counts);
       const r = estimateRows(op.right, counts);

@@ -111,7 +111,7 @@ function describe(op: LogicalOp, counts: GraphCounts, names: readonly string[], 
     operator,
     details: { ...details, ...more },
     children: inputsOf(op)
-      .filter((i) => i.op !== 'argument' || op.op === 'optional' || op.op === 'hash_join' || op.op === 'subquery')
+      .filter((i) => i.op !== 'argument' || op.op === 'optional' || op.op === 'hash_join' || op.op === 'value_hash_join' || op.op === 'subquery')
       .map((i) => describe(i, counts, names, indexes)),
     estimated_rows: Math.round(estimateRows(op, counts) * 100) / 100,
   };
@@ -200,6 +200,8 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
       ];
     case 'hash_join':
       return ['NodeHashJoin', { keys: op.keys.map(n).join(', ') }];
+    case 'value_hash_join':
+      return ['ValueHashJoin', { keys: op.left_keys.map((k, i) => `${expressionText(k, names)} = ${expressionText(op.right_keys[i] as BoundExpression, names)}`).join(', ') }];
     case 'path':
       return ['ProjectPath', { path: n(op.variable) }];
     case 'project':

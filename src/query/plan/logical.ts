@@ -163,6 +163,23 @@ export type LogicalOp =
       /** Slots the right side binds, copied onto the left row. */
       readonly right_slots: readonly number[];
     }
+  /**
+   * Rows of `left` joined to rows of `right` whose `right_keys` equal (Cypher `=` is true) the left row's
+   * `left_keys`, pairwise: a MATCH sharing no variable with the rows before it, tied to them only by
+   * equalities of values. `right` runs once per argument (it reads none of left's slots) into a table
+   * probed by each left row, instead of once per left row. A null key never matches.
+   */
+  | {
+      readonly op: 'value_hash_join';
+      readonly left: LogicalOp;
+      readonly right: LogicalOp;
+      /** Same length as `right_keys`; each reads left's slots only. */
+      readonly left_keys: readonly BoundExpression[];
+      /** Each reads right's slots only. */
+      readonly right_keys: readonly BoundExpression[];
+      /** Slots the right side binds, copied onto the left row. */
+      readonly right_slots: readonly number[];
+    }
   /** Builds the path value of `p = ...` from its node and relationship slots. */
   | {
       readonly op: 'path';
@@ -274,6 +291,7 @@ export function inputsOf(op: LogicalOp): readonly LogicalOp[] {
     case 'union':
       return op.parts;
     case 'hash_join':
+    case 'value_hash_join':
       return [op.left, op.right];
     case 'optional':
     case 'subquery':
@@ -294,6 +312,7 @@ export function withInputs(op: LogicalOp, inputs: readonly LogicalOp[]): Logical
     case 'union':
       return { ...op, parts: inputs };
     case 'hash_join':
+    case 'value_hash_join':
       return { ...op, left: a, right: inputs[1] as LogicalOp };
     case 'optional':
     case 'subquery':

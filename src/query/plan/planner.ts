@@ -5,6 +5,7 @@ import type { GraphCounts } from './cardinality.js';
 import { isSlot } from './expressions.js';
 import type { LogicalOp, ProjectItem } from './logical.js';
 import { planPattern, type JoinPolicy } from './plan-match.js';
+import { planValueJoin } from './value-join.js';
 import { clauseFootprint, emptyFootprint, needsBarrier, widen } from './write-barriers.js';
 
 /**
@@ -65,7 +66,11 @@ function eager(plan: LogicalOp, bound: ReadonlySet<number>): LogicalOp {
 function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, counts: GraphCounts, joins: JoinPolicy): LogicalOp {
   switch (clause.kind) {
     case 'match': {
-      if (!clause.optional) return planPattern(plan, clause.pattern, clause.where, bound, { counts, joins });
+      if (!clause.optional) {
+        const joined = planValueJoin(plan, clause.pattern, clause.where, bound, counts, joins);
+        if (joined !== undefined) return joined;
+        return planPattern(plan, clause.pattern, clause.where, bound, { counts, joins });
+      }
       const inner = planPattern({ op: 'argument' }, clause.pattern, clause.where, bound, { counts, joins: 'never' });
       for (const v of clause.introduced) bound.add(v.id);
       return { op: 'optional', input: plan, inner, nulls: clause.introduced.map((v) => v.id) };

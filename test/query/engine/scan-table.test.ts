@@ -69,8 +69,10 @@ describe('a join on a property reads its label into a table', () => {
   it('folds the join into the scan, and a statement that writes still sees its own writes', async () => {
     await withDb(async (db) => {
       await db.query('UNWIND range(1, 20) AS i CREATE (:P {x: i % 4, n: i})');
-      const plan = JSON.stringify(db.explain('MATCH (a:P) MATCH (b:P) WHERE b.x = a.x RETURN count(*)'));
-      expect(plan).toContain('predicate: b.x = a.x');
+      // A key the value hash join does not take (a function of the row) stays folded into the scan.
+      const plan = JSON.stringify(db.explain('MATCH (a:P) MATCH (b:P) WHERE b.x = coalesce(a.x, 0) RETURN count(*)'));
+      expect(plan).toContain('predicate: b.x = coalesce(a.x, 0)');
+      expect((await db.query('MATCH (a:P) MATCH (b:P) WHERE b.x = coalesce(a.x, 0) RETURN count(*)')).rows).toEqual([[100n]]);
       expect((await db.query('MATCH (a:P) MATCH (b:P) WHERE b.x = a.x RETURN count(*)')).rows).toEqual([[100n]]);
       // Inside a write the scan reads the write set row by row: one node per matched row, seen by the reads after it.
       const out = await db.query('UNWIND [0, 0, 1] AS v MATCH (b:P) WHERE b.x = v CREATE (:P {x: v}) RETURN count(*)');
