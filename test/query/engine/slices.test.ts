@@ -23,6 +23,7 @@ const QUERIES = [
   'MATCH (a:A)-[:R|S*1..3]->(b) RETURN a.uid, b.uid',
   'MATCH (a)-[*0..2]-(b:B) WHERE a.p = $p RETURN a.uid, b.uid',
   'MATCH (a:A), (b:B) WHERE a.p = b.p RETURN a.uid, b.uid',
+  'MATCH (a:A) MATCH (b:B) WHERE b.p = a.p AND b.q = a.q RETURN a.uid, b.uid',
   'MATCH (a)-[:R]->(m)<-[:S]-(b) RETURN a.uid, m.uid, b.uid',
   'MATCH (a) OPTIONAL MATCH (a)-[:S]->(b) RETURN a.uid, b.uid',
   'MATCH (a)-->(b) RETURN a.p AS p, count(*) AS c, collect(b.uid) AS bs',
