@@ -10,7 +10,8 @@ import { canonical, find, withDb } from './support.js';
  * planned as a value hash join: its pattern runs once into a table probed by each row. Each query is run
  * on random graphs three ways: per row (joins never), joined wherever allowed (joins always), and as the
  * estimates choose; all must give the same rows in the same order. Keys mix INTEGERs, FLOATs equal to
- * them, strings, lists (some holding null), nulls and absent properties.
+ * them, INTEGERs beyond 2^53 and the FLOAT they round to, NaN, strings, lists (some holding null), nulls
+ * and absent properties.
  */
 const JOINED: readonly string[] = [
   'MATCH (p:P) WITH p.k AS k, max(p.a) AS top MATCH (q:P) WHERE q.k = k AND q.a = top RETURN k, count(*) AS n, min(id(q)) AS first ORDER BY n, first',
@@ -32,8 +33,8 @@ const PER_ROW: readonly string[] = [
 ];
 
 /** Property values (a stored list cannot hold null), and the looked-up keys, which also hold null and [null]. */
-const PROPERTY_KEYS: readonly Value[] = [1n, 1, 1.5, 2n, 'x', '1', [1n], [1], true];
-const KEYS: readonly Value[] = [...PROPERTY_KEYS, null, [null], 1n, 'x'];
+const PROPERTY_KEYS: readonly Value[] = [1n, 1, 1.5, 2n, 'x', '1', [1n], [1], true, 2n ** 53n + 1n, 2 ** 53];
+const KEYS: readonly Value[] = [...PROPERTY_KEYS, null, [null], 1n, 'x', Number.NaN, 2n ** 53n];
 
 /** A key property's value; undefined: the node has none. */
 function randomKey(r: () => number): Value | undefined {
