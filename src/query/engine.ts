@@ -123,6 +123,19 @@ export const statement_cache_entries_max_default = 1000;
 
 const EXPLAIN_PREFIX = /^\s*EXPLAIN\s+/i;
 
+/** One answer the planner had from the index catalog (a cost choice, e.g. a value hash join against a seek, rests on it). */
+interface IndexAnswer {
+  readonly label: string;
+  readonly property: string;
+  readonly has: boolean;
+}
+
+/** A plan as cached, with the index answers it was made under: a plan is made again once one of them changes. */
+interface CachedPlan {
+  readonly plan: LogicalOp;
+  readonly asked: readonly IndexAnswer[];
+}
+
 interface CacheEntry {
   readonly prepared: Prepared;
   readonly procedures_version: number;
@@ -131,7 +144,7 @@ interface CacheEntry {
 export class QueryEngine {
   private readonly cache = new Map<string, CacheEntry>();
   /** Plans of each prepared statement by graph size class: a plan made for an empty graph is not kept for a large one. */
-  private readonly plans = new WeakMap<Prepared, Map<string, LogicalOp>>();
+  private readonly plans = new WeakMap<Prepared, Map<string, CachedPlan>>();
   private readonly procedures: ProcedureLibrary;
   private readonly indexes: IndexCatalog;
   private readonly cacheMax: number;
@@ -273,14 +286,27 @@ export class QueryEngine {
     let byClass = this.plans.get(prepared);
     if (byClass === undefined) this.plans.set(prepared, (byClass = new Map()));
     const key = sizeClass((target instanceof WriteSet ? target.baseReader : target).stats());
-    let plan = byClass.get(key);
-    if (plan === undefined) {
-      this.planMisses++;
-      const indexed = (label: string, property: string): boolean => this.indexes.hasIndex(label, [property]);
-      plan = optimize(planQuery(statement.query, { ...(counts ?? plannerCounts(target)), indexed }, this.joinPolicy), {}, this.skipPasses);
-      byClass.set(key, plan);
-    } else this.planHits++;
+    const cached = byClass.get(key);
+    if (cached !== undefined && this.indexAnswersHold(cached)) {
+      this.planHits++;
+      return cached.plan;
+    }
+    this.planMisses++;
+    const asked: IndexAnswer[] = [];
+    const indexed = (label: string, property: string): boolean => {
+      const has = this.indexes.hasIndex(label, [property]);
+      asked.push({ label, property, has });
+      return has;
+    };
+    const plan = optimize(planQuery(statement.query, { ...(counts ?? plannerCounts(target)), indexed }, this.joinPolicy), {}, this.skipPasses);
+    byClass.set(key, { plan, asked });
     return plan;
+  }
+
+  /** Whether every index the planner asked about is still there, or still absent, as it was answered. */
+  private indexAnswersHold(cached: CachedPlan): boolean {
+    for (const a of cached.asked) if (this.indexes.hasIndex(a.label, [a.property]) !== a.has) return false;
+    return true;
   }
 
   private asOf(expression: BoundExpression, ctx: ExecuteContext): GraphReader {
