@@ -1,6 +1,6 @@
 import * as http2 from 'node:http2';
 import type { PeerCertificate } from 'node:tls';
-import { unavailable } from '../../common/errors.js';
+import { listenPeerPort } from './peer-listen.js';
 import { spiffeIdOfCertificate } from './spiffe-id.js';
 import {
   peer_tls_server_name,
@@ -55,17 +55,7 @@ export async function listenH2(options: H2ListenOptions): Promise<H2Listener> {
   server.on('stream', (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => {
     options.onStream(new NodeServerStream(stream, headers, identityOf(stream.session)));
   });
-  await new Promise<void>((resolve, reject) => {
-    const failed = (e: Error): void => reject(unavailable(`peer port ${options.host}:${options.port}: ${e.message}`));
-    server.once('error', failed);
-    server.listen(options.port, options.host, () => {
-      server.off('error', failed);
-      resolve();
-    });
-  });
-  server.on('error', () => undefined);
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const port = await listenPeerPort(server, options.host, options.port);
   return {
     port,
     close: (wait_ms) =>

@@ -1,5 +1,4 @@
 import * as tls from 'node:tls';
-import { unavailable } from '../../common/errors.js';
 import { connectH2 } from '../../common/h2/client.js';
 import type { H2Connection, H2LocalSettings } from '../../common/h2/connection.js';
 import { h2_error } from '../../common/h2/errors.js';
@@ -20,6 +19,7 @@ import {
   type H2ServerStream,
   type H2ServerStreamHandlers,
 } from './h2-peer-interface.js';
+import { listenPeerPort } from './peer-listen.js';
 import { spiffeIdOfCertificate } from './spiffe-id.js';
 
 /**
@@ -70,17 +70,7 @@ export async function listenWeftH2(options: H2ListenOptions): Promise<H2Listener
   server.on('secureConnection', (socket: tls.TLSSocket) => {
     for (const c of h2.connections) if (c.socket === socket) keepAlive(c, options.keepalive_ms);
   });
-  await new Promise<void>((resolve, reject) => {
-    const failed = (e: Error): void => reject(unavailable(`peer port ${options.host}:${options.port}: ${e.message}`));
-    server.once('error', failed);
-    server.listen(options.port, options.host, () => {
-      server.off('error', failed);
-      resolve();
-    });
-  });
-  server.on('error', () => undefined);
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const port = await listenPeerPort(server, options.host, options.port);
   return {
     port,
     close: (wait_ms) =>
