@@ -52,6 +52,39 @@ export interface RelationshipPattern {
   /** Present only for variable-length relationships. */
   readonly range?: HopRange;
   readonly properties?: Expression;
+  /**
+   * Set when this element is a quantified path pattern `((x)-[r]->(y) WHERE ...){m,n}` standing
+   * between nodes[i] and nodes[i + 1]; `range` then holds its quantifier, `types` is empty and
+   * `direction` means nothing.
+   */
+  readonly quantified?: QuantifiedPath;
+  readonly span: Span;
+}
+
+/**
+ * A quantified path pattern: its inner path repeated `range` times, the last node of one iteration
+ * being the first of the next. Variables named inside are singletons inside (in `where` and the inner
+ * property maps) and lists (group variables) after the pattern.
+ */
+export interface QuantifiedPath {
+  /** Invariant: at least one relationship, none of them variable-length or quantified (no nesting). */
+  readonly path: PatternPath;
+  /** The inner nodes' label expressions and WHEREs, and the pattern's own WHERE, together. */
+  readonly where?: Expression;
+  readonly range: HopRange;
+  readonly span: Span;
+}
+
+/**
+ * A selective path selector in front of a path pattern. Matches are partitioned by their first and
+ * last node; per partition, 'any' keeps `count` of them, 'shortest' the `count` shortest (SHORTEST k,
+ * ANY SHORTEST), 'shortest_groups' every path of the `count` smallest lengths (SHORTEST k GROUPS,
+ * ALL SHORTEST). `ALL` selects nothing away and is not recorded.
+ */
+export interface PathSelector {
+  readonly kind: 'any' | 'shortest' | 'shortest_groups';
+  /** Invariant: count >= 1. */
+  readonly count: number;
   readonly span: Span;
 }
 
@@ -68,6 +101,12 @@ export interface PatternPath {
    * shortest paths between its two end nodes.
    */
   readonly shortest?: 'one' | 'all';
+  readonly selector?: PathSelector;
+  /**
+   * With a selector: the path's own predicates (label expressions and WHEREs of its nodes), which
+   * filter the matches before the selection; the MATCH's WHERE filters after it.
+   */
+  readonly where?: Expression;
   readonly nodes: readonly NodePattern[];
   readonly relationships: readonly RelationshipPattern[];
   readonly span: Span;

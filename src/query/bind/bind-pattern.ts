@@ -1,8 +1,9 @@
-import type { DynamicNames, NodePattern, PatternPath, RelationshipPattern } from '../ast/pattern.js';
-import type { BoundNodePattern, BoundPath, BoundRelationshipPattern } from './bound-clause.js';
+import type { DynamicNames, NodePattern, PatternPath, QuantifiedPath, RelationshipPattern } from '../ast/pattern.js';
+import type { Span } from '../ast/span.js';
+import type { BoundNodePattern, BoundPath, BoundQuantifiedPath, BoundRelationshipPattern } from './bound-clause.js';
 import type { BoundExpression, BoundVariable, VariableKind } from './bound-expression.js';
 import { bindError, type BindContext, type PatternMode } from './context.js';
-import type { Scope } from './scope.js';
+import { Scope } from './scope.js';
 import { any_type, describeType, listOf, node_type, path_type, relationship_type, type StaticType } from './static-type.js';
 
 interface Declared {
@@ -20,12 +21,20 @@ export class PatternBinder {
 
   paths(written: readonly PatternPath[], scope: Scope, mode: PatternMode): { paths: BoundPath[]; introduced: BoundVariable[] } {
     const paths = written.map((p) => (p.shortest === undefined ? p : shortestPart(p, mode)));
+    requireSelectorAlone(paths, mode);
     const introduced: BoundVariable[] = [];
     const relationshipsHere = new Set<number>();
+    // A quantified path pattern's WHERE sees the variables bound before this pattern, not its siblings.
+    const before = scope.flatten();
+    const quantified = new Map<RelationshipPattern, QuantifiedDeclared>();
     const declared = paths.map((path) => {
       if (path.shortest !== undefined) this.requireUnbound(path, scope);
       const nodes = path.nodes.map((n) => this.node(n, path, scope, mode, introduced));
-      const rels = path.relationships.map((r) => this.relationship(r, scope, mode, introduced, relationshipsHere));
+      const rels = path.relationships.map((r) => {
+        if (r.quantified === undefined) return this.relationship(r, scope, mode, introduced, relationshipsHere);
+        quantified.set(r, this.quantifiedVariables(r.quantified, scope, before, mode, introduced));
+        return this.anonymous('rel', 'relationships', listOf(relationship_type), mode, introduced);
+      });
       let variable: BoundVariable | undefined;
       if (path.variable !== undefined) {
         if (scope.lookup(path.variable) !== undefined) {
@@ -43,6 +52,8 @@ export class PatternBinder {
     const bound = declared.map(({ path, nodes, rels, variable }): BoundPath => ({
       ...(variable && { variable }),
       ...(path.shortest && { shortest: path.shortest }),
+      ...(path.selector && { selector: path.selector }),
+      ...(path.where && { where: this.c.expression(path.where, { scope, aggregation: 'forbidden', predicate: true }) }),
       nodes: path.nodes.map((n, i): BoundNodePattern => {
         const properties = this.properties(n.properties, scope, mode);
         const dynamic_labels = n.dynamic_labels?.map((d) => this.dynamicNames(d, scope, mode));
@@ -66,12 +77,68 @@ export class PatternBinder {
           direction: r.direction,
           ...(r.range && { range: r.range }),
           ...(properties && { properties }),
+          ...(r.quantified && { quantified: this.quantifiedPath(r.quantified, quantified.get(r)!, mode) }),
           span: r.span,
         };
       }),
       span: path.span,
     }));
     return { paths: bound, introduced };
+  }
+
+  /**
+   * The variables of a quantified path pattern: each name inside is a singleton in the pattern's own
+   * scope (over the variables bound before this pattern) and a group variable, the list of its
+   * values, in the clause's. A name is one or the other: a group variable cannot be bound before,
+   * declared outside the pattern, or come from two quantified path patterns.
+   */
+  private quantifiedVariables(q: QuantifiedPath, scope: Scope, before: Scope, mode: PatternMode, introduced: BoundVariable[]): QuantifiedDeclared {
+    const inner = new Scope(before);
+    const groups: { inner: BoundVariable; group: BoundVariable }[] = [];
+    const declare = (name: string | undefined, kind: 'node' | 'relationship', span: Span): BoundVariable => {
+      const type = kind === 'node' ? node_type : relationship_type;
+      if (name === undefined) return this.c.variables.hidden(kind === 'node' ? 'node' : 'rel', kind, type);
+      if (inner.hasOwn(name)) {
+        const own = inner.lookup(name)!;
+        requireKind(own, kind, type, name, span);
+        return own;
+      }
+      if (scope.lookup(name) !== undefined) {
+        throw bindError(
+          'VariableAlreadyBound',
+          `variable \`${name}\` is declared inside a quantified path pattern and is already bound outside it; a group variable must be new and belong to one quantified path pattern`,
+          span,
+        );
+      }
+      const one = this.c.variables.make(name, kind, type);
+      inner.declare(one);
+      const group = this.c.variables.make(name, kind === 'node' ? 'value' : 'relationships', listOf(type));
+      if (mode !== 'predicate') {
+        scope.declare(group);
+        introduced.push(group);
+      }
+      groups.push({ inner: one, group });
+      return one;
+    };
+    const nodes = q.path.nodes.map((n) => declare(n.variable, 'node', n.span));
+    const rels = q.path.relationships.map((r) => declare(r.variable, 'relationship', r.span));
+    return { scope: inner, nodes, rels, groups };
+  }
+
+  private quantifiedPath(q: QuantifiedPath, d: QuantifiedDeclared, mode: PatternMode): BoundQuantifiedPath {
+    const path: BoundPath = {
+      nodes: q.path.nodes.map((n, i): BoundNodePattern => {
+        const properties = this.properties(n.properties, d.scope, mode);
+        return { variable: d.nodes[i]!, bound: false, labels: n.labels, ...(properties && { properties }), span: n.span };
+      }),
+      relationships: q.path.relationships.map((r, i): BoundRelationshipPattern => {
+        const properties = this.properties(r.properties, d.scope, mode);
+        return { variable: d.rels[i]!, bound: false, types: r.types, direction: r.direction, ...(properties && { properties }), span: r.span };
+      }),
+      span: q.span,
+    };
+    const where = q.where && this.c.expression(q.where, { scope: d.scope, aggregation: 'forbidden', predicate: true });
+    return { path, ...(where && { where }), groups: d.groups };
   }
 
   /** The only relationship of a shortest path part: matched by the search, never bound before it. */
@@ -192,6 +259,24 @@ export class PatternBinder {
   }
 }
 
+/** A quantified path pattern's variables, declared before its expressions are bound. */
+interface QuantifiedDeclared {
+  readonly scope: Scope;
+  readonly nodes: readonly BoundVariable[];
+  readonly rels: readonly BoundVariable[];
+  readonly groups: readonly { readonly inner: BoundVariable; readonly group: BoundVariable }[];
+}
+
+/** A selective path selector needs MATCH, and its path pattern must be the only one of the clause. */
+function requireSelectorAlone(paths: readonly PatternPath[], mode: PatternMode): void {
+  const selective = paths.find((p) => p.selector !== undefined);
+  if (selective === undefined) return;
+  if (mode !== 'match') throw bindError('InvalidPathSelector', 'a path selector is only allowed in MATCH and OPTIONAL MATCH', selective.span);
+  if (paths.length > 1) {
+    throw bindError('InvalidPathSelector', 'a path pattern with a selective path selector must be the only path pattern of its MATCH', selective.span);
+  }
+}
+
 /** A variable reused in a pattern must hold what the pattern expects (a value of unknown type may). */
 function requireKind(existing: BoundVariable, kind: VariableKind, type: StaticType, name: string, span: NodePattern['span']): void {
   if (existing.kind === kind) return;
@@ -212,6 +297,9 @@ function requireKind(existing: BoundVariable, kind: VariableKind, type: StaticTy
 function shortestPart(path: PatternPath, mode: PatternMode): PatternPath {
   const name = path.shortest === 'all' ? 'allShortestPaths' : 'shortestPath';
   if (mode !== 'match') throw bindError('InvalidShortestPath', `${name}(...) is only allowed in MATCH and OPTIONAL MATCH`, path.span);
+  if (path.relationships.some((r) => r.quantified !== undefined)) {
+    throw bindError('InvalidShortestPath', `${name}(...) takes a variable-length relationship, not a quantified path pattern`, path.span);
+  }
   if (path.relationships.length !== 1) {
     throw bindError('InvalidShortestPath', `${name}(...) needs a pattern of exactly one relationship between two nodes`, path.span);
   }

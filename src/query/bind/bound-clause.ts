@@ -1,5 +1,5 @@
 import type { SortDirection } from '../ast/clause.js';
-import type { Direction, HopRange } from '../ast/pattern.js';
+import type { Direction, HopRange, PathSelector } from '../ast/pattern.js';
 import type { Span } from '../ast/span.js';
 import type { BoundExpression, BoundVariable } from './bound-expression.js';
 import type { ProcedureSignature } from './procedures.js';
@@ -29,7 +29,18 @@ export interface BoundRelationshipPattern {
   /** Present only for variable-length relationships; the variable then holds a list. */
   readonly range?: HopRange;
   readonly properties?: BoundExpression;
+  /** A quantified path pattern (see QuantifiedPath); `variable` then holds every relationship it matched, in order. */
+  readonly quantified?: BoundQuantifiedPath;
   readonly span: Span;
+}
+
+export interface BoundQuantifiedPath {
+  /** One iteration, over singleton variables of its own (never bound before the clause). */
+  readonly path: BoundPath;
+  /** What each iteration must satisfy, over the singletons and variables bound before the clause. */
+  readonly where?: BoundExpression;
+  /** Each named inner variable (a singleton inside) and its group variable (the list of its values) outside. */
+  readonly groups: readonly { readonly inner: BoundVariable; readonly group: BoundVariable }[];
 }
 
 /** Invariant: nodes.length === relationships.length + 1; relationships[i] joins nodes[i] and nodes[i + 1]. */
@@ -37,6 +48,9 @@ export interface BoundPath {
   readonly variable?: BoundVariable;
   /** Only the shortest (or all shortest) paths between the two end nodes match (a single relationship). */
   readonly shortest?: 'one' | 'all';
+  readonly selector?: PathSelector;
+  /** With a selector: what matches must satisfy before the selection (see PatternPath.where). */
+  readonly where?: BoundExpression;
   readonly nodes: readonly BoundNodePattern[];
   readonly relationships: readonly BoundRelationshipPattern[];
   readonly span: Span;

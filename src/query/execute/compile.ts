@@ -6,6 +6,8 @@ import { sortOverBatches } from './batch/sort-over-batches.js';
 import { aggregateOverScan, topOverScan } from './column-scan.js';
 import type { PhysicalOp } from './context.js';
 import { expand } from './expand-ops.js';
+import { repeat } from './repeat-op.js';
+import { selectPaths } from './select-paths-op.js';
 import { subquery } from './subquery-op.js';
 import { valueHashJoin } from './value-join-op.js';
 import { orderedBySearch, vectorSearch } from './vector-search-op.js';
@@ -31,6 +33,10 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       return expand(op, c(op.input), env);
     case 'filter':
       return read.filter(op, c(op.input), env);
+    case 'repeat':
+      return repeat(op, c(op.input), c(op.inner), env);
+    case 'select_paths':
+      return selectPaths(op, c(op.input), c(op.inner), env);
     case 'vector_search':
       return vectorSearch(op, c(op.input), env);
     case 'rel_unique':

@@ -19,7 +19,7 @@ import { shortestPath } from './shortest-path.js';
 type Op<K extends LogicalOp['op']> = Extract<LogicalOp, { op: K }>;
 
 /** The relationship ids held in a slot: one relationship or a list of them (variable length). */
-function holdsRelationship(v: Value, id: number): boolean {
+export function holdsRelationship(v: Value, id: number): boolean {
   if (v === null) return false;
   if (Array.isArray(v)) {
     for (const x of v as readonly Value[]) if ((x as { id?: number }).id === id) return true;

@@ -255,6 +255,15 @@ pattern
 
 patternPart
     : (variable EQ)? (patternElement | shortestPathPattern)
+    | (variable EQ)? pathSelector patternElement
+    ;
+
+// SHORTEST k, ALL SHORTEST, ANY SHORTEST, SHORTEST k GROUPS, ANY k, ALL, each with an optional PATH or
+// PATHS: the words (SHORTEST, PATH, PATHS, GROUP, GROUPS) stay names elsewhere; the builder checks them.
+pathSelector
+    : ALL selectorWord+=symbolicName*
+    | ANY count=integerLiteral? selectorWord+=symbolicName*
+    | selectorWord+=symbolicName count=integerLiteral? selectorWord+=symbolicName*
     ;
 
 // shortestPath(...) and allShortestPaths(...); the builder checks the name.
@@ -265,6 +274,7 @@ shortestPathPattern
 patternElement
     : nodePattern patternElementChain*
     | LPAREN patternElement RPAREN
+    | quantifiedPath patternElementChain*
     ;
 
 relationshipsPattern
@@ -303,12 +313,16 @@ labelAtom
 patternElementChain
     : relationshipPattern pathQuantifier? nodePattern
     | quantifiedPath nodePattern
+    | quantifiedPath
     ;
 
 // `((a)-[:R]->(b)){1,3}`: a parenthesized path repeated. The builder takes the form Weft plans, one
-// relationship between undecorated unnamed nodes, as a variable-length relationship, and refuses the rest.
+// relationship between undecorated unnamed nodes, as a variable-length relationship; every other
+// form (inner paths of more hops, group variables) is a quantified path pattern of its own. A path may
+// begin or end with one, and two may adjoin (an unnamed node stands between them).
 quantifiedPath
     : LPAREN nodePattern relationshipPattern nodePattern (WHERE expression)? RPAREN pathQuantifier
+    | LPAREN nodePattern patternElementChain+ (WHERE expression)? RPAREN pathQuantifier
     ;
 
 // `{n}`, `{n,m}`, `{n,}`, `{,m}`, `+` (one or more), `*` (zero or more).

@@ -39,7 +39,9 @@ function rebuildChildren(op: LogicalOp, outer: ReadonlySet<number>): LogicalOp {
     case 'value_hash_join':
       return { ...op, left: visit(op.left, outer), right: visit(op.right, outer) };
     case 'optional':
-    case 'subquery': {
+    case 'subquery':
+    case 'repeat':
+    case 'select_paths': {
       const input = visit(op.input, outer);
       return { ...op, input, inner: visit(op.inner, boundAt(input, outer)) };
     }
@@ -68,6 +70,7 @@ function sink(op: LogicalOp, c: BoundExpression, slots: ReadonlySet<number>, out
     case 'project':
     case 'rel_unique':
     case 'call':
+    case 'repeat':
     case 'optional': {
       if (!covers(boundAt(op.input, outer), slots)) return undefined;
       const input = sink(op.input, c, slots, outer) ?? { op: 'filter', input: op.input, predicate: c };

@@ -17,6 +17,10 @@ export function ownSlots(op: LogicalOp): readonly number[] {
       return [op.variable];
     case 'expand':
       return [op.rel, op.to];
+    case 'repeat':
+      return [op.rel, op.to, ...op.groups.map((g) => g.group)];
+    case 'select_paths':
+      return op.slots;
     case 'project':
       return op.items.map((i) => i.variable);
     case 'aggregate':
@@ -71,6 +75,9 @@ export function boundAt(op: LogicalOp, outer: ReadonlySet<number>): Set<number> 
     switch (o.op) {
       case 'optional':
       case 'subquery':
+      case 'repeat':
+      case 'select_paths':
+        // The inner plan's own slots stay inside it (a repeat's singletons); select_paths lists what it copies out.
         visit(o.input);
         break;
       case 'merge':

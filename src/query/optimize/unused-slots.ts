@@ -92,6 +92,12 @@ export function readSlots(plan: LogicalOp): Set<number> {
       case 'filter':
         expr(op.predicate);
         break;
+      case 'repeat':
+        slots([op.from, op.to, op.entry, op.exit, ...op.inner_rels, ...op.unique_from, ...op.groups.map((g) => g.inner)]);
+        break;
+      case 'select_paths':
+        slots([op.start, op.end, ...op.rels, ...op.slots]);
+        break;
       case 'rel_unique':
       case 'distinct':
         slots(op.slots);

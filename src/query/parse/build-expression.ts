@@ -380,6 +380,12 @@ export class ExpressionBuilder {
     return this.made({ kind: 'quantifier', quantifier: 'all', variable: hop, source, where: condition, span }, [source, condition]);
   }
 
+  /** The conjunction of `conditions`; undefined for none. */
+  allOf(conditions: readonly Expression[]): Expression | undefined {
+    if (conditions.length === 0) return undefined;
+    return conditions.reduce((acc, x) => this.binary('and', acc, x));
+  }
+
   /** The `$(expr)` labels of `:A:$(x)`, in order. */
   dynamicNames(ctx: NodeLabelsContext): DynamicNames[] {
     return ctx.nodeLabel().flatMap((l) => {

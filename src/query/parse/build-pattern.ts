@@ -1,5 +1,6 @@
 import type { Expression } from '../ast/expression.js';
 import { generated_name_prefix, type Direction, type DynamicNames, type HopRange, type NodePattern, type Pattern, type PatternPath, type RelationshipPattern } from '../ast/pattern.js';
+import type { ParserRuleContext } from 'antlr4ng';
 import {
   PatternPartContext,
   RangeBoundContext,
@@ -21,6 +22,7 @@ import { schemaName, symbolicName, type Builder } from './builder.js';
 import type { ExpressionBuilder } from './build-expression.js';
 import { labelNames } from './build-expression.js';
 import { integerMagnitude } from './literals.js';
+import { pathSelector } from './path-selector.js';
 
 /** The largest hop bound written in a range; far beyond any graph, and exact as a JS number. */
 export const hop_bound_max = 2 ** 31 - 1;
@@ -72,11 +74,21 @@ export class PatternBuilder {
       let element: PatternElementContext = shortestCtx?.patternElement() ?? ctx.patternElement()!;
       while (element.patternElement() !== null) element = element.patternElement()!;
       const v = ctx.variable();
-      let path = this.chain(element.nodePattern()!, element.patternElementChain(), span);
+      const selectorCtx = ctx.pathSelector();
+      const selector = selectorCtx !== null ? pathSelector(selectorCtx, this.b) : undefined;
+      const build = (): PatternPath => this.chain(element.nodePattern(), element.quantifiedPath(), element.patternElementChain(), span);
+      let path: PatternPath;
+      if (selector !== undefined && this.predicates !== undefined) {
+        // A selected path's own predicates (its nodes' WHEREs and label expressions, its quantified
+        // relationships' hop conditions) filter before the selection, so they stay with the path.
+        const { value, predicates } = this.collectingPredicates(build);
+        const where = this.expressions.allOf(predicates);
+        path = { ...value, selector, ...(where && { where }) };
+      } else path = selector !== undefined ? { ...build(), selector } : build();
       if (shortestCtx !== null) path = { ...path, shortest: this.shortest(shortestCtx) };
       return v !== null ? { ...path, variable: symbolicName(v.symbolicName()) } : path;
     }
-    return this.chain(ctx.nodePattern(), ctx.patternElementChain(), span);
+    return this.chain(ctx.nodePattern(), null, ctx.patternElementChain(), span);
   }
 
   private shortest(ctx: ShortestPathPatternContext): 'one' | 'all' {
@@ -86,15 +98,46 @@ export class PatternBuilder {
     throw this.b.source.error('InvalidPattern', `\`${symbolicName(ctx.symbolicName())}(...)\` is not a pattern; shortestPath and allShortestPaths are`, this.b.source.span(ctx));
   }
 
-  private chain(first: NodePatternContext, links: readonly PatternElementChainContext[], span: PatternPath['span']): PatternPath {
-    const nodes: NodePattern[] = [this.node(first)];
+  /**
+   * The nodes and relationships of a path. A quantified path pattern with no node pattern written
+   * next to it (at either end of the path, or between two of them) gets an unnamed node there: the
+   * node its first or last iteration shares with the rest of the path.
+   */
+  private chain(
+    first: NodePatternContext | null,
+    lead: QuantifiedPathContext | null,
+    links: readonly PatternElementChainContext[],
+    span: PatternPath['span'],
+  ): PatternPath {
+    const nodes: NodePattern[] = [];
     const relationships: RelationshipPattern[] = [];
+    /** A quantified path pattern was added and waits for the node on its right. */
+    let open = false;
+    const gap = (at: ParserRuleContext): NodePattern => ({ kind: 'node', labels: [], span: this.b.source.span(at) });
+    if (first !== null) nodes.push(this.node(first));
+    else {
+      nodes.push(gap(lead!));
+      relationships.push(this.quantifiedPath(lead!));
+      open = true;
+    }
     for (const link of links) {
       const rel = link.relationshipPattern();
       const quantifier = link.pathQuantifier();
-      if (rel !== null) relationships.push(quantifier === null ? this.relationship(rel) : this.quantifiedRelationship(rel, quantifier));
-      else relationships.push(this.quantifiedPath(link.quantifiedPath()!));
-      nodes.push(this.node(link.nodePattern()));
+      const node = link.nodePattern();
+      if (rel !== null) {
+        if (open) throw this.b.source.error('UnexpectedSyntax', 'a relationship pattern must follow a node pattern', this.b.source.span(rel));
+        relationships.push(quantifier === null ? this.relationship(rel) : this.quantifiedRelationship(rel, quantifier));
+      } else {
+        const qpp = link.quantifiedPath()!;
+        if (open) nodes.push(gap(qpp));
+        relationships.push(this.quantifiedPath(qpp));
+      }
+      open = node === null;
+      if (node !== null) nodes.push(this.node(node));
+    }
+    if (open) nodes.push(gap(lead ?? links[links.length - 1]!));
+    if (first === null && links.every((l) => l.nodePattern() === null) && relationships.every((r) => (r.range?.min ?? 1) === 0)) {
+      throw this.b.source.error('InvalidQuantifiedPath', 'a path pattern of quantified path patterns only needs one whose lower bound is above zero', span);
     }
     return { kind: 'path', nodes, relationships, span };
   }
@@ -112,36 +155,36 @@ export class PatternBuilder {
   }
 
   /**
-   * `((:A)-[r:T]->(:B {k: v}) WHERE r.w > 1){1,3}`: the variable-length relationship `-[r:T*1..3]->`,
-   * with what the inner path asks of each hop (its nodes' labels and properties, its WHERE) as
-   * `all(r IN r WHERE ...)` in the MATCH's WHERE. Named inner nodes (group variables of nodes), label
-   * expressions, inner paths of more hops and undirected hops with decorated nodes need a search of
-   * their own, which is not built: they are refused.
+   * A quantified path pattern. The form of one relationship between unnamed nodes decorated only by
+   * plain labels and properties is the variable-length relationship `-[r:T*1..3]->` with what the
+   * inner path asks of each hop (its nodes' labels and properties, its WHERE) as
+   * `all(r IN r WHERE ...)` in the MATCH's WHERE, which the planner searches fastest. Every other form
+   * (named inner nodes, label expressions, inner paths of more hops) is a quantified path of its own,
+   * repeated by the planner's repeat operator.
    */
   private quantifiedPath(ctx: QuantifiedPathContext): RelationshipPattern {
-    const span = this.b.source.span(ctx);
-    const refuse = (what: string): never => {
-      throw this.b.source.error(
-        'UnexpectedSyntax',
-        `quantified path patterns are supported as one relationship between unnamed nodes (((:A)-[r:T]->(:B)){1,3}); ${what} is not supported yet`,
-        span,
-      );
-    };
+    return this.asVariableLength(ctx) ?? this.repeatedPath(ctx);
+  }
+
+  /** The variable-length form of a one-relationship quantified path, when it has one. */
+  private asVariableLength(ctx: QuantifiedPathContext): RelationshipPattern | undefined {
+    if (ctx.patternElementChain().length > 0) return undefined;
     const inner = ctx.nodePattern();
     for (const n of inner) {
-      if (n.variable() !== null) refuse('a named inner node (a group variable)');
-      if (n.labelExpression() !== null || n._nodeWhere !== undefined) refuse('a label expression or WHERE on an inner node');
+      if (n.variable() !== null || n.labelExpression() !== null || n._nodeWhere !== undefined) return undefined;
       const labels = n.nodeLabels();
-      if (labels !== null && labels.nodeLabel().some((l) => l.dynamicName() !== null)) refuse('a dynamic label on an inner node');
-      if (n.properties()?.parameter() != null) refuse('a parameter as an inner node\'s properties');
+      if (labels !== null && labels.nodeLabel().some((l) => l.dynamicName() !== null)) return undefined;
+      if (n.properties()?.parameter() != null) return undefined;
     }
+    const relCtx = ctx.relationshipPattern()!;
+    const detail = relCtx.relationshipDetail();
+    if (detail?.rangeLiteral() != null || detail?.relationshipTypes()?.dynamicName() != null) return undefined;
     const where = ctx.expression();
     const decorated = where !== null || inner.some((n) => n.nodeLabels() !== null || n.properties() !== null);
-    let r = this.quantifiedRelationship(ctx.relationshipPattern(), ctx.pathQuantifier());
+    let r = this.quantifiedRelationship(relCtx, ctx.pathQuantifier());
     if (!decorated) return r;
     const predicates = this.predicates;
-    if (predicates === undefined) refuse('a decorated quantified path outside MATCH');
-    if (r.direction === 'both') refuse('an undirected hop between decorated nodes');
+    if (predicates === undefined || r.direction === 'both') return undefined;
     const rels = r.variable ?? `${generated_name_prefix}rel${this.generated++}`;
     r = { ...r, variable: rels };
     const [first, second] = r.direction === 'out' ? (['startNode', 'endNode'] as const) : (['endNode', 'startNode'] as const);
@@ -151,8 +194,53 @@ export class PatternBuilder {
       return { end: i === 0 ? first : second, labels: labels !== null ? labelNames(labels) : [], ...(properties && { properties }) };
     });
     const condition = this.outsideMatch(() => (where !== null ? this.b.expression(where) : undefined));
-    predicates!.push(this.expressions.everyHop(rels, rels, ends, condition, span));
+    predicates.push(this.expressions.everyHop(rels, rels, ends, condition, this.b.source.span(ctx)));
     return r;
+  }
+
+  /**
+   * `((x)-[r:T]->(y:L WHERE y.k > 1)-[s]->(z) WHERE x.k < z.k){1,3}`: the inner path with its nodes'
+   * predicates and the WHERE gathered into the quantified path's own condition (they read the inner
+   * variables as singletons, so they cannot join the MATCH's WHERE). MATCH only.
+   */
+  private repeatedPath(ctx: QuantifiedPathContext): RelationshipPattern {
+    const span = this.b.source.span(ctx);
+    if (this.predicates === undefined) {
+      throw this.b.source.error('InvalidQuantifiedPath', 'a quantified path pattern is only allowed in MATCH, OPTIONAL MATCH and pattern comprehensions', span);
+    }
+    const nested = (at: ParserRuleContext): never => {
+      throw this.b.source.error('InvalidQuantifiedPath', 'quantified path patterns cannot be nested: no quantified or variable-length relationship inside one', this.b.source.span(at));
+    };
+    const { value: path, predicates } = this.collectingPredicates((): PatternPath => {
+      const [head, tail] = ctx.nodePattern();
+      const nodes: NodePattern[] = [this.node(head!)];
+      const relationships: RelationshipPattern[] = [];
+      const single = ctx.relationshipPattern();
+      const steps: { rel: RelationshipPatternContext; node: NodePatternContext }[] =
+        single !== null ? [{ rel: single, node: tail! }] : ctx.patternElementChain().map((l) => {
+          if (l.relationshipPattern() === null || l.pathQuantifier() !== null || l.nodePattern() === null) nested(l);
+          return { rel: l.relationshipPattern()!, node: l.nodePattern()! };
+        });
+      for (const step of steps) {
+        const r = this.relationship(step.rel);
+        if (r.range !== undefined) nested(step.rel);
+        relationships.push(r);
+        nodes.push(this.node(step.node));
+      }
+      return { kind: 'path', nodes, relationships, span };
+    });
+    const whereCtx = ctx.expression();
+    const written = whereCtx !== null ? this.outsideMatch(() => this.b.expression(whereCtx)) : undefined;
+    const where = this.expressions.allOf(written !== undefined ? [...predicates, written] : predicates);
+    const range = this.quantifier(ctx.pathQuantifier());
+    return {
+      kind: 'relationship',
+      types: [],
+      direction: 'out',
+      range,
+      quantified: { path, ...(where && { where }), range, span },
+      span,
+    };
   }
 
   /** `{n}`, `{n,m}`, `{n,}`, `{,m}`, `+`, `*` as a hop range. */

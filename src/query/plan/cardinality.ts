@@ -114,6 +114,13 @@ export function estimateRows(op: LogicalOp, counts: GraphCounts): number {
     }
     case 'filter':
       return estimateRows(op.input, counts) * predicateSelectivity(op.predicate);
+    case 'repeat': {
+      // An iteration's rows per entry node, repeated as a variable-length expand's hops are.
+      const into = op.into ? 1 / Math.max(1, counts.nodes) : 1;
+      return estimateRows(op.input, counts) * varLengthFanout(Math.max(1, estimateRows(op.inner, counts)), op.range) * into;
+    }
+    case 'select_paths':
+      return Math.min(estimateRows(op.input, counts) * estimateRows(op.inner, counts), estimateRows(op.input, counts) * op.selector.count * counts.nodes);
     case 'rel_unique':
       return estimateRows(op.input, counts);
     case 'subquery':

@@ -176,6 +176,16 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
     }
     case 'filter':
       return ['Filter', { predicate: expressionText(op.predicate, names) }];
+    case 'repeat': {
+      const range = `{${op.range.min},${op.range.max === Infinity ? '' : op.range.max}}`;
+      const groups = op.groups.map((g) => n(g.group)).join(', ');
+      return [op.into ? 'Repeat(Into)' : 'Repeat(All)', { pattern: `(${n(op.from)}) (...)${range} (${n(op.to)})`, ...(groups !== '' && { groups }) }];
+    }
+    case 'select_paths': {
+      const k = op.selector.count;
+      const selector = op.selector.kind === 'any' ? `ANY ${k}` : op.selector.kind === 'shortest' ? `SHORTEST ${k}` : `SHORTEST ${k} GROUPS`;
+      return ['SelectPaths', { selector, partition: `(${n(op.start)}), (${n(op.end)})` }];
+    }
     case 'vector_search':
       return [
         'VectorSearch',

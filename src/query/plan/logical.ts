@@ -1,5 +1,5 @@
 import type { SortDirection } from '../ast/clause.js';
-import type { Direction } from '../ast/pattern.js';
+import type { Direction, PathSelector } from '../ast/pattern.js';
 import type {
   BoundAggregation,
   BoundPath,
@@ -107,6 +107,48 @@ export type LogicalOp =
       readonly shortest_rel_test?: { readonly variable: number; readonly predicate: BoundExpression };
     }
   | { readonly op: 'filter'; readonly input: LogicalOp; readonly predicate: BoundExpression }
+  /**
+   * A quantified path pattern from the node in `from`: `inner` matches one iteration from the node
+   * in `entry` (its argument row has `entry` set) to the node it leaves in `exit`, and the loop runs it
+   * again from there, `range.min` to `range.max` times, never reusing a relationship (of this path
+   * or of `unique_from`). Each match writes `to` (or, with `into`, must end there), `rel` (every
+   * relationship, in pattern order) and each group slot (the list of its inner slot's values).
+   */
+  | {
+      readonly op: 'repeat';
+      readonly input: LogicalOp;
+      readonly from: number;
+      readonly to: number;
+      readonly into: boolean;
+      readonly rel: number;
+      readonly inner: LogicalOp;
+      readonly entry: number;
+      readonly exit: number;
+      /** The inner relationship slots, in pattern order. */
+      readonly inner_rels: readonly number[];
+      readonly groups: readonly { readonly inner: number; readonly group: number }[];
+      /** Invariant: 0 <= min <= max (max may be Infinity). */
+      readonly range: { readonly min: number; readonly max: number };
+      /** The walk goes right to left: iterations are found last first, and listed in pattern order. */
+      readonly leftwards: boolean;
+      readonly unique_from: readonly number[];
+    }
+  /**
+   * A selective path selector: per input row, every match of `inner` (one path pattern with its
+   * pre-filters) is found, the matches are partitioned by the nodes in `start` and `end`, and each
+   * partition keeps what `selector` picks, by length (the relationships in `rels`, single or lists).
+   * `slots` are what `inner` binds, copied into the rows kept.
+   */
+  | {
+      readonly op: 'select_paths';
+      readonly input: LogicalOp;
+      readonly inner: LogicalOp;
+      readonly selector: PathSelector;
+      readonly start: number;
+      readonly end: number;
+      readonly rels: readonly number[];
+      readonly slots: readonly number[];
+    }
   /**
    * The nearest nodes for a top-k ordered by `vector_distance(variable.key, query)`: a vector index of
    * the label, when one is ready and the consistency mode allows it, offers candidates nearest first,
@@ -295,6 +337,8 @@ export function inputsOf(op: LogicalOp): readonly LogicalOp[] {
       return [op.left, op.right];
     case 'optional':
     case 'subquery':
+    case 'repeat':
+    case 'select_paths':
       return [op.input, op.inner];
     case 'merge':
       return [op.input, op.match];
@@ -316,6 +360,8 @@ export function withInputs(op: LogicalOp, inputs: readonly LogicalOp[]): Logical
       return { ...op, left: a, right: inputs[1] as LogicalOp };
     case 'optional':
     case 'subquery':
+    case 'repeat':
+    case 'select_paths':
       return { ...op, input: a, inner: inputs[1] as LogicalOp };
     case 'merge':
       return { ...op, input: a, match: inputs[1] as LogicalOp };

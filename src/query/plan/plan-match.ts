@@ -40,6 +40,9 @@ export function planPattern(
   }
   const whereConjuncts = where ? conjuncts(where) : [];
   const hints = selectivityHints(whereConjuncts);
+  // The binder lets a path with a selective selector be the only path of its pattern.
+  const selected = paths.length === 1 && paths[0]!.selector !== undefined ? paths[0] : undefined;
+  if (selected !== undefined) return withFilters(planSelected(input, selected, bound, options.counts, hints), whereConjuncts);
   const clauseRels: number[] = [];
   const filters: BoundExpression[] = [];
   let plan = input;
@@ -222,12 +225,12 @@ function planPath(
   } else {
     nodeFilters(nodes[start] as BoundNodePattern, undefined, filters);
   }
-  for (let i = start; i < path.relationships.length; i++) {
-    plan = expand(plan, path, i, false, bound, clauseRels, filters);
-  }
-  for (let i = start - 1; i >= 0; i--) {
-    plan = expand(plan, path, i, true, bound, clauseRels, filters);
-  }
+  const hop = (input: LogicalOp, i: number, leftwards: boolean): LogicalOp =>
+    path.relationships[i]!.quantified !== undefined
+      ? repeat(input, path, i, leftwards, bound, clauseRels, filters, counts)
+      : expand(input, path, i, leftwards, bound, clauseRels, filters);
+  for (let i = start; i < path.relationships.length; i++) plan = hop(plan, i, false);
+  for (let i = start - 1; i >= 0; i--) plan = hop(plan, i, true);
   if (path.variable !== undefined) {
     plan = {
       op: 'path',
@@ -239,6 +242,51 @@ function planPath(
     bound.add(path.variable.id);
   }
   return plan;
+}
+
+/**
+ * A path with a selective selector, below the MATCH's WHERE (a post-filter). SHORTEST 1 and ALL
+ * SHORTEST over one variable-length relationship whose pre-filters read only its end nodes are the
+ * breadth-first shortest path search; every other selection finds all matches of the path (with its
+ * pre-filters) per input row and keeps what the selector picks of each partition.
+ */
+function planSelected(input: LogicalOp, path: BoundPath, bound: Set<number>, counts: GraphCounts, hints: Hints): LogicalOp {
+  const selector = path.selector!;
+  const first = path.nodes[0]!;
+  const last = path.nodes[path.nodes.length - 1]!;
+  const pre = path.where !== undefined ? conjuncts(path.where) : [];
+  const ends = new Set([...bound, first.variable.id, last.variable.id]);
+  const only = path.relationships.length === 1 ? path.relationships[0]! : undefined;
+  const searchable =
+    only !== undefined &&
+    only.quantified === undefined &&
+    only.range !== undefined &&
+    (only.range.min ?? 1) <= 1 &&
+    selector.count === 1 &&
+    selector.kind !== 'any' &&
+    pre.every((c) => [...freeSlots(c)].every((s) => ends.has(s)));
+  if (searchable) {
+    const filters: BoundExpression[] = [...pre];
+    const shortest = selector.kind === 'shortest' ? 'one' : 'all';
+    // No WHERE conjunct steers the search: the MATCH's WHERE filters after the selection.
+    const plan = planShortestPath(input, { ...path, shortest }, bound, filters, counts, hints, []);
+    return withFilters(plan, filters);
+  }
+  const innerBound = new Set(bound);
+  const filters: BoundExpression[] = [];
+  const inner = withFilters(planPath({ op: 'argument' }, path, innerBound, [], filters, counts, hints, false), [...filters, ...pre]);
+  const slots = [...innerBound].filter((s) => !bound.has(s));
+  for (const s of slots) bound.add(s);
+  return {
+    op: 'select_paths',
+    input,
+    inner,
+    selector,
+    start: first.variable.id,
+    end: last.variable.id,
+    rels: path.relationships.map((r) => r.variable.id),
+    slots,
+  };
 }
 
 /**
@@ -324,6 +372,58 @@ function nodeFilters(n: BoundNodePattern, scanLabel: string | undefined, filters
   const labels = n.labels.filter((l) => l !== scanLabel);
   if (labels.length > 0) filters.push(hasLabels(n.variable, labels, n.span));
   if (n.properties) filters.push(...propertyConjuncts(n.variable, n.properties, n.span));
+}
+
+/**
+ * The quantified path pattern at relationship `i` of `path`: its inner path is planned once, as a
+ * path of its own from the node an iteration enters by (its first node, or its last when walked
+ * leftwards) with its WHERE on top, and the repeat operator loops over that plan.
+ */
+function repeat(
+  input: LogicalOp,
+  path: BoundPath,
+  i: number,
+  leftwards: boolean,
+  bound: Set<number>,
+  clauseRels: number[],
+  filters: BoundExpression[],
+  counts: GraphCounts,
+): LogicalOp {
+  const rel = path.relationships[i]!;
+  const q = rel.quantified!;
+  const from = (leftwards ? path.nodes[i + 1] : path.nodes[i]) as BoundNodePattern;
+  const to = (leftwards ? path.nodes[i] : path.nodes[i + 1]) as BoundNodePattern;
+  const innerNodes = q.path.nodes;
+  const entry = (leftwards ? innerNodes[innerNodes.length - 1] : innerNodes[0]) as BoundNodePattern;
+  const exit = (leftwards ? innerNodes[0] : innerNodes[innerNodes.length - 1]) as BoundNodePattern;
+  const innerBound = new Set(bound);
+  innerBound.add(entry.variable.id);
+  const innerFilters: BoundExpression[] = [];
+  let inner = planPath({ op: 'argument' }, q.path, innerBound, [], innerFilters, counts, new Map(), false);
+  inner = withFilters(inner, [...innerFilters, ...(q.where !== undefined ? conjuncts(q.where) : [])]);
+  const into = bound.has(to.variable.id);
+  const op: LogicalOp = {
+    op: 'repeat',
+    input,
+    from: from.variable.id,
+    to: to.variable.id,
+    into,
+    rel: rel.variable.id,
+    inner,
+    entry: entry.variable.id,
+    exit: exit.variable.id,
+    inner_rels: q.path.relationships.map((r) => r.variable.id),
+    groups: q.groups.map((g) => ({ inner: g.inner.id, group: g.group.id })),
+    range: { min: rel.range?.min ?? 1, max: rel.range?.max ?? Infinity },
+    leftwards,
+    unique_from: [...clauseRels],
+  };
+  clauseRels.push(rel.variable.id);
+  bound.add(rel.variable.id);
+  for (const g of q.groups) bound.add(g.group.id);
+  if (!into) bound.add(to.variable.id);
+  if (to.labels.length > 0 || to.properties) nodeFilters(to, undefined, filters);
+  return op;
 }
 
 /** Expands relationship `i` of `path` (leftwards: from nodes[i + 1] to nodes[i]). */

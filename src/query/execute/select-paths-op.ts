@@ -1,0 +1,101 @@
+import { assertNever } from '../../common/assert.js';
+import type { Value } from '../../common/values/value.js';
+import type { PathSelector } from '../ast/pattern.js';
+import type { LogicalOp } from '../plan/logical.js';
+import type { PhysicalOp, Row } from './context.js';
+import type { OpEnv } from './read-ops.js';
+import { ROW_OVERHEAD_BYTES } from './read-ops.js';
+import { after, loopArray } from './slices.js';
+
+type SelectPathsOp = Extract<LogicalOp, { op: 'select_paths' }>;
+
+/** One match of the path pattern: its partition, its length and the slots it bound. */
+interface Match {
+  readonly partition: string;
+  readonly length: number;
+  readonly values: readonly Value[];
+}
+
+/** Bytes a kept value costs (a reference, or a small list of references). */
+const VALUE_BYTES = 16;
+
+/**
+ * A selective path selector (SHORTEST k, SHORTEST k GROUPS, ALL SHORTEST, ANY k). Per input row,
+ * every match of the path pattern is found first (its pre-filters are part of `inner`), held against
+ * the memory budget, then partitioned by first and last node; each partition keeps what the selector
+ * picks, and the MATCH's WHERE filters what is kept afterwards (it sits above this operator).
+ */
+export function selectPaths(op: SelectPathsOp, input: PhysicalOp, inner: PhysicalOp, env: OpEnv): PhysicalOp {
+  const { memory, deadline } = env.cx;
+  const bytes = ROW_OVERHEAD_BYTES + VALUE_BYTES * op.slots.length;
+  const idOf = (v: Value): string => (v === null ? 'null' : String((v as { id: number }).id));
+  return (arg, sink) =>
+    input(arg, (row) => {
+      const found: Match[] = [];
+      let held = 0;
+      const collected = inner(row, (r: Row) => {
+        let length = 0;
+        for (const s of op.rels) {
+          const v = r[s] as Value;
+          length += Array.isArray(v) ? v.length : v === null ? 0 : 1;
+        }
+        memory.reserve(bytes);
+        held += bytes;
+        found.push({ partition: `${idOf(r[op.start] as Value)}:${idOf(r[op.end] as Value)}`, length, values: op.slots.map((s) => r[s] as Value) });
+        return true;
+      });
+      return after(collected, (ok) => {
+        if (!ok) {
+          memory.release(held);
+          return false;
+        }
+        const kept = select(found, op.selector);
+        const emitted = loopArray(
+          kept,
+          (m) => {
+            op.slots.forEach((s, i) => {
+              row[s] = m.values[i] as Value;
+            });
+            return sink(row);
+          },
+          deadline,
+        );
+        return after(emitted, (done) => {
+          memory.release(held);
+          return done;
+        });
+      });
+    });
+}
+
+/** What the selector keeps of each partition, partitions in the order they were first met. */
+export function select<T extends { readonly partition: string; readonly length: number }>(found: readonly T[], selector: PathSelector): T[] {
+  const partitions = new Map<string, T[]>();
+  for (const m of found) {
+    const list = partitions.get(m.partition);
+    if (list === undefined) partitions.set(m.partition, [m]);
+    else list.push(m);
+  }
+  const out: T[] = [];
+  const k = selector.count;
+  for (const list of partitions.values()) {
+    switch (selector.kind) {
+      case 'any':
+        out.push(...list.slice(0, k));
+        break;
+      case 'shortest':
+        // Array.prototype.sort is stable: among paths of one length, the first found come first.
+        out.push(...[...list].sort((a, b) => a.length - b.length).slice(0, k));
+        break;
+      case 'shortest_groups': {
+        const lengths = [...new Set(list.map((m) => m.length))].sort((a, b) => a - b).slice(0, k);
+        const wanted = new Set(lengths);
+        out.push(...[...list].filter((m) => wanted.has(m.length)).sort((a, b) => a.length - b.length));
+        break;
+      }
+      default:
+        assertNever(selector.kind, 'path selector');
+    }
+  }
+  return out;
+}
