@@ -3,6 +3,7 @@ import type { Span } from '../ast/span.js';
 import type { BoundNodePattern, BoundPath, BoundQuantifiedPath, BoundRelationshipPattern } from './bound-clause.js';
 import type { BoundExpression, BoundVariable, VariableKind } from './bound-expression.js';
 import { bindError, type BindContext, type PatternMode } from './context.js';
+import { mentionedNames } from './ast-walk.js';
 import { Scope } from './scope.js';
 import { any_type, describeType, listOf, node_type, path_type, relationship_type, type StaticType } from './static-type.js';
 
@@ -77,7 +78,7 @@ export class PatternBinder {
           direction: r.direction,
           ...(r.range && { range: r.range }),
           ...(properties && { properties }),
-          ...(r.quantified && { quantified: this.quantifiedPath(r.quantified, quantified.get(r)!, mode) }),
+          ...(r.quantified && { quantified: this.quantifiedPath(r.quantified, quantified.get(r)!, scope, mode) }),
           span: r.span,
         };
       }),
@@ -125,7 +126,20 @@ export class PatternBinder {
     return { scope: inner, nodes, rels, groups };
   }
 
-  private quantifiedPath(q: QuantifiedPath, d: QuantifiedDeclared, mode: PatternMode): BoundQuantifiedPath {
+  private quantifiedPath(q: QuantifiedPath, d: QuantifiedDeclared, scope: Scope, mode: PatternMode): BoundQuantifiedPath {
+    // A name of this MATCH outside the quantified path pattern is not bound while it is matched.
+    const written = [q.where, ...q.path.nodes.map((n) => n.properties), ...q.path.relationships.map((r) => r.properties)];
+    for (const e of written) {
+      if (e === undefined) continue;
+      for (const name of mentionedNames(e)) {
+        if (d.scope.lookup(name) !== undefined || scope.lookup(name) === undefined) continue;
+        throw bindError(
+          'UndefinedVariable',
+          `\`${name}\` is declared in the same MATCH outside the quantified path pattern; inside one, only its own variables and those bound by earlier clauses can be referenced`,
+          e.span,
+        );
+      }
+    }
     const path: BoundPath = {
       nodes: q.path.nodes.map((n, i): BoundNodePattern => {
         const properties = this.properties(n.properties, d.scope, mode);

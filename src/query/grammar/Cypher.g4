@@ -274,7 +274,7 @@ shortestPathPattern
 patternElement
     : nodePattern patternElementChain*
     | LPAREN patternElement RPAREN
-    | quantifiedPath patternElementChain*
+    | quantifiedPath nodePattern? patternElementChain*
     ;
 
 relationshipsPattern

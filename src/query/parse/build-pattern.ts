@@ -76,7 +76,11 @@ export class PatternBuilder {
       const v = ctx.variable();
       const selectorCtx = ctx.pathSelector();
       const selector = selectorCtx !== null ? pathSelector(selectorCtx, this.b) : undefined;
-      const build = (): PatternPath => this.chain(element.nodePattern(), element.quantifiedPath(), element.patternElementChain(), span);
+      const lead = element.quantifiedPath();
+      const build = (): PatternPath =>
+        lead === null
+          ? this.chain(element.nodePattern(), null, null, element.patternElementChain(), span)
+          : this.chain(null, lead, element.nodePattern(), element.patternElementChain(), span);
       let path: PatternPath;
       if (selector !== undefined && this.predicates !== undefined) {
         // A selected path's own predicates (its nodes' WHEREs and label expressions, its quantified
@@ -88,7 +92,7 @@ export class PatternBuilder {
       if (shortestCtx !== null) path = { ...path, shortest: this.shortest(shortestCtx) };
       return v !== null ? { ...path, variable: symbolicName(v.symbolicName()) } : path;
     }
-    return this.chain(ctx.nodePattern(), null, ctx.patternElementChain(), span);
+    return this.chain(ctx.nodePattern(), null, null, ctx.patternElementChain(), span);
   }
 
   private shortest(ctx: ShortestPathPatternContext): 'one' | 'all' {
@@ -106,6 +110,7 @@ export class PatternBuilder {
   private chain(
     first: NodePatternContext | null,
     lead: QuantifiedPathContext | null,
+    leadNode: NodePatternContext | null,
     links: readonly PatternElementChainContext[],
     span: PatternPath['span'],
   ): PatternPath {
@@ -118,7 +123,8 @@ export class PatternBuilder {
     else {
       nodes.push(gap(lead!));
       relationships.push(this.quantifiedPath(lead!));
-      open = true;
+      open = leadNode === null;
+      if (leadNode !== null) nodes.push(this.node(leadNode));
     }
     for (const link of links) {
       const rel = link.relationshipPattern();
@@ -136,7 +142,7 @@ export class PatternBuilder {
       if (node !== null) nodes.push(this.node(node));
     }
     if (open) nodes.push(gap(lead ?? links[links.length - 1]!));
-    if (first === null && links.every((l) => l.nodePattern() === null) && relationships.every((r) => (r.range?.min ?? 1) === 0)) {
+    if (first === null && leadNode === null && links.every((l) => l.nodePattern() === null) && relationships.every((r) => (r.range?.min ?? 1) === 0)) {
       throw this.b.source.error('InvalidQuantifiedPath', 'a path pattern of quantified path patterns only needs one whose lower bound is above zero', span);
     }
     return { kind: 'path', nodes, relationships, span };
