@@ -1,0 +1,147 @@
+# Written from the Neo4j 5 Cypher Manual, "Shortest paths" (patterns/shortest-paths and the
+# reference's rules): SHORTEST k, ALL SHORTEST, SHORTEST k GROUPS, ANY k, ALL, partitions by end
+# nodes, pre-filters inside the path pattern and post-filters in the MATCH's WHERE.
+Feature: PathSelectors - selective path selectors in front of a path pattern
+
+  Background:
+    Given an empty graph
+    And having executed:
+      """
+      CREATE (a:S {n: 'a'})-[:R]->(b:S {n: 'b'})-[:R]->(c:S {n: 'c'})-[:R]->(d:S {n: 'd'}),
+             (a)-[:R]->(x:S {n: 'x'})-[:R]->(d),
+             (a)-[:R]->(y:S {n: 'y'})-[:R]->(z:S {n: 'z'})-[:R]->(w:S {n: 'w'})-[:R]->(d)
+      """
+
+  Scenario: [1] SHORTEST 1 keeps one shortest path per pair of end nodes
+    When executing query:
+      """
+      MATCH p = SHORTEST 1 (:S {n: 'a'})-[:R]->+(:S {n: 'd'})
+      RETURN length(p) AS len
+      """
+    Then the result should be, in any order:
+      | len |
+      | 2   |
+    And no side effects
+
+  Scenario: [2] SHORTEST k keeps the k shortest, ALL SHORTEST every path tied for shortest
+    When executing query:
+      """
+      MATCH p = SHORTEST 2 (:S {n: 'a'})-[:R]->+(:S {n: 'd'})
+      WITH collect(length(p)) AS two
+      MATCH q = ALL SHORTEST (:S {n: 'a'})-[:R]->+(:S {n: 'd'})
+      RETURN two, collect(length(q)) AS tied
+      """
+    Then the result should be (ignoring element order for lists):
+      | two    | tied |
+      | [2, 3] | [2]  |
+    And no side effects
+
+  Scenario: [3] SHORTEST k GROUPS keeps every path of the k smallest lengths
+    When executing query:
+      """
+      MATCH p = SHORTEST 2 GROUPS (:S {n: 'a'})-[:R]->+(:S {n: 'd'})
+      RETURN length(p) AS len
+      """
+    Then the result should be, in any order:
+      | len |
+      | 2   |
+      | 3   |
+    And no side effects
+
+  Scenario: [4] Selection is per partition of start and end node
+    When executing query:
+      """
+      MATCH p = SHORTEST 1 (s:S {n: 'a'})-[:R]->+(t)
+      RETURN t.n AS t, length(p) AS len
+      """
+    Then the result should be, in any order:
+      | t   | len |
+      | 'b' | 1   |
+      | 'x' | 1   |
+      | 'y' | 1   |
+      | 'c' | 2   |
+      | 'z' | 2   |
+      | 'w' | 3   |
+      | 'd' | 2   |
+    And no side effects
+
+  Scenario: [5] ANY k returns k paths of a partition, whichever they are
+    When executing query:
+      """
+      MATCH p = ANY 2 PATHS (:S {n: 'a'})-[:R]->+(:S {n: 'd'})
+      RETURN count(p) AS n
+      """
+    Then the result should be, in any order:
+      | n |
+      | 2 |
+    And no side effects
+
+  Scenario: [6] ALL selects every path, as no selector does
+    When executing query:
+      """
+      MATCH p = ALL PATHS (:S {n: 'a'})-[:R]->+(:S {n: 'd'})
+      RETURN count(p) AS n
+      """
+    Then the result should be, in any order:
+      | n |
+      | 3 |
+    And no side effects
+
+  Scenario: [7] A predicate inside the path pattern filters before the selection
+    When executing query:
+      """
+      MATCH p = SHORTEST 1 (:S {n: 'a'}) ((u)-[:R]->(v) WHERE v.n <> 'x'){1,} (:S {n: 'd'})
+      RETURN length(p) AS len
+      """
+    Then the result should be, in any order:
+      | len |
+      | 3   |
+    And no side effects
+
+  Scenario: [8] The MATCH's WHERE filters after the selection
+    When executing query:
+      """
+      MATCH p = SHORTEST 1 (:S {n: 'a'})-[:R]->+(:S {n: 'd'})
+      WHERE none(n IN nodes(p) WHERE n.n = 'x')
+      RETURN count(p) AS n
+      """
+    Then the result should be, in any order:
+      | n |
+      | 0 |
+    And no side effects
+
+  Scenario: [9] ANY SHORTEST is SHORTEST 1, a node WHERE is a pre-filter
+    When executing query:
+      """
+      MATCH p = ANY SHORTEST (:S {n: 'a'})-[:R]->+(t WHERE t.n IN ['c', 'w'])
+      RETURN t.n AS t, length(p) AS len
+      """
+    Then the result should be, in any order:
+      | t   | len |
+      | 'c' | 2   |
+      | 'w' | 3   |
+    And no side effects
+
+  Scenario: [10] A selective path pattern must be the only path pattern of its MATCH
+    When executing query:
+      """
+      MATCH p = SHORTEST 2 (:S)--+(a)--+(:S), q = ANY 2 (a)-->{,2}(:S)
+      RETURN p, q
+      """
+    Then a SyntaxError should be raised at compile time: InvalidPathSelector
+
+  Scenario: [11] SHORTEST without a number selects groups only
+    When executing query:
+      """
+      MATCH p = SHORTEST (:S)-[:R]->+(:S)
+      RETURN p
+      """
+    Then a SyntaxError should be raised at compile time: InvalidPathSelector
+
+  Scenario: [12] The number of paths must be positive
+    When executing query:
+      """
+      MATCH p = ANY 0 (:S)-[:R]->+(:S)
+      RETURN p
+      """
+    Then a SyntaxError should be raised at compile time: InvalidPathSelector
