@@ -275,6 +275,7 @@ patternElement
     : nodePattern patternElementChain*
     | LPAREN patternElement RPAREN
     | quantifiedPath nodePattern? patternElementChain*
+    | LPAREN (subpath=variable EQ)? patternElement (WHERE expression)? RPAREN
     ;
 
 relationshipsPattern
@@ -323,6 +324,7 @@ patternElementChain
 quantifiedPath
     : LPAREN nodePattern relationshipPattern nodePattern (WHERE expression)? RPAREN pathQuantifier
     | LPAREN nodePattern patternElementChain+ (WHERE expression)? RPAREN pathQuantifier
+    | LPAREN nodePattern (WHERE expression)? RPAREN pathQuantifier
     ;
 
 // `{n}`, `{n,m}`, `{n,}`, `{,m}`, `+` (one or more), `*` (zero or more).

@@ -13,6 +13,8 @@ import {
   type QuantifiedPathContext,
   type PatternContext,
   type PatternElementContext,
+  type ExpressionContext,
+  type VariableContext,
   type PropertiesContext,
   type RangeLiteralContext,
   type RelationshipPatternContext,
@@ -72,15 +74,31 @@ export class PatternBuilder {
     if (ctx instanceof PatternPartContext) {
       const shortestCtx = ctx.shortestPathPattern();
       let element: PatternElementContext = shortestCtx?.patternElement() ?? ctx.patternElement()!;
-      while (element.patternElement() !== null) element = element.patternElement()!;
-      const v = ctx.variable();
+      // `(p = (a)-->+(b) WHERE length(p) > 2)`: a parenthesized path pattern, with a subpath variable
+      // and a WHERE of its own at any depth of parentheses.
+      const subpaths: VariableContext[] = [];
+      const wheres: ExpressionContext[] = [];
+      while (element.patternElement() !== null) {
+        if (element._subpath !== undefined) subpaths.push(element._subpath);
+        const w = element.expression();
+        if (w !== null) wheres.push(w);
+        element = element.patternElement()!;
+      }
       const selectorCtx = ctx.pathSelector();
       const selector = selectorCtx !== null ? pathSelector(selectorCtx, this.b) : undefined;
+      const v = this.pathVariable(ctx.variable(), subpaths, selector !== undefined);
+      if (wheres.length > 0 && this.predicates === undefined) {
+        throw this.b.source.error('UnexpectedSyntax', 'a WHERE inside a parenthesized path pattern is only allowed in MATCH', span);
+      }
       const lead = element.quantifiedPath();
-      const build = (): PatternPath =>
-        lead === null
-          ? this.chain(element.nodePattern(), null, null, element.patternElementChain(), span)
-          : this.chain(null, lead, element.nodePattern(), element.patternElementChain(), span);
+      const build = (): PatternPath => {
+        const built =
+          lead === null
+            ? this.chain(element.nodePattern(), null, null, element.patternElementChain(), span)
+            : this.chain(null, lead, element.nodePattern(), element.patternElementChain(), span);
+        for (const w of wheres) this.predicates!.push(this.outsideMatch(() => this.b.expression(w)));
+        return built;
+      };
       let path: PatternPath;
       if (selector !== undefined && this.predicates !== undefined) {
         // A selected path's own predicates (its nodes' WHEREs and label expressions, its quantified
@@ -90,9 +108,25 @@ export class PatternBuilder {
         path = { ...value, selector, ...(where && { where }) };
       } else path = selector !== undefined ? { ...build(), selector } : build();
       if (shortestCtx !== null) path = { ...path, shortest: this.shortest(shortestCtx) };
-      return v !== null ? { ...path, variable: symbolicName(v.symbolicName()) } : path;
+      return v !== undefined ? { ...path, variable: v } : path;
     }
     return this.chain(ctx.nodePattern(), null, null, ctx.patternElementChain(), span);
+  }
+
+  /**
+   * The path variable: `p = ...`, or a subpath variable `(p = ...)`, which the manual allows only
+   * under a selective path selector. One name per path pattern.
+   */
+  private pathVariable(outer: VariableContext | null, subpaths: readonly VariableContext[], selective: boolean): string | undefined {
+    const [sub, ...more] = subpaths;
+    if (sub === undefined) return outer !== null ? symbolicName(outer.symbolicName()) : undefined;
+    if (!selective) {
+      throw this.b.source.error('InvalidPathSelector', 'a subpath variable can only be declared under a selective path selector (SHORTEST, ANY)', this.b.source.span(sub));
+    }
+    if (outer !== null || more.length > 0) {
+      throw this.b.source.error('UnexpectedSyntax', 'a path pattern with a subpath variable cannot be given another path variable', this.b.source.span(sub));
+    }
+    return symbolicName(sub.symbolicName());
   }
 
   private shortest(ctx: ShortestPathPatternContext): 'one' | 'all' {
@@ -169,6 +203,9 @@ export class PatternBuilder {
    * repeated by the planner's repeat operator.
    */
   private quantifiedPath(ctx: QuantifiedPathContext): RelationshipPattern {
+    if (ctx.relationshipPattern() === null && ctx.patternElementChain().length === 0) {
+      throw this.b.source.error('InvalidQuantifiedPath', 'a quantified path pattern needs at least one relationship; a single node cannot be quantified', this.b.source.span(ctx));
+    }
     return this.asVariableLength(ctx) ?? this.repeatedPath(ctx);
   }
 

@@ -145,3 +145,59 @@ Feature: PathSelectors - selective path selectors in front of a path pattern
       RETURN p
       """
     Then a SyntaxError should be raised at compile time: InvalidPathSelector
+
+  Scenario: [13] A WHERE in a parenthesized path pattern with a subpath variable filters before the selection
+    When executing query:
+      """
+      MATCH SHORTEST 1 (p = (:S {n: 'a'})-[:R]->+(:S {n: 'd'}) WHERE length(p) % 2 = 1)
+      RETURN length(p) AS len
+      """
+    Then the result should be, in any order:
+      | len |
+      | 3   |
+    And no side effects
+
+  Scenario: [14] The same condition in the MATCH's WHERE filters the selected path away
+    When executing query:
+      """
+      MATCH p = SHORTEST 1 (:S {n: 'a'})-[:R]->+(:S {n: 'd'})
+      WHERE length(p) % 2 = 1
+      RETURN count(p) AS n
+      """
+    Then the result should be, in any order:
+      | n |
+      | 0 |
+    And no side effects
+
+  Scenario: [15] A subpath variable needs a selective path selector
+    When executing query:
+      """
+      MATCH (p = (:S {n: 'a'})-[:R]->+(:S))
+      RETURN p
+      """
+    Then a SyntaxError should be raised at compile time: InvalidPathSelector
+
+  Scenario: [16] Without a selector, a parenthesized path pattern's WHERE is part of the MATCH's
+    When executing query:
+      """
+      MATCH ((a:S {n: 'a'})-[:R]->(b) WHERE b.n <> 'x')
+      RETURN b.n AS b
+      """
+    Then the result should be, in any order:
+      | b   |
+      | 'b' |
+      | 'y' |
+    And no side effects
+
+  Scenario: [17] SHORTEST k GROUPS with more groups than lengths returns every path
+    When executing query:
+      """
+      MATCH p = SHORTEST 5 GROUPS (:S {n: 'a'})-[:R]->+(:S {n: 'd'})
+      RETURN length(p) AS len
+      """
+    Then the result should be, in any order:
+      | len |
+      | 2   |
+      | 3   |
+      | 4   |
+    And no side effects

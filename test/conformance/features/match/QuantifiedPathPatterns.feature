@@ -213,7 +213,7 @@ Feature: QuantifiedPathPatterns - quantified path patterns with group variables
       MATCH ((x:A)){2,4}
       RETURN x
       """
-    Then a SyntaxError should be raised at compile time: UnexpectedSyntax
+    Then a SyntaxError should be raised at compile time: InvalidQuantifiedPath
 
   Scenario: [18] Quantified path patterns cannot be nested
     When executing query:
