@@ -38,6 +38,10 @@ export function repeat(op: RepeatOp, input: PhysicalOp, inner: PhysicalOp, env: 
   const { deadline, memory } = env.cx;
   const { from, to, into, rel, entry, exit, inner_rels, groups, unique_from } = op;
   const { min, max } = op.range;
+  const unused = new Set(op.unused ?? []);
+  const writeRel = !unused.has(rel);
+  const writeTo = !into && !unused.has(to);
+  const written = groups.map((g, i) => ({ slot: g.group, i })).filter((g) => !unused.has(g.slot));
   const bytesPerIteration = ITERATION_OVERHEAD_BYTES + ITERATION_VALUE_BYTES * (inner_rels.length * 2 + groups.length);
   return (arg, sink) =>
     input(arg, (row) => {
@@ -83,11 +87,9 @@ export function repeat(op: RepeatOp, input: PhysicalOp, inner: PhysicalOp, env: 
       const next: number[] = [];
       const emit = (end: Value): Flow => {
         const ordered = op.leftwards ? [...path].reverse() : path;
-        row[rel] = ordered.flatMap((it) => it.rels);
-        groups.forEach((g, i) => {
-          row[g.group] = ordered.map((it) => it.values[i] as Value);
-        });
-        if (!into) row[to] = end;
+        if (writeRel) row[rel] = ordered.flatMap((it) => it.rels);
+        for (const g of written) row[g.slot] = ordered.map((it) => it.values[g.i] as Value);
+        if (writeTo) row[to] = end;
         return sink(row);
       };
       const reusesRelationship = (it: Iteration): boolean => {

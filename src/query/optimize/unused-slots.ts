@@ -18,6 +18,10 @@ export function unusedSlots(plan: LogicalOp, readOutside: ReadonlySet<number> = 
   if (read.has(UNMOVABLE)) return plan;
   return transformUp(plan, (op) => {
     if (op.op === 'node_scan' && !read.has(op.variable)) return { ...op, variable_unused: true };
+    if (op.op === 'repeat') {
+      const unused = [op.rel, ...(op.into ? [] : [op.to]), ...op.groups.map((g) => g.group)].filter((s) => !read.has(s));
+      return unused.length === 0 ? op : { ...op, unused };
+    }
     if (op.op === 'expand' && !op.rel_bound) {
       const relUnused = !read.has(op.rel);
       const toUnused = !op.into && !read.has(op.to);

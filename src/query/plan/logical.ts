@@ -132,6 +132,8 @@ export type LogicalOp =
       /** The walk goes right to left: iterations are found last first, and listed in pattern order. */
       readonly leftwards: boolean;
       readonly unique_from: readonly number[];
+      /** Of `rel`, `to` and the group slots, those no operator reads: the repeat does not write them. */
+      readonly unused?: readonly number[];
     }
   /**
    * A selective path selector: per input row, every match of `inner` (one path pattern with its
