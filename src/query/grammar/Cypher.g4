@@ -343,6 +343,7 @@ relationshipPattern
 
 relationshipDetail
     : LBRACK variable? relationshipTypes? rangeLiteral? properties? RBRACK
+    | LBRACK variable? relationshipTypes? properties? WHERE relWhere=expression RBRACK
     ;
 
 properties

@@ -184,14 +184,24 @@ export class PatternBuilder {
 
   /** `-[r:T]->{1,3}` (Neo4j 5): the variable-length relationship `-[r:T*1..3]->`; `r` is the list of its relationships. */
   private quantifiedRelationship(rel: RelationshipPatternContext, q: PathQuantifierContext): RelationshipPattern {
-    const r = this.relationship(rel);
+    const r = this.relationship(rel, true);
     if (r.range !== undefined) {
       throw this.b.source.error('InvalidRelationshipPattern', 'a quantified relationship cannot also have a variable length (*)', this.b.source.span(rel));
     }
     if (r.dynamic_type !== undefined) {
       throw this.b.source.error('UnexpectedSyntax', 'a quantified relationship cannot have a dynamic type', this.b.source.span(rel));
     }
-    return { ...r, range: this.quantifier(q) };
+    const whereCtx = rel.relationshipDetail()?._relWhere;
+    if (whereCtx === undefined) return { ...r, range: this.quantifier(q) };
+    // `-[r:T WHERE r.w > 1]->+`: the WHERE reads one relationship, so it holds for every hop.
+    const predicates = this.predicates;
+    if (predicates === undefined) {
+      throw this.b.source.error('UnexpectedSyntax', 'a WHERE inside a relationship pattern is only allowed in MATCH', this.b.source.span(rel));
+    }
+    const rels = r.variable ?? `${generated_name_prefix}rel${this.generated++}`;
+    const condition = this.outsideMatch(() => this.b.expression(whereCtx));
+    predicates.push(this.expressions.everyHop(rels, rels, [], condition, this.b.source.span(rel)));
+    return { ...r, variable: rels, range: this.quantifier(q) };
   }
 
   /**
@@ -365,7 +375,8 @@ export class PatternBuilder {
     return this.expressions.parameter(ctx.parameter()!);
   }
 
-  private relationship(ctx: RelationshipPatternContext): RelationshipPattern {
+  /** `quantified`: the caller applies the relationship's WHERE to every hop itself. */
+  private relationship(ctx: RelationshipPatternContext, quantified = false): RelationshipPattern {
     const left = ctx.LT() !== null;
     const right = ctx.GT() !== null;
     const direction: Direction = left && !right ? 'in' : right && !left ? 'out' : 'both';
@@ -388,6 +399,14 @@ export class PatternBuilder {
         variable ??= `${generated_name_prefix}rel${this.generated++}`;
         this.predicates.push(this.expressions.hasDynamicType({ kind: 'variable', name: variable, span }, d));
       } else dynamic_type = d;
+    }
+    const whereCtx = detail._relWhere;
+    if (whereCtx !== undefined && !quantified) {
+      // In MATCH, `[r:T WHERE r.w > 1]` is `[r:T]` with the WHERE joining the MATCH's (or, inside a
+      // quantified path pattern, that pattern's own).
+      if (this.predicates === undefined) throw this.b.source.error('UnexpectedSyntax', 'a WHERE inside a relationship pattern is only allowed in MATCH', span);
+      variable ??= `${generated_name_prefix}rel${this.generated++}`;
+      this.predicates.push(this.outsideMatch(() => this.b.expression(whereCtx)));
     }
     return {
       kind: 'relationship',

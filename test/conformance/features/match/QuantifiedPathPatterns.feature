@@ -269,3 +269,36 @@ Feature: QuantifiedPathPatterns - quantified path patterns with group variables
       RETURN a
       """
     Then a SyntaxError should be raised at compile time: InvalidShortestPath
+
+  Scenario: [25] A WHERE inside a quantified relationship holds for every hop
+    When executing query:
+      """
+      MATCH (s {h: 1})-[r:R WHERE endNode(r).h > 2]->+(t)
+      RETURN t.h AS t, size(r) AS hops
+      """
+    Then the result should be, in any order:
+      | t | hops |
+      | 3 | 1    |
+      | 4 | 2    |
+      | 5 | 3    |
+    And no side effects
+
+  Scenario: [26] A relationship WHERE inside a quantified path pattern reads that pattern's singletons
+    When executing query:
+      """
+      MATCH (s {h: 1}) ((a)-[r:R WHERE a.h < 4]->(b)){1,3} (t)
+      RETURN [n IN b | n.h] AS b_h
+      """
+    Then the result should be, in any order:
+      | b_h    |
+      | [3]    |
+      | [3, 4] |
+      | [3, 2] |
+    And no side effects
+
+  Scenario: [27] A relationship WHERE outside MATCH is refused
+    When executing query:
+      """
+      CREATE (a)-[r:R WHERE r.w > 1]->(b)
+      """
+    Then a SyntaxError should be raised at compile time: UnexpectedSyntax
