@@ -245,8 +245,8 @@ function planPath(
 }
 
 /**
- * A path with a selective selector, below the MATCH's WHERE (a post-filter). SHORTEST 1 and ALL
- * SHORTEST over one variable-length relationship whose pre-filters read only its end nodes are the
+ * A path with a selective selector, below the MATCH's WHERE (a post-filter). SHORTEST 1, ANY 1 and
+ * ALL SHORTEST over one variable-length relationship whose pre-filters read only its end nodes are the
  * breadth-first shortest path search; every other selection finds all matches of the path (with its
  * pre-filters) per input row and keeps what the selector picks of each partition.
  */
@@ -263,11 +263,11 @@ function planSelected(input: LogicalOp, path: BoundPath, bound: Set<number>, cou
     only.range !== undefined &&
     (only.range.min ?? 1) <= 1 &&
     selector.count === 1 &&
-    selector.kind !== 'any' &&
     pre.every((c) => [...freeSlots(c)].every((s) => ends.has(s)));
   if (searchable) {
     const filters: BoundExpression[] = [...pre];
-    const shortest = selector.kind === 'shortest' ? 'one' : 'all';
+    // ANY 1 takes whichever path comes first, and the first the search finds is a shortest one.
+    const shortest = selector.kind === 'shortest_groups' ? 'all' : 'one';
     // No WHERE conjunct steers the search: the MATCH's WHERE filters after the selection.
     const plan = planShortestPath(input, { ...path, shortest }, bound, filters, counts, hints, []);
     return withFilters(plan, filters);

@@ -5,8 +5,9 @@ import { canonical, find, withDb } from './support.js';
 /**
  * Quantified path patterns and path selectors against forms the engine answered before them, on
  * seeded random graphs: a one-hop quantified path pattern is the variable-length relationship, a
- * two-hop one is the UNION of its unrolled iterations, and SHORTEST 1 / ALL SHORTEST over one
- * relationship agree with shortestPath / allShortestPaths in length and number.
+ * two-hop one is the UNION of its unrolled iterations, SHORTEST 1 / ALL SHORTEST over one
+ * relationship agree with shortestPath / allShortestPaths in length and number, and ANY keeps one path
+ * for every pair the search connects, over a quantified relationship and a repeated path alike.
  */
 describe('quantified path patterns on random graphs', () => {
   it('agree with variable-length relationships, unrolled UNIONs and the shortest path functions', async () => {
@@ -40,6 +41,10 @@ describe('quantified path patterns on random graphs', () => {
           const one = await db.query('MATCH p = SHORTEST 1 (a:V {i: $s})-[:R|S]-{1,6}(b:V {i: $t}) RETURN length(p)', ends);
           const fn = await db.query('MATCH p = shortestPath((a:V {i: $s})-[:R|S*1..6]-(b:V {i: $t})) RETURN length(p)', ends);
           expect(canonical(one.rows), `seed ${seed}, ${s} to ${t}`).toEqual(canonical(fn.rows));
+          // ANY keeps one path per pair, and a repeated path reaches the same pairs.
+          const any = await db.query('MATCH p = ANY (a:V {i: $s})-[:R|S]-{1,6}(b:V {i: $t}) RETURN count(p)', ends);
+          const anyRepeated = await db.query('MATCH p = ANY 1 (a:V {i: $s}) ((x)-[:R|S]-(y)){1,6} (b:V {i: $t}) RETURN count(p)', ends);
+          expect([any.rows, anyRepeated.rows], `seed ${seed}, ${s} to ${t}`).toEqual([[[BigInt(fn.rows.length)]], [[BigInt(fn.rows.length)]]]);
           const all = await db.query('MATCH p = ALL SHORTEST (a:V {i: $s})-[:R]->{1,6}(b:V {i: $t}) RETURN length(p)', ends);
           const allFn = await db.query('MATCH p = allShortestPaths((a:V {i: $s})-[:R*1..6]->(b:V {i: $t})) RETURN length(p)', ends);
           expect(canonical(all.rows), `seed ${seed}, ${s} to ${t}`).toEqual(canonical(allFn.rows));
