@@ -75,6 +75,9 @@ export interface QuantifiedPath {
   readonly span: Span;
 }
 
+/** The largest k a path selector may name: far beyond any need, and exact as a JS number. */
+export const selector_count_max = 2 ** 31 - 1;
+
 /**
  * A selective path selector in front of a path pattern. Matches are partitioned by their first and
  * last node; per partition, 'any' keeps `count` of them, 'shortest' the `count` shortest (SHORTEST k,
@@ -83,8 +86,10 @@ export interface QuantifiedPath {
  */
 export interface PathSelector {
   readonly kind: 'any' | 'shortest' | 'shortest_groups';
-  /** Invariant: count >= 1. */
+  /** Invariant: count >= 1. Read only when `count_parameter` is absent. */
   readonly count: number;
+  /** `SHORTEST $k`: the count is the parameter's value, checked when the statement runs. */
+  readonly count_parameter?: Expression;
   readonly span: Span;
 }
 

@@ -54,6 +54,7 @@ export class PatternBinder {
       ...(variable && { variable }),
       ...(path.shortest && { shortest: path.shortest }),
       ...(path.selector && { selector: path.selector }),
+      ...(path.selector?.count_parameter && { selector_count: this.c.expression(path.selector.count_parameter, { scope, aggregation: 'forbidden', predicate: false }) }),
       ...(path.where && { where: this.c.expression(path.where, { scope, aggregation: 'forbidden', predicate: true }) }),
       nodes: path.nodes.map((n, i): BoundNodePattern => {
         const properties = this.properties(n.properties, scope, mode);

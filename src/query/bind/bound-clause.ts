@@ -49,6 +49,8 @@ export interface BoundPath {
   /** Only the shortest (or all shortest) paths between the two end nodes match (a single relationship). */
   readonly shortest?: 'one' | 'all';
   readonly selector?: PathSelector;
+  /** `SHORTEST $k`: the selector's count, evaluated per input row. */
+  readonly selector_count?: BoundExpression;
   /** With a selector: what matches must satisfy before the selection (see PatternPath.where). */
   readonly where?: BoundExpression;
   readonly nodes: readonly BoundNodePattern[];

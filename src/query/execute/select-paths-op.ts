@@ -1,8 +1,9 @@
 import { assertNever } from '../../common/assert.js';
 import type { Value } from '../../common/values/value.js';
-import type { PathSelector } from '../ast/pattern.js';
+import { selector_count_max, type PathSelector } from '../ast/pattern.js';
 import type { LogicalOp } from '../plan/logical.js';
 import type { PhysicalOp, Row } from './context.js';
+import { argumentError } from '../errors.js';
 import type { OpEnv } from './read-ops.js';
 import { ROW_OVERHEAD_BYTES } from './read-ops.js';
 import { after, loopArray } from './slices.js';
@@ -28,9 +29,20 @@ const VALUE_BYTES = 16;
 export function selectPaths(op: SelectPathsOp, input: PhysicalOp, inner: PhysicalOp, env: OpEnv): PhysicalOp {
   const { memory, deadline } = env.cx;
   const bytes = ROW_OVERHEAD_BYTES + VALUE_BYTES * op.slots.length;
+  const count = op.count !== undefined ? env.exprs.compile(op.count) : undefined;
+  /** The selector, with the count a parameter gives on this row. */
+  const selectorAt = (row: Row): PathSelector => {
+    if (count === undefined) return op.selector;
+    const k = count(row);
+    if (typeof k !== 'bigint' || k < 1n || k > BigInt(selector_count_max)) {
+      throw argumentError('InvalidArgumentValue', `a path selector's number of paths or groups must be an INTEGER from 1 to ${selector_count_max}, not ${k === null ? 'null' : String(k)}`);
+    }
+    return { ...op.selector, count: Number(k) };
+  };
   const idOf = (v: Value): string => (v === null ? 'null' : String((v as { id: number }).id));
   return (arg, sink) =>
     input(arg, (row) => {
+      const selector = selectorAt(row);
       const found: Match[] = [];
       let held = 0;
       const collected = inner(row, (r: Row) => {
@@ -49,7 +61,7 @@ export function selectPaths(op: SelectPathsOp, input: PhysicalOp, inner: Physica
           memory.release(held);
           return false;
         }
-        const kept = select(found, op.selector);
+        const kept = select(found, selector);
         const emitted = loopArray(
           kept,
           (m) => {

@@ -264,6 +264,8 @@ pathSelector
     : ALL selectorWord+=symbolicName*
     | ANY count=integerLiteral? selectorWord+=symbolicName*
     | selectorWord+=symbolicName count=integerLiteral? selectorWord+=symbolicName*
+    | ANY countParameter=parameter selectorWord+=symbolicName*
+    | selectorWord+=symbolicName countParameter=parameter selectorWord+=symbolicName*
     ;
 
 // shortestPath(...) and allShortestPaths(...); the builder checks the name.

@@ -101,6 +101,7 @@ export function readSlots(plan: LogicalOp): Set<number> {
         break;
       case 'select_paths':
         slots([op.start, op.end, ...op.rels, ...op.slots]);
+        expr(op.count);
         break;
       case 'rel_unique':
       case 'distinct':

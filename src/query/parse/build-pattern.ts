@@ -85,7 +85,7 @@ export class PatternBuilder {
         element = element.patternElement()!;
       }
       const selectorCtx = ctx.pathSelector();
-      const selector = selectorCtx !== null ? pathSelector(selectorCtx, this.b) : undefined;
+      const selector = selectorCtx !== null ? pathSelector(selectorCtx, this.b, (p) => this.expressions.parameter(p)) : undefined;
       const v = this.pathVariable(ctx.variable(), subpaths, selector !== undefined);
       if (wheres.length > 0 && this.predicates === undefined) {
         throw this.b.source.error('UnexpectedSyntax', 'a WHERE inside a parenthesized path pattern is only allowed in MATCH', span);

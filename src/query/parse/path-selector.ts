@@ -1,17 +1,25 @@
-import type { PathSelector } from '../ast/pattern.js';
-import type { PathSelectorContext } from '../grammar/gen/CypherParser.js';
+import { selector_count_max, type PathSelector } from '../ast/pattern.js';
+import type { Expression } from '../ast/expression.js';
+import type { ParameterContext, PathSelectorContext } from '../grammar/gen/CypherParser.js';
 import { symbolicName, type Builder } from './builder.js';
 import { integerMagnitude } from './literals.js';
 
-/** The largest k a selector may name; k paths per partition are kept in memory, so far beyond need. */
-export const selector_count_max = 2 ** 31 - 1;
 
 /**
  * A path selector's words, checked here because SHORTEST, PATH(S) and GROUP(S) are names elsewhere:
  * `ALL [SHORTEST] [PATH|PATHS]`, `ANY [SHORTEST | k] [PATH|PATHS]`, `SHORTEST k [PATH|PATHS]`,
  * `SHORTEST [k] [PATH|PATHS] GROUP|GROUPS`. Undefined for `ALL` alone, which selects every path.
  */
-export function pathSelector(ctx: PathSelectorContext, b: Builder): PathSelector | undefined {
+export function pathSelector(ctx: PathSelectorContext, b: Builder, parameter: (ctx: ParameterContext) => Expression): PathSelector | undefined {
+  const written = pathSelectorWords(ctx, b);
+  if (written === undefined || ctx._countParameter === undefined) return written;
+  if (written.kind === 'shortest' && ctx.ANY() !== null) {
+    throw b.source.error('InvalidPathSelector', `invalid path selector '${ctx.getText()}': ANY SHORTEST takes no number`, b.source.span(ctx));
+  }
+  return { ...written, count_parameter: parameter(ctx._countParameter) };
+}
+
+function pathSelectorWords(ctx: PathSelectorContext, b: Builder): PathSelector | undefined {
   const span = b.source.span(ctx);
   const words = ctx._selectorWord.map((w) => symbolicName(w).toUpperCase());
   const refuse = (why: string): never => {
@@ -44,6 +52,6 @@ export function pathSelector(ctx: PathSelectorContext, b: Builder): PathSelector
   const tail = rest(1);
   if (tail.length === 1 && (tail[0] === 'GROUP' || tail[0] === 'GROUPS')) return { kind: 'shortest_groups', count: count ?? 1, span };
   if (tail.length > 0) refuse('expected SHORTEST k [PATHS] or SHORTEST [k] GROUPS');
-  if (count === undefined) refuse('SHORTEST needs the number of paths (SHORTEST 1) unless it selects GROUPS');
-  return { kind: 'shortest', count: count as number, span };
+  if (count === undefined && ctx._countParameter === undefined) refuse('SHORTEST needs the number of paths (SHORTEST 1) unless it selects GROUPS');
+  return { kind: 'shortest', count: count ?? 1, span };
 }

@@ -182,7 +182,7 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
       return [op.into ? 'Repeat(Into)' : 'Repeat(All)', { pattern: `(${n(op.from)}) (...)${range} (${n(op.to)})`, ...(groups !== '' && { groups }) }];
     }
     case 'select_paths': {
-      const k = op.selector.count;
+      const k = op.count !== undefined ? expressionText(op.count, names) : String(op.selector.count);
       const selector = op.selector.kind === 'any' ? `ANY ${k}` : op.selector.kind === 'shortest' ? `SHORTEST ${k}` : `SHORTEST ${k} GROUPS`;
       return ['SelectPaths', { selector, partition: `(${n(op.start)}), (${n(op.end)})` }];
     }

@@ -146,6 +146,8 @@ export type LogicalOp =
       readonly input: LogicalOp;
       readonly inner: LogicalOp;
       readonly selector: PathSelector;
+      /** A parameter standing for `selector.count`, read per input row. */
+      readonly count?: BoundExpression;
       readonly start: number;
       readonly end: number;
       readonly rels: readonly number[];

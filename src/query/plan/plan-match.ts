@@ -262,6 +262,7 @@ function planSelected(input: LogicalOp, path: BoundPath, bound: Set<number>, cou
     only.quantified === undefined &&
     only.range !== undefined &&
     (only.range.min ?? 1) <= 1 &&
+    path.selector_count === undefined &&
     selector.count === 1 &&
     pre.every((c) => [...freeSlots(c)].every((s) => ends.has(s)));
   if (searchable) {
@@ -282,6 +283,7 @@ function planSelected(input: LogicalOp, path: BoundPath, bound: Set<number>, cou
     input,
     inner,
     selector,
+    ...(path.selector_count !== undefined && { count: path.selector_count }),
     start: first.variable.id,
     end: last.variable.id,
     rels: path.relationships.map((r) => r.variable.id),

@@ -2707,9 +2707,9 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 90, CypherParser.RULE_pathSelector);
         let _la: number;
         try {
-            this.state = 735;
+            this.state = 751;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 68, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 70, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
@@ -2797,6 +2797,55 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 break;
+            case 4:
+                this.enterOuterAlt(localContext, 4);
+                {
+                this.state = 735;
+                this.match(CypherParser.ANY);
+                this.state = 736;
+                localContext._countParameter = this.parameter();
+                this.state = 740;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                    {
+                    {
+                    this.state = 737;
+                    localContext._symbolicName = this.symbolicName();
+                    localContext._selectorWord.push(localContext._symbolicName!);
+                    }
+                    }
+                    this.state = 742;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                }
+                break;
+            case 5:
+                this.enterOuterAlt(localContext, 5);
+                {
+                this.state = 743;
+                localContext._symbolicName = this.symbolicName();
+                localContext._selectorWord.push(localContext._symbolicName!);
+                this.state = 744;
+                localContext._countParameter = this.parameter();
+                this.state = 748;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                    {
+                    {
+                    this.state = 745;
+                    localContext._symbolicName = this.symbolicName();
+                    localContext._selectorWord.push(localContext._symbolicName!);
+                    }
+                    }
+                    this.state = 750;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                }
+                break;
             }
         }
         catch (re) {
@@ -2818,13 +2867,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 737;
+            this.state = 753;
             this.symbolicName();
-            this.state = 738;
+            this.state = 754;
             this.match(CypherParser.LPAREN);
-            this.state = 739;
+            this.state = 755;
             this.patternElement();
-            this.state = 740;
+            this.state = 756;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2846,25 +2895,25 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 94, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 776;
+            this.state = 792;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 74, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 76, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 742;
+                this.state = 758;
                 this.nodePattern();
-                this.state = 746;
+                this.state = 762;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 743;
+                    this.state = 759;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 748;
+                    this.state = 764;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2873,40 +2922,40 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 749;
+                this.state = 765;
                 this.match(CypherParser.LPAREN);
-                this.state = 750;
+                this.state = 766;
                 this.patternElement();
-                this.state = 751;
+                this.state = 767;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 753;
+                this.state = 769;
                 this.quantifiedPath();
-                this.state = 755;
+                this.state = 771;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 70, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 72, this.context) ) {
                 case 1:
                     {
-                    this.state = 754;
+                    this.state = 770;
                     this.nodePattern();
                     }
                     break;
                 }
-                this.state = 760;
+                this.state = 776;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 757;
+                    this.state = 773;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 762;
+                    this.state = 778;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2915,35 +2964,35 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 763;
+                this.state = 779;
                 this.match(CypherParser.LPAREN);
-                this.state = 767;
+                this.state = 783;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                     {
-                    this.state = 764;
+                    this.state = 780;
                     localContext._subpath = this.variable();
-                    this.state = 765;
+                    this.state = 781;
                     this.match(CypherParser.EQ);
                     }
                 }
 
-                this.state = 769;
+                this.state = 785;
                 this.patternElement();
-                this.state = 772;
+                this.state = 788;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 770;
+                    this.state = 786;
                     this.match(CypherParser.WHERE);
-                    this.state = 771;
+                    this.state = 787;
                     this.expression();
                     }
                 }
 
-                this.state = 774;
+                this.state = 790;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2969,9 +3018,9 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 778;
+            this.state = 794;
             this.nodePattern();
-            this.state = 780;
+            this.state = 796;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2979,7 +3028,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 779;
+                    this.state = 795;
                     this.patternElementChain();
                     }
                     }
@@ -2987,9 +3036,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 782;
+                this.state = 798;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 75, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 77, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -3013,57 +3062,57 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 784;
+            this.state = 800;
             this.match(CypherParser.LPAREN);
-            this.state = 786;
+            this.state = 802;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 785;
+                this.state = 801;
                 this.variable();
                 }
             }
 
-            this.state = 790;
+            this.state = 806;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 77, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 79, this.context) ) {
             case 1:
                 {
-                this.state = 788;
+                this.state = 804;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 789;
+                this.state = 805;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 793;
+            this.state = 809;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 98 || _la === 103) {
                 {
-                this.state = 792;
+                this.state = 808;
                 this.properties();
                 }
             }
 
-            this.state = 797;
+            this.state = 813;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 795;
+                this.state = 811;
                 this.match(CypherParser.WHERE);
-                this.state = 796;
+                this.state = 812;
                 localContext._nodeWhere = this.expression();
                 }
             }
 
-            this.state = 799;
+            this.state = 815;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3086,9 +3135,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 801;
+            this.state = 817;
             this.match(CypherParser.COLON);
-            this.state = 802;
+            this.state = 818;
             this.labelDisjunction();
             }
         }
@@ -3113,35 +3162,35 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 804;
+            this.state = 820;
             this.labelConjunction();
-            this.state = 812;
+            this.state = 828;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 81, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 83, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 805;
+                    this.state = 821;
                     this.match(CypherParser.PIPE);
-                    this.state = 807;
+                    this.state = 823;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 94) {
                         {
-                        this.state = 806;
+                        this.state = 822;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 809;
+                    this.state = 825;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 814;
+                this.state = 830;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 81, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 83, this.context);
             }
             }
         }
@@ -3165,21 +3214,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 815;
+            this.state = 831;
             this.labelNegation();
-            this.state = 820;
+            this.state = 836;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 89) {
                 {
                 {
-                this.state = 816;
+                this.state = 832;
                 this.match(CypherParser.AMP);
-                this.state = 817;
+                this.state = 833;
                 this.labelNegation();
                 }
                 }
-                this.state = 822;
+                this.state = 838;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3202,15 +3251,15 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LabelNegationContext(this.context, this.state);
         this.enterRule(localContext, 106, CypherParser.RULE_labelNegation);
         try {
-            this.state = 826;
+            this.state = 842;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 823;
+                this.state = 839;
                 this.match(CypherParser.BANG);
-                this.state = 824;
+                this.state = 840;
                 this.labelNegation();
                 }
                 break;
@@ -3293,7 +3342,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 825;
+                this.state = 841;
                 this.labelAtom();
                 }
                 break;
@@ -3318,7 +3367,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LabelAtomContext(this.context, this.state);
         this.enterRule(localContext, 108, CypherParser.RULE_labelAtom);
         try {
-            this.state = 834;
+            this.state = 850;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -3398,25 +3447,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 828;
+                this.state = 844;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 829;
+                this.state = 845;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 830;
+                this.state = 846;
                 this.match(CypherParser.LPAREN);
-                this.state = 831;
+                this.state = 847;
                 this.labelDisjunction();
-                this.state = 832;
+                this.state = 848;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3442,41 +3491,41 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 110, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 846;
+            this.state = 862;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 86, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 88, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 836;
+                this.state = 852;
                 this.relationshipPattern();
-                this.state = 838;
+                this.state = 854;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 524293) !== 0)) {
                     {
-                    this.state = 837;
+                    this.state = 853;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 840;
+                this.state = 856;
                 this.nodePattern();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 842;
+                this.state = 858;
                 this.quantifiedPath();
-                this.state = 843;
+                this.state = 859;
                 this.nodePattern();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 845;
+                this.state = 861;
                 this.quantifiedPath();
                 }
                 break;
@@ -3500,99 +3549,99 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 112, CypherParser.RULE_quantifiedPath);
         let _la: number;
         try {
-            this.state = 882;
+            this.state = 898;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 91, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 93, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 848;
+                this.state = 864;
                 this.match(CypherParser.LPAREN);
-                this.state = 849;
+                this.state = 865;
                 this.nodePattern();
-                this.state = 850;
+                this.state = 866;
                 this.relationshipPattern();
-                this.state = 851;
+                this.state = 867;
                 this.nodePattern();
-                this.state = 854;
+                this.state = 870;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 852;
+                    this.state = 868;
                     this.match(CypherParser.WHERE);
-                    this.state = 853;
+                    this.state = 869;
                     this.expression();
                     }
                 }
 
-                this.state = 856;
+                this.state = 872;
                 this.match(CypherParser.RPAREN);
-                this.state = 857;
+                this.state = 873;
                 this.pathQuantifier();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 859;
+                this.state = 875;
                 this.match(CypherParser.LPAREN);
-                this.state = 860;
+                this.state = 876;
                 this.nodePattern();
-                this.state = 862;
+                this.state = 878;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 861;
+                    this.state = 877;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 864;
+                    this.state = 880;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 } while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 131081) !== 0));
-                this.state = 868;
+                this.state = 884;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 866;
+                    this.state = 882;
                     this.match(CypherParser.WHERE);
-                    this.state = 867;
+                    this.state = 883;
                     this.expression();
                     }
                 }
 
-                this.state = 870;
+                this.state = 886;
                 this.match(CypherParser.RPAREN);
-                this.state = 871;
+                this.state = 887;
                 this.pathQuantifier();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 873;
+                this.state = 889;
                 this.match(CypherParser.LPAREN);
-                this.state = 874;
+                this.state = 890;
                 this.nodePattern();
-                this.state = 877;
+                this.state = 893;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 875;
+                    this.state = 891;
                     this.match(CypherParser.WHERE);
-                    this.state = 876;
+                    this.state = 892;
                     this.expression();
                     }
                 }
 
-                this.state = 879;
+                this.state = 895;
                 this.match(CypherParser.RPAREN);
-                this.state = 880;
+                this.state = 896;
                 this.pathQuantifier();
                 }
                 break;
@@ -3616,37 +3665,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 114, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 897;
+            this.state = 913;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 884;
+                this.state = 900;
                 this.match(CypherParser.LBRACE);
-                this.state = 886;
+                this.state = 902;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
                     {
-                    this.state = 885;
+                    this.state = 901;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 892;
+                this.state = 908;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 93) {
                     {
-                    this.state = 888;
+                    this.state = 904;
                     this.match(CypherParser.COMMA);
-                    this.state = 890;
+                    this.state = 906;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
                         {
-                        this.state = 889;
+                        this.state = 905;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -3654,21 +3703,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 894;
+                this.state = 910;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 895;
+                this.state = 911;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 896;
+                this.state = 912;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -3694,90 +3743,90 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 116, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 923;
+            this.state = 939;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 100, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 899;
+                this.state = 915;
                 this.match(CypherParser.LT);
-                this.state = 900;
+                this.state = 916;
                 this.match(CypherParser.MINUS);
-                this.state = 902;
+                this.state = 918;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 901;
+                    this.state = 917;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 904;
+                this.state = 920;
                 this.match(CypherParser.MINUS);
-                this.state = 905;
+                this.state = 921;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 906;
+                this.state = 922;
                 this.match(CypherParser.LT);
-                this.state = 907;
+                this.state = 923;
                 this.match(CypherParser.MINUS);
-                this.state = 909;
+                this.state = 925;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 908;
+                    this.state = 924;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 911;
+                this.state = 927;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 912;
+                this.state = 928;
                 this.match(CypherParser.MINUS);
-                this.state = 914;
+                this.state = 930;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 913;
+                    this.state = 929;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 916;
+                this.state = 932;
                 this.match(CypherParser.MINUS);
-                this.state = 917;
+                this.state = 933;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 918;
+                this.state = 934;
                 this.match(CypherParser.MINUS);
-                this.state = 920;
+                this.state = 936;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 919;
+                    this.state = 935;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 922;
+                this.state = 938;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -3801,98 +3850,98 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 118, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
-            this.state = 953;
+            this.state = 969;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 108, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 110, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 925;
+                this.state = 941;
                 this.match(CypherParser.LBRACK);
-                this.state = 927;
+                this.state = 943;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                     {
-                    this.state = 926;
+                    this.state = 942;
                     this.variable();
                     }
                 }
 
-                this.state = 930;
+                this.state = 946;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 94) {
                     {
-                    this.state = 929;
+                    this.state = 945;
                     this.relationshipTypes();
                     }
                 }
 
-                this.state = 933;
+                this.state = 949;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75 || _la === 86) {
                     {
-                    this.state = 932;
+                    this.state = 948;
                     this.rangeLiteral();
                     }
                 }
 
-                this.state = 936;
+                this.state = 952;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 98 || _la === 103) {
                     {
-                    this.state = 935;
+                    this.state = 951;
                     this.properties();
                     }
                 }
 
-                this.state = 938;
+                this.state = 954;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 939;
+                this.state = 955;
                 this.match(CypherParser.LBRACK);
-                this.state = 941;
+                this.state = 957;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                     {
-                    this.state = 940;
+                    this.state = 956;
                     this.variable();
                     }
                 }
 
-                this.state = 944;
+                this.state = 960;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 94) {
                     {
-                    this.state = 943;
+                    this.state = 959;
                     this.relationshipTypes();
                     }
                 }
 
-                this.state = 947;
+                this.state = 963;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 98 || _la === 103) {
                     {
-                    this.state = 946;
+                    this.state = 962;
                     this.properties();
                     }
                 }
 
-                this.state = 949;
+                this.state = 965;
                 this.match(CypherParser.WHERE);
-                this.state = 950;
+                this.state = 966;
                 localContext._relWhere = this.expression();
-                this.state = 951;
+                this.state = 967;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3915,20 +3964,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PropertiesContext(this.context, this.state);
         this.enterRule(localContext, 120, CypherParser.RULE_properties);
         try {
-            this.state = 957;
+            this.state = 973;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 955;
+                this.state = 971;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 956;
+                this.state = 972;
                 this.parameter();
                 }
                 break;
@@ -3954,39 +4003,39 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 122, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 973;
+            this.state = 989;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 112, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 959;
+                this.state = 975;
                 this.match(CypherParser.COLON);
-                this.state = 960;
+                this.state = 976;
                 this.relTypeName();
-                this.state = 968;
+                this.state = 984;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 961;
+                    this.state = 977;
                     this.match(CypherParser.PIPE);
-                    this.state = 963;
+                    this.state = 979;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 94) {
                         {
-                        this.state = 962;
+                        this.state = 978;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 965;
+                    this.state = 981;
                     this.relTypeName();
                     }
                     }
-                    this.state = 970;
+                    this.state = 986;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3995,9 +4044,9 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 971;
+                this.state = 987;
                 this.match(CypherParser.COLON);
-                this.state = 972;
+                this.state = 988;
                 this.dynamicName();
                 }
                 break;
@@ -4023,17 +4072,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 976;
+            this.state = 992;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 975;
+                this.state = 991;
                 this.nodeLabel();
                 }
                 }
-                this.state = 978;
+                this.state = 994;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 94);
@@ -4056,24 +4105,24 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NodeLabelContext(this.context, this.state);
         this.enterRule(localContext, 126, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 984;
+            this.state = 1000;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 980;
+                this.state = 996;
                 this.match(CypherParser.COLON);
-                this.state = 981;
+                this.state = 997;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 982;
+                this.state = 998;
                 this.match(CypherParser.COLON);
-                this.state = 983;
+                this.state = 999;
                 this.dynamicName();
                 }
                 break;
@@ -4099,14 +4148,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 986;
+            this.state = 1002;
             this.match(CypherParser.DOLLAR);
-            this.state = 988;
+            this.state = 1004;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 987;
+                this.state = 1003;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -4118,11 +4167,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 990;
+            this.state = 1006;
             this.match(CypherParser.LPAREN);
-            this.state = 991;
+            this.state = 1007;
             this.expression();
-            this.state = 992;
+            this.state = 1008;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4144,37 +4193,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 130, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 1008;
+            this.state = 1024;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 994;
+                this.state = 1010;
                 this.match(CypherParser.STAR);
-                this.state = 996;
+                this.state = 1012;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 995;
+                    this.state = 1011;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 1002;
+                this.state = 1018;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 998;
+                    this.state = 1014;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 1000;
+                    this.state = 1016;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                         {
-                        this.state = 999;
+                        this.state = 1015;
                         this.rangeBound();
                         }
                     }
@@ -4187,14 +4236,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1004;
+                this.state = 1020;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1006;
+                this.state = 1022;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 1005;
+                    this.state = 1021;
                     this.rangeBound();
                     }
                 }
@@ -4225,17 +4274,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1011;
+            this.state = 1027;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 85) {
                 {
-                this.state = 1010;
+                this.state = 1026;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 1013;
+            this.state = 1029;
             this.integerLiteral();
             }
         }
@@ -4258,7 +4307,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1015;
+            this.state = 1031;
             this.schemaName();
             }
         }
@@ -4281,7 +4330,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1017;
+            this.state = 1033;
             this.schemaName();
             }
         }
@@ -4305,19 +4354,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1019;
+            this.state = 1035;
             this.atom();
-            this.state = 1021;
+            this.state = 1037;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1020;
+                this.state = 1036;
                 this.propertyLookup();
                 }
                 }
-                this.state = 1023;
+                this.state = 1039;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 92);
@@ -4342,7 +4391,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1025;
+            this.state = 1041;
             this.orExpression();
             }
         }
@@ -4366,21 +4415,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1027;
+            this.state = 1043;
             this.xorExpression();
-            this.state = 1032;
+            this.state = 1048;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 45) {
                 {
                 {
-                this.state = 1028;
+                this.state = 1044;
                 this.match(CypherParser.OR);
-                this.state = 1029;
+                this.state = 1045;
                 this.xorExpression();
                 }
                 }
-                this.state = 1034;
+                this.state = 1050;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4406,21 +4455,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1035;
+            this.state = 1051;
             this.andExpression();
-            this.state = 1040;
+            this.state = 1056;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 72) {
                 {
                 {
-                this.state = 1036;
+                this.state = 1052;
                 this.match(CypherParser.XOR);
-                this.state = 1037;
+                this.state = 1053;
                 this.andExpression();
                 }
                 }
-                this.state = 1042;
+                this.state = 1058;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4446,21 +4495,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1043;
+            this.state = 1059;
             this.notExpression();
-            this.state = 1048;
+            this.state = 1064;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 1044;
+                this.state = 1060;
                 this.match(CypherParser.AND);
-                this.state = 1045;
+                this.state = 1061;
                 this.notExpression();
                 }
                 }
-                this.state = 1050;
+                this.state = 1066;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4486,21 +4535,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1054;
+            this.state = 1070;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 40) {
                 {
                 {
-                this.state = 1051;
+                this.state = 1067;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 1056;
+                this.state = 1072;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1057;
+            this.state = 1073;
             this.comparisonExpression();
             }
         }
@@ -4524,21 +4573,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1059;
+            this.state = 1075;
             this.predicateExpression();
-            this.state = 1065;
+            this.state = 1081;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0)) {
                 {
                 {
-                this.state = 1060;
+                this.state = 1076;
                 this.comparisonOperator();
-                this.state = 1061;
+                this.state = 1077;
                 this.predicateExpression();
                 }
                 }
-                this.state = 1067;
+                this.state = 1083;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4564,7 +4613,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1068;
+            this.state = 1084;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4595,19 +4644,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1070;
+            this.state = 1086;
             this.addOrSubtractExpression();
-            this.state = 1074;
+            this.state = 1090;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 2625537) !== 0) || ((((_la - 54)) & ~0x1F) === 0 && ((1 << (_la - 54)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 1071;
+                this.state = 1087;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1076;
+                this.state = 1092;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4631,18 +4680,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 156, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1111;
+            this.state = 1127;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 133, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 135, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1077;
+                this.state = 1093;
                 this.match(CypherParser.STARTS);
-                this.state = 1078;
+                this.state = 1094;
                 this.match(CypherParser.WITH);
-                this.state = 1079;
+                this.state = 1095;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4650,11 +4699,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1080;
+                this.state = 1096;
                 this.match(CypherParser.ENDS);
-                this.state = 1081;
+                this.state = 1097;
                 this.match(CypherParser.WITH);
-                this.state = 1082;
+                this.state = 1098;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4662,9 +4711,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1083;
+                this.state = 1099;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1084;
+                this.state = 1100;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4672,9 +4721,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1085;
+                this.state = 1101;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1086;
+                this.state = 1102;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4682,9 +4731,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1087;
+                this.state = 1103;
                 this.match(CypherParser.IN);
-                this.state = 1088;
+                this.state = 1104;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4692,9 +4741,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1089;
+                this.state = 1105;
                 this.match(CypherParser.IS);
-                this.state = 1090;
+                this.state = 1106;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4702,11 +4751,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1091;
+                this.state = 1107;
                 this.match(CypherParser.IS);
-                this.state = 1092;
+                this.state = 1108;
                 this.match(CypherParser.NOT);
-                this.state = 1093;
+                this.state = 1109;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4714,24 +4763,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1100;
+                this.state = 1116;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1094;
+                    this.state = 1110;
                     this.match(CypherParser.IS);
-                    this.state = 1096;
+                    this.state = 1112;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 40) {
                         {
-                        this.state = 1095;
+                        this.state = 1111;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1098;
+                    this.state = 1114;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 58 || _la === 74)) {
                     this.errorHandler.recoverInline(this);
@@ -4744,14 +4793,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1099;
+                    this.state = 1115;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1102;
+                this.state = 1118;
                 this.valueTypeExpression();
                 }
                 break;
@@ -4759,29 +4808,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1103;
+                this.state = 1119;
                 this.match(CypherParser.IS);
-                this.state = 1105;
+                this.state = 1121;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 40) {
                     {
-                    this.state = 1104;
+                    this.state = 1120;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1108;
+                this.state = 1124;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 134, this.context) ) {
                 case 1:
                     {
-                    this.state = 1107;
+                    this.state = 1123;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1110;
+                this.state = 1126;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -4807,25 +4856,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1113;
+            this.state = 1129;
             this.valueTypeAlternative();
-            this.state = 1118;
+            this.state = 1134;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 134, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 136, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1114;
+                    this.state = 1130;
                     this.match(CypherParser.PIPE);
-                    this.state = 1115;
+                    this.state = 1131;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1120;
+                this.state = 1136;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 134, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 136, this.context);
             }
             }
         }
@@ -4850,7 +4899,7 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1122;
+            this.state = 1138;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -4858,7 +4907,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1121;
+                    this.state = 1137;
                     this.valueTypeWord();
                     }
                     }
@@ -4866,46 +4915,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1124;
+                this.state = 1140;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 135, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 137, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1130;
+            this.state = 1146;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 136, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 138, this.context) ) {
             case 1:
                 {
-                this.state = 1126;
+                this.state = 1142;
                 this.match(CypherParser.WITH);
-                this.state = 1127;
+                this.state = 1143;
                 this.valueTypeWord();
-                this.state = 1128;
+                this.state = 1144;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 1136;
+            this.state = 1152;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 137, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 139, this.context) ) {
             case 1:
                 {
-                this.state = 1132;
+                this.state = 1148;
                 this.match(CypherParser.LT);
-                this.state = 1133;
+                this.state = 1149;
                 this.valueTypeExpression();
-                this.state = 1134;
+                this.state = 1150;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1140;
+            this.state = 1156;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 40) {
                 {
-                this.state = 1138;
+                this.state = 1154;
                 this.match(CypherParser.NOT);
-                this.state = 1139;
+                this.state = 1155;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -4929,7 +4978,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ValueTypeWordContext(this.context, this.state);
         this.enterRule(localContext, 162, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1144;
+            this.state = 1160;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4967,14 +5016,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1142;
+                this.state = 1158;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1143;
+                this.state = 1159;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5002,21 +5051,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1146;
+            this.state = 1162;
             this.multiplyDivideModuloExpression();
-            this.state = 1152;
+            this.state = 1168;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1147;
+                this.state = 1163;
                 this.addOrSubtractOperator();
-                this.state = 1148;
+                this.state = 1164;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1154;
+                this.state = 1170;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5042,7 +5091,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1155;
+            this.state = 1171;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5073,21 +5122,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1157;
+            this.state = 1173;
             this.powerOfExpression();
-            this.state = 1163;
+            this.state = 1179;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1158;
+                this.state = 1174;
                 this.multiplyDivideModuloOperator();
-                this.state = 1159;
+                this.state = 1175;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1165;
+                this.state = 1181;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5113,7 +5162,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1166;
+            this.state = 1182;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5144,21 +5193,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1168;
+            this.state = 1184;
             this.unaryAddOrSubtractExpression();
-            this.state = 1173;
+            this.state = 1189;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 91) {
                 {
                 {
-                this.state = 1169;
+                this.state = 1185;
                 this.match(CypherParser.CARET);
-                this.state = 1170;
+                this.state = 1186;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1175;
+                this.state = 1191;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5184,13 +5233,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1179;
+            this.state = 1195;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 84 || _la === 85) {
                 {
                 {
-                this.state = 1176;
+                this.state = 1192;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 84 || _la === 85)) {
                 this.errorHandler.recoverInline(this);
@@ -5201,11 +5250,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1181;
+                this.state = 1197;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1182;
+            this.state = 1198;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -5229,25 +5278,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1184;
+            this.state = 1200;
             this.atom();
-            this.state = 1189;
+            this.state = 1205;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 92 || _la === 101) {
                 {
-                this.state = 1187;
+                this.state = 1203;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1185;
+                    this.state = 1201;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1186;
+                    this.state = 1202;
                     this.propertyLookup();
                     }
                     break;
@@ -5255,22 +5304,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1191;
+                this.state = 1207;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1194;
+            this.state = 1210;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 146, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 148, this.context) ) {
             case 1:
                 {
-                this.state = 1192;
+                this.state = 1208;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1193;
+                this.state = 1209;
                 this.labelExpression();
                 }
                 break;
@@ -5295,18 +5344,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 178, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1209;
+            this.state = 1225;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 149, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 151, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1196;
+                this.state = 1212;
                 this.match(CypherParser.LBRACK);
-                this.state = 1197;
+                this.state = 1213;
                 this.expression();
-                this.state = 1198;
+                this.state = 1214;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5314,31 +5363,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1200;
+                this.state = 1216;
                 this.match(CypherParser.LBRACK);
-                this.state = 1202;
+                this.state = 1218;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1201;
+                    this.state = 1217;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1204;
+                this.state = 1220;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1206;
+                this.state = 1222;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1205;
+                    this.state = 1221;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1208;
+                this.state = 1224;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5363,9 +5412,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1211;
+            this.state = 1227;
             this.match(CypherParser.DOT);
-            this.state = 1212;
+            this.state = 1228;
             this.propertyKeyName();
             }
         }
@@ -5386,111 +5435,111 @@ export class CypherParser extends antlr.Parser {
         let localContext = new AtomContext(this.context, this.state);
         this.enterRule(localContext, 182, CypherParser.RULE_atom);
         try {
-            this.state = 1229;
+            this.state = 1245;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 152, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1214;
+                this.state = 1230;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1215;
+                this.state = 1231;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1216;
+                this.state = 1232;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1217;
+                this.state = 1233;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1218;
+                this.state = 1234;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1219;
+                this.state = 1235;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1220;
+                this.state = 1236;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1221;
+                this.state = 1237;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1222;
+                this.state = 1238;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1223;
+                this.state = 1239;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1224;
+                this.state = 1240;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1225;
+                this.state = 1241;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1226;
+                this.state = 1242;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1227;
+                this.state = 1243;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1228;
+                this.state = 1244;
                 this.variable();
                 }
                 break;
@@ -5515,13 +5564,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1231;
+            this.state = 1247;
             this.match(CypherParser.COUNT);
-            this.state = 1232;
+            this.state = 1248;
             this.match(CypherParser.LPAREN);
-            this.state = 1233;
+            this.state = 1249;
             this.match(CypherParser.STAR);
-            this.state = 1234;
+            this.state = 1250;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5545,45 +5594,45 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1236;
+            this.state = 1252;
             this.match(CypherParser.CASE);
-            this.state = 1238;
+            this.state = 1254;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1237;
+                this.state = 1253;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 1241;
+            this.state = 1257;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1240;
+                this.state = 1256;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1243;
+                this.state = 1259;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 69);
-            this.state = 1247;
+            this.state = 1263;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1245;
+                this.state = 1261;
                 this.match(CypherParser.ELSE);
-                this.state = 1246;
+                this.state = 1262;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1249;
+            this.state = 1265;
             this.match(CypherParser.END);
             }
         }
@@ -5607,29 +5656,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1251;
+            this.state = 1267;
             this.match(CypherParser.WHEN);
-            this.state = 1252;
+            this.state = 1268;
             this.caseWhenOperand();
-            this.state = 1257;
+            this.state = 1273;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1253;
+                this.state = 1269;
                 this.match(CypherParser.COMMA);
-                this.state = 1254;
+                this.state = 1270;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1259;
+                this.state = 1275;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1260;
+            this.state = 1276;
             this.match(CypherParser.THEN);
-            this.state = 1261;
+            this.state = 1277;
             this.expression();
             }
         }
@@ -5650,7 +5699,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
         this.enterRule(localContext, 190, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1268;
+            this.state = 1284;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -5662,9 +5711,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1263;
+                this.state = 1279;
                 this.comparisonOperator();
-                this.state = 1264;
+                this.state = 1280;
                 this.expression();
                 }
                 break;
@@ -5678,7 +5727,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1266;
+                this.state = 1282;
                 this.predicateSuffix();
                 }
                 break;
@@ -5735,7 +5784,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1267;
+                this.state = 1283;
                 this.expression();
                 }
                 break;
@@ -5763,23 +5812,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1270;
+            this.state = 1286;
             this.match(CypherParser.LBRACK);
-            this.state = 1271;
+            this.state = 1287;
             this.filterExpression();
-            this.state = 1274;
+            this.state = 1290;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 97) {
                 {
-                this.state = 1272;
+                this.state = 1288;
                 this.match(CypherParser.PIPE);
-                this.state = 1273;
+                this.state = 1289;
                 this.expression();
                 }
             }
 
-            this.state = 1276;
+            this.state = 1292;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5803,39 +5852,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1278;
+            this.state = 1294;
             this.match(CypherParser.LBRACK);
-            this.state = 1282;
+            this.state = 1298;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1279;
+                this.state = 1295;
                 this.variable();
-                this.state = 1280;
+                this.state = 1296;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1284;
+            this.state = 1300;
             this.relationshipsPattern();
-            this.state = 1287;
+            this.state = 1303;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1285;
+                this.state = 1301;
                 this.match(CypherParser.WHERE);
-                this.state = 1286;
+                this.state = 1302;
                 this.expression();
                 }
             }
 
-            this.state = 1289;
+            this.state = 1305;
             this.match(CypherParser.PIPE);
-            this.state = 1290;
+            this.state = 1306;
             this.expression();
-            this.state = 1291;
+            this.state = 1307;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5858,13 +5907,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1293;
+            this.state = 1309;
             this.quantifier();
-            this.state = 1294;
+            this.state = 1310;
             this.match(CypherParser.LPAREN);
-            this.state = 1295;
+            this.state = 1311;
             this.filterExpression();
-            this.state = 1296;
+            this.state = 1312;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5888,7 +5937,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1298;
+            this.state = 1314;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 39 || _la === 52)) {
             this.errorHandler.recoverInline(this);
@@ -5919,20 +5968,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1300;
+            this.state = 1316;
             this.variable();
-            this.state = 1301;
+            this.state = 1317;
             this.match(CypherParser.IN);
-            this.state = 1302;
+            this.state = 1318;
             this.expression();
-            this.state = 1305;
+            this.state = 1321;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1303;
+                this.state = 1319;
                 this.match(CypherParser.WHERE);
-                this.state = 1304;
+                this.state = 1320;
                 this.expression();
                 }
             }
@@ -5958,29 +6007,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1307;
+            this.state = 1323;
             this.match(CypherParser.REDUCE);
-            this.state = 1308;
+            this.state = 1324;
             this.match(CypherParser.LPAREN);
-            this.state = 1309;
+            this.state = 1325;
             localContext._accumulator = this.variable();
-            this.state = 1310;
+            this.state = 1326;
             this.match(CypherParser.EQ);
-            this.state = 1311;
+            this.state = 1327;
             localContext._initial = this.expression();
-            this.state = 1312;
+            this.state = 1328;
             this.match(CypherParser.COMMA);
-            this.state = 1313;
+            this.state = 1329;
             this.variable();
-            this.state = 1314;
+            this.state = 1330;
             this.match(CypherParser.IN);
-            this.state = 1315;
+            this.state = 1331;
             localContext._source = this.expression();
-            this.state = 1316;
+            this.state = 1332;
             this.match(CypherParser.PIPE);
-            this.state = 1317;
+            this.state = 1333;
             localContext._step = this.expression();
-            this.state = 1318;
+            this.state = 1334;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6004,7 +6053,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1320;
+            this.state = 1336;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6013,27 +6062,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1321;
+            this.state = 1337;
             this.match(CypherParser.LBRACE);
-            this.state = 1327;
+            this.state = 1343;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 161, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 163, this.context) ) {
             case 1:
                 {
-                this.state = 1322;
+                this.state = 1338;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1323;
+                this.state = 1339;
                 this.pattern();
-                this.state = 1325;
+                this.state = 1341;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 1324;
+                    this.state = 1340;
                     this.where();
                     }
                 }
@@ -6041,7 +6090,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1329;
+            this.state = 1345;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6064,11 +6113,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1331;
+            this.state = 1347;
             this.match(CypherParser.LPAREN);
-            this.state = 1332;
+            this.state = 1348;
             this.expression();
-            this.state = 1333;
+            this.state = 1349;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6092,16 +6141,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1335;
+            this.state = 1351;
             this.functionName();
-            this.state = 1336;
+            this.state = 1352;
             this.match(CypherParser.LPAREN);
-            this.state = 1338;
+            this.state = 1354;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 164, this.context) ) {
             case 1:
                 {
-                this.state = 1337;
+                this.state = 1353;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 7) !== 0))) {
@@ -6114,21 +6163,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1341;
+            this.state = 1357;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 163, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 165, this.context) ) {
             case 1:
                 {
-                this.state = 1340;
+                this.state = 1356;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1343;
+            this.state = 1359;
             this.match(CypherParser.FROM);
-            this.state = 1344;
+            this.state = 1360;
             localContext._source = this.expression();
-            this.state = 1345;
+            this.state = 1361;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6152,47 +6201,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1347;
+            this.state = 1363;
             this.functionName();
-            this.state = 1348;
+            this.state = 1364;
             this.match(CypherParser.LPAREN);
-            this.state = 1350;
+            this.state = 1366;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 1349;
+                this.state = 1365;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 1360;
+            this.state = 1376;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1352;
+                this.state = 1368;
                 this.expression();
-                this.state = 1357;
+                this.state = 1373;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1353;
+                    this.state = 1369;
                     this.match(CypherParser.COMMA);
-                    this.state = 1354;
+                    this.state = 1370;
                     this.expression();
                     }
                     }
-                    this.state = 1359;
+                    this.state = 1375;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1362;
+            this.state = 1378;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6215,9 +6264,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1364;
+            this.state = 1380;
             this.namespace();
-            this.state = 1365;
+            this.state = 1381;
             this.symbolicName();
             }
         }
@@ -6241,23 +6290,23 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1372;
+            this.state = 1388;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 167, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 169, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1367;
+                    this.state = 1383;
                     this.symbolicName();
-                    this.state = 1368;
+                    this.state = 1384;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1374;
+                this.state = 1390;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 167, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 169, this.context);
             }
             }
         }
@@ -6281,37 +6330,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1375;
+            this.state = 1391;
             this.variable();
-            this.state = 1376;
+            this.state = 1392;
             this.match(CypherParser.LBRACE);
-            this.state = 1385;
+            this.state = 1401;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 268436479) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1377;
+                this.state = 1393;
                 this.mapProjectionItem();
-                this.state = 1382;
+                this.state = 1398;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1378;
+                    this.state = 1394;
                     this.match(CypherParser.COMMA);
-                    this.state = 1379;
+                    this.state = 1395;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1384;
+                    this.state = 1400;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1387;
+            this.state = 1403;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6332,18 +6381,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MapProjectionItemContext(this.context, this.state);
         this.enterRule(localContext, 218, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1398;
+            this.state = 1414;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 170, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 172, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1389;
+                this.state = 1405;
                 this.propertyKeyName();
-                this.state = 1390;
+                this.state = 1406;
                 this.match(CypherParser.COLON);
-                this.state = 1391;
+                this.state = 1407;
                 this.expression();
                 }
                 break;
@@ -6351,9 +6400,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1393;
+                this.state = 1409;
                 this.match(CypherParser.DOT);
-                this.state = 1394;
+                this.state = 1410;
                 this.propertyKeyName();
                 }
                 break;
@@ -6361,9 +6410,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1395;
+                this.state = 1411;
                 this.match(CypherParser.DOT);
-                this.state = 1396;
+                this.state = 1412;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6371,7 +6420,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1397;
+                this.state = 1413;
                 this.variable();
                 }
                 break;
@@ -6396,9 +6445,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1400;
+            this.state = 1416;
             this.match(CypherParser.DOLLAR);
-            this.state = 1403;
+            this.state = 1419;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6435,13 +6484,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1401;
+                this.state = 1417;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1402;
+                this.state = 1418;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -6467,21 +6516,21 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LiteralContext(this.context, this.state);
         this.enterRule(localContext, 222, CypherParser.RULE_literal);
         try {
-            this.state = 1411;
+            this.state = 1427;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1405;
+                this.state = 1421;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1406;
+                this.state = 1422;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6491,28 +6540,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1407;
+                this.state = 1423;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1408;
+                this.state = 1424;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1409;
+                this.state = 1425;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1410;
+                this.state = 1426;
                 this.mapLiteral();
                 }
                 break;
@@ -6540,7 +6589,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1413;
+            this.state = 1429;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 57)) {
             this.errorHandler.recoverInline(this);
@@ -6568,7 +6617,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NumberLiteralContext(this.context, this.state);
         this.enterRule(localContext, 226, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1417;
+            this.state = 1433;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -6576,14 +6625,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1415;
+                this.state = 1431;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1416;
+                this.state = 1432;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -6611,7 +6660,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1419;
+            this.state = 1435;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6642,35 +6691,35 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1421;
+            this.state = 1437;
             this.match(CypherParser.LBRACK);
-            this.state = 1430;
+            this.state = 1446;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1422;
+                this.state = 1438;
                 this.expression();
-                this.state = 1427;
+                this.state = 1443;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1423;
+                    this.state = 1439;
                     this.match(CypherParser.COMMA);
-                    this.state = 1424;
+                    this.state = 1440;
                     this.expression();
                     }
                     }
-                    this.state = 1429;
+                    this.state = 1445;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1432;
+            this.state = 1448;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6694,43 +6743,43 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1434;
+            this.state = 1450;
             this.match(CypherParser.LBRACE);
-            this.state = 1448;
+            this.state = 1464;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1023) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1435;
+                this.state = 1451;
                 this.propertyKeyName();
-                this.state = 1436;
+                this.state = 1452;
                 this.match(CypherParser.COLON);
-                this.state = 1437;
+                this.state = 1453;
                 this.expression();
-                this.state = 1445;
+                this.state = 1461;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1438;
+                    this.state = 1454;
                     this.match(CypherParser.COMMA);
-                    this.state = 1439;
+                    this.state = 1455;
                     this.propertyKeyName();
-                    this.state = 1440;
+                    this.state = 1456;
                     this.match(CypherParser.COLON);
-                    this.state = 1441;
+                    this.state = 1457;
                     this.expression();
                     }
                     }
-                    this.state = 1447;
+                    this.state = 1463;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1450;
+            this.state = 1466;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6753,7 +6802,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1452;
+            this.state = 1468;
             this.schemaName();
             }
         }
@@ -6774,41 +6823,41 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaCommandContext(this.context, this.state);
         this.enterRule(localContext, 236, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1459;
+            this.state = 1475;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 178, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 180, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1454;
+                this.state = 1470;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1455;
+                this.state = 1471;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1456;
+                this.state = 1472;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1457;
+                this.state = 1473;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1458;
+                this.state = 1474;
                 this.dropIndex();
                 }
                 break;
@@ -6834,31 +6883,31 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1461;
+            this.state = 1477;
             this.match(CypherParser.CREATE);
-            this.state = 1462;
+            this.state = 1478;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1464;
+            this.state = 1480;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 179, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 181, this.context) ) {
             case 1:
                 {
-                this.state = 1463;
+                this.state = 1479;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1467;
+            this.state = 1483;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1466;
+                this.state = 1482;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1469;
+            this.state = 1485;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 43)) {
             this.errorHandler.recoverInline(this);
@@ -6867,15 +6916,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1470;
+            this.state = 1486;
             this.match(CypherParser.LPAREN);
-            this.state = 1471;
+            this.state = 1487;
             this.variable();
-            this.state = 1472;
+            this.state = 1488;
             this.nodeLabel();
-            this.state = 1473;
+            this.state = 1489;
             this.match(CypherParser.RPAREN);
-            this.state = 1474;
+            this.state = 1490;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 49)) {
             this.errorHandler.recoverInline(this);
@@ -6884,14 +6933,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1475;
+            this.state = 1491;
             this.constraintRequirement();
-            this.state = 1477;
+            this.state = 1493;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1476;
+                this.state = 1492;
                 this.where();
                 }
             }
@@ -6916,18 +6965,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 240, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1507;
+            this.state = 1523;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 182, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1479;
+                this.state = 1495;
                 this.propertyReference();
-                this.state = 1480;
+                this.state = 1496;
                 this.match(CypherParser.IS);
-                this.state = 1481;
+                this.state = 1497;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6935,11 +6984,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1483;
+                this.state = 1499;
                 this.propertyReferenceList();
-                this.state = 1484;
+                this.state = 1500;
                 this.match(CypherParser.IS);
-                this.state = 1485;
+                this.state = 1501;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6947,13 +6996,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1487;
+                this.state = 1503;
                 this.propertyReference();
-                this.state = 1488;
+                this.state = 1504;
                 this.match(CypherParser.IS);
-                this.state = 1489;
+                this.state = 1505;
                 this.match(CypherParser.NOT);
-                this.state = 1490;
+                this.state = 1506;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6961,13 +7010,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1492;
+                this.state = 1508;
                 this.propertyReference();
-                this.state = 1493;
+                this.state = 1509;
                 this.match(CypherParser.IS);
-                this.state = 1494;
+                this.state = 1510;
                 this.match(CypherParser.NODE);
-                this.state = 1495;
+                this.state = 1511;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6975,13 +7024,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1497;
+                this.state = 1513;
                 this.propertyReferenceList();
-                this.state = 1498;
+                this.state = 1514;
                 this.match(CypherParser.IS);
-                this.state = 1499;
+                this.state = 1515;
                 this.match(CypherParser.NODE);
-                this.state = 1500;
+                this.state = 1516;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6989,11 +7038,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1502;
+                this.state = 1518;
                 this.propertyReference();
-                this.state = 1503;
+                this.state = 1519;
                 this.match(CypherParser.IS);
-                this.state = 1504;
+                this.state = 1520;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 58 || _la === 74)) {
                 this.errorHandler.recoverInline(this);
@@ -7002,7 +7051,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1505;
+                this.state = 1521;
                 this.typeName();
                 }
                 break;
@@ -7027,11 +7076,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1509;
+            this.state = 1525;
             this.variable();
-            this.state = 1510;
+            this.state = 1526;
             this.match(CypherParser.DOT);
-            this.state = 1511;
+            this.state = 1527;
             this.propertyKeyName();
             }
         }
@@ -7055,27 +7104,27 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1513;
+            this.state = 1529;
             this.match(CypherParser.LPAREN);
-            this.state = 1514;
+            this.state = 1530;
             this.propertyReference();
-            this.state = 1519;
+            this.state = 1535;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1515;
+                this.state = 1531;
                 this.match(CypherParser.COMMA);
-                this.state = 1516;
+                this.state = 1532;
                 this.propertyReference();
                 }
                 }
-                this.state = 1521;
+                this.state = 1537;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1522;
+            this.state = 1538;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7099,32 +7148,32 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1524;
+            this.state = 1540;
             this.symbolicName();
-            this.state = 1529;
+            this.state = 1545;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 82) {
                 {
-                this.state = 1525;
+                this.state = 1541;
                 this.match(CypherParser.LT);
-                this.state = 1526;
+                this.state = 1542;
                 this.typeName();
-                this.state = 1527;
+                this.state = 1543;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1534;
+            this.state = 1550;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 1531;
+                this.state = 1547;
                 this.match(CypherParser.LPAREN);
-                this.state = 1532;
+                this.state = 1548;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1533;
+                this.state = 1549;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -7151,18 +7200,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1536;
+            this.state = 1552;
             this.match(CypherParser.DROP);
-            this.state = 1537;
+            this.state = 1553;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1538;
+            this.state = 1554;
             this.symbolicName();
-            this.state = 1540;
+            this.state = 1556;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1539;
+                this.state = 1555;
                 this.ifExists();
                 }
             }
@@ -7189,48 +7238,48 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1542;
+            this.state = 1558;
             this.match(CypherParser.CREATE);
-            this.state = 1544;
+            this.state = 1560;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 66) {
                 {
-                this.state = 1543;
+                this.state = 1559;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1546;
+            this.state = 1562;
             this.match(CypherParser.INDEX);
-            this.state = 1548;
+            this.state = 1564;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 188, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 190, this.context) ) {
             case 1:
                 {
-                this.state = 1547;
+                this.state = 1563;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1551;
+            this.state = 1567;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1550;
+                this.state = 1566;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1553;
+            this.state = 1569;
             this.indexTarget();
-            this.state = 1555;
+            this.state = 1571;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1554;
+                this.state = 1570;
                 this.where();
                 }
             }
@@ -7255,71 +7304,29 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 252, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1590;
+            this.state = 1606;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1557;
+                this.state = 1573;
                 this.match(CypherParser.FOR);
-                this.state = 1558;
-                this.match(CypherParser.LPAREN);
-                this.state = 1559;
-                this.variable();
-                this.state = 1560;
-                this.nodeLabel();
-                this.state = 1561;
-                this.match(CypherParser.RPAREN);
-                this.state = 1562;
-                this.match(CypherParser.ON);
-                this.state = 1563;
-                this.match(CypherParser.LPAREN);
-                this.state = 1564;
-                this.propertyReference();
-                this.state = 1569;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                while (_la === 93) {
-                    {
-                    {
-                    this.state = 1565;
-                    this.match(CypherParser.COMMA);
-                    this.state = 1566;
-                    this.propertyReference();
-                    }
-                    }
-                    this.state = 1571;
-                    this.errorHandler.sync(this);
-                    _la = this.tokenStream.LA(1);
-                }
-                this.state = 1572;
-                this.match(CypherParser.RPAREN);
-                }
-                break;
-            case CypherParser.ON:
-                localContext = new IndexOnLabelContext(localContext);
-                this.enterOuterAlt(localContext, 2);
-                {
                 this.state = 1574;
-                this.match(CypherParser.ON);
+                this.match(CypherParser.LPAREN);
+                this.state = 1575;
+                this.variable();
                 this.state = 1576;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 94) {
-                    {
-                    this.state = 1575;
-                    this.match(CypherParser.COLON);
-                    }
-                }
-
+                this.nodeLabel();
+                this.state = 1577;
+                this.match(CypherParser.RPAREN);
                 this.state = 1578;
-                this.labelName();
+                this.match(CypherParser.ON);
                 this.state = 1579;
                 this.match(CypherParser.LPAREN);
                 this.state = 1580;
-                this.propertyKeyName();
+                this.propertyReference();
                 this.state = 1585;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
@@ -7329,7 +7336,7 @@ export class CypherParser extends antlr.Parser {
                     this.state = 1581;
                     this.match(CypherParser.COMMA);
                     this.state = 1582;
-                    this.propertyKeyName();
+                    this.propertyReference();
                     }
                     }
                     this.state = 1587;
@@ -7337,6 +7344,48 @@ export class CypherParser extends antlr.Parser {
                     _la = this.tokenStream.LA(1);
                 }
                 this.state = 1588;
+                this.match(CypherParser.RPAREN);
+                }
+                break;
+            case CypherParser.ON:
+                localContext = new IndexOnLabelContext(localContext);
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 1590;
+                this.match(CypherParser.ON);
+                this.state = 1592;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 94) {
+                    {
+                    this.state = 1591;
+                    this.match(CypherParser.COLON);
+                    }
+                }
+
+                this.state = 1594;
+                this.labelName();
+                this.state = 1595;
+                this.match(CypherParser.LPAREN);
+                this.state = 1596;
+                this.propertyKeyName();
+                this.state = 1601;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 93) {
+                    {
+                    {
+                    this.state = 1597;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1598;
+                    this.propertyKeyName();
+                    }
+                    }
+                    this.state = 1603;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                this.state = 1604;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7364,62 +7413,62 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1592;
+            this.state = 1608;
             this.match(CypherParser.CREATE);
-            this.state = 1593;
+            this.state = 1609;
             localContext._searchKind = this.symbolicName();
-            this.state = 1594;
+            this.state = 1610;
             this.match(CypherParser.INDEX);
-            this.state = 1596;
+            this.state = 1612;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 195, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 197, this.context) ) {
             case 1:
                 {
-                this.state = 1595;
+                this.state = 1611;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1599;
+            this.state = 1615;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1598;
+                this.state = 1614;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1601;
+            this.state = 1617;
             this.match(CypherParser.FOR);
-            this.state = 1602;
+            this.state = 1618;
             this.match(CypherParser.LPAREN);
-            this.state = 1603;
+            this.state = 1619;
             this.variable();
-            this.state = 1604;
+            this.state = 1620;
             this.nodeLabel();
-            this.state = 1605;
+            this.state = 1621;
             this.match(CypherParser.RPAREN);
-            this.state = 1606;
+            this.state = 1622;
             this.match(CypherParser.ON);
-            this.state = 1608;
+            this.state = 1624;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1607;
+                this.state = 1623;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1610;
+            this.state = 1626;
             this.searchIndexProperties();
-            this.state = 1612;
+            this.state = 1628;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1611;
+                this.state = 1627;
                 this.indexOptions();
                 }
             }
@@ -7444,60 +7493,60 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 256, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1636;
+            this.state = 1652;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1614;
+                this.state = 1630;
                 this.match(CypherParser.LPAREN);
-                this.state = 1615;
+                this.state = 1631;
                 this.propertyReference();
-                this.state = 1620;
+                this.state = 1636;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1616;
+                    this.state = 1632;
                     this.match(CypherParser.COMMA);
-                    this.state = 1617;
+                    this.state = 1633;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1622;
+                    this.state = 1638;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1623;
+                this.state = 1639;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1625;
+                this.state = 1641;
                 this.match(CypherParser.LBRACK);
-                this.state = 1626;
+                this.state = 1642;
                 this.propertyReference();
-                this.state = 1631;
+                this.state = 1647;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1627;
+                    this.state = 1643;
                     this.match(CypherParser.COMMA);
-                    this.state = 1628;
+                    this.state = 1644;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1633;
+                    this.state = 1649;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1634;
+                this.state = 1650;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -7524,9 +7573,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1638;
+            this.state = 1654;
             this.symbolicName();
-            this.state = 1639;
+            this.state = 1655;
             this.mapLiteral();
             }
         }
@@ -7550,18 +7599,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1641;
+            this.state = 1657;
             this.match(CypherParser.DROP);
-            this.state = 1642;
+            this.state = 1658;
             this.match(CypherParser.INDEX);
-            this.state = 1643;
+            this.state = 1659;
             this.symbolicName();
-            this.state = 1645;
+            this.state = 1661;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1644;
+                this.state = 1660;
                 this.ifExists();
                 }
             }
@@ -7587,11 +7636,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1647;
+            this.state = 1663;
             this.match(CypherParser.IF);
-            this.state = 1648;
+            this.state = 1664;
             this.match(CypherParser.NOT);
-            this.state = 1649;
+            this.state = 1665;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7614,9 +7663,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1651;
+            this.state = 1667;
             this.match(CypherParser.IF);
-            this.state = 1652;
+            this.state = 1668;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7639,7 +7688,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1654;
+            this.state = 1670;
             this.symbolicName();
             }
         }
@@ -7660,20 +7709,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SymbolicNameContext(this.context, this.state);
         this.enterRule(localContext, 268, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1659;
+            this.state = 1675;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1656;
+                this.state = 1672;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1657;
+                this.state = 1673;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -7710,7 +7759,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1658;
+                this.state = 1674;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -7738,7 +7787,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1661;
+            this.state = 1677;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7766,7 +7815,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaNameContext(this.context, this.state);
         this.enterRule(localContext, 272, CypherParser.RULE_schemaName);
         try {
-            this.state = 1665;
+            this.state = 1681;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -7804,7 +7853,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1663;
+                this.state = 1679;
                 this.symbolicName();
                 }
                 break;
@@ -7852,7 +7901,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1664;
+                this.state = 1680;
                 this.reservedWord();
                 }
                 break;
@@ -7880,7 +7929,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1667;
+            this.state = 1683;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2245760822) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 24559005) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7906,7 +7955,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,115,1670,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,115,1686,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -7968,195 +8017,197 @@ export class CypherParser extends antlr.Parser {
         44,1,44,3,44,697,8,44,1,44,1,44,1,44,3,44,702,8,44,1,44,1,44,1,44,
         3,44,707,8,44,1,45,1,45,5,45,711,8,45,10,45,12,45,714,9,45,1,45,
         1,45,3,45,718,8,45,1,45,5,45,721,8,45,10,45,12,45,724,9,45,1,45,
-        1,45,3,45,728,8,45,1,45,5,45,731,8,45,10,45,12,45,734,9,45,3,45,
-        736,8,45,1,46,1,46,1,46,1,46,1,46,1,47,1,47,5,47,745,8,47,10,47,
-        12,47,748,9,47,1,47,1,47,1,47,1,47,1,47,1,47,3,47,756,8,47,1,47,
-        5,47,759,8,47,10,47,12,47,762,9,47,1,47,1,47,1,47,1,47,3,47,768,
-        8,47,1,47,1,47,1,47,3,47,773,8,47,1,47,1,47,3,47,777,8,47,1,48,1,
-        48,4,48,781,8,48,11,48,12,48,782,1,49,1,49,3,49,787,8,49,1,49,1,
-        49,3,49,791,8,49,1,49,3,49,794,8,49,1,49,1,49,3,49,798,8,49,1,49,
-        1,49,1,50,1,50,1,50,1,51,1,51,1,51,3,51,808,8,51,1,51,5,51,811,8,
-        51,10,51,12,51,814,9,51,1,52,1,52,1,52,5,52,819,8,52,10,52,12,52,
-        822,9,52,1,53,1,53,1,53,3,53,827,8,53,1,54,1,54,1,54,1,54,1,54,1,
-        54,3,54,835,8,54,1,55,1,55,3,55,839,8,55,1,55,1,55,1,55,1,55,1,55,
-        1,55,3,55,847,8,55,1,56,1,56,1,56,1,56,1,56,1,56,3,56,855,8,56,1,
-        56,1,56,1,56,1,56,1,56,1,56,4,56,863,8,56,11,56,12,56,864,1,56,1,
-        56,3,56,869,8,56,1,56,1,56,1,56,1,56,1,56,1,56,1,56,3,56,878,8,56,
-        1,56,1,56,1,56,3,56,883,8,56,1,57,1,57,3,57,887,8,57,1,57,1,57,3,
-        57,891,8,57,3,57,893,8,57,1,57,1,57,1,57,3,57,898,8,57,1,58,1,58,
-        1,58,3,58,903,8,58,1,58,1,58,1,58,1,58,1,58,3,58,910,8,58,1,58,1,
-        58,1,58,3,58,915,8,58,1,58,1,58,1,58,1,58,3,58,921,8,58,1,58,3,58,
-        924,8,58,1,59,1,59,3,59,928,8,59,1,59,3,59,931,8,59,1,59,3,59,934,
-        8,59,1,59,3,59,937,8,59,1,59,1,59,1,59,3,59,942,8,59,1,59,3,59,945,
-        8,59,1,59,3,59,948,8,59,1,59,1,59,1,59,1,59,3,59,954,8,59,1,60,1,
-        60,3,60,958,8,60,1,61,1,61,1,61,1,61,3,61,964,8,61,1,61,5,61,967,
-        8,61,10,61,12,61,970,9,61,1,61,1,61,3,61,974,8,61,1,62,4,62,977,
-        8,62,11,62,12,62,978,1,63,1,63,1,63,1,63,3,63,985,8,63,1,64,1,64,
-        3,64,989,8,64,1,64,1,64,1,64,1,64,1,65,1,65,3,65,997,8,65,1,65,1,
-        65,3,65,1001,8,65,3,65,1003,8,65,1,65,1,65,3,65,1007,8,65,3,65,1009,
-        8,65,1,66,3,66,1012,8,66,1,66,1,66,1,67,1,67,1,68,1,68,1,69,1,69,
-        4,69,1022,8,69,11,69,12,69,1023,1,70,1,70,1,71,1,71,1,71,5,71,1031,
-        8,71,10,71,12,71,1034,9,71,1,72,1,72,1,72,5,72,1039,8,72,10,72,12,
-        72,1042,9,72,1,73,1,73,1,73,5,73,1047,8,73,10,73,12,73,1050,9,73,
-        1,74,5,74,1053,8,74,10,74,12,74,1056,9,74,1,74,1,74,1,75,1,75,1,
-        75,1,75,5,75,1064,8,75,10,75,12,75,1067,9,75,1,76,1,76,1,77,1,77,
-        5,77,1073,8,77,10,77,12,77,1076,9,77,1,78,1,78,1,78,1,78,1,78,1,
-        78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,
-        78,3,78,1097,8,78,1,78,1,78,3,78,1101,8,78,1,78,1,78,1,78,3,78,1106,
-        8,78,1,78,3,78,1109,8,78,1,78,3,78,1112,8,78,1,79,1,79,1,79,5,79,
-        1117,8,79,10,79,12,79,1120,9,79,1,80,4,80,1123,8,80,11,80,12,80,
-        1124,1,80,1,80,1,80,1,80,3,80,1131,8,80,1,80,1,80,1,80,1,80,3,80,
-        1137,8,80,1,80,1,80,3,80,1141,8,80,1,81,1,81,3,81,1145,8,81,1,82,
-        1,82,1,82,1,82,5,82,1151,8,82,10,82,12,82,1154,9,82,1,83,1,83,1,
-        84,1,84,1,84,1,84,5,84,1162,8,84,10,84,12,84,1165,9,84,1,85,1,85,
-        1,86,1,86,1,86,5,86,1172,8,86,10,86,12,86,1175,9,86,1,87,5,87,1178,
-        8,87,10,87,12,87,1181,9,87,1,87,1,87,1,88,1,88,1,88,5,88,1188,8,
-        88,10,88,12,88,1191,9,88,1,88,1,88,3,88,1195,8,88,1,89,1,89,1,89,
-        1,89,1,89,1,89,3,89,1203,8,89,1,89,1,89,3,89,1207,8,89,1,89,3,89,
-        1210,8,89,1,90,1,90,1,90,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,
-        1,91,1,91,1,91,1,91,1,91,1,91,1,91,3,91,1230,8,91,1,92,1,92,1,92,
-        1,92,1,92,1,93,1,93,3,93,1239,8,93,1,93,4,93,1242,8,93,11,93,12,
-        93,1243,1,93,1,93,3,93,1248,8,93,1,93,1,93,1,94,1,94,1,94,1,94,5,
-        94,1256,8,94,10,94,12,94,1259,9,94,1,94,1,94,1,94,1,95,1,95,1,95,
-        1,95,1,95,3,95,1269,8,95,1,96,1,96,1,96,1,96,3,96,1275,8,96,1,96,
-        1,96,1,97,1,97,1,97,1,97,3,97,1283,8,97,1,97,1,97,1,97,3,97,1288,
-        8,97,1,97,1,97,1,97,1,97,1,98,1,98,1,98,1,98,1,98,1,99,1,99,1,100,
-        1,100,1,100,1,100,1,100,3,100,1306,8,100,1,101,1,101,1,101,1,101,
-        1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,102,1,102,
-        1,102,1,102,1,102,3,102,1326,8,102,3,102,1328,8,102,1,102,1,102,
-        1,103,1,103,1,103,1,103,1,104,1,104,1,104,3,104,1339,8,104,1,104,
-        3,104,1342,8,104,1,104,1,104,1,104,1,104,1,105,1,105,1,105,3,105,
-        1351,8,105,1,105,1,105,1,105,5,105,1356,8,105,10,105,12,105,1359,
-        9,105,3,105,1361,8,105,1,105,1,105,1,106,1,106,1,106,1,107,1,107,
-        1,107,5,107,1371,8,107,10,107,12,107,1374,9,107,1,108,1,108,1,108,
-        1,108,1,108,5,108,1381,8,108,10,108,12,108,1384,9,108,3,108,1386,
-        8,108,1,108,1,108,1,109,1,109,1,109,1,109,1,109,1,109,1,109,1,109,
-        1,109,3,109,1399,8,109,1,110,1,110,1,110,3,110,1404,8,110,1,111,
-        1,111,1,111,1,111,1,111,1,111,3,111,1412,8,111,1,112,1,112,1,113,
-        1,113,3,113,1418,8,113,1,114,1,114,1,115,1,115,1,115,1,115,5,115,
-        1426,8,115,10,115,12,115,1429,9,115,3,115,1431,8,115,1,115,1,115,
-        1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,1,116,5,116,1444,
-        8,116,10,116,12,116,1447,9,116,3,116,1449,8,116,1,116,1,116,1,117,
-        1,117,1,118,1,118,1,118,1,118,1,118,3,118,1460,8,118,1,119,1,119,
-        1,119,3,119,1465,8,119,1,119,3,119,1468,8,119,1,119,1,119,1,119,
-        1,119,1,119,1,119,1,119,1,119,3,119,1478,8,119,1,120,1,120,1,120,
+        1,45,3,45,728,8,45,1,45,5,45,731,8,45,10,45,12,45,734,9,45,1,45,
+        1,45,1,45,5,45,739,8,45,10,45,12,45,742,9,45,1,45,1,45,1,45,5,45,
+        747,8,45,10,45,12,45,750,9,45,3,45,752,8,45,1,46,1,46,1,46,1,46,
+        1,46,1,47,1,47,5,47,761,8,47,10,47,12,47,764,9,47,1,47,1,47,1,47,
+        1,47,1,47,1,47,3,47,772,8,47,1,47,5,47,775,8,47,10,47,12,47,778,
+        9,47,1,47,1,47,1,47,1,47,3,47,784,8,47,1,47,1,47,1,47,3,47,789,8,
+        47,1,47,1,47,3,47,793,8,47,1,48,1,48,4,48,797,8,48,11,48,12,48,798,
+        1,49,1,49,3,49,803,8,49,1,49,1,49,3,49,807,8,49,1,49,3,49,810,8,
+        49,1,49,1,49,3,49,814,8,49,1,49,1,49,1,50,1,50,1,50,1,51,1,51,1,
+        51,3,51,824,8,51,1,51,5,51,827,8,51,10,51,12,51,830,9,51,1,52,1,
+        52,1,52,5,52,835,8,52,10,52,12,52,838,9,52,1,53,1,53,1,53,3,53,843,
+        8,53,1,54,1,54,1,54,1,54,1,54,1,54,3,54,851,8,54,1,55,1,55,3,55,
+        855,8,55,1,55,1,55,1,55,1,55,1,55,1,55,3,55,863,8,55,1,56,1,56,1,
+        56,1,56,1,56,1,56,3,56,871,8,56,1,56,1,56,1,56,1,56,1,56,1,56,4,
+        56,879,8,56,11,56,12,56,880,1,56,1,56,3,56,885,8,56,1,56,1,56,1,
+        56,1,56,1,56,1,56,1,56,3,56,894,8,56,1,56,1,56,1,56,3,56,899,8,56,
+        1,57,1,57,3,57,903,8,57,1,57,1,57,3,57,907,8,57,3,57,909,8,57,1,
+        57,1,57,1,57,3,57,914,8,57,1,58,1,58,1,58,3,58,919,8,58,1,58,1,58,
+        1,58,1,58,1,58,3,58,926,8,58,1,58,1,58,1,58,3,58,931,8,58,1,58,1,
+        58,1,58,1,58,3,58,937,8,58,1,58,3,58,940,8,58,1,59,1,59,3,59,944,
+        8,59,1,59,3,59,947,8,59,1,59,3,59,950,8,59,1,59,3,59,953,8,59,1,
+        59,1,59,1,59,3,59,958,8,59,1,59,3,59,961,8,59,1,59,3,59,964,8,59,
+        1,59,1,59,1,59,1,59,3,59,970,8,59,1,60,1,60,3,60,974,8,60,1,61,1,
+        61,1,61,1,61,3,61,980,8,61,1,61,5,61,983,8,61,10,61,12,61,986,9,
+        61,1,61,1,61,3,61,990,8,61,1,62,4,62,993,8,62,11,62,12,62,994,1,
+        63,1,63,1,63,1,63,3,63,1001,8,63,1,64,1,64,3,64,1005,8,64,1,64,1,
+        64,1,64,1,64,1,65,1,65,3,65,1013,8,65,1,65,1,65,3,65,1017,8,65,3,
+        65,1019,8,65,1,65,1,65,3,65,1023,8,65,3,65,1025,8,65,1,66,3,66,1028,
+        8,66,1,66,1,66,1,67,1,67,1,68,1,68,1,69,1,69,4,69,1038,8,69,11,69,
+        12,69,1039,1,70,1,70,1,71,1,71,1,71,5,71,1047,8,71,10,71,12,71,1050,
+        9,71,1,72,1,72,1,72,5,72,1055,8,72,10,72,12,72,1058,9,72,1,73,1,
+        73,1,73,5,73,1063,8,73,10,73,12,73,1066,9,73,1,74,5,74,1069,8,74,
+        10,74,12,74,1072,9,74,1,74,1,74,1,75,1,75,1,75,1,75,5,75,1080,8,
+        75,10,75,12,75,1083,9,75,1,76,1,76,1,77,1,77,5,77,1089,8,77,10,77,
+        12,77,1092,9,77,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,
+        1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,3,78,1113,8,78,1,78,
+        1,78,3,78,1117,8,78,1,78,1,78,1,78,3,78,1122,8,78,1,78,3,78,1125,
+        8,78,1,78,3,78,1128,8,78,1,79,1,79,1,79,5,79,1133,8,79,10,79,12,
+        79,1136,9,79,1,80,4,80,1139,8,80,11,80,12,80,1140,1,80,1,80,1,80,
+        1,80,3,80,1147,8,80,1,80,1,80,1,80,1,80,3,80,1153,8,80,1,80,1,80,
+        3,80,1157,8,80,1,81,1,81,3,81,1161,8,81,1,82,1,82,1,82,1,82,5,82,
+        1167,8,82,10,82,12,82,1170,9,82,1,83,1,83,1,84,1,84,1,84,1,84,5,
+        84,1178,8,84,10,84,12,84,1181,9,84,1,85,1,85,1,86,1,86,1,86,5,86,
+        1188,8,86,10,86,12,86,1191,9,86,1,87,5,87,1194,8,87,10,87,12,87,
+        1197,9,87,1,87,1,87,1,88,1,88,1,88,5,88,1204,8,88,10,88,12,88,1207,
+        9,88,1,88,1,88,3,88,1211,8,88,1,89,1,89,1,89,1,89,1,89,1,89,3,89,
+        1219,8,89,1,89,1,89,3,89,1223,8,89,1,89,3,89,1226,8,89,1,90,1,90,
+        1,90,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,
+        1,91,1,91,1,91,3,91,1246,8,91,1,92,1,92,1,92,1,92,1,92,1,93,1,93,
+        3,93,1255,8,93,1,93,4,93,1258,8,93,11,93,12,93,1259,1,93,1,93,3,
+        93,1264,8,93,1,93,1,93,1,94,1,94,1,94,1,94,5,94,1272,8,94,10,94,
+        12,94,1275,9,94,1,94,1,94,1,94,1,95,1,95,1,95,1,95,1,95,3,95,1285,
+        8,95,1,96,1,96,1,96,1,96,3,96,1291,8,96,1,96,1,96,1,97,1,97,1,97,
+        1,97,3,97,1299,8,97,1,97,1,97,1,97,3,97,1304,8,97,1,97,1,97,1,97,
+        1,97,1,98,1,98,1,98,1,98,1,98,1,99,1,99,1,100,1,100,1,100,1,100,
+        1,100,3,100,1322,8,100,1,101,1,101,1,101,1,101,1,101,1,101,1,101,
+        1,101,1,101,1,101,1,101,1,101,1,101,1,102,1,102,1,102,1,102,1,102,
+        3,102,1342,8,102,3,102,1344,8,102,1,102,1,102,1,103,1,103,1,103,
+        1,103,1,104,1,104,1,104,3,104,1355,8,104,1,104,3,104,1358,8,104,
+        1,104,1,104,1,104,1,104,1,105,1,105,1,105,3,105,1367,8,105,1,105,
+        1,105,1,105,5,105,1372,8,105,10,105,12,105,1375,9,105,3,105,1377,
+        8,105,1,105,1,105,1,106,1,106,1,106,1,107,1,107,1,107,5,107,1387,
+        8,107,10,107,12,107,1390,9,107,1,108,1,108,1,108,1,108,1,108,5,108,
+        1397,8,108,10,108,12,108,1400,9,108,3,108,1402,8,108,1,108,1,108,
+        1,109,1,109,1,109,1,109,1,109,1,109,1,109,1,109,1,109,3,109,1415,
+        8,109,1,110,1,110,1,110,3,110,1420,8,110,1,111,1,111,1,111,1,111,
+        1,111,1,111,3,111,1428,8,111,1,112,1,112,1,113,1,113,3,113,1434,
+        8,113,1,114,1,114,1,115,1,115,1,115,1,115,5,115,1442,8,115,10,115,
+        12,115,1445,9,115,3,115,1447,8,115,1,115,1,115,1,116,1,116,1,116,
+        1,116,1,116,1,116,1,116,1,116,1,116,5,116,1460,8,116,10,116,12,116,
+        1463,9,116,3,116,1465,8,116,1,116,1,116,1,117,1,117,1,118,1,118,
+        1,118,1,118,1,118,3,118,1476,8,118,1,119,1,119,1,119,3,119,1481,
+        8,119,1,119,3,119,1484,8,119,1,119,1,119,1,119,1,119,1,119,1,119,
+        1,119,1,119,3,119,1494,8,119,1,120,1,120,1,120,1,120,1,120,1,120,
         1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,
         1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,
-        1,120,1,120,1,120,3,120,1508,8,120,1,121,1,121,1,121,1,121,1,122,
-        1,122,1,122,1,122,5,122,1518,8,122,10,122,12,122,1521,9,122,1,122,
-        1,122,1,123,1,123,1,123,1,123,1,123,3,123,1530,8,123,1,123,1,123,
-        1,123,3,123,1535,8,123,1,124,1,124,1,124,1,124,3,124,1541,8,124,
-        1,125,1,125,3,125,1545,8,125,1,125,1,125,3,125,1549,8,125,1,125,
-        3,125,1552,8,125,1,125,1,125,3,125,1556,8,125,1,126,1,126,1,126,
-        1,126,1,126,1,126,1,126,1,126,1,126,1,126,5,126,1568,8,126,10,126,
-        12,126,1571,9,126,1,126,1,126,1,126,1,126,3,126,1577,8,126,1,126,
-        1,126,1,126,1,126,1,126,5,126,1584,8,126,10,126,12,126,1587,9,126,
-        1,126,1,126,3,126,1591,8,126,1,127,1,127,1,127,1,127,3,127,1597,
-        8,127,1,127,3,127,1600,8,127,1,127,1,127,1,127,1,127,1,127,1,127,
-        1,127,3,127,1609,8,127,1,127,1,127,3,127,1613,8,127,1,128,1,128,
-        1,128,1,128,5,128,1619,8,128,10,128,12,128,1622,9,128,1,128,1,128,
-        1,128,1,128,1,128,1,128,5,128,1630,8,128,10,128,12,128,1633,9,128,
-        1,128,1,128,3,128,1637,8,128,1,129,1,129,1,129,1,130,1,130,1,130,
-        1,130,3,130,1646,8,130,1,131,1,131,1,131,1,131,1,132,1,132,1,132,
-        1,133,1,133,1,134,1,134,1,134,3,134,1660,8,134,1,135,1,135,1,136,
-        1,136,3,136,1666,8,136,1,137,1,137,1,137,0,0,138,0,2,4,6,8,10,12,
-        14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,
-        58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,
-        102,104,106,108,110,112,114,116,118,120,122,124,126,128,130,132,
-        134,136,138,140,142,144,146,148,150,152,154,156,158,160,162,164,
-        166,168,170,172,174,176,178,180,182,184,186,188,190,192,194,196,
-        198,200,202,204,206,208,210,212,214,216,218,220,222,224,226,228,
-        230,232,234,236,238,240,242,244,246,248,250,252,254,256,258,260,
-        262,264,266,268,270,272,274,0,17,2,0,53,53,64,64,3,0,5,5,7,7,17,
-        18,2,0,1,1,3,3,1,0,78,83,2,0,58,58,74,74,2,0,84,85,96,96,1,0,86,
-        88,1,0,84,85,4,0,1,1,3,3,39,39,52,52,2,0,13,14,25,25,1,0,60,62,2,
-        0,26,26,57,57,1,0,105,107,2,0,27,27,43,43,2,0,6,6,49,49,19,0,3,3,
-        6,7,11,11,13,14,18,18,21,21,25,25,27,30,32,32,34,34,38,39,42,42,
-        47,47,49,49,52,52,56,56,58,64,66,66,68,68,20,0,1,2,4,5,8,10,12,12,
-        15,17,19,20,22,24,26,26,31,31,33,33,35,37,40,41,43,46,48,48,50,51,
-        53,55,57,57,65,65,67,67,69,73,1803,0,276,1,0,0,0,2,285,1,0,0,0,4,
-        287,1,0,0,0,6,296,1,0,0,0,8,301,1,0,0,0,10,319,1,0,0,0,12,321,1,
-        0,0,0,14,328,1,0,0,0,16,332,1,0,0,0,18,337,1,0,0,0,20,355,1,0,0,
-        0,22,360,1,0,0,0,24,388,1,0,0,0,26,391,1,0,0,0,28,404,1,0,0,0,30,
-        409,1,0,0,0,32,433,1,0,0,0,34,445,1,0,0,0,36,459,1,0,0,0,38,478,
-        1,0,0,0,40,483,1,0,0,0,42,497,1,0,0,0,44,501,1,0,0,0,46,504,1,0,
-        0,0,48,518,1,0,0,0,50,520,1,0,0,0,52,551,1,0,0,0,54,553,1,0,0,0,
-        56,571,1,0,0,0,58,574,1,0,0,0,60,585,1,0,0,0,62,610,1,0,0,0,64,612,
-        1,0,0,0,66,614,1,0,0,0,68,619,1,0,0,0,70,623,1,0,0,0,72,651,1,0,
-        0,0,74,653,1,0,0,0,76,658,1,0,0,0,78,668,1,0,0,0,80,671,1,0,0,0,
-        82,674,1,0,0,0,84,678,1,0,0,0,86,681,1,0,0,0,88,706,1,0,0,0,90,735,
-        1,0,0,0,92,737,1,0,0,0,94,776,1,0,0,0,96,778,1,0,0,0,98,784,1,0,
-        0,0,100,801,1,0,0,0,102,804,1,0,0,0,104,815,1,0,0,0,106,826,1,0,
-        0,0,108,834,1,0,0,0,110,846,1,0,0,0,112,882,1,0,0,0,114,897,1,0,
-        0,0,116,923,1,0,0,0,118,953,1,0,0,0,120,957,1,0,0,0,122,973,1,0,
-        0,0,124,976,1,0,0,0,126,984,1,0,0,0,128,986,1,0,0,0,130,1008,1,0,
-        0,0,132,1011,1,0,0,0,134,1015,1,0,0,0,136,1017,1,0,0,0,138,1019,
-        1,0,0,0,140,1025,1,0,0,0,142,1027,1,0,0,0,144,1035,1,0,0,0,146,1043,
-        1,0,0,0,148,1054,1,0,0,0,150,1059,1,0,0,0,152,1068,1,0,0,0,154,1070,
-        1,0,0,0,156,1111,1,0,0,0,158,1113,1,0,0,0,160,1122,1,0,0,0,162,1144,
-        1,0,0,0,164,1146,1,0,0,0,166,1155,1,0,0,0,168,1157,1,0,0,0,170,1166,
-        1,0,0,0,172,1168,1,0,0,0,174,1179,1,0,0,0,176,1184,1,0,0,0,178,1209,
-        1,0,0,0,180,1211,1,0,0,0,182,1229,1,0,0,0,184,1231,1,0,0,0,186,1236,
-        1,0,0,0,188,1251,1,0,0,0,190,1268,1,0,0,0,192,1270,1,0,0,0,194,1278,
-        1,0,0,0,196,1293,1,0,0,0,198,1298,1,0,0,0,200,1300,1,0,0,0,202,1307,
-        1,0,0,0,204,1320,1,0,0,0,206,1331,1,0,0,0,208,1335,1,0,0,0,210,1347,
-        1,0,0,0,212,1364,1,0,0,0,214,1372,1,0,0,0,216,1375,1,0,0,0,218,1398,
-        1,0,0,0,220,1400,1,0,0,0,222,1411,1,0,0,0,224,1413,1,0,0,0,226,1417,
-        1,0,0,0,228,1419,1,0,0,0,230,1421,1,0,0,0,232,1434,1,0,0,0,234,1452,
-        1,0,0,0,236,1459,1,0,0,0,238,1461,1,0,0,0,240,1507,1,0,0,0,242,1509,
-        1,0,0,0,244,1513,1,0,0,0,246,1524,1,0,0,0,248,1536,1,0,0,0,250,1542,
-        1,0,0,0,252,1590,1,0,0,0,254,1592,1,0,0,0,256,1636,1,0,0,0,258,1638,
-        1,0,0,0,260,1641,1,0,0,0,262,1647,1,0,0,0,264,1651,1,0,0,0,266,1654,
-        1,0,0,0,268,1659,1,0,0,0,270,1661,1,0,0,0,272,1665,1,0,0,0,274,1667,
-        1,0,0,0,276,278,3,2,1,0,277,279,5,95,0,0,278,277,1,0,0,0,278,279,
-        1,0,0,0,279,280,1,0,0,0,280,281,5,0,0,1,281,1,1,0,0,0,282,286,3,
-        4,2,0,283,286,3,236,118,0,284,286,3,8,4,0,285,282,1,0,0,0,285,283,
-        1,0,0,0,285,284,1,0,0,0,286,3,1,0,0,0,287,288,5,51,0,0,288,289,3,
-        268,134,0,289,290,5,81,0,0,290,291,3,6,3,0,291,5,1,0,0,0,292,297,
-        5,109,0,0,293,297,3,226,113,0,294,297,3,224,112,0,295,297,3,268,
-        134,0,296,292,1,0,0,0,296,293,1,0,0,0,296,294,1,0,0,0,296,295,1,
-        0,0,0,297,7,1,0,0,0,298,300,3,10,5,0,299,298,1,0,0,0,300,303,1,0,
-        0,0,301,299,1,0,0,0,301,302,1,0,0,0,302,304,1,0,0,0,303,301,1,0,
-        0,0,304,308,3,14,7,0,305,307,3,12,6,0,306,305,1,0,0,0,307,310,1,
-        0,0,0,308,306,1,0,0,0,308,309,1,0,0,0,309,314,1,0,0,0,310,308,1,
-        0,0,0,311,313,3,10,5,0,312,311,1,0,0,0,313,316,1,0,0,0,314,312,1,
-        0,0,0,314,315,1,0,0,0,315,9,1,0,0,0,316,314,1,0,0,0,317,320,3,16,
-        8,0,318,320,3,18,9,0,319,317,1,0,0,0,319,318,1,0,0,0,320,11,1,0,
-        0,0,321,323,5,65,0,0,322,324,5,1,0,0,323,322,1,0,0,0,323,324,1,0,
-        0,0,324,325,1,0,0,0,325,326,3,14,7,0,326,13,1,0,0,0,327,329,3,24,
-        12,0,328,327,1,0,0,0,329,330,1,0,0,0,330,328,1,0,0,0,330,331,1,0,
-        0,0,331,15,1,0,0,0,332,333,5,4,0,0,333,334,5,42,0,0,334,335,5,56,
-        0,0,335,336,3,140,70,0,336,17,1,0,0,0,337,338,5,68,0,0,338,339,3,
-        212,106,0,339,348,5,99,0,0,340,345,3,140,70,0,341,342,5,93,0,0,342,
-        344,3,140,70,0,343,341,1,0,0,0,344,347,1,0,0,0,345,343,1,0,0,0,345,
-        346,1,0,0,0,346,349,1,0,0,0,347,345,1,0,0,0,348,340,1,0,0,0,348,
-        349,1,0,0,0,349,350,1,0,0,0,350,351,5,100,0,0,351,19,1,0,0,0,352,
-        354,3,22,11,0,353,352,1,0,0,0,354,357,1,0,0,0,355,353,1,0,0,0,355,
-        356,1,0,0,0,356,358,1,0,0,0,357,355,1,0,0,0,358,359,5,0,0,1,359,
-        21,1,0,0,0,360,361,3,212,106,0,361,370,5,99,0,0,362,367,3,140,70,
-        0,363,364,5,93,0,0,364,366,3,140,70,0,365,363,1,0,0,0,366,369,1,
-        0,0,0,367,365,1,0,0,0,367,368,1,0,0,0,368,371,1,0,0,0,369,367,1,
-        0,0,0,370,362,1,0,0,0,370,371,1,0,0,0,371,372,1,0,0,0,372,373,5,
-        100,0,0,373,23,1,0,0,0,374,389,3,26,13,0,375,389,3,28,14,0,376,389,
-        3,32,16,0,377,389,3,30,15,0,378,389,3,44,22,0,379,389,3,46,23,0,
-        380,389,3,50,25,0,381,389,3,54,27,0,382,389,3,58,29,0,383,389,3,
-        66,33,0,384,389,3,68,34,0,385,389,3,60,30,0,386,389,3,64,32,0,387,
-        389,3,62,31,0,388,374,1,0,0,0,388,375,1,0,0,0,388,376,1,0,0,0,388,
-        377,1,0,0,0,388,378,1,0,0,0,388,379,1,0,0,0,388,380,1,0,0,0,388,
-        381,1,0,0,0,388,382,1,0,0,0,388,383,1,0,0,0,388,384,1,0,0,0,388,
-        385,1,0,0,0,388,386,1,0,0,0,388,387,1,0,0,0,389,25,1,0,0,0,390,392,
-        5,44,0,0,391,390,1,0,0,0,391,392,1,0,0,0,392,393,1,0,0,0,393,394,
-        5,36,0,0,394,398,3,86,43,0,395,397,3,10,5,0,396,395,1,0,0,0,397,
-        400,1,0,0,0,398,396,1,0,0,0,398,399,1,0,0,0,399,402,1,0,0,0,400,
-        398,1,0,0,0,401,403,3,84,42,0,402,401,1,0,0,0,402,403,1,0,0,0,403,
-        27,1,0,0,0,404,405,5,67,0,0,405,406,3,140,70,0,406,407,5,4,0,0,407,
-        408,3,266,133,0,408,29,1,0,0,0,409,410,5,9,0,0,410,423,3,38,19,0,
-        411,420,5,99,0,0,412,417,3,140,70,0,413,414,5,93,0,0,414,416,3,140,
-        70,0,415,413,1,0,0,0,416,419,1,0,0,0,417,415,1,0,0,0,417,418,1,0,
-        0,0,418,421,1,0,0,0,419,417,1,0,0,0,420,412,1,0,0,0,420,421,1,0,
-        0,0,421,422,1,0,0,0,422,424,5,100,0,0,423,411,1,0,0,0,423,424,1,
-        0,0,0,424,430,1,0,0,0,425,428,5,73,0,0,426,429,5,86,0,0,427,429,
-        3,40,20,0,428,426,1,0,0,0,428,427,1,0,0,0,429,431,1,0,0,0,430,425,
+        3,120,1524,8,120,1,121,1,121,1,121,1,121,1,122,1,122,1,122,1,122,
+        5,122,1534,8,122,10,122,12,122,1537,9,122,1,122,1,122,1,123,1,123,
+        1,123,1,123,1,123,3,123,1546,8,123,1,123,1,123,1,123,3,123,1551,
+        8,123,1,124,1,124,1,124,1,124,3,124,1557,8,124,1,125,1,125,3,125,
+        1561,8,125,1,125,1,125,3,125,1565,8,125,1,125,3,125,1568,8,125,1,
+        125,1,125,3,125,1572,8,125,1,126,1,126,1,126,1,126,1,126,1,126,1,
+        126,1,126,1,126,1,126,5,126,1584,8,126,10,126,12,126,1587,9,126,
+        1,126,1,126,1,126,1,126,3,126,1593,8,126,1,126,1,126,1,126,1,126,
+        1,126,5,126,1600,8,126,10,126,12,126,1603,9,126,1,126,1,126,3,126,
+        1607,8,126,1,127,1,127,1,127,1,127,3,127,1613,8,127,1,127,3,127,
+        1616,8,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,3,127,1625,
+        8,127,1,127,1,127,3,127,1629,8,127,1,128,1,128,1,128,1,128,5,128,
+        1635,8,128,10,128,12,128,1638,9,128,1,128,1,128,1,128,1,128,1,128,
+        1,128,5,128,1646,8,128,10,128,12,128,1649,9,128,1,128,1,128,3,128,
+        1653,8,128,1,129,1,129,1,129,1,130,1,130,1,130,1,130,3,130,1662,
+        8,130,1,131,1,131,1,131,1,131,1,132,1,132,1,132,1,133,1,133,1,134,
+        1,134,1,134,3,134,1676,8,134,1,135,1,135,1,136,1,136,3,136,1682,
+        8,136,1,137,1,137,1,137,0,0,138,0,2,4,6,8,10,12,14,16,18,20,22,24,
+        26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,
+        70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,
+        110,112,114,116,118,120,122,124,126,128,130,132,134,136,138,140,
+        142,144,146,148,150,152,154,156,158,160,162,164,166,168,170,172,
+        174,176,178,180,182,184,186,188,190,192,194,196,198,200,202,204,
+        206,208,210,212,214,216,218,220,222,224,226,228,230,232,234,236,
+        238,240,242,244,246,248,250,252,254,256,258,260,262,264,266,268,
+        270,272,274,0,17,2,0,53,53,64,64,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,
+        0,78,83,2,0,58,58,74,74,2,0,84,85,96,96,1,0,86,88,1,0,84,85,4,0,
+        1,1,3,3,39,39,52,52,2,0,13,14,25,25,1,0,60,62,2,0,26,26,57,57,1,
+        0,105,107,2,0,27,27,43,43,2,0,6,6,49,49,19,0,3,3,6,7,11,11,13,14,
+        18,18,21,21,25,25,27,30,32,32,34,34,38,39,42,42,47,47,49,49,52,52,
+        56,56,58,64,66,66,68,68,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,
+        26,26,31,31,33,33,35,37,40,41,43,46,48,48,50,51,53,55,57,57,65,65,
+        67,67,69,73,1823,0,276,1,0,0,0,2,285,1,0,0,0,4,287,1,0,0,0,6,296,
+        1,0,0,0,8,301,1,0,0,0,10,319,1,0,0,0,12,321,1,0,0,0,14,328,1,0,0,
+        0,16,332,1,0,0,0,18,337,1,0,0,0,20,355,1,0,0,0,22,360,1,0,0,0,24,
+        388,1,0,0,0,26,391,1,0,0,0,28,404,1,0,0,0,30,409,1,0,0,0,32,433,
+        1,0,0,0,34,445,1,0,0,0,36,459,1,0,0,0,38,478,1,0,0,0,40,483,1,0,
+        0,0,42,497,1,0,0,0,44,501,1,0,0,0,46,504,1,0,0,0,48,518,1,0,0,0,
+        50,520,1,0,0,0,52,551,1,0,0,0,54,553,1,0,0,0,56,571,1,0,0,0,58,574,
+        1,0,0,0,60,585,1,0,0,0,62,610,1,0,0,0,64,612,1,0,0,0,66,614,1,0,
+        0,0,68,619,1,0,0,0,70,623,1,0,0,0,72,651,1,0,0,0,74,653,1,0,0,0,
+        76,658,1,0,0,0,78,668,1,0,0,0,80,671,1,0,0,0,82,674,1,0,0,0,84,678,
+        1,0,0,0,86,681,1,0,0,0,88,706,1,0,0,0,90,751,1,0,0,0,92,753,1,0,
+        0,0,94,792,1,0,0,0,96,794,1,0,0,0,98,800,1,0,0,0,100,817,1,0,0,0,
+        102,820,1,0,0,0,104,831,1,0,0,0,106,842,1,0,0,0,108,850,1,0,0,0,
+        110,862,1,0,0,0,112,898,1,0,0,0,114,913,1,0,0,0,116,939,1,0,0,0,
+        118,969,1,0,0,0,120,973,1,0,0,0,122,989,1,0,0,0,124,992,1,0,0,0,
+        126,1000,1,0,0,0,128,1002,1,0,0,0,130,1024,1,0,0,0,132,1027,1,0,
+        0,0,134,1031,1,0,0,0,136,1033,1,0,0,0,138,1035,1,0,0,0,140,1041,
+        1,0,0,0,142,1043,1,0,0,0,144,1051,1,0,0,0,146,1059,1,0,0,0,148,1070,
+        1,0,0,0,150,1075,1,0,0,0,152,1084,1,0,0,0,154,1086,1,0,0,0,156,1127,
+        1,0,0,0,158,1129,1,0,0,0,160,1138,1,0,0,0,162,1160,1,0,0,0,164,1162,
+        1,0,0,0,166,1171,1,0,0,0,168,1173,1,0,0,0,170,1182,1,0,0,0,172,1184,
+        1,0,0,0,174,1195,1,0,0,0,176,1200,1,0,0,0,178,1225,1,0,0,0,180,1227,
+        1,0,0,0,182,1245,1,0,0,0,184,1247,1,0,0,0,186,1252,1,0,0,0,188,1267,
+        1,0,0,0,190,1284,1,0,0,0,192,1286,1,0,0,0,194,1294,1,0,0,0,196,1309,
+        1,0,0,0,198,1314,1,0,0,0,200,1316,1,0,0,0,202,1323,1,0,0,0,204,1336,
+        1,0,0,0,206,1347,1,0,0,0,208,1351,1,0,0,0,210,1363,1,0,0,0,212,1380,
+        1,0,0,0,214,1388,1,0,0,0,216,1391,1,0,0,0,218,1414,1,0,0,0,220,1416,
+        1,0,0,0,222,1427,1,0,0,0,224,1429,1,0,0,0,226,1433,1,0,0,0,228,1435,
+        1,0,0,0,230,1437,1,0,0,0,232,1450,1,0,0,0,234,1468,1,0,0,0,236,1475,
+        1,0,0,0,238,1477,1,0,0,0,240,1523,1,0,0,0,242,1525,1,0,0,0,244,1529,
+        1,0,0,0,246,1540,1,0,0,0,248,1552,1,0,0,0,250,1558,1,0,0,0,252,1606,
+        1,0,0,0,254,1608,1,0,0,0,256,1652,1,0,0,0,258,1654,1,0,0,0,260,1657,
+        1,0,0,0,262,1663,1,0,0,0,264,1667,1,0,0,0,266,1670,1,0,0,0,268,1675,
+        1,0,0,0,270,1677,1,0,0,0,272,1681,1,0,0,0,274,1683,1,0,0,0,276,278,
+        3,2,1,0,277,279,5,95,0,0,278,277,1,0,0,0,278,279,1,0,0,0,279,280,
+        1,0,0,0,280,281,5,0,0,1,281,1,1,0,0,0,282,286,3,4,2,0,283,286,3,
+        236,118,0,284,286,3,8,4,0,285,282,1,0,0,0,285,283,1,0,0,0,285,284,
+        1,0,0,0,286,3,1,0,0,0,287,288,5,51,0,0,288,289,3,268,134,0,289,290,
+        5,81,0,0,290,291,3,6,3,0,291,5,1,0,0,0,292,297,5,109,0,0,293,297,
+        3,226,113,0,294,297,3,224,112,0,295,297,3,268,134,0,296,292,1,0,
+        0,0,296,293,1,0,0,0,296,294,1,0,0,0,296,295,1,0,0,0,297,7,1,0,0,
+        0,298,300,3,10,5,0,299,298,1,0,0,0,300,303,1,0,0,0,301,299,1,0,0,
+        0,301,302,1,0,0,0,302,304,1,0,0,0,303,301,1,0,0,0,304,308,3,14,7,
+        0,305,307,3,12,6,0,306,305,1,0,0,0,307,310,1,0,0,0,308,306,1,0,0,
+        0,308,309,1,0,0,0,309,314,1,0,0,0,310,308,1,0,0,0,311,313,3,10,5,
+        0,312,311,1,0,0,0,313,316,1,0,0,0,314,312,1,0,0,0,314,315,1,0,0,
+        0,315,9,1,0,0,0,316,314,1,0,0,0,317,320,3,16,8,0,318,320,3,18,9,
+        0,319,317,1,0,0,0,319,318,1,0,0,0,320,11,1,0,0,0,321,323,5,65,0,
+        0,322,324,5,1,0,0,323,322,1,0,0,0,323,324,1,0,0,0,324,325,1,0,0,
+        0,325,326,3,14,7,0,326,13,1,0,0,0,327,329,3,24,12,0,328,327,1,0,
+        0,0,329,330,1,0,0,0,330,328,1,0,0,0,330,331,1,0,0,0,331,15,1,0,0,
+        0,332,333,5,4,0,0,333,334,5,42,0,0,334,335,5,56,0,0,335,336,3,140,
+        70,0,336,17,1,0,0,0,337,338,5,68,0,0,338,339,3,212,106,0,339,348,
+        5,99,0,0,340,345,3,140,70,0,341,342,5,93,0,0,342,344,3,140,70,0,
+        343,341,1,0,0,0,344,347,1,0,0,0,345,343,1,0,0,0,345,346,1,0,0,0,
+        346,349,1,0,0,0,347,345,1,0,0,0,348,340,1,0,0,0,348,349,1,0,0,0,
+        349,350,1,0,0,0,350,351,5,100,0,0,351,19,1,0,0,0,352,354,3,22,11,
+        0,353,352,1,0,0,0,354,357,1,0,0,0,355,353,1,0,0,0,355,356,1,0,0,
+        0,356,358,1,0,0,0,357,355,1,0,0,0,358,359,5,0,0,1,359,21,1,0,0,0,
+        360,361,3,212,106,0,361,370,5,99,0,0,362,367,3,140,70,0,363,364,
+        5,93,0,0,364,366,3,140,70,0,365,363,1,0,0,0,366,369,1,0,0,0,367,
+        365,1,0,0,0,367,368,1,0,0,0,368,371,1,0,0,0,369,367,1,0,0,0,370,
+        362,1,0,0,0,370,371,1,0,0,0,371,372,1,0,0,0,372,373,5,100,0,0,373,
+        23,1,0,0,0,374,389,3,26,13,0,375,389,3,28,14,0,376,389,3,32,16,0,
+        377,389,3,30,15,0,378,389,3,44,22,0,379,389,3,46,23,0,380,389,3,
+        50,25,0,381,389,3,54,27,0,382,389,3,58,29,0,383,389,3,66,33,0,384,
+        389,3,68,34,0,385,389,3,60,30,0,386,389,3,64,32,0,387,389,3,62,31,
+        0,388,374,1,0,0,0,388,375,1,0,0,0,388,376,1,0,0,0,388,377,1,0,0,
+        0,388,378,1,0,0,0,388,379,1,0,0,0,388,380,1,0,0,0,388,381,1,0,0,
+        0,388,382,1,0,0,0,388,383,1,0,0,0,388,384,1,0,0,0,388,385,1,0,0,
+        0,388,386,1,0,0,0,388,387,1,0,0,0,389,25,1,0,0,0,390,392,5,44,0,
+        0,391,390,1,0,0,0,391,392,1,0,0,0,392,393,1,0,0,0,393,394,5,36,0,
+        0,394,398,3,86,43,0,395,397,3,10,5,0,396,395,1,0,0,0,397,400,1,0,
+        0,0,398,396,1,0,0,0,398,399,1,0,0,0,399,402,1,0,0,0,400,398,1,0,
+        0,0,401,403,3,84,42,0,402,401,1,0,0,0,402,403,1,0,0,0,403,27,1,0,
+        0,0,404,405,5,67,0,0,405,406,3,140,70,0,406,407,5,4,0,0,407,408,
+        3,266,133,0,408,29,1,0,0,0,409,410,5,9,0,0,410,423,3,38,19,0,411,
+        420,5,99,0,0,412,417,3,140,70,0,413,414,5,93,0,0,414,416,3,140,70,
+        0,415,413,1,0,0,0,416,419,1,0,0,0,417,415,1,0,0,0,417,418,1,0,0,
+        0,418,421,1,0,0,0,419,417,1,0,0,0,420,412,1,0,0,0,420,421,1,0,0,
+        0,421,422,1,0,0,0,422,424,5,100,0,0,423,411,1,0,0,0,423,424,1,0,
+        0,0,424,430,1,0,0,0,425,428,5,73,0,0,426,429,5,86,0,0,427,429,3,
+        40,20,0,428,426,1,0,0,0,428,427,1,0,0,0,429,431,1,0,0,0,430,425,
         1,0,0,0,430,431,1,0,0,0,431,31,1,0,0,0,432,434,5,44,0,0,433,432,
         1,0,0,0,433,434,1,0,0,0,434,435,1,0,0,0,435,437,5,9,0,0,436,438,
         3,34,17,0,437,436,1,0,0,0,437,438,1,0,0,0,438,439,1,0,0,0,439,440,
@@ -8242,341 +8293,348 @@ export class CypherParser extends antlr.Parser {
         1,0,0,0,703,704,3,90,45,0,704,705,3,94,47,0,705,707,1,0,0,0,706,
         692,1,0,0,0,706,701,1,0,0,0,707,89,1,0,0,0,708,712,5,1,0,0,709,711,
         3,268,134,0,710,709,1,0,0,0,711,714,1,0,0,0,712,710,1,0,0,0,712,
-        713,1,0,0,0,713,736,1,0,0,0,714,712,1,0,0,0,715,717,5,3,0,0,716,
+        713,1,0,0,0,713,752,1,0,0,0,714,712,1,0,0,0,715,717,5,3,0,0,716,
         718,3,228,114,0,717,716,1,0,0,0,717,718,1,0,0,0,718,722,1,0,0,0,
         719,721,3,268,134,0,720,719,1,0,0,0,721,724,1,0,0,0,722,720,1,0,
-        0,0,722,723,1,0,0,0,723,736,1,0,0,0,724,722,1,0,0,0,725,727,3,268,
+        0,0,722,723,1,0,0,0,723,752,1,0,0,0,724,722,1,0,0,0,725,727,3,268,
         134,0,726,728,3,228,114,0,727,726,1,0,0,0,727,728,1,0,0,0,728,732,
         1,0,0,0,729,731,3,268,134,0,730,729,1,0,0,0,731,734,1,0,0,0,732,
-        730,1,0,0,0,732,733,1,0,0,0,733,736,1,0,0,0,734,732,1,0,0,0,735,
-        708,1,0,0,0,735,715,1,0,0,0,735,725,1,0,0,0,736,91,1,0,0,0,737,738,
-        3,268,134,0,738,739,5,99,0,0,739,740,3,94,47,0,740,741,5,100,0,0,
-        741,93,1,0,0,0,742,746,3,98,49,0,743,745,3,110,55,0,744,743,1,0,
-        0,0,745,748,1,0,0,0,746,744,1,0,0,0,746,747,1,0,0,0,747,777,1,0,
-        0,0,748,746,1,0,0,0,749,750,5,99,0,0,750,751,3,94,47,0,751,752,5,
-        100,0,0,752,777,1,0,0,0,753,755,3,112,56,0,754,756,3,98,49,0,755,
-        754,1,0,0,0,755,756,1,0,0,0,756,760,1,0,0,0,757,759,3,110,55,0,758,
-        757,1,0,0,0,759,762,1,0,0,0,760,758,1,0,0,0,760,761,1,0,0,0,761,
-        777,1,0,0,0,762,760,1,0,0,0,763,767,5,99,0,0,764,765,3,266,133,0,
-        765,766,5,81,0,0,766,768,1,0,0,0,767,764,1,0,0,0,767,768,1,0,0,0,
-        768,769,1,0,0,0,769,772,3,94,47,0,770,771,5,70,0,0,771,773,3,140,
-        70,0,772,770,1,0,0,0,772,773,1,0,0,0,773,774,1,0,0,0,774,775,5,100,
-        0,0,775,777,1,0,0,0,776,742,1,0,0,0,776,749,1,0,0,0,776,753,1,0,
-        0,0,776,763,1,0,0,0,777,95,1,0,0,0,778,780,3,98,49,0,779,781,3,110,
-        55,0,780,779,1,0,0,0,781,782,1,0,0,0,782,780,1,0,0,0,782,783,1,0,
-        0,0,783,97,1,0,0,0,784,786,5,99,0,0,785,787,3,266,133,0,786,785,
-        1,0,0,0,786,787,1,0,0,0,787,790,1,0,0,0,788,791,3,124,62,0,789,791,
-        3,100,50,0,790,788,1,0,0,0,790,789,1,0,0,0,790,791,1,0,0,0,791,793,
-        1,0,0,0,792,794,3,120,60,0,793,792,1,0,0,0,793,794,1,0,0,0,794,797,
-        1,0,0,0,795,796,5,70,0,0,796,798,3,140,70,0,797,795,1,0,0,0,797,
-        798,1,0,0,0,798,799,1,0,0,0,799,800,5,100,0,0,800,99,1,0,0,0,801,
-        802,5,94,0,0,802,803,3,102,51,0,803,101,1,0,0,0,804,812,3,104,52,
-        0,805,807,5,97,0,0,806,808,5,94,0,0,807,806,1,0,0,0,807,808,1,0,
-        0,0,808,809,1,0,0,0,809,811,3,104,52,0,810,805,1,0,0,0,811,814,1,
-        0,0,0,812,810,1,0,0,0,812,813,1,0,0,0,813,103,1,0,0,0,814,812,1,
-        0,0,0,815,820,3,106,53,0,816,817,5,89,0,0,817,819,3,106,53,0,818,
-        816,1,0,0,0,819,822,1,0,0,0,820,818,1,0,0,0,820,821,1,0,0,0,821,
-        105,1,0,0,0,822,820,1,0,0,0,823,824,5,90,0,0,824,827,3,106,53,0,
-        825,827,3,108,54,0,826,823,1,0,0,0,826,825,1,0,0,0,827,107,1,0,0,
-        0,828,835,3,134,67,0,829,835,5,88,0,0,830,831,5,99,0,0,831,832,3,
-        102,51,0,832,833,5,100,0,0,833,835,1,0,0,0,834,828,1,0,0,0,834,829,
-        1,0,0,0,834,830,1,0,0,0,835,109,1,0,0,0,836,838,3,116,58,0,837,839,
-        3,114,57,0,838,837,1,0,0,0,838,839,1,0,0,0,839,840,1,0,0,0,840,841,
-        3,98,49,0,841,847,1,0,0,0,842,843,3,112,56,0,843,844,3,98,49,0,844,
-        847,1,0,0,0,845,847,3,112,56,0,846,836,1,0,0,0,846,842,1,0,0,0,846,
-        845,1,0,0,0,847,111,1,0,0,0,848,849,5,99,0,0,849,850,3,98,49,0,850,
-        851,3,116,58,0,851,854,3,98,49,0,852,853,5,70,0,0,853,855,3,140,
-        70,0,854,852,1,0,0,0,854,855,1,0,0,0,855,856,1,0,0,0,856,857,5,100,
-        0,0,857,858,3,114,57,0,858,883,1,0,0,0,859,860,5,99,0,0,860,862,
-        3,98,49,0,861,863,3,110,55,0,862,861,1,0,0,0,863,864,1,0,0,0,864,
-        862,1,0,0,0,864,865,1,0,0,0,865,868,1,0,0,0,866,867,5,70,0,0,867,
-        869,3,140,70,0,868,866,1,0,0,0,868,869,1,0,0,0,869,870,1,0,0,0,870,
-        871,5,100,0,0,871,872,3,114,57,0,872,883,1,0,0,0,873,874,5,99,0,
-        0,874,877,3,98,49,0,875,876,5,70,0,0,876,878,3,140,70,0,877,875,
-        1,0,0,0,877,878,1,0,0,0,878,879,1,0,0,0,879,880,5,100,0,0,880,881,
-        3,114,57,0,881,883,1,0,0,0,882,848,1,0,0,0,882,859,1,0,0,0,882,873,
-        1,0,0,0,883,113,1,0,0,0,884,886,5,103,0,0,885,887,3,228,114,0,886,
-        885,1,0,0,0,886,887,1,0,0,0,887,892,1,0,0,0,888,890,5,93,0,0,889,
-        891,3,228,114,0,890,889,1,0,0,0,890,891,1,0,0,0,891,893,1,0,0,0,
-        892,888,1,0,0,0,892,893,1,0,0,0,893,894,1,0,0,0,894,898,5,104,0,
-        0,895,898,5,84,0,0,896,898,5,86,0,0,897,884,1,0,0,0,897,895,1,0,
-        0,0,897,896,1,0,0,0,898,115,1,0,0,0,899,900,5,82,0,0,900,902,5,85,
-        0,0,901,903,3,118,59,0,902,901,1,0,0,0,902,903,1,0,0,0,903,904,1,
-        0,0,0,904,905,5,85,0,0,905,924,5,83,0,0,906,907,5,82,0,0,907,909,
-        5,85,0,0,908,910,3,118,59,0,909,908,1,0,0,0,909,910,1,0,0,0,910,
-        911,1,0,0,0,911,924,5,85,0,0,912,914,5,85,0,0,913,915,3,118,59,0,
-        914,913,1,0,0,0,914,915,1,0,0,0,915,916,1,0,0,0,916,917,5,85,0,0,
-        917,924,5,83,0,0,918,920,5,85,0,0,919,921,3,118,59,0,920,919,1,0,
-        0,0,920,921,1,0,0,0,921,922,1,0,0,0,922,924,5,85,0,0,923,899,1,0,
-        0,0,923,906,1,0,0,0,923,912,1,0,0,0,923,918,1,0,0,0,924,117,1,0,
-        0,0,925,927,5,101,0,0,926,928,3,266,133,0,927,926,1,0,0,0,927,928,
-        1,0,0,0,928,930,1,0,0,0,929,931,3,122,61,0,930,929,1,0,0,0,930,931,
-        1,0,0,0,931,933,1,0,0,0,932,934,3,130,65,0,933,932,1,0,0,0,933,934,
-        1,0,0,0,934,936,1,0,0,0,935,937,3,120,60,0,936,935,1,0,0,0,936,937,
-        1,0,0,0,937,938,1,0,0,0,938,954,5,102,0,0,939,941,5,101,0,0,940,
-        942,3,266,133,0,941,940,1,0,0,0,941,942,1,0,0,0,942,944,1,0,0,0,
-        943,945,3,122,61,0,944,943,1,0,0,0,944,945,1,0,0,0,945,947,1,0,0,
-        0,946,948,3,120,60,0,947,946,1,0,0,0,947,948,1,0,0,0,948,949,1,0,
-        0,0,949,950,5,70,0,0,950,951,3,140,70,0,951,952,5,102,0,0,952,954,
-        1,0,0,0,953,925,1,0,0,0,953,939,1,0,0,0,954,119,1,0,0,0,955,958,
-        3,232,116,0,956,958,3,220,110,0,957,955,1,0,0,0,957,956,1,0,0,0,
-        958,121,1,0,0,0,959,960,5,94,0,0,960,968,3,136,68,0,961,963,5,97,
-        0,0,962,964,5,94,0,0,963,962,1,0,0,0,963,964,1,0,0,0,964,965,1,0,
-        0,0,965,967,3,136,68,0,966,961,1,0,0,0,967,970,1,0,0,0,968,966,1,
-        0,0,0,968,969,1,0,0,0,969,974,1,0,0,0,970,968,1,0,0,0,971,972,5,
-        94,0,0,972,974,3,128,64,0,973,959,1,0,0,0,973,971,1,0,0,0,974,123,
-        1,0,0,0,975,977,3,126,63,0,976,975,1,0,0,0,977,978,1,0,0,0,978,976,
-        1,0,0,0,978,979,1,0,0,0,979,125,1,0,0,0,980,981,5,94,0,0,981,985,
-        3,134,67,0,982,983,5,94,0,0,983,985,3,128,64,0,984,980,1,0,0,0,984,
-        982,1,0,0,0,985,127,1,0,0,0,986,988,5,98,0,0,987,989,7,2,0,0,988,
-        987,1,0,0,0,988,989,1,0,0,0,989,990,1,0,0,0,990,991,5,99,0,0,991,
-        992,3,140,70,0,992,993,5,100,0,0,993,129,1,0,0,0,994,996,5,86,0,
-        0,995,997,3,132,66,0,996,995,1,0,0,0,996,997,1,0,0,0,997,1002,1,
-        0,0,0,998,1000,5,75,0,0,999,1001,3,132,66,0,1000,999,1,0,0,0,1000,
-        1001,1,0,0,0,1001,1003,1,0,0,0,1002,998,1,0,0,0,1002,1003,1,0,0,
-        0,1003,1009,1,0,0,0,1004,1006,5,75,0,0,1005,1007,3,132,66,0,1006,
-        1005,1,0,0,0,1006,1007,1,0,0,0,1007,1009,1,0,0,0,1008,994,1,0,0,
-        0,1008,1004,1,0,0,0,1009,131,1,0,0,0,1010,1012,5,85,0,0,1011,1010,
-        1,0,0,0,1011,1012,1,0,0,0,1012,1013,1,0,0,0,1013,1014,3,228,114,
-        0,1014,133,1,0,0,0,1015,1016,3,272,136,0,1016,135,1,0,0,0,1017,1018,
-        3,272,136,0,1018,137,1,0,0,0,1019,1021,3,182,91,0,1020,1022,3,180,
-        90,0,1021,1020,1,0,0,0,1022,1023,1,0,0,0,1023,1021,1,0,0,0,1023,
-        1024,1,0,0,0,1024,139,1,0,0,0,1025,1026,3,142,71,0,1026,141,1,0,
-        0,0,1027,1032,3,144,72,0,1028,1029,5,45,0,0,1029,1031,3,144,72,0,
-        1030,1028,1,0,0,0,1031,1034,1,0,0,0,1032,1030,1,0,0,0,1032,1033,
-        1,0,0,0,1033,143,1,0,0,0,1034,1032,1,0,0,0,1035,1040,3,146,73,0,
-        1036,1037,5,72,0,0,1037,1039,3,146,73,0,1038,1036,1,0,0,0,1039,1042,
-        1,0,0,0,1040,1038,1,0,0,0,1040,1041,1,0,0,0,1041,145,1,0,0,0,1042,
-        1040,1,0,0,0,1043,1048,3,148,74,0,1044,1045,5,2,0,0,1045,1047,3,
-        148,74,0,1046,1044,1,0,0,0,1047,1050,1,0,0,0,1048,1046,1,0,0,0,1048,
-        1049,1,0,0,0,1049,147,1,0,0,0,1050,1048,1,0,0,0,1051,1053,5,40,0,
-        0,1052,1051,1,0,0,0,1053,1056,1,0,0,0,1054,1052,1,0,0,0,1054,1055,
-        1,0,0,0,1055,1057,1,0,0,0,1056,1054,1,0,0,0,1057,1058,3,150,75,0,
-        1058,149,1,0,0,0,1059,1065,3,154,77,0,1060,1061,3,152,76,0,1061,
-        1062,3,154,77,0,1062,1064,1,0,0,0,1063,1060,1,0,0,0,1064,1067,1,
-        0,0,0,1065,1063,1,0,0,0,1065,1066,1,0,0,0,1066,151,1,0,0,0,1067,
-        1065,1,0,0,0,1068,1069,7,3,0,0,1069,153,1,0,0,0,1070,1074,3,164,
-        82,0,1071,1073,3,156,78,0,1072,1071,1,0,0,0,1073,1076,1,0,0,0,1074,
-        1072,1,0,0,0,1074,1075,1,0,0,0,1075,155,1,0,0,0,1076,1074,1,0,0,
-        0,1077,1078,5,54,0,0,1078,1079,5,71,0,0,1079,1112,3,164,82,0,1080,
-        1081,5,24,0,0,1081,1082,5,71,0,0,1082,1112,3,164,82,0,1083,1084,
-        5,12,0,0,1084,1112,3,164,82,0,1085,1086,5,77,0,0,1086,1112,3,164,
-        82,0,1087,1088,5,31,0,0,1088,1112,3,164,82,0,1089,1090,5,33,0,0,
-        1090,1112,5,41,0,0,1091,1092,5,33,0,0,1092,1093,5,40,0,0,1093,1112,
-        5,41,0,0,1094,1096,5,33,0,0,1095,1097,5,40,0,0,1096,1095,1,0,0,0,
-        1096,1097,1,0,0,0,1097,1098,1,0,0,0,1098,1101,7,4,0,0,1099,1101,
-        5,74,0,0,1100,1094,1,0,0,0,1100,1099,1,0,0,0,1101,1102,1,0,0,0,1102,
-        1112,3,158,79,0,1103,1105,5,33,0,0,1104,1106,5,40,0,0,1105,1104,
-        1,0,0,0,1105,1106,1,0,0,0,1106,1108,1,0,0,0,1107,1109,3,268,134,
-        0,1108,1107,1,0,0,0,1108,1109,1,0,0,0,1109,1110,1,0,0,0,1110,1112,
-        5,59,0,0,1111,1077,1,0,0,0,1111,1080,1,0,0,0,1111,1083,1,0,0,0,1111,
-        1085,1,0,0,0,1111,1087,1,0,0,0,1111,1089,1,0,0,0,1111,1091,1,0,0,
-        0,1111,1100,1,0,0,0,1111,1103,1,0,0,0,1112,157,1,0,0,0,1113,1118,
-        3,160,80,0,1114,1115,5,97,0,0,1115,1117,3,160,80,0,1116,1114,1,0,
-        0,0,1117,1120,1,0,0,0,1118,1116,1,0,0,0,1118,1119,1,0,0,0,1119,159,
-        1,0,0,0,1120,1118,1,0,0,0,1121,1123,3,162,81,0,1122,1121,1,0,0,0,
-        1123,1124,1,0,0,0,1124,1122,1,0,0,0,1124,1125,1,0,0,0,1125,1130,
-        1,0,0,0,1126,1127,5,71,0,0,1127,1128,3,162,81,0,1128,1129,3,162,
-        81,0,1129,1131,1,0,0,0,1130,1126,1,0,0,0,1130,1131,1,0,0,0,1131,
-        1136,1,0,0,0,1132,1133,5,82,0,0,1133,1134,3,158,79,0,1134,1135,5,
-        83,0,0,1135,1137,1,0,0,0,1136,1132,1,0,0,0,1136,1137,1,0,0,0,1137,
-        1140,1,0,0,0,1138,1139,5,40,0,0,1139,1141,5,41,0,0,1140,1138,1,0,
-        0,0,1140,1141,1,0,0,0,1141,161,1,0,0,0,1142,1145,3,268,134,0,1143,
-        1145,5,41,0,0,1144,1142,1,0,0,0,1144,1143,1,0,0,0,1145,163,1,0,0,
-        0,1146,1152,3,168,84,0,1147,1148,3,166,83,0,1148,1149,3,168,84,0,
-        1149,1151,1,0,0,0,1150,1147,1,0,0,0,1151,1154,1,0,0,0,1152,1150,
-        1,0,0,0,1152,1153,1,0,0,0,1153,165,1,0,0,0,1154,1152,1,0,0,0,1155,
-        1156,7,5,0,0,1156,167,1,0,0,0,1157,1163,3,172,86,0,1158,1159,3,170,
-        85,0,1159,1160,3,172,86,0,1160,1162,1,0,0,0,1161,1158,1,0,0,0,1162,
-        1165,1,0,0,0,1163,1161,1,0,0,0,1163,1164,1,0,0,0,1164,169,1,0,0,
-        0,1165,1163,1,0,0,0,1166,1167,7,6,0,0,1167,171,1,0,0,0,1168,1173,
-        3,174,87,0,1169,1170,5,91,0,0,1170,1172,3,174,87,0,1171,1169,1,0,
-        0,0,1172,1175,1,0,0,0,1173,1171,1,0,0,0,1173,1174,1,0,0,0,1174,173,
-        1,0,0,0,1175,1173,1,0,0,0,1176,1178,7,7,0,0,1177,1176,1,0,0,0,1178,
-        1181,1,0,0,0,1179,1177,1,0,0,0,1179,1180,1,0,0,0,1180,1182,1,0,0,
-        0,1181,1179,1,0,0,0,1182,1183,3,176,88,0,1183,175,1,0,0,0,1184,1189,
-        3,182,91,0,1185,1188,3,178,89,0,1186,1188,3,180,90,0,1187,1185,1,
-        0,0,0,1187,1186,1,0,0,0,1188,1191,1,0,0,0,1189,1187,1,0,0,0,1189,
-        1190,1,0,0,0,1190,1194,1,0,0,0,1191,1189,1,0,0,0,1192,1195,3,124,
-        62,0,1193,1195,3,100,50,0,1194,1192,1,0,0,0,1194,1193,1,0,0,0,1194,
-        1195,1,0,0,0,1195,177,1,0,0,0,1196,1197,5,101,0,0,1197,1198,3,140,
-        70,0,1198,1199,5,102,0,0,1199,1210,1,0,0,0,1200,1202,5,101,0,0,1201,
-        1203,3,140,70,0,1202,1201,1,0,0,0,1202,1203,1,0,0,0,1203,1204,1,
-        0,0,0,1204,1206,5,75,0,0,1205,1207,3,140,70,0,1206,1205,1,0,0,0,
-        1206,1207,1,0,0,0,1207,1208,1,0,0,0,1208,1210,5,102,0,0,1209,1196,
-        1,0,0,0,1209,1200,1,0,0,0,1210,179,1,0,0,0,1211,1212,5,92,0,0,1212,
-        1213,3,234,117,0,1213,181,1,0,0,0,1214,1230,3,184,92,0,1215,1230,
-        3,208,104,0,1216,1230,3,192,96,0,1217,1230,3,194,97,0,1218,1230,
-        3,196,98,0,1219,1230,3,202,101,0,1220,1230,3,204,102,0,1221,1230,
-        3,222,111,0,1222,1230,3,220,110,0,1223,1230,3,186,93,0,1224,1230,
-        3,96,48,0,1225,1230,3,206,103,0,1226,1230,3,210,105,0,1227,1230,
-        3,216,108,0,1228,1230,3,266,133,0,1229,1214,1,0,0,0,1229,1215,1,
-        0,0,0,1229,1216,1,0,0,0,1229,1217,1,0,0,0,1229,1218,1,0,0,0,1229,
-        1219,1,0,0,0,1229,1220,1,0,0,0,1229,1221,1,0,0,0,1229,1222,1,0,0,
-        0,1229,1223,1,0,0,0,1229,1224,1,0,0,0,1229,1225,1,0,0,0,1229,1226,
-        1,0,0,0,1229,1227,1,0,0,0,1229,1228,1,0,0,0,1230,183,1,0,0,0,1231,
-        1232,5,13,0,0,1232,1233,5,99,0,0,1233,1234,5,86,0,0,1234,1235,5,
-        100,0,0,1235,185,1,0,0,0,1236,1238,5,10,0,0,1237,1239,3,140,70,0,
-        1238,1237,1,0,0,0,1238,1239,1,0,0,0,1239,1241,1,0,0,0,1240,1242,
-        3,188,94,0,1241,1240,1,0,0,0,1242,1243,1,0,0,0,1243,1241,1,0,0,0,
-        1243,1244,1,0,0,0,1244,1247,1,0,0,0,1245,1246,5,22,0,0,1246,1248,
-        3,140,70,0,1247,1245,1,0,0,0,1247,1248,1,0,0,0,1248,1249,1,0,0,0,
-        1249,1250,5,23,0,0,1250,187,1,0,0,0,1251,1252,5,69,0,0,1252,1257,
-        3,190,95,0,1253,1254,5,93,0,0,1254,1256,3,190,95,0,1255,1253,1,0,
-        0,0,1256,1259,1,0,0,0,1257,1255,1,0,0,0,1257,1258,1,0,0,0,1258,1260,
-        1,0,0,0,1259,1257,1,0,0,0,1260,1261,5,55,0,0,1261,1262,3,140,70,
-        0,1262,189,1,0,0,0,1263,1264,3,152,76,0,1264,1265,3,140,70,0,1265,
-        1269,1,0,0,0,1266,1269,3,156,78,0,1267,1269,3,140,70,0,1268,1263,
-        1,0,0,0,1268,1266,1,0,0,0,1268,1267,1,0,0,0,1269,191,1,0,0,0,1270,
-        1271,5,101,0,0,1271,1274,3,200,100,0,1272,1273,5,97,0,0,1273,1275,
-        3,140,70,0,1274,1272,1,0,0,0,1274,1275,1,0,0,0,1275,1276,1,0,0,0,
-        1276,1277,5,102,0,0,1277,193,1,0,0,0,1278,1282,5,101,0,0,1279,1280,
-        3,266,133,0,1280,1281,5,81,0,0,1281,1283,1,0,0,0,1282,1279,1,0,0,
-        0,1282,1283,1,0,0,0,1283,1284,1,0,0,0,1284,1287,3,96,48,0,1285,1286,
-        5,70,0,0,1286,1288,3,140,70,0,1287,1285,1,0,0,0,1287,1288,1,0,0,
-        0,1288,1289,1,0,0,0,1289,1290,5,97,0,0,1290,1291,3,140,70,0,1291,
-        1292,5,102,0,0,1292,195,1,0,0,0,1293,1294,3,198,99,0,1294,1295,5,
-        99,0,0,1295,1296,3,200,100,0,1296,1297,5,100,0,0,1297,197,1,0,0,
-        0,1298,1299,7,8,0,0,1299,199,1,0,0,0,1300,1301,3,266,133,0,1301,
-        1302,5,31,0,0,1302,1305,3,140,70,0,1303,1304,5,70,0,0,1304,1306,
-        3,140,70,0,1305,1303,1,0,0,0,1305,1306,1,0,0,0,1306,201,1,0,0,0,
-        1307,1308,5,47,0,0,1308,1309,5,99,0,0,1309,1310,3,266,133,0,1310,
-        1311,5,81,0,0,1311,1312,3,140,70,0,1312,1313,5,93,0,0,1313,1314,
-        3,266,133,0,1314,1315,5,31,0,0,1315,1316,3,140,70,0,1316,1317,5,
-        97,0,0,1317,1318,3,140,70,0,1318,1319,5,100,0,0,1319,203,1,0,0,0,
-        1320,1321,7,9,0,0,1321,1327,5,103,0,0,1322,1328,3,8,4,0,1323,1325,
-        3,86,43,0,1324,1326,3,84,42,0,1325,1324,1,0,0,0,1325,1326,1,0,0,
-        0,1326,1328,1,0,0,0,1327,1322,1,0,0,0,1327,1323,1,0,0,0,1328,1329,
-        1,0,0,0,1329,1330,5,104,0,0,1330,205,1,0,0,0,1331,1332,5,99,0,0,
-        1332,1333,3,140,70,0,1333,1334,5,100,0,0,1334,207,1,0,0,0,1335,1336,
-        3,212,106,0,1336,1338,5,99,0,0,1337,1339,7,10,0,0,1338,1337,1,0,
-        0,0,1338,1339,1,0,0,0,1339,1341,1,0,0,0,1340,1342,3,140,70,0,1341,
-        1340,1,0,0,0,1341,1342,1,0,0,0,1342,1343,1,0,0,0,1343,1344,5,63,
-        0,0,1344,1345,3,140,70,0,1345,1346,5,100,0,0,1346,209,1,0,0,0,1347,
-        1348,3,212,106,0,1348,1350,5,99,0,0,1349,1351,5,20,0,0,1350,1349,
-        1,0,0,0,1350,1351,1,0,0,0,1351,1360,1,0,0,0,1352,1357,3,140,70,0,
-        1353,1354,5,93,0,0,1354,1356,3,140,70,0,1355,1353,1,0,0,0,1356,1359,
-        1,0,0,0,1357,1355,1,0,0,0,1357,1358,1,0,0,0,1358,1361,1,0,0,0,1359,
-        1357,1,0,0,0,1360,1352,1,0,0,0,1360,1361,1,0,0,0,1361,1362,1,0,0,
-        0,1362,1363,5,100,0,0,1363,211,1,0,0,0,1364,1365,3,214,107,0,1365,
-        1366,3,268,134,0,1366,213,1,0,0,0,1367,1368,3,268,134,0,1368,1369,
-        5,92,0,0,1369,1371,1,0,0,0,1370,1367,1,0,0,0,1371,1374,1,0,0,0,1372,
-        1370,1,0,0,0,1372,1373,1,0,0,0,1373,215,1,0,0,0,1374,1372,1,0,0,
-        0,1375,1376,3,266,133,0,1376,1385,5,103,0,0,1377,1382,3,218,109,
-        0,1378,1379,5,93,0,0,1379,1381,3,218,109,0,1380,1378,1,0,0,0,1381,
-        1384,1,0,0,0,1382,1380,1,0,0,0,1382,1383,1,0,0,0,1383,1386,1,0,0,
-        0,1384,1382,1,0,0,0,1385,1377,1,0,0,0,1385,1386,1,0,0,0,1386,1387,
-        1,0,0,0,1387,1388,5,104,0,0,1388,217,1,0,0,0,1389,1390,3,234,117,
-        0,1390,1391,5,94,0,0,1391,1392,3,140,70,0,1392,1399,1,0,0,0,1393,
-        1394,5,92,0,0,1394,1399,3,234,117,0,1395,1396,5,92,0,0,1396,1399,
-        5,86,0,0,1397,1399,3,266,133,0,1398,1389,1,0,0,0,1398,1393,1,0,0,
-        0,1398,1395,1,0,0,0,1398,1397,1,0,0,0,1399,219,1,0,0,0,1400,1403,
-        5,98,0,0,1401,1404,3,268,134,0,1402,1404,5,107,0,0,1403,1401,1,0,
-        0,0,1403,1402,1,0,0,0,1404,221,1,0,0,0,1405,1412,3,224,112,0,1406,
-        1412,5,41,0,0,1407,1412,3,226,113,0,1408,1412,5,109,0,0,1409,1412,
-        3,230,115,0,1410,1412,3,232,116,0,1411,1405,1,0,0,0,1411,1406,1,
-        0,0,0,1411,1407,1,0,0,0,1411,1408,1,0,0,0,1411,1409,1,0,0,0,1411,
-        1410,1,0,0,0,1412,223,1,0,0,0,1413,1414,7,11,0,0,1414,225,1,0,0,
-        0,1415,1418,3,228,114,0,1416,1418,5,108,0,0,1417,1415,1,0,0,0,1417,
-        1416,1,0,0,0,1418,227,1,0,0,0,1419,1420,7,12,0,0,1420,229,1,0,0,
-        0,1421,1430,5,101,0,0,1422,1427,3,140,70,0,1423,1424,5,93,0,0,1424,
-        1426,3,140,70,0,1425,1423,1,0,0,0,1426,1429,1,0,0,0,1427,1425,1,
-        0,0,0,1427,1428,1,0,0,0,1428,1431,1,0,0,0,1429,1427,1,0,0,0,1430,
-        1422,1,0,0,0,1430,1431,1,0,0,0,1431,1432,1,0,0,0,1432,1433,5,102,
-        0,0,1433,231,1,0,0,0,1434,1448,5,103,0,0,1435,1436,3,234,117,0,1436,
-        1437,5,94,0,0,1437,1445,3,140,70,0,1438,1439,5,93,0,0,1439,1440,
-        3,234,117,0,1440,1441,5,94,0,0,1441,1442,3,140,70,0,1442,1444,1,
-        0,0,0,1443,1438,1,0,0,0,1444,1447,1,0,0,0,1445,1443,1,0,0,0,1445,
-        1446,1,0,0,0,1446,1449,1,0,0,0,1447,1445,1,0,0,0,1448,1435,1,0,0,
-        0,1448,1449,1,0,0,0,1449,1450,1,0,0,0,1450,1451,5,104,0,0,1451,233,
-        1,0,0,0,1452,1453,3,272,136,0,1453,235,1,0,0,0,1454,1460,3,238,119,
-        0,1455,1460,3,248,124,0,1456,1460,3,250,125,0,1457,1460,3,254,127,
-        0,1458,1460,3,260,130,0,1459,1454,1,0,0,0,1459,1455,1,0,0,0,1459,
-        1456,1,0,0,0,1459,1457,1,0,0,0,1459,1458,1,0,0,0,1460,237,1,0,0,
-        0,1461,1462,5,15,0,0,1462,1464,5,11,0,0,1463,1465,3,268,134,0,1464,
-        1463,1,0,0,0,1464,1465,1,0,0,0,1465,1467,1,0,0,0,1466,1468,3,262,
-        131,0,1467,1466,1,0,0,0,1467,1468,1,0,0,0,1468,1469,1,0,0,0,1469,
-        1470,7,13,0,0,1470,1471,5,99,0,0,1471,1472,3,266,133,0,1472,1473,
-        3,126,63,0,1473,1474,5,100,0,0,1474,1475,7,14,0,0,1475,1477,3,240,
-        120,0,1476,1478,3,84,42,0,1477,1476,1,0,0,0,1477,1478,1,0,0,0,1478,
-        239,1,0,0,0,1479,1480,3,242,121,0,1480,1481,5,33,0,0,1481,1482,5,
-        66,0,0,1482,1508,1,0,0,0,1483,1484,3,244,122,0,1484,1485,5,33,0,
-        0,1485,1486,5,66,0,0,1486,1508,1,0,0,0,1487,1488,3,242,121,0,1488,
-        1489,5,33,0,0,1489,1490,5,40,0,0,1490,1491,5,41,0,0,1491,1508,1,
-        0,0,0,1492,1493,3,242,121,0,1493,1494,5,33,0,0,1494,1495,5,38,0,
-        0,1495,1496,5,34,0,0,1496,1508,1,0,0,0,1497,1498,3,244,122,0,1498,
-        1499,5,33,0,0,1499,1500,5,38,0,0,1500,1501,5,34,0,0,1501,1508,1,
-        0,0,0,1502,1503,3,242,121,0,1503,1504,5,33,0,0,1504,1505,7,4,0,0,
-        1505,1506,3,246,123,0,1506,1508,1,0,0,0,1507,1479,1,0,0,0,1507,1483,
-        1,0,0,0,1507,1487,1,0,0,0,1507,1492,1,0,0,0,1507,1497,1,0,0,0,1507,
-        1502,1,0,0,0,1508,241,1,0,0,0,1509,1510,3,266,133,0,1510,1511,5,
-        92,0,0,1511,1512,3,234,117,0,1512,243,1,0,0,0,1513,1514,5,99,0,0,
-        1514,1519,3,242,121,0,1515,1516,5,93,0,0,1516,1518,3,242,121,0,1517,
-        1515,1,0,0,0,1518,1521,1,0,0,0,1519,1517,1,0,0,0,1519,1520,1,0,0,
-        0,1520,1522,1,0,0,0,1521,1519,1,0,0,0,1522,1523,5,100,0,0,1523,245,
-        1,0,0,0,1524,1529,3,268,134,0,1525,1526,5,82,0,0,1526,1527,3,246,
-        123,0,1527,1528,5,83,0,0,1528,1530,1,0,0,0,1529,1525,1,0,0,0,1529,
-        1530,1,0,0,0,1530,1534,1,0,0,0,1531,1532,5,99,0,0,1532,1533,5,107,
-        0,0,1533,1535,5,100,0,0,1534,1531,1,0,0,0,1534,1535,1,0,0,0,1535,
-        247,1,0,0,0,1536,1537,5,21,0,0,1537,1538,5,11,0,0,1538,1540,3,268,
-        134,0,1539,1541,3,264,132,0,1540,1539,1,0,0,0,1540,1541,1,0,0,0,
-        1541,249,1,0,0,0,1542,1544,5,15,0,0,1543,1545,5,66,0,0,1544,1543,
-        1,0,0,0,1544,1545,1,0,0,0,1545,1546,1,0,0,0,1546,1548,5,32,0,0,1547,
-        1549,3,268,134,0,1548,1547,1,0,0,0,1548,1549,1,0,0,0,1549,1551,1,
-        0,0,0,1550,1552,3,262,131,0,1551,1550,1,0,0,0,1551,1552,1,0,0,0,
-        1552,1553,1,0,0,0,1553,1555,3,252,126,0,1554,1556,3,84,42,0,1555,
-        1554,1,0,0,0,1555,1556,1,0,0,0,1556,251,1,0,0,0,1557,1558,5,27,0,
-        0,1558,1559,5,99,0,0,1559,1560,3,266,133,0,1560,1561,3,126,63,0,
-        1561,1562,5,100,0,0,1562,1563,5,43,0,0,1563,1564,5,99,0,0,1564,1569,
-        3,242,121,0,1565,1566,5,93,0,0,1566,1568,3,242,121,0,1567,1565,1,
-        0,0,0,1568,1571,1,0,0,0,1569,1567,1,0,0,0,1569,1570,1,0,0,0,1570,
-        1572,1,0,0,0,1571,1569,1,0,0,0,1572,1573,5,100,0,0,1573,1591,1,0,
-        0,0,1574,1576,5,43,0,0,1575,1577,5,94,0,0,1576,1575,1,0,0,0,1576,
-        1577,1,0,0,0,1577,1578,1,0,0,0,1578,1579,3,134,67,0,1579,1580,5,
-        99,0,0,1580,1585,3,234,117,0,1581,1582,5,93,0,0,1582,1584,3,234,
-        117,0,1583,1581,1,0,0,0,1584,1587,1,0,0,0,1585,1583,1,0,0,0,1585,
-        1586,1,0,0,0,1586,1588,1,0,0,0,1587,1585,1,0,0,0,1588,1589,5,100,
-        0,0,1589,1591,1,0,0,0,1590,1557,1,0,0,0,1590,1574,1,0,0,0,1591,253,
-        1,0,0,0,1592,1593,5,15,0,0,1593,1594,3,268,134,0,1594,1596,5,32,
-        0,0,1595,1597,3,268,134,0,1596,1595,1,0,0,0,1596,1597,1,0,0,0,1597,
-        1599,1,0,0,0,1598,1600,3,262,131,0,1599,1598,1,0,0,0,1599,1600,1,
-        0,0,0,1600,1601,1,0,0,0,1601,1602,5,27,0,0,1602,1603,5,99,0,0,1603,
-        1604,3,266,133,0,1604,1605,3,126,63,0,1605,1606,5,100,0,0,1606,1608,
-        5,43,0,0,1607,1609,3,268,134,0,1608,1607,1,0,0,0,1608,1609,1,0,0,
-        0,1609,1610,1,0,0,0,1610,1612,3,256,128,0,1611,1613,3,258,129,0,
-        1612,1611,1,0,0,0,1612,1613,1,0,0,0,1613,255,1,0,0,0,1614,1615,5,
-        99,0,0,1615,1620,3,242,121,0,1616,1617,5,93,0,0,1617,1619,3,242,
-        121,0,1618,1616,1,0,0,0,1619,1622,1,0,0,0,1620,1618,1,0,0,0,1620,
-        1621,1,0,0,0,1621,1623,1,0,0,0,1622,1620,1,0,0,0,1623,1624,5,100,
-        0,0,1624,1637,1,0,0,0,1625,1626,5,101,0,0,1626,1631,3,242,121,0,
-        1627,1628,5,93,0,0,1628,1630,3,242,121,0,1629,1627,1,0,0,0,1630,
-        1633,1,0,0,0,1631,1629,1,0,0,0,1631,1632,1,0,0,0,1632,1634,1,0,0,
-        0,1633,1631,1,0,0,0,1634,1635,5,102,0,0,1635,1637,1,0,0,0,1636,1614,
-        1,0,0,0,1636,1625,1,0,0,0,1637,257,1,0,0,0,1638,1639,3,268,134,0,
-        1639,1640,3,232,116,0,1640,259,1,0,0,0,1641,1642,5,21,0,0,1642,1643,
-        5,32,0,0,1643,1645,3,268,134,0,1644,1646,3,264,132,0,1645,1644,1,
-        0,0,0,1645,1646,1,0,0,0,1646,261,1,0,0,0,1647,1648,5,30,0,0,1648,
-        1649,5,40,0,0,1649,1650,5,25,0,0,1650,263,1,0,0,0,1651,1652,5,30,
-        0,0,1652,1653,5,25,0,0,1653,265,1,0,0,0,1654,1655,3,268,134,0,1655,
-        267,1,0,0,0,1656,1660,5,111,0,0,1657,1660,5,110,0,0,1658,1660,3,
-        270,135,0,1659,1656,1,0,0,0,1659,1657,1,0,0,0,1659,1658,1,0,0,0,
-        1660,269,1,0,0,0,1661,1662,7,15,0,0,1662,271,1,0,0,0,1663,1666,3,
-        268,134,0,1664,1666,3,274,137,0,1665,1663,1,0,0,0,1665,1664,1,0,
-        0,0,1666,273,1,0,0,0,1667,1668,7,16,0,0,1668,275,1,0,0,0,205,278,
+        730,1,0,0,0,732,733,1,0,0,0,733,752,1,0,0,0,734,732,1,0,0,0,735,
+        736,5,3,0,0,736,740,3,220,110,0,737,739,3,268,134,0,738,737,1,0,
+        0,0,739,742,1,0,0,0,740,738,1,0,0,0,740,741,1,0,0,0,741,752,1,0,
+        0,0,742,740,1,0,0,0,743,744,3,268,134,0,744,748,3,220,110,0,745,
+        747,3,268,134,0,746,745,1,0,0,0,747,750,1,0,0,0,748,746,1,0,0,0,
+        748,749,1,0,0,0,749,752,1,0,0,0,750,748,1,0,0,0,751,708,1,0,0,0,
+        751,715,1,0,0,0,751,725,1,0,0,0,751,735,1,0,0,0,751,743,1,0,0,0,
+        752,91,1,0,0,0,753,754,3,268,134,0,754,755,5,99,0,0,755,756,3,94,
+        47,0,756,757,5,100,0,0,757,93,1,0,0,0,758,762,3,98,49,0,759,761,
+        3,110,55,0,760,759,1,0,0,0,761,764,1,0,0,0,762,760,1,0,0,0,762,763,
+        1,0,0,0,763,793,1,0,0,0,764,762,1,0,0,0,765,766,5,99,0,0,766,767,
+        3,94,47,0,767,768,5,100,0,0,768,793,1,0,0,0,769,771,3,112,56,0,770,
+        772,3,98,49,0,771,770,1,0,0,0,771,772,1,0,0,0,772,776,1,0,0,0,773,
+        775,3,110,55,0,774,773,1,0,0,0,775,778,1,0,0,0,776,774,1,0,0,0,776,
+        777,1,0,0,0,777,793,1,0,0,0,778,776,1,0,0,0,779,783,5,99,0,0,780,
+        781,3,266,133,0,781,782,5,81,0,0,782,784,1,0,0,0,783,780,1,0,0,0,
+        783,784,1,0,0,0,784,785,1,0,0,0,785,788,3,94,47,0,786,787,5,70,0,
+        0,787,789,3,140,70,0,788,786,1,0,0,0,788,789,1,0,0,0,789,790,1,0,
+        0,0,790,791,5,100,0,0,791,793,1,0,0,0,792,758,1,0,0,0,792,765,1,
+        0,0,0,792,769,1,0,0,0,792,779,1,0,0,0,793,95,1,0,0,0,794,796,3,98,
+        49,0,795,797,3,110,55,0,796,795,1,0,0,0,797,798,1,0,0,0,798,796,
+        1,0,0,0,798,799,1,0,0,0,799,97,1,0,0,0,800,802,5,99,0,0,801,803,
+        3,266,133,0,802,801,1,0,0,0,802,803,1,0,0,0,803,806,1,0,0,0,804,
+        807,3,124,62,0,805,807,3,100,50,0,806,804,1,0,0,0,806,805,1,0,0,
+        0,806,807,1,0,0,0,807,809,1,0,0,0,808,810,3,120,60,0,809,808,1,0,
+        0,0,809,810,1,0,0,0,810,813,1,0,0,0,811,812,5,70,0,0,812,814,3,140,
+        70,0,813,811,1,0,0,0,813,814,1,0,0,0,814,815,1,0,0,0,815,816,5,100,
+        0,0,816,99,1,0,0,0,817,818,5,94,0,0,818,819,3,102,51,0,819,101,1,
+        0,0,0,820,828,3,104,52,0,821,823,5,97,0,0,822,824,5,94,0,0,823,822,
+        1,0,0,0,823,824,1,0,0,0,824,825,1,0,0,0,825,827,3,104,52,0,826,821,
+        1,0,0,0,827,830,1,0,0,0,828,826,1,0,0,0,828,829,1,0,0,0,829,103,
+        1,0,0,0,830,828,1,0,0,0,831,836,3,106,53,0,832,833,5,89,0,0,833,
+        835,3,106,53,0,834,832,1,0,0,0,835,838,1,0,0,0,836,834,1,0,0,0,836,
+        837,1,0,0,0,837,105,1,0,0,0,838,836,1,0,0,0,839,840,5,90,0,0,840,
+        843,3,106,53,0,841,843,3,108,54,0,842,839,1,0,0,0,842,841,1,0,0,
+        0,843,107,1,0,0,0,844,851,3,134,67,0,845,851,5,88,0,0,846,847,5,
+        99,0,0,847,848,3,102,51,0,848,849,5,100,0,0,849,851,1,0,0,0,850,
+        844,1,0,0,0,850,845,1,0,0,0,850,846,1,0,0,0,851,109,1,0,0,0,852,
+        854,3,116,58,0,853,855,3,114,57,0,854,853,1,0,0,0,854,855,1,0,0,
+        0,855,856,1,0,0,0,856,857,3,98,49,0,857,863,1,0,0,0,858,859,3,112,
+        56,0,859,860,3,98,49,0,860,863,1,0,0,0,861,863,3,112,56,0,862,852,
+        1,0,0,0,862,858,1,0,0,0,862,861,1,0,0,0,863,111,1,0,0,0,864,865,
+        5,99,0,0,865,866,3,98,49,0,866,867,3,116,58,0,867,870,3,98,49,0,
+        868,869,5,70,0,0,869,871,3,140,70,0,870,868,1,0,0,0,870,871,1,0,
+        0,0,871,872,1,0,0,0,872,873,5,100,0,0,873,874,3,114,57,0,874,899,
+        1,0,0,0,875,876,5,99,0,0,876,878,3,98,49,0,877,879,3,110,55,0,878,
+        877,1,0,0,0,879,880,1,0,0,0,880,878,1,0,0,0,880,881,1,0,0,0,881,
+        884,1,0,0,0,882,883,5,70,0,0,883,885,3,140,70,0,884,882,1,0,0,0,
+        884,885,1,0,0,0,885,886,1,0,0,0,886,887,5,100,0,0,887,888,3,114,
+        57,0,888,899,1,0,0,0,889,890,5,99,0,0,890,893,3,98,49,0,891,892,
+        5,70,0,0,892,894,3,140,70,0,893,891,1,0,0,0,893,894,1,0,0,0,894,
+        895,1,0,0,0,895,896,5,100,0,0,896,897,3,114,57,0,897,899,1,0,0,0,
+        898,864,1,0,0,0,898,875,1,0,0,0,898,889,1,0,0,0,899,113,1,0,0,0,
+        900,902,5,103,0,0,901,903,3,228,114,0,902,901,1,0,0,0,902,903,1,
+        0,0,0,903,908,1,0,0,0,904,906,5,93,0,0,905,907,3,228,114,0,906,905,
+        1,0,0,0,906,907,1,0,0,0,907,909,1,0,0,0,908,904,1,0,0,0,908,909,
+        1,0,0,0,909,910,1,0,0,0,910,914,5,104,0,0,911,914,5,84,0,0,912,914,
+        5,86,0,0,913,900,1,0,0,0,913,911,1,0,0,0,913,912,1,0,0,0,914,115,
+        1,0,0,0,915,916,5,82,0,0,916,918,5,85,0,0,917,919,3,118,59,0,918,
+        917,1,0,0,0,918,919,1,0,0,0,919,920,1,0,0,0,920,921,5,85,0,0,921,
+        940,5,83,0,0,922,923,5,82,0,0,923,925,5,85,0,0,924,926,3,118,59,
+        0,925,924,1,0,0,0,925,926,1,0,0,0,926,927,1,0,0,0,927,940,5,85,0,
+        0,928,930,5,85,0,0,929,931,3,118,59,0,930,929,1,0,0,0,930,931,1,
+        0,0,0,931,932,1,0,0,0,932,933,5,85,0,0,933,940,5,83,0,0,934,936,
+        5,85,0,0,935,937,3,118,59,0,936,935,1,0,0,0,936,937,1,0,0,0,937,
+        938,1,0,0,0,938,940,5,85,0,0,939,915,1,0,0,0,939,922,1,0,0,0,939,
+        928,1,0,0,0,939,934,1,0,0,0,940,117,1,0,0,0,941,943,5,101,0,0,942,
+        944,3,266,133,0,943,942,1,0,0,0,943,944,1,0,0,0,944,946,1,0,0,0,
+        945,947,3,122,61,0,946,945,1,0,0,0,946,947,1,0,0,0,947,949,1,0,0,
+        0,948,950,3,130,65,0,949,948,1,0,0,0,949,950,1,0,0,0,950,952,1,0,
+        0,0,951,953,3,120,60,0,952,951,1,0,0,0,952,953,1,0,0,0,953,954,1,
+        0,0,0,954,970,5,102,0,0,955,957,5,101,0,0,956,958,3,266,133,0,957,
+        956,1,0,0,0,957,958,1,0,0,0,958,960,1,0,0,0,959,961,3,122,61,0,960,
+        959,1,0,0,0,960,961,1,0,0,0,961,963,1,0,0,0,962,964,3,120,60,0,963,
+        962,1,0,0,0,963,964,1,0,0,0,964,965,1,0,0,0,965,966,5,70,0,0,966,
+        967,3,140,70,0,967,968,5,102,0,0,968,970,1,0,0,0,969,941,1,0,0,0,
+        969,955,1,0,0,0,970,119,1,0,0,0,971,974,3,232,116,0,972,974,3,220,
+        110,0,973,971,1,0,0,0,973,972,1,0,0,0,974,121,1,0,0,0,975,976,5,
+        94,0,0,976,984,3,136,68,0,977,979,5,97,0,0,978,980,5,94,0,0,979,
+        978,1,0,0,0,979,980,1,0,0,0,980,981,1,0,0,0,981,983,3,136,68,0,982,
+        977,1,0,0,0,983,986,1,0,0,0,984,982,1,0,0,0,984,985,1,0,0,0,985,
+        990,1,0,0,0,986,984,1,0,0,0,987,988,5,94,0,0,988,990,3,128,64,0,
+        989,975,1,0,0,0,989,987,1,0,0,0,990,123,1,0,0,0,991,993,3,126,63,
+        0,992,991,1,0,0,0,993,994,1,0,0,0,994,992,1,0,0,0,994,995,1,0,0,
+        0,995,125,1,0,0,0,996,997,5,94,0,0,997,1001,3,134,67,0,998,999,5,
+        94,0,0,999,1001,3,128,64,0,1000,996,1,0,0,0,1000,998,1,0,0,0,1001,
+        127,1,0,0,0,1002,1004,5,98,0,0,1003,1005,7,2,0,0,1004,1003,1,0,0,
+        0,1004,1005,1,0,0,0,1005,1006,1,0,0,0,1006,1007,5,99,0,0,1007,1008,
+        3,140,70,0,1008,1009,5,100,0,0,1009,129,1,0,0,0,1010,1012,5,86,0,
+        0,1011,1013,3,132,66,0,1012,1011,1,0,0,0,1012,1013,1,0,0,0,1013,
+        1018,1,0,0,0,1014,1016,5,75,0,0,1015,1017,3,132,66,0,1016,1015,1,
+        0,0,0,1016,1017,1,0,0,0,1017,1019,1,0,0,0,1018,1014,1,0,0,0,1018,
+        1019,1,0,0,0,1019,1025,1,0,0,0,1020,1022,5,75,0,0,1021,1023,3,132,
+        66,0,1022,1021,1,0,0,0,1022,1023,1,0,0,0,1023,1025,1,0,0,0,1024,
+        1010,1,0,0,0,1024,1020,1,0,0,0,1025,131,1,0,0,0,1026,1028,5,85,0,
+        0,1027,1026,1,0,0,0,1027,1028,1,0,0,0,1028,1029,1,0,0,0,1029,1030,
+        3,228,114,0,1030,133,1,0,0,0,1031,1032,3,272,136,0,1032,135,1,0,
+        0,0,1033,1034,3,272,136,0,1034,137,1,0,0,0,1035,1037,3,182,91,0,
+        1036,1038,3,180,90,0,1037,1036,1,0,0,0,1038,1039,1,0,0,0,1039,1037,
+        1,0,0,0,1039,1040,1,0,0,0,1040,139,1,0,0,0,1041,1042,3,142,71,0,
+        1042,141,1,0,0,0,1043,1048,3,144,72,0,1044,1045,5,45,0,0,1045,1047,
+        3,144,72,0,1046,1044,1,0,0,0,1047,1050,1,0,0,0,1048,1046,1,0,0,0,
+        1048,1049,1,0,0,0,1049,143,1,0,0,0,1050,1048,1,0,0,0,1051,1056,3,
+        146,73,0,1052,1053,5,72,0,0,1053,1055,3,146,73,0,1054,1052,1,0,0,
+        0,1055,1058,1,0,0,0,1056,1054,1,0,0,0,1056,1057,1,0,0,0,1057,145,
+        1,0,0,0,1058,1056,1,0,0,0,1059,1064,3,148,74,0,1060,1061,5,2,0,0,
+        1061,1063,3,148,74,0,1062,1060,1,0,0,0,1063,1066,1,0,0,0,1064,1062,
+        1,0,0,0,1064,1065,1,0,0,0,1065,147,1,0,0,0,1066,1064,1,0,0,0,1067,
+        1069,5,40,0,0,1068,1067,1,0,0,0,1069,1072,1,0,0,0,1070,1068,1,0,
+        0,0,1070,1071,1,0,0,0,1071,1073,1,0,0,0,1072,1070,1,0,0,0,1073,1074,
+        3,150,75,0,1074,149,1,0,0,0,1075,1081,3,154,77,0,1076,1077,3,152,
+        76,0,1077,1078,3,154,77,0,1078,1080,1,0,0,0,1079,1076,1,0,0,0,1080,
+        1083,1,0,0,0,1081,1079,1,0,0,0,1081,1082,1,0,0,0,1082,151,1,0,0,
+        0,1083,1081,1,0,0,0,1084,1085,7,3,0,0,1085,153,1,0,0,0,1086,1090,
+        3,164,82,0,1087,1089,3,156,78,0,1088,1087,1,0,0,0,1089,1092,1,0,
+        0,0,1090,1088,1,0,0,0,1090,1091,1,0,0,0,1091,155,1,0,0,0,1092,1090,
+        1,0,0,0,1093,1094,5,54,0,0,1094,1095,5,71,0,0,1095,1128,3,164,82,
+        0,1096,1097,5,24,0,0,1097,1098,5,71,0,0,1098,1128,3,164,82,0,1099,
+        1100,5,12,0,0,1100,1128,3,164,82,0,1101,1102,5,77,0,0,1102,1128,
+        3,164,82,0,1103,1104,5,31,0,0,1104,1128,3,164,82,0,1105,1106,5,33,
+        0,0,1106,1128,5,41,0,0,1107,1108,5,33,0,0,1108,1109,5,40,0,0,1109,
+        1128,5,41,0,0,1110,1112,5,33,0,0,1111,1113,5,40,0,0,1112,1111,1,
+        0,0,0,1112,1113,1,0,0,0,1113,1114,1,0,0,0,1114,1117,7,4,0,0,1115,
+        1117,5,74,0,0,1116,1110,1,0,0,0,1116,1115,1,0,0,0,1117,1118,1,0,
+        0,0,1118,1128,3,158,79,0,1119,1121,5,33,0,0,1120,1122,5,40,0,0,1121,
+        1120,1,0,0,0,1121,1122,1,0,0,0,1122,1124,1,0,0,0,1123,1125,3,268,
+        134,0,1124,1123,1,0,0,0,1124,1125,1,0,0,0,1125,1126,1,0,0,0,1126,
+        1128,5,59,0,0,1127,1093,1,0,0,0,1127,1096,1,0,0,0,1127,1099,1,0,
+        0,0,1127,1101,1,0,0,0,1127,1103,1,0,0,0,1127,1105,1,0,0,0,1127,1107,
+        1,0,0,0,1127,1116,1,0,0,0,1127,1119,1,0,0,0,1128,157,1,0,0,0,1129,
+        1134,3,160,80,0,1130,1131,5,97,0,0,1131,1133,3,160,80,0,1132,1130,
+        1,0,0,0,1133,1136,1,0,0,0,1134,1132,1,0,0,0,1134,1135,1,0,0,0,1135,
+        159,1,0,0,0,1136,1134,1,0,0,0,1137,1139,3,162,81,0,1138,1137,1,0,
+        0,0,1139,1140,1,0,0,0,1140,1138,1,0,0,0,1140,1141,1,0,0,0,1141,1146,
+        1,0,0,0,1142,1143,5,71,0,0,1143,1144,3,162,81,0,1144,1145,3,162,
+        81,0,1145,1147,1,0,0,0,1146,1142,1,0,0,0,1146,1147,1,0,0,0,1147,
+        1152,1,0,0,0,1148,1149,5,82,0,0,1149,1150,3,158,79,0,1150,1151,5,
+        83,0,0,1151,1153,1,0,0,0,1152,1148,1,0,0,0,1152,1153,1,0,0,0,1153,
+        1156,1,0,0,0,1154,1155,5,40,0,0,1155,1157,5,41,0,0,1156,1154,1,0,
+        0,0,1156,1157,1,0,0,0,1157,161,1,0,0,0,1158,1161,3,268,134,0,1159,
+        1161,5,41,0,0,1160,1158,1,0,0,0,1160,1159,1,0,0,0,1161,163,1,0,0,
+        0,1162,1168,3,168,84,0,1163,1164,3,166,83,0,1164,1165,3,168,84,0,
+        1165,1167,1,0,0,0,1166,1163,1,0,0,0,1167,1170,1,0,0,0,1168,1166,
+        1,0,0,0,1168,1169,1,0,0,0,1169,165,1,0,0,0,1170,1168,1,0,0,0,1171,
+        1172,7,5,0,0,1172,167,1,0,0,0,1173,1179,3,172,86,0,1174,1175,3,170,
+        85,0,1175,1176,3,172,86,0,1176,1178,1,0,0,0,1177,1174,1,0,0,0,1178,
+        1181,1,0,0,0,1179,1177,1,0,0,0,1179,1180,1,0,0,0,1180,169,1,0,0,
+        0,1181,1179,1,0,0,0,1182,1183,7,6,0,0,1183,171,1,0,0,0,1184,1189,
+        3,174,87,0,1185,1186,5,91,0,0,1186,1188,3,174,87,0,1187,1185,1,0,
+        0,0,1188,1191,1,0,0,0,1189,1187,1,0,0,0,1189,1190,1,0,0,0,1190,173,
+        1,0,0,0,1191,1189,1,0,0,0,1192,1194,7,7,0,0,1193,1192,1,0,0,0,1194,
+        1197,1,0,0,0,1195,1193,1,0,0,0,1195,1196,1,0,0,0,1196,1198,1,0,0,
+        0,1197,1195,1,0,0,0,1198,1199,3,176,88,0,1199,175,1,0,0,0,1200,1205,
+        3,182,91,0,1201,1204,3,178,89,0,1202,1204,3,180,90,0,1203,1201,1,
+        0,0,0,1203,1202,1,0,0,0,1204,1207,1,0,0,0,1205,1203,1,0,0,0,1205,
+        1206,1,0,0,0,1206,1210,1,0,0,0,1207,1205,1,0,0,0,1208,1211,3,124,
+        62,0,1209,1211,3,100,50,0,1210,1208,1,0,0,0,1210,1209,1,0,0,0,1210,
+        1211,1,0,0,0,1211,177,1,0,0,0,1212,1213,5,101,0,0,1213,1214,3,140,
+        70,0,1214,1215,5,102,0,0,1215,1226,1,0,0,0,1216,1218,5,101,0,0,1217,
+        1219,3,140,70,0,1218,1217,1,0,0,0,1218,1219,1,0,0,0,1219,1220,1,
+        0,0,0,1220,1222,5,75,0,0,1221,1223,3,140,70,0,1222,1221,1,0,0,0,
+        1222,1223,1,0,0,0,1223,1224,1,0,0,0,1224,1226,5,102,0,0,1225,1212,
+        1,0,0,0,1225,1216,1,0,0,0,1226,179,1,0,0,0,1227,1228,5,92,0,0,1228,
+        1229,3,234,117,0,1229,181,1,0,0,0,1230,1246,3,184,92,0,1231,1246,
+        3,208,104,0,1232,1246,3,192,96,0,1233,1246,3,194,97,0,1234,1246,
+        3,196,98,0,1235,1246,3,202,101,0,1236,1246,3,204,102,0,1237,1246,
+        3,222,111,0,1238,1246,3,220,110,0,1239,1246,3,186,93,0,1240,1246,
+        3,96,48,0,1241,1246,3,206,103,0,1242,1246,3,210,105,0,1243,1246,
+        3,216,108,0,1244,1246,3,266,133,0,1245,1230,1,0,0,0,1245,1231,1,
+        0,0,0,1245,1232,1,0,0,0,1245,1233,1,0,0,0,1245,1234,1,0,0,0,1245,
+        1235,1,0,0,0,1245,1236,1,0,0,0,1245,1237,1,0,0,0,1245,1238,1,0,0,
+        0,1245,1239,1,0,0,0,1245,1240,1,0,0,0,1245,1241,1,0,0,0,1245,1242,
+        1,0,0,0,1245,1243,1,0,0,0,1245,1244,1,0,0,0,1246,183,1,0,0,0,1247,
+        1248,5,13,0,0,1248,1249,5,99,0,0,1249,1250,5,86,0,0,1250,1251,5,
+        100,0,0,1251,185,1,0,0,0,1252,1254,5,10,0,0,1253,1255,3,140,70,0,
+        1254,1253,1,0,0,0,1254,1255,1,0,0,0,1255,1257,1,0,0,0,1256,1258,
+        3,188,94,0,1257,1256,1,0,0,0,1258,1259,1,0,0,0,1259,1257,1,0,0,0,
+        1259,1260,1,0,0,0,1260,1263,1,0,0,0,1261,1262,5,22,0,0,1262,1264,
+        3,140,70,0,1263,1261,1,0,0,0,1263,1264,1,0,0,0,1264,1265,1,0,0,0,
+        1265,1266,5,23,0,0,1266,187,1,0,0,0,1267,1268,5,69,0,0,1268,1273,
+        3,190,95,0,1269,1270,5,93,0,0,1270,1272,3,190,95,0,1271,1269,1,0,
+        0,0,1272,1275,1,0,0,0,1273,1271,1,0,0,0,1273,1274,1,0,0,0,1274,1276,
+        1,0,0,0,1275,1273,1,0,0,0,1276,1277,5,55,0,0,1277,1278,3,140,70,
+        0,1278,189,1,0,0,0,1279,1280,3,152,76,0,1280,1281,3,140,70,0,1281,
+        1285,1,0,0,0,1282,1285,3,156,78,0,1283,1285,3,140,70,0,1284,1279,
+        1,0,0,0,1284,1282,1,0,0,0,1284,1283,1,0,0,0,1285,191,1,0,0,0,1286,
+        1287,5,101,0,0,1287,1290,3,200,100,0,1288,1289,5,97,0,0,1289,1291,
+        3,140,70,0,1290,1288,1,0,0,0,1290,1291,1,0,0,0,1291,1292,1,0,0,0,
+        1292,1293,5,102,0,0,1293,193,1,0,0,0,1294,1298,5,101,0,0,1295,1296,
+        3,266,133,0,1296,1297,5,81,0,0,1297,1299,1,0,0,0,1298,1295,1,0,0,
+        0,1298,1299,1,0,0,0,1299,1300,1,0,0,0,1300,1303,3,96,48,0,1301,1302,
+        5,70,0,0,1302,1304,3,140,70,0,1303,1301,1,0,0,0,1303,1304,1,0,0,
+        0,1304,1305,1,0,0,0,1305,1306,5,97,0,0,1306,1307,3,140,70,0,1307,
+        1308,5,102,0,0,1308,195,1,0,0,0,1309,1310,3,198,99,0,1310,1311,5,
+        99,0,0,1311,1312,3,200,100,0,1312,1313,5,100,0,0,1313,197,1,0,0,
+        0,1314,1315,7,8,0,0,1315,199,1,0,0,0,1316,1317,3,266,133,0,1317,
+        1318,5,31,0,0,1318,1321,3,140,70,0,1319,1320,5,70,0,0,1320,1322,
+        3,140,70,0,1321,1319,1,0,0,0,1321,1322,1,0,0,0,1322,201,1,0,0,0,
+        1323,1324,5,47,0,0,1324,1325,5,99,0,0,1325,1326,3,266,133,0,1326,
+        1327,5,81,0,0,1327,1328,3,140,70,0,1328,1329,5,93,0,0,1329,1330,
+        3,266,133,0,1330,1331,5,31,0,0,1331,1332,3,140,70,0,1332,1333,5,
+        97,0,0,1333,1334,3,140,70,0,1334,1335,5,100,0,0,1335,203,1,0,0,0,
+        1336,1337,7,9,0,0,1337,1343,5,103,0,0,1338,1344,3,8,4,0,1339,1341,
+        3,86,43,0,1340,1342,3,84,42,0,1341,1340,1,0,0,0,1341,1342,1,0,0,
+        0,1342,1344,1,0,0,0,1343,1338,1,0,0,0,1343,1339,1,0,0,0,1344,1345,
+        1,0,0,0,1345,1346,5,104,0,0,1346,205,1,0,0,0,1347,1348,5,99,0,0,
+        1348,1349,3,140,70,0,1349,1350,5,100,0,0,1350,207,1,0,0,0,1351,1352,
+        3,212,106,0,1352,1354,5,99,0,0,1353,1355,7,10,0,0,1354,1353,1,0,
+        0,0,1354,1355,1,0,0,0,1355,1357,1,0,0,0,1356,1358,3,140,70,0,1357,
+        1356,1,0,0,0,1357,1358,1,0,0,0,1358,1359,1,0,0,0,1359,1360,5,63,
+        0,0,1360,1361,3,140,70,0,1361,1362,5,100,0,0,1362,209,1,0,0,0,1363,
+        1364,3,212,106,0,1364,1366,5,99,0,0,1365,1367,5,20,0,0,1366,1365,
+        1,0,0,0,1366,1367,1,0,0,0,1367,1376,1,0,0,0,1368,1373,3,140,70,0,
+        1369,1370,5,93,0,0,1370,1372,3,140,70,0,1371,1369,1,0,0,0,1372,1375,
+        1,0,0,0,1373,1371,1,0,0,0,1373,1374,1,0,0,0,1374,1377,1,0,0,0,1375,
+        1373,1,0,0,0,1376,1368,1,0,0,0,1376,1377,1,0,0,0,1377,1378,1,0,0,
+        0,1378,1379,5,100,0,0,1379,211,1,0,0,0,1380,1381,3,214,107,0,1381,
+        1382,3,268,134,0,1382,213,1,0,0,0,1383,1384,3,268,134,0,1384,1385,
+        5,92,0,0,1385,1387,1,0,0,0,1386,1383,1,0,0,0,1387,1390,1,0,0,0,1388,
+        1386,1,0,0,0,1388,1389,1,0,0,0,1389,215,1,0,0,0,1390,1388,1,0,0,
+        0,1391,1392,3,266,133,0,1392,1401,5,103,0,0,1393,1398,3,218,109,
+        0,1394,1395,5,93,0,0,1395,1397,3,218,109,0,1396,1394,1,0,0,0,1397,
+        1400,1,0,0,0,1398,1396,1,0,0,0,1398,1399,1,0,0,0,1399,1402,1,0,0,
+        0,1400,1398,1,0,0,0,1401,1393,1,0,0,0,1401,1402,1,0,0,0,1402,1403,
+        1,0,0,0,1403,1404,5,104,0,0,1404,217,1,0,0,0,1405,1406,3,234,117,
+        0,1406,1407,5,94,0,0,1407,1408,3,140,70,0,1408,1415,1,0,0,0,1409,
+        1410,5,92,0,0,1410,1415,3,234,117,0,1411,1412,5,92,0,0,1412,1415,
+        5,86,0,0,1413,1415,3,266,133,0,1414,1405,1,0,0,0,1414,1409,1,0,0,
+        0,1414,1411,1,0,0,0,1414,1413,1,0,0,0,1415,219,1,0,0,0,1416,1419,
+        5,98,0,0,1417,1420,3,268,134,0,1418,1420,5,107,0,0,1419,1417,1,0,
+        0,0,1419,1418,1,0,0,0,1420,221,1,0,0,0,1421,1428,3,224,112,0,1422,
+        1428,5,41,0,0,1423,1428,3,226,113,0,1424,1428,5,109,0,0,1425,1428,
+        3,230,115,0,1426,1428,3,232,116,0,1427,1421,1,0,0,0,1427,1422,1,
+        0,0,0,1427,1423,1,0,0,0,1427,1424,1,0,0,0,1427,1425,1,0,0,0,1427,
+        1426,1,0,0,0,1428,223,1,0,0,0,1429,1430,7,11,0,0,1430,225,1,0,0,
+        0,1431,1434,3,228,114,0,1432,1434,5,108,0,0,1433,1431,1,0,0,0,1433,
+        1432,1,0,0,0,1434,227,1,0,0,0,1435,1436,7,12,0,0,1436,229,1,0,0,
+        0,1437,1446,5,101,0,0,1438,1443,3,140,70,0,1439,1440,5,93,0,0,1440,
+        1442,3,140,70,0,1441,1439,1,0,0,0,1442,1445,1,0,0,0,1443,1441,1,
+        0,0,0,1443,1444,1,0,0,0,1444,1447,1,0,0,0,1445,1443,1,0,0,0,1446,
+        1438,1,0,0,0,1446,1447,1,0,0,0,1447,1448,1,0,0,0,1448,1449,5,102,
+        0,0,1449,231,1,0,0,0,1450,1464,5,103,0,0,1451,1452,3,234,117,0,1452,
+        1453,5,94,0,0,1453,1461,3,140,70,0,1454,1455,5,93,0,0,1455,1456,
+        3,234,117,0,1456,1457,5,94,0,0,1457,1458,3,140,70,0,1458,1460,1,
+        0,0,0,1459,1454,1,0,0,0,1460,1463,1,0,0,0,1461,1459,1,0,0,0,1461,
+        1462,1,0,0,0,1462,1465,1,0,0,0,1463,1461,1,0,0,0,1464,1451,1,0,0,
+        0,1464,1465,1,0,0,0,1465,1466,1,0,0,0,1466,1467,5,104,0,0,1467,233,
+        1,0,0,0,1468,1469,3,272,136,0,1469,235,1,0,0,0,1470,1476,3,238,119,
+        0,1471,1476,3,248,124,0,1472,1476,3,250,125,0,1473,1476,3,254,127,
+        0,1474,1476,3,260,130,0,1475,1470,1,0,0,0,1475,1471,1,0,0,0,1475,
+        1472,1,0,0,0,1475,1473,1,0,0,0,1475,1474,1,0,0,0,1476,237,1,0,0,
+        0,1477,1478,5,15,0,0,1478,1480,5,11,0,0,1479,1481,3,268,134,0,1480,
+        1479,1,0,0,0,1480,1481,1,0,0,0,1481,1483,1,0,0,0,1482,1484,3,262,
+        131,0,1483,1482,1,0,0,0,1483,1484,1,0,0,0,1484,1485,1,0,0,0,1485,
+        1486,7,13,0,0,1486,1487,5,99,0,0,1487,1488,3,266,133,0,1488,1489,
+        3,126,63,0,1489,1490,5,100,0,0,1490,1491,7,14,0,0,1491,1493,3,240,
+        120,0,1492,1494,3,84,42,0,1493,1492,1,0,0,0,1493,1494,1,0,0,0,1494,
+        239,1,0,0,0,1495,1496,3,242,121,0,1496,1497,5,33,0,0,1497,1498,5,
+        66,0,0,1498,1524,1,0,0,0,1499,1500,3,244,122,0,1500,1501,5,33,0,
+        0,1501,1502,5,66,0,0,1502,1524,1,0,0,0,1503,1504,3,242,121,0,1504,
+        1505,5,33,0,0,1505,1506,5,40,0,0,1506,1507,5,41,0,0,1507,1524,1,
+        0,0,0,1508,1509,3,242,121,0,1509,1510,5,33,0,0,1510,1511,5,38,0,
+        0,1511,1512,5,34,0,0,1512,1524,1,0,0,0,1513,1514,3,244,122,0,1514,
+        1515,5,33,0,0,1515,1516,5,38,0,0,1516,1517,5,34,0,0,1517,1524,1,
+        0,0,0,1518,1519,3,242,121,0,1519,1520,5,33,0,0,1520,1521,7,4,0,0,
+        1521,1522,3,246,123,0,1522,1524,1,0,0,0,1523,1495,1,0,0,0,1523,1499,
+        1,0,0,0,1523,1503,1,0,0,0,1523,1508,1,0,0,0,1523,1513,1,0,0,0,1523,
+        1518,1,0,0,0,1524,241,1,0,0,0,1525,1526,3,266,133,0,1526,1527,5,
+        92,0,0,1527,1528,3,234,117,0,1528,243,1,0,0,0,1529,1530,5,99,0,0,
+        1530,1535,3,242,121,0,1531,1532,5,93,0,0,1532,1534,3,242,121,0,1533,
+        1531,1,0,0,0,1534,1537,1,0,0,0,1535,1533,1,0,0,0,1535,1536,1,0,0,
+        0,1536,1538,1,0,0,0,1537,1535,1,0,0,0,1538,1539,5,100,0,0,1539,245,
+        1,0,0,0,1540,1545,3,268,134,0,1541,1542,5,82,0,0,1542,1543,3,246,
+        123,0,1543,1544,5,83,0,0,1544,1546,1,0,0,0,1545,1541,1,0,0,0,1545,
+        1546,1,0,0,0,1546,1550,1,0,0,0,1547,1548,5,99,0,0,1548,1549,5,107,
+        0,0,1549,1551,5,100,0,0,1550,1547,1,0,0,0,1550,1551,1,0,0,0,1551,
+        247,1,0,0,0,1552,1553,5,21,0,0,1553,1554,5,11,0,0,1554,1556,3,268,
+        134,0,1555,1557,3,264,132,0,1556,1555,1,0,0,0,1556,1557,1,0,0,0,
+        1557,249,1,0,0,0,1558,1560,5,15,0,0,1559,1561,5,66,0,0,1560,1559,
+        1,0,0,0,1560,1561,1,0,0,0,1561,1562,1,0,0,0,1562,1564,5,32,0,0,1563,
+        1565,3,268,134,0,1564,1563,1,0,0,0,1564,1565,1,0,0,0,1565,1567,1,
+        0,0,0,1566,1568,3,262,131,0,1567,1566,1,0,0,0,1567,1568,1,0,0,0,
+        1568,1569,1,0,0,0,1569,1571,3,252,126,0,1570,1572,3,84,42,0,1571,
+        1570,1,0,0,0,1571,1572,1,0,0,0,1572,251,1,0,0,0,1573,1574,5,27,0,
+        0,1574,1575,5,99,0,0,1575,1576,3,266,133,0,1576,1577,3,126,63,0,
+        1577,1578,5,100,0,0,1578,1579,5,43,0,0,1579,1580,5,99,0,0,1580,1585,
+        3,242,121,0,1581,1582,5,93,0,0,1582,1584,3,242,121,0,1583,1581,1,
+        0,0,0,1584,1587,1,0,0,0,1585,1583,1,0,0,0,1585,1586,1,0,0,0,1586,
+        1588,1,0,0,0,1587,1585,1,0,0,0,1588,1589,5,100,0,0,1589,1607,1,0,
+        0,0,1590,1592,5,43,0,0,1591,1593,5,94,0,0,1592,1591,1,0,0,0,1592,
+        1593,1,0,0,0,1593,1594,1,0,0,0,1594,1595,3,134,67,0,1595,1596,5,
+        99,0,0,1596,1601,3,234,117,0,1597,1598,5,93,0,0,1598,1600,3,234,
+        117,0,1599,1597,1,0,0,0,1600,1603,1,0,0,0,1601,1599,1,0,0,0,1601,
+        1602,1,0,0,0,1602,1604,1,0,0,0,1603,1601,1,0,0,0,1604,1605,5,100,
+        0,0,1605,1607,1,0,0,0,1606,1573,1,0,0,0,1606,1590,1,0,0,0,1607,253,
+        1,0,0,0,1608,1609,5,15,0,0,1609,1610,3,268,134,0,1610,1612,5,32,
+        0,0,1611,1613,3,268,134,0,1612,1611,1,0,0,0,1612,1613,1,0,0,0,1613,
+        1615,1,0,0,0,1614,1616,3,262,131,0,1615,1614,1,0,0,0,1615,1616,1,
+        0,0,0,1616,1617,1,0,0,0,1617,1618,5,27,0,0,1618,1619,5,99,0,0,1619,
+        1620,3,266,133,0,1620,1621,3,126,63,0,1621,1622,5,100,0,0,1622,1624,
+        5,43,0,0,1623,1625,3,268,134,0,1624,1623,1,0,0,0,1624,1625,1,0,0,
+        0,1625,1626,1,0,0,0,1626,1628,3,256,128,0,1627,1629,3,258,129,0,
+        1628,1627,1,0,0,0,1628,1629,1,0,0,0,1629,255,1,0,0,0,1630,1631,5,
+        99,0,0,1631,1636,3,242,121,0,1632,1633,5,93,0,0,1633,1635,3,242,
+        121,0,1634,1632,1,0,0,0,1635,1638,1,0,0,0,1636,1634,1,0,0,0,1636,
+        1637,1,0,0,0,1637,1639,1,0,0,0,1638,1636,1,0,0,0,1639,1640,5,100,
+        0,0,1640,1653,1,0,0,0,1641,1642,5,101,0,0,1642,1647,3,242,121,0,
+        1643,1644,5,93,0,0,1644,1646,3,242,121,0,1645,1643,1,0,0,0,1646,
+        1649,1,0,0,0,1647,1645,1,0,0,0,1647,1648,1,0,0,0,1648,1650,1,0,0,
+        0,1649,1647,1,0,0,0,1650,1651,5,102,0,0,1651,1653,1,0,0,0,1652,1630,
+        1,0,0,0,1652,1641,1,0,0,0,1653,257,1,0,0,0,1654,1655,3,268,134,0,
+        1655,1656,3,232,116,0,1656,259,1,0,0,0,1657,1658,5,21,0,0,1658,1659,
+        5,32,0,0,1659,1661,3,268,134,0,1660,1662,3,264,132,0,1661,1660,1,
+        0,0,0,1661,1662,1,0,0,0,1662,261,1,0,0,0,1663,1664,5,30,0,0,1664,
+        1665,5,40,0,0,1665,1666,5,25,0,0,1666,263,1,0,0,0,1667,1668,5,30,
+        0,0,1668,1669,5,25,0,0,1669,265,1,0,0,0,1670,1671,3,268,134,0,1671,
+        267,1,0,0,0,1672,1676,5,111,0,0,1673,1676,5,110,0,0,1674,1676,3,
+        270,135,0,1675,1672,1,0,0,0,1675,1673,1,0,0,0,1675,1674,1,0,0,0,
+        1676,269,1,0,0,0,1677,1678,7,15,0,0,1678,271,1,0,0,0,1679,1682,3,
+        268,134,0,1680,1682,3,274,137,0,1681,1679,1,0,0,0,1681,1680,1,0,
+        0,0,1682,273,1,0,0,0,1683,1684,7,16,0,0,1684,275,1,0,0,0,207,278,
         285,296,301,308,314,319,323,330,345,348,355,367,370,388,391,398,
         402,417,420,423,428,430,433,437,443,452,455,465,471,478,488,492,
         497,509,518,526,551,559,571,574,582,594,600,603,607,610,617,623,
         627,630,633,640,648,651,656,665,676,686,692,696,701,706,712,717,
-        722,727,732,735,746,755,760,767,772,776,782,786,790,793,797,807,
-        812,820,826,834,838,846,854,864,868,877,882,886,890,892,897,902,
-        909,914,920,923,927,930,933,936,941,944,947,953,957,963,968,973,
-        978,984,988,996,1000,1002,1006,1008,1011,1023,1032,1040,1048,1054,
-        1065,1074,1096,1100,1105,1108,1111,1118,1124,1130,1136,1140,1144,
-        1152,1163,1173,1179,1187,1189,1194,1202,1206,1209,1229,1238,1243,
-        1247,1257,1268,1274,1282,1287,1305,1325,1327,1338,1341,1350,1357,
-        1360,1372,1382,1385,1398,1403,1411,1417,1427,1430,1445,1448,1459,
-        1464,1467,1477,1507,1519,1529,1534,1540,1544,1548,1551,1555,1569,
-        1576,1585,1590,1596,1599,1608,1612,1620,1631,1636,1645,1659,1665
+        722,727,732,740,748,751,762,771,776,783,788,792,798,802,806,809,
+        813,823,828,836,842,850,854,862,870,880,884,893,898,902,906,908,
+        913,918,925,930,936,939,943,946,949,952,957,960,963,969,973,979,
+        984,989,994,1000,1004,1012,1016,1018,1022,1024,1027,1039,1048,1056,
+        1064,1070,1081,1090,1112,1116,1121,1124,1127,1134,1140,1146,1152,
+        1156,1160,1168,1179,1189,1195,1203,1205,1210,1218,1222,1225,1245,
+        1254,1259,1263,1273,1284,1290,1298,1303,1321,1341,1343,1354,1357,
+        1366,1373,1376,1388,1398,1401,1414,1419,1427,1433,1443,1446,1461,
+        1464,1475,1480,1483,1493,1523,1535,1545,1550,1556,1560,1564,1567,
+        1571,1585,1592,1601,1606,1612,1615,1624,1628,1636,1647,1652,1661,
+        1675,1681
     ];
 
     private static __ATN: antlr.ATN;
@@ -9881,6 +9939,7 @@ export class PathSelectorContext extends antlr.ParserRuleContext {
     public _symbolicName?: SymbolicNameContext;
     public _selectorWord: SymbolicNameContext[] = [];
     public _count?: IntegerLiteralContext;
+    public _countParameter?: ParameterContext;
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
         super(parent, invokingState);
     }
@@ -9901,6 +9960,9 @@ export class PathSelectorContext extends antlr.ParserRuleContext {
     }
     public integerLiteral(): IntegerLiteralContext | null {
         return this.getRuleContext(0, IntegerLiteralContext);
+    }
+    public parameter(): ParameterContext | null {
+        return this.getRuleContext(0, ParameterContext);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_pathSelector;

@@ -201,3 +201,27 @@ Feature: PathSelectors - selective path selectors in front of a path pattern
       | 3   |
       | 4   |
     And no side effects
+
+  Scenario: [18] The number of paths may be a parameter
+    Given parameters are:
+      | k | 2 |
+    When executing query:
+      """
+      MATCH p = SHORTEST $k (:S {n: 'a'})-[:R]->+(:S {n: 'd'})
+      RETURN length(p) AS len
+      """
+    Then the result should be, in any order:
+      | len |
+      | 2   |
+      | 3   |
+    And no side effects
+
+  Scenario: [19] A parameter number of groups below 1 fails when the statement runs
+    Given parameters are:
+      | k | 0 |
+    When executing query:
+      """
+      MATCH p = SHORTEST $k GROUPS (:S {n: 'a'})-[:R]->+(:S {n: 'd'})
+      RETURN length(p) AS len
+      """
+    Then an ArgumentError should be raised at runtime: InvalidArgumentValue
