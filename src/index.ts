@@ -127,6 +127,14 @@ export class Db {
       ...(this.options.time_zone !== undefined && { time_zone: this.options.time_zone }),
     };
     if (prepared.explain) return this.engine.execute(prepared, this.database.latestCommitted(), ctx);
+    if (prepared.statement.kind === 'query' && prepared.statement.in_transactions === true) {
+      // CALL { } IN TRANSACTIONS: each batch is committed as it ends (docs/cypher.md 2.1).
+      const { value } = await this.database.writeInBatches(
+        (ws, batches) => this.engine.executeSliced(prepared, ws, { ...ctx, writes_private: true, batches }),
+        { concern: journaled, computed_at_us: now_us },
+      );
+      return value;
+    }
     if (prepared.kind === 'read') return this.engine.execute(prepared, readWithComputed(this.database, this.database.latestCommitted(), now_us), ctx);
     const { value } = await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: journaled, computed_at_us: now_us });
     return value;

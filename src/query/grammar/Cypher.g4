@@ -126,6 +126,14 @@ subqueryScope
 // the modes are not reserved words; the builder checks them.
 inTransactions
     : IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? (ON errorWord=symbolicName errorMode=symbolicName)?
+    | IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? inTransactionsReport (ON errorWord=symbolicName errorMode=symbolicName)?
+    | IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? (ON errorWord=symbolicName errorMode=symbolicName) inTransactionsReport
+    | IN concurrency=expression? concurrentWord=symbolicName transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? inTransactionsReport? (ON errorWord=symbolicName errorMode=symbolicName)? inTransactionsReport?
+    ;
+
+// REPORT STATUS AS s: the status of each inner transaction, per row. REPORT and STATUS are not reserved.
+inTransactionsReport
+    : reportWord=symbolicName statusWord=symbolicName AS variable
     ;
 
 // Segments may be reserved words (`apoc.create.node`): after CALL a name can only be a procedure's.

@@ -153,6 +153,8 @@ export type LogicalOp =
       readonly optional: boolean;
       /** What the plan shows: a CALL subquery or a FOREACH. */
       readonly form: 'call' | 'foreach';
+      /** `IN TRANSACTIONS`: input rows are taken in batches, each committed on its own (in-transactions-op.ts). */
+      readonly batch?: SubqueryBatch;
     }
   /** Rows of `left` joined to rows of `right` with equal node ids in `keys`; both run on the same argument. */
   | {
@@ -329,4 +331,13 @@ export function transformUp(op: LogicalOp, f: (op: LogicalOp) => LogicalOp): Log
   const inputs = inputsOf(op);
   const next = inputs.length === 0 ? op : withInputs(op, inputs.map((i) => transformUp(i, f)));
   return f(next);
+}
+
+/** How a CALL subquery IN TRANSACTIONS takes its batches. */
+export interface SubqueryBatch {
+  /** Input rows per batch, a constant; the manual's default when absent. */
+  readonly rows?: BoundExpression;
+  readonly on_error: 'fail' | 'continue' | 'break';
+  /** The slot of `REPORT STATUS AS s`, written on every row that passes. */
+  readonly report?: number;
 }

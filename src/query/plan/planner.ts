@@ -107,7 +107,10 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
       const mode = clause.returns.length > 0 ? 'returning' : 'unit';
       const columns = clause.returns.map((v) => v.id);
       const imports = clause.imports.map((v) => v.id);
-      return { op: 'subquery', input: plan, inner, mode, columns, imports, optional: clause.optional, form: 'call' };
+      const tx = clause.in_transactions;
+      if (tx?.report !== undefined) bound.add(tx.report.id);
+      const batch = tx === undefined ? undefined : { ...(tx.rows !== undefined && { rows: tx.rows }), on_error: tx.on_error, ...(tx.report !== undefined && { report: tx.report.id }) };
+      return { op: 'subquery', input: plan, inner, mode, columns, imports, optional: clause.optional, form: 'call', ...(batch !== undefined && { batch }) };
     }
     case 'foreach': {
       // One inner run per row: UNWIND of the list, then the body's updates.

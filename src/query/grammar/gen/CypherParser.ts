@@ -142,124 +142,125 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_subqueryCallClause = 16;
     public static readonly RULE_subqueryScope = 17;
     public static readonly RULE_inTransactions = 18;
-    public static readonly RULE_procedureName = 19;
-    public static readonly RULE_yieldItems = 20;
-    public static readonly RULE_yieldItem = 21;
-    public static readonly RULE_createClause = 22;
-    public static readonly RULE_mergeClause = 23;
-    public static readonly RULE_mergeAction = 24;
-    public static readonly RULE_setClause = 25;
-    public static readonly RULE_setItem = 26;
-    public static readonly RULE_removeClause = 27;
-    public static readonly RULE_removeItem = 28;
-    public static readonly RULE_deleteClause = 29;
-    public static readonly RULE_foreachClause = 30;
-    public static readonly RULE_orderSkipLimitClause = 31;
-    public static readonly RULE_finishClause = 32;
-    public static readonly RULE_withClause = 33;
-    public static readonly RULE_returnClause = 34;
-    public static readonly RULE_projectionBody = 35;
-    public static readonly RULE_projectionItems = 36;
-    public static readonly RULE_projectionItem = 37;
-    public static readonly RULE_order = 38;
-    public static readonly RULE_skip = 39;
-    public static readonly RULE_limit = 40;
-    public static readonly RULE_sortItem = 41;
-    public static readonly RULE_where = 42;
-    public static readonly RULE_pattern = 43;
-    public static readonly RULE_patternPart = 44;
-    public static readonly RULE_shortestPathPattern = 45;
-    public static readonly RULE_patternElement = 46;
-    public static readonly RULE_relationshipsPattern = 47;
-    public static readonly RULE_nodePattern = 48;
-    public static readonly RULE_labelExpression = 49;
-    public static readonly RULE_labelDisjunction = 50;
-    public static readonly RULE_labelConjunction = 51;
-    public static readonly RULE_labelNegation = 52;
-    public static readonly RULE_labelAtom = 53;
-    public static readonly RULE_patternElementChain = 54;
-    public static readonly RULE_quantifiedPath = 55;
-    public static readonly RULE_pathQuantifier = 56;
-    public static readonly RULE_relationshipPattern = 57;
-    public static readonly RULE_relationshipDetail = 58;
-    public static readonly RULE_properties = 59;
-    public static readonly RULE_relationshipTypes = 60;
-    public static readonly RULE_nodeLabels = 61;
-    public static readonly RULE_nodeLabel = 62;
-    public static readonly RULE_dynamicName = 63;
-    public static readonly RULE_rangeLiteral = 64;
-    public static readonly RULE_rangeBound = 65;
-    public static readonly RULE_labelName = 66;
-    public static readonly RULE_relTypeName = 67;
-    public static readonly RULE_propertyExpression = 68;
-    public static readonly RULE_expression = 69;
-    public static readonly RULE_orExpression = 70;
-    public static readonly RULE_xorExpression = 71;
-    public static readonly RULE_andExpression = 72;
-    public static readonly RULE_notExpression = 73;
-    public static readonly RULE_comparisonExpression = 74;
-    public static readonly RULE_comparisonOperator = 75;
-    public static readonly RULE_predicateExpression = 76;
-    public static readonly RULE_predicateSuffix = 77;
-    public static readonly RULE_valueTypeExpression = 78;
-    public static readonly RULE_valueTypeAlternative = 79;
-    public static readonly RULE_valueTypeWord = 80;
-    public static readonly RULE_addOrSubtractExpression = 81;
-    public static readonly RULE_addOrSubtractOperator = 82;
-    public static readonly RULE_multiplyDivideModuloExpression = 83;
-    public static readonly RULE_multiplyDivideModuloOperator = 84;
-    public static readonly RULE_powerOfExpression = 85;
-    public static readonly RULE_unaryAddOrSubtractExpression = 86;
-    public static readonly RULE_nonArithmeticOperatorExpression = 87;
-    public static readonly RULE_listOperator = 88;
-    public static readonly RULE_propertyLookup = 89;
-    public static readonly RULE_atom = 90;
-    public static readonly RULE_countStar = 91;
-    public static readonly RULE_caseExpression = 92;
-    public static readonly RULE_caseAlternative = 93;
-    public static readonly RULE_caseWhenOperand = 94;
-    public static readonly RULE_listComprehension = 95;
-    public static readonly RULE_patternComprehension = 96;
-    public static readonly RULE_quantifierExpression = 97;
-    public static readonly RULE_quantifier = 98;
-    public static readonly RULE_filterExpression = 99;
-    public static readonly RULE_reduceExpression = 100;
-    public static readonly RULE_subqueryExpression = 101;
-    public static readonly RULE_parenthesizedExpression = 102;
-    public static readonly RULE_trimFromExpression = 103;
-    public static readonly RULE_functionInvocation = 104;
-    public static readonly RULE_functionName = 105;
-    public static readonly RULE_namespace = 106;
-    public static readonly RULE_mapProjection = 107;
-    public static readonly RULE_mapProjectionItem = 108;
-    public static readonly RULE_parameter = 109;
-    public static readonly RULE_literal = 110;
-    public static readonly RULE_booleanLiteral = 111;
-    public static readonly RULE_numberLiteral = 112;
-    public static readonly RULE_integerLiteral = 113;
-    public static readonly RULE_listLiteral = 114;
-    public static readonly RULE_mapLiteral = 115;
-    public static readonly RULE_propertyKeyName = 116;
-    public static readonly RULE_schemaCommand = 117;
-    public static readonly RULE_createConstraint = 118;
-    public static readonly RULE_constraintRequirement = 119;
-    public static readonly RULE_propertyReference = 120;
-    public static readonly RULE_propertyReferenceList = 121;
-    public static readonly RULE_typeName = 122;
-    public static readonly RULE_dropConstraint = 123;
-    public static readonly RULE_createIndex = 124;
-    public static readonly RULE_indexTarget = 125;
-    public static readonly RULE_createSearchIndex = 126;
-    public static readonly RULE_searchIndexProperties = 127;
-    public static readonly RULE_indexOptions = 128;
-    public static readonly RULE_dropIndex = 129;
-    public static readonly RULE_ifNotExists = 130;
-    public static readonly RULE_ifExists = 131;
-    public static readonly RULE_variable = 132;
-    public static readonly RULE_symbolicName = 133;
-    public static readonly RULE_nonReservedKeyword = 134;
-    public static readonly RULE_schemaName = 135;
-    public static readonly RULE_reservedWord = 136;
+    public static readonly RULE_inTransactionsReport = 19;
+    public static readonly RULE_procedureName = 20;
+    public static readonly RULE_yieldItems = 21;
+    public static readonly RULE_yieldItem = 22;
+    public static readonly RULE_createClause = 23;
+    public static readonly RULE_mergeClause = 24;
+    public static readonly RULE_mergeAction = 25;
+    public static readonly RULE_setClause = 26;
+    public static readonly RULE_setItem = 27;
+    public static readonly RULE_removeClause = 28;
+    public static readonly RULE_removeItem = 29;
+    public static readonly RULE_deleteClause = 30;
+    public static readonly RULE_foreachClause = 31;
+    public static readonly RULE_orderSkipLimitClause = 32;
+    public static readonly RULE_finishClause = 33;
+    public static readonly RULE_withClause = 34;
+    public static readonly RULE_returnClause = 35;
+    public static readonly RULE_projectionBody = 36;
+    public static readonly RULE_projectionItems = 37;
+    public static readonly RULE_projectionItem = 38;
+    public static readonly RULE_order = 39;
+    public static readonly RULE_skip = 40;
+    public static readonly RULE_limit = 41;
+    public static readonly RULE_sortItem = 42;
+    public static readonly RULE_where = 43;
+    public static readonly RULE_pattern = 44;
+    public static readonly RULE_patternPart = 45;
+    public static readonly RULE_shortestPathPattern = 46;
+    public static readonly RULE_patternElement = 47;
+    public static readonly RULE_relationshipsPattern = 48;
+    public static readonly RULE_nodePattern = 49;
+    public static readonly RULE_labelExpression = 50;
+    public static readonly RULE_labelDisjunction = 51;
+    public static readonly RULE_labelConjunction = 52;
+    public static readonly RULE_labelNegation = 53;
+    public static readonly RULE_labelAtom = 54;
+    public static readonly RULE_patternElementChain = 55;
+    public static readonly RULE_quantifiedPath = 56;
+    public static readonly RULE_pathQuantifier = 57;
+    public static readonly RULE_relationshipPattern = 58;
+    public static readonly RULE_relationshipDetail = 59;
+    public static readonly RULE_properties = 60;
+    public static readonly RULE_relationshipTypes = 61;
+    public static readonly RULE_nodeLabels = 62;
+    public static readonly RULE_nodeLabel = 63;
+    public static readonly RULE_dynamicName = 64;
+    public static readonly RULE_rangeLiteral = 65;
+    public static readonly RULE_rangeBound = 66;
+    public static readonly RULE_labelName = 67;
+    public static readonly RULE_relTypeName = 68;
+    public static readonly RULE_propertyExpression = 69;
+    public static readonly RULE_expression = 70;
+    public static readonly RULE_orExpression = 71;
+    public static readonly RULE_xorExpression = 72;
+    public static readonly RULE_andExpression = 73;
+    public static readonly RULE_notExpression = 74;
+    public static readonly RULE_comparisonExpression = 75;
+    public static readonly RULE_comparisonOperator = 76;
+    public static readonly RULE_predicateExpression = 77;
+    public static readonly RULE_predicateSuffix = 78;
+    public static readonly RULE_valueTypeExpression = 79;
+    public static readonly RULE_valueTypeAlternative = 80;
+    public static readonly RULE_valueTypeWord = 81;
+    public static readonly RULE_addOrSubtractExpression = 82;
+    public static readonly RULE_addOrSubtractOperator = 83;
+    public static readonly RULE_multiplyDivideModuloExpression = 84;
+    public static readonly RULE_multiplyDivideModuloOperator = 85;
+    public static readonly RULE_powerOfExpression = 86;
+    public static readonly RULE_unaryAddOrSubtractExpression = 87;
+    public static readonly RULE_nonArithmeticOperatorExpression = 88;
+    public static readonly RULE_listOperator = 89;
+    public static readonly RULE_propertyLookup = 90;
+    public static readonly RULE_atom = 91;
+    public static readonly RULE_countStar = 92;
+    public static readonly RULE_caseExpression = 93;
+    public static readonly RULE_caseAlternative = 94;
+    public static readonly RULE_caseWhenOperand = 95;
+    public static readonly RULE_listComprehension = 96;
+    public static readonly RULE_patternComprehension = 97;
+    public static readonly RULE_quantifierExpression = 98;
+    public static readonly RULE_quantifier = 99;
+    public static readonly RULE_filterExpression = 100;
+    public static readonly RULE_reduceExpression = 101;
+    public static readonly RULE_subqueryExpression = 102;
+    public static readonly RULE_parenthesizedExpression = 103;
+    public static readonly RULE_trimFromExpression = 104;
+    public static readonly RULE_functionInvocation = 105;
+    public static readonly RULE_functionName = 106;
+    public static readonly RULE_namespace = 107;
+    public static readonly RULE_mapProjection = 108;
+    public static readonly RULE_mapProjectionItem = 109;
+    public static readonly RULE_parameter = 110;
+    public static readonly RULE_literal = 111;
+    public static readonly RULE_booleanLiteral = 112;
+    public static readonly RULE_numberLiteral = 113;
+    public static readonly RULE_integerLiteral = 114;
+    public static readonly RULE_listLiteral = 115;
+    public static readonly RULE_mapLiteral = 116;
+    public static readonly RULE_propertyKeyName = 117;
+    public static readonly RULE_schemaCommand = 118;
+    public static readonly RULE_createConstraint = 119;
+    public static readonly RULE_constraintRequirement = 120;
+    public static readonly RULE_propertyReference = 121;
+    public static readonly RULE_propertyReferenceList = 122;
+    public static readonly RULE_typeName = 123;
+    public static readonly RULE_dropConstraint = 124;
+    public static readonly RULE_createIndex = 125;
+    public static readonly RULE_indexTarget = 126;
+    public static readonly RULE_createSearchIndex = 127;
+    public static readonly RULE_searchIndexProperties = 128;
+    public static readonly RULE_indexOptions = 129;
+    public static readonly RULE_dropIndex = 130;
+    public static readonly RULE_ifNotExists = 131;
+    public static readonly RULE_ifExists = 132;
+    public static readonly RULE_variable = 133;
+    public static readonly RULE_symbolicName = 134;
+    public static readonly RULE_nonReservedKeyword = 135;
+    public static readonly RULE_schemaName = 136;
+    public static readonly RULE_reservedWord = 137;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -303,12 +304,12 @@ export class CypherParser extends antlr.Parser {
         "queryOption", "unionPart", "singleQuery", "asOfTimestamp", "queryHint", 
         "hintCommentBody", "hintCall", "clause", "matchClause", "unwindClause", 
         "callClause", "subqueryCallClause", "subqueryScope", "inTransactions", 
-        "procedureName", "yieldItems", "yieldItem", "createClause", "mergeClause", 
-        "mergeAction", "setClause", "setItem", "removeClause", "removeItem", 
-        "deleteClause", "foreachClause", "orderSkipLimitClause", "finishClause", 
-        "withClause", "returnClause", "projectionBody", "projectionItems", 
-        "projectionItem", "order", "skip", "limit", "sortItem", "where", 
-        "pattern", "patternPart", "shortestPathPattern", "patternElement", 
+        "inTransactionsReport", "procedureName", "yieldItems", "yieldItem", 
+        "createClause", "mergeClause", "mergeAction", "setClause", "setItem", 
+        "removeClause", "removeItem", "deleteClause", "foreachClause", "orderSkipLimitClause", 
+        "finishClause", "withClause", "returnClause", "projectionBody", 
+        "projectionItems", "projectionItem", "order", "skip", "limit", "sortItem", 
+        "where", "pattern", "patternPart", "shortestPathPattern", "patternElement", 
         "relationshipsPattern", "nodePattern", "labelExpression", "labelDisjunction", 
         "labelConjunction", "labelNegation", "labelAtom", "patternElementChain", 
         "quantifiedPath", "pathQuantifier", "relationshipPattern", "relationshipDetail", 
@@ -355,19 +356,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 274;
-            this.statement();
             this.state = 276;
+            this.statement();
+            this.state = 278;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 95) {
                 {
-                this.state = 275;
+                this.state = 277;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 278;
+            this.state = 280;
             this.match(CypherParser.EOF);
             }
         }
@@ -388,27 +389,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 283;
+            this.state = 285;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 280;
+                this.state = 282;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 281;
+                this.state = 283;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 282;
+                this.state = 284;
                 this.query();
                 }
                 break;
@@ -433,13 +434,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 285;
-            this.match(CypherParser.SET);
-            this.state = 286;
-            this.symbolicName();
             this.state = 287;
-            this.match(CypherParser.EQ);
+            this.match(CypherParser.SET);
             this.state = 288;
+            this.symbolicName();
+            this.state = 289;
+            this.match(CypherParser.EQ);
+            this.state = 290;
             this.sessionValue();
             }
         }
@@ -460,13 +461,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 294;
+            this.state = 296;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 290;
+                this.state = 292;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -476,7 +477,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 291;
+                this.state = 293;
                 this.numberLiteral();
                 }
                 break;
@@ -484,7 +485,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 292;
+                this.state = 294;
                 this.booleanLiteral();
                 }
                 break;
@@ -523,7 +524,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 293;
+                this.state = 295;
                 this.symbolicName();
                 }
                 break;
@@ -551,47 +552,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 299;
+            this.state = 301;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 68) {
                 {
                 {
-                this.state = 296;
+                this.state = 298;
                 this.queryOption();
                 }
                 }
-                this.state = 301;
+                this.state = 303;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 302;
+            this.state = 304;
             this.singleQuery();
-            this.state = 306;
+            this.state = 308;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 65) {
                 {
                 {
-                this.state = 303;
+                this.state = 305;
                 this.unionPart();
                 }
                 }
-                this.state = 308;
+                this.state = 310;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 312;
+            this.state = 314;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 68) {
                 {
                 {
-                this.state = 309;
+                this.state = 311;
                 this.queryOption();
                 }
                 }
-                this.state = 314;
+                this.state = 316;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -614,20 +615,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 317;
+            this.state = 319;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 315;
+                this.state = 317;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 316;
+                this.state = 318;
                 this.queryHint();
                 }
                 break;
@@ -655,19 +656,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 319;
-            this.match(CypherParser.UNION);
             this.state = 321;
+            this.match(CypherParser.UNION);
+            this.state = 323;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1) {
                 {
-                this.state = 320;
+                this.state = 322;
                 this.match(CypherParser.ALL);
                 }
             }
 
-            this.state = 323;
+            this.state = 325;
             this.singleQuery();
             }
         }
@@ -691,17 +692,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 326;
+            this.state = 328;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 325;
+                this.state = 327;
                 this.clause();
                 }
                 }
-                this.state = 328;
+                this.state = 330;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
@@ -726,13 +727,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 330;
-            this.match(CypherParser.AS);
-            this.state = 331;
-            this.match(CypherParser.OF);
             this.state = 332;
-            this.match(CypherParser.TIMESTAMP);
+            this.match(CypherParser.AS);
             this.state = 333;
+            this.match(CypherParser.OF);
+            this.state = 334;
+            this.match(CypherParser.TIMESTAMP);
+            this.state = 335;
             this.expression();
             }
         }
@@ -756,39 +757,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 335;
-            this.match(CypherParser.USING);
-            this.state = 336;
-            this.functionName();
             this.state = 337;
+            this.match(CypherParser.USING);
+            this.state = 338;
+            this.functionName();
+            this.state = 339;
             this.match(CypherParser.LPAREN);
-            this.state = 346;
+            this.state = 348;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 338;
+                this.state = 340;
                 this.expression();
-                this.state = 343;
+                this.state = 345;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 339;
+                    this.state = 341;
                     this.match(CypherParser.COMMA);
-                    this.state = 340;
+                    this.state = 342;
                     this.expression();
                     }
                     }
-                    this.state = 345;
+                    this.state = 347;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 348;
+            this.state = 350;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -812,21 +813,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 353;
+            this.state = 355;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
                 {
-                this.state = 350;
+                this.state = 352;
                 this.hintCall();
                 }
                 }
-                this.state = 355;
+                this.state = 357;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 356;
+            this.state = 358;
             this.match(CypherParser.EOF);
             }
         }
@@ -850,37 +851,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 358;
+            this.state = 360;
             this.functionName();
-            this.state = 359;
+            this.state = 361;
             this.match(CypherParser.LPAREN);
-            this.state = 368;
+            this.state = 370;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 360;
+                this.state = 362;
                 this.expression();
-                this.state = 365;
+                this.state = 367;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 361;
+                    this.state = 363;
                     this.match(CypherParser.COMMA);
-                    this.state = 362;
+                    this.state = 364;
                     this.expression();
                     }
                     }
-                    this.state = 367;
+                    this.state = 369;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 370;
+            this.state = 372;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -901,104 +902,104 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 386;
+            this.state = 388;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 14, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 372;
+                this.state = 374;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 373;
+                this.state = 375;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 374;
+                this.state = 376;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 375;
+                this.state = 377;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 376;
+                this.state = 378;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 377;
+                this.state = 379;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 378;
+                this.state = 380;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 379;
+                this.state = 381;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 380;
+                this.state = 382;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 381;
+                this.state = 383;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 382;
+                this.state = 384;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 383;
+                this.state = 385;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 384;
+                this.state = 386;
                 this.finishClause();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 385;
+                this.state = 387;
                 this.orderSkipLimitClause();
                 }
                 break;
@@ -1025,42 +1026,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 389;
+            this.state = 391;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 388;
+                this.state = 390;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 391;
+            this.state = 393;
             this.match(CypherParser.MATCH);
-            this.state = 392;
+            this.state = 394;
             this.pattern();
-            this.state = 396;
+            this.state = 398;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 393;
+                    this.state = 395;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 398;
+                this.state = 400;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             }
-            this.state = 400;
+            this.state = 402;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 399;
+                this.state = 401;
                 this.where();
                 }
             }
@@ -1086,13 +1087,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 402;
-            this.match(CypherParser.UNWIND);
-            this.state = 403;
-            this.expression();
             this.state = 404;
-            this.match(CypherParser.AS);
+            this.match(CypherParser.UNWIND);
             this.state = 405;
+            this.expression();
+            this.state = 406;
+            this.match(CypherParser.AS);
+            this.state = 407;
             this.variable();
             }
         }
@@ -1116,61 +1117,61 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 407;
+            this.state = 409;
             this.match(CypherParser.CALL);
-            this.state = 408;
+            this.state = 410;
             this.procedureName();
-            this.state = 421;
+            this.state = 423;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 409;
+                this.state = 411;
                 this.match(CypherParser.LPAREN);
-                this.state = 418;
+                this.state = 420;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 410;
+                    this.state = 412;
                     this.expression();
-                    this.state = 415;
+                    this.state = 417;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     while (_la === 93) {
                         {
                         {
-                        this.state = 411;
+                        this.state = 413;
                         this.match(CypherParser.COMMA);
-                        this.state = 412;
+                        this.state = 414;
                         this.expression();
                         }
                         }
-                        this.state = 417;
+                        this.state = 419;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 420;
+                this.state = 422;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 428;
+            this.state = 430;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 73) {
                 {
-                this.state = 423;
+                this.state = 425;
                 this.match(CypherParser.YIELD);
-                this.state = 426;
+                this.state = 428;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 424;
+                    this.state = 426;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1208,7 +1209,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 425;
+                    this.state = 427;
                     this.yieldItems();
                     }
                     break;
@@ -1240,40 +1241,40 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 431;
+            this.state = 433;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 430;
+                this.state = 432;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 433;
-            this.match(CypherParser.CALL);
             this.state = 435;
+            this.match(CypherParser.CALL);
+            this.state = 437;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 434;
+                this.state = 436;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 437;
-            this.match(CypherParser.LBRACE);
-            this.state = 438;
-            this.query();
             this.state = 439;
-            this.match(CypherParser.RBRACE);
+            this.match(CypherParser.LBRACE);
+            this.state = 440;
+            this.query();
             this.state = 441;
+            this.match(CypherParser.RBRACE);
+            this.state = 443;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 31) {
                 {
-                this.state = 440;
+                this.state = 442;
                 this.inTransactions();
                 }
             }
@@ -1300,14 +1301,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 443;
+            this.state = 445;
             this.match(CypherParser.LPAREN);
-            this.state = 453;
+            this.state = 455;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 444;
+                this.state = 446;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -1345,21 +1346,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 445;
+                this.state = 447;
                 this.variable();
-                this.state = 450;
+                this.state = 452;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 446;
+                    this.state = 448;
                     this.match(CypherParser.COMMA);
-                    this.state = 447;
+                    this.state = 449;
                     this.variable();
                     }
                     }
-                    this.state = 452;
+                    this.state = 454;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1370,7 +1371,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 455;
+            this.state = 457;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1392,40 +1393,216 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 36, CypherParser.RULE_inTransactions);
         let _la: number;
         try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 457;
-            this.match(CypherParser.IN);
-            this.state = 458;
-            localContext._transactionsWord = this.symbolicName();
-            this.state = 463;
+            this.state = 526;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 42) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 38, this.context) ) {
+            case 1:
+                this.enterOuterAlt(localContext, 1);
                 {
                 this.state = 459;
-                this.match(CypherParser.OF);
+                this.match(CypherParser.IN);
                 this.state = 460;
-                localContext._batchSize = this.expression();
-                this.state = 461;
-                localContext._rowsWord = this.symbolicName();
-                }
-            }
-
-            this.state = 469;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 43) {
-                {
+                localContext._transactionsWord = this.symbolicName();
                 this.state = 465;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 42) {
+                    {
+                    this.state = 461;
+                    this.match(CypherParser.OF);
+                    this.state = 462;
+                    localContext._batchSize = this.expression();
+                    this.state = 463;
+                    localContext._rowsWord = this.symbolicName();
+                    }
+                }
+
+                this.state = 471;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 43) {
+                    {
+                    this.state = 467;
+                    this.match(CypherParser.ON);
+                    this.state = 468;
+                    localContext._errorWord = this.symbolicName();
+                    this.state = 469;
+                    localContext._errorMode = this.symbolicName();
+                    }
+                }
+
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 473;
+                this.match(CypherParser.IN);
+                this.state = 474;
+                localContext._transactionsWord = this.symbolicName();
+                this.state = 479;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 30, this.context) ) {
+                case 1:
+                    {
+                    this.state = 475;
+                    this.match(CypherParser.OF);
+                    this.state = 476;
+                    localContext._batchSize = this.expression();
+                    this.state = 477;
+                    localContext._rowsWord = this.symbolicName();
+                    }
+                    break;
+                }
+                this.state = 481;
+                this.inTransactionsReport();
+                this.state = 486;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 43) {
+                    {
+                    this.state = 482;
+                    this.match(CypherParser.ON);
+                    this.state = 483;
+                    localContext._errorWord = this.symbolicName();
+                    this.state = 484;
+                    localContext._errorMode = this.symbolicName();
+                    }
+                }
+
+                }
+                break;
+            case 3:
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 488;
+                this.match(CypherParser.IN);
+                this.state = 489;
+                localContext._transactionsWord = this.symbolicName();
+                this.state = 494;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 42) {
+                    {
+                    this.state = 490;
+                    this.match(CypherParser.OF);
+                    this.state = 491;
+                    localContext._batchSize = this.expression();
+                    this.state = 492;
+                    localContext._rowsWord = this.symbolicName();
+                    }
+                }
+
+                {
+                this.state = 496;
                 this.match(CypherParser.ON);
-                this.state = 466;
+                this.state = 497;
                 localContext._errorWord = this.symbolicName();
-                this.state = 467;
+                this.state = 498;
                 localContext._errorMode = this.symbolicName();
                 }
-            }
+                this.state = 500;
+                this.inTransactionsReport();
+                }
+                break;
+            case 4:
+                this.enterOuterAlt(localContext, 4);
+                {
+                this.state = 502;
+                this.match(CypherParser.IN);
+                this.state = 504;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 33, this.context) ) {
+                case 1:
+                    {
+                    this.state = 503;
+                    localContext._concurrency = this.expression();
+                    }
+                    break;
+                }
+                this.state = 506;
+                localContext._concurrentWord = this.symbolicName();
+                this.state = 507;
+                localContext._transactionsWord = this.symbolicName();
+                this.state = 512;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 34, this.context) ) {
+                case 1:
+                    {
+                    this.state = 508;
+                    this.match(CypherParser.OF);
+                    this.state = 509;
+                    localContext._batchSize = this.expression();
+                    this.state = 510;
+                    localContext._rowsWord = this.symbolicName();
+                    }
+                    break;
+                }
+                this.state = 515;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
+                case 1:
+                    {
+                    this.state = 514;
+                    this.inTransactionsReport();
+                    }
+                    break;
+                }
+                this.state = 521;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 43) {
+                    {
+                    this.state = 517;
+                    this.match(CypherParser.ON);
+                    this.state = 518;
+                    localContext._errorWord = this.symbolicName();
+                    this.state = 519;
+                    localContext._errorMode = this.symbolicName();
+                    }
+                }
 
+                this.state = 524;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 37, this.context) ) {
+                case 1:
+                    {
+                    this.state = 523;
+                    this.inTransactionsReport();
+                    }
+                    break;
+                }
+                }
+                break;
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public inTransactionsReport(): InTransactionsReportContext {
+        let localContext = new InTransactionsReportContext(this.context, this.state);
+        this.enterRule(localContext, 38, CypherParser.RULE_inTransactionsReport);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 528;
+            localContext._reportWord = this.symbolicName();
+            this.state = 529;
+            localContext._statusWord = this.symbolicName();
+            this.state = 530;
+            this.match(CypherParser.AS);
+            this.state = 531;
+            this.variable();
             }
         }
         catch (re) {
@@ -1443,30 +1620,30 @@ export class CypherParser extends antlr.Parser {
     }
     public procedureName(): ProcedureNameContext {
         let localContext = new ProcedureNameContext(this.context, this.state);
-        this.enterRule(localContext, 38, CypherParser.RULE_procedureName);
+        this.enterRule(localContext, 40, CypherParser.RULE_procedureName);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 476;
+            this.state = 538;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 30, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 39, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 471;
+                    this.state = 533;
                     this.schemaName();
-                    this.state = 472;
+                    this.state = 534;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 478;
+                this.state = 540;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 30, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 39, this.context);
             }
-            this.state = 479;
+            this.state = 541;
             this.schemaName();
             }
         }
@@ -1485,35 +1662,35 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItems(): YieldItemsContext {
         let localContext = new YieldItemsContext(this.context, this.state);
-        this.enterRule(localContext, 40, CypherParser.RULE_yieldItems);
+        this.enterRule(localContext, 42, CypherParser.RULE_yieldItems);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 481;
+            this.state = 543;
             this.yieldItem();
-            this.state = 486;
+            this.state = 548;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 482;
+                this.state = 544;
                 this.match(CypherParser.COMMA);
-                this.state = 483;
+                this.state = 545;
                 this.yieldItem();
                 }
                 }
-                this.state = 488;
+                this.state = 550;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 490;
+            this.state = 552;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 489;
+                this.state = 551;
                 this.where();
                 }
             }
@@ -1535,23 +1712,23 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItem(): YieldItemContext {
         let localContext = new YieldItemContext(this.context, this.state);
-        this.enterRule(localContext, 42, CypherParser.RULE_yieldItem);
+        this.enterRule(localContext, 44, CypherParser.RULE_yieldItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 495;
+            this.state = 557;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 33, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 42, this.context) ) {
             case 1:
                 {
-                this.state = 492;
+                this.state = 554;
                 this.symbolicName();
-                this.state = 493;
+                this.state = 555;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 497;
+            this.state = 559;
             this.variable();
             }
         }
@@ -1570,13 +1747,13 @@ export class CypherParser extends antlr.Parser {
     }
     public createClause(): CreateClauseContext {
         let localContext = new CreateClauseContext(this.context, this.state);
-        this.enterRule(localContext, 44, CypherParser.RULE_createClause);
+        this.enterRule(localContext, 46, CypherParser.RULE_createClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 499;
+            this.state = 561;
             this.match(CypherParser.CREATE);
-            this.state = 500;
+            this.state = 562;
             this.pattern();
             }
         }
@@ -1595,26 +1772,26 @@ export class CypherParser extends antlr.Parser {
     }
     public mergeClause(): MergeClauseContext {
         let localContext = new MergeClauseContext(this.context, this.state);
-        this.enterRule(localContext, 46, CypherParser.RULE_mergeClause);
+        this.enterRule(localContext, 48, CypherParser.RULE_mergeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 502;
+            this.state = 564;
             this.match(CypherParser.MERGE);
-            this.state = 503;
+            this.state = 565;
             this.patternPart();
-            this.state = 507;
+            this.state = 569;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 43) {
                 {
                 {
-                this.state = 504;
+                this.state = 566;
                 this.mergeAction();
                 }
                 }
-                this.state = 509;
+                this.state = 571;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1635,30 +1812,30 @@ export class CypherParser extends antlr.Parser {
     }
     public mergeAction(): MergeActionContext {
         let localContext = new MergeActionContext(this.context, this.state);
-        this.enterRule(localContext, 48, CypherParser.RULE_mergeAction);
+        this.enterRule(localContext, 50, CypherParser.RULE_mergeAction);
         try {
-            this.state = 516;
+            this.state = 578;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 44, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 510;
+                this.state = 572;
                 this.match(CypherParser.ON);
-                this.state = 511;
+                this.state = 573;
                 this.match(CypherParser.MATCH);
-                this.state = 512;
+                this.state = 574;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 513;
+                this.state = 575;
                 this.match(CypherParser.ON);
-                this.state = 514;
+                this.state = 576;
                 this.match(CypherParser.CREATE);
-                this.state = 515;
+                this.state = 577;
                 this.setClause();
                 }
                 break;
@@ -1679,28 +1856,28 @@ export class CypherParser extends antlr.Parser {
     }
     public setClause(): SetClauseContext {
         let localContext = new SetClauseContext(this.context, this.state);
-        this.enterRule(localContext, 50, CypherParser.RULE_setClause);
+        this.enterRule(localContext, 52, CypherParser.RULE_setClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 518;
+            this.state = 580;
             this.match(CypherParser.SET);
-            this.state = 519;
+            this.state = 581;
             this.setItem();
-            this.state = 524;
+            this.state = 586;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 520;
+                this.state = 582;
                 this.match(CypherParser.COMMA);
-                this.state = 521;
+                this.state = 583;
                 this.setItem();
                 }
                 }
-                this.state = 526;
+                this.state = 588;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1721,20 +1898,20 @@ export class CypherParser extends antlr.Parser {
     }
     public setItem(): SetItemContext {
         let localContext = new SetItemContext(this.context, this.state);
-        this.enterRule(localContext, 52, CypherParser.RULE_setItem);
+        this.enterRule(localContext, 54, CypherParser.RULE_setItem);
         try {
-            this.state = 549;
+            this.state = 611;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 37, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 46, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 527;
+                this.state = 589;
                 this.propertyExpression();
-                this.state = 528;
+                this.state = 590;
                 this.match(CypherParser.EQ);
-                this.state = 529;
+                this.state = 591;
                 this.expression();
                 }
                 break;
@@ -1742,11 +1919,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 531;
+                this.state = 593;
                 this.variable();
-                this.state = 532;
+                this.state = 594;
                 this.match(CypherParser.EQ);
-                this.state = 533;
+                this.state = 595;
                 this.expression();
                 }
                 break;
@@ -1754,11 +1931,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 535;
+                this.state = 597;
                 this.variable();
-                this.state = 536;
+                this.state = 598;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 537;
+                this.state = 599;
                 this.expression();
                 }
                 break;
@@ -1766,9 +1943,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 539;
+                this.state = 601;
                 this.variable();
-                this.state = 540;
+                this.state = 602;
                 this.nodeLabels();
                 }
                 break;
@@ -1776,17 +1953,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 542;
+                this.state = 604;
                 this.atom();
-                this.state = 543;
+                this.state = 605;
                 this.match(CypherParser.LBRACK);
-                this.state = 544;
+                this.state = 606;
                 (localContext as SetDynamicPropertyContext)._key = this.expression();
-                this.state = 545;
+                this.state = 607;
                 this.match(CypherParser.RBRACK);
-                this.state = 546;
+                this.state = 608;
                 this.match(CypherParser.EQ);
-                this.state = 547;
+                this.state = 609;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -1807,28 +1984,28 @@ export class CypherParser extends antlr.Parser {
     }
     public removeClause(): RemoveClauseContext {
         let localContext = new RemoveClauseContext(this.context, this.state);
-        this.enterRule(localContext, 54, CypherParser.RULE_removeClause);
+        this.enterRule(localContext, 56, CypherParser.RULE_removeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 551;
+            this.state = 613;
             this.match(CypherParser.REMOVE);
-            this.state = 552;
+            this.state = 614;
             this.removeItem();
-            this.state = 557;
+            this.state = 619;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 553;
+                this.state = 615;
                 this.match(CypherParser.COMMA);
-                this.state = 554;
+                this.state = 616;
                 this.removeItem();
                 }
                 }
-                this.state = 559;
+                this.state = 621;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1849,18 +2026,18 @@ export class CypherParser extends antlr.Parser {
     }
     public removeItem(): RemoveItemContext {
         let localContext = new RemoveItemContext(this.context, this.state);
-        this.enterRule(localContext, 56, CypherParser.RULE_removeItem);
+        this.enterRule(localContext, 58, CypherParser.RULE_removeItem);
         try {
-            this.state = 569;
+            this.state = 631;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 48, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 560;
+                this.state = 622;
                 this.variable();
-                this.state = 561;
+                this.state = 623;
                 this.nodeLabels();
                 }
                 break;
@@ -1868,7 +2045,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 563;
+                this.state = 625;
                 this.propertyExpression();
                 }
                 break;
@@ -1876,13 +2053,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 564;
+                this.state = 626;
                 this.atom();
-                this.state = 565;
+                this.state = 627;
                 this.match(CypherParser.LBRACK);
-                this.state = 566;
+                this.state = 628;
                 this.expression();
-                this.state = 567;
+                this.state = 629;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -1903,38 +2080,38 @@ export class CypherParser extends antlr.Parser {
     }
     public deleteClause(): DeleteClauseContext {
         let localContext = new DeleteClauseContext(this.context, this.state);
-        this.enterRule(localContext, 58, CypherParser.RULE_deleteClause);
+        this.enterRule(localContext, 60, CypherParser.RULE_deleteClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 572;
+            this.state = 634;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 571;
+                this.state = 633;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 574;
+            this.state = 636;
             this.match(CypherParser.DELETE);
-            this.state = 575;
+            this.state = 637;
             this.expression();
-            this.state = 580;
+            this.state = 642;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 576;
+                this.state = 638;
                 this.match(CypherParser.COMMA);
-                this.state = 577;
+                this.state = 639;
                 this.expression();
                 }
                 }
-                this.state = 582;
+                this.state = 644;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1955,38 +2132,38 @@ export class CypherParser extends antlr.Parser {
     }
     public foreachClause(): ForeachClauseContext {
         let localContext = new ForeachClauseContext(this.context, this.state);
-        this.enterRule(localContext, 60, CypherParser.RULE_foreachClause);
+        this.enterRule(localContext, 62, CypherParser.RULE_foreachClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 583;
+            this.state = 645;
             this.match(CypherParser.FOREACH);
-            this.state = 584;
+            this.state = 646;
             this.match(CypherParser.LPAREN);
-            this.state = 585;
+            this.state = 647;
             this.variable();
-            this.state = 586;
+            this.state = 648;
             this.match(CypherParser.IN);
-            this.state = 587;
+            this.state = 649;
             this.expression();
-            this.state = 588;
+            this.state = 650;
             this.match(CypherParser.PIPE);
-            this.state = 590;
+            this.state = 652;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 589;
+                this.state = 651;
                 this.clause();
                 }
                 }
-                this.state = 592;
+                this.state = 654;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
-            this.state = 594;
+            this.state = 656;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2005,32 +2182,32 @@ export class CypherParser extends antlr.Parser {
     }
     public orderSkipLimitClause(): OrderSkipLimitClauseContext {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
-        this.enterRule(localContext, 62, CypherParser.RULE_orderSkipLimitClause);
+        this.enterRule(localContext, 64, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 608;
+            this.state = 670;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 596;
+                this.state = 658;
                 this.order();
-                this.state = 598;
+                this.state = 660;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 52, this.context) ) {
                 case 1:
                     {
-                    this.state = 597;
+                    this.state = 659;
                     this.skip();
                     }
                     break;
                 }
-                this.state = 601;
+                this.state = 663;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 44, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 53, this.context) ) {
                 case 1:
                     {
-                    this.state = 600;
+                    this.state = 662;
                     this.limit();
                     }
                     break;
@@ -2041,14 +2218,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.OFFSET:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 603;
+                this.state = 665;
                 this.skip();
-                this.state = 605;
+                this.state = 667;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
                 case 1:
                     {
-                    this.state = 604;
+                    this.state = 666;
                     this.limit();
                     }
                     break;
@@ -2058,7 +2235,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 607;
+                this.state = 669;
                 this.limit();
                 }
                 break;
@@ -2081,11 +2258,11 @@ export class CypherParser extends antlr.Parser {
     }
     public finishClause(): FinishClauseContext {
         let localContext = new FinishClauseContext(this.context, this.state);
-        this.enterRule(localContext, 64, CypherParser.RULE_finishClause);
+        this.enterRule(localContext, 66, CypherParser.RULE_finishClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 610;
+            this.state = 672;
             this.match(CypherParser.FINISH);
             }
         }
@@ -2104,21 +2281,21 @@ export class CypherParser extends antlr.Parser {
     }
     public withClause(): WithClauseContext {
         let localContext = new WithClauseContext(this.context, this.state);
-        this.enterRule(localContext, 66, CypherParser.RULE_withClause);
+        this.enterRule(localContext, 68, CypherParser.RULE_withClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 612;
+            this.state = 674;
             this.match(CypherParser.WITH);
-            this.state = 613;
+            this.state = 675;
             this.projectionBody();
-            this.state = 615;
+            this.state = 677;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 614;
+                this.state = 676;
                 this.where();
                 }
             }
@@ -2140,13 +2317,13 @@ export class CypherParser extends antlr.Parser {
     }
     public returnClause(): ReturnClauseContext {
         let localContext = new ReturnClauseContext(this.context, this.state);
-        this.enterRule(localContext, 68, CypherParser.RULE_returnClause);
+        this.enterRule(localContext, 70, CypherParser.RULE_returnClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 617;
+            this.state = 679;
             this.match(CypherParser.RETURN);
-            this.state = 618;
+            this.state = 680;
             this.projectionBody();
             }
         }
@@ -2165,49 +2342,49 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionBody(): ProjectionBodyContext {
         let localContext = new ProjectionBodyContext(this.context, this.state);
-        this.enterRule(localContext, 70, CypherParser.RULE_projectionBody);
+        this.enterRule(localContext, 72, CypherParser.RULE_projectionBody);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 621;
+            this.state = 683;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 620;
+                this.state = 682;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 623;
+            this.state = 685;
             this.projectionItems();
-            this.state = 625;
+            this.state = 687;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 49, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
             case 1:
                 {
-                this.state = 624;
+                this.state = 686;
                 this.order();
                 }
                 break;
             }
-            this.state = 628;
+            this.state = 690;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 50, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
             case 1:
                 {
-                this.state = 627;
+                this.state = 689;
                 this.skip();
                 }
                 break;
             }
-            this.state = 631;
+            this.state = 693;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 51, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 60, this.context) ) {
             case 1:
                 {
-                this.state = 630;
+                this.state = 692;
                 this.limit();
                 }
                 break;
@@ -2229,30 +2406,30 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItems(): ProjectionItemsContext {
         let localContext = new ProjectionItemsContext(this.context, this.state);
-        this.enterRule(localContext, 72, CypherParser.RULE_projectionItems);
+        this.enterRule(localContext, 74, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 649;
+            this.state = 711;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 633;
+                this.state = 695;
                 this.match(CypherParser.STAR);
-                this.state = 638;
+                this.state = 700;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 634;
+                    this.state = 696;
                     this.match(CypherParser.COMMA);
-                    this.state = 635;
+                    this.state = 697;
                     this.projectionItem();
                     }
                     }
-                    this.state = 640;
+                    this.state = 702;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2310,21 +2487,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 641;
+                this.state = 703;
                 this.projectionItem();
-                this.state = 646;
+                this.state = 708;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 642;
+                    this.state = 704;
                     this.match(CypherParser.COMMA);
-                    this.state = 643;
+                    this.state = 705;
                     this.projectionItem();
                     }
                     }
-                    this.state = 648;
+                    this.state = 710;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2349,20 +2526,20 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItem(): ProjectionItemContext {
         let localContext = new ProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 74, CypherParser.RULE_projectionItem);
+        this.enterRule(localContext, 76, CypherParser.RULE_projectionItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 651;
+            this.state = 713;
             this.expression();
-            this.state = 654;
+            this.state = 716;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 64, this.context) ) {
             case 1:
                 {
-                this.state = 652;
+                this.state = 714;
                 this.match(CypherParser.AS);
-                this.state = 653;
+                this.state = 715;
                 this.variable();
                 }
                 break;
@@ -2384,30 +2561,30 @@ export class CypherParser extends antlr.Parser {
     }
     public order(): OrderContext {
         let localContext = new OrderContext(this.context, this.state);
-        this.enterRule(localContext, 76, CypherParser.RULE_order);
+        this.enterRule(localContext, 78, CypherParser.RULE_order);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 656;
+            this.state = 718;
             this.match(CypherParser.ORDER);
-            this.state = 657;
+            this.state = 719;
             this.match(CypherParser.BY);
-            this.state = 658;
+            this.state = 720;
             this.sortItem();
-            this.state = 663;
+            this.state = 725;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 659;
+                this.state = 721;
                 this.match(CypherParser.COMMA);
-                this.state = 660;
+                this.state = 722;
                 this.sortItem();
                 }
                 }
-                this.state = 665;
+                this.state = 727;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2428,12 +2605,12 @@ export class CypherParser extends antlr.Parser {
     }
     public skip(): SkipContext {
         let localContext = new SkipContext(this.context, this.state);
-        this.enterRule(localContext, 78, CypherParser.RULE_skip);
+        this.enterRule(localContext, 80, CypherParser.RULE_skip);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 666;
+            this.state = 728;
             _la = this.tokenStream.LA(1);
             if(!(_la === 53 || _la === 64)) {
             this.errorHandler.recoverInline(this);
@@ -2442,7 +2619,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 667;
+            this.state = 729;
             this.expression();
             }
         }
@@ -2461,13 +2638,13 @@ export class CypherParser extends antlr.Parser {
     }
     public limit(): LimitContext {
         let localContext = new LimitContext(this.context, this.state);
-        this.enterRule(localContext, 80, CypherParser.RULE_limit);
+        this.enterRule(localContext, 82, CypherParser.RULE_limit);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 669;
+            this.state = 731;
             this.match(CypherParser.LIMIT);
-            this.state = 670;
+            this.state = 732;
             this.expression();
             }
         }
@@ -2486,19 +2663,19 @@ export class CypherParser extends antlr.Parser {
     }
     public sortItem(): SortItemContext {
         let localContext = new SortItemContext(this.context, this.state);
-        this.enterRule(localContext, 82, CypherParser.RULE_sortItem);
+        this.enterRule(localContext, 84, CypherParser.RULE_sortItem);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 672;
+            this.state = 734;
             this.expression();
-            this.state = 674;
+            this.state = 736;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 673;
+                this.state = 735;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2527,13 +2704,13 @@ export class CypherParser extends antlr.Parser {
     }
     public where(): WhereContext {
         let localContext = new WhereContext(this.context, this.state);
-        this.enterRule(localContext, 84, CypherParser.RULE_where);
+        this.enterRule(localContext, 86, CypherParser.RULE_where);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 676;
+            this.state = 738;
             this.match(CypherParser.WHERE);
-            this.state = 677;
+            this.state = 739;
             this.expression();
             }
         }
@@ -2552,26 +2729,26 @@ export class CypherParser extends antlr.Parser {
     }
     public pattern(): PatternContext {
         let localContext = new PatternContext(this.context, this.state);
-        this.enterRule(localContext, 86, CypherParser.RULE_pattern);
+        this.enterRule(localContext, 88, CypherParser.RULE_pattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 679;
+            this.state = 741;
             this.patternPart();
-            this.state = 684;
+            this.state = 746;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 680;
+                this.state = 742;
                 this.match(CypherParser.COMMA);
-                this.state = 681;
+                this.state = 743;
                 this.patternPart();
                 }
                 }
-                this.state = 686;
+                this.state = 748;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2592,28 +2769,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternPart(): PatternPartContext {
         let localContext = new PatternPartContext(this.context, this.state);
-        this.enterRule(localContext, 88, CypherParser.RULE_patternPart);
+        this.enterRule(localContext, 90, CypherParser.RULE_patternPart);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 690;
+            this.state = 752;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 68, this.context) ) {
             case 1:
                 {
-                this.state = 687;
+                this.state = 749;
                 this.variable();
-                this.state = 688;
+                this.state = 750;
                 this.match(CypherParser.EQ);
                 }
                 break;
             }
-            this.state = 694;
+            this.state = 756;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 {
-                this.state = 692;
+                this.state = 754;
                 this.patternElement();
                 }
                 break;
@@ -2651,7 +2828,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 693;
+                this.state = 755;
                 this.shortestPathPattern();
                 }
                 break;
@@ -2675,17 +2852,17 @@ export class CypherParser extends antlr.Parser {
     }
     public shortestPathPattern(): ShortestPathPatternContext {
         let localContext = new ShortestPathPatternContext(this.context, this.state);
-        this.enterRule(localContext, 90, CypherParser.RULE_shortestPathPattern);
+        this.enterRule(localContext, 92, CypherParser.RULE_shortestPathPattern);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 696;
+            this.state = 758;
             this.symbolicName();
-            this.state = 697;
+            this.state = 759;
             this.match(CypherParser.LPAREN);
-            this.state = 698;
+            this.state = 760;
             this.patternElement();
-            this.state = 699;
+            this.state = 761;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2704,28 +2881,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElement(): PatternElementContext {
         let localContext = new PatternElementContext(this.context, this.state);
-        this.enterRule(localContext, 92, CypherParser.RULE_patternElement);
+        this.enterRule(localContext, 94, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 712;
+            this.state = 774;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 62, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 71, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 701;
+                this.state = 763;
                 this.nodePattern();
-                this.state = 705;
+                this.state = 767;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 702;
+                    this.state = 764;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 707;
+                    this.state = 769;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2734,11 +2911,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 708;
+                this.state = 770;
                 this.match(CypherParser.LPAREN);
-                this.state = 709;
+                this.state = 771;
                 this.patternElement();
-                this.state = 710;
+                this.state = 772;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2759,14 +2936,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipsPattern(): RelationshipsPatternContext {
         let localContext = new RelationshipsPatternContext(this.context, this.state);
-        this.enterRule(localContext, 94, CypherParser.RULE_relationshipsPattern);
+        this.enterRule(localContext, 96, CypherParser.RULE_relationshipsPattern);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 714;
+            this.state = 776;
             this.nodePattern();
-            this.state = 716;
+            this.state = 778;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2774,7 +2951,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 715;
+                    this.state = 777;
                     this.patternElementChain();
                     }
                     }
@@ -2782,9 +2959,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 718;
+                this.state = 780;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 63, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 72, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -2803,62 +2980,62 @@ export class CypherParser extends antlr.Parser {
     }
     public nodePattern(): NodePatternContext {
         let localContext = new NodePatternContext(this.context, this.state);
-        this.enterRule(localContext, 96, CypherParser.RULE_nodePattern);
+        this.enterRule(localContext, 98, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 720;
+            this.state = 782;
             this.match(CypherParser.LPAREN);
-            this.state = 722;
+            this.state = 784;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 721;
+                this.state = 783;
                 this.variable();
                 }
             }
 
-            this.state = 726;
+            this.state = 788;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 74, this.context) ) {
             case 1:
                 {
-                this.state = 724;
+                this.state = 786;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 725;
+                this.state = 787;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 729;
+            this.state = 791;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 98 || _la === 103) {
                 {
-                this.state = 728;
+                this.state = 790;
                 this.properties();
                 }
             }
 
-            this.state = 733;
+            this.state = 795;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 731;
+                this.state = 793;
                 this.match(CypherParser.WHERE);
-                this.state = 732;
+                this.state = 794;
                 localContext._nodeWhere = this.expression();
                 }
             }
 
-            this.state = 735;
+            this.state = 797;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2877,13 +3054,13 @@ export class CypherParser extends antlr.Parser {
     }
     public labelExpression(): LabelExpressionContext {
         let localContext = new LabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 98, CypherParser.RULE_labelExpression);
+        this.enterRule(localContext, 100, CypherParser.RULE_labelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 737;
+            this.state = 799;
             this.match(CypherParser.COLON);
-            this.state = 738;
+            this.state = 800;
             this.labelDisjunction();
             }
         }
@@ -2902,41 +3079,41 @@ export class CypherParser extends antlr.Parser {
     }
     public labelDisjunction(): LabelDisjunctionContext {
         let localContext = new LabelDisjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_labelDisjunction);
+        this.enterRule(localContext, 102, CypherParser.RULE_labelDisjunction);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 740;
+            this.state = 802;
             this.labelConjunction();
-            this.state = 748;
+            this.state = 810;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 69, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 78, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 741;
+                    this.state = 803;
                     this.match(CypherParser.PIPE);
-                    this.state = 743;
+                    this.state = 805;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 94) {
                         {
-                        this.state = 742;
+                        this.state = 804;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 745;
+                    this.state = 807;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 750;
+                this.state = 812;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 69, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 78, this.context);
             }
             }
         }
@@ -2955,26 +3132,26 @@ export class CypherParser extends antlr.Parser {
     }
     public labelConjunction(): LabelConjunctionContext {
         let localContext = new LabelConjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_labelConjunction);
+        this.enterRule(localContext, 104, CypherParser.RULE_labelConjunction);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 751;
+            this.state = 813;
             this.labelNegation();
-            this.state = 756;
+            this.state = 818;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 89) {
                 {
                 {
-                this.state = 752;
+                this.state = 814;
                 this.match(CypherParser.AMP);
-                this.state = 753;
+                this.state = 815;
                 this.labelNegation();
                 }
                 }
-                this.state = 758;
+                this.state = 820;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2995,17 +3172,17 @@ export class CypherParser extends antlr.Parser {
     }
     public labelNegation(): LabelNegationContext {
         let localContext = new LabelNegationContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_labelNegation);
+        this.enterRule(localContext, 106, CypherParser.RULE_labelNegation);
         try {
-            this.state = 762;
+            this.state = 824;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 759;
+                this.state = 821;
                 this.match(CypherParser.BANG);
-                this.state = 760;
+                this.state = 822;
                 this.labelNegation();
                 }
                 break;
@@ -3088,7 +3265,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 761;
+                this.state = 823;
                 this.labelAtom();
                 }
                 break;
@@ -3111,9 +3288,9 @@ export class CypherParser extends antlr.Parser {
     }
     public labelAtom(): LabelAtomContext {
         let localContext = new LabelAtomContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_labelAtom);
+        this.enterRule(localContext, 108, CypherParser.RULE_labelAtom);
         try {
-            this.state = 770;
+            this.state = 832;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -3193,25 +3370,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 764;
+                this.state = 826;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 765;
+                this.state = 827;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 766;
+                this.state = 828;
                 this.match(CypherParser.LPAREN);
-                this.state = 767;
+                this.state = 829;
                 this.labelDisjunction();
-                this.state = 768;
+                this.state = 830;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3234,38 +3411,38 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 110, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 781;
+            this.state = 843;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LT:
             case CypherParser.MINUS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 772;
+                this.state = 834;
                 this.relationshipPattern();
-                this.state = 774;
+                this.state = 836;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 524293) !== 0)) {
                     {
-                    this.state = 773;
+                    this.state = 835;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 776;
+                this.state = 838;
                 this.nodePattern();
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 778;
+                this.state = 840;
                 this.quantifiedPath();
-                this.state = 779;
+                this.state = 841;
                 this.nodePattern();
                 }
                 break;
@@ -3288,34 +3465,34 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifiedPath(): QuantifiedPathContext {
         let localContext = new QuantifiedPathContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_quantifiedPath);
+        this.enterRule(localContext, 112, CypherParser.RULE_quantifiedPath);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 783;
+            this.state = 845;
             this.match(CypherParser.LPAREN);
-            this.state = 784;
+            this.state = 846;
             this.nodePattern();
-            this.state = 785;
+            this.state = 847;
             this.relationshipPattern();
-            this.state = 786;
+            this.state = 848;
             this.nodePattern();
-            this.state = 789;
+            this.state = 851;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 787;
+                this.state = 849;
                 this.match(CypherParser.WHERE);
-                this.state = 788;
+                this.state = 850;
                 this.expression();
                 }
             }
 
-            this.state = 791;
+            this.state = 853;
             this.match(CypherParser.RPAREN);
-            this.state = 792;
+            this.state = 854;
             this.pathQuantifier();
             }
         }
@@ -3334,40 +3511,40 @@ export class CypherParser extends antlr.Parser {
     }
     public pathQuantifier(): PathQuantifierContext {
         let localContext = new PathQuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_pathQuantifier);
+        this.enterRule(localContext, 114, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 807;
+            this.state = 869;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 794;
+                this.state = 856;
                 this.match(CypherParser.LBRACE);
-                this.state = 796;
+                this.state = 858;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
                     {
-                    this.state = 795;
+                    this.state = 857;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 802;
+                this.state = 864;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 93) {
                     {
-                    this.state = 798;
+                    this.state = 860;
                     this.match(CypherParser.COMMA);
-                    this.state = 800;
+                    this.state = 862;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
                         {
-                        this.state = 799;
+                        this.state = 861;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -3375,21 +3552,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 804;
+                this.state = 866;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 805;
+                this.state = 867;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 806;
+                this.state = 868;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -3412,93 +3589,93 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 116, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 833;
+            this.state = 895;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 84, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 93, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 809;
+                this.state = 871;
                 this.match(CypherParser.LT);
-                this.state = 810;
+                this.state = 872;
                 this.match(CypherParser.MINUS);
-                this.state = 812;
+                this.state = 874;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 811;
+                    this.state = 873;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 814;
+                this.state = 876;
                 this.match(CypherParser.MINUS);
-                this.state = 815;
+                this.state = 877;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 816;
+                this.state = 878;
                 this.match(CypherParser.LT);
-                this.state = 817;
+                this.state = 879;
                 this.match(CypherParser.MINUS);
-                this.state = 819;
+                this.state = 881;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 818;
+                    this.state = 880;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 821;
+                this.state = 883;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 822;
+                this.state = 884;
                 this.match(CypherParser.MINUS);
-                this.state = 824;
+                this.state = 886;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 823;
+                    this.state = 885;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 826;
+                this.state = 888;
                 this.match(CypherParser.MINUS);
-                this.state = 827;
+                this.state = 889;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 828;
+                this.state = 890;
                 this.match(CypherParser.MINUS);
-                this.state = 830;
+                this.state = 892;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 829;
+                    this.state = 891;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 832;
+                this.state = 894;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -3519,54 +3696,54 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 118, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 835;
+            this.state = 897;
             this.match(CypherParser.LBRACK);
-            this.state = 837;
+            this.state = 899;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 836;
+                this.state = 898;
                 this.variable();
                 }
             }
 
-            this.state = 840;
+            this.state = 902;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 94) {
                 {
-                this.state = 839;
+                this.state = 901;
                 this.relationshipTypes();
                 }
             }
 
-            this.state = 843;
+            this.state = 905;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75 || _la === 86) {
                 {
-                this.state = 842;
+                this.state = 904;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 846;
+            this.state = 908;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 98 || _la === 103) {
                 {
-                this.state = 845;
+                this.state = 907;
                 this.properties();
                 }
             }
 
-            this.state = 848;
+            this.state = 910;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3585,22 +3762,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_properties);
+        this.enterRule(localContext, 120, CypherParser.RULE_properties);
         try {
-            this.state = 852;
+            this.state = 914;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 850;
+                this.state = 912;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 851;
+                this.state = 913;
                 this.parameter();
                 }
                 break;
@@ -3623,42 +3800,42 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 122, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 868;
+            this.state = 930;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 92, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 101, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 854;
+                this.state = 916;
                 this.match(CypherParser.COLON);
-                this.state = 855;
+                this.state = 917;
                 this.relTypeName();
-                this.state = 863;
+                this.state = 925;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 856;
+                    this.state = 918;
                     this.match(CypherParser.PIPE);
-                    this.state = 858;
+                    this.state = 920;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 94) {
                         {
-                        this.state = 857;
+                        this.state = 919;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 860;
+                    this.state = 922;
                     this.relTypeName();
                     }
                     }
-                    this.state = 865;
+                    this.state = 927;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3667,9 +3844,9 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 866;
+                this.state = 928;
                 this.match(CypherParser.COLON);
-                this.state = 867;
+                this.state = 929;
                 this.dynamicName();
                 }
                 break;
@@ -3690,22 +3867,22 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 124, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 871;
+            this.state = 933;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 870;
+                this.state = 932;
                 this.nodeLabel();
                 }
                 }
-                this.state = 873;
+                this.state = 935;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 94);
@@ -3726,26 +3903,26 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 126, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 879;
+            this.state = 941;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 103, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 875;
+                this.state = 937;
                 this.match(CypherParser.COLON);
-                this.state = 876;
+                this.state = 938;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 877;
+                this.state = 939;
                 this.match(CypherParser.COLON);
-                this.state = 878;
+                this.state = 940;
                 this.dynamicName();
                 }
                 break;
@@ -3766,19 +3943,19 @@ export class CypherParser extends antlr.Parser {
     }
     public dynamicName(): DynamicNameContext {
         let localContext = new DynamicNameContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_dynamicName);
+        this.enterRule(localContext, 128, CypherParser.RULE_dynamicName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 881;
+            this.state = 943;
             this.match(CypherParser.DOLLAR);
-            this.state = 883;
+            this.state = 945;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 882;
+                this.state = 944;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -3790,11 +3967,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 885;
+            this.state = 947;
             this.match(CypherParser.LPAREN);
-            this.state = 886;
+            this.state = 948;
             this.expression();
-            this.state = 887;
+            this.state = 949;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3813,40 +3990,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 130, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 903;
+            this.state = 965;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 889;
+                this.state = 951;
                 this.match(CypherParser.STAR);
-                this.state = 891;
+                this.state = 953;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 890;
+                    this.state = 952;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 897;
+                this.state = 959;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 893;
+                    this.state = 955;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 895;
+                    this.state = 957;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                         {
-                        this.state = 894;
+                        this.state = 956;
                         this.rangeBound();
                         }
                     }
@@ -3859,14 +4036,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 899;
+                this.state = 961;
                 this.match(CypherParser.DOTDOT);
-                this.state = 901;
+                this.state = 963;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 900;
+                    this.state = 962;
                     this.rangeBound();
                     }
                 }
@@ -3892,22 +4069,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 132, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 906;
+            this.state = 968;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 85) {
                 {
-                this.state = 905;
+                this.state = 967;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 908;
+            this.state = 970;
             this.integerLiteral();
             }
         }
@@ -3926,11 +4103,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 134, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 910;
+            this.state = 972;
             this.schemaName();
             }
         }
@@ -3949,11 +4126,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 136, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 912;
+            this.state = 974;
             this.schemaName();
             }
         }
@@ -3972,24 +4149,24 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 138, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 914;
+            this.state = 976;
             this.atom();
-            this.state = 916;
+            this.state = 978;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 915;
+                this.state = 977;
                 this.propertyLookup();
                 }
                 }
-                this.state = 918;
+                this.state = 980;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 92);
@@ -4010,11 +4187,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_expression);
+        this.enterRule(localContext, 140, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 920;
+            this.state = 982;
             this.orExpression();
             }
         }
@@ -4033,26 +4210,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 142, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 922;
+            this.state = 984;
             this.xorExpression();
-            this.state = 927;
+            this.state = 989;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 45) {
                 {
                 {
-                this.state = 923;
+                this.state = 985;
                 this.match(CypherParser.OR);
-                this.state = 924;
+                this.state = 986;
                 this.xorExpression();
                 }
                 }
-                this.state = 929;
+                this.state = 991;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4073,26 +4250,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 144, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 930;
+            this.state = 992;
             this.andExpression();
-            this.state = 935;
+            this.state = 997;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 72) {
                 {
                 {
-                this.state = 931;
+                this.state = 993;
                 this.match(CypherParser.XOR);
-                this.state = 932;
+                this.state = 994;
                 this.andExpression();
                 }
                 }
-                this.state = 937;
+                this.state = 999;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4113,26 +4290,26 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 146, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 938;
+            this.state = 1000;
             this.notExpression();
-            this.state = 943;
+            this.state = 1005;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 939;
+                this.state = 1001;
                 this.match(CypherParser.AND);
-                this.state = 940;
+                this.state = 1002;
                 this.notExpression();
                 }
                 }
-                this.state = 945;
+                this.state = 1007;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4153,26 +4330,26 @@ export class CypherParser extends antlr.Parser {
     }
     public notExpression(): NotExpressionContext {
         let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_notExpression);
+        this.enterRule(localContext, 148, CypherParser.RULE_notExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 949;
+            this.state = 1011;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 40) {
                 {
                 {
-                this.state = 946;
+                this.state = 1008;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 951;
+                this.state = 1013;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 952;
+            this.state = 1014;
             this.comparisonExpression();
             }
         }
@@ -4191,26 +4368,26 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonExpression(): ComparisonExpressionContext {
         let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_comparisonExpression);
+        this.enterRule(localContext, 150, CypherParser.RULE_comparisonExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 954;
+            this.state = 1016;
             this.predicateExpression();
-            this.state = 960;
+            this.state = 1022;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0)) {
                 {
                 {
-                this.state = 955;
+                this.state = 1017;
                 this.comparisonOperator();
-                this.state = 956;
+                this.state = 1018;
                 this.predicateExpression();
                 }
                 }
-                this.state = 962;
+                this.state = 1024;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4231,12 +4408,12 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonOperator(): ComparisonOperatorContext {
         let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_comparisonOperator);
+        this.enterRule(localContext, 152, CypherParser.RULE_comparisonOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 963;
+            this.state = 1025;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4262,24 +4439,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 154, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 965;
+            this.state = 1027;
             this.addOrSubtractExpression();
-            this.state = 969;
+            this.state = 1031;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 2625537) !== 0) || ((((_la - 54)) & ~0x1F) === 0 && ((1 << (_la - 54)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 966;
+                this.state = 1028;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 971;
+                this.state = 1033;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4300,21 +4477,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 156, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1006;
+            this.state = 1068;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 113, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 122, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 972;
+                this.state = 1034;
                 this.match(CypherParser.STARTS);
-                this.state = 973;
+                this.state = 1035;
                 this.match(CypherParser.WITH);
-                this.state = 974;
+                this.state = 1036;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4322,11 +4499,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 975;
+                this.state = 1037;
                 this.match(CypherParser.ENDS);
-                this.state = 976;
+                this.state = 1038;
                 this.match(CypherParser.WITH);
-                this.state = 977;
+                this.state = 1039;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4334,9 +4511,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 978;
+                this.state = 1040;
                 this.match(CypherParser.CONTAINS);
-                this.state = 979;
+                this.state = 1041;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4344,9 +4521,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 980;
+                this.state = 1042;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 981;
+                this.state = 1043;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4354,9 +4531,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 982;
+                this.state = 1044;
                 this.match(CypherParser.IN);
-                this.state = 983;
+                this.state = 1045;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4364,9 +4541,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 984;
+                this.state = 1046;
                 this.match(CypherParser.IS);
-                this.state = 985;
+                this.state = 1047;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4374,11 +4551,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 986;
+                this.state = 1048;
                 this.match(CypherParser.IS);
-                this.state = 987;
+                this.state = 1049;
                 this.match(CypherParser.NOT);
-                this.state = 988;
+                this.state = 1050;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4386,24 +4563,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 995;
+                this.state = 1057;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 989;
+                    this.state = 1051;
                     this.match(CypherParser.IS);
-                    this.state = 991;
+                    this.state = 1053;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 40) {
                         {
-                        this.state = 990;
+                        this.state = 1052;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 993;
+                    this.state = 1055;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 58 || _la === 74)) {
                     this.errorHandler.recoverInline(this);
@@ -4416,14 +4593,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 994;
+                    this.state = 1056;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 997;
+                this.state = 1059;
                 this.valueTypeExpression();
                 }
                 break;
@@ -4431,29 +4608,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 998;
+                this.state = 1060;
                 this.match(CypherParser.IS);
-                this.state = 1000;
+                this.state = 1062;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 40) {
                     {
-                    this.state = 999;
+                    this.state = 1061;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1003;
+                this.state = 1065;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 112, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 121, this.context) ) {
                 case 1:
                     {
-                    this.state = 1002;
+                    this.state = 1064;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1005;
+                this.state = 1067;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -4474,30 +4651,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 158, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1008;
+            this.state = 1070;
             this.valueTypeAlternative();
-            this.state = 1013;
+            this.state = 1075;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 114, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 123, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1009;
+                    this.state = 1071;
                     this.match(CypherParser.PIPE);
-                    this.state = 1010;
+                    this.state = 1072;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1015;
+                this.state = 1077;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 114, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 123, this.context);
             }
             }
         }
@@ -4516,13 +4693,13 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 160, CypherParser.RULE_valueTypeAlternative);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1017;
+            this.state = 1079;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -4530,7 +4707,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1016;
+                    this.state = 1078;
                     this.valueTypeWord();
                     }
                     }
@@ -4538,46 +4715,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1019;
+                this.state = 1081;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 115, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 124, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1025;
+            this.state = 1087;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 125, this.context) ) {
             case 1:
                 {
-                this.state = 1021;
+                this.state = 1083;
                 this.match(CypherParser.WITH);
-                this.state = 1022;
+                this.state = 1084;
                 this.valueTypeWord();
-                this.state = 1023;
+                this.state = 1085;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 1031;
+            this.state = 1093;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 117, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 126, this.context) ) {
             case 1:
                 {
-                this.state = 1027;
+                this.state = 1089;
                 this.match(CypherParser.LT);
-                this.state = 1028;
+                this.state = 1090;
                 this.valueTypeExpression();
-                this.state = 1029;
+                this.state = 1091;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1035;
+            this.state = 1097;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 40) {
                 {
-                this.state = 1033;
+                this.state = 1095;
                 this.match(CypherParser.NOT);
-                this.state = 1034;
+                this.state = 1096;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -4599,9 +4776,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 162, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1039;
+            this.state = 1101;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4639,14 +4816,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1037;
+                this.state = 1099;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1038;
+                this.state = 1100;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4669,26 +4846,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 164, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1041;
+            this.state = 1103;
             this.multiplyDivideModuloExpression();
-            this.state = 1047;
+            this.state = 1109;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1042;
+                this.state = 1104;
                 this.addOrSubtractOperator();
-                this.state = 1043;
+                this.state = 1105;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1049;
+                this.state = 1111;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4709,12 +4886,12 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 166, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1050;
+            this.state = 1112;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4740,26 +4917,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 168, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1052;
+            this.state = 1114;
             this.powerOfExpression();
-            this.state = 1058;
+            this.state = 1120;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1053;
+                this.state = 1115;
                 this.multiplyDivideModuloOperator();
-                this.state = 1054;
+                this.state = 1116;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1060;
+                this.state = 1122;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4780,12 +4957,12 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 170, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1061;
+            this.state = 1123;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4811,26 +4988,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 172, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1063;
+            this.state = 1125;
             this.unaryAddOrSubtractExpression();
-            this.state = 1068;
+            this.state = 1130;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 91) {
                 {
                 {
-                this.state = 1064;
+                this.state = 1126;
                 this.match(CypherParser.CARET);
-                this.state = 1065;
+                this.state = 1127;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1070;
+                this.state = 1132;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4851,18 +5028,18 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 174, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1074;
+            this.state = 1136;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 84 || _la === 85) {
                 {
                 {
-                this.state = 1071;
+                this.state = 1133;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 84 || _la === 85)) {
                 this.errorHandler.recoverInline(this);
@@ -4873,11 +5050,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1076;
+                this.state = 1138;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1077;
+            this.state = 1139;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -4896,30 +5073,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 176, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1079;
+            this.state = 1141;
             this.atom();
-            this.state = 1084;
+            this.state = 1146;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 92 || _la === 101) {
                 {
-                this.state = 1082;
+                this.state = 1144;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1080;
+                    this.state = 1142;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1081;
+                    this.state = 1143;
                     this.propertyLookup();
                     }
                     break;
@@ -4927,22 +5104,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1086;
+                this.state = 1148;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1089;
+            this.state = 1151;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 126, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 135, this.context) ) {
             case 1:
                 {
-                this.state = 1087;
+                this.state = 1149;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1088;
+                this.state = 1150;
                 this.labelExpression();
                 }
                 break;
@@ -4964,21 +5141,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 178, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1104;
+            this.state = 1166;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 129, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 138, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1091;
+                this.state = 1153;
                 this.match(CypherParser.LBRACK);
-                this.state = 1092;
+                this.state = 1154;
                 this.expression();
-                this.state = 1093;
+                this.state = 1155;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -4986,31 +5163,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1095;
+                this.state = 1157;
                 this.match(CypherParser.LBRACK);
-                this.state = 1097;
+                this.state = 1159;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1096;
+                    this.state = 1158;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1099;
+                this.state = 1161;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1101;
+                this.state = 1163;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1100;
+                    this.state = 1162;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1103;
+                this.state = 1165;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5031,13 +5208,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 180, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1106;
+            this.state = 1168;
             this.match(CypherParser.DOT);
-            this.state = 1107;
+            this.state = 1169;
             this.propertyKeyName();
             }
         }
@@ -5056,113 +5233,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_atom);
+        this.enterRule(localContext, 182, CypherParser.RULE_atom);
         try {
-            this.state = 1124;
+            this.state = 1186;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 130, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 139, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1109;
+                this.state = 1171;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1110;
+                this.state = 1172;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1111;
+                this.state = 1173;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1112;
+                this.state = 1174;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1113;
+                this.state = 1175;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1114;
+                this.state = 1176;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1115;
+                this.state = 1177;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1116;
+                this.state = 1178;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1117;
+                this.state = 1179;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1118;
+                this.state = 1180;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1119;
+                this.state = 1181;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1120;
+                this.state = 1182;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1121;
+                this.state = 1183;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1122;
+                this.state = 1184;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1123;
+                this.state = 1185;
                 this.variable();
                 }
                 break;
@@ -5183,17 +5360,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 184, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1126;
+            this.state = 1188;
             this.match(CypherParser.COUNT);
-            this.state = 1127;
+            this.state = 1189;
             this.match(CypherParser.LPAREN);
-            this.state = 1128;
+            this.state = 1190;
             this.match(CypherParser.STAR);
-            this.state = 1129;
+            this.state = 1191;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5212,50 +5389,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 186, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1131;
+            this.state = 1193;
             this.match(CypherParser.CASE);
-            this.state = 1133;
+            this.state = 1195;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1132;
+                this.state = 1194;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 1136;
+            this.state = 1198;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1135;
+                this.state = 1197;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1138;
+                this.state = 1200;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 69);
-            this.state = 1142;
+            this.state = 1204;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1140;
+                this.state = 1202;
                 this.match(CypherParser.ELSE);
-                this.state = 1141;
+                this.state = 1203;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1144;
+            this.state = 1206;
             this.match(CypherParser.END);
             }
         }
@@ -5274,34 +5451,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 188, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1146;
+            this.state = 1208;
             this.match(CypherParser.WHEN);
-            this.state = 1147;
+            this.state = 1209;
             this.caseWhenOperand();
-            this.state = 1152;
+            this.state = 1214;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1148;
+                this.state = 1210;
                 this.match(CypherParser.COMMA);
-                this.state = 1149;
+                this.state = 1211;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1154;
+                this.state = 1216;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1155;
+            this.state = 1217;
             this.match(CypherParser.THEN);
-            this.state = 1156;
+            this.state = 1218;
             this.expression();
             }
         }
@@ -5320,9 +5497,9 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 190, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1163;
+            this.state = 1225;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -5334,9 +5511,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1158;
+                this.state = 1220;
                 this.comparisonOperator();
-                this.state = 1159;
+                this.state = 1221;
                 this.expression();
                 }
                 break;
@@ -5350,7 +5527,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1161;
+                this.state = 1223;
                 this.predicateSuffix();
                 }
                 break;
@@ -5407,7 +5584,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1162;
+                this.state = 1224;
                 this.expression();
                 }
                 break;
@@ -5430,28 +5607,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 192, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1165;
+            this.state = 1227;
             this.match(CypherParser.LBRACK);
-            this.state = 1166;
+            this.state = 1228;
             this.filterExpression();
-            this.state = 1169;
+            this.state = 1231;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 97) {
                 {
-                this.state = 1167;
+                this.state = 1229;
                 this.match(CypherParser.PIPE);
-                this.state = 1168;
+                this.state = 1230;
                 this.expression();
                 }
             }
 
-            this.state = 1171;
+            this.state = 1233;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5470,44 +5647,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 194, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1173;
+            this.state = 1235;
             this.match(CypherParser.LBRACK);
-            this.state = 1177;
+            this.state = 1239;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1174;
+                this.state = 1236;
                 this.variable();
-                this.state = 1175;
+                this.state = 1237;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1179;
+            this.state = 1241;
             this.relationshipsPattern();
-            this.state = 1182;
+            this.state = 1244;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1180;
+                this.state = 1242;
                 this.match(CypherParser.WHERE);
-                this.state = 1181;
+                this.state = 1243;
                 this.expression();
                 }
             }
 
-            this.state = 1184;
+            this.state = 1246;
             this.match(CypherParser.PIPE);
-            this.state = 1185;
+            this.state = 1247;
             this.expression();
-            this.state = 1186;
+            this.state = 1248;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5526,17 +5703,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 196, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1188;
+            this.state = 1250;
             this.quantifier();
-            this.state = 1189;
+            this.state = 1251;
             this.match(CypherParser.LPAREN);
-            this.state = 1190;
+            this.state = 1252;
             this.filterExpression();
-            this.state = 1191;
+            this.state = 1253;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5555,12 +5732,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 198, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1193;
+            this.state = 1255;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 39 || _la === 52)) {
             this.errorHandler.recoverInline(this);
@@ -5586,25 +5763,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 200, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1195;
+            this.state = 1257;
             this.variable();
-            this.state = 1196;
+            this.state = 1258;
             this.match(CypherParser.IN);
-            this.state = 1197;
+            this.state = 1259;
             this.expression();
-            this.state = 1200;
+            this.state = 1262;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1198;
+                this.state = 1260;
                 this.match(CypherParser.WHERE);
-                this.state = 1199;
+                this.state = 1261;
                 this.expression();
                 }
             }
@@ -5626,33 +5803,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 202, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1202;
+            this.state = 1264;
             this.match(CypherParser.REDUCE);
-            this.state = 1203;
+            this.state = 1265;
             this.match(CypherParser.LPAREN);
-            this.state = 1204;
+            this.state = 1266;
             localContext._accumulator = this.variable();
-            this.state = 1205;
+            this.state = 1267;
             this.match(CypherParser.EQ);
-            this.state = 1206;
+            this.state = 1268;
             localContext._initial = this.expression();
-            this.state = 1207;
+            this.state = 1269;
             this.match(CypherParser.COMMA);
-            this.state = 1208;
+            this.state = 1270;
             this.variable();
-            this.state = 1209;
+            this.state = 1271;
             this.match(CypherParser.IN);
-            this.state = 1210;
+            this.state = 1272;
             localContext._source = this.expression();
-            this.state = 1211;
+            this.state = 1273;
             this.match(CypherParser.PIPE);
-            this.state = 1212;
+            this.state = 1274;
             localContext._step = this.expression();
-            this.state = 1213;
+            this.state = 1275;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5671,12 +5848,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 204, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1215;
+            this.state = 1277;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5685,27 +5862,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1216;
+            this.state = 1278;
             this.match(CypherParser.LBRACE);
-            this.state = 1222;
+            this.state = 1284;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 141, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
             case 1:
                 {
-                this.state = 1217;
+                this.state = 1279;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1218;
+                this.state = 1280;
                 this.pattern();
-                this.state = 1220;
+                this.state = 1282;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 1219;
+                    this.state = 1281;
                     this.where();
                     }
                 }
@@ -5713,7 +5890,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1224;
+            this.state = 1286;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5732,15 +5909,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 206, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1226;
+            this.state = 1288;
             this.match(CypherParser.LPAREN);
-            this.state = 1227;
+            this.state = 1289;
             this.expression();
-            this.state = 1228;
+            this.state = 1290;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5759,21 +5936,21 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 208, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1230;
+            this.state = 1292;
             this.functionName();
-            this.state = 1231;
+            this.state = 1293;
             this.match(CypherParser.LPAREN);
-            this.state = 1233;
+            this.state = 1295;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 142, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 151, this.context) ) {
             case 1:
                 {
-                this.state = 1232;
+                this.state = 1294;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 7) !== 0))) {
@@ -5786,21 +5963,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1236;
+            this.state = 1298;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 143, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 152, this.context) ) {
             case 1:
                 {
-                this.state = 1235;
+                this.state = 1297;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1238;
+            this.state = 1300;
             this.match(CypherParser.FROM);
-            this.state = 1239;
+            this.state = 1301;
             localContext._source = this.expression();
-            this.state = 1240;
+            this.state = 1302;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5819,52 +5996,52 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 210, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1242;
+            this.state = 1304;
             this.functionName();
-            this.state = 1243;
+            this.state = 1305;
             this.match(CypherParser.LPAREN);
-            this.state = 1245;
+            this.state = 1307;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 1244;
+                this.state = 1306;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 1255;
+            this.state = 1317;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1247;
+                this.state = 1309;
                 this.expression();
-                this.state = 1252;
+                this.state = 1314;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1248;
+                    this.state = 1310;
                     this.match(CypherParser.COMMA);
-                    this.state = 1249;
+                    this.state = 1311;
                     this.expression();
                     }
                     }
-                    this.state = 1254;
+                    this.state = 1316;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1257;
+            this.state = 1319;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5883,13 +6060,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 212, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1259;
+            this.state = 1321;
             this.namespace();
-            this.state = 1260;
+            this.state = 1322;
             this.symbolicName();
             }
         }
@@ -5908,28 +6085,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 214, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1267;
+            this.state = 1329;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 147, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 156, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1262;
+                    this.state = 1324;
                     this.symbolicName();
-                    this.state = 1263;
+                    this.state = 1325;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1269;
+                this.state = 1331;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 147, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 156, this.context);
             }
             }
         }
@@ -5948,42 +6125,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 216, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1270;
+            this.state = 1332;
             this.variable();
-            this.state = 1271;
+            this.state = 1333;
             this.match(CypherParser.LBRACE);
-            this.state = 1280;
+            this.state = 1342;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 268436479) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1272;
+                this.state = 1334;
                 this.mapProjectionItem();
-                this.state = 1277;
+                this.state = 1339;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1273;
+                    this.state = 1335;
                     this.match(CypherParser.COMMA);
-                    this.state = 1274;
+                    this.state = 1336;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1279;
+                    this.state = 1341;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1282;
+            this.state = 1344;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6002,20 +6179,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 218, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1293;
+            this.state = 1355;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 159, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1284;
+                this.state = 1346;
                 this.propertyKeyName();
-                this.state = 1285;
+                this.state = 1347;
                 this.match(CypherParser.COLON);
-                this.state = 1286;
+                this.state = 1348;
                 this.expression();
                 }
                 break;
@@ -6023,9 +6200,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1288;
+                this.state = 1350;
                 this.match(CypherParser.DOT);
-                this.state = 1289;
+                this.state = 1351;
                 this.propertyKeyName();
                 }
                 break;
@@ -6033,9 +6210,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1290;
+                this.state = 1352;
                 this.match(CypherParser.DOT);
-                this.state = 1291;
+                this.state = 1353;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6043,7 +6220,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1292;
+                this.state = 1354;
                 this.variable();
                 }
                 break;
@@ -6064,13 +6241,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 220, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1295;
+            this.state = 1357;
             this.match(CypherParser.DOLLAR);
-            this.state = 1298;
+            this.state = 1360;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6107,13 +6284,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1296;
+                this.state = 1358;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1297;
+                this.state = 1359;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -6137,23 +6314,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_literal);
+        this.enterRule(localContext, 222, CypherParser.RULE_literal);
         try {
-            this.state = 1306;
+            this.state = 1368;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1300;
+                this.state = 1362;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1301;
+                this.state = 1363;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6163,28 +6340,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1302;
+                this.state = 1364;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1303;
+                this.state = 1365;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1304;
+                this.state = 1366;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1305;
+                this.state = 1367;
                 this.mapLiteral();
                 }
                 break;
@@ -6207,12 +6384,12 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 224, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1308;
+            this.state = 1370;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 57)) {
             this.errorHandler.recoverInline(this);
@@ -6238,9 +6415,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 226, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1312;
+            this.state = 1374;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -6248,14 +6425,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1310;
+                this.state = 1372;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1311;
+                this.state = 1373;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -6278,12 +6455,12 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 228, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1314;
+            this.state = 1376;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6309,40 +6486,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 230, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1316;
+            this.state = 1378;
             this.match(CypherParser.LBRACK);
-            this.state = 1325;
+            this.state = 1387;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1317;
+                this.state = 1379;
                 this.expression();
-                this.state = 1322;
+                this.state = 1384;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1318;
+                    this.state = 1380;
                     this.match(CypherParser.COMMA);
-                    this.state = 1319;
+                    this.state = 1381;
                     this.expression();
                     }
                     }
-                    this.state = 1324;
+                    this.state = 1386;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1327;
+            this.state = 1389;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6361,48 +6538,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 232, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1329;
+            this.state = 1391;
             this.match(CypherParser.LBRACE);
-            this.state = 1343;
+            this.state = 1405;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1023) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1330;
+                this.state = 1392;
                 this.propertyKeyName();
-                this.state = 1331;
+                this.state = 1393;
                 this.match(CypherParser.COLON);
-                this.state = 1332;
+                this.state = 1394;
                 this.expression();
-                this.state = 1340;
+                this.state = 1402;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1333;
+                    this.state = 1395;
                     this.match(CypherParser.COMMA);
-                    this.state = 1334;
+                    this.state = 1396;
                     this.propertyKeyName();
-                    this.state = 1335;
+                    this.state = 1397;
                     this.match(CypherParser.COLON);
-                    this.state = 1336;
+                    this.state = 1398;
                     this.expression();
                     }
                     }
-                    this.state = 1342;
+                    this.state = 1404;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1345;
+            this.state = 1407;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6421,11 +6598,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 234, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1347;
+            this.state = 1409;
             this.schemaName();
             }
         }
@@ -6444,43 +6621,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 236, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1354;
+            this.state = 1416;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 158, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 167, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1349;
+                this.state = 1411;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1350;
+                this.state = 1412;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1351;
+                this.state = 1413;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1352;
+                this.state = 1414;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1353;
+                this.state = 1415;
                 this.dropIndex();
                 }
                 break;
@@ -6501,36 +6678,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 238, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1356;
+            this.state = 1418;
             this.match(CypherParser.CREATE);
-            this.state = 1357;
+            this.state = 1419;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1359;
+            this.state = 1421;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 159, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 168, this.context) ) {
             case 1:
                 {
-                this.state = 1358;
+                this.state = 1420;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1362;
+            this.state = 1424;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1361;
+                this.state = 1423;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1364;
+            this.state = 1426;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 43)) {
             this.errorHandler.recoverInline(this);
@@ -6539,15 +6716,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1365;
+            this.state = 1427;
             this.match(CypherParser.LPAREN);
-            this.state = 1366;
+            this.state = 1428;
             this.variable();
-            this.state = 1367;
+            this.state = 1429;
             this.nodeLabel();
-            this.state = 1368;
+            this.state = 1430;
             this.match(CypherParser.RPAREN);
-            this.state = 1369;
+            this.state = 1431;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 49)) {
             this.errorHandler.recoverInline(this);
@@ -6556,14 +6733,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1370;
+            this.state = 1432;
             this.constraintRequirement();
-            this.state = 1372;
+            this.state = 1434;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1371;
+                this.state = 1433;
                 this.where();
                 }
             }
@@ -6585,21 +6762,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 240, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1402;
+            this.state = 1464;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1374;
+                this.state = 1436;
                 this.propertyReference();
-                this.state = 1375;
+                this.state = 1437;
                 this.match(CypherParser.IS);
-                this.state = 1376;
+                this.state = 1438;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6607,11 +6784,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1378;
+                this.state = 1440;
                 this.propertyReferenceList();
-                this.state = 1379;
+                this.state = 1441;
                 this.match(CypherParser.IS);
-                this.state = 1380;
+                this.state = 1442;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6619,13 +6796,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1382;
+                this.state = 1444;
                 this.propertyReference();
-                this.state = 1383;
+                this.state = 1445;
                 this.match(CypherParser.IS);
-                this.state = 1384;
+                this.state = 1446;
                 this.match(CypherParser.NOT);
-                this.state = 1385;
+                this.state = 1447;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6633,13 +6810,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1387;
+                this.state = 1449;
                 this.propertyReference();
-                this.state = 1388;
+                this.state = 1450;
                 this.match(CypherParser.IS);
-                this.state = 1389;
+                this.state = 1451;
                 this.match(CypherParser.NODE);
-                this.state = 1390;
+                this.state = 1452;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6647,13 +6824,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1392;
+                this.state = 1454;
                 this.propertyReferenceList();
-                this.state = 1393;
+                this.state = 1455;
                 this.match(CypherParser.IS);
-                this.state = 1394;
+                this.state = 1456;
                 this.match(CypherParser.NODE);
-                this.state = 1395;
+                this.state = 1457;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6661,11 +6838,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1397;
+                this.state = 1459;
                 this.propertyReference();
-                this.state = 1398;
+                this.state = 1460;
                 this.match(CypherParser.IS);
-                this.state = 1399;
+                this.state = 1461;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 58 || _la === 74)) {
                 this.errorHandler.recoverInline(this);
@@ -6674,7 +6851,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1400;
+                this.state = 1462;
                 this.typeName();
                 }
                 break;
@@ -6695,15 +6872,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 242, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1404;
+            this.state = 1466;
             this.variable();
-            this.state = 1405;
+            this.state = 1467;
             this.match(CypherParser.DOT);
-            this.state = 1406;
+            this.state = 1468;
             this.propertyKeyName();
             }
         }
@@ -6722,32 +6899,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 244, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1408;
+            this.state = 1470;
             this.match(CypherParser.LPAREN);
-            this.state = 1409;
+            this.state = 1471;
             this.propertyReference();
-            this.state = 1414;
+            this.state = 1476;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1410;
+                this.state = 1472;
                 this.match(CypherParser.COMMA);
-                this.state = 1411;
+                this.state = 1473;
                 this.propertyReference();
                 }
                 }
-                this.state = 1416;
+                this.state = 1478;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1417;
+            this.state = 1479;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6766,37 +6943,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 246, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1419;
+            this.state = 1481;
             this.symbolicName();
-            this.state = 1424;
+            this.state = 1486;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 82) {
                 {
-                this.state = 1420;
+                this.state = 1482;
                 this.match(CypherParser.LT);
-                this.state = 1421;
+                this.state = 1483;
                 this.typeName();
-                this.state = 1422;
+                this.state = 1484;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1429;
+            this.state = 1491;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 1426;
+                this.state = 1488;
                 this.match(CypherParser.LPAREN);
-                this.state = 1427;
+                this.state = 1489;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1428;
+                this.state = 1490;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -6818,23 +6995,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 248, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1431;
+            this.state = 1493;
             this.match(CypherParser.DROP);
-            this.state = 1432;
+            this.state = 1494;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1433;
+            this.state = 1495;
             this.symbolicName();
-            this.state = 1435;
+            this.state = 1497;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1434;
+                this.state = 1496;
                 this.ifExists();
                 }
             }
@@ -6856,53 +7033,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 250, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1437;
+            this.state = 1499;
             this.match(CypherParser.CREATE);
-            this.state = 1439;
+            this.state = 1501;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 66) {
                 {
-                this.state = 1438;
+                this.state = 1500;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1441;
+            this.state = 1503;
             this.match(CypherParser.INDEX);
-            this.state = 1443;
+            this.state = 1505;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 168, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
             case 1:
                 {
-                this.state = 1442;
+                this.state = 1504;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1446;
+            this.state = 1508;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1445;
+                this.state = 1507;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1448;
+            this.state = 1510;
             this.indexTarget();
-            this.state = 1450;
+            this.state = 1512;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1449;
+                this.state = 1511;
                 this.where();
                 }
             }
@@ -6924,49 +7101,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 252, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1485;
+            this.state = 1547;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1452;
+                this.state = 1514;
                 this.match(CypherParser.FOR);
-                this.state = 1453;
+                this.state = 1515;
                 this.match(CypherParser.LPAREN);
-                this.state = 1454;
+                this.state = 1516;
                 this.variable();
-                this.state = 1455;
+                this.state = 1517;
                 this.nodeLabel();
-                this.state = 1456;
+                this.state = 1518;
                 this.match(CypherParser.RPAREN);
-                this.state = 1457;
+                this.state = 1519;
                 this.match(CypherParser.ON);
-                this.state = 1458;
+                this.state = 1520;
                 this.match(CypherParser.LPAREN);
-                this.state = 1459;
+                this.state = 1521;
                 this.propertyReference();
-                this.state = 1464;
+                this.state = 1526;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1460;
+                    this.state = 1522;
                     this.match(CypherParser.COMMA);
-                    this.state = 1461;
+                    this.state = 1523;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1466;
+                    this.state = 1528;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1467;
+                this.state = 1529;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -6974,41 +7151,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1469;
+                this.state = 1531;
                 this.match(CypherParser.ON);
-                this.state = 1471;
+                this.state = 1533;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 94) {
                     {
-                    this.state = 1470;
+                    this.state = 1532;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1473;
+                this.state = 1535;
                 this.labelName();
-                this.state = 1474;
+                this.state = 1536;
                 this.match(CypherParser.LPAREN);
-                this.state = 1475;
+                this.state = 1537;
                 this.propertyKeyName();
-                this.state = 1480;
+                this.state = 1542;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1476;
+                    this.state = 1538;
                     this.match(CypherParser.COMMA);
-                    this.state = 1477;
+                    this.state = 1539;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1482;
+                    this.state = 1544;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1483;
+                this.state = 1545;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7031,67 +7208,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 254, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1487;
+            this.state = 1549;
             this.match(CypherParser.CREATE);
-            this.state = 1488;
+            this.state = 1550;
             localContext._searchKind = this.symbolicName();
-            this.state = 1489;
+            this.state = 1551;
             this.match(CypherParser.INDEX);
-            this.state = 1491;
+            this.state = 1553;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 175, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
             case 1:
                 {
-                this.state = 1490;
+                this.state = 1552;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1494;
+            this.state = 1556;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1493;
+                this.state = 1555;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1496;
+            this.state = 1558;
             this.match(CypherParser.FOR);
-            this.state = 1497;
+            this.state = 1559;
             this.match(CypherParser.LPAREN);
-            this.state = 1498;
+            this.state = 1560;
             this.variable();
-            this.state = 1499;
+            this.state = 1561;
             this.nodeLabel();
-            this.state = 1500;
+            this.state = 1562;
             this.match(CypherParser.RPAREN);
-            this.state = 1501;
+            this.state = 1563;
             this.match(CypherParser.ON);
-            this.state = 1503;
+            this.state = 1565;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1502;
+                this.state = 1564;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1505;
+            this.state = 1567;
             this.searchIndexProperties();
-            this.state = 1507;
+            this.state = 1569;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1506;
+                this.state = 1568;
                 this.indexOptions();
                 }
             }
@@ -7113,63 +7290,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 256, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1531;
+            this.state = 1593;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1509;
+                this.state = 1571;
                 this.match(CypherParser.LPAREN);
-                this.state = 1510;
+                this.state = 1572;
                 this.propertyReference();
-                this.state = 1515;
+                this.state = 1577;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1511;
+                    this.state = 1573;
                     this.match(CypherParser.COMMA);
-                    this.state = 1512;
+                    this.state = 1574;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1517;
+                    this.state = 1579;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1518;
+                this.state = 1580;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1520;
+                this.state = 1582;
                 this.match(CypherParser.LBRACK);
-                this.state = 1521;
+                this.state = 1583;
                 this.propertyReference();
-                this.state = 1526;
+                this.state = 1588;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1522;
+                    this.state = 1584;
                     this.match(CypherParser.COMMA);
-                    this.state = 1523;
+                    this.state = 1585;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1528;
+                    this.state = 1590;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1529;
+                this.state = 1591;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -7192,13 +7369,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 256, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 258, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1533;
+            this.state = 1595;
             this.symbolicName();
-            this.state = 1534;
+            this.state = 1596;
             this.mapLiteral();
             }
         }
@@ -7217,23 +7394,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 258, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 260, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1536;
+            this.state = 1598;
             this.match(CypherParser.DROP);
-            this.state = 1537;
+            this.state = 1599;
             this.match(CypherParser.INDEX);
-            this.state = 1538;
+            this.state = 1600;
             this.symbolicName();
-            this.state = 1540;
+            this.state = 1602;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1539;
+                this.state = 1601;
                 this.ifExists();
                 }
             }
@@ -7255,15 +7432,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 260, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 262, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1542;
+            this.state = 1604;
             this.match(CypherParser.IF);
-            this.state = 1543;
+            this.state = 1605;
             this.match(CypherParser.NOT);
-            this.state = 1544;
+            this.state = 1606;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7282,13 +7459,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 262, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 264, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1546;
+            this.state = 1608;
             this.match(CypherParser.IF);
-            this.state = 1547;
+            this.state = 1609;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7307,11 +7484,11 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 264, CypherParser.RULE_variable);
+        this.enterRule(localContext, 266, CypherParser.RULE_variable);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1549;
+            this.state = 1611;
             this.symbolicName();
             }
         }
@@ -7330,22 +7507,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 266, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 268, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1554;
+            this.state = 1616;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1551;
+                this.state = 1613;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1552;
+                this.state = 1614;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -7382,7 +7559,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1553;
+                this.state = 1615;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -7405,12 +7582,12 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 268, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 270, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1556;
+            this.state = 1618;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7436,9 +7613,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 270, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 272, CypherParser.RULE_schemaName);
         try {
-            this.state = 1560;
+            this.state = 1622;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -7476,7 +7653,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1558;
+                this.state = 1620;
                 this.symbolicName();
                 }
                 break;
@@ -7524,7 +7701,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1559;
+                this.state = 1621;
                 this.reservedWord();
                 }
                 break;
@@ -7547,12 +7724,12 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 272, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 274, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1562;
+            this.state = 1624;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2245760822) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 24559005) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7578,7 +7755,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,115,1565,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,115,1627,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -7600,607 +7777,635 @@ export class CypherParser extends antlr.Parser {
         7,120,2,121,7,121,2,122,7,122,2,123,7,123,2,124,7,124,2,125,7,125,
         2,126,7,126,2,127,7,127,2,128,7,128,2,129,7,129,2,130,7,130,2,131,
         7,131,2,132,7,132,2,133,7,133,2,134,7,134,2,135,7,135,2,136,7,136,
-        1,0,1,0,3,0,277,8,0,1,0,1,0,1,1,1,1,1,1,3,1,284,8,1,1,2,1,2,1,2,
-        1,2,1,2,1,3,1,3,1,3,1,3,3,3,295,8,3,1,4,5,4,298,8,4,10,4,12,4,301,
-        9,4,1,4,1,4,5,4,305,8,4,10,4,12,4,308,9,4,1,4,5,4,311,8,4,10,4,12,
-        4,314,9,4,1,5,1,5,3,5,318,8,5,1,6,1,6,3,6,322,8,6,1,6,1,6,1,7,4,
-        7,327,8,7,11,7,12,7,328,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,
-        1,9,5,9,342,8,9,10,9,12,9,345,9,9,3,9,347,8,9,1,9,1,9,1,10,5,10,
-        352,8,10,10,10,12,10,355,9,10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,
-        5,11,364,8,11,10,11,12,11,367,9,11,3,11,369,8,11,1,11,1,11,1,12,
-        1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,
-        3,12,387,8,12,1,13,3,13,390,8,13,1,13,1,13,1,13,5,13,395,8,13,10,
-        13,12,13,398,9,13,1,13,3,13,401,8,13,1,14,1,14,1,14,1,14,1,14,1,
-        15,1,15,1,15,1,15,1,15,1,15,5,15,414,8,15,10,15,12,15,417,9,15,3,
-        15,419,8,15,1,15,3,15,422,8,15,1,15,1,15,1,15,3,15,427,8,15,3,15,
-        429,8,15,1,16,3,16,432,8,16,1,16,1,16,3,16,436,8,16,1,16,1,16,1,
-        16,1,16,3,16,442,8,16,1,17,1,17,1,17,1,17,1,17,5,17,449,8,17,10,
-        17,12,17,452,9,17,3,17,454,8,17,1,17,1,17,1,18,1,18,1,18,1,18,1,
-        18,1,18,3,18,464,8,18,1,18,1,18,1,18,1,18,3,18,470,8,18,1,19,1,19,
-        1,19,5,19,475,8,19,10,19,12,19,478,9,19,1,19,1,19,1,20,1,20,1,20,
-        5,20,485,8,20,10,20,12,20,488,9,20,1,20,3,20,491,8,20,1,21,1,21,
-        1,21,3,21,496,8,21,1,21,1,21,1,22,1,22,1,22,1,23,1,23,1,23,5,23,
-        506,8,23,10,23,12,23,509,9,23,1,24,1,24,1,24,1,24,1,24,1,24,3,24,
-        517,8,24,1,25,1,25,1,25,1,25,5,25,523,8,25,10,25,12,25,526,9,25,
-        1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,
-        1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,3,26,550,8,26,1,27,
-        1,27,1,27,1,27,5,27,556,8,27,10,27,12,27,559,9,27,1,28,1,28,1,28,
-        1,28,1,28,1,28,1,28,1,28,1,28,3,28,570,8,28,1,29,3,29,573,8,29,1,
-        29,1,29,1,29,1,29,5,29,579,8,29,10,29,12,29,582,9,29,1,30,1,30,1,
-        30,1,30,1,30,1,30,1,30,4,30,591,8,30,11,30,12,30,592,1,30,1,30,1,
-        31,1,31,3,31,599,8,31,1,31,3,31,602,8,31,1,31,1,31,3,31,606,8,31,
-        1,31,3,31,609,8,31,1,32,1,32,1,33,1,33,1,33,3,33,616,8,33,1,34,1,
-        34,1,34,1,35,3,35,622,8,35,1,35,1,35,3,35,626,8,35,1,35,3,35,629,
-        8,35,1,35,3,35,632,8,35,1,36,1,36,1,36,5,36,637,8,36,10,36,12,36,
-        640,9,36,1,36,1,36,1,36,5,36,645,8,36,10,36,12,36,648,9,36,3,36,
-        650,8,36,1,37,1,37,1,37,3,37,655,8,37,1,38,1,38,1,38,1,38,1,38,5,
-        38,662,8,38,10,38,12,38,665,9,38,1,39,1,39,1,39,1,40,1,40,1,40,1,
-        41,1,41,3,41,675,8,41,1,42,1,42,1,42,1,43,1,43,1,43,5,43,683,8,43,
-        10,43,12,43,686,9,43,1,44,1,44,1,44,3,44,691,8,44,1,44,1,44,3,44,
-        695,8,44,1,45,1,45,1,45,1,45,1,45,1,46,1,46,5,46,704,8,46,10,46,
-        12,46,707,9,46,1,46,1,46,1,46,1,46,3,46,713,8,46,1,47,1,47,4,47,
-        717,8,47,11,47,12,47,718,1,48,1,48,3,48,723,8,48,1,48,1,48,3,48,
-        727,8,48,1,48,3,48,730,8,48,1,48,1,48,3,48,734,8,48,1,48,1,48,1,
-        49,1,49,1,49,1,50,1,50,1,50,3,50,744,8,50,1,50,5,50,747,8,50,10,
-        50,12,50,750,9,50,1,51,1,51,1,51,5,51,755,8,51,10,51,12,51,758,9,
-        51,1,52,1,52,1,52,3,52,763,8,52,1,53,1,53,1,53,1,53,1,53,1,53,3,
-        53,771,8,53,1,54,1,54,3,54,775,8,54,1,54,1,54,1,54,1,54,1,54,3,54,
-        782,8,54,1,55,1,55,1,55,1,55,1,55,1,55,3,55,790,8,55,1,55,1,55,1,
-        55,1,56,1,56,3,56,797,8,56,1,56,1,56,3,56,801,8,56,3,56,803,8,56,
-        1,56,1,56,1,56,3,56,808,8,56,1,57,1,57,1,57,3,57,813,8,57,1,57,1,
-        57,1,57,1,57,1,57,3,57,820,8,57,1,57,1,57,1,57,3,57,825,8,57,1,57,
-        1,57,1,57,1,57,3,57,831,8,57,1,57,3,57,834,8,57,1,58,1,58,3,58,838,
-        8,58,1,58,3,58,841,8,58,1,58,3,58,844,8,58,1,58,3,58,847,8,58,1,
-        58,1,58,1,59,1,59,3,59,853,8,59,1,60,1,60,1,60,1,60,3,60,859,8,60,
-        1,60,5,60,862,8,60,10,60,12,60,865,9,60,1,60,1,60,3,60,869,8,60,
-        1,61,4,61,872,8,61,11,61,12,61,873,1,62,1,62,1,62,1,62,3,62,880,
-        8,62,1,63,1,63,3,63,884,8,63,1,63,1,63,1,63,1,63,1,64,1,64,3,64,
-        892,8,64,1,64,1,64,3,64,896,8,64,3,64,898,8,64,1,64,1,64,3,64,902,
-        8,64,3,64,904,8,64,1,65,3,65,907,8,65,1,65,1,65,1,66,1,66,1,67,1,
-        67,1,68,1,68,4,68,917,8,68,11,68,12,68,918,1,69,1,69,1,70,1,70,1,
-        70,5,70,926,8,70,10,70,12,70,929,9,70,1,71,1,71,1,71,5,71,934,8,
-        71,10,71,12,71,937,9,71,1,72,1,72,1,72,5,72,942,8,72,10,72,12,72,
-        945,9,72,1,73,5,73,948,8,73,10,73,12,73,951,9,73,1,73,1,73,1,74,
-        1,74,1,74,1,74,5,74,959,8,74,10,74,12,74,962,9,74,1,75,1,75,1,76,
-        1,76,5,76,968,8,76,10,76,12,76,971,9,76,1,77,1,77,1,77,1,77,1,77,
-        1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,
-        1,77,3,77,992,8,77,1,77,1,77,3,77,996,8,77,1,77,1,77,1,77,3,77,1001,
-        8,77,1,77,3,77,1004,8,77,1,77,3,77,1007,8,77,1,78,1,78,1,78,5,78,
-        1012,8,78,10,78,12,78,1015,9,78,1,79,4,79,1018,8,79,11,79,12,79,
-        1019,1,79,1,79,1,79,1,79,3,79,1026,8,79,1,79,1,79,1,79,1,79,3,79,
-        1032,8,79,1,79,1,79,3,79,1036,8,79,1,80,1,80,3,80,1040,8,80,1,81,
-        1,81,1,81,1,81,5,81,1046,8,81,10,81,12,81,1049,9,81,1,82,1,82,1,
-        83,1,83,1,83,1,83,5,83,1057,8,83,10,83,12,83,1060,9,83,1,84,1,84,
-        1,85,1,85,1,85,5,85,1067,8,85,10,85,12,85,1070,9,85,1,86,5,86,1073,
-        8,86,10,86,12,86,1076,9,86,1,86,1,86,1,87,1,87,1,87,5,87,1083,8,
-        87,10,87,12,87,1086,9,87,1,87,1,87,3,87,1090,8,87,1,88,1,88,1,88,
-        1,88,1,88,1,88,3,88,1098,8,88,1,88,1,88,3,88,1102,8,88,1,88,3,88,
-        1105,8,88,1,89,1,89,1,89,1,90,1,90,1,90,1,90,1,90,1,90,1,90,1,90,
-        1,90,1,90,1,90,1,90,1,90,1,90,1,90,3,90,1125,8,90,1,91,1,91,1,91,
-        1,91,1,91,1,92,1,92,3,92,1134,8,92,1,92,4,92,1137,8,92,11,92,12,
-        92,1138,1,92,1,92,3,92,1143,8,92,1,92,1,92,1,93,1,93,1,93,1,93,5,
-        93,1151,8,93,10,93,12,93,1154,9,93,1,93,1,93,1,93,1,94,1,94,1,94,
-        1,94,1,94,3,94,1164,8,94,1,95,1,95,1,95,1,95,3,95,1170,8,95,1,95,
-        1,95,1,96,1,96,1,96,1,96,3,96,1178,8,96,1,96,1,96,1,96,3,96,1183,
-        8,96,1,96,1,96,1,96,1,96,1,97,1,97,1,97,1,97,1,97,1,98,1,98,1,99,
-        1,99,1,99,1,99,1,99,3,99,1201,8,99,1,100,1,100,1,100,1,100,1,100,
-        1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,101,1,101,1,101,
-        1,101,1,101,3,101,1221,8,101,3,101,1223,8,101,1,101,1,101,1,102,
-        1,102,1,102,1,102,1,103,1,103,1,103,3,103,1234,8,103,1,103,3,103,
-        1237,8,103,1,103,1,103,1,103,1,103,1,104,1,104,1,104,3,104,1246,
-        8,104,1,104,1,104,1,104,5,104,1251,8,104,10,104,12,104,1254,9,104,
-        3,104,1256,8,104,1,104,1,104,1,105,1,105,1,105,1,106,1,106,1,106,
-        5,106,1266,8,106,10,106,12,106,1269,9,106,1,107,1,107,1,107,1,107,
-        1,107,5,107,1276,8,107,10,107,12,107,1279,9,107,3,107,1281,8,107,
-        1,107,1,107,1,108,1,108,1,108,1,108,1,108,1,108,1,108,1,108,1,108,
-        3,108,1294,8,108,1,109,1,109,1,109,3,109,1299,8,109,1,110,1,110,
-        1,110,1,110,1,110,1,110,3,110,1307,8,110,1,111,1,111,1,112,1,112,
-        3,112,1313,8,112,1,113,1,113,1,114,1,114,1,114,1,114,5,114,1321,
-        8,114,10,114,12,114,1324,9,114,3,114,1326,8,114,1,114,1,114,1,115,
-        1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,5,115,1339,8,115,
-        10,115,12,115,1342,9,115,3,115,1344,8,115,1,115,1,115,1,116,1,116,
-        1,117,1,117,1,117,1,117,1,117,3,117,1355,8,117,1,118,1,118,1,118,
-        3,118,1360,8,118,1,118,3,118,1363,8,118,1,118,1,118,1,118,1,118,
-        1,118,1,118,1,118,1,118,3,118,1373,8,118,1,119,1,119,1,119,1,119,
-        1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,
-        1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,
-        1,119,1,119,3,119,1403,8,119,1,120,1,120,1,120,1,120,1,121,1,121,
-        1,121,1,121,5,121,1413,8,121,10,121,12,121,1416,9,121,1,121,1,121,
-        1,122,1,122,1,122,1,122,1,122,3,122,1425,8,122,1,122,1,122,1,122,
-        3,122,1430,8,122,1,123,1,123,1,123,1,123,3,123,1436,8,123,1,124,
-        1,124,3,124,1440,8,124,1,124,1,124,3,124,1444,8,124,1,124,3,124,
-        1447,8,124,1,124,1,124,3,124,1451,8,124,1,125,1,125,1,125,1,125,
-        1,125,1,125,1,125,1,125,1,125,1,125,5,125,1463,8,125,10,125,12,125,
-        1466,9,125,1,125,1,125,1,125,1,125,3,125,1472,8,125,1,125,1,125,
-        1,125,1,125,1,125,5,125,1479,8,125,10,125,12,125,1482,9,125,1,125,
-        1,125,3,125,1486,8,125,1,126,1,126,1,126,1,126,3,126,1492,8,126,
-        1,126,3,126,1495,8,126,1,126,1,126,1,126,1,126,1,126,1,126,1,126,
-        3,126,1504,8,126,1,126,1,126,3,126,1508,8,126,1,127,1,127,1,127,
-        1,127,5,127,1514,8,127,10,127,12,127,1517,9,127,1,127,1,127,1,127,
-        1,127,1,127,1,127,5,127,1525,8,127,10,127,12,127,1528,9,127,1,127,
-        1,127,3,127,1532,8,127,1,128,1,128,1,128,1,129,1,129,1,129,1,129,
-        3,129,1541,8,129,1,130,1,130,1,130,1,130,1,131,1,131,1,131,1,132,
-        1,132,1,133,1,133,1,133,3,133,1555,8,133,1,134,1,134,1,135,1,135,
-        3,135,1561,8,135,1,136,1,136,1,136,0,0,137,0,2,4,6,8,10,12,14,16,
-        18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,
-        62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,
-        104,106,108,110,112,114,116,118,120,122,124,126,128,130,132,134,
-        136,138,140,142,144,146,148,150,152,154,156,158,160,162,164,166,
-        168,170,172,174,176,178,180,182,184,186,188,190,192,194,196,198,
-        200,202,204,206,208,210,212,214,216,218,220,222,224,226,228,230,
-        232,234,236,238,240,242,244,246,248,250,252,254,256,258,260,262,
-        264,266,268,270,272,0,17,2,0,53,53,64,64,3,0,5,5,7,7,17,18,2,0,1,
-        1,3,3,1,0,78,83,2,0,58,58,74,74,2,0,84,85,96,96,1,0,86,88,1,0,84,
-        85,4,0,1,1,3,3,39,39,52,52,2,0,13,14,25,25,1,0,60,62,2,0,26,26,57,
-        57,1,0,105,107,2,0,27,27,43,43,2,0,6,6,49,49,19,0,3,3,6,7,11,11,
-        13,14,18,18,21,21,25,25,27,30,32,32,34,34,38,39,42,42,47,47,49,49,
-        52,52,56,56,58,64,66,66,68,68,20,0,1,2,4,5,8,10,12,12,15,17,19,20,
-        22,24,26,26,31,31,33,33,35,37,40,41,43,46,48,48,50,51,53,55,57,57,
-        65,65,67,67,69,73,1674,0,274,1,0,0,0,2,283,1,0,0,0,4,285,1,0,0,0,
-        6,294,1,0,0,0,8,299,1,0,0,0,10,317,1,0,0,0,12,319,1,0,0,0,14,326,
-        1,0,0,0,16,330,1,0,0,0,18,335,1,0,0,0,20,353,1,0,0,0,22,358,1,0,
-        0,0,24,386,1,0,0,0,26,389,1,0,0,0,28,402,1,0,0,0,30,407,1,0,0,0,
-        32,431,1,0,0,0,34,443,1,0,0,0,36,457,1,0,0,0,38,476,1,0,0,0,40,481,
-        1,0,0,0,42,495,1,0,0,0,44,499,1,0,0,0,46,502,1,0,0,0,48,516,1,0,
-        0,0,50,518,1,0,0,0,52,549,1,0,0,0,54,551,1,0,0,0,56,569,1,0,0,0,
-        58,572,1,0,0,0,60,583,1,0,0,0,62,608,1,0,0,0,64,610,1,0,0,0,66,612,
-        1,0,0,0,68,617,1,0,0,0,70,621,1,0,0,0,72,649,1,0,0,0,74,651,1,0,
-        0,0,76,656,1,0,0,0,78,666,1,0,0,0,80,669,1,0,0,0,82,672,1,0,0,0,
-        84,676,1,0,0,0,86,679,1,0,0,0,88,690,1,0,0,0,90,696,1,0,0,0,92,712,
-        1,0,0,0,94,714,1,0,0,0,96,720,1,0,0,0,98,737,1,0,0,0,100,740,1,0,
-        0,0,102,751,1,0,0,0,104,762,1,0,0,0,106,770,1,0,0,0,108,781,1,0,
-        0,0,110,783,1,0,0,0,112,807,1,0,0,0,114,833,1,0,0,0,116,835,1,0,
-        0,0,118,852,1,0,0,0,120,868,1,0,0,0,122,871,1,0,0,0,124,879,1,0,
-        0,0,126,881,1,0,0,0,128,903,1,0,0,0,130,906,1,0,0,0,132,910,1,0,
-        0,0,134,912,1,0,0,0,136,914,1,0,0,0,138,920,1,0,0,0,140,922,1,0,
-        0,0,142,930,1,0,0,0,144,938,1,0,0,0,146,949,1,0,0,0,148,954,1,0,
-        0,0,150,963,1,0,0,0,152,965,1,0,0,0,154,1006,1,0,0,0,156,1008,1,
-        0,0,0,158,1017,1,0,0,0,160,1039,1,0,0,0,162,1041,1,0,0,0,164,1050,
-        1,0,0,0,166,1052,1,0,0,0,168,1061,1,0,0,0,170,1063,1,0,0,0,172,1074,
-        1,0,0,0,174,1079,1,0,0,0,176,1104,1,0,0,0,178,1106,1,0,0,0,180,1124,
-        1,0,0,0,182,1126,1,0,0,0,184,1131,1,0,0,0,186,1146,1,0,0,0,188,1163,
-        1,0,0,0,190,1165,1,0,0,0,192,1173,1,0,0,0,194,1188,1,0,0,0,196,1193,
-        1,0,0,0,198,1195,1,0,0,0,200,1202,1,0,0,0,202,1215,1,0,0,0,204,1226,
-        1,0,0,0,206,1230,1,0,0,0,208,1242,1,0,0,0,210,1259,1,0,0,0,212,1267,
-        1,0,0,0,214,1270,1,0,0,0,216,1293,1,0,0,0,218,1295,1,0,0,0,220,1306,
-        1,0,0,0,222,1308,1,0,0,0,224,1312,1,0,0,0,226,1314,1,0,0,0,228,1316,
-        1,0,0,0,230,1329,1,0,0,0,232,1347,1,0,0,0,234,1354,1,0,0,0,236,1356,
-        1,0,0,0,238,1402,1,0,0,0,240,1404,1,0,0,0,242,1408,1,0,0,0,244,1419,
-        1,0,0,0,246,1431,1,0,0,0,248,1437,1,0,0,0,250,1485,1,0,0,0,252,1487,
-        1,0,0,0,254,1531,1,0,0,0,256,1533,1,0,0,0,258,1536,1,0,0,0,260,1542,
-        1,0,0,0,262,1546,1,0,0,0,264,1549,1,0,0,0,266,1554,1,0,0,0,268,1556,
-        1,0,0,0,270,1560,1,0,0,0,272,1562,1,0,0,0,274,276,3,2,1,0,275,277,
-        5,95,0,0,276,275,1,0,0,0,276,277,1,0,0,0,277,278,1,0,0,0,278,279,
-        5,0,0,1,279,1,1,0,0,0,280,284,3,4,2,0,281,284,3,234,117,0,282,284,
-        3,8,4,0,283,280,1,0,0,0,283,281,1,0,0,0,283,282,1,0,0,0,284,3,1,
-        0,0,0,285,286,5,51,0,0,286,287,3,266,133,0,287,288,5,81,0,0,288,
-        289,3,6,3,0,289,5,1,0,0,0,290,295,5,109,0,0,291,295,3,224,112,0,
-        292,295,3,222,111,0,293,295,3,266,133,0,294,290,1,0,0,0,294,291,
-        1,0,0,0,294,292,1,0,0,0,294,293,1,0,0,0,295,7,1,0,0,0,296,298,3,
-        10,5,0,297,296,1,0,0,0,298,301,1,0,0,0,299,297,1,0,0,0,299,300,1,
-        0,0,0,300,302,1,0,0,0,301,299,1,0,0,0,302,306,3,14,7,0,303,305,3,
-        12,6,0,304,303,1,0,0,0,305,308,1,0,0,0,306,304,1,0,0,0,306,307,1,
-        0,0,0,307,312,1,0,0,0,308,306,1,0,0,0,309,311,3,10,5,0,310,309,1,
-        0,0,0,311,314,1,0,0,0,312,310,1,0,0,0,312,313,1,0,0,0,313,9,1,0,
-        0,0,314,312,1,0,0,0,315,318,3,16,8,0,316,318,3,18,9,0,317,315,1,
-        0,0,0,317,316,1,0,0,0,318,11,1,0,0,0,319,321,5,65,0,0,320,322,5,
-        1,0,0,321,320,1,0,0,0,321,322,1,0,0,0,322,323,1,0,0,0,323,324,3,
-        14,7,0,324,13,1,0,0,0,325,327,3,24,12,0,326,325,1,0,0,0,327,328,
-        1,0,0,0,328,326,1,0,0,0,328,329,1,0,0,0,329,15,1,0,0,0,330,331,5,
-        4,0,0,331,332,5,42,0,0,332,333,5,56,0,0,333,334,3,138,69,0,334,17,
-        1,0,0,0,335,336,5,68,0,0,336,337,3,210,105,0,337,346,5,99,0,0,338,
-        343,3,138,69,0,339,340,5,93,0,0,340,342,3,138,69,0,341,339,1,0,0,
-        0,342,345,1,0,0,0,343,341,1,0,0,0,343,344,1,0,0,0,344,347,1,0,0,
-        0,345,343,1,0,0,0,346,338,1,0,0,0,346,347,1,0,0,0,347,348,1,0,0,
-        0,348,349,5,100,0,0,349,19,1,0,0,0,350,352,3,22,11,0,351,350,1,0,
-        0,0,352,355,1,0,0,0,353,351,1,0,0,0,353,354,1,0,0,0,354,356,1,0,
-        0,0,355,353,1,0,0,0,356,357,5,0,0,1,357,21,1,0,0,0,358,359,3,210,
-        105,0,359,368,5,99,0,0,360,365,3,138,69,0,361,362,5,93,0,0,362,364,
-        3,138,69,0,363,361,1,0,0,0,364,367,1,0,0,0,365,363,1,0,0,0,365,366,
-        1,0,0,0,366,369,1,0,0,0,367,365,1,0,0,0,368,360,1,0,0,0,368,369,
-        1,0,0,0,369,370,1,0,0,0,370,371,5,100,0,0,371,23,1,0,0,0,372,387,
-        3,26,13,0,373,387,3,28,14,0,374,387,3,32,16,0,375,387,3,30,15,0,
-        376,387,3,44,22,0,377,387,3,46,23,0,378,387,3,50,25,0,379,387,3,
-        54,27,0,380,387,3,58,29,0,381,387,3,66,33,0,382,387,3,68,34,0,383,
-        387,3,60,30,0,384,387,3,64,32,0,385,387,3,62,31,0,386,372,1,0,0,
-        0,386,373,1,0,0,0,386,374,1,0,0,0,386,375,1,0,0,0,386,376,1,0,0,
-        0,386,377,1,0,0,0,386,378,1,0,0,0,386,379,1,0,0,0,386,380,1,0,0,
-        0,386,381,1,0,0,0,386,382,1,0,0,0,386,383,1,0,0,0,386,384,1,0,0,
-        0,386,385,1,0,0,0,387,25,1,0,0,0,388,390,5,44,0,0,389,388,1,0,0,
-        0,389,390,1,0,0,0,390,391,1,0,0,0,391,392,5,36,0,0,392,396,3,86,
-        43,0,393,395,3,10,5,0,394,393,1,0,0,0,395,398,1,0,0,0,396,394,1,
-        0,0,0,396,397,1,0,0,0,397,400,1,0,0,0,398,396,1,0,0,0,399,401,3,
-        84,42,0,400,399,1,0,0,0,400,401,1,0,0,0,401,27,1,0,0,0,402,403,5,
-        67,0,0,403,404,3,138,69,0,404,405,5,4,0,0,405,406,3,264,132,0,406,
-        29,1,0,0,0,407,408,5,9,0,0,408,421,3,38,19,0,409,418,5,99,0,0,410,
-        415,3,138,69,0,411,412,5,93,0,0,412,414,3,138,69,0,413,411,1,0,0,
-        0,414,417,1,0,0,0,415,413,1,0,0,0,415,416,1,0,0,0,416,419,1,0,0,
-        0,417,415,1,0,0,0,418,410,1,0,0,0,418,419,1,0,0,0,419,420,1,0,0,
-        0,420,422,5,100,0,0,421,409,1,0,0,0,421,422,1,0,0,0,422,428,1,0,
-        0,0,423,426,5,73,0,0,424,427,5,86,0,0,425,427,3,40,20,0,426,424,
-        1,0,0,0,426,425,1,0,0,0,427,429,1,0,0,0,428,423,1,0,0,0,428,429,
-        1,0,0,0,429,31,1,0,0,0,430,432,5,44,0,0,431,430,1,0,0,0,431,432,
-        1,0,0,0,432,433,1,0,0,0,433,435,5,9,0,0,434,436,3,34,17,0,435,434,
-        1,0,0,0,435,436,1,0,0,0,436,437,1,0,0,0,437,438,5,103,0,0,438,439,
-        3,8,4,0,439,441,5,104,0,0,440,442,3,36,18,0,441,440,1,0,0,0,441,
-        442,1,0,0,0,442,33,1,0,0,0,443,453,5,99,0,0,444,454,5,86,0,0,445,
-        450,3,264,132,0,446,447,5,93,0,0,447,449,3,264,132,0,448,446,1,0,
-        0,0,449,452,1,0,0,0,450,448,1,0,0,0,450,451,1,0,0,0,451,454,1,0,
-        0,0,452,450,1,0,0,0,453,444,1,0,0,0,453,445,1,0,0,0,453,454,1,0,
-        0,0,454,455,1,0,0,0,455,456,5,100,0,0,456,35,1,0,0,0,457,458,5,31,
-        0,0,458,463,3,266,133,0,459,460,5,42,0,0,460,461,3,138,69,0,461,
-        462,3,266,133,0,462,464,1,0,0,0,463,459,1,0,0,0,463,464,1,0,0,0,
-        464,469,1,0,0,0,465,466,5,43,0,0,466,467,3,266,133,0,467,468,3,266,
-        133,0,468,470,1,0,0,0,469,465,1,0,0,0,469,470,1,0,0,0,470,37,1,0,
-        0,0,471,472,3,270,135,0,472,473,5,92,0,0,473,475,1,0,0,0,474,471,
-        1,0,0,0,475,478,1,0,0,0,476,474,1,0,0,0,476,477,1,0,0,0,477,479,
-        1,0,0,0,478,476,1,0,0,0,479,480,3,270,135,0,480,39,1,0,0,0,481,486,
-        3,42,21,0,482,483,5,93,0,0,483,485,3,42,21,0,484,482,1,0,0,0,485,
-        488,1,0,0,0,486,484,1,0,0,0,486,487,1,0,0,0,487,490,1,0,0,0,488,
-        486,1,0,0,0,489,491,3,84,42,0,490,489,1,0,0,0,490,491,1,0,0,0,491,
-        41,1,0,0,0,492,493,3,266,133,0,493,494,5,4,0,0,494,496,1,0,0,0,495,
-        492,1,0,0,0,495,496,1,0,0,0,496,497,1,0,0,0,497,498,3,264,132,0,
-        498,43,1,0,0,0,499,500,5,15,0,0,500,501,3,86,43,0,501,45,1,0,0,0,
-        502,503,5,37,0,0,503,507,3,88,44,0,504,506,3,48,24,0,505,504,1,0,
-        0,0,506,509,1,0,0,0,507,505,1,0,0,0,507,508,1,0,0,0,508,47,1,0,0,
-        0,509,507,1,0,0,0,510,511,5,43,0,0,511,512,5,36,0,0,512,517,3,50,
-        25,0,513,514,5,43,0,0,514,515,5,15,0,0,515,517,3,50,25,0,516,510,
-        1,0,0,0,516,513,1,0,0,0,517,49,1,0,0,0,518,519,5,51,0,0,519,524,
-        3,52,26,0,520,521,5,93,0,0,521,523,3,52,26,0,522,520,1,0,0,0,523,
-        526,1,0,0,0,524,522,1,0,0,0,524,525,1,0,0,0,525,51,1,0,0,0,526,524,
-        1,0,0,0,527,528,3,136,68,0,528,529,5,81,0,0,529,530,3,138,69,0,530,
-        550,1,0,0,0,531,532,3,264,132,0,532,533,5,81,0,0,533,534,3,138,69,
-        0,534,550,1,0,0,0,535,536,3,264,132,0,536,537,5,76,0,0,537,538,3,
-        138,69,0,538,550,1,0,0,0,539,540,3,264,132,0,540,541,3,122,61,0,
-        541,550,1,0,0,0,542,543,3,180,90,0,543,544,5,101,0,0,544,545,3,138,
-        69,0,545,546,5,102,0,0,546,547,5,81,0,0,547,548,3,138,69,0,548,550,
-        1,0,0,0,549,527,1,0,0,0,549,531,1,0,0,0,549,535,1,0,0,0,549,539,
-        1,0,0,0,549,542,1,0,0,0,550,53,1,0,0,0,551,552,5,48,0,0,552,557,
-        3,56,28,0,553,554,5,93,0,0,554,556,3,56,28,0,555,553,1,0,0,0,556,
-        559,1,0,0,0,557,555,1,0,0,0,557,558,1,0,0,0,558,55,1,0,0,0,559,557,
-        1,0,0,0,560,561,3,264,132,0,561,562,3,122,61,0,562,570,1,0,0,0,563,
-        570,3,136,68,0,564,565,3,180,90,0,565,566,5,101,0,0,566,567,3,138,
-        69,0,567,568,5,102,0,0,568,570,1,0,0,0,569,560,1,0,0,0,569,563,1,
-        0,0,0,569,564,1,0,0,0,570,57,1,0,0,0,571,573,5,19,0,0,572,571,1,
-        0,0,0,572,573,1,0,0,0,573,574,1,0,0,0,574,575,5,16,0,0,575,580,3,
-        138,69,0,576,577,5,93,0,0,577,579,3,138,69,0,578,576,1,0,0,0,579,
-        582,1,0,0,0,580,578,1,0,0,0,580,581,1,0,0,0,581,59,1,0,0,0,582,580,
-        1,0,0,0,583,584,5,28,0,0,584,585,5,99,0,0,585,586,3,264,132,0,586,
-        587,5,31,0,0,587,588,3,138,69,0,588,590,5,97,0,0,589,591,3,24,12,
-        0,590,589,1,0,0,0,591,592,1,0,0,0,592,590,1,0,0,0,592,593,1,0,0,
-        0,593,594,1,0,0,0,594,595,5,100,0,0,595,61,1,0,0,0,596,598,3,76,
-        38,0,597,599,3,78,39,0,598,597,1,0,0,0,598,599,1,0,0,0,599,601,1,
-        0,0,0,600,602,3,80,40,0,601,600,1,0,0,0,601,602,1,0,0,0,602,609,
-        1,0,0,0,603,605,3,78,39,0,604,606,3,80,40,0,605,604,1,0,0,0,605,
-        606,1,0,0,0,606,609,1,0,0,0,607,609,3,80,40,0,608,596,1,0,0,0,608,
-        603,1,0,0,0,608,607,1,0,0,0,609,63,1,0,0,0,610,611,5,29,0,0,611,
-        65,1,0,0,0,612,613,5,71,0,0,613,615,3,70,35,0,614,616,3,84,42,0,
-        615,614,1,0,0,0,615,616,1,0,0,0,616,67,1,0,0,0,617,618,5,50,0,0,
-        618,619,3,70,35,0,619,69,1,0,0,0,620,622,5,20,0,0,621,620,1,0,0,
-        0,621,622,1,0,0,0,622,623,1,0,0,0,623,625,3,72,36,0,624,626,3,76,
-        38,0,625,624,1,0,0,0,625,626,1,0,0,0,626,628,1,0,0,0,627,629,3,78,
-        39,0,628,627,1,0,0,0,628,629,1,0,0,0,629,631,1,0,0,0,630,632,3,80,
-        40,0,631,630,1,0,0,0,631,632,1,0,0,0,632,71,1,0,0,0,633,638,5,86,
-        0,0,634,635,5,93,0,0,635,637,3,74,37,0,636,634,1,0,0,0,637,640,1,
-        0,0,0,638,636,1,0,0,0,638,639,1,0,0,0,639,650,1,0,0,0,640,638,1,
-        0,0,0,641,646,3,74,37,0,642,643,5,93,0,0,643,645,3,74,37,0,644,642,
-        1,0,0,0,645,648,1,0,0,0,646,644,1,0,0,0,646,647,1,0,0,0,647,650,
-        1,0,0,0,648,646,1,0,0,0,649,633,1,0,0,0,649,641,1,0,0,0,650,73,1,
-        0,0,0,651,654,3,138,69,0,652,653,5,4,0,0,653,655,3,264,132,0,654,
-        652,1,0,0,0,654,655,1,0,0,0,655,75,1,0,0,0,656,657,5,46,0,0,657,
-        658,5,8,0,0,658,663,3,82,41,0,659,660,5,93,0,0,660,662,3,82,41,0,
-        661,659,1,0,0,0,662,665,1,0,0,0,663,661,1,0,0,0,663,664,1,0,0,0,
-        664,77,1,0,0,0,665,663,1,0,0,0,666,667,7,0,0,0,667,668,3,138,69,
-        0,668,79,1,0,0,0,669,670,5,35,0,0,670,671,3,138,69,0,671,81,1,0,
-        0,0,672,674,3,138,69,0,673,675,7,1,0,0,674,673,1,0,0,0,674,675,1,
-        0,0,0,675,83,1,0,0,0,676,677,5,70,0,0,677,678,3,138,69,0,678,85,
-        1,0,0,0,679,684,3,88,44,0,680,681,5,93,0,0,681,683,3,88,44,0,682,
-        680,1,0,0,0,683,686,1,0,0,0,684,682,1,0,0,0,684,685,1,0,0,0,685,
-        87,1,0,0,0,686,684,1,0,0,0,687,688,3,264,132,0,688,689,5,81,0,0,
-        689,691,1,0,0,0,690,687,1,0,0,0,690,691,1,0,0,0,691,694,1,0,0,0,
-        692,695,3,92,46,0,693,695,3,90,45,0,694,692,1,0,0,0,694,693,1,0,
-        0,0,695,89,1,0,0,0,696,697,3,266,133,0,697,698,5,99,0,0,698,699,
-        3,92,46,0,699,700,5,100,0,0,700,91,1,0,0,0,701,705,3,96,48,0,702,
-        704,3,108,54,0,703,702,1,0,0,0,704,707,1,0,0,0,705,703,1,0,0,0,705,
-        706,1,0,0,0,706,713,1,0,0,0,707,705,1,0,0,0,708,709,5,99,0,0,709,
-        710,3,92,46,0,710,711,5,100,0,0,711,713,1,0,0,0,712,701,1,0,0,0,
-        712,708,1,0,0,0,713,93,1,0,0,0,714,716,3,96,48,0,715,717,3,108,54,
-        0,716,715,1,0,0,0,717,718,1,0,0,0,718,716,1,0,0,0,718,719,1,0,0,
-        0,719,95,1,0,0,0,720,722,5,99,0,0,721,723,3,264,132,0,722,721,1,
-        0,0,0,722,723,1,0,0,0,723,726,1,0,0,0,724,727,3,122,61,0,725,727,
-        3,98,49,0,726,724,1,0,0,0,726,725,1,0,0,0,726,727,1,0,0,0,727,729,
-        1,0,0,0,728,730,3,118,59,0,729,728,1,0,0,0,729,730,1,0,0,0,730,733,
-        1,0,0,0,731,732,5,70,0,0,732,734,3,138,69,0,733,731,1,0,0,0,733,
-        734,1,0,0,0,734,735,1,0,0,0,735,736,5,100,0,0,736,97,1,0,0,0,737,
-        738,5,94,0,0,738,739,3,100,50,0,739,99,1,0,0,0,740,748,3,102,51,
-        0,741,743,5,97,0,0,742,744,5,94,0,0,743,742,1,0,0,0,743,744,1,0,
-        0,0,744,745,1,0,0,0,745,747,3,102,51,0,746,741,1,0,0,0,747,750,1,
-        0,0,0,748,746,1,0,0,0,748,749,1,0,0,0,749,101,1,0,0,0,750,748,1,
-        0,0,0,751,756,3,104,52,0,752,753,5,89,0,0,753,755,3,104,52,0,754,
-        752,1,0,0,0,755,758,1,0,0,0,756,754,1,0,0,0,756,757,1,0,0,0,757,
-        103,1,0,0,0,758,756,1,0,0,0,759,760,5,90,0,0,760,763,3,104,52,0,
-        761,763,3,106,53,0,762,759,1,0,0,0,762,761,1,0,0,0,763,105,1,0,0,
-        0,764,771,3,132,66,0,765,771,5,88,0,0,766,767,5,99,0,0,767,768,3,
-        100,50,0,768,769,5,100,0,0,769,771,1,0,0,0,770,764,1,0,0,0,770,765,
-        1,0,0,0,770,766,1,0,0,0,771,107,1,0,0,0,772,774,3,114,57,0,773,775,
-        3,112,56,0,774,773,1,0,0,0,774,775,1,0,0,0,775,776,1,0,0,0,776,777,
-        3,96,48,0,777,782,1,0,0,0,778,779,3,110,55,0,779,780,3,96,48,0,780,
-        782,1,0,0,0,781,772,1,0,0,0,781,778,1,0,0,0,782,109,1,0,0,0,783,
-        784,5,99,0,0,784,785,3,96,48,0,785,786,3,114,57,0,786,789,3,96,48,
-        0,787,788,5,70,0,0,788,790,3,138,69,0,789,787,1,0,0,0,789,790,1,
-        0,0,0,790,791,1,0,0,0,791,792,5,100,0,0,792,793,3,112,56,0,793,111,
-        1,0,0,0,794,796,5,103,0,0,795,797,3,226,113,0,796,795,1,0,0,0,796,
-        797,1,0,0,0,797,802,1,0,0,0,798,800,5,93,0,0,799,801,3,226,113,0,
-        800,799,1,0,0,0,800,801,1,0,0,0,801,803,1,0,0,0,802,798,1,0,0,0,
-        802,803,1,0,0,0,803,804,1,0,0,0,804,808,5,104,0,0,805,808,5,84,0,
-        0,806,808,5,86,0,0,807,794,1,0,0,0,807,805,1,0,0,0,807,806,1,0,0,
-        0,808,113,1,0,0,0,809,810,5,82,0,0,810,812,5,85,0,0,811,813,3,116,
-        58,0,812,811,1,0,0,0,812,813,1,0,0,0,813,814,1,0,0,0,814,815,5,85,
-        0,0,815,834,5,83,0,0,816,817,5,82,0,0,817,819,5,85,0,0,818,820,3,
-        116,58,0,819,818,1,0,0,0,819,820,1,0,0,0,820,821,1,0,0,0,821,834,
-        5,85,0,0,822,824,5,85,0,0,823,825,3,116,58,0,824,823,1,0,0,0,824,
-        825,1,0,0,0,825,826,1,0,0,0,826,827,5,85,0,0,827,834,5,83,0,0,828,
-        830,5,85,0,0,829,831,3,116,58,0,830,829,1,0,0,0,830,831,1,0,0,0,
-        831,832,1,0,0,0,832,834,5,85,0,0,833,809,1,0,0,0,833,816,1,0,0,0,
-        833,822,1,0,0,0,833,828,1,0,0,0,834,115,1,0,0,0,835,837,5,101,0,
-        0,836,838,3,264,132,0,837,836,1,0,0,0,837,838,1,0,0,0,838,840,1,
-        0,0,0,839,841,3,120,60,0,840,839,1,0,0,0,840,841,1,0,0,0,841,843,
-        1,0,0,0,842,844,3,128,64,0,843,842,1,0,0,0,843,844,1,0,0,0,844,846,
-        1,0,0,0,845,847,3,118,59,0,846,845,1,0,0,0,846,847,1,0,0,0,847,848,
-        1,0,0,0,848,849,5,102,0,0,849,117,1,0,0,0,850,853,3,230,115,0,851,
-        853,3,218,109,0,852,850,1,0,0,0,852,851,1,0,0,0,853,119,1,0,0,0,
-        854,855,5,94,0,0,855,863,3,134,67,0,856,858,5,97,0,0,857,859,5,94,
-        0,0,858,857,1,0,0,0,858,859,1,0,0,0,859,860,1,0,0,0,860,862,3,134,
-        67,0,861,856,1,0,0,0,862,865,1,0,0,0,863,861,1,0,0,0,863,864,1,0,
-        0,0,864,869,1,0,0,0,865,863,1,0,0,0,866,867,5,94,0,0,867,869,3,126,
-        63,0,868,854,1,0,0,0,868,866,1,0,0,0,869,121,1,0,0,0,870,872,3,124,
-        62,0,871,870,1,0,0,0,872,873,1,0,0,0,873,871,1,0,0,0,873,874,1,0,
-        0,0,874,123,1,0,0,0,875,876,5,94,0,0,876,880,3,132,66,0,877,878,
-        5,94,0,0,878,880,3,126,63,0,879,875,1,0,0,0,879,877,1,0,0,0,880,
-        125,1,0,0,0,881,883,5,98,0,0,882,884,7,2,0,0,883,882,1,0,0,0,883,
-        884,1,0,0,0,884,885,1,0,0,0,885,886,5,99,0,0,886,887,3,138,69,0,
-        887,888,5,100,0,0,888,127,1,0,0,0,889,891,5,86,0,0,890,892,3,130,
-        65,0,891,890,1,0,0,0,891,892,1,0,0,0,892,897,1,0,0,0,893,895,5,75,
-        0,0,894,896,3,130,65,0,895,894,1,0,0,0,895,896,1,0,0,0,896,898,1,
-        0,0,0,897,893,1,0,0,0,897,898,1,0,0,0,898,904,1,0,0,0,899,901,5,
-        75,0,0,900,902,3,130,65,0,901,900,1,0,0,0,901,902,1,0,0,0,902,904,
-        1,0,0,0,903,889,1,0,0,0,903,899,1,0,0,0,904,129,1,0,0,0,905,907,
-        5,85,0,0,906,905,1,0,0,0,906,907,1,0,0,0,907,908,1,0,0,0,908,909,
-        3,226,113,0,909,131,1,0,0,0,910,911,3,270,135,0,911,133,1,0,0,0,
-        912,913,3,270,135,0,913,135,1,0,0,0,914,916,3,180,90,0,915,917,3,
-        178,89,0,916,915,1,0,0,0,917,918,1,0,0,0,918,916,1,0,0,0,918,919,
-        1,0,0,0,919,137,1,0,0,0,920,921,3,140,70,0,921,139,1,0,0,0,922,927,
-        3,142,71,0,923,924,5,45,0,0,924,926,3,142,71,0,925,923,1,0,0,0,926,
-        929,1,0,0,0,927,925,1,0,0,0,927,928,1,0,0,0,928,141,1,0,0,0,929,
-        927,1,0,0,0,930,935,3,144,72,0,931,932,5,72,0,0,932,934,3,144,72,
-        0,933,931,1,0,0,0,934,937,1,0,0,0,935,933,1,0,0,0,935,936,1,0,0,
-        0,936,143,1,0,0,0,937,935,1,0,0,0,938,943,3,146,73,0,939,940,5,2,
-        0,0,940,942,3,146,73,0,941,939,1,0,0,0,942,945,1,0,0,0,943,941,1,
-        0,0,0,943,944,1,0,0,0,944,145,1,0,0,0,945,943,1,0,0,0,946,948,5,
-        40,0,0,947,946,1,0,0,0,948,951,1,0,0,0,949,947,1,0,0,0,949,950,1,
-        0,0,0,950,952,1,0,0,0,951,949,1,0,0,0,952,953,3,148,74,0,953,147,
-        1,0,0,0,954,960,3,152,76,0,955,956,3,150,75,0,956,957,3,152,76,0,
-        957,959,1,0,0,0,958,955,1,0,0,0,959,962,1,0,0,0,960,958,1,0,0,0,
-        960,961,1,0,0,0,961,149,1,0,0,0,962,960,1,0,0,0,963,964,7,3,0,0,
-        964,151,1,0,0,0,965,969,3,162,81,0,966,968,3,154,77,0,967,966,1,
-        0,0,0,968,971,1,0,0,0,969,967,1,0,0,0,969,970,1,0,0,0,970,153,1,
-        0,0,0,971,969,1,0,0,0,972,973,5,54,0,0,973,974,5,71,0,0,974,1007,
-        3,162,81,0,975,976,5,24,0,0,976,977,5,71,0,0,977,1007,3,162,81,0,
-        978,979,5,12,0,0,979,1007,3,162,81,0,980,981,5,77,0,0,981,1007,3,
-        162,81,0,982,983,5,31,0,0,983,1007,3,162,81,0,984,985,5,33,0,0,985,
-        1007,5,41,0,0,986,987,5,33,0,0,987,988,5,40,0,0,988,1007,5,41,0,
-        0,989,991,5,33,0,0,990,992,5,40,0,0,991,990,1,0,0,0,991,992,1,0,
-        0,0,992,993,1,0,0,0,993,996,7,4,0,0,994,996,5,74,0,0,995,989,1,0,
-        0,0,995,994,1,0,0,0,996,997,1,0,0,0,997,1007,3,156,78,0,998,1000,
-        5,33,0,0,999,1001,5,40,0,0,1000,999,1,0,0,0,1000,1001,1,0,0,0,1001,
-        1003,1,0,0,0,1002,1004,3,266,133,0,1003,1002,1,0,0,0,1003,1004,1,
-        0,0,0,1004,1005,1,0,0,0,1005,1007,5,59,0,0,1006,972,1,0,0,0,1006,
-        975,1,0,0,0,1006,978,1,0,0,0,1006,980,1,0,0,0,1006,982,1,0,0,0,1006,
-        984,1,0,0,0,1006,986,1,0,0,0,1006,995,1,0,0,0,1006,998,1,0,0,0,1007,
-        155,1,0,0,0,1008,1013,3,158,79,0,1009,1010,5,97,0,0,1010,1012,3,
-        158,79,0,1011,1009,1,0,0,0,1012,1015,1,0,0,0,1013,1011,1,0,0,0,1013,
-        1014,1,0,0,0,1014,157,1,0,0,0,1015,1013,1,0,0,0,1016,1018,3,160,
-        80,0,1017,1016,1,0,0,0,1018,1019,1,0,0,0,1019,1017,1,0,0,0,1019,
-        1020,1,0,0,0,1020,1025,1,0,0,0,1021,1022,5,71,0,0,1022,1023,3,160,
-        80,0,1023,1024,3,160,80,0,1024,1026,1,0,0,0,1025,1021,1,0,0,0,1025,
-        1026,1,0,0,0,1026,1031,1,0,0,0,1027,1028,5,82,0,0,1028,1029,3,156,
-        78,0,1029,1030,5,83,0,0,1030,1032,1,0,0,0,1031,1027,1,0,0,0,1031,
-        1032,1,0,0,0,1032,1035,1,0,0,0,1033,1034,5,40,0,0,1034,1036,5,41,
-        0,0,1035,1033,1,0,0,0,1035,1036,1,0,0,0,1036,159,1,0,0,0,1037,1040,
-        3,266,133,0,1038,1040,5,41,0,0,1039,1037,1,0,0,0,1039,1038,1,0,0,
-        0,1040,161,1,0,0,0,1041,1047,3,166,83,0,1042,1043,3,164,82,0,1043,
-        1044,3,166,83,0,1044,1046,1,0,0,0,1045,1042,1,0,0,0,1046,1049,1,
-        0,0,0,1047,1045,1,0,0,0,1047,1048,1,0,0,0,1048,163,1,0,0,0,1049,
-        1047,1,0,0,0,1050,1051,7,5,0,0,1051,165,1,0,0,0,1052,1058,3,170,
-        85,0,1053,1054,3,168,84,0,1054,1055,3,170,85,0,1055,1057,1,0,0,0,
-        1056,1053,1,0,0,0,1057,1060,1,0,0,0,1058,1056,1,0,0,0,1058,1059,
-        1,0,0,0,1059,167,1,0,0,0,1060,1058,1,0,0,0,1061,1062,7,6,0,0,1062,
-        169,1,0,0,0,1063,1068,3,172,86,0,1064,1065,5,91,0,0,1065,1067,3,
-        172,86,0,1066,1064,1,0,0,0,1067,1070,1,0,0,0,1068,1066,1,0,0,0,1068,
-        1069,1,0,0,0,1069,171,1,0,0,0,1070,1068,1,0,0,0,1071,1073,7,7,0,
-        0,1072,1071,1,0,0,0,1073,1076,1,0,0,0,1074,1072,1,0,0,0,1074,1075,
-        1,0,0,0,1075,1077,1,0,0,0,1076,1074,1,0,0,0,1077,1078,3,174,87,0,
-        1078,173,1,0,0,0,1079,1084,3,180,90,0,1080,1083,3,176,88,0,1081,
-        1083,3,178,89,0,1082,1080,1,0,0,0,1082,1081,1,0,0,0,1083,1086,1,
-        0,0,0,1084,1082,1,0,0,0,1084,1085,1,0,0,0,1085,1089,1,0,0,0,1086,
-        1084,1,0,0,0,1087,1090,3,122,61,0,1088,1090,3,98,49,0,1089,1087,
-        1,0,0,0,1089,1088,1,0,0,0,1089,1090,1,0,0,0,1090,175,1,0,0,0,1091,
-        1092,5,101,0,0,1092,1093,3,138,69,0,1093,1094,5,102,0,0,1094,1105,
-        1,0,0,0,1095,1097,5,101,0,0,1096,1098,3,138,69,0,1097,1096,1,0,0,
-        0,1097,1098,1,0,0,0,1098,1099,1,0,0,0,1099,1101,5,75,0,0,1100,1102,
-        3,138,69,0,1101,1100,1,0,0,0,1101,1102,1,0,0,0,1102,1103,1,0,0,0,
-        1103,1105,5,102,0,0,1104,1091,1,0,0,0,1104,1095,1,0,0,0,1105,177,
-        1,0,0,0,1106,1107,5,92,0,0,1107,1108,3,232,116,0,1108,179,1,0,0,
-        0,1109,1125,3,182,91,0,1110,1125,3,206,103,0,1111,1125,3,190,95,
-        0,1112,1125,3,192,96,0,1113,1125,3,194,97,0,1114,1125,3,200,100,
-        0,1115,1125,3,202,101,0,1116,1125,3,220,110,0,1117,1125,3,218,109,
-        0,1118,1125,3,184,92,0,1119,1125,3,94,47,0,1120,1125,3,204,102,0,
-        1121,1125,3,208,104,0,1122,1125,3,214,107,0,1123,1125,3,264,132,
-        0,1124,1109,1,0,0,0,1124,1110,1,0,0,0,1124,1111,1,0,0,0,1124,1112,
-        1,0,0,0,1124,1113,1,0,0,0,1124,1114,1,0,0,0,1124,1115,1,0,0,0,1124,
-        1116,1,0,0,0,1124,1117,1,0,0,0,1124,1118,1,0,0,0,1124,1119,1,0,0,
-        0,1124,1120,1,0,0,0,1124,1121,1,0,0,0,1124,1122,1,0,0,0,1124,1123,
-        1,0,0,0,1125,181,1,0,0,0,1126,1127,5,13,0,0,1127,1128,5,99,0,0,1128,
-        1129,5,86,0,0,1129,1130,5,100,0,0,1130,183,1,0,0,0,1131,1133,5,10,
-        0,0,1132,1134,3,138,69,0,1133,1132,1,0,0,0,1133,1134,1,0,0,0,1134,
-        1136,1,0,0,0,1135,1137,3,186,93,0,1136,1135,1,0,0,0,1137,1138,1,
-        0,0,0,1138,1136,1,0,0,0,1138,1139,1,0,0,0,1139,1142,1,0,0,0,1140,
-        1141,5,22,0,0,1141,1143,3,138,69,0,1142,1140,1,0,0,0,1142,1143,1,
-        0,0,0,1143,1144,1,0,0,0,1144,1145,5,23,0,0,1145,185,1,0,0,0,1146,
-        1147,5,69,0,0,1147,1152,3,188,94,0,1148,1149,5,93,0,0,1149,1151,
-        3,188,94,0,1150,1148,1,0,0,0,1151,1154,1,0,0,0,1152,1150,1,0,0,0,
-        1152,1153,1,0,0,0,1153,1155,1,0,0,0,1154,1152,1,0,0,0,1155,1156,
-        5,55,0,0,1156,1157,3,138,69,0,1157,187,1,0,0,0,1158,1159,3,150,75,
-        0,1159,1160,3,138,69,0,1160,1164,1,0,0,0,1161,1164,3,154,77,0,1162,
-        1164,3,138,69,0,1163,1158,1,0,0,0,1163,1161,1,0,0,0,1163,1162,1,
-        0,0,0,1164,189,1,0,0,0,1165,1166,5,101,0,0,1166,1169,3,198,99,0,
-        1167,1168,5,97,0,0,1168,1170,3,138,69,0,1169,1167,1,0,0,0,1169,1170,
-        1,0,0,0,1170,1171,1,0,0,0,1171,1172,5,102,0,0,1172,191,1,0,0,0,1173,
-        1177,5,101,0,0,1174,1175,3,264,132,0,1175,1176,5,81,0,0,1176,1178,
-        1,0,0,0,1177,1174,1,0,0,0,1177,1178,1,0,0,0,1178,1179,1,0,0,0,1179,
-        1182,3,94,47,0,1180,1181,5,70,0,0,1181,1183,3,138,69,0,1182,1180,
-        1,0,0,0,1182,1183,1,0,0,0,1183,1184,1,0,0,0,1184,1185,5,97,0,0,1185,
-        1186,3,138,69,0,1186,1187,5,102,0,0,1187,193,1,0,0,0,1188,1189,3,
-        196,98,0,1189,1190,5,99,0,0,1190,1191,3,198,99,0,1191,1192,5,100,
-        0,0,1192,195,1,0,0,0,1193,1194,7,8,0,0,1194,197,1,0,0,0,1195,1196,
-        3,264,132,0,1196,1197,5,31,0,0,1197,1200,3,138,69,0,1198,1199,5,
-        70,0,0,1199,1201,3,138,69,0,1200,1198,1,0,0,0,1200,1201,1,0,0,0,
-        1201,199,1,0,0,0,1202,1203,5,47,0,0,1203,1204,5,99,0,0,1204,1205,
-        3,264,132,0,1205,1206,5,81,0,0,1206,1207,3,138,69,0,1207,1208,5,
-        93,0,0,1208,1209,3,264,132,0,1209,1210,5,31,0,0,1210,1211,3,138,
-        69,0,1211,1212,5,97,0,0,1212,1213,3,138,69,0,1213,1214,5,100,0,0,
-        1214,201,1,0,0,0,1215,1216,7,9,0,0,1216,1222,5,103,0,0,1217,1223,
-        3,8,4,0,1218,1220,3,86,43,0,1219,1221,3,84,42,0,1220,1219,1,0,0,
-        0,1220,1221,1,0,0,0,1221,1223,1,0,0,0,1222,1217,1,0,0,0,1222,1218,
-        1,0,0,0,1223,1224,1,0,0,0,1224,1225,5,104,0,0,1225,203,1,0,0,0,1226,
-        1227,5,99,0,0,1227,1228,3,138,69,0,1228,1229,5,100,0,0,1229,205,
-        1,0,0,0,1230,1231,3,210,105,0,1231,1233,5,99,0,0,1232,1234,7,10,
-        0,0,1233,1232,1,0,0,0,1233,1234,1,0,0,0,1234,1236,1,0,0,0,1235,1237,
-        3,138,69,0,1236,1235,1,0,0,0,1236,1237,1,0,0,0,1237,1238,1,0,0,0,
-        1238,1239,5,63,0,0,1239,1240,3,138,69,0,1240,1241,5,100,0,0,1241,
-        207,1,0,0,0,1242,1243,3,210,105,0,1243,1245,5,99,0,0,1244,1246,5,
-        20,0,0,1245,1244,1,0,0,0,1245,1246,1,0,0,0,1246,1255,1,0,0,0,1247,
-        1252,3,138,69,0,1248,1249,5,93,0,0,1249,1251,3,138,69,0,1250,1248,
-        1,0,0,0,1251,1254,1,0,0,0,1252,1250,1,0,0,0,1252,1253,1,0,0,0,1253,
-        1256,1,0,0,0,1254,1252,1,0,0,0,1255,1247,1,0,0,0,1255,1256,1,0,0,
-        0,1256,1257,1,0,0,0,1257,1258,5,100,0,0,1258,209,1,0,0,0,1259,1260,
-        3,212,106,0,1260,1261,3,266,133,0,1261,211,1,0,0,0,1262,1263,3,266,
-        133,0,1263,1264,5,92,0,0,1264,1266,1,0,0,0,1265,1262,1,0,0,0,1266,
-        1269,1,0,0,0,1267,1265,1,0,0,0,1267,1268,1,0,0,0,1268,213,1,0,0,
-        0,1269,1267,1,0,0,0,1270,1271,3,264,132,0,1271,1280,5,103,0,0,1272,
-        1277,3,216,108,0,1273,1274,5,93,0,0,1274,1276,3,216,108,0,1275,1273,
-        1,0,0,0,1276,1279,1,0,0,0,1277,1275,1,0,0,0,1277,1278,1,0,0,0,1278,
-        1281,1,0,0,0,1279,1277,1,0,0,0,1280,1272,1,0,0,0,1280,1281,1,0,0,
-        0,1281,1282,1,0,0,0,1282,1283,5,104,0,0,1283,215,1,0,0,0,1284,1285,
-        3,232,116,0,1285,1286,5,94,0,0,1286,1287,3,138,69,0,1287,1294,1,
-        0,0,0,1288,1289,5,92,0,0,1289,1294,3,232,116,0,1290,1291,5,92,0,
-        0,1291,1294,5,86,0,0,1292,1294,3,264,132,0,1293,1284,1,0,0,0,1293,
-        1288,1,0,0,0,1293,1290,1,0,0,0,1293,1292,1,0,0,0,1294,217,1,0,0,
-        0,1295,1298,5,98,0,0,1296,1299,3,266,133,0,1297,1299,5,107,0,0,1298,
-        1296,1,0,0,0,1298,1297,1,0,0,0,1299,219,1,0,0,0,1300,1307,3,222,
-        111,0,1301,1307,5,41,0,0,1302,1307,3,224,112,0,1303,1307,5,109,0,
-        0,1304,1307,3,228,114,0,1305,1307,3,230,115,0,1306,1300,1,0,0,0,
-        1306,1301,1,0,0,0,1306,1302,1,0,0,0,1306,1303,1,0,0,0,1306,1304,
-        1,0,0,0,1306,1305,1,0,0,0,1307,221,1,0,0,0,1308,1309,7,11,0,0,1309,
-        223,1,0,0,0,1310,1313,3,226,113,0,1311,1313,5,108,0,0,1312,1310,
-        1,0,0,0,1312,1311,1,0,0,0,1313,225,1,0,0,0,1314,1315,7,12,0,0,1315,
-        227,1,0,0,0,1316,1325,5,101,0,0,1317,1322,3,138,69,0,1318,1319,5,
-        93,0,0,1319,1321,3,138,69,0,1320,1318,1,0,0,0,1321,1324,1,0,0,0,
-        1322,1320,1,0,0,0,1322,1323,1,0,0,0,1323,1326,1,0,0,0,1324,1322,
-        1,0,0,0,1325,1317,1,0,0,0,1325,1326,1,0,0,0,1326,1327,1,0,0,0,1327,
-        1328,5,102,0,0,1328,229,1,0,0,0,1329,1343,5,103,0,0,1330,1331,3,
-        232,116,0,1331,1332,5,94,0,0,1332,1340,3,138,69,0,1333,1334,5,93,
-        0,0,1334,1335,3,232,116,0,1335,1336,5,94,0,0,1336,1337,3,138,69,
-        0,1337,1339,1,0,0,0,1338,1333,1,0,0,0,1339,1342,1,0,0,0,1340,1338,
-        1,0,0,0,1340,1341,1,0,0,0,1341,1344,1,0,0,0,1342,1340,1,0,0,0,1343,
-        1330,1,0,0,0,1343,1344,1,0,0,0,1344,1345,1,0,0,0,1345,1346,5,104,
-        0,0,1346,231,1,0,0,0,1347,1348,3,270,135,0,1348,233,1,0,0,0,1349,
-        1355,3,236,118,0,1350,1355,3,246,123,0,1351,1355,3,248,124,0,1352,
-        1355,3,252,126,0,1353,1355,3,258,129,0,1354,1349,1,0,0,0,1354,1350,
-        1,0,0,0,1354,1351,1,0,0,0,1354,1352,1,0,0,0,1354,1353,1,0,0,0,1355,
-        235,1,0,0,0,1356,1357,5,15,0,0,1357,1359,5,11,0,0,1358,1360,3,266,
-        133,0,1359,1358,1,0,0,0,1359,1360,1,0,0,0,1360,1362,1,0,0,0,1361,
-        1363,3,260,130,0,1362,1361,1,0,0,0,1362,1363,1,0,0,0,1363,1364,1,
-        0,0,0,1364,1365,7,13,0,0,1365,1366,5,99,0,0,1366,1367,3,264,132,
-        0,1367,1368,3,124,62,0,1368,1369,5,100,0,0,1369,1370,7,14,0,0,1370,
-        1372,3,238,119,0,1371,1373,3,84,42,0,1372,1371,1,0,0,0,1372,1373,
-        1,0,0,0,1373,237,1,0,0,0,1374,1375,3,240,120,0,1375,1376,5,33,0,
-        0,1376,1377,5,66,0,0,1377,1403,1,0,0,0,1378,1379,3,242,121,0,1379,
-        1380,5,33,0,0,1380,1381,5,66,0,0,1381,1403,1,0,0,0,1382,1383,3,240,
-        120,0,1383,1384,5,33,0,0,1384,1385,5,40,0,0,1385,1386,5,41,0,0,1386,
-        1403,1,0,0,0,1387,1388,3,240,120,0,1388,1389,5,33,0,0,1389,1390,
-        5,38,0,0,1390,1391,5,34,0,0,1391,1403,1,0,0,0,1392,1393,3,242,121,
-        0,1393,1394,5,33,0,0,1394,1395,5,38,0,0,1395,1396,5,34,0,0,1396,
-        1403,1,0,0,0,1397,1398,3,240,120,0,1398,1399,5,33,0,0,1399,1400,
-        7,4,0,0,1400,1401,3,244,122,0,1401,1403,1,0,0,0,1402,1374,1,0,0,
-        0,1402,1378,1,0,0,0,1402,1382,1,0,0,0,1402,1387,1,0,0,0,1402,1392,
-        1,0,0,0,1402,1397,1,0,0,0,1403,239,1,0,0,0,1404,1405,3,264,132,0,
-        1405,1406,5,92,0,0,1406,1407,3,232,116,0,1407,241,1,0,0,0,1408,1409,
-        5,99,0,0,1409,1414,3,240,120,0,1410,1411,5,93,0,0,1411,1413,3,240,
-        120,0,1412,1410,1,0,0,0,1413,1416,1,0,0,0,1414,1412,1,0,0,0,1414,
-        1415,1,0,0,0,1415,1417,1,0,0,0,1416,1414,1,0,0,0,1417,1418,5,100,
-        0,0,1418,243,1,0,0,0,1419,1424,3,266,133,0,1420,1421,5,82,0,0,1421,
-        1422,3,244,122,0,1422,1423,5,83,0,0,1423,1425,1,0,0,0,1424,1420,
-        1,0,0,0,1424,1425,1,0,0,0,1425,1429,1,0,0,0,1426,1427,5,99,0,0,1427,
-        1428,5,107,0,0,1428,1430,5,100,0,0,1429,1426,1,0,0,0,1429,1430,1,
-        0,0,0,1430,245,1,0,0,0,1431,1432,5,21,0,0,1432,1433,5,11,0,0,1433,
-        1435,3,266,133,0,1434,1436,3,262,131,0,1435,1434,1,0,0,0,1435,1436,
-        1,0,0,0,1436,247,1,0,0,0,1437,1439,5,15,0,0,1438,1440,5,66,0,0,1439,
-        1438,1,0,0,0,1439,1440,1,0,0,0,1440,1441,1,0,0,0,1441,1443,5,32,
-        0,0,1442,1444,3,266,133,0,1443,1442,1,0,0,0,1443,1444,1,0,0,0,1444,
-        1446,1,0,0,0,1445,1447,3,260,130,0,1446,1445,1,0,0,0,1446,1447,1,
-        0,0,0,1447,1448,1,0,0,0,1448,1450,3,250,125,0,1449,1451,3,84,42,
-        0,1450,1449,1,0,0,0,1450,1451,1,0,0,0,1451,249,1,0,0,0,1452,1453,
-        5,27,0,0,1453,1454,5,99,0,0,1454,1455,3,264,132,0,1455,1456,3,124,
-        62,0,1456,1457,5,100,0,0,1457,1458,5,43,0,0,1458,1459,5,99,0,0,1459,
-        1464,3,240,120,0,1460,1461,5,93,0,0,1461,1463,3,240,120,0,1462,1460,
-        1,0,0,0,1463,1466,1,0,0,0,1464,1462,1,0,0,0,1464,1465,1,0,0,0,1465,
-        1467,1,0,0,0,1466,1464,1,0,0,0,1467,1468,5,100,0,0,1468,1486,1,0,
-        0,0,1469,1471,5,43,0,0,1470,1472,5,94,0,0,1471,1470,1,0,0,0,1471,
-        1472,1,0,0,0,1472,1473,1,0,0,0,1473,1474,3,132,66,0,1474,1475,5,
-        99,0,0,1475,1480,3,232,116,0,1476,1477,5,93,0,0,1477,1479,3,232,
-        116,0,1478,1476,1,0,0,0,1479,1482,1,0,0,0,1480,1478,1,0,0,0,1480,
-        1481,1,0,0,0,1481,1483,1,0,0,0,1482,1480,1,0,0,0,1483,1484,5,100,
-        0,0,1484,1486,1,0,0,0,1485,1452,1,0,0,0,1485,1469,1,0,0,0,1486,251,
-        1,0,0,0,1487,1488,5,15,0,0,1488,1489,3,266,133,0,1489,1491,5,32,
-        0,0,1490,1492,3,266,133,0,1491,1490,1,0,0,0,1491,1492,1,0,0,0,1492,
-        1494,1,0,0,0,1493,1495,3,260,130,0,1494,1493,1,0,0,0,1494,1495,1,
-        0,0,0,1495,1496,1,0,0,0,1496,1497,5,27,0,0,1497,1498,5,99,0,0,1498,
-        1499,3,264,132,0,1499,1500,3,124,62,0,1500,1501,5,100,0,0,1501,1503,
-        5,43,0,0,1502,1504,3,266,133,0,1503,1502,1,0,0,0,1503,1504,1,0,0,
-        0,1504,1505,1,0,0,0,1505,1507,3,254,127,0,1506,1508,3,256,128,0,
-        1507,1506,1,0,0,0,1507,1508,1,0,0,0,1508,253,1,0,0,0,1509,1510,5,
-        99,0,0,1510,1515,3,240,120,0,1511,1512,5,93,0,0,1512,1514,3,240,
-        120,0,1513,1511,1,0,0,0,1514,1517,1,0,0,0,1515,1513,1,0,0,0,1515,
-        1516,1,0,0,0,1516,1518,1,0,0,0,1517,1515,1,0,0,0,1518,1519,5,100,
-        0,0,1519,1532,1,0,0,0,1520,1521,5,101,0,0,1521,1526,3,240,120,0,
-        1522,1523,5,93,0,0,1523,1525,3,240,120,0,1524,1522,1,0,0,0,1525,
-        1528,1,0,0,0,1526,1524,1,0,0,0,1526,1527,1,0,0,0,1527,1529,1,0,0,
-        0,1528,1526,1,0,0,0,1529,1530,5,102,0,0,1530,1532,1,0,0,0,1531,1509,
-        1,0,0,0,1531,1520,1,0,0,0,1532,255,1,0,0,0,1533,1534,3,266,133,0,
-        1534,1535,3,230,115,0,1535,257,1,0,0,0,1536,1537,5,21,0,0,1537,1538,
-        5,32,0,0,1538,1540,3,266,133,0,1539,1541,3,262,131,0,1540,1539,1,
-        0,0,0,1540,1541,1,0,0,0,1541,259,1,0,0,0,1542,1543,5,30,0,0,1543,
-        1544,5,40,0,0,1544,1545,5,25,0,0,1545,261,1,0,0,0,1546,1547,5,30,
-        0,0,1547,1548,5,25,0,0,1548,263,1,0,0,0,1549,1550,3,266,133,0,1550,
-        265,1,0,0,0,1551,1555,5,111,0,0,1552,1555,5,110,0,0,1553,1555,3,
-        268,134,0,1554,1551,1,0,0,0,1554,1552,1,0,0,0,1554,1553,1,0,0,0,
-        1555,267,1,0,0,0,1556,1557,7,15,0,0,1557,269,1,0,0,0,1558,1561,3,
-        266,133,0,1559,1561,3,272,136,0,1560,1558,1,0,0,0,1560,1559,1,0,
-        0,0,1561,271,1,0,0,0,1562,1563,7,16,0,0,1563,273,1,0,0,0,185,276,
-        283,294,299,306,312,317,321,328,343,346,353,365,368,386,389,396,
-        400,415,418,421,426,428,431,435,441,450,453,463,469,476,486,490,
-        495,507,516,524,549,557,569,572,580,592,598,601,605,608,615,621,
-        625,628,631,638,646,649,654,663,674,684,690,694,705,712,718,722,
-        726,729,733,743,748,756,762,770,774,781,789,796,800,802,807,812,
-        819,824,830,833,837,840,843,846,852,858,863,868,873,879,883,891,
-        895,897,901,903,906,918,927,935,943,949,960,969,991,995,1000,1003,
-        1006,1013,1019,1025,1031,1035,1039,1047,1058,1068,1074,1082,1084,
-        1089,1097,1101,1104,1124,1133,1138,1142,1152,1163,1169,1177,1182,
-        1200,1220,1222,1233,1236,1245,1252,1255,1267,1277,1280,1293,1298,
-        1306,1312,1322,1325,1340,1343,1354,1359,1362,1372,1402,1414,1424,
-        1429,1435,1439,1443,1446,1450,1464,1471,1480,1485,1491,1494,1503,
-        1507,1515,1526,1531,1540,1554,1560
+        2,137,7,137,1,0,1,0,3,0,279,8,0,1,0,1,0,1,1,1,1,1,1,3,1,286,8,1,
+        1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,297,8,3,1,4,5,4,300,8,4,
+        10,4,12,4,303,9,4,1,4,1,4,5,4,307,8,4,10,4,12,4,310,9,4,1,4,5,4,
+        313,8,4,10,4,12,4,316,9,4,1,5,1,5,3,5,320,8,5,1,6,1,6,3,6,324,8,
+        6,1,6,1,6,1,7,4,7,329,8,7,11,7,12,7,330,1,8,1,8,1,8,1,8,1,8,1,9,
+        1,9,1,9,1,9,1,9,1,9,5,9,344,8,9,10,9,12,9,347,9,9,3,9,349,8,9,1,
+        9,1,9,1,10,5,10,354,8,10,10,10,12,10,357,9,10,1,10,1,10,1,11,1,11,
+        1,11,1,11,1,11,5,11,366,8,11,10,11,12,11,369,9,11,3,11,371,8,11,
+        1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,
+        1,12,1,12,1,12,3,12,389,8,12,1,13,3,13,392,8,13,1,13,1,13,1,13,5,
+        13,397,8,13,10,13,12,13,400,9,13,1,13,3,13,403,8,13,1,14,1,14,1,
+        14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,416,8,15,10,15,12,
+        15,419,9,15,3,15,421,8,15,1,15,3,15,424,8,15,1,15,1,15,1,15,3,15,
+        429,8,15,3,15,431,8,15,1,16,3,16,434,8,16,1,16,1,16,3,16,438,8,16,
+        1,16,1,16,1,16,1,16,3,16,444,8,16,1,17,1,17,1,17,1,17,1,17,5,17,
+        451,8,17,10,17,12,17,454,9,17,3,17,456,8,17,1,17,1,17,1,18,1,18,
+        1,18,1,18,1,18,1,18,3,18,466,8,18,1,18,1,18,1,18,1,18,3,18,472,8,
+        18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,480,8,18,1,18,1,18,1,18,1,
+        18,1,18,3,18,487,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,495,8,18,
+        1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,505,8,18,1,18,1,18,
+        1,18,1,18,1,18,1,18,3,18,513,8,18,1,18,3,18,516,8,18,1,18,1,18,1,
+        18,1,18,3,18,522,8,18,1,18,3,18,525,8,18,3,18,527,8,18,1,19,1,19,
+        1,19,1,19,1,19,1,20,1,20,1,20,5,20,537,8,20,10,20,12,20,540,9,20,
+        1,20,1,20,1,21,1,21,1,21,5,21,547,8,21,10,21,12,21,550,9,21,1,21,
+        3,21,553,8,21,1,22,1,22,1,22,3,22,558,8,22,1,22,1,22,1,23,1,23,1,
+        23,1,24,1,24,1,24,5,24,568,8,24,10,24,12,24,571,9,24,1,25,1,25,1,
+        25,1,25,1,25,1,25,3,25,579,8,25,1,26,1,26,1,26,1,26,5,26,585,8,26,
+        10,26,12,26,588,9,26,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,
+        1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,
+        3,27,612,8,27,1,28,1,28,1,28,1,28,5,28,618,8,28,10,28,12,28,621,
+        9,28,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,3,29,632,8,29,
+        1,30,3,30,635,8,30,1,30,1,30,1,30,1,30,5,30,641,8,30,10,30,12,30,
+        644,9,30,1,31,1,31,1,31,1,31,1,31,1,31,1,31,4,31,653,8,31,11,31,
+        12,31,654,1,31,1,31,1,32,1,32,3,32,661,8,32,1,32,3,32,664,8,32,1,
+        32,1,32,3,32,668,8,32,1,32,3,32,671,8,32,1,33,1,33,1,34,1,34,1,34,
+        3,34,678,8,34,1,35,1,35,1,35,1,36,3,36,684,8,36,1,36,1,36,3,36,688,
+        8,36,1,36,3,36,691,8,36,1,36,3,36,694,8,36,1,37,1,37,1,37,5,37,699,
+        8,37,10,37,12,37,702,9,37,1,37,1,37,1,37,5,37,707,8,37,10,37,12,
+        37,710,9,37,3,37,712,8,37,1,38,1,38,1,38,3,38,717,8,38,1,39,1,39,
+        1,39,1,39,1,39,5,39,724,8,39,10,39,12,39,727,9,39,1,40,1,40,1,40,
+        1,41,1,41,1,41,1,42,1,42,3,42,737,8,42,1,43,1,43,1,43,1,44,1,44,
+        1,44,5,44,745,8,44,10,44,12,44,748,9,44,1,45,1,45,1,45,3,45,753,
+        8,45,1,45,1,45,3,45,757,8,45,1,46,1,46,1,46,1,46,1,46,1,47,1,47,
+        5,47,766,8,47,10,47,12,47,769,9,47,1,47,1,47,1,47,1,47,3,47,775,
+        8,47,1,48,1,48,4,48,779,8,48,11,48,12,48,780,1,49,1,49,3,49,785,
+        8,49,1,49,1,49,3,49,789,8,49,1,49,3,49,792,8,49,1,49,1,49,3,49,796,
+        8,49,1,49,1,49,1,50,1,50,1,50,1,51,1,51,1,51,3,51,806,8,51,1,51,
+        5,51,809,8,51,10,51,12,51,812,9,51,1,52,1,52,1,52,5,52,817,8,52,
+        10,52,12,52,820,9,52,1,53,1,53,1,53,3,53,825,8,53,1,54,1,54,1,54,
+        1,54,1,54,1,54,3,54,833,8,54,1,55,1,55,3,55,837,8,55,1,55,1,55,1,
+        55,1,55,1,55,3,55,844,8,55,1,56,1,56,1,56,1,56,1,56,1,56,3,56,852,
+        8,56,1,56,1,56,1,56,1,57,1,57,3,57,859,8,57,1,57,1,57,3,57,863,8,
+        57,3,57,865,8,57,1,57,1,57,1,57,3,57,870,8,57,1,58,1,58,1,58,3,58,
+        875,8,58,1,58,1,58,1,58,1,58,1,58,3,58,882,8,58,1,58,1,58,1,58,3,
+        58,887,8,58,1,58,1,58,1,58,1,58,3,58,893,8,58,1,58,3,58,896,8,58,
+        1,59,1,59,3,59,900,8,59,1,59,3,59,903,8,59,1,59,3,59,906,8,59,1,
+        59,3,59,909,8,59,1,59,1,59,1,60,1,60,3,60,915,8,60,1,61,1,61,1,61,
+        1,61,3,61,921,8,61,1,61,5,61,924,8,61,10,61,12,61,927,9,61,1,61,
+        1,61,3,61,931,8,61,1,62,4,62,934,8,62,11,62,12,62,935,1,63,1,63,
+        1,63,1,63,3,63,942,8,63,1,64,1,64,3,64,946,8,64,1,64,1,64,1,64,1,
+        64,1,65,1,65,3,65,954,8,65,1,65,1,65,3,65,958,8,65,3,65,960,8,65,
+        1,65,1,65,3,65,964,8,65,3,65,966,8,65,1,66,3,66,969,8,66,1,66,1,
+        66,1,67,1,67,1,68,1,68,1,69,1,69,4,69,979,8,69,11,69,12,69,980,1,
+        70,1,70,1,71,1,71,1,71,5,71,988,8,71,10,71,12,71,991,9,71,1,72,1,
+        72,1,72,5,72,996,8,72,10,72,12,72,999,9,72,1,73,1,73,1,73,5,73,1004,
+        8,73,10,73,12,73,1007,9,73,1,74,5,74,1010,8,74,10,74,12,74,1013,
+        9,74,1,74,1,74,1,75,1,75,1,75,1,75,5,75,1021,8,75,10,75,12,75,1024,
+        9,75,1,76,1,76,1,77,1,77,5,77,1030,8,77,10,77,12,77,1033,9,77,1,
+        78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,
+        78,1,78,1,78,1,78,1,78,1,78,3,78,1054,8,78,1,78,1,78,3,78,1058,8,
+        78,1,78,1,78,1,78,3,78,1063,8,78,1,78,3,78,1066,8,78,1,78,3,78,1069,
+        8,78,1,79,1,79,1,79,5,79,1074,8,79,10,79,12,79,1077,9,79,1,80,4,
+        80,1080,8,80,11,80,12,80,1081,1,80,1,80,1,80,1,80,3,80,1088,8,80,
+        1,80,1,80,1,80,1,80,3,80,1094,8,80,1,80,1,80,3,80,1098,8,80,1,81,
+        1,81,3,81,1102,8,81,1,82,1,82,1,82,1,82,5,82,1108,8,82,10,82,12,
+        82,1111,9,82,1,83,1,83,1,84,1,84,1,84,1,84,5,84,1119,8,84,10,84,
+        12,84,1122,9,84,1,85,1,85,1,86,1,86,1,86,5,86,1129,8,86,10,86,12,
+        86,1132,9,86,1,87,5,87,1135,8,87,10,87,12,87,1138,9,87,1,87,1,87,
+        1,88,1,88,1,88,5,88,1145,8,88,10,88,12,88,1148,9,88,1,88,1,88,3,
+        88,1152,8,88,1,89,1,89,1,89,1,89,1,89,1,89,3,89,1160,8,89,1,89,1,
+        89,3,89,1164,8,89,1,89,3,89,1167,8,89,1,90,1,90,1,90,1,91,1,91,1,
+        91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,3,
+        91,1187,8,91,1,92,1,92,1,92,1,92,1,92,1,93,1,93,3,93,1196,8,93,1,
+        93,4,93,1199,8,93,11,93,12,93,1200,1,93,1,93,3,93,1205,8,93,1,93,
+        1,93,1,94,1,94,1,94,1,94,5,94,1213,8,94,10,94,12,94,1216,9,94,1,
+        94,1,94,1,94,1,95,1,95,1,95,1,95,1,95,3,95,1226,8,95,1,96,1,96,1,
+        96,1,96,3,96,1232,8,96,1,96,1,96,1,97,1,97,1,97,1,97,3,97,1240,8,
+        97,1,97,1,97,1,97,3,97,1245,8,97,1,97,1,97,1,97,1,97,1,98,1,98,1,
+        98,1,98,1,98,1,99,1,99,1,100,1,100,1,100,1,100,1,100,3,100,1263,
+        8,100,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,
+        1,101,1,101,1,101,1,102,1,102,1,102,1,102,1,102,3,102,1283,8,102,
+        3,102,1285,8,102,1,102,1,102,1,103,1,103,1,103,1,103,1,104,1,104,
+        1,104,3,104,1296,8,104,1,104,3,104,1299,8,104,1,104,1,104,1,104,
+        1,104,1,105,1,105,1,105,3,105,1308,8,105,1,105,1,105,1,105,5,105,
+        1313,8,105,10,105,12,105,1316,9,105,3,105,1318,8,105,1,105,1,105,
+        1,106,1,106,1,106,1,107,1,107,1,107,5,107,1328,8,107,10,107,12,107,
+        1331,9,107,1,108,1,108,1,108,1,108,1,108,5,108,1338,8,108,10,108,
+        12,108,1341,9,108,3,108,1343,8,108,1,108,1,108,1,109,1,109,1,109,
+        1,109,1,109,1,109,1,109,1,109,1,109,3,109,1356,8,109,1,110,1,110,
+        1,110,3,110,1361,8,110,1,111,1,111,1,111,1,111,1,111,1,111,3,111,
+        1369,8,111,1,112,1,112,1,113,1,113,3,113,1375,8,113,1,114,1,114,
+        1,115,1,115,1,115,1,115,5,115,1383,8,115,10,115,12,115,1386,9,115,
+        3,115,1388,8,115,1,115,1,115,1,116,1,116,1,116,1,116,1,116,1,116,
+        1,116,1,116,1,116,5,116,1401,8,116,10,116,12,116,1404,9,116,3,116,
+        1406,8,116,1,116,1,116,1,117,1,117,1,118,1,118,1,118,1,118,1,118,
+        3,118,1417,8,118,1,119,1,119,1,119,3,119,1422,8,119,1,119,3,119,
+        1425,8,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,3,119,
+        1435,8,119,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,
+        1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,
+        1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,3,120,1465,8,120,
+        1,121,1,121,1,121,1,121,1,122,1,122,1,122,1,122,5,122,1475,8,122,
+        10,122,12,122,1478,9,122,1,122,1,122,1,123,1,123,1,123,1,123,1,123,
+        3,123,1487,8,123,1,123,1,123,1,123,3,123,1492,8,123,1,124,1,124,
+        1,124,1,124,3,124,1498,8,124,1,125,1,125,3,125,1502,8,125,1,125,
+        1,125,3,125,1506,8,125,1,125,3,125,1509,8,125,1,125,1,125,3,125,
+        1513,8,125,1,126,1,126,1,126,1,126,1,126,1,126,1,126,1,126,1,126,
+        1,126,5,126,1525,8,126,10,126,12,126,1528,9,126,1,126,1,126,1,126,
+        1,126,3,126,1534,8,126,1,126,1,126,1,126,1,126,1,126,5,126,1541,
+        8,126,10,126,12,126,1544,9,126,1,126,1,126,3,126,1548,8,126,1,127,
+        1,127,1,127,1,127,3,127,1554,8,127,1,127,3,127,1557,8,127,1,127,
+        1,127,1,127,1,127,1,127,1,127,1,127,3,127,1566,8,127,1,127,1,127,
+        3,127,1570,8,127,1,128,1,128,1,128,1,128,5,128,1576,8,128,10,128,
+        12,128,1579,9,128,1,128,1,128,1,128,1,128,1,128,1,128,5,128,1587,
+        8,128,10,128,12,128,1590,9,128,1,128,1,128,3,128,1594,8,128,1,129,
+        1,129,1,129,1,130,1,130,1,130,1,130,3,130,1603,8,130,1,131,1,131,
+        1,131,1,131,1,132,1,132,1,132,1,133,1,133,1,134,1,134,1,134,3,134,
+        1617,8,134,1,135,1,135,1,136,1,136,3,136,1623,8,136,1,137,1,137,
+        1,137,0,0,138,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,
+        38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,
+        82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,
+        120,122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,
+        152,154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,
+        184,186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,
+        216,218,220,222,224,226,228,230,232,234,236,238,240,242,244,246,
+        248,250,252,254,256,258,260,262,264,266,268,270,272,274,0,17,2,0,
+        53,53,64,64,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,78,83,2,0,58,58,74,
+        74,2,0,84,85,96,96,1,0,86,88,1,0,84,85,4,0,1,1,3,3,39,39,52,52,2,
+        0,13,14,25,25,1,0,60,62,2,0,26,26,57,57,1,0,105,107,2,0,27,27,43,
+        43,2,0,6,6,49,49,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,30,
+        32,32,34,34,38,39,42,42,47,47,49,49,52,52,56,56,58,64,66,66,68,68,
+        20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,31,31,33,33,35,37,
+        40,41,43,46,48,48,50,51,53,55,57,57,65,65,67,67,69,73,1746,0,276,
+        1,0,0,0,2,285,1,0,0,0,4,287,1,0,0,0,6,296,1,0,0,0,8,301,1,0,0,0,
+        10,319,1,0,0,0,12,321,1,0,0,0,14,328,1,0,0,0,16,332,1,0,0,0,18,337,
+        1,0,0,0,20,355,1,0,0,0,22,360,1,0,0,0,24,388,1,0,0,0,26,391,1,0,
+        0,0,28,404,1,0,0,0,30,409,1,0,0,0,32,433,1,0,0,0,34,445,1,0,0,0,
+        36,526,1,0,0,0,38,528,1,0,0,0,40,538,1,0,0,0,42,543,1,0,0,0,44,557,
+        1,0,0,0,46,561,1,0,0,0,48,564,1,0,0,0,50,578,1,0,0,0,52,580,1,0,
+        0,0,54,611,1,0,0,0,56,613,1,0,0,0,58,631,1,0,0,0,60,634,1,0,0,0,
+        62,645,1,0,0,0,64,670,1,0,0,0,66,672,1,0,0,0,68,674,1,0,0,0,70,679,
+        1,0,0,0,72,683,1,0,0,0,74,711,1,0,0,0,76,713,1,0,0,0,78,718,1,0,
+        0,0,80,728,1,0,0,0,82,731,1,0,0,0,84,734,1,0,0,0,86,738,1,0,0,0,
+        88,741,1,0,0,0,90,752,1,0,0,0,92,758,1,0,0,0,94,774,1,0,0,0,96,776,
+        1,0,0,0,98,782,1,0,0,0,100,799,1,0,0,0,102,802,1,0,0,0,104,813,1,
+        0,0,0,106,824,1,0,0,0,108,832,1,0,0,0,110,843,1,0,0,0,112,845,1,
+        0,0,0,114,869,1,0,0,0,116,895,1,0,0,0,118,897,1,0,0,0,120,914,1,
+        0,0,0,122,930,1,0,0,0,124,933,1,0,0,0,126,941,1,0,0,0,128,943,1,
+        0,0,0,130,965,1,0,0,0,132,968,1,0,0,0,134,972,1,0,0,0,136,974,1,
+        0,0,0,138,976,1,0,0,0,140,982,1,0,0,0,142,984,1,0,0,0,144,992,1,
+        0,0,0,146,1000,1,0,0,0,148,1011,1,0,0,0,150,1016,1,0,0,0,152,1025,
+        1,0,0,0,154,1027,1,0,0,0,156,1068,1,0,0,0,158,1070,1,0,0,0,160,1079,
+        1,0,0,0,162,1101,1,0,0,0,164,1103,1,0,0,0,166,1112,1,0,0,0,168,1114,
+        1,0,0,0,170,1123,1,0,0,0,172,1125,1,0,0,0,174,1136,1,0,0,0,176,1141,
+        1,0,0,0,178,1166,1,0,0,0,180,1168,1,0,0,0,182,1186,1,0,0,0,184,1188,
+        1,0,0,0,186,1193,1,0,0,0,188,1208,1,0,0,0,190,1225,1,0,0,0,192,1227,
+        1,0,0,0,194,1235,1,0,0,0,196,1250,1,0,0,0,198,1255,1,0,0,0,200,1257,
+        1,0,0,0,202,1264,1,0,0,0,204,1277,1,0,0,0,206,1288,1,0,0,0,208,1292,
+        1,0,0,0,210,1304,1,0,0,0,212,1321,1,0,0,0,214,1329,1,0,0,0,216,1332,
+        1,0,0,0,218,1355,1,0,0,0,220,1357,1,0,0,0,222,1368,1,0,0,0,224,1370,
+        1,0,0,0,226,1374,1,0,0,0,228,1376,1,0,0,0,230,1378,1,0,0,0,232,1391,
+        1,0,0,0,234,1409,1,0,0,0,236,1416,1,0,0,0,238,1418,1,0,0,0,240,1464,
+        1,0,0,0,242,1466,1,0,0,0,244,1470,1,0,0,0,246,1481,1,0,0,0,248,1493,
+        1,0,0,0,250,1499,1,0,0,0,252,1547,1,0,0,0,254,1549,1,0,0,0,256,1593,
+        1,0,0,0,258,1595,1,0,0,0,260,1598,1,0,0,0,262,1604,1,0,0,0,264,1608,
+        1,0,0,0,266,1611,1,0,0,0,268,1616,1,0,0,0,270,1618,1,0,0,0,272,1622,
+        1,0,0,0,274,1624,1,0,0,0,276,278,3,2,1,0,277,279,5,95,0,0,278,277,
+        1,0,0,0,278,279,1,0,0,0,279,280,1,0,0,0,280,281,5,0,0,1,281,1,1,
+        0,0,0,282,286,3,4,2,0,283,286,3,236,118,0,284,286,3,8,4,0,285,282,
+        1,0,0,0,285,283,1,0,0,0,285,284,1,0,0,0,286,3,1,0,0,0,287,288,5,
+        51,0,0,288,289,3,268,134,0,289,290,5,81,0,0,290,291,3,6,3,0,291,
+        5,1,0,0,0,292,297,5,109,0,0,293,297,3,226,113,0,294,297,3,224,112,
+        0,295,297,3,268,134,0,296,292,1,0,0,0,296,293,1,0,0,0,296,294,1,
+        0,0,0,296,295,1,0,0,0,297,7,1,0,0,0,298,300,3,10,5,0,299,298,1,0,
+        0,0,300,303,1,0,0,0,301,299,1,0,0,0,301,302,1,0,0,0,302,304,1,0,
+        0,0,303,301,1,0,0,0,304,308,3,14,7,0,305,307,3,12,6,0,306,305,1,
+        0,0,0,307,310,1,0,0,0,308,306,1,0,0,0,308,309,1,0,0,0,309,314,1,
+        0,0,0,310,308,1,0,0,0,311,313,3,10,5,0,312,311,1,0,0,0,313,316,1,
+        0,0,0,314,312,1,0,0,0,314,315,1,0,0,0,315,9,1,0,0,0,316,314,1,0,
+        0,0,317,320,3,16,8,0,318,320,3,18,9,0,319,317,1,0,0,0,319,318,1,
+        0,0,0,320,11,1,0,0,0,321,323,5,65,0,0,322,324,5,1,0,0,323,322,1,
+        0,0,0,323,324,1,0,0,0,324,325,1,0,0,0,325,326,3,14,7,0,326,13,1,
+        0,0,0,327,329,3,24,12,0,328,327,1,0,0,0,329,330,1,0,0,0,330,328,
+        1,0,0,0,330,331,1,0,0,0,331,15,1,0,0,0,332,333,5,4,0,0,333,334,5,
+        42,0,0,334,335,5,56,0,0,335,336,3,140,70,0,336,17,1,0,0,0,337,338,
+        5,68,0,0,338,339,3,212,106,0,339,348,5,99,0,0,340,345,3,140,70,0,
+        341,342,5,93,0,0,342,344,3,140,70,0,343,341,1,0,0,0,344,347,1,0,
+        0,0,345,343,1,0,0,0,345,346,1,0,0,0,346,349,1,0,0,0,347,345,1,0,
+        0,0,348,340,1,0,0,0,348,349,1,0,0,0,349,350,1,0,0,0,350,351,5,100,
+        0,0,351,19,1,0,0,0,352,354,3,22,11,0,353,352,1,0,0,0,354,357,1,0,
+        0,0,355,353,1,0,0,0,355,356,1,0,0,0,356,358,1,0,0,0,357,355,1,0,
+        0,0,358,359,5,0,0,1,359,21,1,0,0,0,360,361,3,212,106,0,361,370,5,
+        99,0,0,362,367,3,140,70,0,363,364,5,93,0,0,364,366,3,140,70,0,365,
+        363,1,0,0,0,366,369,1,0,0,0,367,365,1,0,0,0,367,368,1,0,0,0,368,
+        371,1,0,0,0,369,367,1,0,0,0,370,362,1,0,0,0,370,371,1,0,0,0,371,
+        372,1,0,0,0,372,373,5,100,0,0,373,23,1,0,0,0,374,389,3,26,13,0,375,
+        389,3,28,14,0,376,389,3,32,16,0,377,389,3,30,15,0,378,389,3,46,23,
+        0,379,389,3,48,24,0,380,389,3,52,26,0,381,389,3,56,28,0,382,389,
+        3,60,30,0,383,389,3,68,34,0,384,389,3,70,35,0,385,389,3,62,31,0,
+        386,389,3,66,33,0,387,389,3,64,32,0,388,374,1,0,0,0,388,375,1,0,
+        0,0,388,376,1,0,0,0,388,377,1,0,0,0,388,378,1,0,0,0,388,379,1,0,
+        0,0,388,380,1,0,0,0,388,381,1,0,0,0,388,382,1,0,0,0,388,383,1,0,
+        0,0,388,384,1,0,0,0,388,385,1,0,0,0,388,386,1,0,0,0,388,387,1,0,
+        0,0,389,25,1,0,0,0,390,392,5,44,0,0,391,390,1,0,0,0,391,392,1,0,
+        0,0,392,393,1,0,0,0,393,394,5,36,0,0,394,398,3,88,44,0,395,397,3,
+        10,5,0,396,395,1,0,0,0,397,400,1,0,0,0,398,396,1,0,0,0,398,399,1,
+        0,0,0,399,402,1,0,0,0,400,398,1,0,0,0,401,403,3,86,43,0,402,401,
+        1,0,0,0,402,403,1,0,0,0,403,27,1,0,0,0,404,405,5,67,0,0,405,406,
+        3,140,70,0,406,407,5,4,0,0,407,408,3,266,133,0,408,29,1,0,0,0,409,
+        410,5,9,0,0,410,423,3,40,20,0,411,420,5,99,0,0,412,417,3,140,70,
+        0,413,414,5,93,0,0,414,416,3,140,70,0,415,413,1,0,0,0,416,419,1,
+        0,0,0,417,415,1,0,0,0,417,418,1,0,0,0,418,421,1,0,0,0,419,417,1,
+        0,0,0,420,412,1,0,0,0,420,421,1,0,0,0,421,422,1,0,0,0,422,424,5,
+        100,0,0,423,411,1,0,0,0,423,424,1,0,0,0,424,430,1,0,0,0,425,428,
+        5,73,0,0,426,429,5,86,0,0,427,429,3,42,21,0,428,426,1,0,0,0,428,
+        427,1,0,0,0,429,431,1,0,0,0,430,425,1,0,0,0,430,431,1,0,0,0,431,
+        31,1,0,0,0,432,434,5,44,0,0,433,432,1,0,0,0,433,434,1,0,0,0,434,
+        435,1,0,0,0,435,437,5,9,0,0,436,438,3,34,17,0,437,436,1,0,0,0,437,
+        438,1,0,0,0,438,439,1,0,0,0,439,440,5,103,0,0,440,441,3,8,4,0,441,
+        443,5,104,0,0,442,444,3,36,18,0,443,442,1,0,0,0,443,444,1,0,0,0,
+        444,33,1,0,0,0,445,455,5,99,0,0,446,456,5,86,0,0,447,452,3,266,133,
+        0,448,449,5,93,0,0,449,451,3,266,133,0,450,448,1,0,0,0,451,454,1,
+        0,0,0,452,450,1,0,0,0,452,453,1,0,0,0,453,456,1,0,0,0,454,452,1,
+        0,0,0,455,446,1,0,0,0,455,447,1,0,0,0,455,456,1,0,0,0,456,457,1,
+        0,0,0,457,458,5,100,0,0,458,35,1,0,0,0,459,460,5,31,0,0,460,465,
+        3,268,134,0,461,462,5,42,0,0,462,463,3,140,70,0,463,464,3,268,134,
+        0,464,466,1,0,0,0,465,461,1,0,0,0,465,466,1,0,0,0,466,471,1,0,0,
+        0,467,468,5,43,0,0,468,469,3,268,134,0,469,470,3,268,134,0,470,472,
+        1,0,0,0,471,467,1,0,0,0,471,472,1,0,0,0,472,527,1,0,0,0,473,474,
+        5,31,0,0,474,479,3,268,134,0,475,476,5,42,0,0,476,477,3,140,70,0,
+        477,478,3,268,134,0,478,480,1,0,0,0,479,475,1,0,0,0,479,480,1,0,
+        0,0,480,481,1,0,0,0,481,486,3,38,19,0,482,483,5,43,0,0,483,484,3,
+        268,134,0,484,485,3,268,134,0,485,487,1,0,0,0,486,482,1,0,0,0,486,
+        487,1,0,0,0,487,527,1,0,0,0,488,489,5,31,0,0,489,494,3,268,134,0,
+        490,491,5,42,0,0,491,492,3,140,70,0,492,493,3,268,134,0,493,495,
+        1,0,0,0,494,490,1,0,0,0,494,495,1,0,0,0,495,496,1,0,0,0,496,497,
+        5,43,0,0,497,498,3,268,134,0,498,499,3,268,134,0,499,500,1,0,0,0,
+        500,501,3,38,19,0,501,527,1,0,0,0,502,504,5,31,0,0,503,505,3,140,
+        70,0,504,503,1,0,0,0,504,505,1,0,0,0,505,506,1,0,0,0,506,507,3,268,
+        134,0,507,512,3,268,134,0,508,509,5,42,0,0,509,510,3,140,70,0,510,
+        511,3,268,134,0,511,513,1,0,0,0,512,508,1,0,0,0,512,513,1,0,0,0,
+        513,515,1,0,0,0,514,516,3,38,19,0,515,514,1,0,0,0,515,516,1,0,0,
+        0,516,521,1,0,0,0,517,518,5,43,0,0,518,519,3,268,134,0,519,520,3,
+        268,134,0,520,522,1,0,0,0,521,517,1,0,0,0,521,522,1,0,0,0,522,524,
+        1,0,0,0,523,525,3,38,19,0,524,523,1,0,0,0,524,525,1,0,0,0,525,527,
+        1,0,0,0,526,459,1,0,0,0,526,473,1,0,0,0,526,488,1,0,0,0,526,502,
+        1,0,0,0,527,37,1,0,0,0,528,529,3,268,134,0,529,530,3,268,134,0,530,
+        531,5,4,0,0,531,532,3,266,133,0,532,39,1,0,0,0,533,534,3,272,136,
+        0,534,535,5,92,0,0,535,537,1,0,0,0,536,533,1,0,0,0,537,540,1,0,0,
+        0,538,536,1,0,0,0,538,539,1,0,0,0,539,541,1,0,0,0,540,538,1,0,0,
+        0,541,542,3,272,136,0,542,41,1,0,0,0,543,548,3,44,22,0,544,545,5,
+        93,0,0,545,547,3,44,22,0,546,544,1,0,0,0,547,550,1,0,0,0,548,546,
+        1,0,0,0,548,549,1,0,0,0,549,552,1,0,0,0,550,548,1,0,0,0,551,553,
+        3,86,43,0,552,551,1,0,0,0,552,553,1,0,0,0,553,43,1,0,0,0,554,555,
+        3,268,134,0,555,556,5,4,0,0,556,558,1,0,0,0,557,554,1,0,0,0,557,
+        558,1,0,0,0,558,559,1,0,0,0,559,560,3,266,133,0,560,45,1,0,0,0,561,
+        562,5,15,0,0,562,563,3,88,44,0,563,47,1,0,0,0,564,565,5,37,0,0,565,
+        569,3,90,45,0,566,568,3,50,25,0,567,566,1,0,0,0,568,571,1,0,0,0,
+        569,567,1,0,0,0,569,570,1,0,0,0,570,49,1,0,0,0,571,569,1,0,0,0,572,
+        573,5,43,0,0,573,574,5,36,0,0,574,579,3,52,26,0,575,576,5,43,0,0,
+        576,577,5,15,0,0,577,579,3,52,26,0,578,572,1,0,0,0,578,575,1,0,0,
+        0,579,51,1,0,0,0,580,581,5,51,0,0,581,586,3,54,27,0,582,583,5,93,
+        0,0,583,585,3,54,27,0,584,582,1,0,0,0,585,588,1,0,0,0,586,584,1,
+        0,0,0,586,587,1,0,0,0,587,53,1,0,0,0,588,586,1,0,0,0,589,590,3,138,
+        69,0,590,591,5,81,0,0,591,592,3,140,70,0,592,612,1,0,0,0,593,594,
+        3,266,133,0,594,595,5,81,0,0,595,596,3,140,70,0,596,612,1,0,0,0,
+        597,598,3,266,133,0,598,599,5,76,0,0,599,600,3,140,70,0,600,612,
+        1,0,0,0,601,602,3,266,133,0,602,603,3,124,62,0,603,612,1,0,0,0,604,
+        605,3,182,91,0,605,606,5,101,0,0,606,607,3,140,70,0,607,608,5,102,
+        0,0,608,609,5,81,0,0,609,610,3,140,70,0,610,612,1,0,0,0,611,589,
+        1,0,0,0,611,593,1,0,0,0,611,597,1,0,0,0,611,601,1,0,0,0,611,604,
+        1,0,0,0,612,55,1,0,0,0,613,614,5,48,0,0,614,619,3,58,29,0,615,616,
+        5,93,0,0,616,618,3,58,29,0,617,615,1,0,0,0,618,621,1,0,0,0,619,617,
+        1,0,0,0,619,620,1,0,0,0,620,57,1,0,0,0,621,619,1,0,0,0,622,623,3,
+        266,133,0,623,624,3,124,62,0,624,632,1,0,0,0,625,632,3,138,69,0,
+        626,627,3,182,91,0,627,628,5,101,0,0,628,629,3,140,70,0,629,630,
+        5,102,0,0,630,632,1,0,0,0,631,622,1,0,0,0,631,625,1,0,0,0,631,626,
+        1,0,0,0,632,59,1,0,0,0,633,635,5,19,0,0,634,633,1,0,0,0,634,635,
+        1,0,0,0,635,636,1,0,0,0,636,637,5,16,0,0,637,642,3,140,70,0,638,
+        639,5,93,0,0,639,641,3,140,70,0,640,638,1,0,0,0,641,644,1,0,0,0,
+        642,640,1,0,0,0,642,643,1,0,0,0,643,61,1,0,0,0,644,642,1,0,0,0,645,
+        646,5,28,0,0,646,647,5,99,0,0,647,648,3,266,133,0,648,649,5,31,0,
+        0,649,650,3,140,70,0,650,652,5,97,0,0,651,653,3,24,12,0,652,651,
+        1,0,0,0,653,654,1,0,0,0,654,652,1,0,0,0,654,655,1,0,0,0,655,656,
+        1,0,0,0,656,657,5,100,0,0,657,63,1,0,0,0,658,660,3,78,39,0,659,661,
+        3,80,40,0,660,659,1,0,0,0,660,661,1,0,0,0,661,663,1,0,0,0,662,664,
+        3,82,41,0,663,662,1,0,0,0,663,664,1,0,0,0,664,671,1,0,0,0,665,667,
+        3,80,40,0,666,668,3,82,41,0,667,666,1,0,0,0,667,668,1,0,0,0,668,
+        671,1,0,0,0,669,671,3,82,41,0,670,658,1,0,0,0,670,665,1,0,0,0,670,
+        669,1,0,0,0,671,65,1,0,0,0,672,673,5,29,0,0,673,67,1,0,0,0,674,675,
+        5,71,0,0,675,677,3,72,36,0,676,678,3,86,43,0,677,676,1,0,0,0,677,
+        678,1,0,0,0,678,69,1,0,0,0,679,680,5,50,0,0,680,681,3,72,36,0,681,
+        71,1,0,0,0,682,684,5,20,0,0,683,682,1,0,0,0,683,684,1,0,0,0,684,
+        685,1,0,0,0,685,687,3,74,37,0,686,688,3,78,39,0,687,686,1,0,0,0,
+        687,688,1,0,0,0,688,690,1,0,0,0,689,691,3,80,40,0,690,689,1,0,0,
+        0,690,691,1,0,0,0,691,693,1,0,0,0,692,694,3,82,41,0,693,692,1,0,
+        0,0,693,694,1,0,0,0,694,73,1,0,0,0,695,700,5,86,0,0,696,697,5,93,
+        0,0,697,699,3,76,38,0,698,696,1,0,0,0,699,702,1,0,0,0,700,698,1,
+        0,0,0,700,701,1,0,0,0,701,712,1,0,0,0,702,700,1,0,0,0,703,708,3,
+        76,38,0,704,705,5,93,0,0,705,707,3,76,38,0,706,704,1,0,0,0,707,710,
+        1,0,0,0,708,706,1,0,0,0,708,709,1,0,0,0,709,712,1,0,0,0,710,708,
+        1,0,0,0,711,695,1,0,0,0,711,703,1,0,0,0,712,75,1,0,0,0,713,716,3,
+        140,70,0,714,715,5,4,0,0,715,717,3,266,133,0,716,714,1,0,0,0,716,
+        717,1,0,0,0,717,77,1,0,0,0,718,719,5,46,0,0,719,720,5,8,0,0,720,
+        725,3,84,42,0,721,722,5,93,0,0,722,724,3,84,42,0,723,721,1,0,0,0,
+        724,727,1,0,0,0,725,723,1,0,0,0,725,726,1,0,0,0,726,79,1,0,0,0,727,
+        725,1,0,0,0,728,729,7,0,0,0,729,730,3,140,70,0,730,81,1,0,0,0,731,
+        732,5,35,0,0,732,733,3,140,70,0,733,83,1,0,0,0,734,736,3,140,70,
+        0,735,737,7,1,0,0,736,735,1,0,0,0,736,737,1,0,0,0,737,85,1,0,0,0,
+        738,739,5,70,0,0,739,740,3,140,70,0,740,87,1,0,0,0,741,746,3,90,
+        45,0,742,743,5,93,0,0,743,745,3,90,45,0,744,742,1,0,0,0,745,748,
+        1,0,0,0,746,744,1,0,0,0,746,747,1,0,0,0,747,89,1,0,0,0,748,746,1,
+        0,0,0,749,750,3,266,133,0,750,751,5,81,0,0,751,753,1,0,0,0,752,749,
+        1,0,0,0,752,753,1,0,0,0,753,756,1,0,0,0,754,757,3,94,47,0,755,757,
+        3,92,46,0,756,754,1,0,0,0,756,755,1,0,0,0,757,91,1,0,0,0,758,759,
+        3,268,134,0,759,760,5,99,0,0,760,761,3,94,47,0,761,762,5,100,0,0,
+        762,93,1,0,0,0,763,767,3,98,49,0,764,766,3,110,55,0,765,764,1,0,
+        0,0,766,769,1,0,0,0,767,765,1,0,0,0,767,768,1,0,0,0,768,775,1,0,
+        0,0,769,767,1,0,0,0,770,771,5,99,0,0,771,772,3,94,47,0,772,773,5,
+        100,0,0,773,775,1,0,0,0,774,763,1,0,0,0,774,770,1,0,0,0,775,95,1,
+        0,0,0,776,778,3,98,49,0,777,779,3,110,55,0,778,777,1,0,0,0,779,780,
+        1,0,0,0,780,778,1,0,0,0,780,781,1,0,0,0,781,97,1,0,0,0,782,784,5,
+        99,0,0,783,785,3,266,133,0,784,783,1,0,0,0,784,785,1,0,0,0,785,788,
+        1,0,0,0,786,789,3,124,62,0,787,789,3,100,50,0,788,786,1,0,0,0,788,
+        787,1,0,0,0,788,789,1,0,0,0,789,791,1,0,0,0,790,792,3,120,60,0,791,
+        790,1,0,0,0,791,792,1,0,0,0,792,795,1,0,0,0,793,794,5,70,0,0,794,
+        796,3,140,70,0,795,793,1,0,0,0,795,796,1,0,0,0,796,797,1,0,0,0,797,
+        798,5,100,0,0,798,99,1,0,0,0,799,800,5,94,0,0,800,801,3,102,51,0,
+        801,101,1,0,0,0,802,810,3,104,52,0,803,805,5,97,0,0,804,806,5,94,
+        0,0,805,804,1,0,0,0,805,806,1,0,0,0,806,807,1,0,0,0,807,809,3,104,
+        52,0,808,803,1,0,0,0,809,812,1,0,0,0,810,808,1,0,0,0,810,811,1,0,
+        0,0,811,103,1,0,0,0,812,810,1,0,0,0,813,818,3,106,53,0,814,815,5,
+        89,0,0,815,817,3,106,53,0,816,814,1,0,0,0,817,820,1,0,0,0,818,816,
+        1,0,0,0,818,819,1,0,0,0,819,105,1,0,0,0,820,818,1,0,0,0,821,822,
+        5,90,0,0,822,825,3,106,53,0,823,825,3,108,54,0,824,821,1,0,0,0,824,
+        823,1,0,0,0,825,107,1,0,0,0,826,833,3,134,67,0,827,833,5,88,0,0,
+        828,829,5,99,0,0,829,830,3,102,51,0,830,831,5,100,0,0,831,833,1,
+        0,0,0,832,826,1,0,0,0,832,827,1,0,0,0,832,828,1,0,0,0,833,109,1,
+        0,0,0,834,836,3,116,58,0,835,837,3,114,57,0,836,835,1,0,0,0,836,
+        837,1,0,0,0,837,838,1,0,0,0,838,839,3,98,49,0,839,844,1,0,0,0,840,
+        841,3,112,56,0,841,842,3,98,49,0,842,844,1,0,0,0,843,834,1,0,0,0,
+        843,840,1,0,0,0,844,111,1,0,0,0,845,846,5,99,0,0,846,847,3,98,49,
+        0,847,848,3,116,58,0,848,851,3,98,49,0,849,850,5,70,0,0,850,852,
+        3,140,70,0,851,849,1,0,0,0,851,852,1,0,0,0,852,853,1,0,0,0,853,854,
+        5,100,0,0,854,855,3,114,57,0,855,113,1,0,0,0,856,858,5,103,0,0,857,
+        859,3,228,114,0,858,857,1,0,0,0,858,859,1,0,0,0,859,864,1,0,0,0,
+        860,862,5,93,0,0,861,863,3,228,114,0,862,861,1,0,0,0,862,863,1,0,
+        0,0,863,865,1,0,0,0,864,860,1,0,0,0,864,865,1,0,0,0,865,866,1,0,
+        0,0,866,870,5,104,0,0,867,870,5,84,0,0,868,870,5,86,0,0,869,856,
+        1,0,0,0,869,867,1,0,0,0,869,868,1,0,0,0,870,115,1,0,0,0,871,872,
+        5,82,0,0,872,874,5,85,0,0,873,875,3,118,59,0,874,873,1,0,0,0,874,
+        875,1,0,0,0,875,876,1,0,0,0,876,877,5,85,0,0,877,896,5,83,0,0,878,
+        879,5,82,0,0,879,881,5,85,0,0,880,882,3,118,59,0,881,880,1,0,0,0,
+        881,882,1,0,0,0,882,883,1,0,0,0,883,896,5,85,0,0,884,886,5,85,0,
+        0,885,887,3,118,59,0,886,885,1,0,0,0,886,887,1,0,0,0,887,888,1,0,
+        0,0,888,889,5,85,0,0,889,896,5,83,0,0,890,892,5,85,0,0,891,893,3,
+        118,59,0,892,891,1,0,0,0,892,893,1,0,0,0,893,894,1,0,0,0,894,896,
+        5,85,0,0,895,871,1,0,0,0,895,878,1,0,0,0,895,884,1,0,0,0,895,890,
+        1,0,0,0,896,117,1,0,0,0,897,899,5,101,0,0,898,900,3,266,133,0,899,
+        898,1,0,0,0,899,900,1,0,0,0,900,902,1,0,0,0,901,903,3,122,61,0,902,
+        901,1,0,0,0,902,903,1,0,0,0,903,905,1,0,0,0,904,906,3,130,65,0,905,
+        904,1,0,0,0,905,906,1,0,0,0,906,908,1,0,0,0,907,909,3,120,60,0,908,
+        907,1,0,0,0,908,909,1,0,0,0,909,910,1,0,0,0,910,911,5,102,0,0,911,
+        119,1,0,0,0,912,915,3,232,116,0,913,915,3,220,110,0,914,912,1,0,
+        0,0,914,913,1,0,0,0,915,121,1,0,0,0,916,917,5,94,0,0,917,925,3,136,
+        68,0,918,920,5,97,0,0,919,921,5,94,0,0,920,919,1,0,0,0,920,921,1,
+        0,0,0,921,922,1,0,0,0,922,924,3,136,68,0,923,918,1,0,0,0,924,927,
+        1,0,0,0,925,923,1,0,0,0,925,926,1,0,0,0,926,931,1,0,0,0,927,925,
+        1,0,0,0,928,929,5,94,0,0,929,931,3,128,64,0,930,916,1,0,0,0,930,
+        928,1,0,0,0,931,123,1,0,0,0,932,934,3,126,63,0,933,932,1,0,0,0,934,
+        935,1,0,0,0,935,933,1,0,0,0,935,936,1,0,0,0,936,125,1,0,0,0,937,
+        938,5,94,0,0,938,942,3,134,67,0,939,940,5,94,0,0,940,942,3,128,64,
+        0,941,937,1,0,0,0,941,939,1,0,0,0,942,127,1,0,0,0,943,945,5,98,0,
+        0,944,946,7,2,0,0,945,944,1,0,0,0,945,946,1,0,0,0,946,947,1,0,0,
+        0,947,948,5,99,0,0,948,949,3,140,70,0,949,950,5,100,0,0,950,129,
+        1,0,0,0,951,953,5,86,0,0,952,954,3,132,66,0,953,952,1,0,0,0,953,
+        954,1,0,0,0,954,959,1,0,0,0,955,957,5,75,0,0,956,958,3,132,66,0,
+        957,956,1,0,0,0,957,958,1,0,0,0,958,960,1,0,0,0,959,955,1,0,0,0,
+        959,960,1,0,0,0,960,966,1,0,0,0,961,963,5,75,0,0,962,964,3,132,66,
+        0,963,962,1,0,0,0,963,964,1,0,0,0,964,966,1,0,0,0,965,951,1,0,0,
+        0,965,961,1,0,0,0,966,131,1,0,0,0,967,969,5,85,0,0,968,967,1,0,0,
+        0,968,969,1,0,0,0,969,970,1,0,0,0,970,971,3,228,114,0,971,133,1,
+        0,0,0,972,973,3,272,136,0,973,135,1,0,0,0,974,975,3,272,136,0,975,
+        137,1,0,0,0,976,978,3,182,91,0,977,979,3,180,90,0,978,977,1,0,0,
+        0,979,980,1,0,0,0,980,978,1,0,0,0,980,981,1,0,0,0,981,139,1,0,0,
+        0,982,983,3,142,71,0,983,141,1,0,0,0,984,989,3,144,72,0,985,986,
+        5,45,0,0,986,988,3,144,72,0,987,985,1,0,0,0,988,991,1,0,0,0,989,
+        987,1,0,0,0,989,990,1,0,0,0,990,143,1,0,0,0,991,989,1,0,0,0,992,
+        997,3,146,73,0,993,994,5,72,0,0,994,996,3,146,73,0,995,993,1,0,0,
+        0,996,999,1,0,0,0,997,995,1,0,0,0,997,998,1,0,0,0,998,145,1,0,0,
+        0,999,997,1,0,0,0,1000,1005,3,148,74,0,1001,1002,5,2,0,0,1002,1004,
+        3,148,74,0,1003,1001,1,0,0,0,1004,1007,1,0,0,0,1005,1003,1,0,0,0,
+        1005,1006,1,0,0,0,1006,147,1,0,0,0,1007,1005,1,0,0,0,1008,1010,5,
+        40,0,0,1009,1008,1,0,0,0,1010,1013,1,0,0,0,1011,1009,1,0,0,0,1011,
+        1012,1,0,0,0,1012,1014,1,0,0,0,1013,1011,1,0,0,0,1014,1015,3,150,
+        75,0,1015,149,1,0,0,0,1016,1022,3,154,77,0,1017,1018,3,152,76,0,
+        1018,1019,3,154,77,0,1019,1021,1,0,0,0,1020,1017,1,0,0,0,1021,1024,
+        1,0,0,0,1022,1020,1,0,0,0,1022,1023,1,0,0,0,1023,151,1,0,0,0,1024,
+        1022,1,0,0,0,1025,1026,7,3,0,0,1026,153,1,0,0,0,1027,1031,3,164,
+        82,0,1028,1030,3,156,78,0,1029,1028,1,0,0,0,1030,1033,1,0,0,0,1031,
+        1029,1,0,0,0,1031,1032,1,0,0,0,1032,155,1,0,0,0,1033,1031,1,0,0,
+        0,1034,1035,5,54,0,0,1035,1036,5,71,0,0,1036,1069,3,164,82,0,1037,
+        1038,5,24,0,0,1038,1039,5,71,0,0,1039,1069,3,164,82,0,1040,1041,
+        5,12,0,0,1041,1069,3,164,82,0,1042,1043,5,77,0,0,1043,1069,3,164,
+        82,0,1044,1045,5,31,0,0,1045,1069,3,164,82,0,1046,1047,5,33,0,0,
+        1047,1069,5,41,0,0,1048,1049,5,33,0,0,1049,1050,5,40,0,0,1050,1069,
+        5,41,0,0,1051,1053,5,33,0,0,1052,1054,5,40,0,0,1053,1052,1,0,0,0,
+        1053,1054,1,0,0,0,1054,1055,1,0,0,0,1055,1058,7,4,0,0,1056,1058,
+        5,74,0,0,1057,1051,1,0,0,0,1057,1056,1,0,0,0,1058,1059,1,0,0,0,1059,
+        1069,3,158,79,0,1060,1062,5,33,0,0,1061,1063,5,40,0,0,1062,1061,
+        1,0,0,0,1062,1063,1,0,0,0,1063,1065,1,0,0,0,1064,1066,3,268,134,
+        0,1065,1064,1,0,0,0,1065,1066,1,0,0,0,1066,1067,1,0,0,0,1067,1069,
+        5,59,0,0,1068,1034,1,0,0,0,1068,1037,1,0,0,0,1068,1040,1,0,0,0,1068,
+        1042,1,0,0,0,1068,1044,1,0,0,0,1068,1046,1,0,0,0,1068,1048,1,0,0,
+        0,1068,1057,1,0,0,0,1068,1060,1,0,0,0,1069,157,1,0,0,0,1070,1075,
+        3,160,80,0,1071,1072,5,97,0,0,1072,1074,3,160,80,0,1073,1071,1,0,
+        0,0,1074,1077,1,0,0,0,1075,1073,1,0,0,0,1075,1076,1,0,0,0,1076,159,
+        1,0,0,0,1077,1075,1,0,0,0,1078,1080,3,162,81,0,1079,1078,1,0,0,0,
+        1080,1081,1,0,0,0,1081,1079,1,0,0,0,1081,1082,1,0,0,0,1082,1087,
+        1,0,0,0,1083,1084,5,71,0,0,1084,1085,3,162,81,0,1085,1086,3,162,
+        81,0,1086,1088,1,0,0,0,1087,1083,1,0,0,0,1087,1088,1,0,0,0,1088,
+        1093,1,0,0,0,1089,1090,5,82,0,0,1090,1091,3,158,79,0,1091,1092,5,
+        83,0,0,1092,1094,1,0,0,0,1093,1089,1,0,0,0,1093,1094,1,0,0,0,1094,
+        1097,1,0,0,0,1095,1096,5,40,0,0,1096,1098,5,41,0,0,1097,1095,1,0,
+        0,0,1097,1098,1,0,0,0,1098,161,1,0,0,0,1099,1102,3,268,134,0,1100,
+        1102,5,41,0,0,1101,1099,1,0,0,0,1101,1100,1,0,0,0,1102,163,1,0,0,
+        0,1103,1109,3,168,84,0,1104,1105,3,166,83,0,1105,1106,3,168,84,0,
+        1106,1108,1,0,0,0,1107,1104,1,0,0,0,1108,1111,1,0,0,0,1109,1107,
+        1,0,0,0,1109,1110,1,0,0,0,1110,165,1,0,0,0,1111,1109,1,0,0,0,1112,
+        1113,7,5,0,0,1113,167,1,0,0,0,1114,1120,3,172,86,0,1115,1116,3,170,
+        85,0,1116,1117,3,172,86,0,1117,1119,1,0,0,0,1118,1115,1,0,0,0,1119,
+        1122,1,0,0,0,1120,1118,1,0,0,0,1120,1121,1,0,0,0,1121,169,1,0,0,
+        0,1122,1120,1,0,0,0,1123,1124,7,6,0,0,1124,171,1,0,0,0,1125,1130,
+        3,174,87,0,1126,1127,5,91,0,0,1127,1129,3,174,87,0,1128,1126,1,0,
+        0,0,1129,1132,1,0,0,0,1130,1128,1,0,0,0,1130,1131,1,0,0,0,1131,173,
+        1,0,0,0,1132,1130,1,0,0,0,1133,1135,7,7,0,0,1134,1133,1,0,0,0,1135,
+        1138,1,0,0,0,1136,1134,1,0,0,0,1136,1137,1,0,0,0,1137,1139,1,0,0,
+        0,1138,1136,1,0,0,0,1139,1140,3,176,88,0,1140,175,1,0,0,0,1141,1146,
+        3,182,91,0,1142,1145,3,178,89,0,1143,1145,3,180,90,0,1144,1142,1,
+        0,0,0,1144,1143,1,0,0,0,1145,1148,1,0,0,0,1146,1144,1,0,0,0,1146,
+        1147,1,0,0,0,1147,1151,1,0,0,0,1148,1146,1,0,0,0,1149,1152,3,124,
+        62,0,1150,1152,3,100,50,0,1151,1149,1,0,0,0,1151,1150,1,0,0,0,1151,
+        1152,1,0,0,0,1152,177,1,0,0,0,1153,1154,5,101,0,0,1154,1155,3,140,
+        70,0,1155,1156,5,102,0,0,1156,1167,1,0,0,0,1157,1159,5,101,0,0,1158,
+        1160,3,140,70,0,1159,1158,1,0,0,0,1159,1160,1,0,0,0,1160,1161,1,
+        0,0,0,1161,1163,5,75,0,0,1162,1164,3,140,70,0,1163,1162,1,0,0,0,
+        1163,1164,1,0,0,0,1164,1165,1,0,0,0,1165,1167,5,102,0,0,1166,1153,
+        1,0,0,0,1166,1157,1,0,0,0,1167,179,1,0,0,0,1168,1169,5,92,0,0,1169,
+        1170,3,234,117,0,1170,181,1,0,0,0,1171,1187,3,184,92,0,1172,1187,
+        3,208,104,0,1173,1187,3,192,96,0,1174,1187,3,194,97,0,1175,1187,
+        3,196,98,0,1176,1187,3,202,101,0,1177,1187,3,204,102,0,1178,1187,
+        3,222,111,0,1179,1187,3,220,110,0,1180,1187,3,186,93,0,1181,1187,
+        3,96,48,0,1182,1187,3,206,103,0,1183,1187,3,210,105,0,1184,1187,
+        3,216,108,0,1185,1187,3,266,133,0,1186,1171,1,0,0,0,1186,1172,1,
+        0,0,0,1186,1173,1,0,0,0,1186,1174,1,0,0,0,1186,1175,1,0,0,0,1186,
+        1176,1,0,0,0,1186,1177,1,0,0,0,1186,1178,1,0,0,0,1186,1179,1,0,0,
+        0,1186,1180,1,0,0,0,1186,1181,1,0,0,0,1186,1182,1,0,0,0,1186,1183,
+        1,0,0,0,1186,1184,1,0,0,0,1186,1185,1,0,0,0,1187,183,1,0,0,0,1188,
+        1189,5,13,0,0,1189,1190,5,99,0,0,1190,1191,5,86,0,0,1191,1192,5,
+        100,0,0,1192,185,1,0,0,0,1193,1195,5,10,0,0,1194,1196,3,140,70,0,
+        1195,1194,1,0,0,0,1195,1196,1,0,0,0,1196,1198,1,0,0,0,1197,1199,
+        3,188,94,0,1198,1197,1,0,0,0,1199,1200,1,0,0,0,1200,1198,1,0,0,0,
+        1200,1201,1,0,0,0,1201,1204,1,0,0,0,1202,1203,5,22,0,0,1203,1205,
+        3,140,70,0,1204,1202,1,0,0,0,1204,1205,1,0,0,0,1205,1206,1,0,0,0,
+        1206,1207,5,23,0,0,1207,187,1,0,0,0,1208,1209,5,69,0,0,1209,1214,
+        3,190,95,0,1210,1211,5,93,0,0,1211,1213,3,190,95,0,1212,1210,1,0,
+        0,0,1213,1216,1,0,0,0,1214,1212,1,0,0,0,1214,1215,1,0,0,0,1215,1217,
+        1,0,0,0,1216,1214,1,0,0,0,1217,1218,5,55,0,0,1218,1219,3,140,70,
+        0,1219,189,1,0,0,0,1220,1221,3,152,76,0,1221,1222,3,140,70,0,1222,
+        1226,1,0,0,0,1223,1226,3,156,78,0,1224,1226,3,140,70,0,1225,1220,
+        1,0,0,0,1225,1223,1,0,0,0,1225,1224,1,0,0,0,1226,191,1,0,0,0,1227,
+        1228,5,101,0,0,1228,1231,3,200,100,0,1229,1230,5,97,0,0,1230,1232,
+        3,140,70,0,1231,1229,1,0,0,0,1231,1232,1,0,0,0,1232,1233,1,0,0,0,
+        1233,1234,5,102,0,0,1234,193,1,0,0,0,1235,1239,5,101,0,0,1236,1237,
+        3,266,133,0,1237,1238,5,81,0,0,1238,1240,1,0,0,0,1239,1236,1,0,0,
+        0,1239,1240,1,0,0,0,1240,1241,1,0,0,0,1241,1244,3,96,48,0,1242,1243,
+        5,70,0,0,1243,1245,3,140,70,0,1244,1242,1,0,0,0,1244,1245,1,0,0,
+        0,1245,1246,1,0,0,0,1246,1247,5,97,0,0,1247,1248,3,140,70,0,1248,
+        1249,5,102,0,0,1249,195,1,0,0,0,1250,1251,3,198,99,0,1251,1252,5,
+        99,0,0,1252,1253,3,200,100,0,1253,1254,5,100,0,0,1254,197,1,0,0,
+        0,1255,1256,7,8,0,0,1256,199,1,0,0,0,1257,1258,3,266,133,0,1258,
+        1259,5,31,0,0,1259,1262,3,140,70,0,1260,1261,5,70,0,0,1261,1263,
+        3,140,70,0,1262,1260,1,0,0,0,1262,1263,1,0,0,0,1263,201,1,0,0,0,
+        1264,1265,5,47,0,0,1265,1266,5,99,0,0,1266,1267,3,266,133,0,1267,
+        1268,5,81,0,0,1268,1269,3,140,70,0,1269,1270,5,93,0,0,1270,1271,
+        3,266,133,0,1271,1272,5,31,0,0,1272,1273,3,140,70,0,1273,1274,5,
+        97,0,0,1274,1275,3,140,70,0,1275,1276,5,100,0,0,1276,203,1,0,0,0,
+        1277,1278,7,9,0,0,1278,1284,5,103,0,0,1279,1285,3,8,4,0,1280,1282,
+        3,88,44,0,1281,1283,3,86,43,0,1282,1281,1,0,0,0,1282,1283,1,0,0,
+        0,1283,1285,1,0,0,0,1284,1279,1,0,0,0,1284,1280,1,0,0,0,1285,1286,
+        1,0,0,0,1286,1287,5,104,0,0,1287,205,1,0,0,0,1288,1289,5,99,0,0,
+        1289,1290,3,140,70,0,1290,1291,5,100,0,0,1291,207,1,0,0,0,1292,1293,
+        3,212,106,0,1293,1295,5,99,0,0,1294,1296,7,10,0,0,1295,1294,1,0,
+        0,0,1295,1296,1,0,0,0,1296,1298,1,0,0,0,1297,1299,3,140,70,0,1298,
+        1297,1,0,0,0,1298,1299,1,0,0,0,1299,1300,1,0,0,0,1300,1301,5,63,
+        0,0,1301,1302,3,140,70,0,1302,1303,5,100,0,0,1303,209,1,0,0,0,1304,
+        1305,3,212,106,0,1305,1307,5,99,0,0,1306,1308,5,20,0,0,1307,1306,
+        1,0,0,0,1307,1308,1,0,0,0,1308,1317,1,0,0,0,1309,1314,3,140,70,0,
+        1310,1311,5,93,0,0,1311,1313,3,140,70,0,1312,1310,1,0,0,0,1313,1316,
+        1,0,0,0,1314,1312,1,0,0,0,1314,1315,1,0,0,0,1315,1318,1,0,0,0,1316,
+        1314,1,0,0,0,1317,1309,1,0,0,0,1317,1318,1,0,0,0,1318,1319,1,0,0,
+        0,1319,1320,5,100,0,0,1320,211,1,0,0,0,1321,1322,3,214,107,0,1322,
+        1323,3,268,134,0,1323,213,1,0,0,0,1324,1325,3,268,134,0,1325,1326,
+        5,92,0,0,1326,1328,1,0,0,0,1327,1324,1,0,0,0,1328,1331,1,0,0,0,1329,
+        1327,1,0,0,0,1329,1330,1,0,0,0,1330,215,1,0,0,0,1331,1329,1,0,0,
+        0,1332,1333,3,266,133,0,1333,1342,5,103,0,0,1334,1339,3,218,109,
+        0,1335,1336,5,93,0,0,1336,1338,3,218,109,0,1337,1335,1,0,0,0,1338,
+        1341,1,0,0,0,1339,1337,1,0,0,0,1339,1340,1,0,0,0,1340,1343,1,0,0,
+        0,1341,1339,1,0,0,0,1342,1334,1,0,0,0,1342,1343,1,0,0,0,1343,1344,
+        1,0,0,0,1344,1345,5,104,0,0,1345,217,1,0,0,0,1346,1347,3,234,117,
+        0,1347,1348,5,94,0,0,1348,1349,3,140,70,0,1349,1356,1,0,0,0,1350,
+        1351,5,92,0,0,1351,1356,3,234,117,0,1352,1353,5,92,0,0,1353,1356,
+        5,86,0,0,1354,1356,3,266,133,0,1355,1346,1,0,0,0,1355,1350,1,0,0,
+        0,1355,1352,1,0,0,0,1355,1354,1,0,0,0,1356,219,1,0,0,0,1357,1360,
+        5,98,0,0,1358,1361,3,268,134,0,1359,1361,5,107,0,0,1360,1358,1,0,
+        0,0,1360,1359,1,0,0,0,1361,221,1,0,0,0,1362,1369,3,224,112,0,1363,
+        1369,5,41,0,0,1364,1369,3,226,113,0,1365,1369,5,109,0,0,1366,1369,
+        3,230,115,0,1367,1369,3,232,116,0,1368,1362,1,0,0,0,1368,1363,1,
+        0,0,0,1368,1364,1,0,0,0,1368,1365,1,0,0,0,1368,1366,1,0,0,0,1368,
+        1367,1,0,0,0,1369,223,1,0,0,0,1370,1371,7,11,0,0,1371,225,1,0,0,
+        0,1372,1375,3,228,114,0,1373,1375,5,108,0,0,1374,1372,1,0,0,0,1374,
+        1373,1,0,0,0,1375,227,1,0,0,0,1376,1377,7,12,0,0,1377,229,1,0,0,
+        0,1378,1387,5,101,0,0,1379,1384,3,140,70,0,1380,1381,5,93,0,0,1381,
+        1383,3,140,70,0,1382,1380,1,0,0,0,1383,1386,1,0,0,0,1384,1382,1,
+        0,0,0,1384,1385,1,0,0,0,1385,1388,1,0,0,0,1386,1384,1,0,0,0,1387,
+        1379,1,0,0,0,1387,1388,1,0,0,0,1388,1389,1,0,0,0,1389,1390,5,102,
+        0,0,1390,231,1,0,0,0,1391,1405,5,103,0,0,1392,1393,3,234,117,0,1393,
+        1394,5,94,0,0,1394,1402,3,140,70,0,1395,1396,5,93,0,0,1396,1397,
+        3,234,117,0,1397,1398,5,94,0,0,1398,1399,3,140,70,0,1399,1401,1,
+        0,0,0,1400,1395,1,0,0,0,1401,1404,1,0,0,0,1402,1400,1,0,0,0,1402,
+        1403,1,0,0,0,1403,1406,1,0,0,0,1404,1402,1,0,0,0,1405,1392,1,0,0,
+        0,1405,1406,1,0,0,0,1406,1407,1,0,0,0,1407,1408,5,104,0,0,1408,233,
+        1,0,0,0,1409,1410,3,272,136,0,1410,235,1,0,0,0,1411,1417,3,238,119,
+        0,1412,1417,3,248,124,0,1413,1417,3,250,125,0,1414,1417,3,254,127,
+        0,1415,1417,3,260,130,0,1416,1411,1,0,0,0,1416,1412,1,0,0,0,1416,
+        1413,1,0,0,0,1416,1414,1,0,0,0,1416,1415,1,0,0,0,1417,237,1,0,0,
+        0,1418,1419,5,15,0,0,1419,1421,5,11,0,0,1420,1422,3,268,134,0,1421,
+        1420,1,0,0,0,1421,1422,1,0,0,0,1422,1424,1,0,0,0,1423,1425,3,262,
+        131,0,1424,1423,1,0,0,0,1424,1425,1,0,0,0,1425,1426,1,0,0,0,1426,
+        1427,7,13,0,0,1427,1428,5,99,0,0,1428,1429,3,266,133,0,1429,1430,
+        3,126,63,0,1430,1431,5,100,0,0,1431,1432,7,14,0,0,1432,1434,3,240,
+        120,0,1433,1435,3,86,43,0,1434,1433,1,0,0,0,1434,1435,1,0,0,0,1435,
+        239,1,0,0,0,1436,1437,3,242,121,0,1437,1438,5,33,0,0,1438,1439,5,
+        66,0,0,1439,1465,1,0,0,0,1440,1441,3,244,122,0,1441,1442,5,33,0,
+        0,1442,1443,5,66,0,0,1443,1465,1,0,0,0,1444,1445,3,242,121,0,1445,
+        1446,5,33,0,0,1446,1447,5,40,0,0,1447,1448,5,41,0,0,1448,1465,1,
+        0,0,0,1449,1450,3,242,121,0,1450,1451,5,33,0,0,1451,1452,5,38,0,
+        0,1452,1453,5,34,0,0,1453,1465,1,0,0,0,1454,1455,3,244,122,0,1455,
+        1456,5,33,0,0,1456,1457,5,38,0,0,1457,1458,5,34,0,0,1458,1465,1,
+        0,0,0,1459,1460,3,242,121,0,1460,1461,5,33,0,0,1461,1462,7,4,0,0,
+        1462,1463,3,246,123,0,1463,1465,1,0,0,0,1464,1436,1,0,0,0,1464,1440,
+        1,0,0,0,1464,1444,1,0,0,0,1464,1449,1,0,0,0,1464,1454,1,0,0,0,1464,
+        1459,1,0,0,0,1465,241,1,0,0,0,1466,1467,3,266,133,0,1467,1468,5,
+        92,0,0,1468,1469,3,234,117,0,1469,243,1,0,0,0,1470,1471,5,99,0,0,
+        1471,1476,3,242,121,0,1472,1473,5,93,0,0,1473,1475,3,242,121,0,1474,
+        1472,1,0,0,0,1475,1478,1,0,0,0,1476,1474,1,0,0,0,1476,1477,1,0,0,
+        0,1477,1479,1,0,0,0,1478,1476,1,0,0,0,1479,1480,5,100,0,0,1480,245,
+        1,0,0,0,1481,1486,3,268,134,0,1482,1483,5,82,0,0,1483,1484,3,246,
+        123,0,1484,1485,5,83,0,0,1485,1487,1,0,0,0,1486,1482,1,0,0,0,1486,
+        1487,1,0,0,0,1487,1491,1,0,0,0,1488,1489,5,99,0,0,1489,1490,5,107,
+        0,0,1490,1492,5,100,0,0,1491,1488,1,0,0,0,1491,1492,1,0,0,0,1492,
+        247,1,0,0,0,1493,1494,5,21,0,0,1494,1495,5,11,0,0,1495,1497,3,268,
+        134,0,1496,1498,3,264,132,0,1497,1496,1,0,0,0,1497,1498,1,0,0,0,
+        1498,249,1,0,0,0,1499,1501,5,15,0,0,1500,1502,5,66,0,0,1501,1500,
+        1,0,0,0,1501,1502,1,0,0,0,1502,1503,1,0,0,0,1503,1505,5,32,0,0,1504,
+        1506,3,268,134,0,1505,1504,1,0,0,0,1505,1506,1,0,0,0,1506,1508,1,
+        0,0,0,1507,1509,3,262,131,0,1508,1507,1,0,0,0,1508,1509,1,0,0,0,
+        1509,1510,1,0,0,0,1510,1512,3,252,126,0,1511,1513,3,86,43,0,1512,
+        1511,1,0,0,0,1512,1513,1,0,0,0,1513,251,1,0,0,0,1514,1515,5,27,0,
+        0,1515,1516,5,99,0,0,1516,1517,3,266,133,0,1517,1518,3,126,63,0,
+        1518,1519,5,100,0,0,1519,1520,5,43,0,0,1520,1521,5,99,0,0,1521,1526,
+        3,242,121,0,1522,1523,5,93,0,0,1523,1525,3,242,121,0,1524,1522,1,
+        0,0,0,1525,1528,1,0,0,0,1526,1524,1,0,0,0,1526,1527,1,0,0,0,1527,
+        1529,1,0,0,0,1528,1526,1,0,0,0,1529,1530,5,100,0,0,1530,1548,1,0,
+        0,0,1531,1533,5,43,0,0,1532,1534,5,94,0,0,1533,1532,1,0,0,0,1533,
+        1534,1,0,0,0,1534,1535,1,0,0,0,1535,1536,3,134,67,0,1536,1537,5,
+        99,0,0,1537,1542,3,234,117,0,1538,1539,5,93,0,0,1539,1541,3,234,
+        117,0,1540,1538,1,0,0,0,1541,1544,1,0,0,0,1542,1540,1,0,0,0,1542,
+        1543,1,0,0,0,1543,1545,1,0,0,0,1544,1542,1,0,0,0,1545,1546,5,100,
+        0,0,1546,1548,1,0,0,0,1547,1514,1,0,0,0,1547,1531,1,0,0,0,1548,253,
+        1,0,0,0,1549,1550,5,15,0,0,1550,1551,3,268,134,0,1551,1553,5,32,
+        0,0,1552,1554,3,268,134,0,1553,1552,1,0,0,0,1553,1554,1,0,0,0,1554,
+        1556,1,0,0,0,1555,1557,3,262,131,0,1556,1555,1,0,0,0,1556,1557,1,
+        0,0,0,1557,1558,1,0,0,0,1558,1559,5,27,0,0,1559,1560,5,99,0,0,1560,
+        1561,3,266,133,0,1561,1562,3,126,63,0,1562,1563,5,100,0,0,1563,1565,
+        5,43,0,0,1564,1566,3,268,134,0,1565,1564,1,0,0,0,1565,1566,1,0,0,
+        0,1566,1567,1,0,0,0,1567,1569,3,256,128,0,1568,1570,3,258,129,0,
+        1569,1568,1,0,0,0,1569,1570,1,0,0,0,1570,255,1,0,0,0,1571,1572,5,
+        99,0,0,1572,1577,3,242,121,0,1573,1574,5,93,0,0,1574,1576,3,242,
+        121,0,1575,1573,1,0,0,0,1576,1579,1,0,0,0,1577,1575,1,0,0,0,1577,
+        1578,1,0,0,0,1578,1580,1,0,0,0,1579,1577,1,0,0,0,1580,1581,5,100,
+        0,0,1581,1594,1,0,0,0,1582,1583,5,101,0,0,1583,1588,3,242,121,0,
+        1584,1585,5,93,0,0,1585,1587,3,242,121,0,1586,1584,1,0,0,0,1587,
+        1590,1,0,0,0,1588,1586,1,0,0,0,1588,1589,1,0,0,0,1589,1591,1,0,0,
+        0,1590,1588,1,0,0,0,1591,1592,5,102,0,0,1592,1594,1,0,0,0,1593,1571,
+        1,0,0,0,1593,1582,1,0,0,0,1594,257,1,0,0,0,1595,1596,3,268,134,0,
+        1596,1597,3,232,116,0,1597,259,1,0,0,0,1598,1599,5,21,0,0,1599,1600,
+        5,32,0,0,1600,1602,3,268,134,0,1601,1603,3,264,132,0,1602,1601,1,
+        0,0,0,1602,1603,1,0,0,0,1603,261,1,0,0,0,1604,1605,5,30,0,0,1605,
+        1606,5,40,0,0,1606,1607,5,25,0,0,1607,263,1,0,0,0,1608,1609,5,30,
+        0,0,1609,1610,5,25,0,0,1610,265,1,0,0,0,1611,1612,3,268,134,0,1612,
+        267,1,0,0,0,1613,1617,5,111,0,0,1614,1617,5,110,0,0,1615,1617,3,
+        270,135,0,1616,1613,1,0,0,0,1616,1614,1,0,0,0,1616,1615,1,0,0,0,
+        1617,269,1,0,0,0,1618,1619,7,15,0,0,1619,271,1,0,0,0,1620,1623,3,
+        268,134,0,1621,1623,3,274,137,0,1622,1620,1,0,0,0,1622,1621,1,0,
+        0,0,1623,273,1,0,0,0,1624,1625,7,16,0,0,1625,275,1,0,0,0,194,278,
+        285,296,301,308,314,319,323,330,345,348,355,367,370,388,391,398,
+        402,417,420,423,428,430,433,437,443,452,455,465,471,479,486,494,
+        504,512,515,521,524,526,538,548,552,557,569,578,586,611,619,631,
+        634,642,654,660,663,667,670,677,683,687,690,693,700,708,711,716,
+        725,736,746,752,756,767,774,780,784,788,791,795,805,810,818,824,
+        832,836,843,851,858,862,864,869,874,881,886,892,895,899,902,905,
+        908,914,920,925,930,935,941,945,953,957,959,963,965,968,980,989,
+        997,1005,1011,1022,1031,1053,1057,1062,1065,1068,1075,1081,1087,
+        1093,1097,1101,1109,1120,1130,1136,1144,1146,1151,1159,1163,1166,
+        1186,1195,1200,1204,1214,1225,1231,1239,1244,1262,1282,1284,1295,
+        1298,1307,1314,1317,1329,1339,1342,1355,1360,1368,1374,1384,1387,
+        1402,1405,1416,1421,1424,1434,1464,1476,1486,1491,1497,1501,1505,
+        1508,1512,1526,1533,1542,1547,1553,1556,1565,1569,1577,1588,1593,
+        1602,1616,1622
     ];
 
     private static __ATN: antlr.ATN;
@@ -8738,6 +8943,8 @@ export class InTransactionsContext extends antlr.ParserRuleContext {
     public _rowsWord?: SymbolicNameContext;
     public _errorWord?: SymbolicNameContext;
     public _errorMode?: SymbolicNameContext;
+    public _concurrency?: ExpressionContext;
+    public _concurrentWord?: SymbolicNameContext;
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
         super(parent, invokingState);
     }
@@ -8759,11 +8966,53 @@ export class InTransactionsContext extends antlr.ParserRuleContext {
     public ON(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.ON, 0);
     }
-    public expression(): ExpressionContext | null {
-        return this.getRuleContext(0, ExpressionContext);
+    public expression(): ExpressionContext[];
+    public expression(i: number): ExpressionContext | null;
+    public expression(i?: number): ExpressionContext[] | ExpressionContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(ExpressionContext);
+        }
+
+        return this.getRuleContext(i, ExpressionContext);
+    }
+    public inTransactionsReport(): InTransactionsReportContext[];
+    public inTransactionsReport(i: number): InTransactionsReportContext | null;
+    public inTransactionsReport(i?: number): InTransactionsReportContext[] | InTransactionsReportContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(InTransactionsReportContext);
+        }
+
+        return this.getRuleContext(i, InTransactionsReportContext);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_inTransactions;
+    }
+}
+
+
+export class InTransactionsReportContext extends antlr.ParserRuleContext {
+    public _reportWord?: SymbolicNameContext;
+    public _statusWord?: SymbolicNameContext;
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public AS(): antlr.TerminalNode {
+        return this.getToken(CypherParser.AS, 0)!;
+    }
+    public variable(): VariableContext {
+        return this.getRuleContext(0, VariableContext)!;
+    }
+    public symbolicName(): SymbolicNameContext[];
+    public symbolicName(i: number): SymbolicNameContext | null;
+    public symbolicName(i?: number): SymbolicNameContext[] | SymbolicNameContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(SymbolicNameContext);
+        }
+
+        return this.getRuleContext(i, SymbolicNameContext);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_inTransactionsReport;
     }
 }
 
