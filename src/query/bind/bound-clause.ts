@@ -128,7 +128,14 @@ export type BoundClause =
       readonly introduced: readonly BoundVariable[];
       readonly span: Span;
     }
-  | { readonly kind: 'unwind'; readonly expression: BoundExpression; readonly variable: BoundVariable; readonly span: Span }
+  | {
+      readonly kind: 'unwind';
+      readonly expression: BoundExpression;
+      readonly variable: BoundVariable;
+      /** FOREACH's list: a value that is not a list (nor null) is a TypeError rather than one element. */
+      readonly lists_only?: true;
+      readonly span: Span;
+    }
   | {
       readonly kind: 'call';
       readonly procedure: ProcedureSignature;

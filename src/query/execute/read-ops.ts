@@ -432,11 +432,13 @@ export function unwind(op: Op<'unwind'>, input: PhysicalOp, env: OpEnv): Physica
   const list = env.exprs.compile(op.expression);
   const slot = op.variable;
   const deadline = env.cx.deadline;
+  const listsOnly = op.lists_only === true;
   return (arg, sink) =>
     input(arg, (row) => {
       const v = list(row);
       if (v === null) return true;
       if (!Array.isArray(v)) {
+        if (listsOnly) throw runtimeTypeError('InvalidArgumentType', `FOREACH needs a list, not a ${typeName(v)}`);
         row[slot] = v;
         return sink(row);
       }

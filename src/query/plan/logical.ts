@@ -210,7 +210,14 @@ export type LogicalOp =
     }
   | { readonly op: 'skip'; readonly input: LogicalOp; readonly count: BoundExpression }
   | { readonly op: 'limit'; readonly input: LogicalOp; readonly count: BoundExpression }
-  | { readonly op: 'unwind'; readonly input: LogicalOp; readonly expression: BoundExpression; readonly variable: number }
+  | {
+      readonly op: 'unwind';
+      readonly input: LogicalOp;
+      readonly expression: BoundExpression;
+      readonly variable: number;
+      /** FOREACH's list: a value that is neither a list nor null is a TypeError (UNWIND takes it as one element). */
+      readonly lists_only?: true;
+    }
   /** Reads its whole input before passing any row on: the barrier between reads and writes. */
   | {
       readonly op: 'eager';

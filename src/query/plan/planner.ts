@@ -77,7 +77,7 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
     }
     case 'unwind':
       bound.add(clause.variable.id);
-      return { op: 'unwind', input: plan, expression: clause.expression, variable: clause.variable.id };
+      return { op: 'unwind', input: plan, expression: clause.expression, variable: clause.variable.id, ...(clause.lists_only === true && { lists_only: true as const }) };
     case 'call': {
       for (const y of clause.yields) bound.add(y.variable.id);
       const call: LogicalOp = { op: 'call', input: plan, procedure: clause.procedure, args: clause.args, yields: clause.yields, standalone: clause.standalone };
@@ -114,7 +114,7 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
     }
     case 'foreach': {
       // One inner run per row: UNWIND of the list, then the body's updates.
-      const unwind: BoundClause = { kind: 'unwind', expression: clause.list, variable: clause.variable, span: clause.span };
+      const unwind: BoundClause = { kind: 'unwind', expression: clause.list, variable: clause.variable, lists_only: true, span: clause.span };
       const inner = planSingle({ clauses: [unwind, ...clause.clauses], columns: [] }, counts, false, joins, bound);
       return { op: 'subquery', input: plan, inner, mode: 'unit', columns: [], imports: [], optional: false, form: 'foreach' };
     }
