@@ -161,7 +161,9 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
       return ['Argument', {}];
     case 'node_scan': {
       const props = op.props.map((p) => `${n(op.variable)}.${p.key} = ${expressionText(p.value, names)}`).join(' AND ');
-      const base = op.label === undefined ? ['AllNodesScan', `(${n(op.variable)})`] : ['NodeByLabelScan', `(${n(op.variable)}:${op.label})`];
+      const dynamic = op.dynamic_labels === undefined ? undefined : `(${n(op.variable)}:$${op.dynamic_labels.mode}(${expressionText(op.dynamic_labels.names, names)}))`;
+      const base =
+        op.label !== undefined ? ['NodeByLabelScan', `(${n(op.variable)}:${op.label})`] : dynamic !== undefined ? ['DynamicLabelNodeScan', dynamic] : ['AllNodesScan', `(${n(op.variable)})`];
       return [base[0] as string, { pattern: base[1] as string, ...(props !== '' && { predicate: props }) }];
     }
     case 'node_by_id':

@@ -42,6 +42,13 @@ export type LogicalOp =
       readonly text?: { readonly key: string; readonly query: BoundExpression };
       /** No operator reads the variable: the scan does not write it. */
       readonly variable_unused?: true;
+      /**
+       * Without `label`: the labels a `:$(x)` / `:$any(x)` / `:$all(x)` in the filter right above names,
+       * where `x` reads no row (literals and parameters), so it is evaluated when the scan runs: 'any'
+       * scans each label named, 'all' the one with the fewest nodes. The filter still checks it, so a
+       * cached plan holds for every parameter value.
+       */
+      readonly dynamic_labels?: DynamicLabels;
     }
   /** The nodes whose id is among the values of `ids` (an INTEGER or a list, evaluated per row). */
   | {
@@ -338,6 +345,12 @@ export function transformUp(op: LogicalOp, f: (op: LogicalOp) => LogicalOp): Log
   const inputs = inputsOf(op);
   const next = inputs.length === 0 ? op : withInputs(op, inputs.map((i) => transformUp(i, f)));
   return f(next);
+}
+
+/** The labels a node scan takes from a value known when it starts (`:$(x)`, `:$any(x)`). */
+export interface DynamicLabels {
+  readonly names: BoundExpression;
+  readonly mode: 'all' | 'any';
 }
 
 /** How a CALL subquery IN TRANSACTIONS takes its batches. */
