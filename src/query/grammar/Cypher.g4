@@ -58,6 +58,8 @@ queryOption
 
 unionPart
     : UNION ALL? singleQuery
+    // UNION DISTINCT (Neo4j 5.19, from GQL): the same as UNION.
+    | UNION DISTINCT singleQuery
     ;
 
 singleQuery
@@ -335,6 +337,8 @@ relationshipPattern
 
 relationshipDetail
     : LBRACK variable? relationshipTypes? rangeLiteral? properties? RBRACK
+    // A WHERE inside a relationship pattern (Neo4j 5): MATCH only, checked by the builder.
+    | LBRACK variable? relationshipTypes? rangeLiteral? properties? WHERE relWhere=expression RBRACK
     ;
 
 properties

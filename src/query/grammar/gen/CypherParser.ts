@@ -654,22 +654,39 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 12, CypherParser.RULE_unionPart);
         let _la: number;
         try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 321;
-            this.match(CypherParser.UNION);
-            this.state = 323;
+            this.state = 329;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 1) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 8, this.context) ) {
+            case 1:
+                this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 322;
-                this.match(CypherParser.ALL);
+                this.state = 321;
+                this.match(CypherParser.UNION);
+                this.state = 323;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 1) {
+                    {
+                    this.state = 322;
+                    this.match(CypherParser.ALL);
+                    }
                 }
-            }
 
-            this.state = 325;
-            this.singleQuery();
+                this.state = 325;
+                this.singleQuery();
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 326;
+                this.match(CypherParser.UNION);
+                this.state = 327;
+                this.match(CypherParser.DISTINCT);
+                this.state = 328;
+                this.singleQuery();
+                }
+                break;
             }
         }
         catch (re) {
@@ -692,17 +709,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 328;
+            this.state = 332;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 327;
+                this.state = 331;
                 this.clause();
                 }
                 }
-                this.state = 330;
+                this.state = 334;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
@@ -727,13 +744,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 332;
+            this.state = 336;
             this.match(CypherParser.AS);
-            this.state = 333;
+            this.state = 337;
             this.match(CypherParser.OF);
-            this.state = 334;
+            this.state = 338;
             this.match(CypherParser.TIMESTAMP);
-            this.state = 335;
+            this.state = 339;
             this.expression();
             }
         }
@@ -757,39 +774,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 337;
+            this.state = 341;
             this.match(CypherParser.USING);
-            this.state = 338;
+            this.state = 342;
             this.functionName();
-            this.state = 339;
+            this.state = 343;
             this.match(CypherParser.LPAREN);
-            this.state = 348;
+            this.state = 352;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 340;
+                this.state = 344;
                 this.expression();
-                this.state = 345;
+                this.state = 349;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 341;
+                    this.state = 345;
                     this.match(CypherParser.COMMA);
-                    this.state = 342;
+                    this.state = 346;
                     this.expression();
                     }
                     }
-                    this.state = 347;
+                    this.state = 351;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 350;
+            this.state = 354;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -813,21 +830,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 355;
+            this.state = 359;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
                 {
-                this.state = 352;
+                this.state = 356;
                 this.hintCall();
                 }
                 }
-                this.state = 357;
+                this.state = 361;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 358;
+            this.state = 362;
             this.match(CypherParser.EOF);
             }
         }
@@ -851,37 +868,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 360;
+            this.state = 364;
             this.functionName();
-            this.state = 361;
+            this.state = 365;
             this.match(CypherParser.LPAREN);
-            this.state = 370;
+            this.state = 374;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 362;
+                this.state = 366;
                 this.expression();
-                this.state = 367;
+                this.state = 371;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 363;
+                    this.state = 367;
                     this.match(CypherParser.COMMA);
-                    this.state = 364;
+                    this.state = 368;
                     this.expression();
                     }
                     }
-                    this.state = 369;
+                    this.state = 373;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 372;
+            this.state = 376;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -902,104 +919,104 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 388;
+            this.state = 392;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 14, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 15, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 374;
+                this.state = 378;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 375;
+                this.state = 379;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 376;
+                this.state = 380;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 377;
+                this.state = 381;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 378;
+                this.state = 382;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 379;
+                this.state = 383;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 380;
+                this.state = 384;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 381;
+                this.state = 385;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 382;
+                this.state = 386;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 383;
+                this.state = 387;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 384;
+                this.state = 388;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 385;
+                this.state = 389;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 386;
+                this.state = 390;
                 this.finishClause();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 387;
+                this.state = 391;
                 this.orderSkipLimitClause();
                 }
                 break;
@@ -1026,42 +1043,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 391;
+            this.state = 395;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 390;
+                this.state = 394;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 393;
+            this.state = 397;
             this.match(CypherParser.MATCH);
-            this.state = 394;
-            this.pattern();
             this.state = 398;
+            this.pattern();
+            this.state = 402;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 17, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 395;
+                    this.state = 399;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 400;
+                this.state = 404;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 17, this.context);
             }
-            this.state = 402;
+            this.state = 406;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 401;
+                this.state = 405;
                 this.where();
                 }
             }
@@ -1087,13 +1104,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 404;
+            this.state = 408;
             this.match(CypherParser.UNWIND);
-            this.state = 405;
+            this.state = 409;
             this.expression();
-            this.state = 406;
+            this.state = 410;
             this.match(CypherParser.AS);
-            this.state = 407;
+            this.state = 411;
             this.variable();
             }
         }
@@ -1117,61 +1134,61 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 409;
+            this.state = 413;
             this.match(CypherParser.CALL);
-            this.state = 410;
+            this.state = 414;
             this.procedureName();
-            this.state = 423;
+            this.state = 427;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 411;
+                this.state = 415;
                 this.match(CypherParser.LPAREN);
-                this.state = 420;
+                this.state = 424;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 412;
+                    this.state = 416;
                     this.expression();
-                    this.state = 417;
+                    this.state = 421;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     while (_la === 93) {
                         {
                         {
-                        this.state = 413;
+                        this.state = 417;
                         this.match(CypherParser.COMMA);
-                        this.state = 414;
+                        this.state = 418;
                         this.expression();
                         }
                         }
-                        this.state = 419;
+                        this.state = 423;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 422;
+                this.state = 426;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 430;
+            this.state = 434;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 73) {
                 {
-                this.state = 425;
+                this.state = 429;
                 this.match(CypherParser.YIELD);
-                this.state = 428;
+                this.state = 432;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 426;
+                    this.state = 430;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1209,7 +1226,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 427;
+                    this.state = 431;
                     this.yieldItems();
                     }
                     break;
@@ -1241,40 +1258,40 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 433;
+            this.state = 437;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 432;
+                this.state = 436;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 435;
+            this.state = 439;
             this.match(CypherParser.CALL);
-            this.state = 437;
+            this.state = 441;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 436;
+                this.state = 440;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 439;
-            this.match(CypherParser.LBRACE);
-            this.state = 440;
-            this.query();
-            this.state = 441;
-            this.match(CypherParser.RBRACE);
             this.state = 443;
+            this.match(CypherParser.LBRACE);
+            this.state = 444;
+            this.query();
+            this.state = 445;
+            this.match(CypherParser.RBRACE);
+            this.state = 447;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 31) {
                 {
-                this.state = 442;
+                this.state = 446;
                 this.inTransactions();
                 }
             }
@@ -1301,14 +1318,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 445;
+            this.state = 449;
             this.match(CypherParser.LPAREN);
-            this.state = 455;
+            this.state = 459;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 446;
+                this.state = 450;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -1346,21 +1363,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 447;
+                this.state = 451;
                 this.variable();
-                this.state = 452;
+                this.state = 456;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 448;
+                    this.state = 452;
                     this.match(CypherParser.COMMA);
-                    this.state = 449;
+                    this.state = 453;
                     this.variable();
                     }
                     }
-                    this.state = 454;
+                    this.state = 458;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1371,7 +1388,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 457;
+            this.state = 461;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1393,40 +1410,40 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 36, CypherParser.RULE_inTransactions);
         let _la: number;
         try {
-            this.state = 526;
+            this.state = 530;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 38, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 459;
+                this.state = 463;
                 this.match(CypherParser.IN);
-                this.state = 460;
+                this.state = 464;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 465;
+                this.state = 469;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 42) {
                     {
-                    this.state = 461;
+                    this.state = 465;
                     this.match(CypherParser.OF);
-                    this.state = 462;
+                    this.state = 466;
                     localContext._batchSize = this.expression();
-                    this.state = 463;
+                    this.state = 467;
                     localContext._rowsWord = this.symbolicName();
                     }
                 }
 
-                this.state = 471;
+                this.state = 475;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 43) {
                     {
-                    this.state = 467;
+                    this.state = 471;
                     this.match(CypherParser.ON);
-                    this.state = 468;
+                    this.state = 472;
                     localContext._errorWord = this.symbolicName();
-                    this.state = 469;
+                    this.state = 473;
                     localContext._errorMode = this.symbolicName();
                     }
                 }
@@ -1436,36 +1453,36 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 473;
+                this.state = 477;
                 this.match(CypherParser.IN);
-                this.state = 474;
+                this.state = 478;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 479;
+                this.state = 483;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 30, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 31, this.context) ) {
                 case 1:
                     {
-                    this.state = 475;
+                    this.state = 479;
                     this.match(CypherParser.OF);
-                    this.state = 476;
+                    this.state = 480;
                     localContext._batchSize = this.expression();
-                    this.state = 477;
+                    this.state = 481;
                     localContext._rowsWord = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 481;
+                this.state = 485;
                 this.inTransactionsReport();
-                this.state = 486;
+                this.state = 490;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 43) {
                     {
-                    this.state = 482;
+                    this.state = 486;
                     this.match(CypherParser.ON);
-                    this.state = 483;
+                    this.state = 487;
                     localContext._errorWord = this.symbolicName();
-                    this.state = 484;
+                    this.state = 488;
                     localContext._errorMode = this.symbolicName();
                     }
                 }
@@ -1475,99 +1492,99 @@ export class CypherParser extends antlr.Parser {
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 488;
+                this.state = 492;
                 this.match(CypherParser.IN);
-                this.state = 489;
+                this.state = 493;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 494;
+                this.state = 498;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 42) {
                     {
-                    this.state = 490;
+                    this.state = 494;
                     this.match(CypherParser.OF);
-                    this.state = 491;
+                    this.state = 495;
                     localContext._batchSize = this.expression();
-                    this.state = 492;
+                    this.state = 496;
                     localContext._rowsWord = this.symbolicName();
                     }
                 }
 
                 {
-                this.state = 496;
+                this.state = 500;
                 this.match(CypherParser.ON);
-                this.state = 497;
+                this.state = 501;
                 localContext._errorWord = this.symbolicName();
-                this.state = 498;
+                this.state = 502;
                 localContext._errorMode = this.symbolicName();
                 }
-                this.state = 500;
+                this.state = 504;
                 this.inTransactionsReport();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 502;
-                this.match(CypherParser.IN);
-                this.state = 504;
-                this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 33, this.context) ) {
-                case 1:
-                    {
-                    this.state = 503;
-                    localContext._concurrency = this.expression();
-                    }
-                    break;
-                }
                 this.state = 506;
-                localContext._concurrentWord = this.symbolicName();
-                this.state = 507;
-                localContext._transactionsWord = this.symbolicName();
-                this.state = 512;
+                this.match(CypherParser.IN);
+                this.state = 508;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 34, this.context) ) {
                 case 1:
                     {
-                    this.state = 508;
-                    this.match(CypherParser.OF);
-                    this.state = 509;
-                    localContext._batchSize = this.expression();
-                    this.state = 510;
-                    localContext._rowsWord = this.symbolicName();
+                    this.state = 507;
+                    localContext._concurrency = this.expression();
                     }
                     break;
                 }
-                this.state = 515;
+                this.state = 510;
+                localContext._concurrentWord = this.symbolicName();
+                this.state = 511;
+                localContext._transactionsWord = this.symbolicName();
+                this.state = 516;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
                 case 1:
                     {
+                    this.state = 512;
+                    this.match(CypherParser.OF);
+                    this.state = 513;
+                    localContext._batchSize = this.expression();
                     this.state = 514;
+                    localContext._rowsWord = this.symbolicName();
+                    }
+                    break;
+                }
+                this.state = 519;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 36, this.context) ) {
+                case 1:
+                    {
+                    this.state = 518;
                     this.inTransactionsReport();
                     }
                     break;
                 }
-                this.state = 521;
+                this.state = 525;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 43) {
                     {
-                    this.state = 517;
+                    this.state = 521;
                     this.match(CypherParser.ON);
-                    this.state = 518;
+                    this.state = 522;
                     localContext._errorWord = this.symbolicName();
-                    this.state = 519;
+                    this.state = 523;
                     localContext._errorMode = this.symbolicName();
                     }
                 }
 
-                this.state = 524;
+                this.state = 528;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 37, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 38, this.context) ) {
                 case 1:
                     {
-                    this.state = 523;
+                    this.state = 527;
                     this.inTransactionsReport();
                     }
                     break;
@@ -1595,13 +1612,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 528;
+            this.state = 532;
             localContext._reportWord = this.symbolicName();
-            this.state = 529;
+            this.state = 533;
             localContext._statusWord = this.symbolicName();
-            this.state = 530;
+            this.state = 534;
             this.match(CypherParser.AS);
-            this.state = 531;
+            this.state = 535;
             this.variable();
             }
         }
@@ -1625,25 +1642,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 538;
+            this.state = 542;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 39, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 40, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 533;
+                    this.state = 537;
                     this.schemaName();
-                    this.state = 534;
+                    this.state = 538;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 540;
+                this.state = 544;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 39, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 40, this.context);
             }
-            this.state = 541;
+            this.state = 545;
             this.schemaName();
             }
         }
@@ -1667,30 +1684,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 543;
+            this.state = 547;
             this.yieldItem();
-            this.state = 548;
+            this.state = 552;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 544;
+                this.state = 548;
                 this.match(CypherParser.COMMA);
-                this.state = 545;
+                this.state = 549;
                 this.yieldItem();
                 }
                 }
-                this.state = 550;
+                this.state = 554;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 552;
+            this.state = 556;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 551;
+                this.state = 555;
                 this.where();
                 }
             }
@@ -1716,19 +1733,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 557;
+            this.state = 561;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 42, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
             case 1:
                 {
-                this.state = 554;
+                this.state = 558;
                 this.symbolicName();
-                this.state = 555;
+                this.state = 559;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 559;
+            this.state = 563;
             this.variable();
             }
         }
@@ -1751,9 +1768,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 561;
+            this.state = 565;
             this.match(CypherParser.CREATE);
-            this.state = 562;
+            this.state = 566;
             this.pattern();
             }
         }
@@ -1777,21 +1794,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 564;
+            this.state = 568;
             this.match(CypherParser.MERGE);
-            this.state = 565;
-            this.patternPart();
             this.state = 569;
+            this.patternPart();
+            this.state = 573;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 43) {
                 {
                 {
-                this.state = 566;
+                this.state = 570;
                 this.mergeAction();
                 }
                 }
-                this.state = 571;
+                this.state = 575;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1814,28 +1831,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 50, CypherParser.RULE_mergeAction);
         try {
-            this.state = 578;
+            this.state = 582;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 44, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 572;
+                this.state = 576;
                 this.match(CypherParser.ON);
-                this.state = 573;
+                this.state = 577;
                 this.match(CypherParser.MATCH);
-                this.state = 574;
+                this.state = 578;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 575;
+                this.state = 579;
                 this.match(CypherParser.ON);
-                this.state = 576;
+                this.state = 580;
                 this.match(CypherParser.CREATE);
-                this.state = 577;
+                this.state = 581;
                 this.setClause();
                 }
                 break;
@@ -1861,23 +1878,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 580;
+            this.state = 584;
             this.match(CypherParser.SET);
-            this.state = 581;
+            this.state = 585;
             this.setItem();
-            this.state = 586;
+            this.state = 590;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 582;
+                this.state = 586;
                 this.match(CypherParser.COMMA);
-                this.state = 583;
+                this.state = 587;
                 this.setItem();
                 }
                 }
-                this.state = 588;
+                this.state = 592;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1900,18 +1917,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 54, CypherParser.RULE_setItem);
         try {
-            this.state = 611;
+            this.state = 615;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 46, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 47, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 589;
+                this.state = 593;
                 this.propertyExpression();
-                this.state = 590;
+                this.state = 594;
                 this.match(CypherParser.EQ);
-                this.state = 591;
+                this.state = 595;
                 this.expression();
                 }
                 break;
@@ -1919,11 +1936,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 593;
+                this.state = 597;
                 this.variable();
-                this.state = 594;
+                this.state = 598;
                 this.match(CypherParser.EQ);
-                this.state = 595;
+                this.state = 599;
                 this.expression();
                 }
                 break;
@@ -1931,11 +1948,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 597;
+                this.state = 601;
                 this.variable();
-                this.state = 598;
+                this.state = 602;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 599;
+                this.state = 603;
                 this.expression();
                 }
                 break;
@@ -1943,9 +1960,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 601;
+                this.state = 605;
                 this.variable();
-                this.state = 602;
+                this.state = 606;
                 this.nodeLabels();
                 }
                 break;
@@ -1953,17 +1970,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 604;
-                this.atom();
-                this.state = 605;
-                this.match(CypherParser.LBRACK);
-                this.state = 606;
-                (localContext as SetDynamicPropertyContext)._key = this.expression();
-                this.state = 607;
-                this.match(CypherParser.RBRACK);
                 this.state = 608;
-                this.match(CypherParser.EQ);
+                this.atom();
                 this.state = 609;
+                this.match(CypherParser.LBRACK);
+                this.state = 610;
+                (localContext as SetDynamicPropertyContext)._key = this.expression();
+                this.state = 611;
+                this.match(CypherParser.RBRACK);
+                this.state = 612;
+                this.match(CypherParser.EQ);
+                this.state = 613;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -1989,23 +2006,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 613;
+            this.state = 617;
             this.match(CypherParser.REMOVE);
-            this.state = 614;
+            this.state = 618;
             this.removeItem();
-            this.state = 619;
+            this.state = 623;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 615;
+                this.state = 619;
                 this.match(CypherParser.COMMA);
-                this.state = 616;
+                this.state = 620;
                 this.removeItem();
                 }
                 }
-                this.state = 621;
+                this.state = 625;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2028,16 +2045,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 58, CypherParser.RULE_removeItem);
         try {
-            this.state = 631;
+            this.state = 635;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 48, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 49, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 622;
+                this.state = 626;
                 this.variable();
-                this.state = 623;
+                this.state = 627;
                 this.nodeLabels();
                 }
                 break;
@@ -2045,7 +2062,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 625;
+                this.state = 629;
                 this.propertyExpression();
                 }
                 break;
@@ -2053,13 +2070,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 626;
+                this.state = 630;
                 this.atom();
-                this.state = 627;
+                this.state = 631;
                 this.match(CypherParser.LBRACK);
-                this.state = 628;
+                this.state = 632;
                 this.expression();
-                this.state = 629;
+                this.state = 633;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -2085,33 +2102,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 634;
+            this.state = 638;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 633;
+                this.state = 637;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 636;
+            this.state = 640;
             this.match(CypherParser.DELETE);
-            this.state = 637;
+            this.state = 641;
             this.expression();
-            this.state = 642;
+            this.state = 646;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 638;
+                this.state = 642;
                 this.match(CypherParser.COMMA);
-                this.state = 639;
+                this.state = 643;
                 this.expression();
                 }
                 }
-                this.state = 644;
+                this.state = 648;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2137,33 +2154,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 645;
-            this.match(CypherParser.FOREACH);
-            this.state = 646;
-            this.match(CypherParser.LPAREN);
-            this.state = 647;
-            this.variable();
-            this.state = 648;
-            this.match(CypherParser.IN);
             this.state = 649;
-            this.expression();
+            this.match(CypherParser.FOREACH);
             this.state = 650;
-            this.match(CypherParser.PIPE);
+            this.match(CypherParser.LPAREN);
+            this.state = 651;
+            this.variable();
             this.state = 652;
+            this.match(CypherParser.IN);
+            this.state = 653;
+            this.expression();
+            this.state = 654;
+            this.match(CypherParser.PIPE);
+            this.state = 656;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 651;
+                this.state = 655;
                 this.clause();
                 }
                 }
-                this.state = 654;
+                this.state = 658;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
-            this.state = 656;
+            this.state = 660;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2184,42 +2201,24 @@ export class CypherParser extends antlr.Parser {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
         this.enterRule(localContext, 64, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 670;
+            this.state = 674;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 658;
+                this.state = 662;
                 this.order();
-                this.state = 660;
-                this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 52, this.context) ) {
-                case 1:
-                    {
-                    this.state = 659;
-                    this.skip();
-                    }
-                    break;
-                }
-                this.state = 663;
+                this.state = 664;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 53, this.context) ) {
                 case 1:
                     {
-                    this.state = 662;
-                    this.limit();
+                    this.state = 663;
+                    this.skip();
                     }
                     break;
                 }
-                }
-                break;
-            case CypherParser.SKIP_:
-            case CypherParser.OFFSET:
-                this.enterOuterAlt(localContext, 2);
-                {
-                this.state = 665;
-                this.skip();
                 this.state = 667;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
@@ -2232,10 +2231,28 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 break;
+            case CypherParser.SKIP_:
+            case CypherParser.OFFSET:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 669;
+                this.skip();
+                this.state = 671;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
+                case 1:
+                    {
+                    this.state = 670;
+                    this.limit();
+                    }
+                    break;
+                }
+                }
+                break;
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 669;
+                this.state = 673;
                 this.limit();
                 }
                 break;
@@ -2262,7 +2279,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 672;
+            this.state = 676;
             this.match(CypherParser.FINISH);
             }
         }
@@ -2286,16 +2303,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 674;
+            this.state = 678;
             this.match(CypherParser.WITH);
-            this.state = 675;
+            this.state = 679;
             this.projectionBody();
-            this.state = 677;
+            this.state = 681;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 676;
+                this.state = 680;
                 this.where();
                 }
             }
@@ -2321,9 +2338,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 679;
+            this.state = 683;
             this.match(CypherParser.RETURN);
-            this.state = 680;
+            this.state = 684;
             this.projectionBody();
             }
         }
@@ -2347,44 +2364,44 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 683;
+            this.state = 687;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 682;
+                this.state = 686;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 685;
+            this.state = 689;
             this.projectionItems();
-            this.state = 687;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
-            case 1:
-                {
-                this.state = 686;
-                this.order();
-                }
-                break;
-            }
-            this.state = 690;
+            this.state = 691;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
             case 1:
                 {
-                this.state = 689;
-                this.skip();
+                this.state = 690;
+                this.order();
                 }
                 break;
             }
-            this.state = 693;
+            this.state = 694;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 60, this.context) ) {
             case 1:
                 {
-                this.state = 692;
+                this.state = 693;
+                this.skip();
+                }
+                break;
+            }
+            this.state = 697;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
+            case 1:
+                {
+                this.state = 696;
                 this.limit();
                 }
                 break;
@@ -2409,27 +2426,27 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 74, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 711;
+            this.state = 715;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 695;
+                this.state = 699;
                 this.match(CypherParser.STAR);
-                this.state = 700;
+                this.state = 704;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 696;
+                    this.state = 700;
                     this.match(CypherParser.COMMA);
-                    this.state = 697;
+                    this.state = 701;
                     this.projectionItem();
                     }
                     }
-                    this.state = 702;
+                    this.state = 706;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2487,21 +2504,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 703;
+                this.state = 707;
                 this.projectionItem();
-                this.state = 708;
+                this.state = 712;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 704;
+                    this.state = 708;
                     this.match(CypherParser.COMMA);
-                    this.state = 705;
+                    this.state = 709;
                     this.projectionItem();
                     }
                     }
-                    this.state = 710;
+                    this.state = 714;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2530,16 +2547,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 713;
+            this.state = 717;
             this.expression();
-            this.state = 716;
+            this.state = 720;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 64, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
             case 1:
                 {
-                this.state = 714;
+                this.state = 718;
                 this.match(CypherParser.AS);
-                this.state = 715;
+                this.state = 719;
                 this.variable();
                 }
                 break;
@@ -2566,25 +2583,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 718;
+            this.state = 722;
             this.match(CypherParser.ORDER);
-            this.state = 719;
+            this.state = 723;
             this.match(CypherParser.BY);
-            this.state = 720;
+            this.state = 724;
             this.sortItem();
-            this.state = 725;
+            this.state = 729;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 721;
+                this.state = 725;
                 this.match(CypherParser.COMMA);
-                this.state = 722;
+                this.state = 726;
                 this.sortItem();
                 }
                 }
-                this.state = 727;
+                this.state = 731;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2610,7 +2627,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 728;
+            this.state = 732;
             _la = this.tokenStream.LA(1);
             if(!(_la === 53 || _la === 64)) {
             this.errorHandler.recoverInline(this);
@@ -2619,7 +2636,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 729;
+            this.state = 733;
             this.expression();
             }
         }
@@ -2642,9 +2659,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 731;
+            this.state = 735;
             this.match(CypherParser.LIMIT);
-            this.state = 732;
+            this.state = 736;
             this.expression();
             }
         }
@@ -2668,14 +2685,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 734;
+            this.state = 738;
             this.expression();
-            this.state = 736;
+            this.state = 740;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 735;
+                this.state = 739;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2708,9 +2725,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 738;
+            this.state = 742;
             this.match(CypherParser.WHERE);
-            this.state = 739;
+            this.state = 743;
             this.expression();
             }
         }
@@ -2734,21 +2751,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 741;
+            this.state = 745;
             this.patternPart();
-            this.state = 746;
+            this.state = 750;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 742;
+                this.state = 746;
                 this.match(CypherParser.COMMA);
-                this.state = 743;
+                this.state = 747;
                 this.patternPart();
                 }
                 }
-                this.state = 748;
+                this.state = 752;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2773,24 +2790,24 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 752;
+            this.state = 756;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 68, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 69, this.context) ) {
             case 1:
                 {
-                this.state = 749;
+                this.state = 753;
                 this.variable();
-                this.state = 750;
+                this.state = 754;
                 this.match(CypherParser.EQ);
                 }
                 break;
             }
-            this.state = 756;
+            this.state = 760;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 {
-                this.state = 754;
+                this.state = 758;
                 this.patternElement();
                 }
                 break;
@@ -2828,7 +2845,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 755;
+                this.state = 759;
                 this.shortestPathPattern();
                 }
                 break;
@@ -2856,13 +2873,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 758;
+            this.state = 762;
             this.symbolicName();
-            this.state = 759;
+            this.state = 763;
             this.match(CypherParser.LPAREN);
-            this.state = 760;
+            this.state = 764;
             this.patternElement();
-            this.state = 761;
+            this.state = 765;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2884,25 +2901,25 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 94, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 774;
+            this.state = 778;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 71, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 72, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 763;
-                this.nodePattern();
                 this.state = 767;
+                this.nodePattern();
+                this.state = 771;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 764;
+                    this.state = 768;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 769;
+                    this.state = 773;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2911,11 +2928,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 770;
+                this.state = 774;
                 this.match(CypherParser.LPAREN);
-                this.state = 771;
+                this.state = 775;
                 this.patternElement();
-                this.state = 772;
+                this.state = 776;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2941,9 +2958,9 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 776;
+            this.state = 780;
             this.nodePattern();
-            this.state = 778;
+            this.state = 782;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2951,7 +2968,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 777;
+                    this.state = 781;
                     this.patternElementChain();
                     }
                     }
@@ -2959,9 +2976,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 780;
+                this.state = 784;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 72, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 73, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -2985,57 +3002,57 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 782;
+            this.state = 786;
             this.match(CypherParser.LPAREN);
-            this.state = 784;
+            this.state = 788;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 783;
+                this.state = 787;
                 this.variable();
                 }
             }
 
-            this.state = 788;
+            this.state = 792;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 74, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 75, this.context) ) {
             case 1:
                 {
-                this.state = 786;
+                this.state = 790;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 787;
+                this.state = 791;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 791;
+            this.state = 795;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 98 || _la === 103) {
                 {
-                this.state = 790;
+                this.state = 794;
                 this.properties();
                 }
             }
 
-            this.state = 795;
+            this.state = 799;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 793;
+                this.state = 797;
                 this.match(CypherParser.WHERE);
-                this.state = 794;
+                this.state = 798;
                 localContext._nodeWhere = this.expression();
                 }
             }
 
-            this.state = 797;
+            this.state = 801;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3058,9 +3075,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 799;
+            this.state = 803;
             this.match(CypherParser.COLON);
-            this.state = 800;
+            this.state = 804;
             this.labelDisjunction();
             }
         }
@@ -3085,35 +3102,35 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 802;
+            this.state = 806;
             this.labelConjunction();
-            this.state = 810;
+            this.state = 814;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 78, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 79, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 803;
+                    this.state = 807;
                     this.match(CypherParser.PIPE);
-                    this.state = 805;
+                    this.state = 809;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 94) {
                         {
-                        this.state = 804;
+                        this.state = 808;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 807;
+                    this.state = 811;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 812;
+                this.state = 816;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 78, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 79, this.context);
             }
             }
         }
@@ -3137,21 +3154,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 813;
+            this.state = 817;
             this.labelNegation();
-            this.state = 818;
+            this.state = 822;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 89) {
                 {
                 {
-                this.state = 814;
+                this.state = 818;
                 this.match(CypherParser.AMP);
-                this.state = 815;
+                this.state = 819;
                 this.labelNegation();
                 }
                 }
-                this.state = 820;
+                this.state = 824;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3174,15 +3191,15 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LabelNegationContext(this.context, this.state);
         this.enterRule(localContext, 106, CypherParser.RULE_labelNegation);
         try {
-            this.state = 824;
+            this.state = 828;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 821;
+                this.state = 825;
                 this.match(CypherParser.BANG);
-                this.state = 822;
+                this.state = 826;
                 this.labelNegation();
                 }
                 break;
@@ -3265,7 +3282,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 823;
+                this.state = 827;
                 this.labelAtom();
                 }
                 break;
@@ -3290,7 +3307,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LabelAtomContext(this.context, this.state);
         this.enterRule(localContext, 108, CypherParser.RULE_labelAtom);
         try {
-            this.state = 832;
+            this.state = 836;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -3370,25 +3387,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 826;
+                this.state = 830;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 827;
+                this.state = 831;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 828;
+                this.state = 832;
                 this.match(CypherParser.LPAREN);
-                this.state = 829;
+                this.state = 833;
                 this.labelDisjunction();
-                this.state = 830;
+                this.state = 834;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3414,35 +3431,35 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 110, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 843;
+            this.state = 847;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LT:
             case CypherParser.MINUS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 834;
+                this.state = 838;
                 this.relationshipPattern();
-                this.state = 836;
+                this.state = 840;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 524293) !== 0)) {
                     {
-                    this.state = 835;
+                    this.state = 839;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 838;
+                this.state = 842;
                 this.nodePattern();
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 840;
+                this.state = 844;
                 this.quantifiedPath();
-                this.state = 841;
+                this.state = 845;
                 this.nodePattern();
                 }
                 break;
@@ -3470,29 +3487,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 845;
+            this.state = 849;
             this.match(CypherParser.LPAREN);
-            this.state = 846;
-            this.nodePattern();
-            this.state = 847;
-            this.relationshipPattern();
-            this.state = 848;
+            this.state = 850;
             this.nodePattern();
             this.state = 851;
+            this.relationshipPattern();
+            this.state = 852;
+            this.nodePattern();
+            this.state = 855;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 849;
+                this.state = 853;
                 this.match(CypherParser.WHERE);
-                this.state = 850;
+                this.state = 854;
                 this.expression();
                 }
             }
 
-            this.state = 853;
+            this.state = 857;
             this.match(CypherParser.RPAREN);
-            this.state = 854;
+            this.state = 858;
             this.pathQuantifier();
             }
         }
@@ -3514,37 +3531,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 114, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 869;
+            this.state = 873;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 856;
+                this.state = 860;
                 this.match(CypherParser.LBRACE);
-                this.state = 858;
+                this.state = 862;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
                     {
-                    this.state = 857;
+                    this.state = 861;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 864;
+                this.state = 868;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 93) {
                     {
-                    this.state = 860;
+                    this.state = 864;
                     this.match(CypherParser.COMMA);
-                    this.state = 862;
+                    this.state = 866;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
                         {
-                        this.state = 861;
+                        this.state = 865;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -3552,21 +3569,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 866;
+                this.state = 870;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 867;
+                this.state = 871;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 868;
+                this.state = 872;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -3592,90 +3609,90 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 116, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 895;
+            this.state = 899;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 93, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 871;
+                this.state = 875;
                 this.match(CypherParser.LT);
-                this.state = 872;
+                this.state = 876;
                 this.match(CypherParser.MINUS);
-                this.state = 874;
+                this.state = 878;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 873;
+                    this.state = 877;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 876;
+                this.state = 880;
                 this.match(CypherParser.MINUS);
-                this.state = 877;
+                this.state = 881;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 878;
+                this.state = 882;
                 this.match(CypherParser.LT);
-                this.state = 879;
+                this.state = 883;
                 this.match(CypherParser.MINUS);
-                this.state = 881;
+                this.state = 885;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 880;
+                    this.state = 884;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 883;
+                this.state = 887;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 884;
+                this.state = 888;
                 this.match(CypherParser.MINUS);
-                this.state = 886;
+                this.state = 890;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 885;
+                    this.state = 889;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 888;
+                this.state = 892;
                 this.match(CypherParser.MINUS);
-                this.state = 889;
+                this.state = 893;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 890;
+                this.state = 894;
                 this.match(CypherParser.MINUS);
-                this.state = 892;
+                this.state = 896;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 891;
+                    this.state = 895;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 894;
+                this.state = 898;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -3699,52 +3716,111 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 118, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 897;
-            this.match(CypherParser.LBRACK);
-            this.state = 899;
+            this.state = 932;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
-                {
-                this.state = 898;
-                this.variable();
-                }
-            }
-
-            this.state = 902;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 94) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 103, this.context) ) {
+            case 1:
+                this.enterOuterAlt(localContext, 1);
                 {
                 this.state = 901;
-                this.relationshipTypes();
+                this.match(CypherParser.LBRACK);
+                this.state = 903;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                    {
+                    this.state = 902;
+                    this.variable();
+                    }
                 }
-            }
 
-            this.state = 905;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 75 || _la === 86) {
+                this.state = 906;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 94) {
+                    {
+                    this.state = 905;
+                    this.relationshipTypes();
+                    }
+                }
+
+                this.state = 909;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 75 || _la === 86) {
+                    {
+                    this.state = 908;
+                    this.rangeLiteral();
+                    }
+                }
+
+                this.state = 912;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 98 || _la === 103) {
+                    {
+                    this.state = 911;
+                    this.properties();
+                    }
+                }
+
+                this.state = 914;
+                this.match(CypherParser.RBRACK);
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 904;
-                this.rangeLiteral();
+                this.state = 915;
+                this.match(CypherParser.LBRACK);
+                this.state = 917;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                    {
+                    this.state = 916;
+                    this.variable();
+                    }
                 }
-            }
 
-            this.state = 908;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 98 || _la === 103) {
-                {
-                this.state = 907;
-                this.properties();
+                this.state = 920;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 94) {
+                    {
+                    this.state = 919;
+                    this.relationshipTypes();
+                    }
                 }
-            }
 
-            this.state = 910;
-            this.match(CypherParser.RBRACK);
+                this.state = 923;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 75 || _la === 86) {
+                    {
+                    this.state = 922;
+                    this.rangeLiteral();
+                    }
+                }
+
+                this.state = 926;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 98 || _la === 103) {
+                    {
+                    this.state = 925;
+                    this.properties();
+                    }
+                }
+
+                this.state = 928;
+                this.match(CypherParser.WHERE);
+                this.state = 929;
+                localContext._relWhere = this.expression();
+                this.state = 930;
+                this.match(CypherParser.RBRACK);
+                }
+                break;
             }
         }
         catch (re) {
@@ -3764,20 +3840,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PropertiesContext(this.context, this.state);
         this.enterRule(localContext, 120, CypherParser.RULE_properties);
         try {
-            this.state = 914;
+            this.state = 936;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 912;
+                this.state = 934;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 913;
+                this.state = 935;
                 this.parameter();
                 }
                 break;
@@ -3803,39 +3879,39 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 122, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 930;
+            this.state = 952;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 101, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 916;
+                this.state = 938;
                 this.match(CypherParser.COLON);
-                this.state = 917;
+                this.state = 939;
                 this.relTypeName();
-                this.state = 925;
+                this.state = 947;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 918;
+                    this.state = 940;
                     this.match(CypherParser.PIPE);
-                    this.state = 920;
+                    this.state = 942;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 94) {
                         {
-                        this.state = 919;
+                        this.state = 941;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 922;
+                    this.state = 944;
                     this.relTypeName();
                     }
                     }
-                    this.state = 927;
+                    this.state = 949;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3844,9 +3920,9 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 928;
+                this.state = 950;
                 this.match(CypherParser.COLON);
-                this.state = 929;
+                this.state = 951;
                 this.dynamicName();
                 }
                 break;
@@ -3872,17 +3948,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 933;
+            this.state = 955;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 932;
+                this.state = 954;
                 this.nodeLabel();
                 }
                 }
-                this.state = 935;
+                this.state = 957;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 94);
@@ -3905,24 +3981,24 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NodeLabelContext(this.context, this.state);
         this.enterRule(localContext, 126, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 941;
+            this.state = 963;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 103, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 109, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 937;
+                this.state = 959;
                 this.match(CypherParser.COLON);
-                this.state = 938;
+                this.state = 960;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 939;
+                this.state = 961;
                 this.match(CypherParser.COLON);
-                this.state = 940;
+                this.state = 962;
                 this.dynamicName();
                 }
                 break;
@@ -3948,14 +4024,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 943;
+            this.state = 965;
             this.match(CypherParser.DOLLAR);
-            this.state = 945;
+            this.state = 967;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 944;
+                this.state = 966;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -3967,11 +4043,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 947;
+            this.state = 969;
             this.match(CypherParser.LPAREN);
-            this.state = 948;
+            this.state = 970;
             this.expression();
-            this.state = 949;
+            this.state = 971;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3993,37 +4069,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 130, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 965;
+            this.state = 987;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 951;
+                this.state = 973;
                 this.match(CypherParser.STAR);
-                this.state = 953;
+                this.state = 975;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 952;
+                    this.state = 974;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 959;
+                this.state = 981;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 955;
+                    this.state = 977;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 957;
+                    this.state = 979;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                         {
-                        this.state = 956;
+                        this.state = 978;
                         this.rangeBound();
                         }
                     }
@@ -4036,14 +4112,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 961;
+                this.state = 983;
                 this.match(CypherParser.DOTDOT);
-                this.state = 963;
+                this.state = 985;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 962;
+                    this.state = 984;
                     this.rangeBound();
                     }
                 }
@@ -4074,17 +4150,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 968;
+            this.state = 990;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 85) {
                 {
-                this.state = 967;
+                this.state = 989;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 970;
+            this.state = 992;
             this.integerLiteral();
             }
         }
@@ -4107,7 +4183,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 972;
+            this.state = 994;
             this.schemaName();
             }
         }
@@ -4130,7 +4206,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 974;
+            this.state = 996;
             this.schemaName();
             }
         }
@@ -4154,19 +4230,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 976;
+            this.state = 998;
             this.atom();
-            this.state = 978;
+            this.state = 1000;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 977;
+                this.state = 999;
                 this.propertyLookup();
                 }
                 }
-                this.state = 980;
+                this.state = 1002;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 92);
@@ -4191,7 +4267,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 982;
+            this.state = 1004;
             this.orExpression();
             }
         }
@@ -4215,21 +4291,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 984;
+            this.state = 1006;
             this.xorExpression();
-            this.state = 989;
+            this.state = 1011;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 45) {
                 {
                 {
-                this.state = 985;
+                this.state = 1007;
                 this.match(CypherParser.OR);
-                this.state = 986;
+                this.state = 1008;
                 this.xorExpression();
                 }
                 }
-                this.state = 991;
+                this.state = 1013;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4255,21 +4331,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 992;
+            this.state = 1014;
             this.andExpression();
-            this.state = 997;
+            this.state = 1019;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 72) {
                 {
                 {
-                this.state = 993;
+                this.state = 1015;
                 this.match(CypherParser.XOR);
-                this.state = 994;
+                this.state = 1016;
                 this.andExpression();
                 }
                 }
-                this.state = 999;
+                this.state = 1021;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4295,21 +4371,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1000;
+            this.state = 1022;
             this.notExpression();
-            this.state = 1005;
+            this.state = 1027;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 1001;
+                this.state = 1023;
                 this.match(CypherParser.AND);
-                this.state = 1002;
+                this.state = 1024;
                 this.notExpression();
                 }
                 }
-                this.state = 1007;
+                this.state = 1029;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4335,21 +4411,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1011;
+            this.state = 1033;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 40) {
                 {
                 {
-                this.state = 1008;
+                this.state = 1030;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 1013;
+                this.state = 1035;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1014;
+            this.state = 1036;
             this.comparisonExpression();
             }
         }
@@ -4373,21 +4449,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1016;
+            this.state = 1038;
             this.predicateExpression();
-            this.state = 1022;
+            this.state = 1044;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0)) {
                 {
                 {
-                this.state = 1017;
+                this.state = 1039;
                 this.comparisonOperator();
-                this.state = 1018;
+                this.state = 1040;
                 this.predicateExpression();
                 }
                 }
-                this.state = 1024;
+                this.state = 1046;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4413,7 +4489,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1025;
+            this.state = 1047;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4444,19 +4520,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1027;
+            this.state = 1049;
             this.addOrSubtractExpression();
-            this.state = 1031;
+            this.state = 1053;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 2625537) !== 0) || ((((_la - 54)) & ~0x1F) === 0 && ((1 << (_la - 54)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 1028;
+                this.state = 1050;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1033;
+                this.state = 1055;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4480,18 +4556,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 156, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1068;
+            this.state = 1090;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 122, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1034;
+                this.state = 1056;
                 this.match(CypherParser.STARTS);
-                this.state = 1035;
+                this.state = 1057;
                 this.match(CypherParser.WITH);
-                this.state = 1036;
+                this.state = 1058;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4499,11 +4575,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1037;
+                this.state = 1059;
                 this.match(CypherParser.ENDS);
-                this.state = 1038;
+                this.state = 1060;
                 this.match(CypherParser.WITH);
-                this.state = 1039;
+                this.state = 1061;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4511,9 +4587,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1040;
+                this.state = 1062;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1041;
+                this.state = 1063;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4521,9 +4597,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1042;
+                this.state = 1064;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1043;
+                this.state = 1065;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4531,9 +4607,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1044;
+                this.state = 1066;
                 this.match(CypherParser.IN);
-                this.state = 1045;
+                this.state = 1067;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4541,9 +4617,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1046;
+                this.state = 1068;
                 this.match(CypherParser.IS);
-                this.state = 1047;
+                this.state = 1069;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4551,11 +4627,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1048;
+                this.state = 1070;
                 this.match(CypherParser.IS);
-                this.state = 1049;
+                this.state = 1071;
                 this.match(CypherParser.NOT);
-                this.state = 1050;
+                this.state = 1072;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4563,24 +4639,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1057;
+                this.state = 1079;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1051;
+                    this.state = 1073;
                     this.match(CypherParser.IS);
-                    this.state = 1053;
+                    this.state = 1075;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 40) {
                         {
-                        this.state = 1052;
+                        this.state = 1074;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1055;
+                    this.state = 1077;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 58 || _la === 74)) {
                     this.errorHandler.recoverInline(this);
@@ -4593,14 +4669,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1056;
+                    this.state = 1078;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1059;
+                this.state = 1081;
                 this.valueTypeExpression();
                 }
                 break;
@@ -4608,29 +4684,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1060;
+                this.state = 1082;
                 this.match(CypherParser.IS);
-                this.state = 1062;
+                this.state = 1084;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 40) {
                     {
-                    this.state = 1061;
+                    this.state = 1083;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1065;
+                this.state = 1087;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 121, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 127, this.context) ) {
                 case 1:
                     {
-                    this.state = 1064;
+                    this.state = 1086;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1067;
+                this.state = 1089;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -4656,25 +4732,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1070;
+            this.state = 1092;
             this.valueTypeAlternative();
-            this.state = 1075;
+            this.state = 1097;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 123, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 129, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1071;
+                    this.state = 1093;
                     this.match(CypherParser.PIPE);
-                    this.state = 1072;
+                    this.state = 1094;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1077;
+                this.state = 1099;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 123, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 129, this.context);
             }
             }
         }
@@ -4699,7 +4775,7 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1079;
+            this.state = 1101;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -4707,7 +4783,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1078;
+                    this.state = 1100;
                     this.valueTypeWord();
                     }
                     }
@@ -4715,46 +4791,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1081;
+                this.state = 1103;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 124, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 130, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1087;
+            this.state = 1109;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 125, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 131, this.context) ) {
             case 1:
                 {
-                this.state = 1083;
+                this.state = 1105;
                 this.match(CypherParser.WITH);
-                this.state = 1084;
+                this.state = 1106;
                 this.valueTypeWord();
-                this.state = 1085;
+                this.state = 1107;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 1093;
+            this.state = 1115;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 126, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
             case 1:
                 {
-                this.state = 1089;
+                this.state = 1111;
                 this.match(CypherParser.LT);
-                this.state = 1090;
+                this.state = 1112;
                 this.valueTypeExpression();
-                this.state = 1091;
+                this.state = 1113;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1097;
+            this.state = 1119;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 40) {
                 {
-                this.state = 1095;
+                this.state = 1117;
                 this.match(CypherParser.NOT);
-                this.state = 1096;
+                this.state = 1118;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -4778,7 +4854,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ValueTypeWordContext(this.context, this.state);
         this.enterRule(localContext, 162, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1101;
+            this.state = 1123;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4816,14 +4892,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1099;
+                this.state = 1121;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1100;
+                this.state = 1122;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4851,21 +4927,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1103;
+            this.state = 1125;
             this.multiplyDivideModuloExpression();
-            this.state = 1109;
+            this.state = 1131;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1104;
+                this.state = 1126;
                 this.addOrSubtractOperator();
-                this.state = 1105;
+                this.state = 1127;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1111;
+                this.state = 1133;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4891,7 +4967,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1112;
+            this.state = 1134;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4922,21 +4998,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1114;
+            this.state = 1136;
             this.powerOfExpression();
-            this.state = 1120;
+            this.state = 1142;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1115;
+                this.state = 1137;
                 this.multiplyDivideModuloOperator();
-                this.state = 1116;
+                this.state = 1138;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1122;
+                this.state = 1144;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4962,7 +5038,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1123;
+            this.state = 1145;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4993,21 +5069,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1125;
+            this.state = 1147;
             this.unaryAddOrSubtractExpression();
-            this.state = 1130;
+            this.state = 1152;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 91) {
                 {
                 {
-                this.state = 1126;
+                this.state = 1148;
                 this.match(CypherParser.CARET);
-                this.state = 1127;
+                this.state = 1149;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1132;
+                this.state = 1154;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5033,13 +5109,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1136;
+            this.state = 1158;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 84 || _la === 85) {
                 {
                 {
-                this.state = 1133;
+                this.state = 1155;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 84 || _la === 85)) {
                 this.errorHandler.recoverInline(this);
@@ -5050,11 +5126,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1138;
+                this.state = 1160;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1139;
+            this.state = 1161;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -5078,25 +5154,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1141;
+            this.state = 1163;
             this.atom();
-            this.state = 1146;
+            this.state = 1168;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 92 || _la === 101) {
                 {
-                this.state = 1144;
+                this.state = 1166;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1142;
+                    this.state = 1164;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1143;
+                    this.state = 1165;
                     this.propertyLookup();
                     }
                     break;
@@ -5104,22 +5180,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1148;
+                this.state = 1170;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1151;
+            this.state = 1173;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 135, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 141, this.context) ) {
             case 1:
                 {
-                this.state = 1149;
+                this.state = 1171;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1150;
+                this.state = 1172;
                 this.labelExpression();
                 }
                 break;
@@ -5144,18 +5220,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 178, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1166;
+            this.state = 1188;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 138, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 144, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1153;
+                this.state = 1175;
                 this.match(CypherParser.LBRACK);
-                this.state = 1154;
+                this.state = 1176;
                 this.expression();
-                this.state = 1155;
+                this.state = 1177;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5163,31 +5239,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1157;
+                this.state = 1179;
                 this.match(CypherParser.LBRACK);
-                this.state = 1159;
+                this.state = 1181;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1158;
+                    this.state = 1180;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1161;
+                this.state = 1183;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1163;
+                this.state = 1185;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1162;
+                    this.state = 1184;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1165;
+                this.state = 1187;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5212,9 +5288,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1168;
+            this.state = 1190;
             this.match(CypherParser.DOT);
-            this.state = 1169;
+            this.state = 1191;
             this.propertyKeyName();
             }
         }
@@ -5235,111 +5311,111 @@ export class CypherParser extends antlr.Parser {
         let localContext = new AtomContext(this.context, this.state);
         this.enterRule(localContext, 182, CypherParser.RULE_atom);
         try {
-            this.state = 1186;
+            this.state = 1208;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 139, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 145, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1171;
+                this.state = 1193;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1172;
+                this.state = 1194;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1173;
+                this.state = 1195;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1174;
+                this.state = 1196;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1175;
+                this.state = 1197;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1176;
+                this.state = 1198;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1177;
+                this.state = 1199;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1178;
+                this.state = 1200;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1179;
+                this.state = 1201;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1180;
+                this.state = 1202;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1181;
+                this.state = 1203;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1182;
+                this.state = 1204;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1183;
+                this.state = 1205;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1184;
+                this.state = 1206;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1185;
+                this.state = 1207;
                 this.variable();
                 }
                 break;
@@ -5364,13 +5440,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1188;
+            this.state = 1210;
             this.match(CypherParser.COUNT);
-            this.state = 1189;
+            this.state = 1211;
             this.match(CypherParser.LPAREN);
-            this.state = 1190;
+            this.state = 1212;
             this.match(CypherParser.STAR);
-            this.state = 1191;
+            this.state = 1213;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5394,45 +5470,45 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1193;
+            this.state = 1215;
             this.match(CypherParser.CASE);
-            this.state = 1195;
+            this.state = 1217;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1194;
+                this.state = 1216;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 1198;
+            this.state = 1220;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1197;
+                this.state = 1219;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1200;
+                this.state = 1222;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 69);
-            this.state = 1204;
+            this.state = 1226;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1202;
+                this.state = 1224;
                 this.match(CypherParser.ELSE);
-                this.state = 1203;
+                this.state = 1225;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1206;
+            this.state = 1228;
             this.match(CypherParser.END);
             }
         }
@@ -5456,29 +5532,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1208;
+            this.state = 1230;
             this.match(CypherParser.WHEN);
-            this.state = 1209;
+            this.state = 1231;
             this.caseWhenOperand();
-            this.state = 1214;
+            this.state = 1236;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1210;
+                this.state = 1232;
                 this.match(CypherParser.COMMA);
-                this.state = 1211;
+                this.state = 1233;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1216;
+                this.state = 1238;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1217;
+            this.state = 1239;
             this.match(CypherParser.THEN);
-            this.state = 1218;
+            this.state = 1240;
             this.expression();
             }
         }
@@ -5499,7 +5575,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
         this.enterRule(localContext, 190, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1225;
+            this.state = 1247;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -5511,9 +5587,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1220;
+                this.state = 1242;
                 this.comparisonOperator();
-                this.state = 1221;
+                this.state = 1243;
                 this.expression();
                 }
                 break;
@@ -5527,7 +5603,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1223;
+                this.state = 1245;
                 this.predicateSuffix();
                 }
                 break;
@@ -5584,7 +5660,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1224;
+                this.state = 1246;
                 this.expression();
                 }
                 break;
@@ -5612,23 +5688,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1227;
+            this.state = 1249;
             this.match(CypherParser.LBRACK);
-            this.state = 1228;
+            this.state = 1250;
             this.filterExpression();
-            this.state = 1231;
+            this.state = 1253;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 97) {
                 {
-                this.state = 1229;
+                this.state = 1251;
                 this.match(CypherParser.PIPE);
-                this.state = 1230;
+                this.state = 1252;
                 this.expression();
                 }
             }
 
-            this.state = 1233;
+            this.state = 1255;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5652,39 +5728,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1235;
+            this.state = 1257;
             this.match(CypherParser.LBRACK);
-            this.state = 1239;
+            this.state = 1261;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1236;
+                this.state = 1258;
                 this.variable();
-                this.state = 1237;
+                this.state = 1259;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1241;
+            this.state = 1263;
             this.relationshipsPattern();
-            this.state = 1244;
+            this.state = 1266;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1242;
+                this.state = 1264;
                 this.match(CypherParser.WHERE);
-                this.state = 1243;
+                this.state = 1265;
                 this.expression();
                 }
             }
 
-            this.state = 1246;
+            this.state = 1268;
             this.match(CypherParser.PIPE);
-            this.state = 1247;
+            this.state = 1269;
             this.expression();
-            this.state = 1248;
+            this.state = 1270;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5707,13 +5783,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1250;
+            this.state = 1272;
             this.quantifier();
-            this.state = 1251;
+            this.state = 1273;
             this.match(CypherParser.LPAREN);
-            this.state = 1252;
+            this.state = 1274;
             this.filterExpression();
-            this.state = 1253;
+            this.state = 1275;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5737,7 +5813,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1255;
+            this.state = 1277;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 39 || _la === 52)) {
             this.errorHandler.recoverInline(this);
@@ -5768,20 +5844,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1257;
+            this.state = 1279;
             this.variable();
-            this.state = 1258;
+            this.state = 1280;
             this.match(CypherParser.IN);
-            this.state = 1259;
+            this.state = 1281;
             this.expression();
-            this.state = 1262;
+            this.state = 1284;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1260;
+                this.state = 1282;
                 this.match(CypherParser.WHERE);
-                this.state = 1261;
+                this.state = 1283;
                 this.expression();
                 }
             }
@@ -5807,29 +5883,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1264;
+            this.state = 1286;
             this.match(CypherParser.REDUCE);
-            this.state = 1265;
+            this.state = 1287;
             this.match(CypherParser.LPAREN);
-            this.state = 1266;
+            this.state = 1288;
             localContext._accumulator = this.variable();
-            this.state = 1267;
+            this.state = 1289;
             this.match(CypherParser.EQ);
-            this.state = 1268;
+            this.state = 1290;
             localContext._initial = this.expression();
-            this.state = 1269;
+            this.state = 1291;
             this.match(CypherParser.COMMA);
-            this.state = 1270;
+            this.state = 1292;
             this.variable();
-            this.state = 1271;
+            this.state = 1293;
             this.match(CypherParser.IN);
-            this.state = 1272;
+            this.state = 1294;
             localContext._source = this.expression();
-            this.state = 1273;
+            this.state = 1295;
             this.match(CypherParser.PIPE);
-            this.state = 1274;
+            this.state = 1296;
             localContext._step = this.expression();
-            this.state = 1275;
+            this.state = 1297;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5853,7 +5929,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1277;
+            this.state = 1299;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5862,27 +5938,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1278;
+            this.state = 1300;
             this.match(CypherParser.LBRACE);
-            this.state = 1284;
+            this.state = 1306;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 156, this.context) ) {
             case 1:
                 {
-                this.state = 1279;
+                this.state = 1301;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1280;
+                this.state = 1302;
                 this.pattern();
-                this.state = 1282;
+                this.state = 1304;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 1281;
+                    this.state = 1303;
                     this.where();
                     }
                 }
@@ -5890,7 +5966,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1286;
+            this.state = 1308;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5913,11 +5989,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1288;
+            this.state = 1310;
             this.match(CypherParser.LPAREN);
-            this.state = 1289;
+            this.state = 1311;
             this.expression();
-            this.state = 1290;
+            this.state = 1312;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5941,16 +6017,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1292;
+            this.state = 1314;
             this.functionName();
-            this.state = 1293;
+            this.state = 1315;
             this.match(CypherParser.LPAREN);
-            this.state = 1295;
+            this.state = 1317;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 151, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 157, this.context) ) {
             case 1:
                 {
-                this.state = 1294;
+                this.state = 1316;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 7) !== 0))) {
@@ -5963,21 +6039,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1298;
+            this.state = 1320;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 152, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 158, this.context) ) {
             case 1:
                 {
-                this.state = 1297;
+                this.state = 1319;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1300;
+            this.state = 1322;
             this.match(CypherParser.FROM);
-            this.state = 1301;
+            this.state = 1323;
             localContext._source = this.expression();
-            this.state = 1302;
+            this.state = 1324;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6001,47 +6077,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1304;
+            this.state = 1326;
             this.functionName();
-            this.state = 1305;
+            this.state = 1327;
             this.match(CypherParser.LPAREN);
-            this.state = 1307;
+            this.state = 1329;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 1306;
+                this.state = 1328;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 1317;
+            this.state = 1339;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1309;
+                this.state = 1331;
                 this.expression();
-                this.state = 1314;
+                this.state = 1336;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1310;
+                    this.state = 1332;
                     this.match(CypherParser.COMMA);
-                    this.state = 1311;
+                    this.state = 1333;
                     this.expression();
                     }
                     }
-                    this.state = 1316;
+                    this.state = 1338;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1319;
+            this.state = 1341;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6064,9 +6140,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1321;
+            this.state = 1343;
             this.namespace();
-            this.state = 1322;
+            this.state = 1344;
             this.symbolicName();
             }
         }
@@ -6090,23 +6166,23 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1329;
+            this.state = 1351;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 156, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 162, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1324;
+                    this.state = 1346;
                     this.symbolicName();
-                    this.state = 1325;
+                    this.state = 1347;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1331;
+                this.state = 1353;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 156, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 162, this.context);
             }
             }
         }
@@ -6130,37 +6206,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1332;
+            this.state = 1354;
             this.variable();
-            this.state = 1333;
+            this.state = 1355;
             this.match(CypherParser.LBRACE);
-            this.state = 1342;
+            this.state = 1364;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 268436479) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1334;
+                this.state = 1356;
                 this.mapProjectionItem();
-                this.state = 1339;
+                this.state = 1361;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1335;
+                    this.state = 1357;
                     this.match(CypherParser.COMMA);
-                    this.state = 1336;
+                    this.state = 1358;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1341;
+                    this.state = 1363;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1344;
+            this.state = 1366;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6181,18 +6257,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MapProjectionItemContext(this.context, this.state);
         this.enterRule(localContext, 218, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1355;
+            this.state = 1377;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 159, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 165, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1346;
+                this.state = 1368;
                 this.propertyKeyName();
-                this.state = 1347;
+                this.state = 1369;
                 this.match(CypherParser.COLON);
-                this.state = 1348;
+                this.state = 1370;
                 this.expression();
                 }
                 break;
@@ -6200,9 +6276,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1350;
+                this.state = 1372;
                 this.match(CypherParser.DOT);
-                this.state = 1351;
+                this.state = 1373;
                 this.propertyKeyName();
                 }
                 break;
@@ -6210,9 +6286,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1352;
+                this.state = 1374;
                 this.match(CypherParser.DOT);
-                this.state = 1353;
+                this.state = 1375;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6220,7 +6296,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1354;
+                this.state = 1376;
                 this.variable();
                 }
                 break;
@@ -6245,9 +6321,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1357;
+            this.state = 1379;
             this.match(CypherParser.DOLLAR);
-            this.state = 1360;
+            this.state = 1382;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6284,13 +6360,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1358;
+                this.state = 1380;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1359;
+                this.state = 1381;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -6316,21 +6392,21 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LiteralContext(this.context, this.state);
         this.enterRule(localContext, 222, CypherParser.RULE_literal);
         try {
-            this.state = 1368;
+            this.state = 1390;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1362;
+                this.state = 1384;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1363;
+                this.state = 1385;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6340,28 +6416,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1364;
+                this.state = 1386;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1365;
+                this.state = 1387;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1366;
+                this.state = 1388;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1367;
+                this.state = 1389;
                 this.mapLiteral();
                 }
                 break;
@@ -6389,7 +6465,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1370;
+            this.state = 1392;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 57)) {
             this.errorHandler.recoverInline(this);
@@ -6417,7 +6493,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NumberLiteralContext(this.context, this.state);
         this.enterRule(localContext, 226, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1374;
+            this.state = 1396;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -6425,14 +6501,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1372;
+                this.state = 1394;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1373;
+                this.state = 1395;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -6460,7 +6536,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1376;
+            this.state = 1398;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6491,35 +6567,35 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1378;
+            this.state = 1400;
             this.match(CypherParser.LBRACK);
-            this.state = 1387;
+            this.state = 1409;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1379;
+                this.state = 1401;
                 this.expression();
-                this.state = 1384;
+                this.state = 1406;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1380;
+                    this.state = 1402;
                     this.match(CypherParser.COMMA);
-                    this.state = 1381;
+                    this.state = 1403;
                     this.expression();
                     }
                     }
-                    this.state = 1386;
+                    this.state = 1408;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1389;
+            this.state = 1411;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6543,43 +6619,43 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1391;
+            this.state = 1413;
             this.match(CypherParser.LBRACE);
-            this.state = 1405;
+            this.state = 1427;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1023) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1392;
+                this.state = 1414;
                 this.propertyKeyName();
-                this.state = 1393;
+                this.state = 1415;
                 this.match(CypherParser.COLON);
-                this.state = 1394;
+                this.state = 1416;
                 this.expression();
-                this.state = 1402;
+                this.state = 1424;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1395;
+                    this.state = 1417;
                     this.match(CypherParser.COMMA);
-                    this.state = 1396;
+                    this.state = 1418;
                     this.propertyKeyName();
-                    this.state = 1397;
+                    this.state = 1419;
                     this.match(CypherParser.COLON);
-                    this.state = 1398;
+                    this.state = 1420;
                     this.expression();
                     }
                     }
-                    this.state = 1404;
+                    this.state = 1426;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1407;
+            this.state = 1429;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6602,7 +6678,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1409;
+            this.state = 1431;
             this.schemaName();
             }
         }
@@ -6623,41 +6699,41 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaCommandContext(this.context, this.state);
         this.enterRule(localContext, 236, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1416;
+            this.state = 1438;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 167, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 173, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1411;
+                this.state = 1433;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1412;
+                this.state = 1434;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1413;
+                this.state = 1435;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1414;
+                this.state = 1436;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1415;
+                this.state = 1437;
                 this.dropIndex();
                 }
                 break;
@@ -6683,31 +6759,31 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1418;
+            this.state = 1440;
             this.match(CypherParser.CREATE);
-            this.state = 1419;
+            this.state = 1441;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1421;
+            this.state = 1443;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 168, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 174, this.context) ) {
             case 1:
                 {
-                this.state = 1420;
+                this.state = 1442;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1424;
+            this.state = 1446;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1423;
+                this.state = 1445;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1426;
+            this.state = 1448;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 43)) {
             this.errorHandler.recoverInline(this);
@@ -6716,15 +6792,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1427;
+            this.state = 1449;
             this.match(CypherParser.LPAREN);
-            this.state = 1428;
+            this.state = 1450;
             this.variable();
-            this.state = 1429;
+            this.state = 1451;
             this.nodeLabel();
-            this.state = 1430;
+            this.state = 1452;
             this.match(CypherParser.RPAREN);
-            this.state = 1431;
+            this.state = 1453;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 49)) {
             this.errorHandler.recoverInline(this);
@@ -6733,14 +6809,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1432;
+            this.state = 1454;
             this.constraintRequirement();
-            this.state = 1434;
+            this.state = 1456;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1433;
+                this.state = 1455;
                 this.where();
                 }
             }
@@ -6765,18 +6841,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 240, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1464;
+            this.state = 1486;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1436;
+                this.state = 1458;
                 this.propertyReference();
-                this.state = 1437;
+                this.state = 1459;
                 this.match(CypherParser.IS);
-                this.state = 1438;
+                this.state = 1460;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6784,11 +6860,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1440;
+                this.state = 1462;
                 this.propertyReferenceList();
-                this.state = 1441;
+                this.state = 1463;
                 this.match(CypherParser.IS);
-                this.state = 1442;
+                this.state = 1464;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6796,13 +6872,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1444;
+                this.state = 1466;
                 this.propertyReference();
-                this.state = 1445;
+                this.state = 1467;
                 this.match(CypherParser.IS);
-                this.state = 1446;
+                this.state = 1468;
                 this.match(CypherParser.NOT);
-                this.state = 1447;
+                this.state = 1469;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6810,13 +6886,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1449;
+                this.state = 1471;
                 this.propertyReference();
-                this.state = 1450;
+                this.state = 1472;
                 this.match(CypherParser.IS);
-                this.state = 1451;
+                this.state = 1473;
                 this.match(CypherParser.NODE);
-                this.state = 1452;
+                this.state = 1474;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6824,13 +6900,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1454;
+                this.state = 1476;
                 this.propertyReferenceList();
-                this.state = 1455;
+                this.state = 1477;
                 this.match(CypherParser.IS);
-                this.state = 1456;
+                this.state = 1478;
                 this.match(CypherParser.NODE);
-                this.state = 1457;
+                this.state = 1479;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6838,11 +6914,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1459;
+                this.state = 1481;
                 this.propertyReference();
-                this.state = 1460;
+                this.state = 1482;
                 this.match(CypherParser.IS);
-                this.state = 1461;
+                this.state = 1483;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 58 || _la === 74)) {
                 this.errorHandler.recoverInline(this);
@@ -6851,7 +6927,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1462;
+                this.state = 1484;
                 this.typeName();
                 }
                 break;
@@ -6876,11 +6952,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1466;
+            this.state = 1488;
             this.variable();
-            this.state = 1467;
+            this.state = 1489;
             this.match(CypherParser.DOT);
-            this.state = 1468;
+            this.state = 1490;
             this.propertyKeyName();
             }
         }
@@ -6904,27 +6980,27 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1470;
+            this.state = 1492;
             this.match(CypherParser.LPAREN);
-            this.state = 1471;
+            this.state = 1493;
             this.propertyReference();
-            this.state = 1476;
+            this.state = 1498;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1472;
+                this.state = 1494;
                 this.match(CypherParser.COMMA);
-                this.state = 1473;
+                this.state = 1495;
                 this.propertyReference();
                 }
                 }
-                this.state = 1478;
+                this.state = 1500;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1479;
+            this.state = 1501;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6948,32 +7024,32 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1481;
+            this.state = 1503;
             this.symbolicName();
-            this.state = 1486;
+            this.state = 1508;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 82) {
                 {
-                this.state = 1482;
+                this.state = 1504;
                 this.match(CypherParser.LT);
-                this.state = 1483;
+                this.state = 1505;
                 this.typeName();
-                this.state = 1484;
+                this.state = 1506;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1491;
+            this.state = 1513;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 1488;
+                this.state = 1510;
                 this.match(CypherParser.LPAREN);
-                this.state = 1489;
+                this.state = 1511;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1490;
+                this.state = 1512;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -7000,18 +7076,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1493;
+            this.state = 1515;
             this.match(CypherParser.DROP);
-            this.state = 1494;
+            this.state = 1516;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1495;
+            this.state = 1517;
             this.symbolicName();
-            this.state = 1497;
+            this.state = 1519;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1496;
+                this.state = 1518;
                 this.ifExists();
                 }
             }
@@ -7038,48 +7114,48 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1499;
+            this.state = 1521;
             this.match(CypherParser.CREATE);
-            this.state = 1501;
+            this.state = 1523;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 66) {
                 {
-                this.state = 1500;
+                this.state = 1522;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1503;
+            this.state = 1525;
             this.match(CypherParser.INDEX);
-            this.state = 1505;
+            this.state = 1527;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 183, this.context) ) {
             case 1:
                 {
-                this.state = 1504;
+                this.state = 1526;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1508;
+            this.state = 1530;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1507;
+                this.state = 1529;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1510;
+            this.state = 1532;
             this.indexTarget();
-            this.state = 1512;
+            this.state = 1534;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1511;
+                this.state = 1533;
                 this.where();
                 }
             }
@@ -7104,46 +7180,46 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 252, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1547;
+            this.state = 1569;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1514;
+                this.state = 1536;
                 this.match(CypherParser.FOR);
-                this.state = 1515;
+                this.state = 1537;
                 this.match(CypherParser.LPAREN);
-                this.state = 1516;
+                this.state = 1538;
                 this.variable();
-                this.state = 1517;
+                this.state = 1539;
                 this.nodeLabel();
-                this.state = 1518;
+                this.state = 1540;
                 this.match(CypherParser.RPAREN);
-                this.state = 1519;
+                this.state = 1541;
                 this.match(CypherParser.ON);
-                this.state = 1520;
+                this.state = 1542;
                 this.match(CypherParser.LPAREN);
-                this.state = 1521;
+                this.state = 1543;
                 this.propertyReference();
-                this.state = 1526;
+                this.state = 1548;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1522;
+                    this.state = 1544;
                     this.match(CypherParser.COMMA);
-                    this.state = 1523;
+                    this.state = 1545;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1528;
+                    this.state = 1550;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1529;
+                this.state = 1551;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7151,41 +7227,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1531;
+                this.state = 1553;
                 this.match(CypherParser.ON);
-                this.state = 1533;
+                this.state = 1555;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 94) {
                     {
-                    this.state = 1532;
+                    this.state = 1554;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1535;
+                this.state = 1557;
                 this.labelName();
-                this.state = 1536;
+                this.state = 1558;
                 this.match(CypherParser.LPAREN);
-                this.state = 1537;
+                this.state = 1559;
                 this.propertyKeyName();
-                this.state = 1542;
+                this.state = 1564;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1538;
+                    this.state = 1560;
                     this.match(CypherParser.COMMA);
-                    this.state = 1539;
+                    this.state = 1561;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1544;
+                    this.state = 1566;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1545;
+                this.state = 1567;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7213,62 +7289,62 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1549;
+            this.state = 1571;
             this.match(CypherParser.CREATE);
-            this.state = 1550;
+            this.state = 1572;
             localContext._searchKind = this.symbolicName();
-            this.state = 1551;
+            this.state = 1573;
             this.match(CypherParser.INDEX);
-            this.state = 1553;
+            this.state = 1575;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 190, this.context) ) {
             case 1:
                 {
-                this.state = 1552;
+                this.state = 1574;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1556;
+            this.state = 1578;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1555;
+                this.state = 1577;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1558;
+            this.state = 1580;
             this.match(CypherParser.FOR);
-            this.state = 1559;
+            this.state = 1581;
             this.match(CypherParser.LPAREN);
-            this.state = 1560;
+            this.state = 1582;
             this.variable();
-            this.state = 1561;
+            this.state = 1583;
             this.nodeLabel();
-            this.state = 1562;
+            this.state = 1584;
             this.match(CypherParser.RPAREN);
-            this.state = 1563;
+            this.state = 1585;
             this.match(CypherParser.ON);
-            this.state = 1565;
+            this.state = 1587;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1564;
+                this.state = 1586;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1567;
+            this.state = 1589;
             this.searchIndexProperties();
-            this.state = 1569;
+            this.state = 1591;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1568;
+                this.state = 1590;
                 this.indexOptions();
                 }
             }
@@ -7293,60 +7369,60 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 256, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1593;
+            this.state = 1615;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1571;
+                this.state = 1593;
                 this.match(CypherParser.LPAREN);
-                this.state = 1572;
+                this.state = 1594;
                 this.propertyReference();
-                this.state = 1577;
+                this.state = 1599;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1573;
+                    this.state = 1595;
                     this.match(CypherParser.COMMA);
-                    this.state = 1574;
+                    this.state = 1596;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1579;
+                    this.state = 1601;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1580;
+                this.state = 1602;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1582;
+                this.state = 1604;
                 this.match(CypherParser.LBRACK);
-                this.state = 1583;
+                this.state = 1605;
                 this.propertyReference();
-                this.state = 1588;
+                this.state = 1610;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1584;
+                    this.state = 1606;
                     this.match(CypherParser.COMMA);
-                    this.state = 1585;
+                    this.state = 1607;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1590;
+                    this.state = 1612;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1591;
+                this.state = 1613;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -7373,9 +7449,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1595;
+            this.state = 1617;
             this.symbolicName();
-            this.state = 1596;
+            this.state = 1618;
             this.mapLiteral();
             }
         }
@@ -7399,18 +7475,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1598;
+            this.state = 1620;
             this.match(CypherParser.DROP);
-            this.state = 1599;
+            this.state = 1621;
             this.match(CypherParser.INDEX);
-            this.state = 1600;
+            this.state = 1622;
             this.symbolicName();
-            this.state = 1602;
+            this.state = 1624;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1601;
+                this.state = 1623;
                 this.ifExists();
                 }
             }
@@ -7436,11 +7512,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1604;
+            this.state = 1626;
             this.match(CypherParser.IF);
-            this.state = 1605;
+            this.state = 1627;
             this.match(CypherParser.NOT);
-            this.state = 1606;
+            this.state = 1628;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7463,9 +7539,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1608;
+            this.state = 1630;
             this.match(CypherParser.IF);
-            this.state = 1609;
+            this.state = 1631;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7488,7 +7564,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1611;
+            this.state = 1633;
             this.symbolicName();
             }
         }
@@ -7509,20 +7585,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SymbolicNameContext(this.context, this.state);
         this.enterRule(localContext, 268, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1616;
+            this.state = 1638;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1613;
+                this.state = 1635;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1614;
+                this.state = 1636;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -7559,7 +7635,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1615;
+                this.state = 1637;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -7587,7 +7663,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1618;
+            this.state = 1640;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7615,7 +7691,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaNameContext(this.context, this.state);
         this.enterRule(localContext, 272, CypherParser.RULE_schemaName);
         try {
-            this.state = 1622;
+            this.state = 1644;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -7653,7 +7729,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1620;
+                this.state = 1642;
                 this.symbolicName();
                 }
                 break;
@@ -7701,7 +7777,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1621;
+                this.state = 1643;
                 this.reservedWord();
                 }
                 break;
@@ -7729,7 +7805,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1624;
+            this.state = 1646;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2245760822) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 24559005) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7755,7 +7831,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,115,1627,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,115,1649,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -7781,631 +7857,641 @@ export class CypherParser extends antlr.Parser {
         1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,297,8,3,1,4,5,4,300,8,4,
         10,4,12,4,303,9,4,1,4,1,4,5,4,307,8,4,10,4,12,4,310,9,4,1,4,5,4,
         313,8,4,10,4,12,4,316,9,4,1,5,1,5,3,5,320,8,5,1,6,1,6,3,6,324,8,
-        6,1,6,1,6,1,7,4,7,329,8,7,11,7,12,7,330,1,8,1,8,1,8,1,8,1,8,1,9,
-        1,9,1,9,1,9,1,9,1,9,5,9,344,8,9,10,9,12,9,347,9,9,3,9,349,8,9,1,
-        9,1,9,1,10,5,10,354,8,10,10,10,12,10,357,9,10,1,10,1,10,1,11,1,11,
-        1,11,1,11,1,11,5,11,366,8,11,10,11,12,11,369,9,11,3,11,371,8,11,
-        1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,
-        1,12,1,12,1,12,3,12,389,8,12,1,13,3,13,392,8,13,1,13,1,13,1,13,5,
-        13,397,8,13,10,13,12,13,400,9,13,1,13,3,13,403,8,13,1,14,1,14,1,
-        14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,416,8,15,10,15,12,
-        15,419,9,15,3,15,421,8,15,1,15,3,15,424,8,15,1,15,1,15,1,15,3,15,
-        429,8,15,3,15,431,8,15,1,16,3,16,434,8,16,1,16,1,16,3,16,438,8,16,
-        1,16,1,16,1,16,1,16,3,16,444,8,16,1,17,1,17,1,17,1,17,1,17,5,17,
-        451,8,17,10,17,12,17,454,9,17,3,17,456,8,17,1,17,1,17,1,18,1,18,
-        1,18,1,18,1,18,1,18,3,18,466,8,18,1,18,1,18,1,18,1,18,3,18,472,8,
-        18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,480,8,18,1,18,1,18,1,18,1,
-        18,1,18,3,18,487,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,495,8,18,
-        1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,505,8,18,1,18,1,18,
-        1,18,1,18,1,18,1,18,3,18,513,8,18,1,18,3,18,516,8,18,1,18,1,18,1,
-        18,1,18,3,18,522,8,18,1,18,3,18,525,8,18,3,18,527,8,18,1,19,1,19,
-        1,19,1,19,1,19,1,20,1,20,1,20,5,20,537,8,20,10,20,12,20,540,9,20,
-        1,20,1,20,1,21,1,21,1,21,5,21,547,8,21,10,21,12,21,550,9,21,1,21,
-        3,21,553,8,21,1,22,1,22,1,22,3,22,558,8,22,1,22,1,22,1,23,1,23,1,
-        23,1,24,1,24,1,24,5,24,568,8,24,10,24,12,24,571,9,24,1,25,1,25,1,
-        25,1,25,1,25,1,25,3,25,579,8,25,1,26,1,26,1,26,1,26,5,26,585,8,26,
-        10,26,12,26,588,9,26,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,
-        1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,
-        3,27,612,8,27,1,28,1,28,1,28,1,28,5,28,618,8,28,10,28,12,28,621,
-        9,28,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,3,29,632,8,29,
-        1,30,3,30,635,8,30,1,30,1,30,1,30,1,30,5,30,641,8,30,10,30,12,30,
-        644,9,30,1,31,1,31,1,31,1,31,1,31,1,31,1,31,4,31,653,8,31,11,31,
-        12,31,654,1,31,1,31,1,32,1,32,3,32,661,8,32,1,32,3,32,664,8,32,1,
-        32,1,32,3,32,668,8,32,1,32,3,32,671,8,32,1,33,1,33,1,34,1,34,1,34,
-        3,34,678,8,34,1,35,1,35,1,35,1,36,3,36,684,8,36,1,36,1,36,3,36,688,
-        8,36,1,36,3,36,691,8,36,1,36,3,36,694,8,36,1,37,1,37,1,37,5,37,699,
-        8,37,10,37,12,37,702,9,37,1,37,1,37,1,37,5,37,707,8,37,10,37,12,
-        37,710,9,37,3,37,712,8,37,1,38,1,38,1,38,3,38,717,8,38,1,39,1,39,
-        1,39,1,39,1,39,5,39,724,8,39,10,39,12,39,727,9,39,1,40,1,40,1,40,
-        1,41,1,41,1,41,1,42,1,42,3,42,737,8,42,1,43,1,43,1,43,1,44,1,44,
-        1,44,5,44,745,8,44,10,44,12,44,748,9,44,1,45,1,45,1,45,3,45,753,
-        8,45,1,45,1,45,3,45,757,8,45,1,46,1,46,1,46,1,46,1,46,1,47,1,47,
-        5,47,766,8,47,10,47,12,47,769,9,47,1,47,1,47,1,47,1,47,3,47,775,
-        8,47,1,48,1,48,4,48,779,8,48,11,48,12,48,780,1,49,1,49,3,49,785,
-        8,49,1,49,1,49,3,49,789,8,49,1,49,3,49,792,8,49,1,49,1,49,3,49,796,
-        8,49,1,49,1,49,1,50,1,50,1,50,1,51,1,51,1,51,3,51,806,8,51,1,51,
-        5,51,809,8,51,10,51,12,51,812,9,51,1,52,1,52,1,52,5,52,817,8,52,
-        10,52,12,52,820,9,52,1,53,1,53,1,53,3,53,825,8,53,1,54,1,54,1,54,
-        1,54,1,54,1,54,3,54,833,8,54,1,55,1,55,3,55,837,8,55,1,55,1,55,1,
-        55,1,55,1,55,3,55,844,8,55,1,56,1,56,1,56,1,56,1,56,1,56,3,56,852,
-        8,56,1,56,1,56,1,56,1,57,1,57,3,57,859,8,57,1,57,1,57,3,57,863,8,
-        57,3,57,865,8,57,1,57,1,57,1,57,3,57,870,8,57,1,58,1,58,1,58,3,58,
-        875,8,58,1,58,1,58,1,58,1,58,1,58,3,58,882,8,58,1,58,1,58,1,58,3,
-        58,887,8,58,1,58,1,58,1,58,1,58,3,58,893,8,58,1,58,3,58,896,8,58,
-        1,59,1,59,3,59,900,8,59,1,59,3,59,903,8,59,1,59,3,59,906,8,59,1,
-        59,3,59,909,8,59,1,59,1,59,1,60,1,60,3,60,915,8,60,1,61,1,61,1,61,
-        1,61,3,61,921,8,61,1,61,5,61,924,8,61,10,61,12,61,927,9,61,1,61,
-        1,61,3,61,931,8,61,1,62,4,62,934,8,62,11,62,12,62,935,1,63,1,63,
-        1,63,1,63,3,63,942,8,63,1,64,1,64,3,64,946,8,64,1,64,1,64,1,64,1,
-        64,1,65,1,65,3,65,954,8,65,1,65,1,65,3,65,958,8,65,3,65,960,8,65,
-        1,65,1,65,3,65,964,8,65,3,65,966,8,65,1,66,3,66,969,8,66,1,66,1,
-        66,1,67,1,67,1,68,1,68,1,69,1,69,4,69,979,8,69,11,69,12,69,980,1,
-        70,1,70,1,71,1,71,1,71,5,71,988,8,71,10,71,12,71,991,9,71,1,72,1,
-        72,1,72,5,72,996,8,72,10,72,12,72,999,9,72,1,73,1,73,1,73,5,73,1004,
-        8,73,10,73,12,73,1007,9,73,1,74,5,74,1010,8,74,10,74,12,74,1013,
-        9,74,1,74,1,74,1,75,1,75,1,75,1,75,5,75,1021,8,75,10,75,12,75,1024,
-        9,75,1,76,1,76,1,77,1,77,5,77,1030,8,77,10,77,12,77,1033,9,77,1,
-        78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,
-        78,1,78,1,78,1,78,1,78,1,78,3,78,1054,8,78,1,78,1,78,3,78,1058,8,
-        78,1,78,1,78,1,78,3,78,1063,8,78,1,78,3,78,1066,8,78,1,78,3,78,1069,
-        8,78,1,79,1,79,1,79,5,79,1074,8,79,10,79,12,79,1077,9,79,1,80,4,
-        80,1080,8,80,11,80,12,80,1081,1,80,1,80,1,80,1,80,3,80,1088,8,80,
-        1,80,1,80,1,80,1,80,3,80,1094,8,80,1,80,1,80,3,80,1098,8,80,1,81,
-        1,81,3,81,1102,8,81,1,82,1,82,1,82,1,82,5,82,1108,8,82,10,82,12,
-        82,1111,9,82,1,83,1,83,1,84,1,84,1,84,1,84,5,84,1119,8,84,10,84,
-        12,84,1122,9,84,1,85,1,85,1,86,1,86,1,86,5,86,1129,8,86,10,86,12,
-        86,1132,9,86,1,87,5,87,1135,8,87,10,87,12,87,1138,9,87,1,87,1,87,
-        1,88,1,88,1,88,5,88,1145,8,88,10,88,12,88,1148,9,88,1,88,1,88,3,
-        88,1152,8,88,1,89,1,89,1,89,1,89,1,89,1,89,3,89,1160,8,89,1,89,1,
-        89,3,89,1164,8,89,1,89,3,89,1167,8,89,1,90,1,90,1,90,1,91,1,91,1,
-        91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,3,
-        91,1187,8,91,1,92,1,92,1,92,1,92,1,92,1,93,1,93,3,93,1196,8,93,1,
-        93,4,93,1199,8,93,11,93,12,93,1200,1,93,1,93,3,93,1205,8,93,1,93,
-        1,93,1,94,1,94,1,94,1,94,5,94,1213,8,94,10,94,12,94,1216,9,94,1,
-        94,1,94,1,94,1,95,1,95,1,95,1,95,1,95,3,95,1226,8,95,1,96,1,96,1,
-        96,1,96,3,96,1232,8,96,1,96,1,96,1,97,1,97,1,97,1,97,3,97,1240,8,
-        97,1,97,1,97,1,97,3,97,1245,8,97,1,97,1,97,1,97,1,97,1,98,1,98,1,
-        98,1,98,1,98,1,99,1,99,1,100,1,100,1,100,1,100,1,100,3,100,1263,
-        8,100,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,
-        1,101,1,101,1,101,1,102,1,102,1,102,1,102,1,102,3,102,1283,8,102,
-        3,102,1285,8,102,1,102,1,102,1,103,1,103,1,103,1,103,1,104,1,104,
-        1,104,3,104,1296,8,104,1,104,3,104,1299,8,104,1,104,1,104,1,104,
-        1,104,1,105,1,105,1,105,3,105,1308,8,105,1,105,1,105,1,105,5,105,
-        1313,8,105,10,105,12,105,1316,9,105,3,105,1318,8,105,1,105,1,105,
-        1,106,1,106,1,106,1,107,1,107,1,107,5,107,1328,8,107,10,107,12,107,
-        1331,9,107,1,108,1,108,1,108,1,108,1,108,5,108,1338,8,108,10,108,
-        12,108,1341,9,108,3,108,1343,8,108,1,108,1,108,1,109,1,109,1,109,
-        1,109,1,109,1,109,1,109,1,109,1,109,3,109,1356,8,109,1,110,1,110,
-        1,110,3,110,1361,8,110,1,111,1,111,1,111,1,111,1,111,1,111,3,111,
-        1369,8,111,1,112,1,112,1,113,1,113,3,113,1375,8,113,1,114,1,114,
-        1,115,1,115,1,115,1,115,5,115,1383,8,115,10,115,12,115,1386,9,115,
-        3,115,1388,8,115,1,115,1,115,1,116,1,116,1,116,1,116,1,116,1,116,
-        1,116,1,116,1,116,5,116,1401,8,116,10,116,12,116,1404,9,116,3,116,
-        1406,8,116,1,116,1,116,1,117,1,117,1,118,1,118,1,118,1,118,1,118,
-        3,118,1417,8,118,1,119,1,119,1,119,3,119,1422,8,119,1,119,3,119,
-        1425,8,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,3,119,
-        1435,8,119,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,
+        6,1,6,1,6,1,6,1,6,3,6,330,8,6,1,7,4,7,333,8,7,11,7,12,7,334,1,8,
+        1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,348,8,9,10,9,12,9,351,
+        9,9,3,9,353,8,9,1,9,1,9,1,10,5,10,358,8,10,10,10,12,10,361,9,10,
+        1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,370,8,11,10,11,12,11,373,
+        9,11,3,11,375,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,
+        1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,393,8,12,1,13,3,13,396,8,
+        13,1,13,1,13,1,13,5,13,401,8,13,10,13,12,13,404,9,13,1,13,3,13,407,
+        8,13,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,
+        420,8,15,10,15,12,15,423,9,15,3,15,425,8,15,1,15,3,15,428,8,15,1,
+        15,1,15,1,15,3,15,433,8,15,3,15,435,8,15,1,16,3,16,438,8,16,1,16,
+        1,16,3,16,442,8,16,1,16,1,16,1,16,1,16,3,16,448,8,16,1,17,1,17,1,
+        17,1,17,1,17,5,17,455,8,17,10,17,12,17,458,9,17,3,17,460,8,17,1,
+        17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,3,18,470,8,18,1,18,1,18,1,
+        18,1,18,3,18,476,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,484,8,18,
+        1,18,1,18,1,18,1,18,1,18,3,18,491,8,18,1,18,1,18,1,18,1,18,1,18,
+        1,18,3,18,499,8,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,
+        509,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,517,8,18,1,18,3,18,520,
+        8,18,1,18,1,18,1,18,1,18,3,18,526,8,18,1,18,3,18,529,8,18,3,18,531,
+        8,18,1,19,1,19,1,19,1,19,1,19,1,20,1,20,1,20,5,20,541,8,20,10,20,
+        12,20,544,9,20,1,20,1,20,1,21,1,21,1,21,5,21,551,8,21,10,21,12,21,
+        554,9,21,1,21,3,21,557,8,21,1,22,1,22,1,22,3,22,562,8,22,1,22,1,
+        22,1,23,1,23,1,23,1,24,1,24,1,24,5,24,572,8,24,10,24,12,24,575,9,
+        24,1,25,1,25,1,25,1,25,1,25,1,25,3,25,583,8,25,1,26,1,26,1,26,1,
+        26,5,26,589,8,26,10,26,12,26,592,9,26,1,27,1,27,1,27,1,27,1,27,1,
+        27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,
+        27,1,27,1,27,1,27,3,27,616,8,27,1,28,1,28,1,28,1,28,5,28,622,8,28,
+        10,28,12,28,625,9,28,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,
+        3,29,636,8,29,1,30,3,30,639,8,30,1,30,1,30,1,30,1,30,5,30,645,8,
+        30,10,30,12,30,648,9,30,1,31,1,31,1,31,1,31,1,31,1,31,1,31,4,31,
+        657,8,31,11,31,12,31,658,1,31,1,31,1,32,1,32,3,32,665,8,32,1,32,
+        3,32,668,8,32,1,32,1,32,3,32,672,8,32,1,32,3,32,675,8,32,1,33,1,
+        33,1,34,1,34,1,34,3,34,682,8,34,1,35,1,35,1,35,1,36,3,36,688,8,36,
+        1,36,1,36,3,36,692,8,36,1,36,3,36,695,8,36,1,36,3,36,698,8,36,1,
+        37,1,37,1,37,5,37,703,8,37,10,37,12,37,706,9,37,1,37,1,37,1,37,5,
+        37,711,8,37,10,37,12,37,714,9,37,3,37,716,8,37,1,38,1,38,1,38,3,
+        38,721,8,38,1,39,1,39,1,39,1,39,1,39,5,39,728,8,39,10,39,12,39,731,
+        9,39,1,40,1,40,1,40,1,41,1,41,1,41,1,42,1,42,3,42,741,8,42,1,43,
+        1,43,1,43,1,44,1,44,1,44,5,44,749,8,44,10,44,12,44,752,9,44,1,45,
+        1,45,1,45,3,45,757,8,45,1,45,1,45,3,45,761,8,45,1,46,1,46,1,46,1,
+        46,1,46,1,47,1,47,5,47,770,8,47,10,47,12,47,773,9,47,1,47,1,47,1,
+        47,1,47,3,47,779,8,47,1,48,1,48,4,48,783,8,48,11,48,12,48,784,1,
+        49,1,49,3,49,789,8,49,1,49,1,49,3,49,793,8,49,1,49,3,49,796,8,49,
+        1,49,1,49,3,49,800,8,49,1,49,1,49,1,50,1,50,1,50,1,51,1,51,1,51,
+        3,51,810,8,51,1,51,5,51,813,8,51,10,51,12,51,816,9,51,1,52,1,52,
+        1,52,5,52,821,8,52,10,52,12,52,824,9,52,1,53,1,53,1,53,3,53,829,
+        8,53,1,54,1,54,1,54,1,54,1,54,1,54,3,54,837,8,54,1,55,1,55,3,55,
+        841,8,55,1,55,1,55,1,55,1,55,1,55,3,55,848,8,55,1,56,1,56,1,56,1,
+        56,1,56,1,56,3,56,856,8,56,1,56,1,56,1,56,1,57,1,57,3,57,863,8,57,
+        1,57,1,57,3,57,867,8,57,3,57,869,8,57,1,57,1,57,1,57,3,57,874,8,
+        57,1,58,1,58,1,58,3,58,879,8,58,1,58,1,58,1,58,1,58,1,58,3,58,886,
+        8,58,1,58,1,58,1,58,3,58,891,8,58,1,58,1,58,1,58,1,58,3,58,897,8,
+        58,1,58,3,58,900,8,58,1,59,1,59,3,59,904,8,59,1,59,3,59,907,8,59,
+        1,59,3,59,910,8,59,1,59,3,59,913,8,59,1,59,1,59,1,59,3,59,918,8,
+        59,1,59,3,59,921,8,59,1,59,3,59,924,8,59,1,59,3,59,927,8,59,1,59,
+        1,59,1,59,1,59,3,59,933,8,59,1,60,1,60,3,60,937,8,60,1,61,1,61,1,
+        61,1,61,3,61,943,8,61,1,61,5,61,946,8,61,10,61,12,61,949,9,61,1,
+        61,1,61,3,61,953,8,61,1,62,4,62,956,8,62,11,62,12,62,957,1,63,1,
+        63,1,63,1,63,3,63,964,8,63,1,64,1,64,3,64,968,8,64,1,64,1,64,1,64,
+        1,64,1,65,1,65,3,65,976,8,65,1,65,1,65,3,65,980,8,65,3,65,982,8,
+        65,1,65,1,65,3,65,986,8,65,3,65,988,8,65,1,66,3,66,991,8,66,1,66,
+        1,66,1,67,1,67,1,68,1,68,1,69,1,69,4,69,1001,8,69,11,69,12,69,1002,
+        1,70,1,70,1,71,1,71,1,71,5,71,1010,8,71,10,71,12,71,1013,9,71,1,
+        72,1,72,1,72,5,72,1018,8,72,10,72,12,72,1021,9,72,1,73,1,73,1,73,
+        5,73,1026,8,73,10,73,12,73,1029,9,73,1,74,5,74,1032,8,74,10,74,12,
+        74,1035,9,74,1,74,1,74,1,75,1,75,1,75,1,75,5,75,1043,8,75,10,75,
+        12,75,1046,9,75,1,76,1,76,1,77,1,77,5,77,1052,8,77,10,77,12,77,1055,
+        9,77,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,
+        1,78,1,78,1,78,1,78,1,78,1,78,1,78,3,78,1076,8,78,1,78,1,78,3,78,
+        1080,8,78,1,78,1,78,1,78,3,78,1085,8,78,1,78,3,78,1088,8,78,1,78,
+        3,78,1091,8,78,1,79,1,79,1,79,5,79,1096,8,79,10,79,12,79,1099,9,
+        79,1,80,4,80,1102,8,80,11,80,12,80,1103,1,80,1,80,1,80,1,80,3,80,
+        1110,8,80,1,80,1,80,1,80,1,80,3,80,1116,8,80,1,80,1,80,3,80,1120,
+        8,80,1,81,1,81,3,81,1124,8,81,1,82,1,82,1,82,1,82,5,82,1130,8,82,
+        10,82,12,82,1133,9,82,1,83,1,83,1,84,1,84,1,84,1,84,5,84,1141,8,
+        84,10,84,12,84,1144,9,84,1,85,1,85,1,86,1,86,1,86,5,86,1151,8,86,
+        10,86,12,86,1154,9,86,1,87,5,87,1157,8,87,10,87,12,87,1160,9,87,
+        1,87,1,87,1,88,1,88,1,88,5,88,1167,8,88,10,88,12,88,1170,9,88,1,
+        88,1,88,3,88,1174,8,88,1,89,1,89,1,89,1,89,1,89,1,89,3,89,1182,8,
+        89,1,89,1,89,3,89,1186,8,89,1,89,3,89,1189,8,89,1,90,1,90,1,90,1,
+        91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,
+        91,1,91,3,91,1209,8,91,1,92,1,92,1,92,1,92,1,92,1,93,1,93,3,93,1218,
+        8,93,1,93,4,93,1221,8,93,11,93,12,93,1222,1,93,1,93,3,93,1227,8,
+        93,1,93,1,93,1,94,1,94,1,94,1,94,5,94,1235,8,94,10,94,12,94,1238,
+        9,94,1,94,1,94,1,94,1,95,1,95,1,95,1,95,1,95,3,95,1248,8,95,1,96,
+        1,96,1,96,1,96,3,96,1254,8,96,1,96,1,96,1,97,1,97,1,97,1,97,3,97,
+        1262,8,97,1,97,1,97,1,97,3,97,1267,8,97,1,97,1,97,1,97,1,97,1,98,
+        1,98,1,98,1,98,1,98,1,99,1,99,1,100,1,100,1,100,1,100,1,100,3,100,
+        1285,8,100,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,
+        1,101,1,101,1,101,1,101,1,102,1,102,1,102,1,102,1,102,3,102,1305,
+        8,102,3,102,1307,8,102,1,102,1,102,1,103,1,103,1,103,1,103,1,104,
+        1,104,1,104,3,104,1318,8,104,1,104,3,104,1321,8,104,1,104,1,104,
+        1,104,1,104,1,105,1,105,1,105,3,105,1330,8,105,1,105,1,105,1,105,
+        5,105,1335,8,105,10,105,12,105,1338,9,105,3,105,1340,8,105,1,105,
+        1,105,1,106,1,106,1,106,1,107,1,107,1,107,5,107,1350,8,107,10,107,
+        12,107,1353,9,107,1,108,1,108,1,108,1,108,1,108,5,108,1360,8,108,
+        10,108,12,108,1363,9,108,3,108,1365,8,108,1,108,1,108,1,109,1,109,
+        1,109,1,109,1,109,1,109,1,109,1,109,1,109,3,109,1378,8,109,1,110,
+        1,110,1,110,3,110,1383,8,110,1,111,1,111,1,111,1,111,1,111,1,111,
+        3,111,1391,8,111,1,112,1,112,1,113,1,113,3,113,1397,8,113,1,114,
+        1,114,1,115,1,115,1,115,1,115,5,115,1405,8,115,10,115,12,115,1408,
+        9,115,3,115,1410,8,115,1,115,1,115,1,116,1,116,1,116,1,116,1,116,
+        1,116,1,116,1,116,1,116,5,116,1423,8,116,10,116,12,116,1426,9,116,
+        3,116,1428,8,116,1,116,1,116,1,117,1,117,1,118,1,118,1,118,1,118,
+        1,118,3,118,1439,8,118,1,119,1,119,1,119,3,119,1444,8,119,1,119,
+        3,119,1447,8,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,
+        3,119,1457,8,119,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,
         1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,
-        1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,3,120,1465,8,120,
-        1,121,1,121,1,121,1,121,1,122,1,122,1,122,1,122,5,122,1475,8,122,
-        10,122,12,122,1478,9,122,1,122,1,122,1,123,1,123,1,123,1,123,1,123,
-        3,123,1487,8,123,1,123,1,123,1,123,3,123,1492,8,123,1,124,1,124,
-        1,124,1,124,3,124,1498,8,124,1,125,1,125,3,125,1502,8,125,1,125,
-        1,125,3,125,1506,8,125,1,125,3,125,1509,8,125,1,125,1,125,3,125,
-        1513,8,125,1,126,1,126,1,126,1,126,1,126,1,126,1,126,1,126,1,126,
-        1,126,5,126,1525,8,126,10,126,12,126,1528,9,126,1,126,1,126,1,126,
-        1,126,3,126,1534,8,126,1,126,1,126,1,126,1,126,1,126,5,126,1541,
-        8,126,10,126,12,126,1544,9,126,1,126,1,126,3,126,1548,8,126,1,127,
-        1,127,1,127,1,127,3,127,1554,8,127,1,127,3,127,1557,8,127,1,127,
-        1,127,1,127,1,127,1,127,1,127,1,127,3,127,1566,8,127,1,127,1,127,
-        3,127,1570,8,127,1,128,1,128,1,128,1,128,5,128,1576,8,128,10,128,
-        12,128,1579,9,128,1,128,1,128,1,128,1,128,1,128,1,128,5,128,1587,
-        8,128,10,128,12,128,1590,9,128,1,128,1,128,3,128,1594,8,128,1,129,
-        1,129,1,129,1,130,1,130,1,130,1,130,3,130,1603,8,130,1,131,1,131,
-        1,131,1,131,1,132,1,132,1,132,1,133,1,133,1,134,1,134,1,134,3,134,
-        1617,8,134,1,135,1,135,1,136,1,136,3,136,1623,8,136,1,137,1,137,
-        1,137,0,0,138,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,
-        38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,
-        82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,
-        120,122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,
-        152,154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,
-        184,186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,
-        216,218,220,222,224,226,228,230,232,234,236,238,240,242,244,246,
-        248,250,252,254,256,258,260,262,264,266,268,270,272,274,0,17,2,0,
-        53,53,64,64,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,78,83,2,0,58,58,74,
-        74,2,0,84,85,96,96,1,0,86,88,1,0,84,85,4,0,1,1,3,3,39,39,52,52,2,
-        0,13,14,25,25,1,0,60,62,2,0,26,26,57,57,1,0,105,107,2,0,27,27,43,
-        43,2,0,6,6,49,49,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,30,
-        32,32,34,34,38,39,42,42,47,47,49,49,52,52,56,56,58,64,66,66,68,68,
-        20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,31,31,33,33,35,37,
-        40,41,43,46,48,48,50,51,53,55,57,57,65,65,67,67,69,73,1746,0,276,
-        1,0,0,0,2,285,1,0,0,0,4,287,1,0,0,0,6,296,1,0,0,0,8,301,1,0,0,0,
-        10,319,1,0,0,0,12,321,1,0,0,0,14,328,1,0,0,0,16,332,1,0,0,0,18,337,
-        1,0,0,0,20,355,1,0,0,0,22,360,1,0,0,0,24,388,1,0,0,0,26,391,1,0,
-        0,0,28,404,1,0,0,0,30,409,1,0,0,0,32,433,1,0,0,0,34,445,1,0,0,0,
-        36,526,1,0,0,0,38,528,1,0,0,0,40,538,1,0,0,0,42,543,1,0,0,0,44,557,
-        1,0,0,0,46,561,1,0,0,0,48,564,1,0,0,0,50,578,1,0,0,0,52,580,1,0,
-        0,0,54,611,1,0,0,0,56,613,1,0,0,0,58,631,1,0,0,0,60,634,1,0,0,0,
-        62,645,1,0,0,0,64,670,1,0,0,0,66,672,1,0,0,0,68,674,1,0,0,0,70,679,
-        1,0,0,0,72,683,1,0,0,0,74,711,1,0,0,0,76,713,1,0,0,0,78,718,1,0,
-        0,0,80,728,1,0,0,0,82,731,1,0,0,0,84,734,1,0,0,0,86,738,1,0,0,0,
-        88,741,1,0,0,0,90,752,1,0,0,0,92,758,1,0,0,0,94,774,1,0,0,0,96,776,
-        1,0,0,0,98,782,1,0,0,0,100,799,1,0,0,0,102,802,1,0,0,0,104,813,1,
-        0,0,0,106,824,1,0,0,0,108,832,1,0,0,0,110,843,1,0,0,0,112,845,1,
-        0,0,0,114,869,1,0,0,0,116,895,1,0,0,0,118,897,1,0,0,0,120,914,1,
-        0,0,0,122,930,1,0,0,0,124,933,1,0,0,0,126,941,1,0,0,0,128,943,1,
-        0,0,0,130,965,1,0,0,0,132,968,1,0,0,0,134,972,1,0,0,0,136,974,1,
-        0,0,0,138,976,1,0,0,0,140,982,1,0,0,0,142,984,1,0,0,0,144,992,1,
-        0,0,0,146,1000,1,0,0,0,148,1011,1,0,0,0,150,1016,1,0,0,0,152,1025,
-        1,0,0,0,154,1027,1,0,0,0,156,1068,1,0,0,0,158,1070,1,0,0,0,160,1079,
-        1,0,0,0,162,1101,1,0,0,0,164,1103,1,0,0,0,166,1112,1,0,0,0,168,1114,
-        1,0,0,0,170,1123,1,0,0,0,172,1125,1,0,0,0,174,1136,1,0,0,0,176,1141,
-        1,0,0,0,178,1166,1,0,0,0,180,1168,1,0,0,0,182,1186,1,0,0,0,184,1188,
-        1,0,0,0,186,1193,1,0,0,0,188,1208,1,0,0,0,190,1225,1,0,0,0,192,1227,
-        1,0,0,0,194,1235,1,0,0,0,196,1250,1,0,0,0,198,1255,1,0,0,0,200,1257,
-        1,0,0,0,202,1264,1,0,0,0,204,1277,1,0,0,0,206,1288,1,0,0,0,208,1292,
-        1,0,0,0,210,1304,1,0,0,0,212,1321,1,0,0,0,214,1329,1,0,0,0,216,1332,
-        1,0,0,0,218,1355,1,0,0,0,220,1357,1,0,0,0,222,1368,1,0,0,0,224,1370,
-        1,0,0,0,226,1374,1,0,0,0,228,1376,1,0,0,0,230,1378,1,0,0,0,232,1391,
-        1,0,0,0,234,1409,1,0,0,0,236,1416,1,0,0,0,238,1418,1,0,0,0,240,1464,
-        1,0,0,0,242,1466,1,0,0,0,244,1470,1,0,0,0,246,1481,1,0,0,0,248,1493,
-        1,0,0,0,250,1499,1,0,0,0,252,1547,1,0,0,0,254,1549,1,0,0,0,256,1593,
-        1,0,0,0,258,1595,1,0,0,0,260,1598,1,0,0,0,262,1604,1,0,0,0,264,1608,
-        1,0,0,0,266,1611,1,0,0,0,268,1616,1,0,0,0,270,1618,1,0,0,0,272,1622,
-        1,0,0,0,274,1624,1,0,0,0,276,278,3,2,1,0,277,279,5,95,0,0,278,277,
-        1,0,0,0,278,279,1,0,0,0,279,280,1,0,0,0,280,281,5,0,0,1,281,1,1,
-        0,0,0,282,286,3,4,2,0,283,286,3,236,118,0,284,286,3,8,4,0,285,282,
-        1,0,0,0,285,283,1,0,0,0,285,284,1,0,0,0,286,3,1,0,0,0,287,288,5,
-        51,0,0,288,289,3,268,134,0,289,290,5,81,0,0,290,291,3,6,3,0,291,
-        5,1,0,0,0,292,297,5,109,0,0,293,297,3,226,113,0,294,297,3,224,112,
-        0,295,297,3,268,134,0,296,292,1,0,0,0,296,293,1,0,0,0,296,294,1,
-        0,0,0,296,295,1,0,0,0,297,7,1,0,0,0,298,300,3,10,5,0,299,298,1,0,
-        0,0,300,303,1,0,0,0,301,299,1,0,0,0,301,302,1,0,0,0,302,304,1,0,
-        0,0,303,301,1,0,0,0,304,308,3,14,7,0,305,307,3,12,6,0,306,305,1,
-        0,0,0,307,310,1,0,0,0,308,306,1,0,0,0,308,309,1,0,0,0,309,314,1,
-        0,0,0,310,308,1,0,0,0,311,313,3,10,5,0,312,311,1,0,0,0,313,316,1,
-        0,0,0,314,312,1,0,0,0,314,315,1,0,0,0,315,9,1,0,0,0,316,314,1,0,
-        0,0,317,320,3,16,8,0,318,320,3,18,9,0,319,317,1,0,0,0,319,318,1,
-        0,0,0,320,11,1,0,0,0,321,323,5,65,0,0,322,324,5,1,0,0,323,322,1,
-        0,0,0,323,324,1,0,0,0,324,325,1,0,0,0,325,326,3,14,7,0,326,13,1,
-        0,0,0,327,329,3,24,12,0,328,327,1,0,0,0,329,330,1,0,0,0,330,328,
-        1,0,0,0,330,331,1,0,0,0,331,15,1,0,0,0,332,333,5,4,0,0,333,334,5,
-        42,0,0,334,335,5,56,0,0,335,336,3,140,70,0,336,17,1,0,0,0,337,338,
-        5,68,0,0,338,339,3,212,106,0,339,348,5,99,0,0,340,345,3,140,70,0,
-        341,342,5,93,0,0,342,344,3,140,70,0,343,341,1,0,0,0,344,347,1,0,
-        0,0,345,343,1,0,0,0,345,346,1,0,0,0,346,349,1,0,0,0,347,345,1,0,
-        0,0,348,340,1,0,0,0,348,349,1,0,0,0,349,350,1,0,0,0,350,351,5,100,
-        0,0,351,19,1,0,0,0,352,354,3,22,11,0,353,352,1,0,0,0,354,357,1,0,
-        0,0,355,353,1,0,0,0,355,356,1,0,0,0,356,358,1,0,0,0,357,355,1,0,
-        0,0,358,359,5,0,0,1,359,21,1,0,0,0,360,361,3,212,106,0,361,370,5,
-        99,0,0,362,367,3,140,70,0,363,364,5,93,0,0,364,366,3,140,70,0,365,
-        363,1,0,0,0,366,369,1,0,0,0,367,365,1,0,0,0,367,368,1,0,0,0,368,
-        371,1,0,0,0,369,367,1,0,0,0,370,362,1,0,0,0,370,371,1,0,0,0,371,
-        372,1,0,0,0,372,373,5,100,0,0,373,23,1,0,0,0,374,389,3,26,13,0,375,
-        389,3,28,14,0,376,389,3,32,16,0,377,389,3,30,15,0,378,389,3,46,23,
-        0,379,389,3,48,24,0,380,389,3,52,26,0,381,389,3,56,28,0,382,389,
-        3,60,30,0,383,389,3,68,34,0,384,389,3,70,35,0,385,389,3,62,31,0,
-        386,389,3,66,33,0,387,389,3,64,32,0,388,374,1,0,0,0,388,375,1,0,
-        0,0,388,376,1,0,0,0,388,377,1,0,0,0,388,378,1,0,0,0,388,379,1,0,
-        0,0,388,380,1,0,0,0,388,381,1,0,0,0,388,382,1,0,0,0,388,383,1,0,
-        0,0,388,384,1,0,0,0,388,385,1,0,0,0,388,386,1,0,0,0,388,387,1,0,
-        0,0,389,25,1,0,0,0,390,392,5,44,0,0,391,390,1,0,0,0,391,392,1,0,
-        0,0,392,393,1,0,0,0,393,394,5,36,0,0,394,398,3,88,44,0,395,397,3,
-        10,5,0,396,395,1,0,0,0,397,400,1,0,0,0,398,396,1,0,0,0,398,399,1,
-        0,0,0,399,402,1,0,0,0,400,398,1,0,0,0,401,403,3,86,43,0,402,401,
-        1,0,0,0,402,403,1,0,0,0,403,27,1,0,0,0,404,405,5,67,0,0,405,406,
-        3,140,70,0,406,407,5,4,0,0,407,408,3,266,133,0,408,29,1,0,0,0,409,
-        410,5,9,0,0,410,423,3,40,20,0,411,420,5,99,0,0,412,417,3,140,70,
-        0,413,414,5,93,0,0,414,416,3,140,70,0,415,413,1,0,0,0,416,419,1,
-        0,0,0,417,415,1,0,0,0,417,418,1,0,0,0,418,421,1,0,0,0,419,417,1,
-        0,0,0,420,412,1,0,0,0,420,421,1,0,0,0,421,422,1,0,0,0,422,424,5,
-        100,0,0,423,411,1,0,0,0,423,424,1,0,0,0,424,430,1,0,0,0,425,428,
-        5,73,0,0,426,429,5,86,0,0,427,429,3,42,21,0,428,426,1,0,0,0,428,
-        427,1,0,0,0,429,431,1,0,0,0,430,425,1,0,0,0,430,431,1,0,0,0,431,
-        31,1,0,0,0,432,434,5,44,0,0,433,432,1,0,0,0,433,434,1,0,0,0,434,
-        435,1,0,0,0,435,437,5,9,0,0,436,438,3,34,17,0,437,436,1,0,0,0,437,
-        438,1,0,0,0,438,439,1,0,0,0,439,440,5,103,0,0,440,441,3,8,4,0,441,
-        443,5,104,0,0,442,444,3,36,18,0,443,442,1,0,0,0,443,444,1,0,0,0,
-        444,33,1,0,0,0,445,455,5,99,0,0,446,456,5,86,0,0,447,452,3,266,133,
-        0,448,449,5,93,0,0,449,451,3,266,133,0,450,448,1,0,0,0,451,454,1,
-        0,0,0,452,450,1,0,0,0,452,453,1,0,0,0,453,456,1,0,0,0,454,452,1,
-        0,0,0,455,446,1,0,0,0,455,447,1,0,0,0,455,456,1,0,0,0,456,457,1,
-        0,0,0,457,458,5,100,0,0,458,35,1,0,0,0,459,460,5,31,0,0,460,465,
-        3,268,134,0,461,462,5,42,0,0,462,463,3,140,70,0,463,464,3,268,134,
-        0,464,466,1,0,0,0,465,461,1,0,0,0,465,466,1,0,0,0,466,471,1,0,0,
-        0,467,468,5,43,0,0,468,469,3,268,134,0,469,470,3,268,134,0,470,472,
-        1,0,0,0,471,467,1,0,0,0,471,472,1,0,0,0,472,527,1,0,0,0,473,474,
-        5,31,0,0,474,479,3,268,134,0,475,476,5,42,0,0,476,477,3,140,70,0,
-        477,478,3,268,134,0,478,480,1,0,0,0,479,475,1,0,0,0,479,480,1,0,
-        0,0,480,481,1,0,0,0,481,486,3,38,19,0,482,483,5,43,0,0,483,484,3,
-        268,134,0,484,485,3,268,134,0,485,487,1,0,0,0,486,482,1,0,0,0,486,
-        487,1,0,0,0,487,527,1,0,0,0,488,489,5,31,0,0,489,494,3,268,134,0,
-        490,491,5,42,0,0,491,492,3,140,70,0,492,493,3,268,134,0,493,495,
-        1,0,0,0,494,490,1,0,0,0,494,495,1,0,0,0,495,496,1,0,0,0,496,497,
-        5,43,0,0,497,498,3,268,134,0,498,499,3,268,134,0,499,500,1,0,0,0,
-        500,501,3,38,19,0,501,527,1,0,0,0,502,504,5,31,0,0,503,505,3,140,
-        70,0,504,503,1,0,0,0,504,505,1,0,0,0,505,506,1,0,0,0,506,507,3,268,
-        134,0,507,512,3,268,134,0,508,509,5,42,0,0,509,510,3,140,70,0,510,
-        511,3,268,134,0,511,513,1,0,0,0,512,508,1,0,0,0,512,513,1,0,0,0,
-        513,515,1,0,0,0,514,516,3,38,19,0,515,514,1,0,0,0,515,516,1,0,0,
-        0,516,521,1,0,0,0,517,518,5,43,0,0,518,519,3,268,134,0,519,520,3,
-        268,134,0,520,522,1,0,0,0,521,517,1,0,0,0,521,522,1,0,0,0,522,524,
-        1,0,0,0,523,525,3,38,19,0,524,523,1,0,0,0,524,525,1,0,0,0,525,527,
-        1,0,0,0,526,459,1,0,0,0,526,473,1,0,0,0,526,488,1,0,0,0,526,502,
-        1,0,0,0,527,37,1,0,0,0,528,529,3,268,134,0,529,530,3,268,134,0,530,
-        531,5,4,0,0,531,532,3,266,133,0,532,39,1,0,0,0,533,534,3,272,136,
-        0,534,535,5,92,0,0,535,537,1,0,0,0,536,533,1,0,0,0,537,540,1,0,0,
-        0,538,536,1,0,0,0,538,539,1,0,0,0,539,541,1,0,0,0,540,538,1,0,0,
-        0,541,542,3,272,136,0,542,41,1,0,0,0,543,548,3,44,22,0,544,545,5,
-        93,0,0,545,547,3,44,22,0,546,544,1,0,0,0,547,550,1,0,0,0,548,546,
-        1,0,0,0,548,549,1,0,0,0,549,552,1,0,0,0,550,548,1,0,0,0,551,553,
-        3,86,43,0,552,551,1,0,0,0,552,553,1,0,0,0,553,43,1,0,0,0,554,555,
-        3,268,134,0,555,556,5,4,0,0,556,558,1,0,0,0,557,554,1,0,0,0,557,
-        558,1,0,0,0,558,559,1,0,0,0,559,560,3,266,133,0,560,45,1,0,0,0,561,
-        562,5,15,0,0,562,563,3,88,44,0,563,47,1,0,0,0,564,565,5,37,0,0,565,
-        569,3,90,45,0,566,568,3,50,25,0,567,566,1,0,0,0,568,571,1,0,0,0,
-        569,567,1,0,0,0,569,570,1,0,0,0,570,49,1,0,0,0,571,569,1,0,0,0,572,
-        573,5,43,0,0,573,574,5,36,0,0,574,579,3,52,26,0,575,576,5,43,0,0,
-        576,577,5,15,0,0,577,579,3,52,26,0,578,572,1,0,0,0,578,575,1,0,0,
-        0,579,51,1,0,0,0,580,581,5,51,0,0,581,586,3,54,27,0,582,583,5,93,
-        0,0,583,585,3,54,27,0,584,582,1,0,0,0,585,588,1,0,0,0,586,584,1,
-        0,0,0,586,587,1,0,0,0,587,53,1,0,0,0,588,586,1,0,0,0,589,590,3,138,
-        69,0,590,591,5,81,0,0,591,592,3,140,70,0,592,612,1,0,0,0,593,594,
-        3,266,133,0,594,595,5,81,0,0,595,596,3,140,70,0,596,612,1,0,0,0,
-        597,598,3,266,133,0,598,599,5,76,0,0,599,600,3,140,70,0,600,612,
-        1,0,0,0,601,602,3,266,133,0,602,603,3,124,62,0,603,612,1,0,0,0,604,
-        605,3,182,91,0,605,606,5,101,0,0,606,607,3,140,70,0,607,608,5,102,
-        0,0,608,609,5,81,0,0,609,610,3,140,70,0,610,612,1,0,0,0,611,589,
-        1,0,0,0,611,593,1,0,0,0,611,597,1,0,0,0,611,601,1,0,0,0,611,604,
-        1,0,0,0,612,55,1,0,0,0,613,614,5,48,0,0,614,619,3,58,29,0,615,616,
-        5,93,0,0,616,618,3,58,29,0,617,615,1,0,0,0,618,621,1,0,0,0,619,617,
-        1,0,0,0,619,620,1,0,0,0,620,57,1,0,0,0,621,619,1,0,0,0,622,623,3,
-        266,133,0,623,624,3,124,62,0,624,632,1,0,0,0,625,632,3,138,69,0,
-        626,627,3,182,91,0,627,628,5,101,0,0,628,629,3,140,70,0,629,630,
-        5,102,0,0,630,632,1,0,0,0,631,622,1,0,0,0,631,625,1,0,0,0,631,626,
-        1,0,0,0,632,59,1,0,0,0,633,635,5,19,0,0,634,633,1,0,0,0,634,635,
-        1,0,0,0,635,636,1,0,0,0,636,637,5,16,0,0,637,642,3,140,70,0,638,
-        639,5,93,0,0,639,641,3,140,70,0,640,638,1,0,0,0,641,644,1,0,0,0,
-        642,640,1,0,0,0,642,643,1,0,0,0,643,61,1,0,0,0,644,642,1,0,0,0,645,
-        646,5,28,0,0,646,647,5,99,0,0,647,648,3,266,133,0,648,649,5,31,0,
-        0,649,650,3,140,70,0,650,652,5,97,0,0,651,653,3,24,12,0,652,651,
-        1,0,0,0,653,654,1,0,0,0,654,652,1,0,0,0,654,655,1,0,0,0,655,656,
-        1,0,0,0,656,657,5,100,0,0,657,63,1,0,0,0,658,660,3,78,39,0,659,661,
-        3,80,40,0,660,659,1,0,0,0,660,661,1,0,0,0,661,663,1,0,0,0,662,664,
-        3,82,41,0,663,662,1,0,0,0,663,664,1,0,0,0,664,671,1,0,0,0,665,667,
-        3,80,40,0,666,668,3,82,41,0,667,666,1,0,0,0,667,668,1,0,0,0,668,
-        671,1,0,0,0,669,671,3,82,41,0,670,658,1,0,0,0,670,665,1,0,0,0,670,
-        669,1,0,0,0,671,65,1,0,0,0,672,673,5,29,0,0,673,67,1,0,0,0,674,675,
-        5,71,0,0,675,677,3,72,36,0,676,678,3,86,43,0,677,676,1,0,0,0,677,
-        678,1,0,0,0,678,69,1,0,0,0,679,680,5,50,0,0,680,681,3,72,36,0,681,
-        71,1,0,0,0,682,684,5,20,0,0,683,682,1,0,0,0,683,684,1,0,0,0,684,
-        685,1,0,0,0,685,687,3,74,37,0,686,688,3,78,39,0,687,686,1,0,0,0,
-        687,688,1,0,0,0,688,690,1,0,0,0,689,691,3,80,40,0,690,689,1,0,0,
-        0,690,691,1,0,0,0,691,693,1,0,0,0,692,694,3,82,41,0,693,692,1,0,
-        0,0,693,694,1,0,0,0,694,73,1,0,0,0,695,700,5,86,0,0,696,697,5,93,
-        0,0,697,699,3,76,38,0,698,696,1,0,0,0,699,702,1,0,0,0,700,698,1,
-        0,0,0,700,701,1,0,0,0,701,712,1,0,0,0,702,700,1,0,0,0,703,708,3,
-        76,38,0,704,705,5,93,0,0,705,707,3,76,38,0,706,704,1,0,0,0,707,710,
-        1,0,0,0,708,706,1,0,0,0,708,709,1,0,0,0,709,712,1,0,0,0,710,708,
-        1,0,0,0,711,695,1,0,0,0,711,703,1,0,0,0,712,75,1,0,0,0,713,716,3,
-        140,70,0,714,715,5,4,0,0,715,717,3,266,133,0,716,714,1,0,0,0,716,
-        717,1,0,0,0,717,77,1,0,0,0,718,719,5,46,0,0,719,720,5,8,0,0,720,
-        725,3,84,42,0,721,722,5,93,0,0,722,724,3,84,42,0,723,721,1,0,0,0,
-        724,727,1,0,0,0,725,723,1,0,0,0,725,726,1,0,0,0,726,79,1,0,0,0,727,
-        725,1,0,0,0,728,729,7,0,0,0,729,730,3,140,70,0,730,81,1,0,0,0,731,
-        732,5,35,0,0,732,733,3,140,70,0,733,83,1,0,0,0,734,736,3,140,70,
-        0,735,737,7,1,0,0,736,735,1,0,0,0,736,737,1,0,0,0,737,85,1,0,0,0,
-        738,739,5,70,0,0,739,740,3,140,70,0,740,87,1,0,0,0,741,746,3,90,
-        45,0,742,743,5,93,0,0,743,745,3,90,45,0,744,742,1,0,0,0,745,748,
-        1,0,0,0,746,744,1,0,0,0,746,747,1,0,0,0,747,89,1,0,0,0,748,746,1,
-        0,0,0,749,750,3,266,133,0,750,751,5,81,0,0,751,753,1,0,0,0,752,749,
-        1,0,0,0,752,753,1,0,0,0,753,756,1,0,0,0,754,757,3,94,47,0,755,757,
-        3,92,46,0,756,754,1,0,0,0,756,755,1,0,0,0,757,91,1,0,0,0,758,759,
-        3,268,134,0,759,760,5,99,0,0,760,761,3,94,47,0,761,762,5,100,0,0,
-        762,93,1,0,0,0,763,767,3,98,49,0,764,766,3,110,55,0,765,764,1,0,
-        0,0,766,769,1,0,0,0,767,765,1,0,0,0,767,768,1,0,0,0,768,775,1,0,
-        0,0,769,767,1,0,0,0,770,771,5,99,0,0,771,772,3,94,47,0,772,773,5,
-        100,0,0,773,775,1,0,0,0,774,763,1,0,0,0,774,770,1,0,0,0,775,95,1,
-        0,0,0,776,778,3,98,49,0,777,779,3,110,55,0,778,777,1,0,0,0,779,780,
-        1,0,0,0,780,778,1,0,0,0,780,781,1,0,0,0,781,97,1,0,0,0,782,784,5,
-        99,0,0,783,785,3,266,133,0,784,783,1,0,0,0,784,785,1,0,0,0,785,788,
-        1,0,0,0,786,789,3,124,62,0,787,789,3,100,50,0,788,786,1,0,0,0,788,
-        787,1,0,0,0,788,789,1,0,0,0,789,791,1,0,0,0,790,792,3,120,60,0,791,
-        790,1,0,0,0,791,792,1,0,0,0,792,795,1,0,0,0,793,794,5,70,0,0,794,
-        796,3,140,70,0,795,793,1,0,0,0,795,796,1,0,0,0,796,797,1,0,0,0,797,
-        798,5,100,0,0,798,99,1,0,0,0,799,800,5,94,0,0,800,801,3,102,51,0,
-        801,101,1,0,0,0,802,810,3,104,52,0,803,805,5,97,0,0,804,806,5,94,
-        0,0,805,804,1,0,0,0,805,806,1,0,0,0,806,807,1,0,0,0,807,809,3,104,
-        52,0,808,803,1,0,0,0,809,812,1,0,0,0,810,808,1,0,0,0,810,811,1,0,
-        0,0,811,103,1,0,0,0,812,810,1,0,0,0,813,818,3,106,53,0,814,815,5,
-        89,0,0,815,817,3,106,53,0,816,814,1,0,0,0,817,820,1,0,0,0,818,816,
-        1,0,0,0,818,819,1,0,0,0,819,105,1,0,0,0,820,818,1,0,0,0,821,822,
-        5,90,0,0,822,825,3,106,53,0,823,825,3,108,54,0,824,821,1,0,0,0,824,
-        823,1,0,0,0,825,107,1,0,0,0,826,833,3,134,67,0,827,833,5,88,0,0,
-        828,829,5,99,0,0,829,830,3,102,51,0,830,831,5,100,0,0,831,833,1,
-        0,0,0,832,826,1,0,0,0,832,827,1,0,0,0,832,828,1,0,0,0,833,109,1,
-        0,0,0,834,836,3,116,58,0,835,837,3,114,57,0,836,835,1,0,0,0,836,
-        837,1,0,0,0,837,838,1,0,0,0,838,839,3,98,49,0,839,844,1,0,0,0,840,
-        841,3,112,56,0,841,842,3,98,49,0,842,844,1,0,0,0,843,834,1,0,0,0,
-        843,840,1,0,0,0,844,111,1,0,0,0,845,846,5,99,0,0,846,847,3,98,49,
-        0,847,848,3,116,58,0,848,851,3,98,49,0,849,850,5,70,0,0,850,852,
-        3,140,70,0,851,849,1,0,0,0,851,852,1,0,0,0,852,853,1,0,0,0,853,854,
-        5,100,0,0,854,855,3,114,57,0,855,113,1,0,0,0,856,858,5,103,0,0,857,
-        859,3,228,114,0,858,857,1,0,0,0,858,859,1,0,0,0,859,864,1,0,0,0,
-        860,862,5,93,0,0,861,863,3,228,114,0,862,861,1,0,0,0,862,863,1,0,
-        0,0,863,865,1,0,0,0,864,860,1,0,0,0,864,865,1,0,0,0,865,866,1,0,
-        0,0,866,870,5,104,0,0,867,870,5,84,0,0,868,870,5,86,0,0,869,856,
-        1,0,0,0,869,867,1,0,0,0,869,868,1,0,0,0,870,115,1,0,0,0,871,872,
-        5,82,0,0,872,874,5,85,0,0,873,875,3,118,59,0,874,873,1,0,0,0,874,
-        875,1,0,0,0,875,876,1,0,0,0,876,877,5,85,0,0,877,896,5,83,0,0,878,
-        879,5,82,0,0,879,881,5,85,0,0,880,882,3,118,59,0,881,880,1,0,0,0,
-        881,882,1,0,0,0,882,883,1,0,0,0,883,896,5,85,0,0,884,886,5,85,0,
-        0,885,887,3,118,59,0,886,885,1,0,0,0,886,887,1,0,0,0,887,888,1,0,
-        0,0,888,889,5,85,0,0,889,896,5,83,0,0,890,892,5,85,0,0,891,893,3,
-        118,59,0,892,891,1,0,0,0,892,893,1,0,0,0,893,894,1,0,0,0,894,896,
-        5,85,0,0,895,871,1,0,0,0,895,878,1,0,0,0,895,884,1,0,0,0,895,890,
-        1,0,0,0,896,117,1,0,0,0,897,899,5,101,0,0,898,900,3,266,133,0,899,
-        898,1,0,0,0,899,900,1,0,0,0,900,902,1,0,0,0,901,903,3,122,61,0,902,
-        901,1,0,0,0,902,903,1,0,0,0,903,905,1,0,0,0,904,906,3,130,65,0,905,
-        904,1,0,0,0,905,906,1,0,0,0,906,908,1,0,0,0,907,909,3,120,60,0,908,
-        907,1,0,0,0,908,909,1,0,0,0,909,910,1,0,0,0,910,911,5,102,0,0,911,
-        119,1,0,0,0,912,915,3,232,116,0,913,915,3,220,110,0,914,912,1,0,
-        0,0,914,913,1,0,0,0,915,121,1,0,0,0,916,917,5,94,0,0,917,925,3,136,
-        68,0,918,920,5,97,0,0,919,921,5,94,0,0,920,919,1,0,0,0,920,921,1,
-        0,0,0,921,922,1,0,0,0,922,924,3,136,68,0,923,918,1,0,0,0,924,927,
-        1,0,0,0,925,923,1,0,0,0,925,926,1,0,0,0,926,931,1,0,0,0,927,925,
-        1,0,0,0,928,929,5,94,0,0,929,931,3,128,64,0,930,916,1,0,0,0,930,
-        928,1,0,0,0,931,123,1,0,0,0,932,934,3,126,63,0,933,932,1,0,0,0,934,
-        935,1,0,0,0,935,933,1,0,0,0,935,936,1,0,0,0,936,125,1,0,0,0,937,
-        938,5,94,0,0,938,942,3,134,67,0,939,940,5,94,0,0,940,942,3,128,64,
-        0,941,937,1,0,0,0,941,939,1,0,0,0,942,127,1,0,0,0,943,945,5,98,0,
-        0,944,946,7,2,0,0,945,944,1,0,0,0,945,946,1,0,0,0,946,947,1,0,0,
-        0,947,948,5,99,0,0,948,949,3,140,70,0,949,950,5,100,0,0,950,129,
-        1,0,0,0,951,953,5,86,0,0,952,954,3,132,66,0,953,952,1,0,0,0,953,
-        954,1,0,0,0,954,959,1,0,0,0,955,957,5,75,0,0,956,958,3,132,66,0,
-        957,956,1,0,0,0,957,958,1,0,0,0,958,960,1,0,0,0,959,955,1,0,0,0,
-        959,960,1,0,0,0,960,966,1,0,0,0,961,963,5,75,0,0,962,964,3,132,66,
-        0,963,962,1,0,0,0,963,964,1,0,0,0,964,966,1,0,0,0,965,951,1,0,0,
-        0,965,961,1,0,0,0,966,131,1,0,0,0,967,969,5,85,0,0,968,967,1,0,0,
-        0,968,969,1,0,0,0,969,970,1,0,0,0,970,971,3,228,114,0,971,133,1,
-        0,0,0,972,973,3,272,136,0,973,135,1,0,0,0,974,975,3,272,136,0,975,
-        137,1,0,0,0,976,978,3,182,91,0,977,979,3,180,90,0,978,977,1,0,0,
-        0,979,980,1,0,0,0,980,978,1,0,0,0,980,981,1,0,0,0,981,139,1,0,0,
-        0,982,983,3,142,71,0,983,141,1,0,0,0,984,989,3,144,72,0,985,986,
-        5,45,0,0,986,988,3,144,72,0,987,985,1,0,0,0,988,991,1,0,0,0,989,
-        987,1,0,0,0,989,990,1,0,0,0,990,143,1,0,0,0,991,989,1,0,0,0,992,
-        997,3,146,73,0,993,994,5,72,0,0,994,996,3,146,73,0,995,993,1,0,0,
-        0,996,999,1,0,0,0,997,995,1,0,0,0,997,998,1,0,0,0,998,145,1,0,0,
-        0,999,997,1,0,0,0,1000,1005,3,148,74,0,1001,1002,5,2,0,0,1002,1004,
-        3,148,74,0,1003,1001,1,0,0,0,1004,1007,1,0,0,0,1005,1003,1,0,0,0,
-        1005,1006,1,0,0,0,1006,147,1,0,0,0,1007,1005,1,0,0,0,1008,1010,5,
-        40,0,0,1009,1008,1,0,0,0,1010,1013,1,0,0,0,1011,1009,1,0,0,0,1011,
-        1012,1,0,0,0,1012,1014,1,0,0,0,1013,1011,1,0,0,0,1014,1015,3,150,
-        75,0,1015,149,1,0,0,0,1016,1022,3,154,77,0,1017,1018,3,152,76,0,
-        1018,1019,3,154,77,0,1019,1021,1,0,0,0,1020,1017,1,0,0,0,1021,1024,
-        1,0,0,0,1022,1020,1,0,0,0,1022,1023,1,0,0,0,1023,151,1,0,0,0,1024,
-        1022,1,0,0,0,1025,1026,7,3,0,0,1026,153,1,0,0,0,1027,1031,3,164,
-        82,0,1028,1030,3,156,78,0,1029,1028,1,0,0,0,1030,1033,1,0,0,0,1031,
-        1029,1,0,0,0,1031,1032,1,0,0,0,1032,155,1,0,0,0,1033,1031,1,0,0,
-        0,1034,1035,5,54,0,0,1035,1036,5,71,0,0,1036,1069,3,164,82,0,1037,
-        1038,5,24,0,0,1038,1039,5,71,0,0,1039,1069,3,164,82,0,1040,1041,
-        5,12,0,0,1041,1069,3,164,82,0,1042,1043,5,77,0,0,1043,1069,3,164,
-        82,0,1044,1045,5,31,0,0,1045,1069,3,164,82,0,1046,1047,5,33,0,0,
-        1047,1069,5,41,0,0,1048,1049,5,33,0,0,1049,1050,5,40,0,0,1050,1069,
-        5,41,0,0,1051,1053,5,33,0,0,1052,1054,5,40,0,0,1053,1052,1,0,0,0,
-        1053,1054,1,0,0,0,1054,1055,1,0,0,0,1055,1058,7,4,0,0,1056,1058,
-        5,74,0,0,1057,1051,1,0,0,0,1057,1056,1,0,0,0,1058,1059,1,0,0,0,1059,
-        1069,3,158,79,0,1060,1062,5,33,0,0,1061,1063,5,40,0,0,1062,1061,
-        1,0,0,0,1062,1063,1,0,0,0,1063,1065,1,0,0,0,1064,1066,3,268,134,
-        0,1065,1064,1,0,0,0,1065,1066,1,0,0,0,1066,1067,1,0,0,0,1067,1069,
-        5,59,0,0,1068,1034,1,0,0,0,1068,1037,1,0,0,0,1068,1040,1,0,0,0,1068,
-        1042,1,0,0,0,1068,1044,1,0,0,0,1068,1046,1,0,0,0,1068,1048,1,0,0,
-        0,1068,1057,1,0,0,0,1068,1060,1,0,0,0,1069,157,1,0,0,0,1070,1075,
-        3,160,80,0,1071,1072,5,97,0,0,1072,1074,3,160,80,0,1073,1071,1,0,
-        0,0,1074,1077,1,0,0,0,1075,1073,1,0,0,0,1075,1076,1,0,0,0,1076,159,
-        1,0,0,0,1077,1075,1,0,0,0,1078,1080,3,162,81,0,1079,1078,1,0,0,0,
-        1080,1081,1,0,0,0,1081,1079,1,0,0,0,1081,1082,1,0,0,0,1082,1087,
-        1,0,0,0,1083,1084,5,71,0,0,1084,1085,3,162,81,0,1085,1086,3,162,
-        81,0,1086,1088,1,0,0,0,1087,1083,1,0,0,0,1087,1088,1,0,0,0,1088,
-        1093,1,0,0,0,1089,1090,5,82,0,0,1090,1091,3,158,79,0,1091,1092,5,
-        83,0,0,1092,1094,1,0,0,0,1093,1089,1,0,0,0,1093,1094,1,0,0,0,1094,
-        1097,1,0,0,0,1095,1096,5,40,0,0,1096,1098,5,41,0,0,1097,1095,1,0,
-        0,0,1097,1098,1,0,0,0,1098,161,1,0,0,0,1099,1102,3,268,134,0,1100,
-        1102,5,41,0,0,1101,1099,1,0,0,0,1101,1100,1,0,0,0,1102,163,1,0,0,
-        0,1103,1109,3,168,84,0,1104,1105,3,166,83,0,1105,1106,3,168,84,0,
-        1106,1108,1,0,0,0,1107,1104,1,0,0,0,1108,1111,1,0,0,0,1109,1107,
-        1,0,0,0,1109,1110,1,0,0,0,1110,165,1,0,0,0,1111,1109,1,0,0,0,1112,
-        1113,7,5,0,0,1113,167,1,0,0,0,1114,1120,3,172,86,0,1115,1116,3,170,
-        85,0,1116,1117,3,172,86,0,1117,1119,1,0,0,0,1118,1115,1,0,0,0,1119,
-        1122,1,0,0,0,1120,1118,1,0,0,0,1120,1121,1,0,0,0,1121,169,1,0,0,
-        0,1122,1120,1,0,0,0,1123,1124,7,6,0,0,1124,171,1,0,0,0,1125,1130,
-        3,174,87,0,1126,1127,5,91,0,0,1127,1129,3,174,87,0,1128,1126,1,0,
-        0,0,1129,1132,1,0,0,0,1130,1128,1,0,0,0,1130,1131,1,0,0,0,1131,173,
-        1,0,0,0,1132,1130,1,0,0,0,1133,1135,7,7,0,0,1134,1133,1,0,0,0,1135,
-        1138,1,0,0,0,1136,1134,1,0,0,0,1136,1137,1,0,0,0,1137,1139,1,0,0,
-        0,1138,1136,1,0,0,0,1139,1140,3,176,88,0,1140,175,1,0,0,0,1141,1146,
-        3,182,91,0,1142,1145,3,178,89,0,1143,1145,3,180,90,0,1144,1142,1,
-        0,0,0,1144,1143,1,0,0,0,1145,1148,1,0,0,0,1146,1144,1,0,0,0,1146,
-        1147,1,0,0,0,1147,1151,1,0,0,0,1148,1146,1,0,0,0,1149,1152,3,124,
-        62,0,1150,1152,3,100,50,0,1151,1149,1,0,0,0,1151,1150,1,0,0,0,1151,
-        1152,1,0,0,0,1152,177,1,0,0,0,1153,1154,5,101,0,0,1154,1155,3,140,
-        70,0,1155,1156,5,102,0,0,1156,1167,1,0,0,0,1157,1159,5,101,0,0,1158,
-        1160,3,140,70,0,1159,1158,1,0,0,0,1159,1160,1,0,0,0,1160,1161,1,
-        0,0,0,1161,1163,5,75,0,0,1162,1164,3,140,70,0,1163,1162,1,0,0,0,
-        1163,1164,1,0,0,0,1164,1165,1,0,0,0,1165,1167,5,102,0,0,1166,1153,
-        1,0,0,0,1166,1157,1,0,0,0,1167,179,1,0,0,0,1168,1169,5,92,0,0,1169,
-        1170,3,234,117,0,1170,181,1,0,0,0,1171,1187,3,184,92,0,1172,1187,
-        3,208,104,0,1173,1187,3,192,96,0,1174,1187,3,194,97,0,1175,1187,
-        3,196,98,0,1176,1187,3,202,101,0,1177,1187,3,204,102,0,1178,1187,
-        3,222,111,0,1179,1187,3,220,110,0,1180,1187,3,186,93,0,1181,1187,
-        3,96,48,0,1182,1187,3,206,103,0,1183,1187,3,210,105,0,1184,1187,
-        3,216,108,0,1185,1187,3,266,133,0,1186,1171,1,0,0,0,1186,1172,1,
-        0,0,0,1186,1173,1,0,0,0,1186,1174,1,0,0,0,1186,1175,1,0,0,0,1186,
-        1176,1,0,0,0,1186,1177,1,0,0,0,1186,1178,1,0,0,0,1186,1179,1,0,0,
-        0,1186,1180,1,0,0,0,1186,1181,1,0,0,0,1186,1182,1,0,0,0,1186,1183,
-        1,0,0,0,1186,1184,1,0,0,0,1186,1185,1,0,0,0,1187,183,1,0,0,0,1188,
-        1189,5,13,0,0,1189,1190,5,99,0,0,1190,1191,5,86,0,0,1191,1192,5,
-        100,0,0,1192,185,1,0,0,0,1193,1195,5,10,0,0,1194,1196,3,140,70,0,
-        1195,1194,1,0,0,0,1195,1196,1,0,0,0,1196,1198,1,0,0,0,1197,1199,
-        3,188,94,0,1198,1197,1,0,0,0,1199,1200,1,0,0,0,1200,1198,1,0,0,0,
-        1200,1201,1,0,0,0,1201,1204,1,0,0,0,1202,1203,5,22,0,0,1203,1205,
-        3,140,70,0,1204,1202,1,0,0,0,1204,1205,1,0,0,0,1205,1206,1,0,0,0,
-        1206,1207,5,23,0,0,1207,187,1,0,0,0,1208,1209,5,69,0,0,1209,1214,
-        3,190,95,0,1210,1211,5,93,0,0,1211,1213,3,190,95,0,1212,1210,1,0,
-        0,0,1213,1216,1,0,0,0,1214,1212,1,0,0,0,1214,1215,1,0,0,0,1215,1217,
-        1,0,0,0,1216,1214,1,0,0,0,1217,1218,5,55,0,0,1218,1219,3,140,70,
-        0,1219,189,1,0,0,0,1220,1221,3,152,76,0,1221,1222,3,140,70,0,1222,
-        1226,1,0,0,0,1223,1226,3,156,78,0,1224,1226,3,140,70,0,1225,1220,
-        1,0,0,0,1225,1223,1,0,0,0,1225,1224,1,0,0,0,1226,191,1,0,0,0,1227,
-        1228,5,101,0,0,1228,1231,3,200,100,0,1229,1230,5,97,0,0,1230,1232,
-        3,140,70,0,1231,1229,1,0,0,0,1231,1232,1,0,0,0,1232,1233,1,0,0,0,
-        1233,1234,5,102,0,0,1234,193,1,0,0,0,1235,1239,5,101,0,0,1236,1237,
-        3,266,133,0,1237,1238,5,81,0,0,1238,1240,1,0,0,0,1239,1236,1,0,0,
-        0,1239,1240,1,0,0,0,1240,1241,1,0,0,0,1241,1244,3,96,48,0,1242,1243,
-        5,70,0,0,1243,1245,3,140,70,0,1244,1242,1,0,0,0,1244,1245,1,0,0,
-        0,1245,1246,1,0,0,0,1246,1247,5,97,0,0,1247,1248,3,140,70,0,1248,
-        1249,5,102,0,0,1249,195,1,0,0,0,1250,1251,3,198,99,0,1251,1252,5,
-        99,0,0,1252,1253,3,200,100,0,1253,1254,5,100,0,0,1254,197,1,0,0,
-        0,1255,1256,7,8,0,0,1256,199,1,0,0,0,1257,1258,3,266,133,0,1258,
-        1259,5,31,0,0,1259,1262,3,140,70,0,1260,1261,5,70,0,0,1261,1263,
-        3,140,70,0,1262,1260,1,0,0,0,1262,1263,1,0,0,0,1263,201,1,0,0,0,
-        1264,1265,5,47,0,0,1265,1266,5,99,0,0,1266,1267,3,266,133,0,1267,
-        1268,5,81,0,0,1268,1269,3,140,70,0,1269,1270,5,93,0,0,1270,1271,
-        3,266,133,0,1271,1272,5,31,0,0,1272,1273,3,140,70,0,1273,1274,5,
-        97,0,0,1274,1275,3,140,70,0,1275,1276,5,100,0,0,1276,203,1,0,0,0,
-        1277,1278,7,9,0,0,1278,1284,5,103,0,0,1279,1285,3,8,4,0,1280,1282,
-        3,88,44,0,1281,1283,3,86,43,0,1282,1281,1,0,0,0,1282,1283,1,0,0,
-        0,1283,1285,1,0,0,0,1284,1279,1,0,0,0,1284,1280,1,0,0,0,1285,1286,
-        1,0,0,0,1286,1287,5,104,0,0,1287,205,1,0,0,0,1288,1289,5,99,0,0,
-        1289,1290,3,140,70,0,1290,1291,5,100,0,0,1291,207,1,0,0,0,1292,1293,
-        3,212,106,0,1293,1295,5,99,0,0,1294,1296,7,10,0,0,1295,1294,1,0,
-        0,0,1295,1296,1,0,0,0,1296,1298,1,0,0,0,1297,1299,3,140,70,0,1298,
-        1297,1,0,0,0,1298,1299,1,0,0,0,1299,1300,1,0,0,0,1300,1301,5,63,
-        0,0,1301,1302,3,140,70,0,1302,1303,5,100,0,0,1303,209,1,0,0,0,1304,
-        1305,3,212,106,0,1305,1307,5,99,0,0,1306,1308,5,20,0,0,1307,1306,
-        1,0,0,0,1307,1308,1,0,0,0,1308,1317,1,0,0,0,1309,1314,3,140,70,0,
-        1310,1311,5,93,0,0,1311,1313,3,140,70,0,1312,1310,1,0,0,0,1313,1316,
-        1,0,0,0,1314,1312,1,0,0,0,1314,1315,1,0,0,0,1315,1318,1,0,0,0,1316,
-        1314,1,0,0,0,1317,1309,1,0,0,0,1317,1318,1,0,0,0,1318,1319,1,0,0,
-        0,1319,1320,5,100,0,0,1320,211,1,0,0,0,1321,1322,3,214,107,0,1322,
-        1323,3,268,134,0,1323,213,1,0,0,0,1324,1325,3,268,134,0,1325,1326,
-        5,92,0,0,1326,1328,1,0,0,0,1327,1324,1,0,0,0,1328,1331,1,0,0,0,1329,
-        1327,1,0,0,0,1329,1330,1,0,0,0,1330,215,1,0,0,0,1331,1329,1,0,0,
-        0,1332,1333,3,266,133,0,1333,1342,5,103,0,0,1334,1339,3,218,109,
-        0,1335,1336,5,93,0,0,1336,1338,3,218,109,0,1337,1335,1,0,0,0,1338,
-        1341,1,0,0,0,1339,1337,1,0,0,0,1339,1340,1,0,0,0,1340,1343,1,0,0,
-        0,1341,1339,1,0,0,0,1342,1334,1,0,0,0,1342,1343,1,0,0,0,1343,1344,
-        1,0,0,0,1344,1345,5,104,0,0,1345,217,1,0,0,0,1346,1347,3,234,117,
-        0,1347,1348,5,94,0,0,1348,1349,3,140,70,0,1349,1356,1,0,0,0,1350,
-        1351,5,92,0,0,1351,1356,3,234,117,0,1352,1353,5,92,0,0,1353,1356,
-        5,86,0,0,1354,1356,3,266,133,0,1355,1346,1,0,0,0,1355,1350,1,0,0,
-        0,1355,1352,1,0,0,0,1355,1354,1,0,0,0,1356,219,1,0,0,0,1357,1360,
-        5,98,0,0,1358,1361,3,268,134,0,1359,1361,5,107,0,0,1360,1358,1,0,
-        0,0,1360,1359,1,0,0,0,1361,221,1,0,0,0,1362,1369,3,224,112,0,1363,
-        1369,5,41,0,0,1364,1369,3,226,113,0,1365,1369,5,109,0,0,1366,1369,
-        3,230,115,0,1367,1369,3,232,116,0,1368,1362,1,0,0,0,1368,1363,1,
-        0,0,0,1368,1364,1,0,0,0,1368,1365,1,0,0,0,1368,1366,1,0,0,0,1368,
-        1367,1,0,0,0,1369,223,1,0,0,0,1370,1371,7,11,0,0,1371,225,1,0,0,
-        0,1372,1375,3,228,114,0,1373,1375,5,108,0,0,1374,1372,1,0,0,0,1374,
-        1373,1,0,0,0,1375,227,1,0,0,0,1376,1377,7,12,0,0,1377,229,1,0,0,
-        0,1378,1387,5,101,0,0,1379,1384,3,140,70,0,1380,1381,5,93,0,0,1381,
-        1383,3,140,70,0,1382,1380,1,0,0,0,1383,1386,1,0,0,0,1384,1382,1,
-        0,0,0,1384,1385,1,0,0,0,1385,1388,1,0,0,0,1386,1384,1,0,0,0,1387,
-        1379,1,0,0,0,1387,1388,1,0,0,0,1388,1389,1,0,0,0,1389,1390,5,102,
-        0,0,1390,231,1,0,0,0,1391,1405,5,103,0,0,1392,1393,3,234,117,0,1393,
-        1394,5,94,0,0,1394,1402,3,140,70,0,1395,1396,5,93,0,0,1396,1397,
-        3,234,117,0,1397,1398,5,94,0,0,1398,1399,3,140,70,0,1399,1401,1,
-        0,0,0,1400,1395,1,0,0,0,1401,1404,1,0,0,0,1402,1400,1,0,0,0,1402,
-        1403,1,0,0,0,1403,1406,1,0,0,0,1404,1402,1,0,0,0,1405,1392,1,0,0,
-        0,1405,1406,1,0,0,0,1406,1407,1,0,0,0,1407,1408,5,104,0,0,1408,233,
-        1,0,0,0,1409,1410,3,272,136,0,1410,235,1,0,0,0,1411,1417,3,238,119,
-        0,1412,1417,3,248,124,0,1413,1417,3,250,125,0,1414,1417,3,254,127,
-        0,1415,1417,3,260,130,0,1416,1411,1,0,0,0,1416,1412,1,0,0,0,1416,
-        1413,1,0,0,0,1416,1414,1,0,0,0,1416,1415,1,0,0,0,1417,237,1,0,0,
-        0,1418,1419,5,15,0,0,1419,1421,5,11,0,0,1420,1422,3,268,134,0,1421,
-        1420,1,0,0,0,1421,1422,1,0,0,0,1422,1424,1,0,0,0,1423,1425,3,262,
-        131,0,1424,1423,1,0,0,0,1424,1425,1,0,0,0,1425,1426,1,0,0,0,1426,
-        1427,7,13,0,0,1427,1428,5,99,0,0,1428,1429,3,266,133,0,1429,1430,
-        3,126,63,0,1430,1431,5,100,0,0,1431,1432,7,14,0,0,1432,1434,3,240,
-        120,0,1433,1435,3,86,43,0,1434,1433,1,0,0,0,1434,1435,1,0,0,0,1435,
-        239,1,0,0,0,1436,1437,3,242,121,0,1437,1438,5,33,0,0,1438,1439,5,
-        66,0,0,1439,1465,1,0,0,0,1440,1441,3,244,122,0,1441,1442,5,33,0,
-        0,1442,1443,5,66,0,0,1443,1465,1,0,0,0,1444,1445,3,242,121,0,1445,
-        1446,5,33,0,0,1446,1447,5,40,0,0,1447,1448,5,41,0,0,1448,1465,1,
-        0,0,0,1449,1450,3,242,121,0,1450,1451,5,33,0,0,1451,1452,5,38,0,
-        0,1452,1453,5,34,0,0,1453,1465,1,0,0,0,1454,1455,3,244,122,0,1455,
-        1456,5,33,0,0,1456,1457,5,38,0,0,1457,1458,5,34,0,0,1458,1465,1,
-        0,0,0,1459,1460,3,242,121,0,1460,1461,5,33,0,0,1461,1462,7,4,0,0,
-        1462,1463,3,246,123,0,1463,1465,1,0,0,0,1464,1436,1,0,0,0,1464,1440,
-        1,0,0,0,1464,1444,1,0,0,0,1464,1449,1,0,0,0,1464,1454,1,0,0,0,1464,
-        1459,1,0,0,0,1465,241,1,0,0,0,1466,1467,3,266,133,0,1467,1468,5,
-        92,0,0,1468,1469,3,234,117,0,1469,243,1,0,0,0,1470,1471,5,99,0,0,
-        1471,1476,3,242,121,0,1472,1473,5,93,0,0,1473,1475,3,242,121,0,1474,
-        1472,1,0,0,0,1475,1478,1,0,0,0,1476,1474,1,0,0,0,1476,1477,1,0,0,
-        0,1477,1479,1,0,0,0,1478,1476,1,0,0,0,1479,1480,5,100,0,0,1480,245,
-        1,0,0,0,1481,1486,3,268,134,0,1482,1483,5,82,0,0,1483,1484,3,246,
-        123,0,1484,1485,5,83,0,0,1485,1487,1,0,0,0,1486,1482,1,0,0,0,1486,
-        1487,1,0,0,0,1487,1491,1,0,0,0,1488,1489,5,99,0,0,1489,1490,5,107,
-        0,0,1490,1492,5,100,0,0,1491,1488,1,0,0,0,1491,1492,1,0,0,0,1492,
-        247,1,0,0,0,1493,1494,5,21,0,0,1494,1495,5,11,0,0,1495,1497,3,268,
-        134,0,1496,1498,3,264,132,0,1497,1496,1,0,0,0,1497,1498,1,0,0,0,
-        1498,249,1,0,0,0,1499,1501,5,15,0,0,1500,1502,5,66,0,0,1501,1500,
-        1,0,0,0,1501,1502,1,0,0,0,1502,1503,1,0,0,0,1503,1505,5,32,0,0,1504,
-        1506,3,268,134,0,1505,1504,1,0,0,0,1505,1506,1,0,0,0,1506,1508,1,
-        0,0,0,1507,1509,3,262,131,0,1508,1507,1,0,0,0,1508,1509,1,0,0,0,
-        1509,1510,1,0,0,0,1510,1512,3,252,126,0,1511,1513,3,86,43,0,1512,
-        1511,1,0,0,0,1512,1513,1,0,0,0,1513,251,1,0,0,0,1514,1515,5,27,0,
-        0,1515,1516,5,99,0,0,1516,1517,3,266,133,0,1517,1518,3,126,63,0,
-        1518,1519,5,100,0,0,1519,1520,5,43,0,0,1520,1521,5,99,0,0,1521,1526,
-        3,242,121,0,1522,1523,5,93,0,0,1523,1525,3,242,121,0,1524,1522,1,
-        0,0,0,1525,1528,1,0,0,0,1526,1524,1,0,0,0,1526,1527,1,0,0,0,1527,
-        1529,1,0,0,0,1528,1526,1,0,0,0,1529,1530,5,100,0,0,1530,1548,1,0,
-        0,0,1531,1533,5,43,0,0,1532,1534,5,94,0,0,1533,1532,1,0,0,0,1533,
-        1534,1,0,0,0,1534,1535,1,0,0,0,1535,1536,3,134,67,0,1536,1537,5,
-        99,0,0,1537,1542,3,234,117,0,1538,1539,5,93,0,0,1539,1541,3,234,
-        117,0,1540,1538,1,0,0,0,1541,1544,1,0,0,0,1542,1540,1,0,0,0,1542,
-        1543,1,0,0,0,1543,1545,1,0,0,0,1544,1542,1,0,0,0,1545,1546,5,100,
-        0,0,1546,1548,1,0,0,0,1547,1514,1,0,0,0,1547,1531,1,0,0,0,1548,253,
-        1,0,0,0,1549,1550,5,15,0,0,1550,1551,3,268,134,0,1551,1553,5,32,
-        0,0,1552,1554,3,268,134,0,1553,1552,1,0,0,0,1553,1554,1,0,0,0,1554,
-        1556,1,0,0,0,1555,1557,3,262,131,0,1556,1555,1,0,0,0,1556,1557,1,
-        0,0,0,1557,1558,1,0,0,0,1558,1559,5,27,0,0,1559,1560,5,99,0,0,1560,
-        1561,3,266,133,0,1561,1562,3,126,63,0,1562,1563,5,100,0,0,1563,1565,
-        5,43,0,0,1564,1566,3,268,134,0,1565,1564,1,0,0,0,1565,1566,1,0,0,
-        0,1566,1567,1,0,0,0,1567,1569,3,256,128,0,1568,1570,3,258,129,0,
-        1569,1568,1,0,0,0,1569,1570,1,0,0,0,1570,255,1,0,0,0,1571,1572,5,
-        99,0,0,1572,1577,3,242,121,0,1573,1574,5,93,0,0,1574,1576,3,242,
-        121,0,1575,1573,1,0,0,0,1576,1579,1,0,0,0,1577,1575,1,0,0,0,1577,
-        1578,1,0,0,0,1578,1580,1,0,0,0,1579,1577,1,0,0,0,1580,1581,5,100,
-        0,0,1581,1594,1,0,0,0,1582,1583,5,101,0,0,1583,1588,3,242,121,0,
-        1584,1585,5,93,0,0,1585,1587,3,242,121,0,1586,1584,1,0,0,0,1587,
-        1590,1,0,0,0,1588,1586,1,0,0,0,1588,1589,1,0,0,0,1589,1591,1,0,0,
-        0,1590,1588,1,0,0,0,1591,1592,5,102,0,0,1592,1594,1,0,0,0,1593,1571,
-        1,0,0,0,1593,1582,1,0,0,0,1594,257,1,0,0,0,1595,1596,3,268,134,0,
-        1596,1597,3,232,116,0,1597,259,1,0,0,0,1598,1599,5,21,0,0,1599,1600,
-        5,32,0,0,1600,1602,3,268,134,0,1601,1603,3,264,132,0,1602,1601,1,
-        0,0,0,1602,1603,1,0,0,0,1603,261,1,0,0,0,1604,1605,5,30,0,0,1605,
-        1606,5,40,0,0,1606,1607,5,25,0,0,1607,263,1,0,0,0,1608,1609,5,30,
-        0,0,1609,1610,5,25,0,0,1610,265,1,0,0,0,1611,1612,3,268,134,0,1612,
-        267,1,0,0,0,1613,1617,5,111,0,0,1614,1617,5,110,0,0,1615,1617,3,
-        270,135,0,1616,1613,1,0,0,0,1616,1614,1,0,0,0,1616,1615,1,0,0,0,
-        1617,269,1,0,0,0,1618,1619,7,15,0,0,1619,271,1,0,0,0,1620,1623,3,
-        268,134,0,1621,1623,3,274,137,0,1622,1620,1,0,0,0,1622,1621,1,0,
-        0,0,1623,273,1,0,0,0,1624,1625,7,16,0,0,1625,275,1,0,0,0,194,278,
-        285,296,301,308,314,319,323,330,345,348,355,367,370,388,391,398,
-        402,417,420,423,428,430,433,437,443,452,455,465,471,479,486,494,
-        504,512,515,521,524,526,538,548,552,557,569,578,586,611,619,631,
-        634,642,654,660,663,667,670,677,683,687,690,693,700,708,711,716,
-        725,736,746,752,756,767,774,780,784,788,791,795,805,810,818,824,
-        832,836,843,851,858,862,864,869,874,881,886,892,895,899,902,905,
-        908,914,920,925,930,935,941,945,953,957,959,963,965,968,980,989,
-        997,1005,1011,1022,1031,1053,1057,1062,1065,1068,1075,1081,1087,
-        1093,1097,1101,1109,1120,1130,1136,1144,1146,1151,1159,1163,1166,
-        1186,1195,1200,1204,1214,1225,1231,1239,1244,1262,1282,1284,1295,
-        1298,1307,1314,1317,1329,1339,1342,1355,1360,1368,1374,1384,1387,
-        1402,1405,1416,1421,1424,1434,1464,1476,1486,1491,1497,1501,1505,
-        1508,1512,1526,1533,1542,1547,1553,1556,1565,1569,1577,1588,1593,
-        1602,1616,1622
+        1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,3,120,1487,
+        8,120,1,121,1,121,1,121,1,121,1,122,1,122,1,122,1,122,5,122,1497,
+        8,122,10,122,12,122,1500,9,122,1,122,1,122,1,123,1,123,1,123,1,123,
+        1,123,3,123,1509,8,123,1,123,1,123,1,123,3,123,1514,8,123,1,124,
+        1,124,1,124,1,124,3,124,1520,8,124,1,125,1,125,3,125,1524,8,125,
+        1,125,1,125,3,125,1528,8,125,1,125,3,125,1531,8,125,1,125,1,125,
+        3,125,1535,8,125,1,126,1,126,1,126,1,126,1,126,1,126,1,126,1,126,
+        1,126,1,126,5,126,1547,8,126,10,126,12,126,1550,9,126,1,126,1,126,
+        1,126,1,126,3,126,1556,8,126,1,126,1,126,1,126,1,126,1,126,5,126,
+        1563,8,126,10,126,12,126,1566,9,126,1,126,1,126,3,126,1570,8,126,
+        1,127,1,127,1,127,1,127,3,127,1576,8,127,1,127,3,127,1579,8,127,
+        1,127,1,127,1,127,1,127,1,127,1,127,1,127,3,127,1588,8,127,1,127,
+        1,127,3,127,1592,8,127,1,128,1,128,1,128,1,128,5,128,1598,8,128,
+        10,128,12,128,1601,9,128,1,128,1,128,1,128,1,128,1,128,1,128,5,128,
+        1609,8,128,10,128,12,128,1612,9,128,1,128,1,128,3,128,1616,8,128,
+        1,129,1,129,1,129,1,130,1,130,1,130,1,130,3,130,1625,8,130,1,131,
+        1,131,1,131,1,131,1,132,1,132,1,132,1,133,1,133,1,134,1,134,1,134,
+        3,134,1639,8,134,1,135,1,135,1,136,1,136,3,136,1645,8,136,1,137,
+        1,137,1,137,0,0,138,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,
+        34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,
+        78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,
+        116,118,120,122,124,126,128,130,132,134,136,138,140,142,144,146,
+        148,150,152,154,156,158,160,162,164,166,168,170,172,174,176,178,
+        180,182,184,186,188,190,192,194,196,198,200,202,204,206,208,210,
+        212,214,216,218,220,222,224,226,228,230,232,234,236,238,240,242,
+        244,246,248,250,252,254,256,258,260,262,264,266,268,270,272,274,
+        0,17,2,0,53,53,64,64,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,78,83,2,0,
+        58,58,74,74,2,0,84,85,96,96,1,0,86,88,1,0,84,85,4,0,1,1,3,3,39,39,
+        52,52,2,0,13,14,25,25,1,0,60,62,2,0,26,26,57,57,1,0,105,107,2,0,
+        27,27,43,43,2,0,6,6,49,49,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,
+        25,27,30,32,32,34,34,38,39,42,42,47,47,49,49,52,52,56,56,58,64,66,
+        66,68,68,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,31,31,33,
+        33,35,37,40,41,43,46,48,48,50,51,53,55,57,57,65,65,67,67,69,73,1774,
+        0,276,1,0,0,0,2,285,1,0,0,0,4,287,1,0,0,0,6,296,1,0,0,0,8,301,1,
+        0,0,0,10,319,1,0,0,0,12,329,1,0,0,0,14,332,1,0,0,0,16,336,1,0,0,
+        0,18,341,1,0,0,0,20,359,1,0,0,0,22,364,1,0,0,0,24,392,1,0,0,0,26,
+        395,1,0,0,0,28,408,1,0,0,0,30,413,1,0,0,0,32,437,1,0,0,0,34,449,
+        1,0,0,0,36,530,1,0,0,0,38,532,1,0,0,0,40,542,1,0,0,0,42,547,1,0,
+        0,0,44,561,1,0,0,0,46,565,1,0,0,0,48,568,1,0,0,0,50,582,1,0,0,0,
+        52,584,1,0,0,0,54,615,1,0,0,0,56,617,1,0,0,0,58,635,1,0,0,0,60,638,
+        1,0,0,0,62,649,1,0,0,0,64,674,1,0,0,0,66,676,1,0,0,0,68,678,1,0,
+        0,0,70,683,1,0,0,0,72,687,1,0,0,0,74,715,1,0,0,0,76,717,1,0,0,0,
+        78,722,1,0,0,0,80,732,1,0,0,0,82,735,1,0,0,0,84,738,1,0,0,0,86,742,
+        1,0,0,0,88,745,1,0,0,0,90,756,1,0,0,0,92,762,1,0,0,0,94,778,1,0,
+        0,0,96,780,1,0,0,0,98,786,1,0,0,0,100,803,1,0,0,0,102,806,1,0,0,
+        0,104,817,1,0,0,0,106,828,1,0,0,0,108,836,1,0,0,0,110,847,1,0,0,
+        0,112,849,1,0,0,0,114,873,1,0,0,0,116,899,1,0,0,0,118,932,1,0,0,
+        0,120,936,1,0,0,0,122,952,1,0,0,0,124,955,1,0,0,0,126,963,1,0,0,
+        0,128,965,1,0,0,0,130,987,1,0,0,0,132,990,1,0,0,0,134,994,1,0,0,
+        0,136,996,1,0,0,0,138,998,1,0,0,0,140,1004,1,0,0,0,142,1006,1,0,
+        0,0,144,1014,1,0,0,0,146,1022,1,0,0,0,148,1033,1,0,0,0,150,1038,
+        1,0,0,0,152,1047,1,0,0,0,154,1049,1,0,0,0,156,1090,1,0,0,0,158,1092,
+        1,0,0,0,160,1101,1,0,0,0,162,1123,1,0,0,0,164,1125,1,0,0,0,166,1134,
+        1,0,0,0,168,1136,1,0,0,0,170,1145,1,0,0,0,172,1147,1,0,0,0,174,1158,
+        1,0,0,0,176,1163,1,0,0,0,178,1188,1,0,0,0,180,1190,1,0,0,0,182,1208,
+        1,0,0,0,184,1210,1,0,0,0,186,1215,1,0,0,0,188,1230,1,0,0,0,190,1247,
+        1,0,0,0,192,1249,1,0,0,0,194,1257,1,0,0,0,196,1272,1,0,0,0,198,1277,
+        1,0,0,0,200,1279,1,0,0,0,202,1286,1,0,0,0,204,1299,1,0,0,0,206,1310,
+        1,0,0,0,208,1314,1,0,0,0,210,1326,1,0,0,0,212,1343,1,0,0,0,214,1351,
+        1,0,0,0,216,1354,1,0,0,0,218,1377,1,0,0,0,220,1379,1,0,0,0,222,1390,
+        1,0,0,0,224,1392,1,0,0,0,226,1396,1,0,0,0,228,1398,1,0,0,0,230,1400,
+        1,0,0,0,232,1413,1,0,0,0,234,1431,1,0,0,0,236,1438,1,0,0,0,238,1440,
+        1,0,0,0,240,1486,1,0,0,0,242,1488,1,0,0,0,244,1492,1,0,0,0,246,1503,
+        1,0,0,0,248,1515,1,0,0,0,250,1521,1,0,0,0,252,1569,1,0,0,0,254,1571,
+        1,0,0,0,256,1615,1,0,0,0,258,1617,1,0,0,0,260,1620,1,0,0,0,262,1626,
+        1,0,0,0,264,1630,1,0,0,0,266,1633,1,0,0,0,268,1638,1,0,0,0,270,1640,
+        1,0,0,0,272,1644,1,0,0,0,274,1646,1,0,0,0,276,278,3,2,1,0,277,279,
+        5,95,0,0,278,277,1,0,0,0,278,279,1,0,0,0,279,280,1,0,0,0,280,281,
+        5,0,0,1,281,1,1,0,0,0,282,286,3,4,2,0,283,286,3,236,118,0,284,286,
+        3,8,4,0,285,282,1,0,0,0,285,283,1,0,0,0,285,284,1,0,0,0,286,3,1,
+        0,0,0,287,288,5,51,0,0,288,289,3,268,134,0,289,290,5,81,0,0,290,
+        291,3,6,3,0,291,5,1,0,0,0,292,297,5,109,0,0,293,297,3,226,113,0,
+        294,297,3,224,112,0,295,297,3,268,134,0,296,292,1,0,0,0,296,293,
+        1,0,0,0,296,294,1,0,0,0,296,295,1,0,0,0,297,7,1,0,0,0,298,300,3,
+        10,5,0,299,298,1,0,0,0,300,303,1,0,0,0,301,299,1,0,0,0,301,302,1,
+        0,0,0,302,304,1,0,0,0,303,301,1,0,0,0,304,308,3,14,7,0,305,307,3,
+        12,6,0,306,305,1,0,0,0,307,310,1,0,0,0,308,306,1,0,0,0,308,309,1,
+        0,0,0,309,314,1,0,0,0,310,308,1,0,0,0,311,313,3,10,5,0,312,311,1,
+        0,0,0,313,316,1,0,0,0,314,312,1,0,0,0,314,315,1,0,0,0,315,9,1,0,
+        0,0,316,314,1,0,0,0,317,320,3,16,8,0,318,320,3,18,9,0,319,317,1,
+        0,0,0,319,318,1,0,0,0,320,11,1,0,0,0,321,323,5,65,0,0,322,324,5,
+        1,0,0,323,322,1,0,0,0,323,324,1,0,0,0,324,325,1,0,0,0,325,330,3,
+        14,7,0,326,327,5,65,0,0,327,328,5,20,0,0,328,330,3,14,7,0,329,321,
+        1,0,0,0,329,326,1,0,0,0,330,13,1,0,0,0,331,333,3,24,12,0,332,331,
+        1,0,0,0,333,334,1,0,0,0,334,332,1,0,0,0,334,335,1,0,0,0,335,15,1,
+        0,0,0,336,337,5,4,0,0,337,338,5,42,0,0,338,339,5,56,0,0,339,340,
+        3,140,70,0,340,17,1,0,0,0,341,342,5,68,0,0,342,343,3,212,106,0,343,
+        352,5,99,0,0,344,349,3,140,70,0,345,346,5,93,0,0,346,348,3,140,70,
+        0,347,345,1,0,0,0,348,351,1,0,0,0,349,347,1,0,0,0,349,350,1,0,0,
+        0,350,353,1,0,0,0,351,349,1,0,0,0,352,344,1,0,0,0,352,353,1,0,0,
+        0,353,354,1,0,0,0,354,355,5,100,0,0,355,19,1,0,0,0,356,358,3,22,
+        11,0,357,356,1,0,0,0,358,361,1,0,0,0,359,357,1,0,0,0,359,360,1,0,
+        0,0,360,362,1,0,0,0,361,359,1,0,0,0,362,363,5,0,0,1,363,21,1,0,0,
+        0,364,365,3,212,106,0,365,374,5,99,0,0,366,371,3,140,70,0,367,368,
+        5,93,0,0,368,370,3,140,70,0,369,367,1,0,0,0,370,373,1,0,0,0,371,
+        369,1,0,0,0,371,372,1,0,0,0,372,375,1,0,0,0,373,371,1,0,0,0,374,
+        366,1,0,0,0,374,375,1,0,0,0,375,376,1,0,0,0,376,377,5,100,0,0,377,
+        23,1,0,0,0,378,393,3,26,13,0,379,393,3,28,14,0,380,393,3,32,16,0,
+        381,393,3,30,15,0,382,393,3,46,23,0,383,393,3,48,24,0,384,393,3,
+        52,26,0,385,393,3,56,28,0,386,393,3,60,30,0,387,393,3,68,34,0,388,
+        393,3,70,35,0,389,393,3,62,31,0,390,393,3,66,33,0,391,393,3,64,32,
+        0,392,378,1,0,0,0,392,379,1,0,0,0,392,380,1,0,0,0,392,381,1,0,0,
+        0,392,382,1,0,0,0,392,383,1,0,0,0,392,384,1,0,0,0,392,385,1,0,0,
+        0,392,386,1,0,0,0,392,387,1,0,0,0,392,388,1,0,0,0,392,389,1,0,0,
+        0,392,390,1,0,0,0,392,391,1,0,0,0,393,25,1,0,0,0,394,396,5,44,0,
+        0,395,394,1,0,0,0,395,396,1,0,0,0,396,397,1,0,0,0,397,398,5,36,0,
+        0,398,402,3,88,44,0,399,401,3,10,5,0,400,399,1,0,0,0,401,404,1,0,
+        0,0,402,400,1,0,0,0,402,403,1,0,0,0,403,406,1,0,0,0,404,402,1,0,
+        0,0,405,407,3,86,43,0,406,405,1,0,0,0,406,407,1,0,0,0,407,27,1,0,
+        0,0,408,409,5,67,0,0,409,410,3,140,70,0,410,411,5,4,0,0,411,412,
+        3,266,133,0,412,29,1,0,0,0,413,414,5,9,0,0,414,427,3,40,20,0,415,
+        424,5,99,0,0,416,421,3,140,70,0,417,418,5,93,0,0,418,420,3,140,70,
+        0,419,417,1,0,0,0,420,423,1,0,0,0,421,419,1,0,0,0,421,422,1,0,0,
+        0,422,425,1,0,0,0,423,421,1,0,0,0,424,416,1,0,0,0,424,425,1,0,0,
+        0,425,426,1,0,0,0,426,428,5,100,0,0,427,415,1,0,0,0,427,428,1,0,
+        0,0,428,434,1,0,0,0,429,432,5,73,0,0,430,433,5,86,0,0,431,433,3,
+        42,21,0,432,430,1,0,0,0,432,431,1,0,0,0,433,435,1,0,0,0,434,429,
+        1,0,0,0,434,435,1,0,0,0,435,31,1,0,0,0,436,438,5,44,0,0,437,436,
+        1,0,0,0,437,438,1,0,0,0,438,439,1,0,0,0,439,441,5,9,0,0,440,442,
+        3,34,17,0,441,440,1,0,0,0,441,442,1,0,0,0,442,443,1,0,0,0,443,444,
+        5,103,0,0,444,445,3,8,4,0,445,447,5,104,0,0,446,448,3,36,18,0,447,
+        446,1,0,0,0,447,448,1,0,0,0,448,33,1,0,0,0,449,459,5,99,0,0,450,
+        460,5,86,0,0,451,456,3,266,133,0,452,453,5,93,0,0,453,455,3,266,
+        133,0,454,452,1,0,0,0,455,458,1,0,0,0,456,454,1,0,0,0,456,457,1,
+        0,0,0,457,460,1,0,0,0,458,456,1,0,0,0,459,450,1,0,0,0,459,451,1,
+        0,0,0,459,460,1,0,0,0,460,461,1,0,0,0,461,462,5,100,0,0,462,35,1,
+        0,0,0,463,464,5,31,0,0,464,469,3,268,134,0,465,466,5,42,0,0,466,
+        467,3,140,70,0,467,468,3,268,134,0,468,470,1,0,0,0,469,465,1,0,0,
+        0,469,470,1,0,0,0,470,475,1,0,0,0,471,472,5,43,0,0,472,473,3,268,
+        134,0,473,474,3,268,134,0,474,476,1,0,0,0,475,471,1,0,0,0,475,476,
+        1,0,0,0,476,531,1,0,0,0,477,478,5,31,0,0,478,483,3,268,134,0,479,
+        480,5,42,0,0,480,481,3,140,70,0,481,482,3,268,134,0,482,484,1,0,
+        0,0,483,479,1,0,0,0,483,484,1,0,0,0,484,485,1,0,0,0,485,490,3,38,
+        19,0,486,487,5,43,0,0,487,488,3,268,134,0,488,489,3,268,134,0,489,
+        491,1,0,0,0,490,486,1,0,0,0,490,491,1,0,0,0,491,531,1,0,0,0,492,
+        493,5,31,0,0,493,498,3,268,134,0,494,495,5,42,0,0,495,496,3,140,
+        70,0,496,497,3,268,134,0,497,499,1,0,0,0,498,494,1,0,0,0,498,499,
+        1,0,0,0,499,500,1,0,0,0,500,501,5,43,0,0,501,502,3,268,134,0,502,
+        503,3,268,134,0,503,504,1,0,0,0,504,505,3,38,19,0,505,531,1,0,0,
+        0,506,508,5,31,0,0,507,509,3,140,70,0,508,507,1,0,0,0,508,509,1,
+        0,0,0,509,510,1,0,0,0,510,511,3,268,134,0,511,516,3,268,134,0,512,
+        513,5,42,0,0,513,514,3,140,70,0,514,515,3,268,134,0,515,517,1,0,
+        0,0,516,512,1,0,0,0,516,517,1,0,0,0,517,519,1,0,0,0,518,520,3,38,
+        19,0,519,518,1,0,0,0,519,520,1,0,0,0,520,525,1,0,0,0,521,522,5,43,
+        0,0,522,523,3,268,134,0,523,524,3,268,134,0,524,526,1,0,0,0,525,
+        521,1,0,0,0,525,526,1,0,0,0,526,528,1,0,0,0,527,529,3,38,19,0,528,
+        527,1,0,0,0,528,529,1,0,0,0,529,531,1,0,0,0,530,463,1,0,0,0,530,
+        477,1,0,0,0,530,492,1,0,0,0,530,506,1,0,0,0,531,37,1,0,0,0,532,533,
+        3,268,134,0,533,534,3,268,134,0,534,535,5,4,0,0,535,536,3,266,133,
+        0,536,39,1,0,0,0,537,538,3,272,136,0,538,539,5,92,0,0,539,541,1,
+        0,0,0,540,537,1,0,0,0,541,544,1,0,0,0,542,540,1,0,0,0,542,543,1,
+        0,0,0,543,545,1,0,0,0,544,542,1,0,0,0,545,546,3,272,136,0,546,41,
+        1,0,0,0,547,552,3,44,22,0,548,549,5,93,0,0,549,551,3,44,22,0,550,
+        548,1,0,0,0,551,554,1,0,0,0,552,550,1,0,0,0,552,553,1,0,0,0,553,
+        556,1,0,0,0,554,552,1,0,0,0,555,557,3,86,43,0,556,555,1,0,0,0,556,
+        557,1,0,0,0,557,43,1,0,0,0,558,559,3,268,134,0,559,560,5,4,0,0,560,
+        562,1,0,0,0,561,558,1,0,0,0,561,562,1,0,0,0,562,563,1,0,0,0,563,
+        564,3,266,133,0,564,45,1,0,0,0,565,566,5,15,0,0,566,567,3,88,44,
+        0,567,47,1,0,0,0,568,569,5,37,0,0,569,573,3,90,45,0,570,572,3,50,
+        25,0,571,570,1,0,0,0,572,575,1,0,0,0,573,571,1,0,0,0,573,574,1,0,
+        0,0,574,49,1,0,0,0,575,573,1,0,0,0,576,577,5,43,0,0,577,578,5,36,
+        0,0,578,583,3,52,26,0,579,580,5,43,0,0,580,581,5,15,0,0,581,583,
+        3,52,26,0,582,576,1,0,0,0,582,579,1,0,0,0,583,51,1,0,0,0,584,585,
+        5,51,0,0,585,590,3,54,27,0,586,587,5,93,0,0,587,589,3,54,27,0,588,
+        586,1,0,0,0,589,592,1,0,0,0,590,588,1,0,0,0,590,591,1,0,0,0,591,
+        53,1,0,0,0,592,590,1,0,0,0,593,594,3,138,69,0,594,595,5,81,0,0,595,
+        596,3,140,70,0,596,616,1,0,0,0,597,598,3,266,133,0,598,599,5,81,
+        0,0,599,600,3,140,70,0,600,616,1,0,0,0,601,602,3,266,133,0,602,603,
+        5,76,0,0,603,604,3,140,70,0,604,616,1,0,0,0,605,606,3,266,133,0,
+        606,607,3,124,62,0,607,616,1,0,0,0,608,609,3,182,91,0,609,610,5,
+        101,0,0,610,611,3,140,70,0,611,612,5,102,0,0,612,613,5,81,0,0,613,
+        614,3,140,70,0,614,616,1,0,0,0,615,593,1,0,0,0,615,597,1,0,0,0,615,
+        601,1,0,0,0,615,605,1,0,0,0,615,608,1,0,0,0,616,55,1,0,0,0,617,618,
+        5,48,0,0,618,623,3,58,29,0,619,620,5,93,0,0,620,622,3,58,29,0,621,
+        619,1,0,0,0,622,625,1,0,0,0,623,621,1,0,0,0,623,624,1,0,0,0,624,
+        57,1,0,0,0,625,623,1,0,0,0,626,627,3,266,133,0,627,628,3,124,62,
+        0,628,636,1,0,0,0,629,636,3,138,69,0,630,631,3,182,91,0,631,632,
+        5,101,0,0,632,633,3,140,70,0,633,634,5,102,0,0,634,636,1,0,0,0,635,
+        626,1,0,0,0,635,629,1,0,0,0,635,630,1,0,0,0,636,59,1,0,0,0,637,639,
+        5,19,0,0,638,637,1,0,0,0,638,639,1,0,0,0,639,640,1,0,0,0,640,641,
+        5,16,0,0,641,646,3,140,70,0,642,643,5,93,0,0,643,645,3,140,70,0,
+        644,642,1,0,0,0,645,648,1,0,0,0,646,644,1,0,0,0,646,647,1,0,0,0,
+        647,61,1,0,0,0,648,646,1,0,0,0,649,650,5,28,0,0,650,651,5,99,0,0,
+        651,652,3,266,133,0,652,653,5,31,0,0,653,654,3,140,70,0,654,656,
+        5,97,0,0,655,657,3,24,12,0,656,655,1,0,0,0,657,658,1,0,0,0,658,656,
+        1,0,0,0,658,659,1,0,0,0,659,660,1,0,0,0,660,661,5,100,0,0,661,63,
+        1,0,0,0,662,664,3,78,39,0,663,665,3,80,40,0,664,663,1,0,0,0,664,
+        665,1,0,0,0,665,667,1,0,0,0,666,668,3,82,41,0,667,666,1,0,0,0,667,
+        668,1,0,0,0,668,675,1,0,0,0,669,671,3,80,40,0,670,672,3,82,41,0,
+        671,670,1,0,0,0,671,672,1,0,0,0,672,675,1,0,0,0,673,675,3,82,41,
+        0,674,662,1,0,0,0,674,669,1,0,0,0,674,673,1,0,0,0,675,65,1,0,0,0,
+        676,677,5,29,0,0,677,67,1,0,0,0,678,679,5,71,0,0,679,681,3,72,36,
+        0,680,682,3,86,43,0,681,680,1,0,0,0,681,682,1,0,0,0,682,69,1,0,0,
+        0,683,684,5,50,0,0,684,685,3,72,36,0,685,71,1,0,0,0,686,688,5,20,
+        0,0,687,686,1,0,0,0,687,688,1,0,0,0,688,689,1,0,0,0,689,691,3,74,
+        37,0,690,692,3,78,39,0,691,690,1,0,0,0,691,692,1,0,0,0,692,694,1,
+        0,0,0,693,695,3,80,40,0,694,693,1,0,0,0,694,695,1,0,0,0,695,697,
+        1,0,0,0,696,698,3,82,41,0,697,696,1,0,0,0,697,698,1,0,0,0,698,73,
+        1,0,0,0,699,704,5,86,0,0,700,701,5,93,0,0,701,703,3,76,38,0,702,
+        700,1,0,0,0,703,706,1,0,0,0,704,702,1,0,0,0,704,705,1,0,0,0,705,
+        716,1,0,0,0,706,704,1,0,0,0,707,712,3,76,38,0,708,709,5,93,0,0,709,
+        711,3,76,38,0,710,708,1,0,0,0,711,714,1,0,0,0,712,710,1,0,0,0,712,
+        713,1,0,0,0,713,716,1,0,0,0,714,712,1,0,0,0,715,699,1,0,0,0,715,
+        707,1,0,0,0,716,75,1,0,0,0,717,720,3,140,70,0,718,719,5,4,0,0,719,
+        721,3,266,133,0,720,718,1,0,0,0,720,721,1,0,0,0,721,77,1,0,0,0,722,
+        723,5,46,0,0,723,724,5,8,0,0,724,729,3,84,42,0,725,726,5,93,0,0,
+        726,728,3,84,42,0,727,725,1,0,0,0,728,731,1,0,0,0,729,727,1,0,0,
+        0,729,730,1,0,0,0,730,79,1,0,0,0,731,729,1,0,0,0,732,733,7,0,0,0,
+        733,734,3,140,70,0,734,81,1,0,0,0,735,736,5,35,0,0,736,737,3,140,
+        70,0,737,83,1,0,0,0,738,740,3,140,70,0,739,741,7,1,0,0,740,739,1,
+        0,0,0,740,741,1,0,0,0,741,85,1,0,0,0,742,743,5,70,0,0,743,744,3,
+        140,70,0,744,87,1,0,0,0,745,750,3,90,45,0,746,747,5,93,0,0,747,749,
+        3,90,45,0,748,746,1,0,0,0,749,752,1,0,0,0,750,748,1,0,0,0,750,751,
+        1,0,0,0,751,89,1,0,0,0,752,750,1,0,0,0,753,754,3,266,133,0,754,755,
+        5,81,0,0,755,757,1,0,0,0,756,753,1,0,0,0,756,757,1,0,0,0,757,760,
+        1,0,0,0,758,761,3,94,47,0,759,761,3,92,46,0,760,758,1,0,0,0,760,
+        759,1,0,0,0,761,91,1,0,0,0,762,763,3,268,134,0,763,764,5,99,0,0,
+        764,765,3,94,47,0,765,766,5,100,0,0,766,93,1,0,0,0,767,771,3,98,
+        49,0,768,770,3,110,55,0,769,768,1,0,0,0,770,773,1,0,0,0,771,769,
+        1,0,0,0,771,772,1,0,0,0,772,779,1,0,0,0,773,771,1,0,0,0,774,775,
+        5,99,0,0,775,776,3,94,47,0,776,777,5,100,0,0,777,779,1,0,0,0,778,
+        767,1,0,0,0,778,774,1,0,0,0,779,95,1,0,0,0,780,782,3,98,49,0,781,
+        783,3,110,55,0,782,781,1,0,0,0,783,784,1,0,0,0,784,782,1,0,0,0,784,
+        785,1,0,0,0,785,97,1,0,0,0,786,788,5,99,0,0,787,789,3,266,133,0,
+        788,787,1,0,0,0,788,789,1,0,0,0,789,792,1,0,0,0,790,793,3,124,62,
+        0,791,793,3,100,50,0,792,790,1,0,0,0,792,791,1,0,0,0,792,793,1,0,
+        0,0,793,795,1,0,0,0,794,796,3,120,60,0,795,794,1,0,0,0,795,796,1,
+        0,0,0,796,799,1,0,0,0,797,798,5,70,0,0,798,800,3,140,70,0,799,797,
+        1,0,0,0,799,800,1,0,0,0,800,801,1,0,0,0,801,802,5,100,0,0,802,99,
+        1,0,0,0,803,804,5,94,0,0,804,805,3,102,51,0,805,101,1,0,0,0,806,
+        814,3,104,52,0,807,809,5,97,0,0,808,810,5,94,0,0,809,808,1,0,0,0,
+        809,810,1,0,0,0,810,811,1,0,0,0,811,813,3,104,52,0,812,807,1,0,0,
+        0,813,816,1,0,0,0,814,812,1,0,0,0,814,815,1,0,0,0,815,103,1,0,0,
+        0,816,814,1,0,0,0,817,822,3,106,53,0,818,819,5,89,0,0,819,821,3,
+        106,53,0,820,818,1,0,0,0,821,824,1,0,0,0,822,820,1,0,0,0,822,823,
+        1,0,0,0,823,105,1,0,0,0,824,822,1,0,0,0,825,826,5,90,0,0,826,829,
+        3,106,53,0,827,829,3,108,54,0,828,825,1,0,0,0,828,827,1,0,0,0,829,
+        107,1,0,0,0,830,837,3,134,67,0,831,837,5,88,0,0,832,833,5,99,0,0,
+        833,834,3,102,51,0,834,835,5,100,0,0,835,837,1,0,0,0,836,830,1,0,
+        0,0,836,831,1,0,0,0,836,832,1,0,0,0,837,109,1,0,0,0,838,840,3,116,
+        58,0,839,841,3,114,57,0,840,839,1,0,0,0,840,841,1,0,0,0,841,842,
+        1,0,0,0,842,843,3,98,49,0,843,848,1,0,0,0,844,845,3,112,56,0,845,
+        846,3,98,49,0,846,848,1,0,0,0,847,838,1,0,0,0,847,844,1,0,0,0,848,
+        111,1,0,0,0,849,850,5,99,0,0,850,851,3,98,49,0,851,852,3,116,58,
+        0,852,855,3,98,49,0,853,854,5,70,0,0,854,856,3,140,70,0,855,853,
+        1,0,0,0,855,856,1,0,0,0,856,857,1,0,0,0,857,858,5,100,0,0,858,859,
+        3,114,57,0,859,113,1,0,0,0,860,862,5,103,0,0,861,863,3,228,114,0,
+        862,861,1,0,0,0,862,863,1,0,0,0,863,868,1,0,0,0,864,866,5,93,0,0,
+        865,867,3,228,114,0,866,865,1,0,0,0,866,867,1,0,0,0,867,869,1,0,
+        0,0,868,864,1,0,0,0,868,869,1,0,0,0,869,870,1,0,0,0,870,874,5,104,
+        0,0,871,874,5,84,0,0,872,874,5,86,0,0,873,860,1,0,0,0,873,871,1,
+        0,0,0,873,872,1,0,0,0,874,115,1,0,0,0,875,876,5,82,0,0,876,878,5,
+        85,0,0,877,879,3,118,59,0,878,877,1,0,0,0,878,879,1,0,0,0,879,880,
+        1,0,0,0,880,881,5,85,0,0,881,900,5,83,0,0,882,883,5,82,0,0,883,885,
+        5,85,0,0,884,886,3,118,59,0,885,884,1,0,0,0,885,886,1,0,0,0,886,
+        887,1,0,0,0,887,900,5,85,0,0,888,890,5,85,0,0,889,891,3,118,59,0,
+        890,889,1,0,0,0,890,891,1,0,0,0,891,892,1,0,0,0,892,893,5,85,0,0,
+        893,900,5,83,0,0,894,896,5,85,0,0,895,897,3,118,59,0,896,895,1,0,
+        0,0,896,897,1,0,0,0,897,898,1,0,0,0,898,900,5,85,0,0,899,875,1,0,
+        0,0,899,882,1,0,0,0,899,888,1,0,0,0,899,894,1,0,0,0,900,117,1,0,
+        0,0,901,903,5,101,0,0,902,904,3,266,133,0,903,902,1,0,0,0,903,904,
+        1,0,0,0,904,906,1,0,0,0,905,907,3,122,61,0,906,905,1,0,0,0,906,907,
+        1,0,0,0,907,909,1,0,0,0,908,910,3,130,65,0,909,908,1,0,0,0,909,910,
+        1,0,0,0,910,912,1,0,0,0,911,913,3,120,60,0,912,911,1,0,0,0,912,913,
+        1,0,0,0,913,914,1,0,0,0,914,933,5,102,0,0,915,917,5,101,0,0,916,
+        918,3,266,133,0,917,916,1,0,0,0,917,918,1,0,0,0,918,920,1,0,0,0,
+        919,921,3,122,61,0,920,919,1,0,0,0,920,921,1,0,0,0,921,923,1,0,0,
+        0,922,924,3,130,65,0,923,922,1,0,0,0,923,924,1,0,0,0,924,926,1,0,
+        0,0,925,927,3,120,60,0,926,925,1,0,0,0,926,927,1,0,0,0,927,928,1,
+        0,0,0,928,929,5,70,0,0,929,930,3,140,70,0,930,931,5,102,0,0,931,
+        933,1,0,0,0,932,901,1,0,0,0,932,915,1,0,0,0,933,119,1,0,0,0,934,
+        937,3,232,116,0,935,937,3,220,110,0,936,934,1,0,0,0,936,935,1,0,
+        0,0,937,121,1,0,0,0,938,939,5,94,0,0,939,947,3,136,68,0,940,942,
+        5,97,0,0,941,943,5,94,0,0,942,941,1,0,0,0,942,943,1,0,0,0,943,944,
+        1,0,0,0,944,946,3,136,68,0,945,940,1,0,0,0,946,949,1,0,0,0,947,945,
+        1,0,0,0,947,948,1,0,0,0,948,953,1,0,0,0,949,947,1,0,0,0,950,951,
+        5,94,0,0,951,953,3,128,64,0,952,938,1,0,0,0,952,950,1,0,0,0,953,
+        123,1,0,0,0,954,956,3,126,63,0,955,954,1,0,0,0,956,957,1,0,0,0,957,
+        955,1,0,0,0,957,958,1,0,0,0,958,125,1,0,0,0,959,960,5,94,0,0,960,
+        964,3,134,67,0,961,962,5,94,0,0,962,964,3,128,64,0,963,959,1,0,0,
+        0,963,961,1,0,0,0,964,127,1,0,0,0,965,967,5,98,0,0,966,968,7,2,0,
+        0,967,966,1,0,0,0,967,968,1,0,0,0,968,969,1,0,0,0,969,970,5,99,0,
+        0,970,971,3,140,70,0,971,972,5,100,0,0,972,129,1,0,0,0,973,975,5,
+        86,0,0,974,976,3,132,66,0,975,974,1,0,0,0,975,976,1,0,0,0,976,981,
+        1,0,0,0,977,979,5,75,0,0,978,980,3,132,66,0,979,978,1,0,0,0,979,
+        980,1,0,0,0,980,982,1,0,0,0,981,977,1,0,0,0,981,982,1,0,0,0,982,
+        988,1,0,0,0,983,985,5,75,0,0,984,986,3,132,66,0,985,984,1,0,0,0,
+        985,986,1,0,0,0,986,988,1,0,0,0,987,973,1,0,0,0,987,983,1,0,0,0,
+        988,131,1,0,0,0,989,991,5,85,0,0,990,989,1,0,0,0,990,991,1,0,0,0,
+        991,992,1,0,0,0,992,993,3,228,114,0,993,133,1,0,0,0,994,995,3,272,
+        136,0,995,135,1,0,0,0,996,997,3,272,136,0,997,137,1,0,0,0,998,1000,
+        3,182,91,0,999,1001,3,180,90,0,1000,999,1,0,0,0,1001,1002,1,0,0,
+        0,1002,1000,1,0,0,0,1002,1003,1,0,0,0,1003,139,1,0,0,0,1004,1005,
+        3,142,71,0,1005,141,1,0,0,0,1006,1011,3,144,72,0,1007,1008,5,45,
+        0,0,1008,1010,3,144,72,0,1009,1007,1,0,0,0,1010,1013,1,0,0,0,1011,
+        1009,1,0,0,0,1011,1012,1,0,0,0,1012,143,1,0,0,0,1013,1011,1,0,0,
+        0,1014,1019,3,146,73,0,1015,1016,5,72,0,0,1016,1018,3,146,73,0,1017,
+        1015,1,0,0,0,1018,1021,1,0,0,0,1019,1017,1,0,0,0,1019,1020,1,0,0,
+        0,1020,145,1,0,0,0,1021,1019,1,0,0,0,1022,1027,3,148,74,0,1023,1024,
+        5,2,0,0,1024,1026,3,148,74,0,1025,1023,1,0,0,0,1026,1029,1,0,0,0,
+        1027,1025,1,0,0,0,1027,1028,1,0,0,0,1028,147,1,0,0,0,1029,1027,1,
+        0,0,0,1030,1032,5,40,0,0,1031,1030,1,0,0,0,1032,1035,1,0,0,0,1033,
+        1031,1,0,0,0,1033,1034,1,0,0,0,1034,1036,1,0,0,0,1035,1033,1,0,0,
+        0,1036,1037,3,150,75,0,1037,149,1,0,0,0,1038,1044,3,154,77,0,1039,
+        1040,3,152,76,0,1040,1041,3,154,77,0,1041,1043,1,0,0,0,1042,1039,
+        1,0,0,0,1043,1046,1,0,0,0,1044,1042,1,0,0,0,1044,1045,1,0,0,0,1045,
+        151,1,0,0,0,1046,1044,1,0,0,0,1047,1048,7,3,0,0,1048,153,1,0,0,0,
+        1049,1053,3,164,82,0,1050,1052,3,156,78,0,1051,1050,1,0,0,0,1052,
+        1055,1,0,0,0,1053,1051,1,0,0,0,1053,1054,1,0,0,0,1054,155,1,0,0,
+        0,1055,1053,1,0,0,0,1056,1057,5,54,0,0,1057,1058,5,71,0,0,1058,1091,
+        3,164,82,0,1059,1060,5,24,0,0,1060,1061,5,71,0,0,1061,1091,3,164,
+        82,0,1062,1063,5,12,0,0,1063,1091,3,164,82,0,1064,1065,5,77,0,0,
+        1065,1091,3,164,82,0,1066,1067,5,31,0,0,1067,1091,3,164,82,0,1068,
+        1069,5,33,0,0,1069,1091,5,41,0,0,1070,1071,5,33,0,0,1071,1072,5,
+        40,0,0,1072,1091,5,41,0,0,1073,1075,5,33,0,0,1074,1076,5,40,0,0,
+        1075,1074,1,0,0,0,1075,1076,1,0,0,0,1076,1077,1,0,0,0,1077,1080,
+        7,4,0,0,1078,1080,5,74,0,0,1079,1073,1,0,0,0,1079,1078,1,0,0,0,1080,
+        1081,1,0,0,0,1081,1091,3,158,79,0,1082,1084,5,33,0,0,1083,1085,5,
+        40,0,0,1084,1083,1,0,0,0,1084,1085,1,0,0,0,1085,1087,1,0,0,0,1086,
+        1088,3,268,134,0,1087,1086,1,0,0,0,1087,1088,1,0,0,0,1088,1089,1,
+        0,0,0,1089,1091,5,59,0,0,1090,1056,1,0,0,0,1090,1059,1,0,0,0,1090,
+        1062,1,0,0,0,1090,1064,1,0,0,0,1090,1066,1,0,0,0,1090,1068,1,0,0,
+        0,1090,1070,1,0,0,0,1090,1079,1,0,0,0,1090,1082,1,0,0,0,1091,157,
+        1,0,0,0,1092,1097,3,160,80,0,1093,1094,5,97,0,0,1094,1096,3,160,
+        80,0,1095,1093,1,0,0,0,1096,1099,1,0,0,0,1097,1095,1,0,0,0,1097,
+        1098,1,0,0,0,1098,159,1,0,0,0,1099,1097,1,0,0,0,1100,1102,3,162,
+        81,0,1101,1100,1,0,0,0,1102,1103,1,0,0,0,1103,1101,1,0,0,0,1103,
+        1104,1,0,0,0,1104,1109,1,0,0,0,1105,1106,5,71,0,0,1106,1107,3,162,
+        81,0,1107,1108,3,162,81,0,1108,1110,1,0,0,0,1109,1105,1,0,0,0,1109,
+        1110,1,0,0,0,1110,1115,1,0,0,0,1111,1112,5,82,0,0,1112,1113,3,158,
+        79,0,1113,1114,5,83,0,0,1114,1116,1,0,0,0,1115,1111,1,0,0,0,1115,
+        1116,1,0,0,0,1116,1119,1,0,0,0,1117,1118,5,40,0,0,1118,1120,5,41,
+        0,0,1119,1117,1,0,0,0,1119,1120,1,0,0,0,1120,161,1,0,0,0,1121,1124,
+        3,268,134,0,1122,1124,5,41,0,0,1123,1121,1,0,0,0,1123,1122,1,0,0,
+        0,1124,163,1,0,0,0,1125,1131,3,168,84,0,1126,1127,3,166,83,0,1127,
+        1128,3,168,84,0,1128,1130,1,0,0,0,1129,1126,1,0,0,0,1130,1133,1,
+        0,0,0,1131,1129,1,0,0,0,1131,1132,1,0,0,0,1132,165,1,0,0,0,1133,
+        1131,1,0,0,0,1134,1135,7,5,0,0,1135,167,1,0,0,0,1136,1142,3,172,
+        86,0,1137,1138,3,170,85,0,1138,1139,3,172,86,0,1139,1141,1,0,0,0,
+        1140,1137,1,0,0,0,1141,1144,1,0,0,0,1142,1140,1,0,0,0,1142,1143,
+        1,0,0,0,1143,169,1,0,0,0,1144,1142,1,0,0,0,1145,1146,7,6,0,0,1146,
+        171,1,0,0,0,1147,1152,3,174,87,0,1148,1149,5,91,0,0,1149,1151,3,
+        174,87,0,1150,1148,1,0,0,0,1151,1154,1,0,0,0,1152,1150,1,0,0,0,1152,
+        1153,1,0,0,0,1153,173,1,0,0,0,1154,1152,1,0,0,0,1155,1157,7,7,0,
+        0,1156,1155,1,0,0,0,1157,1160,1,0,0,0,1158,1156,1,0,0,0,1158,1159,
+        1,0,0,0,1159,1161,1,0,0,0,1160,1158,1,0,0,0,1161,1162,3,176,88,0,
+        1162,175,1,0,0,0,1163,1168,3,182,91,0,1164,1167,3,178,89,0,1165,
+        1167,3,180,90,0,1166,1164,1,0,0,0,1166,1165,1,0,0,0,1167,1170,1,
+        0,0,0,1168,1166,1,0,0,0,1168,1169,1,0,0,0,1169,1173,1,0,0,0,1170,
+        1168,1,0,0,0,1171,1174,3,124,62,0,1172,1174,3,100,50,0,1173,1171,
+        1,0,0,0,1173,1172,1,0,0,0,1173,1174,1,0,0,0,1174,177,1,0,0,0,1175,
+        1176,5,101,0,0,1176,1177,3,140,70,0,1177,1178,5,102,0,0,1178,1189,
+        1,0,0,0,1179,1181,5,101,0,0,1180,1182,3,140,70,0,1181,1180,1,0,0,
+        0,1181,1182,1,0,0,0,1182,1183,1,0,0,0,1183,1185,5,75,0,0,1184,1186,
+        3,140,70,0,1185,1184,1,0,0,0,1185,1186,1,0,0,0,1186,1187,1,0,0,0,
+        1187,1189,5,102,0,0,1188,1175,1,0,0,0,1188,1179,1,0,0,0,1189,179,
+        1,0,0,0,1190,1191,5,92,0,0,1191,1192,3,234,117,0,1192,181,1,0,0,
+        0,1193,1209,3,184,92,0,1194,1209,3,208,104,0,1195,1209,3,192,96,
+        0,1196,1209,3,194,97,0,1197,1209,3,196,98,0,1198,1209,3,202,101,
+        0,1199,1209,3,204,102,0,1200,1209,3,222,111,0,1201,1209,3,220,110,
+        0,1202,1209,3,186,93,0,1203,1209,3,96,48,0,1204,1209,3,206,103,0,
+        1205,1209,3,210,105,0,1206,1209,3,216,108,0,1207,1209,3,266,133,
+        0,1208,1193,1,0,0,0,1208,1194,1,0,0,0,1208,1195,1,0,0,0,1208,1196,
+        1,0,0,0,1208,1197,1,0,0,0,1208,1198,1,0,0,0,1208,1199,1,0,0,0,1208,
+        1200,1,0,0,0,1208,1201,1,0,0,0,1208,1202,1,0,0,0,1208,1203,1,0,0,
+        0,1208,1204,1,0,0,0,1208,1205,1,0,0,0,1208,1206,1,0,0,0,1208,1207,
+        1,0,0,0,1209,183,1,0,0,0,1210,1211,5,13,0,0,1211,1212,5,99,0,0,1212,
+        1213,5,86,0,0,1213,1214,5,100,0,0,1214,185,1,0,0,0,1215,1217,5,10,
+        0,0,1216,1218,3,140,70,0,1217,1216,1,0,0,0,1217,1218,1,0,0,0,1218,
+        1220,1,0,0,0,1219,1221,3,188,94,0,1220,1219,1,0,0,0,1221,1222,1,
+        0,0,0,1222,1220,1,0,0,0,1222,1223,1,0,0,0,1223,1226,1,0,0,0,1224,
+        1225,5,22,0,0,1225,1227,3,140,70,0,1226,1224,1,0,0,0,1226,1227,1,
+        0,0,0,1227,1228,1,0,0,0,1228,1229,5,23,0,0,1229,187,1,0,0,0,1230,
+        1231,5,69,0,0,1231,1236,3,190,95,0,1232,1233,5,93,0,0,1233,1235,
+        3,190,95,0,1234,1232,1,0,0,0,1235,1238,1,0,0,0,1236,1234,1,0,0,0,
+        1236,1237,1,0,0,0,1237,1239,1,0,0,0,1238,1236,1,0,0,0,1239,1240,
+        5,55,0,0,1240,1241,3,140,70,0,1241,189,1,0,0,0,1242,1243,3,152,76,
+        0,1243,1244,3,140,70,0,1244,1248,1,0,0,0,1245,1248,3,156,78,0,1246,
+        1248,3,140,70,0,1247,1242,1,0,0,0,1247,1245,1,0,0,0,1247,1246,1,
+        0,0,0,1248,191,1,0,0,0,1249,1250,5,101,0,0,1250,1253,3,200,100,0,
+        1251,1252,5,97,0,0,1252,1254,3,140,70,0,1253,1251,1,0,0,0,1253,1254,
+        1,0,0,0,1254,1255,1,0,0,0,1255,1256,5,102,0,0,1256,193,1,0,0,0,1257,
+        1261,5,101,0,0,1258,1259,3,266,133,0,1259,1260,5,81,0,0,1260,1262,
+        1,0,0,0,1261,1258,1,0,0,0,1261,1262,1,0,0,0,1262,1263,1,0,0,0,1263,
+        1266,3,96,48,0,1264,1265,5,70,0,0,1265,1267,3,140,70,0,1266,1264,
+        1,0,0,0,1266,1267,1,0,0,0,1267,1268,1,0,0,0,1268,1269,5,97,0,0,1269,
+        1270,3,140,70,0,1270,1271,5,102,0,0,1271,195,1,0,0,0,1272,1273,3,
+        198,99,0,1273,1274,5,99,0,0,1274,1275,3,200,100,0,1275,1276,5,100,
+        0,0,1276,197,1,0,0,0,1277,1278,7,8,0,0,1278,199,1,0,0,0,1279,1280,
+        3,266,133,0,1280,1281,5,31,0,0,1281,1284,3,140,70,0,1282,1283,5,
+        70,0,0,1283,1285,3,140,70,0,1284,1282,1,0,0,0,1284,1285,1,0,0,0,
+        1285,201,1,0,0,0,1286,1287,5,47,0,0,1287,1288,5,99,0,0,1288,1289,
+        3,266,133,0,1289,1290,5,81,0,0,1290,1291,3,140,70,0,1291,1292,5,
+        93,0,0,1292,1293,3,266,133,0,1293,1294,5,31,0,0,1294,1295,3,140,
+        70,0,1295,1296,5,97,0,0,1296,1297,3,140,70,0,1297,1298,5,100,0,0,
+        1298,203,1,0,0,0,1299,1300,7,9,0,0,1300,1306,5,103,0,0,1301,1307,
+        3,8,4,0,1302,1304,3,88,44,0,1303,1305,3,86,43,0,1304,1303,1,0,0,
+        0,1304,1305,1,0,0,0,1305,1307,1,0,0,0,1306,1301,1,0,0,0,1306,1302,
+        1,0,0,0,1307,1308,1,0,0,0,1308,1309,5,104,0,0,1309,205,1,0,0,0,1310,
+        1311,5,99,0,0,1311,1312,3,140,70,0,1312,1313,5,100,0,0,1313,207,
+        1,0,0,0,1314,1315,3,212,106,0,1315,1317,5,99,0,0,1316,1318,7,10,
+        0,0,1317,1316,1,0,0,0,1317,1318,1,0,0,0,1318,1320,1,0,0,0,1319,1321,
+        3,140,70,0,1320,1319,1,0,0,0,1320,1321,1,0,0,0,1321,1322,1,0,0,0,
+        1322,1323,5,63,0,0,1323,1324,3,140,70,0,1324,1325,5,100,0,0,1325,
+        209,1,0,0,0,1326,1327,3,212,106,0,1327,1329,5,99,0,0,1328,1330,5,
+        20,0,0,1329,1328,1,0,0,0,1329,1330,1,0,0,0,1330,1339,1,0,0,0,1331,
+        1336,3,140,70,0,1332,1333,5,93,0,0,1333,1335,3,140,70,0,1334,1332,
+        1,0,0,0,1335,1338,1,0,0,0,1336,1334,1,0,0,0,1336,1337,1,0,0,0,1337,
+        1340,1,0,0,0,1338,1336,1,0,0,0,1339,1331,1,0,0,0,1339,1340,1,0,0,
+        0,1340,1341,1,0,0,0,1341,1342,5,100,0,0,1342,211,1,0,0,0,1343,1344,
+        3,214,107,0,1344,1345,3,268,134,0,1345,213,1,0,0,0,1346,1347,3,268,
+        134,0,1347,1348,5,92,0,0,1348,1350,1,0,0,0,1349,1346,1,0,0,0,1350,
+        1353,1,0,0,0,1351,1349,1,0,0,0,1351,1352,1,0,0,0,1352,215,1,0,0,
+        0,1353,1351,1,0,0,0,1354,1355,3,266,133,0,1355,1364,5,103,0,0,1356,
+        1361,3,218,109,0,1357,1358,5,93,0,0,1358,1360,3,218,109,0,1359,1357,
+        1,0,0,0,1360,1363,1,0,0,0,1361,1359,1,0,0,0,1361,1362,1,0,0,0,1362,
+        1365,1,0,0,0,1363,1361,1,0,0,0,1364,1356,1,0,0,0,1364,1365,1,0,0,
+        0,1365,1366,1,0,0,0,1366,1367,5,104,0,0,1367,217,1,0,0,0,1368,1369,
+        3,234,117,0,1369,1370,5,94,0,0,1370,1371,3,140,70,0,1371,1378,1,
+        0,0,0,1372,1373,5,92,0,0,1373,1378,3,234,117,0,1374,1375,5,92,0,
+        0,1375,1378,5,86,0,0,1376,1378,3,266,133,0,1377,1368,1,0,0,0,1377,
+        1372,1,0,0,0,1377,1374,1,0,0,0,1377,1376,1,0,0,0,1378,219,1,0,0,
+        0,1379,1382,5,98,0,0,1380,1383,3,268,134,0,1381,1383,5,107,0,0,1382,
+        1380,1,0,0,0,1382,1381,1,0,0,0,1383,221,1,0,0,0,1384,1391,3,224,
+        112,0,1385,1391,5,41,0,0,1386,1391,3,226,113,0,1387,1391,5,109,0,
+        0,1388,1391,3,230,115,0,1389,1391,3,232,116,0,1390,1384,1,0,0,0,
+        1390,1385,1,0,0,0,1390,1386,1,0,0,0,1390,1387,1,0,0,0,1390,1388,
+        1,0,0,0,1390,1389,1,0,0,0,1391,223,1,0,0,0,1392,1393,7,11,0,0,1393,
+        225,1,0,0,0,1394,1397,3,228,114,0,1395,1397,5,108,0,0,1396,1394,
+        1,0,0,0,1396,1395,1,0,0,0,1397,227,1,0,0,0,1398,1399,7,12,0,0,1399,
+        229,1,0,0,0,1400,1409,5,101,0,0,1401,1406,3,140,70,0,1402,1403,5,
+        93,0,0,1403,1405,3,140,70,0,1404,1402,1,0,0,0,1405,1408,1,0,0,0,
+        1406,1404,1,0,0,0,1406,1407,1,0,0,0,1407,1410,1,0,0,0,1408,1406,
+        1,0,0,0,1409,1401,1,0,0,0,1409,1410,1,0,0,0,1410,1411,1,0,0,0,1411,
+        1412,5,102,0,0,1412,231,1,0,0,0,1413,1427,5,103,0,0,1414,1415,3,
+        234,117,0,1415,1416,5,94,0,0,1416,1424,3,140,70,0,1417,1418,5,93,
+        0,0,1418,1419,3,234,117,0,1419,1420,5,94,0,0,1420,1421,3,140,70,
+        0,1421,1423,1,0,0,0,1422,1417,1,0,0,0,1423,1426,1,0,0,0,1424,1422,
+        1,0,0,0,1424,1425,1,0,0,0,1425,1428,1,0,0,0,1426,1424,1,0,0,0,1427,
+        1414,1,0,0,0,1427,1428,1,0,0,0,1428,1429,1,0,0,0,1429,1430,5,104,
+        0,0,1430,233,1,0,0,0,1431,1432,3,272,136,0,1432,235,1,0,0,0,1433,
+        1439,3,238,119,0,1434,1439,3,248,124,0,1435,1439,3,250,125,0,1436,
+        1439,3,254,127,0,1437,1439,3,260,130,0,1438,1433,1,0,0,0,1438,1434,
+        1,0,0,0,1438,1435,1,0,0,0,1438,1436,1,0,0,0,1438,1437,1,0,0,0,1439,
+        237,1,0,0,0,1440,1441,5,15,0,0,1441,1443,5,11,0,0,1442,1444,3,268,
+        134,0,1443,1442,1,0,0,0,1443,1444,1,0,0,0,1444,1446,1,0,0,0,1445,
+        1447,3,262,131,0,1446,1445,1,0,0,0,1446,1447,1,0,0,0,1447,1448,1,
+        0,0,0,1448,1449,7,13,0,0,1449,1450,5,99,0,0,1450,1451,3,266,133,
+        0,1451,1452,3,126,63,0,1452,1453,5,100,0,0,1453,1454,7,14,0,0,1454,
+        1456,3,240,120,0,1455,1457,3,86,43,0,1456,1455,1,0,0,0,1456,1457,
+        1,0,0,0,1457,239,1,0,0,0,1458,1459,3,242,121,0,1459,1460,5,33,0,
+        0,1460,1461,5,66,0,0,1461,1487,1,0,0,0,1462,1463,3,244,122,0,1463,
+        1464,5,33,0,0,1464,1465,5,66,0,0,1465,1487,1,0,0,0,1466,1467,3,242,
+        121,0,1467,1468,5,33,0,0,1468,1469,5,40,0,0,1469,1470,5,41,0,0,1470,
+        1487,1,0,0,0,1471,1472,3,242,121,0,1472,1473,5,33,0,0,1473,1474,
+        5,38,0,0,1474,1475,5,34,0,0,1475,1487,1,0,0,0,1476,1477,3,244,122,
+        0,1477,1478,5,33,0,0,1478,1479,5,38,0,0,1479,1480,5,34,0,0,1480,
+        1487,1,0,0,0,1481,1482,3,242,121,0,1482,1483,5,33,0,0,1483,1484,
+        7,4,0,0,1484,1485,3,246,123,0,1485,1487,1,0,0,0,1486,1458,1,0,0,
+        0,1486,1462,1,0,0,0,1486,1466,1,0,0,0,1486,1471,1,0,0,0,1486,1476,
+        1,0,0,0,1486,1481,1,0,0,0,1487,241,1,0,0,0,1488,1489,3,266,133,0,
+        1489,1490,5,92,0,0,1490,1491,3,234,117,0,1491,243,1,0,0,0,1492,1493,
+        5,99,0,0,1493,1498,3,242,121,0,1494,1495,5,93,0,0,1495,1497,3,242,
+        121,0,1496,1494,1,0,0,0,1497,1500,1,0,0,0,1498,1496,1,0,0,0,1498,
+        1499,1,0,0,0,1499,1501,1,0,0,0,1500,1498,1,0,0,0,1501,1502,5,100,
+        0,0,1502,245,1,0,0,0,1503,1508,3,268,134,0,1504,1505,5,82,0,0,1505,
+        1506,3,246,123,0,1506,1507,5,83,0,0,1507,1509,1,0,0,0,1508,1504,
+        1,0,0,0,1508,1509,1,0,0,0,1509,1513,1,0,0,0,1510,1511,5,99,0,0,1511,
+        1512,5,107,0,0,1512,1514,5,100,0,0,1513,1510,1,0,0,0,1513,1514,1,
+        0,0,0,1514,247,1,0,0,0,1515,1516,5,21,0,0,1516,1517,5,11,0,0,1517,
+        1519,3,268,134,0,1518,1520,3,264,132,0,1519,1518,1,0,0,0,1519,1520,
+        1,0,0,0,1520,249,1,0,0,0,1521,1523,5,15,0,0,1522,1524,5,66,0,0,1523,
+        1522,1,0,0,0,1523,1524,1,0,0,0,1524,1525,1,0,0,0,1525,1527,5,32,
+        0,0,1526,1528,3,268,134,0,1527,1526,1,0,0,0,1527,1528,1,0,0,0,1528,
+        1530,1,0,0,0,1529,1531,3,262,131,0,1530,1529,1,0,0,0,1530,1531,1,
+        0,0,0,1531,1532,1,0,0,0,1532,1534,3,252,126,0,1533,1535,3,86,43,
+        0,1534,1533,1,0,0,0,1534,1535,1,0,0,0,1535,251,1,0,0,0,1536,1537,
+        5,27,0,0,1537,1538,5,99,0,0,1538,1539,3,266,133,0,1539,1540,3,126,
+        63,0,1540,1541,5,100,0,0,1541,1542,5,43,0,0,1542,1543,5,99,0,0,1543,
+        1548,3,242,121,0,1544,1545,5,93,0,0,1545,1547,3,242,121,0,1546,1544,
+        1,0,0,0,1547,1550,1,0,0,0,1548,1546,1,0,0,0,1548,1549,1,0,0,0,1549,
+        1551,1,0,0,0,1550,1548,1,0,0,0,1551,1552,5,100,0,0,1552,1570,1,0,
+        0,0,1553,1555,5,43,0,0,1554,1556,5,94,0,0,1555,1554,1,0,0,0,1555,
+        1556,1,0,0,0,1556,1557,1,0,0,0,1557,1558,3,134,67,0,1558,1559,5,
+        99,0,0,1559,1564,3,234,117,0,1560,1561,5,93,0,0,1561,1563,3,234,
+        117,0,1562,1560,1,0,0,0,1563,1566,1,0,0,0,1564,1562,1,0,0,0,1564,
+        1565,1,0,0,0,1565,1567,1,0,0,0,1566,1564,1,0,0,0,1567,1568,5,100,
+        0,0,1568,1570,1,0,0,0,1569,1536,1,0,0,0,1569,1553,1,0,0,0,1570,253,
+        1,0,0,0,1571,1572,5,15,0,0,1572,1573,3,268,134,0,1573,1575,5,32,
+        0,0,1574,1576,3,268,134,0,1575,1574,1,0,0,0,1575,1576,1,0,0,0,1576,
+        1578,1,0,0,0,1577,1579,3,262,131,0,1578,1577,1,0,0,0,1578,1579,1,
+        0,0,0,1579,1580,1,0,0,0,1580,1581,5,27,0,0,1581,1582,5,99,0,0,1582,
+        1583,3,266,133,0,1583,1584,3,126,63,0,1584,1585,5,100,0,0,1585,1587,
+        5,43,0,0,1586,1588,3,268,134,0,1587,1586,1,0,0,0,1587,1588,1,0,0,
+        0,1588,1589,1,0,0,0,1589,1591,3,256,128,0,1590,1592,3,258,129,0,
+        1591,1590,1,0,0,0,1591,1592,1,0,0,0,1592,255,1,0,0,0,1593,1594,5,
+        99,0,0,1594,1599,3,242,121,0,1595,1596,5,93,0,0,1596,1598,3,242,
+        121,0,1597,1595,1,0,0,0,1598,1601,1,0,0,0,1599,1597,1,0,0,0,1599,
+        1600,1,0,0,0,1600,1602,1,0,0,0,1601,1599,1,0,0,0,1602,1603,5,100,
+        0,0,1603,1616,1,0,0,0,1604,1605,5,101,0,0,1605,1610,3,242,121,0,
+        1606,1607,5,93,0,0,1607,1609,3,242,121,0,1608,1606,1,0,0,0,1609,
+        1612,1,0,0,0,1610,1608,1,0,0,0,1610,1611,1,0,0,0,1611,1613,1,0,0,
+        0,1612,1610,1,0,0,0,1613,1614,5,102,0,0,1614,1616,1,0,0,0,1615,1593,
+        1,0,0,0,1615,1604,1,0,0,0,1616,257,1,0,0,0,1617,1618,3,268,134,0,
+        1618,1619,3,232,116,0,1619,259,1,0,0,0,1620,1621,5,21,0,0,1621,1622,
+        5,32,0,0,1622,1624,3,268,134,0,1623,1625,3,264,132,0,1624,1623,1,
+        0,0,0,1624,1625,1,0,0,0,1625,261,1,0,0,0,1626,1627,5,30,0,0,1627,
+        1628,5,40,0,0,1628,1629,5,25,0,0,1629,263,1,0,0,0,1630,1631,5,30,
+        0,0,1631,1632,5,25,0,0,1632,265,1,0,0,0,1633,1634,3,268,134,0,1634,
+        267,1,0,0,0,1635,1639,5,111,0,0,1636,1639,5,110,0,0,1637,1639,3,
+        270,135,0,1638,1635,1,0,0,0,1638,1636,1,0,0,0,1638,1637,1,0,0,0,
+        1639,269,1,0,0,0,1640,1641,7,15,0,0,1641,271,1,0,0,0,1642,1645,3,
+        268,134,0,1643,1645,3,274,137,0,1644,1642,1,0,0,0,1644,1643,1,0,
+        0,0,1645,273,1,0,0,0,1646,1647,7,16,0,0,1647,275,1,0,0,0,200,278,
+        285,296,301,308,314,319,323,329,334,349,352,359,371,374,392,395,
+        402,406,421,424,427,432,434,437,441,447,456,459,469,475,483,490,
+        498,508,516,519,525,528,530,542,552,556,561,573,582,590,615,623,
+        635,638,646,658,664,667,671,674,681,687,691,694,697,704,712,715,
+        720,729,740,750,756,760,771,778,784,788,792,795,799,809,814,822,
+        828,836,840,847,855,862,866,868,873,878,885,890,896,899,903,906,
+        909,912,917,920,923,926,932,936,942,947,952,957,963,967,975,979,
+        981,985,987,990,1002,1011,1019,1027,1033,1044,1053,1075,1079,1084,
+        1087,1090,1097,1103,1109,1115,1119,1123,1131,1142,1152,1158,1166,
+        1168,1173,1181,1185,1188,1208,1217,1222,1226,1236,1247,1253,1261,
+        1266,1284,1304,1306,1317,1320,1329,1336,1339,1351,1361,1364,1377,
+        1382,1390,1396,1406,1409,1424,1427,1438,1443,1446,1456,1486,1498,
+        1508,1513,1519,1523,1527,1530,1534,1548,1555,1564,1569,1575,1578,
+        1587,1591,1599,1610,1615,1624,1638,1644
     ];
 
     private static __ATN: antlr.ATN;
@@ -8568,6 +8654,9 @@ export class UnionPartContext extends antlr.ParserRuleContext {
     }
     public ALL(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.ALL, 0);
+    }
+    public DISTINCT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.DISTINCT, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_unionPart;
@@ -10106,6 +10195,7 @@ export class RelationshipPatternContext extends antlr.ParserRuleContext {
 
 
 export class RelationshipDetailContext extends antlr.ParserRuleContext {
+    public _relWhere?: ExpressionContext;
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
         super(parent, invokingState);
     }
@@ -10126,6 +10216,12 @@ export class RelationshipDetailContext extends antlr.ParserRuleContext {
     }
     public properties(): PropertiesContext | null {
         return this.getRuleContext(0, PropertiesContext);
+    }
+    public WHERE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.WHERE, 0);
+    }
+    public expression(): ExpressionContext | null {
+        return this.getRuleContext(0, ExpressionContext);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_relationshipDetail;
