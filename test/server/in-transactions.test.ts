@@ -123,6 +123,23 @@ describe('CALL { } IN TRANSACTIONS on the write path', () => {
 });
 
 describe('CALL { } IN TRANSACTIONS in the embedded API', () => {
+  it('the batches committed before a failure are there after the database is opened again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-in-transactions-reopen-'));
+    try {
+      const first = await open(dir);
+      await expect(first.query('UNWIND [1, 2, 3, 4, 0, 6] AS i CALL (i) { CREATE (:Row {v: 12 / i}) } IN TRANSACTIONS OF 2 ROWS')).rejects.toMatchObject({ reason: 'ArithmeticError' });
+      await first.close();
+      const again = await open(dir);
+      try {
+        expect((await again.query('MATCH (r:Row) RETURN r.v ORDER BY r.v')).rows).toEqual([[3n], [4n], [6n], [12n]]);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a uniqueness refusal at commit is one batch error: ON ERROR CONTINUE reports it and goes on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weft-in-transactions-embedded-'));
     const db = await open(dir);
