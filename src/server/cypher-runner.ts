@@ -10,6 +10,7 @@ import { searchCatalogOf } from './search-catalog.js';
 import { applySessionSet, awaitVectorBuilds, resolveConsistency, type VectorSession } from './vector-reads.js';
 import type { VectorConsistency } from '../query/bind/bound-statement.js';
 import { zeroStats } from '../query/execute/context.js';
+import { readOnlyBatches } from '../query/execute/in-transactions-op.js';
 import type { RefResolver } from '../api/value-codec.js';
 import { defaultConfig } from './config.js';
 import type { NodeState } from '../projections/graph/records.js';
@@ -81,9 +82,8 @@ export class CypherRunner {
     if (prepared.kind === 'read' || prepared.kind === 'write') {
       await awaitVectorBuilds(this.db, this.engine, this.indexes, prepared, consistency, { request: call.vector_build_wait_ms, server: this.vector_build_wait_ms }, call.signal);
     }
-    if (prepared.statement.kind === 'query' && prepared.statement.in_transactions === true && !prepared.explain) {
-      return this.batchedStatement(prepared, call, ctx);
-    }
+    const batched = prepared.statement.kind === 'query' && prepared.statement.in_transactions === true && !prepared.explain;
+    if (batched && prepared.kind === 'write') return this.batchedStatement(prepared, call, ctx);
     switch (prepared.kind) {
       case 'read': {
         // In time slices on its snapshot: other calls are served between them, and a cancelled
@@ -92,7 +92,8 @@ export class CypherRunner {
         const unpin = view instanceof SnapshotView ? this.pins.pin(view.read_index) : undefined;
         try {
           const read = view instanceof SnapshotView ? readWithComputed(this.db, view, call.at_timestamp > 0 ? call.at_timestamp : this.clock()) : view;
-          const result = await this.engine.executeSliced(prepared, read, ctx, call.signal);
+          // A read-only CALL { } IN TRANSACTIONS has nothing to commit between its batches.
+          const result = await this.engine.executeSliced(prepared, read, batched ? { ...ctx, batches: readOnlyBatches() } : ctx, call.signal);
           // A CURRENT search may return nodes written after the snapshot: they resolve in their current state.
           return this.outcome(result, withCurrentNodes(read, this.db), 0);
         } finally {

@@ -58,6 +58,22 @@ describe('CALL { } IN TRANSACTIONS on the write path', () => {
     });
   });
 
+  it('a body that only reads runs as a read: batches and statuses, and no entry', async () => {
+    await withRunner(async (db, runner) => {
+      await runner.autoCommit(call('UNWIND range(1, 4) AS i CREATE (:N {i: i})'), db.latestCommitted());
+      const before = db.sm.appliedIndex;
+      const out = await runner.autoCommit(
+        call('UNWIND [1, 3] AS k CALL (k) { MATCH (n:N) WHERE n.i >= k RETURN count(n) AS c } IN TRANSACTIONS OF 1 ROW ON ERROR CONTINUE REPORT STATUS AS s RETURN k, c, s.committed'),
+        db.latestCommitted(),
+      );
+      expect(out.rows).toEqual([
+        [1n, 4n, true],
+        [3n, 2n, true],
+      ]);
+      expect(db.sm.appliedIndex).toBe(before);
+    });
+  });
+
   it('ON ERROR FAIL: the statement fails, and the batches committed before the failing one stay', async () => {
     await withRunner(async (db, runner) => {
       const e = await failure(runner.autoCommit(call('UNWIND [1, 2, 3, 0, 5] AS i CALL (i) { CREATE (:Row {v: 10 / i}) } IN TRANSACTIONS OF 2 ROWS'), db.latestCommitted()));

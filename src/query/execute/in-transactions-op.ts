@@ -4,7 +4,7 @@ import type { Value } from '../../common/values/value.js';
 import { in_transactions_rows_default } from '../bind/bound-clause.js';
 import { CypherError } from '../errors.js';
 import type { LogicalOp, SubqueryBatch } from '../plan/logical.js';
-import type { ExecContext, PhysicalOp, Row, UpdateStats } from './context.js';
+import type { BatchCommits, ExecContext, PhysicalOp, Row, UpdateStats } from './context.js';
 import { rowBytes, type OpEnv } from './read-ops.js';
 import { after, type Flow, type Slices } from './slices.js';
 import { WRITE_ENTRY_BYTES } from './write-ops.js';
@@ -23,6 +23,21 @@ const batch_conflict_attempts_max = 3;
  * a resource limit or a lost leadership end the whole statement whatever ON ERROR says.
  */
 const batch_error_codes: ReadonlySet<StatusCode> = new Set(['INVALID_ARGUMENT', 'FAILED_PRECONDITION', 'ALREADY_EXISTS', 'ABORTED', 'NOT_FOUND', 'OUT_OF_RANGE']);
+
+/** Inner transactions of read-only statements begun in this process, for their names. */
+let read_only_transactions = 0;
+
+/**
+ * The batches of a statement that writes nothing (`CALL { MATCH ... RETURN ... } IN TRANSACTIONS`):
+ * there is nothing to commit, so it runs as any read does, on its snapshot, wherever reads are served.
+ */
+export function readOnlyBatches(): BatchCommits {
+  return {
+    commit: () => Promise.resolve(0),
+    rollback: () => Promise.resolve(),
+    transactionId: () => `weft-read-transaction-${++read_only_transactions}`,
+  };
+}
 
 /** What `CALL { } IN TRANSACTIONS` needs and an explicit transaction cannot give (the manual: implicit transactions only). */
 export function implicitTransactionRequired(): Error {
