@@ -285,6 +285,12 @@ relationshipsPattern
 // MATCH, a WHERE of its own (`(n:A WHERE n.x > 1)`); the builder turns both into the MATCH's WHERE.
 nodePattern
     : LPAREN variable? (nodeLabels | labelExpression)? properties? (WHERE nodeWhere=expression)? RPAREN
+    | LPAREN variable? isLabelExpression properties? (WHERE nodeWhere=expression)? RPAREN
+    ;
+
+// `(n IS Person)`, `(n IS A|B)` (Neo4j 5, from GQL): IS for the colon of a label expression, in node patterns only.
+isLabelExpression
+    : IS labelDisjunction
     ;
 
 labelExpression

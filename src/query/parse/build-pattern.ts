@@ -133,7 +133,7 @@ export class PatternBuilder {
     const inner = ctx.nodePattern();
     for (const n of inner) {
       if (n.variable() !== null) refuse('a named inner node (a group variable)');
-      if (n.labelExpression() !== null || n._nodeWhere !== undefined) refuse('a label expression or WHERE on an inner node');
+      if (n.labelExpression() !== null || n.isLabelExpression() !== null || n._nodeWhere !== undefined) refuse('a label expression or WHERE on an inner node');
       const labels = n.nodeLabels();
       if (labels !== null && labels.nodeLabel().some((l) => l.dynamicName() !== null)) refuse('a dynamic label on an inner node');
       if (n.properties()?.parameter() != null) refuse('a parameter as an inner node\'s properties');
@@ -203,7 +203,8 @@ export class PatternBuilder {
       const subject: Expression = { kind: 'variable', name: variable, span };
       for (const d of dynamic) this.predicates.push(this.expressions.hasDynamicLabels(subject, d));
     }
-    const labelExpression = ctx.labelExpression();
+    // `(n IS A)` is `(n:A)` (Neo4j 5, from GQL).
+    const labelExpression = ctx.labelExpression() ?? ctx.isLabelExpression();
     // Outside MATCH, `:A&B` is another spelling of `:A:B` (Neo4j 5.18); any other label expression is refused below.
     const conjoined = labelExpression !== null && this.predicates === undefined ? plainConjunction(labelExpression.labelDisjunction()) : undefined;
     if ((labelExpression !== null && conjoined === undefined) || ctx._nodeWhere !== undefined) {

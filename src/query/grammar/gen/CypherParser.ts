@@ -173,94 +173,95 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_patternElement = 47;
     public static readonly RULE_relationshipsPattern = 48;
     public static readonly RULE_nodePattern = 49;
-    public static readonly RULE_labelExpression = 50;
-    public static readonly RULE_labelDisjunction = 51;
-    public static readonly RULE_labelConjunction = 52;
-    public static readonly RULE_labelNegation = 53;
-    public static readonly RULE_labelAtom = 54;
-    public static readonly RULE_patternElementChain = 55;
-    public static readonly RULE_quantifiedPath = 56;
-    public static readonly RULE_pathQuantifier = 57;
-    public static readonly RULE_relationshipPattern = 58;
-    public static readonly RULE_relationshipDetail = 59;
-    public static readonly RULE_properties = 60;
-    public static readonly RULE_relationshipTypes = 61;
-    public static readonly RULE_nodeLabels = 62;
-    public static readonly RULE_nodeLabel = 63;
-    public static readonly RULE_dynamicName = 64;
-    public static readonly RULE_rangeLiteral = 65;
-    public static readonly RULE_rangeBound = 66;
-    public static readonly RULE_labelName = 67;
-    public static readonly RULE_relTypeName = 68;
-    public static readonly RULE_propertyExpression = 69;
-    public static readonly RULE_expression = 70;
-    public static readonly RULE_orExpression = 71;
-    public static readonly RULE_xorExpression = 72;
-    public static readonly RULE_andExpression = 73;
-    public static readonly RULE_notExpression = 74;
-    public static readonly RULE_comparisonExpression = 75;
-    public static readonly RULE_comparisonOperator = 76;
-    public static readonly RULE_predicateExpression = 77;
-    public static readonly RULE_predicateSuffix = 78;
-    public static readonly RULE_valueTypeExpression = 79;
-    public static readonly RULE_valueTypeAlternative = 80;
-    public static readonly RULE_valueTypeWord = 81;
-    public static readonly RULE_addOrSubtractExpression = 82;
-    public static readonly RULE_addOrSubtractOperator = 83;
-    public static readonly RULE_multiplyDivideModuloExpression = 84;
-    public static readonly RULE_multiplyDivideModuloOperator = 85;
-    public static readonly RULE_powerOfExpression = 86;
-    public static readonly RULE_unaryAddOrSubtractExpression = 87;
-    public static readonly RULE_nonArithmeticOperatorExpression = 88;
-    public static readonly RULE_listOperator = 89;
-    public static readonly RULE_propertyLookup = 90;
-    public static readonly RULE_atom = 91;
-    public static readonly RULE_countStar = 92;
-    public static readonly RULE_caseExpression = 93;
-    public static readonly RULE_caseAlternative = 94;
-    public static readonly RULE_caseWhenOperand = 95;
-    public static readonly RULE_listComprehension = 96;
-    public static readonly RULE_patternComprehension = 97;
-    public static readonly RULE_quantifierExpression = 98;
-    public static readonly RULE_quantifier = 99;
-    public static readonly RULE_filterExpression = 100;
-    public static readonly RULE_reduceExpression = 101;
-    public static readonly RULE_subqueryExpression = 102;
-    public static readonly RULE_parenthesizedExpression = 103;
-    public static readonly RULE_trimFromExpression = 104;
-    public static readonly RULE_functionInvocation = 105;
-    public static readonly RULE_functionName = 106;
-    public static readonly RULE_namespace = 107;
-    public static readonly RULE_mapProjection = 108;
-    public static readonly RULE_mapProjectionItem = 109;
-    public static readonly RULE_parameter = 110;
-    public static readonly RULE_literal = 111;
-    public static readonly RULE_booleanLiteral = 112;
-    public static readonly RULE_numberLiteral = 113;
-    public static readonly RULE_integerLiteral = 114;
-    public static readonly RULE_listLiteral = 115;
-    public static readonly RULE_mapLiteral = 116;
-    public static readonly RULE_propertyKeyName = 117;
-    public static readonly RULE_schemaCommand = 118;
-    public static readonly RULE_createConstraint = 119;
-    public static readonly RULE_constraintRequirement = 120;
-    public static readonly RULE_propertyReference = 121;
-    public static readonly RULE_propertyReferenceList = 122;
-    public static readonly RULE_typeName = 123;
-    public static readonly RULE_dropConstraint = 124;
-    public static readonly RULE_createIndex = 125;
-    public static readonly RULE_indexTarget = 126;
-    public static readonly RULE_createSearchIndex = 127;
-    public static readonly RULE_searchIndexProperties = 128;
-    public static readonly RULE_indexOptions = 129;
-    public static readonly RULE_dropIndex = 130;
-    public static readonly RULE_ifNotExists = 131;
-    public static readonly RULE_ifExists = 132;
-    public static readonly RULE_variable = 133;
-    public static readonly RULE_symbolicName = 134;
-    public static readonly RULE_nonReservedKeyword = 135;
-    public static readonly RULE_schemaName = 136;
-    public static readonly RULE_reservedWord = 137;
+    public static readonly RULE_isLabelExpression = 50;
+    public static readonly RULE_labelExpression = 51;
+    public static readonly RULE_labelDisjunction = 52;
+    public static readonly RULE_labelConjunction = 53;
+    public static readonly RULE_labelNegation = 54;
+    public static readonly RULE_labelAtom = 55;
+    public static readonly RULE_patternElementChain = 56;
+    public static readonly RULE_quantifiedPath = 57;
+    public static readonly RULE_pathQuantifier = 58;
+    public static readonly RULE_relationshipPattern = 59;
+    public static readonly RULE_relationshipDetail = 60;
+    public static readonly RULE_properties = 61;
+    public static readonly RULE_relationshipTypes = 62;
+    public static readonly RULE_nodeLabels = 63;
+    public static readonly RULE_nodeLabel = 64;
+    public static readonly RULE_dynamicName = 65;
+    public static readonly RULE_rangeLiteral = 66;
+    public static readonly RULE_rangeBound = 67;
+    public static readonly RULE_labelName = 68;
+    public static readonly RULE_relTypeName = 69;
+    public static readonly RULE_propertyExpression = 70;
+    public static readonly RULE_expression = 71;
+    public static readonly RULE_orExpression = 72;
+    public static readonly RULE_xorExpression = 73;
+    public static readonly RULE_andExpression = 74;
+    public static readonly RULE_notExpression = 75;
+    public static readonly RULE_comparisonExpression = 76;
+    public static readonly RULE_comparisonOperator = 77;
+    public static readonly RULE_predicateExpression = 78;
+    public static readonly RULE_predicateSuffix = 79;
+    public static readonly RULE_valueTypeExpression = 80;
+    public static readonly RULE_valueTypeAlternative = 81;
+    public static readonly RULE_valueTypeWord = 82;
+    public static readonly RULE_addOrSubtractExpression = 83;
+    public static readonly RULE_addOrSubtractOperator = 84;
+    public static readonly RULE_multiplyDivideModuloExpression = 85;
+    public static readonly RULE_multiplyDivideModuloOperator = 86;
+    public static readonly RULE_powerOfExpression = 87;
+    public static readonly RULE_unaryAddOrSubtractExpression = 88;
+    public static readonly RULE_nonArithmeticOperatorExpression = 89;
+    public static readonly RULE_listOperator = 90;
+    public static readonly RULE_propertyLookup = 91;
+    public static readonly RULE_atom = 92;
+    public static readonly RULE_countStar = 93;
+    public static readonly RULE_caseExpression = 94;
+    public static readonly RULE_caseAlternative = 95;
+    public static readonly RULE_caseWhenOperand = 96;
+    public static readonly RULE_listComprehension = 97;
+    public static readonly RULE_patternComprehension = 98;
+    public static readonly RULE_quantifierExpression = 99;
+    public static readonly RULE_quantifier = 100;
+    public static readonly RULE_filterExpression = 101;
+    public static readonly RULE_reduceExpression = 102;
+    public static readonly RULE_subqueryExpression = 103;
+    public static readonly RULE_parenthesizedExpression = 104;
+    public static readonly RULE_trimFromExpression = 105;
+    public static readonly RULE_functionInvocation = 106;
+    public static readonly RULE_functionName = 107;
+    public static readonly RULE_namespace = 108;
+    public static readonly RULE_mapProjection = 109;
+    public static readonly RULE_mapProjectionItem = 110;
+    public static readonly RULE_parameter = 111;
+    public static readonly RULE_literal = 112;
+    public static readonly RULE_booleanLiteral = 113;
+    public static readonly RULE_numberLiteral = 114;
+    public static readonly RULE_integerLiteral = 115;
+    public static readonly RULE_listLiteral = 116;
+    public static readonly RULE_mapLiteral = 117;
+    public static readonly RULE_propertyKeyName = 118;
+    public static readonly RULE_schemaCommand = 119;
+    public static readonly RULE_createConstraint = 120;
+    public static readonly RULE_constraintRequirement = 121;
+    public static readonly RULE_propertyReference = 122;
+    public static readonly RULE_propertyReferenceList = 123;
+    public static readonly RULE_typeName = 124;
+    public static readonly RULE_dropConstraint = 125;
+    public static readonly RULE_createIndex = 126;
+    public static readonly RULE_indexTarget = 127;
+    public static readonly RULE_createSearchIndex = 128;
+    public static readonly RULE_searchIndexProperties = 129;
+    public static readonly RULE_indexOptions = 130;
+    public static readonly RULE_dropIndex = 131;
+    public static readonly RULE_ifNotExists = 132;
+    public static readonly RULE_ifExists = 133;
+    public static readonly RULE_variable = 134;
+    public static readonly RULE_symbolicName = 135;
+    public static readonly RULE_nonReservedKeyword = 136;
+    public static readonly RULE_schemaName = 137;
+    public static readonly RULE_reservedWord = 138;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -310,25 +311,26 @@ export class CypherParser extends antlr.Parser {
         "finishClause", "withClause", "returnClause", "projectionBody", 
         "projectionItems", "projectionItem", "order", "skip", "limit", "sortItem", 
         "where", "pattern", "patternPart", "shortestPathPattern", "patternElement", 
-        "relationshipsPattern", "nodePattern", "labelExpression", "labelDisjunction", 
-        "labelConjunction", "labelNegation", "labelAtom", "patternElementChain", 
-        "quantifiedPath", "pathQuantifier", "relationshipPattern", "relationshipDetail", 
-        "properties", "relationshipTypes", "nodeLabels", "nodeLabel", "dynamicName", 
-        "rangeLiteral", "rangeBound", "labelName", "relTypeName", "propertyExpression", 
-        "expression", "orExpression", "xorExpression", "andExpression", 
-        "notExpression", "comparisonExpression", "comparisonOperator", "predicateExpression", 
-        "predicateSuffix", "valueTypeExpression", "valueTypeAlternative", 
-        "valueTypeWord", "addOrSubtractExpression", "addOrSubtractOperator", 
-        "multiplyDivideModuloExpression", "multiplyDivideModuloOperator", 
-        "powerOfExpression", "unaryAddOrSubtractExpression", "nonArithmeticOperatorExpression", 
-        "listOperator", "propertyLookup", "atom", "countStar", "caseExpression", 
-        "caseAlternative", "caseWhenOperand", "listComprehension", "patternComprehension", 
-        "quantifierExpression", "quantifier", "filterExpression", "reduceExpression", 
-        "subqueryExpression", "parenthesizedExpression", "trimFromExpression", 
-        "functionInvocation", "functionName", "namespace", "mapProjection", 
-        "mapProjectionItem", "parameter", "literal", "booleanLiteral", "numberLiteral", 
-        "integerLiteral", "listLiteral", "mapLiteral", "propertyKeyName", 
-        "schemaCommand", "createConstraint", "constraintRequirement", "propertyReference", 
+        "relationshipsPattern", "nodePattern", "isLabelExpression", "labelExpression", 
+        "labelDisjunction", "labelConjunction", "labelNegation", "labelAtom", 
+        "patternElementChain", "quantifiedPath", "pathQuantifier", "relationshipPattern", 
+        "relationshipDetail", "properties", "relationshipTypes", "nodeLabels", 
+        "nodeLabel", "dynamicName", "rangeLiteral", "rangeBound", "labelName", 
+        "relTypeName", "propertyExpression", "expression", "orExpression", 
+        "xorExpression", "andExpression", "notExpression", "comparisonExpression", 
+        "comparisonOperator", "predicateExpression", "predicateSuffix", 
+        "valueTypeExpression", "valueTypeAlternative", "valueTypeWord", 
+        "addOrSubtractExpression", "addOrSubtractOperator", "multiplyDivideModuloExpression", 
+        "multiplyDivideModuloOperator", "powerOfExpression", "unaryAddOrSubtractExpression", 
+        "nonArithmeticOperatorExpression", "listOperator", "propertyLookup", 
+        "atom", "countStar", "caseExpression", "caseAlternative", "caseWhenOperand", 
+        "listComprehension", "patternComprehension", "quantifierExpression", 
+        "quantifier", "filterExpression", "reduceExpression", "subqueryExpression", 
+        "parenthesizedExpression", "trimFromExpression", "functionInvocation", 
+        "functionName", "namespace", "mapProjection", "mapProjectionItem", 
+        "parameter", "literal", "booleanLiteral", "numberLiteral", "integerLiteral", 
+        "listLiteral", "mapLiteral", "propertyKeyName", "schemaCommand", 
+        "createConstraint", "constraintRequirement", "propertyReference", 
         "propertyReferenceList", "typeName", "dropConstraint", "createIndex", 
         "indexTarget", "createSearchIndex", "searchIndexProperties", "indexOptions", 
         "dropIndex", "ifNotExists", "ifExists", "variable", "symbolicName", 
@@ -356,19 +358,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 276;
-            this.statement();
             this.state = 278;
+            this.statement();
+            this.state = 280;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 95) {
                 {
-                this.state = 277;
+                this.state = 279;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 280;
+            this.state = 282;
             this.match(CypherParser.EOF);
             }
         }
@@ -389,27 +391,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 285;
+            this.state = 287;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 282;
+                this.state = 284;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 283;
+                this.state = 285;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 284;
+                this.state = 286;
                 this.query();
                 }
                 break;
@@ -434,13 +436,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 287;
-            this.match(CypherParser.SET);
-            this.state = 288;
-            this.symbolicName();
             this.state = 289;
-            this.match(CypherParser.EQ);
+            this.match(CypherParser.SET);
             this.state = 290;
+            this.symbolicName();
+            this.state = 291;
+            this.match(CypherParser.EQ);
+            this.state = 292;
             this.sessionValue();
             }
         }
@@ -461,13 +463,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 296;
+            this.state = 298;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 292;
+                this.state = 294;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -477,7 +479,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 293;
+                this.state = 295;
                 this.numberLiteral();
                 }
                 break;
@@ -485,7 +487,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 294;
+                this.state = 296;
                 this.booleanLiteral();
                 }
                 break;
@@ -524,7 +526,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 295;
+                this.state = 297;
                 this.symbolicName();
                 }
                 break;
@@ -552,47 +554,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 301;
+            this.state = 303;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 68) {
                 {
                 {
-                this.state = 298;
+                this.state = 300;
                 this.queryOption();
                 }
                 }
-                this.state = 303;
+                this.state = 305;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 304;
+            this.state = 306;
             this.singleQuery();
-            this.state = 308;
+            this.state = 310;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 65) {
                 {
                 {
-                this.state = 305;
+                this.state = 307;
                 this.unionPart();
                 }
                 }
-                this.state = 310;
+                this.state = 312;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 314;
+            this.state = 316;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 68) {
                 {
                 {
-                this.state = 311;
+                this.state = 313;
                 this.queryOption();
                 }
                 }
-                this.state = 316;
+                this.state = 318;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -615,20 +617,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 319;
+            this.state = 321;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 317;
+                this.state = 319;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 318;
+                this.state = 320;
                 this.queryHint();
                 }
                 break;
@@ -654,36 +656,36 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 12, CypherParser.RULE_unionPart);
         let _la: number;
         try {
-            this.state = 329;
+            this.state = 331;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 8, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 321;
-                this.match(CypherParser.UNION);
                 this.state = 323;
+                this.match(CypherParser.UNION);
+                this.state = 325;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 1) {
                     {
-                    this.state = 322;
+                    this.state = 324;
                     this.match(CypherParser.ALL);
                     }
                 }
 
-                this.state = 325;
+                this.state = 327;
                 this.singleQuery();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 326;
-                this.match(CypherParser.UNION);
-                this.state = 327;
-                this.match(CypherParser.DISTINCT);
                 this.state = 328;
+                this.match(CypherParser.UNION);
+                this.state = 329;
+                this.match(CypherParser.DISTINCT);
+                this.state = 330;
                 this.singleQuery();
                 }
                 break;
@@ -709,17 +711,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 332;
+            this.state = 334;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 331;
+                this.state = 333;
                 this.clause();
                 }
                 }
-                this.state = 334;
+                this.state = 336;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
@@ -744,13 +746,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 336;
-            this.match(CypherParser.AS);
-            this.state = 337;
-            this.match(CypherParser.OF);
             this.state = 338;
-            this.match(CypherParser.TIMESTAMP);
+            this.match(CypherParser.AS);
             this.state = 339;
+            this.match(CypherParser.OF);
+            this.state = 340;
+            this.match(CypherParser.TIMESTAMP);
+            this.state = 341;
             this.expression();
             }
         }
@@ -774,39 +776,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 341;
-            this.match(CypherParser.USING);
-            this.state = 342;
-            this.functionName();
             this.state = 343;
+            this.match(CypherParser.USING);
+            this.state = 344;
+            this.functionName();
+            this.state = 345;
             this.match(CypherParser.LPAREN);
-            this.state = 352;
+            this.state = 354;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 344;
+                this.state = 346;
                 this.expression();
-                this.state = 349;
+                this.state = 351;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 345;
+                    this.state = 347;
                     this.match(CypherParser.COMMA);
-                    this.state = 346;
+                    this.state = 348;
                     this.expression();
                     }
                     }
-                    this.state = 351;
+                    this.state = 353;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 354;
+            this.state = 356;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -830,21 +832,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 359;
+            this.state = 361;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
                 {
-                this.state = 356;
+                this.state = 358;
                 this.hintCall();
                 }
                 }
-                this.state = 361;
+                this.state = 363;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 362;
+            this.state = 364;
             this.match(CypherParser.EOF);
             }
         }
@@ -868,37 +870,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 364;
+            this.state = 366;
             this.functionName();
-            this.state = 365;
+            this.state = 367;
             this.match(CypherParser.LPAREN);
-            this.state = 374;
+            this.state = 376;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 366;
+                this.state = 368;
                 this.expression();
-                this.state = 371;
+                this.state = 373;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 367;
+                    this.state = 369;
                     this.match(CypherParser.COMMA);
-                    this.state = 368;
+                    this.state = 370;
                     this.expression();
                     }
                     }
-                    this.state = 373;
+                    this.state = 375;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 376;
+            this.state = 378;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -919,104 +921,104 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 392;
+            this.state = 394;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 15, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 378;
+                this.state = 380;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 379;
+                this.state = 381;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 380;
+                this.state = 382;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 381;
+                this.state = 383;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 382;
+                this.state = 384;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 383;
+                this.state = 385;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 384;
+                this.state = 386;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 385;
+                this.state = 387;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 386;
+                this.state = 388;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 387;
+                this.state = 389;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 388;
+                this.state = 390;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 389;
+                this.state = 391;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 390;
+                this.state = 392;
                 this.finishClause();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 391;
+                this.state = 393;
                 this.orderSkipLimitClause();
                 }
                 break;
@@ -1043,42 +1045,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 395;
+            this.state = 397;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 394;
+                this.state = 396;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 397;
+            this.state = 399;
             this.match(CypherParser.MATCH);
-            this.state = 398;
+            this.state = 400;
             this.pattern();
-            this.state = 402;
+            this.state = 404;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 17, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 399;
+                    this.state = 401;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 404;
+                this.state = 406;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 17, this.context);
             }
-            this.state = 406;
+            this.state = 408;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 405;
+                this.state = 407;
                 this.where();
                 }
             }
@@ -1104,13 +1106,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 408;
-            this.match(CypherParser.UNWIND);
-            this.state = 409;
-            this.expression();
             this.state = 410;
-            this.match(CypherParser.AS);
+            this.match(CypherParser.UNWIND);
             this.state = 411;
+            this.expression();
+            this.state = 412;
+            this.match(CypherParser.AS);
+            this.state = 413;
             this.variable();
             }
         }
@@ -1134,61 +1136,61 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 413;
+            this.state = 415;
             this.match(CypherParser.CALL);
-            this.state = 414;
+            this.state = 416;
             this.procedureName();
-            this.state = 427;
+            this.state = 429;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 415;
+                this.state = 417;
                 this.match(CypherParser.LPAREN);
-                this.state = 424;
+                this.state = 426;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 416;
+                    this.state = 418;
                     this.expression();
-                    this.state = 421;
+                    this.state = 423;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     while (_la === 93) {
                         {
                         {
-                        this.state = 417;
+                        this.state = 419;
                         this.match(CypherParser.COMMA);
-                        this.state = 418;
+                        this.state = 420;
                         this.expression();
                         }
                         }
-                        this.state = 423;
+                        this.state = 425;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 426;
+                this.state = 428;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 434;
+            this.state = 436;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 73) {
                 {
-                this.state = 429;
+                this.state = 431;
                 this.match(CypherParser.YIELD);
-                this.state = 432;
+                this.state = 434;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 430;
+                    this.state = 432;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1226,7 +1228,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 431;
+                    this.state = 433;
                     this.yieldItems();
                     }
                     break;
@@ -1258,40 +1260,40 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 437;
+            this.state = 439;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 436;
+                this.state = 438;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 439;
-            this.match(CypherParser.CALL);
             this.state = 441;
+            this.match(CypherParser.CALL);
+            this.state = 443;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 440;
+                this.state = 442;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 443;
-            this.match(CypherParser.LBRACE);
-            this.state = 444;
-            this.query();
             this.state = 445;
-            this.match(CypherParser.RBRACE);
+            this.match(CypherParser.LBRACE);
+            this.state = 446;
+            this.query();
             this.state = 447;
+            this.match(CypherParser.RBRACE);
+            this.state = 449;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 31) {
                 {
-                this.state = 446;
+                this.state = 448;
                 this.inTransactions();
                 }
             }
@@ -1318,14 +1320,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 449;
+            this.state = 451;
             this.match(CypherParser.LPAREN);
-            this.state = 459;
+            this.state = 461;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 450;
+                this.state = 452;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -1363,21 +1365,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 451;
+                this.state = 453;
                 this.variable();
-                this.state = 456;
+                this.state = 458;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 452;
+                    this.state = 454;
                     this.match(CypherParser.COMMA);
-                    this.state = 453;
+                    this.state = 455;
                     this.variable();
                     }
                     }
-                    this.state = 458;
+                    this.state = 460;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1388,7 +1390,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 461;
+            this.state = 463;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1410,40 +1412,40 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 36, CypherParser.RULE_inTransactions);
         let _la: number;
         try {
-            this.state = 530;
+            this.state = 532;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 463;
+                this.state = 465;
                 this.match(CypherParser.IN);
-                this.state = 464;
+                this.state = 466;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 469;
+                this.state = 471;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 42) {
                     {
-                    this.state = 465;
-                    this.match(CypherParser.OF);
-                    this.state = 466;
-                    localContext._batchSize = this.expression();
                     this.state = 467;
+                    this.match(CypherParser.OF);
+                    this.state = 468;
+                    localContext._batchSize = this.expression();
+                    this.state = 469;
                     localContext._rowsWord = this.symbolicName();
                     }
                 }
 
-                this.state = 475;
+                this.state = 477;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 43) {
                     {
-                    this.state = 471;
-                    this.match(CypherParser.ON);
-                    this.state = 472;
-                    localContext._errorWord = this.symbolicName();
                     this.state = 473;
+                    this.match(CypherParser.ON);
+                    this.state = 474;
+                    localContext._errorWord = this.symbolicName();
+                    this.state = 475;
                     localContext._errorMode = this.symbolicName();
                     }
                 }
@@ -1453,36 +1455,36 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 477;
+                this.state = 479;
                 this.match(CypherParser.IN);
-                this.state = 478;
+                this.state = 480;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 483;
+                this.state = 485;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 31, this.context) ) {
                 case 1:
                     {
-                    this.state = 479;
-                    this.match(CypherParser.OF);
-                    this.state = 480;
-                    localContext._batchSize = this.expression();
                     this.state = 481;
+                    this.match(CypherParser.OF);
+                    this.state = 482;
+                    localContext._batchSize = this.expression();
+                    this.state = 483;
                     localContext._rowsWord = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 485;
+                this.state = 487;
                 this.inTransactionsReport();
-                this.state = 490;
+                this.state = 492;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 43) {
                     {
-                    this.state = 486;
-                    this.match(CypherParser.ON);
-                    this.state = 487;
-                    localContext._errorWord = this.symbolicName();
                     this.state = 488;
+                    this.match(CypherParser.ON);
+                    this.state = 489;
+                    localContext._errorWord = this.symbolicName();
+                    this.state = 490;
                     localContext._errorMode = this.symbolicName();
                     }
                 }
@@ -1492,99 +1494,99 @@ export class CypherParser extends antlr.Parser {
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 492;
+                this.state = 494;
                 this.match(CypherParser.IN);
-                this.state = 493;
+                this.state = 495;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 498;
+                this.state = 500;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 42) {
                     {
-                    this.state = 494;
-                    this.match(CypherParser.OF);
-                    this.state = 495;
-                    localContext._batchSize = this.expression();
                     this.state = 496;
+                    this.match(CypherParser.OF);
+                    this.state = 497;
+                    localContext._batchSize = this.expression();
+                    this.state = 498;
                     localContext._rowsWord = this.symbolicName();
                     }
                 }
 
                 {
-                this.state = 500;
-                this.match(CypherParser.ON);
-                this.state = 501;
-                localContext._errorWord = this.symbolicName();
                 this.state = 502;
+                this.match(CypherParser.ON);
+                this.state = 503;
+                localContext._errorWord = this.symbolicName();
+                this.state = 504;
                 localContext._errorMode = this.symbolicName();
                 }
-                this.state = 504;
+                this.state = 506;
                 this.inTransactionsReport();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 506;
-                this.match(CypherParser.IN);
                 this.state = 508;
+                this.match(CypherParser.IN);
+                this.state = 510;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 34, this.context) ) {
                 case 1:
                     {
-                    this.state = 507;
+                    this.state = 509;
                     localContext._concurrency = this.expression();
                     }
                     break;
                 }
-                this.state = 510;
+                this.state = 512;
                 localContext._concurrentWord = this.symbolicName();
-                this.state = 511;
+                this.state = 513;
                 localContext._transactionsWord = this.symbolicName();
-                this.state = 516;
+                this.state = 518;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
                 case 1:
                     {
-                    this.state = 512;
-                    this.match(CypherParser.OF);
-                    this.state = 513;
-                    localContext._batchSize = this.expression();
                     this.state = 514;
+                    this.match(CypherParser.OF);
+                    this.state = 515;
+                    localContext._batchSize = this.expression();
+                    this.state = 516;
                     localContext._rowsWord = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 519;
+                this.state = 521;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 36, this.context) ) {
                 case 1:
                     {
-                    this.state = 518;
+                    this.state = 520;
                     this.inTransactionsReport();
                     }
                     break;
                 }
-                this.state = 525;
+                this.state = 527;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 43) {
                     {
-                    this.state = 521;
-                    this.match(CypherParser.ON);
-                    this.state = 522;
-                    localContext._errorWord = this.symbolicName();
                     this.state = 523;
+                    this.match(CypherParser.ON);
+                    this.state = 524;
+                    localContext._errorWord = this.symbolicName();
+                    this.state = 525;
                     localContext._errorMode = this.symbolicName();
                     }
                 }
 
-                this.state = 528;
+                this.state = 530;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 38, this.context) ) {
                 case 1:
                     {
-                    this.state = 527;
+                    this.state = 529;
                     this.inTransactionsReport();
                     }
                     break;
@@ -1612,13 +1614,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 532;
-            localContext._reportWord = this.symbolicName();
-            this.state = 533;
-            localContext._statusWord = this.symbolicName();
             this.state = 534;
-            this.match(CypherParser.AS);
+            localContext._reportWord = this.symbolicName();
             this.state = 535;
+            localContext._statusWord = this.symbolicName();
+            this.state = 536;
+            this.match(CypherParser.AS);
+            this.state = 537;
             this.variable();
             }
         }
@@ -1642,25 +1644,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 542;
+            this.state = 544;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 40, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 537;
+                    this.state = 539;
                     this.schemaName();
-                    this.state = 538;
+                    this.state = 540;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 544;
+                this.state = 546;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 40, this.context);
             }
-            this.state = 545;
+            this.state = 547;
             this.schemaName();
             }
         }
@@ -1684,30 +1686,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 547;
+            this.state = 549;
             this.yieldItem();
-            this.state = 552;
+            this.state = 554;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 548;
+                this.state = 550;
                 this.match(CypherParser.COMMA);
-                this.state = 549;
+                this.state = 551;
                 this.yieldItem();
                 }
                 }
-                this.state = 554;
+                this.state = 556;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 556;
+            this.state = 558;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 555;
+                this.state = 557;
                 this.where();
                 }
             }
@@ -1733,19 +1735,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 561;
+            this.state = 563;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
             case 1:
                 {
-                this.state = 558;
+                this.state = 560;
                 this.symbolicName();
-                this.state = 559;
+                this.state = 561;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 563;
+            this.state = 565;
             this.variable();
             }
         }
@@ -1768,9 +1770,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 565;
+            this.state = 567;
             this.match(CypherParser.CREATE);
-            this.state = 566;
+            this.state = 568;
             this.pattern();
             }
         }
@@ -1794,21 +1796,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 568;
+            this.state = 570;
             this.match(CypherParser.MERGE);
-            this.state = 569;
+            this.state = 571;
             this.patternPart();
-            this.state = 573;
+            this.state = 575;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 43) {
                 {
                 {
-                this.state = 570;
+                this.state = 572;
                 this.mergeAction();
                 }
                 }
-                this.state = 575;
+                this.state = 577;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1831,28 +1833,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 50, CypherParser.RULE_mergeAction);
         try {
-            this.state = 582;
+            this.state = 584;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 576;
-                this.match(CypherParser.ON);
-                this.state = 577;
-                this.match(CypherParser.MATCH);
                 this.state = 578;
+                this.match(CypherParser.ON);
+                this.state = 579;
+                this.match(CypherParser.MATCH);
+                this.state = 580;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 579;
-                this.match(CypherParser.ON);
-                this.state = 580;
-                this.match(CypherParser.CREATE);
                 this.state = 581;
+                this.match(CypherParser.ON);
+                this.state = 582;
+                this.match(CypherParser.CREATE);
+                this.state = 583;
                 this.setClause();
                 }
                 break;
@@ -1878,23 +1880,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 584;
+            this.state = 586;
             this.match(CypherParser.SET);
-            this.state = 585;
+            this.state = 587;
             this.setItem();
-            this.state = 590;
+            this.state = 592;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 586;
+                this.state = 588;
                 this.match(CypherParser.COMMA);
-                this.state = 587;
+                this.state = 589;
                 this.setItem();
                 }
                 }
-                this.state = 592;
+                this.state = 594;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1917,18 +1919,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 54, CypherParser.RULE_setItem);
         try {
-            this.state = 615;
+            this.state = 617;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 47, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 593;
-                this.propertyExpression();
-                this.state = 594;
-                this.match(CypherParser.EQ);
                 this.state = 595;
+                this.propertyExpression();
+                this.state = 596;
+                this.match(CypherParser.EQ);
+                this.state = 597;
                 this.expression();
                 }
                 break;
@@ -1936,11 +1938,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 597;
-                this.variable();
-                this.state = 598;
-                this.match(CypherParser.EQ);
                 this.state = 599;
+                this.variable();
+                this.state = 600;
+                this.match(CypherParser.EQ);
+                this.state = 601;
                 this.expression();
                 }
                 break;
@@ -1948,11 +1950,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 601;
-                this.variable();
-                this.state = 602;
-                this.match(CypherParser.PLUSEQ);
                 this.state = 603;
+                this.variable();
+                this.state = 604;
+                this.match(CypherParser.PLUSEQ);
+                this.state = 605;
                 this.expression();
                 }
                 break;
@@ -1960,9 +1962,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 605;
+                this.state = 607;
                 this.variable();
-                this.state = 606;
+                this.state = 608;
                 this.nodeLabels();
                 }
                 break;
@@ -1970,17 +1972,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 608;
-                this.atom();
-                this.state = 609;
-                this.match(CypherParser.LBRACK);
                 this.state = 610;
-                (localContext as SetDynamicPropertyContext)._key = this.expression();
+                this.atom();
                 this.state = 611;
-                this.match(CypherParser.RBRACK);
+                this.match(CypherParser.LBRACK);
                 this.state = 612;
-                this.match(CypherParser.EQ);
+                (localContext as SetDynamicPropertyContext)._key = this.expression();
                 this.state = 613;
+                this.match(CypherParser.RBRACK);
+                this.state = 614;
+                this.match(CypherParser.EQ);
+                this.state = 615;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -2006,23 +2008,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 617;
+            this.state = 619;
             this.match(CypherParser.REMOVE);
-            this.state = 618;
+            this.state = 620;
             this.removeItem();
-            this.state = 623;
+            this.state = 625;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 619;
+                this.state = 621;
                 this.match(CypherParser.COMMA);
-                this.state = 620;
+                this.state = 622;
                 this.removeItem();
                 }
                 }
-                this.state = 625;
+                this.state = 627;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2045,16 +2047,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 58, CypherParser.RULE_removeItem);
         try {
-            this.state = 635;
+            this.state = 637;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 49, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 626;
+                this.state = 628;
                 this.variable();
-                this.state = 627;
+                this.state = 629;
                 this.nodeLabels();
                 }
                 break;
@@ -2062,7 +2064,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 629;
+                this.state = 631;
                 this.propertyExpression();
                 }
                 break;
@@ -2070,13 +2072,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 630;
-                this.atom();
-                this.state = 631;
-                this.match(CypherParser.LBRACK);
                 this.state = 632;
-                this.expression();
+                this.atom();
                 this.state = 633;
+                this.match(CypherParser.LBRACK);
+                this.state = 634;
+                this.expression();
+                this.state = 635;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -2102,33 +2104,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 638;
+            this.state = 640;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 637;
+                this.state = 639;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 640;
+            this.state = 642;
             this.match(CypherParser.DELETE);
-            this.state = 641;
+            this.state = 643;
             this.expression();
-            this.state = 646;
+            this.state = 648;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 642;
+                this.state = 644;
                 this.match(CypherParser.COMMA);
-                this.state = 643;
+                this.state = 645;
                 this.expression();
                 }
                 }
-                this.state = 648;
+                this.state = 650;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2154,33 +2156,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 649;
-            this.match(CypherParser.FOREACH);
-            this.state = 650;
-            this.match(CypherParser.LPAREN);
             this.state = 651;
-            this.variable();
+            this.match(CypherParser.FOREACH);
             this.state = 652;
-            this.match(CypherParser.IN);
+            this.match(CypherParser.LPAREN);
             this.state = 653;
-            this.expression();
+            this.variable();
             this.state = 654;
-            this.match(CypherParser.PIPE);
+            this.match(CypherParser.IN);
+            this.state = 655;
+            this.expression();
             this.state = 656;
+            this.match(CypherParser.PIPE);
+            this.state = 658;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 655;
+                this.state = 657;
                 this.clause();
                 }
                 }
-                this.state = 658;
+                this.state = 660;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
-            this.state = 660;
+            this.state = 662;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2201,30 +2203,30 @@ export class CypherParser extends antlr.Parser {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
         this.enterRule(localContext, 64, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 674;
+            this.state = 676;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 662;
-                this.order();
                 this.state = 664;
+                this.order();
+                this.state = 666;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 53, this.context) ) {
                 case 1:
                     {
-                    this.state = 663;
+                    this.state = 665;
                     this.skip();
                     }
                     break;
                 }
-                this.state = 667;
+                this.state = 669;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
                 case 1:
                     {
-                    this.state = 666;
+                    this.state = 668;
                     this.limit();
                     }
                     break;
@@ -2235,14 +2237,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.OFFSET:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 669;
-                this.skip();
                 this.state = 671;
+                this.skip();
+                this.state = 673;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
                 case 1:
                     {
-                    this.state = 670;
+                    this.state = 672;
                     this.limit();
                     }
                     break;
@@ -2252,7 +2254,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 673;
+                this.state = 675;
                 this.limit();
                 }
                 break;
@@ -2279,7 +2281,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 676;
+            this.state = 678;
             this.match(CypherParser.FINISH);
             }
         }
@@ -2303,16 +2305,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 678;
+            this.state = 680;
             this.match(CypherParser.WITH);
-            this.state = 679;
-            this.projectionBody();
             this.state = 681;
+            this.projectionBody();
+            this.state = 683;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 680;
+                this.state = 682;
                 this.where();
                 }
             }
@@ -2338,9 +2340,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 683;
+            this.state = 685;
             this.match(CypherParser.RETURN);
-            this.state = 684;
+            this.state = 686;
             this.projectionBody();
             }
         }
@@ -2364,44 +2366,44 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 687;
+            this.state = 689;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 686;
+                this.state = 688;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 689;
-            this.projectionItems();
             this.state = 691;
+            this.projectionItems();
+            this.state = 693;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
             case 1:
                 {
-                this.state = 690;
+                this.state = 692;
                 this.order();
                 }
                 break;
             }
-            this.state = 694;
+            this.state = 696;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 60, this.context) ) {
             case 1:
                 {
-                this.state = 693;
+                this.state = 695;
                 this.skip();
                 }
                 break;
             }
-            this.state = 697;
+            this.state = 699;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
             case 1:
                 {
-                this.state = 696;
+                this.state = 698;
                 this.limit();
                 }
                 break;
@@ -2426,27 +2428,27 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 74, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 715;
+            this.state = 717;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 699;
+                this.state = 701;
                 this.match(CypherParser.STAR);
-                this.state = 704;
+                this.state = 706;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 700;
+                    this.state = 702;
                     this.match(CypherParser.COMMA);
-                    this.state = 701;
+                    this.state = 703;
                     this.projectionItem();
                     }
                     }
-                    this.state = 706;
+                    this.state = 708;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2504,21 +2506,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 707;
+                this.state = 709;
                 this.projectionItem();
-                this.state = 712;
+                this.state = 714;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 708;
+                    this.state = 710;
                     this.match(CypherParser.COMMA);
-                    this.state = 709;
+                    this.state = 711;
                     this.projectionItem();
                     }
                     }
-                    this.state = 714;
+                    this.state = 716;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2547,16 +2549,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 717;
+            this.state = 719;
             this.expression();
-            this.state = 720;
+            this.state = 722;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
             case 1:
                 {
-                this.state = 718;
+                this.state = 720;
                 this.match(CypherParser.AS);
-                this.state = 719;
+                this.state = 721;
                 this.variable();
                 }
                 break;
@@ -2583,25 +2585,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 722;
-            this.match(CypherParser.ORDER);
-            this.state = 723;
-            this.match(CypherParser.BY);
             this.state = 724;
+            this.match(CypherParser.ORDER);
+            this.state = 725;
+            this.match(CypherParser.BY);
+            this.state = 726;
             this.sortItem();
-            this.state = 729;
+            this.state = 731;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 725;
+                this.state = 727;
                 this.match(CypherParser.COMMA);
-                this.state = 726;
+                this.state = 728;
                 this.sortItem();
                 }
                 }
-                this.state = 731;
+                this.state = 733;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2627,7 +2629,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 732;
+            this.state = 734;
             _la = this.tokenStream.LA(1);
             if(!(_la === 53 || _la === 64)) {
             this.errorHandler.recoverInline(this);
@@ -2636,7 +2638,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 733;
+            this.state = 735;
             this.expression();
             }
         }
@@ -2659,9 +2661,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 735;
+            this.state = 737;
             this.match(CypherParser.LIMIT);
-            this.state = 736;
+            this.state = 738;
             this.expression();
             }
         }
@@ -2685,14 +2687,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 738;
-            this.expression();
             this.state = 740;
+            this.expression();
+            this.state = 742;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 739;
+                this.state = 741;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2725,9 +2727,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 742;
+            this.state = 744;
             this.match(CypherParser.WHERE);
-            this.state = 743;
+            this.state = 745;
             this.expression();
             }
         }
@@ -2751,21 +2753,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 745;
+            this.state = 747;
             this.patternPart();
-            this.state = 750;
+            this.state = 752;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 746;
+                this.state = 748;
                 this.match(CypherParser.COMMA);
-                this.state = 747;
+                this.state = 749;
                 this.patternPart();
                 }
                 }
-                this.state = 752;
+                this.state = 754;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2790,24 +2792,24 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 756;
+            this.state = 758;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 69, this.context) ) {
             case 1:
                 {
-                this.state = 753;
+                this.state = 755;
                 this.variable();
-                this.state = 754;
+                this.state = 756;
                 this.match(CypherParser.EQ);
                 }
                 break;
             }
-            this.state = 760;
+            this.state = 762;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 {
-                this.state = 758;
+                this.state = 760;
                 this.patternElement();
                 }
                 break;
@@ -2845,7 +2847,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 759;
+                this.state = 761;
                 this.shortestPathPattern();
                 }
                 break;
@@ -2873,13 +2875,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 762;
-            this.symbolicName();
-            this.state = 763;
-            this.match(CypherParser.LPAREN);
             this.state = 764;
-            this.patternElement();
+            this.symbolicName();
             this.state = 765;
+            this.match(CypherParser.LPAREN);
+            this.state = 766;
+            this.patternElement();
+            this.state = 767;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2901,25 +2903,25 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 94, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 778;
+            this.state = 780;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 72, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 767;
+                this.state = 769;
                 this.nodePattern();
-                this.state = 771;
+                this.state = 773;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 768;
+                    this.state = 770;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 773;
+                    this.state = 775;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2928,11 +2930,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 774;
-                this.match(CypherParser.LPAREN);
-                this.state = 775;
-                this.patternElement();
                 this.state = 776;
+                this.match(CypherParser.LPAREN);
+                this.state = 777;
+                this.patternElement();
+                this.state = 778;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2958,9 +2960,9 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 780;
-            this.nodePattern();
             this.state = 782;
+            this.nodePattern();
+            this.state = 784;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2968,7 +2970,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 781;
+                    this.state = 783;
                     this.patternElementChain();
                     }
                     }
@@ -2976,7 +2978,7 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 784;
+                this.state = 786;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 73, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
@@ -3000,60 +3002,134 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 98, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 786;
-            this.match(CypherParser.LPAREN);
-            this.state = 788;
+            this.state = 818;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
-                {
-                this.state = 787;
-                this.variable();
-                }
-            }
-
-            this.state = 792;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 75, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 81, this.context) ) {
             case 1:
+                this.enterOuterAlt(localContext, 1);
                 {
+                this.state = 788;
+                this.match(CypherParser.LPAREN);
                 this.state = 790;
-                this.nodeLabels();
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                    {
+                    this.state = 789;
+                    this.variable();
+                    }
+                }
+
+                this.state = 794;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 75, this.context) ) {
+                case 1:
+                    {
+                    this.state = 792;
+                    this.nodeLabels();
+                    }
+                    break;
+                case 2:
+                    {
+                    this.state = 793;
+                    this.labelExpression();
+                    }
+                    break;
+                }
+                this.state = 797;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 98 || _la === 103) {
+                    {
+                    this.state = 796;
+                    this.properties();
+                    }
+                }
+
+                this.state = 801;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 70) {
+                    {
+                    this.state = 799;
+                    this.match(CypherParser.WHERE);
+                    this.state = 800;
+                    localContext._nodeWhere = this.expression();
+                    }
+                }
+
+                this.state = 803;
+                this.match(CypherParser.RPAREN);
                 }
                 break;
             case 2:
+                this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 791;
-                this.labelExpression();
+                this.state = 804;
+                this.match(CypherParser.LPAREN);
+                this.state = 806;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                    {
+                    this.state = 805;
+                    this.variable();
+                    }
+                }
+
+                this.state = 808;
+                this.isLabelExpression();
+                this.state = 810;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 98 || _la === 103) {
+                    {
+                    this.state = 809;
+                    this.properties();
+                    }
+                }
+
+                this.state = 814;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 70) {
+                    {
+                    this.state = 812;
+                    this.match(CypherParser.WHERE);
+                    this.state = 813;
+                    localContext._nodeWhere = this.expression();
+                    }
+                }
+
+                this.state = 816;
+                this.match(CypherParser.RPAREN);
                 }
                 break;
             }
-            this.state = 795;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 98 || _la === 103) {
-                {
-                this.state = 794;
-                this.properties();
-                }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
             }
-
-            this.state = 799;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 70) {
-                {
-                this.state = 797;
-                this.match(CypherParser.WHERE);
-                this.state = 798;
-                localContext._nodeWhere = this.expression();
-                }
-            }
-
-            this.state = 801;
-            this.match(CypherParser.RPAREN);
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public isLabelExpression(): IsLabelExpressionContext {
+        let localContext = new IsLabelExpressionContext(this.context, this.state);
+        this.enterRule(localContext, 100, CypherParser.RULE_isLabelExpression);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 820;
+            this.match(CypherParser.IS);
+            this.state = 821;
+            this.labelDisjunction();
             }
         }
         catch (re) {
@@ -3071,13 +3147,13 @@ export class CypherParser extends antlr.Parser {
     }
     public labelExpression(): LabelExpressionContext {
         let localContext = new LabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_labelExpression);
+        this.enterRule(localContext, 102, CypherParser.RULE_labelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 803;
+            this.state = 823;
             this.match(CypherParser.COLON);
-            this.state = 804;
+            this.state = 824;
             this.labelDisjunction();
             }
         }
@@ -3096,41 +3172,41 @@ export class CypherParser extends antlr.Parser {
     }
     public labelDisjunction(): LabelDisjunctionContext {
         let localContext = new LabelDisjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_labelDisjunction);
+        this.enterRule(localContext, 104, CypherParser.RULE_labelDisjunction);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 806;
+            this.state = 826;
             this.labelConjunction();
-            this.state = 814;
+            this.state = 834;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 79, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 83, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 807;
+                    this.state = 827;
                     this.match(CypherParser.PIPE);
-                    this.state = 809;
+                    this.state = 829;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 94) {
                         {
-                        this.state = 808;
+                        this.state = 828;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 811;
+                    this.state = 831;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 816;
+                this.state = 836;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 79, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 83, this.context);
             }
             }
         }
@@ -3149,26 +3225,26 @@ export class CypherParser extends antlr.Parser {
     }
     public labelConjunction(): LabelConjunctionContext {
         let localContext = new LabelConjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_labelConjunction);
+        this.enterRule(localContext, 106, CypherParser.RULE_labelConjunction);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 817;
+            this.state = 837;
             this.labelNegation();
-            this.state = 822;
+            this.state = 842;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 89) {
                 {
                 {
-                this.state = 818;
+                this.state = 838;
                 this.match(CypherParser.AMP);
-                this.state = 819;
+                this.state = 839;
                 this.labelNegation();
                 }
                 }
-                this.state = 824;
+                this.state = 844;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3189,17 +3265,17 @@ export class CypherParser extends antlr.Parser {
     }
     public labelNegation(): LabelNegationContext {
         let localContext = new LabelNegationContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_labelNegation);
+        this.enterRule(localContext, 108, CypherParser.RULE_labelNegation);
         try {
-            this.state = 828;
+            this.state = 848;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 825;
+                this.state = 845;
                 this.match(CypherParser.BANG);
-                this.state = 826;
+                this.state = 846;
                 this.labelNegation();
                 }
                 break;
@@ -3282,7 +3358,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 827;
+                this.state = 847;
                 this.labelAtom();
                 }
                 break;
@@ -3305,9 +3381,9 @@ export class CypherParser extends antlr.Parser {
     }
     public labelAtom(): LabelAtomContext {
         let localContext = new LabelAtomContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_labelAtom);
+        this.enterRule(localContext, 110, CypherParser.RULE_labelAtom);
         try {
-            this.state = 836;
+            this.state = 856;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -3387,25 +3463,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 830;
+                this.state = 850;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 831;
+                this.state = 851;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 832;
+                this.state = 852;
                 this.match(CypherParser.LPAREN);
-                this.state = 833;
+                this.state = 853;
                 this.labelDisjunction();
-                this.state = 834;
+                this.state = 854;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3428,38 +3504,38 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 112, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 847;
+            this.state = 867;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LT:
             case CypherParser.MINUS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 838;
+                this.state = 858;
                 this.relationshipPattern();
-                this.state = 840;
+                this.state = 860;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 524293) !== 0)) {
                     {
-                    this.state = 839;
+                    this.state = 859;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 842;
+                this.state = 862;
                 this.nodePattern();
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 844;
+                this.state = 864;
                 this.quantifiedPath();
-                this.state = 845;
+                this.state = 865;
                 this.nodePattern();
                 }
                 break;
@@ -3482,34 +3558,34 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifiedPath(): QuantifiedPathContext {
         let localContext = new QuantifiedPathContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_quantifiedPath);
+        this.enterRule(localContext, 114, CypherParser.RULE_quantifiedPath);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 849;
+            this.state = 869;
             this.match(CypherParser.LPAREN);
-            this.state = 850;
+            this.state = 870;
             this.nodePattern();
-            this.state = 851;
+            this.state = 871;
             this.relationshipPattern();
-            this.state = 852;
+            this.state = 872;
             this.nodePattern();
-            this.state = 855;
+            this.state = 875;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 853;
+                this.state = 873;
                 this.match(CypherParser.WHERE);
-                this.state = 854;
+                this.state = 874;
                 this.expression();
                 }
             }
 
-            this.state = 857;
+            this.state = 877;
             this.match(CypherParser.RPAREN);
-            this.state = 858;
+            this.state = 878;
             this.pathQuantifier();
             }
         }
@@ -3528,40 +3604,40 @@ export class CypherParser extends antlr.Parser {
     }
     public pathQuantifier(): PathQuantifierContext {
         let localContext = new PathQuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_pathQuantifier);
+        this.enterRule(localContext, 116, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 873;
+            this.state = 893;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 860;
+                this.state = 880;
                 this.match(CypherParser.LBRACE);
-                this.state = 862;
+                this.state = 882;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
                     {
-                    this.state = 861;
+                    this.state = 881;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 868;
+                this.state = 888;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 93) {
                     {
-                    this.state = 864;
+                    this.state = 884;
                     this.match(CypherParser.COMMA);
-                    this.state = 866;
+                    this.state = 886;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
                         {
-                        this.state = 865;
+                        this.state = 885;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -3569,21 +3645,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 870;
+                this.state = 890;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 871;
+                this.state = 891;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 872;
+                this.state = 892;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -3606,93 +3682,93 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 118, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 899;
+            this.state = 919;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 98, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 875;
+                this.state = 895;
                 this.match(CypherParser.LT);
-                this.state = 876;
+                this.state = 896;
                 this.match(CypherParser.MINUS);
-                this.state = 878;
+                this.state = 898;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 877;
+                    this.state = 897;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 880;
+                this.state = 900;
                 this.match(CypherParser.MINUS);
-                this.state = 881;
+                this.state = 901;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 882;
+                this.state = 902;
                 this.match(CypherParser.LT);
-                this.state = 883;
+                this.state = 903;
                 this.match(CypherParser.MINUS);
-                this.state = 885;
+                this.state = 905;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 884;
+                    this.state = 904;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 887;
+                this.state = 907;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 888;
+                this.state = 908;
                 this.match(CypherParser.MINUS);
-                this.state = 890;
+                this.state = 910;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 889;
+                    this.state = 909;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 892;
+                this.state = 912;
                 this.match(CypherParser.MINUS);
-                this.state = 893;
+                this.state = 913;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 894;
+                this.state = 914;
                 this.match(CypherParser.MINUS);
-                this.state = 896;
+                this.state = 916;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 895;
+                    this.state = 915;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 898;
+                this.state = 918;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -3713,111 +3789,111 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 120, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
-            this.state = 932;
+            this.state = 952;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 103, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 901;
+                this.state = 921;
                 this.match(CypherParser.LBRACK);
-                this.state = 903;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
-                    {
-                    this.state = 902;
-                    this.variable();
-                    }
-                }
-
-                this.state = 906;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 94) {
-                    {
-                    this.state = 905;
-                    this.relationshipTypes();
-                    }
-                }
-
-                this.state = 909;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 75 || _la === 86) {
-                    {
-                    this.state = 908;
-                    this.rangeLiteral();
-                    }
-                }
-
-                this.state = 912;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 98 || _la === 103) {
-                    {
-                    this.state = 911;
-                    this.properties();
-                    }
-                }
-
-                this.state = 914;
-                this.match(CypherParser.RBRACK);
-                }
-                break;
-            case 2:
-                this.enterOuterAlt(localContext, 2);
-                {
-                this.state = 915;
-                this.match(CypherParser.LBRACK);
-                this.state = 917;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
-                    {
-                    this.state = 916;
-                    this.variable();
-                    }
-                }
-
-                this.state = 920;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-                if (_la === 94) {
-                    {
-                    this.state = 919;
-                    this.relationshipTypes();
-                    }
-                }
-
                 this.state = 923;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 75 || _la === 86) {
+                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                     {
                     this.state = 922;
-                    this.rangeLiteral();
+                    this.variable();
                     }
                 }
 
                 this.state = 926;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 98 || _la === 103) {
+                if (_la === 94) {
                     {
                     this.state = 925;
+                    this.relationshipTypes();
+                    }
+                }
+
+                this.state = 929;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 75 || _la === 86) {
+                    {
+                    this.state = 928;
+                    this.rangeLiteral();
+                    }
+                }
+
+                this.state = 932;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 98 || _la === 103) {
+                    {
+                    this.state = 931;
                     this.properties();
                     }
                 }
 
-                this.state = 928;
+                this.state = 934;
+                this.match(CypherParser.RBRACK);
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 935;
+                this.match(CypherParser.LBRACK);
+                this.state = 937;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                    {
+                    this.state = 936;
+                    this.variable();
+                    }
+                }
+
+                this.state = 940;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 94) {
+                    {
+                    this.state = 939;
+                    this.relationshipTypes();
+                    }
+                }
+
+                this.state = 943;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 75 || _la === 86) {
+                    {
+                    this.state = 942;
+                    this.rangeLiteral();
+                    }
+                }
+
+                this.state = 946;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 98 || _la === 103) {
+                    {
+                    this.state = 945;
+                    this.properties();
+                    }
+                }
+
+                this.state = 948;
                 this.match(CypherParser.WHERE);
-                this.state = 929;
+                this.state = 949;
                 localContext._relWhere = this.expression();
-                this.state = 930;
+                this.state = 950;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3838,22 +3914,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_properties);
+        this.enterRule(localContext, 122, CypherParser.RULE_properties);
         try {
-            this.state = 936;
+            this.state = 956;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 934;
+                this.state = 954;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 935;
+                this.state = 955;
                 this.parameter();
                 }
                 break;
@@ -3876,42 +3952,42 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 124, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 952;
+            this.state = 972;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 111, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 938;
+                this.state = 958;
                 this.match(CypherParser.COLON);
-                this.state = 939;
+                this.state = 959;
                 this.relTypeName();
-                this.state = 947;
+                this.state = 967;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 940;
+                    this.state = 960;
                     this.match(CypherParser.PIPE);
-                    this.state = 942;
+                    this.state = 962;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 94) {
                         {
-                        this.state = 941;
+                        this.state = 961;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 944;
+                    this.state = 964;
                     this.relTypeName();
                     }
                     }
-                    this.state = 949;
+                    this.state = 969;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3920,9 +3996,9 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 950;
+                this.state = 970;
                 this.match(CypherParser.COLON);
-                this.state = 951;
+                this.state = 971;
                 this.dynamicName();
                 }
                 break;
@@ -3943,22 +4019,22 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 126, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 955;
+            this.state = 975;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 954;
+                this.state = 974;
                 this.nodeLabel();
                 }
                 }
-                this.state = 957;
+                this.state = 977;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 94);
@@ -3979,26 +4055,26 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 128, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 963;
+            this.state = 983;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 109, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 113, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 959;
+                this.state = 979;
                 this.match(CypherParser.COLON);
-                this.state = 960;
+                this.state = 980;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 961;
+                this.state = 981;
                 this.match(CypherParser.COLON);
-                this.state = 962;
+                this.state = 982;
                 this.dynamicName();
                 }
                 break;
@@ -4019,19 +4095,19 @@ export class CypherParser extends antlr.Parser {
     }
     public dynamicName(): DynamicNameContext {
         let localContext = new DynamicNameContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_dynamicName);
+        this.enterRule(localContext, 130, CypherParser.RULE_dynamicName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 965;
+            this.state = 985;
             this.match(CypherParser.DOLLAR);
-            this.state = 967;
+            this.state = 987;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 966;
+                this.state = 986;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -4043,11 +4119,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 969;
+            this.state = 989;
             this.match(CypherParser.LPAREN);
-            this.state = 970;
+            this.state = 990;
             this.expression();
-            this.state = 971;
+            this.state = 991;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4066,40 +4142,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 132, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 987;
+            this.state = 1007;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 973;
+                this.state = 993;
                 this.match(CypherParser.STAR);
-                this.state = 975;
+                this.state = 995;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 974;
+                    this.state = 994;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 981;
+                this.state = 1001;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 977;
+                    this.state = 997;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 979;
+                    this.state = 999;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                         {
-                        this.state = 978;
+                        this.state = 998;
                         this.rangeBound();
                         }
                     }
@@ -4112,14 +4188,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 983;
+                this.state = 1003;
                 this.match(CypherParser.DOTDOT);
-                this.state = 985;
+                this.state = 1005;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 984;
+                    this.state = 1004;
                     this.rangeBound();
                     }
                 }
@@ -4145,22 +4221,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 134, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 990;
+            this.state = 1010;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 85) {
                 {
-                this.state = 989;
+                this.state = 1009;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 992;
+            this.state = 1012;
             this.integerLiteral();
             }
         }
@@ -4179,11 +4255,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 136, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 994;
+            this.state = 1014;
             this.schemaName();
             }
         }
@@ -4202,11 +4278,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 138, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 996;
+            this.state = 1016;
             this.schemaName();
             }
         }
@@ -4225,24 +4301,24 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 140, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 998;
+            this.state = 1018;
             this.atom();
-            this.state = 1000;
+            this.state = 1020;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 999;
+                this.state = 1019;
                 this.propertyLookup();
                 }
                 }
-                this.state = 1002;
+                this.state = 1022;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 92);
@@ -4263,11 +4339,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_expression);
+        this.enterRule(localContext, 142, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1004;
+            this.state = 1024;
             this.orExpression();
             }
         }
@@ -4286,26 +4362,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 144, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1006;
+            this.state = 1026;
             this.xorExpression();
-            this.state = 1011;
+            this.state = 1031;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 45) {
                 {
                 {
-                this.state = 1007;
+                this.state = 1027;
                 this.match(CypherParser.OR);
-                this.state = 1008;
+                this.state = 1028;
                 this.xorExpression();
                 }
                 }
-                this.state = 1013;
+                this.state = 1033;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4326,26 +4402,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 146, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1014;
+            this.state = 1034;
             this.andExpression();
-            this.state = 1019;
+            this.state = 1039;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 72) {
                 {
                 {
-                this.state = 1015;
+                this.state = 1035;
                 this.match(CypherParser.XOR);
-                this.state = 1016;
+                this.state = 1036;
                 this.andExpression();
                 }
                 }
-                this.state = 1021;
+                this.state = 1041;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4366,26 +4442,26 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 148, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1022;
+            this.state = 1042;
             this.notExpression();
-            this.state = 1027;
+            this.state = 1047;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 1023;
+                this.state = 1043;
                 this.match(CypherParser.AND);
-                this.state = 1024;
+                this.state = 1044;
                 this.notExpression();
                 }
                 }
-                this.state = 1029;
+                this.state = 1049;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4406,26 +4482,26 @@ export class CypherParser extends antlr.Parser {
     }
     public notExpression(): NotExpressionContext {
         let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_notExpression);
+        this.enterRule(localContext, 150, CypherParser.RULE_notExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1033;
+            this.state = 1053;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 40) {
                 {
                 {
-                this.state = 1030;
+                this.state = 1050;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 1035;
+                this.state = 1055;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1036;
+            this.state = 1056;
             this.comparisonExpression();
             }
         }
@@ -4444,26 +4520,26 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonExpression(): ComparisonExpressionContext {
         let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_comparisonExpression);
+        this.enterRule(localContext, 152, CypherParser.RULE_comparisonExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1038;
+            this.state = 1058;
             this.predicateExpression();
-            this.state = 1044;
+            this.state = 1064;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0)) {
                 {
                 {
-                this.state = 1039;
+                this.state = 1059;
                 this.comparisonOperator();
-                this.state = 1040;
+                this.state = 1060;
                 this.predicateExpression();
                 }
                 }
-                this.state = 1046;
+                this.state = 1066;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4484,12 +4560,12 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonOperator(): ComparisonOperatorContext {
         let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_comparisonOperator);
+        this.enterRule(localContext, 154, CypherParser.RULE_comparisonOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1047;
+            this.state = 1067;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4515,24 +4591,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 156, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1049;
+            this.state = 1069;
             this.addOrSubtractExpression();
-            this.state = 1053;
+            this.state = 1073;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 2625537) !== 0) || ((((_la - 54)) & ~0x1F) === 0 && ((1 << (_la - 54)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 1050;
+                this.state = 1070;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1055;
+                this.state = 1075;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4553,21 +4629,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 158, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1090;
+            this.state = 1110;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1056;
+                this.state = 1076;
                 this.match(CypherParser.STARTS);
-                this.state = 1057;
+                this.state = 1077;
                 this.match(CypherParser.WITH);
-                this.state = 1058;
+                this.state = 1078;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4575,11 +4651,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1059;
+                this.state = 1079;
                 this.match(CypherParser.ENDS);
-                this.state = 1060;
+                this.state = 1080;
                 this.match(CypherParser.WITH);
-                this.state = 1061;
+                this.state = 1081;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4587,9 +4663,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1062;
+                this.state = 1082;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1063;
+                this.state = 1083;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4597,9 +4673,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1064;
+                this.state = 1084;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1065;
+                this.state = 1085;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4607,9 +4683,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1066;
+                this.state = 1086;
                 this.match(CypherParser.IN);
-                this.state = 1067;
+                this.state = 1087;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4617,9 +4693,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1068;
+                this.state = 1088;
                 this.match(CypherParser.IS);
-                this.state = 1069;
+                this.state = 1089;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4627,11 +4703,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1070;
+                this.state = 1090;
                 this.match(CypherParser.IS);
-                this.state = 1071;
+                this.state = 1091;
                 this.match(CypherParser.NOT);
-                this.state = 1072;
+                this.state = 1092;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4639,24 +4715,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1079;
+                this.state = 1099;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1073;
+                    this.state = 1093;
                     this.match(CypherParser.IS);
-                    this.state = 1075;
+                    this.state = 1095;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 40) {
                         {
-                        this.state = 1074;
+                        this.state = 1094;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1077;
+                    this.state = 1097;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 58 || _la === 74)) {
                     this.errorHandler.recoverInline(this);
@@ -4669,14 +4745,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1078;
+                    this.state = 1098;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1081;
+                this.state = 1101;
                 this.valueTypeExpression();
                 }
                 break;
@@ -4684,29 +4760,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1082;
+                this.state = 1102;
                 this.match(CypherParser.IS);
-                this.state = 1084;
+                this.state = 1104;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 40) {
                     {
-                    this.state = 1083;
+                    this.state = 1103;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1087;
+                this.state = 1107;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 127, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 131, this.context) ) {
                 case 1:
                     {
-                    this.state = 1086;
+                    this.state = 1106;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1089;
+                this.state = 1109;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -4727,30 +4803,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 160, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1092;
+            this.state = 1112;
             this.valueTypeAlternative();
-            this.state = 1097;
+            this.state = 1117;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 129, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 133, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1093;
+                    this.state = 1113;
                     this.match(CypherParser.PIPE);
-                    this.state = 1094;
+                    this.state = 1114;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1099;
+                this.state = 1119;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 129, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 133, this.context);
             }
             }
         }
@@ -4769,13 +4845,13 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 162, CypherParser.RULE_valueTypeAlternative);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1101;
+            this.state = 1121;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -4783,7 +4859,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1100;
+                    this.state = 1120;
                     this.valueTypeWord();
                     }
                     }
@@ -4791,46 +4867,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1103;
+                this.state = 1123;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 130, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 134, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1109;
+            this.state = 1129;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 131, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 135, this.context) ) {
             case 1:
                 {
-                this.state = 1105;
+                this.state = 1125;
                 this.match(CypherParser.WITH);
-                this.state = 1106;
+                this.state = 1126;
                 this.valueTypeWord();
-                this.state = 1107;
+                this.state = 1127;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 1115;
+            this.state = 1135;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 136, this.context) ) {
             case 1:
                 {
-                this.state = 1111;
+                this.state = 1131;
                 this.match(CypherParser.LT);
-                this.state = 1112;
+                this.state = 1132;
                 this.valueTypeExpression();
-                this.state = 1113;
+                this.state = 1133;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1119;
+            this.state = 1139;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 40) {
                 {
-                this.state = 1117;
+                this.state = 1137;
                 this.match(CypherParser.NOT);
-                this.state = 1118;
+                this.state = 1138;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -4852,9 +4928,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 164, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1123;
+            this.state = 1143;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4892,14 +4968,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1121;
+                this.state = 1141;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1122;
+                this.state = 1142;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4922,26 +4998,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 166, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1125;
+            this.state = 1145;
             this.multiplyDivideModuloExpression();
-            this.state = 1131;
+            this.state = 1151;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1126;
+                this.state = 1146;
                 this.addOrSubtractOperator();
-                this.state = 1127;
+                this.state = 1147;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1133;
+                this.state = 1153;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4962,12 +5038,12 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 168, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1134;
+            this.state = 1154;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4993,26 +5069,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 170, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1136;
+            this.state = 1156;
             this.powerOfExpression();
-            this.state = 1142;
+            this.state = 1162;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1137;
+                this.state = 1157;
                 this.multiplyDivideModuloOperator();
-                this.state = 1138;
+                this.state = 1158;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1144;
+                this.state = 1164;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5033,12 +5109,12 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 172, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1145;
+            this.state = 1165;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5064,26 +5140,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 174, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1147;
+            this.state = 1167;
             this.unaryAddOrSubtractExpression();
-            this.state = 1152;
+            this.state = 1172;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 91) {
                 {
                 {
-                this.state = 1148;
+                this.state = 1168;
                 this.match(CypherParser.CARET);
-                this.state = 1149;
+                this.state = 1169;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1154;
+                this.state = 1174;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5104,18 +5180,18 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 176, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1158;
+            this.state = 1178;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 84 || _la === 85) {
                 {
                 {
-                this.state = 1155;
+                this.state = 1175;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 84 || _la === 85)) {
                 this.errorHandler.recoverInline(this);
@@ -5126,11 +5202,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1160;
+                this.state = 1180;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1161;
+            this.state = 1181;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -5149,30 +5225,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 178, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1163;
+            this.state = 1183;
             this.atom();
-            this.state = 1168;
+            this.state = 1188;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 92 || _la === 101) {
                 {
-                this.state = 1166;
+                this.state = 1186;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1164;
+                    this.state = 1184;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1165;
+                    this.state = 1185;
                     this.propertyLookup();
                     }
                     break;
@@ -5180,22 +5256,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1170;
+                this.state = 1190;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1173;
+            this.state = 1193;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 141, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 145, this.context) ) {
             case 1:
                 {
-                this.state = 1171;
+                this.state = 1191;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1172;
+                this.state = 1192;
                 this.labelExpression();
                 }
                 break;
@@ -5217,21 +5293,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 180, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1188;
+            this.state = 1208;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 144, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 148, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1175;
+                this.state = 1195;
                 this.match(CypherParser.LBRACK);
-                this.state = 1176;
+                this.state = 1196;
                 this.expression();
-                this.state = 1177;
+                this.state = 1197;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5239,31 +5315,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1179;
+                this.state = 1199;
                 this.match(CypherParser.LBRACK);
-                this.state = 1181;
+                this.state = 1201;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1180;
+                    this.state = 1200;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1183;
+                this.state = 1203;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1185;
+                this.state = 1205;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1184;
+                    this.state = 1204;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1187;
+                this.state = 1207;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5284,13 +5360,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 182, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1190;
+            this.state = 1210;
             this.match(CypherParser.DOT);
-            this.state = 1191;
+            this.state = 1211;
             this.propertyKeyName();
             }
         }
@@ -5309,113 +5385,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_atom);
+        this.enterRule(localContext, 184, CypherParser.RULE_atom);
         try {
-            this.state = 1208;
+            this.state = 1228;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 145, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 149, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1193;
+                this.state = 1213;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1194;
+                this.state = 1214;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1195;
+                this.state = 1215;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1196;
+                this.state = 1216;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1197;
+                this.state = 1217;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1198;
+                this.state = 1218;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1199;
+                this.state = 1219;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1200;
+                this.state = 1220;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1201;
+                this.state = 1221;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1202;
+                this.state = 1222;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1203;
+                this.state = 1223;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1204;
+                this.state = 1224;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1205;
+                this.state = 1225;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1206;
+                this.state = 1226;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1207;
+                this.state = 1227;
                 this.variable();
                 }
                 break;
@@ -5436,17 +5512,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 186, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1210;
+            this.state = 1230;
             this.match(CypherParser.COUNT);
-            this.state = 1211;
+            this.state = 1231;
             this.match(CypherParser.LPAREN);
-            this.state = 1212;
+            this.state = 1232;
             this.match(CypherParser.STAR);
-            this.state = 1213;
+            this.state = 1233;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5465,50 +5541,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 188, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1215;
+            this.state = 1235;
             this.match(CypherParser.CASE);
-            this.state = 1217;
+            this.state = 1237;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1216;
+                this.state = 1236;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 1220;
+            this.state = 1240;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1219;
+                this.state = 1239;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1222;
+                this.state = 1242;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 69);
-            this.state = 1226;
+            this.state = 1246;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1224;
+                this.state = 1244;
                 this.match(CypherParser.ELSE);
-                this.state = 1225;
+                this.state = 1245;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1228;
+            this.state = 1248;
             this.match(CypherParser.END);
             }
         }
@@ -5527,34 +5603,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 190, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1230;
+            this.state = 1250;
             this.match(CypherParser.WHEN);
-            this.state = 1231;
+            this.state = 1251;
             this.caseWhenOperand();
-            this.state = 1236;
+            this.state = 1256;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1232;
+                this.state = 1252;
                 this.match(CypherParser.COMMA);
-                this.state = 1233;
+                this.state = 1253;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1238;
+                this.state = 1258;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1239;
+            this.state = 1259;
             this.match(CypherParser.THEN);
-            this.state = 1240;
+            this.state = 1260;
             this.expression();
             }
         }
@@ -5573,9 +5649,9 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 192, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1247;
+            this.state = 1267;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -5587,9 +5663,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1242;
+                this.state = 1262;
                 this.comparisonOperator();
-                this.state = 1243;
+                this.state = 1263;
                 this.expression();
                 }
                 break;
@@ -5603,7 +5679,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1245;
+                this.state = 1265;
                 this.predicateSuffix();
                 }
                 break;
@@ -5660,7 +5736,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1246;
+                this.state = 1266;
                 this.expression();
                 }
                 break;
@@ -5683,28 +5759,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 194, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1249;
+            this.state = 1269;
             this.match(CypherParser.LBRACK);
-            this.state = 1250;
+            this.state = 1270;
             this.filterExpression();
-            this.state = 1253;
+            this.state = 1273;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 97) {
                 {
-                this.state = 1251;
+                this.state = 1271;
                 this.match(CypherParser.PIPE);
-                this.state = 1252;
+                this.state = 1272;
                 this.expression();
                 }
             }
 
-            this.state = 1255;
+            this.state = 1275;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5723,44 +5799,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 196, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1257;
+            this.state = 1277;
             this.match(CypherParser.LBRACK);
-            this.state = 1261;
+            this.state = 1281;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1258;
+                this.state = 1278;
                 this.variable();
-                this.state = 1259;
+                this.state = 1279;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1263;
+            this.state = 1283;
             this.relationshipsPattern();
-            this.state = 1266;
+            this.state = 1286;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1264;
+                this.state = 1284;
                 this.match(CypherParser.WHERE);
-                this.state = 1265;
+                this.state = 1285;
                 this.expression();
                 }
             }
 
-            this.state = 1268;
+            this.state = 1288;
             this.match(CypherParser.PIPE);
-            this.state = 1269;
+            this.state = 1289;
             this.expression();
-            this.state = 1270;
+            this.state = 1290;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5779,17 +5855,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 198, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1272;
+            this.state = 1292;
             this.quantifier();
-            this.state = 1273;
+            this.state = 1293;
             this.match(CypherParser.LPAREN);
-            this.state = 1274;
+            this.state = 1294;
             this.filterExpression();
-            this.state = 1275;
+            this.state = 1295;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5808,12 +5884,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 200, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1277;
+            this.state = 1297;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 39 || _la === 52)) {
             this.errorHandler.recoverInline(this);
@@ -5839,25 +5915,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 202, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1279;
+            this.state = 1299;
             this.variable();
-            this.state = 1280;
+            this.state = 1300;
             this.match(CypherParser.IN);
-            this.state = 1281;
+            this.state = 1301;
             this.expression();
-            this.state = 1284;
+            this.state = 1304;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1282;
+                this.state = 1302;
                 this.match(CypherParser.WHERE);
-                this.state = 1283;
+                this.state = 1303;
                 this.expression();
                 }
             }
@@ -5879,33 +5955,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 204, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1286;
+            this.state = 1306;
             this.match(CypherParser.REDUCE);
-            this.state = 1287;
+            this.state = 1307;
             this.match(CypherParser.LPAREN);
-            this.state = 1288;
+            this.state = 1308;
             localContext._accumulator = this.variable();
-            this.state = 1289;
+            this.state = 1309;
             this.match(CypherParser.EQ);
-            this.state = 1290;
+            this.state = 1310;
             localContext._initial = this.expression();
-            this.state = 1291;
+            this.state = 1311;
             this.match(CypherParser.COMMA);
-            this.state = 1292;
+            this.state = 1312;
             this.variable();
-            this.state = 1293;
+            this.state = 1313;
             this.match(CypherParser.IN);
-            this.state = 1294;
+            this.state = 1314;
             localContext._source = this.expression();
-            this.state = 1295;
+            this.state = 1315;
             this.match(CypherParser.PIPE);
-            this.state = 1296;
+            this.state = 1316;
             localContext._step = this.expression();
-            this.state = 1297;
+            this.state = 1317;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5924,12 +6000,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 206, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1299;
+            this.state = 1319;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5938,27 +6014,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1300;
+            this.state = 1320;
             this.match(CypherParser.LBRACE);
-            this.state = 1306;
+            this.state = 1326;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 156, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 160, this.context) ) {
             case 1:
                 {
-                this.state = 1301;
+                this.state = 1321;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1302;
+                this.state = 1322;
                 this.pattern();
-                this.state = 1304;
+                this.state = 1324;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 1303;
+                    this.state = 1323;
                     this.where();
                     }
                 }
@@ -5966,7 +6042,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1308;
+            this.state = 1328;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5985,15 +6061,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 208, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1310;
+            this.state = 1330;
             this.match(CypherParser.LPAREN);
-            this.state = 1311;
+            this.state = 1331;
             this.expression();
-            this.state = 1312;
+            this.state = 1332;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6012,21 +6088,21 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 210, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1314;
+            this.state = 1334;
             this.functionName();
-            this.state = 1315;
+            this.state = 1335;
             this.match(CypherParser.LPAREN);
-            this.state = 1317;
+            this.state = 1337;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 157, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 161, this.context) ) {
             case 1:
                 {
-                this.state = 1316;
+                this.state = 1336;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 7) !== 0))) {
@@ -6039,21 +6115,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1320;
+            this.state = 1340;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 158, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
             case 1:
                 {
-                this.state = 1319;
+                this.state = 1339;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1322;
+            this.state = 1342;
             this.match(CypherParser.FROM);
-            this.state = 1323;
+            this.state = 1343;
             localContext._source = this.expression();
-            this.state = 1324;
+            this.state = 1344;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6072,52 +6148,52 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 212, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1326;
+            this.state = 1346;
             this.functionName();
-            this.state = 1327;
+            this.state = 1347;
             this.match(CypherParser.LPAREN);
-            this.state = 1329;
+            this.state = 1349;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 1328;
+                this.state = 1348;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 1339;
+            this.state = 1359;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1331;
+                this.state = 1351;
                 this.expression();
-                this.state = 1336;
+                this.state = 1356;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1332;
+                    this.state = 1352;
                     this.match(CypherParser.COMMA);
-                    this.state = 1333;
+                    this.state = 1353;
                     this.expression();
                     }
                     }
-                    this.state = 1338;
+                    this.state = 1358;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1341;
+            this.state = 1361;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6136,13 +6212,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 214, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1343;
+            this.state = 1363;
             this.namespace();
-            this.state = 1344;
+            this.state = 1364;
             this.symbolicName();
             }
         }
@@ -6161,28 +6237,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 216, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1351;
+            this.state = 1371;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 162, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 166, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1346;
+                    this.state = 1366;
                     this.symbolicName();
-                    this.state = 1347;
+                    this.state = 1367;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1353;
+                this.state = 1373;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 162, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 166, this.context);
             }
             }
         }
@@ -6201,42 +6277,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 218, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1354;
+            this.state = 1374;
             this.variable();
-            this.state = 1355;
+            this.state = 1375;
             this.match(CypherParser.LBRACE);
-            this.state = 1364;
+            this.state = 1384;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 268436479) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1356;
+                this.state = 1376;
                 this.mapProjectionItem();
-                this.state = 1361;
+                this.state = 1381;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1357;
+                    this.state = 1377;
                     this.match(CypherParser.COMMA);
-                    this.state = 1358;
+                    this.state = 1378;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1363;
+                    this.state = 1383;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1366;
+            this.state = 1386;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6255,20 +6331,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 220, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1377;
+            this.state = 1397;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 165, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 169, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1368;
+                this.state = 1388;
                 this.propertyKeyName();
-                this.state = 1369;
+                this.state = 1389;
                 this.match(CypherParser.COLON);
-                this.state = 1370;
+                this.state = 1390;
                 this.expression();
                 }
                 break;
@@ -6276,9 +6352,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1372;
+                this.state = 1392;
                 this.match(CypherParser.DOT);
-                this.state = 1373;
+                this.state = 1393;
                 this.propertyKeyName();
                 }
                 break;
@@ -6286,9 +6362,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1374;
+                this.state = 1394;
                 this.match(CypherParser.DOT);
-                this.state = 1375;
+                this.state = 1395;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6296,7 +6372,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1376;
+                this.state = 1396;
                 this.variable();
                 }
                 break;
@@ -6317,13 +6393,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 222, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1379;
+            this.state = 1399;
             this.match(CypherParser.DOLLAR);
-            this.state = 1382;
+            this.state = 1402;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6360,13 +6436,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1380;
+                this.state = 1400;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1381;
+                this.state = 1401;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -6390,23 +6466,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_literal);
+        this.enterRule(localContext, 224, CypherParser.RULE_literal);
         try {
-            this.state = 1390;
+            this.state = 1410;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1384;
+                this.state = 1404;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1385;
+                this.state = 1405;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6416,28 +6492,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1386;
+                this.state = 1406;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1387;
+                this.state = 1407;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1388;
+                this.state = 1408;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1389;
+                this.state = 1409;
                 this.mapLiteral();
                 }
                 break;
@@ -6460,12 +6536,12 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 226, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1392;
+            this.state = 1412;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 57)) {
             this.errorHandler.recoverInline(this);
@@ -6491,9 +6567,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 228, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1396;
+            this.state = 1416;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -6501,14 +6577,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1394;
+                this.state = 1414;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1395;
+                this.state = 1415;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -6531,12 +6607,12 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 230, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1398;
+            this.state = 1418;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6562,40 +6638,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 232, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1400;
+            this.state = 1420;
             this.match(CypherParser.LBRACK);
-            this.state = 1409;
+            this.state = 1429;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1401;
+                this.state = 1421;
                 this.expression();
-                this.state = 1406;
+                this.state = 1426;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1402;
+                    this.state = 1422;
                     this.match(CypherParser.COMMA);
-                    this.state = 1403;
+                    this.state = 1423;
                     this.expression();
                     }
                     }
-                    this.state = 1408;
+                    this.state = 1428;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1411;
+            this.state = 1431;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6614,48 +6690,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 234, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1413;
+            this.state = 1433;
             this.match(CypherParser.LBRACE);
-            this.state = 1427;
+            this.state = 1447;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1023) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1414;
+                this.state = 1434;
                 this.propertyKeyName();
-                this.state = 1415;
+                this.state = 1435;
                 this.match(CypherParser.COLON);
-                this.state = 1416;
+                this.state = 1436;
                 this.expression();
-                this.state = 1424;
+                this.state = 1444;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1417;
+                    this.state = 1437;
                     this.match(CypherParser.COMMA);
-                    this.state = 1418;
+                    this.state = 1438;
                     this.propertyKeyName();
-                    this.state = 1419;
+                    this.state = 1439;
                     this.match(CypherParser.COLON);
-                    this.state = 1420;
+                    this.state = 1440;
                     this.expression();
                     }
                     }
-                    this.state = 1426;
+                    this.state = 1446;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1429;
+            this.state = 1449;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6674,11 +6750,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 236, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1431;
+            this.state = 1451;
             this.schemaName();
             }
         }
@@ -6697,43 +6773,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 238, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1438;
+            this.state = 1458;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 173, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1433;
+                this.state = 1453;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1434;
+                this.state = 1454;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1435;
+                this.state = 1455;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1436;
+                this.state = 1456;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1437;
+                this.state = 1457;
                 this.dropIndex();
                 }
                 break;
@@ -6754,36 +6830,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 240, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1440;
+            this.state = 1460;
             this.match(CypherParser.CREATE);
-            this.state = 1441;
+            this.state = 1461;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1443;
+            this.state = 1463;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 174, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 178, this.context) ) {
             case 1:
                 {
-                this.state = 1442;
+                this.state = 1462;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1446;
+            this.state = 1466;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1445;
+                this.state = 1465;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1448;
+            this.state = 1468;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 43)) {
             this.errorHandler.recoverInline(this);
@@ -6792,15 +6868,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1449;
+            this.state = 1469;
             this.match(CypherParser.LPAREN);
-            this.state = 1450;
+            this.state = 1470;
             this.variable();
-            this.state = 1451;
+            this.state = 1471;
             this.nodeLabel();
-            this.state = 1452;
+            this.state = 1472;
             this.match(CypherParser.RPAREN);
-            this.state = 1453;
+            this.state = 1473;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 49)) {
             this.errorHandler.recoverInline(this);
@@ -6809,14 +6885,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1454;
+            this.state = 1474;
             this.constraintRequirement();
-            this.state = 1456;
+            this.state = 1476;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1455;
+                this.state = 1475;
                 this.where();
                 }
             }
@@ -6838,21 +6914,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 242, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1486;
+            this.state = 1506;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 181, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1458;
+                this.state = 1478;
                 this.propertyReference();
-                this.state = 1459;
+                this.state = 1479;
                 this.match(CypherParser.IS);
-                this.state = 1460;
+                this.state = 1480;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6860,11 +6936,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1462;
+                this.state = 1482;
                 this.propertyReferenceList();
-                this.state = 1463;
+                this.state = 1483;
                 this.match(CypherParser.IS);
-                this.state = 1464;
+                this.state = 1484;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6872,13 +6948,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1466;
+                this.state = 1486;
                 this.propertyReference();
-                this.state = 1467;
+                this.state = 1487;
                 this.match(CypherParser.IS);
-                this.state = 1468;
+                this.state = 1488;
                 this.match(CypherParser.NOT);
-                this.state = 1469;
+                this.state = 1489;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6886,13 +6962,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1471;
+                this.state = 1491;
                 this.propertyReference();
-                this.state = 1472;
+                this.state = 1492;
                 this.match(CypherParser.IS);
-                this.state = 1473;
+                this.state = 1493;
                 this.match(CypherParser.NODE);
-                this.state = 1474;
+                this.state = 1494;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6900,13 +6976,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1476;
+                this.state = 1496;
                 this.propertyReferenceList();
-                this.state = 1477;
+                this.state = 1497;
                 this.match(CypherParser.IS);
-                this.state = 1478;
+                this.state = 1498;
                 this.match(CypherParser.NODE);
-                this.state = 1479;
+                this.state = 1499;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6914,11 +6990,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1481;
+                this.state = 1501;
                 this.propertyReference();
-                this.state = 1482;
+                this.state = 1502;
                 this.match(CypherParser.IS);
-                this.state = 1483;
+                this.state = 1503;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 58 || _la === 74)) {
                 this.errorHandler.recoverInline(this);
@@ -6927,7 +7003,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1484;
+                this.state = 1504;
                 this.typeName();
                 }
                 break;
@@ -6948,15 +7024,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 244, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1488;
+            this.state = 1508;
             this.variable();
-            this.state = 1489;
+            this.state = 1509;
             this.match(CypherParser.DOT);
-            this.state = 1490;
+            this.state = 1510;
             this.propertyKeyName();
             }
         }
@@ -6975,32 +7051,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 246, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1492;
+            this.state = 1512;
             this.match(CypherParser.LPAREN);
-            this.state = 1493;
+            this.state = 1513;
             this.propertyReference();
-            this.state = 1498;
+            this.state = 1518;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1494;
+                this.state = 1514;
                 this.match(CypherParser.COMMA);
-                this.state = 1495;
+                this.state = 1515;
                 this.propertyReference();
                 }
                 }
-                this.state = 1500;
+                this.state = 1520;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1501;
+            this.state = 1521;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7019,37 +7095,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 248, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1503;
+            this.state = 1523;
             this.symbolicName();
-            this.state = 1508;
+            this.state = 1528;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 82) {
                 {
-                this.state = 1504;
+                this.state = 1524;
                 this.match(CypherParser.LT);
-                this.state = 1505;
+                this.state = 1525;
                 this.typeName();
-                this.state = 1506;
+                this.state = 1526;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1513;
+            this.state = 1533;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 1510;
+                this.state = 1530;
                 this.match(CypherParser.LPAREN);
-                this.state = 1511;
+                this.state = 1531;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1512;
+                this.state = 1532;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -7071,23 +7147,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 250, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1515;
+            this.state = 1535;
             this.match(CypherParser.DROP);
-            this.state = 1516;
+            this.state = 1536;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1517;
+            this.state = 1537;
             this.symbolicName();
-            this.state = 1519;
+            this.state = 1539;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1518;
+                this.state = 1538;
                 this.ifExists();
                 }
             }
@@ -7109,53 +7185,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 252, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1521;
+            this.state = 1541;
             this.match(CypherParser.CREATE);
-            this.state = 1523;
+            this.state = 1543;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 66) {
                 {
-                this.state = 1522;
+                this.state = 1542;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1525;
+            this.state = 1545;
             this.match(CypherParser.INDEX);
-            this.state = 1527;
+            this.state = 1547;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 183, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 187, this.context) ) {
             case 1:
                 {
-                this.state = 1526;
+                this.state = 1546;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1530;
+            this.state = 1550;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1529;
+                this.state = 1549;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1532;
+            this.state = 1552;
             this.indexTarget();
-            this.state = 1534;
+            this.state = 1554;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1533;
+                this.state = 1553;
                 this.where();
                 }
             }
@@ -7177,49 +7253,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 254, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1569;
+            this.state = 1589;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1536;
+                this.state = 1556;
                 this.match(CypherParser.FOR);
-                this.state = 1537;
+                this.state = 1557;
                 this.match(CypherParser.LPAREN);
-                this.state = 1538;
+                this.state = 1558;
                 this.variable();
-                this.state = 1539;
+                this.state = 1559;
                 this.nodeLabel();
-                this.state = 1540;
+                this.state = 1560;
                 this.match(CypherParser.RPAREN);
-                this.state = 1541;
+                this.state = 1561;
                 this.match(CypherParser.ON);
-                this.state = 1542;
+                this.state = 1562;
                 this.match(CypherParser.LPAREN);
-                this.state = 1543;
+                this.state = 1563;
                 this.propertyReference();
-                this.state = 1548;
+                this.state = 1568;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1544;
+                    this.state = 1564;
                     this.match(CypherParser.COMMA);
-                    this.state = 1545;
+                    this.state = 1565;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1550;
+                    this.state = 1570;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1551;
+                this.state = 1571;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7227,41 +7303,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1553;
+                this.state = 1573;
                 this.match(CypherParser.ON);
-                this.state = 1555;
+                this.state = 1575;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 94) {
                     {
-                    this.state = 1554;
+                    this.state = 1574;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1557;
+                this.state = 1577;
                 this.labelName();
-                this.state = 1558;
+                this.state = 1578;
                 this.match(CypherParser.LPAREN);
-                this.state = 1559;
+                this.state = 1579;
                 this.propertyKeyName();
-                this.state = 1564;
+                this.state = 1584;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1560;
+                    this.state = 1580;
                     this.match(CypherParser.COMMA);
-                    this.state = 1561;
+                    this.state = 1581;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1566;
+                    this.state = 1586;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1567;
+                this.state = 1587;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7284,67 +7360,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 256, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1571;
+            this.state = 1591;
             this.match(CypherParser.CREATE);
-            this.state = 1572;
+            this.state = 1592;
             localContext._searchKind = this.symbolicName();
-            this.state = 1573;
+            this.state = 1593;
             this.match(CypherParser.INDEX);
-            this.state = 1575;
+            this.state = 1595;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 190, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 194, this.context) ) {
             case 1:
                 {
-                this.state = 1574;
+                this.state = 1594;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1578;
+            this.state = 1598;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1577;
+                this.state = 1597;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1580;
+            this.state = 1600;
             this.match(CypherParser.FOR);
-            this.state = 1581;
+            this.state = 1601;
             this.match(CypherParser.LPAREN);
-            this.state = 1582;
+            this.state = 1602;
             this.variable();
-            this.state = 1583;
+            this.state = 1603;
             this.nodeLabel();
-            this.state = 1584;
+            this.state = 1604;
             this.match(CypherParser.RPAREN);
-            this.state = 1585;
+            this.state = 1605;
             this.match(CypherParser.ON);
-            this.state = 1587;
+            this.state = 1607;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1586;
+                this.state = 1606;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1589;
+            this.state = 1609;
             this.searchIndexProperties();
-            this.state = 1591;
+            this.state = 1611;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1590;
+                this.state = 1610;
                 this.indexOptions();
                 }
             }
@@ -7366,63 +7442,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 256, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 258, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1615;
+            this.state = 1635;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1593;
+                this.state = 1613;
                 this.match(CypherParser.LPAREN);
-                this.state = 1594;
+                this.state = 1614;
                 this.propertyReference();
-                this.state = 1599;
+                this.state = 1619;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1595;
+                    this.state = 1615;
                     this.match(CypherParser.COMMA);
-                    this.state = 1596;
+                    this.state = 1616;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1601;
+                    this.state = 1621;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1602;
+                this.state = 1622;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1604;
+                this.state = 1624;
                 this.match(CypherParser.LBRACK);
-                this.state = 1605;
+                this.state = 1625;
                 this.propertyReference();
-                this.state = 1610;
+                this.state = 1630;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1606;
+                    this.state = 1626;
                     this.match(CypherParser.COMMA);
-                    this.state = 1607;
+                    this.state = 1627;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1612;
+                    this.state = 1632;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1613;
+                this.state = 1633;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -7445,13 +7521,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 258, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 260, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1617;
+            this.state = 1637;
             this.symbolicName();
-            this.state = 1618;
+            this.state = 1638;
             this.mapLiteral();
             }
         }
@@ -7470,23 +7546,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 260, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 262, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1620;
+            this.state = 1640;
             this.match(CypherParser.DROP);
-            this.state = 1621;
+            this.state = 1641;
             this.match(CypherParser.INDEX);
-            this.state = 1622;
+            this.state = 1642;
             this.symbolicName();
-            this.state = 1624;
+            this.state = 1644;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1623;
+                this.state = 1643;
                 this.ifExists();
                 }
             }
@@ -7508,15 +7584,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 262, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 264, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1626;
+            this.state = 1646;
             this.match(CypherParser.IF);
-            this.state = 1627;
+            this.state = 1647;
             this.match(CypherParser.NOT);
-            this.state = 1628;
+            this.state = 1648;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7535,13 +7611,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 264, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 266, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1630;
+            this.state = 1650;
             this.match(CypherParser.IF);
-            this.state = 1631;
+            this.state = 1651;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7560,11 +7636,11 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 266, CypherParser.RULE_variable);
+        this.enterRule(localContext, 268, CypherParser.RULE_variable);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1633;
+            this.state = 1653;
             this.symbolicName();
             }
         }
@@ -7583,22 +7659,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 268, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 270, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1638;
+            this.state = 1658;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1635;
+                this.state = 1655;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1636;
+                this.state = 1656;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -7635,7 +7711,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1637;
+                this.state = 1657;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -7658,12 +7734,12 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 270, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 272, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1640;
+            this.state = 1660;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7689,9 +7765,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 272, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 274, CypherParser.RULE_schemaName);
         try {
-            this.state = 1644;
+            this.state = 1664;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -7729,7 +7805,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1642;
+                this.state = 1662;
                 this.symbolicName();
                 }
                 break;
@@ -7777,7 +7853,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1643;
+                this.state = 1663;
                 this.reservedWord();
                 }
                 break;
@@ -7800,12 +7876,12 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 274, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 276, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1646;
+            this.state = 1666;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2245760822) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 24559005) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7831,7 +7907,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,115,1649,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,115,1669,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -7853,645 +7929,654 @@ export class CypherParser extends antlr.Parser {
         7,120,2,121,7,121,2,122,7,122,2,123,7,123,2,124,7,124,2,125,7,125,
         2,126,7,126,2,127,7,127,2,128,7,128,2,129,7,129,2,130,7,130,2,131,
         7,131,2,132,7,132,2,133,7,133,2,134,7,134,2,135,7,135,2,136,7,136,
-        2,137,7,137,1,0,1,0,3,0,279,8,0,1,0,1,0,1,1,1,1,1,1,3,1,286,8,1,
-        1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,297,8,3,1,4,5,4,300,8,4,
-        10,4,12,4,303,9,4,1,4,1,4,5,4,307,8,4,10,4,12,4,310,9,4,1,4,5,4,
-        313,8,4,10,4,12,4,316,9,4,1,5,1,5,3,5,320,8,5,1,6,1,6,3,6,324,8,
-        6,1,6,1,6,1,6,1,6,3,6,330,8,6,1,7,4,7,333,8,7,11,7,12,7,334,1,8,
-        1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,348,8,9,10,9,12,9,351,
-        9,9,3,9,353,8,9,1,9,1,9,1,10,5,10,358,8,10,10,10,12,10,361,9,10,
-        1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,370,8,11,10,11,12,11,373,
-        9,11,3,11,375,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,
-        1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,393,8,12,1,13,3,13,396,8,
-        13,1,13,1,13,1,13,5,13,401,8,13,10,13,12,13,404,9,13,1,13,3,13,407,
-        8,13,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,
-        420,8,15,10,15,12,15,423,9,15,3,15,425,8,15,1,15,3,15,428,8,15,1,
-        15,1,15,1,15,3,15,433,8,15,3,15,435,8,15,1,16,3,16,438,8,16,1,16,
-        1,16,3,16,442,8,16,1,16,1,16,1,16,1,16,3,16,448,8,16,1,17,1,17,1,
-        17,1,17,1,17,5,17,455,8,17,10,17,12,17,458,9,17,3,17,460,8,17,1,
-        17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,3,18,470,8,18,1,18,1,18,1,
-        18,1,18,3,18,476,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,484,8,18,
-        1,18,1,18,1,18,1,18,1,18,3,18,491,8,18,1,18,1,18,1,18,1,18,1,18,
-        1,18,3,18,499,8,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,
-        509,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,517,8,18,1,18,3,18,520,
-        8,18,1,18,1,18,1,18,1,18,3,18,526,8,18,1,18,3,18,529,8,18,3,18,531,
-        8,18,1,19,1,19,1,19,1,19,1,19,1,20,1,20,1,20,5,20,541,8,20,10,20,
-        12,20,544,9,20,1,20,1,20,1,21,1,21,1,21,5,21,551,8,21,10,21,12,21,
-        554,9,21,1,21,3,21,557,8,21,1,22,1,22,1,22,3,22,562,8,22,1,22,1,
-        22,1,23,1,23,1,23,1,24,1,24,1,24,5,24,572,8,24,10,24,12,24,575,9,
-        24,1,25,1,25,1,25,1,25,1,25,1,25,3,25,583,8,25,1,26,1,26,1,26,1,
-        26,5,26,589,8,26,10,26,12,26,592,9,26,1,27,1,27,1,27,1,27,1,27,1,
+        2,137,7,137,2,138,7,138,1,0,1,0,3,0,281,8,0,1,0,1,0,1,1,1,1,1,1,
+        3,1,288,8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,299,8,3,1,4,
+        5,4,302,8,4,10,4,12,4,305,9,4,1,4,1,4,5,4,309,8,4,10,4,12,4,312,
+        9,4,1,4,5,4,315,8,4,10,4,12,4,318,9,4,1,5,1,5,3,5,322,8,5,1,6,1,
+        6,3,6,326,8,6,1,6,1,6,1,6,1,6,3,6,332,8,6,1,7,4,7,335,8,7,11,7,12,
+        7,336,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,350,8,9,10,
+        9,12,9,353,9,9,3,9,355,8,9,1,9,1,9,1,10,5,10,360,8,10,10,10,12,10,
+        363,9,10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,372,8,11,10,11,
+        12,11,375,9,11,3,11,377,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,
+        1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,395,8,12,1,13,
+        3,13,398,8,13,1,13,1,13,1,13,5,13,403,8,13,10,13,12,13,406,9,13,
+        1,13,3,13,409,8,13,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,15,1,15,
+        1,15,1,15,5,15,422,8,15,10,15,12,15,425,9,15,3,15,427,8,15,1,15,
+        3,15,430,8,15,1,15,1,15,1,15,3,15,435,8,15,3,15,437,8,15,1,16,3,
+        16,440,8,16,1,16,1,16,3,16,444,8,16,1,16,1,16,1,16,1,16,3,16,450,
+        8,16,1,17,1,17,1,17,1,17,1,17,5,17,457,8,17,10,17,12,17,460,9,17,
+        3,17,462,8,17,1,17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,3,18,472,8,
+        18,1,18,1,18,1,18,1,18,3,18,478,8,18,1,18,1,18,1,18,1,18,1,18,1,
+        18,3,18,486,8,18,1,18,1,18,1,18,1,18,1,18,3,18,493,8,18,1,18,1,18,
+        1,18,1,18,1,18,1,18,3,18,501,8,18,1,18,1,18,1,18,1,18,1,18,1,18,
+        1,18,1,18,3,18,511,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,18,519,8,
+        18,1,18,3,18,522,8,18,1,18,1,18,1,18,1,18,3,18,528,8,18,1,18,3,18,
+        531,8,18,3,18,533,8,18,1,19,1,19,1,19,1,19,1,19,1,20,1,20,1,20,5,
+        20,543,8,20,10,20,12,20,546,9,20,1,20,1,20,1,21,1,21,1,21,5,21,553,
+        8,21,10,21,12,21,556,9,21,1,21,3,21,559,8,21,1,22,1,22,1,22,3,22,
+        564,8,22,1,22,1,22,1,23,1,23,1,23,1,24,1,24,1,24,5,24,574,8,24,10,
+        24,12,24,577,9,24,1,25,1,25,1,25,1,25,1,25,1,25,3,25,585,8,25,1,
+        26,1,26,1,26,1,26,5,26,591,8,26,10,26,12,26,594,9,26,1,27,1,27,1,
         27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,
-        27,1,27,1,27,1,27,3,27,616,8,27,1,28,1,28,1,28,1,28,5,28,622,8,28,
-        10,28,12,28,625,9,28,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,1,29,
-        3,29,636,8,29,1,30,3,30,639,8,30,1,30,1,30,1,30,1,30,5,30,645,8,
-        30,10,30,12,30,648,9,30,1,31,1,31,1,31,1,31,1,31,1,31,1,31,4,31,
-        657,8,31,11,31,12,31,658,1,31,1,31,1,32,1,32,3,32,665,8,32,1,32,
-        3,32,668,8,32,1,32,1,32,3,32,672,8,32,1,32,3,32,675,8,32,1,33,1,
-        33,1,34,1,34,1,34,3,34,682,8,34,1,35,1,35,1,35,1,36,3,36,688,8,36,
-        1,36,1,36,3,36,692,8,36,1,36,3,36,695,8,36,1,36,3,36,698,8,36,1,
-        37,1,37,1,37,5,37,703,8,37,10,37,12,37,706,9,37,1,37,1,37,1,37,5,
-        37,711,8,37,10,37,12,37,714,9,37,3,37,716,8,37,1,38,1,38,1,38,3,
-        38,721,8,38,1,39,1,39,1,39,1,39,1,39,5,39,728,8,39,10,39,12,39,731,
-        9,39,1,40,1,40,1,40,1,41,1,41,1,41,1,42,1,42,3,42,741,8,42,1,43,
-        1,43,1,43,1,44,1,44,1,44,5,44,749,8,44,10,44,12,44,752,9,44,1,45,
-        1,45,1,45,3,45,757,8,45,1,45,1,45,3,45,761,8,45,1,46,1,46,1,46,1,
-        46,1,46,1,47,1,47,5,47,770,8,47,10,47,12,47,773,9,47,1,47,1,47,1,
-        47,1,47,3,47,779,8,47,1,48,1,48,4,48,783,8,48,11,48,12,48,784,1,
-        49,1,49,3,49,789,8,49,1,49,1,49,3,49,793,8,49,1,49,3,49,796,8,49,
-        1,49,1,49,3,49,800,8,49,1,49,1,49,1,50,1,50,1,50,1,51,1,51,1,51,
-        3,51,810,8,51,1,51,5,51,813,8,51,10,51,12,51,816,9,51,1,52,1,52,
-        1,52,5,52,821,8,52,10,52,12,52,824,9,52,1,53,1,53,1,53,3,53,829,
-        8,53,1,54,1,54,1,54,1,54,1,54,1,54,3,54,837,8,54,1,55,1,55,3,55,
-        841,8,55,1,55,1,55,1,55,1,55,1,55,3,55,848,8,55,1,56,1,56,1,56,1,
-        56,1,56,1,56,3,56,856,8,56,1,56,1,56,1,56,1,57,1,57,3,57,863,8,57,
-        1,57,1,57,3,57,867,8,57,3,57,869,8,57,1,57,1,57,1,57,3,57,874,8,
-        57,1,58,1,58,1,58,3,58,879,8,58,1,58,1,58,1,58,1,58,1,58,3,58,886,
-        8,58,1,58,1,58,1,58,3,58,891,8,58,1,58,1,58,1,58,1,58,3,58,897,8,
-        58,1,58,3,58,900,8,58,1,59,1,59,3,59,904,8,59,1,59,3,59,907,8,59,
-        1,59,3,59,910,8,59,1,59,3,59,913,8,59,1,59,1,59,1,59,3,59,918,8,
-        59,1,59,3,59,921,8,59,1,59,3,59,924,8,59,1,59,3,59,927,8,59,1,59,
-        1,59,1,59,1,59,3,59,933,8,59,1,60,1,60,3,60,937,8,60,1,61,1,61,1,
-        61,1,61,3,61,943,8,61,1,61,5,61,946,8,61,10,61,12,61,949,9,61,1,
-        61,1,61,3,61,953,8,61,1,62,4,62,956,8,62,11,62,12,62,957,1,63,1,
-        63,1,63,1,63,3,63,964,8,63,1,64,1,64,3,64,968,8,64,1,64,1,64,1,64,
-        1,64,1,65,1,65,3,65,976,8,65,1,65,1,65,3,65,980,8,65,3,65,982,8,
-        65,1,65,1,65,3,65,986,8,65,3,65,988,8,65,1,66,3,66,991,8,66,1,66,
-        1,66,1,67,1,67,1,68,1,68,1,69,1,69,4,69,1001,8,69,11,69,12,69,1002,
-        1,70,1,70,1,71,1,71,1,71,5,71,1010,8,71,10,71,12,71,1013,9,71,1,
-        72,1,72,1,72,5,72,1018,8,72,10,72,12,72,1021,9,72,1,73,1,73,1,73,
-        5,73,1026,8,73,10,73,12,73,1029,9,73,1,74,5,74,1032,8,74,10,74,12,
-        74,1035,9,74,1,74,1,74,1,75,1,75,1,75,1,75,5,75,1043,8,75,10,75,
-        12,75,1046,9,75,1,76,1,76,1,77,1,77,5,77,1052,8,77,10,77,12,77,1055,
-        9,77,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,
-        1,78,1,78,1,78,1,78,1,78,1,78,1,78,3,78,1076,8,78,1,78,1,78,3,78,
-        1080,8,78,1,78,1,78,1,78,3,78,1085,8,78,1,78,3,78,1088,8,78,1,78,
-        3,78,1091,8,78,1,79,1,79,1,79,5,79,1096,8,79,10,79,12,79,1099,9,
-        79,1,80,4,80,1102,8,80,11,80,12,80,1103,1,80,1,80,1,80,1,80,3,80,
-        1110,8,80,1,80,1,80,1,80,1,80,3,80,1116,8,80,1,80,1,80,3,80,1120,
-        8,80,1,81,1,81,3,81,1124,8,81,1,82,1,82,1,82,1,82,5,82,1130,8,82,
-        10,82,12,82,1133,9,82,1,83,1,83,1,84,1,84,1,84,1,84,5,84,1141,8,
-        84,10,84,12,84,1144,9,84,1,85,1,85,1,86,1,86,1,86,5,86,1151,8,86,
-        10,86,12,86,1154,9,86,1,87,5,87,1157,8,87,10,87,12,87,1160,9,87,
-        1,87,1,87,1,88,1,88,1,88,5,88,1167,8,88,10,88,12,88,1170,9,88,1,
-        88,1,88,3,88,1174,8,88,1,89,1,89,1,89,1,89,1,89,1,89,3,89,1182,8,
-        89,1,89,1,89,3,89,1186,8,89,1,89,3,89,1189,8,89,1,90,1,90,1,90,1,
-        91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,
-        91,1,91,3,91,1209,8,91,1,92,1,92,1,92,1,92,1,92,1,93,1,93,3,93,1218,
-        8,93,1,93,4,93,1221,8,93,11,93,12,93,1222,1,93,1,93,3,93,1227,8,
-        93,1,93,1,93,1,94,1,94,1,94,1,94,5,94,1235,8,94,10,94,12,94,1238,
-        9,94,1,94,1,94,1,94,1,95,1,95,1,95,1,95,1,95,3,95,1248,8,95,1,96,
-        1,96,1,96,1,96,3,96,1254,8,96,1,96,1,96,1,97,1,97,1,97,1,97,3,97,
-        1262,8,97,1,97,1,97,1,97,3,97,1267,8,97,1,97,1,97,1,97,1,97,1,98,
-        1,98,1,98,1,98,1,98,1,99,1,99,1,100,1,100,1,100,1,100,1,100,3,100,
-        1285,8,100,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,1,101,
-        1,101,1,101,1,101,1,101,1,102,1,102,1,102,1,102,1,102,3,102,1305,
-        8,102,3,102,1307,8,102,1,102,1,102,1,103,1,103,1,103,1,103,1,104,
-        1,104,1,104,3,104,1318,8,104,1,104,3,104,1321,8,104,1,104,1,104,
-        1,104,1,104,1,105,1,105,1,105,3,105,1330,8,105,1,105,1,105,1,105,
-        5,105,1335,8,105,10,105,12,105,1338,9,105,3,105,1340,8,105,1,105,
-        1,105,1,106,1,106,1,106,1,107,1,107,1,107,5,107,1350,8,107,10,107,
-        12,107,1353,9,107,1,108,1,108,1,108,1,108,1,108,5,108,1360,8,108,
-        10,108,12,108,1363,9,108,3,108,1365,8,108,1,108,1,108,1,109,1,109,
-        1,109,1,109,1,109,1,109,1,109,1,109,1,109,3,109,1378,8,109,1,110,
-        1,110,1,110,3,110,1383,8,110,1,111,1,111,1,111,1,111,1,111,1,111,
-        3,111,1391,8,111,1,112,1,112,1,113,1,113,3,113,1397,8,113,1,114,
-        1,114,1,115,1,115,1,115,1,115,5,115,1405,8,115,10,115,12,115,1408,
-        9,115,3,115,1410,8,115,1,115,1,115,1,116,1,116,1,116,1,116,1,116,
-        1,116,1,116,1,116,1,116,5,116,1423,8,116,10,116,12,116,1426,9,116,
-        3,116,1428,8,116,1,116,1,116,1,117,1,117,1,118,1,118,1,118,1,118,
-        1,118,3,118,1439,8,118,1,119,1,119,1,119,3,119,1444,8,119,1,119,
-        3,119,1447,8,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,
-        3,119,1457,8,119,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,
-        1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,
-        1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,3,120,1487,
-        8,120,1,121,1,121,1,121,1,121,1,122,1,122,1,122,1,122,5,122,1497,
-        8,122,10,122,12,122,1500,9,122,1,122,1,122,1,123,1,123,1,123,1,123,
-        1,123,3,123,1509,8,123,1,123,1,123,1,123,3,123,1514,8,123,1,124,
-        1,124,1,124,1,124,3,124,1520,8,124,1,125,1,125,3,125,1524,8,125,
-        1,125,1,125,3,125,1528,8,125,1,125,3,125,1531,8,125,1,125,1,125,
-        3,125,1535,8,125,1,126,1,126,1,126,1,126,1,126,1,126,1,126,1,126,
-        1,126,1,126,5,126,1547,8,126,10,126,12,126,1550,9,126,1,126,1,126,
-        1,126,1,126,3,126,1556,8,126,1,126,1,126,1,126,1,126,1,126,5,126,
-        1563,8,126,10,126,12,126,1566,9,126,1,126,1,126,3,126,1570,8,126,
-        1,127,1,127,1,127,1,127,3,127,1576,8,127,1,127,3,127,1579,8,127,
-        1,127,1,127,1,127,1,127,1,127,1,127,1,127,3,127,1588,8,127,1,127,
-        1,127,3,127,1592,8,127,1,128,1,128,1,128,1,128,5,128,1598,8,128,
-        10,128,12,128,1601,9,128,1,128,1,128,1,128,1,128,1,128,1,128,5,128,
-        1609,8,128,10,128,12,128,1612,9,128,1,128,1,128,3,128,1616,8,128,
-        1,129,1,129,1,129,1,130,1,130,1,130,1,130,3,130,1625,8,130,1,131,
-        1,131,1,131,1,131,1,132,1,132,1,132,1,133,1,133,1,134,1,134,1,134,
-        3,134,1639,8,134,1,135,1,135,1,136,1,136,3,136,1645,8,136,1,137,
-        1,137,1,137,0,0,138,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,
-        34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,
-        78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,
-        116,118,120,122,124,126,128,130,132,134,136,138,140,142,144,146,
-        148,150,152,154,156,158,160,162,164,166,168,170,172,174,176,178,
-        180,182,184,186,188,190,192,194,196,198,200,202,204,206,208,210,
-        212,214,216,218,220,222,224,226,228,230,232,234,236,238,240,242,
-        244,246,248,250,252,254,256,258,260,262,264,266,268,270,272,274,
-        0,17,2,0,53,53,64,64,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,78,83,2,0,
-        58,58,74,74,2,0,84,85,96,96,1,0,86,88,1,0,84,85,4,0,1,1,3,3,39,39,
-        52,52,2,0,13,14,25,25,1,0,60,62,2,0,26,26,57,57,1,0,105,107,2,0,
-        27,27,43,43,2,0,6,6,49,49,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,
-        25,27,30,32,32,34,34,38,39,42,42,47,47,49,49,52,52,56,56,58,64,66,
-        66,68,68,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,31,31,33,
-        33,35,37,40,41,43,46,48,48,50,51,53,55,57,57,65,65,67,67,69,73,1774,
-        0,276,1,0,0,0,2,285,1,0,0,0,4,287,1,0,0,0,6,296,1,0,0,0,8,301,1,
-        0,0,0,10,319,1,0,0,0,12,329,1,0,0,0,14,332,1,0,0,0,16,336,1,0,0,
-        0,18,341,1,0,0,0,20,359,1,0,0,0,22,364,1,0,0,0,24,392,1,0,0,0,26,
-        395,1,0,0,0,28,408,1,0,0,0,30,413,1,0,0,0,32,437,1,0,0,0,34,449,
-        1,0,0,0,36,530,1,0,0,0,38,532,1,0,0,0,40,542,1,0,0,0,42,547,1,0,
-        0,0,44,561,1,0,0,0,46,565,1,0,0,0,48,568,1,0,0,0,50,582,1,0,0,0,
-        52,584,1,0,0,0,54,615,1,0,0,0,56,617,1,0,0,0,58,635,1,0,0,0,60,638,
-        1,0,0,0,62,649,1,0,0,0,64,674,1,0,0,0,66,676,1,0,0,0,68,678,1,0,
-        0,0,70,683,1,0,0,0,72,687,1,0,0,0,74,715,1,0,0,0,76,717,1,0,0,0,
-        78,722,1,0,0,0,80,732,1,0,0,0,82,735,1,0,0,0,84,738,1,0,0,0,86,742,
-        1,0,0,0,88,745,1,0,0,0,90,756,1,0,0,0,92,762,1,0,0,0,94,778,1,0,
-        0,0,96,780,1,0,0,0,98,786,1,0,0,0,100,803,1,0,0,0,102,806,1,0,0,
-        0,104,817,1,0,0,0,106,828,1,0,0,0,108,836,1,0,0,0,110,847,1,0,0,
-        0,112,849,1,0,0,0,114,873,1,0,0,0,116,899,1,0,0,0,118,932,1,0,0,
-        0,120,936,1,0,0,0,122,952,1,0,0,0,124,955,1,0,0,0,126,963,1,0,0,
-        0,128,965,1,0,0,0,130,987,1,0,0,0,132,990,1,0,0,0,134,994,1,0,0,
-        0,136,996,1,0,0,0,138,998,1,0,0,0,140,1004,1,0,0,0,142,1006,1,0,
-        0,0,144,1014,1,0,0,0,146,1022,1,0,0,0,148,1033,1,0,0,0,150,1038,
-        1,0,0,0,152,1047,1,0,0,0,154,1049,1,0,0,0,156,1090,1,0,0,0,158,1092,
-        1,0,0,0,160,1101,1,0,0,0,162,1123,1,0,0,0,164,1125,1,0,0,0,166,1134,
-        1,0,0,0,168,1136,1,0,0,0,170,1145,1,0,0,0,172,1147,1,0,0,0,174,1158,
-        1,0,0,0,176,1163,1,0,0,0,178,1188,1,0,0,0,180,1190,1,0,0,0,182,1208,
-        1,0,0,0,184,1210,1,0,0,0,186,1215,1,0,0,0,188,1230,1,0,0,0,190,1247,
-        1,0,0,0,192,1249,1,0,0,0,194,1257,1,0,0,0,196,1272,1,0,0,0,198,1277,
-        1,0,0,0,200,1279,1,0,0,0,202,1286,1,0,0,0,204,1299,1,0,0,0,206,1310,
-        1,0,0,0,208,1314,1,0,0,0,210,1326,1,0,0,0,212,1343,1,0,0,0,214,1351,
-        1,0,0,0,216,1354,1,0,0,0,218,1377,1,0,0,0,220,1379,1,0,0,0,222,1390,
-        1,0,0,0,224,1392,1,0,0,0,226,1396,1,0,0,0,228,1398,1,0,0,0,230,1400,
-        1,0,0,0,232,1413,1,0,0,0,234,1431,1,0,0,0,236,1438,1,0,0,0,238,1440,
-        1,0,0,0,240,1486,1,0,0,0,242,1488,1,0,0,0,244,1492,1,0,0,0,246,1503,
-        1,0,0,0,248,1515,1,0,0,0,250,1521,1,0,0,0,252,1569,1,0,0,0,254,1571,
-        1,0,0,0,256,1615,1,0,0,0,258,1617,1,0,0,0,260,1620,1,0,0,0,262,1626,
-        1,0,0,0,264,1630,1,0,0,0,266,1633,1,0,0,0,268,1638,1,0,0,0,270,1640,
-        1,0,0,0,272,1644,1,0,0,0,274,1646,1,0,0,0,276,278,3,2,1,0,277,279,
-        5,95,0,0,278,277,1,0,0,0,278,279,1,0,0,0,279,280,1,0,0,0,280,281,
-        5,0,0,1,281,1,1,0,0,0,282,286,3,4,2,0,283,286,3,236,118,0,284,286,
-        3,8,4,0,285,282,1,0,0,0,285,283,1,0,0,0,285,284,1,0,0,0,286,3,1,
-        0,0,0,287,288,5,51,0,0,288,289,3,268,134,0,289,290,5,81,0,0,290,
-        291,3,6,3,0,291,5,1,0,0,0,292,297,5,109,0,0,293,297,3,226,113,0,
-        294,297,3,224,112,0,295,297,3,268,134,0,296,292,1,0,0,0,296,293,
-        1,0,0,0,296,294,1,0,0,0,296,295,1,0,0,0,297,7,1,0,0,0,298,300,3,
-        10,5,0,299,298,1,0,0,0,300,303,1,0,0,0,301,299,1,0,0,0,301,302,1,
-        0,0,0,302,304,1,0,0,0,303,301,1,0,0,0,304,308,3,14,7,0,305,307,3,
-        12,6,0,306,305,1,0,0,0,307,310,1,0,0,0,308,306,1,0,0,0,308,309,1,
-        0,0,0,309,314,1,0,0,0,310,308,1,0,0,0,311,313,3,10,5,0,312,311,1,
-        0,0,0,313,316,1,0,0,0,314,312,1,0,0,0,314,315,1,0,0,0,315,9,1,0,
-        0,0,316,314,1,0,0,0,317,320,3,16,8,0,318,320,3,18,9,0,319,317,1,
-        0,0,0,319,318,1,0,0,0,320,11,1,0,0,0,321,323,5,65,0,0,322,324,5,
-        1,0,0,323,322,1,0,0,0,323,324,1,0,0,0,324,325,1,0,0,0,325,330,3,
-        14,7,0,326,327,5,65,0,0,327,328,5,20,0,0,328,330,3,14,7,0,329,321,
-        1,0,0,0,329,326,1,0,0,0,330,13,1,0,0,0,331,333,3,24,12,0,332,331,
-        1,0,0,0,333,334,1,0,0,0,334,332,1,0,0,0,334,335,1,0,0,0,335,15,1,
-        0,0,0,336,337,5,4,0,0,337,338,5,42,0,0,338,339,5,56,0,0,339,340,
-        3,140,70,0,340,17,1,0,0,0,341,342,5,68,0,0,342,343,3,212,106,0,343,
-        352,5,99,0,0,344,349,3,140,70,0,345,346,5,93,0,0,346,348,3,140,70,
-        0,347,345,1,0,0,0,348,351,1,0,0,0,349,347,1,0,0,0,349,350,1,0,0,
-        0,350,353,1,0,0,0,351,349,1,0,0,0,352,344,1,0,0,0,352,353,1,0,0,
-        0,353,354,1,0,0,0,354,355,5,100,0,0,355,19,1,0,0,0,356,358,3,22,
-        11,0,357,356,1,0,0,0,358,361,1,0,0,0,359,357,1,0,0,0,359,360,1,0,
-        0,0,360,362,1,0,0,0,361,359,1,0,0,0,362,363,5,0,0,1,363,21,1,0,0,
-        0,364,365,3,212,106,0,365,374,5,99,0,0,366,371,3,140,70,0,367,368,
-        5,93,0,0,368,370,3,140,70,0,369,367,1,0,0,0,370,373,1,0,0,0,371,
-        369,1,0,0,0,371,372,1,0,0,0,372,375,1,0,0,0,373,371,1,0,0,0,374,
-        366,1,0,0,0,374,375,1,0,0,0,375,376,1,0,0,0,376,377,5,100,0,0,377,
-        23,1,0,0,0,378,393,3,26,13,0,379,393,3,28,14,0,380,393,3,32,16,0,
-        381,393,3,30,15,0,382,393,3,46,23,0,383,393,3,48,24,0,384,393,3,
-        52,26,0,385,393,3,56,28,0,386,393,3,60,30,0,387,393,3,68,34,0,388,
-        393,3,70,35,0,389,393,3,62,31,0,390,393,3,66,33,0,391,393,3,64,32,
-        0,392,378,1,0,0,0,392,379,1,0,0,0,392,380,1,0,0,0,392,381,1,0,0,
-        0,392,382,1,0,0,0,392,383,1,0,0,0,392,384,1,0,0,0,392,385,1,0,0,
-        0,392,386,1,0,0,0,392,387,1,0,0,0,392,388,1,0,0,0,392,389,1,0,0,
-        0,392,390,1,0,0,0,392,391,1,0,0,0,393,25,1,0,0,0,394,396,5,44,0,
-        0,395,394,1,0,0,0,395,396,1,0,0,0,396,397,1,0,0,0,397,398,5,36,0,
-        0,398,402,3,88,44,0,399,401,3,10,5,0,400,399,1,0,0,0,401,404,1,0,
-        0,0,402,400,1,0,0,0,402,403,1,0,0,0,403,406,1,0,0,0,404,402,1,0,
-        0,0,405,407,3,86,43,0,406,405,1,0,0,0,406,407,1,0,0,0,407,27,1,0,
-        0,0,408,409,5,67,0,0,409,410,3,140,70,0,410,411,5,4,0,0,411,412,
-        3,266,133,0,412,29,1,0,0,0,413,414,5,9,0,0,414,427,3,40,20,0,415,
-        424,5,99,0,0,416,421,3,140,70,0,417,418,5,93,0,0,418,420,3,140,70,
-        0,419,417,1,0,0,0,420,423,1,0,0,0,421,419,1,0,0,0,421,422,1,0,0,
-        0,422,425,1,0,0,0,423,421,1,0,0,0,424,416,1,0,0,0,424,425,1,0,0,
-        0,425,426,1,0,0,0,426,428,5,100,0,0,427,415,1,0,0,0,427,428,1,0,
-        0,0,428,434,1,0,0,0,429,432,5,73,0,0,430,433,5,86,0,0,431,433,3,
-        42,21,0,432,430,1,0,0,0,432,431,1,0,0,0,433,435,1,0,0,0,434,429,
-        1,0,0,0,434,435,1,0,0,0,435,31,1,0,0,0,436,438,5,44,0,0,437,436,
-        1,0,0,0,437,438,1,0,0,0,438,439,1,0,0,0,439,441,5,9,0,0,440,442,
-        3,34,17,0,441,440,1,0,0,0,441,442,1,0,0,0,442,443,1,0,0,0,443,444,
-        5,103,0,0,444,445,3,8,4,0,445,447,5,104,0,0,446,448,3,36,18,0,447,
-        446,1,0,0,0,447,448,1,0,0,0,448,33,1,0,0,0,449,459,5,99,0,0,450,
-        460,5,86,0,0,451,456,3,266,133,0,452,453,5,93,0,0,453,455,3,266,
-        133,0,454,452,1,0,0,0,455,458,1,0,0,0,456,454,1,0,0,0,456,457,1,
-        0,0,0,457,460,1,0,0,0,458,456,1,0,0,0,459,450,1,0,0,0,459,451,1,
-        0,0,0,459,460,1,0,0,0,460,461,1,0,0,0,461,462,5,100,0,0,462,35,1,
-        0,0,0,463,464,5,31,0,0,464,469,3,268,134,0,465,466,5,42,0,0,466,
-        467,3,140,70,0,467,468,3,268,134,0,468,470,1,0,0,0,469,465,1,0,0,
-        0,469,470,1,0,0,0,470,475,1,0,0,0,471,472,5,43,0,0,472,473,3,268,
-        134,0,473,474,3,268,134,0,474,476,1,0,0,0,475,471,1,0,0,0,475,476,
-        1,0,0,0,476,531,1,0,0,0,477,478,5,31,0,0,478,483,3,268,134,0,479,
-        480,5,42,0,0,480,481,3,140,70,0,481,482,3,268,134,0,482,484,1,0,
-        0,0,483,479,1,0,0,0,483,484,1,0,0,0,484,485,1,0,0,0,485,490,3,38,
-        19,0,486,487,5,43,0,0,487,488,3,268,134,0,488,489,3,268,134,0,489,
-        491,1,0,0,0,490,486,1,0,0,0,490,491,1,0,0,0,491,531,1,0,0,0,492,
-        493,5,31,0,0,493,498,3,268,134,0,494,495,5,42,0,0,495,496,3,140,
-        70,0,496,497,3,268,134,0,497,499,1,0,0,0,498,494,1,0,0,0,498,499,
-        1,0,0,0,499,500,1,0,0,0,500,501,5,43,0,0,501,502,3,268,134,0,502,
-        503,3,268,134,0,503,504,1,0,0,0,504,505,3,38,19,0,505,531,1,0,0,
-        0,506,508,5,31,0,0,507,509,3,140,70,0,508,507,1,0,0,0,508,509,1,
-        0,0,0,509,510,1,0,0,0,510,511,3,268,134,0,511,516,3,268,134,0,512,
-        513,5,42,0,0,513,514,3,140,70,0,514,515,3,268,134,0,515,517,1,0,
-        0,0,516,512,1,0,0,0,516,517,1,0,0,0,517,519,1,0,0,0,518,520,3,38,
-        19,0,519,518,1,0,0,0,519,520,1,0,0,0,520,525,1,0,0,0,521,522,5,43,
-        0,0,522,523,3,268,134,0,523,524,3,268,134,0,524,526,1,0,0,0,525,
-        521,1,0,0,0,525,526,1,0,0,0,526,528,1,0,0,0,527,529,3,38,19,0,528,
-        527,1,0,0,0,528,529,1,0,0,0,529,531,1,0,0,0,530,463,1,0,0,0,530,
-        477,1,0,0,0,530,492,1,0,0,0,530,506,1,0,0,0,531,37,1,0,0,0,532,533,
-        3,268,134,0,533,534,3,268,134,0,534,535,5,4,0,0,535,536,3,266,133,
-        0,536,39,1,0,0,0,537,538,3,272,136,0,538,539,5,92,0,0,539,541,1,
-        0,0,0,540,537,1,0,0,0,541,544,1,0,0,0,542,540,1,0,0,0,542,543,1,
-        0,0,0,543,545,1,0,0,0,544,542,1,0,0,0,545,546,3,272,136,0,546,41,
-        1,0,0,0,547,552,3,44,22,0,548,549,5,93,0,0,549,551,3,44,22,0,550,
-        548,1,0,0,0,551,554,1,0,0,0,552,550,1,0,0,0,552,553,1,0,0,0,553,
-        556,1,0,0,0,554,552,1,0,0,0,555,557,3,86,43,0,556,555,1,0,0,0,556,
-        557,1,0,0,0,557,43,1,0,0,0,558,559,3,268,134,0,559,560,5,4,0,0,560,
-        562,1,0,0,0,561,558,1,0,0,0,561,562,1,0,0,0,562,563,1,0,0,0,563,
-        564,3,266,133,0,564,45,1,0,0,0,565,566,5,15,0,0,566,567,3,88,44,
-        0,567,47,1,0,0,0,568,569,5,37,0,0,569,573,3,90,45,0,570,572,3,50,
-        25,0,571,570,1,0,0,0,572,575,1,0,0,0,573,571,1,0,0,0,573,574,1,0,
-        0,0,574,49,1,0,0,0,575,573,1,0,0,0,576,577,5,43,0,0,577,578,5,36,
-        0,0,578,583,3,52,26,0,579,580,5,43,0,0,580,581,5,15,0,0,581,583,
-        3,52,26,0,582,576,1,0,0,0,582,579,1,0,0,0,583,51,1,0,0,0,584,585,
-        5,51,0,0,585,590,3,54,27,0,586,587,5,93,0,0,587,589,3,54,27,0,588,
-        586,1,0,0,0,589,592,1,0,0,0,590,588,1,0,0,0,590,591,1,0,0,0,591,
-        53,1,0,0,0,592,590,1,0,0,0,593,594,3,138,69,0,594,595,5,81,0,0,595,
-        596,3,140,70,0,596,616,1,0,0,0,597,598,3,266,133,0,598,599,5,81,
-        0,0,599,600,3,140,70,0,600,616,1,0,0,0,601,602,3,266,133,0,602,603,
-        5,76,0,0,603,604,3,140,70,0,604,616,1,0,0,0,605,606,3,266,133,0,
-        606,607,3,124,62,0,607,616,1,0,0,0,608,609,3,182,91,0,609,610,5,
-        101,0,0,610,611,3,140,70,0,611,612,5,102,0,0,612,613,5,81,0,0,613,
-        614,3,140,70,0,614,616,1,0,0,0,615,593,1,0,0,0,615,597,1,0,0,0,615,
-        601,1,0,0,0,615,605,1,0,0,0,615,608,1,0,0,0,616,55,1,0,0,0,617,618,
-        5,48,0,0,618,623,3,58,29,0,619,620,5,93,0,0,620,622,3,58,29,0,621,
-        619,1,0,0,0,622,625,1,0,0,0,623,621,1,0,0,0,623,624,1,0,0,0,624,
-        57,1,0,0,0,625,623,1,0,0,0,626,627,3,266,133,0,627,628,3,124,62,
-        0,628,636,1,0,0,0,629,636,3,138,69,0,630,631,3,182,91,0,631,632,
-        5,101,0,0,632,633,3,140,70,0,633,634,5,102,0,0,634,636,1,0,0,0,635,
-        626,1,0,0,0,635,629,1,0,0,0,635,630,1,0,0,0,636,59,1,0,0,0,637,639,
-        5,19,0,0,638,637,1,0,0,0,638,639,1,0,0,0,639,640,1,0,0,0,640,641,
-        5,16,0,0,641,646,3,140,70,0,642,643,5,93,0,0,643,645,3,140,70,0,
-        644,642,1,0,0,0,645,648,1,0,0,0,646,644,1,0,0,0,646,647,1,0,0,0,
-        647,61,1,0,0,0,648,646,1,0,0,0,649,650,5,28,0,0,650,651,5,99,0,0,
-        651,652,3,266,133,0,652,653,5,31,0,0,653,654,3,140,70,0,654,656,
-        5,97,0,0,655,657,3,24,12,0,656,655,1,0,0,0,657,658,1,0,0,0,658,656,
-        1,0,0,0,658,659,1,0,0,0,659,660,1,0,0,0,660,661,5,100,0,0,661,63,
-        1,0,0,0,662,664,3,78,39,0,663,665,3,80,40,0,664,663,1,0,0,0,664,
-        665,1,0,0,0,665,667,1,0,0,0,666,668,3,82,41,0,667,666,1,0,0,0,667,
-        668,1,0,0,0,668,675,1,0,0,0,669,671,3,80,40,0,670,672,3,82,41,0,
-        671,670,1,0,0,0,671,672,1,0,0,0,672,675,1,0,0,0,673,675,3,82,41,
-        0,674,662,1,0,0,0,674,669,1,0,0,0,674,673,1,0,0,0,675,65,1,0,0,0,
-        676,677,5,29,0,0,677,67,1,0,0,0,678,679,5,71,0,0,679,681,3,72,36,
-        0,680,682,3,86,43,0,681,680,1,0,0,0,681,682,1,0,0,0,682,69,1,0,0,
-        0,683,684,5,50,0,0,684,685,3,72,36,0,685,71,1,0,0,0,686,688,5,20,
-        0,0,687,686,1,0,0,0,687,688,1,0,0,0,688,689,1,0,0,0,689,691,3,74,
-        37,0,690,692,3,78,39,0,691,690,1,0,0,0,691,692,1,0,0,0,692,694,1,
-        0,0,0,693,695,3,80,40,0,694,693,1,0,0,0,694,695,1,0,0,0,695,697,
-        1,0,0,0,696,698,3,82,41,0,697,696,1,0,0,0,697,698,1,0,0,0,698,73,
-        1,0,0,0,699,704,5,86,0,0,700,701,5,93,0,0,701,703,3,76,38,0,702,
-        700,1,0,0,0,703,706,1,0,0,0,704,702,1,0,0,0,704,705,1,0,0,0,705,
-        716,1,0,0,0,706,704,1,0,0,0,707,712,3,76,38,0,708,709,5,93,0,0,709,
-        711,3,76,38,0,710,708,1,0,0,0,711,714,1,0,0,0,712,710,1,0,0,0,712,
-        713,1,0,0,0,713,716,1,0,0,0,714,712,1,0,0,0,715,699,1,0,0,0,715,
-        707,1,0,0,0,716,75,1,0,0,0,717,720,3,140,70,0,718,719,5,4,0,0,719,
-        721,3,266,133,0,720,718,1,0,0,0,720,721,1,0,0,0,721,77,1,0,0,0,722,
-        723,5,46,0,0,723,724,5,8,0,0,724,729,3,84,42,0,725,726,5,93,0,0,
-        726,728,3,84,42,0,727,725,1,0,0,0,728,731,1,0,0,0,729,727,1,0,0,
-        0,729,730,1,0,0,0,730,79,1,0,0,0,731,729,1,0,0,0,732,733,7,0,0,0,
-        733,734,3,140,70,0,734,81,1,0,0,0,735,736,5,35,0,0,736,737,3,140,
-        70,0,737,83,1,0,0,0,738,740,3,140,70,0,739,741,7,1,0,0,740,739,1,
-        0,0,0,740,741,1,0,0,0,741,85,1,0,0,0,742,743,5,70,0,0,743,744,3,
-        140,70,0,744,87,1,0,0,0,745,750,3,90,45,0,746,747,5,93,0,0,747,749,
-        3,90,45,0,748,746,1,0,0,0,749,752,1,0,0,0,750,748,1,0,0,0,750,751,
-        1,0,0,0,751,89,1,0,0,0,752,750,1,0,0,0,753,754,3,266,133,0,754,755,
-        5,81,0,0,755,757,1,0,0,0,756,753,1,0,0,0,756,757,1,0,0,0,757,760,
-        1,0,0,0,758,761,3,94,47,0,759,761,3,92,46,0,760,758,1,0,0,0,760,
-        759,1,0,0,0,761,91,1,0,0,0,762,763,3,268,134,0,763,764,5,99,0,0,
-        764,765,3,94,47,0,765,766,5,100,0,0,766,93,1,0,0,0,767,771,3,98,
-        49,0,768,770,3,110,55,0,769,768,1,0,0,0,770,773,1,0,0,0,771,769,
-        1,0,0,0,771,772,1,0,0,0,772,779,1,0,0,0,773,771,1,0,0,0,774,775,
-        5,99,0,0,775,776,3,94,47,0,776,777,5,100,0,0,777,779,1,0,0,0,778,
-        767,1,0,0,0,778,774,1,0,0,0,779,95,1,0,0,0,780,782,3,98,49,0,781,
-        783,3,110,55,0,782,781,1,0,0,0,783,784,1,0,0,0,784,782,1,0,0,0,784,
-        785,1,0,0,0,785,97,1,0,0,0,786,788,5,99,0,0,787,789,3,266,133,0,
-        788,787,1,0,0,0,788,789,1,0,0,0,789,792,1,0,0,0,790,793,3,124,62,
-        0,791,793,3,100,50,0,792,790,1,0,0,0,792,791,1,0,0,0,792,793,1,0,
-        0,0,793,795,1,0,0,0,794,796,3,120,60,0,795,794,1,0,0,0,795,796,1,
-        0,0,0,796,799,1,0,0,0,797,798,5,70,0,0,798,800,3,140,70,0,799,797,
-        1,0,0,0,799,800,1,0,0,0,800,801,1,0,0,0,801,802,5,100,0,0,802,99,
-        1,0,0,0,803,804,5,94,0,0,804,805,3,102,51,0,805,101,1,0,0,0,806,
-        814,3,104,52,0,807,809,5,97,0,0,808,810,5,94,0,0,809,808,1,0,0,0,
-        809,810,1,0,0,0,810,811,1,0,0,0,811,813,3,104,52,0,812,807,1,0,0,
-        0,813,816,1,0,0,0,814,812,1,0,0,0,814,815,1,0,0,0,815,103,1,0,0,
-        0,816,814,1,0,0,0,817,822,3,106,53,0,818,819,5,89,0,0,819,821,3,
-        106,53,0,820,818,1,0,0,0,821,824,1,0,0,0,822,820,1,0,0,0,822,823,
-        1,0,0,0,823,105,1,0,0,0,824,822,1,0,0,0,825,826,5,90,0,0,826,829,
-        3,106,53,0,827,829,3,108,54,0,828,825,1,0,0,0,828,827,1,0,0,0,829,
-        107,1,0,0,0,830,837,3,134,67,0,831,837,5,88,0,0,832,833,5,99,0,0,
-        833,834,3,102,51,0,834,835,5,100,0,0,835,837,1,0,0,0,836,830,1,0,
-        0,0,836,831,1,0,0,0,836,832,1,0,0,0,837,109,1,0,0,0,838,840,3,116,
-        58,0,839,841,3,114,57,0,840,839,1,0,0,0,840,841,1,0,0,0,841,842,
-        1,0,0,0,842,843,3,98,49,0,843,848,1,0,0,0,844,845,3,112,56,0,845,
-        846,3,98,49,0,846,848,1,0,0,0,847,838,1,0,0,0,847,844,1,0,0,0,848,
-        111,1,0,0,0,849,850,5,99,0,0,850,851,3,98,49,0,851,852,3,116,58,
-        0,852,855,3,98,49,0,853,854,5,70,0,0,854,856,3,140,70,0,855,853,
-        1,0,0,0,855,856,1,0,0,0,856,857,1,0,0,0,857,858,5,100,0,0,858,859,
-        3,114,57,0,859,113,1,0,0,0,860,862,5,103,0,0,861,863,3,228,114,0,
-        862,861,1,0,0,0,862,863,1,0,0,0,863,868,1,0,0,0,864,866,5,93,0,0,
-        865,867,3,228,114,0,866,865,1,0,0,0,866,867,1,0,0,0,867,869,1,0,
-        0,0,868,864,1,0,0,0,868,869,1,0,0,0,869,870,1,0,0,0,870,874,5,104,
-        0,0,871,874,5,84,0,0,872,874,5,86,0,0,873,860,1,0,0,0,873,871,1,
-        0,0,0,873,872,1,0,0,0,874,115,1,0,0,0,875,876,5,82,0,0,876,878,5,
-        85,0,0,877,879,3,118,59,0,878,877,1,0,0,0,878,879,1,0,0,0,879,880,
-        1,0,0,0,880,881,5,85,0,0,881,900,5,83,0,0,882,883,5,82,0,0,883,885,
-        5,85,0,0,884,886,3,118,59,0,885,884,1,0,0,0,885,886,1,0,0,0,886,
-        887,1,0,0,0,887,900,5,85,0,0,888,890,5,85,0,0,889,891,3,118,59,0,
-        890,889,1,0,0,0,890,891,1,0,0,0,891,892,1,0,0,0,892,893,5,85,0,0,
-        893,900,5,83,0,0,894,896,5,85,0,0,895,897,3,118,59,0,896,895,1,0,
-        0,0,896,897,1,0,0,0,897,898,1,0,0,0,898,900,5,85,0,0,899,875,1,0,
-        0,0,899,882,1,0,0,0,899,888,1,0,0,0,899,894,1,0,0,0,900,117,1,0,
-        0,0,901,903,5,101,0,0,902,904,3,266,133,0,903,902,1,0,0,0,903,904,
-        1,0,0,0,904,906,1,0,0,0,905,907,3,122,61,0,906,905,1,0,0,0,906,907,
-        1,0,0,0,907,909,1,0,0,0,908,910,3,130,65,0,909,908,1,0,0,0,909,910,
-        1,0,0,0,910,912,1,0,0,0,911,913,3,120,60,0,912,911,1,0,0,0,912,913,
-        1,0,0,0,913,914,1,0,0,0,914,933,5,102,0,0,915,917,5,101,0,0,916,
-        918,3,266,133,0,917,916,1,0,0,0,917,918,1,0,0,0,918,920,1,0,0,0,
-        919,921,3,122,61,0,920,919,1,0,0,0,920,921,1,0,0,0,921,923,1,0,0,
-        0,922,924,3,130,65,0,923,922,1,0,0,0,923,924,1,0,0,0,924,926,1,0,
-        0,0,925,927,3,120,60,0,926,925,1,0,0,0,926,927,1,0,0,0,927,928,1,
-        0,0,0,928,929,5,70,0,0,929,930,3,140,70,0,930,931,5,102,0,0,931,
-        933,1,0,0,0,932,901,1,0,0,0,932,915,1,0,0,0,933,119,1,0,0,0,934,
-        937,3,232,116,0,935,937,3,220,110,0,936,934,1,0,0,0,936,935,1,0,
-        0,0,937,121,1,0,0,0,938,939,5,94,0,0,939,947,3,136,68,0,940,942,
-        5,97,0,0,941,943,5,94,0,0,942,941,1,0,0,0,942,943,1,0,0,0,943,944,
-        1,0,0,0,944,946,3,136,68,0,945,940,1,0,0,0,946,949,1,0,0,0,947,945,
-        1,0,0,0,947,948,1,0,0,0,948,953,1,0,0,0,949,947,1,0,0,0,950,951,
-        5,94,0,0,951,953,3,128,64,0,952,938,1,0,0,0,952,950,1,0,0,0,953,
-        123,1,0,0,0,954,956,3,126,63,0,955,954,1,0,0,0,956,957,1,0,0,0,957,
-        955,1,0,0,0,957,958,1,0,0,0,958,125,1,0,0,0,959,960,5,94,0,0,960,
-        964,3,134,67,0,961,962,5,94,0,0,962,964,3,128,64,0,963,959,1,0,0,
-        0,963,961,1,0,0,0,964,127,1,0,0,0,965,967,5,98,0,0,966,968,7,2,0,
-        0,967,966,1,0,0,0,967,968,1,0,0,0,968,969,1,0,0,0,969,970,5,99,0,
-        0,970,971,3,140,70,0,971,972,5,100,0,0,972,129,1,0,0,0,973,975,5,
-        86,0,0,974,976,3,132,66,0,975,974,1,0,0,0,975,976,1,0,0,0,976,981,
-        1,0,0,0,977,979,5,75,0,0,978,980,3,132,66,0,979,978,1,0,0,0,979,
-        980,1,0,0,0,980,982,1,0,0,0,981,977,1,0,0,0,981,982,1,0,0,0,982,
-        988,1,0,0,0,983,985,5,75,0,0,984,986,3,132,66,0,985,984,1,0,0,0,
-        985,986,1,0,0,0,986,988,1,0,0,0,987,973,1,0,0,0,987,983,1,0,0,0,
-        988,131,1,0,0,0,989,991,5,85,0,0,990,989,1,0,0,0,990,991,1,0,0,0,
-        991,992,1,0,0,0,992,993,3,228,114,0,993,133,1,0,0,0,994,995,3,272,
-        136,0,995,135,1,0,0,0,996,997,3,272,136,0,997,137,1,0,0,0,998,1000,
-        3,182,91,0,999,1001,3,180,90,0,1000,999,1,0,0,0,1001,1002,1,0,0,
-        0,1002,1000,1,0,0,0,1002,1003,1,0,0,0,1003,139,1,0,0,0,1004,1005,
-        3,142,71,0,1005,141,1,0,0,0,1006,1011,3,144,72,0,1007,1008,5,45,
-        0,0,1008,1010,3,144,72,0,1009,1007,1,0,0,0,1010,1013,1,0,0,0,1011,
-        1009,1,0,0,0,1011,1012,1,0,0,0,1012,143,1,0,0,0,1013,1011,1,0,0,
-        0,1014,1019,3,146,73,0,1015,1016,5,72,0,0,1016,1018,3,146,73,0,1017,
-        1015,1,0,0,0,1018,1021,1,0,0,0,1019,1017,1,0,0,0,1019,1020,1,0,0,
-        0,1020,145,1,0,0,0,1021,1019,1,0,0,0,1022,1027,3,148,74,0,1023,1024,
-        5,2,0,0,1024,1026,3,148,74,0,1025,1023,1,0,0,0,1026,1029,1,0,0,0,
-        1027,1025,1,0,0,0,1027,1028,1,0,0,0,1028,147,1,0,0,0,1029,1027,1,
-        0,0,0,1030,1032,5,40,0,0,1031,1030,1,0,0,0,1032,1035,1,0,0,0,1033,
-        1031,1,0,0,0,1033,1034,1,0,0,0,1034,1036,1,0,0,0,1035,1033,1,0,0,
-        0,1036,1037,3,150,75,0,1037,149,1,0,0,0,1038,1044,3,154,77,0,1039,
-        1040,3,152,76,0,1040,1041,3,154,77,0,1041,1043,1,0,0,0,1042,1039,
-        1,0,0,0,1043,1046,1,0,0,0,1044,1042,1,0,0,0,1044,1045,1,0,0,0,1045,
-        151,1,0,0,0,1046,1044,1,0,0,0,1047,1048,7,3,0,0,1048,153,1,0,0,0,
-        1049,1053,3,164,82,0,1050,1052,3,156,78,0,1051,1050,1,0,0,0,1052,
-        1055,1,0,0,0,1053,1051,1,0,0,0,1053,1054,1,0,0,0,1054,155,1,0,0,
-        0,1055,1053,1,0,0,0,1056,1057,5,54,0,0,1057,1058,5,71,0,0,1058,1091,
-        3,164,82,0,1059,1060,5,24,0,0,1060,1061,5,71,0,0,1061,1091,3,164,
-        82,0,1062,1063,5,12,0,0,1063,1091,3,164,82,0,1064,1065,5,77,0,0,
-        1065,1091,3,164,82,0,1066,1067,5,31,0,0,1067,1091,3,164,82,0,1068,
-        1069,5,33,0,0,1069,1091,5,41,0,0,1070,1071,5,33,0,0,1071,1072,5,
-        40,0,0,1072,1091,5,41,0,0,1073,1075,5,33,0,0,1074,1076,5,40,0,0,
-        1075,1074,1,0,0,0,1075,1076,1,0,0,0,1076,1077,1,0,0,0,1077,1080,
-        7,4,0,0,1078,1080,5,74,0,0,1079,1073,1,0,0,0,1079,1078,1,0,0,0,1080,
-        1081,1,0,0,0,1081,1091,3,158,79,0,1082,1084,5,33,0,0,1083,1085,5,
-        40,0,0,1084,1083,1,0,0,0,1084,1085,1,0,0,0,1085,1087,1,0,0,0,1086,
-        1088,3,268,134,0,1087,1086,1,0,0,0,1087,1088,1,0,0,0,1088,1089,1,
-        0,0,0,1089,1091,5,59,0,0,1090,1056,1,0,0,0,1090,1059,1,0,0,0,1090,
-        1062,1,0,0,0,1090,1064,1,0,0,0,1090,1066,1,0,0,0,1090,1068,1,0,0,
-        0,1090,1070,1,0,0,0,1090,1079,1,0,0,0,1090,1082,1,0,0,0,1091,157,
-        1,0,0,0,1092,1097,3,160,80,0,1093,1094,5,97,0,0,1094,1096,3,160,
-        80,0,1095,1093,1,0,0,0,1096,1099,1,0,0,0,1097,1095,1,0,0,0,1097,
-        1098,1,0,0,0,1098,159,1,0,0,0,1099,1097,1,0,0,0,1100,1102,3,162,
-        81,0,1101,1100,1,0,0,0,1102,1103,1,0,0,0,1103,1101,1,0,0,0,1103,
-        1104,1,0,0,0,1104,1109,1,0,0,0,1105,1106,5,71,0,0,1106,1107,3,162,
-        81,0,1107,1108,3,162,81,0,1108,1110,1,0,0,0,1109,1105,1,0,0,0,1109,
-        1110,1,0,0,0,1110,1115,1,0,0,0,1111,1112,5,82,0,0,1112,1113,3,158,
-        79,0,1113,1114,5,83,0,0,1114,1116,1,0,0,0,1115,1111,1,0,0,0,1115,
-        1116,1,0,0,0,1116,1119,1,0,0,0,1117,1118,5,40,0,0,1118,1120,5,41,
-        0,0,1119,1117,1,0,0,0,1119,1120,1,0,0,0,1120,161,1,0,0,0,1121,1124,
-        3,268,134,0,1122,1124,5,41,0,0,1123,1121,1,0,0,0,1123,1122,1,0,0,
-        0,1124,163,1,0,0,0,1125,1131,3,168,84,0,1126,1127,3,166,83,0,1127,
-        1128,3,168,84,0,1128,1130,1,0,0,0,1129,1126,1,0,0,0,1130,1133,1,
-        0,0,0,1131,1129,1,0,0,0,1131,1132,1,0,0,0,1132,165,1,0,0,0,1133,
-        1131,1,0,0,0,1134,1135,7,5,0,0,1135,167,1,0,0,0,1136,1142,3,172,
-        86,0,1137,1138,3,170,85,0,1138,1139,3,172,86,0,1139,1141,1,0,0,0,
-        1140,1137,1,0,0,0,1141,1144,1,0,0,0,1142,1140,1,0,0,0,1142,1143,
-        1,0,0,0,1143,169,1,0,0,0,1144,1142,1,0,0,0,1145,1146,7,6,0,0,1146,
-        171,1,0,0,0,1147,1152,3,174,87,0,1148,1149,5,91,0,0,1149,1151,3,
-        174,87,0,1150,1148,1,0,0,0,1151,1154,1,0,0,0,1152,1150,1,0,0,0,1152,
-        1153,1,0,0,0,1153,173,1,0,0,0,1154,1152,1,0,0,0,1155,1157,7,7,0,
-        0,1156,1155,1,0,0,0,1157,1160,1,0,0,0,1158,1156,1,0,0,0,1158,1159,
-        1,0,0,0,1159,1161,1,0,0,0,1160,1158,1,0,0,0,1161,1162,3,176,88,0,
-        1162,175,1,0,0,0,1163,1168,3,182,91,0,1164,1167,3,178,89,0,1165,
-        1167,3,180,90,0,1166,1164,1,0,0,0,1166,1165,1,0,0,0,1167,1170,1,
-        0,0,0,1168,1166,1,0,0,0,1168,1169,1,0,0,0,1169,1173,1,0,0,0,1170,
-        1168,1,0,0,0,1171,1174,3,124,62,0,1172,1174,3,100,50,0,1173,1171,
-        1,0,0,0,1173,1172,1,0,0,0,1173,1174,1,0,0,0,1174,177,1,0,0,0,1175,
-        1176,5,101,0,0,1176,1177,3,140,70,0,1177,1178,5,102,0,0,1178,1189,
-        1,0,0,0,1179,1181,5,101,0,0,1180,1182,3,140,70,0,1181,1180,1,0,0,
-        0,1181,1182,1,0,0,0,1182,1183,1,0,0,0,1183,1185,5,75,0,0,1184,1186,
-        3,140,70,0,1185,1184,1,0,0,0,1185,1186,1,0,0,0,1186,1187,1,0,0,0,
-        1187,1189,5,102,0,0,1188,1175,1,0,0,0,1188,1179,1,0,0,0,1189,179,
-        1,0,0,0,1190,1191,5,92,0,0,1191,1192,3,234,117,0,1192,181,1,0,0,
-        0,1193,1209,3,184,92,0,1194,1209,3,208,104,0,1195,1209,3,192,96,
-        0,1196,1209,3,194,97,0,1197,1209,3,196,98,0,1198,1209,3,202,101,
-        0,1199,1209,3,204,102,0,1200,1209,3,222,111,0,1201,1209,3,220,110,
-        0,1202,1209,3,186,93,0,1203,1209,3,96,48,0,1204,1209,3,206,103,0,
-        1205,1209,3,210,105,0,1206,1209,3,216,108,0,1207,1209,3,266,133,
-        0,1208,1193,1,0,0,0,1208,1194,1,0,0,0,1208,1195,1,0,0,0,1208,1196,
-        1,0,0,0,1208,1197,1,0,0,0,1208,1198,1,0,0,0,1208,1199,1,0,0,0,1208,
-        1200,1,0,0,0,1208,1201,1,0,0,0,1208,1202,1,0,0,0,1208,1203,1,0,0,
-        0,1208,1204,1,0,0,0,1208,1205,1,0,0,0,1208,1206,1,0,0,0,1208,1207,
-        1,0,0,0,1209,183,1,0,0,0,1210,1211,5,13,0,0,1211,1212,5,99,0,0,1212,
-        1213,5,86,0,0,1213,1214,5,100,0,0,1214,185,1,0,0,0,1215,1217,5,10,
-        0,0,1216,1218,3,140,70,0,1217,1216,1,0,0,0,1217,1218,1,0,0,0,1218,
-        1220,1,0,0,0,1219,1221,3,188,94,0,1220,1219,1,0,0,0,1221,1222,1,
-        0,0,0,1222,1220,1,0,0,0,1222,1223,1,0,0,0,1223,1226,1,0,0,0,1224,
-        1225,5,22,0,0,1225,1227,3,140,70,0,1226,1224,1,0,0,0,1226,1227,1,
-        0,0,0,1227,1228,1,0,0,0,1228,1229,5,23,0,0,1229,187,1,0,0,0,1230,
-        1231,5,69,0,0,1231,1236,3,190,95,0,1232,1233,5,93,0,0,1233,1235,
-        3,190,95,0,1234,1232,1,0,0,0,1235,1238,1,0,0,0,1236,1234,1,0,0,0,
-        1236,1237,1,0,0,0,1237,1239,1,0,0,0,1238,1236,1,0,0,0,1239,1240,
-        5,55,0,0,1240,1241,3,140,70,0,1241,189,1,0,0,0,1242,1243,3,152,76,
-        0,1243,1244,3,140,70,0,1244,1248,1,0,0,0,1245,1248,3,156,78,0,1246,
-        1248,3,140,70,0,1247,1242,1,0,0,0,1247,1245,1,0,0,0,1247,1246,1,
-        0,0,0,1248,191,1,0,0,0,1249,1250,5,101,0,0,1250,1253,3,200,100,0,
-        1251,1252,5,97,0,0,1252,1254,3,140,70,0,1253,1251,1,0,0,0,1253,1254,
-        1,0,0,0,1254,1255,1,0,0,0,1255,1256,5,102,0,0,1256,193,1,0,0,0,1257,
-        1261,5,101,0,0,1258,1259,3,266,133,0,1259,1260,5,81,0,0,1260,1262,
-        1,0,0,0,1261,1258,1,0,0,0,1261,1262,1,0,0,0,1262,1263,1,0,0,0,1263,
-        1266,3,96,48,0,1264,1265,5,70,0,0,1265,1267,3,140,70,0,1266,1264,
-        1,0,0,0,1266,1267,1,0,0,0,1267,1268,1,0,0,0,1268,1269,5,97,0,0,1269,
-        1270,3,140,70,0,1270,1271,5,102,0,0,1271,195,1,0,0,0,1272,1273,3,
-        198,99,0,1273,1274,5,99,0,0,1274,1275,3,200,100,0,1275,1276,5,100,
-        0,0,1276,197,1,0,0,0,1277,1278,7,8,0,0,1278,199,1,0,0,0,1279,1280,
-        3,266,133,0,1280,1281,5,31,0,0,1281,1284,3,140,70,0,1282,1283,5,
-        70,0,0,1283,1285,3,140,70,0,1284,1282,1,0,0,0,1284,1285,1,0,0,0,
-        1285,201,1,0,0,0,1286,1287,5,47,0,0,1287,1288,5,99,0,0,1288,1289,
-        3,266,133,0,1289,1290,5,81,0,0,1290,1291,3,140,70,0,1291,1292,5,
-        93,0,0,1292,1293,3,266,133,0,1293,1294,5,31,0,0,1294,1295,3,140,
-        70,0,1295,1296,5,97,0,0,1296,1297,3,140,70,0,1297,1298,5,100,0,0,
-        1298,203,1,0,0,0,1299,1300,7,9,0,0,1300,1306,5,103,0,0,1301,1307,
-        3,8,4,0,1302,1304,3,88,44,0,1303,1305,3,86,43,0,1304,1303,1,0,0,
-        0,1304,1305,1,0,0,0,1305,1307,1,0,0,0,1306,1301,1,0,0,0,1306,1302,
-        1,0,0,0,1307,1308,1,0,0,0,1308,1309,5,104,0,0,1309,205,1,0,0,0,1310,
-        1311,5,99,0,0,1311,1312,3,140,70,0,1312,1313,5,100,0,0,1313,207,
-        1,0,0,0,1314,1315,3,212,106,0,1315,1317,5,99,0,0,1316,1318,7,10,
-        0,0,1317,1316,1,0,0,0,1317,1318,1,0,0,0,1318,1320,1,0,0,0,1319,1321,
-        3,140,70,0,1320,1319,1,0,0,0,1320,1321,1,0,0,0,1321,1322,1,0,0,0,
-        1322,1323,5,63,0,0,1323,1324,3,140,70,0,1324,1325,5,100,0,0,1325,
-        209,1,0,0,0,1326,1327,3,212,106,0,1327,1329,5,99,0,0,1328,1330,5,
-        20,0,0,1329,1328,1,0,0,0,1329,1330,1,0,0,0,1330,1339,1,0,0,0,1331,
-        1336,3,140,70,0,1332,1333,5,93,0,0,1333,1335,3,140,70,0,1334,1332,
-        1,0,0,0,1335,1338,1,0,0,0,1336,1334,1,0,0,0,1336,1337,1,0,0,0,1337,
-        1340,1,0,0,0,1338,1336,1,0,0,0,1339,1331,1,0,0,0,1339,1340,1,0,0,
-        0,1340,1341,1,0,0,0,1341,1342,5,100,0,0,1342,211,1,0,0,0,1343,1344,
-        3,214,107,0,1344,1345,3,268,134,0,1345,213,1,0,0,0,1346,1347,3,268,
-        134,0,1347,1348,5,92,0,0,1348,1350,1,0,0,0,1349,1346,1,0,0,0,1350,
-        1353,1,0,0,0,1351,1349,1,0,0,0,1351,1352,1,0,0,0,1352,215,1,0,0,
-        0,1353,1351,1,0,0,0,1354,1355,3,266,133,0,1355,1364,5,103,0,0,1356,
-        1361,3,218,109,0,1357,1358,5,93,0,0,1358,1360,3,218,109,0,1359,1357,
-        1,0,0,0,1360,1363,1,0,0,0,1361,1359,1,0,0,0,1361,1362,1,0,0,0,1362,
-        1365,1,0,0,0,1363,1361,1,0,0,0,1364,1356,1,0,0,0,1364,1365,1,0,0,
-        0,1365,1366,1,0,0,0,1366,1367,5,104,0,0,1367,217,1,0,0,0,1368,1369,
-        3,234,117,0,1369,1370,5,94,0,0,1370,1371,3,140,70,0,1371,1378,1,
-        0,0,0,1372,1373,5,92,0,0,1373,1378,3,234,117,0,1374,1375,5,92,0,
-        0,1375,1378,5,86,0,0,1376,1378,3,266,133,0,1377,1368,1,0,0,0,1377,
-        1372,1,0,0,0,1377,1374,1,0,0,0,1377,1376,1,0,0,0,1378,219,1,0,0,
-        0,1379,1382,5,98,0,0,1380,1383,3,268,134,0,1381,1383,5,107,0,0,1382,
-        1380,1,0,0,0,1382,1381,1,0,0,0,1383,221,1,0,0,0,1384,1391,3,224,
-        112,0,1385,1391,5,41,0,0,1386,1391,3,226,113,0,1387,1391,5,109,0,
-        0,1388,1391,3,230,115,0,1389,1391,3,232,116,0,1390,1384,1,0,0,0,
-        1390,1385,1,0,0,0,1390,1386,1,0,0,0,1390,1387,1,0,0,0,1390,1388,
-        1,0,0,0,1390,1389,1,0,0,0,1391,223,1,0,0,0,1392,1393,7,11,0,0,1393,
-        225,1,0,0,0,1394,1397,3,228,114,0,1395,1397,5,108,0,0,1396,1394,
-        1,0,0,0,1396,1395,1,0,0,0,1397,227,1,0,0,0,1398,1399,7,12,0,0,1399,
-        229,1,0,0,0,1400,1409,5,101,0,0,1401,1406,3,140,70,0,1402,1403,5,
-        93,0,0,1403,1405,3,140,70,0,1404,1402,1,0,0,0,1405,1408,1,0,0,0,
-        1406,1404,1,0,0,0,1406,1407,1,0,0,0,1407,1410,1,0,0,0,1408,1406,
-        1,0,0,0,1409,1401,1,0,0,0,1409,1410,1,0,0,0,1410,1411,1,0,0,0,1411,
-        1412,5,102,0,0,1412,231,1,0,0,0,1413,1427,5,103,0,0,1414,1415,3,
-        234,117,0,1415,1416,5,94,0,0,1416,1424,3,140,70,0,1417,1418,5,93,
-        0,0,1418,1419,3,234,117,0,1419,1420,5,94,0,0,1420,1421,3,140,70,
-        0,1421,1423,1,0,0,0,1422,1417,1,0,0,0,1423,1426,1,0,0,0,1424,1422,
-        1,0,0,0,1424,1425,1,0,0,0,1425,1428,1,0,0,0,1426,1424,1,0,0,0,1427,
-        1414,1,0,0,0,1427,1428,1,0,0,0,1428,1429,1,0,0,0,1429,1430,5,104,
-        0,0,1430,233,1,0,0,0,1431,1432,3,272,136,0,1432,235,1,0,0,0,1433,
-        1439,3,238,119,0,1434,1439,3,248,124,0,1435,1439,3,250,125,0,1436,
-        1439,3,254,127,0,1437,1439,3,260,130,0,1438,1433,1,0,0,0,1438,1434,
-        1,0,0,0,1438,1435,1,0,0,0,1438,1436,1,0,0,0,1438,1437,1,0,0,0,1439,
-        237,1,0,0,0,1440,1441,5,15,0,0,1441,1443,5,11,0,0,1442,1444,3,268,
-        134,0,1443,1442,1,0,0,0,1443,1444,1,0,0,0,1444,1446,1,0,0,0,1445,
-        1447,3,262,131,0,1446,1445,1,0,0,0,1446,1447,1,0,0,0,1447,1448,1,
-        0,0,0,1448,1449,7,13,0,0,1449,1450,5,99,0,0,1450,1451,3,266,133,
-        0,1451,1452,3,126,63,0,1452,1453,5,100,0,0,1453,1454,7,14,0,0,1454,
-        1456,3,240,120,0,1455,1457,3,86,43,0,1456,1455,1,0,0,0,1456,1457,
-        1,0,0,0,1457,239,1,0,0,0,1458,1459,3,242,121,0,1459,1460,5,33,0,
-        0,1460,1461,5,66,0,0,1461,1487,1,0,0,0,1462,1463,3,244,122,0,1463,
-        1464,5,33,0,0,1464,1465,5,66,0,0,1465,1487,1,0,0,0,1466,1467,3,242,
-        121,0,1467,1468,5,33,0,0,1468,1469,5,40,0,0,1469,1470,5,41,0,0,1470,
-        1487,1,0,0,0,1471,1472,3,242,121,0,1472,1473,5,33,0,0,1473,1474,
-        5,38,0,0,1474,1475,5,34,0,0,1475,1487,1,0,0,0,1476,1477,3,244,122,
-        0,1477,1478,5,33,0,0,1478,1479,5,38,0,0,1479,1480,5,34,0,0,1480,
-        1487,1,0,0,0,1481,1482,3,242,121,0,1482,1483,5,33,0,0,1483,1484,
-        7,4,0,0,1484,1485,3,246,123,0,1485,1487,1,0,0,0,1486,1458,1,0,0,
-        0,1486,1462,1,0,0,0,1486,1466,1,0,0,0,1486,1471,1,0,0,0,1486,1476,
-        1,0,0,0,1486,1481,1,0,0,0,1487,241,1,0,0,0,1488,1489,3,266,133,0,
-        1489,1490,5,92,0,0,1490,1491,3,234,117,0,1491,243,1,0,0,0,1492,1493,
-        5,99,0,0,1493,1498,3,242,121,0,1494,1495,5,93,0,0,1495,1497,3,242,
-        121,0,1496,1494,1,0,0,0,1497,1500,1,0,0,0,1498,1496,1,0,0,0,1498,
-        1499,1,0,0,0,1499,1501,1,0,0,0,1500,1498,1,0,0,0,1501,1502,5,100,
-        0,0,1502,245,1,0,0,0,1503,1508,3,268,134,0,1504,1505,5,82,0,0,1505,
-        1506,3,246,123,0,1506,1507,5,83,0,0,1507,1509,1,0,0,0,1508,1504,
-        1,0,0,0,1508,1509,1,0,0,0,1509,1513,1,0,0,0,1510,1511,5,99,0,0,1511,
-        1512,5,107,0,0,1512,1514,5,100,0,0,1513,1510,1,0,0,0,1513,1514,1,
-        0,0,0,1514,247,1,0,0,0,1515,1516,5,21,0,0,1516,1517,5,11,0,0,1517,
-        1519,3,268,134,0,1518,1520,3,264,132,0,1519,1518,1,0,0,0,1519,1520,
-        1,0,0,0,1520,249,1,0,0,0,1521,1523,5,15,0,0,1522,1524,5,66,0,0,1523,
-        1522,1,0,0,0,1523,1524,1,0,0,0,1524,1525,1,0,0,0,1525,1527,5,32,
-        0,0,1526,1528,3,268,134,0,1527,1526,1,0,0,0,1527,1528,1,0,0,0,1528,
-        1530,1,0,0,0,1529,1531,3,262,131,0,1530,1529,1,0,0,0,1530,1531,1,
-        0,0,0,1531,1532,1,0,0,0,1532,1534,3,252,126,0,1533,1535,3,86,43,
-        0,1534,1533,1,0,0,0,1534,1535,1,0,0,0,1535,251,1,0,0,0,1536,1537,
-        5,27,0,0,1537,1538,5,99,0,0,1538,1539,3,266,133,0,1539,1540,3,126,
-        63,0,1540,1541,5,100,0,0,1541,1542,5,43,0,0,1542,1543,5,99,0,0,1543,
-        1548,3,242,121,0,1544,1545,5,93,0,0,1545,1547,3,242,121,0,1546,1544,
-        1,0,0,0,1547,1550,1,0,0,0,1548,1546,1,0,0,0,1548,1549,1,0,0,0,1549,
-        1551,1,0,0,0,1550,1548,1,0,0,0,1551,1552,5,100,0,0,1552,1570,1,0,
-        0,0,1553,1555,5,43,0,0,1554,1556,5,94,0,0,1555,1554,1,0,0,0,1555,
-        1556,1,0,0,0,1556,1557,1,0,0,0,1557,1558,3,134,67,0,1558,1559,5,
-        99,0,0,1559,1564,3,234,117,0,1560,1561,5,93,0,0,1561,1563,3,234,
-        117,0,1562,1560,1,0,0,0,1563,1566,1,0,0,0,1564,1562,1,0,0,0,1564,
-        1565,1,0,0,0,1565,1567,1,0,0,0,1566,1564,1,0,0,0,1567,1568,5,100,
-        0,0,1568,1570,1,0,0,0,1569,1536,1,0,0,0,1569,1553,1,0,0,0,1570,253,
-        1,0,0,0,1571,1572,5,15,0,0,1572,1573,3,268,134,0,1573,1575,5,32,
-        0,0,1574,1576,3,268,134,0,1575,1574,1,0,0,0,1575,1576,1,0,0,0,1576,
-        1578,1,0,0,0,1577,1579,3,262,131,0,1578,1577,1,0,0,0,1578,1579,1,
-        0,0,0,1579,1580,1,0,0,0,1580,1581,5,27,0,0,1581,1582,5,99,0,0,1582,
-        1583,3,266,133,0,1583,1584,3,126,63,0,1584,1585,5,100,0,0,1585,1587,
-        5,43,0,0,1586,1588,3,268,134,0,1587,1586,1,0,0,0,1587,1588,1,0,0,
-        0,1588,1589,1,0,0,0,1589,1591,3,256,128,0,1590,1592,3,258,129,0,
-        1591,1590,1,0,0,0,1591,1592,1,0,0,0,1592,255,1,0,0,0,1593,1594,5,
-        99,0,0,1594,1599,3,242,121,0,1595,1596,5,93,0,0,1596,1598,3,242,
-        121,0,1597,1595,1,0,0,0,1598,1601,1,0,0,0,1599,1597,1,0,0,0,1599,
-        1600,1,0,0,0,1600,1602,1,0,0,0,1601,1599,1,0,0,0,1602,1603,5,100,
-        0,0,1603,1616,1,0,0,0,1604,1605,5,101,0,0,1605,1610,3,242,121,0,
-        1606,1607,5,93,0,0,1607,1609,3,242,121,0,1608,1606,1,0,0,0,1609,
-        1612,1,0,0,0,1610,1608,1,0,0,0,1610,1611,1,0,0,0,1611,1613,1,0,0,
-        0,1612,1610,1,0,0,0,1613,1614,5,102,0,0,1614,1616,1,0,0,0,1615,1593,
-        1,0,0,0,1615,1604,1,0,0,0,1616,257,1,0,0,0,1617,1618,3,268,134,0,
-        1618,1619,3,232,116,0,1619,259,1,0,0,0,1620,1621,5,21,0,0,1621,1622,
-        5,32,0,0,1622,1624,3,268,134,0,1623,1625,3,264,132,0,1624,1623,1,
-        0,0,0,1624,1625,1,0,0,0,1625,261,1,0,0,0,1626,1627,5,30,0,0,1627,
-        1628,5,40,0,0,1628,1629,5,25,0,0,1629,263,1,0,0,0,1630,1631,5,30,
-        0,0,1631,1632,5,25,0,0,1632,265,1,0,0,0,1633,1634,3,268,134,0,1634,
-        267,1,0,0,0,1635,1639,5,111,0,0,1636,1639,5,110,0,0,1637,1639,3,
-        270,135,0,1638,1635,1,0,0,0,1638,1636,1,0,0,0,1638,1637,1,0,0,0,
-        1639,269,1,0,0,0,1640,1641,7,15,0,0,1641,271,1,0,0,0,1642,1645,3,
-        268,134,0,1643,1645,3,274,137,0,1644,1642,1,0,0,0,1644,1643,1,0,
-        0,0,1645,273,1,0,0,0,1646,1647,7,16,0,0,1647,275,1,0,0,0,200,278,
-        285,296,301,308,314,319,323,329,334,349,352,359,371,374,392,395,
-        402,406,421,424,427,432,434,437,441,447,456,459,469,475,483,490,
-        498,508,516,519,525,528,530,542,552,556,561,573,582,590,615,623,
-        635,638,646,658,664,667,671,674,681,687,691,694,697,704,712,715,
-        720,729,740,750,756,760,771,778,784,788,792,795,799,809,814,822,
-        828,836,840,847,855,862,866,868,873,878,885,890,896,899,903,906,
-        909,912,917,920,923,926,932,936,942,947,952,957,963,967,975,979,
-        981,985,987,990,1002,1011,1019,1027,1033,1044,1053,1075,1079,1084,
-        1087,1090,1097,1103,1109,1115,1119,1123,1131,1142,1152,1158,1166,
-        1168,1173,1181,1185,1188,1208,1217,1222,1226,1236,1247,1253,1261,
-        1266,1284,1304,1306,1317,1320,1329,1336,1339,1351,1361,1364,1377,
-        1382,1390,1396,1406,1409,1424,1427,1438,1443,1446,1456,1486,1498,
-        1508,1513,1519,1523,1527,1530,1534,1548,1555,1564,1569,1575,1578,
-        1587,1591,1599,1610,1615,1624,1638,1644
+        27,1,27,1,27,1,27,1,27,1,27,1,27,3,27,618,8,27,1,28,1,28,1,28,1,
+        28,5,28,624,8,28,10,28,12,28,627,9,28,1,29,1,29,1,29,1,29,1,29,1,
+        29,1,29,1,29,1,29,3,29,638,8,29,1,30,3,30,641,8,30,1,30,1,30,1,30,
+        1,30,5,30,647,8,30,10,30,12,30,650,9,30,1,31,1,31,1,31,1,31,1,31,
+        1,31,1,31,4,31,659,8,31,11,31,12,31,660,1,31,1,31,1,32,1,32,3,32,
+        667,8,32,1,32,3,32,670,8,32,1,32,1,32,3,32,674,8,32,1,32,3,32,677,
+        8,32,1,33,1,33,1,34,1,34,1,34,3,34,684,8,34,1,35,1,35,1,35,1,36,
+        3,36,690,8,36,1,36,1,36,3,36,694,8,36,1,36,3,36,697,8,36,1,36,3,
+        36,700,8,36,1,37,1,37,1,37,5,37,705,8,37,10,37,12,37,708,9,37,1,
+        37,1,37,1,37,5,37,713,8,37,10,37,12,37,716,9,37,3,37,718,8,37,1,
+        38,1,38,1,38,3,38,723,8,38,1,39,1,39,1,39,1,39,1,39,5,39,730,8,39,
+        10,39,12,39,733,9,39,1,40,1,40,1,40,1,41,1,41,1,41,1,42,1,42,3,42,
+        743,8,42,1,43,1,43,1,43,1,44,1,44,1,44,5,44,751,8,44,10,44,12,44,
+        754,9,44,1,45,1,45,1,45,3,45,759,8,45,1,45,1,45,3,45,763,8,45,1,
+        46,1,46,1,46,1,46,1,46,1,47,1,47,5,47,772,8,47,10,47,12,47,775,9,
+        47,1,47,1,47,1,47,1,47,3,47,781,8,47,1,48,1,48,4,48,785,8,48,11,
+        48,12,48,786,1,49,1,49,3,49,791,8,49,1,49,1,49,3,49,795,8,49,1,49,
+        3,49,798,8,49,1,49,1,49,3,49,802,8,49,1,49,1,49,1,49,3,49,807,8,
+        49,1,49,1,49,3,49,811,8,49,1,49,1,49,3,49,815,8,49,1,49,1,49,3,49,
+        819,8,49,1,50,1,50,1,50,1,51,1,51,1,51,1,52,1,52,1,52,3,52,830,8,
+        52,1,52,5,52,833,8,52,10,52,12,52,836,9,52,1,53,1,53,1,53,5,53,841,
+        8,53,10,53,12,53,844,9,53,1,54,1,54,1,54,3,54,849,8,54,1,55,1,55,
+        1,55,1,55,1,55,1,55,3,55,857,8,55,1,56,1,56,3,56,861,8,56,1,56,1,
+        56,1,56,1,56,1,56,3,56,868,8,56,1,57,1,57,1,57,1,57,1,57,1,57,3,
+        57,876,8,57,1,57,1,57,1,57,1,58,1,58,3,58,883,8,58,1,58,1,58,3,58,
+        887,8,58,3,58,889,8,58,1,58,1,58,1,58,3,58,894,8,58,1,59,1,59,1,
+        59,3,59,899,8,59,1,59,1,59,1,59,1,59,1,59,3,59,906,8,59,1,59,1,59,
+        1,59,3,59,911,8,59,1,59,1,59,1,59,1,59,3,59,917,8,59,1,59,3,59,920,
+        8,59,1,60,1,60,3,60,924,8,60,1,60,3,60,927,8,60,1,60,3,60,930,8,
+        60,1,60,3,60,933,8,60,1,60,1,60,1,60,3,60,938,8,60,1,60,3,60,941,
+        8,60,1,60,3,60,944,8,60,1,60,3,60,947,8,60,1,60,1,60,1,60,1,60,3,
+        60,953,8,60,1,61,1,61,3,61,957,8,61,1,62,1,62,1,62,1,62,3,62,963,
+        8,62,1,62,5,62,966,8,62,10,62,12,62,969,9,62,1,62,1,62,3,62,973,
+        8,62,1,63,4,63,976,8,63,11,63,12,63,977,1,64,1,64,1,64,1,64,3,64,
+        984,8,64,1,65,1,65,3,65,988,8,65,1,65,1,65,1,65,1,65,1,66,1,66,3,
+        66,996,8,66,1,66,1,66,3,66,1000,8,66,3,66,1002,8,66,1,66,1,66,3,
+        66,1006,8,66,3,66,1008,8,66,1,67,3,67,1011,8,67,1,67,1,67,1,68,1,
+        68,1,69,1,69,1,70,1,70,4,70,1021,8,70,11,70,12,70,1022,1,71,1,71,
+        1,72,1,72,1,72,5,72,1030,8,72,10,72,12,72,1033,9,72,1,73,1,73,1,
+        73,5,73,1038,8,73,10,73,12,73,1041,9,73,1,74,1,74,1,74,5,74,1046,
+        8,74,10,74,12,74,1049,9,74,1,75,5,75,1052,8,75,10,75,12,75,1055,
+        9,75,1,75,1,75,1,76,1,76,1,76,1,76,5,76,1063,8,76,10,76,12,76,1066,
+        9,76,1,77,1,77,1,78,1,78,5,78,1072,8,78,10,78,12,78,1075,9,78,1,
+        79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,
+        79,1,79,1,79,1,79,1,79,1,79,3,79,1096,8,79,1,79,1,79,3,79,1100,8,
+        79,1,79,1,79,1,79,3,79,1105,8,79,1,79,3,79,1108,8,79,1,79,3,79,1111,
+        8,79,1,80,1,80,1,80,5,80,1116,8,80,10,80,12,80,1119,9,80,1,81,4,
+        81,1122,8,81,11,81,12,81,1123,1,81,1,81,1,81,1,81,3,81,1130,8,81,
+        1,81,1,81,1,81,1,81,3,81,1136,8,81,1,81,1,81,3,81,1140,8,81,1,82,
+        1,82,3,82,1144,8,82,1,83,1,83,1,83,1,83,5,83,1150,8,83,10,83,12,
+        83,1153,9,83,1,84,1,84,1,85,1,85,1,85,1,85,5,85,1161,8,85,10,85,
+        12,85,1164,9,85,1,86,1,86,1,87,1,87,1,87,5,87,1171,8,87,10,87,12,
+        87,1174,9,87,1,88,5,88,1177,8,88,10,88,12,88,1180,9,88,1,88,1,88,
+        1,89,1,89,1,89,5,89,1187,8,89,10,89,12,89,1190,9,89,1,89,1,89,3,
+        89,1194,8,89,1,90,1,90,1,90,1,90,1,90,1,90,3,90,1202,8,90,1,90,1,
+        90,3,90,1206,8,90,1,90,3,90,1209,8,90,1,91,1,91,1,91,1,92,1,92,1,
+        92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,3,
+        92,1229,8,92,1,93,1,93,1,93,1,93,1,93,1,94,1,94,3,94,1238,8,94,1,
+        94,4,94,1241,8,94,11,94,12,94,1242,1,94,1,94,3,94,1247,8,94,1,94,
+        1,94,1,95,1,95,1,95,1,95,5,95,1255,8,95,10,95,12,95,1258,9,95,1,
+        95,1,95,1,95,1,96,1,96,1,96,1,96,1,96,3,96,1268,8,96,1,97,1,97,1,
+        97,1,97,3,97,1274,8,97,1,97,1,97,1,98,1,98,1,98,1,98,3,98,1282,8,
+        98,1,98,1,98,1,98,3,98,1287,8,98,1,98,1,98,1,98,1,98,1,99,1,99,1,
+        99,1,99,1,99,1,100,1,100,1,101,1,101,1,101,1,101,1,101,3,101,1305,
+        8,101,1,102,1,102,1,102,1,102,1,102,1,102,1,102,1,102,1,102,1,102,
+        1,102,1,102,1,102,1,103,1,103,1,103,1,103,1,103,3,103,1325,8,103,
+        3,103,1327,8,103,1,103,1,103,1,104,1,104,1,104,1,104,1,105,1,105,
+        1,105,3,105,1338,8,105,1,105,3,105,1341,8,105,1,105,1,105,1,105,
+        1,105,1,106,1,106,1,106,3,106,1350,8,106,1,106,1,106,1,106,5,106,
+        1355,8,106,10,106,12,106,1358,9,106,3,106,1360,8,106,1,106,1,106,
+        1,107,1,107,1,107,1,108,1,108,1,108,5,108,1370,8,108,10,108,12,108,
+        1373,9,108,1,109,1,109,1,109,1,109,1,109,5,109,1380,8,109,10,109,
+        12,109,1383,9,109,3,109,1385,8,109,1,109,1,109,1,110,1,110,1,110,
+        1,110,1,110,1,110,1,110,1,110,1,110,3,110,1398,8,110,1,111,1,111,
+        1,111,3,111,1403,8,111,1,112,1,112,1,112,1,112,1,112,1,112,3,112,
+        1411,8,112,1,113,1,113,1,114,1,114,3,114,1417,8,114,1,115,1,115,
+        1,116,1,116,1,116,1,116,5,116,1425,8,116,10,116,12,116,1428,9,116,
+        3,116,1430,8,116,1,116,1,116,1,117,1,117,1,117,1,117,1,117,1,117,
+        1,117,1,117,1,117,5,117,1443,8,117,10,117,12,117,1446,9,117,3,117,
+        1448,8,117,1,117,1,117,1,118,1,118,1,119,1,119,1,119,1,119,1,119,
+        3,119,1459,8,119,1,120,1,120,1,120,3,120,1464,8,120,1,120,3,120,
+        1467,8,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,3,120,
+        1477,8,120,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
+        1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
+        1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,3,121,1507,8,121,
+        1,122,1,122,1,122,1,122,1,123,1,123,1,123,1,123,5,123,1517,8,123,
+        10,123,12,123,1520,9,123,1,123,1,123,1,124,1,124,1,124,1,124,1,124,
+        3,124,1529,8,124,1,124,1,124,1,124,3,124,1534,8,124,1,125,1,125,
+        1,125,1,125,3,125,1540,8,125,1,126,1,126,3,126,1544,8,126,1,126,
+        1,126,3,126,1548,8,126,1,126,3,126,1551,8,126,1,126,1,126,3,126,
+        1555,8,126,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,
+        1,127,5,127,1567,8,127,10,127,12,127,1570,9,127,1,127,1,127,1,127,
+        1,127,3,127,1576,8,127,1,127,1,127,1,127,1,127,1,127,5,127,1583,
+        8,127,10,127,12,127,1586,9,127,1,127,1,127,3,127,1590,8,127,1,128,
+        1,128,1,128,1,128,3,128,1596,8,128,1,128,3,128,1599,8,128,1,128,
+        1,128,1,128,1,128,1,128,1,128,1,128,3,128,1608,8,128,1,128,1,128,
+        3,128,1612,8,128,1,129,1,129,1,129,1,129,5,129,1618,8,129,10,129,
+        12,129,1621,9,129,1,129,1,129,1,129,1,129,1,129,1,129,5,129,1629,
+        8,129,10,129,12,129,1632,9,129,1,129,1,129,3,129,1636,8,129,1,130,
+        1,130,1,130,1,131,1,131,1,131,1,131,3,131,1645,8,131,1,132,1,132,
+        1,132,1,132,1,133,1,133,1,133,1,134,1,134,1,135,1,135,1,135,3,135,
+        1659,8,135,1,136,1,136,1,137,1,137,3,137,1665,8,137,1,138,1,138,
+        1,138,0,0,139,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,
+        38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,
+        82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,
+        120,122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,
+        152,154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,
+        184,186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,
+        216,218,220,222,224,226,228,230,232,234,236,238,240,242,244,246,
+        248,250,252,254,256,258,260,262,264,266,268,270,272,274,276,0,17,
+        2,0,53,53,64,64,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,78,83,2,0,58,58,
+        74,74,2,0,84,85,96,96,1,0,86,88,1,0,84,85,4,0,1,1,3,3,39,39,52,52,
+        2,0,13,14,25,25,1,0,60,62,2,0,26,26,57,57,1,0,105,107,2,0,27,27,
+        43,43,2,0,6,6,49,49,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,
+        30,32,32,34,34,38,39,42,42,47,47,49,49,52,52,56,56,58,64,66,66,68,
+        68,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,31,31,33,33,35,
+        37,40,41,43,46,48,48,50,51,53,55,57,57,65,65,67,67,69,73,1797,0,
+        278,1,0,0,0,2,287,1,0,0,0,4,289,1,0,0,0,6,298,1,0,0,0,8,303,1,0,
+        0,0,10,321,1,0,0,0,12,331,1,0,0,0,14,334,1,0,0,0,16,338,1,0,0,0,
+        18,343,1,0,0,0,20,361,1,0,0,0,22,366,1,0,0,0,24,394,1,0,0,0,26,397,
+        1,0,0,0,28,410,1,0,0,0,30,415,1,0,0,0,32,439,1,0,0,0,34,451,1,0,
+        0,0,36,532,1,0,0,0,38,534,1,0,0,0,40,544,1,0,0,0,42,549,1,0,0,0,
+        44,563,1,0,0,0,46,567,1,0,0,0,48,570,1,0,0,0,50,584,1,0,0,0,52,586,
+        1,0,0,0,54,617,1,0,0,0,56,619,1,0,0,0,58,637,1,0,0,0,60,640,1,0,
+        0,0,62,651,1,0,0,0,64,676,1,0,0,0,66,678,1,0,0,0,68,680,1,0,0,0,
+        70,685,1,0,0,0,72,689,1,0,0,0,74,717,1,0,0,0,76,719,1,0,0,0,78,724,
+        1,0,0,0,80,734,1,0,0,0,82,737,1,0,0,0,84,740,1,0,0,0,86,744,1,0,
+        0,0,88,747,1,0,0,0,90,758,1,0,0,0,92,764,1,0,0,0,94,780,1,0,0,0,
+        96,782,1,0,0,0,98,818,1,0,0,0,100,820,1,0,0,0,102,823,1,0,0,0,104,
+        826,1,0,0,0,106,837,1,0,0,0,108,848,1,0,0,0,110,856,1,0,0,0,112,
+        867,1,0,0,0,114,869,1,0,0,0,116,893,1,0,0,0,118,919,1,0,0,0,120,
+        952,1,0,0,0,122,956,1,0,0,0,124,972,1,0,0,0,126,975,1,0,0,0,128,
+        983,1,0,0,0,130,985,1,0,0,0,132,1007,1,0,0,0,134,1010,1,0,0,0,136,
+        1014,1,0,0,0,138,1016,1,0,0,0,140,1018,1,0,0,0,142,1024,1,0,0,0,
+        144,1026,1,0,0,0,146,1034,1,0,0,0,148,1042,1,0,0,0,150,1053,1,0,
+        0,0,152,1058,1,0,0,0,154,1067,1,0,0,0,156,1069,1,0,0,0,158,1110,
+        1,0,0,0,160,1112,1,0,0,0,162,1121,1,0,0,0,164,1143,1,0,0,0,166,1145,
+        1,0,0,0,168,1154,1,0,0,0,170,1156,1,0,0,0,172,1165,1,0,0,0,174,1167,
+        1,0,0,0,176,1178,1,0,0,0,178,1183,1,0,0,0,180,1208,1,0,0,0,182,1210,
+        1,0,0,0,184,1228,1,0,0,0,186,1230,1,0,0,0,188,1235,1,0,0,0,190,1250,
+        1,0,0,0,192,1267,1,0,0,0,194,1269,1,0,0,0,196,1277,1,0,0,0,198,1292,
+        1,0,0,0,200,1297,1,0,0,0,202,1299,1,0,0,0,204,1306,1,0,0,0,206,1319,
+        1,0,0,0,208,1330,1,0,0,0,210,1334,1,0,0,0,212,1346,1,0,0,0,214,1363,
+        1,0,0,0,216,1371,1,0,0,0,218,1374,1,0,0,0,220,1397,1,0,0,0,222,1399,
+        1,0,0,0,224,1410,1,0,0,0,226,1412,1,0,0,0,228,1416,1,0,0,0,230,1418,
+        1,0,0,0,232,1420,1,0,0,0,234,1433,1,0,0,0,236,1451,1,0,0,0,238,1458,
+        1,0,0,0,240,1460,1,0,0,0,242,1506,1,0,0,0,244,1508,1,0,0,0,246,1512,
+        1,0,0,0,248,1523,1,0,0,0,250,1535,1,0,0,0,252,1541,1,0,0,0,254,1589,
+        1,0,0,0,256,1591,1,0,0,0,258,1635,1,0,0,0,260,1637,1,0,0,0,262,1640,
+        1,0,0,0,264,1646,1,0,0,0,266,1650,1,0,0,0,268,1653,1,0,0,0,270,1658,
+        1,0,0,0,272,1660,1,0,0,0,274,1664,1,0,0,0,276,1666,1,0,0,0,278,280,
+        3,2,1,0,279,281,5,95,0,0,280,279,1,0,0,0,280,281,1,0,0,0,281,282,
+        1,0,0,0,282,283,5,0,0,1,283,1,1,0,0,0,284,288,3,4,2,0,285,288,3,
+        238,119,0,286,288,3,8,4,0,287,284,1,0,0,0,287,285,1,0,0,0,287,286,
+        1,0,0,0,288,3,1,0,0,0,289,290,5,51,0,0,290,291,3,270,135,0,291,292,
+        5,81,0,0,292,293,3,6,3,0,293,5,1,0,0,0,294,299,5,109,0,0,295,299,
+        3,228,114,0,296,299,3,226,113,0,297,299,3,270,135,0,298,294,1,0,
+        0,0,298,295,1,0,0,0,298,296,1,0,0,0,298,297,1,0,0,0,299,7,1,0,0,
+        0,300,302,3,10,5,0,301,300,1,0,0,0,302,305,1,0,0,0,303,301,1,0,0,
+        0,303,304,1,0,0,0,304,306,1,0,0,0,305,303,1,0,0,0,306,310,3,14,7,
+        0,307,309,3,12,6,0,308,307,1,0,0,0,309,312,1,0,0,0,310,308,1,0,0,
+        0,310,311,1,0,0,0,311,316,1,0,0,0,312,310,1,0,0,0,313,315,3,10,5,
+        0,314,313,1,0,0,0,315,318,1,0,0,0,316,314,1,0,0,0,316,317,1,0,0,
+        0,317,9,1,0,0,0,318,316,1,0,0,0,319,322,3,16,8,0,320,322,3,18,9,
+        0,321,319,1,0,0,0,321,320,1,0,0,0,322,11,1,0,0,0,323,325,5,65,0,
+        0,324,326,5,1,0,0,325,324,1,0,0,0,325,326,1,0,0,0,326,327,1,0,0,
+        0,327,332,3,14,7,0,328,329,5,65,0,0,329,330,5,20,0,0,330,332,3,14,
+        7,0,331,323,1,0,0,0,331,328,1,0,0,0,332,13,1,0,0,0,333,335,3,24,
+        12,0,334,333,1,0,0,0,335,336,1,0,0,0,336,334,1,0,0,0,336,337,1,0,
+        0,0,337,15,1,0,0,0,338,339,5,4,0,0,339,340,5,42,0,0,340,341,5,56,
+        0,0,341,342,3,142,71,0,342,17,1,0,0,0,343,344,5,68,0,0,344,345,3,
+        214,107,0,345,354,5,99,0,0,346,351,3,142,71,0,347,348,5,93,0,0,348,
+        350,3,142,71,0,349,347,1,0,0,0,350,353,1,0,0,0,351,349,1,0,0,0,351,
+        352,1,0,0,0,352,355,1,0,0,0,353,351,1,0,0,0,354,346,1,0,0,0,354,
+        355,1,0,0,0,355,356,1,0,0,0,356,357,5,100,0,0,357,19,1,0,0,0,358,
+        360,3,22,11,0,359,358,1,0,0,0,360,363,1,0,0,0,361,359,1,0,0,0,361,
+        362,1,0,0,0,362,364,1,0,0,0,363,361,1,0,0,0,364,365,5,0,0,1,365,
+        21,1,0,0,0,366,367,3,214,107,0,367,376,5,99,0,0,368,373,3,142,71,
+        0,369,370,5,93,0,0,370,372,3,142,71,0,371,369,1,0,0,0,372,375,1,
+        0,0,0,373,371,1,0,0,0,373,374,1,0,0,0,374,377,1,0,0,0,375,373,1,
+        0,0,0,376,368,1,0,0,0,376,377,1,0,0,0,377,378,1,0,0,0,378,379,5,
+        100,0,0,379,23,1,0,0,0,380,395,3,26,13,0,381,395,3,28,14,0,382,395,
+        3,32,16,0,383,395,3,30,15,0,384,395,3,46,23,0,385,395,3,48,24,0,
+        386,395,3,52,26,0,387,395,3,56,28,0,388,395,3,60,30,0,389,395,3,
+        68,34,0,390,395,3,70,35,0,391,395,3,62,31,0,392,395,3,66,33,0,393,
+        395,3,64,32,0,394,380,1,0,0,0,394,381,1,0,0,0,394,382,1,0,0,0,394,
+        383,1,0,0,0,394,384,1,0,0,0,394,385,1,0,0,0,394,386,1,0,0,0,394,
+        387,1,0,0,0,394,388,1,0,0,0,394,389,1,0,0,0,394,390,1,0,0,0,394,
+        391,1,0,0,0,394,392,1,0,0,0,394,393,1,0,0,0,395,25,1,0,0,0,396,398,
+        5,44,0,0,397,396,1,0,0,0,397,398,1,0,0,0,398,399,1,0,0,0,399,400,
+        5,36,0,0,400,404,3,88,44,0,401,403,3,10,5,0,402,401,1,0,0,0,403,
+        406,1,0,0,0,404,402,1,0,0,0,404,405,1,0,0,0,405,408,1,0,0,0,406,
+        404,1,0,0,0,407,409,3,86,43,0,408,407,1,0,0,0,408,409,1,0,0,0,409,
+        27,1,0,0,0,410,411,5,67,0,0,411,412,3,142,71,0,412,413,5,4,0,0,413,
+        414,3,268,134,0,414,29,1,0,0,0,415,416,5,9,0,0,416,429,3,40,20,0,
+        417,426,5,99,0,0,418,423,3,142,71,0,419,420,5,93,0,0,420,422,3,142,
+        71,0,421,419,1,0,0,0,422,425,1,0,0,0,423,421,1,0,0,0,423,424,1,0,
+        0,0,424,427,1,0,0,0,425,423,1,0,0,0,426,418,1,0,0,0,426,427,1,0,
+        0,0,427,428,1,0,0,0,428,430,5,100,0,0,429,417,1,0,0,0,429,430,1,
+        0,0,0,430,436,1,0,0,0,431,434,5,73,0,0,432,435,5,86,0,0,433,435,
+        3,42,21,0,434,432,1,0,0,0,434,433,1,0,0,0,435,437,1,0,0,0,436,431,
+        1,0,0,0,436,437,1,0,0,0,437,31,1,0,0,0,438,440,5,44,0,0,439,438,
+        1,0,0,0,439,440,1,0,0,0,440,441,1,0,0,0,441,443,5,9,0,0,442,444,
+        3,34,17,0,443,442,1,0,0,0,443,444,1,0,0,0,444,445,1,0,0,0,445,446,
+        5,103,0,0,446,447,3,8,4,0,447,449,5,104,0,0,448,450,3,36,18,0,449,
+        448,1,0,0,0,449,450,1,0,0,0,450,33,1,0,0,0,451,461,5,99,0,0,452,
+        462,5,86,0,0,453,458,3,268,134,0,454,455,5,93,0,0,455,457,3,268,
+        134,0,456,454,1,0,0,0,457,460,1,0,0,0,458,456,1,0,0,0,458,459,1,
+        0,0,0,459,462,1,0,0,0,460,458,1,0,0,0,461,452,1,0,0,0,461,453,1,
+        0,0,0,461,462,1,0,0,0,462,463,1,0,0,0,463,464,5,100,0,0,464,35,1,
+        0,0,0,465,466,5,31,0,0,466,471,3,270,135,0,467,468,5,42,0,0,468,
+        469,3,142,71,0,469,470,3,270,135,0,470,472,1,0,0,0,471,467,1,0,0,
+        0,471,472,1,0,0,0,472,477,1,0,0,0,473,474,5,43,0,0,474,475,3,270,
+        135,0,475,476,3,270,135,0,476,478,1,0,0,0,477,473,1,0,0,0,477,478,
+        1,0,0,0,478,533,1,0,0,0,479,480,5,31,0,0,480,485,3,270,135,0,481,
+        482,5,42,0,0,482,483,3,142,71,0,483,484,3,270,135,0,484,486,1,0,
+        0,0,485,481,1,0,0,0,485,486,1,0,0,0,486,487,1,0,0,0,487,492,3,38,
+        19,0,488,489,5,43,0,0,489,490,3,270,135,0,490,491,3,270,135,0,491,
+        493,1,0,0,0,492,488,1,0,0,0,492,493,1,0,0,0,493,533,1,0,0,0,494,
+        495,5,31,0,0,495,500,3,270,135,0,496,497,5,42,0,0,497,498,3,142,
+        71,0,498,499,3,270,135,0,499,501,1,0,0,0,500,496,1,0,0,0,500,501,
+        1,0,0,0,501,502,1,0,0,0,502,503,5,43,0,0,503,504,3,270,135,0,504,
+        505,3,270,135,0,505,506,1,0,0,0,506,507,3,38,19,0,507,533,1,0,0,
+        0,508,510,5,31,0,0,509,511,3,142,71,0,510,509,1,0,0,0,510,511,1,
+        0,0,0,511,512,1,0,0,0,512,513,3,270,135,0,513,518,3,270,135,0,514,
+        515,5,42,0,0,515,516,3,142,71,0,516,517,3,270,135,0,517,519,1,0,
+        0,0,518,514,1,0,0,0,518,519,1,0,0,0,519,521,1,0,0,0,520,522,3,38,
+        19,0,521,520,1,0,0,0,521,522,1,0,0,0,522,527,1,0,0,0,523,524,5,43,
+        0,0,524,525,3,270,135,0,525,526,3,270,135,0,526,528,1,0,0,0,527,
+        523,1,0,0,0,527,528,1,0,0,0,528,530,1,0,0,0,529,531,3,38,19,0,530,
+        529,1,0,0,0,530,531,1,0,0,0,531,533,1,0,0,0,532,465,1,0,0,0,532,
+        479,1,0,0,0,532,494,1,0,0,0,532,508,1,0,0,0,533,37,1,0,0,0,534,535,
+        3,270,135,0,535,536,3,270,135,0,536,537,5,4,0,0,537,538,3,268,134,
+        0,538,39,1,0,0,0,539,540,3,274,137,0,540,541,5,92,0,0,541,543,1,
+        0,0,0,542,539,1,0,0,0,543,546,1,0,0,0,544,542,1,0,0,0,544,545,1,
+        0,0,0,545,547,1,0,0,0,546,544,1,0,0,0,547,548,3,274,137,0,548,41,
+        1,0,0,0,549,554,3,44,22,0,550,551,5,93,0,0,551,553,3,44,22,0,552,
+        550,1,0,0,0,553,556,1,0,0,0,554,552,1,0,0,0,554,555,1,0,0,0,555,
+        558,1,0,0,0,556,554,1,0,0,0,557,559,3,86,43,0,558,557,1,0,0,0,558,
+        559,1,0,0,0,559,43,1,0,0,0,560,561,3,270,135,0,561,562,5,4,0,0,562,
+        564,1,0,0,0,563,560,1,0,0,0,563,564,1,0,0,0,564,565,1,0,0,0,565,
+        566,3,268,134,0,566,45,1,0,0,0,567,568,5,15,0,0,568,569,3,88,44,
+        0,569,47,1,0,0,0,570,571,5,37,0,0,571,575,3,90,45,0,572,574,3,50,
+        25,0,573,572,1,0,0,0,574,577,1,0,0,0,575,573,1,0,0,0,575,576,1,0,
+        0,0,576,49,1,0,0,0,577,575,1,0,0,0,578,579,5,43,0,0,579,580,5,36,
+        0,0,580,585,3,52,26,0,581,582,5,43,0,0,582,583,5,15,0,0,583,585,
+        3,52,26,0,584,578,1,0,0,0,584,581,1,0,0,0,585,51,1,0,0,0,586,587,
+        5,51,0,0,587,592,3,54,27,0,588,589,5,93,0,0,589,591,3,54,27,0,590,
+        588,1,0,0,0,591,594,1,0,0,0,592,590,1,0,0,0,592,593,1,0,0,0,593,
+        53,1,0,0,0,594,592,1,0,0,0,595,596,3,140,70,0,596,597,5,81,0,0,597,
+        598,3,142,71,0,598,618,1,0,0,0,599,600,3,268,134,0,600,601,5,81,
+        0,0,601,602,3,142,71,0,602,618,1,0,0,0,603,604,3,268,134,0,604,605,
+        5,76,0,0,605,606,3,142,71,0,606,618,1,0,0,0,607,608,3,268,134,0,
+        608,609,3,126,63,0,609,618,1,0,0,0,610,611,3,184,92,0,611,612,5,
+        101,0,0,612,613,3,142,71,0,613,614,5,102,0,0,614,615,5,81,0,0,615,
+        616,3,142,71,0,616,618,1,0,0,0,617,595,1,0,0,0,617,599,1,0,0,0,617,
+        603,1,0,0,0,617,607,1,0,0,0,617,610,1,0,0,0,618,55,1,0,0,0,619,620,
+        5,48,0,0,620,625,3,58,29,0,621,622,5,93,0,0,622,624,3,58,29,0,623,
+        621,1,0,0,0,624,627,1,0,0,0,625,623,1,0,0,0,625,626,1,0,0,0,626,
+        57,1,0,0,0,627,625,1,0,0,0,628,629,3,268,134,0,629,630,3,126,63,
+        0,630,638,1,0,0,0,631,638,3,140,70,0,632,633,3,184,92,0,633,634,
+        5,101,0,0,634,635,3,142,71,0,635,636,5,102,0,0,636,638,1,0,0,0,637,
+        628,1,0,0,0,637,631,1,0,0,0,637,632,1,0,0,0,638,59,1,0,0,0,639,641,
+        5,19,0,0,640,639,1,0,0,0,640,641,1,0,0,0,641,642,1,0,0,0,642,643,
+        5,16,0,0,643,648,3,142,71,0,644,645,5,93,0,0,645,647,3,142,71,0,
+        646,644,1,0,0,0,647,650,1,0,0,0,648,646,1,0,0,0,648,649,1,0,0,0,
+        649,61,1,0,0,0,650,648,1,0,0,0,651,652,5,28,0,0,652,653,5,99,0,0,
+        653,654,3,268,134,0,654,655,5,31,0,0,655,656,3,142,71,0,656,658,
+        5,97,0,0,657,659,3,24,12,0,658,657,1,0,0,0,659,660,1,0,0,0,660,658,
+        1,0,0,0,660,661,1,0,0,0,661,662,1,0,0,0,662,663,5,100,0,0,663,63,
+        1,0,0,0,664,666,3,78,39,0,665,667,3,80,40,0,666,665,1,0,0,0,666,
+        667,1,0,0,0,667,669,1,0,0,0,668,670,3,82,41,0,669,668,1,0,0,0,669,
+        670,1,0,0,0,670,677,1,0,0,0,671,673,3,80,40,0,672,674,3,82,41,0,
+        673,672,1,0,0,0,673,674,1,0,0,0,674,677,1,0,0,0,675,677,3,82,41,
+        0,676,664,1,0,0,0,676,671,1,0,0,0,676,675,1,0,0,0,677,65,1,0,0,0,
+        678,679,5,29,0,0,679,67,1,0,0,0,680,681,5,71,0,0,681,683,3,72,36,
+        0,682,684,3,86,43,0,683,682,1,0,0,0,683,684,1,0,0,0,684,69,1,0,0,
+        0,685,686,5,50,0,0,686,687,3,72,36,0,687,71,1,0,0,0,688,690,5,20,
+        0,0,689,688,1,0,0,0,689,690,1,0,0,0,690,691,1,0,0,0,691,693,3,74,
+        37,0,692,694,3,78,39,0,693,692,1,0,0,0,693,694,1,0,0,0,694,696,1,
+        0,0,0,695,697,3,80,40,0,696,695,1,0,0,0,696,697,1,0,0,0,697,699,
+        1,0,0,0,698,700,3,82,41,0,699,698,1,0,0,0,699,700,1,0,0,0,700,73,
+        1,0,0,0,701,706,5,86,0,0,702,703,5,93,0,0,703,705,3,76,38,0,704,
+        702,1,0,0,0,705,708,1,0,0,0,706,704,1,0,0,0,706,707,1,0,0,0,707,
+        718,1,0,0,0,708,706,1,0,0,0,709,714,3,76,38,0,710,711,5,93,0,0,711,
+        713,3,76,38,0,712,710,1,0,0,0,713,716,1,0,0,0,714,712,1,0,0,0,714,
+        715,1,0,0,0,715,718,1,0,0,0,716,714,1,0,0,0,717,701,1,0,0,0,717,
+        709,1,0,0,0,718,75,1,0,0,0,719,722,3,142,71,0,720,721,5,4,0,0,721,
+        723,3,268,134,0,722,720,1,0,0,0,722,723,1,0,0,0,723,77,1,0,0,0,724,
+        725,5,46,0,0,725,726,5,8,0,0,726,731,3,84,42,0,727,728,5,93,0,0,
+        728,730,3,84,42,0,729,727,1,0,0,0,730,733,1,0,0,0,731,729,1,0,0,
+        0,731,732,1,0,0,0,732,79,1,0,0,0,733,731,1,0,0,0,734,735,7,0,0,0,
+        735,736,3,142,71,0,736,81,1,0,0,0,737,738,5,35,0,0,738,739,3,142,
+        71,0,739,83,1,0,0,0,740,742,3,142,71,0,741,743,7,1,0,0,742,741,1,
+        0,0,0,742,743,1,0,0,0,743,85,1,0,0,0,744,745,5,70,0,0,745,746,3,
+        142,71,0,746,87,1,0,0,0,747,752,3,90,45,0,748,749,5,93,0,0,749,751,
+        3,90,45,0,750,748,1,0,0,0,751,754,1,0,0,0,752,750,1,0,0,0,752,753,
+        1,0,0,0,753,89,1,0,0,0,754,752,1,0,0,0,755,756,3,268,134,0,756,757,
+        5,81,0,0,757,759,1,0,0,0,758,755,1,0,0,0,758,759,1,0,0,0,759,762,
+        1,0,0,0,760,763,3,94,47,0,761,763,3,92,46,0,762,760,1,0,0,0,762,
+        761,1,0,0,0,763,91,1,0,0,0,764,765,3,270,135,0,765,766,5,99,0,0,
+        766,767,3,94,47,0,767,768,5,100,0,0,768,93,1,0,0,0,769,773,3,98,
+        49,0,770,772,3,112,56,0,771,770,1,0,0,0,772,775,1,0,0,0,773,771,
+        1,0,0,0,773,774,1,0,0,0,774,781,1,0,0,0,775,773,1,0,0,0,776,777,
+        5,99,0,0,777,778,3,94,47,0,778,779,5,100,0,0,779,781,1,0,0,0,780,
+        769,1,0,0,0,780,776,1,0,0,0,781,95,1,0,0,0,782,784,3,98,49,0,783,
+        785,3,112,56,0,784,783,1,0,0,0,785,786,1,0,0,0,786,784,1,0,0,0,786,
+        787,1,0,0,0,787,97,1,0,0,0,788,790,5,99,0,0,789,791,3,268,134,0,
+        790,789,1,0,0,0,790,791,1,0,0,0,791,794,1,0,0,0,792,795,3,126,63,
+        0,793,795,3,102,51,0,794,792,1,0,0,0,794,793,1,0,0,0,794,795,1,0,
+        0,0,795,797,1,0,0,0,796,798,3,122,61,0,797,796,1,0,0,0,797,798,1,
+        0,0,0,798,801,1,0,0,0,799,800,5,70,0,0,800,802,3,142,71,0,801,799,
+        1,0,0,0,801,802,1,0,0,0,802,803,1,0,0,0,803,819,5,100,0,0,804,806,
+        5,99,0,0,805,807,3,268,134,0,806,805,1,0,0,0,806,807,1,0,0,0,807,
+        808,1,0,0,0,808,810,3,100,50,0,809,811,3,122,61,0,810,809,1,0,0,
+        0,810,811,1,0,0,0,811,814,1,0,0,0,812,813,5,70,0,0,813,815,3,142,
+        71,0,814,812,1,0,0,0,814,815,1,0,0,0,815,816,1,0,0,0,816,817,5,100,
+        0,0,817,819,1,0,0,0,818,788,1,0,0,0,818,804,1,0,0,0,819,99,1,0,0,
+        0,820,821,5,33,0,0,821,822,3,104,52,0,822,101,1,0,0,0,823,824,5,
+        94,0,0,824,825,3,104,52,0,825,103,1,0,0,0,826,834,3,106,53,0,827,
+        829,5,97,0,0,828,830,5,94,0,0,829,828,1,0,0,0,829,830,1,0,0,0,830,
+        831,1,0,0,0,831,833,3,106,53,0,832,827,1,0,0,0,833,836,1,0,0,0,834,
+        832,1,0,0,0,834,835,1,0,0,0,835,105,1,0,0,0,836,834,1,0,0,0,837,
+        842,3,108,54,0,838,839,5,89,0,0,839,841,3,108,54,0,840,838,1,0,0,
+        0,841,844,1,0,0,0,842,840,1,0,0,0,842,843,1,0,0,0,843,107,1,0,0,
+        0,844,842,1,0,0,0,845,846,5,90,0,0,846,849,3,108,54,0,847,849,3,
+        110,55,0,848,845,1,0,0,0,848,847,1,0,0,0,849,109,1,0,0,0,850,857,
+        3,136,68,0,851,857,5,88,0,0,852,853,5,99,0,0,853,854,3,104,52,0,
+        854,855,5,100,0,0,855,857,1,0,0,0,856,850,1,0,0,0,856,851,1,0,0,
+        0,856,852,1,0,0,0,857,111,1,0,0,0,858,860,3,118,59,0,859,861,3,116,
+        58,0,860,859,1,0,0,0,860,861,1,0,0,0,861,862,1,0,0,0,862,863,3,98,
+        49,0,863,868,1,0,0,0,864,865,3,114,57,0,865,866,3,98,49,0,866,868,
+        1,0,0,0,867,858,1,0,0,0,867,864,1,0,0,0,868,113,1,0,0,0,869,870,
+        5,99,0,0,870,871,3,98,49,0,871,872,3,118,59,0,872,875,3,98,49,0,
+        873,874,5,70,0,0,874,876,3,142,71,0,875,873,1,0,0,0,875,876,1,0,
+        0,0,876,877,1,0,0,0,877,878,5,100,0,0,878,879,3,116,58,0,879,115,
+        1,0,0,0,880,882,5,103,0,0,881,883,3,230,115,0,882,881,1,0,0,0,882,
+        883,1,0,0,0,883,888,1,0,0,0,884,886,5,93,0,0,885,887,3,230,115,0,
+        886,885,1,0,0,0,886,887,1,0,0,0,887,889,1,0,0,0,888,884,1,0,0,0,
+        888,889,1,0,0,0,889,890,1,0,0,0,890,894,5,104,0,0,891,894,5,84,0,
+        0,892,894,5,86,0,0,893,880,1,0,0,0,893,891,1,0,0,0,893,892,1,0,0,
+        0,894,117,1,0,0,0,895,896,5,82,0,0,896,898,5,85,0,0,897,899,3,120,
+        60,0,898,897,1,0,0,0,898,899,1,0,0,0,899,900,1,0,0,0,900,901,5,85,
+        0,0,901,920,5,83,0,0,902,903,5,82,0,0,903,905,5,85,0,0,904,906,3,
+        120,60,0,905,904,1,0,0,0,905,906,1,0,0,0,906,907,1,0,0,0,907,920,
+        5,85,0,0,908,910,5,85,0,0,909,911,3,120,60,0,910,909,1,0,0,0,910,
+        911,1,0,0,0,911,912,1,0,0,0,912,913,5,85,0,0,913,920,5,83,0,0,914,
+        916,5,85,0,0,915,917,3,120,60,0,916,915,1,0,0,0,916,917,1,0,0,0,
+        917,918,1,0,0,0,918,920,5,85,0,0,919,895,1,0,0,0,919,902,1,0,0,0,
+        919,908,1,0,0,0,919,914,1,0,0,0,920,119,1,0,0,0,921,923,5,101,0,
+        0,922,924,3,268,134,0,923,922,1,0,0,0,923,924,1,0,0,0,924,926,1,
+        0,0,0,925,927,3,124,62,0,926,925,1,0,0,0,926,927,1,0,0,0,927,929,
+        1,0,0,0,928,930,3,132,66,0,929,928,1,0,0,0,929,930,1,0,0,0,930,932,
+        1,0,0,0,931,933,3,122,61,0,932,931,1,0,0,0,932,933,1,0,0,0,933,934,
+        1,0,0,0,934,953,5,102,0,0,935,937,5,101,0,0,936,938,3,268,134,0,
+        937,936,1,0,0,0,937,938,1,0,0,0,938,940,1,0,0,0,939,941,3,124,62,
+        0,940,939,1,0,0,0,940,941,1,0,0,0,941,943,1,0,0,0,942,944,3,132,
+        66,0,943,942,1,0,0,0,943,944,1,0,0,0,944,946,1,0,0,0,945,947,3,122,
+        61,0,946,945,1,0,0,0,946,947,1,0,0,0,947,948,1,0,0,0,948,949,5,70,
+        0,0,949,950,3,142,71,0,950,951,5,102,0,0,951,953,1,0,0,0,952,921,
+        1,0,0,0,952,935,1,0,0,0,953,121,1,0,0,0,954,957,3,234,117,0,955,
+        957,3,222,111,0,956,954,1,0,0,0,956,955,1,0,0,0,957,123,1,0,0,0,
+        958,959,5,94,0,0,959,967,3,138,69,0,960,962,5,97,0,0,961,963,5,94,
+        0,0,962,961,1,0,0,0,962,963,1,0,0,0,963,964,1,0,0,0,964,966,3,138,
+        69,0,965,960,1,0,0,0,966,969,1,0,0,0,967,965,1,0,0,0,967,968,1,0,
+        0,0,968,973,1,0,0,0,969,967,1,0,0,0,970,971,5,94,0,0,971,973,3,130,
+        65,0,972,958,1,0,0,0,972,970,1,0,0,0,973,125,1,0,0,0,974,976,3,128,
+        64,0,975,974,1,0,0,0,976,977,1,0,0,0,977,975,1,0,0,0,977,978,1,0,
+        0,0,978,127,1,0,0,0,979,980,5,94,0,0,980,984,3,136,68,0,981,982,
+        5,94,0,0,982,984,3,130,65,0,983,979,1,0,0,0,983,981,1,0,0,0,984,
+        129,1,0,0,0,985,987,5,98,0,0,986,988,7,2,0,0,987,986,1,0,0,0,987,
+        988,1,0,0,0,988,989,1,0,0,0,989,990,5,99,0,0,990,991,3,142,71,0,
+        991,992,5,100,0,0,992,131,1,0,0,0,993,995,5,86,0,0,994,996,3,134,
+        67,0,995,994,1,0,0,0,995,996,1,0,0,0,996,1001,1,0,0,0,997,999,5,
+        75,0,0,998,1000,3,134,67,0,999,998,1,0,0,0,999,1000,1,0,0,0,1000,
+        1002,1,0,0,0,1001,997,1,0,0,0,1001,1002,1,0,0,0,1002,1008,1,0,0,
+        0,1003,1005,5,75,0,0,1004,1006,3,134,67,0,1005,1004,1,0,0,0,1005,
+        1006,1,0,0,0,1006,1008,1,0,0,0,1007,993,1,0,0,0,1007,1003,1,0,0,
+        0,1008,133,1,0,0,0,1009,1011,5,85,0,0,1010,1009,1,0,0,0,1010,1011,
+        1,0,0,0,1011,1012,1,0,0,0,1012,1013,3,230,115,0,1013,135,1,0,0,0,
+        1014,1015,3,274,137,0,1015,137,1,0,0,0,1016,1017,3,274,137,0,1017,
+        139,1,0,0,0,1018,1020,3,184,92,0,1019,1021,3,182,91,0,1020,1019,
+        1,0,0,0,1021,1022,1,0,0,0,1022,1020,1,0,0,0,1022,1023,1,0,0,0,1023,
+        141,1,0,0,0,1024,1025,3,144,72,0,1025,143,1,0,0,0,1026,1031,3,146,
+        73,0,1027,1028,5,45,0,0,1028,1030,3,146,73,0,1029,1027,1,0,0,0,1030,
+        1033,1,0,0,0,1031,1029,1,0,0,0,1031,1032,1,0,0,0,1032,145,1,0,0,
+        0,1033,1031,1,0,0,0,1034,1039,3,148,74,0,1035,1036,5,72,0,0,1036,
+        1038,3,148,74,0,1037,1035,1,0,0,0,1038,1041,1,0,0,0,1039,1037,1,
+        0,0,0,1039,1040,1,0,0,0,1040,147,1,0,0,0,1041,1039,1,0,0,0,1042,
+        1047,3,150,75,0,1043,1044,5,2,0,0,1044,1046,3,150,75,0,1045,1043,
+        1,0,0,0,1046,1049,1,0,0,0,1047,1045,1,0,0,0,1047,1048,1,0,0,0,1048,
+        149,1,0,0,0,1049,1047,1,0,0,0,1050,1052,5,40,0,0,1051,1050,1,0,0,
+        0,1052,1055,1,0,0,0,1053,1051,1,0,0,0,1053,1054,1,0,0,0,1054,1056,
+        1,0,0,0,1055,1053,1,0,0,0,1056,1057,3,152,76,0,1057,151,1,0,0,0,
+        1058,1064,3,156,78,0,1059,1060,3,154,77,0,1060,1061,3,156,78,0,1061,
+        1063,1,0,0,0,1062,1059,1,0,0,0,1063,1066,1,0,0,0,1064,1062,1,0,0,
+        0,1064,1065,1,0,0,0,1065,153,1,0,0,0,1066,1064,1,0,0,0,1067,1068,
+        7,3,0,0,1068,155,1,0,0,0,1069,1073,3,166,83,0,1070,1072,3,158,79,
+        0,1071,1070,1,0,0,0,1072,1075,1,0,0,0,1073,1071,1,0,0,0,1073,1074,
+        1,0,0,0,1074,157,1,0,0,0,1075,1073,1,0,0,0,1076,1077,5,54,0,0,1077,
+        1078,5,71,0,0,1078,1111,3,166,83,0,1079,1080,5,24,0,0,1080,1081,
+        5,71,0,0,1081,1111,3,166,83,0,1082,1083,5,12,0,0,1083,1111,3,166,
+        83,0,1084,1085,5,77,0,0,1085,1111,3,166,83,0,1086,1087,5,31,0,0,
+        1087,1111,3,166,83,0,1088,1089,5,33,0,0,1089,1111,5,41,0,0,1090,
+        1091,5,33,0,0,1091,1092,5,40,0,0,1092,1111,5,41,0,0,1093,1095,5,
+        33,0,0,1094,1096,5,40,0,0,1095,1094,1,0,0,0,1095,1096,1,0,0,0,1096,
+        1097,1,0,0,0,1097,1100,7,4,0,0,1098,1100,5,74,0,0,1099,1093,1,0,
+        0,0,1099,1098,1,0,0,0,1100,1101,1,0,0,0,1101,1111,3,160,80,0,1102,
+        1104,5,33,0,0,1103,1105,5,40,0,0,1104,1103,1,0,0,0,1104,1105,1,0,
+        0,0,1105,1107,1,0,0,0,1106,1108,3,270,135,0,1107,1106,1,0,0,0,1107,
+        1108,1,0,0,0,1108,1109,1,0,0,0,1109,1111,5,59,0,0,1110,1076,1,0,
+        0,0,1110,1079,1,0,0,0,1110,1082,1,0,0,0,1110,1084,1,0,0,0,1110,1086,
+        1,0,0,0,1110,1088,1,0,0,0,1110,1090,1,0,0,0,1110,1099,1,0,0,0,1110,
+        1102,1,0,0,0,1111,159,1,0,0,0,1112,1117,3,162,81,0,1113,1114,5,97,
+        0,0,1114,1116,3,162,81,0,1115,1113,1,0,0,0,1116,1119,1,0,0,0,1117,
+        1115,1,0,0,0,1117,1118,1,0,0,0,1118,161,1,0,0,0,1119,1117,1,0,0,
+        0,1120,1122,3,164,82,0,1121,1120,1,0,0,0,1122,1123,1,0,0,0,1123,
+        1121,1,0,0,0,1123,1124,1,0,0,0,1124,1129,1,0,0,0,1125,1126,5,71,
+        0,0,1126,1127,3,164,82,0,1127,1128,3,164,82,0,1128,1130,1,0,0,0,
+        1129,1125,1,0,0,0,1129,1130,1,0,0,0,1130,1135,1,0,0,0,1131,1132,
+        5,82,0,0,1132,1133,3,160,80,0,1133,1134,5,83,0,0,1134,1136,1,0,0,
+        0,1135,1131,1,0,0,0,1135,1136,1,0,0,0,1136,1139,1,0,0,0,1137,1138,
+        5,40,0,0,1138,1140,5,41,0,0,1139,1137,1,0,0,0,1139,1140,1,0,0,0,
+        1140,163,1,0,0,0,1141,1144,3,270,135,0,1142,1144,5,41,0,0,1143,1141,
+        1,0,0,0,1143,1142,1,0,0,0,1144,165,1,0,0,0,1145,1151,3,170,85,0,
+        1146,1147,3,168,84,0,1147,1148,3,170,85,0,1148,1150,1,0,0,0,1149,
+        1146,1,0,0,0,1150,1153,1,0,0,0,1151,1149,1,0,0,0,1151,1152,1,0,0,
+        0,1152,167,1,0,0,0,1153,1151,1,0,0,0,1154,1155,7,5,0,0,1155,169,
+        1,0,0,0,1156,1162,3,174,87,0,1157,1158,3,172,86,0,1158,1159,3,174,
+        87,0,1159,1161,1,0,0,0,1160,1157,1,0,0,0,1161,1164,1,0,0,0,1162,
+        1160,1,0,0,0,1162,1163,1,0,0,0,1163,171,1,0,0,0,1164,1162,1,0,0,
+        0,1165,1166,7,6,0,0,1166,173,1,0,0,0,1167,1172,3,176,88,0,1168,1169,
+        5,91,0,0,1169,1171,3,176,88,0,1170,1168,1,0,0,0,1171,1174,1,0,0,
+        0,1172,1170,1,0,0,0,1172,1173,1,0,0,0,1173,175,1,0,0,0,1174,1172,
+        1,0,0,0,1175,1177,7,7,0,0,1176,1175,1,0,0,0,1177,1180,1,0,0,0,1178,
+        1176,1,0,0,0,1178,1179,1,0,0,0,1179,1181,1,0,0,0,1180,1178,1,0,0,
+        0,1181,1182,3,178,89,0,1182,177,1,0,0,0,1183,1188,3,184,92,0,1184,
+        1187,3,180,90,0,1185,1187,3,182,91,0,1186,1184,1,0,0,0,1186,1185,
+        1,0,0,0,1187,1190,1,0,0,0,1188,1186,1,0,0,0,1188,1189,1,0,0,0,1189,
+        1193,1,0,0,0,1190,1188,1,0,0,0,1191,1194,3,126,63,0,1192,1194,3,
+        102,51,0,1193,1191,1,0,0,0,1193,1192,1,0,0,0,1193,1194,1,0,0,0,1194,
+        179,1,0,0,0,1195,1196,5,101,0,0,1196,1197,3,142,71,0,1197,1198,5,
+        102,0,0,1198,1209,1,0,0,0,1199,1201,5,101,0,0,1200,1202,3,142,71,
+        0,1201,1200,1,0,0,0,1201,1202,1,0,0,0,1202,1203,1,0,0,0,1203,1205,
+        5,75,0,0,1204,1206,3,142,71,0,1205,1204,1,0,0,0,1205,1206,1,0,0,
+        0,1206,1207,1,0,0,0,1207,1209,5,102,0,0,1208,1195,1,0,0,0,1208,1199,
+        1,0,0,0,1209,181,1,0,0,0,1210,1211,5,92,0,0,1211,1212,3,236,118,
+        0,1212,183,1,0,0,0,1213,1229,3,186,93,0,1214,1229,3,210,105,0,1215,
+        1229,3,194,97,0,1216,1229,3,196,98,0,1217,1229,3,198,99,0,1218,1229,
+        3,204,102,0,1219,1229,3,206,103,0,1220,1229,3,224,112,0,1221,1229,
+        3,222,111,0,1222,1229,3,188,94,0,1223,1229,3,96,48,0,1224,1229,3,
+        208,104,0,1225,1229,3,212,106,0,1226,1229,3,218,109,0,1227,1229,
+        3,268,134,0,1228,1213,1,0,0,0,1228,1214,1,0,0,0,1228,1215,1,0,0,
+        0,1228,1216,1,0,0,0,1228,1217,1,0,0,0,1228,1218,1,0,0,0,1228,1219,
+        1,0,0,0,1228,1220,1,0,0,0,1228,1221,1,0,0,0,1228,1222,1,0,0,0,1228,
+        1223,1,0,0,0,1228,1224,1,0,0,0,1228,1225,1,0,0,0,1228,1226,1,0,0,
+        0,1228,1227,1,0,0,0,1229,185,1,0,0,0,1230,1231,5,13,0,0,1231,1232,
+        5,99,0,0,1232,1233,5,86,0,0,1233,1234,5,100,0,0,1234,187,1,0,0,0,
+        1235,1237,5,10,0,0,1236,1238,3,142,71,0,1237,1236,1,0,0,0,1237,1238,
+        1,0,0,0,1238,1240,1,0,0,0,1239,1241,3,190,95,0,1240,1239,1,0,0,0,
+        1241,1242,1,0,0,0,1242,1240,1,0,0,0,1242,1243,1,0,0,0,1243,1246,
+        1,0,0,0,1244,1245,5,22,0,0,1245,1247,3,142,71,0,1246,1244,1,0,0,
+        0,1246,1247,1,0,0,0,1247,1248,1,0,0,0,1248,1249,5,23,0,0,1249,189,
+        1,0,0,0,1250,1251,5,69,0,0,1251,1256,3,192,96,0,1252,1253,5,93,0,
+        0,1253,1255,3,192,96,0,1254,1252,1,0,0,0,1255,1258,1,0,0,0,1256,
+        1254,1,0,0,0,1256,1257,1,0,0,0,1257,1259,1,0,0,0,1258,1256,1,0,0,
+        0,1259,1260,5,55,0,0,1260,1261,3,142,71,0,1261,191,1,0,0,0,1262,
+        1263,3,154,77,0,1263,1264,3,142,71,0,1264,1268,1,0,0,0,1265,1268,
+        3,158,79,0,1266,1268,3,142,71,0,1267,1262,1,0,0,0,1267,1265,1,0,
+        0,0,1267,1266,1,0,0,0,1268,193,1,0,0,0,1269,1270,5,101,0,0,1270,
+        1273,3,202,101,0,1271,1272,5,97,0,0,1272,1274,3,142,71,0,1273,1271,
+        1,0,0,0,1273,1274,1,0,0,0,1274,1275,1,0,0,0,1275,1276,5,102,0,0,
+        1276,195,1,0,0,0,1277,1281,5,101,0,0,1278,1279,3,268,134,0,1279,
+        1280,5,81,0,0,1280,1282,1,0,0,0,1281,1278,1,0,0,0,1281,1282,1,0,
+        0,0,1282,1283,1,0,0,0,1283,1286,3,96,48,0,1284,1285,5,70,0,0,1285,
+        1287,3,142,71,0,1286,1284,1,0,0,0,1286,1287,1,0,0,0,1287,1288,1,
+        0,0,0,1288,1289,5,97,0,0,1289,1290,3,142,71,0,1290,1291,5,102,0,
+        0,1291,197,1,0,0,0,1292,1293,3,200,100,0,1293,1294,5,99,0,0,1294,
+        1295,3,202,101,0,1295,1296,5,100,0,0,1296,199,1,0,0,0,1297,1298,
+        7,8,0,0,1298,201,1,0,0,0,1299,1300,3,268,134,0,1300,1301,5,31,0,
+        0,1301,1304,3,142,71,0,1302,1303,5,70,0,0,1303,1305,3,142,71,0,1304,
+        1302,1,0,0,0,1304,1305,1,0,0,0,1305,203,1,0,0,0,1306,1307,5,47,0,
+        0,1307,1308,5,99,0,0,1308,1309,3,268,134,0,1309,1310,5,81,0,0,1310,
+        1311,3,142,71,0,1311,1312,5,93,0,0,1312,1313,3,268,134,0,1313,1314,
+        5,31,0,0,1314,1315,3,142,71,0,1315,1316,5,97,0,0,1316,1317,3,142,
+        71,0,1317,1318,5,100,0,0,1318,205,1,0,0,0,1319,1320,7,9,0,0,1320,
+        1326,5,103,0,0,1321,1327,3,8,4,0,1322,1324,3,88,44,0,1323,1325,3,
+        86,43,0,1324,1323,1,0,0,0,1324,1325,1,0,0,0,1325,1327,1,0,0,0,1326,
+        1321,1,0,0,0,1326,1322,1,0,0,0,1327,1328,1,0,0,0,1328,1329,5,104,
+        0,0,1329,207,1,0,0,0,1330,1331,5,99,0,0,1331,1332,3,142,71,0,1332,
+        1333,5,100,0,0,1333,209,1,0,0,0,1334,1335,3,214,107,0,1335,1337,
+        5,99,0,0,1336,1338,7,10,0,0,1337,1336,1,0,0,0,1337,1338,1,0,0,0,
+        1338,1340,1,0,0,0,1339,1341,3,142,71,0,1340,1339,1,0,0,0,1340,1341,
+        1,0,0,0,1341,1342,1,0,0,0,1342,1343,5,63,0,0,1343,1344,3,142,71,
+        0,1344,1345,5,100,0,0,1345,211,1,0,0,0,1346,1347,3,214,107,0,1347,
+        1349,5,99,0,0,1348,1350,5,20,0,0,1349,1348,1,0,0,0,1349,1350,1,0,
+        0,0,1350,1359,1,0,0,0,1351,1356,3,142,71,0,1352,1353,5,93,0,0,1353,
+        1355,3,142,71,0,1354,1352,1,0,0,0,1355,1358,1,0,0,0,1356,1354,1,
+        0,0,0,1356,1357,1,0,0,0,1357,1360,1,0,0,0,1358,1356,1,0,0,0,1359,
+        1351,1,0,0,0,1359,1360,1,0,0,0,1360,1361,1,0,0,0,1361,1362,5,100,
+        0,0,1362,213,1,0,0,0,1363,1364,3,216,108,0,1364,1365,3,270,135,0,
+        1365,215,1,0,0,0,1366,1367,3,270,135,0,1367,1368,5,92,0,0,1368,1370,
+        1,0,0,0,1369,1366,1,0,0,0,1370,1373,1,0,0,0,1371,1369,1,0,0,0,1371,
+        1372,1,0,0,0,1372,217,1,0,0,0,1373,1371,1,0,0,0,1374,1375,3,268,
+        134,0,1375,1384,5,103,0,0,1376,1381,3,220,110,0,1377,1378,5,93,0,
+        0,1378,1380,3,220,110,0,1379,1377,1,0,0,0,1380,1383,1,0,0,0,1381,
+        1379,1,0,0,0,1381,1382,1,0,0,0,1382,1385,1,0,0,0,1383,1381,1,0,0,
+        0,1384,1376,1,0,0,0,1384,1385,1,0,0,0,1385,1386,1,0,0,0,1386,1387,
+        5,104,0,0,1387,219,1,0,0,0,1388,1389,3,236,118,0,1389,1390,5,94,
+        0,0,1390,1391,3,142,71,0,1391,1398,1,0,0,0,1392,1393,5,92,0,0,1393,
+        1398,3,236,118,0,1394,1395,5,92,0,0,1395,1398,5,86,0,0,1396,1398,
+        3,268,134,0,1397,1388,1,0,0,0,1397,1392,1,0,0,0,1397,1394,1,0,0,
+        0,1397,1396,1,0,0,0,1398,221,1,0,0,0,1399,1402,5,98,0,0,1400,1403,
+        3,270,135,0,1401,1403,5,107,0,0,1402,1400,1,0,0,0,1402,1401,1,0,
+        0,0,1403,223,1,0,0,0,1404,1411,3,226,113,0,1405,1411,5,41,0,0,1406,
+        1411,3,228,114,0,1407,1411,5,109,0,0,1408,1411,3,232,116,0,1409,
+        1411,3,234,117,0,1410,1404,1,0,0,0,1410,1405,1,0,0,0,1410,1406,1,
+        0,0,0,1410,1407,1,0,0,0,1410,1408,1,0,0,0,1410,1409,1,0,0,0,1411,
+        225,1,0,0,0,1412,1413,7,11,0,0,1413,227,1,0,0,0,1414,1417,3,230,
+        115,0,1415,1417,5,108,0,0,1416,1414,1,0,0,0,1416,1415,1,0,0,0,1417,
+        229,1,0,0,0,1418,1419,7,12,0,0,1419,231,1,0,0,0,1420,1429,5,101,
+        0,0,1421,1426,3,142,71,0,1422,1423,5,93,0,0,1423,1425,3,142,71,0,
+        1424,1422,1,0,0,0,1425,1428,1,0,0,0,1426,1424,1,0,0,0,1426,1427,
+        1,0,0,0,1427,1430,1,0,0,0,1428,1426,1,0,0,0,1429,1421,1,0,0,0,1429,
+        1430,1,0,0,0,1430,1431,1,0,0,0,1431,1432,5,102,0,0,1432,233,1,0,
+        0,0,1433,1447,5,103,0,0,1434,1435,3,236,118,0,1435,1436,5,94,0,0,
+        1436,1444,3,142,71,0,1437,1438,5,93,0,0,1438,1439,3,236,118,0,1439,
+        1440,5,94,0,0,1440,1441,3,142,71,0,1441,1443,1,0,0,0,1442,1437,1,
+        0,0,0,1443,1446,1,0,0,0,1444,1442,1,0,0,0,1444,1445,1,0,0,0,1445,
+        1448,1,0,0,0,1446,1444,1,0,0,0,1447,1434,1,0,0,0,1447,1448,1,0,0,
+        0,1448,1449,1,0,0,0,1449,1450,5,104,0,0,1450,235,1,0,0,0,1451,1452,
+        3,274,137,0,1452,237,1,0,0,0,1453,1459,3,240,120,0,1454,1459,3,250,
+        125,0,1455,1459,3,252,126,0,1456,1459,3,256,128,0,1457,1459,3,262,
+        131,0,1458,1453,1,0,0,0,1458,1454,1,0,0,0,1458,1455,1,0,0,0,1458,
+        1456,1,0,0,0,1458,1457,1,0,0,0,1459,239,1,0,0,0,1460,1461,5,15,0,
+        0,1461,1463,5,11,0,0,1462,1464,3,270,135,0,1463,1462,1,0,0,0,1463,
+        1464,1,0,0,0,1464,1466,1,0,0,0,1465,1467,3,264,132,0,1466,1465,1,
+        0,0,0,1466,1467,1,0,0,0,1467,1468,1,0,0,0,1468,1469,7,13,0,0,1469,
+        1470,5,99,0,0,1470,1471,3,268,134,0,1471,1472,3,128,64,0,1472,1473,
+        5,100,0,0,1473,1474,7,14,0,0,1474,1476,3,242,121,0,1475,1477,3,86,
+        43,0,1476,1475,1,0,0,0,1476,1477,1,0,0,0,1477,241,1,0,0,0,1478,1479,
+        3,244,122,0,1479,1480,5,33,0,0,1480,1481,5,66,0,0,1481,1507,1,0,
+        0,0,1482,1483,3,246,123,0,1483,1484,5,33,0,0,1484,1485,5,66,0,0,
+        1485,1507,1,0,0,0,1486,1487,3,244,122,0,1487,1488,5,33,0,0,1488,
+        1489,5,40,0,0,1489,1490,5,41,0,0,1490,1507,1,0,0,0,1491,1492,3,244,
+        122,0,1492,1493,5,33,0,0,1493,1494,5,38,0,0,1494,1495,5,34,0,0,1495,
+        1507,1,0,0,0,1496,1497,3,246,123,0,1497,1498,5,33,0,0,1498,1499,
+        5,38,0,0,1499,1500,5,34,0,0,1500,1507,1,0,0,0,1501,1502,3,244,122,
+        0,1502,1503,5,33,0,0,1503,1504,7,4,0,0,1504,1505,3,248,124,0,1505,
+        1507,1,0,0,0,1506,1478,1,0,0,0,1506,1482,1,0,0,0,1506,1486,1,0,0,
+        0,1506,1491,1,0,0,0,1506,1496,1,0,0,0,1506,1501,1,0,0,0,1507,243,
+        1,0,0,0,1508,1509,3,268,134,0,1509,1510,5,92,0,0,1510,1511,3,236,
+        118,0,1511,245,1,0,0,0,1512,1513,5,99,0,0,1513,1518,3,244,122,0,
+        1514,1515,5,93,0,0,1515,1517,3,244,122,0,1516,1514,1,0,0,0,1517,
+        1520,1,0,0,0,1518,1516,1,0,0,0,1518,1519,1,0,0,0,1519,1521,1,0,0,
+        0,1520,1518,1,0,0,0,1521,1522,5,100,0,0,1522,247,1,0,0,0,1523,1528,
+        3,270,135,0,1524,1525,5,82,0,0,1525,1526,3,248,124,0,1526,1527,5,
+        83,0,0,1527,1529,1,0,0,0,1528,1524,1,0,0,0,1528,1529,1,0,0,0,1529,
+        1533,1,0,0,0,1530,1531,5,99,0,0,1531,1532,5,107,0,0,1532,1534,5,
+        100,0,0,1533,1530,1,0,0,0,1533,1534,1,0,0,0,1534,249,1,0,0,0,1535,
+        1536,5,21,0,0,1536,1537,5,11,0,0,1537,1539,3,270,135,0,1538,1540,
+        3,266,133,0,1539,1538,1,0,0,0,1539,1540,1,0,0,0,1540,251,1,0,0,0,
+        1541,1543,5,15,0,0,1542,1544,5,66,0,0,1543,1542,1,0,0,0,1543,1544,
+        1,0,0,0,1544,1545,1,0,0,0,1545,1547,5,32,0,0,1546,1548,3,270,135,
+        0,1547,1546,1,0,0,0,1547,1548,1,0,0,0,1548,1550,1,0,0,0,1549,1551,
+        3,264,132,0,1550,1549,1,0,0,0,1550,1551,1,0,0,0,1551,1552,1,0,0,
+        0,1552,1554,3,254,127,0,1553,1555,3,86,43,0,1554,1553,1,0,0,0,1554,
+        1555,1,0,0,0,1555,253,1,0,0,0,1556,1557,5,27,0,0,1557,1558,5,99,
+        0,0,1558,1559,3,268,134,0,1559,1560,3,128,64,0,1560,1561,5,100,0,
+        0,1561,1562,5,43,0,0,1562,1563,5,99,0,0,1563,1568,3,244,122,0,1564,
+        1565,5,93,0,0,1565,1567,3,244,122,0,1566,1564,1,0,0,0,1567,1570,
+        1,0,0,0,1568,1566,1,0,0,0,1568,1569,1,0,0,0,1569,1571,1,0,0,0,1570,
+        1568,1,0,0,0,1571,1572,5,100,0,0,1572,1590,1,0,0,0,1573,1575,5,43,
+        0,0,1574,1576,5,94,0,0,1575,1574,1,0,0,0,1575,1576,1,0,0,0,1576,
+        1577,1,0,0,0,1577,1578,3,136,68,0,1578,1579,5,99,0,0,1579,1584,3,
+        236,118,0,1580,1581,5,93,0,0,1581,1583,3,236,118,0,1582,1580,1,0,
+        0,0,1583,1586,1,0,0,0,1584,1582,1,0,0,0,1584,1585,1,0,0,0,1585,1587,
+        1,0,0,0,1586,1584,1,0,0,0,1587,1588,5,100,0,0,1588,1590,1,0,0,0,
+        1589,1556,1,0,0,0,1589,1573,1,0,0,0,1590,255,1,0,0,0,1591,1592,5,
+        15,0,0,1592,1593,3,270,135,0,1593,1595,5,32,0,0,1594,1596,3,270,
+        135,0,1595,1594,1,0,0,0,1595,1596,1,0,0,0,1596,1598,1,0,0,0,1597,
+        1599,3,264,132,0,1598,1597,1,0,0,0,1598,1599,1,0,0,0,1599,1600,1,
+        0,0,0,1600,1601,5,27,0,0,1601,1602,5,99,0,0,1602,1603,3,268,134,
+        0,1603,1604,3,128,64,0,1604,1605,5,100,0,0,1605,1607,5,43,0,0,1606,
+        1608,3,270,135,0,1607,1606,1,0,0,0,1607,1608,1,0,0,0,1608,1609,1,
+        0,0,0,1609,1611,3,258,129,0,1610,1612,3,260,130,0,1611,1610,1,0,
+        0,0,1611,1612,1,0,0,0,1612,257,1,0,0,0,1613,1614,5,99,0,0,1614,1619,
+        3,244,122,0,1615,1616,5,93,0,0,1616,1618,3,244,122,0,1617,1615,1,
+        0,0,0,1618,1621,1,0,0,0,1619,1617,1,0,0,0,1619,1620,1,0,0,0,1620,
+        1622,1,0,0,0,1621,1619,1,0,0,0,1622,1623,5,100,0,0,1623,1636,1,0,
+        0,0,1624,1625,5,101,0,0,1625,1630,3,244,122,0,1626,1627,5,93,0,0,
+        1627,1629,3,244,122,0,1628,1626,1,0,0,0,1629,1632,1,0,0,0,1630,1628,
+        1,0,0,0,1630,1631,1,0,0,0,1631,1633,1,0,0,0,1632,1630,1,0,0,0,1633,
+        1634,5,102,0,0,1634,1636,1,0,0,0,1635,1613,1,0,0,0,1635,1624,1,0,
+        0,0,1636,259,1,0,0,0,1637,1638,3,270,135,0,1638,1639,3,234,117,0,
+        1639,261,1,0,0,0,1640,1641,5,21,0,0,1641,1642,5,32,0,0,1642,1644,
+        3,270,135,0,1643,1645,3,266,133,0,1644,1643,1,0,0,0,1644,1645,1,
+        0,0,0,1645,263,1,0,0,0,1646,1647,5,30,0,0,1647,1648,5,40,0,0,1648,
+        1649,5,25,0,0,1649,265,1,0,0,0,1650,1651,5,30,0,0,1651,1652,5,25,
+        0,0,1652,267,1,0,0,0,1653,1654,3,270,135,0,1654,269,1,0,0,0,1655,
+        1659,5,111,0,0,1656,1659,5,110,0,0,1657,1659,3,272,136,0,1658,1655,
+        1,0,0,0,1658,1656,1,0,0,0,1658,1657,1,0,0,0,1659,271,1,0,0,0,1660,
+        1661,7,15,0,0,1661,273,1,0,0,0,1662,1665,3,270,135,0,1663,1665,3,
+        276,138,0,1664,1662,1,0,0,0,1664,1663,1,0,0,0,1665,275,1,0,0,0,1666,
+        1667,7,16,0,0,1667,277,1,0,0,0,204,280,287,298,303,310,316,321,325,
+        331,336,351,354,361,373,376,394,397,404,408,423,426,429,434,436,
+        439,443,449,458,461,471,477,485,492,500,510,518,521,527,530,532,
+        544,554,558,563,575,584,592,617,625,637,640,648,660,666,669,673,
+        676,683,689,693,696,699,706,714,717,722,731,742,752,758,762,773,
+        780,786,790,794,797,801,806,810,814,818,829,834,842,848,856,860,
+        867,875,882,886,888,893,898,905,910,916,919,923,926,929,932,937,
+        940,943,946,952,956,962,967,972,977,983,987,995,999,1001,1005,1007,
+        1010,1022,1031,1039,1047,1053,1064,1073,1095,1099,1104,1107,1110,
+        1117,1123,1129,1135,1139,1143,1151,1162,1172,1178,1186,1188,1193,
+        1201,1205,1208,1228,1237,1242,1246,1256,1267,1273,1281,1286,1304,
+        1324,1326,1337,1340,1349,1356,1359,1371,1381,1384,1397,1402,1410,
+        1416,1426,1429,1444,1447,1458,1463,1466,1476,1506,1518,1528,1533,
+        1539,1543,1547,1550,1554,1568,1575,1584,1589,1595,1598,1607,1611,
+        1619,1630,1635,1644,1658,1664
     ];
 
     private static __ATN: antlr.ATN;
@@ -9940,8 +10025,27 @@ export class NodePatternContext extends antlr.ParserRuleContext {
     public expression(): ExpressionContext | null {
         return this.getRuleContext(0, ExpressionContext);
     }
+    public isLabelExpression(): IsLabelExpressionContext | null {
+        return this.getRuleContext(0, IsLabelExpressionContext);
+    }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nodePattern;
+    }
+}
+
+
+export class IsLabelExpressionContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public IS(): antlr.TerminalNode {
+        return this.getToken(CypherParser.IS, 0)!;
+    }
+    public labelDisjunction(): LabelDisjunctionContext {
+        return this.getRuleContext(0, LabelDisjunctionContext)!;
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_isLabelExpression;
     }
 }
 
