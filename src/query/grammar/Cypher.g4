@@ -355,6 +355,8 @@ properties
 relationshipTypes
     : COLON relTypeName (PIPE COLON? relTypeName)*
     | COLON dynamicName
+    // `-[r IS KNOWS|LIKES]->` (Neo4j 5, from GQL): IS for the colon.
+    | IS relTypeName (PIPE relTypeName)*
     ;
 
 nodeLabels

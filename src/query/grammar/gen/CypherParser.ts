@@ -3813,7 +3813,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 926;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 94) {
+                if (_la === 33 || _la === 94) {
                     {
                     this.state = 925;
                     this.relationshipTypes();
@@ -3862,7 +3862,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 940;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 94) {
+                if (_la === 33 || _la === 94) {
                     {
                     this.state = 939;
                     this.relationshipTypes();
@@ -3955,9 +3955,9 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 124, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 972;
+            this.state = 981;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 111, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 112, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
@@ -4002,6 +4002,31 @@ export class CypherParser extends antlr.Parser {
                 this.dynamicName();
                 }
                 break;
+            case 3:
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 972;
+                this.match(CypherParser.IS);
+                this.state = 973;
+                this.relTypeName();
+                this.state = 978;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 97) {
+                    {
+                    {
+                    this.state = 974;
+                    this.match(CypherParser.PIPE);
+                    this.state = 975;
+                    this.relTypeName();
+                    }
+                    }
+                    this.state = 980;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
+                }
+                break;
             }
         }
         catch (re) {
@@ -4024,17 +4049,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 975;
+            this.state = 984;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 974;
+                this.state = 983;
                 this.nodeLabel();
                 }
                 }
-                this.state = 977;
+                this.state = 986;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 94);
@@ -4057,24 +4082,24 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NodeLabelContext(this.context, this.state);
         this.enterRule(localContext, 128, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 983;
+            this.state = 992;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 113, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 979;
+                this.state = 988;
                 this.match(CypherParser.COLON);
-                this.state = 980;
+                this.state = 989;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 981;
+                this.state = 990;
                 this.match(CypherParser.COLON);
-                this.state = 982;
+                this.state = 991;
                 this.dynamicName();
                 }
                 break;
@@ -4100,14 +4125,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 985;
+            this.state = 994;
             this.match(CypherParser.DOLLAR);
-            this.state = 987;
+            this.state = 996;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 986;
+                this.state = 995;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -4119,11 +4144,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 989;
+            this.state = 998;
             this.match(CypherParser.LPAREN);
-            this.state = 990;
+            this.state = 999;
             this.expression();
-            this.state = 991;
+            this.state = 1000;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4145,37 +4170,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 132, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 1007;
+            this.state = 1016;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 993;
+                this.state = 1002;
                 this.match(CypherParser.STAR);
-                this.state = 995;
+                this.state = 1004;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 994;
+                    this.state = 1003;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 1001;
+                this.state = 1010;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 997;
+                    this.state = 1006;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 999;
+                    this.state = 1008;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                         {
-                        this.state = 998;
+                        this.state = 1007;
                         this.rangeBound();
                         }
                     }
@@ -4188,14 +4213,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1003;
+                this.state = 1012;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1005;
+                this.state = 1014;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 1004;
+                    this.state = 1013;
                     this.rangeBound();
                     }
                 }
@@ -4226,17 +4251,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1010;
+            this.state = 1019;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 85) {
                 {
-                this.state = 1009;
+                this.state = 1018;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 1012;
+            this.state = 1021;
             this.integerLiteral();
             }
         }
@@ -4259,7 +4284,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1014;
+            this.state = 1023;
             this.schemaName();
             }
         }
@@ -4282,7 +4307,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1016;
+            this.state = 1025;
             this.schemaName();
             }
         }
@@ -4306,19 +4331,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1018;
+            this.state = 1027;
             this.atom();
-            this.state = 1020;
+            this.state = 1029;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1019;
+                this.state = 1028;
                 this.propertyLookup();
                 }
                 }
-                this.state = 1022;
+                this.state = 1031;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 92);
@@ -4343,7 +4368,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1024;
+            this.state = 1033;
             this.orExpression();
             }
         }
@@ -4367,21 +4392,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1026;
+            this.state = 1035;
             this.xorExpression();
-            this.state = 1031;
+            this.state = 1040;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 45) {
                 {
                 {
-                this.state = 1027;
+                this.state = 1036;
                 this.match(CypherParser.OR);
-                this.state = 1028;
+                this.state = 1037;
                 this.xorExpression();
                 }
                 }
-                this.state = 1033;
+                this.state = 1042;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4407,21 +4432,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1034;
+            this.state = 1043;
             this.andExpression();
-            this.state = 1039;
+            this.state = 1048;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 72) {
                 {
                 {
-                this.state = 1035;
+                this.state = 1044;
                 this.match(CypherParser.XOR);
-                this.state = 1036;
+                this.state = 1045;
                 this.andExpression();
                 }
                 }
-                this.state = 1041;
+                this.state = 1050;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4447,21 +4472,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1042;
+            this.state = 1051;
             this.notExpression();
-            this.state = 1047;
+            this.state = 1056;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 1043;
+                this.state = 1052;
                 this.match(CypherParser.AND);
-                this.state = 1044;
+                this.state = 1053;
                 this.notExpression();
                 }
                 }
-                this.state = 1049;
+                this.state = 1058;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4487,21 +4512,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1053;
+            this.state = 1062;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 40) {
                 {
                 {
-                this.state = 1050;
+                this.state = 1059;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 1055;
+                this.state = 1064;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1056;
+            this.state = 1065;
             this.comparisonExpression();
             }
         }
@@ -4525,21 +4550,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1058;
+            this.state = 1067;
             this.predicateExpression();
-            this.state = 1064;
+            this.state = 1073;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0)) {
                 {
                 {
-                this.state = 1059;
+                this.state = 1068;
                 this.comparisonOperator();
-                this.state = 1060;
+                this.state = 1069;
                 this.predicateExpression();
                 }
                 }
-                this.state = 1066;
+                this.state = 1075;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4565,7 +4590,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1067;
+            this.state = 1076;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4596,19 +4621,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1069;
+            this.state = 1078;
             this.addOrSubtractExpression();
-            this.state = 1073;
+            this.state = 1082;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 2625537) !== 0) || ((((_la - 54)) & ~0x1F) === 0 && ((1 << (_la - 54)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 1070;
+                this.state = 1079;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1075;
+                this.state = 1084;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4632,18 +4657,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 158, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1110;
+            this.state = 1119;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 133, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1076;
+                this.state = 1085;
                 this.match(CypherParser.STARTS);
-                this.state = 1077;
+                this.state = 1086;
                 this.match(CypherParser.WITH);
-                this.state = 1078;
+                this.state = 1087;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4651,11 +4676,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1079;
+                this.state = 1088;
                 this.match(CypherParser.ENDS);
-                this.state = 1080;
+                this.state = 1089;
                 this.match(CypherParser.WITH);
-                this.state = 1081;
+                this.state = 1090;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4663,9 +4688,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1082;
+                this.state = 1091;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1083;
+                this.state = 1092;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4673,9 +4698,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1084;
+                this.state = 1093;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1085;
+                this.state = 1094;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4683,9 +4708,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1086;
+                this.state = 1095;
                 this.match(CypherParser.IN);
-                this.state = 1087;
+                this.state = 1096;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4693,9 +4718,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1088;
+                this.state = 1097;
                 this.match(CypherParser.IS);
-                this.state = 1089;
+                this.state = 1098;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4703,11 +4728,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1090;
+                this.state = 1099;
                 this.match(CypherParser.IS);
-                this.state = 1091;
+                this.state = 1100;
                 this.match(CypherParser.NOT);
-                this.state = 1092;
+                this.state = 1101;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4715,24 +4740,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1099;
+                this.state = 1108;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1093;
+                    this.state = 1102;
                     this.match(CypherParser.IS);
-                    this.state = 1095;
+                    this.state = 1104;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 40) {
                         {
-                        this.state = 1094;
+                        this.state = 1103;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1097;
+                    this.state = 1106;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 58 || _la === 74)) {
                     this.errorHandler.recoverInline(this);
@@ -4745,14 +4770,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1098;
+                    this.state = 1107;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1101;
+                this.state = 1110;
                 this.valueTypeExpression();
                 }
                 break;
@@ -4760,29 +4785,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1102;
+                this.state = 1111;
                 this.match(CypherParser.IS);
-                this.state = 1104;
+                this.state = 1113;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 40) {
                     {
-                    this.state = 1103;
+                    this.state = 1112;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1107;
+                this.state = 1116;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 131, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
                 case 1:
                     {
-                    this.state = 1106;
+                    this.state = 1115;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1109;
+                this.state = 1118;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -4808,25 +4833,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1112;
+            this.state = 1121;
             this.valueTypeAlternative();
-            this.state = 1117;
+            this.state = 1126;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 133, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 134, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1113;
+                    this.state = 1122;
                     this.match(CypherParser.PIPE);
-                    this.state = 1114;
+                    this.state = 1123;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1119;
+                this.state = 1128;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 133, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 134, this.context);
             }
             }
         }
@@ -4851,7 +4876,7 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1121;
+            this.state = 1130;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -4859,7 +4884,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1120;
+                    this.state = 1129;
                     this.valueTypeWord();
                     }
                     }
@@ -4867,46 +4892,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1123;
+                this.state = 1132;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 134, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 135, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1129;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 135, this.context) ) {
-            case 1:
-                {
-                this.state = 1125;
-                this.match(CypherParser.WITH);
-                this.state = 1126;
-                this.valueTypeWord();
-                this.state = 1127;
-                this.valueTypeWord();
-                }
-                break;
-            }
-            this.state = 1135;
+            this.state = 1138;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 136, this.context) ) {
             case 1:
                 {
-                this.state = 1131;
+                this.state = 1134;
+                this.match(CypherParser.WITH);
+                this.state = 1135;
+                this.valueTypeWord();
+                this.state = 1136;
+                this.valueTypeWord();
+                }
+                break;
+            }
+            this.state = 1144;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 137, this.context) ) {
+            case 1:
+                {
+                this.state = 1140;
                 this.match(CypherParser.LT);
-                this.state = 1132;
+                this.state = 1141;
                 this.valueTypeExpression();
-                this.state = 1133;
+                this.state = 1142;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1139;
+            this.state = 1148;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 40) {
                 {
-                this.state = 1137;
+                this.state = 1146;
                 this.match(CypherParser.NOT);
-                this.state = 1138;
+                this.state = 1147;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -4930,7 +4955,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ValueTypeWordContext(this.context, this.state);
         this.enterRule(localContext, 164, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1143;
+            this.state = 1152;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4968,14 +4993,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1141;
+                this.state = 1150;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1142;
+                this.state = 1151;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5003,21 +5028,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1145;
+            this.state = 1154;
             this.multiplyDivideModuloExpression();
-            this.state = 1151;
+            this.state = 1160;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1146;
+                this.state = 1155;
                 this.addOrSubtractOperator();
-                this.state = 1147;
+                this.state = 1156;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1153;
+                this.state = 1162;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5043,7 +5068,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1154;
+            this.state = 1163;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5074,21 +5099,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1156;
+            this.state = 1165;
             this.powerOfExpression();
-            this.state = 1162;
+            this.state = 1171;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1157;
+                this.state = 1166;
                 this.multiplyDivideModuloOperator();
-                this.state = 1158;
+                this.state = 1167;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1164;
+                this.state = 1173;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5114,7 +5139,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1165;
+            this.state = 1174;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5145,21 +5170,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1167;
+            this.state = 1176;
             this.unaryAddOrSubtractExpression();
-            this.state = 1172;
+            this.state = 1181;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 91) {
                 {
                 {
-                this.state = 1168;
+                this.state = 1177;
                 this.match(CypherParser.CARET);
-                this.state = 1169;
+                this.state = 1178;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1174;
+                this.state = 1183;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5185,13 +5210,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1178;
+            this.state = 1187;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 84 || _la === 85) {
                 {
                 {
-                this.state = 1175;
+                this.state = 1184;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 84 || _la === 85)) {
                 this.errorHandler.recoverInline(this);
@@ -5202,11 +5227,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1180;
+                this.state = 1189;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1181;
+            this.state = 1190;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -5230,25 +5255,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1183;
+            this.state = 1192;
             this.atom();
-            this.state = 1188;
+            this.state = 1197;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 92 || _la === 101) {
                 {
-                this.state = 1186;
+                this.state = 1195;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1184;
+                    this.state = 1193;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1185;
+                    this.state = 1194;
                     this.propertyLookup();
                     }
                     break;
@@ -5256,22 +5281,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1190;
+                this.state = 1199;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1193;
+            this.state = 1202;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 145, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 146, this.context) ) {
             case 1:
                 {
-                this.state = 1191;
+                this.state = 1200;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1192;
+                this.state = 1201;
                 this.labelExpression();
                 }
                 break;
@@ -5296,18 +5321,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 180, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1208;
+            this.state = 1217;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 148, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 149, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1195;
+                this.state = 1204;
                 this.match(CypherParser.LBRACK);
-                this.state = 1196;
+                this.state = 1205;
                 this.expression();
-                this.state = 1197;
+                this.state = 1206;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5315,31 +5340,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1199;
+                this.state = 1208;
                 this.match(CypherParser.LBRACK);
-                this.state = 1201;
+                this.state = 1210;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1200;
+                    this.state = 1209;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1203;
+                this.state = 1212;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1205;
+                this.state = 1214;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1204;
+                    this.state = 1213;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1207;
+                this.state = 1216;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5364,9 +5389,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1210;
+            this.state = 1219;
             this.match(CypherParser.DOT);
-            this.state = 1211;
+            this.state = 1220;
             this.propertyKeyName();
             }
         }
@@ -5387,111 +5412,111 @@ export class CypherParser extends antlr.Parser {
         let localContext = new AtomContext(this.context, this.state);
         this.enterRule(localContext, 184, CypherParser.RULE_atom);
         try {
-            this.state = 1228;
+            this.state = 1237;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 149, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1213;
+                this.state = 1222;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1214;
+                this.state = 1223;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1215;
+                this.state = 1224;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1216;
+                this.state = 1225;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1217;
+                this.state = 1226;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1218;
+                this.state = 1227;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1219;
+                this.state = 1228;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1220;
+                this.state = 1229;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1221;
+                this.state = 1230;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1222;
+                this.state = 1231;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1223;
+                this.state = 1232;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1224;
+                this.state = 1233;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1225;
+                this.state = 1234;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1226;
+                this.state = 1235;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1227;
+                this.state = 1236;
                 this.variable();
                 }
                 break;
@@ -5516,13 +5541,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1230;
+            this.state = 1239;
             this.match(CypherParser.COUNT);
-            this.state = 1231;
+            this.state = 1240;
             this.match(CypherParser.LPAREN);
-            this.state = 1232;
+            this.state = 1241;
             this.match(CypherParser.STAR);
-            this.state = 1233;
+            this.state = 1242;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5546,45 +5571,45 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1235;
+            this.state = 1244;
             this.match(CypherParser.CASE);
-            this.state = 1237;
+            this.state = 1246;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1236;
+                this.state = 1245;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 1240;
+            this.state = 1249;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1239;
+                this.state = 1248;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1242;
+                this.state = 1251;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 69);
-            this.state = 1246;
+            this.state = 1255;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1244;
+                this.state = 1253;
                 this.match(CypherParser.ELSE);
-                this.state = 1245;
+                this.state = 1254;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1248;
+            this.state = 1257;
             this.match(CypherParser.END);
             }
         }
@@ -5608,29 +5633,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1250;
+            this.state = 1259;
             this.match(CypherParser.WHEN);
-            this.state = 1251;
+            this.state = 1260;
             this.caseWhenOperand();
-            this.state = 1256;
+            this.state = 1265;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1252;
+                this.state = 1261;
                 this.match(CypherParser.COMMA);
-                this.state = 1253;
+                this.state = 1262;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1258;
+                this.state = 1267;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1259;
+            this.state = 1268;
             this.match(CypherParser.THEN);
-            this.state = 1260;
+            this.state = 1269;
             this.expression();
             }
         }
@@ -5651,7 +5676,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
         this.enterRule(localContext, 192, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1267;
+            this.state = 1276;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -5663,9 +5688,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1262;
+                this.state = 1271;
                 this.comparisonOperator();
-                this.state = 1263;
+                this.state = 1272;
                 this.expression();
                 }
                 break;
@@ -5679,7 +5704,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1265;
+                this.state = 1274;
                 this.predicateSuffix();
                 }
                 break;
@@ -5736,7 +5761,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1266;
+                this.state = 1275;
                 this.expression();
                 }
                 break;
@@ -5764,23 +5789,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1269;
+            this.state = 1278;
             this.match(CypherParser.LBRACK);
-            this.state = 1270;
+            this.state = 1279;
             this.filterExpression();
-            this.state = 1273;
+            this.state = 1282;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 97) {
                 {
-                this.state = 1271;
+                this.state = 1280;
                 this.match(CypherParser.PIPE);
-                this.state = 1272;
+                this.state = 1281;
                 this.expression();
                 }
             }
 
-            this.state = 1275;
+            this.state = 1284;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5804,39 +5829,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1277;
+            this.state = 1286;
             this.match(CypherParser.LBRACK);
-            this.state = 1281;
+            this.state = 1290;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1278;
+                this.state = 1287;
                 this.variable();
-                this.state = 1279;
+                this.state = 1288;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1283;
+            this.state = 1292;
             this.relationshipsPattern();
-            this.state = 1286;
+            this.state = 1295;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1284;
+                this.state = 1293;
                 this.match(CypherParser.WHERE);
-                this.state = 1285;
+                this.state = 1294;
                 this.expression();
                 }
             }
 
-            this.state = 1288;
+            this.state = 1297;
             this.match(CypherParser.PIPE);
-            this.state = 1289;
+            this.state = 1298;
             this.expression();
-            this.state = 1290;
+            this.state = 1299;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5859,13 +5884,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1292;
+            this.state = 1301;
             this.quantifier();
-            this.state = 1293;
+            this.state = 1302;
             this.match(CypherParser.LPAREN);
-            this.state = 1294;
+            this.state = 1303;
             this.filterExpression();
-            this.state = 1295;
+            this.state = 1304;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5889,7 +5914,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1297;
+            this.state = 1306;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 39 || _la === 52)) {
             this.errorHandler.recoverInline(this);
@@ -5920,20 +5945,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1299;
+            this.state = 1308;
             this.variable();
-            this.state = 1300;
+            this.state = 1309;
             this.match(CypherParser.IN);
-            this.state = 1301;
+            this.state = 1310;
             this.expression();
-            this.state = 1304;
+            this.state = 1313;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1302;
+                this.state = 1311;
                 this.match(CypherParser.WHERE);
-                this.state = 1303;
+                this.state = 1312;
                 this.expression();
                 }
             }
@@ -5959,29 +5984,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1306;
-            this.match(CypherParser.REDUCE);
-            this.state = 1307;
-            this.match(CypherParser.LPAREN);
-            this.state = 1308;
-            localContext._accumulator = this.variable();
-            this.state = 1309;
-            this.match(CypherParser.EQ);
-            this.state = 1310;
-            localContext._initial = this.expression();
-            this.state = 1311;
-            this.match(CypherParser.COMMA);
-            this.state = 1312;
-            this.variable();
-            this.state = 1313;
-            this.match(CypherParser.IN);
-            this.state = 1314;
-            localContext._source = this.expression();
             this.state = 1315;
-            this.match(CypherParser.PIPE);
+            this.match(CypherParser.REDUCE);
             this.state = 1316;
-            localContext._step = this.expression();
+            this.match(CypherParser.LPAREN);
             this.state = 1317;
+            localContext._accumulator = this.variable();
+            this.state = 1318;
+            this.match(CypherParser.EQ);
+            this.state = 1319;
+            localContext._initial = this.expression();
+            this.state = 1320;
+            this.match(CypherParser.COMMA);
+            this.state = 1321;
+            this.variable();
+            this.state = 1322;
+            this.match(CypherParser.IN);
+            this.state = 1323;
+            localContext._source = this.expression();
+            this.state = 1324;
+            this.match(CypherParser.PIPE);
+            this.state = 1325;
+            localContext._step = this.expression();
+            this.state = 1326;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6005,7 +6030,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1319;
+            this.state = 1328;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6014,27 +6039,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1320;
+            this.state = 1329;
             this.match(CypherParser.LBRACE);
-            this.state = 1326;
+            this.state = 1335;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 160, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 161, this.context) ) {
             case 1:
                 {
-                this.state = 1321;
+                this.state = 1330;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1322;
+                this.state = 1331;
                 this.pattern();
-                this.state = 1324;
+                this.state = 1333;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 1323;
+                    this.state = 1332;
                     this.where();
                     }
                 }
@@ -6042,7 +6067,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1328;
+            this.state = 1337;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6065,11 +6090,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1330;
+            this.state = 1339;
             this.match(CypherParser.LPAREN);
-            this.state = 1331;
+            this.state = 1340;
             this.expression();
-            this.state = 1332;
+            this.state = 1341;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6093,16 +6118,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1334;
+            this.state = 1343;
             this.functionName();
-            this.state = 1335;
+            this.state = 1344;
             this.match(CypherParser.LPAREN);
-            this.state = 1337;
+            this.state = 1346;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 161, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
             case 1:
                 {
-                this.state = 1336;
+                this.state = 1345;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 7) !== 0))) {
@@ -6115,21 +6140,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1340;
+            this.state = 1349;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 163, this.context) ) {
             case 1:
                 {
-                this.state = 1339;
+                this.state = 1348;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1342;
+            this.state = 1351;
             this.match(CypherParser.FROM);
-            this.state = 1343;
+            this.state = 1352;
             localContext._source = this.expression();
-            this.state = 1344;
+            this.state = 1353;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6153,47 +6178,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1346;
+            this.state = 1355;
             this.functionName();
-            this.state = 1347;
+            this.state = 1356;
             this.match(CypherParser.LPAREN);
-            this.state = 1349;
+            this.state = 1358;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 1348;
+                this.state = 1357;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 1359;
+            this.state = 1368;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1351;
+                this.state = 1360;
                 this.expression();
-                this.state = 1356;
+                this.state = 1365;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1352;
+                    this.state = 1361;
                     this.match(CypherParser.COMMA);
-                    this.state = 1353;
+                    this.state = 1362;
                     this.expression();
                     }
                     }
-                    this.state = 1358;
+                    this.state = 1367;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1361;
+            this.state = 1370;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6216,9 +6241,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1363;
+            this.state = 1372;
             this.namespace();
-            this.state = 1364;
+            this.state = 1373;
             this.symbolicName();
             }
         }
@@ -6242,23 +6267,23 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1371;
+            this.state = 1380;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 166, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 167, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1366;
+                    this.state = 1375;
                     this.symbolicName();
-                    this.state = 1367;
+                    this.state = 1376;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1373;
+                this.state = 1382;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 166, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 167, this.context);
             }
             }
         }
@@ -6282,37 +6307,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1374;
+            this.state = 1383;
             this.variable();
-            this.state = 1375;
-            this.match(CypherParser.LBRACE);
             this.state = 1384;
+            this.match(CypherParser.LBRACE);
+            this.state = 1393;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 268436479) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1376;
+                this.state = 1385;
                 this.mapProjectionItem();
-                this.state = 1381;
+                this.state = 1390;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1377;
+                    this.state = 1386;
                     this.match(CypherParser.COMMA);
-                    this.state = 1378;
+                    this.state = 1387;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1383;
+                    this.state = 1392;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1386;
+            this.state = 1395;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6333,18 +6358,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MapProjectionItemContext(this.context, this.state);
         this.enterRule(localContext, 220, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1397;
+            this.state = 1406;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 169, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 170, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1388;
+                this.state = 1397;
                 this.propertyKeyName();
-                this.state = 1389;
+                this.state = 1398;
                 this.match(CypherParser.COLON);
-                this.state = 1390;
+                this.state = 1399;
                 this.expression();
                 }
                 break;
@@ -6352,9 +6377,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1392;
+                this.state = 1401;
                 this.match(CypherParser.DOT);
-                this.state = 1393;
+                this.state = 1402;
                 this.propertyKeyName();
                 }
                 break;
@@ -6362,9 +6387,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1394;
+                this.state = 1403;
                 this.match(CypherParser.DOT);
-                this.state = 1395;
+                this.state = 1404;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6372,7 +6397,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1396;
+                this.state = 1405;
                 this.variable();
                 }
                 break;
@@ -6397,9 +6422,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1399;
+            this.state = 1408;
             this.match(CypherParser.DOLLAR);
-            this.state = 1402;
+            this.state = 1411;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6436,13 +6461,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1400;
+                this.state = 1409;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1401;
+                this.state = 1410;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -6468,21 +6493,21 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LiteralContext(this.context, this.state);
         this.enterRule(localContext, 224, CypherParser.RULE_literal);
         try {
-            this.state = 1410;
+            this.state = 1419;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1404;
+                this.state = 1413;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1405;
+                this.state = 1414;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6492,28 +6517,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1406;
+                this.state = 1415;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1407;
+                this.state = 1416;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1408;
+                this.state = 1417;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1409;
+                this.state = 1418;
                 this.mapLiteral();
                 }
                 break;
@@ -6541,7 +6566,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1412;
+            this.state = 1421;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 57)) {
             this.errorHandler.recoverInline(this);
@@ -6569,7 +6594,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NumberLiteralContext(this.context, this.state);
         this.enterRule(localContext, 228, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1416;
+            this.state = 1425;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -6577,14 +6602,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1414;
+                this.state = 1423;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1415;
+                this.state = 1424;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -6612,7 +6637,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1418;
+            this.state = 1427;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6643,35 +6668,35 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1420;
-            this.match(CypherParser.LBRACK);
             this.state = 1429;
+            this.match(CypherParser.LBRACK);
+            this.state = 1438;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1421;
+                this.state = 1430;
                 this.expression();
-                this.state = 1426;
+                this.state = 1435;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1422;
+                    this.state = 1431;
                     this.match(CypherParser.COMMA);
-                    this.state = 1423;
+                    this.state = 1432;
                     this.expression();
                     }
                     }
-                    this.state = 1428;
+                    this.state = 1437;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1431;
+            this.state = 1440;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6695,43 +6720,43 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1433;
+            this.state = 1442;
             this.match(CypherParser.LBRACE);
-            this.state = 1447;
+            this.state = 1456;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1023) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1434;
+                this.state = 1443;
                 this.propertyKeyName();
-                this.state = 1435;
-                this.match(CypherParser.COLON);
-                this.state = 1436;
-                this.expression();
                 this.state = 1444;
+                this.match(CypherParser.COLON);
+                this.state = 1445;
+                this.expression();
+                this.state = 1453;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1437;
+                    this.state = 1446;
                     this.match(CypherParser.COMMA);
-                    this.state = 1438;
+                    this.state = 1447;
                     this.propertyKeyName();
-                    this.state = 1439;
+                    this.state = 1448;
                     this.match(CypherParser.COLON);
-                    this.state = 1440;
+                    this.state = 1449;
                     this.expression();
                     }
                     }
-                    this.state = 1446;
+                    this.state = 1455;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1449;
+            this.state = 1458;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6754,7 +6779,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1451;
+            this.state = 1460;
             this.schemaName();
             }
         }
@@ -6775,41 +6800,41 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaCommandContext(this.context, this.state);
         this.enterRule(localContext, 238, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1458;
+            this.state = 1467;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 178, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1453;
+                this.state = 1462;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1454;
+                this.state = 1463;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1455;
+                this.state = 1464;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1456;
+                this.state = 1465;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1457;
+                this.state = 1466;
                 this.dropIndex();
                 }
                 break;
@@ -6835,31 +6860,31 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1460;
+            this.state = 1469;
             this.match(CypherParser.CREATE);
-            this.state = 1461;
+            this.state = 1470;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1463;
+            this.state = 1472;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 178, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 179, this.context) ) {
             case 1:
                 {
-                this.state = 1462;
+                this.state = 1471;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1466;
+            this.state = 1475;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1465;
+                this.state = 1474;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1468;
+            this.state = 1477;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 43)) {
             this.errorHandler.recoverInline(this);
@@ -6868,15 +6893,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1469;
+            this.state = 1478;
             this.match(CypherParser.LPAREN);
-            this.state = 1470;
+            this.state = 1479;
             this.variable();
-            this.state = 1471;
+            this.state = 1480;
             this.nodeLabel();
-            this.state = 1472;
+            this.state = 1481;
             this.match(CypherParser.RPAREN);
-            this.state = 1473;
+            this.state = 1482;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 49)) {
             this.errorHandler.recoverInline(this);
@@ -6885,14 +6910,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1474;
+            this.state = 1483;
             this.constraintRequirement();
-            this.state = 1476;
+            this.state = 1485;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1475;
+                this.state = 1484;
                 this.where();
                 }
             }
@@ -6917,18 +6942,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 242, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1506;
+            this.state = 1515;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 181, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 182, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1478;
+                this.state = 1487;
                 this.propertyReference();
-                this.state = 1479;
+                this.state = 1488;
                 this.match(CypherParser.IS);
-                this.state = 1480;
+                this.state = 1489;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6936,11 +6961,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1482;
+                this.state = 1491;
                 this.propertyReferenceList();
-                this.state = 1483;
+                this.state = 1492;
                 this.match(CypherParser.IS);
-                this.state = 1484;
+                this.state = 1493;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6948,13 +6973,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1486;
+                this.state = 1495;
                 this.propertyReference();
-                this.state = 1487;
+                this.state = 1496;
                 this.match(CypherParser.IS);
-                this.state = 1488;
+                this.state = 1497;
                 this.match(CypherParser.NOT);
-                this.state = 1489;
+                this.state = 1498;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6962,13 +6987,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1491;
+                this.state = 1500;
                 this.propertyReference();
-                this.state = 1492;
+                this.state = 1501;
                 this.match(CypherParser.IS);
-                this.state = 1493;
+                this.state = 1502;
                 this.match(CypherParser.NODE);
-                this.state = 1494;
+                this.state = 1503;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6976,13 +7001,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1496;
+                this.state = 1505;
                 this.propertyReferenceList();
-                this.state = 1497;
+                this.state = 1506;
                 this.match(CypherParser.IS);
-                this.state = 1498;
+                this.state = 1507;
                 this.match(CypherParser.NODE);
-                this.state = 1499;
+                this.state = 1508;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6990,11 +7015,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1501;
+                this.state = 1510;
                 this.propertyReference();
-                this.state = 1502;
+                this.state = 1511;
                 this.match(CypherParser.IS);
-                this.state = 1503;
+                this.state = 1512;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 58 || _la === 74)) {
                 this.errorHandler.recoverInline(this);
@@ -7003,7 +7028,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1504;
+                this.state = 1513;
                 this.typeName();
                 }
                 break;
@@ -7028,11 +7053,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1508;
+            this.state = 1517;
             this.variable();
-            this.state = 1509;
+            this.state = 1518;
             this.match(CypherParser.DOT);
-            this.state = 1510;
+            this.state = 1519;
             this.propertyKeyName();
             }
         }
@@ -7056,27 +7081,27 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1512;
+            this.state = 1521;
             this.match(CypherParser.LPAREN);
-            this.state = 1513;
+            this.state = 1522;
             this.propertyReference();
-            this.state = 1518;
+            this.state = 1527;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1514;
+                this.state = 1523;
                 this.match(CypherParser.COMMA);
-                this.state = 1515;
+                this.state = 1524;
                 this.propertyReference();
                 }
                 }
-                this.state = 1520;
+                this.state = 1529;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1521;
+            this.state = 1530;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7100,32 +7125,32 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1523;
+            this.state = 1532;
             this.symbolicName();
-            this.state = 1528;
+            this.state = 1537;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 82) {
                 {
-                this.state = 1524;
+                this.state = 1533;
                 this.match(CypherParser.LT);
-                this.state = 1525;
+                this.state = 1534;
                 this.typeName();
-                this.state = 1526;
+                this.state = 1535;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1533;
+            this.state = 1542;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 1530;
+                this.state = 1539;
                 this.match(CypherParser.LPAREN);
-                this.state = 1531;
+                this.state = 1540;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1532;
+                this.state = 1541;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -7152,18 +7177,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1535;
+            this.state = 1544;
             this.match(CypherParser.DROP);
-            this.state = 1536;
+            this.state = 1545;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1537;
+            this.state = 1546;
             this.symbolicName();
-            this.state = 1539;
+            this.state = 1548;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1538;
+                this.state = 1547;
                 this.ifExists();
                 }
             }
@@ -7190,48 +7215,48 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1541;
+            this.state = 1550;
             this.match(CypherParser.CREATE);
-            this.state = 1543;
+            this.state = 1552;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 66) {
                 {
-                this.state = 1542;
+                this.state = 1551;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1545;
+            this.state = 1554;
             this.match(CypherParser.INDEX);
-            this.state = 1547;
+            this.state = 1556;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 187, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 188, this.context) ) {
             case 1:
                 {
-                this.state = 1546;
+                this.state = 1555;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1550;
+            this.state = 1559;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1549;
+                this.state = 1558;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1552;
+            this.state = 1561;
             this.indexTarget();
-            this.state = 1554;
+            this.state = 1563;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1553;
+                this.state = 1562;
                 this.where();
                 }
             }
@@ -7256,46 +7281,46 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 254, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1589;
+            this.state = 1598;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1556;
+                this.state = 1565;
                 this.match(CypherParser.FOR);
-                this.state = 1557;
+                this.state = 1566;
                 this.match(CypherParser.LPAREN);
-                this.state = 1558;
+                this.state = 1567;
                 this.variable();
-                this.state = 1559;
-                this.nodeLabel();
-                this.state = 1560;
-                this.match(CypherParser.RPAREN);
-                this.state = 1561;
-                this.match(CypherParser.ON);
-                this.state = 1562;
-                this.match(CypherParser.LPAREN);
-                this.state = 1563;
-                this.propertyReference();
                 this.state = 1568;
+                this.nodeLabel();
+                this.state = 1569;
+                this.match(CypherParser.RPAREN);
+                this.state = 1570;
+                this.match(CypherParser.ON);
+                this.state = 1571;
+                this.match(CypherParser.LPAREN);
+                this.state = 1572;
+                this.propertyReference();
+                this.state = 1577;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1564;
+                    this.state = 1573;
                     this.match(CypherParser.COMMA);
-                    this.state = 1565;
+                    this.state = 1574;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1570;
+                    this.state = 1579;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1571;
+                this.state = 1580;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7303,41 +7328,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1573;
+                this.state = 1582;
                 this.match(CypherParser.ON);
-                this.state = 1575;
+                this.state = 1584;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 94) {
                     {
-                    this.state = 1574;
+                    this.state = 1583;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1577;
+                this.state = 1586;
                 this.labelName();
-                this.state = 1578;
+                this.state = 1587;
                 this.match(CypherParser.LPAREN);
-                this.state = 1579;
+                this.state = 1588;
                 this.propertyKeyName();
-                this.state = 1584;
+                this.state = 1593;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1580;
+                    this.state = 1589;
                     this.match(CypherParser.COMMA);
-                    this.state = 1581;
+                    this.state = 1590;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1586;
+                    this.state = 1595;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1587;
+                this.state = 1596;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7365,62 +7390,62 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1591;
+            this.state = 1600;
             this.match(CypherParser.CREATE);
-            this.state = 1592;
+            this.state = 1601;
             localContext._searchKind = this.symbolicName();
-            this.state = 1593;
+            this.state = 1602;
             this.match(CypherParser.INDEX);
-            this.state = 1595;
+            this.state = 1604;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 194, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 195, this.context) ) {
             case 1:
                 {
-                this.state = 1594;
+                this.state = 1603;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1598;
+            this.state = 1607;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1597;
+                this.state = 1606;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1600;
+            this.state = 1609;
             this.match(CypherParser.FOR);
-            this.state = 1601;
+            this.state = 1610;
             this.match(CypherParser.LPAREN);
-            this.state = 1602;
+            this.state = 1611;
             this.variable();
-            this.state = 1603;
+            this.state = 1612;
             this.nodeLabel();
-            this.state = 1604;
+            this.state = 1613;
             this.match(CypherParser.RPAREN);
-            this.state = 1605;
+            this.state = 1614;
             this.match(CypherParser.ON);
-            this.state = 1607;
+            this.state = 1616;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1606;
+                this.state = 1615;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1609;
+            this.state = 1618;
             this.searchIndexProperties();
-            this.state = 1611;
+            this.state = 1620;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1610;
+                this.state = 1619;
                 this.indexOptions();
                 }
             }
@@ -7445,60 +7470,60 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 258, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1635;
+            this.state = 1644;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1613;
+                this.state = 1622;
                 this.match(CypherParser.LPAREN);
-                this.state = 1614;
+                this.state = 1623;
                 this.propertyReference();
-                this.state = 1619;
+                this.state = 1628;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1615;
+                    this.state = 1624;
                     this.match(CypherParser.COMMA);
-                    this.state = 1616;
+                    this.state = 1625;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1621;
+                    this.state = 1630;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1622;
+                this.state = 1631;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1624;
+                this.state = 1633;
                 this.match(CypherParser.LBRACK);
-                this.state = 1625;
+                this.state = 1634;
                 this.propertyReference();
-                this.state = 1630;
+                this.state = 1639;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1626;
+                    this.state = 1635;
                     this.match(CypherParser.COMMA);
-                    this.state = 1627;
+                    this.state = 1636;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1632;
+                    this.state = 1641;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1633;
+                this.state = 1642;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -7525,9 +7550,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1637;
+            this.state = 1646;
             this.symbolicName();
-            this.state = 1638;
+            this.state = 1647;
             this.mapLiteral();
             }
         }
@@ -7551,18 +7576,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1640;
+            this.state = 1649;
             this.match(CypherParser.DROP);
-            this.state = 1641;
+            this.state = 1650;
             this.match(CypherParser.INDEX);
-            this.state = 1642;
+            this.state = 1651;
             this.symbolicName();
-            this.state = 1644;
+            this.state = 1653;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1643;
+                this.state = 1652;
                 this.ifExists();
                 }
             }
@@ -7588,11 +7613,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1646;
+            this.state = 1655;
             this.match(CypherParser.IF);
-            this.state = 1647;
+            this.state = 1656;
             this.match(CypherParser.NOT);
-            this.state = 1648;
+            this.state = 1657;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7615,9 +7640,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1650;
+            this.state = 1659;
             this.match(CypherParser.IF);
-            this.state = 1651;
+            this.state = 1660;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7640,7 +7665,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1653;
+            this.state = 1662;
             this.symbolicName();
             }
         }
@@ -7661,20 +7686,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SymbolicNameContext(this.context, this.state);
         this.enterRule(localContext, 270, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1658;
+            this.state = 1667;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1655;
+                this.state = 1664;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1656;
+                this.state = 1665;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -7711,7 +7736,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1657;
+                this.state = 1666;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -7739,7 +7764,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1660;
+            this.state = 1669;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7767,7 +7792,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaNameContext(this.context, this.state);
         this.enterRule(localContext, 274, CypherParser.RULE_schemaName);
         try {
-            this.state = 1664;
+            this.state = 1673;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -7805,7 +7830,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1662;
+                this.state = 1671;
                 this.symbolicName();
                 }
                 break;
@@ -7853,7 +7878,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1663;
+                this.state = 1672;
                 this.reservedWord();
                 }
                 break;
@@ -7881,7 +7906,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1666;
+            this.state = 1675;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2245760822) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 24559005) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7907,7 +7932,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,115,1669,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,115,1678,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -7990,175 +8015,176 @@ export class CypherParser extends antlr.Parser {
         60,1,60,3,60,933,8,60,1,60,1,60,1,60,3,60,938,8,60,1,60,3,60,941,
         8,60,1,60,3,60,944,8,60,1,60,3,60,947,8,60,1,60,1,60,1,60,1,60,3,
         60,953,8,60,1,61,1,61,3,61,957,8,61,1,62,1,62,1,62,1,62,3,62,963,
-        8,62,1,62,5,62,966,8,62,10,62,12,62,969,9,62,1,62,1,62,3,62,973,
-        8,62,1,63,4,63,976,8,63,11,63,12,63,977,1,64,1,64,1,64,1,64,3,64,
-        984,8,64,1,65,1,65,3,65,988,8,65,1,65,1,65,1,65,1,65,1,66,1,66,3,
-        66,996,8,66,1,66,1,66,3,66,1000,8,66,3,66,1002,8,66,1,66,1,66,3,
-        66,1006,8,66,3,66,1008,8,66,1,67,3,67,1011,8,67,1,67,1,67,1,68,1,
-        68,1,69,1,69,1,70,1,70,4,70,1021,8,70,11,70,12,70,1022,1,71,1,71,
-        1,72,1,72,1,72,5,72,1030,8,72,10,72,12,72,1033,9,72,1,73,1,73,1,
-        73,5,73,1038,8,73,10,73,12,73,1041,9,73,1,74,1,74,1,74,5,74,1046,
-        8,74,10,74,12,74,1049,9,74,1,75,5,75,1052,8,75,10,75,12,75,1055,
-        9,75,1,75,1,75,1,76,1,76,1,76,1,76,5,76,1063,8,76,10,76,12,76,1066,
-        9,76,1,77,1,77,1,78,1,78,5,78,1072,8,78,10,78,12,78,1075,9,78,1,
-        79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,
-        79,1,79,1,79,1,79,1,79,1,79,3,79,1096,8,79,1,79,1,79,3,79,1100,8,
-        79,1,79,1,79,1,79,3,79,1105,8,79,1,79,3,79,1108,8,79,1,79,3,79,1111,
-        8,79,1,80,1,80,1,80,5,80,1116,8,80,10,80,12,80,1119,9,80,1,81,4,
-        81,1122,8,81,11,81,12,81,1123,1,81,1,81,1,81,1,81,3,81,1130,8,81,
-        1,81,1,81,1,81,1,81,3,81,1136,8,81,1,81,1,81,3,81,1140,8,81,1,82,
-        1,82,3,82,1144,8,82,1,83,1,83,1,83,1,83,5,83,1150,8,83,10,83,12,
-        83,1153,9,83,1,84,1,84,1,85,1,85,1,85,1,85,5,85,1161,8,85,10,85,
-        12,85,1164,9,85,1,86,1,86,1,87,1,87,1,87,5,87,1171,8,87,10,87,12,
-        87,1174,9,87,1,88,5,88,1177,8,88,10,88,12,88,1180,9,88,1,88,1,88,
-        1,89,1,89,1,89,5,89,1187,8,89,10,89,12,89,1190,9,89,1,89,1,89,3,
-        89,1194,8,89,1,90,1,90,1,90,1,90,1,90,1,90,3,90,1202,8,90,1,90,1,
-        90,3,90,1206,8,90,1,90,3,90,1209,8,90,1,91,1,91,1,91,1,92,1,92,1,
-        92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,3,
-        92,1229,8,92,1,93,1,93,1,93,1,93,1,93,1,94,1,94,3,94,1238,8,94,1,
-        94,4,94,1241,8,94,11,94,12,94,1242,1,94,1,94,3,94,1247,8,94,1,94,
-        1,94,1,95,1,95,1,95,1,95,5,95,1255,8,95,10,95,12,95,1258,9,95,1,
-        95,1,95,1,95,1,96,1,96,1,96,1,96,1,96,3,96,1268,8,96,1,97,1,97,1,
-        97,1,97,3,97,1274,8,97,1,97,1,97,1,98,1,98,1,98,1,98,3,98,1282,8,
-        98,1,98,1,98,1,98,3,98,1287,8,98,1,98,1,98,1,98,1,98,1,99,1,99,1,
-        99,1,99,1,99,1,100,1,100,1,101,1,101,1,101,1,101,1,101,3,101,1305,
-        8,101,1,102,1,102,1,102,1,102,1,102,1,102,1,102,1,102,1,102,1,102,
-        1,102,1,102,1,102,1,103,1,103,1,103,1,103,1,103,3,103,1325,8,103,
-        3,103,1327,8,103,1,103,1,103,1,104,1,104,1,104,1,104,1,105,1,105,
-        1,105,3,105,1338,8,105,1,105,3,105,1341,8,105,1,105,1,105,1,105,
-        1,105,1,106,1,106,1,106,3,106,1350,8,106,1,106,1,106,1,106,5,106,
-        1355,8,106,10,106,12,106,1358,9,106,3,106,1360,8,106,1,106,1,106,
-        1,107,1,107,1,107,1,108,1,108,1,108,5,108,1370,8,108,10,108,12,108,
-        1373,9,108,1,109,1,109,1,109,1,109,1,109,5,109,1380,8,109,10,109,
-        12,109,1383,9,109,3,109,1385,8,109,1,109,1,109,1,110,1,110,1,110,
-        1,110,1,110,1,110,1,110,1,110,1,110,3,110,1398,8,110,1,111,1,111,
-        1,111,3,111,1403,8,111,1,112,1,112,1,112,1,112,1,112,1,112,3,112,
-        1411,8,112,1,113,1,113,1,114,1,114,3,114,1417,8,114,1,115,1,115,
-        1,116,1,116,1,116,1,116,5,116,1425,8,116,10,116,12,116,1428,9,116,
-        3,116,1430,8,116,1,116,1,116,1,117,1,117,1,117,1,117,1,117,1,117,
-        1,117,1,117,1,117,5,117,1443,8,117,10,117,12,117,1446,9,117,3,117,
-        1448,8,117,1,117,1,117,1,118,1,118,1,119,1,119,1,119,1,119,1,119,
-        3,119,1459,8,119,1,120,1,120,1,120,3,120,1464,8,120,1,120,3,120,
-        1467,8,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,3,120,
-        1477,8,120,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
+        8,62,1,62,5,62,966,8,62,10,62,12,62,969,9,62,1,62,1,62,1,62,1,62,
+        1,62,1,62,5,62,977,8,62,10,62,12,62,980,9,62,3,62,982,8,62,1,63,
+        4,63,985,8,63,11,63,12,63,986,1,64,1,64,1,64,1,64,3,64,993,8,64,
+        1,65,1,65,3,65,997,8,65,1,65,1,65,1,65,1,65,1,66,1,66,3,66,1005,
+        8,66,1,66,1,66,3,66,1009,8,66,3,66,1011,8,66,1,66,1,66,3,66,1015,
+        8,66,3,66,1017,8,66,1,67,3,67,1020,8,67,1,67,1,67,1,68,1,68,1,69,
+        1,69,1,70,1,70,4,70,1030,8,70,11,70,12,70,1031,1,71,1,71,1,72,1,
+        72,1,72,5,72,1039,8,72,10,72,12,72,1042,9,72,1,73,1,73,1,73,5,73,
+        1047,8,73,10,73,12,73,1050,9,73,1,74,1,74,1,74,5,74,1055,8,74,10,
+        74,12,74,1058,9,74,1,75,5,75,1061,8,75,10,75,12,75,1064,9,75,1,75,
+        1,75,1,76,1,76,1,76,1,76,5,76,1072,8,76,10,76,12,76,1075,9,76,1,
+        77,1,77,1,78,1,78,5,78,1081,8,78,10,78,12,78,1084,9,78,1,79,1,79,
+        1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,1,79,
+        1,79,1,79,1,79,1,79,3,79,1105,8,79,1,79,1,79,3,79,1109,8,79,1,79,
+        1,79,1,79,3,79,1114,8,79,1,79,3,79,1117,8,79,1,79,3,79,1120,8,79,
+        1,80,1,80,1,80,5,80,1125,8,80,10,80,12,80,1128,9,80,1,81,4,81,1131,
+        8,81,11,81,12,81,1132,1,81,1,81,1,81,1,81,3,81,1139,8,81,1,81,1,
+        81,1,81,1,81,3,81,1145,8,81,1,81,1,81,3,81,1149,8,81,1,82,1,82,3,
+        82,1153,8,82,1,83,1,83,1,83,1,83,5,83,1159,8,83,10,83,12,83,1162,
+        9,83,1,84,1,84,1,85,1,85,1,85,1,85,5,85,1170,8,85,10,85,12,85,1173,
+        9,85,1,86,1,86,1,87,1,87,1,87,5,87,1180,8,87,10,87,12,87,1183,9,
+        87,1,88,5,88,1186,8,88,10,88,12,88,1189,9,88,1,88,1,88,1,89,1,89,
+        1,89,5,89,1196,8,89,10,89,12,89,1199,9,89,1,89,1,89,3,89,1203,8,
+        89,1,90,1,90,1,90,1,90,1,90,1,90,3,90,1211,8,90,1,90,1,90,3,90,1215,
+        8,90,1,90,3,90,1218,8,90,1,91,1,91,1,91,1,92,1,92,1,92,1,92,1,92,
+        1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,1,92,3,92,1238,8,92,
+        1,93,1,93,1,93,1,93,1,93,1,94,1,94,3,94,1247,8,94,1,94,4,94,1250,
+        8,94,11,94,12,94,1251,1,94,1,94,3,94,1256,8,94,1,94,1,94,1,95,1,
+        95,1,95,1,95,5,95,1264,8,95,10,95,12,95,1267,9,95,1,95,1,95,1,95,
+        1,96,1,96,1,96,1,96,1,96,3,96,1277,8,96,1,97,1,97,1,97,1,97,3,97,
+        1283,8,97,1,97,1,97,1,98,1,98,1,98,1,98,3,98,1291,8,98,1,98,1,98,
+        1,98,3,98,1296,8,98,1,98,1,98,1,98,1,98,1,99,1,99,1,99,1,99,1,99,
+        1,100,1,100,1,101,1,101,1,101,1,101,1,101,3,101,1314,8,101,1,102,
+        1,102,1,102,1,102,1,102,1,102,1,102,1,102,1,102,1,102,1,102,1,102,
+        1,102,1,103,1,103,1,103,1,103,1,103,3,103,1334,8,103,3,103,1336,
+        8,103,1,103,1,103,1,104,1,104,1,104,1,104,1,105,1,105,1,105,3,105,
+        1347,8,105,1,105,3,105,1350,8,105,1,105,1,105,1,105,1,105,1,106,
+        1,106,1,106,3,106,1359,8,106,1,106,1,106,1,106,5,106,1364,8,106,
+        10,106,12,106,1367,9,106,3,106,1369,8,106,1,106,1,106,1,107,1,107,
+        1,107,1,108,1,108,1,108,5,108,1379,8,108,10,108,12,108,1382,9,108,
+        1,109,1,109,1,109,1,109,1,109,5,109,1389,8,109,10,109,12,109,1392,
+        9,109,3,109,1394,8,109,1,109,1,109,1,110,1,110,1,110,1,110,1,110,
+        1,110,1,110,1,110,1,110,3,110,1407,8,110,1,111,1,111,1,111,3,111,
+        1412,8,111,1,112,1,112,1,112,1,112,1,112,1,112,3,112,1420,8,112,
+        1,113,1,113,1,114,1,114,3,114,1426,8,114,1,115,1,115,1,116,1,116,
+        1,116,1,116,5,116,1434,8,116,10,116,12,116,1437,9,116,3,116,1439,
+        8,116,1,116,1,116,1,117,1,117,1,117,1,117,1,117,1,117,1,117,1,117,
+        1,117,5,117,1452,8,117,10,117,12,117,1455,9,117,3,117,1457,8,117,
+        1,117,1,117,1,118,1,118,1,119,1,119,1,119,1,119,1,119,3,119,1468,
+        8,119,1,120,1,120,1,120,3,120,1473,8,120,1,120,3,120,1476,8,120,
+        1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,3,120,1486,8,120,
         1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
-        1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,3,121,1507,8,121,
-        1,122,1,122,1,122,1,122,1,123,1,123,1,123,1,123,5,123,1517,8,123,
-        10,123,12,123,1520,9,123,1,123,1,123,1,124,1,124,1,124,1,124,1,124,
-        3,124,1529,8,124,1,124,1,124,1,124,3,124,1534,8,124,1,125,1,125,
-        1,125,1,125,3,125,1540,8,125,1,126,1,126,3,126,1544,8,126,1,126,
-        1,126,3,126,1548,8,126,1,126,3,126,1551,8,126,1,126,1,126,3,126,
-        1555,8,126,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,
-        1,127,5,127,1567,8,127,10,127,12,127,1570,9,127,1,127,1,127,1,127,
-        1,127,3,127,1576,8,127,1,127,1,127,1,127,1,127,1,127,5,127,1583,
-        8,127,10,127,12,127,1586,9,127,1,127,1,127,3,127,1590,8,127,1,128,
-        1,128,1,128,1,128,3,128,1596,8,128,1,128,3,128,1599,8,128,1,128,
-        1,128,1,128,1,128,1,128,1,128,1,128,3,128,1608,8,128,1,128,1,128,
-        3,128,1612,8,128,1,129,1,129,1,129,1,129,5,129,1618,8,129,10,129,
-        12,129,1621,9,129,1,129,1,129,1,129,1,129,1,129,1,129,5,129,1629,
-        8,129,10,129,12,129,1632,9,129,1,129,1,129,3,129,1636,8,129,1,130,
-        1,130,1,130,1,131,1,131,1,131,1,131,3,131,1645,8,131,1,132,1,132,
-        1,132,1,132,1,133,1,133,1,133,1,134,1,134,1,135,1,135,1,135,3,135,
-        1659,8,135,1,136,1,136,1,137,1,137,3,137,1665,8,137,1,138,1,138,
-        1,138,0,0,139,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,
-        38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,
-        82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,
-        120,122,124,126,128,130,132,134,136,138,140,142,144,146,148,150,
-        152,154,156,158,160,162,164,166,168,170,172,174,176,178,180,182,
-        184,186,188,190,192,194,196,198,200,202,204,206,208,210,212,214,
-        216,218,220,222,224,226,228,230,232,234,236,238,240,242,244,246,
-        248,250,252,254,256,258,260,262,264,266,268,270,272,274,276,0,17,
-        2,0,53,53,64,64,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,78,83,2,0,58,58,
-        74,74,2,0,84,85,96,96,1,0,86,88,1,0,84,85,4,0,1,1,3,3,39,39,52,52,
-        2,0,13,14,25,25,1,0,60,62,2,0,26,26,57,57,1,0,105,107,2,0,27,27,
-        43,43,2,0,6,6,49,49,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,
-        30,32,32,34,34,38,39,42,42,47,47,49,49,52,52,56,56,58,64,66,66,68,
-        68,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,31,31,33,33,35,
-        37,40,41,43,46,48,48,50,51,53,55,57,57,65,65,67,67,69,73,1797,0,
-        278,1,0,0,0,2,287,1,0,0,0,4,289,1,0,0,0,6,298,1,0,0,0,8,303,1,0,
-        0,0,10,321,1,0,0,0,12,331,1,0,0,0,14,334,1,0,0,0,16,338,1,0,0,0,
-        18,343,1,0,0,0,20,361,1,0,0,0,22,366,1,0,0,0,24,394,1,0,0,0,26,397,
-        1,0,0,0,28,410,1,0,0,0,30,415,1,0,0,0,32,439,1,0,0,0,34,451,1,0,
-        0,0,36,532,1,0,0,0,38,534,1,0,0,0,40,544,1,0,0,0,42,549,1,0,0,0,
-        44,563,1,0,0,0,46,567,1,0,0,0,48,570,1,0,0,0,50,584,1,0,0,0,52,586,
-        1,0,0,0,54,617,1,0,0,0,56,619,1,0,0,0,58,637,1,0,0,0,60,640,1,0,
-        0,0,62,651,1,0,0,0,64,676,1,0,0,0,66,678,1,0,0,0,68,680,1,0,0,0,
-        70,685,1,0,0,0,72,689,1,0,0,0,74,717,1,0,0,0,76,719,1,0,0,0,78,724,
-        1,0,0,0,80,734,1,0,0,0,82,737,1,0,0,0,84,740,1,0,0,0,86,744,1,0,
-        0,0,88,747,1,0,0,0,90,758,1,0,0,0,92,764,1,0,0,0,94,780,1,0,0,0,
-        96,782,1,0,0,0,98,818,1,0,0,0,100,820,1,0,0,0,102,823,1,0,0,0,104,
-        826,1,0,0,0,106,837,1,0,0,0,108,848,1,0,0,0,110,856,1,0,0,0,112,
-        867,1,0,0,0,114,869,1,0,0,0,116,893,1,0,0,0,118,919,1,0,0,0,120,
-        952,1,0,0,0,122,956,1,0,0,0,124,972,1,0,0,0,126,975,1,0,0,0,128,
-        983,1,0,0,0,130,985,1,0,0,0,132,1007,1,0,0,0,134,1010,1,0,0,0,136,
-        1014,1,0,0,0,138,1016,1,0,0,0,140,1018,1,0,0,0,142,1024,1,0,0,0,
-        144,1026,1,0,0,0,146,1034,1,0,0,0,148,1042,1,0,0,0,150,1053,1,0,
-        0,0,152,1058,1,0,0,0,154,1067,1,0,0,0,156,1069,1,0,0,0,158,1110,
-        1,0,0,0,160,1112,1,0,0,0,162,1121,1,0,0,0,164,1143,1,0,0,0,166,1145,
-        1,0,0,0,168,1154,1,0,0,0,170,1156,1,0,0,0,172,1165,1,0,0,0,174,1167,
-        1,0,0,0,176,1178,1,0,0,0,178,1183,1,0,0,0,180,1208,1,0,0,0,182,1210,
-        1,0,0,0,184,1228,1,0,0,0,186,1230,1,0,0,0,188,1235,1,0,0,0,190,1250,
-        1,0,0,0,192,1267,1,0,0,0,194,1269,1,0,0,0,196,1277,1,0,0,0,198,1292,
-        1,0,0,0,200,1297,1,0,0,0,202,1299,1,0,0,0,204,1306,1,0,0,0,206,1319,
-        1,0,0,0,208,1330,1,0,0,0,210,1334,1,0,0,0,212,1346,1,0,0,0,214,1363,
-        1,0,0,0,216,1371,1,0,0,0,218,1374,1,0,0,0,220,1397,1,0,0,0,222,1399,
-        1,0,0,0,224,1410,1,0,0,0,226,1412,1,0,0,0,228,1416,1,0,0,0,230,1418,
-        1,0,0,0,232,1420,1,0,0,0,234,1433,1,0,0,0,236,1451,1,0,0,0,238,1458,
-        1,0,0,0,240,1460,1,0,0,0,242,1506,1,0,0,0,244,1508,1,0,0,0,246,1512,
-        1,0,0,0,248,1523,1,0,0,0,250,1535,1,0,0,0,252,1541,1,0,0,0,254,1589,
-        1,0,0,0,256,1591,1,0,0,0,258,1635,1,0,0,0,260,1637,1,0,0,0,262,1640,
-        1,0,0,0,264,1646,1,0,0,0,266,1650,1,0,0,0,268,1653,1,0,0,0,270,1658,
-        1,0,0,0,272,1660,1,0,0,0,274,1664,1,0,0,0,276,1666,1,0,0,0,278,280,
-        3,2,1,0,279,281,5,95,0,0,280,279,1,0,0,0,280,281,1,0,0,0,281,282,
-        1,0,0,0,282,283,5,0,0,1,283,1,1,0,0,0,284,288,3,4,2,0,285,288,3,
-        238,119,0,286,288,3,8,4,0,287,284,1,0,0,0,287,285,1,0,0,0,287,286,
-        1,0,0,0,288,3,1,0,0,0,289,290,5,51,0,0,290,291,3,270,135,0,291,292,
-        5,81,0,0,292,293,3,6,3,0,293,5,1,0,0,0,294,299,5,109,0,0,295,299,
-        3,228,114,0,296,299,3,226,113,0,297,299,3,270,135,0,298,294,1,0,
-        0,0,298,295,1,0,0,0,298,296,1,0,0,0,298,297,1,0,0,0,299,7,1,0,0,
-        0,300,302,3,10,5,0,301,300,1,0,0,0,302,305,1,0,0,0,303,301,1,0,0,
-        0,303,304,1,0,0,0,304,306,1,0,0,0,305,303,1,0,0,0,306,310,3,14,7,
-        0,307,309,3,12,6,0,308,307,1,0,0,0,309,312,1,0,0,0,310,308,1,0,0,
-        0,310,311,1,0,0,0,311,316,1,0,0,0,312,310,1,0,0,0,313,315,3,10,5,
-        0,314,313,1,0,0,0,315,318,1,0,0,0,316,314,1,0,0,0,316,317,1,0,0,
-        0,317,9,1,0,0,0,318,316,1,0,0,0,319,322,3,16,8,0,320,322,3,18,9,
-        0,321,319,1,0,0,0,321,320,1,0,0,0,322,11,1,0,0,0,323,325,5,65,0,
-        0,324,326,5,1,0,0,325,324,1,0,0,0,325,326,1,0,0,0,326,327,1,0,0,
-        0,327,332,3,14,7,0,328,329,5,65,0,0,329,330,5,20,0,0,330,332,3,14,
-        7,0,331,323,1,0,0,0,331,328,1,0,0,0,332,13,1,0,0,0,333,335,3,24,
-        12,0,334,333,1,0,0,0,335,336,1,0,0,0,336,334,1,0,0,0,336,337,1,0,
-        0,0,337,15,1,0,0,0,338,339,5,4,0,0,339,340,5,42,0,0,340,341,5,56,
-        0,0,341,342,3,142,71,0,342,17,1,0,0,0,343,344,5,68,0,0,344,345,3,
-        214,107,0,345,354,5,99,0,0,346,351,3,142,71,0,347,348,5,93,0,0,348,
-        350,3,142,71,0,349,347,1,0,0,0,350,353,1,0,0,0,351,349,1,0,0,0,351,
-        352,1,0,0,0,352,355,1,0,0,0,353,351,1,0,0,0,354,346,1,0,0,0,354,
-        355,1,0,0,0,355,356,1,0,0,0,356,357,5,100,0,0,357,19,1,0,0,0,358,
-        360,3,22,11,0,359,358,1,0,0,0,360,363,1,0,0,0,361,359,1,0,0,0,361,
-        362,1,0,0,0,362,364,1,0,0,0,363,361,1,0,0,0,364,365,5,0,0,1,365,
-        21,1,0,0,0,366,367,3,214,107,0,367,376,5,99,0,0,368,373,3,142,71,
-        0,369,370,5,93,0,0,370,372,3,142,71,0,371,369,1,0,0,0,372,375,1,
-        0,0,0,373,371,1,0,0,0,373,374,1,0,0,0,374,377,1,0,0,0,375,373,1,
-        0,0,0,376,368,1,0,0,0,376,377,1,0,0,0,377,378,1,0,0,0,378,379,5,
-        100,0,0,379,23,1,0,0,0,380,395,3,26,13,0,381,395,3,28,14,0,382,395,
-        3,32,16,0,383,395,3,30,15,0,384,395,3,46,23,0,385,395,3,48,24,0,
-        386,395,3,52,26,0,387,395,3,56,28,0,388,395,3,60,30,0,389,395,3,
-        68,34,0,390,395,3,70,35,0,391,395,3,62,31,0,392,395,3,66,33,0,393,
-        395,3,64,32,0,394,380,1,0,0,0,394,381,1,0,0,0,394,382,1,0,0,0,394,
-        383,1,0,0,0,394,384,1,0,0,0,394,385,1,0,0,0,394,386,1,0,0,0,394,
-        387,1,0,0,0,394,388,1,0,0,0,394,389,1,0,0,0,394,390,1,0,0,0,394,
-        391,1,0,0,0,394,392,1,0,0,0,394,393,1,0,0,0,395,25,1,0,0,0,396,398,
-        5,44,0,0,397,396,1,0,0,0,397,398,1,0,0,0,398,399,1,0,0,0,399,400,
-        5,36,0,0,400,404,3,88,44,0,401,403,3,10,5,0,402,401,1,0,0,0,403,
-        406,1,0,0,0,404,402,1,0,0,0,404,405,1,0,0,0,405,408,1,0,0,0,406,
-        404,1,0,0,0,407,409,3,86,43,0,408,407,1,0,0,0,408,409,1,0,0,0,409,
-        27,1,0,0,0,410,411,5,67,0,0,411,412,3,142,71,0,412,413,5,4,0,0,413,
-        414,3,268,134,0,414,29,1,0,0,0,415,416,5,9,0,0,416,429,3,40,20,0,
-        417,426,5,99,0,0,418,423,3,142,71,0,419,420,5,93,0,0,420,422,3,142,
-        71,0,421,419,1,0,0,0,422,425,1,0,0,0,423,421,1,0,0,0,423,424,1,0,
-        0,0,424,427,1,0,0,0,425,423,1,0,0,0,426,418,1,0,0,0,426,427,1,0,
-        0,0,427,428,1,0,0,0,428,430,5,100,0,0,429,417,1,0,0,0,429,430,1,
-        0,0,0,430,436,1,0,0,0,431,434,5,73,0,0,432,435,5,86,0,0,433,435,
-        3,42,21,0,434,432,1,0,0,0,434,433,1,0,0,0,435,437,1,0,0,0,436,431,
+        1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
+        1,121,1,121,1,121,1,121,1,121,1,121,3,121,1516,8,121,1,122,1,122,
+        1,122,1,122,1,123,1,123,1,123,1,123,5,123,1526,8,123,10,123,12,123,
+        1529,9,123,1,123,1,123,1,124,1,124,1,124,1,124,1,124,3,124,1538,
+        8,124,1,124,1,124,1,124,3,124,1543,8,124,1,125,1,125,1,125,1,125,
+        3,125,1549,8,125,1,126,1,126,3,126,1553,8,126,1,126,1,126,3,126,
+        1557,8,126,1,126,3,126,1560,8,126,1,126,1,126,3,126,1564,8,126,1,
+        127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,5,127,
+        1576,8,127,10,127,12,127,1579,9,127,1,127,1,127,1,127,1,127,3,127,
+        1585,8,127,1,127,1,127,1,127,1,127,1,127,5,127,1592,8,127,10,127,
+        12,127,1595,9,127,1,127,1,127,3,127,1599,8,127,1,128,1,128,1,128,
+        1,128,3,128,1605,8,128,1,128,3,128,1608,8,128,1,128,1,128,1,128,
+        1,128,1,128,1,128,1,128,3,128,1617,8,128,1,128,1,128,3,128,1621,
+        8,128,1,129,1,129,1,129,1,129,5,129,1627,8,129,10,129,12,129,1630,
+        9,129,1,129,1,129,1,129,1,129,1,129,1,129,5,129,1638,8,129,10,129,
+        12,129,1641,9,129,1,129,1,129,3,129,1645,8,129,1,130,1,130,1,130,
+        1,131,1,131,1,131,1,131,3,131,1654,8,131,1,132,1,132,1,132,1,132,
+        1,133,1,133,1,133,1,134,1,134,1,135,1,135,1,135,3,135,1668,8,135,
+        1,136,1,136,1,137,1,137,3,137,1674,8,137,1,138,1,138,1,138,0,0,139,
+        0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,
+        46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,
+        90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,120,122,124,
+        126,128,130,132,134,136,138,140,142,144,146,148,150,152,154,156,
+        158,160,162,164,166,168,170,172,174,176,178,180,182,184,186,188,
+        190,192,194,196,198,200,202,204,206,208,210,212,214,216,218,220,
+        222,224,226,228,230,232,234,236,238,240,242,244,246,248,250,252,
+        254,256,258,260,262,264,266,268,270,272,274,276,0,17,2,0,53,53,64,
+        64,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,78,83,2,0,58,58,74,74,2,0,84,
+        85,96,96,1,0,86,88,1,0,84,85,4,0,1,1,3,3,39,39,52,52,2,0,13,14,25,
+        25,1,0,60,62,2,0,26,26,57,57,1,0,105,107,2,0,27,27,43,43,2,0,6,6,
+        49,49,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,30,32,32,34,
+        34,38,39,42,42,47,47,49,49,52,52,56,56,58,64,66,66,68,68,20,0,1,
+        2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,31,31,33,33,35,37,40,41,
+        43,46,48,48,50,51,53,55,57,57,65,65,67,67,69,73,1808,0,278,1,0,0,
+        0,2,287,1,0,0,0,4,289,1,0,0,0,6,298,1,0,0,0,8,303,1,0,0,0,10,321,
+        1,0,0,0,12,331,1,0,0,0,14,334,1,0,0,0,16,338,1,0,0,0,18,343,1,0,
+        0,0,20,361,1,0,0,0,22,366,1,0,0,0,24,394,1,0,0,0,26,397,1,0,0,0,
+        28,410,1,0,0,0,30,415,1,0,0,0,32,439,1,0,0,0,34,451,1,0,0,0,36,532,
+        1,0,0,0,38,534,1,0,0,0,40,544,1,0,0,0,42,549,1,0,0,0,44,563,1,0,
+        0,0,46,567,1,0,0,0,48,570,1,0,0,0,50,584,1,0,0,0,52,586,1,0,0,0,
+        54,617,1,0,0,0,56,619,1,0,0,0,58,637,1,0,0,0,60,640,1,0,0,0,62,651,
+        1,0,0,0,64,676,1,0,0,0,66,678,1,0,0,0,68,680,1,0,0,0,70,685,1,0,
+        0,0,72,689,1,0,0,0,74,717,1,0,0,0,76,719,1,0,0,0,78,724,1,0,0,0,
+        80,734,1,0,0,0,82,737,1,0,0,0,84,740,1,0,0,0,86,744,1,0,0,0,88,747,
+        1,0,0,0,90,758,1,0,0,0,92,764,1,0,0,0,94,780,1,0,0,0,96,782,1,0,
+        0,0,98,818,1,0,0,0,100,820,1,0,0,0,102,823,1,0,0,0,104,826,1,0,0,
+        0,106,837,1,0,0,0,108,848,1,0,0,0,110,856,1,0,0,0,112,867,1,0,0,
+        0,114,869,1,0,0,0,116,893,1,0,0,0,118,919,1,0,0,0,120,952,1,0,0,
+        0,122,956,1,0,0,0,124,981,1,0,0,0,126,984,1,0,0,0,128,992,1,0,0,
+        0,130,994,1,0,0,0,132,1016,1,0,0,0,134,1019,1,0,0,0,136,1023,1,0,
+        0,0,138,1025,1,0,0,0,140,1027,1,0,0,0,142,1033,1,0,0,0,144,1035,
+        1,0,0,0,146,1043,1,0,0,0,148,1051,1,0,0,0,150,1062,1,0,0,0,152,1067,
+        1,0,0,0,154,1076,1,0,0,0,156,1078,1,0,0,0,158,1119,1,0,0,0,160,1121,
+        1,0,0,0,162,1130,1,0,0,0,164,1152,1,0,0,0,166,1154,1,0,0,0,168,1163,
+        1,0,0,0,170,1165,1,0,0,0,172,1174,1,0,0,0,174,1176,1,0,0,0,176,1187,
+        1,0,0,0,178,1192,1,0,0,0,180,1217,1,0,0,0,182,1219,1,0,0,0,184,1237,
+        1,0,0,0,186,1239,1,0,0,0,188,1244,1,0,0,0,190,1259,1,0,0,0,192,1276,
+        1,0,0,0,194,1278,1,0,0,0,196,1286,1,0,0,0,198,1301,1,0,0,0,200,1306,
+        1,0,0,0,202,1308,1,0,0,0,204,1315,1,0,0,0,206,1328,1,0,0,0,208,1339,
+        1,0,0,0,210,1343,1,0,0,0,212,1355,1,0,0,0,214,1372,1,0,0,0,216,1380,
+        1,0,0,0,218,1383,1,0,0,0,220,1406,1,0,0,0,222,1408,1,0,0,0,224,1419,
+        1,0,0,0,226,1421,1,0,0,0,228,1425,1,0,0,0,230,1427,1,0,0,0,232,1429,
+        1,0,0,0,234,1442,1,0,0,0,236,1460,1,0,0,0,238,1467,1,0,0,0,240,1469,
+        1,0,0,0,242,1515,1,0,0,0,244,1517,1,0,0,0,246,1521,1,0,0,0,248,1532,
+        1,0,0,0,250,1544,1,0,0,0,252,1550,1,0,0,0,254,1598,1,0,0,0,256,1600,
+        1,0,0,0,258,1644,1,0,0,0,260,1646,1,0,0,0,262,1649,1,0,0,0,264,1655,
+        1,0,0,0,266,1659,1,0,0,0,268,1662,1,0,0,0,270,1667,1,0,0,0,272,1669,
+        1,0,0,0,274,1673,1,0,0,0,276,1675,1,0,0,0,278,280,3,2,1,0,279,281,
+        5,95,0,0,280,279,1,0,0,0,280,281,1,0,0,0,281,282,1,0,0,0,282,283,
+        5,0,0,1,283,1,1,0,0,0,284,288,3,4,2,0,285,288,3,238,119,0,286,288,
+        3,8,4,0,287,284,1,0,0,0,287,285,1,0,0,0,287,286,1,0,0,0,288,3,1,
+        0,0,0,289,290,5,51,0,0,290,291,3,270,135,0,291,292,5,81,0,0,292,
+        293,3,6,3,0,293,5,1,0,0,0,294,299,5,109,0,0,295,299,3,228,114,0,
+        296,299,3,226,113,0,297,299,3,270,135,0,298,294,1,0,0,0,298,295,
+        1,0,0,0,298,296,1,0,0,0,298,297,1,0,0,0,299,7,1,0,0,0,300,302,3,
+        10,5,0,301,300,1,0,0,0,302,305,1,0,0,0,303,301,1,0,0,0,303,304,1,
+        0,0,0,304,306,1,0,0,0,305,303,1,0,0,0,306,310,3,14,7,0,307,309,3,
+        12,6,0,308,307,1,0,0,0,309,312,1,0,0,0,310,308,1,0,0,0,310,311,1,
+        0,0,0,311,316,1,0,0,0,312,310,1,0,0,0,313,315,3,10,5,0,314,313,1,
+        0,0,0,315,318,1,0,0,0,316,314,1,0,0,0,316,317,1,0,0,0,317,9,1,0,
+        0,0,318,316,1,0,0,0,319,322,3,16,8,0,320,322,3,18,9,0,321,319,1,
+        0,0,0,321,320,1,0,0,0,322,11,1,0,0,0,323,325,5,65,0,0,324,326,5,
+        1,0,0,325,324,1,0,0,0,325,326,1,0,0,0,326,327,1,0,0,0,327,332,3,
+        14,7,0,328,329,5,65,0,0,329,330,5,20,0,0,330,332,3,14,7,0,331,323,
+        1,0,0,0,331,328,1,0,0,0,332,13,1,0,0,0,333,335,3,24,12,0,334,333,
+        1,0,0,0,335,336,1,0,0,0,336,334,1,0,0,0,336,337,1,0,0,0,337,15,1,
+        0,0,0,338,339,5,4,0,0,339,340,5,42,0,0,340,341,5,56,0,0,341,342,
+        3,142,71,0,342,17,1,0,0,0,343,344,5,68,0,0,344,345,3,214,107,0,345,
+        354,5,99,0,0,346,351,3,142,71,0,347,348,5,93,0,0,348,350,3,142,71,
+        0,349,347,1,0,0,0,350,353,1,0,0,0,351,349,1,0,0,0,351,352,1,0,0,
+        0,352,355,1,0,0,0,353,351,1,0,0,0,354,346,1,0,0,0,354,355,1,0,0,
+        0,355,356,1,0,0,0,356,357,5,100,0,0,357,19,1,0,0,0,358,360,3,22,
+        11,0,359,358,1,0,0,0,360,363,1,0,0,0,361,359,1,0,0,0,361,362,1,0,
+        0,0,362,364,1,0,0,0,363,361,1,0,0,0,364,365,5,0,0,1,365,21,1,0,0,
+        0,366,367,3,214,107,0,367,376,5,99,0,0,368,373,3,142,71,0,369,370,
+        5,93,0,0,370,372,3,142,71,0,371,369,1,0,0,0,372,375,1,0,0,0,373,
+        371,1,0,0,0,373,374,1,0,0,0,374,377,1,0,0,0,375,373,1,0,0,0,376,
+        368,1,0,0,0,376,377,1,0,0,0,377,378,1,0,0,0,378,379,5,100,0,0,379,
+        23,1,0,0,0,380,395,3,26,13,0,381,395,3,28,14,0,382,395,3,32,16,0,
+        383,395,3,30,15,0,384,395,3,46,23,0,385,395,3,48,24,0,386,395,3,
+        52,26,0,387,395,3,56,28,0,388,395,3,60,30,0,389,395,3,68,34,0,390,
+        395,3,70,35,0,391,395,3,62,31,0,392,395,3,66,33,0,393,395,3,64,32,
+        0,394,380,1,0,0,0,394,381,1,0,0,0,394,382,1,0,0,0,394,383,1,0,0,
+        0,394,384,1,0,0,0,394,385,1,0,0,0,394,386,1,0,0,0,394,387,1,0,0,
+        0,394,388,1,0,0,0,394,389,1,0,0,0,394,390,1,0,0,0,394,391,1,0,0,
+        0,394,392,1,0,0,0,394,393,1,0,0,0,395,25,1,0,0,0,396,398,5,44,0,
+        0,397,396,1,0,0,0,397,398,1,0,0,0,398,399,1,0,0,0,399,400,5,36,0,
+        0,400,404,3,88,44,0,401,403,3,10,5,0,402,401,1,0,0,0,403,406,1,0,
+        0,0,404,402,1,0,0,0,404,405,1,0,0,0,405,408,1,0,0,0,406,404,1,0,
+        0,0,407,409,3,86,43,0,408,407,1,0,0,0,408,409,1,0,0,0,409,27,1,0,
+        0,0,410,411,5,67,0,0,411,412,3,142,71,0,412,413,5,4,0,0,413,414,
+        3,268,134,0,414,29,1,0,0,0,415,416,5,9,0,0,416,429,3,40,20,0,417,
+        426,5,99,0,0,418,423,3,142,71,0,419,420,5,93,0,0,420,422,3,142,71,
+        0,421,419,1,0,0,0,422,425,1,0,0,0,423,421,1,0,0,0,423,424,1,0,0,
+        0,424,427,1,0,0,0,425,423,1,0,0,0,426,418,1,0,0,0,426,427,1,0,0,
+        0,427,428,1,0,0,0,428,430,5,100,0,0,429,417,1,0,0,0,429,430,1,0,
+        0,0,430,436,1,0,0,0,431,434,5,73,0,0,432,435,5,86,0,0,433,435,3,
+        42,21,0,434,432,1,0,0,0,434,433,1,0,0,0,435,437,1,0,0,0,436,431,
         1,0,0,0,436,437,1,0,0,0,437,31,1,0,0,0,438,440,5,44,0,0,439,438,
         1,0,0,0,439,440,1,0,0,0,440,441,1,0,0,0,441,443,5,9,0,0,442,444,
         3,34,17,0,443,442,1,0,0,0,443,444,1,0,0,0,444,445,1,0,0,0,445,446,
@@ -8323,260 +8349,263 @@ export class CypherParser extends antlr.Parser {
         958,959,5,94,0,0,959,967,3,138,69,0,960,962,5,97,0,0,961,963,5,94,
         0,0,962,961,1,0,0,0,962,963,1,0,0,0,963,964,1,0,0,0,964,966,3,138,
         69,0,965,960,1,0,0,0,966,969,1,0,0,0,967,965,1,0,0,0,967,968,1,0,
-        0,0,968,973,1,0,0,0,969,967,1,0,0,0,970,971,5,94,0,0,971,973,3,130,
-        65,0,972,958,1,0,0,0,972,970,1,0,0,0,973,125,1,0,0,0,974,976,3,128,
-        64,0,975,974,1,0,0,0,976,977,1,0,0,0,977,975,1,0,0,0,977,978,1,0,
-        0,0,978,127,1,0,0,0,979,980,5,94,0,0,980,984,3,136,68,0,981,982,
-        5,94,0,0,982,984,3,130,65,0,983,979,1,0,0,0,983,981,1,0,0,0,984,
-        129,1,0,0,0,985,987,5,98,0,0,986,988,7,2,0,0,987,986,1,0,0,0,987,
-        988,1,0,0,0,988,989,1,0,0,0,989,990,5,99,0,0,990,991,3,142,71,0,
-        991,992,5,100,0,0,992,131,1,0,0,0,993,995,5,86,0,0,994,996,3,134,
-        67,0,995,994,1,0,0,0,995,996,1,0,0,0,996,1001,1,0,0,0,997,999,5,
-        75,0,0,998,1000,3,134,67,0,999,998,1,0,0,0,999,1000,1,0,0,0,1000,
-        1002,1,0,0,0,1001,997,1,0,0,0,1001,1002,1,0,0,0,1002,1008,1,0,0,
-        0,1003,1005,5,75,0,0,1004,1006,3,134,67,0,1005,1004,1,0,0,0,1005,
-        1006,1,0,0,0,1006,1008,1,0,0,0,1007,993,1,0,0,0,1007,1003,1,0,0,
-        0,1008,133,1,0,0,0,1009,1011,5,85,0,0,1010,1009,1,0,0,0,1010,1011,
-        1,0,0,0,1011,1012,1,0,0,0,1012,1013,3,230,115,0,1013,135,1,0,0,0,
-        1014,1015,3,274,137,0,1015,137,1,0,0,0,1016,1017,3,274,137,0,1017,
-        139,1,0,0,0,1018,1020,3,184,92,0,1019,1021,3,182,91,0,1020,1019,
-        1,0,0,0,1021,1022,1,0,0,0,1022,1020,1,0,0,0,1022,1023,1,0,0,0,1023,
-        141,1,0,0,0,1024,1025,3,144,72,0,1025,143,1,0,0,0,1026,1031,3,146,
-        73,0,1027,1028,5,45,0,0,1028,1030,3,146,73,0,1029,1027,1,0,0,0,1030,
-        1033,1,0,0,0,1031,1029,1,0,0,0,1031,1032,1,0,0,0,1032,145,1,0,0,
-        0,1033,1031,1,0,0,0,1034,1039,3,148,74,0,1035,1036,5,72,0,0,1036,
-        1038,3,148,74,0,1037,1035,1,0,0,0,1038,1041,1,0,0,0,1039,1037,1,
-        0,0,0,1039,1040,1,0,0,0,1040,147,1,0,0,0,1041,1039,1,0,0,0,1042,
-        1047,3,150,75,0,1043,1044,5,2,0,0,1044,1046,3,150,75,0,1045,1043,
-        1,0,0,0,1046,1049,1,0,0,0,1047,1045,1,0,0,0,1047,1048,1,0,0,0,1048,
-        149,1,0,0,0,1049,1047,1,0,0,0,1050,1052,5,40,0,0,1051,1050,1,0,0,
-        0,1052,1055,1,0,0,0,1053,1051,1,0,0,0,1053,1054,1,0,0,0,1054,1056,
-        1,0,0,0,1055,1053,1,0,0,0,1056,1057,3,152,76,0,1057,151,1,0,0,0,
-        1058,1064,3,156,78,0,1059,1060,3,154,77,0,1060,1061,3,156,78,0,1061,
-        1063,1,0,0,0,1062,1059,1,0,0,0,1063,1066,1,0,0,0,1064,1062,1,0,0,
-        0,1064,1065,1,0,0,0,1065,153,1,0,0,0,1066,1064,1,0,0,0,1067,1068,
-        7,3,0,0,1068,155,1,0,0,0,1069,1073,3,166,83,0,1070,1072,3,158,79,
-        0,1071,1070,1,0,0,0,1072,1075,1,0,0,0,1073,1071,1,0,0,0,1073,1074,
-        1,0,0,0,1074,157,1,0,0,0,1075,1073,1,0,0,0,1076,1077,5,54,0,0,1077,
-        1078,5,71,0,0,1078,1111,3,166,83,0,1079,1080,5,24,0,0,1080,1081,
-        5,71,0,0,1081,1111,3,166,83,0,1082,1083,5,12,0,0,1083,1111,3,166,
-        83,0,1084,1085,5,77,0,0,1085,1111,3,166,83,0,1086,1087,5,31,0,0,
-        1087,1111,3,166,83,0,1088,1089,5,33,0,0,1089,1111,5,41,0,0,1090,
-        1091,5,33,0,0,1091,1092,5,40,0,0,1092,1111,5,41,0,0,1093,1095,5,
-        33,0,0,1094,1096,5,40,0,0,1095,1094,1,0,0,0,1095,1096,1,0,0,0,1096,
-        1097,1,0,0,0,1097,1100,7,4,0,0,1098,1100,5,74,0,0,1099,1093,1,0,
-        0,0,1099,1098,1,0,0,0,1100,1101,1,0,0,0,1101,1111,3,160,80,0,1102,
-        1104,5,33,0,0,1103,1105,5,40,0,0,1104,1103,1,0,0,0,1104,1105,1,0,
-        0,0,1105,1107,1,0,0,0,1106,1108,3,270,135,0,1107,1106,1,0,0,0,1107,
-        1108,1,0,0,0,1108,1109,1,0,0,0,1109,1111,5,59,0,0,1110,1076,1,0,
-        0,0,1110,1079,1,0,0,0,1110,1082,1,0,0,0,1110,1084,1,0,0,0,1110,1086,
-        1,0,0,0,1110,1088,1,0,0,0,1110,1090,1,0,0,0,1110,1099,1,0,0,0,1110,
-        1102,1,0,0,0,1111,159,1,0,0,0,1112,1117,3,162,81,0,1113,1114,5,97,
-        0,0,1114,1116,3,162,81,0,1115,1113,1,0,0,0,1116,1119,1,0,0,0,1117,
-        1115,1,0,0,0,1117,1118,1,0,0,0,1118,161,1,0,0,0,1119,1117,1,0,0,
-        0,1120,1122,3,164,82,0,1121,1120,1,0,0,0,1122,1123,1,0,0,0,1123,
-        1121,1,0,0,0,1123,1124,1,0,0,0,1124,1129,1,0,0,0,1125,1126,5,71,
-        0,0,1126,1127,3,164,82,0,1127,1128,3,164,82,0,1128,1130,1,0,0,0,
-        1129,1125,1,0,0,0,1129,1130,1,0,0,0,1130,1135,1,0,0,0,1131,1132,
-        5,82,0,0,1132,1133,3,160,80,0,1133,1134,5,83,0,0,1134,1136,1,0,0,
-        0,1135,1131,1,0,0,0,1135,1136,1,0,0,0,1136,1139,1,0,0,0,1137,1138,
-        5,40,0,0,1138,1140,5,41,0,0,1139,1137,1,0,0,0,1139,1140,1,0,0,0,
-        1140,163,1,0,0,0,1141,1144,3,270,135,0,1142,1144,5,41,0,0,1143,1141,
-        1,0,0,0,1143,1142,1,0,0,0,1144,165,1,0,0,0,1145,1151,3,170,85,0,
-        1146,1147,3,168,84,0,1147,1148,3,170,85,0,1148,1150,1,0,0,0,1149,
-        1146,1,0,0,0,1150,1153,1,0,0,0,1151,1149,1,0,0,0,1151,1152,1,0,0,
-        0,1152,167,1,0,0,0,1153,1151,1,0,0,0,1154,1155,7,5,0,0,1155,169,
-        1,0,0,0,1156,1162,3,174,87,0,1157,1158,3,172,86,0,1158,1159,3,174,
-        87,0,1159,1161,1,0,0,0,1160,1157,1,0,0,0,1161,1164,1,0,0,0,1162,
-        1160,1,0,0,0,1162,1163,1,0,0,0,1163,171,1,0,0,0,1164,1162,1,0,0,
-        0,1165,1166,7,6,0,0,1166,173,1,0,0,0,1167,1172,3,176,88,0,1168,1169,
-        5,91,0,0,1169,1171,3,176,88,0,1170,1168,1,0,0,0,1171,1174,1,0,0,
-        0,1172,1170,1,0,0,0,1172,1173,1,0,0,0,1173,175,1,0,0,0,1174,1172,
-        1,0,0,0,1175,1177,7,7,0,0,1176,1175,1,0,0,0,1177,1180,1,0,0,0,1178,
-        1176,1,0,0,0,1178,1179,1,0,0,0,1179,1181,1,0,0,0,1180,1178,1,0,0,
-        0,1181,1182,3,178,89,0,1182,177,1,0,0,0,1183,1188,3,184,92,0,1184,
-        1187,3,180,90,0,1185,1187,3,182,91,0,1186,1184,1,0,0,0,1186,1185,
-        1,0,0,0,1187,1190,1,0,0,0,1188,1186,1,0,0,0,1188,1189,1,0,0,0,1189,
-        1193,1,0,0,0,1190,1188,1,0,0,0,1191,1194,3,126,63,0,1192,1194,3,
-        102,51,0,1193,1191,1,0,0,0,1193,1192,1,0,0,0,1193,1194,1,0,0,0,1194,
-        179,1,0,0,0,1195,1196,5,101,0,0,1196,1197,3,142,71,0,1197,1198,5,
-        102,0,0,1198,1209,1,0,0,0,1199,1201,5,101,0,0,1200,1202,3,142,71,
-        0,1201,1200,1,0,0,0,1201,1202,1,0,0,0,1202,1203,1,0,0,0,1203,1205,
-        5,75,0,0,1204,1206,3,142,71,0,1205,1204,1,0,0,0,1205,1206,1,0,0,
-        0,1206,1207,1,0,0,0,1207,1209,5,102,0,0,1208,1195,1,0,0,0,1208,1199,
-        1,0,0,0,1209,181,1,0,0,0,1210,1211,5,92,0,0,1211,1212,3,236,118,
-        0,1212,183,1,0,0,0,1213,1229,3,186,93,0,1214,1229,3,210,105,0,1215,
-        1229,3,194,97,0,1216,1229,3,196,98,0,1217,1229,3,198,99,0,1218,1229,
-        3,204,102,0,1219,1229,3,206,103,0,1220,1229,3,224,112,0,1221,1229,
-        3,222,111,0,1222,1229,3,188,94,0,1223,1229,3,96,48,0,1224,1229,3,
-        208,104,0,1225,1229,3,212,106,0,1226,1229,3,218,109,0,1227,1229,
-        3,268,134,0,1228,1213,1,0,0,0,1228,1214,1,0,0,0,1228,1215,1,0,0,
-        0,1228,1216,1,0,0,0,1228,1217,1,0,0,0,1228,1218,1,0,0,0,1228,1219,
-        1,0,0,0,1228,1220,1,0,0,0,1228,1221,1,0,0,0,1228,1222,1,0,0,0,1228,
-        1223,1,0,0,0,1228,1224,1,0,0,0,1228,1225,1,0,0,0,1228,1226,1,0,0,
-        0,1228,1227,1,0,0,0,1229,185,1,0,0,0,1230,1231,5,13,0,0,1231,1232,
-        5,99,0,0,1232,1233,5,86,0,0,1233,1234,5,100,0,0,1234,187,1,0,0,0,
-        1235,1237,5,10,0,0,1236,1238,3,142,71,0,1237,1236,1,0,0,0,1237,1238,
-        1,0,0,0,1238,1240,1,0,0,0,1239,1241,3,190,95,0,1240,1239,1,0,0,0,
-        1241,1242,1,0,0,0,1242,1240,1,0,0,0,1242,1243,1,0,0,0,1243,1246,
-        1,0,0,0,1244,1245,5,22,0,0,1245,1247,3,142,71,0,1246,1244,1,0,0,
-        0,1246,1247,1,0,0,0,1247,1248,1,0,0,0,1248,1249,5,23,0,0,1249,189,
-        1,0,0,0,1250,1251,5,69,0,0,1251,1256,3,192,96,0,1252,1253,5,93,0,
-        0,1253,1255,3,192,96,0,1254,1252,1,0,0,0,1255,1258,1,0,0,0,1256,
-        1254,1,0,0,0,1256,1257,1,0,0,0,1257,1259,1,0,0,0,1258,1256,1,0,0,
-        0,1259,1260,5,55,0,0,1260,1261,3,142,71,0,1261,191,1,0,0,0,1262,
-        1263,3,154,77,0,1263,1264,3,142,71,0,1264,1268,1,0,0,0,1265,1268,
-        3,158,79,0,1266,1268,3,142,71,0,1267,1262,1,0,0,0,1267,1265,1,0,
-        0,0,1267,1266,1,0,0,0,1268,193,1,0,0,0,1269,1270,5,101,0,0,1270,
-        1273,3,202,101,0,1271,1272,5,97,0,0,1272,1274,3,142,71,0,1273,1271,
-        1,0,0,0,1273,1274,1,0,0,0,1274,1275,1,0,0,0,1275,1276,5,102,0,0,
-        1276,195,1,0,0,0,1277,1281,5,101,0,0,1278,1279,3,268,134,0,1279,
-        1280,5,81,0,0,1280,1282,1,0,0,0,1281,1278,1,0,0,0,1281,1282,1,0,
-        0,0,1282,1283,1,0,0,0,1283,1286,3,96,48,0,1284,1285,5,70,0,0,1285,
-        1287,3,142,71,0,1286,1284,1,0,0,0,1286,1287,1,0,0,0,1287,1288,1,
-        0,0,0,1288,1289,5,97,0,0,1289,1290,3,142,71,0,1290,1291,5,102,0,
-        0,1291,197,1,0,0,0,1292,1293,3,200,100,0,1293,1294,5,99,0,0,1294,
-        1295,3,202,101,0,1295,1296,5,100,0,0,1296,199,1,0,0,0,1297,1298,
-        7,8,0,0,1298,201,1,0,0,0,1299,1300,3,268,134,0,1300,1301,5,31,0,
-        0,1301,1304,3,142,71,0,1302,1303,5,70,0,0,1303,1305,3,142,71,0,1304,
-        1302,1,0,0,0,1304,1305,1,0,0,0,1305,203,1,0,0,0,1306,1307,5,47,0,
-        0,1307,1308,5,99,0,0,1308,1309,3,268,134,0,1309,1310,5,81,0,0,1310,
-        1311,3,142,71,0,1311,1312,5,93,0,0,1312,1313,3,268,134,0,1313,1314,
-        5,31,0,0,1314,1315,3,142,71,0,1315,1316,5,97,0,0,1316,1317,3,142,
-        71,0,1317,1318,5,100,0,0,1318,205,1,0,0,0,1319,1320,7,9,0,0,1320,
-        1326,5,103,0,0,1321,1327,3,8,4,0,1322,1324,3,88,44,0,1323,1325,3,
-        86,43,0,1324,1323,1,0,0,0,1324,1325,1,0,0,0,1325,1327,1,0,0,0,1326,
-        1321,1,0,0,0,1326,1322,1,0,0,0,1327,1328,1,0,0,0,1328,1329,5,104,
-        0,0,1329,207,1,0,0,0,1330,1331,5,99,0,0,1331,1332,3,142,71,0,1332,
-        1333,5,100,0,0,1333,209,1,0,0,0,1334,1335,3,214,107,0,1335,1337,
-        5,99,0,0,1336,1338,7,10,0,0,1337,1336,1,0,0,0,1337,1338,1,0,0,0,
-        1338,1340,1,0,0,0,1339,1341,3,142,71,0,1340,1339,1,0,0,0,1340,1341,
-        1,0,0,0,1341,1342,1,0,0,0,1342,1343,5,63,0,0,1343,1344,3,142,71,
-        0,1344,1345,5,100,0,0,1345,211,1,0,0,0,1346,1347,3,214,107,0,1347,
-        1349,5,99,0,0,1348,1350,5,20,0,0,1349,1348,1,0,0,0,1349,1350,1,0,
-        0,0,1350,1359,1,0,0,0,1351,1356,3,142,71,0,1352,1353,5,93,0,0,1353,
-        1355,3,142,71,0,1354,1352,1,0,0,0,1355,1358,1,0,0,0,1356,1354,1,
-        0,0,0,1356,1357,1,0,0,0,1357,1360,1,0,0,0,1358,1356,1,0,0,0,1359,
-        1351,1,0,0,0,1359,1360,1,0,0,0,1360,1361,1,0,0,0,1361,1362,5,100,
-        0,0,1362,213,1,0,0,0,1363,1364,3,216,108,0,1364,1365,3,270,135,0,
-        1365,215,1,0,0,0,1366,1367,3,270,135,0,1367,1368,5,92,0,0,1368,1370,
-        1,0,0,0,1369,1366,1,0,0,0,1370,1373,1,0,0,0,1371,1369,1,0,0,0,1371,
-        1372,1,0,0,0,1372,217,1,0,0,0,1373,1371,1,0,0,0,1374,1375,3,268,
-        134,0,1375,1384,5,103,0,0,1376,1381,3,220,110,0,1377,1378,5,93,0,
-        0,1378,1380,3,220,110,0,1379,1377,1,0,0,0,1380,1383,1,0,0,0,1381,
-        1379,1,0,0,0,1381,1382,1,0,0,0,1382,1385,1,0,0,0,1383,1381,1,0,0,
-        0,1384,1376,1,0,0,0,1384,1385,1,0,0,0,1385,1386,1,0,0,0,1386,1387,
-        5,104,0,0,1387,219,1,0,0,0,1388,1389,3,236,118,0,1389,1390,5,94,
-        0,0,1390,1391,3,142,71,0,1391,1398,1,0,0,0,1392,1393,5,92,0,0,1393,
-        1398,3,236,118,0,1394,1395,5,92,0,0,1395,1398,5,86,0,0,1396,1398,
-        3,268,134,0,1397,1388,1,0,0,0,1397,1392,1,0,0,0,1397,1394,1,0,0,
-        0,1397,1396,1,0,0,0,1398,221,1,0,0,0,1399,1402,5,98,0,0,1400,1403,
-        3,270,135,0,1401,1403,5,107,0,0,1402,1400,1,0,0,0,1402,1401,1,0,
-        0,0,1403,223,1,0,0,0,1404,1411,3,226,113,0,1405,1411,5,41,0,0,1406,
-        1411,3,228,114,0,1407,1411,5,109,0,0,1408,1411,3,232,116,0,1409,
-        1411,3,234,117,0,1410,1404,1,0,0,0,1410,1405,1,0,0,0,1410,1406,1,
-        0,0,0,1410,1407,1,0,0,0,1410,1408,1,0,0,0,1410,1409,1,0,0,0,1411,
-        225,1,0,0,0,1412,1413,7,11,0,0,1413,227,1,0,0,0,1414,1417,3,230,
-        115,0,1415,1417,5,108,0,0,1416,1414,1,0,0,0,1416,1415,1,0,0,0,1417,
-        229,1,0,0,0,1418,1419,7,12,0,0,1419,231,1,0,0,0,1420,1429,5,101,
-        0,0,1421,1426,3,142,71,0,1422,1423,5,93,0,0,1423,1425,3,142,71,0,
-        1424,1422,1,0,0,0,1425,1428,1,0,0,0,1426,1424,1,0,0,0,1426,1427,
-        1,0,0,0,1427,1430,1,0,0,0,1428,1426,1,0,0,0,1429,1421,1,0,0,0,1429,
-        1430,1,0,0,0,1430,1431,1,0,0,0,1431,1432,5,102,0,0,1432,233,1,0,
-        0,0,1433,1447,5,103,0,0,1434,1435,3,236,118,0,1435,1436,5,94,0,0,
-        1436,1444,3,142,71,0,1437,1438,5,93,0,0,1438,1439,3,236,118,0,1439,
-        1440,5,94,0,0,1440,1441,3,142,71,0,1441,1443,1,0,0,0,1442,1437,1,
-        0,0,0,1443,1446,1,0,0,0,1444,1442,1,0,0,0,1444,1445,1,0,0,0,1445,
-        1448,1,0,0,0,1446,1444,1,0,0,0,1447,1434,1,0,0,0,1447,1448,1,0,0,
-        0,1448,1449,1,0,0,0,1449,1450,5,104,0,0,1450,235,1,0,0,0,1451,1452,
-        3,274,137,0,1452,237,1,0,0,0,1453,1459,3,240,120,0,1454,1459,3,250,
-        125,0,1455,1459,3,252,126,0,1456,1459,3,256,128,0,1457,1459,3,262,
-        131,0,1458,1453,1,0,0,0,1458,1454,1,0,0,0,1458,1455,1,0,0,0,1458,
-        1456,1,0,0,0,1458,1457,1,0,0,0,1459,239,1,0,0,0,1460,1461,5,15,0,
-        0,1461,1463,5,11,0,0,1462,1464,3,270,135,0,1463,1462,1,0,0,0,1463,
-        1464,1,0,0,0,1464,1466,1,0,0,0,1465,1467,3,264,132,0,1466,1465,1,
-        0,0,0,1466,1467,1,0,0,0,1467,1468,1,0,0,0,1468,1469,7,13,0,0,1469,
-        1470,5,99,0,0,1470,1471,3,268,134,0,1471,1472,3,128,64,0,1472,1473,
-        5,100,0,0,1473,1474,7,14,0,0,1474,1476,3,242,121,0,1475,1477,3,86,
-        43,0,1476,1475,1,0,0,0,1476,1477,1,0,0,0,1477,241,1,0,0,0,1478,1479,
-        3,244,122,0,1479,1480,5,33,0,0,1480,1481,5,66,0,0,1481,1507,1,0,
-        0,0,1482,1483,3,246,123,0,1483,1484,5,33,0,0,1484,1485,5,66,0,0,
-        1485,1507,1,0,0,0,1486,1487,3,244,122,0,1487,1488,5,33,0,0,1488,
-        1489,5,40,0,0,1489,1490,5,41,0,0,1490,1507,1,0,0,0,1491,1492,3,244,
-        122,0,1492,1493,5,33,0,0,1493,1494,5,38,0,0,1494,1495,5,34,0,0,1495,
-        1507,1,0,0,0,1496,1497,3,246,123,0,1497,1498,5,33,0,0,1498,1499,
-        5,38,0,0,1499,1500,5,34,0,0,1500,1507,1,0,0,0,1501,1502,3,244,122,
-        0,1502,1503,5,33,0,0,1503,1504,7,4,0,0,1504,1505,3,248,124,0,1505,
-        1507,1,0,0,0,1506,1478,1,0,0,0,1506,1482,1,0,0,0,1506,1486,1,0,0,
-        0,1506,1491,1,0,0,0,1506,1496,1,0,0,0,1506,1501,1,0,0,0,1507,243,
-        1,0,0,0,1508,1509,3,268,134,0,1509,1510,5,92,0,0,1510,1511,3,236,
-        118,0,1511,245,1,0,0,0,1512,1513,5,99,0,0,1513,1518,3,244,122,0,
-        1514,1515,5,93,0,0,1515,1517,3,244,122,0,1516,1514,1,0,0,0,1517,
-        1520,1,0,0,0,1518,1516,1,0,0,0,1518,1519,1,0,0,0,1519,1521,1,0,0,
-        0,1520,1518,1,0,0,0,1521,1522,5,100,0,0,1522,247,1,0,0,0,1523,1528,
-        3,270,135,0,1524,1525,5,82,0,0,1525,1526,3,248,124,0,1526,1527,5,
-        83,0,0,1527,1529,1,0,0,0,1528,1524,1,0,0,0,1528,1529,1,0,0,0,1529,
-        1533,1,0,0,0,1530,1531,5,99,0,0,1531,1532,5,107,0,0,1532,1534,5,
-        100,0,0,1533,1530,1,0,0,0,1533,1534,1,0,0,0,1534,249,1,0,0,0,1535,
-        1536,5,21,0,0,1536,1537,5,11,0,0,1537,1539,3,270,135,0,1538,1540,
-        3,266,133,0,1539,1538,1,0,0,0,1539,1540,1,0,0,0,1540,251,1,0,0,0,
-        1541,1543,5,15,0,0,1542,1544,5,66,0,0,1543,1542,1,0,0,0,1543,1544,
-        1,0,0,0,1544,1545,1,0,0,0,1545,1547,5,32,0,0,1546,1548,3,270,135,
-        0,1547,1546,1,0,0,0,1547,1548,1,0,0,0,1548,1550,1,0,0,0,1549,1551,
-        3,264,132,0,1550,1549,1,0,0,0,1550,1551,1,0,0,0,1551,1552,1,0,0,
-        0,1552,1554,3,254,127,0,1553,1555,3,86,43,0,1554,1553,1,0,0,0,1554,
-        1555,1,0,0,0,1555,253,1,0,0,0,1556,1557,5,27,0,0,1557,1558,5,99,
-        0,0,1558,1559,3,268,134,0,1559,1560,3,128,64,0,1560,1561,5,100,0,
-        0,1561,1562,5,43,0,0,1562,1563,5,99,0,0,1563,1568,3,244,122,0,1564,
-        1565,5,93,0,0,1565,1567,3,244,122,0,1566,1564,1,0,0,0,1567,1570,
-        1,0,0,0,1568,1566,1,0,0,0,1568,1569,1,0,0,0,1569,1571,1,0,0,0,1570,
-        1568,1,0,0,0,1571,1572,5,100,0,0,1572,1590,1,0,0,0,1573,1575,5,43,
-        0,0,1574,1576,5,94,0,0,1575,1574,1,0,0,0,1575,1576,1,0,0,0,1576,
-        1577,1,0,0,0,1577,1578,3,136,68,0,1578,1579,5,99,0,0,1579,1584,3,
-        236,118,0,1580,1581,5,93,0,0,1581,1583,3,236,118,0,1582,1580,1,0,
-        0,0,1583,1586,1,0,0,0,1584,1582,1,0,0,0,1584,1585,1,0,0,0,1585,1587,
-        1,0,0,0,1586,1584,1,0,0,0,1587,1588,5,100,0,0,1588,1590,1,0,0,0,
-        1589,1556,1,0,0,0,1589,1573,1,0,0,0,1590,255,1,0,0,0,1591,1592,5,
-        15,0,0,1592,1593,3,270,135,0,1593,1595,5,32,0,0,1594,1596,3,270,
-        135,0,1595,1594,1,0,0,0,1595,1596,1,0,0,0,1596,1598,1,0,0,0,1597,
-        1599,3,264,132,0,1598,1597,1,0,0,0,1598,1599,1,0,0,0,1599,1600,1,
-        0,0,0,1600,1601,5,27,0,0,1601,1602,5,99,0,0,1602,1603,3,268,134,
-        0,1603,1604,3,128,64,0,1604,1605,5,100,0,0,1605,1607,5,43,0,0,1606,
-        1608,3,270,135,0,1607,1606,1,0,0,0,1607,1608,1,0,0,0,1608,1609,1,
-        0,0,0,1609,1611,3,258,129,0,1610,1612,3,260,130,0,1611,1610,1,0,
-        0,0,1611,1612,1,0,0,0,1612,257,1,0,0,0,1613,1614,5,99,0,0,1614,1619,
-        3,244,122,0,1615,1616,5,93,0,0,1616,1618,3,244,122,0,1617,1615,1,
-        0,0,0,1618,1621,1,0,0,0,1619,1617,1,0,0,0,1619,1620,1,0,0,0,1620,
-        1622,1,0,0,0,1621,1619,1,0,0,0,1622,1623,5,100,0,0,1623,1636,1,0,
-        0,0,1624,1625,5,101,0,0,1625,1630,3,244,122,0,1626,1627,5,93,0,0,
-        1627,1629,3,244,122,0,1628,1626,1,0,0,0,1629,1632,1,0,0,0,1630,1628,
-        1,0,0,0,1630,1631,1,0,0,0,1631,1633,1,0,0,0,1632,1630,1,0,0,0,1633,
-        1634,5,102,0,0,1634,1636,1,0,0,0,1635,1613,1,0,0,0,1635,1624,1,0,
-        0,0,1636,259,1,0,0,0,1637,1638,3,270,135,0,1638,1639,3,234,117,0,
-        1639,261,1,0,0,0,1640,1641,5,21,0,0,1641,1642,5,32,0,0,1642,1644,
-        3,270,135,0,1643,1645,3,266,133,0,1644,1643,1,0,0,0,1644,1645,1,
-        0,0,0,1645,263,1,0,0,0,1646,1647,5,30,0,0,1647,1648,5,40,0,0,1648,
-        1649,5,25,0,0,1649,265,1,0,0,0,1650,1651,5,30,0,0,1651,1652,5,25,
-        0,0,1652,267,1,0,0,0,1653,1654,3,270,135,0,1654,269,1,0,0,0,1655,
-        1659,5,111,0,0,1656,1659,5,110,0,0,1657,1659,3,272,136,0,1658,1655,
-        1,0,0,0,1658,1656,1,0,0,0,1658,1657,1,0,0,0,1659,271,1,0,0,0,1660,
-        1661,7,15,0,0,1661,273,1,0,0,0,1662,1665,3,270,135,0,1663,1665,3,
-        276,138,0,1664,1662,1,0,0,0,1664,1663,1,0,0,0,1665,275,1,0,0,0,1666,
-        1667,7,16,0,0,1667,277,1,0,0,0,204,280,287,298,303,310,316,321,325,
+        0,0,968,982,1,0,0,0,969,967,1,0,0,0,970,971,5,94,0,0,971,982,3,130,
+        65,0,972,973,5,33,0,0,973,978,3,138,69,0,974,975,5,97,0,0,975,977,
+        3,138,69,0,976,974,1,0,0,0,977,980,1,0,0,0,978,976,1,0,0,0,978,979,
+        1,0,0,0,979,982,1,0,0,0,980,978,1,0,0,0,981,958,1,0,0,0,981,970,
+        1,0,0,0,981,972,1,0,0,0,982,125,1,0,0,0,983,985,3,128,64,0,984,983,
+        1,0,0,0,985,986,1,0,0,0,986,984,1,0,0,0,986,987,1,0,0,0,987,127,
+        1,0,0,0,988,989,5,94,0,0,989,993,3,136,68,0,990,991,5,94,0,0,991,
+        993,3,130,65,0,992,988,1,0,0,0,992,990,1,0,0,0,993,129,1,0,0,0,994,
+        996,5,98,0,0,995,997,7,2,0,0,996,995,1,0,0,0,996,997,1,0,0,0,997,
+        998,1,0,0,0,998,999,5,99,0,0,999,1000,3,142,71,0,1000,1001,5,100,
+        0,0,1001,131,1,0,0,0,1002,1004,5,86,0,0,1003,1005,3,134,67,0,1004,
+        1003,1,0,0,0,1004,1005,1,0,0,0,1005,1010,1,0,0,0,1006,1008,5,75,
+        0,0,1007,1009,3,134,67,0,1008,1007,1,0,0,0,1008,1009,1,0,0,0,1009,
+        1011,1,0,0,0,1010,1006,1,0,0,0,1010,1011,1,0,0,0,1011,1017,1,0,0,
+        0,1012,1014,5,75,0,0,1013,1015,3,134,67,0,1014,1013,1,0,0,0,1014,
+        1015,1,0,0,0,1015,1017,1,0,0,0,1016,1002,1,0,0,0,1016,1012,1,0,0,
+        0,1017,133,1,0,0,0,1018,1020,5,85,0,0,1019,1018,1,0,0,0,1019,1020,
+        1,0,0,0,1020,1021,1,0,0,0,1021,1022,3,230,115,0,1022,135,1,0,0,0,
+        1023,1024,3,274,137,0,1024,137,1,0,0,0,1025,1026,3,274,137,0,1026,
+        139,1,0,0,0,1027,1029,3,184,92,0,1028,1030,3,182,91,0,1029,1028,
+        1,0,0,0,1030,1031,1,0,0,0,1031,1029,1,0,0,0,1031,1032,1,0,0,0,1032,
+        141,1,0,0,0,1033,1034,3,144,72,0,1034,143,1,0,0,0,1035,1040,3,146,
+        73,0,1036,1037,5,45,0,0,1037,1039,3,146,73,0,1038,1036,1,0,0,0,1039,
+        1042,1,0,0,0,1040,1038,1,0,0,0,1040,1041,1,0,0,0,1041,145,1,0,0,
+        0,1042,1040,1,0,0,0,1043,1048,3,148,74,0,1044,1045,5,72,0,0,1045,
+        1047,3,148,74,0,1046,1044,1,0,0,0,1047,1050,1,0,0,0,1048,1046,1,
+        0,0,0,1048,1049,1,0,0,0,1049,147,1,0,0,0,1050,1048,1,0,0,0,1051,
+        1056,3,150,75,0,1052,1053,5,2,0,0,1053,1055,3,150,75,0,1054,1052,
+        1,0,0,0,1055,1058,1,0,0,0,1056,1054,1,0,0,0,1056,1057,1,0,0,0,1057,
+        149,1,0,0,0,1058,1056,1,0,0,0,1059,1061,5,40,0,0,1060,1059,1,0,0,
+        0,1061,1064,1,0,0,0,1062,1060,1,0,0,0,1062,1063,1,0,0,0,1063,1065,
+        1,0,0,0,1064,1062,1,0,0,0,1065,1066,3,152,76,0,1066,151,1,0,0,0,
+        1067,1073,3,156,78,0,1068,1069,3,154,77,0,1069,1070,3,156,78,0,1070,
+        1072,1,0,0,0,1071,1068,1,0,0,0,1072,1075,1,0,0,0,1073,1071,1,0,0,
+        0,1073,1074,1,0,0,0,1074,153,1,0,0,0,1075,1073,1,0,0,0,1076,1077,
+        7,3,0,0,1077,155,1,0,0,0,1078,1082,3,166,83,0,1079,1081,3,158,79,
+        0,1080,1079,1,0,0,0,1081,1084,1,0,0,0,1082,1080,1,0,0,0,1082,1083,
+        1,0,0,0,1083,157,1,0,0,0,1084,1082,1,0,0,0,1085,1086,5,54,0,0,1086,
+        1087,5,71,0,0,1087,1120,3,166,83,0,1088,1089,5,24,0,0,1089,1090,
+        5,71,0,0,1090,1120,3,166,83,0,1091,1092,5,12,0,0,1092,1120,3,166,
+        83,0,1093,1094,5,77,0,0,1094,1120,3,166,83,0,1095,1096,5,31,0,0,
+        1096,1120,3,166,83,0,1097,1098,5,33,0,0,1098,1120,5,41,0,0,1099,
+        1100,5,33,0,0,1100,1101,5,40,0,0,1101,1120,5,41,0,0,1102,1104,5,
+        33,0,0,1103,1105,5,40,0,0,1104,1103,1,0,0,0,1104,1105,1,0,0,0,1105,
+        1106,1,0,0,0,1106,1109,7,4,0,0,1107,1109,5,74,0,0,1108,1102,1,0,
+        0,0,1108,1107,1,0,0,0,1109,1110,1,0,0,0,1110,1120,3,160,80,0,1111,
+        1113,5,33,0,0,1112,1114,5,40,0,0,1113,1112,1,0,0,0,1113,1114,1,0,
+        0,0,1114,1116,1,0,0,0,1115,1117,3,270,135,0,1116,1115,1,0,0,0,1116,
+        1117,1,0,0,0,1117,1118,1,0,0,0,1118,1120,5,59,0,0,1119,1085,1,0,
+        0,0,1119,1088,1,0,0,0,1119,1091,1,0,0,0,1119,1093,1,0,0,0,1119,1095,
+        1,0,0,0,1119,1097,1,0,0,0,1119,1099,1,0,0,0,1119,1108,1,0,0,0,1119,
+        1111,1,0,0,0,1120,159,1,0,0,0,1121,1126,3,162,81,0,1122,1123,5,97,
+        0,0,1123,1125,3,162,81,0,1124,1122,1,0,0,0,1125,1128,1,0,0,0,1126,
+        1124,1,0,0,0,1126,1127,1,0,0,0,1127,161,1,0,0,0,1128,1126,1,0,0,
+        0,1129,1131,3,164,82,0,1130,1129,1,0,0,0,1131,1132,1,0,0,0,1132,
+        1130,1,0,0,0,1132,1133,1,0,0,0,1133,1138,1,0,0,0,1134,1135,5,71,
+        0,0,1135,1136,3,164,82,0,1136,1137,3,164,82,0,1137,1139,1,0,0,0,
+        1138,1134,1,0,0,0,1138,1139,1,0,0,0,1139,1144,1,0,0,0,1140,1141,
+        5,82,0,0,1141,1142,3,160,80,0,1142,1143,5,83,0,0,1143,1145,1,0,0,
+        0,1144,1140,1,0,0,0,1144,1145,1,0,0,0,1145,1148,1,0,0,0,1146,1147,
+        5,40,0,0,1147,1149,5,41,0,0,1148,1146,1,0,0,0,1148,1149,1,0,0,0,
+        1149,163,1,0,0,0,1150,1153,3,270,135,0,1151,1153,5,41,0,0,1152,1150,
+        1,0,0,0,1152,1151,1,0,0,0,1153,165,1,0,0,0,1154,1160,3,170,85,0,
+        1155,1156,3,168,84,0,1156,1157,3,170,85,0,1157,1159,1,0,0,0,1158,
+        1155,1,0,0,0,1159,1162,1,0,0,0,1160,1158,1,0,0,0,1160,1161,1,0,0,
+        0,1161,167,1,0,0,0,1162,1160,1,0,0,0,1163,1164,7,5,0,0,1164,169,
+        1,0,0,0,1165,1171,3,174,87,0,1166,1167,3,172,86,0,1167,1168,3,174,
+        87,0,1168,1170,1,0,0,0,1169,1166,1,0,0,0,1170,1173,1,0,0,0,1171,
+        1169,1,0,0,0,1171,1172,1,0,0,0,1172,171,1,0,0,0,1173,1171,1,0,0,
+        0,1174,1175,7,6,0,0,1175,173,1,0,0,0,1176,1181,3,176,88,0,1177,1178,
+        5,91,0,0,1178,1180,3,176,88,0,1179,1177,1,0,0,0,1180,1183,1,0,0,
+        0,1181,1179,1,0,0,0,1181,1182,1,0,0,0,1182,175,1,0,0,0,1183,1181,
+        1,0,0,0,1184,1186,7,7,0,0,1185,1184,1,0,0,0,1186,1189,1,0,0,0,1187,
+        1185,1,0,0,0,1187,1188,1,0,0,0,1188,1190,1,0,0,0,1189,1187,1,0,0,
+        0,1190,1191,3,178,89,0,1191,177,1,0,0,0,1192,1197,3,184,92,0,1193,
+        1196,3,180,90,0,1194,1196,3,182,91,0,1195,1193,1,0,0,0,1195,1194,
+        1,0,0,0,1196,1199,1,0,0,0,1197,1195,1,0,0,0,1197,1198,1,0,0,0,1198,
+        1202,1,0,0,0,1199,1197,1,0,0,0,1200,1203,3,126,63,0,1201,1203,3,
+        102,51,0,1202,1200,1,0,0,0,1202,1201,1,0,0,0,1202,1203,1,0,0,0,1203,
+        179,1,0,0,0,1204,1205,5,101,0,0,1205,1206,3,142,71,0,1206,1207,5,
+        102,0,0,1207,1218,1,0,0,0,1208,1210,5,101,0,0,1209,1211,3,142,71,
+        0,1210,1209,1,0,0,0,1210,1211,1,0,0,0,1211,1212,1,0,0,0,1212,1214,
+        5,75,0,0,1213,1215,3,142,71,0,1214,1213,1,0,0,0,1214,1215,1,0,0,
+        0,1215,1216,1,0,0,0,1216,1218,5,102,0,0,1217,1204,1,0,0,0,1217,1208,
+        1,0,0,0,1218,181,1,0,0,0,1219,1220,5,92,0,0,1220,1221,3,236,118,
+        0,1221,183,1,0,0,0,1222,1238,3,186,93,0,1223,1238,3,210,105,0,1224,
+        1238,3,194,97,0,1225,1238,3,196,98,0,1226,1238,3,198,99,0,1227,1238,
+        3,204,102,0,1228,1238,3,206,103,0,1229,1238,3,224,112,0,1230,1238,
+        3,222,111,0,1231,1238,3,188,94,0,1232,1238,3,96,48,0,1233,1238,3,
+        208,104,0,1234,1238,3,212,106,0,1235,1238,3,218,109,0,1236,1238,
+        3,268,134,0,1237,1222,1,0,0,0,1237,1223,1,0,0,0,1237,1224,1,0,0,
+        0,1237,1225,1,0,0,0,1237,1226,1,0,0,0,1237,1227,1,0,0,0,1237,1228,
+        1,0,0,0,1237,1229,1,0,0,0,1237,1230,1,0,0,0,1237,1231,1,0,0,0,1237,
+        1232,1,0,0,0,1237,1233,1,0,0,0,1237,1234,1,0,0,0,1237,1235,1,0,0,
+        0,1237,1236,1,0,0,0,1238,185,1,0,0,0,1239,1240,5,13,0,0,1240,1241,
+        5,99,0,0,1241,1242,5,86,0,0,1242,1243,5,100,0,0,1243,187,1,0,0,0,
+        1244,1246,5,10,0,0,1245,1247,3,142,71,0,1246,1245,1,0,0,0,1246,1247,
+        1,0,0,0,1247,1249,1,0,0,0,1248,1250,3,190,95,0,1249,1248,1,0,0,0,
+        1250,1251,1,0,0,0,1251,1249,1,0,0,0,1251,1252,1,0,0,0,1252,1255,
+        1,0,0,0,1253,1254,5,22,0,0,1254,1256,3,142,71,0,1255,1253,1,0,0,
+        0,1255,1256,1,0,0,0,1256,1257,1,0,0,0,1257,1258,5,23,0,0,1258,189,
+        1,0,0,0,1259,1260,5,69,0,0,1260,1265,3,192,96,0,1261,1262,5,93,0,
+        0,1262,1264,3,192,96,0,1263,1261,1,0,0,0,1264,1267,1,0,0,0,1265,
+        1263,1,0,0,0,1265,1266,1,0,0,0,1266,1268,1,0,0,0,1267,1265,1,0,0,
+        0,1268,1269,5,55,0,0,1269,1270,3,142,71,0,1270,191,1,0,0,0,1271,
+        1272,3,154,77,0,1272,1273,3,142,71,0,1273,1277,1,0,0,0,1274,1277,
+        3,158,79,0,1275,1277,3,142,71,0,1276,1271,1,0,0,0,1276,1274,1,0,
+        0,0,1276,1275,1,0,0,0,1277,193,1,0,0,0,1278,1279,5,101,0,0,1279,
+        1282,3,202,101,0,1280,1281,5,97,0,0,1281,1283,3,142,71,0,1282,1280,
+        1,0,0,0,1282,1283,1,0,0,0,1283,1284,1,0,0,0,1284,1285,5,102,0,0,
+        1285,195,1,0,0,0,1286,1290,5,101,0,0,1287,1288,3,268,134,0,1288,
+        1289,5,81,0,0,1289,1291,1,0,0,0,1290,1287,1,0,0,0,1290,1291,1,0,
+        0,0,1291,1292,1,0,0,0,1292,1295,3,96,48,0,1293,1294,5,70,0,0,1294,
+        1296,3,142,71,0,1295,1293,1,0,0,0,1295,1296,1,0,0,0,1296,1297,1,
+        0,0,0,1297,1298,5,97,0,0,1298,1299,3,142,71,0,1299,1300,5,102,0,
+        0,1300,197,1,0,0,0,1301,1302,3,200,100,0,1302,1303,5,99,0,0,1303,
+        1304,3,202,101,0,1304,1305,5,100,0,0,1305,199,1,0,0,0,1306,1307,
+        7,8,0,0,1307,201,1,0,0,0,1308,1309,3,268,134,0,1309,1310,5,31,0,
+        0,1310,1313,3,142,71,0,1311,1312,5,70,0,0,1312,1314,3,142,71,0,1313,
+        1311,1,0,0,0,1313,1314,1,0,0,0,1314,203,1,0,0,0,1315,1316,5,47,0,
+        0,1316,1317,5,99,0,0,1317,1318,3,268,134,0,1318,1319,5,81,0,0,1319,
+        1320,3,142,71,0,1320,1321,5,93,0,0,1321,1322,3,268,134,0,1322,1323,
+        5,31,0,0,1323,1324,3,142,71,0,1324,1325,5,97,0,0,1325,1326,3,142,
+        71,0,1326,1327,5,100,0,0,1327,205,1,0,0,0,1328,1329,7,9,0,0,1329,
+        1335,5,103,0,0,1330,1336,3,8,4,0,1331,1333,3,88,44,0,1332,1334,3,
+        86,43,0,1333,1332,1,0,0,0,1333,1334,1,0,0,0,1334,1336,1,0,0,0,1335,
+        1330,1,0,0,0,1335,1331,1,0,0,0,1336,1337,1,0,0,0,1337,1338,5,104,
+        0,0,1338,207,1,0,0,0,1339,1340,5,99,0,0,1340,1341,3,142,71,0,1341,
+        1342,5,100,0,0,1342,209,1,0,0,0,1343,1344,3,214,107,0,1344,1346,
+        5,99,0,0,1345,1347,7,10,0,0,1346,1345,1,0,0,0,1346,1347,1,0,0,0,
+        1347,1349,1,0,0,0,1348,1350,3,142,71,0,1349,1348,1,0,0,0,1349,1350,
+        1,0,0,0,1350,1351,1,0,0,0,1351,1352,5,63,0,0,1352,1353,3,142,71,
+        0,1353,1354,5,100,0,0,1354,211,1,0,0,0,1355,1356,3,214,107,0,1356,
+        1358,5,99,0,0,1357,1359,5,20,0,0,1358,1357,1,0,0,0,1358,1359,1,0,
+        0,0,1359,1368,1,0,0,0,1360,1365,3,142,71,0,1361,1362,5,93,0,0,1362,
+        1364,3,142,71,0,1363,1361,1,0,0,0,1364,1367,1,0,0,0,1365,1363,1,
+        0,0,0,1365,1366,1,0,0,0,1366,1369,1,0,0,0,1367,1365,1,0,0,0,1368,
+        1360,1,0,0,0,1368,1369,1,0,0,0,1369,1370,1,0,0,0,1370,1371,5,100,
+        0,0,1371,213,1,0,0,0,1372,1373,3,216,108,0,1373,1374,3,270,135,0,
+        1374,215,1,0,0,0,1375,1376,3,270,135,0,1376,1377,5,92,0,0,1377,1379,
+        1,0,0,0,1378,1375,1,0,0,0,1379,1382,1,0,0,0,1380,1378,1,0,0,0,1380,
+        1381,1,0,0,0,1381,217,1,0,0,0,1382,1380,1,0,0,0,1383,1384,3,268,
+        134,0,1384,1393,5,103,0,0,1385,1390,3,220,110,0,1386,1387,5,93,0,
+        0,1387,1389,3,220,110,0,1388,1386,1,0,0,0,1389,1392,1,0,0,0,1390,
+        1388,1,0,0,0,1390,1391,1,0,0,0,1391,1394,1,0,0,0,1392,1390,1,0,0,
+        0,1393,1385,1,0,0,0,1393,1394,1,0,0,0,1394,1395,1,0,0,0,1395,1396,
+        5,104,0,0,1396,219,1,0,0,0,1397,1398,3,236,118,0,1398,1399,5,94,
+        0,0,1399,1400,3,142,71,0,1400,1407,1,0,0,0,1401,1402,5,92,0,0,1402,
+        1407,3,236,118,0,1403,1404,5,92,0,0,1404,1407,5,86,0,0,1405,1407,
+        3,268,134,0,1406,1397,1,0,0,0,1406,1401,1,0,0,0,1406,1403,1,0,0,
+        0,1406,1405,1,0,0,0,1407,221,1,0,0,0,1408,1411,5,98,0,0,1409,1412,
+        3,270,135,0,1410,1412,5,107,0,0,1411,1409,1,0,0,0,1411,1410,1,0,
+        0,0,1412,223,1,0,0,0,1413,1420,3,226,113,0,1414,1420,5,41,0,0,1415,
+        1420,3,228,114,0,1416,1420,5,109,0,0,1417,1420,3,232,116,0,1418,
+        1420,3,234,117,0,1419,1413,1,0,0,0,1419,1414,1,0,0,0,1419,1415,1,
+        0,0,0,1419,1416,1,0,0,0,1419,1417,1,0,0,0,1419,1418,1,0,0,0,1420,
+        225,1,0,0,0,1421,1422,7,11,0,0,1422,227,1,0,0,0,1423,1426,3,230,
+        115,0,1424,1426,5,108,0,0,1425,1423,1,0,0,0,1425,1424,1,0,0,0,1426,
+        229,1,0,0,0,1427,1428,7,12,0,0,1428,231,1,0,0,0,1429,1438,5,101,
+        0,0,1430,1435,3,142,71,0,1431,1432,5,93,0,0,1432,1434,3,142,71,0,
+        1433,1431,1,0,0,0,1434,1437,1,0,0,0,1435,1433,1,0,0,0,1435,1436,
+        1,0,0,0,1436,1439,1,0,0,0,1437,1435,1,0,0,0,1438,1430,1,0,0,0,1438,
+        1439,1,0,0,0,1439,1440,1,0,0,0,1440,1441,5,102,0,0,1441,233,1,0,
+        0,0,1442,1456,5,103,0,0,1443,1444,3,236,118,0,1444,1445,5,94,0,0,
+        1445,1453,3,142,71,0,1446,1447,5,93,0,0,1447,1448,3,236,118,0,1448,
+        1449,5,94,0,0,1449,1450,3,142,71,0,1450,1452,1,0,0,0,1451,1446,1,
+        0,0,0,1452,1455,1,0,0,0,1453,1451,1,0,0,0,1453,1454,1,0,0,0,1454,
+        1457,1,0,0,0,1455,1453,1,0,0,0,1456,1443,1,0,0,0,1456,1457,1,0,0,
+        0,1457,1458,1,0,0,0,1458,1459,5,104,0,0,1459,235,1,0,0,0,1460,1461,
+        3,274,137,0,1461,237,1,0,0,0,1462,1468,3,240,120,0,1463,1468,3,250,
+        125,0,1464,1468,3,252,126,0,1465,1468,3,256,128,0,1466,1468,3,262,
+        131,0,1467,1462,1,0,0,0,1467,1463,1,0,0,0,1467,1464,1,0,0,0,1467,
+        1465,1,0,0,0,1467,1466,1,0,0,0,1468,239,1,0,0,0,1469,1470,5,15,0,
+        0,1470,1472,5,11,0,0,1471,1473,3,270,135,0,1472,1471,1,0,0,0,1472,
+        1473,1,0,0,0,1473,1475,1,0,0,0,1474,1476,3,264,132,0,1475,1474,1,
+        0,0,0,1475,1476,1,0,0,0,1476,1477,1,0,0,0,1477,1478,7,13,0,0,1478,
+        1479,5,99,0,0,1479,1480,3,268,134,0,1480,1481,3,128,64,0,1481,1482,
+        5,100,0,0,1482,1483,7,14,0,0,1483,1485,3,242,121,0,1484,1486,3,86,
+        43,0,1485,1484,1,0,0,0,1485,1486,1,0,0,0,1486,241,1,0,0,0,1487,1488,
+        3,244,122,0,1488,1489,5,33,0,0,1489,1490,5,66,0,0,1490,1516,1,0,
+        0,0,1491,1492,3,246,123,0,1492,1493,5,33,0,0,1493,1494,5,66,0,0,
+        1494,1516,1,0,0,0,1495,1496,3,244,122,0,1496,1497,5,33,0,0,1497,
+        1498,5,40,0,0,1498,1499,5,41,0,0,1499,1516,1,0,0,0,1500,1501,3,244,
+        122,0,1501,1502,5,33,0,0,1502,1503,5,38,0,0,1503,1504,5,34,0,0,1504,
+        1516,1,0,0,0,1505,1506,3,246,123,0,1506,1507,5,33,0,0,1507,1508,
+        5,38,0,0,1508,1509,5,34,0,0,1509,1516,1,0,0,0,1510,1511,3,244,122,
+        0,1511,1512,5,33,0,0,1512,1513,7,4,0,0,1513,1514,3,248,124,0,1514,
+        1516,1,0,0,0,1515,1487,1,0,0,0,1515,1491,1,0,0,0,1515,1495,1,0,0,
+        0,1515,1500,1,0,0,0,1515,1505,1,0,0,0,1515,1510,1,0,0,0,1516,243,
+        1,0,0,0,1517,1518,3,268,134,0,1518,1519,5,92,0,0,1519,1520,3,236,
+        118,0,1520,245,1,0,0,0,1521,1522,5,99,0,0,1522,1527,3,244,122,0,
+        1523,1524,5,93,0,0,1524,1526,3,244,122,0,1525,1523,1,0,0,0,1526,
+        1529,1,0,0,0,1527,1525,1,0,0,0,1527,1528,1,0,0,0,1528,1530,1,0,0,
+        0,1529,1527,1,0,0,0,1530,1531,5,100,0,0,1531,247,1,0,0,0,1532,1537,
+        3,270,135,0,1533,1534,5,82,0,0,1534,1535,3,248,124,0,1535,1536,5,
+        83,0,0,1536,1538,1,0,0,0,1537,1533,1,0,0,0,1537,1538,1,0,0,0,1538,
+        1542,1,0,0,0,1539,1540,5,99,0,0,1540,1541,5,107,0,0,1541,1543,5,
+        100,0,0,1542,1539,1,0,0,0,1542,1543,1,0,0,0,1543,249,1,0,0,0,1544,
+        1545,5,21,0,0,1545,1546,5,11,0,0,1546,1548,3,270,135,0,1547,1549,
+        3,266,133,0,1548,1547,1,0,0,0,1548,1549,1,0,0,0,1549,251,1,0,0,0,
+        1550,1552,5,15,0,0,1551,1553,5,66,0,0,1552,1551,1,0,0,0,1552,1553,
+        1,0,0,0,1553,1554,1,0,0,0,1554,1556,5,32,0,0,1555,1557,3,270,135,
+        0,1556,1555,1,0,0,0,1556,1557,1,0,0,0,1557,1559,1,0,0,0,1558,1560,
+        3,264,132,0,1559,1558,1,0,0,0,1559,1560,1,0,0,0,1560,1561,1,0,0,
+        0,1561,1563,3,254,127,0,1562,1564,3,86,43,0,1563,1562,1,0,0,0,1563,
+        1564,1,0,0,0,1564,253,1,0,0,0,1565,1566,5,27,0,0,1566,1567,5,99,
+        0,0,1567,1568,3,268,134,0,1568,1569,3,128,64,0,1569,1570,5,100,0,
+        0,1570,1571,5,43,0,0,1571,1572,5,99,0,0,1572,1577,3,244,122,0,1573,
+        1574,5,93,0,0,1574,1576,3,244,122,0,1575,1573,1,0,0,0,1576,1579,
+        1,0,0,0,1577,1575,1,0,0,0,1577,1578,1,0,0,0,1578,1580,1,0,0,0,1579,
+        1577,1,0,0,0,1580,1581,5,100,0,0,1581,1599,1,0,0,0,1582,1584,5,43,
+        0,0,1583,1585,5,94,0,0,1584,1583,1,0,0,0,1584,1585,1,0,0,0,1585,
+        1586,1,0,0,0,1586,1587,3,136,68,0,1587,1588,5,99,0,0,1588,1593,3,
+        236,118,0,1589,1590,5,93,0,0,1590,1592,3,236,118,0,1591,1589,1,0,
+        0,0,1592,1595,1,0,0,0,1593,1591,1,0,0,0,1593,1594,1,0,0,0,1594,1596,
+        1,0,0,0,1595,1593,1,0,0,0,1596,1597,5,100,0,0,1597,1599,1,0,0,0,
+        1598,1565,1,0,0,0,1598,1582,1,0,0,0,1599,255,1,0,0,0,1600,1601,5,
+        15,0,0,1601,1602,3,270,135,0,1602,1604,5,32,0,0,1603,1605,3,270,
+        135,0,1604,1603,1,0,0,0,1604,1605,1,0,0,0,1605,1607,1,0,0,0,1606,
+        1608,3,264,132,0,1607,1606,1,0,0,0,1607,1608,1,0,0,0,1608,1609,1,
+        0,0,0,1609,1610,5,27,0,0,1610,1611,5,99,0,0,1611,1612,3,268,134,
+        0,1612,1613,3,128,64,0,1613,1614,5,100,0,0,1614,1616,5,43,0,0,1615,
+        1617,3,270,135,0,1616,1615,1,0,0,0,1616,1617,1,0,0,0,1617,1618,1,
+        0,0,0,1618,1620,3,258,129,0,1619,1621,3,260,130,0,1620,1619,1,0,
+        0,0,1620,1621,1,0,0,0,1621,257,1,0,0,0,1622,1623,5,99,0,0,1623,1628,
+        3,244,122,0,1624,1625,5,93,0,0,1625,1627,3,244,122,0,1626,1624,1,
+        0,0,0,1627,1630,1,0,0,0,1628,1626,1,0,0,0,1628,1629,1,0,0,0,1629,
+        1631,1,0,0,0,1630,1628,1,0,0,0,1631,1632,5,100,0,0,1632,1645,1,0,
+        0,0,1633,1634,5,101,0,0,1634,1639,3,244,122,0,1635,1636,5,93,0,0,
+        1636,1638,3,244,122,0,1637,1635,1,0,0,0,1638,1641,1,0,0,0,1639,1637,
+        1,0,0,0,1639,1640,1,0,0,0,1640,1642,1,0,0,0,1641,1639,1,0,0,0,1642,
+        1643,5,102,0,0,1643,1645,1,0,0,0,1644,1622,1,0,0,0,1644,1633,1,0,
+        0,0,1645,259,1,0,0,0,1646,1647,3,270,135,0,1647,1648,3,234,117,0,
+        1648,261,1,0,0,0,1649,1650,5,21,0,0,1650,1651,5,32,0,0,1651,1653,
+        3,270,135,0,1652,1654,3,266,133,0,1653,1652,1,0,0,0,1653,1654,1,
+        0,0,0,1654,263,1,0,0,0,1655,1656,5,30,0,0,1656,1657,5,40,0,0,1657,
+        1658,5,25,0,0,1658,265,1,0,0,0,1659,1660,5,30,0,0,1660,1661,5,25,
+        0,0,1661,267,1,0,0,0,1662,1663,3,270,135,0,1663,269,1,0,0,0,1664,
+        1668,5,111,0,0,1665,1668,5,110,0,0,1666,1668,3,272,136,0,1667,1664,
+        1,0,0,0,1667,1665,1,0,0,0,1667,1666,1,0,0,0,1668,271,1,0,0,0,1669,
+        1670,7,15,0,0,1670,273,1,0,0,0,1671,1674,3,270,135,0,1672,1674,3,
+        276,138,0,1673,1671,1,0,0,0,1673,1672,1,0,0,0,1674,275,1,0,0,0,1675,
+        1676,7,16,0,0,1676,277,1,0,0,0,205,280,287,298,303,310,316,321,325,
         331,336,351,354,361,373,376,394,397,404,408,423,426,429,434,436,
         439,443,449,458,461,471,477,485,492,500,510,518,521,527,530,532,
         544,554,558,563,575,584,592,617,625,637,640,648,660,666,669,673,
         676,683,689,693,696,699,706,714,717,722,731,742,752,758,762,773,
         780,786,790,794,797,801,806,810,814,818,829,834,842,848,856,860,
         867,875,882,886,888,893,898,905,910,916,919,923,926,929,932,937,
-        940,943,946,952,956,962,967,972,977,983,987,995,999,1001,1005,1007,
-        1010,1022,1031,1039,1047,1053,1064,1073,1095,1099,1104,1107,1110,
-        1117,1123,1129,1135,1139,1143,1151,1162,1172,1178,1186,1188,1193,
-        1201,1205,1208,1228,1237,1242,1246,1256,1267,1273,1281,1286,1304,
-        1324,1326,1337,1340,1349,1356,1359,1371,1381,1384,1397,1402,1410,
-        1416,1426,1429,1444,1447,1458,1463,1466,1476,1506,1518,1528,1533,
-        1539,1543,1547,1550,1554,1568,1575,1584,1589,1595,1598,1607,1611,
-        1619,1630,1635,1644,1658,1664
+        940,943,946,952,956,962,967,978,981,986,992,996,1004,1008,1010,1014,
+        1016,1019,1031,1040,1048,1056,1062,1073,1082,1104,1108,1113,1116,
+        1119,1126,1132,1138,1144,1148,1152,1160,1171,1181,1187,1195,1197,
+        1202,1210,1214,1217,1237,1246,1251,1255,1265,1276,1282,1290,1295,
+        1313,1333,1335,1346,1349,1358,1365,1368,1380,1390,1393,1406,1411,
+        1419,1425,1435,1438,1453,1456,1467,1472,1475,1485,1515,1527,1537,
+        1542,1548,1552,1556,1559,1563,1577,1584,1593,1598,1604,1607,1616,
+        1620,1628,1639,1644,1653,1667,1673
     ];
 
     private static __ATN: antlr.ATN;
@@ -10382,6 +10411,9 @@ export class RelationshipTypesContext extends antlr.ParserRuleContext {
     }
     public dynamicName(): DynamicNameContext | null {
         return this.getRuleContext(0, DynamicNameContext);
+    }
+    public IS(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.IS, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_relationshipTypes;

@@ -148,3 +148,14 @@ Feature: LabelExpressions - |, &, ! and % on nodes in MATCH and WHERE, and WHERE
       | x |
       | 4 |
     And no side effects
+
+  Scenario: [9] IS stands for the colon of relationship types too
+    When executing query:
+      """
+      MATCH (a IS A)-[r IS T|U]->(b)
+      RETURN a.x AS from, type(r) AS type, b.x AS to
+      """
+    Then the result should be, in any order:
+      | from | type | to |
+      | 1    | 'T'  | 2  |
+    And no side effects
