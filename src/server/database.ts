@@ -11,7 +11,8 @@ import { HybridClock, systemClockMicros, type PhysicalClock } from '../log/hlc.j
 import { withComputedValues } from '../projections/computed/computed-view.js';
 import { checkpointFiles, installCheckpointFile, loadCheckpoint, writeCheckpoint } from '../projections/checkpoint.js';
 import type { Refusal } from '../projections/graph/graph-store.js';
-import type { GraphReader, SnapshotView } from '../projections/graph/view.js';
+import type { SnapshotView } from '../projections/graph/view.js';
+import type { GraphReader } from '../projections/graph/view.js';
 import type { BatchCommits } from '../query/execute/context.js';
 import { WriteSet, type IdAllocator } from '../projections/graph/write-set.js';
 import type { ApplyOutcome, StateMachine } from '../projections/state-machine.js';
