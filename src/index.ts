@@ -18,6 +18,7 @@ import { indexCatalogOf } from './server/cypher-runner.js';
 import { admitSchemaStatement } from './server/index-builds/cypher-ddl.js';
 import { startSchemaRuntime, type SchemaRuntime } from './server/index-builds/schema-runtime.js';
 import { zeroStats } from './query/execute/context.js';
+import { readOnlyBatches } from './query/execute/in-transactions-op.js';
 import type { SchemaEvent } from './log/events.js';
 import { QueryEngine, type QueryResult } from './query/engine.js';
 import type { ProcedureLibrary } from './query/execute/procedures.js';
@@ -127,6 +128,19 @@ export class Db {
       ...(this.options.time_zone !== undefined && { time_zone: this.options.time_zone }),
     };
     if (prepared.explain) return this.engine.execute(prepared, this.database.latestCommitted(), ctx);
+    const batched = prepared.statement.kind === 'query' && prepared.statement.in_transactions === true;
+    if (batched && prepared.kind === 'read') {
+      // CALL { } IN TRANSACTIONS that writes nothing: nothing to commit between its batches.
+      return this.engine.executeSliced(prepared, readWithComputed(this.database, this.database.latestCommitted(), now_us), { ...ctx, batches: readOnlyBatches() });
+    }
+    if (batched) {
+      // CALL { } IN TRANSACTIONS: each batch is committed as it ends (docs/cypher.md 2.1).
+      const { value } = await this.database.writeInBatches(
+        (ws, batches) => this.engine.executeSliced(prepared, ws, { ...ctx, writes_private: true, batches }),
+        { concern: journaled, computed_at_us: now_us },
+      );
+      return value;
+    }
     if (prepared.kind === 'read') return this.engine.execute(prepared, readWithComputed(this.database, this.database.latestCommitted(), now_us), ctx);
     const { value } = await this.database.write((ws) => this.engine.execute(prepared, ws, ctx), { concern: journaled, computed_at_us: now_us });
     return value;

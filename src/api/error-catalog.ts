@@ -266,6 +266,11 @@ export const reasons = {
     metadata_keys: ['error_id'],
     condition: 'an unexpected fault; the server log holds the details under error_id',
   },
+  IMPLICIT_TRANSACTION_REQUIRED: {
+    code: 'FAILED_PRECONDITION',
+    metadata_keys: ['neo4j_code', 'gql_status'],
+    condition: 'a statement with CALL { ... } IN TRANSACTIONS was run inside an explicit transaction; send it auto-committed',
+  },
 } as const satisfies Record<string, ReasonEntry>;
 
 export type Reason = keyof typeof reasons;

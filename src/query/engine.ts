@@ -13,7 +13,8 @@ import type { BoundQueryStatement, BoundStatement } from './bind/bound-statement
 import { CypherError } from './errors.js';
 import { Deadline, MemoryBudget, slice_ms_max } from './execute/budget.js';
 import { compilePlan } from './execute/compile.js';
-import { zeroStats, type ExecContext, type PhysicalOp, type Row, type SubPlanner, type UpdateStats } from './execute/context.js';
+import { implicitTransactionRequired } from './execute/in-transactions-op.js';
+import { zeroStats, type BatchCommits, type ExecContext, type PhysicalOp, type Row, type SubPlanner, type UpdateStats } from './execute/context.js';
 import { ExpressionCompiler, missingParameter } from './execute/expression.js';
 import { functionContext, GraphAccess } from './execute/graph-access.js';
 import { no_procedure_library, type ProcedureLibrary } from './execute/procedures.js';
@@ -98,6 +99,8 @@ export interface ExecuteContext {
    * anchor it moved reads as it will read once written. Absent: as stored.
    */
   readonly write_lens?: ReadLens;
+  /** How `CALL { } IN TRANSACTIONS` commits its batches; only the server's batch path gives it (executeSliced). */
+  readonly batches?: BatchCommits;
 }
 
 export interface QueryResult {
@@ -197,6 +200,8 @@ export class QueryEngine {
    * use either. Throws CypherError for Cypher failures and WeftError for limits (memory, deadline).
    */
   execute(prepared: Prepared, graph: GraphReader, ctx: ExecuteContext): QueryResult {
+    // Run in one go, a statement cannot wait for its batches' commits: only executeSliced can.
+    if (prepared.statement.kind === 'query' && prepared.statement.in_transactions === true && !prepared.explain) throw implicitTransactionRequired();
     const started = this.start(prepared, graph, ctx, false);
     if (!('flow' in started)) return started;
     return runtimeLimits(() => {
@@ -375,6 +380,7 @@ export class QueryEngine {
       vector_consistency: statement.hints.vector_consistency ?? ctx.vector_consistency ?? 'snapshot',
       ...(statement.hints.vector_ef !== undefined && { vector_ef: statement.hints.vector_ef }),
       candidates: new Map(),
+      batches: ctx.batches,
       planner,
       subplan: (plan) => compilePlan(plan, env),
     };

@@ -10,6 +10,7 @@ import { searchCatalogOf } from './search-catalog.js';
 import { applySessionSet, awaitVectorBuilds, resolveConsistency, type VectorSession } from './vector-reads.js';
 import type { VectorConsistency } from '../query/bind/bound-statement.js';
 import { zeroStats } from '../query/execute/context.js';
+import { readOnlyBatches } from '../query/execute/in-transactions-op.js';
 import type { RefResolver } from '../api/value-codec.js';
 import { defaultConfig } from './config.js';
 import type { NodeState } from '../projections/graph/records.js';
@@ -81,6 +82,8 @@ export class CypherRunner {
     if (prepared.kind === 'read' || prepared.kind === 'write') {
       await awaitVectorBuilds(this.db, this.engine, this.indexes, prepared, consistency, { request: call.vector_build_wait_ms, server: this.vector_build_wait_ms }, call.signal);
     }
+    const batched = prepared.statement.kind === 'query' && prepared.statement.in_transactions === true && !prepared.explain;
+    if (batched && prepared.kind === 'write') return this.batchedStatement(prepared, call, ctx);
     switch (prepared.kind) {
       case 'read': {
         // In time slices on its snapshot: other calls are served between them, and a cancelled
@@ -89,7 +92,8 @@ export class CypherRunner {
         const unpin = view instanceof SnapshotView ? this.pins.pin(view.read_index) : undefined;
         try {
           const read = view instanceof SnapshotView ? readWithComputed(this.db, view, call.at_timestamp > 0 ? call.at_timestamp : this.clock()) : view;
-          const result = await this.engine.executeSliced(prepared, read, ctx, call.signal);
+          // A read-only CALL { } IN TRANSACTIONS has nothing to commit between its batches.
+          const result = await this.engine.executeSliced(prepared, read, batched ? { ...ctx, batches: readOnlyBatches() } : ctx, call.signal);
           // A CURRENT search may return nodes written after the snapshot: they resolve in their current state.
           return this.outcome(result, withCurrentNodes(read, this.db), 0);
         } finally {
@@ -137,6 +141,24 @@ export class CypherRunner {
       : await this.db.write((ws) => this.engine.execute(prepared, ws, writing), options);
     // Values the statement returns are resolved against the state it wrote, pending or not,
     // with their computed properties at the clock its reads saw.
+    return this.outcome(value, computedRefs(this.db, this.db.sm.latestView(), computed_at_us), receipt.commit_ts);
+  }
+
+  /**
+   * A statement holding `CALL { } IN TRANSACTIONS`: in time slices on its own write set, each batch
+   * committed as an entry of its own when it ends (Database.writeInBatches). It is never run again
+   * whole, as a plain write is after a conflict: its committed batches would be written twice; a
+   * batch that conflicts is tried again by itself (in-transactions-op.ts).
+   */
+  private async batchedStatement(prepared: Prepared, call: CypherCall, ctx: ExecuteContext): Promise<CypherOutcome> {
+    if (call.at_timestamp > 0) throw failedPrecondition('a statement that writes cannot read at a past timestamp');
+    const computed_at_us = this.clock();
+    const lens = computedLens(this.db, computed_at_us);
+    const writing: ExecuteContext = lens === undefined ? ctx : { ...ctx, write_lens: lens };
+    const { value, receipt } = await this.db.writeInBatches(
+      (ws, batches) => this.engine.executeSliced(prepared, ws, { ...writing, writes_private: true, batches }, call.signal),
+      { concern: call.concern, computed_at_us },
+    );
     return this.outcome(value, computedRefs(this.db, this.db.sm.latestView(), computed_at_us), receipt.commit_ts);
   }
 

@@ -12,6 +12,8 @@ import { withComputedValues } from '../projections/computed/computed-view.js';
 import { checkpointFiles, installCheckpointFile, loadCheckpoint, writeCheckpoint } from '../projections/checkpoint.js';
 import type { Refusal } from '../projections/graph/graph-store.js';
 import type { SnapshotView } from '../projections/graph/view.js';
+import type { GraphReader } from '../projections/graph/view.js';
+import type { BatchCommits } from '../query/execute/context.js';
 import { WriteSet, type IdAllocator } from '../projections/graph/write-set.js';
 import type { ApplyOutcome, StateMachine } from '../projections/state-machine.js';
 import { DataDir } from './data-dir.js';
@@ -110,6 +112,8 @@ export class Database {
   readonly ids: IdAllocator;
   /** Snapshots that sliced writes still read (writeSliced), held from collection like a paused read's. */
   private readonly writePins = new SnapshotPins();
+  /** Inner transactions of `CALL { } IN TRANSACTIONS` begun on this member, for their names. */
+  private innerTransactions = 0;
   /**
    * Refuses a write this member may not take though it leads (a member that does not run its group's
    * version, SPEC 9.4) by throwing; the event is the one about to be proposed, absent for a graph write.
@@ -504,6 +508,73 @@ export class Database {
     if (this.closing) throw unavailable('the server is shutting down; retry on another member or after restart', 'SHUTTING_DOWN');
     const receipt = await this.submitAdmitted(event, options.concern);
     return { value, receipt };
+  }
+
+  /**
+   * A statement that commits in batches while it runs (`CALL { } IN TRANSACTIONS`, docs/cypher.md
+   * 2.1). `build` runs as in writeSliced; `batches.commit()` proposes what the write set holds so far
+   * as an entry of its own, checked as writeSliced checks a write that paused (a read check when
+   * another write came between), waits for `concern`, and starts the write set over on the newest
+   * state. What is left when `build` ends is the last entry. A failure leaves the batches committed
+   * before it as they are: each is an entry of its own.
+   */
+  async writeInBatches<T>(build: (ws: WriteSet, batches: BatchCommits) => Promise<T>, options: Pick<WriteOptions, 'concern' | 'computed_at_us'>): Promise<{ value: T; receipt: Receipt }> {
+    do await this.admitWrite();
+    while (this.stepping !== undefined);
+    const at = options.computed_at_us;
+    const baseAt = (index: number): GraphReader => (at === undefined ? this.sm.viewAt(index) : withComputedValues(this.sm.viewAt(index), this.sm.schema.catalog, at));
+    let seen = this.sm.appliedIndex;
+    let seen_ts = this.sm.clock.tsOf(seen) ?? 0;
+    // The statement's outer part may read its first snapshot to the end: pinned as long as it runs.
+    const unpinFirst = this.writePins.pin(seen);
+    let unpinBatch = (): void => {};
+    const ws = new WriteSet(baseAt(seen), this.ids, true);
+    let receipt: Receipt = { index: 0, commit_ts: 0 };
+    const restart = (): void => {
+      unpinBatch();
+      seen = this.sm.appliedIndex;
+      seen_ts = this.sm.clock.tsOf(seen) ?? 0;
+      unpinBatch = this.writePins.pin(seen);
+      ws.restart(baseAt(seen));
+    };
+    const check = (): ReadCheck | undefined => {
+      if (this.sm.appliedIndex === seen && (this.sm.clock.tsOf(seen) ?? 0) === seen_ts) return undefined;
+      const phantom = this.sm.graph.writtenSince(ws.scans, seen);
+      if (phantom !== undefined) throw pausedConflict(phantom, seen);
+      return { read_ts: seen_ts, node_ids: [...ws.readNodes], edge_ids: [...ws.readEdges] };
+    };
+    const commit = async (): Promise<number> => {
+      try {
+        const ops = await runStepped(ws.opsInSteps(ops_step_items), commit_slice_ms);
+        if (ops.length === 0) return 0;
+        do await this.admitWrite();
+        while (this.stepping !== undefined);
+        if (ops.length > write_part_ops_max) receipt = await this.submitInParts(ops, check, options.concern);
+        else {
+          const read_check = check();
+          receipt = await this.submitAdmitted({ kind: 'graph_write', ops, ...(read_check !== undefined ? { read_check } : {}) }, options.concern);
+        }
+        return receipt.index;
+      } finally {
+        restart();
+      }
+    };
+    const batches: BatchCommits = {
+      commit,
+      rollback: async () => restart(),
+      transactionId: () => `weft-transaction-${++this.innerTransactions}`,
+    };
+    try {
+      const value = await build(ws, batches);
+      await commit();
+      return { value, receipt };
+    } catch (e) {
+      await this.settleSeen(this.sm.appliedIndex, options.concern);
+      throw e;
+    } finally {
+      unpinBatch();
+      unpinFirst();
+    }
   }
 
   /** Proposes one event, applies it as pending, and waits for the concern. A refused write throws. */

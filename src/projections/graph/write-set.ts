@@ -48,7 +48,8 @@ export class WriteSet implements GraphReader {
   private readonly touched = new Set<number>();
 
   constructor(
-    private readonly base: GraphReader,
+    /** Changes only by `restart`, once what was written over it is committed or dropped. */
+    private base: GraphReader,
     private readonly ids: IdAllocator,
     /** Record reads only where a commit will validate them (interactive transactions). */
     private readonly trackReads: boolean,
@@ -80,6 +81,30 @@ export class WriteSet implements GraphReader {
         else this.hidden.delete(id);
       }
     }
+    this.touched.clear();
+  }
+
+  /**
+   * Starts over on `base` with nothing written and nothing read, keeping the id allocator: what was
+   * written so far has been committed (and `base` shows it) or is dropped. A statement that commits in
+   * batches (`CALL { } IN TRANSACTIONS`) goes on in the same write set this way.
+   */
+  restart(base: GraphReader): void {
+    this.base = base;
+    this.nodeOverlay.clear();
+    this.edgeOverlay.clear();
+    this.deletedEdgeTypes.clear();
+    this.createdNodes.length = 0;
+    this.createdEdges.length = 0;
+    this.newOut.clear();
+    this.newIn.clear();
+    this.readNodes.clear();
+    this.readEdges.clear();
+    this.scanned.labels.clear();
+    this.scanned.types.clear();
+    this.scanned.all_nodes = false;
+    this.scanned.all_edges = false;
+    this.hidden.clear();
     this.touched.clear();
   }
 

@@ -149,6 +149,10 @@ export interface InTransactions {
   /** Input rows per batch; absent for the default. */
   readonly rows?: Expression;
   readonly on_error: OnErrorMode;
+  /** `REPORT STATUS AS s`: the variable that holds each row's inner-transaction status. */
+  readonly report?: { readonly name: string; readonly span: Span };
+  /** `IN [n] CONCURRENT TRANSACTIONS`: the concurrency asked for (absent for the default); batches still run one after another. */
+  readonly concurrency?: Expression;
   readonly span: Span;
 }
 

@@ -1,13 +1,14 @@
-import type { ForeachClause, SubqueryCallClause, WithClause } from '../ast/clause.js';
+import type { ForeachClause, InTransactions, SubqueryCallClause, WithClause } from '../ast/clause.js';
+import type { Expression } from '../ast/expression.js';
 import type { SingleQuery } from '../ast/query.js';
 import type { Span } from '../ast/span.js';
 import { mentionedNames } from './ast-walk.js';
-import type { BoundClause } from './bound-clause.js';
-import type { BoundVariable } from './bound-expression.js';
+import type { BoundClause, BoundInTransactions } from './bound-clause.js';
+import type { BoundExpression, BoundVariable } from './bound-expression.js';
 import { bindError, type BindContext } from './context.js';
 import type { ExpressionBinder } from './bind-expression.js';
 import { Scope, kindOfType } from './scope.js';
-import { elementOf, mayBe, describeType } from './static-type.js';
+import { elementOf, mayBe, describeType, map_type } from './static-type.js';
 
 /**
  * CALL subqueries and FOREACH: clauses that run a body once per incoming row (Neo4j 5 Cypher manual,
@@ -15,6 +16,9 @@ import { elementOf, mayBe, describeType } from './static-type.js';
  * joins the outer scope and may not reuse an outer name.
  */
 export class SubqueryCallBinder {
+  /** CALL bodies being bound around the current clause: IN TRANSACTIONS only at depth 0. */
+  private depth = 0;
+
   constructor(
     private readonly c: BindContext,
     private readonly expressions: ExpressionBinder,
@@ -34,18 +38,28 @@ export class SubqueryCallBinder {
       // The manual: variables a scope clause imports are visible in the whole body, past any WITH.
       return { scope: s, sticky: clause.scope === undefined ? [] : vars };
     };
-    const query = this.c.callBody(clause.query, start);
+    if (clause.in_transactions !== undefined && this.depth > 0) {
+      throw bindError('InvalidClauseComposition', 'CALL { ... } IN TRANSACTIONS cannot be nested in another subquery', clause.in_transactions.span);
+    }
+    this.depth++;
+    let query;
+    try {
+      query = this.c.callBody(clause.query, start);
+    } finally {
+      this.depth--;
+    }
     const unit = query.parts.every((p) => p.clauses[p.clauses.length - 1]?.kind !== 'return');
     const returns = unit ? [] : (query.parts[0]?.columns ?? []).map((col) => col.variable);
     if (!unit) this.checkReturns(clause, returns, scope);
     for (const v of returns) scope.declare(v);
-    if (clause.in_transactions !== undefined) this.refuseInTransactions(clause);
+    const in_transactions = clause.in_transactions === undefined ? undefined : this.inTransactions(clause.in_transactions, scope);
     return {
       kind: 'call_subquery',
       optional: clause.optional,
       query,
       imports: [...imported.values()],
       returns,
+      ...(in_transactions !== undefined && { in_transactions }),
       span: clause.span,
     };
   }
@@ -136,23 +150,31 @@ export class SubqueryCallBinder {
   }
 
   /**
-   * The batch size is constant, like LIMIT's: a literal must be a positive INTEGER. Checked, then
-   * refused: Weft commits a statement as one log entry, and committing each batch as its own entry
-   * (with ON ERROR deciding what a failed batch does) is not built yet.
+   * The batch size (and a concurrency) is constant, like LIMIT's: a literal must be a positive INTEGER,
+   * anything else is checked when the statement runs. REPORT STATUS needs an ON ERROR that goes on
+   * past a failed batch, and declares its variable after the clause.
    */
-  private refuseInTransactions(clause: SubqueryCallClause): never {
-    const tx = clause.in_transactions!;
-    if (tx.rows !== undefined) {
-      const rows = this.expressions.bind(tx.rows, { scope: new Scope(), aggregation: 'forbidden', predicate: false });
-      if (rows.kind === 'literal' && !(typeof rows.value === 'bigint' && rows.value > 0n)) {
-        throw bindError('InvalidArgumentType', 'IN TRANSACTIONS OF n ROWS needs a positive INTEGER', tx.rows.span);
+  private inTransactions(tx: InTransactions, scope: Scope): BoundInTransactions {
+    const constant = (e: Expression, what: string): BoundExpression => {
+      const bound = this.expressions.bind(e, { scope: new Scope(), aggregation: 'forbidden', predicate: false });
+      if (bound.kind === 'literal' && !(typeof bound.value === 'bigint' && bound.value > 0n)) {
+        throw bindError('InvalidArgumentType', `IN TRANSACTIONS: ${what} needs a positive INTEGER`, e.span);
       }
+      return bound;
+    };
+    const rows = tx.rows === undefined ? undefined : constant(tx.rows, 'OF n ROWS');
+    if (tx.concurrency !== undefined) constant(tx.concurrency, 'the concurrency');
+    let report: BoundVariable | undefined;
+    if (tx.report !== undefined) {
+      if (tx.on_error === 'fail') {
+        throw bindError('InvalidClauseComposition', 'REPORT STATUS can only be used with ON ERROR CONTINUE or ON ERROR BREAK', tx.report.span);
+      }
+      if (scope.lookup(tx.report.name) !== undefined) {
+        throw bindError('VariableAlreadyBound', `variable \`${tx.report.name}\` is already declared`, tx.report.span);
+      }
+      report = this.c.variables.make(tx.report.name, kindOfType(map_type), map_type);
+      scope.declare(report);
     }
-    throw bindError(
-      'UnsupportedClause',
-      'CALL { ... } IN TRANSACTIONS is not supported yet: a statement commits as one log entry; send each batch as its own statement',
-      tx.span,
-      'SemanticError',
-    );
+    return { ...(rows !== undefined && { rows }), on_error: tx.on_error, ...(report !== undefined && { report }) };
   }
 }

@@ -42,6 +42,7 @@ export function bind(statement: Statement, options: BindOptions): BoundStatement
         variables: context.variables.all,
         parameters: [...context.parameters].sort(),
         updating,
+        ...(statement.query.parts.some((p) => p.clauses.some((c) => c.kind === 'call_subquery' && c.in_transactions !== undefined)) && { in_transactions: true as const }),
       };
     }
     case 'create_constraint':

@@ -1,4 +1,4 @@
-import type { SortDirection } from '../ast/clause.js';
+import type { OnErrorMode, SortDirection } from '../ast/clause.js';
 import type { Direction, HopRange, PathSelector } from '../ast/pattern.js';
 import type { Span } from '../ast/span.js';
 import type { BoundExpression, BoundVariable } from './bound-expression.js';
@@ -144,7 +144,14 @@ export type BoundClause =
       readonly introduced: readonly BoundVariable[];
       readonly span: Span;
     }
-  | { readonly kind: 'unwind'; readonly expression: BoundExpression; readonly variable: BoundVariable; readonly span: Span }
+  | {
+      readonly kind: 'unwind';
+      readonly expression: BoundExpression;
+      readonly variable: BoundVariable;
+      /** FOREACH's list: a value that is not a list (nor null) is a TypeError rather than one element. */
+      readonly lists_only?: true;
+      readonly span: Span;
+    }
   | {
       readonly kind: 'call';
       readonly procedure: ProcedureSignature;
@@ -181,6 +188,8 @@ export type BoundClause =
        * parts are renamed to them). Empty for a unit subquery, which passes each incoming row on once.
        */
       readonly returns: readonly BoundVariable[];
+      /** `IN TRANSACTIONS`: the incoming rows are taken in batches, each committed as its own log entry. */
+      readonly in_transactions?: BoundInTransactions;
       readonly span: Span;
     }
   | {
@@ -205,3 +214,15 @@ export interface BoundQuery {
   readonly union_all: boolean;
   readonly columns: readonly string[];
 }
+
+/** `CALL { } IN TRANSACTIONS [OF n ROWS] [ON ERROR ...] [REPORT STATUS AS s]`, checked. */
+export interface BoundInTransactions {
+  /** Incoming rows per batch: constant (literals, parameters); absent for the default, `in_transactions_rows_default`. */
+  readonly rows?: BoundExpression;
+  readonly on_error: OnErrorMode;
+  /** The status variable, declared in the outer scope after the clause. Only with ON ERROR CONTINUE or BREAK. */
+  readonly report?: BoundVariable;
+}
+
+/** The manual's default batch: 1000 incoming rows per inner transaction. */
+export const in_transactions_rows_default = 1000n;

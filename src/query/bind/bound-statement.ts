@@ -27,6 +27,11 @@ export interface BoundQueryStatement {
   readonly parameters: readonly string[];
   /** True when any clause writes (CREATE, MERGE, SET, REMOVE, DELETE). */
   readonly updating: boolean;
+  /**
+   * Present when the statement holds `CALL { } IN TRANSACTIONS`: it commits a log entry per batch while
+   * it runs, so it runs only auto-committed, on the server's batch path (docs/cypher.md section 2.1).
+   */
+  readonly in_transactions?: true;
 }
 
 /** PropertyType (SPEC 2.4) as written in `REQUIRE n.p IS :: TYPE`. */

@@ -72,6 +72,11 @@ export class Deadline {
    * loop on the way up pauses instead of starting another row. Never true without a driver.
    */
   due = false;
+  /**
+   * Something the statement waits for before its next slice (a batch of `CALL { } IN TRANSACTIONS`
+   * committing): set by the operator that then pauses, awaited and cleared by the driver. Never rejects.
+   */
+  waiting: Promise<void> | undefined = undefined;
   /** End of the current slice (ms, as `now` counts); Infinity when the statement is not sliced. */
   private slice_end_ms = Infinity;
   constructor(

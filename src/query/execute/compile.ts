@@ -6,6 +6,7 @@ import { sortOverBatches } from './batch/sort-over-batches.js';
 import { aggregateOverScan, topOverScan } from './column-scan.js';
 import type { PhysicalOp } from './context.js';
 import { expand } from './expand-ops.js';
+import { subqueryInTransactions } from './in-transactions-op.js';
 import { repeat } from './repeat-op.js';
 import { selectPaths } from './select-paths-op.js';
 import { subquery } from './subquery-op.js';
@@ -44,6 +45,7 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
     case 'optional':
       return read.optional(op, c(op.input), c(op.inner));
     case 'subquery':
+      if (op.batch !== undefined) return subqueryInTransactions(op, op.batch, c(op.input), c(op.inner), env);
       return subquery(op, c(op.input), c(op.inner));
     case 'hash_join':
       return read.hashJoin(op, c(op.left), c(op.right), env);

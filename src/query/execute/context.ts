@@ -74,6 +74,8 @@ export interface ExecContext {
    * scan reads these instead of its label while the entry is present.
    */
   readonly candidates: Map<number, Iterable<NodeState>>;
+  /** How `CALL { } IN TRANSACTIONS` commits its batches; absent where a statement cannot commit mid-run. */
+  readonly batches: BatchCommits | undefined;
   /** Compiles a nested plan (a pattern in an expression, an EXISTS body) in this context. */
   subplan(plan: LogicalOp): PhysicalOp;
   /** Plans the patterns and queries nested in expressions. */
@@ -85,4 +87,23 @@ export interface SubPlanner {
   /** `reads`: an expression evaluated on the plan's rows afterwards (a comprehension's projection). */
   pattern(paths: readonly BoundPath[], where: BoundExpression | undefined, reads?: BoundExpression): LogicalOp;
   query(query: BoundQuery): LogicalOp;
+}
+
+/**
+ * Commits a statement's writes while it runs, for `CALL { } IN TRANSACTIONS`: supplied by the server
+ * around an auto-committed statement's write set, whose writes it proposes through the ordinary write
+ * path (checks at apply, change feed, replication).
+ */
+export interface BatchCommits {
+  /**
+   * Proposes everything the write set holds since the last commit or rollback as one log entry, waits
+   * for the call's write concern, and starts the write set over on the newest state (which shows the
+   * entry). A refusal (a constraint, a conflict with a write that came between) rejects, and the write
+   * set is started over without it. Resolves to the entry's log index, 0 when nothing was written.
+   */
+  commit(): Promise<number>;
+  /** Drops what the write set holds since the last commit and starts it over on the newest state. */
+  rollback(): Promise<void>;
+  /** A name for the next inner transaction, unique on this member (REPORT STATUS's transactionId). */
+  transactionId(): string;
 }

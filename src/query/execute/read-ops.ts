@@ -4,10 +4,11 @@ import { equals } from '../../common/values/equality.js';
 import { estimateValueBytes } from '../../common/values/memory.js';
 import { pathValue, typeName, type Value } from '../../common/values/value.js';
 import type { LabelMembers, NodeState } from '../../projections/graph/records.js';
-import { SnapshotView } from '../../projections/graph/view.js';
+import { SnapshotView, type GraphReader } from '../../projections/graph/view.js';
 import { runtimeTypeError } from '../errors.js';
 import type { IndexTest } from '../plan/explain.js';
-import type { LogicalOp, SeekablePredicate } from '../plan/logical.js';
+import type { DynamicLabels, LogicalOp, SeekablePredicate } from '../plan/logical.js';
+import { dynamicNames } from '../functions/dynamic-names.js';
 import type { Evaluator, ExecContext, PhysicalOp, Row, Sink } from './context.js';
 import type { ExpressionCompiler } from './expression.js';
 import type { GraphAccess } from './graph-access.js';
@@ -66,6 +67,7 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
   const writeSlot = op.variable_unused !== true;
   const fromIndex = indexSource(op, env, wanted);
   const fromText = textSource(op, env);
+  const fromNames = label === undefined && op.dynamic_labels !== undefined ? dynamicLabelSource(op.dynamic_labels, env) : undefined;
   // A join on a property (an equality whose value the row gives) walks one bucket per run; see scan-table.ts.
   const table = env.access.cacheable ? ScanTable.forScan(snapshot, label, op.props, deadline, env.cx.memory) : undefined;
   const picker = env.access.cacheable && snapshot !== undefined && label !== undefined && n > 0 ? new PickedMembers(snapshot, label, keys, env.access) : undefined;
@@ -98,6 +100,8 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
       if (hits !== undefined) return loopIterable(hits, (node) => (node.labels.includes(label as string) ? visit(node) : true), deadline);
       const bucket = table?.candidates(wanted);
       if (bucket !== undefined) return loopArray(bucket, (table as ScanTable).checked ? emit : visit, deadline);
+      const named = fromNames?.(row);
+      if (named !== undefined) return loopIterable(named, visit, deadline);
       const all = (): Iterable<NodeState> => (label === undefined ? graph.nodes() : graph.nodesWithLabel(label));
       const picked = picker?.pick(wanted);
       if (picked !== undefined) {
@@ -126,6 +130,36 @@ export function nodeScan(op: Op<'node_scan'>, input: PhysicalOp, env: OpEnv): Ph
       }
       return loopIterable(all(), visit, deadline);
     });
+}
+
+/**
+ * The nodes a scan marked with dynamic labels walks, from the value as it is when the scan starts:
+ * for 'all' the label of the fewest nodes, for 'any' each label in turn, a node given once. A value
+ * that names no label is refused as the filter would refuse it; `:$all([])` (every node has all of
+ * no labels) walks every node.
+ */
+function dynamicLabelSource(d: DynamicLabels, env: OpEnv): (row: Row) => Iterable<NodeState> | undefined {
+  const names = env.exprs.compile(d.names);
+  const graph = env.cx.graph;
+  return (row) => {
+    const labels = [...new Set(dynamicNames(names(row), 'a dynamic label or type'))];
+    if (d.mode === 'any') return nodesWithAnyLabel(graph, labels);
+    const counts = graph.stats().label_counts;
+    let best: string | undefined;
+    for (const l of labels) if (best === undefined || (counts.get(l) ?? 0) < (counts.get(best) ?? 0)) best = l;
+    return best === undefined ? undefined : graph.nodesWithLabel(best);
+  };
+}
+
+function* nodesWithAnyLabel(graph: GraphReader, labels: readonly string[]): Iterable<NodeState> {
+  for (let i = 0; i < labels.length; i++) {
+    for (const node of graph.nodesWithLabel(labels[i] as string)) {
+      // A node that also has an earlier label was given by that label's walk.
+      let given = false;
+      for (let j = 0; j < i && !given; j++) given = node.labels.includes(labels[j] as string);
+      if (!given) yield node;
+    }
+  }
 }
 
 /** A kept list's nodes from `start`, telling `at` each node's position before handing it out. */
@@ -432,11 +466,13 @@ export function unwind(op: Op<'unwind'>, input: PhysicalOp, env: OpEnv): Physica
   const list = env.exprs.compile(op.expression);
   const slot = op.variable;
   const deadline = env.cx.deadline;
+  const listsOnly = op.lists_only === true;
   return (arg, sink) =>
     input(arg, (row) => {
       const v = list(row);
       if (v === null) return true;
       if (!Array.isArray(v)) {
+        if (listsOnly) throw runtimeTypeError('InvalidArgumentType', `FOREACH needs a list, not a ${typeName(v)}`);
         row[slot] = v;
         return sink(row);
       }

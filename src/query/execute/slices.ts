@@ -216,6 +216,12 @@ export async function drive(flow: Flow, deadline: Deadline, signal: AbortSignal 
   let ended = false;
   try {
     for (;;) {
+      // A pause may have been for a commit the statement waits on (Deadline.waiting).
+      const waiting = deadline.waiting;
+      if (waiting !== undefined) {
+        deadline.waiting = undefined;
+        await waiting;
+      }
       await scheduler.turn();
       if (signal?.aborted === true) throw abortReason(signal);
       deadline.beginSlice(slice_ms);

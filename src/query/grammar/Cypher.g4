@@ -58,6 +58,8 @@ queryOption
 
 unionPart
     : UNION ALL? singleQuery
+    // UNION DISTINCT (Neo4j 5.19, from GQL): the same as UNION.
+    | UNION DISTINCT singleQuery
     ;
 
 singleQuery
@@ -126,6 +128,14 @@ subqueryScope
 // the modes are not reserved words; the builder checks them.
 inTransactions
     : IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? (ON errorWord=symbolicName errorMode=symbolicName)?
+    | IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? inTransactionsReport (ON errorWord=symbolicName errorMode=symbolicName)?
+    | IN transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? (ON errorWord=symbolicName errorMode=symbolicName) inTransactionsReport
+    | IN concurrency=expression? concurrentWord=symbolicName transactionsWord=symbolicName (OF batchSize=expression rowsWord=symbolicName)? inTransactionsReport? (ON errorWord=symbolicName errorMode=symbolicName)? inTransactionsReport?
+    ;
+
+// REPORT STATUS AS s: the status of each inner transaction, per row. REPORT and STATUS are not reserved.
+inTransactionsReport
+    : reportWord=symbolicName statusWord=symbolicName AS variable
     ;
 
 // Segments may be reserved words (`apoc.create.node`): after CALL a name can only be a procedure's.
@@ -288,6 +298,12 @@ relationshipsPattern
 // MATCH, a WHERE of its own (`(n:A WHERE n.x > 1)`); the builder turns both into the MATCH's WHERE.
 nodePattern
     : LPAREN variable? (nodeLabels | labelExpression)? properties? (WHERE nodeWhere=expression)? RPAREN
+    | LPAREN variable? isLabelExpression properties? (WHERE nodeWhere=expression)? RPAREN
+    ;
+
+// `(n IS Person)`, `(n IS A|B)` (Neo4j 5, from GQL): IS for the colon of a label expression, in node patterns only.
+isLabelExpression
+    : IS labelDisjunction
     ;
 
 labelExpression
@@ -345,7 +361,8 @@ relationshipPattern
 
 relationshipDetail
     : LBRACK variable? relationshipTypes? rangeLiteral? properties? RBRACK
-    | LBRACK variable? relationshipTypes? properties? WHERE relWhere=expression RBRACK
+    // A WHERE inside a relationship pattern (Neo4j 5): MATCH only, checked by the builder.
+    | LBRACK variable? relationshipTypes? rangeLiteral? properties? WHERE relWhere=expression RBRACK
     ;
 
 properties
@@ -356,6 +373,8 @@ properties
 relationshipTypes
     : COLON relTypeName (PIPE COLON? relTypeName)*
     | COLON dynamicName
+    // `-[r IS KNOWS|LIKES]->` (Neo4j 5, from GQL): IS for the colon.
+    | IS relTypeName (PIPE relTypeName)*
     ;
 
 nodeLabels

@@ -28,7 +28,7 @@ export function ownSlots(op: LogicalOp): readonly number[] {
     case 'optional':
       return op.nulls;
     case 'subquery':
-      return op.columns;
+      return op.batch?.report === undefined ? op.columns : [...op.columns, op.batch.report];
     case 'call':
       return op.yields.map((y) => y.variable.id);
     case 'create':

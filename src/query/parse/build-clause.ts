@@ -204,6 +204,7 @@ export class ClauseBuilder {
     };
     expect(word(ctx._transactionsWord) === 'TRANSACTIONS', 'TRANSACTIONS after IN');
     if (ctx._batchSize !== undefined) expect(['ROW', 'ROWS'].includes(word(ctx._rowsWord)), 'ROWS after OF n');
+    if (ctx._concurrentWord !== undefined) expect(word(ctx._concurrentWord) === 'CONCURRENT', 'CONCURRENT TRANSACTIONS');
     let on_error: OnErrorMode = 'fail';
     if (ctx._errorWord !== undefined) {
       expect(word(ctx._errorWord) === 'ERROR', 'ERROR after ON');
@@ -211,7 +212,19 @@ export class ClauseBuilder {
       expect(mode === 'fail' || mode === 'continue' || mode === 'break', 'CONTINUE, BREAK or FAIL after ON ERROR');
       on_error = mode as OnErrorMode;
     }
-    return { ...(ctx._batchSize !== undefined && { rows: this.b.expression(ctx._batchSize) }), on_error, span };
+    const reports = ctx.inTransactionsReport();
+    if (reports.length > 1) throw this.b.source.error('UnexpectedSyntax', 'IN TRANSACTIONS: REPORT STATUS given twice', span);
+    const r = reports[0];
+    if (r !== undefined) {
+      expect(word(r._reportWord) === 'REPORT' && word(r._statusWord) === 'STATUS', 'REPORT STATUS AS');
+    }
+    return {
+      ...(ctx._batchSize !== undefined && { rows: this.b.expression(ctx._batchSize) }),
+      on_error,
+      ...(r !== undefined && { report: { name: symbolicName(r.variable().symbolicName()), span: this.b.source.span(r.variable()) } }),
+      ...(ctx._concurrency !== undefined && { concurrency: this.b.expression(ctx._concurrency) }),
+      span,
+    };
   }
 
   /** FOREACH holds updating clauses only (FOREACH among them): a read inside is refused here. */

@@ -224,7 +224,7 @@ export class PatternBuilder {
     if (ctx.patternElementChain().length > 0) return undefined;
     const inner = ctx.nodePattern();
     for (const n of inner) {
-      if (n.variable() !== null || n.labelExpression() !== null || n._nodeWhere !== undefined) return undefined;
+      if (n.variable() !== null || n.labelExpression() !== null || n.isLabelExpression() !== null || n._nodeWhere !== undefined) return undefined;
       const labels = n.nodeLabels();
       if (labels !== null && labels.nodeLabel().some((l) => l.dynamicName() !== null)) return undefined;
       if (n.properties()?.parameter() != null) return undefined;
@@ -341,7 +341,8 @@ export class PatternBuilder {
       const subject: Expression = { kind: 'variable', name: variable, span };
       for (const d of dynamic) this.predicates.push(this.expressions.hasDynamicLabels(subject, d));
     }
-    const labelExpression = ctx.labelExpression();
+    // `(n IS A)` is `(n:A)` (Neo4j 5, from GQL).
+    const labelExpression = ctx.labelExpression() ?? ctx.isLabelExpression();
     // Outside MATCH, `:A&B` is another spelling of `:A:B` (Neo4j 5.18); any other label expression is refused below.
     const conjoined = labelExpression !== null && this.predicates === undefined ? plainConjunction(labelExpression.labelDisjunction()) : undefined;
     if ((labelExpression !== null && conjoined === undefined) || ctx._nodeWhere !== undefined) {
@@ -405,6 +406,9 @@ export class PatternBuilder {
       // In MATCH, `[r:T WHERE r.w > 1]` is `[r:T]` with the WHERE joining the MATCH's (or, inside a
       // quantified path pattern, that pattern's own).
       if (this.predicates === undefined) throw this.b.source.error('UnexpectedSyntax', 'a WHERE inside a relationship pattern is only allowed in MATCH', span);
+      if (range !== undefined) {
+        throw this.b.source.error('UnexpectedSyntax', 'a WHERE inside a relationship pattern is not allowed on a variable-length relationship', span);
+      }
       variable ??= `${generated_name_prefix}rel${this.generated++}`;
       this.predicates.push(this.outsideMatch(() => this.b.expression(whereCtx)));
     }

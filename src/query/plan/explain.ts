@@ -6,6 +6,7 @@ import type { GraphReader } from '../../projections/graph/view.js';
 import type { LookupKind } from '../../projections/indexes/index-lookup.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
 import type { BoundStatement } from '../bind/bound-statement.js';
+import { in_transactions_rows_default } from '../bind/bound-clause.js';
 import { estimateRows, type GraphCounts } from './cardinality.js';
 import { conjuncts } from './expressions.js';
 import { inputsOf, type LogicalOp } from './logical.js';
@@ -160,7 +161,9 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
       return ['Argument', {}];
     case 'node_scan': {
       const props = op.props.map((p) => `${n(op.variable)}.${p.key} = ${expressionText(p.value, names)}`).join(' AND ');
-      const base = op.label === undefined ? ['AllNodesScan', `(${n(op.variable)})`] : ['NodeByLabelScan', `(${n(op.variable)}:${op.label})`];
+      const dynamic = op.dynamic_labels === undefined ? undefined : `(${n(op.variable)}:$${op.dynamic_labels.mode}(${expressionText(op.dynamic_labels.names, names)}))`;
+      const base =
+        op.label !== undefined ? ['NodeByLabelScan', `(${n(op.variable)}:${op.label})`] : dynamic !== undefined ? ['DynamicLabelNodeScan', dynamic] : ['AllNodesScan', `(${n(op.variable)})`];
       return [base[0] as string, { pattern: base[1] as string, ...(props !== '' && { predicate: props }) }];
     }
     case 'node_by_id':
@@ -201,6 +204,18 @@ function operatorOf(op: LogicalOp, names: readonly string[]): [string, Record<st
       return ['Optional', { nullable: op.nulls.map(n).join(', ') }];
     case 'subquery':
       if (op.form === 'foreach') return ['Foreach', {}];
+      if (op.batch !== undefined) {
+        return [
+          op.mode === 'unit' ? 'TransactionForeach' : 'TransactionApply',
+          {
+            ...(op.imports.length > 0 && { imports: op.imports.map(n).join(', ') }),
+            ...(op.columns.length > 0 && { returns: op.columns.map(n).join(', ') }),
+            batch: op.batch.rows === undefined ? String(in_transactions_rows_default) : expressionText(op.batch.rows, names),
+            on_error: op.batch.on_error.toUpperCase(),
+            ...(op.batch.report !== undefined && { report: n(op.batch.report) }),
+          },
+        ];
+      }
       return [
         op.mode === 'unit' ? 'SubqueryForeach' : op.optional ? 'OptionalApply' : 'Apply',
         {

@@ -42,6 +42,13 @@ export type LogicalOp =
       readonly text?: { readonly key: string; readonly query: BoundExpression };
       /** No operator reads the variable: the scan does not write it. */
       readonly variable_unused?: true;
+      /**
+       * Without `label`: the labels a `:$(x)` / `:$any(x)` / `:$all(x)` in the filter right above names,
+       * where `x` reads no row (literals and parameters), so it is evaluated when the scan runs: 'any'
+       * scans each label named, 'all' the one with the fewest nodes. The filter still checks it, so a
+       * cached plan holds for every parameter value.
+       */
+      readonly dynamic_labels?: DynamicLabels;
     }
   /** The nodes whose id is among the values of `ids` (an INTEGER or a list, evaluated per row). */
   | {
@@ -199,6 +206,8 @@ export type LogicalOp =
       readonly optional: boolean;
       /** What the plan shows: a CALL subquery or a FOREACH. */
       readonly form: 'call' | 'foreach';
+      /** `IN TRANSACTIONS`: input rows are taken in batches, each committed on its own (in-transactions-op.ts). */
+      readonly batch?: SubqueryBatch;
     }
   /** Rows of `left` joined to rows of `right` with equal node ids in `keys`; both run on the same argument. */
   | {
@@ -254,7 +263,14 @@ export type LogicalOp =
     }
   | { readonly op: 'skip'; readonly input: LogicalOp; readonly count: BoundExpression }
   | { readonly op: 'limit'; readonly input: LogicalOp; readonly count: BoundExpression }
-  | { readonly op: 'unwind'; readonly input: LogicalOp; readonly expression: BoundExpression; readonly variable: number }
+  | {
+      readonly op: 'unwind';
+      readonly input: LogicalOp;
+      readonly expression: BoundExpression;
+      readonly variable: number;
+      /** FOREACH's list: a value that is neither a list nor null is a TypeError (UNWIND takes it as one element). */
+      readonly lists_only?: true;
+    }
   /** Reads its whole input before passing any row on: the barrier between reads and writes. */
   | {
       readonly op: 'eager';
@@ -379,4 +395,19 @@ export function transformUp(op: LogicalOp, f: (op: LogicalOp) => LogicalOp): Log
   const inputs = inputsOf(op);
   const next = inputs.length === 0 ? op : withInputs(op, inputs.map((i) => transformUp(i, f)));
   return f(next);
+}
+
+/** The labels a node scan takes from a value known when it starts (`:$(x)`, `:$any(x)`). */
+export interface DynamicLabels {
+  readonly names: BoundExpression;
+  readonly mode: 'all' | 'any';
+}
+
+/** How a CALL subquery IN TRANSACTIONS takes its batches. */
+export interface SubqueryBatch {
+  /** Input rows per batch, a constant; the manual's default when absent. */
+  readonly rows?: BoundExpression;
+  readonly on_error: 'fail' | 'continue' | 'break';
+  /** The slot of `REPORT STATUS AS s`, written on every row that passes. */
+  readonly report?: number;
 }

@@ -77,7 +77,7 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
     }
     case 'unwind':
       bound.add(clause.variable.id);
-      return { op: 'unwind', input: plan, expression: clause.expression, variable: clause.variable.id };
+      return { op: 'unwind', input: plan, expression: clause.expression, variable: clause.variable.id, ...(clause.lists_only === true && { lists_only: true as const }) };
     case 'call': {
       for (const y of clause.yields) bound.add(y.variable.id);
       const call: LogicalOp = { op: 'call', input: plan, procedure: clause.procedure, args: clause.args, yields: clause.yields, standalone: clause.standalone };
@@ -107,11 +107,14 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
       const mode = clause.returns.length > 0 ? 'returning' : 'unit';
       const columns = clause.returns.map((v) => v.id);
       const imports = clause.imports.map((v) => v.id);
-      return { op: 'subquery', input: plan, inner, mode, columns, imports, optional: clause.optional, form: 'call' };
+      const tx = clause.in_transactions;
+      if (tx?.report !== undefined) bound.add(tx.report.id);
+      const batch = tx === undefined ? undefined : { ...(tx.rows !== undefined && { rows: tx.rows }), on_error: tx.on_error, ...(tx.report !== undefined && { report: tx.report.id }) };
+      return { op: 'subquery', input: plan, inner, mode, columns, imports, optional: clause.optional, form: 'call', ...(batch !== undefined && { batch }) };
     }
     case 'foreach': {
       // One inner run per row: UNWIND of the list, then the body's updates.
-      const unwind: BoundClause = { kind: 'unwind', expression: clause.list, variable: clause.variable, span: clause.span };
+      const unwind: BoundClause = { kind: 'unwind', expression: clause.list, variable: clause.variable, lists_only: true, span: clause.span };
       const inner = planSingle({ clauses: [unwind, ...clause.clauses], columns: [] }, counts, false, joins, bound);
       return { op: 'subquery', input: plan, inner, mode: 'unit', columns: [], imports: [], optional: false, form: 'foreach' };
     }

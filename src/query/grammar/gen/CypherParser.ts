@@ -142,125 +142,127 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_subqueryCallClause = 16;
     public static readonly RULE_subqueryScope = 17;
     public static readonly RULE_inTransactions = 18;
-    public static readonly RULE_procedureName = 19;
-    public static readonly RULE_yieldItems = 20;
-    public static readonly RULE_yieldItem = 21;
-    public static readonly RULE_createClause = 22;
-    public static readonly RULE_mergeClause = 23;
-    public static readonly RULE_mergeAction = 24;
-    public static readonly RULE_setClause = 25;
-    public static readonly RULE_setItem = 26;
-    public static readonly RULE_removeClause = 27;
-    public static readonly RULE_removeItem = 28;
-    public static readonly RULE_deleteClause = 29;
-    public static readonly RULE_foreachClause = 30;
-    public static readonly RULE_orderSkipLimitClause = 31;
-    public static readonly RULE_finishClause = 32;
-    public static readonly RULE_withClause = 33;
-    public static readonly RULE_returnClause = 34;
-    public static readonly RULE_projectionBody = 35;
-    public static readonly RULE_projectionItems = 36;
-    public static readonly RULE_projectionItem = 37;
-    public static readonly RULE_order = 38;
-    public static readonly RULE_skip = 39;
-    public static readonly RULE_limit = 40;
-    public static readonly RULE_sortItem = 41;
-    public static readonly RULE_where = 42;
-    public static readonly RULE_pattern = 43;
-    public static readonly RULE_patternPart = 44;
-    public static readonly RULE_pathSelector = 45;
-    public static readonly RULE_shortestPathPattern = 46;
-    public static readonly RULE_patternElement = 47;
-    public static readonly RULE_relationshipsPattern = 48;
-    public static readonly RULE_nodePattern = 49;
-    public static readonly RULE_labelExpression = 50;
-    public static readonly RULE_labelDisjunction = 51;
-    public static readonly RULE_labelConjunction = 52;
-    public static readonly RULE_labelNegation = 53;
-    public static readonly RULE_labelAtom = 54;
-    public static readonly RULE_patternElementChain = 55;
-    public static readonly RULE_quantifiedPath = 56;
-    public static readonly RULE_pathQuantifier = 57;
-    public static readonly RULE_relationshipPattern = 58;
-    public static readonly RULE_relationshipDetail = 59;
-    public static readonly RULE_properties = 60;
-    public static readonly RULE_relationshipTypes = 61;
-    public static readonly RULE_nodeLabels = 62;
-    public static readonly RULE_nodeLabel = 63;
-    public static readonly RULE_dynamicName = 64;
-    public static readonly RULE_rangeLiteral = 65;
-    public static readonly RULE_rangeBound = 66;
-    public static readonly RULE_labelName = 67;
-    public static readonly RULE_relTypeName = 68;
-    public static readonly RULE_propertyExpression = 69;
-    public static readonly RULE_expression = 70;
-    public static readonly RULE_orExpression = 71;
-    public static readonly RULE_xorExpression = 72;
-    public static readonly RULE_andExpression = 73;
-    public static readonly RULE_notExpression = 74;
-    public static readonly RULE_comparisonExpression = 75;
-    public static readonly RULE_comparisonOperator = 76;
-    public static readonly RULE_predicateExpression = 77;
-    public static readonly RULE_predicateSuffix = 78;
-    public static readonly RULE_valueTypeExpression = 79;
-    public static readonly RULE_valueTypeAlternative = 80;
-    public static readonly RULE_valueTypeWord = 81;
-    public static readonly RULE_addOrSubtractExpression = 82;
-    public static readonly RULE_addOrSubtractOperator = 83;
-    public static readonly RULE_multiplyDivideModuloExpression = 84;
-    public static readonly RULE_multiplyDivideModuloOperator = 85;
-    public static readonly RULE_powerOfExpression = 86;
-    public static readonly RULE_unaryAddOrSubtractExpression = 87;
-    public static readonly RULE_nonArithmeticOperatorExpression = 88;
-    public static readonly RULE_listOperator = 89;
-    public static readonly RULE_propertyLookup = 90;
-    public static readonly RULE_atom = 91;
-    public static readonly RULE_countStar = 92;
-    public static readonly RULE_caseExpression = 93;
-    public static readonly RULE_caseAlternative = 94;
-    public static readonly RULE_caseWhenOperand = 95;
-    public static readonly RULE_listComprehension = 96;
-    public static readonly RULE_patternComprehension = 97;
-    public static readonly RULE_quantifierExpression = 98;
-    public static readonly RULE_quantifier = 99;
-    public static readonly RULE_filterExpression = 100;
-    public static readonly RULE_reduceExpression = 101;
-    public static readonly RULE_subqueryExpression = 102;
-    public static readonly RULE_parenthesizedExpression = 103;
-    public static readonly RULE_trimFromExpression = 104;
-    public static readonly RULE_functionInvocation = 105;
-    public static readonly RULE_functionName = 106;
-    public static readonly RULE_namespace = 107;
-    public static readonly RULE_mapProjection = 108;
-    public static readonly RULE_mapProjectionItem = 109;
-    public static readonly RULE_parameter = 110;
-    public static readonly RULE_literal = 111;
-    public static readonly RULE_booleanLiteral = 112;
-    public static readonly RULE_numberLiteral = 113;
-    public static readonly RULE_integerLiteral = 114;
-    public static readonly RULE_listLiteral = 115;
-    public static readonly RULE_mapLiteral = 116;
-    public static readonly RULE_propertyKeyName = 117;
-    public static readonly RULE_schemaCommand = 118;
-    public static readonly RULE_createConstraint = 119;
-    public static readonly RULE_constraintRequirement = 120;
-    public static readonly RULE_propertyReference = 121;
-    public static readonly RULE_propertyReferenceList = 122;
-    public static readonly RULE_typeName = 123;
-    public static readonly RULE_dropConstraint = 124;
-    public static readonly RULE_createIndex = 125;
-    public static readonly RULE_indexTarget = 126;
-    public static readonly RULE_createSearchIndex = 127;
-    public static readonly RULE_searchIndexProperties = 128;
-    public static readonly RULE_indexOptions = 129;
-    public static readonly RULE_dropIndex = 130;
-    public static readonly RULE_ifNotExists = 131;
-    public static readonly RULE_ifExists = 132;
-    public static readonly RULE_variable = 133;
-    public static readonly RULE_symbolicName = 134;
-    public static readonly RULE_nonReservedKeyword = 135;
-    public static readonly RULE_schemaName = 136;
-    public static readonly RULE_reservedWord = 137;
+    public static readonly RULE_inTransactionsReport = 19;
+    public static readonly RULE_procedureName = 20;
+    public static readonly RULE_yieldItems = 21;
+    public static readonly RULE_yieldItem = 22;
+    public static readonly RULE_createClause = 23;
+    public static readonly RULE_mergeClause = 24;
+    public static readonly RULE_mergeAction = 25;
+    public static readonly RULE_setClause = 26;
+    public static readonly RULE_setItem = 27;
+    public static readonly RULE_removeClause = 28;
+    public static readonly RULE_removeItem = 29;
+    public static readonly RULE_deleteClause = 30;
+    public static readonly RULE_foreachClause = 31;
+    public static readonly RULE_orderSkipLimitClause = 32;
+    public static readonly RULE_finishClause = 33;
+    public static readonly RULE_withClause = 34;
+    public static readonly RULE_returnClause = 35;
+    public static readonly RULE_projectionBody = 36;
+    public static readonly RULE_projectionItems = 37;
+    public static readonly RULE_projectionItem = 38;
+    public static readonly RULE_order = 39;
+    public static readonly RULE_skip = 40;
+    public static readonly RULE_limit = 41;
+    public static readonly RULE_sortItem = 42;
+    public static readonly RULE_where = 43;
+    public static readonly RULE_pattern = 44;
+    public static readonly RULE_patternPart = 45;
+    public static readonly RULE_pathSelector = 46;
+    public static readonly RULE_shortestPathPattern = 47;
+    public static readonly RULE_patternElement = 48;
+    public static readonly RULE_relationshipsPattern = 49;
+    public static readonly RULE_nodePattern = 50;
+    public static readonly RULE_isLabelExpression = 51;
+    public static readonly RULE_labelExpression = 52;
+    public static readonly RULE_labelDisjunction = 53;
+    public static readonly RULE_labelConjunction = 54;
+    public static readonly RULE_labelNegation = 55;
+    public static readonly RULE_labelAtom = 56;
+    public static readonly RULE_patternElementChain = 57;
+    public static readonly RULE_quantifiedPath = 58;
+    public static readonly RULE_pathQuantifier = 59;
+    public static readonly RULE_relationshipPattern = 60;
+    public static readonly RULE_relationshipDetail = 61;
+    public static readonly RULE_properties = 62;
+    public static readonly RULE_relationshipTypes = 63;
+    public static readonly RULE_nodeLabels = 64;
+    public static readonly RULE_nodeLabel = 65;
+    public static readonly RULE_dynamicName = 66;
+    public static readonly RULE_rangeLiteral = 67;
+    public static readonly RULE_rangeBound = 68;
+    public static readonly RULE_labelName = 69;
+    public static readonly RULE_relTypeName = 70;
+    public static readonly RULE_propertyExpression = 71;
+    public static readonly RULE_expression = 72;
+    public static readonly RULE_orExpression = 73;
+    public static readonly RULE_xorExpression = 74;
+    public static readonly RULE_andExpression = 75;
+    public static readonly RULE_notExpression = 76;
+    public static readonly RULE_comparisonExpression = 77;
+    public static readonly RULE_comparisonOperator = 78;
+    public static readonly RULE_predicateExpression = 79;
+    public static readonly RULE_predicateSuffix = 80;
+    public static readonly RULE_valueTypeExpression = 81;
+    public static readonly RULE_valueTypeAlternative = 82;
+    public static readonly RULE_valueTypeWord = 83;
+    public static readonly RULE_addOrSubtractExpression = 84;
+    public static readonly RULE_addOrSubtractOperator = 85;
+    public static readonly RULE_multiplyDivideModuloExpression = 86;
+    public static readonly RULE_multiplyDivideModuloOperator = 87;
+    public static readonly RULE_powerOfExpression = 88;
+    public static readonly RULE_unaryAddOrSubtractExpression = 89;
+    public static readonly RULE_nonArithmeticOperatorExpression = 90;
+    public static readonly RULE_listOperator = 91;
+    public static readonly RULE_propertyLookup = 92;
+    public static readonly RULE_atom = 93;
+    public static readonly RULE_countStar = 94;
+    public static readonly RULE_caseExpression = 95;
+    public static readonly RULE_caseAlternative = 96;
+    public static readonly RULE_caseWhenOperand = 97;
+    public static readonly RULE_listComprehension = 98;
+    public static readonly RULE_patternComprehension = 99;
+    public static readonly RULE_quantifierExpression = 100;
+    public static readonly RULE_quantifier = 101;
+    public static readonly RULE_filterExpression = 102;
+    public static readonly RULE_reduceExpression = 103;
+    public static readonly RULE_subqueryExpression = 104;
+    public static readonly RULE_parenthesizedExpression = 105;
+    public static readonly RULE_trimFromExpression = 106;
+    public static readonly RULE_functionInvocation = 107;
+    public static readonly RULE_functionName = 108;
+    public static readonly RULE_namespace = 109;
+    public static readonly RULE_mapProjection = 110;
+    public static readonly RULE_mapProjectionItem = 111;
+    public static readonly RULE_parameter = 112;
+    public static readonly RULE_literal = 113;
+    public static readonly RULE_booleanLiteral = 114;
+    public static readonly RULE_numberLiteral = 115;
+    public static readonly RULE_integerLiteral = 116;
+    public static readonly RULE_listLiteral = 117;
+    public static readonly RULE_mapLiteral = 118;
+    public static readonly RULE_propertyKeyName = 119;
+    public static readonly RULE_schemaCommand = 120;
+    public static readonly RULE_createConstraint = 121;
+    public static readonly RULE_constraintRequirement = 122;
+    public static readonly RULE_propertyReference = 123;
+    public static readonly RULE_propertyReferenceList = 124;
+    public static readonly RULE_typeName = 125;
+    public static readonly RULE_dropConstraint = 126;
+    public static readonly RULE_createIndex = 127;
+    public static readonly RULE_indexTarget = 128;
+    public static readonly RULE_createSearchIndex = 129;
+    public static readonly RULE_searchIndexProperties = 130;
+    public static readonly RULE_indexOptions = 131;
+    public static readonly RULE_dropIndex = 132;
+    public static readonly RULE_ifNotExists = 133;
+    public static readonly RULE_ifExists = 134;
+    public static readonly RULE_variable = 135;
+    public static readonly RULE_symbolicName = 136;
+    public static readonly RULE_nonReservedKeyword = 137;
+    public static readonly RULE_schemaName = 138;
+    public static readonly RULE_reservedWord = 139;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
@@ -304,32 +306,32 @@ export class CypherParser extends antlr.Parser {
         "queryOption", "unionPart", "singleQuery", "asOfTimestamp", "queryHint", 
         "hintCommentBody", "hintCall", "clause", "matchClause", "unwindClause", 
         "callClause", "subqueryCallClause", "subqueryScope", "inTransactions", 
-        "procedureName", "yieldItems", "yieldItem", "createClause", "mergeClause", 
-        "mergeAction", "setClause", "setItem", "removeClause", "removeItem", 
-        "deleteClause", "foreachClause", "orderSkipLimitClause", "finishClause", 
-        "withClause", "returnClause", "projectionBody", "projectionItems", 
-        "projectionItem", "order", "skip", "limit", "sortItem", "where", 
-        "pattern", "patternPart", "pathSelector", "shortestPathPattern", 
-        "patternElement", "relationshipsPattern", "nodePattern", "labelExpression", 
-        "labelDisjunction", "labelConjunction", "labelNegation", "labelAtom", 
-        "patternElementChain", "quantifiedPath", "pathQuantifier", "relationshipPattern", 
-        "relationshipDetail", "properties", "relationshipTypes", "nodeLabels", 
-        "nodeLabel", "dynamicName", "rangeLiteral", "rangeBound", "labelName", 
-        "relTypeName", "propertyExpression", "expression", "orExpression", 
-        "xorExpression", "andExpression", "notExpression", "comparisonExpression", 
-        "comparisonOperator", "predicateExpression", "predicateSuffix", 
-        "valueTypeExpression", "valueTypeAlternative", "valueTypeWord", 
-        "addOrSubtractExpression", "addOrSubtractOperator", "multiplyDivideModuloExpression", 
-        "multiplyDivideModuloOperator", "powerOfExpression", "unaryAddOrSubtractExpression", 
-        "nonArithmeticOperatorExpression", "listOperator", "propertyLookup", 
-        "atom", "countStar", "caseExpression", "caseAlternative", "caseWhenOperand", 
-        "listComprehension", "patternComprehension", "quantifierExpression", 
-        "quantifier", "filterExpression", "reduceExpression", "subqueryExpression", 
-        "parenthesizedExpression", "trimFromExpression", "functionInvocation", 
-        "functionName", "namespace", "mapProjection", "mapProjectionItem", 
-        "parameter", "literal", "booleanLiteral", "numberLiteral", "integerLiteral", 
-        "listLiteral", "mapLiteral", "propertyKeyName", "schemaCommand", 
-        "createConstraint", "constraintRequirement", "propertyReference", 
+        "inTransactionsReport", "procedureName", "yieldItems", "yieldItem", 
+        "createClause", "mergeClause", "mergeAction", "setClause", "setItem", 
+        "removeClause", "removeItem", "deleteClause", "foreachClause", "orderSkipLimitClause", 
+        "finishClause", "withClause", "returnClause", "projectionBody", 
+        "projectionItems", "projectionItem", "order", "skip", "limit", "sortItem", 
+        "where", "pattern", "patternPart", "pathSelector", "shortestPathPattern", 
+        "patternElement", "relationshipsPattern", "nodePattern", "isLabelExpression", 
+        "labelExpression", "labelDisjunction", "labelConjunction", "labelNegation", 
+        "labelAtom", "patternElementChain", "quantifiedPath", "pathQuantifier", 
+        "relationshipPattern", "relationshipDetail", "properties", "relationshipTypes", 
+        "nodeLabels", "nodeLabel", "dynamicName", "rangeLiteral", "rangeBound", 
+        "labelName", "relTypeName", "propertyExpression", "expression", 
+        "orExpression", "xorExpression", "andExpression", "notExpression", 
+        "comparisonExpression", "comparisonOperator", "predicateExpression", 
+        "predicateSuffix", "valueTypeExpression", "valueTypeAlternative", 
+        "valueTypeWord", "addOrSubtractExpression", "addOrSubtractOperator", 
+        "multiplyDivideModuloExpression", "multiplyDivideModuloOperator", 
+        "powerOfExpression", "unaryAddOrSubtractExpression", "nonArithmeticOperatorExpression", 
+        "listOperator", "propertyLookup", "atom", "countStar", "caseExpression", 
+        "caseAlternative", "caseWhenOperand", "listComprehension", "patternComprehension", 
+        "quantifierExpression", "quantifier", "filterExpression", "reduceExpression", 
+        "subqueryExpression", "parenthesizedExpression", "trimFromExpression", 
+        "functionInvocation", "functionName", "namespace", "mapProjection", 
+        "mapProjectionItem", "parameter", "literal", "booleanLiteral", "numberLiteral", 
+        "integerLiteral", "listLiteral", "mapLiteral", "propertyKeyName", 
+        "schemaCommand", "createConstraint", "constraintRequirement", "propertyReference", 
         "propertyReferenceList", "typeName", "dropConstraint", "createIndex", 
         "indexTarget", "createSearchIndex", "searchIndexProperties", "indexOptions", 
         "dropIndex", "ifNotExists", "ifExists", "variable", "symbolicName", 
@@ -357,19 +359,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 276;
+            this.state = 280;
             this.statement();
-            this.state = 278;
+            this.state = 282;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 95) {
                 {
-                this.state = 277;
+                this.state = 281;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 280;
+            this.state = 284;
             this.match(CypherParser.EOF);
             }
         }
@@ -390,27 +392,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 285;
+            this.state = 289;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 282;
+                this.state = 286;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 283;
+                this.state = 287;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 284;
+                this.state = 288;
                 this.query();
                 }
                 break;
@@ -435,13 +437,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 287;
+            this.state = 291;
             this.match(CypherParser.SET);
-            this.state = 288;
+            this.state = 292;
             this.symbolicName();
-            this.state = 289;
+            this.state = 293;
             this.match(CypherParser.EQ);
-            this.state = 290;
+            this.state = 294;
             this.sessionValue();
             }
         }
@@ -462,13 +464,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 296;
+            this.state = 300;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 292;
+                this.state = 296;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -478,7 +480,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 293;
+                this.state = 297;
                 this.numberLiteral();
                 }
                 break;
@@ -486,7 +488,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 294;
+                this.state = 298;
                 this.booleanLiteral();
                 }
                 break;
@@ -525,7 +527,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 295;
+                this.state = 299;
                 this.symbolicName();
                 }
                 break;
@@ -553,47 +555,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 301;
+            this.state = 305;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 68) {
                 {
                 {
-                this.state = 298;
+                this.state = 302;
                 this.queryOption();
                 }
                 }
-                this.state = 303;
+                this.state = 307;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 304;
-            this.singleQuery();
             this.state = 308;
+            this.singleQuery();
+            this.state = 312;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 65) {
                 {
                 {
-                this.state = 305;
+                this.state = 309;
                 this.unionPart();
                 }
                 }
-                this.state = 310;
+                this.state = 314;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 314;
+            this.state = 318;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 4 || _la === 68) {
                 {
                 {
-                this.state = 311;
+                this.state = 315;
                 this.queryOption();
                 }
                 }
-                this.state = 316;
+                this.state = 320;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -616,20 +618,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 319;
+            this.state = 323;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 317;
+                this.state = 321;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 318;
+                this.state = 322;
                 this.queryHint();
                 }
                 break;
@@ -655,22 +657,39 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 12, CypherParser.RULE_unionPart);
         let _la: number;
         try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 321;
-            this.match(CypherParser.UNION);
-            this.state = 323;
+            this.state = 333;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 1) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 8, this.context) ) {
+            case 1:
+                this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 322;
-                this.match(CypherParser.ALL);
+                this.state = 325;
+                this.match(CypherParser.UNION);
+                this.state = 327;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 1) {
+                    {
+                    this.state = 326;
+                    this.match(CypherParser.ALL);
+                    }
                 }
-            }
 
-            this.state = 325;
-            this.singleQuery();
+                this.state = 329;
+                this.singleQuery();
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 330;
+                this.match(CypherParser.UNION);
+                this.state = 331;
+                this.match(CypherParser.DISTINCT);
+                this.state = 332;
+                this.singleQuery();
+                }
+                break;
             }
         }
         catch (re) {
@@ -693,17 +712,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 328;
+            this.state = 336;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 327;
+                this.state = 335;
                 this.clause();
                 }
                 }
-                this.state = 330;
+                this.state = 338;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
@@ -728,13 +747,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 332;
+            this.state = 340;
             this.match(CypherParser.AS);
-            this.state = 333;
+            this.state = 341;
             this.match(CypherParser.OF);
-            this.state = 334;
+            this.state = 342;
             this.match(CypherParser.TIMESTAMP);
-            this.state = 335;
+            this.state = 343;
             this.expression();
             }
         }
@@ -758,39 +777,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 337;
+            this.state = 345;
             this.match(CypherParser.USING);
-            this.state = 338;
+            this.state = 346;
             this.functionName();
-            this.state = 339;
+            this.state = 347;
             this.match(CypherParser.LPAREN);
-            this.state = 348;
+            this.state = 356;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 340;
+                this.state = 348;
                 this.expression();
-                this.state = 345;
+                this.state = 353;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 341;
+                    this.state = 349;
                     this.match(CypherParser.COMMA);
-                    this.state = 342;
+                    this.state = 350;
                     this.expression();
                     }
                     }
-                    this.state = 347;
+                    this.state = 355;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 350;
+            this.state = 358;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -814,21 +833,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 355;
+            this.state = 363;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
                 {
-                this.state = 352;
+                this.state = 360;
                 this.hintCall();
                 }
                 }
-                this.state = 357;
+                this.state = 365;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 358;
+            this.state = 366;
             this.match(CypherParser.EOF);
             }
         }
@@ -852,37 +871,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 360;
+            this.state = 368;
             this.functionName();
-            this.state = 361;
+            this.state = 369;
             this.match(CypherParser.LPAREN);
-            this.state = 370;
+            this.state = 378;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 362;
+                this.state = 370;
                 this.expression();
-                this.state = 367;
+                this.state = 375;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 363;
+                    this.state = 371;
                     this.match(CypherParser.COMMA);
-                    this.state = 364;
+                    this.state = 372;
                     this.expression();
                     }
                     }
-                    this.state = 369;
+                    this.state = 377;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 372;
+            this.state = 380;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -903,104 +922,104 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 388;
+            this.state = 396;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 14, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 15, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 374;
+                this.state = 382;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 375;
+                this.state = 383;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 376;
+                this.state = 384;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 377;
+                this.state = 385;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 378;
+                this.state = 386;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 379;
+                this.state = 387;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 380;
+                this.state = 388;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 381;
+                this.state = 389;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 382;
+                this.state = 390;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 383;
+                this.state = 391;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 384;
+                this.state = 392;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 385;
+                this.state = 393;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 386;
+                this.state = 394;
                 this.finishClause();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 387;
+                this.state = 395;
                 this.orderSkipLimitClause();
                 }
                 break;
@@ -1027,42 +1046,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 391;
+            this.state = 399;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 390;
+                this.state = 398;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 393;
+            this.state = 401;
             this.match(CypherParser.MATCH);
-            this.state = 394;
+            this.state = 402;
             this.pattern();
-            this.state = 398;
+            this.state = 406;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 17, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 395;
+                    this.state = 403;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 400;
+                this.state = 408;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 17, this.context);
             }
-            this.state = 402;
+            this.state = 410;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 401;
+                this.state = 409;
                 this.where();
                 }
             }
@@ -1088,13 +1107,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 404;
+            this.state = 412;
             this.match(CypherParser.UNWIND);
-            this.state = 405;
+            this.state = 413;
             this.expression();
-            this.state = 406;
+            this.state = 414;
             this.match(CypherParser.AS);
-            this.state = 407;
+            this.state = 415;
             this.variable();
             }
         }
@@ -1118,61 +1137,61 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 409;
+            this.state = 417;
             this.match(CypherParser.CALL);
-            this.state = 410;
+            this.state = 418;
             this.procedureName();
-            this.state = 423;
+            this.state = 431;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 411;
+                this.state = 419;
                 this.match(CypherParser.LPAREN);
-                this.state = 420;
+                this.state = 428;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 412;
+                    this.state = 420;
                     this.expression();
-                    this.state = 417;
+                    this.state = 425;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     while (_la === 93) {
                         {
                         {
-                        this.state = 413;
+                        this.state = 421;
                         this.match(CypherParser.COMMA);
-                        this.state = 414;
+                        this.state = 422;
                         this.expression();
                         }
                         }
-                        this.state = 419;
+                        this.state = 427;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 422;
+                this.state = 430;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 430;
+            this.state = 438;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 73) {
                 {
-                this.state = 425;
+                this.state = 433;
                 this.match(CypherParser.YIELD);
-                this.state = 428;
+                this.state = 436;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 426;
+                    this.state = 434;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1210,7 +1229,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 427;
+                    this.state = 435;
                     this.yieldItems();
                     }
                     break;
@@ -1242,40 +1261,40 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 433;
+            this.state = 441;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 432;
+                this.state = 440;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 435;
+            this.state = 443;
             this.match(CypherParser.CALL);
-            this.state = 437;
+            this.state = 445;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 436;
+                this.state = 444;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 439;
+            this.state = 447;
             this.match(CypherParser.LBRACE);
-            this.state = 440;
+            this.state = 448;
             this.query();
-            this.state = 441;
+            this.state = 449;
             this.match(CypherParser.RBRACE);
-            this.state = 443;
+            this.state = 451;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 31) {
                 {
-                this.state = 442;
+                this.state = 450;
                 this.inTransactions();
                 }
             }
@@ -1302,14 +1321,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 445;
+            this.state = 453;
             this.match(CypherParser.LPAREN);
-            this.state = 455;
+            this.state = 463;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 446;
+                this.state = 454;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -1347,21 +1366,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 447;
+                this.state = 455;
                 this.variable();
-                this.state = 452;
+                this.state = 460;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 448;
+                    this.state = 456;
                     this.match(CypherParser.COMMA);
-                    this.state = 449;
+                    this.state = 457;
                     this.variable();
                     }
                     }
-                    this.state = 454;
+                    this.state = 462;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1372,7 +1391,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 457;
+            this.state = 465;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1394,40 +1413,216 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 36, CypherParser.RULE_inTransactions);
         let _la: number;
         try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 459;
-            this.match(CypherParser.IN);
-            this.state = 460;
-            localContext._transactionsWord = this.symbolicName();
-            this.state = 465;
+            this.state = 534;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 42) {
-                {
-                this.state = 461;
-                this.match(CypherParser.OF);
-                this.state = 462;
-                localContext._batchSize = this.expression();
-                this.state = 463;
-                localContext._rowsWord = this.symbolicName();
-                }
-            }
-
-            this.state = 471;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 43) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
+            case 1:
+                this.enterOuterAlt(localContext, 1);
                 {
                 this.state = 467;
-                this.match(CypherParser.ON);
+                this.match(CypherParser.IN);
                 this.state = 468;
+                localContext._transactionsWord = this.symbolicName();
+                this.state = 473;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 42) {
+                    {
+                    this.state = 469;
+                    this.match(CypherParser.OF);
+                    this.state = 470;
+                    localContext._batchSize = this.expression();
+                    this.state = 471;
+                    localContext._rowsWord = this.symbolicName();
+                    }
+                }
+
+                this.state = 479;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 43) {
+                    {
+                    this.state = 475;
+                    this.match(CypherParser.ON);
+                    this.state = 476;
+                    localContext._errorWord = this.symbolicName();
+                    this.state = 477;
+                    localContext._errorMode = this.symbolicName();
+                    }
+                }
+
+                }
+                break;
+            case 2:
+                this.enterOuterAlt(localContext, 2);
+                {
+                this.state = 481;
+                this.match(CypherParser.IN);
+                this.state = 482;
+                localContext._transactionsWord = this.symbolicName();
+                this.state = 487;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 31, this.context) ) {
+                case 1:
+                    {
+                    this.state = 483;
+                    this.match(CypherParser.OF);
+                    this.state = 484;
+                    localContext._batchSize = this.expression();
+                    this.state = 485;
+                    localContext._rowsWord = this.symbolicName();
+                    }
+                    break;
+                }
+                this.state = 489;
+                this.inTransactionsReport();
+                this.state = 494;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 43) {
+                    {
+                    this.state = 490;
+                    this.match(CypherParser.ON);
+                    this.state = 491;
+                    localContext._errorWord = this.symbolicName();
+                    this.state = 492;
+                    localContext._errorMode = this.symbolicName();
+                    }
+                }
+
+                }
+                break;
+            case 3:
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 496;
+                this.match(CypherParser.IN);
+                this.state = 497;
+                localContext._transactionsWord = this.symbolicName();
+                this.state = 502;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 42) {
+                    {
+                    this.state = 498;
+                    this.match(CypherParser.OF);
+                    this.state = 499;
+                    localContext._batchSize = this.expression();
+                    this.state = 500;
+                    localContext._rowsWord = this.symbolicName();
+                    }
+                }
+
+                {
+                this.state = 504;
+                this.match(CypherParser.ON);
+                this.state = 505;
                 localContext._errorWord = this.symbolicName();
-                this.state = 469;
+                this.state = 506;
                 localContext._errorMode = this.symbolicName();
                 }
-            }
+                this.state = 508;
+                this.inTransactionsReport();
+                }
+                break;
+            case 4:
+                this.enterOuterAlt(localContext, 4);
+                {
+                this.state = 510;
+                this.match(CypherParser.IN);
+                this.state = 512;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 34, this.context) ) {
+                case 1:
+                    {
+                    this.state = 511;
+                    localContext._concurrency = this.expression();
+                    }
+                    break;
+                }
+                this.state = 514;
+                localContext._concurrentWord = this.symbolicName();
+                this.state = 515;
+                localContext._transactionsWord = this.symbolicName();
+                this.state = 520;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
+                case 1:
+                    {
+                    this.state = 516;
+                    this.match(CypherParser.OF);
+                    this.state = 517;
+                    localContext._batchSize = this.expression();
+                    this.state = 518;
+                    localContext._rowsWord = this.symbolicName();
+                    }
+                    break;
+                }
+                this.state = 523;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 36, this.context) ) {
+                case 1:
+                    {
+                    this.state = 522;
+                    this.inTransactionsReport();
+                    }
+                    break;
+                }
+                this.state = 529;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 43) {
+                    {
+                    this.state = 525;
+                    this.match(CypherParser.ON);
+                    this.state = 526;
+                    localContext._errorWord = this.symbolicName();
+                    this.state = 527;
+                    localContext._errorMode = this.symbolicName();
+                    }
+                }
 
+                this.state = 532;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 38, this.context) ) {
+                case 1:
+                    {
+                    this.state = 531;
+                    this.inTransactionsReport();
+                    }
+                    break;
+                }
+                }
+                break;
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public inTransactionsReport(): InTransactionsReportContext {
+        let localContext = new InTransactionsReportContext(this.context, this.state);
+        this.enterRule(localContext, 38, CypherParser.RULE_inTransactionsReport);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 536;
+            localContext._reportWord = this.symbolicName();
+            this.state = 537;
+            localContext._statusWord = this.symbolicName();
+            this.state = 538;
+            this.match(CypherParser.AS);
+            this.state = 539;
+            this.variable();
             }
         }
         catch (re) {
@@ -1445,30 +1640,30 @@ export class CypherParser extends antlr.Parser {
     }
     public procedureName(): ProcedureNameContext {
         let localContext = new ProcedureNameContext(this.context, this.state);
-        this.enterRule(localContext, 38, CypherParser.RULE_procedureName);
+        this.enterRule(localContext, 40, CypherParser.RULE_procedureName);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 478;
+            this.state = 546;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 30, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 40, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 473;
+                    this.state = 541;
                     this.schemaName();
-                    this.state = 474;
+                    this.state = 542;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 480;
+                this.state = 548;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 30, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 40, this.context);
             }
-            this.state = 481;
+            this.state = 549;
             this.schemaName();
             }
         }
@@ -1487,35 +1682,35 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItems(): YieldItemsContext {
         let localContext = new YieldItemsContext(this.context, this.state);
-        this.enterRule(localContext, 40, CypherParser.RULE_yieldItems);
+        this.enterRule(localContext, 42, CypherParser.RULE_yieldItems);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 483;
+            this.state = 551;
             this.yieldItem();
-            this.state = 488;
+            this.state = 556;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 484;
+                this.state = 552;
                 this.match(CypherParser.COMMA);
-                this.state = 485;
+                this.state = 553;
                 this.yieldItem();
                 }
                 }
-                this.state = 490;
+                this.state = 558;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 492;
+            this.state = 560;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 491;
+                this.state = 559;
                 this.where();
                 }
             }
@@ -1537,23 +1732,23 @@ export class CypherParser extends antlr.Parser {
     }
     public yieldItem(): YieldItemContext {
         let localContext = new YieldItemContext(this.context, this.state);
-        this.enterRule(localContext, 42, CypherParser.RULE_yieldItem);
+        this.enterRule(localContext, 44, CypherParser.RULE_yieldItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 497;
+            this.state = 565;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 33, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
             case 1:
                 {
-                this.state = 494;
+                this.state = 562;
                 this.symbolicName();
-                this.state = 495;
+                this.state = 563;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 499;
+            this.state = 567;
             this.variable();
             }
         }
@@ -1572,13 +1767,13 @@ export class CypherParser extends antlr.Parser {
     }
     public createClause(): CreateClauseContext {
         let localContext = new CreateClauseContext(this.context, this.state);
-        this.enterRule(localContext, 44, CypherParser.RULE_createClause);
+        this.enterRule(localContext, 46, CypherParser.RULE_createClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 501;
+            this.state = 569;
             this.match(CypherParser.CREATE);
-            this.state = 502;
+            this.state = 570;
             this.pattern();
             }
         }
@@ -1597,26 +1792,26 @@ export class CypherParser extends antlr.Parser {
     }
     public mergeClause(): MergeClauseContext {
         let localContext = new MergeClauseContext(this.context, this.state);
-        this.enterRule(localContext, 46, CypherParser.RULE_mergeClause);
+        this.enterRule(localContext, 48, CypherParser.RULE_mergeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 504;
+            this.state = 572;
             this.match(CypherParser.MERGE);
-            this.state = 505;
+            this.state = 573;
             this.patternPart();
-            this.state = 509;
+            this.state = 577;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 43) {
                 {
                 {
-                this.state = 506;
+                this.state = 574;
                 this.mergeAction();
                 }
                 }
-                this.state = 511;
+                this.state = 579;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1637,30 +1832,30 @@ export class CypherParser extends antlr.Parser {
     }
     public mergeAction(): MergeActionContext {
         let localContext = new MergeActionContext(this.context, this.state);
-        this.enterRule(localContext, 48, CypherParser.RULE_mergeAction);
+        this.enterRule(localContext, 50, CypherParser.RULE_mergeAction);
         try {
-            this.state = 518;
+            this.state = 586;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 512;
+                this.state = 580;
                 this.match(CypherParser.ON);
-                this.state = 513;
+                this.state = 581;
                 this.match(CypherParser.MATCH);
-                this.state = 514;
+                this.state = 582;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 515;
+                this.state = 583;
                 this.match(CypherParser.ON);
-                this.state = 516;
+                this.state = 584;
                 this.match(CypherParser.CREATE);
-                this.state = 517;
+                this.state = 585;
                 this.setClause();
                 }
                 break;
@@ -1681,28 +1876,28 @@ export class CypherParser extends antlr.Parser {
     }
     public setClause(): SetClauseContext {
         let localContext = new SetClauseContext(this.context, this.state);
-        this.enterRule(localContext, 50, CypherParser.RULE_setClause);
+        this.enterRule(localContext, 52, CypherParser.RULE_setClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 520;
+            this.state = 588;
             this.match(CypherParser.SET);
-            this.state = 521;
+            this.state = 589;
             this.setItem();
-            this.state = 526;
+            this.state = 594;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 522;
+                this.state = 590;
                 this.match(CypherParser.COMMA);
-                this.state = 523;
+                this.state = 591;
                 this.setItem();
                 }
                 }
-                this.state = 528;
+                this.state = 596;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1723,20 +1918,20 @@ export class CypherParser extends antlr.Parser {
     }
     public setItem(): SetItemContext {
         let localContext = new SetItemContext(this.context, this.state);
-        this.enterRule(localContext, 52, CypherParser.RULE_setItem);
+        this.enterRule(localContext, 54, CypherParser.RULE_setItem);
         try {
-            this.state = 551;
+            this.state = 619;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 37, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 47, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 529;
+                this.state = 597;
                 this.propertyExpression();
-                this.state = 530;
+                this.state = 598;
                 this.match(CypherParser.EQ);
-                this.state = 531;
+                this.state = 599;
                 this.expression();
                 }
                 break;
@@ -1744,11 +1939,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 533;
+                this.state = 601;
                 this.variable();
-                this.state = 534;
+                this.state = 602;
                 this.match(CypherParser.EQ);
-                this.state = 535;
+                this.state = 603;
                 this.expression();
                 }
                 break;
@@ -1756,11 +1951,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 537;
+                this.state = 605;
                 this.variable();
-                this.state = 538;
+                this.state = 606;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 539;
+                this.state = 607;
                 this.expression();
                 }
                 break;
@@ -1768,9 +1963,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 541;
+                this.state = 609;
                 this.variable();
-                this.state = 542;
+                this.state = 610;
                 this.nodeLabels();
                 }
                 break;
@@ -1778,17 +1973,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 544;
+                this.state = 612;
                 this.atom();
-                this.state = 545;
+                this.state = 613;
                 this.match(CypherParser.LBRACK);
-                this.state = 546;
+                this.state = 614;
                 (localContext as SetDynamicPropertyContext)._key = this.expression();
-                this.state = 547;
+                this.state = 615;
                 this.match(CypherParser.RBRACK);
-                this.state = 548;
+                this.state = 616;
                 this.match(CypherParser.EQ);
-                this.state = 549;
+                this.state = 617;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -1809,28 +2004,28 @@ export class CypherParser extends antlr.Parser {
     }
     public removeClause(): RemoveClauseContext {
         let localContext = new RemoveClauseContext(this.context, this.state);
-        this.enterRule(localContext, 54, CypherParser.RULE_removeClause);
+        this.enterRule(localContext, 56, CypherParser.RULE_removeClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 553;
+            this.state = 621;
             this.match(CypherParser.REMOVE);
-            this.state = 554;
+            this.state = 622;
             this.removeItem();
-            this.state = 559;
+            this.state = 627;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 555;
+                this.state = 623;
                 this.match(CypherParser.COMMA);
-                this.state = 556;
+                this.state = 624;
                 this.removeItem();
                 }
                 }
-                this.state = 561;
+                this.state = 629;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1851,18 +2046,18 @@ export class CypherParser extends antlr.Parser {
     }
     public removeItem(): RemoveItemContext {
         let localContext = new RemoveItemContext(this.context, this.state);
-        this.enterRule(localContext, 56, CypherParser.RULE_removeItem);
+        this.enterRule(localContext, 58, CypherParser.RULE_removeItem);
         try {
-            this.state = 571;
+            this.state = 639;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 49, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 562;
+                this.state = 630;
                 this.variable();
-                this.state = 563;
+                this.state = 631;
                 this.nodeLabels();
                 }
                 break;
@@ -1870,7 +2065,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 565;
+                this.state = 633;
                 this.propertyExpression();
                 }
                 break;
@@ -1878,13 +2073,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 566;
+                this.state = 634;
                 this.atom();
-                this.state = 567;
+                this.state = 635;
                 this.match(CypherParser.LBRACK);
-                this.state = 568;
+                this.state = 636;
                 this.expression();
-                this.state = 569;
+                this.state = 637;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -1905,38 +2100,38 @@ export class CypherParser extends antlr.Parser {
     }
     public deleteClause(): DeleteClauseContext {
         let localContext = new DeleteClauseContext(this.context, this.state);
-        this.enterRule(localContext, 58, CypherParser.RULE_deleteClause);
+        this.enterRule(localContext, 60, CypherParser.RULE_deleteClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 574;
+            this.state = 642;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 573;
+                this.state = 641;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 576;
+            this.state = 644;
             this.match(CypherParser.DELETE);
-            this.state = 577;
+            this.state = 645;
             this.expression();
-            this.state = 582;
+            this.state = 650;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 578;
+                this.state = 646;
                 this.match(CypherParser.COMMA);
-                this.state = 579;
+                this.state = 647;
                 this.expression();
                 }
                 }
-                this.state = 584;
+                this.state = 652;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1957,38 +2152,38 @@ export class CypherParser extends antlr.Parser {
     }
     public foreachClause(): ForeachClauseContext {
         let localContext = new ForeachClauseContext(this.context, this.state);
-        this.enterRule(localContext, 60, CypherParser.RULE_foreachClause);
+        this.enterRule(localContext, 62, CypherParser.RULE_foreachClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 585;
+            this.state = 653;
             this.match(CypherParser.FOREACH);
-            this.state = 586;
+            this.state = 654;
             this.match(CypherParser.LPAREN);
-            this.state = 587;
+            this.state = 655;
             this.variable();
-            this.state = 588;
+            this.state = 656;
             this.match(CypherParser.IN);
-            this.state = 589;
+            this.state = 657;
             this.expression();
-            this.state = 590;
+            this.state = 658;
             this.match(CypherParser.PIPE);
-            this.state = 592;
+            this.state = 660;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 591;
+                this.state = 659;
                 this.clause();
                 }
                 }
-                this.state = 594;
+                this.state = 662;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
-            this.state = 596;
+            this.state = 664;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2007,32 +2202,32 @@ export class CypherParser extends antlr.Parser {
     }
     public orderSkipLimitClause(): OrderSkipLimitClauseContext {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
-        this.enterRule(localContext, 62, CypherParser.RULE_orderSkipLimitClause);
+        this.enterRule(localContext, 64, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 610;
+            this.state = 678;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 598;
+                this.state = 666;
                 this.order();
-                this.state = 600;
+                this.state = 668;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 53, this.context) ) {
                 case 1:
                     {
-                    this.state = 599;
+                    this.state = 667;
                     this.skip();
                     }
                     break;
                 }
-                this.state = 603;
+                this.state = 671;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 44, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
                 case 1:
                     {
-                    this.state = 602;
+                    this.state = 670;
                     this.limit();
                     }
                     break;
@@ -2043,14 +2238,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.OFFSET:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 605;
+                this.state = 673;
                 this.skip();
-                this.state = 607;
+                this.state = 675;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
                 case 1:
                     {
-                    this.state = 606;
+                    this.state = 674;
                     this.limit();
                     }
                     break;
@@ -2060,7 +2255,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 609;
+                this.state = 677;
                 this.limit();
                 }
                 break;
@@ -2083,11 +2278,11 @@ export class CypherParser extends antlr.Parser {
     }
     public finishClause(): FinishClauseContext {
         let localContext = new FinishClauseContext(this.context, this.state);
-        this.enterRule(localContext, 64, CypherParser.RULE_finishClause);
+        this.enterRule(localContext, 66, CypherParser.RULE_finishClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 612;
+            this.state = 680;
             this.match(CypherParser.FINISH);
             }
         }
@@ -2106,21 +2301,21 @@ export class CypherParser extends antlr.Parser {
     }
     public withClause(): WithClauseContext {
         let localContext = new WithClauseContext(this.context, this.state);
-        this.enterRule(localContext, 66, CypherParser.RULE_withClause);
+        this.enterRule(localContext, 68, CypherParser.RULE_withClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 614;
+            this.state = 682;
             this.match(CypherParser.WITH);
-            this.state = 615;
+            this.state = 683;
             this.projectionBody();
-            this.state = 617;
+            this.state = 685;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 616;
+                this.state = 684;
                 this.where();
                 }
             }
@@ -2142,13 +2337,13 @@ export class CypherParser extends antlr.Parser {
     }
     public returnClause(): ReturnClauseContext {
         let localContext = new ReturnClauseContext(this.context, this.state);
-        this.enterRule(localContext, 68, CypherParser.RULE_returnClause);
+        this.enterRule(localContext, 70, CypherParser.RULE_returnClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 619;
+            this.state = 687;
             this.match(CypherParser.RETURN);
-            this.state = 620;
+            this.state = 688;
             this.projectionBody();
             }
         }
@@ -2167,49 +2362,49 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionBody(): ProjectionBodyContext {
         let localContext = new ProjectionBodyContext(this.context, this.state);
-        this.enterRule(localContext, 70, CypherParser.RULE_projectionBody);
+        this.enterRule(localContext, 72, CypherParser.RULE_projectionBody);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 623;
+            this.state = 691;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 622;
+                this.state = 690;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 625;
+            this.state = 693;
             this.projectionItems();
-            this.state = 627;
+            this.state = 695;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 49, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
             case 1:
                 {
-                this.state = 626;
+                this.state = 694;
                 this.order();
                 }
                 break;
             }
-            this.state = 630;
+            this.state = 698;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 50, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 60, this.context) ) {
             case 1:
                 {
-                this.state = 629;
+                this.state = 697;
                 this.skip();
                 }
                 break;
             }
-            this.state = 633;
+            this.state = 701;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 51, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
             case 1:
                 {
-                this.state = 632;
+                this.state = 700;
                 this.limit();
                 }
                 break;
@@ -2231,30 +2426,30 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItems(): ProjectionItemsContext {
         let localContext = new ProjectionItemsContext(this.context, this.state);
-        this.enterRule(localContext, 72, CypherParser.RULE_projectionItems);
+        this.enterRule(localContext, 74, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 651;
+            this.state = 719;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 635;
+                this.state = 703;
                 this.match(CypherParser.STAR);
-                this.state = 640;
+                this.state = 708;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 636;
+                    this.state = 704;
                     this.match(CypherParser.COMMA);
-                    this.state = 637;
+                    this.state = 705;
                     this.projectionItem();
                     }
                     }
-                    this.state = 642;
+                    this.state = 710;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2312,21 +2507,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 643;
+                this.state = 711;
                 this.projectionItem();
-                this.state = 648;
+                this.state = 716;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 644;
+                    this.state = 712;
                     this.match(CypherParser.COMMA);
-                    this.state = 645;
+                    this.state = 713;
                     this.projectionItem();
                     }
                     }
-                    this.state = 650;
+                    this.state = 718;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2351,20 +2546,20 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItem(): ProjectionItemContext {
         let localContext = new ProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 74, CypherParser.RULE_projectionItem);
+        this.enterRule(localContext, 76, CypherParser.RULE_projectionItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 653;
+            this.state = 721;
             this.expression();
-            this.state = 656;
+            this.state = 724;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
             case 1:
                 {
-                this.state = 654;
+                this.state = 722;
                 this.match(CypherParser.AS);
-                this.state = 655;
+                this.state = 723;
                 this.variable();
                 }
                 break;
@@ -2386,30 +2581,30 @@ export class CypherParser extends antlr.Parser {
     }
     public order(): OrderContext {
         let localContext = new OrderContext(this.context, this.state);
-        this.enterRule(localContext, 76, CypherParser.RULE_order);
+        this.enterRule(localContext, 78, CypherParser.RULE_order);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 658;
+            this.state = 726;
             this.match(CypherParser.ORDER);
-            this.state = 659;
+            this.state = 727;
             this.match(CypherParser.BY);
-            this.state = 660;
+            this.state = 728;
             this.sortItem();
-            this.state = 665;
+            this.state = 733;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 661;
+                this.state = 729;
                 this.match(CypherParser.COMMA);
-                this.state = 662;
+                this.state = 730;
                 this.sortItem();
                 }
                 }
-                this.state = 667;
+                this.state = 735;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2430,12 +2625,12 @@ export class CypherParser extends antlr.Parser {
     }
     public skip(): SkipContext {
         let localContext = new SkipContext(this.context, this.state);
-        this.enterRule(localContext, 78, CypherParser.RULE_skip);
+        this.enterRule(localContext, 80, CypherParser.RULE_skip);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 668;
+            this.state = 736;
             _la = this.tokenStream.LA(1);
             if(!(_la === 53 || _la === 64)) {
             this.errorHandler.recoverInline(this);
@@ -2444,7 +2639,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 669;
+            this.state = 737;
             this.expression();
             }
         }
@@ -2463,13 +2658,13 @@ export class CypherParser extends antlr.Parser {
     }
     public limit(): LimitContext {
         let localContext = new LimitContext(this.context, this.state);
-        this.enterRule(localContext, 80, CypherParser.RULE_limit);
+        this.enterRule(localContext, 82, CypherParser.RULE_limit);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 671;
+            this.state = 739;
             this.match(CypherParser.LIMIT);
-            this.state = 672;
+            this.state = 740;
             this.expression();
             }
         }
@@ -2488,19 +2683,19 @@ export class CypherParser extends antlr.Parser {
     }
     public sortItem(): SortItemContext {
         let localContext = new SortItemContext(this.context, this.state);
-        this.enterRule(localContext, 82, CypherParser.RULE_sortItem);
+        this.enterRule(localContext, 84, CypherParser.RULE_sortItem);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 674;
+            this.state = 742;
             this.expression();
-            this.state = 676;
+            this.state = 744;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 675;
+                this.state = 743;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2529,13 +2724,13 @@ export class CypherParser extends antlr.Parser {
     }
     public where(): WhereContext {
         let localContext = new WhereContext(this.context, this.state);
-        this.enterRule(localContext, 84, CypherParser.RULE_where);
+        this.enterRule(localContext, 86, CypherParser.RULE_where);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 678;
+            this.state = 746;
             this.match(CypherParser.WHERE);
-            this.state = 679;
+            this.state = 747;
             this.expression();
             }
         }
@@ -2554,26 +2749,26 @@ export class CypherParser extends antlr.Parser {
     }
     public pattern(): PatternContext {
         let localContext = new PatternContext(this.context, this.state);
-        this.enterRule(localContext, 86, CypherParser.RULE_pattern);
+        this.enterRule(localContext, 88, CypherParser.RULE_pattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 681;
+            this.state = 749;
             this.patternPart();
-            this.state = 686;
+            this.state = 754;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 682;
+                this.state = 750;
                 this.match(CypherParser.COMMA);
-                this.state = 683;
+                this.state = 751;
                 this.patternPart();
                 }
                 }
-                this.state = 688;
+                this.state = 756;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2594,32 +2789,32 @@ export class CypherParser extends antlr.Parser {
     }
     public patternPart(): PatternPartContext {
         let localContext = new PatternPartContext(this.context, this.state);
-        this.enterRule(localContext, 88, CypherParser.RULE_patternPart);
+        this.enterRule(localContext, 90, CypherParser.RULE_patternPart);
         try {
-            this.state = 706;
+            this.state = 774;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 62, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 72, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 692;
+                this.state = 760;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 69, this.context) ) {
                 case 1:
                     {
-                    this.state = 689;
+                    this.state = 757;
                     this.variable();
-                    this.state = 690;
+                    this.state = 758;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 696;
+                this.state = 764;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LPAREN:
                     {
-                    this.state = 694;
+                    this.state = 762;
                     this.patternElement();
                     }
                     break;
@@ -2657,7 +2852,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 695;
+                    this.state = 763;
                     this.shortestPathPattern();
                     }
                     break;
@@ -2669,21 +2864,21 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 701;
+                this.state = 769;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 71, this.context) ) {
                 case 1:
                     {
-                    this.state = 698;
+                    this.state = 766;
                     this.variable();
-                    this.state = 699;
+                    this.state = 767;
                     this.match(CypherParser.EQ);
                     }
                     break;
                 }
-                this.state = 703;
+                this.state = 771;
                 this.pathSelector();
-                this.state = 704;
+                this.state = 772;
                 this.patternElement();
                 }
                 break;
@@ -2704,29 +2899,29 @@ export class CypherParser extends antlr.Parser {
     }
     public pathSelector(): PathSelectorContext {
         let localContext = new PathSelectorContext(this.context, this.state);
-        this.enterRule(localContext, 90, CypherParser.RULE_pathSelector);
+        this.enterRule(localContext, 92, CypherParser.RULE_pathSelector);
         let _la: number;
         try {
-            this.state = 751;
+            this.state = 819;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 70, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 80, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 708;
+                this.state = 776;
                 this.match(CypherParser.ALL);
-                this.state = 712;
+                this.state = 780;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                     {
                     {
-                    this.state = 709;
+                    this.state = 777;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 714;
+                    this.state = 782;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2735,30 +2930,30 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 715;
+                this.state = 783;
                 this.match(CypherParser.ANY);
-                this.state = 717;
+                this.state = 785;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
                     {
-                    this.state = 716;
+                    this.state = 784;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 722;
+                this.state = 790;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                     {
                     {
-                    this.state = 719;
+                    this.state = 787;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 724;
+                    this.state = 792;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2767,31 +2962,31 @@ export class CypherParser extends antlr.Parser {
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 725;
+                this.state = 793;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 727;
+                this.state = 795;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
                     {
-                    this.state = 726;
+                    this.state = 794;
                     localContext._count = this.integerLiteral();
                     }
                 }
 
-                this.state = 732;
+                this.state = 800;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                     {
                     {
-                    this.state = 729;
+                    this.state = 797;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 734;
+                    this.state = 802;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2800,22 +2995,22 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 735;
+                this.state = 803;
                 this.match(CypherParser.ANY);
-                this.state = 736;
+                this.state = 804;
                 localContext._countParameter = this.parameter();
-                this.state = 740;
+                this.state = 808;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                     {
                     {
-                    this.state = 737;
+                    this.state = 805;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 742;
+                    this.state = 810;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2824,23 +3019,23 @@ export class CypherParser extends antlr.Parser {
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 743;
+                this.state = 811;
                 localContext._symbolicName = this.symbolicName();
                 localContext._selectorWord.push(localContext._symbolicName!);
-                this.state = 744;
+                this.state = 812;
                 localContext._countParameter = this.parameter();
-                this.state = 748;
+                this.state = 816;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                     {
                     {
-                    this.state = 745;
+                    this.state = 813;
                     localContext._symbolicName = this.symbolicName();
                     localContext._selectorWord.push(localContext._symbolicName!);
                     }
                     }
-                    this.state = 750;
+                    this.state = 818;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2863,17 +3058,17 @@ export class CypherParser extends antlr.Parser {
     }
     public shortestPathPattern(): ShortestPathPatternContext {
         let localContext = new ShortestPathPatternContext(this.context, this.state);
-        this.enterRule(localContext, 92, CypherParser.RULE_shortestPathPattern);
+        this.enterRule(localContext, 94, CypherParser.RULE_shortestPathPattern);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 753;
+            this.state = 821;
             this.symbolicName();
-            this.state = 754;
+            this.state = 822;
             this.match(CypherParser.LPAREN);
-            this.state = 755;
+            this.state = 823;
             this.patternElement();
-            this.state = 756;
+            this.state = 824;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2892,28 +3087,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElement(): PatternElementContext {
         let localContext = new PatternElementContext(this.context, this.state);
-        this.enterRule(localContext, 94, CypherParser.RULE_patternElement);
+        this.enterRule(localContext, 96, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 792;
+            this.state = 860;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 76, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 86, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 758;
+                this.state = 826;
                 this.nodePattern();
-                this.state = 762;
+                this.state = 830;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 759;
+                    this.state = 827;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 764;
+                    this.state = 832;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2922,40 +3117,40 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 765;
+                this.state = 833;
                 this.match(CypherParser.LPAREN);
-                this.state = 766;
+                this.state = 834;
                 this.patternElement();
-                this.state = 767;
+                this.state = 835;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 769;
+                this.state = 837;
                 this.quantifiedPath();
-                this.state = 771;
+                this.state = 839;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 72, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 82, this.context) ) {
                 case 1:
                     {
-                    this.state = 770;
+                    this.state = 838;
                     this.nodePattern();
                     }
                     break;
                 }
-                this.state = 776;
+                this.state = 844;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 773;
+                    this.state = 841;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 778;
+                    this.state = 846;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2964,35 +3159,35 @@ export class CypherParser extends antlr.Parser {
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 779;
+                this.state = 847;
                 this.match(CypherParser.LPAREN);
-                this.state = 783;
+                this.state = 851;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                     {
-                    this.state = 780;
+                    this.state = 848;
                     localContext._subpath = this.variable();
-                    this.state = 781;
+                    this.state = 849;
                     this.match(CypherParser.EQ);
                     }
                 }
 
-                this.state = 785;
+                this.state = 853;
                 this.patternElement();
-                this.state = 788;
+                this.state = 856;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 786;
+                    this.state = 854;
                     this.match(CypherParser.WHERE);
-                    this.state = 787;
+                    this.state = 855;
                     this.expression();
                     }
                 }
 
-                this.state = 790;
+                this.state = 858;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3013,14 +3208,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipsPattern(): RelationshipsPatternContext {
         let localContext = new RelationshipsPatternContext(this.context, this.state);
-        this.enterRule(localContext, 96, CypherParser.RULE_relationshipsPattern);
+        this.enterRule(localContext, 98, CypherParser.RULE_relationshipsPattern);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 794;
+            this.state = 862;
             this.nodePattern();
-            this.state = 796;
+            this.state = 864;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -3028,7 +3223,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 795;
+                    this.state = 863;
                     this.patternElementChain();
                     }
                     }
@@ -3036,9 +3231,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 798;
+                this.state = 866;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 77, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 87, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -3057,63 +3252,137 @@ export class CypherParser extends antlr.Parser {
     }
     public nodePattern(): NodePatternContext {
         let localContext = new NodePatternContext(this.context, this.state);
-        this.enterRule(localContext, 98, CypherParser.RULE_nodePattern);
+        this.enterRule(localContext, 100, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
-            this.enterOuterAlt(localContext, 1);
-            {
-            this.state = 800;
-            this.match(CypherParser.LPAREN);
-            this.state = 802;
+            this.state = 898;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
-                {
-                this.state = 801;
-                this.variable();
-                }
-            }
-
-            this.state = 806;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 79, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 95, this.context) ) {
             case 1:
+                this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 804;
-                this.nodeLabels();
+                this.state = 868;
+                this.match(CypherParser.LPAREN);
+                this.state = 870;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                    {
+                    this.state = 869;
+                    this.variable();
+                    }
+                }
+
+                this.state = 874;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
+                case 1:
+                    {
+                    this.state = 872;
+                    this.nodeLabels();
+                    }
+                    break;
+                case 2:
+                    {
+                    this.state = 873;
+                    this.labelExpression();
+                    }
+                    break;
+                }
+                this.state = 877;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 98 || _la === 103) {
+                    {
+                    this.state = 876;
+                    this.properties();
+                    }
+                }
+
+                this.state = 881;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 70) {
+                    {
+                    this.state = 879;
+                    this.match(CypherParser.WHERE);
+                    this.state = 880;
+                    localContext._nodeWhere = this.expression();
+                    }
+                }
+
+                this.state = 883;
+                this.match(CypherParser.RPAREN);
                 }
                 break;
             case 2:
+                this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 805;
-                this.labelExpression();
+                this.state = 884;
+                this.match(CypherParser.LPAREN);
+                this.state = 886;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+                    {
+                    this.state = 885;
+                    this.variable();
+                    }
+                }
+
+                this.state = 888;
+                this.isLabelExpression();
+                this.state = 890;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 98 || _la === 103) {
+                    {
+                    this.state = 889;
+                    this.properties();
+                    }
+                }
+
+                this.state = 894;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 70) {
+                    {
+                    this.state = 892;
+                    this.match(CypherParser.WHERE);
+                    this.state = 893;
+                    localContext._nodeWhere = this.expression();
+                    }
+                }
+
+                this.state = 896;
+                this.match(CypherParser.RPAREN);
                 }
                 break;
             }
-            this.state = 809;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 98 || _la === 103) {
-                {
-                this.state = 808;
-                this.properties();
-                }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
             }
-
-            this.state = 813;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 70) {
-                {
-                this.state = 811;
-                this.match(CypherParser.WHERE);
-                this.state = 812;
-                localContext._nodeWhere = this.expression();
-                }
-            }
-
-            this.state = 815;
-            this.match(CypherParser.RPAREN);
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public isLabelExpression(): IsLabelExpressionContext {
+        let localContext = new IsLabelExpressionContext(this.context, this.state);
+        this.enterRule(localContext, 102, CypherParser.RULE_isLabelExpression);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 900;
+            this.match(CypherParser.IS);
+            this.state = 901;
+            this.labelDisjunction();
             }
         }
         catch (re) {
@@ -3131,13 +3400,13 @@ export class CypherParser extends antlr.Parser {
     }
     public labelExpression(): LabelExpressionContext {
         let localContext = new LabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_labelExpression);
+        this.enterRule(localContext, 104, CypherParser.RULE_labelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 817;
+            this.state = 903;
             this.match(CypherParser.COLON);
-            this.state = 818;
+            this.state = 904;
             this.labelDisjunction();
             }
         }
@@ -3156,41 +3425,41 @@ export class CypherParser extends antlr.Parser {
     }
     public labelDisjunction(): LabelDisjunctionContext {
         let localContext = new LabelDisjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_labelDisjunction);
+        this.enterRule(localContext, 106, CypherParser.RULE_labelDisjunction);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 820;
+            this.state = 906;
             this.labelConjunction();
-            this.state = 828;
+            this.state = 914;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 83, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 97, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 821;
+                    this.state = 907;
                     this.match(CypherParser.PIPE);
-                    this.state = 823;
+                    this.state = 909;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 94) {
                         {
-                        this.state = 822;
+                        this.state = 908;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 825;
+                    this.state = 911;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 830;
+                this.state = 916;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 83, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 97, this.context);
             }
             }
         }
@@ -3209,26 +3478,26 @@ export class CypherParser extends antlr.Parser {
     }
     public labelConjunction(): LabelConjunctionContext {
         let localContext = new LabelConjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_labelConjunction);
+        this.enterRule(localContext, 108, CypherParser.RULE_labelConjunction);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 831;
+            this.state = 917;
             this.labelNegation();
-            this.state = 836;
+            this.state = 922;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 89) {
                 {
                 {
-                this.state = 832;
+                this.state = 918;
                 this.match(CypherParser.AMP);
-                this.state = 833;
+                this.state = 919;
                 this.labelNegation();
                 }
                 }
-                this.state = 838;
+                this.state = 924;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3249,17 +3518,17 @@ export class CypherParser extends antlr.Parser {
     }
     public labelNegation(): LabelNegationContext {
         let localContext = new LabelNegationContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_labelNegation);
+        this.enterRule(localContext, 110, CypherParser.RULE_labelNegation);
         try {
-            this.state = 842;
+            this.state = 928;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 839;
+                this.state = 925;
                 this.match(CypherParser.BANG);
-                this.state = 840;
+                this.state = 926;
                 this.labelNegation();
                 }
                 break;
@@ -3342,7 +3611,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 841;
+                this.state = 927;
                 this.labelAtom();
                 }
                 break;
@@ -3365,9 +3634,9 @@ export class CypherParser extends antlr.Parser {
     }
     public labelAtom(): LabelAtomContext {
         let localContext = new LabelAtomContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_labelAtom);
+        this.enterRule(localContext, 112, CypherParser.RULE_labelAtom);
         try {
-            this.state = 850;
+            this.state = 936;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -3447,25 +3716,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 844;
+                this.state = 930;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 845;
+                this.state = 931;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 846;
+                this.state = 932;
                 this.match(CypherParser.LPAREN);
-                this.state = 847;
+                this.state = 933;
                 this.labelDisjunction();
-                this.state = 848;
+                this.state = 934;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3488,44 +3757,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 114, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 862;
+            this.state = 948;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 88, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 852;
+                this.state = 938;
                 this.relationshipPattern();
-                this.state = 854;
+                this.state = 940;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 524293) !== 0)) {
                     {
-                    this.state = 853;
+                    this.state = 939;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 856;
+                this.state = 942;
                 this.nodePattern();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 858;
+                this.state = 944;
                 this.quantifiedPath();
-                this.state = 859;
+                this.state = 945;
                 this.nodePattern();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 861;
+                this.state = 947;
                 this.quantifiedPath();
                 }
                 break;
@@ -3546,102 +3815,102 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifiedPath(): QuantifiedPathContext {
         let localContext = new QuantifiedPathContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_quantifiedPath);
+        this.enterRule(localContext, 116, CypherParser.RULE_quantifiedPath);
         let _la: number;
         try {
-            this.state = 898;
+            this.state = 984;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 93, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 107, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 864;
+                this.state = 950;
                 this.match(CypherParser.LPAREN);
-                this.state = 865;
+                this.state = 951;
                 this.nodePattern();
-                this.state = 866;
+                this.state = 952;
                 this.relationshipPattern();
-                this.state = 867;
+                this.state = 953;
                 this.nodePattern();
-                this.state = 870;
+                this.state = 956;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 868;
+                    this.state = 954;
                     this.match(CypherParser.WHERE);
-                    this.state = 869;
+                    this.state = 955;
                     this.expression();
                     }
                 }
 
-                this.state = 872;
+                this.state = 958;
                 this.match(CypherParser.RPAREN);
-                this.state = 873;
+                this.state = 959;
                 this.pathQuantifier();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 875;
+                this.state = 961;
                 this.match(CypherParser.LPAREN);
-                this.state = 876;
+                this.state = 962;
                 this.nodePattern();
-                this.state = 878;
+                this.state = 964;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 do {
                     {
                     {
-                    this.state = 877;
+                    this.state = 963;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 880;
+                    this.state = 966;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 } while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 131081) !== 0));
-                this.state = 884;
+                this.state = 970;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 882;
+                    this.state = 968;
                     this.match(CypherParser.WHERE);
-                    this.state = 883;
+                    this.state = 969;
                     this.expression();
                     }
                 }
 
-                this.state = 886;
+                this.state = 972;
                 this.match(CypherParser.RPAREN);
-                this.state = 887;
+                this.state = 973;
                 this.pathQuantifier();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 889;
+                this.state = 975;
                 this.match(CypherParser.LPAREN);
-                this.state = 890;
+                this.state = 976;
                 this.nodePattern();
-                this.state = 893;
+                this.state = 979;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 891;
+                    this.state = 977;
                     this.match(CypherParser.WHERE);
-                    this.state = 892;
+                    this.state = 978;
                     this.expression();
                     }
                 }
 
-                this.state = 895;
+                this.state = 981;
                 this.match(CypherParser.RPAREN);
-                this.state = 896;
+                this.state = 982;
                 this.pathQuantifier();
                 }
                 break;
@@ -3662,40 +3931,40 @@ export class CypherParser extends antlr.Parser {
     }
     public pathQuantifier(): PathQuantifierContext {
         let localContext = new PathQuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_pathQuantifier);
+        this.enterRule(localContext, 118, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 913;
+            this.state = 999;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 900;
+                this.state = 986;
                 this.match(CypherParser.LBRACE);
-                this.state = 902;
+                this.state = 988;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
                     {
-                    this.state = 901;
+                    this.state = 987;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 908;
+                this.state = 994;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 93) {
                     {
-                    this.state = 904;
+                    this.state = 990;
                     this.match(CypherParser.COMMA);
-                    this.state = 906;
+                    this.state = 992;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
                         {
-                        this.state = 905;
+                        this.state = 991;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -3703,21 +3972,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 910;
+                this.state = 996;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 911;
+                this.state = 997;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 912;
+                this.state = 998;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -3740,93 +4009,93 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 120, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 939;
+            this.state = 1025;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 102, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 915;
+                this.state = 1001;
                 this.match(CypherParser.LT);
-                this.state = 916;
+                this.state = 1002;
                 this.match(CypherParser.MINUS);
-                this.state = 918;
+                this.state = 1004;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 917;
+                    this.state = 1003;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 920;
+                this.state = 1006;
                 this.match(CypherParser.MINUS);
-                this.state = 921;
+                this.state = 1007;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 922;
+                this.state = 1008;
                 this.match(CypherParser.LT);
-                this.state = 923;
+                this.state = 1009;
                 this.match(CypherParser.MINUS);
-                this.state = 925;
+                this.state = 1011;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 924;
+                    this.state = 1010;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 927;
+                this.state = 1013;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 928;
+                this.state = 1014;
                 this.match(CypherParser.MINUS);
-                this.state = 930;
+                this.state = 1016;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 929;
+                    this.state = 1015;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 932;
+                this.state = 1018;
                 this.match(CypherParser.MINUS);
-                this.state = 933;
+                this.state = 1019;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 934;
+                this.state = 1020;
                 this.match(CypherParser.MINUS);
-                this.state = 936;
+                this.state = 1022;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 101) {
                     {
-                    this.state = 935;
+                    this.state = 1021;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 938;
+                this.state = 1024;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -3847,101 +4116,111 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 122, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
-            this.state = 969;
+            this.state = 1058;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 110, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 125, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 941;
+                this.state = 1027;
                 this.match(CypherParser.LBRACK);
-                this.state = 943;
+                this.state = 1029;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                     {
-                    this.state = 942;
+                    this.state = 1028;
                     this.variable();
                     }
                 }
 
-                this.state = 946;
+                this.state = 1032;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 94) {
+                if (_la === 33 || _la === 94) {
                     {
-                    this.state = 945;
+                    this.state = 1031;
                     this.relationshipTypes();
                     }
                 }
 
-                this.state = 949;
+                this.state = 1035;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75 || _la === 86) {
                     {
-                    this.state = 948;
+                    this.state = 1034;
                     this.rangeLiteral();
                     }
                 }
 
-                this.state = 952;
+                this.state = 1038;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 98 || _la === 103) {
                     {
-                    this.state = 951;
+                    this.state = 1037;
                     this.properties();
                     }
                 }
 
-                this.state = 954;
+                this.state = 1040;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 955;
+                this.state = 1041;
                 this.match(CypherParser.LBRACK);
-                this.state = 957;
+                this.state = 1043;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                     {
-                    this.state = 956;
+                    this.state = 1042;
                     this.variable();
                     }
                 }
 
-                this.state = 960;
+                this.state = 1046;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 94) {
+                if (_la === 33 || _la === 94) {
                     {
-                    this.state = 959;
+                    this.state = 1045;
                     this.relationshipTypes();
                     }
                 }
 
-                this.state = 963;
+                this.state = 1049;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                if (_la === 75 || _la === 86) {
+                    {
+                    this.state = 1048;
+                    this.rangeLiteral();
+                    }
+                }
+
+                this.state = 1052;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 98 || _la === 103) {
                     {
-                    this.state = 962;
+                    this.state = 1051;
                     this.properties();
                     }
                 }
 
-                this.state = 965;
+                this.state = 1054;
                 this.match(CypherParser.WHERE);
-                this.state = 966;
+                this.state = 1055;
                 localContext._relWhere = this.expression();
-                this.state = 967;
+                this.state = 1056;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -3962,22 +4241,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_properties);
+        this.enterRule(localContext, 124, CypherParser.RULE_properties);
         try {
-            this.state = 973;
+            this.state = 1062;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 971;
+                this.state = 1060;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 972;
+                this.state = 1061;
                 this.parameter();
                 }
                 break;
@@ -4000,42 +4279,42 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 126, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 989;
+            this.state = 1087;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 130, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 975;
+                this.state = 1064;
                 this.match(CypherParser.COLON);
-                this.state = 976;
+                this.state = 1065;
                 this.relTypeName();
-                this.state = 984;
+                this.state = 1073;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 977;
+                    this.state = 1066;
                     this.match(CypherParser.PIPE);
-                    this.state = 979;
+                    this.state = 1068;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 94) {
                         {
-                        this.state = 978;
+                        this.state = 1067;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 981;
+                    this.state = 1070;
                     this.relTypeName();
                     }
                     }
-                    this.state = 986;
+                    this.state = 1075;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -4044,10 +4323,35 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 987;
+                this.state = 1076;
                 this.match(CypherParser.COLON);
-                this.state = 988;
+                this.state = 1077;
                 this.dynamicName();
+                }
+                break;
+            case 3:
+                this.enterOuterAlt(localContext, 3);
+                {
+                this.state = 1078;
+                this.match(CypherParser.IS);
+                this.state = 1079;
+                this.relTypeName();
+                this.state = 1084;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+                while (_la === 97) {
+                    {
+                    {
+                    this.state = 1080;
+                    this.match(CypherParser.PIPE);
+                    this.state = 1081;
+                    this.relTypeName();
+                    }
+                    }
+                    this.state = 1086;
+                    this.errorHandler.sync(this);
+                    _la = this.tokenStream.LA(1);
+                }
                 }
                 break;
             }
@@ -4067,22 +4371,22 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 128, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 992;
+            this.state = 1090;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 991;
+                this.state = 1089;
                 this.nodeLabel();
                 }
                 }
-                this.state = 994;
+                this.state = 1092;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 94);
@@ -4103,26 +4407,26 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 130, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 1000;
+            this.state = 1098;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 996;
+                this.state = 1094;
                 this.match(CypherParser.COLON);
-                this.state = 997;
+                this.state = 1095;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 998;
+                this.state = 1096;
                 this.match(CypherParser.COLON);
-                this.state = 999;
+                this.state = 1097;
                 this.dynamicName();
                 }
                 break;
@@ -4143,19 +4447,19 @@ export class CypherParser extends antlr.Parser {
     }
     public dynamicName(): DynamicNameContext {
         let localContext = new DynamicNameContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_dynamicName);
+        this.enterRule(localContext, 132, CypherParser.RULE_dynamicName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1002;
+            this.state = 1100;
             this.match(CypherParser.DOLLAR);
-            this.state = 1004;
+            this.state = 1102;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 1003;
+                this.state = 1101;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -4167,11 +4471,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 1006;
+            this.state = 1104;
             this.match(CypherParser.LPAREN);
-            this.state = 1007;
+            this.state = 1105;
             this.expression();
-            this.state = 1008;
+            this.state = 1106;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -4190,40 +4494,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 134, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 1024;
+            this.state = 1122;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1010;
+                this.state = 1108;
                 this.match(CypherParser.STAR);
-                this.state = 1012;
+                this.state = 1110;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 1011;
+                    this.state = 1109;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 1018;
+                this.state = 1116;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 1014;
+                    this.state = 1112;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 1016;
+                    this.state = 1114;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                         {
-                        this.state = 1015;
+                        this.state = 1113;
                         this.rangeBound();
                         }
                     }
@@ -4236,14 +4540,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1020;
+                this.state = 1118;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1022;
+                this.state = 1120;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 1021;
+                    this.state = 1119;
                     this.rangeBound();
                     }
                 }
@@ -4269,22 +4573,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 136, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1027;
+            this.state = 1125;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 85) {
                 {
-                this.state = 1026;
+                this.state = 1124;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 1029;
+            this.state = 1127;
             this.integerLiteral();
             }
         }
@@ -4303,11 +4607,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 138, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1031;
+            this.state = 1129;
             this.schemaName();
             }
         }
@@ -4326,11 +4630,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 140, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1033;
+            this.state = 1131;
             this.schemaName();
             }
         }
@@ -4349,24 +4653,24 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 142, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1035;
+            this.state = 1133;
             this.atom();
-            this.state = 1037;
+            this.state = 1135;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1036;
+                this.state = 1134;
                 this.propertyLookup();
                 }
                 }
-                this.state = 1039;
+                this.state = 1137;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 92);
@@ -4387,11 +4691,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_expression);
+        this.enterRule(localContext, 144, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1041;
+            this.state = 1139;
             this.orExpression();
             }
         }
@@ -4410,26 +4714,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 146, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1043;
+            this.state = 1141;
             this.xorExpression();
-            this.state = 1048;
+            this.state = 1146;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 45) {
                 {
                 {
-                this.state = 1044;
+                this.state = 1142;
                 this.match(CypherParser.OR);
-                this.state = 1045;
+                this.state = 1143;
                 this.xorExpression();
                 }
                 }
-                this.state = 1050;
+                this.state = 1148;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4450,26 +4754,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 148, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1051;
+            this.state = 1149;
             this.andExpression();
-            this.state = 1056;
+            this.state = 1154;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 72) {
                 {
                 {
-                this.state = 1052;
+                this.state = 1150;
                 this.match(CypherParser.XOR);
-                this.state = 1053;
+                this.state = 1151;
                 this.andExpression();
                 }
                 }
-                this.state = 1058;
+                this.state = 1156;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4490,26 +4794,26 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 150, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1059;
+            this.state = 1157;
             this.notExpression();
-            this.state = 1064;
+            this.state = 1162;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 1060;
+                this.state = 1158;
                 this.match(CypherParser.AND);
-                this.state = 1061;
+                this.state = 1159;
                 this.notExpression();
                 }
                 }
-                this.state = 1066;
+                this.state = 1164;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4530,26 +4834,26 @@ export class CypherParser extends antlr.Parser {
     }
     public notExpression(): NotExpressionContext {
         let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_notExpression);
+        this.enterRule(localContext, 152, CypherParser.RULE_notExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1070;
+            this.state = 1168;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 40) {
                 {
                 {
-                this.state = 1067;
+                this.state = 1165;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 1072;
+                this.state = 1170;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1073;
+            this.state = 1171;
             this.comparisonExpression();
             }
         }
@@ -4568,26 +4872,26 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonExpression(): ComparisonExpressionContext {
         let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_comparisonExpression);
+        this.enterRule(localContext, 154, CypherParser.RULE_comparisonExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1075;
+            this.state = 1173;
             this.predicateExpression();
-            this.state = 1081;
+            this.state = 1179;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0)) {
                 {
                 {
-                this.state = 1076;
+                this.state = 1174;
                 this.comparisonOperator();
-                this.state = 1077;
+                this.state = 1175;
                 this.predicateExpression();
                 }
                 }
-                this.state = 1083;
+                this.state = 1181;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4608,12 +4912,12 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonOperator(): ComparisonOperatorContext {
         let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_comparisonOperator);
+        this.enterRule(localContext, 156, CypherParser.RULE_comparisonOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1084;
+            this.state = 1182;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4639,24 +4943,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 158, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1086;
+            this.state = 1184;
             this.addOrSubtractExpression();
-            this.state = 1090;
+            this.state = 1188;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 2625537) !== 0) || ((((_la - 54)) & ~0x1F) === 0 && ((1 << (_la - 54)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 1087;
+                this.state = 1185;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1092;
+                this.state = 1190;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4677,21 +4981,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 160, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1127;
+            this.state = 1225;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 135, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 151, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1093;
+                this.state = 1191;
                 this.match(CypherParser.STARTS);
-                this.state = 1094;
+                this.state = 1192;
                 this.match(CypherParser.WITH);
-                this.state = 1095;
+                this.state = 1193;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4699,11 +5003,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1096;
+                this.state = 1194;
                 this.match(CypherParser.ENDS);
-                this.state = 1097;
+                this.state = 1195;
                 this.match(CypherParser.WITH);
-                this.state = 1098;
+                this.state = 1196;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4711,9 +5015,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1099;
+                this.state = 1197;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1100;
+                this.state = 1198;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4721,9 +5025,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1101;
+                this.state = 1199;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1102;
+                this.state = 1200;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4731,9 +5035,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1103;
+                this.state = 1201;
                 this.match(CypherParser.IN);
-                this.state = 1104;
+                this.state = 1202;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4741,9 +5045,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1105;
+                this.state = 1203;
                 this.match(CypherParser.IS);
-                this.state = 1106;
+                this.state = 1204;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4751,11 +5055,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1107;
+                this.state = 1205;
                 this.match(CypherParser.IS);
-                this.state = 1108;
+                this.state = 1206;
                 this.match(CypherParser.NOT);
-                this.state = 1109;
+                this.state = 1207;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4763,24 +5067,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1116;
+                this.state = 1214;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1110;
+                    this.state = 1208;
                     this.match(CypherParser.IS);
-                    this.state = 1112;
+                    this.state = 1210;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 40) {
                         {
-                        this.state = 1111;
+                        this.state = 1209;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1114;
+                    this.state = 1212;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 58 || _la === 74)) {
                     this.errorHandler.recoverInline(this);
@@ -4793,14 +5097,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1115;
+                    this.state = 1213;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1118;
+                this.state = 1216;
                 this.valueTypeExpression();
                 }
                 break;
@@ -4808,29 +5112,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1119;
+                this.state = 1217;
                 this.match(CypherParser.IS);
-                this.state = 1121;
+                this.state = 1219;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 40) {
                     {
-                    this.state = 1120;
+                    this.state = 1218;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1124;
+                this.state = 1222;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 134, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
                 case 1:
                     {
-                    this.state = 1123;
+                    this.state = 1221;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1126;
+                this.state = 1224;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -4851,30 +5155,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 162, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1129;
+            this.state = 1227;
             this.valueTypeAlternative();
-            this.state = 1134;
+            this.state = 1232;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 136, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 152, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1130;
+                    this.state = 1228;
                     this.match(CypherParser.PIPE);
-                    this.state = 1131;
+                    this.state = 1229;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1136;
+                this.state = 1234;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 136, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 152, this.context);
             }
             }
         }
@@ -4893,13 +5197,13 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 164, CypherParser.RULE_valueTypeAlternative);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1138;
+            this.state = 1236;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -4907,7 +5211,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1137;
+                    this.state = 1235;
                     this.valueTypeWord();
                     }
                     }
@@ -4915,46 +5219,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1140;
+                this.state = 1238;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 137, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 153, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1146;
+            this.state = 1244;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 138, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 154, this.context) ) {
             case 1:
                 {
-                this.state = 1142;
+                this.state = 1240;
                 this.match(CypherParser.WITH);
-                this.state = 1143;
+                this.state = 1241;
                 this.valueTypeWord();
-                this.state = 1144;
+                this.state = 1242;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 1152;
+            this.state = 1250;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 139, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 155, this.context) ) {
             case 1:
                 {
-                this.state = 1148;
+                this.state = 1246;
                 this.match(CypherParser.LT);
-                this.state = 1149;
+                this.state = 1247;
                 this.valueTypeExpression();
-                this.state = 1150;
+                this.state = 1248;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1156;
+            this.state = 1254;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 40) {
                 {
-                this.state = 1154;
+                this.state = 1252;
                 this.match(CypherParser.NOT);
-                this.state = 1155;
+                this.state = 1253;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -4976,9 +5280,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 166, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1160;
+            this.state = 1258;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -5016,14 +5320,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1158;
+                this.state = 1256;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1159;
+                this.state = 1257;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -5046,26 +5350,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 168, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1162;
+            this.state = 1260;
             this.multiplyDivideModuloExpression();
-            this.state = 1168;
+            this.state = 1266;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1163;
+                this.state = 1261;
                 this.addOrSubtractOperator();
-                this.state = 1164;
+                this.state = 1262;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1170;
+                this.state = 1268;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5086,12 +5390,12 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 170, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1171;
+            this.state = 1269;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5117,26 +5421,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 172, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1173;
+            this.state = 1271;
             this.powerOfExpression();
-            this.state = 1179;
+            this.state = 1277;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1174;
+                this.state = 1272;
                 this.multiplyDivideModuloOperator();
-                this.state = 1175;
+                this.state = 1273;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1181;
+                this.state = 1279;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5157,12 +5461,12 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 174, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1182;
+            this.state = 1280;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5188,26 +5492,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 176, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1184;
+            this.state = 1282;
             this.unaryAddOrSubtractExpression();
-            this.state = 1189;
+            this.state = 1287;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 91) {
                 {
                 {
-                this.state = 1185;
+                this.state = 1283;
                 this.match(CypherParser.CARET);
-                this.state = 1186;
+                this.state = 1284;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1191;
+                this.state = 1289;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5228,18 +5532,18 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 178, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1195;
+            this.state = 1293;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 84 || _la === 85) {
                 {
                 {
-                this.state = 1192;
+                this.state = 1290;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 84 || _la === 85)) {
                 this.errorHandler.recoverInline(this);
@@ -5250,11 +5554,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1197;
+                this.state = 1295;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1198;
+            this.state = 1296;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -5273,30 +5577,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 180, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1200;
+            this.state = 1298;
             this.atom();
-            this.state = 1205;
+            this.state = 1303;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 92 || _la === 101) {
                 {
-                this.state = 1203;
+                this.state = 1301;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1201;
+                    this.state = 1299;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1202;
+                    this.state = 1300;
                     this.propertyLookup();
                     }
                     break;
@@ -5304,22 +5608,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1207;
+                this.state = 1305;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1210;
+            this.state = 1308;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 148, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 164, this.context) ) {
             case 1:
                 {
-                this.state = 1208;
+                this.state = 1306;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1209;
+                this.state = 1307;
                 this.labelExpression();
                 }
                 break;
@@ -5341,21 +5645,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 182, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1225;
+            this.state = 1323;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 151, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 167, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1212;
+                this.state = 1310;
                 this.match(CypherParser.LBRACK);
-                this.state = 1213;
+                this.state = 1311;
                 this.expression();
-                this.state = 1214;
+                this.state = 1312;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5363,31 +5667,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1216;
+                this.state = 1314;
                 this.match(CypherParser.LBRACK);
-                this.state = 1218;
+                this.state = 1316;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1217;
+                    this.state = 1315;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1220;
+                this.state = 1318;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1222;
+                this.state = 1320;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1221;
+                    this.state = 1319;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1224;
+                this.state = 1322;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5408,13 +5712,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 184, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1227;
+            this.state = 1325;
             this.match(CypherParser.DOT);
-            this.state = 1228;
+            this.state = 1326;
             this.propertyKeyName();
             }
         }
@@ -5433,113 +5737,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_atom);
+        this.enterRule(localContext, 186, CypherParser.RULE_atom);
         try {
-            this.state = 1245;
+            this.state = 1343;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 152, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 168, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1230;
+                this.state = 1328;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1231;
+                this.state = 1329;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1232;
+                this.state = 1330;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1233;
+                this.state = 1331;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1234;
+                this.state = 1332;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1235;
+                this.state = 1333;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1236;
+                this.state = 1334;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1237;
+                this.state = 1335;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1238;
+                this.state = 1336;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1239;
+                this.state = 1337;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1240;
+                this.state = 1338;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1241;
+                this.state = 1339;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1242;
+                this.state = 1340;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1243;
+                this.state = 1341;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1244;
+                this.state = 1342;
                 this.variable();
                 }
                 break;
@@ -5560,17 +5864,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 188, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1247;
+            this.state = 1345;
             this.match(CypherParser.COUNT);
-            this.state = 1248;
+            this.state = 1346;
             this.match(CypherParser.LPAREN);
-            this.state = 1249;
+            this.state = 1347;
             this.match(CypherParser.STAR);
-            this.state = 1250;
+            this.state = 1348;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5589,50 +5893,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 190, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1252;
+            this.state = 1350;
             this.match(CypherParser.CASE);
-            this.state = 1254;
+            this.state = 1352;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1253;
+                this.state = 1351;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 1257;
+            this.state = 1355;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1256;
+                this.state = 1354;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1259;
+                this.state = 1357;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 69);
-            this.state = 1263;
+            this.state = 1361;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1261;
+                this.state = 1359;
                 this.match(CypherParser.ELSE);
-                this.state = 1262;
+                this.state = 1360;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1265;
+            this.state = 1363;
             this.match(CypherParser.END);
             }
         }
@@ -5651,34 +5955,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 192, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1267;
+            this.state = 1365;
             this.match(CypherParser.WHEN);
-            this.state = 1268;
+            this.state = 1366;
             this.caseWhenOperand();
-            this.state = 1273;
+            this.state = 1371;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1269;
+                this.state = 1367;
                 this.match(CypherParser.COMMA);
-                this.state = 1270;
+                this.state = 1368;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1275;
+                this.state = 1373;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1276;
+            this.state = 1374;
             this.match(CypherParser.THEN);
-            this.state = 1277;
+            this.state = 1375;
             this.expression();
             }
         }
@@ -5697,9 +6001,9 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 194, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1284;
+            this.state = 1382;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -5711,9 +6015,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1279;
+                this.state = 1377;
                 this.comparisonOperator();
-                this.state = 1280;
+                this.state = 1378;
                 this.expression();
                 }
                 break;
@@ -5727,7 +6031,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1282;
+                this.state = 1380;
                 this.predicateSuffix();
                 }
                 break;
@@ -5784,7 +6088,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1283;
+                this.state = 1381;
                 this.expression();
                 }
                 break;
@@ -5807,28 +6111,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 196, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1286;
+            this.state = 1384;
             this.match(CypherParser.LBRACK);
-            this.state = 1287;
+            this.state = 1385;
             this.filterExpression();
-            this.state = 1290;
+            this.state = 1388;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 97) {
                 {
-                this.state = 1288;
+                this.state = 1386;
                 this.match(CypherParser.PIPE);
-                this.state = 1289;
+                this.state = 1387;
                 this.expression();
                 }
             }
 
-            this.state = 1292;
+            this.state = 1390;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5847,44 +6151,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 198, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1294;
+            this.state = 1392;
             this.match(CypherParser.LBRACK);
-            this.state = 1298;
+            this.state = 1396;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1295;
+                this.state = 1393;
                 this.variable();
-                this.state = 1296;
+                this.state = 1394;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1300;
+            this.state = 1398;
             this.relationshipsPattern();
-            this.state = 1303;
+            this.state = 1401;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1301;
+                this.state = 1399;
                 this.match(CypherParser.WHERE);
-                this.state = 1302;
+                this.state = 1400;
                 this.expression();
                 }
             }
 
-            this.state = 1305;
+            this.state = 1403;
             this.match(CypherParser.PIPE);
-            this.state = 1306;
+            this.state = 1404;
             this.expression();
-            this.state = 1307;
+            this.state = 1405;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5903,17 +6207,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 200, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1309;
+            this.state = 1407;
             this.quantifier();
-            this.state = 1310;
+            this.state = 1408;
             this.match(CypherParser.LPAREN);
-            this.state = 1311;
+            this.state = 1409;
             this.filterExpression();
-            this.state = 1312;
+            this.state = 1410;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5932,12 +6236,12 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 202, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1314;
+            this.state = 1412;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 39 || _la === 52)) {
             this.errorHandler.recoverInline(this);
@@ -5963,25 +6267,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 204, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1316;
+            this.state = 1414;
             this.variable();
-            this.state = 1317;
+            this.state = 1415;
             this.match(CypherParser.IN);
-            this.state = 1318;
+            this.state = 1416;
             this.expression();
-            this.state = 1321;
+            this.state = 1419;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1319;
+                this.state = 1417;
                 this.match(CypherParser.WHERE);
-                this.state = 1320;
+                this.state = 1418;
                 this.expression();
                 }
             }
@@ -6003,33 +6307,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 206, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1323;
+            this.state = 1421;
             this.match(CypherParser.REDUCE);
-            this.state = 1324;
+            this.state = 1422;
             this.match(CypherParser.LPAREN);
-            this.state = 1325;
+            this.state = 1423;
             localContext._accumulator = this.variable();
-            this.state = 1326;
+            this.state = 1424;
             this.match(CypherParser.EQ);
-            this.state = 1327;
+            this.state = 1425;
             localContext._initial = this.expression();
-            this.state = 1328;
+            this.state = 1426;
             this.match(CypherParser.COMMA);
-            this.state = 1329;
+            this.state = 1427;
             this.variable();
-            this.state = 1330;
+            this.state = 1428;
             this.match(CypherParser.IN);
-            this.state = 1331;
+            this.state = 1429;
             localContext._source = this.expression();
-            this.state = 1332;
+            this.state = 1430;
             this.match(CypherParser.PIPE);
-            this.state = 1333;
+            this.state = 1431;
             localContext._step = this.expression();
-            this.state = 1334;
+            this.state = 1432;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6048,12 +6352,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 208, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1336;
+            this.state = 1434;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6062,27 +6366,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1337;
+            this.state = 1435;
             this.match(CypherParser.LBRACE);
-            this.state = 1343;
+            this.state = 1441;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 163, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 179, this.context) ) {
             case 1:
                 {
-                this.state = 1338;
+                this.state = 1436;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1339;
+                this.state = 1437;
                 this.pattern();
-                this.state = 1341;
+                this.state = 1439;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 1340;
+                    this.state = 1438;
                     this.where();
                     }
                 }
@@ -6090,7 +6394,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1345;
+            this.state = 1443;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6109,15 +6413,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 210, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1347;
+            this.state = 1445;
             this.match(CypherParser.LPAREN);
-            this.state = 1348;
+            this.state = 1446;
             this.expression();
-            this.state = 1349;
+            this.state = 1447;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6136,21 +6440,21 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 212, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1351;
+            this.state = 1449;
             this.functionName();
-            this.state = 1352;
+            this.state = 1450;
             this.match(CypherParser.LPAREN);
-            this.state = 1354;
+            this.state = 1452;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 164, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 180, this.context) ) {
             case 1:
                 {
-                this.state = 1353;
+                this.state = 1451;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 7) !== 0))) {
@@ -6163,21 +6467,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1357;
+            this.state = 1455;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 165, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 181, this.context) ) {
             case 1:
                 {
-                this.state = 1356;
+                this.state = 1454;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1359;
+            this.state = 1457;
             this.match(CypherParser.FROM);
-            this.state = 1360;
+            this.state = 1458;
             localContext._source = this.expression();
-            this.state = 1361;
+            this.state = 1459;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6196,52 +6500,52 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 214, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1363;
+            this.state = 1461;
             this.functionName();
-            this.state = 1364;
+            this.state = 1462;
             this.match(CypherParser.LPAREN);
-            this.state = 1366;
+            this.state = 1464;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 1365;
+                this.state = 1463;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 1376;
+            this.state = 1474;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1368;
+                this.state = 1466;
                 this.expression();
-                this.state = 1373;
+                this.state = 1471;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1369;
+                    this.state = 1467;
                     this.match(CypherParser.COMMA);
-                    this.state = 1370;
+                    this.state = 1468;
                     this.expression();
                     }
                     }
-                    this.state = 1375;
+                    this.state = 1473;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1378;
+            this.state = 1476;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6260,13 +6564,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 216, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1380;
+            this.state = 1478;
             this.namespace();
-            this.state = 1381;
+            this.state = 1479;
             this.symbolicName();
             }
         }
@@ -6285,28 +6589,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 218, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1388;
+            this.state = 1486;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 169, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 185, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1383;
+                    this.state = 1481;
                     this.symbolicName();
-                    this.state = 1384;
+                    this.state = 1482;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1390;
+                this.state = 1488;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 169, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 185, this.context);
             }
             }
         }
@@ -6325,42 +6629,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 220, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1391;
+            this.state = 1489;
             this.variable();
-            this.state = 1392;
+            this.state = 1490;
             this.match(CypherParser.LBRACE);
-            this.state = 1401;
+            this.state = 1499;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 268436479) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1393;
+                this.state = 1491;
                 this.mapProjectionItem();
-                this.state = 1398;
+                this.state = 1496;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1394;
+                    this.state = 1492;
                     this.match(CypherParser.COMMA);
-                    this.state = 1395;
+                    this.state = 1493;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1400;
+                    this.state = 1498;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1403;
+            this.state = 1501;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6379,20 +6683,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 222, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1414;
+            this.state = 1512;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 172, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 188, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1405;
+                this.state = 1503;
                 this.propertyKeyName();
-                this.state = 1406;
+                this.state = 1504;
                 this.match(CypherParser.COLON);
-                this.state = 1407;
+                this.state = 1505;
                 this.expression();
                 }
                 break;
@@ -6400,9 +6704,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1409;
+                this.state = 1507;
                 this.match(CypherParser.DOT);
-                this.state = 1410;
+                this.state = 1508;
                 this.propertyKeyName();
                 }
                 break;
@@ -6410,9 +6714,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1411;
+                this.state = 1509;
                 this.match(CypherParser.DOT);
-                this.state = 1412;
+                this.state = 1510;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6420,7 +6724,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1413;
+                this.state = 1511;
                 this.variable();
                 }
                 break;
@@ -6441,13 +6745,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 224, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1416;
+            this.state = 1514;
             this.match(CypherParser.DOLLAR);
-            this.state = 1419;
+            this.state = 1517;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6484,13 +6788,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1417;
+                this.state = 1515;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1418;
+                this.state = 1516;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -6514,23 +6818,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_literal);
+        this.enterRule(localContext, 226, CypherParser.RULE_literal);
         try {
-            this.state = 1427;
+            this.state = 1525;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1421;
+                this.state = 1519;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1422;
+                this.state = 1520;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6540,28 +6844,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1423;
+                this.state = 1521;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1424;
+                this.state = 1522;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1425;
+                this.state = 1523;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1426;
+                this.state = 1524;
                 this.mapLiteral();
                 }
                 break;
@@ -6584,12 +6888,12 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 228, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1429;
+            this.state = 1527;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 57)) {
             this.errorHandler.recoverInline(this);
@@ -6615,9 +6919,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 230, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1433;
+            this.state = 1531;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -6625,14 +6929,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1431;
+                this.state = 1529;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1432;
+                this.state = 1530;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -6655,12 +6959,12 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 232, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1435;
+            this.state = 1533;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6686,40 +6990,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 234, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1437;
+            this.state = 1535;
             this.match(CypherParser.LBRACK);
-            this.state = 1446;
+            this.state = 1544;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1438;
+                this.state = 1536;
                 this.expression();
-                this.state = 1443;
+                this.state = 1541;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1439;
+                    this.state = 1537;
                     this.match(CypherParser.COMMA);
-                    this.state = 1440;
+                    this.state = 1538;
                     this.expression();
                     }
                     }
-                    this.state = 1445;
+                    this.state = 1543;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1448;
+            this.state = 1546;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6738,48 +7042,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 236, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1450;
+            this.state = 1548;
             this.match(CypherParser.LBRACE);
-            this.state = 1464;
+            this.state = 1562;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1023) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1451;
+                this.state = 1549;
                 this.propertyKeyName();
-                this.state = 1452;
+                this.state = 1550;
                 this.match(CypherParser.COLON);
-                this.state = 1453;
+                this.state = 1551;
                 this.expression();
-                this.state = 1461;
+                this.state = 1559;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1454;
+                    this.state = 1552;
                     this.match(CypherParser.COMMA);
-                    this.state = 1455;
+                    this.state = 1553;
                     this.propertyKeyName();
-                    this.state = 1456;
+                    this.state = 1554;
                     this.match(CypherParser.COLON);
-                    this.state = 1457;
+                    this.state = 1555;
                     this.expression();
                     }
                     }
-                    this.state = 1463;
+                    this.state = 1561;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1466;
+            this.state = 1564;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6798,11 +7102,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 238, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1468;
+            this.state = 1566;
             this.schemaName();
             }
         }
@@ -6821,43 +7125,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 240, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1475;
+            this.state = 1573;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 180, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 196, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1470;
+                this.state = 1568;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1471;
+                this.state = 1569;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1472;
+                this.state = 1570;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1473;
+                this.state = 1571;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1474;
+                this.state = 1572;
                 this.dropIndex();
                 }
                 break;
@@ -6878,36 +7182,36 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 242, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1477;
+            this.state = 1575;
             this.match(CypherParser.CREATE);
-            this.state = 1478;
+            this.state = 1576;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1480;
+            this.state = 1578;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 181, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 197, this.context) ) {
             case 1:
                 {
-                this.state = 1479;
+                this.state = 1577;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1483;
+            this.state = 1581;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1482;
+                this.state = 1580;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1485;
+            this.state = 1583;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 43)) {
             this.errorHandler.recoverInline(this);
@@ -6916,15 +7220,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1486;
+            this.state = 1584;
             this.match(CypherParser.LPAREN);
-            this.state = 1487;
+            this.state = 1585;
             this.variable();
-            this.state = 1488;
+            this.state = 1586;
             this.nodeLabel();
-            this.state = 1489;
+            this.state = 1587;
             this.match(CypherParser.RPAREN);
-            this.state = 1490;
+            this.state = 1588;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 49)) {
             this.errorHandler.recoverInline(this);
@@ -6933,14 +7237,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1491;
+            this.state = 1589;
             this.constraintRequirement();
-            this.state = 1493;
+            this.state = 1591;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1492;
+                this.state = 1590;
                 this.where();
                 }
             }
@@ -6962,21 +7266,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 244, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1523;
+            this.state = 1621;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 184, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 200, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1495;
+                this.state = 1593;
                 this.propertyReference();
-                this.state = 1496;
+                this.state = 1594;
                 this.match(CypherParser.IS);
-                this.state = 1497;
+                this.state = 1595;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6984,11 +7288,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1499;
+                this.state = 1597;
                 this.propertyReferenceList();
-                this.state = 1500;
+                this.state = 1598;
                 this.match(CypherParser.IS);
-                this.state = 1501;
+                this.state = 1599;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6996,13 +7300,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1503;
+                this.state = 1601;
                 this.propertyReference();
-                this.state = 1504;
+                this.state = 1602;
                 this.match(CypherParser.IS);
-                this.state = 1505;
+                this.state = 1603;
                 this.match(CypherParser.NOT);
-                this.state = 1506;
+                this.state = 1604;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -7010,13 +7314,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1508;
+                this.state = 1606;
                 this.propertyReference();
-                this.state = 1509;
+                this.state = 1607;
                 this.match(CypherParser.IS);
-                this.state = 1510;
+                this.state = 1608;
                 this.match(CypherParser.NODE);
-                this.state = 1511;
+                this.state = 1609;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -7024,13 +7328,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1513;
+                this.state = 1611;
                 this.propertyReferenceList();
-                this.state = 1514;
+                this.state = 1612;
                 this.match(CypherParser.IS);
-                this.state = 1515;
+                this.state = 1613;
                 this.match(CypherParser.NODE);
-                this.state = 1516;
+                this.state = 1614;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -7038,11 +7342,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1518;
+                this.state = 1616;
                 this.propertyReference();
-                this.state = 1519;
+                this.state = 1617;
                 this.match(CypherParser.IS);
-                this.state = 1520;
+                this.state = 1618;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 58 || _la === 74)) {
                 this.errorHandler.recoverInline(this);
@@ -7051,7 +7355,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1521;
+                this.state = 1619;
                 this.typeName();
                 }
                 break;
@@ -7072,15 +7376,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 246, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1525;
+            this.state = 1623;
             this.variable();
-            this.state = 1526;
+            this.state = 1624;
             this.match(CypherParser.DOT);
-            this.state = 1527;
+            this.state = 1625;
             this.propertyKeyName();
             }
         }
@@ -7099,32 +7403,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 248, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1529;
+            this.state = 1627;
             this.match(CypherParser.LPAREN);
-            this.state = 1530;
+            this.state = 1628;
             this.propertyReference();
-            this.state = 1535;
+            this.state = 1633;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1531;
+                this.state = 1629;
                 this.match(CypherParser.COMMA);
-                this.state = 1532;
+                this.state = 1630;
                 this.propertyReference();
                 }
                 }
-                this.state = 1537;
+                this.state = 1635;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1538;
+            this.state = 1636;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -7143,37 +7447,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 250, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1540;
+            this.state = 1638;
             this.symbolicName();
-            this.state = 1545;
+            this.state = 1643;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 82) {
                 {
-                this.state = 1541;
+                this.state = 1639;
                 this.match(CypherParser.LT);
-                this.state = 1542;
+                this.state = 1640;
                 this.typeName();
-                this.state = 1543;
+                this.state = 1641;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1550;
+            this.state = 1648;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 1547;
+                this.state = 1645;
                 this.match(CypherParser.LPAREN);
-                this.state = 1548;
+                this.state = 1646;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1549;
+                this.state = 1647;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -7195,23 +7499,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 252, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1552;
+            this.state = 1650;
             this.match(CypherParser.DROP);
-            this.state = 1553;
+            this.state = 1651;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1554;
+            this.state = 1652;
             this.symbolicName();
-            this.state = 1556;
+            this.state = 1654;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1555;
+                this.state = 1653;
                 this.ifExists();
                 }
             }
@@ -7233,53 +7537,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 254, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1558;
+            this.state = 1656;
             this.match(CypherParser.CREATE);
-            this.state = 1560;
+            this.state = 1658;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 66) {
                 {
-                this.state = 1559;
+                this.state = 1657;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1562;
+            this.state = 1660;
             this.match(CypherParser.INDEX);
-            this.state = 1564;
+            this.state = 1662;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 190, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 206, this.context) ) {
             case 1:
                 {
-                this.state = 1563;
+                this.state = 1661;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1567;
+            this.state = 1665;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1566;
+                this.state = 1664;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1569;
+            this.state = 1667;
             this.indexTarget();
-            this.state = 1571;
+            this.state = 1669;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1570;
+                this.state = 1668;
                 this.where();
                 }
             }
@@ -7301,49 +7605,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 256, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1606;
+            this.state = 1704;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1573;
+                this.state = 1671;
                 this.match(CypherParser.FOR);
-                this.state = 1574;
+                this.state = 1672;
                 this.match(CypherParser.LPAREN);
-                this.state = 1575;
+                this.state = 1673;
                 this.variable();
-                this.state = 1576;
+                this.state = 1674;
                 this.nodeLabel();
-                this.state = 1577;
+                this.state = 1675;
                 this.match(CypherParser.RPAREN);
-                this.state = 1578;
+                this.state = 1676;
                 this.match(CypherParser.ON);
-                this.state = 1579;
+                this.state = 1677;
                 this.match(CypherParser.LPAREN);
-                this.state = 1580;
+                this.state = 1678;
                 this.propertyReference();
-                this.state = 1585;
+                this.state = 1683;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1581;
+                    this.state = 1679;
                     this.match(CypherParser.COMMA);
-                    this.state = 1582;
+                    this.state = 1680;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1587;
+                    this.state = 1685;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1588;
+                this.state = 1686;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7351,41 +7655,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1590;
+                this.state = 1688;
                 this.match(CypherParser.ON);
-                this.state = 1592;
+                this.state = 1690;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 94) {
                     {
-                    this.state = 1591;
+                    this.state = 1689;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1594;
+                this.state = 1692;
                 this.labelName();
-                this.state = 1595;
+                this.state = 1693;
                 this.match(CypherParser.LPAREN);
-                this.state = 1596;
+                this.state = 1694;
                 this.propertyKeyName();
-                this.state = 1601;
+                this.state = 1699;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1597;
+                    this.state = 1695;
                     this.match(CypherParser.COMMA);
-                    this.state = 1598;
+                    this.state = 1696;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1603;
+                    this.state = 1701;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1604;
+                this.state = 1702;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7408,67 +7712,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 258, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1608;
+            this.state = 1706;
             this.match(CypherParser.CREATE);
-            this.state = 1609;
+            this.state = 1707;
             localContext._searchKind = this.symbolicName();
-            this.state = 1610;
+            this.state = 1708;
             this.match(CypherParser.INDEX);
-            this.state = 1612;
+            this.state = 1710;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 197, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 213, this.context) ) {
             case 1:
                 {
-                this.state = 1611;
+                this.state = 1709;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1615;
+            this.state = 1713;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1614;
+                this.state = 1712;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1617;
+            this.state = 1715;
             this.match(CypherParser.FOR);
-            this.state = 1618;
+            this.state = 1716;
             this.match(CypherParser.LPAREN);
-            this.state = 1619;
+            this.state = 1717;
             this.variable();
-            this.state = 1620;
+            this.state = 1718;
             this.nodeLabel();
-            this.state = 1621;
+            this.state = 1719;
             this.match(CypherParser.RPAREN);
-            this.state = 1622;
+            this.state = 1720;
             this.match(CypherParser.ON);
-            this.state = 1624;
+            this.state = 1722;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1623;
+                this.state = 1721;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1626;
+            this.state = 1724;
             this.searchIndexProperties();
-            this.state = 1628;
+            this.state = 1726;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1627;
+                this.state = 1725;
                 this.indexOptions();
                 }
             }
@@ -7490,63 +7794,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 256, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 260, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1652;
+            this.state = 1750;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1630;
+                this.state = 1728;
                 this.match(CypherParser.LPAREN);
-                this.state = 1631;
+                this.state = 1729;
                 this.propertyReference();
-                this.state = 1636;
+                this.state = 1734;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1632;
+                    this.state = 1730;
                     this.match(CypherParser.COMMA);
-                    this.state = 1633;
+                    this.state = 1731;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1638;
+                    this.state = 1736;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1639;
+                this.state = 1737;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1641;
+                this.state = 1739;
                 this.match(CypherParser.LBRACK);
-                this.state = 1642;
+                this.state = 1740;
                 this.propertyReference();
-                this.state = 1647;
+                this.state = 1745;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1643;
+                    this.state = 1741;
                     this.match(CypherParser.COMMA);
-                    this.state = 1644;
+                    this.state = 1742;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1649;
+                    this.state = 1747;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1650;
+                this.state = 1748;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -7569,13 +7873,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 258, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 262, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1654;
+            this.state = 1752;
             this.symbolicName();
-            this.state = 1655;
+            this.state = 1753;
             this.mapLiteral();
             }
         }
@@ -7594,23 +7898,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 260, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 264, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1657;
+            this.state = 1755;
             this.match(CypherParser.DROP);
-            this.state = 1658;
+            this.state = 1756;
             this.match(CypherParser.INDEX);
-            this.state = 1659;
+            this.state = 1757;
             this.symbolicName();
-            this.state = 1661;
+            this.state = 1759;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1660;
+                this.state = 1758;
                 this.ifExists();
                 }
             }
@@ -7632,15 +7936,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 262, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 266, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1663;
+            this.state = 1761;
             this.match(CypherParser.IF);
-            this.state = 1664;
+            this.state = 1762;
             this.match(CypherParser.NOT);
-            this.state = 1665;
+            this.state = 1763;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7659,13 +7963,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 264, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 268, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1667;
+            this.state = 1765;
             this.match(CypherParser.IF);
-            this.state = 1668;
+            this.state = 1766;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7684,11 +7988,11 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 266, CypherParser.RULE_variable);
+        this.enterRule(localContext, 270, CypherParser.RULE_variable);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1670;
+            this.state = 1768;
             this.symbolicName();
             }
         }
@@ -7707,22 +8011,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 268, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 272, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1675;
+            this.state = 1773;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1672;
+                this.state = 1770;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1673;
+                this.state = 1771;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -7759,7 +8063,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1674;
+                this.state = 1772;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -7782,12 +8086,12 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 270, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 274, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1677;
+            this.state = 1775;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7813,9 +8117,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 272, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 276, CypherParser.RULE_schemaName);
         try {
-            this.state = 1681;
+            this.state = 1779;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -7853,7 +8157,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1679;
+                this.state = 1777;
                 this.symbolicName();
                 }
                 break;
@@ -7901,7 +8205,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1680;
+                this.state = 1778;
                 this.reservedWord();
                 }
                 break;
@@ -7924,12 +8228,12 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 274, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 278, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1683;
+            this.state = 1781;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2245760822) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 24559005) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7955,7 +8259,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,115,1686,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,115,1784,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -7977,664 +8281,707 @@ export class CypherParser extends antlr.Parser {
         7,120,2,121,7,121,2,122,7,122,2,123,7,123,2,124,7,124,2,125,7,125,
         2,126,7,126,2,127,7,127,2,128,7,128,2,129,7,129,2,130,7,130,2,131,
         7,131,2,132,7,132,2,133,7,133,2,134,7,134,2,135,7,135,2,136,7,136,
-        2,137,7,137,1,0,1,0,3,0,279,8,0,1,0,1,0,1,1,1,1,1,1,3,1,286,8,1,
-        1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,297,8,3,1,4,5,4,300,8,4,
-        10,4,12,4,303,9,4,1,4,1,4,5,4,307,8,4,10,4,12,4,310,9,4,1,4,5,4,
-        313,8,4,10,4,12,4,316,9,4,1,5,1,5,3,5,320,8,5,1,6,1,6,3,6,324,8,
-        6,1,6,1,6,1,7,4,7,329,8,7,11,7,12,7,330,1,8,1,8,1,8,1,8,1,8,1,9,
-        1,9,1,9,1,9,1,9,1,9,5,9,344,8,9,10,9,12,9,347,9,9,3,9,349,8,9,1,
-        9,1,9,1,10,5,10,354,8,10,10,10,12,10,357,9,10,1,10,1,10,1,11,1,11,
-        1,11,1,11,1,11,5,11,366,8,11,10,11,12,11,369,9,11,3,11,371,8,11,
-        1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,
-        1,12,1,12,1,12,3,12,389,8,12,1,13,3,13,392,8,13,1,13,1,13,1,13,5,
-        13,397,8,13,10,13,12,13,400,9,13,1,13,3,13,403,8,13,1,14,1,14,1,
-        14,1,14,1,14,1,15,1,15,1,15,1,15,1,15,1,15,5,15,416,8,15,10,15,12,
-        15,419,9,15,3,15,421,8,15,1,15,3,15,424,8,15,1,15,1,15,1,15,3,15,
-        429,8,15,3,15,431,8,15,1,16,3,16,434,8,16,1,16,1,16,3,16,438,8,16,
-        1,16,1,16,1,16,1,16,3,16,444,8,16,1,17,1,17,1,17,1,17,1,17,5,17,
-        451,8,17,10,17,12,17,454,9,17,3,17,456,8,17,1,17,1,17,1,18,1,18,
-        1,18,1,18,1,18,1,18,3,18,466,8,18,1,18,1,18,1,18,1,18,3,18,472,8,
-        18,1,19,1,19,1,19,5,19,477,8,19,10,19,12,19,480,9,19,1,19,1,19,1,
-        20,1,20,1,20,5,20,487,8,20,10,20,12,20,490,9,20,1,20,3,20,493,8,
-        20,1,21,1,21,1,21,3,21,498,8,21,1,21,1,21,1,22,1,22,1,22,1,23,1,
-        23,1,23,5,23,508,8,23,10,23,12,23,511,9,23,1,24,1,24,1,24,1,24,1,
-        24,1,24,3,24,519,8,24,1,25,1,25,1,25,1,25,5,25,525,8,25,10,25,12,
-        25,528,9,25,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,
-        26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,3,26,552,
-        8,26,1,27,1,27,1,27,1,27,5,27,558,8,27,10,27,12,27,561,9,27,1,28,
-        1,28,1,28,1,28,1,28,1,28,1,28,1,28,1,28,3,28,572,8,28,1,29,3,29,
-        575,8,29,1,29,1,29,1,29,1,29,5,29,581,8,29,10,29,12,29,584,9,29,
-        1,30,1,30,1,30,1,30,1,30,1,30,1,30,4,30,593,8,30,11,30,12,30,594,
-        1,30,1,30,1,31,1,31,3,31,601,8,31,1,31,3,31,604,8,31,1,31,1,31,3,
-        31,608,8,31,1,31,3,31,611,8,31,1,32,1,32,1,33,1,33,1,33,3,33,618,
-        8,33,1,34,1,34,1,34,1,35,3,35,624,8,35,1,35,1,35,3,35,628,8,35,1,
-        35,3,35,631,8,35,1,35,3,35,634,8,35,1,36,1,36,1,36,5,36,639,8,36,
-        10,36,12,36,642,9,36,1,36,1,36,1,36,5,36,647,8,36,10,36,12,36,650,
-        9,36,3,36,652,8,36,1,37,1,37,1,37,3,37,657,8,37,1,38,1,38,1,38,1,
-        38,1,38,5,38,664,8,38,10,38,12,38,667,9,38,1,39,1,39,1,39,1,40,1,
-        40,1,40,1,41,1,41,3,41,677,8,41,1,42,1,42,1,42,1,43,1,43,1,43,5,
-        43,685,8,43,10,43,12,43,688,9,43,1,44,1,44,1,44,3,44,693,8,44,1,
-        44,1,44,3,44,697,8,44,1,44,1,44,1,44,3,44,702,8,44,1,44,1,44,1,44,
-        3,44,707,8,44,1,45,1,45,5,45,711,8,45,10,45,12,45,714,9,45,1,45,
-        1,45,3,45,718,8,45,1,45,5,45,721,8,45,10,45,12,45,724,9,45,1,45,
-        1,45,3,45,728,8,45,1,45,5,45,731,8,45,10,45,12,45,734,9,45,1,45,
-        1,45,1,45,5,45,739,8,45,10,45,12,45,742,9,45,1,45,1,45,1,45,5,45,
-        747,8,45,10,45,12,45,750,9,45,3,45,752,8,45,1,46,1,46,1,46,1,46,
-        1,46,1,47,1,47,5,47,761,8,47,10,47,12,47,764,9,47,1,47,1,47,1,47,
-        1,47,1,47,1,47,3,47,772,8,47,1,47,5,47,775,8,47,10,47,12,47,778,
-        9,47,1,47,1,47,1,47,1,47,3,47,784,8,47,1,47,1,47,1,47,3,47,789,8,
-        47,1,47,1,47,3,47,793,8,47,1,48,1,48,4,48,797,8,48,11,48,12,48,798,
-        1,49,1,49,3,49,803,8,49,1,49,1,49,3,49,807,8,49,1,49,3,49,810,8,
-        49,1,49,1,49,3,49,814,8,49,1,49,1,49,1,50,1,50,1,50,1,51,1,51,1,
-        51,3,51,824,8,51,1,51,5,51,827,8,51,10,51,12,51,830,9,51,1,52,1,
-        52,1,52,5,52,835,8,52,10,52,12,52,838,9,52,1,53,1,53,1,53,3,53,843,
-        8,53,1,54,1,54,1,54,1,54,1,54,1,54,3,54,851,8,54,1,55,1,55,3,55,
-        855,8,55,1,55,1,55,1,55,1,55,1,55,1,55,3,55,863,8,55,1,56,1,56,1,
-        56,1,56,1,56,1,56,3,56,871,8,56,1,56,1,56,1,56,1,56,1,56,1,56,4,
-        56,879,8,56,11,56,12,56,880,1,56,1,56,3,56,885,8,56,1,56,1,56,1,
-        56,1,56,1,56,1,56,1,56,3,56,894,8,56,1,56,1,56,1,56,3,56,899,8,56,
-        1,57,1,57,3,57,903,8,57,1,57,1,57,3,57,907,8,57,3,57,909,8,57,1,
-        57,1,57,1,57,3,57,914,8,57,1,58,1,58,1,58,3,58,919,8,58,1,58,1,58,
-        1,58,1,58,1,58,3,58,926,8,58,1,58,1,58,1,58,3,58,931,8,58,1,58,1,
-        58,1,58,1,58,3,58,937,8,58,1,58,3,58,940,8,58,1,59,1,59,3,59,944,
-        8,59,1,59,3,59,947,8,59,1,59,3,59,950,8,59,1,59,3,59,953,8,59,1,
-        59,1,59,1,59,3,59,958,8,59,1,59,3,59,961,8,59,1,59,3,59,964,8,59,
-        1,59,1,59,1,59,1,59,3,59,970,8,59,1,60,1,60,3,60,974,8,60,1,61,1,
-        61,1,61,1,61,3,61,980,8,61,1,61,5,61,983,8,61,10,61,12,61,986,9,
-        61,1,61,1,61,3,61,990,8,61,1,62,4,62,993,8,62,11,62,12,62,994,1,
-        63,1,63,1,63,1,63,3,63,1001,8,63,1,64,1,64,3,64,1005,8,64,1,64,1,
-        64,1,64,1,64,1,65,1,65,3,65,1013,8,65,1,65,1,65,3,65,1017,8,65,3,
-        65,1019,8,65,1,65,1,65,3,65,1023,8,65,3,65,1025,8,65,1,66,3,66,1028,
-        8,66,1,66,1,66,1,67,1,67,1,68,1,68,1,69,1,69,4,69,1038,8,69,11,69,
-        12,69,1039,1,70,1,70,1,71,1,71,1,71,5,71,1047,8,71,10,71,12,71,1050,
-        9,71,1,72,1,72,1,72,5,72,1055,8,72,10,72,12,72,1058,9,72,1,73,1,
-        73,1,73,5,73,1063,8,73,10,73,12,73,1066,9,73,1,74,5,74,1069,8,74,
-        10,74,12,74,1072,9,74,1,74,1,74,1,75,1,75,1,75,1,75,5,75,1080,8,
-        75,10,75,12,75,1083,9,75,1,76,1,76,1,77,1,77,5,77,1089,8,77,10,77,
-        12,77,1092,9,77,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,
-        1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,1,78,3,78,1113,8,78,1,78,
-        1,78,3,78,1117,8,78,1,78,1,78,1,78,3,78,1122,8,78,1,78,3,78,1125,
-        8,78,1,78,3,78,1128,8,78,1,79,1,79,1,79,5,79,1133,8,79,10,79,12,
-        79,1136,9,79,1,80,4,80,1139,8,80,11,80,12,80,1140,1,80,1,80,1,80,
-        1,80,3,80,1147,8,80,1,80,1,80,1,80,1,80,3,80,1153,8,80,1,80,1,80,
-        3,80,1157,8,80,1,81,1,81,3,81,1161,8,81,1,82,1,82,1,82,1,82,5,82,
-        1167,8,82,10,82,12,82,1170,9,82,1,83,1,83,1,84,1,84,1,84,1,84,5,
-        84,1178,8,84,10,84,12,84,1181,9,84,1,85,1,85,1,86,1,86,1,86,5,86,
-        1188,8,86,10,86,12,86,1191,9,86,1,87,5,87,1194,8,87,10,87,12,87,
-        1197,9,87,1,87,1,87,1,88,1,88,1,88,5,88,1204,8,88,10,88,12,88,1207,
-        9,88,1,88,1,88,3,88,1211,8,88,1,89,1,89,1,89,1,89,1,89,1,89,3,89,
-        1219,8,89,1,89,1,89,3,89,1223,8,89,1,89,3,89,1226,8,89,1,90,1,90,
-        1,90,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,1,91,
-        1,91,1,91,1,91,3,91,1246,8,91,1,92,1,92,1,92,1,92,1,92,1,93,1,93,
-        3,93,1255,8,93,1,93,4,93,1258,8,93,11,93,12,93,1259,1,93,1,93,3,
-        93,1264,8,93,1,93,1,93,1,94,1,94,1,94,1,94,5,94,1272,8,94,10,94,
-        12,94,1275,9,94,1,94,1,94,1,94,1,95,1,95,1,95,1,95,1,95,3,95,1285,
-        8,95,1,96,1,96,1,96,1,96,3,96,1291,8,96,1,96,1,96,1,97,1,97,1,97,
-        1,97,3,97,1299,8,97,1,97,1,97,1,97,3,97,1304,8,97,1,97,1,97,1,97,
-        1,97,1,98,1,98,1,98,1,98,1,98,1,99,1,99,1,100,1,100,1,100,1,100,
-        1,100,3,100,1322,8,100,1,101,1,101,1,101,1,101,1,101,1,101,1,101,
-        1,101,1,101,1,101,1,101,1,101,1,101,1,102,1,102,1,102,1,102,1,102,
-        3,102,1342,8,102,3,102,1344,8,102,1,102,1,102,1,103,1,103,1,103,
-        1,103,1,104,1,104,1,104,3,104,1355,8,104,1,104,3,104,1358,8,104,
-        1,104,1,104,1,104,1,104,1,105,1,105,1,105,3,105,1367,8,105,1,105,
-        1,105,1,105,5,105,1372,8,105,10,105,12,105,1375,9,105,3,105,1377,
-        8,105,1,105,1,105,1,106,1,106,1,106,1,107,1,107,1,107,5,107,1387,
-        8,107,10,107,12,107,1390,9,107,1,108,1,108,1,108,1,108,1,108,5,108,
-        1397,8,108,10,108,12,108,1400,9,108,3,108,1402,8,108,1,108,1,108,
-        1,109,1,109,1,109,1,109,1,109,1,109,1,109,1,109,1,109,3,109,1415,
-        8,109,1,110,1,110,1,110,3,110,1420,8,110,1,111,1,111,1,111,1,111,
-        1,111,1,111,3,111,1428,8,111,1,112,1,112,1,113,1,113,3,113,1434,
-        8,113,1,114,1,114,1,115,1,115,1,115,1,115,5,115,1442,8,115,10,115,
-        12,115,1445,9,115,3,115,1447,8,115,1,115,1,115,1,116,1,116,1,116,
-        1,116,1,116,1,116,1,116,1,116,1,116,5,116,1460,8,116,10,116,12,116,
-        1463,9,116,3,116,1465,8,116,1,116,1,116,1,117,1,117,1,118,1,118,
-        1,118,1,118,1,118,3,118,1476,8,118,1,119,1,119,1,119,3,119,1481,
-        8,119,1,119,3,119,1484,8,119,1,119,1,119,1,119,1,119,1,119,1,119,
-        1,119,1,119,3,119,1494,8,119,1,120,1,120,1,120,1,120,1,120,1,120,
-        1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,
-        1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,1,120,
-        3,120,1524,8,120,1,121,1,121,1,121,1,121,1,122,1,122,1,122,1,122,
-        5,122,1534,8,122,10,122,12,122,1537,9,122,1,122,1,122,1,123,1,123,
-        1,123,1,123,1,123,3,123,1546,8,123,1,123,1,123,1,123,3,123,1551,
-        8,123,1,124,1,124,1,124,1,124,3,124,1557,8,124,1,125,1,125,3,125,
-        1561,8,125,1,125,1,125,3,125,1565,8,125,1,125,3,125,1568,8,125,1,
-        125,1,125,3,125,1572,8,125,1,126,1,126,1,126,1,126,1,126,1,126,1,
-        126,1,126,1,126,1,126,5,126,1584,8,126,10,126,12,126,1587,9,126,
-        1,126,1,126,1,126,1,126,3,126,1593,8,126,1,126,1,126,1,126,1,126,
-        1,126,5,126,1600,8,126,10,126,12,126,1603,9,126,1,126,1,126,3,126,
-        1607,8,126,1,127,1,127,1,127,1,127,3,127,1613,8,127,1,127,3,127,
-        1616,8,127,1,127,1,127,1,127,1,127,1,127,1,127,1,127,3,127,1625,
-        8,127,1,127,1,127,3,127,1629,8,127,1,128,1,128,1,128,1,128,5,128,
-        1635,8,128,10,128,12,128,1638,9,128,1,128,1,128,1,128,1,128,1,128,
-        1,128,5,128,1646,8,128,10,128,12,128,1649,9,128,1,128,1,128,3,128,
-        1653,8,128,1,129,1,129,1,129,1,130,1,130,1,130,1,130,3,130,1662,
-        8,130,1,131,1,131,1,131,1,131,1,132,1,132,1,132,1,133,1,133,1,134,
-        1,134,1,134,3,134,1676,8,134,1,135,1,135,1,136,1,136,3,136,1682,
-        8,136,1,137,1,137,1,137,0,0,138,0,2,4,6,8,10,12,14,16,18,20,22,24,
-        26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,
-        70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,
-        110,112,114,116,118,120,122,124,126,128,130,132,134,136,138,140,
-        142,144,146,148,150,152,154,156,158,160,162,164,166,168,170,172,
-        174,176,178,180,182,184,186,188,190,192,194,196,198,200,202,204,
-        206,208,210,212,214,216,218,220,222,224,226,228,230,232,234,236,
-        238,240,242,244,246,248,250,252,254,256,258,260,262,264,266,268,
-        270,272,274,0,17,2,0,53,53,64,64,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,
+        2,137,7,137,2,138,7,138,2,139,7,139,1,0,1,0,3,0,283,8,0,1,0,1,0,
+        1,1,1,1,1,1,3,1,290,8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,
+        301,8,3,1,4,5,4,304,8,4,10,4,12,4,307,9,4,1,4,1,4,5,4,311,8,4,10,
+        4,12,4,314,9,4,1,4,5,4,317,8,4,10,4,12,4,320,9,4,1,5,1,5,3,5,324,
+        8,5,1,6,1,6,3,6,328,8,6,1,6,1,6,1,6,1,6,3,6,334,8,6,1,7,4,7,337,
+        8,7,11,7,12,7,338,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,
+        9,352,8,9,10,9,12,9,355,9,9,3,9,357,8,9,1,9,1,9,1,10,5,10,362,8,
+        10,10,10,12,10,365,9,10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,
+        374,8,11,10,11,12,11,377,9,11,3,11,379,8,11,1,11,1,11,1,12,1,12,
+        1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,
+        397,8,12,1,13,3,13,400,8,13,1,13,1,13,1,13,5,13,405,8,13,10,13,12,
+        13,408,9,13,1,13,3,13,411,8,13,1,14,1,14,1,14,1,14,1,14,1,15,1,15,
+        1,15,1,15,1,15,1,15,5,15,424,8,15,10,15,12,15,427,9,15,3,15,429,
+        8,15,1,15,3,15,432,8,15,1,15,1,15,1,15,3,15,437,8,15,3,15,439,8,
+        15,1,16,3,16,442,8,16,1,16,1,16,3,16,446,8,16,1,16,1,16,1,16,1,16,
+        3,16,452,8,16,1,17,1,17,1,17,1,17,1,17,5,17,459,8,17,10,17,12,17,
+        462,9,17,3,17,464,8,17,1,17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,3,
+        18,474,8,18,1,18,1,18,1,18,1,18,3,18,480,8,18,1,18,1,18,1,18,1,18,
+        1,18,1,18,3,18,488,8,18,1,18,1,18,1,18,1,18,1,18,3,18,495,8,18,1,
+        18,1,18,1,18,1,18,1,18,1,18,3,18,503,8,18,1,18,1,18,1,18,1,18,1,
+        18,1,18,1,18,1,18,3,18,513,8,18,1,18,1,18,1,18,1,18,1,18,1,18,3,
+        18,521,8,18,1,18,3,18,524,8,18,1,18,1,18,1,18,1,18,3,18,530,8,18,
+        1,18,3,18,533,8,18,3,18,535,8,18,1,19,1,19,1,19,1,19,1,19,1,20,1,
+        20,1,20,5,20,545,8,20,10,20,12,20,548,9,20,1,20,1,20,1,21,1,21,1,
+        21,5,21,555,8,21,10,21,12,21,558,9,21,1,21,3,21,561,8,21,1,22,1,
+        22,1,22,3,22,566,8,22,1,22,1,22,1,23,1,23,1,23,1,24,1,24,1,24,5,
+        24,576,8,24,10,24,12,24,579,9,24,1,25,1,25,1,25,1,25,1,25,1,25,3,
+        25,587,8,25,1,26,1,26,1,26,1,26,5,26,593,8,26,10,26,12,26,596,9,
+        26,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,
+        27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,1,27,3,27,620,8,27,1,
+        28,1,28,1,28,1,28,5,28,626,8,28,10,28,12,28,629,9,28,1,29,1,29,1,
+        29,1,29,1,29,1,29,1,29,1,29,1,29,3,29,640,8,29,1,30,3,30,643,8,30,
+        1,30,1,30,1,30,1,30,5,30,649,8,30,10,30,12,30,652,9,30,1,31,1,31,
+        1,31,1,31,1,31,1,31,1,31,4,31,661,8,31,11,31,12,31,662,1,31,1,31,
+        1,32,1,32,3,32,669,8,32,1,32,3,32,672,8,32,1,32,1,32,3,32,676,8,
+        32,1,32,3,32,679,8,32,1,33,1,33,1,34,1,34,1,34,3,34,686,8,34,1,35,
+        1,35,1,35,1,36,3,36,692,8,36,1,36,1,36,3,36,696,8,36,1,36,3,36,699,
+        8,36,1,36,3,36,702,8,36,1,37,1,37,1,37,5,37,707,8,37,10,37,12,37,
+        710,9,37,1,37,1,37,1,37,5,37,715,8,37,10,37,12,37,718,9,37,3,37,
+        720,8,37,1,38,1,38,1,38,3,38,725,8,38,1,39,1,39,1,39,1,39,1,39,5,
+        39,732,8,39,10,39,12,39,735,9,39,1,40,1,40,1,40,1,41,1,41,1,41,1,
+        42,1,42,3,42,745,8,42,1,43,1,43,1,43,1,44,1,44,1,44,5,44,753,8,44,
+        10,44,12,44,756,9,44,1,45,1,45,1,45,3,45,761,8,45,1,45,1,45,3,45,
+        765,8,45,1,45,1,45,1,45,3,45,770,8,45,1,45,1,45,1,45,3,45,775,8,
+        45,1,46,1,46,5,46,779,8,46,10,46,12,46,782,9,46,1,46,1,46,3,46,786,
+        8,46,1,46,5,46,789,8,46,10,46,12,46,792,9,46,1,46,1,46,3,46,796,
+        8,46,1,46,5,46,799,8,46,10,46,12,46,802,9,46,1,46,1,46,1,46,5,46,
+        807,8,46,10,46,12,46,810,9,46,1,46,1,46,1,46,5,46,815,8,46,10,46,
+        12,46,818,9,46,3,46,820,8,46,1,47,1,47,1,47,1,47,1,47,1,48,1,48,
+        5,48,829,8,48,10,48,12,48,832,9,48,1,48,1,48,1,48,1,48,1,48,1,48,
+        3,48,840,8,48,1,48,5,48,843,8,48,10,48,12,48,846,9,48,1,48,1,48,
+        1,48,1,48,3,48,852,8,48,1,48,1,48,1,48,3,48,857,8,48,1,48,1,48,3,
+        48,861,8,48,1,49,1,49,4,49,865,8,49,11,49,12,49,866,1,50,1,50,3,
+        50,871,8,50,1,50,1,50,3,50,875,8,50,1,50,3,50,878,8,50,1,50,1,50,
+        3,50,882,8,50,1,50,1,50,1,50,3,50,887,8,50,1,50,1,50,3,50,891,8,
+        50,1,50,1,50,3,50,895,8,50,1,50,1,50,3,50,899,8,50,1,51,1,51,1,51,
+        1,52,1,52,1,52,1,53,1,53,1,53,3,53,910,8,53,1,53,5,53,913,8,53,10,
+        53,12,53,916,9,53,1,54,1,54,1,54,5,54,921,8,54,10,54,12,54,924,9,
+        54,1,55,1,55,1,55,3,55,929,8,55,1,56,1,56,1,56,1,56,1,56,1,56,3,
+        56,937,8,56,1,57,1,57,3,57,941,8,57,1,57,1,57,1,57,1,57,1,57,1,57,
+        3,57,949,8,57,1,58,1,58,1,58,1,58,1,58,1,58,3,58,957,8,58,1,58,1,
+        58,1,58,1,58,1,58,1,58,4,58,965,8,58,11,58,12,58,966,1,58,1,58,3,
+        58,971,8,58,1,58,1,58,1,58,1,58,1,58,1,58,1,58,3,58,980,8,58,1,58,
+        1,58,1,58,3,58,985,8,58,1,59,1,59,3,59,989,8,59,1,59,1,59,3,59,993,
+        8,59,3,59,995,8,59,1,59,1,59,1,59,3,59,1000,8,59,1,60,1,60,1,60,
+        3,60,1005,8,60,1,60,1,60,1,60,1,60,1,60,3,60,1012,8,60,1,60,1,60,
+        1,60,3,60,1017,8,60,1,60,1,60,1,60,1,60,3,60,1023,8,60,1,60,3,60,
+        1026,8,60,1,61,1,61,3,61,1030,8,61,1,61,3,61,1033,8,61,1,61,3,61,
+        1036,8,61,1,61,3,61,1039,8,61,1,61,1,61,1,61,3,61,1044,8,61,1,61,
+        3,61,1047,8,61,1,61,3,61,1050,8,61,1,61,3,61,1053,8,61,1,61,1,61,
+        1,61,1,61,3,61,1059,8,61,1,62,1,62,3,62,1063,8,62,1,63,1,63,1,63,
+        1,63,3,63,1069,8,63,1,63,5,63,1072,8,63,10,63,12,63,1075,9,63,1,
+        63,1,63,1,63,1,63,1,63,1,63,5,63,1083,8,63,10,63,12,63,1086,9,63,
+        3,63,1088,8,63,1,64,4,64,1091,8,64,11,64,12,64,1092,1,65,1,65,1,
+        65,1,65,3,65,1099,8,65,1,66,1,66,3,66,1103,8,66,1,66,1,66,1,66,1,
+        66,1,67,1,67,3,67,1111,8,67,1,67,1,67,3,67,1115,8,67,3,67,1117,8,
+        67,1,67,1,67,3,67,1121,8,67,3,67,1123,8,67,1,68,3,68,1126,8,68,1,
+        68,1,68,1,69,1,69,1,70,1,70,1,71,1,71,4,71,1136,8,71,11,71,12,71,
+        1137,1,72,1,72,1,73,1,73,1,73,5,73,1145,8,73,10,73,12,73,1148,9,
+        73,1,74,1,74,1,74,5,74,1153,8,74,10,74,12,74,1156,9,74,1,75,1,75,
+        1,75,5,75,1161,8,75,10,75,12,75,1164,9,75,1,76,5,76,1167,8,76,10,
+        76,12,76,1170,9,76,1,76,1,76,1,77,1,77,1,77,1,77,5,77,1178,8,77,
+        10,77,12,77,1181,9,77,1,78,1,78,1,79,1,79,5,79,1187,8,79,10,79,12,
+        79,1190,9,79,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,
+        80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,3,80,1211,8,80,1,80,1,
+        80,3,80,1215,8,80,1,80,1,80,1,80,3,80,1220,8,80,1,80,3,80,1223,8,
+        80,1,80,3,80,1226,8,80,1,81,1,81,1,81,5,81,1231,8,81,10,81,12,81,
+        1234,9,81,1,82,4,82,1237,8,82,11,82,12,82,1238,1,82,1,82,1,82,1,
+        82,3,82,1245,8,82,1,82,1,82,1,82,1,82,3,82,1251,8,82,1,82,1,82,3,
+        82,1255,8,82,1,83,1,83,3,83,1259,8,83,1,84,1,84,1,84,1,84,5,84,1265,
+        8,84,10,84,12,84,1268,9,84,1,85,1,85,1,86,1,86,1,86,1,86,5,86,1276,
+        8,86,10,86,12,86,1279,9,86,1,87,1,87,1,88,1,88,1,88,5,88,1286,8,
+        88,10,88,12,88,1289,9,88,1,89,5,89,1292,8,89,10,89,12,89,1295,9,
+        89,1,89,1,89,1,90,1,90,1,90,5,90,1302,8,90,10,90,12,90,1305,9,90,
+        1,90,1,90,3,90,1309,8,90,1,91,1,91,1,91,1,91,1,91,1,91,3,91,1317,
+        8,91,1,91,1,91,3,91,1321,8,91,1,91,3,91,1324,8,91,1,92,1,92,1,92,
+        1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,
+        1,93,1,93,3,93,1344,8,93,1,94,1,94,1,94,1,94,1,94,1,95,1,95,3,95,
+        1353,8,95,1,95,4,95,1356,8,95,11,95,12,95,1357,1,95,1,95,3,95,1362,
+        8,95,1,95,1,95,1,96,1,96,1,96,1,96,5,96,1370,8,96,10,96,12,96,1373,
+        9,96,1,96,1,96,1,96,1,97,1,97,1,97,1,97,1,97,3,97,1383,8,97,1,98,
+        1,98,1,98,1,98,3,98,1389,8,98,1,98,1,98,1,99,1,99,1,99,1,99,3,99,
+        1397,8,99,1,99,1,99,1,99,3,99,1402,8,99,1,99,1,99,1,99,1,99,1,100,
+        1,100,1,100,1,100,1,100,1,101,1,101,1,102,1,102,1,102,1,102,1,102,
+        3,102,1420,8,102,1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,103,
+        1,103,1,103,1,103,1,103,1,103,1,104,1,104,1,104,1,104,1,104,3,104,
+        1440,8,104,3,104,1442,8,104,1,104,1,104,1,105,1,105,1,105,1,105,
+        1,106,1,106,1,106,3,106,1453,8,106,1,106,3,106,1456,8,106,1,106,
+        1,106,1,106,1,106,1,107,1,107,1,107,3,107,1465,8,107,1,107,1,107,
+        1,107,5,107,1470,8,107,10,107,12,107,1473,9,107,3,107,1475,8,107,
+        1,107,1,107,1,108,1,108,1,108,1,109,1,109,1,109,5,109,1485,8,109,
+        10,109,12,109,1488,9,109,1,110,1,110,1,110,1,110,1,110,5,110,1495,
+        8,110,10,110,12,110,1498,9,110,3,110,1500,8,110,1,110,1,110,1,111,
+        1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,3,111,1513,8,111,
+        1,112,1,112,1,112,3,112,1518,8,112,1,113,1,113,1,113,1,113,1,113,
+        1,113,3,113,1526,8,113,1,114,1,114,1,115,1,115,3,115,1532,8,115,
+        1,116,1,116,1,117,1,117,1,117,1,117,5,117,1540,8,117,10,117,12,117,
+        1543,9,117,3,117,1545,8,117,1,117,1,117,1,118,1,118,1,118,1,118,
+        1,118,1,118,1,118,1,118,1,118,5,118,1558,8,118,10,118,12,118,1561,
+        9,118,3,118,1563,8,118,1,118,1,118,1,119,1,119,1,120,1,120,1,120,
+        1,120,1,120,3,120,1574,8,120,1,121,1,121,1,121,3,121,1579,8,121,
+        1,121,3,121,1582,8,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
+        1,121,3,121,1592,8,121,1,122,1,122,1,122,1,122,1,122,1,122,1,122,
+        1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,
+        1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,3,122,
+        1622,8,122,1,123,1,123,1,123,1,123,1,124,1,124,1,124,1,124,5,124,
+        1632,8,124,10,124,12,124,1635,9,124,1,124,1,124,1,125,1,125,1,125,
+        1,125,1,125,3,125,1644,8,125,1,125,1,125,1,125,3,125,1649,8,125,
+        1,126,1,126,1,126,1,126,3,126,1655,8,126,1,127,1,127,3,127,1659,
+        8,127,1,127,1,127,3,127,1663,8,127,1,127,3,127,1666,8,127,1,127,
+        1,127,3,127,1670,8,127,1,128,1,128,1,128,1,128,1,128,1,128,1,128,
+        1,128,1,128,1,128,5,128,1682,8,128,10,128,12,128,1685,9,128,1,128,
+        1,128,1,128,1,128,3,128,1691,8,128,1,128,1,128,1,128,1,128,1,128,
+        5,128,1698,8,128,10,128,12,128,1701,9,128,1,128,1,128,3,128,1705,
+        8,128,1,129,1,129,1,129,1,129,3,129,1711,8,129,1,129,3,129,1714,
+        8,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,3,129,1723,8,129,
+        1,129,1,129,3,129,1727,8,129,1,130,1,130,1,130,1,130,5,130,1733,
+        8,130,10,130,12,130,1736,9,130,1,130,1,130,1,130,1,130,1,130,1,130,
+        5,130,1744,8,130,10,130,12,130,1747,9,130,1,130,1,130,3,130,1751,
+        8,130,1,131,1,131,1,131,1,132,1,132,1,132,1,132,3,132,1760,8,132,
+        1,133,1,133,1,133,1,133,1,134,1,134,1,134,1,135,1,135,1,136,1,136,
+        1,136,3,136,1774,8,136,1,137,1,137,1,138,1,138,3,138,1780,8,138,
+        1,139,1,139,1,139,0,0,140,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,
+        30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,
+        74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,
+        114,116,118,120,122,124,126,128,130,132,134,136,138,140,142,144,
+        146,148,150,152,154,156,158,160,162,164,166,168,170,172,174,176,
+        178,180,182,184,186,188,190,192,194,196,198,200,202,204,206,208,
+        210,212,214,216,218,220,222,224,226,228,230,232,234,236,238,240,
+        242,244,246,248,250,252,254,256,258,260,262,264,266,268,270,272,
+        274,276,278,0,17,2,0,53,53,64,64,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,
         0,78,83,2,0,58,58,74,74,2,0,84,85,96,96,1,0,86,88,1,0,84,85,4,0,
         1,1,3,3,39,39,52,52,2,0,13,14,25,25,1,0,60,62,2,0,26,26,57,57,1,
         0,105,107,2,0,27,27,43,43,2,0,6,6,49,49,19,0,3,3,6,7,11,11,13,14,
         18,18,21,21,25,25,27,30,32,32,34,34,38,39,42,42,47,47,49,49,52,52,
         56,56,58,64,66,66,68,68,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,
         26,26,31,31,33,33,35,37,40,41,43,46,48,48,50,51,53,55,57,57,65,65,
-        67,67,69,73,1823,0,276,1,0,0,0,2,285,1,0,0,0,4,287,1,0,0,0,6,296,
-        1,0,0,0,8,301,1,0,0,0,10,319,1,0,0,0,12,321,1,0,0,0,14,328,1,0,0,
-        0,16,332,1,0,0,0,18,337,1,0,0,0,20,355,1,0,0,0,22,360,1,0,0,0,24,
-        388,1,0,0,0,26,391,1,0,0,0,28,404,1,0,0,0,30,409,1,0,0,0,32,433,
-        1,0,0,0,34,445,1,0,0,0,36,459,1,0,0,0,38,478,1,0,0,0,40,483,1,0,
-        0,0,42,497,1,0,0,0,44,501,1,0,0,0,46,504,1,0,0,0,48,518,1,0,0,0,
-        50,520,1,0,0,0,52,551,1,0,0,0,54,553,1,0,0,0,56,571,1,0,0,0,58,574,
-        1,0,0,0,60,585,1,0,0,0,62,610,1,0,0,0,64,612,1,0,0,0,66,614,1,0,
-        0,0,68,619,1,0,0,0,70,623,1,0,0,0,72,651,1,0,0,0,74,653,1,0,0,0,
-        76,658,1,0,0,0,78,668,1,0,0,0,80,671,1,0,0,0,82,674,1,0,0,0,84,678,
-        1,0,0,0,86,681,1,0,0,0,88,706,1,0,0,0,90,751,1,0,0,0,92,753,1,0,
-        0,0,94,792,1,0,0,0,96,794,1,0,0,0,98,800,1,0,0,0,100,817,1,0,0,0,
-        102,820,1,0,0,0,104,831,1,0,0,0,106,842,1,0,0,0,108,850,1,0,0,0,
-        110,862,1,0,0,0,112,898,1,0,0,0,114,913,1,0,0,0,116,939,1,0,0,0,
-        118,969,1,0,0,0,120,973,1,0,0,0,122,989,1,0,0,0,124,992,1,0,0,0,
-        126,1000,1,0,0,0,128,1002,1,0,0,0,130,1024,1,0,0,0,132,1027,1,0,
-        0,0,134,1031,1,0,0,0,136,1033,1,0,0,0,138,1035,1,0,0,0,140,1041,
-        1,0,0,0,142,1043,1,0,0,0,144,1051,1,0,0,0,146,1059,1,0,0,0,148,1070,
-        1,0,0,0,150,1075,1,0,0,0,152,1084,1,0,0,0,154,1086,1,0,0,0,156,1127,
-        1,0,0,0,158,1129,1,0,0,0,160,1138,1,0,0,0,162,1160,1,0,0,0,164,1162,
-        1,0,0,0,166,1171,1,0,0,0,168,1173,1,0,0,0,170,1182,1,0,0,0,172,1184,
-        1,0,0,0,174,1195,1,0,0,0,176,1200,1,0,0,0,178,1225,1,0,0,0,180,1227,
-        1,0,0,0,182,1245,1,0,0,0,184,1247,1,0,0,0,186,1252,1,0,0,0,188,1267,
-        1,0,0,0,190,1284,1,0,0,0,192,1286,1,0,0,0,194,1294,1,0,0,0,196,1309,
-        1,0,0,0,198,1314,1,0,0,0,200,1316,1,0,0,0,202,1323,1,0,0,0,204,1336,
-        1,0,0,0,206,1347,1,0,0,0,208,1351,1,0,0,0,210,1363,1,0,0,0,212,1380,
-        1,0,0,0,214,1388,1,0,0,0,216,1391,1,0,0,0,218,1414,1,0,0,0,220,1416,
-        1,0,0,0,222,1427,1,0,0,0,224,1429,1,0,0,0,226,1433,1,0,0,0,228,1435,
-        1,0,0,0,230,1437,1,0,0,0,232,1450,1,0,0,0,234,1468,1,0,0,0,236,1475,
-        1,0,0,0,238,1477,1,0,0,0,240,1523,1,0,0,0,242,1525,1,0,0,0,244,1529,
-        1,0,0,0,246,1540,1,0,0,0,248,1552,1,0,0,0,250,1558,1,0,0,0,252,1606,
-        1,0,0,0,254,1608,1,0,0,0,256,1652,1,0,0,0,258,1654,1,0,0,0,260,1657,
-        1,0,0,0,262,1663,1,0,0,0,264,1667,1,0,0,0,266,1670,1,0,0,0,268,1675,
-        1,0,0,0,270,1677,1,0,0,0,272,1681,1,0,0,0,274,1683,1,0,0,0,276,278,
-        3,2,1,0,277,279,5,95,0,0,278,277,1,0,0,0,278,279,1,0,0,0,279,280,
-        1,0,0,0,280,281,5,0,0,1,281,1,1,0,0,0,282,286,3,4,2,0,283,286,3,
-        236,118,0,284,286,3,8,4,0,285,282,1,0,0,0,285,283,1,0,0,0,285,284,
-        1,0,0,0,286,3,1,0,0,0,287,288,5,51,0,0,288,289,3,268,134,0,289,290,
-        5,81,0,0,290,291,3,6,3,0,291,5,1,0,0,0,292,297,5,109,0,0,293,297,
-        3,226,113,0,294,297,3,224,112,0,295,297,3,268,134,0,296,292,1,0,
-        0,0,296,293,1,0,0,0,296,294,1,0,0,0,296,295,1,0,0,0,297,7,1,0,0,
-        0,298,300,3,10,5,0,299,298,1,0,0,0,300,303,1,0,0,0,301,299,1,0,0,
-        0,301,302,1,0,0,0,302,304,1,0,0,0,303,301,1,0,0,0,304,308,3,14,7,
-        0,305,307,3,12,6,0,306,305,1,0,0,0,307,310,1,0,0,0,308,306,1,0,0,
-        0,308,309,1,0,0,0,309,314,1,0,0,0,310,308,1,0,0,0,311,313,3,10,5,
-        0,312,311,1,0,0,0,313,316,1,0,0,0,314,312,1,0,0,0,314,315,1,0,0,
-        0,315,9,1,0,0,0,316,314,1,0,0,0,317,320,3,16,8,0,318,320,3,18,9,
-        0,319,317,1,0,0,0,319,318,1,0,0,0,320,11,1,0,0,0,321,323,5,65,0,
-        0,322,324,5,1,0,0,323,322,1,0,0,0,323,324,1,0,0,0,324,325,1,0,0,
-        0,325,326,3,14,7,0,326,13,1,0,0,0,327,329,3,24,12,0,328,327,1,0,
-        0,0,329,330,1,0,0,0,330,328,1,0,0,0,330,331,1,0,0,0,331,15,1,0,0,
-        0,332,333,5,4,0,0,333,334,5,42,0,0,334,335,5,56,0,0,335,336,3,140,
-        70,0,336,17,1,0,0,0,337,338,5,68,0,0,338,339,3,212,106,0,339,348,
-        5,99,0,0,340,345,3,140,70,0,341,342,5,93,0,0,342,344,3,140,70,0,
-        343,341,1,0,0,0,344,347,1,0,0,0,345,343,1,0,0,0,345,346,1,0,0,0,
-        346,349,1,0,0,0,347,345,1,0,0,0,348,340,1,0,0,0,348,349,1,0,0,0,
-        349,350,1,0,0,0,350,351,5,100,0,0,351,19,1,0,0,0,352,354,3,22,11,
-        0,353,352,1,0,0,0,354,357,1,0,0,0,355,353,1,0,0,0,355,356,1,0,0,
-        0,356,358,1,0,0,0,357,355,1,0,0,0,358,359,5,0,0,1,359,21,1,0,0,0,
-        360,361,3,212,106,0,361,370,5,99,0,0,362,367,3,140,70,0,363,364,
-        5,93,0,0,364,366,3,140,70,0,365,363,1,0,0,0,366,369,1,0,0,0,367,
-        365,1,0,0,0,367,368,1,0,0,0,368,371,1,0,0,0,369,367,1,0,0,0,370,
-        362,1,0,0,0,370,371,1,0,0,0,371,372,1,0,0,0,372,373,5,100,0,0,373,
-        23,1,0,0,0,374,389,3,26,13,0,375,389,3,28,14,0,376,389,3,32,16,0,
-        377,389,3,30,15,0,378,389,3,44,22,0,379,389,3,46,23,0,380,389,3,
-        50,25,0,381,389,3,54,27,0,382,389,3,58,29,0,383,389,3,66,33,0,384,
-        389,3,68,34,0,385,389,3,60,30,0,386,389,3,64,32,0,387,389,3,62,31,
-        0,388,374,1,0,0,0,388,375,1,0,0,0,388,376,1,0,0,0,388,377,1,0,0,
-        0,388,378,1,0,0,0,388,379,1,0,0,0,388,380,1,0,0,0,388,381,1,0,0,
-        0,388,382,1,0,0,0,388,383,1,0,0,0,388,384,1,0,0,0,388,385,1,0,0,
-        0,388,386,1,0,0,0,388,387,1,0,0,0,389,25,1,0,0,0,390,392,5,44,0,
-        0,391,390,1,0,0,0,391,392,1,0,0,0,392,393,1,0,0,0,393,394,5,36,0,
-        0,394,398,3,86,43,0,395,397,3,10,5,0,396,395,1,0,0,0,397,400,1,0,
-        0,0,398,396,1,0,0,0,398,399,1,0,0,0,399,402,1,0,0,0,400,398,1,0,
-        0,0,401,403,3,84,42,0,402,401,1,0,0,0,402,403,1,0,0,0,403,27,1,0,
-        0,0,404,405,5,67,0,0,405,406,3,140,70,0,406,407,5,4,0,0,407,408,
-        3,266,133,0,408,29,1,0,0,0,409,410,5,9,0,0,410,423,3,38,19,0,411,
-        420,5,99,0,0,412,417,3,140,70,0,413,414,5,93,0,0,414,416,3,140,70,
-        0,415,413,1,0,0,0,416,419,1,0,0,0,417,415,1,0,0,0,417,418,1,0,0,
-        0,418,421,1,0,0,0,419,417,1,0,0,0,420,412,1,0,0,0,420,421,1,0,0,
-        0,421,422,1,0,0,0,422,424,5,100,0,0,423,411,1,0,0,0,423,424,1,0,
-        0,0,424,430,1,0,0,0,425,428,5,73,0,0,426,429,5,86,0,0,427,429,3,
-        40,20,0,428,426,1,0,0,0,428,427,1,0,0,0,429,431,1,0,0,0,430,425,
-        1,0,0,0,430,431,1,0,0,0,431,31,1,0,0,0,432,434,5,44,0,0,433,432,
-        1,0,0,0,433,434,1,0,0,0,434,435,1,0,0,0,435,437,5,9,0,0,436,438,
-        3,34,17,0,437,436,1,0,0,0,437,438,1,0,0,0,438,439,1,0,0,0,439,440,
-        5,103,0,0,440,441,3,8,4,0,441,443,5,104,0,0,442,444,3,36,18,0,443,
-        442,1,0,0,0,443,444,1,0,0,0,444,33,1,0,0,0,445,455,5,99,0,0,446,
-        456,5,86,0,0,447,452,3,266,133,0,448,449,5,93,0,0,449,451,3,266,
-        133,0,450,448,1,0,0,0,451,454,1,0,0,0,452,450,1,0,0,0,452,453,1,
-        0,0,0,453,456,1,0,0,0,454,452,1,0,0,0,455,446,1,0,0,0,455,447,1,
-        0,0,0,455,456,1,0,0,0,456,457,1,0,0,0,457,458,5,100,0,0,458,35,1,
-        0,0,0,459,460,5,31,0,0,460,465,3,268,134,0,461,462,5,42,0,0,462,
-        463,3,140,70,0,463,464,3,268,134,0,464,466,1,0,0,0,465,461,1,0,0,
-        0,465,466,1,0,0,0,466,471,1,0,0,0,467,468,5,43,0,0,468,469,3,268,
-        134,0,469,470,3,268,134,0,470,472,1,0,0,0,471,467,1,0,0,0,471,472,
-        1,0,0,0,472,37,1,0,0,0,473,474,3,272,136,0,474,475,5,92,0,0,475,
-        477,1,0,0,0,476,473,1,0,0,0,477,480,1,0,0,0,478,476,1,0,0,0,478,
-        479,1,0,0,0,479,481,1,0,0,0,480,478,1,0,0,0,481,482,3,272,136,0,
-        482,39,1,0,0,0,483,488,3,42,21,0,484,485,5,93,0,0,485,487,3,42,21,
-        0,486,484,1,0,0,0,487,490,1,0,0,0,488,486,1,0,0,0,488,489,1,0,0,
-        0,489,492,1,0,0,0,490,488,1,0,0,0,491,493,3,84,42,0,492,491,1,0,
-        0,0,492,493,1,0,0,0,493,41,1,0,0,0,494,495,3,268,134,0,495,496,5,
-        4,0,0,496,498,1,0,0,0,497,494,1,0,0,0,497,498,1,0,0,0,498,499,1,
-        0,0,0,499,500,3,266,133,0,500,43,1,0,0,0,501,502,5,15,0,0,502,503,
-        3,86,43,0,503,45,1,0,0,0,504,505,5,37,0,0,505,509,3,88,44,0,506,
-        508,3,48,24,0,507,506,1,0,0,0,508,511,1,0,0,0,509,507,1,0,0,0,509,
-        510,1,0,0,0,510,47,1,0,0,0,511,509,1,0,0,0,512,513,5,43,0,0,513,
-        514,5,36,0,0,514,519,3,50,25,0,515,516,5,43,0,0,516,517,5,15,0,0,
-        517,519,3,50,25,0,518,512,1,0,0,0,518,515,1,0,0,0,519,49,1,0,0,0,
-        520,521,5,51,0,0,521,526,3,52,26,0,522,523,5,93,0,0,523,525,3,52,
-        26,0,524,522,1,0,0,0,525,528,1,0,0,0,526,524,1,0,0,0,526,527,1,0,
-        0,0,527,51,1,0,0,0,528,526,1,0,0,0,529,530,3,138,69,0,530,531,5,
-        81,0,0,531,532,3,140,70,0,532,552,1,0,0,0,533,534,3,266,133,0,534,
-        535,5,81,0,0,535,536,3,140,70,0,536,552,1,0,0,0,537,538,3,266,133,
-        0,538,539,5,76,0,0,539,540,3,140,70,0,540,552,1,0,0,0,541,542,3,
-        266,133,0,542,543,3,124,62,0,543,552,1,0,0,0,544,545,3,182,91,0,
-        545,546,5,101,0,0,546,547,3,140,70,0,547,548,5,102,0,0,548,549,5,
-        81,0,0,549,550,3,140,70,0,550,552,1,0,0,0,551,529,1,0,0,0,551,533,
-        1,0,0,0,551,537,1,0,0,0,551,541,1,0,0,0,551,544,1,0,0,0,552,53,1,
-        0,0,0,553,554,5,48,0,0,554,559,3,56,28,0,555,556,5,93,0,0,556,558,
-        3,56,28,0,557,555,1,0,0,0,558,561,1,0,0,0,559,557,1,0,0,0,559,560,
-        1,0,0,0,560,55,1,0,0,0,561,559,1,0,0,0,562,563,3,266,133,0,563,564,
-        3,124,62,0,564,572,1,0,0,0,565,572,3,138,69,0,566,567,3,182,91,0,
-        567,568,5,101,0,0,568,569,3,140,70,0,569,570,5,102,0,0,570,572,1,
-        0,0,0,571,562,1,0,0,0,571,565,1,0,0,0,571,566,1,0,0,0,572,57,1,0,
-        0,0,573,575,5,19,0,0,574,573,1,0,0,0,574,575,1,0,0,0,575,576,1,0,
-        0,0,576,577,5,16,0,0,577,582,3,140,70,0,578,579,5,93,0,0,579,581,
-        3,140,70,0,580,578,1,0,0,0,581,584,1,0,0,0,582,580,1,0,0,0,582,583,
-        1,0,0,0,583,59,1,0,0,0,584,582,1,0,0,0,585,586,5,28,0,0,586,587,
-        5,99,0,0,587,588,3,266,133,0,588,589,5,31,0,0,589,590,3,140,70,0,
-        590,592,5,97,0,0,591,593,3,24,12,0,592,591,1,0,0,0,593,594,1,0,0,
-        0,594,592,1,0,0,0,594,595,1,0,0,0,595,596,1,0,0,0,596,597,5,100,
-        0,0,597,61,1,0,0,0,598,600,3,76,38,0,599,601,3,78,39,0,600,599,1,
-        0,0,0,600,601,1,0,0,0,601,603,1,0,0,0,602,604,3,80,40,0,603,602,
-        1,0,0,0,603,604,1,0,0,0,604,611,1,0,0,0,605,607,3,78,39,0,606,608,
-        3,80,40,0,607,606,1,0,0,0,607,608,1,0,0,0,608,611,1,0,0,0,609,611,
-        3,80,40,0,610,598,1,0,0,0,610,605,1,0,0,0,610,609,1,0,0,0,611,63,
-        1,0,0,0,612,613,5,29,0,0,613,65,1,0,0,0,614,615,5,71,0,0,615,617,
-        3,70,35,0,616,618,3,84,42,0,617,616,1,0,0,0,617,618,1,0,0,0,618,
-        67,1,0,0,0,619,620,5,50,0,0,620,621,3,70,35,0,621,69,1,0,0,0,622,
-        624,5,20,0,0,623,622,1,0,0,0,623,624,1,0,0,0,624,625,1,0,0,0,625,
-        627,3,72,36,0,626,628,3,76,38,0,627,626,1,0,0,0,627,628,1,0,0,0,
-        628,630,1,0,0,0,629,631,3,78,39,0,630,629,1,0,0,0,630,631,1,0,0,
-        0,631,633,1,0,0,0,632,634,3,80,40,0,633,632,1,0,0,0,633,634,1,0,
-        0,0,634,71,1,0,0,0,635,640,5,86,0,0,636,637,5,93,0,0,637,639,3,74,
-        37,0,638,636,1,0,0,0,639,642,1,0,0,0,640,638,1,0,0,0,640,641,1,0,
-        0,0,641,652,1,0,0,0,642,640,1,0,0,0,643,648,3,74,37,0,644,645,5,
-        93,0,0,645,647,3,74,37,0,646,644,1,0,0,0,647,650,1,0,0,0,648,646,
-        1,0,0,0,648,649,1,0,0,0,649,652,1,0,0,0,650,648,1,0,0,0,651,635,
-        1,0,0,0,651,643,1,0,0,0,652,73,1,0,0,0,653,656,3,140,70,0,654,655,
-        5,4,0,0,655,657,3,266,133,0,656,654,1,0,0,0,656,657,1,0,0,0,657,
-        75,1,0,0,0,658,659,5,46,0,0,659,660,5,8,0,0,660,665,3,82,41,0,661,
-        662,5,93,0,0,662,664,3,82,41,0,663,661,1,0,0,0,664,667,1,0,0,0,665,
-        663,1,0,0,0,665,666,1,0,0,0,666,77,1,0,0,0,667,665,1,0,0,0,668,669,
-        7,0,0,0,669,670,3,140,70,0,670,79,1,0,0,0,671,672,5,35,0,0,672,673,
-        3,140,70,0,673,81,1,0,0,0,674,676,3,140,70,0,675,677,7,1,0,0,676,
-        675,1,0,0,0,676,677,1,0,0,0,677,83,1,0,0,0,678,679,5,70,0,0,679,
-        680,3,140,70,0,680,85,1,0,0,0,681,686,3,88,44,0,682,683,5,93,0,0,
-        683,685,3,88,44,0,684,682,1,0,0,0,685,688,1,0,0,0,686,684,1,0,0,
-        0,686,687,1,0,0,0,687,87,1,0,0,0,688,686,1,0,0,0,689,690,3,266,133,
-        0,690,691,5,81,0,0,691,693,1,0,0,0,692,689,1,0,0,0,692,693,1,0,0,
-        0,693,696,1,0,0,0,694,697,3,94,47,0,695,697,3,92,46,0,696,694,1,
-        0,0,0,696,695,1,0,0,0,697,707,1,0,0,0,698,699,3,266,133,0,699,700,
-        5,81,0,0,700,702,1,0,0,0,701,698,1,0,0,0,701,702,1,0,0,0,702,703,
-        1,0,0,0,703,704,3,90,45,0,704,705,3,94,47,0,705,707,1,0,0,0,706,
-        692,1,0,0,0,706,701,1,0,0,0,707,89,1,0,0,0,708,712,5,1,0,0,709,711,
-        3,268,134,0,710,709,1,0,0,0,711,714,1,0,0,0,712,710,1,0,0,0,712,
-        713,1,0,0,0,713,752,1,0,0,0,714,712,1,0,0,0,715,717,5,3,0,0,716,
-        718,3,228,114,0,717,716,1,0,0,0,717,718,1,0,0,0,718,722,1,0,0,0,
-        719,721,3,268,134,0,720,719,1,0,0,0,721,724,1,0,0,0,722,720,1,0,
-        0,0,722,723,1,0,0,0,723,752,1,0,0,0,724,722,1,0,0,0,725,727,3,268,
-        134,0,726,728,3,228,114,0,727,726,1,0,0,0,727,728,1,0,0,0,728,732,
-        1,0,0,0,729,731,3,268,134,0,730,729,1,0,0,0,731,734,1,0,0,0,732,
-        730,1,0,0,0,732,733,1,0,0,0,733,752,1,0,0,0,734,732,1,0,0,0,735,
-        736,5,3,0,0,736,740,3,220,110,0,737,739,3,268,134,0,738,737,1,0,
-        0,0,739,742,1,0,0,0,740,738,1,0,0,0,740,741,1,0,0,0,741,752,1,0,
-        0,0,742,740,1,0,0,0,743,744,3,268,134,0,744,748,3,220,110,0,745,
-        747,3,268,134,0,746,745,1,0,0,0,747,750,1,0,0,0,748,746,1,0,0,0,
-        748,749,1,0,0,0,749,752,1,0,0,0,750,748,1,0,0,0,751,708,1,0,0,0,
-        751,715,1,0,0,0,751,725,1,0,0,0,751,735,1,0,0,0,751,743,1,0,0,0,
-        752,91,1,0,0,0,753,754,3,268,134,0,754,755,5,99,0,0,755,756,3,94,
-        47,0,756,757,5,100,0,0,757,93,1,0,0,0,758,762,3,98,49,0,759,761,
-        3,110,55,0,760,759,1,0,0,0,761,764,1,0,0,0,762,760,1,0,0,0,762,763,
-        1,0,0,0,763,793,1,0,0,0,764,762,1,0,0,0,765,766,5,99,0,0,766,767,
-        3,94,47,0,767,768,5,100,0,0,768,793,1,0,0,0,769,771,3,112,56,0,770,
-        772,3,98,49,0,771,770,1,0,0,0,771,772,1,0,0,0,772,776,1,0,0,0,773,
-        775,3,110,55,0,774,773,1,0,0,0,775,778,1,0,0,0,776,774,1,0,0,0,776,
-        777,1,0,0,0,777,793,1,0,0,0,778,776,1,0,0,0,779,783,5,99,0,0,780,
-        781,3,266,133,0,781,782,5,81,0,0,782,784,1,0,0,0,783,780,1,0,0,0,
-        783,784,1,0,0,0,784,785,1,0,0,0,785,788,3,94,47,0,786,787,5,70,0,
-        0,787,789,3,140,70,0,788,786,1,0,0,0,788,789,1,0,0,0,789,790,1,0,
-        0,0,790,791,5,100,0,0,791,793,1,0,0,0,792,758,1,0,0,0,792,765,1,
-        0,0,0,792,769,1,0,0,0,792,779,1,0,0,0,793,95,1,0,0,0,794,796,3,98,
-        49,0,795,797,3,110,55,0,796,795,1,0,0,0,797,798,1,0,0,0,798,796,
-        1,0,0,0,798,799,1,0,0,0,799,97,1,0,0,0,800,802,5,99,0,0,801,803,
-        3,266,133,0,802,801,1,0,0,0,802,803,1,0,0,0,803,806,1,0,0,0,804,
-        807,3,124,62,0,805,807,3,100,50,0,806,804,1,0,0,0,806,805,1,0,0,
-        0,806,807,1,0,0,0,807,809,1,0,0,0,808,810,3,120,60,0,809,808,1,0,
-        0,0,809,810,1,0,0,0,810,813,1,0,0,0,811,812,5,70,0,0,812,814,3,140,
-        70,0,813,811,1,0,0,0,813,814,1,0,0,0,814,815,1,0,0,0,815,816,5,100,
-        0,0,816,99,1,0,0,0,817,818,5,94,0,0,818,819,3,102,51,0,819,101,1,
-        0,0,0,820,828,3,104,52,0,821,823,5,97,0,0,822,824,5,94,0,0,823,822,
-        1,0,0,0,823,824,1,0,0,0,824,825,1,0,0,0,825,827,3,104,52,0,826,821,
-        1,0,0,0,827,830,1,0,0,0,828,826,1,0,0,0,828,829,1,0,0,0,829,103,
-        1,0,0,0,830,828,1,0,0,0,831,836,3,106,53,0,832,833,5,89,0,0,833,
-        835,3,106,53,0,834,832,1,0,0,0,835,838,1,0,0,0,836,834,1,0,0,0,836,
-        837,1,0,0,0,837,105,1,0,0,0,838,836,1,0,0,0,839,840,5,90,0,0,840,
-        843,3,106,53,0,841,843,3,108,54,0,842,839,1,0,0,0,842,841,1,0,0,
-        0,843,107,1,0,0,0,844,851,3,134,67,0,845,851,5,88,0,0,846,847,5,
-        99,0,0,847,848,3,102,51,0,848,849,5,100,0,0,849,851,1,0,0,0,850,
-        844,1,0,0,0,850,845,1,0,0,0,850,846,1,0,0,0,851,109,1,0,0,0,852,
-        854,3,116,58,0,853,855,3,114,57,0,854,853,1,0,0,0,854,855,1,0,0,
-        0,855,856,1,0,0,0,856,857,3,98,49,0,857,863,1,0,0,0,858,859,3,112,
-        56,0,859,860,3,98,49,0,860,863,1,0,0,0,861,863,3,112,56,0,862,852,
-        1,0,0,0,862,858,1,0,0,0,862,861,1,0,0,0,863,111,1,0,0,0,864,865,
-        5,99,0,0,865,866,3,98,49,0,866,867,3,116,58,0,867,870,3,98,49,0,
-        868,869,5,70,0,0,869,871,3,140,70,0,870,868,1,0,0,0,870,871,1,0,
-        0,0,871,872,1,0,0,0,872,873,5,100,0,0,873,874,3,114,57,0,874,899,
-        1,0,0,0,875,876,5,99,0,0,876,878,3,98,49,0,877,879,3,110,55,0,878,
-        877,1,0,0,0,879,880,1,0,0,0,880,878,1,0,0,0,880,881,1,0,0,0,881,
-        884,1,0,0,0,882,883,5,70,0,0,883,885,3,140,70,0,884,882,1,0,0,0,
-        884,885,1,0,0,0,885,886,1,0,0,0,886,887,5,100,0,0,887,888,3,114,
-        57,0,888,899,1,0,0,0,889,890,5,99,0,0,890,893,3,98,49,0,891,892,
-        5,70,0,0,892,894,3,140,70,0,893,891,1,0,0,0,893,894,1,0,0,0,894,
-        895,1,0,0,0,895,896,5,100,0,0,896,897,3,114,57,0,897,899,1,0,0,0,
-        898,864,1,0,0,0,898,875,1,0,0,0,898,889,1,0,0,0,899,113,1,0,0,0,
-        900,902,5,103,0,0,901,903,3,228,114,0,902,901,1,0,0,0,902,903,1,
-        0,0,0,903,908,1,0,0,0,904,906,5,93,0,0,905,907,3,228,114,0,906,905,
-        1,0,0,0,906,907,1,0,0,0,907,909,1,0,0,0,908,904,1,0,0,0,908,909,
-        1,0,0,0,909,910,1,0,0,0,910,914,5,104,0,0,911,914,5,84,0,0,912,914,
-        5,86,0,0,913,900,1,0,0,0,913,911,1,0,0,0,913,912,1,0,0,0,914,115,
-        1,0,0,0,915,916,5,82,0,0,916,918,5,85,0,0,917,919,3,118,59,0,918,
-        917,1,0,0,0,918,919,1,0,0,0,919,920,1,0,0,0,920,921,5,85,0,0,921,
-        940,5,83,0,0,922,923,5,82,0,0,923,925,5,85,0,0,924,926,3,118,59,
-        0,925,924,1,0,0,0,925,926,1,0,0,0,926,927,1,0,0,0,927,940,5,85,0,
-        0,928,930,5,85,0,0,929,931,3,118,59,0,930,929,1,0,0,0,930,931,1,
-        0,0,0,931,932,1,0,0,0,932,933,5,85,0,0,933,940,5,83,0,0,934,936,
-        5,85,0,0,935,937,3,118,59,0,936,935,1,0,0,0,936,937,1,0,0,0,937,
-        938,1,0,0,0,938,940,5,85,0,0,939,915,1,0,0,0,939,922,1,0,0,0,939,
-        928,1,0,0,0,939,934,1,0,0,0,940,117,1,0,0,0,941,943,5,101,0,0,942,
-        944,3,266,133,0,943,942,1,0,0,0,943,944,1,0,0,0,944,946,1,0,0,0,
-        945,947,3,122,61,0,946,945,1,0,0,0,946,947,1,0,0,0,947,949,1,0,0,
-        0,948,950,3,130,65,0,949,948,1,0,0,0,949,950,1,0,0,0,950,952,1,0,
-        0,0,951,953,3,120,60,0,952,951,1,0,0,0,952,953,1,0,0,0,953,954,1,
-        0,0,0,954,970,5,102,0,0,955,957,5,101,0,0,956,958,3,266,133,0,957,
-        956,1,0,0,0,957,958,1,0,0,0,958,960,1,0,0,0,959,961,3,122,61,0,960,
-        959,1,0,0,0,960,961,1,0,0,0,961,963,1,0,0,0,962,964,3,120,60,0,963,
-        962,1,0,0,0,963,964,1,0,0,0,964,965,1,0,0,0,965,966,5,70,0,0,966,
-        967,3,140,70,0,967,968,5,102,0,0,968,970,1,0,0,0,969,941,1,0,0,0,
-        969,955,1,0,0,0,970,119,1,0,0,0,971,974,3,232,116,0,972,974,3,220,
-        110,0,973,971,1,0,0,0,973,972,1,0,0,0,974,121,1,0,0,0,975,976,5,
-        94,0,0,976,984,3,136,68,0,977,979,5,97,0,0,978,980,5,94,0,0,979,
-        978,1,0,0,0,979,980,1,0,0,0,980,981,1,0,0,0,981,983,3,136,68,0,982,
-        977,1,0,0,0,983,986,1,0,0,0,984,982,1,0,0,0,984,985,1,0,0,0,985,
-        990,1,0,0,0,986,984,1,0,0,0,987,988,5,94,0,0,988,990,3,128,64,0,
-        989,975,1,0,0,0,989,987,1,0,0,0,990,123,1,0,0,0,991,993,3,126,63,
-        0,992,991,1,0,0,0,993,994,1,0,0,0,994,992,1,0,0,0,994,995,1,0,0,
-        0,995,125,1,0,0,0,996,997,5,94,0,0,997,1001,3,134,67,0,998,999,5,
-        94,0,0,999,1001,3,128,64,0,1000,996,1,0,0,0,1000,998,1,0,0,0,1001,
-        127,1,0,0,0,1002,1004,5,98,0,0,1003,1005,7,2,0,0,1004,1003,1,0,0,
-        0,1004,1005,1,0,0,0,1005,1006,1,0,0,0,1006,1007,5,99,0,0,1007,1008,
-        3,140,70,0,1008,1009,5,100,0,0,1009,129,1,0,0,0,1010,1012,5,86,0,
-        0,1011,1013,3,132,66,0,1012,1011,1,0,0,0,1012,1013,1,0,0,0,1013,
-        1018,1,0,0,0,1014,1016,5,75,0,0,1015,1017,3,132,66,0,1016,1015,1,
-        0,0,0,1016,1017,1,0,0,0,1017,1019,1,0,0,0,1018,1014,1,0,0,0,1018,
-        1019,1,0,0,0,1019,1025,1,0,0,0,1020,1022,5,75,0,0,1021,1023,3,132,
-        66,0,1022,1021,1,0,0,0,1022,1023,1,0,0,0,1023,1025,1,0,0,0,1024,
-        1010,1,0,0,0,1024,1020,1,0,0,0,1025,131,1,0,0,0,1026,1028,5,85,0,
-        0,1027,1026,1,0,0,0,1027,1028,1,0,0,0,1028,1029,1,0,0,0,1029,1030,
-        3,228,114,0,1030,133,1,0,0,0,1031,1032,3,272,136,0,1032,135,1,0,
-        0,0,1033,1034,3,272,136,0,1034,137,1,0,0,0,1035,1037,3,182,91,0,
-        1036,1038,3,180,90,0,1037,1036,1,0,0,0,1038,1039,1,0,0,0,1039,1037,
-        1,0,0,0,1039,1040,1,0,0,0,1040,139,1,0,0,0,1041,1042,3,142,71,0,
-        1042,141,1,0,0,0,1043,1048,3,144,72,0,1044,1045,5,45,0,0,1045,1047,
-        3,144,72,0,1046,1044,1,0,0,0,1047,1050,1,0,0,0,1048,1046,1,0,0,0,
-        1048,1049,1,0,0,0,1049,143,1,0,0,0,1050,1048,1,0,0,0,1051,1056,3,
-        146,73,0,1052,1053,5,72,0,0,1053,1055,3,146,73,0,1054,1052,1,0,0,
-        0,1055,1058,1,0,0,0,1056,1054,1,0,0,0,1056,1057,1,0,0,0,1057,145,
-        1,0,0,0,1058,1056,1,0,0,0,1059,1064,3,148,74,0,1060,1061,5,2,0,0,
-        1061,1063,3,148,74,0,1062,1060,1,0,0,0,1063,1066,1,0,0,0,1064,1062,
-        1,0,0,0,1064,1065,1,0,0,0,1065,147,1,0,0,0,1066,1064,1,0,0,0,1067,
-        1069,5,40,0,0,1068,1067,1,0,0,0,1069,1072,1,0,0,0,1070,1068,1,0,
-        0,0,1070,1071,1,0,0,0,1071,1073,1,0,0,0,1072,1070,1,0,0,0,1073,1074,
-        3,150,75,0,1074,149,1,0,0,0,1075,1081,3,154,77,0,1076,1077,3,152,
-        76,0,1077,1078,3,154,77,0,1078,1080,1,0,0,0,1079,1076,1,0,0,0,1080,
-        1083,1,0,0,0,1081,1079,1,0,0,0,1081,1082,1,0,0,0,1082,151,1,0,0,
-        0,1083,1081,1,0,0,0,1084,1085,7,3,0,0,1085,153,1,0,0,0,1086,1090,
-        3,164,82,0,1087,1089,3,156,78,0,1088,1087,1,0,0,0,1089,1092,1,0,
-        0,0,1090,1088,1,0,0,0,1090,1091,1,0,0,0,1091,155,1,0,0,0,1092,1090,
-        1,0,0,0,1093,1094,5,54,0,0,1094,1095,5,71,0,0,1095,1128,3,164,82,
-        0,1096,1097,5,24,0,0,1097,1098,5,71,0,0,1098,1128,3,164,82,0,1099,
-        1100,5,12,0,0,1100,1128,3,164,82,0,1101,1102,5,77,0,0,1102,1128,
-        3,164,82,0,1103,1104,5,31,0,0,1104,1128,3,164,82,0,1105,1106,5,33,
-        0,0,1106,1128,5,41,0,0,1107,1108,5,33,0,0,1108,1109,5,40,0,0,1109,
-        1128,5,41,0,0,1110,1112,5,33,0,0,1111,1113,5,40,0,0,1112,1111,1,
-        0,0,0,1112,1113,1,0,0,0,1113,1114,1,0,0,0,1114,1117,7,4,0,0,1115,
-        1117,5,74,0,0,1116,1110,1,0,0,0,1116,1115,1,0,0,0,1117,1118,1,0,
-        0,0,1118,1128,3,158,79,0,1119,1121,5,33,0,0,1120,1122,5,40,0,0,1121,
-        1120,1,0,0,0,1121,1122,1,0,0,0,1122,1124,1,0,0,0,1123,1125,3,268,
-        134,0,1124,1123,1,0,0,0,1124,1125,1,0,0,0,1125,1126,1,0,0,0,1126,
-        1128,5,59,0,0,1127,1093,1,0,0,0,1127,1096,1,0,0,0,1127,1099,1,0,
-        0,0,1127,1101,1,0,0,0,1127,1103,1,0,0,0,1127,1105,1,0,0,0,1127,1107,
-        1,0,0,0,1127,1116,1,0,0,0,1127,1119,1,0,0,0,1128,157,1,0,0,0,1129,
-        1134,3,160,80,0,1130,1131,5,97,0,0,1131,1133,3,160,80,0,1132,1130,
-        1,0,0,0,1133,1136,1,0,0,0,1134,1132,1,0,0,0,1134,1135,1,0,0,0,1135,
-        159,1,0,0,0,1136,1134,1,0,0,0,1137,1139,3,162,81,0,1138,1137,1,0,
-        0,0,1139,1140,1,0,0,0,1140,1138,1,0,0,0,1140,1141,1,0,0,0,1141,1146,
-        1,0,0,0,1142,1143,5,71,0,0,1143,1144,3,162,81,0,1144,1145,3,162,
-        81,0,1145,1147,1,0,0,0,1146,1142,1,0,0,0,1146,1147,1,0,0,0,1147,
-        1152,1,0,0,0,1148,1149,5,82,0,0,1149,1150,3,158,79,0,1150,1151,5,
-        83,0,0,1151,1153,1,0,0,0,1152,1148,1,0,0,0,1152,1153,1,0,0,0,1153,
-        1156,1,0,0,0,1154,1155,5,40,0,0,1155,1157,5,41,0,0,1156,1154,1,0,
-        0,0,1156,1157,1,0,0,0,1157,161,1,0,0,0,1158,1161,3,268,134,0,1159,
-        1161,5,41,0,0,1160,1158,1,0,0,0,1160,1159,1,0,0,0,1161,163,1,0,0,
-        0,1162,1168,3,168,84,0,1163,1164,3,166,83,0,1164,1165,3,168,84,0,
-        1165,1167,1,0,0,0,1166,1163,1,0,0,0,1167,1170,1,0,0,0,1168,1166,
-        1,0,0,0,1168,1169,1,0,0,0,1169,165,1,0,0,0,1170,1168,1,0,0,0,1171,
-        1172,7,5,0,0,1172,167,1,0,0,0,1173,1179,3,172,86,0,1174,1175,3,170,
-        85,0,1175,1176,3,172,86,0,1176,1178,1,0,0,0,1177,1174,1,0,0,0,1178,
-        1181,1,0,0,0,1179,1177,1,0,0,0,1179,1180,1,0,0,0,1180,169,1,0,0,
-        0,1181,1179,1,0,0,0,1182,1183,7,6,0,0,1183,171,1,0,0,0,1184,1189,
-        3,174,87,0,1185,1186,5,91,0,0,1186,1188,3,174,87,0,1187,1185,1,0,
-        0,0,1188,1191,1,0,0,0,1189,1187,1,0,0,0,1189,1190,1,0,0,0,1190,173,
-        1,0,0,0,1191,1189,1,0,0,0,1192,1194,7,7,0,0,1193,1192,1,0,0,0,1194,
-        1197,1,0,0,0,1195,1193,1,0,0,0,1195,1196,1,0,0,0,1196,1198,1,0,0,
-        0,1197,1195,1,0,0,0,1198,1199,3,176,88,0,1199,175,1,0,0,0,1200,1205,
-        3,182,91,0,1201,1204,3,178,89,0,1202,1204,3,180,90,0,1203,1201,1,
-        0,0,0,1203,1202,1,0,0,0,1204,1207,1,0,0,0,1205,1203,1,0,0,0,1205,
-        1206,1,0,0,0,1206,1210,1,0,0,0,1207,1205,1,0,0,0,1208,1211,3,124,
-        62,0,1209,1211,3,100,50,0,1210,1208,1,0,0,0,1210,1209,1,0,0,0,1210,
-        1211,1,0,0,0,1211,177,1,0,0,0,1212,1213,5,101,0,0,1213,1214,3,140,
-        70,0,1214,1215,5,102,0,0,1215,1226,1,0,0,0,1216,1218,5,101,0,0,1217,
-        1219,3,140,70,0,1218,1217,1,0,0,0,1218,1219,1,0,0,0,1219,1220,1,
-        0,0,0,1220,1222,5,75,0,0,1221,1223,3,140,70,0,1222,1221,1,0,0,0,
-        1222,1223,1,0,0,0,1223,1224,1,0,0,0,1224,1226,5,102,0,0,1225,1212,
-        1,0,0,0,1225,1216,1,0,0,0,1226,179,1,0,0,0,1227,1228,5,92,0,0,1228,
-        1229,3,234,117,0,1229,181,1,0,0,0,1230,1246,3,184,92,0,1231,1246,
-        3,208,104,0,1232,1246,3,192,96,0,1233,1246,3,194,97,0,1234,1246,
-        3,196,98,0,1235,1246,3,202,101,0,1236,1246,3,204,102,0,1237,1246,
-        3,222,111,0,1238,1246,3,220,110,0,1239,1246,3,186,93,0,1240,1246,
-        3,96,48,0,1241,1246,3,206,103,0,1242,1246,3,210,105,0,1243,1246,
-        3,216,108,0,1244,1246,3,266,133,0,1245,1230,1,0,0,0,1245,1231,1,
-        0,0,0,1245,1232,1,0,0,0,1245,1233,1,0,0,0,1245,1234,1,0,0,0,1245,
-        1235,1,0,0,0,1245,1236,1,0,0,0,1245,1237,1,0,0,0,1245,1238,1,0,0,
-        0,1245,1239,1,0,0,0,1245,1240,1,0,0,0,1245,1241,1,0,0,0,1245,1242,
-        1,0,0,0,1245,1243,1,0,0,0,1245,1244,1,0,0,0,1246,183,1,0,0,0,1247,
-        1248,5,13,0,0,1248,1249,5,99,0,0,1249,1250,5,86,0,0,1250,1251,5,
-        100,0,0,1251,185,1,0,0,0,1252,1254,5,10,0,0,1253,1255,3,140,70,0,
-        1254,1253,1,0,0,0,1254,1255,1,0,0,0,1255,1257,1,0,0,0,1256,1258,
-        3,188,94,0,1257,1256,1,0,0,0,1258,1259,1,0,0,0,1259,1257,1,0,0,0,
-        1259,1260,1,0,0,0,1260,1263,1,0,0,0,1261,1262,5,22,0,0,1262,1264,
-        3,140,70,0,1263,1261,1,0,0,0,1263,1264,1,0,0,0,1264,1265,1,0,0,0,
-        1265,1266,5,23,0,0,1266,187,1,0,0,0,1267,1268,5,69,0,0,1268,1273,
-        3,190,95,0,1269,1270,5,93,0,0,1270,1272,3,190,95,0,1271,1269,1,0,
-        0,0,1272,1275,1,0,0,0,1273,1271,1,0,0,0,1273,1274,1,0,0,0,1274,1276,
-        1,0,0,0,1275,1273,1,0,0,0,1276,1277,5,55,0,0,1277,1278,3,140,70,
-        0,1278,189,1,0,0,0,1279,1280,3,152,76,0,1280,1281,3,140,70,0,1281,
-        1285,1,0,0,0,1282,1285,3,156,78,0,1283,1285,3,140,70,0,1284,1279,
-        1,0,0,0,1284,1282,1,0,0,0,1284,1283,1,0,0,0,1285,191,1,0,0,0,1286,
-        1287,5,101,0,0,1287,1290,3,200,100,0,1288,1289,5,97,0,0,1289,1291,
-        3,140,70,0,1290,1288,1,0,0,0,1290,1291,1,0,0,0,1291,1292,1,0,0,0,
-        1292,1293,5,102,0,0,1293,193,1,0,0,0,1294,1298,5,101,0,0,1295,1296,
-        3,266,133,0,1296,1297,5,81,0,0,1297,1299,1,0,0,0,1298,1295,1,0,0,
-        0,1298,1299,1,0,0,0,1299,1300,1,0,0,0,1300,1303,3,96,48,0,1301,1302,
-        5,70,0,0,1302,1304,3,140,70,0,1303,1301,1,0,0,0,1303,1304,1,0,0,
-        0,1304,1305,1,0,0,0,1305,1306,5,97,0,0,1306,1307,3,140,70,0,1307,
-        1308,5,102,0,0,1308,195,1,0,0,0,1309,1310,3,198,99,0,1310,1311,5,
-        99,0,0,1311,1312,3,200,100,0,1312,1313,5,100,0,0,1313,197,1,0,0,
-        0,1314,1315,7,8,0,0,1315,199,1,0,0,0,1316,1317,3,266,133,0,1317,
-        1318,5,31,0,0,1318,1321,3,140,70,0,1319,1320,5,70,0,0,1320,1322,
-        3,140,70,0,1321,1319,1,0,0,0,1321,1322,1,0,0,0,1322,201,1,0,0,0,
-        1323,1324,5,47,0,0,1324,1325,5,99,0,0,1325,1326,3,266,133,0,1326,
-        1327,5,81,0,0,1327,1328,3,140,70,0,1328,1329,5,93,0,0,1329,1330,
-        3,266,133,0,1330,1331,5,31,0,0,1331,1332,3,140,70,0,1332,1333,5,
-        97,0,0,1333,1334,3,140,70,0,1334,1335,5,100,0,0,1335,203,1,0,0,0,
-        1336,1337,7,9,0,0,1337,1343,5,103,0,0,1338,1344,3,8,4,0,1339,1341,
-        3,86,43,0,1340,1342,3,84,42,0,1341,1340,1,0,0,0,1341,1342,1,0,0,
-        0,1342,1344,1,0,0,0,1343,1338,1,0,0,0,1343,1339,1,0,0,0,1344,1345,
-        1,0,0,0,1345,1346,5,104,0,0,1346,205,1,0,0,0,1347,1348,5,99,0,0,
-        1348,1349,3,140,70,0,1349,1350,5,100,0,0,1350,207,1,0,0,0,1351,1352,
-        3,212,106,0,1352,1354,5,99,0,0,1353,1355,7,10,0,0,1354,1353,1,0,
-        0,0,1354,1355,1,0,0,0,1355,1357,1,0,0,0,1356,1358,3,140,70,0,1357,
-        1356,1,0,0,0,1357,1358,1,0,0,0,1358,1359,1,0,0,0,1359,1360,5,63,
-        0,0,1360,1361,3,140,70,0,1361,1362,5,100,0,0,1362,209,1,0,0,0,1363,
-        1364,3,212,106,0,1364,1366,5,99,0,0,1365,1367,5,20,0,0,1366,1365,
-        1,0,0,0,1366,1367,1,0,0,0,1367,1376,1,0,0,0,1368,1373,3,140,70,0,
-        1369,1370,5,93,0,0,1370,1372,3,140,70,0,1371,1369,1,0,0,0,1372,1375,
-        1,0,0,0,1373,1371,1,0,0,0,1373,1374,1,0,0,0,1374,1377,1,0,0,0,1375,
-        1373,1,0,0,0,1376,1368,1,0,0,0,1376,1377,1,0,0,0,1377,1378,1,0,0,
-        0,1378,1379,5,100,0,0,1379,211,1,0,0,0,1380,1381,3,214,107,0,1381,
-        1382,3,268,134,0,1382,213,1,0,0,0,1383,1384,3,268,134,0,1384,1385,
-        5,92,0,0,1385,1387,1,0,0,0,1386,1383,1,0,0,0,1387,1390,1,0,0,0,1388,
-        1386,1,0,0,0,1388,1389,1,0,0,0,1389,215,1,0,0,0,1390,1388,1,0,0,
-        0,1391,1392,3,266,133,0,1392,1401,5,103,0,0,1393,1398,3,218,109,
-        0,1394,1395,5,93,0,0,1395,1397,3,218,109,0,1396,1394,1,0,0,0,1397,
-        1400,1,0,0,0,1398,1396,1,0,0,0,1398,1399,1,0,0,0,1399,1402,1,0,0,
-        0,1400,1398,1,0,0,0,1401,1393,1,0,0,0,1401,1402,1,0,0,0,1402,1403,
-        1,0,0,0,1403,1404,5,104,0,0,1404,217,1,0,0,0,1405,1406,3,234,117,
-        0,1406,1407,5,94,0,0,1407,1408,3,140,70,0,1408,1415,1,0,0,0,1409,
-        1410,5,92,0,0,1410,1415,3,234,117,0,1411,1412,5,92,0,0,1412,1415,
-        5,86,0,0,1413,1415,3,266,133,0,1414,1405,1,0,0,0,1414,1409,1,0,0,
-        0,1414,1411,1,0,0,0,1414,1413,1,0,0,0,1415,219,1,0,0,0,1416,1419,
-        5,98,0,0,1417,1420,3,268,134,0,1418,1420,5,107,0,0,1419,1417,1,0,
-        0,0,1419,1418,1,0,0,0,1420,221,1,0,0,0,1421,1428,3,224,112,0,1422,
-        1428,5,41,0,0,1423,1428,3,226,113,0,1424,1428,5,109,0,0,1425,1428,
-        3,230,115,0,1426,1428,3,232,116,0,1427,1421,1,0,0,0,1427,1422,1,
-        0,0,0,1427,1423,1,0,0,0,1427,1424,1,0,0,0,1427,1425,1,0,0,0,1427,
-        1426,1,0,0,0,1428,223,1,0,0,0,1429,1430,7,11,0,0,1430,225,1,0,0,
-        0,1431,1434,3,228,114,0,1432,1434,5,108,0,0,1433,1431,1,0,0,0,1433,
-        1432,1,0,0,0,1434,227,1,0,0,0,1435,1436,7,12,0,0,1436,229,1,0,0,
-        0,1437,1446,5,101,0,0,1438,1443,3,140,70,0,1439,1440,5,93,0,0,1440,
-        1442,3,140,70,0,1441,1439,1,0,0,0,1442,1445,1,0,0,0,1443,1441,1,
-        0,0,0,1443,1444,1,0,0,0,1444,1447,1,0,0,0,1445,1443,1,0,0,0,1446,
-        1438,1,0,0,0,1446,1447,1,0,0,0,1447,1448,1,0,0,0,1448,1449,5,102,
-        0,0,1449,231,1,0,0,0,1450,1464,5,103,0,0,1451,1452,3,234,117,0,1452,
-        1453,5,94,0,0,1453,1461,3,140,70,0,1454,1455,5,93,0,0,1455,1456,
-        3,234,117,0,1456,1457,5,94,0,0,1457,1458,3,140,70,0,1458,1460,1,
-        0,0,0,1459,1454,1,0,0,0,1460,1463,1,0,0,0,1461,1459,1,0,0,0,1461,
-        1462,1,0,0,0,1462,1465,1,0,0,0,1463,1461,1,0,0,0,1464,1451,1,0,0,
-        0,1464,1465,1,0,0,0,1465,1466,1,0,0,0,1466,1467,5,104,0,0,1467,233,
-        1,0,0,0,1468,1469,3,272,136,0,1469,235,1,0,0,0,1470,1476,3,238,119,
-        0,1471,1476,3,248,124,0,1472,1476,3,250,125,0,1473,1476,3,254,127,
-        0,1474,1476,3,260,130,0,1475,1470,1,0,0,0,1475,1471,1,0,0,0,1475,
-        1472,1,0,0,0,1475,1473,1,0,0,0,1475,1474,1,0,0,0,1476,237,1,0,0,
-        0,1477,1478,5,15,0,0,1478,1480,5,11,0,0,1479,1481,3,268,134,0,1480,
-        1479,1,0,0,0,1480,1481,1,0,0,0,1481,1483,1,0,0,0,1482,1484,3,262,
-        131,0,1483,1482,1,0,0,0,1483,1484,1,0,0,0,1484,1485,1,0,0,0,1485,
-        1486,7,13,0,0,1486,1487,5,99,0,0,1487,1488,3,266,133,0,1488,1489,
-        3,126,63,0,1489,1490,5,100,0,0,1490,1491,7,14,0,0,1491,1493,3,240,
-        120,0,1492,1494,3,84,42,0,1493,1492,1,0,0,0,1493,1494,1,0,0,0,1494,
-        239,1,0,0,0,1495,1496,3,242,121,0,1496,1497,5,33,0,0,1497,1498,5,
-        66,0,0,1498,1524,1,0,0,0,1499,1500,3,244,122,0,1500,1501,5,33,0,
-        0,1501,1502,5,66,0,0,1502,1524,1,0,0,0,1503,1504,3,242,121,0,1504,
-        1505,5,33,0,0,1505,1506,5,40,0,0,1506,1507,5,41,0,0,1507,1524,1,
-        0,0,0,1508,1509,3,242,121,0,1509,1510,5,33,0,0,1510,1511,5,38,0,
-        0,1511,1512,5,34,0,0,1512,1524,1,0,0,0,1513,1514,3,244,122,0,1514,
-        1515,5,33,0,0,1515,1516,5,38,0,0,1516,1517,5,34,0,0,1517,1524,1,
-        0,0,0,1518,1519,3,242,121,0,1519,1520,5,33,0,0,1520,1521,7,4,0,0,
-        1521,1522,3,246,123,0,1522,1524,1,0,0,0,1523,1495,1,0,0,0,1523,1499,
-        1,0,0,0,1523,1503,1,0,0,0,1523,1508,1,0,0,0,1523,1513,1,0,0,0,1523,
-        1518,1,0,0,0,1524,241,1,0,0,0,1525,1526,3,266,133,0,1526,1527,5,
-        92,0,0,1527,1528,3,234,117,0,1528,243,1,0,0,0,1529,1530,5,99,0,0,
-        1530,1535,3,242,121,0,1531,1532,5,93,0,0,1532,1534,3,242,121,0,1533,
-        1531,1,0,0,0,1534,1537,1,0,0,0,1535,1533,1,0,0,0,1535,1536,1,0,0,
-        0,1536,1538,1,0,0,0,1537,1535,1,0,0,0,1538,1539,5,100,0,0,1539,245,
-        1,0,0,0,1540,1545,3,268,134,0,1541,1542,5,82,0,0,1542,1543,3,246,
-        123,0,1543,1544,5,83,0,0,1544,1546,1,0,0,0,1545,1541,1,0,0,0,1545,
-        1546,1,0,0,0,1546,1550,1,0,0,0,1547,1548,5,99,0,0,1548,1549,5,107,
-        0,0,1549,1551,5,100,0,0,1550,1547,1,0,0,0,1550,1551,1,0,0,0,1551,
-        247,1,0,0,0,1552,1553,5,21,0,0,1553,1554,5,11,0,0,1554,1556,3,268,
-        134,0,1555,1557,3,264,132,0,1556,1555,1,0,0,0,1556,1557,1,0,0,0,
-        1557,249,1,0,0,0,1558,1560,5,15,0,0,1559,1561,5,66,0,0,1560,1559,
-        1,0,0,0,1560,1561,1,0,0,0,1561,1562,1,0,0,0,1562,1564,5,32,0,0,1563,
-        1565,3,268,134,0,1564,1563,1,0,0,0,1564,1565,1,0,0,0,1565,1567,1,
-        0,0,0,1566,1568,3,262,131,0,1567,1566,1,0,0,0,1567,1568,1,0,0,0,
-        1568,1569,1,0,0,0,1569,1571,3,252,126,0,1570,1572,3,84,42,0,1571,
-        1570,1,0,0,0,1571,1572,1,0,0,0,1572,251,1,0,0,0,1573,1574,5,27,0,
-        0,1574,1575,5,99,0,0,1575,1576,3,266,133,0,1576,1577,3,126,63,0,
-        1577,1578,5,100,0,0,1578,1579,5,43,0,0,1579,1580,5,99,0,0,1580,1585,
-        3,242,121,0,1581,1582,5,93,0,0,1582,1584,3,242,121,0,1583,1581,1,
-        0,0,0,1584,1587,1,0,0,0,1585,1583,1,0,0,0,1585,1586,1,0,0,0,1586,
-        1588,1,0,0,0,1587,1585,1,0,0,0,1588,1589,5,100,0,0,1589,1607,1,0,
-        0,0,1590,1592,5,43,0,0,1591,1593,5,94,0,0,1592,1591,1,0,0,0,1592,
-        1593,1,0,0,0,1593,1594,1,0,0,0,1594,1595,3,134,67,0,1595,1596,5,
-        99,0,0,1596,1601,3,234,117,0,1597,1598,5,93,0,0,1598,1600,3,234,
-        117,0,1599,1597,1,0,0,0,1600,1603,1,0,0,0,1601,1599,1,0,0,0,1601,
-        1602,1,0,0,0,1602,1604,1,0,0,0,1603,1601,1,0,0,0,1604,1605,5,100,
-        0,0,1605,1607,1,0,0,0,1606,1573,1,0,0,0,1606,1590,1,0,0,0,1607,253,
-        1,0,0,0,1608,1609,5,15,0,0,1609,1610,3,268,134,0,1610,1612,5,32,
-        0,0,1611,1613,3,268,134,0,1612,1611,1,0,0,0,1612,1613,1,0,0,0,1613,
-        1615,1,0,0,0,1614,1616,3,262,131,0,1615,1614,1,0,0,0,1615,1616,1,
-        0,0,0,1616,1617,1,0,0,0,1617,1618,5,27,0,0,1618,1619,5,99,0,0,1619,
-        1620,3,266,133,0,1620,1621,3,126,63,0,1621,1622,5,100,0,0,1622,1624,
-        5,43,0,0,1623,1625,3,268,134,0,1624,1623,1,0,0,0,1624,1625,1,0,0,
-        0,1625,1626,1,0,0,0,1626,1628,3,256,128,0,1627,1629,3,258,129,0,
-        1628,1627,1,0,0,0,1628,1629,1,0,0,0,1629,255,1,0,0,0,1630,1631,5,
-        99,0,0,1631,1636,3,242,121,0,1632,1633,5,93,0,0,1633,1635,3,242,
-        121,0,1634,1632,1,0,0,0,1635,1638,1,0,0,0,1636,1634,1,0,0,0,1636,
-        1637,1,0,0,0,1637,1639,1,0,0,0,1638,1636,1,0,0,0,1639,1640,5,100,
-        0,0,1640,1653,1,0,0,0,1641,1642,5,101,0,0,1642,1647,3,242,121,0,
-        1643,1644,5,93,0,0,1644,1646,3,242,121,0,1645,1643,1,0,0,0,1646,
-        1649,1,0,0,0,1647,1645,1,0,0,0,1647,1648,1,0,0,0,1648,1650,1,0,0,
-        0,1649,1647,1,0,0,0,1650,1651,5,102,0,0,1651,1653,1,0,0,0,1652,1630,
-        1,0,0,0,1652,1641,1,0,0,0,1653,257,1,0,0,0,1654,1655,3,268,134,0,
-        1655,1656,3,232,116,0,1656,259,1,0,0,0,1657,1658,5,21,0,0,1658,1659,
-        5,32,0,0,1659,1661,3,268,134,0,1660,1662,3,264,132,0,1661,1660,1,
-        0,0,0,1661,1662,1,0,0,0,1662,261,1,0,0,0,1663,1664,5,30,0,0,1664,
-        1665,5,40,0,0,1665,1666,5,25,0,0,1666,263,1,0,0,0,1667,1668,5,30,
-        0,0,1668,1669,5,25,0,0,1669,265,1,0,0,0,1670,1671,3,268,134,0,1671,
-        267,1,0,0,0,1672,1676,5,111,0,0,1673,1676,5,110,0,0,1674,1676,3,
-        270,135,0,1675,1672,1,0,0,0,1675,1673,1,0,0,0,1675,1674,1,0,0,0,
-        1676,269,1,0,0,0,1677,1678,7,15,0,0,1678,271,1,0,0,0,1679,1682,3,
-        268,134,0,1680,1682,3,274,137,0,1681,1679,1,0,0,0,1681,1680,1,0,
-        0,0,1682,273,1,0,0,0,1683,1684,7,16,0,0,1684,275,1,0,0,0,207,278,
-        285,296,301,308,314,319,323,330,345,348,355,367,370,388,391,398,
-        402,417,420,423,428,430,433,437,443,452,455,465,471,478,488,492,
-        497,509,518,526,551,559,571,574,582,594,600,603,607,610,617,623,
-        627,630,633,640,648,651,656,665,676,686,692,696,701,706,712,717,
-        722,727,732,740,748,751,762,771,776,783,788,792,798,802,806,809,
-        813,823,828,836,842,850,854,862,870,880,884,893,898,902,906,908,
-        913,918,925,930,936,939,943,946,949,952,957,960,963,969,973,979,
-        984,989,994,1000,1004,1012,1016,1018,1022,1024,1027,1039,1048,1056,
-        1064,1070,1081,1090,1112,1116,1121,1124,1127,1134,1140,1146,1152,
-        1156,1160,1168,1179,1189,1195,1203,1205,1210,1218,1222,1225,1245,
-        1254,1259,1263,1273,1284,1290,1298,1303,1321,1341,1343,1354,1357,
-        1366,1373,1376,1388,1398,1401,1414,1419,1427,1433,1443,1446,1461,
-        1464,1475,1480,1483,1493,1523,1535,1545,1550,1556,1560,1564,1567,
-        1571,1585,1592,1601,1606,1612,1615,1624,1628,1636,1647,1652,1661,
-        1675,1681
+        67,67,69,73,1938,0,280,1,0,0,0,2,289,1,0,0,0,4,291,1,0,0,0,6,300,
+        1,0,0,0,8,305,1,0,0,0,10,323,1,0,0,0,12,333,1,0,0,0,14,336,1,0,0,
+        0,16,340,1,0,0,0,18,345,1,0,0,0,20,363,1,0,0,0,22,368,1,0,0,0,24,
+        396,1,0,0,0,26,399,1,0,0,0,28,412,1,0,0,0,30,417,1,0,0,0,32,441,
+        1,0,0,0,34,453,1,0,0,0,36,534,1,0,0,0,38,536,1,0,0,0,40,546,1,0,
+        0,0,42,551,1,0,0,0,44,565,1,0,0,0,46,569,1,0,0,0,48,572,1,0,0,0,
+        50,586,1,0,0,0,52,588,1,0,0,0,54,619,1,0,0,0,56,621,1,0,0,0,58,639,
+        1,0,0,0,60,642,1,0,0,0,62,653,1,0,0,0,64,678,1,0,0,0,66,680,1,0,
+        0,0,68,682,1,0,0,0,70,687,1,0,0,0,72,691,1,0,0,0,74,719,1,0,0,0,
+        76,721,1,0,0,0,78,726,1,0,0,0,80,736,1,0,0,0,82,739,1,0,0,0,84,742,
+        1,0,0,0,86,746,1,0,0,0,88,749,1,0,0,0,90,774,1,0,0,0,92,819,1,0,
+        0,0,94,821,1,0,0,0,96,860,1,0,0,0,98,862,1,0,0,0,100,898,1,0,0,0,
+        102,900,1,0,0,0,104,903,1,0,0,0,106,906,1,0,0,0,108,917,1,0,0,0,
+        110,928,1,0,0,0,112,936,1,0,0,0,114,948,1,0,0,0,116,984,1,0,0,0,
+        118,999,1,0,0,0,120,1025,1,0,0,0,122,1058,1,0,0,0,124,1062,1,0,0,
+        0,126,1087,1,0,0,0,128,1090,1,0,0,0,130,1098,1,0,0,0,132,1100,1,
+        0,0,0,134,1122,1,0,0,0,136,1125,1,0,0,0,138,1129,1,0,0,0,140,1131,
+        1,0,0,0,142,1133,1,0,0,0,144,1139,1,0,0,0,146,1141,1,0,0,0,148,1149,
+        1,0,0,0,150,1157,1,0,0,0,152,1168,1,0,0,0,154,1173,1,0,0,0,156,1182,
+        1,0,0,0,158,1184,1,0,0,0,160,1225,1,0,0,0,162,1227,1,0,0,0,164,1236,
+        1,0,0,0,166,1258,1,0,0,0,168,1260,1,0,0,0,170,1269,1,0,0,0,172,1271,
+        1,0,0,0,174,1280,1,0,0,0,176,1282,1,0,0,0,178,1293,1,0,0,0,180,1298,
+        1,0,0,0,182,1323,1,0,0,0,184,1325,1,0,0,0,186,1343,1,0,0,0,188,1345,
+        1,0,0,0,190,1350,1,0,0,0,192,1365,1,0,0,0,194,1382,1,0,0,0,196,1384,
+        1,0,0,0,198,1392,1,0,0,0,200,1407,1,0,0,0,202,1412,1,0,0,0,204,1414,
+        1,0,0,0,206,1421,1,0,0,0,208,1434,1,0,0,0,210,1445,1,0,0,0,212,1449,
+        1,0,0,0,214,1461,1,0,0,0,216,1478,1,0,0,0,218,1486,1,0,0,0,220,1489,
+        1,0,0,0,222,1512,1,0,0,0,224,1514,1,0,0,0,226,1525,1,0,0,0,228,1527,
+        1,0,0,0,230,1531,1,0,0,0,232,1533,1,0,0,0,234,1535,1,0,0,0,236,1548,
+        1,0,0,0,238,1566,1,0,0,0,240,1573,1,0,0,0,242,1575,1,0,0,0,244,1621,
+        1,0,0,0,246,1623,1,0,0,0,248,1627,1,0,0,0,250,1638,1,0,0,0,252,1650,
+        1,0,0,0,254,1656,1,0,0,0,256,1704,1,0,0,0,258,1706,1,0,0,0,260,1750,
+        1,0,0,0,262,1752,1,0,0,0,264,1755,1,0,0,0,266,1761,1,0,0,0,268,1765,
+        1,0,0,0,270,1768,1,0,0,0,272,1773,1,0,0,0,274,1775,1,0,0,0,276,1779,
+        1,0,0,0,278,1781,1,0,0,0,280,282,3,2,1,0,281,283,5,95,0,0,282,281,
+        1,0,0,0,282,283,1,0,0,0,283,284,1,0,0,0,284,285,5,0,0,1,285,1,1,
+        0,0,0,286,290,3,4,2,0,287,290,3,240,120,0,288,290,3,8,4,0,289,286,
+        1,0,0,0,289,287,1,0,0,0,289,288,1,0,0,0,290,3,1,0,0,0,291,292,5,
+        51,0,0,292,293,3,272,136,0,293,294,5,81,0,0,294,295,3,6,3,0,295,
+        5,1,0,0,0,296,301,5,109,0,0,297,301,3,230,115,0,298,301,3,228,114,
+        0,299,301,3,272,136,0,300,296,1,0,0,0,300,297,1,0,0,0,300,298,1,
+        0,0,0,300,299,1,0,0,0,301,7,1,0,0,0,302,304,3,10,5,0,303,302,1,0,
+        0,0,304,307,1,0,0,0,305,303,1,0,0,0,305,306,1,0,0,0,306,308,1,0,
+        0,0,307,305,1,0,0,0,308,312,3,14,7,0,309,311,3,12,6,0,310,309,1,
+        0,0,0,311,314,1,0,0,0,312,310,1,0,0,0,312,313,1,0,0,0,313,318,1,
+        0,0,0,314,312,1,0,0,0,315,317,3,10,5,0,316,315,1,0,0,0,317,320,1,
+        0,0,0,318,316,1,0,0,0,318,319,1,0,0,0,319,9,1,0,0,0,320,318,1,0,
+        0,0,321,324,3,16,8,0,322,324,3,18,9,0,323,321,1,0,0,0,323,322,1,
+        0,0,0,324,11,1,0,0,0,325,327,5,65,0,0,326,328,5,1,0,0,327,326,1,
+        0,0,0,327,328,1,0,0,0,328,329,1,0,0,0,329,334,3,14,7,0,330,331,5,
+        65,0,0,331,332,5,20,0,0,332,334,3,14,7,0,333,325,1,0,0,0,333,330,
+        1,0,0,0,334,13,1,0,0,0,335,337,3,24,12,0,336,335,1,0,0,0,337,338,
+        1,0,0,0,338,336,1,0,0,0,338,339,1,0,0,0,339,15,1,0,0,0,340,341,5,
+        4,0,0,341,342,5,42,0,0,342,343,5,56,0,0,343,344,3,144,72,0,344,17,
+        1,0,0,0,345,346,5,68,0,0,346,347,3,216,108,0,347,356,5,99,0,0,348,
+        353,3,144,72,0,349,350,5,93,0,0,350,352,3,144,72,0,351,349,1,0,0,
+        0,352,355,1,0,0,0,353,351,1,0,0,0,353,354,1,0,0,0,354,357,1,0,0,
+        0,355,353,1,0,0,0,356,348,1,0,0,0,356,357,1,0,0,0,357,358,1,0,0,
+        0,358,359,5,100,0,0,359,19,1,0,0,0,360,362,3,22,11,0,361,360,1,0,
+        0,0,362,365,1,0,0,0,363,361,1,0,0,0,363,364,1,0,0,0,364,366,1,0,
+        0,0,365,363,1,0,0,0,366,367,5,0,0,1,367,21,1,0,0,0,368,369,3,216,
+        108,0,369,378,5,99,0,0,370,375,3,144,72,0,371,372,5,93,0,0,372,374,
+        3,144,72,0,373,371,1,0,0,0,374,377,1,0,0,0,375,373,1,0,0,0,375,376,
+        1,0,0,0,376,379,1,0,0,0,377,375,1,0,0,0,378,370,1,0,0,0,378,379,
+        1,0,0,0,379,380,1,0,0,0,380,381,5,100,0,0,381,23,1,0,0,0,382,397,
+        3,26,13,0,383,397,3,28,14,0,384,397,3,32,16,0,385,397,3,30,15,0,
+        386,397,3,46,23,0,387,397,3,48,24,0,388,397,3,52,26,0,389,397,3,
+        56,28,0,390,397,3,60,30,0,391,397,3,68,34,0,392,397,3,70,35,0,393,
+        397,3,62,31,0,394,397,3,66,33,0,395,397,3,64,32,0,396,382,1,0,0,
+        0,396,383,1,0,0,0,396,384,1,0,0,0,396,385,1,0,0,0,396,386,1,0,0,
+        0,396,387,1,0,0,0,396,388,1,0,0,0,396,389,1,0,0,0,396,390,1,0,0,
+        0,396,391,1,0,0,0,396,392,1,0,0,0,396,393,1,0,0,0,396,394,1,0,0,
+        0,396,395,1,0,0,0,397,25,1,0,0,0,398,400,5,44,0,0,399,398,1,0,0,
+        0,399,400,1,0,0,0,400,401,1,0,0,0,401,402,5,36,0,0,402,406,3,88,
+        44,0,403,405,3,10,5,0,404,403,1,0,0,0,405,408,1,0,0,0,406,404,1,
+        0,0,0,406,407,1,0,0,0,407,410,1,0,0,0,408,406,1,0,0,0,409,411,3,
+        86,43,0,410,409,1,0,0,0,410,411,1,0,0,0,411,27,1,0,0,0,412,413,5,
+        67,0,0,413,414,3,144,72,0,414,415,5,4,0,0,415,416,3,270,135,0,416,
+        29,1,0,0,0,417,418,5,9,0,0,418,431,3,40,20,0,419,428,5,99,0,0,420,
+        425,3,144,72,0,421,422,5,93,0,0,422,424,3,144,72,0,423,421,1,0,0,
+        0,424,427,1,0,0,0,425,423,1,0,0,0,425,426,1,0,0,0,426,429,1,0,0,
+        0,427,425,1,0,0,0,428,420,1,0,0,0,428,429,1,0,0,0,429,430,1,0,0,
+        0,430,432,5,100,0,0,431,419,1,0,0,0,431,432,1,0,0,0,432,438,1,0,
+        0,0,433,436,5,73,0,0,434,437,5,86,0,0,435,437,3,42,21,0,436,434,
+        1,0,0,0,436,435,1,0,0,0,437,439,1,0,0,0,438,433,1,0,0,0,438,439,
+        1,0,0,0,439,31,1,0,0,0,440,442,5,44,0,0,441,440,1,0,0,0,441,442,
+        1,0,0,0,442,443,1,0,0,0,443,445,5,9,0,0,444,446,3,34,17,0,445,444,
+        1,0,0,0,445,446,1,0,0,0,446,447,1,0,0,0,447,448,5,103,0,0,448,449,
+        3,8,4,0,449,451,5,104,0,0,450,452,3,36,18,0,451,450,1,0,0,0,451,
+        452,1,0,0,0,452,33,1,0,0,0,453,463,5,99,0,0,454,464,5,86,0,0,455,
+        460,3,270,135,0,456,457,5,93,0,0,457,459,3,270,135,0,458,456,1,0,
+        0,0,459,462,1,0,0,0,460,458,1,0,0,0,460,461,1,0,0,0,461,464,1,0,
+        0,0,462,460,1,0,0,0,463,454,1,0,0,0,463,455,1,0,0,0,463,464,1,0,
+        0,0,464,465,1,0,0,0,465,466,5,100,0,0,466,35,1,0,0,0,467,468,5,31,
+        0,0,468,473,3,272,136,0,469,470,5,42,0,0,470,471,3,144,72,0,471,
+        472,3,272,136,0,472,474,1,0,0,0,473,469,1,0,0,0,473,474,1,0,0,0,
+        474,479,1,0,0,0,475,476,5,43,0,0,476,477,3,272,136,0,477,478,3,272,
+        136,0,478,480,1,0,0,0,479,475,1,0,0,0,479,480,1,0,0,0,480,535,1,
+        0,0,0,481,482,5,31,0,0,482,487,3,272,136,0,483,484,5,42,0,0,484,
+        485,3,144,72,0,485,486,3,272,136,0,486,488,1,0,0,0,487,483,1,0,0,
+        0,487,488,1,0,0,0,488,489,1,0,0,0,489,494,3,38,19,0,490,491,5,43,
+        0,0,491,492,3,272,136,0,492,493,3,272,136,0,493,495,1,0,0,0,494,
+        490,1,0,0,0,494,495,1,0,0,0,495,535,1,0,0,0,496,497,5,31,0,0,497,
+        502,3,272,136,0,498,499,5,42,0,0,499,500,3,144,72,0,500,501,3,272,
+        136,0,501,503,1,0,0,0,502,498,1,0,0,0,502,503,1,0,0,0,503,504,1,
+        0,0,0,504,505,5,43,0,0,505,506,3,272,136,0,506,507,3,272,136,0,507,
+        508,1,0,0,0,508,509,3,38,19,0,509,535,1,0,0,0,510,512,5,31,0,0,511,
+        513,3,144,72,0,512,511,1,0,0,0,512,513,1,0,0,0,513,514,1,0,0,0,514,
+        515,3,272,136,0,515,520,3,272,136,0,516,517,5,42,0,0,517,518,3,144,
+        72,0,518,519,3,272,136,0,519,521,1,0,0,0,520,516,1,0,0,0,520,521,
+        1,0,0,0,521,523,1,0,0,0,522,524,3,38,19,0,523,522,1,0,0,0,523,524,
+        1,0,0,0,524,529,1,0,0,0,525,526,5,43,0,0,526,527,3,272,136,0,527,
+        528,3,272,136,0,528,530,1,0,0,0,529,525,1,0,0,0,529,530,1,0,0,0,
+        530,532,1,0,0,0,531,533,3,38,19,0,532,531,1,0,0,0,532,533,1,0,0,
+        0,533,535,1,0,0,0,534,467,1,0,0,0,534,481,1,0,0,0,534,496,1,0,0,
+        0,534,510,1,0,0,0,535,37,1,0,0,0,536,537,3,272,136,0,537,538,3,272,
+        136,0,538,539,5,4,0,0,539,540,3,270,135,0,540,39,1,0,0,0,541,542,
+        3,276,138,0,542,543,5,92,0,0,543,545,1,0,0,0,544,541,1,0,0,0,545,
+        548,1,0,0,0,546,544,1,0,0,0,546,547,1,0,0,0,547,549,1,0,0,0,548,
+        546,1,0,0,0,549,550,3,276,138,0,550,41,1,0,0,0,551,556,3,44,22,0,
+        552,553,5,93,0,0,553,555,3,44,22,0,554,552,1,0,0,0,555,558,1,0,0,
+        0,556,554,1,0,0,0,556,557,1,0,0,0,557,560,1,0,0,0,558,556,1,0,0,
+        0,559,561,3,86,43,0,560,559,1,0,0,0,560,561,1,0,0,0,561,43,1,0,0,
+        0,562,563,3,272,136,0,563,564,5,4,0,0,564,566,1,0,0,0,565,562,1,
+        0,0,0,565,566,1,0,0,0,566,567,1,0,0,0,567,568,3,270,135,0,568,45,
+        1,0,0,0,569,570,5,15,0,0,570,571,3,88,44,0,571,47,1,0,0,0,572,573,
+        5,37,0,0,573,577,3,90,45,0,574,576,3,50,25,0,575,574,1,0,0,0,576,
+        579,1,0,0,0,577,575,1,0,0,0,577,578,1,0,0,0,578,49,1,0,0,0,579,577,
+        1,0,0,0,580,581,5,43,0,0,581,582,5,36,0,0,582,587,3,52,26,0,583,
+        584,5,43,0,0,584,585,5,15,0,0,585,587,3,52,26,0,586,580,1,0,0,0,
+        586,583,1,0,0,0,587,51,1,0,0,0,588,589,5,51,0,0,589,594,3,54,27,
+        0,590,591,5,93,0,0,591,593,3,54,27,0,592,590,1,0,0,0,593,596,1,0,
+        0,0,594,592,1,0,0,0,594,595,1,0,0,0,595,53,1,0,0,0,596,594,1,0,0,
+        0,597,598,3,142,71,0,598,599,5,81,0,0,599,600,3,144,72,0,600,620,
+        1,0,0,0,601,602,3,270,135,0,602,603,5,81,0,0,603,604,3,144,72,0,
+        604,620,1,0,0,0,605,606,3,270,135,0,606,607,5,76,0,0,607,608,3,144,
+        72,0,608,620,1,0,0,0,609,610,3,270,135,0,610,611,3,128,64,0,611,
+        620,1,0,0,0,612,613,3,186,93,0,613,614,5,101,0,0,614,615,3,144,72,
+        0,615,616,5,102,0,0,616,617,5,81,0,0,617,618,3,144,72,0,618,620,
+        1,0,0,0,619,597,1,0,0,0,619,601,1,0,0,0,619,605,1,0,0,0,619,609,
+        1,0,0,0,619,612,1,0,0,0,620,55,1,0,0,0,621,622,5,48,0,0,622,627,
+        3,58,29,0,623,624,5,93,0,0,624,626,3,58,29,0,625,623,1,0,0,0,626,
+        629,1,0,0,0,627,625,1,0,0,0,627,628,1,0,0,0,628,57,1,0,0,0,629,627,
+        1,0,0,0,630,631,3,270,135,0,631,632,3,128,64,0,632,640,1,0,0,0,633,
+        640,3,142,71,0,634,635,3,186,93,0,635,636,5,101,0,0,636,637,3,144,
+        72,0,637,638,5,102,0,0,638,640,1,0,0,0,639,630,1,0,0,0,639,633,1,
+        0,0,0,639,634,1,0,0,0,640,59,1,0,0,0,641,643,5,19,0,0,642,641,1,
+        0,0,0,642,643,1,0,0,0,643,644,1,0,0,0,644,645,5,16,0,0,645,650,3,
+        144,72,0,646,647,5,93,0,0,647,649,3,144,72,0,648,646,1,0,0,0,649,
+        652,1,0,0,0,650,648,1,0,0,0,650,651,1,0,0,0,651,61,1,0,0,0,652,650,
+        1,0,0,0,653,654,5,28,0,0,654,655,5,99,0,0,655,656,3,270,135,0,656,
+        657,5,31,0,0,657,658,3,144,72,0,658,660,5,97,0,0,659,661,3,24,12,
+        0,660,659,1,0,0,0,661,662,1,0,0,0,662,660,1,0,0,0,662,663,1,0,0,
+        0,663,664,1,0,0,0,664,665,5,100,0,0,665,63,1,0,0,0,666,668,3,78,
+        39,0,667,669,3,80,40,0,668,667,1,0,0,0,668,669,1,0,0,0,669,671,1,
+        0,0,0,670,672,3,82,41,0,671,670,1,0,0,0,671,672,1,0,0,0,672,679,
+        1,0,0,0,673,675,3,80,40,0,674,676,3,82,41,0,675,674,1,0,0,0,675,
+        676,1,0,0,0,676,679,1,0,0,0,677,679,3,82,41,0,678,666,1,0,0,0,678,
+        673,1,0,0,0,678,677,1,0,0,0,679,65,1,0,0,0,680,681,5,29,0,0,681,
+        67,1,0,0,0,682,683,5,71,0,0,683,685,3,72,36,0,684,686,3,86,43,0,
+        685,684,1,0,0,0,685,686,1,0,0,0,686,69,1,0,0,0,687,688,5,50,0,0,
+        688,689,3,72,36,0,689,71,1,0,0,0,690,692,5,20,0,0,691,690,1,0,0,
+        0,691,692,1,0,0,0,692,693,1,0,0,0,693,695,3,74,37,0,694,696,3,78,
+        39,0,695,694,1,0,0,0,695,696,1,0,0,0,696,698,1,0,0,0,697,699,3,80,
+        40,0,698,697,1,0,0,0,698,699,1,0,0,0,699,701,1,0,0,0,700,702,3,82,
+        41,0,701,700,1,0,0,0,701,702,1,0,0,0,702,73,1,0,0,0,703,708,5,86,
+        0,0,704,705,5,93,0,0,705,707,3,76,38,0,706,704,1,0,0,0,707,710,1,
+        0,0,0,708,706,1,0,0,0,708,709,1,0,0,0,709,720,1,0,0,0,710,708,1,
+        0,0,0,711,716,3,76,38,0,712,713,5,93,0,0,713,715,3,76,38,0,714,712,
+        1,0,0,0,715,718,1,0,0,0,716,714,1,0,0,0,716,717,1,0,0,0,717,720,
+        1,0,0,0,718,716,1,0,0,0,719,703,1,0,0,0,719,711,1,0,0,0,720,75,1,
+        0,0,0,721,724,3,144,72,0,722,723,5,4,0,0,723,725,3,270,135,0,724,
+        722,1,0,0,0,724,725,1,0,0,0,725,77,1,0,0,0,726,727,5,46,0,0,727,
+        728,5,8,0,0,728,733,3,84,42,0,729,730,5,93,0,0,730,732,3,84,42,0,
+        731,729,1,0,0,0,732,735,1,0,0,0,733,731,1,0,0,0,733,734,1,0,0,0,
+        734,79,1,0,0,0,735,733,1,0,0,0,736,737,7,0,0,0,737,738,3,144,72,
+        0,738,81,1,0,0,0,739,740,5,35,0,0,740,741,3,144,72,0,741,83,1,0,
+        0,0,742,744,3,144,72,0,743,745,7,1,0,0,744,743,1,0,0,0,744,745,1,
+        0,0,0,745,85,1,0,0,0,746,747,5,70,0,0,747,748,3,144,72,0,748,87,
+        1,0,0,0,749,754,3,90,45,0,750,751,5,93,0,0,751,753,3,90,45,0,752,
+        750,1,0,0,0,753,756,1,0,0,0,754,752,1,0,0,0,754,755,1,0,0,0,755,
+        89,1,0,0,0,756,754,1,0,0,0,757,758,3,270,135,0,758,759,5,81,0,0,
+        759,761,1,0,0,0,760,757,1,0,0,0,760,761,1,0,0,0,761,764,1,0,0,0,
+        762,765,3,96,48,0,763,765,3,94,47,0,764,762,1,0,0,0,764,763,1,0,
+        0,0,765,775,1,0,0,0,766,767,3,270,135,0,767,768,5,81,0,0,768,770,
+        1,0,0,0,769,766,1,0,0,0,769,770,1,0,0,0,770,771,1,0,0,0,771,772,
+        3,92,46,0,772,773,3,96,48,0,773,775,1,0,0,0,774,760,1,0,0,0,774,
+        769,1,0,0,0,775,91,1,0,0,0,776,780,5,1,0,0,777,779,3,272,136,0,778,
+        777,1,0,0,0,779,782,1,0,0,0,780,778,1,0,0,0,780,781,1,0,0,0,781,
+        820,1,0,0,0,782,780,1,0,0,0,783,785,5,3,0,0,784,786,3,232,116,0,
+        785,784,1,0,0,0,785,786,1,0,0,0,786,790,1,0,0,0,787,789,3,272,136,
+        0,788,787,1,0,0,0,789,792,1,0,0,0,790,788,1,0,0,0,790,791,1,0,0,
+        0,791,820,1,0,0,0,792,790,1,0,0,0,793,795,3,272,136,0,794,796,3,
+        232,116,0,795,794,1,0,0,0,795,796,1,0,0,0,796,800,1,0,0,0,797,799,
+        3,272,136,0,798,797,1,0,0,0,799,802,1,0,0,0,800,798,1,0,0,0,800,
+        801,1,0,0,0,801,820,1,0,0,0,802,800,1,0,0,0,803,804,5,3,0,0,804,
+        808,3,224,112,0,805,807,3,272,136,0,806,805,1,0,0,0,807,810,1,0,
+        0,0,808,806,1,0,0,0,808,809,1,0,0,0,809,820,1,0,0,0,810,808,1,0,
+        0,0,811,812,3,272,136,0,812,816,3,224,112,0,813,815,3,272,136,0,
+        814,813,1,0,0,0,815,818,1,0,0,0,816,814,1,0,0,0,816,817,1,0,0,0,
+        817,820,1,0,0,0,818,816,1,0,0,0,819,776,1,0,0,0,819,783,1,0,0,0,
+        819,793,1,0,0,0,819,803,1,0,0,0,819,811,1,0,0,0,820,93,1,0,0,0,821,
+        822,3,272,136,0,822,823,5,99,0,0,823,824,3,96,48,0,824,825,5,100,
+        0,0,825,95,1,0,0,0,826,830,3,100,50,0,827,829,3,114,57,0,828,827,
+        1,0,0,0,829,832,1,0,0,0,830,828,1,0,0,0,830,831,1,0,0,0,831,861,
+        1,0,0,0,832,830,1,0,0,0,833,834,5,99,0,0,834,835,3,96,48,0,835,836,
+        5,100,0,0,836,861,1,0,0,0,837,839,3,116,58,0,838,840,3,100,50,0,
+        839,838,1,0,0,0,839,840,1,0,0,0,840,844,1,0,0,0,841,843,3,114,57,
+        0,842,841,1,0,0,0,843,846,1,0,0,0,844,842,1,0,0,0,844,845,1,0,0,
+        0,845,861,1,0,0,0,846,844,1,0,0,0,847,851,5,99,0,0,848,849,3,270,
+        135,0,849,850,5,81,0,0,850,852,1,0,0,0,851,848,1,0,0,0,851,852,1,
+        0,0,0,852,853,1,0,0,0,853,856,3,96,48,0,854,855,5,70,0,0,855,857,
+        3,144,72,0,856,854,1,0,0,0,856,857,1,0,0,0,857,858,1,0,0,0,858,859,
+        5,100,0,0,859,861,1,0,0,0,860,826,1,0,0,0,860,833,1,0,0,0,860,837,
+        1,0,0,0,860,847,1,0,0,0,861,97,1,0,0,0,862,864,3,100,50,0,863,865,
+        3,114,57,0,864,863,1,0,0,0,865,866,1,0,0,0,866,864,1,0,0,0,866,867,
+        1,0,0,0,867,99,1,0,0,0,868,870,5,99,0,0,869,871,3,270,135,0,870,
+        869,1,0,0,0,870,871,1,0,0,0,871,874,1,0,0,0,872,875,3,128,64,0,873,
+        875,3,104,52,0,874,872,1,0,0,0,874,873,1,0,0,0,874,875,1,0,0,0,875,
+        877,1,0,0,0,876,878,3,124,62,0,877,876,1,0,0,0,877,878,1,0,0,0,878,
+        881,1,0,0,0,879,880,5,70,0,0,880,882,3,144,72,0,881,879,1,0,0,0,
+        881,882,1,0,0,0,882,883,1,0,0,0,883,899,5,100,0,0,884,886,5,99,0,
+        0,885,887,3,270,135,0,886,885,1,0,0,0,886,887,1,0,0,0,887,888,1,
+        0,0,0,888,890,3,102,51,0,889,891,3,124,62,0,890,889,1,0,0,0,890,
+        891,1,0,0,0,891,894,1,0,0,0,892,893,5,70,0,0,893,895,3,144,72,0,
+        894,892,1,0,0,0,894,895,1,0,0,0,895,896,1,0,0,0,896,897,5,100,0,
+        0,897,899,1,0,0,0,898,868,1,0,0,0,898,884,1,0,0,0,899,101,1,0,0,
+        0,900,901,5,33,0,0,901,902,3,106,53,0,902,103,1,0,0,0,903,904,5,
+        94,0,0,904,905,3,106,53,0,905,105,1,0,0,0,906,914,3,108,54,0,907,
+        909,5,97,0,0,908,910,5,94,0,0,909,908,1,0,0,0,909,910,1,0,0,0,910,
+        911,1,0,0,0,911,913,3,108,54,0,912,907,1,0,0,0,913,916,1,0,0,0,914,
+        912,1,0,0,0,914,915,1,0,0,0,915,107,1,0,0,0,916,914,1,0,0,0,917,
+        922,3,110,55,0,918,919,5,89,0,0,919,921,3,110,55,0,920,918,1,0,0,
+        0,921,924,1,0,0,0,922,920,1,0,0,0,922,923,1,0,0,0,923,109,1,0,0,
+        0,924,922,1,0,0,0,925,926,5,90,0,0,926,929,3,110,55,0,927,929,3,
+        112,56,0,928,925,1,0,0,0,928,927,1,0,0,0,929,111,1,0,0,0,930,937,
+        3,138,69,0,931,937,5,88,0,0,932,933,5,99,0,0,933,934,3,106,53,0,
+        934,935,5,100,0,0,935,937,1,0,0,0,936,930,1,0,0,0,936,931,1,0,0,
+        0,936,932,1,0,0,0,937,113,1,0,0,0,938,940,3,120,60,0,939,941,3,118,
+        59,0,940,939,1,0,0,0,940,941,1,0,0,0,941,942,1,0,0,0,942,943,3,100,
+        50,0,943,949,1,0,0,0,944,945,3,116,58,0,945,946,3,100,50,0,946,949,
+        1,0,0,0,947,949,3,116,58,0,948,938,1,0,0,0,948,944,1,0,0,0,948,947,
+        1,0,0,0,949,115,1,0,0,0,950,951,5,99,0,0,951,952,3,100,50,0,952,
+        953,3,120,60,0,953,956,3,100,50,0,954,955,5,70,0,0,955,957,3,144,
+        72,0,956,954,1,0,0,0,956,957,1,0,0,0,957,958,1,0,0,0,958,959,5,100,
+        0,0,959,960,3,118,59,0,960,985,1,0,0,0,961,962,5,99,0,0,962,964,
+        3,100,50,0,963,965,3,114,57,0,964,963,1,0,0,0,965,966,1,0,0,0,966,
+        964,1,0,0,0,966,967,1,0,0,0,967,970,1,0,0,0,968,969,5,70,0,0,969,
+        971,3,144,72,0,970,968,1,0,0,0,970,971,1,0,0,0,971,972,1,0,0,0,972,
+        973,5,100,0,0,973,974,3,118,59,0,974,985,1,0,0,0,975,976,5,99,0,
+        0,976,979,3,100,50,0,977,978,5,70,0,0,978,980,3,144,72,0,979,977,
+        1,0,0,0,979,980,1,0,0,0,980,981,1,0,0,0,981,982,5,100,0,0,982,983,
+        3,118,59,0,983,985,1,0,0,0,984,950,1,0,0,0,984,961,1,0,0,0,984,975,
+        1,0,0,0,985,117,1,0,0,0,986,988,5,103,0,0,987,989,3,232,116,0,988,
+        987,1,0,0,0,988,989,1,0,0,0,989,994,1,0,0,0,990,992,5,93,0,0,991,
+        993,3,232,116,0,992,991,1,0,0,0,992,993,1,0,0,0,993,995,1,0,0,0,
+        994,990,1,0,0,0,994,995,1,0,0,0,995,996,1,0,0,0,996,1000,5,104,0,
+        0,997,1000,5,84,0,0,998,1000,5,86,0,0,999,986,1,0,0,0,999,997,1,
+        0,0,0,999,998,1,0,0,0,1000,119,1,0,0,0,1001,1002,5,82,0,0,1002,1004,
+        5,85,0,0,1003,1005,3,122,61,0,1004,1003,1,0,0,0,1004,1005,1,0,0,
+        0,1005,1006,1,0,0,0,1006,1007,5,85,0,0,1007,1026,5,83,0,0,1008,1009,
+        5,82,0,0,1009,1011,5,85,0,0,1010,1012,3,122,61,0,1011,1010,1,0,0,
+        0,1011,1012,1,0,0,0,1012,1013,1,0,0,0,1013,1026,5,85,0,0,1014,1016,
+        5,85,0,0,1015,1017,3,122,61,0,1016,1015,1,0,0,0,1016,1017,1,0,0,
+        0,1017,1018,1,0,0,0,1018,1019,5,85,0,0,1019,1026,5,83,0,0,1020,1022,
+        5,85,0,0,1021,1023,3,122,61,0,1022,1021,1,0,0,0,1022,1023,1,0,0,
+        0,1023,1024,1,0,0,0,1024,1026,5,85,0,0,1025,1001,1,0,0,0,1025,1008,
+        1,0,0,0,1025,1014,1,0,0,0,1025,1020,1,0,0,0,1026,121,1,0,0,0,1027,
+        1029,5,101,0,0,1028,1030,3,270,135,0,1029,1028,1,0,0,0,1029,1030,
+        1,0,0,0,1030,1032,1,0,0,0,1031,1033,3,126,63,0,1032,1031,1,0,0,0,
+        1032,1033,1,0,0,0,1033,1035,1,0,0,0,1034,1036,3,134,67,0,1035,1034,
+        1,0,0,0,1035,1036,1,0,0,0,1036,1038,1,0,0,0,1037,1039,3,124,62,0,
+        1038,1037,1,0,0,0,1038,1039,1,0,0,0,1039,1040,1,0,0,0,1040,1059,
+        5,102,0,0,1041,1043,5,101,0,0,1042,1044,3,270,135,0,1043,1042,1,
+        0,0,0,1043,1044,1,0,0,0,1044,1046,1,0,0,0,1045,1047,3,126,63,0,1046,
+        1045,1,0,0,0,1046,1047,1,0,0,0,1047,1049,1,0,0,0,1048,1050,3,134,
+        67,0,1049,1048,1,0,0,0,1049,1050,1,0,0,0,1050,1052,1,0,0,0,1051,
+        1053,3,124,62,0,1052,1051,1,0,0,0,1052,1053,1,0,0,0,1053,1054,1,
+        0,0,0,1054,1055,5,70,0,0,1055,1056,3,144,72,0,1056,1057,5,102,0,
+        0,1057,1059,1,0,0,0,1058,1027,1,0,0,0,1058,1041,1,0,0,0,1059,123,
+        1,0,0,0,1060,1063,3,236,118,0,1061,1063,3,224,112,0,1062,1060,1,
+        0,0,0,1062,1061,1,0,0,0,1063,125,1,0,0,0,1064,1065,5,94,0,0,1065,
+        1073,3,140,70,0,1066,1068,5,97,0,0,1067,1069,5,94,0,0,1068,1067,
+        1,0,0,0,1068,1069,1,0,0,0,1069,1070,1,0,0,0,1070,1072,3,140,70,0,
+        1071,1066,1,0,0,0,1072,1075,1,0,0,0,1073,1071,1,0,0,0,1073,1074,
+        1,0,0,0,1074,1088,1,0,0,0,1075,1073,1,0,0,0,1076,1077,5,94,0,0,1077,
+        1088,3,132,66,0,1078,1079,5,33,0,0,1079,1084,3,140,70,0,1080,1081,
+        5,97,0,0,1081,1083,3,140,70,0,1082,1080,1,0,0,0,1083,1086,1,0,0,
+        0,1084,1082,1,0,0,0,1084,1085,1,0,0,0,1085,1088,1,0,0,0,1086,1084,
+        1,0,0,0,1087,1064,1,0,0,0,1087,1076,1,0,0,0,1087,1078,1,0,0,0,1088,
+        127,1,0,0,0,1089,1091,3,130,65,0,1090,1089,1,0,0,0,1091,1092,1,0,
+        0,0,1092,1090,1,0,0,0,1092,1093,1,0,0,0,1093,129,1,0,0,0,1094,1095,
+        5,94,0,0,1095,1099,3,138,69,0,1096,1097,5,94,0,0,1097,1099,3,132,
+        66,0,1098,1094,1,0,0,0,1098,1096,1,0,0,0,1099,131,1,0,0,0,1100,1102,
+        5,98,0,0,1101,1103,7,2,0,0,1102,1101,1,0,0,0,1102,1103,1,0,0,0,1103,
+        1104,1,0,0,0,1104,1105,5,99,0,0,1105,1106,3,144,72,0,1106,1107,5,
+        100,0,0,1107,133,1,0,0,0,1108,1110,5,86,0,0,1109,1111,3,136,68,0,
+        1110,1109,1,0,0,0,1110,1111,1,0,0,0,1111,1116,1,0,0,0,1112,1114,
+        5,75,0,0,1113,1115,3,136,68,0,1114,1113,1,0,0,0,1114,1115,1,0,0,
+        0,1115,1117,1,0,0,0,1116,1112,1,0,0,0,1116,1117,1,0,0,0,1117,1123,
+        1,0,0,0,1118,1120,5,75,0,0,1119,1121,3,136,68,0,1120,1119,1,0,0,
+        0,1120,1121,1,0,0,0,1121,1123,1,0,0,0,1122,1108,1,0,0,0,1122,1118,
+        1,0,0,0,1123,135,1,0,0,0,1124,1126,5,85,0,0,1125,1124,1,0,0,0,1125,
+        1126,1,0,0,0,1126,1127,1,0,0,0,1127,1128,3,232,116,0,1128,137,1,
+        0,0,0,1129,1130,3,276,138,0,1130,139,1,0,0,0,1131,1132,3,276,138,
+        0,1132,141,1,0,0,0,1133,1135,3,186,93,0,1134,1136,3,184,92,0,1135,
+        1134,1,0,0,0,1136,1137,1,0,0,0,1137,1135,1,0,0,0,1137,1138,1,0,0,
+        0,1138,143,1,0,0,0,1139,1140,3,146,73,0,1140,145,1,0,0,0,1141,1146,
+        3,148,74,0,1142,1143,5,45,0,0,1143,1145,3,148,74,0,1144,1142,1,0,
+        0,0,1145,1148,1,0,0,0,1146,1144,1,0,0,0,1146,1147,1,0,0,0,1147,147,
+        1,0,0,0,1148,1146,1,0,0,0,1149,1154,3,150,75,0,1150,1151,5,72,0,
+        0,1151,1153,3,150,75,0,1152,1150,1,0,0,0,1153,1156,1,0,0,0,1154,
+        1152,1,0,0,0,1154,1155,1,0,0,0,1155,149,1,0,0,0,1156,1154,1,0,0,
+        0,1157,1162,3,152,76,0,1158,1159,5,2,0,0,1159,1161,3,152,76,0,1160,
+        1158,1,0,0,0,1161,1164,1,0,0,0,1162,1160,1,0,0,0,1162,1163,1,0,0,
+        0,1163,151,1,0,0,0,1164,1162,1,0,0,0,1165,1167,5,40,0,0,1166,1165,
+        1,0,0,0,1167,1170,1,0,0,0,1168,1166,1,0,0,0,1168,1169,1,0,0,0,1169,
+        1171,1,0,0,0,1170,1168,1,0,0,0,1171,1172,3,154,77,0,1172,153,1,0,
+        0,0,1173,1179,3,158,79,0,1174,1175,3,156,78,0,1175,1176,3,158,79,
+        0,1176,1178,1,0,0,0,1177,1174,1,0,0,0,1178,1181,1,0,0,0,1179,1177,
+        1,0,0,0,1179,1180,1,0,0,0,1180,155,1,0,0,0,1181,1179,1,0,0,0,1182,
+        1183,7,3,0,0,1183,157,1,0,0,0,1184,1188,3,168,84,0,1185,1187,3,160,
+        80,0,1186,1185,1,0,0,0,1187,1190,1,0,0,0,1188,1186,1,0,0,0,1188,
+        1189,1,0,0,0,1189,159,1,0,0,0,1190,1188,1,0,0,0,1191,1192,5,54,0,
+        0,1192,1193,5,71,0,0,1193,1226,3,168,84,0,1194,1195,5,24,0,0,1195,
+        1196,5,71,0,0,1196,1226,3,168,84,0,1197,1198,5,12,0,0,1198,1226,
+        3,168,84,0,1199,1200,5,77,0,0,1200,1226,3,168,84,0,1201,1202,5,31,
+        0,0,1202,1226,3,168,84,0,1203,1204,5,33,0,0,1204,1226,5,41,0,0,1205,
+        1206,5,33,0,0,1206,1207,5,40,0,0,1207,1226,5,41,0,0,1208,1210,5,
+        33,0,0,1209,1211,5,40,0,0,1210,1209,1,0,0,0,1210,1211,1,0,0,0,1211,
+        1212,1,0,0,0,1212,1215,7,4,0,0,1213,1215,5,74,0,0,1214,1208,1,0,
+        0,0,1214,1213,1,0,0,0,1215,1216,1,0,0,0,1216,1226,3,162,81,0,1217,
+        1219,5,33,0,0,1218,1220,5,40,0,0,1219,1218,1,0,0,0,1219,1220,1,0,
+        0,0,1220,1222,1,0,0,0,1221,1223,3,272,136,0,1222,1221,1,0,0,0,1222,
+        1223,1,0,0,0,1223,1224,1,0,0,0,1224,1226,5,59,0,0,1225,1191,1,0,
+        0,0,1225,1194,1,0,0,0,1225,1197,1,0,0,0,1225,1199,1,0,0,0,1225,1201,
+        1,0,0,0,1225,1203,1,0,0,0,1225,1205,1,0,0,0,1225,1214,1,0,0,0,1225,
+        1217,1,0,0,0,1226,161,1,0,0,0,1227,1232,3,164,82,0,1228,1229,5,97,
+        0,0,1229,1231,3,164,82,0,1230,1228,1,0,0,0,1231,1234,1,0,0,0,1232,
+        1230,1,0,0,0,1232,1233,1,0,0,0,1233,163,1,0,0,0,1234,1232,1,0,0,
+        0,1235,1237,3,166,83,0,1236,1235,1,0,0,0,1237,1238,1,0,0,0,1238,
+        1236,1,0,0,0,1238,1239,1,0,0,0,1239,1244,1,0,0,0,1240,1241,5,71,
+        0,0,1241,1242,3,166,83,0,1242,1243,3,166,83,0,1243,1245,1,0,0,0,
+        1244,1240,1,0,0,0,1244,1245,1,0,0,0,1245,1250,1,0,0,0,1246,1247,
+        5,82,0,0,1247,1248,3,162,81,0,1248,1249,5,83,0,0,1249,1251,1,0,0,
+        0,1250,1246,1,0,0,0,1250,1251,1,0,0,0,1251,1254,1,0,0,0,1252,1253,
+        5,40,0,0,1253,1255,5,41,0,0,1254,1252,1,0,0,0,1254,1255,1,0,0,0,
+        1255,165,1,0,0,0,1256,1259,3,272,136,0,1257,1259,5,41,0,0,1258,1256,
+        1,0,0,0,1258,1257,1,0,0,0,1259,167,1,0,0,0,1260,1266,3,172,86,0,
+        1261,1262,3,170,85,0,1262,1263,3,172,86,0,1263,1265,1,0,0,0,1264,
+        1261,1,0,0,0,1265,1268,1,0,0,0,1266,1264,1,0,0,0,1266,1267,1,0,0,
+        0,1267,169,1,0,0,0,1268,1266,1,0,0,0,1269,1270,7,5,0,0,1270,171,
+        1,0,0,0,1271,1277,3,176,88,0,1272,1273,3,174,87,0,1273,1274,3,176,
+        88,0,1274,1276,1,0,0,0,1275,1272,1,0,0,0,1276,1279,1,0,0,0,1277,
+        1275,1,0,0,0,1277,1278,1,0,0,0,1278,173,1,0,0,0,1279,1277,1,0,0,
+        0,1280,1281,7,6,0,0,1281,175,1,0,0,0,1282,1287,3,178,89,0,1283,1284,
+        5,91,0,0,1284,1286,3,178,89,0,1285,1283,1,0,0,0,1286,1289,1,0,0,
+        0,1287,1285,1,0,0,0,1287,1288,1,0,0,0,1288,177,1,0,0,0,1289,1287,
+        1,0,0,0,1290,1292,7,7,0,0,1291,1290,1,0,0,0,1292,1295,1,0,0,0,1293,
+        1291,1,0,0,0,1293,1294,1,0,0,0,1294,1296,1,0,0,0,1295,1293,1,0,0,
+        0,1296,1297,3,180,90,0,1297,179,1,0,0,0,1298,1303,3,186,93,0,1299,
+        1302,3,182,91,0,1300,1302,3,184,92,0,1301,1299,1,0,0,0,1301,1300,
+        1,0,0,0,1302,1305,1,0,0,0,1303,1301,1,0,0,0,1303,1304,1,0,0,0,1304,
+        1308,1,0,0,0,1305,1303,1,0,0,0,1306,1309,3,128,64,0,1307,1309,3,
+        104,52,0,1308,1306,1,0,0,0,1308,1307,1,0,0,0,1308,1309,1,0,0,0,1309,
+        181,1,0,0,0,1310,1311,5,101,0,0,1311,1312,3,144,72,0,1312,1313,5,
+        102,0,0,1313,1324,1,0,0,0,1314,1316,5,101,0,0,1315,1317,3,144,72,
+        0,1316,1315,1,0,0,0,1316,1317,1,0,0,0,1317,1318,1,0,0,0,1318,1320,
+        5,75,0,0,1319,1321,3,144,72,0,1320,1319,1,0,0,0,1320,1321,1,0,0,
+        0,1321,1322,1,0,0,0,1322,1324,5,102,0,0,1323,1310,1,0,0,0,1323,1314,
+        1,0,0,0,1324,183,1,0,0,0,1325,1326,5,92,0,0,1326,1327,3,238,119,
+        0,1327,185,1,0,0,0,1328,1344,3,188,94,0,1329,1344,3,212,106,0,1330,
+        1344,3,196,98,0,1331,1344,3,198,99,0,1332,1344,3,200,100,0,1333,
+        1344,3,206,103,0,1334,1344,3,208,104,0,1335,1344,3,226,113,0,1336,
+        1344,3,224,112,0,1337,1344,3,190,95,0,1338,1344,3,98,49,0,1339,1344,
+        3,210,105,0,1340,1344,3,214,107,0,1341,1344,3,220,110,0,1342,1344,
+        3,270,135,0,1343,1328,1,0,0,0,1343,1329,1,0,0,0,1343,1330,1,0,0,
+        0,1343,1331,1,0,0,0,1343,1332,1,0,0,0,1343,1333,1,0,0,0,1343,1334,
+        1,0,0,0,1343,1335,1,0,0,0,1343,1336,1,0,0,0,1343,1337,1,0,0,0,1343,
+        1338,1,0,0,0,1343,1339,1,0,0,0,1343,1340,1,0,0,0,1343,1341,1,0,0,
+        0,1343,1342,1,0,0,0,1344,187,1,0,0,0,1345,1346,5,13,0,0,1346,1347,
+        5,99,0,0,1347,1348,5,86,0,0,1348,1349,5,100,0,0,1349,189,1,0,0,0,
+        1350,1352,5,10,0,0,1351,1353,3,144,72,0,1352,1351,1,0,0,0,1352,1353,
+        1,0,0,0,1353,1355,1,0,0,0,1354,1356,3,192,96,0,1355,1354,1,0,0,0,
+        1356,1357,1,0,0,0,1357,1355,1,0,0,0,1357,1358,1,0,0,0,1358,1361,
+        1,0,0,0,1359,1360,5,22,0,0,1360,1362,3,144,72,0,1361,1359,1,0,0,
+        0,1361,1362,1,0,0,0,1362,1363,1,0,0,0,1363,1364,5,23,0,0,1364,191,
+        1,0,0,0,1365,1366,5,69,0,0,1366,1371,3,194,97,0,1367,1368,5,93,0,
+        0,1368,1370,3,194,97,0,1369,1367,1,0,0,0,1370,1373,1,0,0,0,1371,
+        1369,1,0,0,0,1371,1372,1,0,0,0,1372,1374,1,0,0,0,1373,1371,1,0,0,
+        0,1374,1375,5,55,0,0,1375,1376,3,144,72,0,1376,193,1,0,0,0,1377,
+        1378,3,156,78,0,1378,1379,3,144,72,0,1379,1383,1,0,0,0,1380,1383,
+        3,160,80,0,1381,1383,3,144,72,0,1382,1377,1,0,0,0,1382,1380,1,0,
+        0,0,1382,1381,1,0,0,0,1383,195,1,0,0,0,1384,1385,5,101,0,0,1385,
+        1388,3,204,102,0,1386,1387,5,97,0,0,1387,1389,3,144,72,0,1388,1386,
+        1,0,0,0,1388,1389,1,0,0,0,1389,1390,1,0,0,0,1390,1391,5,102,0,0,
+        1391,197,1,0,0,0,1392,1396,5,101,0,0,1393,1394,3,270,135,0,1394,
+        1395,5,81,0,0,1395,1397,1,0,0,0,1396,1393,1,0,0,0,1396,1397,1,0,
+        0,0,1397,1398,1,0,0,0,1398,1401,3,98,49,0,1399,1400,5,70,0,0,1400,
+        1402,3,144,72,0,1401,1399,1,0,0,0,1401,1402,1,0,0,0,1402,1403,1,
+        0,0,0,1403,1404,5,97,0,0,1404,1405,3,144,72,0,1405,1406,5,102,0,
+        0,1406,199,1,0,0,0,1407,1408,3,202,101,0,1408,1409,5,99,0,0,1409,
+        1410,3,204,102,0,1410,1411,5,100,0,0,1411,201,1,0,0,0,1412,1413,
+        7,8,0,0,1413,203,1,0,0,0,1414,1415,3,270,135,0,1415,1416,5,31,0,
+        0,1416,1419,3,144,72,0,1417,1418,5,70,0,0,1418,1420,3,144,72,0,1419,
+        1417,1,0,0,0,1419,1420,1,0,0,0,1420,205,1,0,0,0,1421,1422,5,47,0,
+        0,1422,1423,5,99,0,0,1423,1424,3,270,135,0,1424,1425,5,81,0,0,1425,
+        1426,3,144,72,0,1426,1427,5,93,0,0,1427,1428,3,270,135,0,1428,1429,
+        5,31,0,0,1429,1430,3,144,72,0,1430,1431,5,97,0,0,1431,1432,3,144,
+        72,0,1432,1433,5,100,0,0,1433,207,1,0,0,0,1434,1435,7,9,0,0,1435,
+        1441,5,103,0,0,1436,1442,3,8,4,0,1437,1439,3,88,44,0,1438,1440,3,
+        86,43,0,1439,1438,1,0,0,0,1439,1440,1,0,0,0,1440,1442,1,0,0,0,1441,
+        1436,1,0,0,0,1441,1437,1,0,0,0,1442,1443,1,0,0,0,1443,1444,5,104,
+        0,0,1444,209,1,0,0,0,1445,1446,5,99,0,0,1446,1447,3,144,72,0,1447,
+        1448,5,100,0,0,1448,211,1,0,0,0,1449,1450,3,216,108,0,1450,1452,
+        5,99,0,0,1451,1453,7,10,0,0,1452,1451,1,0,0,0,1452,1453,1,0,0,0,
+        1453,1455,1,0,0,0,1454,1456,3,144,72,0,1455,1454,1,0,0,0,1455,1456,
+        1,0,0,0,1456,1457,1,0,0,0,1457,1458,5,63,0,0,1458,1459,3,144,72,
+        0,1459,1460,5,100,0,0,1460,213,1,0,0,0,1461,1462,3,216,108,0,1462,
+        1464,5,99,0,0,1463,1465,5,20,0,0,1464,1463,1,0,0,0,1464,1465,1,0,
+        0,0,1465,1474,1,0,0,0,1466,1471,3,144,72,0,1467,1468,5,93,0,0,1468,
+        1470,3,144,72,0,1469,1467,1,0,0,0,1470,1473,1,0,0,0,1471,1469,1,
+        0,0,0,1471,1472,1,0,0,0,1472,1475,1,0,0,0,1473,1471,1,0,0,0,1474,
+        1466,1,0,0,0,1474,1475,1,0,0,0,1475,1476,1,0,0,0,1476,1477,5,100,
+        0,0,1477,215,1,0,0,0,1478,1479,3,218,109,0,1479,1480,3,272,136,0,
+        1480,217,1,0,0,0,1481,1482,3,272,136,0,1482,1483,5,92,0,0,1483,1485,
+        1,0,0,0,1484,1481,1,0,0,0,1485,1488,1,0,0,0,1486,1484,1,0,0,0,1486,
+        1487,1,0,0,0,1487,219,1,0,0,0,1488,1486,1,0,0,0,1489,1490,3,270,
+        135,0,1490,1499,5,103,0,0,1491,1496,3,222,111,0,1492,1493,5,93,0,
+        0,1493,1495,3,222,111,0,1494,1492,1,0,0,0,1495,1498,1,0,0,0,1496,
+        1494,1,0,0,0,1496,1497,1,0,0,0,1497,1500,1,0,0,0,1498,1496,1,0,0,
+        0,1499,1491,1,0,0,0,1499,1500,1,0,0,0,1500,1501,1,0,0,0,1501,1502,
+        5,104,0,0,1502,221,1,0,0,0,1503,1504,3,238,119,0,1504,1505,5,94,
+        0,0,1505,1506,3,144,72,0,1506,1513,1,0,0,0,1507,1508,5,92,0,0,1508,
+        1513,3,238,119,0,1509,1510,5,92,0,0,1510,1513,5,86,0,0,1511,1513,
+        3,270,135,0,1512,1503,1,0,0,0,1512,1507,1,0,0,0,1512,1509,1,0,0,
+        0,1512,1511,1,0,0,0,1513,223,1,0,0,0,1514,1517,5,98,0,0,1515,1518,
+        3,272,136,0,1516,1518,5,107,0,0,1517,1515,1,0,0,0,1517,1516,1,0,
+        0,0,1518,225,1,0,0,0,1519,1526,3,228,114,0,1520,1526,5,41,0,0,1521,
+        1526,3,230,115,0,1522,1526,5,109,0,0,1523,1526,3,234,117,0,1524,
+        1526,3,236,118,0,1525,1519,1,0,0,0,1525,1520,1,0,0,0,1525,1521,1,
+        0,0,0,1525,1522,1,0,0,0,1525,1523,1,0,0,0,1525,1524,1,0,0,0,1526,
+        227,1,0,0,0,1527,1528,7,11,0,0,1528,229,1,0,0,0,1529,1532,3,232,
+        116,0,1530,1532,5,108,0,0,1531,1529,1,0,0,0,1531,1530,1,0,0,0,1532,
+        231,1,0,0,0,1533,1534,7,12,0,0,1534,233,1,0,0,0,1535,1544,5,101,
+        0,0,1536,1541,3,144,72,0,1537,1538,5,93,0,0,1538,1540,3,144,72,0,
+        1539,1537,1,0,0,0,1540,1543,1,0,0,0,1541,1539,1,0,0,0,1541,1542,
+        1,0,0,0,1542,1545,1,0,0,0,1543,1541,1,0,0,0,1544,1536,1,0,0,0,1544,
+        1545,1,0,0,0,1545,1546,1,0,0,0,1546,1547,5,102,0,0,1547,235,1,0,
+        0,0,1548,1562,5,103,0,0,1549,1550,3,238,119,0,1550,1551,5,94,0,0,
+        1551,1559,3,144,72,0,1552,1553,5,93,0,0,1553,1554,3,238,119,0,1554,
+        1555,5,94,0,0,1555,1556,3,144,72,0,1556,1558,1,0,0,0,1557,1552,1,
+        0,0,0,1558,1561,1,0,0,0,1559,1557,1,0,0,0,1559,1560,1,0,0,0,1560,
+        1563,1,0,0,0,1561,1559,1,0,0,0,1562,1549,1,0,0,0,1562,1563,1,0,0,
+        0,1563,1564,1,0,0,0,1564,1565,5,104,0,0,1565,237,1,0,0,0,1566,1567,
+        3,276,138,0,1567,239,1,0,0,0,1568,1574,3,242,121,0,1569,1574,3,252,
+        126,0,1570,1574,3,254,127,0,1571,1574,3,258,129,0,1572,1574,3,264,
+        132,0,1573,1568,1,0,0,0,1573,1569,1,0,0,0,1573,1570,1,0,0,0,1573,
+        1571,1,0,0,0,1573,1572,1,0,0,0,1574,241,1,0,0,0,1575,1576,5,15,0,
+        0,1576,1578,5,11,0,0,1577,1579,3,272,136,0,1578,1577,1,0,0,0,1578,
+        1579,1,0,0,0,1579,1581,1,0,0,0,1580,1582,3,266,133,0,1581,1580,1,
+        0,0,0,1581,1582,1,0,0,0,1582,1583,1,0,0,0,1583,1584,7,13,0,0,1584,
+        1585,5,99,0,0,1585,1586,3,270,135,0,1586,1587,3,130,65,0,1587,1588,
+        5,100,0,0,1588,1589,7,14,0,0,1589,1591,3,244,122,0,1590,1592,3,86,
+        43,0,1591,1590,1,0,0,0,1591,1592,1,0,0,0,1592,243,1,0,0,0,1593,1594,
+        3,246,123,0,1594,1595,5,33,0,0,1595,1596,5,66,0,0,1596,1622,1,0,
+        0,0,1597,1598,3,248,124,0,1598,1599,5,33,0,0,1599,1600,5,66,0,0,
+        1600,1622,1,0,0,0,1601,1602,3,246,123,0,1602,1603,5,33,0,0,1603,
+        1604,5,40,0,0,1604,1605,5,41,0,0,1605,1622,1,0,0,0,1606,1607,3,246,
+        123,0,1607,1608,5,33,0,0,1608,1609,5,38,0,0,1609,1610,5,34,0,0,1610,
+        1622,1,0,0,0,1611,1612,3,248,124,0,1612,1613,5,33,0,0,1613,1614,
+        5,38,0,0,1614,1615,5,34,0,0,1615,1622,1,0,0,0,1616,1617,3,246,123,
+        0,1617,1618,5,33,0,0,1618,1619,7,4,0,0,1619,1620,3,250,125,0,1620,
+        1622,1,0,0,0,1621,1593,1,0,0,0,1621,1597,1,0,0,0,1621,1601,1,0,0,
+        0,1621,1606,1,0,0,0,1621,1611,1,0,0,0,1621,1616,1,0,0,0,1622,245,
+        1,0,0,0,1623,1624,3,270,135,0,1624,1625,5,92,0,0,1625,1626,3,238,
+        119,0,1626,247,1,0,0,0,1627,1628,5,99,0,0,1628,1633,3,246,123,0,
+        1629,1630,5,93,0,0,1630,1632,3,246,123,0,1631,1629,1,0,0,0,1632,
+        1635,1,0,0,0,1633,1631,1,0,0,0,1633,1634,1,0,0,0,1634,1636,1,0,0,
+        0,1635,1633,1,0,0,0,1636,1637,5,100,0,0,1637,249,1,0,0,0,1638,1643,
+        3,272,136,0,1639,1640,5,82,0,0,1640,1641,3,250,125,0,1641,1642,5,
+        83,0,0,1642,1644,1,0,0,0,1643,1639,1,0,0,0,1643,1644,1,0,0,0,1644,
+        1648,1,0,0,0,1645,1646,5,99,0,0,1646,1647,5,107,0,0,1647,1649,5,
+        100,0,0,1648,1645,1,0,0,0,1648,1649,1,0,0,0,1649,251,1,0,0,0,1650,
+        1651,5,21,0,0,1651,1652,5,11,0,0,1652,1654,3,272,136,0,1653,1655,
+        3,268,134,0,1654,1653,1,0,0,0,1654,1655,1,0,0,0,1655,253,1,0,0,0,
+        1656,1658,5,15,0,0,1657,1659,5,66,0,0,1658,1657,1,0,0,0,1658,1659,
+        1,0,0,0,1659,1660,1,0,0,0,1660,1662,5,32,0,0,1661,1663,3,272,136,
+        0,1662,1661,1,0,0,0,1662,1663,1,0,0,0,1663,1665,1,0,0,0,1664,1666,
+        3,266,133,0,1665,1664,1,0,0,0,1665,1666,1,0,0,0,1666,1667,1,0,0,
+        0,1667,1669,3,256,128,0,1668,1670,3,86,43,0,1669,1668,1,0,0,0,1669,
+        1670,1,0,0,0,1670,255,1,0,0,0,1671,1672,5,27,0,0,1672,1673,5,99,
+        0,0,1673,1674,3,270,135,0,1674,1675,3,130,65,0,1675,1676,5,100,0,
+        0,1676,1677,5,43,0,0,1677,1678,5,99,0,0,1678,1683,3,246,123,0,1679,
+        1680,5,93,0,0,1680,1682,3,246,123,0,1681,1679,1,0,0,0,1682,1685,
+        1,0,0,0,1683,1681,1,0,0,0,1683,1684,1,0,0,0,1684,1686,1,0,0,0,1685,
+        1683,1,0,0,0,1686,1687,5,100,0,0,1687,1705,1,0,0,0,1688,1690,5,43,
+        0,0,1689,1691,5,94,0,0,1690,1689,1,0,0,0,1690,1691,1,0,0,0,1691,
+        1692,1,0,0,0,1692,1693,3,138,69,0,1693,1694,5,99,0,0,1694,1699,3,
+        238,119,0,1695,1696,5,93,0,0,1696,1698,3,238,119,0,1697,1695,1,0,
+        0,0,1698,1701,1,0,0,0,1699,1697,1,0,0,0,1699,1700,1,0,0,0,1700,1702,
+        1,0,0,0,1701,1699,1,0,0,0,1702,1703,5,100,0,0,1703,1705,1,0,0,0,
+        1704,1671,1,0,0,0,1704,1688,1,0,0,0,1705,257,1,0,0,0,1706,1707,5,
+        15,0,0,1707,1708,3,272,136,0,1708,1710,5,32,0,0,1709,1711,3,272,
+        136,0,1710,1709,1,0,0,0,1710,1711,1,0,0,0,1711,1713,1,0,0,0,1712,
+        1714,3,266,133,0,1713,1712,1,0,0,0,1713,1714,1,0,0,0,1714,1715,1,
+        0,0,0,1715,1716,5,27,0,0,1716,1717,5,99,0,0,1717,1718,3,270,135,
+        0,1718,1719,3,130,65,0,1719,1720,5,100,0,0,1720,1722,5,43,0,0,1721,
+        1723,3,272,136,0,1722,1721,1,0,0,0,1722,1723,1,0,0,0,1723,1724,1,
+        0,0,0,1724,1726,3,260,130,0,1725,1727,3,262,131,0,1726,1725,1,0,
+        0,0,1726,1727,1,0,0,0,1727,259,1,0,0,0,1728,1729,5,99,0,0,1729,1734,
+        3,246,123,0,1730,1731,5,93,0,0,1731,1733,3,246,123,0,1732,1730,1,
+        0,0,0,1733,1736,1,0,0,0,1734,1732,1,0,0,0,1734,1735,1,0,0,0,1735,
+        1737,1,0,0,0,1736,1734,1,0,0,0,1737,1738,5,100,0,0,1738,1751,1,0,
+        0,0,1739,1740,5,101,0,0,1740,1745,3,246,123,0,1741,1742,5,93,0,0,
+        1742,1744,3,246,123,0,1743,1741,1,0,0,0,1744,1747,1,0,0,0,1745,1743,
+        1,0,0,0,1745,1746,1,0,0,0,1746,1748,1,0,0,0,1747,1745,1,0,0,0,1748,
+        1749,5,102,0,0,1749,1751,1,0,0,0,1750,1728,1,0,0,0,1750,1739,1,0,
+        0,0,1751,261,1,0,0,0,1752,1753,3,272,136,0,1753,1754,3,236,118,0,
+        1754,263,1,0,0,0,1755,1756,5,21,0,0,1756,1757,5,32,0,0,1757,1759,
+        3,272,136,0,1758,1760,3,268,134,0,1759,1758,1,0,0,0,1759,1760,1,
+        0,0,0,1760,265,1,0,0,0,1761,1762,5,30,0,0,1762,1763,5,40,0,0,1763,
+        1764,5,25,0,0,1764,267,1,0,0,0,1765,1766,5,30,0,0,1766,1767,5,25,
+        0,0,1767,269,1,0,0,0,1768,1769,3,272,136,0,1769,271,1,0,0,0,1770,
+        1774,5,111,0,0,1771,1774,5,110,0,0,1772,1774,3,274,137,0,1773,1770,
+        1,0,0,0,1773,1771,1,0,0,0,1773,1772,1,0,0,0,1774,273,1,0,0,0,1775,
+        1776,7,15,0,0,1776,275,1,0,0,0,1777,1780,3,272,136,0,1778,1780,3,
+        278,139,0,1779,1777,1,0,0,0,1779,1778,1,0,0,0,1780,277,1,0,0,0,1781,
+        1782,7,16,0,0,1782,279,1,0,0,0,223,282,289,300,305,312,318,323,327,
+        333,338,353,356,363,375,378,396,399,406,410,425,428,431,436,438,
+        441,445,451,460,463,473,479,487,494,502,512,520,523,529,532,534,
+        546,556,560,565,577,586,594,619,627,639,642,650,662,668,671,675,
+        678,685,691,695,698,701,708,716,719,724,733,744,754,760,764,769,
+        774,780,785,790,795,800,808,816,819,830,839,844,851,856,860,866,
+        870,874,877,881,886,890,894,898,909,914,922,928,936,940,948,956,
+        966,970,979,984,988,992,994,999,1004,1011,1016,1022,1025,1029,1032,
+        1035,1038,1043,1046,1049,1052,1058,1062,1068,1073,1084,1087,1092,
+        1098,1102,1110,1114,1116,1120,1122,1125,1137,1146,1154,1162,1168,
+        1179,1188,1210,1214,1219,1222,1225,1232,1238,1244,1250,1254,1258,
+        1266,1277,1287,1293,1301,1303,1308,1316,1320,1323,1343,1352,1357,
+        1361,1371,1382,1388,1396,1401,1419,1439,1441,1452,1455,1464,1471,
+        1474,1486,1496,1499,1512,1517,1525,1531,1541,1544,1559,1562,1573,
+        1578,1581,1591,1621,1633,1643,1648,1654,1658,1662,1665,1669,1683,
+        1690,1699,1704,1710,1713,1722,1726,1734,1745,1750,1759,1773,1779
     ];
 
     private static __ATN: antlr.ATN;
@@ -8797,6 +9144,9 @@ export class UnionPartContext extends antlr.ParserRuleContext {
     }
     public ALL(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.ALL, 0);
+    }
+    public DISTINCT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.DISTINCT, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_unionPart;
@@ -9172,6 +9522,8 @@ export class InTransactionsContext extends antlr.ParserRuleContext {
     public _rowsWord?: SymbolicNameContext;
     public _errorWord?: SymbolicNameContext;
     public _errorMode?: SymbolicNameContext;
+    public _concurrency?: ExpressionContext;
+    public _concurrentWord?: SymbolicNameContext;
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
         super(parent, invokingState);
     }
@@ -9193,11 +9545,53 @@ export class InTransactionsContext extends antlr.ParserRuleContext {
     public ON(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.ON, 0);
     }
-    public expression(): ExpressionContext | null {
-        return this.getRuleContext(0, ExpressionContext);
+    public expression(): ExpressionContext[];
+    public expression(i: number): ExpressionContext | null;
+    public expression(i?: number): ExpressionContext[] | ExpressionContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(ExpressionContext);
+        }
+
+        return this.getRuleContext(i, ExpressionContext);
+    }
+    public inTransactionsReport(): InTransactionsReportContext[];
+    public inTransactionsReport(i: number): InTransactionsReportContext | null;
+    public inTransactionsReport(i?: number): InTransactionsReportContext[] | InTransactionsReportContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(InTransactionsReportContext);
+        }
+
+        return this.getRuleContext(i, InTransactionsReportContext);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_inTransactions;
+    }
+}
+
+
+export class InTransactionsReportContext extends antlr.ParserRuleContext {
+    public _reportWord?: SymbolicNameContext;
+    public _statusWord?: SymbolicNameContext;
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public AS(): antlr.TerminalNode {
+        return this.getToken(CypherParser.AS, 0)!;
+    }
+    public variable(): VariableContext {
+        return this.getRuleContext(0, VariableContext)!;
+    }
+    public symbolicName(): SymbolicNameContext[];
+    public symbolicName(i: number): SymbolicNameContext | null;
+    public symbolicName(i?: number): SymbolicNameContext[] | SymbolicNameContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(SymbolicNameContext);
+        }
+
+        return this.getRuleContext(i, SymbolicNameContext);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_inTransactionsReport;
     }
 }
 
@@ -10090,8 +10484,27 @@ export class NodePatternContext extends antlr.ParserRuleContext {
     public expression(): ExpressionContext | null {
         return this.getRuleContext(0, ExpressionContext);
     }
+    public isLabelExpression(): IsLabelExpressionContext | null {
+        return this.getRuleContext(0, IsLabelExpressionContext);
+    }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nodePattern;
+    }
+}
+
+
+export class IsLabelExpressionContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public IS(): antlr.TerminalNode {
+        return this.getToken(CypherParser.IS, 0)!;
+    }
+    public labelDisjunction(): LabelDisjunctionContext {
+        return this.getRuleContext(0, LabelDisjunctionContext)!;
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_isLabelExpression;
     }
 }
 
@@ -10437,6 +10850,9 @@ export class RelationshipTypesContext extends antlr.ParserRuleContext {
     }
     public dynamicName(): DynamicNameContext | null {
         return this.getRuleContext(0, DynamicNameContext);
+    }
+    public IS(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.IS, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_relationshipTypes;

@@ -222,3 +222,41 @@ Feature: ForeachFinishConcat - FOREACH runs updates per element, FINISH ends a q
       | name    | foreach |
       | 'South' | 1       |
     And no side effects
+
+  Scenario: [21] FOREACH over a parameter that is not a list fails when the row is run
+    And parameters are:
+      | items | 42 |
+    When executing query:
+      """
+      FOREACH (x IN $items | CREATE (:T {v: x}))
+      """
+    Then a TypeError should be raised at runtime: InvalidArgumentType
+
+  Scenario: [22] FOREACH over a property that holds a string fails when the row is run, not once per character
+    When executing query:
+      """
+      MATCH (s:Stop {name: 'North'})
+      FOREACH (x IN s.name | CREATE (:T {v: x}))
+      """
+    Then a TypeError should be raised at runtime: InvalidArgumentType
+
+  Scenario: [23] FOREACH over a null value runs nothing, and the row passes on
+    When executing query:
+      """
+      MATCH (s:Stop {name: 'North'})
+      FOREACH (x IN s.missing | CREATE (:T {v: x}))
+      RETURN s.name AS name
+      """
+    Then the result should be, in any order:
+      | name    |
+      | 'North' |
+    And no side effects
+
+  Scenario: [24] FOREACH over a map value fails when the row is run
+    And parameters are:
+      | items | {a: 1} |
+    When executing query:
+      """
+      FOREACH (x IN $items | CREATE (:T))
+      """
+    Then a TypeError should be raised at runtime: InvalidArgumentType

@@ -102,3 +102,60 @@ Feature: LabelExpressions - |, &, ! and % on nodes in MATCH and WHERE, and WHERE
       | CREATE (n:A\|B)                |
       | MERGE (n:!A)                   |
       | CREATE (n WHERE n.x = 1)       |
+
+  Scenario: [5] IS stands for the colon of a label expression in a node pattern
+    When executing query:
+      """
+      MATCH (n IS A|C) WITH n.x AS x ORDER BY x RETURN collect(x) AS xs
+      """
+    Then the result should be, in any order:
+      | xs        |
+      | [1, 3, 5] |
+    And no side effects
+
+  Scenario: [6] IS with a negation and a WHERE inside the node pattern
+    When executing query:
+      """
+      MATCH (n IS !A WHERE n.x > 2) WITH n.x AS x ORDER BY x RETURN collect(x) AS xs
+      """
+    Then the result should be, in any order:
+      | xs        |
+      | [4, 5, 6] |
+    And no side effects
+
+  Scenario: [7] CREATE takes IS with labels joined by &
+    When executing query:
+      """
+      CREATE (n IS D&E {x: 7})
+      RETURN labels(n) AS labels
+      """
+    Then the result should be (ignoring element order for lists):
+      | labels     |
+      | ['D', 'E'] |
+    And the side effects should be:
+      | +nodes      | 1 |
+      | +labels     | 2 |
+      | +properties | 1 |
+
+  Scenario: [8] IS NULL in a parenthesised predicate is still a null test
+    When executing query:
+      """
+      MATCH (n)
+      WHERE (n.x IS NULL) OR (n IS NOT NULL AND n.x = 4)
+      RETURN n.x AS x
+      """
+    Then the result should be, in any order:
+      | x |
+      | 4 |
+    And no side effects
+
+  Scenario: [9] IS stands for the colon of relationship types too
+    When executing query:
+      """
+      MATCH (a IS A)-[r IS T|U]->(b)
+      RETURN a.x AS from, type(r) AS type, b.x AS to
+      """
+    Then the result should be, in any order:
+      | from | type | to |
+      | 1    | 'T'  | 2  |
+    And no side effects

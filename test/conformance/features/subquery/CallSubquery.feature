@@ -479,13 +479,17 @@ Feature: CallSubquery - CALL { ... } runs a subquery once per incoming row
       | +labels     | 1 |
       | +properties | 3 |
 
-  Scenario: [35] IN TRANSACTIONS is refused with a clear error for now
+  Scenario: [35] IN TRANSACTIONS runs the subquery in batches (CallInTransactions.feature has the rest)
     When executing query:
       """
       UNWIND range(1, 10) AS i
       CALL (i) { CREATE (:Row {i: i}) } IN TRANSACTIONS OF 5 ROWS
       """
-    Then a SemanticError should be raised at compile time: UnsupportedClause
+    Then the result should be empty
+    And the side effects should be:
+      | +nodes      | 10 |
+      | +labels     | 1  |
+      | +properties | 10 |
 
   Scenario: [36] The batch size of IN TRANSACTIONS is a positive integer
     When executing query:

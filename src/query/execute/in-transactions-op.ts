@@ -1,0 +1,205 @@
+import { assert } from '../../common/assert.js';
+import { failedPrecondition, isWeftError, type StatusCode } from '../../common/errors.js';
+import type { Value } from '../../common/values/value.js';
+import { in_transactions_rows_default } from '../bind/bound-clause.js';
+import { CypherError } from '../errors.js';
+import type { LogicalOp, SubqueryBatch } from '../plan/logical.js';
+import type { BatchCommits, ExecContext, PhysicalOp, Row, UpdateStats } from './context.js';
+import { rowBytes, type OpEnv } from './read-ops.js';
+import { after, type Flow, type Slices } from './slices.js';
+import { WRITE_ENTRY_BYTES } from './write-ops.js';
+
+type SubqueryOp = Extract<LogicalOp, { op: 'subquery' }>;
+
+/**
+ * Inner transactions of one batch tried again after a conflict with a write that came between the
+ * batch's pauses, before the conflict counts as the batch's error.
+ */
+const batch_conflict_attempts_max = 3;
+
+/**
+ * Failures that end one inner transaction and that ON ERROR CONTINUE or BREAK may pass over: the
+ * statement's own errors (a Cypher runtime error, a refusal at commit). A deadline, a cancellation,
+ * a resource limit or a lost leadership end the whole statement whatever ON ERROR says.
+ */
+const batch_error_codes: ReadonlySet<StatusCode> = new Set(['INVALID_ARGUMENT', 'FAILED_PRECONDITION', 'ALREADY_EXISTS', 'ABORTED', 'NOT_FOUND', 'OUT_OF_RANGE']);
+
+/** Inner transactions of read-only statements begun in this process, for their names. */
+let read_only_transactions = 0;
+
+/**
+ * The batches of a statement that writes nothing (`CALL { MATCH ... RETURN ... } IN TRANSACTIONS`):
+ * there is nothing to commit, so it runs as any read does, on its snapshot, wherever reads are served.
+ */
+export function readOnlyBatches(): BatchCommits {
+  return {
+    commit: () => Promise.resolve(0),
+    rollback: () => Promise.resolve(),
+    transactionId: () => `weft-read-transaction-${++read_only_transactions}`,
+  };
+}
+
+/** What `CALL { } IN TRANSACTIONS` needs and an explicit transaction cannot give (the manual: implicit transactions only). */
+export function implicitTransactionRequired(): Error {
+  return failedPrecondition(
+    "A query with 'CALL { ... } IN TRANSACTIONS' can only be executed in an implicit transaction, but tried to execute in an explicit transaction.",
+    'IMPLICIT_TRANSACTION_REQUIRED',
+    { neo4j_code: 'Neo.DatabaseError.Transaction.TransactionStartFailed', gql_status: '25N17' },
+  );
+}
+
+/**
+ * `CALL { } IN TRANSACTIONS` (Neo4j 5 Cypher manual, "CALL subqueries in transactions"): the input
+ * rows are taken in batches of `OF n ROWS` (1000 by default); the body runs once per row of a batch,
+ * as a CALL subquery does, and then the batch's writes are committed as one log entry of their own
+ * (BatchCommits), so a later batch reads what an earlier one wrote. The rows of a batch pass on only
+ * once it has committed. A batch that fails is rolled back alone; then ON ERROR FAIL ends the
+ * statement (earlier batches stay committed), CONTINUE passes the batch's rows on with the returned
+ * columns null and goes on, BREAK does the same and runs no later batch (their rows pass with the
+ * columns null too). `REPORT STATUS AS s` gives each passing row its batch's status.
+ */
+export function subqueryInTransactions(op: SubqueryOp, batch: SubqueryBatch, input: PhysicalOp, inner: PhysicalOp, env: OpEnv): PhysicalOp {
+  const cx = env.cx;
+  const rowsOf = batch.rows === undefined ? undefined : env.exprs.compile(batch.rows);
+  const columns = op.columns;
+  const report = batch.report;
+  return (arg, sink) => {
+    if (cx.batches === undefined) throw implicitTransactionRequired();
+    const commits = cx.batches;
+    const size = batchSize(rowsOf === undefined ? in_transactions_rows_default : rowsOf(arg));
+    let pending: Row[] = [];
+    let pendingBytes = 0;
+    let broken = false;
+
+    /** Passes `rows` on one by one; `status` is written into the report slot of each. */
+    function* emit(rows: readonly Row[], status: Value): Slices {
+      for (const row of rows) {
+        if (report !== undefined) row[report] = status;
+        const r = sink(row);
+        if (r === false) return false;
+        if (r !== true && !(yield* r)) return false;
+      }
+      return true;
+    }
+
+    /** One batch, from running the body on its rows to passing them on. */
+    function* runBatch(rows: Row[]): Slices {
+      if (broken) {
+        for (const row of rows) for (const s of columns) row[s] = null;
+        return yield* emit(rows, status(false, false, null, null));
+      }
+      const id = commits.transactionId();
+      const stats: UpdateStats = { ...cx.stats };
+      let failure: unknown;
+      for (let attempt = 1; ; attempt++) {
+        const out: Row[] = [];
+        const held = { bytes: 0 };
+        failure = undefined;
+        try {
+          yield* runBody(rows, out, held);
+        } catch (e) {
+          if (!batchError(e)) throw e;
+          failure = e;
+        }
+        // Whether committed or dropped, what the write set held leaves it (WriteSet.restart).
+        const entries = cx.writes?.entries ?? 0;
+        const settled = failure === undefined ? yield* waitFor(cx, commits.commit()) : yield* waitFor(cx, commits.rollback());
+        cx.memory.release(entries * WRITE_ENTRY_BYTES);
+        if (!settled.ok) {
+          if (!batchError(settled.error)) throw settled.error;
+          failure ??= settled.error;
+        }
+        cx.memory.release(held.bytes);
+        if (failure === undefined) {
+          return yield* emit(out, status(true, true, id, null));
+        }
+        Object.assign(cx.stats, stats);
+        const conflict = isWeftError(failure) && failure.reason === 'TRANSACTION_CONFLICT';
+        if (!conflict || attempt >= batch_conflict_attempts_max) break;
+      }
+      if (batch.on_error === 'fail') throw failure;
+      if (batch.on_error === 'break') broken = true;
+      for (const row of rows) for (const s of columns) row[s] = null;
+      return yield* emit(rows, status(true, false, id, failure instanceof Error ? failure.message : String(failure)));
+    }
+
+    /** The body on each row of the batch; the rows it passes on are kept in `out` until the commit. */
+    function* runBody(rows: readonly Row[], out: Row[], held: { bytes: number }): Generator<undefined, void, undefined> {
+      for (const row of rows) {
+        let matched = false;
+        const keep = (r: Row): boolean => {
+          matched = true;
+          const o = row.slice();
+          if (r !== row) for (const s of columns) o[s] = r[s] ?? null;
+          const bytes = rowBytes(o);
+          cx.memory.reserve(bytes);
+          held.bytes += bytes;
+          out.push(o);
+          return true;
+        };
+        const f: Flow = op.mode === 'unit' ? inner(row, () => true) : inner(row, keep);
+        if (f !== true && f !== false) yield* f;
+        if (op.mode === 'unit') {
+          out.push(row);
+        } else if (!matched && op.optional) {
+          const o = row.slice();
+          for (const s of columns) o[s] = null;
+          out.push(o);
+        }
+      }
+    }
+
+    const flush = (): Flow => {
+      const rows = pending;
+      cx.memory.release(pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      return runBatch(rows);
+    };
+    const flow = input(arg, (row) => {
+      const copy = row.slice();
+      const bytes = rowBytes(copy);
+      cx.memory.reserve(bytes);
+      pendingBytes += bytes;
+      pending.push(copy);
+      return pending.length >= size ? flush() : true;
+    });
+    return after(flow, (ok) => (ok && pending.length > 0 ? flush() : ok));
+  };
+}
+
+/** `OF n ROWS`, evaluated once per run: a positive INTEGER. */
+function batchSize(v: Value): number {
+  if (typeof v !== 'bigint' || v <= 0n) {
+    throw new CypherError('ArgumentError', 'runtime', 'InvalidArgumentValue', `IN TRANSACTIONS OF n ROWS needs a positive INTEGER, not ${String(v)}`);
+  }
+  return v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(v);
+}
+
+function batchError(e: unknown): boolean {
+  return isWeftError(e) && batch_error_codes.has(e.code);
+}
+
+/** REPORT STATUS's map: the manual's four keys. */
+function status(started: boolean, committed: boolean, transactionId: string | null, errorMessage: string | null): Value {
+  return new Map<string, Value>([
+    ['started', started],
+    ['committed', committed],
+    ['transactionId', transactionId],
+    ['errorMessage', errorMessage],
+  ]);
+}
+
+type Settled = { readonly ok: true } | { readonly ok: false; readonly error: unknown };
+
+/** Pauses the statement until `work` settles: the driver awaits Deadline.waiting before the next slice. */
+function* waitFor(cx: ExecContext, work: Promise<unknown>): Generator<undefined, Settled, undefined> {
+  let settled: Settled | undefined;
+  cx.deadline.waiting = work.then(
+    () => void (settled = { ok: true }),
+    (error: unknown) => void (settled = { ok: false, error }),
+  );
+  yield;
+  assert(settled !== undefined, 'a batch of IN TRANSACTIONS resumed before its commit settled: the statement must run under a driver');
+  return settled;
+}
