@@ -113,7 +113,7 @@ class GrpcCall implements ActiveCall, CallStreamEvents {
     new Promise<void>((resolve, reject) => {
       this.abandon = reject;
       // A deadline already past aborted the signal inside openCall, before anyone listened.
-      if (this.opened.ctx.signal.aborted) this.handleEvent();
+      if (this.opened.aborted) this.handleEvent();
       else this.run().then(resolve, reject);
     }).then(
       () => this.finish('OK'),
