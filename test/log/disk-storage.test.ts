@@ -42,9 +42,25 @@ const pair: MembershipSnapshot = {
 };
 
 describe('disk Raft storage', () => {
-  it('a commit-only change reaches raft-commit at the end of its turn, not within it, and a crash after that turn keeps it', async () => {
+  it('a member with other voters writes a commit-only change to raft-commit at once: a crash right after it keeps it', async () => {
     const dir = fresh();
     const s = DiskStorage.open(dir, options());
+    await s.append(entries(1, 12, 1));
+    await s.sync();
+    s.setHardState({ term: 3, vote: 2, commit: 4 });
+    s.setHardState({ term: 3, vote: 2, commit: 9 });
+    expect(readFileSync(join(dir, 'raft-commit')).readDoubleLE(0)).toBe(9);
+    // No close: what a kill -9 right after the commit leaves.
+    const again = DiskStorage.open(dir, options());
+    expect(again.initialState().hard_state).toEqual({ term: 3, vote: 2, commit: 9 });
+    await again.close();
+    await s.close();
+  });
+
+  it('a group of one writes a commit-only change to raft-commit at the end of its turn, not within it, and a crash after that turn keeps it', async () => {
+    const dir = fresh();
+    const s = DiskStorage.open(dir, options());
+    s.setCommitWriteDeferred(true);
     await s.append(entries(1, 12, 1));
     await s.sync();
     s.setHardState({ term: 3, vote: 2, commit: 4 });
