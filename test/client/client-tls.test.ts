@@ -186,3 +186,18 @@ describe('gRPC TLS settings that cannot work stop the server at start', () => {
     }
   });
 });
+
+describe('a TLS client and a port that is not TLS', () => {
+  it.each(client_http2_engines)('a TLS client dialing a plain-text gRPC port is told the handshake failed (client engine %s)', async (http2_engine) => {
+    const server = await serve({});
+    const client = createGrpcClient(GraphService, `https://127.0.0.1:${server.ports.grpc}`, { http2_engine, tls: { ca: material.ca } });
+    try {
+      const e = await failure(client.getNode({ nodeId: 1n }, { timeout_ms: 5_000 }));
+      expect(e.code).toBe('UNAVAILABLE');
+      expect(e.message).toMatch(/TLS handshake with 127\.0\.0\.1:\d+ failed/);
+    } finally {
+      client.close();
+      await server.stop();
+    }
+  });
+});

@@ -77,11 +77,18 @@ const untrusted_codes: ReadonlySet<string> = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-/** The error a failed handshake with `authority` stands for, saying whose certificate was refused and why. */
+/**
+ * The error a failed handshake with `authority` stands for, saying whose certificate was refused and
+ * why; an error of the connection itself (refused, reset before any TLS) is returned as it is.
+ */
 export function tlsHandshakeError(e: Error, authority: string): Error {
   const code = (e as NodeJS.ErrnoException).code;
   if (code !== undefined && untrusted_codes.has(code)) {
     return new Error(`the TLS certificate of ${authority} is not trusted (${code}: ${e.message}); the client verifies it against the CA it was given (tls.ca)`);
   }
-  return new Error(`the TLS handshake with ${authority} failed: ${e.message}${code !== undefined ? ` (${code})` : ''}`);
+  // EPROTO: OpenSSL's protocol error as a socket error (a server that does not speak TLS, say).
+  if (code === 'EPROTO' || code?.startsWith('ERR_SSL_') === true || code?.startsWith('ERR_TLS_') === true) {
+    return new Error(`the TLS handshake with ${authority} failed: ${e.message} (${code})`);
+  }
+  return e;
 }
