@@ -26,6 +26,8 @@ export interface OpenCallOptions {
 
 export interface OpenCall {
   readonly ctx: CallContext;
+  /** Whether the call was aborted (deadline or cancel), without making its signal. */
+  readonly aborted: boolean;
   /** Aborts the signal with this reason, unless already aborted or closed. */
   cancel(reason: WeftError): void;
   /** Whether close() was called: the call has ended, and cancelling it means nothing. */
@@ -38,19 +40,24 @@ export const deadlineExceededError = (): WeftError => new WeftError('DEADLINE_EX
 export const cancelledError = (): WeftError => new WeftError('CANCELLED', 'the client cancelled the call');
 
 export function openCall(o: OpenCallOptions): OpenCall {
-  const controller = new AbortController();
+  // Made on first use: most unary calls have no deadline and a handler that never looks at its
+  // signal, and an AbortController with its signal costs microseconds on every call's path.
+  let controller: AbortController | undefined;
+  const made = (): AbortController => (controller ??= new AbortController());
   const now = o.now ?? Date.now;
   let timer: NodeJS.Timeout | undefined;
   if (o.deadline_ms !== undefined) {
     const delay_ms = o.deadline_ms - now();
-    if (delay_ms <= 0) controller.abort(deadlineExceededError());
+    if (delay_ms <= 0) made().abort(deadlineExceededError());
     else if (delay_ms <= timer_delay_ms_max) {
-      timer = setTimeout(() => controller.abort(deadlineExceededError()), delay_ms);
+      timer = setTimeout(() => made().abort(deadlineExceededError()), delay_ms);
       timer.unref();
     }
   }
   const ctx: CallContext = {
-    signal: controller.signal,
+    get signal() {
+      return made().signal;
+    },
     transport: o.transport,
     headers: o.headers,
     method: o.method,
@@ -63,7 +70,12 @@ export function openCall(o: OpenCallOptions): OpenCall {
   return {
     ctx,
     cancel(reason) {
-      if (!closed && !controller.signal.aborted) controller.abort(reason);
+      if (closed) return;
+      const c = made();
+      if (!c.signal.aborted) c.abort(reason);
+    },
+    get aborted() {
+      return controller?.signal.aborted === true;
     },
     get closed() {
       return closed;

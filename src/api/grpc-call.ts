@@ -113,14 +113,16 @@ class GrpcCall implements ActiveCall, CallStreamEvents {
     new Promise<void>((resolve, reject) => {
       this.abandon = reject;
       // A deadline already past aborted the signal inside openCall, before anyone listened.
-      if (this.opened.ctx.signal.aborted) this.handleEvent();
+      if (this.opened.aborted) this.handleEvent();
       else this.run().then(resolve, reject);
     }).then(
-      () => this.finish('OK'),
+      // On the tick after the reply: its frames leave on the next tick (FrameWriter), and nothing
+      // here (metrics, the active set) needs to come before them.
+      () => process.nextTick(finishCall, this, 'OK'),
       (e: unknown) => {
         const wire = toWireError(e, this.o.log);
         this.writer.end(errorTrailers(wire));
-        this.finish(wire.code);
+        process.nextTick(finishCall, this, wire.code);
       },
     );
   }
@@ -178,7 +180,8 @@ class GrpcCall implements ActiveCall, CallStreamEvents {
     }
   }
 
-  private finish(code: StatusCode | 'OK'): void {
+  /** The call's bookkeeping once its status is on its way: the active set, the timer, metrics. */
+  finish(code: StatusCode | 'OK'): void {
     const { opened, o } = this;
     o.active.delete(this);
     opened.close();
@@ -189,6 +192,10 @@ class GrpcCall implements ActiveCall, CallStreamEvents {
 }
 
 function ignore(): void {}
+
+function finishCall(call: GrpcCall, code: StatusCode | 'OK'): void {
+  call.finish(code);
+}
 
 /** A call refused before it starts: a trailers-only response, and the stream's data dropped. */
 export function refuse(stream: CallStream, e: WeftError, o: Pick<CallSettings, 'log'>): void {

@@ -9,6 +9,7 @@ import type { DescMessage, DescService, MessageInitShape, MessageShape } from '@
 import type { WeftError } from '../common/errors.js';
 import { GrpcChannel } from '../common/grpc/channel.js';
 import type { ClientHttp2Engine } from '../common/grpc/client-stream.js';
+import type { ClientTls } from '../common/grpc/client-tls.js';
 import { callBidiStreaming, callClientStreaming, callServerStreaming, callUnary, type Requests } from '../common/grpc/methods.js';
 import type { CallStatus } from '../common/grpc/status.js';
 import { errorFromStatus } from './error-catalog.js';
@@ -40,6 +41,8 @@ export interface GrpcClientOptions {
   readonly message_bytes_max?: number;
   /** Weft's own HTTP/2 engine or node:http2; absent: WEFT_GRPC_CLIENT_HTTP2_ENGINE, else Weft's. */
   readonly http2_engine?: ClientHttp2Engine;
+  /** TLS to the server (ChannelOptions.tls): its CA, and a certificate of the client's own if asked for. */
+  readonly tls?: ClientTls;
 }
 
 /**
@@ -66,6 +69,7 @@ export function createGrpcClient<S extends DescService>(service: S, address: str
     decodeStatus: errorOf,
     user_agent: 'weft-grpc-client',
     http2_engine: o.http2_engine,
+    tls: o.tls,
   });
   const methods: Record<string, unknown> = {};
   for (const method of service.methods) {

@@ -5,6 +5,7 @@
  */
 import * as http2 from 'node:http2';
 import * as net from 'node:net';
+import * as tls from 'node:tls';
 import type { IncomingHttpHeaders } from 'node:http2';
 import type { H2Connection } from '../common/h2/connection.js';
 import { serveH2 } from '../common/h2/server.js';
@@ -22,6 +23,21 @@ export interface ListenerOptions {
   readonly streams_per_connection_max: number;
   readonly keepalive_interval_ms: number;
   readonly keepalive_timeout_ms: number;
+  /** Absent: plain text. */
+  readonly tls?: ServerTls | undefined;
+}
+
+/** TLS on the port: PEM certificate and key; with `ca`, clients must present a certificate it issued. */
+export interface ServerTls {
+  readonly cert: Buffer;
+  readonly key: Buffer;
+  readonly ca?: Buffer | undefined;
+}
+
+/** node:tls server options for `t`: gRPC's ALPN protocol only, and client certificates when a CA is given. */
+function tlsServerOptions(t: ServerTls): tls.TlsOptions {
+  const mutual = t.ca !== undefined;
+  return { cert: t.cert, key: t.key, ALPNProtocols: ['h2'], ...(mutual ? { ca: t.ca, requestCert: true, rejectUnauthorized: true } : {}) };
 }
 
 export interface Http2Listener {
@@ -52,7 +68,7 @@ function peerOf(socket: net.Socket | undefined): string {
 }
 
 function weftListener(o: ListenerOptions, sink: StreamSink): Http2Listener {
-  const server = net.createServer();
+  const server = o.tls === undefined ? net.createServer() : tls.createServer(tlsServerOptions(o.tls));
   const peers = new WeakMap<H2Connection, string>();
   const h2 = serveH2(server, {
     settings: { concurrent_streams_max: o.streams_per_connection_max },
@@ -79,10 +95,11 @@ function weftListener(o: ListenerOptions, sink: StreamSink): Http2Listener {
 }
 
 function nodeListener(o: ListenerOptions, sink: StreamSink): Http2Listener {
-  const server = http2.createServer({
+  const options: http2.ServerOptions = {
     settings: { maxConcurrentStreams: o.streams_per_connection_max },
     maxSessionMemory: http2_session_memory_mb_max,
-  });
+  };
+  const server = o.tls === undefined ? http2.createServer(options) : http2.createSecureServer({ ...options, ...tlsServerOptions(o.tls) });
   const sessions = new Set<http2.ServerHttp2Session>();
   const peers = new WeakMap<http2.Http2Session, string>();
   server.on('session', (session) => {

@@ -19,7 +19,7 @@ import { refuse, serveCall, type CallSettings } from './grpc-call.js';
 import { healthService, HealthBoard, ServingStatus } from './grpc-health.js';
 import { reflectionServices } from './grpc-reflection.js';
 import type { CallStream } from './grpc-call-stream.js';
-import { listenerFor, type Http2Engine } from './grpc-listeners.js';
+import { listenerFor, type Http2Engine, type ServerTls } from './grpc-listeners.js';
 import type { CallObserver, RegisteredService } from './handlers.js';
 
 export { decodeRequest } from './grpc-decode.js';
@@ -52,6 +52,8 @@ export interface GrpcServerOptions {
   readonly keepalive_timeout_ms?: number;
   /** Which HTTP/2 implementation serves the port. */
   readonly http2_engine?: Http2Engine;
+  /** TLS on the port (certificate, key, and a CA for client certificates); absent: plain text. */
+  readonly tls?: ServerTls | undefined;
   /** The health board to serve; one reporting SERVING is made when absent. */
   readonly health?: HealthBoard;
   readonly log?: FaultLogger;
@@ -135,6 +137,7 @@ export async function startGrpcServer(o: GrpcServerOptions): Promise<GrpcServerH
       streams_per_connection_max: o.streams_per_connection_max ?? grpc_streams_per_connection_max_default,
       keepalive_interval_ms: o.keepalive_interval_ms ?? grpc_keepalive_interval_ms_default,
       keepalive_timeout_ms: o.keepalive_timeout_ms ?? grpc_keepalive_timeout_ms_default,
+      tls: o.tls,
     },
     dispatch,
   );

@@ -5,6 +5,7 @@
  * docs/sdk.md shows it in use.
  */
 import type { ClientHttp2Engine } from '../common/grpc/client-stream.js';
+import type { ClientTls } from '../common/grpc/client-tls.js';
 import { WeftError, isWeftError } from '../common/errors.js';
 import { GraphService } from '../gen/weft/v1/graph_pb.js';
 import { ChangeOperation, QueryService, type ChangeEvent, type ExecuteCypherResponse } from '../gen/weft/v1/query_pb.js';
@@ -36,6 +37,13 @@ export interface ConnectOptions {
    * (`node`, a fallback). Absent: the environment variable WEFT_GRPC_CLIENT_HTTP2_ENGINE, else `weft`.
    */
   readonly http2_engine?: ClientHttp2Engine;
+  /**
+   * TLS to the members' gRPC ports (a server with `grpc_tls_cert_file`): `ca` is the authority their
+   * certificates must be issued by (absent: Node's default roots), `cert` and `key` this client's own
+   * for a server that asks for one. Given, every address is dialed over TLS (also the leader addresses
+   * the group announces); without it only `https://` addresses are.
+   */
+  readonly tls?: ClientTls;
 }
 
 /**
@@ -167,7 +175,7 @@ export class WeftClient {
   private readonly failover_ms_max: number;
 
   constructor(addresses: string | readonly string[], options: ConnectOptions = {}) {
-    this.members = new Members(typeof addresses === 'string' ? [addresses] : addresses, options.message_bytes_max ?? message_bytes_max_default, options.http2_engine);
+    this.members = new Members(typeof addresses === 'string' ? [addresses] : addresses, options.message_bytes_max ?? message_bytes_max_default, options.http2_engine, options.tls);
     const store = options.issuer === undefined ? memoryIssuerStore() : typeof options.issuer === 'string' ? fileIssuerStore(options.issuer) : options.issuer;
     this.issuer = new OperationIssuer(store, async (issuer) => {
       // Safe to repeat: an enrollment whose answer was lost leaves only an incarnation nobody uses.

@@ -9,6 +9,7 @@
  * is passed over for the member that named it.
  */
 import type { ClientHttp2Engine } from '../common/grpc/client-stream.js';
+import type { ClientTls } from '../common/grpc/client-tls.js';
 import { isWeftError, type WeftError } from '../common/errors.js';
 import { ClusterService } from '../gen/weft/v1/cluster_pb.js';
 import { Transport } from './transport.js';
@@ -51,6 +52,7 @@ export class Members {
     addresses: readonly string[],
     private readonly message_bytes_max: number,
     private readonly http2_engine?: ClientHttp2Engine,
+    private readonly tls?: ClientTls,
   ) {
     if (addresses.length === 0) throw new Error('connect needs at least one member address');
     this.addresses = [...new Set(addresses)];
@@ -64,7 +66,7 @@ export class Members {
   transportOf(address: string): Transport {
     let t = this.transports.get(address);
     if (t === undefined) {
-      t = new Transport(address, this.message_bytes_max, this.http2_engine);
+      t = new Transport(address, this.message_bytes_max, this.http2_engine, this.tls);
       this.transports.set(address, t);
     }
     return t;

@@ -11,6 +11,7 @@ import { WeftError } from '../common/errors.js';
 import type { CallOptions as WireCallOptions } from '../common/grpc/call.js';
 import { GrpcChannel } from '../common/grpc/channel.js';
 import type { ClientHttp2Engine } from '../common/grpc/client-stream.js';
+import type { ClientTls } from '../common/grpc/client-tls.js';
 import { callServerStreaming, callUnary } from '../common/grpc/methods.js';
 import { statusName, type CallStatus } from '../common/grpc/status.js';
 import { ErrorInfoSchema } from '../gen/google/rpc/error_details_pb.js';
@@ -48,7 +49,7 @@ export const reconnect_backoff_ms_initial = 100;
 export class Transport {
   private readonly channel: GrpcChannel;
 
-  constructor(address: string, message_bytes_max: number, http2_engine?: ClientHttp2Engine) {
+  constructor(address: string, message_bytes_max: number, http2_engine?: ClientHttp2Engine, tls?: ClientTls) {
     this.channel = new GrpcChannel(address, {
       message_bytes_max,
       reconnect_backoff_ms_initial,
@@ -56,6 +57,7 @@ export class Transport {
       decodeStatus: errorOf,
       user_agent: 'weft-client',
       http2_engine,
+      tls,
     });
   }
 

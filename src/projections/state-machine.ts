@@ -23,6 +23,21 @@ export type ApplyOutcome =
   | { readonly status: 'applied'; readonly index: number; readonly commit_ts: number }
   | { readonly status: 'refused'; readonly index: number; readonly refusal: Refusal };
 
+/**
+ * A graph write that passed check() against the latest state, with its ops as apply would fill in
+ * their defaults. The proposer hands it to apply() for the entry it proposed right after, so the
+ * checks (constraints, index probes, defaults) run once on the leader rather than twice.
+ * Invariant: valid only for the entry applied next after `applied_index`, and only while nothing
+ * else applies in between (the proposer checks, proposes and applies in one synchronous step).
+ */
+export interface CheckedWrite {
+  readonly event: GraphWrite;
+  readonly ops: readonly GraphOp[];
+  readonly applied_index: number;
+}
+
+export type WriteCheck = { readonly status: 'refused'; readonly refusal: Refusal } | { readonly status: 'passed'; readonly checked: CheckedWrite };
+
 export class StateMachine {
   readonly graph = new GraphStore();
   /** The catalog and the B-tree indexes; consulted by every graph write's checks. */
@@ -49,16 +64,21 @@ export class StateMachine {
   /** Pending settlements, so a rollback can undo them. */
   private readonly pendingClaims: { index: number; claim: NonNullable<GraphWrite['operation']> }[] = [];
 
-  apply(entry: Entry, committed: boolean): ApplyOutcome {
+  /** `checked`: the proposer's own check of this very entry's write (checkProposal), not repeated. */
+  apply(entry: Entry, committed: boolean, checked?: CheckedWrite): ApplyOutcome {
     assert(entry.index === this.appliedIndex + 1, `entry ${entry.index} applied after ${this.appliedIndex}`);
+    assert(
+      checked === undefined || (checked.event === entry.event && checked.applied_index === this.appliedIndex),
+      `a check made after ${checked?.applied_index} handed to the apply of entry ${entry.index}`,
+    );
     this.appliedIndex = entry.index;
     this.clock.record(entry.index, entry.commit_ts);
-    const outcome = this.applyEvent(entry, committed);
+    const outcome = this.applyEvent(entry, committed, checked);
     if (committed) this.commit(entry.index);
     return outcome;
   }
 
-  private applyEvent(entry: Entry, committed: boolean): ApplyOutcome {
+  private applyEvent(entry: Entry, committed: boolean, checked: CheckedWrite | undefined): ApplyOutcome {
     const applied: ApplyOutcome = { status: 'applied', index: entry.index, commit_ts: entry.commit_ts };
     const event = entry.event;
     if (event.kind !== 'bulk_load') this.bulk.interrupt();
@@ -86,8 +106,9 @@ export class StateMachine {
         this.operations.applyEnrollment(event);
         return applied;
       case 'graph_write': {
-        const ops = this.schema.withDefaults(event.ops);
-        const refusal = this.checkWrite(event, ops);
+        // Same state as at the proposer's check (apply asserts it), so the same verdict and ops.
+        const ops = checked?.ops ?? this.schema.withDefaults(event.ops);
+        const refusal = checked !== undefined ? undefined : this.checkWrite(event, ops);
         if (refusal !== undefined) return { status: 'refused', index: entry.index, refusal };
         this.applyGraphOps(ops, entry, committed);
         if (event.operation !== undefined) {
@@ -207,6 +228,14 @@ export class StateMachine {
   /** Whether a graph write would apply to the latest state; the proposer asks before proposing. */
   check(event: GraphWrite): Refusal | undefined {
     return this.checkWrite(event, this.schema.withDefaults(event.ops));
+  }
+
+  /** check(), keeping what passed for the apply of the entry proposed next (CheckedWrite). */
+  checkProposal(event: GraphWrite): WriteCheck {
+    const ops = this.schema.withDefaults(event.ops);
+    const refusal = this.checkWrite(event, ops);
+    if (refusal !== undefined) return { status: 'refused', refusal };
+    return { status: 'passed', checked: { event, ops, applied_index: this.appliedIndex } };
   }
 
   /** Whether a schema event would apply to the latest state; admission asks before proposing. */

@@ -19,6 +19,14 @@ export interface ServerConfig {
   readonly tls_ca_file: string;
   readonly tls_cert_file: string;
   readonly tls_key_file: string;
+  /**
+   * PEM files of TLS on the gRPC client port (docs/configuration.md): this member's certificate and
+   * key, both or neither; with them the port speaks TLS only. With `grpc_tls_ca_file` too, a client
+   * must present a certificate that CA issued (mutual TLS).
+   */
+  readonly grpc_tls_cert_file: string;
+  readonly grpc_tls_key_file: string;
+  readonly grpc_tls_ca_file: string;
   /** 'address=dial,...': dial a peer whose membership address is `address` at `dial` instead (a proxy or tunnel). */
   readonly peer_dial_overrides: string;
   /** host:port clients dial to reach this member's gRPC / REST API, reported in the group's status; '' means host:port as bound. */
@@ -104,6 +112,9 @@ export const defaultConfig: ServerConfig = {
   tls_ca_file: '',
   tls_cert_file: '',
   tls_key_file: '',
+  grpc_tls_cert_file: '',
+  grpc_tls_key_file: '',
+  grpc_tls_ca_file: '',
   peer_dial_overrides: '',
   grpc_advertise_address: '',
   rest_advertise_address: '',

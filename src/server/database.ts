@@ -15,7 +15,7 @@ import type { SnapshotView } from '../projections/graph/view.js';
 import type { GraphReader } from '../projections/graph/view.js';
 import type { BatchCommits } from '../query/execute/context.js';
 import { WriteSet, type IdAllocator } from '../projections/graph/write-set.js';
-import type { ApplyOutcome, StateMachine } from '../projections/state-machine.js';
+import type { ApplyOutcome, CheckedWrite, StateMachine } from '../projections/state-machine.js';
 import { DataDir } from './data-dir.js';
 import { SnapshotPins } from './snapshot-pins.js';
 import { runStepped } from './stepped.js';
@@ -625,15 +625,17 @@ export class Database {
   /** submit() once admitted: synchronous up to the proposal, so nothing interleaves with the checks. */
   private async submitAdmitted(event: Event, concern: ConcernWait): Promise<Receipt> {
     this.log.checkConcern(concern);
+    let checked: CheckedWrite | undefined;
     if (event.kind === 'graph_write') {
-      const refusal = this.sm.check(event);
-      if (refusal !== undefined) {
+      const check = this.sm.checkProposal(event);
+      if (check.status === 'refused') {
         await this.settleSeen(this.sm.appliedIndex, concern);
-        throw refusalError(refusal);
+        throw refusalError(check.refusal);
       }
+      checked = check.checked;
     }
     const entry = this.log.propose(event);
-    return this.settleProposed(entry, this.sm.apply(entry, false), concern);
+    return this.settleProposed(entry, this.sm.apply(entry, false, checked), concern);
   }
 
   /** A proposed entry applied here as pending: refused, it throws; else it waits for `concern`. */

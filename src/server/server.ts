@@ -1,5 +1,6 @@
 import { resolveWriteConcern } from '../log/write-concern.js';
 import { startGrpcServer, type GrpcServerHandle } from '../api/grpc-server.js';
+import { grpcTlsOf } from './grpc-tls.js';
 import { startRestServer, type RestServerHandle } from '../api/rest-server.js';
 import { startOpsServer, type OpsServerHandle } from '../api/ops-server.js';
 import { graphService, type GraphBackend } from '../api/graph-service.js';
@@ -66,6 +67,8 @@ export async function startServer(
 ): Promise<RunningServer> {
   // The version pair (SPEC 9.2) every peer frame carries; the deployment is read once the log holds it.
   const pair = runningPair(config);
+  // Read before anything opens: a TLS setting that cannot work stops the start at once.
+  const grpc_tls = grpcTlsOf(config);
   let opened: Database | undefined;
   // Read for every peer frame sent and received: the hex is made again only when the deployment's bytes change.
   let deployment_hex: { readonly bytes: Uint8Array; readonly hex: string } | undefined;
@@ -188,6 +191,7 @@ export async function startServer(
   try {
     const observe = metrics.observeCall;
     grpc = await startGrpcServer({ host: config.host, port: config.grpc_port, services, message_bytes_max: config.request_bytes_max, observe,
+      tls: grpc_tls,
       http2_engine: config.grpc_http2_engine === 'NODE' ? 'node' : 'weft' });
     const pages = config.console === 'ON' ? consolePages() : {};
     rest = await startRestServer({ host: config.host, port: config.rest_port, services, body_bytes_max: config.request_bytes_max, observe, pages });

@@ -40,7 +40,7 @@ describe('the transport-independent core of a gRPC call', () => {
     expect(authorityOf('[::1]:7080')).toBe('[::1]:7080');
     expect(authorityOf('dns:///db.example:7080')).toBe('db.example:7080');
     expect(authorityOf('http://localhost:7080/')).toBe('localhost:7080');
-    expect(() => authorityOf('https://db.example:7080')).toThrow(WeftError);
+    expect(authorityOf('https://db.example:7080')).toBe('db.example:7080');
     expect(() => authorityOf('localhost')).toThrow(/host:port/);
   });
 

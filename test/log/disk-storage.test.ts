@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,9 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+
+/** Resolves after the current turn of the event loop, its immediates included. */
+const endOfTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function fresh(): string {
   const d = mkdtempSync(join(tmpdir(), 'weft-disk-storage-'));
@@ -39,6 +42,41 @@ const pair: MembershipSnapshot = {
 };
 
 describe('disk Raft storage', () => {
+  it('a member with other voters writes a commit-only change to raft-commit at once: a crash right after it keeps it', async () => {
+    const dir = fresh();
+    const s = DiskStorage.open(dir, options());
+    await s.append(entries(1, 12, 1));
+    await s.sync();
+    s.setHardState({ term: 3, vote: 2, commit: 4 });
+    s.setHardState({ term: 3, vote: 2, commit: 9 });
+    expect(readFileSync(join(dir, 'raft-commit')).readDoubleLE(0)).toBe(9);
+    // No close: what a kill -9 right after the commit leaves.
+    const again = DiskStorage.open(dir, options());
+    expect(again.initialState().hard_state).toEqual({ term: 3, vote: 2, commit: 9 });
+    await again.close();
+    await s.close();
+  });
+
+  it('a group of one writes a commit-only change to raft-commit at the end of its turn, not within it, and a crash after that turn keeps it', async () => {
+    const dir = fresh();
+    const s = DiskStorage.open(dir, options());
+    s.setCommitWriteDeferred(true);
+    await s.append(entries(1, 12, 1));
+    await s.sync();
+    s.setHardState({ term: 3, vote: 2, commit: 4 });
+    await endOfTurn();
+    s.setHardState({ term: 3, vote: 2, commit: 7 });
+    s.setHardState({ term: 3, vote: 2, commit: 9 });
+    // Within the turn the file still holds the earlier commit (raft-state holds only term and vote's write).
+    expect(readFileSync(join(dir, 'raft-commit')).readDoubleLE(0)).toBe(4);
+    await endOfTurn();
+    expect(readFileSync(join(dir, 'raft-commit')).readDoubleLE(0)).toBe(9);
+    // No close: the process is gone, and the next one reads the commit the turn wrote.
+    const again = DiskStorage.open(dir, options());
+    expect(again.initialState().hard_state).toEqual({ term: 3, vote: 2, commit: 9 });
+    await again.close();
+  });
+
   it('entries, their types and terms, and the hard state survive a reopen; a commit-only change is kept too', async () => {
     const dir = fresh();
     const s = DiskStorage.open(dir, options());

@@ -14,6 +14,8 @@ import { client_connection_window_bytes, client_http2_engines, client_stream_win
 import { connectNodeSession } from './node-client-session.js';
 import type { StatusDecoder } from './status.js';
 import { connectWeftSession } from './weft-client-session.js';
+import { targetOf, tlsConnectOptions, usesTls, type ClientTls } from './client-tls.js';
+import type { ConnectionOptions } from 'node:tls';
 
 /** HTTP/2 flow-control windows this client offers (client-stream.ts says why they are large). */
 export const stream_window_bytes = client_stream_window_bytes;
@@ -41,6 +43,11 @@ export interface ChannelOptions {
   readonly user_agent: string;
   /** Absent: defaultClientHttp2Engine(). */
   readonly http2_engine?: ClientHttp2Engine | undefined;
+  /**
+   * TLS options (client-tls.ts). An `https://` address dials TLS, with Node's default roots when
+   * these are absent; given, a bare `host:port` dials TLS too; `http://` is always plain text.
+   */
+  readonly tls?: ClientTls | undefined;
 }
 
 /** One HTTP/2 session and the calls on it; the session holds the process open only while calls run. */
@@ -69,9 +76,13 @@ export class GrpcChannel {
   private backoff_ms: number;
   private last_failure = '';
   private readonly engine: ClientHttp2Engine;
+  /** node:tls options when the channel speaks TLS, else undefined. */
+  private readonly tls: ConnectionOptions | undefined;
 
   constructor(address: string, private readonly o: ChannelOptions) {
-    this.authority = authorityOf(address);
+    const target = targetOf(address);
+    this.authority = target.authority;
+    this.tls = usesTls(target, o.tls) ? tlsConnectOptions(o.tls) : undefined;
     this.backoff_ms = o.reconnect_backoff_ms_initial;
     this.engine = o.http2_engine ?? defaultClientHttp2Engine();
     this.settings = { message_bytes_max: o.message_bytes_max, decodeStatus: o.decodeStatus, user_agent: o.user_agent };
@@ -128,7 +139,7 @@ export class GrpcChannel {
         this.backoff_ms = Math.min(this.backoff_ms * 2, this.o.reconnect_backoff_ms_max);
       },
     };
-    connection.session = this.engine === 'node' ? connectNodeSession(this.authority, events) : connectWeftSession(this.authority, events);
+    connection.session = this.engine === 'node' ? connectNodeSession(this.authority, events, this.tls) : connectWeftSession(this.authority, events, this.tls);
     this.connection = connection;
     return connection;
   }
@@ -139,17 +150,7 @@ export class GrpcChannel {
   }
 }
 
-/**
- * The `host:port` to connect to, from the forms gRPC clients accept for a plain-text target:
- * `host:port`, `[v6]:port`, `dns:host:port`, `dns:///host:port`, `http://host:port`.
- */
+/** The `host:port` an address dials (targetOf, client-tls.ts, reads every form). */
 export function authorityOf(address: string): string {
-  if (address.startsWith('https://')) {
-    throw new WeftError('UNIMPLEMENTED', `"${address}" asks for TLS; this client speaks plain-text HTTP/2 only`);
-  }
-  const bare = address.replace(/^dns:(\/\/\/)?/, '').replace(/^http:\/\//, '').replace(/\/$/, '');
-  if (!/^(\[[0-9a-fA-F:.]+\]|[^:/\[\]\s]+):\d{1,5}$/.test(bare)) {
-    throw new WeftError('INVALID_ARGUMENT', `"${address}" is not a gRPC address of the form host:port`);
-  }
-  return bare;
+  return targetOf(address).authority;
 }

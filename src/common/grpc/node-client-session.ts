@@ -15,25 +15,53 @@ import {
   type RequestHeaders,
 } from './client-stream.js';
 import { h2_cancel, h2_no_error } from './status.js';
+import { tlsHandshakeError } from './client-tls.js';
+import type { ConnectionOptions } from 'node:tls';
 
-export function connectNodeSession(authority: string, events: ClientSessionEvents): ClientSession {
-  const session = http2.connect(`http://${authority}`, {
+/** `tls`: dial TLS with these options (client-tls.ts), else plain text. */
+export function connectNodeSession(authority: string, events: ClientSessionEvents, tls?: ConnectionOptions): ClientSession {
+  const session = http2.connect(`${tls !== undefined ? 'https' : 'http'}://${authority}`, {
+    ...tls,
     settings: { enablePush: false, initialWindowSize: client_stream_window_bytes },
   });
+  const failure = new SessionFailure(tls !== undefined ? (e) => tlsHandshakeError(e, authority) : undefined);
   session.once('connect', () => {
+    failure.connected = true;
     session.setLocalWindowSize(client_connection_window_bytes);
     events.onConnect();
   });
-  session.on('error', (e: Error) => events.onError(e.message));
+  session.on('error', (e: Error) => events.onError(failure.handshake(e).message));
   // GOAWAY: the server takes no new streams here; the session closes itself once its calls end.
   session.once('goaway', () => events.onGoaway());
   session.once('close', () => events.onClose());
   session.unref();
-  return new NodeClientSession(session);
+  return new NodeClientSession(session, failure);
+}
+
+/**
+ * A refused TLS handshake, told as such to the calls that were waiting for it: node reports it to
+ * each stream first (as the cause of a cancel), then to the session.
+ */
+class SessionFailure {
+  /** The described handshake failure, once one happened. */
+  private error: Error | undefined;
+  connected = false;
+
+  constructor(private readonly describe?: (e: Error) => Error) {}
+
+  /** `e` as the handshake's failure when the session is TLS and never connected; else `e` itself. */
+  handshake(e: Error): Error {
+    if (this.describe === undefined || this.connected) return e;
+    this.error ??= this.describe(e.cause instanceof Error ? e.cause : e);
+    return this.error;
+  }
 }
 
 class NodeClientSession implements ClientSession {
-  constructor(private readonly session: http2.ClientHttp2Session) {}
+  constructor(
+    private readonly session: http2.ClientHttp2Session,
+    private readonly failure: SessionFailure,
+  ) {}
 
   get accepting(): boolean {
     return !this.session.closed && !this.session.destroyed;
@@ -42,7 +70,7 @@ class NodeClientSession implements ClientSession {
   open(path: string, headers: RequestHeaders): OpenResult {
     try {
       const stream = this.session.request({ ':method': 'POST', ':path': path, ...headers }, { endStream: false });
-      return { kind: 'opened', stream: new NodeClientStream(stream, this.session) };
+      return { kind: 'opened', stream: new NodeClientStream(stream, this.session, this.failure) };
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
       // The session closed or was sent GOAWAY between the check and the request: nothing was sent.
@@ -73,6 +101,7 @@ class NodeClientStream implements ClientStream {
     private readonly stream: http2.ClientHttp2Stream,
     /** A closed stream no longer knows its session; the adapter still does. */
     private readonly session: http2.ClientHttp2Session,
+    private readonly failure: SessionFailure,
   ) {}
 
   listen(events: ClientStreamEvents): void {
@@ -89,7 +118,8 @@ class NodeClientStream implements ClientStream {
     const session = this.session;
     const connection_error = this.stream_error?.code !== undefined && this.stream_error.code !== 'ERR_HTTP2_STREAM_ERROR';
     if (session.destroyed || session.closed || connection_error) {
-      return { kind: 'lost', reason: this.stream_error?.message ?? 'the connection closed' };
+      const e = this.stream_error;
+      return { kind: 'lost', reason: e !== undefined ? this.failure.handshake(e).message : 'the connection closed' };
     }
     const rst = this.stream.rstCode;
     return rst !== undefined && rst !== h2_no_error ? { kind: 'reset', code: rst } : { kind: 'done' };

@@ -19,12 +19,16 @@ import {
   type RequestHeaders,
 } from './client-stream.js';
 import { h2_cancel } from './status.js';
+import { tlsHandshakeError } from './client-tls.js';
+import type { ConnectionOptions } from 'node:tls';
 
-export function connectWeftSession(authority: string, events: ClientSessionEvents): ClientSession {
+/** `tls`: dial TLS with these options (client-tls.ts), else plain text. */
+export function connectWeftSession(authority: string, events: ClientSessionEvents, tls?: ConnectionOptions): ClientSession {
   const { host, port } = hostAndPort(authority);
   const connection = connectH2({
     host,
     port,
+    ...(tls !== undefined ? { tls, describeHandshakeError: (e: Error) => tlsHandshakeError(e, authority) } : {}),
     settings: { ...h2_local_settings_default, stream_window_bytes: client_stream_window_bytes, connection_window_bytes: client_connection_window_bytes },
     onConnect: () => events.onConnect(),
     onGoaway: () => events.onGoaway(),
@@ -34,7 +38,7 @@ export function connectWeftSession(authority: string, events: ClientSessionEvent
     },
   });
   connection.unref();
-  return new WeftClientSession(connection, authority);
+  return new WeftClientSession(connection, authority, tls !== undefined ? 'https' : 'http');
 }
 
 /** `host:port` or `[v6]:port`, as authorityOf leaves it. */
@@ -48,6 +52,7 @@ class WeftClientSession implements ClientSession {
   constructor(
     private readonly connection: H2Connection,
     private readonly authority: string,
+    private readonly scheme: 'http' | 'https',
   ) {}
 
   get accepting(): boolean {
@@ -55,7 +60,7 @@ class WeftClientSession implements ClientSession {
   }
 
   open(path: string, headers: RequestHeaders): OpenResult {
-    const stream = this.connection.request({ ':method': 'POST', ':scheme': 'http', ':authority': this.authority, ':path': path, ...headers });
+    const stream = this.connection.request({ ':method': 'POST', ':scheme': this.scheme, ':authority': this.authority, ':path': path, ...headers });
     if (stream === undefined) return { kind: 'closing', reason: 'the connection takes no new streams' };
     return { kind: 'opened', stream: new WeftClientStream(stream) };
   }

@@ -12,6 +12,8 @@ export interface H2ConnectOptions {
   readonly port: number;
   /** TLS: the options of tls.connect (ca, cert, key, servername, checkServerIdentity...); ALPN is h2. */
   readonly tls?: tls.ConnectionOptions;
+  /** TLS: what an error before the handshake completed is reported as (streams' and onClose's reason). */
+  readonly describeHandshakeError?: (e: Error) => Error;
   readonly settings?: Partial<H2LocalSettings>;
   /** The transport (and TLS handshake) is up. */
   onConnect?(): void;
@@ -21,17 +23,29 @@ export interface H2ConnectOptions {
 
 export function connectH2(o: H2ConnectOptions): H2Connection {
   let socket: net.Socket;
+  let secured = false;
   if (o.tls === undefined) {
     socket = net.connect({ host: o.host, port: o.port });
     socket.once('connect', () => o.onConnect?.());
   } else {
     const servername = net.isIP(o.host) === 0 ? o.host : undefined;
     socket = tls.connect({ host: o.host, port: o.port, ALPNProtocols: ['h2'], ...(servername !== undefined ? { servername } : {}), ...o.tls });
-    socket.once('secureConnect', () => o.onConnect?.());
+    socket.once('secureConnect', () => {
+      secured = true;
+      o.onConnect?.();
+    });
   }
-  return new H2Connection(socket, 'client', { ...h2_local_settings_default, ...o.settings }, {
+  const connection = new H2Connection(socket, 'client', { ...h2_local_settings_default, ...o.settings }, {
     onStream: (stream) => stream.cancel(0x1 /* PROTOCOL_ERROR: servers do not open streams here */),
     onGoaway: (last, code) => o.onGoaway?.(last, code),
     onClose: (error) => o.onClose?.(error),
   });
+  const describe = o.describeHandshakeError;
+  // Ahead of the connection's own listener, so its reason is the described one.
+  if (o.tls !== undefined && describe !== undefined) {
+    socket.prependListener('error', (e: Error) => {
+      if (!secured) connection.noteError(describe(e));
+    });
+  }
+  return connection;
 }

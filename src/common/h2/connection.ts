@@ -215,6 +215,14 @@ export class H2Connection implements StreamHost {
     this.shutdown();
   }
 
+  /**
+   * Records why the connection fails, ahead of the socket's own error (a client describing its TLS
+   * handshake's refusal): the first reason recorded is the one streams and onClose report.
+   */
+  noteError(e: Error): void {
+    this.close_error ??= e;
+  }
+
   ref(): void {
     this.socket.ref();
   }

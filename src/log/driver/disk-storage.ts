@@ -18,7 +18,9 @@ import { decodeStored, encodeStored } from './stored-entry.js';
  *   whenever term or vote change;
  * - `raft-commit`: the commit index alone, overwritten in place (8 bytes, not fsynced) at every
  *   change, so a restarted process re-applies what committed, membership changes included, without
- *   waiting for a leader. After a power loss it may lag, which is safe;
+ *   waiting for a leader. After a power loss it may lag, which is safe. A group of one writes it at
+ *   the end of the event-loop turn that moved the commit instead (setCommitWriteDeferred): its
+ *   replies leave first, and after a crash it elects itself and commits its whole log again anyway;
  * - `raft-snapshots/snapshot-<index>.json`: the meta of a checkpoint (index, term, membership),
  *   written before the checkpoint itself, so the checkpoint a restart loads always has its meta.
  *
@@ -66,6 +68,12 @@ export class DiskStorage implements Storage {
   private readonly commitBuf = Buffer.alloc(8);
   /** The commit index as last written to `raft-commit`. */
   private commitWritten: number;
+  /** Set while a write of `raft-commit` waits for the end of the turn (writeCommitLater). */
+  private commitWriteQueued = false;
+  /** Whether a commit-only change is written at the end of the turn rather than at once (a group of one). */
+  private commitWriteDeferred = false;
+  /** A failed write of `raft-commit`, thrown from the next setHardState, inside the Ready loop. */
+  private commitWriteError: unknown = undefined;
   /** Told when this member's disk becomes full and when space returns, whichever file found it. */
   private readonly spaceListeners: SpaceListener[] = [];
   /** Set while the hard state, or a snapshot install, waits for space (untilSpace). */
@@ -307,14 +315,50 @@ export class DiskStorage implements Storage {
    * vote must never be forgotten); a commit-only change rides along with the next such write.
    */
   setHardState(hs: HardState): void {
+    if (this.commitWriteError !== undefined) throw this.commitWriteError;
     this.hard = hs;
     if (hs.term !== this.written.term || hs.vote !== this.written.vote) this.writeHardState();
-    if (hs.commit !== this.commitWritten) {
-      this.commitBuf.writeDoubleLE(hs.commit, 0);
-      writeSync(this.commitFd, this.commitBuf, 0, 8, 0);
-      this.commitWritten = hs.commit;
-    }
+    if (hs.commit === this.commitWritten) return;
+    if (this.commitWriteDeferred) this.writeCommitLater();
+    else this.writeCommit();
   }
+
+  /**
+   * A member alone in its group (the driver says so before each Ready) defers its commit writes to
+   * the end of the turn. With other voters it does not: a member restarted after a crash could then
+   * not re-apply on its own what the group committed in that turn until a leader tells it.
+   */
+  setCommitWriteDeferred(deferred: boolean): void {
+    this.commitWriteDeferred = deferred;
+  }
+
+  /**
+   * Writes the commit index once this turn's other work is done (setImmediate): a lone write's
+   * reply leaves in this turn, and the 8-byte write, which nothing in a group of one waits for, no
+   * longer comes before it. Several commits in one turn make one write.
+   */
+  private writeCommitLater(): void {
+    if (this.commitWriteQueued) return;
+    this.commitWriteQueued = true;
+    setImmediate(() => {
+      this.commitWriteQueued = false;
+      try {
+        this.writeCommit();
+      } catch (e) {
+        this.commitWriteError ??= e;
+      }
+    });
+  }
+
+  private writeCommit(): void {
+    if (this.commitClosed || this.hard.commit === this.commitWritten) return;
+    this.commitBuf.writeDoubleLE(this.hard.commit, 0);
+    writeSync(this.commitFd, this.commitBuf, 0, 8, 0);
+    this.commitWritten = this.hard.commit;
+  }
+
+  /** Set by close once `raft-commit` is closed: a write still queued does nothing. */
+  private commitClosed = false;
 
   /**
    * setHardState, waiting for space when the disk is full (untilSpace). The caller sends nothing the
@@ -436,6 +480,8 @@ export class DiskStorage implements Storage {
     this.stopWaitingForSpace();
     await this.log.close();
     if (this.hard.commit !== this.written.commit) this.writeHardState();
+    this.writeCommit();
+    this.commitClosed = true;
     closeSync(this.commitFd);
   }
 }

@@ -593,6 +593,7 @@ export class LogDriver {
     if (rd.soft_state !== undefined) this.storage.segmentLog.setLeading(this.role === 'leader');
     // Membership changes outside soft state, so a leader's group size is looked at every Ready.
     if (this.role === 'leader') this.storage.segmentLog.setGroupOfOne(this.memberCount === 1);
+    this.storage.setCommitWriteDeferred(this.role === 'leader' && this.memberCount === 1);
     if (this.role === 'leader' && this.ledTerm !== this.node.raft.term) {
       // This term's no-op is the newest entry: the core appended it on election, and writes wait for it.
       if (this.ledTerm !== 0 && this.ledTerm < this.node.raft.term) this.stepDown();
