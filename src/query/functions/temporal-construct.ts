@@ -191,12 +191,22 @@ function basePoint(f: Fields, key: string): Point | undefined {
   return v;
 }
 
+/**
+ * The zone a base lends with its time of day. A TIME keeps the offset a datetime had at its own date:
+ * a named zone alone would give the offset of today's date instead.
+ */
+function timeZoneOfBase(kind: PointKind, base: Point, p: Parts): ZoneSpec | undefined {
+  if (kind === 'time' && base instanceof DateTimeValue) return { offsetSeconds: base.offsetSeconds };
+  return p.zone;
+}
+
 function fromMap(kind: PointKind, f: Fields, ctx: FunctionContext): Point {
   const fn = f.fn;
   const tz = f.raw('timezone');
   const zoneArg = tz === undefined || tz === null ? undefined : zoneSpecOf(fn, tz);
+  if (f.size === 0) badValue(fn, 'at least one component must be given');
   // A map holding only a time zone means "now, in that zone".
-  if (f.size === (tz === undefined ? 0 : 1)) return now(kind, ctx.clock.statement(), zoneArg ?? defaultZone(ctx), ctx);
+  if (f.size === 1 && tz !== undefined) return now(kind, ctx.clock.statement(), zoneArg ?? defaultZone(ctx), ctx);
   if (f.has('epochseconds') || f.has('epochmillis')) return fromEpochFields(kind, f, zoneArg, ctx);
 
   const dateBase = basePoint(f, 'date');
@@ -209,7 +219,7 @@ function fromMap(kind: PointKind, f: Fields, ctx: FunctionContext): Point {
     const p = partsOf(dtBase);
     day = p.day;
     nano = p.nano;
-    zone = p.zone;
+    zone = timeZoneOfBase(kind, dtBase, p);
   }
   if (dateBase !== undefined) {
     const p = partsOf(dateBase);
@@ -221,7 +231,7 @@ function fromMap(kind: PointKind, f: Fields, ctx: FunctionContext): Point {
     const p = partsOf(timeBase);
     if (p.nano === undefined) badValue(fn, "'time' must be a value with a time of day");
     nano = p.nano;
-    zone = p.zone;
+    zone = timeZoneOfBase(kind, timeBase, p);
   }
   const wantsDate = kind === 'date' || kind === 'localdatetime' || kind === 'datetime';
   const wantsTime = kind !== 'date';
@@ -364,6 +374,8 @@ export function constructDuration(arg: Value): Value {
     if (typeof v !== 'bigint' && typeof v !== 'number') return wrongType(fn, `a number for '${k}'`, v);
     units.set(key, v);
   }
+  // `duration({})` names no unit at all; a unit given as null counts as given (the result is then zero).
+  if ((arg as ReadonlyMap<string, Value>).size === 0) badValue(fn, 'at least one unit must be given');
   const u = (key: string): bigint | number => units.get(key) ?? 0n;
   const allIntegers = [...units.values()].every((x) => typeof x === 'bigint');
   if (allIntegers) {

@@ -1,0 +1,180 @@
+# Sources: Neo4j Cypher manual 5, functions/temporal (creating values from maps, strings and other values;
+# truncate with the current instant; time zone names), values-and-types/temporal (time zones, offsets with
+# named zones), functions/temporal/duration (at least one unit).
+Feature: TemporalConstructorRules - which component maps, zone names and strings the constructors accept
+
+  Scenario Outline: [1] A zone name may be written with spaces for underscores
+    Given any graph
+    When executing query:
+      """
+      RETURN <expr> AS r
+      """
+    Then the result should be, in any order:
+      | r        |
+      | <result> |
+    And no side effects
+
+    Examples:
+      | expr                                                                          | result                                         |
+      | datetime({year: 2022, month: 6, day: 14, timezone: 'America/Los Angeles'})    | '2022-06-14T00:00-07:00[America/Los_Angeles]'  |
+      | toString(datetime('2022-01-14T10:00[America/Los Angeles]'))                   | '2022-01-14T10:00-08:00[America/Los_Angeles]'  |
+      | datetime({timezone: 'America/Los Angeles'}).timezone                          | 'America/Los_Angeles'                          |
+      | datetime.statement('America/Los Angeles').timezone                            | 'America/Los_Angeles'                          |
+      | datetime.realtime('America/Los Angeles').timezone                             | 'America/Los_Angeles'                          |
+      | date({timezone: 'America/Los Angeles'}) = date.statement('America/Los_Angeles') | true                                         |
+      | datetime({year: 2022, timezone: 'america/los angeles'}).timezone              | 'America/Los_Angeles'                          |
+
+  Scenario Outline: [2] An offset written beside a zone name must be the zone's offset at that local time
+    Given any graph
+    When executing query:
+      """
+      RETURN toString(datetime(<text>)) AS r
+      """
+    Then the result should be, in any order:
+      | r        |
+      | <result> |
+    And no side effects
+
+    Examples:
+      | text                                      | result                                   |
+      | '2015-07-21T21:40:32.142-04:00[America/New_York]' | '2015-07-21T21:40:32.142-04:00[America/New_York]' |
+      | '2015-01-21T21:40-05:00[America/New_York]'       | '2015-01-21T21:40-05:00[America/New_York]'       |
+      | '2021-10-31T02:30+02:00[Europe/Berlin]'          | '2021-10-31T02:30+02:00[Europe/Berlin]'          |
+      | '2021-10-31T02:30+01:00[Europe/Berlin]'          | '2021-10-31T02:30+01:00[Europe/Berlin]'          |
+      | '2021-10-31T02:30[Europe/Berlin]'                | '2021-10-31T02:30+02:00[Europe/Berlin]'          |
+
+  Scenario Outline: [3] An offset that the zone does not have then is refused
+    Given any graph
+    When executing query:
+      """
+      RETURN datetime(<text>) AS r
+      """
+    Then a ArgumentError should be raised at runtime: InvalidArgumentValue
+
+    Examples:
+      | text                                              |
+      | '2015-07-21T21:40:32.142+01:00[America/New_York]' |
+      | '2015-07-21T21:40-05:00[America/New_York]'        |
+      | '2021-03-28T02:30+01:00[Europe/Berlin]'           |
+      | '2021-03-28T02:30+02:00[Europe/Berlin]'           |
+
+  Scenario: [4] Truncating without a value truncates the statement's current instant
+    Given any graph
+    When executing query:
+      """
+      RETURN date.truncate('month') = date.truncate('month', date.statement()) AS a,
+             datetime.truncate('day') = datetime.truncate('day', datetime.statement()) AS b,
+             localdatetime.truncate('hour') = localdatetime.truncate('hour', localdatetime.statement()) AS c,
+             localtime.truncate('minute') = localtime.truncate('minute', localtime.statement()) AS d,
+             time.truncate('second') = time.truncate('second', time.statement()) AS e,
+             date.truncate('year').month AS f, date.truncate('year').day AS g
+      """
+    Then the result should be, in any order:
+      | a    | b    | c    | d    | e    | f | g |
+      | true | true | true | true | true | 1 | 1 |
+    And no side effects
+
+  Scenario Outline: [5] A map must name a component, and each component the larger one it counts within
+    Given any graph
+    When executing query:
+      """
+      RETURN <expr> AS r
+      """
+    Then a ArgumentError should be raised at runtime: InvalidArgumentValue
+
+    Examples:
+      | expr                                              |
+      | date({})                                          |
+      | localtime({})                                     |
+      | datetime({})                                      |
+      | duration({})                                      |
+      | date({year: 2015, day: 3})                        |
+      | date({year: 2015, dayOfWeek: 3})                  |
+      | date({year: 2015, dayOfQuarter: 3})               |
+      | date({day: 3})                                    |
+      | date({month: 3})                                  |
+      | localtime({minute: 3})                            |
+      | localtime({hour: 1, second: 3})                   |
+      | localtime({hour: 1, minute: 2, millisecond: 3})   |
+      | localdatetime({year: 2015, month: 2, minute: 3})  |
+      | date({year: 2015, weekDay: 3, dayOfWeek: 3, week: 1}) |
+      | date({year: 2015, month: 2, week: 3})             |
+      | date({year: 2015, quarter: 2, ordinalDay: 3})     |
+      | date({year: 2015, hour: 3})                       |
+      | localtime({hour: 3, day: 3})                      |
+      | date({year: 2015, second: 3})                     |
+      | date({year: 2015, fortnight: 3})                  |
+
+  Scenario Outline: [6] A base value lends what the map leaves out, so its components need no larger one
+    Given any graph
+    When executing query:
+      """
+      RETURN toString(<expr>) AS r
+      """
+    Then the result should be, in any order:
+      | r        |
+      | <result> |
+    And no side effects
+
+    Examples:
+      | expr                                                               | result                |
+      | date({date: date('2015-07-21'), day: 3})                           | '2015-07-03'          |
+      | date({date: date('2015-07-21'), dayOfWeek: 7})                     | '2015-07-26'          |
+      | date({date: date('2015-07-21'), dayOfQuarter: 1})                  | '2015-07-01'          |
+      | localtime({time: localtime('12:31:14.5'), second: 3})              | '12:31:03.500'        |
+      | localtime({time: localtime('12:31:14.5'), millisecond: 7})         | '12:31:14.007'        |
+      | localdatetime({datetime: localdatetime('2015-07-21T12:31'), minute: 3, day: 1}) | '2015-07-01T12:03' |
+
+  Scenario Outline: [7] weekDay and quarterDay are other names for dayOfWeek and dayOfQuarter
+    Given any graph
+    When executing query:
+      """
+      RETURN <expr> AS r
+      """
+    Then the result should be, in any order:
+      | r        |
+      | <result> |
+    And no side effects
+
+    Examples:
+      | expr                                                        | result       |
+      | toString(date({year: 2015, week: 2, weekDay: 3}))           | '2015-01-07' |
+      | toString(date({year: 2015, quarter: 2, quarterDay: 3}))     | '2015-04-03' |
+      | toString(date({year: 2015, WEEK: 2, DayOfWeek: 3}))         | '2015-01-07' |
+      | date('2015-07-21').quarterDay                               | 21           |
+      | date('2015-07-21').weekDay                                  | 2            |
+      | localdatetime('2015-05-21T10:00').quarterDay                | 51           |
+
+  Scenario Outline: [8] A time taken from a date-time in a named zone keeps the offset of that date
+    Given any graph
+    When executing query:
+      """
+      RETURN toString(<expr>) AS r
+      """
+    Then the result should be, in any order:
+      | r        |
+      | <result> |
+    And no side effects
+
+    Examples:
+      | expr                                                                                      | result           |
+      | time({time: datetime('2015-07-21T12:31:14[Europe/Stockholm]')})                           | '12:31:14+02:00' |
+      | time({time: datetime('2015-01-21T12:31:14[Europe/Stockholm]')})                           | '12:31:14+01:00' |
+      | time(datetime('2015-07-21T12:31:14[Europe/Stockholm]'))                                   | '12:31:14+02:00' |
+      | time({time: datetime('2015-07-21T12:31:14[Europe/Stockholm]'), second: 42, timezone: '-10:00'}) | '00:31:42-10:00' |
+      | time.truncate('minute', datetime('2015-07-21T12:31:14[Europe/Stockholm]'))               | '12:31+02:00'    |
+      | datetime({date: date('2015-01-21'), time: datetime('2015-07-21T12:31:14[Europe/Stockholm]')}) | '2015-01-21T12:31:14+01:00[Europe/Stockholm]' |
+
+  Scenario Outline: [9] A seconds fraction has at most nine digits
+    Given any graph
+    When executing query:
+      """
+      RETURN <expr> AS r
+      """
+    Then a ArgumentError should be raised at runtime: InvalidArgumentValue
+
+    Examples:
+      | expr                                          |
+      | duration('PT0.0000000001S')                   |
+      | localtime('12:00:00.1234567891')              |
+      | datetime('2015-07-21T21:40:32.1234567891Z')   |
