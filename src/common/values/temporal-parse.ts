@@ -113,20 +113,30 @@ function splitZone(text: string): SplitZone {
   return { local, offset, zone, valid: true };
 }
 
+/** A time alone may be written after the `T` that separates it from a date (`T21:40`). */
+function withoutTimeDesignator(text: string): string {
+  const t = text.trim();
+  return /^[Tt]\d/.test(t) ? t.slice(1) : t;
+}
+
 export function parseLocalTime(text: string): LocalTimeValue | undefined {
-  const n = parseNanoOfDay(text.trim());
+  const n = parseNanoOfDay(withoutTimeDesignator(text));
   return n === undefined ? undefined : new LocalTimeValue(n);
 }
 
-/** A time; without an offset in the text it takes `defaultZone`'s offset (today's, for a named zone). */
+/**
+ * A time; without an offset in the text it takes `defaultZone`'s offset (today's, for a named zone).
+ * A zone name is no part of a time's text: a time of day has no date to find the name's offset at.
+ */
 export function parseTime(text: string, defaultZone: ZoneSpec, today: number): TimeValue | undefined {
-  const z = splitZone(text.trim());
+  const body = withoutTimeDesignator(text);
+  if (body.endsWith(']')) return undefined;
+  const z = splitZone(body);
   if (!z.valid) return undefined;
   const n = parseNanoOfDay(z.local);
   if (n === undefined) return undefined;
   if (z.offset !== undefined) return new TimeValue(n, z.offset);
-  const spec: ZoneSpec = z.zone !== undefined ? { zone: z.zone } : defaultZone;
-  return new TimeValue(n, offsetForLocal(today, n, spec));
+  return new TimeValue(n, offsetForLocal(today, n, defaultZone));
 }
 
 function splitDateTime(text: string): { date: number; time: number } | undefined {
