@@ -246,21 +246,30 @@ function fromMap(kind: PointKind, f: Fields, ctx: FunctionContext): Point {
   return zoneArg === undefined ? local : moveZone(local, zoneArg, zone !== undefined, ctx);
 }
 
+/**
+ * `datetime({epochSeconds: ...})` or `{epochMillis: ...}`: the instant, shown in the map's zone. The map's
+ * other components then set the local date and time on top of it, as they do on a `datetime` base
+ * (`{epochSeconds: s, nanosecond: 23}` adds the nanoseconds).
+ */
 function fromEpochFields(kind: PointKind, f: Fields, zone: ZoneSpec | undefined, ctx: FunctionContext): Point {
   if (kind !== 'datetime') return badValue(f.fn, 'epochSeconds and epochMillis build a DATETIME only');
+  if (f.has('date') || f.has('time') || f.has('datetime')) badValue(f.fn, 'an epoch cannot be combined with date, time or datetime');
   const seconds = f.int('epochseconds');
   const millis = f.int('epochmillis');
-  const nanos = f.int('nanosecond') ?? 0;
+  if (seconds !== undefined && millis !== undefined) badValue(f.fn, 'epochSeconds and epochMillis cannot both be given');
   let epochSecond = 0;
-  let nano = nanos;
+  let nano = 0;
   if (seconds !== undefined) epochSecond = seconds;
   if (millis !== undefined) {
-    epochSecond += floorDiv(millis, 1000);
-    nano += (millis - floorDiv(millis, 1000) * 1000) * 1_000_000;
+    epochSecond = floorDiv(millis, 1000);
+    nano = (millis - epochSecond * 1000) * 1_000_000;
   }
-  epochSecond += floorDiv(nano, NANOS_PER_SECOND);
-  nano -= floorDiv(nano, NANOS_PER_SECOND) * NANOS_PER_SECOND;
-  return instantToDateTime({ epochSecond, nano }, zone ?? defaultZone(ctx));
+  const spec = zone ?? defaultZone(ctx);
+  const base = instantToDateTime({ epochSecond, nano }, spec);
+  if (!f.any(DATE_FIELDS) && !f.any(TIME_FIELDS)) return base;
+  const day = f.any(DATE_FIELDS) ? resolveDate(f, base.epochDay) : base.epochDay;
+  const time = f.any(TIME_FIELDS) ? resolveTime(f, base.nanoOfDay) : base.nanoOfDay;
+  return dateTimeFromLocal(day, time, spec);
 }
 
 /** `datetime.fromepoch(seconds, nanos)` and `datetime.fromepochmillis(millis)`. */

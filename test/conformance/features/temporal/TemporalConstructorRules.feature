@@ -178,3 +178,72 @@ Feature: TemporalConstructorRules - which component maps, zone names and strings
       | duration('PT0.0000000001S')                   |
       | localtime('12:00:00.1234567891')              |
       | datetime('2015-07-21T21:40:32.1234567891Z')   |
+
+  Scenario Outline: [10] An epoch map gives an instant; its other components then set the wall clock
+    Given any graph
+    When executing query:
+      """
+      RETURN toString(<expr>) AS r
+      """
+    Then the result should be, in any order:
+      | r        |
+      | <result> |
+    And no side effects
+
+    Examples:
+      | expr                                                         | result                                      |
+      | datetime({epochMillis: 424797300000})                        | '1983-06-18T15:15Z'                         |
+      | datetime({epochSeconds: 1, nanosecond: 23})                  | '1970-01-01T00:00:01.000000023Z'            |
+      | datetime({epochSeconds: 1, timezone: 'Europe/Stockholm'})    | '1970-01-01T01:00:01+01:00[Europe/Stockholm]' |
+      | datetime({epochSeconds: -62135596800})                       | '0001-01-01T00:00Z'                         |
+      | datetime({epochMillis: -1})                                  | '1969-12-31T23:59:59.999Z'                  |
+      | datetime({epochMillis: 1500, nanosecond: 5})                 | '1970-01-01T00:00:01.500000005Z'            |
+      | datetime({epochSeconds: 1, millisecond: 5})                  | '1970-01-01T00:00:01.005Z'                  |
+      | datetime({epochSeconds: 1, year: 5})                         | '0005-01-01T00:00:01Z'                      |
+      | datetime({epochSeconds: 1, hour: 5, timezone: '+01:00'})     | '1970-01-01T05:00:01+01:00'                 |
+      | datetime.fromepoch(1, 500000000)                             | '1970-01-01T00:00:01.500Z'                  |
+      | datetime.fromEpoch(-1, 0)                                    | '1969-12-31T23:59:59Z'                      |
+      | datetime.fromepochmillis(424797300000)                       | '1983-06-18T15:15Z'                         |
+      | datetime.fromEpochMillis(-1)                                 | '1969-12-31T23:59:59.999Z'                  |
+
+  Scenario Outline: [11] Epoch maps that mean nothing are refused
+    Given any graph
+    When executing query:
+      """
+      RETURN <expr> AS r
+      """
+    Then a ArgumentError should be raised at runtime: InvalidArgumentValue
+
+    Examples:
+      | expr                                                    |
+      | datetime({epochSeconds: 1, epochMillis: 5})             |
+      | datetime({epochSeconds: 1, date: date('2020-01-01')})   |
+      | date({epochSeconds: 1})                                 |
+      | localdatetime({epochMillis: 1})                         |
+      | time({epochSeconds: 1})                                 |
+
+  Scenario Outline: [12] Week, quarter and ordinal maps with a time of day and a zone
+    Given any graph
+    When executing query:
+      """
+      RETURN toString(<expr>) AS r
+      """
+    Then the result should be, in any order:
+      | r        |
+      | <result> |
+    And no side effects
+
+    Examples:
+      | expr                                                                                       | result                                          |
+      | datetime({year: 1984, week: 10, dayOfWeek: 3, hour: 12, minute: 31, timezone: '+01:00'})  | '1984-03-07T12:31+01:00'                        |
+      | datetime({year: 1984, quarter: 3, dayOfQuarter: 45, hour: 12, timezone: 'Europe/Stockholm'}) | '1984-08-14T12:00+02:00[Europe/Stockholm]'    |
+      | localdatetime({year: 1984, ordinalDay: 202, hour: 12, minute: 31, second: 14, millisecond: 645}) | '1984-07-20T12:31:14.645'                 |
+      | date({year: 2015, week: 1})                                                                | '2014-12-29'                                    |
+      | date({year: 2021, week: 1})                                                                | '2021-01-04'                                    |
+      | date({year: 2020, week: 53, dayOfWeek: 7})                                                 | '2021-01-03'                                    |
+      | date({year: 1984, quarter: 4})                                                             | '1984-10-01'                                    |
+      | localtime({hour: 12, minute: 31, second: 14, millisecond: 123, microsecond: 456, nanosecond: 789}) | '12:31:14.123456789'                    |
+      | localtime({hour: 12, minute: 31, second: 14, microsecond: 645876})                         | '12:31:14.645876'                               |
+      | time({hour: 12, minute: 31, second: 14, nanosecond: 645876123, timezone: '-01:30'})        | '12:31:14.645876123-01:30'                      |
+      | time({hour: 12, timezone: 'Z'})                                                            | '12:00Z'                                        |
+      | localdatetime({year: -44, month: 3, day: 15})                                              | '-0044-03-15T00:00'                             |
