@@ -247,3 +247,27 @@ Feature: TemporalConstructorRules - which component maps, zone names and strings
       | time({hour: 12, minute: 31, second: 14, nanosecond: 645876123, timezone: '-01:30'})        | '12:31:14.645876123-01:30'                      |
       | time({hour: 12, timezone: 'Z'})                                                            | '12:00Z'                                        |
       | localdatetime({year: -44, month: 3, day: 15})                                              | '-0044-03-15T00:00'                             |
+
+  Scenario Outline: [13] Truncation in a named zone resolves the truncated wall clock in that zone
+    Given any graph
+    When executing query:
+      """
+      RETURN toString(<expr>) AS r
+      """
+    Then the result should be, in any order:
+      | r        |
+      | <result> |
+    And no side effects
+
+    Examples:
+      | expr                                                                                  | result                                      |
+      | datetime.truncate('day', datetime('2018-11-04T12:00[America/Sao_Paulo]'))             | '2018-11-04T01:00-02:00[America/Sao_Paulo]' |
+      | datetime.truncate('hour', datetime('2021-10-31T02:30+01:00[Europe/Berlin]'))          | '2021-10-31T02:00+02:00[Europe/Berlin]'     |
+      | time.truncate('day', datetime('2021-07-31T02:30:45[Europe/Berlin]'))                  | '00:00+02:00'                               |
+      | localdatetime.truncate('weekYear', localdatetime('2021-01-02T02:30'), {dayOfWeek: 3}) | '2020-01-01T00:00'                          |
+      | date.truncate('year', date('2021-05-20'), {ordinalDay: 100})                          | '2021-04-10'                                |
+      | date.truncate('month', date('2021-05-20'), {year: 2000})                              | '2000-05-01'                                |
+      | datetime.truncate('millisecond', datetime('2021-05-20T10:00:00.123456789Z'), {microsecond: 5}) | '2021-05-20T10:00:00.123005Z'      |
+      | localtime.truncate('second', localtime('10:00:01.999'), {nanosecond: 999999999})      | '10:00:01.999999999'                        |
+      | datetime.truncate('week', localdatetime('2021-05-20T10:00'), {timezone: 'Asia/Tokyo'}) | '2021-05-17T00:00+09:00[Asia/Tokyo]'       |
+      | date.truncate('day', datetime('2021-05-20T23:30-05:00'))                              | '2021-05-20'                                |
