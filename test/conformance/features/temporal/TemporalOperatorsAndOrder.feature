@@ -89,7 +89,6 @@ Feature: TemporalOperatorsAndOrder - temporal arithmetic, equality, comparison a
       | duration('P1D')     | 1                   | a + b |
       | duration('P1D')     | duration('P1D')     | a * b |
       | duration('P1D')     | duration('P1D')     | a / b |
-      | 'text'              | duration('P1D')     | a + b |
       | localtime('12:00')  | time('12:00Z')      | a - b |
 
   Scenario Outline: [5] Durations out of range and division by zero are arithmetic errors
@@ -185,3 +184,56 @@ Feature: TemporalOperatorsAndOrder - temporal arithmetic, equality, comparison a
       | a     | b    | c     | d    | e     | f    | g            |
       | false | null | false | true | false | null | '2020-01-01' |
     And no side effects
+
+  Scenario Outline: [11] A temporal value joins a string as its ISO text
+    Given any graph
+    When executing query:
+      """
+      RETURN <expr> AS r
+      """
+    Then the result should be, in any order:
+      | r        |
+      | <result> |
+    And no side effects
+
+    Examples:
+      | expr                                                   | result                                   |
+      | 'due ' + date('2020-01-01')                            | 'due 2020-01-01'                         |
+      | datetime('2020-01-01T10:00[Europe/Paris]') + '!'       | '2020-01-01T10:00+01:00[Europe/Paris]!'  |
+      | 'took ' + duration('P1DT2H')                           | 'took P1DT2H'                            |
+      | localtime('10:00:00.5') + ''                           | '10:00:00.500'                           |
+      | 'at ' + time('10:00+01:00') + ' or ' + localdatetime('2020-01-01T10:00') | 'at 10:00+01:00 or 2020-01-01T10:00' |
+
+  Scenario Outline: [12] Stored date-times: equality and ranges see the zone the same with and without an index
+    Given an empty graph
+    And having executed:
+      """
+      CREATE (:E {id: 1, t: datetime('2020-01-01T12:00+01:00')}), (:E {id: 2, t: datetime('2020-01-01T11:00Z')}),
+             (:E {id: 3, t: datetime('2020-01-01T12:00[Europe/Paris]')}), (:E {id: 4, t: datetime('2020-01-01T13:00Z')})
+      """
+    And having executed:
+      """
+      <index>
+      """
+    When executing query:
+      """
+      MATCH (e:E) WHERE <predicate>
+      RETURN e.id AS id
+      """
+    Then the result should be, in any order:
+      | id   |
+      | <id> |
+    And no side effects
+
+    Examples:
+      | index                                  | predicate                                               | id |
+      | RETURN 1                               | e.t = datetime('2020-01-01T11:00Z')                     | 2  |
+      | CREATE INDEX e_t FOR (e:E) ON (e.t)    | e.t = datetime('2020-01-01T11:00Z')                     | 2  |
+      | RETURN 1                               | e.t = datetime('2020-01-01T12:00+01:00')                | 1  |
+      | CREATE INDEX e_t FOR (e:E) ON (e.t)    | e.t = datetime('2020-01-01T12:00+01:00')                | 1  |
+      | RETURN 1                               | e.t IN [datetime('2020-01-01T12:00[Europe/Paris]')]     | 3  |
+      | CREATE INDEX e_t FOR (e:E) ON (e.t)    | e.t IN [datetime('2020-01-01T12:00[Europe/Paris]')]     | 3  |
+      | RETURN 1                               | e.t > datetime('2020-01-01T12:00[Europe/Paris]')        | 4  |
+      | CREATE INDEX e_t FOR (e:E) ON (e.t)    | e.t > datetime('2020-01-01T12:00[Europe/Paris]')        | 4  |
+      | RETURN 1                               | e.t < datetime('2020-01-01T12:00+01:00')                | 2  |
+      | CREATE INDEX e_t FOR (e:E) ON (e.t)    | e.t < datetime('2020-01-01T12:00+01:00')                | 2  |
