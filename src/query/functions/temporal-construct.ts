@@ -345,13 +345,41 @@ export function truncate(kind: PointKind, unitArg: Value, v: Value, mapArg: Valu
   let zone = p.zone;
   if (mapArg !== null && mapArg !== undefined) {
     if (!(mapArg instanceof Map)) return wrongType(fn, 'a MAP of components', mapArg);
-    const f = new Fields(fn, mapArg);
-    if (hasDate && f.any(DATE_FIELDS)) day = resolveDate(f, day);
-    if (kind !== 'date' && f.any(TIME_FIELDS)) nano = resolveTime(f, nano);
-    const tz = f.raw('timezone');
-    if (tz !== undefined && tz !== null) zone = zoneSpecOf(fn, tz);
+    ({ day, nano, zone } = overrideTruncated(kind, new Fields(fn, mapArg), { day, nano, zone }));
   }
   return build(kind, fn, day, nano, zone ?? defaultZone(ctx), ctx);
+}
+
+/**
+ * The component map of a truncation applied to the truncated parts: `{date: d}` and `{time: t}`
+ * replace those parts, as in a constructor (`datetime.truncate('week', date(), {dayOfWeek: 2, time:
+ * time()})`), then the components apply, then a `timezone` replaces the zone keeping the wall clock.
+ */
+function overrideTruncated(kind: PointKind, f: Fields, truncated: Parts): Parts {
+  const fn = f.fn;
+  const hasDate = kind === 'date' || kind === 'localdatetime' || kind === 'datetime';
+  if (f.has('datetime') || f.has('epochseconds') || f.has('epochmillis')) badValue(fn, 'the components may select a date or a time, not a datetime or an epoch');
+  if (!hasDate && (f.has('date') || f.any(DATE_FIELDS))) badValue(fn, `${kind} has no date components`);
+  if (kind === 'date' && (f.has('time') || f.any(TIME_FIELDS))) badValue(fn, 'date has no time components');
+  let { day, nano, zone } = truncated;
+  const dateBase = basePoint(f, 'date');
+  if (dateBase !== undefined) {
+    const p = partsOf(dateBase);
+    if (p.day === undefined) badValue(fn, "'date' must be a value with a date");
+    day = p.day;
+  }
+  const timeBase = basePoint(f, 'time');
+  if (timeBase !== undefined) {
+    const p = partsOf(timeBase);
+    if (p.nano === undefined) badValue(fn, "'time' must be a value with a time of day");
+    nano = p.nano;
+    if (p.zone !== undefined) zone = timeZoneOfBase(kind, timeBase, p);
+  }
+  if (hasDate && f.any(DATE_FIELDS)) day = resolveDate(f, day);
+  if (kind !== 'date' && f.any(TIME_FIELDS)) nano = resolveTime(f, nano);
+  const tz = f.raw('timezone');
+  if (tz !== undefined && tz !== null) zone = zoneSpecOf(fn, tz);
+  return { day, nano, zone };
 }
 
 const DURATION_KEYS = new Set([

@@ -271,3 +271,41 @@ Feature: TemporalConstructorRules - which component maps, zone names and strings
       | localtime.truncate('second', localtime('10:00:01.999'), {nanosecond: 999999999})      | '10:00:01.999999999'                        |
       | datetime.truncate('week', localdatetime('2021-05-20T10:00'), {timezone: 'Asia/Tokyo'}) | '2021-05-17T00:00+09:00[Asia/Tokyo]'       |
       | date.truncate('day', datetime('2021-05-20T23:30-05:00'))                              | '2021-05-20'                                |
+
+  Scenario Outline: [14] A truncation's map may select a date or a time, then set components
+    Given any graph
+    When executing query:
+      """
+      RETURN toString(<expr>) AS r
+      """
+    Then the result should be, in any order:
+      | r        |
+      | <result> |
+    And no side effects
+
+    Examples:
+      | expr                                                                                          | result                                   |
+      | datetime.truncate('week', date('2021-05-20'), {dayOfWeek: 2, time: time('10:00+01:00')})      | '2021-05-18T10:00+01:00'                 |
+      | datetime.truncate('week', date('2021-05-20'), {dayOfWeek: 2, time: localtime('10:00')})       | '2021-05-18T10:00Z'                      |
+      | datetime.truncate('week', datetime('2021-05-20T10:00[Europe/Paris]'), {time: localtime('11:00')}) | '2021-05-17T11:00+02:00[Europe/Paris]' |
+      | datetime.truncate('day', datetime('2021-05-20T10:00[Europe/Paris]'), {time: time('11:00Z'), timezone: '+03:00'}) | '2021-05-20T11:00+03:00' |
+      | localdatetime.truncate('month', localdatetime('2021-05-20T10:00'), {date: date('2000-01-01'), hour: 3}) | '2000-01-01T03:00'      |
+      | localtime.truncate('hour', localtime('10:30'), {time: localtime('11:11:11')})                 | '11:11:11'                               |
+      | date.truncate('month', date() + duration('P2M')) - duration('P1D') = date.truncate('month', date.statement() + duration('P2M')) - duration('P1D') | 'true' |
+
+  Scenario Outline: [15] A truncation's map cannot name what the result type does not have
+    Given any graph
+    When executing query:
+      """
+      RETURN <expr> AS r
+      """
+    Then a ArgumentError should be raised at runtime: InvalidArgumentValue
+
+    Examples:
+      | expr                                                                    |
+      | date.truncate('month', date('2021-05-20'), {time: localtime('10:00')})  |
+      | date.truncate('month', date('2021-05-20'), {hour: 3})                   |
+      | localtime.truncate('hour', localtime('10:30'), {day: 3})                |
+      | time.truncate('hour', time('10:30Z'), {date: date('2021-05-20')})       |
+      | date.truncate('month', date('2021-05-20'), {datetime: datetime('2021-05-20T10:00Z')}) |
+      | datetime.truncate('day', datetime('2021-05-20T10:00Z'), {epochSeconds: 1}) |
