@@ -205,7 +205,11 @@ function fromMap(kind: PointKind, f: Fields, ctx: FunctionContext): Point {
   const tz = f.raw('timezone');
   const zoneArg = tz === undefined || tz === null ? undefined : zoneSpecOf(fn, tz);
   if (f.size === 0) badValue(fn, 'at least one component must be given');
-  // A map holding only a time zone means "now, in that zone".
+  // A map holding only a time zone means "now, in that zone"; beside other components, a zone is only
+  // for the types that keep one.
+  if (tz !== undefined && f.size > 1 && (kind === 'date' || kind === 'localtime' || kind === 'localdatetime')) {
+    badValue(fn, `${kind} has no time zone to set`);
+  }
   if (f.size === 1 && tz !== undefined) return now(kind, ctx.clock.statement(), zoneArg ?? defaultZone(ctx), ctx);
   if (f.has('epochseconds') || f.has('epochmillis')) return fromEpochFields(kind, f, zoneArg, ctx);
 
@@ -361,6 +365,7 @@ function overrideTruncated(kind: PointKind, f: Fields, truncated: Parts): Parts 
   if (f.has('datetime') || f.has('epochseconds') || f.has('epochmillis')) badValue(fn, 'the components may select a date or a time, not a datetime or an epoch');
   if (!hasDate && (f.has('date') || f.any(DATE_FIELDS))) badValue(fn, `${kind} has no date components`);
   if (kind === 'date' && (f.has('time') || f.any(TIME_FIELDS))) badValue(fn, 'date has no time components');
+  if (f.has('timezone') && kind !== 'time' && kind !== 'datetime') badValue(fn, `${kind} has no time zone to set`);
   let { day, nano, zone } = truncated;
   const dateBase = basePoint(f, 'date');
   if (dateBase !== undefined) {

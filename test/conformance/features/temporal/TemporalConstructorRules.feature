@@ -309,3 +309,34 @@ Feature: TemporalConstructorRules - which component maps, zone names and strings
       | time.truncate('hour', time('10:30Z'), {date: date('2021-05-20')})       |
       | date.truncate('month', date('2021-05-20'), {datetime: datetime('2021-05-20T10:00Z')}) |
       | datetime.truncate('day', datetime('2021-05-20T10:00Z'), {epochSeconds: 1}) |
+
+  Scenario Outline: [16] Beside other components, a time zone is only for the types that keep one
+    Given any graph
+    When executing query:
+      """
+      RETURN <expr> AS r
+      """
+    Then a ArgumentError should be raised at runtime: InvalidArgumentValue
+
+    Examples:
+      | expr                                                                    |
+      | date({year: 2015, timezone: '+01:00'})                                  |
+      | localtime({hour: 3, timezone: '+01:00'})                                |
+      | localdatetime({year: 2015, month: 3, timezone: 'Europe/Paris'})         |
+      | localtime({time: localtime('10:00'), timezone: '+01:00'})               |
+      | localdatetime.truncate('day', localdatetime('2021-05-20T10:00'), {timezone: '+01:00'}) |
+      | date.truncate('day', date('2021-05-20'), {timezone: '+01:00'})          |
+
+  Scenario: [17] Alone, a time zone asks for the current value in that zone, for every type
+    Given any graph
+    When executing query:
+      """
+      RETURN date({timezone: '+14:00'}) = date.statement('+14:00') AS a,
+             localtime({timezone: '-12:00'}) = localtime.statement('-12:00') AS b,
+             localdatetime({timezone: 'Asia/Tokyo'}) = localdatetime.statement('Asia/Tokyo') AS c,
+             time({timezone: '+05:30'}).offset AS d, datetime({timezone: 'Asia/Tokyo'}).timezone AS e
+      """
+    Then the result should be, in any order:
+      | a    | b    | c    | d        | e            |
+      | true | true | true | '+05:30' | 'Asia/Tokyo' |
+    And no side effects
