@@ -216,11 +216,18 @@ function fromMap(kind: PointKind, f: Fields, ctx: FunctionContext): Point {
   const dateBase = basePoint(f, 'date');
   const timeBase = basePoint(f, 'time');
   const dtBase = basePoint(f, 'datetime');
+  const wantsDate = kind === 'date' || kind === 'localdatetime' || kind === 'datetime';
+  const wantsTime = kind !== 'date';
+  // A selector must hand over what the result is built from: a time of day has no date to select.
+  if (!wantsDate && dateBase !== undefined) badValue(fn, `${kind} has no date to select`);
+  if (!wantsTime && timeBase !== undefined) badValue(fn, 'date has no time of day to select');
   let day: number | undefined;
   let nano: number | undefined;
   let zone: ZoneSpec | undefined;
   if (dtBase !== undefined) {
     const p = partsOf(dtBase);
+    if (wantsDate && p.day === undefined) badValue(fn, "'datetime' must be a value with a date");
+    if (wantsTime && p.nano === undefined) badValue(fn, "'datetime' must be a value with a time of day");
     day = p.day;
     nano = p.nano;
     zone = timeZoneOfBase(kind, dtBase, p);
@@ -237,15 +244,10 @@ function fromMap(kind: PointKind, f: Fields, ctx: FunctionContext): Point {
     nano = p.nano;
     zone = timeZoneOfBase(kind, timeBase, p);
   }
-  const wantsDate = kind === 'date' || kind === 'localdatetime' || kind === 'datetime';
-  const wantsTime = kind !== 'date';
   if (wantsDate && (day === undefined || f.any(DATE_FIELDS))) day = resolveDate(f, day);
   else if (!wantsDate && f.any(DATE_FIELDS)) badValue(fn, `${kind} has no date components`);
   if (wantsTime && (f.any(TIME_FIELDS) || nano === undefined)) nano = resolveTime(f, nano);
   else if (!wantsTime && f.any(TIME_FIELDS)) badValue(fn, 'date has no time components');
-  if (kind === 'date' && dateBase === undefined && dtBase === undefined && timeBase !== undefined) {
-    badValue(fn, "a DATE takes its base from 'date'");
-  }
   const local = build(kind, fn, day, nano, zone ?? zoneArg ?? defaultZone(ctx), ctx);
   return zoneArg === undefined ? local : moveZone(local, zoneArg, zone !== undefined, ctx);
 }

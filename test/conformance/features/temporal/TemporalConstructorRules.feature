@@ -340,3 +340,82 @@ Feature: TemporalConstructorRules - which component maps, zone names and strings
       | a    | b    | c    | d        | e            |
       | true | true | true | '+05:30' | 'Asia/Tokyo' |
     And no side effects
+
+  Scenario Outline: [18] Each type from each other type, directly and through the date, time and datetime selectors
+    Given any graph
+    When executing query:
+      """
+      RETURN toString(<expr>) AS r
+      """
+    Then the result should be, in any order:
+      | r        |
+      | <result> |
+    And no side effects
+
+    Examples:
+      | expr                                                                   | result                                      |
+      | date(localdatetime('2015-07-21T21:40:32.142'))                         | '2015-07-21'                                |
+      | date(datetime('2017-10-29T04:30[Europe/Stockholm]'))                   | '2017-10-29'                                |
+      | localtime(time('10:00+02:00'))                                         | '10:00'                                     |
+      | localtime(datetime('2017-10-29T04:30[Europe/Stockholm]'))              | '04:30'                                     |
+      | time(localtime('16:30:15.5'))                                          | '16:30:15.500Z'                             |
+      | time(localdatetime('2015-07-21T21:40:32.142'))                         | '21:40:32.142Z'                             |
+      | time(datetime('2017-10-29T04:30[Europe/Stockholm]'))                   | '04:30+01:00'                               |
+      | localdatetime(datetime('2017-10-29T04:30[Europe/Stockholm]'))          | '2017-10-29T04:30'                          |
+      | datetime(localdatetime('2015-07-21T21:40:32.142'))                     | '2015-07-21T21:40:32.142Z'                  |
+      | date({datetime: datetime('2017-10-29T04:30[Europe/Stockholm]')})       | '2017-10-29'                                |
+      | localtime({time: localdatetime('2015-07-21T21:40:32.142')})            | '21:40:32.142'                              |
+      | time({datetime: time('10:00+02:00')})                                  | '10:00+02:00'                               |
+      | localdatetime({date: datetime('2017-10-29T04:30[Europe/Stockholm]')})  | '2017-10-29T00:00'                          |
+      | datetime({date: localdatetime('2015-07-21T21:40:32.142')})             | '2015-07-21T00:00Z'                         |
+      | datetime({date: date('1984-10-11'), time: time('10:00+02:00')})        | '1984-10-11T10:00+02:00'                    |
+      | datetime({datetime: localdatetime('2015-07-21T21:40'), timezone: 'Europe/Stockholm'}) | '2015-07-21T21:40+02:00[Europe/Stockholm]' |
+      | datetime({datetime: datetime('2017-10-29T04:30[Europe/Stockholm]'), hour: 18, minute: 30}) | '2017-10-29T18:30+01:00[Europe/Stockholm]' |
+
+  Scenario Outline: [19] A selector must hand over what the result is built from
+    Given any graph
+    When executing query:
+      """
+      RETURN <expr> AS r
+      """
+    Then a ArgumentError should be raised at runtime: InvalidArgumentValue
+
+    Examples:
+      | expr                                                      |
+      | date(localtime('16:30'))                                  |
+      | localtime(date('1984-10-11'))                             |
+      | datetime(time('10:00+02:00'))                             |
+      | date({time: localtime('16:30')})                          |
+      | localtime({date: date('1984-10-11')})                     |
+      | time({date: datetime('2017-10-29T04:30Z')})               |
+      | localtime({datetime: date('1984-10-11')})                 |
+      | localdatetime({datetime: date('1984-10-11')})             |
+      | date({datetime: localtime('16:30')})                      |
+      | datetime({time: time('10:00+02:00')})                     |
+
+  Scenario Outline: [20] Arguments of the wrong type are type errors
+    Given any graph
+    When executing query:
+      """
+      RETURN <expr> AS r
+      """
+    Then a TypeError should be raised at runtime: InvalidArgumentValue
+
+    Examples:
+      | expr                                          |
+      | date({date: '1984-10-11'})                    |
+      | date(123)                                     |
+      | localtime(true)                               |
+      | datetime([2020, 1, 1])                        |
+      | date({year: '2015'})                          |
+      | date({year: 2015.5})                          |
+      | datetime({year: 2015, timezone: 1})           |
+      | datetime({epochSeconds: 1.5})                 |
+      | datetime.fromepoch('1', 0)                    |
+      | datetime.fromepochmillis(1.9)                 |
+      | duration(1)                                   |
+      | duration({days: '1'})                         |
+      | date.truncate('day', '2020-01-01')            |
+      | date.truncate(1, date('2020-01-01'))          |
+      | duration.between(date('2020-01-01'), 'x')     |
+      | duration.inDays(1, date('2020-01-01'))        |
