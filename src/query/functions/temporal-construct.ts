@@ -411,9 +411,12 @@ export function constructDuration(arg: Value): Value {
   if (typeof arg === 'string') return parseDuration(arg) ?? badValue(fn, `'${arg}' is not a valid duration text`);
   if (!(arg instanceof Map)) return wrongType(fn, 'a STRING or a MAP', arg);
   const units = new Map<string, bigint | number>();
+  const seen = new Set<string>();
   for (const [k, v] of arg as ReadonlyMap<string, Value>) {
     const key = k.toLowerCase();
     if (!DURATION_KEYS.has(key)) badValue(fn, `unknown unit '${k}'`);
+    if (seen.has(key)) badValue(fn, `unit '${k}' is given twice`);
+    seen.add(key);
     if (v === null) continue;
     if (typeof v !== 'bigint' && typeof v !== 'number') return wrongType(fn, `a number for '${k}'`, v);
     units.set(key, v);
