@@ -1,14 +1,4 @@
-import {
-  civilFromDays,
-  dayOfWeek,
-  daysFromCivil,
-  floorDiv,
-  NANOS_PER_DAY,
-  NANOS_PER_SECOND,
-  SECONDS_PER_DAY,
-  weekYearOf,
-  weekYearStart,
-} from '../../common/values/calendar.js';
+import { floorDiv, NANOS_PER_DAY, NANOS_PER_SECOND, SECONDS_PER_DAY } from '../../common/values/calendar.js';
 import {
   DateTimeValue,
   DateValue,
@@ -43,20 +33,21 @@ import { DATE_FIELDS, Fields, resolveDate, resolveTime, TIME_FIELDS, zoneSpecOf 
 /**
  * The temporal constructors: `date(...)`, `localtime(...)`, `time(...)`, `localdatetime(...)`,
  * `datetime(...)` and `duration(...)` from a component map, a string, another temporal value, or
- * nothing (now), plus the `.truncate` and `.statement`/`.transaction`/`.realtime` variants.
+ * nothing (now), plus the `.statement`/`.transaction`/`.realtime` variants (`.truncate` is in
+ * temporal-truncate.ts).
  */
 
 export type PointKind = 'date' | 'localtime' | 'time' | 'localdatetime' | 'datetime';
-type Point = DateValue | LocalTimeValue | TimeValue | LocalDateTimeValue | DateTimeValue;
+export type Point = DateValue | LocalTimeValue | TimeValue | LocalDateTimeValue | DateTimeValue;
 
 /** The local parts of a value and, when it has one, its zone. */
-interface Parts {
+export interface Parts {
   readonly day: number | undefined;
   readonly nano: number | undefined;
   readonly zone: ZoneSpec | undefined;
 }
 
-function partsOf(v: Point): Parts {
+export function partsOf(v: Point): Parts {
   if (v instanceof DateValue) return { day: v.epochDay, nano: undefined, zone: undefined };
   if (v instanceof LocalTimeValue) return { day: undefined, nano: v.nanoOfDay, zone: undefined };
   if (v instanceof TimeValue) return { day: undefined, nano: v.nanoOfDay, zone: { offsetSeconds: v.offsetSeconds } };
@@ -64,7 +55,7 @@ function partsOf(v: Point): Parts {
   return { day: v.epochDay, nano: v.nanoOfDay, zone: zoneOf(v) };
 }
 
-function isPoint(v: Value): v is Point {
+export function isPoint(v: Value): v is Point {
   return (
     v instanceof DateValue ||
     v instanceof LocalTimeValue ||
@@ -92,7 +83,7 @@ function today(ctx: FunctionContext): number {
 }
 
 /** Builds a value of `kind` from local parts; `zone` applies to the zoned kinds. */
-function build(kind: PointKind, fn: string, day: number | undefined, nano: number | undefined, zone: ZoneSpec, ctx: FunctionContext): Point {
+export function build(kind: PointKind, fn: string, day: number | undefined, nano: number | undefined, zone: ZoneSpec, ctx: FunctionContext): Point {
   switch (kind) {
     case 'date':
       if (day === undefined) return badValue(fn, 'a value without a date cannot become a DATE');
@@ -184,7 +175,7 @@ function moveZone(v: Point, zone: ZoneSpec, hadZone: boolean, ctx: FunctionConte
   return v;
 }
 
-function basePoint(f: Fields, key: string): Point | undefined {
+export function basePoint(f: Fields, key: string): Point | undefined {
   const v = f.raw(key);
   if (v === undefined || v === null) return undefined;
   if (!isPoint(v)) return wrongType(f.fn, `a temporal value for '${key}'`, v);
@@ -195,7 +186,7 @@ function basePoint(f: Fields, key: string): Point | undefined {
  * The zone a base lends with its time of day. A TIME keeps the offset a datetime had at its own date:
  * a named zone alone would give the offset of today's date instead.
  */
-function timeZoneOfBase(kind: PointKind, base: Point, p: Parts): ZoneSpec | undefined {
+export function timeZoneOfBase(kind: PointKind, base: Point, p: Parts): ZoneSpec | undefined {
   if (kind === 'time' && base instanceof DateTimeValue) return { offsetSeconds: base.offsetSeconds };
   return p.zone;
 }
@@ -282,111 +273,6 @@ function fromEpochFields(kind: PointKind, f: Fields, zone: ZoneSpec | undefined,
 export function fromEpoch(seconds: number, nanos: number, ctx: FunctionContext): DateTimeValue {
   const s = seconds + floorDiv(nanos, NANOS_PER_SECOND);
   return instantToDateTime({ epochSecond: s, nano: nanos - floorDiv(nanos, NANOS_PER_SECOND) * NANOS_PER_SECOND }, defaultZone(ctx));
-}
-
-const DATE_UNITS = ['millennium', 'century', 'decade', 'year', 'weekyear', 'quarter', 'month', 'week', 'day'] as const;
-const TIME_UNITS = ['hour', 'minute', 'second', 'millisecond', 'microsecond'] as const;
-
-function truncateDay(unit: string, day: number): number {
-  const c = civilFromDays(day);
-  switch (unit) {
-    case 'millennium':
-      return daysFromCivil(floorDiv(c.year, 1000) * 1000, 1, 1);
-    case 'century':
-      return daysFromCivil(floorDiv(c.year, 100) * 100, 1, 1);
-    case 'decade':
-      return daysFromCivil(floorDiv(c.year, 10) * 10, 1, 1);
-    case 'year':
-      return daysFromCivil(c.year, 1, 1);
-    case 'weekyear':
-      return weekYearStart(weekYearOf(day, c.year));
-    case 'quarter':
-      return daysFromCivil(c.year, Math.floor((c.month - 1) / 3) * 3 + 1, 1);
-    case 'month':
-      return daysFromCivil(c.year, c.month, 1);
-    case 'week':
-      return day - (dayOfWeek(day) - 1);
-    default:
-      return day;
-  }
-}
-
-function truncateNano(unit: string, nano: number): number {
-  const size: Record<string, number> = {
-    day: NANOS_PER_DAY,
-    hour: 3600 * NANOS_PER_SECOND,
-    minute: 60 * NANOS_PER_SECOND,
-    second: NANOS_PER_SECOND,
-    millisecond: 1_000_000,
-    microsecond: 1000,
-  };
-  const s = size[unit] ?? NANOS_PER_DAY;
-  return Math.floor(nano / s) * s;
-}
-
-/**
- * `<kind>.truncate(unit, value, map?)`: the value cut down to the unit, then the map's components set
- * on top. A `timezone` in the map replaces the zone keeping the local time.
- */
-export function truncate(kind: PointKind, unitArg: Value, v: Value, mapArg: Value, ctx: FunctionContext): Value {
-  const fn = `${kind}.truncate`;
-  if (unitArg === null || v === null) return null;
-  if (typeof unitArg !== 'string') return wrongType(fn, 'a STRING unit', unitArg);
-  if (!isPoint(v)) return wrongType(fn, 'a temporal value', v);
-  const unit = unitArg.toLowerCase();
-  const isDateUnit = (DATE_UNITS as readonly string[]).includes(unit);
-  const isTimeUnit = (TIME_UNITS as readonly string[]).includes(unit);
-  if (!isDateUnit && !isTimeUnit) badValue(fn, `unknown unit '${unitArg}'`);
-  const hasDate = kind === 'date' || kind === 'localdatetime' || kind === 'datetime';
-  if (kind === 'date' && isTimeUnit) badValue(fn, `cannot truncate a DATE to ${unitArg}`);
-  if (!hasDate && isDateUnit && unit !== 'day') badValue(fn, `cannot truncate a time to ${unitArg}`);
-  const p = partsOf(v);
-  let day = p.day;
-  let nano = p.nano;
-  if (hasDate) {
-    if (day === undefined) badValue(fn, 'the value has no date');
-    day = truncateDay(unit, day);
-  }
-  if (kind !== 'date') nano = isDateUnit ? 0 : truncateNano(unit, nano ?? 0);
-  let zone = p.zone;
-  if (mapArg !== null && mapArg !== undefined) {
-    if (!(mapArg instanceof Map)) return wrongType(fn, 'a MAP of components', mapArg);
-    ({ day, nano, zone } = overrideTruncated(kind, new Fields(fn, mapArg), { day, nano, zone }));
-  }
-  return build(kind, fn, day, nano, zone ?? defaultZone(ctx), ctx);
-}
-
-/**
- * The component map of a truncation applied to the truncated parts: `{date: d}` and `{time: t}`
- * replace those parts, as in a constructor (`datetime.truncate('week', date(), {dayOfWeek: 2, time:
- * time()})`), then the components apply, then a `timezone` replaces the zone keeping the wall clock.
- */
-function overrideTruncated(kind: PointKind, f: Fields, truncated: Parts): Parts {
-  const fn = f.fn;
-  const hasDate = kind === 'date' || kind === 'localdatetime' || kind === 'datetime';
-  if (f.has('datetime') || f.has('epochseconds') || f.has('epochmillis')) badValue(fn, 'the components may select a date or a time, not a datetime or an epoch');
-  if (!hasDate && (f.has('date') || f.any(DATE_FIELDS))) badValue(fn, `${kind} has no date components`);
-  if (kind === 'date' && (f.has('time') || f.any(TIME_FIELDS))) badValue(fn, 'date has no time components');
-  if (f.has('timezone') && kind !== 'time' && kind !== 'datetime') badValue(fn, `${kind} has no time zone to set`);
-  let { day, nano, zone } = truncated;
-  const dateBase = basePoint(f, 'date');
-  if (dateBase !== undefined) {
-    const p = partsOf(dateBase);
-    if (p.day === undefined) badValue(fn, "'date' must be a value with a date");
-    day = p.day;
-  }
-  const timeBase = basePoint(f, 'time');
-  if (timeBase !== undefined) {
-    const p = partsOf(timeBase);
-    if (p.nano === undefined) badValue(fn, "'time' must be a value with a time of day");
-    nano = p.nano;
-    if (p.zone !== undefined) zone = timeZoneOfBase(kind, timeBase, p);
-  }
-  if (hasDate && f.any(DATE_FIELDS)) day = resolveDate(f, day);
-  if (kind !== 'date' && f.any(TIME_FIELDS)) nano = resolveTime(f, nano);
-  const tz = f.raw('timezone');
-  if (tz !== undefined && tz !== null) zone = zoneSpecOf(fn, tz);
-  return { day, nano, zone };
 }
 
 const DURATION_KEYS = new Set([

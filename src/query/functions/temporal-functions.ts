@@ -3,7 +3,8 @@ import { durationBetween, type BetweenUnit } from '../values/temporal-between.js
 import { arg, integerArg, wrongType } from './args.js';
 import type { EpochInstant, FunctionContext } from './context.js';
 import { scalar, type ScalarFunction } from './definition.js';
-import { construct, constructDuration, defaultZone, fromEpoch, now, truncate, type PointKind } from './temporal-construct.js';
+import { construct, constructDuration, defaultZone, fromEpoch, now, type PointKind } from './temporal-construct.js';
+import { truncate } from './temporal-truncate.js';
 import { zoneSpecOf } from './temporal-fields.js';
 
 /**
