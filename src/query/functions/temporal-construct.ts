@@ -28,7 +28,7 @@ import {
 } from '../../common/values/zoned.js';
 import { badValue, wrongType } from './args.js';
 import type { EpochInstant, FunctionContext } from './context.js';
-import { DATE_FIELDS, Fields, resolveDate, resolveTime, TIME_FIELDS, zoneSpecOf } from './temporal-fields.js';
+import { assertDateComplete, DATE_FIELDS, Fields, resolveDate, resolveTime, TIME_FIELDS, zoneSpecOf } from './temporal-fields.js';
 
 /**
  * The temporal constructors: `date(...)`, `localtime(...)`, `time(...)`, `localdatetime(...)`,
@@ -235,6 +235,7 @@ function fromMap(kind: PointKind, f: Fields, ctx: FunctionContext): Point {
     nano = p.nano;
     zone = timeZoneOfBase(kind, timeBase, p);
   }
+  if (wantsDate && wantsTime && day === undefined && (timeBase !== undefined || f.any(TIME_FIELDS))) assertDateComplete(f);
   if (wantsDate && (day === undefined || f.any(DATE_FIELDS))) day = resolveDate(f, day);
   else if (!wantsDate && f.any(DATE_FIELDS)) badValue(fn, `${kind} has no date components`);
   if (wantsTime && (f.any(TIME_FIELDS) || nano === undefined)) nano = resolveTime(f, nano);

@@ -145,6 +145,22 @@ export function resolveDate(f: Fields, base: number | undefined): number {
 }
 
 /**
+ * A date that a time of day follows must name its day in full: a calendar date its year, month and day,
+ * a week date its week and day of week, a quarter date its quarter and day of quarter, an ordinal date
+ * its ordinal day (`datetime({year: 1984, hour: 12})` is refused: which day is it?).
+ */
+export function assertDateComplete(f: Fields): void {
+  const fn = f.fn;
+  const given = (k: string): boolean => f.raw(k) !== undefined && f.raw(k) !== null;
+  let missing: string | undefined;
+  if (given('week') || given('dayofweek')) missing = !given('week') ? 'week' : !given('dayofweek') ? 'dayOfWeek' : undefined;
+  else if (given('quarter') || given('dayofquarter')) missing = !given('quarter') ? 'quarter' : !given('dayofquarter') ? 'dayOfQuarter' : undefined;
+  else if (!given('ordinalday')) missing = !given('month') ? 'month' : !given('day') ? 'day' : undefined;
+  if (!given('year')) missing = 'year';
+  if (missing !== undefined) badValue(fn, `${missing} must be given when a time of day is`);
+}
+
+/**
  * The nanosecond of day the time fields describe on top of `base`. The sub-second fields combine as
  * millisecond * 1e6 + microsecond * 1e3 + nanosecond; a field left out keeps the base's digits at
  * that position, unless a larger-range value given alone already covers them (`{microsecond: 645876}`).

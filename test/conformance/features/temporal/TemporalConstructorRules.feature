@@ -425,3 +425,38 @@ Feature: TemporalConstructorRules - which component maps, zone names and strings
       | date.truncate(1, date('2020-01-01'))          |
       | duration.between(date('2020-01-01'), 'x')     |
       | duration.inDays(1, date('2020-01-01'))        |
+
+  Scenario Outline: [21] A date that a time of day follows names its day in full
+    Given any graph
+    When executing query:
+      """
+      RETURN <expr> AS r
+      """
+    Then a ArgumentError should be raised at runtime: InvalidArgumentValue
+
+    Examples:
+      | expr                                                   |
+      | datetime({year: 1984, hour: 12})                       |
+      | localdatetime({year: 1984, month: 10, hour: 12})       |
+      | datetime({year: 1984, week: 10, hour: 12})             |
+      | datetime({year: 1984, quarter: 3, minute: 1, hour: 2}) |
+      | datetime({year: 1984, time: localtime('10:00')})       |
+      | localdatetime({month: 1, day: 1, hour: 12})            |
+
+  Scenario Outline: [22] A date alone may leave out its smaller components; a base date lends them
+    Given any graph
+    When executing query:
+      """
+      RETURN toString(<expr>) AS r
+      """
+    Then the result should be, in any order:
+      | r        |
+      | <result> |
+    And no side effects
+
+    Examples:
+      | expr                                                                     | result              |
+      | datetime({year: 1984, month: 2})                                         | '1984-02-01T00:00Z' |
+      | localdatetime({year: 1984, ordinalDay: 3, hour: 12})                     | '1984-01-03T12:00'  |
+      | datetime({date: date('1984-10-11'), hour: 12})                           | '1984-10-11T12:00Z' |
+      | datetime({datetime: localdatetime('1984-10-11T01:00'), month: 2, hour: 12}) | '1984-02-11T12:00Z' |
