@@ -198,7 +198,7 @@ function fromMap(kind: PointKind, f: Fields, ctx: FunctionContext): Point {
   if (f.size === 0) badValue(fn, 'at least one component must be given');
   // A map holding only a time zone means "now, in that zone"; beside other components, a zone is only
   // for the types that keep one.
-  if (tz !== undefined && f.size > 1 && (kind === 'date' || kind === 'localtime' || kind === 'localdatetime')) {
+  if (zoneArg !== undefined && f.size > 1 && (kind === 'date' || kind === 'localtime' || kind === 'localdatetime')) {
     badValue(fn, `${kind} has no time zone to set`);
   }
   if (f.size === 1 && tz !== undefined) return now(kind, ctx.clock.statement(), zoneArg ?? defaultZone(ctx), ctx);

@@ -138,7 +138,8 @@ function overrideTruncated(kind: PointKind, unit: string, f: Fields, truncated: 
   if (f.has('datetime') || f.has('epochseconds') || f.has('epochmillis')) badValue(fn, 'the components may select a date or a time, not a datetime or an epoch');
   if (!hasDate && (f.has('date') || f.any(DATE_FIELDS))) badValue(fn, `${kind} has no date components`);
   if (kind === 'date' && (f.has('time') || f.any(TIME_FIELDS))) badValue(fn, 'date has no time components');
-  if (f.has('timezone') && kind !== 'time' && kind !== 'datetime') badValue(fn, `${kind} has no time zone to set`);
+  const tz = f.raw('timezone');
+  if (tz !== undefined && tz !== null && kind !== 'time' && kind !== 'datetime') badValue(fn, `${kind} has no time zone to set`);
   let { day, nano, zone } = truncated;
   const dateBase = basePoint(f, 'date');
   if (dateBase !== undefined) {
@@ -155,7 +156,6 @@ function overrideTruncated(kind: PointKind, unit: string, f: Fields, truncated: 
   }
   if (hasDate && f.any(DATE_FIELDS)) day = resolveDate(f, day);
   if (kind !== 'date' && f.any(TIME_FIELDS)) nano = resolveTime(f, nano);
-  const tz = f.raw('timezone');
   if (tz !== undefined && tz !== null) zone = zoneSpecOf(fn, tz);
   return { day, nano, zone };
 }
