@@ -69,6 +69,12 @@ export interface ExecuteContext {
   readonly deadline_ms?: number;
   /** The statement's clock reading, microseconds since the epoch (temporal functions without arguments). */
   readonly now_us: number;
+  /**
+   * The clock reading when the statement's transaction began, for `datetime.transaction()` and the
+   * like: the same for every statement of an interactive transaction. Absent: the statement is its
+   * own transaction and `now_us` serves.
+   */
+  readonly transaction_now_us?: number;
   /** Overrides the engine's procedure library for this execution. */
   readonly procedures?: ProcedureLibrary;
   /** The committed graph as of a commit_ts, for `AS OF TIMESTAMP`. */
@@ -343,7 +349,8 @@ export class QueryEngine {
     const writes = graph instanceof WriteSet ? graph : undefined;
     const access = new GraphAccess(graph, writes, writes === undefined ? undefined : ctx.write_lens);
     const instant = instantOf(ctx.now_us);
-    const clock: TemporalClock = { statement: () => instant, transaction: () => instant, realtime: () => instantOf(Date.now() * 1000) };
+    const began = ctx.transaction_now_us === undefined ? instant : instantOf(ctx.transaction_now_us);
+    const clock: TemporalClock = { statement: () => instant, transaction: () => began, realtime: realtimeInstant };
     // Only statements that plan at run time (subqueries, pattern expressions) need the counts.
     let measured: GraphCounts | undefined;
     const counts = (): GraphCounts => (measured ??= plannerCounts(graph));
@@ -528,4 +535,15 @@ function sizeClass(counts: Pick<GraphCounts, 'nodes' | 'edges'>): string {
 function instantOf(us: number): EpochInstant {
   const epochSecond = Math.floor(us / 1_000_000);
   return { epochSecond, nano: (us - epochSecond * 1_000_000) * 1000 };
+}
+
+/**
+ * `*.realtime()`: the wall clock at each call, to the microsecond. Date.now() counts milliseconds; the
+ * high-resolution clock adds the microseconds when it agrees with it to the millisecond (it does not
+ * follow adjustments of the wall clock, so then the millisecond reading stands alone).
+ */
+function realtimeInstant(): EpochInstant {
+  const wall_us = Date.now() * 1000;
+  const fine_us = Math.floor((performance.timeOrigin + performance.now()) * 1000);
+  return instantOf(fine_us >= wall_us && fine_us < wall_us + 1000 ? fine_us : wall_us);
 }

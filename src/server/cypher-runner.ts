@@ -198,6 +198,8 @@ export class CypherRunner {
       ...this.context(call, resolveConsistency(call.vector_consistency, session, 'TRANSACTION')),
       writes_private: true,
       ...(lens !== undefined ? { write_lens: lens } : {}),
+      // The member's clock at BeginTransaction: `datetime.transaction()` reads it in every statement.
+      ...(read_ts_us !== undefined ? { transaction_now_us: read_ts_us } : {}),
     };
     const run = async (): Promise<QueryResult> => this.engine.executeSliced(prepared, ws, ctx, call.signal);
     const result = this.limits.gate === undefined ? await run() : await this.limits.gate.hold(run);

@@ -9,7 +9,7 @@ describe('the catalog', () => {
     expect(functionCatalog.lookup('toUpper')).toMatchObject({ name: 'toupper', min_args: 1, max_args: 1, kind: 'scalar' });
     expect(functionCatalog.lookup('COUNT')?.kind).toBe('aggregate');
     expect(functionCatalog.lookup('coalesce')?.max_args).toBe(Infinity);
-    expect(functionCatalog.lookup('date.truncate')).toMatchObject({ min_args: 2, max_args: 3 });
+    expect(functionCatalog.lookup('date.truncate')).toMatchObject({ min_args: 1, max_args: 3 });
     expect(functionCatalog.lookup('rand')?.deterministic).toBe(false);
     expect(functionCatalog.lookup('nosuchfunction')).toBeUndefined();
   });

@@ -3,7 +3,7 @@ import { equals, equivalent } from '../../src/common/values/equality.js';
 import { hashValue, ValueHashMap, ValueHashSet } from '../../src/common/values/hash.js';
 import { compareValues, lessThan, orderCompare } from '../../src/common/values/order.js';
 import { isStorableProperty } from '../../src/common/values/storable.js';
-import { DateValue, DurationValue, LocalTimeValue, TimeValue } from '../../src/common/values/temporal.js';
+import { DateTimeValue, DateValue, DurationValue, LocalTimeValue, TimeValue } from '../../src/common/values/temporal.js';
 import { nodeRef, pathValue, relationshipRef, type Value } from '../../src/common/values/value.js';
 
 const map = (o: Record<string, Value>): Value => new Map(Object.entries(o));
@@ -37,7 +37,11 @@ describe('Cypher equality (=) is three-valued', () => {
     ['date = duration', new DateValue(0), DurationValue.ZERO, false],
     ['durations: 70s = 1min 10s', new DurationValue(0, 0, 70, 0), new DurationValue(0, 0, 70, 0), true],
     ['durations: 1 day != 24 hours', new DurationValue(0, 1, 0, 0), new DurationValue(0, 0, 86400, 0), false],
-    ['times at one instant', new TimeValue(3600e9, 3600), new TimeValue(0, 0), true],
+    ['times at one instant and offset', new TimeValue(3600e9, 3600), new TimeValue(3600e9, 3600), true],
+    ['times at one instant, other offsets', new TimeValue(3600e9, 3600), new TimeValue(0, 0), false],
+    ['datetimes at one instant, offset and zone', new DateTimeValue(0, 3600e9, 3600, 'Europe/Paris'), new DateTimeValue(0, 3600e9, 3600, 'Europe/Paris'), true],
+    ['datetimes at one instant, other offsets', new DateTimeValue(0, 3600e9, 3600, null), new DateTimeValue(0, 0, 0, null), false],
+    ['datetimes at one instant and offset, other zones', new DateTimeValue(0, 3600e9, 3600, 'Europe/Paris'), new DateTimeValue(0, 3600e9, 3600, null), false],
   ])('%s', (_name, a, b, expected) => {
     expect(equals(a, b)).toBe(expected);
     expect(equals(b, a)).toBe(expected);
@@ -61,7 +65,7 @@ describe('equivalence (DISTINCT, grouping) and its hash', () => {
       [[1n, 'a'], [1, 'a']],
       [map({ a: 1n, b: 2n }), new Map<string, Value>([['b', 2n], ['a', 1n]])],
       [NaN, -NaN],
-      [new TimeValue(3600e9, 3600), new TimeValue(0, 0)],
+      [new TimeValue(3600e9, 3600), new TimeValue(3600e9, 3600)],
     ];
     for (const [a, b] of pairs) {
       expect(equivalent(a, b)).toBe(true);
@@ -100,6 +104,27 @@ describe('global sort order (ORDER BY)', () => {
     const a = new TimeValue(12 * 3600e9 + 35 * 60e9, 5 * 3600); // 12:35+05:00 = 07:35Z
     const b = new TimeValue(10 * 3600e9, -8 * 3600); // 10:00-08:00 = 18:00Z
     expect(orderCompare(a, b)).toBeLessThan(0);
+  });
+
+  it('orders one instant in several zones west to east, a bare offset before named zones', () => {
+    // 2020-01-01 12:00 at UTC+1 is 11:00Z: the same instant written five ways.
+    const day = 18262;
+    const sorted: Value[] = [
+      new DateTimeValue(day, 6 * 3600e9, -5 * 3600, null), // 06:00-05:00
+      new DateTimeValue(day, 11 * 3600e9, 0, null), // 11:00Z
+      new DateTimeValue(day, 12 * 3600e9, 3600, null), // 12:00+01:00
+      new DateTimeValue(day, 12 * 3600e9, 3600, 'Africa/Lagos'),
+      new DateTimeValue(day, 12 * 3600e9, 3600, 'Europe/Paris'),
+    ];
+    expect([...sorted].reverse().sort(orderCompare)).toEqual(sorted);
+    expect(lessThan(sorted[1] as Value, sorted[2] as Value)).toBe(true);
+    expect(lessThan(new TimeValue(12 * 3600e9, 3600), new TimeValue(11 * 3600e9, 0))).toBe(false);
+  });
+
+  it('orders durations by their length with average months, then months and days', () => {
+    const d = (months: number, days: number, seconds: bigint): DurationValue => new DurationValue(months, days, seconds, 0);
+    const sorted: Value[] = [d(0, 0, -1n), d(0, 0, 86_400n), d(0, 1, 0n), d(0, 30, 0n), d(1, 0, 0n), d(0, 31, 0n), d(12, 0, 0n), d(0, 366, 0n)];
+    expect([...sorted].reverse().sort(orderCompare)).toEqual(sorted);
   });
 });
 

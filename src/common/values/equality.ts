@@ -114,18 +114,28 @@ function structuredEquals(a: Value, b: Value, equivalence: boolean): boolean | n
       return (a as DateValue).epochDay === (b as DateValue).epochDay;
     case 'localtime':
       return (a as LocalTimeValue).nanoOfDay === (b as LocalTimeValue).nanoOfDay;
-    case 'time':
-      return (a as TimeValue).utcNanoOfDay === (b as TimeValue).utcNanoOfDay;
+    case 'time': {
+      // The same instant at another offset is another time (Cypher orders it by offset, west first).
+      const x = a as TimeValue;
+      const y = b as TimeValue;
+      return x.utcNanoOfDay === y.utcNanoOfDay && x.offsetSeconds === y.offsetSeconds;
+    }
     case 'localdatetime': {
       const x = a as LocalDateTimeValue;
       const y = b as LocalDateTimeValue;
       return x.epochDay === y.epochDay && x.nanoOfDay === y.nanoOfDay;
     }
     case 'datetime': {
-      // The same instant is the same datetime, whatever offset or zone shows it.
+      // Equal only when instant, offset and zone name all are: the same instant shown in another zone is
+      // another value, ordered after it by offset and then by zone name.
       const x = a as DateTimeValue;
       const y = b as DateTimeValue;
-      return x.utcEpochDay === y.utcEpochDay && x.utcNanoOfDay === y.utcNanoOfDay;
+      return (
+        x.utcEpochDay === y.utcEpochDay &&
+        x.utcNanoOfDay === y.utcNanoOfDay &&
+        x.offsetSeconds === y.offsetSeconds &&
+        (x.zone ?? null) === (y.zone ?? null)
+      );
     }
     case 'duration': {
       const x = a as DurationValue;

@@ -134,15 +134,25 @@ function compareNumberArrays(a: ArrayLike<number>, b: ArrayLike<number>): number
   return a.length - b.length;
 }
 
+/** A month as ORDER BY measures durations: 1/12 of a 365.2425-day year, 30.436875 days. */
+const SECONDS_PER_AVERAGE_MONTH = 2_629_746n;
+
+/** A duration's length with months of average length and days of 24 hours, in seconds (ORDER BY only). */
+function normalizedSeconds(d: DurationValue): bigint {
+  return BigInt(d.months) * SECONDS_PER_AVERAGE_MONTH + BigInt(d.days) * 86_400n + d.seconds;
+}
+
 /**
  * Order of two temporal values of the same kind; null for different kinds. Times and datetimes order
- * by instant, then by offset and zone so that the order is total; durations by their components.
+ * by instant, then by offset from west to east (so the earlier local time comes first), then a bare
+ * offset before named zones, named zones by name, so that the order is total. Durations order by their
+ * normalized length, then by months and days so that P1D and PT24H stay apart.
  */
 function compareTemporal(a: Value, b: Value): number | null {
   if (a instanceof DateValue && b instanceof DateValue) return sign(a.epochDay - b.epochDay);
   if (a instanceof LocalTimeValue && b instanceof LocalTimeValue) return sign(a.nanoOfDay - b.nanoOfDay);
   if (a instanceof TimeValue && b instanceof TimeValue) {
-    return sign(a.utcNanoOfDay - b.utcNanoOfDay) || sign(b.offsetSeconds - a.offsetSeconds);
+    return sign(a.utcNanoOfDay - b.utcNanoOfDay) || sign(a.offsetSeconds - b.offsetSeconds);
   }
   if (a instanceof LocalDateTimeValue && b instanceof LocalDateTimeValue) {
     return sign(a.epochDay - b.epochDay) || sign(a.nanoOfDay - b.nanoOfDay);
@@ -151,12 +161,14 @@ function compareTemporal(a: Value, b: Value): number | null {
     return (
       sign(a.utcEpochDay - b.utcEpochDay) ||
       sign(a.utcNanoOfDay - b.utcNanoOfDay) ||
-      sign(b.offsetSeconds - a.offsetSeconds) ||
+      sign(a.offsetSeconds - b.offsetSeconds) ||
       ((a.zone ?? '') < (b.zone ?? '') ? -1 : (a.zone ?? '') > (b.zone ?? '') ? 1 : 0)
     );
   }
   if (a instanceof DurationValue && b instanceof DurationValue) {
-    return sign(a.months - b.months) || sign(a.days - b.days) || (a.seconds < b.seconds ? -1 : a.seconds > b.seconds ? 1 : 0) || sign(a.nanos - b.nanos);
+    const na = normalizedSeconds(a);
+    const nb = normalizedSeconds(b);
+    return (na < nb ? -1 : na > nb ? 1 : 0) || sign(a.nanos - b.nanos) || sign(a.months - b.months) || sign(a.days - b.days);
   }
   return null;
 }
@@ -199,14 +211,9 @@ export function compareValues(a: Value, b: Value): number | null {
     return la.length - lb.length;
   }
   if (a instanceof DurationValue) return null;
-  const c = compareTemporal(a, b);
-  if (c === null) return null;
-  // `<` on times and datetimes looks at the instant only; the order's offset tie-break is not part of it.
-  if (a instanceof TimeValue && b instanceof TimeValue) return sign(a.utcNanoOfDay - b.utcNanoOfDay);
-  if (a instanceof DateTimeValue && b instanceof DateTimeValue) {
-    return sign(a.utcEpochDay - b.utcEpochDay) || sign(a.utcNanoOfDay - b.utcNanoOfDay);
-  }
-  return c;
+  // Times and datetimes at one instant in different zones are different values: `<` orders them as
+  // ORDER BY does, by offset from west to east, then by zone name, so `=` and `<` never disagree.
+  return compareTemporal(a, b);
 }
 
 /** The four comparison operators, three-valued. */

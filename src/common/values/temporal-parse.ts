@@ -16,7 +16,7 @@ import {
   LocalTimeValue,
   TimeValue,
 } from './temporal.js';
-import { canonicalZone, isKnownZone, parseOffset } from './time-zone.js';
+import { canonicalZone, isKnownZone, parseOffset, zoneNameOf } from './time-zone.js';
 import { dateTimeFromInstant, dateTimeFromLocal, durationFromTotals, offsetForLocal, type ZoneSpec } from './zoned.js';
 
 /**
@@ -106,26 +106,37 @@ function splitZone(text: string): SplitZone {
   if (m[2] !== undefined) {
     const asOffset = parseOffset(m[2]);
     if (asOffset !== undefined) return { local, offset: offset ?? asOffset, zone: undefined, valid: true };
-    if (!isKnownZone(m[2])) return { local, offset, zone: undefined, valid: false };
-    zone = canonicalZone(m[2]);
+    const name = zoneNameOf(m[2]);
+    if (!isKnownZone(name)) return { local, offset, zone: undefined, valid: false };
+    zone = canonicalZone(name);
   }
   return { local, offset, zone, valid: true };
 }
 
+/** A time alone may be written after the `T` that separates it from a date (`T21:40`). */
+function withoutTimeDesignator(text: string): string {
+  const t = text.trim();
+  return /^[Tt]\d/.test(t) ? t.slice(1) : t;
+}
+
 export function parseLocalTime(text: string): LocalTimeValue | undefined {
-  const n = parseNanoOfDay(text.trim());
+  const n = parseNanoOfDay(withoutTimeDesignator(text));
   return n === undefined ? undefined : new LocalTimeValue(n);
 }
 
-/** A time; without an offset in the text it takes `defaultZone`'s offset (today's, for a named zone). */
+/**
+ * A time; without an offset in the text it takes `defaultZone`'s offset (today's, for a named zone).
+ * A zone name is no part of a time's text: a time of day has no date to find the name's offset at.
+ */
 export function parseTime(text: string, defaultZone: ZoneSpec, today: number): TimeValue | undefined {
-  const z = splitZone(text.trim());
+  const body = withoutTimeDesignator(text);
+  if (body.endsWith(']')) return undefined;
+  const z = splitZone(body);
   if (!z.valid) return undefined;
   const n = parseNanoOfDay(z.local);
   if (n === undefined) return undefined;
   if (z.offset !== undefined) return new TimeValue(n, z.offset);
-  const spec: ZoneSpec = z.zone !== undefined ? { zone: z.zone } : defaultZone;
-  return new TimeValue(n, offsetForLocal(today, n, spec));
+  return new TimeValue(n, offsetForLocal(today, n, defaultZone));
 }
 
 function splitDateTime(text: string): { date: number; time: number } | undefined {
@@ -145,8 +156,8 @@ export function parseLocalDateTime(text: string): LocalDateTimeValue | undefined
 }
 
 /**
- * A datetime. With both an offset and a zone name, the offset picks the instant and the zone shows it;
- * with neither, the local time is taken in `defaultZone`.
+ * A datetime. With both an offset and a zone name, the offset must be the zone's at that local time
+ * (either of the two in a daylight-saving overlap); with neither, the local time is taken in `defaultZone`.
  */
 export function parseDateTime(text: string, defaultZone: ZoneSpec): DateTimeValue | undefined {
   const trimmed = text.trim();
@@ -164,7 +175,10 @@ export function parseDateTime(text: string, defaultZone: ZoneSpec): DateTimeValu
   if (p === undefined) return undefined;
   if (z.offset !== undefined) {
     const fixed = new DateTimeValue(p.date, p.time, z.offset, null);
-    return z.zone === undefined ? fixed : dateTimeFromInstant(fixed.utcEpochDay, fixed.utcNanoOfDay, { zone: z.zone });
+    if (z.zone === undefined) return fixed;
+    // The offset must be one the zone has at that local time; in an overlap it picks which of the two.
+    const zoned = dateTimeFromInstant(fixed.utcEpochDay, fixed.utcNanoOfDay, { zone: z.zone });
+    return zoned.epochDay === p.date && zoned.nanoOfDay === p.time ? zoned : undefined;
   }
   return dateTimeFromLocal(p.date, p.time, z.zone !== undefined ? { zone: z.zone } : defaultZone);
 }
@@ -199,8 +213,9 @@ export function parseDuration(text: string): DurationValue | undefined {
   let seconds = num(m[6]) * 3600 + num(m[7]) * 60;
   let nanos = 0;
   if (secondsText !== undefined) {
-    // Seconds keep their fraction exactly: read the digits instead of going through a double.
-    const sm = /^([+-]?)(\d+)(?:[.,](\d{1,9})\d*)?$/.exec(secondsText);
+    // Seconds keep their fraction exactly: read the digits instead of going through a double. As in
+    // the time forms, nine digits (nanoseconds) is the most a fraction may have.
+    const sm = /^([+-]?)(\d+)(?:[.,](\d{1,9}))?$/.exec(secondsText);
     if (sm === null) return undefined;
     const sgn = sm[1] === '-' ? -1 : 1;
     seconds += sgn * Number(sm[2]);

@@ -63,6 +63,11 @@ export function isKnownZone(name: string): boolean {
   return /^[A-Za-z]/.test(name) && formatterFor(name) !== null;
 }
 
+/** A zone name as written by a user: spaces stand for the underscores of IANA names (`America/Los Angeles`). */
+export function zoneNameOf(text: string): string {
+  return text.replace(/ /g, '_');
+}
+
 /** The canonical spelling the runtime uses for a known zone (`europe/stockholm` -> `Europe/Stockholm`). */
 export function canonicalZone(name: string): string {
   const f = formatterFor(name);

@@ -1,14 +1,4 @@
-import {
-  civilFromDays,
-  dayOfWeek,
-  daysFromCivil,
-  floorDiv,
-  NANOS_PER_DAY,
-  NANOS_PER_SECOND,
-  SECONDS_PER_DAY,
-  weekYearOf,
-  weekYearStart,
-} from '../../common/values/calendar.js';
+import { floorDiv, NANOS_PER_DAY, NANOS_PER_SECOND, SECONDS_PER_DAY } from '../../common/values/calendar.js';
 import {
   DateTimeValue,
   DateValue,
@@ -38,25 +28,26 @@ import {
 } from '../../common/values/zoned.js';
 import { badValue, wrongType } from './args.js';
 import type { EpochInstant, FunctionContext } from './context.js';
-import { DATE_FIELDS, Fields, resolveDate, resolveTime, TIME_FIELDS, zoneSpecOf } from './temporal-fields.js';
+import { assertDateComplete, DATE_FIELDS, Fields, resolveDate, resolveTime, TIME_FIELDS, zoneSpecOf } from './temporal-fields.js';
 
 /**
  * The temporal constructors: `date(...)`, `localtime(...)`, `time(...)`, `localdatetime(...)`,
  * `datetime(...)` and `duration(...)` from a component map, a string, another temporal value, or
- * nothing (now), plus the `.truncate` and `.statement`/`.transaction`/`.realtime` variants.
+ * nothing (now), plus the `.statement`/`.transaction`/`.realtime` variants (`.truncate` is in
+ * temporal-truncate.ts).
  */
 
 export type PointKind = 'date' | 'localtime' | 'time' | 'localdatetime' | 'datetime';
-type Point = DateValue | LocalTimeValue | TimeValue | LocalDateTimeValue | DateTimeValue;
+export type Point = DateValue | LocalTimeValue | TimeValue | LocalDateTimeValue | DateTimeValue;
 
 /** The local parts of a value and, when it has one, its zone. */
-interface Parts {
+export interface Parts {
   readonly day: number | undefined;
   readonly nano: number | undefined;
   readonly zone: ZoneSpec | undefined;
 }
 
-function partsOf(v: Point): Parts {
+export function partsOf(v: Point): Parts {
   if (v instanceof DateValue) return { day: v.epochDay, nano: undefined, zone: undefined };
   if (v instanceof LocalTimeValue) return { day: undefined, nano: v.nanoOfDay, zone: undefined };
   if (v instanceof TimeValue) return { day: undefined, nano: v.nanoOfDay, zone: { offsetSeconds: v.offsetSeconds } };
@@ -64,7 +55,7 @@ function partsOf(v: Point): Parts {
   return { day: v.epochDay, nano: v.nanoOfDay, zone: zoneOf(v) };
 }
 
-function isPoint(v: Value): v is Point {
+export function isPoint(v: Value): v is Point {
   return (
     v instanceof DateValue ||
     v instanceof LocalTimeValue ||
@@ -92,7 +83,7 @@ function today(ctx: FunctionContext): number {
 }
 
 /** Builds a value of `kind` from local parts; `zone` applies to the zoned kinds. */
-function build(kind: PointKind, fn: string, day: number | undefined, nano: number | undefined, zone: ZoneSpec, ctx: FunctionContext): Point {
+export function build(kind: PointKind, fn: string, day: number | undefined, nano: number | undefined, zone: ZoneSpec, ctx: FunctionContext): Point {
   switch (kind) {
     case 'date':
       if (day === undefined) return badValue(fn, 'a value without a date cannot become a DATE');
@@ -184,32 +175,53 @@ function moveZone(v: Point, zone: ZoneSpec, hadZone: boolean, ctx: FunctionConte
   return v;
 }
 
-function basePoint(f: Fields, key: string): Point | undefined {
+export function basePoint(f: Fields, key: string): Point | undefined {
   const v = f.raw(key);
   if (v === undefined || v === null) return undefined;
   if (!isPoint(v)) return wrongType(f.fn, `a temporal value for '${key}'`, v);
   return v;
 }
 
+/**
+ * The zone a base lends with its time of day. A TIME keeps the offset a datetime had at its own date:
+ * a named zone alone would give the offset of today's date instead.
+ */
+export function timeZoneOfBase(kind: PointKind, base: Point, p: Parts): ZoneSpec | undefined {
+  if (kind === 'time' && base instanceof DateTimeValue) return { offsetSeconds: base.offsetSeconds };
+  return p.zone;
+}
+
 function fromMap(kind: PointKind, f: Fields, ctx: FunctionContext): Point {
   const fn = f.fn;
   const tz = f.raw('timezone');
   const zoneArg = tz === undefined || tz === null ? undefined : zoneSpecOf(fn, tz);
-  // A map holding only a time zone means "now, in that zone".
-  if (f.size === (tz === undefined ? 0 : 1)) return now(kind, ctx.clock.statement(), zoneArg ?? defaultZone(ctx), ctx);
+  if (f.size === 0) badValue(fn, 'at least one component must be given');
+  // A map holding only a time zone means "now, in that zone"; beside other components, a zone is only
+  // for the types that keep one.
+  if (zoneArg !== undefined && f.size > 1 && (kind === 'date' || kind === 'localtime' || kind === 'localdatetime')) {
+    badValue(fn, `${kind} has no time zone to set`);
+  }
+  if (f.size === 1 && tz !== undefined) return now(kind, ctx.clock.statement(), zoneArg ?? defaultZone(ctx), ctx);
   if (f.has('epochseconds') || f.has('epochmillis')) return fromEpochFields(kind, f, zoneArg, ctx);
 
   const dateBase = basePoint(f, 'date');
   const timeBase = basePoint(f, 'time');
   const dtBase = basePoint(f, 'datetime');
+  const wantsDate = kind === 'date' || kind === 'localdatetime' || kind === 'datetime';
+  const wantsTime = kind !== 'date';
+  // A selector must hand over what the result is built from: a time of day has no date to select.
+  if (!wantsDate && dateBase !== undefined) badValue(fn, `${kind} has no date to select`);
+  if (!wantsTime && timeBase !== undefined) badValue(fn, 'date has no time of day to select');
   let day: number | undefined;
   let nano: number | undefined;
   let zone: ZoneSpec | undefined;
   if (dtBase !== undefined) {
     const p = partsOf(dtBase);
+    if (wantsDate && p.day === undefined) badValue(fn, "'datetime' must be a value with a date");
+    if (wantsTime && p.nano === undefined) badValue(fn, "'datetime' must be a value with a time of day");
     day = p.day;
     nano = p.nano;
-    zone = p.zone;
+    zone = timeZoneOfBase(kind, dtBase, p);
   }
   if (dateBase !== undefined) {
     const p = partsOf(dateBase);
@@ -221,118 +233,47 @@ function fromMap(kind: PointKind, f: Fields, ctx: FunctionContext): Point {
     const p = partsOf(timeBase);
     if (p.nano === undefined) badValue(fn, "'time' must be a value with a time of day");
     nano = p.nano;
-    zone = p.zone;
+    zone = timeZoneOfBase(kind, timeBase, p);
   }
-  const wantsDate = kind === 'date' || kind === 'localdatetime' || kind === 'datetime';
-  const wantsTime = kind !== 'date';
+  if (wantsDate && wantsTime && day === undefined && (timeBase !== undefined || f.any(TIME_FIELDS))) assertDateComplete(f);
   if (wantsDate && (day === undefined || f.any(DATE_FIELDS))) day = resolveDate(f, day);
   else if (!wantsDate && f.any(DATE_FIELDS)) badValue(fn, `${kind} has no date components`);
   if (wantsTime && (f.any(TIME_FIELDS) || nano === undefined)) nano = resolveTime(f, nano);
   else if (!wantsTime && f.any(TIME_FIELDS)) badValue(fn, 'date has no time components');
-  if (kind === 'date' && dateBase === undefined && dtBase === undefined && timeBase !== undefined) {
-    badValue(fn, "a DATE takes its base from 'date'");
-  }
   const local = build(kind, fn, day, nano, zone ?? zoneArg ?? defaultZone(ctx), ctx);
   return zoneArg === undefined ? local : moveZone(local, zoneArg, zone !== undefined, ctx);
 }
 
+/**
+ * `datetime({epochSeconds: ...})` or `{epochMillis: ...}`: the instant, shown in the map's zone. The map's
+ * other components then set the local date and time on top of it, as they do on a `datetime` base
+ * (`{epochSeconds: s, nanosecond: 23}` adds the nanoseconds).
+ */
 function fromEpochFields(kind: PointKind, f: Fields, zone: ZoneSpec | undefined, ctx: FunctionContext): Point {
   if (kind !== 'datetime') return badValue(f.fn, 'epochSeconds and epochMillis build a DATETIME only');
+  if (f.has('date') || f.has('time') || f.has('datetime')) badValue(f.fn, 'an epoch cannot be combined with date, time or datetime');
   const seconds = f.int('epochseconds');
   const millis = f.int('epochmillis');
-  const nanos = f.int('nanosecond') ?? 0;
+  if (seconds !== undefined && millis !== undefined) badValue(f.fn, 'epochSeconds and epochMillis cannot both be given');
   let epochSecond = 0;
-  let nano = nanos;
+  let nano = 0;
   if (seconds !== undefined) epochSecond = seconds;
   if (millis !== undefined) {
-    epochSecond += floorDiv(millis, 1000);
-    nano += (millis - floorDiv(millis, 1000) * 1000) * 1_000_000;
+    epochSecond = floorDiv(millis, 1000);
+    nano = (millis - epochSecond * 1000) * 1_000_000;
   }
-  epochSecond += floorDiv(nano, NANOS_PER_SECOND);
-  nano -= floorDiv(nano, NANOS_PER_SECOND) * NANOS_PER_SECOND;
-  return instantToDateTime({ epochSecond, nano }, zone ?? defaultZone(ctx));
+  const spec = zone ?? defaultZone(ctx);
+  const base = instantToDateTime({ epochSecond, nano }, spec);
+  if (!f.any(DATE_FIELDS) && !f.any(TIME_FIELDS)) return base;
+  const day = f.any(DATE_FIELDS) ? resolveDate(f, base.epochDay) : base.epochDay;
+  const time = f.any(TIME_FIELDS) ? resolveTime(f, base.nanoOfDay) : base.nanoOfDay;
+  return dateTimeFromLocal(day, time, spec);
 }
 
 /** `datetime.fromepoch(seconds, nanos)` and `datetime.fromepochmillis(millis)`. */
 export function fromEpoch(seconds: number, nanos: number, ctx: FunctionContext): DateTimeValue {
   const s = seconds + floorDiv(nanos, NANOS_PER_SECOND);
   return instantToDateTime({ epochSecond: s, nano: nanos - floorDiv(nanos, NANOS_PER_SECOND) * NANOS_PER_SECOND }, defaultZone(ctx));
-}
-
-const DATE_UNITS = ['millennium', 'century', 'decade', 'year', 'weekyear', 'quarter', 'month', 'week', 'day'] as const;
-const TIME_UNITS = ['hour', 'minute', 'second', 'millisecond', 'microsecond'] as const;
-
-function truncateDay(unit: string, day: number): number {
-  const c = civilFromDays(day);
-  switch (unit) {
-    case 'millennium':
-      return daysFromCivil(floorDiv(c.year, 1000) * 1000, 1, 1);
-    case 'century':
-      return daysFromCivil(floorDiv(c.year, 100) * 100, 1, 1);
-    case 'decade':
-      return daysFromCivil(floorDiv(c.year, 10) * 10, 1, 1);
-    case 'year':
-      return daysFromCivil(c.year, 1, 1);
-    case 'weekyear':
-      return weekYearStart(weekYearOf(day, c.year));
-    case 'quarter':
-      return daysFromCivil(c.year, Math.floor((c.month - 1) / 3) * 3 + 1, 1);
-    case 'month':
-      return daysFromCivil(c.year, c.month, 1);
-    case 'week':
-      return day - (dayOfWeek(day) - 1);
-    default:
-      return day;
-  }
-}
-
-function truncateNano(unit: string, nano: number): number {
-  const size: Record<string, number> = {
-    day: NANOS_PER_DAY,
-    hour: 3600 * NANOS_PER_SECOND,
-    minute: 60 * NANOS_PER_SECOND,
-    second: NANOS_PER_SECOND,
-    millisecond: 1_000_000,
-    microsecond: 1000,
-  };
-  const s = size[unit] ?? NANOS_PER_DAY;
-  return Math.floor(nano / s) * s;
-}
-
-/**
- * `<kind>.truncate(unit, value, map?)`: the value cut down to the unit, then the map's components set
- * on top. A `timezone` in the map replaces the zone keeping the local time.
- */
-export function truncate(kind: PointKind, unitArg: Value, v: Value, mapArg: Value, ctx: FunctionContext): Value {
-  const fn = `${kind}.truncate`;
-  if (unitArg === null || v === null) return null;
-  if (typeof unitArg !== 'string') return wrongType(fn, 'a STRING unit', unitArg);
-  if (!isPoint(v)) return wrongType(fn, 'a temporal value', v);
-  const unit = unitArg.toLowerCase();
-  const isDateUnit = (DATE_UNITS as readonly string[]).includes(unit);
-  const isTimeUnit = (TIME_UNITS as readonly string[]).includes(unit);
-  if (!isDateUnit && !isTimeUnit) badValue(fn, `unknown unit '${unitArg}'`);
-  const hasDate = kind === 'date' || kind === 'localdatetime' || kind === 'datetime';
-  if (kind === 'date' && isTimeUnit) badValue(fn, `cannot truncate a DATE to ${unitArg}`);
-  if (!hasDate && isDateUnit && unit !== 'day') badValue(fn, `cannot truncate a time to ${unitArg}`);
-  const p = partsOf(v);
-  let day = p.day;
-  let nano = p.nano;
-  if (hasDate) {
-    if (day === undefined) badValue(fn, 'the value has no date');
-    day = truncateDay(unit, day);
-  }
-  if (kind !== 'date') nano = isDateUnit ? 0 : truncateNano(unit, nano ?? 0);
-  let zone = p.zone;
-  if (mapArg !== null && mapArg !== undefined) {
-    if (!(mapArg instanceof Map)) return wrongType(fn, 'a MAP of components', mapArg);
-    const f = new Fields(fn, mapArg);
-    if (hasDate && f.any(DATE_FIELDS)) day = resolveDate(f, day);
-    if (kind !== 'date' && f.any(TIME_FIELDS)) nano = resolveTime(f, nano);
-    const tz = f.raw('timezone');
-    if (tz !== undefined && tz !== null) zone = zoneSpecOf(fn, tz);
-  }
-  return build(kind, fn, day, nano, zone ?? defaultZone(ctx), ctx);
 }
 
 const DURATION_KEYS = new Set([
@@ -357,13 +298,18 @@ export function constructDuration(arg: Value): Value {
   if (typeof arg === 'string') return parseDuration(arg) ?? badValue(fn, `'${arg}' is not a valid duration text`);
   if (!(arg instanceof Map)) return wrongType(fn, 'a STRING or a MAP', arg);
   const units = new Map<string, bigint | number>();
+  const seen = new Set<string>();
   for (const [k, v] of arg as ReadonlyMap<string, Value>) {
     const key = k.toLowerCase();
     if (!DURATION_KEYS.has(key)) badValue(fn, `unknown unit '${k}'`);
+    if (seen.has(key)) badValue(fn, `unit '${k}' is given twice`);
+    seen.add(key);
     if (v === null) continue;
     if (typeof v !== 'bigint' && typeof v !== 'number') return wrongType(fn, `a number for '${k}'`, v);
     units.set(key, v);
   }
+  // `duration({})` names no unit at all; a unit given as null counts as given (the result is then zero).
+  if ((arg as ReadonlyMap<string, Value>).size === 0) badValue(fn, 'at least one unit must be given');
   const u = (key: string): bigint | number => units.get(key) ?? 0n;
   const allIntegers = [...units.values()].every((x) => typeof x === 'bigint');
   if (allIntegers) {

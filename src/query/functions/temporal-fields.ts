@@ -13,7 +13,7 @@ import {
   YEAR_MAX,
   YEAR_MIN,
 } from '../../common/values/calendar.js';
-import { canonicalZone, isKnownZone, parseOffset } from '../../common/values/time-zone.js';
+import { canonicalZone, isKnownZone, parseOffset, zoneNameOf } from '../../common/values/time-zone.js';
 import type { Value } from '../../common/values/value.js';
 import type { ZoneSpec } from '../../common/values/zoned.js';
 import { badValue, wrongType } from './args.js';
@@ -28,8 +28,13 @@ export const DATE_FIELDS = ['year', 'month', 'day', 'week', 'dayofweek', 'ordina
 export const TIME_FIELDS = ['hour', 'minute', 'second', 'millisecond', 'microsecond', 'nanosecond'] as const;
 const BASE_KEYS = ['date', 'time', 'datetime', 'timezone', 'epochseconds', 'epochmillis'] as const;
 const KNOWN = new Set<string>([...DATE_FIELDS, ...TIME_FIELDS, ...BASE_KEYS]);
+/** Other names Cypher accepts for two date components (`{year: 2021, week: 3, weekDay: 2}`). */
+const ALIASES: ReadonlyMap<string, string> = new Map([
+  ['weekday', 'dayofweek'],
+  ['quarterday', 'dayofquarter'],
+]);
 
-/** A component map with keys folded to lower case. Unknown keys are an error. */
+/** A component map with keys folded to lower case and aliases resolved. Unknown keys are an error. */
 export class Fields {
   private readonly values = new Map<string, Value>();
   constructor(
@@ -37,8 +42,10 @@ export class Fields {
     map: ReadonlyMap<string, Value>,
   ) {
     for (const [k, v] of map) {
-      const key = k.toLowerCase();
+      const lower = k.toLowerCase();
+      const key = ALIASES.get(lower) ?? lower;
       if (!KNOWN.has(key)) badValue(fn, `unknown component '${k}'`);
+      if (this.values.has(key)) badValue(fn, `component '${k}' is given twice`);
       this.values.set(key, v);
     }
   }
@@ -91,6 +98,12 @@ export function resolveDate(f: Fields, base: number | undefined): number {
     (quarter !== undefined || doq !== undefined ? 1 : 0) +
     (month !== undefined ? 1 : 0);
   check(fn, groups <= 1, 'calendar, week, ordinal and quarter components cannot be mixed');
+  // Without a base value, a component needs the larger one it counts within (Cypher defines them in order).
+  if (base === undefined) {
+    check(fn, dow === undefined || week !== undefined, 'dayOfWeek cannot be given without week');
+    check(fn, doq === undefined || quarter !== undefined, 'dayOfQuarter cannot be given without quarter');
+    check(fn, day === undefined || month !== undefined || week !== undefined || ordinal !== undefined || quarter !== undefined, 'day cannot be given without month');
+  }
 
   if (week !== undefined || dow !== undefined) {
     check(fn, day === undefined, 'day cannot be combined with week components');
@@ -129,6 +142,22 @@ export function resolveDate(f: Fields, base: number | undefined): number {
   const d = day ?? (b === undefined ? 1 : Math.min(b.day, lengthOfMonth(y, m)));
   check(fn, isValidCivil(y, m, d), `day ${d} out of range for ${y}-${m}`);
   return daysFromCivil(y, m, d);
+}
+
+/**
+ * A date that a time of day follows must name its day in full: a calendar date its year, month and day,
+ * a week date its week and day of week, a quarter date its quarter and day of quarter, an ordinal date
+ * its ordinal day (`datetime({year: 1984, hour: 12})` is refused: which day is it?).
+ */
+export function assertDateComplete(f: Fields): void {
+  const fn = f.fn;
+  const given = (k: string): boolean => f.raw(k) !== undefined && f.raw(k) !== null;
+  let missing: string | undefined;
+  if (given('week') || given('dayofweek')) missing = !given('week') ? 'week' : !given('dayofweek') ? 'dayOfWeek' : undefined;
+  else if (given('quarter') || given('dayofquarter')) missing = !given('quarter') ? 'quarter' : !given('dayofquarter') ? 'dayOfQuarter' : undefined;
+  else if (!given('ordinalday')) missing = !given('month') ? 'month' : !given('day') ? 'day' : undefined;
+  if (!given('year')) missing = 'year';
+  if (missing !== undefined) badValue(fn, `${missing} must be given when a time of day is`);
 }
 
 /**
@@ -181,6 +210,7 @@ export function zoneSpecOf(fn: string, v: Value): ZoneSpec {
   if (typeof v !== 'string') return wrongType(fn, 'a STRING time zone', v);
   const off = parseOffset(v);
   if (off !== undefined) return { offsetSeconds: off };
-  if (!isKnownZone(v)) badValue(fn, `unknown time zone '${v}'`);
-  return { zone: canonicalZone(v) };
+  const name = zoneNameOf(v);
+  if (!isKnownZone(name)) badValue(fn, `unknown time zone '${v}'`);
+  return { zone: canonicalZone(name) };
 }

@@ -3,7 +3,8 @@ import { durationBetween, type BetweenUnit } from '../values/temporal-between.js
 import { arg, integerArg, wrongType } from './args.js';
 import type { EpochInstant, FunctionContext } from './context.js';
 import { scalar, type ScalarFunction } from './definition.js';
-import { construct, constructDuration, defaultZone, fromEpoch, now, truncate, type PointKind } from './temporal-construct.js';
+import { construct, constructDuration, defaultZone, fromEpoch, now, type PointKind } from './temporal-construct.js';
+import { truncate } from './temporal-truncate.js';
 import { zoneSpecOf } from './temporal-fields.js';
 
 /**
@@ -56,7 +57,11 @@ export const temporalFunctions: readonly ScalarFunction[] = [
   ),
   ...KINDS.flatMap((kind) => CLOCKS.map((clock) => clockFn(kind, clock))),
   ...KINDS.map((kind) =>
-    scalar(`${kind}.truncate`, 2, 3, (args, ctx) => truncate(kind, arg(args, 0), arg(args, 1), args.length > 2 ? arg(args, 2) : null, ctx)),
+    // Without a value, `date.truncate('month')` truncates the statement's current instant.
+    scalar(`${kind}.truncate`, 1, 3, (args, ctx) => {
+      const value = args.length > 1 ? arg(args, 1) : now('datetime', ctx.clock.statement(), defaultZone(ctx), ctx);
+      return truncate(kind, arg(args, 0), value, args.length > 2 ? arg(args, 2) : null, ctx);
+    }),
   ),
   scalar('datetime.fromepoch', 2, 2, (args, ctx) => {
     const [s, n] = [arg(args, 0), arg(args, 1)];

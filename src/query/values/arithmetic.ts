@@ -42,6 +42,9 @@ export function add(a: Value, b: Value): Value {
     if (numeric(b) || typeof b === 'boolean') return a + scalarText(b);
   }
   if (typeof b === 'string' && (numeric(a) || typeof a === 'boolean')) return scalarText(a) + b;
+  // A temporal value joins a string as its ISO text (`'due ' + date('2020-01-01')`).
+  if (typeof a === 'string' && (isTemporalPoint(b) || b instanceof DurationValue)) return a + String(b);
+  if (typeof b === 'string' && (isTemporalPoint(a) || a instanceof DurationValue)) return String(a) + b;
   if (Array.isArray(a)) return Array.isArray(b) ? [...(a as Value[]), ...(b as Value[])] : [...(a as Value[]), b];
   if (Array.isArray(b)) return [a, ...(b as Value[])];
   if (a instanceof DurationValue) {

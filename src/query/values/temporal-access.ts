@@ -101,6 +101,7 @@ function dateComponent(epochDay: number, key: string): Value | undefined {
     case 'weekday':
     case 'dayofweek':
       return BigInt(dayOfWeek(epochDay));
+    case 'quarterday':
     case 'dayofquarter':
       return BigInt(dayOfQuarter(c.year, c.month, c.day));
     default:
