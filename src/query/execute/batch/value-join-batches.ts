@@ -1,5 +1,6 @@
 import { equals } from '../../../common/values/equality.js';
 import type { Value } from '../../../common/values/value.js';
+import { freeSlots } from '../../plan/expressions.js';
 import type { LogicalOp } from '../../plan/logical.js';
 import type { Evaluator, PhysicalOp, Row } from '../context.js';
 import { rowBytes, type OpEnv } from '../read-ops.js';
@@ -97,6 +98,25 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
         if (g >= 0) keep(b, i, g);
       }
     };
+    /**
+     * Keys that read the scanned node alone are tested against the left keys right after the scan, so a node
+     * no left row matches is never expanded (`MATCH (q)-[:KNOWS]->(f) WHERE q.city = city`). Typed keys cannot
+     * fail, so testing them before the pattern's filters raises nothing the join would not.
+     */
+    const keysOfScan = plan.stages.length > 0 && op.right_keys.every((k) => [...freeSlots(k)].every((s) => s === plan.scan.variable));
+    const scanKept = new Uint8Array(BATCH_ROWS);
+    const scanPicked = new Int32Array(BATCH_ROWS);
+    const scanTuple = new Float64Array(width);
+    const scanFilter = (b: Batch): Uint8Array => {
+      const vecs = keys.map((k) => k.run(b));
+      scanKept.fill(0, 0, b.length);
+      const m = narrow(vecs, present, b.length, scanPicked);
+      for (let p = 0; p < m; p++) {
+        const i = scanPicked[p] as number;
+        if (rightTuple(vecs, i, scanTuple) && table.find(scanTuple) >= 0) scanKept[i] = 1;
+      }
+      return scanKept;
+    };
     /** The left row's key as doubles in `tuple`; false when it can equal no right key. `inexact`: an INTEGER beyond 2^53 is among them. */
     let inexact = false;
     const leftTuple = (row: Row): boolean => {
@@ -165,7 +185,7 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
         if (groups[i] !== -1) for (let k = 0; k < width; k++) mark(present[k], tuple[k] as number);
         exact[i] = inexact ? 0 : 1;
       }
-      return after(runBatches(plan, forms, scope, env, matchLeft), (ok) => {
+      return after(runBatches(plan, forms, scope, env, matchLeft, keysOfScan ? scanFilter : undefined), (ok) => {
         if (!ok) return false;
         let i = 0;
         return loop(() => {
