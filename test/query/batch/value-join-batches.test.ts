@@ -26,6 +26,8 @@ const QUERIES: readonly string[] = [
   'UNWIND [true, false, null, 1, 0] AS x MATCH (q:P) WHERE q.b = x RETURN x, id(q)',
   // Keys on the far end and on the relationship of an expand.
   'MATCH (p:P) WITH p.k AS k, count(*) AS n MATCH (q:P)-[r:R]->(t:P) WHERE t.k = k AND r.w = n % 4 RETURN k, n, id(q), id(r), id(t)',
+  // min and max of strings over the label (codes batched), then joined on the string.
+  'MATCH (p:P) WITH p.k AS k, min(p.s) AS first, max(p.s) AS last MATCH (q:P) WHERE q.k = k AND q.s = first RETURN k, first, last, id(q)',
   // Keys of the scanned node alone, tested before the expand.
   'MATCH (p:P) WITH p.s AS s, min(p.a) AS lo MATCH (q:P)-[r:R]->(t:P) WHERE q.s = s AND q.a = lo AND t.a > 0 RETURN s, id(q), id(r), id(t)',
   'MATCH (p:P) WITH p.k AS k, max(p.a) AS hi MATCH (q:P)<-[r:R]-(t:P) WHERE q.k = k AND q.a = hi RETURN k, id(q), id(r), id(t) LIMIT 30',

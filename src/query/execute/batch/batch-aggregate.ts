@@ -276,12 +276,19 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
 
 /**
  * Whether batches pay over a label alone: every filter, grouping key and aggregate argument runs typed, and
- * one of them only through a per-value table (a function, IN, division...). Where plain operators suffice,
+ * one of them only through a per-value table (a function, IN, division...), or an aggregate is min or max of
+ * strings (codes batched). Where plain operators suffice,
  * the fused scan's loop reads the same columns and its few closures reach optimized code in fewer runs.
  */
 function batchesPayOverLabel(plan: BatchPlan, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], scope: BatchScope): boolean {
   const exprs = [...plan.stages.flatMap((s) => (s.kind === 'filter' ? [s.op.predicate] : [])), ...keys.map((k) => k.expression), ...aggregates.flatMap((a) => a.call.args)];
-  return exprs.some((e) => !byOperators(e)) && exprs.every((e) => isTyped(e, scope));
+  // min or max of strings is a loop over codes batched, a string comparison per row in the fused scan.
+  const stringExtreme = aggregates.some((a) => {
+    const name = a.call.name.toLowerCase();
+    const x = a.call.args[0];
+    return (name === 'min' || name === 'max') && a.call.args.length === 1 && x !== undefined && compileVector(x, scope).kind === 'code';
+  });
+  return (stringExtreme || exprs.some((e) => !byOperators(e))) && exprs.every((e) => isTyped(e, scope));
 }
 
 /** Whether `e` is made only of what batched expressions type by their operators (see vector-expressions.ts). */
