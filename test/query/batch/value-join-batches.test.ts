@@ -12,9 +12,9 @@ import { canonical, withDb } from '../engine/support.js';
  * random graphs whose key properties are typed columns: integers, floats (with -0.0 and 2^53), strings,
  * booleans, each absent on some nodes, with many duplicate keys. Left keys come from aggregations, from
  * plain projections (duplicates) and from parameter lists that mix INTEGERs, FLOATs equal to them,
- * INTEGERs beyond 2^53, NaN, strings, booleans and null. Both table sides are taken (a left side within
- * the kept rows, and one beyond them). Then the graph is written (updates, deletes, creations) and the
- * same queries run on the new snapshot and on the one held from before the writes.
+ * INTEGERs beyond 2^53, NaN, strings, booleans and null. Both table sides are taken (an aggregation's rows
+ * make the table; other inputs, and one beyond the kept rows, probe the pattern's). Then the graph is written
+ * (updates, deletes, creations) and the same queries run on the new snapshot and on the one held from before.
  */
 const QUERIES: readonly string[] = [
   'MATCH (p:P) WITH p.s AS s, max(p.a) AS top MATCH (q:P) WHERE q.s = s AND q.a = top RETURN s, id(q)',
@@ -32,7 +32,8 @@ const QUERIES: readonly string[] = [
   'MATCH (p:P) WITH p.s AS s, min(p.a) AS lo MATCH (q:P)-[r:R]->(t:P) WHERE q.s = s AND q.a = lo AND t.a > 0 RETURN s, id(q), id(r), id(t)',
   'MATCH (p:P) WITH p.k AS k, max(p.a) AS hi MATCH (q:P)<-[r:R]-(t:P) WHERE q.k = k AND q.a = hi RETURN k, id(q), id(r), id(t) LIMIT 30',
   'MATCH (p:P) WITH DISTINCT p.s AS s MATCH (q:P) WHERE q.s = s RETURN s, id(q) LIMIT 7',
-  // More left rows than are kept: the right side becomes the table.
+  // An aggregation of more rows than are kept: the right side becomes the table after all.
+  'UNWIND range(1, 4500) AS i WITH i % 9 - 4 AS k, i AS j, count(*) AS c MATCH (q:P) WHERE q.k = k AND q.a = c RETURN k, j, id(q) SKIP 2000 LIMIT 400',
   'UNWIND range(1, 4500) AS i WITH i % 9 - 4 AS k, i % 5 AS m, i MATCH (q:P) WHERE q.k = k AND q.a = m RETURN k, i, id(q) SKIP 2000 LIMIT 400',
   'UNWIND range(1, 4500) AS i WITH toString(i % 5) AS s MATCH (q:P) WHERE q.s = s RETURN count(*), sum(id(q))',
 ];
@@ -101,8 +102,8 @@ describe('a value join built from batches', () => {
         const right = batchedJoins.built_right;
         expect(compare(seed, `graph ${graphNo}`, before)).toBeGreaterThan(QUERIES.length / 2);
         // Both sides were made the table on the batched path.
-        expect(batchedJoins.built_left - left).toBeGreaterThan(5);
-        expect(batchedJoins.built_right - right).toBe(2);
+        expect(batchedJoins.built_left - left).toBeGreaterThan(3);
+        expect(batchedJoins.built_right - right).toBeGreaterThan(2);
 
         // Updates, deletes and creations: the new snapshot and the one from before must both still agree.
         await db.query("MATCH (q:P) WHERE q.a = 1 SET q.k = q.k + 1, q.s = 'x'");

@@ -21,9 +21,10 @@ import { compileVector, type Vectorized } from './vector-expressions.js';
  * string the right side never holds matches nothing). A kept right row is only the entity ids of the
  * slots the join binds, in typed arrays.
  *
- * The left rows are read first, up to `left_rows_kept_max` (copies). A left side that ends within it is
- * the small side: its keys make the table, and the right side streams past it a batch at a time, a
- * pass per key first dropping rows whose value no left row holds, keeping only the rows that match.
+ * When the left side is eager (an aggregation), its rows are read first, up to `left_rows_kept_max`
+ * (copies). A left side that ends within it is the small side: its keys make the table, and the right
+ * side streams past it a batch at a time, a pass per key first dropping rows whose value no left row
+ * holds, keeping only the rows that match.
  * A longer left side makes the right side the table, which every left row probes. Either way the
  * pairs are those of the row-at-a-time join (value-join-op.ts), in its order: left rows in their
  * order, each meeting its matches in the right side's order, which the pipeline keeps. Otherwise
@@ -47,6 +48,7 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
   const leftKeys = op.left_keys.map((k) => env.exprs.compile(k));
   const width = leftKeys.length;
   const slots = op.right_slots;
+  const keepsLeft = eagerLeft(op.left);
   const memory = env.cx.memory;
   const deadline = env.cx.deadline;
   return (arg, sink) => {
@@ -161,7 +163,7 @@ export function valueJoinOverBatches(op: Op<'value_hash_join'>, left: PhysicalOp
     };
     const onLeft = (row: Row): Flow => {
       if (built) return probe(row);
-      if (!building && kept.length < left_rows_kept_max) {
+      if (keepsLeft && !building && kept.length < left_rows_kept_max) {
         const copy = row.slice();
         charge(rowBytes(copy));
         kept.push(copy);
@@ -273,6 +275,17 @@ function narrow(vecs: readonly Vec[], present: readonly (Presence | undefined)[]
     m = w;
   }
   return m;
+}
+
+/**
+ * Whether the left side makes all its rows before it passes any on (an aggregation, under projections of
+ * bare variables; a DISTINCT passes each row on when first seen): then reading them all before the right side runs evaluates nothing the
+ * row-at-a-time join would not have, even under a LIMIT. Any other left side is probed row by row as it comes.
+ */
+function eagerLeft(op: LogicalOp): boolean {
+  let at = op;
+  while (at.op === 'project' && at.items.every((item) => item.expression.kind === 'variable')) at = at.input;
+  return at.op === 'aggregate';
 }
 
 function keyKind(k: Vectorized): KeyKind | undefined {
