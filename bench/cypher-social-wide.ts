@@ -191,4 +191,22 @@ export const WIDE: readonly SocialQuery[] = [
     cypher: 'MATCH (p:Person) WHERE p.age = 33 AND EXISTS { MATCH (p)-[:KNOWS]->(:Person)-[:KNOWS]->(q:Person) WHERE q.age = 77 AND q.city = p.city } RETURN count(*) AS n',
     params: none,
   },
+  // The best per group again, by other keys and aggregates: a value join on an integer and a string key, one on
+  // three keys; and relationship properties aggregated by the far end's city.
+  {
+    name: 'first name per age',
+    cypher: 'MATCH (p:Person) WITH p.age AS age, min(p.name) AS first MATCH (q:Person) WHERE q.age = age AND q.name = first RETURN age, q.city AS city ORDER BY age',
+    params: none,
+  },
+  {
+    name: 'join on three keys',
+    cypher:
+      'MATCH (p:Person) WHERE p.age < 25 WITH p.city AS city, p.age AS age, max(p.name) AS name MATCH (q:Person) WHERE q.city = city AND q.age = age AND q.name = name RETURN age, count(*) AS n ORDER BY age',
+    params: none,
+  },
+  {
+    name: 'relationship years by far city',
+    cypher: 'MATCH (a:Person)-[k:KNOWS]->(b:Person) WHERE a.age > 60 RETURN b.city AS city, min(k.since) AS first, max(k.since) AS last, count(*) AS n ORDER BY city LIMIT 10',
+    params: none,
+  },
 ];

@@ -11,6 +11,7 @@ import { repeat } from './repeat-op.js';
 import { selectPaths } from './select-paths-op.js';
 import { subquery } from './subquery-op.js';
 import { valueHashJoin } from './value-join-op.js';
+import { valueJoinOverBatches } from './batch/value-join-batches.js';
 import { orderedBySearch, vectorSearch } from './vector-search-op.js';
 import * as read from './read-ops.js';
 import type { OpEnv } from './read-ops.js';
@@ -49,8 +50,11 @@ export function compilePlan(op: LogicalOp, env: OpEnv): PhysicalOp {
       return subquery(op, c(op.input), c(op.inner));
     case 'hash_join':
       return read.hashJoin(op, c(op.left), c(op.right), env);
-    case 'value_hash_join':
-      return valueHashJoin(op, c(op.left), c(op.right), env);
+    case 'value_hash_join': {
+      const left = c(op.left);
+      const rows = valueHashJoin(op, left, c(op.right), env);
+      return valueJoinOverBatches(op, left, rows, env) ?? rows;
+    }
     case 'path':
       return read.path(op, c(op.input), env);
     case 'project':

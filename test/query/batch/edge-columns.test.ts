@@ -44,4 +44,25 @@ describe('relationship property columns', () => {
       expect(after.edgeColumn('K', 'w', 0)?.filter((v) => v !== undefined)).toHaveLength(59);
     });
   });
+
+  it('feed several aggregates of one relationship property from one read per batch, grouped by the far end', async () => {
+    await withDb(async (db) => {
+      await db.query('UNWIND range(0, 59) AS i CREATE (:P {i: i})');
+      await db.query('MATCH (a:P), (b:P) WHERE b.i = (a.i * 7 + 3) % 60 CREATE (a)-[:K {w: a.i % 5}]->(b)');
+      const query = 'MATCH (a:P)-[k:K]->(b:P) RETURN b.i % 3 AS g, min(k.w) AS lo, max(k.w) AS hi, sum(k.w) AS s, avg(k.w) AS m, count(k.w) AS n ORDER BY g';
+      // The same groups computed here: a's relationship goes to b = (7a + 3) % 60 with w = a % 5.
+      const groups = new Map<number, number[]>();
+      for (let a = 0; a < 60; a++) {
+        const g = ((7 * a + 3) % 60) % 3;
+        groups.set(g, [...(groups.get(g) ?? []), a % 5]);
+      }
+      const want = [...groups.entries()]
+        .sort(([x], [y]) => x - y)
+        .map(([g, ws]) => [BigInt(g), BigInt(Math.min(...ws)), BigInt(Math.max(...ws)), BigInt(ws.reduce((x, y) => x + y, 0)), ws.reduce((x, y) => x + y, 0) / ws.length, BigInt(ws.length)]);
+      for (let i = 0; i < 3; i++) await db.query(query);
+      const before = batchedRuns.count;
+      expect((await db.query(query)).rows.map((r) => [...r])).toEqual(want);
+      expect(batchedRuns.count - before).toBe(1);
+    });
+  });
 });

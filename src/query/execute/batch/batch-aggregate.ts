@@ -121,6 +121,15 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
     /** Per aggregate, its form over plain numbers per group (min, max, count of a typed vector), if it has one. */
     const typedAggs = aggregates.map((a, i) => (distinctNumbers[i] === true || a.call.args.length !== 1 ? undefined : typedAggregate(a.call.name, a.call.distinct, argVecs[i])));
     const extraVecs = aggregates.map((a) => (a.call.args[1] === undefined ? undefined : compileVector(a.call.args[1], scope)));
+    // min(k.since), max(k.since), avg(k.since): one read of the property per batch, shared by the three.
+    const sharedArg = aggregates.map((a, i) => aggregates.findIndex((b, j) => j < i && argVecs[j] !== undefined && sameProperty(a.call.args[0], b.call.args[0])));
+    const argValues: (Vec | undefined)[] = aggregates.map(() => undefined);
+    const argOf = (a: number, c: Vectorized, b: Batch): Vec => {
+      const from = sharedArg[a] as number;
+      const v = from >= 0 && argValues[from] !== undefined ? (argValues[from] as Vec) : c.run(b);
+      argValues[a] = v;
+      return v;
+    };
     const na = aggregates.length;
     /** Per group: its key, its accumulators (none for count(*)) and its count(*) tallies. */
     const groupKeys: Value[] = [];
@@ -209,6 +218,7 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
       // count(*) tallies, by the counted expand's weight when there is one.
       if (weights === undefined) for (let i = 0; i < n; i++) counts[gids[i] as number]! += 1;
       else for (let i = 0; i < n; i++) counts[gids[i] as number]! += weights[i] as number;
+      argValues.fill(undefined);
       for (let a = 0; a < na; a++) {
         const counted = countedColumns[a];
         if (counted !== undefined) {
@@ -230,11 +240,11 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
         }
         const typedAgg = typedAggs[a];
         if (typedAgg !== undefined) {
-          feedTyped(typedAgg, c.run(b), n, gids, accs, a);
+          feedTyped(typedAgg, argOf(a, c, b), n, gids, accs, a);
           continue;
         }
         const xc = extraVecs[a];
-        feed(a, n, c, c.run(b), xc, xc?.run(b));
+        feed(a, n, c, argOf(a, c, b), xc, xc?.run(b));
       }
     };
     const keySlots = keys.map((k) => k.slot);
@@ -266,12 +276,19 @@ function groupOverBatches(input: LogicalOp, keys: readonly GroupKey[], aggregate
 
 /**
  * Whether batches pay over a label alone: every filter, grouping key and aggregate argument runs typed, and
- * one of them only through a per-value table (a function, IN, division...). Where plain operators suffice,
+ * one of them only through a per-value table (a function, IN, division...), or an aggregate is min or max of
+ * strings (codes batched). Where plain operators suffice,
  * the fused scan's loop reads the same columns and its few closures reach optimized code in fewer runs.
  */
 function batchesPayOverLabel(plan: BatchPlan, keys: readonly GroupKey[], aggregates: readonly AggregateCall[], scope: BatchScope): boolean {
   const exprs = [...plan.stages.flatMap((s) => (s.kind === 'filter' ? [s.op.predicate] : [])), ...keys.map((k) => k.expression), ...aggregates.flatMap((a) => a.call.args)];
-  return exprs.some((e) => !byOperators(e)) && exprs.every((e) => isTyped(e, scope));
+  // min or max of strings is a loop over codes batched, a string comparison per row in the fused scan.
+  const stringExtreme = aggregates.some((a) => {
+    const name = a.call.name.toLowerCase();
+    const x = a.call.args[0];
+    return (name === 'min' || name === 'max') && a.call.args.length === 1 && x !== undefined && compileVector(x, scope).kind === 'code';
+  });
+  return (stringExtreme || exprs.some((e) => !byOperators(e))) && exprs.every((e) => isTyped(e, scope));
 }
 
 /** Whether `e` is made only of what batched expressions type by their operators (see vector-expressions.ts). */
@@ -301,6 +318,20 @@ function byOperators(e: BoundExpression): boolean {
 }
 
 const OPERATORS: ReadonlySet<string> = new Set(['and', 'or', 'xor', 'eq', 'neq', 'lt', 'gt', 'lte', 'gte', 'add', 'sub', 'mul']);
+
+/** Whether two aggregate arguments read the same property of the same variable (so one vector serves both). */
+function sameProperty(a: BoundExpression | undefined, b: BoundExpression | undefined): boolean {
+  return (
+    a !== undefined &&
+    b !== undefined &&
+    a.kind === 'property' &&
+    b.kind === 'property' &&
+    a.key === b.key &&
+    a.object.kind === 'variable' &&
+    b.object.kind === 'variable' &&
+    a.object.variable.id === b.object.variable.id
+  );
+}
 
 /** Runs that took the batched path since the process started (tests check that their queries did). */
 export const batchedRuns = { count: 0 };

@@ -120,10 +120,10 @@ export class BatchScope implements VectorScope {
 }
 
 /**
- * Runs `plan` over `forms` into `consume`. A plain loop over the list, BATCH_ROWS nodes a chunk;
+ * Runs `plan` over `forms` into `consume` (`scanFilter`, when given, keeps only the scanned nodes it marks 1). A plain loop over the list, BATCH_ROWS nodes a chunk;
  * when the slice runs out between chunks it hands the rest to a generator (see slices.ts).
  */
-export function runBatches(plan: BatchPlan, forms: Forms, scope: BatchScope, env: OpEnv, consume: BatchConsumer): boolean | Slices {
+export function runBatches(plan: BatchPlan, forms: Forms, scope: BatchScope, env: OpEnv, consume: BatchConsumer, scanFilter?: (b: Batch) => Uint8Array): boolean | Slices {
   const deadline = env.cx.deadline;
   const width = plan.layout.length;
   let push: BatchConsumer = consume;
@@ -150,6 +150,8 @@ export function runBatches(plan: BatchPlan, forms: Forms, scope: BatchScope, env
       k--;
     }
   }
+  // A test of the scanned node alone (a join's keys against the other side's), before any stage.
+  if (scanFilter !== undefined) push = filterStage(scanFilter, push);
   const members = forms.members;
   const nodes = members.nodes;
   const all = memberIds(members);

@@ -6,7 +6,7 @@ import type { Vectorized } from './vector-expressions.js';
 
 /**
  * Aggregates of a typed vector kept as plain numbers per group: `min` and `max` of a number vector
- * (INTEGERs or FLOATs, never both, never NaN: see Vec) and `count` of any typed vector. The row
+ * (INTEGERs or FLOATs, never both, never NaN: see Vec) or of dictionary codes, and `count` of any typed vector. The row
  * accumulators take a boxed value per row (a BigInt made per row for an INTEGER column) through a call
  * that every aggregate function shares, which V8 cannot inline once it has seen several kinds of
  * accumulator there; these take a double through a call of one class only.
@@ -45,6 +45,45 @@ export class NumberExtreme implements Accumulator {
   }
 }
 
+/**
+ * min or max of dictionary-coded strings: the best code so far, compared through the dictionary only when a
+ * row's code differs from it (equal strings share a code, so a string is compared once per change, not per row).
+ * Strings order by UTF-16 code units, as `orderCompare` orders two strings.
+ */
+export class CodeExtreme implements Accumulator {
+  readonly fixed = true;
+  private best = -1;
+
+  constructor(
+    private readonly max: boolean,
+    private readonly dictionary: readonly string[],
+  ) {}
+
+  add(): void {
+    assert(false, 'a typed min or max of strings is fed codes only');
+  }
+
+  addCode(code: number): void {
+    const best = this.best;
+    if (code === best) return;
+    if (best < 0) {
+      this.best = code;
+      return;
+    }
+    const x = this.dictionary[code] as string;
+    const y = this.dictionary[best] as string;
+    if (this.max ? x > y : x < y) this.best = code;
+  }
+
+  result(): Value {
+    return this.best < 0 ? null : (this.dictionary[this.best] as string);
+  }
+
+  memoryBytes(): number {
+    return 24;
+  }
+}
+
 /** count(x) of a typed vector: the rows where x is not null. */
 export class NonNullCount implements Accumulator {
   readonly fixed = true;
@@ -69,7 +108,7 @@ export type TypedAggregate = 'min' | 'max' | 'count';
 export function typedAggregate(name: string, distinct: boolean, c: Vectorized | undefined): TypedAggregate | undefined {
   if (c === undefined) return undefined;
   const lower = name.toLowerCase();
-  if ((lower === 'min' || lower === 'max') && c.kind === 'num') return lower;
+  if ((lower === 'min' || lower === 'max') && (c.kind === 'num' || c.kind === 'code')) return lower;
   if (lower === 'count' && !distinct && c.kind !== 'any') return 'count';
   return undefined;
 }
@@ -78,7 +117,7 @@ export function createTyped(kind: TypedAggregate, c: Vectorized): Accumulator {
   switch (kind) {
     case 'min':
     case 'max':
-      return new NumberExtreme(kind === 'max', c.kind === 'num' && c.integer);
+      return c.kind === 'code' ? new CodeExtreme(kind === 'max', c.dictionary) : new NumberExtreme(kind === 'max', c.kind === 'num' && c.integer);
     case 'count':
       return new NonNullCount();
   }
@@ -90,7 +129,15 @@ export function feedTyped(kind: TypedAggregate, v: Vec, n: number, gids: Int32Ar
     for (let i = 0; i < n; i++) if (!isNull(v, i)) ((accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as NonNullCount).n++;
     return;
   }
-  assert(v.kind === 'num', 'a typed min or max reads a number vector');
+  if (v.kind === 'code') {
+    const codes = v.codes;
+    for (let i = 0; i < n; i++) {
+      const c = codes[i] as number;
+      if (c >= 0) ((accs[gids[i] as number] as readonly (Accumulator | undefined)[])[a] as CodeExtreme).addCode(c);
+    }
+    return;
+  }
+  assert(v.kind === 'num', 'a typed min or max reads a number or code vector');
   const { values, nulls } = v;
   for (let i = 0; i < n; i++) {
     if (nulls[i] === 1) continue;
