@@ -119,6 +119,11 @@ interface CachedTable {
 
 const tables = new WeakMap<TypedColumn, WeakMap<BoundExpression, CachedTable>>();
 
+/** Whether `domain` lists the column's values (without listing them). */
+function hasDomain(column: TypedColumn): boolean {
+  return (column.kind === 'string' && column.dictionary.length <= PER_VALUE_DICTIONARY_MAX) || (column.kind === 'int' && column.max_abs <= PER_VALUE_INT_MAGNITUDE_MAX);
+}
+
 /** The input values of the column as the row evaluator sees them, null first. */
 function domain(column: TypedColumn): readonly Value[] | undefined {
   switch (column.kind) {
@@ -199,8 +204,7 @@ function classify(answers: readonly Value[]): PerValueTable {
 
 /** The table of `e` for this run, from the cache when its inputs are unchanged. */
 function tableOf(e: BoundExpression, slot: number, key: string, column: TypedColumn, scope: PerValueScope): PerValueTable | undefined {
-  const values = domain(column);
-  if (values === undefined) return undefined;
+  if (!hasDomain(column)) return undefined;
   const scratchId = scope.arg.length;
   const scratch: BoundVariable = { id: scratchId, name: ' value', kind: 'value', type: any_type, visible: false };
   const body = substituted(e, slot, key, scratch);
@@ -215,6 +219,9 @@ function tableOf(e: BoundExpression, slot: number, key: string, column: TypedCol
   if (byExpression === undefined) tables.set(column, (byExpression = new WeakMap()));
   const cached = byExpression.get(e);
   if (cached !== undefined && cached.inputs.length === inputs.length && cached.inputs.every((v, i) => identical(v, inputs[i] as Value))) return cached.table;
+  // The domain is listed only on a miss: a dictionary of 100,000 names costs a copy per listing.
+  const values = domain(column);
+  if (values === undefined) return undefined;
   const row = [...scope.arg, null];
   const answers = evaluate(scope.evaluator(body), row, scratchId, values);
   const table = answers === undefined ? undefined : classify(answers);
