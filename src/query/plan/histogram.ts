@@ -43,16 +43,24 @@ export function buildHistogram(kind: 'number' | 'string', sample: HistogramValue
   const uppers: HistogramValue[] = [];
   const shares: number[] = [];
   const distinct: number[] = [];
-  let start = 0;
-  while (start < n) {
-    let end = Math.min(n, start + depth);
-    // Never cut between equal values: the bucket takes every copy of its last value.
-    while (end < n && sorted[end] === sorted[end - 1]) end++;
+  const bucket = (start: number, end: number): void => {
     let seen = 1;
     for (let i = start + 1; i < end; i++) if (sorted[i] !== sorted[i - 1]) seen++;
     uppers.push(sorted[end - 1] as HistogramValue);
     shares.push((end - start) / n);
     distinct.push(seen);
+  };
+  let start = 0;
+  while (start < n) {
+    let end = Math.min(n, start + depth);
+    // Never cut between equal values: the bucket takes every copy of its last value.
+    while (end < n && sorted[end] === sorted[end - 1]) end++;
+    // A last value held by a quarter of the bucket or more gets a bucket of its own: spread over the
+    // values below it, its share would make every range among them look as large.
+    let run = end - 1;
+    while (run > start && sorted[run - 1] === sorted[end - 1]) run--;
+    if (run > start && 4 * (end - run) >= depth) bucket(start, run);
+    bucket(run > start && 4 * (end - run) >= depth ? run : start, end);
     start = end;
   }
   return { kind, min: sorted[0] as HistogramValue, uppers, shares, distinct };
