@@ -13,8 +13,8 @@ import type { TypedColumn } from './typed-columns.js';
  * the list's array of nodes, then by property), so they are made lazily, at most once per list and property,
  * and live and die with the list. Their cost is bounded: a strided sample of at most STATISTICS_SAMPLE_MAX
  * members, read from their own maps (no column is built for it) and sorted once, whatever the label's size.
- * A stride rather than the first members, so a property that grows with insertion order (`id`) is sampled
- * over its whole span.
+ * One member per stride rather than the first members, so a property that grows with insertion order (`id`)
+ * is sampled over its whole span.
  *
  * Per column: the same sample over a typed column by node id (typed-columns.ts), for its distinct values.
  */
@@ -85,7 +85,11 @@ function measure(n: number, at: (i: number) => Value | undefined, histogram: boo
   const strings: string[] = [];
   let other = 0;
   let looked = 0;
-  for (let i = 0; i < n; i += stride) {
+  for (let start = 0; start < n; start += stride) {
+    // One member per stride, at an offset that varies from stride to stride (a fixed hash, so the same list
+    // gives the same sample): a fixed offset would alias with a property periodic in creation order
+    // (`i % 60` sampled every 9th member sees a third of the values).
+    const i = Math.min(n - 1, start + (Math.imul(start + 1, 0x9e3779b1) >>> 0) % stride);
     looked++;
     const v = at(i);
     if (v === undefined || v === null) continue;
