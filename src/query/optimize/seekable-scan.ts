@@ -15,8 +15,9 @@ import { transformUp, type LogicalOp, type SeekablePredicate, type SeekBound } f
  * Which one: without statistics, the first compared. With them (`counts`, when the plan is made for a
  * graph), the indexed property whose comparisons keep fewest nodes by its histogram; and none when
  * those bounds are literals that keep more than a seek is worth (seek_fraction_max of the label, at
- * least seek_nodes_min nodes), so the scan reads the label's columns, batched, rather than asking the
- * index first and being declined. Bounds the plan cannot see (parameters) leave that to run time.
+ * least seek_nodes_min nodes; bounded_seek_fraction_max when the filter only bounds properties, which
+ * the scan answers from columns), so the scan reads the label's columns rather than asking the index
+ * first. Bounds the plan cannot see (parameters) leave that to the index's count at run time.
  */
 export function seekableScan(plan: LogicalOp, counts?: GraphCounts): LogicalOp {
   return transformUp(plan, (op) => {
@@ -24,7 +25,7 @@ export function seekableScan(plan: LogicalOp, counts?: GraphCounts): LogicalOp {
     const scan = op.input;
     if (scan.label === undefined || scan.seekable !== undefined) return op;
     const list = conjuncts(op.predicate);
-    const seekable = (counts === undefined ? undefined : weighed(list, scan.variable, scan.label, counts)) ?? seekableOf(list, scan.variable);
+    const seekable = (counts === undefined ? undefined : weighed(list, scan.variable, scan.label, scan.props.length > 0, counts)) ?? seekableOf(list, scan.variable);
     if (seekable === 'scan') return op;
     return seekable === undefined ? op : { ...op, input: { ...scan, seekable } };
   });
@@ -35,7 +36,7 @@ export function seekableScan(plan: LogicalOp, counts?: GraphCounts): LogicalOp {
  * even that keeps more than a seek is worth; undefined when no compared property is indexed (then the
  * first compared is marked, as without statistics).
  */
-function weighed(list: readonly BoundExpression[], slot: number, label: string, counts: GraphCounts): SeekablePredicate | 'scan' | undefined {
+function weighed(list: readonly BoundExpression[], slot: number, label: string, inline: boolean, counts: GraphCounts): SeekablePredicate | 'scan' | undefined {
   const keys = new Set<string>();
   for (const c of list) {
     const cmp = comparisonOf(c, slot);
@@ -56,7 +57,7 @@ function weighed(list: readonly BoundExpression[], slot: number, label: string, 
   const rows = labelRows(counts, label);
   // A scan whose filters only bound properties by constants picks its members from columns (column-scan.ts):
   // its break-even with a seek is a far smaller share than a scan that evaluates the filter per member.
-  const bounded = list.every((c) => {
+  const bounded = !inline && list.every((c) => {
     const cmp = comparisonOf(c, slot);
     return cmp !== undefined && BOUND_OPS.has(cmp.op) && (cmp.other.kind === 'literal' || cmp.other.kind === 'parameter');
   });
