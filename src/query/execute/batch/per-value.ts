@@ -36,6 +36,9 @@ export { PER_VALUE_DICTIONARY_MAX, PER_VALUE_INT_MAGNITUDE_MAX } from './per-val
 /** A table over two columns holds at most this many entries (one row evaluation each). */
 export const PER_VALUE_PAIR_ENTRIES_MAX = 1 << 16;
 
+/** Tables evaluated since the process started, by number of inputs (tests check that their expressions were). */
+export const perValueTables = { one: 0, two: 0 };
+
 /** What the pipeline offers the evaluation: where an entity slot sits, its typed columns, the row evaluator. */
 export interface PerValueScope {
   position(slot: number): { readonly column: number; readonly nullable: boolean } | undefined;
@@ -226,6 +229,7 @@ function tableOf(e: BoundExpression, inputs: readonly Input[], columns: readonly
   const row: Row = [...scope.arg, ...inputs.map(() => null)];
   const answers = evaluate(scope.evaluator(body), row, scratch, coded.map((c) => c.values()));
   const table = answers === undefined ? undefined : classify(answers);
+  if (table !== undefined) perValueTables[inputs.length === 1 ? 'one' : 'two']++;
   if (!readsStatement(body)) byExpression.set(e, { inputs: values, second, table });
   return table;
 }
