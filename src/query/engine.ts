@@ -285,7 +285,8 @@ export class QueryEngine {
 
   /**
    * plan, then optimize; cached per prepared statement and graph size class. The planner's counts
-   * (samples of degrees and distinct values) are taken on a miss only: a hit costs two lookups.
+   * (samples of degrees and distinct values) are taken on a miss only: a hit costs two lookups, and
+   * one look at the snapshot's kept lists per property the plan was made without statistics of.
    */
   private plan(prepared: Prepared, statement: BoundQueryStatement, target: GraphReader): LogicalOp {
     let byClass = this.plans.get(prepared);
@@ -491,8 +492,8 @@ function plannerCounts(target: GraphReader, unmeasured?: StatisticsAsk[]): Graph
     measured.set(key, average);
     return average;
   };
-  // Column statistics (a strided sample of the whole label, with a histogram) where the snapshot keeps the
-  // label's list and the property's column; the first nodes of the label otherwise.
+  // Statistics from a strided sample of the whole label (with a histogram) where the snapshot keeps the
+  // label's list; the first nodes of the label otherwise.
   const columnsOf = new Map<string, PropertyStatistics | undefined>();
   const columns = (label: string, property: string): PropertyStatistics | undefined => {
     const key = `${label}\u0000${property}`;
@@ -521,7 +522,7 @@ interface StatisticsAsk {
   readonly property: string;
 }
 
-/** Whether the snapshot now has column statistics the plan was made without (a label list or column made since). */
+/** Whether the snapshot now has statistics the plan was made without (a label's list kept since). */
 function statisticsArrived(cached: CachedPlan, target: GraphReader): boolean {
   if (cached.unmeasured.length === 0) return false;
   const graph = target instanceof WriteSet ? target.baseReader : target;
