@@ -162,10 +162,18 @@ function nodeEstimate(n: BoundNodePattern, counts: GraphCounts, hints: Hints): n
   const kept = keys.map((key) => equalitySelectivity(counts, label, key));
   // Bounds only where a histogram weighs them: a fixed guess for a range would move where patterns start.
   const bounds = pins.flatMap((p) => (typeof p === 'object' && label !== undefined && counts.histogram?.(label, p.key) !== undefined ? [p.bound] : []));
-  if (bounds.length > 0) kept.push(filterSelectivity(conjunction(bounds) as BoundExpression, counts, (slot) => (slot === n.variable.id ? label : undefined)));
+  if (bounds.length > 0) {
+    const share = filterSelectivity(conjunction(bounds) as BoundExpression, counts, (slot) => (slot === n.variable.id ? label : undefined));
+    // A range that keeps a large share does not move the start: on an expand's end it folds into the expand
+    // as a test per relationship (batch/end-filters.ts), about what starting there would save.
+    if (share <= RANGE_START_SHARE_MAX) kept.push(share);
+  }
   if (kept.length > 0) rows *= Math.min(...kept);
   return rows;
 }
+
+/** The most a node's literal bounds may keep, by its histogram, for them to weigh where a pattern starts. */
+const RANGE_START_SHARE_MAX = 0.1;
 
 /** `n.p < literal` (or `<=`, `>`, `>=`, either way round): the node's slot and the property's key. */
 function literalBound(c: BoundExpression): { readonly slot: number; readonly key: string } | undefined {
