@@ -25,6 +25,8 @@ import { functionCatalog } from './functions/catalog.js';
 import type { EpochInstant, TemporalClock } from './functions/context.js';
 import { optimize } from './optimize/index.js';
 import { parse } from './parse/index.js';
+import { snapshotStatistics, type PropertyStatistics } from './execute/batch/column-statistics.js';
+import type { Histogram } from './plan/histogram.js';
 import { DEGREE_SAMPLE_EDGES_MAX, DEGREE_SAMPLE_NODES, DISTINCT_SAMPLE_NODES, estimateDistinct, type DistinctEstimate, type GraphCounts } from './plan/cardinality.js';
 import { explainPlan, explainStatement, no_indexes, type IndexCatalog, type QueryPlan } from './plan/explain.js';
 import { inputsOf, type LogicalOp } from './plan/logical.js';
@@ -143,6 +145,8 @@ interface IndexAnswer {
 interface CachedPlan {
   readonly plan: LogicalOp;
   readonly asked: readonly IndexAnswer[];
+  /** Properties whose column statistics the snapshot did not have yet: the plan is made again once it has them. */
+  readonly unmeasured: readonly StatisticsAsk[];
 }
 
 interface CacheEntry {
@@ -184,8 +188,9 @@ export class QueryEngine {
     const prepared = this.prepare(text);
     const s = prepared.statement;
     if (s.kind !== 'query') return explainStatement(s);
-    const counts = plannerCounts(graph);
-    return explainPlan(this.plan(prepared, s, graph, counts), counts, this.indexes, s.variables.map((v) => v.name));
+    // The plan takes its own counts, so a plan made before the snapshot had statistics is made again once it has.
+    const plan = this.plan(prepared, s, graph);
+    return explainPlan(plan, plannerCounts(graph), this.indexes, s.variables.map((v) => v.name));
   }
 
   /** The vector searches a query statement's plan holds (label, key and metric of each). */
@@ -291,14 +296,15 @@ export class QueryEngine {
 
   /**
    * plan, then optimize; cached per prepared statement and graph size class. The planner's counts
-   * (samples of degrees and distinct values) are taken on a miss only: a hit costs two lookups.
+   * (samples of degrees and distinct values) are taken on a miss only: a hit costs two lookups, and
+   * one look at the snapshot's kept lists per property the plan was made without statistics of.
    */
-  private plan(prepared: Prepared, statement: BoundQueryStatement, target: GraphReader, counts?: GraphCounts): LogicalOp {
+  private plan(prepared: Prepared, statement: BoundQueryStatement, target: GraphReader): LogicalOp {
     let byClass = this.plans.get(prepared);
     if (byClass === undefined) this.plans.set(prepared, (byClass = new Map()));
     const key = sizeClass((target instanceof WriteSet ? target.baseReader : target).stats());
     const cached = byClass.get(key);
-    if (cached !== undefined && this.indexAnswersHold(cached)) {
+    if (cached !== undefined && this.indexAnswersHold(cached) && !statisticsArrived(cached, target)) {
       this.planHits++;
       return cached.plan;
     }
@@ -309,8 +315,10 @@ export class QueryEngine {
       asked.push({ label, property, has });
       return has;
     };
-    const plan = optimize(planQuery(statement.query, { ...(counts ?? plannerCounts(target)), indexed }, this.joinPolicy), {}, this.skipPasses);
-    byClass.set(key, { plan, asked });
+    const unmeasured: StatisticsAsk[] = [];
+    const weighed: GraphCounts = { ...plannerCounts(target, unmeasured), indexed };
+    const plan = optimize(planQuery(statement.query, weighed, this.joinPolicy), { counts: weighed }, this.skipPasses);
+    byClass.set(key, { plan, asked, unmeasured });
     return plan;
   }
 
@@ -472,7 +480,7 @@ function boundSlots(paths: readonly BoundPath[]): Set<number> {
  * The graph's counts for the planner, with degrees measured per label on a sample of the label's
  * nodes (the first DEGREE_SAMPLE_NODES the store lists), each measurement made once per planning.
  */
-function plannerCounts(target: GraphReader): GraphCounts {
+function plannerCounts(target: GraphReader, unmeasured?: StatisticsAsk[]): GraphCounts {
   // Samples read the committed state under a write set: a transaction's read set holds what its
   // statements read, not what the planner looked at to estimate.
   const graph = target instanceof WriteSet ? target.baseReader : target;
@@ -497,14 +505,41 @@ function plannerCounts(target: GraphReader): GraphCounts {
     measured.set(key, average);
     return average;
   };
+  // Statistics from a strided sample of the whole label (with a histogram) where the snapshot keeps the
+  // label's list; the first nodes of the label otherwise.
+  const columnsOf = new Map<string, PropertyStatistics | undefined>();
+  const columns = (label: string, property: string): PropertyStatistics | undefined => {
+    const key = `${label}\u0000${property}`;
+    if (columnsOf.has(key)) return columnsOf.get(key);
+    const known = snapshotStatistics(graph, label, property);
+    columnsOf.set(key, known);
+    if (known === undefined) unmeasured?.push({ label, property });
+    return known;
+  };
   const distinctOf = new Map<string, DistinctEstimate>();
   const distinct = (label: string, property: string): DistinctEstimate => {
+    const measured = columns(label, property)?.distinct;
+    if (measured !== undefined) return measured;
     const key = `${label}\u0000${property}`;
     let known = distinctOf.get(key);
     if (known === undefined) distinctOf.set(key, (known = sampleDistinct(graph, label, property, stats.label_counts.get(label) ?? 0)));
     return known;
   };
-  return { ...stats, degree, distinct };
+  const histogram = (label: string, property: string): Histogram | undefined => columns(label, property)?.histogram;
+  return { ...stats, degree, distinct, histogram };
+}
+
+/** A property of a label's nodes the planner asked statistics of. */
+interface StatisticsAsk {
+  readonly label: string;
+  readonly property: string;
+}
+
+/** Whether the snapshot now has statistics the plan was made without (a label's list kept since). */
+function statisticsArrived(cached: CachedPlan, target: GraphReader): boolean {
+  if (cached.unmeasured.length === 0) return false;
+  const graph = target instanceof WriteSet ? target.baseReader : target;
+  return cached.unmeasured.some((a) => snapshotStatistics(graph, a.label, a.property) !== undefined);
 }
 
 /** Distinct values of `property` over the first DISTINCT_SAMPLE_NODES nodes of `label` (of `population`). */

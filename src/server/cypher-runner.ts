@@ -18,6 +18,7 @@ import type { Database } from './database.js';
 import type { StatementGate } from './statement-gate.js';
 import { SnapshotPins } from './snapshot-pins.js';
 import { computedLens, computedRefs, readWithComputed, validTimeReader, wallClockMicros, type ReadClock } from './computed/read-views.js';
+import { seek_fraction_max, seek_nodes_min } from '../query/plan/cardinality.js';
 
 /**
  * Runs Cypher statements for the member: reads on a snapshot, auto-committed writes through the write
@@ -268,14 +269,8 @@ export function indexCatalogOf(db: Database): IndexCatalog {
   };
 }
 
-/**
- * A seek returns at most this fraction of its label's nodes, or `seek_nodes_min` if that is more;
- * past it a scan is cheaper. Walking an index costs about fifteen times what a scan costs per node
- * (a node read and a visibility check per entry, against a pass over a kept list), so the break-even
- * is near 6%.
- */
-export const seek_fraction_max = 0.05;
-export const seek_nodes_min = 1000;
+// The planner weighs seeks by the same bounds (plan/cardinality.ts holds them and why).
+export { seek_fraction_max, seek_nodes_min };
 
 /**
  * The nodes of `label` an index of `property` finds for `lookup` as `reader` sees them: the base

@@ -8,7 +8,7 @@ import type { LogicalOp } from '../plan/logical.js';
 import type { Evaluator, PhysicalOp, Row, Sink } from './context.js';
 import type { ExpressionCompiler, ScanColumns } from './expression.js';
 import { asPredicate, asRowCount } from '../values/coerce.js';
-import { applyBound, keyBounds } from './key-bounds.js';
+import { applyBound, boundPositions, keyBounds, narrowPositions, valuePositions } from './key-bounds.js';
 import { topCandidates, TOP_CANDIDATES_K_MAX } from './top-candidates.js';
 import { indexSource, propertyEquals, type OpEnv } from './read-ops.js';
 import * as rel from './relational-ops.js';
@@ -104,6 +104,46 @@ class ColumnScan implements ScanColumns {
     this.exprs = env.exprs.overScan(this);
     this.props = pipeline.scan.props.map((p) => ({ read: this.read(p.key), value: env.exprs.compile(p.value) }));
     this.predicates = pipeline.filters.map((f) => this.compile(f.predicate)).map((f) => (row: Row) => asPredicate(f(row)) === true);
+    this.restrict = this.restrictToBounds();
+  }
+
+  /**
+   * Reads only the positions that may pass the filters when the filters only bound properties by constants
+   * (`p.age >= 25 AND p.age <= 27 AND p.name < 'q'`) and the scan has no inline equalities: a loop over the
+   * list's column for the first bound, then over the positions it kept for each next one, in the filter's
+   * order (conjunct-order puts the bound that keeps fewest first). A column of exact integers is read as
+   * doubles; any other as its stored values, where a member is dropped only when its comparison is false or
+   * null (absent, another kind), so the positions hold every member the filters keep, and the filters still
+   * check each one. Undefined per run when a constant is neither a number nor a string (or an INTEGER past
+   * 2^53, or NaN), or the list has no room for a column: then the run reads every member.
+   */
+  private restrictToBounds(): ((arg: Row) => Int32Array | undefined) | undefined {
+    if (this.pipeline.scan.props.length > 0) return undefined;
+    const bounds = keyBounds(
+      this.pipeline.filters.map((f) => f.predicate),
+      (x) => propertyKey(x, this.slot),
+    );
+    if (bounds === undefined || bounds.length === 0) return undefined;
+    const constants = bounds.map((b) => this.exprs.compile(b.value));
+    return (arg) => {
+      const members = this.members as LabelMembers;
+      const positions = new Int32Array(members.nodes.length);
+      let length: number | undefined;
+      for (let b = 0; b < bounds.length; b++) {
+        const bound = bounds[b] as (typeof bounds)[number];
+        const c = comparable((constants[b] as Evaluator)(arg));
+        if (c === undefined) return undefined;
+        const doubles = typeof c === 'number' ? members.integers(bound.key) : undefined;
+        if (doubles !== undefined) {
+          length = length === undefined ? boundPositions(doubles, bound.op, c as number, positions) : narrowPositions(doubles, bound.op, c as number, positions, length);
+          continue;
+        }
+        const column = members.column(bound.key);
+        if (column === undefined) return undefined;
+        length = valuePositions(column, bound.op, c, positions, length);
+      }
+      return positions.subarray(0, length);
+    };
   }
 
   read(key: string): Evaluator {
@@ -327,4 +367,12 @@ export function topOverScan(op: Op<'top'>, rows: PhysicalOp, env: OpEnv): Physic
     }
     return rel.top(op, scan, env, (e) => columns.compile(e), first === undefined ? undefined : columns.integerColumn(first.expression));
   });
+}
+
+/** A bound's constant as the position loops compare it: a number (exact) or a string; undefined for anything else. */
+function comparable(v: Value): number | string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return Number.isNaN(v) ? undefined : v;
+  if (typeof v === 'bigint') return v > BigInt(Number.MAX_SAFE_INTEGER) || v < -BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(v);
+  return undefined;
 }

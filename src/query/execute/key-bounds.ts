@@ -69,3 +69,89 @@ export function applyBound(admit: Uint8Array, column: Float64Array, op: Bound, v
       return true;
   }
 }
+
+/** Writes into `out` the positions whose `column` value passes `op c`, ascending; returns how many. */
+export function boundPositions(column: Float64Array, op: Bound, c: number, out: Int32Array): number {
+  const n = column.length;
+  let w = 0;
+  // One loop per operator: the comparison stays a plain instruction in each.
+  switch (op) {
+    case 'eq':
+      for (let i = 0; i < n; i++) if ((column[i] as number) === c) out[w++] = i;
+      return w;
+    case 'lt':
+      for (let i = 0; i < n; i++) if ((column[i] as number) < c) out[w++] = i;
+      return w;
+    case 'lte':
+      for (let i = 0; i < n; i++) if ((column[i] as number) <= c) out[w++] = i;
+      return w;
+    case 'gt':
+      for (let i = 0; i < n; i++) if ((column[i] as number) > c) out[w++] = i;
+      return w;
+    case 'gte':
+      for (let i = 0; i < n; i++) if ((column[i] as number) >= c) out[w++] = i;
+      return w;
+  }
+}
+
+/** Keeps, of the first `length` positions in `positions`, those whose `column` value passes `op c`, in order; returns how many. */
+export function narrowPositions(column: Float64Array, op: Bound, c: number, positions: Int32Array, length: number): number {
+  let w = 0;
+  for (let j = 0; j < length; j++) {
+    const p = positions[j] as number;
+    const v = column[p] as number;
+    const pass = op === 'eq' ? v === c : op === 'lt' ? v < c : op === 'lte' ? v <= c : op === 'gt' ? v > c : v >= c;
+    if (pass) positions[w++] = p;
+  }
+  return w;
+}
+
+/**
+ * Whether a stored value can pass `op c` (a number or a string): true when its comparison is true, and when it
+ * is a value this test does not judge (NaN, an INTEGER beyond 2^53), which the filter then judges itself;
+ * false when the comparison is false or null (absent, another kind), which the filter would drop.
+ */
+function mayPass(v: Value | undefined, op: Bound, c: number | string): boolean {
+  let x: number | string;
+  if (typeof c === 'string') {
+    if (typeof v !== 'string') return false;
+    x = v;
+  } else if (typeof v === 'number') {
+    if (Number.isNaN(v)) return true;
+    x = v;
+  } else if (typeof v === 'bigint') {
+    if (v > EXACT || v < -EXACT) return true;
+    x = Number(v);
+  } else return false;
+  switch (op) {
+    case 'eq':
+      return x === c;
+    case 'lt':
+      return x < c;
+    case 'lte':
+      return x <= c;
+    case 'gt':
+      return x > c;
+    case 'gte':
+      return x >= c;
+  }
+}
+
+const EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The positions of `column` (stored values in member order) that may pass `op c`, ascending: all of them when
+ * `positions` is undefined, else those of its first `length`; written into `out`, whose count is returned.
+ */
+export function valuePositions(column: readonly (Value | undefined)[], op: Bound, c: number | string, out: Int32Array, length?: number): number {
+  let w = 0;
+  if (length === undefined) {
+    for (let i = 0; i < column.length; i++) if (mayPass(column[i], op, c)) out[w++] = i;
+  } else {
+    for (let j = 0; j < length; j++) {
+      const p = out[j] as number;
+      if (mayPass(column[p], op, c)) out[w++] = p;
+    }
+  }
+  return w;
+}

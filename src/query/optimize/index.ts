@@ -1,4 +1,6 @@
 import type { LogicalOp } from '../plan/logical.js';
+import type { GraphCounts } from '../plan/cardinality.js';
+import { conjunctOrder } from './conjunct-order.js';
 import { expandLabels } from './expand-labels.js';
 import { labelScan } from './label-scan.js';
 import { lateProjection } from './late-projection.js';
@@ -22,8 +24,11 @@ import { unusedSlots } from './unused-slots.js';
  * 4. expand-labels beside label-scan: it moves the label test of an expand's end node into the
  *    expand, so unused-slots may find no reader of the end node.
  * 4b. property-scan.
- * 5. seekable-scan after property-scan: equalities have left the filter for the scan, so what it
- *    marks is a comparison, STARTS WITH or IN that only an index could answer better than a scan.
+ * 5. conjunct-order after property-scan: the filter's conjuncts that cannot fail, fewest rows kept
+ *    first (by the statistics, when the plan is made for a graph).
+ * 5b. seekable-scan after property-scan: equalities have left the filter for the scan, so what it
+ *    marks is a comparison, STARTS WITH or IN that only an index could answer better than a scan;
+ *    with statistics, the indexed property whose bounds keep fewest nodes, and none when a scan is cheaper.
  * 6. text-search beside seekable-scan: it marks a text_match on the scan the same way.
  * 7. top-k: it rewrites ORDER BY + LIMIT, which no other pass touches.
  * 8. vector-search after top-k: it puts a vector search under the top-k that top-k made, and
@@ -41,6 +46,8 @@ export interface PassContext {
   readonly outer: ReadonlySet<number>;
   /** Slots read from the plan's rows by someone outside it (a pattern comprehension's projection). */
   readonly read_outside: ReadonlySet<number>;
+  /** The graph's counts and statistics, when the plan is made for a graph (passes that weigh choices use them). */
+  readonly counts?: GraphCounts;
 }
 
 export const rewrite_passes: readonly RewritePass[] = [
@@ -49,7 +56,8 @@ export const rewrite_passes: readonly RewritePass[] = [
   { name: 'label-scan', run: labelScan },
   { name: 'expand-labels', run: expandLabels },
   { name: 'property-scan', run: propertyScan },
-  { name: 'seekable-scan', run: seekableScan },
+  { name: 'conjunct-order', run: (p, c) => conjunctOrder(p, c.counts) },
+  { name: 'seekable-scan', run: (p, c) => seekableScan(p, c.counts) },
   { name: 'text-search', run: textSearch },
   { name: 'top-k', run: topK },
   { name: 'vector-search', run: vectorSearch },
@@ -64,7 +72,7 @@ const none: ReadonlySet<number> = new Set();
  * with and without each).
  */
 export function optimize(plan: LogicalOp, context: Partial<PassContext> = {}, skip: ReadonlySet<string> = new Set()): LogicalOp {
-  const c: PassContext = { outer: context.outer ?? none, read_outside: context.read_outside ?? none };
+  const c: PassContext = { outer: context.outer ?? none, read_outside: context.read_outside ?? none, ...(context.counts !== undefined && { counts: context.counts }) };
   let p = plan;
   for (const pass of rewrite_passes) if (!skip.has(pass.name)) p = pass.run(p, c);
   return p;

@@ -1,6 +1,8 @@
 import { assertNever } from '../../common/assert.js';
 import type { BoundExpression } from '../bind/bound-expression.js';
+import type { Histogram } from './histogram.js';
 import type { LogicalOp } from './logical.js';
+import { filterSelectivity, knownLabels } from './selectivity.js';
 
 /**
  * Row estimates from the graph's counts (label counts, edge type counts). They steer the choice of
@@ -21,6 +23,11 @@ export interface GraphCounts {
    * sample of the label's nodes); absent, an equality keeps EQUALITY_SELECTIVITY of the rows.
    */
   readonly distinct?: (label: string, property: string) => DistinctEstimate;
+  /**
+   * The equi-depth histogram of `property` among the nodes of `label` (plan/histogram.ts), when the engine
+   * keeps statistics of it; absent or undefined, comparisons keep fixed guesses.
+   */
+  readonly histogram?: (label: string, property: string) => Histogram | undefined;
   /** Whether an index of `label` answers equalities on `property`; absent, none is assumed. */
   readonly indexed?: (label: string, property: string) => boolean;
 }
@@ -37,8 +44,24 @@ export const empty_counts: GraphCounts = { nodes: 0, edges: 0, label_counts: new
 
 /** Fraction of rows an equality on a property keeps when nothing is known of the property's values. */
 export const EQUALITY_SELECTIVITY = 0.1;
-/** Fraction a general predicate (a range, a function) keeps. */
+/** Fraction a general predicate (a function, a range no histogram weighs) keeps. */
 export const PREDICATE_SELECTIVITY = 0.3;
+/**
+ * A seek returns at most this fraction of its label's nodes, or `seek_nodes_min` if that is more;
+ * past it a scan is cheaper. Walking an index costs about fifteen times what a scan costs per node
+ * (a node read and a visibility check per entry, against a pass over a kept list), so the break-even
+ * is near 6%. The index lookup declines a seek past it at run time; the planner leaves an index out
+ * when the statistics put a seek past it.
+ */
+export const seek_fraction_max = 0.05;
+export const seek_nodes_min = 1000;
+/**
+ * The seek share past which a scan is cheaper when the filter only bounds properties by constants: such a
+ * scan picks its members with a loop over the label's columns (execute/column-scan.ts). Measured at 100,000
+ * persons: the scan took 1.0 to 1.5 ms whatever the share, a seek 0.3 ms for 200 nodes, 1.5 ms for 1,000
+ * and 5 ms for 5,000.
+ */
+export const bounded_seek_fraction_max = 0.01;
 /** Rows assumed for an UNWIND of an unknown list. */
 export const UNWIND_ROWS = 10;
 /** Nodes of a label looked at to measure its degree, and the most relationships counted per node. */
@@ -88,11 +111,9 @@ export function averageDegree(counts: GraphCounts, types: readonly string[], dir
   return ((direction === 'both' ? 2 : 1) * edges) / counts.nodes;
 }
 
-export function predicateSelectivity(e: BoundExpression): number {
-  if (e.kind === 'binary' && e.op === 'and') return predicateSelectivity(e.left) * predicateSelectivity(e.right);
-  if (e.kind === 'binary' && e.op === 'eq') return EQUALITY_SELECTIVITY;
-  if (e.kind === 'has_labels') return 0.5;
-  return PREDICATE_SELECTIVITY;
+/** Fraction of the rows of `input` that `predicate` keeps (plan/selectivity.ts). */
+export function predicateSelectivity(predicate: BoundExpression, input: LogicalOp, counts: GraphCounts): number {
+  return filterSelectivity(predicate, counts, knownLabels(input));
 }
 
 /** Estimated rows an operator produces per run of the plan (the top-level argument counts as one row). */
@@ -113,7 +134,7 @@ export function estimateRows(op: LogicalOp, counts: GraphCounts): number {
       return estimateRows(op.input, counts) * hops * into * labelled * (op.rel_props ? EQUALITY_SELECTIVITY : 1);
     }
     case 'filter':
-      return estimateRows(op.input, counts) * predicateSelectivity(op.predicate);
+      return estimateRows(op.input, counts) * predicateSelectivity(op.predicate, op.input, counts);
     case 'repeat': {
       // An iteration's rows per entry node, repeated as a variable-length expand's hops are.
       const into = op.into ? 1 / Math.max(1, counts.nodes) : 1;

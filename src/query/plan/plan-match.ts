@@ -3,6 +3,7 @@ import type { BoundExpression } from '../bind/bound-expression.js';
 import { averageDegree, equalitySelectivity, estimateRows, labelRows, type GraphCounts } from './cardinality.js';
 import { conjunction, conjuncts, freeSlots, hasLabels, propertyConjuncts } from './expressions.js';
 import { inputsOf, withInputs, type LogicalOp } from './logical.js';
+import { filterSelectivity } from './selectivity.js';
 
 /**
  * Plans a pattern (of MATCH, OPTIONAL MATCH, MERGE, or a pattern in an expression) on top of `input`.
@@ -117,15 +118,18 @@ function withFilters(plan: LogicalOp, filters: readonly BoundExpression[]): Logi
 }
 
 /**
- * Per node slot, what WHERE conjuncts pin it by: `id(n) = ...` (0: one node) or `n.p = ...` /
- * `n.p IN ...` (the property's key, weighed once the node's label is known).
+ * Per node slot, what WHERE conjuncts pin it by: `id(n) = ...` (0: one node), `n.p = ...` /
+ * `n.p IN ...` (the property's key, weighed once the node's label is known), or a bound of a property by
+ * a literal (`n.p > 70`, weighed by the property's histogram when the label has one; else not at all).
  */
-type SelectivityHint = 0 | string;
+type SelectivityHint = 0 | string | { readonly bound: BoundExpression; readonly key: string };
 type Hints = ReadonlyMap<number, readonly SelectivityHint[]>;
 
 function selectivityHints(list: readonly BoundExpression[]): Map<number, SelectivityHint[]> {
   const hints = new Map<number, SelectivityHint[]>();
   for (const c of list) {
+    const bound = literalBound(c);
+    if (bound !== undefined) hints.set(bound.slot, [...(hints.get(bound.slot) ?? []), { bound: c, key: bound.key }]);
     if (c.kind !== 'binary' || (c.op !== 'eq' && c.op !== 'in')) continue;
     for (const [side, other] of [
       [c.left, c.right],
@@ -157,8 +161,33 @@ function nodeEstimate(n: BoundNodePattern, counts: GraphCounts, hints: Hints): n
   const pins = hints.get(n.variable.id) ?? [];
   if (pins.includes(0)) return 1;
   // Several conjuncts on one node: the most selective is counted (they are rarely independent).
-  if (pins.length > 0) rows *= Math.min(...pins.map((key) => equalitySelectivity(counts, label, key as string)));
+  const keys = pins.filter((p): p is string => typeof p === 'string');
+  const kept = keys.map((key) => equalitySelectivity(counts, label, key));
+  // Bounds only where a histogram weighs them: a fixed guess for a range would move where patterns start.
+  const bounds = pins.flatMap((p) => (typeof p === 'object' && label !== undefined && counts.histogram?.(label, p.key) !== undefined ? [p.bound] : []));
+  if (bounds.length > 0) {
+    const share = filterSelectivity(conjunction(bounds) as BoundExpression, counts, (slot) => (slot === n.variable.id ? label : undefined));
+    // A range that keeps a large share does not move the start: on an expand's end it folds into the expand
+    // as a test per relationship (batch/end-filters.ts), about what starting there would save.
+    if (share <= RANGE_START_SHARE_MAX) kept.push(share);
+  }
+  if (kept.length > 0) rows *= Math.min(...kept);
   return rows;
+}
+
+/** The most a node's literal bounds may keep, by its histogram, for them to weigh where a pattern starts. */
+const RANGE_START_SHARE_MAX = 0.1;
+
+/** `n.p < literal` (or `<=`, `>`, `>=`, either way round): the node's slot and the property's key. */
+function literalBound(c: BoundExpression): { readonly slot: number; readonly key: string } | undefined {
+  if (c.kind !== 'binary' || !(c.op === 'lt' || c.op === 'lte' || c.op === 'gt' || c.op === 'gte')) return undefined;
+  for (const [side, other] of [
+    [c.left, c.right],
+    [c.right, c.left],
+  ] as const) {
+    if (side.kind === 'property' && side.object.kind === 'variable' && other.kind === 'literal') return { slot: side.object.variable.id, key: side.key };
+  }
+  return undefined;
 }
 
 function cheapestPath(paths: readonly BoundPath[], counts: GraphCounts, hints: Hints): number {

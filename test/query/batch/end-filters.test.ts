@@ -37,6 +37,8 @@ const FOLDED = [
   // Functions and operators of one column are evaluated once per value it holds, which makes them typed.
   'MATCH (a:P)-[:K]->(b:P) WHERE a.age > 100 AND b.name + 1 > 2 RETURN count(*) AS n',
   "MATCH (a:P)-[:K]->(b:P) WHERE toUpper(b.city) ENDS WITH '1' AND b.age % 3 = 1 RETURN a.city AS city, count(*) AS n",
+  // Two columns of one node: evaluated once per pair of values.
+  'MATCH (a:P)-[:K]->(b:P) WHERE a.age > 100 AND b.name + b.age > 2 RETURN count(*) AS n',
 ];
 
 /** Not folded: the end node is read elsewhere, or the filter is not a typed condition. */
@@ -45,7 +47,7 @@ const KEPT = [
   'MATCH (a:P)-[:K]->(b:P) WHERE b.age > 5 RETURN sum(b.age) AS s',
   'MATCH (a:P)-[:K]->(b:P) WHERE b.mixed > 1 RETURN count(*) AS n',
   'MATCH (a:P)-[:K]->(b:P) WHERE b.age / 0 > 1 RETURN count(*) AS n',
-  'MATCH (a:P)-[:K]->(b:P) WHERE a.age > 100 AND b.name + b.age > 2 RETURN count(*) AS n',
+  'MATCH (a:P)-[:K]->(b:P) WHERE a.age > 100 AND b.name + b.mixed > 2 RETURN count(*) AS n',
   'MATCH (a:P)-[:K]->(b:P) WHERE b.age > a.age RETURN count(*) AS n',
 ];
 

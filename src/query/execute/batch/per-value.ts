@@ -5,34 +5,39 @@ import { any_type } from '../../bind/static-type.js';
 import { lookupFunction } from '../../functions/catalog.js';
 import { freeSlots, UNMOVABLE } from '../../plan/expressions.js';
 import type { Evaluator, Row } from '../context.js';
-import { BATCH_ROWS, NULL_BOOL, NULL_ID, valueBuffer, type Batch } from './batch.js';
+import { BATCH_ROWS, NULL_BOOL, valueBuffer } from './batch.js';
+import { codedInput, type CodedInput, type EntryReader } from './per-value-inputs.js';
 import { EXACT_INTEGER_MAX, type TypedColumn } from './typed-columns.js';
 import type { Vectorized } from './vector-expressions.js';
 
 /**
- * Expressions of one column, evaluated once per value the column can hold rather than once per row.
+ * Expressions of one or two columns, evaluated once per value the columns can hold rather than once per row.
  *
- * An expression whose only input that varies by row is one property of one node or relationship of the pipeline
- * (`toLower(b.city) ENDS WITH '7'`, `substring(p.name, 0, 8)`, `a.age / 10`, `p.city IN $cities`, a CASE
- * over `b.age`), with literals, parameters and the values of the argument row around it, is a function of
- * that property's value. When the property's typed column is dictionary-coded (strings) or holds small exact
- * integers, the row evaluator runs it once per dictionary entry (or per integer in the column's bound) and
- * once for null, into a table; a batch then reads each row's answer by its code or value. The table is typed
- * when its answers are (all booleans, all strings as a new dictionary, all exact integers, all floats), so
- * what is built over it (comparisons, grouping keys, aggregates) stays typed too.
+ * An expression whose only inputs that vary by row are one property of one node or relationship of the
+ * pipeline (`toLower(b.city) ENDS WITH '7'`, `substring(p.name, 0, 8)`, `a.age / 10`, `p.city IN $cities`,
+ * a CASE over `b.age`), or two such properties (`p.city + toString(p.age)`), with literals, parameters and
+ * the values of the argument row around them, is a function of those values. When each property's typed
+ * column is a coded input (per-value-inputs.ts: dictionary-coded strings, small exact integers, or numbers
+ * of few distinct values), the row evaluator runs it once per entry (per pair of entries for two columns,
+ * while their product stays within PER_VALUE_PAIR_ENTRIES_MAX) into a table; a batch then reads each row's
+ * answer by its entry. The table is typed when its answers are (all booleans, all strings as a new
+ * dictionary, all exact integers, all floats), so what is built over it (comparisons, grouping keys,
+ * aggregates) stays typed too.
  *
  * Semantics are the row evaluator's own: it computes every answer. When any entry fails (an error for a
  * value the rows may never hold), the expression is not taken here and runs row by row, so an error is
- * raised exactly where the row path raises it. Non-deterministic functions (rand()) are never taken.
- * Tables are kept per column and expression while the column lives (a WeakMap keyed by the typed column,
- * which itself lives as long as the store's column), and made again when the parameters or argument values
- * the expression reads have changed.
+ * raised exactly where the row path raises it. Non-deterministic functions (rand(), timestamp()) are never
+ * taken. Tables are kept per column and expression while the column lives (a WeakMap keyed by the first
+ * typed column, which itself lives as long as the store's column), and made again when the parameters or
+ * argument values the expression reads, or the second column, have changed.
  */
 
-/** Entries beyond this are not evaluated per value: an integer column wider than this stays per row. */
-export const PER_VALUE_INT_MAGNITUDE_MAX = 4096;
-/** A dictionary larger than this is not evaluated per value (each entry costs one row evaluation). */
-export const PER_VALUE_DICTIONARY_MAX = 1 << 17;
+export { PER_VALUE_DICTIONARY_MAX, PER_VALUE_INT_MAGNITUDE_MAX } from './per-value-inputs.js';
+/** A table over two columns holds at most this many entries (one row evaluation each). */
+export const PER_VALUE_PAIR_ENTRIES_MAX = 1 << 16;
+
+/** Tables evaluated since the process started, by number of inputs (tests check that their expressions were). */
+export const perValueTables = { one: 0, two: 0 };
 
 /** What the pipeline offers the evaluation: where an entity slot sits, its typed columns, the row evaluator. */
 export interface PerValueScope {
@@ -52,22 +57,27 @@ export type PerValueTable =
   | { readonly kind: 'any'; readonly table: readonly Value[] };
 
 
-/** The one property `e` reads of the pipeline's nodes, or undefined when it reads something else per row. */
-function singleInput(e: BoundExpression, scope: PerValueScope): { readonly slot: number; readonly key: string } | undefined {
-  let found: { slot: number; key: string } | undefined;
+/** A property of an entity of the pipeline that an expression reads. */
+interface Input {
+  readonly slot: number;
+  readonly key: string;
+}
+
+/** The one or two properties `e` reads of the pipeline's entities, or undefined when it reads anything else per row (or more). */
+function inputsOf(e: BoundExpression, scope: PerValueScope): readonly Input[] | undefined {
+  const found: Input[] = [];
   let other = false;
   const visit = (x: BoundExpression): BoundExpression => {
     if (x.kind === 'property' && x.object.kind === 'variable' && scope.position(x.object.variable.id) !== undefined) {
       const slot = x.object.variable.id;
-      if (found === undefined) found = { slot, key: x.key };
-      else if (found.slot !== slot || found.key !== x.key) other = true;
+      if (!found.some((f) => f.slot === slot && f.key === x.key)) found.push({ slot, key: x.key });
       return x;
     }
     if (x.kind === 'function' && lookupFunction(x.name)?.deterministic === false) other = true;
     return mapChildren(x, visit);
   };
   visit(e);
-  return other ? undefined : found;
+  return other || found.length === 0 || found.length > 2 ? undefined : found;
 }
 
 /** `e` with each read of `slot.key` replaced by a read of `scratch`. */
@@ -113,36 +123,33 @@ function readsStatement(e: BoundExpression): boolean {
 interface CachedTable {
   /** The parameter and argument values the table was made with. */
   readonly inputs: readonly Value[];
+  /** The second column of a table over two (undefined over one). */
+  readonly second: TypedColumn | undefined;
   /** Undefined: some entry failed, so the expression runs per row. */
   readonly table: PerValueTable | undefined;
 }
 
 const tables = new WeakMap<TypedColumn, WeakMap<BoundExpression, CachedTable>>();
 
-/** The input values of the column as the row evaluator sees them, null first. */
-function domain(column: TypedColumn): readonly Value[] | undefined {
-  switch (column.kind) {
-    case 'string':
-      return column.dictionary.length > PER_VALUE_DICTIONARY_MAX ? undefined : [null, ...column.dictionary];
-    case 'int': {
-      if (column.max_abs > PER_VALUE_INT_MAGNITUDE_MAX) return undefined;
-      const out: Value[] = [null];
-      for (let v = -column.max_abs; v <= column.max_abs; v++) out.push(BigInt(v));
-      return out;
-    }
-    case 'float':
-    case 'any':
-      return undefined;
-  }
-}
-
-/** Evaluates `f` at each input value in the scratch slot; undefined when any evaluation fails. */
-function evaluate(f: Evaluator, row: Row, scratch: number, inputs: readonly Value[]): Value[] | undefined {
+/**
+ * Evaluates `f` at each entry of the inputs in the scratch slots (for two inputs, entry i of the first and j of
+ * the second at i * size2 + j); undefined when any evaluation fails.
+ */
+function evaluate(f: Evaluator, row: Row, scratch: readonly number[], inputs: readonly (readonly Value[])[]): Value[] | undefined {
   const out: Value[] = [];
+  const first = inputs[0] as readonly Value[];
+  const second = inputs[1];
+  const a = scratch[0] as number;
+  const b = scratch[1] as number;
   try {
-    for (const v of inputs) {
-      row[scratch] = v;
-      out.push(f(row));
+    for (const v of first) {
+      row[a] = v;
+      if (second === undefined) out.push(f(row));
+      else
+        for (const w of second) {
+          row[b] = w;
+          out.push(f(row));
+        }
     }
   } catch {
     // An entry fails: the row path decides whether a row reaches it, and raises its error there.
@@ -198,78 +205,75 @@ function classify(answers: readonly Value[]): PerValueTable {
 }
 
 /** The table of `e` for this run, from the cache when its inputs are unchanged. */
-function tableOf(e: BoundExpression, slot: number, key: string, column: TypedColumn, scope: PerValueScope): PerValueTable | undefined {
-  const values = domain(column);
-  if (values === undefined) return undefined;
-  const scratchId = scope.arg.length;
-  const scratch: BoundVariable = { id: scratchId, name: ' value', kind: 'value', type: any_type, visible: false };
-  const body = substituted(e, slot, key, scratch);
+function tableOf(e: BoundExpression, inputs: readonly Input[], columns: readonly TypedColumn[], coded: readonly CodedInput[], scope: PerValueScope): PerValueTable | undefined {
+  const scratch = inputs.map((_, i) => scope.arg.length + i);
+  let body = e;
+  inputs.forEach((input, i) => {
+    const v: BoundVariable = { id: scratch[i] as number, name: ` value${i}`, kind: 'value', type: any_type, visible: false };
+    body = substituted(body, input.slot, input.key, v);
+  });
   const free = freeSlots(body);
-  free.delete(scratchId);
+  for (const s of scratch) free.delete(s);
   // Anything else it reads must be the argument row's (fixed for the run): no other pipeline slot, no nested query.
   for (const s of free) if (s === UNMOVABLE || s >= scope.arg.length || scope.position(s) !== undefined) return undefined;
   const params = [...parameterNames(body)];
   if (params.some((p) => !scope.params.has(p))) return undefined;
-  const inputs = [...params.map((p) => scope.params.get(p) as Value), ...[...free].map((s) => scope.arg[s] as Value)];
-  let byExpression = tables.get(column);
-  if (byExpression === undefined) tables.set(column, (byExpression = new WeakMap()));
+  const values = [...params.map((p) => scope.params.get(p) as Value), ...[...free].map((s) => scope.arg[s] as Value)];
+  const first = columns[0] as TypedColumn;
+  const second = columns[1];
+  let byExpression = tables.get(first);
+  if (byExpression === undefined) tables.set(first, (byExpression = new WeakMap()));
   const cached = byExpression.get(e);
-  if (cached !== undefined && cached.inputs.length === inputs.length && cached.inputs.every((v, i) => identical(v, inputs[i] as Value))) return cached.table;
-  const row = [...scope.arg, null];
-  const answers = evaluate(scope.evaluator(body), row, scratchId, values);
+  if (cached !== undefined && cached.second === second && cached.inputs.length === values.length && cached.inputs.every((v, i) => identical(v, values[i] as Value))) return cached.table;
+  // The entries are listed only on a miss: a dictionary of 100,000 names costs a copy per listing.
+  const row: Row = [...scope.arg, ...inputs.map(() => null)];
+  const answers = evaluate(scope.evaluator(body), row, scratch, coded.map((c) => c.values()));
   const table = answers === undefined ? undefined : classify(answers);
-  if (!readsStatement(body)) byExpression.set(e, { inputs, table });
+  if (table !== undefined) perValueTables[inputs.length === 1 ? 'one' : 'two']++;
+  if (!readsStatement(body)) byExpression.set(e, { inputs: values, second, table });
   return table;
 }
 
 /**
- * `e` evaluated per value of the one node property it reads, or undefined when it reads anything else per
- * row, its column is neither coded nor small integers, or some value's answer fails.
+ * `e` evaluated per value (or pair of values) of the one or two entity properties it reads, or undefined when it
+ * reads anything else per row, a column is not a coded input, a pair has too many entries, or some entry's
+ * answer fails.
  */
 export function perValue(e: BoundExpression, scope: PerValueScope): Vectorized | undefined {
   if (e.kind === 'property' || e.kind === 'literal' || e.kind === 'parameter' || e.kind === 'variable') return undefined;
-  const input = singleInput(e, scope);
-  if (input === undefined) return undefined;
-  const at = scope.position(input.slot);
-  if (at === undefined) return undefined;
-  const column = scope.columnOf(input.slot, input.key);
-  if (column === undefined) return undefined;
-  const table = tableOf(e, input.slot, input.key, column, scope);
-  if (table === undefined) return undefined;
-  const entries = entryReader(column, at.column, at.nullable);
-  if (entries === undefined) return undefined;
-  return reader(table, entries);
+  const inputs = inputsOf(e, scope);
+  if (inputs === undefined) return undefined;
+  const columns: TypedColumn[] = [];
+  const coded: CodedInput[] = [];
+  const readers: EntryReader[] = [];
+  for (const input of inputs) {
+    const at = scope.position(input.slot);
+    const column = at === undefined ? undefined : scope.columnOf(input.slot, input.key);
+    const c = column === undefined ? undefined : codedInput(column);
+    if (at === undefined || column === undefined || c === undefined) return undefined;
+    columns.push(column);
+    coded.push(c);
+    readers.push(c.reader(at.column, at.nullable));
+  }
+  const [one, two] = readers;
+  if (two === undefined) {
+    const table = tableOf(e, inputs, columns, coded, scope);
+    return table === undefined ? undefined : reader(table, one as EntryReader);
+  }
+  const size = (coded[1] as CodedInput).size;
+  if ((coded[0] as CodedInput).size * size > PER_VALUE_PAIR_ENTRIES_MAX) return undefined;
+  const table = tableOf(e, inputs, columns, coded, scope);
+  return table === undefined ? undefined : reader(table, pairReader(one as EntryReader, two, size));
 }
 
-/** Writes each row's table index (0 for null) into `out`. */
-type EntryReader = (b: Batch, out: Int32Array) => void;
-
-function entryReader(column: TypedColumn, c: number, nullable: boolean): EntryReader | undefined {
-  switch (column.kind) {
-    case 'string': {
-      const codes = column.codes;
-      // Code -1 (no value) lands on entry 0, null's.
-      return (b, out) => {
-        const ids = b.columns[c] as Int32Array;
-        if (nullable) for (let i = 0, n = b.length; i < n; i++) out[i] = ids[i] === NULL_ID ? 0 : (codes[ids[i] as number] as number) + 1;
-        else for (let i = 0, n = b.length; i < n; i++) out[i] = (codes[ids[i] as number] as number) + 1;
-      };
-    }
-    case 'int': {
-      const { values, nulls } = column;
-      const offset = column.max_abs + 1;
-      return (b, out) => {
-        const ids = b.columns[c] as Int32Array;
-        for (let i = 0, n = b.length; i < n; i++) {
-          const id = ids[i] as number;
-          out[i] = (nullable && id === NULL_ID) || nulls[id] === 1 ? 0 : (values[id] as number) + offset;
-        }
-      };
-    }
-    case 'float':
-    case 'any':
-      return undefined;
-  }
+/** Entries of a table over two inputs: entry i of the first and j of the second at i * size + j. */
+function pairReader(first: EntryReader, second: EntryReader, size: number): EntryReader {
+  const other = new Int32Array(BATCH_ROWS);
+  return (b, out) => {
+    first(b, out);
+    second(b, other);
+    for (let i = 0, n = b.length; i < n; i++) out[i] = (out[i] as number) * size + (other[i] as number);
+  };
 }
 
 /** The table read for a batch, typed as its answers are. */

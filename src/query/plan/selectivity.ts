@@ -1,0 +1,143 @@
+import type { BoundExpression } from '../bind/bound-expression.js';
+import { EQUALITY_SELECTIVITY, equalitySelectivity, labelRows, PREDICATE_SELECTIVITY, type GraphCounts } from './cardinality.js';
+import { conjuncts } from './expressions.js';
+import { equalityShare, rangeShare, type HistogramValue, type RangeBound } from './histogram.js';
+import type { LogicalOp } from './logical.js';
+
+/**
+ * Fractions of rows a filter keeps, from the histograms of the properties it compares (GraphCounts.histogram)
+ * where the compared node's label is known and the other side is a literal; fixed guesses otherwise. The
+ * bounds of one property of one node combine into one range first (`p.age >= 25 AND p.age <= 27` is one
+ * stretch of the histogram, not the product of two half-lines); everything else multiplies as if independent.
+ */
+
+/** The label a slot's node is known to have in a plan's rows, when one is. */
+export type LabelOf = (slot: number) => string | undefined;
+
+/** Labels known of the node slots an operator's rows hold: from the scans that bound them and the end labels of expands. */
+export function knownLabels(op: LogicalOp): LabelOf {
+  const labels = new Map<number, string>();
+  const walk = (o: LogicalOp): void => {
+    if (o.op === 'node_scan' && o.label !== undefined) labels.set(o.variable, o.label);
+    if (o.op === 'node_by_id' && o.label !== undefined) labels.set(o.variable, o.label);
+    if (o.op === 'expand' && !o.into && o.to_labels !== undefined && o.to_labels[0] !== undefined) labels.set(o.to, o.to_labels[0]);
+    if ('input' in o) walk(o.input);
+  };
+  walk(op);
+  return (slot) => labels.get(slot);
+}
+
+/** A comparison of `slot.key` with a value known when planning (a literal), or unknown (a parameter, a row's value). */
+interface Compared {
+  readonly slot: number;
+  readonly key: string;
+  readonly op: 'eq' | 'lt' | 'lte' | 'gt' | 'gte';
+  readonly value: HistogramValue | undefined;
+}
+
+const FLIPPED = { eq: 'eq', lt: 'gt', lte: 'gte', gt: 'lt', gte: 'lte' } as const;
+
+function comparedOf(e: BoundExpression): Compared | undefined {
+  if (e.kind !== 'binary' || !(e.op === 'eq' || e.op === 'lt' || e.op === 'lte' || e.op === 'gt' || e.op === 'gte')) return undefined;
+  const side = (p: BoundExpression, other: BoundExpression, op: Compared['op']): Compared | undefined =>
+    p.kind === 'property' && p.object.kind === 'variable' && other.kind !== 'property' ? { slot: p.object.variable.id, key: p.key, op, value: known(other) } : undefined;
+  return side(e.left, e.right, e.op) ?? side(e.right, e.left, FLIPPED[e.op]);
+}
+
+/** A literal's value as a histogram compares it (INTEGERs as doubles); undefined for anything else. */
+function known(e: BoundExpression): HistogramValue | undefined {
+  if (e.kind !== 'literal') return undefined;
+  const v = e.value;
+  if (typeof v === 'bigint') return Number(v);
+  return typeof v === 'number' || typeof v === 'string' ? v : undefined;
+}
+
+interface Range {
+  readonly slot: number;
+  readonly key: string;
+  lower?: RangeBound;
+  upper?: RangeBound;
+  /** Bounds whose value is not known when planning: each keeps PREDICATE_SELECTIVITY. */
+  unknown: number;
+}
+
+/** Fraction of rows `e` keeps when the nodes of its slots have the labels `labelOf` knows. */
+export function filterSelectivity(e: BoundExpression, counts: GraphCounts, labelOf: LabelOf): number {
+  const ranges = new Map<string, Range>();
+  let kept = 1;
+  for (const c of conjuncts(e)) {
+    const cmp = comparedOf(c);
+    if (cmp === undefined || cmp.op === 'eq') {
+      kept *= conjunctSelectivity(c, cmp, counts, labelOf);
+      continue;
+    }
+    const id = `${cmp.slot}\u0000${cmp.key}`;
+    let r = ranges.get(id);
+    if (r === undefined) ranges.set(id, (r = { slot: cmp.slot, key: cmp.key, unknown: 0 }));
+    if (cmp.value === undefined) r.unknown++;
+    else if (cmp.op === 'gt' || cmp.op === 'gte') r.lower = tighter(r.lower, { value: cmp.value, inclusive: cmp.op === 'gte' }, 1);
+    else r.upper = tighter(r.upper, { value: cmp.value, inclusive: cmp.op === 'lte' }, -1);
+  }
+  for (const r of ranges.values()) kept *= rangeSelectivity(r, counts, labelOf);
+  return kept;
+}
+
+/** Of two bounds on one side, the one that keeps less (`sign` 1: the larger lower bound; -1: the smaller upper). */
+function tighter(a: RangeBound | undefined, b: RangeBound, sign: 1 | -1): RangeBound {
+  if (a === undefined || typeof a.value !== typeof b.value) return a ?? b;
+  if (a.value === b.value) return { value: a.value, inclusive: a.inclusive && b.inclusive };
+  return (sign === 1 ? b.value > a.value : b.value < a.value) ? b : a;
+}
+
+function rangeSelectivity(r: Range, counts: GraphCounts, labelOf: LabelOf): number {
+  const guessed = Math.pow(PREDICATE_SELECTIVITY, r.unknown);
+  if (r.lower === undefined && r.upper === undefined) return guessed;
+  const label = labelOf(r.slot);
+  const h = label === undefined ? undefined : counts.histogram?.(label, r.key);
+  if (label === undefined || h === undefined) return guessed * Math.pow(PREDICATE_SELECTIVITY, (r.lower ? 1 : 0) + (r.upper ? 1 : 0));
+  const present = counts.distinct?.(label, r.key).present ?? 1;
+  return guessed * Math.max(floor(counts, label), present * rangeShare(h, r.lower, r.upper));
+}
+
+/** The least fraction an estimate keeps: one node of the label, so a plan never costs a side at zero rows. */
+function floor(counts: GraphCounts, label: string): number {
+  return 1 / Math.max(1, labelRows(counts, label));
+}
+
+function conjunctSelectivity(c: BoundExpression, cmp: Compared | undefined, counts: GraphCounts, labelOf: LabelOf): number {
+  if (cmp !== undefined) {
+    const label = labelOf(cmp.slot);
+    if (label === undefined) return EQUALITY_SELECTIVITY;
+    const h = cmp.value === undefined ? undefined : counts.histogram?.(label, cmp.key);
+    if (h === undefined || cmp.value === undefined) return equalitySelectivity(counts, label, cmp.key);
+    const present = counts.distinct?.(label, cmp.key).present ?? 1;
+    return Math.max(floor(counts, label), present * equalityShare(h, cmp.value));
+  }
+  switch (c.kind) {
+    case 'has_labels':
+      return 0.5;
+    case 'is_null': {
+      const o = c.operand;
+      const label = o.kind === 'property' && o.object.kind === 'variable' ? labelOf(o.object.variable.id) : undefined;
+      const present = label === undefined || o.kind !== 'property' ? undefined : counts.distinct?.(label, o.key).present;
+      if (present === undefined) return PREDICATE_SELECTIVITY;
+      return c.negated ? present : 1 - present;
+    }
+    case 'binary':
+      if (c.op === 'or') {
+        const a = filterSelectivity(c.left, counts, labelOf);
+        const b = filterSelectivity(c.right, counts, labelOf);
+        return a + b - a * b;
+      }
+      if (c.op === 'in' && c.right.kind === 'list' && c.left.kind === 'property' && c.left.object.kind === 'variable') {
+        const label = labelOf(c.left.object.variable.id);
+        const each = label === undefined ? EQUALITY_SELECTIVITY : equalitySelectivity(counts, label, c.left.key);
+        return Math.min(1, c.right.items.length * each);
+      }
+      return PREDICATE_SELECTIVITY;
+    case 'unary':
+      return c.op === 'not' ? 1 - filterSelectivity(c.operand, counts, labelOf) : PREDICATE_SELECTIVITY;
+    default:
+      return PREDICATE_SELECTIVITY;
+  }
+}
