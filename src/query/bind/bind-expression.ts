@@ -89,7 +89,7 @@ export class ExpressionBinder {
       case 'has_labels': {
         const subject = this.bind(e.subject, plain);
         if (!mayBe(subject.type, 'node', 'relationship')) {
-          throw bindError('InvalidArgumentType', `a label test needs a node, not a ${describeType(subject.type)}`, span);
+          throw bindError('InvalidArgumentType', `a label test needs a node or relationship, not a ${describeType(subject.type)}`, span);
         }
         return { kind: 'has_labels', subject, labels: e.labels, type: boolean_type, span };
       }

@@ -26,6 +26,7 @@ import {
  */
 const accepted_argument: Readonly<Record<string, readonly (ScalarTypeName | 'list')[]>> = {
   labels: ['node'],
+  'names of': ['node', 'relationship'],
   type: ['relationship'],
   nodes: ['path'],
   relationships: ['path'],
@@ -45,7 +46,7 @@ export function checkFunctionArguments(name: string, args: readonly BoundExpress
   if (!mayBe(first.type, ...accepted)) {
     throw bindError(
       'InvalidArgumentType',
-      `${name}() does not accept an argument of type ${describeType(first.type)} (expected ${accepted.join(' or ')})`,
+      `${name === 'names of' ? 'a label expression' : `${name}()`} does not accept an argument of type ${describeType(first.type)} (expected ${accepted.join(' or ')})`,
       span,
     );
   }
@@ -98,6 +99,7 @@ export function functionResultType(name: string, args: readonly BoundExpression[
     case 'type':
       return string_type;
     case 'labels':
+    case 'names of':
     case 'keys':
     case 'split':
       return listOf(string_type);

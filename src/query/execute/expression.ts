@@ -117,7 +117,9 @@ export class ExpressionCompiler {
         return (row) => {
           const s = subject(row);
           if (s === null) return null;
-          if (!isNode(s)) throw runtimeTypeError('InvalidArgumentType', `labels are checked on a NODE, not ${typeName(s)}`);
+          // On a relationship (Neo4j 5 label expressions) each name is tested against its one type.
+          if (isRelationship(s)) return labels.every((l) => l === access.relationshipType(s.id));
+          if (!isNode(s)) throw runtimeTypeError('InvalidArgumentType', `labels are checked on a NODE or RELATIONSHIP, not ${typeName(s)}`);
           if (one !== undefined) {
             if (bits !== undefined && s.id < bits.length) return bits[s.id] === 1;
             if (bits === undefined && ++reads >= COLUMN_ASK_READS) {

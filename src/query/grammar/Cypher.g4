@@ -325,8 +325,10 @@ relationshipPattern
     | MINUS relationshipDetail? MINUS
     ;
 
+// A type list `:A|B` is read as relationshipTypes (the first alternative wins an ambiguity); any other
+// label expression (`:!A`, `:A&B`, `:%`, groups) as a labelExpression.
 relationshipDetail
-    : LBRACK variable? relationshipTypes? rangeLiteral? properties? RBRACK
+    : LBRACK variable? (relationshipTypes | labelExpression)? rangeLiteral? properties? RBRACK
     ;
 
 properties

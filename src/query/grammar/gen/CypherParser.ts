@@ -3536,37 +3536,43 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 840;
+            this.state = 841;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 94) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 86, this.context) ) {
+            case 1:
                 {
                 this.state = 839;
                 this.relationshipTypes();
                 }
+                break;
+            case 2:
+                {
+                this.state = 840;
+                this.labelExpression();
+                }
+                break;
             }
-
-            this.state = 843;
+            this.state = 844;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75 || _la === 86) {
                 {
-                this.state = 842;
+                this.state = 843;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 846;
+            this.state = 847;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 98 || _la === 103) {
                 {
-                this.state = 845;
+                this.state = 846;
                 this.properties();
                 }
             }
 
-            this.state = 848;
+            this.state = 849;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3587,20 +3593,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PropertiesContext(this.context, this.state);
         this.enterRule(localContext, 118, CypherParser.RULE_properties);
         try {
-            this.state = 852;
+            this.state = 853;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 850;
+                this.state = 851;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 851;
+                this.state = 852;
                 this.parameter();
                 }
                 break;
@@ -3626,39 +3632,39 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 120, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 868;
+            this.state = 869;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 92, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 854;
-                this.match(CypherParser.COLON);
                 this.state = 855;
+                this.match(CypherParser.COLON);
+                this.state = 856;
                 this.relTypeName();
-                this.state = 863;
+                this.state = 864;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 97) {
                     {
                     {
-                    this.state = 856;
+                    this.state = 857;
                     this.match(CypherParser.PIPE);
-                    this.state = 858;
+                    this.state = 859;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 94) {
                         {
-                        this.state = 857;
+                        this.state = 858;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 860;
+                    this.state = 861;
                     this.relTypeName();
                     }
                     }
-                    this.state = 865;
+                    this.state = 866;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3667,9 +3673,9 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 866;
-                this.match(CypherParser.COLON);
                 this.state = 867;
+                this.match(CypherParser.COLON);
+                this.state = 868;
                 this.dynamicName();
                 }
                 break;
@@ -3695,17 +3701,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 871;
+            this.state = 872;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 870;
+                this.state = 871;
                 this.nodeLabel();
                 }
                 }
-                this.state = 873;
+                this.state = 874;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 94);
@@ -3728,24 +3734,24 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NodeLabelContext(this.context, this.state);
         this.enterRule(localContext, 124, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 879;
+            this.state = 880;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 875;
-                this.match(CypherParser.COLON);
                 this.state = 876;
+                this.match(CypherParser.COLON);
+                this.state = 877;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 877;
-                this.match(CypherParser.COLON);
                 this.state = 878;
+                this.match(CypherParser.COLON);
+                this.state = 879;
                 this.dynamicName();
                 }
                 break;
@@ -3771,14 +3777,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 881;
+            this.state = 882;
             this.match(CypherParser.DOLLAR);
-            this.state = 883;
+            this.state = 884;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 882;
+                this.state = 883;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -3790,11 +3796,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 885;
-            this.match(CypherParser.LPAREN);
             this.state = 886;
-            this.expression();
+            this.match(CypherParser.LPAREN);
             this.state = 887;
+            this.expression();
+            this.state = 888;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3816,37 +3822,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 128, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 903;
+            this.state = 904;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 889;
+                this.state = 890;
                 this.match(CypherParser.STAR);
-                this.state = 891;
+                this.state = 892;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 890;
+                    this.state = 891;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 897;
+                this.state = 898;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 75) {
                     {
-                    this.state = 893;
+                    this.state = 894;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 895;
+                    this.state = 896;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                         {
-                        this.state = 894;
+                        this.state = 895;
                         this.rangeBound();
                         }
                     }
@@ -3859,14 +3865,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 899;
+                this.state = 900;
                 this.match(CypherParser.DOTDOT);
-                this.state = 901;
+                this.state = 902;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
                     {
-                    this.state = 900;
+                    this.state = 901;
                     this.rangeBound();
                     }
                 }
@@ -3897,17 +3903,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 906;
+            this.state = 907;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 85) {
                 {
-                this.state = 905;
+                this.state = 906;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 908;
+            this.state = 909;
             this.integerLiteral();
             }
         }
@@ -3930,7 +3936,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 910;
+            this.state = 911;
             this.schemaName();
             }
         }
@@ -3953,7 +3959,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 912;
+            this.state = 913;
             this.schemaName();
             }
         }
@@ -3977,19 +3983,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 914;
+            this.state = 915;
             this.atom();
-            this.state = 916;
+            this.state = 917;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 915;
+                this.state = 916;
                 this.propertyLookup();
                 }
                 }
-                this.state = 918;
+                this.state = 919;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 92);
@@ -4014,7 +4020,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 920;
+            this.state = 921;
             this.orExpression();
             }
         }
@@ -4038,21 +4044,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 922;
+            this.state = 923;
             this.xorExpression();
-            this.state = 927;
+            this.state = 928;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 45) {
                 {
                 {
-                this.state = 923;
-                this.match(CypherParser.OR);
                 this.state = 924;
+                this.match(CypherParser.OR);
+                this.state = 925;
                 this.xorExpression();
                 }
                 }
-                this.state = 929;
+                this.state = 930;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4078,21 +4084,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 930;
+            this.state = 931;
             this.andExpression();
-            this.state = 935;
+            this.state = 936;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 72) {
                 {
                 {
-                this.state = 931;
-                this.match(CypherParser.XOR);
                 this.state = 932;
+                this.match(CypherParser.XOR);
+                this.state = 933;
                 this.andExpression();
                 }
                 }
-                this.state = 937;
+                this.state = 938;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4118,21 +4124,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 938;
+            this.state = 939;
             this.notExpression();
-            this.state = 943;
+            this.state = 944;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 939;
-                this.match(CypherParser.AND);
                 this.state = 940;
+                this.match(CypherParser.AND);
+                this.state = 941;
                 this.notExpression();
                 }
                 }
-                this.state = 945;
+                this.state = 946;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4158,21 +4164,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 949;
+            this.state = 950;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 40) {
                 {
                 {
-                this.state = 946;
+                this.state = 947;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 951;
+                this.state = 952;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 952;
+            this.state = 953;
             this.comparisonExpression();
             }
         }
@@ -4196,21 +4202,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 954;
+            this.state = 955;
             this.predicateExpression();
-            this.state = 960;
+            this.state = 961;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0)) {
                 {
                 {
-                this.state = 955;
-                this.comparisonOperator();
                 this.state = 956;
+                this.comparisonOperator();
+                this.state = 957;
                 this.predicateExpression();
                 }
                 }
-                this.state = 962;
+                this.state = 963;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4236,7 +4242,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 963;
+            this.state = 964;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4267,19 +4273,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 965;
+            this.state = 966;
             this.addOrSubtractExpression();
-            this.state = 969;
+            this.state = 970;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 2625537) !== 0) || ((((_la - 54)) & ~0x1F) === 0 && ((1 << (_la - 54)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 966;
+                this.state = 967;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 971;
+                this.state = 972;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4303,18 +4309,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 154, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1006;
+            this.state = 1007;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 113, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 972;
-                this.match(CypherParser.STARTS);
                 this.state = 973;
-                this.match(CypherParser.WITH);
+                this.match(CypherParser.STARTS);
                 this.state = 974;
+                this.match(CypherParser.WITH);
+                this.state = 975;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4322,11 +4328,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 975;
-                this.match(CypherParser.ENDS);
                 this.state = 976;
-                this.match(CypherParser.WITH);
+                this.match(CypherParser.ENDS);
                 this.state = 977;
+                this.match(CypherParser.WITH);
+                this.state = 978;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4334,9 +4340,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 978;
-                this.match(CypherParser.CONTAINS);
                 this.state = 979;
+                this.match(CypherParser.CONTAINS);
+                this.state = 980;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4344,9 +4350,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 980;
-                this.match(CypherParser.REGEX_MATCH);
                 this.state = 981;
+                this.match(CypherParser.REGEX_MATCH);
+                this.state = 982;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4354,9 +4360,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 982;
-                this.match(CypherParser.IN);
                 this.state = 983;
+                this.match(CypherParser.IN);
+                this.state = 984;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4364,9 +4370,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 984;
-                this.match(CypherParser.IS);
                 this.state = 985;
+                this.match(CypherParser.IS);
+                this.state = 986;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4374,11 +4380,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 986;
-                this.match(CypherParser.IS);
                 this.state = 987;
-                this.match(CypherParser.NOT);
+                this.match(CypherParser.IS);
                 this.state = 988;
+                this.match(CypherParser.NOT);
+                this.state = 989;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4386,24 +4392,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 995;
+                this.state = 996;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 989;
+                    this.state = 990;
                     this.match(CypherParser.IS);
-                    this.state = 991;
+                    this.state = 992;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 40) {
                         {
-                        this.state = 990;
+                        this.state = 991;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 993;
+                    this.state = 994;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 58 || _la === 74)) {
                     this.errorHandler.recoverInline(this);
@@ -4416,14 +4422,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 994;
+                    this.state = 995;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 997;
+                this.state = 998;
                 this.valueTypeExpression();
                 }
                 break;
@@ -4431,29 +4437,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 998;
+                this.state = 999;
                 this.match(CypherParser.IS);
-                this.state = 1000;
+                this.state = 1001;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 40) {
                     {
-                    this.state = 999;
+                    this.state = 1000;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1003;
+                this.state = 1004;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 112, this.context) ) {
                 case 1:
                     {
-                    this.state = 1002;
+                    this.state = 1003;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1005;
+                this.state = 1006;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -4479,23 +4485,23 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1008;
+            this.state = 1009;
             this.valueTypeAlternative();
-            this.state = 1013;
+            this.state = 1014;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 114, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1009;
-                    this.match(CypherParser.PIPE);
                     this.state = 1010;
+                    this.match(CypherParser.PIPE);
+                    this.state = 1011;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1015;
+                this.state = 1016;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 114, this.context);
             }
@@ -4522,7 +4528,7 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1017;
+            this.state = 1018;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -4530,7 +4536,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1016;
+                    this.state = 1017;
                     this.valueTypeWord();
                     }
                     }
@@ -4538,46 +4544,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1019;
+                this.state = 1020;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 115, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1025;
+            this.state = 1026;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
             case 1:
                 {
-                this.state = 1021;
-                this.match(CypherParser.WITH);
                 this.state = 1022;
-                this.valueTypeWord();
+                this.match(CypherParser.WITH);
                 this.state = 1023;
+                this.valueTypeWord();
+                this.state = 1024;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 1031;
+            this.state = 1032;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 117, this.context) ) {
             case 1:
                 {
-                this.state = 1027;
-                this.match(CypherParser.LT);
                 this.state = 1028;
-                this.valueTypeExpression();
+                this.match(CypherParser.LT);
                 this.state = 1029;
+                this.valueTypeExpression();
+                this.state = 1030;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1035;
+            this.state = 1036;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 40) {
                 {
-                this.state = 1033;
-                this.match(CypherParser.NOT);
                 this.state = 1034;
+                this.match(CypherParser.NOT);
+                this.state = 1035;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -4601,7 +4607,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ValueTypeWordContext(this.context, this.state);
         this.enterRule(localContext, 160, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1039;
+            this.state = 1040;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4639,14 +4645,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1037;
+                this.state = 1038;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1038;
+                this.state = 1039;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4674,21 +4680,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1041;
+            this.state = 1042;
             this.multiplyDivideModuloExpression();
-            this.state = 1047;
+            this.state = 1048;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1042;
-                this.addOrSubtractOperator();
                 this.state = 1043;
+                this.addOrSubtractOperator();
+                this.state = 1044;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1049;
+                this.state = 1050;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4714,7 +4720,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1050;
+            this.state = 1051;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4745,21 +4751,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1052;
+            this.state = 1053;
             this.powerOfExpression();
-            this.state = 1058;
+            this.state = 1059;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1053;
-                this.multiplyDivideModuloOperator();
                 this.state = 1054;
+                this.multiplyDivideModuloOperator();
+                this.state = 1055;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1060;
+                this.state = 1061;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4785,7 +4791,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1061;
+            this.state = 1062;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4816,21 +4822,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1063;
+            this.state = 1064;
             this.unaryAddOrSubtractExpression();
-            this.state = 1068;
+            this.state = 1069;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 91) {
                 {
                 {
-                this.state = 1064;
-                this.match(CypherParser.CARET);
                 this.state = 1065;
+                this.match(CypherParser.CARET);
+                this.state = 1066;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1070;
+                this.state = 1071;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4856,13 +4862,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1074;
+            this.state = 1075;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 84 || _la === 85) {
                 {
                 {
-                this.state = 1071;
+                this.state = 1072;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 84 || _la === 85)) {
                 this.errorHandler.recoverInline(this);
@@ -4873,11 +4879,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1076;
+                this.state = 1077;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1077;
+            this.state = 1078;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -4901,25 +4907,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1079;
+            this.state = 1080;
             this.atom();
-            this.state = 1084;
+            this.state = 1085;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 92 || _la === 101) {
                 {
-                this.state = 1082;
+                this.state = 1083;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1080;
+                    this.state = 1081;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1081;
+                    this.state = 1082;
                     this.propertyLookup();
                     }
                     break;
@@ -4927,22 +4933,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1086;
+                this.state = 1087;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1089;
+            this.state = 1090;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 126, this.context) ) {
             case 1:
                 {
-                this.state = 1087;
+                this.state = 1088;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1088;
+                this.state = 1089;
                 this.labelExpression();
                 }
                 break;
@@ -4967,18 +4973,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 176, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1104;
+            this.state = 1105;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 129, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1091;
-                this.match(CypherParser.LBRACK);
                 this.state = 1092;
-                this.expression();
+                this.match(CypherParser.LBRACK);
                 this.state = 1093;
+                this.expression();
+                this.state = 1094;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -4986,31 +4992,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1095;
+                this.state = 1096;
                 this.match(CypherParser.LBRACK);
-                this.state = 1097;
+                this.state = 1098;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1096;
+                    this.state = 1097;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1099;
+                this.state = 1100;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1101;
+                this.state = 1102;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                     {
-                    this.state = 1100;
+                    this.state = 1101;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1103;
+                this.state = 1104;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5035,9 +5041,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1106;
-            this.match(CypherParser.DOT);
             this.state = 1107;
+            this.match(CypherParser.DOT);
+            this.state = 1108;
             this.propertyKeyName();
             }
         }
@@ -5058,111 +5064,111 @@ export class CypherParser extends antlr.Parser {
         let localContext = new AtomContext(this.context, this.state);
         this.enterRule(localContext, 180, CypherParser.RULE_atom);
         try {
-            this.state = 1124;
+            this.state = 1125;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 130, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1109;
+                this.state = 1110;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1110;
+                this.state = 1111;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1111;
+                this.state = 1112;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1112;
+                this.state = 1113;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1113;
+                this.state = 1114;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1114;
+                this.state = 1115;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1115;
+                this.state = 1116;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1116;
+                this.state = 1117;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1117;
+                this.state = 1118;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1118;
+                this.state = 1119;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1119;
+                this.state = 1120;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1120;
+                this.state = 1121;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1121;
+                this.state = 1122;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1122;
+                this.state = 1123;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1123;
+                this.state = 1124;
                 this.variable();
                 }
                 break;
@@ -5187,13 +5193,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1126;
-            this.match(CypherParser.COUNT);
             this.state = 1127;
-            this.match(CypherParser.LPAREN);
+            this.match(CypherParser.COUNT);
             this.state = 1128;
-            this.match(CypherParser.STAR);
+            this.match(CypherParser.LPAREN);
             this.state = 1129;
+            this.match(CypherParser.STAR);
+            this.state = 1130;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5217,45 +5223,45 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1131;
+            this.state = 1132;
             this.match(CypherParser.CASE);
-            this.state = 1133;
+            this.state = 1134;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1132;
+                this.state = 1133;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 1136;
+            this.state = 1137;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1135;
+                this.state = 1136;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1138;
+                this.state = 1139;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 69);
-            this.state = 1142;
+            this.state = 1143;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1140;
-                this.match(CypherParser.ELSE);
                 this.state = 1141;
+                this.match(CypherParser.ELSE);
+                this.state = 1142;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1144;
+            this.state = 1145;
             this.match(CypherParser.END);
             }
         }
@@ -5279,29 +5285,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1146;
-            this.match(CypherParser.WHEN);
             this.state = 1147;
+            this.match(CypherParser.WHEN);
+            this.state = 1148;
             this.caseWhenOperand();
-            this.state = 1152;
+            this.state = 1153;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1148;
-                this.match(CypherParser.COMMA);
                 this.state = 1149;
+                this.match(CypherParser.COMMA);
+                this.state = 1150;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1154;
+                this.state = 1155;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1155;
-            this.match(CypherParser.THEN);
             this.state = 1156;
+            this.match(CypherParser.THEN);
+            this.state = 1157;
             this.expression();
             }
         }
@@ -5322,7 +5328,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
         this.enterRule(localContext, 188, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1163;
+            this.state = 1164;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -5334,9 +5340,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1158;
-                this.comparisonOperator();
                 this.state = 1159;
+                this.comparisonOperator();
+                this.state = 1160;
                 this.expression();
                 }
                 break;
@@ -5350,7 +5356,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1161;
+                this.state = 1162;
                 this.predicateSuffix();
                 }
                 break;
@@ -5407,7 +5413,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1162;
+                this.state = 1163;
                 this.expression();
                 }
                 break;
@@ -5435,23 +5441,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1165;
-            this.match(CypherParser.LBRACK);
             this.state = 1166;
+            this.match(CypherParser.LBRACK);
+            this.state = 1167;
             this.filterExpression();
-            this.state = 1169;
+            this.state = 1170;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 97) {
                 {
-                this.state = 1167;
-                this.match(CypherParser.PIPE);
                 this.state = 1168;
+                this.match(CypherParser.PIPE);
+                this.state = 1169;
                 this.expression();
                 }
             }
 
-            this.state = 1171;
+            this.state = 1172;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5475,39 +5481,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1173;
+            this.state = 1174;
             this.match(CypherParser.LBRACK);
-            this.state = 1177;
+            this.state = 1178;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1174;
-                this.variable();
                 this.state = 1175;
+                this.variable();
+                this.state = 1176;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1179;
+            this.state = 1180;
             this.relationshipsPattern();
-            this.state = 1182;
+            this.state = 1183;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1180;
-                this.match(CypherParser.WHERE);
                 this.state = 1181;
+                this.match(CypherParser.WHERE);
+                this.state = 1182;
                 this.expression();
                 }
             }
 
-            this.state = 1184;
-            this.match(CypherParser.PIPE);
             this.state = 1185;
-            this.expression();
+            this.match(CypherParser.PIPE);
             this.state = 1186;
+            this.expression();
+            this.state = 1187;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5530,13 +5536,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1188;
-            this.quantifier();
             this.state = 1189;
-            this.match(CypherParser.LPAREN);
+            this.quantifier();
             this.state = 1190;
-            this.filterExpression();
+            this.match(CypherParser.LPAREN);
             this.state = 1191;
+            this.filterExpression();
+            this.state = 1192;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5560,7 +5566,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1193;
+            this.state = 1194;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 39 || _la === 52)) {
             this.errorHandler.recoverInline(this);
@@ -5591,20 +5597,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1195;
-            this.variable();
             this.state = 1196;
-            this.match(CypherParser.IN);
+            this.variable();
             this.state = 1197;
+            this.match(CypherParser.IN);
+            this.state = 1198;
             this.expression();
-            this.state = 1200;
+            this.state = 1201;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1198;
-                this.match(CypherParser.WHERE);
                 this.state = 1199;
+                this.match(CypherParser.WHERE);
+                this.state = 1200;
                 this.expression();
                 }
             }
@@ -5630,29 +5636,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1202;
-            this.match(CypherParser.REDUCE);
             this.state = 1203;
-            this.match(CypherParser.LPAREN);
+            this.match(CypherParser.REDUCE);
             this.state = 1204;
-            localContext._accumulator = this.variable();
+            this.match(CypherParser.LPAREN);
             this.state = 1205;
-            this.match(CypherParser.EQ);
+            localContext._accumulator = this.variable();
             this.state = 1206;
-            localContext._initial = this.expression();
+            this.match(CypherParser.EQ);
             this.state = 1207;
-            this.match(CypherParser.COMMA);
+            localContext._initial = this.expression();
             this.state = 1208;
-            this.variable();
+            this.match(CypherParser.COMMA);
             this.state = 1209;
-            this.match(CypherParser.IN);
+            this.variable();
             this.state = 1210;
-            localContext._source = this.expression();
+            this.match(CypherParser.IN);
             this.state = 1211;
-            this.match(CypherParser.PIPE);
+            localContext._source = this.expression();
             this.state = 1212;
-            localContext._step = this.expression();
+            this.match(CypherParser.PIPE);
             this.state = 1213;
+            localContext._step = this.expression();
+            this.state = 1214;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5676,7 +5682,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1215;
+            this.state = 1216;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5685,27 +5691,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1216;
+            this.state = 1217;
             this.match(CypherParser.LBRACE);
-            this.state = 1222;
+            this.state = 1223;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 141, this.context) ) {
             case 1:
                 {
-                this.state = 1217;
+                this.state = 1218;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1218;
+                this.state = 1219;
                 this.pattern();
-                this.state = 1220;
+                this.state = 1221;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 70) {
                     {
-                    this.state = 1219;
+                    this.state = 1220;
                     this.where();
                     }
                 }
@@ -5713,7 +5719,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1224;
+            this.state = 1225;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5736,11 +5742,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1226;
-            this.match(CypherParser.LPAREN);
             this.state = 1227;
-            this.expression();
+            this.match(CypherParser.LPAREN);
             this.state = 1228;
+            this.expression();
+            this.state = 1229;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5764,16 +5770,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1230;
-            this.functionName();
             this.state = 1231;
+            this.functionName();
+            this.state = 1232;
             this.match(CypherParser.LPAREN);
-            this.state = 1233;
+            this.state = 1234;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 142, this.context) ) {
             case 1:
                 {
-                this.state = 1232;
+                this.state = 1233;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 7) !== 0))) {
@@ -5786,21 +5792,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1236;
+            this.state = 1237;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 143, this.context) ) {
             case 1:
                 {
-                this.state = 1235;
+                this.state = 1236;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1238;
-            this.match(CypherParser.FROM);
             this.state = 1239;
-            localContext._source = this.expression();
+            this.match(CypherParser.FROM);
             this.state = 1240;
+            localContext._source = this.expression();
+            this.state = 1241;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5824,47 +5830,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1242;
-            this.functionName();
             this.state = 1243;
+            this.functionName();
+            this.state = 1244;
             this.match(CypherParser.LPAREN);
-            this.state = 1245;
+            this.state = 1246;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 1244;
+                this.state = 1245;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 1255;
+            this.state = 1256;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1247;
+                this.state = 1248;
                 this.expression();
-                this.state = 1252;
+                this.state = 1253;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1248;
-                    this.match(CypherParser.COMMA);
                     this.state = 1249;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1250;
                     this.expression();
                     }
                     }
-                    this.state = 1254;
+                    this.state = 1255;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1257;
+            this.state = 1258;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5887,9 +5893,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1259;
-            this.namespace();
             this.state = 1260;
+            this.namespace();
+            this.state = 1261;
             this.symbolicName();
             }
         }
@@ -5913,21 +5919,21 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1267;
+            this.state = 1268;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 147, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1262;
-                    this.symbolicName();
                     this.state = 1263;
+                    this.symbolicName();
+                    this.state = 1264;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1269;
+                this.state = 1270;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 147, this.context);
             }
@@ -5953,37 +5959,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1270;
-            this.variable();
             this.state = 1271;
+            this.variable();
+            this.state = 1272;
             this.match(CypherParser.LBRACE);
-            this.state = 1280;
+            this.state = 1281;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 268436479) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1272;
+                this.state = 1273;
                 this.mapProjectionItem();
-                this.state = 1277;
+                this.state = 1278;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1273;
-                    this.match(CypherParser.COMMA);
                     this.state = 1274;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1275;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1279;
+                    this.state = 1280;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1282;
+            this.state = 1283;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6004,18 +6010,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MapProjectionItemContext(this.context, this.state);
         this.enterRule(localContext, 216, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1293;
+            this.state = 1294;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1284;
-                this.propertyKeyName();
                 this.state = 1285;
-                this.match(CypherParser.COLON);
+                this.propertyKeyName();
                 this.state = 1286;
+                this.match(CypherParser.COLON);
+                this.state = 1287;
                 this.expression();
                 }
                 break;
@@ -6023,9 +6029,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1288;
-                this.match(CypherParser.DOT);
                 this.state = 1289;
+                this.match(CypherParser.DOT);
+                this.state = 1290;
                 this.propertyKeyName();
                 }
                 break;
@@ -6033,9 +6039,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1290;
-                this.match(CypherParser.DOT);
                 this.state = 1291;
+                this.match(CypherParser.DOT);
+                this.state = 1292;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6043,7 +6049,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1292;
+                this.state = 1293;
                 this.variable();
                 }
                 break;
@@ -6068,9 +6074,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1295;
+            this.state = 1296;
             this.match(CypherParser.DOLLAR);
-            this.state = 1298;
+            this.state = 1299;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6107,13 +6113,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1296;
+                this.state = 1297;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1297;
+                this.state = 1298;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -6139,21 +6145,21 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LiteralContext(this.context, this.state);
         this.enterRule(localContext, 220, CypherParser.RULE_literal);
         try {
-            this.state = 1306;
+            this.state = 1307;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1300;
+                this.state = 1301;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1301;
+                this.state = 1302;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6163,28 +6169,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1302;
+                this.state = 1303;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1303;
+                this.state = 1304;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1304;
+                this.state = 1305;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1305;
+                this.state = 1306;
                 this.mapLiteral();
                 }
                 break;
@@ -6212,7 +6218,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1308;
+            this.state = 1309;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 57)) {
             this.errorHandler.recoverInline(this);
@@ -6240,7 +6246,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NumberLiteralContext(this.context, this.state);
         this.enterRule(localContext, 224, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1312;
+            this.state = 1313;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -6248,14 +6254,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1310;
+                this.state = 1311;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1311;
+                this.state = 1312;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -6283,7 +6289,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1314;
+            this.state = 1315;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6314,35 +6320,35 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1316;
+            this.state = 1317;
             this.match(CypherParser.LBRACK);
-            this.state = 1325;
+            this.state = 1326;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
                 {
-                this.state = 1317;
+                this.state = 1318;
                 this.expression();
-                this.state = 1322;
+                this.state = 1323;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1318;
-                    this.match(CypherParser.COMMA);
                     this.state = 1319;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1320;
                     this.expression();
                     }
                     }
-                    this.state = 1324;
+                    this.state = 1325;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1327;
+            this.state = 1328;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6366,43 +6372,43 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1329;
+            this.state = 1330;
             this.match(CypherParser.LBRACE);
-            this.state = 1343;
+            this.state = 1344;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1023) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1330;
-                this.propertyKeyName();
                 this.state = 1331;
-                this.match(CypherParser.COLON);
+                this.propertyKeyName();
                 this.state = 1332;
+                this.match(CypherParser.COLON);
+                this.state = 1333;
                 this.expression();
-                this.state = 1340;
+                this.state = 1341;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1333;
-                    this.match(CypherParser.COMMA);
                     this.state = 1334;
-                    this.propertyKeyName();
+                    this.match(CypherParser.COMMA);
                     this.state = 1335;
-                    this.match(CypherParser.COLON);
+                    this.propertyKeyName();
                     this.state = 1336;
+                    this.match(CypherParser.COLON);
+                    this.state = 1337;
                     this.expression();
                     }
                     }
-                    this.state = 1342;
+                    this.state = 1343;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1345;
+            this.state = 1346;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6425,7 +6431,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1347;
+            this.state = 1348;
             this.schemaName();
             }
         }
@@ -6446,41 +6452,41 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaCommandContext(this.context, this.state);
         this.enterRule(localContext, 234, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1354;
+            this.state = 1355;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 158, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1349;
+                this.state = 1350;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1350;
+                this.state = 1351;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1351;
+                this.state = 1352;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1352;
+                this.state = 1353;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1353;
+                this.state = 1354;
                 this.dropIndex();
                 }
                 break;
@@ -6506,31 +6512,31 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1356;
-            this.match(CypherParser.CREATE);
             this.state = 1357;
+            this.match(CypherParser.CREATE);
+            this.state = 1358;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1359;
+            this.state = 1360;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 159, this.context) ) {
             case 1:
                 {
-                this.state = 1358;
+                this.state = 1359;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1362;
+            this.state = 1363;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1361;
+                this.state = 1362;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1364;
+            this.state = 1365;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 43)) {
             this.errorHandler.recoverInline(this);
@@ -6539,15 +6545,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1365;
-            this.match(CypherParser.LPAREN);
             this.state = 1366;
-            this.variable();
+            this.match(CypherParser.LPAREN);
             this.state = 1367;
-            this.nodeLabel();
+            this.variable();
             this.state = 1368;
-            this.match(CypherParser.RPAREN);
+            this.nodeLabel();
             this.state = 1369;
+            this.match(CypherParser.RPAREN);
+            this.state = 1370;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 49)) {
             this.errorHandler.recoverInline(this);
@@ -6556,14 +6562,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1370;
+            this.state = 1371;
             this.constraintRequirement();
-            this.state = 1372;
+            this.state = 1373;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1371;
+                this.state = 1372;
                 this.where();
                 }
             }
@@ -6588,18 +6594,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 238, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1402;
+            this.state = 1403;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1374;
-                this.propertyReference();
                 this.state = 1375;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1376;
+                this.match(CypherParser.IS);
+                this.state = 1377;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6607,11 +6613,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1378;
-                this.propertyReferenceList();
                 this.state = 1379;
-                this.match(CypherParser.IS);
+                this.propertyReferenceList();
                 this.state = 1380;
+                this.match(CypherParser.IS);
+                this.state = 1381;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6619,13 +6625,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1382;
-                this.propertyReference();
                 this.state = 1383;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1384;
-                this.match(CypherParser.NOT);
+                this.match(CypherParser.IS);
                 this.state = 1385;
+                this.match(CypherParser.NOT);
+                this.state = 1386;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6633,13 +6639,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1387;
-                this.propertyReference();
                 this.state = 1388;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1389;
-                this.match(CypherParser.NODE);
+                this.match(CypherParser.IS);
                 this.state = 1390;
+                this.match(CypherParser.NODE);
+                this.state = 1391;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6647,13 +6653,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1392;
-                this.propertyReferenceList();
                 this.state = 1393;
-                this.match(CypherParser.IS);
+                this.propertyReferenceList();
                 this.state = 1394;
-                this.match(CypherParser.NODE);
+                this.match(CypherParser.IS);
                 this.state = 1395;
+                this.match(CypherParser.NODE);
+                this.state = 1396;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6661,11 +6667,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1397;
-                this.propertyReference();
                 this.state = 1398;
-                this.match(CypherParser.IS);
+                this.propertyReference();
                 this.state = 1399;
+                this.match(CypherParser.IS);
+                this.state = 1400;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 58 || _la === 74)) {
                 this.errorHandler.recoverInline(this);
@@ -6674,7 +6680,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1400;
+                this.state = 1401;
                 this.typeName();
                 }
                 break;
@@ -6699,11 +6705,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1404;
-            this.variable();
             this.state = 1405;
-            this.match(CypherParser.DOT);
+            this.variable();
             this.state = 1406;
+            this.match(CypherParser.DOT);
+            this.state = 1407;
             this.propertyKeyName();
             }
         }
@@ -6727,27 +6733,27 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1408;
-            this.match(CypherParser.LPAREN);
             this.state = 1409;
+            this.match(CypherParser.LPAREN);
+            this.state = 1410;
             this.propertyReference();
-            this.state = 1414;
+            this.state = 1415;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1410;
-                this.match(CypherParser.COMMA);
                 this.state = 1411;
+                this.match(CypherParser.COMMA);
+                this.state = 1412;
                 this.propertyReference();
                 }
                 }
-                this.state = 1416;
+                this.state = 1417;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1417;
+            this.state = 1418;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6771,32 +6777,32 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1419;
+            this.state = 1420;
             this.symbolicName();
-            this.state = 1424;
+            this.state = 1425;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 82) {
                 {
-                this.state = 1420;
-                this.match(CypherParser.LT);
                 this.state = 1421;
-                this.typeName();
+                this.match(CypherParser.LT);
                 this.state = 1422;
+                this.typeName();
+                this.state = 1423;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1429;
+            this.state = 1430;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 1426;
-                this.match(CypherParser.LPAREN);
                 this.state = 1427;
-                this.match(CypherParser.DecimalInteger);
+                this.match(CypherParser.LPAREN);
                 this.state = 1428;
+                this.match(CypherParser.DecimalInteger);
+                this.state = 1429;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -6823,18 +6829,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1431;
-            this.match(CypherParser.DROP);
             this.state = 1432;
-            this.match(CypherParser.CONSTRAINT);
+            this.match(CypherParser.DROP);
             this.state = 1433;
+            this.match(CypherParser.CONSTRAINT);
+            this.state = 1434;
             this.symbolicName();
-            this.state = 1435;
+            this.state = 1436;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1434;
+                this.state = 1435;
                 this.ifExists();
                 }
             }
@@ -6861,48 +6867,48 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1437;
+            this.state = 1438;
             this.match(CypherParser.CREATE);
-            this.state = 1439;
+            this.state = 1440;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 66) {
                 {
-                this.state = 1438;
+                this.state = 1439;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1441;
+            this.state = 1442;
             this.match(CypherParser.INDEX);
-            this.state = 1443;
+            this.state = 1444;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 168, this.context) ) {
             case 1:
                 {
-                this.state = 1442;
+                this.state = 1443;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1446;
+            this.state = 1447;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1445;
+                this.state = 1446;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1448;
+            this.state = 1449;
             this.indexTarget();
-            this.state = 1450;
+            this.state = 1451;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 70) {
                 {
-                this.state = 1449;
+                this.state = 1450;
                 this.where();
                 }
             }
@@ -6927,46 +6933,46 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 250, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1485;
+            this.state = 1486;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1452;
-                this.match(CypherParser.FOR);
                 this.state = 1453;
-                this.match(CypherParser.LPAREN);
+                this.match(CypherParser.FOR);
                 this.state = 1454;
-                this.variable();
-                this.state = 1455;
-                this.nodeLabel();
-                this.state = 1456;
-                this.match(CypherParser.RPAREN);
-                this.state = 1457;
-                this.match(CypherParser.ON);
-                this.state = 1458;
                 this.match(CypherParser.LPAREN);
+                this.state = 1455;
+                this.variable();
+                this.state = 1456;
+                this.nodeLabel();
+                this.state = 1457;
+                this.match(CypherParser.RPAREN);
+                this.state = 1458;
+                this.match(CypherParser.ON);
                 this.state = 1459;
+                this.match(CypherParser.LPAREN);
+                this.state = 1460;
                 this.propertyReference();
-                this.state = 1464;
+                this.state = 1465;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1460;
-                    this.match(CypherParser.COMMA);
                     this.state = 1461;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1462;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1466;
+                    this.state = 1467;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1467;
+                this.state = 1468;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -6974,41 +6980,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1469;
+                this.state = 1470;
                 this.match(CypherParser.ON);
-                this.state = 1471;
+                this.state = 1472;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 94) {
                     {
-                    this.state = 1470;
+                    this.state = 1471;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1473;
-                this.labelName();
                 this.state = 1474;
-                this.match(CypherParser.LPAREN);
+                this.labelName();
                 this.state = 1475;
+                this.match(CypherParser.LPAREN);
+                this.state = 1476;
                 this.propertyKeyName();
-                this.state = 1480;
+                this.state = 1481;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1476;
-                    this.match(CypherParser.COMMA);
                     this.state = 1477;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1478;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1482;
+                    this.state = 1483;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1483;
+                this.state = 1484;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7036,62 +7042,62 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1487;
-            this.match(CypherParser.CREATE);
             this.state = 1488;
-            localContext._searchKind = this.symbolicName();
+            this.match(CypherParser.CREATE);
             this.state = 1489;
+            localContext._searchKind = this.symbolicName();
+            this.state = 1490;
             this.match(CypherParser.INDEX);
-            this.state = 1491;
+            this.state = 1492;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 175, this.context) ) {
             case 1:
                 {
-                this.state = 1490;
+                this.state = 1491;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1494;
+            this.state = 1495;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1493;
+                this.state = 1494;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1496;
-            this.match(CypherParser.FOR);
             this.state = 1497;
-            this.match(CypherParser.LPAREN);
+            this.match(CypherParser.FOR);
             this.state = 1498;
-            this.variable();
+            this.match(CypherParser.LPAREN);
             this.state = 1499;
-            this.nodeLabel();
+            this.variable();
             this.state = 1500;
-            this.match(CypherParser.RPAREN);
+            this.nodeLabel();
             this.state = 1501;
+            this.match(CypherParser.RPAREN);
+            this.state = 1502;
             this.match(CypherParser.ON);
-            this.state = 1503;
+            this.state = 1504;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1502;
+                this.state = 1503;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1505;
+            this.state = 1506;
             this.searchIndexProperties();
-            this.state = 1507;
+            this.state = 1508;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
                 {
-                this.state = 1506;
+                this.state = 1507;
                 this.indexOptions();
                 }
             }
@@ -7116,60 +7122,60 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 254, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1531;
+            this.state = 1532;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1509;
-                this.match(CypherParser.LPAREN);
                 this.state = 1510;
+                this.match(CypherParser.LPAREN);
+                this.state = 1511;
                 this.propertyReference();
-                this.state = 1515;
+                this.state = 1516;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1511;
-                    this.match(CypherParser.COMMA);
                     this.state = 1512;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1513;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1517;
+                    this.state = 1518;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1518;
+                this.state = 1519;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1520;
-                this.match(CypherParser.LBRACK);
                 this.state = 1521;
+                this.match(CypherParser.LBRACK);
+                this.state = 1522;
                 this.propertyReference();
-                this.state = 1526;
+                this.state = 1527;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 93) {
                     {
                     {
-                    this.state = 1522;
-                    this.match(CypherParser.COMMA);
                     this.state = 1523;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1524;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1528;
+                    this.state = 1529;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1529;
+                this.state = 1530;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -7196,9 +7202,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1533;
-            this.symbolicName();
             this.state = 1534;
+            this.symbolicName();
+            this.state = 1535;
             this.mapLiteral();
             }
         }
@@ -7222,18 +7228,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1536;
-            this.match(CypherParser.DROP);
             this.state = 1537;
-            this.match(CypherParser.INDEX);
+            this.match(CypherParser.DROP);
             this.state = 1538;
+            this.match(CypherParser.INDEX);
+            this.state = 1539;
             this.symbolicName();
-            this.state = 1540;
+            this.state = 1541;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 30) {
                 {
-                this.state = 1539;
+                this.state = 1540;
                 this.ifExists();
                 }
             }
@@ -7259,11 +7265,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1542;
-            this.match(CypherParser.IF);
             this.state = 1543;
-            this.match(CypherParser.NOT);
+            this.match(CypherParser.IF);
             this.state = 1544;
+            this.match(CypherParser.NOT);
+            this.state = 1545;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7286,9 +7292,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1546;
-            this.match(CypherParser.IF);
             this.state = 1547;
+            this.match(CypherParser.IF);
+            this.state = 1548;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7311,7 +7317,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1549;
+            this.state = 1550;
             this.symbolicName();
             }
         }
@@ -7332,20 +7338,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SymbolicNameContext(this.context, this.state);
         this.enterRule(localContext, 266, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1554;
+            this.state = 1555;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1551;
+                this.state = 1552;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1552;
+                this.state = 1553;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -7382,7 +7388,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1553;
+                this.state = 1554;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -7410,7 +7416,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1556;
+            this.state = 1557;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7438,7 +7444,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaNameContext(this.context, this.state);
         this.enterRule(localContext, 270, CypherParser.RULE_schemaName);
         try {
-            this.state = 1560;
+            this.state = 1561;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -7476,7 +7482,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1558;
+                this.state = 1559;
                 this.symbolicName();
                 }
                 break;
@@ -7524,7 +7530,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1559;
+                this.state = 1560;
                 this.reservedWord();
                 }
                 break;
@@ -7552,7 +7558,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1562;
+            this.state = 1563;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2245760822) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 24559005) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7578,7 +7584,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,115,1565,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,115,1566,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -7650,78 +7656,78 @@ export class CypherParser extends antlr.Parser {
         1,56,1,56,1,56,3,56,808,8,56,1,57,1,57,1,57,3,57,813,8,57,1,57,1,
         57,1,57,1,57,1,57,3,57,820,8,57,1,57,1,57,1,57,3,57,825,8,57,1,57,
         1,57,1,57,1,57,3,57,831,8,57,1,57,3,57,834,8,57,1,58,1,58,3,58,838,
-        8,58,1,58,3,58,841,8,58,1,58,3,58,844,8,58,1,58,3,58,847,8,58,1,
-        58,1,58,1,59,1,59,3,59,853,8,59,1,60,1,60,1,60,1,60,3,60,859,8,60,
-        1,60,5,60,862,8,60,10,60,12,60,865,9,60,1,60,1,60,3,60,869,8,60,
-        1,61,4,61,872,8,61,11,61,12,61,873,1,62,1,62,1,62,1,62,3,62,880,
-        8,62,1,63,1,63,3,63,884,8,63,1,63,1,63,1,63,1,63,1,64,1,64,3,64,
-        892,8,64,1,64,1,64,3,64,896,8,64,3,64,898,8,64,1,64,1,64,3,64,902,
-        8,64,3,64,904,8,64,1,65,3,65,907,8,65,1,65,1,65,1,66,1,66,1,67,1,
-        67,1,68,1,68,4,68,917,8,68,11,68,12,68,918,1,69,1,69,1,70,1,70,1,
-        70,5,70,926,8,70,10,70,12,70,929,9,70,1,71,1,71,1,71,5,71,934,8,
-        71,10,71,12,71,937,9,71,1,72,1,72,1,72,5,72,942,8,72,10,72,12,72,
-        945,9,72,1,73,5,73,948,8,73,10,73,12,73,951,9,73,1,73,1,73,1,74,
-        1,74,1,74,1,74,5,74,959,8,74,10,74,12,74,962,9,74,1,75,1,75,1,76,
-        1,76,5,76,968,8,76,10,76,12,76,971,9,76,1,77,1,77,1,77,1,77,1,77,
-        1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,
-        1,77,3,77,992,8,77,1,77,1,77,3,77,996,8,77,1,77,1,77,1,77,3,77,1001,
-        8,77,1,77,3,77,1004,8,77,1,77,3,77,1007,8,77,1,78,1,78,1,78,5,78,
-        1012,8,78,10,78,12,78,1015,9,78,1,79,4,79,1018,8,79,11,79,12,79,
-        1019,1,79,1,79,1,79,1,79,3,79,1026,8,79,1,79,1,79,1,79,1,79,3,79,
-        1032,8,79,1,79,1,79,3,79,1036,8,79,1,80,1,80,3,80,1040,8,80,1,81,
-        1,81,1,81,1,81,5,81,1046,8,81,10,81,12,81,1049,9,81,1,82,1,82,1,
-        83,1,83,1,83,1,83,5,83,1057,8,83,10,83,12,83,1060,9,83,1,84,1,84,
-        1,85,1,85,1,85,5,85,1067,8,85,10,85,12,85,1070,9,85,1,86,5,86,1073,
-        8,86,10,86,12,86,1076,9,86,1,86,1,86,1,87,1,87,1,87,5,87,1083,8,
-        87,10,87,12,87,1086,9,87,1,87,1,87,3,87,1090,8,87,1,88,1,88,1,88,
-        1,88,1,88,1,88,3,88,1098,8,88,1,88,1,88,3,88,1102,8,88,1,88,3,88,
-        1105,8,88,1,89,1,89,1,89,1,90,1,90,1,90,1,90,1,90,1,90,1,90,1,90,
-        1,90,1,90,1,90,1,90,1,90,1,90,1,90,3,90,1125,8,90,1,91,1,91,1,91,
-        1,91,1,91,1,92,1,92,3,92,1134,8,92,1,92,4,92,1137,8,92,11,92,12,
-        92,1138,1,92,1,92,3,92,1143,8,92,1,92,1,92,1,93,1,93,1,93,1,93,5,
-        93,1151,8,93,10,93,12,93,1154,9,93,1,93,1,93,1,93,1,94,1,94,1,94,
-        1,94,1,94,3,94,1164,8,94,1,95,1,95,1,95,1,95,3,95,1170,8,95,1,95,
-        1,95,1,96,1,96,1,96,1,96,3,96,1178,8,96,1,96,1,96,1,96,3,96,1183,
+        8,58,1,58,1,58,3,58,842,8,58,1,58,3,58,845,8,58,1,58,3,58,848,8,
+        58,1,58,1,58,1,59,1,59,3,59,854,8,59,1,60,1,60,1,60,1,60,3,60,860,
+        8,60,1,60,5,60,863,8,60,10,60,12,60,866,9,60,1,60,1,60,3,60,870,
+        8,60,1,61,4,61,873,8,61,11,61,12,61,874,1,62,1,62,1,62,1,62,3,62,
+        881,8,62,1,63,1,63,3,63,885,8,63,1,63,1,63,1,63,1,63,1,64,1,64,3,
+        64,893,8,64,1,64,1,64,3,64,897,8,64,3,64,899,8,64,1,64,1,64,3,64,
+        903,8,64,3,64,905,8,64,1,65,3,65,908,8,65,1,65,1,65,1,66,1,66,1,
+        67,1,67,1,68,1,68,4,68,918,8,68,11,68,12,68,919,1,69,1,69,1,70,1,
+        70,1,70,5,70,927,8,70,10,70,12,70,930,9,70,1,71,1,71,1,71,5,71,935,
+        8,71,10,71,12,71,938,9,71,1,72,1,72,1,72,5,72,943,8,72,10,72,12,
+        72,946,9,72,1,73,5,73,949,8,73,10,73,12,73,952,9,73,1,73,1,73,1,
+        74,1,74,1,74,1,74,5,74,960,8,74,10,74,12,74,963,9,74,1,75,1,75,1,
+        76,1,76,5,76,969,8,76,10,76,12,76,972,9,76,1,77,1,77,1,77,1,77,1,
+        77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,
+        77,1,77,3,77,993,8,77,1,77,1,77,3,77,997,8,77,1,77,1,77,1,77,3,77,
+        1002,8,77,1,77,3,77,1005,8,77,1,77,3,77,1008,8,77,1,78,1,78,1,78,
+        5,78,1013,8,78,10,78,12,78,1016,9,78,1,79,4,79,1019,8,79,11,79,12,
+        79,1020,1,79,1,79,1,79,1,79,3,79,1027,8,79,1,79,1,79,1,79,1,79,3,
+        79,1033,8,79,1,79,1,79,3,79,1037,8,79,1,80,1,80,3,80,1041,8,80,1,
+        81,1,81,1,81,1,81,5,81,1047,8,81,10,81,12,81,1050,9,81,1,82,1,82,
+        1,83,1,83,1,83,1,83,5,83,1058,8,83,10,83,12,83,1061,9,83,1,84,1,
+        84,1,85,1,85,1,85,5,85,1068,8,85,10,85,12,85,1071,9,85,1,86,5,86,
+        1074,8,86,10,86,12,86,1077,9,86,1,86,1,86,1,87,1,87,1,87,5,87,1084,
+        8,87,10,87,12,87,1087,9,87,1,87,1,87,3,87,1091,8,87,1,88,1,88,1,
+        88,1,88,1,88,1,88,3,88,1099,8,88,1,88,1,88,3,88,1103,8,88,1,88,3,
+        88,1106,8,88,1,89,1,89,1,89,1,90,1,90,1,90,1,90,1,90,1,90,1,90,1,
+        90,1,90,1,90,1,90,1,90,1,90,1,90,1,90,3,90,1126,8,90,1,91,1,91,1,
+        91,1,91,1,91,1,92,1,92,3,92,1135,8,92,1,92,4,92,1138,8,92,11,92,
+        12,92,1139,1,92,1,92,3,92,1144,8,92,1,92,1,92,1,93,1,93,1,93,1,93,
+        5,93,1152,8,93,10,93,12,93,1155,9,93,1,93,1,93,1,93,1,94,1,94,1,
+        94,1,94,1,94,3,94,1165,8,94,1,95,1,95,1,95,1,95,3,95,1171,8,95,1,
+        95,1,95,1,96,1,96,1,96,1,96,3,96,1179,8,96,1,96,1,96,1,96,3,96,1184,
         8,96,1,96,1,96,1,96,1,96,1,97,1,97,1,97,1,97,1,97,1,98,1,98,1,99,
-        1,99,1,99,1,99,1,99,3,99,1201,8,99,1,100,1,100,1,100,1,100,1,100,
+        1,99,1,99,1,99,1,99,3,99,1202,8,99,1,100,1,100,1,100,1,100,1,100,
         1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,101,1,101,1,101,
-        1,101,1,101,3,101,1221,8,101,3,101,1223,8,101,1,101,1,101,1,102,
-        1,102,1,102,1,102,1,103,1,103,1,103,3,103,1234,8,103,1,103,3,103,
-        1237,8,103,1,103,1,103,1,103,1,103,1,104,1,104,1,104,3,104,1246,
-        8,104,1,104,1,104,1,104,5,104,1251,8,104,10,104,12,104,1254,9,104,
-        3,104,1256,8,104,1,104,1,104,1,105,1,105,1,105,1,106,1,106,1,106,
-        5,106,1266,8,106,10,106,12,106,1269,9,106,1,107,1,107,1,107,1,107,
-        1,107,5,107,1276,8,107,10,107,12,107,1279,9,107,3,107,1281,8,107,
+        1,101,1,101,3,101,1222,8,101,3,101,1224,8,101,1,101,1,101,1,102,
+        1,102,1,102,1,102,1,103,1,103,1,103,3,103,1235,8,103,1,103,3,103,
+        1238,8,103,1,103,1,103,1,103,1,103,1,104,1,104,1,104,3,104,1247,
+        8,104,1,104,1,104,1,104,5,104,1252,8,104,10,104,12,104,1255,9,104,
+        3,104,1257,8,104,1,104,1,104,1,105,1,105,1,105,1,106,1,106,1,106,
+        5,106,1267,8,106,10,106,12,106,1270,9,106,1,107,1,107,1,107,1,107,
+        1,107,5,107,1277,8,107,10,107,12,107,1280,9,107,3,107,1282,8,107,
         1,107,1,107,1,108,1,108,1,108,1,108,1,108,1,108,1,108,1,108,1,108,
-        3,108,1294,8,108,1,109,1,109,1,109,3,109,1299,8,109,1,110,1,110,
-        1,110,1,110,1,110,1,110,3,110,1307,8,110,1,111,1,111,1,112,1,112,
-        3,112,1313,8,112,1,113,1,113,1,114,1,114,1,114,1,114,5,114,1321,
-        8,114,10,114,12,114,1324,9,114,3,114,1326,8,114,1,114,1,114,1,115,
-        1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,5,115,1339,8,115,
-        10,115,12,115,1342,9,115,3,115,1344,8,115,1,115,1,115,1,116,1,116,
-        1,117,1,117,1,117,1,117,1,117,3,117,1355,8,117,1,118,1,118,1,118,
-        3,118,1360,8,118,1,118,3,118,1363,8,118,1,118,1,118,1,118,1,118,
-        1,118,1,118,1,118,1,118,3,118,1373,8,118,1,119,1,119,1,119,1,119,
+        3,108,1295,8,108,1,109,1,109,1,109,3,109,1300,8,109,1,110,1,110,
+        1,110,1,110,1,110,1,110,3,110,1308,8,110,1,111,1,111,1,112,1,112,
+        3,112,1314,8,112,1,113,1,113,1,114,1,114,1,114,1,114,5,114,1322,
+        8,114,10,114,12,114,1325,9,114,3,114,1327,8,114,1,114,1,114,1,115,
+        1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,5,115,1340,8,115,
+        10,115,12,115,1343,9,115,3,115,1345,8,115,1,115,1,115,1,116,1,116,
+        1,117,1,117,1,117,1,117,1,117,3,117,1356,8,117,1,118,1,118,1,118,
+        3,118,1361,8,118,1,118,3,118,1364,8,118,1,118,1,118,1,118,1,118,
+        1,118,1,118,1,118,1,118,3,118,1374,8,118,1,119,1,119,1,119,1,119,
         1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,
         1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,
-        1,119,1,119,3,119,1403,8,119,1,120,1,120,1,120,1,120,1,121,1,121,
-        1,121,1,121,5,121,1413,8,121,10,121,12,121,1416,9,121,1,121,1,121,
-        1,122,1,122,1,122,1,122,1,122,3,122,1425,8,122,1,122,1,122,1,122,
-        3,122,1430,8,122,1,123,1,123,1,123,1,123,3,123,1436,8,123,1,124,
-        1,124,3,124,1440,8,124,1,124,1,124,3,124,1444,8,124,1,124,3,124,
-        1447,8,124,1,124,1,124,3,124,1451,8,124,1,125,1,125,1,125,1,125,
-        1,125,1,125,1,125,1,125,1,125,1,125,5,125,1463,8,125,10,125,12,125,
-        1466,9,125,1,125,1,125,1,125,1,125,3,125,1472,8,125,1,125,1,125,
-        1,125,1,125,1,125,5,125,1479,8,125,10,125,12,125,1482,9,125,1,125,
-        1,125,3,125,1486,8,125,1,126,1,126,1,126,1,126,3,126,1492,8,126,
-        1,126,3,126,1495,8,126,1,126,1,126,1,126,1,126,1,126,1,126,1,126,
-        3,126,1504,8,126,1,126,1,126,3,126,1508,8,126,1,127,1,127,1,127,
-        1,127,5,127,1514,8,127,10,127,12,127,1517,9,127,1,127,1,127,1,127,
-        1,127,1,127,1,127,5,127,1525,8,127,10,127,12,127,1528,9,127,1,127,
-        1,127,3,127,1532,8,127,1,128,1,128,1,128,1,129,1,129,1,129,1,129,
-        3,129,1541,8,129,1,130,1,130,1,130,1,130,1,131,1,131,1,131,1,132,
-        1,132,1,133,1,133,1,133,3,133,1555,8,133,1,134,1,134,1,135,1,135,
-        3,135,1561,8,135,1,136,1,136,1,136,0,0,137,0,2,4,6,8,10,12,14,16,
+        1,119,1,119,3,119,1404,8,119,1,120,1,120,1,120,1,120,1,121,1,121,
+        1,121,1,121,5,121,1414,8,121,10,121,12,121,1417,9,121,1,121,1,121,
+        1,122,1,122,1,122,1,122,1,122,3,122,1426,8,122,1,122,1,122,1,122,
+        3,122,1431,8,122,1,123,1,123,1,123,1,123,3,123,1437,8,123,1,124,
+        1,124,3,124,1441,8,124,1,124,1,124,3,124,1445,8,124,1,124,3,124,
+        1448,8,124,1,124,1,124,3,124,1452,8,124,1,125,1,125,1,125,1,125,
+        1,125,1,125,1,125,1,125,1,125,1,125,5,125,1464,8,125,10,125,12,125,
+        1467,9,125,1,125,1,125,1,125,1,125,3,125,1473,8,125,1,125,1,125,
+        1,125,1,125,1,125,5,125,1480,8,125,10,125,12,125,1483,9,125,1,125,
+        1,125,3,125,1487,8,125,1,126,1,126,1,126,1,126,3,126,1493,8,126,
+        1,126,3,126,1496,8,126,1,126,1,126,1,126,1,126,1,126,1,126,1,126,
+        3,126,1505,8,126,1,126,1,126,3,126,1509,8,126,1,127,1,127,1,127,
+        1,127,5,127,1515,8,127,10,127,12,127,1518,9,127,1,127,1,127,1,127,
+        1,127,1,127,1,127,5,127,1526,8,127,10,127,12,127,1529,9,127,1,127,
+        1,127,3,127,1533,8,127,1,128,1,128,1,128,1,129,1,129,1,129,1,129,
+        3,129,1542,8,129,1,130,1,130,1,130,1,130,1,131,1,131,1,131,1,132,
+        1,132,1,133,1,133,1,133,3,133,1556,8,133,1,134,1,134,1,135,1,135,
+        3,135,1562,8,135,1,136,1,136,1,136,0,0,137,0,2,4,6,8,10,12,14,16,
         18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,
         62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,
         104,106,108,110,112,114,116,118,120,122,124,126,128,130,132,134,
@@ -7736,7 +7742,7 @@ export class CypherParser extends antlr.Parser {
         13,14,18,18,21,21,25,25,27,30,32,32,34,34,38,39,42,42,47,47,49,49,
         52,52,56,56,58,64,66,66,68,68,20,0,1,2,4,5,8,10,12,12,15,17,19,20,
         22,24,26,26,31,31,33,33,35,37,40,41,43,46,48,48,50,51,53,55,57,57,
-        65,65,67,67,69,73,1674,0,274,1,0,0,0,2,283,1,0,0,0,4,285,1,0,0,0,
+        65,65,67,67,69,73,1676,0,274,1,0,0,0,2,283,1,0,0,0,4,285,1,0,0,0,
         6,294,1,0,0,0,8,299,1,0,0,0,10,317,1,0,0,0,12,319,1,0,0,0,14,326,
         1,0,0,0,16,330,1,0,0,0,18,335,1,0,0,0,20,353,1,0,0,0,22,358,1,0,
         0,0,24,386,1,0,0,0,26,389,1,0,0,0,28,402,1,0,0,0,30,407,1,0,0,0,
@@ -7750,26 +7756,26 @@ export class CypherParser extends antlr.Parser {
         1,0,0,0,94,714,1,0,0,0,96,720,1,0,0,0,98,737,1,0,0,0,100,740,1,0,
         0,0,102,751,1,0,0,0,104,762,1,0,0,0,106,770,1,0,0,0,108,781,1,0,
         0,0,110,783,1,0,0,0,112,807,1,0,0,0,114,833,1,0,0,0,116,835,1,0,
-        0,0,118,852,1,0,0,0,120,868,1,0,0,0,122,871,1,0,0,0,124,879,1,0,
-        0,0,126,881,1,0,0,0,128,903,1,0,0,0,130,906,1,0,0,0,132,910,1,0,
-        0,0,134,912,1,0,0,0,136,914,1,0,0,0,138,920,1,0,0,0,140,922,1,0,
-        0,0,142,930,1,0,0,0,144,938,1,0,0,0,146,949,1,0,0,0,148,954,1,0,
-        0,0,150,963,1,0,0,0,152,965,1,0,0,0,154,1006,1,0,0,0,156,1008,1,
-        0,0,0,158,1017,1,0,0,0,160,1039,1,0,0,0,162,1041,1,0,0,0,164,1050,
-        1,0,0,0,166,1052,1,0,0,0,168,1061,1,0,0,0,170,1063,1,0,0,0,172,1074,
-        1,0,0,0,174,1079,1,0,0,0,176,1104,1,0,0,0,178,1106,1,0,0,0,180,1124,
-        1,0,0,0,182,1126,1,0,0,0,184,1131,1,0,0,0,186,1146,1,0,0,0,188,1163,
-        1,0,0,0,190,1165,1,0,0,0,192,1173,1,0,0,0,194,1188,1,0,0,0,196,1193,
-        1,0,0,0,198,1195,1,0,0,0,200,1202,1,0,0,0,202,1215,1,0,0,0,204,1226,
-        1,0,0,0,206,1230,1,0,0,0,208,1242,1,0,0,0,210,1259,1,0,0,0,212,1267,
-        1,0,0,0,214,1270,1,0,0,0,216,1293,1,0,0,0,218,1295,1,0,0,0,220,1306,
-        1,0,0,0,222,1308,1,0,0,0,224,1312,1,0,0,0,226,1314,1,0,0,0,228,1316,
-        1,0,0,0,230,1329,1,0,0,0,232,1347,1,0,0,0,234,1354,1,0,0,0,236,1356,
-        1,0,0,0,238,1402,1,0,0,0,240,1404,1,0,0,0,242,1408,1,0,0,0,244,1419,
-        1,0,0,0,246,1431,1,0,0,0,248,1437,1,0,0,0,250,1485,1,0,0,0,252,1487,
-        1,0,0,0,254,1531,1,0,0,0,256,1533,1,0,0,0,258,1536,1,0,0,0,260,1542,
-        1,0,0,0,262,1546,1,0,0,0,264,1549,1,0,0,0,266,1554,1,0,0,0,268,1556,
-        1,0,0,0,270,1560,1,0,0,0,272,1562,1,0,0,0,274,276,3,2,1,0,275,277,
+        0,0,118,853,1,0,0,0,120,869,1,0,0,0,122,872,1,0,0,0,124,880,1,0,
+        0,0,126,882,1,0,0,0,128,904,1,0,0,0,130,907,1,0,0,0,132,911,1,0,
+        0,0,134,913,1,0,0,0,136,915,1,0,0,0,138,921,1,0,0,0,140,923,1,0,
+        0,0,142,931,1,0,0,0,144,939,1,0,0,0,146,950,1,0,0,0,148,955,1,0,
+        0,0,150,964,1,0,0,0,152,966,1,0,0,0,154,1007,1,0,0,0,156,1009,1,
+        0,0,0,158,1018,1,0,0,0,160,1040,1,0,0,0,162,1042,1,0,0,0,164,1051,
+        1,0,0,0,166,1053,1,0,0,0,168,1062,1,0,0,0,170,1064,1,0,0,0,172,1075,
+        1,0,0,0,174,1080,1,0,0,0,176,1105,1,0,0,0,178,1107,1,0,0,0,180,1125,
+        1,0,0,0,182,1127,1,0,0,0,184,1132,1,0,0,0,186,1147,1,0,0,0,188,1164,
+        1,0,0,0,190,1166,1,0,0,0,192,1174,1,0,0,0,194,1189,1,0,0,0,196,1194,
+        1,0,0,0,198,1196,1,0,0,0,200,1203,1,0,0,0,202,1216,1,0,0,0,204,1227,
+        1,0,0,0,206,1231,1,0,0,0,208,1243,1,0,0,0,210,1260,1,0,0,0,212,1268,
+        1,0,0,0,214,1271,1,0,0,0,216,1294,1,0,0,0,218,1296,1,0,0,0,220,1307,
+        1,0,0,0,222,1309,1,0,0,0,224,1313,1,0,0,0,226,1315,1,0,0,0,228,1317,
+        1,0,0,0,230,1330,1,0,0,0,232,1348,1,0,0,0,234,1355,1,0,0,0,236,1357,
+        1,0,0,0,238,1403,1,0,0,0,240,1405,1,0,0,0,242,1409,1,0,0,0,244,1420,
+        1,0,0,0,246,1432,1,0,0,0,248,1438,1,0,0,0,250,1486,1,0,0,0,252,1488,
+        1,0,0,0,254,1532,1,0,0,0,256,1534,1,0,0,0,258,1537,1,0,0,0,260,1543,
+        1,0,0,0,262,1547,1,0,0,0,264,1550,1,0,0,0,266,1555,1,0,0,0,268,1557,
+        1,0,0,0,270,1561,1,0,0,0,272,1563,1,0,0,0,274,276,3,2,1,0,275,277,
         5,95,0,0,276,275,1,0,0,0,276,277,1,0,0,0,277,278,1,0,0,0,278,279,
         5,0,0,1,279,1,1,0,0,0,280,284,3,4,2,0,281,284,3,234,117,0,282,284,
         3,8,4,0,283,280,1,0,0,0,283,281,1,0,0,0,283,282,1,0,0,0,284,3,1,
@@ -7943,264 +7949,265 @@ export class CypherParser extends antlr.Parser {
         830,5,85,0,0,829,831,3,116,58,0,830,829,1,0,0,0,830,831,1,0,0,0,
         831,832,1,0,0,0,832,834,5,85,0,0,833,809,1,0,0,0,833,816,1,0,0,0,
         833,822,1,0,0,0,833,828,1,0,0,0,834,115,1,0,0,0,835,837,5,101,0,
-        0,836,838,3,264,132,0,837,836,1,0,0,0,837,838,1,0,0,0,838,840,1,
-        0,0,0,839,841,3,120,60,0,840,839,1,0,0,0,840,841,1,0,0,0,841,843,
-        1,0,0,0,842,844,3,128,64,0,843,842,1,0,0,0,843,844,1,0,0,0,844,846,
-        1,0,0,0,845,847,3,118,59,0,846,845,1,0,0,0,846,847,1,0,0,0,847,848,
-        1,0,0,0,848,849,5,102,0,0,849,117,1,0,0,0,850,853,3,230,115,0,851,
-        853,3,218,109,0,852,850,1,0,0,0,852,851,1,0,0,0,853,119,1,0,0,0,
-        854,855,5,94,0,0,855,863,3,134,67,0,856,858,5,97,0,0,857,859,5,94,
-        0,0,858,857,1,0,0,0,858,859,1,0,0,0,859,860,1,0,0,0,860,862,3,134,
-        67,0,861,856,1,0,0,0,862,865,1,0,0,0,863,861,1,0,0,0,863,864,1,0,
-        0,0,864,869,1,0,0,0,865,863,1,0,0,0,866,867,5,94,0,0,867,869,3,126,
-        63,0,868,854,1,0,0,0,868,866,1,0,0,0,869,121,1,0,0,0,870,872,3,124,
-        62,0,871,870,1,0,0,0,872,873,1,0,0,0,873,871,1,0,0,0,873,874,1,0,
-        0,0,874,123,1,0,0,0,875,876,5,94,0,0,876,880,3,132,66,0,877,878,
-        5,94,0,0,878,880,3,126,63,0,879,875,1,0,0,0,879,877,1,0,0,0,880,
-        125,1,0,0,0,881,883,5,98,0,0,882,884,7,2,0,0,883,882,1,0,0,0,883,
-        884,1,0,0,0,884,885,1,0,0,0,885,886,5,99,0,0,886,887,3,138,69,0,
-        887,888,5,100,0,0,888,127,1,0,0,0,889,891,5,86,0,0,890,892,3,130,
-        65,0,891,890,1,0,0,0,891,892,1,0,0,0,892,897,1,0,0,0,893,895,5,75,
-        0,0,894,896,3,130,65,0,895,894,1,0,0,0,895,896,1,0,0,0,896,898,1,
-        0,0,0,897,893,1,0,0,0,897,898,1,0,0,0,898,904,1,0,0,0,899,901,5,
-        75,0,0,900,902,3,130,65,0,901,900,1,0,0,0,901,902,1,0,0,0,902,904,
-        1,0,0,0,903,889,1,0,0,0,903,899,1,0,0,0,904,129,1,0,0,0,905,907,
-        5,85,0,0,906,905,1,0,0,0,906,907,1,0,0,0,907,908,1,0,0,0,908,909,
-        3,226,113,0,909,131,1,0,0,0,910,911,3,270,135,0,911,133,1,0,0,0,
-        912,913,3,270,135,0,913,135,1,0,0,0,914,916,3,180,90,0,915,917,3,
-        178,89,0,916,915,1,0,0,0,917,918,1,0,0,0,918,916,1,0,0,0,918,919,
-        1,0,0,0,919,137,1,0,0,0,920,921,3,140,70,0,921,139,1,0,0,0,922,927,
-        3,142,71,0,923,924,5,45,0,0,924,926,3,142,71,0,925,923,1,0,0,0,926,
-        929,1,0,0,0,927,925,1,0,0,0,927,928,1,0,0,0,928,141,1,0,0,0,929,
-        927,1,0,0,0,930,935,3,144,72,0,931,932,5,72,0,0,932,934,3,144,72,
-        0,933,931,1,0,0,0,934,937,1,0,0,0,935,933,1,0,0,0,935,936,1,0,0,
-        0,936,143,1,0,0,0,937,935,1,0,0,0,938,943,3,146,73,0,939,940,5,2,
-        0,0,940,942,3,146,73,0,941,939,1,0,0,0,942,945,1,0,0,0,943,941,1,
-        0,0,0,943,944,1,0,0,0,944,145,1,0,0,0,945,943,1,0,0,0,946,948,5,
-        40,0,0,947,946,1,0,0,0,948,951,1,0,0,0,949,947,1,0,0,0,949,950,1,
-        0,0,0,950,952,1,0,0,0,951,949,1,0,0,0,952,953,3,148,74,0,953,147,
-        1,0,0,0,954,960,3,152,76,0,955,956,3,150,75,0,956,957,3,152,76,0,
-        957,959,1,0,0,0,958,955,1,0,0,0,959,962,1,0,0,0,960,958,1,0,0,0,
-        960,961,1,0,0,0,961,149,1,0,0,0,962,960,1,0,0,0,963,964,7,3,0,0,
-        964,151,1,0,0,0,965,969,3,162,81,0,966,968,3,154,77,0,967,966,1,
-        0,0,0,968,971,1,0,0,0,969,967,1,0,0,0,969,970,1,0,0,0,970,153,1,
-        0,0,0,971,969,1,0,0,0,972,973,5,54,0,0,973,974,5,71,0,0,974,1007,
-        3,162,81,0,975,976,5,24,0,0,976,977,5,71,0,0,977,1007,3,162,81,0,
-        978,979,5,12,0,0,979,1007,3,162,81,0,980,981,5,77,0,0,981,1007,3,
-        162,81,0,982,983,5,31,0,0,983,1007,3,162,81,0,984,985,5,33,0,0,985,
-        1007,5,41,0,0,986,987,5,33,0,0,987,988,5,40,0,0,988,1007,5,41,0,
-        0,989,991,5,33,0,0,990,992,5,40,0,0,991,990,1,0,0,0,991,992,1,0,
-        0,0,992,993,1,0,0,0,993,996,7,4,0,0,994,996,5,74,0,0,995,989,1,0,
-        0,0,995,994,1,0,0,0,996,997,1,0,0,0,997,1007,3,156,78,0,998,1000,
-        5,33,0,0,999,1001,5,40,0,0,1000,999,1,0,0,0,1000,1001,1,0,0,0,1001,
-        1003,1,0,0,0,1002,1004,3,266,133,0,1003,1002,1,0,0,0,1003,1004,1,
-        0,0,0,1004,1005,1,0,0,0,1005,1007,5,59,0,0,1006,972,1,0,0,0,1006,
-        975,1,0,0,0,1006,978,1,0,0,0,1006,980,1,0,0,0,1006,982,1,0,0,0,1006,
-        984,1,0,0,0,1006,986,1,0,0,0,1006,995,1,0,0,0,1006,998,1,0,0,0,1007,
-        155,1,0,0,0,1008,1013,3,158,79,0,1009,1010,5,97,0,0,1010,1012,3,
-        158,79,0,1011,1009,1,0,0,0,1012,1015,1,0,0,0,1013,1011,1,0,0,0,1013,
-        1014,1,0,0,0,1014,157,1,0,0,0,1015,1013,1,0,0,0,1016,1018,3,160,
-        80,0,1017,1016,1,0,0,0,1018,1019,1,0,0,0,1019,1017,1,0,0,0,1019,
-        1020,1,0,0,0,1020,1025,1,0,0,0,1021,1022,5,71,0,0,1022,1023,3,160,
-        80,0,1023,1024,3,160,80,0,1024,1026,1,0,0,0,1025,1021,1,0,0,0,1025,
-        1026,1,0,0,0,1026,1031,1,0,0,0,1027,1028,5,82,0,0,1028,1029,3,156,
-        78,0,1029,1030,5,83,0,0,1030,1032,1,0,0,0,1031,1027,1,0,0,0,1031,
-        1032,1,0,0,0,1032,1035,1,0,0,0,1033,1034,5,40,0,0,1034,1036,5,41,
-        0,0,1035,1033,1,0,0,0,1035,1036,1,0,0,0,1036,159,1,0,0,0,1037,1040,
-        3,266,133,0,1038,1040,5,41,0,0,1039,1037,1,0,0,0,1039,1038,1,0,0,
-        0,1040,161,1,0,0,0,1041,1047,3,166,83,0,1042,1043,3,164,82,0,1043,
-        1044,3,166,83,0,1044,1046,1,0,0,0,1045,1042,1,0,0,0,1046,1049,1,
-        0,0,0,1047,1045,1,0,0,0,1047,1048,1,0,0,0,1048,163,1,0,0,0,1049,
-        1047,1,0,0,0,1050,1051,7,5,0,0,1051,165,1,0,0,0,1052,1058,3,170,
-        85,0,1053,1054,3,168,84,0,1054,1055,3,170,85,0,1055,1057,1,0,0,0,
-        1056,1053,1,0,0,0,1057,1060,1,0,0,0,1058,1056,1,0,0,0,1058,1059,
-        1,0,0,0,1059,167,1,0,0,0,1060,1058,1,0,0,0,1061,1062,7,6,0,0,1062,
-        169,1,0,0,0,1063,1068,3,172,86,0,1064,1065,5,91,0,0,1065,1067,3,
-        172,86,0,1066,1064,1,0,0,0,1067,1070,1,0,0,0,1068,1066,1,0,0,0,1068,
-        1069,1,0,0,0,1069,171,1,0,0,0,1070,1068,1,0,0,0,1071,1073,7,7,0,
-        0,1072,1071,1,0,0,0,1073,1076,1,0,0,0,1074,1072,1,0,0,0,1074,1075,
-        1,0,0,0,1075,1077,1,0,0,0,1076,1074,1,0,0,0,1077,1078,3,174,87,0,
-        1078,173,1,0,0,0,1079,1084,3,180,90,0,1080,1083,3,176,88,0,1081,
-        1083,3,178,89,0,1082,1080,1,0,0,0,1082,1081,1,0,0,0,1083,1086,1,
-        0,0,0,1084,1082,1,0,0,0,1084,1085,1,0,0,0,1085,1089,1,0,0,0,1086,
-        1084,1,0,0,0,1087,1090,3,122,61,0,1088,1090,3,98,49,0,1089,1087,
-        1,0,0,0,1089,1088,1,0,0,0,1089,1090,1,0,0,0,1090,175,1,0,0,0,1091,
-        1092,5,101,0,0,1092,1093,3,138,69,0,1093,1094,5,102,0,0,1094,1105,
-        1,0,0,0,1095,1097,5,101,0,0,1096,1098,3,138,69,0,1097,1096,1,0,0,
-        0,1097,1098,1,0,0,0,1098,1099,1,0,0,0,1099,1101,5,75,0,0,1100,1102,
-        3,138,69,0,1101,1100,1,0,0,0,1101,1102,1,0,0,0,1102,1103,1,0,0,0,
-        1103,1105,5,102,0,0,1104,1091,1,0,0,0,1104,1095,1,0,0,0,1105,177,
-        1,0,0,0,1106,1107,5,92,0,0,1107,1108,3,232,116,0,1108,179,1,0,0,
-        0,1109,1125,3,182,91,0,1110,1125,3,206,103,0,1111,1125,3,190,95,
-        0,1112,1125,3,192,96,0,1113,1125,3,194,97,0,1114,1125,3,200,100,
-        0,1115,1125,3,202,101,0,1116,1125,3,220,110,0,1117,1125,3,218,109,
-        0,1118,1125,3,184,92,0,1119,1125,3,94,47,0,1120,1125,3,204,102,0,
-        1121,1125,3,208,104,0,1122,1125,3,214,107,0,1123,1125,3,264,132,
-        0,1124,1109,1,0,0,0,1124,1110,1,0,0,0,1124,1111,1,0,0,0,1124,1112,
-        1,0,0,0,1124,1113,1,0,0,0,1124,1114,1,0,0,0,1124,1115,1,0,0,0,1124,
-        1116,1,0,0,0,1124,1117,1,0,0,0,1124,1118,1,0,0,0,1124,1119,1,0,0,
-        0,1124,1120,1,0,0,0,1124,1121,1,0,0,0,1124,1122,1,0,0,0,1124,1123,
-        1,0,0,0,1125,181,1,0,0,0,1126,1127,5,13,0,0,1127,1128,5,99,0,0,1128,
-        1129,5,86,0,0,1129,1130,5,100,0,0,1130,183,1,0,0,0,1131,1133,5,10,
-        0,0,1132,1134,3,138,69,0,1133,1132,1,0,0,0,1133,1134,1,0,0,0,1134,
-        1136,1,0,0,0,1135,1137,3,186,93,0,1136,1135,1,0,0,0,1137,1138,1,
-        0,0,0,1138,1136,1,0,0,0,1138,1139,1,0,0,0,1139,1142,1,0,0,0,1140,
-        1141,5,22,0,0,1141,1143,3,138,69,0,1142,1140,1,0,0,0,1142,1143,1,
-        0,0,0,1143,1144,1,0,0,0,1144,1145,5,23,0,0,1145,185,1,0,0,0,1146,
-        1147,5,69,0,0,1147,1152,3,188,94,0,1148,1149,5,93,0,0,1149,1151,
-        3,188,94,0,1150,1148,1,0,0,0,1151,1154,1,0,0,0,1152,1150,1,0,0,0,
-        1152,1153,1,0,0,0,1153,1155,1,0,0,0,1154,1152,1,0,0,0,1155,1156,
-        5,55,0,0,1156,1157,3,138,69,0,1157,187,1,0,0,0,1158,1159,3,150,75,
-        0,1159,1160,3,138,69,0,1160,1164,1,0,0,0,1161,1164,3,154,77,0,1162,
-        1164,3,138,69,0,1163,1158,1,0,0,0,1163,1161,1,0,0,0,1163,1162,1,
-        0,0,0,1164,189,1,0,0,0,1165,1166,5,101,0,0,1166,1169,3,198,99,0,
-        1167,1168,5,97,0,0,1168,1170,3,138,69,0,1169,1167,1,0,0,0,1169,1170,
-        1,0,0,0,1170,1171,1,0,0,0,1171,1172,5,102,0,0,1172,191,1,0,0,0,1173,
-        1177,5,101,0,0,1174,1175,3,264,132,0,1175,1176,5,81,0,0,1176,1178,
-        1,0,0,0,1177,1174,1,0,0,0,1177,1178,1,0,0,0,1178,1179,1,0,0,0,1179,
-        1182,3,94,47,0,1180,1181,5,70,0,0,1181,1183,3,138,69,0,1182,1180,
-        1,0,0,0,1182,1183,1,0,0,0,1183,1184,1,0,0,0,1184,1185,5,97,0,0,1185,
-        1186,3,138,69,0,1186,1187,5,102,0,0,1187,193,1,0,0,0,1188,1189,3,
-        196,98,0,1189,1190,5,99,0,0,1190,1191,3,198,99,0,1191,1192,5,100,
-        0,0,1192,195,1,0,0,0,1193,1194,7,8,0,0,1194,197,1,0,0,0,1195,1196,
-        3,264,132,0,1196,1197,5,31,0,0,1197,1200,3,138,69,0,1198,1199,5,
-        70,0,0,1199,1201,3,138,69,0,1200,1198,1,0,0,0,1200,1201,1,0,0,0,
-        1201,199,1,0,0,0,1202,1203,5,47,0,0,1203,1204,5,99,0,0,1204,1205,
-        3,264,132,0,1205,1206,5,81,0,0,1206,1207,3,138,69,0,1207,1208,5,
-        93,0,0,1208,1209,3,264,132,0,1209,1210,5,31,0,0,1210,1211,3,138,
-        69,0,1211,1212,5,97,0,0,1212,1213,3,138,69,0,1213,1214,5,100,0,0,
-        1214,201,1,0,0,0,1215,1216,7,9,0,0,1216,1222,5,103,0,0,1217,1223,
-        3,8,4,0,1218,1220,3,86,43,0,1219,1221,3,84,42,0,1220,1219,1,0,0,
-        0,1220,1221,1,0,0,0,1221,1223,1,0,0,0,1222,1217,1,0,0,0,1222,1218,
-        1,0,0,0,1223,1224,1,0,0,0,1224,1225,5,104,0,0,1225,203,1,0,0,0,1226,
-        1227,5,99,0,0,1227,1228,3,138,69,0,1228,1229,5,100,0,0,1229,205,
-        1,0,0,0,1230,1231,3,210,105,0,1231,1233,5,99,0,0,1232,1234,7,10,
-        0,0,1233,1232,1,0,0,0,1233,1234,1,0,0,0,1234,1236,1,0,0,0,1235,1237,
-        3,138,69,0,1236,1235,1,0,0,0,1236,1237,1,0,0,0,1237,1238,1,0,0,0,
-        1238,1239,5,63,0,0,1239,1240,3,138,69,0,1240,1241,5,100,0,0,1241,
-        207,1,0,0,0,1242,1243,3,210,105,0,1243,1245,5,99,0,0,1244,1246,5,
-        20,0,0,1245,1244,1,0,0,0,1245,1246,1,0,0,0,1246,1255,1,0,0,0,1247,
-        1252,3,138,69,0,1248,1249,5,93,0,0,1249,1251,3,138,69,0,1250,1248,
-        1,0,0,0,1251,1254,1,0,0,0,1252,1250,1,0,0,0,1252,1253,1,0,0,0,1253,
-        1256,1,0,0,0,1254,1252,1,0,0,0,1255,1247,1,0,0,0,1255,1256,1,0,0,
-        0,1256,1257,1,0,0,0,1257,1258,5,100,0,0,1258,209,1,0,0,0,1259,1260,
-        3,212,106,0,1260,1261,3,266,133,0,1261,211,1,0,0,0,1262,1263,3,266,
-        133,0,1263,1264,5,92,0,0,1264,1266,1,0,0,0,1265,1262,1,0,0,0,1266,
-        1269,1,0,0,0,1267,1265,1,0,0,0,1267,1268,1,0,0,0,1268,213,1,0,0,
-        0,1269,1267,1,0,0,0,1270,1271,3,264,132,0,1271,1280,5,103,0,0,1272,
-        1277,3,216,108,0,1273,1274,5,93,0,0,1274,1276,3,216,108,0,1275,1273,
-        1,0,0,0,1276,1279,1,0,0,0,1277,1275,1,0,0,0,1277,1278,1,0,0,0,1278,
-        1281,1,0,0,0,1279,1277,1,0,0,0,1280,1272,1,0,0,0,1280,1281,1,0,0,
-        0,1281,1282,1,0,0,0,1282,1283,5,104,0,0,1283,215,1,0,0,0,1284,1285,
-        3,232,116,0,1285,1286,5,94,0,0,1286,1287,3,138,69,0,1287,1294,1,
-        0,0,0,1288,1289,5,92,0,0,1289,1294,3,232,116,0,1290,1291,5,92,0,
-        0,1291,1294,5,86,0,0,1292,1294,3,264,132,0,1293,1284,1,0,0,0,1293,
-        1288,1,0,0,0,1293,1290,1,0,0,0,1293,1292,1,0,0,0,1294,217,1,0,0,
-        0,1295,1298,5,98,0,0,1296,1299,3,266,133,0,1297,1299,5,107,0,0,1298,
-        1296,1,0,0,0,1298,1297,1,0,0,0,1299,219,1,0,0,0,1300,1307,3,222,
-        111,0,1301,1307,5,41,0,0,1302,1307,3,224,112,0,1303,1307,5,109,0,
-        0,1304,1307,3,228,114,0,1305,1307,3,230,115,0,1306,1300,1,0,0,0,
-        1306,1301,1,0,0,0,1306,1302,1,0,0,0,1306,1303,1,0,0,0,1306,1304,
-        1,0,0,0,1306,1305,1,0,0,0,1307,221,1,0,0,0,1308,1309,7,11,0,0,1309,
-        223,1,0,0,0,1310,1313,3,226,113,0,1311,1313,5,108,0,0,1312,1310,
-        1,0,0,0,1312,1311,1,0,0,0,1313,225,1,0,0,0,1314,1315,7,12,0,0,1315,
-        227,1,0,0,0,1316,1325,5,101,0,0,1317,1322,3,138,69,0,1318,1319,5,
-        93,0,0,1319,1321,3,138,69,0,1320,1318,1,0,0,0,1321,1324,1,0,0,0,
-        1322,1320,1,0,0,0,1322,1323,1,0,0,0,1323,1326,1,0,0,0,1324,1322,
-        1,0,0,0,1325,1317,1,0,0,0,1325,1326,1,0,0,0,1326,1327,1,0,0,0,1327,
-        1328,5,102,0,0,1328,229,1,0,0,0,1329,1343,5,103,0,0,1330,1331,3,
-        232,116,0,1331,1332,5,94,0,0,1332,1340,3,138,69,0,1333,1334,5,93,
-        0,0,1334,1335,3,232,116,0,1335,1336,5,94,0,0,1336,1337,3,138,69,
-        0,1337,1339,1,0,0,0,1338,1333,1,0,0,0,1339,1342,1,0,0,0,1340,1338,
-        1,0,0,0,1340,1341,1,0,0,0,1341,1344,1,0,0,0,1342,1340,1,0,0,0,1343,
-        1330,1,0,0,0,1343,1344,1,0,0,0,1344,1345,1,0,0,0,1345,1346,5,104,
-        0,0,1346,231,1,0,0,0,1347,1348,3,270,135,0,1348,233,1,0,0,0,1349,
-        1355,3,236,118,0,1350,1355,3,246,123,0,1351,1355,3,248,124,0,1352,
-        1355,3,252,126,0,1353,1355,3,258,129,0,1354,1349,1,0,0,0,1354,1350,
-        1,0,0,0,1354,1351,1,0,0,0,1354,1352,1,0,0,0,1354,1353,1,0,0,0,1355,
-        235,1,0,0,0,1356,1357,5,15,0,0,1357,1359,5,11,0,0,1358,1360,3,266,
-        133,0,1359,1358,1,0,0,0,1359,1360,1,0,0,0,1360,1362,1,0,0,0,1361,
-        1363,3,260,130,0,1362,1361,1,0,0,0,1362,1363,1,0,0,0,1363,1364,1,
-        0,0,0,1364,1365,7,13,0,0,1365,1366,5,99,0,0,1366,1367,3,264,132,
-        0,1367,1368,3,124,62,0,1368,1369,5,100,0,0,1369,1370,7,14,0,0,1370,
-        1372,3,238,119,0,1371,1373,3,84,42,0,1372,1371,1,0,0,0,1372,1373,
-        1,0,0,0,1373,237,1,0,0,0,1374,1375,3,240,120,0,1375,1376,5,33,0,
-        0,1376,1377,5,66,0,0,1377,1403,1,0,0,0,1378,1379,3,242,121,0,1379,
-        1380,5,33,0,0,1380,1381,5,66,0,0,1381,1403,1,0,0,0,1382,1383,3,240,
-        120,0,1383,1384,5,33,0,0,1384,1385,5,40,0,0,1385,1386,5,41,0,0,1386,
-        1403,1,0,0,0,1387,1388,3,240,120,0,1388,1389,5,33,0,0,1389,1390,
-        5,38,0,0,1390,1391,5,34,0,0,1391,1403,1,0,0,0,1392,1393,3,242,121,
-        0,1393,1394,5,33,0,0,1394,1395,5,38,0,0,1395,1396,5,34,0,0,1396,
-        1403,1,0,0,0,1397,1398,3,240,120,0,1398,1399,5,33,0,0,1399,1400,
-        7,4,0,0,1400,1401,3,244,122,0,1401,1403,1,0,0,0,1402,1374,1,0,0,
-        0,1402,1378,1,0,0,0,1402,1382,1,0,0,0,1402,1387,1,0,0,0,1402,1392,
-        1,0,0,0,1402,1397,1,0,0,0,1403,239,1,0,0,0,1404,1405,3,264,132,0,
-        1405,1406,5,92,0,0,1406,1407,3,232,116,0,1407,241,1,0,0,0,1408,1409,
-        5,99,0,0,1409,1414,3,240,120,0,1410,1411,5,93,0,0,1411,1413,3,240,
-        120,0,1412,1410,1,0,0,0,1413,1416,1,0,0,0,1414,1412,1,0,0,0,1414,
-        1415,1,0,0,0,1415,1417,1,0,0,0,1416,1414,1,0,0,0,1417,1418,5,100,
-        0,0,1418,243,1,0,0,0,1419,1424,3,266,133,0,1420,1421,5,82,0,0,1421,
-        1422,3,244,122,0,1422,1423,5,83,0,0,1423,1425,1,0,0,0,1424,1420,
-        1,0,0,0,1424,1425,1,0,0,0,1425,1429,1,0,0,0,1426,1427,5,99,0,0,1427,
-        1428,5,107,0,0,1428,1430,5,100,0,0,1429,1426,1,0,0,0,1429,1430,1,
-        0,0,0,1430,245,1,0,0,0,1431,1432,5,21,0,0,1432,1433,5,11,0,0,1433,
-        1435,3,266,133,0,1434,1436,3,262,131,0,1435,1434,1,0,0,0,1435,1436,
-        1,0,0,0,1436,247,1,0,0,0,1437,1439,5,15,0,0,1438,1440,5,66,0,0,1439,
-        1438,1,0,0,0,1439,1440,1,0,0,0,1440,1441,1,0,0,0,1441,1443,5,32,
-        0,0,1442,1444,3,266,133,0,1443,1442,1,0,0,0,1443,1444,1,0,0,0,1444,
-        1446,1,0,0,0,1445,1447,3,260,130,0,1446,1445,1,0,0,0,1446,1447,1,
-        0,0,0,1447,1448,1,0,0,0,1448,1450,3,250,125,0,1449,1451,3,84,42,
-        0,1450,1449,1,0,0,0,1450,1451,1,0,0,0,1451,249,1,0,0,0,1452,1453,
-        5,27,0,0,1453,1454,5,99,0,0,1454,1455,3,264,132,0,1455,1456,3,124,
-        62,0,1456,1457,5,100,0,0,1457,1458,5,43,0,0,1458,1459,5,99,0,0,1459,
-        1464,3,240,120,0,1460,1461,5,93,0,0,1461,1463,3,240,120,0,1462,1460,
-        1,0,0,0,1463,1466,1,0,0,0,1464,1462,1,0,0,0,1464,1465,1,0,0,0,1465,
-        1467,1,0,0,0,1466,1464,1,0,0,0,1467,1468,5,100,0,0,1468,1486,1,0,
-        0,0,1469,1471,5,43,0,0,1470,1472,5,94,0,0,1471,1470,1,0,0,0,1471,
-        1472,1,0,0,0,1472,1473,1,0,0,0,1473,1474,3,132,66,0,1474,1475,5,
-        99,0,0,1475,1480,3,232,116,0,1476,1477,5,93,0,0,1477,1479,3,232,
-        116,0,1478,1476,1,0,0,0,1479,1482,1,0,0,0,1480,1478,1,0,0,0,1480,
-        1481,1,0,0,0,1481,1483,1,0,0,0,1482,1480,1,0,0,0,1483,1484,5,100,
-        0,0,1484,1486,1,0,0,0,1485,1452,1,0,0,0,1485,1469,1,0,0,0,1486,251,
-        1,0,0,0,1487,1488,5,15,0,0,1488,1489,3,266,133,0,1489,1491,5,32,
-        0,0,1490,1492,3,266,133,0,1491,1490,1,0,0,0,1491,1492,1,0,0,0,1492,
-        1494,1,0,0,0,1493,1495,3,260,130,0,1494,1493,1,0,0,0,1494,1495,1,
-        0,0,0,1495,1496,1,0,0,0,1496,1497,5,27,0,0,1497,1498,5,99,0,0,1498,
-        1499,3,264,132,0,1499,1500,3,124,62,0,1500,1501,5,100,0,0,1501,1503,
-        5,43,0,0,1502,1504,3,266,133,0,1503,1502,1,0,0,0,1503,1504,1,0,0,
-        0,1504,1505,1,0,0,0,1505,1507,3,254,127,0,1506,1508,3,256,128,0,
-        1507,1506,1,0,0,0,1507,1508,1,0,0,0,1508,253,1,0,0,0,1509,1510,5,
-        99,0,0,1510,1515,3,240,120,0,1511,1512,5,93,0,0,1512,1514,3,240,
-        120,0,1513,1511,1,0,0,0,1514,1517,1,0,0,0,1515,1513,1,0,0,0,1515,
-        1516,1,0,0,0,1516,1518,1,0,0,0,1517,1515,1,0,0,0,1518,1519,5,100,
-        0,0,1519,1532,1,0,0,0,1520,1521,5,101,0,0,1521,1526,3,240,120,0,
-        1522,1523,5,93,0,0,1523,1525,3,240,120,0,1524,1522,1,0,0,0,1525,
-        1528,1,0,0,0,1526,1524,1,0,0,0,1526,1527,1,0,0,0,1527,1529,1,0,0,
-        0,1528,1526,1,0,0,0,1529,1530,5,102,0,0,1530,1532,1,0,0,0,1531,1509,
-        1,0,0,0,1531,1520,1,0,0,0,1532,255,1,0,0,0,1533,1534,3,266,133,0,
-        1534,1535,3,230,115,0,1535,257,1,0,0,0,1536,1537,5,21,0,0,1537,1538,
-        5,32,0,0,1538,1540,3,266,133,0,1539,1541,3,262,131,0,1540,1539,1,
-        0,0,0,1540,1541,1,0,0,0,1541,259,1,0,0,0,1542,1543,5,30,0,0,1543,
-        1544,5,40,0,0,1544,1545,5,25,0,0,1545,261,1,0,0,0,1546,1547,5,30,
-        0,0,1547,1548,5,25,0,0,1548,263,1,0,0,0,1549,1550,3,266,133,0,1550,
-        265,1,0,0,0,1551,1555,5,111,0,0,1552,1555,5,110,0,0,1553,1555,3,
-        268,134,0,1554,1551,1,0,0,0,1554,1552,1,0,0,0,1554,1553,1,0,0,0,
-        1555,267,1,0,0,0,1556,1557,7,15,0,0,1557,269,1,0,0,0,1558,1561,3,
-        266,133,0,1559,1561,3,272,136,0,1560,1558,1,0,0,0,1560,1559,1,0,
-        0,0,1561,271,1,0,0,0,1562,1563,7,16,0,0,1563,273,1,0,0,0,185,276,
+        0,836,838,3,264,132,0,837,836,1,0,0,0,837,838,1,0,0,0,838,841,1,
+        0,0,0,839,842,3,120,60,0,840,842,3,98,49,0,841,839,1,0,0,0,841,840,
+        1,0,0,0,841,842,1,0,0,0,842,844,1,0,0,0,843,845,3,128,64,0,844,843,
+        1,0,0,0,844,845,1,0,0,0,845,847,1,0,0,0,846,848,3,118,59,0,847,846,
+        1,0,0,0,847,848,1,0,0,0,848,849,1,0,0,0,849,850,5,102,0,0,850,117,
+        1,0,0,0,851,854,3,230,115,0,852,854,3,218,109,0,853,851,1,0,0,0,
+        853,852,1,0,0,0,854,119,1,0,0,0,855,856,5,94,0,0,856,864,3,134,67,
+        0,857,859,5,97,0,0,858,860,5,94,0,0,859,858,1,0,0,0,859,860,1,0,
+        0,0,860,861,1,0,0,0,861,863,3,134,67,0,862,857,1,0,0,0,863,866,1,
+        0,0,0,864,862,1,0,0,0,864,865,1,0,0,0,865,870,1,0,0,0,866,864,1,
+        0,0,0,867,868,5,94,0,0,868,870,3,126,63,0,869,855,1,0,0,0,869,867,
+        1,0,0,0,870,121,1,0,0,0,871,873,3,124,62,0,872,871,1,0,0,0,873,874,
+        1,0,0,0,874,872,1,0,0,0,874,875,1,0,0,0,875,123,1,0,0,0,876,877,
+        5,94,0,0,877,881,3,132,66,0,878,879,5,94,0,0,879,881,3,126,63,0,
+        880,876,1,0,0,0,880,878,1,0,0,0,881,125,1,0,0,0,882,884,5,98,0,0,
+        883,885,7,2,0,0,884,883,1,0,0,0,884,885,1,0,0,0,885,886,1,0,0,0,
+        886,887,5,99,0,0,887,888,3,138,69,0,888,889,5,100,0,0,889,127,1,
+        0,0,0,890,892,5,86,0,0,891,893,3,130,65,0,892,891,1,0,0,0,892,893,
+        1,0,0,0,893,898,1,0,0,0,894,896,5,75,0,0,895,897,3,130,65,0,896,
+        895,1,0,0,0,896,897,1,0,0,0,897,899,1,0,0,0,898,894,1,0,0,0,898,
+        899,1,0,0,0,899,905,1,0,0,0,900,902,5,75,0,0,901,903,3,130,65,0,
+        902,901,1,0,0,0,902,903,1,0,0,0,903,905,1,0,0,0,904,890,1,0,0,0,
+        904,900,1,0,0,0,905,129,1,0,0,0,906,908,5,85,0,0,907,906,1,0,0,0,
+        907,908,1,0,0,0,908,909,1,0,0,0,909,910,3,226,113,0,910,131,1,0,
+        0,0,911,912,3,270,135,0,912,133,1,0,0,0,913,914,3,270,135,0,914,
+        135,1,0,0,0,915,917,3,180,90,0,916,918,3,178,89,0,917,916,1,0,0,
+        0,918,919,1,0,0,0,919,917,1,0,0,0,919,920,1,0,0,0,920,137,1,0,0,
+        0,921,922,3,140,70,0,922,139,1,0,0,0,923,928,3,142,71,0,924,925,
+        5,45,0,0,925,927,3,142,71,0,926,924,1,0,0,0,927,930,1,0,0,0,928,
+        926,1,0,0,0,928,929,1,0,0,0,929,141,1,0,0,0,930,928,1,0,0,0,931,
+        936,3,144,72,0,932,933,5,72,0,0,933,935,3,144,72,0,934,932,1,0,0,
+        0,935,938,1,0,0,0,936,934,1,0,0,0,936,937,1,0,0,0,937,143,1,0,0,
+        0,938,936,1,0,0,0,939,944,3,146,73,0,940,941,5,2,0,0,941,943,3,146,
+        73,0,942,940,1,0,0,0,943,946,1,0,0,0,944,942,1,0,0,0,944,945,1,0,
+        0,0,945,145,1,0,0,0,946,944,1,0,0,0,947,949,5,40,0,0,948,947,1,0,
+        0,0,949,952,1,0,0,0,950,948,1,0,0,0,950,951,1,0,0,0,951,953,1,0,
+        0,0,952,950,1,0,0,0,953,954,3,148,74,0,954,147,1,0,0,0,955,961,3,
+        152,76,0,956,957,3,150,75,0,957,958,3,152,76,0,958,960,1,0,0,0,959,
+        956,1,0,0,0,960,963,1,0,0,0,961,959,1,0,0,0,961,962,1,0,0,0,962,
+        149,1,0,0,0,963,961,1,0,0,0,964,965,7,3,0,0,965,151,1,0,0,0,966,
+        970,3,162,81,0,967,969,3,154,77,0,968,967,1,0,0,0,969,972,1,0,0,
+        0,970,968,1,0,0,0,970,971,1,0,0,0,971,153,1,0,0,0,972,970,1,0,0,
+        0,973,974,5,54,0,0,974,975,5,71,0,0,975,1008,3,162,81,0,976,977,
+        5,24,0,0,977,978,5,71,0,0,978,1008,3,162,81,0,979,980,5,12,0,0,980,
+        1008,3,162,81,0,981,982,5,77,0,0,982,1008,3,162,81,0,983,984,5,31,
+        0,0,984,1008,3,162,81,0,985,986,5,33,0,0,986,1008,5,41,0,0,987,988,
+        5,33,0,0,988,989,5,40,0,0,989,1008,5,41,0,0,990,992,5,33,0,0,991,
+        993,5,40,0,0,992,991,1,0,0,0,992,993,1,0,0,0,993,994,1,0,0,0,994,
+        997,7,4,0,0,995,997,5,74,0,0,996,990,1,0,0,0,996,995,1,0,0,0,997,
+        998,1,0,0,0,998,1008,3,156,78,0,999,1001,5,33,0,0,1000,1002,5,40,
+        0,0,1001,1000,1,0,0,0,1001,1002,1,0,0,0,1002,1004,1,0,0,0,1003,1005,
+        3,266,133,0,1004,1003,1,0,0,0,1004,1005,1,0,0,0,1005,1006,1,0,0,
+        0,1006,1008,5,59,0,0,1007,973,1,0,0,0,1007,976,1,0,0,0,1007,979,
+        1,0,0,0,1007,981,1,0,0,0,1007,983,1,0,0,0,1007,985,1,0,0,0,1007,
+        987,1,0,0,0,1007,996,1,0,0,0,1007,999,1,0,0,0,1008,155,1,0,0,0,1009,
+        1014,3,158,79,0,1010,1011,5,97,0,0,1011,1013,3,158,79,0,1012,1010,
+        1,0,0,0,1013,1016,1,0,0,0,1014,1012,1,0,0,0,1014,1015,1,0,0,0,1015,
+        157,1,0,0,0,1016,1014,1,0,0,0,1017,1019,3,160,80,0,1018,1017,1,0,
+        0,0,1019,1020,1,0,0,0,1020,1018,1,0,0,0,1020,1021,1,0,0,0,1021,1026,
+        1,0,0,0,1022,1023,5,71,0,0,1023,1024,3,160,80,0,1024,1025,3,160,
+        80,0,1025,1027,1,0,0,0,1026,1022,1,0,0,0,1026,1027,1,0,0,0,1027,
+        1032,1,0,0,0,1028,1029,5,82,0,0,1029,1030,3,156,78,0,1030,1031,5,
+        83,0,0,1031,1033,1,0,0,0,1032,1028,1,0,0,0,1032,1033,1,0,0,0,1033,
+        1036,1,0,0,0,1034,1035,5,40,0,0,1035,1037,5,41,0,0,1036,1034,1,0,
+        0,0,1036,1037,1,0,0,0,1037,159,1,0,0,0,1038,1041,3,266,133,0,1039,
+        1041,5,41,0,0,1040,1038,1,0,0,0,1040,1039,1,0,0,0,1041,161,1,0,0,
+        0,1042,1048,3,166,83,0,1043,1044,3,164,82,0,1044,1045,3,166,83,0,
+        1045,1047,1,0,0,0,1046,1043,1,0,0,0,1047,1050,1,0,0,0,1048,1046,
+        1,0,0,0,1048,1049,1,0,0,0,1049,163,1,0,0,0,1050,1048,1,0,0,0,1051,
+        1052,7,5,0,0,1052,165,1,0,0,0,1053,1059,3,170,85,0,1054,1055,3,168,
+        84,0,1055,1056,3,170,85,0,1056,1058,1,0,0,0,1057,1054,1,0,0,0,1058,
+        1061,1,0,0,0,1059,1057,1,0,0,0,1059,1060,1,0,0,0,1060,167,1,0,0,
+        0,1061,1059,1,0,0,0,1062,1063,7,6,0,0,1063,169,1,0,0,0,1064,1069,
+        3,172,86,0,1065,1066,5,91,0,0,1066,1068,3,172,86,0,1067,1065,1,0,
+        0,0,1068,1071,1,0,0,0,1069,1067,1,0,0,0,1069,1070,1,0,0,0,1070,171,
+        1,0,0,0,1071,1069,1,0,0,0,1072,1074,7,7,0,0,1073,1072,1,0,0,0,1074,
+        1077,1,0,0,0,1075,1073,1,0,0,0,1075,1076,1,0,0,0,1076,1078,1,0,0,
+        0,1077,1075,1,0,0,0,1078,1079,3,174,87,0,1079,173,1,0,0,0,1080,1085,
+        3,180,90,0,1081,1084,3,176,88,0,1082,1084,3,178,89,0,1083,1081,1,
+        0,0,0,1083,1082,1,0,0,0,1084,1087,1,0,0,0,1085,1083,1,0,0,0,1085,
+        1086,1,0,0,0,1086,1090,1,0,0,0,1087,1085,1,0,0,0,1088,1091,3,122,
+        61,0,1089,1091,3,98,49,0,1090,1088,1,0,0,0,1090,1089,1,0,0,0,1090,
+        1091,1,0,0,0,1091,175,1,0,0,0,1092,1093,5,101,0,0,1093,1094,3,138,
+        69,0,1094,1095,5,102,0,0,1095,1106,1,0,0,0,1096,1098,5,101,0,0,1097,
+        1099,3,138,69,0,1098,1097,1,0,0,0,1098,1099,1,0,0,0,1099,1100,1,
+        0,0,0,1100,1102,5,75,0,0,1101,1103,3,138,69,0,1102,1101,1,0,0,0,
+        1102,1103,1,0,0,0,1103,1104,1,0,0,0,1104,1106,5,102,0,0,1105,1092,
+        1,0,0,0,1105,1096,1,0,0,0,1106,177,1,0,0,0,1107,1108,5,92,0,0,1108,
+        1109,3,232,116,0,1109,179,1,0,0,0,1110,1126,3,182,91,0,1111,1126,
+        3,206,103,0,1112,1126,3,190,95,0,1113,1126,3,192,96,0,1114,1126,
+        3,194,97,0,1115,1126,3,200,100,0,1116,1126,3,202,101,0,1117,1126,
+        3,220,110,0,1118,1126,3,218,109,0,1119,1126,3,184,92,0,1120,1126,
+        3,94,47,0,1121,1126,3,204,102,0,1122,1126,3,208,104,0,1123,1126,
+        3,214,107,0,1124,1126,3,264,132,0,1125,1110,1,0,0,0,1125,1111,1,
+        0,0,0,1125,1112,1,0,0,0,1125,1113,1,0,0,0,1125,1114,1,0,0,0,1125,
+        1115,1,0,0,0,1125,1116,1,0,0,0,1125,1117,1,0,0,0,1125,1118,1,0,0,
+        0,1125,1119,1,0,0,0,1125,1120,1,0,0,0,1125,1121,1,0,0,0,1125,1122,
+        1,0,0,0,1125,1123,1,0,0,0,1125,1124,1,0,0,0,1126,181,1,0,0,0,1127,
+        1128,5,13,0,0,1128,1129,5,99,0,0,1129,1130,5,86,0,0,1130,1131,5,
+        100,0,0,1131,183,1,0,0,0,1132,1134,5,10,0,0,1133,1135,3,138,69,0,
+        1134,1133,1,0,0,0,1134,1135,1,0,0,0,1135,1137,1,0,0,0,1136,1138,
+        3,186,93,0,1137,1136,1,0,0,0,1138,1139,1,0,0,0,1139,1137,1,0,0,0,
+        1139,1140,1,0,0,0,1140,1143,1,0,0,0,1141,1142,5,22,0,0,1142,1144,
+        3,138,69,0,1143,1141,1,0,0,0,1143,1144,1,0,0,0,1144,1145,1,0,0,0,
+        1145,1146,5,23,0,0,1146,185,1,0,0,0,1147,1148,5,69,0,0,1148,1153,
+        3,188,94,0,1149,1150,5,93,0,0,1150,1152,3,188,94,0,1151,1149,1,0,
+        0,0,1152,1155,1,0,0,0,1153,1151,1,0,0,0,1153,1154,1,0,0,0,1154,1156,
+        1,0,0,0,1155,1153,1,0,0,0,1156,1157,5,55,0,0,1157,1158,3,138,69,
+        0,1158,187,1,0,0,0,1159,1160,3,150,75,0,1160,1161,3,138,69,0,1161,
+        1165,1,0,0,0,1162,1165,3,154,77,0,1163,1165,3,138,69,0,1164,1159,
+        1,0,0,0,1164,1162,1,0,0,0,1164,1163,1,0,0,0,1165,189,1,0,0,0,1166,
+        1167,5,101,0,0,1167,1170,3,198,99,0,1168,1169,5,97,0,0,1169,1171,
+        3,138,69,0,1170,1168,1,0,0,0,1170,1171,1,0,0,0,1171,1172,1,0,0,0,
+        1172,1173,5,102,0,0,1173,191,1,0,0,0,1174,1178,5,101,0,0,1175,1176,
+        3,264,132,0,1176,1177,5,81,0,0,1177,1179,1,0,0,0,1178,1175,1,0,0,
+        0,1178,1179,1,0,0,0,1179,1180,1,0,0,0,1180,1183,3,94,47,0,1181,1182,
+        5,70,0,0,1182,1184,3,138,69,0,1183,1181,1,0,0,0,1183,1184,1,0,0,
+        0,1184,1185,1,0,0,0,1185,1186,5,97,0,0,1186,1187,3,138,69,0,1187,
+        1188,5,102,0,0,1188,193,1,0,0,0,1189,1190,3,196,98,0,1190,1191,5,
+        99,0,0,1191,1192,3,198,99,0,1192,1193,5,100,0,0,1193,195,1,0,0,0,
+        1194,1195,7,8,0,0,1195,197,1,0,0,0,1196,1197,3,264,132,0,1197,1198,
+        5,31,0,0,1198,1201,3,138,69,0,1199,1200,5,70,0,0,1200,1202,3,138,
+        69,0,1201,1199,1,0,0,0,1201,1202,1,0,0,0,1202,199,1,0,0,0,1203,1204,
+        5,47,0,0,1204,1205,5,99,0,0,1205,1206,3,264,132,0,1206,1207,5,81,
+        0,0,1207,1208,3,138,69,0,1208,1209,5,93,0,0,1209,1210,3,264,132,
+        0,1210,1211,5,31,0,0,1211,1212,3,138,69,0,1212,1213,5,97,0,0,1213,
+        1214,3,138,69,0,1214,1215,5,100,0,0,1215,201,1,0,0,0,1216,1217,7,
+        9,0,0,1217,1223,5,103,0,0,1218,1224,3,8,4,0,1219,1221,3,86,43,0,
+        1220,1222,3,84,42,0,1221,1220,1,0,0,0,1221,1222,1,0,0,0,1222,1224,
+        1,0,0,0,1223,1218,1,0,0,0,1223,1219,1,0,0,0,1224,1225,1,0,0,0,1225,
+        1226,5,104,0,0,1226,203,1,0,0,0,1227,1228,5,99,0,0,1228,1229,3,138,
+        69,0,1229,1230,5,100,0,0,1230,205,1,0,0,0,1231,1232,3,210,105,0,
+        1232,1234,5,99,0,0,1233,1235,7,10,0,0,1234,1233,1,0,0,0,1234,1235,
+        1,0,0,0,1235,1237,1,0,0,0,1236,1238,3,138,69,0,1237,1236,1,0,0,0,
+        1237,1238,1,0,0,0,1238,1239,1,0,0,0,1239,1240,5,63,0,0,1240,1241,
+        3,138,69,0,1241,1242,5,100,0,0,1242,207,1,0,0,0,1243,1244,3,210,
+        105,0,1244,1246,5,99,0,0,1245,1247,5,20,0,0,1246,1245,1,0,0,0,1246,
+        1247,1,0,0,0,1247,1256,1,0,0,0,1248,1253,3,138,69,0,1249,1250,5,
+        93,0,0,1250,1252,3,138,69,0,1251,1249,1,0,0,0,1252,1255,1,0,0,0,
+        1253,1251,1,0,0,0,1253,1254,1,0,0,0,1254,1257,1,0,0,0,1255,1253,
+        1,0,0,0,1256,1248,1,0,0,0,1256,1257,1,0,0,0,1257,1258,1,0,0,0,1258,
+        1259,5,100,0,0,1259,209,1,0,0,0,1260,1261,3,212,106,0,1261,1262,
+        3,266,133,0,1262,211,1,0,0,0,1263,1264,3,266,133,0,1264,1265,5,92,
+        0,0,1265,1267,1,0,0,0,1266,1263,1,0,0,0,1267,1270,1,0,0,0,1268,1266,
+        1,0,0,0,1268,1269,1,0,0,0,1269,213,1,0,0,0,1270,1268,1,0,0,0,1271,
+        1272,3,264,132,0,1272,1281,5,103,0,0,1273,1278,3,216,108,0,1274,
+        1275,5,93,0,0,1275,1277,3,216,108,0,1276,1274,1,0,0,0,1277,1280,
+        1,0,0,0,1278,1276,1,0,0,0,1278,1279,1,0,0,0,1279,1282,1,0,0,0,1280,
+        1278,1,0,0,0,1281,1273,1,0,0,0,1281,1282,1,0,0,0,1282,1283,1,0,0,
+        0,1283,1284,5,104,0,0,1284,215,1,0,0,0,1285,1286,3,232,116,0,1286,
+        1287,5,94,0,0,1287,1288,3,138,69,0,1288,1295,1,0,0,0,1289,1290,5,
+        92,0,0,1290,1295,3,232,116,0,1291,1292,5,92,0,0,1292,1295,5,86,0,
+        0,1293,1295,3,264,132,0,1294,1285,1,0,0,0,1294,1289,1,0,0,0,1294,
+        1291,1,0,0,0,1294,1293,1,0,0,0,1295,217,1,0,0,0,1296,1299,5,98,0,
+        0,1297,1300,3,266,133,0,1298,1300,5,107,0,0,1299,1297,1,0,0,0,1299,
+        1298,1,0,0,0,1300,219,1,0,0,0,1301,1308,3,222,111,0,1302,1308,5,
+        41,0,0,1303,1308,3,224,112,0,1304,1308,5,109,0,0,1305,1308,3,228,
+        114,0,1306,1308,3,230,115,0,1307,1301,1,0,0,0,1307,1302,1,0,0,0,
+        1307,1303,1,0,0,0,1307,1304,1,0,0,0,1307,1305,1,0,0,0,1307,1306,
+        1,0,0,0,1308,221,1,0,0,0,1309,1310,7,11,0,0,1310,223,1,0,0,0,1311,
+        1314,3,226,113,0,1312,1314,5,108,0,0,1313,1311,1,0,0,0,1313,1312,
+        1,0,0,0,1314,225,1,0,0,0,1315,1316,7,12,0,0,1316,227,1,0,0,0,1317,
+        1326,5,101,0,0,1318,1323,3,138,69,0,1319,1320,5,93,0,0,1320,1322,
+        3,138,69,0,1321,1319,1,0,0,0,1322,1325,1,0,0,0,1323,1321,1,0,0,0,
+        1323,1324,1,0,0,0,1324,1327,1,0,0,0,1325,1323,1,0,0,0,1326,1318,
+        1,0,0,0,1326,1327,1,0,0,0,1327,1328,1,0,0,0,1328,1329,5,102,0,0,
+        1329,229,1,0,0,0,1330,1344,5,103,0,0,1331,1332,3,232,116,0,1332,
+        1333,5,94,0,0,1333,1341,3,138,69,0,1334,1335,5,93,0,0,1335,1336,
+        3,232,116,0,1336,1337,5,94,0,0,1337,1338,3,138,69,0,1338,1340,1,
+        0,0,0,1339,1334,1,0,0,0,1340,1343,1,0,0,0,1341,1339,1,0,0,0,1341,
+        1342,1,0,0,0,1342,1345,1,0,0,0,1343,1341,1,0,0,0,1344,1331,1,0,0,
+        0,1344,1345,1,0,0,0,1345,1346,1,0,0,0,1346,1347,5,104,0,0,1347,231,
+        1,0,0,0,1348,1349,3,270,135,0,1349,233,1,0,0,0,1350,1356,3,236,118,
+        0,1351,1356,3,246,123,0,1352,1356,3,248,124,0,1353,1356,3,252,126,
+        0,1354,1356,3,258,129,0,1355,1350,1,0,0,0,1355,1351,1,0,0,0,1355,
+        1352,1,0,0,0,1355,1353,1,0,0,0,1355,1354,1,0,0,0,1356,235,1,0,0,
+        0,1357,1358,5,15,0,0,1358,1360,5,11,0,0,1359,1361,3,266,133,0,1360,
+        1359,1,0,0,0,1360,1361,1,0,0,0,1361,1363,1,0,0,0,1362,1364,3,260,
+        130,0,1363,1362,1,0,0,0,1363,1364,1,0,0,0,1364,1365,1,0,0,0,1365,
+        1366,7,13,0,0,1366,1367,5,99,0,0,1367,1368,3,264,132,0,1368,1369,
+        3,124,62,0,1369,1370,5,100,0,0,1370,1371,7,14,0,0,1371,1373,3,238,
+        119,0,1372,1374,3,84,42,0,1373,1372,1,0,0,0,1373,1374,1,0,0,0,1374,
+        237,1,0,0,0,1375,1376,3,240,120,0,1376,1377,5,33,0,0,1377,1378,5,
+        66,0,0,1378,1404,1,0,0,0,1379,1380,3,242,121,0,1380,1381,5,33,0,
+        0,1381,1382,5,66,0,0,1382,1404,1,0,0,0,1383,1384,3,240,120,0,1384,
+        1385,5,33,0,0,1385,1386,5,40,0,0,1386,1387,5,41,0,0,1387,1404,1,
+        0,0,0,1388,1389,3,240,120,0,1389,1390,5,33,0,0,1390,1391,5,38,0,
+        0,1391,1392,5,34,0,0,1392,1404,1,0,0,0,1393,1394,3,242,121,0,1394,
+        1395,5,33,0,0,1395,1396,5,38,0,0,1396,1397,5,34,0,0,1397,1404,1,
+        0,0,0,1398,1399,3,240,120,0,1399,1400,5,33,0,0,1400,1401,7,4,0,0,
+        1401,1402,3,244,122,0,1402,1404,1,0,0,0,1403,1375,1,0,0,0,1403,1379,
+        1,0,0,0,1403,1383,1,0,0,0,1403,1388,1,0,0,0,1403,1393,1,0,0,0,1403,
+        1398,1,0,0,0,1404,239,1,0,0,0,1405,1406,3,264,132,0,1406,1407,5,
+        92,0,0,1407,1408,3,232,116,0,1408,241,1,0,0,0,1409,1410,5,99,0,0,
+        1410,1415,3,240,120,0,1411,1412,5,93,0,0,1412,1414,3,240,120,0,1413,
+        1411,1,0,0,0,1414,1417,1,0,0,0,1415,1413,1,0,0,0,1415,1416,1,0,0,
+        0,1416,1418,1,0,0,0,1417,1415,1,0,0,0,1418,1419,5,100,0,0,1419,243,
+        1,0,0,0,1420,1425,3,266,133,0,1421,1422,5,82,0,0,1422,1423,3,244,
+        122,0,1423,1424,5,83,0,0,1424,1426,1,0,0,0,1425,1421,1,0,0,0,1425,
+        1426,1,0,0,0,1426,1430,1,0,0,0,1427,1428,5,99,0,0,1428,1429,5,107,
+        0,0,1429,1431,5,100,0,0,1430,1427,1,0,0,0,1430,1431,1,0,0,0,1431,
+        245,1,0,0,0,1432,1433,5,21,0,0,1433,1434,5,11,0,0,1434,1436,3,266,
+        133,0,1435,1437,3,262,131,0,1436,1435,1,0,0,0,1436,1437,1,0,0,0,
+        1437,247,1,0,0,0,1438,1440,5,15,0,0,1439,1441,5,66,0,0,1440,1439,
+        1,0,0,0,1440,1441,1,0,0,0,1441,1442,1,0,0,0,1442,1444,5,32,0,0,1443,
+        1445,3,266,133,0,1444,1443,1,0,0,0,1444,1445,1,0,0,0,1445,1447,1,
+        0,0,0,1446,1448,3,260,130,0,1447,1446,1,0,0,0,1447,1448,1,0,0,0,
+        1448,1449,1,0,0,0,1449,1451,3,250,125,0,1450,1452,3,84,42,0,1451,
+        1450,1,0,0,0,1451,1452,1,0,0,0,1452,249,1,0,0,0,1453,1454,5,27,0,
+        0,1454,1455,5,99,0,0,1455,1456,3,264,132,0,1456,1457,3,124,62,0,
+        1457,1458,5,100,0,0,1458,1459,5,43,0,0,1459,1460,5,99,0,0,1460,1465,
+        3,240,120,0,1461,1462,5,93,0,0,1462,1464,3,240,120,0,1463,1461,1,
+        0,0,0,1464,1467,1,0,0,0,1465,1463,1,0,0,0,1465,1466,1,0,0,0,1466,
+        1468,1,0,0,0,1467,1465,1,0,0,0,1468,1469,5,100,0,0,1469,1487,1,0,
+        0,0,1470,1472,5,43,0,0,1471,1473,5,94,0,0,1472,1471,1,0,0,0,1472,
+        1473,1,0,0,0,1473,1474,1,0,0,0,1474,1475,3,132,66,0,1475,1476,5,
+        99,0,0,1476,1481,3,232,116,0,1477,1478,5,93,0,0,1478,1480,3,232,
+        116,0,1479,1477,1,0,0,0,1480,1483,1,0,0,0,1481,1479,1,0,0,0,1481,
+        1482,1,0,0,0,1482,1484,1,0,0,0,1483,1481,1,0,0,0,1484,1485,5,100,
+        0,0,1485,1487,1,0,0,0,1486,1453,1,0,0,0,1486,1470,1,0,0,0,1487,251,
+        1,0,0,0,1488,1489,5,15,0,0,1489,1490,3,266,133,0,1490,1492,5,32,
+        0,0,1491,1493,3,266,133,0,1492,1491,1,0,0,0,1492,1493,1,0,0,0,1493,
+        1495,1,0,0,0,1494,1496,3,260,130,0,1495,1494,1,0,0,0,1495,1496,1,
+        0,0,0,1496,1497,1,0,0,0,1497,1498,5,27,0,0,1498,1499,5,99,0,0,1499,
+        1500,3,264,132,0,1500,1501,3,124,62,0,1501,1502,5,100,0,0,1502,1504,
+        5,43,0,0,1503,1505,3,266,133,0,1504,1503,1,0,0,0,1504,1505,1,0,0,
+        0,1505,1506,1,0,0,0,1506,1508,3,254,127,0,1507,1509,3,256,128,0,
+        1508,1507,1,0,0,0,1508,1509,1,0,0,0,1509,253,1,0,0,0,1510,1511,5,
+        99,0,0,1511,1516,3,240,120,0,1512,1513,5,93,0,0,1513,1515,3,240,
+        120,0,1514,1512,1,0,0,0,1515,1518,1,0,0,0,1516,1514,1,0,0,0,1516,
+        1517,1,0,0,0,1517,1519,1,0,0,0,1518,1516,1,0,0,0,1519,1520,5,100,
+        0,0,1520,1533,1,0,0,0,1521,1522,5,101,0,0,1522,1527,3,240,120,0,
+        1523,1524,5,93,0,0,1524,1526,3,240,120,0,1525,1523,1,0,0,0,1526,
+        1529,1,0,0,0,1527,1525,1,0,0,0,1527,1528,1,0,0,0,1528,1530,1,0,0,
+        0,1529,1527,1,0,0,0,1530,1531,5,102,0,0,1531,1533,1,0,0,0,1532,1510,
+        1,0,0,0,1532,1521,1,0,0,0,1533,255,1,0,0,0,1534,1535,3,266,133,0,
+        1535,1536,3,230,115,0,1536,257,1,0,0,0,1537,1538,5,21,0,0,1538,1539,
+        5,32,0,0,1539,1541,3,266,133,0,1540,1542,3,262,131,0,1541,1540,1,
+        0,0,0,1541,1542,1,0,0,0,1542,259,1,0,0,0,1543,1544,5,30,0,0,1544,
+        1545,5,40,0,0,1545,1546,5,25,0,0,1546,261,1,0,0,0,1547,1548,5,30,
+        0,0,1548,1549,5,25,0,0,1549,263,1,0,0,0,1550,1551,3,266,133,0,1551,
+        265,1,0,0,0,1552,1556,5,111,0,0,1553,1556,5,110,0,0,1554,1556,3,
+        268,134,0,1555,1552,1,0,0,0,1555,1553,1,0,0,0,1555,1554,1,0,0,0,
+        1556,267,1,0,0,0,1557,1558,7,15,0,0,1558,269,1,0,0,0,1559,1562,3,
+        266,133,0,1560,1562,3,272,136,0,1561,1559,1,0,0,0,1561,1560,1,0,
+        0,0,1562,271,1,0,0,0,1563,1564,7,16,0,0,1564,273,1,0,0,0,185,276,
         283,294,299,306,312,317,321,328,343,346,353,365,368,386,389,396,
         400,415,418,421,426,428,431,435,441,450,453,463,469,476,486,490,
         495,507,516,524,549,557,569,572,580,592,598,601,605,608,615,621,
         625,628,631,638,646,649,654,663,674,684,690,694,705,712,718,722,
         726,729,733,743,748,756,762,770,774,781,789,796,800,802,807,812,
-        819,824,830,833,837,840,843,846,852,858,863,868,873,879,883,891,
-        895,897,901,903,906,918,927,935,943,949,960,969,991,995,1000,1003,
-        1006,1013,1019,1025,1031,1035,1039,1047,1058,1068,1074,1082,1084,
-        1089,1097,1101,1104,1124,1133,1138,1142,1152,1163,1169,1177,1182,
-        1200,1220,1222,1233,1236,1245,1252,1255,1267,1277,1280,1293,1298,
-        1306,1312,1322,1325,1340,1343,1354,1359,1362,1372,1402,1414,1424,
-        1429,1435,1439,1443,1446,1450,1464,1471,1480,1485,1491,1494,1503,
-        1507,1515,1526,1531,1540,1554,1560
+        819,824,830,833,837,841,844,847,853,859,864,869,874,880,884,892,
+        896,898,902,904,907,919,928,936,944,950,961,970,992,996,1001,1004,
+        1007,1014,1020,1026,1032,1036,1040,1048,1059,1069,1075,1083,1085,
+        1090,1098,1102,1105,1125,1134,1139,1143,1153,1164,1170,1178,1183,
+        1201,1221,1223,1234,1237,1246,1253,1256,1268,1278,1281,1294,1299,
+        1307,1313,1323,1326,1341,1344,1355,1360,1363,1373,1403,1415,1425,
+        1430,1436,1440,1444,1447,1451,1465,1472,1481,1486,1492,1495,1504,
+        1508,1516,1527,1532,1541,1555,1561
     ];
 
     private static __ATN: antlr.ATN;
@@ -9871,6 +9878,9 @@ export class RelationshipDetailContext extends antlr.ParserRuleContext {
     }
     public relationshipTypes(): RelationshipTypesContext | null {
         return this.getRuleContext(0, RelationshipTypesContext);
+    }
+    public labelExpression(): LabelExpressionContext | null {
+        return this.getRuleContext(0, LabelExpressionContext);
     }
     public rangeLiteral(): RangeLiteralContext | null {
         return this.getRuleContext(0, RangeLiteralContext);
