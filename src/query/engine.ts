@@ -16,6 +16,7 @@ import { compilePlan } from './execute/compile.js';
 import { zeroStats, type ExecContext, type PhysicalOp, type Row, type SubPlanner, type UpdateStats } from './execute/context.js';
 import { ExpressionCompiler, missingParameter } from './execute/expression.js';
 import { functionContext, GraphAccess } from './execute/graph-access.js';
+import { withBuiltinProcedures } from './execute/builtin-procedures.js';
 import { no_procedure_library, type ProcedureLibrary } from './execute/procedures.js';
 import { rowBytes, type OpEnv } from './execute/read-ops.js';
 import { checkNoDanglingNodes } from './execute/write-ops.js';
@@ -157,7 +158,7 @@ export class QueryEngine {
   private planMisses = 0;
 
   constructor(options: EngineOptions = {}) {
-    this.procedures = options.procedures ?? no_procedure_library;
+    this.procedures = withBuiltinProcedures(options.procedures ?? no_procedure_library);
     this.indexes = options.indexes ?? no_indexes;
     this.cacheMax = options.statement_cache_entries_max ?? statement_cache_entries_max_default;
     this.skipPasses = options.skip_passes ?? new Set();
@@ -369,7 +370,7 @@ export class QueryEngine {
       write_set_limit_bytes: ctx.write_set_limit_bytes ?? Number.POSITIVE_INFINITY,
       deadline: new Deadline(ctx.deadline_ms ?? Infinity, Date.now, ctx.clock_check_rows),
       stats: zeroStats(),
-      procedures: ctx.procedures ?? this.procedures,
+      procedures: ctx.procedures !== undefined ? withBuiltinProcedures(ctx.procedures) : this.procedures,
       indexes: this.indexes,
       width: statement.variables.length,
       vector_consistency: statement.hints.vector_consistency ?? ctx.vector_consistency ?? 'snapshot',
