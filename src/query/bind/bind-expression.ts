@@ -118,6 +118,8 @@ export class ExpressionBinder {
       case 'case': {
         const subject = e.subject ? this.bind(e.subject, plain) : undefined;
         const alternatives = e.alternatives.map((a) => ({ when: this.bind(a.when, plain), then: this.bind(a.then, plain) }));
+        // A generic CASE's WHEN is a condition: one that can never be a boolean is refused, as in WHERE.
+        if (subject === undefined) for (const a of alternatives) this.requireBoolean(a.when, 'CASE WHEN');
         const otherwise = e.otherwise ? this.bind(e.otherwise, plain) : undefined;
         let type = otherwise?.type ?? null_type;
         for (const a of alternatives) type = join(type, a.then.type);
@@ -386,8 +388,8 @@ function callsNonDeterministic(e: BoundExpression): boolean {
   let found = false;
   rewrite(e, (x) => {
     // timestamp() and the statement clocks are non-deterministic across statements but fixed within
-    // one, so only rand() and the real-time clocks vary from one evaluation to the next.
-    if (x.kind === 'function' && !x.signature.deterministic && (x.name === 'rand' || x.name.endsWith('.realtime'))) found = true;
+    // one, so only rand(), randomUUID() and the real-time clocks vary from one evaluation to the next.
+    if (x.kind === 'function' && !x.signature.deterministic && (x.name === 'rand' || x.name === 'randomuuid' || x.name.endsWith('.realtime'))) found = true;
     return found ? x : undefined;
   });
   return found;

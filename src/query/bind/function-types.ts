@@ -74,6 +74,8 @@ export function functionResultType(name: string, args: readonly BoundExpression[
     case 'percentiledisc':
     case 'stdev':
     case 'stdevp':
+    case 'vector.similarity.cosine':
+    case 'vector.similarity.euclidean':
       return float_type;
     case 'toboolean':
     case 'is type':
@@ -92,6 +94,7 @@ export function functionResultType(name: string, args: readonly BoundExpression[
     case 'trim from':
     case 'normalize':
     case 'valuetype':
+    case 'randomuuid':
     case 'substring':
     case 'replace':
     case 'left':
