@@ -28,6 +28,8 @@ export interface Projection {
   readonly order: readonly SortItem[];
   readonly skip?: Expression;
   readonly limit?: Expression;
+  /** Set for LET: the items declare new variables, so a name already in scope is VariableAlreadyBound. */
+  readonly new_names?: true;
   readonly span: Span;
 }
 

@@ -96,6 +96,8 @@ clause
     | foreachClause
     | finishClause
     | orderSkipLimitClause
+    | letClause
+    | filterClause
     ;
 
 // ---------------------------------------------------------------------------------------------
@@ -199,6 +201,20 @@ orderSkipLimitClause
 // FINISH: the query ends here and returns no rows.
 finishClause
     : FINISH
+    ;
+
+// LET x = e, y = f (Cypher 25): `WITH *, e AS x` then `WITH *, f AS y`, so a binding sees the ones before it.
+letClause
+    : LET letItem (COMMA letItem)*
+    ;
+
+letItem
+    : variable EQ expression
+    ;
+
+// FILTER [WHERE] condition (Cypher 25): `WITH * WHERE condition`.
+filterClause
+    : FILTER WHERE? expression
     ;
 
 // ---------------------------------------------------------------------------------------------
@@ -759,6 +775,8 @@ nonReservedKeyword
     | OFFSET
     | FOREACH
     | FINISH
+    | LET
+    | FILTER
     ;
 
 // Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
@@ -844,6 +862,8 @@ FALSE       : 'FALSE';
 FOR         : 'FOR';
 FOREACH     : 'FOREACH';
 FINISH      : 'FINISH';
+LET         : 'LET';
+FILTER      : 'FILTER';
 IF          : 'IF';
 IN          : 'IN';
 INDEX       : 'INDEX';

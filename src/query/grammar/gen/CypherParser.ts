@@ -37,92 +37,94 @@ export class CypherParser extends antlr.Parser {
     public static readonly FOR = 27;
     public static readonly FOREACH = 28;
     public static readonly FINISH = 29;
-    public static readonly IF = 30;
-    public static readonly IN = 31;
-    public static readonly INDEX = 32;
-    public static readonly IS = 33;
-    public static readonly KEY = 34;
-    public static readonly LIMIT = 35;
-    public static readonly MATCH = 36;
-    public static readonly MERGE = 37;
-    public static readonly NODE = 38;
-    public static readonly NONE = 39;
-    public static readonly NOT = 40;
-    public static readonly NULL = 41;
-    public static readonly OF = 42;
-    public static readonly ON = 43;
-    public static readonly OPTIONAL = 44;
-    public static readonly OR = 45;
-    public static readonly ORDER = 46;
-    public static readonly REDUCE = 47;
-    public static readonly REMOVE = 48;
-    public static readonly REQUIRE = 49;
-    public static readonly RETURN = 50;
-    public static readonly SET = 51;
-    public static readonly SINGLE = 52;
-    public static readonly SKIP_ = 53;
-    public static readonly STARTS = 54;
-    public static readonly THEN = 55;
-    public static readonly TIMESTAMP = 56;
-    public static readonly TRUE = 57;
-    public static readonly TYPED = 58;
-    public static readonly NORMALIZED = 59;
-    public static readonly LEADING = 60;
-    public static readonly TRAILING = 61;
-    public static readonly BOTH = 62;
-    public static readonly FROM = 63;
-    public static readonly OFFSET = 64;
-    public static readonly UNION = 65;
-    public static readonly UNIQUE = 66;
-    public static readonly UNWIND = 67;
-    public static readonly USING = 68;
-    public static readonly WHEN = 69;
-    public static readonly WHERE = 70;
-    public static readonly WITH = 71;
-    public static readonly XOR = 72;
-    public static readonly YIELD = 73;
-    public static readonly COLONCOLON = 74;
-    public static readonly DOTDOT = 75;
-    public static readonly PLUSEQ = 76;
-    public static readonly REGEX_MATCH = 77;
-    public static readonly NEQ = 78;
-    public static readonly LTE = 79;
-    public static readonly GTE = 80;
-    public static readonly EQ = 81;
-    public static readonly LT = 82;
-    public static readonly GT = 83;
-    public static readonly PLUS = 84;
-    public static readonly MINUS = 85;
-    public static readonly STAR = 86;
-    public static readonly SLASH = 87;
-    public static readonly PERCENT = 88;
-    public static readonly AMP = 89;
-    public static readonly BANG = 90;
-    public static readonly CARET = 91;
-    public static readonly DOT = 92;
-    public static readonly COMMA = 93;
-    public static readonly COLON = 94;
-    public static readonly SEMI = 95;
-    public static readonly DOUBLEBAR = 96;
-    public static readonly PIPE = 97;
-    public static readonly DOLLAR = 98;
-    public static readonly LPAREN = 99;
-    public static readonly RPAREN = 100;
-    public static readonly LBRACK = 101;
-    public static readonly RBRACK = 102;
-    public static readonly LBRACE = 103;
-    public static readonly RBRACE = 104;
-    public static readonly HexInteger = 105;
-    public static readonly OctalInteger = 106;
-    public static readonly DecimalInteger = 107;
-    public static readonly FloatLiteral = 108;
-    public static readonly StringLiteral = 109;
-    public static readonly EscapedSymbolicName = 110;
-    public static readonly UnescapedSymbolicName = 111;
-    public static readonly WHITESPACE = 112;
-    public static readonly HINT_COMMENT = 113;
-    public static readonly BLOCK_COMMENT = 114;
-    public static readonly LINE_COMMENT = 115;
+    public static readonly LET = 30;
+    public static readonly FILTER = 31;
+    public static readonly IF = 32;
+    public static readonly IN = 33;
+    public static readonly INDEX = 34;
+    public static readonly IS = 35;
+    public static readonly KEY = 36;
+    public static readonly LIMIT = 37;
+    public static readonly MATCH = 38;
+    public static readonly MERGE = 39;
+    public static readonly NODE = 40;
+    public static readonly NONE = 41;
+    public static readonly NOT = 42;
+    public static readonly NULL = 43;
+    public static readonly OF = 44;
+    public static readonly ON = 45;
+    public static readonly OPTIONAL = 46;
+    public static readonly OR = 47;
+    public static readonly ORDER = 48;
+    public static readonly REDUCE = 49;
+    public static readonly REMOVE = 50;
+    public static readonly REQUIRE = 51;
+    public static readonly RETURN = 52;
+    public static readonly SET = 53;
+    public static readonly SINGLE = 54;
+    public static readonly SKIP_ = 55;
+    public static readonly STARTS = 56;
+    public static readonly THEN = 57;
+    public static readonly TIMESTAMP = 58;
+    public static readonly TRUE = 59;
+    public static readonly TYPED = 60;
+    public static readonly NORMALIZED = 61;
+    public static readonly LEADING = 62;
+    public static readonly TRAILING = 63;
+    public static readonly BOTH = 64;
+    public static readonly FROM = 65;
+    public static readonly OFFSET = 66;
+    public static readonly UNION = 67;
+    public static readonly UNIQUE = 68;
+    public static readonly UNWIND = 69;
+    public static readonly USING = 70;
+    public static readonly WHEN = 71;
+    public static readonly WHERE = 72;
+    public static readonly WITH = 73;
+    public static readonly XOR = 74;
+    public static readonly YIELD = 75;
+    public static readonly COLONCOLON = 76;
+    public static readonly DOTDOT = 77;
+    public static readonly PLUSEQ = 78;
+    public static readonly REGEX_MATCH = 79;
+    public static readonly NEQ = 80;
+    public static readonly LTE = 81;
+    public static readonly GTE = 82;
+    public static readonly EQ = 83;
+    public static readonly LT = 84;
+    public static readonly GT = 85;
+    public static readonly PLUS = 86;
+    public static readonly MINUS = 87;
+    public static readonly STAR = 88;
+    public static readonly SLASH = 89;
+    public static readonly PERCENT = 90;
+    public static readonly AMP = 91;
+    public static readonly BANG = 92;
+    public static readonly CARET = 93;
+    public static readonly DOT = 94;
+    public static readonly COMMA = 95;
+    public static readonly COLON = 96;
+    public static readonly SEMI = 97;
+    public static readonly DOUBLEBAR = 98;
+    public static readonly PIPE = 99;
+    public static readonly DOLLAR = 100;
+    public static readonly LPAREN = 101;
+    public static readonly RPAREN = 102;
+    public static readonly LBRACK = 103;
+    public static readonly RBRACK = 104;
+    public static readonly LBRACE = 105;
+    public static readonly RBRACE = 106;
+    public static readonly HexInteger = 107;
+    public static readonly OctalInteger = 108;
+    public static readonly DecimalInteger = 109;
+    public static readonly FloatLiteral = 110;
+    public static readonly StringLiteral = 111;
+    public static readonly EscapedSymbolicName = 112;
+    public static readonly UnescapedSymbolicName = 113;
+    public static readonly WHITESPACE = 114;
+    public static readonly HINT_COMMENT = 115;
+    public static readonly BLOCK_COMMENT = 116;
+    public static readonly LINE_COMMENT = 117;
     public static readonly RULE_script = 0;
     public static readonly RULE_statement = 1;
     public static readonly RULE_sessionCommand = 2;
@@ -156,143 +158,147 @@ export class CypherParser extends antlr.Parser {
     public static readonly RULE_foreachClause = 30;
     public static readonly RULE_orderSkipLimitClause = 31;
     public static readonly RULE_finishClause = 32;
-    public static readonly RULE_withClause = 33;
-    public static readonly RULE_returnClause = 34;
-    public static readonly RULE_projectionBody = 35;
-    public static readonly RULE_projectionItems = 36;
-    public static readonly RULE_projectionItem = 37;
-    public static readonly RULE_order = 38;
-    public static readonly RULE_skip = 39;
-    public static readonly RULE_limit = 40;
-    public static readonly RULE_sortItem = 41;
-    public static readonly RULE_where = 42;
-    public static readonly RULE_pattern = 43;
-    public static readonly RULE_patternPart = 44;
-    public static readonly RULE_shortestPathPattern = 45;
-    public static readonly RULE_patternElement = 46;
-    public static readonly RULE_relationshipsPattern = 47;
-    public static readonly RULE_nodePattern = 48;
-    public static readonly RULE_labelExpression = 49;
-    public static readonly RULE_labelDisjunction = 50;
-    public static readonly RULE_labelConjunction = 51;
-    public static readonly RULE_labelNegation = 52;
-    public static readonly RULE_labelAtom = 53;
-    public static readonly RULE_patternElementChain = 54;
-    public static readonly RULE_quantifiedPath = 55;
-    public static readonly RULE_pathQuantifier = 56;
-    public static readonly RULE_relationshipPattern = 57;
-    public static readonly RULE_relationshipDetail = 58;
-    public static readonly RULE_properties = 59;
-    public static readonly RULE_relationshipTypes = 60;
-    public static readonly RULE_nodeLabels = 61;
-    public static readonly RULE_nodeLabel = 62;
-    public static readonly RULE_dynamicName = 63;
-    public static readonly RULE_rangeLiteral = 64;
-    public static readonly RULE_rangeBound = 65;
-    public static readonly RULE_labelName = 66;
-    public static readonly RULE_relTypeName = 67;
-    public static readonly RULE_propertyExpression = 68;
-    public static readonly RULE_expression = 69;
-    public static readonly RULE_orExpression = 70;
-    public static readonly RULE_xorExpression = 71;
-    public static readonly RULE_andExpression = 72;
-    public static readonly RULE_notExpression = 73;
-    public static readonly RULE_comparisonExpression = 74;
-    public static readonly RULE_comparisonOperator = 75;
-    public static readonly RULE_predicateExpression = 76;
-    public static readonly RULE_predicateSuffix = 77;
-    public static readonly RULE_valueTypeExpression = 78;
-    public static readonly RULE_valueTypeAlternative = 79;
-    public static readonly RULE_valueTypeWord = 80;
-    public static readonly RULE_addOrSubtractExpression = 81;
-    public static readonly RULE_addOrSubtractOperator = 82;
-    public static readonly RULE_multiplyDivideModuloExpression = 83;
-    public static readonly RULE_multiplyDivideModuloOperator = 84;
-    public static readonly RULE_powerOfExpression = 85;
-    public static readonly RULE_unaryAddOrSubtractExpression = 86;
-    public static readonly RULE_nonArithmeticOperatorExpression = 87;
-    public static readonly RULE_listOperator = 88;
-    public static readonly RULE_propertyLookup = 89;
-    public static readonly RULE_atom = 90;
-    public static readonly RULE_countStar = 91;
-    public static readonly RULE_caseExpression = 92;
-    public static readonly RULE_caseAlternative = 93;
-    public static readonly RULE_caseWhenOperand = 94;
-    public static readonly RULE_listComprehension = 95;
-    public static readonly RULE_patternComprehension = 96;
-    public static readonly RULE_quantifierExpression = 97;
-    public static readonly RULE_quantifier = 98;
-    public static readonly RULE_filterExpression = 99;
-    public static readonly RULE_reduceExpression = 100;
-    public static readonly RULE_subqueryExpression = 101;
-    public static readonly RULE_parenthesizedExpression = 102;
-    public static readonly RULE_trimFromExpression = 103;
-    public static readonly RULE_functionInvocation = 104;
-    public static readonly RULE_functionName = 105;
-    public static readonly RULE_namespace = 106;
-    public static readonly RULE_mapProjection = 107;
-    public static readonly RULE_mapProjectionItem = 108;
-    public static readonly RULE_parameter = 109;
-    public static readonly RULE_literal = 110;
-    public static readonly RULE_booleanLiteral = 111;
-    public static readonly RULE_numberLiteral = 112;
-    public static readonly RULE_integerLiteral = 113;
-    public static readonly RULE_listLiteral = 114;
-    public static readonly RULE_mapLiteral = 115;
-    public static readonly RULE_propertyKeyName = 116;
-    public static readonly RULE_schemaCommand = 117;
-    public static readonly RULE_createConstraint = 118;
-    public static readonly RULE_constraintRequirement = 119;
-    public static readonly RULE_propertyReference = 120;
-    public static readonly RULE_propertyReferenceList = 121;
-    public static readonly RULE_typeName = 122;
-    public static readonly RULE_dropConstraint = 123;
-    public static readonly RULE_createIndex = 124;
-    public static readonly RULE_indexTarget = 125;
-    public static readonly RULE_createSearchIndex = 126;
-    public static readonly RULE_searchIndexProperties = 127;
-    public static readonly RULE_indexOptions = 128;
-    public static readonly RULE_dropIndex = 129;
-    public static readonly RULE_ifNotExists = 130;
-    public static readonly RULE_ifExists = 131;
-    public static readonly RULE_variable = 132;
-    public static readonly RULE_symbolicName = 133;
-    public static readonly RULE_nonReservedKeyword = 134;
-    public static readonly RULE_schemaName = 135;
-    public static readonly RULE_reservedWord = 136;
+    public static readonly RULE_letClause = 33;
+    public static readonly RULE_letItem = 34;
+    public static readonly RULE_filterClause = 35;
+    public static readonly RULE_withClause = 36;
+    public static readonly RULE_returnClause = 37;
+    public static readonly RULE_projectionBody = 38;
+    public static readonly RULE_projectionItems = 39;
+    public static readonly RULE_projectionItem = 40;
+    public static readonly RULE_order = 41;
+    public static readonly RULE_skip = 42;
+    public static readonly RULE_limit = 43;
+    public static readonly RULE_sortItem = 44;
+    public static readonly RULE_where = 45;
+    public static readonly RULE_pattern = 46;
+    public static readonly RULE_patternPart = 47;
+    public static readonly RULE_shortestPathPattern = 48;
+    public static readonly RULE_patternElement = 49;
+    public static readonly RULE_relationshipsPattern = 50;
+    public static readonly RULE_nodePattern = 51;
+    public static readonly RULE_labelExpression = 52;
+    public static readonly RULE_labelDisjunction = 53;
+    public static readonly RULE_labelConjunction = 54;
+    public static readonly RULE_labelNegation = 55;
+    public static readonly RULE_labelAtom = 56;
+    public static readonly RULE_patternElementChain = 57;
+    public static readonly RULE_quantifiedPath = 58;
+    public static readonly RULE_pathQuantifier = 59;
+    public static readonly RULE_relationshipPattern = 60;
+    public static readonly RULE_relationshipDetail = 61;
+    public static readonly RULE_properties = 62;
+    public static readonly RULE_relationshipTypes = 63;
+    public static readonly RULE_nodeLabels = 64;
+    public static readonly RULE_nodeLabel = 65;
+    public static readonly RULE_dynamicName = 66;
+    public static readonly RULE_rangeLiteral = 67;
+    public static readonly RULE_rangeBound = 68;
+    public static readonly RULE_labelName = 69;
+    public static readonly RULE_relTypeName = 70;
+    public static readonly RULE_propertyExpression = 71;
+    public static readonly RULE_expression = 72;
+    public static readonly RULE_orExpression = 73;
+    public static readonly RULE_xorExpression = 74;
+    public static readonly RULE_andExpression = 75;
+    public static readonly RULE_notExpression = 76;
+    public static readonly RULE_comparisonExpression = 77;
+    public static readonly RULE_comparisonOperator = 78;
+    public static readonly RULE_predicateExpression = 79;
+    public static readonly RULE_predicateSuffix = 80;
+    public static readonly RULE_valueTypeExpression = 81;
+    public static readonly RULE_valueTypeAlternative = 82;
+    public static readonly RULE_valueTypeWord = 83;
+    public static readonly RULE_addOrSubtractExpression = 84;
+    public static readonly RULE_addOrSubtractOperator = 85;
+    public static readonly RULE_multiplyDivideModuloExpression = 86;
+    public static readonly RULE_multiplyDivideModuloOperator = 87;
+    public static readonly RULE_powerOfExpression = 88;
+    public static readonly RULE_unaryAddOrSubtractExpression = 89;
+    public static readonly RULE_nonArithmeticOperatorExpression = 90;
+    public static readonly RULE_listOperator = 91;
+    public static readonly RULE_propertyLookup = 92;
+    public static readonly RULE_atom = 93;
+    public static readonly RULE_countStar = 94;
+    public static readonly RULE_caseExpression = 95;
+    public static readonly RULE_caseAlternative = 96;
+    public static readonly RULE_caseWhenOperand = 97;
+    public static readonly RULE_listComprehension = 98;
+    public static readonly RULE_patternComprehension = 99;
+    public static readonly RULE_quantifierExpression = 100;
+    public static readonly RULE_quantifier = 101;
+    public static readonly RULE_filterExpression = 102;
+    public static readonly RULE_reduceExpression = 103;
+    public static readonly RULE_subqueryExpression = 104;
+    public static readonly RULE_parenthesizedExpression = 105;
+    public static readonly RULE_trimFromExpression = 106;
+    public static readonly RULE_functionInvocation = 107;
+    public static readonly RULE_functionName = 108;
+    public static readonly RULE_namespace = 109;
+    public static readonly RULE_mapProjection = 110;
+    public static readonly RULE_mapProjectionItem = 111;
+    public static readonly RULE_parameter = 112;
+    public static readonly RULE_literal = 113;
+    public static readonly RULE_booleanLiteral = 114;
+    public static readonly RULE_numberLiteral = 115;
+    public static readonly RULE_integerLiteral = 116;
+    public static readonly RULE_listLiteral = 117;
+    public static readonly RULE_mapLiteral = 118;
+    public static readonly RULE_propertyKeyName = 119;
+    public static readonly RULE_schemaCommand = 120;
+    public static readonly RULE_createConstraint = 121;
+    public static readonly RULE_constraintRequirement = 122;
+    public static readonly RULE_propertyReference = 123;
+    public static readonly RULE_propertyReferenceList = 124;
+    public static readonly RULE_typeName = 125;
+    public static readonly RULE_dropConstraint = 126;
+    public static readonly RULE_createIndex = 127;
+    public static readonly RULE_indexTarget = 128;
+    public static readonly RULE_createSearchIndex = 129;
+    public static readonly RULE_searchIndexProperties = 130;
+    public static readonly RULE_indexOptions = 131;
+    public static readonly RULE_dropIndex = 132;
+    public static readonly RULE_ifNotExists = 133;
+    public static readonly RULE_ifExists = 134;
+    public static readonly RULE_variable = 135;
+    public static readonly RULE_symbolicName = 136;
+    public static readonly RULE_nonReservedKeyword = 137;
+    public static readonly RULE_schemaName = 138;
+    public static readonly RULE_reservedWord = 139;
 
     public static readonly literalNames = [
         null, "'ALL'", "'AND'", "'ANY'", "'AS'", "'ASC'", "'ASSERT'", "'ASCENDING'", 
         "'BY'", "'CALL'", "'CASE'", "'CONSTRAINT'", "'CONTAINS'", "'COUNT'", 
         "'COLLECT'", "'CREATE'", "'DELETE'", "'DESC'", "'DESCENDING'", "'DETACH'", 
         "'DISTINCT'", "'DROP'", "'ELSE'", "'END'", "'ENDS'", "'EXISTS'", 
-        "'FALSE'", "'FOR'", "'FOREACH'", "'FINISH'", "'IF'", "'IN'", "'INDEX'", 
-        "'IS'", "'KEY'", "'LIMIT'", "'MATCH'", "'MERGE'", "'NODE'", "'NONE'", 
-        "'NOT'", "'NULL'", "'OF'", "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", 
-        "'REDUCE'", "'REMOVE'", "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", 
-        "'SKIP'", "'STARTS'", "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", 
-        "'NORMALIZED'", "'LEADING'", "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", 
-        "'UNION'", "'UNIQUE'", "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", 
-        "'WITH'", "'XOR'", "'YIELD'", "'::'", "'..'", "'+='", "'=~'", "'<>'", 
-        "'<='", "'>='", "'='", "'<'", "'>'", "'+'", "'-'", "'*'", "'/'", 
-        "'%'", "'&'", "'!'", "'^'", "'.'", "','", "':'", "';'", "'||'", 
-        "'|'", "'$'", "'('", "')'", "'['", "']'", "'{'", "'}'"
+        "'FALSE'", "'FOR'", "'FOREACH'", "'FINISH'", "'LET'", "'FILTER'", 
+        "'IF'", "'IN'", "'INDEX'", "'IS'", "'KEY'", "'LIMIT'", "'MATCH'", 
+        "'MERGE'", "'NODE'", "'NONE'", "'NOT'", "'NULL'", "'OF'", "'ON'", 
+        "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", "'REQUIRE'", 
+        "'RETURN'", "'SET'", "'SINGLE'", "'SKIP'", "'STARTS'", "'THEN'", 
+        "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'NORMALIZED'", "'LEADING'", 
+        "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", "'UNION'", "'UNIQUE'", 
+        "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", "'WITH'", "'XOR'", "'YIELD'", 
+        "'::'", "'..'", "'+='", "'=~'", "'<>'", "'<='", "'>='", "'='", "'<'", 
+        "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", "'&'", "'!'", "'^'", "'.'", 
+        "','", "':'", "';'", "'||'", "'|'", "'$'", "'('", "')'", "'['", 
+        "']'", "'{'", "'}'"
     ];
 
     public static readonly symbolicNames = [
         null, "ALL", "AND", "ANY", "AS", "ASC", "ASSERT", "ASCENDING", "BY", 
         "CALL", "CASE", "CONSTRAINT", "CONTAINS", "COUNT", "COLLECT", "CREATE", 
         "DELETE", "DESC", "DESCENDING", "DETACH", "DISTINCT", "DROP", "ELSE", 
-        "END", "ENDS", "EXISTS", "FALSE", "FOR", "FOREACH", "FINISH", "IF", 
-        "IN", "INDEX", "IS", "KEY", "LIMIT", "MATCH", "MERGE", "NODE", "NONE", 
-        "NOT", "NULL", "OF", "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", 
-        "REMOVE", "REQUIRE", "RETURN", "SET", "SINGLE", "SKIP_", "STARTS", 
-        "THEN", "TIMESTAMP", "TRUE", "TYPED", "NORMALIZED", "LEADING", "TRAILING", 
-        "BOTH", "FROM", "OFFSET", "UNION", "UNIQUE", "UNWIND", "USING", 
-        "WHEN", "WHERE", "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", 
-        "PLUSEQ", "REGEX_MATCH", "NEQ", "LTE", "GTE", "EQ", "LT", "GT", 
-        "PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "AMP", "BANG", "CARET", 
-        "DOT", "COMMA", "COLON", "SEMI", "DOUBLEBAR", "PIPE", "DOLLAR", 
+        "END", "ENDS", "EXISTS", "FALSE", "FOR", "FOREACH", "FINISH", "LET", 
+        "FILTER", "IF", "IN", "INDEX", "IS", "KEY", "LIMIT", "MATCH", "MERGE", 
+        "NODE", "NONE", "NOT", "NULL", "OF", "ON", "OPTIONAL", "OR", "ORDER", 
+        "REDUCE", "REMOVE", "REQUIRE", "RETURN", "SET", "SINGLE", "SKIP_", 
+        "STARTS", "THEN", "TIMESTAMP", "TRUE", "TYPED", "NORMALIZED", "LEADING", 
+        "TRAILING", "BOTH", "FROM", "OFFSET", "UNION", "UNIQUE", "UNWIND", 
+        "USING", "WHEN", "WHERE", "WITH", "XOR", "YIELD", "COLONCOLON", 
+        "DOTDOT", "PLUSEQ", "REGEX_MATCH", "NEQ", "LTE", "GTE", "EQ", "LT", 
+        "GT", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "AMP", "BANG", 
+        "CARET", "DOT", "COMMA", "COLON", "SEMI", "DOUBLEBAR", "PIPE", "DOLLAR", 
         "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE", "HexInteger", 
         "OctalInteger", "DecimalInteger", "FloatLiteral", "StringLiteral", 
         "EscapedSymbolicName", "UnescapedSymbolicName", "WHITESPACE", "HINT_COMMENT", 
@@ -306,14 +312,15 @@ export class CypherParser extends antlr.Parser {
         "procedureName", "yieldItems", "yieldItem", "createClause", "mergeClause", 
         "mergeAction", "setClause", "setItem", "removeClause", "removeItem", 
         "deleteClause", "foreachClause", "orderSkipLimitClause", "finishClause", 
-        "withClause", "returnClause", "projectionBody", "projectionItems", 
-        "projectionItem", "order", "skip", "limit", "sortItem", "where", 
-        "pattern", "patternPart", "shortestPathPattern", "patternElement", 
-        "relationshipsPattern", "nodePattern", "labelExpression", "labelDisjunction", 
-        "labelConjunction", "labelNegation", "labelAtom", "patternElementChain", 
-        "quantifiedPath", "pathQuantifier", "relationshipPattern", "relationshipDetail", 
-        "properties", "relationshipTypes", "nodeLabels", "nodeLabel", "dynamicName", 
-        "rangeLiteral", "rangeBound", "labelName", "relTypeName", "propertyExpression", 
+        "letClause", "letItem", "filterClause", "withClause", "returnClause", 
+        "projectionBody", "projectionItems", "projectionItem", "order", 
+        "skip", "limit", "sortItem", "where", "pattern", "patternPart", 
+        "shortestPathPattern", "patternElement", "relationshipsPattern", 
+        "nodePattern", "labelExpression", "labelDisjunction", "labelConjunction", 
+        "labelNegation", "labelAtom", "patternElementChain", "quantifiedPath", 
+        "pathQuantifier", "relationshipPattern", "relationshipDetail", "properties", 
+        "relationshipTypes", "nodeLabels", "nodeLabel", "dynamicName", "rangeLiteral", 
+        "rangeBound", "labelName", "relTypeName", "propertyExpression", 
         "expression", "orExpression", "xorExpression", "andExpression", 
         "notExpression", "comparisonExpression", "comparisonOperator", "predicateExpression", 
         "predicateSuffix", "valueTypeExpression", "valueTypeAlternative", 
@@ -355,19 +362,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 274;
+            this.state = 280;
             this.statement();
-            this.state = 276;
+            this.state = 282;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 95) {
+            if (_la === 97) {
                 {
-                this.state = 275;
+                this.state = 281;
                 this.match(CypherParser.SEMI);
                 }
             }
 
-            this.state = 278;
+            this.state = 284;
             this.match(CypherParser.EOF);
             }
         }
@@ -388,27 +395,27 @@ export class CypherParser extends antlr.Parser {
         let localContext = new StatementContext(this.context, this.state);
         this.enterRule(localContext, 2, CypherParser.RULE_statement);
         try {
-            this.state = 283;
+            this.state = 289;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 1, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 280;
+                this.state = 286;
                 this.sessionCommand();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 281;
+                this.state = 287;
                 this.schemaCommand();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 282;
+                this.state = 288;
                 this.query();
                 }
                 break;
@@ -433,13 +440,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 285;
+            this.state = 291;
             this.match(CypherParser.SET);
-            this.state = 286;
+            this.state = 292;
             this.symbolicName();
-            this.state = 287;
+            this.state = 293;
             this.match(CypherParser.EQ);
-            this.state = 288;
+            this.state = 294;
             this.sessionValue();
             }
         }
@@ -460,13 +467,13 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SessionValueContext(this.context, this.state);
         this.enterRule(localContext, 6, CypherParser.RULE_sessionValue);
         try {
-            this.state = 294;
+            this.state = 300;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 290;
+                this.state = 296;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
@@ -476,7 +483,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 291;
+                this.state = 297;
                 this.numberLiteral();
                 }
                 break;
@@ -484,7 +491,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 292;
+                this.state = 298;
                 this.booleanLiteral();
                 }
                 break;
@@ -500,6 +507,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -523,7 +532,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 293;
+                this.state = 299;
                 this.symbolicName();
                 }
                 break;
@@ -551,47 +560,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 299;
+            this.state = 305;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 68) {
+            while (_la === 4 || _la === 70) {
                 {
                 {
-                this.state = 296;
+                this.state = 302;
                 this.queryOption();
                 }
                 }
-                this.state = 301;
+                this.state = 307;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 302;
+            this.state = 308;
             this.singleQuery();
-            this.state = 306;
-            this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            while (_la === 65) {
-                {
-                {
-                this.state = 303;
-                this.unionPart();
-                }
-                }
-                this.state = 308;
-                this.errorHandler.sync(this);
-                _la = this.tokenStream.LA(1);
-            }
             this.state = 312;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 68) {
+            while (_la === 67) {
                 {
                 {
                 this.state = 309;
-                this.queryOption();
+                this.unionPart();
                 }
                 }
                 this.state = 314;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            this.state = 318;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (_la === 4 || _la === 70) {
+                {
+                {
+                this.state = 315;
+                this.queryOption();
+                }
+                }
+                this.state = 320;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -614,20 +623,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new QueryOptionContext(this.context, this.state);
         this.enterRule(localContext, 10, CypherParser.RULE_queryOption);
         try {
-            this.state = 317;
+            this.state = 323;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.AS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 315;
+                this.state = 321;
                 this.asOfTimestamp();
                 }
                 break;
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 316;
+                this.state = 322;
                 this.queryHint();
                 }
                 break;
@@ -655,19 +664,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 319;
+            this.state = 325;
             this.match(CypherParser.UNION);
-            this.state = 321;
+            this.state = 327;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1) {
                 {
-                this.state = 320;
+                this.state = 326;
                 this.match(CypherParser.ALL);
                 }
             }
 
-            this.state = 323;
+            this.state = 329;
             this.singleQuery();
             }
         }
@@ -691,20 +700,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 326;
+            this.state = 332;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 325;
+                this.state = 331;
                 this.clause();
                 }
                 }
-                this.state = 328;
+                this.state = 334;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
+            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 1886913729) !== 0) || ((((_la - 46)) & ~0x1F) === 0 && ((1 << (_la - 46)) & 143655637) !== 0));
             }
         }
         catch (re) {
@@ -726,13 +735,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 330;
+            this.state = 336;
             this.match(CypherParser.AS);
-            this.state = 331;
+            this.state = 337;
             this.match(CypherParser.OF);
-            this.state = 332;
+            this.state = 338;
             this.match(CypherParser.TIMESTAMP);
-            this.state = 333;
+            this.state = 339;
             this.expression();
             }
         }
@@ -756,39 +765,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 335;
+            this.state = 341;
             this.match(CypherParser.USING);
-            this.state = 336;
+            this.state = 342;
             this.functionName();
-            this.state = 337;
+            this.state = 343;
             this.match(CypherParser.LPAREN);
-            this.state = 346;
+            this.state = 352;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                 {
-                this.state = 338;
+                this.state = 344;
                 this.expression();
-                this.state = 343;
+                this.state = 349;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 95) {
                     {
                     {
-                    this.state = 339;
+                    this.state = 345;
                     this.match(CypherParser.COMMA);
-                    this.state = 340;
+                    this.state = 346;
                     this.expression();
                     }
                     }
-                    this.state = 345;
+                    this.state = 351;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 348;
+            this.state = 354;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -812,21 +821,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 353;
+            this.state = 359;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
                 {
                 {
-                this.state = 350;
+                this.state = 356;
                 this.hintCall();
                 }
                 }
-                this.state = 355;
+                this.state = 361;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 356;
+            this.state = 362;
             this.match(CypherParser.EOF);
             }
         }
@@ -850,37 +859,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 358;
+            this.state = 364;
             this.functionName();
-            this.state = 359;
+            this.state = 365;
             this.match(CypherParser.LPAREN);
-            this.state = 368;
+            this.state = 374;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                 {
-                this.state = 360;
+                this.state = 366;
                 this.expression();
-                this.state = 365;
+                this.state = 371;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 95) {
                     {
                     {
-                    this.state = 361;
+                    this.state = 367;
                     this.match(CypherParser.COMMA);
-                    this.state = 362;
+                    this.state = 368;
                     this.expression();
                     }
                     }
-                    this.state = 367;
+                    this.state = 373;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 370;
+            this.state = 376;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -901,105 +910,119 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ClauseContext(this.context, this.state);
         this.enterRule(localContext, 24, CypherParser.RULE_clause);
         try {
-            this.state = 386;
+            this.state = 394;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 14, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 372;
+                this.state = 378;
                 this.matchClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 373;
+                this.state = 379;
                 this.unwindClause();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 374;
+                this.state = 380;
                 this.subqueryCallClause();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 375;
+                this.state = 381;
                 this.callClause();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 376;
+                this.state = 382;
                 this.createClause();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 377;
+                this.state = 383;
                 this.mergeClause();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 378;
+                this.state = 384;
                 this.setClause();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 379;
+                this.state = 385;
                 this.removeClause();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 380;
+                this.state = 386;
                 this.deleteClause();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 381;
+                this.state = 387;
                 this.withClause();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 382;
+                this.state = 388;
                 this.returnClause();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 383;
+                this.state = 389;
                 this.foreachClause();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 384;
+                this.state = 390;
                 this.finishClause();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 385;
+                this.state = 391;
                 this.orderSkipLimitClause();
+                }
+                break;
+            case 15:
+                this.enterOuterAlt(localContext, 15);
+                {
+                this.state = 392;
+                this.letClause();
+                }
+                break;
+            case 16:
+                this.enterOuterAlt(localContext, 16);
+                {
+                this.state = 393;
+                this.filterClause();
                 }
                 break;
             }
@@ -1025,42 +1048,42 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 389;
+            this.state = 397;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 44) {
+            if (_la === 46) {
                 {
-                this.state = 388;
+                this.state = 396;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 391;
+            this.state = 399;
             this.match(CypherParser.MATCH);
-            this.state = 392;
+            this.state = 400;
             this.pattern();
-            this.state = 396;
+            this.state = 404;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 393;
+                    this.state = 401;
                     this.queryOption();
                     }
                     }
                 }
-                this.state = 398;
+                this.state = 406;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 16, this.context);
             }
-            this.state = 400;
+            this.state = 408;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 72) {
                 {
-                this.state = 399;
+                this.state = 407;
                 this.where();
                 }
             }
@@ -1086,13 +1109,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 402;
+            this.state = 410;
             this.match(CypherParser.UNWIND);
-            this.state = 403;
+            this.state = 411;
             this.expression();
-            this.state = 404;
+            this.state = 412;
             this.match(CypherParser.AS);
-            this.state = 405;
+            this.state = 413;
             this.variable();
             }
         }
@@ -1116,61 +1139,61 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 407;
+            this.state = 415;
             this.match(CypherParser.CALL);
-            this.state = 408;
+            this.state = 416;
             this.procedureName();
-            this.state = 421;
+            this.state = 429;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 99) {
+            if (_la === 101) {
                 {
-                this.state = 409;
+                this.state = 417;
                 this.match(CypherParser.LPAREN);
-                this.state = 418;
+                this.state = 426;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                     {
-                    this.state = 410;
+                    this.state = 418;
                     this.expression();
-                    this.state = 415;
+                    this.state = 423;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    while (_la === 93) {
+                    while (_la === 95) {
                         {
                         {
-                        this.state = 411;
+                        this.state = 419;
                         this.match(CypherParser.COMMA);
-                        this.state = 412;
+                        this.state = 420;
                         this.expression();
                         }
                         }
-                        this.state = 417;
+                        this.state = 425;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 420;
+                this.state = 428;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 428;
+            this.state = 436;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 75) {
                 {
-                this.state = 423;
+                this.state = 431;
                 this.match(CypherParser.YIELD);
-                this.state = 426;
+                this.state = 434;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 424;
+                    this.state = 432;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1186,6 +1209,8 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.FOR:
                 case CypherParser.FOREACH:
                 case CypherParser.FINISH:
+                case CypherParser.LET:
+                case CypherParser.FILTER:
                 case CypherParser.IF:
                 case CypherParser.INDEX:
                 case CypherParser.KEY:
@@ -1208,7 +1233,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 425;
+                    this.state = 433;
                     this.yieldItems();
                     }
                     break;
@@ -1240,40 +1265,40 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 431;
+            this.state = 439;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 44) {
+            if (_la === 46) {
                 {
-                this.state = 430;
+                this.state = 438;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 433;
+            this.state = 441;
             this.match(CypherParser.CALL);
-            this.state = 435;
+            this.state = 443;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 99) {
+            if (_la === 101) {
                 {
-                this.state = 434;
+                this.state = 442;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 437;
+            this.state = 445;
             this.match(CypherParser.LBRACE);
-            this.state = 438;
+            this.state = 446;
             this.query();
-            this.state = 439;
+            this.state = 447;
             this.match(CypherParser.RBRACE);
-            this.state = 441;
+            this.state = 449;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 31) {
+            if (_la === 33) {
                 {
-                this.state = 440;
+                this.state = 448;
                 this.inTransactions();
                 }
             }
@@ -1300,14 +1325,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 443;
+            this.state = 451;
             this.match(CypherParser.LPAREN);
-            this.state = 453;
+            this.state = 461;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 444;
+                this.state = 452;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -1323,6 +1348,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -1345,21 +1372,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 445;
+                this.state = 453;
                 this.variable();
-                this.state = 450;
+                this.state = 458;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 95) {
                     {
                     {
-                    this.state = 446;
+                    this.state = 454;
                     this.match(CypherParser.COMMA);
-                    this.state = 447;
+                    this.state = 455;
                     this.variable();
                     }
                     }
-                    this.state = 452;
+                    this.state = 460;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1370,7 +1397,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 455;
+            this.state = 463;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1394,34 +1421,34 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 457;
+            this.state = 465;
             this.match(CypherParser.IN);
-            this.state = 458;
+            this.state = 466;
             localContext._transactionsWord = this.symbolicName();
-            this.state = 463;
+            this.state = 471;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 42) {
+            if (_la === 44) {
                 {
-                this.state = 459;
+                this.state = 467;
                 this.match(CypherParser.OF);
-                this.state = 460;
+                this.state = 468;
                 localContext._batchSize = this.expression();
-                this.state = 461;
+                this.state = 469;
                 localContext._rowsWord = this.symbolicName();
                 }
             }
 
-            this.state = 469;
+            this.state = 477;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 43) {
+            if (_la === 45) {
                 {
-                this.state = 465;
+                this.state = 473;
                 this.match(CypherParser.ON);
-                this.state = 466;
+                this.state = 474;
                 localContext._errorWord = this.symbolicName();
-                this.state = 467;
+                this.state = 475;
                 localContext._errorMode = this.symbolicName();
                 }
             }
@@ -1448,25 +1475,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 476;
+            this.state = 484;
             this.errorHandler.sync(this);
             alternative = this.interpreter.adaptivePredict(this.tokenStream, 30, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 471;
+                    this.state = 479;
                     this.schemaName();
-                    this.state = 472;
+                    this.state = 480;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 478;
+                this.state = 486;
                 this.errorHandler.sync(this);
                 alternative = this.interpreter.adaptivePredict(this.tokenStream, 30, this.context);
             }
-            this.state = 479;
+            this.state = 487;
             this.schemaName();
             }
         }
@@ -1490,30 +1517,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 481;
+            this.state = 489;
             this.yieldItem();
-            this.state = 486;
+            this.state = 494;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 95) {
                 {
                 {
-                this.state = 482;
+                this.state = 490;
                 this.match(CypherParser.COMMA);
-                this.state = 483;
+                this.state = 491;
                 this.yieldItem();
                 }
                 }
-                this.state = 488;
+                this.state = 496;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 490;
+            this.state = 498;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 72) {
                 {
-                this.state = 489;
+                this.state = 497;
                 this.where();
                 }
             }
@@ -1539,19 +1566,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 495;
+            this.state = 503;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 33, this.context) ) {
             case 1:
                 {
-                this.state = 492;
+                this.state = 500;
                 this.symbolicName();
-                this.state = 493;
+                this.state = 501;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 497;
+            this.state = 505;
             this.variable();
             }
         }
@@ -1574,9 +1601,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 499;
+            this.state = 507;
             this.match(CypherParser.CREATE);
-            this.state = 500;
+            this.state = 508;
             this.pattern();
             }
         }
@@ -1600,21 +1627,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 502;
+            this.state = 510;
             this.match(CypherParser.MERGE);
-            this.state = 503;
+            this.state = 511;
             this.patternPart();
-            this.state = 507;
+            this.state = 515;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 43) {
+            while (_la === 45) {
                 {
                 {
-                this.state = 504;
+                this.state = 512;
                 this.mergeAction();
                 }
                 }
-                this.state = 509;
+                this.state = 517;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1637,28 +1664,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 48, CypherParser.RULE_mergeAction);
         try {
-            this.state = 516;
+            this.state = 524;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 510;
+                this.state = 518;
                 this.match(CypherParser.ON);
-                this.state = 511;
+                this.state = 519;
                 this.match(CypherParser.MATCH);
-                this.state = 512;
+                this.state = 520;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 513;
+                this.state = 521;
                 this.match(CypherParser.ON);
-                this.state = 514;
+                this.state = 522;
                 this.match(CypherParser.CREATE);
-                this.state = 515;
+                this.state = 523;
                 this.setClause();
                 }
                 break;
@@ -1684,23 +1711,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 518;
+            this.state = 526;
             this.match(CypherParser.SET);
-            this.state = 519;
+            this.state = 527;
             this.setItem();
-            this.state = 524;
+            this.state = 532;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 95) {
                 {
                 {
-                this.state = 520;
+                this.state = 528;
                 this.match(CypherParser.COMMA);
-                this.state = 521;
+                this.state = 529;
                 this.setItem();
                 }
                 }
-                this.state = 526;
+                this.state = 534;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1723,18 +1750,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 52, CypherParser.RULE_setItem);
         try {
-            this.state = 549;
+            this.state = 557;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 37, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 527;
+                this.state = 535;
                 this.propertyExpression();
-                this.state = 528;
+                this.state = 536;
                 this.match(CypherParser.EQ);
-                this.state = 529;
+                this.state = 537;
                 this.expression();
                 }
                 break;
@@ -1742,11 +1769,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 531;
+                this.state = 539;
                 this.variable();
-                this.state = 532;
+                this.state = 540;
                 this.match(CypherParser.EQ);
-                this.state = 533;
+                this.state = 541;
                 this.expression();
                 }
                 break;
@@ -1754,11 +1781,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 535;
+                this.state = 543;
                 this.variable();
-                this.state = 536;
+                this.state = 544;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 537;
+                this.state = 545;
                 this.expression();
                 }
                 break;
@@ -1766,9 +1793,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 539;
+                this.state = 547;
                 this.variable();
-                this.state = 540;
+                this.state = 548;
                 this.nodeLabels();
                 }
                 break;
@@ -1776,17 +1803,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 542;
+                this.state = 550;
                 this.atom();
-                this.state = 543;
+                this.state = 551;
                 this.match(CypherParser.LBRACK);
-                this.state = 544;
+                this.state = 552;
                 (localContext as SetDynamicPropertyContext)._key = this.expression();
-                this.state = 545;
+                this.state = 553;
                 this.match(CypherParser.RBRACK);
-                this.state = 546;
+                this.state = 554;
                 this.match(CypherParser.EQ);
-                this.state = 547;
+                this.state = 555;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -1812,23 +1839,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 551;
+            this.state = 559;
             this.match(CypherParser.REMOVE);
-            this.state = 552;
+            this.state = 560;
             this.removeItem();
-            this.state = 557;
+            this.state = 565;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 95) {
                 {
                 {
-                this.state = 553;
+                this.state = 561;
                 this.match(CypherParser.COMMA);
-                this.state = 554;
+                this.state = 562;
                 this.removeItem();
                 }
                 }
-                this.state = 559;
+                this.state = 567;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1851,16 +1878,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 56, CypherParser.RULE_removeItem);
         try {
-            this.state = 569;
+            this.state = 577;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 560;
+                this.state = 568;
                 this.variable();
-                this.state = 561;
+                this.state = 569;
                 this.nodeLabels();
                 }
                 break;
@@ -1868,7 +1895,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 563;
+                this.state = 571;
                 this.propertyExpression();
                 }
                 break;
@@ -1876,13 +1903,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 564;
+                this.state = 572;
                 this.atom();
-                this.state = 565;
+                this.state = 573;
                 this.match(CypherParser.LBRACK);
-                this.state = 566;
+                this.state = 574;
                 this.expression();
-                this.state = 567;
+                this.state = 575;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -1908,33 +1935,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 572;
+            this.state = 580;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 571;
+                this.state = 579;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 574;
+            this.state = 582;
             this.match(CypherParser.DELETE);
-            this.state = 575;
+            this.state = 583;
             this.expression();
-            this.state = 580;
+            this.state = 588;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 95) {
                 {
                 {
-                this.state = 576;
+                this.state = 584;
                 this.match(CypherParser.COMMA);
-                this.state = 577;
+                this.state = 585;
                 this.expression();
                 }
                 }
-                this.state = 582;
+                this.state = 590;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1960,33 +1987,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 583;
+            this.state = 591;
             this.match(CypherParser.FOREACH);
-            this.state = 584;
+            this.state = 592;
             this.match(CypherParser.LPAREN);
-            this.state = 585;
+            this.state = 593;
             this.variable();
-            this.state = 586;
+            this.state = 594;
             this.match(CypherParser.IN);
-            this.state = 587;
+            this.state = 595;
             this.expression();
-            this.state = 588;
+            this.state = 596;
             this.match(CypherParser.PIPE);
-            this.state = 590;
+            this.state = 598;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 589;
+                this.state = 597;
                 this.clause();
                 }
                 }
-                this.state = 592;
+                this.state = 600;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 471336129) !== 0) || ((((_la - 44)) & ~0x1F) === 0 && ((1 << (_la - 44)) & 143655637) !== 0));
-            this.state = 594;
+            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 1886913729) !== 0) || ((((_la - 46)) & ~0x1F) === 0 && ((1 << (_la - 46)) & 143655637) !== 0));
+            this.state = 602;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2007,30 +2034,30 @@ export class CypherParser extends antlr.Parser {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
         this.enterRule(localContext, 62, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 608;
+            this.state = 616;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 596;
+                this.state = 604;
                 this.order();
-                this.state = 598;
+                this.state = 606;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
                 case 1:
                     {
-                    this.state = 597;
+                    this.state = 605;
                     this.skip();
                     }
                     break;
                 }
-                this.state = 601;
+                this.state = 609;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 44, this.context) ) {
                 case 1:
                     {
-                    this.state = 600;
+                    this.state = 608;
                     this.limit();
                     }
                     break;
@@ -2041,14 +2068,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.OFFSET:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 603;
+                this.state = 611;
                 this.skip();
-                this.state = 605;
+                this.state = 613;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
                 case 1:
                     {
-                    this.state = 604;
+                    this.state = 612;
                     this.limit();
                     }
                     break;
@@ -2058,7 +2085,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 607;
+                this.state = 615;
                 this.limit();
                 }
                 break;
@@ -2085,8 +2112,113 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 610;
+            this.state = 618;
             this.match(CypherParser.FINISH);
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public letClause(): LetClauseContext {
+        let localContext = new LetClauseContext(this.context, this.state);
+        this.enterRule(localContext, 66, CypherParser.RULE_letClause);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 620;
+            this.match(CypherParser.LET);
+            this.state = 621;
+            this.letItem();
+            this.state = 626;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            while (_la === 95) {
+                {
+                {
+                this.state = 622;
+                this.match(CypherParser.COMMA);
+                this.state = 623;
+                this.letItem();
+                }
+                }
+                this.state = 628;
+                this.errorHandler.sync(this);
+                _la = this.tokenStream.LA(1);
+            }
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public letItem(): LetItemContext {
+        let localContext = new LetItemContext(this.context, this.state);
+        this.enterRule(localContext, 68, CypherParser.RULE_letItem);
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 629;
+            this.variable();
+            this.state = 630;
+            this.match(CypherParser.EQ);
+            this.state = 631;
+            this.expression();
+            }
+        }
+        catch (re) {
+            if (re instanceof antlr.RecognitionException) {
+                this.errorHandler.reportError(this, re);
+                this.errorHandler.recover(this, re);
+            } else {
+                throw re;
+            }
+        }
+        finally {
+            this.exitRule();
+        }
+        return localContext;
+    }
+    public filterClause(): FilterClauseContext {
+        let localContext = new FilterClauseContext(this.context, this.state);
+        this.enterRule(localContext, 70, CypherParser.RULE_filterClause);
+        let _la: number;
+        try {
+            this.enterOuterAlt(localContext, 1);
+            {
+            this.state = 633;
+            this.match(CypherParser.FILTER);
+            this.state = 635;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 72) {
+                {
+                this.state = 634;
+                this.match(CypherParser.WHERE);
+                }
+            }
+
+            this.state = 637;
+            this.expression();
             }
         }
         catch (re) {
@@ -2104,21 +2236,21 @@ export class CypherParser extends antlr.Parser {
     }
     public withClause(): WithClauseContext {
         let localContext = new WithClauseContext(this.context, this.state);
-        this.enterRule(localContext, 66, CypherParser.RULE_withClause);
+        this.enterRule(localContext, 72, CypherParser.RULE_withClause);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 612;
+            this.state = 639;
             this.match(CypherParser.WITH);
-            this.state = 613;
+            this.state = 640;
             this.projectionBody();
-            this.state = 615;
+            this.state = 642;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 72) {
                 {
-                this.state = 614;
+                this.state = 641;
                 this.where();
                 }
             }
@@ -2140,13 +2272,13 @@ export class CypherParser extends antlr.Parser {
     }
     public returnClause(): ReturnClauseContext {
         let localContext = new ReturnClauseContext(this.context, this.state);
-        this.enterRule(localContext, 68, CypherParser.RULE_returnClause);
+        this.enterRule(localContext, 74, CypherParser.RULE_returnClause);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 617;
+            this.state = 644;
             this.match(CypherParser.RETURN);
-            this.state = 618;
+            this.state = 645;
             this.projectionBody();
             }
         }
@@ -2165,49 +2297,49 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionBody(): ProjectionBodyContext {
         let localContext = new ProjectionBodyContext(this.context, this.state);
-        this.enterRule(localContext, 70, CypherParser.RULE_projectionBody);
+        this.enterRule(localContext, 76, CypherParser.RULE_projectionBody);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 621;
+            this.state = 648;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 620;
+                this.state = 647;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 623;
+            this.state = 650;
             this.projectionItems();
-            this.state = 625;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 49, this.context) ) {
-            case 1:
-                {
-                this.state = 624;
-                this.order();
-                }
-                break;
-            }
-            this.state = 628;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 50, this.context) ) {
-            case 1:
-                {
-                this.state = 627;
-                this.skip();
-                }
-                break;
-            }
-            this.state = 631;
+            this.state = 652;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 51, this.context) ) {
             case 1:
                 {
-                this.state = 630;
+                this.state = 651;
+                this.order();
+                }
+                break;
+            }
+            this.state = 655;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 52, this.context) ) {
+            case 1:
+                {
+                this.state = 654;
+                this.skip();
+                }
+                break;
+            }
+            this.state = 658;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 53, this.context) ) {
+            case 1:
+                {
+                this.state = 657;
                 this.limit();
                 }
                 break;
@@ -2229,30 +2361,30 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItems(): ProjectionItemsContext {
         let localContext = new ProjectionItemsContext(this.context, this.state);
-        this.enterRule(localContext, 72, CypherParser.RULE_projectionItems);
+        this.enterRule(localContext, 78, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 649;
+            this.state = 676;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 633;
+                this.state = 660;
                 this.match(CypherParser.STAR);
-                this.state = 638;
+                this.state = 665;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 95) {
                     {
                     {
-                    this.state = 634;
+                    this.state = 661;
                     this.match(CypherParser.COMMA);
-                    this.state = 635;
+                    this.state = 662;
                     this.projectionItem();
                     }
                     }
-                    this.state = 640;
+                    this.state = 667;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2273,6 +2405,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -2310,21 +2444,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 641;
+                this.state = 668;
                 this.projectionItem();
-                this.state = 646;
+                this.state = 673;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 95) {
                     {
                     {
-                    this.state = 642;
+                    this.state = 669;
                     this.match(CypherParser.COMMA);
-                    this.state = 643;
+                    this.state = 670;
                     this.projectionItem();
                     }
                     }
-                    this.state = 648;
+                    this.state = 675;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2349,20 +2483,20 @@ export class CypherParser extends antlr.Parser {
     }
     public projectionItem(): ProjectionItemContext {
         let localContext = new ProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 74, CypherParser.RULE_projectionItem);
+        this.enterRule(localContext, 80, CypherParser.RULE_projectionItem);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 651;
+            this.state = 678;
             this.expression();
-            this.state = 654;
+            this.state = 681;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 55, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 57, this.context) ) {
             case 1:
                 {
-                this.state = 652;
+                this.state = 679;
                 this.match(CypherParser.AS);
-                this.state = 653;
+                this.state = 680;
                 this.variable();
                 }
                 break;
@@ -2384,30 +2518,30 @@ export class CypherParser extends antlr.Parser {
     }
     public order(): OrderContext {
         let localContext = new OrderContext(this.context, this.state);
-        this.enterRule(localContext, 76, CypherParser.RULE_order);
+        this.enterRule(localContext, 82, CypherParser.RULE_order);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 656;
+            this.state = 683;
             this.match(CypherParser.ORDER);
-            this.state = 657;
+            this.state = 684;
             this.match(CypherParser.BY);
-            this.state = 658;
+            this.state = 685;
             this.sortItem();
-            this.state = 663;
+            this.state = 690;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 95) {
                 {
                 {
-                this.state = 659;
+                this.state = 686;
                 this.match(CypherParser.COMMA);
-                this.state = 660;
+                this.state = 687;
                 this.sortItem();
                 }
                 }
-                this.state = 665;
+                this.state = 692;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2428,21 +2562,21 @@ export class CypherParser extends antlr.Parser {
     }
     public skip(): SkipContext {
         let localContext = new SkipContext(this.context, this.state);
-        this.enterRule(localContext, 78, CypherParser.RULE_skip);
+        this.enterRule(localContext, 84, CypherParser.RULE_skip);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 666;
+            this.state = 693;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 53 || _la === 64)) {
+            if(!(_la === 55 || _la === 66)) {
             this.errorHandler.recoverInline(this);
             }
             else {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 667;
+            this.state = 694;
             this.expression();
             }
         }
@@ -2461,13 +2595,13 @@ export class CypherParser extends antlr.Parser {
     }
     public limit(): LimitContext {
         let localContext = new LimitContext(this.context, this.state);
-        this.enterRule(localContext, 80, CypherParser.RULE_limit);
+        this.enterRule(localContext, 86, CypherParser.RULE_limit);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 669;
+            this.state = 696;
             this.match(CypherParser.LIMIT);
-            this.state = 670;
+            this.state = 697;
             this.expression();
             }
         }
@@ -2486,19 +2620,19 @@ export class CypherParser extends antlr.Parser {
     }
     public sortItem(): SortItemContext {
         let localContext = new SortItemContext(this.context, this.state);
-        this.enterRule(localContext, 82, CypherParser.RULE_sortItem);
+        this.enterRule(localContext, 88, CypherParser.RULE_sortItem);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 672;
+            this.state = 699;
             this.expression();
-            this.state = 674;
+            this.state = 701;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 673;
+                this.state = 700;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2527,13 +2661,13 @@ export class CypherParser extends antlr.Parser {
     }
     public where(): WhereContext {
         let localContext = new WhereContext(this.context, this.state);
-        this.enterRule(localContext, 84, CypherParser.RULE_where);
+        this.enterRule(localContext, 90, CypherParser.RULE_where);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 676;
+            this.state = 703;
             this.match(CypherParser.WHERE);
-            this.state = 677;
+            this.state = 704;
             this.expression();
             }
         }
@@ -2552,26 +2686,26 @@ export class CypherParser extends antlr.Parser {
     }
     public pattern(): PatternContext {
         let localContext = new PatternContext(this.context, this.state);
-        this.enterRule(localContext, 86, CypherParser.RULE_pattern);
+        this.enterRule(localContext, 92, CypherParser.RULE_pattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 679;
+            this.state = 706;
             this.patternPart();
-            this.state = 684;
+            this.state = 711;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 95) {
                 {
                 {
-                this.state = 680;
+                this.state = 707;
                 this.match(CypherParser.COMMA);
-                this.state = 681;
+                this.state = 708;
                 this.patternPart();
                 }
                 }
-                this.state = 686;
+                this.state = 713;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2592,28 +2726,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternPart(): PatternPartContext {
         let localContext = new PatternPartContext(this.context, this.state);
-        this.enterRule(localContext, 88, CypherParser.RULE_patternPart);
+        this.enterRule(localContext, 94, CypherParser.RULE_patternPart);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 690;
+            this.state = 717;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 59, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
             case 1:
                 {
-                this.state = 687;
+                this.state = 714;
                 this.variable();
-                this.state = 688;
+                this.state = 715;
                 this.match(CypherParser.EQ);
                 }
                 break;
             }
-            this.state = 694;
+            this.state = 721;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 {
-                this.state = 692;
+                this.state = 719;
                 this.patternElement();
                 }
                 break;
@@ -2629,6 +2763,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -2651,7 +2787,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 693;
+                this.state = 720;
                 this.shortestPathPattern();
                 }
                 break;
@@ -2675,17 +2811,17 @@ export class CypherParser extends antlr.Parser {
     }
     public shortestPathPattern(): ShortestPathPatternContext {
         let localContext = new ShortestPathPatternContext(this.context, this.state);
-        this.enterRule(localContext, 90, CypherParser.RULE_shortestPathPattern);
+        this.enterRule(localContext, 96, CypherParser.RULE_shortestPathPattern);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 696;
+            this.state = 723;
             this.symbolicName();
-            this.state = 697;
+            this.state = 724;
             this.match(CypherParser.LPAREN);
-            this.state = 698;
+            this.state = 725;
             this.patternElement();
-            this.state = 699;
+            this.state = 726;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2704,28 +2840,28 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElement(): PatternElementContext {
         let localContext = new PatternElementContext(this.context, this.state);
-        this.enterRule(localContext, 92, CypherParser.RULE_patternElement);
+        this.enterRule(localContext, 98, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 712;
+            this.state = 739;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 62, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 64, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 701;
+                this.state = 728;
                 this.nodePattern();
-                this.state = 705;
+                this.state = 732;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 131081) !== 0)) {
+                while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 702;
+                    this.state = 729;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 707;
+                    this.state = 734;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2734,11 +2870,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 708;
+                this.state = 735;
                 this.match(CypherParser.LPAREN);
-                this.state = 709;
+                this.state = 736;
                 this.patternElement();
-                this.state = 710;
+                this.state = 737;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2759,14 +2895,14 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipsPattern(): RelationshipsPatternContext {
         let localContext = new RelationshipsPatternContext(this.context, this.state);
-        this.enterRule(localContext, 94, CypherParser.RULE_relationshipsPattern);
+        this.enterRule(localContext, 100, CypherParser.RULE_relationshipsPattern);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 714;
+            this.state = 741;
             this.nodePattern();
-            this.state = 716;
+            this.state = 743;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2774,7 +2910,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 715;
+                    this.state = 742;
                     this.patternElementChain();
                     }
                     }
@@ -2782,9 +2918,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 718;
+                this.state = 745;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 63, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 65, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -2803,62 +2939,62 @@ export class CypherParser extends antlr.Parser {
     }
     public nodePattern(): NodePatternContext {
         let localContext = new NodePatternContext(this.context, this.state);
-        this.enterRule(localContext, 96, CypherParser.RULE_nodePattern);
+        this.enterRule(localContext, 102, CypherParser.RULE_nodePattern);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 720;
+            this.state = 747;
             this.match(CypherParser.LPAREN);
-            this.state = 722;
+            this.state = 749;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 721;
+                this.state = 748;
                 this.variable();
                 }
             }
 
-            this.state = 726;
+            this.state = 753;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 67, this.context) ) {
             case 1:
                 {
-                this.state = 724;
+                this.state = 751;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 725;
+                this.state = 752;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 729;
+            this.state = 756;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 98 || _la === 103) {
+            if (_la === 100 || _la === 105) {
                 {
-                this.state = 728;
+                this.state = 755;
                 this.properties();
                 }
             }
 
-            this.state = 733;
+            this.state = 760;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 72) {
                 {
-                this.state = 731;
+                this.state = 758;
                 this.match(CypherParser.WHERE);
-                this.state = 732;
+                this.state = 759;
                 localContext._nodeWhere = this.expression();
                 }
             }
 
-            this.state = 735;
+            this.state = 762;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2877,13 +3013,13 @@ export class CypherParser extends antlr.Parser {
     }
     public labelExpression(): LabelExpressionContext {
         let localContext = new LabelExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 98, CypherParser.RULE_labelExpression);
+        this.enterRule(localContext, 104, CypherParser.RULE_labelExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 737;
+            this.state = 764;
             this.match(CypherParser.COLON);
-            this.state = 738;
+            this.state = 765;
             this.labelDisjunction();
             }
         }
@@ -2902,41 +3038,41 @@ export class CypherParser extends antlr.Parser {
     }
     public labelDisjunction(): LabelDisjunctionContext {
         let localContext = new LabelDisjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 100, CypherParser.RULE_labelDisjunction);
+        this.enterRule(localContext, 106, CypherParser.RULE_labelDisjunction);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 740;
+            this.state = 767;
             this.labelConjunction();
-            this.state = 748;
+            this.state = 775;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 69, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 71, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 741;
+                    this.state = 768;
                     this.match(CypherParser.PIPE);
-                    this.state = 743;
+                    this.state = 770;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 94) {
+                    if (_la === 96) {
                         {
-                        this.state = 742;
+                        this.state = 769;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 745;
+                    this.state = 772;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 750;
+                this.state = 777;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 69, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 71, this.context);
             }
             }
         }
@@ -2955,26 +3091,26 @@ export class CypherParser extends antlr.Parser {
     }
     public labelConjunction(): LabelConjunctionContext {
         let localContext = new LabelConjunctionContext(this.context, this.state);
-        this.enterRule(localContext, 102, CypherParser.RULE_labelConjunction);
+        this.enterRule(localContext, 108, CypherParser.RULE_labelConjunction);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 751;
+            this.state = 778;
             this.labelNegation();
-            this.state = 756;
+            this.state = 783;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 89) {
+            while (_la === 91) {
                 {
                 {
-                this.state = 752;
+                this.state = 779;
                 this.match(CypherParser.AMP);
-                this.state = 753;
+                this.state = 780;
                 this.labelNegation();
                 }
                 }
-                this.state = 758;
+                this.state = 785;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2995,17 +3131,17 @@ export class CypherParser extends antlr.Parser {
     }
     public labelNegation(): LabelNegationContext {
         let localContext = new LabelNegationContext(this.context, this.state);
-        this.enterRule(localContext, 104, CypherParser.RULE_labelNegation);
+        this.enterRule(localContext, 110, CypherParser.RULE_labelNegation);
         try {
-            this.state = 762;
+            this.state = 789;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 759;
+                this.state = 786;
                 this.match(CypherParser.BANG);
-                this.state = 760;
+                this.state = 787;
                 this.labelNegation();
                 }
                 break;
@@ -3038,6 +3174,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.IN:
             case CypherParser.INDEX:
@@ -3088,7 +3226,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 761;
+                this.state = 788;
                 this.labelAtom();
                 }
                 break;
@@ -3111,9 +3249,9 @@ export class CypherParser extends antlr.Parser {
     }
     public labelAtom(): LabelAtomContext {
         let localContext = new LabelAtomContext(this.context, this.state);
-        this.enterRule(localContext, 106, CypherParser.RULE_labelAtom);
+        this.enterRule(localContext, 112, CypherParser.RULE_labelAtom);
         try {
-            this.state = 770;
+            this.state = 797;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -3145,6 +3283,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.IN:
             case CypherParser.INDEX:
@@ -3193,25 +3333,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 764;
+                this.state = 791;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 765;
+                this.state = 792;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 766;
+                this.state = 793;
                 this.match(CypherParser.LPAREN);
-                this.state = 767;
+                this.state = 794;
                 this.labelDisjunction();
-                this.state = 768;
+                this.state = 795;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3234,38 +3374,38 @@ export class CypherParser extends antlr.Parser {
     }
     public patternElementChain(): PatternElementChainContext {
         let localContext = new PatternElementChainContext(this.context, this.state);
-        this.enterRule(localContext, 108, CypherParser.RULE_patternElementChain);
+        this.enterRule(localContext, 114, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 781;
+            this.state = 808;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LT:
             case CypherParser.MINUS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 772;
+                this.state = 799;
                 this.relationshipPattern();
-                this.state = 774;
+                this.state = 801;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 524293) !== 0)) {
+                if (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 524293) !== 0)) {
                     {
-                    this.state = 773;
+                    this.state = 800;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 776;
+                this.state = 803;
                 this.nodePattern();
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 778;
+                this.state = 805;
                 this.quantifiedPath();
-                this.state = 779;
+                this.state = 806;
                 this.nodePattern();
                 }
                 break;
@@ -3288,34 +3428,34 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifiedPath(): QuantifiedPathContext {
         let localContext = new QuantifiedPathContext(this.context, this.state);
-        this.enterRule(localContext, 110, CypherParser.RULE_quantifiedPath);
+        this.enterRule(localContext, 116, CypherParser.RULE_quantifiedPath);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 783;
+            this.state = 810;
             this.match(CypherParser.LPAREN);
-            this.state = 784;
+            this.state = 811;
             this.nodePattern();
-            this.state = 785;
+            this.state = 812;
             this.relationshipPattern();
-            this.state = 786;
+            this.state = 813;
             this.nodePattern();
-            this.state = 789;
+            this.state = 816;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 72) {
                 {
-                this.state = 787;
+                this.state = 814;
                 this.match(CypherParser.WHERE);
-                this.state = 788;
+                this.state = 815;
                 this.expression();
                 }
             }
 
-            this.state = 791;
+            this.state = 818;
             this.match(CypherParser.RPAREN);
-            this.state = 792;
+            this.state = 819;
             this.pathQuantifier();
             }
         }
@@ -3334,40 +3474,40 @@ export class CypherParser extends antlr.Parser {
     }
     public pathQuantifier(): PathQuantifierContext {
         let localContext = new PathQuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 112, CypherParser.RULE_pathQuantifier);
+        this.enterRule(localContext, 118, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 807;
+            this.state = 834;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 794;
+                this.state = 821;
                 this.match(CypherParser.LBRACE);
-                this.state = 796;
+                this.state = 823;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
+                if (((((_la - 107)) & ~0x1F) === 0 && ((1 << (_la - 107)) & 7) !== 0)) {
                     {
-                    this.state = 795;
+                    this.state = 822;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 802;
+                this.state = 829;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 93) {
+                if (_la === 95) {
                     {
-                    this.state = 798;
+                    this.state = 825;
                     this.match(CypherParser.COMMA);
-                    this.state = 800;
+                    this.state = 827;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0)) {
+                    if (((((_la - 107)) & ~0x1F) === 0 && ((1 << (_la - 107)) & 7) !== 0)) {
                         {
-                        this.state = 799;
+                        this.state = 826;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -3375,21 +3515,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 804;
+                this.state = 831;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 805;
+                this.state = 832;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 806;
+                this.state = 833;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -3412,93 +3552,93 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipPattern(): RelationshipPatternContext {
         let localContext = new RelationshipPatternContext(this.context, this.state);
-        this.enterRule(localContext, 114, CypherParser.RULE_relationshipPattern);
+        this.enterRule(localContext, 120, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 833;
+            this.state = 860;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 84, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 86, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 809;
+                this.state = 836;
                 this.match(CypherParser.LT);
-                this.state = 810;
+                this.state = 837;
                 this.match(CypherParser.MINUS);
-                this.state = 812;
+                this.state = 839;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 101) {
+                if (_la === 103) {
                     {
-                    this.state = 811;
+                    this.state = 838;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 814;
+                this.state = 841;
                 this.match(CypherParser.MINUS);
-                this.state = 815;
+                this.state = 842;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 816;
+                this.state = 843;
                 this.match(CypherParser.LT);
-                this.state = 817;
+                this.state = 844;
                 this.match(CypherParser.MINUS);
-                this.state = 819;
+                this.state = 846;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 101) {
+                if (_la === 103) {
                     {
-                    this.state = 818;
+                    this.state = 845;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 821;
+                this.state = 848;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 822;
+                this.state = 849;
                 this.match(CypherParser.MINUS);
-                this.state = 824;
+                this.state = 851;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 101) {
+                if (_la === 103) {
                     {
-                    this.state = 823;
+                    this.state = 850;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 826;
+                this.state = 853;
                 this.match(CypherParser.MINUS);
-                this.state = 827;
+                this.state = 854;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 828;
+                this.state = 855;
                 this.match(CypherParser.MINUS);
-                this.state = 830;
+                this.state = 857;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 101) {
+                if (_la === 103) {
                     {
-                    this.state = 829;
+                    this.state = 856;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 832;
+                this.state = 859;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -3519,60 +3659,60 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipDetail(): RelationshipDetailContext {
         let localContext = new RelationshipDetailContext(this.context, this.state);
-        this.enterRule(localContext, 116, CypherParser.RULE_relationshipDetail);
+        this.enterRule(localContext, 122, CypherParser.RULE_relationshipDetail);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 835;
+            this.state = 862;
             this.match(CypherParser.LBRACK);
-            this.state = 837;
+            this.state = 864;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 836;
+                this.state = 863;
                 this.variable();
                 }
             }
 
-            this.state = 841;
+            this.state = 868;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 86, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 88, this.context) ) {
             case 1:
                 {
-                this.state = 839;
+                this.state = 866;
                 this.relationshipTypes();
                 }
                 break;
             case 2:
                 {
-                this.state = 840;
+                this.state = 867;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 844;
+            this.state = 871;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 75 || _la === 86) {
+            if (_la === 77 || _la === 88) {
                 {
-                this.state = 843;
+                this.state = 870;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 847;
+            this.state = 874;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 98 || _la === 103) {
+            if (_la === 100 || _la === 105) {
                 {
-                this.state = 846;
+                this.state = 873;
                 this.properties();
                 }
             }
 
-            this.state = 849;
+            this.state = 876;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3591,22 +3731,22 @@ export class CypherParser extends antlr.Parser {
     }
     public properties(): PropertiesContext {
         let localContext = new PropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 118, CypherParser.RULE_properties);
+        this.enterRule(localContext, 124, CypherParser.RULE_properties);
         try {
-            this.state = 853;
+            this.state = 880;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 851;
+                this.state = 878;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 852;
+                this.state = 879;
                 this.parameter();
                 }
                 break;
@@ -3629,42 +3769,42 @@ export class CypherParser extends antlr.Parser {
     }
     public relationshipTypes(): RelationshipTypesContext {
         let localContext = new RelationshipTypesContext(this.context, this.state);
-        this.enterRule(localContext, 120, CypherParser.RULE_relationshipTypes);
+        this.enterRule(localContext, 126, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 869;
+            this.state = 896;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 92, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 855;
+                this.state = 882;
                 this.match(CypherParser.COLON);
-                this.state = 856;
+                this.state = 883;
                 this.relTypeName();
-                this.state = 864;
+                this.state = 891;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 97) {
+                while (_la === 99) {
                     {
                     {
-                    this.state = 857;
+                    this.state = 884;
                     this.match(CypherParser.PIPE);
-                    this.state = 859;
+                    this.state = 886;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 94) {
+                    if (_la === 96) {
                         {
-                        this.state = 858;
+                        this.state = 885;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 861;
+                    this.state = 888;
                     this.relTypeName();
                     }
                     }
-                    this.state = 866;
+                    this.state = 893;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3673,9 +3813,9 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 867;
+                this.state = 894;
                 this.match(CypherParser.COLON);
-                this.state = 868;
+                this.state = 895;
                 this.dynamicName();
                 }
                 break;
@@ -3696,25 +3836,25 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabels(): NodeLabelsContext {
         let localContext = new NodeLabelsContext(this.context, this.state);
-        this.enterRule(localContext, 122, CypherParser.RULE_nodeLabels);
+        this.enterRule(localContext, 128, CypherParser.RULE_nodeLabels);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 872;
+            this.state = 899;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 871;
+                this.state = 898;
                 this.nodeLabel();
                 }
                 }
-                this.state = 874;
+                this.state = 901;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 94);
+            } while (_la === 96);
             }
         }
         catch (re) {
@@ -3732,26 +3872,26 @@ export class CypherParser extends antlr.Parser {
     }
     public nodeLabel(): NodeLabelContext {
         let localContext = new NodeLabelContext(this.context, this.state);
-        this.enterRule(localContext, 124, CypherParser.RULE_nodeLabel);
+        this.enterRule(localContext, 130, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 880;
+            this.state = 907;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 96, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 876;
+                this.state = 903;
                 this.match(CypherParser.COLON);
-                this.state = 877;
+                this.state = 904;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 878;
+                this.state = 905;
                 this.match(CypherParser.COLON);
-                this.state = 879;
+                this.state = 906;
                 this.dynamicName();
                 }
                 break;
@@ -3772,19 +3912,19 @@ export class CypherParser extends antlr.Parser {
     }
     public dynamicName(): DynamicNameContext {
         let localContext = new DynamicNameContext(this.context, this.state);
-        this.enterRule(localContext, 126, CypherParser.RULE_dynamicName);
+        this.enterRule(localContext, 132, CypherParser.RULE_dynamicName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 882;
+            this.state = 909;
             this.match(CypherParser.DOLLAR);
-            this.state = 884;
+            this.state = 911;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 883;
+                this.state = 910;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -3796,11 +3936,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 886;
+            this.state = 913;
             this.match(CypherParser.LPAREN);
-            this.state = 887;
+            this.state = 914;
             this.expression();
-            this.state = 888;
+            this.state = 915;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3819,40 +3959,40 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeLiteral(): RangeLiteralContext {
         let localContext = new RangeLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 128, CypherParser.RULE_rangeLiteral);
+        this.enterRule(localContext, 134, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 904;
+            this.state = 931;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 890;
+                this.state = 917;
                 this.match(CypherParser.STAR);
-                this.state = 892;
+                this.state = 919;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
+                if (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 7340033) !== 0)) {
                     {
-                    this.state = 891;
+                    this.state = 918;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 898;
+                this.state = 925;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 75) {
+                if (_la === 77) {
                     {
-                    this.state = 894;
+                    this.state = 921;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 896;
+                    this.state = 923;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
+                    if (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 7340033) !== 0)) {
                         {
-                        this.state = 895;
+                        this.state = 922;
                         this.rangeBound();
                         }
                     }
@@ -3865,14 +4005,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 900;
+                this.state = 927;
                 this.match(CypherParser.DOTDOT);
-                this.state = 902;
+                this.state = 929;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 7340033) !== 0)) {
+                if (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 7340033) !== 0)) {
                     {
-                    this.state = 901;
+                    this.state = 928;
                     this.rangeBound();
                     }
                 }
@@ -3898,22 +4038,22 @@ export class CypherParser extends antlr.Parser {
     }
     public rangeBound(): RangeBoundContext {
         let localContext = new RangeBoundContext(this.context, this.state);
-        this.enterRule(localContext, 130, CypherParser.RULE_rangeBound);
+        this.enterRule(localContext, 136, CypherParser.RULE_rangeBound);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 907;
+            this.state = 934;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 85) {
+            if (_la === 87) {
                 {
-                this.state = 906;
+                this.state = 933;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 909;
+            this.state = 936;
             this.integerLiteral();
             }
         }
@@ -3932,11 +4072,11 @@ export class CypherParser extends antlr.Parser {
     }
     public labelName(): LabelNameContext {
         let localContext = new LabelNameContext(this.context, this.state);
-        this.enterRule(localContext, 132, CypherParser.RULE_labelName);
+        this.enterRule(localContext, 138, CypherParser.RULE_labelName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 911;
+            this.state = 938;
             this.schemaName();
             }
         }
@@ -3955,11 +4095,11 @@ export class CypherParser extends antlr.Parser {
     }
     public relTypeName(): RelTypeNameContext {
         let localContext = new RelTypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 134, CypherParser.RULE_relTypeName);
+        this.enterRule(localContext, 140, CypherParser.RULE_relTypeName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 913;
+            this.state = 940;
             this.schemaName();
             }
         }
@@ -3978,27 +4118,27 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyExpression(): PropertyExpressionContext {
         let localContext = new PropertyExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 136, CypherParser.RULE_propertyExpression);
+        this.enterRule(localContext, 142, CypherParser.RULE_propertyExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 915;
+            this.state = 942;
             this.atom();
-            this.state = 917;
+            this.state = 944;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 916;
+                this.state = 943;
                 this.propertyLookup();
                 }
                 }
-                this.state = 919;
+                this.state = 946;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 92);
+            } while (_la === 94);
             }
         }
         catch (re) {
@@ -4016,11 +4156,11 @@ export class CypherParser extends antlr.Parser {
     }
     public expression(): ExpressionContext {
         let localContext = new ExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 138, CypherParser.RULE_expression);
+        this.enterRule(localContext, 144, CypherParser.RULE_expression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 921;
+            this.state = 948;
             this.orExpression();
             }
         }
@@ -4039,26 +4179,26 @@ export class CypherParser extends antlr.Parser {
     }
     public orExpression(): OrExpressionContext {
         let localContext = new OrExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 140, CypherParser.RULE_orExpression);
+        this.enterRule(localContext, 146, CypherParser.RULE_orExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 923;
+            this.state = 950;
             this.xorExpression();
-            this.state = 928;
+            this.state = 955;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 45) {
+            while (_la === 47) {
                 {
                 {
-                this.state = 924;
+                this.state = 951;
                 this.match(CypherParser.OR);
-                this.state = 925;
+                this.state = 952;
                 this.xorExpression();
                 }
                 }
-                this.state = 930;
+                this.state = 957;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4079,26 +4219,26 @@ export class CypherParser extends antlr.Parser {
     }
     public xorExpression(): XorExpressionContext {
         let localContext = new XorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 142, CypherParser.RULE_xorExpression);
+        this.enterRule(localContext, 148, CypherParser.RULE_xorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 931;
+            this.state = 958;
             this.andExpression();
-            this.state = 936;
+            this.state = 963;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 72) {
+            while (_la === 74) {
                 {
                 {
-                this.state = 932;
+                this.state = 959;
                 this.match(CypherParser.XOR);
-                this.state = 933;
+                this.state = 960;
                 this.andExpression();
                 }
                 }
-                this.state = 938;
+                this.state = 965;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4119,26 +4259,26 @@ export class CypherParser extends antlr.Parser {
     }
     public andExpression(): AndExpressionContext {
         let localContext = new AndExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 144, CypherParser.RULE_andExpression);
+        this.enterRule(localContext, 150, CypherParser.RULE_andExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 939;
+            this.state = 966;
             this.notExpression();
-            this.state = 944;
+            this.state = 971;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 940;
+                this.state = 967;
                 this.match(CypherParser.AND);
-                this.state = 941;
+                this.state = 968;
                 this.notExpression();
                 }
                 }
-                this.state = 946;
+                this.state = 973;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4159,26 +4299,26 @@ export class CypherParser extends antlr.Parser {
     }
     public notExpression(): NotExpressionContext {
         let localContext = new NotExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 146, CypherParser.RULE_notExpression);
+        this.enterRule(localContext, 152, CypherParser.RULE_notExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 950;
+            this.state = 977;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 40) {
+            while (_la === 42) {
                 {
                 {
-                this.state = 947;
+                this.state = 974;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 952;
+                this.state = 979;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 953;
+            this.state = 980;
             this.comparisonExpression();
             }
         }
@@ -4197,26 +4337,26 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonExpression(): ComparisonExpressionContext {
         let localContext = new ComparisonExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 148, CypherParser.RULE_comparisonExpression);
+        this.enterRule(localContext, 154, CypherParser.RULE_comparisonExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 955;
+            this.state = 982;
             this.predicateExpression();
-            this.state = 961;
+            this.state = 988;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0)) {
+            while (((((_la - 80)) & ~0x1F) === 0 && ((1 << (_la - 80)) & 63) !== 0)) {
                 {
                 {
-                this.state = 956;
+                this.state = 983;
                 this.comparisonOperator();
-                this.state = 957;
+                this.state = 984;
                 this.predicateExpression();
                 }
                 }
-                this.state = 963;
+                this.state = 990;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4237,14 +4377,14 @@ export class CypherParser extends antlr.Parser {
     }
     public comparisonOperator(): ComparisonOperatorContext {
         let localContext = new ComparisonOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 150, CypherParser.RULE_comparisonOperator);
+        this.enterRule(localContext, 156, CypherParser.RULE_comparisonOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 964;
+            this.state = 991;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 78)) & ~0x1F) === 0 && ((1 << (_la - 78)) & 63) !== 0))) {
+            if(!(((((_la - 80)) & ~0x1F) === 0 && ((1 << (_la - 80)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4268,24 +4408,24 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateExpression(): PredicateExpressionContext {
         let localContext = new PredicateExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 152, CypherParser.RULE_predicateExpression);
+        this.enterRule(localContext, 158, CypherParser.RULE_predicateExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 966;
+            this.state = 993;
             this.addOrSubtractExpression();
-            this.state = 970;
+            this.state = 997;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 2625537) !== 0) || ((((_la - 54)) & ~0x1F) === 0 && ((1 << (_la - 54)) & 9437185) !== 0)) {
+            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 10489857) !== 0) || ((((_la - 56)) & ~0x1F) === 0 && ((1 << (_la - 56)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 967;
+                this.state = 994;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 972;
+                this.state = 999;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4306,21 +4446,21 @@ export class CypherParser extends antlr.Parser {
     }
     public predicateSuffix(): PredicateSuffixContext {
         let localContext = new PredicateSuffixContext(this.context, this.state);
-        this.enterRule(localContext, 154, CypherParser.RULE_predicateSuffix);
+        this.enterRule(localContext, 160, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1007;
+            this.state = 1034;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 113, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 973;
+                this.state = 1000;
                 this.match(CypherParser.STARTS);
-                this.state = 974;
+                this.state = 1001;
                 this.match(CypherParser.WITH);
-                this.state = 975;
+                this.state = 1002;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4328,11 +4468,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 976;
+                this.state = 1003;
                 this.match(CypherParser.ENDS);
-                this.state = 977;
+                this.state = 1004;
                 this.match(CypherParser.WITH);
-                this.state = 978;
+                this.state = 1005;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4340,9 +4480,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 979;
+                this.state = 1006;
                 this.match(CypherParser.CONTAINS);
-                this.state = 980;
+                this.state = 1007;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4350,9 +4490,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 981;
+                this.state = 1008;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 982;
+                this.state = 1009;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4360,9 +4500,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 983;
+                this.state = 1010;
                 this.match(CypherParser.IN);
-                this.state = 984;
+                this.state = 1011;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4370,9 +4510,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 985;
+                this.state = 1012;
                 this.match(CypherParser.IS);
-                this.state = 986;
+                this.state = 1013;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4380,11 +4520,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 987;
+                this.state = 1014;
                 this.match(CypherParser.IS);
-                this.state = 988;
+                this.state = 1015;
                 this.match(CypherParser.NOT);
-                this.state = 989;
+                this.state = 1016;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4392,26 +4532,26 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 996;
+                this.state = 1023;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 990;
+                    this.state = 1017;
                     this.match(CypherParser.IS);
-                    this.state = 992;
+                    this.state = 1019;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 40) {
+                    if (_la === 42) {
                         {
-                        this.state = 991;
+                        this.state = 1018;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 994;
+                    this.state = 1021;
                     _la = this.tokenStream.LA(1);
-                    if(!(_la === 58 || _la === 74)) {
+                    if(!(_la === 60 || _la === 76)) {
                     this.errorHandler.recoverInline(this);
                     }
                     else {
@@ -4422,14 +4562,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 995;
+                    this.state = 1022;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 998;
+                this.state = 1025;
                 this.valueTypeExpression();
                 }
                 break;
@@ -4437,29 +4577,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 999;
+                this.state = 1026;
                 this.match(CypherParser.IS);
-                this.state = 1001;
+                this.state = 1028;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 40) {
+                if (_la === 42) {
                     {
-                    this.state = 1000;
+                    this.state = 1027;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1004;
+                this.state = 1031;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 112, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
                 case 1:
                     {
-                    this.state = 1003;
+                    this.state = 1030;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1006;
+                this.state = 1033;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -4480,30 +4620,30 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeExpression(): ValueTypeExpressionContext {
         let localContext = new ValueTypeExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 156, CypherParser.RULE_valueTypeExpression);
+        this.enterRule(localContext, 162, CypherParser.RULE_valueTypeExpression);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1009;
+            this.state = 1036;
             this.valueTypeAlternative();
-            this.state = 1014;
+            this.state = 1041;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 114, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 116, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1010;
+                    this.state = 1037;
                     this.match(CypherParser.PIPE);
-                    this.state = 1011;
+                    this.state = 1038;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1016;
+                this.state = 1043;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 114, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 116, this.context);
             }
             }
         }
@@ -4522,13 +4662,13 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeAlternative(): ValueTypeAlternativeContext {
         let localContext = new ValueTypeAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 158, CypherParser.RULE_valueTypeAlternative);
+        this.enterRule(localContext, 164, CypherParser.RULE_valueTypeAlternative);
         let _la: number;
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1018;
+            this.state = 1045;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -4536,7 +4676,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1017;
+                    this.state = 1044;
                     this.valueTypeWord();
                     }
                     }
@@ -4544,46 +4684,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1020;
+                this.state = 1047;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 115, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 117, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1026;
+            this.state = 1053;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 118, this.context) ) {
             case 1:
                 {
-                this.state = 1022;
+                this.state = 1049;
                 this.match(CypherParser.WITH);
-                this.state = 1023;
+                this.state = 1050;
                 this.valueTypeWord();
-                this.state = 1024;
+                this.state = 1051;
                 this.valueTypeWord();
                 }
                 break;
             }
-            this.state = 1032;
+            this.state = 1059;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 117, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 119, this.context) ) {
             case 1:
                 {
-                this.state = 1028;
+                this.state = 1055;
                 this.match(CypherParser.LT);
-                this.state = 1029;
+                this.state = 1056;
                 this.valueTypeExpression();
-                this.state = 1030;
+                this.state = 1057;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1036;
+            this.state = 1063;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 40) {
+            if (_la === 42) {
                 {
-                this.state = 1034;
+                this.state = 1061;
                 this.match(CypherParser.NOT);
-                this.state = 1035;
+                this.state = 1062;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -4605,9 +4745,9 @@ export class CypherParser extends antlr.Parser {
     }
     public valueTypeWord(): ValueTypeWordContext {
         let localContext = new ValueTypeWordContext(this.context, this.state);
-        this.enterRule(localContext, 160, CypherParser.RULE_valueTypeWord);
+        this.enterRule(localContext, 166, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1040;
+            this.state = 1067;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4622,6 +4762,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -4645,14 +4787,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1038;
+                this.state = 1065;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1039;
+                this.state = 1066;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4675,26 +4817,26 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractExpression(): AddOrSubtractExpressionContext {
         let localContext = new AddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 162, CypherParser.RULE_addOrSubtractExpression);
+        this.enterRule(localContext, 168, CypherParser.RULE_addOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1042;
+            this.state = 1069;
             this.multiplyDivideModuloExpression();
-            this.state = 1048;
+            this.state = 1075;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0)) {
+            while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1043;
+                this.state = 1070;
                 this.addOrSubtractOperator();
-                this.state = 1044;
+                this.state = 1071;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1050;
+                this.state = 1077;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4715,14 +4857,14 @@ export class CypherParser extends antlr.Parser {
     }
     public addOrSubtractOperator(): AddOrSubtractOperatorContext {
         let localContext = new AddOrSubtractOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 164, CypherParser.RULE_addOrSubtractOperator);
+        this.enterRule(localContext, 170, CypherParser.RULE_addOrSubtractOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1051;
+            this.state = 1078;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 4099) !== 0))) {
+            if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4746,26 +4888,26 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloExpression(): MultiplyDivideModuloExpressionContext {
         let localContext = new MultiplyDivideModuloExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 166, CypherParser.RULE_multiplyDivideModuloExpression);
+        this.enterRule(localContext, 172, CypherParser.RULE_multiplyDivideModuloExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1053;
+            this.state = 1080;
             this.powerOfExpression();
-            this.state = 1059;
+            this.state = 1086;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0)) {
+            while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1054;
+                this.state = 1081;
                 this.multiplyDivideModuloOperator();
-                this.state = 1055;
+                this.state = 1082;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1061;
+                this.state = 1088;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4786,14 +4928,14 @@ export class CypherParser extends antlr.Parser {
     }
     public multiplyDivideModuloOperator(): MultiplyDivideModuloOperatorContext {
         let localContext = new MultiplyDivideModuloOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 168, CypherParser.RULE_multiplyDivideModuloOperator);
+        this.enterRule(localContext, 174, CypherParser.RULE_multiplyDivideModuloOperator);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1062;
+            this.state = 1089;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 7) !== 0))) {
+            if(!(((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4817,26 +4959,26 @@ export class CypherParser extends antlr.Parser {
     }
     public powerOfExpression(): PowerOfExpressionContext {
         let localContext = new PowerOfExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 170, CypherParser.RULE_powerOfExpression);
+        this.enterRule(localContext, 176, CypherParser.RULE_powerOfExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1064;
+            this.state = 1091;
             this.unaryAddOrSubtractExpression();
-            this.state = 1069;
+            this.state = 1096;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 91) {
+            while (_la === 93) {
                 {
                 {
-                this.state = 1065;
+                this.state = 1092;
                 this.match(CypherParser.CARET);
-                this.state = 1066;
+                this.state = 1093;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1071;
+                this.state = 1098;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4857,20 +4999,20 @@ export class CypherParser extends antlr.Parser {
     }
     public unaryAddOrSubtractExpression(): UnaryAddOrSubtractExpressionContext {
         let localContext = new UnaryAddOrSubtractExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 172, CypherParser.RULE_unaryAddOrSubtractExpression);
+        this.enterRule(localContext, 178, CypherParser.RULE_unaryAddOrSubtractExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1075;
+            this.state = 1102;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 84 || _la === 85) {
+            while (_la === 86 || _la === 87) {
                 {
                 {
-                this.state = 1072;
+                this.state = 1099;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 84 || _la === 85)) {
+                if(!(_la === 86 || _la === 87)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -4879,11 +5021,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1077;
+                this.state = 1104;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1078;
+            this.state = 1105;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -4902,30 +5044,30 @@ export class CypherParser extends antlr.Parser {
     }
     public nonArithmeticOperatorExpression(): NonArithmeticOperatorExpressionContext {
         let localContext = new NonArithmeticOperatorExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 174, CypherParser.RULE_nonArithmeticOperatorExpression);
+        this.enterRule(localContext, 180, CypherParser.RULE_nonArithmeticOperatorExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1080;
+            this.state = 1107;
             this.atom();
-            this.state = 1085;
+            this.state = 1112;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 92 || _la === 101) {
+            while (_la === 94 || _la === 103) {
                 {
-                this.state = 1083;
+                this.state = 1110;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1081;
+                    this.state = 1108;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1082;
+                    this.state = 1109;
                     this.propertyLookup();
                     }
                     break;
@@ -4933,22 +5075,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1087;
+                this.state = 1114;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1090;
+            this.state = 1117;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 126, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
             case 1:
                 {
-                this.state = 1088;
+                this.state = 1115;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1089;
+                this.state = 1116;
                 this.labelExpression();
                 }
                 break;
@@ -4970,21 +5112,21 @@ export class CypherParser extends antlr.Parser {
     }
     public listOperator(): ListOperatorContext {
         let localContext = new ListOperatorContext(this.context, this.state);
-        this.enterRule(localContext, 176, CypherParser.RULE_listOperator);
+        this.enterRule(localContext, 182, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1105;
+            this.state = 1132;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 129, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 131, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1092;
+                this.state = 1119;
                 this.match(CypherParser.LBRACK);
-                this.state = 1093;
+                this.state = 1120;
                 this.expression();
-                this.state = 1094;
+                this.state = 1121;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -4992,31 +5134,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1096;
+                this.state = 1123;
                 this.match(CypherParser.LBRACK);
-                this.state = 1098;
+                this.state = 1125;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                     {
-                    this.state = 1097;
+                    this.state = 1124;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1100;
+                this.state = 1127;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1102;
+                this.state = 1129;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                     {
-                    this.state = 1101;
+                    this.state = 1128;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1104;
+                this.state = 1131;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5037,13 +5179,13 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyLookup(): PropertyLookupContext {
         let localContext = new PropertyLookupContext(this.context, this.state);
-        this.enterRule(localContext, 178, CypherParser.RULE_propertyLookup);
+        this.enterRule(localContext, 184, CypherParser.RULE_propertyLookup);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1107;
+            this.state = 1134;
             this.match(CypherParser.DOT);
-            this.state = 1108;
+            this.state = 1135;
             this.propertyKeyName();
             }
         }
@@ -5062,113 +5204,113 @@ export class CypherParser extends antlr.Parser {
     }
     public atom(): AtomContext {
         let localContext = new AtomContext(this.context, this.state);
-        this.enterRule(localContext, 180, CypherParser.RULE_atom);
+        this.enterRule(localContext, 186, CypherParser.RULE_atom);
         try {
-            this.state = 1125;
+            this.state = 1152;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 130, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1110;
+                this.state = 1137;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1111;
+                this.state = 1138;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1112;
+                this.state = 1139;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1113;
+                this.state = 1140;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1114;
+                this.state = 1141;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1115;
+                this.state = 1142;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1116;
+                this.state = 1143;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1117;
+                this.state = 1144;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1118;
+                this.state = 1145;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1119;
+                this.state = 1146;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1120;
+                this.state = 1147;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1121;
+                this.state = 1148;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1122;
+                this.state = 1149;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1123;
+                this.state = 1150;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1124;
+                this.state = 1151;
                 this.variable();
                 }
                 break;
@@ -5189,17 +5331,17 @@ export class CypherParser extends antlr.Parser {
     }
     public countStar(): CountStarContext {
         let localContext = new CountStarContext(this.context, this.state);
-        this.enterRule(localContext, 182, CypherParser.RULE_countStar);
+        this.enterRule(localContext, 188, CypherParser.RULE_countStar);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1127;
+            this.state = 1154;
             this.match(CypherParser.COUNT);
-            this.state = 1128;
+            this.state = 1155;
             this.match(CypherParser.LPAREN);
-            this.state = 1129;
+            this.state = 1156;
             this.match(CypherParser.STAR);
-            this.state = 1130;
+            this.state = 1157;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5218,50 +5360,50 @@ export class CypherParser extends antlr.Parser {
     }
     public caseExpression(): CaseExpressionContext {
         let localContext = new CaseExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 184, CypherParser.RULE_caseExpression);
+        this.enterRule(localContext, 190, CypherParser.RULE_caseExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1132;
+            this.state = 1159;
             this.match(CypherParser.CASE);
-            this.state = 1134;
+            this.state = 1161;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                 {
-                this.state = 1133;
+                this.state = 1160;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 1137;
+            this.state = 1164;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1136;
+                this.state = 1163;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1139;
+                this.state = 1166;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 69);
-            this.state = 1143;
+            } while (_la === 71);
+            this.state = 1170;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1141;
+                this.state = 1168;
                 this.match(CypherParser.ELSE);
-                this.state = 1142;
+                this.state = 1169;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1145;
+            this.state = 1172;
             this.match(CypherParser.END);
             }
         }
@@ -5280,34 +5422,34 @@ export class CypherParser extends antlr.Parser {
     }
     public caseAlternative(): CaseAlternativeContext {
         let localContext = new CaseAlternativeContext(this.context, this.state);
-        this.enterRule(localContext, 186, CypherParser.RULE_caseAlternative);
+        this.enterRule(localContext, 192, CypherParser.RULE_caseAlternative);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1147;
+            this.state = 1174;
             this.match(CypherParser.WHEN);
-            this.state = 1148;
+            this.state = 1175;
             this.caseWhenOperand();
-            this.state = 1153;
+            this.state = 1180;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 95) {
                 {
                 {
-                this.state = 1149;
+                this.state = 1176;
                 this.match(CypherParser.COMMA);
-                this.state = 1150;
+                this.state = 1177;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1155;
+                this.state = 1182;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1156;
+            this.state = 1183;
             this.match(CypherParser.THEN);
-            this.state = 1157;
+            this.state = 1184;
             this.expression();
             }
         }
@@ -5326,9 +5468,9 @@ export class CypherParser extends antlr.Parser {
     }
     public caseWhenOperand(): CaseWhenOperandContext {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
-        this.enterRule(localContext, 188, CypherParser.RULE_caseWhenOperand);
+        this.enterRule(localContext, 194, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1164;
+            this.state = 1191;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -5340,9 +5482,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1159;
+                this.state = 1186;
                 this.comparisonOperator();
-                this.state = 1160;
+                this.state = 1187;
                 this.expression();
                 }
                 break;
@@ -5356,7 +5498,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1162;
+                this.state = 1189;
                 this.predicateSuffix();
                 }
                 break;
@@ -5375,6 +5517,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -5413,7 +5557,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1163;
+                this.state = 1190;
                 this.expression();
                 }
                 break;
@@ -5436,28 +5580,28 @@ export class CypherParser extends antlr.Parser {
     }
     public listComprehension(): ListComprehensionContext {
         let localContext = new ListComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 190, CypherParser.RULE_listComprehension);
+        this.enterRule(localContext, 196, CypherParser.RULE_listComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1166;
+            this.state = 1193;
             this.match(CypherParser.LBRACK);
-            this.state = 1167;
+            this.state = 1194;
             this.filterExpression();
-            this.state = 1170;
+            this.state = 1197;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 97) {
+            if (_la === 99) {
                 {
-                this.state = 1168;
+                this.state = 1195;
                 this.match(CypherParser.PIPE);
-                this.state = 1169;
+                this.state = 1196;
                 this.expression();
                 }
             }
 
-            this.state = 1172;
+            this.state = 1199;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5476,44 +5620,44 @@ export class CypherParser extends antlr.Parser {
     }
     public patternComprehension(): PatternComprehensionContext {
         let localContext = new PatternComprehensionContext(this.context, this.state);
-        this.enterRule(localContext, 192, CypherParser.RULE_patternComprehension);
+        this.enterRule(localContext, 198, CypherParser.RULE_patternComprehension);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1174;
+            this.state = 1201;
             this.match(CypherParser.LBRACK);
-            this.state = 1178;
+            this.state = 1205;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 1175;
+                this.state = 1202;
                 this.variable();
-                this.state = 1176;
+                this.state = 1203;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1180;
+            this.state = 1207;
             this.relationshipsPattern();
-            this.state = 1183;
+            this.state = 1210;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 72) {
                 {
-                this.state = 1181;
+                this.state = 1208;
                 this.match(CypherParser.WHERE);
-                this.state = 1182;
+                this.state = 1209;
                 this.expression();
                 }
             }
 
-            this.state = 1185;
+            this.state = 1212;
             this.match(CypherParser.PIPE);
-            this.state = 1186;
+            this.state = 1213;
             this.expression();
-            this.state = 1187;
+            this.state = 1214;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5532,17 +5676,17 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifierExpression(): QuantifierExpressionContext {
         let localContext = new QuantifierExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 194, CypherParser.RULE_quantifierExpression);
+        this.enterRule(localContext, 200, CypherParser.RULE_quantifierExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1189;
+            this.state = 1216;
             this.quantifier();
-            this.state = 1190;
+            this.state = 1217;
             this.match(CypherParser.LPAREN);
-            this.state = 1191;
+            this.state = 1218;
             this.filterExpression();
-            this.state = 1192;
+            this.state = 1219;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5561,14 +5705,14 @@ export class CypherParser extends antlr.Parser {
     }
     public quantifier(): QuantifierContext {
         let localContext = new QuantifierContext(this.context, this.state);
-        this.enterRule(localContext, 196, CypherParser.RULE_quantifier);
+        this.enterRule(localContext, 202, CypherParser.RULE_quantifier);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1194;
+            this.state = 1221;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 1 || _la === 3 || _la === 39 || _la === 52)) {
+            if(!(_la === 1 || _la === 3 || _la === 41 || _la === 54)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5592,25 +5736,25 @@ export class CypherParser extends antlr.Parser {
     }
     public filterExpression(): FilterExpressionContext {
         let localContext = new FilterExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 198, CypherParser.RULE_filterExpression);
+        this.enterRule(localContext, 204, CypherParser.RULE_filterExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1196;
+            this.state = 1223;
             this.variable();
-            this.state = 1197;
+            this.state = 1224;
             this.match(CypherParser.IN);
-            this.state = 1198;
+            this.state = 1225;
             this.expression();
-            this.state = 1201;
+            this.state = 1228;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 72) {
                 {
-                this.state = 1199;
+                this.state = 1226;
                 this.match(CypherParser.WHERE);
-                this.state = 1200;
+                this.state = 1227;
                 this.expression();
                 }
             }
@@ -5632,33 +5776,33 @@ export class CypherParser extends antlr.Parser {
     }
     public reduceExpression(): ReduceExpressionContext {
         let localContext = new ReduceExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 200, CypherParser.RULE_reduceExpression);
+        this.enterRule(localContext, 206, CypherParser.RULE_reduceExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1203;
+            this.state = 1230;
             this.match(CypherParser.REDUCE);
-            this.state = 1204;
+            this.state = 1231;
             this.match(CypherParser.LPAREN);
-            this.state = 1205;
+            this.state = 1232;
             localContext._accumulator = this.variable();
-            this.state = 1206;
+            this.state = 1233;
             this.match(CypherParser.EQ);
-            this.state = 1207;
+            this.state = 1234;
             localContext._initial = this.expression();
-            this.state = 1208;
+            this.state = 1235;
             this.match(CypherParser.COMMA);
-            this.state = 1209;
+            this.state = 1236;
             this.variable();
-            this.state = 1210;
+            this.state = 1237;
             this.match(CypherParser.IN);
-            this.state = 1211;
+            this.state = 1238;
             localContext._source = this.expression();
-            this.state = 1212;
+            this.state = 1239;
             this.match(CypherParser.PIPE);
-            this.state = 1213;
+            this.state = 1240;
             localContext._step = this.expression();
-            this.state = 1214;
+            this.state = 1241;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5677,12 +5821,12 @@ export class CypherParser extends antlr.Parser {
     }
     public subqueryExpression(): SubqueryExpressionContext {
         let localContext = new SubqueryExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 202, CypherParser.RULE_subqueryExpression);
+        this.enterRule(localContext, 208, CypherParser.RULE_subqueryExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1216;
+            this.state = 1243;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5691,27 +5835,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1217;
+            this.state = 1244;
             this.match(CypherParser.LBRACE);
-            this.state = 1223;
+            this.state = 1250;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 141, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 143, this.context) ) {
             case 1:
                 {
-                this.state = 1218;
+                this.state = 1245;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1219;
+                this.state = 1246;
                 this.pattern();
-                this.state = 1221;
+                this.state = 1248;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 70) {
+                if (_la === 72) {
                     {
-                    this.state = 1220;
+                    this.state = 1247;
                     this.where();
                     }
                 }
@@ -5719,7 +5863,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1225;
+            this.state = 1252;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5738,15 +5882,15 @@ export class CypherParser extends antlr.Parser {
     }
     public parenthesizedExpression(): ParenthesizedExpressionContext {
         let localContext = new ParenthesizedExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 204, CypherParser.RULE_parenthesizedExpression);
+        this.enterRule(localContext, 210, CypherParser.RULE_parenthesizedExpression);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1227;
+            this.state = 1254;
             this.match(CypherParser.LPAREN);
-            this.state = 1228;
+            this.state = 1255;
             this.expression();
-            this.state = 1229;
+            this.state = 1256;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5765,24 +5909,24 @@ export class CypherParser extends antlr.Parser {
     }
     public trimFromExpression(): TrimFromExpressionContext {
         let localContext = new TrimFromExpressionContext(this.context, this.state);
-        this.enterRule(localContext, 206, CypherParser.RULE_trimFromExpression);
+        this.enterRule(localContext, 212, CypherParser.RULE_trimFromExpression);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1231;
+            this.state = 1258;
             this.functionName();
-            this.state = 1232;
+            this.state = 1259;
             this.match(CypherParser.LPAREN);
-            this.state = 1234;
+            this.state = 1261;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 142, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 144, this.context) ) {
             case 1:
                 {
-                this.state = 1233;
+                this.state = 1260;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
-                if(!(((((_la - 60)) & ~0x1F) === 0 && ((1 << (_la - 60)) & 7) !== 0))) {
+                if(!(((((_la - 62)) & ~0x1F) === 0 && ((1 << (_la - 62)) & 7) !== 0))) {
                     localContext._side = this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -5792,21 +5936,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1237;
+            this.state = 1264;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 143, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 145, this.context) ) {
             case 1:
                 {
-                this.state = 1236;
+                this.state = 1263;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1239;
+            this.state = 1266;
             this.match(CypherParser.FROM);
-            this.state = 1240;
+            this.state = 1267;
             localContext._source = this.expression();
-            this.state = 1241;
+            this.state = 1268;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5825,52 +5969,52 @@ export class CypherParser extends antlr.Parser {
     }
     public functionInvocation(): FunctionInvocationContext {
         let localContext = new FunctionInvocationContext(this.context, this.state);
-        this.enterRule(localContext, 208, CypherParser.RULE_functionInvocation);
+        this.enterRule(localContext, 214, CypherParser.RULE_functionInvocation);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1243;
+            this.state = 1270;
             this.functionName();
-            this.state = 1244;
+            this.state = 1271;
             this.match(CypherParser.LPAREN);
-            this.state = 1246;
+            this.state = 1273;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 1245;
+                this.state = 1272;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 1256;
+            this.state = 1283;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                 {
-                this.state = 1248;
+                this.state = 1275;
                 this.expression();
-                this.state = 1253;
+                this.state = 1280;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 95) {
                     {
                     {
-                    this.state = 1249;
+                    this.state = 1276;
                     this.match(CypherParser.COMMA);
-                    this.state = 1250;
+                    this.state = 1277;
                     this.expression();
                     }
                     }
-                    this.state = 1255;
+                    this.state = 1282;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1258;
+            this.state = 1285;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5889,13 +6033,13 @@ export class CypherParser extends antlr.Parser {
     }
     public functionName(): FunctionNameContext {
         let localContext = new FunctionNameContext(this.context, this.state);
-        this.enterRule(localContext, 210, CypherParser.RULE_functionName);
+        this.enterRule(localContext, 216, CypherParser.RULE_functionName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1260;
+            this.state = 1287;
             this.namespace();
-            this.state = 1261;
+            this.state = 1288;
             this.symbolicName();
             }
         }
@@ -5914,28 +6058,28 @@ export class CypherParser extends antlr.Parser {
     }
     public namespace(): NamespaceContext {
         let localContext = new NamespaceContext(this.context, this.state);
-        this.enterRule(localContext, 212, CypherParser.RULE_namespace);
+        this.enterRule(localContext, 218, CypherParser.RULE_namespace);
         try {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1268;
+            this.state = 1295;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 147, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 149, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1263;
+                    this.state = 1290;
                     this.symbolicName();
-                    this.state = 1264;
+                    this.state = 1291;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1270;
+                this.state = 1297;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 147, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 149, this.context);
             }
             }
         }
@@ -5954,42 +6098,42 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjection(): MapProjectionContext {
         let localContext = new MapProjectionContext(this.context, this.state);
-        this.enterRule(localContext, 214, CypherParser.RULE_mapProjection);
+        this.enterRule(localContext, 220, CypherParser.RULE_mapProjection);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1271;
+            this.state = 1298;
             this.variable();
-            this.state = 1272;
+            this.state = 1299;
             this.match(CypherParser.LBRACE);
-            this.state = 1281;
+            this.state = 1308;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 268436479) !== 0) || _la === 110 || _la === 111) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1073745919) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 1273;
+                this.state = 1300;
                 this.mapProjectionItem();
-                this.state = 1278;
+                this.state = 1305;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 95) {
                     {
                     {
-                    this.state = 1274;
+                    this.state = 1301;
                     this.match(CypherParser.COMMA);
-                    this.state = 1275;
+                    this.state = 1302;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1280;
+                    this.state = 1307;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1283;
+            this.state = 1310;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6008,20 +6152,20 @@ export class CypherParser extends antlr.Parser {
     }
     public mapProjectionItem(): MapProjectionItemContext {
         let localContext = new MapProjectionItemContext(this.context, this.state);
-        this.enterRule(localContext, 216, CypherParser.RULE_mapProjectionItem);
+        this.enterRule(localContext, 222, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1294;
+            this.state = 1321;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 150, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 152, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1285;
+                this.state = 1312;
                 this.propertyKeyName();
-                this.state = 1286;
+                this.state = 1313;
                 this.match(CypherParser.COLON);
-                this.state = 1287;
+                this.state = 1314;
                 this.expression();
                 }
                 break;
@@ -6029,9 +6173,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1289;
+                this.state = 1316;
                 this.match(CypherParser.DOT);
-                this.state = 1290;
+                this.state = 1317;
                 this.propertyKeyName();
                 }
                 break;
@@ -6039,9 +6183,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1291;
+                this.state = 1318;
                 this.match(CypherParser.DOT);
-                this.state = 1292;
+                this.state = 1319;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6049,7 +6193,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1293;
+                this.state = 1320;
                 this.variable();
                 }
                 break;
@@ -6070,13 +6214,13 @@ export class CypherParser extends antlr.Parser {
     }
     public parameter(): ParameterContext {
         let localContext = new ParameterContext(this.context, this.state);
-        this.enterRule(localContext, 218, CypherParser.RULE_parameter);
+        this.enterRule(localContext, 224, CypherParser.RULE_parameter);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1296;
+            this.state = 1323;
             this.match(CypherParser.DOLLAR);
-            this.state = 1299;
+            this.state = 1326;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6091,6 +6235,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -6113,13 +6259,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1297;
+                this.state = 1324;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1298;
+                this.state = 1325;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -6143,23 +6289,23 @@ export class CypherParser extends antlr.Parser {
     }
     public literal(): LiteralContext {
         let localContext = new LiteralContext(this.context, this.state);
-        this.enterRule(localContext, 220, CypherParser.RULE_literal);
+        this.enterRule(localContext, 226, CypherParser.RULE_literal);
         try {
-            this.state = 1307;
+            this.state = 1334;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1301;
+                this.state = 1328;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1302;
+                this.state = 1329;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6169,28 +6315,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1303;
+                this.state = 1330;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1304;
+                this.state = 1331;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1305;
+                this.state = 1332;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1306;
+                this.state = 1333;
                 this.mapLiteral();
                 }
                 break;
@@ -6213,14 +6359,14 @@ export class CypherParser extends antlr.Parser {
     }
     public booleanLiteral(): BooleanLiteralContext {
         let localContext = new BooleanLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 222, CypherParser.RULE_booleanLiteral);
+        this.enterRule(localContext, 228, CypherParser.RULE_booleanLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1309;
+            this.state = 1336;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 26 || _la === 57)) {
+            if(!(_la === 26 || _la === 59)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6244,9 +6390,9 @@ export class CypherParser extends antlr.Parser {
     }
     public numberLiteral(): NumberLiteralContext {
         let localContext = new NumberLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 224, CypherParser.RULE_numberLiteral);
+        this.enterRule(localContext, 230, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1313;
+            this.state = 1340;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -6254,14 +6400,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1311;
+                this.state = 1338;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1312;
+                this.state = 1339;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -6284,14 +6430,14 @@ export class CypherParser extends antlr.Parser {
     }
     public integerLiteral(): IntegerLiteralContext {
         let localContext = new IntegerLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 226, CypherParser.RULE_integerLiteral);
+        this.enterRule(localContext, 232, CypherParser.RULE_integerLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1315;
+            this.state = 1342;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 105)) & ~0x1F) === 0 && ((1 << (_la - 105)) & 7) !== 0))) {
+            if(!(((((_la - 107)) & ~0x1F) === 0 && ((1 << (_la - 107)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6315,40 +6461,40 @@ export class CypherParser extends antlr.Parser {
     }
     public listLiteral(): ListLiteralContext {
         let localContext = new ListLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 228, CypherParser.RULE_listLiteral);
+        this.enterRule(localContext, 234, CypherParser.RULE_listLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1317;
+            this.state = 1344;
             this.match(CypherParser.LBRACK);
-            this.state = 1326;
+            this.state = 1353;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 2116316362) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4279404485) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 3145749) !== 0) || ((((_la - 98)) & ~0x1F) === 0 && ((1 << (_la - 98)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                 {
-                this.state = 1318;
+                this.state = 1345;
                 this.expression();
-                this.state = 1323;
+                this.state = 1350;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 95) {
                     {
                     {
-                    this.state = 1319;
+                    this.state = 1346;
                     this.match(CypherParser.COMMA);
-                    this.state = 1320;
+                    this.state = 1347;
                     this.expression();
                     }
                     }
-                    this.state = 1325;
+                    this.state = 1352;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1328;
+            this.state = 1355;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6367,48 +6513,48 @@ export class CypherParser extends antlr.Parser {
     }
     public mapLiteral(): MapLiteralContext {
         let localContext = new MapLiteralContext(this.context, this.state);
-        this.enterRule(localContext, 230, CypherParser.RULE_mapLiteral);
+        this.enterRule(localContext, 236, CypherParser.RULE_mapLiteral);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1330;
+            this.state = 1357;
             this.match(CypherParser.LBRACE);
-            this.state = 1344;
+            this.state = 1371;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1023) !== 0) || _la === 110 || _la === 111) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 4095) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 1331;
+                this.state = 1358;
                 this.propertyKeyName();
-                this.state = 1332;
+                this.state = 1359;
                 this.match(CypherParser.COLON);
-                this.state = 1333;
+                this.state = 1360;
                 this.expression();
-                this.state = 1341;
+                this.state = 1368;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 95) {
                     {
                     {
-                    this.state = 1334;
+                    this.state = 1361;
                     this.match(CypherParser.COMMA);
-                    this.state = 1335;
+                    this.state = 1362;
                     this.propertyKeyName();
-                    this.state = 1336;
+                    this.state = 1363;
                     this.match(CypherParser.COLON);
-                    this.state = 1337;
+                    this.state = 1364;
                     this.expression();
                     }
                     }
-                    this.state = 1343;
+                    this.state = 1370;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1346;
+            this.state = 1373;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6427,11 +6573,11 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyKeyName(): PropertyKeyNameContext {
         let localContext = new PropertyKeyNameContext(this.context, this.state);
-        this.enterRule(localContext, 232, CypherParser.RULE_propertyKeyName);
+        this.enterRule(localContext, 238, CypherParser.RULE_propertyKeyName);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1348;
+            this.state = 1375;
             this.schemaName();
             }
         }
@@ -6450,43 +6596,43 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaCommand(): SchemaCommandContext {
         let localContext = new SchemaCommandContext(this.context, this.state);
-        this.enterRule(localContext, 234, CypherParser.RULE_schemaCommand);
+        this.enterRule(localContext, 240, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1355;
+            this.state = 1382;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 158, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 160, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1350;
+                this.state = 1377;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1351;
+                this.state = 1378;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1352;
+                this.state = 1379;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1353;
+                this.state = 1380;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1354;
+                this.state = 1381;
                 this.dropIndex();
                 }
                 break;
@@ -6507,69 +6653,69 @@ export class CypherParser extends antlr.Parser {
     }
     public createConstraint(): CreateConstraintContext {
         let localContext = new CreateConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 236, CypherParser.RULE_createConstraint);
+        this.enterRule(localContext, 242, CypherParser.RULE_createConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1357;
+            this.state = 1384;
             this.match(CypherParser.CREATE);
-            this.state = 1358;
+            this.state = 1385;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1360;
+            this.state = 1387;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 159, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 161, this.context) ) {
             case 1:
                 {
-                this.state = 1359;
+                this.state = 1386;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1363;
+            this.state = 1390;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 30) {
+            if (_la === 32) {
                 {
-                this.state = 1362;
+                this.state = 1389;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1365;
+            this.state = 1392;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 27 || _la === 43)) {
+            if(!(_la === 27 || _la === 45)) {
             this.errorHandler.recoverInline(this);
             }
             else {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1366;
+            this.state = 1393;
             this.match(CypherParser.LPAREN);
-            this.state = 1367;
+            this.state = 1394;
             this.variable();
-            this.state = 1368;
+            this.state = 1395;
             this.nodeLabel();
-            this.state = 1369;
+            this.state = 1396;
             this.match(CypherParser.RPAREN);
-            this.state = 1370;
+            this.state = 1397;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 6 || _la === 49)) {
+            if(!(_la === 6 || _la === 51)) {
             this.errorHandler.recoverInline(this);
             }
             else {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1371;
+            this.state = 1398;
             this.constraintRequirement();
-            this.state = 1373;
+            this.state = 1400;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 72) {
                 {
-                this.state = 1372;
+                this.state = 1399;
                 this.where();
                 }
             }
@@ -6591,21 +6737,21 @@ export class CypherParser extends antlr.Parser {
     }
     public constraintRequirement(): ConstraintRequirementContext {
         let localContext = new ConstraintRequirementContext(this.context, this.state);
-        this.enterRule(localContext, 238, CypherParser.RULE_constraintRequirement);
+        this.enterRule(localContext, 244, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1403;
+            this.state = 1430;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 164, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1375;
+                this.state = 1402;
                 this.propertyReference();
-                this.state = 1376;
+                this.state = 1403;
                 this.match(CypherParser.IS);
-                this.state = 1377;
+                this.state = 1404;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6613,11 +6759,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1379;
+                this.state = 1406;
                 this.propertyReferenceList();
-                this.state = 1380;
+                this.state = 1407;
                 this.match(CypherParser.IS);
-                this.state = 1381;
+                this.state = 1408;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6625,13 +6771,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1383;
+                this.state = 1410;
                 this.propertyReference();
-                this.state = 1384;
+                this.state = 1411;
                 this.match(CypherParser.IS);
-                this.state = 1385;
+                this.state = 1412;
                 this.match(CypherParser.NOT);
-                this.state = 1386;
+                this.state = 1413;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6639,13 +6785,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1388;
+                this.state = 1415;
                 this.propertyReference();
-                this.state = 1389;
+                this.state = 1416;
                 this.match(CypherParser.IS);
-                this.state = 1390;
+                this.state = 1417;
                 this.match(CypherParser.NODE);
-                this.state = 1391;
+                this.state = 1418;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6653,13 +6799,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1393;
+                this.state = 1420;
                 this.propertyReferenceList();
-                this.state = 1394;
+                this.state = 1421;
                 this.match(CypherParser.IS);
-                this.state = 1395;
+                this.state = 1422;
                 this.match(CypherParser.NODE);
-                this.state = 1396;
+                this.state = 1423;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6667,20 +6813,20 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1398;
+                this.state = 1425;
                 this.propertyReference();
-                this.state = 1399;
+                this.state = 1426;
                 this.match(CypherParser.IS);
-                this.state = 1400;
+                this.state = 1427;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 58 || _la === 74)) {
+                if(!(_la === 60 || _la === 76)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1401;
+                this.state = 1428;
                 this.typeName();
                 }
                 break;
@@ -6701,15 +6847,15 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReference(): PropertyReferenceContext {
         let localContext = new PropertyReferenceContext(this.context, this.state);
-        this.enterRule(localContext, 240, CypherParser.RULE_propertyReference);
+        this.enterRule(localContext, 246, CypherParser.RULE_propertyReference);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1405;
+            this.state = 1432;
             this.variable();
-            this.state = 1406;
+            this.state = 1433;
             this.match(CypherParser.DOT);
-            this.state = 1407;
+            this.state = 1434;
             this.propertyKeyName();
             }
         }
@@ -6728,32 +6874,32 @@ export class CypherParser extends antlr.Parser {
     }
     public propertyReferenceList(): PropertyReferenceListContext {
         let localContext = new PropertyReferenceListContext(this.context, this.state);
-        this.enterRule(localContext, 242, CypherParser.RULE_propertyReferenceList);
+        this.enterRule(localContext, 248, CypherParser.RULE_propertyReferenceList);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1409;
+            this.state = 1436;
             this.match(CypherParser.LPAREN);
-            this.state = 1410;
+            this.state = 1437;
             this.propertyReference();
-            this.state = 1415;
+            this.state = 1442;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 95) {
                 {
                 {
-                this.state = 1411;
+                this.state = 1438;
                 this.match(CypherParser.COMMA);
-                this.state = 1412;
+                this.state = 1439;
                 this.propertyReference();
                 }
                 }
-                this.state = 1417;
+                this.state = 1444;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1418;
+            this.state = 1445;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6772,37 +6918,37 @@ export class CypherParser extends antlr.Parser {
     }
     public typeName(): TypeNameContext {
         let localContext = new TypeNameContext(this.context, this.state);
-        this.enterRule(localContext, 244, CypherParser.RULE_typeName);
+        this.enterRule(localContext, 250, CypherParser.RULE_typeName);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1420;
+            this.state = 1447;
             this.symbolicName();
-            this.state = 1425;
+            this.state = 1452;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 82) {
+            if (_la === 84) {
                 {
-                this.state = 1421;
+                this.state = 1448;
                 this.match(CypherParser.LT);
-                this.state = 1422;
+                this.state = 1449;
                 this.typeName();
-                this.state = 1423;
+                this.state = 1450;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1430;
+            this.state = 1457;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 99) {
+            if (_la === 101) {
                 {
-                this.state = 1427;
+                this.state = 1454;
                 this.match(CypherParser.LPAREN);
-                this.state = 1428;
+                this.state = 1455;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1429;
+                this.state = 1456;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -6824,23 +6970,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropConstraint(): DropConstraintContext {
         let localContext = new DropConstraintContext(this.context, this.state);
-        this.enterRule(localContext, 246, CypherParser.RULE_dropConstraint);
+        this.enterRule(localContext, 252, CypherParser.RULE_dropConstraint);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1432;
+            this.state = 1459;
             this.match(CypherParser.DROP);
-            this.state = 1433;
+            this.state = 1460;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1434;
+            this.state = 1461;
             this.symbolicName();
-            this.state = 1436;
+            this.state = 1463;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 30) {
+            if (_la === 32) {
                 {
-                this.state = 1435;
+                this.state = 1462;
                 this.ifExists();
                 }
             }
@@ -6862,53 +7008,53 @@ export class CypherParser extends antlr.Parser {
     }
     public createIndex(): CreateIndexContext {
         let localContext = new CreateIndexContext(this.context, this.state);
-        this.enterRule(localContext, 248, CypherParser.RULE_createIndex);
+        this.enterRule(localContext, 254, CypherParser.RULE_createIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1438;
+            this.state = 1465;
             this.match(CypherParser.CREATE);
-            this.state = 1440;
+            this.state = 1467;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 66) {
+            if (_la === 68) {
                 {
-                this.state = 1439;
+                this.state = 1466;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1442;
+            this.state = 1469;
             this.match(CypherParser.INDEX);
-            this.state = 1444;
+            this.state = 1471;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 168, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 170, this.context) ) {
             case 1:
                 {
-                this.state = 1443;
+                this.state = 1470;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1447;
+            this.state = 1474;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 30) {
+            if (_la === 32) {
                 {
-                this.state = 1446;
+                this.state = 1473;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1449;
+            this.state = 1476;
             this.indexTarget();
-            this.state = 1451;
+            this.state = 1478;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 70) {
+            if (_la === 72) {
                 {
-                this.state = 1450;
+                this.state = 1477;
                 this.where();
                 }
             }
@@ -6930,49 +7076,49 @@ export class CypherParser extends antlr.Parser {
     }
     public indexTarget(): IndexTargetContext {
         let localContext = new IndexTargetContext(this.context, this.state);
-        this.enterRule(localContext, 250, CypherParser.RULE_indexTarget);
+        this.enterRule(localContext, 256, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1486;
+            this.state = 1513;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1453;
+                this.state = 1480;
                 this.match(CypherParser.FOR);
-                this.state = 1454;
+                this.state = 1481;
                 this.match(CypherParser.LPAREN);
-                this.state = 1455;
+                this.state = 1482;
                 this.variable();
-                this.state = 1456;
+                this.state = 1483;
                 this.nodeLabel();
-                this.state = 1457;
+                this.state = 1484;
                 this.match(CypherParser.RPAREN);
-                this.state = 1458;
+                this.state = 1485;
                 this.match(CypherParser.ON);
-                this.state = 1459;
+                this.state = 1486;
                 this.match(CypherParser.LPAREN);
-                this.state = 1460;
+                this.state = 1487;
                 this.propertyReference();
-                this.state = 1465;
+                this.state = 1492;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 95) {
                     {
                     {
-                    this.state = 1461;
+                    this.state = 1488;
                     this.match(CypherParser.COMMA);
-                    this.state = 1462;
+                    this.state = 1489;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1467;
+                    this.state = 1494;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1468;
+                this.state = 1495;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -6980,41 +7126,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1470;
+                this.state = 1497;
                 this.match(CypherParser.ON);
-                this.state = 1472;
+                this.state = 1499;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 94) {
+                if (_la === 96) {
                     {
-                    this.state = 1471;
+                    this.state = 1498;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1474;
+                this.state = 1501;
                 this.labelName();
-                this.state = 1475;
+                this.state = 1502;
                 this.match(CypherParser.LPAREN);
-                this.state = 1476;
+                this.state = 1503;
                 this.propertyKeyName();
-                this.state = 1481;
+                this.state = 1508;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 95) {
                     {
                     {
-                    this.state = 1477;
+                    this.state = 1504;
                     this.match(CypherParser.COMMA);
-                    this.state = 1478;
+                    this.state = 1505;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1483;
+                    this.state = 1510;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1484;
+                this.state = 1511;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7037,67 +7183,67 @@ export class CypherParser extends antlr.Parser {
     }
     public createSearchIndex(): CreateSearchIndexContext {
         let localContext = new CreateSearchIndexContext(this.context, this.state);
-        this.enterRule(localContext, 252, CypherParser.RULE_createSearchIndex);
+        this.enterRule(localContext, 258, CypherParser.RULE_createSearchIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1488;
+            this.state = 1515;
             this.match(CypherParser.CREATE);
-            this.state = 1489;
+            this.state = 1516;
             localContext._searchKind = this.symbolicName();
-            this.state = 1490;
+            this.state = 1517;
             this.match(CypherParser.INDEX);
-            this.state = 1492;
+            this.state = 1519;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 175, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
             case 1:
                 {
-                this.state = 1491;
+                this.state = 1518;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1495;
+            this.state = 1522;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 30) {
+            if (_la === 32) {
                 {
-                this.state = 1494;
+                this.state = 1521;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1497;
+            this.state = 1524;
             this.match(CypherParser.FOR);
-            this.state = 1498;
+            this.state = 1525;
             this.match(CypherParser.LPAREN);
-            this.state = 1499;
+            this.state = 1526;
             this.variable();
-            this.state = 1500;
+            this.state = 1527;
             this.nodeLabel();
-            this.state = 1501;
+            this.state = 1528;
             this.match(CypherParser.RPAREN);
-            this.state = 1502;
+            this.state = 1529;
             this.match(CypherParser.ON);
-            this.state = 1504;
+            this.state = 1531;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 1503;
+                this.state = 1530;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1506;
+            this.state = 1533;
             this.searchIndexProperties();
-            this.state = 1508;
+            this.state = 1535;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0) || _la === 110 || _la === 111) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 1507;
+                this.state = 1534;
                 this.indexOptions();
                 }
             }
@@ -7119,63 +7265,63 @@ export class CypherParser extends antlr.Parser {
     }
     public searchIndexProperties(): SearchIndexPropertiesContext {
         let localContext = new SearchIndexPropertiesContext(this.context, this.state);
-        this.enterRule(localContext, 254, CypherParser.RULE_searchIndexProperties);
+        this.enterRule(localContext, 260, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1532;
+            this.state = 1559;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1510;
+                this.state = 1537;
                 this.match(CypherParser.LPAREN);
-                this.state = 1511;
+                this.state = 1538;
                 this.propertyReference();
-                this.state = 1516;
+                this.state = 1543;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 95) {
                     {
                     {
-                    this.state = 1512;
+                    this.state = 1539;
                     this.match(CypherParser.COMMA);
-                    this.state = 1513;
+                    this.state = 1540;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1518;
+                    this.state = 1545;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1519;
+                this.state = 1546;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1521;
+                this.state = 1548;
                 this.match(CypherParser.LBRACK);
-                this.state = 1522;
+                this.state = 1549;
                 this.propertyReference();
-                this.state = 1527;
+                this.state = 1554;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 93) {
+                while (_la === 95) {
                     {
                     {
-                    this.state = 1523;
+                    this.state = 1550;
                     this.match(CypherParser.COMMA);
-                    this.state = 1524;
+                    this.state = 1551;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1529;
+                    this.state = 1556;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1530;
+                this.state = 1557;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -7198,13 +7344,13 @@ export class CypherParser extends antlr.Parser {
     }
     public indexOptions(): IndexOptionsContext {
         let localContext = new IndexOptionsContext(this.context, this.state);
-        this.enterRule(localContext, 256, CypherParser.RULE_indexOptions);
+        this.enterRule(localContext, 262, CypherParser.RULE_indexOptions);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1534;
+            this.state = 1561;
             this.symbolicName();
-            this.state = 1535;
+            this.state = 1562;
             this.mapLiteral();
             }
         }
@@ -7223,23 +7369,23 @@ export class CypherParser extends antlr.Parser {
     }
     public dropIndex(): DropIndexContext {
         let localContext = new DropIndexContext(this.context, this.state);
-        this.enterRule(localContext, 258, CypherParser.RULE_dropIndex);
+        this.enterRule(localContext, 264, CypherParser.RULE_dropIndex);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1537;
+            this.state = 1564;
             this.match(CypherParser.DROP);
-            this.state = 1538;
+            this.state = 1565;
             this.match(CypherParser.INDEX);
-            this.state = 1539;
+            this.state = 1566;
             this.symbolicName();
-            this.state = 1541;
+            this.state = 1568;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 30) {
+            if (_la === 32) {
                 {
-                this.state = 1540;
+                this.state = 1567;
                 this.ifExists();
                 }
             }
@@ -7261,15 +7407,15 @@ export class CypherParser extends antlr.Parser {
     }
     public ifNotExists(): IfNotExistsContext {
         let localContext = new IfNotExistsContext(this.context, this.state);
-        this.enterRule(localContext, 260, CypherParser.RULE_ifNotExists);
+        this.enterRule(localContext, 266, CypherParser.RULE_ifNotExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1543;
+            this.state = 1570;
             this.match(CypherParser.IF);
-            this.state = 1544;
+            this.state = 1571;
             this.match(CypherParser.NOT);
-            this.state = 1545;
+            this.state = 1572;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7288,13 +7434,13 @@ export class CypherParser extends antlr.Parser {
     }
     public ifExists(): IfExistsContext {
         let localContext = new IfExistsContext(this.context, this.state);
-        this.enterRule(localContext, 262, CypherParser.RULE_ifExists);
+        this.enterRule(localContext, 268, CypherParser.RULE_ifExists);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1547;
+            this.state = 1574;
             this.match(CypherParser.IF);
-            this.state = 1548;
+            this.state = 1575;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7313,11 +7459,11 @@ export class CypherParser extends antlr.Parser {
     }
     public variable(): VariableContext {
         let localContext = new VariableContext(this.context, this.state);
-        this.enterRule(localContext, 264, CypherParser.RULE_variable);
+        this.enterRule(localContext, 270, CypherParser.RULE_variable);
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1550;
+            this.state = 1577;
             this.symbolicName();
             }
         }
@@ -7336,22 +7482,22 @@ export class CypherParser extends antlr.Parser {
     }
     public symbolicName(): SymbolicNameContext {
         let localContext = new SymbolicNameContext(this.context, this.state);
-        this.enterRule(localContext, 266, CypherParser.RULE_symbolicName);
+        this.enterRule(localContext, 272, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1555;
+            this.state = 1582;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1552;
+                this.state = 1579;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1553;
+                this.state = 1580;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -7367,6 +7513,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -7388,7 +7536,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1554;
+                this.state = 1581;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -7411,14 +7559,14 @@ export class CypherParser extends antlr.Parser {
     }
     public nonReservedKeyword(): NonReservedKeywordContext {
         let localContext = new NonReservedKeywordContext(this.context, this.state);
-        this.enterRule(localContext, 268, CypherParser.RULE_nonReservedKeyword);
+        this.enterRule(localContext, 274, CypherParser.RULE_nonReservedKeyword);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1557;
+            this.state = 1584;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 3)) & ~0x1F) === 0 && ((1 << (_la - 3)) & 2940505369) !== 0) || ((((_la - 38)) & ~0x1F) === 0 && ((1 << (_la - 38)) & 1475627539) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -7442,9 +7590,9 @@ export class CypherParser extends antlr.Parser {
     }
     public schemaName(): SchemaNameContext {
         let localContext = new SchemaNameContext(this.context, this.state);
-        this.enterRule(localContext, 270, CypherParser.RULE_schemaName);
+        this.enterRule(localContext, 276, CypherParser.RULE_schemaName);
         try {
-            this.state = 1561;
+            this.state = 1588;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -7459,6 +7607,8 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOR:
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
+            case CypherParser.LET:
+            case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
             case CypherParser.KEY:
@@ -7482,7 +7632,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1559;
+                this.state = 1586;
                 this.symbolicName();
                 }
                 break;
@@ -7530,7 +7680,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1560;
+                this.state = 1587;
                 this.reservedWord();
                 }
                 break;
@@ -7553,14 +7703,14 @@ export class CypherParser extends antlr.Parser {
     }
     public reservedWord(): ReservedWordContext {
         let localContext = new ReservedWordContext(this.context, this.state);
-        this.enterRule(localContext, 272, CypherParser.RULE_reservedWord);
+        this.enterRule(localContext, 278, CypherParser.RULE_reservedWord);
         let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1563;
+            this.state = 1590;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 2245760822) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 24559005) !== 0) || ((((_la - 65)) & ~0x1F) === 0 && ((1 << (_la - 65)) & 501) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 98236021) !== 0) || ((((_la - 67)) & ~0x1F) === 0 && ((1 << (_la - 67)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -7584,7 +7734,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,115,1566,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,117,1593,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -7606,608 +7756,620 @@ export class CypherParser extends antlr.Parser {
         7,120,2,121,7,121,2,122,7,122,2,123,7,123,2,124,7,124,2,125,7,125,
         2,126,7,126,2,127,7,127,2,128,7,128,2,129,7,129,2,130,7,130,2,131,
         7,131,2,132,7,132,2,133,7,133,2,134,7,134,2,135,7,135,2,136,7,136,
-        1,0,1,0,3,0,277,8,0,1,0,1,0,1,1,1,1,1,1,3,1,284,8,1,1,2,1,2,1,2,
-        1,2,1,2,1,3,1,3,1,3,1,3,3,3,295,8,3,1,4,5,4,298,8,4,10,4,12,4,301,
-        9,4,1,4,1,4,5,4,305,8,4,10,4,12,4,308,9,4,1,4,5,4,311,8,4,10,4,12,
-        4,314,9,4,1,5,1,5,3,5,318,8,5,1,6,1,6,3,6,322,8,6,1,6,1,6,1,7,4,
-        7,327,8,7,11,7,12,7,328,1,8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,
-        1,9,5,9,342,8,9,10,9,12,9,345,9,9,3,9,347,8,9,1,9,1,9,1,10,5,10,
-        352,8,10,10,10,12,10,355,9,10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,
-        5,11,364,8,11,10,11,12,11,367,9,11,3,11,369,8,11,1,11,1,11,1,12,
-        1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,
-        3,12,387,8,12,1,13,3,13,390,8,13,1,13,1,13,1,13,5,13,395,8,13,10,
-        13,12,13,398,9,13,1,13,3,13,401,8,13,1,14,1,14,1,14,1,14,1,14,1,
-        15,1,15,1,15,1,15,1,15,1,15,5,15,414,8,15,10,15,12,15,417,9,15,3,
-        15,419,8,15,1,15,3,15,422,8,15,1,15,1,15,1,15,3,15,427,8,15,3,15,
-        429,8,15,1,16,3,16,432,8,16,1,16,1,16,3,16,436,8,16,1,16,1,16,1,
-        16,1,16,3,16,442,8,16,1,17,1,17,1,17,1,17,1,17,5,17,449,8,17,10,
-        17,12,17,452,9,17,3,17,454,8,17,1,17,1,17,1,18,1,18,1,18,1,18,1,
-        18,1,18,3,18,464,8,18,1,18,1,18,1,18,1,18,3,18,470,8,18,1,19,1,19,
-        1,19,5,19,475,8,19,10,19,12,19,478,9,19,1,19,1,19,1,20,1,20,1,20,
-        5,20,485,8,20,10,20,12,20,488,9,20,1,20,3,20,491,8,20,1,21,1,21,
-        1,21,3,21,496,8,21,1,21,1,21,1,22,1,22,1,22,1,23,1,23,1,23,5,23,
-        506,8,23,10,23,12,23,509,9,23,1,24,1,24,1,24,1,24,1,24,1,24,3,24,
-        517,8,24,1,25,1,25,1,25,1,25,5,25,523,8,25,10,25,12,25,526,9,25,
-        1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,
-        1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,3,26,550,8,26,1,27,
-        1,27,1,27,1,27,5,27,556,8,27,10,27,12,27,559,9,27,1,28,1,28,1,28,
-        1,28,1,28,1,28,1,28,1,28,1,28,3,28,570,8,28,1,29,3,29,573,8,29,1,
-        29,1,29,1,29,1,29,5,29,579,8,29,10,29,12,29,582,9,29,1,30,1,30,1,
-        30,1,30,1,30,1,30,1,30,4,30,591,8,30,11,30,12,30,592,1,30,1,30,1,
-        31,1,31,3,31,599,8,31,1,31,3,31,602,8,31,1,31,1,31,3,31,606,8,31,
-        1,31,3,31,609,8,31,1,32,1,32,1,33,1,33,1,33,3,33,616,8,33,1,34,1,
-        34,1,34,1,35,3,35,622,8,35,1,35,1,35,3,35,626,8,35,1,35,3,35,629,
-        8,35,1,35,3,35,632,8,35,1,36,1,36,1,36,5,36,637,8,36,10,36,12,36,
-        640,9,36,1,36,1,36,1,36,5,36,645,8,36,10,36,12,36,648,9,36,3,36,
-        650,8,36,1,37,1,37,1,37,3,37,655,8,37,1,38,1,38,1,38,1,38,1,38,5,
-        38,662,8,38,10,38,12,38,665,9,38,1,39,1,39,1,39,1,40,1,40,1,40,1,
-        41,1,41,3,41,675,8,41,1,42,1,42,1,42,1,43,1,43,1,43,5,43,683,8,43,
-        10,43,12,43,686,9,43,1,44,1,44,1,44,3,44,691,8,44,1,44,1,44,3,44,
-        695,8,44,1,45,1,45,1,45,1,45,1,45,1,46,1,46,5,46,704,8,46,10,46,
-        12,46,707,9,46,1,46,1,46,1,46,1,46,3,46,713,8,46,1,47,1,47,4,47,
-        717,8,47,11,47,12,47,718,1,48,1,48,3,48,723,8,48,1,48,1,48,3,48,
-        727,8,48,1,48,3,48,730,8,48,1,48,1,48,3,48,734,8,48,1,48,1,48,1,
-        49,1,49,1,49,1,50,1,50,1,50,3,50,744,8,50,1,50,5,50,747,8,50,10,
-        50,12,50,750,9,50,1,51,1,51,1,51,5,51,755,8,51,10,51,12,51,758,9,
-        51,1,52,1,52,1,52,3,52,763,8,52,1,53,1,53,1,53,1,53,1,53,1,53,3,
-        53,771,8,53,1,54,1,54,3,54,775,8,54,1,54,1,54,1,54,1,54,1,54,3,54,
-        782,8,54,1,55,1,55,1,55,1,55,1,55,1,55,3,55,790,8,55,1,55,1,55,1,
-        55,1,56,1,56,3,56,797,8,56,1,56,1,56,3,56,801,8,56,3,56,803,8,56,
-        1,56,1,56,1,56,3,56,808,8,56,1,57,1,57,1,57,3,57,813,8,57,1,57,1,
-        57,1,57,1,57,1,57,3,57,820,8,57,1,57,1,57,1,57,3,57,825,8,57,1,57,
-        1,57,1,57,1,57,3,57,831,8,57,1,57,3,57,834,8,57,1,58,1,58,3,58,838,
-        8,58,1,58,1,58,3,58,842,8,58,1,58,3,58,845,8,58,1,58,3,58,848,8,
-        58,1,58,1,58,1,59,1,59,3,59,854,8,59,1,60,1,60,1,60,1,60,3,60,860,
-        8,60,1,60,5,60,863,8,60,10,60,12,60,866,9,60,1,60,1,60,3,60,870,
-        8,60,1,61,4,61,873,8,61,11,61,12,61,874,1,62,1,62,1,62,1,62,3,62,
-        881,8,62,1,63,1,63,3,63,885,8,63,1,63,1,63,1,63,1,63,1,64,1,64,3,
-        64,893,8,64,1,64,1,64,3,64,897,8,64,3,64,899,8,64,1,64,1,64,3,64,
-        903,8,64,3,64,905,8,64,1,65,3,65,908,8,65,1,65,1,65,1,66,1,66,1,
-        67,1,67,1,68,1,68,4,68,918,8,68,11,68,12,68,919,1,69,1,69,1,70,1,
-        70,1,70,5,70,927,8,70,10,70,12,70,930,9,70,1,71,1,71,1,71,5,71,935,
-        8,71,10,71,12,71,938,9,71,1,72,1,72,1,72,5,72,943,8,72,10,72,12,
-        72,946,9,72,1,73,5,73,949,8,73,10,73,12,73,952,9,73,1,73,1,73,1,
-        74,1,74,1,74,1,74,5,74,960,8,74,10,74,12,74,963,9,74,1,75,1,75,1,
-        76,1,76,5,76,969,8,76,10,76,12,76,972,9,76,1,77,1,77,1,77,1,77,1,
-        77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,77,1,
-        77,1,77,3,77,993,8,77,1,77,1,77,3,77,997,8,77,1,77,1,77,1,77,3,77,
-        1002,8,77,1,77,3,77,1005,8,77,1,77,3,77,1008,8,77,1,78,1,78,1,78,
-        5,78,1013,8,78,10,78,12,78,1016,9,78,1,79,4,79,1019,8,79,11,79,12,
-        79,1020,1,79,1,79,1,79,1,79,3,79,1027,8,79,1,79,1,79,1,79,1,79,3,
-        79,1033,8,79,1,79,1,79,3,79,1037,8,79,1,80,1,80,3,80,1041,8,80,1,
-        81,1,81,1,81,1,81,5,81,1047,8,81,10,81,12,81,1050,9,81,1,82,1,82,
-        1,83,1,83,1,83,1,83,5,83,1058,8,83,10,83,12,83,1061,9,83,1,84,1,
-        84,1,85,1,85,1,85,5,85,1068,8,85,10,85,12,85,1071,9,85,1,86,5,86,
-        1074,8,86,10,86,12,86,1077,9,86,1,86,1,86,1,87,1,87,1,87,5,87,1084,
-        8,87,10,87,12,87,1087,9,87,1,87,1,87,3,87,1091,8,87,1,88,1,88,1,
-        88,1,88,1,88,1,88,3,88,1099,8,88,1,88,1,88,3,88,1103,8,88,1,88,3,
-        88,1106,8,88,1,89,1,89,1,89,1,90,1,90,1,90,1,90,1,90,1,90,1,90,1,
-        90,1,90,1,90,1,90,1,90,1,90,1,90,1,90,3,90,1126,8,90,1,91,1,91,1,
-        91,1,91,1,91,1,92,1,92,3,92,1135,8,92,1,92,4,92,1138,8,92,11,92,
-        12,92,1139,1,92,1,92,3,92,1144,8,92,1,92,1,92,1,93,1,93,1,93,1,93,
-        5,93,1152,8,93,10,93,12,93,1155,9,93,1,93,1,93,1,93,1,94,1,94,1,
-        94,1,94,1,94,3,94,1165,8,94,1,95,1,95,1,95,1,95,3,95,1171,8,95,1,
-        95,1,95,1,96,1,96,1,96,1,96,3,96,1179,8,96,1,96,1,96,1,96,3,96,1184,
-        8,96,1,96,1,96,1,96,1,96,1,97,1,97,1,97,1,97,1,97,1,98,1,98,1,99,
-        1,99,1,99,1,99,1,99,3,99,1202,8,99,1,100,1,100,1,100,1,100,1,100,
-        1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,100,1,101,1,101,1,101,
-        1,101,1,101,3,101,1222,8,101,3,101,1224,8,101,1,101,1,101,1,102,
-        1,102,1,102,1,102,1,103,1,103,1,103,3,103,1235,8,103,1,103,3,103,
-        1238,8,103,1,103,1,103,1,103,1,103,1,104,1,104,1,104,3,104,1247,
-        8,104,1,104,1,104,1,104,5,104,1252,8,104,10,104,12,104,1255,9,104,
-        3,104,1257,8,104,1,104,1,104,1,105,1,105,1,105,1,106,1,106,1,106,
-        5,106,1267,8,106,10,106,12,106,1270,9,106,1,107,1,107,1,107,1,107,
-        1,107,5,107,1277,8,107,10,107,12,107,1280,9,107,3,107,1282,8,107,
-        1,107,1,107,1,108,1,108,1,108,1,108,1,108,1,108,1,108,1,108,1,108,
-        3,108,1295,8,108,1,109,1,109,1,109,3,109,1300,8,109,1,110,1,110,
-        1,110,1,110,1,110,1,110,3,110,1308,8,110,1,111,1,111,1,112,1,112,
-        3,112,1314,8,112,1,113,1,113,1,114,1,114,1,114,1,114,5,114,1322,
-        8,114,10,114,12,114,1325,9,114,3,114,1327,8,114,1,114,1,114,1,115,
-        1,115,1,115,1,115,1,115,1,115,1,115,1,115,1,115,5,115,1340,8,115,
-        10,115,12,115,1343,9,115,3,115,1345,8,115,1,115,1,115,1,116,1,116,
-        1,117,1,117,1,117,1,117,1,117,3,117,1356,8,117,1,118,1,118,1,118,
-        3,118,1361,8,118,1,118,3,118,1364,8,118,1,118,1,118,1,118,1,118,
-        1,118,1,118,1,118,1,118,3,118,1374,8,118,1,119,1,119,1,119,1,119,
-        1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,
-        1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,1,119,
-        1,119,1,119,3,119,1404,8,119,1,120,1,120,1,120,1,120,1,121,1,121,
-        1,121,1,121,5,121,1414,8,121,10,121,12,121,1417,9,121,1,121,1,121,
-        1,122,1,122,1,122,1,122,1,122,3,122,1426,8,122,1,122,1,122,1,122,
-        3,122,1431,8,122,1,123,1,123,1,123,1,123,3,123,1437,8,123,1,124,
-        1,124,3,124,1441,8,124,1,124,1,124,3,124,1445,8,124,1,124,3,124,
-        1448,8,124,1,124,1,124,3,124,1452,8,124,1,125,1,125,1,125,1,125,
-        1,125,1,125,1,125,1,125,1,125,1,125,5,125,1464,8,125,10,125,12,125,
-        1467,9,125,1,125,1,125,1,125,1,125,3,125,1473,8,125,1,125,1,125,
-        1,125,1,125,1,125,5,125,1480,8,125,10,125,12,125,1483,9,125,1,125,
-        1,125,3,125,1487,8,125,1,126,1,126,1,126,1,126,3,126,1493,8,126,
-        1,126,3,126,1496,8,126,1,126,1,126,1,126,1,126,1,126,1,126,1,126,
-        3,126,1505,8,126,1,126,1,126,3,126,1509,8,126,1,127,1,127,1,127,
-        1,127,5,127,1515,8,127,10,127,12,127,1518,9,127,1,127,1,127,1,127,
-        1,127,1,127,1,127,5,127,1526,8,127,10,127,12,127,1529,9,127,1,127,
-        1,127,3,127,1533,8,127,1,128,1,128,1,128,1,129,1,129,1,129,1,129,
-        3,129,1542,8,129,1,130,1,130,1,130,1,130,1,131,1,131,1,131,1,132,
-        1,132,1,133,1,133,1,133,3,133,1556,8,133,1,134,1,134,1,135,1,135,
-        3,135,1562,8,135,1,136,1,136,1,136,0,0,137,0,2,4,6,8,10,12,14,16,
-        18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,
-        62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,
-        104,106,108,110,112,114,116,118,120,122,124,126,128,130,132,134,
-        136,138,140,142,144,146,148,150,152,154,156,158,160,162,164,166,
-        168,170,172,174,176,178,180,182,184,186,188,190,192,194,196,198,
-        200,202,204,206,208,210,212,214,216,218,220,222,224,226,228,230,
-        232,234,236,238,240,242,244,246,248,250,252,254,256,258,260,262,
-        264,266,268,270,272,0,17,2,0,53,53,64,64,3,0,5,5,7,7,17,18,2,0,1,
-        1,3,3,1,0,78,83,2,0,58,58,74,74,2,0,84,85,96,96,1,0,86,88,1,0,84,
-        85,4,0,1,1,3,3,39,39,52,52,2,0,13,14,25,25,1,0,60,62,2,0,26,26,57,
-        57,1,0,105,107,2,0,27,27,43,43,2,0,6,6,49,49,19,0,3,3,6,7,11,11,
-        13,14,18,18,21,21,25,25,27,30,32,32,34,34,38,39,42,42,47,47,49,49,
-        52,52,56,56,58,64,66,66,68,68,20,0,1,2,4,5,8,10,12,12,15,17,19,20,
-        22,24,26,26,31,31,33,33,35,37,40,41,43,46,48,48,50,51,53,55,57,57,
-        65,65,67,67,69,73,1676,0,274,1,0,0,0,2,283,1,0,0,0,4,285,1,0,0,0,
-        6,294,1,0,0,0,8,299,1,0,0,0,10,317,1,0,0,0,12,319,1,0,0,0,14,326,
-        1,0,0,0,16,330,1,0,0,0,18,335,1,0,0,0,20,353,1,0,0,0,22,358,1,0,
-        0,0,24,386,1,0,0,0,26,389,1,0,0,0,28,402,1,0,0,0,30,407,1,0,0,0,
-        32,431,1,0,0,0,34,443,1,0,0,0,36,457,1,0,0,0,38,476,1,0,0,0,40,481,
-        1,0,0,0,42,495,1,0,0,0,44,499,1,0,0,0,46,502,1,0,0,0,48,516,1,0,
-        0,0,50,518,1,0,0,0,52,549,1,0,0,0,54,551,1,0,0,0,56,569,1,0,0,0,
-        58,572,1,0,0,0,60,583,1,0,0,0,62,608,1,0,0,0,64,610,1,0,0,0,66,612,
-        1,0,0,0,68,617,1,0,0,0,70,621,1,0,0,0,72,649,1,0,0,0,74,651,1,0,
-        0,0,76,656,1,0,0,0,78,666,1,0,0,0,80,669,1,0,0,0,82,672,1,0,0,0,
-        84,676,1,0,0,0,86,679,1,0,0,0,88,690,1,0,0,0,90,696,1,0,0,0,92,712,
-        1,0,0,0,94,714,1,0,0,0,96,720,1,0,0,0,98,737,1,0,0,0,100,740,1,0,
-        0,0,102,751,1,0,0,0,104,762,1,0,0,0,106,770,1,0,0,0,108,781,1,0,
-        0,0,110,783,1,0,0,0,112,807,1,0,0,0,114,833,1,0,0,0,116,835,1,0,
-        0,0,118,853,1,0,0,0,120,869,1,0,0,0,122,872,1,0,0,0,124,880,1,0,
-        0,0,126,882,1,0,0,0,128,904,1,0,0,0,130,907,1,0,0,0,132,911,1,0,
-        0,0,134,913,1,0,0,0,136,915,1,0,0,0,138,921,1,0,0,0,140,923,1,0,
-        0,0,142,931,1,0,0,0,144,939,1,0,0,0,146,950,1,0,0,0,148,955,1,0,
-        0,0,150,964,1,0,0,0,152,966,1,0,0,0,154,1007,1,0,0,0,156,1009,1,
-        0,0,0,158,1018,1,0,0,0,160,1040,1,0,0,0,162,1042,1,0,0,0,164,1051,
-        1,0,0,0,166,1053,1,0,0,0,168,1062,1,0,0,0,170,1064,1,0,0,0,172,1075,
-        1,0,0,0,174,1080,1,0,0,0,176,1105,1,0,0,0,178,1107,1,0,0,0,180,1125,
-        1,0,0,0,182,1127,1,0,0,0,184,1132,1,0,0,0,186,1147,1,0,0,0,188,1164,
-        1,0,0,0,190,1166,1,0,0,0,192,1174,1,0,0,0,194,1189,1,0,0,0,196,1194,
-        1,0,0,0,198,1196,1,0,0,0,200,1203,1,0,0,0,202,1216,1,0,0,0,204,1227,
-        1,0,0,0,206,1231,1,0,0,0,208,1243,1,0,0,0,210,1260,1,0,0,0,212,1268,
-        1,0,0,0,214,1271,1,0,0,0,216,1294,1,0,0,0,218,1296,1,0,0,0,220,1307,
-        1,0,0,0,222,1309,1,0,0,0,224,1313,1,0,0,0,226,1315,1,0,0,0,228,1317,
-        1,0,0,0,230,1330,1,0,0,0,232,1348,1,0,0,0,234,1355,1,0,0,0,236,1357,
-        1,0,0,0,238,1403,1,0,0,0,240,1405,1,0,0,0,242,1409,1,0,0,0,244,1420,
-        1,0,0,0,246,1432,1,0,0,0,248,1438,1,0,0,0,250,1486,1,0,0,0,252,1488,
-        1,0,0,0,254,1532,1,0,0,0,256,1534,1,0,0,0,258,1537,1,0,0,0,260,1543,
-        1,0,0,0,262,1547,1,0,0,0,264,1550,1,0,0,0,266,1555,1,0,0,0,268,1557,
-        1,0,0,0,270,1561,1,0,0,0,272,1563,1,0,0,0,274,276,3,2,1,0,275,277,
-        5,95,0,0,276,275,1,0,0,0,276,277,1,0,0,0,277,278,1,0,0,0,278,279,
-        5,0,0,1,279,1,1,0,0,0,280,284,3,4,2,0,281,284,3,234,117,0,282,284,
-        3,8,4,0,283,280,1,0,0,0,283,281,1,0,0,0,283,282,1,0,0,0,284,3,1,
-        0,0,0,285,286,5,51,0,0,286,287,3,266,133,0,287,288,5,81,0,0,288,
-        289,3,6,3,0,289,5,1,0,0,0,290,295,5,109,0,0,291,295,3,224,112,0,
-        292,295,3,222,111,0,293,295,3,266,133,0,294,290,1,0,0,0,294,291,
-        1,0,0,0,294,292,1,0,0,0,294,293,1,0,0,0,295,7,1,0,0,0,296,298,3,
-        10,5,0,297,296,1,0,0,0,298,301,1,0,0,0,299,297,1,0,0,0,299,300,1,
-        0,0,0,300,302,1,0,0,0,301,299,1,0,0,0,302,306,3,14,7,0,303,305,3,
-        12,6,0,304,303,1,0,0,0,305,308,1,0,0,0,306,304,1,0,0,0,306,307,1,
-        0,0,0,307,312,1,0,0,0,308,306,1,0,0,0,309,311,3,10,5,0,310,309,1,
-        0,0,0,311,314,1,0,0,0,312,310,1,0,0,0,312,313,1,0,0,0,313,9,1,0,
-        0,0,314,312,1,0,0,0,315,318,3,16,8,0,316,318,3,18,9,0,317,315,1,
-        0,0,0,317,316,1,0,0,0,318,11,1,0,0,0,319,321,5,65,0,0,320,322,5,
-        1,0,0,321,320,1,0,0,0,321,322,1,0,0,0,322,323,1,0,0,0,323,324,3,
-        14,7,0,324,13,1,0,0,0,325,327,3,24,12,0,326,325,1,0,0,0,327,328,
-        1,0,0,0,328,326,1,0,0,0,328,329,1,0,0,0,329,15,1,0,0,0,330,331,5,
-        4,0,0,331,332,5,42,0,0,332,333,5,56,0,0,333,334,3,138,69,0,334,17,
-        1,0,0,0,335,336,5,68,0,0,336,337,3,210,105,0,337,346,5,99,0,0,338,
-        343,3,138,69,0,339,340,5,93,0,0,340,342,3,138,69,0,341,339,1,0,0,
-        0,342,345,1,0,0,0,343,341,1,0,0,0,343,344,1,0,0,0,344,347,1,0,0,
-        0,345,343,1,0,0,0,346,338,1,0,0,0,346,347,1,0,0,0,347,348,1,0,0,
-        0,348,349,5,100,0,0,349,19,1,0,0,0,350,352,3,22,11,0,351,350,1,0,
-        0,0,352,355,1,0,0,0,353,351,1,0,0,0,353,354,1,0,0,0,354,356,1,0,
-        0,0,355,353,1,0,0,0,356,357,5,0,0,1,357,21,1,0,0,0,358,359,3,210,
-        105,0,359,368,5,99,0,0,360,365,3,138,69,0,361,362,5,93,0,0,362,364,
-        3,138,69,0,363,361,1,0,0,0,364,367,1,0,0,0,365,363,1,0,0,0,365,366,
-        1,0,0,0,366,369,1,0,0,0,367,365,1,0,0,0,368,360,1,0,0,0,368,369,
-        1,0,0,0,369,370,1,0,0,0,370,371,5,100,0,0,371,23,1,0,0,0,372,387,
-        3,26,13,0,373,387,3,28,14,0,374,387,3,32,16,0,375,387,3,30,15,0,
-        376,387,3,44,22,0,377,387,3,46,23,0,378,387,3,50,25,0,379,387,3,
-        54,27,0,380,387,3,58,29,0,381,387,3,66,33,0,382,387,3,68,34,0,383,
-        387,3,60,30,0,384,387,3,64,32,0,385,387,3,62,31,0,386,372,1,0,0,
-        0,386,373,1,0,0,0,386,374,1,0,0,0,386,375,1,0,0,0,386,376,1,0,0,
-        0,386,377,1,0,0,0,386,378,1,0,0,0,386,379,1,0,0,0,386,380,1,0,0,
-        0,386,381,1,0,0,0,386,382,1,0,0,0,386,383,1,0,0,0,386,384,1,0,0,
-        0,386,385,1,0,0,0,387,25,1,0,0,0,388,390,5,44,0,0,389,388,1,0,0,
-        0,389,390,1,0,0,0,390,391,1,0,0,0,391,392,5,36,0,0,392,396,3,86,
-        43,0,393,395,3,10,5,0,394,393,1,0,0,0,395,398,1,0,0,0,396,394,1,
-        0,0,0,396,397,1,0,0,0,397,400,1,0,0,0,398,396,1,0,0,0,399,401,3,
-        84,42,0,400,399,1,0,0,0,400,401,1,0,0,0,401,27,1,0,0,0,402,403,5,
-        67,0,0,403,404,3,138,69,0,404,405,5,4,0,0,405,406,3,264,132,0,406,
-        29,1,0,0,0,407,408,5,9,0,0,408,421,3,38,19,0,409,418,5,99,0,0,410,
-        415,3,138,69,0,411,412,5,93,0,0,412,414,3,138,69,0,413,411,1,0,0,
-        0,414,417,1,0,0,0,415,413,1,0,0,0,415,416,1,0,0,0,416,419,1,0,0,
-        0,417,415,1,0,0,0,418,410,1,0,0,0,418,419,1,0,0,0,419,420,1,0,0,
-        0,420,422,5,100,0,0,421,409,1,0,0,0,421,422,1,0,0,0,422,428,1,0,
-        0,0,423,426,5,73,0,0,424,427,5,86,0,0,425,427,3,40,20,0,426,424,
-        1,0,0,0,426,425,1,0,0,0,427,429,1,0,0,0,428,423,1,0,0,0,428,429,
-        1,0,0,0,429,31,1,0,0,0,430,432,5,44,0,0,431,430,1,0,0,0,431,432,
-        1,0,0,0,432,433,1,0,0,0,433,435,5,9,0,0,434,436,3,34,17,0,435,434,
-        1,0,0,0,435,436,1,0,0,0,436,437,1,0,0,0,437,438,5,103,0,0,438,439,
-        3,8,4,0,439,441,5,104,0,0,440,442,3,36,18,0,441,440,1,0,0,0,441,
-        442,1,0,0,0,442,33,1,0,0,0,443,453,5,99,0,0,444,454,5,86,0,0,445,
-        450,3,264,132,0,446,447,5,93,0,0,447,449,3,264,132,0,448,446,1,0,
-        0,0,449,452,1,0,0,0,450,448,1,0,0,0,450,451,1,0,0,0,451,454,1,0,
-        0,0,452,450,1,0,0,0,453,444,1,0,0,0,453,445,1,0,0,0,453,454,1,0,
-        0,0,454,455,1,0,0,0,455,456,5,100,0,0,456,35,1,0,0,0,457,458,5,31,
-        0,0,458,463,3,266,133,0,459,460,5,42,0,0,460,461,3,138,69,0,461,
-        462,3,266,133,0,462,464,1,0,0,0,463,459,1,0,0,0,463,464,1,0,0,0,
-        464,469,1,0,0,0,465,466,5,43,0,0,466,467,3,266,133,0,467,468,3,266,
-        133,0,468,470,1,0,0,0,469,465,1,0,0,0,469,470,1,0,0,0,470,37,1,0,
-        0,0,471,472,3,270,135,0,472,473,5,92,0,0,473,475,1,0,0,0,474,471,
-        1,0,0,0,475,478,1,0,0,0,476,474,1,0,0,0,476,477,1,0,0,0,477,479,
-        1,0,0,0,478,476,1,0,0,0,479,480,3,270,135,0,480,39,1,0,0,0,481,486,
-        3,42,21,0,482,483,5,93,0,0,483,485,3,42,21,0,484,482,1,0,0,0,485,
-        488,1,0,0,0,486,484,1,0,0,0,486,487,1,0,0,0,487,490,1,0,0,0,488,
-        486,1,0,0,0,489,491,3,84,42,0,490,489,1,0,0,0,490,491,1,0,0,0,491,
-        41,1,0,0,0,492,493,3,266,133,0,493,494,5,4,0,0,494,496,1,0,0,0,495,
-        492,1,0,0,0,495,496,1,0,0,0,496,497,1,0,0,0,497,498,3,264,132,0,
-        498,43,1,0,0,0,499,500,5,15,0,0,500,501,3,86,43,0,501,45,1,0,0,0,
-        502,503,5,37,0,0,503,507,3,88,44,0,504,506,3,48,24,0,505,504,1,0,
-        0,0,506,509,1,0,0,0,507,505,1,0,0,0,507,508,1,0,0,0,508,47,1,0,0,
-        0,509,507,1,0,0,0,510,511,5,43,0,0,511,512,5,36,0,0,512,517,3,50,
-        25,0,513,514,5,43,0,0,514,515,5,15,0,0,515,517,3,50,25,0,516,510,
-        1,0,0,0,516,513,1,0,0,0,517,49,1,0,0,0,518,519,5,51,0,0,519,524,
-        3,52,26,0,520,521,5,93,0,0,521,523,3,52,26,0,522,520,1,0,0,0,523,
-        526,1,0,0,0,524,522,1,0,0,0,524,525,1,0,0,0,525,51,1,0,0,0,526,524,
-        1,0,0,0,527,528,3,136,68,0,528,529,5,81,0,0,529,530,3,138,69,0,530,
-        550,1,0,0,0,531,532,3,264,132,0,532,533,5,81,0,0,533,534,3,138,69,
-        0,534,550,1,0,0,0,535,536,3,264,132,0,536,537,5,76,0,0,537,538,3,
-        138,69,0,538,550,1,0,0,0,539,540,3,264,132,0,540,541,3,122,61,0,
-        541,550,1,0,0,0,542,543,3,180,90,0,543,544,5,101,0,0,544,545,3,138,
-        69,0,545,546,5,102,0,0,546,547,5,81,0,0,547,548,3,138,69,0,548,550,
-        1,0,0,0,549,527,1,0,0,0,549,531,1,0,0,0,549,535,1,0,0,0,549,539,
-        1,0,0,0,549,542,1,0,0,0,550,53,1,0,0,0,551,552,5,48,0,0,552,557,
-        3,56,28,0,553,554,5,93,0,0,554,556,3,56,28,0,555,553,1,0,0,0,556,
-        559,1,0,0,0,557,555,1,0,0,0,557,558,1,0,0,0,558,55,1,0,0,0,559,557,
-        1,0,0,0,560,561,3,264,132,0,561,562,3,122,61,0,562,570,1,0,0,0,563,
-        570,3,136,68,0,564,565,3,180,90,0,565,566,5,101,0,0,566,567,3,138,
-        69,0,567,568,5,102,0,0,568,570,1,0,0,0,569,560,1,0,0,0,569,563,1,
-        0,0,0,569,564,1,0,0,0,570,57,1,0,0,0,571,573,5,19,0,0,572,571,1,
-        0,0,0,572,573,1,0,0,0,573,574,1,0,0,0,574,575,5,16,0,0,575,580,3,
-        138,69,0,576,577,5,93,0,0,577,579,3,138,69,0,578,576,1,0,0,0,579,
-        582,1,0,0,0,580,578,1,0,0,0,580,581,1,0,0,0,581,59,1,0,0,0,582,580,
-        1,0,0,0,583,584,5,28,0,0,584,585,5,99,0,0,585,586,3,264,132,0,586,
-        587,5,31,0,0,587,588,3,138,69,0,588,590,5,97,0,0,589,591,3,24,12,
-        0,590,589,1,0,0,0,591,592,1,0,0,0,592,590,1,0,0,0,592,593,1,0,0,
-        0,593,594,1,0,0,0,594,595,5,100,0,0,595,61,1,0,0,0,596,598,3,76,
-        38,0,597,599,3,78,39,0,598,597,1,0,0,0,598,599,1,0,0,0,599,601,1,
-        0,0,0,600,602,3,80,40,0,601,600,1,0,0,0,601,602,1,0,0,0,602,609,
-        1,0,0,0,603,605,3,78,39,0,604,606,3,80,40,0,605,604,1,0,0,0,605,
-        606,1,0,0,0,606,609,1,0,0,0,607,609,3,80,40,0,608,596,1,0,0,0,608,
-        603,1,0,0,0,608,607,1,0,0,0,609,63,1,0,0,0,610,611,5,29,0,0,611,
-        65,1,0,0,0,612,613,5,71,0,0,613,615,3,70,35,0,614,616,3,84,42,0,
-        615,614,1,0,0,0,615,616,1,0,0,0,616,67,1,0,0,0,617,618,5,50,0,0,
-        618,619,3,70,35,0,619,69,1,0,0,0,620,622,5,20,0,0,621,620,1,0,0,
-        0,621,622,1,0,0,0,622,623,1,0,0,0,623,625,3,72,36,0,624,626,3,76,
-        38,0,625,624,1,0,0,0,625,626,1,0,0,0,626,628,1,0,0,0,627,629,3,78,
-        39,0,628,627,1,0,0,0,628,629,1,0,0,0,629,631,1,0,0,0,630,632,3,80,
-        40,0,631,630,1,0,0,0,631,632,1,0,0,0,632,71,1,0,0,0,633,638,5,86,
-        0,0,634,635,5,93,0,0,635,637,3,74,37,0,636,634,1,0,0,0,637,640,1,
-        0,0,0,638,636,1,0,0,0,638,639,1,0,0,0,639,650,1,0,0,0,640,638,1,
-        0,0,0,641,646,3,74,37,0,642,643,5,93,0,0,643,645,3,74,37,0,644,642,
-        1,0,0,0,645,648,1,0,0,0,646,644,1,0,0,0,646,647,1,0,0,0,647,650,
-        1,0,0,0,648,646,1,0,0,0,649,633,1,0,0,0,649,641,1,0,0,0,650,73,1,
-        0,0,0,651,654,3,138,69,0,652,653,5,4,0,0,653,655,3,264,132,0,654,
-        652,1,0,0,0,654,655,1,0,0,0,655,75,1,0,0,0,656,657,5,46,0,0,657,
-        658,5,8,0,0,658,663,3,82,41,0,659,660,5,93,0,0,660,662,3,82,41,0,
-        661,659,1,0,0,0,662,665,1,0,0,0,663,661,1,0,0,0,663,664,1,0,0,0,
-        664,77,1,0,0,0,665,663,1,0,0,0,666,667,7,0,0,0,667,668,3,138,69,
-        0,668,79,1,0,0,0,669,670,5,35,0,0,670,671,3,138,69,0,671,81,1,0,
-        0,0,672,674,3,138,69,0,673,675,7,1,0,0,674,673,1,0,0,0,674,675,1,
-        0,0,0,675,83,1,0,0,0,676,677,5,70,0,0,677,678,3,138,69,0,678,85,
-        1,0,0,0,679,684,3,88,44,0,680,681,5,93,0,0,681,683,3,88,44,0,682,
-        680,1,0,0,0,683,686,1,0,0,0,684,682,1,0,0,0,684,685,1,0,0,0,685,
-        87,1,0,0,0,686,684,1,0,0,0,687,688,3,264,132,0,688,689,5,81,0,0,
-        689,691,1,0,0,0,690,687,1,0,0,0,690,691,1,0,0,0,691,694,1,0,0,0,
-        692,695,3,92,46,0,693,695,3,90,45,0,694,692,1,0,0,0,694,693,1,0,
-        0,0,695,89,1,0,0,0,696,697,3,266,133,0,697,698,5,99,0,0,698,699,
-        3,92,46,0,699,700,5,100,0,0,700,91,1,0,0,0,701,705,3,96,48,0,702,
-        704,3,108,54,0,703,702,1,0,0,0,704,707,1,0,0,0,705,703,1,0,0,0,705,
-        706,1,0,0,0,706,713,1,0,0,0,707,705,1,0,0,0,708,709,5,99,0,0,709,
-        710,3,92,46,0,710,711,5,100,0,0,711,713,1,0,0,0,712,701,1,0,0,0,
-        712,708,1,0,0,0,713,93,1,0,0,0,714,716,3,96,48,0,715,717,3,108,54,
-        0,716,715,1,0,0,0,717,718,1,0,0,0,718,716,1,0,0,0,718,719,1,0,0,
-        0,719,95,1,0,0,0,720,722,5,99,0,0,721,723,3,264,132,0,722,721,1,
-        0,0,0,722,723,1,0,0,0,723,726,1,0,0,0,724,727,3,122,61,0,725,727,
-        3,98,49,0,726,724,1,0,0,0,726,725,1,0,0,0,726,727,1,0,0,0,727,729,
-        1,0,0,0,728,730,3,118,59,0,729,728,1,0,0,0,729,730,1,0,0,0,730,733,
-        1,0,0,0,731,732,5,70,0,0,732,734,3,138,69,0,733,731,1,0,0,0,733,
-        734,1,0,0,0,734,735,1,0,0,0,735,736,5,100,0,0,736,97,1,0,0,0,737,
-        738,5,94,0,0,738,739,3,100,50,0,739,99,1,0,0,0,740,748,3,102,51,
-        0,741,743,5,97,0,0,742,744,5,94,0,0,743,742,1,0,0,0,743,744,1,0,
-        0,0,744,745,1,0,0,0,745,747,3,102,51,0,746,741,1,0,0,0,747,750,1,
-        0,0,0,748,746,1,0,0,0,748,749,1,0,0,0,749,101,1,0,0,0,750,748,1,
-        0,0,0,751,756,3,104,52,0,752,753,5,89,0,0,753,755,3,104,52,0,754,
-        752,1,0,0,0,755,758,1,0,0,0,756,754,1,0,0,0,756,757,1,0,0,0,757,
-        103,1,0,0,0,758,756,1,0,0,0,759,760,5,90,0,0,760,763,3,104,52,0,
-        761,763,3,106,53,0,762,759,1,0,0,0,762,761,1,0,0,0,763,105,1,0,0,
-        0,764,771,3,132,66,0,765,771,5,88,0,0,766,767,5,99,0,0,767,768,3,
-        100,50,0,768,769,5,100,0,0,769,771,1,0,0,0,770,764,1,0,0,0,770,765,
-        1,0,0,0,770,766,1,0,0,0,771,107,1,0,0,0,772,774,3,114,57,0,773,775,
-        3,112,56,0,774,773,1,0,0,0,774,775,1,0,0,0,775,776,1,0,0,0,776,777,
-        3,96,48,0,777,782,1,0,0,0,778,779,3,110,55,0,779,780,3,96,48,0,780,
-        782,1,0,0,0,781,772,1,0,0,0,781,778,1,0,0,0,782,109,1,0,0,0,783,
-        784,5,99,0,0,784,785,3,96,48,0,785,786,3,114,57,0,786,789,3,96,48,
-        0,787,788,5,70,0,0,788,790,3,138,69,0,789,787,1,0,0,0,789,790,1,
-        0,0,0,790,791,1,0,0,0,791,792,5,100,0,0,792,793,3,112,56,0,793,111,
-        1,0,0,0,794,796,5,103,0,0,795,797,3,226,113,0,796,795,1,0,0,0,796,
-        797,1,0,0,0,797,802,1,0,0,0,798,800,5,93,0,0,799,801,3,226,113,0,
-        800,799,1,0,0,0,800,801,1,0,0,0,801,803,1,0,0,0,802,798,1,0,0,0,
-        802,803,1,0,0,0,803,804,1,0,0,0,804,808,5,104,0,0,805,808,5,84,0,
-        0,806,808,5,86,0,0,807,794,1,0,0,0,807,805,1,0,0,0,807,806,1,0,0,
-        0,808,113,1,0,0,0,809,810,5,82,0,0,810,812,5,85,0,0,811,813,3,116,
-        58,0,812,811,1,0,0,0,812,813,1,0,0,0,813,814,1,0,0,0,814,815,5,85,
-        0,0,815,834,5,83,0,0,816,817,5,82,0,0,817,819,5,85,0,0,818,820,3,
-        116,58,0,819,818,1,0,0,0,819,820,1,0,0,0,820,821,1,0,0,0,821,834,
-        5,85,0,0,822,824,5,85,0,0,823,825,3,116,58,0,824,823,1,0,0,0,824,
-        825,1,0,0,0,825,826,1,0,0,0,826,827,5,85,0,0,827,834,5,83,0,0,828,
-        830,5,85,0,0,829,831,3,116,58,0,830,829,1,0,0,0,830,831,1,0,0,0,
-        831,832,1,0,0,0,832,834,5,85,0,0,833,809,1,0,0,0,833,816,1,0,0,0,
-        833,822,1,0,0,0,833,828,1,0,0,0,834,115,1,0,0,0,835,837,5,101,0,
-        0,836,838,3,264,132,0,837,836,1,0,0,0,837,838,1,0,0,0,838,841,1,
-        0,0,0,839,842,3,120,60,0,840,842,3,98,49,0,841,839,1,0,0,0,841,840,
-        1,0,0,0,841,842,1,0,0,0,842,844,1,0,0,0,843,845,3,128,64,0,844,843,
-        1,0,0,0,844,845,1,0,0,0,845,847,1,0,0,0,846,848,3,118,59,0,847,846,
-        1,0,0,0,847,848,1,0,0,0,848,849,1,0,0,0,849,850,5,102,0,0,850,117,
-        1,0,0,0,851,854,3,230,115,0,852,854,3,218,109,0,853,851,1,0,0,0,
-        853,852,1,0,0,0,854,119,1,0,0,0,855,856,5,94,0,0,856,864,3,134,67,
-        0,857,859,5,97,0,0,858,860,5,94,0,0,859,858,1,0,0,0,859,860,1,0,
-        0,0,860,861,1,0,0,0,861,863,3,134,67,0,862,857,1,0,0,0,863,866,1,
-        0,0,0,864,862,1,0,0,0,864,865,1,0,0,0,865,870,1,0,0,0,866,864,1,
-        0,0,0,867,868,5,94,0,0,868,870,3,126,63,0,869,855,1,0,0,0,869,867,
-        1,0,0,0,870,121,1,0,0,0,871,873,3,124,62,0,872,871,1,0,0,0,873,874,
-        1,0,0,0,874,872,1,0,0,0,874,875,1,0,0,0,875,123,1,0,0,0,876,877,
-        5,94,0,0,877,881,3,132,66,0,878,879,5,94,0,0,879,881,3,126,63,0,
-        880,876,1,0,0,0,880,878,1,0,0,0,881,125,1,0,0,0,882,884,5,98,0,0,
-        883,885,7,2,0,0,884,883,1,0,0,0,884,885,1,0,0,0,885,886,1,0,0,0,
-        886,887,5,99,0,0,887,888,3,138,69,0,888,889,5,100,0,0,889,127,1,
-        0,0,0,890,892,5,86,0,0,891,893,3,130,65,0,892,891,1,0,0,0,892,893,
-        1,0,0,0,893,898,1,0,0,0,894,896,5,75,0,0,895,897,3,130,65,0,896,
-        895,1,0,0,0,896,897,1,0,0,0,897,899,1,0,0,0,898,894,1,0,0,0,898,
-        899,1,0,0,0,899,905,1,0,0,0,900,902,5,75,0,0,901,903,3,130,65,0,
-        902,901,1,0,0,0,902,903,1,0,0,0,903,905,1,0,0,0,904,890,1,0,0,0,
-        904,900,1,0,0,0,905,129,1,0,0,0,906,908,5,85,0,0,907,906,1,0,0,0,
-        907,908,1,0,0,0,908,909,1,0,0,0,909,910,3,226,113,0,910,131,1,0,
-        0,0,911,912,3,270,135,0,912,133,1,0,0,0,913,914,3,270,135,0,914,
-        135,1,0,0,0,915,917,3,180,90,0,916,918,3,178,89,0,917,916,1,0,0,
-        0,918,919,1,0,0,0,919,917,1,0,0,0,919,920,1,0,0,0,920,137,1,0,0,
-        0,921,922,3,140,70,0,922,139,1,0,0,0,923,928,3,142,71,0,924,925,
-        5,45,0,0,925,927,3,142,71,0,926,924,1,0,0,0,927,930,1,0,0,0,928,
-        926,1,0,0,0,928,929,1,0,0,0,929,141,1,0,0,0,930,928,1,0,0,0,931,
-        936,3,144,72,0,932,933,5,72,0,0,933,935,3,144,72,0,934,932,1,0,0,
-        0,935,938,1,0,0,0,936,934,1,0,0,0,936,937,1,0,0,0,937,143,1,0,0,
-        0,938,936,1,0,0,0,939,944,3,146,73,0,940,941,5,2,0,0,941,943,3,146,
-        73,0,942,940,1,0,0,0,943,946,1,0,0,0,944,942,1,0,0,0,944,945,1,0,
-        0,0,945,145,1,0,0,0,946,944,1,0,0,0,947,949,5,40,0,0,948,947,1,0,
-        0,0,949,952,1,0,0,0,950,948,1,0,0,0,950,951,1,0,0,0,951,953,1,0,
-        0,0,952,950,1,0,0,0,953,954,3,148,74,0,954,147,1,0,0,0,955,961,3,
-        152,76,0,956,957,3,150,75,0,957,958,3,152,76,0,958,960,1,0,0,0,959,
-        956,1,0,0,0,960,963,1,0,0,0,961,959,1,0,0,0,961,962,1,0,0,0,962,
-        149,1,0,0,0,963,961,1,0,0,0,964,965,7,3,0,0,965,151,1,0,0,0,966,
-        970,3,162,81,0,967,969,3,154,77,0,968,967,1,0,0,0,969,972,1,0,0,
-        0,970,968,1,0,0,0,970,971,1,0,0,0,971,153,1,0,0,0,972,970,1,0,0,
-        0,973,974,5,54,0,0,974,975,5,71,0,0,975,1008,3,162,81,0,976,977,
-        5,24,0,0,977,978,5,71,0,0,978,1008,3,162,81,0,979,980,5,12,0,0,980,
-        1008,3,162,81,0,981,982,5,77,0,0,982,1008,3,162,81,0,983,984,5,31,
-        0,0,984,1008,3,162,81,0,985,986,5,33,0,0,986,1008,5,41,0,0,987,988,
-        5,33,0,0,988,989,5,40,0,0,989,1008,5,41,0,0,990,992,5,33,0,0,991,
-        993,5,40,0,0,992,991,1,0,0,0,992,993,1,0,0,0,993,994,1,0,0,0,994,
-        997,7,4,0,0,995,997,5,74,0,0,996,990,1,0,0,0,996,995,1,0,0,0,997,
-        998,1,0,0,0,998,1008,3,156,78,0,999,1001,5,33,0,0,1000,1002,5,40,
-        0,0,1001,1000,1,0,0,0,1001,1002,1,0,0,0,1002,1004,1,0,0,0,1003,1005,
-        3,266,133,0,1004,1003,1,0,0,0,1004,1005,1,0,0,0,1005,1006,1,0,0,
-        0,1006,1008,5,59,0,0,1007,973,1,0,0,0,1007,976,1,0,0,0,1007,979,
-        1,0,0,0,1007,981,1,0,0,0,1007,983,1,0,0,0,1007,985,1,0,0,0,1007,
-        987,1,0,0,0,1007,996,1,0,0,0,1007,999,1,0,0,0,1008,155,1,0,0,0,1009,
-        1014,3,158,79,0,1010,1011,5,97,0,0,1011,1013,3,158,79,0,1012,1010,
-        1,0,0,0,1013,1016,1,0,0,0,1014,1012,1,0,0,0,1014,1015,1,0,0,0,1015,
-        157,1,0,0,0,1016,1014,1,0,0,0,1017,1019,3,160,80,0,1018,1017,1,0,
-        0,0,1019,1020,1,0,0,0,1020,1018,1,0,0,0,1020,1021,1,0,0,0,1021,1026,
-        1,0,0,0,1022,1023,5,71,0,0,1023,1024,3,160,80,0,1024,1025,3,160,
-        80,0,1025,1027,1,0,0,0,1026,1022,1,0,0,0,1026,1027,1,0,0,0,1027,
-        1032,1,0,0,0,1028,1029,5,82,0,0,1029,1030,3,156,78,0,1030,1031,5,
-        83,0,0,1031,1033,1,0,0,0,1032,1028,1,0,0,0,1032,1033,1,0,0,0,1033,
-        1036,1,0,0,0,1034,1035,5,40,0,0,1035,1037,5,41,0,0,1036,1034,1,0,
-        0,0,1036,1037,1,0,0,0,1037,159,1,0,0,0,1038,1041,3,266,133,0,1039,
-        1041,5,41,0,0,1040,1038,1,0,0,0,1040,1039,1,0,0,0,1041,161,1,0,0,
-        0,1042,1048,3,166,83,0,1043,1044,3,164,82,0,1044,1045,3,166,83,0,
-        1045,1047,1,0,0,0,1046,1043,1,0,0,0,1047,1050,1,0,0,0,1048,1046,
-        1,0,0,0,1048,1049,1,0,0,0,1049,163,1,0,0,0,1050,1048,1,0,0,0,1051,
-        1052,7,5,0,0,1052,165,1,0,0,0,1053,1059,3,170,85,0,1054,1055,3,168,
-        84,0,1055,1056,3,170,85,0,1056,1058,1,0,0,0,1057,1054,1,0,0,0,1058,
-        1061,1,0,0,0,1059,1057,1,0,0,0,1059,1060,1,0,0,0,1060,167,1,0,0,
-        0,1061,1059,1,0,0,0,1062,1063,7,6,0,0,1063,169,1,0,0,0,1064,1069,
-        3,172,86,0,1065,1066,5,91,0,0,1066,1068,3,172,86,0,1067,1065,1,0,
-        0,0,1068,1071,1,0,0,0,1069,1067,1,0,0,0,1069,1070,1,0,0,0,1070,171,
-        1,0,0,0,1071,1069,1,0,0,0,1072,1074,7,7,0,0,1073,1072,1,0,0,0,1074,
-        1077,1,0,0,0,1075,1073,1,0,0,0,1075,1076,1,0,0,0,1076,1078,1,0,0,
-        0,1077,1075,1,0,0,0,1078,1079,3,174,87,0,1079,173,1,0,0,0,1080,1085,
-        3,180,90,0,1081,1084,3,176,88,0,1082,1084,3,178,89,0,1083,1081,1,
-        0,0,0,1083,1082,1,0,0,0,1084,1087,1,0,0,0,1085,1083,1,0,0,0,1085,
-        1086,1,0,0,0,1086,1090,1,0,0,0,1087,1085,1,0,0,0,1088,1091,3,122,
-        61,0,1089,1091,3,98,49,0,1090,1088,1,0,0,0,1090,1089,1,0,0,0,1090,
-        1091,1,0,0,0,1091,175,1,0,0,0,1092,1093,5,101,0,0,1093,1094,3,138,
-        69,0,1094,1095,5,102,0,0,1095,1106,1,0,0,0,1096,1098,5,101,0,0,1097,
-        1099,3,138,69,0,1098,1097,1,0,0,0,1098,1099,1,0,0,0,1099,1100,1,
-        0,0,0,1100,1102,5,75,0,0,1101,1103,3,138,69,0,1102,1101,1,0,0,0,
-        1102,1103,1,0,0,0,1103,1104,1,0,0,0,1104,1106,5,102,0,0,1105,1092,
-        1,0,0,0,1105,1096,1,0,0,0,1106,177,1,0,0,0,1107,1108,5,92,0,0,1108,
-        1109,3,232,116,0,1109,179,1,0,0,0,1110,1126,3,182,91,0,1111,1126,
-        3,206,103,0,1112,1126,3,190,95,0,1113,1126,3,192,96,0,1114,1126,
-        3,194,97,0,1115,1126,3,200,100,0,1116,1126,3,202,101,0,1117,1126,
-        3,220,110,0,1118,1126,3,218,109,0,1119,1126,3,184,92,0,1120,1126,
-        3,94,47,0,1121,1126,3,204,102,0,1122,1126,3,208,104,0,1123,1126,
-        3,214,107,0,1124,1126,3,264,132,0,1125,1110,1,0,0,0,1125,1111,1,
-        0,0,0,1125,1112,1,0,0,0,1125,1113,1,0,0,0,1125,1114,1,0,0,0,1125,
-        1115,1,0,0,0,1125,1116,1,0,0,0,1125,1117,1,0,0,0,1125,1118,1,0,0,
-        0,1125,1119,1,0,0,0,1125,1120,1,0,0,0,1125,1121,1,0,0,0,1125,1122,
-        1,0,0,0,1125,1123,1,0,0,0,1125,1124,1,0,0,0,1126,181,1,0,0,0,1127,
-        1128,5,13,0,0,1128,1129,5,99,0,0,1129,1130,5,86,0,0,1130,1131,5,
-        100,0,0,1131,183,1,0,0,0,1132,1134,5,10,0,0,1133,1135,3,138,69,0,
-        1134,1133,1,0,0,0,1134,1135,1,0,0,0,1135,1137,1,0,0,0,1136,1138,
-        3,186,93,0,1137,1136,1,0,0,0,1138,1139,1,0,0,0,1139,1137,1,0,0,0,
-        1139,1140,1,0,0,0,1140,1143,1,0,0,0,1141,1142,5,22,0,0,1142,1144,
-        3,138,69,0,1143,1141,1,0,0,0,1143,1144,1,0,0,0,1144,1145,1,0,0,0,
-        1145,1146,5,23,0,0,1146,185,1,0,0,0,1147,1148,5,69,0,0,1148,1153,
-        3,188,94,0,1149,1150,5,93,0,0,1150,1152,3,188,94,0,1151,1149,1,0,
-        0,0,1152,1155,1,0,0,0,1153,1151,1,0,0,0,1153,1154,1,0,0,0,1154,1156,
-        1,0,0,0,1155,1153,1,0,0,0,1156,1157,5,55,0,0,1157,1158,3,138,69,
-        0,1158,187,1,0,0,0,1159,1160,3,150,75,0,1160,1161,3,138,69,0,1161,
-        1165,1,0,0,0,1162,1165,3,154,77,0,1163,1165,3,138,69,0,1164,1159,
-        1,0,0,0,1164,1162,1,0,0,0,1164,1163,1,0,0,0,1165,189,1,0,0,0,1166,
-        1167,5,101,0,0,1167,1170,3,198,99,0,1168,1169,5,97,0,0,1169,1171,
-        3,138,69,0,1170,1168,1,0,0,0,1170,1171,1,0,0,0,1171,1172,1,0,0,0,
-        1172,1173,5,102,0,0,1173,191,1,0,0,0,1174,1178,5,101,0,0,1175,1176,
-        3,264,132,0,1176,1177,5,81,0,0,1177,1179,1,0,0,0,1178,1175,1,0,0,
-        0,1178,1179,1,0,0,0,1179,1180,1,0,0,0,1180,1183,3,94,47,0,1181,1182,
-        5,70,0,0,1182,1184,3,138,69,0,1183,1181,1,0,0,0,1183,1184,1,0,0,
-        0,1184,1185,1,0,0,0,1185,1186,5,97,0,0,1186,1187,3,138,69,0,1187,
-        1188,5,102,0,0,1188,193,1,0,0,0,1189,1190,3,196,98,0,1190,1191,5,
-        99,0,0,1191,1192,3,198,99,0,1192,1193,5,100,0,0,1193,195,1,0,0,0,
-        1194,1195,7,8,0,0,1195,197,1,0,0,0,1196,1197,3,264,132,0,1197,1198,
-        5,31,0,0,1198,1201,3,138,69,0,1199,1200,5,70,0,0,1200,1202,3,138,
-        69,0,1201,1199,1,0,0,0,1201,1202,1,0,0,0,1202,199,1,0,0,0,1203,1204,
-        5,47,0,0,1204,1205,5,99,0,0,1205,1206,3,264,132,0,1206,1207,5,81,
-        0,0,1207,1208,3,138,69,0,1208,1209,5,93,0,0,1209,1210,3,264,132,
-        0,1210,1211,5,31,0,0,1211,1212,3,138,69,0,1212,1213,5,97,0,0,1213,
-        1214,3,138,69,0,1214,1215,5,100,0,0,1215,201,1,0,0,0,1216,1217,7,
-        9,0,0,1217,1223,5,103,0,0,1218,1224,3,8,4,0,1219,1221,3,86,43,0,
-        1220,1222,3,84,42,0,1221,1220,1,0,0,0,1221,1222,1,0,0,0,1222,1224,
-        1,0,0,0,1223,1218,1,0,0,0,1223,1219,1,0,0,0,1224,1225,1,0,0,0,1225,
-        1226,5,104,0,0,1226,203,1,0,0,0,1227,1228,5,99,0,0,1228,1229,3,138,
-        69,0,1229,1230,5,100,0,0,1230,205,1,0,0,0,1231,1232,3,210,105,0,
-        1232,1234,5,99,0,0,1233,1235,7,10,0,0,1234,1233,1,0,0,0,1234,1235,
-        1,0,0,0,1235,1237,1,0,0,0,1236,1238,3,138,69,0,1237,1236,1,0,0,0,
-        1237,1238,1,0,0,0,1238,1239,1,0,0,0,1239,1240,5,63,0,0,1240,1241,
-        3,138,69,0,1241,1242,5,100,0,0,1242,207,1,0,0,0,1243,1244,3,210,
-        105,0,1244,1246,5,99,0,0,1245,1247,5,20,0,0,1246,1245,1,0,0,0,1246,
-        1247,1,0,0,0,1247,1256,1,0,0,0,1248,1253,3,138,69,0,1249,1250,5,
-        93,0,0,1250,1252,3,138,69,0,1251,1249,1,0,0,0,1252,1255,1,0,0,0,
-        1253,1251,1,0,0,0,1253,1254,1,0,0,0,1254,1257,1,0,0,0,1255,1253,
-        1,0,0,0,1256,1248,1,0,0,0,1256,1257,1,0,0,0,1257,1258,1,0,0,0,1258,
-        1259,5,100,0,0,1259,209,1,0,0,0,1260,1261,3,212,106,0,1261,1262,
-        3,266,133,0,1262,211,1,0,0,0,1263,1264,3,266,133,0,1264,1265,5,92,
-        0,0,1265,1267,1,0,0,0,1266,1263,1,0,0,0,1267,1270,1,0,0,0,1268,1266,
-        1,0,0,0,1268,1269,1,0,0,0,1269,213,1,0,0,0,1270,1268,1,0,0,0,1271,
-        1272,3,264,132,0,1272,1281,5,103,0,0,1273,1278,3,216,108,0,1274,
-        1275,5,93,0,0,1275,1277,3,216,108,0,1276,1274,1,0,0,0,1277,1280,
-        1,0,0,0,1278,1276,1,0,0,0,1278,1279,1,0,0,0,1279,1282,1,0,0,0,1280,
-        1278,1,0,0,0,1281,1273,1,0,0,0,1281,1282,1,0,0,0,1282,1283,1,0,0,
-        0,1283,1284,5,104,0,0,1284,215,1,0,0,0,1285,1286,3,232,116,0,1286,
-        1287,5,94,0,0,1287,1288,3,138,69,0,1288,1295,1,0,0,0,1289,1290,5,
-        92,0,0,1290,1295,3,232,116,0,1291,1292,5,92,0,0,1292,1295,5,86,0,
-        0,1293,1295,3,264,132,0,1294,1285,1,0,0,0,1294,1289,1,0,0,0,1294,
-        1291,1,0,0,0,1294,1293,1,0,0,0,1295,217,1,0,0,0,1296,1299,5,98,0,
-        0,1297,1300,3,266,133,0,1298,1300,5,107,0,0,1299,1297,1,0,0,0,1299,
-        1298,1,0,0,0,1300,219,1,0,0,0,1301,1308,3,222,111,0,1302,1308,5,
-        41,0,0,1303,1308,3,224,112,0,1304,1308,5,109,0,0,1305,1308,3,228,
-        114,0,1306,1308,3,230,115,0,1307,1301,1,0,0,0,1307,1302,1,0,0,0,
-        1307,1303,1,0,0,0,1307,1304,1,0,0,0,1307,1305,1,0,0,0,1307,1306,
-        1,0,0,0,1308,221,1,0,0,0,1309,1310,7,11,0,0,1310,223,1,0,0,0,1311,
-        1314,3,226,113,0,1312,1314,5,108,0,0,1313,1311,1,0,0,0,1313,1312,
-        1,0,0,0,1314,225,1,0,0,0,1315,1316,7,12,0,0,1316,227,1,0,0,0,1317,
-        1326,5,101,0,0,1318,1323,3,138,69,0,1319,1320,5,93,0,0,1320,1322,
-        3,138,69,0,1321,1319,1,0,0,0,1322,1325,1,0,0,0,1323,1321,1,0,0,0,
-        1323,1324,1,0,0,0,1324,1327,1,0,0,0,1325,1323,1,0,0,0,1326,1318,
-        1,0,0,0,1326,1327,1,0,0,0,1327,1328,1,0,0,0,1328,1329,5,102,0,0,
-        1329,229,1,0,0,0,1330,1344,5,103,0,0,1331,1332,3,232,116,0,1332,
-        1333,5,94,0,0,1333,1341,3,138,69,0,1334,1335,5,93,0,0,1335,1336,
-        3,232,116,0,1336,1337,5,94,0,0,1337,1338,3,138,69,0,1338,1340,1,
-        0,0,0,1339,1334,1,0,0,0,1340,1343,1,0,0,0,1341,1339,1,0,0,0,1341,
-        1342,1,0,0,0,1342,1345,1,0,0,0,1343,1341,1,0,0,0,1344,1331,1,0,0,
-        0,1344,1345,1,0,0,0,1345,1346,1,0,0,0,1346,1347,5,104,0,0,1347,231,
-        1,0,0,0,1348,1349,3,270,135,0,1349,233,1,0,0,0,1350,1356,3,236,118,
-        0,1351,1356,3,246,123,0,1352,1356,3,248,124,0,1353,1356,3,252,126,
-        0,1354,1356,3,258,129,0,1355,1350,1,0,0,0,1355,1351,1,0,0,0,1355,
-        1352,1,0,0,0,1355,1353,1,0,0,0,1355,1354,1,0,0,0,1356,235,1,0,0,
-        0,1357,1358,5,15,0,0,1358,1360,5,11,0,0,1359,1361,3,266,133,0,1360,
-        1359,1,0,0,0,1360,1361,1,0,0,0,1361,1363,1,0,0,0,1362,1364,3,260,
-        130,0,1363,1362,1,0,0,0,1363,1364,1,0,0,0,1364,1365,1,0,0,0,1365,
-        1366,7,13,0,0,1366,1367,5,99,0,0,1367,1368,3,264,132,0,1368,1369,
-        3,124,62,0,1369,1370,5,100,0,0,1370,1371,7,14,0,0,1371,1373,3,238,
-        119,0,1372,1374,3,84,42,0,1373,1372,1,0,0,0,1373,1374,1,0,0,0,1374,
-        237,1,0,0,0,1375,1376,3,240,120,0,1376,1377,5,33,0,0,1377,1378,5,
-        66,0,0,1378,1404,1,0,0,0,1379,1380,3,242,121,0,1380,1381,5,33,0,
-        0,1381,1382,5,66,0,0,1382,1404,1,0,0,0,1383,1384,3,240,120,0,1384,
-        1385,5,33,0,0,1385,1386,5,40,0,0,1386,1387,5,41,0,0,1387,1404,1,
-        0,0,0,1388,1389,3,240,120,0,1389,1390,5,33,0,0,1390,1391,5,38,0,
-        0,1391,1392,5,34,0,0,1392,1404,1,0,0,0,1393,1394,3,242,121,0,1394,
-        1395,5,33,0,0,1395,1396,5,38,0,0,1396,1397,5,34,0,0,1397,1404,1,
-        0,0,0,1398,1399,3,240,120,0,1399,1400,5,33,0,0,1400,1401,7,4,0,0,
-        1401,1402,3,244,122,0,1402,1404,1,0,0,0,1403,1375,1,0,0,0,1403,1379,
-        1,0,0,0,1403,1383,1,0,0,0,1403,1388,1,0,0,0,1403,1393,1,0,0,0,1403,
-        1398,1,0,0,0,1404,239,1,0,0,0,1405,1406,3,264,132,0,1406,1407,5,
-        92,0,0,1407,1408,3,232,116,0,1408,241,1,0,0,0,1409,1410,5,99,0,0,
-        1410,1415,3,240,120,0,1411,1412,5,93,0,0,1412,1414,3,240,120,0,1413,
-        1411,1,0,0,0,1414,1417,1,0,0,0,1415,1413,1,0,0,0,1415,1416,1,0,0,
-        0,1416,1418,1,0,0,0,1417,1415,1,0,0,0,1418,1419,5,100,0,0,1419,243,
-        1,0,0,0,1420,1425,3,266,133,0,1421,1422,5,82,0,0,1422,1423,3,244,
-        122,0,1423,1424,5,83,0,0,1424,1426,1,0,0,0,1425,1421,1,0,0,0,1425,
-        1426,1,0,0,0,1426,1430,1,0,0,0,1427,1428,5,99,0,0,1428,1429,5,107,
-        0,0,1429,1431,5,100,0,0,1430,1427,1,0,0,0,1430,1431,1,0,0,0,1431,
-        245,1,0,0,0,1432,1433,5,21,0,0,1433,1434,5,11,0,0,1434,1436,3,266,
-        133,0,1435,1437,3,262,131,0,1436,1435,1,0,0,0,1436,1437,1,0,0,0,
-        1437,247,1,0,0,0,1438,1440,5,15,0,0,1439,1441,5,66,0,0,1440,1439,
-        1,0,0,0,1440,1441,1,0,0,0,1441,1442,1,0,0,0,1442,1444,5,32,0,0,1443,
-        1445,3,266,133,0,1444,1443,1,0,0,0,1444,1445,1,0,0,0,1445,1447,1,
-        0,0,0,1446,1448,3,260,130,0,1447,1446,1,0,0,0,1447,1448,1,0,0,0,
-        1448,1449,1,0,0,0,1449,1451,3,250,125,0,1450,1452,3,84,42,0,1451,
-        1450,1,0,0,0,1451,1452,1,0,0,0,1452,249,1,0,0,0,1453,1454,5,27,0,
-        0,1454,1455,5,99,0,0,1455,1456,3,264,132,0,1456,1457,3,124,62,0,
-        1457,1458,5,100,0,0,1458,1459,5,43,0,0,1459,1460,5,99,0,0,1460,1465,
-        3,240,120,0,1461,1462,5,93,0,0,1462,1464,3,240,120,0,1463,1461,1,
-        0,0,0,1464,1467,1,0,0,0,1465,1463,1,0,0,0,1465,1466,1,0,0,0,1466,
-        1468,1,0,0,0,1467,1465,1,0,0,0,1468,1469,5,100,0,0,1469,1487,1,0,
-        0,0,1470,1472,5,43,0,0,1471,1473,5,94,0,0,1472,1471,1,0,0,0,1472,
-        1473,1,0,0,0,1473,1474,1,0,0,0,1474,1475,3,132,66,0,1475,1476,5,
-        99,0,0,1476,1481,3,232,116,0,1477,1478,5,93,0,0,1478,1480,3,232,
-        116,0,1479,1477,1,0,0,0,1480,1483,1,0,0,0,1481,1479,1,0,0,0,1481,
-        1482,1,0,0,0,1482,1484,1,0,0,0,1483,1481,1,0,0,0,1484,1485,5,100,
-        0,0,1485,1487,1,0,0,0,1486,1453,1,0,0,0,1486,1470,1,0,0,0,1487,251,
-        1,0,0,0,1488,1489,5,15,0,0,1489,1490,3,266,133,0,1490,1492,5,32,
-        0,0,1491,1493,3,266,133,0,1492,1491,1,0,0,0,1492,1493,1,0,0,0,1493,
-        1495,1,0,0,0,1494,1496,3,260,130,0,1495,1494,1,0,0,0,1495,1496,1,
-        0,0,0,1496,1497,1,0,0,0,1497,1498,5,27,0,0,1498,1499,5,99,0,0,1499,
-        1500,3,264,132,0,1500,1501,3,124,62,0,1501,1502,5,100,0,0,1502,1504,
-        5,43,0,0,1503,1505,3,266,133,0,1504,1503,1,0,0,0,1504,1505,1,0,0,
-        0,1505,1506,1,0,0,0,1506,1508,3,254,127,0,1507,1509,3,256,128,0,
-        1508,1507,1,0,0,0,1508,1509,1,0,0,0,1509,253,1,0,0,0,1510,1511,5,
-        99,0,0,1511,1516,3,240,120,0,1512,1513,5,93,0,0,1513,1515,3,240,
-        120,0,1514,1512,1,0,0,0,1515,1518,1,0,0,0,1516,1514,1,0,0,0,1516,
-        1517,1,0,0,0,1517,1519,1,0,0,0,1518,1516,1,0,0,0,1519,1520,5,100,
-        0,0,1520,1533,1,0,0,0,1521,1522,5,101,0,0,1522,1527,3,240,120,0,
-        1523,1524,5,93,0,0,1524,1526,3,240,120,0,1525,1523,1,0,0,0,1526,
-        1529,1,0,0,0,1527,1525,1,0,0,0,1527,1528,1,0,0,0,1528,1530,1,0,0,
-        0,1529,1527,1,0,0,0,1530,1531,5,102,0,0,1531,1533,1,0,0,0,1532,1510,
-        1,0,0,0,1532,1521,1,0,0,0,1533,255,1,0,0,0,1534,1535,3,266,133,0,
-        1535,1536,3,230,115,0,1536,257,1,0,0,0,1537,1538,5,21,0,0,1538,1539,
-        5,32,0,0,1539,1541,3,266,133,0,1540,1542,3,262,131,0,1541,1540,1,
-        0,0,0,1541,1542,1,0,0,0,1542,259,1,0,0,0,1543,1544,5,30,0,0,1544,
-        1545,5,40,0,0,1545,1546,5,25,0,0,1546,261,1,0,0,0,1547,1548,5,30,
-        0,0,1548,1549,5,25,0,0,1549,263,1,0,0,0,1550,1551,3,266,133,0,1551,
-        265,1,0,0,0,1552,1556,5,111,0,0,1553,1556,5,110,0,0,1554,1556,3,
-        268,134,0,1555,1552,1,0,0,0,1555,1553,1,0,0,0,1555,1554,1,0,0,0,
-        1556,267,1,0,0,0,1557,1558,7,15,0,0,1558,269,1,0,0,0,1559,1562,3,
-        266,133,0,1560,1562,3,272,136,0,1561,1559,1,0,0,0,1561,1560,1,0,
-        0,0,1562,271,1,0,0,0,1563,1564,7,16,0,0,1564,273,1,0,0,0,185,276,
-        283,294,299,306,312,317,321,328,343,346,353,365,368,386,389,396,
-        400,415,418,421,426,428,431,435,441,450,453,463,469,476,486,490,
-        495,507,516,524,549,557,569,572,580,592,598,601,605,608,615,621,
-        625,628,631,638,646,649,654,663,674,684,690,694,705,712,718,722,
-        726,729,733,743,748,756,762,770,774,781,789,796,800,802,807,812,
-        819,824,830,833,837,841,844,847,853,859,864,869,874,880,884,892,
-        896,898,902,904,907,919,928,936,944,950,961,970,992,996,1001,1004,
-        1007,1014,1020,1026,1032,1036,1040,1048,1059,1069,1075,1083,1085,
-        1090,1098,1102,1105,1125,1134,1139,1143,1153,1164,1170,1178,1183,
-        1201,1221,1223,1234,1237,1246,1253,1256,1268,1278,1281,1294,1299,
-        1307,1313,1323,1326,1341,1344,1355,1360,1363,1373,1403,1415,1425,
-        1430,1436,1440,1444,1447,1451,1465,1472,1481,1486,1492,1495,1504,
-        1508,1516,1527,1532,1541,1555,1561
+        2,137,7,137,2,138,7,138,2,139,7,139,1,0,1,0,3,0,283,8,0,1,0,1,0,
+        1,1,1,1,1,1,3,1,290,8,1,1,2,1,2,1,2,1,2,1,2,1,3,1,3,1,3,1,3,3,3,
+        301,8,3,1,4,5,4,304,8,4,10,4,12,4,307,9,4,1,4,1,4,5,4,311,8,4,10,
+        4,12,4,314,9,4,1,4,5,4,317,8,4,10,4,12,4,320,9,4,1,5,1,5,3,5,324,
+        8,5,1,6,1,6,3,6,328,8,6,1,6,1,6,1,7,4,7,333,8,7,11,7,12,7,334,1,
+        8,1,8,1,8,1,8,1,8,1,9,1,9,1,9,1,9,1,9,1,9,5,9,348,8,9,10,9,12,9,
+        351,9,9,3,9,353,8,9,1,9,1,9,1,10,5,10,358,8,10,10,10,12,10,361,9,
+        10,1,10,1,10,1,11,1,11,1,11,1,11,1,11,5,11,370,8,11,10,11,12,11,
+        373,9,11,3,11,375,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,
+        12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,395,8,12,1,
+        13,3,13,398,8,13,1,13,1,13,1,13,5,13,403,8,13,10,13,12,13,406,9,
+        13,1,13,3,13,409,8,13,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,15,1,
+        15,1,15,1,15,5,15,422,8,15,10,15,12,15,425,9,15,3,15,427,8,15,1,
+        15,3,15,430,8,15,1,15,1,15,1,15,3,15,435,8,15,3,15,437,8,15,1,16,
+        3,16,440,8,16,1,16,1,16,3,16,444,8,16,1,16,1,16,1,16,1,16,3,16,450,
+        8,16,1,17,1,17,1,17,1,17,1,17,5,17,457,8,17,10,17,12,17,460,9,17,
+        3,17,462,8,17,1,17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,3,18,472,8,
+        18,1,18,1,18,1,18,1,18,3,18,478,8,18,1,19,1,19,1,19,5,19,483,8,19,
+        10,19,12,19,486,9,19,1,19,1,19,1,20,1,20,1,20,5,20,493,8,20,10,20,
+        12,20,496,9,20,1,20,3,20,499,8,20,1,21,1,21,1,21,3,21,504,8,21,1,
+        21,1,21,1,22,1,22,1,22,1,23,1,23,1,23,5,23,514,8,23,10,23,12,23,
+        517,9,23,1,24,1,24,1,24,1,24,1,24,1,24,3,24,525,8,24,1,25,1,25,1,
+        25,1,25,5,25,531,8,25,10,25,12,25,534,9,25,1,26,1,26,1,26,1,26,1,
+        26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,
+        26,1,26,1,26,1,26,1,26,3,26,558,8,26,1,27,1,27,1,27,1,27,5,27,564,
+        8,27,10,27,12,27,567,9,27,1,28,1,28,1,28,1,28,1,28,1,28,1,28,1,28,
+        1,28,3,28,578,8,28,1,29,3,29,581,8,29,1,29,1,29,1,29,1,29,5,29,587,
+        8,29,10,29,12,29,590,9,29,1,30,1,30,1,30,1,30,1,30,1,30,1,30,4,30,
+        599,8,30,11,30,12,30,600,1,30,1,30,1,31,1,31,3,31,607,8,31,1,31,
+        3,31,610,8,31,1,31,1,31,3,31,614,8,31,1,31,3,31,617,8,31,1,32,1,
+        32,1,33,1,33,1,33,1,33,5,33,625,8,33,10,33,12,33,628,9,33,1,34,1,
+        34,1,34,1,34,1,35,1,35,3,35,636,8,35,1,35,1,35,1,36,1,36,1,36,3,
+        36,643,8,36,1,37,1,37,1,37,1,38,3,38,649,8,38,1,38,1,38,3,38,653,
+        8,38,1,38,3,38,656,8,38,1,38,3,38,659,8,38,1,39,1,39,1,39,5,39,664,
+        8,39,10,39,12,39,667,9,39,1,39,1,39,1,39,5,39,672,8,39,10,39,12,
+        39,675,9,39,3,39,677,8,39,1,40,1,40,1,40,3,40,682,8,40,1,41,1,41,
+        1,41,1,41,1,41,5,41,689,8,41,10,41,12,41,692,9,41,1,42,1,42,1,42,
+        1,43,1,43,1,43,1,44,1,44,3,44,702,8,44,1,45,1,45,1,45,1,46,1,46,
+        1,46,5,46,710,8,46,10,46,12,46,713,9,46,1,47,1,47,1,47,3,47,718,
+        8,47,1,47,1,47,3,47,722,8,47,1,48,1,48,1,48,1,48,1,48,1,49,1,49,
+        5,49,731,8,49,10,49,12,49,734,9,49,1,49,1,49,1,49,1,49,3,49,740,
+        8,49,1,50,1,50,4,50,744,8,50,11,50,12,50,745,1,51,1,51,3,51,750,
+        8,51,1,51,1,51,3,51,754,8,51,1,51,3,51,757,8,51,1,51,1,51,3,51,761,
+        8,51,1,51,1,51,1,52,1,52,1,52,1,53,1,53,1,53,3,53,771,8,53,1,53,
+        5,53,774,8,53,10,53,12,53,777,9,53,1,54,1,54,1,54,5,54,782,8,54,
+        10,54,12,54,785,9,54,1,55,1,55,1,55,3,55,790,8,55,1,56,1,56,1,56,
+        1,56,1,56,1,56,3,56,798,8,56,1,57,1,57,3,57,802,8,57,1,57,1,57,1,
+        57,1,57,1,57,3,57,809,8,57,1,58,1,58,1,58,1,58,1,58,1,58,3,58,817,
+        8,58,1,58,1,58,1,58,1,59,1,59,3,59,824,8,59,1,59,1,59,3,59,828,8,
+        59,3,59,830,8,59,1,59,1,59,1,59,3,59,835,8,59,1,60,1,60,1,60,3,60,
+        840,8,60,1,60,1,60,1,60,1,60,1,60,3,60,847,8,60,1,60,1,60,1,60,3,
+        60,852,8,60,1,60,1,60,1,60,1,60,3,60,858,8,60,1,60,3,60,861,8,60,
+        1,61,1,61,3,61,865,8,61,1,61,1,61,3,61,869,8,61,1,61,3,61,872,8,
+        61,1,61,3,61,875,8,61,1,61,1,61,1,62,1,62,3,62,881,8,62,1,63,1,63,
+        1,63,1,63,3,63,887,8,63,1,63,5,63,890,8,63,10,63,12,63,893,9,63,
+        1,63,1,63,3,63,897,8,63,1,64,4,64,900,8,64,11,64,12,64,901,1,65,
+        1,65,1,65,1,65,3,65,908,8,65,1,66,1,66,3,66,912,8,66,1,66,1,66,1,
+        66,1,66,1,67,1,67,3,67,920,8,67,1,67,1,67,3,67,924,8,67,3,67,926,
+        8,67,1,67,1,67,3,67,930,8,67,3,67,932,8,67,1,68,3,68,935,8,68,1,
+        68,1,68,1,69,1,69,1,70,1,70,1,71,1,71,4,71,945,8,71,11,71,12,71,
+        946,1,72,1,72,1,73,1,73,1,73,5,73,954,8,73,10,73,12,73,957,9,73,
+        1,74,1,74,1,74,5,74,962,8,74,10,74,12,74,965,9,74,1,75,1,75,1,75,
+        5,75,970,8,75,10,75,12,75,973,9,75,1,76,5,76,976,8,76,10,76,12,76,
+        979,9,76,1,76,1,76,1,77,1,77,1,77,1,77,5,77,987,8,77,10,77,12,77,
+        990,9,77,1,78,1,78,1,79,1,79,5,79,996,8,79,10,79,12,79,999,9,79,
+        1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,
+        1,80,1,80,1,80,1,80,1,80,1,80,3,80,1020,8,80,1,80,1,80,3,80,1024,
+        8,80,1,80,1,80,1,80,3,80,1029,8,80,1,80,3,80,1032,8,80,1,80,3,80,
+        1035,8,80,1,81,1,81,1,81,5,81,1040,8,81,10,81,12,81,1043,9,81,1,
+        82,4,82,1046,8,82,11,82,12,82,1047,1,82,1,82,1,82,1,82,3,82,1054,
+        8,82,1,82,1,82,1,82,1,82,3,82,1060,8,82,1,82,1,82,3,82,1064,8,82,
+        1,83,1,83,3,83,1068,8,83,1,84,1,84,1,84,1,84,5,84,1074,8,84,10,84,
+        12,84,1077,9,84,1,85,1,85,1,86,1,86,1,86,1,86,5,86,1085,8,86,10,
+        86,12,86,1088,9,86,1,87,1,87,1,88,1,88,1,88,5,88,1095,8,88,10,88,
+        12,88,1098,9,88,1,89,5,89,1101,8,89,10,89,12,89,1104,9,89,1,89,1,
+        89,1,90,1,90,1,90,5,90,1111,8,90,10,90,12,90,1114,9,90,1,90,1,90,
+        3,90,1118,8,90,1,91,1,91,1,91,1,91,1,91,1,91,3,91,1126,8,91,1,91,
+        1,91,3,91,1130,8,91,1,91,3,91,1133,8,91,1,92,1,92,1,92,1,93,1,93,
+        1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,
+        3,93,1153,8,93,1,94,1,94,1,94,1,94,1,94,1,95,1,95,3,95,1162,8,95,
+        1,95,4,95,1165,8,95,11,95,12,95,1166,1,95,1,95,3,95,1171,8,95,1,
+        95,1,95,1,96,1,96,1,96,1,96,5,96,1179,8,96,10,96,12,96,1182,9,96,
+        1,96,1,96,1,96,1,97,1,97,1,97,1,97,1,97,3,97,1192,8,97,1,98,1,98,
+        1,98,1,98,3,98,1198,8,98,1,98,1,98,1,99,1,99,1,99,1,99,3,99,1206,
+        8,99,1,99,1,99,1,99,3,99,1211,8,99,1,99,1,99,1,99,1,99,1,100,1,100,
+        1,100,1,100,1,100,1,101,1,101,1,102,1,102,1,102,1,102,1,102,3,102,
+        1229,8,102,1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,103,
+        1,103,1,103,1,103,1,103,1,104,1,104,1,104,1,104,1,104,3,104,1249,
+        8,104,3,104,1251,8,104,1,104,1,104,1,105,1,105,1,105,1,105,1,106,
+        1,106,1,106,3,106,1262,8,106,1,106,3,106,1265,8,106,1,106,1,106,
+        1,106,1,106,1,107,1,107,1,107,3,107,1274,8,107,1,107,1,107,1,107,
+        5,107,1279,8,107,10,107,12,107,1282,9,107,3,107,1284,8,107,1,107,
+        1,107,1,108,1,108,1,108,1,109,1,109,1,109,5,109,1294,8,109,10,109,
+        12,109,1297,9,109,1,110,1,110,1,110,1,110,1,110,5,110,1304,8,110,
+        10,110,12,110,1307,9,110,3,110,1309,8,110,1,110,1,110,1,111,1,111,
+        1,111,1,111,1,111,1,111,1,111,1,111,1,111,3,111,1322,8,111,1,112,
+        1,112,1,112,3,112,1327,8,112,1,113,1,113,1,113,1,113,1,113,1,113,
+        3,113,1335,8,113,1,114,1,114,1,115,1,115,3,115,1341,8,115,1,116,
+        1,116,1,117,1,117,1,117,1,117,5,117,1349,8,117,10,117,12,117,1352,
+        9,117,3,117,1354,8,117,1,117,1,117,1,118,1,118,1,118,1,118,1,118,
+        1,118,1,118,1,118,1,118,5,118,1367,8,118,10,118,12,118,1370,9,118,
+        3,118,1372,8,118,1,118,1,118,1,119,1,119,1,120,1,120,1,120,1,120,
+        1,120,3,120,1383,8,120,1,121,1,121,1,121,3,121,1388,8,121,1,121,
+        3,121,1391,8,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
+        3,121,1401,8,121,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,
+        1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,
+        1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,3,122,1431,
+        8,122,1,123,1,123,1,123,1,123,1,124,1,124,1,124,1,124,5,124,1441,
+        8,124,10,124,12,124,1444,9,124,1,124,1,124,1,125,1,125,1,125,1,125,
+        1,125,3,125,1453,8,125,1,125,1,125,1,125,3,125,1458,8,125,1,126,
+        1,126,1,126,1,126,3,126,1464,8,126,1,127,1,127,3,127,1468,8,127,
+        1,127,1,127,3,127,1472,8,127,1,127,3,127,1475,8,127,1,127,1,127,
+        3,127,1479,8,127,1,128,1,128,1,128,1,128,1,128,1,128,1,128,1,128,
+        1,128,1,128,5,128,1491,8,128,10,128,12,128,1494,9,128,1,128,1,128,
+        1,128,1,128,3,128,1500,8,128,1,128,1,128,1,128,1,128,1,128,5,128,
+        1507,8,128,10,128,12,128,1510,9,128,1,128,1,128,3,128,1514,8,128,
+        1,129,1,129,1,129,1,129,3,129,1520,8,129,1,129,3,129,1523,8,129,
+        1,129,1,129,1,129,1,129,1,129,1,129,1,129,3,129,1532,8,129,1,129,
+        1,129,3,129,1536,8,129,1,130,1,130,1,130,1,130,5,130,1542,8,130,
+        10,130,12,130,1545,9,130,1,130,1,130,1,130,1,130,1,130,1,130,5,130,
+        1553,8,130,10,130,12,130,1556,9,130,1,130,1,130,3,130,1560,8,130,
+        1,131,1,131,1,131,1,132,1,132,1,132,1,132,3,132,1569,8,132,1,133,
+        1,133,1,133,1,133,1,134,1,134,1,134,1,135,1,135,1,136,1,136,1,136,
+        3,136,1583,8,136,1,137,1,137,1,138,1,138,3,138,1589,8,138,1,139,
+        1,139,1,139,0,0,140,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,
+        34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,
+        78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,
+        116,118,120,122,124,126,128,130,132,134,136,138,140,142,144,146,
+        148,150,152,154,156,158,160,162,164,166,168,170,172,174,176,178,
+        180,182,184,186,188,190,192,194,196,198,200,202,204,206,208,210,
+        212,214,216,218,220,222,224,226,228,230,232,234,236,238,240,242,
+        244,246,248,250,252,254,256,258,260,262,264,266,268,270,272,274,
+        276,278,0,17,2,0,55,55,66,66,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,80,
+        85,2,0,60,60,76,76,2,0,86,87,98,98,1,0,88,90,1,0,86,87,4,0,1,1,3,
+        3,41,41,54,54,2,0,13,14,25,25,1,0,62,64,2,0,26,26,59,59,1,0,107,
+        109,2,0,27,27,45,45,2,0,6,6,51,51,19,0,3,3,6,7,11,11,13,14,18,18,
+        21,21,25,25,27,32,34,34,36,36,40,41,44,44,49,49,51,51,54,54,58,58,
+        60,66,68,68,70,70,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,
+        33,33,35,35,37,39,42,43,45,48,50,50,52,53,55,57,59,59,67,67,69,69,
+        71,75,1704,0,280,1,0,0,0,2,289,1,0,0,0,4,291,1,0,0,0,6,300,1,0,0,
+        0,8,305,1,0,0,0,10,323,1,0,0,0,12,325,1,0,0,0,14,332,1,0,0,0,16,
+        336,1,0,0,0,18,341,1,0,0,0,20,359,1,0,0,0,22,364,1,0,0,0,24,394,
+        1,0,0,0,26,397,1,0,0,0,28,410,1,0,0,0,30,415,1,0,0,0,32,439,1,0,
+        0,0,34,451,1,0,0,0,36,465,1,0,0,0,38,484,1,0,0,0,40,489,1,0,0,0,
+        42,503,1,0,0,0,44,507,1,0,0,0,46,510,1,0,0,0,48,524,1,0,0,0,50,526,
+        1,0,0,0,52,557,1,0,0,0,54,559,1,0,0,0,56,577,1,0,0,0,58,580,1,0,
+        0,0,60,591,1,0,0,0,62,616,1,0,0,0,64,618,1,0,0,0,66,620,1,0,0,0,
+        68,629,1,0,0,0,70,633,1,0,0,0,72,639,1,0,0,0,74,644,1,0,0,0,76,648,
+        1,0,0,0,78,676,1,0,0,0,80,678,1,0,0,0,82,683,1,0,0,0,84,693,1,0,
+        0,0,86,696,1,0,0,0,88,699,1,0,0,0,90,703,1,0,0,0,92,706,1,0,0,0,
+        94,717,1,0,0,0,96,723,1,0,0,0,98,739,1,0,0,0,100,741,1,0,0,0,102,
+        747,1,0,0,0,104,764,1,0,0,0,106,767,1,0,0,0,108,778,1,0,0,0,110,
+        789,1,0,0,0,112,797,1,0,0,0,114,808,1,0,0,0,116,810,1,0,0,0,118,
+        834,1,0,0,0,120,860,1,0,0,0,122,862,1,0,0,0,124,880,1,0,0,0,126,
+        896,1,0,0,0,128,899,1,0,0,0,130,907,1,0,0,0,132,909,1,0,0,0,134,
+        931,1,0,0,0,136,934,1,0,0,0,138,938,1,0,0,0,140,940,1,0,0,0,142,
+        942,1,0,0,0,144,948,1,0,0,0,146,950,1,0,0,0,148,958,1,0,0,0,150,
+        966,1,0,0,0,152,977,1,0,0,0,154,982,1,0,0,0,156,991,1,0,0,0,158,
+        993,1,0,0,0,160,1034,1,0,0,0,162,1036,1,0,0,0,164,1045,1,0,0,0,166,
+        1067,1,0,0,0,168,1069,1,0,0,0,170,1078,1,0,0,0,172,1080,1,0,0,0,
+        174,1089,1,0,0,0,176,1091,1,0,0,0,178,1102,1,0,0,0,180,1107,1,0,
+        0,0,182,1132,1,0,0,0,184,1134,1,0,0,0,186,1152,1,0,0,0,188,1154,
+        1,0,0,0,190,1159,1,0,0,0,192,1174,1,0,0,0,194,1191,1,0,0,0,196,1193,
+        1,0,0,0,198,1201,1,0,0,0,200,1216,1,0,0,0,202,1221,1,0,0,0,204,1223,
+        1,0,0,0,206,1230,1,0,0,0,208,1243,1,0,0,0,210,1254,1,0,0,0,212,1258,
+        1,0,0,0,214,1270,1,0,0,0,216,1287,1,0,0,0,218,1295,1,0,0,0,220,1298,
+        1,0,0,0,222,1321,1,0,0,0,224,1323,1,0,0,0,226,1334,1,0,0,0,228,1336,
+        1,0,0,0,230,1340,1,0,0,0,232,1342,1,0,0,0,234,1344,1,0,0,0,236,1357,
+        1,0,0,0,238,1375,1,0,0,0,240,1382,1,0,0,0,242,1384,1,0,0,0,244,1430,
+        1,0,0,0,246,1432,1,0,0,0,248,1436,1,0,0,0,250,1447,1,0,0,0,252,1459,
+        1,0,0,0,254,1465,1,0,0,0,256,1513,1,0,0,0,258,1515,1,0,0,0,260,1559,
+        1,0,0,0,262,1561,1,0,0,0,264,1564,1,0,0,0,266,1570,1,0,0,0,268,1574,
+        1,0,0,0,270,1577,1,0,0,0,272,1582,1,0,0,0,274,1584,1,0,0,0,276,1588,
+        1,0,0,0,278,1590,1,0,0,0,280,282,3,2,1,0,281,283,5,97,0,0,282,281,
+        1,0,0,0,282,283,1,0,0,0,283,284,1,0,0,0,284,285,5,0,0,1,285,1,1,
+        0,0,0,286,290,3,4,2,0,287,290,3,240,120,0,288,290,3,8,4,0,289,286,
+        1,0,0,0,289,287,1,0,0,0,289,288,1,0,0,0,290,3,1,0,0,0,291,292,5,
+        53,0,0,292,293,3,272,136,0,293,294,5,83,0,0,294,295,3,6,3,0,295,
+        5,1,0,0,0,296,301,5,111,0,0,297,301,3,230,115,0,298,301,3,228,114,
+        0,299,301,3,272,136,0,300,296,1,0,0,0,300,297,1,0,0,0,300,298,1,
+        0,0,0,300,299,1,0,0,0,301,7,1,0,0,0,302,304,3,10,5,0,303,302,1,0,
+        0,0,304,307,1,0,0,0,305,303,1,0,0,0,305,306,1,0,0,0,306,308,1,0,
+        0,0,307,305,1,0,0,0,308,312,3,14,7,0,309,311,3,12,6,0,310,309,1,
+        0,0,0,311,314,1,0,0,0,312,310,1,0,0,0,312,313,1,0,0,0,313,318,1,
+        0,0,0,314,312,1,0,0,0,315,317,3,10,5,0,316,315,1,0,0,0,317,320,1,
+        0,0,0,318,316,1,0,0,0,318,319,1,0,0,0,319,9,1,0,0,0,320,318,1,0,
+        0,0,321,324,3,16,8,0,322,324,3,18,9,0,323,321,1,0,0,0,323,322,1,
+        0,0,0,324,11,1,0,0,0,325,327,5,67,0,0,326,328,5,1,0,0,327,326,1,
+        0,0,0,327,328,1,0,0,0,328,329,1,0,0,0,329,330,3,14,7,0,330,13,1,
+        0,0,0,331,333,3,24,12,0,332,331,1,0,0,0,333,334,1,0,0,0,334,332,
+        1,0,0,0,334,335,1,0,0,0,335,15,1,0,0,0,336,337,5,4,0,0,337,338,5,
+        44,0,0,338,339,5,58,0,0,339,340,3,144,72,0,340,17,1,0,0,0,341,342,
+        5,70,0,0,342,343,3,216,108,0,343,352,5,101,0,0,344,349,3,144,72,
+        0,345,346,5,95,0,0,346,348,3,144,72,0,347,345,1,0,0,0,348,351,1,
+        0,0,0,349,347,1,0,0,0,349,350,1,0,0,0,350,353,1,0,0,0,351,349,1,
+        0,0,0,352,344,1,0,0,0,352,353,1,0,0,0,353,354,1,0,0,0,354,355,5,
+        102,0,0,355,19,1,0,0,0,356,358,3,22,11,0,357,356,1,0,0,0,358,361,
+        1,0,0,0,359,357,1,0,0,0,359,360,1,0,0,0,360,362,1,0,0,0,361,359,
+        1,0,0,0,362,363,5,0,0,1,363,21,1,0,0,0,364,365,3,216,108,0,365,374,
+        5,101,0,0,366,371,3,144,72,0,367,368,5,95,0,0,368,370,3,144,72,0,
+        369,367,1,0,0,0,370,373,1,0,0,0,371,369,1,0,0,0,371,372,1,0,0,0,
+        372,375,1,0,0,0,373,371,1,0,0,0,374,366,1,0,0,0,374,375,1,0,0,0,
+        375,376,1,0,0,0,376,377,5,102,0,0,377,23,1,0,0,0,378,395,3,26,13,
+        0,379,395,3,28,14,0,380,395,3,32,16,0,381,395,3,30,15,0,382,395,
+        3,44,22,0,383,395,3,46,23,0,384,395,3,50,25,0,385,395,3,54,27,0,
+        386,395,3,58,29,0,387,395,3,72,36,0,388,395,3,74,37,0,389,395,3,
+        60,30,0,390,395,3,64,32,0,391,395,3,62,31,0,392,395,3,66,33,0,393,
+        395,3,70,35,0,394,378,1,0,0,0,394,379,1,0,0,0,394,380,1,0,0,0,394,
+        381,1,0,0,0,394,382,1,0,0,0,394,383,1,0,0,0,394,384,1,0,0,0,394,
+        385,1,0,0,0,394,386,1,0,0,0,394,387,1,0,0,0,394,388,1,0,0,0,394,
+        389,1,0,0,0,394,390,1,0,0,0,394,391,1,0,0,0,394,392,1,0,0,0,394,
+        393,1,0,0,0,395,25,1,0,0,0,396,398,5,46,0,0,397,396,1,0,0,0,397,
+        398,1,0,0,0,398,399,1,0,0,0,399,400,5,38,0,0,400,404,3,92,46,0,401,
+        403,3,10,5,0,402,401,1,0,0,0,403,406,1,0,0,0,404,402,1,0,0,0,404,
+        405,1,0,0,0,405,408,1,0,0,0,406,404,1,0,0,0,407,409,3,90,45,0,408,
+        407,1,0,0,0,408,409,1,0,0,0,409,27,1,0,0,0,410,411,5,69,0,0,411,
+        412,3,144,72,0,412,413,5,4,0,0,413,414,3,270,135,0,414,29,1,0,0,
+        0,415,416,5,9,0,0,416,429,3,38,19,0,417,426,5,101,0,0,418,423,3,
+        144,72,0,419,420,5,95,0,0,420,422,3,144,72,0,421,419,1,0,0,0,422,
+        425,1,0,0,0,423,421,1,0,0,0,423,424,1,0,0,0,424,427,1,0,0,0,425,
+        423,1,0,0,0,426,418,1,0,0,0,426,427,1,0,0,0,427,428,1,0,0,0,428,
+        430,5,102,0,0,429,417,1,0,0,0,429,430,1,0,0,0,430,436,1,0,0,0,431,
+        434,5,75,0,0,432,435,5,88,0,0,433,435,3,40,20,0,434,432,1,0,0,0,
+        434,433,1,0,0,0,435,437,1,0,0,0,436,431,1,0,0,0,436,437,1,0,0,0,
+        437,31,1,0,0,0,438,440,5,46,0,0,439,438,1,0,0,0,439,440,1,0,0,0,
+        440,441,1,0,0,0,441,443,5,9,0,0,442,444,3,34,17,0,443,442,1,0,0,
+        0,443,444,1,0,0,0,444,445,1,0,0,0,445,446,5,105,0,0,446,447,3,8,
+        4,0,447,449,5,106,0,0,448,450,3,36,18,0,449,448,1,0,0,0,449,450,
+        1,0,0,0,450,33,1,0,0,0,451,461,5,101,0,0,452,462,5,88,0,0,453,458,
+        3,270,135,0,454,455,5,95,0,0,455,457,3,270,135,0,456,454,1,0,0,0,
+        457,460,1,0,0,0,458,456,1,0,0,0,458,459,1,0,0,0,459,462,1,0,0,0,
+        460,458,1,0,0,0,461,452,1,0,0,0,461,453,1,0,0,0,461,462,1,0,0,0,
+        462,463,1,0,0,0,463,464,5,102,0,0,464,35,1,0,0,0,465,466,5,33,0,
+        0,466,471,3,272,136,0,467,468,5,44,0,0,468,469,3,144,72,0,469,470,
+        3,272,136,0,470,472,1,0,0,0,471,467,1,0,0,0,471,472,1,0,0,0,472,
+        477,1,0,0,0,473,474,5,45,0,0,474,475,3,272,136,0,475,476,3,272,136,
+        0,476,478,1,0,0,0,477,473,1,0,0,0,477,478,1,0,0,0,478,37,1,0,0,0,
+        479,480,3,276,138,0,480,481,5,94,0,0,481,483,1,0,0,0,482,479,1,0,
+        0,0,483,486,1,0,0,0,484,482,1,0,0,0,484,485,1,0,0,0,485,487,1,0,
+        0,0,486,484,1,0,0,0,487,488,3,276,138,0,488,39,1,0,0,0,489,494,3,
+        42,21,0,490,491,5,95,0,0,491,493,3,42,21,0,492,490,1,0,0,0,493,496,
+        1,0,0,0,494,492,1,0,0,0,494,495,1,0,0,0,495,498,1,0,0,0,496,494,
+        1,0,0,0,497,499,3,90,45,0,498,497,1,0,0,0,498,499,1,0,0,0,499,41,
+        1,0,0,0,500,501,3,272,136,0,501,502,5,4,0,0,502,504,1,0,0,0,503,
+        500,1,0,0,0,503,504,1,0,0,0,504,505,1,0,0,0,505,506,3,270,135,0,
+        506,43,1,0,0,0,507,508,5,15,0,0,508,509,3,92,46,0,509,45,1,0,0,0,
+        510,511,5,39,0,0,511,515,3,94,47,0,512,514,3,48,24,0,513,512,1,0,
+        0,0,514,517,1,0,0,0,515,513,1,0,0,0,515,516,1,0,0,0,516,47,1,0,0,
+        0,517,515,1,0,0,0,518,519,5,45,0,0,519,520,5,38,0,0,520,525,3,50,
+        25,0,521,522,5,45,0,0,522,523,5,15,0,0,523,525,3,50,25,0,524,518,
+        1,0,0,0,524,521,1,0,0,0,525,49,1,0,0,0,526,527,5,53,0,0,527,532,
+        3,52,26,0,528,529,5,95,0,0,529,531,3,52,26,0,530,528,1,0,0,0,531,
+        534,1,0,0,0,532,530,1,0,0,0,532,533,1,0,0,0,533,51,1,0,0,0,534,532,
+        1,0,0,0,535,536,3,142,71,0,536,537,5,83,0,0,537,538,3,144,72,0,538,
+        558,1,0,0,0,539,540,3,270,135,0,540,541,5,83,0,0,541,542,3,144,72,
+        0,542,558,1,0,0,0,543,544,3,270,135,0,544,545,5,78,0,0,545,546,3,
+        144,72,0,546,558,1,0,0,0,547,548,3,270,135,0,548,549,3,128,64,0,
+        549,558,1,0,0,0,550,551,3,186,93,0,551,552,5,103,0,0,552,553,3,144,
+        72,0,553,554,5,104,0,0,554,555,5,83,0,0,555,556,3,144,72,0,556,558,
+        1,0,0,0,557,535,1,0,0,0,557,539,1,0,0,0,557,543,1,0,0,0,557,547,
+        1,0,0,0,557,550,1,0,0,0,558,53,1,0,0,0,559,560,5,50,0,0,560,565,
+        3,56,28,0,561,562,5,95,0,0,562,564,3,56,28,0,563,561,1,0,0,0,564,
+        567,1,0,0,0,565,563,1,0,0,0,565,566,1,0,0,0,566,55,1,0,0,0,567,565,
+        1,0,0,0,568,569,3,270,135,0,569,570,3,128,64,0,570,578,1,0,0,0,571,
+        578,3,142,71,0,572,573,3,186,93,0,573,574,5,103,0,0,574,575,3,144,
+        72,0,575,576,5,104,0,0,576,578,1,0,0,0,577,568,1,0,0,0,577,571,1,
+        0,0,0,577,572,1,0,0,0,578,57,1,0,0,0,579,581,5,19,0,0,580,579,1,
+        0,0,0,580,581,1,0,0,0,581,582,1,0,0,0,582,583,5,16,0,0,583,588,3,
+        144,72,0,584,585,5,95,0,0,585,587,3,144,72,0,586,584,1,0,0,0,587,
+        590,1,0,0,0,588,586,1,0,0,0,588,589,1,0,0,0,589,59,1,0,0,0,590,588,
+        1,0,0,0,591,592,5,28,0,0,592,593,5,101,0,0,593,594,3,270,135,0,594,
+        595,5,33,0,0,595,596,3,144,72,0,596,598,5,99,0,0,597,599,3,24,12,
+        0,598,597,1,0,0,0,599,600,1,0,0,0,600,598,1,0,0,0,600,601,1,0,0,
+        0,601,602,1,0,0,0,602,603,5,102,0,0,603,61,1,0,0,0,604,606,3,82,
+        41,0,605,607,3,84,42,0,606,605,1,0,0,0,606,607,1,0,0,0,607,609,1,
+        0,0,0,608,610,3,86,43,0,609,608,1,0,0,0,609,610,1,0,0,0,610,617,
+        1,0,0,0,611,613,3,84,42,0,612,614,3,86,43,0,613,612,1,0,0,0,613,
+        614,1,0,0,0,614,617,1,0,0,0,615,617,3,86,43,0,616,604,1,0,0,0,616,
+        611,1,0,0,0,616,615,1,0,0,0,617,63,1,0,0,0,618,619,5,29,0,0,619,
+        65,1,0,0,0,620,621,5,30,0,0,621,626,3,68,34,0,622,623,5,95,0,0,623,
+        625,3,68,34,0,624,622,1,0,0,0,625,628,1,0,0,0,626,624,1,0,0,0,626,
+        627,1,0,0,0,627,67,1,0,0,0,628,626,1,0,0,0,629,630,3,270,135,0,630,
+        631,5,83,0,0,631,632,3,144,72,0,632,69,1,0,0,0,633,635,5,31,0,0,
+        634,636,5,72,0,0,635,634,1,0,0,0,635,636,1,0,0,0,636,637,1,0,0,0,
+        637,638,3,144,72,0,638,71,1,0,0,0,639,640,5,73,0,0,640,642,3,76,
+        38,0,641,643,3,90,45,0,642,641,1,0,0,0,642,643,1,0,0,0,643,73,1,
+        0,0,0,644,645,5,52,0,0,645,646,3,76,38,0,646,75,1,0,0,0,647,649,
+        5,20,0,0,648,647,1,0,0,0,648,649,1,0,0,0,649,650,1,0,0,0,650,652,
+        3,78,39,0,651,653,3,82,41,0,652,651,1,0,0,0,652,653,1,0,0,0,653,
+        655,1,0,0,0,654,656,3,84,42,0,655,654,1,0,0,0,655,656,1,0,0,0,656,
+        658,1,0,0,0,657,659,3,86,43,0,658,657,1,0,0,0,658,659,1,0,0,0,659,
+        77,1,0,0,0,660,665,5,88,0,0,661,662,5,95,0,0,662,664,3,80,40,0,663,
+        661,1,0,0,0,664,667,1,0,0,0,665,663,1,0,0,0,665,666,1,0,0,0,666,
+        677,1,0,0,0,667,665,1,0,0,0,668,673,3,80,40,0,669,670,5,95,0,0,670,
+        672,3,80,40,0,671,669,1,0,0,0,672,675,1,0,0,0,673,671,1,0,0,0,673,
+        674,1,0,0,0,674,677,1,0,0,0,675,673,1,0,0,0,676,660,1,0,0,0,676,
+        668,1,0,0,0,677,79,1,0,0,0,678,681,3,144,72,0,679,680,5,4,0,0,680,
+        682,3,270,135,0,681,679,1,0,0,0,681,682,1,0,0,0,682,81,1,0,0,0,683,
+        684,5,48,0,0,684,685,5,8,0,0,685,690,3,88,44,0,686,687,5,95,0,0,
+        687,689,3,88,44,0,688,686,1,0,0,0,689,692,1,0,0,0,690,688,1,0,0,
+        0,690,691,1,0,0,0,691,83,1,0,0,0,692,690,1,0,0,0,693,694,7,0,0,0,
+        694,695,3,144,72,0,695,85,1,0,0,0,696,697,5,37,0,0,697,698,3,144,
+        72,0,698,87,1,0,0,0,699,701,3,144,72,0,700,702,7,1,0,0,701,700,1,
+        0,0,0,701,702,1,0,0,0,702,89,1,0,0,0,703,704,5,72,0,0,704,705,3,
+        144,72,0,705,91,1,0,0,0,706,711,3,94,47,0,707,708,5,95,0,0,708,710,
+        3,94,47,0,709,707,1,0,0,0,710,713,1,0,0,0,711,709,1,0,0,0,711,712,
+        1,0,0,0,712,93,1,0,0,0,713,711,1,0,0,0,714,715,3,270,135,0,715,716,
+        5,83,0,0,716,718,1,0,0,0,717,714,1,0,0,0,717,718,1,0,0,0,718,721,
+        1,0,0,0,719,722,3,98,49,0,720,722,3,96,48,0,721,719,1,0,0,0,721,
+        720,1,0,0,0,722,95,1,0,0,0,723,724,3,272,136,0,724,725,5,101,0,0,
+        725,726,3,98,49,0,726,727,5,102,0,0,727,97,1,0,0,0,728,732,3,102,
+        51,0,729,731,3,114,57,0,730,729,1,0,0,0,731,734,1,0,0,0,732,730,
+        1,0,0,0,732,733,1,0,0,0,733,740,1,0,0,0,734,732,1,0,0,0,735,736,
+        5,101,0,0,736,737,3,98,49,0,737,738,5,102,0,0,738,740,1,0,0,0,739,
+        728,1,0,0,0,739,735,1,0,0,0,740,99,1,0,0,0,741,743,3,102,51,0,742,
+        744,3,114,57,0,743,742,1,0,0,0,744,745,1,0,0,0,745,743,1,0,0,0,745,
+        746,1,0,0,0,746,101,1,0,0,0,747,749,5,101,0,0,748,750,3,270,135,
+        0,749,748,1,0,0,0,749,750,1,0,0,0,750,753,1,0,0,0,751,754,3,128,
+        64,0,752,754,3,104,52,0,753,751,1,0,0,0,753,752,1,0,0,0,753,754,
+        1,0,0,0,754,756,1,0,0,0,755,757,3,124,62,0,756,755,1,0,0,0,756,757,
+        1,0,0,0,757,760,1,0,0,0,758,759,5,72,0,0,759,761,3,144,72,0,760,
+        758,1,0,0,0,760,761,1,0,0,0,761,762,1,0,0,0,762,763,5,102,0,0,763,
+        103,1,0,0,0,764,765,5,96,0,0,765,766,3,106,53,0,766,105,1,0,0,0,
+        767,775,3,108,54,0,768,770,5,99,0,0,769,771,5,96,0,0,770,769,1,0,
+        0,0,770,771,1,0,0,0,771,772,1,0,0,0,772,774,3,108,54,0,773,768,1,
+        0,0,0,774,777,1,0,0,0,775,773,1,0,0,0,775,776,1,0,0,0,776,107,1,
+        0,0,0,777,775,1,0,0,0,778,783,3,110,55,0,779,780,5,91,0,0,780,782,
+        3,110,55,0,781,779,1,0,0,0,782,785,1,0,0,0,783,781,1,0,0,0,783,784,
+        1,0,0,0,784,109,1,0,0,0,785,783,1,0,0,0,786,787,5,92,0,0,787,790,
+        3,110,55,0,788,790,3,112,56,0,789,786,1,0,0,0,789,788,1,0,0,0,790,
+        111,1,0,0,0,791,798,3,138,69,0,792,798,5,90,0,0,793,794,5,101,0,
+        0,794,795,3,106,53,0,795,796,5,102,0,0,796,798,1,0,0,0,797,791,1,
+        0,0,0,797,792,1,0,0,0,797,793,1,0,0,0,798,113,1,0,0,0,799,801,3,
+        120,60,0,800,802,3,118,59,0,801,800,1,0,0,0,801,802,1,0,0,0,802,
+        803,1,0,0,0,803,804,3,102,51,0,804,809,1,0,0,0,805,806,3,116,58,
+        0,806,807,3,102,51,0,807,809,1,0,0,0,808,799,1,0,0,0,808,805,1,0,
+        0,0,809,115,1,0,0,0,810,811,5,101,0,0,811,812,3,102,51,0,812,813,
+        3,120,60,0,813,816,3,102,51,0,814,815,5,72,0,0,815,817,3,144,72,
+        0,816,814,1,0,0,0,816,817,1,0,0,0,817,818,1,0,0,0,818,819,5,102,
+        0,0,819,820,3,118,59,0,820,117,1,0,0,0,821,823,5,105,0,0,822,824,
+        3,232,116,0,823,822,1,0,0,0,823,824,1,0,0,0,824,829,1,0,0,0,825,
+        827,5,95,0,0,826,828,3,232,116,0,827,826,1,0,0,0,827,828,1,0,0,0,
+        828,830,1,0,0,0,829,825,1,0,0,0,829,830,1,0,0,0,830,831,1,0,0,0,
+        831,835,5,106,0,0,832,835,5,86,0,0,833,835,5,88,0,0,834,821,1,0,
+        0,0,834,832,1,0,0,0,834,833,1,0,0,0,835,119,1,0,0,0,836,837,5,84,
+        0,0,837,839,5,87,0,0,838,840,3,122,61,0,839,838,1,0,0,0,839,840,
+        1,0,0,0,840,841,1,0,0,0,841,842,5,87,0,0,842,861,5,85,0,0,843,844,
+        5,84,0,0,844,846,5,87,0,0,845,847,3,122,61,0,846,845,1,0,0,0,846,
+        847,1,0,0,0,847,848,1,0,0,0,848,861,5,87,0,0,849,851,5,87,0,0,850,
+        852,3,122,61,0,851,850,1,0,0,0,851,852,1,0,0,0,852,853,1,0,0,0,853,
+        854,5,87,0,0,854,861,5,85,0,0,855,857,5,87,0,0,856,858,3,122,61,
+        0,857,856,1,0,0,0,857,858,1,0,0,0,858,859,1,0,0,0,859,861,5,87,0,
+        0,860,836,1,0,0,0,860,843,1,0,0,0,860,849,1,0,0,0,860,855,1,0,0,
+        0,861,121,1,0,0,0,862,864,5,103,0,0,863,865,3,270,135,0,864,863,
+        1,0,0,0,864,865,1,0,0,0,865,868,1,0,0,0,866,869,3,126,63,0,867,869,
+        3,104,52,0,868,866,1,0,0,0,868,867,1,0,0,0,868,869,1,0,0,0,869,871,
+        1,0,0,0,870,872,3,134,67,0,871,870,1,0,0,0,871,872,1,0,0,0,872,874,
+        1,0,0,0,873,875,3,124,62,0,874,873,1,0,0,0,874,875,1,0,0,0,875,876,
+        1,0,0,0,876,877,5,104,0,0,877,123,1,0,0,0,878,881,3,236,118,0,879,
+        881,3,224,112,0,880,878,1,0,0,0,880,879,1,0,0,0,881,125,1,0,0,0,
+        882,883,5,96,0,0,883,891,3,140,70,0,884,886,5,99,0,0,885,887,5,96,
+        0,0,886,885,1,0,0,0,886,887,1,0,0,0,887,888,1,0,0,0,888,890,3,140,
+        70,0,889,884,1,0,0,0,890,893,1,0,0,0,891,889,1,0,0,0,891,892,1,0,
+        0,0,892,897,1,0,0,0,893,891,1,0,0,0,894,895,5,96,0,0,895,897,3,132,
+        66,0,896,882,1,0,0,0,896,894,1,0,0,0,897,127,1,0,0,0,898,900,3,130,
+        65,0,899,898,1,0,0,0,900,901,1,0,0,0,901,899,1,0,0,0,901,902,1,0,
+        0,0,902,129,1,0,0,0,903,904,5,96,0,0,904,908,3,138,69,0,905,906,
+        5,96,0,0,906,908,3,132,66,0,907,903,1,0,0,0,907,905,1,0,0,0,908,
+        131,1,0,0,0,909,911,5,100,0,0,910,912,7,2,0,0,911,910,1,0,0,0,911,
+        912,1,0,0,0,912,913,1,0,0,0,913,914,5,101,0,0,914,915,3,144,72,0,
+        915,916,5,102,0,0,916,133,1,0,0,0,917,919,5,88,0,0,918,920,3,136,
+        68,0,919,918,1,0,0,0,919,920,1,0,0,0,920,925,1,0,0,0,921,923,5,77,
+        0,0,922,924,3,136,68,0,923,922,1,0,0,0,923,924,1,0,0,0,924,926,1,
+        0,0,0,925,921,1,0,0,0,925,926,1,0,0,0,926,932,1,0,0,0,927,929,5,
+        77,0,0,928,930,3,136,68,0,929,928,1,0,0,0,929,930,1,0,0,0,930,932,
+        1,0,0,0,931,917,1,0,0,0,931,927,1,0,0,0,932,135,1,0,0,0,933,935,
+        5,87,0,0,934,933,1,0,0,0,934,935,1,0,0,0,935,936,1,0,0,0,936,937,
+        3,232,116,0,937,137,1,0,0,0,938,939,3,276,138,0,939,139,1,0,0,0,
+        940,941,3,276,138,0,941,141,1,0,0,0,942,944,3,186,93,0,943,945,3,
+        184,92,0,944,943,1,0,0,0,945,946,1,0,0,0,946,944,1,0,0,0,946,947,
+        1,0,0,0,947,143,1,0,0,0,948,949,3,146,73,0,949,145,1,0,0,0,950,955,
+        3,148,74,0,951,952,5,47,0,0,952,954,3,148,74,0,953,951,1,0,0,0,954,
+        957,1,0,0,0,955,953,1,0,0,0,955,956,1,0,0,0,956,147,1,0,0,0,957,
+        955,1,0,0,0,958,963,3,150,75,0,959,960,5,74,0,0,960,962,3,150,75,
+        0,961,959,1,0,0,0,962,965,1,0,0,0,963,961,1,0,0,0,963,964,1,0,0,
+        0,964,149,1,0,0,0,965,963,1,0,0,0,966,971,3,152,76,0,967,968,5,2,
+        0,0,968,970,3,152,76,0,969,967,1,0,0,0,970,973,1,0,0,0,971,969,1,
+        0,0,0,971,972,1,0,0,0,972,151,1,0,0,0,973,971,1,0,0,0,974,976,5,
+        42,0,0,975,974,1,0,0,0,976,979,1,0,0,0,977,975,1,0,0,0,977,978,1,
+        0,0,0,978,980,1,0,0,0,979,977,1,0,0,0,980,981,3,154,77,0,981,153,
+        1,0,0,0,982,988,3,158,79,0,983,984,3,156,78,0,984,985,3,158,79,0,
+        985,987,1,0,0,0,986,983,1,0,0,0,987,990,1,0,0,0,988,986,1,0,0,0,
+        988,989,1,0,0,0,989,155,1,0,0,0,990,988,1,0,0,0,991,992,7,3,0,0,
+        992,157,1,0,0,0,993,997,3,168,84,0,994,996,3,160,80,0,995,994,1,
+        0,0,0,996,999,1,0,0,0,997,995,1,0,0,0,997,998,1,0,0,0,998,159,1,
+        0,0,0,999,997,1,0,0,0,1000,1001,5,56,0,0,1001,1002,5,73,0,0,1002,
+        1035,3,168,84,0,1003,1004,5,24,0,0,1004,1005,5,73,0,0,1005,1035,
+        3,168,84,0,1006,1007,5,12,0,0,1007,1035,3,168,84,0,1008,1009,5,79,
+        0,0,1009,1035,3,168,84,0,1010,1011,5,33,0,0,1011,1035,3,168,84,0,
+        1012,1013,5,35,0,0,1013,1035,5,43,0,0,1014,1015,5,35,0,0,1015,1016,
+        5,42,0,0,1016,1035,5,43,0,0,1017,1019,5,35,0,0,1018,1020,5,42,0,
+        0,1019,1018,1,0,0,0,1019,1020,1,0,0,0,1020,1021,1,0,0,0,1021,1024,
+        7,4,0,0,1022,1024,5,76,0,0,1023,1017,1,0,0,0,1023,1022,1,0,0,0,1024,
+        1025,1,0,0,0,1025,1035,3,162,81,0,1026,1028,5,35,0,0,1027,1029,5,
+        42,0,0,1028,1027,1,0,0,0,1028,1029,1,0,0,0,1029,1031,1,0,0,0,1030,
+        1032,3,272,136,0,1031,1030,1,0,0,0,1031,1032,1,0,0,0,1032,1033,1,
+        0,0,0,1033,1035,5,61,0,0,1034,1000,1,0,0,0,1034,1003,1,0,0,0,1034,
+        1006,1,0,0,0,1034,1008,1,0,0,0,1034,1010,1,0,0,0,1034,1012,1,0,0,
+        0,1034,1014,1,0,0,0,1034,1023,1,0,0,0,1034,1026,1,0,0,0,1035,161,
+        1,0,0,0,1036,1041,3,164,82,0,1037,1038,5,99,0,0,1038,1040,3,164,
+        82,0,1039,1037,1,0,0,0,1040,1043,1,0,0,0,1041,1039,1,0,0,0,1041,
+        1042,1,0,0,0,1042,163,1,0,0,0,1043,1041,1,0,0,0,1044,1046,3,166,
+        83,0,1045,1044,1,0,0,0,1046,1047,1,0,0,0,1047,1045,1,0,0,0,1047,
+        1048,1,0,0,0,1048,1053,1,0,0,0,1049,1050,5,73,0,0,1050,1051,3,166,
+        83,0,1051,1052,3,166,83,0,1052,1054,1,0,0,0,1053,1049,1,0,0,0,1053,
+        1054,1,0,0,0,1054,1059,1,0,0,0,1055,1056,5,84,0,0,1056,1057,3,162,
+        81,0,1057,1058,5,85,0,0,1058,1060,1,0,0,0,1059,1055,1,0,0,0,1059,
+        1060,1,0,0,0,1060,1063,1,0,0,0,1061,1062,5,42,0,0,1062,1064,5,43,
+        0,0,1063,1061,1,0,0,0,1063,1064,1,0,0,0,1064,165,1,0,0,0,1065,1068,
+        3,272,136,0,1066,1068,5,43,0,0,1067,1065,1,0,0,0,1067,1066,1,0,0,
+        0,1068,167,1,0,0,0,1069,1075,3,172,86,0,1070,1071,3,170,85,0,1071,
+        1072,3,172,86,0,1072,1074,1,0,0,0,1073,1070,1,0,0,0,1074,1077,1,
+        0,0,0,1075,1073,1,0,0,0,1075,1076,1,0,0,0,1076,169,1,0,0,0,1077,
+        1075,1,0,0,0,1078,1079,7,5,0,0,1079,171,1,0,0,0,1080,1086,3,176,
+        88,0,1081,1082,3,174,87,0,1082,1083,3,176,88,0,1083,1085,1,0,0,0,
+        1084,1081,1,0,0,0,1085,1088,1,0,0,0,1086,1084,1,0,0,0,1086,1087,
+        1,0,0,0,1087,173,1,0,0,0,1088,1086,1,0,0,0,1089,1090,7,6,0,0,1090,
+        175,1,0,0,0,1091,1096,3,178,89,0,1092,1093,5,93,0,0,1093,1095,3,
+        178,89,0,1094,1092,1,0,0,0,1095,1098,1,0,0,0,1096,1094,1,0,0,0,1096,
+        1097,1,0,0,0,1097,177,1,0,0,0,1098,1096,1,0,0,0,1099,1101,7,7,0,
+        0,1100,1099,1,0,0,0,1101,1104,1,0,0,0,1102,1100,1,0,0,0,1102,1103,
+        1,0,0,0,1103,1105,1,0,0,0,1104,1102,1,0,0,0,1105,1106,3,180,90,0,
+        1106,179,1,0,0,0,1107,1112,3,186,93,0,1108,1111,3,182,91,0,1109,
+        1111,3,184,92,0,1110,1108,1,0,0,0,1110,1109,1,0,0,0,1111,1114,1,
+        0,0,0,1112,1110,1,0,0,0,1112,1113,1,0,0,0,1113,1117,1,0,0,0,1114,
+        1112,1,0,0,0,1115,1118,3,128,64,0,1116,1118,3,104,52,0,1117,1115,
+        1,0,0,0,1117,1116,1,0,0,0,1117,1118,1,0,0,0,1118,181,1,0,0,0,1119,
+        1120,5,103,0,0,1120,1121,3,144,72,0,1121,1122,5,104,0,0,1122,1133,
+        1,0,0,0,1123,1125,5,103,0,0,1124,1126,3,144,72,0,1125,1124,1,0,0,
+        0,1125,1126,1,0,0,0,1126,1127,1,0,0,0,1127,1129,5,77,0,0,1128,1130,
+        3,144,72,0,1129,1128,1,0,0,0,1129,1130,1,0,0,0,1130,1131,1,0,0,0,
+        1131,1133,5,104,0,0,1132,1119,1,0,0,0,1132,1123,1,0,0,0,1133,183,
+        1,0,0,0,1134,1135,5,94,0,0,1135,1136,3,238,119,0,1136,185,1,0,0,
+        0,1137,1153,3,188,94,0,1138,1153,3,212,106,0,1139,1153,3,196,98,
+        0,1140,1153,3,198,99,0,1141,1153,3,200,100,0,1142,1153,3,206,103,
+        0,1143,1153,3,208,104,0,1144,1153,3,226,113,0,1145,1153,3,224,112,
+        0,1146,1153,3,190,95,0,1147,1153,3,100,50,0,1148,1153,3,210,105,
+        0,1149,1153,3,214,107,0,1150,1153,3,220,110,0,1151,1153,3,270,135,
+        0,1152,1137,1,0,0,0,1152,1138,1,0,0,0,1152,1139,1,0,0,0,1152,1140,
+        1,0,0,0,1152,1141,1,0,0,0,1152,1142,1,0,0,0,1152,1143,1,0,0,0,1152,
+        1144,1,0,0,0,1152,1145,1,0,0,0,1152,1146,1,0,0,0,1152,1147,1,0,0,
+        0,1152,1148,1,0,0,0,1152,1149,1,0,0,0,1152,1150,1,0,0,0,1152,1151,
+        1,0,0,0,1153,187,1,0,0,0,1154,1155,5,13,0,0,1155,1156,5,101,0,0,
+        1156,1157,5,88,0,0,1157,1158,5,102,0,0,1158,189,1,0,0,0,1159,1161,
+        5,10,0,0,1160,1162,3,144,72,0,1161,1160,1,0,0,0,1161,1162,1,0,0,
+        0,1162,1164,1,0,0,0,1163,1165,3,192,96,0,1164,1163,1,0,0,0,1165,
+        1166,1,0,0,0,1166,1164,1,0,0,0,1166,1167,1,0,0,0,1167,1170,1,0,0,
+        0,1168,1169,5,22,0,0,1169,1171,3,144,72,0,1170,1168,1,0,0,0,1170,
+        1171,1,0,0,0,1171,1172,1,0,0,0,1172,1173,5,23,0,0,1173,191,1,0,0,
+        0,1174,1175,5,71,0,0,1175,1180,3,194,97,0,1176,1177,5,95,0,0,1177,
+        1179,3,194,97,0,1178,1176,1,0,0,0,1179,1182,1,0,0,0,1180,1178,1,
+        0,0,0,1180,1181,1,0,0,0,1181,1183,1,0,0,0,1182,1180,1,0,0,0,1183,
+        1184,5,57,0,0,1184,1185,3,144,72,0,1185,193,1,0,0,0,1186,1187,3,
+        156,78,0,1187,1188,3,144,72,0,1188,1192,1,0,0,0,1189,1192,3,160,
+        80,0,1190,1192,3,144,72,0,1191,1186,1,0,0,0,1191,1189,1,0,0,0,1191,
+        1190,1,0,0,0,1192,195,1,0,0,0,1193,1194,5,103,0,0,1194,1197,3,204,
+        102,0,1195,1196,5,99,0,0,1196,1198,3,144,72,0,1197,1195,1,0,0,0,
+        1197,1198,1,0,0,0,1198,1199,1,0,0,0,1199,1200,5,104,0,0,1200,197,
+        1,0,0,0,1201,1205,5,103,0,0,1202,1203,3,270,135,0,1203,1204,5,83,
+        0,0,1204,1206,1,0,0,0,1205,1202,1,0,0,0,1205,1206,1,0,0,0,1206,1207,
+        1,0,0,0,1207,1210,3,100,50,0,1208,1209,5,72,0,0,1209,1211,3,144,
+        72,0,1210,1208,1,0,0,0,1210,1211,1,0,0,0,1211,1212,1,0,0,0,1212,
+        1213,5,99,0,0,1213,1214,3,144,72,0,1214,1215,5,104,0,0,1215,199,
+        1,0,0,0,1216,1217,3,202,101,0,1217,1218,5,101,0,0,1218,1219,3,204,
+        102,0,1219,1220,5,102,0,0,1220,201,1,0,0,0,1221,1222,7,8,0,0,1222,
+        203,1,0,0,0,1223,1224,3,270,135,0,1224,1225,5,33,0,0,1225,1228,3,
+        144,72,0,1226,1227,5,72,0,0,1227,1229,3,144,72,0,1228,1226,1,0,0,
+        0,1228,1229,1,0,0,0,1229,205,1,0,0,0,1230,1231,5,49,0,0,1231,1232,
+        5,101,0,0,1232,1233,3,270,135,0,1233,1234,5,83,0,0,1234,1235,3,144,
+        72,0,1235,1236,5,95,0,0,1236,1237,3,270,135,0,1237,1238,5,33,0,0,
+        1238,1239,3,144,72,0,1239,1240,5,99,0,0,1240,1241,3,144,72,0,1241,
+        1242,5,102,0,0,1242,207,1,0,0,0,1243,1244,7,9,0,0,1244,1250,5,105,
+        0,0,1245,1251,3,8,4,0,1246,1248,3,92,46,0,1247,1249,3,90,45,0,1248,
+        1247,1,0,0,0,1248,1249,1,0,0,0,1249,1251,1,0,0,0,1250,1245,1,0,0,
+        0,1250,1246,1,0,0,0,1251,1252,1,0,0,0,1252,1253,5,106,0,0,1253,209,
+        1,0,0,0,1254,1255,5,101,0,0,1255,1256,3,144,72,0,1256,1257,5,102,
+        0,0,1257,211,1,0,0,0,1258,1259,3,216,108,0,1259,1261,5,101,0,0,1260,
+        1262,7,10,0,0,1261,1260,1,0,0,0,1261,1262,1,0,0,0,1262,1264,1,0,
+        0,0,1263,1265,3,144,72,0,1264,1263,1,0,0,0,1264,1265,1,0,0,0,1265,
+        1266,1,0,0,0,1266,1267,5,65,0,0,1267,1268,3,144,72,0,1268,1269,5,
+        102,0,0,1269,213,1,0,0,0,1270,1271,3,216,108,0,1271,1273,5,101,0,
+        0,1272,1274,5,20,0,0,1273,1272,1,0,0,0,1273,1274,1,0,0,0,1274,1283,
+        1,0,0,0,1275,1280,3,144,72,0,1276,1277,5,95,0,0,1277,1279,3,144,
+        72,0,1278,1276,1,0,0,0,1279,1282,1,0,0,0,1280,1278,1,0,0,0,1280,
+        1281,1,0,0,0,1281,1284,1,0,0,0,1282,1280,1,0,0,0,1283,1275,1,0,0,
+        0,1283,1284,1,0,0,0,1284,1285,1,0,0,0,1285,1286,5,102,0,0,1286,215,
+        1,0,0,0,1287,1288,3,218,109,0,1288,1289,3,272,136,0,1289,217,1,0,
+        0,0,1290,1291,3,272,136,0,1291,1292,5,94,0,0,1292,1294,1,0,0,0,1293,
+        1290,1,0,0,0,1294,1297,1,0,0,0,1295,1293,1,0,0,0,1295,1296,1,0,0,
+        0,1296,219,1,0,0,0,1297,1295,1,0,0,0,1298,1299,3,270,135,0,1299,
+        1308,5,105,0,0,1300,1305,3,222,111,0,1301,1302,5,95,0,0,1302,1304,
+        3,222,111,0,1303,1301,1,0,0,0,1304,1307,1,0,0,0,1305,1303,1,0,0,
+        0,1305,1306,1,0,0,0,1306,1309,1,0,0,0,1307,1305,1,0,0,0,1308,1300,
+        1,0,0,0,1308,1309,1,0,0,0,1309,1310,1,0,0,0,1310,1311,5,106,0,0,
+        1311,221,1,0,0,0,1312,1313,3,238,119,0,1313,1314,5,96,0,0,1314,1315,
+        3,144,72,0,1315,1322,1,0,0,0,1316,1317,5,94,0,0,1317,1322,3,238,
+        119,0,1318,1319,5,94,0,0,1319,1322,5,88,0,0,1320,1322,3,270,135,
+        0,1321,1312,1,0,0,0,1321,1316,1,0,0,0,1321,1318,1,0,0,0,1321,1320,
+        1,0,0,0,1322,223,1,0,0,0,1323,1326,5,100,0,0,1324,1327,3,272,136,
+        0,1325,1327,5,109,0,0,1326,1324,1,0,0,0,1326,1325,1,0,0,0,1327,225,
+        1,0,0,0,1328,1335,3,228,114,0,1329,1335,5,43,0,0,1330,1335,3,230,
+        115,0,1331,1335,5,111,0,0,1332,1335,3,234,117,0,1333,1335,3,236,
+        118,0,1334,1328,1,0,0,0,1334,1329,1,0,0,0,1334,1330,1,0,0,0,1334,
+        1331,1,0,0,0,1334,1332,1,0,0,0,1334,1333,1,0,0,0,1335,227,1,0,0,
+        0,1336,1337,7,11,0,0,1337,229,1,0,0,0,1338,1341,3,232,116,0,1339,
+        1341,5,110,0,0,1340,1338,1,0,0,0,1340,1339,1,0,0,0,1341,231,1,0,
+        0,0,1342,1343,7,12,0,0,1343,233,1,0,0,0,1344,1353,5,103,0,0,1345,
+        1350,3,144,72,0,1346,1347,5,95,0,0,1347,1349,3,144,72,0,1348,1346,
+        1,0,0,0,1349,1352,1,0,0,0,1350,1348,1,0,0,0,1350,1351,1,0,0,0,1351,
+        1354,1,0,0,0,1352,1350,1,0,0,0,1353,1345,1,0,0,0,1353,1354,1,0,0,
+        0,1354,1355,1,0,0,0,1355,1356,5,104,0,0,1356,235,1,0,0,0,1357,1371,
+        5,105,0,0,1358,1359,3,238,119,0,1359,1360,5,96,0,0,1360,1368,3,144,
+        72,0,1361,1362,5,95,0,0,1362,1363,3,238,119,0,1363,1364,5,96,0,0,
+        1364,1365,3,144,72,0,1365,1367,1,0,0,0,1366,1361,1,0,0,0,1367,1370,
+        1,0,0,0,1368,1366,1,0,0,0,1368,1369,1,0,0,0,1369,1372,1,0,0,0,1370,
+        1368,1,0,0,0,1371,1358,1,0,0,0,1371,1372,1,0,0,0,1372,1373,1,0,0,
+        0,1373,1374,5,106,0,0,1374,237,1,0,0,0,1375,1376,3,276,138,0,1376,
+        239,1,0,0,0,1377,1383,3,242,121,0,1378,1383,3,252,126,0,1379,1383,
+        3,254,127,0,1380,1383,3,258,129,0,1381,1383,3,264,132,0,1382,1377,
+        1,0,0,0,1382,1378,1,0,0,0,1382,1379,1,0,0,0,1382,1380,1,0,0,0,1382,
+        1381,1,0,0,0,1383,241,1,0,0,0,1384,1385,5,15,0,0,1385,1387,5,11,
+        0,0,1386,1388,3,272,136,0,1387,1386,1,0,0,0,1387,1388,1,0,0,0,1388,
+        1390,1,0,0,0,1389,1391,3,266,133,0,1390,1389,1,0,0,0,1390,1391,1,
+        0,0,0,1391,1392,1,0,0,0,1392,1393,7,13,0,0,1393,1394,5,101,0,0,1394,
+        1395,3,270,135,0,1395,1396,3,130,65,0,1396,1397,5,102,0,0,1397,1398,
+        7,14,0,0,1398,1400,3,244,122,0,1399,1401,3,90,45,0,1400,1399,1,0,
+        0,0,1400,1401,1,0,0,0,1401,243,1,0,0,0,1402,1403,3,246,123,0,1403,
+        1404,5,35,0,0,1404,1405,5,68,0,0,1405,1431,1,0,0,0,1406,1407,3,248,
+        124,0,1407,1408,5,35,0,0,1408,1409,5,68,0,0,1409,1431,1,0,0,0,1410,
+        1411,3,246,123,0,1411,1412,5,35,0,0,1412,1413,5,42,0,0,1413,1414,
+        5,43,0,0,1414,1431,1,0,0,0,1415,1416,3,246,123,0,1416,1417,5,35,
+        0,0,1417,1418,5,40,0,0,1418,1419,5,36,0,0,1419,1431,1,0,0,0,1420,
+        1421,3,248,124,0,1421,1422,5,35,0,0,1422,1423,5,40,0,0,1423,1424,
+        5,36,0,0,1424,1431,1,0,0,0,1425,1426,3,246,123,0,1426,1427,5,35,
+        0,0,1427,1428,7,4,0,0,1428,1429,3,250,125,0,1429,1431,1,0,0,0,1430,
+        1402,1,0,0,0,1430,1406,1,0,0,0,1430,1410,1,0,0,0,1430,1415,1,0,0,
+        0,1430,1420,1,0,0,0,1430,1425,1,0,0,0,1431,245,1,0,0,0,1432,1433,
+        3,270,135,0,1433,1434,5,94,0,0,1434,1435,3,238,119,0,1435,247,1,
+        0,0,0,1436,1437,5,101,0,0,1437,1442,3,246,123,0,1438,1439,5,95,0,
+        0,1439,1441,3,246,123,0,1440,1438,1,0,0,0,1441,1444,1,0,0,0,1442,
+        1440,1,0,0,0,1442,1443,1,0,0,0,1443,1445,1,0,0,0,1444,1442,1,0,0,
+        0,1445,1446,5,102,0,0,1446,249,1,0,0,0,1447,1452,3,272,136,0,1448,
+        1449,5,84,0,0,1449,1450,3,250,125,0,1450,1451,5,85,0,0,1451,1453,
+        1,0,0,0,1452,1448,1,0,0,0,1452,1453,1,0,0,0,1453,1457,1,0,0,0,1454,
+        1455,5,101,0,0,1455,1456,5,109,0,0,1456,1458,5,102,0,0,1457,1454,
+        1,0,0,0,1457,1458,1,0,0,0,1458,251,1,0,0,0,1459,1460,5,21,0,0,1460,
+        1461,5,11,0,0,1461,1463,3,272,136,0,1462,1464,3,268,134,0,1463,1462,
+        1,0,0,0,1463,1464,1,0,0,0,1464,253,1,0,0,0,1465,1467,5,15,0,0,1466,
+        1468,5,68,0,0,1467,1466,1,0,0,0,1467,1468,1,0,0,0,1468,1469,1,0,
+        0,0,1469,1471,5,34,0,0,1470,1472,3,272,136,0,1471,1470,1,0,0,0,1471,
+        1472,1,0,0,0,1472,1474,1,0,0,0,1473,1475,3,266,133,0,1474,1473,1,
+        0,0,0,1474,1475,1,0,0,0,1475,1476,1,0,0,0,1476,1478,3,256,128,0,
+        1477,1479,3,90,45,0,1478,1477,1,0,0,0,1478,1479,1,0,0,0,1479,255,
+        1,0,0,0,1480,1481,5,27,0,0,1481,1482,5,101,0,0,1482,1483,3,270,135,
+        0,1483,1484,3,130,65,0,1484,1485,5,102,0,0,1485,1486,5,45,0,0,1486,
+        1487,5,101,0,0,1487,1492,3,246,123,0,1488,1489,5,95,0,0,1489,1491,
+        3,246,123,0,1490,1488,1,0,0,0,1491,1494,1,0,0,0,1492,1490,1,0,0,
+        0,1492,1493,1,0,0,0,1493,1495,1,0,0,0,1494,1492,1,0,0,0,1495,1496,
+        5,102,0,0,1496,1514,1,0,0,0,1497,1499,5,45,0,0,1498,1500,5,96,0,
+        0,1499,1498,1,0,0,0,1499,1500,1,0,0,0,1500,1501,1,0,0,0,1501,1502,
+        3,138,69,0,1502,1503,5,101,0,0,1503,1508,3,238,119,0,1504,1505,5,
+        95,0,0,1505,1507,3,238,119,0,1506,1504,1,0,0,0,1507,1510,1,0,0,0,
+        1508,1506,1,0,0,0,1508,1509,1,0,0,0,1509,1511,1,0,0,0,1510,1508,
+        1,0,0,0,1511,1512,5,102,0,0,1512,1514,1,0,0,0,1513,1480,1,0,0,0,
+        1513,1497,1,0,0,0,1514,257,1,0,0,0,1515,1516,5,15,0,0,1516,1517,
+        3,272,136,0,1517,1519,5,34,0,0,1518,1520,3,272,136,0,1519,1518,1,
+        0,0,0,1519,1520,1,0,0,0,1520,1522,1,0,0,0,1521,1523,3,266,133,0,
+        1522,1521,1,0,0,0,1522,1523,1,0,0,0,1523,1524,1,0,0,0,1524,1525,
+        5,27,0,0,1525,1526,5,101,0,0,1526,1527,3,270,135,0,1527,1528,3,130,
+        65,0,1528,1529,5,102,0,0,1529,1531,5,45,0,0,1530,1532,3,272,136,
+        0,1531,1530,1,0,0,0,1531,1532,1,0,0,0,1532,1533,1,0,0,0,1533,1535,
+        3,260,130,0,1534,1536,3,262,131,0,1535,1534,1,0,0,0,1535,1536,1,
+        0,0,0,1536,259,1,0,0,0,1537,1538,5,101,0,0,1538,1543,3,246,123,0,
+        1539,1540,5,95,0,0,1540,1542,3,246,123,0,1541,1539,1,0,0,0,1542,
+        1545,1,0,0,0,1543,1541,1,0,0,0,1543,1544,1,0,0,0,1544,1546,1,0,0,
+        0,1545,1543,1,0,0,0,1546,1547,5,102,0,0,1547,1560,1,0,0,0,1548,1549,
+        5,103,0,0,1549,1554,3,246,123,0,1550,1551,5,95,0,0,1551,1553,3,246,
+        123,0,1552,1550,1,0,0,0,1553,1556,1,0,0,0,1554,1552,1,0,0,0,1554,
+        1555,1,0,0,0,1555,1557,1,0,0,0,1556,1554,1,0,0,0,1557,1558,5,104,
+        0,0,1558,1560,1,0,0,0,1559,1537,1,0,0,0,1559,1548,1,0,0,0,1560,261,
+        1,0,0,0,1561,1562,3,272,136,0,1562,1563,3,236,118,0,1563,263,1,0,
+        0,0,1564,1565,5,21,0,0,1565,1566,5,34,0,0,1566,1568,3,272,136,0,
+        1567,1569,3,268,134,0,1568,1567,1,0,0,0,1568,1569,1,0,0,0,1569,265,
+        1,0,0,0,1570,1571,5,32,0,0,1571,1572,5,42,0,0,1572,1573,5,25,0,0,
+        1573,267,1,0,0,0,1574,1575,5,32,0,0,1575,1576,5,25,0,0,1576,269,
+        1,0,0,0,1577,1578,3,272,136,0,1578,271,1,0,0,0,1579,1583,5,113,0,
+        0,1580,1583,5,112,0,0,1581,1583,3,274,137,0,1582,1579,1,0,0,0,1582,
+        1580,1,0,0,0,1582,1581,1,0,0,0,1583,273,1,0,0,0,1584,1585,7,15,0,
+        0,1585,275,1,0,0,0,1586,1589,3,272,136,0,1587,1589,3,278,139,0,1588,
+        1586,1,0,0,0,1588,1587,1,0,0,0,1589,277,1,0,0,0,1590,1591,7,16,0,
+        0,1591,279,1,0,0,0,187,282,289,300,305,312,318,323,327,334,349,352,
+        359,371,374,394,397,404,408,423,426,429,434,436,439,443,449,458,
+        461,471,477,484,494,498,503,515,524,532,557,565,577,580,588,600,
+        606,609,613,616,626,635,642,648,652,655,658,665,673,676,681,690,
+        701,711,717,721,732,739,745,749,753,756,760,770,775,783,789,797,
+        801,808,816,823,827,829,834,839,846,851,857,860,864,868,871,874,
+        880,886,891,896,901,907,911,919,923,925,929,931,934,946,955,963,
+        971,977,988,997,1019,1023,1028,1031,1034,1041,1047,1053,1059,1063,
+        1067,1075,1086,1096,1102,1110,1112,1117,1125,1129,1132,1152,1161,
+        1166,1170,1180,1191,1197,1205,1210,1228,1248,1250,1261,1264,1273,
+        1280,1283,1295,1305,1308,1321,1326,1334,1340,1350,1353,1368,1371,
+        1382,1387,1390,1400,1430,1442,1452,1457,1463,1467,1471,1474,1478,
+        1492,1499,1508,1513,1519,1522,1531,1535,1543,1554,1559,1568,1582,
+        1588
     ];
 
     private static __ATN: antlr.ATN;
@@ -8562,6 +8724,12 @@ export class ClauseContext extends antlr.ParserRuleContext {
     }
     public orderSkipLimitClause(): OrderSkipLimitClauseContext | null {
         return this.getRuleContext(0, OrderSkipLimitClauseContext);
+    }
+    public letClause(): LetClauseContext | null {
+        return this.getRuleContext(0, LetClauseContext);
+    }
+    public filterClause(): FilterClauseContext | null {
+        return this.getRuleContext(0, FilterClauseContext);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_clause;
@@ -9231,6 +9399,75 @@ export class FinishClauseContext extends antlr.ParserRuleContext {
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_finishClause;
+    }
+}
+
+
+export class LetClauseContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public LET(): antlr.TerminalNode {
+        return this.getToken(CypherParser.LET, 0)!;
+    }
+    public letItem(): LetItemContext[];
+    public letItem(i: number): LetItemContext | null;
+    public letItem(i?: number): LetItemContext[] | LetItemContext | null {
+        if (i === undefined) {
+            return this.getRuleContexts(LetItemContext);
+        }
+
+        return this.getRuleContext(i, LetItemContext);
+    }
+    public COMMA(): antlr.TerminalNode[];
+    public COMMA(i: number): antlr.TerminalNode | null;
+    public COMMA(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
+    	if (i === undefined) {
+    		return this.getTokens(CypherParser.COMMA);
+    	} else {
+    		return this.getToken(CypherParser.COMMA, i);
+    	}
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_letClause;
+    }
+}
+
+
+export class LetItemContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public variable(): VariableContext {
+        return this.getRuleContext(0, VariableContext)!;
+    }
+    public EQ(): antlr.TerminalNode {
+        return this.getToken(CypherParser.EQ, 0)!;
+    }
+    public expression(): ExpressionContext {
+        return this.getRuleContext(0, ExpressionContext)!;
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_letItem;
+    }
+}
+
+
+export class FilterClauseContext extends antlr.ParserRuleContext {
+    public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
+        super(parent, invokingState);
+    }
+    public FILTER(): antlr.TerminalNode {
+        return this.getToken(CypherParser.FILTER, 0)!;
+    }
+    public expression(): ExpressionContext {
+        return this.getRuleContext(0, ExpressionContext)!;
+    }
+    public WHERE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.WHERE, 0);
+    }
+    public override get ruleIndex(): number {
+        return CypherParser.RULE_filterClause;
     }
 }
 
@@ -12357,6 +12594,12 @@ export class NonReservedKeywordContext extends antlr.ParserRuleContext {
     }
     public FINISH(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.FINISH, 0);
+    }
+    public LET(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.LET, 0);
+    }
+    public FILTER(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.FILTER, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nonReservedKeyword;
