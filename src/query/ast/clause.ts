@@ -59,6 +59,8 @@ export interface YieldItem {
 
 export interface CallClause {
   readonly kind: 'call';
+  /** OPTIONAL CALL: a row the procedure yields nothing for (after WHERE) continues with the outputs null. */
+  readonly optional: boolean;
   /** Dotted name as written, e.g. `test.my.proc`. */
   readonly procedure: string;
   /** Absent for an implicit invocation (`CALL p` without parentheses), whose arguments come from parameters. */

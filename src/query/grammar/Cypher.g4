@@ -111,8 +111,9 @@ unwindClause
     : UNWIND expression AS variable
     ;
 
+// OPTIONAL CALL (Neo4j 5.24): a row the procedure yields nothing for continues once with the outputs null.
 callClause
-    : CALL procedureName (LPAREN (expression (COMMA expression)*)? RPAREN)? (YIELD (STAR | yieldItems))?
+    : OPTIONAL? CALL procedureName (LPAREN (expression (COMMA expression)*)? RPAREN)? (YIELD (STAR | yieldItems))?
     ;
 
 // CALL { ... }, CALL (a, b) { ... }, CALL (*) { ... }: a subquery run once per incoming row.

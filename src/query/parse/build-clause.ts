@@ -188,6 +188,7 @@ export class ClauseBuilder {
     }
     return {
       kind: 'call',
+      optional: ctx.OPTIONAL() !== null,
       procedure,
       ...(args && { args }),
       ...(yielded !== undefined && { yield: yielded }),

@@ -80,8 +80,11 @@ function planClause(plan: LogicalOp, clause: BoundClause, bound: Set<number>, co
       return { op: 'unwind', input: plan, expression: clause.expression, variable: clause.variable.id };
     case 'call': {
       for (const y of clause.yields) bound.add(y.variable.id);
-      const call: LogicalOp = { op: 'call', input: plan, procedure: clause.procedure, args: clause.args, yields: clause.yields, standalone: clause.standalone };
-      return clause.where ? { op: 'filter', input: call, predicate: clause.where } : call;
+      const source: LogicalOp = clause.optional ? { op: 'argument' } : plan;
+      const call: LogicalOp = { op: 'call', input: source, procedure: clause.procedure, args: clause.args, yields: clause.yields, standalone: clause.standalone };
+      const filtered: LogicalOp = clause.where ? { op: 'filter', input: call, predicate: clause.where } : call;
+      // OPTIONAL CALL runs the call (and its WHERE) per row as OPTIONAL MATCH runs its pattern.
+      return clause.optional ? { op: 'optional', input: plan, inner: filtered, nulls: clause.yields.map((y) => y.variable.id) } : filtered;
     }
     case 'create':
       for (const p of clause.pattern) bindPath(p, bound);

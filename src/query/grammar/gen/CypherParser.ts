@@ -1139,61 +1139,71 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 415;
-            this.match(CypherParser.CALL);
             this.state = 416;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 46) {
+                {
+                this.state = 415;
+                this.match(CypherParser.OPTIONAL);
+                }
+            }
+
+            this.state = 418;
+            this.match(CypherParser.CALL);
+            this.state = 419;
             this.procedureName();
-            this.state = 429;
+            this.state = 432;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 101) {
                 {
-                this.state = 417;
+                this.state = 420;
                 this.match(CypherParser.LPAREN);
-                this.state = 426;
+                this.state = 429;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                     {
-                    this.state = 418;
+                    this.state = 421;
                     this.expression();
-                    this.state = 423;
+                    this.state = 426;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     while (_la === 95) {
                         {
                         {
-                        this.state = 419;
+                        this.state = 422;
                         this.match(CypherParser.COMMA);
-                        this.state = 420;
+                        this.state = 423;
                         this.expression();
                         }
                         }
-                        this.state = 425;
+                        this.state = 428;
                         this.errorHandler.sync(this);
                         _la = this.tokenStream.LA(1);
                     }
                     }
                 }
 
-                this.state = 428;
+                this.state = 431;
                 this.match(CypherParser.RPAREN);
                 }
             }
 
-            this.state = 436;
+            this.state = 439;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 75) {
                 {
-                this.state = 431;
-                this.match(CypherParser.YIELD);
                 this.state = 434;
+                this.match(CypherParser.YIELD);
+                this.state = 437;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.STAR:
                     {
-                    this.state = 432;
+                    this.state = 435;
                     this.match(CypherParser.STAR);
                     }
                     break;
@@ -1233,7 +1243,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.EscapedSymbolicName:
                 case CypherParser.UnescapedSymbolicName:
                     {
-                    this.state = 433;
+                    this.state = 436;
                     this.yieldItems();
                     }
                     break;
@@ -1265,40 +1275,40 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 439;
+            this.state = 442;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 46) {
                 {
-                this.state = 438;
+                this.state = 441;
                 this.match(CypherParser.OPTIONAL);
                 }
             }
 
-            this.state = 441;
+            this.state = 444;
             this.match(CypherParser.CALL);
-            this.state = 443;
+            this.state = 446;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 101) {
                 {
-                this.state = 442;
+                this.state = 445;
                 this.subqueryScope();
                 }
             }
 
-            this.state = 445;
+            this.state = 448;
             this.match(CypherParser.LBRACE);
-            this.state = 446;
-            this.query();
-            this.state = 447;
-            this.match(CypherParser.RBRACE);
             this.state = 449;
+            this.query();
+            this.state = 450;
+            this.match(CypherParser.RBRACE);
+            this.state = 452;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 33) {
                 {
-                this.state = 448;
+                this.state = 451;
                 this.inTransactions();
                 }
             }
@@ -1325,14 +1335,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 451;
+            this.state = 454;
             this.match(CypherParser.LPAREN);
-            this.state = 461;
+            this.state = 464;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 {
-                this.state = 452;
+                this.state = 455;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -1372,21 +1382,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 453;
+                this.state = 456;
                 this.variable();
-                this.state = 458;
+                this.state = 461;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 95) {
                     {
                     {
-                    this.state = 454;
+                    this.state = 457;
                     this.match(CypherParser.COMMA);
-                    this.state = 455;
+                    this.state = 458;
                     this.variable();
                     }
                     }
-                    this.state = 460;
+                    this.state = 463;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -1397,7 +1407,7 @@ export class CypherParser extends antlr.Parser {
             default:
                 break;
             }
-            this.state = 463;
+            this.state = 466;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -1421,34 +1431,34 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 465;
+            this.state = 468;
             this.match(CypherParser.IN);
-            this.state = 466;
+            this.state = 469;
             localContext._transactionsWord = this.symbolicName();
-            this.state = 471;
+            this.state = 474;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 44) {
                 {
-                this.state = 467;
+                this.state = 470;
                 this.match(CypherParser.OF);
-                this.state = 468;
+                this.state = 471;
                 localContext._batchSize = this.expression();
-                this.state = 469;
+                this.state = 472;
                 localContext._rowsWord = this.symbolicName();
                 }
             }
 
-            this.state = 477;
+            this.state = 480;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 45) {
                 {
-                this.state = 473;
+                this.state = 476;
                 this.match(CypherParser.ON);
-                this.state = 474;
+                this.state = 477;
                 localContext._errorWord = this.symbolicName();
-                this.state = 475;
+                this.state = 478;
                 localContext._errorMode = this.symbolicName();
                 }
             }
@@ -1475,25 +1485,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 484;
+            this.state = 487;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 30, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 31, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 479;
+                    this.state = 482;
                     this.schemaName();
-                    this.state = 480;
+                    this.state = 483;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 486;
+                this.state = 489;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 30, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 31, this.context);
             }
-            this.state = 487;
+            this.state = 490;
             this.schemaName();
             }
         }
@@ -1517,30 +1527,30 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 489;
+            this.state = 492;
             this.yieldItem();
-            this.state = 494;
+            this.state = 497;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 95) {
                 {
                 {
-                this.state = 490;
+                this.state = 493;
                 this.match(CypherParser.COMMA);
-                this.state = 491;
+                this.state = 494;
                 this.yieldItem();
                 }
                 }
-                this.state = 496;
+                this.state = 499;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 498;
+            this.state = 501;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 72) {
                 {
-                this.state = 497;
+                this.state = 500;
                 this.where();
                 }
             }
@@ -1566,19 +1576,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 503;
+            this.state = 506;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 33, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 34, this.context) ) {
             case 1:
                 {
-                this.state = 500;
+                this.state = 503;
                 this.symbolicName();
-                this.state = 501;
+                this.state = 504;
                 this.match(CypherParser.AS);
                 }
                 break;
             }
-            this.state = 505;
+            this.state = 508;
             this.variable();
             }
         }
@@ -1601,9 +1611,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 507;
+            this.state = 510;
             this.match(CypherParser.CREATE);
-            this.state = 508;
+            this.state = 511;
             this.pattern();
             }
         }
@@ -1627,21 +1637,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 510;
+            this.state = 513;
             this.match(CypherParser.MERGE);
-            this.state = 511;
+            this.state = 514;
             this.patternPart();
-            this.state = 515;
+            this.state = 518;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 45) {
                 {
                 {
-                this.state = 512;
+                this.state = 515;
                 this.mergeAction();
                 }
                 }
-                this.state = 517;
+                this.state = 520;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1664,28 +1674,28 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MergeActionContext(this.context, this.state);
         this.enterRule(localContext, 48, CypherParser.RULE_mergeAction);
         try {
-            this.state = 524;
+            this.state = 527;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 35, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 36, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 518;
+                this.state = 521;
                 this.match(CypherParser.ON);
-                this.state = 519;
+                this.state = 522;
                 this.match(CypherParser.MATCH);
-                this.state = 520;
+                this.state = 523;
                 this.setClause();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 521;
+                this.state = 524;
                 this.match(CypherParser.ON);
-                this.state = 522;
+                this.state = 525;
                 this.match(CypherParser.CREATE);
-                this.state = 523;
+                this.state = 526;
                 this.setClause();
                 }
                 break;
@@ -1711,23 +1721,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 526;
+            this.state = 529;
             this.match(CypherParser.SET);
-            this.state = 527;
+            this.state = 530;
             this.setItem();
-            this.state = 532;
+            this.state = 535;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 95) {
                 {
                 {
-                this.state = 528;
+                this.state = 531;
                 this.match(CypherParser.COMMA);
-                this.state = 529;
+                this.state = 532;
                 this.setItem();
                 }
                 }
-                this.state = 534;
+                this.state = 537;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1750,18 +1760,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SetItemContext(this.context, this.state);
         this.enterRule(localContext, 52, CypherParser.RULE_setItem);
         try {
-            this.state = 557;
+            this.state = 560;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 37, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 38, this.context) ) {
             case 1:
                 localContext = new SetPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 535;
+                this.state = 538;
                 this.propertyExpression();
-                this.state = 536;
+                this.state = 539;
                 this.match(CypherParser.EQ);
-                this.state = 537;
+                this.state = 540;
                 this.expression();
                 }
                 break;
@@ -1769,11 +1779,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetAllPropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 539;
+                this.state = 542;
                 this.variable();
-                this.state = 540;
+                this.state = 543;
                 this.match(CypherParser.EQ);
-                this.state = 541;
+                this.state = 544;
                 this.expression();
                 }
                 break;
@@ -1781,11 +1791,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetMergePropertiesContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 543;
+                this.state = 546;
                 this.variable();
-                this.state = 544;
+                this.state = 547;
                 this.match(CypherParser.PLUSEQ);
-                this.state = 545;
+                this.state = 548;
                 this.expression();
                 }
                 break;
@@ -1793,9 +1803,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 547;
+                this.state = 550;
                 this.variable();
-                this.state = 548;
+                this.state = 551;
                 this.nodeLabels();
                 }
                 break;
@@ -1803,17 +1813,17 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SetDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 550;
-                this.atom();
-                this.state = 551;
-                this.match(CypherParser.LBRACK);
-                this.state = 552;
-                (localContext as SetDynamicPropertyContext)._key = this.expression();
                 this.state = 553;
-                this.match(CypherParser.RBRACK);
+                this.atom();
                 this.state = 554;
-                this.match(CypherParser.EQ);
+                this.match(CypherParser.LBRACK);
                 this.state = 555;
+                (localContext as SetDynamicPropertyContext)._key = this.expression();
+                this.state = 556;
+                this.match(CypherParser.RBRACK);
+                this.state = 557;
+                this.match(CypherParser.EQ);
+                this.state = 558;
                 (localContext as SetDynamicPropertyContext)._value = this.expression();
                 }
                 break;
@@ -1839,23 +1849,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 559;
+            this.state = 562;
             this.match(CypherParser.REMOVE);
-            this.state = 560;
+            this.state = 563;
             this.removeItem();
-            this.state = 565;
+            this.state = 568;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 95) {
                 {
                 {
-                this.state = 561;
+                this.state = 564;
                 this.match(CypherParser.COMMA);
-                this.state = 562;
+                this.state = 565;
                 this.removeItem();
                 }
                 }
-                this.state = 567;
+                this.state = 570;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1878,16 +1888,16 @@ export class CypherParser extends antlr.Parser {
         let localContext = new RemoveItemContext(this.context, this.state);
         this.enterRule(localContext, 56, CypherParser.RULE_removeItem);
         try {
-            this.state = 577;
+            this.state = 580;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 39, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 40, this.context) ) {
             case 1:
                 localContext = new RemoveLabelsContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 568;
+                this.state = 571;
                 this.variable();
-                this.state = 569;
+                this.state = 572;
                 this.nodeLabels();
                 }
                 break;
@@ -1895,7 +1905,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemovePropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 571;
+                this.state = 574;
                 this.propertyExpression();
                 }
                 break;
@@ -1903,13 +1913,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RemoveDynamicPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 572;
-                this.atom();
-                this.state = 573;
-                this.match(CypherParser.LBRACK);
-                this.state = 574;
-                this.expression();
                 this.state = 575;
+                this.atom();
+                this.state = 576;
+                this.match(CypherParser.LBRACK);
+                this.state = 577;
+                this.expression();
+                this.state = 578;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -1935,33 +1945,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 580;
+            this.state = 583;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 19) {
                 {
-                this.state = 579;
+                this.state = 582;
                 this.match(CypherParser.DETACH);
                 }
             }
 
-            this.state = 582;
+            this.state = 585;
             this.match(CypherParser.DELETE);
-            this.state = 583;
+            this.state = 586;
             this.expression();
-            this.state = 588;
+            this.state = 591;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 95) {
                 {
                 {
-                this.state = 584;
+                this.state = 587;
                 this.match(CypherParser.COMMA);
-                this.state = 585;
+                this.state = 588;
                 this.expression();
                 }
                 }
-                this.state = 590;
+                this.state = 593;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -1987,33 +1997,33 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 591;
-            this.match(CypherParser.FOREACH);
-            this.state = 592;
-            this.match(CypherParser.LPAREN);
-            this.state = 593;
-            this.variable();
             this.state = 594;
-            this.match(CypherParser.IN);
+            this.match(CypherParser.FOREACH);
             this.state = 595;
-            this.expression();
+            this.match(CypherParser.LPAREN);
             this.state = 596;
-            this.match(CypherParser.PIPE);
+            this.variable();
+            this.state = 597;
+            this.match(CypherParser.IN);
             this.state = 598;
+            this.expression();
+            this.state = 599;
+            this.match(CypherParser.PIPE);
+            this.state = 601;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 597;
+                this.state = 600;
                 this.clause();
                 }
                 }
-                this.state = 600;
+                this.state = 603;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 1886913729) !== 0) || ((((_la - 46)) & ~0x1F) === 0 && ((1 << (_la - 46)) & 143655637) !== 0));
-            this.state = 602;
+            this.state = 605;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2034,30 +2044,30 @@ export class CypherParser extends antlr.Parser {
         let localContext = new OrderSkipLimitClauseContext(this.context, this.state);
         this.enterRule(localContext, 62, CypherParser.RULE_orderSkipLimitClause);
         try {
-            this.state = 616;
+            this.state = 619;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ORDER:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 604;
+                this.state = 607;
                 this.order();
-                this.state = 606;
-                this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 43, this.context) ) {
-                case 1:
-                    {
-                    this.state = 605;
-                    this.skip();
-                    }
-                    break;
-                }
                 this.state = 609;
                 this.errorHandler.sync(this);
                 switch (this.interpreter.adaptivePredict(this.tokenStream, 44, this.context) ) {
                 case 1:
                     {
                     this.state = 608;
+                    this.skip();
+                    }
+                    break;
+                }
+                this.state = 612;
+                this.errorHandler.sync(this);
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
+                case 1:
+                    {
+                    this.state = 611;
                     this.limit();
                     }
                     break;
@@ -2068,14 +2078,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.OFFSET:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 611;
+                this.state = 614;
                 this.skip();
-                this.state = 613;
+                this.state = 616;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 45, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 46, this.context) ) {
                 case 1:
                     {
-                    this.state = 612;
+                    this.state = 615;
                     this.limit();
                     }
                     break;
@@ -2085,7 +2095,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.LIMIT:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 615;
+                this.state = 618;
                 this.limit();
                 }
                 break;
@@ -2112,7 +2122,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 618;
+            this.state = 621;
             this.match(CypherParser.FINISH);
             }
         }
@@ -2136,23 +2146,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 620;
+            this.state = 623;
             this.match(CypherParser.LET);
-            this.state = 621;
+            this.state = 624;
             this.letItem();
-            this.state = 626;
+            this.state = 629;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 95) {
                 {
                 {
-                this.state = 622;
+                this.state = 625;
                 this.match(CypherParser.COMMA);
-                this.state = 623;
+                this.state = 626;
                 this.letItem();
                 }
                 }
-                this.state = 628;
+                this.state = 631;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2177,11 +2187,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 629;
+            this.state = 632;
             this.variable();
-            this.state = 630;
+            this.state = 633;
             this.match(CypherParser.EQ);
-            this.state = 631;
+            this.state = 634;
             this.expression();
             }
         }
@@ -2205,19 +2215,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 633;
+            this.state = 636;
             this.match(CypherParser.FILTER);
-            this.state = 635;
+            this.state = 638;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 72) {
                 {
-                this.state = 634;
+                this.state = 637;
                 this.match(CypherParser.WHERE);
                 }
             }
 
-            this.state = 637;
+            this.state = 640;
             this.expression();
             }
         }
@@ -2241,16 +2251,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 639;
-            this.match(CypherParser.WITH);
-            this.state = 640;
-            this.projectionBody();
             this.state = 642;
+            this.match(CypherParser.WITH);
+            this.state = 643;
+            this.projectionBody();
+            this.state = 645;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 72) {
                 {
-                this.state = 641;
+                this.state = 644;
                 this.where();
                 }
             }
@@ -2276,9 +2286,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 644;
+            this.state = 647;
             this.match(CypherParser.RETURN);
-            this.state = 645;
+            this.state = 648;
             this.projectionBody();
             }
         }
@@ -2302,35 +2312,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 648;
+            this.state = 651;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 647;
+                this.state = 650;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 650;
+            this.state = 653;
             this.projectionItems();
-            this.state = 652;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 51, this.context) ) {
-            case 1:
-                {
-                this.state = 651;
-                this.order();
-                }
-                break;
-            }
             this.state = 655;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 52, this.context) ) {
             case 1:
                 {
                 this.state = 654;
-                this.skip();
+                this.order();
                 }
                 break;
             }
@@ -2340,6 +2340,16 @@ export class CypherParser extends antlr.Parser {
             case 1:
                 {
                 this.state = 657;
+                this.skip();
+                }
+                break;
+            }
+            this.state = 661;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 54, this.context) ) {
+            case 1:
+                {
+                this.state = 660;
                 this.limit();
                 }
                 break;
@@ -2364,27 +2374,27 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 78, CypherParser.RULE_projectionItems);
         let _la: number;
         try {
-            this.state = 676;
+            this.state = 679;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 660;
+                this.state = 663;
                 this.match(CypherParser.STAR);
-                this.state = 665;
+                this.state = 668;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 95) {
                     {
                     {
-                    this.state = 661;
+                    this.state = 664;
                     this.match(CypherParser.COMMA);
-                    this.state = 662;
+                    this.state = 665;
                     this.projectionItem();
                     }
                     }
-                    this.state = 667;
+                    this.state = 670;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2444,21 +2454,21 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 668;
+                this.state = 671;
                 this.projectionItem();
-                this.state = 673;
+                this.state = 676;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 95) {
                     {
                     {
-                    this.state = 669;
+                    this.state = 672;
                     this.match(CypherParser.COMMA);
-                    this.state = 670;
+                    this.state = 673;
                     this.projectionItem();
                     }
                     }
-                    this.state = 675;
+                    this.state = 678;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2487,16 +2497,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 678;
-            this.expression();
             this.state = 681;
+            this.expression();
+            this.state = 684;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 57, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 58, this.context) ) {
             case 1:
                 {
-                this.state = 679;
+                this.state = 682;
                 this.match(CypherParser.AS);
-                this.state = 680;
+                this.state = 683;
                 this.variable();
                 }
                 break;
@@ -2523,25 +2533,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 683;
+            this.state = 686;
             this.match(CypherParser.ORDER);
-            this.state = 684;
+            this.state = 687;
             this.match(CypherParser.BY);
-            this.state = 685;
+            this.state = 688;
             this.sortItem();
-            this.state = 690;
+            this.state = 693;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 95) {
                 {
                 {
-                this.state = 686;
+                this.state = 689;
                 this.match(CypherParser.COMMA);
-                this.state = 687;
+                this.state = 690;
                 this.sortItem();
                 }
                 }
-                this.state = 692;
+                this.state = 695;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2567,7 +2577,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 693;
+            this.state = 696;
             _la = this.tokenStream.LA(1);
             if(!(_la === 55 || _la === 66)) {
             this.errorHandler.recoverInline(this);
@@ -2576,7 +2586,7 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 694;
+            this.state = 697;
             this.expression();
             }
         }
@@ -2599,9 +2609,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 696;
+            this.state = 699;
             this.match(CypherParser.LIMIT);
-            this.state = 697;
+            this.state = 700;
             this.expression();
             }
         }
@@ -2625,14 +2635,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 699;
+            this.state = 702;
             this.expression();
-            this.state = 701;
+            this.state = 704;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0)) {
                 {
-                this.state = 700;
+                this.state = 703;
                 _la = this.tokenStream.LA(1);
                 if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 393376) !== 0))) {
                 this.errorHandler.recoverInline(this);
@@ -2665,9 +2675,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 703;
+            this.state = 706;
             this.match(CypherParser.WHERE);
-            this.state = 704;
+            this.state = 707;
             this.expression();
             }
         }
@@ -2691,21 +2701,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 706;
+            this.state = 709;
             this.patternPart();
-            this.state = 711;
+            this.state = 714;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 95) {
                 {
                 {
-                this.state = 707;
+                this.state = 710;
                 this.match(CypherParser.COMMA);
-                this.state = 708;
+                this.state = 711;
                 this.patternPart();
                 }
                 }
-                this.state = 713;
+                this.state = 716;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -2730,24 +2740,24 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 717;
+            this.state = 720;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 61, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 62, this.context) ) {
             case 1:
                 {
-                this.state = 714;
+                this.state = 717;
                 this.variable();
-                this.state = 715;
+                this.state = 718;
                 this.match(CypherParser.EQ);
                 }
                 break;
             }
-            this.state = 721;
+            this.state = 724;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 {
-                this.state = 719;
+                this.state = 722;
                 this.patternElement();
                 }
                 break;
@@ -2787,7 +2797,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 720;
+                this.state = 723;
                 this.shortestPathPattern();
                 }
                 break;
@@ -2815,13 +2825,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 723;
-            this.symbolicName();
-            this.state = 724;
-            this.match(CypherParser.LPAREN);
-            this.state = 725;
-            this.patternElement();
             this.state = 726;
+            this.symbolicName();
+            this.state = 727;
+            this.match(CypherParser.LPAREN);
+            this.state = 728;
+            this.patternElement();
+            this.state = 729;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -2843,25 +2853,25 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 98, CypherParser.RULE_patternElement);
         let _la: number;
         try {
-            this.state = 739;
+            this.state = 742;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 64, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 65, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 728;
+                this.state = 731;
                 this.nodePattern();
-                this.state = 732;
+                this.state = 735;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 131081) !== 0)) {
                     {
                     {
-                    this.state = 729;
+                    this.state = 732;
                     this.patternElementChain();
                     }
                     }
-                    this.state = 734;
+                    this.state = 737;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -2870,11 +2880,11 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 735;
+                this.state = 738;
                 this.match(CypherParser.LPAREN);
-                this.state = 736;
+                this.state = 739;
                 this.patternElement();
-                this.state = 737;
+                this.state = 740;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -2900,9 +2910,9 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 741;
+            this.state = 744;
             this.nodePattern();
-            this.state = 743;
+            this.state = 746;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -2910,7 +2920,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 742;
+                    this.state = 745;
                     this.patternElementChain();
                     }
                     }
@@ -2918,9 +2928,9 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 745;
+                this.state = 748;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 65, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 66, this.context);
             } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
             }
         }
@@ -2944,57 +2954,57 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 747;
+            this.state = 750;
             this.match(CypherParser.LPAREN);
-            this.state = 749;
+            this.state = 752;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 748;
+                this.state = 751;
                 this.variable();
                 }
             }
 
-            this.state = 753;
+            this.state = 756;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 67, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 68, this.context) ) {
             case 1:
                 {
-                this.state = 751;
+                this.state = 754;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 752;
+                this.state = 755;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 756;
+            this.state = 759;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 100 || _la === 105) {
                 {
-                this.state = 755;
+                this.state = 758;
                 this.properties();
                 }
             }
 
-            this.state = 760;
+            this.state = 763;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 72) {
                 {
-                this.state = 758;
+                this.state = 761;
                 this.match(CypherParser.WHERE);
-                this.state = 759;
+                this.state = 762;
                 localContext._nodeWhere = this.expression();
                 }
             }
 
-            this.state = 762;
+            this.state = 765;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3017,9 +3027,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 764;
+            this.state = 767;
             this.match(CypherParser.COLON);
-            this.state = 765;
+            this.state = 768;
             this.labelDisjunction();
             }
         }
@@ -3044,35 +3054,35 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 767;
+            this.state = 770;
             this.labelConjunction();
-            this.state = 775;
+            this.state = 778;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 71, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 72, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 768;
+                    this.state = 771;
                     this.match(CypherParser.PIPE);
-                    this.state = 770;
+                    this.state = 773;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 96) {
                         {
-                        this.state = 769;
+                        this.state = 772;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 772;
+                    this.state = 775;
                     this.labelConjunction();
                     }
                     }
                 }
-                this.state = 777;
+                this.state = 780;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 71, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 72, this.context);
             }
             }
         }
@@ -3096,21 +3106,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 778;
+            this.state = 781;
             this.labelNegation();
-            this.state = 783;
+            this.state = 786;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 91) {
                 {
                 {
-                this.state = 779;
+                this.state = 782;
                 this.match(CypherParser.AMP);
-                this.state = 780;
+                this.state = 783;
                 this.labelNegation();
                 }
                 }
-                this.state = 785;
+                this.state = 788;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -3133,15 +3143,15 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LabelNegationContext(this.context, this.state);
         this.enterRule(localContext, 110, CypherParser.RULE_labelNegation);
         try {
-            this.state = 789;
+            this.state = 792;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.BANG:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 786;
+                this.state = 789;
                 this.match(CypherParser.BANG);
-                this.state = 787;
+                this.state = 790;
                 this.labelNegation();
                 }
                 break;
@@ -3226,7 +3236,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 788;
+                this.state = 791;
                 this.labelAtom();
                 }
                 break;
@@ -3251,7 +3261,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LabelAtomContext(this.context, this.state);
         this.enterRule(localContext, 112, CypherParser.RULE_labelAtom);
         try {
-            this.state = 797;
+            this.state = 800;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ALL:
@@ -3333,25 +3343,25 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 791;
+                this.state = 794;
                 this.labelName();
                 }
                 break;
             case CypherParser.PERCENT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 792;
+                this.state = 795;
                 this.match(CypherParser.PERCENT);
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 793;
+                this.state = 796;
                 this.match(CypherParser.LPAREN);
-                this.state = 794;
+                this.state = 797;
                 this.labelDisjunction();
-                this.state = 795;
+                this.state = 798;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -3377,35 +3387,35 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 114, CypherParser.RULE_patternElementChain);
         let _la: number;
         try {
-            this.state = 808;
+            this.state = 811;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LT:
             case CypherParser.MINUS:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 799;
+                this.state = 802;
                 this.relationshipPattern();
-                this.state = 801;
+                this.state = 804;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 524293) !== 0)) {
                     {
-                    this.state = 800;
+                    this.state = 803;
                     this.pathQuantifier();
                     }
                 }
 
-                this.state = 803;
+                this.state = 806;
                 this.nodePattern();
                 }
                 break;
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 805;
+                this.state = 808;
                 this.quantifiedPath();
-                this.state = 806;
+                this.state = 809;
                 this.nodePattern();
                 }
                 break;
@@ -3433,29 +3443,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 810;
-            this.match(CypherParser.LPAREN);
-            this.state = 811;
-            this.nodePattern();
-            this.state = 812;
-            this.relationshipPattern();
             this.state = 813;
+            this.match(CypherParser.LPAREN);
+            this.state = 814;
             this.nodePattern();
+            this.state = 815;
+            this.relationshipPattern();
             this.state = 816;
+            this.nodePattern();
+            this.state = 819;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 72) {
                 {
-                this.state = 814;
+                this.state = 817;
                 this.match(CypherParser.WHERE);
-                this.state = 815;
+                this.state = 818;
                 this.expression();
                 }
             }
 
-            this.state = 818;
+            this.state = 821;
             this.match(CypherParser.RPAREN);
-            this.state = 819;
+            this.state = 822;
             this.pathQuantifier();
             }
         }
@@ -3477,37 +3487,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 118, CypherParser.RULE_pathQuantifier);
         let _la: number;
         try {
-            this.state = 834;
+            this.state = 837;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 821;
+                this.state = 824;
                 this.match(CypherParser.LBRACE);
-                this.state = 823;
+                this.state = 826;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 107)) & ~0x1F) === 0 && ((1 << (_la - 107)) & 7) !== 0)) {
                     {
-                    this.state = 822;
+                    this.state = 825;
                     localContext._lo = this.integerLiteral();
                     }
                 }
 
-                this.state = 829;
+                this.state = 832;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 95) {
                     {
-                    this.state = 825;
+                    this.state = 828;
                     this.match(CypherParser.COMMA);
-                    this.state = 827;
+                    this.state = 830;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 107)) & ~0x1F) === 0 && ((1 << (_la - 107)) & 7) !== 0)) {
                         {
-                        this.state = 826;
+                        this.state = 829;
                         localContext._hi = this.integerLiteral();
                         }
                     }
@@ -3515,21 +3525,21 @@ export class CypherParser extends antlr.Parser {
                     }
                 }
 
-                this.state = 831;
+                this.state = 834;
                 this.match(CypherParser.RBRACE);
                 }
                 break;
             case CypherParser.PLUS:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 832;
+                this.state = 835;
                 this.match(CypherParser.PLUS);
                 }
                 break;
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 833;
+                this.state = 836;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -3555,90 +3565,90 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 120, CypherParser.RULE_relationshipPattern);
         let _la: number;
         try {
-            this.state = 860;
+            this.state = 863;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 86, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 87, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 836;
-                this.match(CypherParser.LT);
-                this.state = 837;
-                this.match(CypherParser.MINUS);
                 this.state = 839;
+                this.match(CypherParser.LT);
+                this.state = 840;
+                this.match(CypherParser.MINUS);
+                this.state = 842;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 103) {
                     {
-                    this.state = 838;
+                    this.state = 841;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 841;
+                this.state = 844;
                 this.match(CypherParser.MINUS);
-                this.state = 842;
+                this.state = 845;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 843;
-                this.match(CypherParser.LT);
-                this.state = 844;
-                this.match(CypherParser.MINUS);
                 this.state = 846;
+                this.match(CypherParser.LT);
+                this.state = 847;
+                this.match(CypherParser.MINUS);
+                this.state = 849;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 103) {
                     {
-                    this.state = 845;
+                    this.state = 848;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 848;
+                this.state = 851;
                 this.match(CypherParser.MINUS);
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 849;
+                this.state = 852;
                 this.match(CypherParser.MINUS);
-                this.state = 851;
+                this.state = 854;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 103) {
                     {
-                    this.state = 850;
+                    this.state = 853;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 853;
+                this.state = 856;
                 this.match(CypherParser.MINUS);
-                this.state = 854;
+                this.state = 857;
                 this.match(CypherParser.GT);
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 855;
+                this.state = 858;
                 this.match(CypherParser.MINUS);
-                this.state = 857;
+                this.state = 860;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 103) {
                     {
-                    this.state = 856;
+                    this.state = 859;
                     this.relationshipDetail();
                     }
                 }
 
-                this.state = 859;
+                this.state = 862;
                 this.match(CypherParser.MINUS);
                 }
                 break;
@@ -3664,55 +3674,55 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 862;
+            this.state = 865;
             this.match(CypherParser.LBRACK);
-            this.state = 864;
+            this.state = 867;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 863;
+                this.state = 866;
                 this.variable();
                 }
             }
 
-            this.state = 868;
+            this.state = 871;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 88, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 89, this.context) ) {
             case 1:
                 {
-                this.state = 866;
+                this.state = 869;
                 this.relationshipTypes();
                 }
                 break;
             case 2:
                 {
-                this.state = 867;
+                this.state = 870;
                 this.labelExpression();
                 }
                 break;
             }
-            this.state = 871;
+            this.state = 874;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 77 || _la === 88) {
                 {
-                this.state = 870;
+                this.state = 873;
                 this.rangeLiteral();
                 }
             }
 
-            this.state = 874;
+            this.state = 877;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 100 || _la === 105) {
                 {
-                this.state = 873;
+                this.state = 876;
                 this.properties();
                 }
             }
 
-            this.state = 876;
+            this.state = 879;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3733,20 +3743,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PropertiesContext(this.context, this.state);
         this.enterRule(localContext, 124, CypherParser.RULE_properties);
         try {
-            this.state = 880;
+            this.state = 883;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 878;
+                this.state = 881;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 879;
+                this.state = 882;
                 this.parameter();
                 }
                 break;
@@ -3772,39 +3782,39 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 126, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 896;
+            this.state = 899;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 94, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 95, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 882;
+                this.state = 885;
                 this.match(CypherParser.COLON);
-                this.state = 883;
+                this.state = 886;
                 this.relTypeName();
-                this.state = 891;
+                this.state = 894;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 99) {
                     {
                     {
-                    this.state = 884;
+                    this.state = 887;
                     this.match(CypherParser.PIPE);
-                    this.state = 886;
+                    this.state = 889;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 96) {
                         {
-                        this.state = 885;
+                        this.state = 888;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 888;
+                    this.state = 891;
                     this.relTypeName();
                     }
                     }
-                    this.state = 893;
+                    this.state = 896;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3813,9 +3823,9 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 894;
+                this.state = 897;
                 this.match(CypherParser.COLON);
-                this.state = 895;
+                this.state = 898;
                 this.dynamicName();
                 }
                 break;
@@ -3841,17 +3851,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 899;
+            this.state = 902;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 898;
+                this.state = 901;
                 this.nodeLabel();
                 }
                 }
-                this.state = 901;
+                this.state = 904;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 96);
@@ -3874,24 +3884,24 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NodeLabelContext(this.context, this.state);
         this.enterRule(localContext, 130, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 907;
+            this.state = 910;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 96, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 97, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 903;
+                this.state = 906;
                 this.match(CypherParser.COLON);
-                this.state = 904;
+                this.state = 907;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 905;
+                this.state = 908;
                 this.match(CypherParser.COLON);
-                this.state = 906;
+                this.state = 909;
                 this.dynamicName();
                 }
                 break;
@@ -3917,14 +3927,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 909;
+            this.state = 912;
             this.match(CypherParser.DOLLAR);
-            this.state = 911;
+            this.state = 914;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 910;
+                this.state = 913;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -3936,11 +3946,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 913;
+            this.state = 916;
             this.match(CypherParser.LPAREN);
-            this.state = 914;
+            this.state = 917;
             this.expression();
-            this.state = 915;
+            this.state = 918;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3962,37 +3972,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 134, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 931;
+            this.state = 934;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 917;
+                this.state = 920;
                 this.match(CypherParser.STAR);
-                this.state = 919;
+                this.state = 922;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 7340033) !== 0)) {
                     {
-                    this.state = 918;
+                    this.state = 921;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 925;
+                this.state = 928;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 77) {
                     {
-                    this.state = 921;
+                    this.state = 924;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 923;
+                    this.state = 926;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 7340033) !== 0)) {
                         {
-                        this.state = 922;
+                        this.state = 925;
                         this.rangeBound();
                         }
                     }
@@ -4005,14 +4015,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 927;
+                this.state = 930;
                 this.match(CypherParser.DOTDOT);
-                this.state = 929;
+                this.state = 932;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 7340033) !== 0)) {
                     {
-                    this.state = 928;
+                    this.state = 931;
                     this.rangeBound();
                     }
                 }
@@ -4043,17 +4053,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 934;
+            this.state = 937;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 87) {
                 {
-                this.state = 933;
+                this.state = 936;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 936;
+            this.state = 939;
             this.integerLiteral();
             }
         }
@@ -4076,7 +4086,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 938;
+            this.state = 941;
             this.schemaName();
             }
         }
@@ -4099,7 +4109,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 940;
+            this.state = 943;
             this.schemaName();
             }
         }
@@ -4123,19 +4133,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 942;
+            this.state = 945;
             this.atom();
-            this.state = 944;
+            this.state = 947;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 943;
+                this.state = 946;
                 this.propertyLookup();
                 }
                 }
-                this.state = 946;
+                this.state = 949;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 94);
@@ -4160,7 +4170,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 948;
+            this.state = 951;
             this.orExpression();
             }
         }
@@ -4184,21 +4194,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 950;
+            this.state = 953;
             this.xorExpression();
-            this.state = 955;
+            this.state = 958;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 47) {
                 {
                 {
-                this.state = 951;
+                this.state = 954;
                 this.match(CypherParser.OR);
-                this.state = 952;
+                this.state = 955;
                 this.xorExpression();
                 }
                 }
-                this.state = 957;
+                this.state = 960;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4224,21 +4234,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 958;
+            this.state = 961;
             this.andExpression();
-            this.state = 963;
+            this.state = 966;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 74) {
                 {
                 {
-                this.state = 959;
+                this.state = 962;
                 this.match(CypherParser.XOR);
-                this.state = 960;
+                this.state = 963;
                 this.andExpression();
                 }
                 }
-                this.state = 965;
+                this.state = 968;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4264,21 +4274,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 966;
+            this.state = 969;
             this.notExpression();
-            this.state = 971;
+            this.state = 974;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 967;
+                this.state = 970;
                 this.match(CypherParser.AND);
-                this.state = 968;
+                this.state = 971;
                 this.notExpression();
                 }
                 }
-                this.state = 973;
+                this.state = 976;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4304,21 +4314,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 977;
+            this.state = 980;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 42) {
                 {
                 {
-                this.state = 974;
+                this.state = 977;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 979;
+                this.state = 982;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 980;
+            this.state = 983;
             this.comparisonExpression();
             }
         }
@@ -4342,21 +4352,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 982;
+            this.state = 985;
             this.predicateExpression();
-            this.state = 988;
+            this.state = 991;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 80)) & ~0x1F) === 0 && ((1 << (_la - 80)) & 63) !== 0)) {
                 {
                 {
-                this.state = 983;
+                this.state = 986;
                 this.comparisonOperator();
-                this.state = 984;
+                this.state = 987;
                 this.predicateExpression();
                 }
                 }
-                this.state = 990;
+                this.state = 993;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4382,7 +4392,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 991;
+            this.state = 994;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 80)) & ~0x1F) === 0 && ((1 << (_la - 80)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4413,19 +4423,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 993;
+            this.state = 996;
             this.addOrSubtractExpression();
-            this.state = 997;
+            this.state = 1000;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 10489857) !== 0) || ((((_la - 56)) & ~0x1F) === 0 && ((1 << (_la - 56)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 994;
+                this.state = 997;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 999;
+                this.state = 1002;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4449,18 +4459,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 160, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1034;
+            this.state = 1037;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1000;
+                this.state = 1003;
                 this.match(CypherParser.STARTS);
-                this.state = 1001;
+                this.state = 1004;
                 this.match(CypherParser.WITH);
-                this.state = 1002;
+                this.state = 1005;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4468,11 +4478,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1003;
+                this.state = 1006;
                 this.match(CypherParser.ENDS);
-                this.state = 1004;
+                this.state = 1007;
                 this.match(CypherParser.WITH);
-                this.state = 1005;
+                this.state = 1008;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4480,9 +4490,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1006;
+                this.state = 1009;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1007;
+                this.state = 1010;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4490,9 +4500,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1008;
+                this.state = 1011;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1009;
+                this.state = 1012;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4500,9 +4510,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1010;
+                this.state = 1013;
                 this.match(CypherParser.IN);
-                this.state = 1011;
+                this.state = 1014;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4510,9 +4520,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1012;
+                this.state = 1015;
                 this.match(CypherParser.IS);
-                this.state = 1013;
+                this.state = 1016;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4520,11 +4530,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1014;
+                this.state = 1017;
                 this.match(CypherParser.IS);
-                this.state = 1015;
+                this.state = 1018;
                 this.match(CypherParser.NOT);
-                this.state = 1016;
+                this.state = 1019;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4532,24 +4542,24 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1023;
+                this.state = 1026;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1017;
+                    this.state = 1020;
                     this.match(CypherParser.IS);
-                    this.state = 1019;
+                    this.state = 1022;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                     if (_la === 42) {
                         {
-                        this.state = 1018;
+                        this.state = 1021;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1021;
+                    this.state = 1024;
                     _la = this.tokenStream.LA(1);
                     if(!(_la === 60 || _la === 76)) {
                     this.errorHandler.recoverInline(this);
@@ -4562,14 +4572,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1022;
+                    this.state = 1025;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1025;
+                this.state = 1028;
                 this.valueTypeExpression();
                 }
                 break;
@@ -4577,29 +4587,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1026;
+                this.state = 1029;
                 this.match(CypherParser.IS);
-                this.state = 1028;
+                this.state = 1031;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 42) {
                     {
-                    this.state = 1027;
+                    this.state = 1030;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1031;
+                this.state = 1034;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 114, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
                 case 1:
                     {
-                    this.state = 1030;
+                    this.state = 1033;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1033;
+                this.state = 1036;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -4625,25 +4635,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1036;
+            this.state = 1039;
             this.valueTypeAlternative();
-            this.state = 1041;
+            this.state = 1044;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 116, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 117, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1037;
+                    this.state = 1040;
                     this.match(CypherParser.PIPE);
-                    this.state = 1038;
+                    this.state = 1041;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1043;
+                this.state = 1046;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 116, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 117, this.context);
             }
             }
         }
@@ -4668,7 +4678,7 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1045;
+            this.state = 1048;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -4676,7 +4686,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1044;
+                    this.state = 1047;
                     this.valueTypeWord();
                     }
                     }
@@ -4684,46 +4694,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1047;
-                this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 117, this.context);
-            } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1053;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 118, this.context) ) {
-            case 1:
-                {
-                this.state = 1049;
-                this.match(CypherParser.WITH);
                 this.state = 1050;
-                this.valueTypeWord();
-                this.state = 1051;
-                this.valueTypeWord();
-                }
-                break;
-            }
-            this.state = 1059;
+                this.errorHandler.sync(this);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 118, this.context);
+            } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
+            this.state = 1056;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 119, this.context) ) {
             case 1:
                 {
-                this.state = 1055;
+                this.state = 1052;
+                this.match(CypherParser.WITH);
+                this.state = 1053;
+                this.valueTypeWord();
+                this.state = 1054;
+                this.valueTypeWord();
+                }
+                break;
+            }
+            this.state = 1062;
+            this.errorHandler.sync(this);
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 120, this.context) ) {
+            case 1:
+                {
+                this.state = 1058;
                 this.match(CypherParser.LT);
-                this.state = 1056;
+                this.state = 1059;
                 this.valueTypeExpression();
-                this.state = 1057;
+                this.state = 1060;
                 this.match(CypherParser.GT);
                 }
                 break;
             }
-            this.state = 1063;
+            this.state = 1066;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 42) {
                 {
-                this.state = 1061;
+                this.state = 1064;
                 this.match(CypherParser.NOT);
-                this.state = 1062;
+                this.state = 1065;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -4747,7 +4757,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ValueTypeWordContext(this.context, this.state);
         this.enterRule(localContext, 166, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1067;
+            this.state = 1070;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4787,14 +4797,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1065;
+                this.state = 1068;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1066;
+                this.state = 1069;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4822,21 +4832,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1069;
+            this.state = 1072;
             this.multiplyDivideModuloExpression();
-            this.state = 1075;
+            this.state = 1078;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1070;
+                this.state = 1073;
                 this.addOrSubtractOperator();
-                this.state = 1071;
+                this.state = 1074;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1077;
+                this.state = 1080;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4862,7 +4872,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1078;
+            this.state = 1081;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4893,21 +4903,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1080;
+            this.state = 1083;
             this.powerOfExpression();
-            this.state = 1086;
+            this.state = 1089;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1081;
+                this.state = 1084;
                 this.multiplyDivideModuloOperator();
-                this.state = 1082;
+                this.state = 1085;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1088;
+                this.state = 1091;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4933,7 +4943,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1089;
+            this.state = 1092;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -4964,21 +4974,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1091;
+            this.state = 1094;
             this.unaryAddOrSubtractExpression();
-            this.state = 1096;
+            this.state = 1099;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 93) {
                 {
                 {
-                this.state = 1092;
+                this.state = 1095;
                 this.match(CypherParser.CARET);
-                this.state = 1093;
+                this.state = 1096;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1098;
+                this.state = 1101;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5004,13 +5014,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1102;
+            this.state = 1105;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 86 || _la === 87) {
                 {
                 {
-                this.state = 1099;
+                this.state = 1102;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 86 || _la === 87)) {
                 this.errorHandler.recoverInline(this);
@@ -5021,11 +5031,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1104;
+                this.state = 1107;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1105;
+            this.state = 1108;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -5049,25 +5059,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1107;
+            this.state = 1110;
             this.atom();
-            this.state = 1112;
+            this.state = 1115;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 94 || _la === 103) {
                 {
-                this.state = 1110;
+                this.state = 1113;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1108;
+                    this.state = 1111;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1109;
+                    this.state = 1112;
                     this.propertyLookup();
                     }
                     break;
@@ -5075,22 +5085,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1114;
+                this.state = 1117;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1117;
+            this.state = 1120;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 128, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 129, this.context) ) {
             case 1:
                 {
-                this.state = 1115;
+                this.state = 1118;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1116;
+                this.state = 1119;
                 this.labelExpression();
                 }
                 break;
@@ -5115,18 +5125,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 182, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1132;
+            this.state = 1135;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 131, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1119;
+                this.state = 1122;
                 this.match(CypherParser.LBRACK);
-                this.state = 1120;
+                this.state = 1123;
                 this.expression();
-                this.state = 1121;
+                this.state = 1124;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5134,31 +5144,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1123;
+                this.state = 1126;
                 this.match(CypherParser.LBRACK);
-                this.state = 1125;
+                this.state = 1128;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                     {
-                    this.state = 1124;
+                    this.state = 1127;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1127;
+                this.state = 1130;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1129;
+                this.state = 1132;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                     {
-                    this.state = 1128;
+                    this.state = 1131;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1131;
+                this.state = 1134;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5183,9 +5193,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1134;
+            this.state = 1137;
             this.match(CypherParser.DOT);
-            this.state = 1135;
+            this.state = 1138;
             this.propertyKeyName();
             }
         }
@@ -5206,111 +5216,111 @@ export class CypherParser extends antlr.Parser {
         let localContext = new AtomContext(this.context, this.state);
         this.enterRule(localContext, 186, CypherParser.RULE_atom);
         try {
-            this.state = 1152;
+            this.state = 1155;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 133, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1137;
+                this.state = 1140;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1138;
+                this.state = 1141;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1139;
+                this.state = 1142;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1140;
+                this.state = 1143;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1141;
+                this.state = 1144;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1142;
+                this.state = 1145;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1143;
+                this.state = 1146;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1144;
+                this.state = 1147;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1145;
+                this.state = 1148;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1146;
+                this.state = 1149;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1147;
+                this.state = 1150;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1148;
+                this.state = 1151;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1149;
+                this.state = 1152;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1150;
+                this.state = 1153;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1151;
+                this.state = 1154;
                 this.variable();
                 }
                 break;
@@ -5335,13 +5345,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1154;
-            this.match(CypherParser.COUNT);
-            this.state = 1155;
-            this.match(CypherParser.LPAREN);
-            this.state = 1156;
-            this.match(CypherParser.STAR);
             this.state = 1157;
+            this.match(CypherParser.COUNT);
+            this.state = 1158;
+            this.match(CypherParser.LPAREN);
+            this.state = 1159;
+            this.match(CypherParser.STAR);
+            this.state = 1160;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5365,45 +5375,45 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1159;
+            this.state = 1162;
             this.match(CypherParser.CASE);
-            this.state = 1161;
+            this.state = 1164;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                 {
-                this.state = 1160;
+                this.state = 1163;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 1164;
+            this.state = 1167;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1163;
+                this.state = 1166;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1166;
+                this.state = 1169;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             } while (_la === 71);
-            this.state = 1170;
+            this.state = 1173;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1168;
+                this.state = 1171;
                 this.match(CypherParser.ELSE);
-                this.state = 1169;
+                this.state = 1172;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1172;
+            this.state = 1175;
             this.match(CypherParser.END);
             }
         }
@@ -5427,29 +5437,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1174;
+            this.state = 1177;
             this.match(CypherParser.WHEN);
-            this.state = 1175;
+            this.state = 1178;
             this.caseWhenOperand();
-            this.state = 1180;
+            this.state = 1183;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 95) {
                 {
                 {
-                this.state = 1176;
+                this.state = 1179;
                 this.match(CypherParser.COMMA);
-                this.state = 1177;
+                this.state = 1180;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1182;
+                this.state = 1185;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1183;
+            this.state = 1186;
             this.match(CypherParser.THEN);
-            this.state = 1184;
+            this.state = 1187;
             this.expression();
             }
         }
@@ -5470,7 +5480,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
         this.enterRule(localContext, 194, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1191;
+            this.state = 1194;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -5482,9 +5492,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1186;
+                this.state = 1189;
                 this.comparisonOperator();
-                this.state = 1187;
+                this.state = 1190;
                 this.expression();
                 }
                 break;
@@ -5498,7 +5508,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1189;
+                this.state = 1192;
                 this.predicateSuffix();
                 }
                 break;
@@ -5557,7 +5567,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1190;
+                this.state = 1193;
                 this.expression();
                 }
                 break;
@@ -5585,23 +5595,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1193;
+            this.state = 1196;
             this.match(CypherParser.LBRACK);
-            this.state = 1194;
-            this.filterExpression();
             this.state = 1197;
+            this.filterExpression();
+            this.state = 1200;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 99) {
                 {
-                this.state = 1195;
+                this.state = 1198;
                 this.match(CypherParser.PIPE);
-                this.state = 1196;
+                this.state = 1199;
                 this.expression();
                 }
             }
 
-            this.state = 1199;
+            this.state = 1202;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5625,39 +5635,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1201;
+            this.state = 1204;
             this.match(CypherParser.LBRACK);
-            this.state = 1205;
+            this.state = 1208;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 1202;
+                this.state = 1205;
                 this.variable();
-                this.state = 1203;
+                this.state = 1206;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1207;
-            this.relationshipsPattern();
             this.state = 1210;
+            this.relationshipsPattern();
+            this.state = 1213;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 72) {
                 {
-                this.state = 1208;
+                this.state = 1211;
                 this.match(CypherParser.WHERE);
-                this.state = 1209;
+                this.state = 1212;
                 this.expression();
                 }
             }
 
-            this.state = 1212;
+            this.state = 1215;
             this.match(CypherParser.PIPE);
-            this.state = 1213;
+            this.state = 1216;
             this.expression();
-            this.state = 1214;
+            this.state = 1217;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5680,13 +5690,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1216;
-            this.quantifier();
-            this.state = 1217;
-            this.match(CypherParser.LPAREN);
-            this.state = 1218;
-            this.filterExpression();
             this.state = 1219;
+            this.quantifier();
+            this.state = 1220;
+            this.match(CypherParser.LPAREN);
+            this.state = 1221;
+            this.filterExpression();
+            this.state = 1222;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5710,7 +5720,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1221;
+            this.state = 1224;
             _la = this.tokenStream.LA(1);
             if(!(_la === 1 || _la === 3 || _la === 41 || _la === 54)) {
             this.errorHandler.recoverInline(this);
@@ -5741,20 +5751,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1223;
+            this.state = 1226;
             this.variable();
-            this.state = 1224;
+            this.state = 1227;
             this.match(CypherParser.IN);
-            this.state = 1225;
-            this.expression();
             this.state = 1228;
+            this.expression();
+            this.state = 1231;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 72) {
                 {
-                this.state = 1226;
+                this.state = 1229;
                 this.match(CypherParser.WHERE);
-                this.state = 1227;
+                this.state = 1230;
                 this.expression();
                 }
             }
@@ -5780,29 +5790,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1230;
-            this.match(CypherParser.REDUCE);
-            this.state = 1231;
-            this.match(CypherParser.LPAREN);
-            this.state = 1232;
-            localContext._accumulator = this.variable();
             this.state = 1233;
-            this.match(CypherParser.EQ);
+            this.match(CypherParser.REDUCE);
             this.state = 1234;
-            localContext._initial = this.expression();
+            this.match(CypherParser.LPAREN);
             this.state = 1235;
-            this.match(CypherParser.COMMA);
+            localContext._accumulator = this.variable();
             this.state = 1236;
-            this.variable();
+            this.match(CypherParser.EQ);
             this.state = 1237;
-            this.match(CypherParser.IN);
+            localContext._initial = this.expression();
             this.state = 1238;
-            localContext._source = this.expression();
+            this.match(CypherParser.COMMA);
             this.state = 1239;
-            this.match(CypherParser.PIPE);
+            this.variable();
             this.state = 1240;
-            localContext._step = this.expression();
+            this.match(CypherParser.IN);
             this.state = 1241;
+            localContext._source = this.expression();
+            this.state = 1242;
+            this.match(CypherParser.PIPE);
+            this.state = 1243;
+            localContext._step = this.expression();
+            this.state = 1244;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5826,7 +5836,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1243;
+            this.state = 1246;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5835,27 +5845,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1244;
+            this.state = 1247;
             this.match(CypherParser.LBRACE);
-            this.state = 1250;
+            this.state = 1253;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 143, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 144, this.context) ) {
             case 1:
                 {
-                this.state = 1245;
+                this.state = 1248;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1246;
+                this.state = 1249;
                 this.pattern();
-                this.state = 1248;
+                this.state = 1251;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 72) {
                     {
-                    this.state = 1247;
+                    this.state = 1250;
                     this.where();
                     }
                 }
@@ -5863,7 +5873,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1252;
+            this.state = 1255;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5886,11 +5896,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1254;
+            this.state = 1257;
             this.match(CypherParser.LPAREN);
-            this.state = 1255;
+            this.state = 1258;
             this.expression();
-            this.state = 1256;
+            this.state = 1259;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5914,16 +5924,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1258;
-            this.functionName();
-            this.state = 1259;
-            this.match(CypherParser.LPAREN);
             this.state = 1261;
+            this.functionName();
+            this.state = 1262;
+            this.match(CypherParser.LPAREN);
+            this.state = 1264;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 144, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 145, this.context) ) {
             case 1:
                 {
-                this.state = 1260;
+                this.state = 1263;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
                 if(!(((((_la - 62)) & ~0x1F) === 0 && ((1 << (_la - 62)) & 7) !== 0))) {
@@ -5936,21 +5946,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1264;
+            this.state = 1267;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 145, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 146, this.context) ) {
             case 1:
                 {
-                this.state = 1263;
+                this.state = 1266;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1266;
+            this.state = 1269;
             this.match(CypherParser.FROM);
-            this.state = 1267;
+            this.state = 1270;
             localContext._source = this.expression();
-            this.state = 1268;
+            this.state = 1271;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5974,47 +5984,47 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1270;
-            this.functionName();
-            this.state = 1271;
-            this.match(CypherParser.LPAREN);
             this.state = 1273;
+            this.functionName();
+            this.state = 1274;
+            this.match(CypherParser.LPAREN);
+            this.state = 1276;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 20) {
                 {
-                this.state = 1272;
+                this.state = 1275;
                 this.match(CypherParser.DISTINCT);
                 }
             }
 
-            this.state = 1283;
+            this.state = 1286;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                 {
-                this.state = 1275;
+                this.state = 1278;
                 this.expression();
-                this.state = 1280;
+                this.state = 1283;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 95) {
                     {
                     {
-                    this.state = 1276;
+                    this.state = 1279;
                     this.match(CypherParser.COMMA);
-                    this.state = 1277;
+                    this.state = 1280;
                     this.expression();
                     }
                     }
-                    this.state = 1282;
+                    this.state = 1285;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1285;
+            this.state = 1288;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6037,9 +6047,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1287;
+            this.state = 1290;
             this.namespace();
-            this.state = 1288;
+            this.state = 1291;
             this.symbolicName();
             }
         }
@@ -6063,23 +6073,23 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1295;
+            this.state = 1298;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 149, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 150, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1290;
+                    this.state = 1293;
                     this.symbolicName();
-                    this.state = 1291;
+                    this.state = 1294;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1297;
+                this.state = 1300;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 149, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 150, this.context);
             }
             }
         }
@@ -6103,37 +6113,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1298;
+            this.state = 1301;
             this.variable();
-            this.state = 1299;
+            this.state = 1302;
             this.match(CypherParser.LBRACE);
-            this.state = 1308;
+            this.state = 1311;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1073745919) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 1300;
+                this.state = 1303;
                 this.mapProjectionItem();
-                this.state = 1305;
+                this.state = 1308;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 95) {
                     {
                     {
-                    this.state = 1301;
+                    this.state = 1304;
                     this.match(CypherParser.COMMA);
-                    this.state = 1302;
+                    this.state = 1305;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1307;
+                    this.state = 1310;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1310;
+            this.state = 1313;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6154,18 +6164,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MapProjectionItemContext(this.context, this.state);
         this.enterRule(localContext, 222, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1321;
+            this.state = 1324;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 152, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 153, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1312;
+                this.state = 1315;
                 this.propertyKeyName();
-                this.state = 1313;
+                this.state = 1316;
                 this.match(CypherParser.COLON);
-                this.state = 1314;
+                this.state = 1317;
                 this.expression();
                 }
                 break;
@@ -6173,9 +6183,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1316;
+                this.state = 1319;
                 this.match(CypherParser.DOT);
-                this.state = 1317;
+                this.state = 1320;
                 this.propertyKeyName();
                 }
                 break;
@@ -6183,9 +6193,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1318;
+                this.state = 1321;
                 this.match(CypherParser.DOT);
-                this.state = 1319;
+                this.state = 1322;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6193,7 +6203,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1320;
+                this.state = 1323;
                 this.variable();
                 }
                 break;
@@ -6218,9 +6228,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1323;
-            this.match(CypherParser.DOLLAR);
             this.state = 1326;
+            this.match(CypherParser.DOLLAR);
+            this.state = 1329;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6259,13 +6269,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1324;
+                this.state = 1327;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1325;
+                this.state = 1328;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -6291,21 +6301,21 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LiteralContext(this.context, this.state);
         this.enterRule(localContext, 226, CypherParser.RULE_literal);
         try {
-            this.state = 1334;
+            this.state = 1337;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1328;
+                this.state = 1331;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1329;
+                this.state = 1332;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6315,28 +6325,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1330;
+                this.state = 1333;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1331;
+                this.state = 1334;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1332;
+                this.state = 1335;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1333;
+                this.state = 1336;
                 this.mapLiteral();
                 }
                 break;
@@ -6364,7 +6374,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1336;
+            this.state = 1339;
             _la = this.tokenStream.LA(1);
             if(!(_la === 26 || _la === 59)) {
             this.errorHandler.recoverInline(this);
@@ -6392,7 +6402,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NumberLiteralContext(this.context, this.state);
         this.enterRule(localContext, 230, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1340;
+            this.state = 1343;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -6400,14 +6410,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1338;
+                this.state = 1341;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1339;
+                this.state = 1342;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -6435,7 +6445,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1342;
+            this.state = 1345;
             _la = this.tokenStream.LA(1);
             if(!(((((_la - 107)) & ~0x1F) === 0 && ((1 << (_la - 107)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -6466,35 +6476,35 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1344;
+            this.state = 1347;
             this.match(CypherParser.LBRACK);
-            this.state = 1353;
+            this.state = 1356;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
                 {
-                this.state = 1345;
+                this.state = 1348;
                 this.expression();
-                this.state = 1350;
+                this.state = 1353;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 95) {
                     {
                     {
-                    this.state = 1346;
+                    this.state = 1349;
                     this.match(CypherParser.COMMA);
-                    this.state = 1347;
+                    this.state = 1350;
                     this.expression();
                     }
                     }
-                    this.state = 1352;
+                    this.state = 1355;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1355;
+            this.state = 1358;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6518,43 +6528,43 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1357;
+            this.state = 1360;
             this.match(CypherParser.LBRACE);
-            this.state = 1371;
+            this.state = 1374;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 4095) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 1358;
+                this.state = 1361;
                 this.propertyKeyName();
-                this.state = 1359;
+                this.state = 1362;
                 this.match(CypherParser.COLON);
-                this.state = 1360;
+                this.state = 1363;
                 this.expression();
-                this.state = 1368;
+                this.state = 1371;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 95) {
                     {
                     {
-                    this.state = 1361;
-                    this.match(CypherParser.COMMA);
-                    this.state = 1362;
-                    this.propertyKeyName();
-                    this.state = 1363;
-                    this.match(CypherParser.COLON);
                     this.state = 1364;
+                    this.match(CypherParser.COMMA);
+                    this.state = 1365;
+                    this.propertyKeyName();
+                    this.state = 1366;
+                    this.match(CypherParser.COLON);
+                    this.state = 1367;
                     this.expression();
                     }
                     }
-                    this.state = 1370;
+                    this.state = 1373;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1373;
+            this.state = 1376;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6577,7 +6587,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1375;
+            this.state = 1378;
             this.schemaName();
             }
         }
@@ -6598,41 +6608,41 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaCommandContext(this.context, this.state);
         this.enterRule(localContext, 240, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1382;
+            this.state = 1385;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 160, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 161, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1377;
+                this.state = 1380;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1378;
+                this.state = 1381;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1379;
+                this.state = 1382;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1380;
+                this.state = 1383;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1381;
+                this.state = 1384;
                 this.dropIndex();
                 }
                 break;
@@ -6658,31 +6668,31 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1384;
-            this.match(CypherParser.CREATE);
-            this.state = 1385;
-            this.match(CypherParser.CONSTRAINT);
             this.state = 1387;
+            this.match(CypherParser.CREATE);
+            this.state = 1388;
+            this.match(CypherParser.CONSTRAINT);
+            this.state = 1390;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 161, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
             case 1:
                 {
-                this.state = 1386;
+                this.state = 1389;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1390;
+            this.state = 1393;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 32) {
                 {
-                this.state = 1389;
+                this.state = 1392;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1392;
+            this.state = 1395;
             _la = this.tokenStream.LA(1);
             if(!(_la === 27 || _la === 45)) {
             this.errorHandler.recoverInline(this);
@@ -6691,15 +6701,15 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1393;
-            this.match(CypherParser.LPAREN);
-            this.state = 1394;
-            this.variable();
-            this.state = 1395;
-            this.nodeLabel();
             this.state = 1396;
-            this.match(CypherParser.RPAREN);
+            this.match(CypherParser.LPAREN);
             this.state = 1397;
+            this.variable();
+            this.state = 1398;
+            this.nodeLabel();
+            this.state = 1399;
+            this.match(CypherParser.RPAREN);
+            this.state = 1400;
             _la = this.tokenStream.LA(1);
             if(!(_la === 6 || _la === 51)) {
             this.errorHandler.recoverInline(this);
@@ -6708,14 +6718,14 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1398;
+            this.state = 1401;
             this.constraintRequirement();
-            this.state = 1400;
+            this.state = 1403;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 72) {
                 {
-                this.state = 1399;
+                this.state = 1402;
                 this.where();
                 }
             }
@@ -6740,18 +6750,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 244, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1430;
+            this.state = 1433;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 164, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 165, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1402;
+                this.state = 1405;
                 this.propertyReference();
-                this.state = 1403;
+                this.state = 1406;
                 this.match(CypherParser.IS);
-                this.state = 1404;
+                this.state = 1407;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6759,11 +6769,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1406;
+                this.state = 1409;
                 this.propertyReferenceList();
-                this.state = 1407;
+                this.state = 1410;
                 this.match(CypherParser.IS);
-                this.state = 1408;
+                this.state = 1411;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6771,13 +6781,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1410;
-                this.propertyReference();
-                this.state = 1411;
-                this.match(CypherParser.IS);
-                this.state = 1412;
-                this.match(CypherParser.NOT);
                 this.state = 1413;
+                this.propertyReference();
+                this.state = 1414;
+                this.match(CypherParser.IS);
+                this.state = 1415;
+                this.match(CypherParser.NOT);
+                this.state = 1416;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6785,13 +6795,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1415;
-                this.propertyReference();
-                this.state = 1416;
-                this.match(CypherParser.IS);
-                this.state = 1417;
-                this.match(CypherParser.NODE);
                 this.state = 1418;
+                this.propertyReference();
+                this.state = 1419;
+                this.match(CypherParser.IS);
+                this.state = 1420;
+                this.match(CypherParser.NODE);
+                this.state = 1421;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6799,13 +6809,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1420;
-                this.propertyReferenceList();
-                this.state = 1421;
-                this.match(CypherParser.IS);
-                this.state = 1422;
-                this.match(CypherParser.NODE);
                 this.state = 1423;
+                this.propertyReferenceList();
+                this.state = 1424;
+                this.match(CypherParser.IS);
+                this.state = 1425;
+                this.match(CypherParser.NODE);
+                this.state = 1426;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6813,11 +6823,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1425;
+                this.state = 1428;
                 this.propertyReference();
-                this.state = 1426;
+                this.state = 1429;
                 this.match(CypherParser.IS);
-                this.state = 1427;
+                this.state = 1430;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 60 || _la === 76)) {
                 this.errorHandler.recoverInline(this);
@@ -6826,7 +6836,7 @@ export class CypherParser extends antlr.Parser {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1428;
+                this.state = 1431;
                 this.typeName();
                 }
                 break;
@@ -6851,11 +6861,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1432;
+            this.state = 1435;
             this.variable();
-            this.state = 1433;
+            this.state = 1436;
             this.match(CypherParser.DOT);
-            this.state = 1434;
+            this.state = 1437;
             this.propertyKeyName();
             }
         }
@@ -6879,27 +6889,27 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1436;
+            this.state = 1439;
             this.match(CypherParser.LPAREN);
-            this.state = 1437;
+            this.state = 1440;
             this.propertyReference();
-            this.state = 1442;
+            this.state = 1445;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 95) {
                 {
                 {
-                this.state = 1438;
+                this.state = 1441;
                 this.match(CypherParser.COMMA);
-                this.state = 1439;
+                this.state = 1442;
                 this.propertyReference();
                 }
                 }
-                this.state = 1444;
+                this.state = 1447;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1445;
+            this.state = 1448;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6923,32 +6933,32 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1447;
+            this.state = 1450;
             this.symbolicName();
-            this.state = 1452;
+            this.state = 1455;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 84) {
                 {
-                this.state = 1448;
+                this.state = 1451;
                 this.match(CypherParser.LT);
-                this.state = 1449;
+                this.state = 1452;
                 this.typeName();
-                this.state = 1450;
+                this.state = 1453;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1457;
+            this.state = 1460;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 101) {
                 {
-                this.state = 1454;
+                this.state = 1457;
                 this.match(CypherParser.LPAREN);
-                this.state = 1455;
+                this.state = 1458;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1456;
+                this.state = 1459;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -6975,18 +6985,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1459;
+            this.state = 1462;
             this.match(CypherParser.DROP);
-            this.state = 1460;
-            this.match(CypherParser.CONSTRAINT);
-            this.state = 1461;
-            this.symbolicName();
             this.state = 1463;
+            this.match(CypherParser.CONSTRAINT);
+            this.state = 1464;
+            this.symbolicName();
+            this.state = 1466;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 32) {
                 {
-                this.state = 1462;
+                this.state = 1465;
                 this.ifExists();
                 }
             }
@@ -7013,48 +7023,48 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1465;
+            this.state = 1468;
             this.match(CypherParser.CREATE);
-            this.state = 1467;
+            this.state = 1470;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 68) {
                 {
-                this.state = 1466;
+                this.state = 1469;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1469;
+            this.state = 1472;
             this.match(CypherParser.INDEX);
-            this.state = 1471;
+            this.state = 1474;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 170, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
             case 1:
                 {
-                this.state = 1470;
+                this.state = 1473;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1474;
+            this.state = 1477;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 32) {
                 {
-                this.state = 1473;
+                this.state = 1476;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1476;
+            this.state = 1479;
             this.indexTarget();
-            this.state = 1478;
+            this.state = 1481;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 72) {
                 {
-                this.state = 1477;
+                this.state = 1480;
                 this.where();
                 }
             }
@@ -7079,46 +7089,46 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 256, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1513;
+            this.state = 1516;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1480;
-                this.match(CypherParser.FOR);
-                this.state = 1481;
-                this.match(CypherParser.LPAREN);
-                this.state = 1482;
-                this.variable();
                 this.state = 1483;
-                this.nodeLabel();
+                this.match(CypherParser.FOR);
                 this.state = 1484;
-                this.match(CypherParser.RPAREN);
-                this.state = 1485;
-                this.match(CypherParser.ON);
-                this.state = 1486;
                 this.match(CypherParser.LPAREN);
+                this.state = 1485;
+                this.variable();
+                this.state = 1486;
+                this.nodeLabel();
                 this.state = 1487;
+                this.match(CypherParser.RPAREN);
+                this.state = 1488;
+                this.match(CypherParser.ON);
+                this.state = 1489;
+                this.match(CypherParser.LPAREN);
+                this.state = 1490;
                 this.propertyReference();
-                this.state = 1492;
+                this.state = 1495;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 95) {
                     {
                     {
-                    this.state = 1488;
+                    this.state = 1491;
                     this.match(CypherParser.COMMA);
-                    this.state = 1489;
+                    this.state = 1492;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1494;
+                    this.state = 1497;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1495;
+                this.state = 1498;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7126,41 +7136,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1497;
+                this.state = 1500;
                 this.match(CypherParser.ON);
-                this.state = 1499;
+                this.state = 1502;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 if (_la === 96) {
                     {
-                    this.state = 1498;
+                    this.state = 1501;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1501;
+                this.state = 1504;
                 this.labelName();
-                this.state = 1502;
+                this.state = 1505;
                 this.match(CypherParser.LPAREN);
-                this.state = 1503;
+                this.state = 1506;
                 this.propertyKeyName();
-                this.state = 1508;
+                this.state = 1511;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 95) {
                     {
                     {
-                    this.state = 1504;
+                    this.state = 1507;
                     this.match(CypherParser.COMMA);
-                    this.state = 1505;
+                    this.state = 1508;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1510;
+                    this.state = 1513;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1511;
+                this.state = 1514;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7188,62 +7198,62 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1515;
+            this.state = 1518;
             this.match(CypherParser.CREATE);
-            this.state = 1516;
-            localContext._searchKind = this.symbolicName();
-            this.state = 1517;
-            this.match(CypherParser.INDEX);
             this.state = 1519;
+            localContext._searchKind = this.symbolicName();
+            this.state = 1520;
+            this.match(CypherParser.INDEX);
+            this.state = 1522;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 177, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 178, this.context) ) {
             case 1:
                 {
-                this.state = 1518;
+                this.state = 1521;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1522;
+            this.state = 1525;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 32) {
                 {
-                this.state = 1521;
+                this.state = 1524;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1524;
-            this.match(CypherParser.FOR);
-            this.state = 1525;
-            this.match(CypherParser.LPAREN);
-            this.state = 1526;
-            this.variable();
             this.state = 1527;
-            this.nodeLabel();
+            this.match(CypherParser.FOR);
             this.state = 1528;
-            this.match(CypherParser.RPAREN);
+            this.match(CypherParser.LPAREN);
             this.state = 1529;
-            this.match(CypherParser.ON);
+            this.variable();
+            this.state = 1530;
+            this.nodeLabel();
             this.state = 1531;
+            this.match(CypherParser.RPAREN);
+            this.state = 1532;
+            this.match(CypherParser.ON);
+            this.state = 1534;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 1530;
+                this.state = 1533;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1533;
+            this.state = 1536;
             this.searchIndexProperties();
-            this.state = 1535;
+            this.state = 1538;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
                 {
-                this.state = 1534;
+                this.state = 1537;
                 this.indexOptions();
                 }
             }
@@ -7268,60 +7278,60 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 260, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1559;
+            this.state = 1562;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1537;
+                this.state = 1540;
                 this.match(CypherParser.LPAREN);
-                this.state = 1538;
+                this.state = 1541;
                 this.propertyReference();
-                this.state = 1543;
+                this.state = 1546;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 95) {
                     {
                     {
-                    this.state = 1539;
+                    this.state = 1542;
                     this.match(CypherParser.COMMA);
-                    this.state = 1540;
+                    this.state = 1543;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1545;
+                    this.state = 1548;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1546;
+                this.state = 1549;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1548;
+                this.state = 1551;
                 this.match(CypherParser.LBRACK);
-                this.state = 1549;
+                this.state = 1552;
                 this.propertyReference();
-                this.state = 1554;
+                this.state = 1557;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
                 while (_la === 95) {
                     {
                     {
-                    this.state = 1550;
+                    this.state = 1553;
                     this.match(CypherParser.COMMA);
-                    this.state = 1551;
+                    this.state = 1554;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1556;
+                    this.state = 1559;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1557;
+                this.state = 1560;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -7348,9 +7358,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1561;
+            this.state = 1564;
             this.symbolicName();
-            this.state = 1562;
+            this.state = 1565;
             this.mapLiteral();
             }
         }
@@ -7374,18 +7384,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1564;
+            this.state = 1567;
             this.match(CypherParser.DROP);
-            this.state = 1565;
-            this.match(CypherParser.INDEX);
-            this.state = 1566;
-            this.symbolicName();
             this.state = 1568;
+            this.match(CypherParser.INDEX);
+            this.state = 1569;
+            this.symbolicName();
+            this.state = 1571;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 32) {
                 {
-                this.state = 1567;
+                this.state = 1570;
                 this.ifExists();
                 }
             }
@@ -7411,11 +7421,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1570;
+            this.state = 1573;
             this.match(CypherParser.IF);
-            this.state = 1571;
+            this.state = 1574;
             this.match(CypherParser.NOT);
-            this.state = 1572;
+            this.state = 1575;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7438,9 +7448,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1574;
+            this.state = 1577;
             this.match(CypherParser.IF);
-            this.state = 1575;
+            this.state = 1578;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7463,7 +7473,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1577;
+            this.state = 1580;
             this.symbolicName();
             }
         }
@@ -7484,20 +7494,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SymbolicNameContext(this.context, this.state);
         this.enterRule(localContext, 272, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1582;
+            this.state = 1585;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1579;
+                this.state = 1582;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1580;
+                this.state = 1583;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -7536,7 +7546,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1581;
+                this.state = 1584;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -7564,7 +7574,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1584;
+            this.state = 1587;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7592,7 +7602,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaNameContext(this.context, this.state);
         this.enterRule(localContext, 276, CypherParser.RULE_schemaName);
         try {
-            this.state = 1588;
+            this.state = 1591;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -7632,7 +7642,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1586;
+                this.state = 1589;
                 this.symbolicName();
                 }
                 break;
@@ -7680,7 +7690,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1587;
+                this.state = 1590;
                 this.reservedWord();
                 }
                 break;
@@ -7708,7 +7718,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1590;
+            this.state = 1593;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 98236021) !== 0) || ((((_la - 67)) & ~0x1F) === 0 && ((1 << (_la - 67)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -7734,7 +7744,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,117,1593,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,117,1596,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -7767,609 +7777,610 @@ export class CypherParser extends antlr.Parser {
         373,9,11,3,11,375,8,11,1,11,1,11,1,12,1,12,1,12,1,12,1,12,1,12,1,
         12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,1,12,3,12,395,8,12,1,
         13,3,13,398,8,13,1,13,1,13,1,13,5,13,403,8,13,10,13,12,13,406,9,
-        13,1,13,3,13,409,8,13,1,14,1,14,1,14,1,14,1,14,1,15,1,15,1,15,1,
-        15,1,15,1,15,5,15,422,8,15,10,15,12,15,425,9,15,3,15,427,8,15,1,
-        15,3,15,430,8,15,1,15,1,15,1,15,3,15,435,8,15,3,15,437,8,15,1,16,
-        3,16,440,8,16,1,16,1,16,3,16,444,8,16,1,16,1,16,1,16,1,16,3,16,450,
-        8,16,1,17,1,17,1,17,1,17,1,17,5,17,457,8,17,10,17,12,17,460,9,17,
-        3,17,462,8,17,1,17,1,17,1,18,1,18,1,18,1,18,1,18,1,18,3,18,472,8,
-        18,1,18,1,18,1,18,1,18,3,18,478,8,18,1,19,1,19,1,19,5,19,483,8,19,
-        10,19,12,19,486,9,19,1,19,1,19,1,20,1,20,1,20,5,20,493,8,20,10,20,
-        12,20,496,9,20,1,20,3,20,499,8,20,1,21,1,21,1,21,3,21,504,8,21,1,
-        21,1,21,1,22,1,22,1,22,1,23,1,23,1,23,5,23,514,8,23,10,23,12,23,
-        517,9,23,1,24,1,24,1,24,1,24,1,24,1,24,3,24,525,8,24,1,25,1,25,1,
-        25,1,25,5,25,531,8,25,10,25,12,25,534,9,25,1,26,1,26,1,26,1,26,1,
-        26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,
-        26,1,26,1,26,1,26,1,26,3,26,558,8,26,1,27,1,27,1,27,1,27,5,27,564,
-        8,27,10,27,12,27,567,9,27,1,28,1,28,1,28,1,28,1,28,1,28,1,28,1,28,
-        1,28,3,28,578,8,28,1,29,3,29,581,8,29,1,29,1,29,1,29,1,29,5,29,587,
-        8,29,10,29,12,29,590,9,29,1,30,1,30,1,30,1,30,1,30,1,30,1,30,4,30,
-        599,8,30,11,30,12,30,600,1,30,1,30,1,31,1,31,3,31,607,8,31,1,31,
-        3,31,610,8,31,1,31,1,31,3,31,614,8,31,1,31,3,31,617,8,31,1,32,1,
-        32,1,33,1,33,1,33,1,33,5,33,625,8,33,10,33,12,33,628,9,33,1,34,1,
-        34,1,34,1,34,1,35,1,35,3,35,636,8,35,1,35,1,35,1,36,1,36,1,36,3,
-        36,643,8,36,1,37,1,37,1,37,1,38,3,38,649,8,38,1,38,1,38,3,38,653,
-        8,38,1,38,3,38,656,8,38,1,38,3,38,659,8,38,1,39,1,39,1,39,5,39,664,
-        8,39,10,39,12,39,667,9,39,1,39,1,39,1,39,5,39,672,8,39,10,39,12,
-        39,675,9,39,3,39,677,8,39,1,40,1,40,1,40,3,40,682,8,40,1,41,1,41,
-        1,41,1,41,1,41,5,41,689,8,41,10,41,12,41,692,9,41,1,42,1,42,1,42,
-        1,43,1,43,1,43,1,44,1,44,3,44,702,8,44,1,45,1,45,1,45,1,46,1,46,
-        1,46,5,46,710,8,46,10,46,12,46,713,9,46,1,47,1,47,1,47,3,47,718,
-        8,47,1,47,1,47,3,47,722,8,47,1,48,1,48,1,48,1,48,1,48,1,49,1,49,
-        5,49,731,8,49,10,49,12,49,734,9,49,1,49,1,49,1,49,1,49,3,49,740,
-        8,49,1,50,1,50,4,50,744,8,50,11,50,12,50,745,1,51,1,51,3,51,750,
-        8,51,1,51,1,51,3,51,754,8,51,1,51,3,51,757,8,51,1,51,1,51,3,51,761,
-        8,51,1,51,1,51,1,52,1,52,1,52,1,53,1,53,1,53,3,53,771,8,53,1,53,
-        5,53,774,8,53,10,53,12,53,777,9,53,1,54,1,54,1,54,5,54,782,8,54,
-        10,54,12,54,785,9,54,1,55,1,55,1,55,3,55,790,8,55,1,56,1,56,1,56,
-        1,56,1,56,1,56,3,56,798,8,56,1,57,1,57,3,57,802,8,57,1,57,1,57,1,
-        57,1,57,1,57,3,57,809,8,57,1,58,1,58,1,58,1,58,1,58,1,58,3,58,817,
-        8,58,1,58,1,58,1,58,1,59,1,59,3,59,824,8,59,1,59,1,59,3,59,828,8,
-        59,3,59,830,8,59,1,59,1,59,1,59,3,59,835,8,59,1,60,1,60,1,60,3,60,
-        840,8,60,1,60,1,60,1,60,1,60,1,60,3,60,847,8,60,1,60,1,60,1,60,3,
-        60,852,8,60,1,60,1,60,1,60,1,60,3,60,858,8,60,1,60,3,60,861,8,60,
-        1,61,1,61,3,61,865,8,61,1,61,1,61,3,61,869,8,61,1,61,3,61,872,8,
-        61,1,61,3,61,875,8,61,1,61,1,61,1,62,1,62,3,62,881,8,62,1,63,1,63,
-        1,63,1,63,3,63,887,8,63,1,63,5,63,890,8,63,10,63,12,63,893,9,63,
-        1,63,1,63,3,63,897,8,63,1,64,4,64,900,8,64,11,64,12,64,901,1,65,
-        1,65,1,65,1,65,3,65,908,8,65,1,66,1,66,3,66,912,8,66,1,66,1,66,1,
-        66,1,66,1,67,1,67,3,67,920,8,67,1,67,1,67,3,67,924,8,67,3,67,926,
-        8,67,1,67,1,67,3,67,930,8,67,3,67,932,8,67,1,68,3,68,935,8,68,1,
-        68,1,68,1,69,1,69,1,70,1,70,1,71,1,71,4,71,945,8,71,11,71,12,71,
-        946,1,72,1,72,1,73,1,73,1,73,5,73,954,8,73,10,73,12,73,957,9,73,
-        1,74,1,74,1,74,5,74,962,8,74,10,74,12,74,965,9,74,1,75,1,75,1,75,
-        5,75,970,8,75,10,75,12,75,973,9,75,1,76,5,76,976,8,76,10,76,12,76,
-        979,9,76,1,76,1,76,1,77,1,77,1,77,1,77,5,77,987,8,77,10,77,12,77,
-        990,9,77,1,78,1,78,1,79,1,79,5,79,996,8,79,10,79,12,79,999,9,79,
-        1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,
-        1,80,1,80,1,80,1,80,1,80,1,80,3,80,1020,8,80,1,80,1,80,3,80,1024,
-        8,80,1,80,1,80,1,80,3,80,1029,8,80,1,80,3,80,1032,8,80,1,80,3,80,
-        1035,8,80,1,81,1,81,1,81,5,81,1040,8,81,10,81,12,81,1043,9,81,1,
-        82,4,82,1046,8,82,11,82,12,82,1047,1,82,1,82,1,82,1,82,3,82,1054,
-        8,82,1,82,1,82,1,82,1,82,3,82,1060,8,82,1,82,1,82,3,82,1064,8,82,
-        1,83,1,83,3,83,1068,8,83,1,84,1,84,1,84,1,84,5,84,1074,8,84,10,84,
-        12,84,1077,9,84,1,85,1,85,1,86,1,86,1,86,1,86,5,86,1085,8,86,10,
-        86,12,86,1088,9,86,1,87,1,87,1,88,1,88,1,88,5,88,1095,8,88,10,88,
-        12,88,1098,9,88,1,89,5,89,1101,8,89,10,89,12,89,1104,9,89,1,89,1,
-        89,1,90,1,90,1,90,5,90,1111,8,90,10,90,12,90,1114,9,90,1,90,1,90,
-        3,90,1118,8,90,1,91,1,91,1,91,1,91,1,91,1,91,3,91,1126,8,91,1,91,
-        1,91,3,91,1130,8,91,1,91,3,91,1133,8,91,1,92,1,92,1,92,1,93,1,93,
-        1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,
-        3,93,1153,8,93,1,94,1,94,1,94,1,94,1,94,1,95,1,95,3,95,1162,8,95,
-        1,95,4,95,1165,8,95,11,95,12,95,1166,1,95,1,95,3,95,1171,8,95,1,
-        95,1,95,1,96,1,96,1,96,1,96,5,96,1179,8,96,10,96,12,96,1182,9,96,
-        1,96,1,96,1,96,1,97,1,97,1,97,1,97,1,97,3,97,1192,8,97,1,98,1,98,
-        1,98,1,98,3,98,1198,8,98,1,98,1,98,1,99,1,99,1,99,1,99,3,99,1206,
-        8,99,1,99,1,99,1,99,3,99,1211,8,99,1,99,1,99,1,99,1,99,1,100,1,100,
-        1,100,1,100,1,100,1,101,1,101,1,102,1,102,1,102,1,102,1,102,3,102,
-        1229,8,102,1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,103,
-        1,103,1,103,1,103,1,103,1,104,1,104,1,104,1,104,1,104,3,104,1249,
-        8,104,3,104,1251,8,104,1,104,1,104,1,105,1,105,1,105,1,105,1,106,
-        1,106,1,106,3,106,1262,8,106,1,106,3,106,1265,8,106,1,106,1,106,
-        1,106,1,106,1,107,1,107,1,107,3,107,1274,8,107,1,107,1,107,1,107,
-        5,107,1279,8,107,10,107,12,107,1282,9,107,3,107,1284,8,107,1,107,
-        1,107,1,108,1,108,1,108,1,109,1,109,1,109,5,109,1294,8,109,10,109,
-        12,109,1297,9,109,1,110,1,110,1,110,1,110,1,110,5,110,1304,8,110,
-        10,110,12,110,1307,9,110,3,110,1309,8,110,1,110,1,110,1,111,1,111,
-        1,111,1,111,1,111,1,111,1,111,1,111,1,111,3,111,1322,8,111,1,112,
-        1,112,1,112,3,112,1327,8,112,1,113,1,113,1,113,1,113,1,113,1,113,
-        3,113,1335,8,113,1,114,1,114,1,115,1,115,3,115,1341,8,115,1,116,
-        1,116,1,117,1,117,1,117,1,117,5,117,1349,8,117,10,117,12,117,1352,
-        9,117,3,117,1354,8,117,1,117,1,117,1,118,1,118,1,118,1,118,1,118,
-        1,118,1,118,1,118,1,118,5,118,1367,8,118,10,118,12,118,1370,9,118,
-        3,118,1372,8,118,1,118,1,118,1,119,1,119,1,120,1,120,1,120,1,120,
-        1,120,3,120,1383,8,120,1,121,1,121,1,121,3,121,1388,8,121,1,121,
-        3,121,1391,8,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,
-        3,121,1401,8,121,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,
+        13,1,13,3,13,409,8,13,1,14,1,14,1,14,1,14,1,14,1,15,3,15,417,8,15,
+        1,15,1,15,1,15,1,15,1,15,1,15,5,15,425,8,15,10,15,12,15,428,9,15,
+        3,15,430,8,15,1,15,3,15,433,8,15,1,15,1,15,1,15,3,15,438,8,15,3,
+        15,440,8,15,1,16,3,16,443,8,16,1,16,1,16,3,16,447,8,16,1,16,1,16,
+        1,16,1,16,3,16,453,8,16,1,17,1,17,1,17,1,17,1,17,5,17,460,8,17,10,
+        17,12,17,463,9,17,3,17,465,8,17,1,17,1,17,1,18,1,18,1,18,1,18,1,
+        18,1,18,3,18,475,8,18,1,18,1,18,1,18,1,18,3,18,481,8,18,1,19,1,19,
+        1,19,5,19,486,8,19,10,19,12,19,489,9,19,1,19,1,19,1,20,1,20,1,20,
+        5,20,496,8,20,10,20,12,20,499,9,20,1,20,3,20,502,8,20,1,21,1,21,
+        1,21,3,21,507,8,21,1,21,1,21,1,22,1,22,1,22,1,23,1,23,1,23,5,23,
+        517,8,23,10,23,12,23,520,9,23,1,24,1,24,1,24,1,24,1,24,1,24,3,24,
+        528,8,24,1,25,1,25,1,25,1,25,5,25,534,8,25,10,25,12,25,537,9,25,
+        1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,
+        1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,1,26,3,26,561,8,26,1,27,
+        1,27,1,27,1,27,5,27,567,8,27,10,27,12,27,570,9,27,1,28,1,28,1,28,
+        1,28,1,28,1,28,1,28,1,28,1,28,3,28,581,8,28,1,29,3,29,584,8,29,1,
+        29,1,29,1,29,1,29,5,29,590,8,29,10,29,12,29,593,9,29,1,30,1,30,1,
+        30,1,30,1,30,1,30,1,30,4,30,602,8,30,11,30,12,30,603,1,30,1,30,1,
+        31,1,31,3,31,610,8,31,1,31,3,31,613,8,31,1,31,1,31,3,31,617,8,31,
+        1,31,3,31,620,8,31,1,32,1,32,1,33,1,33,1,33,1,33,5,33,628,8,33,10,
+        33,12,33,631,9,33,1,34,1,34,1,34,1,34,1,35,1,35,3,35,639,8,35,1,
+        35,1,35,1,36,1,36,1,36,3,36,646,8,36,1,37,1,37,1,37,1,38,3,38,652,
+        8,38,1,38,1,38,3,38,656,8,38,1,38,3,38,659,8,38,1,38,3,38,662,8,
+        38,1,39,1,39,1,39,5,39,667,8,39,10,39,12,39,670,9,39,1,39,1,39,1,
+        39,5,39,675,8,39,10,39,12,39,678,9,39,3,39,680,8,39,1,40,1,40,1,
+        40,3,40,685,8,40,1,41,1,41,1,41,1,41,1,41,5,41,692,8,41,10,41,12,
+        41,695,9,41,1,42,1,42,1,42,1,43,1,43,1,43,1,44,1,44,3,44,705,8,44,
+        1,45,1,45,1,45,1,46,1,46,1,46,5,46,713,8,46,10,46,12,46,716,9,46,
+        1,47,1,47,1,47,3,47,721,8,47,1,47,1,47,3,47,725,8,47,1,48,1,48,1,
+        48,1,48,1,48,1,49,1,49,5,49,734,8,49,10,49,12,49,737,9,49,1,49,1,
+        49,1,49,1,49,3,49,743,8,49,1,50,1,50,4,50,747,8,50,11,50,12,50,748,
+        1,51,1,51,3,51,753,8,51,1,51,1,51,3,51,757,8,51,1,51,3,51,760,8,
+        51,1,51,1,51,3,51,764,8,51,1,51,1,51,1,52,1,52,1,52,1,53,1,53,1,
+        53,3,53,774,8,53,1,53,5,53,777,8,53,10,53,12,53,780,9,53,1,54,1,
+        54,1,54,5,54,785,8,54,10,54,12,54,788,9,54,1,55,1,55,1,55,3,55,793,
+        8,55,1,56,1,56,1,56,1,56,1,56,1,56,3,56,801,8,56,1,57,1,57,3,57,
+        805,8,57,1,57,1,57,1,57,1,57,1,57,3,57,812,8,57,1,58,1,58,1,58,1,
+        58,1,58,1,58,3,58,820,8,58,1,58,1,58,1,58,1,59,1,59,3,59,827,8,59,
+        1,59,1,59,3,59,831,8,59,3,59,833,8,59,1,59,1,59,1,59,3,59,838,8,
+        59,1,60,1,60,1,60,3,60,843,8,60,1,60,1,60,1,60,1,60,1,60,3,60,850,
+        8,60,1,60,1,60,1,60,3,60,855,8,60,1,60,1,60,1,60,1,60,3,60,861,8,
+        60,1,60,3,60,864,8,60,1,61,1,61,3,61,868,8,61,1,61,1,61,3,61,872,
+        8,61,1,61,3,61,875,8,61,1,61,3,61,878,8,61,1,61,1,61,1,62,1,62,3,
+        62,884,8,62,1,63,1,63,1,63,1,63,3,63,890,8,63,1,63,5,63,893,8,63,
+        10,63,12,63,896,9,63,1,63,1,63,3,63,900,8,63,1,64,4,64,903,8,64,
+        11,64,12,64,904,1,65,1,65,1,65,1,65,3,65,911,8,65,1,66,1,66,3,66,
+        915,8,66,1,66,1,66,1,66,1,66,1,67,1,67,3,67,923,8,67,1,67,1,67,3,
+        67,927,8,67,3,67,929,8,67,1,67,1,67,3,67,933,8,67,3,67,935,8,67,
+        1,68,3,68,938,8,68,1,68,1,68,1,69,1,69,1,70,1,70,1,71,1,71,4,71,
+        948,8,71,11,71,12,71,949,1,72,1,72,1,73,1,73,1,73,5,73,957,8,73,
+        10,73,12,73,960,9,73,1,74,1,74,1,74,5,74,965,8,74,10,74,12,74,968,
+        9,74,1,75,1,75,1,75,5,75,973,8,75,10,75,12,75,976,9,75,1,76,5,76,
+        979,8,76,10,76,12,76,982,9,76,1,76,1,76,1,77,1,77,1,77,1,77,5,77,
+        990,8,77,10,77,12,77,993,9,77,1,78,1,78,1,79,1,79,5,79,999,8,79,
+        10,79,12,79,1002,9,79,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,
+        80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,3,80,1023,8,
+        80,1,80,1,80,3,80,1027,8,80,1,80,1,80,1,80,3,80,1032,8,80,1,80,3,
+        80,1035,8,80,1,80,3,80,1038,8,80,1,81,1,81,1,81,5,81,1043,8,81,10,
+        81,12,81,1046,9,81,1,82,4,82,1049,8,82,11,82,12,82,1050,1,82,1,82,
+        1,82,1,82,3,82,1057,8,82,1,82,1,82,1,82,1,82,3,82,1063,8,82,1,82,
+        1,82,3,82,1067,8,82,1,83,1,83,3,83,1071,8,83,1,84,1,84,1,84,1,84,
+        5,84,1077,8,84,10,84,12,84,1080,9,84,1,85,1,85,1,86,1,86,1,86,1,
+        86,5,86,1088,8,86,10,86,12,86,1091,9,86,1,87,1,87,1,88,1,88,1,88,
+        5,88,1098,8,88,10,88,12,88,1101,9,88,1,89,5,89,1104,8,89,10,89,12,
+        89,1107,9,89,1,89,1,89,1,90,1,90,1,90,5,90,1114,8,90,10,90,12,90,
+        1117,9,90,1,90,1,90,3,90,1121,8,90,1,91,1,91,1,91,1,91,1,91,1,91,
+        3,91,1129,8,91,1,91,1,91,3,91,1133,8,91,1,91,3,91,1136,8,91,1,92,
+        1,92,1,92,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,
+        1,93,1,93,1,93,1,93,3,93,1156,8,93,1,94,1,94,1,94,1,94,1,94,1,95,
+        1,95,3,95,1165,8,95,1,95,4,95,1168,8,95,11,95,12,95,1169,1,95,1,
+        95,3,95,1174,8,95,1,95,1,95,1,96,1,96,1,96,1,96,5,96,1182,8,96,10,
+        96,12,96,1185,9,96,1,96,1,96,1,96,1,97,1,97,1,97,1,97,1,97,3,97,
+        1195,8,97,1,98,1,98,1,98,1,98,3,98,1201,8,98,1,98,1,98,1,99,1,99,
+        1,99,1,99,3,99,1209,8,99,1,99,1,99,1,99,3,99,1214,8,99,1,99,1,99,
+        1,99,1,99,1,100,1,100,1,100,1,100,1,100,1,101,1,101,1,102,1,102,
+        1,102,1,102,1,102,3,102,1232,8,102,1,103,1,103,1,103,1,103,1,103,
+        1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,104,1,104,1,104,
+        1,104,1,104,3,104,1252,8,104,3,104,1254,8,104,1,104,1,104,1,105,
+        1,105,1,105,1,105,1,106,1,106,1,106,3,106,1265,8,106,1,106,3,106,
+        1268,8,106,1,106,1,106,1,106,1,106,1,107,1,107,1,107,3,107,1277,
+        8,107,1,107,1,107,1,107,5,107,1282,8,107,10,107,12,107,1285,9,107,
+        3,107,1287,8,107,1,107,1,107,1,108,1,108,1,108,1,109,1,109,1,109,
+        5,109,1297,8,109,10,109,12,109,1300,9,109,1,110,1,110,1,110,1,110,
+        1,110,5,110,1307,8,110,10,110,12,110,1310,9,110,3,110,1312,8,110,
+        1,110,1,110,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,
+        3,111,1325,8,111,1,112,1,112,1,112,3,112,1330,8,112,1,113,1,113,
+        1,113,1,113,1,113,1,113,3,113,1338,8,113,1,114,1,114,1,115,1,115,
+        3,115,1344,8,115,1,116,1,116,1,117,1,117,1,117,1,117,5,117,1352,
+        8,117,10,117,12,117,1355,9,117,3,117,1357,8,117,1,117,1,117,1,118,
+        1,118,1,118,1,118,1,118,1,118,1,118,1,118,1,118,5,118,1370,8,118,
+        10,118,12,118,1373,9,118,3,118,1375,8,118,1,118,1,118,1,119,1,119,
+        1,120,1,120,1,120,1,120,1,120,3,120,1386,8,120,1,121,1,121,1,121,
+        3,121,1391,8,121,1,121,3,121,1394,8,121,1,121,1,121,1,121,1,121,
+        1,121,1,121,1,121,1,121,3,121,1404,8,121,1,122,1,122,1,122,1,122,
         1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,
-        1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,3,122,1431,
-        8,122,1,123,1,123,1,123,1,123,1,124,1,124,1,124,1,124,5,124,1441,
-        8,124,10,124,12,124,1444,9,124,1,124,1,124,1,125,1,125,1,125,1,125,
-        1,125,3,125,1453,8,125,1,125,1,125,1,125,3,125,1458,8,125,1,126,
-        1,126,1,126,1,126,3,126,1464,8,126,1,127,1,127,3,127,1468,8,127,
-        1,127,1,127,3,127,1472,8,127,1,127,3,127,1475,8,127,1,127,1,127,
-        3,127,1479,8,127,1,128,1,128,1,128,1,128,1,128,1,128,1,128,1,128,
-        1,128,1,128,5,128,1491,8,128,10,128,12,128,1494,9,128,1,128,1,128,
-        1,128,1,128,3,128,1500,8,128,1,128,1,128,1,128,1,128,1,128,5,128,
-        1507,8,128,10,128,12,128,1510,9,128,1,128,1,128,3,128,1514,8,128,
-        1,129,1,129,1,129,1,129,3,129,1520,8,129,1,129,3,129,1523,8,129,
-        1,129,1,129,1,129,1,129,1,129,1,129,1,129,3,129,1532,8,129,1,129,
-        1,129,3,129,1536,8,129,1,130,1,130,1,130,1,130,5,130,1542,8,130,
-        10,130,12,130,1545,9,130,1,130,1,130,1,130,1,130,1,130,1,130,5,130,
-        1553,8,130,10,130,12,130,1556,9,130,1,130,1,130,3,130,1560,8,130,
-        1,131,1,131,1,131,1,132,1,132,1,132,1,132,3,132,1569,8,132,1,133,
-        1,133,1,133,1,133,1,134,1,134,1,134,1,135,1,135,1,136,1,136,1,136,
-        3,136,1583,8,136,1,137,1,137,1,138,1,138,3,138,1589,8,138,1,139,
-        1,139,1,139,0,0,140,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,
-        34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,
-        78,80,82,84,86,88,90,92,94,96,98,100,102,104,106,108,110,112,114,
-        116,118,120,122,124,126,128,130,132,134,136,138,140,142,144,146,
-        148,150,152,154,156,158,160,162,164,166,168,170,172,174,176,178,
-        180,182,184,186,188,190,192,194,196,198,200,202,204,206,208,210,
-        212,214,216,218,220,222,224,226,228,230,232,234,236,238,240,242,
-        244,246,248,250,252,254,256,258,260,262,264,266,268,270,272,274,
-        276,278,0,17,2,0,55,55,66,66,3,0,5,5,7,7,17,18,2,0,1,1,3,3,1,0,80,
-        85,2,0,60,60,76,76,2,0,86,87,98,98,1,0,88,90,1,0,86,87,4,0,1,1,3,
-        3,41,41,54,54,2,0,13,14,25,25,1,0,62,64,2,0,26,26,59,59,1,0,107,
-        109,2,0,27,27,45,45,2,0,6,6,51,51,19,0,3,3,6,7,11,11,13,14,18,18,
-        21,21,25,25,27,32,34,34,36,36,40,41,44,44,49,49,51,51,54,54,58,58,
-        60,66,68,68,70,70,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,
-        33,33,35,35,37,39,42,43,45,48,50,50,52,53,55,57,59,59,67,67,69,69,
-        71,75,1704,0,280,1,0,0,0,2,289,1,0,0,0,4,291,1,0,0,0,6,300,1,0,0,
-        0,8,305,1,0,0,0,10,323,1,0,0,0,12,325,1,0,0,0,14,332,1,0,0,0,16,
-        336,1,0,0,0,18,341,1,0,0,0,20,359,1,0,0,0,22,364,1,0,0,0,24,394,
-        1,0,0,0,26,397,1,0,0,0,28,410,1,0,0,0,30,415,1,0,0,0,32,439,1,0,
-        0,0,34,451,1,0,0,0,36,465,1,0,0,0,38,484,1,0,0,0,40,489,1,0,0,0,
-        42,503,1,0,0,0,44,507,1,0,0,0,46,510,1,0,0,0,48,524,1,0,0,0,50,526,
-        1,0,0,0,52,557,1,0,0,0,54,559,1,0,0,0,56,577,1,0,0,0,58,580,1,0,
-        0,0,60,591,1,0,0,0,62,616,1,0,0,0,64,618,1,0,0,0,66,620,1,0,0,0,
-        68,629,1,0,0,0,70,633,1,0,0,0,72,639,1,0,0,0,74,644,1,0,0,0,76,648,
-        1,0,0,0,78,676,1,0,0,0,80,678,1,0,0,0,82,683,1,0,0,0,84,693,1,0,
-        0,0,86,696,1,0,0,0,88,699,1,0,0,0,90,703,1,0,0,0,92,706,1,0,0,0,
-        94,717,1,0,0,0,96,723,1,0,0,0,98,739,1,0,0,0,100,741,1,0,0,0,102,
-        747,1,0,0,0,104,764,1,0,0,0,106,767,1,0,0,0,108,778,1,0,0,0,110,
-        789,1,0,0,0,112,797,1,0,0,0,114,808,1,0,0,0,116,810,1,0,0,0,118,
-        834,1,0,0,0,120,860,1,0,0,0,122,862,1,0,0,0,124,880,1,0,0,0,126,
-        896,1,0,0,0,128,899,1,0,0,0,130,907,1,0,0,0,132,909,1,0,0,0,134,
-        931,1,0,0,0,136,934,1,0,0,0,138,938,1,0,0,0,140,940,1,0,0,0,142,
-        942,1,0,0,0,144,948,1,0,0,0,146,950,1,0,0,0,148,958,1,0,0,0,150,
-        966,1,0,0,0,152,977,1,0,0,0,154,982,1,0,0,0,156,991,1,0,0,0,158,
-        993,1,0,0,0,160,1034,1,0,0,0,162,1036,1,0,0,0,164,1045,1,0,0,0,166,
-        1067,1,0,0,0,168,1069,1,0,0,0,170,1078,1,0,0,0,172,1080,1,0,0,0,
-        174,1089,1,0,0,0,176,1091,1,0,0,0,178,1102,1,0,0,0,180,1107,1,0,
-        0,0,182,1132,1,0,0,0,184,1134,1,0,0,0,186,1152,1,0,0,0,188,1154,
-        1,0,0,0,190,1159,1,0,0,0,192,1174,1,0,0,0,194,1191,1,0,0,0,196,1193,
-        1,0,0,0,198,1201,1,0,0,0,200,1216,1,0,0,0,202,1221,1,0,0,0,204,1223,
-        1,0,0,0,206,1230,1,0,0,0,208,1243,1,0,0,0,210,1254,1,0,0,0,212,1258,
-        1,0,0,0,214,1270,1,0,0,0,216,1287,1,0,0,0,218,1295,1,0,0,0,220,1298,
-        1,0,0,0,222,1321,1,0,0,0,224,1323,1,0,0,0,226,1334,1,0,0,0,228,1336,
-        1,0,0,0,230,1340,1,0,0,0,232,1342,1,0,0,0,234,1344,1,0,0,0,236,1357,
-        1,0,0,0,238,1375,1,0,0,0,240,1382,1,0,0,0,242,1384,1,0,0,0,244,1430,
-        1,0,0,0,246,1432,1,0,0,0,248,1436,1,0,0,0,250,1447,1,0,0,0,252,1459,
-        1,0,0,0,254,1465,1,0,0,0,256,1513,1,0,0,0,258,1515,1,0,0,0,260,1559,
-        1,0,0,0,262,1561,1,0,0,0,264,1564,1,0,0,0,266,1570,1,0,0,0,268,1574,
-        1,0,0,0,270,1577,1,0,0,0,272,1582,1,0,0,0,274,1584,1,0,0,0,276,1588,
-        1,0,0,0,278,1590,1,0,0,0,280,282,3,2,1,0,281,283,5,97,0,0,282,281,
-        1,0,0,0,282,283,1,0,0,0,283,284,1,0,0,0,284,285,5,0,0,1,285,1,1,
-        0,0,0,286,290,3,4,2,0,287,290,3,240,120,0,288,290,3,8,4,0,289,286,
-        1,0,0,0,289,287,1,0,0,0,289,288,1,0,0,0,290,3,1,0,0,0,291,292,5,
-        53,0,0,292,293,3,272,136,0,293,294,5,83,0,0,294,295,3,6,3,0,295,
-        5,1,0,0,0,296,301,5,111,0,0,297,301,3,230,115,0,298,301,3,228,114,
-        0,299,301,3,272,136,0,300,296,1,0,0,0,300,297,1,0,0,0,300,298,1,
-        0,0,0,300,299,1,0,0,0,301,7,1,0,0,0,302,304,3,10,5,0,303,302,1,0,
-        0,0,304,307,1,0,0,0,305,303,1,0,0,0,305,306,1,0,0,0,306,308,1,0,
-        0,0,307,305,1,0,0,0,308,312,3,14,7,0,309,311,3,12,6,0,310,309,1,
-        0,0,0,311,314,1,0,0,0,312,310,1,0,0,0,312,313,1,0,0,0,313,318,1,
-        0,0,0,314,312,1,0,0,0,315,317,3,10,5,0,316,315,1,0,0,0,317,320,1,
-        0,0,0,318,316,1,0,0,0,318,319,1,0,0,0,319,9,1,0,0,0,320,318,1,0,
-        0,0,321,324,3,16,8,0,322,324,3,18,9,0,323,321,1,0,0,0,323,322,1,
-        0,0,0,324,11,1,0,0,0,325,327,5,67,0,0,326,328,5,1,0,0,327,326,1,
-        0,0,0,327,328,1,0,0,0,328,329,1,0,0,0,329,330,3,14,7,0,330,13,1,
-        0,0,0,331,333,3,24,12,0,332,331,1,0,0,0,333,334,1,0,0,0,334,332,
-        1,0,0,0,334,335,1,0,0,0,335,15,1,0,0,0,336,337,5,4,0,0,337,338,5,
-        44,0,0,338,339,5,58,0,0,339,340,3,144,72,0,340,17,1,0,0,0,341,342,
-        5,70,0,0,342,343,3,216,108,0,343,352,5,101,0,0,344,349,3,144,72,
-        0,345,346,5,95,0,0,346,348,3,144,72,0,347,345,1,0,0,0,348,351,1,
-        0,0,0,349,347,1,0,0,0,349,350,1,0,0,0,350,353,1,0,0,0,351,349,1,
-        0,0,0,352,344,1,0,0,0,352,353,1,0,0,0,353,354,1,0,0,0,354,355,5,
-        102,0,0,355,19,1,0,0,0,356,358,3,22,11,0,357,356,1,0,0,0,358,361,
-        1,0,0,0,359,357,1,0,0,0,359,360,1,0,0,0,360,362,1,0,0,0,361,359,
-        1,0,0,0,362,363,5,0,0,1,363,21,1,0,0,0,364,365,3,216,108,0,365,374,
-        5,101,0,0,366,371,3,144,72,0,367,368,5,95,0,0,368,370,3,144,72,0,
-        369,367,1,0,0,0,370,373,1,0,0,0,371,369,1,0,0,0,371,372,1,0,0,0,
-        372,375,1,0,0,0,373,371,1,0,0,0,374,366,1,0,0,0,374,375,1,0,0,0,
-        375,376,1,0,0,0,376,377,5,102,0,0,377,23,1,0,0,0,378,395,3,26,13,
-        0,379,395,3,28,14,0,380,395,3,32,16,0,381,395,3,30,15,0,382,395,
-        3,44,22,0,383,395,3,46,23,0,384,395,3,50,25,0,385,395,3,54,27,0,
-        386,395,3,58,29,0,387,395,3,72,36,0,388,395,3,74,37,0,389,395,3,
-        60,30,0,390,395,3,64,32,0,391,395,3,62,31,0,392,395,3,66,33,0,393,
-        395,3,70,35,0,394,378,1,0,0,0,394,379,1,0,0,0,394,380,1,0,0,0,394,
-        381,1,0,0,0,394,382,1,0,0,0,394,383,1,0,0,0,394,384,1,0,0,0,394,
-        385,1,0,0,0,394,386,1,0,0,0,394,387,1,0,0,0,394,388,1,0,0,0,394,
-        389,1,0,0,0,394,390,1,0,0,0,394,391,1,0,0,0,394,392,1,0,0,0,394,
-        393,1,0,0,0,395,25,1,0,0,0,396,398,5,46,0,0,397,396,1,0,0,0,397,
-        398,1,0,0,0,398,399,1,0,0,0,399,400,5,38,0,0,400,404,3,92,46,0,401,
-        403,3,10,5,0,402,401,1,0,0,0,403,406,1,0,0,0,404,402,1,0,0,0,404,
-        405,1,0,0,0,405,408,1,0,0,0,406,404,1,0,0,0,407,409,3,90,45,0,408,
-        407,1,0,0,0,408,409,1,0,0,0,409,27,1,0,0,0,410,411,5,69,0,0,411,
-        412,3,144,72,0,412,413,5,4,0,0,413,414,3,270,135,0,414,29,1,0,0,
-        0,415,416,5,9,0,0,416,429,3,38,19,0,417,426,5,101,0,0,418,423,3,
-        144,72,0,419,420,5,95,0,0,420,422,3,144,72,0,421,419,1,0,0,0,422,
-        425,1,0,0,0,423,421,1,0,0,0,423,424,1,0,0,0,424,427,1,0,0,0,425,
-        423,1,0,0,0,426,418,1,0,0,0,426,427,1,0,0,0,427,428,1,0,0,0,428,
-        430,5,102,0,0,429,417,1,0,0,0,429,430,1,0,0,0,430,436,1,0,0,0,431,
-        434,5,75,0,0,432,435,5,88,0,0,433,435,3,40,20,0,434,432,1,0,0,0,
-        434,433,1,0,0,0,435,437,1,0,0,0,436,431,1,0,0,0,436,437,1,0,0,0,
-        437,31,1,0,0,0,438,440,5,46,0,0,439,438,1,0,0,0,439,440,1,0,0,0,
-        440,441,1,0,0,0,441,443,5,9,0,0,442,444,3,34,17,0,443,442,1,0,0,
-        0,443,444,1,0,0,0,444,445,1,0,0,0,445,446,5,105,0,0,446,447,3,8,
-        4,0,447,449,5,106,0,0,448,450,3,36,18,0,449,448,1,0,0,0,449,450,
-        1,0,0,0,450,33,1,0,0,0,451,461,5,101,0,0,452,462,5,88,0,0,453,458,
-        3,270,135,0,454,455,5,95,0,0,455,457,3,270,135,0,456,454,1,0,0,0,
-        457,460,1,0,0,0,458,456,1,0,0,0,458,459,1,0,0,0,459,462,1,0,0,0,
-        460,458,1,0,0,0,461,452,1,0,0,0,461,453,1,0,0,0,461,462,1,0,0,0,
-        462,463,1,0,0,0,463,464,5,102,0,0,464,35,1,0,0,0,465,466,5,33,0,
-        0,466,471,3,272,136,0,467,468,5,44,0,0,468,469,3,144,72,0,469,470,
-        3,272,136,0,470,472,1,0,0,0,471,467,1,0,0,0,471,472,1,0,0,0,472,
-        477,1,0,0,0,473,474,5,45,0,0,474,475,3,272,136,0,475,476,3,272,136,
-        0,476,478,1,0,0,0,477,473,1,0,0,0,477,478,1,0,0,0,478,37,1,0,0,0,
-        479,480,3,276,138,0,480,481,5,94,0,0,481,483,1,0,0,0,482,479,1,0,
-        0,0,483,486,1,0,0,0,484,482,1,0,0,0,484,485,1,0,0,0,485,487,1,0,
-        0,0,486,484,1,0,0,0,487,488,3,276,138,0,488,39,1,0,0,0,489,494,3,
-        42,21,0,490,491,5,95,0,0,491,493,3,42,21,0,492,490,1,0,0,0,493,496,
-        1,0,0,0,494,492,1,0,0,0,494,495,1,0,0,0,495,498,1,0,0,0,496,494,
-        1,0,0,0,497,499,3,90,45,0,498,497,1,0,0,0,498,499,1,0,0,0,499,41,
-        1,0,0,0,500,501,3,272,136,0,501,502,5,4,0,0,502,504,1,0,0,0,503,
-        500,1,0,0,0,503,504,1,0,0,0,504,505,1,0,0,0,505,506,3,270,135,0,
-        506,43,1,0,0,0,507,508,5,15,0,0,508,509,3,92,46,0,509,45,1,0,0,0,
-        510,511,5,39,0,0,511,515,3,94,47,0,512,514,3,48,24,0,513,512,1,0,
-        0,0,514,517,1,0,0,0,515,513,1,0,0,0,515,516,1,0,0,0,516,47,1,0,0,
-        0,517,515,1,0,0,0,518,519,5,45,0,0,519,520,5,38,0,0,520,525,3,50,
-        25,0,521,522,5,45,0,0,522,523,5,15,0,0,523,525,3,50,25,0,524,518,
-        1,0,0,0,524,521,1,0,0,0,525,49,1,0,0,0,526,527,5,53,0,0,527,532,
-        3,52,26,0,528,529,5,95,0,0,529,531,3,52,26,0,530,528,1,0,0,0,531,
-        534,1,0,0,0,532,530,1,0,0,0,532,533,1,0,0,0,533,51,1,0,0,0,534,532,
-        1,0,0,0,535,536,3,142,71,0,536,537,5,83,0,0,537,538,3,144,72,0,538,
-        558,1,0,0,0,539,540,3,270,135,0,540,541,5,83,0,0,541,542,3,144,72,
-        0,542,558,1,0,0,0,543,544,3,270,135,0,544,545,5,78,0,0,545,546,3,
-        144,72,0,546,558,1,0,0,0,547,548,3,270,135,0,548,549,3,128,64,0,
-        549,558,1,0,0,0,550,551,3,186,93,0,551,552,5,103,0,0,552,553,3,144,
-        72,0,553,554,5,104,0,0,554,555,5,83,0,0,555,556,3,144,72,0,556,558,
-        1,0,0,0,557,535,1,0,0,0,557,539,1,0,0,0,557,543,1,0,0,0,557,547,
-        1,0,0,0,557,550,1,0,0,0,558,53,1,0,0,0,559,560,5,50,0,0,560,565,
-        3,56,28,0,561,562,5,95,0,0,562,564,3,56,28,0,563,561,1,0,0,0,564,
-        567,1,0,0,0,565,563,1,0,0,0,565,566,1,0,0,0,566,55,1,0,0,0,567,565,
-        1,0,0,0,568,569,3,270,135,0,569,570,3,128,64,0,570,578,1,0,0,0,571,
-        578,3,142,71,0,572,573,3,186,93,0,573,574,5,103,0,0,574,575,3,144,
-        72,0,575,576,5,104,0,0,576,578,1,0,0,0,577,568,1,0,0,0,577,571,1,
-        0,0,0,577,572,1,0,0,0,578,57,1,0,0,0,579,581,5,19,0,0,580,579,1,
-        0,0,0,580,581,1,0,0,0,581,582,1,0,0,0,582,583,5,16,0,0,583,588,3,
-        144,72,0,584,585,5,95,0,0,585,587,3,144,72,0,586,584,1,0,0,0,587,
-        590,1,0,0,0,588,586,1,0,0,0,588,589,1,0,0,0,589,59,1,0,0,0,590,588,
-        1,0,0,0,591,592,5,28,0,0,592,593,5,101,0,0,593,594,3,270,135,0,594,
-        595,5,33,0,0,595,596,3,144,72,0,596,598,5,99,0,0,597,599,3,24,12,
-        0,598,597,1,0,0,0,599,600,1,0,0,0,600,598,1,0,0,0,600,601,1,0,0,
-        0,601,602,1,0,0,0,602,603,5,102,0,0,603,61,1,0,0,0,604,606,3,82,
-        41,0,605,607,3,84,42,0,606,605,1,0,0,0,606,607,1,0,0,0,607,609,1,
-        0,0,0,608,610,3,86,43,0,609,608,1,0,0,0,609,610,1,0,0,0,610,617,
-        1,0,0,0,611,613,3,84,42,0,612,614,3,86,43,0,613,612,1,0,0,0,613,
-        614,1,0,0,0,614,617,1,0,0,0,615,617,3,86,43,0,616,604,1,0,0,0,616,
-        611,1,0,0,0,616,615,1,0,0,0,617,63,1,0,0,0,618,619,5,29,0,0,619,
-        65,1,0,0,0,620,621,5,30,0,0,621,626,3,68,34,0,622,623,5,95,0,0,623,
-        625,3,68,34,0,624,622,1,0,0,0,625,628,1,0,0,0,626,624,1,0,0,0,626,
-        627,1,0,0,0,627,67,1,0,0,0,628,626,1,0,0,0,629,630,3,270,135,0,630,
-        631,5,83,0,0,631,632,3,144,72,0,632,69,1,0,0,0,633,635,5,31,0,0,
-        634,636,5,72,0,0,635,634,1,0,0,0,635,636,1,0,0,0,636,637,1,0,0,0,
-        637,638,3,144,72,0,638,71,1,0,0,0,639,640,5,73,0,0,640,642,3,76,
-        38,0,641,643,3,90,45,0,642,641,1,0,0,0,642,643,1,0,0,0,643,73,1,
-        0,0,0,644,645,5,52,0,0,645,646,3,76,38,0,646,75,1,0,0,0,647,649,
-        5,20,0,0,648,647,1,0,0,0,648,649,1,0,0,0,649,650,1,0,0,0,650,652,
-        3,78,39,0,651,653,3,82,41,0,652,651,1,0,0,0,652,653,1,0,0,0,653,
-        655,1,0,0,0,654,656,3,84,42,0,655,654,1,0,0,0,655,656,1,0,0,0,656,
-        658,1,0,0,0,657,659,3,86,43,0,658,657,1,0,0,0,658,659,1,0,0,0,659,
-        77,1,0,0,0,660,665,5,88,0,0,661,662,5,95,0,0,662,664,3,80,40,0,663,
-        661,1,0,0,0,664,667,1,0,0,0,665,663,1,0,0,0,665,666,1,0,0,0,666,
-        677,1,0,0,0,667,665,1,0,0,0,668,673,3,80,40,0,669,670,5,95,0,0,670,
-        672,3,80,40,0,671,669,1,0,0,0,672,675,1,0,0,0,673,671,1,0,0,0,673,
-        674,1,0,0,0,674,677,1,0,0,0,675,673,1,0,0,0,676,660,1,0,0,0,676,
-        668,1,0,0,0,677,79,1,0,0,0,678,681,3,144,72,0,679,680,5,4,0,0,680,
-        682,3,270,135,0,681,679,1,0,0,0,681,682,1,0,0,0,682,81,1,0,0,0,683,
-        684,5,48,0,0,684,685,5,8,0,0,685,690,3,88,44,0,686,687,5,95,0,0,
-        687,689,3,88,44,0,688,686,1,0,0,0,689,692,1,0,0,0,690,688,1,0,0,
-        0,690,691,1,0,0,0,691,83,1,0,0,0,692,690,1,0,0,0,693,694,7,0,0,0,
-        694,695,3,144,72,0,695,85,1,0,0,0,696,697,5,37,0,0,697,698,3,144,
-        72,0,698,87,1,0,0,0,699,701,3,144,72,0,700,702,7,1,0,0,701,700,1,
-        0,0,0,701,702,1,0,0,0,702,89,1,0,0,0,703,704,5,72,0,0,704,705,3,
-        144,72,0,705,91,1,0,0,0,706,711,3,94,47,0,707,708,5,95,0,0,708,710,
-        3,94,47,0,709,707,1,0,0,0,710,713,1,0,0,0,711,709,1,0,0,0,711,712,
-        1,0,0,0,712,93,1,0,0,0,713,711,1,0,0,0,714,715,3,270,135,0,715,716,
-        5,83,0,0,716,718,1,0,0,0,717,714,1,0,0,0,717,718,1,0,0,0,718,721,
-        1,0,0,0,719,722,3,98,49,0,720,722,3,96,48,0,721,719,1,0,0,0,721,
-        720,1,0,0,0,722,95,1,0,0,0,723,724,3,272,136,0,724,725,5,101,0,0,
-        725,726,3,98,49,0,726,727,5,102,0,0,727,97,1,0,0,0,728,732,3,102,
-        51,0,729,731,3,114,57,0,730,729,1,0,0,0,731,734,1,0,0,0,732,730,
-        1,0,0,0,732,733,1,0,0,0,733,740,1,0,0,0,734,732,1,0,0,0,735,736,
-        5,101,0,0,736,737,3,98,49,0,737,738,5,102,0,0,738,740,1,0,0,0,739,
-        728,1,0,0,0,739,735,1,0,0,0,740,99,1,0,0,0,741,743,3,102,51,0,742,
-        744,3,114,57,0,743,742,1,0,0,0,744,745,1,0,0,0,745,743,1,0,0,0,745,
-        746,1,0,0,0,746,101,1,0,0,0,747,749,5,101,0,0,748,750,3,270,135,
-        0,749,748,1,0,0,0,749,750,1,0,0,0,750,753,1,0,0,0,751,754,3,128,
-        64,0,752,754,3,104,52,0,753,751,1,0,0,0,753,752,1,0,0,0,753,754,
-        1,0,0,0,754,756,1,0,0,0,755,757,3,124,62,0,756,755,1,0,0,0,756,757,
-        1,0,0,0,757,760,1,0,0,0,758,759,5,72,0,0,759,761,3,144,72,0,760,
-        758,1,0,0,0,760,761,1,0,0,0,761,762,1,0,0,0,762,763,5,102,0,0,763,
-        103,1,0,0,0,764,765,5,96,0,0,765,766,3,106,53,0,766,105,1,0,0,0,
-        767,775,3,108,54,0,768,770,5,99,0,0,769,771,5,96,0,0,770,769,1,0,
-        0,0,770,771,1,0,0,0,771,772,1,0,0,0,772,774,3,108,54,0,773,768,1,
-        0,0,0,774,777,1,0,0,0,775,773,1,0,0,0,775,776,1,0,0,0,776,107,1,
-        0,0,0,777,775,1,0,0,0,778,783,3,110,55,0,779,780,5,91,0,0,780,782,
-        3,110,55,0,781,779,1,0,0,0,782,785,1,0,0,0,783,781,1,0,0,0,783,784,
-        1,0,0,0,784,109,1,0,0,0,785,783,1,0,0,0,786,787,5,92,0,0,787,790,
-        3,110,55,0,788,790,3,112,56,0,789,786,1,0,0,0,789,788,1,0,0,0,790,
-        111,1,0,0,0,791,798,3,138,69,0,792,798,5,90,0,0,793,794,5,101,0,
-        0,794,795,3,106,53,0,795,796,5,102,0,0,796,798,1,0,0,0,797,791,1,
-        0,0,0,797,792,1,0,0,0,797,793,1,0,0,0,798,113,1,0,0,0,799,801,3,
-        120,60,0,800,802,3,118,59,0,801,800,1,0,0,0,801,802,1,0,0,0,802,
-        803,1,0,0,0,803,804,3,102,51,0,804,809,1,0,0,0,805,806,3,116,58,
-        0,806,807,3,102,51,0,807,809,1,0,0,0,808,799,1,0,0,0,808,805,1,0,
-        0,0,809,115,1,0,0,0,810,811,5,101,0,0,811,812,3,102,51,0,812,813,
-        3,120,60,0,813,816,3,102,51,0,814,815,5,72,0,0,815,817,3,144,72,
-        0,816,814,1,0,0,0,816,817,1,0,0,0,817,818,1,0,0,0,818,819,5,102,
-        0,0,819,820,3,118,59,0,820,117,1,0,0,0,821,823,5,105,0,0,822,824,
-        3,232,116,0,823,822,1,0,0,0,823,824,1,0,0,0,824,829,1,0,0,0,825,
-        827,5,95,0,0,826,828,3,232,116,0,827,826,1,0,0,0,827,828,1,0,0,0,
-        828,830,1,0,0,0,829,825,1,0,0,0,829,830,1,0,0,0,830,831,1,0,0,0,
-        831,835,5,106,0,0,832,835,5,86,0,0,833,835,5,88,0,0,834,821,1,0,
-        0,0,834,832,1,0,0,0,834,833,1,0,0,0,835,119,1,0,0,0,836,837,5,84,
-        0,0,837,839,5,87,0,0,838,840,3,122,61,0,839,838,1,0,0,0,839,840,
-        1,0,0,0,840,841,1,0,0,0,841,842,5,87,0,0,842,861,5,85,0,0,843,844,
-        5,84,0,0,844,846,5,87,0,0,845,847,3,122,61,0,846,845,1,0,0,0,846,
-        847,1,0,0,0,847,848,1,0,0,0,848,861,5,87,0,0,849,851,5,87,0,0,850,
-        852,3,122,61,0,851,850,1,0,0,0,851,852,1,0,0,0,852,853,1,0,0,0,853,
-        854,5,87,0,0,854,861,5,85,0,0,855,857,5,87,0,0,856,858,3,122,61,
-        0,857,856,1,0,0,0,857,858,1,0,0,0,858,859,1,0,0,0,859,861,5,87,0,
-        0,860,836,1,0,0,0,860,843,1,0,0,0,860,849,1,0,0,0,860,855,1,0,0,
-        0,861,121,1,0,0,0,862,864,5,103,0,0,863,865,3,270,135,0,864,863,
-        1,0,0,0,864,865,1,0,0,0,865,868,1,0,0,0,866,869,3,126,63,0,867,869,
-        3,104,52,0,868,866,1,0,0,0,868,867,1,0,0,0,868,869,1,0,0,0,869,871,
-        1,0,0,0,870,872,3,134,67,0,871,870,1,0,0,0,871,872,1,0,0,0,872,874,
-        1,0,0,0,873,875,3,124,62,0,874,873,1,0,0,0,874,875,1,0,0,0,875,876,
-        1,0,0,0,876,877,5,104,0,0,877,123,1,0,0,0,878,881,3,236,118,0,879,
-        881,3,224,112,0,880,878,1,0,0,0,880,879,1,0,0,0,881,125,1,0,0,0,
-        882,883,5,96,0,0,883,891,3,140,70,0,884,886,5,99,0,0,885,887,5,96,
-        0,0,886,885,1,0,0,0,886,887,1,0,0,0,887,888,1,0,0,0,888,890,3,140,
-        70,0,889,884,1,0,0,0,890,893,1,0,0,0,891,889,1,0,0,0,891,892,1,0,
-        0,0,892,897,1,0,0,0,893,891,1,0,0,0,894,895,5,96,0,0,895,897,3,132,
-        66,0,896,882,1,0,0,0,896,894,1,0,0,0,897,127,1,0,0,0,898,900,3,130,
-        65,0,899,898,1,0,0,0,900,901,1,0,0,0,901,899,1,0,0,0,901,902,1,0,
-        0,0,902,129,1,0,0,0,903,904,5,96,0,0,904,908,3,138,69,0,905,906,
-        5,96,0,0,906,908,3,132,66,0,907,903,1,0,0,0,907,905,1,0,0,0,908,
-        131,1,0,0,0,909,911,5,100,0,0,910,912,7,2,0,0,911,910,1,0,0,0,911,
-        912,1,0,0,0,912,913,1,0,0,0,913,914,5,101,0,0,914,915,3,144,72,0,
-        915,916,5,102,0,0,916,133,1,0,0,0,917,919,5,88,0,0,918,920,3,136,
-        68,0,919,918,1,0,0,0,919,920,1,0,0,0,920,925,1,0,0,0,921,923,5,77,
-        0,0,922,924,3,136,68,0,923,922,1,0,0,0,923,924,1,0,0,0,924,926,1,
-        0,0,0,925,921,1,0,0,0,925,926,1,0,0,0,926,932,1,0,0,0,927,929,5,
-        77,0,0,928,930,3,136,68,0,929,928,1,0,0,0,929,930,1,0,0,0,930,932,
-        1,0,0,0,931,917,1,0,0,0,931,927,1,0,0,0,932,135,1,0,0,0,933,935,
-        5,87,0,0,934,933,1,0,0,0,934,935,1,0,0,0,935,936,1,0,0,0,936,937,
-        3,232,116,0,937,137,1,0,0,0,938,939,3,276,138,0,939,139,1,0,0,0,
-        940,941,3,276,138,0,941,141,1,0,0,0,942,944,3,186,93,0,943,945,3,
-        184,92,0,944,943,1,0,0,0,945,946,1,0,0,0,946,944,1,0,0,0,946,947,
-        1,0,0,0,947,143,1,0,0,0,948,949,3,146,73,0,949,145,1,0,0,0,950,955,
-        3,148,74,0,951,952,5,47,0,0,952,954,3,148,74,0,953,951,1,0,0,0,954,
-        957,1,0,0,0,955,953,1,0,0,0,955,956,1,0,0,0,956,147,1,0,0,0,957,
-        955,1,0,0,0,958,963,3,150,75,0,959,960,5,74,0,0,960,962,3,150,75,
-        0,961,959,1,0,0,0,962,965,1,0,0,0,963,961,1,0,0,0,963,964,1,0,0,
-        0,964,149,1,0,0,0,965,963,1,0,0,0,966,971,3,152,76,0,967,968,5,2,
-        0,0,968,970,3,152,76,0,969,967,1,0,0,0,970,973,1,0,0,0,971,969,1,
-        0,0,0,971,972,1,0,0,0,972,151,1,0,0,0,973,971,1,0,0,0,974,976,5,
-        42,0,0,975,974,1,0,0,0,976,979,1,0,0,0,977,975,1,0,0,0,977,978,1,
-        0,0,0,978,980,1,0,0,0,979,977,1,0,0,0,980,981,3,154,77,0,981,153,
-        1,0,0,0,982,988,3,158,79,0,983,984,3,156,78,0,984,985,3,158,79,0,
-        985,987,1,0,0,0,986,983,1,0,0,0,987,990,1,0,0,0,988,986,1,0,0,0,
-        988,989,1,0,0,0,989,155,1,0,0,0,990,988,1,0,0,0,991,992,7,3,0,0,
-        992,157,1,0,0,0,993,997,3,168,84,0,994,996,3,160,80,0,995,994,1,
-        0,0,0,996,999,1,0,0,0,997,995,1,0,0,0,997,998,1,0,0,0,998,159,1,
-        0,0,0,999,997,1,0,0,0,1000,1001,5,56,0,0,1001,1002,5,73,0,0,1002,
-        1035,3,168,84,0,1003,1004,5,24,0,0,1004,1005,5,73,0,0,1005,1035,
-        3,168,84,0,1006,1007,5,12,0,0,1007,1035,3,168,84,0,1008,1009,5,79,
-        0,0,1009,1035,3,168,84,0,1010,1011,5,33,0,0,1011,1035,3,168,84,0,
-        1012,1013,5,35,0,0,1013,1035,5,43,0,0,1014,1015,5,35,0,0,1015,1016,
-        5,42,0,0,1016,1035,5,43,0,0,1017,1019,5,35,0,0,1018,1020,5,42,0,
-        0,1019,1018,1,0,0,0,1019,1020,1,0,0,0,1020,1021,1,0,0,0,1021,1024,
-        7,4,0,0,1022,1024,5,76,0,0,1023,1017,1,0,0,0,1023,1022,1,0,0,0,1024,
-        1025,1,0,0,0,1025,1035,3,162,81,0,1026,1028,5,35,0,0,1027,1029,5,
-        42,0,0,1028,1027,1,0,0,0,1028,1029,1,0,0,0,1029,1031,1,0,0,0,1030,
-        1032,3,272,136,0,1031,1030,1,0,0,0,1031,1032,1,0,0,0,1032,1033,1,
-        0,0,0,1033,1035,5,61,0,0,1034,1000,1,0,0,0,1034,1003,1,0,0,0,1034,
-        1006,1,0,0,0,1034,1008,1,0,0,0,1034,1010,1,0,0,0,1034,1012,1,0,0,
-        0,1034,1014,1,0,0,0,1034,1023,1,0,0,0,1034,1026,1,0,0,0,1035,161,
-        1,0,0,0,1036,1041,3,164,82,0,1037,1038,5,99,0,0,1038,1040,3,164,
-        82,0,1039,1037,1,0,0,0,1040,1043,1,0,0,0,1041,1039,1,0,0,0,1041,
-        1042,1,0,0,0,1042,163,1,0,0,0,1043,1041,1,0,0,0,1044,1046,3,166,
-        83,0,1045,1044,1,0,0,0,1046,1047,1,0,0,0,1047,1045,1,0,0,0,1047,
-        1048,1,0,0,0,1048,1053,1,0,0,0,1049,1050,5,73,0,0,1050,1051,3,166,
-        83,0,1051,1052,3,166,83,0,1052,1054,1,0,0,0,1053,1049,1,0,0,0,1053,
-        1054,1,0,0,0,1054,1059,1,0,0,0,1055,1056,5,84,0,0,1056,1057,3,162,
-        81,0,1057,1058,5,85,0,0,1058,1060,1,0,0,0,1059,1055,1,0,0,0,1059,
-        1060,1,0,0,0,1060,1063,1,0,0,0,1061,1062,5,42,0,0,1062,1064,5,43,
-        0,0,1063,1061,1,0,0,0,1063,1064,1,0,0,0,1064,165,1,0,0,0,1065,1068,
-        3,272,136,0,1066,1068,5,43,0,0,1067,1065,1,0,0,0,1067,1066,1,0,0,
-        0,1068,167,1,0,0,0,1069,1075,3,172,86,0,1070,1071,3,170,85,0,1071,
-        1072,3,172,86,0,1072,1074,1,0,0,0,1073,1070,1,0,0,0,1074,1077,1,
-        0,0,0,1075,1073,1,0,0,0,1075,1076,1,0,0,0,1076,169,1,0,0,0,1077,
-        1075,1,0,0,0,1078,1079,7,5,0,0,1079,171,1,0,0,0,1080,1086,3,176,
-        88,0,1081,1082,3,174,87,0,1082,1083,3,176,88,0,1083,1085,1,0,0,0,
-        1084,1081,1,0,0,0,1085,1088,1,0,0,0,1086,1084,1,0,0,0,1086,1087,
-        1,0,0,0,1087,173,1,0,0,0,1088,1086,1,0,0,0,1089,1090,7,6,0,0,1090,
-        175,1,0,0,0,1091,1096,3,178,89,0,1092,1093,5,93,0,0,1093,1095,3,
-        178,89,0,1094,1092,1,0,0,0,1095,1098,1,0,0,0,1096,1094,1,0,0,0,1096,
-        1097,1,0,0,0,1097,177,1,0,0,0,1098,1096,1,0,0,0,1099,1101,7,7,0,
-        0,1100,1099,1,0,0,0,1101,1104,1,0,0,0,1102,1100,1,0,0,0,1102,1103,
-        1,0,0,0,1103,1105,1,0,0,0,1104,1102,1,0,0,0,1105,1106,3,180,90,0,
-        1106,179,1,0,0,0,1107,1112,3,186,93,0,1108,1111,3,182,91,0,1109,
-        1111,3,184,92,0,1110,1108,1,0,0,0,1110,1109,1,0,0,0,1111,1114,1,
-        0,0,0,1112,1110,1,0,0,0,1112,1113,1,0,0,0,1113,1117,1,0,0,0,1114,
-        1112,1,0,0,0,1115,1118,3,128,64,0,1116,1118,3,104,52,0,1117,1115,
-        1,0,0,0,1117,1116,1,0,0,0,1117,1118,1,0,0,0,1118,181,1,0,0,0,1119,
-        1120,5,103,0,0,1120,1121,3,144,72,0,1121,1122,5,104,0,0,1122,1133,
-        1,0,0,0,1123,1125,5,103,0,0,1124,1126,3,144,72,0,1125,1124,1,0,0,
-        0,1125,1126,1,0,0,0,1126,1127,1,0,0,0,1127,1129,5,77,0,0,1128,1130,
-        3,144,72,0,1129,1128,1,0,0,0,1129,1130,1,0,0,0,1130,1131,1,0,0,0,
-        1131,1133,5,104,0,0,1132,1119,1,0,0,0,1132,1123,1,0,0,0,1133,183,
-        1,0,0,0,1134,1135,5,94,0,0,1135,1136,3,238,119,0,1136,185,1,0,0,
-        0,1137,1153,3,188,94,0,1138,1153,3,212,106,0,1139,1153,3,196,98,
-        0,1140,1153,3,198,99,0,1141,1153,3,200,100,0,1142,1153,3,206,103,
-        0,1143,1153,3,208,104,0,1144,1153,3,226,113,0,1145,1153,3,224,112,
-        0,1146,1153,3,190,95,0,1147,1153,3,100,50,0,1148,1153,3,210,105,
-        0,1149,1153,3,214,107,0,1150,1153,3,220,110,0,1151,1153,3,270,135,
-        0,1152,1137,1,0,0,0,1152,1138,1,0,0,0,1152,1139,1,0,0,0,1152,1140,
-        1,0,0,0,1152,1141,1,0,0,0,1152,1142,1,0,0,0,1152,1143,1,0,0,0,1152,
-        1144,1,0,0,0,1152,1145,1,0,0,0,1152,1146,1,0,0,0,1152,1147,1,0,0,
-        0,1152,1148,1,0,0,0,1152,1149,1,0,0,0,1152,1150,1,0,0,0,1152,1151,
-        1,0,0,0,1153,187,1,0,0,0,1154,1155,5,13,0,0,1155,1156,5,101,0,0,
-        1156,1157,5,88,0,0,1157,1158,5,102,0,0,1158,189,1,0,0,0,1159,1161,
-        5,10,0,0,1160,1162,3,144,72,0,1161,1160,1,0,0,0,1161,1162,1,0,0,
-        0,1162,1164,1,0,0,0,1163,1165,3,192,96,0,1164,1163,1,0,0,0,1165,
-        1166,1,0,0,0,1166,1164,1,0,0,0,1166,1167,1,0,0,0,1167,1170,1,0,0,
-        0,1168,1169,5,22,0,0,1169,1171,3,144,72,0,1170,1168,1,0,0,0,1170,
-        1171,1,0,0,0,1171,1172,1,0,0,0,1172,1173,5,23,0,0,1173,191,1,0,0,
-        0,1174,1175,5,71,0,0,1175,1180,3,194,97,0,1176,1177,5,95,0,0,1177,
-        1179,3,194,97,0,1178,1176,1,0,0,0,1179,1182,1,0,0,0,1180,1178,1,
-        0,0,0,1180,1181,1,0,0,0,1181,1183,1,0,0,0,1182,1180,1,0,0,0,1183,
-        1184,5,57,0,0,1184,1185,3,144,72,0,1185,193,1,0,0,0,1186,1187,3,
-        156,78,0,1187,1188,3,144,72,0,1188,1192,1,0,0,0,1189,1192,3,160,
-        80,0,1190,1192,3,144,72,0,1191,1186,1,0,0,0,1191,1189,1,0,0,0,1191,
-        1190,1,0,0,0,1192,195,1,0,0,0,1193,1194,5,103,0,0,1194,1197,3,204,
-        102,0,1195,1196,5,99,0,0,1196,1198,3,144,72,0,1197,1195,1,0,0,0,
-        1197,1198,1,0,0,0,1198,1199,1,0,0,0,1199,1200,5,104,0,0,1200,197,
-        1,0,0,0,1201,1205,5,103,0,0,1202,1203,3,270,135,0,1203,1204,5,83,
-        0,0,1204,1206,1,0,0,0,1205,1202,1,0,0,0,1205,1206,1,0,0,0,1206,1207,
-        1,0,0,0,1207,1210,3,100,50,0,1208,1209,5,72,0,0,1209,1211,3,144,
-        72,0,1210,1208,1,0,0,0,1210,1211,1,0,0,0,1211,1212,1,0,0,0,1212,
-        1213,5,99,0,0,1213,1214,3,144,72,0,1214,1215,5,104,0,0,1215,199,
-        1,0,0,0,1216,1217,3,202,101,0,1217,1218,5,101,0,0,1218,1219,3,204,
-        102,0,1219,1220,5,102,0,0,1220,201,1,0,0,0,1221,1222,7,8,0,0,1222,
-        203,1,0,0,0,1223,1224,3,270,135,0,1224,1225,5,33,0,0,1225,1228,3,
-        144,72,0,1226,1227,5,72,0,0,1227,1229,3,144,72,0,1228,1226,1,0,0,
-        0,1228,1229,1,0,0,0,1229,205,1,0,0,0,1230,1231,5,49,0,0,1231,1232,
-        5,101,0,0,1232,1233,3,270,135,0,1233,1234,5,83,0,0,1234,1235,3,144,
-        72,0,1235,1236,5,95,0,0,1236,1237,3,270,135,0,1237,1238,5,33,0,0,
-        1238,1239,3,144,72,0,1239,1240,5,99,0,0,1240,1241,3,144,72,0,1241,
-        1242,5,102,0,0,1242,207,1,0,0,0,1243,1244,7,9,0,0,1244,1250,5,105,
-        0,0,1245,1251,3,8,4,0,1246,1248,3,92,46,0,1247,1249,3,90,45,0,1248,
-        1247,1,0,0,0,1248,1249,1,0,0,0,1249,1251,1,0,0,0,1250,1245,1,0,0,
-        0,1250,1246,1,0,0,0,1251,1252,1,0,0,0,1252,1253,5,106,0,0,1253,209,
-        1,0,0,0,1254,1255,5,101,0,0,1255,1256,3,144,72,0,1256,1257,5,102,
-        0,0,1257,211,1,0,0,0,1258,1259,3,216,108,0,1259,1261,5,101,0,0,1260,
-        1262,7,10,0,0,1261,1260,1,0,0,0,1261,1262,1,0,0,0,1262,1264,1,0,
-        0,0,1263,1265,3,144,72,0,1264,1263,1,0,0,0,1264,1265,1,0,0,0,1265,
-        1266,1,0,0,0,1266,1267,5,65,0,0,1267,1268,3,144,72,0,1268,1269,5,
-        102,0,0,1269,213,1,0,0,0,1270,1271,3,216,108,0,1271,1273,5,101,0,
-        0,1272,1274,5,20,0,0,1273,1272,1,0,0,0,1273,1274,1,0,0,0,1274,1283,
-        1,0,0,0,1275,1280,3,144,72,0,1276,1277,5,95,0,0,1277,1279,3,144,
-        72,0,1278,1276,1,0,0,0,1279,1282,1,0,0,0,1280,1278,1,0,0,0,1280,
-        1281,1,0,0,0,1281,1284,1,0,0,0,1282,1280,1,0,0,0,1283,1275,1,0,0,
-        0,1283,1284,1,0,0,0,1284,1285,1,0,0,0,1285,1286,5,102,0,0,1286,215,
-        1,0,0,0,1287,1288,3,218,109,0,1288,1289,3,272,136,0,1289,217,1,0,
-        0,0,1290,1291,3,272,136,0,1291,1292,5,94,0,0,1292,1294,1,0,0,0,1293,
-        1290,1,0,0,0,1294,1297,1,0,0,0,1295,1293,1,0,0,0,1295,1296,1,0,0,
-        0,1296,219,1,0,0,0,1297,1295,1,0,0,0,1298,1299,3,270,135,0,1299,
-        1308,5,105,0,0,1300,1305,3,222,111,0,1301,1302,5,95,0,0,1302,1304,
-        3,222,111,0,1303,1301,1,0,0,0,1304,1307,1,0,0,0,1305,1303,1,0,0,
-        0,1305,1306,1,0,0,0,1306,1309,1,0,0,0,1307,1305,1,0,0,0,1308,1300,
-        1,0,0,0,1308,1309,1,0,0,0,1309,1310,1,0,0,0,1310,1311,5,106,0,0,
-        1311,221,1,0,0,0,1312,1313,3,238,119,0,1313,1314,5,96,0,0,1314,1315,
-        3,144,72,0,1315,1322,1,0,0,0,1316,1317,5,94,0,0,1317,1322,3,238,
-        119,0,1318,1319,5,94,0,0,1319,1322,5,88,0,0,1320,1322,3,270,135,
-        0,1321,1312,1,0,0,0,1321,1316,1,0,0,0,1321,1318,1,0,0,0,1321,1320,
-        1,0,0,0,1322,223,1,0,0,0,1323,1326,5,100,0,0,1324,1327,3,272,136,
-        0,1325,1327,5,109,0,0,1326,1324,1,0,0,0,1326,1325,1,0,0,0,1327,225,
-        1,0,0,0,1328,1335,3,228,114,0,1329,1335,5,43,0,0,1330,1335,3,230,
-        115,0,1331,1335,5,111,0,0,1332,1335,3,234,117,0,1333,1335,3,236,
-        118,0,1334,1328,1,0,0,0,1334,1329,1,0,0,0,1334,1330,1,0,0,0,1334,
-        1331,1,0,0,0,1334,1332,1,0,0,0,1334,1333,1,0,0,0,1335,227,1,0,0,
-        0,1336,1337,7,11,0,0,1337,229,1,0,0,0,1338,1341,3,232,116,0,1339,
-        1341,5,110,0,0,1340,1338,1,0,0,0,1340,1339,1,0,0,0,1341,231,1,0,
-        0,0,1342,1343,7,12,0,0,1343,233,1,0,0,0,1344,1353,5,103,0,0,1345,
-        1350,3,144,72,0,1346,1347,5,95,0,0,1347,1349,3,144,72,0,1348,1346,
-        1,0,0,0,1349,1352,1,0,0,0,1350,1348,1,0,0,0,1350,1351,1,0,0,0,1351,
-        1354,1,0,0,0,1352,1350,1,0,0,0,1353,1345,1,0,0,0,1353,1354,1,0,0,
-        0,1354,1355,1,0,0,0,1355,1356,5,104,0,0,1356,235,1,0,0,0,1357,1371,
-        5,105,0,0,1358,1359,3,238,119,0,1359,1360,5,96,0,0,1360,1368,3,144,
-        72,0,1361,1362,5,95,0,0,1362,1363,3,238,119,0,1363,1364,5,96,0,0,
-        1364,1365,3,144,72,0,1365,1367,1,0,0,0,1366,1361,1,0,0,0,1367,1370,
-        1,0,0,0,1368,1366,1,0,0,0,1368,1369,1,0,0,0,1369,1372,1,0,0,0,1370,
-        1368,1,0,0,0,1371,1358,1,0,0,0,1371,1372,1,0,0,0,1372,1373,1,0,0,
-        0,1373,1374,5,106,0,0,1374,237,1,0,0,0,1375,1376,3,276,138,0,1376,
-        239,1,0,0,0,1377,1383,3,242,121,0,1378,1383,3,252,126,0,1379,1383,
-        3,254,127,0,1380,1383,3,258,129,0,1381,1383,3,264,132,0,1382,1377,
-        1,0,0,0,1382,1378,1,0,0,0,1382,1379,1,0,0,0,1382,1380,1,0,0,0,1382,
-        1381,1,0,0,0,1383,241,1,0,0,0,1384,1385,5,15,0,0,1385,1387,5,11,
-        0,0,1386,1388,3,272,136,0,1387,1386,1,0,0,0,1387,1388,1,0,0,0,1388,
-        1390,1,0,0,0,1389,1391,3,266,133,0,1390,1389,1,0,0,0,1390,1391,1,
-        0,0,0,1391,1392,1,0,0,0,1392,1393,7,13,0,0,1393,1394,5,101,0,0,1394,
-        1395,3,270,135,0,1395,1396,3,130,65,0,1396,1397,5,102,0,0,1397,1398,
-        7,14,0,0,1398,1400,3,244,122,0,1399,1401,3,90,45,0,1400,1399,1,0,
-        0,0,1400,1401,1,0,0,0,1401,243,1,0,0,0,1402,1403,3,246,123,0,1403,
-        1404,5,35,0,0,1404,1405,5,68,0,0,1405,1431,1,0,0,0,1406,1407,3,248,
-        124,0,1407,1408,5,35,0,0,1408,1409,5,68,0,0,1409,1431,1,0,0,0,1410,
-        1411,3,246,123,0,1411,1412,5,35,0,0,1412,1413,5,42,0,0,1413,1414,
-        5,43,0,0,1414,1431,1,0,0,0,1415,1416,3,246,123,0,1416,1417,5,35,
-        0,0,1417,1418,5,40,0,0,1418,1419,5,36,0,0,1419,1431,1,0,0,0,1420,
-        1421,3,248,124,0,1421,1422,5,35,0,0,1422,1423,5,40,0,0,1423,1424,
-        5,36,0,0,1424,1431,1,0,0,0,1425,1426,3,246,123,0,1426,1427,5,35,
-        0,0,1427,1428,7,4,0,0,1428,1429,3,250,125,0,1429,1431,1,0,0,0,1430,
-        1402,1,0,0,0,1430,1406,1,0,0,0,1430,1410,1,0,0,0,1430,1415,1,0,0,
-        0,1430,1420,1,0,0,0,1430,1425,1,0,0,0,1431,245,1,0,0,0,1432,1433,
-        3,270,135,0,1433,1434,5,94,0,0,1434,1435,3,238,119,0,1435,247,1,
-        0,0,0,1436,1437,5,101,0,0,1437,1442,3,246,123,0,1438,1439,5,95,0,
-        0,1439,1441,3,246,123,0,1440,1438,1,0,0,0,1441,1444,1,0,0,0,1442,
-        1440,1,0,0,0,1442,1443,1,0,0,0,1443,1445,1,0,0,0,1444,1442,1,0,0,
-        0,1445,1446,5,102,0,0,1446,249,1,0,0,0,1447,1452,3,272,136,0,1448,
-        1449,5,84,0,0,1449,1450,3,250,125,0,1450,1451,5,85,0,0,1451,1453,
-        1,0,0,0,1452,1448,1,0,0,0,1452,1453,1,0,0,0,1453,1457,1,0,0,0,1454,
-        1455,5,101,0,0,1455,1456,5,109,0,0,1456,1458,5,102,0,0,1457,1454,
-        1,0,0,0,1457,1458,1,0,0,0,1458,251,1,0,0,0,1459,1460,5,21,0,0,1460,
-        1461,5,11,0,0,1461,1463,3,272,136,0,1462,1464,3,268,134,0,1463,1462,
-        1,0,0,0,1463,1464,1,0,0,0,1464,253,1,0,0,0,1465,1467,5,15,0,0,1466,
-        1468,5,68,0,0,1467,1466,1,0,0,0,1467,1468,1,0,0,0,1468,1469,1,0,
-        0,0,1469,1471,5,34,0,0,1470,1472,3,272,136,0,1471,1470,1,0,0,0,1471,
-        1472,1,0,0,0,1472,1474,1,0,0,0,1473,1475,3,266,133,0,1474,1473,1,
-        0,0,0,1474,1475,1,0,0,0,1475,1476,1,0,0,0,1476,1478,3,256,128,0,
-        1477,1479,3,90,45,0,1478,1477,1,0,0,0,1478,1479,1,0,0,0,1479,255,
-        1,0,0,0,1480,1481,5,27,0,0,1481,1482,5,101,0,0,1482,1483,3,270,135,
-        0,1483,1484,3,130,65,0,1484,1485,5,102,0,0,1485,1486,5,45,0,0,1486,
-        1487,5,101,0,0,1487,1492,3,246,123,0,1488,1489,5,95,0,0,1489,1491,
-        3,246,123,0,1490,1488,1,0,0,0,1491,1494,1,0,0,0,1492,1490,1,0,0,
-        0,1492,1493,1,0,0,0,1493,1495,1,0,0,0,1494,1492,1,0,0,0,1495,1496,
-        5,102,0,0,1496,1514,1,0,0,0,1497,1499,5,45,0,0,1498,1500,5,96,0,
-        0,1499,1498,1,0,0,0,1499,1500,1,0,0,0,1500,1501,1,0,0,0,1501,1502,
-        3,138,69,0,1502,1503,5,101,0,0,1503,1508,3,238,119,0,1504,1505,5,
-        95,0,0,1505,1507,3,238,119,0,1506,1504,1,0,0,0,1507,1510,1,0,0,0,
-        1508,1506,1,0,0,0,1508,1509,1,0,0,0,1509,1511,1,0,0,0,1510,1508,
-        1,0,0,0,1511,1512,5,102,0,0,1512,1514,1,0,0,0,1513,1480,1,0,0,0,
-        1513,1497,1,0,0,0,1514,257,1,0,0,0,1515,1516,5,15,0,0,1516,1517,
-        3,272,136,0,1517,1519,5,34,0,0,1518,1520,3,272,136,0,1519,1518,1,
-        0,0,0,1519,1520,1,0,0,0,1520,1522,1,0,0,0,1521,1523,3,266,133,0,
-        1522,1521,1,0,0,0,1522,1523,1,0,0,0,1523,1524,1,0,0,0,1524,1525,
-        5,27,0,0,1525,1526,5,101,0,0,1526,1527,3,270,135,0,1527,1528,3,130,
-        65,0,1528,1529,5,102,0,0,1529,1531,5,45,0,0,1530,1532,3,272,136,
-        0,1531,1530,1,0,0,0,1531,1532,1,0,0,0,1532,1533,1,0,0,0,1533,1535,
-        3,260,130,0,1534,1536,3,262,131,0,1535,1534,1,0,0,0,1535,1536,1,
-        0,0,0,1536,259,1,0,0,0,1537,1538,5,101,0,0,1538,1543,3,246,123,0,
-        1539,1540,5,95,0,0,1540,1542,3,246,123,0,1541,1539,1,0,0,0,1542,
-        1545,1,0,0,0,1543,1541,1,0,0,0,1543,1544,1,0,0,0,1544,1546,1,0,0,
-        0,1545,1543,1,0,0,0,1546,1547,5,102,0,0,1547,1560,1,0,0,0,1548,1549,
-        5,103,0,0,1549,1554,3,246,123,0,1550,1551,5,95,0,0,1551,1553,3,246,
-        123,0,1552,1550,1,0,0,0,1553,1556,1,0,0,0,1554,1552,1,0,0,0,1554,
-        1555,1,0,0,0,1555,1557,1,0,0,0,1556,1554,1,0,0,0,1557,1558,5,104,
-        0,0,1558,1560,1,0,0,0,1559,1537,1,0,0,0,1559,1548,1,0,0,0,1560,261,
-        1,0,0,0,1561,1562,3,272,136,0,1562,1563,3,236,118,0,1563,263,1,0,
-        0,0,1564,1565,5,21,0,0,1565,1566,5,34,0,0,1566,1568,3,272,136,0,
-        1567,1569,3,268,134,0,1568,1567,1,0,0,0,1568,1569,1,0,0,0,1569,265,
-        1,0,0,0,1570,1571,5,32,0,0,1571,1572,5,42,0,0,1572,1573,5,25,0,0,
-        1573,267,1,0,0,0,1574,1575,5,32,0,0,1575,1576,5,25,0,0,1576,269,
-        1,0,0,0,1577,1578,3,272,136,0,1578,271,1,0,0,0,1579,1583,5,113,0,
-        0,1580,1583,5,112,0,0,1581,1583,3,274,137,0,1582,1579,1,0,0,0,1582,
-        1580,1,0,0,0,1582,1581,1,0,0,0,1583,273,1,0,0,0,1584,1585,7,15,0,
-        0,1585,275,1,0,0,0,1586,1589,3,272,136,0,1587,1589,3,278,139,0,1588,
-        1586,1,0,0,0,1588,1587,1,0,0,0,1589,277,1,0,0,0,1590,1591,7,16,0,
-        0,1591,279,1,0,0,0,187,282,289,300,305,312,318,323,327,334,349,352,
-        359,371,374,394,397,404,408,423,426,429,434,436,439,443,449,458,
-        461,471,477,484,494,498,503,515,524,532,557,565,577,580,588,600,
-        606,609,613,616,626,635,642,648,652,655,658,665,673,676,681,690,
-        701,711,717,721,732,739,745,749,753,756,760,770,775,783,789,797,
-        801,808,816,823,827,829,834,839,846,851,857,860,864,868,871,874,
-        880,886,891,896,901,907,911,919,923,925,929,931,934,946,955,963,
-        971,977,988,997,1019,1023,1028,1031,1034,1041,1047,1053,1059,1063,
-        1067,1075,1086,1096,1102,1110,1112,1117,1125,1129,1132,1152,1161,
-        1166,1170,1180,1191,1197,1205,1210,1228,1248,1250,1261,1264,1273,
-        1280,1283,1295,1305,1308,1321,1326,1334,1340,1350,1353,1368,1371,
-        1382,1387,1390,1400,1430,1442,1452,1457,1463,1467,1471,1474,1478,
-        1492,1499,1508,1513,1519,1522,1531,1535,1543,1554,1559,1568,1582,
-        1588
+        1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,
+        1,122,1,122,3,122,1434,8,122,1,123,1,123,1,123,1,123,1,124,1,124,
+        1,124,1,124,5,124,1444,8,124,10,124,12,124,1447,9,124,1,124,1,124,
+        1,125,1,125,1,125,1,125,1,125,3,125,1456,8,125,1,125,1,125,1,125,
+        3,125,1461,8,125,1,126,1,126,1,126,1,126,3,126,1467,8,126,1,127,
+        1,127,3,127,1471,8,127,1,127,1,127,3,127,1475,8,127,1,127,3,127,
+        1478,8,127,1,127,1,127,3,127,1482,8,127,1,128,1,128,1,128,1,128,
+        1,128,1,128,1,128,1,128,1,128,1,128,5,128,1494,8,128,10,128,12,128,
+        1497,9,128,1,128,1,128,1,128,1,128,3,128,1503,8,128,1,128,1,128,
+        1,128,1,128,1,128,5,128,1510,8,128,10,128,12,128,1513,9,128,1,128,
+        1,128,3,128,1517,8,128,1,129,1,129,1,129,1,129,3,129,1523,8,129,
+        1,129,3,129,1526,8,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,
+        3,129,1535,8,129,1,129,1,129,3,129,1539,8,129,1,130,1,130,1,130,
+        1,130,5,130,1545,8,130,10,130,12,130,1548,9,130,1,130,1,130,1,130,
+        1,130,1,130,1,130,5,130,1556,8,130,10,130,12,130,1559,9,130,1,130,
+        1,130,3,130,1563,8,130,1,131,1,131,1,131,1,132,1,132,1,132,1,132,
+        3,132,1572,8,132,1,133,1,133,1,133,1,133,1,134,1,134,1,134,1,135,
+        1,135,1,136,1,136,1,136,3,136,1586,8,136,1,137,1,137,1,138,1,138,
+        3,138,1592,8,138,1,139,1,139,1,139,0,0,140,0,2,4,6,8,10,12,14,16,
+        18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,
+        62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,
+        104,106,108,110,112,114,116,118,120,122,124,126,128,130,132,134,
+        136,138,140,142,144,146,148,150,152,154,156,158,160,162,164,166,
+        168,170,172,174,176,178,180,182,184,186,188,190,192,194,196,198,
+        200,202,204,206,208,210,212,214,216,218,220,222,224,226,228,230,
+        232,234,236,238,240,242,244,246,248,250,252,254,256,258,260,262,
+        264,266,268,270,272,274,276,278,0,17,2,0,55,55,66,66,3,0,5,5,7,7,
+        17,18,2,0,1,1,3,3,1,0,80,85,2,0,60,60,76,76,2,0,86,87,98,98,1,0,
+        88,90,1,0,86,87,4,0,1,1,3,3,41,41,54,54,2,0,13,14,25,25,1,0,62,64,
+        2,0,26,26,59,59,1,0,107,109,2,0,27,27,45,45,2,0,6,6,51,51,19,0,3,
+        3,6,7,11,11,13,14,18,18,21,21,25,25,27,32,34,34,36,36,40,41,44,44,
+        49,49,51,51,54,54,58,58,60,66,68,68,70,70,20,0,1,2,4,5,8,10,12,12,
+        15,17,19,20,22,24,26,26,33,33,35,35,37,39,42,43,45,48,50,50,52,53,
+        55,57,59,59,67,67,69,69,71,75,1708,0,280,1,0,0,0,2,289,1,0,0,0,4,
+        291,1,0,0,0,6,300,1,0,0,0,8,305,1,0,0,0,10,323,1,0,0,0,12,325,1,
+        0,0,0,14,332,1,0,0,0,16,336,1,0,0,0,18,341,1,0,0,0,20,359,1,0,0,
+        0,22,364,1,0,0,0,24,394,1,0,0,0,26,397,1,0,0,0,28,410,1,0,0,0,30,
+        416,1,0,0,0,32,442,1,0,0,0,34,454,1,0,0,0,36,468,1,0,0,0,38,487,
+        1,0,0,0,40,492,1,0,0,0,42,506,1,0,0,0,44,510,1,0,0,0,46,513,1,0,
+        0,0,48,527,1,0,0,0,50,529,1,0,0,0,52,560,1,0,0,0,54,562,1,0,0,0,
+        56,580,1,0,0,0,58,583,1,0,0,0,60,594,1,0,0,0,62,619,1,0,0,0,64,621,
+        1,0,0,0,66,623,1,0,0,0,68,632,1,0,0,0,70,636,1,0,0,0,72,642,1,0,
+        0,0,74,647,1,0,0,0,76,651,1,0,0,0,78,679,1,0,0,0,80,681,1,0,0,0,
+        82,686,1,0,0,0,84,696,1,0,0,0,86,699,1,0,0,0,88,702,1,0,0,0,90,706,
+        1,0,0,0,92,709,1,0,0,0,94,720,1,0,0,0,96,726,1,0,0,0,98,742,1,0,
+        0,0,100,744,1,0,0,0,102,750,1,0,0,0,104,767,1,0,0,0,106,770,1,0,
+        0,0,108,781,1,0,0,0,110,792,1,0,0,0,112,800,1,0,0,0,114,811,1,0,
+        0,0,116,813,1,0,0,0,118,837,1,0,0,0,120,863,1,0,0,0,122,865,1,0,
+        0,0,124,883,1,0,0,0,126,899,1,0,0,0,128,902,1,0,0,0,130,910,1,0,
+        0,0,132,912,1,0,0,0,134,934,1,0,0,0,136,937,1,0,0,0,138,941,1,0,
+        0,0,140,943,1,0,0,0,142,945,1,0,0,0,144,951,1,0,0,0,146,953,1,0,
+        0,0,148,961,1,0,0,0,150,969,1,0,0,0,152,980,1,0,0,0,154,985,1,0,
+        0,0,156,994,1,0,0,0,158,996,1,0,0,0,160,1037,1,0,0,0,162,1039,1,
+        0,0,0,164,1048,1,0,0,0,166,1070,1,0,0,0,168,1072,1,0,0,0,170,1081,
+        1,0,0,0,172,1083,1,0,0,0,174,1092,1,0,0,0,176,1094,1,0,0,0,178,1105,
+        1,0,0,0,180,1110,1,0,0,0,182,1135,1,0,0,0,184,1137,1,0,0,0,186,1155,
+        1,0,0,0,188,1157,1,0,0,0,190,1162,1,0,0,0,192,1177,1,0,0,0,194,1194,
+        1,0,0,0,196,1196,1,0,0,0,198,1204,1,0,0,0,200,1219,1,0,0,0,202,1224,
+        1,0,0,0,204,1226,1,0,0,0,206,1233,1,0,0,0,208,1246,1,0,0,0,210,1257,
+        1,0,0,0,212,1261,1,0,0,0,214,1273,1,0,0,0,216,1290,1,0,0,0,218,1298,
+        1,0,0,0,220,1301,1,0,0,0,222,1324,1,0,0,0,224,1326,1,0,0,0,226,1337,
+        1,0,0,0,228,1339,1,0,0,0,230,1343,1,0,0,0,232,1345,1,0,0,0,234,1347,
+        1,0,0,0,236,1360,1,0,0,0,238,1378,1,0,0,0,240,1385,1,0,0,0,242,1387,
+        1,0,0,0,244,1433,1,0,0,0,246,1435,1,0,0,0,248,1439,1,0,0,0,250,1450,
+        1,0,0,0,252,1462,1,0,0,0,254,1468,1,0,0,0,256,1516,1,0,0,0,258,1518,
+        1,0,0,0,260,1562,1,0,0,0,262,1564,1,0,0,0,264,1567,1,0,0,0,266,1573,
+        1,0,0,0,268,1577,1,0,0,0,270,1580,1,0,0,0,272,1585,1,0,0,0,274,1587,
+        1,0,0,0,276,1591,1,0,0,0,278,1593,1,0,0,0,280,282,3,2,1,0,281,283,
+        5,97,0,0,282,281,1,0,0,0,282,283,1,0,0,0,283,284,1,0,0,0,284,285,
+        5,0,0,1,285,1,1,0,0,0,286,290,3,4,2,0,287,290,3,240,120,0,288,290,
+        3,8,4,0,289,286,1,0,0,0,289,287,1,0,0,0,289,288,1,0,0,0,290,3,1,
+        0,0,0,291,292,5,53,0,0,292,293,3,272,136,0,293,294,5,83,0,0,294,
+        295,3,6,3,0,295,5,1,0,0,0,296,301,5,111,0,0,297,301,3,230,115,0,
+        298,301,3,228,114,0,299,301,3,272,136,0,300,296,1,0,0,0,300,297,
+        1,0,0,0,300,298,1,0,0,0,300,299,1,0,0,0,301,7,1,0,0,0,302,304,3,
+        10,5,0,303,302,1,0,0,0,304,307,1,0,0,0,305,303,1,0,0,0,305,306,1,
+        0,0,0,306,308,1,0,0,0,307,305,1,0,0,0,308,312,3,14,7,0,309,311,3,
+        12,6,0,310,309,1,0,0,0,311,314,1,0,0,0,312,310,1,0,0,0,312,313,1,
+        0,0,0,313,318,1,0,0,0,314,312,1,0,0,0,315,317,3,10,5,0,316,315,1,
+        0,0,0,317,320,1,0,0,0,318,316,1,0,0,0,318,319,1,0,0,0,319,9,1,0,
+        0,0,320,318,1,0,0,0,321,324,3,16,8,0,322,324,3,18,9,0,323,321,1,
+        0,0,0,323,322,1,0,0,0,324,11,1,0,0,0,325,327,5,67,0,0,326,328,5,
+        1,0,0,327,326,1,0,0,0,327,328,1,0,0,0,328,329,1,0,0,0,329,330,3,
+        14,7,0,330,13,1,0,0,0,331,333,3,24,12,0,332,331,1,0,0,0,333,334,
+        1,0,0,0,334,332,1,0,0,0,334,335,1,0,0,0,335,15,1,0,0,0,336,337,5,
+        4,0,0,337,338,5,44,0,0,338,339,5,58,0,0,339,340,3,144,72,0,340,17,
+        1,0,0,0,341,342,5,70,0,0,342,343,3,216,108,0,343,352,5,101,0,0,344,
+        349,3,144,72,0,345,346,5,95,0,0,346,348,3,144,72,0,347,345,1,0,0,
+        0,348,351,1,0,0,0,349,347,1,0,0,0,349,350,1,0,0,0,350,353,1,0,0,
+        0,351,349,1,0,0,0,352,344,1,0,0,0,352,353,1,0,0,0,353,354,1,0,0,
+        0,354,355,5,102,0,0,355,19,1,0,0,0,356,358,3,22,11,0,357,356,1,0,
+        0,0,358,361,1,0,0,0,359,357,1,0,0,0,359,360,1,0,0,0,360,362,1,0,
+        0,0,361,359,1,0,0,0,362,363,5,0,0,1,363,21,1,0,0,0,364,365,3,216,
+        108,0,365,374,5,101,0,0,366,371,3,144,72,0,367,368,5,95,0,0,368,
+        370,3,144,72,0,369,367,1,0,0,0,370,373,1,0,0,0,371,369,1,0,0,0,371,
+        372,1,0,0,0,372,375,1,0,0,0,373,371,1,0,0,0,374,366,1,0,0,0,374,
+        375,1,0,0,0,375,376,1,0,0,0,376,377,5,102,0,0,377,23,1,0,0,0,378,
+        395,3,26,13,0,379,395,3,28,14,0,380,395,3,32,16,0,381,395,3,30,15,
+        0,382,395,3,44,22,0,383,395,3,46,23,0,384,395,3,50,25,0,385,395,
+        3,54,27,0,386,395,3,58,29,0,387,395,3,72,36,0,388,395,3,74,37,0,
+        389,395,3,60,30,0,390,395,3,64,32,0,391,395,3,62,31,0,392,395,3,
+        66,33,0,393,395,3,70,35,0,394,378,1,0,0,0,394,379,1,0,0,0,394,380,
+        1,0,0,0,394,381,1,0,0,0,394,382,1,0,0,0,394,383,1,0,0,0,394,384,
+        1,0,0,0,394,385,1,0,0,0,394,386,1,0,0,0,394,387,1,0,0,0,394,388,
+        1,0,0,0,394,389,1,0,0,0,394,390,1,0,0,0,394,391,1,0,0,0,394,392,
+        1,0,0,0,394,393,1,0,0,0,395,25,1,0,0,0,396,398,5,46,0,0,397,396,
+        1,0,0,0,397,398,1,0,0,0,398,399,1,0,0,0,399,400,5,38,0,0,400,404,
+        3,92,46,0,401,403,3,10,5,0,402,401,1,0,0,0,403,406,1,0,0,0,404,402,
+        1,0,0,0,404,405,1,0,0,0,405,408,1,0,0,0,406,404,1,0,0,0,407,409,
+        3,90,45,0,408,407,1,0,0,0,408,409,1,0,0,0,409,27,1,0,0,0,410,411,
+        5,69,0,0,411,412,3,144,72,0,412,413,5,4,0,0,413,414,3,270,135,0,
+        414,29,1,0,0,0,415,417,5,46,0,0,416,415,1,0,0,0,416,417,1,0,0,0,
+        417,418,1,0,0,0,418,419,5,9,0,0,419,432,3,38,19,0,420,429,5,101,
+        0,0,421,426,3,144,72,0,422,423,5,95,0,0,423,425,3,144,72,0,424,422,
+        1,0,0,0,425,428,1,0,0,0,426,424,1,0,0,0,426,427,1,0,0,0,427,430,
+        1,0,0,0,428,426,1,0,0,0,429,421,1,0,0,0,429,430,1,0,0,0,430,431,
+        1,0,0,0,431,433,5,102,0,0,432,420,1,0,0,0,432,433,1,0,0,0,433,439,
+        1,0,0,0,434,437,5,75,0,0,435,438,5,88,0,0,436,438,3,40,20,0,437,
+        435,1,0,0,0,437,436,1,0,0,0,438,440,1,0,0,0,439,434,1,0,0,0,439,
+        440,1,0,0,0,440,31,1,0,0,0,441,443,5,46,0,0,442,441,1,0,0,0,442,
+        443,1,0,0,0,443,444,1,0,0,0,444,446,5,9,0,0,445,447,3,34,17,0,446,
+        445,1,0,0,0,446,447,1,0,0,0,447,448,1,0,0,0,448,449,5,105,0,0,449,
+        450,3,8,4,0,450,452,5,106,0,0,451,453,3,36,18,0,452,451,1,0,0,0,
+        452,453,1,0,0,0,453,33,1,0,0,0,454,464,5,101,0,0,455,465,5,88,0,
+        0,456,461,3,270,135,0,457,458,5,95,0,0,458,460,3,270,135,0,459,457,
+        1,0,0,0,460,463,1,0,0,0,461,459,1,0,0,0,461,462,1,0,0,0,462,465,
+        1,0,0,0,463,461,1,0,0,0,464,455,1,0,0,0,464,456,1,0,0,0,464,465,
+        1,0,0,0,465,466,1,0,0,0,466,467,5,102,0,0,467,35,1,0,0,0,468,469,
+        5,33,0,0,469,474,3,272,136,0,470,471,5,44,0,0,471,472,3,144,72,0,
+        472,473,3,272,136,0,473,475,1,0,0,0,474,470,1,0,0,0,474,475,1,0,
+        0,0,475,480,1,0,0,0,476,477,5,45,0,0,477,478,3,272,136,0,478,479,
+        3,272,136,0,479,481,1,0,0,0,480,476,1,0,0,0,480,481,1,0,0,0,481,
+        37,1,0,0,0,482,483,3,276,138,0,483,484,5,94,0,0,484,486,1,0,0,0,
+        485,482,1,0,0,0,486,489,1,0,0,0,487,485,1,0,0,0,487,488,1,0,0,0,
+        488,490,1,0,0,0,489,487,1,0,0,0,490,491,3,276,138,0,491,39,1,0,0,
+        0,492,497,3,42,21,0,493,494,5,95,0,0,494,496,3,42,21,0,495,493,1,
+        0,0,0,496,499,1,0,0,0,497,495,1,0,0,0,497,498,1,0,0,0,498,501,1,
+        0,0,0,499,497,1,0,0,0,500,502,3,90,45,0,501,500,1,0,0,0,501,502,
+        1,0,0,0,502,41,1,0,0,0,503,504,3,272,136,0,504,505,5,4,0,0,505,507,
+        1,0,0,0,506,503,1,0,0,0,506,507,1,0,0,0,507,508,1,0,0,0,508,509,
+        3,270,135,0,509,43,1,0,0,0,510,511,5,15,0,0,511,512,3,92,46,0,512,
+        45,1,0,0,0,513,514,5,39,0,0,514,518,3,94,47,0,515,517,3,48,24,0,
+        516,515,1,0,0,0,517,520,1,0,0,0,518,516,1,0,0,0,518,519,1,0,0,0,
+        519,47,1,0,0,0,520,518,1,0,0,0,521,522,5,45,0,0,522,523,5,38,0,0,
+        523,528,3,50,25,0,524,525,5,45,0,0,525,526,5,15,0,0,526,528,3,50,
+        25,0,527,521,1,0,0,0,527,524,1,0,0,0,528,49,1,0,0,0,529,530,5,53,
+        0,0,530,535,3,52,26,0,531,532,5,95,0,0,532,534,3,52,26,0,533,531,
+        1,0,0,0,534,537,1,0,0,0,535,533,1,0,0,0,535,536,1,0,0,0,536,51,1,
+        0,0,0,537,535,1,0,0,0,538,539,3,142,71,0,539,540,5,83,0,0,540,541,
+        3,144,72,0,541,561,1,0,0,0,542,543,3,270,135,0,543,544,5,83,0,0,
+        544,545,3,144,72,0,545,561,1,0,0,0,546,547,3,270,135,0,547,548,5,
+        78,0,0,548,549,3,144,72,0,549,561,1,0,0,0,550,551,3,270,135,0,551,
+        552,3,128,64,0,552,561,1,0,0,0,553,554,3,186,93,0,554,555,5,103,
+        0,0,555,556,3,144,72,0,556,557,5,104,0,0,557,558,5,83,0,0,558,559,
+        3,144,72,0,559,561,1,0,0,0,560,538,1,0,0,0,560,542,1,0,0,0,560,546,
+        1,0,0,0,560,550,1,0,0,0,560,553,1,0,0,0,561,53,1,0,0,0,562,563,5,
+        50,0,0,563,568,3,56,28,0,564,565,5,95,0,0,565,567,3,56,28,0,566,
+        564,1,0,0,0,567,570,1,0,0,0,568,566,1,0,0,0,568,569,1,0,0,0,569,
+        55,1,0,0,0,570,568,1,0,0,0,571,572,3,270,135,0,572,573,3,128,64,
+        0,573,581,1,0,0,0,574,581,3,142,71,0,575,576,3,186,93,0,576,577,
+        5,103,0,0,577,578,3,144,72,0,578,579,5,104,0,0,579,581,1,0,0,0,580,
+        571,1,0,0,0,580,574,1,0,0,0,580,575,1,0,0,0,581,57,1,0,0,0,582,584,
+        5,19,0,0,583,582,1,0,0,0,583,584,1,0,0,0,584,585,1,0,0,0,585,586,
+        5,16,0,0,586,591,3,144,72,0,587,588,5,95,0,0,588,590,3,144,72,0,
+        589,587,1,0,0,0,590,593,1,0,0,0,591,589,1,0,0,0,591,592,1,0,0,0,
+        592,59,1,0,0,0,593,591,1,0,0,0,594,595,5,28,0,0,595,596,5,101,0,
+        0,596,597,3,270,135,0,597,598,5,33,0,0,598,599,3,144,72,0,599,601,
+        5,99,0,0,600,602,3,24,12,0,601,600,1,0,0,0,602,603,1,0,0,0,603,601,
+        1,0,0,0,603,604,1,0,0,0,604,605,1,0,0,0,605,606,5,102,0,0,606,61,
+        1,0,0,0,607,609,3,82,41,0,608,610,3,84,42,0,609,608,1,0,0,0,609,
+        610,1,0,0,0,610,612,1,0,0,0,611,613,3,86,43,0,612,611,1,0,0,0,612,
+        613,1,0,0,0,613,620,1,0,0,0,614,616,3,84,42,0,615,617,3,86,43,0,
+        616,615,1,0,0,0,616,617,1,0,0,0,617,620,1,0,0,0,618,620,3,86,43,
+        0,619,607,1,0,0,0,619,614,1,0,0,0,619,618,1,0,0,0,620,63,1,0,0,0,
+        621,622,5,29,0,0,622,65,1,0,0,0,623,624,5,30,0,0,624,629,3,68,34,
+        0,625,626,5,95,0,0,626,628,3,68,34,0,627,625,1,0,0,0,628,631,1,0,
+        0,0,629,627,1,0,0,0,629,630,1,0,0,0,630,67,1,0,0,0,631,629,1,0,0,
+        0,632,633,3,270,135,0,633,634,5,83,0,0,634,635,3,144,72,0,635,69,
+        1,0,0,0,636,638,5,31,0,0,637,639,5,72,0,0,638,637,1,0,0,0,638,639,
+        1,0,0,0,639,640,1,0,0,0,640,641,3,144,72,0,641,71,1,0,0,0,642,643,
+        5,73,0,0,643,645,3,76,38,0,644,646,3,90,45,0,645,644,1,0,0,0,645,
+        646,1,0,0,0,646,73,1,0,0,0,647,648,5,52,0,0,648,649,3,76,38,0,649,
+        75,1,0,0,0,650,652,5,20,0,0,651,650,1,0,0,0,651,652,1,0,0,0,652,
+        653,1,0,0,0,653,655,3,78,39,0,654,656,3,82,41,0,655,654,1,0,0,0,
+        655,656,1,0,0,0,656,658,1,0,0,0,657,659,3,84,42,0,658,657,1,0,0,
+        0,658,659,1,0,0,0,659,661,1,0,0,0,660,662,3,86,43,0,661,660,1,0,
+        0,0,661,662,1,0,0,0,662,77,1,0,0,0,663,668,5,88,0,0,664,665,5,95,
+        0,0,665,667,3,80,40,0,666,664,1,0,0,0,667,670,1,0,0,0,668,666,1,
+        0,0,0,668,669,1,0,0,0,669,680,1,0,0,0,670,668,1,0,0,0,671,676,3,
+        80,40,0,672,673,5,95,0,0,673,675,3,80,40,0,674,672,1,0,0,0,675,678,
+        1,0,0,0,676,674,1,0,0,0,676,677,1,0,0,0,677,680,1,0,0,0,678,676,
+        1,0,0,0,679,663,1,0,0,0,679,671,1,0,0,0,680,79,1,0,0,0,681,684,3,
+        144,72,0,682,683,5,4,0,0,683,685,3,270,135,0,684,682,1,0,0,0,684,
+        685,1,0,0,0,685,81,1,0,0,0,686,687,5,48,0,0,687,688,5,8,0,0,688,
+        693,3,88,44,0,689,690,5,95,0,0,690,692,3,88,44,0,691,689,1,0,0,0,
+        692,695,1,0,0,0,693,691,1,0,0,0,693,694,1,0,0,0,694,83,1,0,0,0,695,
+        693,1,0,0,0,696,697,7,0,0,0,697,698,3,144,72,0,698,85,1,0,0,0,699,
+        700,5,37,0,0,700,701,3,144,72,0,701,87,1,0,0,0,702,704,3,144,72,
+        0,703,705,7,1,0,0,704,703,1,0,0,0,704,705,1,0,0,0,705,89,1,0,0,0,
+        706,707,5,72,0,0,707,708,3,144,72,0,708,91,1,0,0,0,709,714,3,94,
+        47,0,710,711,5,95,0,0,711,713,3,94,47,0,712,710,1,0,0,0,713,716,
+        1,0,0,0,714,712,1,0,0,0,714,715,1,0,0,0,715,93,1,0,0,0,716,714,1,
+        0,0,0,717,718,3,270,135,0,718,719,5,83,0,0,719,721,1,0,0,0,720,717,
+        1,0,0,0,720,721,1,0,0,0,721,724,1,0,0,0,722,725,3,98,49,0,723,725,
+        3,96,48,0,724,722,1,0,0,0,724,723,1,0,0,0,725,95,1,0,0,0,726,727,
+        3,272,136,0,727,728,5,101,0,0,728,729,3,98,49,0,729,730,5,102,0,
+        0,730,97,1,0,0,0,731,735,3,102,51,0,732,734,3,114,57,0,733,732,1,
+        0,0,0,734,737,1,0,0,0,735,733,1,0,0,0,735,736,1,0,0,0,736,743,1,
+        0,0,0,737,735,1,0,0,0,738,739,5,101,0,0,739,740,3,98,49,0,740,741,
+        5,102,0,0,741,743,1,0,0,0,742,731,1,0,0,0,742,738,1,0,0,0,743,99,
+        1,0,0,0,744,746,3,102,51,0,745,747,3,114,57,0,746,745,1,0,0,0,747,
+        748,1,0,0,0,748,746,1,0,0,0,748,749,1,0,0,0,749,101,1,0,0,0,750,
+        752,5,101,0,0,751,753,3,270,135,0,752,751,1,0,0,0,752,753,1,0,0,
+        0,753,756,1,0,0,0,754,757,3,128,64,0,755,757,3,104,52,0,756,754,
+        1,0,0,0,756,755,1,0,0,0,756,757,1,0,0,0,757,759,1,0,0,0,758,760,
+        3,124,62,0,759,758,1,0,0,0,759,760,1,0,0,0,760,763,1,0,0,0,761,762,
+        5,72,0,0,762,764,3,144,72,0,763,761,1,0,0,0,763,764,1,0,0,0,764,
+        765,1,0,0,0,765,766,5,102,0,0,766,103,1,0,0,0,767,768,5,96,0,0,768,
+        769,3,106,53,0,769,105,1,0,0,0,770,778,3,108,54,0,771,773,5,99,0,
+        0,772,774,5,96,0,0,773,772,1,0,0,0,773,774,1,0,0,0,774,775,1,0,0,
+        0,775,777,3,108,54,0,776,771,1,0,0,0,777,780,1,0,0,0,778,776,1,0,
+        0,0,778,779,1,0,0,0,779,107,1,0,0,0,780,778,1,0,0,0,781,786,3,110,
+        55,0,782,783,5,91,0,0,783,785,3,110,55,0,784,782,1,0,0,0,785,788,
+        1,0,0,0,786,784,1,0,0,0,786,787,1,0,0,0,787,109,1,0,0,0,788,786,
+        1,0,0,0,789,790,5,92,0,0,790,793,3,110,55,0,791,793,3,112,56,0,792,
+        789,1,0,0,0,792,791,1,0,0,0,793,111,1,0,0,0,794,801,3,138,69,0,795,
+        801,5,90,0,0,796,797,5,101,0,0,797,798,3,106,53,0,798,799,5,102,
+        0,0,799,801,1,0,0,0,800,794,1,0,0,0,800,795,1,0,0,0,800,796,1,0,
+        0,0,801,113,1,0,0,0,802,804,3,120,60,0,803,805,3,118,59,0,804,803,
+        1,0,0,0,804,805,1,0,0,0,805,806,1,0,0,0,806,807,3,102,51,0,807,812,
+        1,0,0,0,808,809,3,116,58,0,809,810,3,102,51,0,810,812,1,0,0,0,811,
+        802,1,0,0,0,811,808,1,0,0,0,812,115,1,0,0,0,813,814,5,101,0,0,814,
+        815,3,102,51,0,815,816,3,120,60,0,816,819,3,102,51,0,817,818,5,72,
+        0,0,818,820,3,144,72,0,819,817,1,0,0,0,819,820,1,0,0,0,820,821,1,
+        0,0,0,821,822,5,102,0,0,822,823,3,118,59,0,823,117,1,0,0,0,824,826,
+        5,105,0,0,825,827,3,232,116,0,826,825,1,0,0,0,826,827,1,0,0,0,827,
+        832,1,0,0,0,828,830,5,95,0,0,829,831,3,232,116,0,830,829,1,0,0,0,
+        830,831,1,0,0,0,831,833,1,0,0,0,832,828,1,0,0,0,832,833,1,0,0,0,
+        833,834,1,0,0,0,834,838,5,106,0,0,835,838,5,86,0,0,836,838,5,88,
+        0,0,837,824,1,0,0,0,837,835,1,0,0,0,837,836,1,0,0,0,838,119,1,0,
+        0,0,839,840,5,84,0,0,840,842,5,87,0,0,841,843,3,122,61,0,842,841,
+        1,0,0,0,842,843,1,0,0,0,843,844,1,0,0,0,844,845,5,87,0,0,845,864,
+        5,85,0,0,846,847,5,84,0,0,847,849,5,87,0,0,848,850,3,122,61,0,849,
+        848,1,0,0,0,849,850,1,0,0,0,850,851,1,0,0,0,851,864,5,87,0,0,852,
+        854,5,87,0,0,853,855,3,122,61,0,854,853,1,0,0,0,854,855,1,0,0,0,
+        855,856,1,0,0,0,856,857,5,87,0,0,857,864,5,85,0,0,858,860,5,87,0,
+        0,859,861,3,122,61,0,860,859,1,0,0,0,860,861,1,0,0,0,861,862,1,0,
+        0,0,862,864,5,87,0,0,863,839,1,0,0,0,863,846,1,0,0,0,863,852,1,0,
+        0,0,863,858,1,0,0,0,864,121,1,0,0,0,865,867,5,103,0,0,866,868,3,
+        270,135,0,867,866,1,0,0,0,867,868,1,0,0,0,868,871,1,0,0,0,869,872,
+        3,126,63,0,870,872,3,104,52,0,871,869,1,0,0,0,871,870,1,0,0,0,871,
+        872,1,0,0,0,872,874,1,0,0,0,873,875,3,134,67,0,874,873,1,0,0,0,874,
+        875,1,0,0,0,875,877,1,0,0,0,876,878,3,124,62,0,877,876,1,0,0,0,877,
+        878,1,0,0,0,878,879,1,0,0,0,879,880,5,104,0,0,880,123,1,0,0,0,881,
+        884,3,236,118,0,882,884,3,224,112,0,883,881,1,0,0,0,883,882,1,0,
+        0,0,884,125,1,0,0,0,885,886,5,96,0,0,886,894,3,140,70,0,887,889,
+        5,99,0,0,888,890,5,96,0,0,889,888,1,0,0,0,889,890,1,0,0,0,890,891,
+        1,0,0,0,891,893,3,140,70,0,892,887,1,0,0,0,893,896,1,0,0,0,894,892,
+        1,0,0,0,894,895,1,0,0,0,895,900,1,0,0,0,896,894,1,0,0,0,897,898,
+        5,96,0,0,898,900,3,132,66,0,899,885,1,0,0,0,899,897,1,0,0,0,900,
+        127,1,0,0,0,901,903,3,130,65,0,902,901,1,0,0,0,903,904,1,0,0,0,904,
+        902,1,0,0,0,904,905,1,0,0,0,905,129,1,0,0,0,906,907,5,96,0,0,907,
+        911,3,138,69,0,908,909,5,96,0,0,909,911,3,132,66,0,910,906,1,0,0,
+        0,910,908,1,0,0,0,911,131,1,0,0,0,912,914,5,100,0,0,913,915,7,2,
+        0,0,914,913,1,0,0,0,914,915,1,0,0,0,915,916,1,0,0,0,916,917,5,101,
+        0,0,917,918,3,144,72,0,918,919,5,102,0,0,919,133,1,0,0,0,920,922,
+        5,88,0,0,921,923,3,136,68,0,922,921,1,0,0,0,922,923,1,0,0,0,923,
+        928,1,0,0,0,924,926,5,77,0,0,925,927,3,136,68,0,926,925,1,0,0,0,
+        926,927,1,0,0,0,927,929,1,0,0,0,928,924,1,0,0,0,928,929,1,0,0,0,
+        929,935,1,0,0,0,930,932,5,77,0,0,931,933,3,136,68,0,932,931,1,0,
+        0,0,932,933,1,0,0,0,933,935,1,0,0,0,934,920,1,0,0,0,934,930,1,0,
+        0,0,935,135,1,0,0,0,936,938,5,87,0,0,937,936,1,0,0,0,937,938,1,0,
+        0,0,938,939,1,0,0,0,939,940,3,232,116,0,940,137,1,0,0,0,941,942,
+        3,276,138,0,942,139,1,0,0,0,943,944,3,276,138,0,944,141,1,0,0,0,
+        945,947,3,186,93,0,946,948,3,184,92,0,947,946,1,0,0,0,948,949,1,
+        0,0,0,949,947,1,0,0,0,949,950,1,0,0,0,950,143,1,0,0,0,951,952,3,
+        146,73,0,952,145,1,0,0,0,953,958,3,148,74,0,954,955,5,47,0,0,955,
+        957,3,148,74,0,956,954,1,0,0,0,957,960,1,0,0,0,958,956,1,0,0,0,958,
+        959,1,0,0,0,959,147,1,0,0,0,960,958,1,0,0,0,961,966,3,150,75,0,962,
+        963,5,74,0,0,963,965,3,150,75,0,964,962,1,0,0,0,965,968,1,0,0,0,
+        966,964,1,0,0,0,966,967,1,0,0,0,967,149,1,0,0,0,968,966,1,0,0,0,
+        969,974,3,152,76,0,970,971,5,2,0,0,971,973,3,152,76,0,972,970,1,
+        0,0,0,973,976,1,0,0,0,974,972,1,0,0,0,974,975,1,0,0,0,975,151,1,
+        0,0,0,976,974,1,0,0,0,977,979,5,42,0,0,978,977,1,0,0,0,979,982,1,
+        0,0,0,980,978,1,0,0,0,980,981,1,0,0,0,981,983,1,0,0,0,982,980,1,
+        0,0,0,983,984,3,154,77,0,984,153,1,0,0,0,985,991,3,158,79,0,986,
+        987,3,156,78,0,987,988,3,158,79,0,988,990,1,0,0,0,989,986,1,0,0,
+        0,990,993,1,0,0,0,991,989,1,0,0,0,991,992,1,0,0,0,992,155,1,0,0,
+        0,993,991,1,0,0,0,994,995,7,3,0,0,995,157,1,0,0,0,996,1000,3,168,
+        84,0,997,999,3,160,80,0,998,997,1,0,0,0,999,1002,1,0,0,0,1000,998,
+        1,0,0,0,1000,1001,1,0,0,0,1001,159,1,0,0,0,1002,1000,1,0,0,0,1003,
+        1004,5,56,0,0,1004,1005,5,73,0,0,1005,1038,3,168,84,0,1006,1007,
+        5,24,0,0,1007,1008,5,73,0,0,1008,1038,3,168,84,0,1009,1010,5,12,
+        0,0,1010,1038,3,168,84,0,1011,1012,5,79,0,0,1012,1038,3,168,84,0,
+        1013,1014,5,33,0,0,1014,1038,3,168,84,0,1015,1016,5,35,0,0,1016,
+        1038,5,43,0,0,1017,1018,5,35,0,0,1018,1019,5,42,0,0,1019,1038,5,
+        43,0,0,1020,1022,5,35,0,0,1021,1023,5,42,0,0,1022,1021,1,0,0,0,1022,
+        1023,1,0,0,0,1023,1024,1,0,0,0,1024,1027,7,4,0,0,1025,1027,5,76,
+        0,0,1026,1020,1,0,0,0,1026,1025,1,0,0,0,1027,1028,1,0,0,0,1028,1038,
+        3,162,81,0,1029,1031,5,35,0,0,1030,1032,5,42,0,0,1031,1030,1,0,0,
+        0,1031,1032,1,0,0,0,1032,1034,1,0,0,0,1033,1035,3,272,136,0,1034,
+        1033,1,0,0,0,1034,1035,1,0,0,0,1035,1036,1,0,0,0,1036,1038,5,61,
+        0,0,1037,1003,1,0,0,0,1037,1006,1,0,0,0,1037,1009,1,0,0,0,1037,1011,
+        1,0,0,0,1037,1013,1,0,0,0,1037,1015,1,0,0,0,1037,1017,1,0,0,0,1037,
+        1026,1,0,0,0,1037,1029,1,0,0,0,1038,161,1,0,0,0,1039,1044,3,164,
+        82,0,1040,1041,5,99,0,0,1041,1043,3,164,82,0,1042,1040,1,0,0,0,1043,
+        1046,1,0,0,0,1044,1042,1,0,0,0,1044,1045,1,0,0,0,1045,163,1,0,0,
+        0,1046,1044,1,0,0,0,1047,1049,3,166,83,0,1048,1047,1,0,0,0,1049,
+        1050,1,0,0,0,1050,1048,1,0,0,0,1050,1051,1,0,0,0,1051,1056,1,0,0,
+        0,1052,1053,5,73,0,0,1053,1054,3,166,83,0,1054,1055,3,166,83,0,1055,
+        1057,1,0,0,0,1056,1052,1,0,0,0,1056,1057,1,0,0,0,1057,1062,1,0,0,
+        0,1058,1059,5,84,0,0,1059,1060,3,162,81,0,1060,1061,5,85,0,0,1061,
+        1063,1,0,0,0,1062,1058,1,0,0,0,1062,1063,1,0,0,0,1063,1066,1,0,0,
+        0,1064,1065,5,42,0,0,1065,1067,5,43,0,0,1066,1064,1,0,0,0,1066,1067,
+        1,0,0,0,1067,165,1,0,0,0,1068,1071,3,272,136,0,1069,1071,5,43,0,
+        0,1070,1068,1,0,0,0,1070,1069,1,0,0,0,1071,167,1,0,0,0,1072,1078,
+        3,172,86,0,1073,1074,3,170,85,0,1074,1075,3,172,86,0,1075,1077,1,
+        0,0,0,1076,1073,1,0,0,0,1077,1080,1,0,0,0,1078,1076,1,0,0,0,1078,
+        1079,1,0,0,0,1079,169,1,0,0,0,1080,1078,1,0,0,0,1081,1082,7,5,0,
+        0,1082,171,1,0,0,0,1083,1089,3,176,88,0,1084,1085,3,174,87,0,1085,
+        1086,3,176,88,0,1086,1088,1,0,0,0,1087,1084,1,0,0,0,1088,1091,1,
+        0,0,0,1089,1087,1,0,0,0,1089,1090,1,0,0,0,1090,173,1,0,0,0,1091,
+        1089,1,0,0,0,1092,1093,7,6,0,0,1093,175,1,0,0,0,1094,1099,3,178,
+        89,0,1095,1096,5,93,0,0,1096,1098,3,178,89,0,1097,1095,1,0,0,0,1098,
+        1101,1,0,0,0,1099,1097,1,0,0,0,1099,1100,1,0,0,0,1100,177,1,0,0,
+        0,1101,1099,1,0,0,0,1102,1104,7,7,0,0,1103,1102,1,0,0,0,1104,1107,
+        1,0,0,0,1105,1103,1,0,0,0,1105,1106,1,0,0,0,1106,1108,1,0,0,0,1107,
+        1105,1,0,0,0,1108,1109,3,180,90,0,1109,179,1,0,0,0,1110,1115,3,186,
+        93,0,1111,1114,3,182,91,0,1112,1114,3,184,92,0,1113,1111,1,0,0,0,
+        1113,1112,1,0,0,0,1114,1117,1,0,0,0,1115,1113,1,0,0,0,1115,1116,
+        1,0,0,0,1116,1120,1,0,0,0,1117,1115,1,0,0,0,1118,1121,3,128,64,0,
+        1119,1121,3,104,52,0,1120,1118,1,0,0,0,1120,1119,1,0,0,0,1120,1121,
+        1,0,0,0,1121,181,1,0,0,0,1122,1123,5,103,0,0,1123,1124,3,144,72,
+        0,1124,1125,5,104,0,0,1125,1136,1,0,0,0,1126,1128,5,103,0,0,1127,
+        1129,3,144,72,0,1128,1127,1,0,0,0,1128,1129,1,0,0,0,1129,1130,1,
+        0,0,0,1130,1132,5,77,0,0,1131,1133,3,144,72,0,1132,1131,1,0,0,0,
+        1132,1133,1,0,0,0,1133,1134,1,0,0,0,1134,1136,5,104,0,0,1135,1122,
+        1,0,0,0,1135,1126,1,0,0,0,1136,183,1,0,0,0,1137,1138,5,94,0,0,1138,
+        1139,3,238,119,0,1139,185,1,0,0,0,1140,1156,3,188,94,0,1141,1156,
+        3,212,106,0,1142,1156,3,196,98,0,1143,1156,3,198,99,0,1144,1156,
+        3,200,100,0,1145,1156,3,206,103,0,1146,1156,3,208,104,0,1147,1156,
+        3,226,113,0,1148,1156,3,224,112,0,1149,1156,3,190,95,0,1150,1156,
+        3,100,50,0,1151,1156,3,210,105,0,1152,1156,3,214,107,0,1153,1156,
+        3,220,110,0,1154,1156,3,270,135,0,1155,1140,1,0,0,0,1155,1141,1,
+        0,0,0,1155,1142,1,0,0,0,1155,1143,1,0,0,0,1155,1144,1,0,0,0,1155,
+        1145,1,0,0,0,1155,1146,1,0,0,0,1155,1147,1,0,0,0,1155,1148,1,0,0,
+        0,1155,1149,1,0,0,0,1155,1150,1,0,0,0,1155,1151,1,0,0,0,1155,1152,
+        1,0,0,0,1155,1153,1,0,0,0,1155,1154,1,0,0,0,1156,187,1,0,0,0,1157,
+        1158,5,13,0,0,1158,1159,5,101,0,0,1159,1160,5,88,0,0,1160,1161,5,
+        102,0,0,1161,189,1,0,0,0,1162,1164,5,10,0,0,1163,1165,3,144,72,0,
+        1164,1163,1,0,0,0,1164,1165,1,0,0,0,1165,1167,1,0,0,0,1166,1168,
+        3,192,96,0,1167,1166,1,0,0,0,1168,1169,1,0,0,0,1169,1167,1,0,0,0,
+        1169,1170,1,0,0,0,1170,1173,1,0,0,0,1171,1172,5,22,0,0,1172,1174,
+        3,144,72,0,1173,1171,1,0,0,0,1173,1174,1,0,0,0,1174,1175,1,0,0,0,
+        1175,1176,5,23,0,0,1176,191,1,0,0,0,1177,1178,5,71,0,0,1178,1183,
+        3,194,97,0,1179,1180,5,95,0,0,1180,1182,3,194,97,0,1181,1179,1,0,
+        0,0,1182,1185,1,0,0,0,1183,1181,1,0,0,0,1183,1184,1,0,0,0,1184,1186,
+        1,0,0,0,1185,1183,1,0,0,0,1186,1187,5,57,0,0,1187,1188,3,144,72,
+        0,1188,193,1,0,0,0,1189,1190,3,156,78,0,1190,1191,3,144,72,0,1191,
+        1195,1,0,0,0,1192,1195,3,160,80,0,1193,1195,3,144,72,0,1194,1189,
+        1,0,0,0,1194,1192,1,0,0,0,1194,1193,1,0,0,0,1195,195,1,0,0,0,1196,
+        1197,5,103,0,0,1197,1200,3,204,102,0,1198,1199,5,99,0,0,1199,1201,
+        3,144,72,0,1200,1198,1,0,0,0,1200,1201,1,0,0,0,1201,1202,1,0,0,0,
+        1202,1203,5,104,0,0,1203,197,1,0,0,0,1204,1208,5,103,0,0,1205,1206,
+        3,270,135,0,1206,1207,5,83,0,0,1207,1209,1,0,0,0,1208,1205,1,0,0,
+        0,1208,1209,1,0,0,0,1209,1210,1,0,0,0,1210,1213,3,100,50,0,1211,
+        1212,5,72,0,0,1212,1214,3,144,72,0,1213,1211,1,0,0,0,1213,1214,1,
+        0,0,0,1214,1215,1,0,0,0,1215,1216,5,99,0,0,1216,1217,3,144,72,0,
+        1217,1218,5,104,0,0,1218,199,1,0,0,0,1219,1220,3,202,101,0,1220,
+        1221,5,101,0,0,1221,1222,3,204,102,0,1222,1223,5,102,0,0,1223,201,
+        1,0,0,0,1224,1225,7,8,0,0,1225,203,1,0,0,0,1226,1227,3,270,135,0,
+        1227,1228,5,33,0,0,1228,1231,3,144,72,0,1229,1230,5,72,0,0,1230,
+        1232,3,144,72,0,1231,1229,1,0,0,0,1231,1232,1,0,0,0,1232,205,1,0,
+        0,0,1233,1234,5,49,0,0,1234,1235,5,101,0,0,1235,1236,3,270,135,0,
+        1236,1237,5,83,0,0,1237,1238,3,144,72,0,1238,1239,5,95,0,0,1239,
+        1240,3,270,135,0,1240,1241,5,33,0,0,1241,1242,3,144,72,0,1242,1243,
+        5,99,0,0,1243,1244,3,144,72,0,1244,1245,5,102,0,0,1245,207,1,0,0,
+        0,1246,1247,7,9,0,0,1247,1253,5,105,0,0,1248,1254,3,8,4,0,1249,1251,
+        3,92,46,0,1250,1252,3,90,45,0,1251,1250,1,0,0,0,1251,1252,1,0,0,
+        0,1252,1254,1,0,0,0,1253,1248,1,0,0,0,1253,1249,1,0,0,0,1254,1255,
+        1,0,0,0,1255,1256,5,106,0,0,1256,209,1,0,0,0,1257,1258,5,101,0,0,
+        1258,1259,3,144,72,0,1259,1260,5,102,0,0,1260,211,1,0,0,0,1261,1262,
+        3,216,108,0,1262,1264,5,101,0,0,1263,1265,7,10,0,0,1264,1263,1,0,
+        0,0,1264,1265,1,0,0,0,1265,1267,1,0,0,0,1266,1268,3,144,72,0,1267,
+        1266,1,0,0,0,1267,1268,1,0,0,0,1268,1269,1,0,0,0,1269,1270,5,65,
+        0,0,1270,1271,3,144,72,0,1271,1272,5,102,0,0,1272,213,1,0,0,0,1273,
+        1274,3,216,108,0,1274,1276,5,101,0,0,1275,1277,5,20,0,0,1276,1275,
+        1,0,0,0,1276,1277,1,0,0,0,1277,1286,1,0,0,0,1278,1283,3,144,72,0,
+        1279,1280,5,95,0,0,1280,1282,3,144,72,0,1281,1279,1,0,0,0,1282,1285,
+        1,0,0,0,1283,1281,1,0,0,0,1283,1284,1,0,0,0,1284,1287,1,0,0,0,1285,
+        1283,1,0,0,0,1286,1278,1,0,0,0,1286,1287,1,0,0,0,1287,1288,1,0,0,
+        0,1288,1289,5,102,0,0,1289,215,1,0,0,0,1290,1291,3,218,109,0,1291,
+        1292,3,272,136,0,1292,217,1,0,0,0,1293,1294,3,272,136,0,1294,1295,
+        5,94,0,0,1295,1297,1,0,0,0,1296,1293,1,0,0,0,1297,1300,1,0,0,0,1298,
+        1296,1,0,0,0,1298,1299,1,0,0,0,1299,219,1,0,0,0,1300,1298,1,0,0,
+        0,1301,1302,3,270,135,0,1302,1311,5,105,0,0,1303,1308,3,222,111,
+        0,1304,1305,5,95,0,0,1305,1307,3,222,111,0,1306,1304,1,0,0,0,1307,
+        1310,1,0,0,0,1308,1306,1,0,0,0,1308,1309,1,0,0,0,1309,1312,1,0,0,
+        0,1310,1308,1,0,0,0,1311,1303,1,0,0,0,1311,1312,1,0,0,0,1312,1313,
+        1,0,0,0,1313,1314,5,106,0,0,1314,221,1,0,0,0,1315,1316,3,238,119,
+        0,1316,1317,5,96,0,0,1317,1318,3,144,72,0,1318,1325,1,0,0,0,1319,
+        1320,5,94,0,0,1320,1325,3,238,119,0,1321,1322,5,94,0,0,1322,1325,
+        5,88,0,0,1323,1325,3,270,135,0,1324,1315,1,0,0,0,1324,1319,1,0,0,
+        0,1324,1321,1,0,0,0,1324,1323,1,0,0,0,1325,223,1,0,0,0,1326,1329,
+        5,100,0,0,1327,1330,3,272,136,0,1328,1330,5,109,0,0,1329,1327,1,
+        0,0,0,1329,1328,1,0,0,0,1330,225,1,0,0,0,1331,1338,3,228,114,0,1332,
+        1338,5,43,0,0,1333,1338,3,230,115,0,1334,1338,5,111,0,0,1335,1338,
+        3,234,117,0,1336,1338,3,236,118,0,1337,1331,1,0,0,0,1337,1332,1,
+        0,0,0,1337,1333,1,0,0,0,1337,1334,1,0,0,0,1337,1335,1,0,0,0,1337,
+        1336,1,0,0,0,1338,227,1,0,0,0,1339,1340,7,11,0,0,1340,229,1,0,0,
+        0,1341,1344,3,232,116,0,1342,1344,5,110,0,0,1343,1341,1,0,0,0,1343,
+        1342,1,0,0,0,1344,231,1,0,0,0,1345,1346,7,12,0,0,1346,233,1,0,0,
+        0,1347,1356,5,103,0,0,1348,1353,3,144,72,0,1349,1350,5,95,0,0,1350,
+        1352,3,144,72,0,1351,1349,1,0,0,0,1352,1355,1,0,0,0,1353,1351,1,
+        0,0,0,1353,1354,1,0,0,0,1354,1357,1,0,0,0,1355,1353,1,0,0,0,1356,
+        1348,1,0,0,0,1356,1357,1,0,0,0,1357,1358,1,0,0,0,1358,1359,5,104,
+        0,0,1359,235,1,0,0,0,1360,1374,5,105,0,0,1361,1362,3,238,119,0,1362,
+        1363,5,96,0,0,1363,1371,3,144,72,0,1364,1365,5,95,0,0,1365,1366,
+        3,238,119,0,1366,1367,5,96,0,0,1367,1368,3,144,72,0,1368,1370,1,
+        0,0,0,1369,1364,1,0,0,0,1370,1373,1,0,0,0,1371,1369,1,0,0,0,1371,
+        1372,1,0,0,0,1372,1375,1,0,0,0,1373,1371,1,0,0,0,1374,1361,1,0,0,
+        0,1374,1375,1,0,0,0,1375,1376,1,0,0,0,1376,1377,5,106,0,0,1377,237,
+        1,0,0,0,1378,1379,3,276,138,0,1379,239,1,0,0,0,1380,1386,3,242,121,
+        0,1381,1386,3,252,126,0,1382,1386,3,254,127,0,1383,1386,3,258,129,
+        0,1384,1386,3,264,132,0,1385,1380,1,0,0,0,1385,1381,1,0,0,0,1385,
+        1382,1,0,0,0,1385,1383,1,0,0,0,1385,1384,1,0,0,0,1386,241,1,0,0,
+        0,1387,1388,5,15,0,0,1388,1390,5,11,0,0,1389,1391,3,272,136,0,1390,
+        1389,1,0,0,0,1390,1391,1,0,0,0,1391,1393,1,0,0,0,1392,1394,3,266,
+        133,0,1393,1392,1,0,0,0,1393,1394,1,0,0,0,1394,1395,1,0,0,0,1395,
+        1396,7,13,0,0,1396,1397,5,101,0,0,1397,1398,3,270,135,0,1398,1399,
+        3,130,65,0,1399,1400,5,102,0,0,1400,1401,7,14,0,0,1401,1403,3,244,
+        122,0,1402,1404,3,90,45,0,1403,1402,1,0,0,0,1403,1404,1,0,0,0,1404,
+        243,1,0,0,0,1405,1406,3,246,123,0,1406,1407,5,35,0,0,1407,1408,5,
+        68,0,0,1408,1434,1,0,0,0,1409,1410,3,248,124,0,1410,1411,5,35,0,
+        0,1411,1412,5,68,0,0,1412,1434,1,0,0,0,1413,1414,3,246,123,0,1414,
+        1415,5,35,0,0,1415,1416,5,42,0,0,1416,1417,5,43,0,0,1417,1434,1,
+        0,0,0,1418,1419,3,246,123,0,1419,1420,5,35,0,0,1420,1421,5,40,0,
+        0,1421,1422,5,36,0,0,1422,1434,1,0,0,0,1423,1424,3,248,124,0,1424,
+        1425,5,35,0,0,1425,1426,5,40,0,0,1426,1427,5,36,0,0,1427,1434,1,
+        0,0,0,1428,1429,3,246,123,0,1429,1430,5,35,0,0,1430,1431,7,4,0,0,
+        1431,1432,3,250,125,0,1432,1434,1,0,0,0,1433,1405,1,0,0,0,1433,1409,
+        1,0,0,0,1433,1413,1,0,0,0,1433,1418,1,0,0,0,1433,1423,1,0,0,0,1433,
+        1428,1,0,0,0,1434,245,1,0,0,0,1435,1436,3,270,135,0,1436,1437,5,
+        94,0,0,1437,1438,3,238,119,0,1438,247,1,0,0,0,1439,1440,5,101,0,
+        0,1440,1445,3,246,123,0,1441,1442,5,95,0,0,1442,1444,3,246,123,0,
+        1443,1441,1,0,0,0,1444,1447,1,0,0,0,1445,1443,1,0,0,0,1445,1446,
+        1,0,0,0,1446,1448,1,0,0,0,1447,1445,1,0,0,0,1448,1449,5,102,0,0,
+        1449,249,1,0,0,0,1450,1455,3,272,136,0,1451,1452,5,84,0,0,1452,1453,
+        3,250,125,0,1453,1454,5,85,0,0,1454,1456,1,0,0,0,1455,1451,1,0,0,
+        0,1455,1456,1,0,0,0,1456,1460,1,0,0,0,1457,1458,5,101,0,0,1458,1459,
+        5,109,0,0,1459,1461,5,102,0,0,1460,1457,1,0,0,0,1460,1461,1,0,0,
+        0,1461,251,1,0,0,0,1462,1463,5,21,0,0,1463,1464,5,11,0,0,1464,1466,
+        3,272,136,0,1465,1467,3,268,134,0,1466,1465,1,0,0,0,1466,1467,1,
+        0,0,0,1467,253,1,0,0,0,1468,1470,5,15,0,0,1469,1471,5,68,0,0,1470,
+        1469,1,0,0,0,1470,1471,1,0,0,0,1471,1472,1,0,0,0,1472,1474,5,34,
+        0,0,1473,1475,3,272,136,0,1474,1473,1,0,0,0,1474,1475,1,0,0,0,1475,
+        1477,1,0,0,0,1476,1478,3,266,133,0,1477,1476,1,0,0,0,1477,1478,1,
+        0,0,0,1478,1479,1,0,0,0,1479,1481,3,256,128,0,1480,1482,3,90,45,
+        0,1481,1480,1,0,0,0,1481,1482,1,0,0,0,1482,255,1,0,0,0,1483,1484,
+        5,27,0,0,1484,1485,5,101,0,0,1485,1486,3,270,135,0,1486,1487,3,130,
+        65,0,1487,1488,5,102,0,0,1488,1489,5,45,0,0,1489,1490,5,101,0,0,
+        1490,1495,3,246,123,0,1491,1492,5,95,0,0,1492,1494,3,246,123,0,1493,
+        1491,1,0,0,0,1494,1497,1,0,0,0,1495,1493,1,0,0,0,1495,1496,1,0,0,
+        0,1496,1498,1,0,0,0,1497,1495,1,0,0,0,1498,1499,5,102,0,0,1499,1517,
+        1,0,0,0,1500,1502,5,45,0,0,1501,1503,5,96,0,0,1502,1501,1,0,0,0,
+        1502,1503,1,0,0,0,1503,1504,1,0,0,0,1504,1505,3,138,69,0,1505,1506,
+        5,101,0,0,1506,1511,3,238,119,0,1507,1508,5,95,0,0,1508,1510,3,238,
+        119,0,1509,1507,1,0,0,0,1510,1513,1,0,0,0,1511,1509,1,0,0,0,1511,
+        1512,1,0,0,0,1512,1514,1,0,0,0,1513,1511,1,0,0,0,1514,1515,5,102,
+        0,0,1515,1517,1,0,0,0,1516,1483,1,0,0,0,1516,1500,1,0,0,0,1517,257,
+        1,0,0,0,1518,1519,5,15,0,0,1519,1520,3,272,136,0,1520,1522,5,34,
+        0,0,1521,1523,3,272,136,0,1522,1521,1,0,0,0,1522,1523,1,0,0,0,1523,
+        1525,1,0,0,0,1524,1526,3,266,133,0,1525,1524,1,0,0,0,1525,1526,1,
+        0,0,0,1526,1527,1,0,0,0,1527,1528,5,27,0,0,1528,1529,5,101,0,0,1529,
+        1530,3,270,135,0,1530,1531,3,130,65,0,1531,1532,5,102,0,0,1532,1534,
+        5,45,0,0,1533,1535,3,272,136,0,1534,1533,1,0,0,0,1534,1535,1,0,0,
+        0,1535,1536,1,0,0,0,1536,1538,3,260,130,0,1537,1539,3,262,131,0,
+        1538,1537,1,0,0,0,1538,1539,1,0,0,0,1539,259,1,0,0,0,1540,1541,5,
+        101,0,0,1541,1546,3,246,123,0,1542,1543,5,95,0,0,1543,1545,3,246,
+        123,0,1544,1542,1,0,0,0,1545,1548,1,0,0,0,1546,1544,1,0,0,0,1546,
+        1547,1,0,0,0,1547,1549,1,0,0,0,1548,1546,1,0,0,0,1549,1550,5,102,
+        0,0,1550,1563,1,0,0,0,1551,1552,5,103,0,0,1552,1557,3,246,123,0,
+        1553,1554,5,95,0,0,1554,1556,3,246,123,0,1555,1553,1,0,0,0,1556,
+        1559,1,0,0,0,1557,1555,1,0,0,0,1557,1558,1,0,0,0,1558,1560,1,0,0,
+        0,1559,1557,1,0,0,0,1560,1561,5,104,0,0,1561,1563,1,0,0,0,1562,1540,
+        1,0,0,0,1562,1551,1,0,0,0,1563,261,1,0,0,0,1564,1565,3,272,136,0,
+        1565,1566,3,236,118,0,1566,263,1,0,0,0,1567,1568,5,21,0,0,1568,1569,
+        5,34,0,0,1569,1571,3,272,136,0,1570,1572,3,268,134,0,1571,1570,1,
+        0,0,0,1571,1572,1,0,0,0,1572,265,1,0,0,0,1573,1574,5,32,0,0,1574,
+        1575,5,42,0,0,1575,1576,5,25,0,0,1576,267,1,0,0,0,1577,1578,5,32,
+        0,0,1578,1579,5,25,0,0,1579,269,1,0,0,0,1580,1581,3,272,136,0,1581,
+        271,1,0,0,0,1582,1586,5,113,0,0,1583,1586,5,112,0,0,1584,1586,3,
+        274,137,0,1585,1582,1,0,0,0,1585,1583,1,0,0,0,1585,1584,1,0,0,0,
+        1586,273,1,0,0,0,1587,1588,7,15,0,0,1588,275,1,0,0,0,1589,1592,3,
+        272,136,0,1590,1592,3,278,139,0,1591,1589,1,0,0,0,1591,1590,1,0,
+        0,0,1592,277,1,0,0,0,1593,1594,7,16,0,0,1594,279,1,0,0,0,188,282,
+        289,300,305,312,318,323,327,334,349,352,359,371,374,394,397,404,
+        408,416,426,429,432,437,439,442,446,452,461,464,474,480,487,497,
+        501,506,518,527,535,560,568,580,583,591,603,609,612,616,619,629,
+        638,645,651,655,658,661,668,676,679,684,693,704,714,720,724,735,
+        742,748,752,756,759,763,773,778,786,792,800,804,811,819,826,830,
+        832,837,842,849,854,860,863,867,871,874,877,883,889,894,899,904,
+        910,914,922,926,928,932,934,937,949,958,966,974,980,991,1000,1022,
+        1026,1031,1034,1037,1044,1050,1056,1062,1066,1070,1078,1089,1099,
+        1105,1113,1115,1120,1128,1132,1135,1155,1164,1169,1173,1183,1194,
+        1200,1208,1213,1231,1251,1253,1264,1267,1276,1283,1286,1298,1308,
+        1311,1324,1329,1337,1343,1353,1356,1371,1374,1385,1390,1393,1403,
+        1433,1445,1455,1460,1466,1470,1474,1477,1481,1495,1502,1511,1516,
+        1522,1525,1534,1538,1546,1557,1562,1571,1585,1591
     ];
 
     private static __ATN: antlr.ATN;
@@ -8799,6 +8810,9 @@ export class CallClauseContext extends antlr.ParserRuleContext {
     }
     public procedureName(): ProcedureNameContext {
         return this.getRuleContext(0, ProcedureNameContext)!;
+    }
+    public OPTIONAL(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.OPTIONAL, 0);
     }
     public LPAREN(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.LPAREN, 0);
