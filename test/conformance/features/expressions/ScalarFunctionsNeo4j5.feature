@@ -74,20 +74,32 @@ Feature: ScalarFunctionsNeo4j5 - randomUUID, the vector similarity functions and
       | null | null | null |
     And no side effects
 
-  Scenario Outline: [7] Vectors of different lengths, empty vectors and non-numbers are refused
+  Scenario Outline: [7] Vectors of different lengths and empty vectors are refused
     Given any graph
     When executing query:
       """
       RETURN vector.similarity.<fn>(<a>, <b>) AS s
       """
-    Then a <type> should be raised at runtime: InvalidArgumentValue
+    Then an ArgumentError should be raised at runtime: InvalidArgumentValue
 
     Examples:
-      | fn        | a        | b      | type          |
-      | cosine    | [1, 2]   | [1]    | ArgumentError |
-      | euclidean | []       | []     | ArgumentError |
-      | cosine    | 'a'      | [1]    | TypeError     |
-      | euclidean | [1, 'x'] | [1, 2] | TypeError     |
+      | fn        | a      | b   |
+      | cosine    | [1, 2] | [1] |
+      | euclidean | []     | []  |
+
+  Scenario Outline: [11] A value that is not a list of numbers is refused before running when its type is known, else when it arrives
+    Given any graph
+    When executing query:
+      """
+      WITH [<a>, [1]] AS box RETURN vector.similarity.<fn>(<arg>, [1, 2]) AS s
+      """
+    Then a <type> should be raised at <phase>: <detail>
+
+    Examples:
+      | fn        | a         | arg    | type        | phase        | detail               |
+      | cosine    | 'a'       | 'a'    | SyntaxError | compile time | InvalidArgumentType  |
+      | euclidean | 1         | box[0] | TypeError   | runtime      | InvalidArgumentValue |
+      | euclidean | [1, 'x']  | box[0] | TypeError   | runtime      | InvalidArgumentValue |
 
   Scenario: [8] The similarity functions take two arguments
     Given any graph
