@@ -104,6 +104,9 @@ const accepted_arguments: Readonly<Record<string, readonly Accepted[]>> = {
   isnan: [number_arg],
   'vector.similarity.cosine': [list_arg, list_arg],
   'vector.similarity.euclidean': [list_arg, list_arg],
+  // sum and avg take durations too, which have no static type here and so always pass.
+  sum: [number_arg],
+  avg: [number_arg],
   stdev: [number_arg],
   stdevp: [number_arg],
   percentilecont: [number_arg, number_arg],

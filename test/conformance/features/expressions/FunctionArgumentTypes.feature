@@ -83,6 +83,8 @@ Feature: FunctionArgumentTypes - an argument of a type a function never takes is
 
     Examples:
       | call                   |
+      | sum(x)                 |
+      | avg(DISTINCT x)        |
       | stDev(x)               |
       | percentileDisc(x, 0.5) |
       | percentileCont(1, x)   |
