@@ -30,7 +30,7 @@ import { explainPlan, explainStatement, no_indexes, type IndexCatalog, type Quer
 import { inputsOf, type LogicalOp } from './plan/logical.js';
 import { freeSlots } from './plan/expressions.js';
 import { planPattern, type JoinPolicy } from './plan/plan-match.js';
-import { planQuery } from './plan/planner.js';
+import { planExpressionBody, planQuery } from './plan/planner.js';
 
 /**
  * The Cypher engine: text in, rows out.
@@ -350,12 +350,7 @@ export class QueryEngine {
         const plan = planPattern({ op: 'argument' }, paths, where, new Set(outer), { counts: counts(), joins: 'never' });
         return optimize(plan, { outer, read_outside: reads === undefined ? new Set() : freeSlots(reads) }, skip);
       },
-      query: (query: BoundQuery) => {
-        // A subquery that ends without RETURN (`EXISTS { MATCH ... }`) is asked whether it has rows;
-        // the discard that ends such a statement would always answer no.
-        const plan = planQuery(query, counts(), this.joinPolicy);
-        return optimize(plan.op === 'discard' ? plan.input : plan, {}, skip);
-      },
+      query: (query: BoundQuery) => optimize(planExpressionBody(query, counts(), this.joinPolicy), {}, skip),
     };
     const cx: ExecContext = {
       graph,

@@ -29,6 +29,27 @@ export function planQuery(query: BoundQuery, counts: GraphCounts, joins: JoinPol
 }
 
 /**
+ * The body of an EXISTS, COUNT or COLLECT subquery, asked for its rows: a part that ends without
+ * RETURN (`EXISTS { MATCH ... }`, `COUNT { MATCH ... UNION ALL MATCH ... }`) streams its rows instead of
+ * discarding them as a statement that ends that way does.
+ */
+export function planExpressionBody(query: BoundQuery, counts: GraphCounts, joins: JoinPolicy = 'cost'): LogicalOp {
+  const open = (p: BoundSingleQuery, produce: boolean): LogicalOp => {
+    const plan = planSingle(p, counts, produce, joins);
+    return plan.op === 'discard' ? plan.input : plan;
+  };
+  if (query.parts.length === 1) return open(query.parts[0] as BoundSingleQuery, true);
+  const first = query.parts[0] as BoundSingleQuery;
+  const union: LogicalOp = {
+    op: 'union',
+    parts: query.parts.map((p) => open(p, false)),
+    part_columns: query.parts.map((p) => p.columns.map((c) => c.variable.id)),
+    all: query.union_all,
+  };
+  return { op: 'produce', input: union, columns: first.columns.map((c) => ({ name: c.name, slot: c.variable.id })) };
+}
+
+/**
  * Plans a single query; with `produce` false the plan ends at its last projection (a UNION part).
  * `imported`: the slots its argument row holds (a CALL subquery's outer row), kept across barriers.
  */
