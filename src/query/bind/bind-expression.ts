@@ -179,6 +179,11 @@ export class ExpressionBinder {
           if (e.measure === 'collect' && query.columns.length !== 1) {
             throw bindError('InvalidClauseComposition', 'a COLLECT subquery must end with a RETURN of exactly one column', span);
           }
+          // Parts without RETURN have no columns, so a UNION that removes duplicates would count all
+          // their rows as one; EXISTS, asking only whether there is a row, may leave RETURN out.
+          if (e.measure === 'count' && query.parts.length > 1 && !query.union_all && query.columns.length === 0) {
+            throw bindError('InvalidClauseComposition', 'a COUNT subquery with UNION must end every part with RETURN (UNION ALL need not)', span);
+          }
           return { kind: 'exists_subquery', measure: e.measure, body: { kind: 'query', query }, type: resultType, span };
         }
         if (e.measure === 'collect') throw bindError('InvalidClauseComposition', 'a COLLECT subquery must end with a RETURN of exactly one column', span);

@@ -20,11 +20,6 @@ export class QueryBinder {
     const top = query.parts.length === 1 && outer === undefined;
     const start = (): Scope => (outer !== undefined ? outer.flatten() : new Scope());
     const sticky = outer !== undefined ? outer.visible() : [];
-    // Without RETURN a part has no columns, and a UNION that removes duplicates would make one row of all.
-    if (outer !== undefined && query.parts.length > 1 && !query.union_all) {
-      const open = query.parts.find((part) => part.clauses[part.clauses.length - 1]?.kind !== 'return');
-      if (open !== undefined) throw bindError('InvalidClauseComposition', 'every part of a UNION in a subquery must end with RETURN (UNION ALL need not)', open.span);
-    }
     return this.parts(query, (part) => {
       if (outer !== undefined) refuseShadowing(part, sticky);
       return this.single(part, start(), top, outer === undefined, sticky);

@@ -77,13 +77,27 @@ Feature: SubqueryExpressionScope - outer variables in EXISTS, COUNT and COLLECT 
       | 'Cy'  | 1    | false     |
     And no side effects
 
-  Scenario: [5] A UNION body that removes duplicates needs RETURN in every part
+  Scenario: [5] A COUNT body with a UNION that removes duplicates needs RETURN in every part
     When executing query:
       """
       MATCH (o:Owner)
       RETURN COUNT { MATCH (o)-[:HAS_DOG]->() UNION MATCH (o)-[:HAS_CAT]->() } AS pets
       """
     Then a SyntaxError should be raised at compile time: InvalidClauseComposition
+
+  Scenario: [10] An EXISTS body with a UNION needs no RETURN
+    When executing query:
+      """
+      MATCH (o:Owner)
+      RETURN o.name AS name, EXISTS { MATCH (o)-[:HAS_CAT]->() UNION MATCH (o)-[r:HAS_DOG]->() WHERE r.since < 2020 } AS e
+      ORDER BY name
+      """
+    Then the result should be, in order:
+      | name  | e     |
+      | 'Ada' | true  |
+      | 'Bo'  | true  |
+      | 'Cy'  | false |
+    And no side effects
 
   Scenario: [6] With RETURN, UNION counts distinct rows and UNION ALL every row
     When executing query:
