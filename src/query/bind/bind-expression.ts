@@ -126,7 +126,7 @@ export class ExpressionBinder {
         return { kind: 'case', ...(subject && { subject }), alternatives, ...(otherwise && { otherwise }), type, span };
       }
       case 'list_comprehension': {
-        const source = this.bind(e.source, plain);
+        const source = this.iterated(e.source, plain, 'a list comprehension');
         const { scope, variable } = this.local(e.variable, elementOf(source.type), env.scope);
         const inner: ExpressionEnv = { scope, aggregation: 'forbidden', predicate: false };
         const where = e.where ? this.predicate(e.where, inner) : undefined;
@@ -135,7 +135,7 @@ export class ExpressionBinder {
         return { kind: 'list_comprehension', variable, source, ...(where && { where }), ...(projection && { projection }), type, span };
       }
       case 'quantifier': {
-        const source = this.bind(e.source, plain);
+        const source = this.iterated(e.source, plain, `${e.quantifier}()`);
         const { scope, variable } = this.local(e.variable, elementOf(source.type), env.scope);
         const inner: ExpressionEnv = { scope, aggregation: 'forbidden', predicate: false };
         const where = e.where ? this.predicate(e.where, inner) : undefined;
@@ -143,7 +143,7 @@ export class ExpressionBinder {
       }
       case 'reduce': {
         const initial = this.bind(e.initial, plain);
-        const source = this.bind(e.source, plain);
+        const source = this.iterated(e.source, plain, 'reduce()');
         const scope = new Scope(env.scope);
         const accumulator = this.c.variables.make(e.accumulator, 'value', any_type);
         const variable = this.c.variables.make(e.variable, kindOfType(elementOf(source.type)), elementOf(source.type));
@@ -250,6 +250,18 @@ export class ExpressionBinder {
     const variable = this.c.variables.make(name, kindOfType(type), type);
     scope.declare(variable);
     return { scope, variable };
+  }
+
+  /**
+   * The list a comprehension, quantifier or reduce iterates. One known before running not to be a list
+   * is refused; at run time any other value counts as a list of itself (execute/expression.ts).
+   */
+  private iterated(e: Expression, env: ExpressionEnv, what: string): BoundExpression {
+    const source = this.bind(e, env);
+    if (!mayBe(source.type, 'list')) {
+      throw bindError('InvalidArgumentType', `${what} iterates a list, not a ${describeType(source.type)}`, source.span);
+    }
+    return source;
   }
 
   private requireBoolean(operand: BoundExpression, op: string): void {

@@ -167,7 +167,7 @@ export class ExpressionCompiler {
         return (row) => {
           const list = source(row);
           if (list === null) return null;
-          const items = asList(list, 'a list comprehension');
+          const items = asList(list);
           const out: Value[] = [];
           for (const x of items) {
             deadline.tick();
@@ -192,7 +192,7 @@ export class ExpressionCompiler {
           let value = initial(row);
           const list = source(row);
           if (list === null) return null;
-          for (const x of asList(list, 'reduce()')) {
+          for (const x of asList(list)) {
             deadline.tick();
             row[acc] = value;
             row[slot] = x;
@@ -481,7 +481,7 @@ export class ExpressionCompiler {
       if (list === null) return null;
       let trues = 0;
       let nulls = 0;
-      const items = asList(list, `${kind}()`);
+      const items = asList(list);
       for (const x of items) {
         row[slot] = x;
         const p = asPredicate(where(row));
@@ -566,9 +566,13 @@ function countRows(plan: PhysicalOp, row: Row): bigint {
   return BigInt(n);
 }
 
-function asList(v: Value, what: string): readonly Value[] {
-  if (!Array.isArray(v)) throw runtimeTypeError('InvalidArgumentType', `${what} iterates a LIST, not ${typeName(v)}`);
-  return v as readonly Value[];
+/**
+ * What a comprehension, quantifier or reduce iterates: a list, or any other value as a list of itself,
+ * as Neo4j does (`any(x IN n.tags WHERE ...)` over a property that holds one string). A value known not
+ * to be a list before running is refused by the binder instead.
+ */
+function asList(v: Value): readonly Value[] {
+  return Array.isArray(v) ? (v as readonly Value[]) : [v];
 }
 
 export function missingParameter(name: string): CypherError {

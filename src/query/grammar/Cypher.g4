@@ -585,8 +585,9 @@ trimFromExpression
     : functionName LPAREN side=(LEADING | TRAILING | BOTH)? character=expression? FROM source=expression RPAREN
     ;
 
+// `count(ALL x)` is `count(x)`: ALL, the default, keeps duplicates as DISTINCT would not.
 functionInvocation
-    : functionName LPAREN DISTINCT? (expression (COMMA expression)*)? RPAREN
+    : functionName LPAREN (DISTINCT | ALL)? (expression (COMMA expression)*)? RPAREN
     ;
 
 functionName
