@@ -57,7 +57,7 @@ queryOption
     ;
 
 unionPart
-    : UNION ALL? singleQuery
+    : UNION (ALL | DISTINCT)? singleQuery   // UNION DISTINCT (GQL, Neo4j 5) is UNION
     ;
 
 singleQuery
@@ -182,8 +182,9 @@ removeItem
     | atom LBRACK expression RBRACK                    # removeDynamicProperty
     ;
 
+// NODETACH DELETE (GQL, Neo4j 5) is DELETE, said explicitly.
 deleteClause
-    : DETACH? DELETE expression (COMMA expression)*
+    : (DETACH | NODETACH)? DELETE expression (COMMA expression)*
     ;
 
 // FOREACH (x IN list | updates): the updating clauses run once per element.
@@ -345,7 +346,7 @@ relationshipPattern
 // A type list `:A|B` is read as relationshipTypes (the first alternative wins an ambiguity); any other
 // label expression (`:!A`, `:A&B`, `:%`, groups) as a labelExpression.
 relationshipDetail
-    : LBRACK variable? (relationshipTypes | labelExpression)? rangeLiteral? properties? RBRACK
+    : LBRACK variable? (relationshipTypes | labelExpression)? rangeLiteral? properties? (WHERE relWhere=expression)? RBRACK
     ;
 
 properties
@@ -779,6 +780,7 @@ nonReservedKeyword
     | FINISH
     | LET
     | FILTER
+    | NODETACH
     ;
 
 // Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
@@ -865,6 +867,7 @@ FOR         : 'FOR';
 FOREACH     : 'FOREACH';
 FINISH      : 'FINISH';
 LET         : 'LET';
+NODETACH    : 'NODETACH';
 FILTER      : 'FILTER';
 IF          : 'IF';
 IN          : 'IN';

@@ -258,6 +258,18 @@ export class PatternBuilder {
         this.predicates.push(this.expressions.hasDynamicType({ kind: 'variable', name: variable, span }, d));
       } else dynamic_type = d;
     }
+    const relWhere = detail._relWhere;
+    if (relWhere !== undefined) {
+      // `[r:T WHERE r.since < 2000]` (Neo4j 5): in MATCH, the WHERE joins the clause's; a variable-length
+      // relationship has no one relationship for it to test.
+      const predicates = this.predicates;
+      if (predicates === undefined) {
+        throw this.b.source.error('UnexpectedSyntax', 'a WHERE inside a relationship pattern is only allowed in MATCH', span);
+      }
+      if (range !== undefined) throw this.b.source.error('UnexpectedSyntax', 'a variable-length relationship cannot have a WHERE inside its pattern', span);
+      variable ??= `${generated_name_prefix}rel${this.generated++}`;
+      predicates.push(this.outsideMatch(() => this.b.expression(relWhere)));
+    }
     const typeExpression = detail.labelExpression();
     if (typeExpression !== null) {
       // `[r:!A]`, `[r:A&B]`, `[:%]` (Neo4j 5): in MATCH, `[r] WHERE r:<expression>`, held by every hop of a

@@ -38,93 +38,94 @@ export class CypherParser extends antlr.Parser {
     public static readonly FOREACH = 28;
     public static readonly FINISH = 29;
     public static readonly LET = 30;
-    public static readonly FILTER = 31;
-    public static readonly IF = 32;
-    public static readonly IN = 33;
-    public static readonly INDEX = 34;
-    public static readonly IS = 35;
-    public static readonly KEY = 36;
-    public static readonly LIMIT = 37;
-    public static readonly MATCH = 38;
-    public static readonly MERGE = 39;
-    public static readonly NODE = 40;
-    public static readonly NONE = 41;
-    public static readonly NOT = 42;
-    public static readonly NULL = 43;
-    public static readonly OF = 44;
-    public static readonly ON = 45;
-    public static readonly OPTIONAL = 46;
-    public static readonly OR = 47;
-    public static readonly ORDER = 48;
-    public static readonly REDUCE = 49;
-    public static readonly REMOVE = 50;
-    public static readonly REQUIRE = 51;
-    public static readonly RETURN = 52;
-    public static readonly SET = 53;
-    public static readonly SINGLE = 54;
-    public static readonly SKIP_ = 55;
-    public static readonly STARTS = 56;
-    public static readonly THEN = 57;
-    public static readonly TIMESTAMP = 58;
-    public static readonly TRUE = 59;
-    public static readonly TYPED = 60;
-    public static readonly NORMALIZED = 61;
-    public static readonly LEADING = 62;
-    public static readonly TRAILING = 63;
-    public static readonly BOTH = 64;
-    public static readonly FROM = 65;
-    public static readonly OFFSET = 66;
-    public static readonly UNION = 67;
-    public static readonly UNIQUE = 68;
-    public static readonly UNWIND = 69;
-    public static readonly USING = 70;
-    public static readonly WHEN = 71;
-    public static readonly WHERE = 72;
-    public static readonly WITH = 73;
-    public static readonly XOR = 74;
-    public static readonly YIELD = 75;
-    public static readonly COLONCOLON = 76;
-    public static readonly DOTDOT = 77;
-    public static readonly PLUSEQ = 78;
-    public static readonly REGEX_MATCH = 79;
-    public static readonly NEQ = 80;
-    public static readonly LTE = 81;
-    public static readonly GTE = 82;
-    public static readonly EQ = 83;
-    public static readonly LT = 84;
-    public static readonly GT = 85;
-    public static readonly PLUS = 86;
-    public static readonly MINUS = 87;
-    public static readonly STAR = 88;
-    public static readonly SLASH = 89;
-    public static readonly PERCENT = 90;
-    public static readonly AMP = 91;
-    public static readonly BANG = 92;
-    public static readonly CARET = 93;
-    public static readonly DOT = 94;
-    public static readonly COMMA = 95;
-    public static readonly COLON = 96;
-    public static readonly SEMI = 97;
-    public static readonly DOUBLEBAR = 98;
-    public static readonly PIPE = 99;
-    public static readonly DOLLAR = 100;
-    public static readonly LPAREN = 101;
-    public static readonly RPAREN = 102;
-    public static readonly LBRACK = 103;
-    public static readonly RBRACK = 104;
-    public static readonly LBRACE = 105;
-    public static readonly RBRACE = 106;
-    public static readonly HexInteger = 107;
-    public static readonly OctalInteger = 108;
-    public static readonly DecimalInteger = 109;
-    public static readonly FloatLiteral = 110;
-    public static readonly StringLiteral = 111;
-    public static readonly EscapedSymbolicName = 112;
-    public static readonly UnescapedSymbolicName = 113;
-    public static readonly WHITESPACE = 114;
-    public static readonly HINT_COMMENT = 115;
-    public static readonly BLOCK_COMMENT = 116;
-    public static readonly LINE_COMMENT = 117;
+    public static readonly NODETACH = 31;
+    public static readonly FILTER = 32;
+    public static readonly IF = 33;
+    public static readonly IN = 34;
+    public static readonly INDEX = 35;
+    public static readonly IS = 36;
+    public static readonly KEY = 37;
+    public static readonly LIMIT = 38;
+    public static readonly MATCH = 39;
+    public static readonly MERGE = 40;
+    public static readonly NODE = 41;
+    public static readonly NONE = 42;
+    public static readonly NOT = 43;
+    public static readonly NULL = 44;
+    public static readonly OF = 45;
+    public static readonly ON = 46;
+    public static readonly OPTIONAL = 47;
+    public static readonly OR = 48;
+    public static readonly ORDER = 49;
+    public static readonly REDUCE = 50;
+    public static readonly REMOVE = 51;
+    public static readonly REQUIRE = 52;
+    public static readonly RETURN = 53;
+    public static readonly SET = 54;
+    public static readonly SINGLE = 55;
+    public static readonly SKIP_ = 56;
+    public static readonly STARTS = 57;
+    public static readonly THEN = 58;
+    public static readonly TIMESTAMP = 59;
+    public static readonly TRUE = 60;
+    public static readonly TYPED = 61;
+    public static readonly NORMALIZED = 62;
+    public static readonly LEADING = 63;
+    public static readonly TRAILING = 64;
+    public static readonly BOTH = 65;
+    public static readonly FROM = 66;
+    public static readonly OFFSET = 67;
+    public static readonly UNION = 68;
+    public static readonly UNIQUE = 69;
+    public static readonly UNWIND = 70;
+    public static readonly USING = 71;
+    public static readonly WHEN = 72;
+    public static readonly WHERE = 73;
+    public static readonly WITH = 74;
+    public static readonly XOR = 75;
+    public static readonly YIELD = 76;
+    public static readonly COLONCOLON = 77;
+    public static readonly DOTDOT = 78;
+    public static readonly PLUSEQ = 79;
+    public static readonly REGEX_MATCH = 80;
+    public static readonly NEQ = 81;
+    public static readonly LTE = 82;
+    public static readonly GTE = 83;
+    public static readonly EQ = 84;
+    public static readonly LT = 85;
+    public static readonly GT = 86;
+    public static readonly PLUS = 87;
+    public static readonly MINUS = 88;
+    public static readonly STAR = 89;
+    public static readonly SLASH = 90;
+    public static readonly PERCENT = 91;
+    public static readonly AMP = 92;
+    public static readonly BANG = 93;
+    public static readonly CARET = 94;
+    public static readonly DOT = 95;
+    public static readonly COMMA = 96;
+    public static readonly COLON = 97;
+    public static readonly SEMI = 98;
+    public static readonly DOUBLEBAR = 99;
+    public static readonly PIPE = 100;
+    public static readonly DOLLAR = 101;
+    public static readonly LPAREN = 102;
+    public static readonly RPAREN = 103;
+    public static readonly LBRACK = 104;
+    public static readonly RBRACK = 105;
+    public static readonly LBRACE = 106;
+    public static readonly RBRACE = 107;
+    public static readonly HexInteger = 108;
+    public static readonly OctalInteger = 109;
+    public static readonly DecimalInteger = 110;
+    public static readonly FloatLiteral = 111;
+    public static readonly StringLiteral = 112;
+    public static readonly EscapedSymbolicName = 113;
+    public static readonly UnescapedSymbolicName = 114;
+    public static readonly WHITESPACE = 115;
+    public static readonly HINT_COMMENT = 116;
+    public static readonly BLOCK_COMMENT = 117;
+    public static readonly LINE_COMMENT = 118;
     public static readonly RULE_script = 0;
     public static readonly RULE_statement = 1;
     public static readonly RULE_sessionCommand = 2;
@@ -271,12 +272,12 @@ export class CypherParser extends antlr.Parser {
         "'BY'", "'CALL'", "'CASE'", "'CONSTRAINT'", "'CONTAINS'", "'COUNT'", 
         "'COLLECT'", "'CREATE'", "'DELETE'", "'DESC'", "'DESCENDING'", "'DETACH'", 
         "'DISTINCT'", "'DROP'", "'ELSE'", "'END'", "'ENDS'", "'EXISTS'", 
-        "'FALSE'", "'FOR'", "'FOREACH'", "'FINISH'", "'LET'", "'FILTER'", 
-        "'IF'", "'IN'", "'INDEX'", "'IS'", "'KEY'", "'LIMIT'", "'MATCH'", 
-        "'MERGE'", "'NODE'", "'NONE'", "'NOT'", "'NULL'", "'OF'", "'ON'", 
-        "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", "'REQUIRE'", 
-        "'RETURN'", "'SET'", "'SINGLE'", "'SKIP'", "'STARTS'", "'THEN'", 
-        "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'NORMALIZED'", "'LEADING'", 
+        "'FALSE'", "'FOR'", "'FOREACH'", "'FINISH'", "'LET'", "'NODETACH'", 
+        "'FILTER'", "'IF'", "'IN'", "'INDEX'", "'IS'", "'KEY'", "'LIMIT'", 
+        "'MATCH'", "'MERGE'", "'NODE'", "'NONE'", "'NOT'", "'NULL'", "'OF'", 
+        "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", 
+        "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", "'SKIP'", "'STARTS'", 
+        "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'NORMALIZED'", "'LEADING'", 
         "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", "'UNION'", "'UNIQUE'", 
         "'UNWIND'", "'USING'", "'WHEN'", "'WHERE'", "'WITH'", "'XOR'", "'YIELD'", 
         "'::'", "'..'", "'+='", "'=~'", "'<>'", "'<='", "'>='", "'='", "'<'", 
@@ -290,12 +291,12 @@ export class CypherParser extends antlr.Parser {
         "CALL", "CASE", "CONSTRAINT", "CONTAINS", "COUNT", "COLLECT", "CREATE", 
         "DELETE", "DESC", "DESCENDING", "DETACH", "DISTINCT", "DROP", "ELSE", 
         "END", "ENDS", "EXISTS", "FALSE", "FOR", "FOREACH", "FINISH", "LET", 
-        "FILTER", "IF", "IN", "INDEX", "IS", "KEY", "LIMIT", "MATCH", "MERGE", 
-        "NODE", "NONE", "NOT", "NULL", "OF", "ON", "OPTIONAL", "OR", "ORDER", 
-        "REDUCE", "REMOVE", "REQUIRE", "RETURN", "SET", "SINGLE", "SKIP_", 
-        "STARTS", "THEN", "TIMESTAMP", "TRUE", "TYPED", "NORMALIZED", "LEADING", 
-        "TRAILING", "BOTH", "FROM", "OFFSET", "UNION", "UNIQUE", "UNWIND", 
-        "USING", "WHEN", "WHERE", "WITH", "XOR", "YIELD", "COLONCOLON", 
+        "NODETACH", "FILTER", "IF", "IN", "INDEX", "IS", "KEY", "LIMIT", 
+        "MATCH", "MERGE", "NODE", "NONE", "NOT", "NULL", "OF", "ON", "OPTIONAL", 
+        "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", "RETURN", "SET", "SINGLE", 
+        "SKIP_", "STARTS", "THEN", "TIMESTAMP", "TRUE", "TYPED", "NORMALIZED", 
+        "LEADING", "TRAILING", "BOTH", "FROM", "OFFSET", "UNION", "UNIQUE", 
+        "UNWIND", "USING", "WHEN", "WHERE", "WITH", "XOR", "YIELD", "COLONCOLON", 
         "DOTDOT", "PLUSEQ", "REGEX_MATCH", "NEQ", "LTE", "GTE", "EQ", "LT", 
         "GT", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "AMP", "BANG", 
         "CARET", "DOT", "COMMA", "COLON", "SEMI", "DOUBLEBAR", "PIPE", "DOLLAR", 
@@ -367,7 +368,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 282;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 97) {
+            if (_la === 98) {
                 {
                 this.state = 281;
                 this.match(CypherParser.SEMI);
@@ -508,6 +509,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
             case CypherParser.LET:
+            case CypherParser.NODETACH:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -563,7 +565,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 305;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 70) {
+            while (_la === 4 || _la === 71) {
                 {
                 {
                 this.state = 302;
@@ -579,7 +581,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 312;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 67) {
+            while (_la === 68) {
                 {
                 {
                 this.state = 309;
@@ -593,7 +595,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 318;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 70) {
+            while (_la === 4 || _la === 71) {
                 {
                 {
                 this.state = 315;
@@ -669,10 +671,17 @@ export class CypherParser extends antlr.Parser {
             this.state = 327;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 1) {
+            if (_la === 1 || _la === 20) {
                 {
                 this.state = 326;
-                this.match(CypherParser.ALL);
+                _la = this.tokenStream.LA(1);
+                if(!(_la === 1 || _la === 20)) {
+                this.errorHandler.recoverInline(this);
+                }
+                else {
+                    this.errorHandler.reportMatch(this);
+                    this.consume();
+                }
                 }
             }
 
@@ -713,7 +722,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 334;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 1886913729) !== 0) || ((((_la - 46)) & ~0x1F) === 0 && ((1 << (_la - 46)) & 143655637) !== 0));
+            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 3774350529) !== 0) || ((((_la - 47)) & ~0x1F) === 0 && ((1 << (_la - 47)) & 143655637) !== 0));
             }
         }
         catch (re) {
@@ -774,14 +783,14 @@ export class CypherParser extends antlr.Parser {
             this.state = 352;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
                 {
                 this.state = 344;
                 this.expression();
                 this.state = 349;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 95) {
+                while (_la === 96) {
                     {
                     {
                     this.state = 345;
@@ -824,7 +833,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 359;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
+            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0) || _la === 113 || _la === 114) {
                 {
                 {
                 this.state = 356;
@@ -866,14 +875,14 @@ export class CypherParser extends antlr.Parser {
             this.state = 374;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
                 {
                 this.state = 366;
                 this.expression();
                 this.state = 371;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 95) {
+                while (_la === 96) {
                     {
                     {
                     this.state = 367;
@@ -1051,7 +1060,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 397;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 46) {
+            if (_la === 47) {
                 {
                 this.state = 396;
                 this.match(CypherParser.OPTIONAL);
@@ -1081,7 +1090,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 408;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 72) {
+            if (_la === 73) {
                 {
                 this.state = 407;
                 this.where();
@@ -1142,7 +1151,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 416;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 46) {
+            if (_la === 47) {
                 {
                 this.state = 415;
                 this.match(CypherParser.OPTIONAL);
@@ -1156,21 +1165,21 @@ export class CypherParser extends antlr.Parser {
             this.state = 432;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 101) {
+            if (_la === 102) {
                 {
                 this.state = 420;
                 this.match(CypherParser.LPAREN);
                 this.state = 429;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
                     {
                     this.state = 421;
                     this.expression();
                     this.state = 426;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    while (_la === 95) {
+                    while (_la === 96) {
                         {
                         {
                         this.state = 422;
@@ -1194,7 +1203,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 439;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 75) {
+            if (_la === 76) {
                 {
                 this.state = 434;
                 this.match(CypherParser.YIELD);
@@ -1220,6 +1229,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.FOREACH:
                 case CypherParser.FINISH:
                 case CypherParser.LET:
+                case CypherParser.NODETACH:
                 case CypherParser.FILTER:
                 case CypherParser.IF:
                 case CypherParser.INDEX:
@@ -1278,7 +1288,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 442;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 46) {
+            if (_la === 47) {
                 {
                 this.state = 441;
                 this.match(CypherParser.OPTIONAL);
@@ -1290,7 +1300,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 446;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 101) {
+            if (_la === 102) {
                 {
                 this.state = 445;
                 this.subqueryScope();
@@ -1306,7 +1316,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 452;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 33) {
+            if (_la === 34) {
                 {
                 this.state = 451;
                 this.inTransactions();
@@ -1359,6 +1369,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
             case CypherParser.LET:
+            case CypherParser.NODETACH:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -1387,7 +1398,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 461;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 95) {
+                while (_la === 96) {
                     {
                     {
                     this.state = 457;
@@ -1438,7 +1449,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 474;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 44) {
+            if (_la === 45) {
                 {
                 this.state = 470;
                 this.match(CypherParser.OF);
@@ -1452,7 +1463,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 480;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 45) {
+            if (_la === 46) {
                 {
                 this.state = 476;
                 this.match(CypherParser.ON);
@@ -1532,7 +1543,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 497;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 95) {
+            while (_la === 96) {
                 {
                 {
                 this.state = 493;
@@ -1548,7 +1559,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 501;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 72) {
+            if (_la === 73) {
                 {
                 this.state = 500;
                 this.where();
@@ -1644,7 +1655,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 518;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 45) {
+            while (_la === 46) {
                 {
                 {
                 this.state = 515;
@@ -1728,7 +1739,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 535;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 95) {
+            while (_la === 96) {
                 {
                 {
                 this.state = 531;
@@ -1856,7 +1867,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 568;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 95) {
+            while (_la === 96) {
                 {
                 {
                 this.state = 564;
@@ -1948,10 +1959,17 @@ export class CypherParser extends antlr.Parser {
             this.state = 583;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 19) {
+            if (_la === 19 || _la === 31) {
                 {
                 this.state = 582;
-                this.match(CypherParser.DETACH);
+                _la = this.tokenStream.LA(1);
+                if(!(_la === 19 || _la === 31)) {
+                this.errorHandler.recoverInline(this);
+                }
+                else {
+                    this.errorHandler.reportMatch(this);
+                    this.consume();
+                }
                 }
             }
 
@@ -1962,7 +1980,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 591;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 95) {
+            while (_la === 96) {
                 {
                 {
                 this.state = 587;
@@ -2022,7 +2040,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 603;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 1886913729) !== 0) || ((((_la - 46)) & ~0x1F) === 0 && ((1 << (_la - 46)) & 143655637) !== 0));
+            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 3774350529) !== 0) || ((((_la - 47)) & ~0x1F) === 0 && ((1 << (_la - 47)) & 143655637) !== 0));
             this.state = 605;
             this.match(CypherParser.RPAREN);
             }
@@ -2153,7 +2171,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 629;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 95) {
+            while (_la === 96) {
                 {
                 {
                 this.state = 625;
@@ -2220,7 +2238,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 638;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 72) {
+            if (_la === 73) {
                 {
                 this.state = 637;
                 this.match(CypherParser.WHERE);
@@ -2258,7 +2276,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 645;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 72) {
+            if (_la === 73) {
                 {
                 this.state = 644;
                 this.where();
@@ -2385,7 +2403,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 668;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 95) {
+                while (_la === 96) {
                     {
                     {
                     this.state = 664;
@@ -2416,6 +2434,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
             case CypherParser.LET:
+            case CypherParser.NODETACH:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -2459,7 +2478,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 676;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 95) {
+                while (_la === 96) {
                     {
                     {
                     this.state = 672;
@@ -2542,7 +2561,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 693;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 95) {
+            while (_la === 96) {
                 {
                 {
                 this.state = 689;
@@ -2579,7 +2598,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 696;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 55 || _la === 66)) {
+            if(!(_la === 56 || _la === 67)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -2706,7 +2725,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 714;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 95) {
+            while (_la === 96) {
                 {
                 {
                 this.state = 710;
@@ -2774,6 +2793,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
             case CypherParser.LET:
+            case CypherParser.NODETACH:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -2864,7 +2884,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 735;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (((((_la - 84)) & ~0x1F) === 0 && ((1 << (_la - 84)) & 131081) !== 0)) {
+                while (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 131081) !== 0)) {
                     {
                     {
                     this.state = 732;
@@ -2959,7 +2979,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 752;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0) || _la === 113 || _la === 114) {
                 {
                 this.state = 751;
                 this.variable();
@@ -2985,7 +3005,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 759;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 100 || _la === 105) {
+            if (_la === 101 || _la === 106) {
                 {
                 this.state = 758;
                 this.properties();
@@ -2995,7 +3015,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 763;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 72) {
+            if (_la === 73) {
                 {
                 this.state = 761;
                 this.match(CypherParser.WHERE);
@@ -3068,7 +3088,7 @@ export class CypherParser extends antlr.Parser {
                     this.state = 773;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 96) {
+                    if (_la === 97) {
                         {
                         this.state = 772;
                         this.match(CypherParser.COLON);
@@ -3111,7 +3131,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 786;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 91) {
+            while (_la === 92) {
                 {
                 {
                 this.state = 782;
@@ -3185,6 +3205,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
             case CypherParser.LET:
+            case CypherParser.NODETACH:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.IN:
@@ -3294,6 +3315,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
             case CypherParser.LET:
+            case CypherParser.NODETACH:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.IN:
@@ -3399,7 +3421,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 804;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 524293) !== 0)) {
+                if (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 524293) !== 0)) {
                     {
                     this.state = 803;
                     this.pathQuantifier();
@@ -3454,7 +3476,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 819;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 72) {
+            if (_la === 73) {
                 {
                 this.state = 817;
                 this.match(CypherParser.WHERE);
@@ -3498,7 +3520,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 826;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 107)) & ~0x1F) === 0 && ((1 << (_la - 107)) & 7) !== 0)) {
+                if (((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 7) !== 0)) {
                     {
                     this.state = 825;
                     localContext._lo = this.integerLiteral();
@@ -3508,14 +3530,14 @@ export class CypherParser extends antlr.Parser {
                 this.state = 832;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 95) {
+                if (_la === 96) {
                     {
                     this.state = 828;
                     this.match(CypherParser.COMMA);
                     this.state = 830;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 107)) & ~0x1F) === 0 && ((1 << (_la - 107)) & 7) !== 0)) {
+                    if (((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 7) !== 0)) {
                         {
                         this.state = 829;
                         localContext._hi = this.integerLiteral();
@@ -3578,7 +3600,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 842;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 103) {
+                if (_la === 104) {
                     {
                     this.state = 841;
                     this.relationshipDetail();
@@ -3601,7 +3623,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 849;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 103) {
+                if (_la === 104) {
                     {
                     this.state = 848;
                     this.relationshipDetail();
@@ -3620,7 +3642,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 854;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 103) {
+                if (_la === 104) {
                     {
                     this.state = 853;
                     this.relationshipDetail();
@@ -3641,7 +3663,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 860;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 103) {
+                if (_la === 104) {
                     {
                     this.state = 859;
                     this.relationshipDetail();
@@ -3679,7 +3701,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 867;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0) || _la === 113 || _la === 114) {
                 {
                 this.state = 866;
                 this.variable();
@@ -3705,7 +3727,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 874;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 77 || _la === 88) {
+            if (_la === 78 || _la === 89) {
                 {
                 this.state = 873;
                 this.rangeLiteral();
@@ -3715,14 +3737,26 @@ export class CypherParser extends antlr.Parser {
             this.state = 877;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 100 || _la === 105) {
+            if (_la === 101 || _la === 106) {
                 {
                 this.state = 876;
                 this.properties();
                 }
             }
 
-            this.state = 879;
+            this.state = 881;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 73) {
+                {
+                this.state = 879;
+                this.match(CypherParser.WHERE);
+                this.state = 880;
+                localContext._relWhere = this.expression();
+                }
+            }
+
+            this.state = 883;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -3743,20 +3777,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new PropertiesContext(this.context, this.state);
         this.enterRule(localContext, 124, CypherParser.RULE_properties);
         try {
-            this.state = 883;
+            this.state = 887;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 881;
+                this.state = 885;
                 this.mapLiteral();
                 }
                 break;
             case CypherParser.DOLLAR:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 882;
+                this.state = 886;
                 this.parameter();
                 }
                 break;
@@ -3782,39 +3816,39 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 126, CypherParser.RULE_relationshipTypes);
         let _la: number;
         try {
-            this.state = 899;
+            this.state = 903;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 95, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 96, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 885;
+                this.state = 889;
                 this.match(CypherParser.COLON);
-                this.state = 886;
+                this.state = 890;
                 this.relTypeName();
-                this.state = 894;
+                this.state = 898;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 99) {
+                while (_la === 100) {
                     {
                     {
-                    this.state = 887;
+                    this.state = 891;
                     this.match(CypherParser.PIPE);
-                    this.state = 889;
+                    this.state = 893;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 96) {
+                    if (_la === 97) {
                         {
-                        this.state = 888;
+                        this.state = 892;
                         this.match(CypherParser.COLON);
                         }
                     }
 
-                    this.state = 891;
+                    this.state = 895;
                     this.relTypeName();
                     }
                     }
-                    this.state = 896;
+                    this.state = 900;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
@@ -3823,9 +3857,9 @@ export class CypherParser extends antlr.Parser {
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 897;
+                this.state = 901;
                 this.match(CypherParser.COLON);
-                this.state = 898;
+                this.state = 902;
                 this.dynamicName();
                 }
                 break;
@@ -3851,20 +3885,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 902;
+            this.state = 906;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 901;
+                this.state = 905;
                 this.nodeLabel();
                 }
                 }
-                this.state = 904;
+                this.state = 908;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 96);
+            } while (_la === 97);
             }
         }
         catch (re) {
@@ -3884,24 +3918,24 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NodeLabelContext(this.context, this.state);
         this.enterRule(localContext, 130, CypherParser.RULE_nodeLabel);
         try {
-            this.state = 910;
+            this.state = 914;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 97, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 98, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 906;
+                this.state = 910;
                 this.match(CypherParser.COLON);
-                this.state = 907;
+                this.state = 911;
                 this.labelName();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 908;
+                this.state = 912;
                 this.match(CypherParser.COLON);
-                this.state = 909;
+                this.state = 913;
                 this.dynamicName();
                 }
                 break;
@@ -3927,14 +3961,14 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 912;
+            this.state = 916;
             this.match(CypherParser.DOLLAR);
-            this.state = 914;
+            this.state = 918;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 1 || _la === 3) {
                 {
-                this.state = 913;
+                this.state = 917;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 3)) {
                 this.errorHandler.recoverInline(this);
@@ -3946,11 +3980,11 @@ export class CypherParser extends antlr.Parser {
                 }
             }
 
-            this.state = 916;
+            this.state = 920;
             this.match(CypherParser.LPAREN);
-            this.state = 917;
+            this.state = 921;
             this.expression();
-            this.state = 918;
+            this.state = 922;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -3972,37 +4006,37 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 134, CypherParser.RULE_rangeLiteral);
         let _la: number;
         try {
-            this.state = 934;
+            this.state = 938;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.STAR:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 920;
+                this.state = 924;
                 this.match(CypherParser.STAR);
-                this.state = 922;
+                this.state = 926;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 7340033) !== 0)) {
+                if (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 7340033) !== 0)) {
                     {
-                    this.state = 921;
+                    this.state = 925;
                     this.rangeBound();
                     }
                 }
 
-                this.state = 928;
+                this.state = 932;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 77) {
+                if (_la === 78) {
                     {
-                    this.state = 924;
+                    this.state = 928;
                     this.match(CypherParser.DOTDOT);
-                    this.state = 926;
+                    this.state = 930;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 7340033) !== 0)) {
+                    if (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 7340033) !== 0)) {
                         {
-                        this.state = 925;
+                        this.state = 929;
                         this.rangeBound();
                         }
                     }
@@ -4015,14 +4049,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DOTDOT:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 930;
+                this.state = 934;
                 this.match(CypherParser.DOTDOT);
-                this.state = 932;
+                this.state = 936;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 7340033) !== 0)) {
+                if (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 7340033) !== 0)) {
                     {
-                    this.state = 931;
+                    this.state = 935;
                     this.rangeBound();
                     }
                 }
@@ -4053,17 +4087,17 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 937;
+            this.state = 941;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 87) {
+            if (_la === 88) {
                 {
-                this.state = 936;
+                this.state = 940;
                 this.match(CypherParser.MINUS);
                 }
             }
 
-            this.state = 939;
+            this.state = 943;
             this.integerLiteral();
             }
         }
@@ -4086,7 +4120,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 941;
+            this.state = 945;
             this.schemaName();
             }
         }
@@ -4109,7 +4143,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 943;
+            this.state = 947;
             this.schemaName();
             }
         }
@@ -4133,22 +4167,22 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 945;
+            this.state = 949;
             this.atom();
-            this.state = 947;
+            this.state = 951;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 946;
+                this.state = 950;
                 this.propertyLookup();
                 }
                 }
-                this.state = 949;
+                this.state = 953;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 94);
+            } while (_la === 95);
             }
         }
         catch (re) {
@@ -4170,7 +4204,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 951;
+            this.state = 955;
             this.orExpression();
             }
         }
@@ -4194,21 +4228,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 953;
+            this.state = 957;
             this.xorExpression();
-            this.state = 958;
+            this.state = 962;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 47) {
+            while (_la === 48) {
                 {
                 {
-                this.state = 954;
+                this.state = 958;
                 this.match(CypherParser.OR);
-                this.state = 955;
+                this.state = 959;
                 this.xorExpression();
                 }
                 }
-                this.state = 960;
+                this.state = 964;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4234,21 +4268,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 961;
+            this.state = 965;
             this.andExpression();
-            this.state = 966;
+            this.state = 970;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 74) {
+            while (_la === 75) {
                 {
                 {
-                this.state = 962;
+                this.state = 966;
                 this.match(CypherParser.XOR);
-                this.state = 963;
+                this.state = 967;
                 this.andExpression();
                 }
                 }
-                this.state = 968;
+                this.state = 972;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4274,21 +4308,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 969;
+            this.state = 973;
             this.notExpression();
-            this.state = 974;
+            this.state = 978;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             while (_la === 2) {
                 {
                 {
-                this.state = 970;
+                this.state = 974;
                 this.match(CypherParser.AND);
-                this.state = 971;
+                this.state = 975;
                 this.notExpression();
                 }
                 }
-                this.state = 976;
+                this.state = 980;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4314,21 +4348,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 980;
+            this.state = 984;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 42) {
+            while (_la === 43) {
                 {
                 {
-                this.state = 977;
+                this.state = 981;
                 this.match(CypherParser.NOT);
                 }
                 }
-                this.state = 982;
+                this.state = 986;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 983;
+            this.state = 987;
             this.comparisonExpression();
             }
         }
@@ -4352,21 +4386,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 985;
+            this.state = 989;
             this.predicateExpression();
-            this.state = 991;
+            this.state = 995;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 80)) & ~0x1F) === 0 && ((1 << (_la - 80)) & 63) !== 0)) {
+            while (((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 63) !== 0)) {
                 {
                 {
-                this.state = 986;
+                this.state = 990;
                 this.comparisonOperator();
-                this.state = 987;
+                this.state = 991;
                 this.predicateExpression();
                 }
                 }
-                this.state = 993;
+                this.state = 997;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4392,9 +4426,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 994;
+            this.state = 998;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 80)) & ~0x1F) === 0 && ((1 << (_la - 80)) & 63) !== 0))) {
+            if(!(((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4423,19 +4457,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 996;
-            this.addOrSubtractExpression();
             this.state = 1000;
+            this.addOrSubtractExpression();
+            this.state = 1004;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 10489857) !== 0) || ((((_la - 56)) & ~0x1F) === 0 && ((1 << (_la - 56)) & 9437185) !== 0)) {
+            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 20975617) !== 0) || ((((_la - 57)) & ~0x1F) === 0 && ((1 << (_la - 57)) & 9437185) !== 0)) {
                 {
                 {
-                this.state = 997;
+                this.state = 1001;
                 this.predicateSuffix();
                 }
                 }
-                this.state = 1002;
+                this.state = 1006;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4459,18 +4493,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 160, CypherParser.RULE_predicateSuffix);
         let _la: number;
         try {
-            this.state = 1037;
+            this.state = 1041;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 117, this.context) ) {
             case 1:
                 localContext = new StartsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1003;
+                this.state = 1007;
                 this.match(CypherParser.STARTS);
-                this.state = 1004;
+                this.state = 1008;
                 this.match(CypherParser.WITH);
-                this.state = 1005;
+                this.state = 1009;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4478,11 +4512,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new EndsWithPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1006;
+                this.state = 1010;
                 this.match(CypherParser.ENDS);
-                this.state = 1007;
+                this.state = 1011;
                 this.match(CypherParser.WITH);
-                this.state = 1008;
+                this.state = 1012;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4490,9 +4524,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new ContainsPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1009;
+                this.state = 1013;
                 this.match(CypherParser.CONTAINS);
-                this.state = 1010;
+                this.state = 1014;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4500,9 +4534,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new RegexPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1011;
+                this.state = 1015;
                 this.match(CypherParser.REGEX_MATCH);
-                this.state = 1012;
+                this.state = 1016;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4510,9 +4544,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new InPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1013;
+                this.state = 1017;
                 this.match(CypherParser.IN);
-                this.state = 1014;
+                this.state = 1018;
                 this.addOrSubtractExpression();
                 }
                 break;
@@ -4520,9 +4554,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1015;
+                this.state = 1019;
                 this.match(CypherParser.IS);
-                this.state = 1016;
+                this.state = 1020;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4530,11 +4564,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IsNotNullPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1017;
+                this.state = 1021;
                 this.match(CypherParser.IS);
-                this.state = 1018;
+                this.state = 1022;
                 this.match(CypherParser.NOT);
-                this.state = 1019;
+                this.state = 1023;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4542,26 +4576,26 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypePredicateContext(localContext);
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1026;
+                this.state = 1030;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.IS:
                     {
-                    this.state = 1020;
+                    this.state = 1024;
                     this.match(CypherParser.IS);
-                    this.state = 1022;
+                    this.state = 1026;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 42) {
+                    if (_la === 43) {
                         {
-                        this.state = 1021;
+                        this.state = 1025;
                         this.match(CypherParser.NOT);
                         }
                     }
 
-                    this.state = 1024;
+                    this.state = 1028;
                     _la = this.tokenStream.LA(1);
-                    if(!(_la === 60 || _la === 76)) {
+                    if(!(_la === 61 || _la === 77)) {
                     this.errorHandler.recoverInline(this);
                     }
                     else {
@@ -4572,14 +4606,14 @@ export class CypherParser extends antlr.Parser {
                     break;
                 case CypherParser.COLONCOLON:
                     {
-                    this.state = 1025;
+                    this.state = 1029;
                     this.match(CypherParser.COLONCOLON);
                     }
                     break;
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1028;
+                this.state = 1032;
                 this.valueTypeExpression();
                 }
                 break;
@@ -4587,29 +4621,29 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NormalizedPredicateContext(localContext);
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1029;
+                this.state = 1033;
                 this.match(CypherParser.IS);
-                this.state = 1031;
+                this.state = 1035;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 42) {
+                if (_la === 43) {
                     {
-                    this.state = 1030;
+                    this.state = 1034;
                     this.match(CypherParser.NOT);
                     }
                 }
 
-                this.state = 1034;
+                this.state = 1038;
                 this.errorHandler.sync(this);
-                switch (this.interpreter.adaptivePredict(this.tokenStream, 115, this.context) ) {
+                switch (this.interpreter.adaptivePredict(this.tokenStream, 116, this.context) ) {
                 case 1:
                     {
-                    this.state = 1033;
+                    this.state = 1037;
                     (localContext as NormalizedPredicateContext)._normalForm = this.symbolicName();
                     }
                     break;
                 }
-                this.state = 1036;
+                this.state = 1040;
                 this.match(CypherParser.NORMALIZED);
                 }
                 break;
@@ -4635,25 +4669,25 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1039;
+            this.state = 1043;
             this.valueTypeAlternative();
-            this.state = 1044;
+            this.state = 1048;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 117, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 118, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1040;
+                    this.state = 1044;
                     this.match(CypherParser.PIPE);
-                    this.state = 1041;
+                    this.state = 1045;
                     this.valueTypeAlternative();
                     }
                     }
                 }
-                this.state = 1046;
+                this.state = 1050;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 117, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 118, this.context);
             }
             }
         }
@@ -4678,7 +4712,7 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1048;
+            this.state = 1052;
             this.errorHandler.sync(this);
             alternative = 1;
             do {
@@ -4686,7 +4720,7 @@ export class CypherParser extends antlr.Parser {
                 case 1:
                     {
                     {
-                    this.state = 1047;
+                    this.state = 1051;
                     this.valueTypeWord();
                     }
                     }
@@ -4694,46 +4728,46 @@ export class CypherParser extends antlr.Parser {
                 default:
                     throw new antlr.NoViableAltException(this);
                 }
-                this.state = 1050;
-                this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 118, this.context);
-            } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
-            this.state = 1056;
-            this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 119, this.context) ) {
-            case 1:
-                {
-                this.state = 1052;
-                this.match(CypherParser.WITH);
-                this.state = 1053;
-                this.valueTypeWord();
                 this.state = 1054;
-                this.valueTypeWord();
-                }
-                break;
-            }
-            this.state = 1062;
+                this.errorHandler.sync(this);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 119, this.context);
+            } while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER);
+            this.state = 1060;
             this.errorHandler.sync(this);
             switch (this.interpreter.adaptivePredict(this.tokenStream, 120, this.context) ) {
             case 1:
                 {
+                this.state = 1056;
+                this.match(CypherParser.WITH);
+                this.state = 1057;
+                this.valueTypeWord();
                 this.state = 1058;
-                this.match(CypherParser.LT);
-                this.state = 1059;
-                this.valueTypeExpression();
-                this.state = 1060;
-                this.match(CypherParser.GT);
+                this.valueTypeWord();
                 }
                 break;
             }
             this.state = 1066;
             this.errorHandler.sync(this);
-            _la = this.tokenStream.LA(1);
-            if (_la === 42) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 121, this.context) ) {
+            case 1:
                 {
+                this.state = 1062;
+                this.match(CypherParser.LT);
+                this.state = 1063;
+                this.valueTypeExpression();
                 this.state = 1064;
+                this.match(CypherParser.GT);
+                }
+                break;
+            }
+            this.state = 1070;
+            this.errorHandler.sync(this);
+            _la = this.tokenStream.LA(1);
+            if (_la === 43) {
+                {
+                this.state = 1068;
                 this.match(CypherParser.NOT);
-                this.state = 1065;
+                this.state = 1069;
                 this.match(CypherParser.NULL);
                 }
             }
@@ -4757,7 +4791,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new ValueTypeWordContext(this.context, this.state);
         this.enterRule(localContext, 166, CypherParser.RULE_valueTypeWord);
         try {
-            this.state = 1070;
+            this.state = 1074;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -4773,6 +4807,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
             case CypherParser.LET:
+            case CypherParser.NODETACH:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -4797,14 +4832,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1068;
+                this.state = 1072;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1069;
+                this.state = 1073;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -4832,21 +4867,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1072;
+            this.state = 1076;
             this.multiplyDivideModuloExpression();
-            this.state = 1078;
+            this.state = 1082;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 4099) !== 0)) {
+            while (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 4099) !== 0)) {
                 {
                 {
-                this.state = 1073;
+                this.state = 1077;
                 this.addOrSubtractOperator();
-                this.state = 1074;
+                this.state = 1078;
                 this.multiplyDivideModuloExpression();
                 }
                 }
-                this.state = 1080;
+                this.state = 1084;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4872,9 +4907,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1081;
+            this.state = 1085;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 4099) !== 0))) {
+            if(!(((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4903,21 +4938,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1083;
+            this.state = 1087;
             this.powerOfExpression();
-            this.state = 1089;
+            this.state = 1093;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 7) !== 0)) {
+            while (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7) !== 0)) {
                 {
                 {
-                this.state = 1084;
+                this.state = 1088;
                 this.multiplyDivideModuloOperator();
-                this.state = 1085;
+                this.state = 1089;
                 this.powerOfExpression();
                 }
                 }
-                this.state = 1091;
+                this.state = 1095;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -4943,9 +4978,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1092;
+            this.state = 1096;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 7) !== 0))) {
+            if(!(((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4974,21 +5009,21 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1094;
+            this.state = 1098;
             this.unaryAddOrSubtractExpression();
-            this.state = 1099;
+            this.state = 1103;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 93) {
+            while (_la === 94) {
                 {
                 {
-                this.state = 1095;
+                this.state = 1099;
                 this.match(CypherParser.CARET);
-                this.state = 1096;
+                this.state = 1100;
                 this.unaryAddOrSubtractExpression();
                 }
                 }
-                this.state = 1101;
+                this.state = 1105;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
@@ -5014,15 +5049,15 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1105;
+            this.state = 1109;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 86 || _la === 87) {
+            while (_la === 87 || _la === 88) {
                 {
                 {
-                this.state = 1102;
+                this.state = 1106;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 86 || _la === 87)) {
+                if(!(_la === 87 || _la === 88)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -5031,11 +5066,11 @@ export class CypherParser extends antlr.Parser {
                 }
                 }
                 }
-                this.state = 1107;
+                this.state = 1111;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1108;
+            this.state = 1112;
             this.nonArithmeticOperatorExpression();
             }
         }
@@ -5059,25 +5094,25 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1110;
+            this.state = 1114;
             this.atom();
-            this.state = 1115;
+            this.state = 1119;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 94 || _la === 103) {
+            while (_la === 95 || _la === 104) {
                 {
-                this.state = 1113;
+                this.state = 1117;
                 this.errorHandler.sync(this);
                 switch (this.tokenStream.LA(1)) {
                 case CypherParser.LBRACK:
                     {
-                    this.state = 1111;
+                    this.state = 1115;
                     this.listOperator();
                     }
                     break;
                 case CypherParser.DOT:
                     {
-                    this.state = 1112;
+                    this.state = 1116;
                     this.propertyLookup();
                     }
                     break;
@@ -5085,22 +5120,22 @@ export class CypherParser extends antlr.Parser {
                     throw new antlr.NoViableAltException(this);
                 }
                 }
-                this.state = 1117;
+                this.state = 1121;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1120;
+            this.state = 1124;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 129, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 130, this.context) ) {
             case 1:
                 {
-                this.state = 1118;
+                this.state = 1122;
                 this.nodeLabels();
                 }
                 break;
             case 2:
                 {
-                this.state = 1119;
+                this.state = 1123;
                 this.labelExpression();
                 }
                 break;
@@ -5125,18 +5160,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 182, CypherParser.RULE_listOperator);
         let _la: number;
         try {
-            this.state = 1135;
+            this.state = 1139;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 132, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 133, this.context) ) {
             case 1:
                 localContext = new IndexOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1122;
+                this.state = 1126;
                 this.match(CypherParser.LBRACK);
-                this.state = 1123;
+                this.state = 1127;
                 this.expression();
-                this.state = 1124;
+                this.state = 1128;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5144,31 +5179,31 @@ export class CypherParser extends antlr.Parser {
                 localContext = new SliceOperatorContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1126;
+                this.state = 1130;
                 this.match(CypherParser.LBRACK);
-                this.state = 1128;
+                this.state = 1132;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
                     {
-                    this.state = 1127;
+                    this.state = 1131;
                     (localContext as SliceOperatorContext)._lo = this.expression();
                     }
                 }
 
-                this.state = 1130;
+                this.state = 1134;
                 this.match(CypherParser.DOTDOT);
-                this.state = 1132;
+                this.state = 1136;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
                     {
-                    this.state = 1131;
+                    this.state = 1135;
                     (localContext as SliceOperatorContext)._hi = this.expression();
                     }
                 }
 
-                this.state = 1134;
+                this.state = 1138;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -5193,9 +5228,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1137;
+            this.state = 1141;
             this.match(CypherParser.DOT);
-            this.state = 1138;
+            this.state = 1142;
             this.propertyKeyName();
             }
         }
@@ -5216,111 +5251,111 @@ export class CypherParser extends antlr.Parser {
         let localContext = new AtomContext(this.context, this.state);
         this.enterRule(localContext, 186, CypherParser.RULE_atom);
         try {
-            this.state = 1155;
+            this.state = 1159;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 133, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 134, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1140;
+                this.state = 1144;
                 this.countStar();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1141;
+                this.state = 1145;
                 this.trimFromExpression();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1142;
+                this.state = 1146;
                 this.listComprehension();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1143;
+                this.state = 1147;
                 this.patternComprehension();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1144;
+                this.state = 1148;
                 this.quantifierExpression();
                 }
                 break;
             case 6:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1145;
+                this.state = 1149;
                 this.reduceExpression();
                 }
                 break;
             case 7:
                 this.enterOuterAlt(localContext, 7);
                 {
-                this.state = 1146;
+                this.state = 1150;
                 this.subqueryExpression();
                 }
                 break;
             case 8:
                 this.enterOuterAlt(localContext, 8);
                 {
-                this.state = 1147;
+                this.state = 1151;
                 this.literal();
                 }
                 break;
             case 9:
                 this.enterOuterAlt(localContext, 9);
                 {
-                this.state = 1148;
+                this.state = 1152;
                 this.parameter();
                 }
                 break;
             case 10:
                 this.enterOuterAlt(localContext, 10);
                 {
-                this.state = 1149;
+                this.state = 1153;
                 this.caseExpression();
                 }
                 break;
             case 11:
                 this.enterOuterAlt(localContext, 11);
                 {
-                this.state = 1150;
+                this.state = 1154;
                 this.relationshipsPattern();
                 }
                 break;
             case 12:
                 this.enterOuterAlt(localContext, 12);
                 {
-                this.state = 1151;
+                this.state = 1155;
                 this.parenthesizedExpression();
                 }
                 break;
             case 13:
                 this.enterOuterAlt(localContext, 13);
                 {
-                this.state = 1152;
+                this.state = 1156;
                 this.functionInvocation();
                 }
                 break;
             case 14:
                 this.enterOuterAlt(localContext, 14);
                 {
-                this.state = 1153;
+                this.state = 1157;
                 this.mapProjection();
                 }
                 break;
             case 15:
                 this.enterOuterAlt(localContext, 15);
                 {
-                this.state = 1154;
+                this.state = 1158;
                 this.variable();
                 }
                 break;
@@ -5345,13 +5380,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1157;
+            this.state = 1161;
             this.match(CypherParser.COUNT);
-            this.state = 1158;
+            this.state = 1162;
             this.match(CypherParser.LPAREN);
-            this.state = 1159;
+            this.state = 1163;
             this.match(CypherParser.STAR);
-            this.state = 1160;
+            this.state = 1164;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5375,45 +5410,45 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1162;
+            this.state = 1166;
             this.match(CypherParser.CASE);
-            this.state = 1164;
+            this.state = 1168;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
                 {
-                this.state = 1163;
+                this.state = 1167;
                 localContext._subject = this.expression();
                 }
             }
 
-            this.state = 1167;
+            this.state = 1171;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             do {
                 {
                 {
-                this.state = 1166;
+                this.state = 1170;
                 this.caseAlternative();
                 }
                 }
-                this.state = 1169;
+                this.state = 1173;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 71);
-            this.state = 1173;
+            } while (_la === 72);
+            this.state = 1177;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
             if (_la === 22) {
                 {
-                this.state = 1171;
+                this.state = 1175;
                 this.match(CypherParser.ELSE);
-                this.state = 1172;
+                this.state = 1176;
                 localContext._elseExpr = this.expression();
                 }
             }
 
-            this.state = 1175;
+            this.state = 1179;
             this.match(CypherParser.END);
             }
         }
@@ -5437,29 +5472,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1177;
+            this.state = 1181;
             this.match(CypherParser.WHEN);
-            this.state = 1178;
+            this.state = 1182;
             this.caseWhenOperand();
-            this.state = 1183;
+            this.state = 1187;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 95) {
+            while (_la === 96) {
                 {
                 {
-                this.state = 1179;
+                this.state = 1183;
                 this.match(CypherParser.COMMA);
-                this.state = 1180;
+                this.state = 1184;
                 this.caseWhenOperand();
                 }
                 }
-                this.state = 1185;
+                this.state = 1189;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1186;
+            this.state = 1190;
             this.match(CypherParser.THEN);
-            this.state = 1187;
+            this.state = 1191;
             this.expression();
             }
         }
@@ -5480,7 +5515,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new CaseWhenOperandContext(this.context, this.state);
         this.enterRule(localContext, 194, CypherParser.RULE_caseWhenOperand);
         try {
-            this.state = 1194;
+            this.state = 1198;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.NEQ:
@@ -5492,9 +5527,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseComparisonOperandContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1189;
+                this.state = 1193;
                 this.comparisonOperator();
-                this.state = 1190;
+                this.state = 1194;
                 this.expression();
                 }
                 break;
@@ -5508,7 +5543,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CaseSuffixOperandContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1192;
+                this.state = 1196;
                 this.predicateSuffix();
                 }
                 break;
@@ -5528,6 +5563,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
             case CypherParser.LET:
+            case CypherParser.NODETACH:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -5567,7 +5603,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new CasePlainOperandContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1193;
+                this.state = 1197;
                 this.expression();
                 }
                 break;
@@ -5595,23 +5631,23 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1196;
-            this.match(CypherParser.LBRACK);
-            this.state = 1197;
-            this.filterExpression();
             this.state = 1200;
+            this.match(CypherParser.LBRACK);
+            this.state = 1201;
+            this.filterExpression();
+            this.state = 1204;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 99) {
+            if (_la === 100) {
                 {
-                this.state = 1198;
+                this.state = 1202;
                 this.match(CypherParser.PIPE);
-                this.state = 1199;
+                this.state = 1203;
                 this.expression();
                 }
             }
 
-            this.state = 1202;
+            this.state = 1206;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5635,39 +5671,39 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1204;
-            this.match(CypherParser.LBRACK);
             this.state = 1208;
+            this.match(CypherParser.LBRACK);
+            this.state = 1212;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0) || _la === 113 || _la === 114) {
                 {
-                this.state = 1205;
+                this.state = 1209;
                 this.variable();
-                this.state = 1206;
+                this.state = 1210;
                 this.match(CypherParser.EQ);
                 }
             }
 
-            this.state = 1210;
+            this.state = 1214;
             this.relationshipsPattern();
-            this.state = 1213;
+            this.state = 1217;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 72) {
+            if (_la === 73) {
                 {
-                this.state = 1211;
+                this.state = 1215;
                 this.match(CypherParser.WHERE);
-                this.state = 1212;
+                this.state = 1216;
                 this.expression();
                 }
             }
 
-            this.state = 1215;
+            this.state = 1219;
             this.match(CypherParser.PIPE);
-            this.state = 1216;
+            this.state = 1220;
             this.expression();
-            this.state = 1217;
+            this.state = 1221;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -5690,13 +5726,13 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1219;
+            this.state = 1223;
             this.quantifier();
-            this.state = 1220;
+            this.state = 1224;
             this.match(CypherParser.LPAREN);
-            this.state = 1221;
+            this.state = 1225;
             this.filterExpression();
-            this.state = 1222;
+            this.state = 1226;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5720,9 +5756,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1224;
+            this.state = 1228;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 1 || _la === 3 || _la === 41 || _la === 54)) {
+            if(!(_la === 1 || _la === 3 || _la === 42 || _la === 55)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5751,20 +5787,20 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1226;
+            this.state = 1230;
             this.variable();
-            this.state = 1227;
-            this.match(CypherParser.IN);
-            this.state = 1228;
-            this.expression();
             this.state = 1231;
+            this.match(CypherParser.IN);
+            this.state = 1232;
+            this.expression();
+            this.state = 1235;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 72) {
+            if (_la === 73) {
                 {
-                this.state = 1229;
+                this.state = 1233;
                 this.match(CypherParser.WHERE);
-                this.state = 1230;
+                this.state = 1234;
                 this.expression();
                 }
             }
@@ -5790,29 +5826,29 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1233;
-            this.match(CypherParser.REDUCE);
-            this.state = 1234;
-            this.match(CypherParser.LPAREN);
-            this.state = 1235;
-            localContext._accumulator = this.variable();
-            this.state = 1236;
-            this.match(CypherParser.EQ);
             this.state = 1237;
-            localContext._initial = this.expression();
+            this.match(CypherParser.REDUCE);
             this.state = 1238;
-            this.match(CypherParser.COMMA);
+            this.match(CypherParser.LPAREN);
             this.state = 1239;
-            this.variable();
+            localContext._accumulator = this.variable();
             this.state = 1240;
-            this.match(CypherParser.IN);
+            this.match(CypherParser.EQ);
             this.state = 1241;
-            localContext._source = this.expression();
+            localContext._initial = this.expression();
             this.state = 1242;
-            this.match(CypherParser.PIPE);
+            this.match(CypherParser.COMMA);
             this.state = 1243;
-            localContext._step = this.expression();
+            this.variable();
             this.state = 1244;
+            this.match(CypherParser.IN);
+            this.state = 1245;
+            localContext._source = this.expression();
+            this.state = 1246;
+            this.match(CypherParser.PIPE);
+            this.state = 1247;
+            localContext._step = this.expression();
+            this.state = 1248;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5836,7 +5872,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1246;
+            this.state = 1250;
             _la = this.tokenStream.LA(1);
             if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 33579008) !== 0))) {
             this.errorHandler.recoverInline(this);
@@ -5845,27 +5881,27 @@ export class CypherParser extends antlr.Parser {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
-            this.state = 1247;
+            this.state = 1251;
             this.match(CypherParser.LBRACE);
-            this.state = 1253;
+            this.state = 1257;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 144, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 145, this.context) ) {
             case 1:
                 {
-                this.state = 1248;
+                this.state = 1252;
                 this.query();
                 }
                 break;
             case 2:
                 {
-                this.state = 1249;
+                this.state = 1253;
                 this.pattern();
-                this.state = 1251;
+                this.state = 1255;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 72) {
+                if (_la === 73) {
                     {
-                    this.state = 1250;
+                    this.state = 1254;
                     this.where();
                     }
                 }
@@ -5873,7 +5909,7 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1255;
+            this.state = 1259;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -5896,11 +5932,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1257;
+            this.state = 1261;
             this.match(CypherParser.LPAREN);
-            this.state = 1258;
+            this.state = 1262;
             this.expression();
-            this.state = 1259;
+            this.state = 1263;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5924,19 +5960,19 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1261;
+            this.state = 1265;
             this.functionName();
-            this.state = 1262;
+            this.state = 1266;
             this.match(CypherParser.LPAREN);
-            this.state = 1264;
+            this.state = 1268;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 145, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 146, this.context) ) {
             case 1:
                 {
-                this.state = 1263;
+                this.state = 1267;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
-                if(!(((((_la - 62)) & ~0x1F) === 0 && ((1 << (_la - 62)) & 7) !== 0))) {
+                if(!(((((_la - 63)) & ~0x1F) === 0 && ((1 << (_la - 63)) & 7) !== 0))) {
                     localContext._side = this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -5946,21 +5982,21 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1267;
+            this.state = 1271;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 146, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 147, this.context) ) {
             case 1:
                 {
-                this.state = 1266;
+                this.state = 1270;
                 localContext._character = this.expression();
                 }
                 break;
             }
-            this.state = 1269;
+            this.state = 1273;
             this.match(CypherParser.FROM);
-            this.state = 1270;
+            this.state = 1274;
             localContext._source = this.expression();
-            this.state = 1271;
+            this.state = 1275;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -5984,16 +6020,16 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1273;
+            this.state = 1277;
             this.functionName();
-            this.state = 1274;
+            this.state = 1278;
             this.match(CypherParser.LPAREN);
-            this.state = 1276;
+            this.state = 1280;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 147, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 148, this.context) ) {
             case 1:
                 {
-                this.state = 1275;
+                this.state = 1279;
                 _la = this.tokenStream.LA(1);
                 if(!(_la === 1 || _la === 20)) {
                 this.errorHandler.recoverInline(this);
@@ -6005,33 +6041,33 @@ export class CypherParser extends antlr.Parser {
                 }
                 break;
             }
-            this.state = 1286;
+            this.state = 1290;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
                 {
-                this.state = 1278;
+                this.state = 1282;
                 this.expression();
-                this.state = 1283;
+                this.state = 1287;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 95) {
+                while (_la === 96) {
                     {
                     {
-                    this.state = 1279;
+                    this.state = 1283;
                     this.match(CypherParser.COMMA);
-                    this.state = 1280;
+                    this.state = 1284;
                     this.expression();
                     }
                     }
-                    this.state = 1285;
+                    this.state = 1289;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1288;
+            this.state = 1292;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6054,9 +6090,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1290;
+            this.state = 1294;
             this.namespace();
-            this.state = 1291;
+            this.state = 1295;
             this.symbolicName();
             }
         }
@@ -6080,23 +6116,23 @@ export class CypherParser extends antlr.Parser {
             let alternative: number;
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1298;
+            this.state = 1302;
             this.errorHandler.sync(this);
-            alternative = this.interpreter.adaptivePredict(this.tokenStream, 150, this.context);
+            alternative = this.interpreter.adaptivePredict(this.tokenStream, 151, this.context);
             while (alternative !== 2 && alternative !== antlr.ATN.INVALID_ALT_NUMBER) {
                 if (alternative === 1) {
                     {
                     {
-                    this.state = 1293;
+                    this.state = 1297;
                     this.symbolicName();
-                    this.state = 1294;
+                    this.state = 1298;
                     this.match(CypherParser.DOT);
                     }
                     }
                 }
-                this.state = 1300;
+                this.state = 1304;
                 this.errorHandler.sync(this);
-                alternative = this.interpreter.adaptivePredict(this.tokenStream, 150, this.context);
+                alternative = this.interpreter.adaptivePredict(this.tokenStream, 151, this.context);
             }
             }
         }
@@ -6120,37 +6156,37 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1301;
+            this.state = 1305;
             this.variable();
-            this.state = 1302;
+            this.state = 1306;
             this.match(CypherParser.LBRACE);
-            this.state = 1311;
+            this.state = 1315;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 1073745919) !== 0) || _la === 112 || _la === 113) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 2147491839) !== 0) || _la === 113 || _la === 114) {
                 {
-                this.state = 1303;
+                this.state = 1307;
                 this.mapProjectionItem();
-                this.state = 1308;
+                this.state = 1312;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 95) {
+                while (_la === 96) {
                     {
                     {
-                    this.state = 1304;
+                    this.state = 1308;
                     this.match(CypherParser.COMMA);
-                    this.state = 1305;
+                    this.state = 1309;
                     this.mapProjectionItem();
                     }
                     }
-                    this.state = 1310;
+                    this.state = 1314;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1313;
+            this.state = 1317;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6171,18 +6207,18 @@ export class CypherParser extends antlr.Parser {
         let localContext = new MapProjectionItemContext(this.context, this.state);
         this.enterRule(localContext, 222, CypherParser.RULE_mapProjectionItem);
         try {
-            this.state = 1324;
+            this.state = 1328;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 153, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 154, this.context) ) {
             case 1:
                 localContext = new MapProjectionLiteralContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1315;
+                this.state = 1319;
                 this.propertyKeyName();
-                this.state = 1316;
+                this.state = 1320;
                 this.match(CypherParser.COLON);
-                this.state = 1317;
+                this.state = 1321;
                 this.expression();
                 }
                 break;
@@ -6190,9 +6226,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionPropertyContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1319;
+                this.state = 1323;
                 this.match(CypherParser.DOT);
-                this.state = 1320;
+                this.state = 1324;
                 this.propertyKeyName();
                 }
                 break;
@@ -6200,9 +6236,9 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionAllContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1321;
+                this.state = 1325;
                 this.match(CypherParser.DOT);
-                this.state = 1322;
+                this.state = 1326;
                 this.match(CypherParser.STAR);
                 }
                 break;
@@ -6210,7 +6246,7 @@ export class CypherParser extends antlr.Parser {
                 localContext = new MapProjectionVariableContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1323;
+                this.state = 1327;
                 this.variable();
                 }
                 break;
@@ -6235,9 +6271,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1326;
+            this.state = 1330;
             this.match(CypherParser.DOLLAR);
-            this.state = 1329;
+            this.state = 1333;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -6253,6 +6289,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
             case CypherParser.LET:
+            case CypherParser.NODETACH:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -6276,13 +6313,13 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.EscapedSymbolicName:
             case CypherParser.UnescapedSymbolicName:
                 {
-                this.state = 1327;
+                this.state = 1331;
                 this.symbolicName();
                 }
                 break;
             case CypherParser.DecimalInteger:
                 {
-                this.state = 1328;
+                this.state = 1332;
                 this.match(CypherParser.DecimalInteger);
                 }
                 break;
@@ -6308,21 +6345,21 @@ export class CypherParser extends antlr.Parser {
         let localContext = new LiteralContext(this.context, this.state);
         this.enterRule(localContext, 226, CypherParser.RULE_literal);
         try {
-            this.state = 1337;
+            this.state = 1341;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FALSE:
             case CypherParser.TRUE:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1331;
+                this.state = 1335;
                 this.booleanLiteral();
                 }
                 break;
             case CypherParser.NULL:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1332;
+                this.state = 1336;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6332,28 +6369,28 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1333;
+                this.state = 1337;
                 this.numberLiteral();
                 }
                 break;
             case CypherParser.StringLiteral:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1334;
+                this.state = 1338;
                 this.match(CypherParser.StringLiteral);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1335;
+                this.state = 1339;
                 this.listLiteral();
                 }
                 break;
             case CypherParser.LBRACE:
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1336;
+                this.state = 1340;
                 this.mapLiteral();
                 }
                 break;
@@ -6381,9 +6418,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1339;
+            this.state = 1343;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 26 || _la === 59)) {
+            if(!(_la === 26 || _la === 60)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6409,7 +6446,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new NumberLiteralContext(this.context, this.state);
         this.enterRule(localContext, 230, CypherParser.RULE_numberLiteral);
         try {
-            this.state = 1343;
+            this.state = 1347;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.HexInteger:
@@ -6417,14 +6454,14 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.DecimalInteger:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1341;
+                this.state = 1345;
                 this.integerLiteral();
                 }
                 break;
             case CypherParser.FloatLiteral:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1342;
+                this.state = 1346;
                 this.match(CypherParser.FloatLiteral);
                 }
                 break;
@@ -6452,9 +6489,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1345;
+            this.state = 1349;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 107)) & ~0x1F) === 0 && ((1 << (_la - 107)) & 7) !== 0))) {
+            if(!(((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6483,35 +6520,35 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1347;
+            this.state = 1351;
             this.match(CypherParser.LBRACK);
-            this.state = 1356;
+            this.state = 1360;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4232716053) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 12582999) !== 0) || ((((_la - 100)) & ~0x1F) === 0 && ((1 << (_la - 100)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
                 {
-                this.state = 1348;
+                this.state = 1352;
                 this.expression();
-                this.state = 1353;
+                this.state = 1357;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 95) {
+                while (_la === 96) {
                     {
                     {
-                    this.state = 1349;
+                    this.state = 1353;
                     this.match(CypherParser.COMMA);
-                    this.state = 1350;
+                    this.state = 1354;
                     this.expression();
                     }
                     }
-                    this.state = 1355;
+                    this.state = 1359;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1358;
+            this.state = 1362;
             this.match(CypherParser.RBRACK);
             }
         }
@@ -6535,43 +6572,43 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1360;
+            this.state = 1364;
             this.match(CypherParser.LBRACE);
-            this.state = 1374;
+            this.state = 1378;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 4095) !== 0) || _la === 112 || _la === 113) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 8191) !== 0) || _la === 113 || _la === 114) {
                 {
-                this.state = 1361;
+                this.state = 1365;
                 this.propertyKeyName();
-                this.state = 1362;
+                this.state = 1366;
                 this.match(CypherParser.COLON);
-                this.state = 1363;
+                this.state = 1367;
                 this.expression();
-                this.state = 1371;
+                this.state = 1375;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 95) {
+                while (_la === 96) {
                     {
                     {
-                    this.state = 1364;
+                    this.state = 1368;
                     this.match(CypherParser.COMMA);
-                    this.state = 1365;
+                    this.state = 1369;
                     this.propertyKeyName();
-                    this.state = 1366;
+                    this.state = 1370;
                     this.match(CypherParser.COLON);
-                    this.state = 1367;
+                    this.state = 1371;
                     this.expression();
                     }
                     }
-                    this.state = 1373;
+                    this.state = 1377;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
                 }
             }
 
-            this.state = 1376;
+            this.state = 1380;
             this.match(CypherParser.RBRACE);
             }
         }
@@ -6594,7 +6631,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1378;
+            this.state = 1382;
             this.schemaName();
             }
         }
@@ -6615,41 +6652,41 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaCommandContext(this.context, this.state);
         this.enterRule(localContext, 240, CypherParser.RULE_schemaCommand);
         try {
-            this.state = 1385;
+            this.state = 1389;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 161, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
             case 1:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1380;
+                this.state = 1384;
                 this.createConstraint();
                 }
                 break;
             case 2:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1381;
+                this.state = 1385;
                 this.dropConstraint();
                 }
                 break;
             case 3:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1382;
+                this.state = 1386;
                 this.createIndex();
                 }
                 break;
             case 4:
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1383;
+                this.state = 1387;
                 this.createSearchIndex();
                 }
                 break;
             case 5:
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1384;
+                this.state = 1388;
                 this.dropIndex();
                 }
                 break;
@@ -6675,64 +6712,64 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1387;
+            this.state = 1391;
             this.match(CypherParser.CREATE);
-            this.state = 1388;
+            this.state = 1392;
             this.match(CypherParser.CONSTRAINT);
-            this.state = 1390;
+            this.state = 1394;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 162, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 163, this.context) ) {
             case 1:
                 {
-                this.state = 1389;
+                this.state = 1393;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1393;
+            this.state = 1397;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 32) {
+            if (_la === 33) {
                 {
-                this.state = 1392;
+                this.state = 1396;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1395;
-            _la = this.tokenStream.LA(1);
-            if(!(_la === 27 || _la === 45)) {
-            this.errorHandler.recoverInline(this);
-            }
-            else {
-                this.errorHandler.reportMatch(this);
-                this.consume();
-            }
-            this.state = 1396;
-            this.match(CypherParser.LPAREN);
-            this.state = 1397;
-            this.variable();
-            this.state = 1398;
-            this.nodeLabel();
             this.state = 1399;
-            this.match(CypherParser.RPAREN);
-            this.state = 1400;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 6 || _la === 51)) {
+            if(!(_la === 27 || _la === 46)) {
             this.errorHandler.recoverInline(this);
             }
             else {
                 this.errorHandler.reportMatch(this);
                 this.consume();
             }
+            this.state = 1400;
+            this.match(CypherParser.LPAREN);
             this.state = 1401;
-            this.constraintRequirement();
+            this.variable();
+            this.state = 1402;
+            this.nodeLabel();
             this.state = 1403;
+            this.match(CypherParser.RPAREN);
+            this.state = 1404;
+            _la = this.tokenStream.LA(1);
+            if(!(_la === 6 || _la === 52)) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
+            this.state = 1405;
+            this.constraintRequirement();
+            this.state = 1407;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 72) {
+            if (_la === 73) {
                 {
-                this.state = 1402;
+                this.state = 1406;
                 this.where();
                 }
             }
@@ -6757,18 +6794,18 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 244, CypherParser.RULE_constraintRequirement);
         let _la: number;
         try {
-            this.state = 1433;
+            this.state = 1437;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 165, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 166, this.context) ) {
             case 1:
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1405;
+                this.state = 1409;
                 this.propertyReference();
-                this.state = 1406;
+                this.state = 1410;
                 this.match(CypherParser.IS);
-                this.state = 1407;
+                this.state = 1411;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6776,11 +6813,11 @@ export class CypherParser extends antlr.Parser {
                 localContext = new UniqueRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1409;
+                this.state = 1413;
                 this.propertyReferenceList();
-                this.state = 1410;
+                this.state = 1414;
                 this.match(CypherParser.IS);
-                this.state = 1411;
+                this.state = 1415;
                 this.match(CypherParser.UNIQUE);
                 }
                 break;
@@ -6788,13 +6825,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NotNullRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1413;
+                this.state = 1417;
                 this.propertyReference();
-                this.state = 1414;
+                this.state = 1418;
                 this.match(CypherParser.IS);
-                this.state = 1415;
+                this.state = 1419;
                 this.match(CypherParser.NOT);
-                this.state = 1416;
+                this.state = 1420;
                 this.match(CypherParser.NULL);
                 }
                 break;
@@ -6802,13 +6839,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 4);
                 {
-                this.state = 1418;
+                this.state = 1422;
                 this.propertyReference();
-                this.state = 1419;
+                this.state = 1423;
                 this.match(CypherParser.IS);
-                this.state = 1420;
+                this.state = 1424;
                 this.match(CypherParser.NODE);
-                this.state = 1421;
+                this.state = 1425;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6816,13 +6853,13 @@ export class CypherParser extends antlr.Parser {
                 localContext = new NodeKeyRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 5);
                 {
-                this.state = 1423;
+                this.state = 1427;
                 this.propertyReferenceList();
-                this.state = 1424;
+                this.state = 1428;
                 this.match(CypherParser.IS);
-                this.state = 1425;
+                this.state = 1429;
                 this.match(CypherParser.NODE);
-                this.state = 1426;
+                this.state = 1430;
                 this.match(CypherParser.KEY);
                 }
                 break;
@@ -6830,20 +6867,20 @@ export class CypherParser extends antlr.Parser {
                 localContext = new TypeRequirementContext(localContext);
                 this.enterOuterAlt(localContext, 6);
                 {
-                this.state = 1428;
+                this.state = 1432;
                 this.propertyReference();
-                this.state = 1429;
+                this.state = 1433;
                 this.match(CypherParser.IS);
-                this.state = 1430;
+                this.state = 1434;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 60 || _la === 76)) {
+                if(!(_la === 61 || _la === 77)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
                     this.errorHandler.reportMatch(this);
                     this.consume();
                 }
-                this.state = 1431;
+                this.state = 1435;
                 this.typeName();
                 }
                 break;
@@ -6868,11 +6905,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1435;
+            this.state = 1439;
             this.variable();
-            this.state = 1436;
+            this.state = 1440;
             this.match(CypherParser.DOT);
-            this.state = 1437;
+            this.state = 1441;
             this.propertyKeyName();
             }
         }
@@ -6896,27 +6933,27 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1439;
+            this.state = 1443;
             this.match(CypherParser.LPAREN);
-            this.state = 1440;
+            this.state = 1444;
             this.propertyReference();
-            this.state = 1445;
+            this.state = 1449;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 95) {
+            while (_la === 96) {
                 {
                 {
-                this.state = 1441;
+                this.state = 1445;
                 this.match(CypherParser.COMMA);
-                this.state = 1442;
+                this.state = 1446;
                 this.propertyReference();
                 }
                 }
-                this.state = 1447;
+                this.state = 1451;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
             }
-            this.state = 1448;
+            this.state = 1452;
             this.match(CypherParser.RPAREN);
             }
         }
@@ -6940,32 +6977,32 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1450;
+            this.state = 1454;
             this.symbolicName();
-            this.state = 1455;
+            this.state = 1459;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 84) {
+            if (_la === 85) {
                 {
-                this.state = 1451;
+                this.state = 1455;
                 this.match(CypherParser.LT);
-                this.state = 1452;
+                this.state = 1456;
                 this.typeName();
-                this.state = 1453;
+                this.state = 1457;
                 this.match(CypherParser.GT);
                 }
             }
 
-            this.state = 1460;
+            this.state = 1464;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 101) {
+            if (_la === 102) {
                 {
-                this.state = 1457;
+                this.state = 1461;
                 this.match(CypherParser.LPAREN);
-                this.state = 1458;
+                this.state = 1462;
                 this.match(CypherParser.DecimalInteger);
-                this.state = 1459;
+                this.state = 1463;
                 this.match(CypherParser.RPAREN);
                 }
             }
@@ -6992,18 +7029,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1462;
-            this.match(CypherParser.DROP);
-            this.state = 1463;
-            this.match(CypherParser.CONSTRAINT);
-            this.state = 1464;
-            this.symbolicName();
             this.state = 1466;
+            this.match(CypherParser.DROP);
+            this.state = 1467;
+            this.match(CypherParser.CONSTRAINT);
+            this.state = 1468;
+            this.symbolicName();
+            this.state = 1470;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 32) {
+            if (_la === 33) {
                 {
-                this.state = 1465;
+                this.state = 1469;
                 this.ifExists();
                 }
             }
@@ -7030,48 +7067,48 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1468;
+            this.state = 1472;
             this.match(CypherParser.CREATE);
-            this.state = 1470;
+            this.state = 1474;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 68) {
+            if (_la === 69) {
                 {
-                this.state = 1469;
+                this.state = 1473;
                 this.match(CypherParser.UNIQUE);
                 }
             }
 
-            this.state = 1472;
+            this.state = 1476;
             this.match(CypherParser.INDEX);
-            this.state = 1474;
+            this.state = 1478;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 171, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 172, this.context) ) {
             case 1:
                 {
-                this.state = 1473;
+                this.state = 1477;
                 this.symbolicName();
                 }
                 break;
             }
-            this.state = 1477;
+            this.state = 1481;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 32) {
+            if (_la === 33) {
                 {
-                this.state = 1476;
+                this.state = 1480;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1479;
+            this.state = 1483;
             this.indexTarget();
-            this.state = 1481;
+            this.state = 1485;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 72) {
+            if (_la === 73) {
                 {
-                this.state = 1480;
+                this.state = 1484;
                 this.where();
                 }
             }
@@ -7096,46 +7133,46 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 256, CypherParser.RULE_indexTarget);
         let _la: number;
         try {
-            this.state = 1516;
+            this.state = 1520;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.FOR:
                 localContext = new IndexForPatternContext(localContext);
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1483;
-                this.match(CypherParser.FOR);
-                this.state = 1484;
-                this.match(CypherParser.LPAREN);
-                this.state = 1485;
-                this.variable();
-                this.state = 1486;
-                this.nodeLabel();
                 this.state = 1487;
-                this.match(CypherParser.RPAREN);
+                this.match(CypherParser.FOR);
                 this.state = 1488;
-                this.match(CypherParser.ON);
-                this.state = 1489;
                 this.match(CypherParser.LPAREN);
+                this.state = 1489;
+                this.variable();
                 this.state = 1490;
+                this.nodeLabel();
+                this.state = 1491;
+                this.match(CypherParser.RPAREN);
+                this.state = 1492;
+                this.match(CypherParser.ON);
+                this.state = 1493;
+                this.match(CypherParser.LPAREN);
+                this.state = 1494;
                 this.propertyReference();
-                this.state = 1495;
+                this.state = 1499;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 95) {
+                while (_la === 96) {
                     {
                     {
-                    this.state = 1491;
+                    this.state = 1495;
                     this.match(CypherParser.COMMA);
-                    this.state = 1492;
+                    this.state = 1496;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1497;
+                    this.state = 1501;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1498;
+                this.state = 1502;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7143,41 +7180,41 @@ export class CypherParser extends antlr.Parser {
                 localContext = new IndexOnLabelContext(localContext);
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1500;
+                this.state = 1504;
                 this.match(CypherParser.ON);
-                this.state = 1502;
+                this.state = 1506;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 96) {
+                if (_la === 97) {
                     {
-                    this.state = 1501;
+                    this.state = 1505;
                     this.match(CypherParser.COLON);
                     }
                 }
 
-                this.state = 1504;
+                this.state = 1508;
                 this.labelName();
-                this.state = 1505;
+                this.state = 1509;
                 this.match(CypherParser.LPAREN);
-                this.state = 1506;
+                this.state = 1510;
                 this.propertyKeyName();
-                this.state = 1511;
+                this.state = 1515;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 95) {
+                while (_la === 96) {
                     {
                     {
-                    this.state = 1507;
+                    this.state = 1511;
                     this.match(CypherParser.COMMA);
-                    this.state = 1508;
+                    this.state = 1512;
                     this.propertyKeyName();
                     }
                     }
-                    this.state = 1513;
+                    this.state = 1517;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1514;
+                this.state = 1518;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
@@ -7205,62 +7242,62 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1518;
-            this.match(CypherParser.CREATE);
-            this.state = 1519;
-            localContext._searchKind = this.symbolicName();
-            this.state = 1520;
-            this.match(CypherParser.INDEX);
             this.state = 1522;
+            this.match(CypherParser.CREATE);
+            this.state = 1523;
+            localContext._searchKind = this.symbolicName();
+            this.state = 1524;
+            this.match(CypherParser.INDEX);
+            this.state = 1526;
             this.errorHandler.sync(this);
-            switch (this.interpreter.adaptivePredict(this.tokenStream, 178, this.context) ) {
+            switch (this.interpreter.adaptivePredict(this.tokenStream, 179, this.context) ) {
             case 1:
                 {
-                this.state = 1521;
+                this.state = 1525;
                 localContext._indexName = this.symbolicName();
                 }
                 break;
             }
-            this.state = 1525;
+            this.state = 1529;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 32) {
+            if (_la === 33) {
                 {
-                this.state = 1524;
+                this.state = 1528;
                 this.ifNotExists();
                 }
             }
 
-            this.state = 1527;
-            this.match(CypherParser.FOR);
-            this.state = 1528;
-            this.match(CypherParser.LPAREN);
-            this.state = 1529;
-            this.variable();
-            this.state = 1530;
-            this.nodeLabel();
             this.state = 1531;
-            this.match(CypherParser.RPAREN);
+            this.match(CypherParser.FOR);
             this.state = 1532;
-            this.match(CypherParser.ON);
+            this.match(CypherParser.LPAREN);
+            this.state = 1533;
+            this.variable();
             this.state = 1534;
+            this.nodeLabel();
+            this.state = 1535;
+            this.match(CypherParser.RPAREN);
+            this.state = 1536;
+            this.match(CypherParser.ON);
+            this.state = 1538;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0) || _la === 113 || _la === 114) {
                 {
-                this.state = 1533;
+                this.state = 1537;
                 localContext._each = this.symbolicName();
                 }
             }
 
-            this.state = 1536;
+            this.state = 1540;
             this.searchIndexProperties();
-            this.state = 1538;
+            this.state = 1542;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0) || _la === 112 || _la === 113) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0) || _la === 113 || _la === 114) {
                 {
-                this.state = 1537;
+                this.state = 1541;
                 this.indexOptions();
                 }
             }
@@ -7285,60 +7322,60 @@ export class CypherParser extends antlr.Parser {
         this.enterRule(localContext, 260, CypherParser.RULE_searchIndexProperties);
         let _la: number;
         try {
-            this.state = 1562;
+            this.state = 1566;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.LPAREN:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1540;
+                this.state = 1544;
                 this.match(CypherParser.LPAREN);
-                this.state = 1541;
+                this.state = 1545;
                 this.propertyReference();
-                this.state = 1546;
+                this.state = 1550;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 95) {
+                while (_la === 96) {
                     {
                     {
-                    this.state = 1542;
+                    this.state = 1546;
                     this.match(CypherParser.COMMA);
-                    this.state = 1543;
+                    this.state = 1547;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1548;
+                    this.state = 1552;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1549;
+                this.state = 1553;
                 this.match(CypherParser.RPAREN);
                 }
                 break;
             case CypherParser.LBRACK:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1551;
+                this.state = 1555;
                 this.match(CypherParser.LBRACK);
-                this.state = 1552;
+                this.state = 1556;
                 this.propertyReference();
-                this.state = 1557;
+                this.state = 1561;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 95) {
+                while (_la === 96) {
                     {
                     {
-                    this.state = 1553;
+                    this.state = 1557;
                     this.match(CypherParser.COMMA);
-                    this.state = 1554;
+                    this.state = 1558;
                     this.propertyReference();
                     }
                     }
-                    this.state = 1559;
+                    this.state = 1563;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
                 }
-                this.state = 1560;
+                this.state = 1564;
                 this.match(CypherParser.RBRACK);
                 }
                 break;
@@ -7365,9 +7402,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1564;
+            this.state = 1568;
             this.symbolicName();
-            this.state = 1565;
+            this.state = 1569;
             this.mapLiteral();
             }
         }
@@ -7391,18 +7428,18 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1567;
-            this.match(CypherParser.DROP);
-            this.state = 1568;
-            this.match(CypherParser.INDEX);
-            this.state = 1569;
-            this.symbolicName();
             this.state = 1571;
+            this.match(CypherParser.DROP);
+            this.state = 1572;
+            this.match(CypherParser.INDEX);
+            this.state = 1573;
+            this.symbolicName();
+            this.state = 1575;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 32) {
+            if (_la === 33) {
                 {
-                this.state = 1570;
+                this.state = 1574;
                 this.ifExists();
                 }
             }
@@ -7428,11 +7465,11 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1573;
+            this.state = 1577;
             this.match(CypherParser.IF);
-            this.state = 1574;
+            this.state = 1578;
             this.match(CypherParser.NOT);
-            this.state = 1575;
+            this.state = 1579;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7455,9 +7492,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1577;
+            this.state = 1581;
             this.match(CypherParser.IF);
-            this.state = 1578;
+            this.state = 1582;
             this.match(CypherParser.EXISTS);
             }
         }
@@ -7480,7 +7517,7 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1580;
+            this.state = 1584;
             this.symbolicName();
             }
         }
@@ -7501,20 +7538,20 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SymbolicNameContext(this.context, this.state);
         this.enterRule(localContext, 272, CypherParser.RULE_symbolicName);
         try {
-            this.state = 1585;
+            this.state = 1589;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1582;
+                this.state = 1586;
                 this.match(CypherParser.UnescapedSymbolicName);
                 }
                 break;
             case CypherParser.EscapedSymbolicName:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1583;
+                this.state = 1587;
                 this.match(CypherParser.EscapedSymbolicName);
                 }
                 break;
@@ -7531,6 +7568,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
             case CypherParser.LET:
+            case CypherParser.NODETACH:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -7553,7 +7591,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.USING:
                 this.enterOuterAlt(localContext, 3);
                 {
-                this.state = 1584;
+                this.state = 1588;
                 this.nonReservedKeyword();
                 }
                 break;
@@ -7581,9 +7619,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1587;
+            this.state = 1591;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4098495253) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 87) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -7609,7 +7647,7 @@ export class CypherParser extends antlr.Parser {
         let localContext = new SchemaNameContext(this.context, this.state);
         this.enterRule(localContext, 276, CypherParser.RULE_schemaName);
         try {
-            this.state = 1591;
+            this.state = 1595;
             this.errorHandler.sync(this);
             switch (this.tokenStream.LA(1)) {
             case CypherParser.ANY:
@@ -7625,6 +7663,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FOREACH:
             case CypherParser.FINISH:
             case CypherParser.LET:
+            case CypherParser.NODETACH:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -7649,7 +7688,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.UnescapedSymbolicName:
                 this.enterOuterAlt(localContext, 1);
                 {
-                this.state = 1589;
+                this.state = 1593;
                 this.symbolicName();
                 }
                 break;
@@ -7697,7 +7736,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.YIELD:
                 this.enterOuterAlt(localContext, 2);
                 {
-                this.state = 1590;
+                this.state = 1594;
                 this.reservedWord();
                 }
                 break;
@@ -7725,9 +7764,9 @@ export class CypherParser extends antlr.Parser {
         try {
             this.enterOuterAlt(localContext, 1);
             {
-            this.state = 1593;
+            this.state = 1597;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 33)) & ~0x1F) === 0 && ((1 << (_la - 33)) & 98236021) !== 0) || ((((_la - 67)) & ~0x1F) === 0 && ((1 << (_la - 67)) & 501) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 98236021) !== 0) || ((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -7751,7 +7790,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,117,1596,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,118,1600,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -7826,568 +7865,570 @@ export class CypherParser extends antlr.Parser {
         59,1,60,1,60,1,60,3,60,843,8,60,1,60,1,60,1,60,1,60,1,60,3,60,850,
         8,60,1,60,1,60,1,60,3,60,855,8,60,1,60,1,60,1,60,1,60,3,60,861,8,
         60,1,60,3,60,864,8,60,1,61,1,61,3,61,868,8,61,1,61,1,61,3,61,872,
-        8,61,1,61,3,61,875,8,61,1,61,3,61,878,8,61,1,61,1,61,1,62,1,62,3,
-        62,884,8,62,1,63,1,63,1,63,1,63,3,63,890,8,63,1,63,5,63,893,8,63,
-        10,63,12,63,896,9,63,1,63,1,63,3,63,900,8,63,1,64,4,64,903,8,64,
-        11,64,12,64,904,1,65,1,65,1,65,1,65,3,65,911,8,65,1,66,1,66,3,66,
-        915,8,66,1,66,1,66,1,66,1,66,1,67,1,67,3,67,923,8,67,1,67,1,67,3,
-        67,927,8,67,3,67,929,8,67,1,67,1,67,3,67,933,8,67,3,67,935,8,67,
-        1,68,3,68,938,8,68,1,68,1,68,1,69,1,69,1,70,1,70,1,71,1,71,4,71,
-        948,8,71,11,71,12,71,949,1,72,1,72,1,73,1,73,1,73,5,73,957,8,73,
-        10,73,12,73,960,9,73,1,74,1,74,1,74,5,74,965,8,74,10,74,12,74,968,
-        9,74,1,75,1,75,1,75,5,75,973,8,75,10,75,12,75,976,9,75,1,76,5,76,
-        979,8,76,10,76,12,76,982,9,76,1,76,1,76,1,77,1,77,1,77,1,77,5,77,
-        990,8,77,10,77,12,77,993,9,77,1,78,1,78,1,79,1,79,5,79,999,8,79,
-        10,79,12,79,1002,9,79,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,
-        80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,3,80,1023,8,
-        80,1,80,1,80,3,80,1027,8,80,1,80,1,80,1,80,3,80,1032,8,80,1,80,3,
-        80,1035,8,80,1,80,3,80,1038,8,80,1,81,1,81,1,81,5,81,1043,8,81,10,
-        81,12,81,1046,9,81,1,82,4,82,1049,8,82,11,82,12,82,1050,1,82,1,82,
-        1,82,1,82,3,82,1057,8,82,1,82,1,82,1,82,1,82,3,82,1063,8,82,1,82,
-        1,82,3,82,1067,8,82,1,83,1,83,3,83,1071,8,83,1,84,1,84,1,84,1,84,
-        5,84,1077,8,84,10,84,12,84,1080,9,84,1,85,1,85,1,86,1,86,1,86,1,
-        86,5,86,1088,8,86,10,86,12,86,1091,9,86,1,87,1,87,1,88,1,88,1,88,
-        5,88,1098,8,88,10,88,12,88,1101,9,88,1,89,5,89,1104,8,89,10,89,12,
-        89,1107,9,89,1,89,1,89,1,90,1,90,1,90,5,90,1114,8,90,10,90,12,90,
-        1117,9,90,1,90,1,90,3,90,1121,8,90,1,91,1,91,1,91,1,91,1,91,1,91,
-        3,91,1129,8,91,1,91,1,91,3,91,1133,8,91,1,91,3,91,1136,8,91,1,92,
-        1,92,1,92,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,
-        1,93,1,93,1,93,1,93,3,93,1156,8,93,1,94,1,94,1,94,1,94,1,94,1,95,
-        1,95,3,95,1165,8,95,1,95,4,95,1168,8,95,11,95,12,95,1169,1,95,1,
-        95,3,95,1174,8,95,1,95,1,95,1,96,1,96,1,96,1,96,5,96,1182,8,96,10,
-        96,12,96,1185,9,96,1,96,1,96,1,96,1,97,1,97,1,97,1,97,1,97,3,97,
-        1195,8,97,1,98,1,98,1,98,1,98,3,98,1201,8,98,1,98,1,98,1,99,1,99,
-        1,99,1,99,3,99,1209,8,99,1,99,1,99,1,99,3,99,1214,8,99,1,99,1,99,
-        1,99,1,99,1,100,1,100,1,100,1,100,1,100,1,101,1,101,1,102,1,102,
-        1,102,1,102,1,102,3,102,1232,8,102,1,103,1,103,1,103,1,103,1,103,
-        1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,104,1,104,1,104,
-        1,104,1,104,3,104,1252,8,104,3,104,1254,8,104,1,104,1,104,1,105,
-        1,105,1,105,1,105,1,106,1,106,1,106,3,106,1265,8,106,1,106,3,106,
-        1268,8,106,1,106,1,106,1,106,1,106,1,107,1,107,1,107,3,107,1277,
-        8,107,1,107,1,107,1,107,5,107,1282,8,107,10,107,12,107,1285,9,107,
-        3,107,1287,8,107,1,107,1,107,1,108,1,108,1,108,1,109,1,109,1,109,
-        5,109,1297,8,109,10,109,12,109,1300,9,109,1,110,1,110,1,110,1,110,
-        1,110,5,110,1307,8,110,10,110,12,110,1310,9,110,3,110,1312,8,110,
-        1,110,1,110,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,1,111,
-        3,111,1325,8,111,1,112,1,112,1,112,3,112,1330,8,112,1,113,1,113,
-        1,113,1,113,1,113,1,113,3,113,1338,8,113,1,114,1,114,1,115,1,115,
-        3,115,1344,8,115,1,116,1,116,1,117,1,117,1,117,1,117,5,117,1352,
-        8,117,10,117,12,117,1355,9,117,3,117,1357,8,117,1,117,1,117,1,118,
-        1,118,1,118,1,118,1,118,1,118,1,118,1,118,1,118,5,118,1370,8,118,
-        10,118,12,118,1373,9,118,3,118,1375,8,118,1,118,1,118,1,119,1,119,
-        1,120,1,120,1,120,1,120,1,120,3,120,1386,8,120,1,121,1,121,1,121,
-        3,121,1391,8,121,1,121,3,121,1394,8,121,1,121,1,121,1,121,1,121,
-        1,121,1,121,1,121,1,121,3,121,1404,8,121,1,122,1,122,1,122,1,122,
+        8,61,1,61,3,61,875,8,61,1,61,3,61,878,8,61,1,61,1,61,3,61,882,8,
+        61,1,61,1,61,1,62,1,62,3,62,888,8,62,1,63,1,63,1,63,1,63,3,63,894,
+        8,63,1,63,5,63,897,8,63,10,63,12,63,900,9,63,1,63,1,63,3,63,904,
+        8,63,1,64,4,64,907,8,64,11,64,12,64,908,1,65,1,65,1,65,1,65,3,65,
+        915,8,65,1,66,1,66,3,66,919,8,66,1,66,1,66,1,66,1,66,1,67,1,67,3,
+        67,927,8,67,1,67,1,67,3,67,931,8,67,3,67,933,8,67,1,67,1,67,3,67,
+        937,8,67,3,67,939,8,67,1,68,3,68,942,8,68,1,68,1,68,1,69,1,69,1,
+        70,1,70,1,71,1,71,4,71,952,8,71,11,71,12,71,953,1,72,1,72,1,73,1,
+        73,1,73,5,73,961,8,73,10,73,12,73,964,9,73,1,74,1,74,1,74,5,74,969,
+        8,74,10,74,12,74,972,9,74,1,75,1,75,1,75,5,75,977,8,75,10,75,12,
+        75,980,9,75,1,76,5,76,983,8,76,10,76,12,76,986,9,76,1,76,1,76,1,
+        77,1,77,1,77,1,77,5,77,994,8,77,10,77,12,77,997,9,77,1,78,1,78,1,
+        79,1,79,5,79,1003,8,79,10,79,12,79,1006,9,79,1,80,1,80,1,80,1,80,
+        1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,1,80,
+        1,80,1,80,3,80,1027,8,80,1,80,1,80,3,80,1031,8,80,1,80,1,80,1,80,
+        3,80,1036,8,80,1,80,3,80,1039,8,80,1,80,3,80,1042,8,80,1,81,1,81,
+        1,81,5,81,1047,8,81,10,81,12,81,1050,9,81,1,82,4,82,1053,8,82,11,
+        82,12,82,1054,1,82,1,82,1,82,1,82,3,82,1061,8,82,1,82,1,82,1,82,
+        1,82,3,82,1067,8,82,1,82,1,82,3,82,1071,8,82,1,83,1,83,3,83,1075,
+        8,83,1,84,1,84,1,84,1,84,5,84,1081,8,84,10,84,12,84,1084,9,84,1,
+        85,1,85,1,86,1,86,1,86,1,86,5,86,1092,8,86,10,86,12,86,1095,9,86,
+        1,87,1,87,1,88,1,88,1,88,5,88,1102,8,88,10,88,12,88,1105,9,88,1,
+        89,5,89,1108,8,89,10,89,12,89,1111,9,89,1,89,1,89,1,90,1,90,1,90,
+        5,90,1118,8,90,10,90,12,90,1121,9,90,1,90,1,90,3,90,1125,8,90,1,
+        91,1,91,1,91,1,91,1,91,1,91,3,91,1133,8,91,1,91,1,91,3,91,1137,8,
+        91,1,91,3,91,1140,8,91,1,92,1,92,1,92,1,93,1,93,1,93,1,93,1,93,1,
+        93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,1,93,3,93,1160,8,93,1,
+        94,1,94,1,94,1,94,1,94,1,95,1,95,3,95,1169,8,95,1,95,4,95,1172,8,
+        95,11,95,12,95,1173,1,95,1,95,3,95,1178,8,95,1,95,1,95,1,96,1,96,
+        1,96,1,96,5,96,1186,8,96,10,96,12,96,1189,9,96,1,96,1,96,1,96,1,
+        97,1,97,1,97,1,97,1,97,3,97,1199,8,97,1,98,1,98,1,98,1,98,3,98,1205,
+        8,98,1,98,1,98,1,99,1,99,1,99,1,99,3,99,1213,8,99,1,99,1,99,1,99,
+        3,99,1218,8,99,1,99,1,99,1,99,1,99,1,100,1,100,1,100,1,100,1,100,
+        1,101,1,101,1,102,1,102,1,102,1,102,1,102,3,102,1236,8,102,1,103,
+        1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,103,1,103,
+        1,103,1,104,1,104,1,104,1,104,1,104,3,104,1256,8,104,3,104,1258,
+        8,104,1,104,1,104,1,105,1,105,1,105,1,105,1,106,1,106,1,106,3,106,
+        1269,8,106,1,106,3,106,1272,8,106,1,106,1,106,1,106,1,106,1,107,
+        1,107,1,107,3,107,1281,8,107,1,107,1,107,1,107,5,107,1286,8,107,
+        10,107,12,107,1289,9,107,3,107,1291,8,107,1,107,1,107,1,108,1,108,
+        1,108,1,109,1,109,1,109,5,109,1301,8,109,10,109,12,109,1304,9,109,
+        1,110,1,110,1,110,1,110,1,110,5,110,1311,8,110,10,110,12,110,1314,
+        9,110,3,110,1316,8,110,1,110,1,110,1,111,1,111,1,111,1,111,1,111,
+        1,111,1,111,1,111,1,111,3,111,1329,8,111,1,112,1,112,1,112,3,112,
+        1334,8,112,1,113,1,113,1,113,1,113,1,113,1,113,3,113,1342,8,113,
+        1,114,1,114,1,115,1,115,3,115,1348,8,115,1,116,1,116,1,117,1,117,
+        1,117,1,117,5,117,1356,8,117,10,117,12,117,1359,9,117,3,117,1361,
+        8,117,1,117,1,117,1,118,1,118,1,118,1,118,1,118,1,118,1,118,1,118,
+        1,118,5,118,1374,8,118,10,118,12,118,1377,9,118,3,118,1379,8,118,
+        1,118,1,118,1,119,1,119,1,120,1,120,1,120,1,120,1,120,3,120,1390,
+        8,120,1,121,1,121,1,121,3,121,1395,8,121,1,121,3,121,1398,8,121,
+        1,121,1,121,1,121,1,121,1,121,1,121,1,121,1,121,3,121,1408,8,121,
         1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,
         1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,1,122,
-        1,122,1,122,3,122,1434,8,122,1,123,1,123,1,123,1,123,1,124,1,124,
-        1,124,1,124,5,124,1444,8,124,10,124,12,124,1447,9,124,1,124,1,124,
-        1,125,1,125,1,125,1,125,1,125,3,125,1456,8,125,1,125,1,125,1,125,
-        3,125,1461,8,125,1,126,1,126,1,126,1,126,3,126,1467,8,126,1,127,
-        1,127,3,127,1471,8,127,1,127,1,127,3,127,1475,8,127,1,127,3,127,
-        1478,8,127,1,127,1,127,3,127,1482,8,127,1,128,1,128,1,128,1,128,
-        1,128,1,128,1,128,1,128,1,128,1,128,5,128,1494,8,128,10,128,12,128,
-        1497,9,128,1,128,1,128,1,128,1,128,3,128,1503,8,128,1,128,1,128,
-        1,128,1,128,1,128,5,128,1510,8,128,10,128,12,128,1513,9,128,1,128,
-        1,128,3,128,1517,8,128,1,129,1,129,1,129,1,129,3,129,1523,8,129,
-        1,129,3,129,1526,8,129,1,129,1,129,1,129,1,129,1,129,1,129,1,129,
-        3,129,1535,8,129,1,129,1,129,3,129,1539,8,129,1,130,1,130,1,130,
-        1,130,5,130,1545,8,130,10,130,12,130,1548,9,130,1,130,1,130,1,130,
-        1,130,1,130,1,130,5,130,1556,8,130,10,130,12,130,1559,9,130,1,130,
-        1,130,3,130,1563,8,130,1,131,1,131,1,131,1,132,1,132,1,132,1,132,
-        3,132,1572,8,132,1,133,1,133,1,133,1,133,1,134,1,134,1,134,1,135,
-        1,135,1,136,1,136,1,136,3,136,1586,8,136,1,137,1,137,1,138,1,138,
-        3,138,1592,8,138,1,139,1,139,1,139,0,0,140,0,2,4,6,8,10,12,14,16,
-        18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,
-        62,64,66,68,70,72,74,76,78,80,82,84,86,88,90,92,94,96,98,100,102,
-        104,106,108,110,112,114,116,118,120,122,124,126,128,130,132,134,
-        136,138,140,142,144,146,148,150,152,154,156,158,160,162,164,166,
-        168,170,172,174,176,178,180,182,184,186,188,190,192,194,196,198,
-        200,202,204,206,208,210,212,214,216,218,220,222,224,226,228,230,
-        232,234,236,238,240,242,244,246,248,250,252,254,256,258,260,262,
-        264,266,268,270,272,274,276,278,0,18,2,0,55,55,66,66,3,0,5,5,7,7,
-        17,18,2,0,1,1,3,3,1,0,80,85,2,0,60,60,76,76,2,0,86,87,98,98,1,0,
-        88,90,1,0,86,87,4,0,1,1,3,3,41,41,54,54,2,0,13,14,25,25,1,0,62,64,
-        2,0,1,1,20,20,2,0,26,26,59,59,1,0,107,109,2,0,27,27,45,45,2,0,6,
-        6,51,51,19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,32,34,34,36,
-        36,40,41,44,44,49,49,51,51,54,54,58,58,60,66,68,68,70,70,20,0,1,
-        2,4,5,8,10,12,12,15,17,19,20,22,24,26,26,33,33,35,35,37,39,42,43,
-        45,48,50,50,52,53,55,57,59,59,67,67,69,69,71,75,1708,0,280,1,0,0,
-        0,2,289,1,0,0,0,4,291,1,0,0,0,6,300,1,0,0,0,8,305,1,0,0,0,10,323,
-        1,0,0,0,12,325,1,0,0,0,14,332,1,0,0,0,16,336,1,0,0,0,18,341,1,0,
-        0,0,20,359,1,0,0,0,22,364,1,0,0,0,24,394,1,0,0,0,26,397,1,0,0,0,
-        28,410,1,0,0,0,30,416,1,0,0,0,32,442,1,0,0,0,34,454,1,0,0,0,36,468,
-        1,0,0,0,38,487,1,0,0,0,40,492,1,0,0,0,42,506,1,0,0,0,44,510,1,0,
-        0,0,46,513,1,0,0,0,48,527,1,0,0,0,50,529,1,0,0,0,52,560,1,0,0,0,
-        54,562,1,0,0,0,56,580,1,0,0,0,58,583,1,0,0,0,60,594,1,0,0,0,62,619,
-        1,0,0,0,64,621,1,0,0,0,66,623,1,0,0,0,68,632,1,0,0,0,70,636,1,0,
-        0,0,72,642,1,0,0,0,74,647,1,0,0,0,76,651,1,0,0,0,78,679,1,0,0,0,
-        80,681,1,0,0,0,82,686,1,0,0,0,84,696,1,0,0,0,86,699,1,0,0,0,88,702,
-        1,0,0,0,90,706,1,0,0,0,92,709,1,0,0,0,94,720,1,0,0,0,96,726,1,0,
-        0,0,98,742,1,0,0,0,100,744,1,0,0,0,102,750,1,0,0,0,104,767,1,0,0,
-        0,106,770,1,0,0,0,108,781,1,0,0,0,110,792,1,0,0,0,112,800,1,0,0,
-        0,114,811,1,0,0,0,116,813,1,0,0,0,118,837,1,0,0,0,120,863,1,0,0,
-        0,122,865,1,0,0,0,124,883,1,0,0,0,126,899,1,0,0,0,128,902,1,0,0,
-        0,130,910,1,0,0,0,132,912,1,0,0,0,134,934,1,0,0,0,136,937,1,0,0,
-        0,138,941,1,0,0,0,140,943,1,0,0,0,142,945,1,0,0,0,144,951,1,0,0,
-        0,146,953,1,0,0,0,148,961,1,0,0,0,150,969,1,0,0,0,152,980,1,0,0,
-        0,154,985,1,0,0,0,156,994,1,0,0,0,158,996,1,0,0,0,160,1037,1,0,0,
-        0,162,1039,1,0,0,0,164,1048,1,0,0,0,166,1070,1,0,0,0,168,1072,1,
-        0,0,0,170,1081,1,0,0,0,172,1083,1,0,0,0,174,1092,1,0,0,0,176,1094,
-        1,0,0,0,178,1105,1,0,0,0,180,1110,1,0,0,0,182,1135,1,0,0,0,184,1137,
-        1,0,0,0,186,1155,1,0,0,0,188,1157,1,0,0,0,190,1162,1,0,0,0,192,1177,
-        1,0,0,0,194,1194,1,0,0,0,196,1196,1,0,0,0,198,1204,1,0,0,0,200,1219,
-        1,0,0,0,202,1224,1,0,0,0,204,1226,1,0,0,0,206,1233,1,0,0,0,208,1246,
-        1,0,0,0,210,1257,1,0,0,0,212,1261,1,0,0,0,214,1273,1,0,0,0,216,1290,
-        1,0,0,0,218,1298,1,0,0,0,220,1301,1,0,0,0,222,1324,1,0,0,0,224,1326,
-        1,0,0,0,226,1337,1,0,0,0,228,1339,1,0,0,0,230,1343,1,0,0,0,232,1345,
-        1,0,0,0,234,1347,1,0,0,0,236,1360,1,0,0,0,238,1378,1,0,0,0,240,1385,
-        1,0,0,0,242,1387,1,0,0,0,244,1433,1,0,0,0,246,1435,1,0,0,0,248,1439,
-        1,0,0,0,250,1450,1,0,0,0,252,1462,1,0,0,0,254,1468,1,0,0,0,256,1516,
-        1,0,0,0,258,1518,1,0,0,0,260,1562,1,0,0,0,262,1564,1,0,0,0,264,1567,
-        1,0,0,0,266,1573,1,0,0,0,268,1577,1,0,0,0,270,1580,1,0,0,0,272,1585,
-        1,0,0,0,274,1587,1,0,0,0,276,1591,1,0,0,0,278,1593,1,0,0,0,280,282,
-        3,2,1,0,281,283,5,97,0,0,282,281,1,0,0,0,282,283,1,0,0,0,283,284,
-        1,0,0,0,284,285,5,0,0,1,285,1,1,0,0,0,286,290,3,4,2,0,287,290,3,
-        240,120,0,288,290,3,8,4,0,289,286,1,0,0,0,289,287,1,0,0,0,289,288,
-        1,0,0,0,290,3,1,0,0,0,291,292,5,53,0,0,292,293,3,272,136,0,293,294,
-        5,83,0,0,294,295,3,6,3,0,295,5,1,0,0,0,296,301,5,111,0,0,297,301,
-        3,230,115,0,298,301,3,228,114,0,299,301,3,272,136,0,300,296,1,0,
-        0,0,300,297,1,0,0,0,300,298,1,0,0,0,300,299,1,0,0,0,301,7,1,0,0,
-        0,302,304,3,10,5,0,303,302,1,0,0,0,304,307,1,0,0,0,305,303,1,0,0,
-        0,305,306,1,0,0,0,306,308,1,0,0,0,307,305,1,0,0,0,308,312,3,14,7,
-        0,309,311,3,12,6,0,310,309,1,0,0,0,311,314,1,0,0,0,312,310,1,0,0,
-        0,312,313,1,0,0,0,313,318,1,0,0,0,314,312,1,0,0,0,315,317,3,10,5,
-        0,316,315,1,0,0,0,317,320,1,0,0,0,318,316,1,0,0,0,318,319,1,0,0,
-        0,319,9,1,0,0,0,320,318,1,0,0,0,321,324,3,16,8,0,322,324,3,18,9,
-        0,323,321,1,0,0,0,323,322,1,0,0,0,324,11,1,0,0,0,325,327,5,67,0,
-        0,326,328,5,1,0,0,327,326,1,0,0,0,327,328,1,0,0,0,328,329,1,0,0,
-        0,329,330,3,14,7,0,330,13,1,0,0,0,331,333,3,24,12,0,332,331,1,0,
-        0,0,333,334,1,0,0,0,334,332,1,0,0,0,334,335,1,0,0,0,335,15,1,0,0,
-        0,336,337,5,4,0,0,337,338,5,44,0,0,338,339,5,58,0,0,339,340,3,144,
-        72,0,340,17,1,0,0,0,341,342,5,70,0,0,342,343,3,216,108,0,343,352,
-        5,101,0,0,344,349,3,144,72,0,345,346,5,95,0,0,346,348,3,144,72,0,
-        347,345,1,0,0,0,348,351,1,0,0,0,349,347,1,0,0,0,349,350,1,0,0,0,
-        350,353,1,0,0,0,351,349,1,0,0,0,352,344,1,0,0,0,352,353,1,0,0,0,
-        353,354,1,0,0,0,354,355,5,102,0,0,355,19,1,0,0,0,356,358,3,22,11,
-        0,357,356,1,0,0,0,358,361,1,0,0,0,359,357,1,0,0,0,359,360,1,0,0,
-        0,360,362,1,0,0,0,361,359,1,0,0,0,362,363,5,0,0,1,363,21,1,0,0,0,
-        364,365,3,216,108,0,365,374,5,101,0,0,366,371,3,144,72,0,367,368,
-        5,95,0,0,368,370,3,144,72,0,369,367,1,0,0,0,370,373,1,0,0,0,371,
-        369,1,0,0,0,371,372,1,0,0,0,372,375,1,0,0,0,373,371,1,0,0,0,374,
-        366,1,0,0,0,374,375,1,0,0,0,375,376,1,0,0,0,376,377,5,102,0,0,377,
-        23,1,0,0,0,378,395,3,26,13,0,379,395,3,28,14,0,380,395,3,32,16,0,
-        381,395,3,30,15,0,382,395,3,44,22,0,383,395,3,46,23,0,384,395,3,
-        50,25,0,385,395,3,54,27,0,386,395,3,58,29,0,387,395,3,72,36,0,388,
-        395,3,74,37,0,389,395,3,60,30,0,390,395,3,64,32,0,391,395,3,62,31,
-        0,392,395,3,66,33,0,393,395,3,70,35,0,394,378,1,0,0,0,394,379,1,
-        0,0,0,394,380,1,0,0,0,394,381,1,0,0,0,394,382,1,0,0,0,394,383,1,
-        0,0,0,394,384,1,0,0,0,394,385,1,0,0,0,394,386,1,0,0,0,394,387,1,
-        0,0,0,394,388,1,0,0,0,394,389,1,0,0,0,394,390,1,0,0,0,394,391,1,
-        0,0,0,394,392,1,0,0,0,394,393,1,0,0,0,395,25,1,0,0,0,396,398,5,46,
-        0,0,397,396,1,0,0,0,397,398,1,0,0,0,398,399,1,0,0,0,399,400,5,38,
-        0,0,400,404,3,92,46,0,401,403,3,10,5,0,402,401,1,0,0,0,403,406,1,
-        0,0,0,404,402,1,0,0,0,404,405,1,0,0,0,405,408,1,0,0,0,406,404,1,
-        0,0,0,407,409,3,90,45,0,408,407,1,0,0,0,408,409,1,0,0,0,409,27,1,
-        0,0,0,410,411,5,69,0,0,411,412,3,144,72,0,412,413,5,4,0,0,413,414,
-        3,270,135,0,414,29,1,0,0,0,415,417,5,46,0,0,416,415,1,0,0,0,416,
-        417,1,0,0,0,417,418,1,0,0,0,418,419,5,9,0,0,419,432,3,38,19,0,420,
-        429,5,101,0,0,421,426,3,144,72,0,422,423,5,95,0,0,423,425,3,144,
-        72,0,424,422,1,0,0,0,425,428,1,0,0,0,426,424,1,0,0,0,426,427,1,0,
-        0,0,427,430,1,0,0,0,428,426,1,0,0,0,429,421,1,0,0,0,429,430,1,0,
-        0,0,430,431,1,0,0,0,431,433,5,102,0,0,432,420,1,0,0,0,432,433,1,
-        0,0,0,433,439,1,0,0,0,434,437,5,75,0,0,435,438,5,88,0,0,436,438,
-        3,40,20,0,437,435,1,0,0,0,437,436,1,0,0,0,438,440,1,0,0,0,439,434,
-        1,0,0,0,439,440,1,0,0,0,440,31,1,0,0,0,441,443,5,46,0,0,442,441,
-        1,0,0,0,442,443,1,0,0,0,443,444,1,0,0,0,444,446,5,9,0,0,445,447,
-        3,34,17,0,446,445,1,0,0,0,446,447,1,0,0,0,447,448,1,0,0,0,448,449,
-        5,105,0,0,449,450,3,8,4,0,450,452,5,106,0,0,451,453,3,36,18,0,452,
-        451,1,0,0,0,452,453,1,0,0,0,453,33,1,0,0,0,454,464,5,101,0,0,455,
-        465,5,88,0,0,456,461,3,270,135,0,457,458,5,95,0,0,458,460,3,270,
-        135,0,459,457,1,0,0,0,460,463,1,0,0,0,461,459,1,0,0,0,461,462,1,
-        0,0,0,462,465,1,0,0,0,463,461,1,0,0,0,464,455,1,0,0,0,464,456,1,
-        0,0,0,464,465,1,0,0,0,465,466,1,0,0,0,466,467,5,102,0,0,467,35,1,
-        0,0,0,468,469,5,33,0,0,469,474,3,272,136,0,470,471,5,44,0,0,471,
-        472,3,144,72,0,472,473,3,272,136,0,473,475,1,0,0,0,474,470,1,0,0,
-        0,474,475,1,0,0,0,475,480,1,0,0,0,476,477,5,45,0,0,477,478,3,272,
-        136,0,478,479,3,272,136,0,479,481,1,0,0,0,480,476,1,0,0,0,480,481,
-        1,0,0,0,481,37,1,0,0,0,482,483,3,276,138,0,483,484,5,94,0,0,484,
-        486,1,0,0,0,485,482,1,0,0,0,486,489,1,0,0,0,487,485,1,0,0,0,487,
-        488,1,0,0,0,488,490,1,0,0,0,489,487,1,0,0,0,490,491,3,276,138,0,
-        491,39,1,0,0,0,492,497,3,42,21,0,493,494,5,95,0,0,494,496,3,42,21,
-        0,495,493,1,0,0,0,496,499,1,0,0,0,497,495,1,0,0,0,497,498,1,0,0,
-        0,498,501,1,0,0,0,499,497,1,0,0,0,500,502,3,90,45,0,501,500,1,0,
-        0,0,501,502,1,0,0,0,502,41,1,0,0,0,503,504,3,272,136,0,504,505,5,
-        4,0,0,505,507,1,0,0,0,506,503,1,0,0,0,506,507,1,0,0,0,507,508,1,
-        0,0,0,508,509,3,270,135,0,509,43,1,0,0,0,510,511,5,15,0,0,511,512,
-        3,92,46,0,512,45,1,0,0,0,513,514,5,39,0,0,514,518,3,94,47,0,515,
-        517,3,48,24,0,516,515,1,0,0,0,517,520,1,0,0,0,518,516,1,0,0,0,518,
-        519,1,0,0,0,519,47,1,0,0,0,520,518,1,0,0,0,521,522,5,45,0,0,522,
-        523,5,38,0,0,523,528,3,50,25,0,524,525,5,45,0,0,525,526,5,15,0,0,
-        526,528,3,50,25,0,527,521,1,0,0,0,527,524,1,0,0,0,528,49,1,0,0,0,
-        529,530,5,53,0,0,530,535,3,52,26,0,531,532,5,95,0,0,532,534,3,52,
-        26,0,533,531,1,0,0,0,534,537,1,0,0,0,535,533,1,0,0,0,535,536,1,0,
-        0,0,536,51,1,0,0,0,537,535,1,0,0,0,538,539,3,142,71,0,539,540,5,
-        83,0,0,540,541,3,144,72,0,541,561,1,0,0,0,542,543,3,270,135,0,543,
-        544,5,83,0,0,544,545,3,144,72,0,545,561,1,0,0,0,546,547,3,270,135,
-        0,547,548,5,78,0,0,548,549,3,144,72,0,549,561,1,0,0,0,550,551,3,
-        270,135,0,551,552,3,128,64,0,552,561,1,0,0,0,553,554,3,186,93,0,
-        554,555,5,103,0,0,555,556,3,144,72,0,556,557,5,104,0,0,557,558,5,
-        83,0,0,558,559,3,144,72,0,559,561,1,0,0,0,560,538,1,0,0,0,560,542,
-        1,0,0,0,560,546,1,0,0,0,560,550,1,0,0,0,560,553,1,0,0,0,561,53,1,
-        0,0,0,562,563,5,50,0,0,563,568,3,56,28,0,564,565,5,95,0,0,565,567,
-        3,56,28,0,566,564,1,0,0,0,567,570,1,0,0,0,568,566,1,0,0,0,568,569,
-        1,0,0,0,569,55,1,0,0,0,570,568,1,0,0,0,571,572,3,270,135,0,572,573,
-        3,128,64,0,573,581,1,0,0,0,574,581,3,142,71,0,575,576,3,186,93,0,
-        576,577,5,103,0,0,577,578,3,144,72,0,578,579,5,104,0,0,579,581,1,
-        0,0,0,580,571,1,0,0,0,580,574,1,0,0,0,580,575,1,0,0,0,581,57,1,0,
-        0,0,582,584,5,19,0,0,583,582,1,0,0,0,583,584,1,0,0,0,584,585,1,0,
-        0,0,585,586,5,16,0,0,586,591,3,144,72,0,587,588,5,95,0,0,588,590,
-        3,144,72,0,589,587,1,0,0,0,590,593,1,0,0,0,591,589,1,0,0,0,591,592,
-        1,0,0,0,592,59,1,0,0,0,593,591,1,0,0,0,594,595,5,28,0,0,595,596,
-        5,101,0,0,596,597,3,270,135,0,597,598,5,33,0,0,598,599,3,144,72,
-        0,599,601,5,99,0,0,600,602,3,24,12,0,601,600,1,0,0,0,602,603,1,0,
-        0,0,603,601,1,0,0,0,603,604,1,0,0,0,604,605,1,0,0,0,605,606,5,102,
-        0,0,606,61,1,0,0,0,607,609,3,82,41,0,608,610,3,84,42,0,609,608,1,
-        0,0,0,609,610,1,0,0,0,610,612,1,0,0,0,611,613,3,86,43,0,612,611,
-        1,0,0,0,612,613,1,0,0,0,613,620,1,0,0,0,614,616,3,84,42,0,615,617,
-        3,86,43,0,616,615,1,0,0,0,616,617,1,0,0,0,617,620,1,0,0,0,618,620,
-        3,86,43,0,619,607,1,0,0,0,619,614,1,0,0,0,619,618,1,0,0,0,620,63,
-        1,0,0,0,621,622,5,29,0,0,622,65,1,0,0,0,623,624,5,30,0,0,624,629,
-        3,68,34,0,625,626,5,95,0,0,626,628,3,68,34,0,627,625,1,0,0,0,628,
-        631,1,0,0,0,629,627,1,0,0,0,629,630,1,0,0,0,630,67,1,0,0,0,631,629,
-        1,0,0,0,632,633,3,270,135,0,633,634,5,83,0,0,634,635,3,144,72,0,
-        635,69,1,0,0,0,636,638,5,31,0,0,637,639,5,72,0,0,638,637,1,0,0,0,
-        638,639,1,0,0,0,639,640,1,0,0,0,640,641,3,144,72,0,641,71,1,0,0,
-        0,642,643,5,73,0,0,643,645,3,76,38,0,644,646,3,90,45,0,645,644,1,
-        0,0,0,645,646,1,0,0,0,646,73,1,0,0,0,647,648,5,52,0,0,648,649,3,
-        76,38,0,649,75,1,0,0,0,650,652,5,20,0,0,651,650,1,0,0,0,651,652,
-        1,0,0,0,652,653,1,0,0,0,653,655,3,78,39,0,654,656,3,82,41,0,655,
-        654,1,0,0,0,655,656,1,0,0,0,656,658,1,0,0,0,657,659,3,84,42,0,658,
-        657,1,0,0,0,658,659,1,0,0,0,659,661,1,0,0,0,660,662,3,86,43,0,661,
-        660,1,0,0,0,661,662,1,0,0,0,662,77,1,0,0,0,663,668,5,88,0,0,664,
-        665,5,95,0,0,665,667,3,80,40,0,666,664,1,0,0,0,667,670,1,0,0,0,668,
-        666,1,0,0,0,668,669,1,0,0,0,669,680,1,0,0,0,670,668,1,0,0,0,671,
-        676,3,80,40,0,672,673,5,95,0,0,673,675,3,80,40,0,674,672,1,0,0,0,
-        675,678,1,0,0,0,676,674,1,0,0,0,676,677,1,0,0,0,677,680,1,0,0,0,
-        678,676,1,0,0,0,679,663,1,0,0,0,679,671,1,0,0,0,680,79,1,0,0,0,681,
-        684,3,144,72,0,682,683,5,4,0,0,683,685,3,270,135,0,684,682,1,0,0,
-        0,684,685,1,0,0,0,685,81,1,0,0,0,686,687,5,48,0,0,687,688,5,8,0,
-        0,688,693,3,88,44,0,689,690,5,95,0,0,690,692,3,88,44,0,691,689,1,
-        0,0,0,692,695,1,0,0,0,693,691,1,0,0,0,693,694,1,0,0,0,694,83,1,0,
-        0,0,695,693,1,0,0,0,696,697,7,0,0,0,697,698,3,144,72,0,698,85,1,
-        0,0,0,699,700,5,37,0,0,700,701,3,144,72,0,701,87,1,0,0,0,702,704,
-        3,144,72,0,703,705,7,1,0,0,704,703,1,0,0,0,704,705,1,0,0,0,705,89,
-        1,0,0,0,706,707,5,72,0,0,707,708,3,144,72,0,708,91,1,0,0,0,709,714,
-        3,94,47,0,710,711,5,95,0,0,711,713,3,94,47,0,712,710,1,0,0,0,713,
-        716,1,0,0,0,714,712,1,0,0,0,714,715,1,0,0,0,715,93,1,0,0,0,716,714,
-        1,0,0,0,717,718,3,270,135,0,718,719,5,83,0,0,719,721,1,0,0,0,720,
-        717,1,0,0,0,720,721,1,0,0,0,721,724,1,0,0,0,722,725,3,98,49,0,723,
-        725,3,96,48,0,724,722,1,0,0,0,724,723,1,0,0,0,725,95,1,0,0,0,726,
-        727,3,272,136,0,727,728,5,101,0,0,728,729,3,98,49,0,729,730,5,102,
-        0,0,730,97,1,0,0,0,731,735,3,102,51,0,732,734,3,114,57,0,733,732,
-        1,0,0,0,734,737,1,0,0,0,735,733,1,0,0,0,735,736,1,0,0,0,736,743,
-        1,0,0,0,737,735,1,0,0,0,738,739,5,101,0,0,739,740,3,98,49,0,740,
-        741,5,102,0,0,741,743,1,0,0,0,742,731,1,0,0,0,742,738,1,0,0,0,743,
-        99,1,0,0,0,744,746,3,102,51,0,745,747,3,114,57,0,746,745,1,0,0,0,
-        747,748,1,0,0,0,748,746,1,0,0,0,748,749,1,0,0,0,749,101,1,0,0,0,
-        750,752,5,101,0,0,751,753,3,270,135,0,752,751,1,0,0,0,752,753,1,
-        0,0,0,753,756,1,0,0,0,754,757,3,128,64,0,755,757,3,104,52,0,756,
-        754,1,0,0,0,756,755,1,0,0,0,756,757,1,0,0,0,757,759,1,0,0,0,758,
-        760,3,124,62,0,759,758,1,0,0,0,759,760,1,0,0,0,760,763,1,0,0,0,761,
-        762,5,72,0,0,762,764,3,144,72,0,763,761,1,0,0,0,763,764,1,0,0,0,
-        764,765,1,0,0,0,765,766,5,102,0,0,766,103,1,0,0,0,767,768,5,96,0,
-        0,768,769,3,106,53,0,769,105,1,0,0,0,770,778,3,108,54,0,771,773,
-        5,99,0,0,772,774,5,96,0,0,773,772,1,0,0,0,773,774,1,0,0,0,774,775,
-        1,0,0,0,775,777,3,108,54,0,776,771,1,0,0,0,777,780,1,0,0,0,778,776,
-        1,0,0,0,778,779,1,0,0,0,779,107,1,0,0,0,780,778,1,0,0,0,781,786,
-        3,110,55,0,782,783,5,91,0,0,783,785,3,110,55,0,784,782,1,0,0,0,785,
-        788,1,0,0,0,786,784,1,0,0,0,786,787,1,0,0,0,787,109,1,0,0,0,788,
-        786,1,0,0,0,789,790,5,92,0,0,790,793,3,110,55,0,791,793,3,112,56,
-        0,792,789,1,0,0,0,792,791,1,0,0,0,793,111,1,0,0,0,794,801,3,138,
-        69,0,795,801,5,90,0,0,796,797,5,101,0,0,797,798,3,106,53,0,798,799,
-        5,102,0,0,799,801,1,0,0,0,800,794,1,0,0,0,800,795,1,0,0,0,800,796,
-        1,0,0,0,801,113,1,0,0,0,802,804,3,120,60,0,803,805,3,118,59,0,804,
-        803,1,0,0,0,804,805,1,0,0,0,805,806,1,0,0,0,806,807,3,102,51,0,807,
-        812,1,0,0,0,808,809,3,116,58,0,809,810,3,102,51,0,810,812,1,0,0,
-        0,811,802,1,0,0,0,811,808,1,0,0,0,812,115,1,0,0,0,813,814,5,101,
-        0,0,814,815,3,102,51,0,815,816,3,120,60,0,816,819,3,102,51,0,817,
-        818,5,72,0,0,818,820,3,144,72,0,819,817,1,0,0,0,819,820,1,0,0,0,
-        820,821,1,0,0,0,821,822,5,102,0,0,822,823,3,118,59,0,823,117,1,0,
-        0,0,824,826,5,105,0,0,825,827,3,232,116,0,826,825,1,0,0,0,826,827,
-        1,0,0,0,827,832,1,0,0,0,828,830,5,95,0,0,829,831,3,232,116,0,830,
-        829,1,0,0,0,830,831,1,0,0,0,831,833,1,0,0,0,832,828,1,0,0,0,832,
-        833,1,0,0,0,833,834,1,0,0,0,834,838,5,106,0,0,835,838,5,86,0,0,836,
-        838,5,88,0,0,837,824,1,0,0,0,837,835,1,0,0,0,837,836,1,0,0,0,838,
-        119,1,0,0,0,839,840,5,84,0,0,840,842,5,87,0,0,841,843,3,122,61,0,
-        842,841,1,0,0,0,842,843,1,0,0,0,843,844,1,0,0,0,844,845,5,87,0,0,
-        845,864,5,85,0,0,846,847,5,84,0,0,847,849,5,87,0,0,848,850,3,122,
-        61,0,849,848,1,0,0,0,849,850,1,0,0,0,850,851,1,0,0,0,851,864,5,87,
-        0,0,852,854,5,87,0,0,853,855,3,122,61,0,854,853,1,0,0,0,854,855,
-        1,0,0,0,855,856,1,0,0,0,856,857,5,87,0,0,857,864,5,85,0,0,858,860,
-        5,87,0,0,859,861,3,122,61,0,860,859,1,0,0,0,860,861,1,0,0,0,861,
-        862,1,0,0,0,862,864,5,87,0,0,863,839,1,0,0,0,863,846,1,0,0,0,863,
-        852,1,0,0,0,863,858,1,0,0,0,864,121,1,0,0,0,865,867,5,103,0,0,866,
-        868,3,270,135,0,867,866,1,0,0,0,867,868,1,0,0,0,868,871,1,0,0,0,
-        869,872,3,126,63,0,870,872,3,104,52,0,871,869,1,0,0,0,871,870,1,
-        0,0,0,871,872,1,0,0,0,872,874,1,0,0,0,873,875,3,134,67,0,874,873,
-        1,0,0,0,874,875,1,0,0,0,875,877,1,0,0,0,876,878,3,124,62,0,877,876,
-        1,0,0,0,877,878,1,0,0,0,878,879,1,0,0,0,879,880,5,104,0,0,880,123,
-        1,0,0,0,881,884,3,236,118,0,882,884,3,224,112,0,883,881,1,0,0,0,
-        883,882,1,0,0,0,884,125,1,0,0,0,885,886,5,96,0,0,886,894,3,140,70,
-        0,887,889,5,99,0,0,888,890,5,96,0,0,889,888,1,0,0,0,889,890,1,0,
-        0,0,890,891,1,0,0,0,891,893,3,140,70,0,892,887,1,0,0,0,893,896,1,
-        0,0,0,894,892,1,0,0,0,894,895,1,0,0,0,895,900,1,0,0,0,896,894,1,
-        0,0,0,897,898,5,96,0,0,898,900,3,132,66,0,899,885,1,0,0,0,899,897,
-        1,0,0,0,900,127,1,0,0,0,901,903,3,130,65,0,902,901,1,0,0,0,903,904,
-        1,0,0,0,904,902,1,0,0,0,904,905,1,0,0,0,905,129,1,0,0,0,906,907,
-        5,96,0,0,907,911,3,138,69,0,908,909,5,96,0,0,909,911,3,132,66,0,
-        910,906,1,0,0,0,910,908,1,0,0,0,911,131,1,0,0,0,912,914,5,100,0,
-        0,913,915,7,2,0,0,914,913,1,0,0,0,914,915,1,0,0,0,915,916,1,0,0,
-        0,916,917,5,101,0,0,917,918,3,144,72,0,918,919,5,102,0,0,919,133,
-        1,0,0,0,920,922,5,88,0,0,921,923,3,136,68,0,922,921,1,0,0,0,922,
-        923,1,0,0,0,923,928,1,0,0,0,924,926,5,77,0,0,925,927,3,136,68,0,
-        926,925,1,0,0,0,926,927,1,0,0,0,927,929,1,0,0,0,928,924,1,0,0,0,
-        928,929,1,0,0,0,929,935,1,0,0,0,930,932,5,77,0,0,931,933,3,136,68,
-        0,932,931,1,0,0,0,932,933,1,0,0,0,933,935,1,0,0,0,934,920,1,0,0,
-        0,934,930,1,0,0,0,935,135,1,0,0,0,936,938,5,87,0,0,937,936,1,0,0,
-        0,937,938,1,0,0,0,938,939,1,0,0,0,939,940,3,232,116,0,940,137,1,
-        0,0,0,941,942,3,276,138,0,942,139,1,0,0,0,943,944,3,276,138,0,944,
-        141,1,0,0,0,945,947,3,186,93,0,946,948,3,184,92,0,947,946,1,0,0,
-        0,948,949,1,0,0,0,949,947,1,0,0,0,949,950,1,0,0,0,950,143,1,0,0,
-        0,951,952,3,146,73,0,952,145,1,0,0,0,953,958,3,148,74,0,954,955,
-        5,47,0,0,955,957,3,148,74,0,956,954,1,0,0,0,957,960,1,0,0,0,958,
-        956,1,0,0,0,958,959,1,0,0,0,959,147,1,0,0,0,960,958,1,0,0,0,961,
-        966,3,150,75,0,962,963,5,74,0,0,963,965,3,150,75,0,964,962,1,0,0,
-        0,965,968,1,0,0,0,966,964,1,0,0,0,966,967,1,0,0,0,967,149,1,0,0,
-        0,968,966,1,0,0,0,969,974,3,152,76,0,970,971,5,2,0,0,971,973,3,152,
-        76,0,972,970,1,0,0,0,973,976,1,0,0,0,974,972,1,0,0,0,974,975,1,0,
-        0,0,975,151,1,0,0,0,976,974,1,0,0,0,977,979,5,42,0,0,978,977,1,0,
-        0,0,979,982,1,0,0,0,980,978,1,0,0,0,980,981,1,0,0,0,981,983,1,0,
-        0,0,982,980,1,0,0,0,983,984,3,154,77,0,984,153,1,0,0,0,985,991,3,
-        158,79,0,986,987,3,156,78,0,987,988,3,158,79,0,988,990,1,0,0,0,989,
-        986,1,0,0,0,990,993,1,0,0,0,991,989,1,0,0,0,991,992,1,0,0,0,992,
-        155,1,0,0,0,993,991,1,0,0,0,994,995,7,3,0,0,995,157,1,0,0,0,996,
-        1000,3,168,84,0,997,999,3,160,80,0,998,997,1,0,0,0,999,1002,1,0,
-        0,0,1000,998,1,0,0,0,1000,1001,1,0,0,0,1001,159,1,0,0,0,1002,1000,
-        1,0,0,0,1003,1004,5,56,0,0,1004,1005,5,73,0,0,1005,1038,3,168,84,
-        0,1006,1007,5,24,0,0,1007,1008,5,73,0,0,1008,1038,3,168,84,0,1009,
-        1010,5,12,0,0,1010,1038,3,168,84,0,1011,1012,5,79,0,0,1012,1038,
-        3,168,84,0,1013,1014,5,33,0,0,1014,1038,3,168,84,0,1015,1016,5,35,
-        0,0,1016,1038,5,43,0,0,1017,1018,5,35,0,0,1018,1019,5,42,0,0,1019,
-        1038,5,43,0,0,1020,1022,5,35,0,0,1021,1023,5,42,0,0,1022,1021,1,
-        0,0,0,1022,1023,1,0,0,0,1023,1024,1,0,0,0,1024,1027,7,4,0,0,1025,
-        1027,5,76,0,0,1026,1020,1,0,0,0,1026,1025,1,0,0,0,1027,1028,1,0,
-        0,0,1028,1038,3,162,81,0,1029,1031,5,35,0,0,1030,1032,5,42,0,0,1031,
-        1030,1,0,0,0,1031,1032,1,0,0,0,1032,1034,1,0,0,0,1033,1035,3,272,
-        136,0,1034,1033,1,0,0,0,1034,1035,1,0,0,0,1035,1036,1,0,0,0,1036,
-        1038,5,61,0,0,1037,1003,1,0,0,0,1037,1006,1,0,0,0,1037,1009,1,0,
-        0,0,1037,1011,1,0,0,0,1037,1013,1,0,0,0,1037,1015,1,0,0,0,1037,1017,
-        1,0,0,0,1037,1026,1,0,0,0,1037,1029,1,0,0,0,1038,161,1,0,0,0,1039,
-        1044,3,164,82,0,1040,1041,5,99,0,0,1041,1043,3,164,82,0,1042,1040,
-        1,0,0,0,1043,1046,1,0,0,0,1044,1042,1,0,0,0,1044,1045,1,0,0,0,1045,
-        163,1,0,0,0,1046,1044,1,0,0,0,1047,1049,3,166,83,0,1048,1047,1,0,
-        0,0,1049,1050,1,0,0,0,1050,1048,1,0,0,0,1050,1051,1,0,0,0,1051,1056,
-        1,0,0,0,1052,1053,5,73,0,0,1053,1054,3,166,83,0,1054,1055,3,166,
-        83,0,1055,1057,1,0,0,0,1056,1052,1,0,0,0,1056,1057,1,0,0,0,1057,
-        1062,1,0,0,0,1058,1059,5,84,0,0,1059,1060,3,162,81,0,1060,1061,5,
-        85,0,0,1061,1063,1,0,0,0,1062,1058,1,0,0,0,1062,1063,1,0,0,0,1063,
-        1066,1,0,0,0,1064,1065,5,42,0,0,1065,1067,5,43,0,0,1066,1064,1,0,
-        0,0,1066,1067,1,0,0,0,1067,165,1,0,0,0,1068,1071,3,272,136,0,1069,
-        1071,5,43,0,0,1070,1068,1,0,0,0,1070,1069,1,0,0,0,1071,167,1,0,0,
-        0,1072,1078,3,172,86,0,1073,1074,3,170,85,0,1074,1075,3,172,86,0,
-        1075,1077,1,0,0,0,1076,1073,1,0,0,0,1077,1080,1,0,0,0,1078,1076,
-        1,0,0,0,1078,1079,1,0,0,0,1079,169,1,0,0,0,1080,1078,1,0,0,0,1081,
-        1082,7,5,0,0,1082,171,1,0,0,0,1083,1089,3,176,88,0,1084,1085,3,174,
-        87,0,1085,1086,3,176,88,0,1086,1088,1,0,0,0,1087,1084,1,0,0,0,1088,
-        1091,1,0,0,0,1089,1087,1,0,0,0,1089,1090,1,0,0,0,1090,173,1,0,0,
-        0,1091,1089,1,0,0,0,1092,1093,7,6,0,0,1093,175,1,0,0,0,1094,1099,
-        3,178,89,0,1095,1096,5,93,0,0,1096,1098,3,178,89,0,1097,1095,1,0,
-        0,0,1098,1101,1,0,0,0,1099,1097,1,0,0,0,1099,1100,1,0,0,0,1100,177,
-        1,0,0,0,1101,1099,1,0,0,0,1102,1104,7,7,0,0,1103,1102,1,0,0,0,1104,
-        1107,1,0,0,0,1105,1103,1,0,0,0,1105,1106,1,0,0,0,1106,1108,1,0,0,
-        0,1107,1105,1,0,0,0,1108,1109,3,180,90,0,1109,179,1,0,0,0,1110,1115,
-        3,186,93,0,1111,1114,3,182,91,0,1112,1114,3,184,92,0,1113,1111,1,
-        0,0,0,1113,1112,1,0,0,0,1114,1117,1,0,0,0,1115,1113,1,0,0,0,1115,
-        1116,1,0,0,0,1116,1120,1,0,0,0,1117,1115,1,0,0,0,1118,1121,3,128,
-        64,0,1119,1121,3,104,52,0,1120,1118,1,0,0,0,1120,1119,1,0,0,0,1120,
-        1121,1,0,0,0,1121,181,1,0,0,0,1122,1123,5,103,0,0,1123,1124,3,144,
-        72,0,1124,1125,5,104,0,0,1125,1136,1,0,0,0,1126,1128,5,103,0,0,1127,
-        1129,3,144,72,0,1128,1127,1,0,0,0,1128,1129,1,0,0,0,1129,1130,1,
-        0,0,0,1130,1132,5,77,0,0,1131,1133,3,144,72,0,1132,1131,1,0,0,0,
-        1132,1133,1,0,0,0,1133,1134,1,0,0,0,1134,1136,5,104,0,0,1135,1122,
-        1,0,0,0,1135,1126,1,0,0,0,1136,183,1,0,0,0,1137,1138,5,94,0,0,1138,
-        1139,3,238,119,0,1139,185,1,0,0,0,1140,1156,3,188,94,0,1141,1156,
-        3,212,106,0,1142,1156,3,196,98,0,1143,1156,3,198,99,0,1144,1156,
-        3,200,100,0,1145,1156,3,206,103,0,1146,1156,3,208,104,0,1147,1156,
-        3,226,113,0,1148,1156,3,224,112,0,1149,1156,3,190,95,0,1150,1156,
-        3,100,50,0,1151,1156,3,210,105,0,1152,1156,3,214,107,0,1153,1156,
-        3,220,110,0,1154,1156,3,270,135,0,1155,1140,1,0,0,0,1155,1141,1,
-        0,0,0,1155,1142,1,0,0,0,1155,1143,1,0,0,0,1155,1144,1,0,0,0,1155,
-        1145,1,0,0,0,1155,1146,1,0,0,0,1155,1147,1,0,0,0,1155,1148,1,0,0,
-        0,1155,1149,1,0,0,0,1155,1150,1,0,0,0,1155,1151,1,0,0,0,1155,1152,
-        1,0,0,0,1155,1153,1,0,0,0,1155,1154,1,0,0,0,1156,187,1,0,0,0,1157,
-        1158,5,13,0,0,1158,1159,5,101,0,0,1159,1160,5,88,0,0,1160,1161,5,
-        102,0,0,1161,189,1,0,0,0,1162,1164,5,10,0,0,1163,1165,3,144,72,0,
-        1164,1163,1,0,0,0,1164,1165,1,0,0,0,1165,1167,1,0,0,0,1166,1168,
-        3,192,96,0,1167,1166,1,0,0,0,1168,1169,1,0,0,0,1169,1167,1,0,0,0,
-        1169,1170,1,0,0,0,1170,1173,1,0,0,0,1171,1172,5,22,0,0,1172,1174,
-        3,144,72,0,1173,1171,1,0,0,0,1173,1174,1,0,0,0,1174,1175,1,0,0,0,
-        1175,1176,5,23,0,0,1176,191,1,0,0,0,1177,1178,5,71,0,0,1178,1183,
-        3,194,97,0,1179,1180,5,95,0,0,1180,1182,3,194,97,0,1181,1179,1,0,
-        0,0,1182,1185,1,0,0,0,1183,1181,1,0,0,0,1183,1184,1,0,0,0,1184,1186,
-        1,0,0,0,1185,1183,1,0,0,0,1186,1187,5,57,0,0,1187,1188,3,144,72,
-        0,1188,193,1,0,0,0,1189,1190,3,156,78,0,1190,1191,3,144,72,0,1191,
-        1195,1,0,0,0,1192,1195,3,160,80,0,1193,1195,3,144,72,0,1194,1189,
-        1,0,0,0,1194,1192,1,0,0,0,1194,1193,1,0,0,0,1195,195,1,0,0,0,1196,
-        1197,5,103,0,0,1197,1200,3,204,102,0,1198,1199,5,99,0,0,1199,1201,
-        3,144,72,0,1200,1198,1,0,0,0,1200,1201,1,0,0,0,1201,1202,1,0,0,0,
-        1202,1203,5,104,0,0,1203,197,1,0,0,0,1204,1208,5,103,0,0,1205,1206,
-        3,270,135,0,1206,1207,5,83,0,0,1207,1209,1,0,0,0,1208,1205,1,0,0,
-        0,1208,1209,1,0,0,0,1209,1210,1,0,0,0,1210,1213,3,100,50,0,1211,
-        1212,5,72,0,0,1212,1214,3,144,72,0,1213,1211,1,0,0,0,1213,1214,1,
-        0,0,0,1214,1215,1,0,0,0,1215,1216,5,99,0,0,1216,1217,3,144,72,0,
-        1217,1218,5,104,0,0,1218,199,1,0,0,0,1219,1220,3,202,101,0,1220,
-        1221,5,101,0,0,1221,1222,3,204,102,0,1222,1223,5,102,0,0,1223,201,
-        1,0,0,0,1224,1225,7,8,0,0,1225,203,1,0,0,0,1226,1227,3,270,135,0,
-        1227,1228,5,33,0,0,1228,1231,3,144,72,0,1229,1230,5,72,0,0,1230,
-        1232,3,144,72,0,1231,1229,1,0,0,0,1231,1232,1,0,0,0,1232,205,1,0,
-        0,0,1233,1234,5,49,0,0,1234,1235,5,101,0,0,1235,1236,3,270,135,0,
-        1236,1237,5,83,0,0,1237,1238,3,144,72,0,1238,1239,5,95,0,0,1239,
-        1240,3,270,135,0,1240,1241,5,33,0,0,1241,1242,3,144,72,0,1242,1243,
-        5,99,0,0,1243,1244,3,144,72,0,1244,1245,5,102,0,0,1245,207,1,0,0,
-        0,1246,1247,7,9,0,0,1247,1253,5,105,0,0,1248,1254,3,8,4,0,1249,1251,
-        3,92,46,0,1250,1252,3,90,45,0,1251,1250,1,0,0,0,1251,1252,1,0,0,
-        0,1252,1254,1,0,0,0,1253,1248,1,0,0,0,1253,1249,1,0,0,0,1254,1255,
-        1,0,0,0,1255,1256,5,106,0,0,1256,209,1,0,0,0,1257,1258,5,101,0,0,
-        1258,1259,3,144,72,0,1259,1260,5,102,0,0,1260,211,1,0,0,0,1261,1262,
-        3,216,108,0,1262,1264,5,101,0,0,1263,1265,7,10,0,0,1264,1263,1,0,
-        0,0,1264,1265,1,0,0,0,1265,1267,1,0,0,0,1266,1268,3,144,72,0,1267,
-        1266,1,0,0,0,1267,1268,1,0,0,0,1268,1269,1,0,0,0,1269,1270,5,65,
-        0,0,1270,1271,3,144,72,0,1271,1272,5,102,0,0,1272,213,1,0,0,0,1273,
-        1274,3,216,108,0,1274,1276,5,101,0,0,1275,1277,7,11,0,0,1276,1275,
-        1,0,0,0,1276,1277,1,0,0,0,1277,1286,1,0,0,0,1278,1283,3,144,72,0,
-        1279,1280,5,95,0,0,1280,1282,3,144,72,0,1281,1279,1,0,0,0,1282,1285,
-        1,0,0,0,1283,1281,1,0,0,0,1283,1284,1,0,0,0,1284,1287,1,0,0,0,1285,
-        1283,1,0,0,0,1286,1278,1,0,0,0,1286,1287,1,0,0,0,1287,1288,1,0,0,
-        0,1288,1289,5,102,0,0,1289,215,1,0,0,0,1290,1291,3,218,109,0,1291,
-        1292,3,272,136,0,1292,217,1,0,0,0,1293,1294,3,272,136,0,1294,1295,
-        5,94,0,0,1295,1297,1,0,0,0,1296,1293,1,0,0,0,1297,1300,1,0,0,0,1298,
-        1296,1,0,0,0,1298,1299,1,0,0,0,1299,219,1,0,0,0,1300,1298,1,0,0,
-        0,1301,1302,3,270,135,0,1302,1311,5,105,0,0,1303,1308,3,222,111,
-        0,1304,1305,5,95,0,0,1305,1307,3,222,111,0,1306,1304,1,0,0,0,1307,
-        1310,1,0,0,0,1308,1306,1,0,0,0,1308,1309,1,0,0,0,1309,1312,1,0,0,
-        0,1310,1308,1,0,0,0,1311,1303,1,0,0,0,1311,1312,1,0,0,0,1312,1313,
-        1,0,0,0,1313,1314,5,106,0,0,1314,221,1,0,0,0,1315,1316,3,238,119,
-        0,1316,1317,5,96,0,0,1317,1318,3,144,72,0,1318,1325,1,0,0,0,1319,
-        1320,5,94,0,0,1320,1325,3,238,119,0,1321,1322,5,94,0,0,1322,1325,
-        5,88,0,0,1323,1325,3,270,135,0,1324,1315,1,0,0,0,1324,1319,1,0,0,
-        0,1324,1321,1,0,0,0,1324,1323,1,0,0,0,1325,223,1,0,0,0,1326,1329,
-        5,100,0,0,1327,1330,3,272,136,0,1328,1330,5,109,0,0,1329,1327,1,
-        0,0,0,1329,1328,1,0,0,0,1330,225,1,0,0,0,1331,1338,3,228,114,0,1332,
-        1338,5,43,0,0,1333,1338,3,230,115,0,1334,1338,5,111,0,0,1335,1338,
-        3,234,117,0,1336,1338,3,236,118,0,1337,1331,1,0,0,0,1337,1332,1,
-        0,0,0,1337,1333,1,0,0,0,1337,1334,1,0,0,0,1337,1335,1,0,0,0,1337,
-        1336,1,0,0,0,1338,227,1,0,0,0,1339,1340,7,12,0,0,1340,229,1,0,0,
-        0,1341,1344,3,232,116,0,1342,1344,5,110,0,0,1343,1341,1,0,0,0,1343,
-        1342,1,0,0,0,1344,231,1,0,0,0,1345,1346,7,13,0,0,1346,233,1,0,0,
-        0,1347,1356,5,103,0,0,1348,1353,3,144,72,0,1349,1350,5,95,0,0,1350,
-        1352,3,144,72,0,1351,1349,1,0,0,0,1352,1355,1,0,0,0,1353,1351,1,
-        0,0,0,1353,1354,1,0,0,0,1354,1357,1,0,0,0,1355,1353,1,0,0,0,1356,
-        1348,1,0,0,0,1356,1357,1,0,0,0,1357,1358,1,0,0,0,1358,1359,5,104,
-        0,0,1359,235,1,0,0,0,1360,1374,5,105,0,0,1361,1362,3,238,119,0,1362,
-        1363,5,96,0,0,1363,1371,3,144,72,0,1364,1365,5,95,0,0,1365,1366,
-        3,238,119,0,1366,1367,5,96,0,0,1367,1368,3,144,72,0,1368,1370,1,
-        0,0,0,1369,1364,1,0,0,0,1370,1373,1,0,0,0,1371,1369,1,0,0,0,1371,
-        1372,1,0,0,0,1372,1375,1,0,0,0,1373,1371,1,0,0,0,1374,1361,1,0,0,
-        0,1374,1375,1,0,0,0,1375,1376,1,0,0,0,1376,1377,5,106,0,0,1377,237,
-        1,0,0,0,1378,1379,3,276,138,0,1379,239,1,0,0,0,1380,1386,3,242,121,
-        0,1381,1386,3,252,126,0,1382,1386,3,254,127,0,1383,1386,3,258,129,
-        0,1384,1386,3,264,132,0,1385,1380,1,0,0,0,1385,1381,1,0,0,0,1385,
-        1382,1,0,0,0,1385,1383,1,0,0,0,1385,1384,1,0,0,0,1386,241,1,0,0,
-        0,1387,1388,5,15,0,0,1388,1390,5,11,0,0,1389,1391,3,272,136,0,1390,
-        1389,1,0,0,0,1390,1391,1,0,0,0,1391,1393,1,0,0,0,1392,1394,3,266,
-        133,0,1393,1392,1,0,0,0,1393,1394,1,0,0,0,1394,1395,1,0,0,0,1395,
-        1396,7,14,0,0,1396,1397,5,101,0,0,1397,1398,3,270,135,0,1398,1399,
-        3,130,65,0,1399,1400,5,102,0,0,1400,1401,7,15,0,0,1401,1403,3,244,
-        122,0,1402,1404,3,90,45,0,1403,1402,1,0,0,0,1403,1404,1,0,0,0,1404,
-        243,1,0,0,0,1405,1406,3,246,123,0,1406,1407,5,35,0,0,1407,1408,5,
-        68,0,0,1408,1434,1,0,0,0,1409,1410,3,248,124,0,1410,1411,5,35,0,
-        0,1411,1412,5,68,0,0,1412,1434,1,0,0,0,1413,1414,3,246,123,0,1414,
-        1415,5,35,0,0,1415,1416,5,42,0,0,1416,1417,5,43,0,0,1417,1434,1,
-        0,0,0,1418,1419,3,246,123,0,1419,1420,5,35,0,0,1420,1421,5,40,0,
-        0,1421,1422,5,36,0,0,1422,1434,1,0,0,0,1423,1424,3,248,124,0,1424,
-        1425,5,35,0,0,1425,1426,5,40,0,0,1426,1427,5,36,0,0,1427,1434,1,
-        0,0,0,1428,1429,3,246,123,0,1429,1430,5,35,0,0,1430,1431,7,4,0,0,
-        1431,1432,3,250,125,0,1432,1434,1,0,0,0,1433,1405,1,0,0,0,1433,1409,
-        1,0,0,0,1433,1413,1,0,0,0,1433,1418,1,0,0,0,1433,1423,1,0,0,0,1433,
-        1428,1,0,0,0,1434,245,1,0,0,0,1435,1436,3,270,135,0,1436,1437,5,
-        94,0,0,1437,1438,3,238,119,0,1438,247,1,0,0,0,1439,1440,5,101,0,
-        0,1440,1445,3,246,123,0,1441,1442,5,95,0,0,1442,1444,3,246,123,0,
-        1443,1441,1,0,0,0,1444,1447,1,0,0,0,1445,1443,1,0,0,0,1445,1446,
-        1,0,0,0,1446,1448,1,0,0,0,1447,1445,1,0,0,0,1448,1449,5,102,0,0,
-        1449,249,1,0,0,0,1450,1455,3,272,136,0,1451,1452,5,84,0,0,1452,1453,
-        3,250,125,0,1453,1454,5,85,0,0,1454,1456,1,0,0,0,1455,1451,1,0,0,
-        0,1455,1456,1,0,0,0,1456,1460,1,0,0,0,1457,1458,5,101,0,0,1458,1459,
-        5,109,0,0,1459,1461,5,102,0,0,1460,1457,1,0,0,0,1460,1461,1,0,0,
-        0,1461,251,1,0,0,0,1462,1463,5,21,0,0,1463,1464,5,11,0,0,1464,1466,
-        3,272,136,0,1465,1467,3,268,134,0,1466,1465,1,0,0,0,1466,1467,1,
-        0,0,0,1467,253,1,0,0,0,1468,1470,5,15,0,0,1469,1471,5,68,0,0,1470,
-        1469,1,0,0,0,1470,1471,1,0,0,0,1471,1472,1,0,0,0,1472,1474,5,34,
-        0,0,1473,1475,3,272,136,0,1474,1473,1,0,0,0,1474,1475,1,0,0,0,1475,
-        1477,1,0,0,0,1476,1478,3,266,133,0,1477,1476,1,0,0,0,1477,1478,1,
-        0,0,0,1478,1479,1,0,0,0,1479,1481,3,256,128,0,1480,1482,3,90,45,
-        0,1481,1480,1,0,0,0,1481,1482,1,0,0,0,1482,255,1,0,0,0,1483,1484,
-        5,27,0,0,1484,1485,5,101,0,0,1485,1486,3,270,135,0,1486,1487,3,130,
-        65,0,1487,1488,5,102,0,0,1488,1489,5,45,0,0,1489,1490,5,101,0,0,
-        1490,1495,3,246,123,0,1491,1492,5,95,0,0,1492,1494,3,246,123,0,1493,
-        1491,1,0,0,0,1494,1497,1,0,0,0,1495,1493,1,0,0,0,1495,1496,1,0,0,
-        0,1496,1498,1,0,0,0,1497,1495,1,0,0,0,1498,1499,5,102,0,0,1499,1517,
-        1,0,0,0,1500,1502,5,45,0,0,1501,1503,5,96,0,0,1502,1501,1,0,0,0,
-        1502,1503,1,0,0,0,1503,1504,1,0,0,0,1504,1505,3,138,69,0,1505,1506,
-        5,101,0,0,1506,1511,3,238,119,0,1507,1508,5,95,0,0,1508,1510,3,238,
-        119,0,1509,1507,1,0,0,0,1510,1513,1,0,0,0,1511,1509,1,0,0,0,1511,
-        1512,1,0,0,0,1512,1514,1,0,0,0,1513,1511,1,0,0,0,1514,1515,5,102,
-        0,0,1515,1517,1,0,0,0,1516,1483,1,0,0,0,1516,1500,1,0,0,0,1517,257,
-        1,0,0,0,1518,1519,5,15,0,0,1519,1520,3,272,136,0,1520,1522,5,34,
-        0,0,1521,1523,3,272,136,0,1522,1521,1,0,0,0,1522,1523,1,0,0,0,1523,
-        1525,1,0,0,0,1524,1526,3,266,133,0,1525,1524,1,0,0,0,1525,1526,1,
-        0,0,0,1526,1527,1,0,0,0,1527,1528,5,27,0,0,1528,1529,5,101,0,0,1529,
-        1530,3,270,135,0,1530,1531,3,130,65,0,1531,1532,5,102,0,0,1532,1534,
-        5,45,0,0,1533,1535,3,272,136,0,1534,1533,1,0,0,0,1534,1535,1,0,0,
-        0,1535,1536,1,0,0,0,1536,1538,3,260,130,0,1537,1539,3,262,131,0,
-        1538,1537,1,0,0,0,1538,1539,1,0,0,0,1539,259,1,0,0,0,1540,1541,5,
-        101,0,0,1541,1546,3,246,123,0,1542,1543,5,95,0,0,1543,1545,3,246,
-        123,0,1544,1542,1,0,0,0,1545,1548,1,0,0,0,1546,1544,1,0,0,0,1546,
-        1547,1,0,0,0,1547,1549,1,0,0,0,1548,1546,1,0,0,0,1549,1550,5,102,
-        0,0,1550,1563,1,0,0,0,1551,1552,5,103,0,0,1552,1557,3,246,123,0,
-        1553,1554,5,95,0,0,1554,1556,3,246,123,0,1555,1553,1,0,0,0,1556,
-        1559,1,0,0,0,1557,1555,1,0,0,0,1557,1558,1,0,0,0,1558,1560,1,0,0,
-        0,1559,1557,1,0,0,0,1560,1561,5,104,0,0,1561,1563,1,0,0,0,1562,1540,
-        1,0,0,0,1562,1551,1,0,0,0,1563,261,1,0,0,0,1564,1565,3,272,136,0,
-        1565,1566,3,236,118,0,1566,263,1,0,0,0,1567,1568,5,21,0,0,1568,1569,
-        5,34,0,0,1569,1571,3,272,136,0,1570,1572,3,268,134,0,1571,1570,1,
-        0,0,0,1571,1572,1,0,0,0,1572,265,1,0,0,0,1573,1574,5,32,0,0,1574,
-        1575,5,42,0,0,1575,1576,5,25,0,0,1576,267,1,0,0,0,1577,1578,5,32,
-        0,0,1578,1579,5,25,0,0,1579,269,1,0,0,0,1580,1581,3,272,136,0,1581,
-        271,1,0,0,0,1582,1586,5,113,0,0,1583,1586,5,112,0,0,1584,1586,3,
-        274,137,0,1585,1582,1,0,0,0,1585,1583,1,0,0,0,1585,1584,1,0,0,0,
-        1586,273,1,0,0,0,1587,1588,7,16,0,0,1588,275,1,0,0,0,1589,1592,3,
-        272,136,0,1590,1592,3,278,139,0,1591,1589,1,0,0,0,1591,1590,1,0,
-        0,0,1592,277,1,0,0,0,1593,1594,7,17,0,0,1594,279,1,0,0,0,188,282,
+        1,122,1,122,1,122,1,122,1,122,1,122,3,122,1438,8,122,1,123,1,123,
+        1,123,1,123,1,124,1,124,1,124,1,124,5,124,1448,8,124,10,124,12,124,
+        1451,9,124,1,124,1,124,1,125,1,125,1,125,1,125,1,125,3,125,1460,
+        8,125,1,125,1,125,1,125,3,125,1465,8,125,1,126,1,126,1,126,1,126,
+        3,126,1471,8,126,1,127,1,127,3,127,1475,8,127,1,127,1,127,3,127,
+        1479,8,127,1,127,3,127,1482,8,127,1,127,1,127,3,127,1486,8,127,1,
+        128,1,128,1,128,1,128,1,128,1,128,1,128,1,128,1,128,1,128,5,128,
+        1498,8,128,10,128,12,128,1501,9,128,1,128,1,128,1,128,1,128,3,128,
+        1507,8,128,1,128,1,128,1,128,1,128,1,128,5,128,1514,8,128,10,128,
+        12,128,1517,9,128,1,128,1,128,3,128,1521,8,128,1,129,1,129,1,129,
+        1,129,3,129,1527,8,129,1,129,3,129,1530,8,129,1,129,1,129,1,129,
+        1,129,1,129,1,129,1,129,3,129,1539,8,129,1,129,1,129,3,129,1543,
+        8,129,1,130,1,130,1,130,1,130,5,130,1549,8,130,10,130,12,130,1552,
+        9,130,1,130,1,130,1,130,1,130,1,130,1,130,5,130,1560,8,130,10,130,
+        12,130,1563,9,130,1,130,1,130,3,130,1567,8,130,1,131,1,131,1,131,
+        1,132,1,132,1,132,1,132,3,132,1576,8,132,1,133,1,133,1,133,1,133,
+        1,134,1,134,1,134,1,135,1,135,1,136,1,136,1,136,3,136,1590,8,136,
+        1,137,1,137,1,138,1,138,3,138,1596,8,138,1,139,1,139,1,139,0,0,140,
+        0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,
+        46,48,50,52,54,56,58,60,62,64,66,68,70,72,74,76,78,80,82,84,86,88,
+        90,92,94,96,98,100,102,104,106,108,110,112,114,116,118,120,122,124,
+        126,128,130,132,134,136,138,140,142,144,146,148,150,152,154,156,
+        158,160,162,164,166,168,170,172,174,176,178,180,182,184,186,188,
+        190,192,194,196,198,200,202,204,206,208,210,212,214,216,218,220,
+        222,224,226,228,230,232,234,236,238,240,242,244,246,248,250,252,
+        254,256,258,260,262,264,266,268,270,272,274,276,278,0,19,2,0,1,1,
+        20,20,2,0,19,19,31,31,2,0,56,56,67,67,3,0,5,5,7,7,17,18,2,0,1,1,
+        3,3,1,0,81,86,2,0,61,61,77,77,2,0,87,88,99,99,1,0,89,91,1,0,87,88,
+        4,0,1,1,3,3,42,42,55,55,2,0,13,14,25,25,1,0,63,65,2,0,26,26,60,60,
+        1,0,108,110,2,0,27,27,46,46,2,0,6,6,52,52,19,0,3,3,6,7,11,11,13,
+        14,18,18,21,21,25,25,27,33,35,35,37,37,41,42,45,45,50,50,52,52,55,
+        55,59,59,61,67,69,69,71,71,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,
+        24,26,26,34,34,36,36,38,40,43,44,46,49,51,51,53,54,56,58,60,60,68,
+        68,70,70,72,76,1713,0,280,1,0,0,0,2,289,1,0,0,0,4,291,1,0,0,0,6,
+        300,1,0,0,0,8,305,1,0,0,0,10,323,1,0,0,0,12,325,1,0,0,0,14,332,1,
+        0,0,0,16,336,1,0,0,0,18,341,1,0,0,0,20,359,1,0,0,0,22,364,1,0,0,
+        0,24,394,1,0,0,0,26,397,1,0,0,0,28,410,1,0,0,0,30,416,1,0,0,0,32,
+        442,1,0,0,0,34,454,1,0,0,0,36,468,1,0,0,0,38,487,1,0,0,0,40,492,
+        1,0,0,0,42,506,1,0,0,0,44,510,1,0,0,0,46,513,1,0,0,0,48,527,1,0,
+        0,0,50,529,1,0,0,0,52,560,1,0,0,0,54,562,1,0,0,0,56,580,1,0,0,0,
+        58,583,1,0,0,0,60,594,1,0,0,0,62,619,1,0,0,0,64,621,1,0,0,0,66,623,
+        1,0,0,0,68,632,1,0,0,0,70,636,1,0,0,0,72,642,1,0,0,0,74,647,1,0,
+        0,0,76,651,1,0,0,0,78,679,1,0,0,0,80,681,1,0,0,0,82,686,1,0,0,0,
+        84,696,1,0,0,0,86,699,1,0,0,0,88,702,1,0,0,0,90,706,1,0,0,0,92,709,
+        1,0,0,0,94,720,1,0,0,0,96,726,1,0,0,0,98,742,1,0,0,0,100,744,1,0,
+        0,0,102,750,1,0,0,0,104,767,1,0,0,0,106,770,1,0,0,0,108,781,1,0,
+        0,0,110,792,1,0,0,0,112,800,1,0,0,0,114,811,1,0,0,0,116,813,1,0,
+        0,0,118,837,1,0,0,0,120,863,1,0,0,0,122,865,1,0,0,0,124,887,1,0,
+        0,0,126,903,1,0,0,0,128,906,1,0,0,0,130,914,1,0,0,0,132,916,1,0,
+        0,0,134,938,1,0,0,0,136,941,1,0,0,0,138,945,1,0,0,0,140,947,1,0,
+        0,0,142,949,1,0,0,0,144,955,1,0,0,0,146,957,1,0,0,0,148,965,1,0,
+        0,0,150,973,1,0,0,0,152,984,1,0,0,0,154,989,1,0,0,0,156,998,1,0,
+        0,0,158,1000,1,0,0,0,160,1041,1,0,0,0,162,1043,1,0,0,0,164,1052,
+        1,0,0,0,166,1074,1,0,0,0,168,1076,1,0,0,0,170,1085,1,0,0,0,172,1087,
+        1,0,0,0,174,1096,1,0,0,0,176,1098,1,0,0,0,178,1109,1,0,0,0,180,1114,
+        1,0,0,0,182,1139,1,0,0,0,184,1141,1,0,0,0,186,1159,1,0,0,0,188,1161,
+        1,0,0,0,190,1166,1,0,0,0,192,1181,1,0,0,0,194,1198,1,0,0,0,196,1200,
+        1,0,0,0,198,1208,1,0,0,0,200,1223,1,0,0,0,202,1228,1,0,0,0,204,1230,
+        1,0,0,0,206,1237,1,0,0,0,208,1250,1,0,0,0,210,1261,1,0,0,0,212,1265,
+        1,0,0,0,214,1277,1,0,0,0,216,1294,1,0,0,0,218,1302,1,0,0,0,220,1305,
+        1,0,0,0,222,1328,1,0,0,0,224,1330,1,0,0,0,226,1341,1,0,0,0,228,1343,
+        1,0,0,0,230,1347,1,0,0,0,232,1349,1,0,0,0,234,1351,1,0,0,0,236,1364,
+        1,0,0,0,238,1382,1,0,0,0,240,1389,1,0,0,0,242,1391,1,0,0,0,244,1437,
+        1,0,0,0,246,1439,1,0,0,0,248,1443,1,0,0,0,250,1454,1,0,0,0,252,1466,
+        1,0,0,0,254,1472,1,0,0,0,256,1520,1,0,0,0,258,1522,1,0,0,0,260,1566,
+        1,0,0,0,262,1568,1,0,0,0,264,1571,1,0,0,0,266,1577,1,0,0,0,268,1581,
+        1,0,0,0,270,1584,1,0,0,0,272,1589,1,0,0,0,274,1591,1,0,0,0,276,1595,
+        1,0,0,0,278,1597,1,0,0,0,280,282,3,2,1,0,281,283,5,98,0,0,282,281,
+        1,0,0,0,282,283,1,0,0,0,283,284,1,0,0,0,284,285,5,0,0,1,285,1,1,
+        0,0,0,286,290,3,4,2,0,287,290,3,240,120,0,288,290,3,8,4,0,289,286,
+        1,0,0,0,289,287,1,0,0,0,289,288,1,0,0,0,290,3,1,0,0,0,291,292,5,
+        54,0,0,292,293,3,272,136,0,293,294,5,84,0,0,294,295,3,6,3,0,295,
+        5,1,0,0,0,296,301,5,112,0,0,297,301,3,230,115,0,298,301,3,228,114,
+        0,299,301,3,272,136,0,300,296,1,0,0,0,300,297,1,0,0,0,300,298,1,
+        0,0,0,300,299,1,0,0,0,301,7,1,0,0,0,302,304,3,10,5,0,303,302,1,0,
+        0,0,304,307,1,0,0,0,305,303,1,0,0,0,305,306,1,0,0,0,306,308,1,0,
+        0,0,307,305,1,0,0,0,308,312,3,14,7,0,309,311,3,12,6,0,310,309,1,
+        0,0,0,311,314,1,0,0,0,312,310,1,0,0,0,312,313,1,0,0,0,313,318,1,
+        0,0,0,314,312,1,0,0,0,315,317,3,10,5,0,316,315,1,0,0,0,317,320,1,
+        0,0,0,318,316,1,0,0,0,318,319,1,0,0,0,319,9,1,0,0,0,320,318,1,0,
+        0,0,321,324,3,16,8,0,322,324,3,18,9,0,323,321,1,0,0,0,323,322,1,
+        0,0,0,324,11,1,0,0,0,325,327,5,68,0,0,326,328,7,0,0,0,327,326,1,
+        0,0,0,327,328,1,0,0,0,328,329,1,0,0,0,329,330,3,14,7,0,330,13,1,
+        0,0,0,331,333,3,24,12,0,332,331,1,0,0,0,333,334,1,0,0,0,334,332,
+        1,0,0,0,334,335,1,0,0,0,335,15,1,0,0,0,336,337,5,4,0,0,337,338,5,
+        45,0,0,338,339,5,59,0,0,339,340,3,144,72,0,340,17,1,0,0,0,341,342,
+        5,71,0,0,342,343,3,216,108,0,343,352,5,102,0,0,344,349,3,144,72,
+        0,345,346,5,96,0,0,346,348,3,144,72,0,347,345,1,0,0,0,348,351,1,
+        0,0,0,349,347,1,0,0,0,349,350,1,0,0,0,350,353,1,0,0,0,351,349,1,
+        0,0,0,352,344,1,0,0,0,352,353,1,0,0,0,353,354,1,0,0,0,354,355,5,
+        103,0,0,355,19,1,0,0,0,356,358,3,22,11,0,357,356,1,0,0,0,358,361,
+        1,0,0,0,359,357,1,0,0,0,359,360,1,0,0,0,360,362,1,0,0,0,361,359,
+        1,0,0,0,362,363,5,0,0,1,363,21,1,0,0,0,364,365,3,216,108,0,365,374,
+        5,102,0,0,366,371,3,144,72,0,367,368,5,96,0,0,368,370,3,144,72,0,
+        369,367,1,0,0,0,370,373,1,0,0,0,371,369,1,0,0,0,371,372,1,0,0,0,
+        372,375,1,0,0,0,373,371,1,0,0,0,374,366,1,0,0,0,374,375,1,0,0,0,
+        375,376,1,0,0,0,376,377,5,103,0,0,377,23,1,0,0,0,378,395,3,26,13,
+        0,379,395,3,28,14,0,380,395,3,32,16,0,381,395,3,30,15,0,382,395,
+        3,44,22,0,383,395,3,46,23,0,384,395,3,50,25,0,385,395,3,54,27,0,
+        386,395,3,58,29,0,387,395,3,72,36,0,388,395,3,74,37,0,389,395,3,
+        60,30,0,390,395,3,64,32,0,391,395,3,62,31,0,392,395,3,66,33,0,393,
+        395,3,70,35,0,394,378,1,0,0,0,394,379,1,0,0,0,394,380,1,0,0,0,394,
+        381,1,0,0,0,394,382,1,0,0,0,394,383,1,0,0,0,394,384,1,0,0,0,394,
+        385,1,0,0,0,394,386,1,0,0,0,394,387,1,0,0,0,394,388,1,0,0,0,394,
+        389,1,0,0,0,394,390,1,0,0,0,394,391,1,0,0,0,394,392,1,0,0,0,394,
+        393,1,0,0,0,395,25,1,0,0,0,396,398,5,47,0,0,397,396,1,0,0,0,397,
+        398,1,0,0,0,398,399,1,0,0,0,399,400,5,39,0,0,400,404,3,92,46,0,401,
+        403,3,10,5,0,402,401,1,0,0,0,403,406,1,0,0,0,404,402,1,0,0,0,404,
+        405,1,0,0,0,405,408,1,0,0,0,406,404,1,0,0,0,407,409,3,90,45,0,408,
+        407,1,0,0,0,408,409,1,0,0,0,409,27,1,0,0,0,410,411,5,70,0,0,411,
+        412,3,144,72,0,412,413,5,4,0,0,413,414,3,270,135,0,414,29,1,0,0,
+        0,415,417,5,47,0,0,416,415,1,0,0,0,416,417,1,0,0,0,417,418,1,0,0,
+        0,418,419,5,9,0,0,419,432,3,38,19,0,420,429,5,102,0,0,421,426,3,
+        144,72,0,422,423,5,96,0,0,423,425,3,144,72,0,424,422,1,0,0,0,425,
+        428,1,0,0,0,426,424,1,0,0,0,426,427,1,0,0,0,427,430,1,0,0,0,428,
+        426,1,0,0,0,429,421,1,0,0,0,429,430,1,0,0,0,430,431,1,0,0,0,431,
+        433,5,103,0,0,432,420,1,0,0,0,432,433,1,0,0,0,433,439,1,0,0,0,434,
+        437,5,76,0,0,435,438,5,89,0,0,436,438,3,40,20,0,437,435,1,0,0,0,
+        437,436,1,0,0,0,438,440,1,0,0,0,439,434,1,0,0,0,439,440,1,0,0,0,
+        440,31,1,0,0,0,441,443,5,47,0,0,442,441,1,0,0,0,442,443,1,0,0,0,
+        443,444,1,0,0,0,444,446,5,9,0,0,445,447,3,34,17,0,446,445,1,0,0,
+        0,446,447,1,0,0,0,447,448,1,0,0,0,448,449,5,106,0,0,449,450,3,8,
+        4,0,450,452,5,107,0,0,451,453,3,36,18,0,452,451,1,0,0,0,452,453,
+        1,0,0,0,453,33,1,0,0,0,454,464,5,102,0,0,455,465,5,89,0,0,456,461,
+        3,270,135,0,457,458,5,96,0,0,458,460,3,270,135,0,459,457,1,0,0,0,
+        460,463,1,0,0,0,461,459,1,0,0,0,461,462,1,0,0,0,462,465,1,0,0,0,
+        463,461,1,0,0,0,464,455,1,0,0,0,464,456,1,0,0,0,464,465,1,0,0,0,
+        465,466,1,0,0,0,466,467,5,103,0,0,467,35,1,0,0,0,468,469,5,34,0,
+        0,469,474,3,272,136,0,470,471,5,45,0,0,471,472,3,144,72,0,472,473,
+        3,272,136,0,473,475,1,0,0,0,474,470,1,0,0,0,474,475,1,0,0,0,475,
+        480,1,0,0,0,476,477,5,46,0,0,477,478,3,272,136,0,478,479,3,272,136,
+        0,479,481,1,0,0,0,480,476,1,0,0,0,480,481,1,0,0,0,481,37,1,0,0,0,
+        482,483,3,276,138,0,483,484,5,95,0,0,484,486,1,0,0,0,485,482,1,0,
+        0,0,486,489,1,0,0,0,487,485,1,0,0,0,487,488,1,0,0,0,488,490,1,0,
+        0,0,489,487,1,0,0,0,490,491,3,276,138,0,491,39,1,0,0,0,492,497,3,
+        42,21,0,493,494,5,96,0,0,494,496,3,42,21,0,495,493,1,0,0,0,496,499,
+        1,0,0,0,497,495,1,0,0,0,497,498,1,0,0,0,498,501,1,0,0,0,499,497,
+        1,0,0,0,500,502,3,90,45,0,501,500,1,0,0,0,501,502,1,0,0,0,502,41,
+        1,0,0,0,503,504,3,272,136,0,504,505,5,4,0,0,505,507,1,0,0,0,506,
+        503,1,0,0,0,506,507,1,0,0,0,507,508,1,0,0,0,508,509,3,270,135,0,
+        509,43,1,0,0,0,510,511,5,15,0,0,511,512,3,92,46,0,512,45,1,0,0,0,
+        513,514,5,40,0,0,514,518,3,94,47,0,515,517,3,48,24,0,516,515,1,0,
+        0,0,517,520,1,0,0,0,518,516,1,0,0,0,518,519,1,0,0,0,519,47,1,0,0,
+        0,520,518,1,0,0,0,521,522,5,46,0,0,522,523,5,39,0,0,523,528,3,50,
+        25,0,524,525,5,46,0,0,525,526,5,15,0,0,526,528,3,50,25,0,527,521,
+        1,0,0,0,527,524,1,0,0,0,528,49,1,0,0,0,529,530,5,54,0,0,530,535,
+        3,52,26,0,531,532,5,96,0,0,532,534,3,52,26,0,533,531,1,0,0,0,534,
+        537,1,0,0,0,535,533,1,0,0,0,535,536,1,0,0,0,536,51,1,0,0,0,537,535,
+        1,0,0,0,538,539,3,142,71,0,539,540,5,84,0,0,540,541,3,144,72,0,541,
+        561,1,0,0,0,542,543,3,270,135,0,543,544,5,84,0,0,544,545,3,144,72,
+        0,545,561,1,0,0,0,546,547,3,270,135,0,547,548,5,79,0,0,548,549,3,
+        144,72,0,549,561,1,0,0,0,550,551,3,270,135,0,551,552,3,128,64,0,
+        552,561,1,0,0,0,553,554,3,186,93,0,554,555,5,104,0,0,555,556,3,144,
+        72,0,556,557,5,105,0,0,557,558,5,84,0,0,558,559,3,144,72,0,559,561,
+        1,0,0,0,560,538,1,0,0,0,560,542,1,0,0,0,560,546,1,0,0,0,560,550,
+        1,0,0,0,560,553,1,0,0,0,561,53,1,0,0,0,562,563,5,51,0,0,563,568,
+        3,56,28,0,564,565,5,96,0,0,565,567,3,56,28,0,566,564,1,0,0,0,567,
+        570,1,0,0,0,568,566,1,0,0,0,568,569,1,0,0,0,569,55,1,0,0,0,570,568,
+        1,0,0,0,571,572,3,270,135,0,572,573,3,128,64,0,573,581,1,0,0,0,574,
+        581,3,142,71,0,575,576,3,186,93,0,576,577,5,104,0,0,577,578,3,144,
+        72,0,578,579,5,105,0,0,579,581,1,0,0,0,580,571,1,0,0,0,580,574,1,
+        0,0,0,580,575,1,0,0,0,581,57,1,0,0,0,582,584,7,1,0,0,583,582,1,0,
+        0,0,583,584,1,0,0,0,584,585,1,0,0,0,585,586,5,16,0,0,586,591,3,144,
+        72,0,587,588,5,96,0,0,588,590,3,144,72,0,589,587,1,0,0,0,590,593,
+        1,0,0,0,591,589,1,0,0,0,591,592,1,0,0,0,592,59,1,0,0,0,593,591,1,
+        0,0,0,594,595,5,28,0,0,595,596,5,102,0,0,596,597,3,270,135,0,597,
+        598,5,34,0,0,598,599,3,144,72,0,599,601,5,100,0,0,600,602,3,24,12,
+        0,601,600,1,0,0,0,602,603,1,0,0,0,603,601,1,0,0,0,603,604,1,0,0,
+        0,604,605,1,0,0,0,605,606,5,103,0,0,606,61,1,0,0,0,607,609,3,82,
+        41,0,608,610,3,84,42,0,609,608,1,0,0,0,609,610,1,0,0,0,610,612,1,
+        0,0,0,611,613,3,86,43,0,612,611,1,0,0,0,612,613,1,0,0,0,613,620,
+        1,0,0,0,614,616,3,84,42,0,615,617,3,86,43,0,616,615,1,0,0,0,616,
+        617,1,0,0,0,617,620,1,0,0,0,618,620,3,86,43,0,619,607,1,0,0,0,619,
+        614,1,0,0,0,619,618,1,0,0,0,620,63,1,0,0,0,621,622,5,29,0,0,622,
+        65,1,0,0,0,623,624,5,30,0,0,624,629,3,68,34,0,625,626,5,96,0,0,626,
+        628,3,68,34,0,627,625,1,0,0,0,628,631,1,0,0,0,629,627,1,0,0,0,629,
+        630,1,0,0,0,630,67,1,0,0,0,631,629,1,0,0,0,632,633,3,270,135,0,633,
+        634,5,84,0,0,634,635,3,144,72,0,635,69,1,0,0,0,636,638,5,32,0,0,
+        637,639,5,73,0,0,638,637,1,0,0,0,638,639,1,0,0,0,639,640,1,0,0,0,
+        640,641,3,144,72,0,641,71,1,0,0,0,642,643,5,74,0,0,643,645,3,76,
+        38,0,644,646,3,90,45,0,645,644,1,0,0,0,645,646,1,0,0,0,646,73,1,
+        0,0,0,647,648,5,53,0,0,648,649,3,76,38,0,649,75,1,0,0,0,650,652,
+        5,20,0,0,651,650,1,0,0,0,651,652,1,0,0,0,652,653,1,0,0,0,653,655,
+        3,78,39,0,654,656,3,82,41,0,655,654,1,0,0,0,655,656,1,0,0,0,656,
+        658,1,0,0,0,657,659,3,84,42,0,658,657,1,0,0,0,658,659,1,0,0,0,659,
+        661,1,0,0,0,660,662,3,86,43,0,661,660,1,0,0,0,661,662,1,0,0,0,662,
+        77,1,0,0,0,663,668,5,89,0,0,664,665,5,96,0,0,665,667,3,80,40,0,666,
+        664,1,0,0,0,667,670,1,0,0,0,668,666,1,0,0,0,668,669,1,0,0,0,669,
+        680,1,0,0,0,670,668,1,0,0,0,671,676,3,80,40,0,672,673,5,96,0,0,673,
+        675,3,80,40,0,674,672,1,0,0,0,675,678,1,0,0,0,676,674,1,0,0,0,676,
+        677,1,0,0,0,677,680,1,0,0,0,678,676,1,0,0,0,679,663,1,0,0,0,679,
+        671,1,0,0,0,680,79,1,0,0,0,681,684,3,144,72,0,682,683,5,4,0,0,683,
+        685,3,270,135,0,684,682,1,0,0,0,684,685,1,0,0,0,685,81,1,0,0,0,686,
+        687,5,49,0,0,687,688,5,8,0,0,688,693,3,88,44,0,689,690,5,96,0,0,
+        690,692,3,88,44,0,691,689,1,0,0,0,692,695,1,0,0,0,693,691,1,0,0,
+        0,693,694,1,0,0,0,694,83,1,0,0,0,695,693,1,0,0,0,696,697,7,2,0,0,
+        697,698,3,144,72,0,698,85,1,0,0,0,699,700,5,38,0,0,700,701,3,144,
+        72,0,701,87,1,0,0,0,702,704,3,144,72,0,703,705,7,3,0,0,704,703,1,
+        0,0,0,704,705,1,0,0,0,705,89,1,0,0,0,706,707,5,73,0,0,707,708,3,
+        144,72,0,708,91,1,0,0,0,709,714,3,94,47,0,710,711,5,96,0,0,711,713,
+        3,94,47,0,712,710,1,0,0,0,713,716,1,0,0,0,714,712,1,0,0,0,714,715,
+        1,0,0,0,715,93,1,0,0,0,716,714,1,0,0,0,717,718,3,270,135,0,718,719,
+        5,84,0,0,719,721,1,0,0,0,720,717,1,0,0,0,720,721,1,0,0,0,721,724,
+        1,0,0,0,722,725,3,98,49,0,723,725,3,96,48,0,724,722,1,0,0,0,724,
+        723,1,0,0,0,725,95,1,0,0,0,726,727,3,272,136,0,727,728,5,102,0,0,
+        728,729,3,98,49,0,729,730,5,103,0,0,730,97,1,0,0,0,731,735,3,102,
+        51,0,732,734,3,114,57,0,733,732,1,0,0,0,734,737,1,0,0,0,735,733,
+        1,0,0,0,735,736,1,0,0,0,736,743,1,0,0,0,737,735,1,0,0,0,738,739,
+        5,102,0,0,739,740,3,98,49,0,740,741,5,103,0,0,741,743,1,0,0,0,742,
+        731,1,0,0,0,742,738,1,0,0,0,743,99,1,0,0,0,744,746,3,102,51,0,745,
+        747,3,114,57,0,746,745,1,0,0,0,747,748,1,0,0,0,748,746,1,0,0,0,748,
+        749,1,0,0,0,749,101,1,0,0,0,750,752,5,102,0,0,751,753,3,270,135,
+        0,752,751,1,0,0,0,752,753,1,0,0,0,753,756,1,0,0,0,754,757,3,128,
+        64,0,755,757,3,104,52,0,756,754,1,0,0,0,756,755,1,0,0,0,756,757,
+        1,0,0,0,757,759,1,0,0,0,758,760,3,124,62,0,759,758,1,0,0,0,759,760,
+        1,0,0,0,760,763,1,0,0,0,761,762,5,73,0,0,762,764,3,144,72,0,763,
+        761,1,0,0,0,763,764,1,0,0,0,764,765,1,0,0,0,765,766,5,103,0,0,766,
+        103,1,0,0,0,767,768,5,97,0,0,768,769,3,106,53,0,769,105,1,0,0,0,
+        770,778,3,108,54,0,771,773,5,100,0,0,772,774,5,97,0,0,773,772,1,
+        0,0,0,773,774,1,0,0,0,774,775,1,0,0,0,775,777,3,108,54,0,776,771,
+        1,0,0,0,777,780,1,0,0,0,778,776,1,0,0,0,778,779,1,0,0,0,779,107,
+        1,0,0,0,780,778,1,0,0,0,781,786,3,110,55,0,782,783,5,92,0,0,783,
+        785,3,110,55,0,784,782,1,0,0,0,785,788,1,0,0,0,786,784,1,0,0,0,786,
+        787,1,0,0,0,787,109,1,0,0,0,788,786,1,0,0,0,789,790,5,93,0,0,790,
+        793,3,110,55,0,791,793,3,112,56,0,792,789,1,0,0,0,792,791,1,0,0,
+        0,793,111,1,0,0,0,794,801,3,138,69,0,795,801,5,91,0,0,796,797,5,
+        102,0,0,797,798,3,106,53,0,798,799,5,103,0,0,799,801,1,0,0,0,800,
+        794,1,0,0,0,800,795,1,0,0,0,800,796,1,0,0,0,801,113,1,0,0,0,802,
+        804,3,120,60,0,803,805,3,118,59,0,804,803,1,0,0,0,804,805,1,0,0,
+        0,805,806,1,0,0,0,806,807,3,102,51,0,807,812,1,0,0,0,808,809,3,116,
+        58,0,809,810,3,102,51,0,810,812,1,0,0,0,811,802,1,0,0,0,811,808,
+        1,0,0,0,812,115,1,0,0,0,813,814,5,102,0,0,814,815,3,102,51,0,815,
+        816,3,120,60,0,816,819,3,102,51,0,817,818,5,73,0,0,818,820,3,144,
+        72,0,819,817,1,0,0,0,819,820,1,0,0,0,820,821,1,0,0,0,821,822,5,103,
+        0,0,822,823,3,118,59,0,823,117,1,0,0,0,824,826,5,106,0,0,825,827,
+        3,232,116,0,826,825,1,0,0,0,826,827,1,0,0,0,827,832,1,0,0,0,828,
+        830,5,96,0,0,829,831,3,232,116,0,830,829,1,0,0,0,830,831,1,0,0,0,
+        831,833,1,0,0,0,832,828,1,0,0,0,832,833,1,0,0,0,833,834,1,0,0,0,
+        834,838,5,107,0,0,835,838,5,87,0,0,836,838,5,89,0,0,837,824,1,0,
+        0,0,837,835,1,0,0,0,837,836,1,0,0,0,838,119,1,0,0,0,839,840,5,85,
+        0,0,840,842,5,88,0,0,841,843,3,122,61,0,842,841,1,0,0,0,842,843,
+        1,0,0,0,843,844,1,0,0,0,844,845,5,88,0,0,845,864,5,86,0,0,846,847,
+        5,85,0,0,847,849,5,88,0,0,848,850,3,122,61,0,849,848,1,0,0,0,849,
+        850,1,0,0,0,850,851,1,0,0,0,851,864,5,88,0,0,852,854,5,88,0,0,853,
+        855,3,122,61,0,854,853,1,0,0,0,854,855,1,0,0,0,855,856,1,0,0,0,856,
+        857,5,88,0,0,857,864,5,86,0,0,858,860,5,88,0,0,859,861,3,122,61,
+        0,860,859,1,0,0,0,860,861,1,0,0,0,861,862,1,0,0,0,862,864,5,88,0,
+        0,863,839,1,0,0,0,863,846,1,0,0,0,863,852,1,0,0,0,863,858,1,0,0,
+        0,864,121,1,0,0,0,865,867,5,104,0,0,866,868,3,270,135,0,867,866,
+        1,0,0,0,867,868,1,0,0,0,868,871,1,0,0,0,869,872,3,126,63,0,870,872,
+        3,104,52,0,871,869,1,0,0,0,871,870,1,0,0,0,871,872,1,0,0,0,872,874,
+        1,0,0,0,873,875,3,134,67,0,874,873,1,0,0,0,874,875,1,0,0,0,875,877,
+        1,0,0,0,876,878,3,124,62,0,877,876,1,0,0,0,877,878,1,0,0,0,878,881,
+        1,0,0,0,879,880,5,73,0,0,880,882,3,144,72,0,881,879,1,0,0,0,881,
+        882,1,0,0,0,882,883,1,0,0,0,883,884,5,105,0,0,884,123,1,0,0,0,885,
+        888,3,236,118,0,886,888,3,224,112,0,887,885,1,0,0,0,887,886,1,0,
+        0,0,888,125,1,0,0,0,889,890,5,97,0,0,890,898,3,140,70,0,891,893,
+        5,100,0,0,892,894,5,97,0,0,893,892,1,0,0,0,893,894,1,0,0,0,894,895,
+        1,0,0,0,895,897,3,140,70,0,896,891,1,0,0,0,897,900,1,0,0,0,898,896,
+        1,0,0,0,898,899,1,0,0,0,899,904,1,0,0,0,900,898,1,0,0,0,901,902,
+        5,97,0,0,902,904,3,132,66,0,903,889,1,0,0,0,903,901,1,0,0,0,904,
+        127,1,0,0,0,905,907,3,130,65,0,906,905,1,0,0,0,907,908,1,0,0,0,908,
+        906,1,0,0,0,908,909,1,0,0,0,909,129,1,0,0,0,910,911,5,97,0,0,911,
+        915,3,138,69,0,912,913,5,97,0,0,913,915,3,132,66,0,914,910,1,0,0,
+        0,914,912,1,0,0,0,915,131,1,0,0,0,916,918,5,101,0,0,917,919,7,4,
+        0,0,918,917,1,0,0,0,918,919,1,0,0,0,919,920,1,0,0,0,920,921,5,102,
+        0,0,921,922,3,144,72,0,922,923,5,103,0,0,923,133,1,0,0,0,924,926,
+        5,89,0,0,925,927,3,136,68,0,926,925,1,0,0,0,926,927,1,0,0,0,927,
+        932,1,0,0,0,928,930,5,78,0,0,929,931,3,136,68,0,930,929,1,0,0,0,
+        930,931,1,0,0,0,931,933,1,0,0,0,932,928,1,0,0,0,932,933,1,0,0,0,
+        933,939,1,0,0,0,934,936,5,78,0,0,935,937,3,136,68,0,936,935,1,0,
+        0,0,936,937,1,0,0,0,937,939,1,0,0,0,938,924,1,0,0,0,938,934,1,0,
+        0,0,939,135,1,0,0,0,940,942,5,88,0,0,941,940,1,0,0,0,941,942,1,0,
+        0,0,942,943,1,0,0,0,943,944,3,232,116,0,944,137,1,0,0,0,945,946,
+        3,276,138,0,946,139,1,0,0,0,947,948,3,276,138,0,948,141,1,0,0,0,
+        949,951,3,186,93,0,950,952,3,184,92,0,951,950,1,0,0,0,952,953,1,
+        0,0,0,953,951,1,0,0,0,953,954,1,0,0,0,954,143,1,0,0,0,955,956,3,
+        146,73,0,956,145,1,0,0,0,957,962,3,148,74,0,958,959,5,48,0,0,959,
+        961,3,148,74,0,960,958,1,0,0,0,961,964,1,0,0,0,962,960,1,0,0,0,962,
+        963,1,0,0,0,963,147,1,0,0,0,964,962,1,0,0,0,965,970,3,150,75,0,966,
+        967,5,75,0,0,967,969,3,150,75,0,968,966,1,0,0,0,969,972,1,0,0,0,
+        970,968,1,0,0,0,970,971,1,0,0,0,971,149,1,0,0,0,972,970,1,0,0,0,
+        973,978,3,152,76,0,974,975,5,2,0,0,975,977,3,152,76,0,976,974,1,
+        0,0,0,977,980,1,0,0,0,978,976,1,0,0,0,978,979,1,0,0,0,979,151,1,
+        0,0,0,980,978,1,0,0,0,981,983,5,43,0,0,982,981,1,0,0,0,983,986,1,
+        0,0,0,984,982,1,0,0,0,984,985,1,0,0,0,985,987,1,0,0,0,986,984,1,
+        0,0,0,987,988,3,154,77,0,988,153,1,0,0,0,989,995,3,158,79,0,990,
+        991,3,156,78,0,991,992,3,158,79,0,992,994,1,0,0,0,993,990,1,0,0,
+        0,994,997,1,0,0,0,995,993,1,0,0,0,995,996,1,0,0,0,996,155,1,0,0,
+        0,997,995,1,0,0,0,998,999,7,5,0,0,999,157,1,0,0,0,1000,1004,3,168,
+        84,0,1001,1003,3,160,80,0,1002,1001,1,0,0,0,1003,1006,1,0,0,0,1004,
+        1002,1,0,0,0,1004,1005,1,0,0,0,1005,159,1,0,0,0,1006,1004,1,0,0,
+        0,1007,1008,5,57,0,0,1008,1009,5,74,0,0,1009,1042,3,168,84,0,1010,
+        1011,5,24,0,0,1011,1012,5,74,0,0,1012,1042,3,168,84,0,1013,1014,
+        5,12,0,0,1014,1042,3,168,84,0,1015,1016,5,80,0,0,1016,1042,3,168,
+        84,0,1017,1018,5,34,0,0,1018,1042,3,168,84,0,1019,1020,5,36,0,0,
+        1020,1042,5,44,0,0,1021,1022,5,36,0,0,1022,1023,5,43,0,0,1023,1042,
+        5,44,0,0,1024,1026,5,36,0,0,1025,1027,5,43,0,0,1026,1025,1,0,0,0,
+        1026,1027,1,0,0,0,1027,1028,1,0,0,0,1028,1031,7,6,0,0,1029,1031,
+        5,77,0,0,1030,1024,1,0,0,0,1030,1029,1,0,0,0,1031,1032,1,0,0,0,1032,
+        1042,3,162,81,0,1033,1035,5,36,0,0,1034,1036,5,43,0,0,1035,1034,
+        1,0,0,0,1035,1036,1,0,0,0,1036,1038,1,0,0,0,1037,1039,3,272,136,
+        0,1038,1037,1,0,0,0,1038,1039,1,0,0,0,1039,1040,1,0,0,0,1040,1042,
+        5,62,0,0,1041,1007,1,0,0,0,1041,1010,1,0,0,0,1041,1013,1,0,0,0,1041,
+        1015,1,0,0,0,1041,1017,1,0,0,0,1041,1019,1,0,0,0,1041,1021,1,0,0,
+        0,1041,1030,1,0,0,0,1041,1033,1,0,0,0,1042,161,1,0,0,0,1043,1048,
+        3,164,82,0,1044,1045,5,100,0,0,1045,1047,3,164,82,0,1046,1044,1,
+        0,0,0,1047,1050,1,0,0,0,1048,1046,1,0,0,0,1048,1049,1,0,0,0,1049,
+        163,1,0,0,0,1050,1048,1,0,0,0,1051,1053,3,166,83,0,1052,1051,1,0,
+        0,0,1053,1054,1,0,0,0,1054,1052,1,0,0,0,1054,1055,1,0,0,0,1055,1060,
+        1,0,0,0,1056,1057,5,74,0,0,1057,1058,3,166,83,0,1058,1059,3,166,
+        83,0,1059,1061,1,0,0,0,1060,1056,1,0,0,0,1060,1061,1,0,0,0,1061,
+        1066,1,0,0,0,1062,1063,5,85,0,0,1063,1064,3,162,81,0,1064,1065,5,
+        86,0,0,1065,1067,1,0,0,0,1066,1062,1,0,0,0,1066,1067,1,0,0,0,1067,
+        1070,1,0,0,0,1068,1069,5,43,0,0,1069,1071,5,44,0,0,1070,1068,1,0,
+        0,0,1070,1071,1,0,0,0,1071,165,1,0,0,0,1072,1075,3,272,136,0,1073,
+        1075,5,44,0,0,1074,1072,1,0,0,0,1074,1073,1,0,0,0,1075,167,1,0,0,
+        0,1076,1082,3,172,86,0,1077,1078,3,170,85,0,1078,1079,3,172,86,0,
+        1079,1081,1,0,0,0,1080,1077,1,0,0,0,1081,1084,1,0,0,0,1082,1080,
+        1,0,0,0,1082,1083,1,0,0,0,1083,169,1,0,0,0,1084,1082,1,0,0,0,1085,
+        1086,7,7,0,0,1086,171,1,0,0,0,1087,1093,3,176,88,0,1088,1089,3,174,
+        87,0,1089,1090,3,176,88,0,1090,1092,1,0,0,0,1091,1088,1,0,0,0,1092,
+        1095,1,0,0,0,1093,1091,1,0,0,0,1093,1094,1,0,0,0,1094,173,1,0,0,
+        0,1095,1093,1,0,0,0,1096,1097,7,8,0,0,1097,175,1,0,0,0,1098,1103,
+        3,178,89,0,1099,1100,5,94,0,0,1100,1102,3,178,89,0,1101,1099,1,0,
+        0,0,1102,1105,1,0,0,0,1103,1101,1,0,0,0,1103,1104,1,0,0,0,1104,177,
+        1,0,0,0,1105,1103,1,0,0,0,1106,1108,7,9,0,0,1107,1106,1,0,0,0,1108,
+        1111,1,0,0,0,1109,1107,1,0,0,0,1109,1110,1,0,0,0,1110,1112,1,0,0,
+        0,1111,1109,1,0,0,0,1112,1113,3,180,90,0,1113,179,1,0,0,0,1114,1119,
+        3,186,93,0,1115,1118,3,182,91,0,1116,1118,3,184,92,0,1117,1115,1,
+        0,0,0,1117,1116,1,0,0,0,1118,1121,1,0,0,0,1119,1117,1,0,0,0,1119,
+        1120,1,0,0,0,1120,1124,1,0,0,0,1121,1119,1,0,0,0,1122,1125,3,128,
+        64,0,1123,1125,3,104,52,0,1124,1122,1,0,0,0,1124,1123,1,0,0,0,1124,
+        1125,1,0,0,0,1125,181,1,0,0,0,1126,1127,5,104,0,0,1127,1128,3,144,
+        72,0,1128,1129,5,105,0,0,1129,1140,1,0,0,0,1130,1132,5,104,0,0,1131,
+        1133,3,144,72,0,1132,1131,1,0,0,0,1132,1133,1,0,0,0,1133,1134,1,
+        0,0,0,1134,1136,5,78,0,0,1135,1137,3,144,72,0,1136,1135,1,0,0,0,
+        1136,1137,1,0,0,0,1137,1138,1,0,0,0,1138,1140,5,105,0,0,1139,1126,
+        1,0,0,0,1139,1130,1,0,0,0,1140,183,1,0,0,0,1141,1142,5,95,0,0,1142,
+        1143,3,238,119,0,1143,185,1,0,0,0,1144,1160,3,188,94,0,1145,1160,
+        3,212,106,0,1146,1160,3,196,98,0,1147,1160,3,198,99,0,1148,1160,
+        3,200,100,0,1149,1160,3,206,103,0,1150,1160,3,208,104,0,1151,1160,
+        3,226,113,0,1152,1160,3,224,112,0,1153,1160,3,190,95,0,1154,1160,
+        3,100,50,0,1155,1160,3,210,105,0,1156,1160,3,214,107,0,1157,1160,
+        3,220,110,0,1158,1160,3,270,135,0,1159,1144,1,0,0,0,1159,1145,1,
+        0,0,0,1159,1146,1,0,0,0,1159,1147,1,0,0,0,1159,1148,1,0,0,0,1159,
+        1149,1,0,0,0,1159,1150,1,0,0,0,1159,1151,1,0,0,0,1159,1152,1,0,0,
+        0,1159,1153,1,0,0,0,1159,1154,1,0,0,0,1159,1155,1,0,0,0,1159,1156,
+        1,0,0,0,1159,1157,1,0,0,0,1159,1158,1,0,0,0,1160,187,1,0,0,0,1161,
+        1162,5,13,0,0,1162,1163,5,102,0,0,1163,1164,5,89,0,0,1164,1165,5,
+        103,0,0,1165,189,1,0,0,0,1166,1168,5,10,0,0,1167,1169,3,144,72,0,
+        1168,1167,1,0,0,0,1168,1169,1,0,0,0,1169,1171,1,0,0,0,1170,1172,
+        3,192,96,0,1171,1170,1,0,0,0,1172,1173,1,0,0,0,1173,1171,1,0,0,0,
+        1173,1174,1,0,0,0,1174,1177,1,0,0,0,1175,1176,5,22,0,0,1176,1178,
+        3,144,72,0,1177,1175,1,0,0,0,1177,1178,1,0,0,0,1178,1179,1,0,0,0,
+        1179,1180,5,23,0,0,1180,191,1,0,0,0,1181,1182,5,72,0,0,1182,1187,
+        3,194,97,0,1183,1184,5,96,0,0,1184,1186,3,194,97,0,1185,1183,1,0,
+        0,0,1186,1189,1,0,0,0,1187,1185,1,0,0,0,1187,1188,1,0,0,0,1188,1190,
+        1,0,0,0,1189,1187,1,0,0,0,1190,1191,5,58,0,0,1191,1192,3,144,72,
+        0,1192,193,1,0,0,0,1193,1194,3,156,78,0,1194,1195,3,144,72,0,1195,
+        1199,1,0,0,0,1196,1199,3,160,80,0,1197,1199,3,144,72,0,1198,1193,
+        1,0,0,0,1198,1196,1,0,0,0,1198,1197,1,0,0,0,1199,195,1,0,0,0,1200,
+        1201,5,104,0,0,1201,1204,3,204,102,0,1202,1203,5,100,0,0,1203,1205,
+        3,144,72,0,1204,1202,1,0,0,0,1204,1205,1,0,0,0,1205,1206,1,0,0,0,
+        1206,1207,5,105,0,0,1207,197,1,0,0,0,1208,1212,5,104,0,0,1209,1210,
+        3,270,135,0,1210,1211,5,84,0,0,1211,1213,1,0,0,0,1212,1209,1,0,0,
+        0,1212,1213,1,0,0,0,1213,1214,1,0,0,0,1214,1217,3,100,50,0,1215,
+        1216,5,73,0,0,1216,1218,3,144,72,0,1217,1215,1,0,0,0,1217,1218,1,
+        0,0,0,1218,1219,1,0,0,0,1219,1220,5,100,0,0,1220,1221,3,144,72,0,
+        1221,1222,5,105,0,0,1222,199,1,0,0,0,1223,1224,3,202,101,0,1224,
+        1225,5,102,0,0,1225,1226,3,204,102,0,1226,1227,5,103,0,0,1227,201,
+        1,0,0,0,1228,1229,7,10,0,0,1229,203,1,0,0,0,1230,1231,3,270,135,
+        0,1231,1232,5,34,0,0,1232,1235,3,144,72,0,1233,1234,5,73,0,0,1234,
+        1236,3,144,72,0,1235,1233,1,0,0,0,1235,1236,1,0,0,0,1236,205,1,0,
+        0,0,1237,1238,5,50,0,0,1238,1239,5,102,0,0,1239,1240,3,270,135,0,
+        1240,1241,5,84,0,0,1241,1242,3,144,72,0,1242,1243,5,96,0,0,1243,
+        1244,3,270,135,0,1244,1245,5,34,0,0,1245,1246,3,144,72,0,1246,1247,
+        5,100,0,0,1247,1248,3,144,72,0,1248,1249,5,103,0,0,1249,207,1,0,
+        0,0,1250,1251,7,11,0,0,1251,1257,5,106,0,0,1252,1258,3,8,4,0,1253,
+        1255,3,92,46,0,1254,1256,3,90,45,0,1255,1254,1,0,0,0,1255,1256,1,
+        0,0,0,1256,1258,1,0,0,0,1257,1252,1,0,0,0,1257,1253,1,0,0,0,1258,
+        1259,1,0,0,0,1259,1260,5,107,0,0,1260,209,1,0,0,0,1261,1262,5,102,
+        0,0,1262,1263,3,144,72,0,1263,1264,5,103,0,0,1264,211,1,0,0,0,1265,
+        1266,3,216,108,0,1266,1268,5,102,0,0,1267,1269,7,12,0,0,1268,1267,
+        1,0,0,0,1268,1269,1,0,0,0,1269,1271,1,0,0,0,1270,1272,3,144,72,0,
+        1271,1270,1,0,0,0,1271,1272,1,0,0,0,1272,1273,1,0,0,0,1273,1274,
+        5,66,0,0,1274,1275,3,144,72,0,1275,1276,5,103,0,0,1276,213,1,0,0,
+        0,1277,1278,3,216,108,0,1278,1280,5,102,0,0,1279,1281,7,0,0,0,1280,
+        1279,1,0,0,0,1280,1281,1,0,0,0,1281,1290,1,0,0,0,1282,1287,3,144,
+        72,0,1283,1284,5,96,0,0,1284,1286,3,144,72,0,1285,1283,1,0,0,0,1286,
+        1289,1,0,0,0,1287,1285,1,0,0,0,1287,1288,1,0,0,0,1288,1291,1,0,0,
+        0,1289,1287,1,0,0,0,1290,1282,1,0,0,0,1290,1291,1,0,0,0,1291,1292,
+        1,0,0,0,1292,1293,5,103,0,0,1293,215,1,0,0,0,1294,1295,3,218,109,
+        0,1295,1296,3,272,136,0,1296,217,1,0,0,0,1297,1298,3,272,136,0,1298,
+        1299,5,95,0,0,1299,1301,1,0,0,0,1300,1297,1,0,0,0,1301,1304,1,0,
+        0,0,1302,1300,1,0,0,0,1302,1303,1,0,0,0,1303,219,1,0,0,0,1304,1302,
+        1,0,0,0,1305,1306,3,270,135,0,1306,1315,5,106,0,0,1307,1312,3,222,
+        111,0,1308,1309,5,96,0,0,1309,1311,3,222,111,0,1310,1308,1,0,0,0,
+        1311,1314,1,0,0,0,1312,1310,1,0,0,0,1312,1313,1,0,0,0,1313,1316,
+        1,0,0,0,1314,1312,1,0,0,0,1315,1307,1,0,0,0,1315,1316,1,0,0,0,1316,
+        1317,1,0,0,0,1317,1318,5,107,0,0,1318,221,1,0,0,0,1319,1320,3,238,
+        119,0,1320,1321,5,97,0,0,1321,1322,3,144,72,0,1322,1329,1,0,0,0,
+        1323,1324,5,95,0,0,1324,1329,3,238,119,0,1325,1326,5,95,0,0,1326,
+        1329,5,89,0,0,1327,1329,3,270,135,0,1328,1319,1,0,0,0,1328,1323,
+        1,0,0,0,1328,1325,1,0,0,0,1328,1327,1,0,0,0,1329,223,1,0,0,0,1330,
+        1333,5,101,0,0,1331,1334,3,272,136,0,1332,1334,5,110,0,0,1333,1331,
+        1,0,0,0,1333,1332,1,0,0,0,1334,225,1,0,0,0,1335,1342,3,228,114,0,
+        1336,1342,5,44,0,0,1337,1342,3,230,115,0,1338,1342,5,112,0,0,1339,
+        1342,3,234,117,0,1340,1342,3,236,118,0,1341,1335,1,0,0,0,1341,1336,
+        1,0,0,0,1341,1337,1,0,0,0,1341,1338,1,0,0,0,1341,1339,1,0,0,0,1341,
+        1340,1,0,0,0,1342,227,1,0,0,0,1343,1344,7,13,0,0,1344,229,1,0,0,
+        0,1345,1348,3,232,116,0,1346,1348,5,111,0,0,1347,1345,1,0,0,0,1347,
+        1346,1,0,0,0,1348,231,1,0,0,0,1349,1350,7,14,0,0,1350,233,1,0,0,
+        0,1351,1360,5,104,0,0,1352,1357,3,144,72,0,1353,1354,5,96,0,0,1354,
+        1356,3,144,72,0,1355,1353,1,0,0,0,1356,1359,1,0,0,0,1357,1355,1,
+        0,0,0,1357,1358,1,0,0,0,1358,1361,1,0,0,0,1359,1357,1,0,0,0,1360,
+        1352,1,0,0,0,1360,1361,1,0,0,0,1361,1362,1,0,0,0,1362,1363,5,105,
+        0,0,1363,235,1,0,0,0,1364,1378,5,106,0,0,1365,1366,3,238,119,0,1366,
+        1367,5,97,0,0,1367,1375,3,144,72,0,1368,1369,5,96,0,0,1369,1370,
+        3,238,119,0,1370,1371,5,97,0,0,1371,1372,3,144,72,0,1372,1374,1,
+        0,0,0,1373,1368,1,0,0,0,1374,1377,1,0,0,0,1375,1373,1,0,0,0,1375,
+        1376,1,0,0,0,1376,1379,1,0,0,0,1377,1375,1,0,0,0,1378,1365,1,0,0,
+        0,1378,1379,1,0,0,0,1379,1380,1,0,0,0,1380,1381,5,107,0,0,1381,237,
+        1,0,0,0,1382,1383,3,276,138,0,1383,239,1,0,0,0,1384,1390,3,242,121,
+        0,1385,1390,3,252,126,0,1386,1390,3,254,127,0,1387,1390,3,258,129,
+        0,1388,1390,3,264,132,0,1389,1384,1,0,0,0,1389,1385,1,0,0,0,1389,
+        1386,1,0,0,0,1389,1387,1,0,0,0,1389,1388,1,0,0,0,1390,241,1,0,0,
+        0,1391,1392,5,15,0,0,1392,1394,5,11,0,0,1393,1395,3,272,136,0,1394,
+        1393,1,0,0,0,1394,1395,1,0,0,0,1395,1397,1,0,0,0,1396,1398,3,266,
+        133,0,1397,1396,1,0,0,0,1397,1398,1,0,0,0,1398,1399,1,0,0,0,1399,
+        1400,7,15,0,0,1400,1401,5,102,0,0,1401,1402,3,270,135,0,1402,1403,
+        3,130,65,0,1403,1404,5,103,0,0,1404,1405,7,16,0,0,1405,1407,3,244,
+        122,0,1406,1408,3,90,45,0,1407,1406,1,0,0,0,1407,1408,1,0,0,0,1408,
+        243,1,0,0,0,1409,1410,3,246,123,0,1410,1411,5,36,0,0,1411,1412,5,
+        69,0,0,1412,1438,1,0,0,0,1413,1414,3,248,124,0,1414,1415,5,36,0,
+        0,1415,1416,5,69,0,0,1416,1438,1,0,0,0,1417,1418,3,246,123,0,1418,
+        1419,5,36,0,0,1419,1420,5,43,0,0,1420,1421,5,44,0,0,1421,1438,1,
+        0,0,0,1422,1423,3,246,123,0,1423,1424,5,36,0,0,1424,1425,5,41,0,
+        0,1425,1426,5,37,0,0,1426,1438,1,0,0,0,1427,1428,3,248,124,0,1428,
+        1429,5,36,0,0,1429,1430,5,41,0,0,1430,1431,5,37,0,0,1431,1438,1,
+        0,0,0,1432,1433,3,246,123,0,1433,1434,5,36,0,0,1434,1435,7,6,0,0,
+        1435,1436,3,250,125,0,1436,1438,1,0,0,0,1437,1409,1,0,0,0,1437,1413,
+        1,0,0,0,1437,1417,1,0,0,0,1437,1422,1,0,0,0,1437,1427,1,0,0,0,1437,
+        1432,1,0,0,0,1438,245,1,0,0,0,1439,1440,3,270,135,0,1440,1441,5,
+        95,0,0,1441,1442,3,238,119,0,1442,247,1,0,0,0,1443,1444,5,102,0,
+        0,1444,1449,3,246,123,0,1445,1446,5,96,0,0,1446,1448,3,246,123,0,
+        1447,1445,1,0,0,0,1448,1451,1,0,0,0,1449,1447,1,0,0,0,1449,1450,
+        1,0,0,0,1450,1452,1,0,0,0,1451,1449,1,0,0,0,1452,1453,5,103,0,0,
+        1453,249,1,0,0,0,1454,1459,3,272,136,0,1455,1456,5,85,0,0,1456,1457,
+        3,250,125,0,1457,1458,5,86,0,0,1458,1460,1,0,0,0,1459,1455,1,0,0,
+        0,1459,1460,1,0,0,0,1460,1464,1,0,0,0,1461,1462,5,102,0,0,1462,1463,
+        5,110,0,0,1463,1465,5,103,0,0,1464,1461,1,0,0,0,1464,1465,1,0,0,
+        0,1465,251,1,0,0,0,1466,1467,5,21,0,0,1467,1468,5,11,0,0,1468,1470,
+        3,272,136,0,1469,1471,3,268,134,0,1470,1469,1,0,0,0,1470,1471,1,
+        0,0,0,1471,253,1,0,0,0,1472,1474,5,15,0,0,1473,1475,5,69,0,0,1474,
+        1473,1,0,0,0,1474,1475,1,0,0,0,1475,1476,1,0,0,0,1476,1478,5,35,
+        0,0,1477,1479,3,272,136,0,1478,1477,1,0,0,0,1478,1479,1,0,0,0,1479,
+        1481,1,0,0,0,1480,1482,3,266,133,0,1481,1480,1,0,0,0,1481,1482,1,
+        0,0,0,1482,1483,1,0,0,0,1483,1485,3,256,128,0,1484,1486,3,90,45,
+        0,1485,1484,1,0,0,0,1485,1486,1,0,0,0,1486,255,1,0,0,0,1487,1488,
+        5,27,0,0,1488,1489,5,102,0,0,1489,1490,3,270,135,0,1490,1491,3,130,
+        65,0,1491,1492,5,103,0,0,1492,1493,5,46,0,0,1493,1494,5,102,0,0,
+        1494,1499,3,246,123,0,1495,1496,5,96,0,0,1496,1498,3,246,123,0,1497,
+        1495,1,0,0,0,1498,1501,1,0,0,0,1499,1497,1,0,0,0,1499,1500,1,0,0,
+        0,1500,1502,1,0,0,0,1501,1499,1,0,0,0,1502,1503,5,103,0,0,1503,1521,
+        1,0,0,0,1504,1506,5,46,0,0,1505,1507,5,97,0,0,1506,1505,1,0,0,0,
+        1506,1507,1,0,0,0,1507,1508,1,0,0,0,1508,1509,3,138,69,0,1509,1510,
+        5,102,0,0,1510,1515,3,238,119,0,1511,1512,5,96,0,0,1512,1514,3,238,
+        119,0,1513,1511,1,0,0,0,1514,1517,1,0,0,0,1515,1513,1,0,0,0,1515,
+        1516,1,0,0,0,1516,1518,1,0,0,0,1517,1515,1,0,0,0,1518,1519,5,103,
+        0,0,1519,1521,1,0,0,0,1520,1487,1,0,0,0,1520,1504,1,0,0,0,1521,257,
+        1,0,0,0,1522,1523,5,15,0,0,1523,1524,3,272,136,0,1524,1526,5,35,
+        0,0,1525,1527,3,272,136,0,1526,1525,1,0,0,0,1526,1527,1,0,0,0,1527,
+        1529,1,0,0,0,1528,1530,3,266,133,0,1529,1528,1,0,0,0,1529,1530,1,
+        0,0,0,1530,1531,1,0,0,0,1531,1532,5,27,0,0,1532,1533,5,102,0,0,1533,
+        1534,3,270,135,0,1534,1535,3,130,65,0,1535,1536,5,103,0,0,1536,1538,
+        5,46,0,0,1537,1539,3,272,136,0,1538,1537,1,0,0,0,1538,1539,1,0,0,
+        0,1539,1540,1,0,0,0,1540,1542,3,260,130,0,1541,1543,3,262,131,0,
+        1542,1541,1,0,0,0,1542,1543,1,0,0,0,1543,259,1,0,0,0,1544,1545,5,
+        102,0,0,1545,1550,3,246,123,0,1546,1547,5,96,0,0,1547,1549,3,246,
+        123,0,1548,1546,1,0,0,0,1549,1552,1,0,0,0,1550,1548,1,0,0,0,1550,
+        1551,1,0,0,0,1551,1553,1,0,0,0,1552,1550,1,0,0,0,1553,1554,5,103,
+        0,0,1554,1567,1,0,0,0,1555,1556,5,104,0,0,1556,1561,3,246,123,0,
+        1557,1558,5,96,0,0,1558,1560,3,246,123,0,1559,1557,1,0,0,0,1560,
+        1563,1,0,0,0,1561,1559,1,0,0,0,1561,1562,1,0,0,0,1562,1564,1,0,0,
+        0,1563,1561,1,0,0,0,1564,1565,5,105,0,0,1565,1567,1,0,0,0,1566,1544,
+        1,0,0,0,1566,1555,1,0,0,0,1567,261,1,0,0,0,1568,1569,3,272,136,0,
+        1569,1570,3,236,118,0,1570,263,1,0,0,0,1571,1572,5,21,0,0,1572,1573,
+        5,35,0,0,1573,1575,3,272,136,0,1574,1576,3,268,134,0,1575,1574,1,
+        0,0,0,1575,1576,1,0,0,0,1576,265,1,0,0,0,1577,1578,5,33,0,0,1578,
+        1579,5,43,0,0,1579,1580,5,25,0,0,1580,267,1,0,0,0,1581,1582,5,33,
+        0,0,1582,1583,5,25,0,0,1583,269,1,0,0,0,1584,1585,3,272,136,0,1585,
+        271,1,0,0,0,1586,1590,5,114,0,0,1587,1590,5,113,0,0,1588,1590,3,
+        274,137,0,1589,1586,1,0,0,0,1589,1587,1,0,0,0,1589,1588,1,0,0,0,
+        1590,273,1,0,0,0,1591,1592,7,17,0,0,1592,275,1,0,0,0,1593,1596,3,
+        272,136,0,1594,1596,3,278,139,0,1595,1593,1,0,0,0,1595,1594,1,0,
+        0,0,1596,277,1,0,0,0,1597,1598,7,18,0,0,1598,279,1,0,0,0,189,282,
         289,300,305,312,318,323,327,334,349,352,359,371,374,394,397,404,
         408,416,426,429,432,437,439,442,446,452,461,464,474,480,487,497,
         501,506,518,527,535,560,568,580,583,591,603,609,612,616,619,629,
         638,645,651,655,658,661,668,676,679,684,693,704,714,720,724,735,
         742,748,752,756,759,763,773,778,786,792,800,804,811,819,826,830,
-        832,837,842,849,854,860,863,867,871,874,877,883,889,894,899,904,
-        910,914,922,926,928,932,934,937,949,958,966,974,980,991,1000,1022,
-        1026,1031,1034,1037,1044,1050,1056,1062,1066,1070,1078,1089,1099,
-        1105,1113,1115,1120,1128,1132,1135,1155,1164,1169,1173,1183,1194,
-        1200,1208,1213,1231,1251,1253,1264,1267,1276,1283,1286,1298,1308,
-        1311,1324,1329,1337,1343,1353,1356,1371,1374,1385,1390,1393,1403,
-        1433,1445,1455,1460,1466,1470,1474,1477,1481,1495,1502,1511,1516,
-        1522,1525,1534,1538,1546,1557,1562,1571,1585,1591
+        832,837,842,849,854,860,863,867,871,874,877,881,887,893,898,903,
+        908,914,918,926,930,932,936,938,941,953,962,970,978,984,995,1004,
+        1026,1030,1035,1038,1041,1048,1054,1060,1066,1070,1074,1082,1093,
+        1103,1109,1117,1119,1124,1132,1136,1139,1159,1168,1173,1177,1187,
+        1198,1204,1212,1217,1235,1255,1257,1268,1271,1280,1287,1290,1302,
+        1312,1315,1328,1333,1341,1347,1357,1360,1375,1378,1389,1394,1397,
+        1407,1437,1449,1459,1464,1470,1474,1478,1481,1485,1499,1506,1515,
+        1520,1526,1529,1538,1542,1550,1561,1566,1575,1589,1595
     ];
 
     private static __ATN: antlr.ATN;
@@ -8550,6 +8591,9 @@ export class UnionPartContext extends antlr.ParserRuleContext {
     }
     public ALL(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.ALL, 0);
+    }
+    public DISTINCT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.DISTINCT, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_unionPart;
@@ -9334,9 +9378,6 @@ export class DeleteClauseContext extends antlr.ParserRuleContext {
 
         return this.getRuleContext(i, ExpressionContext);
     }
-    public DETACH(): antlr.TerminalNode | null {
-        return this.getToken(CypherParser.DETACH, 0);
-    }
     public COMMA(): antlr.TerminalNode[];
     public COMMA(i: number): antlr.TerminalNode | null;
     public COMMA(i?: number): antlr.TerminalNode | null | antlr.TerminalNode[] {
@@ -9345,6 +9386,12 @@ export class DeleteClauseContext extends antlr.ParserRuleContext {
     	} else {
     		return this.getToken(CypherParser.COMMA, i);
     	}
+    }
+    public DETACH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.DETACH, 0);
+    }
+    public NODETACH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.NODETACH, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_deleteClause;
@@ -10122,6 +10169,7 @@ export class RelationshipPatternContext extends antlr.ParserRuleContext {
 
 
 export class RelationshipDetailContext extends antlr.ParserRuleContext {
+    public _relWhere?: ExpressionContext;
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
         super(parent, invokingState);
     }
@@ -10145,6 +10193,12 @@ export class RelationshipDetailContext extends antlr.ParserRuleContext {
     }
     public properties(): PropertiesContext | null {
         return this.getRuleContext(0, PropertiesContext);
+    }
+    public WHERE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.WHERE, 0);
+    }
+    public expression(): ExpressionContext | null {
+        return this.getRuleContext(0, ExpressionContext);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_relationshipDetail;
@@ -12624,6 +12678,9 @@ export class NonReservedKeywordContext extends antlr.ParserRuleContext {
     }
     public FILTER(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.FILTER, 0);
+    }
+    public NODETACH(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.NODETACH, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nonReservedKeyword;
