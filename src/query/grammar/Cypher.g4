@@ -147,8 +147,9 @@ yieldItem
 // ---------------------------------------------------------------------------------------------
 // Updating clauses
 
+// INSERT (GQL, Neo4j 5) is CREATE.
 createClause
-    : CREATE pattern
+    : (CREATE | INSERT) pattern
     ;
 
 mergeClause
@@ -781,6 +782,7 @@ nonReservedKeyword
     | LET
     | FILTER
     | NODETACH
+    | INSERT
     ;
 
 // Labels, relationship types and property keys may be any word, reserved or not (`n.count`, `:End`).
@@ -868,6 +870,7 @@ FOREACH     : 'FOREACH';
 FINISH      : 'FINISH';
 LET         : 'LET';
 NODETACH    : 'NODETACH';
+INSERT      : 'INSERT';
 FILTER      : 'FILTER';
 IF          : 'IF';
 IN          : 'IN';

@@ -39,93 +39,94 @@ export class CypherParser extends antlr.Parser {
     public static readonly FINISH = 29;
     public static readonly LET = 30;
     public static readonly NODETACH = 31;
-    public static readonly FILTER = 32;
-    public static readonly IF = 33;
-    public static readonly IN = 34;
-    public static readonly INDEX = 35;
-    public static readonly IS = 36;
-    public static readonly KEY = 37;
-    public static readonly LIMIT = 38;
-    public static readonly MATCH = 39;
-    public static readonly MERGE = 40;
-    public static readonly NODE = 41;
-    public static readonly NONE = 42;
-    public static readonly NOT = 43;
-    public static readonly NULL = 44;
-    public static readonly OF = 45;
-    public static readonly ON = 46;
-    public static readonly OPTIONAL = 47;
-    public static readonly OR = 48;
-    public static readonly ORDER = 49;
-    public static readonly REDUCE = 50;
-    public static readonly REMOVE = 51;
-    public static readonly REQUIRE = 52;
-    public static readonly RETURN = 53;
-    public static readonly SET = 54;
-    public static readonly SINGLE = 55;
-    public static readonly SKIP_ = 56;
-    public static readonly STARTS = 57;
-    public static readonly THEN = 58;
-    public static readonly TIMESTAMP = 59;
-    public static readonly TRUE = 60;
-    public static readonly TYPED = 61;
-    public static readonly NORMALIZED = 62;
-    public static readonly LEADING = 63;
-    public static readonly TRAILING = 64;
-    public static readonly BOTH = 65;
-    public static readonly FROM = 66;
-    public static readonly OFFSET = 67;
-    public static readonly UNION = 68;
-    public static readonly UNIQUE = 69;
-    public static readonly UNWIND = 70;
-    public static readonly USING = 71;
-    public static readonly WHEN = 72;
-    public static readonly WHERE = 73;
-    public static readonly WITH = 74;
-    public static readonly XOR = 75;
-    public static readonly YIELD = 76;
-    public static readonly COLONCOLON = 77;
-    public static readonly DOTDOT = 78;
-    public static readonly PLUSEQ = 79;
-    public static readonly REGEX_MATCH = 80;
-    public static readonly NEQ = 81;
-    public static readonly LTE = 82;
-    public static readonly GTE = 83;
-    public static readonly EQ = 84;
-    public static readonly LT = 85;
-    public static readonly GT = 86;
-    public static readonly PLUS = 87;
-    public static readonly MINUS = 88;
-    public static readonly STAR = 89;
-    public static readonly SLASH = 90;
-    public static readonly PERCENT = 91;
-    public static readonly AMP = 92;
-    public static readonly BANG = 93;
-    public static readonly CARET = 94;
-    public static readonly DOT = 95;
-    public static readonly COMMA = 96;
-    public static readonly COLON = 97;
-    public static readonly SEMI = 98;
-    public static readonly DOUBLEBAR = 99;
-    public static readonly PIPE = 100;
-    public static readonly DOLLAR = 101;
-    public static readonly LPAREN = 102;
-    public static readonly RPAREN = 103;
-    public static readonly LBRACK = 104;
-    public static readonly RBRACK = 105;
-    public static readonly LBRACE = 106;
-    public static readonly RBRACE = 107;
-    public static readonly HexInteger = 108;
-    public static readonly OctalInteger = 109;
-    public static readonly DecimalInteger = 110;
-    public static readonly FloatLiteral = 111;
-    public static readonly StringLiteral = 112;
-    public static readonly EscapedSymbolicName = 113;
-    public static readonly UnescapedSymbolicName = 114;
-    public static readonly WHITESPACE = 115;
-    public static readonly HINT_COMMENT = 116;
-    public static readonly BLOCK_COMMENT = 117;
-    public static readonly LINE_COMMENT = 118;
+    public static readonly INSERT = 32;
+    public static readonly FILTER = 33;
+    public static readonly IF = 34;
+    public static readonly IN = 35;
+    public static readonly INDEX = 36;
+    public static readonly IS = 37;
+    public static readonly KEY = 38;
+    public static readonly LIMIT = 39;
+    public static readonly MATCH = 40;
+    public static readonly MERGE = 41;
+    public static readonly NODE = 42;
+    public static readonly NONE = 43;
+    public static readonly NOT = 44;
+    public static readonly NULL = 45;
+    public static readonly OF = 46;
+    public static readonly ON = 47;
+    public static readonly OPTIONAL = 48;
+    public static readonly OR = 49;
+    public static readonly ORDER = 50;
+    public static readonly REDUCE = 51;
+    public static readonly REMOVE = 52;
+    public static readonly REQUIRE = 53;
+    public static readonly RETURN = 54;
+    public static readonly SET = 55;
+    public static readonly SINGLE = 56;
+    public static readonly SKIP_ = 57;
+    public static readonly STARTS = 58;
+    public static readonly THEN = 59;
+    public static readonly TIMESTAMP = 60;
+    public static readonly TRUE = 61;
+    public static readonly TYPED = 62;
+    public static readonly NORMALIZED = 63;
+    public static readonly LEADING = 64;
+    public static readonly TRAILING = 65;
+    public static readonly BOTH = 66;
+    public static readonly FROM = 67;
+    public static readonly OFFSET = 68;
+    public static readonly UNION = 69;
+    public static readonly UNIQUE = 70;
+    public static readonly UNWIND = 71;
+    public static readonly USING = 72;
+    public static readonly WHEN = 73;
+    public static readonly WHERE = 74;
+    public static readonly WITH = 75;
+    public static readonly XOR = 76;
+    public static readonly YIELD = 77;
+    public static readonly COLONCOLON = 78;
+    public static readonly DOTDOT = 79;
+    public static readonly PLUSEQ = 80;
+    public static readonly REGEX_MATCH = 81;
+    public static readonly NEQ = 82;
+    public static readonly LTE = 83;
+    public static readonly GTE = 84;
+    public static readonly EQ = 85;
+    public static readonly LT = 86;
+    public static readonly GT = 87;
+    public static readonly PLUS = 88;
+    public static readonly MINUS = 89;
+    public static readonly STAR = 90;
+    public static readonly SLASH = 91;
+    public static readonly PERCENT = 92;
+    public static readonly AMP = 93;
+    public static readonly BANG = 94;
+    public static readonly CARET = 95;
+    public static readonly DOT = 96;
+    public static readonly COMMA = 97;
+    public static readonly COLON = 98;
+    public static readonly SEMI = 99;
+    public static readonly DOUBLEBAR = 100;
+    public static readonly PIPE = 101;
+    public static readonly DOLLAR = 102;
+    public static readonly LPAREN = 103;
+    public static readonly RPAREN = 104;
+    public static readonly LBRACK = 105;
+    public static readonly RBRACK = 106;
+    public static readonly LBRACE = 107;
+    public static readonly RBRACE = 108;
+    public static readonly HexInteger = 109;
+    public static readonly OctalInteger = 110;
+    public static readonly DecimalInteger = 111;
+    public static readonly FloatLiteral = 112;
+    public static readonly StringLiteral = 113;
+    public static readonly EscapedSymbolicName = 114;
+    public static readonly UnescapedSymbolicName = 115;
+    public static readonly WHITESPACE = 116;
+    public static readonly HINT_COMMENT = 117;
+    public static readonly BLOCK_COMMENT = 118;
+    public static readonly LINE_COMMENT = 119;
     public static readonly RULE_script = 0;
     public static readonly RULE_statement = 1;
     public static readonly RULE_sessionCommand = 2;
@@ -273,9 +274,9 @@ export class CypherParser extends antlr.Parser {
         "'COLLECT'", "'CREATE'", "'DELETE'", "'DESC'", "'DESCENDING'", "'DETACH'", 
         "'DISTINCT'", "'DROP'", "'ELSE'", "'END'", "'ENDS'", "'EXISTS'", 
         "'FALSE'", "'FOR'", "'FOREACH'", "'FINISH'", "'LET'", "'NODETACH'", 
-        "'FILTER'", "'IF'", "'IN'", "'INDEX'", "'IS'", "'KEY'", "'LIMIT'", 
-        "'MATCH'", "'MERGE'", "'NODE'", "'NONE'", "'NOT'", "'NULL'", "'OF'", 
-        "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", 
+        "'INSERT'", "'FILTER'", "'IF'", "'IN'", "'INDEX'", "'IS'", "'KEY'", 
+        "'LIMIT'", "'MATCH'", "'MERGE'", "'NODE'", "'NONE'", "'NOT'", "'NULL'", 
+        "'OF'", "'ON'", "'OPTIONAL'", "'OR'", "'ORDER'", "'REDUCE'", "'REMOVE'", 
         "'REQUIRE'", "'RETURN'", "'SET'", "'SINGLE'", "'SKIP'", "'STARTS'", 
         "'THEN'", "'TIMESTAMP'", "'TRUE'", "'TYPED'", "'NORMALIZED'", "'LEADING'", 
         "'TRAILING'", "'BOTH'", "'FROM'", "'OFFSET'", "'UNION'", "'UNIQUE'", 
@@ -291,19 +292,19 @@ export class CypherParser extends antlr.Parser {
         "CALL", "CASE", "CONSTRAINT", "CONTAINS", "COUNT", "COLLECT", "CREATE", 
         "DELETE", "DESC", "DESCENDING", "DETACH", "DISTINCT", "DROP", "ELSE", 
         "END", "ENDS", "EXISTS", "FALSE", "FOR", "FOREACH", "FINISH", "LET", 
-        "NODETACH", "FILTER", "IF", "IN", "INDEX", "IS", "KEY", "LIMIT", 
-        "MATCH", "MERGE", "NODE", "NONE", "NOT", "NULL", "OF", "ON", "OPTIONAL", 
-        "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", "RETURN", "SET", "SINGLE", 
-        "SKIP_", "STARTS", "THEN", "TIMESTAMP", "TRUE", "TYPED", "NORMALIZED", 
-        "LEADING", "TRAILING", "BOTH", "FROM", "OFFSET", "UNION", "UNIQUE", 
-        "UNWIND", "USING", "WHEN", "WHERE", "WITH", "XOR", "YIELD", "COLONCOLON", 
-        "DOTDOT", "PLUSEQ", "REGEX_MATCH", "NEQ", "LTE", "GTE", "EQ", "LT", 
-        "GT", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "AMP", "BANG", 
-        "CARET", "DOT", "COMMA", "COLON", "SEMI", "DOUBLEBAR", "PIPE", "DOLLAR", 
-        "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE", "HexInteger", 
-        "OctalInteger", "DecimalInteger", "FloatLiteral", "StringLiteral", 
-        "EscapedSymbolicName", "UnescapedSymbolicName", "WHITESPACE", "HINT_COMMENT", 
-        "BLOCK_COMMENT", "LINE_COMMENT"
+        "NODETACH", "INSERT", "FILTER", "IF", "IN", "INDEX", "IS", "KEY", 
+        "LIMIT", "MATCH", "MERGE", "NODE", "NONE", "NOT", "NULL", "OF", 
+        "ON", "OPTIONAL", "OR", "ORDER", "REDUCE", "REMOVE", "REQUIRE", 
+        "RETURN", "SET", "SINGLE", "SKIP_", "STARTS", "THEN", "TIMESTAMP", 
+        "TRUE", "TYPED", "NORMALIZED", "LEADING", "TRAILING", "BOTH", "FROM", 
+        "OFFSET", "UNION", "UNIQUE", "UNWIND", "USING", "WHEN", "WHERE", 
+        "WITH", "XOR", "YIELD", "COLONCOLON", "DOTDOT", "PLUSEQ", "REGEX_MATCH", 
+        "NEQ", "LTE", "GTE", "EQ", "LT", "GT", "PLUS", "MINUS", "STAR", 
+        "SLASH", "PERCENT", "AMP", "BANG", "CARET", "DOT", "COMMA", "COLON", 
+        "SEMI", "DOUBLEBAR", "PIPE", "DOLLAR", "LPAREN", "RPAREN", "LBRACK", 
+        "RBRACK", "LBRACE", "RBRACE", "HexInteger", "OctalInteger", "DecimalInteger", 
+        "FloatLiteral", "StringLiteral", "EscapedSymbolicName", "UnescapedSymbolicName", 
+        "WHITESPACE", "HINT_COMMENT", "BLOCK_COMMENT", "LINE_COMMENT"
     ];
     public static readonly ruleNames = [
         "script", "statement", "sessionCommand", "sessionValue", "query", 
@@ -368,7 +369,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 282;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 98) {
+            if (_la === 99) {
                 {
                 this.state = 281;
                 this.match(CypherParser.SEMI);
@@ -510,6 +511,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FINISH:
             case CypherParser.LET:
             case CypherParser.NODETACH:
+            case CypherParser.INSERT:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -565,7 +567,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 305;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 71) {
+            while (_la === 4 || _la === 72) {
                 {
                 {
                 this.state = 302;
@@ -581,7 +583,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 312;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 68) {
+            while (_la === 69) {
                 {
                 {
                 this.state = 309;
@@ -595,7 +597,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 318;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 4 || _la === 71) {
+            while (_la === 4 || _la === 72) {
                 {
                 {
                 this.state = 315;
@@ -722,7 +724,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 334;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 3774350529) !== 0) || ((((_la - 47)) & ~0x1F) === 0 && ((1 << (_la - 47)) & 143655637) !== 0));
+            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 47514499) !== 0) || ((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 137) !== 0));
             }
         }
         catch (re) {
@@ -783,14 +785,14 @@ export class CypherParser extends antlr.Parser {
             this.state = 352;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
                 this.state = 344;
                 this.expression();
                 this.state = 349;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 96) {
+                while (_la === 97) {
                     {
                     {
                     this.state = 345;
@@ -833,7 +835,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 359;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0) || _la === 113 || _la === 114) {
+            while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
                 {
                 this.state = 356;
@@ -875,14 +877,14 @@ export class CypherParser extends antlr.Parser {
             this.state = 374;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
                 this.state = 366;
                 this.expression();
                 this.state = 371;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 96) {
+                while (_la === 97) {
                     {
                     {
                     this.state = 367;
@@ -1060,7 +1062,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 397;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 47) {
+            if (_la === 48) {
                 {
                 this.state = 396;
                 this.match(CypherParser.OPTIONAL);
@@ -1090,7 +1092,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 408;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 74) {
                 {
                 this.state = 407;
                 this.where();
@@ -1151,7 +1153,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 416;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 47) {
+            if (_la === 48) {
                 {
                 this.state = 415;
                 this.match(CypherParser.OPTIONAL);
@@ -1165,21 +1167,21 @@ export class CypherParser extends antlr.Parser {
             this.state = 432;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 102) {
+            if (_la === 103) {
                 {
                 this.state = 420;
                 this.match(CypherParser.LPAREN);
                 this.state = 429;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
                     this.state = 421;
                     this.expression();
                     this.state = 426;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    while (_la === 96) {
+                    while (_la === 97) {
                         {
                         {
                         this.state = 422;
@@ -1203,7 +1205,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 439;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 76) {
+            if (_la === 77) {
                 {
                 this.state = 434;
                 this.match(CypherParser.YIELD);
@@ -1230,6 +1232,7 @@ export class CypherParser extends antlr.Parser {
                 case CypherParser.FINISH:
                 case CypherParser.LET:
                 case CypherParser.NODETACH:
+                case CypherParser.INSERT:
                 case CypherParser.FILTER:
                 case CypherParser.IF:
                 case CypherParser.INDEX:
@@ -1288,7 +1291,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 442;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 47) {
+            if (_la === 48) {
                 {
                 this.state = 441;
                 this.match(CypherParser.OPTIONAL);
@@ -1300,7 +1303,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 446;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 102) {
+            if (_la === 103) {
                 {
                 this.state = 445;
                 this.subqueryScope();
@@ -1316,7 +1319,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 452;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 34) {
+            if (_la === 35) {
                 {
                 this.state = 451;
                 this.inTransactions();
@@ -1370,6 +1373,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FINISH:
             case CypherParser.LET:
             case CypherParser.NODETACH:
+            case CypherParser.INSERT:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -1398,7 +1402,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 461;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 96) {
+                while (_la === 97) {
                     {
                     {
                     this.state = 457;
@@ -1449,7 +1453,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 474;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 45) {
+            if (_la === 46) {
                 {
                 this.state = 470;
                 this.match(CypherParser.OF);
@@ -1463,7 +1467,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 480;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 46) {
+            if (_la === 47) {
                 {
                 this.state = 476;
                 this.match(CypherParser.ON);
@@ -1543,7 +1547,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 497;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 96) {
+            while (_la === 97) {
                 {
                 {
                 this.state = 493;
@@ -1559,7 +1563,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 501;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 74) {
                 {
                 this.state = 500;
                 this.where();
@@ -1619,11 +1623,19 @@ export class CypherParser extends antlr.Parser {
     public createClause(): CreateClauseContext {
         let localContext = new CreateClauseContext(this.context, this.state);
         this.enterRule(localContext, 44, CypherParser.RULE_createClause);
+        let _la: number;
         try {
             this.enterOuterAlt(localContext, 1);
             {
             this.state = 510;
-            this.match(CypherParser.CREATE);
+            _la = this.tokenStream.LA(1);
+            if(!(_la === 15 || _la === 32)) {
+            this.errorHandler.recoverInline(this);
+            }
+            else {
+                this.errorHandler.reportMatch(this);
+                this.consume();
+            }
             this.state = 511;
             this.pattern();
             }
@@ -1655,7 +1667,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 518;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 46) {
+            while (_la === 47) {
                 {
                 {
                 this.state = 515;
@@ -1739,7 +1751,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 535;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 96) {
+            while (_la === 97) {
                 {
                 {
                 this.state = 531;
@@ -1867,7 +1879,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 568;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 96) {
+            while (_la === 97) {
                 {
                 {
                 this.state = 564;
@@ -1980,7 +1992,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 591;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 96) {
+            while (_la === 97) {
                 {
                 {
                 this.state = 587;
@@ -2040,7 +2052,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 603;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (((((_la - 9)) & ~0x1F) === 0 && ((1 << (_la - 9)) & 3774350529) !== 0) || ((((_la - 47)) & ~0x1F) === 0 && ((1 << (_la - 47)) & 143655637) !== 0));
+            } while ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4027154944) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 47514499) !== 0) || ((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 137) !== 0));
             this.state = 605;
             this.match(CypherParser.RPAREN);
             }
@@ -2171,7 +2183,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 629;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 96) {
+            while (_la === 97) {
                 {
                 {
                 this.state = 625;
@@ -2238,7 +2250,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 638;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 74) {
                 {
                 this.state = 637;
                 this.match(CypherParser.WHERE);
@@ -2276,7 +2288,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 645;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 74) {
                 {
                 this.state = 644;
                 this.where();
@@ -2403,7 +2415,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 668;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 96) {
+                while (_la === 97) {
                     {
                     {
                     this.state = 664;
@@ -2435,6 +2447,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FINISH:
             case CypherParser.LET:
             case CypherParser.NODETACH:
+            case CypherParser.INSERT:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -2478,7 +2491,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 676;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 96) {
+                while (_la === 97) {
                     {
                     {
                     this.state = 672;
@@ -2561,7 +2574,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 693;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 96) {
+            while (_la === 97) {
                 {
                 {
                 this.state = 689;
@@ -2598,7 +2611,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 696;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 56 || _la === 67)) {
+            if(!(_la === 57 || _la === 68)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -2725,7 +2738,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 714;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 96) {
+            while (_la === 97) {
                 {
                 {
                 this.state = 710;
@@ -2794,6 +2807,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FINISH:
             case CypherParser.LET:
             case CypherParser.NODETACH:
+            case CypherParser.INSERT:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -2884,7 +2898,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 735;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (((((_la - 85)) & ~0x1F) === 0 && ((1 << (_la - 85)) & 131081) !== 0)) {
+                while (((((_la - 86)) & ~0x1F) === 0 && ((1 << (_la - 86)) & 131081) !== 0)) {
                     {
                     {
                     this.state = 732;
@@ -2979,7 +2993,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 752;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0) || _la === 113 || _la === 114) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
                 this.state = 751;
                 this.variable();
@@ -3005,7 +3019,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 759;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 101 || _la === 106) {
+            if (_la === 102 || _la === 107) {
                 {
                 this.state = 758;
                 this.properties();
@@ -3015,7 +3029,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 763;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 74) {
                 {
                 this.state = 761;
                 this.match(CypherParser.WHERE);
@@ -3088,7 +3102,7 @@ export class CypherParser extends antlr.Parser {
                     this.state = 773;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 97) {
+                    if (_la === 98) {
                         {
                         this.state = 772;
                         this.match(CypherParser.COLON);
@@ -3131,7 +3145,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 786;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 92) {
+            while (_la === 93) {
                 {
                 {
                 this.state = 782;
@@ -3206,6 +3220,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FINISH:
             case CypherParser.LET:
             case CypherParser.NODETACH:
+            case CypherParser.INSERT:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.IN:
@@ -3316,6 +3331,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FINISH:
             case CypherParser.LET:
             case CypherParser.NODETACH:
+            case CypherParser.INSERT:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.IN:
@@ -3421,7 +3437,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 804;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 524293) !== 0)) {
+                if (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 524293) !== 0)) {
                     {
                     this.state = 803;
                     this.pathQuantifier();
@@ -3476,7 +3492,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 819;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 74) {
                 {
                 this.state = 817;
                 this.match(CypherParser.WHERE);
@@ -3520,7 +3536,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 826;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 7) !== 0)) {
+                if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
                     {
                     this.state = 825;
                     localContext._lo = this.integerLiteral();
@@ -3530,14 +3546,14 @@ export class CypherParser extends antlr.Parser {
                 this.state = 832;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 96) {
+                if (_la === 97) {
                     {
                     this.state = 828;
                     this.match(CypherParser.COMMA);
                     this.state = 830;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 7) !== 0)) {
+                    if (((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0)) {
                         {
                         this.state = 829;
                         localContext._hi = this.integerLiteral();
@@ -3600,7 +3616,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 842;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 104) {
+                if (_la === 105) {
                     {
                     this.state = 841;
                     this.relationshipDetail();
@@ -3623,7 +3639,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 849;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 104) {
+                if (_la === 105) {
                     {
                     this.state = 848;
                     this.relationshipDetail();
@@ -3642,7 +3658,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 854;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 104) {
+                if (_la === 105) {
                     {
                     this.state = 853;
                     this.relationshipDetail();
@@ -3663,7 +3679,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 860;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 104) {
+                if (_la === 105) {
                     {
                     this.state = 859;
                     this.relationshipDetail();
@@ -3701,7 +3717,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 867;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0) || _la === 113 || _la === 114) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
                 this.state = 866;
                 this.variable();
@@ -3727,7 +3743,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 874;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 78 || _la === 89) {
+            if (_la === 79 || _la === 90) {
                 {
                 this.state = 873;
                 this.rangeLiteral();
@@ -3737,7 +3753,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 877;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 101 || _la === 106) {
+            if (_la === 102 || _la === 107) {
                 {
                 this.state = 876;
                 this.properties();
@@ -3747,7 +3763,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 881;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 74) {
                 {
                 this.state = 879;
                 this.match(CypherParser.WHERE);
@@ -3829,7 +3845,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 898;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 100) {
+                while (_la === 101) {
                     {
                     {
                     this.state = 891;
@@ -3837,7 +3853,7 @@ export class CypherParser extends antlr.Parser {
                     this.state = 893;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 97) {
+                    if (_la === 98) {
                         {
                         this.state = 892;
                         this.match(CypherParser.COLON);
@@ -3898,7 +3914,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 908;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 97);
+            } while (_la === 98);
             }
         }
         catch (re) {
@@ -4017,7 +4033,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 926;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 7340033) !== 0)) {
+                if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
                     {
                     this.state = 925;
                     this.rangeBound();
@@ -4027,14 +4043,14 @@ export class CypherParser extends antlr.Parser {
                 this.state = 932;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 78) {
+                if (_la === 79) {
                     {
                     this.state = 928;
                     this.match(CypherParser.DOTDOT);
                     this.state = 930;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 7340033) !== 0)) {
+                    if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
                         {
                         this.state = 929;
                         this.rangeBound();
@@ -4054,7 +4070,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 936;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 7340033) !== 0)) {
+                if (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7340033) !== 0)) {
                     {
                     this.state = 935;
                     this.rangeBound();
@@ -4090,7 +4106,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 941;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 88) {
+            if (_la === 89) {
                 {
                 this.state = 940;
                 this.match(CypherParser.MINUS);
@@ -4182,7 +4198,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 953;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 95);
+            } while (_la === 96);
             }
         }
         catch (re) {
@@ -4233,7 +4249,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 962;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 48) {
+            while (_la === 49) {
                 {
                 {
                 this.state = 958;
@@ -4273,7 +4289,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 970;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 75) {
+            while (_la === 76) {
                 {
                 {
                 this.state = 966;
@@ -4351,7 +4367,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 984;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 43) {
+            while (_la === 44) {
                 {
                 {
                 this.state = 981;
@@ -4391,7 +4407,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 995;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 63) !== 0)) {
+            while (((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 63) !== 0)) {
                 {
                 {
                 this.state = 990;
@@ -4428,7 +4444,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 998;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 81)) & ~0x1F) === 0 && ((1 << (_la - 81)) & 63) !== 0))) {
+            if(!(((((_la - 82)) & ~0x1F) === 0 && ((1 << (_la - 82)) & 63) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4462,7 +4478,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1004;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 20975617) !== 0) || ((((_la - 57)) & ~0x1F) === 0 && ((1 << (_la - 57)) & 9437185) !== 0)) {
+            while (((((_la - 12)) & ~0x1F) === 0 && ((1 << (_la - 12)) & 41947137) !== 0) || ((((_la - 58)) & ~0x1F) === 0 && ((1 << (_la - 58)) & 9437185) !== 0)) {
                 {
                 {
                 this.state = 1001;
@@ -4586,7 +4602,7 @@ export class CypherParser extends antlr.Parser {
                     this.state = 1026;
                     this.errorHandler.sync(this);
                     _la = this.tokenStream.LA(1);
-                    if (_la === 43) {
+                    if (_la === 44) {
                         {
                         this.state = 1025;
                         this.match(CypherParser.NOT);
@@ -4595,7 +4611,7 @@ export class CypherParser extends antlr.Parser {
 
                     this.state = 1028;
                     _la = this.tokenStream.LA(1);
-                    if(!(_la === 61 || _la === 77)) {
+                    if(!(_la === 62 || _la === 78)) {
                     this.errorHandler.recoverInline(this);
                     }
                     else {
@@ -4626,7 +4642,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1035;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 43) {
+                if (_la === 44) {
                     {
                     this.state = 1034;
                     this.match(CypherParser.NOT);
@@ -4763,7 +4779,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1070;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 43) {
+            if (_la === 44) {
                 {
                 this.state = 1068;
                 this.match(CypherParser.NOT);
@@ -4808,6 +4824,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FINISH:
             case CypherParser.LET:
             case CypherParser.NODETACH:
+            case CypherParser.INSERT:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -4872,7 +4889,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1082;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 4099) !== 0)) {
+            while (((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 4099) !== 0)) {
                 {
                 {
                 this.state = 1077;
@@ -4909,7 +4926,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 1085;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 87)) & ~0x1F) === 0 && ((1 << (_la - 87)) & 4099) !== 0))) {
+            if(!(((((_la - 88)) & ~0x1F) === 0 && ((1 << (_la - 88)) & 4099) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -4943,7 +4960,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1093;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7) !== 0)) {
+            while (((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7) !== 0)) {
                 {
                 {
                 this.state = 1088;
@@ -4980,7 +4997,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 1096;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 89)) & ~0x1F) === 0 && ((1 << (_la - 89)) & 7) !== 0))) {
+            if(!(((((_la - 90)) & ~0x1F) === 0 && ((1 << (_la - 90)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5014,7 +5031,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1103;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 94) {
+            while (_la === 95) {
                 {
                 {
                 this.state = 1099;
@@ -5052,12 +5069,12 @@ export class CypherParser extends antlr.Parser {
             this.state = 1109;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 87 || _la === 88) {
+            while (_la === 88 || _la === 89) {
                 {
                 {
                 this.state = 1106;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 87 || _la === 88)) {
+                if(!(_la === 88 || _la === 89)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -5099,7 +5116,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1119;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 95 || _la === 104) {
+            while (_la === 96 || _la === 105) {
                 {
                 this.state = 1117;
                 this.errorHandler.sync(this);
@@ -5184,7 +5201,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1132;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
                     this.state = 1131;
                     (localContext as SliceOperatorContext)._lo = this.expression();
@@ -5196,7 +5213,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1136;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
+                if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                     {
                     this.state = 1135;
                     (localContext as SliceOperatorContext)._hi = this.expression();
@@ -5415,7 +5432,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1168;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
                 this.state = 1167;
                 localContext._subject = this.expression();
@@ -5435,7 +5452,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1173;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-            } while (_la === 72);
+            } while (_la === 73);
             this.state = 1177;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
@@ -5479,7 +5496,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1187;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 96) {
+            while (_la === 97) {
                 {
                 {
                 this.state = 1183;
@@ -5564,6 +5581,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FINISH:
             case CypherParser.LET:
             case CypherParser.NODETACH:
+            case CypherParser.INSERT:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -5638,7 +5656,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1204;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 100) {
+            if (_la === 101) {
                 {
                 this.state = 1202;
                 this.match(CypherParser.PIPE);
@@ -5676,7 +5694,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1212;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0) || _la === 113 || _la === 114) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
                 this.state = 1209;
                 this.variable();
@@ -5690,7 +5708,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1217;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 74) {
                 {
                 this.state = 1215;
                 this.match(CypherParser.WHERE);
@@ -5758,7 +5776,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 1228;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 1 || _la === 3 || _la === 42 || _la === 55)) {
+            if(!(_la === 1 || _la === 3 || _la === 43 || _la === 56)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -5796,7 +5814,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1235;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 74) {
                 {
                 this.state = 1233;
                 this.match(CypherParser.WHERE);
@@ -5899,7 +5917,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1255;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 73) {
+                if (_la === 74) {
                     {
                     this.state = 1254;
                     this.where();
@@ -5972,7 +5990,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1267;
                 localContext._side = this.tokenStream.LT(1);
                 _la = this.tokenStream.LA(1);
-                if(!(((((_la - 63)) & ~0x1F) === 0 && ((1 << (_la - 63)) & 7) !== 0))) {
+                if(!(((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 7) !== 0))) {
                     localContext._side = this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -6044,14 +6062,14 @@ export class CypherParser extends antlr.Parser {
             this.state = 1290;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
                 this.state = 1282;
                 this.expression();
                 this.state = 1287;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 96) {
+                while (_la === 97) {
                     {
                     {
                     this.state = 1283;
@@ -6163,14 +6181,14 @@ export class CypherParser extends antlr.Parser {
             this.state = 1315;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 2147491839) !== 0) || _la === 113 || _la === 114) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || ((((_la - 96)) & ~0x1F) === 0 && ((1 << (_la - 96)) & 786433) !== 0)) {
                 {
                 this.state = 1307;
                 this.mapProjectionItem();
                 this.state = 1312;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 96) {
+                while (_la === 97) {
                     {
                     {
                     this.state = 1308;
@@ -6290,6 +6308,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FINISH:
             case CypherParser.LET:
             case CypherParser.NODETACH:
+            case CypherParser.INSERT:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -6420,7 +6439,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 1343;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 26 || _la === 60)) {
+            if(!(_la === 26 || _la === 61)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6491,7 +6510,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 1349;
             _la = this.tokenStream.LA(1);
-            if(!(((((_la - 108)) & ~0x1F) === 0 && ((1 << (_la - 108)) & 7) !== 0))) {
+            if(!(((((_la - 109)) & ~0x1F) === 0 && ((1 << (_la - 109)) & 7) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6525,14 +6544,14 @@ export class CypherParser extends antlr.Parser {
             this.state = 1360;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4170464811) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 25165999) !== 0) || ((((_la - 101)) & ~0x1F) === 0 && ((1 << (_la - 101)) & 16299) !== 0)) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4263800010) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4045962327) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 50331999) !== 0) || ((((_la - 102)) & ~0x1F) === 0 && ((1 << (_la - 102)) & 16299) !== 0)) {
                 {
                 this.state = 1352;
                 this.expression();
                 this.state = 1357;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 96) {
+                while (_la === 97) {
                     {
                     {
                     this.state = 1353;
@@ -6577,7 +6596,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1378;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 8191) !== 0) || _la === 113 || _la === 114) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4294967294) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 4294967295) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 16383) !== 0) || _la === 114 || _la === 115) {
                 {
                 this.state = 1365;
                 this.propertyKeyName();
@@ -6588,7 +6607,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1375;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 96) {
+                while (_la === 97) {
                     {
                     {
                     this.state = 1368;
@@ -6729,7 +6748,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1397;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 33) {
+            if (_la === 34) {
                 {
                 this.state = 1396;
                 this.ifNotExists();
@@ -6738,7 +6757,7 @@ export class CypherParser extends antlr.Parser {
 
             this.state = 1399;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 27 || _la === 46)) {
+            if(!(_la === 27 || _la === 47)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6755,7 +6774,7 @@ export class CypherParser extends antlr.Parser {
             this.match(CypherParser.RPAREN);
             this.state = 1404;
             _la = this.tokenStream.LA(1);
-            if(!(_la === 6 || _la === 52)) {
+            if(!(_la === 6 || _la === 53)) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -6767,7 +6786,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1407;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 74) {
                 {
                 this.state = 1406;
                 this.where();
@@ -6873,7 +6892,7 @@ export class CypherParser extends antlr.Parser {
                 this.match(CypherParser.IS);
                 this.state = 1434;
                 _la = this.tokenStream.LA(1);
-                if(!(_la === 61 || _la === 77)) {
+                if(!(_la === 62 || _la === 78)) {
                 this.errorHandler.recoverInline(this);
                 }
                 else {
@@ -6940,7 +6959,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1449;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            while (_la === 96) {
+            while (_la === 97) {
                 {
                 {
                 this.state = 1445;
@@ -6982,7 +7001,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1459;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 85) {
+            if (_la === 86) {
                 {
                 this.state = 1455;
                 this.match(CypherParser.LT);
@@ -6996,7 +7015,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1464;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 102) {
+            if (_la === 103) {
                 {
                 this.state = 1461;
                 this.match(CypherParser.LPAREN);
@@ -7038,7 +7057,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1470;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 33) {
+            if (_la === 34) {
                 {
                 this.state = 1469;
                 this.ifExists();
@@ -7072,7 +7091,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1474;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 69) {
+            if (_la === 70) {
                 {
                 this.state = 1473;
                 this.match(CypherParser.UNIQUE);
@@ -7094,7 +7113,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1481;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 33) {
+            if (_la === 34) {
                 {
                 this.state = 1480;
                 this.ifNotExists();
@@ -7106,7 +7125,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1485;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 73) {
+            if (_la === 74) {
                 {
                 this.state = 1484;
                 this.where();
@@ -7159,7 +7178,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1499;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 96) {
+                while (_la === 97) {
                     {
                     {
                     this.state = 1495;
@@ -7185,7 +7204,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1506;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                if (_la === 97) {
+                if (_la === 98) {
                     {
                     this.state = 1505;
                     this.match(CypherParser.COLON);
@@ -7201,7 +7220,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1515;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 96) {
+                while (_la === 97) {
                     {
                     {
                     this.state = 1511;
@@ -7261,7 +7280,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1529;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 33) {
+            if (_la === 34) {
                 {
                 this.state = 1528;
                 this.ifNotExists();
@@ -7283,7 +7302,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1538;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0) || _la === 113 || _la === 114) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
                 this.state = 1537;
                 localContext._each = this.symbolicName();
@@ -7295,7 +7314,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1542;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0) || _la === 113 || _la === 114) {
+            if ((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0) || _la === 114 || _la === 115) {
                 {
                 this.state = 1541;
                 this.indexOptions();
@@ -7335,7 +7354,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1550;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 96) {
+                while (_la === 97) {
                     {
                     {
                     this.state = 1546;
@@ -7362,7 +7381,7 @@ export class CypherParser extends antlr.Parser {
                 this.state = 1561;
                 this.errorHandler.sync(this);
                 _la = this.tokenStream.LA(1);
-                while (_la === 96) {
+                while (_la === 97) {
                     {
                     {
                     this.state = 1557;
@@ -7437,7 +7456,7 @@ export class CypherParser extends antlr.Parser {
             this.state = 1575;
             this.errorHandler.sync(this);
             _la = this.tokenStream.LA(1);
-            if (_la === 33) {
+            if (_la === 34) {
                 {
                 this.state = 1574;
                 this.ifExists();
@@ -7569,6 +7588,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FINISH:
             case CypherParser.LET:
             case CypherParser.NODETACH:
+            case CypherParser.INSERT:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -7621,7 +7641,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 1591;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3902023211) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 175) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 4196690120) !== 0) || ((((_la - 32)) & ~0x1F) === 0 && ((1 << (_la - 32)) & 3509079127) !== 0) || ((((_la - 64)) & ~0x1F) === 0 && ((1 << (_la - 64)) & 351) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -7664,6 +7684,7 @@ export class CypherParser extends antlr.Parser {
             case CypherParser.FINISH:
             case CypherParser.LET:
             case CypherParser.NODETACH:
+            case CypherParser.INSERT:
             case CypherParser.FILTER:
             case CypherParser.IF:
             case CypherParser.INDEX:
@@ -7766,7 +7787,7 @@ export class CypherParser extends antlr.Parser {
             {
             this.state = 1597;
             _la = this.tokenStream.LA(1);
-            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 34)) & ~0x1F) === 0 && ((1 << (_la - 34)) & 98236021) !== 0) || ((((_la - 68)) & ~0x1F) === 0 && ((1 << (_la - 68)) & 501) !== 0))) {
+            if(!((((_la) & ~0x1F) === 0 && ((1 << _la) & 98277174) !== 0) || ((((_la - 35)) & ~0x1F) === 0 && ((1 << (_la - 35)) & 98236021) !== 0) || ((((_la - 69)) & ~0x1F) === 0 && ((1 << (_la - 69)) & 501) !== 0))) {
             this.errorHandler.recoverInline(this);
             }
             else {
@@ -7790,7 +7811,7 @@ export class CypherParser extends antlr.Parser {
     }
 
     public static readonly _serializedATN: number[] = [
-        4,1,118,1600,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
+        4,1,119,1600,2,0,7,0,2,1,7,1,2,2,7,2,2,3,7,3,2,4,7,4,2,5,7,5,2,6,
         7,6,2,7,7,7,2,8,7,8,2,9,7,9,2,10,7,10,2,11,7,11,2,12,7,12,2,13,7,
         13,2,14,7,14,2,15,7,15,2,16,7,16,2,17,7,17,2,18,7,18,2,19,7,19,2,
         20,7,20,2,21,7,21,2,22,7,22,2,23,7,23,2,24,7,24,2,25,7,25,2,26,7,
@@ -7944,491 +7965,492 @@ export class CypherParser extends antlr.Parser {
         158,160,162,164,166,168,170,172,174,176,178,180,182,184,186,188,
         190,192,194,196,198,200,202,204,206,208,210,212,214,216,218,220,
         222,224,226,228,230,232,234,236,238,240,242,244,246,248,250,252,
-        254,256,258,260,262,264,266,268,270,272,274,276,278,0,19,2,0,1,1,
-        20,20,2,0,19,19,31,31,2,0,56,56,67,67,3,0,5,5,7,7,17,18,2,0,1,1,
-        3,3,1,0,81,86,2,0,61,61,77,77,2,0,87,88,99,99,1,0,89,91,1,0,87,88,
-        4,0,1,1,3,3,42,42,55,55,2,0,13,14,25,25,1,0,63,65,2,0,26,26,60,60,
-        1,0,108,110,2,0,27,27,46,46,2,0,6,6,52,52,19,0,3,3,6,7,11,11,13,
-        14,18,18,21,21,25,25,27,33,35,35,37,37,41,42,45,45,50,50,52,52,55,
-        55,59,59,61,67,69,69,71,71,20,0,1,2,4,5,8,10,12,12,15,17,19,20,22,
-        24,26,26,34,34,36,36,38,40,43,44,46,49,51,51,53,54,56,58,60,60,68,
-        68,70,70,72,76,1713,0,280,1,0,0,0,2,289,1,0,0,0,4,291,1,0,0,0,6,
-        300,1,0,0,0,8,305,1,0,0,0,10,323,1,0,0,0,12,325,1,0,0,0,14,332,1,
-        0,0,0,16,336,1,0,0,0,18,341,1,0,0,0,20,359,1,0,0,0,22,364,1,0,0,
-        0,24,394,1,0,0,0,26,397,1,0,0,0,28,410,1,0,0,0,30,416,1,0,0,0,32,
-        442,1,0,0,0,34,454,1,0,0,0,36,468,1,0,0,0,38,487,1,0,0,0,40,492,
-        1,0,0,0,42,506,1,0,0,0,44,510,1,0,0,0,46,513,1,0,0,0,48,527,1,0,
-        0,0,50,529,1,0,0,0,52,560,1,0,0,0,54,562,1,0,0,0,56,580,1,0,0,0,
-        58,583,1,0,0,0,60,594,1,0,0,0,62,619,1,0,0,0,64,621,1,0,0,0,66,623,
-        1,0,0,0,68,632,1,0,0,0,70,636,1,0,0,0,72,642,1,0,0,0,74,647,1,0,
-        0,0,76,651,1,0,0,0,78,679,1,0,0,0,80,681,1,0,0,0,82,686,1,0,0,0,
-        84,696,1,0,0,0,86,699,1,0,0,0,88,702,1,0,0,0,90,706,1,0,0,0,92,709,
-        1,0,0,0,94,720,1,0,0,0,96,726,1,0,0,0,98,742,1,0,0,0,100,744,1,0,
-        0,0,102,750,1,0,0,0,104,767,1,0,0,0,106,770,1,0,0,0,108,781,1,0,
-        0,0,110,792,1,0,0,0,112,800,1,0,0,0,114,811,1,0,0,0,116,813,1,0,
-        0,0,118,837,1,0,0,0,120,863,1,0,0,0,122,865,1,0,0,0,124,887,1,0,
-        0,0,126,903,1,0,0,0,128,906,1,0,0,0,130,914,1,0,0,0,132,916,1,0,
-        0,0,134,938,1,0,0,0,136,941,1,0,0,0,138,945,1,0,0,0,140,947,1,0,
-        0,0,142,949,1,0,0,0,144,955,1,0,0,0,146,957,1,0,0,0,148,965,1,0,
-        0,0,150,973,1,0,0,0,152,984,1,0,0,0,154,989,1,0,0,0,156,998,1,0,
-        0,0,158,1000,1,0,0,0,160,1041,1,0,0,0,162,1043,1,0,0,0,164,1052,
-        1,0,0,0,166,1074,1,0,0,0,168,1076,1,0,0,0,170,1085,1,0,0,0,172,1087,
-        1,0,0,0,174,1096,1,0,0,0,176,1098,1,0,0,0,178,1109,1,0,0,0,180,1114,
-        1,0,0,0,182,1139,1,0,0,0,184,1141,1,0,0,0,186,1159,1,0,0,0,188,1161,
-        1,0,0,0,190,1166,1,0,0,0,192,1181,1,0,0,0,194,1198,1,0,0,0,196,1200,
-        1,0,0,0,198,1208,1,0,0,0,200,1223,1,0,0,0,202,1228,1,0,0,0,204,1230,
-        1,0,0,0,206,1237,1,0,0,0,208,1250,1,0,0,0,210,1261,1,0,0,0,212,1265,
-        1,0,0,0,214,1277,1,0,0,0,216,1294,1,0,0,0,218,1302,1,0,0,0,220,1305,
-        1,0,0,0,222,1328,1,0,0,0,224,1330,1,0,0,0,226,1341,1,0,0,0,228,1343,
-        1,0,0,0,230,1347,1,0,0,0,232,1349,1,0,0,0,234,1351,1,0,0,0,236,1364,
-        1,0,0,0,238,1382,1,0,0,0,240,1389,1,0,0,0,242,1391,1,0,0,0,244,1437,
-        1,0,0,0,246,1439,1,0,0,0,248,1443,1,0,0,0,250,1454,1,0,0,0,252,1466,
-        1,0,0,0,254,1472,1,0,0,0,256,1520,1,0,0,0,258,1522,1,0,0,0,260,1566,
-        1,0,0,0,262,1568,1,0,0,0,264,1571,1,0,0,0,266,1577,1,0,0,0,268,1581,
-        1,0,0,0,270,1584,1,0,0,0,272,1589,1,0,0,0,274,1591,1,0,0,0,276,1595,
-        1,0,0,0,278,1597,1,0,0,0,280,282,3,2,1,0,281,283,5,98,0,0,282,281,
-        1,0,0,0,282,283,1,0,0,0,283,284,1,0,0,0,284,285,5,0,0,1,285,1,1,
-        0,0,0,286,290,3,4,2,0,287,290,3,240,120,0,288,290,3,8,4,0,289,286,
-        1,0,0,0,289,287,1,0,0,0,289,288,1,0,0,0,290,3,1,0,0,0,291,292,5,
-        54,0,0,292,293,3,272,136,0,293,294,5,84,0,0,294,295,3,6,3,0,295,
-        5,1,0,0,0,296,301,5,112,0,0,297,301,3,230,115,0,298,301,3,228,114,
-        0,299,301,3,272,136,0,300,296,1,0,0,0,300,297,1,0,0,0,300,298,1,
-        0,0,0,300,299,1,0,0,0,301,7,1,0,0,0,302,304,3,10,5,0,303,302,1,0,
-        0,0,304,307,1,0,0,0,305,303,1,0,0,0,305,306,1,0,0,0,306,308,1,0,
-        0,0,307,305,1,0,0,0,308,312,3,14,7,0,309,311,3,12,6,0,310,309,1,
-        0,0,0,311,314,1,0,0,0,312,310,1,0,0,0,312,313,1,0,0,0,313,318,1,
-        0,0,0,314,312,1,0,0,0,315,317,3,10,5,0,316,315,1,0,0,0,317,320,1,
-        0,0,0,318,316,1,0,0,0,318,319,1,0,0,0,319,9,1,0,0,0,320,318,1,0,
-        0,0,321,324,3,16,8,0,322,324,3,18,9,0,323,321,1,0,0,0,323,322,1,
-        0,0,0,324,11,1,0,0,0,325,327,5,68,0,0,326,328,7,0,0,0,327,326,1,
-        0,0,0,327,328,1,0,0,0,328,329,1,0,0,0,329,330,3,14,7,0,330,13,1,
-        0,0,0,331,333,3,24,12,0,332,331,1,0,0,0,333,334,1,0,0,0,334,332,
-        1,0,0,0,334,335,1,0,0,0,335,15,1,0,0,0,336,337,5,4,0,0,337,338,5,
-        45,0,0,338,339,5,59,0,0,339,340,3,144,72,0,340,17,1,0,0,0,341,342,
-        5,71,0,0,342,343,3,216,108,0,343,352,5,102,0,0,344,349,3,144,72,
-        0,345,346,5,96,0,0,346,348,3,144,72,0,347,345,1,0,0,0,348,351,1,
-        0,0,0,349,347,1,0,0,0,349,350,1,0,0,0,350,353,1,0,0,0,351,349,1,
-        0,0,0,352,344,1,0,0,0,352,353,1,0,0,0,353,354,1,0,0,0,354,355,5,
-        103,0,0,355,19,1,0,0,0,356,358,3,22,11,0,357,356,1,0,0,0,358,361,
-        1,0,0,0,359,357,1,0,0,0,359,360,1,0,0,0,360,362,1,0,0,0,361,359,
-        1,0,0,0,362,363,5,0,0,1,363,21,1,0,0,0,364,365,3,216,108,0,365,374,
-        5,102,0,0,366,371,3,144,72,0,367,368,5,96,0,0,368,370,3,144,72,0,
-        369,367,1,0,0,0,370,373,1,0,0,0,371,369,1,0,0,0,371,372,1,0,0,0,
-        372,375,1,0,0,0,373,371,1,0,0,0,374,366,1,0,0,0,374,375,1,0,0,0,
-        375,376,1,0,0,0,376,377,5,103,0,0,377,23,1,0,0,0,378,395,3,26,13,
-        0,379,395,3,28,14,0,380,395,3,32,16,0,381,395,3,30,15,0,382,395,
-        3,44,22,0,383,395,3,46,23,0,384,395,3,50,25,0,385,395,3,54,27,0,
-        386,395,3,58,29,0,387,395,3,72,36,0,388,395,3,74,37,0,389,395,3,
-        60,30,0,390,395,3,64,32,0,391,395,3,62,31,0,392,395,3,66,33,0,393,
-        395,3,70,35,0,394,378,1,0,0,0,394,379,1,0,0,0,394,380,1,0,0,0,394,
-        381,1,0,0,0,394,382,1,0,0,0,394,383,1,0,0,0,394,384,1,0,0,0,394,
-        385,1,0,0,0,394,386,1,0,0,0,394,387,1,0,0,0,394,388,1,0,0,0,394,
-        389,1,0,0,0,394,390,1,0,0,0,394,391,1,0,0,0,394,392,1,0,0,0,394,
-        393,1,0,0,0,395,25,1,0,0,0,396,398,5,47,0,0,397,396,1,0,0,0,397,
-        398,1,0,0,0,398,399,1,0,0,0,399,400,5,39,0,0,400,404,3,92,46,0,401,
-        403,3,10,5,0,402,401,1,0,0,0,403,406,1,0,0,0,404,402,1,0,0,0,404,
-        405,1,0,0,0,405,408,1,0,0,0,406,404,1,0,0,0,407,409,3,90,45,0,408,
-        407,1,0,0,0,408,409,1,0,0,0,409,27,1,0,0,0,410,411,5,70,0,0,411,
-        412,3,144,72,0,412,413,5,4,0,0,413,414,3,270,135,0,414,29,1,0,0,
-        0,415,417,5,47,0,0,416,415,1,0,0,0,416,417,1,0,0,0,417,418,1,0,0,
-        0,418,419,5,9,0,0,419,432,3,38,19,0,420,429,5,102,0,0,421,426,3,
-        144,72,0,422,423,5,96,0,0,423,425,3,144,72,0,424,422,1,0,0,0,425,
-        428,1,0,0,0,426,424,1,0,0,0,426,427,1,0,0,0,427,430,1,0,0,0,428,
-        426,1,0,0,0,429,421,1,0,0,0,429,430,1,0,0,0,430,431,1,0,0,0,431,
-        433,5,103,0,0,432,420,1,0,0,0,432,433,1,0,0,0,433,439,1,0,0,0,434,
-        437,5,76,0,0,435,438,5,89,0,0,436,438,3,40,20,0,437,435,1,0,0,0,
-        437,436,1,0,0,0,438,440,1,0,0,0,439,434,1,0,0,0,439,440,1,0,0,0,
-        440,31,1,0,0,0,441,443,5,47,0,0,442,441,1,0,0,0,442,443,1,0,0,0,
-        443,444,1,0,0,0,444,446,5,9,0,0,445,447,3,34,17,0,446,445,1,0,0,
-        0,446,447,1,0,0,0,447,448,1,0,0,0,448,449,5,106,0,0,449,450,3,8,
-        4,0,450,452,5,107,0,0,451,453,3,36,18,0,452,451,1,0,0,0,452,453,
-        1,0,0,0,453,33,1,0,0,0,454,464,5,102,0,0,455,465,5,89,0,0,456,461,
-        3,270,135,0,457,458,5,96,0,0,458,460,3,270,135,0,459,457,1,0,0,0,
-        460,463,1,0,0,0,461,459,1,0,0,0,461,462,1,0,0,0,462,465,1,0,0,0,
-        463,461,1,0,0,0,464,455,1,0,0,0,464,456,1,0,0,0,464,465,1,0,0,0,
-        465,466,1,0,0,0,466,467,5,103,0,0,467,35,1,0,0,0,468,469,5,34,0,
-        0,469,474,3,272,136,0,470,471,5,45,0,0,471,472,3,144,72,0,472,473,
-        3,272,136,0,473,475,1,0,0,0,474,470,1,0,0,0,474,475,1,0,0,0,475,
-        480,1,0,0,0,476,477,5,46,0,0,477,478,3,272,136,0,478,479,3,272,136,
-        0,479,481,1,0,0,0,480,476,1,0,0,0,480,481,1,0,0,0,481,37,1,0,0,0,
-        482,483,3,276,138,0,483,484,5,95,0,0,484,486,1,0,0,0,485,482,1,0,
-        0,0,486,489,1,0,0,0,487,485,1,0,0,0,487,488,1,0,0,0,488,490,1,0,
-        0,0,489,487,1,0,0,0,490,491,3,276,138,0,491,39,1,0,0,0,492,497,3,
-        42,21,0,493,494,5,96,0,0,494,496,3,42,21,0,495,493,1,0,0,0,496,499,
-        1,0,0,0,497,495,1,0,0,0,497,498,1,0,0,0,498,501,1,0,0,0,499,497,
-        1,0,0,0,500,502,3,90,45,0,501,500,1,0,0,0,501,502,1,0,0,0,502,41,
-        1,0,0,0,503,504,3,272,136,0,504,505,5,4,0,0,505,507,1,0,0,0,506,
-        503,1,0,0,0,506,507,1,0,0,0,507,508,1,0,0,0,508,509,3,270,135,0,
-        509,43,1,0,0,0,510,511,5,15,0,0,511,512,3,92,46,0,512,45,1,0,0,0,
-        513,514,5,40,0,0,514,518,3,94,47,0,515,517,3,48,24,0,516,515,1,0,
-        0,0,517,520,1,0,0,0,518,516,1,0,0,0,518,519,1,0,0,0,519,47,1,0,0,
-        0,520,518,1,0,0,0,521,522,5,46,0,0,522,523,5,39,0,0,523,528,3,50,
-        25,0,524,525,5,46,0,0,525,526,5,15,0,0,526,528,3,50,25,0,527,521,
-        1,0,0,0,527,524,1,0,0,0,528,49,1,0,0,0,529,530,5,54,0,0,530,535,
-        3,52,26,0,531,532,5,96,0,0,532,534,3,52,26,0,533,531,1,0,0,0,534,
-        537,1,0,0,0,535,533,1,0,0,0,535,536,1,0,0,0,536,51,1,0,0,0,537,535,
-        1,0,0,0,538,539,3,142,71,0,539,540,5,84,0,0,540,541,3,144,72,0,541,
-        561,1,0,0,0,542,543,3,270,135,0,543,544,5,84,0,0,544,545,3,144,72,
-        0,545,561,1,0,0,0,546,547,3,270,135,0,547,548,5,79,0,0,548,549,3,
-        144,72,0,549,561,1,0,0,0,550,551,3,270,135,0,551,552,3,128,64,0,
-        552,561,1,0,0,0,553,554,3,186,93,0,554,555,5,104,0,0,555,556,3,144,
-        72,0,556,557,5,105,0,0,557,558,5,84,0,0,558,559,3,144,72,0,559,561,
-        1,0,0,0,560,538,1,0,0,0,560,542,1,0,0,0,560,546,1,0,0,0,560,550,
-        1,0,0,0,560,553,1,0,0,0,561,53,1,0,0,0,562,563,5,51,0,0,563,568,
-        3,56,28,0,564,565,5,96,0,0,565,567,3,56,28,0,566,564,1,0,0,0,567,
-        570,1,0,0,0,568,566,1,0,0,0,568,569,1,0,0,0,569,55,1,0,0,0,570,568,
-        1,0,0,0,571,572,3,270,135,0,572,573,3,128,64,0,573,581,1,0,0,0,574,
-        581,3,142,71,0,575,576,3,186,93,0,576,577,5,104,0,0,577,578,3,144,
-        72,0,578,579,5,105,0,0,579,581,1,0,0,0,580,571,1,0,0,0,580,574,1,
-        0,0,0,580,575,1,0,0,0,581,57,1,0,0,0,582,584,7,1,0,0,583,582,1,0,
-        0,0,583,584,1,0,0,0,584,585,1,0,0,0,585,586,5,16,0,0,586,591,3,144,
-        72,0,587,588,5,96,0,0,588,590,3,144,72,0,589,587,1,0,0,0,590,593,
-        1,0,0,0,591,589,1,0,0,0,591,592,1,0,0,0,592,59,1,0,0,0,593,591,1,
-        0,0,0,594,595,5,28,0,0,595,596,5,102,0,0,596,597,3,270,135,0,597,
-        598,5,34,0,0,598,599,3,144,72,0,599,601,5,100,0,0,600,602,3,24,12,
-        0,601,600,1,0,0,0,602,603,1,0,0,0,603,601,1,0,0,0,603,604,1,0,0,
-        0,604,605,1,0,0,0,605,606,5,103,0,0,606,61,1,0,0,0,607,609,3,82,
-        41,0,608,610,3,84,42,0,609,608,1,0,0,0,609,610,1,0,0,0,610,612,1,
-        0,0,0,611,613,3,86,43,0,612,611,1,0,0,0,612,613,1,0,0,0,613,620,
-        1,0,0,0,614,616,3,84,42,0,615,617,3,86,43,0,616,615,1,0,0,0,616,
-        617,1,0,0,0,617,620,1,0,0,0,618,620,3,86,43,0,619,607,1,0,0,0,619,
-        614,1,0,0,0,619,618,1,0,0,0,620,63,1,0,0,0,621,622,5,29,0,0,622,
-        65,1,0,0,0,623,624,5,30,0,0,624,629,3,68,34,0,625,626,5,96,0,0,626,
-        628,3,68,34,0,627,625,1,0,0,0,628,631,1,0,0,0,629,627,1,0,0,0,629,
-        630,1,0,0,0,630,67,1,0,0,0,631,629,1,0,0,0,632,633,3,270,135,0,633,
-        634,5,84,0,0,634,635,3,144,72,0,635,69,1,0,0,0,636,638,5,32,0,0,
-        637,639,5,73,0,0,638,637,1,0,0,0,638,639,1,0,0,0,639,640,1,0,0,0,
-        640,641,3,144,72,0,641,71,1,0,0,0,642,643,5,74,0,0,643,645,3,76,
-        38,0,644,646,3,90,45,0,645,644,1,0,0,0,645,646,1,0,0,0,646,73,1,
-        0,0,0,647,648,5,53,0,0,648,649,3,76,38,0,649,75,1,0,0,0,650,652,
-        5,20,0,0,651,650,1,0,0,0,651,652,1,0,0,0,652,653,1,0,0,0,653,655,
-        3,78,39,0,654,656,3,82,41,0,655,654,1,0,0,0,655,656,1,0,0,0,656,
-        658,1,0,0,0,657,659,3,84,42,0,658,657,1,0,0,0,658,659,1,0,0,0,659,
-        661,1,0,0,0,660,662,3,86,43,0,661,660,1,0,0,0,661,662,1,0,0,0,662,
-        77,1,0,0,0,663,668,5,89,0,0,664,665,5,96,0,0,665,667,3,80,40,0,666,
-        664,1,0,0,0,667,670,1,0,0,0,668,666,1,0,0,0,668,669,1,0,0,0,669,
-        680,1,0,0,0,670,668,1,0,0,0,671,676,3,80,40,0,672,673,5,96,0,0,673,
-        675,3,80,40,0,674,672,1,0,0,0,675,678,1,0,0,0,676,674,1,0,0,0,676,
-        677,1,0,0,0,677,680,1,0,0,0,678,676,1,0,0,0,679,663,1,0,0,0,679,
-        671,1,0,0,0,680,79,1,0,0,0,681,684,3,144,72,0,682,683,5,4,0,0,683,
-        685,3,270,135,0,684,682,1,0,0,0,684,685,1,0,0,0,685,81,1,0,0,0,686,
-        687,5,49,0,0,687,688,5,8,0,0,688,693,3,88,44,0,689,690,5,96,0,0,
-        690,692,3,88,44,0,691,689,1,0,0,0,692,695,1,0,0,0,693,691,1,0,0,
-        0,693,694,1,0,0,0,694,83,1,0,0,0,695,693,1,0,0,0,696,697,7,2,0,0,
-        697,698,3,144,72,0,698,85,1,0,0,0,699,700,5,38,0,0,700,701,3,144,
-        72,0,701,87,1,0,0,0,702,704,3,144,72,0,703,705,7,3,0,0,704,703,1,
-        0,0,0,704,705,1,0,0,0,705,89,1,0,0,0,706,707,5,73,0,0,707,708,3,
-        144,72,0,708,91,1,0,0,0,709,714,3,94,47,0,710,711,5,96,0,0,711,713,
-        3,94,47,0,712,710,1,0,0,0,713,716,1,0,0,0,714,712,1,0,0,0,714,715,
-        1,0,0,0,715,93,1,0,0,0,716,714,1,0,0,0,717,718,3,270,135,0,718,719,
-        5,84,0,0,719,721,1,0,0,0,720,717,1,0,0,0,720,721,1,0,0,0,721,724,
-        1,0,0,0,722,725,3,98,49,0,723,725,3,96,48,0,724,722,1,0,0,0,724,
-        723,1,0,0,0,725,95,1,0,0,0,726,727,3,272,136,0,727,728,5,102,0,0,
-        728,729,3,98,49,0,729,730,5,103,0,0,730,97,1,0,0,0,731,735,3,102,
-        51,0,732,734,3,114,57,0,733,732,1,0,0,0,734,737,1,0,0,0,735,733,
-        1,0,0,0,735,736,1,0,0,0,736,743,1,0,0,0,737,735,1,0,0,0,738,739,
-        5,102,0,0,739,740,3,98,49,0,740,741,5,103,0,0,741,743,1,0,0,0,742,
-        731,1,0,0,0,742,738,1,0,0,0,743,99,1,0,0,0,744,746,3,102,51,0,745,
-        747,3,114,57,0,746,745,1,0,0,0,747,748,1,0,0,0,748,746,1,0,0,0,748,
-        749,1,0,0,0,749,101,1,0,0,0,750,752,5,102,0,0,751,753,3,270,135,
-        0,752,751,1,0,0,0,752,753,1,0,0,0,753,756,1,0,0,0,754,757,3,128,
-        64,0,755,757,3,104,52,0,756,754,1,0,0,0,756,755,1,0,0,0,756,757,
-        1,0,0,0,757,759,1,0,0,0,758,760,3,124,62,0,759,758,1,0,0,0,759,760,
-        1,0,0,0,760,763,1,0,0,0,761,762,5,73,0,0,762,764,3,144,72,0,763,
-        761,1,0,0,0,763,764,1,0,0,0,764,765,1,0,0,0,765,766,5,103,0,0,766,
-        103,1,0,0,0,767,768,5,97,0,0,768,769,3,106,53,0,769,105,1,0,0,0,
-        770,778,3,108,54,0,771,773,5,100,0,0,772,774,5,97,0,0,773,772,1,
-        0,0,0,773,774,1,0,0,0,774,775,1,0,0,0,775,777,3,108,54,0,776,771,
-        1,0,0,0,777,780,1,0,0,0,778,776,1,0,0,0,778,779,1,0,0,0,779,107,
-        1,0,0,0,780,778,1,0,0,0,781,786,3,110,55,0,782,783,5,92,0,0,783,
-        785,3,110,55,0,784,782,1,0,0,0,785,788,1,0,0,0,786,784,1,0,0,0,786,
-        787,1,0,0,0,787,109,1,0,0,0,788,786,1,0,0,0,789,790,5,93,0,0,790,
-        793,3,110,55,0,791,793,3,112,56,0,792,789,1,0,0,0,792,791,1,0,0,
-        0,793,111,1,0,0,0,794,801,3,138,69,0,795,801,5,91,0,0,796,797,5,
-        102,0,0,797,798,3,106,53,0,798,799,5,103,0,0,799,801,1,0,0,0,800,
-        794,1,0,0,0,800,795,1,0,0,0,800,796,1,0,0,0,801,113,1,0,0,0,802,
-        804,3,120,60,0,803,805,3,118,59,0,804,803,1,0,0,0,804,805,1,0,0,
-        0,805,806,1,0,0,0,806,807,3,102,51,0,807,812,1,0,0,0,808,809,3,116,
-        58,0,809,810,3,102,51,0,810,812,1,0,0,0,811,802,1,0,0,0,811,808,
-        1,0,0,0,812,115,1,0,0,0,813,814,5,102,0,0,814,815,3,102,51,0,815,
-        816,3,120,60,0,816,819,3,102,51,0,817,818,5,73,0,0,818,820,3,144,
-        72,0,819,817,1,0,0,0,819,820,1,0,0,0,820,821,1,0,0,0,821,822,5,103,
-        0,0,822,823,3,118,59,0,823,117,1,0,0,0,824,826,5,106,0,0,825,827,
-        3,232,116,0,826,825,1,0,0,0,826,827,1,0,0,0,827,832,1,0,0,0,828,
-        830,5,96,0,0,829,831,3,232,116,0,830,829,1,0,0,0,830,831,1,0,0,0,
-        831,833,1,0,0,0,832,828,1,0,0,0,832,833,1,0,0,0,833,834,1,0,0,0,
-        834,838,5,107,0,0,835,838,5,87,0,0,836,838,5,89,0,0,837,824,1,0,
-        0,0,837,835,1,0,0,0,837,836,1,0,0,0,838,119,1,0,0,0,839,840,5,85,
-        0,0,840,842,5,88,0,0,841,843,3,122,61,0,842,841,1,0,0,0,842,843,
-        1,0,0,0,843,844,1,0,0,0,844,845,5,88,0,0,845,864,5,86,0,0,846,847,
-        5,85,0,0,847,849,5,88,0,0,848,850,3,122,61,0,849,848,1,0,0,0,849,
-        850,1,0,0,0,850,851,1,0,0,0,851,864,5,88,0,0,852,854,5,88,0,0,853,
-        855,3,122,61,0,854,853,1,0,0,0,854,855,1,0,0,0,855,856,1,0,0,0,856,
-        857,5,88,0,0,857,864,5,86,0,0,858,860,5,88,0,0,859,861,3,122,61,
-        0,860,859,1,0,0,0,860,861,1,0,0,0,861,862,1,0,0,0,862,864,5,88,0,
-        0,863,839,1,0,0,0,863,846,1,0,0,0,863,852,1,0,0,0,863,858,1,0,0,
-        0,864,121,1,0,0,0,865,867,5,104,0,0,866,868,3,270,135,0,867,866,
-        1,0,0,0,867,868,1,0,0,0,868,871,1,0,0,0,869,872,3,126,63,0,870,872,
-        3,104,52,0,871,869,1,0,0,0,871,870,1,0,0,0,871,872,1,0,0,0,872,874,
-        1,0,0,0,873,875,3,134,67,0,874,873,1,0,0,0,874,875,1,0,0,0,875,877,
-        1,0,0,0,876,878,3,124,62,0,877,876,1,0,0,0,877,878,1,0,0,0,878,881,
-        1,0,0,0,879,880,5,73,0,0,880,882,3,144,72,0,881,879,1,0,0,0,881,
-        882,1,0,0,0,882,883,1,0,0,0,883,884,5,105,0,0,884,123,1,0,0,0,885,
-        888,3,236,118,0,886,888,3,224,112,0,887,885,1,0,0,0,887,886,1,0,
-        0,0,888,125,1,0,0,0,889,890,5,97,0,0,890,898,3,140,70,0,891,893,
-        5,100,0,0,892,894,5,97,0,0,893,892,1,0,0,0,893,894,1,0,0,0,894,895,
-        1,0,0,0,895,897,3,140,70,0,896,891,1,0,0,0,897,900,1,0,0,0,898,896,
-        1,0,0,0,898,899,1,0,0,0,899,904,1,0,0,0,900,898,1,0,0,0,901,902,
-        5,97,0,0,902,904,3,132,66,0,903,889,1,0,0,0,903,901,1,0,0,0,904,
-        127,1,0,0,0,905,907,3,130,65,0,906,905,1,0,0,0,907,908,1,0,0,0,908,
-        906,1,0,0,0,908,909,1,0,0,0,909,129,1,0,0,0,910,911,5,97,0,0,911,
-        915,3,138,69,0,912,913,5,97,0,0,913,915,3,132,66,0,914,910,1,0,0,
-        0,914,912,1,0,0,0,915,131,1,0,0,0,916,918,5,101,0,0,917,919,7,4,
-        0,0,918,917,1,0,0,0,918,919,1,0,0,0,919,920,1,0,0,0,920,921,5,102,
-        0,0,921,922,3,144,72,0,922,923,5,103,0,0,923,133,1,0,0,0,924,926,
-        5,89,0,0,925,927,3,136,68,0,926,925,1,0,0,0,926,927,1,0,0,0,927,
-        932,1,0,0,0,928,930,5,78,0,0,929,931,3,136,68,0,930,929,1,0,0,0,
-        930,931,1,0,0,0,931,933,1,0,0,0,932,928,1,0,0,0,932,933,1,0,0,0,
-        933,939,1,0,0,0,934,936,5,78,0,0,935,937,3,136,68,0,936,935,1,0,
-        0,0,936,937,1,0,0,0,937,939,1,0,0,0,938,924,1,0,0,0,938,934,1,0,
-        0,0,939,135,1,0,0,0,940,942,5,88,0,0,941,940,1,0,0,0,941,942,1,0,
-        0,0,942,943,1,0,0,0,943,944,3,232,116,0,944,137,1,0,0,0,945,946,
-        3,276,138,0,946,139,1,0,0,0,947,948,3,276,138,0,948,141,1,0,0,0,
-        949,951,3,186,93,0,950,952,3,184,92,0,951,950,1,0,0,0,952,953,1,
-        0,0,0,953,951,1,0,0,0,953,954,1,0,0,0,954,143,1,0,0,0,955,956,3,
-        146,73,0,956,145,1,0,0,0,957,962,3,148,74,0,958,959,5,48,0,0,959,
-        961,3,148,74,0,960,958,1,0,0,0,961,964,1,0,0,0,962,960,1,0,0,0,962,
-        963,1,0,0,0,963,147,1,0,0,0,964,962,1,0,0,0,965,970,3,150,75,0,966,
-        967,5,75,0,0,967,969,3,150,75,0,968,966,1,0,0,0,969,972,1,0,0,0,
-        970,968,1,0,0,0,970,971,1,0,0,0,971,149,1,0,0,0,972,970,1,0,0,0,
-        973,978,3,152,76,0,974,975,5,2,0,0,975,977,3,152,76,0,976,974,1,
-        0,0,0,977,980,1,0,0,0,978,976,1,0,0,0,978,979,1,0,0,0,979,151,1,
-        0,0,0,980,978,1,0,0,0,981,983,5,43,0,0,982,981,1,0,0,0,983,986,1,
-        0,0,0,984,982,1,0,0,0,984,985,1,0,0,0,985,987,1,0,0,0,986,984,1,
-        0,0,0,987,988,3,154,77,0,988,153,1,0,0,0,989,995,3,158,79,0,990,
-        991,3,156,78,0,991,992,3,158,79,0,992,994,1,0,0,0,993,990,1,0,0,
-        0,994,997,1,0,0,0,995,993,1,0,0,0,995,996,1,0,0,0,996,155,1,0,0,
-        0,997,995,1,0,0,0,998,999,7,5,0,0,999,157,1,0,0,0,1000,1004,3,168,
-        84,0,1001,1003,3,160,80,0,1002,1001,1,0,0,0,1003,1006,1,0,0,0,1004,
-        1002,1,0,0,0,1004,1005,1,0,0,0,1005,159,1,0,0,0,1006,1004,1,0,0,
-        0,1007,1008,5,57,0,0,1008,1009,5,74,0,0,1009,1042,3,168,84,0,1010,
-        1011,5,24,0,0,1011,1012,5,74,0,0,1012,1042,3,168,84,0,1013,1014,
-        5,12,0,0,1014,1042,3,168,84,0,1015,1016,5,80,0,0,1016,1042,3,168,
-        84,0,1017,1018,5,34,0,0,1018,1042,3,168,84,0,1019,1020,5,36,0,0,
-        1020,1042,5,44,0,0,1021,1022,5,36,0,0,1022,1023,5,43,0,0,1023,1042,
-        5,44,0,0,1024,1026,5,36,0,0,1025,1027,5,43,0,0,1026,1025,1,0,0,0,
-        1026,1027,1,0,0,0,1027,1028,1,0,0,0,1028,1031,7,6,0,0,1029,1031,
-        5,77,0,0,1030,1024,1,0,0,0,1030,1029,1,0,0,0,1031,1032,1,0,0,0,1032,
-        1042,3,162,81,0,1033,1035,5,36,0,0,1034,1036,5,43,0,0,1035,1034,
-        1,0,0,0,1035,1036,1,0,0,0,1036,1038,1,0,0,0,1037,1039,3,272,136,
-        0,1038,1037,1,0,0,0,1038,1039,1,0,0,0,1039,1040,1,0,0,0,1040,1042,
-        5,62,0,0,1041,1007,1,0,0,0,1041,1010,1,0,0,0,1041,1013,1,0,0,0,1041,
-        1015,1,0,0,0,1041,1017,1,0,0,0,1041,1019,1,0,0,0,1041,1021,1,0,0,
-        0,1041,1030,1,0,0,0,1041,1033,1,0,0,0,1042,161,1,0,0,0,1043,1048,
-        3,164,82,0,1044,1045,5,100,0,0,1045,1047,3,164,82,0,1046,1044,1,
-        0,0,0,1047,1050,1,0,0,0,1048,1046,1,0,0,0,1048,1049,1,0,0,0,1049,
-        163,1,0,0,0,1050,1048,1,0,0,0,1051,1053,3,166,83,0,1052,1051,1,0,
-        0,0,1053,1054,1,0,0,0,1054,1052,1,0,0,0,1054,1055,1,0,0,0,1055,1060,
-        1,0,0,0,1056,1057,5,74,0,0,1057,1058,3,166,83,0,1058,1059,3,166,
-        83,0,1059,1061,1,0,0,0,1060,1056,1,0,0,0,1060,1061,1,0,0,0,1061,
-        1066,1,0,0,0,1062,1063,5,85,0,0,1063,1064,3,162,81,0,1064,1065,5,
-        86,0,0,1065,1067,1,0,0,0,1066,1062,1,0,0,0,1066,1067,1,0,0,0,1067,
-        1070,1,0,0,0,1068,1069,5,43,0,0,1069,1071,5,44,0,0,1070,1068,1,0,
-        0,0,1070,1071,1,0,0,0,1071,165,1,0,0,0,1072,1075,3,272,136,0,1073,
-        1075,5,44,0,0,1074,1072,1,0,0,0,1074,1073,1,0,0,0,1075,167,1,0,0,
-        0,1076,1082,3,172,86,0,1077,1078,3,170,85,0,1078,1079,3,172,86,0,
-        1079,1081,1,0,0,0,1080,1077,1,0,0,0,1081,1084,1,0,0,0,1082,1080,
-        1,0,0,0,1082,1083,1,0,0,0,1083,169,1,0,0,0,1084,1082,1,0,0,0,1085,
-        1086,7,7,0,0,1086,171,1,0,0,0,1087,1093,3,176,88,0,1088,1089,3,174,
-        87,0,1089,1090,3,176,88,0,1090,1092,1,0,0,0,1091,1088,1,0,0,0,1092,
-        1095,1,0,0,0,1093,1091,1,0,0,0,1093,1094,1,0,0,0,1094,173,1,0,0,
-        0,1095,1093,1,0,0,0,1096,1097,7,8,0,0,1097,175,1,0,0,0,1098,1103,
-        3,178,89,0,1099,1100,5,94,0,0,1100,1102,3,178,89,0,1101,1099,1,0,
-        0,0,1102,1105,1,0,0,0,1103,1101,1,0,0,0,1103,1104,1,0,0,0,1104,177,
-        1,0,0,0,1105,1103,1,0,0,0,1106,1108,7,9,0,0,1107,1106,1,0,0,0,1108,
-        1111,1,0,0,0,1109,1107,1,0,0,0,1109,1110,1,0,0,0,1110,1112,1,0,0,
-        0,1111,1109,1,0,0,0,1112,1113,3,180,90,0,1113,179,1,0,0,0,1114,1119,
-        3,186,93,0,1115,1118,3,182,91,0,1116,1118,3,184,92,0,1117,1115,1,
-        0,0,0,1117,1116,1,0,0,0,1118,1121,1,0,0,0,1119,1117,1,0,0,0,1119,
-        1120,1,0,0,0,1120,1124,1,0,0,0,1121,1119,1,0,0,0,1122,1125,3,128,
-        64,0,1123,1125,3,104,52,0,1124,1122,1,0,0,0,1124,1123,1,0,0,0,1124,
-        1125,1,0,0,0,1125,181,1,0,0,0,1126,1127,5,104,0,0,1127,1128,3,144,
-        72,0,1128,1129,5,105,0,0,1129,1140,1,0,0,0,1130,1132,5,104,0,0,1131,
-        1133,3,144,72,0,1132,1131,1,0,0,0,1132,1133,1,0,0,0,1133,1134,1,
-        0,0,0,1134,1136,5,78,0,0,1135,1137,3,144,72,0,1136,1135,1,0,0,0,
-        1136,1137,1,0,0,0,1137,1138,1,0,0,0,1138,1140,5,105,0,0,1139,1126,
-        1,0,0,0,1139,1130,1,0,0,0,1140,183,1,0,0,0,1141,1142,5,95,0,0,1142,
-        1143,3,238,119,0,1143,185,1,0,0,0,1144,1160,3,188,94,0,1145,1160,
-        3,212,106,0,1146,1160,3,196,98,0,1147,1160,3,198,99,0,1148,1160,
-        3,200,100,0,1149,1160,3,206,103,0,1150,1160,3,208,104,0,1151,1160,
-        3,226,113,0,1152,1160,3,224,112,0,1153,1160,3,190,95,0,1154,1160,
-        3,100,50,0,1155,1160,3,210,105,0,1156,1160,3,214,107,0,1157,1160,
-        3,220,110,0,1158,1160,3,270,135,0,1159,1144,1,0,0,0,1159,1145,1,
-        0,0,0,1159,1146,1,0,0,0,1159,1147,1,0,0,0,1159,1148,1,0,0,0,1159,
-        1149,1,0,0,0,1159,1150,1,0,0,0,1159,1151,1,0,0,0,1159,1152,1,0,0,
-        0,1159,1153,1,0,0,0,1159,1154,1,0,0,0,1159,1155,1,0,0,0,1159,1156,
-        1,0,0,0,1159,1157,1,0,0,0,1159,1158,1,0,0,0,1160,187,1,0,0,0,1161,
-        1162,5,13,0,0,1162,1163,5,102,0,0,1163,1164,5,89,0,0,1164,1165,5,
-        103,0,0,1165,189,1,0,0,0,1166,1168,5,10,0,0,1167,1169,3,144,72,0,
-        1168,1167,1,0,0,0,1168,1169,1,0,0,0,1169,1171,1,0,0,0,1170,1172,
-        3,192,96,0,1171,1170,1,0,0,0,1172,1173,1,0,0,0,1173,1171,1,0,0,0,
-        1173,1174,1,0,0,0,1174,1177,1,0,0,0,1175,1176,5,22,0,0,1176,1178,
-        3,144,72,0,1177,1175,1,0,0,0,1177,1178,1,0,0,0,1178,1179,1,0,0,0,
-        1179,1180,5,23,0,0,1180,191,1,0,0,0,1181,1182,5,72,0,0,1182,1187,
-        3,194,97,0,1183,1184,5,96,0,0,1184,1186,3,194,97,0,1185,1183,1,0,
-        0,0,1186,1189,1,0,0,0,1187,1185,1,0,0,0,1187,1188,1,0,0,0,1188,1190,
-        1,0,0,0,1189,1187,1,0,0,0,1190,1191,5,58,0,0,1191,1192,3,144,72,
-        0,1192,193,1,0,0,0,1193,1194,3,156,78,0,1194,1195,3,144,72,0,1195,
-        1199,1,0,0,0,1196,1199,3,160,80,0,1197,1199,3,144,72,0,1198,1193,
-        1,0,0,0,1198,1196,1,0,0,0,1198,1197,1,0,0,0,1199,195,1,0,0,0,1200,
-        1201,5,104,0,0,1201,1204,3,204,102,0,1202,1203,5,100,0,0,1203,1205,
-        3,144,72,0,1204,1202,1,0,0,0,1204,1205,1,0,0,0,1205,1206,1,0,0,0,
-        1206,1207,5,105,0,0,1207,197,1,0,0,0,1208,1212,5,104,0,0,1209,1210,
-        3,270,135,0,1210,1211,5,84,0,0,1211,1213,1,0,0,0,1212,1209,1,0,0,
-        0,1212,1213,1,0,0,0,1213,1214,1,0,0,0,1214,1217,3,100,50,0,1215,
-        1216,5,73,0,0,1216,1218,3,144,72,0,1217,1215,1,0,0,0,1217,1218,1,
-        0,0,0,1218,1219,1,0,0,0,1219,1220,5,100,0,0,1220,1221,3,144,72,0,
-        1221,1222,5,105,0,0,1222,199,1,0,0,0,1223,1224,3,202,101,0,1224,
-        1225,5,102,0,0,1225,1226,3,204,102,0,1226,1227,5,103,0,0,1227,201,
-        1,0,0,0,1228,1229,7,10,0,0,1229,203,1,0,0,0,1230,1231,3,270,135,
-        0,1231,1232,5,34,0,0,1232,1235,3,144,72,0,1233,1234,5,73,0,0,1234,
-        1236,3,144,72,0,1235,1233,1,0,0,0,1235,1236,1,0,0,0,1236,205,1,0,
-        0,0,1237,1238,5,50,0,0,1238,1239,5,102,0,0,1239,1240,3,270,135,0,
-        1240,1241,5,84,0,0,1241,1242,3,144,72,0,1242,1243,5,96,0,0,1243,
-        1244,3,270,135,0,1244,1245,5,34,0,0,1245,1246,3,144,72,0,1246,1247,
-        5,100,0,0,1247,1248,3,144,72,0,1248,1249,5,103,0,0,1249,207,1,0,
-        0,0,1250,1251,7,11,0,0,1251,1257,5,106,0,0,1252,1258,3,8,4,0,1253,
-        1255,3,92,46,0,1254,1256,3,90,45,0,1255,1254,1,0,0,0,1255,1256,1,
-        0,0,0,1256,1258,1,0,0,0,1257,1252,1,0,0,0,1257,1253,1,0,0,0,1258,
-        1259,1,0,0,0,1259,1260,5,107,0,0,1260,209,1,0,0,0,1261,1262,5,102,
-        0,0,1262,1263,3,144,72,0,1263,1264,5,103,0,0,1264,211,1,0,0,0,1265,
-        1266,3,216,108,0,1266,1268,5,102,0,0,1267,1269,7,12,0,0,1268,1267,
-        1,0,0,0,1268,1269,1,0,0,0,1269,1271,1,0,0,0,1270,1272,3,144,72,0,
-        1271,1270,1,0,0,0,1271,1272,1,0,0,0,1272,1273,1,0,0,0,1273,1274,
-        5,66,0,0,1274,1275,3,144,72,0,1275,1276,5,103,0,0,1276,213,1,0,0,
-        0,1277,1278,3,216,108,0,1278,1280,5,102,0,0,1279,1281,7,0,0,0,1280,
-        1279,1,0,0,0,1280,1281,1,0,0,0,1281,1290,1,0,0,0,1282,1287,3,144,
-        72,0,1283,1284,5,96,0,0,1284,1286,3,144,72,0,1285,1283,1,0,0,0,1286,
-        1289,1,0,0,0,1287,1285,1,0,0,0,1287,1288,1,0,0,0,1288,1291,1,0,0,
-        0,1289,1287,1,0,0,0,1290,1282,1,0,0,0,1290,1291,1,0,0,0,1291,1292,
-        1,0,0,0,1292,1293,5,103,0,0,1293,215,1,0,0,0,1294,1295,3,218,109,
-        0,1295,1296,3,272,136,0,1296,217,1,0,0,0,1297,1298,3,272,136,0,1298,
-        1299,5,95,0,0,1299,1301,1,0,0,0,1300,1297,1,0,0,0,1301,1304,1,0,
-        0,0,1302,1300,1,0,0,0,1302,1303,1,0,0,0,1303,219,1,0,0,0,1304,1302,
-        1,0,0,0,1305,1306,3,270,135,0,1306,1315,5,106,0,0,1307,1312,3,222,
-        111,0,1308,1309,5,96,0,0,1309,1311,3,222,111,0,1310,1308,1,0,0,0,
-        1311,1314,1,0,0,0,1312,1310,1,0,0,0,1312,1313,1,0,0,0,1313,1316,
-        1,0,0,0,1314,1312,1,0,0,0,1315,1307,1,0,0,0,1315,1316,1,0,0,0,1316,
-        1317,1,0,0,0,1317,1318,5,107,0,0,1318,221,1,0,0,0,1319,1320,3,238,
-        119,0,1320,1321,5,97,0,0,1321,1322,3,144,72,0,1322,1329,1,0,0,0,
-        1323,1324,5,95,0,0,1324,1329,3,238,119,0,1325,1326,5,95,0,0,1326,
-        1329,5,89,0,0,1327,1329,3,270,135,0,1328,1319,1,0,0,0,1328,1323,
-        1,0,0,0,1328,1325,1,0,0,0,1328,1327,1,0,0,0,1329,223,1,0,0,0,1330,
-        1333,5,101,0,0,1331,1334,3,272,136,0,1332,1334,5,110,0,0,1333,1331,
-        1,0,0,0,1333,1332,1,0,0,0,1334,225,1,0,0,0,1335,1342,3,228,114,0,
-        1336,1342,5,44,0,0,1337,1342,3,230,115,0,1338,1342,5,112,0,0,1339,
-        1342,3,234,117,0,1340,1342,3,236,118,0,1341,1335,1,0,0,0,1341,1336,
-        1,0,0,0,1341,1337,1,0,0,0,1341,1338,1,0,0,0,1341,1339,1,0,0,0,1341,
-        1340,1,0,0,0,1342,227,1,0,0,0,1343,1344,7,13,0,0,1344,229,1,0,0,
-        0,1345,1348,3,232,116,0,1346,1348,5,111,0,0,1347,1345,1,0,0,0,1347,
-        1346,1,0,0,0,1348,231,1,0,0,0,1349,1350,7,14,0,0,1350,233,1,0,0,
-        0,1351,1360,5,104,0,0,1352,1357,3,144,72,0,1353,1354,5,96,0,0,1354,
-        1356,3,144,72,0,1355,1353,1,0,0,0,1356,1359,1,0,0,0,1357,1355,1,
-        0,0,0,1357,1358,1,0,0,0,1358,1361,1,0,0,0,1359,1357,1,0,0,0,1360,
-        1352,1,0,0,0,1360,1361,1,0,0,0,1361,1362,1,0,0,0,1362,1363,5,105,
-        0,0,1363,235,1,0,0,0,1364,1378,5,106,0,0,1365,1366,3,238,119,0,1366,
-        1367,5,97,0,0,1367,1375,3,144,72,0,1368,1369,5,96,0,0,1369,1370,
-        3,238,119,0,1370,1371,5,97,0,0,1371,1372,3,144,72,0,1372,1374,1,
-        0,0,0,1373,1368,1,0,0,0,1374,1377,1,0,0,0,1375,1373,1,0,0,0,1375,
-        1376,1,0,0,0,1376,1379,1,0,0,0,1377,1375,1,0,0,0,1378,1365,1,0,0,
-        0,1378,1379,1,0,0,0,1379,1380,1,0,0,0,1380,1381,5,107,0,0,1381,237,
-        1,0,0,0,1382,1383,3,276,138,0,1383,239,1,0,0,0,1384,1390,3,242,121,
-        0,1385,1390,3,252,126,0,1386,1390,3,254,127,0,1387,1390,3,258,129,
-        0,1388,1390,3,264,132,0,1389,1384,1,0,0,0,1389,1385,1,0,0,0,1389,
-        1386,1,0,0,0,1389,1387,1,0,0,0,1389,1388,1,0,0,0,1390,241,1,0,0,
-        0,1391,1392,5,15,0,0,1392,1394,5,11,0,0,1393,1395,3,272,136,0,1394,
-        1393,1,0,0,0,1394,1395,1,0,0,0,1395,1397,1,0,0,0,1396,1398,3,266,
-        133,0,1397,1396,1,0,0,0,1397,1398,1,0,0,0,1398,1399,1,0,0,0,1399,
-        1400,7,15,0,0,1400,1401,5,102,0,0,1401,1402,3,270,135,0,1402,1403,
-        3,130,65,0,1403,1404,5,103,0,0,1404,1405,7,16,0,0,1405,1407,3,244,
-        122,0,1406,1408,3,90,45,0,1407,1406,1,0,0,0,1407,1408,1,0,0,0,1408,
-        243,1,0,0,0,1409,1410,3,246,123,0,1410,1411,5,36,0,0,1411,1412,5,
-        69,0,0,1412,1438,1,0,0,0,1413,1414,3,248,124,0,1414,1415,5,36,0,
-        0,1415,1416,5,69,0,0,1416,1438,1,0,0,0,1417,1418,3,246,123,0,1418,
-        1419,5,36,0,0,1419,1420,5,43,0,0,1420,1421,5,44,0,0,1421,1438,1,
-        0,0,0,1422,1423,3,246,123,0,1423,1424,5,36,0,0,1424,1425,5,41,0,
-        0,1425,1426,5,37,0,0,1426,1438,1,0,0,0,1427,1428,3,248,124,0,1428,
-        1429,5,36,0,0,1429,1430,5,41,0,0,1430,1431,5,37,0,0,1431,1438,1,
-        0,0,0,1432,1433,3,246,123,0,1433,1434,5,36,0,0,1434,1435,7,6,0,0,
-        1435,1436,3,250,125,0,1436,1438,1,0,0,0,1437,1409,1,0,0,0,1437,1413,
-        1,0,0,0,1437,1417,1,0,0,0,1437,1422,1,0,0,0,1437,1427,1,0,0,0,1437,
-        1432,1,0,0,0,1438,245,1,0,0,0,1439,1440,3,270,135,0,1440,1441,5,
-        95,0,0,1441,1442,3,238,119,0,1442,247,1,0,0,0,1443,1444,5,102,0,
-        0,1444,1449,3,246,123,0,1445,1446,5,96,0,0,1446,1448,3,246,123,0,
-        1447,1445,1,0,0,0,1448,1451,1,0,0,0,1449,1447,1,0,0,0,1449,1450,
-        1,0,0,0,1450,1452,1,0,0,0,1451,1449,1,0,0,0,1452,1453,5,103,0,0,
-        1453,249,1,0,0,0,1454,1459,3,272,136,0,1455,1456,5,85,0,0,1456,1457,
-        3,250,125,0,1457,1458,5,86,0,0,1458,1460,1,0,0,0,1459,1455,1,0,0,
-        0,1459,1460,1,0,0,0,1460,1464,1,0,0,0,1461,1462,5,102,0,0,1462,1463,
-        5,110,0,0,1463,1465,5,103,0,0,1464,1461,1,0,0,0,1464,1465,1,0,0,
-        0,1465,251,1,0,0,0,1466,1467,5,21,0,0,1467,1468,5,11,0,0,1468,1470,
-        3,272,136,0,1469,1471,3,268,134,0,1470,1469,1,0,0,0,1470,1471,1,
-        0,0,0,1471,253,1,0,0,0,1472,1474,5,15,0,0,1473,1475,5,69,0,0,1474,
-        1473,1,0,0,0,1474,1475,1,0,0,0,1475,1476,1,0,0,0,1476,1478,5,35,
-        0,0,1477,1479,3,272,136,0,1478,1477,1,0,0,0,1478,1479,1,0,0,0,1479,
-        1481,1,0,0,0,1480,1482,3,266,133,0,1481,1480,1,0,0,0,1481,1482,1,
-        0,0,0,1482,1483,1,0,0,0,1483,1485,3,256,128,0,1484,1486,3,90,45,
-        0,1485,1484,1,0,0,0,1485,1486,1,0,0,0,1486,255,1,0,0,0,1487,1488,
-        5,27,0,0,1488,1489,5,102,0,0,1489,1490,3,270,135,0,1490,1491,3,130,
-        65,0,1491,1492,5,103,0,0,1492,1493,5,46,0,0,1493,1494,5,102,0,0,
-        1494,1499,3,246,123,0,1495,1496,5,96,0,0,1496,1498,3,246,123,0,1497,
-        1495,1,0,0,0,1498,1501,1,0,0,0,1499,1497,1,0,0,0,1499,1500,1,0,0,
-        0,1500,1502,1,0,0,0,1501,1499,1,0,0,0,1502,1503,5,103,0,0,1503,1521,
-        1,0,0,0,1504,1506,5,46,0,0,1505,1507,5,97,0,0,1506,1505,1,0,0,0,
-        1506,1507,1,0,0,0,1507,1508,1,0,0,0,1508,1509,3,138,69,0,1509,1510,
-        5,102,0,0,1510,1515,3,238,119,0,1511,1512,5,96,0,0,1512,1514,3,238,
-        119,0,1513,1511,1,0,0,0,1514,1517,1,0,0,0,1515,1513,1,0,0,0,1515,
-        1516,1,0,0,0,1516,1518,1,0,0,0,1517,1515,1,0,0,0,1518,1519,5,103,
-        0,0,1519,1521,1,0,0,0,1520,1487,1,0,0,0,1520,1504,1,0,0,0,1521,257,
-        1,0,0,0,1522,1523,5,15,0,0,1523,1524,3,272,136,0,1524,1526,5,35,
-        0,0,1525,1527,3,272,136,0,1526,1525,1,0,0,0,1526,1527,1,0,0,0,1527,
-        1529,1,0,0,0,1528,1530,3,266,133,0,1529,1528,1,0,0,0,1529,1530,1,
-        0,0,0,1530,1531,1,0,0,0,1531,1532,5,27,0,0,1532,1533,5,102,0,0,1533,
-        1534,3,270,135,0,1534,1535,3,130,65,0,1535,1536,5,103,0,0,1536,1538,
-        5,46,0,0,1537,1539,3,272,136,0,1538,1537,1,0,0,0,1538,1539,1,0,0,
-        0,1539,1540,1,0,0,0,1540,1542,3,260,130,0,1541,1543,3,262,131,0,
-        1542,1541,1,0,0,0,1542,1543,1,0,0,0,1543,259,1,0,0,0,1544,1545,5,
-        102,0,0,1545,1550,3,246,123,0,1546,1547,5,96,0,0,1547,1549,3,246,
-        123,0,1548,1546,1,0,0,0,1549,1552,1,0,0,0,1550,1548,1,0,0,0,1550,
-        1551,1,0,0,0,1551,1553,1,0,0,0,1552,1550,1,0,0,0,1553,1554,5,103,
-        0,0,1554,1567,1,0,0,0,1555,1556,5,104,0,0,1556,1561,3,246,123,0,
-        1557,1558,5,96,0,0,1558,1560,3,246,123,0,1559,1557,1,0,0,0,1560,
-        1563,1,0,0,0,1561,1559,1,0,0,0,1561,1562,1,0,0,0,1562,1564,1,0,0,
-        0,1563,1561,1,0,0,0,1564,1565,5,105,0,0,1565,1567,1,0,0,0,1566,1544,
-        1,0,0,0,1566,1555,1,0,0,0,1567,261,1,0,0,0,1568,1569,3,272,136,0,
-        1569,1570,3,236,118,0,1570,263,1,0,0,0,1571,1572,5,21,0,0,1572,1573,
-        5,35,0,0,1573,1575,3,272,136,0,1574,1576,3,268,134,0,1575,1574,1,
-        0,0,0,1575,1576,1,0,0,0,1576,265,1,0,0,0,1577,1578,5,33,0,0,1578,
-        1579,5,43,0,0,1579,1580,5,25,0,0,1580,267,1,0,0,0,1581,1582,5,33,
-        0,0,1582,1583,5,25,0,0,1583,269,1,0,0,0,1584,1585,3,272,136,0,1585,
-        271,1,0,0,0,1586,1590,5,114,0,0,1587,1590,5,113,0,0,1588,1590,3,
-        274,137,0,1589,1586,1,0,0,0,1589,1587,1,0,0,0,1589,1588,1,0,0,0,
-        1590,273,1,0,0,0,1591,1592,7,17,0,0,1592,275,1,0,0,0,1593,1596,3,
-        272,136,0,1594,1596,3,278,139,0,1595,1593,1,0,0,0,1595,1594,1,0,
-        0,0,1596,277,1,0,0,0,1597,1598,7,18,0,0,1598,279,1,0,0,0,189,282,
-        289,300,305,312,318,323,327,334,349,352,359,371,374,394,397,404,
-        408,416,426,429,432,437,439,442,446,452,461,464,474,480,487,497,
-        501,506,518,527,535,560,568,580,583,591,603,609,612,616,619,629,
-        638,645,651,655,658,661,668,676,679,684,693,704,714,720,724,735,
-        742,748,752,756,759,763,773,778,786,792,800,804,811,819,826,830,
-        832,837,842,849,854,860,863,867,871,874,877,881,887,893,898,903,
-        908,914,918,926,930,932,936,938,941,953,962,970,978,984,995,1004,
-        1026,1030,1035,1038,1041,1048,1054,1060,1066,1070,1074,1082,1093,
-        1103,1109,1117,1119,1124,1132,1136,1139,1159,1168,1173,1177,1187,
-        1198,1204,1212,1217,1235,1255,1257,1268,1271,1280,1287,1290,1302,
-        1312,1315,1328,1333,1341,1347,1357,1360,1375,1378,1389,1394,1397,
-        1407,1437,1449,1459,1464,1470,1474,1478,1481,1485,1499,1506,1515,
-        1520,1526,1529,1538,1542,1550,1561,1566,1575,1589,1595
+        254,256,258,260,262,264,266,268,270,272,274,276,278,0,20,2,0,1,1,
+        20,20,2,0,15,15,32,32,2,0,19,19,31,31,2,0,57,57,68,68,3,0,5,5,7,
+        7,17,18,2,0,1,1,3,3,1,0,82,87,2,0,62,62,78,78,2,0,88,89,100,100,
+        1,0,90,92,1,0,88,89,4,0,1,1,3,3,43,43,56,56,2,0,13,14,25,25,1,0,
+        64,66,2,0,26,26,61,61,1,0,109,111,2,0,27,27,47,47,2,0,6,6,53,53,
+        19,0,3,3,6,7,11,11,13,14,18,18,21,21,25,25,27,34,36,36,38,38,42,
+        43,46,46,51,51,53,53,56,56,60,60,62,68,70,70,72,72,20,0,1,2,4,5,
+        8,10,12,12,15,17,19,20,22,24,26,26,35,35,37,37,39,41,44,45,47,50,
+        52,52,54,55,57,59,61,61,69,69,71,71,73,77,1713,0,280,1,0,0,0,2,289,
+        1,0,0,0,4,291,1,0,0,0,6,300,1,0,0,0,8,305,1,0,0,0,10,323,1,0,0,0,
+        12,325,1,0,0,0,14,332,1,0,0,0,16,336,1,0,0,0,18,341,1,0,0,0,20,359,
+        1,0,0,0,22,364,1,0,0,0,24,394,1,0,0,0,26,397,1,0,0,0,28,410,1,0,
+        0,0,30,416,1,0,0,0,32,442,1,0,0,0,34,454,1,0,0,0,36,468,1,0,0,0,
+        38,487,1,0,0,0,40,492,1,0,0,0,42,506,1,0,0,0,44,510,1,0,0,0,46,513,
+        1,0,0,0,48,527,1,0,0,0,50,529,1,0,0,0,52,560,1,0,0,0,54,562,1,0,
+        0,0,56,580,1,0,0,0,58,583,1,0,0,0,60,594,1,0,0,0,62,619,1,0,0,0,
+        64,621,1,0,0,0,66,623,1,0,0,0,68,632,1,0,0,0,70,636,1,0,0,0,72,642,
+        1,0,0,0,74,647,1,0,0,0,76,651,1,0,0,0,78,679,1,0,0,0,80,681,1,0,
+        0,0,82,686,1,0,0,0,84,696,1,0,0,0,86,699,1,0,0,0,88,702,1,0,0,0,
+        90,706,1,0,0,0,92,709,1,0,0,0,94,720,1,0,0,0,96,726,1,0,0,0,98,742,
+        1,0,0,0,100,744,1,0,0,0,102,750,1,0,0,0,104,767,1,0,0,0,106,770,
+        1,0,0,0,108,781,1,0,0,0,110,792,1,0,0,0,112,800,1,0,0,0,114,811,
+        1,0,0,0,116,813,1,0,0,0,118,837,1,0,0,0,120,863,1,0,0,0,122,865,
+        1,0,0,0,124,887,1,0,0,0,126,903,1,0,0,0,128,906,1,0,0,0,130,914,
+        1,0,0,0,132,916,1,0,0,0,134,938,1,0,0,0,136,941,1,0,0,0,138,945,
+        1,0,0,0,140,947,1,0,0,0,142,949,1,0,0,0,144,955,1,0,0,0,146,957,
+        1,0,0,0,148,965,1,0,0,0,150,973,1,0,0,0,152,984,1,0,0,0,154,989,
+        1,0,0,0,156,998,1,0,0,0,158,1000,1,0,0,0,160,1041,1,0,0,0,162,1043,
+        1,0,0,0,164,1052,1,0,0,0,166,1074,1,0,0,0,168,1076,1,0,0,0,170,1085,
+        1,0,0,0,172,1087,1,0,0,0,174,1096,1,0,0,0,176,1098,1,0,0,0,178,1109,
+        1,0,0,0,180,1114,1,0,0,0,182,1139,1,0,0,0,184,1141,1,0,0,0,186,1159,
+        1,0,0,0,188,1161,1,0,0,0,190,1166,1,0,0,0,192,1181,1,0,0,0,194,1198,
+        1,0,0,0,196,1200,1,0,0,0,198,1208,1,0,0,0,200,1223,1,0,0,0,202,1228,
+        1,0,0,0,204,1230,1,0,0,0,206,1237,1,0,0,0,208,1250,1,0,0,0,210,1261,
+        1,0,0,0,212,1265,1,0,0,0,214,1277,1,0,0,0,216,1294,1,0,0,0,218,1302,
+        1,0,0,0,220,1305,1,0,0,0,222,1328,1,0,0,0,224,1330,1,0,0,0,226,1341,
+        1,0,0,0,228,1343,1,0,0,0,230,1347,1,0,0,0,232,1349,1,0,0,0,234,1351,
+        1,0,0,0,236,1364,1,0,0,0,238,1382,1,0,0,0,240,1389,1,0,0,0,242,1391,
+        1,0,0,0,244,1437,1,0,0,0,246,1439,1,0,0,0,248,1443,1,0,0,0,250,1454,
+        1,0,0,0,252,1466,1,0,0,0,254,1472,1,0,0,0,256,1520,1,0,0,0,258,1522,
+        1,0,0,0,260,1566,1,0,0,0,262,1568,1,0,0,0,264,1571,1,0,0,0,266,1577,
+        1,0,0,0,268,1581,1,0,0,0,270,1584,1,0,0,0,272,1589,1,0,0,0,274,1591,
+        1,0,0,0,276,1595,1,0,0,0,278,1597,1,0,0,0,280,282,3,2,1,0,281,283,
+        5,99,0,0,282,281,1,0,0,0,282,283,1,0,0,0,283,284,1,0,0,0,284,285,
+        5,0,0,1,285,1,1,0,0,0,286,290,3,4,2,0,287,290,3,240,120,0,288,290,
+        3,8,4,0,289,286,1,0,0,0,289,287,1,0,0,0,289,288,1,0,0,0,290,3,1,
+        0,0,0,291,292,5,55,0,0,292,293,3,272,136,0,293,294,5,85,0,0,294,
+        295,3,6,3,0,295,5,1,0,0,0,296,301,5,113,0,0,297,301,3,230,115,0,
+        298,301,3,228,114,0,299,301,3,272,136,0,300,296,1,0,0,0,300,297,
+        1,0,0,0,300,298,1,0,0,0,300,299,1,0,0,0,301,7,1,0,0,0,302,304,3,
+        10,5,0,303,302,1,0,0,0,304,307,1,0,0,0,305,303,1,0,0,0,305,306,1,
+        0,0,0,306,308,1,0,0,0,307,305,1,0,0,0,308,312,3,14,7,0,309,311,3,
+        12,6,0,310,309,1,0,0,0,311,314,1,0,0,0,312,310,1,0,0,0,312,313,1,
+        0,0,0,313,318,1,0,0,0,314,312,1,0,0,0,315,317,3,10,5,0,316,315,1,
+        0,0,0,317,320,1,0,0,0,318,316,1,0,0,0,318,319,1,0,0,0,319,9,1,0,
+        0,0,320,318,1,0,0,0,321,324,3,16,8,0,322,324,3,18,9,0,323,321,1,
+        0,0,0,323,322,1,0,0,0,324,11,1,0,0,0,325,327,5,69,0,0,326,328,7,
+        0,0,0,327,326,1,0,0,0,327,328,1,0,0,0,328,329,1,0,0,0,329,330,3,
+        14,7,0,330,13,1,0,0,0,331,333,3,24,12,0,332,331,1,0,0,0,333,334,
+        1,0,0,0,334,332,1,0,0,0,334,335,1,0,0,0,335,15,1,0,0,0,336,337,5,
+        4,0,0,337,338,5,46,0,0,338,339,5,60,0,0,339,340,3,144,72,0,340,17,
+        1,0,0,0,341,342,5,72,0,0,342,343,3,216,108,0,343,352,5,103,0,0,344,
+        349,3,144,72,0,345,346,5,97,0,0,346,348,3,144,72,0,347,345,1,0,0,
+        0,348,351,1,0,0,0,349,347,1,0,0,0,349,350,1,0,0,0,350,353,1,0,0,
+        0,351,349,1,0,0,0,352,344,1,0,0,0,352,353,1,0,0,0,353,354,1,0,0,
+        0,354,355,5,104,0,0,355,19,1,0,0,0,356,358,3,22,11,0,357,356,1,0,
+        0,0,358,361,1,0,0,0,359,357,1,0,0,0,359,360,1,0,0,0,360,362,1,0,
+        0,0,361,359,1,0,0,0,362,363,5,0,0,1,363,21,1,0,0,0,364,365,3,216,
+        108,0,365,374,5,103,0,0,366,371,3,144,72,0,367,368,5,97,0,0,368,
+        370,3,144,72,0,369,367,1,0,0,0,370,373,1,0,0,0,371,369,1,0,0,0,371,
+        372,1,0,0,0,372,375,1,0,0,0,373,371,1,0,0,0,374,366,1,0,0,0,374,
+        375,1,0,0,0,375,376,1,0,0,0,376,377,5,104,0,0,377,23,1,0,0,0,378,
+        395,3,26,13,0,379,395,3,28,14,0,380,395,3,32,16,0,381,395,3,30,15,
+        0,382,395,3,44,22,0,383,395,3,46,23,0,384,395,3,50,25,0,385,395,
+        3,54,27,0,386,395,3,58,29,0,387,395,3,72,36,0,388,395,3,74,37,0,
+        389,395,3,60,30,0,390,395,3,64,32,0,391,395,3,62,31,0,392,395,3,
+        66,33,0,393,395,3,70,35,0,394,378,1,0,0,0,394,379,1,0,0,0,394,380,
+        1,0,0,0,394,381,1,0,0,0,394,382,1,0,0,0,394,383,1,0,0,0,394,384,
+        1,0,0,0,394,385,1,0,0,0,394,386,1,0,0,0,394,387,1,0,0,0,394,388,
+        1,0,0,0,394,389,1,0,0,0,394,390,1,0,0,0,394,391,1,0,0,0,394,392,
+        1,0,0,0,394,393,1,0,0,0,395,25,1,0,0,0,396,398,5,48,0,0,397,396,
+        1,0,0,0,397,398,1,0,0,0,398,399,1,0,0,0,399,400,5,40,0,0,400,404,
+        3,92,46,0,401,403,3,10,5,0,402,401,1,0,0,0,403,406,1,0,0,0,404,402,
+        1,0,0,0,404,405,1,0,0,0,405,408,1,0,0,0,406,404,1,0,0,0,407,409,
+        3,90,45,0,408,407,1,0,0,0,408,409,1,0,0,0,409,27,1,0,0,0,410,411,
+        5,71,0,0,411,412,3,144,72,0,412,413,5,4,0,0,413,414,3,270,135,0,
+        414,29,1,0,0,0,415,417,5,48,0,0,416,415,1,0,0,0,416,417,1,0,0,0,
+        417,418,1,0,0,0,418,419,5,9,0,0,419,432,3,38,19,0,420,429,5,103,
+        0,0,421,426,3,144,72,0,422,423,5,97,0,0,423,425,3,144,72,0,424,422,
+        1,0,0,0,425,428,1,0,0,0,426,424,1,0,0,0,426,427,1,0,0,0,427,430,
+        1,0,0,0,428,426,1,0,0,0,429,421,1,0,0,0,429,430,1,0,0,0,430,431,
+        1,0,0,0,431,433,5,104,0,0,432,420,1,0,0,0,432,433,1,0,0,0,433,439,
+        1,0,0,0,434,437,5,77,0,0,435,438,5,90,0,0,436,438,3,40,20,0,437,
+        435,1,0,0,0,437,436,1,0,0,0,438,440,1,0,0,0,439,434,1,0,0,0,439,
+        440,1,0,0,0,440,31,1,0,0,0,441,443,5,48,0,0,442,441,1,0,0,0,442,
+        443,1,0,0,0,443,444,1,0,0,0,444,446,5,9,0,0,445,447,3,34,17,0,446,
+        445,1,0,0,0,446,447,1,0,0,0,447,448,1,0,0,0,448,449,5,107,0,0,449,
+        450,3,8,4,0,450,452,5,108,0,0,451,453,3,36,18,0,452,451,1,0,0,0,
+        452,453,1,0,0,0,453,33,1,0,0,0,454,464,5,103,0,0,455,465,5,90,0,
+        0,456,461,3,270,135,0,457,458,5,97,0,0,458,460,3,270,135,0,459,457,
+        1,0,0,0,460,463,1,0,0,0,461,459,1,0,0,0,461,462,1,0,0,0,462,465,
+        1,0,0,0,463,461,1,0,0,0,464,455,1,0,0,0,464,456,1,0,0,0,464,465,
+        1,0,0,0,465,466,1,0,0,0,466,467,5,104,0,0,467,35,1,0,0,0,468,469,
+        5,35,0,0,469,474,3,272,136,0,470,471,5,46,0,0,471,472,3,144,72,0,
+        472,473,3,272,136,0,473,475,1,0,0,0,474,470,1,0,0,0,474,475,1,0,
+        0,0,475,480,1,0,0,0,476,477,5,47,0,0,477,478,3,272,136,0,478,479,
+        3,272,136,0,479,481,1,0,0,0,480,476,1,0,0,0,480,481,1,0,0,0,481,
+        37,1,0,0,0,482,483,3,276,138,0,483,484,5,96,0,0,484,486,1,0,0,0,
+        485,482,1,0,0,0,486,489,1,0,0,0,487,485,1,0,0,0,487,488,1,0,0,0,
+        488,490,1,0,0,0,489,487,1,0,0,0,490,491,3,276,138,0,491,39,1,0,0,
+        0,492,497,3,42,21,0,493,494,5,97,0,0,494,496,3,42,21,0,495,493,1,
+        0,0,0,496,499,1,0,0,0,497,495,1,0,0,0,497,498,1,0,0,0,498,501,1,
+        0,0,0,499,497,1,0,0,0,500,502,3,90,45,0,501,500,1,0,0,0,501,502,
+        1,0,0,0,502,41,1,0,0,0,503,504,3,272,136,0,504,505,5,4,0,0,505,507,
+        1,0,0,0,506,503,1,0,0,0,506,507,1,0,0,0,507,508,1,0,0,0,508,509,
+        3,270,135,0,509,43,1,0,0,0,510,511,7,1,0,0,511,512,3,92,46,0,512,
+        45,1,0,0,0,513,514,5,41,0,0,514,518,3,94,47,0,515,517,3,48,24,0,
+        516,515,1,0,0,0,517,520,1,0,0,0,518,516,1,0,0,0,518,519,1,0,0,0,
+        519,47,1,0,0,0,520,518,1,0,0,0,521,522,5,47,0,0,522,523,5,40,0,0,
+        523,528,3,50,25,0,524,525,5,47,0,0,525,526,5,15,0,0,526,528,3,50,
+        25,0,527,521,1,0,0,0,527,524,1,0,0,0,528,49,1,0,0,0,529,530,5,55,
+        0,0,530,535,3,52,26,0,531,532,5,97,0,0,532,534,3,52,26,0,533,531,
+        1,0,0,0,534,537,1,0,0,0,535,533,1,0,0,0,535,536,1,0,0,0,536,51,1,
+        0,0,0,537,535,1,0,0,0,538,539,3,142,71,0,539,540,5,85,0,0,540,541,
+        3,144,72,0,541,561,1,0,0,0,542,543,3,270,135,0,543,544,5,85,0,0,
+        544,545,3,144,72,0,545,561,1,0,0,0,546,547,3,270,135,0,547,548,5,
+        80,0,0,548,549,3,144,72,0,549,561,1,0,0,0,550,551,3,270,135,0,551,
+        552,3,128,64,0,552,561,1,0,0,0,553,554,3,186,93,0,554,555,5,105,
+        0,0,555,556,3,144,72,0,556,557,5,106,0,0,557,558,5,85,0,0,558,559,
+        3,144,72,0,559,561,1,0,0,0,560,538,1,0,0,0,560,542,1,0,0,0,560,546,
+        1,0,0,0,560,550,1,0,0,0,560,553,1,0,0,0,561,53,1,0,0,0,562,563,5,
+        52,0,0,563,568,3,56,28,0,564,565,5,97,0,0,565,567,3,56,28,0,566,
+        564,1,0,0,0,567,570,1,0,0,0,568,566,1,0,0,0,568,569,1,0,0,0,569,
+        55,1,0,0,0,570,568,1,0,0,0,571,572,3,270,135,0,572,573,3,128,64,
+        0,573,581,1,0,0,0,574,581,3,142,71,0,575,576,3,186,93,0,576,577,
+        5,105,0,0,577,578,3,144,72,0,578,579,5,106,0,0,579,581,1,0,0,0,580,
+        571,1,0,0,0,580,574,1,0,0,0,580,575,1,0,0,0,581,57,1,0,0,0,582,584,
+        7,2,0,0,583,582,1,0,0,0,583,584,1,0,0,0,584,585,1,0,0,0,585,586,
+        5,16,0,0,586,591,3,144,72,0,587,588,5,97,0,0,588,590,3,144,72,0,
+        589,587,1,0,0,0,590,593,1,0,0,0,591,589,1,0,0,0,591,592,1,0,0,0,
+        592,59,1,0,0,0,593,591,1,0,0,0,594,595,5,28,0,0,595,596,5,103,0,
+        0,596,597,3,270,135,0,597,598,5,35,0,0,598,599,3,144,72,0,599,601,
+        5,101,0,0,600,602,3,24,12,0,601,600,1,0,0,0,602,603,1,0,0,0,603,
+        601,1,0,0,0,603,604,1,0,0,0,604,605,1,0,0,0,605,606,5,104,0,0,606,
+        61,1,0,0,0,607,609,3,82,41,0,608,610,3,84,42,0,609,608,1,0,0,0,609,
+        610,1,0,0,0,610,612,1,0,0,0,611,613,3,86,43,0,612,611,1,0,0,0,612,
+        613,1,0,0,0,613,620,1,0,0,0,614,616,3,84,42,0,615,617,3,86,43,0,
+        616,615,1,0,0,0,616,617,1,0,0,0,617,620,1,0,0,0,618,620,3,86,43,
+        0,619,607,1,0,0,0,619,614,1,0,0,0,619,618,1,0,0,0,620,63,1,0,0,0,
+        621,622,5,29,0,0,622,65,1,0,0,0,623,624,5,30,0,0,624,629,3,68,34,
+        0,625,626,5,97,0,0,626,628,3,68,34,0,627,625,1,0,0,0,628,631,1,0,
+        0,0,629,627,1,0,0,0,629,630,1,0,0,0,630,67,1,0,0,0,631,629,1,0,0,
+        0,632,633,3,270,135,0,633,634,5,85,0,0,634,635,3,144,72,0,635,69,
+        1,0,0,0,636,638,5,33,0,0,637,639,5,74,0,0,638,637,1,0,0,0,638,639,
+        1,0,0,0,639,640,1,0,0,0,640,641,3,144,72,0,641,71,1,0,0,0,642,643,
+        5,75,0,0,643,645,3,76,38,0,644,646,3,90,45,0,645,644,1,0,0,0,645,
+        646,1,0,0,0,646,73,1,0,0,0,647,648,5,54,0,0,648,649,3,76,38,0,649,
+        75,1,0,0,0,650,652,5,20,0,0,651,650,1,0,0,0,651,652,1,0,0,0,652,
+        653,1,0,0,0,653,655,3,78,39,0,654,656,3,82,41,0,655,654,1,0,0,0,
+        655,656,1,0,0,0,656,658,1,0,0,0,657,659,3,84,42,0,658,657,1,0,0,
+        0,658,659,1,0,0,0,659,661,1,0,0,0,660,662,3,86,43,0,661,660,1,0,
+        0,0,661,662,1,0,0,0,662,77,1,0,0,0,663,668,5,90,0,0,664,665,5,97,
+        0,0,665,667,3,80,40,0,666,664,1,0,0,0,667,670,1,0,0,0,668,666,1,
+        0,0,0,668,669,1,0,0,0,669,680,1,0,0,0,670,668,1,0,0,0,671,676,3,
+        80,40,0,672,673,5,97,0,0,673,675,3,80,40,0,674,672,1,0,0,0,675,678,
+        1,0,0,0,676,674,1,0,0,0,676,677,1,0,0,0,677,680,1,0,0,0,678,676,
+        1,0,0,0,679,663,1,0,0,0,679,671,1,0,0,0,680,79,1,0,0,0,681,684,3,
+        144,72,0,682,683,5,4,0,0,683,685,3,270,135,0,684,682,1,0,0,0,684,
+        685,1,0,0,0,685,81,1,0,0,0,686,687,5,50,0,0,687,688,5,8,0,0,688,
+        693,3,88,44,0,689,690,5,97,0,0,690,692,3,88,44,0,691,689,1,0,0,0,
+        692,695,1,0,0,0,693,691,1,0,0,0,693,694,1,0,0,0,694,83,1,0,0,0,695,
+        693,1,0,0,0,696,697,7,3,0,0,697,698,3,144,72,0,698,85,1,0,0,0,699,
+        700,5,39,0,0,700,701,3,144,72,0,701,87,1,0,0,0,702,704,3,144,72,
+        0,703,705,7,4,0,0,704,703,1,0,0,0,704,705,1,0,0,0,705,89,1,0,0,0,
+        706,707,5,74,0,0,707,708,3,144,72,0,708,91,1,0,0,0,709,714,3,94,
+        47,0,710,711,5,97,0,0,711,713,3,94,47,0,712,710,1,0,0,0,713,716,
+        1,0,0,0,714,712,1,0,0,0,714,715,1,0,0,0,715,93,1,0,0,0,716,714,1,
+        0,0,0,717,718,3,270,135,0,718,719,5,85,0,0,719,721,1,0,0,0,720,717,
+        1,0,0,0,720,721,1,0,0,0,721,724,1,0,0,0,722,725,3,98,49,0,723,725,
+        3,96,48,0,724,722,1,0,0,0,724,723,1,0,0,0,725,95,1,0,0,0,726,727,
+        3,272,136,0,727,728,5,103,0,0,728,729,3,98,49,0,729,730,5,104,0,
+        0,730,97,1,0,0,0,731,735,3,102,51,0,732,734,3,114,57,0,733,732,1,
+        0,0,0,734,737,1,0,0,0,735,733,1,0,0,0,735,736,1,0,0,0,736,743,1,
+        0,0,0,737,735,1,0,0,0,738,739,5,103,0,0,739,740,3,98,49,0,740,741,
+        5,104,0,0,741,743,1,0,0,0,742,731,1,0,0,0,742,738,1,0,0,0,743,99,
+        1,0,0,0,744,746,3,102,51,0,745,747,3,114,57,0,746,745,1,0,0,0,747,
+        748,1,0,0,0,748,746,1,0,0,0,748,749,1,0,0,0,749,101,1,0,0,0,750,
+        752,5,103,0,0,751,753,3,270,135,0,752,751,1,0,0,0,752,753,1,0,0,
+        0,753,756,1,0,0,0,754,757,3,128,64,0,755,757,3,104,52,0,756,754,
+        1,0,0,0,756,755,1,0,0,0,756,757,1,0,0,0,757,759,1,0,0,0,758,760,
+        3,124,62,0,759,758,1,0,0,0,759,760,1,0,0,0,760,763,1,0,0,0,761,762,
+        5,74,0,0,762,764,3,144,72,0,763,761,1,0,0,0,763,764,1,0,0,0,764,
+        765,1,0,0,0,765,766,5,104,0,0,766,103,1,0,0,0,767,768,5,98,0,0,768,
+        769,3,106,53,0,769,105,1,0,0,0,770,778,3,108,54,0,771,773,5,101,
+        0,0,772,774,5,98,0,0,773,772,1,0,0,0,773,774,1,0,0,0,774,775,1,0,
+        0,0,775,777,3,108,54,0,776,771,1,0,0,0,777,780,1,0,0,0,778,776,1,
+        0,0,0,778,779,1,0,0,0,779,107,1,0,0,0,780,778,1,0,0,0,781,786,3,
+        110,55,0,782,783,5,93,0,0,783,785,3,110,55,0,784,782,1,0,0,0,785,
+        788,1,0,0,0,786,784,1,0,0,0,786,787,1,0,0,0,787,109,1,0,0,0,788,
+        786,1,0,0,0,789,790,5,94,0,0,790,793,3,110,55,0,791,793,3,112,56,
+        0,792,789,1,0,0,0,792,791,1,0,0,0,793,111,1,0,0,0,794,801,3,138,
+        69,0,795,801,5,92,0,0,796,797,5,103,0,0,797,798,3,106,53,0,798,799,
+        5,104,0,0,799,801,1,0,0,0,800,794,1,0,0,0,800,795,1,0,0,0,800,796,
+        1,0,0,0,801,113,1,0,0,0,802,804,3,120,60,0,803,805,3,118,59,0,804,
+        803,1,0,0,0,804,805,1,0,0,0,805,806,1,0,0,0,806,807,3,102,51,0,807,
+        812,1,0,0,0,808,809,3,116,58,0,809,810,3,102,51,0,810,812,1,0,0,
+        0,811,802,1,0,0,0,811,808,1,0,0,0,812,115,1,0,0,0,813,814,5,103,
+        0,0,814,815,3,102,51,0,815,816,3,120,60,0,816,819,3,102,51,0,817,
+        818,5,74,0,0,818,820,3,144,72,0,819,817,1,0,0,0,819,820,1,0,0,0,
+        820,821,1,0,0,0,821,822,5,104,0,0,822,823,3,118,59,0,823,117,1,0,
+        0,0,824,826,5,107,0,0,825,827,3,232,116,0,826,825,1,0,0,0,826,827,
+        1,0,0,0,827,832,1,0,0,0,828,830,5,97,0,0,829,831,3,232,116,0,830,
+        829,1,0,0,0,830,831,1,0,0,0,831,833,1,0,0,0,832,828,1,0,0,0,832,
+        833,1,0,0,0,833,834,1,0,0,0,834,838,5,108,0,0,835,838,5,88,0,0,836,
+        838,5,90,0,0,837,824,1,0,0,0,837,835,1,0,0,0,837,836,1,0,0,0,838,
+        119,1,0,0,0,839,840,5,86,0,0,840,842,5,89,0,0,841,843,3,122,61,0,
+        842,841,1,0,0,0,842,843,1,0,0,0,843,844,1,0,0,0,844,845,5,89,0,0,
+        845,864,5,87,0,0,846,847,5,86,0,0,847,849,5,89,0,0,848,850,3,122,
+        61,0,849,848,1,0,0,0,849,850,1,0,0,0,850,851,1,0,0,0,851,864,5,89,
+        0,0,852,854,5,89,0,0,853,855,3,122,61,0,854,853,1,0,0,0,854,855,
+        1,0,0,0,855,856,1,0,0,0,856,857,5,89,0,0,857,864,5,87,0,0,858,860,
+        5,89,0,0,859,861,3,122,61,0,860,859,1,0,0,0,860,861,1,0,0,0,861,
+        862,1,0,0,0,862,864,5,89,0,0,863,839,1,0,0,0,863,846,1,0,0,0,863,
+        852,1,0,0,0,863,858,1,0,0,0,864,121,1,0,0,0,865,867,5,105,0,0,866,
+        868,3,270,135,0,867,866,1,0,0,0,867,868,1,0,0,0,868,871,1,0,0,0,
+        869,872,3,126,63,0,870,872,3,104,52,0,871,869,1,0,0,0,871,870,1,
+        0,0,0,871,872,1,0,0,0,872,874,1,0,0,0,873,875,3,134,67,0,874,873,
+        1,0,0,0,874,875,1,0,0,0,875,877,1,0,0,0,876,878,3,124,62,0,877,876,
+        1,0,0,0,877,878,1,0,0,0,878,881,1,0,0,0,879,880,5,74,0,0,880,882,
+        3,144,72,0,881,879,1,0,0,0,881,882,1,0,0,0,882,883,1,0,0,0,883,884,
+        5,106,0,0,884,123,1,0,0,0,885,888,3,236,118,0,886,888,3,224,112,
+        0,887,885,1,0,0,0,887,886,1,0,0,0,888,125,1,0,0,0,889,890,5,98,0,
+        0,890,898,3,140,70,0,891,893,5,101,0,0,892,894,5,98,0,0,893,892,
+        1,0,0,0,893,894,1,0,0,0,894,895,1,0,0,0,895,897,3,140,70,0,896,891,
+        1,0,0,0,897,900,1,0,0,0,898,896,1,0,0,0,898,899,1,0,0,0,899,904,
+        1,0,0,0,900,898,1,0,0,0,901,902,5,98,0,0,902,904,3,132,66,0,903,
+        889,1,0,0,0,903,901,1,0,0,0,904,127,1,0,0,0,905,907,3,130,65,0,906,
+        905,1,0,0,0,907,908,1,0,0,0,908,906,1,0,0,0,908,909,1,0,0,0,909,
+        129,1,0,0,0,910,911,5,98,0,0,911,915,3,138,69,0,912,913,5,98,0,0,
+        913,915,3,132,66,0,914,910,1,0,0,0,914,912,1,0,0,0,915,131,1,0,0,
+        0,916,918,5,102,0,0,917,919,7,5,0,0,918,917,1,0,0,0,918,919,1,0,
+        0,0,919,920,1,0,0,0,920,921,5,103,0,0,921,922,3,144,72,0,922,923,
+        5,104,0,0,923,133,1,0,0,0,924,926,5,90,0,0,925,927,3,136,68,0,926,
+        925,1,0,0,0,926,927,1,0,0,0,927,932,1,0,0,0,928,930,5,79,0,0,929,
+        931,3,136,68,0,930,929,1,0,0,0,930,931,1,0,0,0,931,933,1,0,0,0,932,
+        928,1,0,0,0,932,933,1,0,0,0,933,939,1,0,0,0,934,936,5,79,0,0,935,
+        937,3,136,68,0,936,935,1,0,0,0,936,937,1,0,0,0,937,939,1,0,0,0,938,
+        924,1,0,0,0,938,934,1,0,0,0,939,135,1,0,0,0,940,942,5,89,0,0,941,
+        940,1,0,0,0,941,942,1,0,0,0,942,943,1,0,0,0,943,944,3,232,116,0,
+        944,137,1,0,0,0,945,946,3,276,138,0,946,139,1,0,0,0,947,948,3,276,
+        138,0,948,141,1,0,0,0,949,951,3,186,93,0,950,952,3,184,92,0,951,
+        950,1,0,0,0,952,953,1,0,0,0,953,951,1,0,0,0,953,954,1,0,0,0,954,
+        143,1,0,0,0,955,956,3,146,73,0,956,145,1,0,0,0,957,962,3,148,74,
+        0,958,959,5,49,0,0,959,961,3,148,74,0,960,958,1,0,0,0,961,964,1,
+        0,0,0,962,960,1,0,0,0,962,963,1,0,0,0,963,147,1,0,0,0,964,962,1,
+        0,0,0,965,970,3,150,75,0,966,967,5,76,0,0,967,969,3,150,75,0,968,
+        966,1,0,0,0,969,972,1,0,0,0,970,968,1,0,0,0,970,971,1,0,0,0,971,
+        149,1,0,0,0,972,970,1,0,0,0,973,978,3,152,76,0,974,975,5,2,0,0,975,
+        977,3,152,76,0,976,974,1,0,0,0,977,980,1,0,0,0,978,976,1,0,0,0,978,
+        979,1,0,0,0,979,151,1,0,0,0,980,978,1,0,0,0,981,983,5,44,0,0,982,
+        981,1,0,0,0,983,986,1,0,0,0,984,982,1,0,0,0,984,985,1,0,0,0,985,
+        987,1,0,0,0,986,984,1,0,0,0,987,988,3,154,77,0,988,153,1,0,0,0,989,
+        995,3,158,79,0,990,991,3,156,78,0,991,992,3,158,79,0,992,994,1,0,
+        0,0,993,990,1,0,0,0,994,997,1,0,0,0,995,993,1,0,0,0,995,996,1,0,
+        0,0,996,155,1,0,0,0,997,995,1,0,0,0,998,999,7,6,0,0,999,157,1,0,
+        0,0,1000,1004,3,168,84,0,1001,1003,3,160,80,0,1002,1001,1,0,0,0,
+        1003,1006,1,0,0,0,1004,1002,1,0,0,0,1004,1005,1,0,0,0,1005,159,1,
+        0,0,0,1006,1004,1,0,0,0,1007,1008,5,58,0,0,1008,1009,5,75,0,0,1009,
+        1042,3,168,84,0,1010,1011,5,24,0,0,1011,1012,5,75,0,0,1012,1042,
+        3,168,84,0,1013,1014,5,12,0,0,1014,1042,3,168,84,0,1015,1016,5,81,
+        0,0,1016,1042,3,168,84,0,1017,1018,5,35,0,0,1018,1042,3,168,84,0,
+        1019,1020,5,37,0,0,1020,1042,5,45,0,0,1021,1022,5,37,0,0,1022,1023,
+        5,44,0,0,1023,1042,5,45,0,0,1024,1026,5,37,0,0,1025,1027,5,44,0,
+        0,1026,1025,1,0,0,0,1026,1027,1,0,0,0,1027,1028,1,0,0,0,1028,1031,
+        7,7,0,0,1029,1031,5,78,0,0,1030,1024,1,0,0,0,1030,1029,1,0,0,0,1031,
+        1032,1,0,0,0,1032,1042,3,162,81,0,1033,1035,5,37,0,0,1034,1036,5,
+        44,0,0,1035,1034,1,0,0,0,1035,1036,1,0,0,0,1036,1038,1,0,0,0,1037,
+        1039,3,272,136,0,1038,1037,1,0,0,0,1038,1039,1,0,0,0,1039,1040,1,
+        0,0,0,1040,1042,5,63,0,0,1041,1007,1,0,0,0,1041,1010,1,0,0,0,1041,
+        1013,1,0,0,0,1041,1015,1,0,0,0,1041,1017,1,0,0,0,1041,1019,1,0,0,
+        0,1041,1021,1,0,0,0,1041,1030,1,0,0,0,1041,1033,1,0,0,0,1042,161,
+        1,0,0,0,1043,1048,3,164,82,0,1044,1045,5,101,0,0,1045,1047,3,164,
+        82,0,1046,1044,1,0,0,0,1047,1050,1,0,0,0,1048,1046,1,0,0,0,1048,
+        1049,1,0,0,0,1049,163,1,0,0,0,1050,1048,1,0,0,0,1051,1053,3,166,
+        83,0,1052,1051,1,0,0,0,1053,1054,1,0,0,0,1054,1052,1,0,0,0,1054,
+        1055,1,0,0,0,1055,1060,1,0,0,0,1056,1057,5,75,0,0,1057,1058,3,166,
+        83,0,1058,1059,3,166,83,0,1059,1061,1,0,0,0,1060,1056,1,0,0,0,1060,
+        1061,1,0,0,0,1061,1066,1,0,0,0,1062,1063,5,86,0,0,1063,1064,3,162,
+        81,0,1064,1065,5,87,0,0,1065,1067,1,0,0,0,1066,1062,1,0,0,0,1066,
+        1067,1,0,0,0,1067,1070,1,0,0,0,1068,1069,5,44,0,0,1069,1071,5,45,
+        0,0,1070,1068,1,0,0,0,1070,1071,1,0,0,0,1071,165,1,0,0,0,1072,1075,
+        3,272,136,0,1073,1075,5,45,0,0,1074,1072,1,0,0,0,1074,1073,1,0,0,
+        0,1075,167,1,0,0,0,1076,1082,3,172,86,0,1077,1078,3,170,85,0,1078,
+        1079,3,172,86,0,1079,1081,1,0,0,0,1080,1077,1,0,0,0,1081,1084,1,
+        0,0,0,1082,1080,1,0,0,0,1082,1083,1,0,0,0,1083,169,1,0,0,0,1084,
+        1082,1,0,0,0,1085,1086,7,8,0,0,1086,171,1,0,0,0,1087,1093,3,176,
+        88,0,1088,1089,3,174,87,0,1089,1090,3,176,88,0,1090,1092,1,0,0,0,
+        1091,1088,1,0,0,0,1092,1095,1,0,0,0,1093,1091,1,0,0,0,1093,1094,
+        1,0,0,0,1094,173,1,0,0,0,1095,1093,1,0,0,0,1096,1097,7,9,0,0,1097,
+        175,1,0,0,0,1098,1103,3,178,89,0,1099,1100,5,95,0,0,1100,1102,3,
+        178,89,0,1101,1099,1,0,0,0,1102,1105,1,0,0,0,1103,1101,1,0,0,0,1103,
+        1104,1,0,0,0,1104,177,1,0,0,0,1105,1103,1,0,0,0,1106,1108,7,10,0,
+        0,1107,1106,1,0,0,0,1108,1111,1,0,0,0,1109,1107,1,0,0,0,1109,1110,
+        1,0,0,0,1110,1112,1,0,0,0,1111,1109,1,0,0,0,1112,1113,3,180,90,0,
+        1113,179,1,0,0,0,1114,1119,3,186,93,0,1115,1118,3,182,91,0,1116,
+        1118,3,184,92,0,1117,1115,1,0,0,0,1117,1116,1,0,0,0,1118,1121,1,
+        0,0,0,1119,1117,1,0,0,0,1119,1120,1,0,0,0,1120,1124,1,0,0,0,1121,
+        1119,1,0,0,0,1122,1125,3,128,64,0,1123,1125,3,104,52,0,1124,1122,
+        1,0,0,0,1124,1123,1,0,0,0,1124,1125,1,0,0,0,1125,181,1,0,0,0,1126,
+        1127,5,105,0,0,1127,1128,3,144,72,0,1128,1129,5,106,0,0,1129,1140,
+        1,0,0,0,1130,1132,5,105,0,0,1131,1133,3,144,72,0,1132,1131,1,0,0,
+        0,1132,1133,1,0,0,0,1133,1134,1,0,0,0,1134,1136,5,79,0,0,1135,1137,
+        3,144,72,0,1136,1135,1,0,0,0,1136,1137,1,0,0,0,1137,1138,1,0,0,0,
+        1138,1140,5,106,0,0,1139,1126,1,0,0,0,1139,1130,1,0,0,0,1140,183,
+        1,0,0,0,1141,1142,5,96,0,0,1142,1143,3,238,119,0,1143,185,1,0,0,
+        0,1144,1160,3,188,94,0,1145,1160,3,212,106,0,1146,1160,3,196,98,
+        0,1147,1160,3,198,99,0,1148,1160,3,200,100,0,1149,1160,3,206,103,
+        0,1150,1160,3,208,104,0,1151,1160,3,226,113,0,1152,1160,3,224,112,
+        0,1153,1160,3,190,95,0,1154,1160,3,100,50,0,1155,1160,3,210,105,
+        0,1156,1160,3,214,107,0,1157,1160,3,220,110,0,1158,1160,3,270,135,
+        0,1159,1144,1,0,0,0,1159,1145,1,0,0,0,1159,1146,1,0,0,0,1159,1147,
+        1,0,0,0,1159,1148,1,0,0,0,1159,1149,1,0,0,0,1159,1150,1,0,0,0,1159,
+        1151,1,0,0,0,1159,1152,1,0,0,0,1159,1153,1,0,0,0,1159,1154,1,0,0,
+        0,1159,1155,1,0,0,0,1159,1156,1,0,0,0,1159,1157,1,0,0,0,1159,1158,
+        1,0,0,0,1160,187,1,0,0,0,1161,1162,5,13,0,0,1162,1163,5,103,0,0,
+        1163,1164,5,90,0,0,1164,1165,5,104,0,0,1165,189,1,0,0,0,1166,1168,
+        5,10,0,0,1167,1169,3,144,72,0,1168,1167,1,0,0,0,1168,1169,1,0,0,
+        0,1169,1171,1,0,0,0,1170,1172,3,192,96,0,1171,1170,1,0,0,0,1172,
+        1173,1,0,0,0,1173,1171,1,0,0,0,1173,1174,1,0,0,0,1174,1177,1,0,0,
+        0,1175,1176,5,22,0,0,1176,1178,3,144,72,0,1177,1175,1,0,0,0,1177,
+        1178,1,0,0,0,1178,1179,1,0,0,0,1179,1180,5,23,0,0,1180,191,1,0,0,
+        0,1181,1182,5,73,0,0,1182,1187,3,194,97,0,1183,1184,5,97,0,0,1184,
+        1186,3,194,97,0,1185,1183,1,0,0,0,1186,1189,1,0,0,0,1187,1185,1,
+        0,0,0,1187,1188,1,0,0,0,1188,1190,1,0,0,0,1189,1187,1,0,0,0,1190,
+        1191,5,59,0,0,1191,1192,3,144,72,0,1192,193,1,0,0,0,1193,1194,3,
+        156,78,0,1194,1195,3,144,72,0,1195,1199,1,0,0,0,1196,1199,3,160,
+        80,0,1197,1199,3,144,72,0,1198,1193,1,0,0,0,1198,1196,1,0,0,0,1198,
+        1197,1,0,0,0,1199,195,1,0,0,0,1200,1201,5,105,0,0,1201,1204,3,204,
+        102,0,1202,1203,5,101,0,0,1203,1205,3,144,72,0,1204,1202,1,0,0,0,
+        1204,1205,1,0,0,0,1205,1206,1,0,0,0,1206,1207,5,106,0,0,1207,197,
+        1,0,0,0,1208,1212,5,105,0,0,1209,1210,3,270,135,0,1210,1211,5,85,
+        0,0,1211,1213,1,0,0,0,1212,1209,1,0,0,0,1212,1213,1,0,0,0,1213,1214,
+        1,0,0,0,1214,1217,3,100,50,0,1215,1216,5,74,0,0,1216,1218,3,144,
+        72,0,1217,1215,1,0,0,0,1217,1218,1,0,0,0,1218,1219,1,0,0,0,1219,
+        1220,5,101,0,0,1220,1221,3,144,72,0,1221,1222,5,106,0,0,1222,199,
+        1,0,0,0,1223,1224,3,202,101,0,1224,1225,5,103,0,0,1225,1226,3,204,
+        102,0,1226,1227,5,104,0,0,1227,201,1,0,0,0,1228,1229,7,11,0,0,1229,
+        203,1,0,0,0,1230,1231,3,270,135,0,1231,1232,5,35,0,0,1232,1235,3,
+        144,72,0,1233,1234,5,74,0,0,1234,1236,3,144,72,0,1235,1233,1,0,0,
+        0,1235,1236,1,0,0,0,1236,205,1,0,0,0,1237,1238,5,51,0,0,1238,1239,
+        5,103,0,0,1239,1240,3,270,135,0,1240,1241,5,85,0,0,1241,1242,3,144,
+        72,0,1242,1243,5,97,0,0,1243,1244,3,270,135,0,1244,1245,5,35,0,0,
+        1245,1246,3,144,72,0,1246,1247,5,101,0,0,1247,1248,3,144,72,0,1248,
+        1249,5,104,0,0,1249,207,1,0,0,0,1250,1251,7,12,0,0,1251,1257,5,107,
+        0,0,1252,1258,3,8,4,0,1253,1255,3,92,46,0,1254,1256,3,90,45,0,1255,
+        1254,1,0,0,0,1255,1256,1,0,0,0,1256,1258,1,0,0,0,1257,1252,1,0,0,
+        0,1257,1253,1,0,0,0,1258,1259,1,0,0,0,1259,1260,5,108,0,0,1260,209,
+        1,0,0,0,1261,1262,5,103,0,0,1262,1263,3,144,72,0,1263,1264,5,104,
+        0,0,1264,211,1,0,0,0,1265,1266,3,216,108,0,1266,1268,5,103,0,0,1267,
+        1269,7,13,0,0,1268,1267,1,0,0,0,1268,1269,1,0,0,0,1269,1271,1,0,
+        0,0,1270,1272,3,144,72,0,1271,1270,1,0,0,0,1271,1272,1,0,0,0,1272,
+        1273,1,0,0,0,1273,1274,5,67,0,0,1274,1275,3,144,72,0,1275,1276,5,
+        104,0,0,1276,213,1,0,0,0,1277,1278,3,216,108,0,1278,1280,5,103,0,
+        0,1279,1281,7,0,0,0,1280,1279,1,0,0,0,1280,1281,1,0,0,0,1281,1290,
+        1,0,0,0,1282,1287,3,144,72,0,1283,1284,5,97,0,0,1284,1286,3,144,
+        72,0,1285,1283,1,0,0,0,1286,1289,1,0,0,0,1287,1285,1,0,0,0,1287,
+        1288,1,0,0,0,1288,1291,1,0,0,0,1289,1287,1,0,0,0,1290,1282,1,0,0,
+        0,1290,1291,1,0,0,0,1291,1292,1,0,0,0,1292,1293,5,104,0,0,1293,215,
+        1,0,0,0,1294,1295,3,218,109,0,1295,1296,3,272,136,0,1296,217,1,0,
+        0,0,1297,1298,3,272,136,0,1298,1299,5,96,0,0,1299,1301,1,0,0,0,1300,
+        1297,1,0,0,0,1301,1304,1,0,0,0,1302,1300,1,0,0,0,1302,1303,1,0,0,
+        0,1303,219,1,0,0,0,1304,1302,1,0,0,0,1305,1306,3,270,135,0,1306,
+        1315,5,107,0,0,1307,1312,3,222,111,0,1308,1309,5,97,0,0,1309,1311,
+        3,222,111,0,1310,1308,1,0,0,0,1311,1314,1,0,0,0,1312,1310,1,0,0,
+        0,1312,1313,1,0,0,0,1313,1316,1,0,0,0,1314,1312,1,0,0,0,1315,1307,
+        1,0,0,0,1315,1316,1,0,0,0,1316,1317,1,0,0,0,1317,1318,5,108,0,0,
+        1318,221,1,0,0,0,1319,1320,3,238,119,0,1320,1321,5,98,0,0,1321,1322,
+        3,144,72,0,1322,1329,1,0,0,0,1323,1324,5,96,0,0,1324,1329,3,238,
+        119,0,1325,1326,5,96,0,0,1326,1329,5,90,0,0,1327,1329,3,270,135,
+        0,1328,1319,1,0,0,0,1328,1323,1,0,0,0,1328,1325,1,0,0,0,1328,1327,
+        1,0,0,0,1329,223,1,0,0,0,1330,1333,5,102,0,0,1331,1334,3,272,136,
+        0,1332,1334,5,111,0,0,1333,1331,1,0,0,0,1333,1332,1,0,0,0,1334,225,
+        1,0,0,0,1335,1342,3,228,114,0,1336,1342,5,45,0,0,1337,1342,3,230,
+        115,0,1338,1342,5,113,0,0,1339,1342,3,234,117,0,1340,1342,3,236,
+        118,0,1341,1335,1,0,0,0,1341,1336,1,0,0,0,1341,1337,1,0,0,0,1341,
+        1338,1,0,0,0,1341,1339,1,0,0,0,1341,1340,1,0,0,0,1342,227,1,0,0,
+        0,1343,1344,7,14,0,0,1344,229,1,0,0,0,1345,1348,3,232,116,0,1346,
+        1348,5,112,0,0,1347,1345,1,0,0,0,1347,1346,1,0,0,0,1348,231,1,0,
+        0,0,1349,1350,7,15,0,0,1350,233,1,0,0,0,1351,1360,5,105,0,0,1352,
+        1357,3,144,72,0,1353,1354,5,97,0,0,1354,1356,3,144,72,0,1355,1353,
+        1,0,0,0,1356,1359,1,0,0,0,1357,1355,1,0,0,0,1357,1358,1,0,0,0,1358,
+        1361,1,0,0,0,1359,1357,1,0,0,0,1360,1352,1,0,0,0,1360,1361,1,0,0,
+        0,1361,1362,1,0,0,0,1362,1363,5,106,0,0,1363,235,1,0,0,0,1364,1378,
+        5,107,0,0,1365,1366,3,238,119,0,1366,1367,5,98,0,0,1367,1375,3,144,
+        72,0,1368,1369,5,97,0,0,1369,1370,3,238,119,0,1370,1371,5,98,0,0,
+        1371,1372,3,144,72,0,1372,1374,1,0,0,0,1373,1368,1,0,0,0,1374,1377,
+        1,0,0,0,1375,1373,1,0,0,0,1375,1376,1,0,0,0,1376,1379,1,0,0,0,1377,
+        1375,1,0,0,0,1378,1365,1,0,0,0,1378,1379,1,0,0,0,1379,1380,1,0,0,
+        0,1380,1381,5,108,0,0,1381,237,1,0,0,0,1382,1383,3,276,138,0,1383,
+        239,1,0,0,0,1384,1390,3,242,121,0,1385,1390,3,252,126,0,1386,1390,
+        3,254,127,0,1387,1390,3,258,129,0,1388,1390,3,264,132,0,1389,1384,
+        1,0,0,0,1389,1385,1,0,0,0,1389,1386,1,0,0,0,1389,1387,1,0,0,0,1389,
+        1388,1,0,0,0,1390,241,1,0,0,0,1391,1392,5,15,0,0,1392,1394,5,11,
+        0,0,1393,1395,3,272,136,0,1394,1393,1,0,0,0,1394,1395,1,0,0,0,1395,
+        1397,1,0,0,0,1396,1398,3,266,133,0,1397,1396,1,0,0,0,1397,1398,1,
+        0,0,0,1398,1399,1,0,0,0,1399,1400,7,16,0,0,1400,1401,5,103,0,0,1401,
+        1402,3,270,135,0,1402,1403,3,130,65,0,1403,1404,5,104,0,0,1404,1405,
+        7,17,0,0,1405,1407,3,244,122,0,1406,1408,3,90,45,0,1407,1406,1,0,
+        0,0,1407,1408,1,0,0,0,1408,243,1,0,0,0,1409,1410,3,246,123,0,1410,
+        1411,5,37,0,0,1411,1412,5,70,0,0,1412,1438,1,0,0,0,1413,1414,3,248,
+        124,0,1414,1415,5,37,0,0,1415,1416,5,70,0,0,1416,1438,1,0,0,0,1417,
+        1418,3,246,123,0,1418,1419,5,37,0,0,1419,1420,5,44,0,0,1420,1421,
+        5,45,0,0,1421,1438,1,0,0,0,1422,1423,3,246,123,0,1423,1424,5,37,
+        0,0,1424,1425,5,42,0,0,1425,1426,5,38,0,0,1426,1438,1,0,0,0,1427,
+        1428,3,248,124,0,1428,1429,5,37,0,0,1429,1430,5,42,0,0,1430,1431,
+        5,38,0,0,1431,1438,1,0,0,0,1432,1433,3,246,123,0,1433,1434,5,37,
+        0,0,1434,1435,7,7,0,0,1435,1436,3,250,125,0,1436,1438,1,0,0,0,1437,
+        1409,1,0,0,0,1437,1413,1,0,0,0,1437,1417,1,0,0,0,1437,1422,1,0,0,
+        0,1437,1427,1,0,0,0,1437,1432,1,0,0,0,1438,245,1,0,0,0,1439,1440,
+        3,270,135,0,1440,1441,5,96,0,0,1441,1442,3,238,119,0,1442,247,1,
+        0,0,0,1443,1444,5,103,0,0,1444,1449,3,246,123,0,1445,1446,5,97,0,
+        0,1446,1448,3,246,123,0,1447,1445,1,0,0,0,1448,1451,1,0,0,0,1449,
+        1447,1,0,0,0,1449,1450,1,0,0,0,1450,1452,1,0,0,0,1451,1449,1,0,0,
+        0,1452,1453,5,104,0,0,1453,249,1,0,0,0,1454,1459,3,272,136,0,1455,
+        1456,5,86,0,0,1456,1457,3,250,125,0,1457,1458,5,87,0,0,1458,1460,
+        1,0,0,0,1459,1455,1,0,0,0,1459,1460,1,0,0,0,1460,1464,1,0,0,0,1461,
+        1462,5,103,0,0,1462,1463,5,111,0,0,1463,1465,5,104,0,0,1464,1461,
+        1,0,0,0,1464,1465,1,0,0,0,1465,251,1,0,0,0,1466,1467,5,21,0,0,1467,
+        1468,5,11,0,0,1468,1470,3,272,136,0,1469,1471,3,268,134,0,1470,1469,
+        1,0,0,0,1470,1471,1,0,0,0,1471,253,1,0,0,0,1472,1474,5,15,0,0,1473,
+        1475,5,70,0,0,1474,1473,1,0,0,0,1474,1475,1,0,0,0,1475,1476,1,0,
+        0,0,1476,1478,5,36,0,0,1477,1479,3,272,136,0,1478,1477,1,0,0,0,1478,
+        1479,1,0,0,0,1479,1481,1,0,0,0,1480,1482,3,266,133,0,1481,1480,1,
+        0,0,0,1481,1482,1,0,0,0,1482,1483,1,0,0,0,1483,1485,3,256,128,0,
+        1484,1486,3,90,45,0,1485,1484,1,0,0,0,1485,1486,1,0,0,0,1486,255,
+        1,0,0,0,1487,1488,5,27,0,0,1488,1489,5,103,0,0,1489,1490,3,270,135,
+        0,1490,1491,3,130,65,0,1491,1492,5,104,0,0,1492,1493,5,47,0,0,1493,
+        1494,5,103,0,0,1494,1499,3,246,123,0,1495,1496,5,97,0,0,1496,1498,
+        3,246,123,0,1497,1495,1,0,0,0,1498,1501,1,0,0,0,1499,1497,1,0,0,
+        0,1499,1500,1,0,0,0,1500,1502,1,0,0,0,1501,1499,1,0,0,0,1502,1503,
+        5,104,0,0,1503,1521,1,0,0,0,1504,1506,5,47,0,0,1505,1507,5,98,0,
+        0,1506,1505,1,0,0,0,1506,1507,1,0,0,0,1507,1508,1,0,0,0,1508,1509,
+        3,138,69,0,1509,1510,5,103,0,0,1510,1515,3,238,119,0,1511,1512,5,
+        97,0,0,1512,1514,3,238,119,0,1513,1511,1,0,0,0,1514,1517,1,0,0,0,
+        1515,1513,1,0,0,0,1515,1516,1,0,0,0,1516,1518,1,0,0,0,1517,1515,
+        1,0,0,0,1518,1519,5,104,0,0,1519,1521,1,0,0,0,1520,1487,1,0,0,0,
+        1520,1504,1,0,0,0,1521,257,1,0,0,0,1522,1523,5,15,0,0,1523,1524,
+        3,272,136,0,1524,1526,5,36,0,0,1525,1527,3,272,136,0,1526,1525,1,
+        0,0,0,1526,1527,1,0,0,0,1527,1529,1,0,0,0,1528,1530,3,266,133,0,
+        1529,1528,1,0,0,0,1529,1530,1,0,0,0,1530,1531,1,0,0,0,1531,1532,
+        5,27,0,0,1532,1533,5,103,0,0,1533,1534,3,270,135,0,1534,1535,3,130,
+        65,0,1535,1536,5,104,0,0,1536,1538,5,47,0,0,1537,1539,3,272,136,
+        0,1538,1537,1,0,0,0,1538,1539,1,0,0,0,1539,1540,1,0,0,0,1540,1542,
+        3,260,130,0,1541,1543,3,262,131,0,1542,1541,1,0,0,0,1542,1543,1,
+        0,0,0,1543,259,1,0,0,0,1544,1545,5,103,0,0,1545,1550,3,246,123,0,
+        1546,1547,5,97,0,0,1547,1549,3,246,123,0,1548,1546,1,0,0,0,1549,
+        1552,1,0,0,0,1550,1548,1,0,0,0,1550,1551,1,0,0,0,1551,1553,1,0,0,
+        0,1552,1550,1,0,0,0,1553,1554,5,104,0,0,1554,1567,1,0,0,0,1555,1556,
+        5,105,0,0,1556,1561,3,246,123,0,1557,1558,5,97,0,0,1558,1560,3,246,
+        123,0,1559,1557,1,0,0,0,1560,1563,1,0,0,0,1561,1559,1,0,0,0,1561,
+        1562,1,0,0,0,1562,1564,1,0,0,0,1563,1561,1,0,0,0,1564,1565,5,106,
+        0,0,1565,1567,1,0,0,0,1566,1544,1,0,0,0,1566,1555,1,0,0,0,1567,261,
+        1,0,0,0,1568,1569,3,272,136,0,1569,1570,3,236,118,0,1570,263,1,0,
+        0,0,1571,1572,5,21,0,0,1572,1573,5,36,0,0,1573,1575,3,272,136,0,
+        1574,1576,3,268,134,0,1575,1574,1,0,0,0,1575,1576,1,0,0,0,1576,265,
+        1,0,0,0,1577,1578,5,34,0,0,1578,1579,5,44,0,0,1579,1580,5,25,0,0,
+        1580,267,1,0,0,0,1581,1582,5,34,0,0,1582,1583,5,25,0,0,1583,269,
+        1,0,0,0,1584,1585,3,272,136,0,1585,271,1,0,0,0,1586,1590,5,115,0,
+        0,1587,1590,5,114,0,0,1588,1590,3,274,137,0,1589,1586,1,0,0,0,1589,
+        1587,1,0,0,0,1589,1588,1,0,0,0,1590,273,1,0,0,0,1591,1592,7,18,0,
+        0,1592,275,1,0,0,0,1593,1596,3,272,136,0,1594,1596,3,278,139,0,1595,
+        1593,1,0,0,0,1595,1594,1,0,0,0,1596,277,1,0,0,0,1597,1598,7,19,0,
+        0,1598,279,1,0,0,0,189,282,289,300,305,312,318,323,327,334,349,352,
+        359,371,374,394,397,404,408,416,426,429,432,437,439,442,446,452,
+        461,464,474,480,487,497,501,506,518,527,535,560,568,580,583,591,
+        603,609,612,616,619,629,638,645,651,655,658,661,668,676,679,684,
+        693,704,714,720,724,735,742,748,752,756,759,763,773,778,786,792,
+        800,804,811,819,826,830,832,837,842,849,854,860,863,867,871,874,
+        877,881,887,893,898,903,908,914,918,926,930,932,936,938,941,953,
+        962,970,978,984,995,1004,1026,1030,1035,1038,1041,1048,1054,1060,
+        1066,1070,1074,1082,1093,1103,1109,1117,1119,1124,1132,1136,1139,
+        1159,1168,1173,1177,1187,1198,1204,1212,1217,1235,1255,1257,1268,
+        1271,1280,1287,1290,1302,1312,1315,1328,1333,1341,1347,1357,1360,
+        1375,1378,1389,1394,1397,1407,1437,1449,1459,1464,1470,1474,1478,
+        1481,1485,1499,1506,1515,1520,1526,1529,1538,1542,1550,1561,1566,
+        1575,1589,1595
     ];
 
     private static __ATN: antlr.ATN;
@@ -9090,11 +9112,14 @@ export class CreateClauseContext extends antlr.ParserRuleContext {
     public constructor(parent: antlr.ParserRuleContext | null, invokingState: number) {
         super(parent, invokingState);
     }
-    public CREATE(): antlr.TerminalNode {
-        return this.getToken(CypherParser.CREATE, 0)!;
-    }
     public pattern(): PatternContext {
         return this.getRuleContext(0, PatternContext)!;
+    }
+    public CREATE(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.CREATE, 0);
+    }
+    public INSERT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.INSERT, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_createClause;
@@ -12681,6 +12706,9 @@ export class NonReservedKeywordContext extends antlr.ParserRuleContext {
     }
     public NODETACH(): antlr.TerminalNode | null {
         return this.getToken(CypherParser.NODETACH, 0);
+    }
+    public INSERT(): antlr.TerminalNode | null {
+        return this.getToken(CypherParser.INSERT, 0);
     }
     public override get ruleIndex(): number {
         return CypherParser.RULE_nonReservedKeyword;

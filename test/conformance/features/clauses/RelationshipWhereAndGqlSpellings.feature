@@ -1,7 +1,7 @@
 # Sources: Neo4j Cypher manual 5, clauses/where (a WHERE inside a relationship pattern, in MATCH and
-# in pattern comprehensions), clauses/union (UNION DISTINCT) and clauses/delete (NODETACH DELETE),
-# the last two being GQL spellings of UNION and DELETE.
-Feature: RelationshipWhereAndGqlSpellings - WHERE inside a relationship pattern, UNION DISTINCT, NODETACH DELETE
+# in pattern comprehensions), clauses/union (UNION DISTINCT), clauses/delete (NODETACH DELETE) and clauses/create (INSERT),
+# the last three being GQL spellings of UNION, DELETE and CREATE.
+Feature: RelationshipWhereAndGqlSpellings - WHERE inside a relationship pattern, UNION DISTINCT, NODETACH DELETE, INSERT
 
   Background:
     Given an empty graph
@@ -94,4 +94,29 @@ Feature: RelationshipWhereAndGqlSpellings - WHERE inside a relationship pattern,
     Then the result should be, in any order:
       | nodetach |
       | 1        |
+    And no side effects
+
+  Scenario: [9] INSERT creates as CREATE does
+    When executing query:
+      """
+      INSERT (tom:Person&Actor {name: 'Tom'})-[:ACTED_IN]->(:Movie {title: 'M'})
+      RETURN labels(tom) AS labels
+      """
+    Then the result should be (ignoring element order for lists):
+      | labels              |
+      | ['Person', 'Actor'] |
+    And the side effects should be:
+      | +nodes         | 2 |
+      | +relationships | 1 |
+      | +labels        | 2 |
+      | +properties    | 2 |
+
+  Scenario: [10] insert remains usable as a variable name
+    When executing query:
+      """
+      WITH 2 AS insert RETURN insert * 2 AS twice
+      """
+    Then the result should be, in any order:
+      | twice |
+      | 4     |
     And no side effects
